@@ -1,0 +1,43 @@
+// Signed objects, PROFILE.md §2.2: signing_input = ASCII(tag) || 0x0A || JCS(object without "signature").
+import { decodeB64urlFixed, encodeB64url } from './b64url.ts';
+import { signBytes, verifyStrict } from './ed25519.ts';
+import { canonicalJson } from './jcs.ts';
+
+export const PROFILE_ID = 'CPP-PROFILE-1.0';
+
+export const SIGNING_TAGS = {
+  'lock-request': `${PROFILE_ID}/lock-request`,
+  'cash-pack': `${PROFILE_ID}/cash-pack`,
+  'renewal-entry': `${PROFILE_ID}/renewal-entry`,
+  'redemption-request': `${PROFILE_ID}/redemption-request`,
+  'redemption-confirmation': `${PROFILE_ID}/redemption-confirmation`,
+} as const;
+
+export type MessageType = keyof typeof SIGNING_TAGS;
+
+const encoder = new TextEncoder();
+
+export function signingInput(type: MessageType, object: Readonly<Record<string, unknown>>): Uint8Array {
+  const { signature: _omitted, ...unsigned } = object;
+  return encoder.encode(`${SIGNING_TAGS[type]}\n${canonicalJson(unsigned)}`);
+}
+
+/** Returns a copy of `object` with its `signature` member set. */
+export function signObject<T extends Record<string, unknown>>(type: MessageType, object: T, secretKey: Uint8Array): T & { signature: string } {
+  const { signature: _old, ...unsigned } = object;
+  const signature = encodeB64url(signBytes(signingInput(type, unsigned), secretKey));
+  return { ...(unsigned as T), signature };
+}
+
+/** Verifies the object's `signature` member under `publicKey` with the strict rule (§2.3). */
+export function verifyObject(type: MessageType, object: Readonly<Record<string, unknown>>, publicKey: Uint8Array): boolean {
+  const signature = decodeB64urlFixed(object.signature, 64);
+  if (!signature) return false;
+  let input: Uint8Array;
+  try {
+    input = signingInput(type, object);
+  } catch {
+    return false; // not representable as JSON (lone surrogate and the like)
+  }
+  return verifyStrict(publicKey, input, signature);
+}
