@@ -1,0 +1,90 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { isAmount } from '../../profile/amount.ts';
+import { decodeB64url, decodeB64urlFixed, encodeB64url } from '../../profile/b64url.ts';
+import { formatTimestamp, parseTimestamp } from '../../profile/time.ts';
+import { isUuid, uuidBytes } from '../../profile/uuid.ts';
+
+describe('strict base64url (PROFILE.md §1)', () => {
+  it('round-trips every byte string through exactly one encoding', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 80 }), (bytes) => {
+        const text = encodeB64url(bytes);
+        expect(text).toMatch(/^[A-Za-z0-9_-]*$/);
+        expect(Buffer.from(decodeB64url(text)!)).toEqual(Buffer.from(bytes));
+      }),
+    );
+  });
+
+  it.each([
+    ['padding', 'AQ=='],
+    ['standard alphabet +', 'a+b_'],
+    ['standard alphabet /', 'a/b_'],
+    ['white space', 'AQ B'],
+    ['impossible length', 'AQIDB'],
+    ['non-zero unused bits', 'AR'],
+    ['non-ASCII', 'AQé'],
+  ])('rejects %s', (_name, text) => {
+    expect(decodeB64url(text)).toBeUndefined();
+  });
+
+  it('checks the decoded length of fixed-size values', () => {
+    const key = encodeB64url(new Uint8Array(32).fill(7));
+    expect(decodeB64urlFixed(key, 32)).toBeDefined();
+    expect(decodeB64urlFixed(key, 31)).toBeUndefined();
+    expect(decodeB64urlFixed(key.slice(1), 32)).toBeUndefined();
+    expect(decodeB64urlFixed(42, 32)).toBeUndefined();
+  });
+});
+
+describe('amounts (PROFILE.md §1)', () => {
+  it.each(['1', '10', '999999999999999999999999', '1'.padEnd(78, '0')])('accepts %s', (a) => expect(isAmount(a)).toBe(true));
+  it.each(['0', '01', '-1', '+1', '1.0', '1e3', ' 1', '1 ', '', '1'.padEnd(79, '0'), 100, null])('rejects %j', (a) =>
+    expect(isAmount(a)).toBe(false),
+  );
+});
+
+describe('timestamps (PROFILE.md §1)', () => {
+  it.each([
+    ['2026-11-21T08:00:00Z', 'cpr', Date.UTC(2026, 10, 21, 8)],
+    ['2026-11-21T08:00:00.5Z', 'cpr', Date.UTC(2026, 10, 21, 8, 0, 0, 500)],
+    ['2026-11-21T08:00:00.123Z', 'cpr', Date.UTC(2026, 10, 21, 8, 0, 0, 123)],
+    ['2024-02-29T23:59:59Z', 'cashpack', Date.UTC(2024, 1, 29, 23, 59, 59)],
+    ['0050-01-01T00:00:00Z', 'cpr', -60589296000000],
+  ] as const)('reads %s', (text, kind, ms) => {
+    expect(parseTimestamp(text, kind)).toBe(ms);
+  });
+
+  it.each([
+    ['lower-case t', '2026-11-21t08:00:00Z', 'cpr'],
+    ['an offset', '2026-11-21T08:00:00+00:00', 'cpr'],
+    ['no zone', '2026-11-21T08:00:00', 'cpr'],
+    ['four fraction digits', '2026-11-21T08:00:00.1234Z', 'cpr'],
+    ['a fraction in a cash-pack timestamp', '2026-11-21T08:00:00.1Z', 'cashpack'],
+    ['30 February', '2026-02-30T00:00:00Z', 'cpr'],
+    ['29 February of a common year', '2025-02-29T00:00:00Z', 'cpr'],
+    ['hour 24', '2026-11-21T24:00:00Z', 'cpr'],
+    ['a leap second', '2016-12-31T23:59:60Z', 'cpr'],
+    ['a date only', '2026-11-21', 'cpr'],
+  ] as const)('rejects %s', (_name, text, kind) => {
+    expect(parseTimestamp(text, kind)).toBeUndefined();
+  });
+
+  it('writes cash-pack timestamps in whole seconds, truncating', () => {
+    expect(formatTimestamp(Date.UTC(2026, 0, 1, 0, 0, 1, 999), 'cashpack')).toBe('2026-01-01T00:00:01Z');
+    expect(formatTimestamp(Date.UTC(2026, 0, 1, 0, 0, 1, 250), 'cpr')).toBe('2026-01-01T00:00:01.250Z');
+  });
+});
+
+describe('UUIDs (PROFILE.md §1)', () => {
+  it('accepts the canonical lower-case form only', () => {
+    expect(isUuid('123e4567-e89b-42d3-a456-426614174000')).toBe(true);
+    expect(isUuid('123E4567-E89B-42D3-A456-426614174000')).toBe(false);
+    expect(isUuid('{123e4567-e89b-42d3-a456-426614174000}')).toBe(false);
+    expect(isUuid('123e4567e89b42d3a456426614174000')).toBe(false);
+  });
+
+  it('gives the 16 bytes of a UUID', () => {
+    expect(Buffer.from(uuidBytes('00112233-4455-6677-8899-aabbccddeeff')).toString('hex')).toBe('00112233445566778899aabbccddeeff');
+  });
+});
