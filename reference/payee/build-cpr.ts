@@ -1,0 +1,31 @@
+// Builds a CPR for one sub-interface (spec §2.1-§2.5, PROFILE.md §7): base fields,
+// payee with the authoritative rail_address, its top-level mirror, and the
+// sub-interface's other fields. No payer data ever (spec §4.8).
+import { randomBytes } from 'node:crypto';
+import { CPR_VERSION, SUB_INTERFACE_FIELDS, type Cpr } from '../../profile/cpr/index.ts';
+import type { CreateRequestInput } from './input.ts';
+import { RAIL_SAMPLES } from './samples.ts';
+
+export interface CprTimes {
+  readonly request_id: string;
+  readonly created_at: string;
+  readonly expires_at: string;
+}
+
+export function buildCpr(input: CreateRequestInput, times: CprTimes): Cpr {
+  const sample = RAIL_SAMPLES[input.sub_interface];
+  const reference = randomBytes(16).toString('hex');
+  return {
+    cpr_version: CPR_VERSION,
+    request_id: times.request_id,
+    created_at: times.created_at,
+    expires_at: times.expires_at,
+    payee: { display_name: input.display_name ?? sample.displayName, rail_address: { ...sample.address } },
+    value: { ...(input.amount !== undefined ? { amount: input.amount } : {}), asset: { ...sample.asset } },
+    ...(input.memo !== undefined ? { memo: input.memo } : {}),
+    rail_hint: input.rail_hint ?? SUB_INTERFACE_FIELDS[input.sub_interface].defaultRailHint,
+    ...sample.address,
+    ...sample.other(reference, input.memo),
+    ...(input.extensions !== undefined ? { extensions: structuredClone(input.extensions) } : {}),
+  };
+}

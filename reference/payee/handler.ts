@@ -1,0 +1,99 @@
+// HTTP face of the payee: `GET /cpr/<token>` (spec §4.1, §5.1; PROFILE.md §10) and
+// the payee's test-control routes (PROFILE.md §12). Routes are a table; a known
+// path with another method is 405, an unknown path 404.
+import { isUuid } from '../../profile/index.ts';
+import type { Cpr } from '../../profile/cpr/index.ts';
+import { json, problemResponse, readJsonBody } from '../http/respond.ts';
+import type { Handler, RefRequest, RefResponse } from '../http/types.ts';
+import { PayeeInputError, checkRequestInput, type CreateRequestInput } from './input.ts';
+import type { FulfilOutcome } from './requests.ts';
+import type { TakeResult } from './tokens.ts';
+
+/** What the handler needs of the payee. */
+export interface PayeeCore {
+  readonly config: unknown;
+  createRequest(input: CreateRequestInput): Promise<unknown>;
+  retrieve(token: string): TakeResult;
+  burn(token: string): void;
+  fulfil(requestId: string): FulfilOutcome;
+}
+
+/** Paths this handler answers; a composite server routes these prefixes here. */
+export const PAYEE_PATH_PREFIXES = ['/cpr/', '/_control/payee/'] as const;
+
+interface Route {
+  readonly pattern: RegExp;
+  readonly method: string;
+  run(payee: PayeeCore, request: RefRequest, match: RegExpExecArray): RefResponse | Promise<RefResponse>;
+}
+
+// PROFILE.md §10: every /cpr response carries Cache-Control: no-store.
+const NO_STORE = { 'cache-control': 'no-store' };
+
+const ROUTES: readonly Route[] = [
+  { pattern: /^\/cpr\/([^/]+)$/, method: 'GET', run: (payee, _request, match) => retrieve(payee, match[1] ?? '') },
+  { pattern: /^\/_control\/payee\/requests$/, method: 'POST', run: createRequest },
+  { pattern: /^\/_control\/payee\/config$/, method: 'GET', run: (payee) => json(200, payee.config) },
+  { pattern: /^\/_control\/payee\/requests\/([^/]+)\/fulfil$/, method: 'POST', run: (payee, _request, match) => fulfil(payee, match[1] ?? '') },
+];
+
+export function createPayeeHandler(payee: PayeeCore): Handler {
+  return (request) => {
+    const retrieval = request.path.startsWith('/cpr/');
+    const headers = retrieval ? NO_STORE : {};
+    // Spec §5.1.4: tokens only over TLS. A token seen in the clear is burned.
+    if (retrieval && !request.secure) {
+      const token = request.path.slice('/cpr/'.length);
+      if (token !== '') payee.burn(token);
+      return problemResponse('TLS_REQUIRED', 'retrieval tokens are accepted only over TLS; this token is now invalid', headers);
+    }
+    const matching = ROUTES.map((route) => ({ route, match: route.pattern.exec(request.path) })).filter((m) => m.match !== null);
+    const chosen = matching.find((m) => m.route.method === request.method);
+    if (chosen?.match) return chosen.route.run(payee, request, chosen.match);
+    if (matching.length > 0) {
+      const allow = matching.map((m) => m.route.method).join(', ');
+      return problemResponse('METHOD_NOT_ALLOWED', `${request.path} answers ${allow} only`, { ...headers, allow });
+    }
+    return problemResponse('NOT_FOUND', `no payee resource at ${request.path}`, headers);
+  };
+}
+
+const TOKEN_DETAIL = {
+  TOKEN_UNKNOWN: 'no such retrieval token',
+  TOKEN_CONSUMED: 'this retrieval token has already been used',
+  TOKEN_EXPIRED: 'this retrieval token has expired',
+} as const;
+
+/** Spec §4.1: the first retrieval answers 200 application/json with the CPR. */
+function retrieve(payee: PayeeCore, token: string): RefResponse {
+  const result = payee.retrieve(token);
+  if (!result.ok) return problemResponse(result.code, TOKEN_DETAIL[result.code], NO_STORE);
+  return json(200, result.cpr satisfies Cpr, NO_STORE);
+}
+
+async function createRequest(payee: PayeeCore, request: RefRequest): Promise<RefResponse> {
+  const body = readJsonBody(request);
+  if (!body.ok) return body.response;
+  const checked = checkRequestInput(body.value);
+  if (!checked.ok) return problemResponse('MALFORMED_REQUEST', `${checked.field}: ${checked.detail}`);
+  try {
+    return json(201, await payee.createRequest(checked.input));
+  } catch (error) {
+    if (error instanceof PayeeInputError) return problemResponse('MALFORMED_REQUEST', error.message);
+    throw error;
+  }
+}
+
+const FULFIL_RESPONSE: Readonly<Record<Exclude<FulfilOutcome, 'FULFILLED'>, string>> = {
+  REQUEST_CONSUMED: 'this request has already been fulfilled',
+  REQUEST_EXPIRED: 'this request has expired and can no longer be fulfilled',
+  NOT_FOUND: 'no such request',
+};
+
+/** PROFILE.md §12 fulfil; spec §3.1 single-use convention. */
+function fulfil(payee: PayeeCore, requestId: string): RefResponse {
+  if (!isUuid(requestId)) return problemResponse('MALFORMED_REQUEST', 'request_id: must be a UUID in canonical lower-case form');
+  const outcome = payee.fulfil(requestId);
+  if (outcome === 'FULFILLED') return json(200, { request_id: requestId, consumed: true });
+  return problemResponse(outcome, FULFIL_RESPONSE[outcome]);
+}

@@ -1,0 +1,72 @@
+// The input of a request the payee creates (PROFILE.md §12 `POST /_control/payee/requests`),
+// checked member by member so a 400 names the field at fault.
+import { isAmount } from '../../profile/index.ts';
+import {
+  SUB_INTERFACES,
+  codePoints,
+  findPayerMembers,
+  isRailHint,
+  isSubInterface,
+  type RailHint,
+  type SubInterface,
+} from '../../profile/cpr/index.ts';
+
+export interface CreateRequestInput {
+  readonly sub_interface: SubInterface;
+  /** Absent for an open amount. */
+  readonly amount?: string;
+  readonly memo?: string;
+  /** Defaults to the sub-interface's usual rail; a payee sends only listed values (PROFILE.md §7.1). */
+  readonly rail_hint?: RailHint;
+  readonly extensions?: Readonly<Record<string, unknown>>;
+  readonly display_name?: string;
+}
+
+export type InputCheck = { readonly ok: true; readonly input: CreateRequestInput } | { readonly ok: false; readonly field: string; readonly detail: string };
+
+/** Thrown by createRequest for input a control client would get a 400 for. */
+export class PayeeInputError extends Error {
+  readonly code = 'MALFORMED_REQUEST';
+  constructor(readonly field: string, readonly detail: string) {
+    super(`${field}: ${detail}`);
+  }
+}
+
+interface InputRule {
+  readonly required: boolean;
+  /** A problem with the value, or undefined. */
+  check(value: unknown): string | undefined;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+const RULES: Readonly<Record<keyof CreateRequestInput, InputRule>> = {
+  sub_interface: { required: true, check: (v) => (isSubInterface(v) ? undefined : `must be one of ${SUB_INTERFACES.join(', ')}`) },
+  amount: { required: false, check: (v) => (isAmount(v) ? undefined : 'must be a decimal string of the smallest unit matching ^[1-9][0-9]{0,77}$') },
+  memo: { required: false, check: (v) => (typeof v === 'string' && codePoints(v) <= 140 ? undefined : 'must be a string of at most 140 code points') },
+  rail_hint: { required: false, check: (v) => (isRailHint(v) ? undefined : 'must be one of the rail_hint values of spec §2.4') },
+  extensions: { required: false, check: extensionsProblem },
+  display_name: { required: false, check: (v) => (typeof v === 'string' && codePoints(v) >= 1 && codePoints(v) <= 140 ? undefined : 'must be a string of 1 to 140 code points') },
+};
+
+function extensionsProblem(value: unknown): string | undefined {
+  if (!isObject(value)) return 'must be an object';
+  const payer = findPayerMembers(value)[0];
+  return payer ? `must carry no payer data (PROFILE.md §7.5), found ${payer.path}` : undefined;
+}
+
+export function checkRequestInput(value: unknown): InputCheck {
+  if (!isObject(value)) return { ok: false, field: '(body)', detail: 'must be a JSON object' };
+  for (const key of Object.keys(value)) {
+    if (!Object.hasOwn(RULES, key)) return { ok: false, field: key, detail: `is not a member of a request input (${Object.keys(RULES).join(', ')})` };
+  }
+  for (const [field, rule] of Object.entries(RULES)) {
+    if (!Object.hasOwn(value, field)) {
+      if (rule.required) return { ok: false, field, detail: 'is required' };
+      continue;
+    }
+    const problem = rule.check(value[field]);
+    if (problem) return { ok: false, field, detail: problem };
+  }
+  return { ok: true, input: value as unknown as CreateRequestInput };
+}

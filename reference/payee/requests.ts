@@ -1,0 +1,43 @@
+// The payee's record of its requests, for the single-use convention (spec §3.1):
+// a request is marked consumed after fulfilment and a later fulfilment is refused
+// (PROFILE.md §12 `fulfil`).
+export type FulfilOutcome = 'FULFILLED' | 'REQUEST_CONSUMED' | 'REQUEST_EXPIRED' | 'NOT_FOUND';
+
+interface Entry {
+  readonly expiresAt: number;
+  consumed: boolean;
+}
+
+export class RequestStore {
+  private readonly entries = new Map<string, Entry>();
+
+  /** @param retainMs how long after expiry a request still answers REQUEST_EXPIRED before it is pruned */
+  constructor(private readonly retainMs: number) {}
+
+  register(requestId: string, expiresAt: number, now: number): void {
+    this.prune(now);
+    this.entries.set(requestId, { expiresAt, consumed: false });
+  }
+
+  /** Spec §2.1: after expires_at the request MUST NOT be fulfilled; the instant itself counts as expired (PROFILE.md §8.3). */
+  fulfil(requestId: string, now: number): FulfilOutcome {
+    this.prune(now);
+    const entry = this.entries.get(requestId);
+    if (!entry) return 'NOT_FOUND';
+    if (entry.consumed) return 'REQUEST_CONSUMED';
+    if (now >= entry.expiresAt) return 'REQUEST_EXPIRED';
+    entry.consumed = true;
+    return 'FULFILLED';
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  private prune(now: number): void {
+    for (const [id, entry] of this.entries) {
+      if (entry.expiresAt + this.retainMs > now) break;
+      this.entries.delete(id);
+    }
+  }
+}

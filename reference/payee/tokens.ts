@@ -1,0 +1,65 @@
+// Retrieval tokens, spec §5.1 and PROFILE.md §10: at least 128 random bits in
+// lower-case hex, single use, expiring after the payee's lifetime. The
+// check-and-consume is synchronous, so of concurrent retrievals exactly one wins.
+import { randomBytes } from 'node:crypto';
+import type { Cpr } from '../../profile/cpr/index.ts';
+
+export type TokenFailure = 'TOKEN_UNKNOWN' | 'TOKEN_CONSUMED' | 'TOKEN_EXPIRED';
+export type TakeResult = { readonly ok: true; readonly cpr: Cpr } | { readonly ok: false; readonly code: TokenFailure };
+
+interface Entry {
+  readonly cpr: Cpr;
+  readonly expiresAt: number;
+  consumed: boolean;
+}
+
+const TOKEN_BYTES = 16;
+
+export class TokenStore {
+  // Insertion order is issue order, so expired entries sit at the front.
+  private readonly entries = new Map<string, Entry>();
+
+  /**
+   * @param lifetimeMs how long a token can be used
+   * @param retainMs how long after expiry a token is still recognised, so that it
+   *   answers TOKEN_EXPIRED / TOKEN_CONSUMED rather than TOKEN_UNKNOWN; after that
+   *   it is pruned, which keeps the store bounded
+   */
+  constructor(private readonly lifetimeMs: number, private readonly retainMs: number) {}
+
+  issue(cpr: Cpr, now: number): { readonly token: string; readonly expiresAt: number } {
+    this.prune(now);
+    const token = randomBytes(TOKEN_BYTES).toString('hex');
+    const expiresAt = now + this.lifetimeMs;
+    this.entries.set(token, { cpr, expiresAt, consumed: false });
+    return { token, expiresAt };
+  }
+
+  /** The one place a token is checked and consumed (spec §5.1.2-3). */
+  take(token: string, now: number): TakeResult {
+    this.prune(now);
+    const entry = this.entries.get(token);
+    if (!entry) return { ok: false, code: 'TOKEN_UNKNOWN' };
+    if (entry.consumed) return { ok: false, code: 'TOKEN_CONSUMED' };
+    if (now >= entry.expiresAt) return { ok: false, code: 'TOKEN_EXPIRED' };
+    entry.consumed = true;
+    return { ok: true, cpr: entry.cpr };
+  }
+
+  /** Invalidates a token that travelled in the clear (PROFILE.md §10). */
+  burn(token: string): void {
+    const entry = this.entries.get(token);
+    if (entry) entry.consumed = true;
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  private prune(now: number): void {
+    for (const [token, entry] of this.entries) {
+      if (entry.expiresAt + this.retainMs > now) break;
+      this.entries.delete(token);
+    }
+  }
+}

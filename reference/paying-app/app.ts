@@ -1,0 +1,57 @@
+// The reference paying application (spec §1.1 role; §4.4-§4.8; PROFILE.md §8.3, §9):
+// reads a CPR from any delivery, derives a Payment, and answers every failure
+// with a Rejection value.
+import { RAIL_HINTS } from '../../profile/cpr/index.ts';
+import { derivePayment, type Derivation } from './derive.ts';
+import type { DerivationContext } from './payment.ts';
+import { readCpr, type ReadInput } from './read.ts';
+import type { Accepted, Rejection } from './rejection.ts';
+
+export interface PayingAppOptions {
+  /** Milliseconds since the epoch; default Date.now. */
+  readonly clock?: () => number;
+  /** PEM of the CA to trust for token retrieval; the system's trust store when absent. */
+  readonly ca?: string;
+  /** Rails the application can pay with; default all eight rail_hint values. */
+  readonly supportedRails?: readonly string[];
+  /** Whole retrieval (connect, headers, body); default 5 000 ms. */
+  readonly retrievalTimeoutMs?: number;
+  /** Largest retrieved body or file; default 65 536 bytes (PROFILE.md §1). */
+  readonly maxBodyBytes?: number;
+}
+
+export interface PayingApp {
+  read(input: ReadInput): Promise<Accepted | Rejection>;
+  derive(cpr: unknown, context: DerivationContext): Derivation;
+  /** read, then derive. */
+  process(input: ReadInput, context: DerivationContext): Promise<Derivation>;
+}
+
+export function createPayingApp(options: PayingAppOptions = {}): PayingApp {
+  const now = options.clock ?? Date.now;
+  const supportedRails = options.supportedRails ?? RAIL_HINTS;
+  const timeoutMs = positive('retrievalTimeoutMs', options.retrievalTimeoutMs ?? 5000);
+  const maxBodyBytes = positive('maxBodyBytes', options.maxBodyBytes ?? 65_536);
+  if (!Array.isArray(supportedRails) || !supportedRails.every((r) => typeof r === 'string')) {
+    throw new TypeError('supportedRails must be an array of strings');
+  }
+  const readSettings = { now, timeoutMs, maxBodyBytes, ...(options.ca !== undefined ? { ca: options.ca } : {}) };
+  const deriveSettings = { now, supportedRails };
+
+  return {
+    read: (input) => readCpr(input, readSettings),
+    derive: (cpr, context) => derivePayment(cpr, context, deriveSettings),
+    async process(input, context) {
+      const read = await readCpr(input, readSettings);
+      if (!read.ok) return read;
+      const derived = derivePayment(read.cpr, context, deriveSettings);
+      return derived.ok ? { ...derived, notices: [...new Set([...read.notices, ...derived.notices])] } : derived;
+    },
+  };
+}
+
+/** Bad options throw at construction (STYLE.md). */
+function positive(name: string, value: number): number {
+  if (!Number.isInteger(value) || value < 1) throw new RangeError(`${name} must be a positive integer`);
+  return value;
+}

@@ -1,0 +1,99 @@
+// Derivation of a Payment from a CPR, spec §4.5 steps in order, with the rules of
+// §4.6 and the invariants of §4.7 (PROFILE.md §9). Steps 3 and 6 (payer,
+// authorization) are the application's own and arrive in the context.
+import { isAmount, newUuid } from '../../profile/index.ts';
+import {
+  RAIL_HINT_NAMES,
+  ZERO_ACQUIRER_ID,
+  isRailHint,
+  otherFields,
+  type Cpr,
+  type RailField,
+  type SubInterface,
+} from '../../profile/cpr/index.ts';
+import { accept } from './accept.ts';
+import type { Conditions, DerivationContext, Payment } from './payment.ts';
+import { reject, type Rejection } from './rejection.ts';
+
+export interface DeriveSettings {
+  now(): number;
+  readonly supportedRails: readonly string[];
+}
+
+export type Derivation = { readonly ok: true; readonly payment: Payment; readonly notices: readonly string[] } | Rejection;
+
+/** Spec §2.5: values a sub-interface implies when a field is absent. */
+const CONDITION_DEFAULTS: Readonly<Partial<Record<SubInterface, { readonly [F in RailField]?: string }>>> = {
+  ON_CHAIN: { acquirer_id: ZERO_ACQUIRER_ID },
+};
+
+export function derivePayment(doc: unknown, context: DerivationContext, settings: DeriveSettings): Derivation {
+  const ctx: Partial<DerivationContext> = typeof context === 'object' && context !== null ? context : {};
+  const now = typeof ctx.now === 'number' && Number.isFinite(ctx.now) ? ctx.now : settings.now();
+
+  // 1. Parse and validate; expires_at must be in the future.
+  const accepted = accept(doc, now);
+  if (!accepted.ok) return accepted;
+  const { cpr, subInterface } = accepted;
+
+  // 2. Select the rail: rail_hint is a non-binding signal (§4.7.4).
+  const railProblem = checkRail(cpr.rail_hint, Array.isArray(ctx.supported_rails) ? ctx.supported_rails : settings.supportedRails);
+  if (railProblem) return railProblem;
+
+  // 4. Construct the value: amount and asset unmodified (§4.7.5), the payer's amount only when open (§4.6.3-4).
+  const amount = paymentAmount(cpr.value.amount, ctx.payer_amount);
+  if (typeof amount !== 'string') return amount;
+
+  // 5. Intent: memo as reference, else request_id; conditions from the sub-interface.
+  const intent = { reference: cpr.memo ?? cpr.request_id, conditions: conditionsOf(cpr, subInterface) };
+
+  // 7. The Payment, with request_id bound to its context; conversion is extra, disclosed context (§4.6.2).
+  const notices = [...accepted.notices];
+  const conversion = ctx.conversion ? { asset: ctx.conversion.asset, amount: ctx.conversion.amount, rate: ctx.conversion.rate, disclosed: true as const } : undefined;
+  if (conversion) notices.push(`conversion disclosed to the payer: pays ${conversion.amount} ${conversion.asset?.code} at rate ${conversion.rate}; the requested value is unchanged`);
+  const payment: Payment = {
+    id: newUuid(),
+    state: 'CREATED',
+    payer: ctx.payer,
+    payee: structuredClone(cpr.payee),
+    value: { amount, asset: structuredClone(cpr.value.asset) },
+    intent,
+    authorization: ctx.authorization,
+    context: { rail: ctx.rail, request_id: cpr.request_id, ...(conversion ? { conversion } : {}) },
+  };
+  return { ok: true, payment, notices };
+}
+
+/**
+ * Spec §4.6.1: a hinted rail the application cannot serve gets a message and
+ * alternatives, never silence. No hint, OPEN or an unrecognized value (read as
+ * OPEN, §4.8; the validator's notice says so) never blocks.
+ */
+function checkRail(hint: string | undefined, supported: readonly string[]): Rejection | undefined {
+  if (!isRailHint(hint) || hint === 'OPEN' || supported.includes(hint)) return undefined;
+  const alternatives = supported.filter((r) => isRailHint(r) && r !== 'OPEN');
+  const offer = alternatives.length > 0 ? ` It can pay by ${alternatives.map((r) => RAIL_HINT_NAMES[r as keyof typeof RAIL_HINT_NAMES]).join(', ')} instead.` : '';
+  return reject('RAIL_UNSUPPORTED', `This payment request asks to be paid by ${RAIL_HINT_NAMES[hint]} (${hint}), which this application does not support.${offer}`, {
+    alternatives,
+  });
+}
+
+function paymentAmount(requested: string | undefined, offered: unknown): string | Rejection {
+  if (requested !== undefined) {
+    if (offered === undefined || offered === requested) return requested;
+    return reject('PARTIAL_PAYMENT_UNSUPPORTED', `This request is for exactly ${requested}; paying ${JSON.stringify(offered)} instead is not supported.`);
+  }
+  if (offered === undefined) return reject('AMOUNT_REQUIRED', 'This request leaves the amount to the payer: enter the amount to pay.');
+  if (!isAmount(offered)) return reject('AMOUNT_REQUIRED', `${JSON.stringify(offered)} is not an amount: enter a whole number of the asset's smallest unit.`);
+  return offered;
+}
+
+/** PROFILE.md §9: the sub-interface's non-address fields that are present, and expires_at. */
+function conditionsOf(cpr: Cpr, sub: SubInterface): Conditions {
+  const conditions: Record<string, string> = { ...CONDITION_DEFAULTS[sub] };
+  for (const field of otherFields(sub)) {
+    const value = cpr[field];
+    if (value !== undefined) conditions[field] = value;
+  }
+  return { ...conditions, expires_at: cpr.expires_at };
+}

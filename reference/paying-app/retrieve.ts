@@ -1,0 +1,82 @@
+// Resolving a token URI (spec §4.4, §4.1; PROFILE.md §8.1): `GET <endpoint>/cpr/<token>`
+// over TLS only (spec §5.1.4), with a time limit and a body cap, trusting the
+// given CA (a real trust decision, never skipped verification).
+import { Agent, request } from 'undici';
+import { parseIJson } from '../../profile/index.ts';
+import { reject, type Rejection } from './rejection.ts';
+
+export interface RetrievalSettings {
+  readonly ca?: string;
+  readonly timeoutMs: number;
+  readonly maxBodyBytes: number;
+}
+
+export type Retrieved = { readonly ok: true; readonly doc: unknown } | Rejection;
+
+const JSON_MEDIA_TYPE = /^application\/json\s*(;.*)?$/i;
+
+export async function retrieveCpr(url: string, settings: RetrievalSettings): Promise<Retrieved> {
+  if (!url.startsWith('https://')) return failed('the endpoint is not https, and a retrieval token is only ever sent over TLS');
+  // One agent per retrieval: a token is single use, so there is no connection worth keeping.
+  const agent = new Agent({ connect: { ...(settings.ca !== undefined ? { ca: settings.ca } : {}), timeout: settings.timeoutMs } });
+  try {
+    const response = await request(url, {
+      method: 'GET',
+      dispatcher: agent,
+      headers: { accept: 'application/json' },
+      signal: AbortSignal.timeout(settings.timeoutMs),
+      headersTimeout: settings.timeoutMs,
+      bodyTimeout: settings.timeoutMs,
+    });
+    const declared = Number(response.headers['content-length']);
+    const bytes = Number.isFinite(declared) && declared > settings.maxBodyBytes ? undefined : await readCapped(response.body, settings.maxBodyBytes);
+    if (response.statusCode !== 200) return failed(`the payee answered ${response.statusCode}${problemCode(bytes)}`);
+    if (bytes === undefined) return failed(`the response is larger than ${settings.maxBodyBytes} bytes`);
+    const type = response.headers['content-type'];
+    if (typeof type !== 'string' || !JSON_MEDIA_TYPE.test(type)) return failed('the response is not application/json');
+    try {
+      return { ok: true, doc: parseIJson(bytes) };
+    } catch (error) {
+      return failed(`the response is not I-JSON (${(error as Error).message})`);
+    }
+  } catch (error) {
+    return failed(describe(error));
+  } finally {
+    agent.destroy().catch(() => undefined);
+  }
+}
+
+function failed(reason: string): Rejection {
+  return reject('RETRIEVAL_FAILED', `The payment request could not be retrieved: ${reason}.`);
+}
+
+async function readCapped(body: AsyncIterable<Uint8Array> & { destroy(): unknown }, limit: number): Promise<Uint8Array | undefined> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += chunk.byteLength;
+    if (size > limit) {
+      body.destroy();
+      return undefined;
+    }
+    chunks.push(chunk);
+  }
+  return new Uint8Array(Buffer.concat(chunks));
+}
+
+/** ` (TOKEN_CONSUMED)` when the error body is a problem document with a code. */
+function problemCode(bytes: Uint8Array | undefined): string {
+  if (!bytes) return '';
+  try {
+    const body = parseIJson(bytes) as { code?: unknown };
+    return typeof body?.code === 'string' ? ` (${body.code})` : '';
+  } catch {
+    return '';
+  }
+}
+
+function describe(error: unknown): string {
+  const e = error as { name?: string; code?: string; message?: string };
+  if (e?.name === 'TimeoutError' || e?.name === 'AbortError') return 'the payee did not answer in time';
+  return [e?.code, e?.message].filter(Boolean).join(': ') || 'the connection failed';
+}
