@@ -4,4 +4,6 @@ import { register } from 'tsx/esm/api';
 
 register();
 const { main } = await import('../harness/cli/main.ts');
-process.exitCode = await main(process.argv.slice(2));
+// Exit explicitly: a stray handle (an unreachable target's socket, say) must never
+// keep the command alive after it has decided its result.
+process.exit(await main(process.argv.slice(2)));

@@ -1,0 +1,134 @@
+// `cpr-conformance serve`: the reference implementation on loopback.
+import { readFileSync, writeFileSync } from 'node:fs';
+import YAML from 'yaml';
+import { PROFILE_ID } from '../../profile/index.ts';
+import { PolicyError } from '../../reference/operator/policy.ts';
+import { startReference, type ReferenceOptions } from '../../reference/start.ts';
+import { integerOption, parse } from './args.ts';
+import { HarnessError } from './errors.ts';
+
+export const SERVE_HELP = `Usage: cpr-conformance serve [options]
+
+Starts the reference implementation of all three roles (payee system, paying
+application's retrieval peer, cash-pack operator) on loopback, prints its URLs,
+trust material and clock mode, and runs until interrupted (Ctrl-C).
+
+One HTTPS origin serves every role: GET /cpr/<token>, the four /v1/cashpack
+endpoints, the two /.well-known documents and the /_control test-control
+interface (PROFILE.md §12). Its certificate comes from a CA generated at start-up;
+clients trust that CA (--ca-out writes it where you want it).
+
+Options:
+  --host HOST               address to bind (default 127.0.0.1)
+  --port N                  HTTPS port (default 8443; 0 picks a free port)
+  --plaintext-port N        plaintext port that refuses to serve CPRs, to test
+                            spec §5.1.4 (default 8080; 0 picks a free port)
+  --no-plaintext            do not open the plaintext port
+  --ca-out FILE             also write the CA certificate (PEM) to FILE
+  --freeze-clock            start with the clock frozen (test control moves it)
+  --token-lifetime S        retrieval token lifetime in seconds (default 300)
+  --request-validity S      CPR validity window in seconds (default 900)
+  --policy FILE             JSON or YAML with Operator Policy members to override
+                            (max_amount, max_chain_depth, expiry_min_seconds,
+                            expiry_max_seconds, required_identity_level,
+                            request_window_seconds)
+  --control-token TOKEN     require "Authorization: Bearer TOKEN" on /_control
+  --no-control              disable the test-control interface
+  --json                    print the start-up facts as one JSON line
+  -h, --help                show this help
+`;
+
+export async function serve(argv: string[]): Promise<number> {
+  const values = parse('serve', argv, {
+    host: { type: 'string' },
+    port: { type: 'string' },
+    'plaintext-port': { type: 'string' },
+    'no-plaintext': { type: 'boolean' },
+    'ca-out': { type: 'string' },
+    'freeze-clock': { type: 'boolean' },
+    'token-lifetime': { type: 'string' },
+    'request-validity': { type: 'string' },
+    policy: { type: 'string' },
+    'control-token': { type: 'string' },
+    'no-control': { type: 'boolean' },
+    json: { type: 'boolean' },
+  });
+  if (values.help) {
+    process.stdout.write(SERVE_HELP);
+    return 0;
+  }
+  const options: ReferenceOptions = {
+    host: (values.host as string | undefined) ?? '127.0.0.1',
+    port: integerOption('serve', 'port', values.port, 0, 65535) ?? 8443,
+    plaintextPort: values['no-plaintext'] ? null : (integerOption('serve', 'plaintext-port', values['plaintext-port'], 0, 65535) ?? 8080),
+    freezeClock: values['freeze-clock'] === true,
+    controlEnabled: values['no-control'] !== true,
+    ...optional('tokenLifetimeSeconds', integerOption('serve', 'token-lifetime', values['token-lifetime'], 1, 86_400)),
+    ...optional('requestValiditySeconds', integerOption('serve', 'request-validity', values['request-validity'], 1, 31_536_000)),
+    ...optional('controlToken', values['control-token'] as string | undefined),
+    ...optional('policy', values.policy === undefined ? undefined : readPolicy(values.policy as string)),
+  };
+  let reference;
+  try {
+    reference = await startReference(options);
+  } catch (error) {
+    if (error instanceof PolicyError) {
+      throw new HarnessError('CONFIG_INVALID', `--policy: ${error.errors.join('; ')}`, 'see the Operator Policy Document members in PROFILE.md §4.8');
+    }
+    const e = error as NodeJS.ErrnoException;
+    if (e.code === 'EADDRINUSE' || e.code === 'EACCES' || e.code === 'EADDRNOTAVAIL') {
+      throw new HarnessError('USAGE_ERROR', `cannot listen: ${e.message}`, 'choose other ports with --port and --plaintext-port (0 picks free ones)');
+    }
+    throw error;
+  }
+  const caFile = (values['ca-out'] as string | undefined) ?? reference.caFile;
+  if (values['ca-out'] !== undefined) writeFileSync(caFile, reference.tls.ca);
+  const facts = {
+    profile: PROFILE_ID,
+    url: reference.url,
+    plaintext_url: reference.plaintextUrl ?? null,
+    ca_file: caFile,
+    clock: reference.clock.state().frozen ? 'frozen' : 'running',
+    control: options.controlEnabled ? (options.controlToken ? 'enabled, bearer token required' : 'enabled') : 'disabled',
+  };
+  if (values.json) {
+    process.stdout.write(`${JSON.stringify(facts)}\n`);
+  } else {
+    process.stdout.write(
+      [
+        `cpr-conformance reference implementation (${PROFILE_ID})`,
+        `  https      ${facts.url}   payee, operator and test control`,
+        `  plaintext  ${facts.plaintext_url ?? '(disabled)'}${facts.plaintext_url ? '   refuses to serve CPRs (spec §5.1.4)' : ''}`,
+        `  trust      CA certificate ${facts.ca_file}`,
+        `  clock      ${facts.clock}${options.controlEnabled ? ' (POST /_control/clock freezes, sets and advances it)' : ''}`,
+        `  control    ${facts.control}`,
+        'Press Ctrl-C to stop.',
+        '',
+      ].join('\n'),
+    );
+  }
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  await reference.close();
+  return 0;
+}
+
+function optional<K extends string, V>(key: K, value: V | undefined): Partial<Record<K, V>> {
+  return value === undefined ? {} : ({ [key]: value } as Record<K, V>);
+}
+
+function readPolicy(file: string): ReferenceOptions['policy'] {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new HarnessError('USAGE_ERROR', `cannot read --policy ${file}: ${(error as Error).message}`, 'give a JSON or YAML file of Operator Policy members');
+  }
+  const value: unknown = YAML.parse(text);
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new HarnessError('CONFIG_INVALID', `--policy ${file} must hold an object of policy members`);
+  }
+  return value as ReferenceOptions['policy'];
+}

@@ -1,0 +1,56 @@
+// Steps 1–7 shared by renew and redeem (PROFILE.md §5: redeem "1.–7. as renew
+// steps 1–7, with the Redemption Request and redemption_id"). The presented
+// cash-pack proves the instrument is authentic and names pack_id; every later
+// check uses the Operator's stored state, which is authoritative.
+import { verifyObject } from '../../profile/index.ts';
+import { verifyCashPack, type RedemptionRequest, type RenewalEntry } from '../../profile/cashpack/index.ts';
+import { problemResponse } from '../http/respond.ts';
+import type { RefRequest, RefResponse } from '../http/types.ts';
+import { readMessage } from './body.ts';
+import { isFresh, keyOf, type OperatorContext } from './context.ts';
+import { applyExpiry } from './expiry.ts';
+import type { PackRecord } from './state.ts';
+
+/** The signed bearer message of each endpoint: body kind, member, signing tag, id. */
+const BEARER_MESSAGES = {
+  renew: { body: 'renew-request', member: 'renewal', tag: 'renewal-entry', id: 'renewal_id' },
+  redeem: { body: 'redeem-request', member: 'redemption', tag: 'redemption-request', id: 'redemption_id' },
+} as const;
+
+type BearerMessage = { readonly renew: RenewalEntry; readonly redeem: RedemptionRequest };
+
+export type BearerSteps<M> =
+  | { readonly ok: true; readonly record: PackRecord; readonly message: M; readonly now: number }
+  | { readonly ok: false; readonly response: RefResponse };
+
+export function bearerSteps<E extends keyof typeof BEARER_MESSAGES>(ctx: OperatorContext, request: RefRequest, endpoint: E): BearerSteps<BearerMessage[E]> {
+  const spec = BEARER_MESSAGES[endpoint];
+  const reject = (...args: Parameters<typeof problemResponse>) => ({ ok: false, response: problemResponse(...args) }) as const;
+
+  // 1. HTTP and syntax; the message's pack_id equals the cash-pack's (checked with the schema).
+  const body = readMessage(ctx, request, spec.body);
+  if (!body.ok) return body;
+  const pack = body.value.cash_pack;
+  const message = (body.value as unknown as Record<string, BearerMessage[E]>)[spec.member]!;
+  const now = ctx.clock.now();
+
+  // 2. The cash-pack is the Operator's (tag cash-pack).
+  if (!verifyCashPack(pack, ctx.keys.publicKey)) return reject('INVALID_SIGNATURE', 'cash_pack signature does not verify under the operator key');
+  // 3. The instrument exists.
+  const record = ctx.state.packs.get(pack.pack_id);
+  if (!record) return reject('NOT_FOUND', 'unknown pack_id');
+  // 4. The bearer's signature over its message (spec §5.2).
+  if (!verifyObject(spec.tag, message, keyOf(message.bearer_pk))) {
+    return reject('INVALID_SIGNATURE', `${spec.member} signature does not verify under bearer_pk`);
+  }
+  // 5. Freshness (PROFILE.md §6).
+  if (!isFresh(ctx, message.created_at, now)) return reject('STALE_REQUEST', 'created_at is outside the request window');
+  // 6. Replay (spec §7.1 DUPLICATE_ID): from here on the id is recorded, whatever follows.
+  const id = (message as unknown as Record<string, string>)[spec.id]!;
+  if (ctx.state.replay.seenBefore(id, now)) return reject('DUPLICATE_ID', `${spec.id} has been seen before`);
+  // 7. Spec §3.2: only an ACTIVE pack, after applying expiry (PROFILE.md §5.1).
+  applyExpiry(ctx.state, record, now);
+  if (record.status !== 'ACTIVE') return reject('INSTRUMENT_NOT_ACTIVE', `the pack is ${record.status}`);
+
+  return { ok: true, record, message, now };
+}

@@ -1,0 +1,84 @@
+// The test-control interface, Operator rows (PROFILE.md §12): provisioning
+// (provision.ts), cancellation (spec §3.2, an Operator action outside the API) and
+// balances. Each operation is also a plain method of the Operator for in-process
+// callers; the routes at the end adapt them to HTTP.
+import { toAmount } from '../../profile/index.ts';
+import type { AssetDescriptor } from '../../profile/cashpack/index.ts';
+import { json, problemResponse } from '../http/respond.ts';
+import { readJson } from './body.ts';
+import { failure, success, type Endpoint, type OperatorContext, type Outcome } from './context.ts';
+import { applyExpiry, applyPrincipalExpiries } from './expiry.ts';
+import { provisionPrincipal, provisionRedeemer, provisionStaff, type Provisioned } from './provision.ts';
+import { assetKey } from './state.ts';
+import { endPack } from './transitions.ts';
+
+export interface PrincipalBalance {
+  readonly asset: AssetDescriptor;
+  readonly available: string;
+  readonly locked: string;
+  readonly held: string;
+}
+
+export interface RedeemerBalance {
+  readonly asset: AssetDescriptor;
+  readonly available: string;
+}
+
+export interface Cancelled {
+  readonly pack_id: string;
+  readonly status: 'CANCELLED';
+}
+
+/** POST /_control/operator/packs/{pack_id}/cancel (PROFILE.md §5.1): ACTIVE → CANCELLED, locked → held. */
+export function cancelPack(ctx: OperatorContext, packId: string): Outcome<Cancelled> {
+  const record = ctx.state.packs.get(packId);
+  if (!record) return failure('NOT_FOUND', 'unknown pack_id');
+  const now = ctx.clock.now();
+  applyExpiry(ctx.state, record, now);
+  if (record.status !== 'ACTIVE') return failure('INSTRUMENT_NOT_ACTIVE', `the pack is ${record.status}: terminal states never change`);
+  endPack(ctx.state, record, { status: 'CANCELLED' }, now);
+  return success({ pack_id: packId, status: 'CANCELLED' });
+}
+
+/** GET /_control/operator/principals/{kid}/balance, after applying expiry (PROFILE.md §5.1). */
+export function principalBalance(ctx: OperatorContext, kid: string): Outcome<PrincipalBalance> {
+  const principal = ctx.state.principals.get(kid);
+  if (!principal) return failure('NOT_FOUND', 'unknown Principal kid');
+  applyPrincipalExpiries(ctx.state, principal, ctx.clock.now());
+  return success({
+    asset: { ...principal.asset },
+    available: toAmount(principal.available),
+    locked: toAmount(principal.locked),
+    held: toAmount(principal.held),
+  });
+}
+
+/**
+ * GET /_control/operator/redeemers/{kid}/balance. PROFILE.md §12 names one asset;
+ * a redeemer holds funds per asset, and the route reports the policy's first asset.
+ */
+export function redeemerBalance(ctx: OperatorContext, kid: string, asset: AssetDescriptor = ctx.policy.assets[0]!): Outcome<RedeemerBalance> {
+  const redeemer = ctx.state.redeemers.get(kid);
+  if (!redeemer) return failure('NOT_FOUND', 'unknown redeemer kid');
+  return success({ asset, available: toAmount(redeemer.credits.get(assetKey(asset))?.available ?? 0n) });
+}
+
+// HTTP adapters.
+
+function answer<T>(outcome: Outcome<T>, status: number) {
+  return outcome.ok ? json(status, outcome.value) : problemResponse(outcome.problem.code, outcome.problem.detail);
+}
+
+function provisionRoute(operation: (ctx: OperatorContext, input: unknown) => Outcome<Provisioned>): Endpoint {
+  return (ctx, request) => {
+    const body = readJson(ctx, request);
+    return body.ok ? answer(operation(ctx, body.value), 201) : body.response;
+  };
+}
+
+export const principalsRoute = provisionRoute(provisionPrincipal);
+export const redeemersRoute = provisionRoute(provisionRedeemer);
+export const staffRoute = provisionRoute(provisionStaff);
+export const cancelRoute: Endpoint = (ctx, _request, [packId]) => answer(cancelPack(ctx, packId!), 200);
+export const principalBalanceRoute: Endpoint = (ctx, _request, [kid]) => answer(principalBalance(ctx, kid!), 200);
+export const redeemerBalanceRoute: Endpoint = (ctx, _request, [kid]) => answer(redeemerBalance(ctx, kid!), 200);

@@ -1,0 +1,15 @@
+// Lazy expiry (PROFILE.md §5.1, spec §1.2, §3.2): an ACTIVE pack whose expiry is at
+// or before the clock is EXPIRED and its amount is back in the Principal's
+// available funds. It is applied whenever a pack or a balance is read, and its
+// observable effect is as if it happened at the expiry instant.
+import { endPack } from './transitions.ts';
+import type { OperatorState, PackRecord, PrincipalAccount } from './state.ts';
+
+export function applyExpiry(state: OperatorState, record: PackRecord, nowMs: number): void {
+  if (record.status === 'ACTIVE' && record.expiryMs <= nowMs) endPack(state, record, { status: 'EXPIRED' }, record.expiryMs);
+}
+
+/** Before a Principal's balance is read: every one of its packs that has expired. */
+export function applyPrincipalExpiries(state: OperatorState, principal: PrincipalAccount, nowMs: number): void {
+  for (const packId of [...principal.activePacks]) applyExpiry(state, state.packs.get(packId)!, nowMs);
+}

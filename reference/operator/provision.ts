@@ -1,0 +1,116 @@
+// Provisioning through the test-control interface (PROFILE.md §12): Principals
+// (spec §1.2 identified account holders), redeemers with an identity level
+// (PROFILE.md §4.8) and staff keys that act as the Operator for status reads.
+import { isBalance, readJwk, type OkpJwk } from '../../profile/index.ts';
+import { validateMessage, type AssetDescriptor } from '../../profile/cashpack/index.ts';
+import { failure, success, type OperatorContext, type Outcome } from './context.ts';
+import { assetKey } from './state.ts';
+
+export interface PrincipalProvision {
+  readonly public_key: OkpJwk;
+  readonly asset: AssetDescriptor;
+  /** An amount, or "0". */
+  readonly balance: string;
+}
+
+export interface RedeemerProvision {
+  readonly public_key: OkpJwk;
+  /** 0 none, 1 contact verified, 2 identity document verified, 3 enhanced due diligence (PROFILE.md §4.8). */
+  readonly identity_level: number;
+}
+
+export interface StaffProvision {
+  readonly public_key: OkpJwk;
+}
+
+export interface Provisioned {
+  readonly kid: string;
+}
+
+/** A member check returns what is wrong, or undefined. */
+type MemberCheck = (value: unknown) => string | undefined;
+
+const MEMBER_CHECKS = {
+  public_key: (v) => {
+    const jwk = readJwk(v);
+    return jwk.ok ? undefined : jwk.reason;
+  },
+  asset: (v) => {
+    const check = validateMessage('asset', v);
+    return check.ok ? undefined : check.errors.join('; ');
+  },
+  balance: (v) => (isBalance(v) ? undefined : 'must be an amount or "0"'),
+  identity_level: (v) => (Number.isInteger(v) && (v as number) >= 0 && (v as number) <= 3 ? undefined : 'must be an integer 0..3'),
+} satisfies Record<string, MemberCheck>;
+
+type Member = keyof typeof MEMBER_CHECKS;
+
+/** A closed object with exactly these members, each passing its check; else MALFORMED_REQUEST. */
+function readMembers<T>(input: unknown, members: readonly Member[]): Outcome<T> {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) return failure('MALFORMED_REQUEST', 'the body must be a JSON object');
+  const object = input as Record<string, unknown>;
+  const problems = [
+    ...Object.keys(object).filter((k) => !(members as readonly string[]).includes(k)).map((k) => `unknown member "${k}"`),
+    ...members.flatMap((m) => {
+      if (!Object.hasOwn(object, m)) return [`missing member "${m}"`];
+      const wrong = MEMBER_CHECKS[m](object[m]);
+      return wrong === undefined ? [] : [`${m}: ${wrong}`];
+    }),
+  ];
+  return problems.length === 0 ? success(object as T) : failure('MALFORMED_REQUEST', problems.join('; '));
+}
+
+/**
+ * POST /_control/operator/principals. Provisioning a known key again sets its
+ * available balance (locked and held funds stay); its asset may change only while
+ * nothing is locked or held.
+ */
+export function provisionPrincipal(ctx: OperatorContext, input: unknown): Outcome<Provisioned> {
+  const read = readMembers<PrincipalProvision>(input, ['public_key', 'asset', 'balance']);
+  if (!read.ok) return read;
+  const { public_key, asset, balance } = read.value;
+  const known = ctx.state.principals.get(public_key.kid);
+  if (known) {
+    if (assetKey(known.asset) !== assetKey(asset) && known.locked + known.held > 0n) {
+      return failure('MALFORMED_REQUEST', 'the asset of a Principal with locked or held funds cannot change');
+    }
+    known.asset = structuredClone(asset);
+    known.available = BigInt(balance);
+  } else {
+    ctx.state.principals.set(public_key.kid, {
+      kid: public_key.kid,
+      publicKey: keyBytes(public_key),
+      asset: structuredClone(asset),
+      available: BigInt(balance),
+      locked: 0n,
+      held: 0n,
+      activePacks: new Set(),
+    });
+  }
+  return success({ kid: public_key.kid });
+}
+
+/** POST /_control/operator/redeemers. Provisioning a known key again sets its identity level. */
+export function provisionRedeemer(ctx: OperatorContext, input: unknown): Outcome<Provisioned> {
+  const read = readMembers<RedeemerProvision>(input, ['public_key', 'identity_level']);
+  if (!read.ok) return read;
+  const { public_key, identity_level } = read.value;
+  const known = ctx.state.redeemers.get(public_key.kid);
+  if (known) known.identity_level = identity_level;
+  else ctx.state.redeemers.set(public_key.kid, { kid: public_key.kid, publicKey: keyBytes(public_key), identity_level, credits: new Map() });
+  return success({ kid: public_key.kid });
+}
+
+/** POST /_control/operator/staff: the key acts as the Operator for status reads. */
+export function provisionStaff(ctx: OperatorContext, input: unknown): Outcome<Provisioned> {
+  const read = readMembers<StaffProvision>(input, ['public_key']);
+  if (!read.ok) return read;
+  ctx.state.staff.set(read.value.public_key.kid, keyBytes(read.value.public_key));
+  return success({ kid: read.value.public_key.kid });
+}
+
+function keyBytes(jwk: OkpJwk): Uint8Array {
+  const read = readJwk(jwk);
+  if (!read.ok) throw new TypeError(read.reason); // checked by readMembers
+  return read.publicKey;
+}

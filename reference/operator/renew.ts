@@ -1,0 +1,46 @@
+// POST /v1/cashpack/renew (spec §1.2, §4.2, §5.2, §7.1; PROFILE.md §3, §4.4, §5 renew).
+// The current bearer hands the pack to a new key; intermediate bearers are not
+// identified (spec §1.2, §5.2), so no caller authentication is asked.
+// Steps run synchronously once the body is read (atomicity: see router.ts).
+import { decodeB64urlFixed, digestText, readDigest, renewalDigest } from '../../profile/index.ts';
+import type { CashPack, RenewalEntry } from '../../profile/cashpack/index.ts';
+import { json, problemResponse } from '../http/respond.ts';
+import { bearerSteps } from './bearer-steps.ts';
+import { deepFreeze, keyOf, sameKey, type Endpoint, type OperatorContext } from './context.ts';
+
+export const renew: Endpoint = (ctx, request) => {
+  // 1.–7. Syntax, the pack's and the entry's signatures, freshness, replay, ACTIVE.
+  const front = bearerSteps(ctx, request, 'renew');
+  if (!front.ok) return front.response;
+  const { record, message: renewal, now } = front;
+  const pack = record.pack;
+
+  // 8. Spec §5.2: submitted by the holder of current_bearer_pk.
+  if (!sameKey(renewal.bearer_pk, pack.current_bearer_pk)) return problemResponse('BEARER_MISMATCH', 'bearer_pk is not the current bearer');
+  // 9. Spec §7.1: the entry refers to the instrument's current digest.
+  if (renewal.prev_chain_digest !== pack.chain_digest) {
+    return problemResponse('CHAIN_DIGEST_MISMATCH', 'prev_chain_digest is not the current chain_digest');
+  }
+  // 10. Spec §7.1, §8: the chain has not reached the maximum depth.
+  if (pack.renewal_chain.length >= ctx.policy.max_chain_depth) {
+    return problemResponse('CHAIN_DEPTH_EXCEEDED', `renewal_chain has reached max_chain_depth ${ctx.policy.max_chain_depth}`);
+  }
+
+  // 11. Success: append, roll the digest, hand over to new_bearer_pk, re-sign.
+  record.pack = deepFreeze(ctx.keys.sign('cash-pack', renewed(ctx, pack, renewal)));
+  record.updatedAtMs = now;
+  return json(200, record.pack);
+};
+
+function renewed(ctx: OperatorContext, pack: CashPack, renewal: RenewalEntry): Omit<CashPack, 'signature'> {
+  const { signature: _old, ...unsigned } = pack;
+  // PROFILE.md §3: Di = SHA-256(tag || 0x0A || D(i-1) || uuid16(renewal_id) || x(new_bearer_pk) || signature).
+  const digest = renewalDigest(readDigest(pack.chain_digest)!, renewal.renewal_id, keyOf(renewal.new_bearer_pk), decodeB64urlFixed(renewal.signature, 64)!);
+  return {
+    ...unsigned,
+    current_bearer_pk: renewal.new_bearer_pk,
+    renewal_chain: [...pack.renewal_chain, renewal],
+    chain_digest: digestText(digest),
+    operator_kid: ctx.keys.jwk.kid,
+  };
+}

@@ -1,0 +1,67 @@
+// The Operator's routes (spec §4.2, §4.3; PROFILE.md §4.8, §11, §12).
+//
+// Atomicity (spec §1.2, PROFILE.md §5.1): the server reads the whole body before
+// it calls the handler, and every endpoint below is synchronous: once the body is
+// parsed, a request's checks and its state change run with no await in between.
+// Of N concurrent renewals or redemptions of one pack exactly one therefore sees
+// it ACTIVE with the right bearer and digest, and funds move once.
+import { problemResponse } from '../http/respond.ts';
+import type { RefRequest, RefResponse } from '../http/types.ts';
+import type { Endpoint, OperatorContext } from './context.ts';
+import { cancelRoute, principalBalanceRoute, principalsRoute, redeemerBalanceRoute, redeemersRoute, staffRoute } from './control.ts';
+import { issue } from './issue.ts';
+import { redeem } from './redeem.ts';
+import { renew } from './renew.ts';
+import { status } from './status.ts';
+import { policy, pubkey } from './well-known.ts';
+
+interface Route {
+  /** Anchored; its groups are the path parameters. */
+  readonly path: RegExp;
+  readonly methods: Readonly<Record<string, Endpoint>>;
+  readonly control?: true;
+}
+
+const SEGMENT = '([^/]+)';
+
+const ROUTES: readonly Route[] = [
+  { path: /^\/v1\/cashpack\/issue$/, methods: { POST: issue } },
+  { path: /^\/v1\/cashpack\/renew$/, methods: { POST: renew } },
+  { path: /^\/v1\/cashpack\/redeem$/, methods: { POST: redeem } },
+  { path: new RegExp(`^/v1/cashpack/${SEGMENT}/status$`), methods: { GET: status } },
+  { path: /^\/\.well-known\/cashpack-policy\.json$/, methods: { GET: policy, HEAD: policy } },
+  { path: /^\/\.well-known\/cashpack-pubkey\.json$/, methods: { GET: pubkey, HEAD: pubkey } },
+  { path: /^\/_control\/operator\/principals$/, methods: { POST: principalsRoute }, control: true },
+  { path: /^\/_control\/operator\/redeemers$/, methods: { POST: redeemersRoute }, control: true },
+  { path: /^\/_control\/operator\/staff$/, methods: { POST: staffRoute }, control: true },
+  { path: new RegExp(`^/_control/operator/packs/${SEGMENT}/cancel$`), methods: { POST: cancelRoute }, control: true },
+  { path: new RegExp(`^/_control/operator/principals/${SEGMENT}/balance$`), methods: { GET: principalBalanceRoute }, control: true },
+  { path: new RegExp(`^/_control/operator/redeemers/${SEGMENT}/balance$`), methods: { GET: redeemerBalanceRoute }, control: true },
+];
+
+/** The path prefixes the Operator answers for, so that a composite server can delegate. */
+export const OPERATOR_PREFIXES = ['/v1/cashpack/', '/.well-known/cashpack-', '/_control/operator/'] as const;
+
+export function handlesPath(path: string): boolean {
+  return OPERATOR_PREFIXES.some((prefix) => path.startsWith(prefix));
+}
+
+export interface RouterOptions {
+  /** When false, the /_control/operator/ routes answer 404 CONTROL_DISABLED (PROFILE.md §11). */
+  readonly control: boolean;
+}
+
+export function route(ctx: OperatorContext, request: RefRequest, options: RouterOptions): RefResponse {
+  for (const candidate of ROUTES) {
+    const match = candidate.path.exec(request.path);
+    if (!match) continue;
+    if (candidate.control && !options.control) return problemResponse('CONTROL_DISABLED', 'the test-control interface is disabled');
+    const endpoint = candidate.methods[request.method];
+    if (!endpoint) {
+      const allow = Object.keys(candidate.methods).join(', ');
+      return problemResponse('METHOD_NOT_ALLOWED', `${request.method} is not allowed here; use ${allow}`, { allow });
+    }
+    return endpoint(ctx, request, match.slice(1));
+  }
+  return problemResponse('NOT_FOUND', `no such resource: ${request.path}`);
+}

@@ -1,0 +1,57 @@
+// GET /v1/cashpack/{pack_id}/status (spec §3.2, §4.2, §5.2; PROFILE.md §2.4, §4.7, §5 status).
+// Restricted to the issuing Principal and the Operator (its staff keys): 401, then
+// 403, then 404, so that an outsider learns nothing about which packs exist.
+import { formatTimestamp, verifyRequest } from '../../profile/index.ts';
+import type { PackStatus } from '../../profile/cashpack/index.ts';
+import { json, problemResponse } from '../http/respond.ts';
+import type { Endpoint, OperatorContext } from './context.ts';
+import { applyExpiry } from './expiry.ts';
+import type { PackRecord } from './state.ts';
+
+export const status: Endpoint = (ctx, request, [packId]) => {
+  const now = ctx.clock.now();
+  // 401: an HTTP Message Signature by a registered account key, created within the window.
+  const caller = verifyRequest(
+    { method: request.method, authority: request.authority, path: request.path, body: request.body },
+    {
+      headers: request.headers,
+      lookupKey: (kid) => ctx.state.accountKey(kid),
+      nowSeconds: Math.floor(now / 1000),
+      windowSeconds: ctx.policy.request_window_seconds,
+    },
+  );
+  if (!caller.ok) return problemResponse('UNAUTHENTICATED', caller.reason);
+  // 403: neither the issuing Principal nor the Operator. A pack that does not exist
+  // has no issuing Principal, so only the Operator goes on to learn that it is unknown.
+  const record = ctx.state.packs.get(packId!);
+  if (!ctx.state.staff.has(caller.kid) && record?.principalKid !== caller.kid) {
+    return problemResponse('FORBIDDEN', 'only the issuing Principal and the Operator may read this status');
+  }
+  // 404.
+  if (!record) return problemResponse('NOT_FOUND', 'unknown pack_id');
+  applyExpiry(ctx.state, record, now);
+  return json(200, statusOf(record));
+};
+
+/** PROFILE.md §4.7; chain_depth is the length of renewal_chain. */
+export function statusOf(record: PackRecord): PackStatus {
+  const { pack } = record;
+  return {
+    pack_id: pack.pack_id,
+    status: record.status,
+    amount: pack.amount,
+    asset: pack.asset,
+    expiry: pack.expiry,
+    chain_depth: pack.renewal_chain.length,
+    chain_digest: pack.chain_digest,
+    updated_at: formatTimestamp(record.updatedAtMs, 'cashpack'),
+  };
+}
+
+/** The same status without caller authentication, for in-process callers. */
+export function readStatus(ctx: OperatorContext, packId: string): PackStatus | undefined {
+  const record = ctx.state.packs.get(packId);
+  if (!record) return undefined;
+  applyExpiry(ctx.state, record, ctx.clock.now());
+  return statusOf(record);
+}

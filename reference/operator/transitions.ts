@@ -1,0 +1,50 @@
+// Funds and status transitions (spec §1.2, §3.2): "locked on issue; released on
+// redemption; returned to the Principal on expiry; held pending instruction on
+// cancellation". REDEEMED, EXPIRED and CANCELLED are terminal.
+import type { AssetDescriptor } from '../../profile/cashpack/index.ts';
+import { assetKey, type OperatorState, type PackRecord, type PrincipalAccount, type RedeemerAccount } from './state.ts';
+
+export type Ending =
+  | { readonly status: 'REDEEMED'; readonly redeemer: RedeemerAccount }
+  | { readonly status: 'EXPIRED' }
+  | { readonly status: 'CANCELLED' };
+
+type EndingOf<S extends Ending['status']> = Extract<Ending, { readonly status: S }>;
+
+/** Where the locked amount goes when a pack ends (spec §1.2). */
+const RELEASE_FUNDS: { readonly [S in Ending['status']]: (principal: PrincipalAccount, amount: bigint, ending: EndingOf<S>, record: PackRecord) => void } = {
+  REDEEMED: (_principal, amount, ending, record) => credit(ending.redeemer, record.pack.asset, amount),
+  EXPIRED: (principal, amount) => {
+    principal.available += amount;
+  },
+  CANCELLED: (principal, amount) => {
+    principal.held += amount;
+  },
+};
+
+/** Spec §1.2 "locked on issue": a new ACTIVE pack. The caller has checked available ≥ amount (PROFILE.md §5 issue step 9). */
+export function openPack(state: OperatorState, principal: PrincipalAccount, record: PackRecord): void {
+  if (record.status !== 'ACTIVE') throw new Error('a pack is issued ACTIVE');
+  principal.available -= record.amount;
+  principal.locked += record.amount;
+  principal.activePacks.add(record.pack.pack_id);
+  state.packs.set(record.pack.pack_id, record);
+}
+
+/** Ends an ACTIVE pack and moves its funds once. Ending a terminal pack is a defect of the caller. */
+export function endPack(state: OperatorState, record: PackRecord, ending: Ending, atMs: number): void {
+  if (record.status !== 'ACTIVE') throw new Error(`pack ${record.pack.pack_id} is ${record.status}: terminal states never change`);
+  const principal = state.principals.get(record.principalKid)!;
+  principal.locked -= record.amount;
+  principal.activePacks.delete(record.pack.pack_id);
+  (RELEASE_FUNDS[ending.status] as (p: PrincipalAccount, a: bigint, e: Ending, r: PackRecord) => void)(principal, record.amount, ending, record);
+  record.status = ending.status;
+  record.updatedAtMs = atMs;
+}
+
+function credit(redeemer: RedeemerAccount, asset: AssetDescriptor, amount: bigint): void {
+  const key = assetKey(asset);
+  const account = redeemer.credits.get(key) ?? { asset, available: 0n };
+  account.available += amount;
+  redeemer.credits.set(key, account);
+}
