@@ -3,6 +3,7 @@
 // usage error.
 import { stripControl } from '../text.ts';
 import { EXIT, HarnessError } from './errors.ts';
+import { run } from './run.ts';
 import { serve } from './serve.ts';
 
 interface Command {
@@ -11,6 +12,7 @@ interface Command {
 }
 
 const COMMANDS: Readonly<Record<string, Command>> = {
+  run: { summary: 'certify a target (the embedded reference when none is given)', run },
   serve: { summary: 'start the reference implementation on loopback', run: serve },
 };
 

@@ -1,0 +1,222 @@
+// The http adapter: an HTTP role reached over the network (harness/ADAPTERS.md).
+// One undici Agent per role (a keep-alive pool), a deadline on every request, a
+// hard cap on response bodies, and redirects returned as they are: a conformance
+// harness reports what the implementation said, it never follows it elsewhere.
+import { Agent, type Dispatcher } from 'undici';
+import { TransportError, type HttpRole, type WireRequest, type WireResponse } from './types.ts';
+
+export interface HttpRoleOptions {
+  /** Absolute http(s) URL of the role, without query or fragment. */
+  readonly baseUrl: string;
+  /** The same role over plaintext HTTP (spec §5.1.4 tests), if it listens there. */
+  readonly plaintextBaseUrl?: string;
+  /** PEM of the CA(s) to trust; the system trust store when absent. */
+  readonly ca?: string;
+  /** Skip certificate verification: an explicit opt-in the report records. */
+  readonly insecure?: boolean;
+  /** Deadline of a whole request (connect, headers, body); default 10 000 ms. */
+  readonly timeoutMs?: number;
+  /** Largest response body kept; the rest is not read. Default 1 MiB. */
+  readonly maxBodyBytes?: number;
+  /** Connections per origin in the keep-alive pool; default 16. */
+  readonly connections?: number;
+  /** Headers sent with every request (a request's own headers win). */
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+export const HTTP_DEFAULTS = { timeoutMs: 10_000, maxBodyBytes: 1024 * 1024, connections: 16 } as const;
+
+export function createHttpRole(options: HttpRoleOptions): HttpRole {
+  const base = parseBase('baseUrl', options.baseUrl);
+  const plain = options.plaintextBaseUrl === undefined ? undefined : parseBase('plaintextBaseUrl', options.plaintextBaseUrl);
+  if (plain && plain.protocol !== 'http:') throw new TypeError('plaintextBaseUrl must be an http:// URL');
+  if (options.insecure && options.ca !== undefined) throw new TypeError('ca and insecure exclude each other: trust a CA or opt out of verification');
+  const timeoutMs = positive('timeoutMs', options.timeoutMs ?? HTTP_DEFAULTS.timeoutMs);
+  const maxBodyBytes = positive('maxBodyBytes', options.maxBodyBytes ?? HTTP_DEFAULTS.maxBodyBytes);
+  const connections = positive('connections', options.connections ?? HTTP_DEFAULTS.connections);
+  const defaults = lowerCaseKeys(options.headers ?? {});
+  const insecure = options.insecure === true;
+
+  // Created once: every request of the run shares the pool.
+  const agent = new Agent({
+    connections,
+    keepAliveTimeout: 4_000,
+    connectTimeout: timeoutMs,
+    connect: { rejectUnauthorized: !insecure, ...(options.ca !== undefined ? { ca: options.ca } : {}) },
+  });
+
+  let closing: Promise<void> | undefined;
+  const baseUrl = trimSlash(base.href);
+  const plaintextBaseUrl = plain ? trimSlash(plain.href) : undefined;
+
+  return {
+    kind: 'http',
+    description: baseUrl,
+    authority: base.host,
+    baseUrl,
+    ...(plaintextBaseUrl !== undefined ? { plaintextBaseUrl } : {}),
+    tls: base.protocol === 'http:' ? 'none' : insecure ? 'insecure' : 'verified',
+    async send(request: WireRequest): Promise<WireResponse> {
+      const target = request.transport === 'plaintext' ? plaintextBaseUrl : baseUrl;
+      if (target === undefined) throw new TransportError('UNAVAILABLE', `${baseUrl} has no plaintext base URL configured`);
+      if (!request.path.startsWith('/')) throw new TypeError(`a request path starts with "/": ${JSON.stringify(request.path)}`);
+      const url = new URL(target);
+      const prefix = url.pathname === '/' ? '' : url.pathname;
+      const deadline = request.timeoutMs ?? timeoutMs;
+      const started = performance.now();
+      const shown = `${request.method} ${target}${request.path}`;
+      try {
+        const response = await agent.request({
+          origin: url.origin,
+          path: prefix + request.path,
+          method: request.method as Dispatcher.HttpMethod,
+          headers: { ...defaults, ...lowerCaseKeys(request.headers ?? {}) },
+          ...(request.body !== undefined ? { body: typeof request.body === 'string' ? request.body : Buffer.from(request.body) } : {}),
+          headersTimeout: deadline,
+          bodyTimeout: deadline,
+          signal: AbortSignal.timeout(deadline),
+        });
+        const { body, truncated } = await readCapped(response.body, maxBodyBytes);
+        return { status: response.statusCode, headers: flattenHeaders(response.headers), body, truncated, durationMs: performance.now() - started };
+      } catch (error) {
+        throw toTransportError(error, shown, deadline);
+      }
+    },
+    close() {
+      closing ??= (async () => {
+        // Graceful first; a request still hanging is cut after a short grace.
+        const closed = agent.close().then(() => true);
+        const graceful = await Promise.race([closed, delay(1000).then(() => false)]);
+        if (!graceful) await agent.destroy();
+      })();
+      return closing;
+    },
+  };
+}
+
+/** Reads at most `limit` bytes; past that, stops and destroys the stream (never buffers the rest). */
+async function readCapped(stream: AsyncIterable<Uint8Array> & { destroy(): unknown }, limit: number): Promise<{ body: Uint8Array; truncated: boolean }> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    if (size + chunk.length > limit) {
+      chunks.push(chunk.subarray(0, limit - size));
+      size = limit;
+      stream.destroy();
+      return { body: concat(chunks, size), truncated: true };
+    }
+    chunks.push(chunk);
+    size += chunk.length;
+  }
+  // undici frees the connection a turn after the body ends; yielding once lets the
+  // next sequential request reuse it instead of opening a second one.
+  await new Promise((resolve) => setImmediate(resolve));
+  return { body: concat(chunks, size), truncated: false };
+}
+
+function concat(chunks: readonly Uint8Array[], size: number): Uint8Array {
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, at);
+    at += chunk.length;
+  }
+  return out;
+}
+
+// Error codes of undici and of the system, by what they mean for a request.
+const TRANSPORT_CODES: Readonly<Record<string, TransportError['code']>> = {
+  ECONNREFUSED: 'REFUSED',
+  ENOTFOUND: 'REFUSED',
+  EAI_AGAIN: 'REFUSED',
+  EHOSTUNREACH: 'REFUSED',
+  ENETUNREACH: 'REFUSED',
+  EADDRNOTAVAIL: 'REFUSED',
+  ECONNRESET: 'RESET',
+  EPIPE: 'RESET',
+  ECONNABORTED: 'RESET',
+  UND_ERR_SOCKET: 'RESET',
+  ETIMEDOUT: 'TIMEOUT',
+  UND_ERR_CONNECT_TIMEOUT: 'TIMEOUT',
+  UND_ERR_HEADERS_TIMEOUT: 'TIMEOUT',
+  UND_ERR_BODY_TIMEOUT: 'TIMEOUT',
+  UND_ERR_ABORTED: 'TIMEOUT',
+  UND_ERR_CLOSED: 'CLOSED',
+  UND_ERR_DESTROYED: 'CLOSED',
+  UND_ERR_INFO: 'PROTOCOL',
+  UND_ERR_HEADERS_OVERFLOW: 'PROTOCOL',
+  UND_ERR_RES_CONTENT_LENGTH_MISMATCH: 'PROTOCOL',
+  EPROTO: 'TLS',
+  HOSTNAME_MISMATCH: 'TLS',
+};
+const TLS_CODE = /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|SELF_SIGNED_|DEPTH_ZERO_|ERR_OSSL_)/;
+const PARSER_CODE = /^HPE_/;
+
+/** Maps whatever undici or the system threw to a TransportError; harness mistakes (bad arguments) pass through. */
+export function toTransportError(error: unknown, shown: string, deadline: number): unknown {
+  if (error instanceof TransportError) return error;
+  const err = error as { name?: string; code?: string; message?: string; cause?: unknown; errors?: unknown[] };
+  if (err?.name === 'TimeoutError' || err?.name === 'AbortError') {
+    return new TransportError('TIMEOUT', `${shown}: no complete response within ${deadline} ms`);
+  }
+  const code = codeOf(error);
+  const mapped = code === undefined ? undefined : (TRANSPORT_CODES[code] ?? (TLS_CODE.test(code) ? 'TLS' : PARSER_CODE.test(code) ? 'PROTOCOL' : undefined));
+  if (mapped === undefined) {
+    if (code === 'UND_ERR_INVALID_ARG' || error instanceof TypeError) return error;
+    return new TransportError('PROTOCOL', `${shown}: ${err?.message ?? String(error)}${code ? ` (${code})` : ''}`);
+  }
+  const reason = mapped === 'TIMEOUT' ? `no complete response within ${deadline} ms` : (err?.message ?? String(error));
+  return new TransportError(mapped, `${shown}: ${reason} (${code})`);
+}
+
+/** The first error code found on the error, its cause, or (AggregateError) its parts. */
+function codeOf(error: unknown, depth = 0): string | undefined {
+  if (typeof error !== 'object' || error === null || depth > 4) return undefined;
+  const err = error as { code?: unknown; cause?: unknown; errors?: unknown };
+  if (typeof err.code === 'string' && err.code !== 'UND_ERR') return err.code;
+  if (Array.isArray(err.errors)) {
+    for (const part of err.errors) {
+      const found = codeOf(part, depth + 1);
+      if (found) return found;
+    }
+  }
+  return codeOf(err.cause, depth + 1);
+}
+
+function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined) out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return out;
+}
+
+function lowerCaseKeys(headers: Readonly<Record<string, string>>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
+}
+
+function parseBase(name: string, text: string): URL {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new TypeError(`${name} is not an absolute URL: ${JSON.stringify(text)}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`${name} must be http:// or https://`);
+  if (url.search !== '' || url.hash !== '') throw new TypeError(`${name} has no query or fragment`);
+  if (url.username !== '' || url.password !== '') throw new TypeError(`${name} carries no credentials`);
+  return url;
+}
+
+function trimSlash(href: string): string {
+  return href.endsWith('/') ? href.slice(0, -1) : href;
+}
+
+function positive(name: string, value: number): number {
+  if (!Number.isInteger(value) || value < 1) throw new RangeError(`${name} must be a positive integer`);
+  return value;
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}

@@ -1,0 +1,27 @@
+// The closing lines of a run on the terminal: verdict, counts, what failed and how
+// to rerun it, and where the reports are.
+import type { Report } from '../report/model.ts';
+import type { Terminal } from '../runner/terminal.ts';
+
+export function printSummary(report: Report, dir: string, terminal: Terminal): void {
+  const s = report.summary;
+  const failed = report.requirements.filter((r) => r.status === 'failed');
+  const warnings = report.requirements.filter((r) => r.status === 'warning');
+  const uncovered = report.requirements.filter((r) => r.status === 'uncovered');
+  for (const t of report.tests.filter((t) => t.status === 'failed' || t.status === 'error')) {
+    terminal.line(`${t.status === 'failed' ? 'FAIL' : 'ERROR'} ${t.id} ${t.title}`);
+    if (t.reason) terminal.line(`     ${t.reason.split('\n')[0]!.slice(0, 400)}`);
+    terminal.line(`     rerun: ${t.rerun}`);
+  }
+  for (const e of report.errors) terminal.line(`HARNESS ${e.code}: ${e.message.slice(0, 400)}`);
+  terminal.line('');
+  terminal.line(`verdict: ${report.verdict}${report.run.incomplete ? ' (incomplete run)' : ''}`);
+  terminal.line(`tests: ${s.total} — ${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped, ${s.not_applicable} not applicable, ${s.error} errors`);
+  terminal.line(`requirements: ${report.requirements.length - uncovered.length - failed.length - warnings.length} ok or skipped, ${failed.length} failed, ${warnings.length} warnings, ${uncovered.length} uncovered`);
+  if (failed.length > 0) terminal.line(`failed: ${failed.map((r) => r.id).join(', ')}`);
+  if (warnings.length > 0) terminal.line(`warnings (SHOULD; --strict makes them failures): ${warnings.map((r) => r.id).join(', ')}`);
+  if (report.baseline_diff) {
+    terminal.line(`baseline: ${report.baseline_diff.new_failures.length} new failure(s), ${report.baseline_diff.unexpected_passes.length} unexpected pass(es)`);
+  }
+  terminal.line(`reports: ${dir}/ (report.json, junit.xml, summary.md, report.html, allure-results/)`);
+}

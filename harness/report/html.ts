@@ -1,0 +1,370 @@
+// report.html: a view of report.json in one self-contained file. Everything
+// from the report goes through esc(); data is never placed in href, src, style
+// or on* attributes, and the only script is ours, allowed by a per-file nonce.
+import { randomBytes } from 'node:crypto';
+import { stripControl } from '../text.ts';
+import { displayValue } from './json.ts';
+import type { CheckResult, Exchange, Outcome, Report, RequirementResult, RequirementStatus, TestResult, Verdict } from './model.ts';
+
+const REQUIREMENT_STATUSES: readonly RequirementStatus[] = ['passed', 'failed', 'warning', 'skipped', 'not-applicable', 'uncovered'];
+const OUTCOMES: readonly Outcome[] = ['passed', 'failed', 'skipped', 'not-applicable', 'error'];
+
+const VERDICT_TEXT: Record<Verdict, [string, string]> = {
+  conformant: ['CONFORMANT', 'Every deciding requirement that was tested passed.'],
+  'non-conformant': ['NON-CONFORMANT', 'At least one deciding requirement failed.'],
+  error: ['ERROR', 'The harness could not complete the run; this is not a conformance result.'],
+};
+
+// Not in esc(): noncharacters are HTML parse errors; shown as `\uXXXX` like controls.
+const NONCHARACTER = /[\ufdd0-\ufdef\ufffe\uffff]/g;
+const ENTITY: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/**
+ * The one escaping function: any string becomes inert HTML text, safe in element
+ * content and in double-quoted attributes. Control characters (ANSI escapes, bidi
+ * overrides) become visible `\uXXXX`; lone surrogates become U+FFFD.
+ */
+function esc(value: string | number | boolean): string {
+  return stripControl(String(value).toWellFormed().replace(/\r\n?/g, '\n'))
+    .replace(NONCHARACTER, (c) => `\\u${c.charCodeAt(0).toString(16)}`)
+    .replace(/[&<>"']/g, (c) => ENTITY[c] ?? c);
+}
+
+const SAFE_ID = /^[A-Za-z0-9_.-]+$/;
+
+/**
+ * A fragment ID for a report ID: `p-ID` when the ID is already safe, else `p_x`
+ * and its UTF-8 hex (the `-`/`_x` split keeps the two forms from colliding).
+ * The result always matches ^[A-Za-z0-9_.-]+$, so it is safe in id= and href="#".
+ */
+function anchor(prefix: 'r' | 't' | 'f', id: string): string {
+  return SAFE_ID.test(id) ? `${prefix}-${id}` : `${prefix}_x${Buffer.from(id.toWellFormed(), 'utf8').toString('hex')}`;
+}
+
+function link(prefix: 'r' | 't' | 'f', id: string, cls = ''): string {
+  return `<a href="#${anchor(prefix, id)}"${cls === '' ? '' : ` class="${cls}"`}>${esc(id)}</a>`;
+}
+
+/** Our class names come from fixed tables, never from data. */
+function statusClass(status: string): string {
+  return (REQUIREMENT_STATUSES as readonly string[]).includes(status) || (OUTCOMES as readonly string[]).includes(status) ? `s-${status}` : 's-unknown';
+}
+
+function badge(status: string): string {
+  return `<span class="badge ${statusClass(status)}">${esc(status.replace('-', ' '))}</span>`;
+}
+
+export function reportHtml(report: Report): string {
+  const nonce = randomBytes(18).toString('base64');
+  const [word, meaning] = VERDICT_TEXT[report.verdict] ?? ['UNKNOWN', ''];
+  const verdictClass = report.verdict in VERDICT_TEXT ? `v-${report.verdict}` : 'v-error';
+  const failing = report.tests.filter((t) => t.status === 'failed' || t.status === 'error');
+  return [
+    '<!DOCTYPE html>',
+    '<html lang="en">',
+    '<head>',
+    '<meta charset="utf-8">',
+    `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'nonce-${nonce}'">`,
+    '<meta name="referrer" content="no-referrer">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>cpr-conformance: ${esc(word)} (${esc(report.run.target.name)})</title>`,
+    `<style>${CSS}</style>`,
+    '</head>',
+    '<body>',
+    `<header class="banner ${verdictClass}"><h1>${esc(word)}</h1><p>${esc(meaning)}${report.run.incomplete ? ' <strong>The run is incomplete: results are partial.</strong>' : ''}</p></header>`,
+    '<main>',
+    runSection(report),
+    summarySection(report),
+    errorsSection(report),
+    baselineSection(report),
+    matrixSection(report),
+    failuresSection(failing),
+    testsSection(report.tests),
+    '</main>',
+    `<script nonce="${nonce}">${SCRIPT}</script>`,
+    '</body>',
+    '</html>',
+    '',
+  ]
+    .filter((part) => part !== '')
+    .join('\n')
+    .concat('\n');
+}
+
+function runSection(report: Report): string {
+  const { run } = report;
+  const facts: [string, string][] = [
+    ['Target', `${esc(run.target.name)}${run.target.embedded ? ' (embedded reference)' : ''}`],
+    ['Suite version', esc(run.suite_version)],
+    ['Profile version', esc(run.profile_version)],
+    ['Spec versions', `CPR ${esc(run.spec_versions.cpr)}, CPP ${esc(run.spec_versions.cpp)}`],
+    ['Started', esc(run.started_at)],
+    ['Duration', esc(duration(run.duration_ms))],
+    ['Seed', esc(run.seed)],
+    ...(run.shard === undefined ? [] : [['Shard', esc(run.shard)] as [string, string]]),
+    ['Strict', run.strict ? 'yes: SHOULD failures decide' : 'no: SHOULD failures are warnings'],
+    ...(run.baseline === undefined ? [] : [['Baseline', esc(run.baseline)] as [string, string]]),
+    ['Node', esc(run.node_version)],
+    ['Command', `<code>${esc(run.command.join(' '))}</code>`],
+  ];
+  const roles = Object.entries(run.target.roles).map(([role, r]) =>
+    r === undefined
+      ? ''
+      : `<tr><td>${esc(role)}</td><td>${esc(r.adapter)}</td><td>${esc(r.base_url ?? '')}</td><td${r.tls === 'insecure' ? ' class="insecure"' : ''}>${esc(r.tls)}</td><td>${esc(r.capabilities.join(', '))}</td></tr>`,
+  );
+  return [
+    '<section id="run"><h2>Run</h2>',
+    `<dl class="facts">${facts.map(([k, v]) => `<div><dt>${esc(k)}</dt><dd>${v}</dd></div>`).join('')}</dl>`,
+    roles.length === 0 ? '' : `<table class="compact"><thead><tr><th>Role</th><th>Adapter</th><th>Base URL</th><th>TLS</th><th>Capabilities</th></tr></thead><tbody>${roles.join('')}</tbody></table>`,
+    '</section>',
+  ].join('\n');
+}
+
+function summarySection(report: Report): string {
+  const s = report.summary;
+  const tests: [Outcome | 'total' | 'warnings', number][] = [
+    ['total', s.total],
+    ['passed', s.passed],
+    ['failed', s.failed],
+    ['skipped', s.skipped],
+    ['not-applicable', s.not_applicable],
+    ['error', s.error],
+    ['warnings', s.warnings],
+  ];
+  const cell = ([label, n]: [string, number]) => `<div class="count ${statusClass(label === 'warnings' ? 'warning' : label)}-text"><span class="n">${esc(n)}</span><span class="l">${esc(label.replace('-', ' '))}</span></div>`;
+  const requirements = REQUIREMENT_STATUSES.map((status) => [status, report.requirements.filter((r) => r.status === status).length] as [string, number]);
+  return [
+    '<section id="summary"><h2>Summary</h2>',
+    `<h3>Tests</h3><div class="counts">${tests.map(cell).join('')}</div>`,
+    `<h3>Requirements</h3><div class="counts">${cell(['total', report.requirements.length])}${requirements.map(cell).join('')}</div>`,
+    '</section>',
+  ].join('\n');
+}
+
+function errorsSection(report: Report): string {
+  if (report.errors.length === 0) return '';
+  return `<section id="harness-errors"><h2>Harness errors</h2><ul>${report.errors.map((e) => `<li><code>${esc(e.code)}</code> ${esc(e.message)}</li>`).join('')}</ul></section>`;
+}
+
+function baselineSection(report: Report): string {
+  const diff = report.baseline_diff;
+  if (diff === undefined) return '';
+  const list = (ids: readonly string[]) => (ids.length === 0 ? 'none' : ids.map((id) => link('t', id)).join(', '));
+  return `<section id="baseline"><h2>Against the baseline</h2><p>New failures: ${list(diff.new_failures)}</p><p>Unexpected passes: ${list(diff.unexpected_passes)}</p></section>`;
+}
+
+// --- requirement matrix, by spec section ---------------------------------
+
+/** Requirements grouped by their first section, sections in numeric order: spec sections, then PROFILE, then none. */
+function sectionGroups(requirements: readonly RequirementResult[]): [string, RequirementResult[]][] {
+  const groups = new Map<string, RequirementResult[]>();
+  for (const r of requirements) {
+    const key = r.sections[0] ?? '(no section)';
+    groups.set(key, [...(groups.get(key) ?? []), r]);
+  }
+  return [...groups].sort(([a], [b]) => compareSections(a, b));
+}
+
+function sectionKey(section: string): [number, number[]] {
+  const kind = section.startsWith('PROFILE') ? 1 : section.includes('§') ? 0 : 2;
+  const numbers = (/§\s*([0-9.]+)/.exec(section)?.[1] ?? '').split('.').filter((n) => n !== '').map(Number);
+  return [kind, numbers];
+}
+
+function compareSections(a: string, b: string): number {
+  const [ka, na] = sectionKey(a);
+  const [kb, nb] = sectionKey(b);
+  if (ka !== kb) return ka - kb;
+  for (let i = 0; i < Math.max(na.length, nb.length); i++) {
+    const x = na[i] ?? -1;
+    const y = nb[i] ?? -1;
+    if (x !== y) return x - y;
+  }
+  return a.localeCompare(b);
+}
+
+function matrixSection(report: Report): string {
+  const tests = new Map(report.tests.map((t) => [t.id, t]));
+  const testLink = (id: string) => {
+    const t = tests.get(id);
+    return t !== undefined && (t.status === 'failed' || t.status === 'error') ? link('f', id, 'bad') : link('t', id);
+  };
+  const buttons = [
+    `<button type="button" data-filter="all" aria-pressed="true">all (${report.requirements.length})</button>`,
+    ...REQUIREMENT_STATUSES.map(
+      (s) => `<button type="button" data-filter="${s}" aria-pressed="false" class="${statusClass(s)}-text">${s.replace('-', ' ')} (${report.requirements.filter((r) => r.status === s).length})</button>`,
+    ),
+  ];
+  const body = sectionGroups(report.requirements).map(
+    ([section, rows]) =>
+      `<tbody><tr class="section"><th colspan="6" scope="colgroup">${esc(section)}</th></tr>\n${rows
+        .map(
+          (r) =>
+            `<tr id="${anchor('r', r.id)}" data-status="${esc(statusClass(r.status).slice(2))}"><td class="id">${esc(r.id)}</td><td>${esc(r.level)}</td><td>${esc(r.roles.join(', '))}</td><td>${esc(r.summary)}${
+              r.sections.length > 1 ? ` <span class="muted">(${esc(r.sections.join(', '))})</span>` : ''
+            }</td><td>${badge(r.status)}</td><td>${r.tests.length === 0 ? '<span class="muted">none</span>' : r.tests.map(testLink).join(' ')}</td></tr>`,
+        )
+        .join('\n')}</tbody>`,
+  );
+  return [
+    '<section id="requirements"><h2>Requirements by spec section</h2>',
+    `<div class="filters" role="group" aria-label="Show requirements with status">${buttons.join('')}</div>`,
+    '<table id="matrix"><thead><tr><th>ID</th><th>Level</th><th>Roles</th><th>Summary</th><th>Status</th><th>Tests</th></tr></thead>',
+    body.join('\n'),
+    '</table>',
+    '<p id="matrix-empty" class="muted" hidden>No requirement has this status.</p>',
+    '</section>',
+  ].join('\n');
+}
+
+// --- failures ----------------------------------------------------------------
+
+function failuresSection(failing: readonly TestResult[]): string {
+  if (failing.length === 0) return '';
+  return ['<section id="failures"><h2>Failed tests</h2>', ...failing.map(failureArticle), '</section>'].join('\n');
+}
+
+function failureArticle(test: TestResult): string {
+  const failed = test.checks.filter((c) => !c.passed);
+  const passed = test.checks.filter((c) => c.passed);
+  return [
+    `<article class="failure" id="${anchor('f', test.id)}">`,
+    `<h3>${badge(test.status)} <span class="id">${esc(test.id)}</span> ${esc(test.title)}</h3>`,
+    `<p class="meta">${esc(test.file)} · ${esc(test.kind)} · ${esc(test.role)} · ${esc(test.level)} · ${esc(test.sections.join(', '))} · requirements ${test.requirements.map((id) => link('r', id)).join(' ')} · ${esc(duration(test.duration_ms))}</p>`,
+    test.reason === undefined ? '' : `<p class="reason">${esc(test.reason)}</p>`,
+    test.seed === undefined && test.path === undefined ? '' : `<p class="meta">property seed <code>${esc(test.seed ?? '')}</code> path <code>${esc(test.path ?? '')}</code></p>`,
+    ...failed.map(checkBlock),
+    passed.length === 0 ? '' : `<p class="meta">Passed checks: ${passed.map((c) => `${esc(c.check)} (${link('r', c.requirement)})`).join(', ')}</p>`,
+    test.transcript.length === 0 ? '' : `<details class="transcript" open><summary>Transcript (${test.transcript.length} exchange${test.transcript.length === 1 ? '' : 's'})</summary>\n${test.transcript.map(exchangeBlock).join('\n')}</details>`,
+    `<p class="rerun-label">Rerun alone:</p><pre class="rerun">\n${esc(test.rerun)}</pre>`,
+    '</article>',
+  ]
+    .filter((part) => part !== '')
+    .join('\n');
+}
+
+function checkBlock(c: CheckResult): string {
+  return [
+    '<div class="check">',
+    `<p><strong>${esc(c.check)}</strong> · ${link('r', c.requirement)} (${esc(c.level)}) · step ${esc(c.step)}: ${esc(c.message)}</p>`,
+    `<div class="ea"><div><h4>Expected</h4><pre>\n${esc(displayValue(c.expected))}</pre></div><div><h4>Actual</h4><pre>\n${esc(displayValue(c.actual))}</pre></div></div>`,
+    '</div>',
+  ].join('\n');
+}
+
+function exchangeBlock(e: Exchange): string {
+  const headers = (h: Readonly<Record<string, string>>) => Object.entries(h).map(([k, v]) => `${k}: ${v}`).join('\n');
+  const message = (head: Readonly<Record<string, string>>, body: string | undefined, truncated = false) => {
+    const parts = [headers(head), body ?? ''].filter((p) => p !== '').map(esc);
+    if (parts.length === 0 && !truncated) return '';
+    return `<pre>\n${parts.join('\n\n')}${truncated ? '\n<span class="muted">[body truncated]</span>' : ''}</pre>`;
+  };
+  return [
+    '<div class="exchange">',
+    `<p class="line">step ${esc(e.step)} · ${esc(e.role)} · <code>${esc(e.request.method)} ${esc(e.request.url)}</code></p>`,
+    message(e.request.headers, e.request.body),
+    e.response === undefined ? '' : `<p class="line">response <strong>${esc(e.response.status)}</strong> · ${esc(e.duration_ms)} ms</p>`,
+    e.response === undefined ? '' : message(e.response.headers, e.response.body, e.response.truncated === true),
+    e.error === undefined ? '' : `<p class="line bad">transport error after ${esc(e.duration_ms)} ms: ${esc(e.error)}</p>`,
+    '</div>',
+  ]
+    .filter((part) => part !== '')
+    .join('\n');
+}
+
+// --- all tests -----------------------------------------------------------------
+
+function testsSection(tests: readonly TestResult[]): string {
+  const rows = tests.map((t) => {
+    const status = t.status === 'failed' || t.status === 'error' ? `<a href="#${anchor('f', t.id)}">${badge(t.status)}</a>` : badge(t.status);
+    const note = t.reason === undefined ? '' : ` <span class="muted">${esc(t.reason)}</span>`;
+    return `<tr id="${anchor('t', t.id)}"><td class="id">${esc(t.id)}</td><td>${esc(t.title)}${note}</td><td>${esc(t.file)}</td><td>${t.requirements.map((id) => link('r', id)).join(' ')}</td><td>${status}</td><td class="num">${esc(duration(t.duration_ms))}</td></tr>`;
+  });
+  return [
+    '<section id="tests"><h2>All tests</h2>',
+    '<table class="compact"><thead><tr><th>ID</th><th>Title</th><th>File</th><th>Requirements</th><th>Outcome</th><th>Time</th></tr></thead>',
+    `<tbody>\n${rows.join('\n')}\n</tbody></table>`,
+    '</section>',
+  ].join('\n');
+}
+
+function duration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
+  return `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
+}
+
+// Neither CSS nor SCRIPT contains `<`: nothing in them can end their element early.
+const CSS = `
+:root{color-scheme:light dark;--bg:#fff;--fg:#1f2328;--muted:#59636e;--line:#d1d9e0;--head:#f6f8fa;--ok:#1a7f37;--bad:#cf222e;--warn:#9a6700;--skip:#6e7781;--na:#8250df;--unc:#bc4c00}
+@media (prefers-color-scheme:dark){:root{--bg:#0d1117;--fg:#e6edf3;--muted:#9198a1;--line:#3d444d;--head:#151b23;--ok:#3fb950;--bad:#f85149;--warn:#d29922;--skip:#9198a1;--na:#a371f7;--unc:#db6d28}}
+*{box-sizing:border-box}
+body{margin:0;font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;background:var(--bg);color:var(--fg)}
+main{max-width:1280px;margin:0 auto;padding:0 16px 48px}
+h2{font-size:18px;margin:28px 0 8px;padding-bottom:4px;border-bottom:1px solid var(--line)}
+h3{font-size:15px;margin:16px 0 6px}
+h4{font-size:12px;margin:6px 0 2px;color:var(--muted);text-transform:uppercase;letter-spacing:.05em}
+a{color:inherit}
+a.bad{color:var(--bad);font-weight:600}
+code,pre,.id{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,"Liberation Mono",monospace;font-size:12px}
+pre{background:var(--head);border:1px solid var(--line);border-radius:4px;padding:6px 8px;margin:2px 0 8px;overflow:auto;max-height:32em;white-space:pre-wrap;overflow-wrap:anywhere}
+.banner{padding:16px max(16px,calc((100% - 1248px)/2));color:#fff}
+.banner h1{margin:0;font-size:26px;letter-spacing:.05em}
+.banner p{margin:4px 0 0}
+.v-conformant{background:#1a7f37}.v-non-conformant{background:#cf222e}.v-error{background:#57606a}
+.facts{display:grid;grid-template-columns:repeat(auto-fill,minmax(260px,1fr));gap:2px 16px;margin:0 0 8px}
+.facts div{display:flex;gap:8px}.facts dt{color:var(--muted);min-width:110px}.facts dd{margin:0;overflow-wrap:anywhere}
+table{border-collapse:collapse;width:100%;margin:4px 0 8px}
+th,td{border-bottom:1px solid var(--line);padding:3px 8px;text-align:left;vertical-align:top}
+thead th{background:var(--head);position:sticky;top:0;z-index:1}
+tr.section th{background:var(--head);padding-top:10px;font-size:13px}
+td.num{text-align:right;white-space:nowrap}
+td.id,span.id{white-space:nowrap}
+td.insecure{color:var(--bad);font-weight:600}
+.muted{color:var(--muted)}
+.badge{display:inline-block;padding:0 7px;border-radius:9px;font-size:11px;font-weight:600;line-height:18px;color:#fff;white-space:nowrap}
+.s-passed{background:var(--ok)}.s-failed,.s-error{background:var(--bad)}.s-warning{background:var(--warn)}.s-skipped,.s-unknown{background:var(--skip)}.s-not-applicable{background:var(--na)}.s-uncovered{background:var(--unc)}
+.s-passed-text{color:var(--ok)}.s-failed-text,.s-error-text{color:var(--bad)}.s-warning-text{color:var(--warn)}.s-skipped-text{color:var(--skip)}.s-not-applicable-text{color:var(--na)}.s-uncovered-text{color:var(--unc)}
+.counts{display:flex;flex-wrap:wrap;gap:8px}
+.count{border:1px solid var(--line);border-radius:6px;padding:4px 12px;min-width:88px}
+.count .n{display:block;font-size:20px;font-weight:600}.count .l{font-size:12px;color:var(--muted)}
+.filters{display:flex;flex-wrap:wrap;gap:6px;margin:6px 0}
+.filters button{font:inherit;font-size:12px;padding:2px 10px;border:1px solid var(--line);border-radius:12px;background:var(--bg);cursor:pointer}
+.filters button[aria-pressed="true"]{background:var(--fg);color:var(--bg)}
+.failure{border:1px solid var(--line);border-left:4px solid var(--bad);border-radius:4px;padding:4px 12px 8px;margin:12px 0}
+.meta{color:var(--muted);font-size:12px;margin:2px 0}
+.reason{margin:4px 0}
+.check{margin:8px 0}.check p{margin:4px 0}
+.ea{display:grid;grid-template-columns:1fr 1fr;gap:8px}
+@media (max-width:800px){.ea{grid-template-columns:1fr}}
+.exchange{margin:6px 0 10px}.exchange .line{margin:2px 0;font-size:12px}.line.bad{color:var(--bad)}
+.rerun-label{margin:8px 0 0;font-size:12px;color:var(--muted)}
+details summary{cursor:pointer;color:var(--muted);font-size:12px;margin:6px 0}
+`;
+
+// Filters the matrix by requirement status: rows and whole section groups are
+// hidden; with scripts off everything stays visible.
+const SCRIPT = `
+(() => {
+  'use strict';
+  const buttons = [...document.querySelectorAll('button[data-filter]')];
+  const groups = [...document.querySelectorAll('#matrix tbody')];
+  const empty = document.getElementById('matrix-empty');
+  const apply = (filter) => {
+    for (const button of buttons) button.setAttribute('aria-pressed', String(button.getAttribute('data-filter') === filter));
+    let visible = 0;
+    for (const group of groups) {
+      let shown = 0;
+      for (const row of group.querySelectorAll('tr[data-status]')) {
+        const show = filter === 'all' || row.getAttribute('data-status') === filter;
+        row.hidden = !show;
+        if (show) shown += 1;
+      }
+      group.hidden = shown === 0;
+      visible += shown;
+    }
+    if (empty) empty.hidden = visible !== 0;
+  };
+  for (const button of buttons) button.addEventListener('click', () => apply(button.getAttribute('data-filter')));
+})();
+`;

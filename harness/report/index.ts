@@ -1,0 +1,26 @@
+// The public face of harness/report: the canonical result model, the pure
+// aggregation functions, and report.json with its views (STYLE.md §8).
+export type {
+  BaselineDiff,
+  CheckResult,
+  Exchange,
+  HarnessIssue,
+  Outcome,
+  Report,
+  RequirementResult,
+  RequirementStatus,
+  RunInfo,
+  Summary,
+  TargetDescription,
+  TestResult,
+  Verdict,
+} from './model.ts';
+export { REPORT_SCHEMA_VERSION } from './model.ts';
+export type { AggregateOptions } from './aggregate.ts';
+export { baselineDiff, outcomeOf, requirementResults, summarize, verdictOf } from './aggregate.ts';
+export { REPORT_JSON, readReport, reportJson, reportProblems, writeJsonReport } from './json.ts';
+export { junitXml } from './junit.ts';
+export { summaryMarkdown } from './markdown.ts';
+export { reportHtml } from './html.ts';
+export type { MergeOptions, WrittenReports } from './merge.ts';
+export { mergeReports, writeAllReports } from './merge.ts';

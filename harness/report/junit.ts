@@ -1,0 +1,149 @@
+// junit.xml: a view of report.json for CI test tabs. One <testsuite> per suite
+// file, one <testcase> per test. Every string is treated as hostile: XML-escaped,
+// and characters XML 1.0 forbids (§2.2 Char) are replaced, never passed through.
+import type { Exchange, Report, TestResult } from './model.ts';
+import { displayValue } from './json.ts';
+
+export function junitXml(report: Report): string {
+  const suites = groupByFile(report.tests);
+  const totals = counts(report.tests);
+  const lines = [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="cpr-conformance" ${countAttributes(totals, report.run.duration_ms)} timestamp=${attr(report.run.started_at)}>`,
+  ];
+  for (const [file, tests] of suites) {
+    const time = tests.reduce((sum, t) => sum + t.duration_ms, 0);
+    lines.push(`  <testsuite name=${attr(file)} ${countAttributes(counts(tests), time)} timestamp=${attr(report.run.started_at)}>`);
+    lines.push('    <properties>');
+    for (const [name, value] of runProperties(report)) lines.push(`      <property name=${attr(name)} value=${attr(value)}/>`);
+    lines.push('    </properties>');
+    for (const test of tests) lines.push(...testcase(test));
+    lines.push('  </testsuite>');
+  }
+  lines.push('</testsuites>');
+  return `${lines.join('\n')}\n`;
+}
+
+interface Counts {
+  readonly tests: number;
+  readonly failures: number;
+  readonly errors: number;
+  readonly skipped: number;
+}
+
+function counts(tests: readonly TestResult[]): Counts {
+  return {
+    tests: tests.length,
+    failures: tests.filter((t) => t.status === 'failed').length,
+    errors: tests.filter((t) => t.status === 'error').length,
+    // JUnit has no "not applicable": it is reported as skipped, with the reason.
+    skipped: tests.filter((t) => t.status === 'skipped' || t.status === 'not-applicable').length,
+  };
+}
+
+function countAttributes(c: Counts, durationMs: number): string {
+  return `tests="${c.tests}" failures="${c.failures}" errors="${c.errors}" skipped="${c.skipped}" time="${seconds(durationMs)}"`;
+}
+
+function groupByFile(tests: readonly TestResult[]): Map<string, TestResult[]> {
+  const groups = new Map<string, TestResult[]>();
+  for (const test of tests) groups.set(test.file, [...(groups.get(test.file) ?? []), test]);
+  return groups;
+}
+
+function runProperties(report: Report): [string, string][] {
+  const { run } = report;
+  return [
+    ['verdict', report.verdict],
+    ['suite_version', run.suite_version],
+    ['profile_version', run.profile_version],
+    ['target', run.target.name],
+    ['seed', String(run.seed)],
+    ['strict', String(run.strict)],
+    ...(run.shard === undefined ? [] : [['shard', run.shard] as [string, string]]),
+  ];
+}
+
+function testcase(test: TestResult): string[] {
+  const open = `    <testcase classname=${attr(test.file)} name=${attr(`${test.id} ${test.title}`)} time="${seconds(test.duration_ms)}">`;
+  const properties = [
+    ['requirements', test.requirements.join(' ')],
+    ['level', test.level],
+    ['role', test.role],
+    ['sections', test.sections.join(' ')],
+    ...(test.seed === undefined ? [] : [['seed', String(test.seed)]]),
+    ...(test.path === undefined ? [] : [['path', test.path]]),
+  ];
+  const lines = [open, '      <properties>'];
+  for (const [name, value] of properties) lines.push(`        <property name=${attr(name ?? '')} value=${attr(value ?? '')}/>`);
+  lines.push('      </properties>');
+  lines.push(...outcome(test));
+  if ((test.status === 'failed' || test.status === 'error') && test.transcript.length > 0) {
+    lines.push(`      <system-out>${text(test.transcript.map(exchangeText).join('\n\n'))}</system-out>`);
+  }
+  lines.push('    </testcase>');
+  return lines;
+}
+
+function outcome(test: TestResult): string[] {
+  switch (test.status) {
+    case 'passed':
+      return [];
+    case 'failed': {
+      const failing = test.checks.filter((c) => !c.passed);
+      const requirements = [...new Set(failing.length > 0 ? failing.map((c) => c.requirement) : test.requirements)];
+      const message = failing.map((c) => `${c.requirement} ${c.check}: ${c.message}`).join('; ') || (test.reason ?? 'failed');
+      const body = [
+        ...failing.map((c) => `${c.requirement} (${c.level}) ${c.check}, step ${c.step}: ${c.message}\n  expected: ${displayValue(c.expected)}\n  actual:   ${displayValue(c.actual)}`),
+        ...(failing.length === 0 && test.reason !== undefined ? [test.reason] : []),
+        `rerun: ${test.rerun}`,
+      ].join('\n\n');
+      return [`      <failure message=${attr(message)} type=${attr(requirements.join(' '))}>${text(body)}</failure>`];
+    }
+    case 'error':
+      return [`      <error message=${attr(test.reason ?? 'harness error')} type="harness-error">${text(`${test.reason ?? 'harness error'}\n\nrerun: ${test.rerun}`)}</error>`];
+    case 'skipped': {
+      const missing = test.missing_capabilities?.length ? ` (missing capability: ${test.missing_capabilities.join(', ')})` : '';
+      return [`      <skipped message=${attr(`skipped: ${test.reason ?? 'not run'}${missing}`)}/>`];
+    }
+    case 'not-applicable':
+      return [`      <skipped message=${attr(`not applicable: ${test.reason ?? 'does not apply to this target'}`)}/>`];
+  }
+}
+
+function exchangeText(e: Exchange): string {
+  const headers = (h: Readonly<Record<string, string>>) => Object.entries(h).map(([k, v]) => `${k}: ${v}`);
+  const parts = [`step ${e.step} (${e.role}) ${e.request.method} ${e.request.url}`, ...headers(e.request.headers)];
+  if (e.request.body !== undefined) parts.push('', e.request.body);
+  if (e.response !== undefined) {
+    parts.push('', `-> ${e.response.status} (${e.duration_ms} ms)`, ...headers(e.response.headers));
+    if (e.response.body !== undefined) parts.push('', e.response.body + (e.response.truncated ? '\n[body truncated]' : ''));
+  }
+  if (e.error !== undefined) parts.push('', `-> transport error: ${e.error}`);
+  return parts.join('\n');
+}
+
+function seconds(ms: number): string {
+  return (ms / 1000).toFixed(3);
+}
+
+// XML 1.0 Char excludes C0 controls other than tab/LF/CR, surrogates and
+// U+FFFE/U+FFFF. C0/C1 controls (ANSI escapes included) become visible `\uXXXX`
+// text, as on the terminal; lone surrogates become U+FFFD (toWellFormed).
+const NOT_XML = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\ufffe\uffff]/g;
+
+/** Legal XML 1.0 character data, escaped for element content. */
+function text(value: string): string {
+  return legal(value).replace(/[&<>]/g, (c) => XML_ENTITY[c] ?? c);
+}
+
+function legal(value: string): string {
+  return value.toWellFormed().replace(NOT_XML, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+const XML_ENTITY: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;', '\n': '&#10;', '\r': '&#13;', '\t': '&#9;' };
+
+/** A quoted attribute value; line breaks and tabs as references (attribute-value normalisation would fold them to spaces). */
+function attr(value: string): string {
+  return `"${legal(value).replace(/[&<>"'\n\r\t]/g, (c) => XML_ENTITY[c] ?? c)}"`;
+}

@@ -1,0 +1,166 @@
+// summary.md: a view of report.json for a CI step summary ($GITHUB_STEP_SUMMARY).
+// No raw HTML from data, ever: inline data is escaped character by character,
+// block data goes into fences longer than any backtick run it contains.
+import { stripControl } from '../text.ts';
+import { displayValue } from './json.ts';
+import type { Report, RequirementResult, RequirementStatus, TestResult, Verdict } from './model.ts';
+
+/** Step summaries are capped (GitHub: 1 MiB); long values are cut and the full text stays in report.json / report.html. */
+const BLOCK_LIMIT = 4000;
+const DETAILED_FAILURES = 30;
+
+const VERDICT_WORD: Record<Verdict, string> = { conformant: 'CONFORMANT', 'non-conformant': 'NON-CONFORMANT', error: 'ERROR' };
+const VERDICT_MEANING: Record<Verdict, string> = {
+  conformant: 'every deciding requirement that was tested passed.',
+  'non-conformant': 'at least one deciding requirement failed.',
+  error: 'the harness could not complete the run; this is not a conformance result.',
+};
+const REQUIREMENT_STATUSES: readonly RequirementStatus[] = ['passed', 'failed', 'warning', 'skipped', 'not-applicable', 'uncovered'];
+
+export function summaryMarkdown(report: Report): string {
+  const out: string[] = [];
+  out.push(`## cpr-conformance: ${VERDICT_WORD[report.verdict]}`, '');
+  out.push(`**Verdict: ${VERDICT_WORD[report.verdict]}**: ${VERDICT_MEANING[report.verdict]}${report.run.incomplete ? ' The run is INCOMPLETE: results are partial.' : ''}`, '');
+  out.push(...runFacts(report), '');
+  out.push(...countTables(report), '');
+  out.push(...harnessErrors(report));
+  out.push(...baseline(report));
+  out.push(...requirementTable(report, 'failed', 'Failed requirements'));
+  out.push(...requirementTable(report, 'warning', 'Warnings (SHOULD, not deciding without --strict)'));
+  out.push(...failureDetails(report));
+  return `${out.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
+}
+
+function runFacts(report: Report): string[] {
+  const { run } = report;
+  const rows: [string, string][] = [
+    ['Target', `${run.target.name}${run.target.embedded ? ' (embedded reference)' : ''}`],
+    ['Profile version', run.profile_version],
+    ['Suite version', run.suite_version],
+    ['Started', run.started_at],
+    ['Duration', duration(run.duration_ms)],
+    ['Seed', String(run.seed)],
+    ...(run.shard === undefined ? [] : [['Shard', run.shard] as [string, string]]),
+    ['Strict', run.strict ? 'yes (SHOULD failures decide)' : 'no'],
+    ...(run.baseline === undefined ? [] : [['Baseline', run.baseline] as [string, string]]),
+  ];
+  return ['| Run | |', '|---|---|', ...rows.map(([k, v]) => row([k, v]))];
+}
+
+function countTables(report: Report): string[] {
+  const s = report.summary;
+  const byStatus = REQUIREMENT_STATUSES.map((status) => String(report.requirements.filter((r) => r.status === status).length));
+  return [
+    '### Tests',
+    '',
+    '| Total | Passed | Failed | Skipped | Not applicable | Error | Warnings |',
+    '|---:|---:|---:|---:|---:|---:|---:|',
+    row([s.total, s.passed, s.failed, s.skipped, s.not_applicable, s.error, s.warnings].map(String)),
+    '',
+    '### Requirements',
+    '',
+    `| ${REQUIREMENT_STATUSES.map(capitalise).join(' | ')} |`,
+    `|${REQUIREMENT_STATUSES.map(() => '---:').join('|')}|`,
+    row(byStatus),
+  ];
+}
+
+function harnessErrors(report: Report): string[] {
+  if (report.errors.length === 0) return [];
+  return ['### Harness errors', '', ...report.errors.map((e) => `- Code ${inline(e.code)}: ${inline(e.message)}`), ''];
+}
+
+function baseline(report: Report): string[] {
+  const diff = report.baseline_diff;
+  if (diff === undefined) return [];
+  const list = (ids: readonly string[]) => (ids.length === 0 ? 'none' : ids.map(inline).join(', '));
+  return ['### Against the baseline', '', `- New failures: ${list(diff.new_failures)}`, `- Unexpected passes: ${list(diff.unexpected_passes)}`, ''];
+}
+
+function requirementTable(report: Report, status: 'failed' | 'warning', heading: string): string[] {
+  const requirements = report.requirements.filter((r) => r.status === status);
+  if (requirements.length === 0) return [];
+  return [
+    `### ${heading}`,
+    '',
+    '| ID | Level | Section | Summary | Failing tests |',
+    '|---|---|---|---|---|',
+    ...requirements.map((r) => row([r.id, r.level, r.sections.join(', '), r.summary, failingTests(r, report.tests).join(', ')])),
+    '',
+  ];
+}
+
+/** The covering tests that count against this requirement (the rule of aggregate.ts). */
+function failingTests(r: RequirementResult, tests: readonly TestResult[]): string[] {
+  const covering = new Set(r.tests);
+  return tests
+    .filter((t) => covering.has(t.id) && t.status === 'failed')
+    .filter((t) => t.checks.some((c) => c.requirement === r.id && !c.passed) || (t.requirements.includes(r.id) && t.checks.every((c) => c.passed)))
+    .map((t) => t.id);
+}
+
+function failureDetails(report: Report): string[] {
+  const failing = report.tests.filter((t) => t.status === 'failed' || t.status === 'error');
+  if (failing.length === 0) return [];
+  const out = ['### Failed tests', ''];
+  for (const test of failing.slice(0, DETAILED_FAILURES)) out.push(...testDetail(test));
+  if (failing.length > DETAILED_FAILURES) out.push(`${failing.length - DETAILED_FAILURES} more failed or errored tests are listed in report.html and report.json.`, '');
+  return out;
+}
+
+function testDetail(test: TestResult): string[] {
+  const out = [
+    `#### Test ${inline(test.id)}: ${inline(test.title)}`,
+    '',
+    `Outcome ${test.status === 'error' ? 'harness error' : 'failed'}; file ${inline(test.file)}; requirements ${inline(test.requirements.join(', '))}; role ${inline(test.role)}.`,
+    '',
+  ];
+  if (test.reason !== undefined) out.push(`Reason: ${inline(test.reason)}`, '');
+  for (const check of test.checks.filter((c) => !c.passed)) {
+    out.push(`- Check ${inline(check.check)} for ${inline(check.requirement)} (${inline(check.level)}), step ${check.step}: ${inline(check.message)}`, '');
+    out.push('Expected:', '', ...fence(displayValue(check.expected)), '', 'Actual:', '', ...fence(displayValue(check.actual)), '');
+  }
+  if (test.seed !== undefined || test.path !== undefined) out.push(`Property seed ${inline(String(test.seed ?? ''))}, path ${inline(test.path ?? '')}.`, '');
+  out.push('Rerun alone:', '', ...fence(test.rerun, 'sh'), '');
+  return out;
+}
+
+/** A fenced block that its content cannot close: the fence is longer than any backtick run inside. */
+function fence(content: string, info = 'text'): string[] {
+  let body = blockText(content);
+  if (body.length > BLOCK_LIMIT) body = `${body.slice(0, BLOCK_LIMIT)}\n[... cut at ${BLOCK_LIMIT} characters; see report.json]`;
+  const longest = Math.max(0, ...[...body.matchAll(/`+/g)].map((m) => m[0].length));
+  const marker = '`'.repeat(Math.max(3, longest + 1));
+  return [`${marker}${info}`, ...body.split('\n'), marker];
+}
+
+function blockText(value: string): string {
+  return stripControl(value.toWellFormed().replace(/\r\n?/g, '\n'));
+}
+
+// Backslash-escaped: Markdown punctuation that makes emphasis, code, links,
+// tables, strikethrough, math (`$`) and heading closers (`#`); `:` and `www.`
+// so no scheme, bare URL or emoji shortcode is recognised. Entities for `&<>`
+// so no HTML or <autolink> forms. Data never starts a line (block markers).
+const INLINE = /[\\`*_[\]|~:$#]|[&<>]|(?<=www)\./gi;
+const ENTITY: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
+
+/** Data as inline Markdown text: one line, nothing in it is markup. */
+function inline(value: string): string {
+  return stripControl(value.toWellFormed().replace(/\s*[\r\n]+\s*/g, ' ')).replace(INLINE, (c) => ENTITY[c] ?? `\\${c}`);
+}
+
+function row(cells: readonly string[]): string {
+  return `| ${cells.map((c) => inline(c) || ' ').join(' | ')} |`;
+}
+
+function capitalise(status: string): string {
+  const text = status.replace('-', ' ');
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+function duration(ms: number): string {
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
+  const minutes = Math.floor(ms / 60_000);
+  return `${minutes} min ${Math.round((ms % 60_000) / 1000)} s`;
+}

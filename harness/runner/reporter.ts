@@ -1,0 +1,43 @@
+// Collects each test's TestResult (from the task meta the runtime sets) and shows
+// progress: one updating line on a TTY, plain lines under CI or when piped.
+// Anything vitest reports that has no TestResult (a module that failed to load,
+// an unhandled error) becomes a harness issue, never a conformance result.
+import type { TestCase, TestModule } from 'vitest/node';
+import type { Reporter } from 'vitest/reporters';
+import type { HarnessIssue, TestResult } from '../report/model.ts';
+import { stripControl } from '../text.ts';
+import type { Terminal } from './terminal.ts';
+import './runtime-meta.ts';
+
+export class CollectingReporter implements Reporter {
+  readonly results: TestResult[] = [];
+  readonly issues: HarnessIssue[] = [];
+  private done = 0;
+  private readonly counts = { passed: 0, failed: 0, skipped: 0, 'not-applicable': 0, error: 0 };
+
+  constructor(
+    private readonly terminal: Terminal,
+    private readonly total: number,
+  ) {}
+
+  onTestCaseResult(testCase: TestCase): void {
+    const result = testCase.meta().cpr;
+    if (!result) {
+      const errors = testCase.result().errors ?? [];
+      this.issues.push({ code: 'HARNESS_INTERNAL', message: `${testCase.name}: no result was recorded${errors[0] ? `: ${errors[0].message}` : ''}` });
+      return;
+    }
+    this.results.push(result);
+    this.done++;
+    this.counts[result.status]++;
+    this.terminal.progress(this.done, this.total, result, this.counts);
+  }
+
+  onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<{ message?: string }>): void {
+    for (const module of modules) {
+      for (const error of module.errors()) this.issues.push({ code: 'HARNESS_INTERNAL', message: `${module.moduleId}: ${stripControl(error.message)}` });
+    }
+    for (const error of unhandledErrors) this.issues.push({ code: 'HARNESS_INTERNAL', message: `unhandled: ${stripControl(error.message ?? String(error))}` });
+    this.terminal.endProgress();
+  }
+}

@@ -1,0 +1,20 @@
+// Which scenarios a run executes: --only (scenario ID, requirement ID, or a prefix
+// of either), --role, plus any extra scenario files (--scenario).
+import type { Role } from '../../profile/registry.ts';
+import type { Scenario, Suite } from '../scenarios/types.ts';
+
+export interface Selection {
+  readonly only: readonly string[];
+  readonly roles: readonly Role[];
+}
+
+export function selects(scenario: Scenario, selection: Selection): boolean {
+  if (selection.roles.length > 0 && !selection.roles.includes(scenario.role)) return false;
+  if (selection.only.length === 0) return true;
+  const names = [scenario.id, ...scenario.requirements, scenario.suite];
+  return selection.only.some((pattern) => names.some((name) => name === pattern || name.startsWith(pattern.endsWith('-') ? pattern : `${pattern}-`) || name.startsWith(pattern)));
+}
+
+export function selectScenarios(suites: readonly Suite[], selection: Selection): Scenario[] {
+  return suites.flatMap((s) => s.scenarios).filter((s) => selects(s, selection));
+}

@@ -1,0 +1,281 @@
+// What each step `do`es (vocabulary.ts lists them with their parameters). An
+// action returns the step's result, which `as:` captures and `expect` checks.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { decodeB64urlFixed, encodeB64url, parseTimestamp, signObject, signRequest } from '../../profile/index.ts';
+import type { Role } from '../../profile/registry.ts';
+import { buildLockRequest, buildRedemption, buildRenewal, createSigningKey, operatorKeyOf, type CashPack, type PubkeyDocument } from '../../profile/cashpack/index.ts';
+import type { WireRequest } from '../adapters/types.ts';
+import { StepError, type HttpResult, type ScenarioContext } from './context.ts';
+import { jsonRequest, send } from './http.ts';
+import type { ActionName } from './vocabulary.ts';
+
+type Params = Readonly<Record<string, unknown>>;
+type Action = (ctx: ScenarioContext, p: Params) => Promise<unknown>;
+
+const str = (v: unknown) => (v === undefined ? undefined : String(v));
+
+export const ACTION_IMPLEMENTATIONS: Readonly<Record<ActionName, Action>> = {
+  http: (ctx, p) => send(ctx, roleOf(ctx, p), httpRequest(ctx, p)),
+
+  parallel: async (ctx, p) => {
+    const role = roleOf(ctx, p);
+    // Every request is built first, then all are released together.
+    const requests = Array.from({ length: p.copies as number }, () => httpRequest(ctx, p));
+    const responses = await Promise.all(requests.map((r) => send(ctx, role, r)));
+    return { responses, statuses: responses.map((r) => r.status) };
+  },
+
+  let: async (_ctx, p) => p.values,
+
+  tamper: async (ctx, p) => {
+    let value = structuredClone(p.value) as Record<string, unknown>;
+    for (const [path, v] of Object.entries((p.set as Record<string, unknown>) ?? {})) setPath(value, path, v);
+    for (const path of (p.delete as string[]) ?? []) deletePath(value, path);
+    if (p.flip_signature) {
+      const sig = decodeB64urlFixed(value.signature, 64);
+      if (!sig) throw new StepError('error', 'tamper: flip_signature needs a 64-byte base64url "signature" member');
+      sig[0] = sig[0]! ^ 0x01;
+      value.signature = encodeB64url(sig);
+    }
+    if (p.resign) {
+      const { type, key } = p.resign as { type: Parameters<typeof signObject>[0]; key: string };
+      value = signObject(type, value, ctx.key(key).secretKey);
+    }
+    return value;
+  },
+
+  keygen: async (ctx, p) => {
+    const out: Record<string, unknown> = {};
+    for (const name of p.names as string[]) {
+      const key = createSigningKey();
+      ctx.keys.set(name, key);
+      ctx.vars[name] = key.jwk;
+      out[name] = key.jwk;
+    }
+    return out;
+  },
+
+  sign: async (ctx, p) => signObject(p.type as Parameters<typeof signObject>[0], p.object as Record<string, unknown>, ctx.key(p.key as string).secretKey),
+
+  'create-request': (ctx, p) => control(ctx, 'payee', 'POST', '/_control/payee/requests', p.with ?? {}),
+  'payee-config': (ctx) => control(ctx, 'payee', 'GET', '/_control/payee/config'),
+  fulfil: (ctx, p) => send(ctx, 'payee', jsonRequest('POST', `/_control/payee/requests/${encodeURIComponent(String(p.request_id))}/fulfil`, {})),
+
+  clock: async (ctx, p) => {
+    const role = (p.role as Role | undefined) ?? ctx.scenario.role;
+    const body: Record<string, unknown> = {};
+    if (p.freeze !== undefined) body.freeze = p.freeze;
+    if (p.set !== undefined) body.set = p.set;
+    if (p.advance !== undefined) body.advance_seconds = Number(p.advance);
+    const state = (await control(ctx, role, 'POST', '/_control/clock', body)) as { now: string; frozen: boolean };
+    adoptClock(ctx, state);
+    if (state.frozen) ctx.clockTouched = role;
+    return { now: ctx.nowSeconds(), frozen: state.frozen, text: state.now };
+  },
+
+  'provision-principal': async (ctx, p) => {
+    const key = ensureKey(ctx, p.key as string);
+    const asset = p.asset ?? (await policyOf(ctx)).assets[0];
+    return control(ctx, 'operator', 'POST', '/_control/operator/principals', { public_key: key.jwk, asset, balance: String(p.balance) });
+  },
+  'provision-redeemer': async (ctx, p) => {
+    const key = ensureKey(ctx, p.key as string);
+    return control(ctx, 'operator', 'POST', '/_control/operator/redeemers', { public_key: key.jwk, identity_level: Number(p.identity_level) });
+  },
+  'provision-staff': async (ctx, p) => control(ctx, 'operator', 'POST', '/_control/operator/staff', { public_key: ensureKey(ctx, p.key as string).jwk }),
+  cancel: (ctx, p) => send(ctx, 'operator', jsonRequest('POST', `/_control/operator/packs/${encodeURIComponent(String(p.pack_id))}/cancel`, {})),
+  balance: (ctx, p) => readBalance(ctx, p),
+
+  policy: async (ctx) => ({ policy: await policyOf(ctx), key: encodeB64url(await operatorKey(ctx)) }),
+
+  'lock-request': async (ctx, p) => lockRequest(ctx, p),
+  renewal: async (ctx, p) => renewalEntry(ctx, p),
+  redemption: async (ctx, p) => redemptionRequest(ctx, p),
+
+  issue: async (ctx, p) => {
+    const message = await lockRequest(ctx, p);
+    return { ...(await send(ctx, 'operator', jsonRequest('POST', '/v1/cashpack/issue', message))), sent: message };
+  },
+  renew: async (ctx, p) => {
+    const renewal = renewalEntry(ctx, p);
+    const body = { cash_pack: p.pack, renewal };
+    return { ...(await send(ctx, 'operator', jsonRequest('POST', '/v1/cashpack/renew', body))), sent: renewal };
+  },
+  redeem: async (ctx, p) => {
+    const redemption = redemptionRequest(ctx, p);
+    const body = JSON.stringify({ cash_pack: p.pack, redemption });
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    const identify = p.identify_as === undefined ? (p.redeemer as string) : p.identify_as;
+    if (identify !== false) Object.assign(headers, httpSignature(ctx, 'operator', 'POST', '/v1/cashpack/redeem', body, identify as string));
+    return { ...(await send(ctx, 'operator', { method: 'POST', path: '/v1/cashpack/redeem', headers, body })), sent: redemption };
+  },
+  status: (ctx, p) => {
+    const path = `/v1/cashpack/${encodeURIComponent(String(p.pack_id))}/status`;
+    const headers = p.sign_as === false ? {} : httpSignature(ctx, 'operator', 'GET', path, undefined, p.sign_as as string);
+    return send(ctx, 'operator', { method: 'GET', path, headers });
+  },
+
+  'app-read': async (ctx, p) => {
+    const input = p.input as Record<string, unknown>;
+    if (input.kind === 'file') {
+      const dir = mkdtempSync(join(tmpdir(), 'cpr-conformance-'));
+      const path = join(dir, 'request.json');
+      writeFileSync(path, String(input.content));
+      return ctx.app().read({ kind: 'file', path });
+    }
+    return ctx.app().read(input as Parameters<ReturnType<ScenarioContext['app']>['read']>[0]);
+  },
+  'app-derive': (ctx, p) => ctx.app().derive(p.cpr, p.context as Parameters<ReturnType<ScenarioContext['app']>['derive']>[1]),
+};
+
+function roleOf(ctx: ScenarioContext, p: Params): Role {
+  return (p.role as Role | undefined) ?? ctx.scenario.role;
+}
+
+function httpRequest(ctx: ScenarioContext, p: Params): WireRequest {
+  const method = p.method as string;
+  const path = String(p.path);
+  const headers: Record<string, string> = { ...((p.headers as Record<string, string>) ?? {}) };
+  let body: string | undefined;
+  if (p.json !== undefined) {
+    body = JSON.stringify(p.json);
+    headers['content-type'] ??= 'application/json';
+  } else if (p.body !== undefined) {
+    body = String(p.body);
+  }
+  if (p.content_type !== undefined) headers['content-type'] = String(p.content_type);
+  if (p.sign_as !== undefined) Object.assign(headers, httpSignature(ctx, roleOf(ctx, p), method, path, body, p.sign_as as string));
+  return { method, path, headers, ...(body !== undefined ? { body } : {}), ...(p.transport === 'plaintext' ? { transport: 'plaintext' as const } : {}) };
+}
+
+/** RFC 9421 signature by a named key (PROFILE.md §2.4). */
+function httpSignature(ctx: ScenarioContext, role: Role, method: string, path: string, body: string | undefined, keyName: string): Record<string, string> {
+  const key = ctx.key(keyName);
+  const target = { method, authority: ctx.http(role).authority, path: path.split('?')[0]!, ...(body !== undefined ? { body: new TextEncoder().encode(body) } : {}) };
+  return { ...signRequest(target, { secretKey: key.secretKey, kid: key.jwk.kid }, ctx.nowSeconds()) };
+}
+
+/** A test-control call that must succeed; a failure means setup failed, not conformance. */
+async function control(ctx: ScenarioContext, role: Role, method: string, path: string, json?: unknown): Promise<unknown> {
+  const request: WireRequest = json === undefined ? { method, path } : jsonRequest(method, path, json);
+  const result = await send(ctx, role, request);
+  if (result.status === null || result.status < 200 || result.status > 299) {
+    throw new StepError('error', `test control ${method} ${path} answered ${result.status}: ${result.text.slice(0, 300)}`);
+  }
+  if (result.body === undefined) throw new StepError('error', `test control ${method} ${path} did not answer JSON`);
+  return result.body;
+}
+
+export function adoptClock(ctx: ScenarioContext, state: { now: string; frozen: boolean }): void {
+  const ms = parseTimestamp(state.now);
+  if (ms === undefined) throw new StepError('error', `test control reported an unreadable clock ${JSON.stringify(state.now)}`);
+  ctx.setClockView(ms, state.frozen);
+}
+
+function ensureKey(ctx: ScenarioContext, name: string) {
+  let key = ctx.keys.get(name);
+  if (!key) {
+    key = createSigningKey();
+    ctx.keys.set(name, key);
+    ctx.vars[name] = key.jwk;
+  }
+  return key;
+}
+
+async function readBalance(ctx: ScenarioContext, p: Params): Promise<unknown> {
+  if (p.principal !== undefined) return control(ctx, 'operator', 'GET', `/_control/operator/principals/${ctx.key(p.principal as string).jwk.kid}/balance`);
+  if (p.redeemer !== undefined) return control(ctx, 'operator', 'GET', `/_control/operator/redeemers/${ctx.key(p.redeemer as string).jwk.kid}/balance`);
+  throw new StepError('error', 'balance needs principal or redeemer');
+}
+
+interface Policy {
+  readonly assets: readonly unknown[];
+  readonly [k: string]: unknown;
+}
+
+async function policyOf(ctx: ScenarioContext): Promise<Policy> {
+  if (ctx.vars.__policy) return ctx.vars.__policy as Policy;
+  const result = await send(ctx, 'operator', { method: 'GET', path: '/.well-known/cashpack-policy.json' });
+  const policy = result.body as Policy | undefined;
+  if (result.status !== 200 || !policy || !Array.isArray(policy.assets)) throw new StepError('error', 'the Operator Policy Document could not be read; check CPP-WK-1');
+  Object.defineProperty(ctx.vars, '__policy', { value: policy, enumerable: false });
+  return policy;
+}
+
+export async function operatorKey(ctx: ScenarioContext): Promise<Uint8Array> {
+  if (ctx.operatorKey) return ctx.operatorKey;
+  const result = await send(ctx, 'operator', { method: 'GET', path: '/.well-known/cashpack-pubkey.json' });
+  const key = result.status === 200 && result.body ? operatorKeyOf(result.body as PubkeyDocument) : undefined;
+  if (!key) throw new StepError('error', "the Operator's public key document could not be read; check CPP-WK-2");
+  ctx.operatorKey = key;
+  return key;
+}
+
+async function lockRequest(ctx: ScenarioContext, p: Params) {
+  const now = ctx.nowSeconds();
+  const policy = p.asset === undefined ? await policyOf(ctx) : undefined;
+  const expiry = p.requested_expiry !== undefined ? String(p.requested_expiry) : (now + Number(p.expiry_in ?? 3600)) * 1000;
+  return buildLockRequest({
+    principal: ctx.key(p.principal as string),
+    ...(p.request_id !== undefined ? { request_id: String(p.request_id) } : {}),
+    amount: String(p.amount),
+    asset: (p.asset ?? policy!.assets[0]) as Parameters<typeof buildLockRequest>[0]['asset'],
+    initialBearer: ctx.key(p.bearer as string).jwk,
+    requested_expiry: expiry,
+    created_at: str(p.created_at) ?? now * 1000,
+  });
+}
+
+function renewalEntry(ctx: ScenarioContext, p: Params) {
+  return buildRenewal({
+    bearer: ctx.key(p.bearer as string),
+    pack: packOf(p.pack),
+    new_bearer: ctx.key(p.new_bearer as string).jwk,
+    ...(p.renewal_id !== undefined ? { renewal_id: String(p.renewal_id) } : {}),
+    ...(p.prev_chain_digest !== undefined ? { prev_chain_digest: String(p.prev_chain_digest) } : {}),
+    created_at: str(p.created_at) ?? ctx.nowSeconds() * 1000,
+  });
+}
+
+function redemptionRequest(ctx: ScenarioContext, p: Params) {
+  return buildRedemption({
+    bearer: ctx.key(p.bearer as string),
+    pack: packOf(p.pack),
+    redeemer_kid: ctx.key(p.redeemer as string).jwk.kid,
+    ...(p.redemption_id !== undefined ? { redemption_id: String(p.redemption_id) } : {}),
+    created_at: str(p.created_at) ?? ctx.nowSeconds() * 1000,
+  });
+}
+
+function packOf(value: unknown): CashPack {
+  const pack = value as Partial<CashPack> | undefined;
+  if (!pack || typeof pack.pack_id !== 'string' || typeof pack.chain_digest !== 'string') {
+    throw new StepError('error', 'the value given as a pack is not a cash-pack; check the step that produced it');
+  }
+  return pack as CashPack;
+}
+
+function segments(path: string): string[] {
+  return path.split('.').filter((s) => s.length > 0);
+}
+
+function setPath(root: Record<string, unknown>, path: string, value: unknown): void {
+  const parts = segments(path);
+  let node: Record<string, unknown> = root;
+  for (const part of parts.slice(0, -1)) {
+    if (typeof node[part] !== 'object' || node[part] === null) node[part] = {};
+    node = node[part] as Record<string, unknown>;
+  }
+  node[parts.at(-1)!] = value;
+}
+
+function deletePath(root: Record<string, unknown>, path: string): void {
+  const parts = segments(path);
+  let node: unknown = root;
+  for (const part of parts.slice(0, -1)) node = (node as Record<string, unknown> | undefined)?.[part];
+  if (node && typeof node === 'object') delete (node as Record<string, unknown>)[parts.at(-1)!];
+}
+
+export type { HttpResult };

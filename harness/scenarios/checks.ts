@@ -1,0 +1,220 @@
+// The named checks (STYLE.md §4): each looks at one value and says what it
+// expected and what it saw. `problem` also checks the HTTP status the profile
+// assigns to the code, as a separate PROFILE-level result (PROFILE.md §11).
+import { isDeepStrictEqual } from 'node:util';
+import Ajv2020 from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { PROBLEM_STATUS, isProblemCode } from '../../profile/problems.ts';
+import { recomputeChainDigest, validateMessage, verifyCashPack, verifyConfirmation, type CashPack, type MessageKind, type RedemptionConfirmation } from '../../profile/cashpack/index.ts';
+import { decodeQrPng, findPayerMembers, validateCpr } from '../../profile/cpr/index.ts';
+import { verifyObject, type MessageType } from '../../profile/signing.ts';
+import cprSchema from '../../profile/schemas/cpr.schema.json' with { type: 'json' };
+import paymentSchema from '../../profile/schemas/payment.schema.json' with { type: 'json' };
+import type { HttpResult, ScenarioContext } from './context.ts';
+import { StepError } from './context.ts';
+import { ACTION_IMPLEMENTATIONS, operatorKey } from './actions.ts';
+import type { CheckName } from './vocabulary.ts';
+
+export interface Verdict {
+  readonly passed: boolean;
+  readonly expected: unknown;
+  readonly actual: unknown;
+  readonly message: string;
+  /** Further results the check produces under other requirements (problem -> its HTTP status). */
+  readonly extra?: readonly (Verdict & { readonly check: string; readonly requirement: string })[];
+}
+
+type Check = (ctx: ScenarioContext, arg: unknown, subject: unknown) => Verdict | Promise<Verdict>;
+
+const ajv = new Ajv2020.default({ allErrors: false, strict: false });
+addFormats.default(ajv);
+const CPR_SCHEMAS = { cpr: ajv.compile(cprSchema), payment: ajv.compile(paymentSchema) } as const;
+
+const verdict = (passed: boolean, expected: unknown, actual: unknown, message: string): Verdict => ({ passed, expected, actual, message });
+
+function statusMatches(status: number | null, expected: unknown): boolean {
+  if (status === null) return false;
+  if (typeof expected === 'number') return status === expected;
+  if (Array.isArray(expected)) return expected.includes(status);
+  if (typeof expected === 'string' && /^[1-5]xx$/.test(expected)) return Math.floor(status / 100) === Number(expected[0]);
+  return false;
+}
+
+function http(subject: unknown, check: string): HttpResult {
+  const r = subject as Partial<HttpResult> | undefined;
+  if (!r || !('status' in r)) throw new StepError('error', `check "${check}" needs an HTTP result; use "on:" to point it at one`);
+  return r as HttpResult;
+}
+
+function mediaType(headers: Readonly<Record<string, string>>): string | undefined {
+  return headers['content-type']?.split(';')[0]?.trim().toLowerCase();
+}
+
+export const CHECK_IMPLEMENTATIONS: Readonly<Record<CheckName, Check>> = {
+  status: (_ctx, arg, subject) => {
+    const r = http(subject, 'status');
+    return verdict(statusMatches(r.status, arg), arg, r.status ?? `no response (${r.error})`, `HTTP status ${r.status ?? 'none'}`);
+  },
+
+  not_status: (_ctx, arg, subject) => {
+    const r = http(subject, 'not_status');
+    return verdict(!statusMatches(r.status, arg), `not ${String(arg)}`, r.status ?? `no response (${r.error})`, `HTTP status ${r.status ?? 'none'}`);
+  },
+
+  problem: (_ctx, arg, subject) => {
+    const r = http(subject, 'problem');
+    const body = r.body as { code?: unknown } | undefined;
+    const type = mediaType(r.headers);
+    const code = body?.code;
+    const passed = type === 'application/problem+json' && code === arg;
+    const expectedStatus = isProblemCode(arg) ? PROBLEM_STATUS[arg] : undefined;
+    const main = verdict(passed, { content_type: 'application/problem+json', code: arg }, { content_type: type ?? null, code: code ?? null }, passed ? `problem ${String(arg)}` : `expected problem ${String(arg)}`);
+    if (expectedStatus === undefined) return main;
+    return {
+      ...main,
+      extra: [{ check: 'problem_status', requirement: 'PRF-ERR-1', ...verdict(r.status === expectedStatus, expectedStatus, r.status, `PROFILE.md §11 gives ${String(arg)} the status ${expectedStatus}`) }],
+    };
+  },
+
+  content_type: (_ctx, arg, subject) => {
+    const type = mediaType(http(subject, 'content_type').headers);
+    return verdict(type === String(arg).toLowerCase(), arg, type ?? null, 'media type');
+  },
+
+  header: (_ctx, arg, subject) => {
+    const { name, equals, matches, absent } = arg as { name: string; equals?: string; matches?: string; absent?: true };
+    const value = http(subject, 'header').headers[name.toLowerCase()];
+    if (absent) return verdict(value === undefined, `no ${name} header`, value ?? null, `header ${name}`);
+    if (equals !== undefined) return verdict(value === equals, equals, value ?? null, `header ${name}`);
+    if (matches !== undefined) return verdict(value !== undefined && new RegExp(matches).test(value), `/${matches}/`, value ?? null, `header ${name}`);
+    return verdict(value !== undefined, `a ${name} header`, value ?? null, `header ${name}`);
+  },
+
+  schema: (_ctx, arg, subject) => {
+    const value = bodyOf(subject);
+    const name = String(arg);
+    if (name in CPR_SCHEMAS) {
+      const validate = CPR_SCHEMAS[name as keyof typeof CPR_SCHEMAS];
+      const ok = validate(value);
+      return verdict(ok, `valid against ${name}.schema.json`, ok ? 'valid' : ajv.errorsText(validate.errors), `schema ${name}`);
+    }
+    const result = validateMessage(name as MessageKind, value);
+    return verdict(result.ok, `valid against cashpack/${name}.schema.json`, result.ok ? 'valid' : result.errors.slice(0, 5), `schema ${name}`);
+  },
+
+  cpr_valid: (_ctx, arg, subject) => {
+    const windowArg = typeof arg === 'object' && arg !== null ? (arg as { validity_seconds?: unknown }).validity_seconds : undefined;
+    const result = validateCpr(bodyOf(subject), windowArg === undefined ? {} : { validitySeconds: Number(windowArg) });
+    return verdict(result.ok, 'a valid CPR', result.ok ? 'valid' : result.violations, 'CPR validity (spec §2, PROFILE.md §7)');
+  },
+
+  no_payer_data: (_ctx, _arg, subject) => {
+    const found = findPayerMembers(bodyOf(subject));
+    return verdict(found.length === 0, 'no payer, authorization or settlement members', found.length ? found : 'none', 'no payer data (spec §4.7.1)');
+  },
+
+  equals: (_ctx, arg) => {
+    const { value, to } = arg as { value: unknown; to: unknown };
+    return verdict(isDeepStrictEqual(value, to), to, value, 'values are equal');
+  },
+
+  not_equals: (_ctx, arg) => {
+    const { value, to } = arg as { value: unknown; to: unknown };
+    return verdict(!isDeepStrictEqual(value, to), `anything but ${JSON.stringify(to)}`, value, 'values differ');
+  },
+
+  matches: (_ctx, arg) => {
+    const { value, pattern } = arg as { value: unknown; pattern: string };
+    return verdict(typeof value === 'string' && new RegExp(pattern, 'u').test(value), `/${pattern}/`, value, 'matches');
+  },
+
+  at_most: (_ctx, arg) => {
+    const { value, max } = arg as { value: unknown; max: unknown };
+    return verdict(Number(value) <= Number(max), `at most ${String(max)}`, value, 'upper bound');
+  },
+
+  signature_valid: async (ctx, arg) => {
+    const { value, type, key } = arg as { value: unknown; type: MessageType; key?: string };
+    const publicKey = key !== undefined ? ctx.key(key).publicKey : await operatorKey(ctx);
+    const object = value as Record<string, unknown> | undefined;
+    let ok = false;
+    if (object && typeof object === 'object') {
+      ok =
+        type === 'cash-pack' ? verifyCashPack(object as unknown as CashPack, publicKey)
+        : type === 'redemption-confirmation' ? verifyConfirmation(object as unknown as RedemptionConfirmation, publicKey)
+        : verifyObject(type, object, publicKey);
+    }
+    return verdict(ok, `a ${type} signature valid under ${key ?? "the Operator's well-known key"}`, ok ? 'valid' : 'does not verify', 'signature (PROFILE.md §2.3)');
+  },
+
+  chain_digest: (_ctx, arg) => {
+    const pack = arg as CashPack | undefined;
+    let recomputed: string;
+    try {
+      recomputed = recomputeChainDigest(pack as CashPack);
+    } catch (error) {
+      return verdict(false, 'a recomputable chain', `cannot recompute: ${(error as Error).message}`, 'chain digest (PROFILE.md §3)');
+    }
+    return verdict(pack?.chain_digest === recomputed, recomputed, pack?.chain_digest ?? null, 'chain digest recomputed by the harness (PROFILE.md §3)');
+  },
+
+  exactly_one: (_ctx, arg, subject) => {
+    const statuses = (subject as { statuses?: (number | null)[] } | undefined)?.statuses;
+    if (!statuses) throw new StepError('error', 'exactly_one needs the result of a parallel step');
+    const { status } = arg as { status: number };
+    const count = statuses.filter((s) => s === status).length;
+    return verdict(count === 1, `exactly one ${status} of ${statuses.length}`, { [status]: count, statuses: tally(statuses) }, 'exactly one succeeds');
+  },
+
+  all: (_ctx, arg, subject) => {
+    const statuses = (subject as { statuses?: (number | null)[] } | undefined)?.statuses;
+    if (!statuses) throw new StepError('error', 'all needs the result of a parallel step');
+    const { status } = arg as { status: number | string };
+    return verdict(statuses.every((s) => statusMatches(s, status)), `every response ${String(status)}`, tally(statuses), 'all responses');
+  },
+
+  balance: async (ctx, arg) => {
+    const { principal, redeemer, ...amounts } = arg as Record<string, string | undefined>;
+    const actual = (await ACTION_IMPLEMENTATIONS.balance(ctx, principal !== undefined ? { principal } : { redeemer })) as Record<string, unknown>;
+    const expected = Object.fromEntries(Object.entries(amounts).map(([k, v]) => [k, String(v)]));
+    const seen = Object.fromEntries(Object.keys(expected).map((k) => [k, actual[k]]));
+    return verdict(isDeepStrictEqual(expected, seen), expected, seen, `balance of ${principal ?? redeemer}`);
+  },
+
+  qr_decodes_to: (_ctx, arg) => {
+    const { png, uri } = arg as { png: string; uri: string };
+    const decoded = decodeQrPng(Buffer.from(png, 'base64'));
+    return verdict(decoded === uri, uri, decoded ?? 'no QR code found', 'the QR image decodes to the URI (spec §4.4)');
+  },
+
+  accepted: (_ctx, _arg, subject) => {
+    const r = subject as { ok?: boolean; code?: string; message?: string } | undefined;
+    return verdict(r?.ok === true, 'accepted', r?.ok ? 'accepted' : { code: r?.code, message: r?.message }, 'the paying application accepts');
+  },
+
+  rejected: (_ctx, arg, subject) => {
+    const r = subject as { ok?: boolean; code?: string; message?: string; violations?: { requirement?: string }[] } | undefined;
+    const expected = typeof arg === 'string' ? { code: arg } : (arg as { code?: string; violation?: string });
+    const humanReadable = typeof r?.message === 'string' && r.message.trim().length >= 10;
+    const codeOk = expected.code === undefined || r?.code === expected.code;
+    const violationOk = expected.violation === undefined || (r?.violations ?? []).some((v) => v.requirement === expected.violation);
+    const passed = r?.ok === false && humanReadable && codeOk && violationOk;
+    return verdict(
+      passed,
+      { rejected: true, ...expected, message: 'a human-readable sentence' },
+      r?.ok === false ? { rejected: true, code: r.code, message: r.message ?? null, violations: (r.violations ?? []).map((v) => v.requirement) } : { rejected: false },
+      'the paying application rejects',
+    );
+  },
+};
+
+function bodyOf(subject: unknown): unknown {
+  const r = subject as Partial<HttpResult> | undefined;
+  return r && typeof r === 'object' && 'status' in r && 'bytes' in r ? r.body : subject;
+}
+
+function tally(statuses: readonly (number | null)[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const s of statuses) out[String(s ?? 'none')] = (out[String(s ?? 'none')] ?? 0) + 1;
+  return out;
+}

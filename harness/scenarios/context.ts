@@ -1,0 +1,125 @@
+// What a running scenario holds: the target's roles, captured values, keys, the
+// transcript of every exchange and the results of every check.
+import type { Level, Role } from '../../profile/registry.ts';
+import type { Capability } from '../../reference/control.ts';
+import type { AdapterKind, HttpRole, PayingAppRole, WireRequest, WireResponse } from '../adapters/types.ts';
+import type { CheckResult, Exchange } from '../report/model.ts';
+import type { Scenario } from './types.ts';
+
+/** The part of a target a scenario needs. */
+export interface ScenarioTarget {
+  httpRole(role: 'payee' | 'operator'): HttpRole | undefined;
+  readonly payingApp: PayingAppRole | undefined;
+  capabilities(role: Role): ReadonlySet<Capability>;
+  adapterKind(role: Role): AdapterKind | undefined;
+}
+
+export interface NamedKey {
+  readonly secretKey: Uint8Array;
+  readonly publicKey: Uint8Array;
+  readonly jwk: { readonly kty: 'OKP'; readonly crv: 'Ed25519'; readonly x: string; readonly kid: string };
+}
+
+/** A step's result for an HTTP exchange. */
+export interface HttpResult {
+  /** null when no response came (only allowed for plaintext probes). */
+  readonly status: number | null;
+  readonly headers: Readonly<Record<string, string>>;
+  /** The parsed JSON body, when the body is JSON. */
+  readonly body: unknown;
+  readonly text: string;
+  readonly bytes: Uint8Array;
+  readonly error?: string;
+}
+
+/** The step could not be carried out for a reason that is not the target's conformance. */
+export class StepError extends Error {
+  constructor(
+    readonly outcome: 'error' | 'skipped' | 'not-applicable',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'StepError';
+  }
+}
+
+interface ClockView {
+  frozen: boolean;
+  targetMs: number;
+  localMs: number;
+}
+
+export class ScenarioContext {
+  readonly vars: Record<string, unknown> = {};
+  readonly keys = new Map<string, NamedKey>();
+  readonly transcript: Exchange[] = [];
+  readonly checks: CheckResult[] = [];
+  stepIndex = 0;
+  /** Set when the scenario froze the clock, so it is released afterwards. */
+  clockTouched: Role | undefined;
+  private clockView: ClockView | undefined;
+  operatorKey: Uint8Array | undefined;
+
+  constructor(
+    readonly target: ScenarioTarget,
+    readonly scenario: Scenario,
+    readonly levelOf: (requirement: string) => Level,
+  ) {}
+
+  http(role: Role): HttpRole {
+    if (role === 'paying-app') throw new StepError('error', 'the paying application has no HTTP interface; use app-read or app-derive');
+    const r = this.target.httpRole(role);
+    if (!r) throw new StepError('not-applicable', `the target has no ${role} role`);
+    return r;
+  }
+
+  app(): PayingAppRole {
+    const app = this.target.payingApp;
+    if (!app) throw new StepError('not-applicable', 'the target has no paying-app role');
+    return app;
+  }
+
+  /** The target's clock in epoch seconds (its own clock when it offers test control, ours otherwise). */
+  nowSeconds(): number {
+    const v = this.clockView;
+    if (!v) return Math.floor(Date.now() / 1000);
+    return Math.floor((v.frozen ? v.targetMs : v.targetMs + (Date.now() - v.localMs)) / 1000);
+  }
+
+  setClockView(targetMs: number, frozen: boolean): void {
+    this.clockView = { frozen, targetMs, localMs: Date.now() };
+  }
+
+  scope(result?: unknown): Record<string, unknown> {
+    return { ...this.vars, now: this.nowSeconds(), ...(result !== undefined ? { res: result } : {}) };
+  }
+
+  key(name: string): NamedKey {
+    const k = this.keys.get(name);
+    if (!k) throw new StepError('error', `key "${name}" is not defined`);
+    return k;
+  }
+
+  record(role: Role, request: WireRequest, url: string, response: WireResponse | undefined, error: string | undefined, durationMs: number): void {
+    this.transcript.push({
+      step: this.stepIndex,
+      role,
+      request: { method: request.method, url, headers: redact(request.headers ?? {}), ...(request.body !== undefined ? { body: cap(text(request.body)) } : {}) },
+      ...(response
+        ? { response: { status: response.status, headers: response.headers, body: cap(text(response.body)), ...(response.truncated || response.body.length > TRANSCRIPT_BODY ? { truncated: true } : {}) } }
+        : {}),
+      ...(error !== undefined ? { error } : {}),
+      duration_ms: durationMs,
+    });
+  }
+}
+
+const TRANSCRIPT_BODY = 4096;
+const decoder = new TextDecoder('utf-8', { fatal: false });
+const text = (body: Uint8Array | string) => (typeof body === 'string' ? body : decoder.decode(body));
+const cap = (s: string) => (s.length > TRANSCRIPT_BODY ? `${s.slice(0, TRANSCRIPT_BODY)}…` : s);
+
+/** Credentials never reach a report: the control token in particular. */
+function redact(headers: Readonly<Record<string, string>>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, k.toLowerCase() === 'authorization' ? '[redacted]' : v]));
+}

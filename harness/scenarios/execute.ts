@@ -1,0 +1,125 @@
+// Runs one scenario against a target and returns its TestResult: the engine the
+// vitest runtime (and anything else) drives. Outcomes (STYLE.md §5):
+//   not-applicable  the target lacks the role or the adapter kind the scenario needs
+//   skipped         a test-control capability is missing (named)
+//   error           the harness or the target's test control failed: never a conformance result
+//   failed          a check failed: the first step with a failed check ends the scenario
+//   passed          every check of every step passed (a scenario with no check cannot pass)
+import type { Level } from '../../profile/registry.ts';
+import type { CheckResult, Outcome, TestResult } from '../report/model.ts';
+import { ACTION_IMPLEMENTATIONS, adoptClock } from './actions.ts';
+import { CHECK_IMPLEMENTATIONS } from './checks.ts';
+import { ScenarioContext, StepError, type ScenarioTarget } from './context.ts';
+import { send } from './http.ts';
+import { render, TemplateError } from './template.ts';
+import type { Scenario, Step } from './types.ts';
+
+export interface ExecuteOptions {
+  readonly levelOf: (requirement: string) => Level;
+  /** The command that reruns one scenario, given its ID. */
+  readonly rerun: (id: string) => string;
+}
+
+export async function executeScenario(scenario: Scenario, target: ScenarioTarget, options: ExecuteOptions): Promise<TestResult> {
+  const started = performance.now();
+  const ctx = new ScenarioContext(target, scenario, options.levelOf);
+  const finish = (status: Outcome, reason?: string, extra: Partial<TestResult> = {}): TestResult => ({
+    id: scenario.id,
+    title: scenario.title,
+    kind: 'scenario',
+    file: scenario.file,
+    sections: scenario.sections,
+    requirements: scenario.requirements,
+    level: scenario.level,
+    role: scenario.role,
+    status,
+    duration_ms: Math.round(performance.now() - started),
+    ...(reason !== undefined ? { reason } : {}),
+    checks: ctx.checks,
+    transcript: ctx.transcript,
+    rerun: options.rerun(scenario.id),
+    ...extra,
+  });
+
+  const unmet = applicability(scenario, target);
+  if (unmet) return finish(unmet.outcome, unmet.reason, unmet.missing ? { missing_capabilities: unmet.missing } : {});
+
+  try {
+    await syncClock(ctx);
+    for (const step of scenario.steps) {
+      ctx.stepIndex = step.index;
+      const failed = await runStep(ctx, step);
+      if (failed) return finish('failed', `step ${step.index + 1} (${step.action}, line ${step.line}): ${failed}`);
+    }
+    if (ctx.checks.length === 0) return finish('error', 'the scenario checked nothing; a scenario without a check cannot pass');
+    return finish('passed');
+  } catch (error) {
+    if (error instanceof StepError) return finish(error.outcome, `step ${ctx.stepIndex + 1}: ${error.message}`);
+    if (error instanceof TemplateError) return finish('error', `step ${ctx.stepIndex + 1}: ${error.message}`);
+    return finish('error', `step ${ctx.stepIndex + 1}: harness failure: ${(error as Error)?.stack ?? String(error)}`);
+  } finally {
+    await releaseClock(ctx);
+  }
+}
+
+function applicability(scenario: Scenario, target: ScenarioTarget): { outcome: Outcome; reason: string; missing?: string[] } | undefined {
+  const kind = target.adapterKind(scenario.role);
+  if (kind === undefined) return { outcome: 'not-applicable', reason: `the target has no ${scenario.role} role` };
+  if (scenario.adapters && !scenario.adapters.includes(kind)) {
+    return { outcome: 'not-applicable', reason: `needs a ${scenario.adapters.join(' or ')} adapter for the ${scenario.role}; the target uses ${kind}` };
+  }
+  const have = target.capabilities(scenario.role);
+  const missing = scenario.needs.filter((c) => !have.has(c));
+  if (missing.length > 0) return { outcome: 'skipped', reason: `missing test-control capability: ${missing.join(', ')}`, missing };
+  return undefined;
+}
+
+/** Returns the message of the first failed check of the step, if any. */
+async function runStep(ctx: ScenarioContext, step: Step): Promise<string | undefined> {
+  const params = render(step.params, ctx.scope()) as Record<string, unknown>;
+  const result = await ACTION_IMPLEMENTATIONS[step.action](ctx, params);
+  if (step.as) ctx.vars[step.as] = result;
+  let firstFailure: string | undefined;
+  for (const check of step.expect) {
+    const scope = ctx.scope(result);
+    const arg = render(check.arg, scope);
+    const subject = check.on === undefined ? result : render(check.on, scope);
+    const v = await CHECK_IMPLEMENTATIONS[check.name](ctx, arg, subject);
+    const requirement = check.requirement ?? ctx.scenario.requirements[0]!;
+    const level = check.level ?? ctx.levelOf(requirement);
+    const entries: CheckResult[] = [
+      { check: check.name, requirement, level, passed: v.passed, step: step.index, expected: v.expected, actual: v.actual, message: v.message },
+      ...(v.extra ?? []).map((x) => ({ check: x.check, requirement: x.requirement, level: ctx.levelOf(x.requirement), passed: x.passed, step: step.index, expected: x.expected, actual: x.actual, message: x.message })),
+    ];
+    ctx.checks.push(...entries);
+    const failed = entries.find((e) => !e.passed);
+    if (failed && firstFailure === undefined) firstFailure = `${failed.check} (${failed.requirement}): expected ${brief(failed.expected)}, got ${brief(failed.actual)}`;
+  }
+  return firstFailure;
+}
+
+/** With clock control, `now` is the target's clock; otherwise ours. */
+async function syncClock(ctx: ScenarioContext): Promise<void> {
+  const role = ctx.scenario.role;
+  if (role === 'paying-app' || !ctx.target.capabilities(role).has('clock')) return;
+  const result = await send(ctx, role, { method: 'GET', path: '/_control/clock' });
+  ctx.transcript.pop(); // bookkeeping, not part of the scenario's story
+  const state = result.body as { now: string; frozen: boolean } | undefined;
+  if (result.status === 200 && state) adoptClock(ctx, state);
+}
+
+/** A scenario that froze the clock lets it run again (from where it stands), so the next one starts clean. */
+async function releaseClock(ctx: ScenarioContext): Promise<void> {
+  const role = ctx.clockTouched;
+  if (!role || role === 'paying-app') return;
+  try {
+    await ctx.http(role).send({ method: 'POST', path: '/_control/clock', headers: { 'content-type': 'application/json' }, body: '{"freeze":false}' });
+  } catch {
+    // The result is already decided; an unreachable target shows in the next scenario.
+  }
+}
+
+function brief(value: unknown): string {
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  return text === undefined ? 'nothing' : text.length > 200 ? `${text.slice(0, 200)}…` : text;
+}

@@ -1,0 +1,39 @@
+// Sending a request through a role's adapter and turning the answer into a step
+// result, recording both in the transcript.
+import type { Role } from '../../profile/registry.ts';
+import { TransportError, type WireRequest } from '../adapters/types.ts';
+import { StepError, type HttpResult, type ScenarioContext } from './context.ts';
+
+const decoder = new TextDecoder('utf-8', { fatal: false });
+
+export async function send(ctx: ScenarioContext, role: Role, request: WireRequest): Promise<HttpResult> {
+  const adapter = ctx.http(role);
+  const base = request.transport === 'plaintext' ? (adapter.plaintextBaseUrl ?? `${adapter.baseUrl ?? adapter.description} (plaintext)`) : (adapter.baseUrl ?? adapter.description);
+  const url = `${base}${request.path}`;
+  const started = performance.now();
+  try {
+    const response = await adapter.send(request);
+    ctx.record(role, request, url, response, undefined, Math.round(performance.now() - started));
+    const text = decoder.decode(response.body);
+    return { status: response.status, headers: response.headers, body: parseJson(response.headers['content-type'], text), text, bytes: response.body };
+  } catch (error) {
+    if (!(error instanceof TransportError)) throw error;
+    ctx.record(role, request, url, undefined, `${error.code}: ${error.message}`, Math.round(performance.now() - started));
+    // A plaintext probe that gets no answer at all is a legitimate outcome (spec §5.1.4).
+    if (request.transport === 'plaintext') return { status: null, headers: {}, body: undefined, text: '', bytes: new Uint8Array(), error: error.code };
+    throw new StepError('error', `the ${role} did not answer ${request.method} ${request.path}: ${error.code}: ${error.message}`);
+  }
+}
+
+function parseJson(contentType: string | undefined, text: string): unknown {
+  if (!contentType || !/^application\/([a-z0-9.+-]*\+)?json\b/i.test(contentType)) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+export function jsonRequest(method: string, path: string, value: unknown, headers: Record<string, string> = {}): WireRequest {
+  return { method, path, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(value) };
+}

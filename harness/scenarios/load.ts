@@ -1,0 +1,219 @@
+// Loads and validates scenario files (suites/*/**/*.yaml): YAML syntax, the
+// scenario schema, then what a schema cannot say (registry IDs exist, scenario IDs
+// are unique, capabilities are declared, names are captured before use). Every
+// problem is a SCENARIO_INVALID error naming the file, line and reason.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Ajv2020 from 'ajv/dist/2020.js';
+import type { ErrorObject } from 'ajv';
+import YAML, { LineCounter, isMap, isSeq, type Document, type Node } from 'yaml';
+import { loadRegistry } from '../../profile/registry.ts';
+import { HarnessError } from '../cli/errors.ts';
+import { scenarioSchema } from './schema.ts';
+import { referencedNames } from './template.ts';
+import type { CheckEntry, Scenario, Step, Suite } from './types.ts';
+import { ACTIONS, CHECKS, type ActionName, type CheckName } from './vocabulary.ts';
+
+export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const SUITES_DIR = join(PROJECT_ROOT, 'suites');
+
+const validate = new Ajv2020.default({ allErrors: true, strict: false }).compile(scenarioSchema());
+
+/** Every scenario file under suites/ (the registry beside them is not one). */
+export function suiteFiles(dir = SUITES_DIR): string[] {
+  const out: string[] = [];
+  const walk = (d: string, depth: number) => {
+    for (const name of readdirSync(d).sort()) {
+      const path = join(d, name);
+      if (statSync(path).isDirectory()) walk(path, depth + 1);
+      else if (depth > 0 && /\.ya?ml$/.test(name)) out.push(path);
+    }
+  };
+  walk(dir, 0);
+  return out;
+}
+
+export function loadSuites(files: readonly string[] = suiteFiles()): Suite[] {
+  const suites = files.map((f) => loadSuiteFile(f));
+  const seen = new Map<string, Scenario>();
+  for (const scenario of suites.flatMap((s) => s.scenarios)) {
+    const first = seen.get(scenario.id);
+    if (first) fail(scenario.file, scenario.line, `scenario id ${scenario.id} is already used at ${first.file}:${first.line}`);
+    seen.set(scenario.id, scenario);
+  }
+  return suites;
+}
+
+export function loadSuiteFile(path: string): Suite {
+  const text = readFileSync(path, 'utf8');
+  return parseSuite(text, relative(PROJECT_ROOT, path) || path);
+}
+
+export function parseSuite(text: string, file: string): Suite {
+  const lineCounter = new LineCounter();
+  const doc = YAML.parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  const at = (offset: number | undefined) => (offset === undefined ? { line: 1, col: 1 } : lineCounter.linePos(offset));
+  const firstError = doc.errors[0];
+  if (firstError) {
+    const { line, col } = at(firstError.pos[0]);
+    fail(file, line, `YAML: ${firstError.message.split('\n')[0]}`, col);
+  }
+  const data = doc.toJS() as unknown;
+  if (!validate(data)) {
+    const error = mostSpecific(validate.errors ?? []);
+    const node = nodeAt(doc, error.instancePath);
+    const { line, col } = at(node?.range?.[0]);
+    fail(file, line, describe(error), col);
+  }
+  const lineOf = (path: (string | number)[]) => at(nodeAt(doc, path)?.range?.[0]).line;
+  return toSuite(data as RawSuite, file, lineOf);
+}
+
+interface RawSuite {
+  suite: string;
+  title: string;
+  sections: string[];
+  role: Scenario['role'];
+  info?: string;
+  scenarios: RawScenario[];
+}
+type RawScenario = Omit<Scenario, 'steps' | 'file' | 'line' | 'sections' | 'suite' | 'role' | 'needs'> & {
+  role?: Scenario['role'];
+  needs?: Scenario['needs'];
+  steps: Record<string, unknown>[];
+};
+
+function toSuite(raw: RawSuite, file: string, lineOf: (path: (string | number)[]) => number): Suite {
+  const registry = new Map(loadRegistry().map((r) => [r.id, r]));
+  const scenarios = raw.scenarios.map((s, i): Scenario => {
+    const where = (path: (string | number)[]) => lineOf(['scenarios', i, ...path]);
+    for (const [j, id] of s.requirements.entries()) {
+      const r = registry.get(id);
+      if (!r || r.retired) fail(file, where(['requirements', j]), `requirement ${id} is not in suites/requirements.yaml${r ? ' (retired)' : ''}`);
+    }
+    const steps = s.steps.map((raw, k) => toStep(raw, k, (path) => where(['steps', k, ...path])));
+    const scenario: Scenario = {
+      id: s.id,
+      title: s.title,
+      requirements: s.requirements,
+      level: s.level,
+      role: s.role ?? raw.role,
+      needs: s.needs ?? [],
+      ...(s.adapters ? { adapters: s.adapters } : {}),
+      ...(s.info ? { info: s.info } : {}),
+      steps,
+      file,
+      line: where([]),
+      sections: raw.sections,
+      suite: raw.suite,
+    };
+    checkSemantics(scenario, registry, file);
+    return scenario;
+  });
+  return { file, suite: raw.suite, title: raw.title, sections: raw.sections, role: raw.role, ...(raw.info ? { info: raw.info } : {}), scenarios };
+}
+
+function toStep(raw: Record<string, unknown>, index: number, lineOf: (path: (string | number)[]) => number): Step {
+  const { do: action, as, expect, note: _note, ...params } = raw;
+  const checks = ((expect as Record<string, unknown>[] | undefined) ?? []).map((entry, i): CheckEntry => {
+    const { on, requirement, level, note: _n, ...rest } = entry;
+    const [name, arg] = Object.entries(rest)[0] as [CheckName, unknown];
+    return {
+      name,
+      arg,
+      ...(on !== undefined ? { on } : {}),
+      ...(requirement !== undefined ? { requirement: requirement as string } : {}),
+      ...(level !== undefined ? { level: level as CheckEntry['level'] & string } : {}),
+      line: lineOf(['expect', i]),
+    };
+  });
+  return { index, action: action as ActionName, params, ...(as !== undefined ? { as: as as string } : {}), expect: checks, line: lineOf([]) };
+}
+
+/** Names every scenario starts with: the target's clock and the current step's result. */
+const BUILTIN_NAMES = new Set(['now', 'res']);
+/** Parameters that name a key (defined by keygen or provision-*). */
+const KEY_PARAMS = new Set(['principal', 'bearer', 'new_bearer', 'redeemer', 'key', 'sign_as', 'identify_as']);
+
+function checkSemantics(scenario: Scenario, registry: ReadonlyMap<string, unknown>, file: string): void {
+  const defined = new Set<string>(BUILTIN_NAMES);
+  for (const step of scenario.steps) {
+    const spec = ACTIONS[step.action];
+    if ('capability' in spec && !scenario.needs.includes(spec.capability)) {
+      fail(file, step.line, `${scenario.id}: step "${step.action}" needs the "${spec.capability}" capability; add it to the scenario's needs`);
+    }
+    for (const [param, value] of Object.entries(step.params)) {
+      if (KEY_PARAMS.has(param) && typeof value === 'string' && !defined.has(value) && step.action !== 'keygen' && !step.action.startsWith('provision-')) {
+        fail(file, step.line, `${scenario.id}: key "${value}" (${param}) is not defined yet; create it with keygen or provision-* first`);
+      }
+    }
+    undefinedNames(step.params, defined, (name) => fail(file, step.line, `${scenario.id}: \${${name}} is not defined at this step; capture it with "as:" first`));
+    if (step.action === 'keygen') for (const n of step.params.names as string[]) defined.add(n);
+    if (step.action.startsWith('provision-')) defined.add(step.params.key as string);
+    if (step.action === 'let') for (const n of Object.keys(step.params.values as object)) defined.add(n);
+    if (step.as) defined.add(step.as);
+    for (const check of step.expect) {
+      if (check.requirement && !registry.has(check.requirement)) fail(file, check.line, `requirement ${check.requirement} is not in suites/requirements.yaml`);
+      undefinedNames([check.arg, check.on], defined, (name) => fail(file, check.line, `${scenario.id}: \${${name}} is not defined at this check`));
+    }
+  }
+}
+
+function undefinedNames(value: unknown, defined: ReadonlySet<string>, report: (name: string) => never): void {
+  if (typeof value === 'string') {
+    for (const name of referencedNames(value)) if (!defined.has(name)) report(name);
+  } else if (Array.isArray(value)) {
+    for (const v of value) undefinedNames(v, defined, report);
+  } else if (value !== null && typeof value === 'object') {
+    for (const v of Object.values(value)) undefinedNames(v, defined, report);
+  }
+}
+
+function fail(file: string, line: number, reason: string, col?: number): never {
+  throw new HarnessError('SCENARIO_INVALID', `${file}:${line}${col ? `:${col}` : ''}: ${reason}`, 'see suites/README.md for the scenario format');
+}
+
+function pathOf(instancePath: string): (string | number)[] {
+  return instancePath
+    .split('/')
+    .slice(1)
+    .map((p) => p.replaceAll('~1', '/').replaceAll('~0', '~'))
+    .map((p) => (/^\d+$/.test(p) ? Number(p) : p));
+}
+
+function nodeAt(doc: Document, path: string | (string | number)[]): Node | undefined {
+  const segments = typeof path === 'string' ? pathOf(path) : path;
+  let node: unknown = doc.contents;
+  for (const seg of segments) {
+    if (isMap(node)) node = node.get(seg, true);
+    else if (isSeq(node)) node = node.get(seg as number, true);
+    else return undefined;
+  }
+  return (node ?? undefined) as Node | undefined;
+}
+
+/** Of ajv's errors (if/then and oneOf produce several), the deepest, most telling one. */
+function mostSpecific(errors: readonly ErrorObject[]): ErrorObject {
+  const rank = (e: ErrorObject) => ['additionalProperties', 'required', 'enum', 'const', 'pattern', 'type'].indexOf(e.keyword);
+  return [...errors].sort((a, b) => b.instancePath.split('/').length - a.instancePath.split('/').length || score(rank(a)) - score(rank(b)))[0]!;
+  function score(r: number) {
+    return r < 0 ? 99 : r;
+  }
+}
+
+function describe(e: ErrorObject): string {
+  const where = e.instancePath ? `${e.instancePath.slice(1).replaceAll('/', '.')}: ` : '';
+  switch (e.keyword) {
+    case 'additionalProperties':
+      return `${where}unknown key "${(e.params as { additionalProperty: string }).additionalProperty}"`;
+    case 'required':
+      return `${where}missing "${(e.params as { missingProperty: string }).missingProperty}"`;
+    case 'enum':
+      return `${where}must be one of ${(e.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ')}`;
+    case 'oneOf':
+      return `${where}must be exactly one named check (${Object.keys(CHECKS).join(', ')}) or a valid value for it`;
+    default:
+      return `${where}${e.message ?? e.keyword}`;
+  }
+}

@@ -1,0 +1,207 @@
+// Templates in scenario files: `${expr}` inside strings, evaluated against the
+// scenario's captured values. A string that is exactly one `${expr}` keeps the
+// value's type (an object stays an object). The expression language is small on
+// purpose: paths, literals, + and -, and a table of functions.
+//
+//   ${req.token}                       a captured value
+//   ${packs[0].pack_id}                an index
+//   ${policy.max_amount + 1}           decimal strings add exactly (BigInt)
+//   ${now + policy.expiry_min_seconds - 1}
+//   ${ts(now + 60)}  ${uuid()}  ${repeat('😀', 140)}
+import { randomUUID } from 'node:crypto';
+import { encodeB64url } from '../../profile/index.ts';
+import { formatTimestamp } from '../../profile/time.ts';
+
+export class TemplateError extends Error {
+  constructor(message: string, readonly expression: string) {
+    super(`${message} in \${${expression}}`);
+    this.name = 'TemplateError';
+  }
+}
+
+export type Scope = Readonly<Record<string, unknown>>;
+
+const DIGITS = /^(0|[1-9][0-9]*)$/;
+
+const FUNCTIONS: Readonly<Record<string, (...args: unknown[]) => unknown>> = {
+  uuid: () => randomUUID(),
+  /** A cash-pack timestamp (whole seconds) from epoch seconds. */
+  ts: (seconds) => formatTimestamp(Number(seconds) * 1000, 'cashpack'),
+  /** A CPR timestamp from epoch milliseconds. */
+  iso: (ms) => formatTimestamp(Number(ms), 'cpr'),
+  repeat: (text, count) => String(text).repeat(Number(count)),
+  /** Length in code points (strings) or elements (arrays). */
+  len: (value) => (typeof value === 'string' ? [...value].length : Array.isArray(value) ? value.length : Object.keys(value as object).length),
+  b64url: (text) => encodeB64url(new TextEncoder().encode(String(text))),
+  json: (value) => JSON.stringify(value),
+  str: (value) => String(value),
+  num: (value) => Number(value),
+  lower: (value) => String(value).toLowerCase(),
+  upper: (value) => String(value).toUpperCase(),
+  concat: (...parts) => parts.map(String).join(''),
+};
+
+export const TEMPLATE_FUNCTIONS = Object.keys(FUNCTIONS);
+
+/** Resolves every template inside a JSON-like value. */
+export function render(value: unknown, scope: Scope): unknown {
+  if (typeof value === 'string') return renderString(value, scope);
+  if (Array.isArray(value)) return value.map((v) => render(v, scope));
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, render(v, scope)]));
+  }
+  return value;
+}
+
+const WHOLE = /^\$\{([^{}]*)\}$/;
+const PART = /\$\{([^{}]*)\}/g;
+
+export function renderString(text: string, scope: Scope): unknown {
+  const whole = WHOLE.exec(text);
+  if (whole) return evaluate(whole[1]!, scope);
+  return text.replace(PART, (_m, expr: string) => {
+    const v = evaluate(expr, scope);
+    return typeof v === 'string' ? v : JSON.stringify(v);
+  });
+}
+
+/** The names a template refers to at its root (for load-time checks). */
+export function referencedNames(text: string): string[] {
+  const names: string[] = [];
+  for (const m of text.matchAll(PART)) {
+    const tokens = tokenize(m[1]!, m[1]!);
+    tokens.forEach((t, i) => {
+      const afterDot = tokens[i - 1]?.kind === 'op' && tokens[i - 1]!.value === '.';
+      const isCall = tokens[i + 1]?.kind === 'op' && tokens[i + 1]!.value === '(';
+      if (t.kind === 'ident' && !afterDot && !isCall) names.push(t.value);
+    });
+  }
+  return names;
+}
+
+type Token = { kind: 'num'; value: number } | { kind: 'str'; value: string } | { kind: 'ident'; value: string } | { kind: 'op'; value: string };
+
+function tokenize(src: string, expr: string): Token[] {
+  const tokens: Token[] = [];
+  let i = 0;
+  while (i < src.length) {
+    const c = src[i]!;
+    if (/\s/.test(c)) {
+      i++;
+    } else if (/[0-9]/.test(c)) {
+      const m = /^[0-9]+/.exec(src.slice(i))!;
+      tokens.push({ kind: 'num', value: Number(m[0]) });
+      i += m[0].length;
+    } else if (c === "'" || c === '"') {
+      const end = src.indexOf(c, i + 1);
+      if (end < 0) throw new TemplateError('unterminated string', expr);
+      tokens.push({ kind: 'str', value: src.slice(i + 1, end) });
+      i = end + 1;
+    } else if (/[A-Za-z_]/.test(c)) {
+      const m = /^[A-Za-z_][A-Za-z0-9_]*/.exec(src.slice(i))!;
+      tokens.push({ kind: 'ident', value: m[0] });
+      i += m[0].length;
+    } else if ('.[](),+-'.includes(c)) {
+      tokens.push({ kind: 'op', value: c });
+      i++;
+    } else {
+      throw new TemplateError(`unexpected character ${JSON.stringify(c)}`, expr);
+    }
+  }
+  return tokens;
+}
+
+export function evaluate(expr: string, scope: Scope): unknown {
+  const tokens = tokenize(expr, expr);
+  let pos = 0;
+  const peek = () => tokens[pos];
+  const take = (op?: string) => {
+    const t = tokens[pos++];
+    if (!t || (op !== undefined && !(t.kind === 'op' && t.value === op))) throw new TemplateError(op ? `expected "${op}"` : 'unexpected end', expr);
+    return t;
+  };
+  const sum = (): unknown => {
+    let left = unary();
+    for (let t = peek(); t?.kind === 'op' && (t.value === '+' || t.value === '-'); t = peek()) {
+      pos++;
+      left = arithmetic(t.value, left, unary(), expr);
+    }
+    return left;
+  };
+  const unary = (): unknown => {
+    const t = peek();
+    if (t?.kind === 'op' && t.value === '-') {
+      pos++;
+      return arithmetic('-', 0, postfix(), expr);
+    }
+    return postfix();
+  };
+  const postfix = (): unknown => {
+    const first = take();
+    let value: unknown;
+    if (first.kind === 'num' || first.kind === 'str') value = first.value;
+    else if (first.kind === 'op' && first.value === '(') {
+      value = sum();
+      take(')');
+    } else if (first.kind === 'ident') {
+      const next = peek();
+      if (next?.kind === 'op' && next.value === '(') {
+        const fn = FUNCTIONS[first.value];
+        if (!fn) throw new TemplateError(`unknown function ${first.value}()`, expr);
+        pos++;
+        const args: unknown[] = [];
+        if (!(peek()?.kind === 'op' && peek()!.value === ')')) {
+          args.push(sum());
+          while (peek()?.kind === 'op' && peek()!.value === ',') {
+            pos++;
+            args.push(sum());
+          }
+        }
+        take(')');
+        value = fn(...args);
+      } else {
+        if (!Object.hasOwn(scope, first.value)) throw new TemplateError(`"${first.value}" is not defined (capture it with "as:" first)`, expr);
+        value = scope[first.value];
+      }
+    } else {
+      throw new TemplateError(`unexpected "${first.value}"`, expr);
+    }
+    for (;;) {
+      const t = peek();
+      if (t?.kind === 'op' && t.value === '.') {
+        pos++;
+        const name = take();
+        if (name.kind !== 'ident') throw new TemplateError('expected a member name after "."', expr);
+        value = member(value, name.value, expr);
+      } else if (t?.kind === 'op' && t.value === '[') {
+        pos++;
+        const key = sum();
+        take(']');
+        value = member(value, key, expr);
+      } else {
+        return value;
+      }
+    }
+  };
+  const result = sum();
+  if (pos !== tokens.length) throw new TemplateError('unexpected trailing input', expr);
+  return result;
+}
+
+function member(value: unknown, key: unknown, expr: string): unknown {
+  if (value === null || typeof value !== 'object') throw new TemplateError(`cannot read ${JSON.stringify(key)} of ${value === null ? 'null' : typeof value}`, expr);
+  const k = String(key);
+  return Object.hasOwn(value, k) ? (value as Record<string, unknown>)[k] : undefined;
+}
+
+/** Numbers add as numbers; decimal strings (amounts) add exactly as BigInts and stay strings. */
+function arithmetic(op: string, a: unknown, b: unknown, expr: string): unknown {
+  if (typeof a === 'number' && typeof b === 'number') return op === '+' ? a + b : a - b;
+  const big = (v: unknown) => {
+    if (typeof v === 'number' && Number.isSafeInteger(v)) return BigInt(v);
+    if (typeof v === 'string' && DIGITS.test(v)) return BigInt(v);
+    throw new TemplateError(`cannot do arithmetic on ${JSON.stringify(v)}`, expr);
+  };
+  const r = op === '+' ? big(a) + big(b) : big(a) - big(b);
+  return r.toString();
+}

@@ -1,0 +1,51 @@
+// Scenario files as loaded: validated, with line numbers for every step and check.
+import type { Level, Role } from '../../profile/registry.ts';
+import type { Capability } from '../../reference/control.ts';
+import type { AdapterKind } from '../adapters/types.ts';
+import type { ActionName, CheckName } from './vocabulary.ts';
+
+export interface CheckEntry {
+  readonly name: CheckName;
+  readonly arg: unknown;
+  /** What the check looks at; the step's result when absent. */
+  readonly on?: unknown;
+  readonly requirement?: string;
+  readonly level?: Level;
+  readonly line: number;
+}
+
+export interface Step {
+  readonly index: number;
+  readonly action: ActionName;
+  readonly params: Readonly<Record<string, unknown>>;
+  readonly as?: string;
+  readonly expect: readonly CheckEntry[];
+  readonly line: number;
+}
+
+export interface Scenario {
+  readonly id: string;
+  readonly title: string;
+  readonly requirements: readonly string[];
+  readonly level: Level;
+  readonly role: Role;
+  readonly needs: readonly Capability[];
+  readonly adapters?: readonly AdapterKind[];
+  readonly info?: string;
+  readonly steps: readonly Step[];
+  /** Relative to the project root, e.g. `suites/cpr/5.1-retrieval-token.yaml`. */
+  readonly file: string;
+  readonly line: number;
+  readonly sections: readonly string[];
+  readonly suite: string;
+}
+
+export interface Suite {
+  readonly file: string;
+  readonly suite: string;
+  readonly title: string;
+  readonly sections: readonly string[];
+  readonly role: Role;
+  readonly info?: string;
+  readonly scenarios: readonly Scenario[];
+}

@@ -1,0 +1,127 @@
+// The scenario language's vocabulary: every action a step can `do` and every
+// named check an `expect` can use, with the JSON Schema of its parameters.
+// suites/scenario.schema.json is generated from this table (schema.ts) and a
+// test keeps the committed file in step with it.
+import type { Capability } from '../../reference/control.ts';
+
+type Schema = Readonly<Record<string, unknown>>;
+
+const T: Schema = { $ref: '#/$defs/template' };
+const KEY: Schema = { $ref: '#/$defs/name' };
+const ANY: Schema = {};
+const ROLE: Schema = { $ref: '#/$defs/role' };
+const MESSAGE_TYPE: Schema = { $ref: '#/$defs/messageType' };
+const CODE: Schema = { $ref: '#/$defs/code' };
+const INT_OR_T = (min?: number, max?: number): Schema => ({ oneOf: [{ type: 'integer', ...(min !== undefined ? { minimum: min } : {}), ...(max !== undefined ? { maximum: max } : {}) }, T] });
+const object = (properties: Record<string, Schema>, required: string[] = []): Schema => ({
+  type: 'object',
+  properties,
+  ...(required.length ? { required } : {}),
+  additionalProperties: false,
+});
+
+export interface ActionSpec {
+  /** What the step does, for suites/README.md and `explain`. */
+  readonly summary: string;
+  readonly params: Readonly<Record<string, Schema>>;
+  readonly required: readonly string[];
+  /** A test-control capability the action needs; a scenario using it declares it in `needs`. */
+  readonly capability?: Capability;
+}
+
+const HTTP_PARAMS = {
+  role: ROLE,
+  method: { enum: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] },
+  path: T,
+  headers: { type: 'object', additionalProperties: T },
+  json: ANY,
+  body: T,
+  content_type: T,
+  sign_as: KEY,
+  transport: { enum: ['default', 'plaintext'] },
+};
+const EXPIRY = { requested_expiry: T, expiry_in: INT_OR_T() };
+const LOCK = { principal: KEY, bearer: KEY, amount: T, asset: ANY, ...EXPIRY, created_at: T, request_id: T };
+const RENEWAL = { pack: T, bearer: KEY, new_bearer: KEY, prev_chain_digest: T, renewal_id: T, created_at: T };
+const REDEMPTION = { pack: T, bearer: KEY, redeemer: KEY, redemption_id: T, created_at: T };
+
+export const ACTIONS = {
+  http: { summary: 'send one HTTP request to a role', params: HTTP_PARAMS, required: ['method', 'path'] },
+  parallel: { summary: 'send N copies of one request released together; the result lists every response', params: { ...HTTP_PARAMS, copies: { type: 'integer', minimum: 2, maximum: 100 } }, required: ['method', 'path', 'copies'] },
+  let: { summary: 'name values computed from templates', params: { values: { type: 'object', propertyNames: KEY } }, required: ['values'] },
+  tamper: {
+    summary: 'a modified copy of a value: set or delete members (dotted paths), flip a signature bit, or re-sign',
+    params: { value: T, set: { type: 'object' }, delete: { type: 'array', items: { type: 'string' } }, flip_signature: { type: 'boolean' }, resign: object({ type: MESSAGE_TYPE, key: KEY }, ['type', 'key']) },
+    required: ['value'],
+  },
+  keygen: { summary: 'generate named Ed25519 key pairs (the result holds their JWKs)', params: { names: { type: 'array', items: KEY, minItems: 1 } }, required: ['names'] },
+  sign: { summary: 'sign an object as a profile message type (PROFILE.md §2.2)', params: { type: MESSAGE_TYPE, key: KEY, object: ANY }, required: ['type', 'key', 'object'] },
+  'create-request': { summary: 'have the payee create a payment request (PROFILE.md §12)', params: { with: { type: 'object' } }, required: [], capability: 'provision' },
+  'payee-config': { summary: "read the payee's configured token lifetime and validity window", params: {}, required: [], capability: 'provision' },
+  fulfil: { summary: 'mark a request fulfilled at the payee; the result is the HTTP response', params: { request_id: T }, required: ['request_id'], capability: 'fulfil' },
+  clock: { summary: "freeze, set or advance the implementation's clock; the result is { now (epoch seconds), frozen }", params: { role: ROLE, freeze: { type: 'boolean' }, set: T, advance: INT_OR_T(0) }, required: [], capability: 'clock' },
+  'provision-principal': { summary: 'register a funded Principal with a new key', params: { key: KEY, balance: T, asset: ANY }, required: ['key', 'balance'], capability: 'provision' },
+  'provision-redeemer': { summary: 'register an identified redeemer at an identity level', params: { key: KEY, identity_level: INT_OR_T(0, 3) }, required: ['key', 'identity_level'], capability: 'provision' },
+  'provision-staff': { summary: 'register an Operator staff key (reads any status)', params: { key: KEY }, required: ['key'], capability: 'provision' },
+  cancel: { summary: 'cancel a pack as the Operator; the result is the HTTP response', params: { pack_id: T }, required: ['pack_id'], capability: 'cancel' },
+  balance: { summary: "read a Principal's or redeemer's balance", params: { principal: KEY, redeemer: KEY }, required: [], capability: 'balance' },
+  policy: { summary: "fetch the Operator Policy Document and signing key; the result is { policy, key }", params: {}, required: [] },
+  'lock-request': { summary: 'build a signed Lock Request (not sent)', params: LOCK, required: ['principal', 'bearer', 'amount'] },
+  renewal: { summary: 'build a signed Renewal Entry (not sent)', params: RENEWAL, required: ['pack', 'bearer', 'new_bearer'] },
+  redemption: { summary: 'build a signed Redemption Request (not sent)', params: REDEMPTION, required: ['pack', 'bearer', 'redeemer'] },
+  issue: { summary: 'build a Lock Request and POST it to /v1/cashpack/issue', params: LOCK, required: ['principal', 'bearer', 'amount'] },
+  renew: { summary: 'build a Renewal Entry and POST it with the pack to /v1/cashpack/renew', params: RENEWAL, required: ['pack', 'bearer', 'new_bearer'] },
+  redeem: {
+    summary: 'build a Redemption Request and POST it with the pack to /v1/cashpack/redeem, signed at the HTTP layer by the redeemer (identify_as: false omits it)',
+    params: { ...REDEMPTION, identify_as: { oneOf: [KEY, { const: false }] } },
+    required: ['pack', 'bearer', 'redeemer'],
+  },
+  status: { summary: 'GET /v1/cashpack/{pack_id}/status signed by a key (false: unsigned)', params: { pack_id: T, sign_as: { oneOf: [KEY, { const: false }] } }, required: ['pack_id', 'sign_as'] },
+  'app-read': {
+    summary: 'give the paying application a CPR as JSON text, an object, a file or a URI',
+    params: {
+      input: {
+        oneOf: [
+          object({ kind: { const: 'json' }, text: T }, ['kind', 'text']),
+          object({ kind: { const: 'object' }, value: ANY }, ['kind', 'value']),
+          object({ kind: { const: 'file' }, content: T }, ['kind', 'content']),
+          object({ kind: { const: 'uri' }, uri: T }, ['kind', 'uri']),
+        ],
+      },
+    },
+    required: ['input'],
+  },
+  'app-derive': { summary: 'have the paying application derive a Payment from a CPR and a derivation context', params: { cpr: ANY, context: { type: 'object' } }, required: ['cpr', 'context'] },
+} as const satisfies Readonly<Record<string, ActionSpec>>;
+
+export type ActionName = keyof typeof ACTIONS;
+
+export interface CheckSpec {
+  readonly summary: string;
+  readonly arg: Schema;
+}
+
+export const CHECKS = {
+  status: { summary: 'the HTTP status is this code, in this class (4xx) or one of these codes', arg: { oneOf: [{ type: 'integer', minimum: 100, maximum: 599 }, { enum: ['1xx', '2xx', '3xx', '4xx', '5xx'] }, { type: 'array', items: { type: 'integer' }, minItems: 1 }] } },
+  not_status: { summary: 'the HTTP status is not this code or class', arg: { oneOf: [{ type: 'integer' }, { enum: ['1xx', '2xx', '3xx', '4xx', '5xx'] }] } },
+  problem: { summary: 'an application/problem+json body whose code is this; its HTTP status is checked against PROFILE.md §11 as a PROFILE check', arg: CODE },
+  content_type: { summary: 'the media type (parameters ignored)', arg: { type: 'string' } },
+  header: { summary: 'a response header equals, matches or is absent', arg: object({ name: { type: 'string' }, equals: T, matches: { type: 'string' }, absent: { const: true } }, ['name']) },
+  schema: { summary: 'the value validates against a profile JSON Schema (cpr, payment, cash-pack, status, policy, pubkey, problem, redemption-confirmation)', arg: { type: 'string' } },
+  cpr_valid: { summary: 'the value is a valid CPR (spec §2, PROFILE.md §7), optionally within a validity window', arg: { oneOf: [{ const: true }, object({ validity_seconds: INT_OR_T() })] } },
+  no_payer_data: { summary: 'no member anywhere is payer, authorization, settlement or payer_* (PROFILE.md §7.5)', arg: { const: true } },
+  equals: { summary: 'two values are deeply equal', arg: object({ value: ANY, to: ANY }, ['value', 'to']) },
+  not_equals: { summary: 'two values differ', arg: object({ value: ANY, to: ANY }, ['value', 'to']) },
+  matches: { summary: 'a string matches a regular expression', arg: object({ value: T, pattern: { type: 'string' } }, ['value', 'pattern']) },
+  at_most: { summary: 'a number is at most a bound', arg: object({ value: ANY, max: ANY }, ['value', 'max']) },
+  signature_valid: { summary: "a signed message verifies (strict rule) under the Operator's well-known key or a named key", arg: object({ value: ANY, type: MESSAGE_TYPE, key: KEY }, ['value', 'type']) },
+  chain_digest: { summary: 'the chain digest recomputed by the harness from pack_id, initial_bearer_pk and renewal_chain equals the one in the pack', arg: T },
+  exactly_one: { summary: 'of parallel responses, exactly one has this status', arg: object({ status: { type: 'integer' } }, ['status']) },
+  all: { summary: 'every parallel response has this status or class', arg: object({ status: { oneOf: [{ type: 'integer' }, { enum: ['2xx', '4xx'] }] } }, ['status']) },
+  balance: { summary: 'a balance read through test control has these amounts', arg: object({ principal: KEY, redeemer: KEY, available: T, locked: T, held: T }) },
+  qr_decodes_to: { summary: 'a PNG decodes with a real QR decoder to exactly this string', arg: object({ png: T, uri: T }, ['png', 'uri']) },
+  accepted: { summary: 'the paying application accepted (a CPR or a Payment, no rejection)', arg: { const: true } },
+  rejected: { summary: 'the paying application rejected, with a human-readable message, this code and optionally a violation of this requirement', arg: { oneOf: [CODE, object({ code: CODE, violation: { type: 'string' } })] } },
+} as const satisfies Readonly<Record<string, CheckSpec>>;
+
+export type CheckName = keyof typeof CHECKS;

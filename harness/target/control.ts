@@ -1,0 +1,57 @@
+// The target's side of the test-control interface (PROFILE.md §12): the bearer
+// token goes on /_control/ requests only, and capability discovery asks
+// GET /_control/capabilities. An implementation without the interface is still
+// certifiable: no answer but 200 means no capabilities, never an error.
+import type { HttpRole, WireRequest } from '../adapters/types.ts';
+import { CAPABILITIES, type Capability } from './config.ts';
+
+export const CONTROL_PREFIX = '/_control/';
+
+/** The role, with `Authorization: Bearer <token>` added to control requests that carry none. */
+export function withControlToken(role: HttpRole, token: string): HttpRole {
+  const send = (request: WireRequest) => {
+    const headers = request.headers ?? {};
+    const hasAuthorization = Object.keys(headers).some((name) => name.toLowerCase() === 'authorization');
+    if (!request.path.startsWith(CONTROL_PREFIX) || hasAuthorization) return role.send(request);
+    return role.send({ ...request, headers: { ...headers, authorization: `Bearer ${token}` } });
+  };
+  return {
+    kind: role.kind,
+    description: role.description,
+    authority: role.authority,
+    ...(role.baseUrl !== undefined ? { baseUrl: role.baseUrl } : {}),
+    ...(role.plaintextBaseUrl !== undefined ? { plaintextBaseUrl: role.plaintextBaseUrl } : {}),
+    tls: role.tls,
+    send,
+    close: () => role.close(),
+  };
+}
+
+/**
+ * GET /_control/capabilities: 200 gives its list (unknown names dropped), any
+ * other status an empty set. A TransportError is thrown: the role did not answer.
+ */
+export async function discoverCapabilities(role: HttpRole, timeoutMs: number): Promise<Set<Capability>> {
+  const response = await role.send({ method: 'GET', path: `${CONTROL_PREFIX}capabilities`, headers: { accept: 'application/json' }, timeoutMs });
+  if (response.status !== 200 || response.truncated) return new Set();
+  const listed = parseJson(response.body)?.['capabilities'];
+  if (!Array.isArray(listed)) return new Set();
+  return new Set(CAPABILITIES.filter((c) => listed.includes(c)));
+}
+
+/** GET /_control/payee/config's plaintext_base_url, when the payee offers one. */
+export async function discoverPlaintextUrl(role: HttpRole, timeoutMs: number): Promise<string | undefined> {
+  const response = await role.send({ method: 'GET', path: `${CONTROL_PREFIX}payee/config`, headers: { accept: 'application/json' }, timeoutMs });
+  if (response.status !== 200 || response.truncated) return undefined;
+  const url = parseJson(response.body)?.['plaintext_base_url'];
+  return typeof url === 'string' && /^http:\/\/[^\s/?#@]+$/.test(url) ? url : undefined;
+}
+
+function parseJson(body: Uint8Array): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(new TextDecoder().decode(body));
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,330 @@
+// The runtime target: one adapter per role, the test-control capabilities each
+// HTTP role offers, the credentials from the target file, and a description for
+// the report with every secret left out (control tokens, key material and
+// environment values never appear in it).
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { createHttpRole } from '../adapters/http.ts';
+import { loadModuleRole, moduleRole, type CreateRole, type HttpRoleName } from '../adapters/module.ts';
+import { spawnProcessRole } from '../adapters/process.ts';
+import { TransportError, type HttpRole, type PayingAppRole } from '../adapters/types.ts';
+import { HarnessError } from '../cli/errors.ts';
+import type { TargetDescription } from '../report/model.ts';
+import { createRole as createReferenceRole } from '../../reference/adapter.ts';
+import { startReference, type ReferenceOptions } from '../../reference/start.ts';
+import type { AppRoleConfig, Capability, HttpRoleConfig, RoleCredentials, TargetConfig } from './config.ts';
+import { discoverCapabilities, discoverPlaintextUrl, withControlToken } from './control.ts';
+import { unreachable } from './preflight.ts';
+
+/** The reference as a module role (the embedded paying application). */
+export const REFERENCE_ADAPTER = fileURLToPath(new URL('../../reference/adapter.ts', import.meta.url));
+
+export interface Target {
+  readonly name: string;
+  readonly payee?: HttpRole;
+  readonly operator?: HttpRole;
+  readonly payingApp?: PayingAppRole;
+  readonly capabilities: { readonly payee: ReadonlySet<Capability>; readonly operator: ReadonlySet<Capability> };
+  /** Keys from the target file. Secret: never in a report. */
+  readonly credentials: { readonly payee: RoleCredentials; readonly operator: RoleCredentials };
+  /** For the report: secrets redacted. */
+  readonly description: TargetDescription;
+  /** True when the harness started the reference itself. */
+  readonly embedded: boolean;
+  /**
+   * A config that opens this same target again elsewhere (a test worker, say):
+   * capabilities resolved to explicit lists. Holds secrets, like the file it came from.
+   */
+  readonly config: TargetConfig;
+  close(): Promise<void>;
+}
+
+export interface OpenOptions {
+  /** Deadline of one adapter call; default 10 000 ms. */
+  readonly timeoutMs?: number;
+  /** Deadline of capability discovery; default 3 000 ms. */
+  readonly discoveryTimeoutMs?: number;
+}
+
+type RoleEntry = { readonly adapter: string; readonly base_url?: string; readonly tls: HttpRole['tls']; readonly capabilities: readonly string[] };
+
+/** Starts every role of a loaded target file; on any failure, what was started is closed again. */
+export async function openTarget(config: TargetConfig, options: OpenOptions = {}): Promise<Target> {
+  const opened: { close(): Promise<void> }[] = [];
+  try {
+    const payee = config.payee && (await openHttpRole('payee', config.payee, options));
+    if (payee) opened.push(payee);
+    const operator = config.operator && (await openHttpRole('operator', config.operator, options));
+    if (operator) opened.push(operator);
+    const payingApp = config.payingApp && (await openAppRole(config.payingApp, options));
+    if (payingApp) opened.push(payingApp);
+    const discovery = options.discoveryTimeoutMs ?? 3000;
+    const [payeeCaps, operatorCaps] = await Promise.all([
+      capabilitiesOf('payee', payee, config.payee, discovery),
+      capabilitiesOf('operator', operator, config.operator, discovery),
+    ]);
+    return assemble({
+      name: config.name,
+      embedded: false,
+      config: {
+        ...config,
+        ...(config.payee ? { payee: { ...config.payee, capabilities: [...payeeCaps] } } : {}),
+        ...(config.operator ? { operator: { ...config.operator, capabilities: [...operatorCaps] } } : {}),
+      },
+      ...(payee ? { payee } : {}),
+      ...(operator ? { operator } : {}),
+      ...(payingApp ? { payingApp } : {}),
+      capabilities: { payee: payeeCaps, operator: operatorCaps },
+      credentials: { payee: config.payee?.credentials ?? {}, operator: config.operator?.credentials ?? {} },
+      close: () => closeAll(opened),
+    });
+  } catch (error) {
+    await closeAll(opened);
+    throw error;
+  }
+}
+
+/**
+ * `--target URL`: the http adapter on payee and operator at that URL (one pool),
+ * capabilities discovered, and the payee's plaintext URL taken from
+ * GET /_control/payee/config when it offers one.
+ */
+export interface UrlTargetOptions extends OpenOptions {
+  /** PEM of the CA to trust. */
+  readonly ca?: string;
+  /** A file holding it (`--ca FILE`); read here, a USAGE_ERROR when unreadable. */
+  readonly caFile?: string;
+  readonly insecure?: boolean;
+  readonly controlToken?: string;
+}
+
+export async function targetFromUrl(url: string, given: UrlTargetOptions = {}): Promise<Target> {
+  const options = given.caFile !== undefined && given.ca === undefined ? { ...given, ca: readCaFile(given.caFile) } : given;
+  const discovery = options.discoveryTimeoutMs ?? 3000;
+  const make = (plaintextBaseUrl?: string) => {
+    let role: HttpRole;
+    try {
+      role = createHttpRole({
+        baseUrl: url,
+        ...(plaintextBaseUrl !== undefined ? { plaintextBaseUrl } : {}),
+        ...(options.ca !== undefined ? { ca: options.ca } : {}),
+        ...(options.insecure ? { insecure: true } : {}),
+        ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+      });
+    } catch (error) {
+      throw new HarnessError('USAGE_ERROR', `--target ${url}: ${(error as Error).message}`, 'give the implementation\'s absolute base URL, e.g. https://127.0.0.1:8443');
+    }
+    return options.controlToken ? withControlToken(role, options.controlToken) : role;
+  };
+  let role = make();
+  try {
+    const capabilities = await guard('payee', role, () => discoverCapabilities(role, discovery));
+    const plaintext = capabilities.has('provision') ? await guard('payee', role, () => discoverPlaintextUrl(role, discovery)) : undefined;
+    if (plaintext !== undefined) {
+      await role.close();
+      role = make(plaintext);
+    }
+    const shared = role;
+    const http: HttpRoleConfig = {
+      adapter: 'http',
+      baseUrl: shared.baseUrl ?? url,
+      ...(plaintext !== undefined ? { plaintextBaseUrl: plaintext } : {}),
+      ...(options.ca !== undefined ? { ca: options.ca } : {}),
+      insecure: options.insecure === true,
+      settings: {},
+      ...(options.controlToken ? { controlToken: options.controlToken } : {}),
+      capabilities: [...capabilities],
+      credentials: {},
+    };
+    return assemble({
+      name: new URL(url).host,
+      embedded: false,
+      config: { name: new URL(url).host, payee: http, operator: http },
+      payee: shared,
+      operator: shared,
+      capabilities: { payee: capabilities, operator: capabilities },
+      credentials: { payee: {}, operator: {} },
+      close: () => shared.close(),
+    });
+  } catch (error) {
+    await role.close();
+    throw error;
+  }
+}
+
+/**
+ * No target: the reference on loopback, trusted through its own CA (a real trust
+ * decision, never insecure), with the reference paying application in-process
+ * on the reference's clock.
+ */
+export async function embeddedTarget(options: { readonly reference?: ReferenceOptions } & OpenOptions = {}): Promise<Target> {
+  const ref = await startReference({ port: 0, plaintextPort: 0, ...options.reference });
+  const opened: { close(): Promise<void> }[] = [];
+  try {
+    const httpRole = createHttpRole({
+      baseUrl: ref.url,
+      ...(ref.plaintextUrl !== undefined ? { plaintextBaseUrl: ref.plaintextUrl } : {}),
+      ca: ref.tls.ca,
+      ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+    });
+    const role = options.reference?.controlToken !== undefined ? withControlToken(httpRole, options.reference.controlToken) : httpRole;
+    opened.push(role);
+    const token = options.reference?.controlToken;
+    // The paying app reads the reference's one clock (PROFILE.md §12) over test control.
+    const appSettings = { clock_from: ref.url, ...(token !== undefined ? { control_token: token } : {}) };
+    const payingApp = (await moduleRole(createReferenceRole as CreateRole, {
+      role: 'paying-app',
+      description: 'reference/adapter.ts',
+      settings: appSettings,
+      ca: ref.tls.ca,
+      ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+    })) as PayingAppRole;
+    opened.push(payingApp);
+    const capabilities = await guard('payee', role, () => discoverCapabilities(role, options.discoveryTimeoutMs ?? 3000));
+    const http: HttpRoleConfig = {
+      adapter: 'http',
+      baseUrl: ref.url,
+      ...(ref.plaintextUrl !== undefined ? { plaintextBaseUrl: ref.plaintextUrl } : {}),
+      ca: ref.tls.ca,
+      insecure: false,
+      settings: {},
+      ...(token !== undefined ? { controlToken: token } : {}),
+      capabilities: [...capabilities],
+      credentials: {},
+    };
+    return assemble({
+      name: 'embedded reference',
+      embedded: true,
+      config: {
+        name: 'embedded reference',
+        payee: http,
+        operator: http,
+        payingApp: { adapter: 'module', module: REFERENCE_ADAPTER, settings: appSettings, ca: ref.tls.ca },
+      },
+      payee: role,
+      operator: role,
+      payingApp,
+      capabilities: { payee: capabilities, operator: capabilities },
+      credentials: { payee: {}, operator: {} },
+      close: async () => {
+        await closeAll(opened);
+        await ref.close();
+      },
+    });
+  } catch (error) {
+    await closeAll(opened);
+    await ref.close();
+    throw error;
+  }
+}
+
+function readCaFile(file: string): string {
+  let pem: string;
+  try {
+    pem = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new HarnessError('USAGE_ERROR', `--ca ${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  }
+  if (!pem.includes('-----BEGIN CERTIFICATE-----')) throw new HarnessError('USAGE_ERROR', `--ca ${file} holds no PEM certificate`);
+  return pem;
+}
+
+// ---- Opening one role ----
+
+async function openHttpRole(name: HttpRoleName, config: HttpRoleConfig, options: OpenOptions): Promise<HttpRole> {
+  const role = await startRole(name, () => {
+    switch (config.adapter) {
+      case 'http':
+        return Promise.resolve(
+          createHttpRole({
+            baseUrl: config.baseUrl,
+            ...(config.plaintextBaseUrl !== undefined ? { plaintextBaseUrl: config.plaintextBaseUrl } : {}),
+            ...(config.ca !== undefined ? { ca: config.ca } : {}),
+            insecure: config.insecure,
+            ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+          }),
+        );
+      case 'module':
+        return loadModuleRole(config.module, { role: name, settings: config.settings, ...common(config, options) });
+      case 'process':
+        return spawnProcessRole(config.command, { role: name, cwd: config.cwd, settings: config.settings, ...processCommon(config, options) });
+    }
+  });
+  return config.controlToken !== undefined ? withControlToken(role, config.controlToken) : role;
+}
+
+function openAppRole(config: AppRoleConfig, options: OpenOptions): Promise<PayingAppRole> {
+  return startRole('paying-app', () =>
+    config.adapter === 'module'
+      ? loadModuleRole(config.module, { role: 'paying-app', settings: config.settings, ...common(config, options) })
+      : spawnProcessRole(config.command, { role: 'paying-app', cwd: config.cwd, settings: config.settings, ...processCommon(config, options) }),
+  );
+}
+
+function common(config: { readonly ca?: string }, options: OpenOptions) {
+  return { ...(config.ca !== undefined ? { ca: config.ca } : {}), ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}) };
+}
+
+function processCommon(config: { readonly caFile?: string }, options: OpenOptions) {
+  return { ...(config.caFile !== undefined ? { caFile: config.caFile } : {}), ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}) };
+}
+
+/** Adapter construction errors become harness errors: bad options are CONFIG_INVALID, a role that does not start is unreachable. */
+async function startRole<R>(name: string, start: () => Promise<R>): Promise<R> {
+  try {
+    return await start();
+  } catch (error) {
+    if (error instanceof HarnessError) throw error;
+    if (error instanceof TransportError) {
+      throw new HarnessError('HARNESS_TARGET_UNREACHABLE', `${name} did not start: ${error.message}`, 'see harness/ADAPTERS.md for what the adapter expects');
+    }
+    throw new HarnessError('CONFIG_INVALID', `${name}: ${(error as Error)?.message ?? String(error)}`);
+  }
+}
+
+async function capabilitiesOf(name: HttpRoleName, role: HttpRole | undefined, config: HttpRoleConfig | undefined, timeoutMs: number): Promise<Set<Capability>> {
+  if (!role || !config) return new Set();
+  if (config.capabilities !== 'auto') return new Set(config.capabilities);
+  return guard(name, role, () => discoverCapabilities(role, timeoutMs));
+}
+
+/** A TransportError while setting up means the role did not answer: report it as preflight would. */
+async function guard<T>(name: string, role: HttpRole, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof TransportError) throw unreachable(name, role, error);
+    throw error;
+  }
+}
+
+// ---- Assembly and description ----
+
+type Parts = Omit<Target, 'description'>;
+
+function assemble(parts: Parts): Target {
+  let closing: Promise<void> | undefined;
+  return { ...parts, description: describeTarget(parts), close: () => (closing ??= parts.close()) };
+}
+
+/** Only adapter kinds, URLs, TLS handling and capability names: nothing secret can get in. */
+export function describeTarget(parts: Pick<Target, 'name' | 'embedded' | 'payee' | 'operator' | 'payingApp' | 'capabilities'>): TargetDescription {
+  const roles: Partial<Record<'payee' | 'operator' | 'paying-app', RoleEntry>> = {};
+  for (const name of ['payee', 'operator'] as const) {
+    const role = parts[name];
+    if (!role) continue;
+    roles[name] = {
+      adapter: role.kind,
+      ...(role.baseUrl !== undefined ? { base_url: role.baseUrl } : {}),
+      tls: role.tls,
+      capabilities: [...parts.capabilities[name]].sort(),
+    };
+  }
+  if (parts.payingApp) roles['paying-app'] = { adapter: parts.payingApp.kind, tls: 'in-process', capabilities: [] };
+  return { name: parts.name, embedded: parts.embedded, roles };
+}
+
+async function closeAll(roles: readonly { close(): Promise<void> }[]): Promise<void> {
+  const distinct = [...new Set(roles)];
+  await Promise.allSettled(distinct.map((r) => r.close()));
+}

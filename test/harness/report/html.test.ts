@@ -1,0 +1,245 @@
+import { describe, expect, it } from 'vitest';
+import { reportHtml } from '../../../harness/report/html.ts';
+import type { Report, RequirementResult, RequirementStatus } from '../../../harness/report/model.ts';
+import { findRequirement } from '../../../profile/registry.ts';
+import { buildReport, fixtureTests, HOSTILE } from './fixture.ts';
+import { decodeEntities, scanMarkup, type Tag } from './markup.ts';
+
+const STATUSES: readonly RequirementStatus[] = ['passed', 'failed', 'warning', 'skipped', 'not-applicable', 'uncovered'];
+
+/** The fixture, with hostile text also in places we write ourselves (IDs, titles, harness errors). */
+function hostileReport(): Report {
+  const report = buildReport();
+  const evilId = `EVIL-1"><img src=x onerror=alert(1)>`;
+  const tests = report.tests.map((t) => (t.id === 'CPR-ID-001' ? { ...t, id: evilId, title: `${HOSTILE.textarea} ${HOSTILE.link}` } : t));
+  return {
+    ...report,
+    tests,
+    requirements: report.requirements.map((r) => (r.id === 'CPR-ID-1' ? { ...r, tests: [evilId] } : r)),
+    errors: [{ code: HOSTILE.svg, message: HOSTILE.pre }],
+  };
+}
+
+const html = reportHtml(hostileReport());
+const markup = scanMarkup(html, 'html');
+const text = markup.texts.join('');
+const opening = (name: string) => markup.tags.filter((t) => t.name === name && !t.closing);
+const attrOf = (tag: Tag | undefined, name: string) => tag?.attributes.get(name);
+
+describe('reportHtml', () => {
+  it('is one well-formed HTML5 document: doctype, balanced tags, unique IDs, every link resolves', () => {
+    expect(html.startsWith('<!DOCTYPE html>\n<html lang="en">')).toBe(true);
+    const ids = markup.tags.flatMap((t) => (t.closing || !t.attributes.has('id') ? [] : [t.attributes.get('id')]));
+    expect(new Set(ids).size).toBe(ids.length);
+    const hrefs = opening('a').map((a) => attrOf(a, 'href') ?? '');
+    expect(hrefs.length).toBeGreaterThan(10);
+    for (const href of hrefs) expect(ids, href).toContain(href.slice(1));
+    expect(opening('meta')[0]?.attributes.get('charset')).toBe('utf-8');
+  });
+
+  it('loads nothing from outside and allows only its own nonce-bearing script', () => {
+    const csp = opening('meta').find((m) => attrOf(m, 'http-equiv') === 'Content-Security-Policy');
+    const policy = decodeEntities(attrOf(csp, 'content') ?? '');
+    const nonce = /script-src 'nonce-([A-Za-z0-9+/=]{16,})'$/.exec(policy)?.[1];
+    expect(policy.startsWith("default-src 'none'; style-src 'unsafe-inline'; script-src 'nonce-")).toBe(true);
+    expect(opening('script')).toHaveLength(1);
+    expect(attrOf(opening('script')[0], 'nonce')).toBe(nonce);
+    expect(html.match(/<script/gi)).toHaveLength(1);
+    for (const name of ['link', 'img', 'iframe', 'object', 'embed', 'base', 'form', 'svg']) expect(opening(name), name).toHaveLength(0);
+  });
+
+  it('uses a fresh nonce for each file', () => {
+    const nonce = (h: string) => /nonce="([^"]+)"/.exec(h)?.[1];
+    expect(nonce(reportHtml(buildReport()))).not.toBe(nonce(reportHtml(buildReport())));
+  });
+
+  it('never puts data in href, src, style or event-handler attributes', () => {
+    for (const tag of markup.tags) {
+      for (const [name, value] of tag.attributes) {
+        expect(name, `<${tag.name} ${name}>`).not.toMatch(/^(on|src$|style$|srcdoc$|formaction$)/i);
+        if (name === 'href') expect(value).toMatch(/^#[A-Za-z0-9_.-]+$/);
+        if (name === 'id') expect(value).toMatch(/^[A-Za-z0-9_.-]+$/);
+        expect(decodeEntities(value).toLowerCase(), `${tag.name}[${name}]`).not.toContain('javascript:');
+      }
+    }
+  });
+
+  it.each([
+    ['<script>alert(1)</script>', '&lt;script&gt;alert(1)&lt;/script&gt;'],
+    ['<img src=x onerror=alert(1)>', '&lt;img src=x onerror=alert(1)&gt;'],
+    ['"><svg onload=alert(1)>', '&quot;&gt;&lt;svg onload=alert(1)&gt;'],
+    ['</pre><script>', '&lt;/pre&gt;&lt;script&gt;'],
+    ['</textarea>', '&lt;/textarea&gt;'],
+    ['javascript:alert(1) as a body', 'javascript:alert(1)'],
+    ['[link](javascript:...)', '[click me](javascript:alert(1))'],
+    ['an ANSI escape', '\\u001b[31mRED\\u001b[0m'],
+    ['a bidi override', '\\u202eevil bidi override'],
+  ])('shows %s only as escaped text', (_name, escaped) => {
+    expect(text).toContain(escaped);
+  });
+
+  it('has no event handler, script or markup from data outside escaped text', () => {
+    const tagText = markup.tags.map((t) => [t.name, ...t.attributes.keys()].join(' ')).join('\n');
+    expect(tagText).not.toMatch(/onerror|onload|svg|img|textarea/i);
+    expect(html).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e]/);
+    expect(html.isWellFormed()).toBe(true);
+  });
+
+  it('gives a test with an unsafe ID a sanitized anchor that its links use', () => {
+    const article = opening('article').map((a) => attrOf(a, 'id') ?? '');
+    const evil = article.find((id) => id.startsWith('f_x'));
+    expect(evil).toMatch(/^f_x[0-9a-f]+$/);
+    expect(Buffer.from(evil?.slice(3) ?? '', 'hex').toString('utf8')).toBe(`EVIL-1"><img src=x onerror=alert(1)>`);
+    expect(opening('a').some((a) => attrOf(a, 'href') === `#${evil}`)).toBe(true);
+  });
+
+  it('shows the verdict in a banner and the run facts', () => {
+    const banner = opening('header')[0];
+    expect(attrOf(banner, 'class')).toBe('banner v-error');
+    expect(html).toContain('<h1>ERROR</h1>');
+    expect(reportHtml(buildReport({ tests: fixtureTests().slice(0, 2) }))).toContain('<header class="banner v-non-conformant"><h1>NON-CONFORMANT</h1>');
+    for (const fact of ['CPP-PROFILE-1.0', '0.1.0', '42', 'v20.11.1', 'cpr-conformance run --target target.yaml --seed 42']) expect(text).toContain(fact);
+    expect(html).toContain('<td class="insecure">insecure</td>');
+  });
+
+  it('lays the requirement matrix out by first spec section, in numeric order, PROFILE sections after', () => {
+    const headings = [...html.matchAll(/<tr class="section"><th colspan="6" scope="colgroup">([^<]*)<\/th>/g)].map((m) => m[1] ?? '');
+    expect(headings.indexOf('§2.1')).toBeLessThan(headings.indexOf('§4.5'));
+    expect(headings.indexOf('§4.5')).toBeLessThan(headings.indexOf('§4.5.1'));
+    expect(headings.indexOf('§4.6.4')).toBeLessThan(headings.indexOf('§4.7.1'));
+    expect(headings.indexOf('PROFILE §2.1')).toBeLessThan(headings.indexOf('PROFILE §10'));
+    expect(headings.indexOf('§7.1')).toBeLessThan(headings.indexOf('PROFILE §1'));
+    const numbers = (h: string) => (h.replace(/^PROFILE /, '9999.').replace('§', '')).split('.').map(Number);
+    const sorted = [...headings].sort((a, b) => {
+      const [x, y] = [numbers(a), numbers(b)];
+      for (let i = 0; i < Math.max(x.length, y.length); i++) if ((x[i] ?? -1) !== (y[i] ?? -1)) return (x[i] ?? -1) - (y[i] ?? -1);
+      return 0;
+    });
+    expect(headings).toEqual(sorted);
+    expect(opening('tr').filter((t) => t.attributes.has('data-status'))).toHaveLength(buildReport().requirements.length);
+  });
+
+  it.each<[string[], string[]]>([
+    [['§10', '§2.1', '§1.2'], ['§1.2', '§2.1', '§10']],
+    [['PROFILE §10', '§9', 'PROFILE §2'], ['§9', 'PROFILE §2', 'PROFILE §10']],
+    [['§4.10', '§4.9', '§4'], ['§4', '§4.9', '§4.10']],
+  ])('orders sections %j as %j', (sections, order) => {
+    const base = buildReport({ tests: [] });
+    const requirements: RequirementResult[] = sections.map((s, i) => ({ ...base.requirements[0]!, id: `X-${i}`, sections: [s] }));
+    const out = reportHtml({ ...base, requirements });
+    expect([...out.matchAll(/scope="colgroup">([^<]*)</g)].map((m) => m[1])).toEqual(order);
+  });
+
+  it('gives each row ID, level, roles, summary, coloured status and links to its tests', () => {
+    const row = html.split('\n').find((l) => l.startsWith('<tr id="r-TOK-RACE-1"'));
+    const summary = findRequirement('TOK-RACE-1')?.summary ?? '';
+    expect(row).toBe(
+      `<tr id="r-TOK-RACE-1" data-status="passed"><td class="id">TOK-RACE-1</td><td>MUST</td><td>payee</td><td>${summary}</td><td><span class="badge s-passed">passed</span></td><td><a href="#t-TOK-RACE-001">TOK-RACE-001</a></td></tr>`,
+    );
+  });
+
+  it('links a failing test from the matrix to its failure details', () => {
+    const row = html.split('\n').find((l) => l.startsWith('<tr id="r-CPR-ID-2"'));
+    expect(row).toContain('<span class="badge s-warning">warning</span></td><td><a href="#f-CPR-ID-002" class="bad">CPR-ID-002</a></td>');
+  });
+
+  it.each(['all', ...STATUSES])('has a filter button for %s', (status) => {
+    const button = opening('button').find((b) => attrOf(b, 'data-filter') === status);
+    expect(attrOf(button, 'type')).toBe('button');
+  });
+
+  it.each(STATUSES)('filters the matrix to %s with the inline script', (status) => {
+    const dom = fakeDom(html);
+    dom.click(status);
+    const visible = dom.rows().filter((r) => !r.hidden);
+    const expected = hostileReport().requirements.filter((r) => r.status === status).length;
+    expect(visible).toHaveLength(expected);
+    expect(visible.every((r) => r.getAttribute('data-status') === status)).toBe(true);
+    for (const group of dom.groups) expect(group.hidden).toBe(group.rows.every((r) => r.hidden));
+    expect(dom.buttons.filter((b) => b.getAttribute('aria-pressed') === 'true').map((b) => b.getAttribute('data-filter'))).toEqual([status]);
+    expect(dom.empty.hidden).toBe(expected !== 0);
+    dom.click('all');
+    expect(dom.rows().every((r) => !r.hidden)).toBe(true);
+  });
+
+  it('details each failed or errored test: checks, expected vs actual, transcript, rerun command', () => {
+    const articles = opening('article').map((a) => attrOf(a, 'id'));
+    expect(articles).toHaveLength(3);
+    expect(articles).toContain('f-CPR-ID-002');
+    expect(articles).toContain('f-TOK-ONCE-001');
+    expect(html).toContain('<h4>Expected</h4><pre>\n{\n  &quot;status&quot;: 400,\n  &quot;code&quot;: &quot;INVALID_REQUEST&quot;\n}</pre>');
+    expect(html).toContain('<h4>Actual</h4><pre>\n```\n&lt;script&gt;');
+    expect(html).toContain('<p class="line">step 1 · payee · <code>POST http://127.0.0.1:8080/v1/cpr</code></p>');
+    expect(html).toContain('<p class="line">response <strong>400</strong> · 7 ms</p>');
+    expect(html).toContain('x-evil: &quot;&gt;&lt;svg onload=alert(1)&gt;');
+    expect(html).toContain('[body truncated]');
+    expect(html).toContain('transport error after 3 ms: ECONNRESET \\u001b[31mRED\\u001b[0m');
+    expect(html).toContain('<pre class="rerun">\nnpx cpr-conformance run --only TOK-ONCE-001 --seed 42</pre>');
+  });
+
+  it('keeps a body that starts with a blank line intact (one newline after <pre> is eaten by parsers)', () => {
+    const tests = [{ ...fixtureTests()[2]!, checks: [{ ...fixtureTests()[2]!.checks[0]!, actual: '\nleading blank line' }] }];
+    expect(reportHtml(buildReport({ tests }))).toContain('<h4>Actual</h4><pre>\n\nleading blank line</pre>');
+  });
+});
+
+interface FakeElement {
+  hidden: boolean;
+  rows: FakeElement[];
+  getAttribute(name: string): string | null;
+  setAttribute(name: string, value: string): void;
+  addEventListener(type: string, listener: () => void): void;
+  querySelectorAll(selector: string): FakeElement[];
+  listeners: Map<string, () => void>;
+}
+
+function element(attributes: ReadonlyMap<string, string>): FakeElement {
+  const attrs = new Map([...attributes].map(([k, v]) => [k, decodeEntities(v)]));
+  const self: FakeElement = {
+    hidden: attrs.has('hidden'),
+    rows: [],
+    listeners: new Map(),
+    getAttribute: (name) => attrs.get(name) ?? null,
+    setAttribute: (name, value) => void attrs.set(name, value),
+    addEventListener: (type, listener) => void self.listeners.set(type, listener),
+    querySelectorAll: (selector) => {
+      if (selector !== 'tr[data-status]') throw new Error(`unexpected selector ${selector}`);
+      return self.rows;
+    },
+  };
+  return self;
+}
+
+/** Just enough DOM, built from the markup, to run our inline script and click its buttons. */
+function fakeDom(source: string) {
+  const { tags, scripts } = scanMarkup(source, 'html');
+  const buttons: FakeElement[] = [];
+  const groups: FakeElement[] = [];
+  let empty: FakeElement | undefined;
+  let inMatrix = false;
+  for (const tag of tags) {
+    if (tag.name === 'table') inMatrix = !tag.closing && tag.attributes.get('id') === 'matrix';
+    if (tag.closing) continue;
+    if (tag.name === 'button' && tag.attributes.has('data-filter')) buttons.push(element(tag.attributes));
+    if (tag.name === 'tbody' && inMatrix) groups.push(element(tag.attributes));
+    if (tag.name === 'tr' && inMatrix && tag.attributes.has('data-status')) groups.at(-1)?.rows.push(element(tag.attributes));
+    if (tag.attributes.get('id') === 'matrix-empty') empty = element(tag.attributes);
+  }
+  if (empty === undefined) throw new Error('no #matrix-empty');
+  const document = {
+    querySelectorAll: (selector: string) => {
+      if (selector === 'button[data-filter]') return buttons;
+      if (selector === '#matrix tbody') return groups;
+      throw new Error(`unexpected selector ${selector}`);
+    },
+    getElementById: (id: string) => (id === 'matrix-empty' ? empty : null),
+  };
+  new Function('document', scripts[0] ?? '')(document);
+  return {
+    buttons,
+    groups,
+    empty,
+    rows: () => groups.flatMap((g) => g.rows),
+    click: (filter: string) => buttons.find((b) => b.getAttribute('data-filter') === filter)?.listeners.get('click')?.(),
+  };
+}

@@ -1,0 +1,161 @@
+import { describe, expect, it } from 'vitest';
+import { summaryMarkdown } from '../../../harness/report/markdown.ts';
+import type { Report } from '../../../harness/report/model.ts';
+import { stripControl } from '../../../harness/text.ts';
+import { buildReport, fixtureTests, HOSTILE, HOSTILE_BODY } from './fixture.ts';
+
+interface Fence {
+  readonly info: string;
+  readonly content: string;
+}
+
+/** Splits Markdown into fenced code blocks and the prose around them, closing fences as CommonMark does. */
+function parse(md: string): { prose: string[]; fences: Fence[] } {
+  const prose: string[] = [];
+  const fences: Fence[] = [];
+  const lines = md.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const open = /^(`{3,})([^`]*)$/.exec(lines[i] ?? '');
+    if (open === null) {
+      prose.push(lines[i] ?? '');
+      continue;
+    }
+    const length = open[1]?.length ?? 3;
+    const body: string[] = [];
+    for (i++; i < lines.length && !new RegExp(`^\`{${length},}\\s*$`).test(lines[i] ?? ''); i++) body.push(lines[i] ?? '');
+    fences.push({ info: open[2] ?? '', content: body.join('\n') });
+  }
+  return { prose, fences };
+}
+
+/** A GFM table row's cells: a pipe splits unless backslash-escaped. */
+function cells(line: string): string[] {
+  const out = [''];
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i] ?? '';
+    if (c === '\\') out[out.length - 1] += c + (line[++i] ?? '');
+    else if (c === '|') out.push('');
+    else out[out.length - 1] += c;
+  }
+  return out.slice(1, -1);
+}
+
+/** Characters not preceded by an escaping backslash. */
+function unescaped(text: string, char: string): number {
+  let count = 0;
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] === '\\') i++;
+    else if (text[i] === char) count++;
+  }
+  return count;
+}
+
+function hostileReport(): Report {
+  const report = buildReport();
+  const hostile = Object.values(HOSTILE).join(' ');
+  return {
+    ...report,
+    requirements: report.requirements.map((r) => (r.status === 'failed' || r.status === 'warning' ? { ...r, summary: `${hostile}\nsecond | line` } : r)),
+    errors: [{ code: 'HARNESS_TARGET_UNREACHABLE', message: hostile }],
+    run: { ...report.run, shard: '1/2' },
+  };
+}
+
+describe('summaryMarkdown', () => {
+  const md = summaryMarkdown(hostileReport());
+  const { prose, fences } = parse(md);
+
+  it('starts with the verdict as a word, without emoji', () => {
+    expect(md.split('\n')[0]).toBe('## cpr-conformance: ERROR');
+    expect(summaryMarkdown(buildReport({ tests: fixtureTests().slice(0, 2) }))).toMatch(/^\*\*Verdict: NON-CONFORMANT\*\*/m);
+    expect(summaryMarkdown(buildReport({ tests: fixtureTests().slice(0, 1) }))).toMatch(/^\*\*Verdict: CONFORMANT\*\*/m);
+    expect(md).not.toMatch(/\p{Extended_Pictographic}/u);
+  });
+
+  it.each([
+    ['Profile version', 'CPP-PROFILE-1.0'],
+    ['Duration', '4.3 s'],
+    ['Seed', '42'],
+    ['Shard', '1/2'],
+  ])('gives the run fact %s', (name, value) => {
+    expect(prose).toContain(`| ${name} | ${value} |`);
+  });
+
+  it('counts tests by outcome and requirements by status', () => {
+    const at = prose.indexOf('| Total | Passed | Failed | Skipped | Not applicable | Error | Warnings |');
+    expect(prose[at + 2]).toBe('| 8 | 3 | 2 | 1 | 1 | 1 | 1 |');
+    expect(prose).toContain('| Passed | Failed | Warning | Skipped | Not applicable | Uncovered |');
+  });
+
+  it('lists failed requirements with level, section, summary and failing tests', () => {
+    const row = prose.find((l) => l.startsWith('| CPR-ID-1 |'));
+    expect(cells(row ?? '').map((c) => c.trim()).filter((_, i) => i !== 3)).toEqual(['CPR-ID-1', 'MUST', '§2.1, §4.7.3, §4.8', 'CPR-ID-001']);
+    expect(prose.find((l) => l.startsWith('| CPR-ID-2 |'))).toContain('| SHOULD | §2.1 |');
+  });
+
+  it('keeps every table row to its column count however hostile the cell', () => {
+    const tables = prose.filter((l) => l.startsWith('|'));
+    let columns = 0;
+    for (const line of tables) {
+      if (/^\|[-:|]+\|$/.test(line)) continue;
+      const n = cells(line).length;
+      if (line.startsWith('| ID |') || line.startsWith('| Run |') || line.startsWith('| Total |') || line.startsWith('| Passed |')) columns = n;
+      expect(n, line).toBe(columns);
+      expect(line.includes('\n')).toBe(false);
+    }
+    expect(tables.some((l) => l.includes('\\[click me\\](javascript\\:alert(1))'))).toBe(true);
+  });
+
+  it('lets no data make HTML, links, emphasis or code outside fences', () => {
+    const text = prose.join('\n');
+    expect(text).not.toContain('<');
+    expect(unescaped(text, '[')).toBe(0);
+    expect(unescaped(text, '`')).toBe(0);
+    expect(unescaped(text, '_')).toBe(0);
+    expect(text).not.toMatch(/(?<!\\)javascript:/);
+    expect(text).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(text).toContain('&lt;img src=x onerror=alert(1)&gt;');
+    // Our own emphasis is the only one: ** pairs around fixed words.
+    expect(text.match(/(?<!\\)\*/g)?.length).toBe(4);
+  });
+
+  it('shows no control characters: ANSI escapes and bidi overrides become visible text', () => {
+    expect(md).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e]/);
+    expect(md).toContain('\\u001b[31mRED\\u001b[0m');
+    expect(md).toContain('\\u202eevil bidi override');
+  });
+
+  it('fences a body containing backtick runs so that it comes through whole', () => {
+    const expected = stripControl(HOSTILE_BODY.replace(/\r\n/g, '\n'));
+    const block = fences.find((f) => f.content === expected);
+    expect(block?.info).toBe('text');
+    expect(md).toContain('`````text\n```\n');
+  });
+
+  it.each([
+    ['CPR-ID-001', 'failed'],
+    ['CPR-ID-002', 'failed'],
+    ['TOK-ONCE-001', 'harness error'],
+  ])('details %s (%s) with the command that reruns it alone', (id, outcome) => {
+    const heading = prose.findIndex((l) => l.startsWith(`#### Test ${id}:`));
+    expect(prose[heading + 2]).toMatch(new RegExp(`^Outcome ${outcome};`));
+    expect(fences).toContainEqual({ info: 'sh', content: `npx cpr-conformance run --only ${id} --seed 42` });
+  });
+
+  it('gives expected and actual of each failed check as fenced blocks', () => {
+    expect(fences).toContainEqual({ info: 'text', content: '{\n  "status": 400,\n  "code": "INVALID_REQUEST"\n}' });
+    expect(fences.some((f) => f.content.includes('"title": "<script>alert(1)</script>"'))).toBe(true);
+  });
+
+  it('names harness errors by code', () => {
+    expect(prose).toContain('### Harness errors');
+    expect(prose.some((l) => l.startsWith('- Code HARNESS\\_TARGET\\_UNREACHABLE: &lt;script&gt;'))).toBe(true);
+  });
+
+  it('cuts very long blocks and says where the full text is', () => {
+    const tests = [{ ...fixtureTests()[2]!, checks: [{ ...fixtureTests()[2]!.checks[0]!, actual: 'x'.repeat(10_000) }] }];
+    const out = summaryMarkdown(buildReport({ tests }));
+    expect(out).toContain('[... cut at 4000 characters; see report.json]');
+    expect(out.length).toBeLessThan(7000);
+  });
+});
