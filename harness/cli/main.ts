@@ -3,6 +3,10 @@
 // usage error.
 import { stripControl } from '../text.ts';
 import { EXIT, HarnessError } from './errors.ts';
+import { explain } from './explain.ts';
+import { init } from './init.ts';
+import { list } from './list.ts';
+import { report as reportCommand } from './report.ts';
 import { run } from './run.ts';
 import { serve } from './serve.ts';
 
@@ -13,7 +17,11 @@ interface Command {
 
 const COMMANDS: Readonly<Record<string, Command>> = {
   run: { summary: 'certify a target (the embedded reference when none is given)', run },
+  list: { summary: 'list the scenarios a run would execute, with a count', run: list },
+  explain: { summary: 'show a requirement (spec text, tests covering it) or a scenario', run: explain },
   serve: { summary: 'start the reference implementation on loopback', run: serve },
+  init: { summary: 'write a commented target-file template', run: init },
+  report: { summary: 'report merge DIR...: join sharded reports into one', run: reportCommand },
 };
 
 export const HELP = `Usage: cpr-conformance <command> [options]

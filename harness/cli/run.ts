@@ -1,13 +1,13 @@
 // `cpr-conformance run`: certify a target (the embedded reference when none).
 import { readFileSync } from 'node:fs';
 import YAML from 'yaml';
-import { ROLES, type Role } from '../../profile/registry.ts';
 import { readReport } from '../report/index.ts';
 import { conformanceRun } from '../runner/run.ts';
 import type { TargetChoice } from '../runner/resolve-target.ts';
 import { createTerminal } from '../runner/terminal.ts';
 import { integerOption, parse } from './args.ts';
 import { EXIT, HarnessError } from './errors.ts';
+import { rolesOf } from './list.ts';
 import { printSummary } from './summary.ts';
 
 export const RUN_HELP = `Usage: cpr-conformance run [options]
@@ -71,10 +71,7 @@ export async function run(argv: string[]): Promise<number> {
     process.stdout.write(RUN_HELP);
     return 0;
   }
-  const roles = ((values.role as string[] | undefined) ?? []).map((r) => {
-    if (!(ROLES as readonly string[]).includes(r)) throw new HarnessError('USAGE_ERROR', `--role takes ${ROLES.join(', ')}, not ${JSON.stringify(r)}`, 'see: cpr-conformance run --help');
-    return r as Role;
-  });
+  const roles = rolesOf(values.role as string[] | undefined, 'run');
   const shard = values.shard as string | undefined;
   if (shard !== undefined) {
     const m = /^(\d+)\/(\d+)$/.exec(shard);

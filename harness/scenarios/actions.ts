@@ -20,11 +20,13 @@ export const ACTION_IMPLEMENTATIONS: Readonly<Record<ActionName, Action>> = {
   http: (ctx, p) => send(ctx, roleOf(ctx, p), httpRequest(ctx, p)),
 
   parallel: async (ctx, p) => {
-    const role = roleOf(ctx, p);
-    // Every request is built first, then all are released together.
-    const requests = Array.from({ length: p.copies as number }, () => httpRequest(ctx, p));
-    const responses = await Promise.all(requests.map((r) => send(ctx, role, r)));
-    return { responses, statuses: responses.map((r) => r.status) };
+    const role = p.of ? 'operator' : roleOf(ctx, p);
+    // Every request is built (and, with `of`, signed with fresh ids) first; then all are released together.
+    const builds = await Promise.all(
+      Array.from({ length: p.copies as number }, () => (p.of ? prepareCashpack(ctx, p.of as Params) : { request: httpRequest(ctx, p), sent: undefined })),
+    );
+    const responses = await Promise.all(builds.map((b) => send(ctx, role, b.request)));
+    return { responses, statuses: responses.map((r) => r.status), sent: builds.map((b) => b.sent) };
   },
 
   let: async (_ctx, p) => p.values,
@@ -94,23 +96,9 @@ export const ACTION_IMPLEMENTATIONS: Readonly<Record<ActionName, Action>> = {
   renewal: async (ctx, p) => renewalEntry(ctx, p),
   redemption: async (ctx, p) => redemptionRequest(ctx, p),
 
-  issue: async (ctx, p) => {
-    const message = await lockRequest(ctx, p);
-    return { ...(await send(ctx, 'operator', jsonRequest('POST', '/v1/cashpack/issue', message))), sent: message };
-  },
-  renew: async (ctx, p) => {
-    const renewal = renewalEntry(ctx, p);
-    const body = { cash_pack: p.pack, renewal };
-    return { ...(await send(ctx, 'operator', jsonRequest('POST', '/v1/cashpack/renew', body))), sent: renewal };
-  },
-  redeem: async (ctx, p) => {
-    const redemption = redemptionRequest(ctx, p);
-    const body = JSON.stringify({ cash_pack: p.pack, redemption });
-    const headers: Record<string, string> = { 'content-type': 'application/json' };
-    const identify = p.identify_as === undefined ? (p.redeemer as string) : p.identify_as;
-    if (identify !== false) Object.assign(headers, httpSignature(ctx, 'operator', 'POST', '/v1/cashpack/redeem', body, identify as string));
-    return { ...(await send(ctx, 'operator', { method: 'POST', path: '/v1/cashpack/redeem', headers, body })), sent: redemption };
-  },
+  issue: (ctx, p) => sendPrepared(ctx, prepareCashpack(ctx, { ...p, do: 'issue' })),
+  renew: (ctx, p) => sendPrepared(ctx, prepareCashpack(ctx, { ...p, do: 'renew' })),
+  redeem: (ctx, p) => sendPrepared(ctx, prepareCashpack(ctx, { ...p, do: 'redeem' })),
   status: (ctx, p) => {
     const path = `/v1/cashpack/${encodeURIComponent(String(p.pack_id))}/status`;
     const headers = p.sign_as === false ? {} : httpSignature(ctx, 'operator', 'GET', path, undefined, p.sign_as as string);
@@ -129,6 +117,39 @@ export const ACTION_IMPLEMENTATIONS: Readonly<Record<ActionName, Action>> = {
   },
   'app-derive': (ctx, p) => ctx.app().derive(p.cpr, p.context as Parameters<ReturnType<ScenarioContext['app']>['derive']>[1]),
 };
+
+interface Prepared {
+  readonly request: WireRequest;
+  /** The cash-pack message the request carries. */
+  readonly sent: unknown;
+}
+
+/** Builds (and signs) the request an issue, renew or redeem step sends, with fresh ids unless given. */
+function prepareCashpack(ctx: ScenarioContext, p: Params): Prepared | Promise<Prepared> {
+  switch (p.do) {
+    case 'issue':
+      return lockRequest(ctx, p).then((message) => ({ request: jsonRequest('POST', '/v1/cashpack/issue', message), sent: message }));
+    case 'renew': {
+      const renewal = renewalEntry(ctx, p);
+      return { request: jsonRequest('POST', '/v1/cashpack/renew', { cash_pack: p.pack, renewal }), sent: renewal };
+    }
+    case 'redeem': {
+      const redemption = redemptionRequest(ctx, p);
+      const body = JSON.stringify({ cash_pack: p.pack, redemption });
+      const headers: Record<string, string> = { 'content-type': 'application/json' };
+      const identify = p.identify_as === undefined ? (p.redeemer as string) : p.identify_as;
+      if (identify !== false) Object.assign(headers, httpSignature(ctx, 'operator', 'POST', '/v1/cashpack/redeem', body, identify as string));
+      return { request: { method: 'POST', path: '/v1/cashpack/redeem', headers, body }, sent: redemption };
+    }
+    default:
+      throw new StepError('error', `parallel "of" builds issue, renew or redeem steps, not ${String(p.do)}`);
+  }
+}
+
+async function sendPrepared(ctx: ScenarioContext, prepared: Prepared | Promise<Prepared>): Promise<unknown> {
+  const { request, sent } = await prepared;
+  return { ...(await send(ctx, 'operator', request)), sent };
+}
 
 function roleOf(ctx: ScenarioContext, p: Params): Role {
   return (p.role as Role | undefined) ?? ctx.scenario.role;

@@ -60,9 +60,16 @@ export function parseSuite(text: string, file: string): Suite {
     fail(file, line, `YAML: ${firstError.message.split('\n')[0]}`, col);
   }
   const data = doc.toJS() as unknown;
+  const crowded = crowdedCheck(data);
+  if (crowded) {
+    const { line, col } = at(nodeAt(doc, crowded.path)?.range?.[0]);
+    fail(file, line, `one expect entry holds ${crowded.names.length === 0 ? 'no named check' : `${crowded.names.length} checks (${crowded.names.join(', ')})`}; give each check its own entry`, col);
+  }
   if (!validate(data)) {
     const error = mostSpecific(validate.errors ?? []);
-    const node = nodeAt(doc, error.instancePath);
+    // An unknown key is shown where it is written, not where its object starts.
+    const extra = error.keyword === 'additionalProperties' ? [(error.params as { additionalProperty: string }).additionalProperty] : [];
+    const node = nodeAt(doc, [...pathOf(error.instancePath), ...extra]) ?? nodeAt(doc, error.instancePath);
     const { line, col } = at(node?.range?.[0]);
     fail(file, line, describe(error), col);
   }
@@ -168,6 +175,26 @@ function undefinedNames(value: unknown, defined: ReadonlySet<string>, report: (n
   } else if (value !== null && typeof value === 'object') {
     for (const v of Object.values(value)) undefinedNames(v, defined, report);
   }
+}
+
+/** An expect entry must name exactly one check; ajv's oneOf error for this is unreadable. */
+function crowdedCheck(data: unknown): { path: (string | number)[]; names: string[] } | undefined {
+  const scenarios = (data as { scenarios?: unknown })?.scenarios;
+  if (!Array.isArray(scenarios)) return undefined;
+  for (const [i, scenario] of scenarios.entries()) {
+    const steps = (scenario as { steps?: unknown })?.steps;
+    if (!Array.isArray(steps)) continue;
+    for (const [j, step] of steps.entries()) {
+      const expect = (step as { expect?: unknown })?.expect;
+      if (!Array.isArray(expect)) continue;
+      for (const [k, entry] of expect.entries()) {
+        if (typeof entry !== 'object' || entry === null) continue;
+        const names = Object.keys(entry).filter((key) => key in CHECKS);
+        if (names.length !== 1) return { path: ['scenarios', i, 'steps', j, 'expect', k], names };
+      }
+    }
+  }
+  return undefined;
 }
 
 function fail(file: string, line: number, reason: string, col?: number): never {

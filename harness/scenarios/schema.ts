@@ -9,7 +9,7 @@ export function scenarioSchema(): Record<string, unknown> {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
     $id: 'https://cpr-conformance.dev/schemas/scenario.schema.json',
     title: 'cpr-conformance scenario file',
-    description: 'One file per spec section or rule family; see suites/README.md. Generated from harness/scenarios/vocabulary.ts: edit that, then run `cpr-conformance schema --write`.',
+    description: 'One file per spec section or rule family; see suites/README.md. Generated from harness/scenarios/vocabulary.ts: edit that, then run `npm run scenario-schema`.',
     type: 'object',
     additionalProperties: false,
     required: ['suite', 'title', 'sections', 'role', 'scenarios'],
@@ -52,7 +52,12 @@ export function scenarioSchema(): Record<string, unknown> {
         properties: { do: { enum: Object.keys(ACTIONS) } },
         allOf: Object.entries(ACTIONS).map(([name, spec]) => ({
           if: { properties: { do: { const: name } }, required: ['do'] },
-          then: { properties: { ...stepCommon, ...spec.params, do: { const: name } }, required: ['do', ...spec.required], additionalProperties: false },
+          then: {
+            properties: { ...stepCommon, ...spec.params, do: { const: name } },
+            required: ['do', ...spec.required],
+            additionalProperties: false,
+            ...('requireOneOf' in spec ? { oneOf: spec.requireOneOf.map((set) => ({ required: [...set] })) } : {}),
+          },
         })),
       },
       expectations: { type: 'array', minItems: 1, items: { $ref: '#/$defs/check' } },

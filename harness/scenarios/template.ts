@@ -1,12 +1,12 @@
 // Templates in scenario files: `${expr}` inside strings, evaluated against the
 // scenario's captured values. A string that is exactly one `${expr}` keeps the
 // value's type (an object stays an object). The expression language is small on
-// purpose: paths, literals, + and -, and a table of functions.
+// purpose: paths, literals, + - *, and a table of functions.
 //
 //   ${req.token}                       a captured value
 //   ${packs[0].pack_id}                an index
 //   ${policy.max_amount + 1}           decimal strings add exactly (BigInt)
-//   ${now + policy.expiry_min_seconds - 1}
+//   ${now + policy.expiry_min_seconds - 1}   ${iso((now + 600) * 1000)}
 //   ${ts(now + 60)}  ${uuid()}  ${repeat('😀', 140)}
 import { randomUUID } from 'node:crypto';
 import { encodeB64url } from '../../profile/index.ts';
@@ -101,7 +101,7 @@ function tokenize(src: string, expr: string): Token[] {
       const m = /^[A-Za-z_][A-Za-z0-9_]*/.exec(src.slice(i))!;
       tokens.push({ kind: 'ident', value: m[0] });
       i += m[0].length;
-    } else if ('.[](),+-'.includes(c)) {
+    } else if ('.[](),+-*'.includes(c)) {
       tokens.push({ kind: 'op', value: c });
       i++;
     } else {
@@ -121,10 +121,18 @@ export function evaluate(expr: string, scope: Scope): unknown {
     return t;
   };
   const sum = (): unknown => {
-    let left = unary();
+    let left = product();
     for (let t = peek(); t?.kind === 'op' && (t.value === '+' || t.value === '-'); t = peek()) {
       pos++;
-      left = arithmetic(t.value, left, unary(), expr);
+      left = arithmetic(t.value, left, product(), expr);
+    }
+    return left;
+  };
+  const product = (): unknown => {
+    let left = unary();
+    for (let t = peek(); t?.kind === 'op' && t.value === '*'; t = peek()) {
+      pos++;
+      left = arithmetic('*', left, unary(), expr);
     }
     return left;
   };
@@ -194,14 +202,14 @@ function member(value: unknown, key: unknown, expr: string): unknown {
   return Object.hasOwn(value, k) ? (value as Record<string, unknown>)[k] : undefined;
 }
 
-/** Numbers add as numbers; decimal strings (amounts) add exactly as BigInts and stay strings. */
+/** Numbers compute as numbers; decimal strings (amounts) compute exactly as BigInts and stay strings. */
 function arithmetic(op: string, a: unknown, b: unknown, expr: string): unknown {
-  if (typeof a === 'number' && typeof b === 'number') return op === '+' ? a + b : a - b;
+  if (typeof a === 'number' && typeof b === 'number') return op === '+' ? a + b : op === '-' ? a - b : a * b;
   const big = (v: unknown) => {
     if (typeof v === 'number' && Number.isSafeInteger(v)) return BigInt(v);
     if (typeof v === 'string' && DIGITS.test(v)) return BigInt(v);
     throw new TemplateError(`cannot do arithmetic on ${JSON.stringify(v)}`, expr);
   };
-  const r = op === '+' ? big(a) + big(b) : big(a) - big(b);
+  const r = op === '+' ? big(a) + big(b) : op === '-' ? big(a) - big(b) : big(a) * big(b);
   return r.toString();
 }

@@ -27,6 +27,8 @@ export interface ActionSpec {
   readonly required: readonly string[];
   /** A test-control capability the action needs; a scenario using it declares it in `needs`. */
   readonly capability?: Capability;
+  /** Alternative sets of required parameters, one of which must be present. */
+  readonly requireOneOf?: readonly (readonly string[])[];
 }
 
 const HTTP_PARAMS = {
@@ -47,7 +49,22 @@ const REDEMPTION = { pack: T, bearer: KEY, redeemer: KEY, redemption_id: T, crea
 
 export const ACTIONS = {
   http: { summary: 'send one HTTP request to a role', params: HTTP_PARAMS, required: ['method', 'path'] },
-  parallel: { summary: 'send N copies of one request released together; the result lists every response', params: { ...HTTP_PARAMS, copies: { type: 'integer', minimum: 2, maximum: 100 } }, required: ['method', 'path', 'copies'] },
+  parallel: {
+    summary: 'send N copies of one request released together, or with `of` N separately built (fresh ids, own signatures) issue, renew or redeem requests; the result has `responses`, `statuses` and `sent`',
+    params: {
+      ...HTTP_PARAMS,
+      copies: { type: 'integer', minimum: 2, maximum: 100 },
+      of: {
+        oneOf: [
+          { type: 'object', properties: { do: { const: 'issue' }, ...LOCK }, required: ['do', 'principal', 'bearer', 'amount'], additionalProperties: false },
+          { type: 'object', properties: { do: { const: 'renew' }, ...RENEWAL }, required: ['do', 'pack', 'bearer', 'new_bearer'], additionalProperties: false },
+          { type: 'object', properties: { do: { const: 'redeem' }, ...REDEMPTION, identify_as: { oneOf: [KEY, { const: false }] } }, required: ['do', 'pack', 'bearer', 'redeemer'], additionalProperties: false },
+        ],
+      },
+    },
+    required: ['copies'],
+    requireOneOf: [['of'], ['method', 'path']],
+  },
   let: { summary: 'name values computed from templates', params: { values: { type: 'object', propertyNames: KEY } }, required: ['values'] },
   tamper: {
     summary: 'a modified copy of a value: set or delete members (dotted paths), flip a signature bit, or re-sign',

@@ -1,0 +1,65 @@
+// `cpr-conformance explain ID`: a requirement (its level, roles, spec sections and
+// the spec's own text when the spec is beside the checkout) and the scenarios that
+// cover it; or a scenario and what it proves.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { findRequirement } from '../../profile/registry.ts';
+import { loadSuites, PROJECT_ROOT } from '../scenarios/load.ts';
+import { parse } from './args.ts';
+import { HarnessError } from './errors.ts';
+
+export const EXPLAIN_HELP = `Usage: cpr-conformance explain ID
+
+ID is a requirement ID (TOK-ONCE-1, PRF-ERR-1) or a scenario ID (TOK-ONCE-001).
+For a requirement: its level, roles, spec sections, summary, the spec's text of
+those sections (read from ../shared/spec/ when present) and the scenarios that
+cover it. For a scenario: its requirements, file and line, and its steps.
+`;
+
+const SPEC = join(PROJECT_ROOT, '..', 'shared', 'spec', 'cpr-cashpack-spec.md');
+
+export async function explain(argv: string[]): Promise<number> {
+  const [id, ...rest] = argv.filter((a) => !a.startsWith('-'));
+  const values = parse('explain', argv.filter((a) => a.startsWith('-')), {});
+  if (values.help) {
+    process.stdout.write(EXPLAIN_HELP);
+    return 0;
+  }
+  if (id === undefined || rest.length > 0) throw new HarnessError('USAGE_ERROR', 'explain takes exactly one ID', 'see: cpr-conformance explain --help');
+  const scenarios = loadSuites().flatMap((s) => s.scenarios);
+  const requirement = findRequirement(id);
+  const out: string[] = [];
+  if (requirement) {
+    out.push(`${requirement.id}  ${requirement.level}  (${requirement.roles.join(', ')})`, `  ${requirement.summary}`);
+    if (requirement.sections.length) out.push(`  spec: ${requirement.sections.join(' ')}`);
+    if (requirement.profile_sections?.length) out.push(`  PROFILE.md: ${requirement.profile_sections.join(' ')}`);
+    if (requirement.notes) out.push(`  note: ${requirement.notes}`);
+    for (const section of requirement.sections) {
+      const text = specSection(section);
+      if (text) out.push('', `  ${section} of the spec:`, ...text.split('\n').map((l) => `    ${l}`));
+    }
+    const covering = scenarios.filter((s) => s.requirements.includes(id) || s.steps.some((st) => st.expect.some((c) => c.requirement === id)));
+    out.push('', covering.length ? `covered by ${covering.length} scenario(s):` : 'covered by no scenario (uncovered)');
+    for (const s of covering) out.push(`  ${s.id}  ${s.title}  (${s.file}:${s.line})`);
+  } else {
+    const scenario = scenarios.find((s) => s.id === id);
+    if (!scenario) throw new HarnessError('USAGE_ERROR', `no requirement or scenario has the ID ${JSON.stringify(id)}`, 'list them with: cpr-conformance list');
+    out.push(`${scenario.id}  ${scenario.level}  ${scenario.role}`, `  ${scenario.title}`, `  ${scenario.file}:${scenario.line}`, `  proves: ${scenario.requirements.join(', ')}`);
+    if (scenario.needs.length) out.push(`  needs: ${scenario.needs.join(', ')}`);
+    if (scenario.info) out.push(`  ${scenario.info.trim()}`);
+    out.push('  steps:', ...scenario.steps.map((s) => `    ${s.index + 1}. ${s.action}${s.as ? ` as ${s.as}` : ''}${s.expect.length ? ` — ${s.expect.map((c) => c.name).join(', ')}` : ''}`));
+  }
+  process.stdout.write(`${out.join('\n')}\n`);
+  return 0;
+}
+
+/** The text under a "### 5.1 ..." heading (or "## 5 ...") of the spec, up to the next heading. */
+function specSection(section: string): string | undefined {
+  if (!existsSync(SPEC)) return undefined;
+  const number = section.replace(/^§/, '').split('.').slice(0, 2).join('.');
+  const lines = readFileSync(SPEC, 'utf8').split('\n');
+  const start = lines.findIndex((l) => new RegExp(`^#{2,3} ${number.replace('.', '\\.')}[. ]`).test(l));
+  if (start < 0) return undefined;
+  const end = lines.findIndex((l, i) => i > start && /^#{2,3} /.test(l));
+  return lines.slice(start, end < 0 ? undefined : end).join('\n').trim().slice(0, 3000);
+}

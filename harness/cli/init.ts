@@ -1,0 +1,31 @@
+// `cpr-conformance init [FILE]`: writes a commented target-file template.
+import { existsSync, writeFileSync } from 'node:fs';
+import { targetTemplate } from '../target/init.ts';
+import { parse } from './args.ts';
+import { HarnessError } from './errors.ts';
+
+export const INIT_HELP = `Usage: cpr-conformance init [FILE] [--force]
+
+Writes a commented target-file template (default: cpr-target.yaml) describing
+each role's adapter, base URL, TLS trust, test-control token, capabilities and
+credentials. Fill it in, then: cpr-conformance run --target FILE
+
+Options:
+  --force      overwrite FILE if it exists
+  -h, --help   show this help
+`;
+
+export async function init(argv: string[]): Promise<number> {
+  const files = argv.filter((a) => !a.startsWith('-'));
+  const values = parse('init', argv.filter((a) => a.startsWith('-')), { force: { type: 'boolean' } });
+  if (values.help) {
+    process.stdout.write(INIT_HELP);
+    return 0;
+  }
+  if (files.length > 1) throw new HarnessError('USAGE_ERROR', 'init takes at most one FILE', 'see: cpr-conformance init --help');
+  const file = files[0] ?? 'cpr-target.yaml';
+  if (existsSync(file) && !values.force) throw new HarnessError('USAGE_ERROR', `${file} exists`, 'use --force to overwrite it, or name another file');
+  writeFileSync(file, targetTemplate());
+  process.stdout.write(`wrote ${file}: fill in each role, then run: cpr-conformance run --target ${file}\n`);
+  return 0;
+}

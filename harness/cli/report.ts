@@ -1,0 +1,48 @@
+// `cpr-conformance report merge DIR...`: joins sharded runs into one report.
+import { join, resolve } from 'node:path';
+import { loadRegistry } from '../../profile/registry.ts';
+import { mergeReports, readReport, writeAllReports } from '../report/index.ts';
+import { createTerminal } from '../runner/terminal.ts';
+import { parse } from './args.ts';
+import { EXIT, HarnessError } from './errors.ts';
+import { printSummary } from './summary.ts';
+
+export const REPORT_HELP = `Usage: cpr-conformance report merge DIR... [options]
+
+Joins the report.json of sharded runs (run --shard i/n) into one report and
+writes every form (report.json, junit.xml, summary.md, report.html) to
+--report-dir. The verdict is recomputed over all shards; a missing shard makes
+it an error. Exit codes as for run.
+
+Options:
+  --report-dir DIR     where to write the merged report (default reports/merged)
+  --strict             as for run
+  --profile-advisory   as for run
+  -h, --help           show this help
+`;
+
+export async function report(argv: string[]): Promise<number> {
+  const [sub, ...rest] = argv;
+  if (sub === '--help' || sub === '-h' || sub === undefined) {
+    process.stdout.write(REPORT_HELP);
+    return sub === undefined ? EXIT.error : 0;
+  }
+  if (sub !== 'merge') throw new HarnessError('USAGE_ERROR', `unknown report command "${sub}"`, 'see: cpr-conformance report --help');
+  const dirs = rest.filter((a, i) => !a.startsWith('-') && rest[i - 1] !== '--report-dir');
+  const values = parse('report', rest.filter((a) => !dirs.includes(a)), {
+    'report-dir': { type: 'string' },
+    strict: { type: 'boolean' },
+    'profile-advisory': { type: 'boolean' },
+  });
+  if (values.help) {
+    process.stdout.write(REPORT_HELP);
+    return 0;
+  }
+  if (dirs.length === 0) throw new HarnessError('USAGE_ERROR', 'report merge needs at least one report folder', 'see: cpr-conformance report --help');
+  const reports = dirs.map((d) => readReport(join(d, 'report.json')));
+  const merged = mergeReports(reports, loadRegistry(), { strict: values.strict === true, profileAdvisory: values['profile-advisory'] === true, sources: dirs });
+  const out = resolve((values['report-dir'] as string | undefined) ?? join('reports', 'merged'));
+  writeAllReports(out, merged);
+  printSummary(merged, out, createTerminal());
+  return merged.verdict === 'conformant' ? EXIT.conformant : merged.verdict === 'non-conformant' ? EXIT.nonConformant : EXIT.error;
+}

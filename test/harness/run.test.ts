@@ -1,0 +1,118 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { readReport } from '../../harness/report/index.ts';
+
+const BIN = fileURLToPath(new URL('../../bin/cpr-conformance.js', import.meta.url));
+const FIXTURES = fileURLToPath(new URL('../fixtures/scenarios/', import.meta.url));
+const work = mkdtempSync(join(tmpdir(), 'cpr-run-test-'));
+let n = 0;
+const dir = () => join(work, `r${n++}`);
+
+function cli(...args: string[]) {
+  const started = Date.now();
+  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', timeout: 60_000, env: { ...process.env, CI: 'true' } });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr, ms: Date.now() - started };
+}
+
+describe('cpr-conformance run', () => {
+  it('certifies the embedded reference, writing all five report forms', () => {
+    const out = dir();
+    const r = cli('run', '--only', 'TOK-', '--report-dir', out);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/verdict: conformant/);
+    for (const file of ['report.json', 'junit.xml', 'summary.md', 'report.html']) expect(existsSync(join(out, file))).toBe(true);
+    expect(readdirSync(join(out, 'allure-results')).some((f) => f.endsWith('-result.json'))).toBe(true);
+    const report = readReport(join(out, 'report.json'));
+    expect(report.verdict).toBe('conformant');
+    expect(report.tests.length).toBeGreaterThan(0);
+    expect(report.tests.every((t) => t.status === 'passed')).toBe(true);
+    expect(report.run.target.embedded).toBe(true);
+  });
+
+  it('exits 1 on a deliberately wrong expectation and reports expected vs. actual', () => {
+    const out = dir();
+    const r = cli('run', '--scenario', join(FIXTURES, 'wrong-expectation.yaml'), '--only', 'TOK-ONCE-990', '--report-dir', out);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toMatch(/FAIL TOK-ONCE-990/);
+    expect(r.stdout).toMatch(/rerun: npx cpr-conformance run --scenario \S*wrong-expectation\.yaml --only TOK-ONCE-990/);
+    const report = readReport(join(out, 'report.json'));
+    expect(report.verdict).toBe('non-conformant');
+    const failed = report.tests[0]!.checks.find((c) => !c.passed)!;
+    expect(failed).toMatchObject({ expected: 200, actual: 410, requirement: 'TOK-ONCE-1' });
+    expect(report.requirements.find((q) => q.id === 'TOK-ONCE-1')!.status).toBe('failed');
+    expect(readFileSync(join(out, 'report.html'), 'utf8')).toContain('TOK-ONCE-990');
+    expect(readFileSync(join(out, 'junit.xml'), 'utf8')).toMatch(/<failure /);
+  });
+
+  it('exits 2 within 10 seconds when nothing listens at the target', () => {
+    const r = cli('run', '--target', 'http://127.0.0.1:9', '--report-dir', dir());
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/HARNESS_TARGET_UNREACHABLE/);
+    expect(r.ms).toBeLessThan(10_000);
+  });
+
+  it('exits 2 when nothing is selected, or a scenario file is broken', () => {
+    const none = cli('run', '--only', 'NOPE-', '--report-dir', dir());
+    expect(none.status).toBe(2);
+    expect(none.stderr).toMatch(/NOTHING_SELECTED/);
+    const broken = cli('run', '--scenario', join(FIXTURES, 'broken.yaml'), '--report-dir', dir());
+    expect(broken.status).toBe(2);
+    expect(broken.stderr).toMatch(/SCENARIO_INVALID: .*broken\.yaml:12:\d+: .*(unknown key "metod"|missing "method")/);
+  });
+
+  it('compares with a baseline: a known failure passes the run, an unexpected pass fails it', () => {
+    const known = join(work, 'known.yaml');
+    writeFileSync(known, 'known_failures: [TOK-ONCE-990]\n');
+    const args = ['run', '--scenario', join(FIXTURES, 'wrong-expectation.yaml'), '--only', 'TOK-ONCE-990', '--only', 'TOK-GET-001', '--baseline', known];
+    expect(cli(...args, '--report-dir', dir()).status).toBe(0);
+    writeFileSync(known, 'known_failures: [TOK-ONCE-990, TOK-GET-001]\n');
+    const r = cli(...args, '--report-dir', dir());
+    expect(r.status).toBe(1);
+    expect(r.stdout).toMatch(/baseline: 0 new failure\(s\), 1 unexpected pass\(es\)/);
+  });
+
+  it('splits a run into shards that merge into one report', () => {
+    const a = dir();
+    const b = dir();
+    const merged = dir();
+    expect(cli('run', '--only', 'TOK-', '--only', 'CPP-ISS-', '--shard', '1/2', '--seed', '7', '--report-dir', a).status).toBe(0);
+    expect(cli('run', '--only', 'TOK-', '--only', 'CPP-ISS-', '--shard', '2/2', '--seed', '7', '--report-dir', b).status).toBe(0);
+    const r = cli('report', 'merge', a, b, '--report-dir', merged);
+    expect(r.status).toBe(0);
+    const total = readReport(join(a, 'report.json')).tests.length + readReport(join(b, 'report.json')).tests.length;
+    expect(readReport(join(merged, 'report.json')).tests).toHaveLength(total);
+    expect(readReport(join(a, 'report.json')).tests.length).toBeGreaterThan(0);
+    expect(readReport(join(b, 'report.json')).tests.length).toBeGreaterThan(0);
+  });
+});
+
+describe('run --target against a separately started serve', () => {
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--plaintext-port', '0', '--json'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  afterAll(() => {
+    child.kill('SIGTERM');
+  });
+
+  it('gives the same verdict and results as the embedded run', async () => {
+    const facts = await new Promise<{ url: string; ca_file: string }>((resolve, reject) => {
+      let out = '';
+      child.stdout.on('data', (d: Buffer) => {
+        out += d.toString();
+        if (out.includes('\n')) resolve(JSON.parse(out.split('\n')[0]!) as { url: string; ca_file: string });
+      });
+      child.once('exit', (code) => reject(new Error(`serve exited with ${code}`)));
+    });
+    const viaUrl = dir();
+    const embedded = dir();
+    const r = cli('run', '--target', facts.url, '--ca', facts.ca_file, '--only', 'TOK-', '--only', 'CPP-', '--report-dir', viaUrl);
+    expect(r.status).toBe(0);
+    expect(cli('run', '--only', 'TOK-', '--only', 'CPP-', '--report-dir', embedded).status).toBe(0);
+    const outcome = (d: string) => readReport(join(d, 'report.json')).tests.map((t) => [t.id, t.status]).sort();
+    expect(outcome(viaUrl)).toEqual(outcome(embedded));
+    expect(readReport(join(viaUrl, 'report.json')).run.target.roles.operator?.tls).toBe('verified');
+  });
+});

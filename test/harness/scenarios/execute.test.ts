@@ -1,0 +1,128 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHttpRole } from '../../../harness/adapters/http.ts';
+import type { HttpRole } from '../../../harness/adapters/types.ts';
+import type { ScenarioTarget } from '../../../harness/scenarios/context.ts';
+import { executeScenario } from '../../../harness/scenarios/execute.ts';
+import { parseSuite } from '../../../harness/scenarios/load.ts';
+import { findRequirement } from '../../../profile/registry.ts';
+import type { Capability } from '../../../reference/control.ts';
+import { startReference, type RunningReference } from '../../../reference/start.ts';
+
+const ALL: Capability[] = ['provision', 'clock', 'cancel', 'balance', 'fulfil'];
+
+function target(role: HttpRole | undefined, capabilities: Capability[] = ALL): ScenarioTarget {
+  return {
+    httpRole: () => role,
+    payingApp: undefined,
+    capabilities: (r) => (r === 'paying-app' ? new Set() : new Set(capabilities)),
+    adapterKind: (r) => (r === 'paying-app' ? undefined : role?.kind),
+  };
+}
+
+function scenario(body: string, role = 'payee') {
+  const suite = parseSuite(`suite: probe\ntitle: probe\nsections: ["§5.1"]\nrole: ${role}\nscenarios:\n${body}`, 'suites/cpr/probe.yaml');
+  return suite.scenarios[0]!;
+}
+
+const options = { levelOf: (id: string) => findRequirement(id)?.level ?? 'MUST', rerun: (id: string) => `npx cpr-conformance run --only ${id}` } as const;
+
+const SECOND_GET = (expectation: string) => `  - id: TOK-ONCE-901
+    title: a second retrieval is refused
+    requirements: [TOK-ONCE-1]
+    level: MUST
+    needs: [provision]
+    steps:
+      - do: create-request
+        with: { sub_interface: IBAN }
+        as: req
+      - do: http
+        method: GET
+        path: /cpr/\${req.token}
+        expect: [{ status: 200 }]
+      - do: http
+        method: GET
+        path: /cpr/\${req.token}
+        expect:
+${expectation}
+`;
+
+describe('executing a scenario', () => {
+  let ref: RunningReference;
+  let http: HttpRole;
+  beforeAll(async () => {
+    ref = await startReference({ port: 0, plaintextPort: 0 });
+    http = createHttpRole({ baseUrl: ref.url, ca: ref.tls.ca });
+  });
+  afterAll(async () => {
+    await http.close();
+    await ref.close();
+  });
+
+  it('passes when every check passes, with the spec code and the profile status checked apart', async () => {
+    const result = await executeScenario(scenario(SECOND_GET('          - status: 4xx\n          - problem: TOKEN_CONSUMED\n            requirement: PRF-TOK-1')), target(http), options);
+    expect(result.status).toBe('passed');
+    expect(result.checks.map((c) => [c.check, c.requirement, c.passed])).toEqual([
+      ['status', 'TOK-ONCE-1', true],
+      ['status', 'TOK-ONCE-1', true],
+      ['problem', 'PRF-TOK-1', true],
+      ['problem_status', 'PRF-ERR-1', true],
+    ]);
+    expect(result.transcript.map((e) => e.response?.status)).toEqual([201, 200, 410]);
+    expect(result.rerun).toBe('npx cpr-conformance run --only TOK-ONCE-901');
+  });
+
+  it('fails a wrong expectation with expected vs. actual, the step and its line', async () => {
+    const result = await executeScenario(scenario(SECOND_GET('          - status: 200')), target(http), options);
+    expect(result.status).toBe('failed');
+    const failed = result.checks.find((c) => !c.passed)!;
+    expect(failed).toMatchObject({ check: 'status', requirement: 'TOK-ONCE-1', level: 'MUST', expected: 200, actual: 410, step: 2 });
+    expect(result.reason).toMatch(/^step 3 \(http, line 19\): status \(TOK-ONCE-1\): expected 200, got 410/);
+  });
+
+  it('skips, naming the capability, when the target lacks test control', async () => {
+    const result = await executeScenario(scenario(SECOND_GET('          - status: 4xx')), target(http, []), options);
+    expect(result).toMatchObject({ status: 'skipped', missing_capabilities: ['provision'] });
+    expect(result.reason).toMatch(/missing test-control capability: provision/);
+    expect(result.transcript).toHaveLength(0);
+  });
+
+  it('is not applicable when the target has no such role', async () => {
+    const result = await executeScenario(scenario(SECOND_GET('          - status: 4xx')), target(undefined), options);
+    expect(result).toMatchObject({ status: 'not-applicable', reason: 'the target has no payee role' });
+  });
+
+  it('is not applicable when it needs another adapter kind', async () => {
+    const s = scenario(SECOND_GET('          - status: 4xx').replace('    needs: [provision]\n', '    needs: [provision]\n    adapters: [module]\n'));
+    expect((await executeScenario(s, target(http), options)).status).toBe('not-applicable');
+  });
+
+  it('reports a failing test-control call as a harness error, not a conformance failure', async () => {
+    const s = scenario(SECOND_GET('          - status: 4xx').replace('{ sub_interface: IBAN }', '{ sub_interface: TELEGRAPH }'));
+    const result = await executeScenario(s, target(http), options);
+    expect(result.status).toBe('error');
+    expect(result.reason).toMatch(/test control POST \/_control\/payee\/requests answered 400/);
+  });
+
+  it('reports a target that does not answer as a harness error', async () => {
+    const dead = createHttpRole({ baseUrl: 'http://127.0.0.1:9', timeoutMs: 2000 });
+    try {
+      const result = await executeScenario(scenario(SECOND_GET('          - status: 4xx')), target(dead), options);
+      expect(result.status).toBe('error');
+      expect(result.reason).toMatch(/the payee did not answer (GET \/_control\/clock|POST \/_control\/payee\/requests): REFUSED/);
+    } finally {
+      await dead.close();
+    }
+  });
+
+  it('never passes a scenario that checked nothing', async () => {
+    const s = scenario(`  - id: TOK-ONCE-902\n    title: t\n    requirements: [TOK-ONCE-1]\n    level: MUST\n    steps:\n      - do: keygen\n        names: [a]\n`);
+    const result = await executeScenario(s, target(http), options);
+    expect(result).toMatchObject({ status: 'error', reason: 'the scenario checked nothing; a scenario without a check cannot pass' });
+  });
+
+  it('releases a clock the scenario froze', async () => {
+    const s = scenario(`  - id: TOK-EXP-901\n    title: t\n    requirements: [TOK-EXP-1]\n    level: MUST\n    needs: [clock]\n    steps:\n      - do: clock\n        freeze: true\n        expect: [{ equals: { value: "\${res.frozen}", to: true } }]\n`);
+    expect((await executeScenario(s, target(http), options)).status).toBe('passed');
+    expect(ref.clock.state().frozen).toBe(false);
+  });
+});

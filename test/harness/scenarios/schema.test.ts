@@ -1,0 +1,73 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { HarnessError } from '../../../harness/cli/errors.ts';
+import { loadSuites, parseSuite, SUITES_DIR } from '../../../harness/scenarios/load.ts';
+import { scenarioSchemaText } from '../../../harness/scenarios/schema.ts';
+
+const HEADER = `suite: probe
+title: probe
+sections: ["§5.1"]
+role: payee
+scenarios:
+`;
+
+function failure(text: string): HarnessError {
+  try {
+    parseSuite(HEADER + text, 'suites/cpr/probe.yaml');
+  } catch (error) {
+    if (error instanceof HarnessError) return error;
+    throw error;
+  }
+  throw new Error('the scenario file was accepted');
+}
+
+describe('the scenario schema', () => {
+  it('is the file generated from the vocabulary (run `npm run scenario-schema` after changing it)', () => {
+    expect(readFileSync(join(SUITES_DIR, 'scenario.schema.json'), 'utf8')).toBe(scenarioSchemaText());
+  });
+
+  it('accepts every committed suite file', () => {
+    expect(loadSuites().flatMap((s) => s.scenarios).length).toBeGreaterThan(0);
+  });
+});
+
+describe('a bad scenario file fails with its file, line and reason', () => {
+  const ok = `  - id: TOK-ONCE-901
+    title: t
+    requirements: [TOK-ONCE-1]
+    level: MUST
+    needs: [provision]
+    steps:
+      - do: create-request
+        as: req
+`;
+  it.each([
+    ['broken YAML', `  - id: [unclosed\n`, /probe\.yaml:\d+:\d+: YAML: /],
+    ['an unknown key in a step', `${ok}      - do: http\n        metod: GET\n        path: /x\n        expect: [{ status: 200 }]\n`, /probe\.yaml:15:\d+: .*unknown key "metod"/],
+    ['an unknown action', `${ok}      - do: teleport\n`, /probe\.yaml:14:\d+: .*must be one of/],
+    ['a scenario without requirements', `  - id: TOK-ONCE-901\n    title: t\n    level: MUST\n    steps: [{ do: keygen, names: [a] }]\n`, /probe\.yaml:6:\d+: .*missing "requirements"/],
+    ['two checks in one entry', `${ok}      - do: http\n        method: GET\n        path: /x\n        expect: [{ status: 200, content_type: x }]\n`, /probe\.yaml:17:\d+: one expect entry holds 2 checks \(status, content_type\); give each check its own entry/],
+  ])('%s', (_name, text, message) => {
+    const error = failure(text);
+    expect(error.code).toBe('SCENARIO_INVALID');
+    expect(error.message).toMatch(message);
+  });
+
+  it.each([
+    ['a requirement not in the registry', ok.replace('[TOK-ONCE-1]', '[TOK-NOPE-1]'), /:8: requirement TOK-NOPE-1 is not in suites\/requirements\.yaml/],
+    ['an undeclared capability', ok.replace('    needs: [provision]\n', ''), /:11: TOK-ONCE-901: step "create-request" needs the "provision" capability/],
+    ['a name used before it is captured', `${ok}      - do: http\n        method: GET\n        path: /cpr/\${token}\n        expect: [{ status: 200 }]\n`, /:14: TOK-ONCE-901: \$\{token\} is not defined at this step/],
+    ['a key used before it exists', `${ok}      - do: status\n        pack_id: x\n        sign_as: alice\n        expect: [{ status: 200 }]\n`, /:14: TOK-ONCE-901: key "alice" \(sign_as\) is not defined yet/],
+  ])('%s', (_name, text, message) => {
+    const error = failure(text);
+    expect(error.code).toBe('SCENARIO_INVALID');
+    expect(error.message).toMatch(message);
+  });
+
+  it('rejects a scenario ID used twice across files', () => {
+    const a = parseSuite(HEADER + ok, 'a.yaml');
+    expect(a.scenarios[0]!.id).toBe('TOK-ONCE-901');
+    expect(() => loadSuites([join(SUITES_DIR, 'cpr', '5.1-retrieval-token.yaml'), join(SUITES_DIR, 'cpr', '5.1-retrieval-token.yaml')])).toThrow(/already used/);
+  });
+});

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { evaluate, referencedNames, render, TemplateError } from '../../../harness/scenarios/template.ts';
+
+const scope = { req: { token: 'ab', list: [1, { x: 'y' }] }, p: { max: '1000000', min: 60 }, now: 1_700_000_000 };
+
+describe('scenario templates', () => {
+  it.each([
+    ['/cpr/${req.token}', '/cpr/ab'],
+    ['${req.list}', [1, { x: 'y' }]],
+    ['${req.list[1].x}', 'y'],
+    ['${p.max + 1}', '1000001'],
+    ['${p.max - 1000000}', '0'],
+    ['${now + p.min - 1}', 1_700_000_059],
+    ['${ts(now)}', '2023-11-14T22:13:20Z'],
+    ['${iso(now * 1000 + 5)}', '2023-11-14T22:13:20.005Z'],
+    ['${len(repeat("😀", 140))}', 140],
+    ['${concat("a", 1, "b")}', 'ab'.replace('b', '1b')],
+    ['count ${len(req.list)} items', 'count 2 items'],
+    ['${b64url("hi")}', 'aGk'],
+  ])('renders %s', (text, value) => {
+    expect(render(text, scope)).toEqual(value);
+  });
+
+  it('renders nested objects and arrays', () => {
+    expect(render({ a: ['${req.token}', { b: '${p.min}' }] }, scope)).toEqual({ a: ['ab', { b: 60 }] });
+  });
+
+  it.each([
+    ['an undefined name', 'nope.x', /"nope" is not defined/],
+    ['an unknown function', 'explode()', /unknown function explode/],
+    ['arithmetic on text', 'req.token + 1', /cannot do arithmetic/],
+    ['a member of nothing', 'req.missing.x', /cannot read "x" of undefined/],
+    ['trailing input', 'now now', /unexpected trailing input/],
+  ])('refuses %s', (_name, expr, message) => {
+    expect(() => evaluate(expr, scope)).toThrow(TemplateError);
+    expect(() => evaluate(expr, scope)).toThrow(message);
+  });
+
+  it('names only the root names a template uses', () => {
+    expect(referencedNames('${a.b + c} ${uuid()} ${d[e]}')).toEqual(['a', 'c', 'd', 'e']);
+  });
+});
