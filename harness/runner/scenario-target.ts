@@ -11,5 +11,6 @@ export function scenarioTarget(target: Target): ScenarioTarget {
     payingApp: target.payingApp,
     capabilities: (role: Role) => (role === 'paying-app' ? NONE : target.capabilities[role]),
     adapterKind: (role: Role) => (role === 'paying-app' ? target.payingApp?.kind : target[role]?.kind),
+    credential: (of) => target.credentials.operator[of],
   };
 }

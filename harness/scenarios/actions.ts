@@ -77,6 +77,14 @@ export const ACTION_IMPLEMENTATIONS: Readonly<Record<ActionName, Action>> = {
     return { now: ctx.nowSeconds(), frozen: state.frozen, text: state.now };
   },
 
+  credential: async (ctx, p) => {
+    const key = ctx.target.credential(p.of as 'principal' | 'redeemer' | 'staff');
+    if (!key) throw new StepError('skipped', `the target file gives no ${String(p.of)} credential`);
+    ctx.keys.set(p.key as string, key);
+    ctx.vars[p.key as string] = key.jwk;
+    return { kid: key.jwk.kid };
+  },
+
   'provision-principal': async (ctx, p) => {
     const key = ensureKey(ctx, p.key as string);
     const asset = p.asset ?? (await policyOf(ctx)).assets[0];

@@ -12,6 +12,8 @@ export interface ScenarioTarget {
   readonly payingApp: PayingAppRole | undefined;
   capabilities(role: Role): ReadonlySet<Capability>;
   adapterKind(role: Role): AdapterKind | undefined;
+  /** Keys the target file supplies for the operator role (secret; never reported). */
+  credential(of: 'principal' | 'redeemer' | 'staff'): NamedKey | undefined;
 }
 
 export interface NamedKey {

@@ -151,13 +151,13 @@ function checkSemantics(scenario: Scenario, registry: ReadonlyMap<string, unknow
       fail(file, step.line, `${scenario.id}: step "${step.action}" needs the "${spec.capability}" capability; add it to the scenario's needs`);
     }
     for (const [param, value] of Object.entries(step.params)) {
-      if (KEY_PARAMS.has(param) && typeof value === 'string' && !defined.has(value) && step.action !== 'keygen' && !step.action.startsWith('provision-')) {
+      if (KEY_PARAMS.has(param) && typeof value === 'string' && !defined.has(value) && step.action !== 'keygen' && step.action !== 'credential' && !step.action.startsWith('provision-')) {
         fail(file, step.line, `${scenario.id}: key "${value}" (${param}) is not defined yet; create it with keygen or provision-* first`);
       }
     }
     undefinedNames(step.params, defined, (name) => fail(file, step.line, `${scenario.id}: \${${name}} is not defined at this step; capture it with "as:" first`));
     if (step.action === 'keygen') for (const n of step.params.names as string[]) defined.add(n);
-    if (step.action.startsWith('provision-')) defined.add(step.params.key as string);
+    if (step.action.startsWith('provision-') || step.action === 'credential') defined.add(step.params.key as string);
     if (step.action === 'let') for (const n of Object.keys(step.params.values as object)) defined.add(n);
     if (step.as) defined.add(step.as);
     for (const check of step.expect) {

@@ -77,6 +77,11 @@ export const ACTIONS = {
   'payee-config': { summary: "read the payee's configured token lifetime and validity window", params: {}, required: [], capability: 'provision' },
   fulfil: { summary: 'mark a request fulfilled at the payee; the result is the HTTP response', params: { request_id: T }, required: ['request_id'], capability: 'fulfil' },
   clock: { summary: "freeze, set or advance the implementation's clock; the result is { now (epoch seconds), frozen }", params: { role: ROLE, freeze: { type: 'boolean' }, set: T, advance: INT_OR_T(0) }, required: [], capability: 'clock' },
+  credential: {
+    summary: "bind a key name to a credential from the target file (principal, redeemer or staff): for implementations without test control",
+    params: { key: KEY, of: { enum: ['principal', 'redeemer', 'staff'] } },
+    required: ['key', 'of'],
+  },
   'provision-principal': { summary: 'register a funded Principal with a new key', params: { key: KEY, balance: T, asset: ANY }, required: ['key', 'balance'], capability: 'provision' },
   'provision-redeemer': { summary: 'register an identified redeemer at an identity level', params: { key: KEY, identity_level: INT_OR_T(0, 3) }, required: ['key', 'identity_level'], capability: 'provision' },
   'provision-staff': { summary: 'register an Operator staff key (reads any status)', params: { key: KEY }, required: ['key'], capability: 'provision' },

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHttpRole } from '../../../harness/adapters/http.ts';
 import type { HttpRole } from '../../../harness/adapters/types.ts';
-import type { ScenarioTarget } from '../../../harness/scenarios/context.ts';
+import type { NamedKey, ScenarioTarget } from '../../../harness/scenarios/context.ts';
+import { createSigningKey } from '../../../profile/cashpack/index.ts';
 import { executeScenario } from '../../../harness/scenarios/execute.ts';
 import { parseSuite } from '../../../harness/scenarios/load.ts';
 import { findRequirement } from '../../../profile/registry.ts';
@@ -10,8 +11,9 @@ import { startReference, type RunningReference } from '../../../reference/start.
 
 const ALL: Capability[] = ['provision', 'clock', 'cancel', 'balance', 'fulfil'];
 
-function target(role: HttpRole | undefined, capabilities: Capability[] = ALL): ScenarioTarget {
+function target(role: HttpRole | undefined, capabilities: Capability[] = ALL, principal?: NamedKey): ScenarioTarget {
   return {
+    credential: (of) => (of === 'principal' ? principal : undefined),
     httpRole: () => role,
     payingApp: undefined,
     capabilities: (r) => (r === 'paying-app' ? new Set() : new Set(capabilities)),
@@ -124,5 +126,18 @@ describe('executing a scenario', () => {
     const s = scenario(`  - id: TOK-EXP-901\n    title: t\n    requirements: [TOK-EXP-1]\n    level: MUST\n    needs: [clock]\n    steps:\n      - do: clock\n        freeze: true\n        expect: [{ equals: { value: "\${res.frozen}", to: true } }]\n`);
     expect((await executeScenario(s, target(http), options)).status).toBe('passed');
     expect(ref.clock.state().frozen).toBe(false);
+  });
+
+  it('uses a credential from the target file, and skips naming it when the file has none', async () => {
+    const s = scenario(
+      `  - id: CPP-STS-901\n    title: t\n    requirements: [CPP-STS-1]\n    level: MUST\n    steps:\n      - do: credential\n        key: alice\n        of: principal\n      - do: status\n        pack_id: 00000000-0000-4000-8000-000000000000\n        sign_as: alice\n        expect: [{ status: 401 }]\n`,
+      'operator',
+    );
+    const principal = createSigningKey();
+    const used = await executeScenario(s, target(http, [], principal), options);
+    expect(used.status).toBe('passed');
+    expect(used.transcript[0]!.request.headers['signature-input']).toContain(principal.jwk.kid);
+    const skipped = await executeScenario(s, target(http, []), options);
+    expect(skipped).toMatchObject({ status: 'skipped', reason: 'step 1: the target file gives no principal credential' });
   });
 });
