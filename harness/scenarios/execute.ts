@@ -85,10 +85,17 @@ async function runStep(ctx: ScenarioContext, step: Step): Promise<string | undef
     const arg = render(check.arg, scope);
     const subject = check.on === undefined ? result : render(check.on, scope);
     const v = await CHECK_IMPLEMENTATIONS[check.name](ctx, arg, subject);
-    const requirement = check.requirement ?? ctx.scenario.requirements[0]!;
-    const level = check.level ?? ctx.levelOf(requirement);
     const entries: CheckResult[] = [
-      { check: check.name, requirement, level, passed: v.passed, step: step.index, expected: v.expected, actual: v.actual, message: v.message },
+      ...attribution(ctx.scenario, check.requirement).map((requirement) => ({
+        check: check.name,
+        requirement,
+        level: check.level ?? ctx.levelOf(requirement),
+        passed: v.passed,
+        step: step.index,
+        expected: v.expected,
+        actual: v.actual,
+        message: v.message,
+      })),
       ...(v.extra ?? []).map((x) => ({ check: x.check, requirement: x.requirement, level: ctx.levelOf(x.requirement), passed: x.passed, step: step.index, expected: x.expected, actual: x.actual, message: x.message })),
     ];
     ctx.checks.push(...entries);
@@ -96,6 +103,18 @@ async function runStep(ctx: ScenarioContext, step: Step): Promise<string | undef
     if (failed && firstFailure === undefined) firstFailure = `${failed.check} (${failed.requirement}): expected ${brief(failed.expected)}, got ${brief(failed.actual)}`;
   }
   return firstFailure;
+}
+
+/**
+ * Which requirements a check proves: the one it names, or else every requirement
+ * of the scenario that no check names explicitly (the scenario's claim), so each
+ * requirement a scenario lists is judged by what the scenario observed.
+ */
+function attribution(scenario: Scenario, named: string | undefined): string[] {
+  if (named !== undefined) return [named];
+  const explicit = new Set(scenario.steps.flatMap((s) => s.expect.flatMap((c) => (c.requirement ? [c.requirement] : []))));
+  const open = scenario.requirements.filter((id) => !explicit.has(id));
+  return open.length > 0 ? open : [scenario.requirements[0]!];
 }
 
 /** With clock control, `now` is the target's clock; otherwise ours. */

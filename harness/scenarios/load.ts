@@ -144,6 +144,7 @@ const BUILTIN_NAMES = new Set(['now', 'res']);
 const KEY_PARAMS = new Set(['principal', 'bearer', 'new_bearer', 'redeemer', 'key', 'sign_as', 'identify_as']);
 
 function checkSemantics(scenario: Scenario, registry: ReadonlyMap<string, unknown>, file: string): void {
+  if (!scenario.steps.some((s) => s.expect.length > 0)) fail(file, scenario.line, `${scenario.id} checks nothing: a scenario needs at least one expect`);
   const defined = new Set<string>(BUILTIN_NAMES);
   for (const step of scenario.steps) {
     const spec = ACTIONS[step.action];

@@ -117,9 +117,18 @@ describe('executing a scenario', () => {
   });
 
   it('never passes a scenario that checked nothing', async () => {
-    const s = scenario(`  - id: TOK-ONCE-902\n    title: t\n    requirements: [TOK-ONCE-1]\n    level: MUST\n    steps:\n      - do: keygen\n        names: [a]\n`);
-    const result = await executeScenario(s, target(http), options);
-    expect(result).toMatchObject({ status: 'error', reason: 'the scenario checked nothing; a scenario without a check cannot pass' });
+    // The loader refuses a scenario without any expect; one whose checks never ran is caught at run time.
+    expect(() => scenario(`  - id: TOK-ONCE-902\n    title: t\n    requirements: [TOK-ONCE-1]\n    level: MUST\n    steps:\n      - do: keygen\n        names: [a]\n`)).toThrow(/TOK-ONCE-902 checks nothing/);
+  });
+
+  it('attributes an unnamed check to every requirement no check names', async () => {
+    const body = SECOND_GET('          - status: 4xx\n          - problem: TOKEN_CONSUMED\n            requirement: PRF-TOK-1').replace('[TOK-ONCE-1]', '[TOK-ONCE-1, TOK-GET-1, PRF-TOK-1]');
+    const result = await executeScenario(scenario(body), target(http), options);
+    expect(result.status).toBe('passed');
+    const byRequirement = (id: string) => result.checks.filter((c) => c.requirement === id).map((c) => c.check);
+    expect(byRequirement('TOK-ONCE-1')).toEqual(['status', 'status']);
+    expect(byRequirement('TOK-GET-1')).toEqual(['status', 'status']);
+    expect(byRequirement('PRF-TOK-1')).toEqual(['problem']);
   });
 
   it('releases a clock the scenario froze', async () => {

@@ -41,13 +41,14 @@ describe('a bad scenario file fails with its file, line and reason', () => {
     steps:
       - do: create-request
         as: req
+        expect: [{ matches: { value: "\${res.token}", pattern: "^[0-9a-f]{32,}$" } }]
 `;
   it.each([
     ['broken YAML', `  - id: [unclosed\n`, /probe\.yaml:\d+:\d+: YAML: /],
-    ['an unknown key in a step', `${ok}      - do: http\n        metod: GET\n        path: /x\n        expect: [{ status: 200 }]\n`, /probe\.yaml:15:\d+: .*unknown key "metod"/],
-    ['an unknown action', `${ok}      - do: teleport\n`, /probe\.yaml:14:\d+: .*must be one of/],
+    ['an unknown key in a step', `${ok}      - do: http\n        metod: GET\n        path: /x\n        expect: [{ status: 200 }]\n`, /probe\.yaml:16:\d+: .*unknown key "metod"/],
+    ['an unknown action', `${ok}      - do: teleport\n`, /probe\.yaml:15:\d+: .*must be one of/],
     ['a scenario without requirements', `  - id: TOK-ONCE-901\n    title: t\n    level: MUST\n    steps: [{ do: keygen, names: [a] }]\n`, /probe\.yaml:6:\d+: .*missing "requirements"/],
-    ['two checks in one entry', `${ok}      - do: http\n        method: GET\n        path: /x\n        expect: [{ status: 200, content_type: x }]\n`, /probe\.yaml:17:\d+: one expect entry holds 2 checks \(status, content_type\); give each check its own entry/],
+    ['two checks in one entry', `${ok}      - do: http\n        method: GET\n        path: /x\n        expect: [{ status: 200, content_type: x }]\n`, /probe\.yaml:18:\d+: one expect entry holds 2 checks \(status, content_type\); give each check its own entry/],
   ])('%s', (_name, text, message) => {
     const error = failure(text);
     expect(error.code).toBe('SCENARIO_INVALID');
@@ -57,8 +58,8 @@ describe('a bad scenario file fails with its file, line and reason', () => {
   it.each([
     ['a requirement not in the registry', ok.replace('[TOK-ONCE-1]', '[TOK-NOPE-1]'), /:8: requirement TOK-NOPE-1 is not in suites\/requirements\.yaml/],
     ['an undeclared capability', ok.replace('    needs: [provision]\n', ''), /:11: TOK-ONCE-901: step "create-request" needs the "provision" capability/],
-    ['a name used before it is captured', `${ok}      - do: http\n        method: GET\n        path: /cpr/\${token}\n        expect: [{ status: 200 }]\n`, /:14: TOK-ONCE-901: \$\{token\} is not defined at this step/],
-    ['a key used before it exists', `${ok}      - do: status\n        pack_id: x\n        sign_as: alice\n        expect: [{ status: 200 }]\n`, /:14: TOK-ONCE-901: key "alice" \(sign_as\) is not defined yet/],
+    ['a name used before it is captured', `${ok}      - do: http\n        method: GET\n        path: /cpr/\${token}\n        expect: [{ status: 200 }]\n`, /:15: TOK-ONCE-901: \$\{token\} is not defined at this step/],
+    ['a key used before it exists', `${ok}      - do: status\n        pack_id: x\n        sign_as: alice\n        expect: [{ status: 200 }]\n`, /:15: TOK-ONCE-901: key "alice" \(sign_as\) is not defined yet/],
   ])('%s', (_name, text, message) => {
     const error = failure(text);
     expect(error.code).toBe('SCENARIO_INVALID');
