@@ -4,13 +4,15 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { findRequirement } from '../../profile/registry.ts';
+import { PROPERTIES, findProperty } from '../properties/catalogue.ts';
 import { loadSuites, PROJECT_ROOT } from '../scenarios/load.ts';
 import { parse } from './args.ts';
 import { HarnessError } from './errors.ts';
 
 export const EXPLAIN_HELP = `Usage: cpr-conformance explain ID
 
-ID is a requirement ID (TOK-ONCE-1, PRF-ERR-1) or a scenario ID (TOK-ONCE-001).
+ID is a requirement ID (TOK-ONCE-1, PRF-ERR-1), a scenario ID (TOK-ONCE-001)
+or a property ID (PROP-PAYEE-001).
 For a requirement: its level, roles, spec sections, summary, the spec's text of
 those sections (read from ../shared/spec/ when present) and the scenarios that
 cover it. For a scenario: its requirements, file and line, and its steps.
@@ -39,8 +41,14 @@ export async function explain(argv: string[]): Promise<number> {
       if (text) out.push('', `  ${section} of the spec:`, ...text.split('\n').map((l) => `    ${l}`));
     }
     const covering = scenarios.filter((s) => s.requirements.includes(id) || s.steps.some((st) => st.expect.some((c) => c.requirement === id)));
-    out.push('', covering.length ? `covered by ${covering.length} scenario(s):` : 'covered by no scenario (uncovered)');
+    const properties = PROPERTIES.filter((p) => p.requirements.includes(id));
+    out.push('', covering.length + properties.length ? `covered by ${covering.length} scenario(s) and ${properties.length} propert${properties.length === 1 ? 'y' : 'ies'}:` : 'covered by no scenario (uncovered)');
     for (const s of covering) out.push(`  ${s.id}  ${s.title}  (${s.file}:${s.line})`);
+    for (const p of properties) out.push(`  ${p.id}  ${p.title}  (property, ${p.defaultRuns} generated cases)`);
+  } else if (findProperty(id)) {
+    const p = findProperty(id)!;
+    out.push(`${p.id}  ${p.level}  ${p.role}  (property)`, `  ${p.title}`, `  proves: ${p.requirements.join(', ')}`, `  ${p.defaultRuns} generated cases per run by default (--property-runs N); reproducible with --seed`);
+    if (p.needs.length) out.push(`  needs: ${p.needs.join(', ')}`);
   } else {
     const scenario = scenarios.find((s) => s.id === id);
     if (!scenario) throw new HarnessError('USAGE_ERROR', `no requirement or scenario has the ID ${JSON.stringify(id)}`, 'list them with: cpr-conformance list');

@@ -2,7 +2,8 @@
 import { resolve } from 'node:path';
 import { ROLES, type Role } from '../../profile/registry.ts';
 import { loadSuites, suiteFiles } from '../scenarios/load.ts';
-import { selectScenarios } from '../runner/select.ts';
+import { PROPERTIES } from '../properties/catalogue.ts';
+import { selectProperties, selectScenarios } from '../runner/select.ts';
 import { parse } from './args.ts';
 import { HarnessError } from './errors.ts';
 
@@ -32,11 +33,15 @@ export async function list(argv: string[]): Promise<number> {
   }
   const roles = rolesOf(values.role as string[] | undefined, 'list');
   const suites = loadSuites([...suiteFiles(), ...((values.scenario as string[] | undefined) ?? []).map((f) => resolve(f))]);
-  const selected = selectScenarios(suites, { only: (values.only as string[] | undefined) ?? [], roles });
+  const selection = { only: (values.only as string[] | undefined) ?? [], roles };
+  const selected = selectScenarios(suites, selection);
+  const properties = selectProperties(PROPERTIES, selection);
+  const total = selected.length + properties.length;
   if (values.json) {
     const rows = selected.map((s) => ({ id: s.id, title: s.title, file: s.file, line: s.line, level: s.level, role: s.role, requirements: s.requirements, needs: s.needs }));
-    process.stdout.write(`${JSON.stringify({ count: rows.length, scenarios: rows }, null, 2)}\n`);
-    return selected.length > 0 ? 0 : 2;
+    const props = properties.map((p) => ({ id: p.id, title: p.title, level: p.level, role: p.role, requirements: p.requirements, needs: p.needs, default_runs: p.defaultRuns }));
+    process.stdout.write(`${JSON.stringify({ count: total, scenarios: rows, properties: props }, null, 2)}\n`);
+    return total > 0 ? 0 : 2;
   }
   let file = '';
   for (const s of selected) {
@@ -47,8 +52,13 @@ export async function list(argv: string[]): Promise<number> {
     const needs = s.needs.length ? ` [needs ${s.needs.join(', ')}]` : '';
     process.stdout.write(`  ${s.id.padEnd(18)} ${s.level.padEnd(7)} ${s.role.padEnd(10)} ${s.title}${needs}\n`);
   }
-  process.stdout.write(`\n${selected.length} scenario(s) selected of ${suites.flatMap((s) => s.scenarios).length}\n`);
-  return selected.length > 0 ? 0 : 2;
+  if (properties.length > 0) process.stdout.write('\nproperties (generated cases, seeded)\n');
+  for (const p of properties) {
+    const needs = p.needs.length ? ` [needs ${p.needs.join(', ')}]` : '';
+    process.stdout.write(`  ${p.id.padEnd(18)} ${p.level.padEnd(7)} ${p.role.padEnd(10)} ${p.title} (${p.defaultRuns} cases)${needs}\n`);
+  }
+  process.stdout.write(`\n${selected.length} scenario(s) of ${suites.flatMap((s) => s.scenarios).length} and ${properties.length} propert${properties.length === 1 ? 'y' : 'ies'} of ${PROPERTIES.length} selected\n`);
+  return total > 0 ? 0 : 2;
 }
 
 export function rolesOf(values: string[] | undefined, command: string): Role[] {

@@ -45,7 +45,10 @@ Output:
   --report-dir DIR      where to write the reports (default reports/<run-id>/):
                         report.json, junit.xml, summary.md, report.html and
                         allure-results/
-  --seed N              seed for property tests (default random, recorded)
+  --seed N              seed for the properties (default random, recorded)
+  --property-runs N     generated cases per property (default: each
+                        property's own budget)
+  --no-properties       run the scenarios only
   -h, --help            show this help
 
 Exit codes: 0 conformant, 1 non-conformant, 2 harness or usage error,
@@ -66,6 +69,8 @@ export async function run(argv: string[]): Promise<number> {
     baseline: { type: 'string' },
     'report-dir': { type: 'string' },
     seed: { type: 'string' },
+    'property-runs': { type: 'string' },
+    'no-properties': { type: 'boolean' },
   });
   if (values.help) {
     process.stdout.write(RUN_HELP);
@@ -89,6 +94,8 @@ export async function run(argv: string[]): Promise<number> {
       strict: values.strict === true,
       profileAdvisory: values['profile-advisory'] === true,
       ...(values.seed !== undefined ? { seed: integerOption('run', 'seed', values.seed, 0, 2 ** 32 - 1)! } : {}),
+      ...(values['property-runs'] !== undefined ? { propertyRuns: integerOption('run', 'property-runs', values['property-runs'], 1, 100_000)! } : {}),
+      noProperties: values['no-properties'] === true,
       ...(shard !== undefined ? { shard } : {}),
       ...(values['report-dir'] !== undefined ? { reportDir: values['report-dir'] as string } : {}),
       ...(baselineFile !== undefined ? { baseline: { file: baselineFile, knownFailures: readBaseline(baselineFile) } } : {}),

@@ -9,6 +9,8 @@ export interface RunProvided {
   /** The rerun command without its `--only ID` part. */
   readonly rerunBase: string;
   readonly seed: number;
+  /** Cases per property (each property's default when absent). */
+  readonly propertyRuns?: number;
 }
 
 declare module 'vitest' {

@@ -3,6 +3,7 @@
 // the scenarios through vitest, then aggregate and write every report form.
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { randomBytes } from 'node:crypto';
 import { startVitest, type Vitest } from 'vitest/node';
 import AllureReporter from 'allure-vitest/reporter';
@@ -17,7 +18,11 @@ import { resolveTarget, type ResolvedTarget, type TargetChoice } from './resolve
 import { CollectingReporter } from './reporter.ts';
 import { scenarioPlugin } from './plugin.ts';
 import type { RunProvided } from './provided.ts';
-import { selectScenarios, type Selection } from './select.ts';
+import { selectProperties, selectScenarios, type Selection } from './select.ts';
+import { PROPERTIES } from '../properties/catalogue.ts';
+
+/** The vitest module that registers the selected properties. */
+const PROPERTIES_MODULE = fileURLToPath(new URL('./properties.vitest.ts', import.meta.url));
 import type { Terminal } from './terminal.ts';
 
 export const SUITE_VERSION = '0.1.0';
@@ -36,6 +41,10 @@ export interface RunOptions extends Selection {
   /** How this run was started, for the report and the rerun commands. */
   readonly command: readonly string[];
   readonly rerunBase: string;
+  /** Cases per property; each property's default when absent. */
+  readonly propertyRuns?: number;
+  /** Run the scenarios only. */
+  readonly noProperties?: boolean;
 }
 
 export interface RunOutcome {
@@ -49,9 +58,11 @@ export async function conformanceRun(options: RunOptions, terminal: Terminal): P
   const registry = loadRegistry();
   // Every file is validated, selected or not: a broken scenario file is never silently skipped.
   const suites = loadSuites([...suiteFiles(), ...options.scenarioFiles.map((f) => resolve(f))]);
-  const selected = selectScenarios(suites, options);
-  if (selected.length === 0) throw new HarnessError('NOTHING_SELECTED', 'no scenario matches the selection', 'see what exists with: cpr-conformance list');
-  const files = [...new Set(selected.map((s) => resolve(PROJECT_ROOT, s.file)))];
+  const scenarios = selectScenarios(suites, options);
+  const properties = options.noProperties ? [] : selectProperties(PROPERTIES, options);
+  const selected = [...scenarios.map((s) => s.id), ...properties.map((p) => p.id)];
+  if (selected.length === 0) throw new HarnessError('NOTHING_SELECTED', 'no scenario or property matches the selection', 'see what exists with: cpr-conformance list');
+  const files = [...new Set(scenarios.map((s) => resolve(PROJECT_ROOT, s.file))), ...(properties.length > 0 ? [PROPERTIES_MODULE] : [])];
   const seed = options.seed ?? randomBytes(4).readUInt32BE(0);
   const dir = resolve(options.reportDir ?? join(PROJECT_ROOT, 'reports', runId(started)));
   mkdirSync(dir, { recursive: true });
@@ -61,9 +72,17 @@ export async function conformanceRun(options: RunOptions, terminal: Terminal): P
   let results: TestResult[] = [];
   let interrupted = false;
   try {
-    terminal.line(`cpr-conformance ${SUITE_VERSION} (${PROFILE_ID}) — ${selected.length} scenario(s) against ${target.description.name}${options.shard ? `, shard ${options.shard}` : ''}`);
+    terminal.line(
+      `cpr-conformance ${SUITE_VERSION} (${PROFILE_ID}) — ${scenarios.length} scenario(s) and ${properties.length} propert${properties.length === 1 ? 'y' : 'ies'} against ${target.description.name}${options.shard ? `, shard ${options.shard}` : ''}`,
+    );
     const collector = new CollectingReporter(terminal, selected.length);
-    const provided: RunProvided = { target: target.config, selected: selected.map((s) => s.id), rerunBase: options.rerunBase, seed };
+    const provided: RunProvided = {
+      target: target.config,
+      selected,
+      rerunBase: options.rerunBase,
+      seed,
+      ...(options.propertyRuns !== undefined ? { propertyRuns: options.propertyRuns } : {}),
+    };
     let vitest: Vitest | undefined;
     const onInterrupt = () => {
       interrupted = true;
@@ -77,7 +96,7 @@ export async function conformanceRun(options: RunOptions, terminal: Terminal): P
         watch: false,
         config: false,
         root: PROJECT_ROOT,
-        include: ['suites/**/*.yaml', ...options.scenarioFiles.map((f) => resolve(f))],
+        include: ['suites/**/*.yaml', PROPERTIES_MODULE, ...options.scenarioFiles.map((f) => resolve(f))],
         dir: PROJECT_ROOT,
         reporters: [collector, new AllureReporter({ resultsDir: join(dir, 'allure-results') })],
         provide: { cprRun: provided },

@@ -1,6 +1,7 @@
 // Which scenarios a run executes: --only (scenario ID, requirement ID, or a prefix
 // of either), --role, plus any extra scenario files (--scenario).
 import type { Role } from '../../profile/registry.ts';
+import type { PropertyDefinition } from '../properties/types.ts';
 import type { Scenario, Suite } from '../scenarios/types.ts';
 
 export interface Selection {
@@ -8,13 +9,20 @@ export interface Selection {
   readonly roles: readonly Role[];
 }
 
-export function selects(scenario: Scenario, selection: Selection): boolean {
-  if (selection.roles.length > 0 && !selection.roles.includes(scenario.role)) return false;
+/** What selection looks at: a scenario or a property. */
+type Selectable = Pick<Scenario, 'id' | 'requirements' | 'role'> & { readonly suite?: string };
+
+export function selects(test: Selectable, selection: Selection): boolean {
+  if (selection.roles.length > 0 && !selection.roles.includes(test.role)) return false;
   if (selection.only.length === 0) return true;
-  const names = [scenario.id, ...scenario.requirements, scenario.suite];
+  const names = [test.id, ...test.requirements, ...(test.suite ? [test.suite] : [])];
   return selection.only.some((pattern) => names.some((name) => name === pattern || name.startsWith(pattern.endsWith('-') ? pattern : `${pattern}-`) || name.startsWith(pattern)));
 }
 
 export function selectScenarios(suites: readonly Suite[], selection: Selection): Scenario[] {
   return suites.flatMap((s) => s.scenarios).filter((s) => selects(s, selection));
+}
+
+export function selectProperties(properties: readonly PropertyDefinition[], selection: Selection): PropertyDefinition[] {
+  return properties.filter((p) => selects({ ...p, suite: 'properties' }, selection));
 }

@@ -1,0 +1,104 @@
+// Runs one property with fast-check against a target and returns its TestResult
+// (kind "property"). A failure carries the seed and fast-check's path, the shrunk
+// counterexample, and the transcript of that minimal case.
+import fc from 'fast-check';
+import type { Level } from '../../profile/registry.ts';
+import type { CheckResult, Exchange, TestResult } from '../report/model.ts';
+import { ScenarioContext, StepError, type ScenarioTarget } from '../scenarios/context.ts';
+import type { Scenario } from '../scenarios/types.ts';
+import { PROPERTIES_FILE, type PropertyDefinition, type PropertyFailure } from './types.ts';
+
+export interface PropertyRunOptions {
+  readonly seed: number;
+  readonly runs?: number;
+  /** Wall-clock budget for one property; it stops early (and says so) past it. */
+  readonly timeLimitMs?: number;
+  readonly levelOf: (requirement: string) => Level;
+  readonly rerun: (id: string) => string;
+}
+
+export async function executeProperty(def: PropertyDefinition, target: ScenarioTarget, options: PropertyRunOptions): Promise<TestResult> {
+  const started = performance.now();
+  const runs = options.runs ?? def.defaultRuns;
+  // The context is shaped like a scenario's so properties share the engine's actions and transcript.
+  const ctx = new ScenarioContext(target, asScenario(def), options.levelOf);
+  const base = {
+    id: def.id,
+    title: def.title,
+    kind: 'property' as const,
+    file: PROPERTIES_FILE,
+    sections: def.sections,
+    requirements: def.requirements,
+    level: def.level,
+    role: def.role,
+    rerun: options.rerun(def.id),
+    seed: options.seed,
+  };
+  const finish = (status: TestResult['status'], checks: CheckResult[], transcript: readonly Exchange[], extra: Partial<TestResult> = {}): TestResult => ({
+    ...base,
+    status,
+    duration_ms: Math.round(performance.now() - started),
+    checks,
+    transcript,
+    ...extra,
+  });
+
+  const kind = target.adapterKind(def.role);
+  if (kind === undefined) return finish('not-applicable', [], [], { reason: `the target has no ${def.role} role` });
+  if (def.adapters && !def.adapters.includes(kind)) return finish('not-applicable', [], [], { reason: `needs a ${def.adapters.join(' or ')} adapter; the target uses ${kind}` });
+  const missing = def.needs.filter((c) => !target.capabilities(def.role).has(c));
+  if (missing.length > 0) return finish('skipped', [], [], { reason: `missing test-control capability: ${missing.join(', ')}`, missing_capabilities: missing });
+
+  let last: { failure: PropertyFailure; transcript: Exchange[] } | undefined;
+  let harnessError: StepError | Error | undefined;
+  const details = await fc.check(
+    fc.asyncProperty(def.arbitrary(), async (value) => {
+      ctx.transcript.length = 0;
+      try {
+        const failure = await def.check(ctx, value);
+        if (failure) last = { failure, transcript: [...ctx.transcript] };
+        return failure === undefined;
+      } catch (error) {
+        harnessError = error as Error;
+        throw error;
+      }
+    }),
+    { seed: options.seed, numRuns: runs, ...(options.timeLimitMs ? { interruptAfterTimeLimit: options.timeLimitMs, markInterruptAsFailure: false } : {}) },
+  );
+
+  if (harnessError) {
+    const outcome = harnessError instanceof StepError ? harnessError.outcome : 'error';
+    return finish(outcome, [], ctx.transcript, { reason: harnessError.message });
+  }
+  const ran = details.numRuns;
+  if (details.failed && last) {
+    const checks = attributed(def, options, false, last.failure.expected, { counterexample: details.counterexample?.[0], seen: last.failure.actual }, last.failure.message);
+    return finish('failed', checks, last.transcript, {
+      reason: `falsified after ${ran} case(s), shrunk ${details.numShrinks} time(s): ${last.failure.message}`,
+      path: details.counterexamplePath ?? '',
+    });
+  }
+  if (ran === 0) return finish('error', [], [], { reason: 'no generated case ran within the time limit' });
+  const note = ran < runs ? ` (${ran} of ${runs} cases ran before the time limit)` : '';
+  return finish('passed', attributed(def, options, true, `${runs} generated cases hold`, `${ran} held${note}`, `${def.title}${note}`), []);
+}
+
+function attributed(def: PropertyDefinition, options: PropertyRunOptions, passed: boolean, expected: unknown, actual: unknown, message: string): CheckResult[] {
+  return def.requirements.map((requirement) => ({ check: 'property', requirement, level: options.levelOf(requirement), passed, step: 0, expected, actual, message }));
+}
+
+function asScenario(def: PropertyDefinition): Scenario {
+  return {
+    id: def.id,
+    title: def.title,
+    requirements: def.requirements,
+    level: def.level,
+    role: def.role,
+    needs: def.needs,
+    steps: [],
+    file: PROPERTIES_FILE,
+    line: 0,
+    sections: def.sections,
+    suite: 'properties',
+  };
+}

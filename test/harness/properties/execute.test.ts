@@ -1,0 +1,73 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { ScenarioTarget } from '../../../harness/scenarios/context.ts';
+import { executeProperty } from '../../../harness/properties/execute.ts';
+import type { PropertyDefinition } from '../../../harness/properties/types.ts';
+
+const target = (capabilities: string[] = []): ScenarioTarget =>
+  ({
+    httpRole: () => undefined,
+    payingApp: undefined,
+    capabilities: () => new Set(capabilities),
+    adapterKind: () => 'http',
+    credential: () => undefined,
+  }) as unknown as ScenarioTarget;
+
+const options = { seed: 42, levelOf: () => 'MUST' as const, rerun: (id: string) => `npx cpr-conformance run --only ${id} --seed 42` };
+
+function property(check: (n: number) => boolean, extra: Partial<PropertyDefinition> = {}): PropertyDefinition {
+  return {
+    id: 'PROP-TEST-001',
+    title: 'numbers are small',
+    requirements: ['CPR-MEMO-1', 'PRF-LEN-1'],
+    level: 'MUST',
+    role: 'payee',
+    sections: ['§2.1'],
+    needs: [],
+    defaultRuns: 200,
+    arbitrary: () => fc.nat(1000) as fc.Arbitrary<unknown>,
+    check: async (_ctx, n) => (check(n as number) ? undefined : { expected: 'at most 50', actual: n, message: `${String(n)} is too large` }),
+    ...extra,
+  };
+}
+
+describe('executing a property', () => {
+  it('passes when every generated case holds, attributing a check to each requirement', async () => {
+    const result = await executeProperty(property(() => true), target(), options);
+    expect(result).toMatchObject({ kind: 'property', status: 'passed', seed: 42 });
+    expect(result.checks.map((c) => [c.requirement, c.passed])).toEqual([
+      ['CPR-MEMO-1', true],
+      ['PRF-LEN-1', true],
+    ]);
+    expect(result.checks[0]!.actual).toBe('200 held');
+  });
+
+  it('fails with the shrunk counterexample, the seed and the replay path', async () => {
+    const result = await executeProperty(property((n) => n <= 50), target(), options);
+    expect(result.status).toBe('failed');
+    expect(result.seed).toBe(42);
+    expect(result.path).toMatch(/^\d+(:\d+)*$/);
+    expect(result.checks[0]).toMatchObject({ passed: false, expected: 'at most 50', actual: { counterexample: 51, seen: 51 } });
+    expect(result.reason).toMatch(/falsified after \d+ case\(s\), shrunk \d+ time\(s\): 51 is too large/);
+  });
+
+  it('is reproducible by seed', async () => {
+    const a = await executeProperty(property((n) => n % 7 !== 3), target(), options);
+    const b = await executeProperty(property((n) => n % 7 !== 3), target(), options);
+    expect(a.path).toBe(b.path);
+    expect(a.checks[0]!.actual).toEqual(b.checks[0]!.actual);
+  });
+
+  it('skips, naming the capability, and never claims a pass it did not run', async () => {
+    const skipped = await executeProperty(property(() => true, { needs: ['provision'] }), target(), options);
+    expect(skipped).toMatchObject({ status: 'skipped', missing_capabilities: ['provision'], checks: [] });
+    const slow = property(() => true, { check: () => new Promise((r) => setTimeout(() => r(undefined), 200)) });
+    const interrupted = await executeProperty(slow, target(), { ...options, runs: 1000, timeLimitMs: 1 });
+    expect(interrupted.status).not.toBe('passed');
+  });
+
+  it('reports an exception in a check as a harness error, not a conformance failure', async () => {
+    const result = await executeProperty(property(() => { throw new Error('boom'); }), target(), options);
+    expect(result).toMatchObject({ status: 'error', reason: 'boom' });
+  });
+});
