@@ -29,7 +29,11 @@ export const ACTION_IMPLEMENTATIONS: Readonly<Record<ActionName, Action>> = {
     return { responses, statuses: responses.map((r) => r.status), sent: builds.map((b) => b.sent) };
   },
 
-  let: async (_ctx, p) => p.values,
+  let: async (ctx, p) => {
+    // Each value is a name for the following steps, as the loader promises.
+    for (const [name, value] of Object.entries(p.values as Record<string, unknown>)) ctx.vars[name] = value;
+    return p.values;
+  },
 
   tamper: async (ctx, p) => {
     let value = structuredClone(p.value) as Record<string, unknown>;
@@ -109,7 +113,7 @@ export const ACTION_IMPLEMENTATIONS: Readonly<Record<ActionName, Action>> = {
   redeem: (ctx, p) => sendPrepared(ctx, prepareCashpack(ctx, { ...p, do: 'redeem' })),
   status: (ctx, p) => {
     const path = `/v1/cashpack/${encodeURIComponent(String(p.pack_id))}/status`;
-    const headers = p.sign_as === false ? {} : httpSignature(ctx, 'operator', 'GET', path, undefined, p.sign_as as string);
+    const headers = p.sign_as === false ? {} : httpSignature(ctx, 'operator', 'GET', path, undefined, p.sign_as as string, p.signed_at);
     return send(ctx, 'operator', { method: 'GET', path, headers });
   },
 
@@ -146,7 +150,7 @@ function prepareCashpack(ctx: ScenarioContext, p: Params): Prepared | Promise<Pr
       const body = JSON.stringify({ cash_pack: p.pack, redemption });
       const headers: Record<string, string> = { 'content-type': 'application/json' };
       const identify = p.identify_as === undefined ? (p.redeemer as string) : p.identify_as;
-      if (identify !== false) Object.assign(headers, httpSignature(ctx, 'operator', 'POST', '/v1/cashpack/redeem', body, identify as string));
+      if (identify !== false) Object.assign(headers, httpSignature(ctx, 'operator', 'POST', '/v1/cashpack/redeem', body, identify as string, p.signed_at));
       return { request: { method: 'POST', path: '/v1/cashpack/redeem', headers, body }, sent: redemption };
     }
     default:
@@ -167,23 +171,27 @@ function httpRequest(ctx: ScenarioContext, p: Params): WireRequest {
   const method = p.method as string;
   const path = String(p.path);
   const headers: Record<string, string> = { ...((p.headers as Record<string, string>) ?? {}) };
-  let body: string | undefined;
+  let body: string | Uint8Array | undefined;
   if (p.json !== undefined) {
     body = JSON.stringify(p.json);
     headers['content-type'] ??= 'application/json';
   } else if (p.body !== undefined) {
     body = String(p.body);
+  } else if (p.body_base64 !== undefined) {
+    // Bytes a string cannot hold (invalid UTF-8, say).
+    body = Uint8Array.from(Buffer.from(String(p.body_base64), 'base64'));
   }
   if (p.content_type !== undefined) headers['content-type'] = String(p.content_type);
-  if (p.sign_as !== undefined) Object.assign(headers, httpSignature(ctx, roleOf(ctx, p), method, path, body, p.sign_as as string));
+  if (p.sign_as !== undefined) Object.assign(headers, httpSignature(ctx, roleOf(ctx, p), method, path, body, p.sign_as as string, p.signed_at));
   return { method, path, headers, ...(body !== undefined ? { body } : {}), ...(p.transport === 'plaintext' ? { transport: 'plaintext' as const } : {}) };
 }
 
 /** RFC 9421 signature by a named key (PROFILE.md §2.4). */
-function httpSignature(ctx: ScenarioContext, role: Role, method: string, path: string, body: string | undefined, keyName: string): Record<string, string> {
+function httpSignature(ctx: ScenarioContext, role: Role, method: string, path: string, body: string | Uint8Array | undefined, keyName: string, created?: unknown): Record<string, string> {
   const key = ctx.key(keyName);
-  const target = { method, authority: ctx.http(role).authority, path: path.split('?')[0]!, ...(body !== undefined ? { body: new TextEncoder().encode(body) } : {}) };
-  return { ...signRequest(target, { secretKey: key.secretKey, kid: key.jwk.kid }, ctx.nowSeconds()) };
+  const bytes = typeof body === 'string' ? new TextEncoder().encode(body) : body;
+  const target = { method, authority: ctx.http(role).authority, path: path.split('?')[0]!, ...(bytes !== undefined ? { body: bytes } : {}) };
+  return { ...signRequest(target, { secretKey: key.secretKey, kid: key.jwk.kid }, created === undefined ? ctx.nowSeconds() : Number(created)) };
 }
 
 /** A test-control call that must succeed; a failure means setup failed, not conformance. */

@@ -20,6 +20,8 @@ export interface Verdict {
   readonly expected: unknown;
   readonly actual: unknown;
   readonly message: string;
+  /** A precondition, not an observation: never recorded as a check result. */
+  readonly precondition?: boolean;
   /** Further results the check produces under other requirements (problem -> its HTTP status). */
   readonly extra?: readonly (Verdict & { readonly check: string; readonly requirement: string })[];
 }
@@ -167,10 +169,21 @@ export const CHECK_IMPLEMENTATIONS: Readonly<Record<CheckName, Check>> = {
   },
 
   all: (_ctx, arg, subject) => {
-    const statuses = (subject as { statuses?: (number | null)[] } | undefined)?.statuses;
-    if (!statuses) throw new StepError('error', 'all needs the result of a parallel step');
-    const { status } = arg as { status: number | string };
-    return verdict(statuses.every((s) => statusMatches(s, status)), `every response ${String(status)}`, tally(statuses), 'all responses');
+    const result = subject as { statuses?: (number | null)[]; responses?: HttpResult[] } | undefined;
+    if (!result?.statuses || !result.responses) throw new StepError('error', 'all needs the result of a parallel step');
+    const { status, problem } = arg as { status: number | string | number[]; problem?: string[] };
+    const codes = result.responses.map((r) => (r.status !== null && r.status >= 400 ? ((r.body as { code?: unknown } | undefined)?.code ?? null) : null));
+    const statusOk = result.statuses.every((s) => statusMatches(s, status));
+    const problemOk = problem === undefined || result.responses.every((r, i) => r.status === null || r.status < 400 || problem.includes(codes[i] as string));
+    return verdict(statusOk && problemOk, { status, ...(problem ? { problem } : {}) }, { statuses: tally(result.statuses), problems: tally(codes.filter((c) => c !== null) as never[]) }, 'all responses');
+  },
+
+  assume: (_ctx, arg) => {
+    const { value, to, reason } = arg as { value: unknown; to: unknown; reason?: string };
+    if (!isDeepStrictEqual(value, to)) {
+      throw new StepError('not-applicable', reason ?? `the target does not meet this scenario's precondition: expected ${JSON.stringify(to)}, the target has ${JSON.stringify(value)}`);
+    }
+    return { ...verdict(true, to, value, 'precondition'), precondition: true };
   },
 
   balance: async (ctx, arg) => {

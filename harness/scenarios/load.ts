@@ -156,25 +156,41 @@ function checkSemantics(scenario: Scenario, registry: ReadonlyMap<string, unknow
         fail(file, step.line, `${scenario.id}: key "${value}" (${param}) is not defined yet; create it with keygen or provision-* first`);
       }
     }
-    undefinedNames(step.params, defined, (name) => fail(file, step.line, `${scenario.id}: \${${name}} is not defined at this step; capture it with "as:" first`));
+    undefinedNames(
+      step.params,
+      defined,
+      (name) => fail(file, step.line, `${scenario.id}: \${${name}} is not defined at this step; capture it with "as:" first`),
+      (message) => fail(file, step.line, `${scenario.id}: ${message}`),
+    );
     if (step.action === 'keygen') for (const n of step.params.names as string[]) defined.add(n);
     if (step.action.startsWith('provision-') || step.action === 'credential') defined.add(step.params.key as string);
     if (step.action === 'let') for (const n of Object.keys(step.params.values as object)) defined.add(n);
     if (step.as) defined.add(step.as);
     for (const check of step.expect) {
       if (check.requirement && !registry.has(check.requirement)) fail(file, check.line, `requirement ${check.requirement} is not in suites/requirements.yaml`);
-      undefinedNames([check.arg, check.on], defined, (name) => fail(file, check.line, `${scenario.id}: \${${name}} is not defined at this check`));
+      undefinedNames(
+        [check.arg, check.on],
+        defined,
+        (name) => fail(file, check.line, `${scenario.id}: \${${name}} is not defined at this check`),
+        (message) => fail(file, check.line, `${scenario.id}: ${message}`),
+      );
     }
   }
 }
 
-function undefinedNames(value: unknown, defined: ReadonlySet<string>, report: (name: string) => never): void {
+function undefinedNames(value: unknown, defined: ReadonlySet<string>, report: (name: string) => never, invalid: (message: string) => never): void {
   if (typeof value === 'string') {
-    for (const name of referencedNames(value)) if (!defined.has(name)) report(name);
+    let names: string[];
+    try {
+      names = referencedNames(value);
+    } catch (error) {
+      invalid((error as Error).message);
+    }
+    for (const name of names) if (!defined.has(name)) report(name);
   } else if (Array.isArray(value)) {
-    for (const v of value) undefinedNames(v, defined, report);
+    for (const v of value) undefinedNames(v, defined, report, invalid);
   } else if (value !== null && typeof value === 'object') {
-    for (const v of Object.values(value)) undefinedNames(v, defined, report);
+    for (const v of Object.values(value)) undefinedNames(v, defined, report, invalid);
   }
 }
 

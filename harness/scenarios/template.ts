@@ -39,6 +39,10 @@ const FUNCTIONS: Readonly<Record<string, (...args: unknown[]) => unknown>> = {
   lower: (value) => String(value).toLowerCase(),
   upper: (value) => String(value).toUpperCase(),
   concat: (...parts) => parts.map(String).join(''),
+  /** Every occurrence of `from` replaced by `to`. */
+  replace: (text, from, to) => String(text).replaceAll(String(from), String(to)),
+  /** Code points `start` to `end` (exclusive; negative counts from the end). */
+  slice: (text, start, end) => [...String(text)].slice(Number(start), end === undefined ? undefined : Number(end)).join(''),
 };
 
 export const TEMPLATE_FUNCTIONS = Object.keys(FUNCTIONS);
@@ -53,23 +57,50 @@ export function render(value: unknown, scope: Scope): unknown {
   return value;
 }
 
-const WHOLE = /^\$\{([^{}]*)\}$/;
-const PART = /\$\{([^{}]*)\}/g;
+/** Splits a string into literal text and `${...}` expressions; quotes inside an expression may hold braces. */
+function parts(text: string): ({ text: string } | { expr: string })[] {
+  const out: ({ text: string } | { expr: string })[] = [];
+  let i = 0;
+  while (i < text.length) {
+    const start = text.indexOf('${', i);
+    if (start < 0) break;
+    if (start > i) out.push({ text: text.slice(i, start) });
+    let j = start + 2;
+    let quote: string | undefined;
+    for (; j < text.length; j++) {
+      const c = text[j]!;
+      if (quote) {
+        if (c === quote) quote = undefined;
+      } else if (c === "'" || c === '"') quote = c;
+      else if (c === '}') break;
+    }
+    if (j >= text.length) throw new TemplateError('unterminated "${"', text.slice(start + 2));
+    out.push({ expr: text.slice(start + 2, j) });
+    i = j + 1;
+  }
+  if (i < text.length) out.push({ text: text.slice(i) });
+  return out;
+}
 
 export function renderString(text: string, scope: Scope): unknown {
-  const whole = WHOLE.exec(text);
-  if (whole) return evaluate(whole[1]!, scope);
-  return text.replace(PART, (_m, expr: string) => {
-    const v = evaluate(expr, scope);
-    return typeof v === 'string' ? v : JSON.stringify(v);
-  });
+  if (!text.includes('${')) return text;
+  const segments = parts(text);
+  if (segments.length === 1 && 'expr' in segments[0]!) return evaluate(segments[0].expr, scope);
+  return segments
+    .map((p) => {
+      if ('text' in p) return p.text;
+      const v = evaluate(p.expr, scope);
+      return typeof v === 'string' ? v : JSON.stringify(v);
+    })
+    .join('');
 }
 
 /** The names a template refers to at its root (for load-time checks). */
 export function referencedNames(text: string): string[] {
   const names: string[] = [];
-  for (const m of text.matchAll(PART)) {
-    const tokens = tokenize(m[1]!, m[1]!);
+  for (const part of text.includes('${') ? parts(text) : []) {
+    if (!('expr' in part)) continue;
+    const tokens = tokenize(part.expr, part.expr);
     tokens.forEach((t, i) => {
       const afterDot = tokens[i - 1]?.kind === 'op' && tokens[i - 1]!.value === '.';
       const isCall = tokens[i + 1]?.kind === 'op' && tokens[i + 1]!.value === '(';

@@ -38,8 +38,10 @@ const HTTP_PARAMS = {
   headers: { type: 'object', additionalProperties: T },
   json: ANY,
   body: T,
+  body_base64: T,
   content_type: T,
   sign_as: KEY,
+  signed_at: INT_OR_T(),
   transport: { enum: ['default', 'plaintext'] },
 };
 const EXPIRY = { requested_expiry: T, expiry_in: INT_OR_T() };
@@ -95,10 +97,10 @@ export const ACTIONS = {
   renew: { summary: 'build a Renewal Entry and POST it with the pack to /v1/cashpack/renew', params: RENEWAL, required: ['pack', 'bearer', 'new_bearer'] },
   redeem: {
     summary: 'build a Redemption Request and POST it with the pack to /v1/cashpack/redeem, signed at the HTTP layer by the redeemer (identify_as: false omits it)',
-    params: { ...REDEMPTION, identify_as: { oneOf: [KEY, { const: false }] } },
+    params: { ...REDEMPTION, identify_as: { oneOf: [KEY, { const: false }] }, signed_at: INT_OR_T() },
     required: ['pack', 'bearer', 'redeemer'],
   },
-  status: { summary: 'GET /v1/cashpack/{pack_id}/status signed by a key (false: unsigned)', params: { pack_id: T, sign_as: { oneOf: [KEY, { const: false }] } }, required: ['pack_id', 'sign_as'] },
+  status: { summary: 'GET /v1/cashpack/{pack_id}/status signed by a key (false: unsigned)', params: { pack_id: T, sign_as: { oneOf: [KEY, { const: false }] }, signed_at: INT_OR_T() }, required: ['pack_id', 'sign_as'] },
   'app-read': {
     summary: 'give the paying application a CPR as JSON text, an object, a file or a URI',
     params: {
@@ -139,7 +141,14 @@ export const CHECKS = {
   signature_valid: { summary: "a signed message verifies (strict rule) under the Operator's well-known key or a named key", arg: object({ value: ANY, type: MESSAGE_TYPE, key: KEY }, ['value', 'type']) },
   chain_digest: { summary: 'the chain digest recomputed by the harness from pack_id, initial_bearer_pk and renewal_chain equals the one in the pack', arg: T },
   exactly_one: { summary: 'of parallel responses, exactly one has this status', arg: object({ status: { type: 'integer' } }, ['status']) },
-  all: { summary: 'every parallel response has this status or class', arg: object({ status: { oneOf: [{ type: 'integer' }, { enum: ['2xx', '4xx'] }] } }, ['status']) },
+  all: {
+    summary: 'every parallel response has this status, class or one of these statuses, and (with problem) one of these problem codes',
+    arg: object({ status: { oneOf: [{ type: 'integer' }, { enum: ['2xx', '4xx'] }, { type: 'array', items: { type: 'integer' }, minItems: 1 }] }, problem: { type: 'array', items: CODE, minItems: 1 } }, ['status']),
+  },
+  assume: {
+    summary: 'a precondition on the target (its policy, say): when the values differ the scenario is not applicable to this target, never failed',
+    arg: object({ value: ANY, to: ANY, reason: { type: 'string' } }, ['value', 'to']),
+  },
   balance: { summary: 'a balance read through test control has these amounts', arg: object({ principal: KEY, redeemer: KEY, available: T, locked: T, held: T }) },
   qr_decodes_to: { summary: 'a PNG decodes with a real QR decoder to exactly this string', arg: object({ png: T, uri: T }, ['png', 'uri']) },
   accepted: { summary: 'the paying application accepted (a CPR or a Payment, no rejection)', arg: { const: true } },

@@ -149,4 +149,15 @@ describe('executing a scenario', () => {
     const skipped = await executeScenario(s, target(http, []), options);
     expect(skipped).toMatchObject({ status: 'skipped', reason: 'step 1: the target file gives no principal credential' });
   });
+
+  it('binds let values as names, and makes a scenario whose precondition fails not applicable', async () => {
+    const body = (to: string) =>
+      `  - id: CPP-DEPTH-901\n    title: t\n    requirements: [CPP-DEPTH-1]\n    level: MUST\n    steps:\n      - do: policy\n        as: p\n        expect:\n          - assume: { value: "\${p.policy.max_chain_depth}", to: ${to} }\n      - do: let\n        values: { depth: "\${p.policy.max_chain_depth}" }\n        expect: [{ equals: { value: "\${depth}", to: 8 } }]\n`;
+    const holds = await executeScenario(scenario(body('8'), 'operator'), target(http), options);
+    expect(holds.status).toBe('passed');
+    expect(holds.checks.map((c) => c.check)).toEqual(['equals']); // the precondition is not an observation
+    const differs = await executeScenario(scenario(body('5'), 'operator'), target(http), options);
+    expect(differs).toMatchObject({ status: 'not-applicable', checks: [] });
+    expect(differs.reason).toMatch(/precondition: expected 5, the target has 8/);
+  });
 });

@@ -66,6 +66,11 @@ describe('a bad scenario file fails with its file, line and reason', () => {
     expect(error.message).toMatch(message);
   });
 
+  it('reports a broken template as SCENARIO_INVALID with its line', () => {
+    const error = failure(`${ok}      - do: http\n        method: GET\n        path: "/cpr/\${req.token"\n        expect: [{ status: 200 }]\n`);
+    expect(error.message).toMatch(/probe\.yaml:15: TOK-ONCE-901: unterminated "\$\{"/);
+  });
+
   it('rejects a scenario ID used twice across files', () => {
     const a = parseSuite(HEADER + ok, 'a.yaml');
     expect(a.scenarios[0]!.id).toBe('TOK-ONCE-901');

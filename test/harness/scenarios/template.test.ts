@@ -17,6 +17,10 @@ describe('scenario templates', () => {
     ['${concat("a", 1, "b")}', 'ab'.replace('b', '1b')],
     ['count ${len(req.list)} items', 'count 2 items'],
     ['${b64url("hi")}', 'aGk'],
+    ["${repeat('}', 3)}", '}}}'],
+    ['${concat("{", req.token, "}")}', '{ab}'],
+    ['${replace(req.token, "b", "c")}', 'ac'],
+    ['${slice("😀abc", 0, 2)}', '😀a'],
   ])('renders %s', (text, value) => {
     expect(render(text, scope)).toEqual(value);
   });
