@@ -17,7 +17,10 @@ export function printSummary(report: Report, dir: string, terminal: Terminal): v
   terminal.line('');
   terminal.line(`verdict: ${report.verdict}${report.run.incomplete ? ' (incomplete run)' : ''}`);
   terminal.line(`tests: ${s.total} — ${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped, ${s.not_applicable} not applicable, ${s.error} errors`);
-  terminal.line(`requirements: ${report.requirements.length - uncovered.length - failed.length - warnings.length} ok or skipped, ${failed.length} failed, ${warnings.length} warnings, ${uncovered.length} uncovered`);
+  const count = (status: string) => report.requirements.filter((r) => r.status === status).length;
+  terminal.line(
+    `requirements: ${report.requirements.length} — ${count('passed')} passed, ${failed.length} failed, ${warnings.length} warnings, ${count('skipped')} skipped, ${count('not-applicable')} not applicable, ${uncovered.length} uncovered`,
+  );
   if (failed.length > 0) terminal.line(`failed: ${failed.map((r) => r.id).join(', ')}`);
   if (warnings.length > 0) terminal.line(`warnings (SHOULD; --strict makes them failures): ${warnings.map((r) => r.id).join(', ')}`);
   if (report.baseline_diff) {

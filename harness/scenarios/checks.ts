@@ -6,7 +6,7 @@ import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { PROBLEM_STATUS, isProblemCode } from '../../profile/problems.ts';
 import { recomputeChainDigest, validateMessage, verifyCashPack, verifyConfirmation, type CashPack, type MessageKind, type RedemptionConfirmation } from '../../profile/cashpack/index.ts';
-import { decodeQrPng, findPayerMembers, validateCpr } from '../../profile/cpr/index.ts';
+import { decodeQrPng, findPayerMembers, inspectQrPng, validateCpr } from '../../profile/cpr/index.ts';
 import { verifyObject, type MessageType } from '../../profile/signing.ts';
 import cprSchema from '../../profile/schemas/cpr.schema.json' with { type: 'json' };
 import paymentSchema from '../../profile/schemas/payment.schema.json' with { type: 'json' };
@@ -198,6 +198,16 @@ export const CHECK_IMPLEMENTATIONS: Readonly<Record<CheckName, Check>> = {
     const { png, uri } = arg as { png: string; uri: string };
     const decoded = decodeQrPng(Buffer.from(png, 'base64'));
     return verdict(decoded === uri, uri, decoded ?? 'no QR code found', 'the QR image decodes to the URI (spec §4.4)');
+  },
+
+  qr_format: (_ctx, arg) => {
+    const { png } = arg as { png: string };
+    const qr = inspectQrPng(Buffer.from(png, 'base64'));
+    const expected = { modes: ['byte'], errorCorrection: 'M', quietZoneModules: '>= 4' };
+    if (!qr) return verdict(false, expected, 'no QR code found', 'QR rendering (PROFILE.md §8.1)');
+    const actual = { modes: qr.modes, errorCorrection: qr.errorCorrection, quietZoneModules: qr.quietZoneModules };
+    const passed = qr.modes.every((m) => m === 'byte') && qr.modes.length > 0 && qr.errorCorrection === 'M' && qr.quietZoneModules >= 4;
+    return verdict(passed, expected, actual, 'QR rendering (PROFILE.md §8.1)');
   },
 
   accepted: (_ctx, _arg, subject) => {

@@ -151,6 +151,10 @@ export const CHECKS = {
   },
   balance: { summary: 'a balance read through test control has these amounts', arg: object({ principal: KEY, redeemer: KEY, available: T, locked: T, held: T }) },
   qr_decodes_to: { summary: 'a PNG decodes with a real QR decoder to exactly this string', arg: object({ png: T, uri: T }, ['png', 'uri']) },
+  qr_format: {
+    summary: 'a QR PNG is encoded as PROFILE.md §8.1 says: byte mode only, error correction M, a quiet zone of at least 4 modules',
+    arg: object({ png: T }, ['png']),
+  },
   accepted: { summary: 'the paying application accepted (a CPR or a Payment, no rejection)', arg: { const: true } },
   rejected: { summary: 'the paying application rejected, with a human-readable message, this code and optionally a violation of this requirement', arg: { oneOf: [CODE, object({ code: CODE, violation: { type: 'string' } })] } },
 } as const satisfies Readonly<Record<string, CheckSpec>>;
