@@ -48,6 +48,9 @@ export function createHttpRole(options: HttpRoleOptions): HttpRole {
   let closing: Promise<void> | undefined;
   const baseUrl = trimSlash(base.href);
   const plaintextBaseUrl = plain ? trimSlash(plain.href) : undefined;
+  // Without a declared plaintext listener, a plaintext probe goes to the TLS port
+  // itself: a real observation that no CPR is served without TLS (spec §5.1.4).
+  const plaintextProbe = plaintextBaseUrl ?? (base.protocol === 'https:' ? trimSlash(`http://${base.host}${base.pathname}`) : undefined);
 
   return {
     kind: 'http',
@@ -57,8 +60,8 @@ export function createHttpRole(options: HttpRoleOptions): HttpRole {
     ...(plaintextBaseUrl !== undefined ? { plaintextBaseUrl } : {}),
     tls: base.protocol === 'http:' ? 'none' : insecure ? 'insecure' : 'verified',
     async send(request: WireRequest): Promise<WireResponse> {
-      const target = request.transport === 'plaintext' ? plaintextBaseUrl : baseUrl;
-      if (target === undefined) throw new TransportError('UNAVAILABLE', `${baseUrl} has no plaintext base URL configured`);
+      const target = request.transport === 'plaintext' ? plaintextProbe : baseUrl;
+      if (target === undefined) throw new TransportError('UNAVAILABLE', `${baseUrl} is not served over TLS, so there is no plaintext probe to make`);
       if (!request.path.startsWith('/')) throw new TypeError(`a request path starts with "/": ${JSON.stringify(request.path)}`);
       const url = new URL(target);
       const prefix = url.pathname === '/' ? '' : url.pathname;

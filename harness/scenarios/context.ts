@@ -32,6 +32,8 @@ export interface HttpResult {
   readonly text: string;
   readonly bytes: Uint8Array;
   readonly error?: string;
+  /** For plaintext probes: the role's declared plaintext listener, or its TLS port spoken to in plaintext. */
+  readonly via?: 'plaintext-listener' | 'tls-port';
 }
 
 /** The step could not be carried out for a reason that is not the target's conformance. */

@@ -8,19 +8,22 @@ const decoder = new TextDecoder('utf-8', { fatal: false });
 
 export async function send(ctx: ScenarioContext, role: Role, request: WireRequest): Promise<HttpResult> {
   const adapter = ctx.http(role);
-  const base = request.transport === 'plaintext' ? (adapter.plaintextBaseUrl ?? `${adapter.baseUrl ?? adapter.description} (plaintext)`) : (adapter.baseUrl ?? adapter.description);
+  const plaintext = request.transport === 'plaintext';
+  const via = plaintext ? (adapter.plaintextBaseUrl !== undefined ? ('plaintext-listener' as const) : ('tls-port' as const)) : undefined;
+  const base = plaintext ? (adapter.plaintextBaseUrl ?? `${(adapter.baseUrl ?? adapter.description).replace(/^https:/, 'http:')}`) : (adapter.baseUrl ?? adapter.description);
   const url = `${base}${request.path}`;
   const started = performance.now();
   try {
     const response = await adapter.send(request);
     ctx.record(role, request, url, response, undefined, Math.round(performance.now() - started));
     const text = decoder.decode(response.body);
-    return { status: response.status, headers: response.headers, body: parseJson(response.headers['content-type'], text), text, bytes: response.body };
+    return { status: response.status, headers: response.headers, body: parseJson(response.headers['content-type'], text), text, bytes: response.body, ...(via ? { via } : {}) };
   } catch (error) {
     if (!(error instanceof TransportError)) throw error;
     ctx.record(role, request, url, undefined, `${error.code}: ${error.message}`, Math.round(performance.now() - started));
     // A plaintext probe that gets no answer at all is a legitimate outcome (spec §5.1.4).
-    if (request.transport === 'plaintext') return { status: null, headers: {}, body: undefined, text: '', bytes: new Uint8Array(), error: error.code };
+    if (plaintext && error.code !== 'UNAVAILABLE') return { status: null, headers: {}, body: undefined, text: '', bytes: new Uint8Array(), error: error.code, ...(via ? { via } : {}) };
+    if (plaintext) throw new StepError('not-applicable', error.message);
     throw new StepError('error', `the ${role} did not answer ${request.method} ${request.path}: ${error.code}: ${error.message}`);
   }
 }

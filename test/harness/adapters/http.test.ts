@@ -168,6 +168,14 @@ describe('the http adapter', () => {
     expect(await transportCode(without.send({ method: 'GET', path: '/', transport: 'plaintext' }))).toBe('UNAVAILABLE');
   });
 
+  it('probes the TLS port itself in plaintext when no plaintext listener is declared', async () => {
+    const server = track(await serve((req, res) => res.end(`plain ${req.url}`)));
+    const port = new URL(server.url).port;
+    const tlsOnly = track(createHttpRole({ baseUrl: `https://127.0.0.1:${port}` }));
+    const response = await tlsOnly.send({ method: 'GET', path: '/cpr/x', transport: 'plaintext' });
+    expect(new TextDecoder().decode(response.body)).toBe('plain /cpr/x');
+  });
+
   it.each([
     ['a relative base URL', { baseUrl: '/api' }],
     ['a base URL with a query', { baseUrl: 'https://x.test/?a=1' }],
