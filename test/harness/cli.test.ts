@@ -2,7 +2,10 @@ import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { Agent, request } from 'undici';
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+
+// These tests spawn the command line; under load a start takes seconds.
+vi.setConfig({ testTimeout: 60_000 });
 
 const BIN = fileURLToPath(new URL('../../bin/cpr-conformance.js', import.meta.url));
 const run = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', timeout: 20_000 });

@@ -3,7 +3,10 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+
+// One whole conformance run: its duration follows the machine's load.
+vi.setConfig({ testTimeout: 240_000 });
 import { readReport } from '../../harness/report/index.ts';
 
 // The reference is the suite's first customer: it must pass every scenario and
@@ -12,7 +15,7 @@ describe('the embedded reference against the whole suite', () => {
   it('is conformant with every test passed and every requirement passed', () => {
     const dir = join(mkdtempSync(join(tmpdir(), 'cpr-reference-')), 'report');
     const bin = fileURLToPath(new URL('../../bin/cpr-conformance.js', import.meta.url));
-    const r = spawnSync(process.execPath, [bin, 'run', '--report-dir', dir], { encoding: 'utf8', timeout: 120_000, env: { ...process.env, CI: 'true' } });
+    const r = spawnSync(process.execPath, [bin, 'run', '--report-dir', dir], { encoding: 'utf8', timeout: 220_000, env: { ...process.env, CI: 'true' } });
     const report = readReport(join(dir, 'report.json'));
     const notPassed = report.tests.filter((t) => t.status !== 'passed').map((t) => `${t.id} ${t.status}: ${t.reason ?? ''}`);
     expect(notPassed, notPassed.join('\n')).toEqual([]);
