@@ -5,7 +5,35 @@ import { findPayerMembers, validateCpr } from '../../profile/cpr/index.ts';
 import { ACTION_IMPLEMENTATIONS } from '../scenarios/actions.ts';
 import type { HttpResult } from '../scenarios/context.ts';
 import { send } from '../scenarios/http.ts';
-import type { PropertyDefinition } from './types.ts';
+import { brokenCpr, inlineUri, malformedBody, validCpr, type CashpackMessageKind } from '../../generators/index.ts';
+import type { AppResult } from '../adapters/types.ts';
+import type { PropertyDefinition, PropertyFailure } from './types.ts';
+
+/**
+ * CPRs for the paying application are dated far ahead: a paying app decides
+ * expiry by its own clock, which the harness cannot see (the embedded one reads
+ * the reference's clock, which scenarios move forward), and expiry has its own
+ * scenarios.
+ */
+const FUTURE = Date.UTC(2099, 0, 1);
+
+/** A derivation context: payer, rail and authorization come from it, never from the CPR (spec §2.6). */
+const CONTEXT = {
+  payer: { id: 'payer-under-test', name: 'A. Payer' },
+  rail: { kind: 'test-rail', network: 'loopback' },
+  authorization: { kind: 'test-authorization', proof: 'not-a-real-proof' },
+  now: '2099-01-01T00:00:00Z',
+};
+
+function rejectionFailure(result: AppResult, expected: unknown): PropertyFailure {
+  return { expected, actual: result.ok ? 'accepted' : { code: result.code, message: result.message, violations: result.violations }, message: 'the paying application answered otherwise' };
+}
+
+const OPERATOR_ENDPOINTS: Readonly<Record<CashpackMessageKind, string>> = {
+  'lock-request': '/v1/cashpack/issue',
+  'renew-request': '/v1/cashpack/renew',
+  'redeem-request': '/v1/cashpack/redeem',
+};
 
 const define = <T>(def: PropertyDefinition<T>): PropertyDefinition => def as unknown as PropertyDefinition;
 
@@ -41,6 +69,107 @@ export const PROPERTIES: readonly PropertyDefinition[] = [
       const valid = validateCpr(served.body);
       if (!valid.ok) return { expected: 'a valid CPR', actual: valid.violations, message: 'the served CPR is not valid' };
       return undefined;
+    },
+  }),
+  define({
+    id: 'PROP-APP-001',
+    title: 'the paying application accepts every valid CPR of every sub-interface',
+    requirements: ['DRV-VALID-1', 'CPR-EXT-1', 'SUB-OPEN-1'],
+    level: 'MUST',
+    role: 'paying-app',
+    sections: ['§4.5.1', '§2.5', '§9'],
+    needs: [],
+    defaultRuns: 60,
+    arbitrary: () => validCpr({ now: FUTURE }),
+    async check(ctx, cpr) {
+      const result = await ctx.app().read({ kind: 'object', value: cpr });
+      return result.ok ? undefined : rejectionFailure(result, 'accepted');
+    },
+  }),
+  define({
+    id: 'PROP-APP-002',
+    title: 'the paying application rejects every CPR that breaks exactly one rule',
+    requirements: ['DRV-VALID-1'],
+    level: 'MUST',
+    role: 'paying-app',
+    sections: ['§4.5.1', '§7.2'],
+    needs: [],
+    defaultRuns: 120,
+    arbitrary: () => brokenCpr({ now: FUTURE }),
+    async check(ctx, broken) {
+      const result = await ctx.app().read({ kind: 'object', value: broken.cpr });
+      return result.ok ? rejectionFailure(result, { rejected: true, broken: broken.rule, by: broken.description }) : undefined;
+    },
+  }),
+  define({
+    id: 'PROP-APP-003',
+    title: 'a one-rule-broken CPR is rejected for exactly that rule (CPR_INVALID naming it, or CPR_VERSION_UNSUPPORTED)',
+    requirements: ['PRF-APP-1'],
+    level: 'PROFILE',
+    role: 'paying-app',
+    sections: ['PROFILE §8.3'],
+    needs: [],
+    defaultRuns: 120,
+    arbitrary: () => brokenCpr({ now: FUTURE }),
+    async check(ctx, broken) {
+      const result = await ctx.app().read({ kind: 'object', value: broken.cpr });
+      if (result.ok) return rejectionFailure(result, { code: 'CPR_INVALID', violation: broken.rule });
+      const named = (result.violations ?? []).some((v) => (v as { requirement?: unknown }).requirement === broken.rule);
+      const versionCode = broken.rule === 'CPR-VER-1' && result.code === 'CPR_VERSION_UNSUPPORTED';
+      return (result.code === 'CPR_INVALID' && named) || versionCode ? undefined : rejectionFailure(result, { code: 'CPR_INVALID', violation: broken.rule, mutation: broken.description });
+    },
+  }),
+  define({
+    id: 'PROP-DRV-001',
+    title: 'derivation preserves the amount and asset exactly, or takes the payer amount when open',
+    requirements: ['DRV-VALUE-1', 'DRV-OPEN-1'],
+    level: 'MUST',
+    role: 'paying-app',
+    sections: ['§4.7.5', '§4.6.4'],
+    needs: [],
+    defaultRuns: 60,
+    arbitrary: () => fc.tuple(validCpr({ now: FUTURE }), fc.bigInt({ min: 1n, max: 10n ** 40n }).map(String)),
+    async check(ctx, [cpr, payerAmount]) {
+      const requested = (cpr as { value: { amount?: string; asset: unknown } }).value;
+      const open = requested.amount === undefined;
+      const result = await ctx.app().derive(cpr, { ...CONTEXT, ...(open ? { payer_amount: payerAmount } : {}) });
+      const value = (result.ok ? (result.payment as { value?: unknown } | undefined)?.value : undefined) as { amount?: unknown; asset?: unknown } | undefined;
+      const expected = { amount: open ? payerAmount : requested.amount, asset: requested.asset };
+      const same = value !== undefined && JSON.stringify(value.amount) === JSON.stringify(expected.amount) && JSON.stringify(value.asset) === JSON.stringify(expected.asset);
+      return same ? undefined : { expected, actual: result.ok ? value ?? null : { rejected: result.code, message: result.message }, message: 'the Payment value is not the requested value' };
+    },
+  }),
+  define({
+    id: 'PROP-DLV-001',
+    title: 'the paying application accepts every valid inline URI and rejects every malformed one',
+    requirements: ['DLV-INLINE-1', 'PRF-B64-1'],
+    level: 'MUST',
+    role: 'paying-app',
+    sections: ['§4.4', 'PROFILE §8.1'],
+    needs: [],
+    defaultRuns: 60,
+    arbitrary: () => fc.oneof(inlineUri({ cpr: { now: FUTURE, maxExtensionKeys: 1 } }), inlineUri({ malformed: true, cpr: { now: FUTURE, maxExtensionKeys: 1 } })),
+    async check(ctx, delivery) {
+      const result = await ctx.app().read({ kind: 'uri', uri: delivery.uri });
+      if (!delivery.malformed) return result.ok ? undefined : rejectionFailure(result, 'accepted');
+      return !result.ok && result.code === delivery.expected.code ? undefined : rejectionFailure(result, { code: delivery.expected.code, defect: delivery.defect });
+    },
+  }),
+  define({
+    id: 'PROP-ERR-001',
+    title: 'every malformed body on every operator endpoint gets a 4xx problem, never a 5xx or a hang',
+    requirements: ['CPP-ERR-1', 'PRF-JSON-1', 'PRF-HTTP-1'],
+    level: 'PROFILE',
+    role: 'operator',
+    sections: ['PROFILE §1', 'PROFILE §11'],
+    needs: [],
+    defaultRuns: 60,
+    arbitrary: () => fc.constantFrom<CashpackMessageKind>('lock-request', 'renew-request', 'redeem-request').chain((message) => malformedBody({ message })),
+    async check(ctx, body) {
+      const answer = await send(ctx, 'operator', { method: 'POST', path: OPERATOR_ENDPOINTS[body.message], headers: { 'content-type': body.contentType }, body: body.bytes, timeoutMs: 10_000 });
+      const code = (answer.body as { code?: unknown } | undefined)?.code;
+      const ok = answer.status === body.expectedStatus && answer.headers['content-type']?.startsWith('application/problem+json') === true && code === body.code;
+      return ok ? undefined : { expected: { status: body.expectedStatus, code: body.code }, actual: { status: answer.status, code: code ?? null, content_type: answer.headers['content-type'] ?? null }, message: `${body.kind}: ${body.description}` };
     },
   }),
 ];

@@ -1,0 +1,297 @@
+// validCpr: valid Canonical Payment Requests of every sub-interface (spec §2.1-§2.5,
+// PROFILE.md §7). Every value passes validateCpr (with and without the
+// validity window) and is not expired at `now`.
+//
+// What varies:
+// - sub-interface (ON_CHAIN, IBAN, ACCOUNT, INSTANT_KEY) and, for each, every
+//   optional field present or absent; address fields sometimes mirrored at the
+//   top level, always equal to payee.rail_address (PROFILE.md §7.4);
+// - open and fixed amounts (1 to 78 digits), fiat / stablecoin / crypto /
+//   tokenized assets with decimal or CAIP-2 chain ids (equal to the on-chain
+//   chain_id for ON_CHAIN requests);
+// - rail_hint: ON_CHAIN for ON_CHAIN; otherwise absent, OPEN or a hint whose
+//   usual sub-interface is this one (RAIL_HINT_SUB_INTERFACE);
+// - memo, display_name and the other texts: any code points, including astral
+//   characters, combining marks and controls, up to and at their limits;
+// - extensions: `std:` and reverse-domain keys with arbitrary JSON values, never
+//   a payer-named member (PROFILE.md §7.5);
+// - EVM addresses lower case, upper case or EIP-55; IBANs with correct check
+//   digits (DE, FR with its RIB key, GB, NL, AT, CH); BICs; UUID references;
+// - timestamps with and without a 1-3 digit fraction; created_at at or before
+//   `now`, expires_at after `now` and at most `validitySeconds` after created_at.
+import fc from 'fast-check';
+import {
+  RAIL_HINTS,
+  RAIL_HINT_SUB_INTERFACE,
+  SUB_INTERFACES,
+  isPayerMemberName,
+  isSubInterface,
+  type Cpr,
+  type RailHint,
+  type SubInterface,
+} from '../profile/cpr/index.ts';
+import { formatTimestamp } from '../profile/time.ts';
+import * as R from './parts/rails.ts';
+import { codePointText, printableAscii } from './parts/text.ts';
+
+export type AmountKind = 'fixed' | 'open' | 'any';
+
+/** 2026-01-01T00:00:00Z: the default generation instant, so values depend only on the seed. */
+export const DEFAULT_NOW = Date.UTC(2026, 0, 1);
+/** Latest accepted `now`: four-digit years only (PROFILE.md §1). */
+const MAX_NOW = Date.UTC(9999, 0, 1);
+/** Spec §2.1, §8: memo length limit in code points. */
+export const MEMO_LIMIT = 140;
+
+export interface ValidCprConstraints {
+  /** Generate only this sub-interface. @defaultValue every sub-interface, equally likely */
+  readonly subInterface?: SubInterface;
+  /** 'fixed' (value.amount present), 'open' (absent) or 'any'. @defaultValue 'any' */
+  readonly amount?: AmountKind;
+  /**
+   * The generation instant in ms since the epoch: created_at ≤ now < expires_at.
+   * An integer between 0 and 9999-01-01. @defaultValue DEFAULT_NOW (2026-01-01T00:00:00Z)
+   */
+  readonly now?: number;
+  /** The payee's validity window: expires_at − created_at ≤ this. An integer ≥ 1. @defaultValue 900 */
+  readonly validitySeconds?: number;
+  /** Longest memo in code points, an integer 0..140. @defaultValue 140 */
+  readonly maxMemoCodePoints?: number;
+  /** Most keys in `extensions`, an integer 0..16 (0: never an extensions member). @defaultValue 3 */
+  readonly maxExtensionKeys?: number;
+}
+
+export type ResolvedCprConstraints = Required<Omit<ValidCprConstraints, 'subInterface'>> & { readonly subInterface?: SubInterface };
+
+const AMOUNT_KINDS: readonly AmountKind[] = ['fixed', 'open', 'any'];
+
+function integerIn(name: string, value: unknown, min: number, max: number): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+    throw new RangeError(`constraints.${name} must be an integer from ${min} to ${max}, got ${String(value)}`);
+  }
+  return value;
+}
+
+/** Applies the defaults and throws RangeError naming the first bad option. */
+export function resolveCprConstraints(constraints: ValidCprConstraints = {}): ResolvedCprConstraints {
+  const { subInterface, amount = 'any', now = DEFAULT_NOW, validitySeconds = 900, maxMemoCodePoints = MEMO_LIMIT, maxExtensionKeys = 3 } = constraints;
+  if (subInterface !== undefined && !isSubInterface(subInterface)) {
+    throw new RangeError(`constraints.subInterface must be one of ${SUB_INTERFACES.join(', ')}, got ${String(subInterface)}`);
+  }
+  if (!AMOUNT_KINDS.includes(amount)) throw new RangeError(`constraints.amount must be one of ${AMOUNT_KINDS.join(', ')}, got ${String(amount)}`);
+  integerIn('validitySeconds', validitySeconds, 1, 10 * 365 * 86_400);
+  integerIn('now', now, validitySeconds * 1000, MAX_NOW);
+  integerIn('maxMemoCodePoints', maxMemoCodePoints, 0, MEMO_LIMIT);
+  integerIn('maxExtensionKeys', maxExtensionKeys, 0, 16);
+  return { ...(subInterface !== undefined ? { subInterface } : {}), amount, now, validitySeconds, maxMemoCodePoints, maxExtensionKeys };
+}
+
+type Doc = Record<string, unknown>;
+type Fields = Record<string, string | undefined>;
+
+const optional = <T>(arb: fc.Arbitrary<T>): fc.Arbitrary<T | undefined> => fc.option(arb, { nil: undefined, freq: 2 });
+const name = codePointText(1, 140);
+const defined = (fields: Fields): Record<string, string> =>
+  Object.fromEntries(Object.entries(fields).filter((e): e is [string, string] => e[1] !== undefined));
+
+// ------------------------------------------------------------- time (PROFILE.md §1)
+
+/** RFC 3339 UTC; a fraction, when present, sometimes written with fewer than 3 digits. */
+function timestamp(ms: number, trim: boolean): string {
+  const text = formatTimestamp(ms, 'cpr');
+  return trim ? text.replace(/(\.\d*?)0+Z$/, '$1Z') : text;
+}
+
+function times(now: number, validitySeconds: number): fc.Arbitrary<{ created_at: string; expires_at: string }> {
+  const windowMs = validitySeconds * 1000;
+  const wholeSeconds = fc.integer({ min: 0, max: Math.floor(validitySeconds / 2) }).chain((back) =>
+    fc.integer({ min: back + 1, max: validitySeconds }).map((life) => {
+      const created = Math.floor(now / 1000) * 1000 - back * 1000;
+      return [created, created + life * 1000] as const;
+    }),
+  );
+  const millis = fc.integer({ min: 0, max: Math.floor(windowMs / 2) }).chain((back) =>
+    fc.integer({ min: back + 1, max: windowMs }).map((life) => [now - back, now - back + life] as const),
+  );
+  return fc.tuple(fc.oneof(wholeSeconds, millis), fc.boolean()).map(([[created, expires], trim]) => ({
+    created_at: timestamp(created, trim),
+    expires_at: timestamp(expires, trim),
+  }));
+}
+
+// ------------------------------------------------------------- value (spec §2.3)
+
+const amountArb = fc.oneof(
+  { weight: 3, arbitrary: fc.bigInt({ min: 1n, max: 10n ** 9n }) },
+  { weight: 1, arbitrary: fc.bigInt({ min: 1n, max: 10n ** 78n - 1n }) },
+).map(String);
+
+function amountFor(kind: AmountKind): fc.Arbitrary<string | undefined> {
+  if (kind === 'fixed') return amountArb;
+  if (kind === 'open') return fc.constant(undefined);
+  return fc.option(amountArb, { nil: undefined, freq: 3 });
+}
+
+const anyChainId = fc.oneof(R.evmChainId, R.caip2ChainId);
+
+/** Any valid asset; for other than ON_CHAIN requests (the value and the rail are independent, spec §2.3). */
+const offChainAsset: fc.Arbitrary<Doc> = fc.oneof(
+  { weight: 6, arbitrary: R.fiatCode.map((code) => ({ type: 'fiat', code })) },
+  { weight: 1, arbitrary: fc.tuple(R.fiatCode, anyChainId).map(([code, chain_id]) => ({ type: 'fiat', code, chain_id })) },
+  { weight: 1, arbitrary: fc.tuple(fc.constantFrom('stablecoin', 'tokenized'), R.tokenCode, anyChainId).map(([type, code, chain_id]) => ({ type, code, chain_id })) },
+  { weight: 1, arbitrary: fc.tuple(R.tokenCode, optional(anyChainId)).map(([code, chain_id]) => ({ type: 'crypto', code, ...(chain_id ? { chain_id } : {}) })) },
+);
+
+/** ON_CHAIN: a token on the request's chain (PROFILE.md §7.4: the two chain ids agree). */
+function onChainAsset(chainId: string): fc.Arbitrary<Doc> {
+  return fc.oneof(
+    fc.tuple(fc.constantFrom('stablecoin', 'tokenized'), R.tokenCode).map(([type, code]) => ({ type, code, chain_id: chainId })),
+    fc.tuple(R.tokenCode, fc.boolean()).map(([code, withChain]) => ({ type: 'crypto', code, ...(withChain ? { chain_id: chainId } : {}) })),
+  );
+}
+
+// ------------------------------------------------------------- sub-interfaces (spec §2.5, PROFILE.md §7.4)
+
+interface RailPart {
+  readonly address: Record<string, string>;
+  readonly other: Record<string, string>;
+  readonly asset: Doc;
+}
+
+const remittance = codePointText(0, 140);
+const endToEnd = printableAscii(1, 35);
+
+const RAIL_PARTS: Readonly<Record<SubInterface, fc.Arbitrary<RailPart>>> = {
+  ON_CHAIN: fc
+    .record({
+      chain_id: R.evmChainId,
+      receiver_address: R.evmAddress,
+      contract_address: optional(R.evmAddress),
+      domain_separator: optional(R.domainSeparator),
+      order_reference: optional(fc.uuid()),
+      acquirer_id: optional(fc.oneof(fc.uuid(), fc.constant('00000000-0000-0000-0000-000000000000'))),
+    })
+    .chain(({ chain_id, receiver_address, contract_address, ...other }) =>
+      onChainAsset(chain_id).map((asset) => ({ address: defined({ chain_id, receiver_address, contract_address }), other: defined(other), asset })),
+    ),
+  IBAN: fc
+    .record({
+      iban: R.iban,
+      bic: optional(R.bic),
+      beneficiary_name: name,
+      remittance_info: optional(remittance),
+      end_to_end_id: optional(endToEnd),
+      purpose_code: optional(R.purposeCode),
+      asset: offChainAsset,
+    })
+    .map(({ iban, bic, asset, ...other }) => ({ address: defined({ iban, bic }), other: defined(other), asset })),
+  ACCOUNT: fc
+    .record({
+      account_number: fc.oneof(fc.stringMatching(/^[0-9]{4,17}$/), name),
+      routing_code: optional(fc.oneof(fc.stringMatching(/^[0-9]{9}$/), name)),
+      routing_code_type: optional(R.openListCode(['ABA', 'SORT_CODE', 'IFSC', 'BSB', 'CLABE'])),
+      bank_name: optional(name),
+      beneficiary_name: name,
+      remittance_info: optional(remittance),
+      end_to_end_id: optional(endToEnd),
+      asset: offChainAsset,
+    })
+    .map(({ account_number, routing_code, routing_code_type, bank_name, asset, ...other }) => ({
+      address: defined({ account_number, routing_code, routing_code_type, bank_name }),
+      other: defined(other),
+      asset,
+    })),
+  INSTANT_KEY: fc
+    .record({
+      key_type: R.openListCode(['EVP', 'CPF', 'CNPJ', 'EMAIL', 'PHONE', 'VPA']),
+      key_value: fc.oneof(fc.uuid(), fc.emailAddress().filter((e) => e.length <= 140), name),
+      beneficiary_name: optional(name),
+      txid: optional(fc.oneof(fc.stringMatching(/^[A-Za-z0-9]{1,35}$/), name)),
+      asset: offChainAsset,
+    })
+    .map(({ key_type, key_value, asset, ...other }) => ({ address: { key_type, key_value }, other: defined(other), asset })),
+};
+
+/** rail_hint values compatible with a sub-interface: absent, OPEN, or a rail it usually travels on. */
+export function compatibleRailHints(sub: SubInterface): readonly RailHint[] {
+  if (sub === 'ON_CHAIN') return ['ON_CHAIN'];
+  return RAIL_HINTS.filter((hint) => hint === 'OPEN' || RAIL_HINT_SUB_INTERFACE[hint] === sub);
+}
+
+function railHint(sub: SubInterface): fc.Arbitrary<RailHint | undefined> {
+  if (sub === 'ON_CHAIN') return fc.constant('ON_CHAIN');
+  return fc.option(fc.constantFrom(...compatibleRailHints(sub)), { nil: undefined, freq: 4 });
+}
+
+// ------------------------------------------------------------- extensions (spec §9, PROFILE.md §7.5)
+
+const extensionKey = fc.oneof(
+  printableAscii(1, 24).map((k) => `std:${k}`),
+  fc
+    .tuple(
+      fc.constantFrom('com', 'org', 'io', 'dev', 'net', 'eu'),
+      fc.array(fc.stringMatching(/^[a-z0-9][a-z0-9-]{0,12}$/), { minLength: 1, maxLength: 3 }),
+      fc.stringMatching(/^[A-Za-z0-9_-]{1,16}$/),
+    )
+    .map(([tld, labels, key]) => [tld, ...labels, key].join('.')),
+);
+
+/** Renames payer-named members (PROFILE.md §7.5) and normalises -0, which JSON cannot carry. */
+function scrub(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(scrub);
+  if (typeof value === 'object' && value !== null) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [isPayerMemberName(k) ? `x-${k}` : k, scrub(v)]));
+  }
+  return Object.is(value, -0) ? 0 : value;
+}
+
+function extensions(maxKeys: number): fc.Arbitrary<Doc | undefined> {
+  if (maxKeys === 0) return fc.constant(undefined);
+  const value = fc.jsonValue({ maxDepth: 3, stringUnit: 'grapheme' }).map(scrub);
+  return optional(fc.dictionary(extensionKey, value, { maxKeys, noNullPrototype: true }));
+}
+
+// ------------------------------------------------------------- the request
+
+function mirrorSome(address: Record<string, string>): fc.Arbitrary<Record<string, string>> {
+  const fields = Object.keys(address);
+  return fc.subarray(fields).map((picked) => Object.fromEntries(picked.map((f) => [f, address[f] as string])));
+}
+
+function forSubInterface(sub: SubInterface, c: ResolvedCprConstraints): fc.Arbitrary<Cpr> {
+  return fc
+    .record({
+      request_id: fc.oneof({ weight: 4, arbitrary: fc.uuid({ version: 4 }) }, { weight: 1, arbitrary: fc.uuid() }),
+      times: times(c.now, c.validitySeconds),
+      display_name: optional(name),
+      rail: RAIL_PARTS[sub],
+      amount: amountFor(c.amount),
+      memo: c.maxMemoCodePoints === 0 ? fc.constant(undefined) : optional(codePointText(0, c.maxMemoCodePoints)),
+      rail_hint: railHint(sub),
+      extensions: extensions(c.maxExtensionKeys),
+    })
+    .chain((parts) => mirrorSome(parts.rail.address).map((mirrors) => ({ ...parts, mirrors })))
+    .map(({ request_id, times: t, display_name, rail, amount, memo, rail_hint, extensions: ext, mirrors }) => {
+      const doc: Doc = {
+        cpr_version: 'CPR-1.0',
+        request_id,
+        created_at: t.created_at,
+        expires_at: t.expires_at,
+        payee: { ...(display_name !== undefined ? { display_name } : {}), rail_address: rail.address },
+        value: { ...(amount !== undefined ? { amount } : {}), asset: rail.asset },
+        ...(memo !== undefined ? { memo } : {}),
+        ...(rail_hint !== undefined ? { rail_hint } : {}),
+        ...mirrors,
+        ...rail.other,
+        ...(ext !== undefined ? { extensions: ext } : {}),
+      };
+      return doc as unknown as Cpr;
+    });
+}
+
+/** Valid CPRs (see the header). Throws RangeError at construction for a bad constraint. */
+export function validCpr(constraints: ValidCprConstraints = {}): fc.Arbitrary<Cpr> {
+  const c = resolveCprConstraints(constraints);
+  if (c.subInterface !== undefined) return forSubInterface(c.subInterface, c);
+  return fc.oneof(...SUB_INTERFACES.map((sub) => forSubInterface(sub, c)));
+}

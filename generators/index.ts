@@ -1,0 +1,55 @@
+// fast-check arbitraries for the CPR and cash-pack profiles (issue 5): one
+// arbitrary family per file, each documented in its header and in README.md.
+export {
+  DEFAULT_NOW,
+  MEMO_LIMIT,
+  compatibleRailHints,
+  resolveCprConstraints,
+  validCpr,
+  type AmountKind,
+  type ResolvedCprConstraints,
+  type ValidCprConstraints,
+} from './cpr.ts';
+export { CPR_MUTATIONS, brokenCpr, type BrokenCpr, type BrokenCprConstraints, type CprMutation, type MutationResult } from './cpr-broken.ts';
+export {
+  DELIVERY_DEFECTS,
+  deepLink,
+  endpointUrl,
+  inlineUri,
+  qrUri,
+  type DeliveryForm,
+  type ExpectedUriRejection,
+  type InlineDelivery,
+  type InlineUriConstraints,
+  type MalformedDelivery,
+  type TokenDelivery,
+  type TokenUriConstraints,
+} from './delivery.ts';
+export {
+  CORRUPTION_KINDS,
+  CORRUPTION_STATUS,
+  DEFAULT_CASHPACK_POLICY,
+  corruptedMessage,
+  validLockRequest,
+  validRedemption,
+  validRenewal,
+  type CashpackCase,
+  type CashpackConstraints,
+  type CashpackMessageKind,
+  type CashpackPolicy,
+  type CorruptedMessage,
+  type CorruptedMessageConstraints,
+  type CorruptionCode,
+  type CorruptionKind,
+  type LockRequestCase,
+  type RedeemCase,
+  type RenewCase,
+} from './cashpack.ts';
+export {
+  MALFORMED_KINDS,
+  malformedBody,
+  type MalformedBody,
+  type MalformedBodyConstraints,
+  type MalformedKind,
+  type MalformedLayer,
+} from './malformed-body.ts';
