@@ -6,17 +6,21 @@
 //
 // Roles created with the same `settings.instance` (default "default") share one
 // world: one Clock (PROFILE.md §12), one payee, one operator. The world is
-// dropped when its last role is closed.
+// dropped when its last role is closed. `settings.mutant` switches one fault on
+// (reference/mutants.ts) in every role created with it; roles with different
+// mutants never share a world.
 import { Agent, request } from 'undici';
 import { parseTimestamp, problem, PROBLEM_CONTENT_TYPE } from '../profile/index.ts';
 import { Clock } from './clock.ts';
 import { createControlHandler } from './control.ts';
 import { MAX_BODY_BYTES } from './http/server.ts';
+import { serializeResponse } from './http/respond.ts';
 import type { Handler, RefResponse } from './http/types.ts';
 import { createOperator, type Operator } from './operator/index.ts';
 import { createPayee, type Payee } from './payee/index.ts';
 import { createPayingApp, type PayingAppOptions } from './paying-app/index.ts';
 import type { ReadInput } from './paying-app/index.ts';
+import { faultsFor, type Faults } from './mutants.ts';
 import { createRouter } from './router.ts';
 
 type RoleName = 'payee' | 'operator' | 'paying-app';
@@ -38,6 +42,7 @@ interface ModuleResponse {
 export const MODULE_BASE_URL = 'https://module.invalid';
 
 interface World {
+  readonly faults: Faults;
   readonly clock: Clock;
   readonly payee: Payee;
   readonly operator: Operator;
@@ -46,11 +51,11 @@ interface World {
 
 const worlds = new Map<string, World>();
 
-function worldFor(instance: string): World {
+function worldFor(instance: string, faults: Faults): World {
   let world = worlds.get(instance);
   if (!world) {
     const clock = new Clock();
-    world = { clock, payee: createPayee({ clock, baseUrl: MODULE_BASE_URL }), operator: createOperator({ clock }), users: 0 };
+    world = { faults, clock, payee: createPayee({ clock, faults, baseUrl: MODULE_BASE_URL }), operator: createOperator({ clock, faults }), users: 0 };
     worlds.set(instance, world);
   }
   world.users += 1;
@@ -65,8 +70,11 @@ function release(instance: string): void {
 /** The module contract's entry point. */
 export function createRole(options: { role: RoleName; settings: Readonly<Record<string, unknown>>; ca?: string }): unknown {
   const settings = options.settings ?? {};
-  const instance = typeof settings['instance'] === 'string' ? settings['instance'] : 'default';
-  const world = worldFor(instance);
+  const mutant = settings['mutant'];
+  if (mutant !== undefined && typeof mutant !== 'string') throw new TypeError('settings.mutant is the name of a mutant (reference/mutants.ts)');
+  const faults = faultsFor(mutant);
+  const instance = JSON.stringify([typeof settings['instance'] === 'string' ? settings['instance'] : 'default', faults.active ?? null]);
+  const world = worldFor(instance, faults);
   let closed = false;
   const close = () => {
     if (!closed) release(instance);
@@ -101,7 +109,7 @@ function handlerFor(world: World, role: 'payee' | 'operator', settings: Readonly
   const token = settings['control_token'];
   const router = createRouter({
     payee: role === 'payee' ? world.payee.handler : elsewhere,
-    operator: role === 'operator' ? world.operator.handler : elsewhere,
+    operator: role === 'operator' ? world.operator.serve : elsewhere,
     control: createControlHandler(world.clock),
     controlEnabled: settings['control'] !== false,
     ...(typeof token === 'string' ? { controlToken: token } : {}),
@@ -121,17 +129,8 @@ function handlerFor(world: World, role: 'payee' | 'operator', settings: Readonly
         response = problemOf('INTERNAL_ERROR', 'internal error');
       }
     }
-    return serialize(response);
+    return serializeResponse(response, request.method);
   };
-}
-
-function serialize(response: RefResponse): ModuleResponse {
-  const headers: Record<string, string> = { 'cache-control': 'no-store', ...response.headers };
-  let body: Uint8Array = new Uint8Array(0);
-  if (response.body instanceof Uint8Array) body = response.body;
-  else if (response.body !== undefined) body = new TextEncoder().encode(JSON.stringify(response.body));
-  if (response.body !== undefined) headers['content-length'] = String(body.length);
-  return { status: response.status, headers, body };
 }
 
 function problemOf(code: 'PAYLOAD_TOO_LARGE' | 'INTERNAL_ERROR' | 'NOT_FOUND', detail: string): RefResponse {
@@ -154,6 +153,7 @@ function notFound(detail: string): RefResponse {
 function payingApp(world: World, settings: Readonly<Record<string, unknown>>, ca: string | undefined) {
   const rails = settings['supported_rails'];
   const base: PayingAppOptions = {
+    faults: world.faults,
     ...(ca !== undefined ? { ca } : {}),
     ...(Array.isArray(rails) ? { supportedRails: rails as string[] } : {}),
   };

@@ -8,6 +8,7 @@ import { Clock } from './clock.ts';
 import { createControlHandler } from './control.ts';
 import { listen, type Listening } from './http/server.ts';
 import type { Handler } from './http/types.ts';
+import { faultsFor, type MutantName } from './mutants.ts';
 import { createOperator, type Operator, type Policy } from './operator/index.ts';
 import { createPayee, type Payee } from './payee/index.ts';
 import { createPlaintextRouter, createRouter } from './router.ts';
@@ -25,6 +26,8 @@ export interface ReferenceOptions {
   readonly requestValiditySeconds?: number;
   readonly controlEnabled?: boolean;
   readonly controlToken?: string;
+  /** Switch one fault on by name (reference/mutants.ts): a deliberately non-conformant reference. Unknown names throw. */
+  readonly mutant?: string;
 }
 
 export interface RunningReference {
@@ -37,15 +40,18 @@ export interface RunningReference {
   readonly clock: Clock;
   readonly payee: Payee;
   readonly operator: Operator;
+  /** The fault switched on, if any; a paying application meant to share it needs it too (reference/adapter.ts `settings.mutant`). */
+  readonly mutant: MutantName | undefined;
   close(): Promise<void>;
 }
 
 export async function startReference(options: ReferenceOptions = {}): Promise<RunningReference> {
   const host = options.host ?? '127.0.0.1';
+  const faults = faultsFor(options.mutant);
   const clock = new Clock();
   if (options.freezeClock) clock.freeze();
   // Built before any port is bound: a bad policy fails without leaving listeners open.
-  const operator = createOperator({ clock, ...(options.policy ? { policy: options.policy } : {}) });
+  const operator = createOperator({ clock, faults, ...(options.policy ? { policy: options.policy } : {}) });
   const tls = await createTlsMaterial();
   const dir = mkdtempSync(join(tmpdir(), 'cpr-reference-'));
   const caFile = join(dir, 'ca.pem');
@@ -67,6 +73,7 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
   }
   const payee = createPayee({
     clock,
+    faults,
     baseUrl: secure.url,
     ...(plain ? { plaintextBaseUrl: plain.url } : {}),
     ...(options.tokenLifetimeSeconds !== undefined ? { tokenLifetimeSeconds: options.tokenLifetimeSeconds } : {}),
@@ -75,7 +82,7 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
   plainRouter = createPlaintextRouter(payee.handler);
   router = createRouter({
     payee: payee.handler,
-    operator: operator.handler,
+    operator: operator.serve,
     control: createControlHandler(clock),
     controlEnabled: options.controlEnabled ?? true,
     ...(options.controlToken !== undefined ? { controlToken: options.controlToken } : {}),
@@ -89,6 +96,7 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
     clock,
     payee,
     operator,
+    mutant: faults.active,
     async close() {
       await Promise.all([secure.close(), plain?.close()]);
       rmSync(dir, { recursive: true, force: true });

@@ -27,3 +27,24 @@ export function readJsonBody(request: RefRequest): BodyResult {
     return { ok: false, response: problemResponse('MALFORMED_REQUEST', `body is not I-JSON: ${(error as Error).message}`) };
   }
 }
+
+export interface SerializedResponse {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: Uint8Array;
+}
+
+/**
+ * The bytes and headers of a response, as both the socket server and the
+ * in-process adapter send them: no-store by default, a Content-Length, and for
+ * HEAD the headers GET would carry (Content-Length included) without the body
+ * (RFC 9110 §9.3.2), so a client can keep its connection.
+ */
+export function serializeResponse(response: RefResponse, method: string): SerializedResponse {
+  const headers: Record<string, string> = { 'cache-control': 'no-store', ...response.headers };
+  let body: Uint8Array = new Uint8Array(0);
+  if (response.body instanceof Uint8Array) body = response.body;
+  else if (response.body !== undefined) body = new TextEncoder().encode(JSON.stringify(response.body));
+  if (response.body !== undefined) headers['content-length'] = String(body.length);
+  return { status: response.status, headers, body: method === 'HEAD' ? new Uint8Array(0) : body };
+}

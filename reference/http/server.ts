@@ -3,6 +3,7 @@ import { createServer as createHttpServer, type IncomingMessage, type Server, ty
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { problem, PROBLEM_CONTENT_TYPE } from '../../profile/index.ts';
+import { serializeResponse, type SerializedResponse } from './respond.ts';
 import type { Handler, RefRequest, RefResponse } from './types.ts';
 import type { TlsMaterial } from '../tls.ts';
 
@@ -69,7 +70,7 @@ async function serve(handler: Handler, req: IncomingMessage, res: ServerResponse
     response = problemOf('INTERNAL_ERROR', 'internal error');
     process.emitWarning(`reference handler failed: ${(error as Error).stack ?? String(error)}`);
   }
-  write(res, response);
+  write(res, serializeResponse(response, req.method ?? 'GET'));
 }
 
 function problemOf(code: 'PAYLOAD_TOO_LARGE' | 'INTERNAL_ERROR', detail: string): RefResponse {
@@ -109,13 +110,8 @@ function readBody(req: IncomingMessage, limit: number): Promise<Uint8Array | und
   });
 }
 
-function write(res: ServerResponse, response: RefResponse): void {
+function write(res: ServerResponse, response: SerializedResponse): void {
   if (res.headersSent || res.destroyed) return;
-  const headers: Record<string, string> = { 'cache-control': 'no-store', ...response.headers };
-  let payload: Buffer | undefined;
-  if (response.body instanceof Uint8Array) payload = Buffer.from(response.body);
-  else if (response.body !== undefined) payload = Buffer.from(JSON.stringify(response.body), 'utf8');
-  if (payload) headers['content-length'] = String(payload.length);
-  res.writeHead(response.status, headers);
-  res.end(payload);
+  res.writeHead(response.status, response.headers);
+  res.end(response.body.length > 0 ? Buffer.from(response.body) : undefined);
 }

@@ -2,12 +2,11 @@
 // steps 1–7, with the Redemption Request and redemption_id"). The presented
 // cash-pack proves the instrument is authentic and names pack_id; every later
 // check uses the Operator's stored state, which is authoritative.
-import { verifyObject } from '../../profile/index.ts';
 import { verifyCashPack, type RedemptionRequest, type RenewalEntry } from '../../profile/cashpack/index.ts';
 import { problemResponse } from '../http/respond.ts';
 import type { RefRequest, RefResponse } from '../http/types.ts';
 import { readMessage } from './body.ts';
-import { isFresh, keyOf, type OperatorContext } from './context.ts';
+import { isFresh, isReplay, keyOf, verifies, type OperatorContext } from './context.ts';
 import { applyExpiry } from './expiry.ts';
 import type { PackRecord } from './state.ts';
 
@@ -40,17 +39,21 @@ export function bearerSteps<E extends keyof typeof BEARER_MESSAGES>(ctx: Operato
   const record = ctx.state.packs.get(pack.pack_id);
   if (!record) return reject('NOT_FOUND', 'unknown pack_id');
   // 4. The bearer's signature over its message (spec §5.2).
-  if (!verifyObject(spec.tag, message, keyOf(message.bearer_pk))) {
+  if (!verifies(ctx, spec.tag, message, keyOf(message.bearer_pk))) {
     return reject('INVALID_SIGNATURE', `${spec.member} signature does not verify under bearer_pk`);
   }
   // 5. Freshness (PROFILE.md §6).
   if (!isFresh(ctx, message.created_at, now)) return reject('STALE_REQUEST', 'created_at is outside the request window');
   // 6. Replay (spec §7.1 DUPLICATE_ID): from here on the id is recorded, whatever follows.
   const id = (message as unknown as Record<string, string>)[spec.id]!;
-  if (ctx.state.replay.seenBefore(id, now)) return reject('DUPLICATE_ID', `${spec.id} has been seen before`);
+  if (isReplay(ctx, spec.id, id, now)) return reject('DUPLICATE_ID', `${spec.id} has been seen before`);
   // 7. Spec §3.2: only an ACTIVE pack, after applying expiry (PROFILE.md §5.1).
   applyExpiry(ctx.state, record, now);
-  if (record.status !== 'ACTIVE') return reject('INSTRUMENT_NOT_ACTIVE', `the pack is ${record.status}`);
+  if (record.status !== 'ACTIVE') {
+    // Mutant op-terminal-state-revived: a renewal brings an ended pack back to life.
+    if (endpoint === 'renew' && ctx.faults.has('op-terminal-state-revived')) record.status = 'ACTIVE';
+    else return reject('INSTRUMENT_NOT_ACTIVE', `the pack is ${record.status}`);
+  }
 
   return { ok: true, record, message, now };
 }

@@ -12,9 +12,15 @@ export type BodyRead<T> = { readonly ok: true; readonly value: T } | { readonly 
  * reference/http/server.ts, which answers 413 before a handler sees the request.
  */
 export function readJson(ctx: OperatorContext, request: RefRequest): BodyRead<unknown> {
-  if (request.body.length > ctx.policy.max_body_bytes) {
-    return { ok: false, response: problemResponse('PAYLOAD_TOO_LARGE', `request bodies are limited to ${ctx.policy.max_body_bytes} bytes`) };
+  const limit = ctx.policy.max_body_bytes;
+  const tooLarge = ctx.faults.has('op-body-limit-off-by-one') ? request.body.length >= limit : request.body.length > limit; // mutant: the limit itself refused
+  if (tooLarge) {
+    return { ok: false, response: problemResponse('PAYLOAD_TOO_LARGE', `request bodies are limited to ${limit} bytes`) };
   }
+  // Mutant op-malformed-json-500: a plain JSON.parse outside the error handling; bad JSON throws (a 500).
+  if (ctx.faults.has('op-malformed-json-500')) JSON.parse(new TextDecoder().decode(request.body));
+  // Mutant op-media-type-unchecked: every body is read as JSON, whatever its Content-Type.
+  if (ctx.faults.has('op-media-type-unchecked')) return readJsonBody({ ...request, headers: { ...request.headers, 'content-type': 'application/json' } });
   return readJsonBody(request);
 }
 

@@ -1,6 +1,8 @@
 // What every Operator endpoint works with, and the small rules they share.
-import { decodeB64urlFixed, parseTimestamp, problem, type OkpJwk, type Problem, type ProblemCode } from '../../profile/index.ts';
+import { SIGNING_TAGS, decodeB64urlFixed, parseTimestamp, problem, verifyObject, type MessageType, type OkpJwk, type Problem, type ProblemCode } from '../../profile/index.ts';
+import type { CashPack } from '../../profile/cashpack/index.ts';
 import type { Clock } from '../clock.ts';
+import type { Faults } from '../mutants.ts';
 import type { RefRequest, RefResponse } from '../http/types.ts';
 import type { OperatorKeys } from './keys.ts';
 import type { Policy } from './policy.ts';
@@ -11,6 +13,8 @@ export interface OperatorContext {
   readonly policy: Policy;
   readonly keys: OperatorKeys;
   readonly state: OperatorState;
+  /** The fault switched on, if any (reference/mutants.ts); NO_FAULTS for the correct Operator. */
+  readonly faults: Faults;
 }
 
 /** An endpoint: path parameters come from the router's pattern. */
@@ -29,13 +33,43 @@ export function failure(code: ProblemCode, detail: string): { readonly ok: false
 
 /** PROFILE.md §6: `created_at` lies within request_window_seconds of the clock, before or after. */
 export function isFresh(ctx: OperatorContext, createdAt: string, nowMs: number): boolean {
+  if (ctx.faults.has('op-freshness-unchecked')) return true; // mutant: no freshness check
   const created = parseTimestamp(createdAt, 'cashpack');
   return created !== undefined && Math.abs(created - nowMs) <= ctx.policy.request_window_seconds * 1000;
+}
+
+/** The ids a signed message carries (PROFILE.md §6: one namespace for all three). */
+export type MessageId = 'request_id' | 'renewal_id' | 'redemption_id';
+
+/** PROFILE.md §5 "seen before → DUPLICATE_ID; otherwise recorded": true when `id` is a replay. */
+export function isReplay(ctx: OperatorContext, kind: MessageId, id: string, nowMs: number): boolean {
+  if (ctx.faults.has('op-replay-unchecked')) return false; // mutant: ids never recorded
+  if (ctx.faults.has('op-replay-namespaces-split')) return ctx.state.replay.seenBefore(`${kind}:${id}`, nowMs); // mutant: one namespace per kind
+  return ctx.state.replay.seenBefore(id, nowMs);
+}
+
+/** A party's signature over its message, by the strict rule under the message's own domain tag (PROFILE.md §2.2, §2.3). */
+export function verifies(ctx: OperatorContext, type: MessageType, message: Readonly<Record<string, unknown>>, publicKey: Uint8Array): boolean {
+  if (ctx.faults.has('op-signatures-unverified')) return true; // mutant: signatures never checked
+  if (ctx.faults.has('op-domain-tag-ignored')) {
+    // mutant: a signature made under any message type's tag is accepted
+    return (Object.keys(SIGNING_TAGS) as MessageType[]).some((tag) => verifyObject(tag, message, publicKey));
+  }
+  return verifyObject(type, message, publicKey);
 }
 
 /** The raw key of a JWK that passed message validation. */
 export function keyOf(jwk: OkpJwk): Uint8Array {
   return decodeB64urlFixed(jwk.x, 32)!;
+}
+
+/** Spec §5.2: the message was submitted by the holder of current_bearer_pk. */
+export function isCurrentBearer(ctx: OperatorContext, pack: CashPack, key: OkpJwk): boolean {
+  if (ctx.faults.has('op-previous-bearer-accepted')) {
+    // mutant: any key that ever held the pack passes
+    return [pack.initial_bearer_pk, ...pack.renewal_chain.map((entry) => entry.new_bearer_pk)].some((held) => sameKey(held, key));
+  }
+  return sameKey(key, pack.current_bearer_pk);
 }
 
 /** PROFILE.md §2.1: two keys are the same key exactly when their x values are equal. */

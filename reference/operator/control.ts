@@ -35,7 +35,11 @@ export function cancelPack(ctx: OperatorContext, packId: string): Outcome<Cancel
   if (!record) return failure('NOT_FOUND', 'unknown pack_id');
   const now = ctx.clock.now();
   applyExpiry(ctx.state, record, now);
-  if (record.status !== 'ACTIVE') return failure('INSTRUMENT_NOT_ACTIVE', `the pack is ${record.status}: terminal states never change`);
+  if (record.status !== 'ACTIVE') {
+    // Mutant ctl-cancel-terminal-ok: reports success and changes nothing.
+    if (ctx.faults.has('ctl-cancel-terminal-ok')) return success({ pack_id: packId, status: 'CANCELLED' });
+    return failure('INSTRUMENT_NOT_ACTIVE', `the pack is ${record.status}: terminal states never change`);
+  }
   endPack(ctx.state, record, { status: 'CANCELLED' }, now);
   return success({ pack_id: packId, status: 'CANCELLED' });
 }

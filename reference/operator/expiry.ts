@@ -6,7 +6,9 @@ import { endPack } from './transitions.ts';
 import type { OperatorState, PackRecord, PrincipalAccount } from './state.ts';
 
 export function applyExpiry(state: OperatorState, record: PackRecord, nowMs: number): void {
-  if (record.status === 'ACTIVE' && record.expiryMs <= nowMs) endPack(state, record, { status: 'EXPIRED' }, record.expiryMs);
+  // Mutant op-expiry-one-second-late: the pack expires a second after its expiry instant.
+  const expiryMs = state.faults.has('op-expiry-one-second-late') ? record.expiryMs + 1000 : record.expiryMs;
+  if (record.status === 'ACTIVE' && expiryMs <= nowMs) endPack(state, record, { status: 'EXPIRED' }, expiryMs);
 }
 
 /** Before a Principal's balance is read: every one of its packs that has expired. */

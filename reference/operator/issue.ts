@@ -1,12 +1,12 @@
 // POST /v1/cashpack/issue (spec §1.2, §4.2, §7.1, §8; PROFILE.md §4.2, §4.3, §5 issue).
 // The Principal's signed Lock Request locks funds and yields a signed ACTIVE pack.
 // Steps run synchronously once the body is read (atomicity: see router.ts).
-import { digestText, formatTimestamp, genesisDigest, newUuid, parseTimestamp, verifyObject } from '../../profile/index.ts';
-import type { CashPack, LockRequest } from '../../profile/cashpack/index.ts';
+import { digestText, formatTimestamp, genesisDigest, newUuid, parseTimestamp } from '../../profile/index.ts';
+import type { AssetDescriptor, CashPack, LockRequest } from '../../profile/cashpack/index.ts';
 import { json, problemResponse } from '../http/respond.ts';
 import { readMessage } from './body.ts';
-import { deepFreeze, isFresh, keyOf, type Endpoint, type OperatorContext } from './context.ts';
-import { assetKey, type PackRecord } from './state.ts';
+import { deepFreeze, isFresh, isReplay, keyOf, verifies, type Endpoint, type OperatorContext } from './context.ts';
+import { assetKey, type PackRecord, type PrincipalAccount } from './state.ts';
 import { openPack } from './transitions.ts';
 
 export const issue: Endpoint = (ctx, request) => {
@@ -17,43 +17,65 @@ export const issue: Endpoint = (ctx, request) => {
   const now = ctx.clock.now();
 
   // 2. The Principal's signature (tag lock-request, PROFILE.md §2.2).
-  if (!verifyObject('lock-request', lock, keyOf(lock.principal_pk))) {
+  if (!verifies(ctx, 'lock-request', lock, keyOf(lock.principal_pk))) {
     return problemResponse('INVALID_SIGNATURE', 'the Lock Request signature does not verify under principal_pk');
   }
   // 3. Only an identified account holder obtains issuance (spec §1.2).
   const principal = ctx.state.principals.get(lock.principal_pk.kid);
-  if (!principal) return problemResponse('PRINCIPAL_UNKNOWN', 'principal_pk is not a registered Principal');
+  if (!principal) {
+    // Mutant op-unknown-principal-empty: an unknown key is read as an empty account.
+    if (ctx.faults.has('op-unknown-principal-empty')) return insufficientBalance();
+    return problemResponse('PRINCIPAL_UNKNOWN', 'principal_pk is not a registered Principal');
+  }
   // 4. Freshness (PROFILE.md §6).
   if (!isFresh(ctx, lock.created_at, now)) return problemResponse('STALE_REQUEST', 'created_at is outside the request window');
   // 5. Replay (spec §7.1 DUPLICATE_ID): from here on the id is recorded, whatever follows.
-  if (ctx.state.replay.seenBefore(lock.request_id, now)) return problemResponse('DUPLICATE_ID', 'request_id has been seen before');
+  if (isReplay(ctx, 'request_id', lock.request_id, now)) return problemResponse('DUPLICATE_ID', 'request_id has been seen before');
   // 6. The asset is one the Operator issues (PROFILE.md §4.8 assets).
   if (!ctx.policy.assets.some((asset) => assetKey(asset) === assetKey(lock.asset))) {
     return problemResponse('ASSET_NOT_SUPPORTED', 'asset is not one of the policy assets');
   }
-  // 7. Spec §8 maximum amount; equal is allowed.
   const amount = BigInt(lock.amount);
-  if (amount > BigInt(ctx.policy.max_amount)) {
+  // Mutant op-balance-before-limit: step 9 runs before step 7.
+  if (ctx.faults.has('op-balance-before-limit') && availableIn(principal, lock.asset) < amount) return insufficientBalance();
+  // 7. Spec §8 maximum amount; equal is allowed.
+  const limit = BigInt(ctx.policy.max_amount);
+  const overLimit = ctx.faults.has('op-limit-off-by-one') ? amount >= limit : amount > limit; // mutant: the maximum itself refused
+  if (overLimit) {
     return problemResponse('AMOUNT_EXCEEDS_LIMIT', `amount exceeds max_amount ${ctx.policy.max_amount}`);
   }
   // 8. Spec §8 permitted expiry range, relative to the clock at receipt; both ends inclusive.
   const expiryMs = parseTimestamp(lock.requested_expiry, 'cashpack')!;
   const lifetimeMs = expiryMs - now;
-  if (lifetimeMs < ctx.policy.expiry_min_seconds * 1000 || lifetimeMs > ctx.policy.expiry_max_seconds * 1000) {
+  const minMs = ctx.policy.expiry_min_seconds * 1000;
+  const maxMs = ctx.policy.expiry_max_seconds * 1000;
+  const tooSoon = ctx.faults.has('op-expiry-min-off-by-one') ? lifetimeMs <= minMs : lifetimeMs < minMs; // mutant: the minimum itself refused
+  const tooLate = ctx.faults.has('op-expiry-max-off-by-one') ? lifetimeMs >= maxMs : lifetimeMs > maxMs; // mutant: the maximum itself refused
+  if (tooSoon || tooLate) {
     return problemResponse(
       'EXPIRY_INVALID',
       `requested_expiry must be between ${ctx.policy.expiry_min_seconds} and ${ctx.policy.expiry_max_seconds} seconds from now`,
     );
   }
   // 9. Spec §7.1: the Principal's available balance (in the pack's asset) covers the amount; equal is allowed.
-  const available = assetKey(principal.asset) === assetKey(lock.asset) ? principal.available : 0n;
-  if (available < amount) return problemResponse('INSUFFICIENT_BALANCE', 'available balance is less than amount');
+  const available = availableIn(principal, lock.asset);
+  const short = ctx.faults.has('op-balance-off-by-one') ? available <= amount : available < amount; // mutant: the whole balance refused
+  if (short) return insufficientBalance();
 
   // 10. Success: funds locked, a new ACTIVE pack, signed and returned.
   const record = newPack(ctx, lock, amount, expiryMs, now);
   openPack(ctx.state, principal, record);
   return json(200, record.pack);
 };
+
+/** A Principal holds funds in the asset it was provisioned with, and none in any other (PROFILE.md §5 issue step 9). */
+function availableIn(principal: PrincipalAccount, asset: AssetDescriptor): bigint {
+  return assetKey(principal.asset) === assetKey(asset) ? principal.available : 0n;
+}
+
+function insufficientBalance() {
+  return problemResponse('INSUFFICIENT_BALANCE', 'available balance is less than amount');
+}
 
 function newPack(ctx: OperatorContext, lock: LockRequest, amount: bigint, expiryMs: number, now: number): PackRecord {
   const packId = newUuid();

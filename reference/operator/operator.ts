@@ -4,7 +4,8 @@
 import type { OkpJwk } from '../../profile/index.ts';
 import type { AssetDescriptor, PackStatus, PolicyDocument, PubkeyDocument } from '../../profile/cashpack/index.ts';
 import type { Clock } from '../clock.ts';
-import type { RefRequest, RefResponse } from '../http/types.ts';
+import type { Handler, RefRequest, RefResponse } from '../http/types.ts';
+import { NO_FAULTS, type Faults } from '../mutants.ts';
 import { failure, success, type OperatorContext, type Outcome } from './context.ts';
 import { cancelPack, principalBalance, redeemerBalance, type Cancelled, type PrincipalBalance, type RedeemerBalance } from './control.ts';
 import { createOperatorKeys, pubkeyDocument } from './keys.ts';
@@ -20,6 +21,7 @@ import {
 } from './provision.ts';
 import { handlesPath, route } from './router.ts';
 import { OperatorState } from './state.ts';
+import { redeemNonAtomic } from './redeem.ts';
 import { readStatus } from './status.ts';
 
 export interface OperatorOptions {
@@ -31,11 +33,18 @@ export interface OperatorOptions {
   readonly signingSeed?: Uint8Array;
   /** Serve /_control/operator/ (default true). */
   readonly control?: boolean;
+  /** A fault to switch on (reference/mutants.ts); default NO_FAULTS, the correct Operator. */
+  readonly faults?: Faults;
 }
 
 export interface Operator {
   /** Synchronous: see router.ts on atomicity. */
   readonly handler: (request: RefRequest) => RefResponse;
+  /**
+   * What a server calls: `handler` itself, except under the mutant
+   * op-redeem-non-atomic, whose redemptions answer asynchronously.
+   */
+  readonly serve: Handler;
   readonly policy: Policy;
   readonly publicKey: Uint8Array;
   readonly jwk: OkpJwk;
@@ -59,10 +68,16 @@ export interface Operator {
 export function createOperator(options: OperatorOptions): Operator {
   const keys = createOperatorKeys(options.signingSeed);
   const policy = resolvePolicy(options.policy, keys.jwk.kid);
-  const ctx: OperatorContext = { clock: options.clock, policy, keys, state: new OperatorState(policy.request_window_seconds) };
+  const faults = options.faults ?? NO_FAULTS;
+  const ctx: OperatorContext = { clock: options.clock, policy, keys, state: new OperatorState(policy.request_window_seconds, faults), faults };
   const routing = { control: options.control ?? true };
+  const routed = (request: RefRequest) => route(ctx, request, routing);
+  // Mutant op-duplicate-id-status-400: a hand-written status table that gets DUPLICATE_ID wrong.
+  const handler = faults.has('op-duplicate-id-status-400') ? (request: RefRequest) => duplicateIdAs400(routed(request)) : routed;
   return {
-    handler: (request) => route(ctx, request, routing),
+    handler,
+    // Mutant op-redeem-non-atomic: redemptions leave the synchronous path.
+    serve: faults.has('op-redeem-non-atomic') ? (request) => (isRedemption(request) ? redeemNonAtomic(ctx, request) : handler(request)) : handler,
     policy,
     publicKey: keys.publicKey,
     jwk: keys.jwk,
@@ -81,4 +96,13 @@ export function createOperator(options: OperatorOptions): Operator {
     },
     replayStoreSize: () => ctx.state.replay.size,
   };
+}
+
+function duplicateIdAs400(response: RefResponse): RefResponse {
+  const body = response.body as { code?: unknown } | undefined;
+  return body?.code === 'DUPLICATE_ID' ? { ...response, status: 400, body: { ...body, status: 400 } } : response;
+}
+
+function isRedemption(request: RefRequest): boolean {
+  return request.method === 'POST' && request.path === '/v1/cashpack/redeem';
 }

@@ -4,30 +4,67 @@
 import { formatTimestamp, verifyRequest } from '../../profile/index.ts';
 import type { RedemptionConfirmation, RedemptionRequest } from '../../profile/cashpack/index.ts';
 import { json, problemResponse } from '../http/respond.ts';
-import type { RefRequest } from '../http/types.ts';
+import type { RefRequest, RefResponse } from '../http/types.ts';
 import { bearerSteps } from './bearer-steps.ts';
-import { sameKey, success, failure, type Endpoint, type OperatorContext, type Outcome } from './context.ts';
+import { failure, isCurrentBearer, success, type Endpoint, type OperatorContext, type Outcome } from './context.ts';
 import type { PackRecord, RedeemerAccount } from './state.ts';
-import { endPack } from './transitions.ts';
+import { credit, endPack } from './transitions.ts';
 
 export const redeem: Endpoint = (ctx, request) => {
+  const checked = checkRedemption(ctx, request);
+  return checked.ok ? settle(ctx, checked.value) : checked.response;
+};
+
+/**
+ * Mutant op-redeem-non-atomic: steps 1–9, then an await (a ledger round trip)
+ * before step 10. Concurrent redemptions of one pack all pass step 7 before any
+ * of them changes the state, and each is settled: the double spend that
+ * router.ts's synchronous endpoints rule out.
+ */
+export async function redeemNonAtomic(ctx: OperatorContext, request: RefRequest): Promise<RefResponse> {
+  const checked = checkRedemption(ctx, request);
+  if (!checked.ok) return checked.response;
+  await new Promise((resolve) => setTimeout(resolve, LEDGER_ROUND_TRIP_MS));
+  const { record, redeemer } = checked.value;
+  // The ACTIVE check above is stale by now: a racing redemption may have settled, and this one credits again.
+  if (record.status !== 'ACTIVE') {
+    credit(redeemer, record.pack.asset, record.amount);
+    return json(200, confirmation(ctx, record, checked.value.redemption, checked.value.now));
+  }
+  return settle(ctx, checked.value);
+}
+
+const LEDGER_ROUND_TRIP_MS = 20;
+
+interface CheckedRedemption {
+  readonly record: PackRecord;
+  readonly redemption: RedemptionRequest;
+  readonly redeemer: RedeemerAccount;
+  readonly now: number;
+}
+
+/** Steps 1–9: everything that can refuse a redemption. */
+function checkRedemption(ctx: OperatorContext, request: RefRequest): { readonly ok: true; readonly value: CheckedRedemption } | { readonly ok: false; readonly response: RefResponse } {
   // 1.–7. As renew steps 1–7, with the Redemption Request and redemption_id.
   const front = bearerSteps(ctx, request, 'redeem');
-  if (!front.ok) return front.response;
+  if (!front.ok) return front;
   const { record, message: redemption, now } = front;
 
   // 8. Spec §5.2: submitted by the holder of current_bearer_pk.
-  if (!sameKey(redemption.bearer_pk, record.pack.current_bearer_pk)) {
-    return problemResponse('BEARER_MISMATCH', 'bearer_pk is not the current bearer');
+  if (!isCurrentBearer(ctx, record.pack, redemption.bearer_pk)) {
+    return { ok: false, response: problemResponse('BEARER_MISMATCH', 'bearer_pk is not the current bearer') };
   }
   // 9. Spec §5.2: the redeemer is verified to the required identity level.
   const redeemer = identifyRedeemer(ctx, request, redemption, now);
-  if (!redeemer.ok) return problemResponse(redeemer.problem.code, redeemer.problem.detail);
+  if (!redeemer.ok) return { ok: false, response: problemResponse(redeemer.problem.code, redeemer.problem.detail) };
+  return { ok: true, value: { record, redemption, redeemer: redeemer.value, now } };
+}
 
-  // 10. Success: REDEEMED, funds released to the redeemer, signed confirmation.
-  endPack(ctx.state, record, { status: 'REDEEMED', redeemer: redeemer.value }, now);
+/** 10. Success: REDEEMED, funds released to the redeemer, signed confirmation. */
+function settle(ctx: OperatorContext, { record, redemption, redeemer, now }: CheckedRedemption): RefResponse {
+  endPack(ctx.state, record, { status: 'REDEEMED', redeemer }, now);
   return json(200, confirmation(ctx, record, redemption, now));
-};
+}
 
 /**
  * PROFILE.md §5 redeem step 9: the HTTP Message Signature (§2.4, covering
@@ -35,6 +72,11 @@ export const redeem: Endpoint = (ctx, request) => {
  * level is at least required_identity_level. Any failure is REDEEMER_NOT_IDENTIFIED.
  */
 function identifyRedeemer(ctx: OperatorContext, request: RefRequest, redemption: RedemptionRequest, now: number): Outcome<RedeemerAccount> {
+  if (ctx.faults.has('op-redeemer-unidentified')) {
+    // mutant: redeemer_kid is taken at its word, no HTTP Message Signature asked
+    const named = ctx.state.redeemers.get(redemption.redeemer_kid);
+    return named ? success(named) : failure('REDEEMER_NOT_IDENTIFIED', 'redeemer_kid is not a registered redeemer');
+  }
   const signature = verifyRequest(
     { method: request.method, authority: request.authority, path: request.path, body: request.body },
     {
@@ -47,7 +89,8 @@ function identifyRedeemer(ctx: OperatorContext, request: RefRequest, redemption:
   if (!signature.ok) return failure('REDEEMER_NOT_IDENTIFIED', `redeemer not identified: ${signature.reason}`);
   if (signature.kid !== redemption.redeemer_kid) return failure('REDEEMER_NOT_IDENTIFIED', 'the signing redeemer is not redeemer_kid');
   const redeemer = ctx.state.redeemers.get(signature.kid)!;
-  if (redeemer.identity_level < ctx.policy.required_identity_level) {
+  const required = ctx.faults.has('op-identity-level-off-by-one') ? ctx.policy.required_identity_level - 1 : ctx.policy.required_identity_level; // mutant: one level short passes
+  if (redeemer.identity_level < required) {
     return failure('REDEEMER_NOT_IDENTIFIED', `identity level ${redeemer.identity_level} is below ${ctx.policy.required_identity_level}`);
   }
   return success(redeemer);

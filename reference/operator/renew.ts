@@ -6,7 +6,7 @@ import { decodeB64urlFixed, digestText, readDigest, renewalDigest } from '../../
 import type { CashPack, RenewalEntry } from '../../profile/cashpack/index.ts';
 import { json, problemResponse } from '../http/respond.ts';
 import { bearerSteps } from './bearer-steps.ts';
-import { deepFreeze, keyOf, sameKey, type Endpoint, type OperatorContext } from './context.ts';
+import { deepFreeze, isCurrentBearer, keyOf, type Endpoint, type OperatorContext } from './context.ts';
 
 export const renew: Endpoint = (ctx, request) => {
   // 1.–7. Syntax, the pack's and the entry's signatures, freshness, replay, ACTIVE.
@@ -16,13 +16,15 @@ export const renew: Endpoint = (ctx, request) => {
   const pack = record.pack;
 
   // 8. Spec §5.2: submitted by the holder of current_bearer_pk.
-  if (!sameKey(renewal.bearer_pk, pack.current_bearer_pk)) return problemResponse('BEARER_MISMATCH', 'bearer_pk is not the current bearer');
-  // 9. Spec §7.1: the entry refers to the instrument's current digest.
-  if (renewal.prev_chain_digest !== pack.chain_digest) {
+  if (!isCurrentBearer(ctx, pack, renewal.bearer_pk)) return problemResponse('BEARER_MISMATCH', 'bearer_pk is not the current bearer');
+  // 9. Spec §7.1: the entry refers to the instrument's current digest (mutant op-chain-digest-unchecked: never compared).
+  if (renewal.prev_chain_digest !== pack.chain_digest && !ctx.faults.has('op-chain-digest-unchecked')) {
     return problemResponse('CHAIN_DIGEST_MISMATCH', 'prev_chain_digest is not the current chain_digest');
   }
   // 10. Spec §7.1, §8: the chain has not reached the maximum depth.
-  if (pack.renewal_chain.length >= ctx.policy.max_chain_depth) {
+  const depth = pack.renewal_chain.length;
+  const full = ctx.faults.has('op-depth-off-by-one') ? depth > ctx.policy.max_chain_depth : depth >= ctx.policy.max_chain_depth; // mutant: one renewal too many
+  if (full) {
     return problemResponse('CHAIN_DEPTH_EXCEEDED', `renewal_chain has reached max_chain_depth ${ctx.policy.max_chain_depth}`);
   }
 
@@ -35,10 +37,13 @@ export const renew: Endpoint = (ctx, request) => {
 function renewed(ctx: OperatorContext, pack: CashPack, renewal: RenewalEntry): Omit<CashPack, 'signature'> {
   const { signature: _old, ...unsigned } = pack;
   // PROFILE.md §3: Di = SHA-256(tag || 0x0A || D(i-1) || uuid16(renewal_id) || x(new_bearer_pk) || signature).
-  const digest = renewalDigest(readDigest(pack.chain_digest)!, renewal.renewal_id, keyOf(renewal.new_bearer_pk), decodeB64urlFixed(renewal.signature, 64)!);
+  // Mutant op-chain-digest-wrong: the submitting bearer's key is hashed in place of new_bearer_pk.
+  const hashedKey = ctx.faults.has('op-chain-digest-wrong') ? renewal.bearer_pk : renewal.new_bearer_pk;
+  const digest = renewalDigest(readDigest(pack.chain_digest)!, renewal.renewal_id, keyOf(hashedKey), decodeB64urlFixed(renewal.signature, 64)!);
   return {
     ...unsigned,
-    current_bearer_pk: renewal.new_bearer_pk,
+    // Mutant op-renew-keeps-bearer: the hand-over is forgotten.
+    current_bearer_pk: ctx.faults.has('op-renew-keeps-bearer') ? pack.current_bearer_pk : renewal.new_bearer_pk,
     renewal_chain: [...pack.renewal_chain, renewal],
     chain_digest: digestText(digest),
     operator_kid: ctx.keys.jwk.kid,

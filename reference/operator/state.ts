@@ -3,6 +3,7 @@
 // modules change it, always synchronously (see router.ts on atomicity).
 import { canonicalJson } from '../../profile/index.ts';
 import type { AssetDescriptor, CashPack, PackStatusValue } from '../../profile/cashpack/index.ts';
+import type { Faults } from '../mutants.ts';
 import { ReplayStore } from './replay.ts';
 
 /** An identified account holder whose funds are locked on issue (spec §1.2). */
@@ -45,7 +46,8 @@ export class OperatorState {
   readonly packs = new Map<string, PackRecord>();
   readonly replay: ReplayStore;
 
-  constructor(requestWindowSeconds: number) {
+  /** @param faults the fault switched on, if any (reference/mutants.ts); the transitions consult it */
+  constructor(requestWindowSeconds: number, readonly faults: Faults) {
     // PROFILE.md §6: ids are remembered for twice the freshness window.
     this.replay = new ReplayStore(2 * requestWindowSeconds * 1000);
   }

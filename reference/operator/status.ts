@@ -10,6 +10,11 @@ import type { PackRecord } from './state.ts';
 
 export const status: Endpoint = (ctx, request, [packId]) => {
   const now = ctx.clock.now();
+  // Mutant op-status-open: no caller authentication or authorization at all.
+  if (ctx.faults.has('op-status-open')) {
+    const open = readStatus(ctx, packId!);
+    return open ? json(200, open) : problemResponse('NOT_FOUND', 'unknown pack_id');
+  }
   // 401: an HTTP Message Signature by a registered account key, created within the window.
   const caller = verifyRequest(
     { method: request.method, authority: request.authority, path: request.path, body: request.body },

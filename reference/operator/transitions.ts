@@ -12,20 +12,22 @@ export type Ending =
 type EndingOf<S extends Ending['status']> = Extract<Ending, { readonly status: S }>;
 
 /** Where the locked amount goes when a pack ends (spec §1.2). */
-const RELEASE_FUNDS: { readonly [S in Ending['status']]: (principal: PrincipalAccount, amount: bigint, ending: EndingOf<S>, record: PackRecord) => void } = {
+const RELEASE_FUNDS: { readonly [S in Ending['status']]: (principal: PrincipalAccount, amount: bigint, ending: EndingOf<S>, record: PackRecord, state: OperatorState) => void } = {
   REDEEMED: (_principal, amount, ending, record) => credit(ending.redeemer, record.pack.asset, amount),
-  EXPIRED: (principal, amount) => {
-    principal.available += amount;
+  EXPIRED: (principal, amount, _ending, _record, state) => {
+    if (state.faults.has('op-expiry-funds-kept')) principal.locked += amount; // mutant: the amount stays locked
+    else principal.available += amount;
   },
-  CANCELLED: (principal, amount) => {
-    principal.held += amount;
+  CANCELLED: (principal, amount, _ending, _record, state) => {
+    if (state.faults.has('op-cancel-releases-funds')) principal.available += amount; // mutant: released, not held
+    else principal.held += amount;
   },
 };
 
 /** Spec §1.2 "locked on issue": a new ACTIVE pack. The caller has checked available ≥ amount (PROFILE.md §5 issue step 9). */
 export function openPack(state: OperatorState, principal: PrincipalAccount, record: PackRecord): void {
   if (record.status !== 'ACTIVE') throw new Error('a pack is issued ACTIVE');
-  principal.available -= record.amount;
+  if (!state.faults.has('op-issue-locks-nothing')) principal.available -= record.amount; // mutant: available untouched
   principal.locked += record.amount;
   principal.activePacks.add(record.pack.pack_id);
   state.packs.set(record.pack.pack_id, record);
@@ -37,12 +39,13 @@ export function endPack(state: OperatorState, record: PackRecord, ending: Ending
   const principal = state.principals.get(record.principalKid)!;
   principal.locked -= record.amount;
   principal.activePacks.delete(record.pack.pack_id);
-  (RELEASE_FUNDS[ending.status] as (p: PrincipalAccount, a: bigint, e: Ending, r: PackRecord) => void)(principal, record.amount, ending, record);
+  (RELEASE_FUNDS[ending.status] as (p: PrincipalAccount, a: bigint, e: Ending, r: PackRecord, s: OperatorState) => void)(principal, record.amount, ending, record, state);
   record.status = ending.status;
   record.updatedAtMs = atMs;
 }
 
-function credit(redeemer: RedeemerAccount, asset: AssetDescriptor, amount: bigint): void {
+/** Released funds reach the redeemer's account in that asset. */
+export function credit(redeemer: RedeemerAccount, asset: AssetDescriptor, amount: bigint): void {
   const key = assetKey(asset);
   const account = redeemer.credits.get(key) ?? { asset, available: 0n };
   account.available += amount;

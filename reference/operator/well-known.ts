@@ -2,19 +2,27 @@
 // application/json, without authentication.
 import { json } from '../http/respond.ts';
 import type { Endpoint, OperatorContext } from './context.ts';
-import { pubkeyDocument } from './keys.ts';
+import { createOperatorKeys, pubkeyDocument, type OperatorKeys } from './keys.ts';
 import { policyDocument } from './policy.ts';
 
-/** HEAD answers the same headers as GET without a body. */
+/** HEAD gets the same response; serializeResponse sends its headers without the body. */
 function document(make: (ctx: OperatorContext) => unknown): Endpoint {
-  return (ctx, request) => {
-    const response = json(200, make(ctx));
-    return request.method === 'HEAD' ? { status: response.status, headers: response.headers ?? {} } : response;
-  };
+  return (ctx) => json(200, make(ctx));
 }
 
 /** /.well-known/cashpack-policy.json: the Operator Policy Document. */
-export const policy: Endpoint = document((ctx) => policyDocument(ctx.policy, ctx.keys.jwk.kid));
+export const policy: Endpoint = document((ctx) => {
+  const published = policyDocument(ctx.policy, publishedKeys(ctx).jwk.kid);
+  // Mutant op-policy-wrong-profile: names a profile this Operator does not implement.
+  return ctx.faults.has('op-policy-wrong-profile') ? { ...published, profile: 'CPP-PROFILE-0.9' } : published;
+});
 
 /** /.well-known/cashpack-pubkey.json: the current signing key as a JWK set. */
-export const pubkey: Endpoint = document((ctx) => pubkeyDocument(ctx.keys));
+export const pubkey: Endpoint = document((ctx) => pubkeyDocument(publishedKeys(ctx)));
+
+let otherKeys: OperatorKeys | undefined;
+
+/** The signing key (mutant op-signs-with-other-key: another key, so what the Operator signs never verifies under what it publishes). */
+function publishedKeys(ctx: OperatorContext): OperatorKeys {
+  return ctx.faults.has('op-signs-with-other-key') ? (otherKeys ??= createOperatorKeys()) : ctx.keys;
+}

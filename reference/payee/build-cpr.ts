@@ -3,6 +3,7 @@
 // sub-interface's other fields. No payer data ever (spec §4.8).
 import { randomBytes } from 'node:crypto';
 import { CPR_VERSION, SUB_INTERFACE_FIELDS, type Cpr } from '../../profile/cpr/index.ts';
+import type { Faults } from '../mutants.ts';
 import type { CreateRequestInput } from './input.ts';
 import { RAIL_SAMPLES } from './samples.ts';
 
@@ -12,20 +13,26 @@ export interface CprTimes {
   readonly expires_at: string;
 }
 
-export function buildCpr(input: CreateRequestInput, times: CprTimes): Cpr {
+export function buildCpr(input: CreateRequestInput, times: CprTimes, faults: Faults): Cpr {
   const sample = RAIL_SAMPLES[input.sub_interface];
   const reference = randomBytes(16).toString('hex');
-  return {
+  // Mutant payee-memo-utf16-truncated: 140 JavaScript string units, not 140 code points.
+  const memo = faults.has('payee-memo-utf16-truncated') ? input.memo?.slice(0, 140) : input.memo;
+  // Mutant payee-on-chain-hint-missing: every sub-interface gets the same default hint.
+  const defaultHint = faults.has('payee-on-chain-hint-missing') ? 'OPEN' : SUB_INTERFACE_FIELDS[input.sub_interface].defaultRailHint;
+  const cpr: Cpr = {
     cpr_version: CPR_VERSION,
     request_id: times.request_id,
     created_at: times.created_at,
     expires_at: times.expires_at,
     payee: { display_name: input.display_name ?? sample.displayName, rail_address: { ...sample.address } },
     value: { ...(input.amount !== undefined ? { amount: input.amount } : {}), asset: { ...sample.asset } },
-    ...(input.memo !== undefined ? { memo: input.memo } : {}),
-    rail_hint: input.rail_hint ?? SUB_INTERFACE_FIELDS[input.sub_interface].defaultRailHint,
+    ...(memo !== undefined ? { memo } : {}),
+    rail_hint: input.rail_hint ?? defaultHint,
     ...sample.address,
-    ...sample.other(reference, input.memo),
+    ...sample.other(reference, memo),
     ...(input.extensions !== undefined ? { extensions: structuredClone(input.extensions) } : {}),
   };
+  // Mutant payee-payer-field-leaked: the payee's own customer reference for the payer goes out with the request.
+  return faults.has('payee-payer-field-leaked') ? ({ ...cpr, payer_reference: `cust-${reference.slice(0, 8)}` } as Cpr) : cpr;
 }

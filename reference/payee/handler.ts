@@ -5,6 +5,7 @@ import { isUuid } from '../../profile/index.ts';
 import type { Cpr } from '../../profile/cpr/index.ts';
 import { json, problemResponse, readJsonBody } from '../http/respond.ts';
 import type { Handler, RefRequest, RefResponse } from '../http/types.ts';
+import type { Faults } from '../mutants.ts';
 import { PayeeInputError, checkRequestInput, type CreateRequestInput } from './input.ts';
 import type { FulfilOutcome } from './requests.ts';
 import type { TakeResult } from './tokens.ts';
@@ -12,8 +13,10 @@ import type { TakeResult } from './tokens.ts';
 /** What the handler needs of the payee. */
 export interface PayeeCore {
   readonly config: unknown;
+  readonly faults: Faults;
   createRequest(input: CreateRequestInput): Promise<unknown>;
   retrieve(token: string): TakeResult;
+  peek(token: string): TakeResult;
   burn(token: string): void;
   fulfil(requestId: string): FulfilOutcome;
 }
@@ -29,9 +32,20 @@ interface Route {
 
 // PROFILE.md §10: every /cpr response carries Cache-Control: no-store.
 const NO_STORE = { 'cache-control': 'no-store' };
+// Mutant payee-token-cacheable: what a careless cache configuration sends instead.
+const CACHEABLE = { 'cache-control': 'private, max-age=300' };
+
+function retrievalHeaders(payee: PayeeCore): Record<string, string> {
+  return payee.faults.has('payee-token-cacheable') ? CACHEABLE : NO_STORE;
+}
 
 const ROUTES: readonly Route[] = [
-  { pattern: /^\/cpr\/([^/]+)$/, method: 'GET', run: (payee, _request, match) => retrieve(payee, match[1] ?? '') },
+  {
+    pattern: /^\/cpr\/([^/]+)$/,
+    method: 'GET',
+    // Mutant payee-token-race: the non-atomic retrieval below.
+    run: (payee, _request, match) => (payee.faults.has('payee-token-race') ? retrieveNonAtomic : retrieve)(payee, match[1] ?? ''),
+  },
   { pattern: /^\/_control\/payee\/requests$/, method: 'POST', run: createRequest },
   { pattern: /^\/_control\/payee\/config$/, method: 'GET', run: (payee) => json(200, payee.config) },
   { pattern: /^\/_control\/payee\/requests\/([^/]+)\/fulfil$/, method: 'POST', run: (payee, _request, match) => fulfil(payee, match[1] ?? '') },
@@ -40,9 +54,9 @@ const ROUTES: readonly Route[] = [
 export function createPayeeHandler(payee: PayeeCore): Handler {
   return (request) => {
     const retrieval = request.path.startsWith('/cpr/');
-    const headers = retrieval ? NO_STORE : {};
-    // Spec §5.1.4: tokens only over TLS. A token seen in the clear is burned.
-    if (retrieval && !request.secure) {
+    const headers = retrieval ? retrievalHeaders(payee) : {};
+    // Spec §5.1.4: tokens only over TLS. A token seen in the clear is burned (mutant payee-serves-plaintext: not refused).
+    if (retrieval && !request.secure && !payee.faults.has('payee-serves-plaintext')) {
       const token = request.path.slice('/cpr/'.length);
       if (token !== '') payee.burn(token);
       return problemResponse('TLS_REQUIRED', 'retrieval tokens are accepted only over TLS; this token is now invalid', headers);
@@ -67,9 +81,24 @@ const TOKEN_DETAIL = {
 /** Spec §4.1: the first retrieval answers 200 application/json with the CPR. */
 function retrieve(payee: PayeeCore, token: string): RefResponse {
   const result = payee.retrieve(token);
-  if (!result.ok) return problemResponse(result.code, TOKEN_DETAIL[result.code], NO_STORE);
-  return json(200, result.cpr satisfies Cpr, NO_STORE);
+  if (!result.ok) return problemResponse(result.code, TOKEN_DETAIL[result.code], retrievalHeaders(payee));
+  return json(200, result.cpr satisfies Cpr, retrievalHeaders(payee));
 }
+
+/**
+ * Mutant payee-token-race: the token is checked, then an await (a session-store
+ * round trip), then consumed without checking again, so concurrent retrievals
+ * with one token all pass the check.
+ */
+async function retrieveNonAtomic(payee: PayeeCore, token: string): Promise<RefResponse> {
+  const result = payee.peek(token);
+  if (!result.ok) return problemResponse(result.code, TOKEN_DETAIL[result.code], NO_STORE);
+  await new Promise((resolve) => setTimeout(resolve, SESSION_STORE_ROUND_TRIP_MS));
+  payee.burn(token);
+  return json(200, result.cpr, NO_STORE);
+}
+
+const SESSION_STORE_ROUND_TRIP_MS = 20;
 
 async function createRequest(payee: PayeeCore, request: RefRequest): Promise<RefResponse> {
   const body = readJsonBody(request);

@@ -1,10 +1,11 @@
 // The reference payee system (spec §1.1, §4.1, §4.4, §5.1; PROFILE.md §8, §10, §12):
 // creates CPRs with a unique request_id and a bounded expires_at, hands them out
 // through single-use retrieval tokens, and records fulfilment.
-import { formatTimestamp, newUuid } from '../../profile/index.ts';
-import { buildInlineUri, buildQrUri, endpointProblem, validateCpr, type Cpr } from '../../profile/cpr/index.ts';
+import { encodeB64url, formatTimestamp, newUuid } from '../../profile/index.ts';
+import { buildInlineUri, buildQrUri, endpointProblem, retrievalUrl, validateCpr, type Cpr } from '../../profile/cpr/index.ts';
 import type { Clock } from '../clock.ts';
 import type { Handler } from '../http/types.ts';
+import { NO_FAULTS, type Faults, type MutantName } from '../mutants.ts';
 import { buildCpr } from './build-cpr.ts';
 import { createPayeeHandler } from './handler.ts';
 import { PayeeInputError, checkRequestInput, type CreateRequestInput } from './input.ts';
@@ -22,6 +23,8 @@ export interface PayeeOptions {
   readonly tokenLifetimeSeconds?: number;
   /** expires_at − created_at of every request; default 900 s. */
   readonly requestValiditySeconds?: number;
+  /** A fault to switch on (reference/mutants.ts); default NO_FAULTS, the correct payee. */
+  readonly faults?: Faults;
 }
 
 /** PROFILE.md §12 `GET /_control/payee/config`. */
@@ -49,10 +52,14 @@ export interface CreatedRequest {
 
 export interface Payee {
   readonly config: PayeeConfig;
+  /** The fault switched on, if any (reference/mutants.ts). */
+  readonly faults: Faults;
   /** Throws PayeeInputError for input the control interface would answer 400 to. */
   createRequest(input: CreateRequestInput): Promise<CreatedRequest>;
   /** A retrieval over TLS: consumes the token when it succeeds. */
   retrieve(token: string): TakeResult;
+  /** What a retrieval would get now, without consuming the token. */
+  peek(token: string): TakeResult;
   /** Invalidates a token seen over plaintext. */
   burn(token: string): void;
   fulfil(requestId: string): FulfilOutcome;
@@ -65,27 +72,41 @@ export interface Payee {
 export function createPayee(options: PayeeOptions): Payee {
   const config = checkOptions(options);
   const { clock } = options;
+  const faults = options.faults ?? NO_FAULTS;
   const lifetimeMs = config.token_lifetime_seconds * 1000;
   const validityMs = config.request_validity_seconds * 1000;
-  const tokens = new TokenStore(lifetimeMs, lifetimeMs);
-  const requests = new RequestStore(validityMs);
+  const tokens = new TokenStore(lifetimeMs, lifetimeMs, faults);
+  const requests = new RequestStore(validityMs, faults);
+  // Mutant payee-request-id-reused: drawn once, given to every request.
+  const startupRequestId = newUuid();
 
   const payee: Omit<Payee, 'handler'> = {
     config,
+    faults,
     async createRequest(raw) {
       const checked = checkRequestInput(raw);
       if (!checked.ok) throw new PayeeInputError(checked.field, checked.detail);
+      // Mutant ctl-extensions-dropped: the control interface loses the extensions it was asked for.
+      const input = faults.has('ctl-extensions-dropped') ? { ...checked.input, extensions: undefined } : checked.input;
       const now = clock.now();
-      const cpr = buildCpr(checked.input, {
-        request_id: newUuid(),
-        created_at: formatTimestamp(now, 'cpr'),
-        expires_at: formatTimestamp(now + validityMs, 'cpr'),
-      });
-      assertValid(cpr, config.request_validity_seconds);
+      const cpr = buildCpr(
+        input,
+        {
+          request_id: requestId(faults, startupRequestId),
+          created_at: timestamp(faults, now),
+          // Mutant payee-expiry-unbounded: a year instead of the configured window.
+          expires_at: timestamp(faults, now + (faults.has('payee-expiry-unbounded') ? YEAR_MS : validityMs)),
+        },
+        faults,
+      );
+      // A mutant whose CPR breaks a rule skips this safety net, or its fault would never reach the wire.
+      if (!INVALID_CPR_FAULTS.some((name) => faults.has(name))) assertValid(cpr, config.request_validity_seconds);
       const { token, expiresAt } = tokens.issue(cpr, now);
       requests.register(cpr.request_id, now + validityMs, now);
-      const qrUri = buildQrUri(token, config.base_url);
-      const inlineUri = buildInlineUri(cpr);
+      const qrUri = qrUriOf(faults, token, config.base_url);
+      const inlineUri = inlineUriOf(faults, cpr);
+      // Mutant payee-qr-other-uri: the image encodes the retrieval URL, not the URI reported beside it.
+      const qrContent = faults.has('payee-qr-other-uri') ? retrievalUrl(config.base_url, token) : qrUri;
       return {
         request_id: cpr.request_id,
         cpr,
@@ -94,15 +115,53 @@ export function createPayee(options: PayeeOptions): Payee {
         qr_uri: qrUri,
         deep_link: qrUri,
         ...(inlineUri !== undefined ? { inline_uri: inlineUri } : {}),
-        qr_png: (await renderQrPng(qrUri)).toString('base64'),
+        qr_png: (await renderQrPng(qrContent)).toString('base64'),
       };
     },
     retrieve: (token) => tokens.take(token, clock.now()),
+    peek: (token) => tokens.peek(token, clock.now()),
     burn: (token) => tokens.burn(token),
     fulfil: (requestId) => requests.fulfil(requestId, clock.now()),
     stats: () => ({ tokens: tokens.size, requests: requests.size }),
   };
   return { ...payee, handler: createPayeeHandler(payee) };
+}
+
+const YEAR_MS = 365 * 24 * 3600 * 1000;
+
+/** Mutants whose CPR breaks a rule, which the payee's own validation would otherwise refuse to serve. */
+const INVALID_CPR_FAULTS = [
+  'payee-expiry-unbounded',
+  'payee-payer-field-leaked',
+  'payee-on-chain-hint-missing',
+  'payee-request-id-upper-case',
+  'payee-timestamp-offset',
+] as const satisfies readonly MutantName[];
+
+/** Spec §4.7.3: a new, globally unique request_id for every request. */
+function requestId(faults: Faults, startupRequestId: string): string {
+  if (faults.has('payee-request-id-reused')) return startupRequestId; // mutant: one id for all
+  if (faults.has('payee-request-id-upper-case')) return newUuid().toUpperCase(); // mutant: not the canonical form
+  return newUuid();
+}
+
+/** PROFILE.md §1: RFC 3339 UTC written with Z. */
+function timestamp(faults: Faults, ms: number): string {
+  const written = formatTimestamp(ms, 'cpr');
+  return faults.has('payee-timestamp-offset') ? written.replace(/Z$/, '+00:00') : written; // mutant: an offset instead of Z
+}
+
+/** PROFILE.md §8.1: `std-cpr://<token>?endpoint=<percent-encoded base URL>`. */
+function qrUriOf(faults: Faults, token: string, baseUrl: string): string {
+  if (faults.has('payee-endpoint-unencoded')) return `std-cpr://${token}?endpoint=${baseUrl}`; // mutant: the endpoint as is
+  return buildQrUri(token, baseUrl);
+}
+
+/** PROFILE.md §8.1: absent when the URI would exceed 2 048 bytes. */
+function inlineUriOf(faults: Faults, cpr: Cpr): string | undefined {
+  // Mutant payee-inline-uri-unbounded: the length bound is forgotten.
+  if (faults.has('payee-inline-uri-unbounded')) return `std-cpr://inline/${encodeB64url(new TextEncoder().encode(JSON.stringify(cpr)))}`;
+  return buildInlineUri(cpr);
 }
 
 /** Bad options throw at construction (STYLE.md, fast-check anchor). */

@@ -1,6 +1,8 @@
 // The payee's record of its requests, for the single-use convention (spec §3.1):
 // a request is marked consumed after fulfilment and a later fulfilment is refused
 // (PROFILE.md §12 `fulfil`).
+import type { Faults } from '../mutants.ts';
+
 export type FulfilOutcome = 'FULFILLED' | 'REQUEST_CONSUMED' | 'REQUEST_EXPIRED' | 'NOT_FOUND';
 
 interface Entry {
@@ -11,8 +13,14 @@ interface Entry {
 export class RequestStore {
   private readonly entries = new Map<string, Entry>();
 
-  /** @param retainMs how long after expiry a request still answers REQUEST_EXPIRED before it is pruned */
-  constructor(private readonly retainMs: number) {}
+  /**
+   * @param retainMs how long after expiry a request still answers REQUEST_EXPIRED before it is pruned
+   * @param faults the fault switched on, if any (reference/mutants.ts)
+   */
+  constructor(
+    private readonly retainMs: number,
+    private readonly faults: Faults,
+  ) {}
 
   register(requestId: string, expiresAt: number, now: number): void {
     this.prune(now);
@@ -26,7 +34,7 @@ export class RequestStore {
     if (!entry) return 'NOT_FOUND';
     if (entry.consumed) return 'REQUEST_CONSUMED';
     if (now >= entry.expiresAt) return 'REQUEST_EXPIRED';
-    entry.consumed = true;
+    if (!this.faults.has('payee-fulfil-repeatable')) entry.consumed = true; // mutant: never marked consumed
     return 'FULFILLED';
   }
 

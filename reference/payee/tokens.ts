@@ -3,6 +3,7 @@
 // check-and-consume is synchronous, so of concurrent retrievals exactly one wins.
 import { randomBytes } from 'node:crypto';
 import type { Cpr } from '../../profile/cpr/index.ts';
+import type { Faults } from '../mutants.ts';
 
 export type TokenFailure = 'TOKEN_UNKNOWN' | 'TOKEN_CONSUMED' | 'TOKEN_EXPIRED';
 export type TakeResult = { readonly ok: true; readonly cpr: Cpr } | { readonly ok: false; readonly code: TokenFailure };
@@ -24,8 +25,13 @@ export class TokenStore {
    * @param retainMs how long after expiry a token is still recognised, so that it
    *   answers TOKEN_EXPIRED / TOKEN_CONSUMED rather than TOKEN_UNKNOWN; after that
    *   it is pruned, which keeps the store bounded
+   * @param faults the fault switched on, if any (reference/mutants.ts)
    */
-  constructor(private readonly lifetimeMs: number, private readonly retainMs: number) {}
+  constructor(
+    private readonly lifetimeMs: number,
+    private readonly retainMs: number,
+    private readonly faults: Faults,
+  ) {}
 
   issue(cpr: Cpr, now: number): { readonly token: string; readonly expiresAt: number } {
     this.prune(now);
@@ -37,12 +43,19 @@ export class TokenStore {
 
   /** The one place a token is checked and consumed (spec §5.1.2-3). */
   take(token: string, now: number): TakeResult {
+    const result = this.peek(token, now);
+    if (result.ok && !this.faults.has('payee-token-reusable')) this.burn(token); // mutant: never consumed
+    return result;
+  }
+
+  /** What a retrieval would get now, without consuming the token. */
+  peek(token: string, now: number): TakeResult {
     this.prune(now);
     const entry = this.entries.get(token);
     if (!entry) return { ok: false, code: 'TOKEN_UNKNOWN' };
     if (entry.consumed) return { ok: false, code: 'TOKEN_CONSUMED' };
-    if (now >= entry.expiresAt) return { ok: false, code: 'TOKEN_EXPIRED' };
-    entry.consumed = true;
+    // Mutant payee-token-never-expires: the lifetime is never checked.
+    if (now >= entry.expiresAt && !this.faults.has('payee-token-never-expires')) return { ok: false, code: 'TOKEN_EXPIRED' };
     return { ok: true, cpr: entry.cpr };
   }
 

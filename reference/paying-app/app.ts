@@ -2,6 +2,7 @@
 // reads a CPR from any delivery, derives a Payment, and answers every failure
 // with a Rejection value.
 import { RAIL_HINTS } from '../../profile/cpr/index.ts';
+import { NO_FAULTS, type Faults } from '../mutants.ts';
 import { derivePayment, type Derivation } from './derive.ts';
 import type { DerivationContext } from './payment.ts';
 import { readCpr, type ReadInput } from './read.ts';
@@ -18,6 +19,8 @@ export interface PayingAppOptions {
   readonly retrievalTimeoutMs?: number;
   /** Largest retrieved body or file; default 65 536 bytes (PROFILE.md §1). */
   readonly maxBodyBytes?: number;
+  /** A fault to switch on (reference/mutants.ts); default NO_FAULTS, the correct application. */
+  readonly faults?: Faults;
 }
 
 export interface PayingApp {
@@ -35,8 +38,9 @@ export function createPayingApp(options: PayingAppOptions = {}): PayingApp {
   if (!Array.isArray(supportedRails) || !supportedRails.every((r) => typeof r === 'string')) {
     throw new TypeError('supportedRails must be an array of strings');
   }
-  const readSettings = { now, timeoutMs, maxBodyBytes, ...(options.ca !== undefined ? { ca: options.ca } : {}) };
-  const deriveSettings = { now, supportedRails };
+  const faults = options.faults ?? NO_FAULTS;
+  const readSettings = { now, timeoutMs, maxBodyBytes, faults, ...(options.ca !== undefined ? { ca: options.ca } : {}) };
+  const deriveSettings = { now, supportedRails, faults };
 
   return {
     read: (input) => readCpr(input, readSettings),

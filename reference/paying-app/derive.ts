@@ -5,19 +5,23 @@ import { isAmount, newUuid } from '../../profile/index.ts';
 import {
   RAIL_HINT_NAMES,
   ZERO_ACQUIRER_ID,
+  identifySubInterface,
   isRailHint,
   otherFields,
   type Cpr,
   type RailField,
   type SubInterface,
 } from '../../profile/cpr/index.ts';
+import type { Faults } from '../mutants.ts';
 import { accept } from './accept.ts';
 import type { Conditions, DerivationContext, Payment } from './payment.ts';
-import { reject, type Rejection } from './rejection.ts';
+import { reject, type Accepted, type Rejection } from './rejection.ts';
 
 export interface DeriveSettings {
   now(): number;
   readonly supportedRails: readonly string[];
+  /** The fault switched on, if any (reference/mutants.ts). */
+  readonly faults: Faults;
 }
 
 export type Derivation = { readonly ok: true; readonly payment: Payment; readonly notices: readonly string[] } | Rejection;
@@ -31,37 +35,52 @@ export function derivePayment(doc: unknown, context: DerivationContext, settings
   const ctx: Partial<DerivationContext> = typeof context === 'object' && context !== null ? context : {};
   const now = typeof ctx.now === 'number' && Number.isFinite(ctx.now) ? ctx.now : settings.now();
 
+  const { faults } = settings;
+
   // 1. Parse and validate; expires_at must be in the future.
-  const accepted = accept(doc, now);
+  // Mutant app-derive-skips-validation: derive trusts that read has validated.
+  const accepted = faults.has('app-derive-skips-validation') ? unvalidated(doc) : accept(doc, now, faults);
   if (!accepted.ok) return accepted;
   const { cpr, subInterface } = accepted;
 
   // 2. Select the rail: rail_hint is a non-binding signal (§4.7.4).
   const railProblem = checkRail(cpr.rail_hint, Array.isArray(ctx.supported_rails) ? ctx.supported_rails : settings.supportedRails);
-  if (railProblem) return railProblem;
+  if (railProblem && !faults.has('app-unsupported-rail-ignored')) return railProblem; // mutant: refused in silence
 
   // 4. Construct the value: amount and asset unmodified (§4.7.5), the payer's amount only when open (§4.6.3-4).
-  const amount = paymentAmount(cpr.value.amount, ctx.payer_amount);
+  const amount = paymentAmount(cpr.value.amount, ctx.payer_amount, faults);
   if (typeof amount !== 'string') return amount;
 
   // 5. Intent: memo as reference, else request_id; conditions from the sub-interface.
-  const intent = { reference: cpr.memo ?? cpr.request_id, conditions: conditionsOf(cpr, subInterface) };
+  // Mutant app-reference-ignores-memo: request_id always.
+  const reference = faults.has('app-reference-ignores-memo') ? cpr.request_id : (cpr.memo ?? cpr.request_id);
+  const intent = { reference, conditions: conditionsOf(cpr, subInterface, faults) };
 
   // 7. The Payment, with request_id bound to its context; conversion is extra, disclosed context (§4.6.2).
   const notices = [...accepted.notices];
   const conversion = ctx.conversion ? { asset: ctx.conversion.asset, amount: ctx.conversion.amount, rate: ctx.conversion.rate, disclosed: true as const } : undefined;
   if (conversion) notices.push(`conversion disclosed to the payer: pays ${conversion.amount} ${conversion.asset?.code} at rate ${conversion.rate}; the requested value is unchanged`);
   const payment: Payment = {
-    id: newUuid(),
+    id: faults.has('app-payment-id-reused') ? cpr.request_id : newUuid(), // mutant: the request's id, not a new one
     state: 'CREATED',
-    payer: ctx.payer,
+    payer: faults.has('app-payer-from-cpr') ? cpr.payee : ctx.payer, // mutant: payer and payee mixed up
     payee: structuredClone(cpr.payee),
-    value: { amount, asset: structuredClone(cpr.value.asset) },
+    // Mutant app-amount-converted: the converted amount replaces the requested value.
+    value: conversion && faults.has('app-amount-converted') ? { amount: conversion.amount, asset: structuredClone(conversion.asset) } : { amount, asset: structuredClone(cpr.value.asset) },
     intent,
     authorization: ctx.authorization,
     context: { rail: ctx.rail, request_id: cpr.request_id, ...(conversion ? { conversion } : {}) },
   };
   return { ok: true, payment, notices };
+}
+
+/** Mutant app-derive-skips-validation: the document taken for a CPR as it is. */
+function unvalidated(doc: unknown): Accepted | Rejection {
+  const cpr = doc as Cpr;
+  const railAddress = cpr?.payee?.rail_address;
+  const subInterface = typeof railAddress === 'object' && railAddress !== null ? identifySubInterface(railAddress as Record<string, unknown>, cpr.rail_hint) : undefined;
+  if (subInterface === undefined || typeof cpr.value !== 'object' || cpr.value === null) return reject('CPR_INVALID', 'This payment request names no payee rail or value.');
+  return { ok: true, cpr, subInterface, notices: [] };
 }
 
 /**
@@ -78,9 +97,10 @@ function checkRail(hint: string | undefined, supported: readonly string[]): Reje
   });
 }
 
-function paymentAmount(requested: string | undefined, offered: unknown): string | Rejection {
+function paymentAmount(requested: string | undefined, offered: unknown, faults: Faults): string | Rejection {
   if (requested !== undefined) {
     if (offered === undefined || offered === requested) return requested;
+    if (faults.has('app-partial-payment-accepted') && isAmount(offered)) return offered; // mutant: the payer's amount wins
     return reject('PARTIAL_PAYMENT_UNSUPPORTED', `This request is for exactly ${requested}; paying ${JSON.stringify(offered)} instead is not supported.`);
   }
   if (offered === undefined) return reject('AMOUNT_REQUIRED', 'This request leaves the amount to the payer: enter the amount to pay.');
@@ -89,8 +109,9 @@ function paymentAmount(requested: string | undefined, offered: unknown): string 
 }
 
 /** PROFILE.md §9: the sub-interface's non-address fields that are present, and expires_at. */
-function conditionsOf(cpr: Cpr, sub: SubInterface): Conditions {
-  const conditions: Record<string, string> = { ...CONDITION_DEFAULTS[sub] };
+function conditionsOf(cpr: Cpr, sub: SubInterface, faults: Faults): Conditions {
+  // Mutant app-acquirer-id-not-defaulted: the sub-interface's implied values are forgotten.
+  const conditions: Record<string, string> = faults.has('app-acquirer-id-not-defaulted') ? {} : { ...CONDITION_DEFAULTS[sub] };
   for (const field of otherFields(sub)) {
     const value = cpr[field];
     if (value !== undefined) conditions[field] = value;

@@ -4,6 +4,7 @@
 import { open } from 'node:fs/promises';
 import { parseIJson } from '../../profile/index.ts';
 import { parseDeliveryUri, retrievalUrl } from '../../profile/cpr/index.ts';
+import type { Faults } from '../mutants.ts';
 import { accept } from './accept.ts';
 import { reject, type Accepted, type Rejection } from './rejection.ts';
 import { retrieveCpr, type RetrievalSettings } from './retrieve.ts';
@@ -16,21 +17,23 @@ export type ReadInput =
 
 export interface ReadSettings extends RetrievalSettings {
   now(): number;
+  /** The fault switched on, if any (reference/mutants.ts). */
+  readonly faults: Faults;
 }
 
 type Loaded = { readonly ok: true; readonly doc: unknown } | Rejection;
 type Loader<K extends ReadInput['kind']> = (input: Extract<ReadInput, { kind: K }>, settings: ReadSettings) => Loaded | Promise<Loaded>;
 
 const LOADERS: { readonly [K in ReadInput['kind']]: Loader<K> } = {
-  json: (input) => parseJson(input.text),
-  file: (input, settings) => loadFile(input.path, settings.maxBodyBytes),
+  json: (input, settings) => parseJson(input.text, settings.faults),
+  file: (input, settings) => loadFile(input.path, settings),
   uri: (input, settings) => loadUri(input.uri, settings),
   // Round-trip through JSON so an in-memory value meets the same I-JSON rules as bytes
   // (no cycles, no undefined or BigInt, no lone surrogates, bounded depth).
-  object: (input) => {
+  object: (input, settings) => {
     try {
       const text = JSON.stringify(input.value);
-      return text === undefined ? notJson('the value is not JSON') : parseJson(text);
+      return text === undefined ? notJson('the value is not JSON') : parseJson(text, settings.faults);
     } catch (error) {
       return notJson((error as Error).message);
     }
@@ -42,15 +45,17 @@ export async function readCpr(input: ReadInput, settings: ReadSettings): Promise
     const loader = LOADERS[input?.kind] as Loader<ReadInput['kind']> | undefined;
     if (!loader) return reject('CPR_INVALID', 'This input is not a payment request: expected json, file, uri or object.');
     const loaded = await loader(input, settings);
-    return loaded.ok ? accept(loaded.doc, settings.now()) : loaded;
+    return loaded.ok ? accept(loaded.doc, settings.now(), settings.faults) : loaded;
   } catch (error) {
     // Never throw on bad input (PROFILE.md §8.3): anything unforeseen is still a rejection.
     return reject('CPR_INVALID', `This payment request could not be read: ${(error as Error)?.message ?? String(error)}.`);
   }
 }
 
-function parseJson(text: string | Uint8Array): Loaded {
+function parseJson(text: string | Uint8Array, faults: Faults): Loaded {
   try {
+    // Mutant app-duplicate-members-accepted: plain JSON.parse, where the last of two equal names wins.
+    if (faults.has('app-duplicate-members-accepted')) return { ok: true, doc: JSON.parse(typeof text === 'string' ? text : new TextDecoder().decode(text)) };
     return { ok: true, doc: parseIJson(text) };
   } catch (error) {
     return notJson((error as Error).message);
@@ -63,13 +68,14 @@ function notJson(detail: string): Rejection {
   });
 }
 
-async function loadFile(path: string, limit: number): Promise<Loaded> {
+async function loadFile(path: string, settings: ReadSettings): Promise<Loaded> {
+  const limit = settings.maxBodyBytes;
   let handle;
   try {
     handle = await open(path, 'r');
     const { size } = await handle.stat();
     if (size > limit) return reject('RETRIEVAL_FAILED', `The payment request file is larger than ${limit} bytes.`);
-    return parseJson(new Uint8Array(await handle.readFile()));
+    return parseJson(new Uint8Array(await handle.readFile()), settings.faults);
   } catch (error) {
     return reject('RETRIEVAL_FAILED', `The payment request file could not be read: ${(error as Error).message}.`);
   } finally {
@@ -78,12 +84,13 @@ async function loadFile(path: string, limit: number): Promise<Loaded> {
 }
 
 async function loadUri(uri: string, settings: ReadSettings): Promise<Loaded> {
-  const parsed = parseDeliveryUri(uri);
+  // Mutant app-inline-padding-accepted: a lenient decoder that drops = padding.
+  const parsed = parseDeliveryUri(settings.faults.has('app-inline-padding-accepted') && uri.startsWith('std-cpr://inline/') ? uri.replace(/=+$/, '') : uri);
   switch (parsed.kind) {
     case 'error':
       return reject('URI_INVALID', `This is not a payment request link: ${parsed.reason}.`);
     case 'inline':
-      return parseJson(parsed.json);
+      return parseJson(parsed.json, settings.faults);
     case 'token':
       return retrieveCpr(retrievalUrl(parsed.endpoint, parsed.token), settings);
   }

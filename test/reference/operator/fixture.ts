@@ -21,6 +21,7 @@ import {
 } from '../../../profile/cashpack/index.ts';
 import { Clock } from '../../../reference/clock.ts';
 import type { RefRequest } from '../../../reference/http/types.ts';
+import type { Faults } from '../../../reference/mutants.ts';
 import { createOperator, type Operator, type Policy, type PrincipalBalance } from '../../../reference/operator/index.ts';
 
 /** 2026-01-01T00:00:00Z: the frozen instant every test starts at. */
@@ -55,6 +56,8 @@ export interface FixtureOptions {
   readonly balance?: string;
   readonly redeemerLevel?: number;
   readonly signingSeed?: Uint8Array;
+  /** A mutant's fault (reference/mutants.ts); requests then go through `operator.serve`. */
+  readonly faults?: Faults;
 }
 
 export interface Fixture {
@@ -88,6 +91,7 @@ export function createFixture(options: FixtureOptions = {}): Fixture {
     clock,
     ...(options.policy ? { policy: options.policy } : {}),
     ...(options.signingSeed ? { signingSeed: options.signingSeed } : {}),
+    ...(options.faults ? { faults: options.faults } : {}),
   });
   const principal = createSigningKey();
   const redeemer = createSigningKey();
@@ -106,7 +110,7 @@ export function createFixture(options: FixtureOptions = {}): Fixture {
       Object.assign(headers, signRequest(target, { secretKey: opts.signer.secretKey, kid: opts.signer.jwk.kid }, opts.signedAt ?? clock.nowSeconds()));
     }
     const request: RefRequest = { method, path, query: new URLSearchParams(), headers, body, authority: AUTHORITY, secure: true };
-    const response = await operator.handler(request);
+    const response = await operator.serve(request);
     const text = response.body === undefined ? undefined : JSON.stringify(response.body);
     return { status: response.status, headers: { ...response.headers }, body: text === undefined ? undefined : JSON.parse(text) };
   };

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { operatorKeyOf, validateMessage, verifyCashPack, verifyConfirmation } from '../../../profile/cashpack/index.ts';
 import { Clock } from '../../../reference/clock.ts';
+import { serializeResponse } from '../../../reference/http/respond.ts';
 import { createOperator } from '../../../reference/operator/index.ts';
 import { EUR, createFixture, expectProblem } from './fixture.ts';
 
@@ -52,12 +53,16 @@ describe('well-known documents', () => {
     expect((await f.send('GET', POLICY)).body).toMatchObject({ max_amount: '5000', max_chain_depth: 3, expiry_min_seconds: 60 });
   });
 
-  it.each([POLICY, PUBKEY])('answers HEAD %s with the headers and no body', async (path) => {
-    const f = createFixture();
-    const reply = await f.send('HEAD', path);
-    expect(reply.status).toBe(200);
-    expect(reply.headers['content-type']).toBe('application/json');
-    expect(reply.body).toBeUndefined();
+  it.each([POLICY, PUBKEY])('answers HEAD %s with the headers of GET, Content-Length included, and no body', async (path) => {
+    const operator = createOperator({ clock: new Clock() });
+    const request = (method: string) => ({ method, path, query: new URLSearchParams(), headers: {}, body: new Uint8Array(), authority: 'localhost', secure: true });
+    const get = serializeResponse(await operator.handler(request('GET')), 'GET');
+    const head = serializeResponse(await operator.handler(request('HEAD')), 'HEAD');
+    expect(head.status).toBe(200);
+    expect(head.headers['content-type']).toBe('application/json');
+    expect(head.headers['content-length']).toBe(get.headers['content-length']);
+    expect(Number(get.headers['content-length'])).toBe(get.body.length);
+    expect(head.body).toHaveLength(0);
   });
 
   it.each([POLICY, PUBKEY])('answers POST %s with 405 and Allow', async (path) => {

@@ -1,0 +1,567 @@
+// The mutant catalogue (issue 6): the reference with one realistic fault switched
+// on by name, to prove that the suite catches faulty implementations. Each entry
+// says what is wrong and which requirements' checks should catch it; the fault
+// itself is one small branch at its site in reference/, marked with the name.
+//
+// Names are stable: a selftest report, a CI log and `serve --mutant NAME` all
+// refer to them. Never reuse a name for another fault.
+import type { Family, Role } from '../profile/registry.ts';
+
+export interface MutantSpec {
+  /** kebab-case, stable; prefixed with its role (payee-, app-, op-) or ctl- for test control. */
+  readonly name: string;
+  readonly family: Family;
+  readonly role: Role;
+  /** What is wrong, one sentence. */
+  readonly description: string;
+  /** Registry IDs whose scenarios or properties should detect it. */
+  readonly catches: readonly string[];
+}
+
+const CATALOGUE = [
+  // ---------------------------------------------------------------- cpr-structure
+  {
+    name: 'payee-request-id-reused',
+    family: 'cpr-structure',
+    role: 'payee',
+    description: 'the payee draws one request_id at start-up and gives it to every request',
+    catches: ['CPR-ID-1'],
+  },
+  {
+    name: 'payee-expiry-unbounded',
+    family: 'cpr-structure',
+    role: 'payee',
+    description: "the payee sets expires_at a year after created_at, far beyond its configured validity window",
+    catches: ['CPR-TIME-2'],
+  },
+  {
+    name: 'payee-payer-field-leaked',
+    family: 'cpr-structure',
+    role: 'payee',
+    description: 'the payee serves every CPR with a payer_reference member (payer data in a request)',
+    catches: ['CPR-PAYER-1', 'PRF-PAYER-1'],
+  },
+  {
+    name: 'app-memo-141-accepted',
+    family: 'cpr-structure',
+    role: 'paying-app',
+    description: 'the paying app checks the memo limit off by one and accepts a memo of 141 characters',
+    catches: ['CPR-MEMO-1'],
+  },
+  {
+    name: 'app-chain-id-condition-ignored',
+    family: 'cpr-structure',
+    role: 'paying-app',
+    description: 'the paying app accepts a stablecoin or tokenized asset without chain_id',
+    catches: ['CPR-VAL-1'],
+  },
+  {
+    name: 'app-unknown-rail-hint-crash',
+    family: 'cpr-structure',
+    role: 'paying-app',
+    description: 'the paying app looks an unrecognized rail_hint up in its table of rail names and throws instead of reading it as OPEN',
+    catches: ['CPR-RAIL-1', 'PRF-APP-1'],
+  },
+  {
+    name: 'app-unknown-extension-rejected',
+    family: 'cpr-structure',
+    role: 'paying-app',
+    description: 'the paying app rejects an extensions key that is neither std: nor reverse-domain instead of ignoring it',
+    catches: ['CPR-EXT-1'],
+  },
+  {
+    name: 'app-payer-field-accepted',
+    family: 'cpr-structure',
+    role: 'paying-app',
+    description: 'the paying app accepts a CPR that carries payer, authorization or settlement data',
+    catches: ['CPR-PAYER-1', 'PRF-PAYER-1'],
+  },
+  {
+    name: 'app-version-unchecked',
+    family: 'cpr-structure',
+    role: 'paying-app',
+    description: 'the paying app never checks cpr_version and processes any version',
+    catches: ['CPR-VER-1', 'DLV-FILE-1', 'DRV-VALID-1'],
+  },
+  // --------------------------------------------------------------- sub-interfaces
+  {
+    name: 'payee-on-chain-hint-missing',
+    family: 'sub-interfaces',
+    role: 'payee',
+    description: 'the payee serves on-chain requests with rail_hint OPEN instead of ON_CHAIN',
+    catches: ['SUB-CHAIN-1'],
+  },
+  {
+    name: 'app-iban-checksum-unchecked',
+    family: 'sub-interfaces',
+    role: 'paying-app',
+    description: "the paying app checks an IBAN's shape only, not its country length or mod 97-10 check digits",
+    catches: ['SUB-IBAN-1', 'PRF-IBAN-1'],
+  },
+  {
+    name: 'app-acquirer-id-not-defaulted',
+    family: 'sub-interfaces',
+    role: 'paying-app',
+    description: 'the paying app leaves acquirer_id out of an on-chain Payment instead of reading it as the all-zero ID',
+    catches: ['SUB-CHAIN-2', 'PRF-PAY-1'],
+  },
+  {
+    name: 'app-key-type-closed',
+    family: 'sub-interfaces',
+    role: 'paying-app',
+    description: "the paying app accepts only the spec's example key_type values and rejects any other",
+    catches: ['SUB-OPEN-1'],
+  },
+  // --------------------------------------------------------------------- delivery
+  {
+    name: 'payee-qr-other-uri',
+    family: 'delivery',
+    role: 'payee',
+    description: 'the QR image encodes the https retrieval URL instead of the std-cpr:// URI the payee reports',
+    catches: ['DLV-QR-1'],
+  },
+  {
+    name: 'payee-inline-uri-unbounded',
+    family: 'delivery',
+    role: 'payee',
+    description: 'the payee offers an inline URI however long the request, beyond the 2 048-byte bound',
+    catches: ['PRF-INLINE-1'],
+  },
+  {
+    name: 'payee-endpoint-unencoded',
+    family: 'delivery',
+    role: 'payee',
+    description: 'the payee writes the endpoint of its QR URI without percent-encoding it',
+    catches: ['PRF-URI-1'],
+  },
+  {
+    name: 'app-inline-padding-accepted',
+    family: 'delivery',
+    role: 'paying-app',
+    description: 'the paying app strips = padding from an inline payload instead of rejecting it',
+    catches: ['PRF-B64-1', 'PRF-INLINE-1', 'DLV-INLINE-1'],
+  },
+  // -------------------------------------------------------------- retrieval-token
+  {
+    name: 'payee-token-reusable',
+    family: 'retrieval-token',
+    role: 'payee',
+    description: 'a retrieval token is never consumed: every retrieval serves the CPR again',
+    catches: ['TOK-ONCE-1'],
+  },
+  {
+    name: 'payee-token-never-expires',
+    family: 'retrieval-token',
+    role: 'payee',
+    description: "a retrieval token is still served after its lifetime (the expiry check is missing)",
+    catches: ['TOK-EXP-1'],
+  },
+  {
+    name: 'payee-serves-plaintext',
+    family: 'retrieval-token',
+    role: 'payee',
+    description: 'the payee serves the CPR over plaintext HTTP as over TLS',
+    catches: ['TOK-TLS-1', 'PRF-TOK-1'],
+  },
+  {
+    name: 'payee-token-race',
+    family: 'retrieval-token',
+    role: 'payee',
+    description: 'token retrieval is not atomic: it checks the token, awaits, then consumes it, so concurrent retrievals all succeed',
+    catches: ['TOK-RACE-1'],
+  },
+  {
+    name: 'payee-token-cacheable',
+    family: 'retrieval-token',
+    role: 'payee',
+    description: 'retrieval responses are marked cacheable (private, max-age=300) instead of no-store',
+    catches: ['PRF-TOK-1'],
+  },
+  // ------------------------------------------------------------------- derivation
+  {
+    name: 'app-past-expiry-accepted',
+    family: 'derivation',
+    role: 'paying-app',
+    description: 'the paying app never compares expires_at with its clock and pays an expired request',
+    catches: ['DRV-EXP-1', 'DLV-FILE-1'],
+  },
+  {
+    name: 'app-expiry-instant-accepted',
+    family: 'derivation',
+    role: 'paying-app',
+    description: 'the paying app compares expires_at off by one and still pays a request at exactly its expires_at',
+    catches: ['DRV-EXP-1'],
+  },
+  {
+    name: 'app-amount-converted',
+    family: 'derivation',
+    role: 'paying-app',
+    description: 'when it converts, the paying app puts the converted amount and asset in the Payment value instead of the requested ones',
+    catches: ['DRV-VALUE-1', 'DRV-CONV-1'],
+  },
+  {
+    name: 'app-partial-payment-accepted',
+    family: 'derivation',
+    role: 'paying-app',
+    description: "the paying app pays the payer's amount even when the request sets another amount",
+    catches: ['DRV-PARTIAL-1'],
+  },
+  {
+    name: 'app-payment-id-reused',
+    family: 'derivation',
+    role: 'paying-app',
+    description: 'the paying app uses the request_id as the Payment id, so every derivation of a request has the same id',
+    catches: ['DRV-SHAPE-1', 'DRV-RETRY-1'],
+  },
+  {
+    name: 'app-reference-ignores-memo',
+    family: 'derivation',
+    role: 'paying-app',
+    description: "the paying app always takes the intent's reference from request_id, even when there is a memo",
+    catches: ['DRV-INTENT-1'],
+  },
+  {
+    name: 'app-payer-from-cpr',
+    family: 'derivation',
+    role: 'paying-app',
+    description: "the paying app fills the Payment's payer from the CPR (its payee descriptor) instead of the derivation context",
+    catches: ['DRV-PAYER-1'],
+  },
+  {
+    name: 'app-unsupported-rail-ignored',
+    family: 'derivation',
+    role: 'paying-app',
+    description: 'the paying app silently derives a Payment when it cannot serve the hinted rail',
+    catches: ['DRV-RAIL-1', 'DRV-RAIL-2', 'DRV-RAIL-3'],
+  },
+  {
+    name: 'app-derive-skips-validation',
+    family: 'derivation',
+    role: 'paying-app',
+    description: 'derive trusts its input: only read validates, so an invalid CPR handed to derive yields a Payment',
+    catches: ['DRV-VALID-1'],
+  },
+  {
+    name: 'payee-fulfil-repeatable',
+    family: 'derivation',
+    role: 'payee',
+    description: 'the payee never marks a request consumed, so it can be fulfilled again',
+    catches: ['DRV-SINGLE-1'],
+  },
+  // ----------------------------------------------------------- cashpack-endpoints
+  {
+    name: 'op-status-open',
+    family: 'cashpack-endpoints',
+    role: 'operator',
+    description: 'the status endpoint answers anyone, signed or not',
+    catches: ['CPP-STS-1', 'PRF-AUTH-1'],
+  },
+  {
+    name: 'op-signs-with-other-key',
+    family: 'cashpack-endpoints',
+    role: 'operator',
+    description: 'the Operator signs packs and confirmations with a key other than the one it publishes at /.well-known',
+    catches: ['CPP-WK-2'],
+  },
+  {
+    name: 'op-policy-wrong-profile',
+    family: 'cashpack-endpoints',
+    role: 'operator',
+    description: 'the policy document names the profile CPP-PROFILE-0.9',
+    catches: ['CPP-WK-1', 'PRF-WK-1'],
+  },
+  // --------------------------------------------------------------- cashpack-crypto
+  {
+    name: 'op-signatures-unverified',
+    family: 'cashpack-crypto',
+    role: 'operator',
+    description: 'the Operator never verifies the signature of a Lock Request, Renewal Entry or Redemption Request (INVALID_SIGNATURE never returned)',
+    catches: ['CPP-SIG-1'],
+  },
+  {
+    name: 'op-domain-tag-ignored',
+    family: 'cashpack-crypto',
+    role: 'operator',
+    description: "the Operator accepts a message signature made under any message type's domain tag",
+    catches: ['PRF-SIG-1'],
+  },
+  {
+    name: 'op-previous-bearer-accepted',
+    family: 'cashpack-crypto',
+    role: 'operator',
+    description: 'a key that held the pack before the last renewal is still accepted as its bearer (BEARER_MISMATCH for the wrong condition)',
+    catches: ['CPP-BRR-1'],
+  },
+  {
+    name: 'op-chain-digest-wrong',
+    family: 'cashpack-crypto',
+    role: 'operator',
+    description: "the renewal digest hashes the submitting bearer's key in place of new_bearer_pk",
+    catches: ['CPP-CHN-1', 'PRF-DIG-1'],
+  },
+  {
+    name: 'op-chain-digest-unchecked',
+    family: 'cashpack-crypto',
+    role: 'operator',
+    description: "the Operator never compares prev_chain_digest with the pack's digest (CHAIN_DIGEST_MISMATCH never returned)",
+    catches: ['CPP-CHN-2'],
+  },
+  // --------------------------------------------------------------- cashpack-errors
+  {
+    name: 'op-balance-off-by-one',
+    family: 'cashpack-errors',
+    role: 'operator',
+    description: 'INSUFFICIENT_BALANCE is returned when the amount equals the available balance',
+    catches: ['CPP-BAL-1', 'PRF-BOUND-1'],
+  },
+  {
+    name: 'op-limit-off-by-one',
+    family: 'cashpack-errors',
+    role: 'operator',
+    description: 'AMOUNT_EXCEEDS_LIMIT is returned when the amount equals max_amount',
+    catches: ['CPP-LIM-1', 'PRF-BOUND-1'],
+  },
+  {
+    name: 'op-depth-off-by-one',
+    family: 'cashpack-errors',
+    role: 'operator',
+    description: 'CHAIN_DEPTH_EXCEEDED comes one renewal late: a chain may grow to max_chain_depth + 1',
+    catches: ['CPP-DEPTH-1', 'PRF-BOUND-1'],
+  },
+  {
+    name: 'op-expiry-min-off-by-one',
+    family: 'cashpack-errors',
+    role: 'operator',
+    description: 'EXPIRY_INVALID is returned for a requested expiry exactly expiry_min_seconds ahead',
+    catches: ['CPP-EXP-1', 'PRF-BOUND-1'],
+  },
+  {
+    name: 'op-expiry-max-off-by-one',
+    family: 'cashpack-errors',
+    role: 'operator',
+    description: 'EXPIRY_INVALID is returned for a requested expiry exactly expiry_max_seconds ahead',
+    catches: ['CPP-EXP-1', 'PRF-BOUND-1'],
+  },
+  {
+    name: 'op-replay-unchecked',
+    family: 'cashpack-errors',
+    role: 'operator',
+    description: 'the Operator never records ids (DUPLICATE_ID never returned)',
+    catches: ['CPP-RPL-1', 'PRF-RPL-1'],
+  },
+  {
+    name: 'op-replay-namespaces-split',
+    family: 'cashpack-errors',
+    role: 'operator',
+    description: 'request_id, renewal_id and redemption_id are remembered in separate namespaces',
+    catches: ['PRF-RPL-1'],
+  },
+  {
+    name: 'op-redeemer-unidentified',
+    family: 'cashpack-errors',
+    role: 'operator',
+    description: "the Operator credits the redeemer named by redeemer_kid without checking the redeemer's HTTP Message Signature",
+    catches: ['CPP-IDN-1', 'PRF-IDN-1'],
+  },
+  {
+    name: 'op-identity-level-off-by-one',
+    family: 'cashpack-errors',
+    role: 'operator',
+    description: 'a redeemer one level below required_identity_level is accepted (REDEEMER_NOT_IDENTIFIED off by one)',
+    catches: ['CPP-IDN-1', 'PRF-IDN-1', 'PRF-BOUND-1'],
+  },
+  {
+    name: 'op-freshness-unchecked',
+    family: 'cashpack-errors',
+    role: 'operator',
+    description: 'the Operator never checks created_at against its request window (STALE_REQUEST never returned)',
+    catches: ['PRF-FRESH-1'],
+  },
+  {
+    name: 'op-duplicate-id-status-400',
+    family: 'cashpack-errors',
+    role: 'operator',
+    description: 'DUPLICATE_ID is answered with HTTP 400 instead of 409',
+    catches: ['PRF-ERR-1'],
+  },
+  {
+    name: 'op-balance-before-limit',
+    family: 'cashpack-errors',
+    role: 'operator',
+    description: 'issue checks the balance before the limit, so an amount above both gets INSUFFICIENT_BALANCE',
+    catches: ['PRF-ORDER-1', 'CPP-LIM-1'],
+  },
+  {
+    name: 'op-unknown-principal-empty',
+    family: 'cashpack-errors',
+    role: 'operator',
+    description: 'an unregistered principal_pk is read as an empty account: still refused, but with INSUFFICIENT_BALANCE (step 9) instead of PRINCIPAL_UNKNOWN (step 3)',
+    catches: ['PRF-ORDER-1', 'PRF-ERR-1'],
+  },
+  // ------------------------------------------------------------ cashpack-lifecycle
+  {
+    name: 'op-redeem-non-atomic',
+    family: 'cashpack-lifecycle',
+    role: 'operator',
+    description: 'redemption awaits a ledger round trip between its ACTIVE check and its state change, so concurrent redemptions all succeed (double spend)',
+    catches: ['CPP-RACE-1'],
+  },
+  {
+    name: 'op-expiry-funds-kept',
+    family: 'cashpack-lifecycle',
+    role: 'operator',
+    description: "an expired pack's amount stays locked instead of returning to the Principal",
+    catches: ['CPP-EXP-2', 'PRF-LIFE-1'],
+  },
+  {
+    name: 'op-expiry-one-second-late',
+    family: 'cashpack-lifecycle',
+    role: 'operator',
+    description: 'a pack is still ACTIVE at its expiry instant and expires one second later',
+    catches: ['CPP-EXP-2', 'PRF-LIFE-1', 'PRF-BOUND-1', 'CPP-ACT-1'],
+  },
+  {
+    name: 'op-cancel-releases-funds',
+    family: 'cashpack-lifecycle',
+    role: 'operator',
+    description: "cancellation returns the pack's amount to the Principal's available funds instead of holding it",
+    catches: ['CPP-CAN-1', 'PRF-LIFE-1'],
+  },
+  {
+    name: 'op-terminal-state-revived',
+    family: 'cashpack-lifecycle',
+    role: 'operator',
+    description: 'a renewal of a REDEEMED, EXPIRED or CANCELLED pack makes it ACTIVE again instead of INSTRUMENT_NOT_ACTIVE',
+    catches: ['CPP-ACT-1'],
+  },
+  {
+    name: 'op-issue-locks-nothing',
+    family: 'cashpack-lifecycle',
+    role: 'operator',
+    description: "issuing a pack leaves the Principal's available balance untouched",
+    catches: ['CPP-FND-1'],
+  },
+  {
+    name: 'op-renew-keeps-bearer',
+    family: 'cashpack-lifecycle',
+    role: 'operator',
+    description: 'a renewal appends its entry but leaves current_bearer_pk unchanged',
+    catches: ['CPP-RNW-1'],
+  },
+  // -------------------------------------------------------------------- robustness
+  {
+    name: 'op-malformed-json-500',
+    family: 'robustness',
+    role: 'operator',
+    description: 'the Operator parses request bodies with JSON.parse outside its error handling, so malformed JSON gets a 500',
+    catches: ['CPP-ERR-1', 'PRF-JSON-1'],
+  },
+  {
+    name: 'op-media-type-unchecked',
+    family: 'robustness',
+    role: 'operator',
+    description: 'the Operator parses any request body as JSON whatever its Content-Type (415 never returned)',
+    catches: ['PRF-HTTP-1'],
+  },
+  {
+    name: 'op-body-limit-off-by-one',
+    family: 'robustness',
+    role: 'operator',
+    description: 'a body of exactly max_body_bytes gets 413 PAYLOAD_TOO_LARGE',
+    catches: ['PRF-HTTP-1', 'PRF-BOUND-1'],
+  },
+  // ---------------------------------------------------------------------- encoding
+  {
+    name: 'payee-request-id-upper-case',
+    family: 'encoding',
+    role: 'payee',
+    description: 'the payee writes request_id in upper case',
+    catches: ['PRF-ID-1'],
+  },
+  {
+    name: 'payee-timestamp-offset',
+    family: 'encoding',
+    role: 'payee',
+    description: 'the payee writes created_at and expires_at with a +00:00 offset instead of Z',
+    catches: ['PRF-TIME-1'],
+  },
+  {
+    name: 'payee-memo-utf16-truncated',
+    family: 'encoding',
+    role: 'payee',
+    description: 'the payee cuts the memo to 140 UTF-16 code units, shortening a memo of characters outside the BMP',
+    catches: ['PRF-LEN-1', 'CPR-MEMO-1'],
+  },
+  {
+    name: 'app-memo-utf16-length',
+    family: 'encoding',
+    role: 'paying-app',
+    description: 'the paying app counts the memo in UTF-16 code units and rejects 140 characters outside the BMP',
+    catches: ['PRF-LEN-1', 'CPR-MEMO-1', 'DRV-VALID-1'],
+  },
+  {
+    name: 'app-leading-zero-amount',
+    family: 'encoding',
+    role: 'paying-app',
+    description: 'the paying app accepts an amount written with leading zeros',
+    catches: ['PRF-AMT-1'],
+  },
+  {
+    name: 'app-duplicate-members-accepted',
+    family: 'encoding',
+    role: 'paying-app',
+    description: 'the paying app reads JSON text with JSON.parse, so a duplicate member name silently wins',
+    catches: ['PRF-JSON-1'],
+  },
+  // ------------------------------------------------------------------ test-control
+  {
+    name: 'ctl-extensions-dropped',
+    family: 'test-control',
+    role: 'payee',
+    description: 'the payee control interface ignores the extensions it is asked to put in a request',
+    catches: ['PRF-CTL-1'],
+  },
+  {
+    name: 'ctl-cancel-terminal-ok',
+    family: 'test-control',
+    role: 'operator',
+    description: 'cancelling a pack that is already REDEEMED, EXPIRED or CANCELLED answers 200 (changing nothing) instead of 409',
+    catches: ['PRF-CTL-1', 'CPP-ACT-1'],
+  },
+] as const satisfies readonly MutantSpec[];
+
+export type MutantName = (typeof CATALOGUE)[number]['name'];
+
+/** The mutants of one role, as a type: a table keyed by it must name every one. */
+export type MutantOfRole<R extends Role> = Extract<(typeof CATALOGUE)[number], { readonly role: R }>['name'];
+
+export const MUTANTS: readonly (MutantSpec & { readonly name: MutantName })[] = CATALOGUE;
+
+/** Which fault is switched on: at most one. */
+export interface Faults {
+  has(name: MutantName): boolean;
+  /** The mutant switched on, if any. */
+  readonly active?: MutantName;
+}
+
+/** The reference as it should be. */
+export const NO_FAULTS: Faults = Object.freeze({ has: () => false });
+
+export function isMutantName(name: string): name is MutantName {
+  return MUTANTS.some((m) => m.name === name);
+}
+
+/** The faults of a mutant chosen by name; undefined is the correct reference. Throws for an unknown name. */
+export function faultsFor(name: string | undefined): Faults {
+  if (name === undefined) return NO_FAULTS;
+  if (!isMutantName(name)) {
+    throw new Error(`unknown mutant ${JSON.stringify(name)}; the mutants are: ${MUTANTS.map((m) => m.name).join(', ')}`);
+  }
+  return Object.freeze({ has: (candidate: MutantName) => candidate === name, active: name });
+}
+
+/** One line per mutant (name, role, description), for `serve --list-mutants` and help texts. */
+export function describeMutants(): string {
+  const width = Math.max(...MUTANTS.map((m) => m.name.length));
+  return MUTANTS.map((m) => `${m.name.padEnd(width)}  ${m.role.padEnd(10)}  ${m.description}`).join('\n') + '\n';
+}

@@ -1,0 +1,346 @@
+// Each Operator mutant is a real fault: the same probe, run against the correct
+// Operator and against the mutant, observes the correct behaviour and the
+// described fault. The table is keyed by every operator mutant (a missing one
+// does not compile).
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it, vi } from 'vitest';
+import { digestText, signObject } from '../../../profile/index.ts';
+import { createSigningKey, operatorKeyOf, recomputeChainDigest, verifyCashPack, type LockRequest } from '../../../profile/cashpack/index.ts';
+import { createRole } from '../../../reference/adapter.ts';
+import { MUTANTS, faultsFor, type MutantOfRole } from '../../../reference/mutants.ts';
+import { createFixture, type Fixture, type FixtureOptions, type Reply } from '../operator/fixture.ts';
+
+interface Probe {
+  /** What the probe looks at. */
+  readonly observes: string;
+  readonly fixture?: Omit<FixtureOptions, 'faults'>;
+  observe(f: Fixture, mutant: string | undefined): Promise<unknown>;
+  /** What the correct Operator shows, and what the mutant shows. */
+  readonly correct: unknown;
+  readonly mutant: unknown;
+}
+
+/** 200 for a success, else the problem code. */
+const answer = (reply: Reply): unknown => (reply.status < 300 ? reply.status : reply.body?.code);
+
+const HOUR_MS = 3_600_000;
+
+const PROBES: Record<MutantOfRole<'operator'>, Probe> = {
+  'op-status-open': {
+    observes: 'an unsigned status read',
+    async observe(f) {
+      const { pack } = await f.issuePack();
+      return answer(await f.status(pack.pack_id, null));
+    },
+    correct: 'UNAUTHENTICATED',
+    mutant: 200,
+  },
+  'op-signs-with-other-key': {
+    observes: 'whether an issued pack verifies under the well-known key',
+    async observe(f) {
+      const { pack } = await f.issuePack();
+      const document = (await f.send('GET', '/.well-known/cashpack-pubkey.json')).body;
+      return verifyCashPack(pack, operatorKeyOf(document)!);
+    },
+    correct: true,
+    mutant: false,
+  },
+  'op-policy-wrong-profile': {
+    observes: 'the profile the policy document names',
+    observe: async (f) => (await f.send('GET', '/.well-known/cashpack-policy.json')).body.profile,
+    correct: 'CPP-PROFILE-1.0',
+    mutant: 'CPP-PROFILE-0.9',
+  },
+  'op-signatures-unverified': {
+    observes: 'a Lock Request whose amount changed after signing',
+    observe: async (f) => answer(await f.issue({ ...f.lockRequest(), amount: '101' })),
+    correct: 'INVALID_SIGNATURE',
+    mutant: 200,
+  },
+  'op-domain-tag-ignored': {
+    observes: 'a Lock Request signed under the renewal-entry tag',
+    async observe(f) {
+      const { signature: _signature, ...unsigned } = f.lockRequest();
+      return answer(await f.issue(signObject('renewal-entry', unsigned, f.principal.secretKey) as LockRequest));
+    },
+    correct: 'INVALID_SIGNATURE',
+    mutant: 200,
+  },
+  'op-previous-bearer-accepted': {
+    observes: 'a redemption by the bearer before the last renewal',
+    async observe(f) {
+      const { pack, bearer } = await f.issuePack();
+      const renewed = await f.renewPack(pack, bearer);
+      return answer(await f.redeem(renewed.pack, f.redemption(renewed.pack, bearer)));
+    },
+    correct: 'BEARER_MISMATCH',
+    mutant: 200,
+  },
+  'op-chain-digest-wrong': {
+    observes: "whether a renewed pack's chain_digest recomputes",
+    async observe(f) {
+      const { pack, bearer } = await f.issuePack();
+      const renewed = await f.renewPack(pack, bearer);
+      return recomputeChainDigest(renewed.pack) === renewed.pack.chain_digest;
+    },
+    correct: true,
+    mutant: false,
+  },
+  'op-chain-digest-unchecked': {
+    observes: 'a renewal naming a forged prev_chain_digest',
+    async observe(f) {
+      const { pack, bearer } = await f.issuePack();
+      const { entry } = f.renewal(pack, bearer, { prev_chain_digest: digestText(new Uint8Array(32)) });
+      return answer(await f.renew(pack, entry));
+    },
+    correct: 'CHAIN_DIGEST_MISMATCH',
+    mutant: 200,
+  },
+  'op-balance-off-by-one': {
+    observes: 'a Lock Request for exactly the available balance',
+    fixture: { balance: '500' },
+    observe: async (f) => answer(await f.issue(f.lockRequest({ amount: '500' }))),
+    correct: 200,
+    mutant: 'INSUFFICIENT_BALANCE',
+  },
+  'op-limit-off-by-one': {
+    observes: 'a Lock Request for exactly max_amount',
+    observe: async (f) => answer(await f.issue(f.lockRequest({ amount: f.operator.policy.max_amount }))),
+    correct: 200,
+    mutant: 'AMOUNT_EXCEEDS_LIMIT',
+  },
+  'op-depth-off-by-one': {
+    observes: 'a renewal of a pack whose chain has max_chain_depth (1) entries',
+    fixture: { policy: { max_chain_depth: 1 } },
+    async observe(f) {
+      const { pack, bearer } = await f.issuePack();
+      const renewed = await f.renewPack(pack, bearer);
+      return answer(await f.renew(renewed.pack, f.renewal(renewed.pack, renewed.bearer).entry));
+    },
+    correct: 'CHAIN_DEPTH_EXCEEDED',
+    mutant: 200,
+  },
+  'op-expiry-min-off-by-one': {
+    observes: 'a requested expiry exactly expiry_min_seconds ahead',
+    observe: async (f) => answer(await f.issue(f.lockRequest({ requested_expiry: f.clock.now() + f.operator.policy.expiry_min_seconds * 1000 }))),
+    correct: 200,
+    mutant: 'EXPIRY_INVALID',
+  },
+  'op-expiry-max-off-by-one': {
+    observes: 'a requested expiry exactly expiry_max_seconds ahead',
+    observe: async (f) => answer(await f.issue(f.lockRequest({ requested_expiry: f.clock.now() + f.operator.policy.expiry_max_seconds * 1000 }))),
+    correct: 200,
+    mutant: 'EXPIRY_INVALID',
+  },
+  'op-replay-unchecked': {
+    observes: 'an identical resend of an accepted Lock Request',
+    async observe(f) {
+      const lock = f.lockRequest();
+      await f.issue(lock);
+      return answer(await f.issue(lock));
+    },
+    correct: 'DUPLICATE_ID',
+    mutant: 200,
+  },
+  'op-replay-namespaces-split': {
+    observes: 'a renewal_id equal to an accepted request_id',
+    async observe(f) {
+      const id = randomUUID();
+      const { pack, bearer } = await f.issuePack({ request_id: id });
+      return answer(await f.renew(pack, f.renewal(pack, bearer, { renewal_id: id }).entry));
+    },
+    correct: 'DUPLICATE_ID',
+    mutant: 200,
+  },
+  'op-redeemer-unidentified': {
+    observes: "a redemption without the redeemer's HTTP Message Signature",
+    async observe(f) {
+      const { pack, bearer } = await f.issuePack();
+      return answer(await f.redeem(pack, f.redemption(pack, bearer), { signer: null }));
+    },
+    correct: 'REDEEMER_NOT_IDENTIFIED',
+    mutant: 200,
+  },
+  'op-identity-level-off-by-one': {
+    observes: 'a redeemer one level below required_identity_level (2)',
+    fixture: { redeemerLevel: 1 },
+    async observe(f) {
+      const { pack, bearer } = await f.issuePack();
+      return answer(await f.redeem(pack, f.redemption(pack, bearer)));
+    },
+    correct: 'REDEEMER_NOT_IDENTIFIED',
+    mutant: 200,
+  },
+  'op-freshness-unchecked': {
+    observes: 'a Lock Request created one second beyond request_window_seconds ago',
+    observe: async (f) => answer(await f.issue(f.lockRequest({ created_at: f.clock.now() - (f.operator.policy.request_window_seconds + 1) * 1000 }))),
+    correct: 'STALE_REQUEST',
+    mutant: 200,
+  },
+  'op-duplicate-id-status-400': {
+    observes: 'the HTTP status and code of a replayed Lock Request',
+    async observe(f) {
+      const lock = f.lockRequest();
+      await f.issue(lock);
+      const replay = await f.issue(lock);
+      return [replay.status, replay.body.code, replay.body.status];
+    },
+    correct: [409, 'DUPLICATE_ID', 409],
+    mutant: [400, 'DUPLICATE_ID', 400],
+  },
+  'op-balance-before-limit': {
+    observes: 'an amount above max_amount from a Principal whose balance is also too small',
+    fixture: { balance: '10' },
+    observe: async (f) => answer(await f.issue(f.lockRequest({ amount: BigInt(f.operator.policy.max_amount) + 1n }))),
+    correct: 'AMOUNT_EXCEEDS_LIMIT',
+    mutant: 'INSUFFICIENT_BALANCE',
+  },
+  'op-unknown-principal-empty': {
+    observes: 'a Lock Request by a key that is not a registered Principal',
+    observe: async (f) => answer(await f.issue(f.lockRequest({ principal: createSigningKey() }))),
+    correct: 'PRINCIPAL_UNKNOWN',
+    mutant: 'INSUFFICIENT_BALANCE',
+  },
+  'op-redeem-non-atomic': {
+    observes: 'two distinct redemptions of one pack sent together, and what the redeemer is credited',
+    async observe(f) {
+      const { pack, bearer } = await f.issuePack({ amount: '100' });
+      const replies = await Promise.all([f.redeem(pack, f.redemption(pack, bearer)), f.redeem(pack, f.redemption(pack, bearer))]);
+      return { statuses: replies.map((r) => r.status).sort(), credited: f.redeemed() };
+    },
+    correct: { statuses: [200, 409], credited: '100' },
+    mutant: { statuses: [200, 200], credited: '200' },
+  },
+  'op-expiry-funds-kept': {
+    observes: "the Principal's balance once its pack of 100 has expired",
+    fixture: { balance: '1000' },
+    async observe(f) {
+      await f.issuePack({ amount: '100', requested_expiry: f.clock.now() + HOUR_MS });
+      f.clock.advance(3600);
+      const { available, locked } = f.balance();
+      return { available, locked };
+    },
+    correct: { available: '1000', locked: '0' },
+    mutant: { available: '900', locked: '100' },
+  },
+  'op-expiry-one-second-late': {
+    observes: "a pack's status at its expiry instant",
+    async observe(f) {
+      const { pack } = await f.issuePack({ requested_expiry: f.clock.now() + HOUR_MS });
+      f.clock.advance(3600);
+      const status = f.operator.packStatus(pack.pack_id);
+      return status.ok ? status.value.status : status.problem.code;
+    },
+    correct: 'EXPIRED',
+    mutant: 'ACTIVE',
+  },
+  'op-cancel-releases-funds': {
+    observes: "the Principal's balance once its pack of 100 is cancelled",
+    fixture: { balance: '1000' },
+    async observe(f) {
+      const { pack } = await f.issuePack({ amount: '100' });
+      expect(f.operator.cancel(pack.pack_id).ok).toBe(true);
+      const { available, held } = f.balance();
+      return { available, held };
+    },
+    correct: { available: '900', held: '100' },
+    mutant: { available: '1000', held: '0' },
+  },
+  'op-terminal-state-revived': {
+    observes: 'a renewal of a REDEEMED pack, and its status afterwards',
+    async observe(f) {
+      const { pack, bearer } = await f.issuePack();
+      expect((await f.redeem(pack, f.redemption(pack, bearer))).status).toBe(200);
+      const renewal = answer(await f.renew(pack, f.renewal(pack, bearer).entry));
+      const status = f.operator.packStatus(pack.pack_id);
+      return [renewal, status.ok ? status.value.status : status.problem.code];
+    },
+    correct: ['INSTRUMENT_NOT_ACTIVE', 'REDEEMED'],
+    mutant: [200, 'ACTIVE'],
+  },
+  'op-issue-locks-nothing': {
+    observes: "the Principal's balance after issuing a pack of 100",
+    fixture: { balance: '1000' },
+    async observe(f) {
+      await f.issuePack({ amount: '100' });
+      const { available, locked } = f.balance();
+      return { available, locked };
+    },
+    correct: { available: '900', locked: '100' },
+    mutant: { available: '1000', locked: '100' },
+  },
+  'op-renew-keeps-bearer': {
+    observes: 'whether a renewed pack names the new bearer',
+    async observe(f) {
+      const { pack, bearer } = await f.issuePack();
+      const { entry, next } = f.renewal(pack, bearer);
+      const reply = await f.renew(pack, entry);
+      return reply.body.current_bearer_pk.x === next.jwk.x;
+    },
+    correct: true,
+    mutant: false,
+  },
+  'op-malformed-json-500': {
+    observes: 'a truncated JSON body, through the module adapter that turns a throw into a 500',
+    async observe(_f, mutant) {
+      const role = createRole({ role: 'operator', settings: { instance: `probe-${randomUUID()}`, ...(mutant ? { mutant } : {}) } }) as {
+        handle(request: { method: string; path: string; headers: Record<string, string>; body: Uint8Array }): Promise<{ status: number }>;
+        close(): void;
+      };
+      const warning = vi.spyOn(process, 'emitWarning').mockImplementation(() => undefined); // the adapter reports the throw
+      try {
+        const body = new TextEncoder().encode('{"request_id":');
+        return (await role.handle({ method: 'POST', path: '/v1/cashpack/issue', headers: { 'content-type': 'application/json' }, body })).status;
+      } finally {
+        warning.mockRestore();
+        role.close();
+      }
+    },
+    correct: 400,
+    mutant: 500,
+  },
+  'op-media-type-unchecked': {
+    observes: 'a valid Lock Request sent as text/plain',
+    observe: async (f) => answer(await f.send('POST', '/v1/cashpack/issue', { raw: JSON.stringify(f.lockRequest()), headers: { 'content-type': 'text/plain' } })),
+    correct: 'UNSUPPORTED_MEDIA_TYPE',
+    mutant: 200,
+  },
+  'op-body-limit-off-by-one': {
+    observes: 'a valid Lock Request padded to exactly max_body_bytes',
+    async observe(f) {
+      const text = JSON.stringify(f.lockRequest());
+      const raw = text + ' '.repeat(f.operator.policy.max_body_bytes - Buffer.byteLength(text));
+      return answer(await f.send('POST', '/v1/cashpack/issue', { raw, headers: { 'content-type': 'application/json' } }));
+    },
+    correct: 200,
+    mutant: 'PAYLOAD_TOO_LARGE',
+  },
+  'ctl-cancel-terminal-ok': {
+    observes: 'cancelling a REDEEMED pack, and its status afterwards',
+    async observe(f) {
+      const { pack, bearer } = await f.issuePack();
+      expect((await f.redeem(pack, f.redemption(pack, bearer))).status).toBe(200);
+      const cancelled = f.operator.cancel(pack.pack_id);
+      const status = f.operator.packStatus(pack.pack_id);
+      return [cancelled.ok ? cancelled.value.status : cancelled.problem.code, status.ok ? status.value.status : undefined];
+    },
+    correct: ['INSTRUMENT_NOT_ACTIVE', 'REDEEMED'],
+    mutant: ['CANCELLED', 'REDEEMED'],
+  },
+};
+
+describe('Operator mutants', () => {
+  it('has a probe for every operator mutant', () => {
+    expect(Object.keys(PROBES).sort()).toEqual(MUTANTS.filter((m) => m.role === 'operator').map((m) => m.name).sort());
+  });
+
+  describe.each(Object.entries(PROBES))('%s', (name, probe) => {
+    const description = MUTANTS.find((m) => m.name === name)?.description;
+    it(`the correct Operator: ${probe.observes} gives ${JSON.stringify(probe.correct)}`, async () => {
+      expect(await probe.observe(createFixture({ ...probe.fixture }), undefined)).toEqual(probe.correct);
+    });
+    it(`the mutant (${description}): ${probe.observes} gives ${JSON.stringify(probe.mutant)}`, async () => {
+      expect(await probe.observe(createFixture({ ...probe.fixture, faults: faultsFor(name) }), name)).toEqual(probe.mutant);
+    });
+  });
+});

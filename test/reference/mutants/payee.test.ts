@@ -1,0 +1,197 @@
+// Each payee mutant is a real fault: the same probe, run against the correct
+// payee and against the mutant, observes the correct behaviour and the described
+// fault. The payee is driven in process, through createRequest and its handler.
+import { describe, expect, it } from 'vitest';
+import { isUuid, parseTimestamp } from '../../../profile/index.ts';
+import { buildQrUri, codePoints, decodeQrPng, findPayerMembers } from '../../../profile/cpr/index.ts';
+import { Clock } from '../../../reference/clock.ts';
+import type { RefResponse } from '../../../reference/http/types.ts';
+import { MUTANTS, faultsFor, type Faults, type MutantOfRole } from '../../../reference/mutants.ts';
+import { createPayee, type Payee } from '../../../reference/payee/index.ts';
+
+const BASE_URL = 'https://payee.test';
+
+interface Probe {
+  /** What the probe looks at. */
+  readonly observes: string;
+  observe(payee: Payee, clock: Clock): Promise<unknown>;
+  /** What the correct payee shows, and what the mutant shows. */
+  readonly correct: unknown;
+  readonly mutant: unknown;
+}
+
+function newPayee(faults?: Faults): { payee: Payee; clock: Clock } {
+  const clock = new Clock();
+  clock.freeze(Date.UTC(2026, 0, 1));
+  return { payee: createPayee({ clock, baseUrl: BASE_URL, plaintextBaseUrl: 'http://payee.test', ...(faults ? { faults } : {}) }), clock };
+}
+
+async function get(payee: Payee, path: string, secure = true): Promise<RefResponse> {
+  return payee.handler({ method: 'GET', path, query: new URLSearchParams(), headers: {}, body: new Uint8Array(), authority: 'payee.test', secure });
+}
+
+/** 200, or the problem code. */
+const answer = (response: RefResponse): unknown => (response.status < 300 ? response.status : (response.body as { code?: string }).code);
+
+const ibanRequest = (payee: Payee) => payee.createRequest({ sub_interface: 'IBAN', amount: '1250', memo: 'Invoice 2026-0042' });
+
+const PROBES: Record<MutantOfRole<'payee'>, Probe> = {
+  'payee-request-id-reused': {
+    observes: 'whether two requests have different request_ids',
+    async observe(payee) {
+      const [a, b] = [await ibanRequest(payee), await ibanRequest(payee)];
+      return a.request_id !== b.request_id;
+    },
+    correct: true,
+    mutant: false,
+  },
+  'payee-expiry-unbounded': {
+    observes: 'expires_at − created_at in seconds (the validity window is 900)',
+    async observe(payee) {
+      const { cpr } = await ibanRequest(payee);
+      return (parseTimestamp(cpr.expires_at)! - parseTimestamp(cpr.created_at)!) / 1000;
+    },
+    correct: 900,
+    mutant: 365 * 24 * 3600,
+  },
+  'payee-payer-field-leaked': {
+    observes: 'the payer-named members of a served CPR',
+    observe: async (payee) => findPayerMembers((await ibanRequest(payee)).cpr).map((v) => v.path),
+    correct: [],
+    mutant: ['/payer_reference'],
+  },
+  'payee-on-chain-hint-missing': {
+    observes: 'the rail_hint of an on-chain request',
+    observe: async (payee) => (await payee.createRequest({ sub_interface: 'ON_CHAIN', amount: '1000000' })).cpr.rail_hint,
+    correct: 'ON_CHAIN',
+    mutant: 'OPEN',
+  },
+  'payee-qr-other-uri': {
+    observes: 'whether the QR image decodes to the reported qr_uri',
+    async observe(payee) {
+      const created = await ibanRequest(payee);
+      return decodeQrPng(Buffer.from(created.qr_png, 'base64')) === created.qr_uri;
+    },
+    correct: true,
+    mutant: false,
+  },
+  'payee-inline-uri-unbounded': {
+    observes: 'the inline URI of a request too large for 2 048 bytes',
+    async observe(payee) {
+      const created = await payee.createRequest({ sub_interface: 'IBAN', extensions: { 'com.example.terms': 'Lieferung frei Haus. '.repeat(120) } });
+      return created.inline_uri === undefined ? 'absent' : `${created.inline_uri.length} bytes`;
+    },
+    correct: 'absent',
+    mutant: expect.stringMatching(/^\d{4} bytes$/),
+  },
+  'payee-endpoint-unencoded': {
+    observes: 'whether qr_uri carries the percent-encoded endpoint',
+    async observe(payee) {
+      const created = await ibanRequest(payee);
+      return created.qr_uri === buildQrUri(created.token, BASE_URL);
+    },
+    correct: true,
+    mutant: false,
+  },
+  'payee-token-reusable': {
+    observes: 'two retrievals with one token',
+    async observe(payee) {
+      const { token } = await ibanRequest(payee);
+      return [answer(await get(payee, `/cpr/${token}`)), answer(await get(payee, `/cpr/${token}`))];
+    },
+    correct: [200, 'TOKEN_CONSUMED'],
+    mutant: [200, 200],
+  },
+  'payee-token-never-expires': {
+    observes: 'a retrieval at the end of the token lifetime (300 s)',
+    async observe(payee, clock) {
+      const { token } = await ibanRequest(payee);
+      clock.advance(300);
+      return answer(await get(payee, `/cpr/${token}`));
+    },
+    correct: 'TOKEN_EXPIRED',
+    mutant: 200,
+  },
+  'payee-serves-plaintext': {
+    observes: 'a retrieval over plaintext HTTP',
+    async observe(payee) {
+      const { token } = await ibanRequest(payee);
+      return answer(await get(payee, `/cpr/${token}`, false));
+    },
+    correct: 'TLS_REQUIRED',
+    mutant: 200,
+  },
+  'payee-token-race': {
+    observes: 'three concurrent retrievals with one token',
+    async observe(payee) {
+      const { token } = await ibanRequest(payee);
+      const answers = await Promise.all([1, 2, 3].map(() => get(payee, `/cpr/${token}`)));
+      return answers.map(answer).sort();
+    },
+    correct: [200, 'TOKEN_CONSUMED', 'TOKEN_CONSUMED'],
+    mutant: [200, 200, 200],
+  },
+  'payee-token-cacheable': {
+    observes: 'the Cache-Control of a retrieval and of a refused one',
+    async observe(payee) {
+      const { token } = await ibanRequest(payee);
+      return [(await get(payee, `/cpr/${token}`)).headers?.['cache-control'], (await get(payee, `/cpr/${token}`)).headers?.['cache-control']];
+    },
+    correct: ['no-store', 'no-store'],
+    mutant: ['private, max-age=300', 'private, max-age=300'],
+  },
+  'payee-fulfil-repeatable': {
+    observes: 'two fulfilments of one request',
+    async observe(payee) {
+      const { request_id } = await ibanRequest(payee);
+      return [payee.fulfil(request_id), payee.fulfil(request_id)];
+    },
+    correct: ['FULFILLED', 'REQUEST_CONSUMED'],
+    mutant: ['FULFILLED', 'FULFILLED'],
+  },
+  'payee-request-id-upper-case': {
+    observes: 'whether request_id is a canonical lower-case UUID',
+    observe: async (payee) => isUuid((await ibanRequest(payee)).request_id),
+    correct: true,
+    mutant: false,
+  },
+  'payee-timestamp-offset': {
+    observes: 'whether created_at and expires_at are written with Z',
+    async observe(payee) {
+      const { cpr } = await ibanRequest(payee);
+      return [cpr.created_at, cpr.expires_at].map((t) => t.endsWith('Z'));
+    },
+    correct: [true, true],
+    mutant: [false, false],
+  },
+  'payee-memo-utf16-truncated': {
+    observes: 'the code points of a served memo of 140 emoji',
+    observe: async (payee) => codePoints((await payee.createRequest({ sub_interface: 'IBAN', memo: '😀'.repeat(140) })).cpr.memo ?? ''),
+    correct: 140,
+    mutant: 70,
+  },
+  'ctl-extensions-dropped': {
+    observes: 'the extensions of a request asked to carry some',
+    observe: async (payee) => (await payee.createRequest({ sub_interface: 'INSTANT_KEY', extensions: { 'com.example.order': { id: 'P-318' } } })).cpr.extensions,
+    correct: { 'com.example.order': { id: 'P-318' } },
+    mutant: undefined,
+  },
+};
+
+describe('payee mutants', () => {
+  it('has a probe for every payee mutant', () => {
+    expect(Object.keys(PROBES).sort()).toEqual(MUTANTS.filter((m) => m.role === 'payee').map((m) => m.name).sort());
+  });
+
+  describe.each(Object.entries(PROBES))('%s', (name, probe) => {
+    const description = MUTANTS.find((m) => m.name === name)?.description;
+    it(`the correct payee: ${probe.observes}`, async () => {
+      const { payee, clock } = newPayee();
+      expect(await probe.observe(payee, clock)).toEqual(probe.correct);
+    });
+    it(`the mutant (${description}): ${probe.observes}`, async () => {
+      const { payee, clock } = newPayee(faultsFor(name));
+      expect(await probe.observe(payee, clock)).toEqual(probe.mutant);
+    });
+  });
+});

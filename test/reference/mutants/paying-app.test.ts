@@ -1,0 +1,263 @@
+// Each paying-application mutant is a real fault: the same probe, run against the
+// correct application and against the mutant, observes the correct behaviour and
+// the described fault. The application is the library, called with read and derive.
+import { describe, expect, it } from 'vitest';
+import { encodeB64url } from '../../../profile/index.ts';
+import { MUTANTS, faultsFor, type Faults, type MutantOfRole } from '../../../reference/mutants.ts';
+import { createPayingApp, type DerivationContext, type Derivation, type PayingApp } from '../../../reference/paying-app/index.ts';
+import type { Accepted, Rejection } from '../../../reference/paying-app/index.ts';
+
+/** The application's clock: five minutes into the request's fifteen. */
+const NOW = Date.UTC(2030, 0, 1, 0, 5);
+
+const IBAN_CPR = {
+  cpr_version: 'CPR-1.0',
+  request_id: '4e1f7a2c-9b3d-4c5e-8f6a-0b1c2d3e4f50',
+  created_at: '2030-01-01T00:00:00Z',
+  expires_at: '2030-01-01T00:15:00Z',
+  payee: { display_name: 'Beispiel Buchhandlung GmbH', rail_address: { iban: 'DE89370400440532013000', bic: 'COBADEFFXXX' } },
+  value: { amount: '1250', asset: { type: 'fiat', code: 'EUR' } },
+  memo: 'Invoice 2026-0042',
+  rail_hint: 'SEPA_CT',
+  beneficiary_name: 'Beispiel Buchhandlung GmbH',
+  remittance_info: 'Invoice 2026-0042',
+};
+
+const ON_CHAIN_CPR = {
+  cpr_version: 'CPR-1.0',
+  request_id: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d',
+  created_at: '2030-01-01T00:00:00Z',
+  expires_at: '2030-01-01T00:15:00Z',
+  payee: { rail_address: { chain_id: '1', receiver_address: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed' } },
+  value: { amount: '1000000', asset: { type: 'stablecoin', code: 'USDC', chain_id: '1' } },
+  rail_hint: 'ON_CHAIN',
+};
+
+const INSTANT_KEY_CPR = {
+  cpr_version: 'CPR-1.0',
+  request_id: '7e8f9a0b-1c2d-4e3f-a4b5-c6d7e8f9a0b1',
+  created_at: '2030-01-01T00:00:00Z',
+  expires_at: '2030-01-01T00:15:00Z',
+  payee: { rail_address: { key_type: 'ALIAS', key_value: 'padaria.exemplo' } },
+  value: { amount: '3590', asset: { type: 'fiat', code: 'BRL' } },
+  rail_hint: 'PIX',
+};
+
+const CONTEXT: DerivationContext = {
+  payer: { id: 'payer-7c1e', name: 'Alex Example' },
+  rail: { provider: 'example-bank', rail: 'SEPA_CT' },
+  authorization: { type: 'sca', proof: 'opaque-proof-0001' },
+};
+
+/** The IBAN request with some members replaced (undefined deletes one). */
+function iban(changes: Record<string, unknown>): Record<string, unknown> {
+  const cpr: Record<string, unknown> = { ...structuredClone(IBAN_CPR), ...changes };
+  for (const [key, value] of Object.entries(changes)) if (value === undefined) delete cpr[key];
+  return cpr;
+}
+
+/** 'accepted', or the rejection code. */
+const outcome = (result: Accepted | Rejection | Derivation): string => (result.ok ? 'accepted' : result.code);
+const read = (app: PayingApp, value: unknown) => app.read({ kind: 'object', value });
+
+interface Probe {
+  /** What the probe looks at. */
+  readonly observes: string;
+  readonly now?: number;
+  observe(app: PayingApp): Promise<unknown>;
+  /** What the correct application shows, and what the mutant shows. */
+  readonly correct: unknown;
+  readonly mutant: unknown;
+}
+
+const PROBES: Record<MutantOfRole<'paying-app'>, Probe> = {
+  'app-memo-141-accepted': {
+    observes: 'a memo of 141 characters',
+    observe: async (app) => outcome(await read(app, iban({ memo: 'x'.repeat(141) }))),
+    correct: 'CPR_INVALID',
+    mutant: 'accepted',
+  },
+  'app-chain-id-condition-ignored': {
+    observes: 'a stablecoin asset without chain_id',
+    observe: async (app) => outcome(await read(app, iban({ value: { amount: '1250', asset: { type: 'stablecoin', code: 'USDC' } } }))),
+    correct: 'CPR_INVALID',
+    mutant: 'accepted',
+  },
+  'app-unknown-rail-hint-crash': {
+    observes: 'a derivation, then a read, of a request with rail_hint FEDNOW',
+    async observe(app) {
+      const cpr = iban({ rail_hint: 'FEDNOW' });
+      let derived: string;
+      try {
+        derived = outcome(app.derive(cpr, CONTEXT));
+      } catch (error) {
+        derived = `throws ${(error as Error).name}`;
+      }
+      return [derived, outcome(await read(app, cpr))];
+    },
+    correct: ['accepted', 'accepted'],
+    mutant: ['throws TypeError', 'CPR_INVALID'],
+  },
+  'app-unknown-extension-rejected': {
+    observes: 'an extensions key that is neither std: nor reverse-domain',
+    observe: async (app) => outcome(await read(app, iban({ extensions: { loyalty: 'gold' } }))),
+    correct: 'accepted',
+    mutant: 'CPR_INVALID',
+  },
+  'app-payer-field-accepted': {
+    observes: 'a request carrying a payer member',
+    observe: async (app) => outcome(await read(app, iban({ payer: { name: 'Alex Example' } }))),
+    correct: 'CPR_INVALID',
+    mutant: 'accepted',
+  },
+  'app-version-unchecked': {
+    observes: 'a request of cpr_version CPR-2.0',
+    observe: async (app) => outcome(await read(app, iban({ cpr_version: 'CPR-2.0' }))),
+    correct: 'CPR_VERSION_UNSUPPORTED',
+    mutant: 'accepted',
+  },
+  'app-iban-checksum-unchecked': {
+    observes: 'an IBAN with wrong check digits',
+    observe: async (app) => outcome(await read(app, iban({ payee: { rail_address: { iban: 'DE89370400440532013001' } } }))),
+    correct: 'CPR_INVALID',
+    mutant: 'accepted',
+  },
+  'app-acquirer-id-not-defaulted': {
+    observes: 'the acquirer_id condition of an on-chain request without one',
+    async observe(app) {
+      const derived = app.derive(ON_CHAIN_CPR, CONTEXT);
+      return derived.ok ? derived.payment.intent.conditions.acquirer_id : derived.code;
+    },
+    correct: '00000000-0000-0000-0000-000000000000',
+    mutant: undefined,
+  },
+  'app-key-type-closed': {
+    observes: 'an instant-key request with key_type ALIAS',
+    observe: async (app) => outcome(await read(app, INSTANT_KEY_CPR)),
+    correct: 'accepted',
+    mutant: 'CPR_INVALID',
+  },
+  'app-inline-padding-accepted': {
+    observes: 'an inline URI whose payload ends in = padding',
+    async observe(app) {
+      const uri = `std-cpr://inline/${encodeB64url(new TextEncoder().encode(JSON.stringify(IBAN_CPR)))}=`;
+      return outcome(await app.read({ kind: 'uri', uri }));
+    },
+    correct: 'URI_INVALID',
+    mutant: 'accepted',
+  },
+  'app-past-expiry-accepted': {
+    observes: 'a request read a minute after its expires_at',
+    now: Date.UTC(2030, 0, 1, 0, 16),
+    observe: async (app) => outcome(await read(app, IBAN_CPR)),
+    correct: 'CPR_EXPIRED',
+    mutant: 'accepted',
+  },
+  'app-expiry-instant-accepted': {
+    observes: 'a request read at exactly its expires_at',
+    now: Date.UTC(2030, 0, 1, 0, 15),
+    observe: async (app) => outcome(await read(app, IBAN_CPR)),
+    correct: 'CPR_EXPIRED',
+    mutant: 'accepted',
+  },
+  'app-amount-converted': {
+    observes: "the Payment value when the payer's money is converted",
+    async observe(app) {
+      const conversion = { asset: { type: 'fiat', code: 'USD' } as const, amount: '1360', rate: '1.088' };
+      const derived = app.derive(IBAN_CPR, { ...CONTEXT, conversion });
+      return derived.ok ? derived.payment.value : derived.code;
+    },
+    correct: { amount: '1250', asset: { type: 'fiat', code: 'EUR' } },
+    mutant: { amount: '1360', asset: { type: 'fiat', code: 'USD' } },
+  },
+  'app-partial-payment-accepted': {
+    observes: 'a payer amount of 1000 for a request of 1250',
+    async observe(app) {
+      const derived = app.derive(IBAN_CPR, { ...CONTEXT, payer_amount: '1000' });
+      return derived.ok ? derived.payment.value.amount : derived.code;
+    },
+    correct: 'PARTIAL_PAYMENT_UNSUPPORTED',
+    mutant: '1000',
+  },
+  'app-payment-id-reused': {
+    observes: 'whether two derivations of one request get different Payment ids',
+    async observe(app) {
+      const [a, b] = [app.derive(IBAN_CPR, CONTEXT), app.derive(IBAN_CPR, CONTEXT)];
+      return a.ok && b.ok && a.payment.id !== b.payment.id;
+    },
+    correct: true,
+    mutant: false,
+  },
+  'app-reference-ignores-memo': {
+    observes: "the intent's reference of a request with a memo",
+    async observe(app) {
+      const derived = app.derive(IBAN_CPR, CONTEXT);
+      return derived.ok ? derived.payment.intent.reference : derived.code;
+    },
+    correct: IBAN_CPR.memo,
+    mutant: IBAN_CPR.request_id,
+  },
+  'app-payer-from-cpr': {
+    observes: "the Payment's payer",
+    async observe(app) {
+      const derived = app.derive(IBAN_CPR, CONTEXT);
+      return derived.ok ? derived.payment.payer : derived.code;
+    },
+    correct: CONTEXT.payer,
+    mutant: IBAN_CPR.payee,
+  },
+  'app-unsupported-rail-ignored': {
+    observes: 'a request hinting SEPA_CT to an application that pays by PIX only',
+    observe: async (app) => outcome(app.derive(IBAN_CPR, { ...CONTEXT, supported_rails: ['PIX'] })),
+    correct: 'RAIL_UNSUPPORTED',
+    mutant: 'accepted',
+  },
+  'app-derive-skips-validation': {
+    observes: 'a derivation from a request whose request_id is not a UUID',
+    observe: async (app) => outcome(app.derive(iban({ request_id: 'not-a-uuid' }), CONTEXT)),
+    correct: 'CPR_INVALID',
+    mutant: 'accepted',
+  },
+  'app-memo-utf16-length': {
+    observes: 'a memo of 140 emoji (280 UTF-16 code units)',
+    observe: async (app) => outcome(await read(app, iban({ memo: '😀'.repeat(140) }))),
+    correct: 'accepted',
+    mutant: 'CPR_INVALID',
+  },
+  'app-leading-zero-amount': {
+    observes: 'the amount "01250"',
+    observe: async (app) => outcome(await read(app, iban({ value: { amount: '01250', asset: { type: 'fiat', code: 'EUR' } } }))),
+    correct: 'CPR_INVALID',
+    mutant: 'accepted',
+  },
+  'app-duplicate-members-accepted': {
+    observes: 'JSON text naming memo twice',
+    async observe(app) {
+      const text = JSON.stringify(IBAN_CPR).replace(/}$/, ',"memo":"Invoice 2026-0043"}');
+      return outcome(await app.read({ kind: 'json', text }));
+    },
+    correct: 'CPR_INVALID',
+    mutant: 'accepted',
+  },
+};
+
+function newApp(probe: Probe, faults?: Faults): PayingApp {
+  const now = probe.now ?? NOW;
+  return createPayingApp({ clock: () => now, ...(faults ? { faults } : {}) });
+}
+
+describe('paying application mutants', () => {
+  it('has a probe for every paying-app mutant', () => {
+    expect(Object.keys(PROBES).sort()).toEqual(MUTANTS.filter((m) => m.role === 'paying-app').map((m) => m.name).sort());
+  });
+
+  describe.each(Object.entries(PROBES))('%s', (name, probe) => {
+    const description = MUTANTS.find((m) => m.name === name)?.description;
+    it(`the correct application: ${probe.observes}`, async () => {
+      expect(await probe.observe(newApp(probe))).toEqual(probe.correct);
+    });
+    it(`the mutant (${description}): ${probe.observes}`, async () => {
+      expect(await probe.observe(newApp(probe, faultsFor(name)))).toEqual(probe.mutant);
+    });
+  });
+});
