@@ -4,10 +4,14 @@
 import { stripControl } from '../text.ts';
 import { EXIT, HarnessError } from './errors.ts';
 import { explain } from './explain.ts';
+import { fuzz } from './fuzz.ts';
 import { init } from './init.ts';
 import { list } from './list.ts';
 import { report as reportCommand } from './report.ts';
+import { replay } from './replay.ts';
 import { run } from './run.ts';
+import { selftestCommand } from './selftest.ts';
+import { vectors } from './vectors.ts';
 import { serve } from './serve.ts';
 
 interface Command {
@@ -19,7 +23,11 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   run: { summary: 'certify a target (the embedded reference when none is given)', run },
   list: { summary: 'list the scenarios a run would execute, with a count', run: list },
   explain: { summary: 'show a requirement (spec text, tests covering it) or a scenario', run: explain },
+  fuzz: { summary: 'stateful model-based fuzzing of an operator; failures shrunk into regression scenarios', run: fuzz },
+  replay: { summary: 'replay a fuzzer crash file or regression scenario: fixed or still failing', run: replay },
   serve: { summary: 'start the reference implementation on loopback', run: serve },
+  selftest: { summary: 'prove the suite kills every mutant of the reference (the kill matrix)', run: selftestCommand },
+  vectors: { summary: 'vectors generate | verify: the published test vectors', run: vectors },
   init: { summary: 'write a commented target-file template', run: init },
   report: { summary: 'report merge DIR...: join sharded reports into one', run: reportCommand },
 };

@@ -2,6 +2,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import YAML from 'yaml';
 import { PROFILE_ID } from '../../profile/index.ts';
+import { MUTANTS, describeMutants } from '../../reference/mutants.ts';
 import { PolicyError } from '../../reference/operator/policy.ts';
 import { startReference, type ReferenceOptions } from '../../reference/start.ts';
 import { integerOption, parse } from './args.ts';
@@ -34,6 +35,10 @@ Options:
                             request_window_seconds)
   --control-token TOKEN     require "Authorization: Bearer TOKEN" on /_control
   --no-control              disable the test-control interface
+  --mutant NAME             switch one fault on (see --list-mutants): a
+                            deliberately non-conformant reference, to see
+                            what the suite reports
+  --list-mutants            list the mutants and exit
   --json                    print the start-up facts as one JSON line
   -h, --help                show this help
 `;
@@ -52,10 +57,20 @@ export async function serve(argv: string[]): Promise<number> {
     'control-token': { type: 'string' },
     'no-control': { type: 'boolean' },
     json: { type: 'boolean' },
+    mutant: { type: 'string' },
+    'list-mutants': { type: 'boolean' },
   });
   if (values.help) {
     process.stdout.write(SERVE_HELP);
     return 0;
+  }
+  if (values['list-mutants']) {
+    process.stdout.write(describeMutants());
+    return 0;
+  }
+  const mutant = values.mutant as string | undefined;
+  if (mutant !== undefined && !MUTANTS.some((m) => m.name === mutant)) {
+    throw new HarnessError('USAGE_ERROR', `unknown mutant ${JSON.stringify(mutant)}`, 'list them with: cpr-conformance serve --list-mutants');
   }
   const options: ReferenceOptions = {
     host: (values.host as string | undefined) ?? '127.0.0.1',
@@ -63,6 +78,7 @@ export async function serve(argv: string[]): Promise<number> {
     plaintextPort: values['no-plaintext'] ? null : (integerOption('serve', 'plaintext-port', values['plaintext-port'], 0, 65535) ?? 8080),
     freezeClock: values['freeze-clock'] === true,
     controlEnabled: values['no-control'] !== true,
+    ...optional('mutant', mutant),
     ...optional('tokenLifetimeSeconds', integerOption('serve', 'token-lifetime', values['token-lifetime'], 1, 86_400)),
     ...optional('requestValiditySeconds', integerOption('serve', 'request-validity', values['request-validity'], 1, 31_536_000)),
     ...optional('controlToken', values['control-token'] as string | undefined),
@@ -90,6 +106,7 @@ export async function serve(argv: string[]): Promise<number> {
     ca_file: caFile,
     clock: reference.clock.state().frozen ? 'frozen' : 'running',
     control: options.controlEnabled ? (options.controlToken ? 'enabled, bearer token required' : 'enabled') : 'disabled',
+    mutant: mutant ?? null,
   };
   if (values.json) {
     process.stdout.write(`${JSON.stringify(facts)}\n`);
@@ -102,6 +119,7 @@ export async function serve(argv: string[]): Promise<number> {
         `  trust      CA certificate ${facts.ca_file}`,
         `  clock      ${facts.clock}${options.controlEnabled ? ' (POST /_control/clock freezes, sets and advances it)' : ''}`,
         `  control    ${facts.control}`,
+        ...(mutant ? [`  MUTANT     ${mutant}: deliberately NOT conformant`] : []),
         'Press Ctrl-C to stop.',
         '',
       ].join('\n'),

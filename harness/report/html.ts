@@ -30,6 +30,9 @@ function esc(value: string | number | boolean): string {
     .replace(/[&<>"']/g, (c) => ENTITY[c] ?? c);
 }
 
+/** The same escaping for other pages (the selftest kill matrix). */
+export const escapeHtml = esc;
+
 const SAFE_ID = /^[A-Za-z0-9_.-]+$/;
 
 /**

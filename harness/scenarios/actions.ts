@@ -1,12 +1,12 @@
 // What each step `do`es (vocabulary.ts lists them with their parameters). An
 // action returns the step's result, which `as:` captures and `expect` checks.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decodeB64urlFixed, encodeB64url, parseTimestamp, signObject, signRequest } from '../../profile/index.ts';
 import type { Role } from '../../profile/registry.ts';
 import { buildLockRequest, buildRedemption, buildRenewal, createSigningKey, operatorKeyOf, type CashPack, type PubkeyDocument } from '../../profile/cashpack/index.ts';
-import type { WireRequest } from '../adapters/types.ts';
+import { TransportError, type WireRequest } from '../adapters/types.ts';
 import { StepError, type HttpResult, type ScenarioContext } from './context.ts';
 import { jsonRequest, send } from './http.ts';
 import type { ActionName } from './vocabulary.ts';
@@ -123,11 +123,15 @@ export const ACTION_IMPLEMENTATIONS: Readonly<Record<ActionName, Action>> = {
       const dir = mkdtempSync(join(tmpdir(), 'cpr-conformance-'));
       const path = join(dir, 'request.json');
       writeFileSync(path, String(input.content));
-      return ctx.app().read({ kind: 'file', path });
+      try {
+        return await appCall(() => ctx.app().read({ kind: 'file', path }));
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
     }
-    return ctx.app().read(input as Parameters<ReturnType<ScenarioContext['app']>['read']>[0]);
+    return appCall(() => ctx.app().read(input as Parameters<ReturnType<ScenarioContext['app']>['read']>[0]));
   },
-  'app-derive': (ctx, p) => ctx.app().derive(p.cpr, p.context as Parameters<ReturnType<ScenarioContext['app']>['derive']>[1]),
+  'app-derive': (ctx, p) => appCall(() => ctx.app().derive(p.cpr, p.context as Parameters<ReturnType<ScenarioContext['app']>['derive']>[1])),
 };
 
 interface Prepared {
@@ -161,6 +165,20 @@ function prepareCashpack(ctx: ScenarioContext, p: Params): Prepared | Promise<Pr
 async function sendPrepared(ctx: ScenarioContext, prepared: Prepared | Promise<Prepared>): Promise<unknown> {
   const { request, sent } = await prepared;
   return { ...(await send(ctx, 'operator', request)), sent };
+}
+
+/**
+ * A paying application that throws on an input has crashed: that is its answer
+ * (spec §4.8: handled gracefully, never an error), so it becomes a result no
+ * `accepted` or `rejected` check can pass. No answer at all stays a harness error.
+ */
+async function appCall(call: () => Promise<unknown>): Promise<unknown> {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof TransportError && error.code === 'PROTOCOL') return { ok: false, crashed: true, code: 'CRASHED', message: error.message };
+    throw error;
+  }
 }
 
 function roleOf(ctx: ScenarioContext, p: Params): Role {

@@ -216,8 +216,9 @@ export const CHECK_IMPLEMENTATIONS: Readonly<Record<CheckName, Check>> = {
   },
 
   rejected: (_ctx, arg, subject) => {
-    const r = subject as { ok?: boolean; code?: string; message?: string; violations?: { requirement?: string }[] } | undefined;
+    const r = subject as { ok?: boolean; crashed?: boolean; code?: string; message?: string; violations?: { requirement?: string }[] } | undefined;
     const expected = typeof arg === 'string' ? { code: arg } : (arg as { code?: string; violation?: string });
+    if (r?.crashed) return verdict(false, { rejected: true, ...expected }, { crashed: r.message }, 'the paying application crashed instead of answering');
     const humanReadable = typeof r?.message === 'string' && r.message.trim().length >= 10;
     const codeOk = expected.code === undefined || r?.code === expected.code;
     const violationOk = expected.violation === undefined || (r?.violations ?? []).some((v) => v.requirement === expected.violation);

@@ -55,7 +55,6 @@ export async function executeScenario(scenario: Scenario, target: ScenarioTarget
     return finish('passed');
   } catch (error) {
     if (error instanceof StepError) return finish(error.outcome, `step ${ctx.stepIndex + 1}: ${error.message}`);
-    if (error instanceof TemplateError) return finish('error', `step ${ctx.stepIndex + 1}: ${error.message}`);
     return finish('error', `step ${ctx.stepIndex + 1}: harness failure: ${(error as Error)?.stack ?? String(error)}`);
   } finally {
     await releaseClock(ctx);
@@ -74,16 +73,56 @@ function applicability(scenario: Scenario, target: ScenarioTarget): { outcome: O
   return undefined;
 }
 
+/**
+ * A template that cannot be evaluated because an earlier answer of the target
+ * lacks what it reads (a rejection where a CPR was due, say) is a failed
+ * observation, not a harness error: every scenario passes on the reference, so
+ * the scenario itself reads what a conformant answer has.
+ */
+function missingValue(ctx: ScenarioContext, step: Step, check: string, requirement: string | undefined, error: Error): CheckResult[] {
+  return attribution(ctx.scenario, requirement).map((id) => ({
+    check,
+    requirement: id,
+    level: ctx.levelOf(id),
+    passed: false,
+    step: step.index,
+    expected: 'an answer holding the values this step reads',
+    actual: error.message,
+    message: 'the target answered without a value this step needs',
+  }));
+}
+
+function renderOrMissing<T>(ctx: ScenarioContext, step: Step, check: string, requirement: string | undefined, evaluate: () => T): { value: T } | { missing: CheckResult[] } {
+  try {
+    return { value: evaluate() };
+  } catch (error) {
+    if (error instanceof TemplateError || error instanceof TypeError) return { missing: missingValue(ctx, step, check, requirement, error) };
+    throw error;
+  }
+}
+
 /** Returns the message of the first failed check of the step, if any. */
 async function runStep(ctx: ScenarioContext, step: Step): Promise<string | undefined> {
-  const params = render(step.params, ctx.scope()) as Record<string, unknown>;
-  const result = await ACTION_IMPLEMENTATIONS[step.action](ctx, params);
+  const rendered = renderOrMissing(ctx, step, step.action, undefined, () => render(step.params, ctx.scope()) as Record<string, unknown>);
+  if ('missing' in rendered) {
+    ctx.checks.push(...rendered.missing);
+    return `${step.action}: ${rendered.missing[0]!.actual as string}`;
+  }
+  const result = await ACTION_IMPLEMENTATIONS[step.action](ctx, rendered.value);
   if (step.as) ctx.vars[step.as] = result;
   let firstFailure: string | undefined;
   for (const check of step.expect) {
     const scope = ctx.scope(result);
-    const arg = render(check.arg, scope);
-    const subject = check.on === undefined ? result : render(check.on, scope);
+    const inputs = renderOrMissing(ctx, step, check.name, check.requirement, () => ({
+      arg: render(check.arg, scope),
+      subject: check.on === undefined ? result : render(check.on, scope),
+    }));
+    if ('missing' in inputs) {
+      ctx.checks.push(...inputs.missing);
+      firstFailure ??= `${check.name}: ${inputs.missing[0]!.actual as string}`;
+      continue;
+    }
+    const { arg, subject } = inputs.value;
     const v = await CHECK_IMPLEMENTATIONS[check.name](ctx, arg, subject);
     if (v.precondition) continue;
     const entries: CheckResult[] = [

@@ -171,7 +171,8 @@ export async function embeddedTarget(options: { readonly reference?: ReferenceOp
     opened.push(role);
     const token = options.reference?.controlToken;
     // The paying app reads the reference's one clock (PROFILE.md §12) over test control.
-    const appSettings = { clock_from: ref.url, ...(token !== undefined ? { control_token: token } : {}) };
+    // A mutant switched on in the reference is switched on in its paying app too.
+    const appSettings = { clock_from: ref.url, ...(token !== undefined ? { control_token: token } : {}), ...(ref.mutant !== undefined ? { mutant: ref.mutant } : {}) };
     const payingApp = (await moduleRole(createReferenceRole as CreateRole, {
       role: 'paying-app',
       description: 'reference/adapter.ts',

@@ -160,4 +160,13 @@ describe('executing a scenario', () => {
     expect(differs).toMatchObject({ status: 'not-applicable', checks: [] });
     expect(differs.reason).toMatch(/precondition: expected 5, the target has 8/);
   });
+
+  it('fails, rather than errs, when a check reads a value the target did not give', async () => {
+    // The reused token is refused, so there is no payee in the answer to read a member of.
+    const body = SECOND_GET('          - equals: { value: "${res.body.payee.rail_address}", to: {} }');
+    const result = await executeScenario(scenario(body), target(http), options);
+    expect(result.status).toBe('failed');
+    expect(result.checks.at(-1)).toMatchObject({ check: 'equals', passed: false, expected: 'an answer holding the values this step reads' });
+    expect(result.checks.at(-1)!.actual).toMatch(/cannot read "rail_address" of undefined/);
+  });
 });

@@ -1,0 +1,196 @@
+// `cpr-conformance fuzz`: stateful model-based fuzzing of an Operator (the
+// embedded reference when no target is given). See harness/fuzz/.
+import { randomBytes } from 'node:crypto';
+import { join, relative, resolve } from 'node:path';
+import { PROFILE_ID } from '../../profile/index.ts';
+import type { HttpRole } from '../adapters/types.ts';
+import { createProgressDisplay, FUZZ_CAPABILITIES, runCampaign, type Budget } from '../fuzz/index.ts';
+import { resolveTarget, type ResolvedTarget, type TargetChoice } from '../runner/resolve-target.ts';
+import { createTerminal, type Terminal } from '../runner/terminal.ts';
+import { PROJECT_ROOT } from '../scenarios/load.ts';
+import { openTarget, type Target } from '../target/target.ts';
+import { integerOption, parse } from './args.ts';
+import { EXIT, HarnessError } from './errors.ts';
+
+export const FUZZ_HELP = `Usage: cpr-conformance fuzz [options]
+
+Stateful model-based fuzzing of the Operator: random sequences of issue, renew,
+redeem, status, clock, cancel, resends, bursts of concurrent requests and
+interleavings, each answer compared with a model of PROFILE.md §5-§6 (status,
+problem code, chain digest, balances). Every model run starts from fresh state
+(a new Principal and new redeemers). A difference is shrunk to a minimal
+command sequence, replayed against fresh state once more (FLAKY when it does
+not fail again) and written as a crash file and a regression scenario. With
+no --target, the embedded reference implementation is fuzzed.
+
+The target needs the test-control capabilities provision, clock, balance and
+cancel (PROFILE.md §12).
+
+Target:
+  --target FILE|URL     a target file (see: cpr-conformance init), or the
+                        operator's base URL
+  --ca FILE             with --target URL: the CA certificate to trust
+  --insecure            with --target URL: skip TLS verification
+
+Budget:
+  --time S              explore for S seconds (default 30); shrinking a
+                        failure has its own bound (half the budget, 10 s to
+                        120 s)
+  --runs N              explore N model runs instead of a time budget
+  --seed N              seed (default random, printed): the same seed explores
+                        the same command sequences
+
+Output:
+  --out DIR             where crash-<seed>.json and regression-<seed>.yaml go
+                        when something is found (default reports/fuzz-<time>/)
+  -h, --help            show this help
+
+Progress goes to stderr; the last line of output is the throughput, "N ops/s"
+(HTTP operations per second). Replay a finding with:
+  cpr-conformance replay DIR/crash-<seed>.json      (or the .yaml; or
+  cpr-conformance run --scenario DIR/regression-<seed>.yaml)
+
+Exit codes: 0 nothing found, 1 a failure found (files written), 2 harness or
+usage error, unreachable target or missing capability.
+`;
+
+export async function fuzz(argv: string[]): Promise<number> {
+  const values = parse('fuzz', argv, {
+    target: { type: 'string' },
+    ca: { type: 'string' },
+    insecure: { type: 'boolean' },
+    time: { type: 'string' },
+    runs: { type: 'string' },
+    seed: { type: 'string' },
+    out: { type: 'string' },
+  });
+  if (values.help) {
+    process.stdout.write(FUZZ_HELP);
+    return 0;
+  }
+  if (values.time !== undefined && values.runs !== undefined) throw new HarnessError('USAGE_ERROR', 'give either --time or --runs, not both', 'see: cpr-conformance fuzz --help');
+  const runs = integerOption('fuzz', 'runs', values.runs, 1, 1_000_000_000);
+  const time = integerOption('fuzz', 'time', values.time, 1, 86_400);
+  const budget: Budget = runs !== undefined ? { kind: 'runs', runs } : { kind: 'time', ms: (time ?? 30) * 1000 };
+  const seed = integerOption('fuzz', 'seed', values.seed, 0, 2 ** 32 - 1) ?? randomBytes(4).readUInt32BE(0);
+  const choice = targetChoiceOf(values, 'fuzz');
+  const outDir = resolve((values.out as string | undefined) ?? join(PROJECT_ROOT, 'reports', `fuzz-${stamp(new Date())}`));
+  const terminal = createTerminal();
+
+  const opened = await openOperator(choice, terminal);
+  try {
+    const budgetText = budget.kind === 'time' ? `${budget.ms / 1000} s` : `${budget.runs} model runs`;
+    terminal.line(`cpr-conformance fuzz (${PROFILE_ID}) against ${opened.name}: seed ${seed}, budget ${budgetText}`);
+    const progress = createProgressDisplay();
+    const reproduce = ['cpr-conformance fuzz', `--seed ${seed}`, ...targetArgs(values), budget.kind === 'runs' ? `--runs ${budget.runs}` : `--time ${budget.ms / 1000}`].join(' ');
+    const result = await runCampaign({ operator: opened.operator, seed, budget, outDir, targetName: opened.name, reproduce, onProgress: (p) => progress.update(p) }).finally(() => progress.end());
+    terminal.line(`${result.runs} model runs (${result.shrinks} more while shrinking), ${result.ops} HTTP operations in ${(result.elapsedMs / 1000).toFixed(1)} s`);
+    const failure = result.failure;
+    if (!failure) {
+      terminal.line('nothing found: every answer matched the model');
+    } else {
+      terminal.line(`${failure.flaky ? 'FLAKY' : 'FOUND'} ${failure.detail.requirement}: ${failure.message}`);
+      if (failure.flaky) terminal.line('  the shrunk counterexample did not fail again against fresh state: a race or hidden state; it is reported, not hidden');
+      terminal.line(`  expected: ${show(failure.detail.expected)}`);
+      terminal.line(`  actual:   ${show(failure.detail.actual)}`);
+      terminal.line(`  minimal command sequence (${failure.commands.length}):`);
+      for (const c of failure.commands) terminal.line(`    ${c}`);
+      terminal.line(`  seed ${seed}, path ${failure.path}`);
+      terminal.line(`  crash file: ${shown(failure.crashFile)}`);
+      terminal.line(`  regression scenario: ${shown(failure.regressionFile)}`);
+      if (failure.regressionError) terminal.line(`  warning: the regression scenario does not load (a harness defect, please report it): ${failure.regressionError}`);
+      terminal.line(`  replay: cpr-conformance replay ${shown(failure.regressionFile)}${targetArgs(values).length ? ` ${targetArgs(values).join(' ')}` : ''}`);
+    }
+    terminal.line(`${Math.round(result.opsPerSecond)} ops/s`);
+    return failure ? EXIT.nonConformant : EXIT.conformant;
+  } finally {
+    await opened.close();
+  }
+}
+
+/** --target, --ca, --insecure as `run` reads them. */
+export function targetChoiceOf(values: Record<string, unknown>, command: string): TargetChoice {
+  const target = values.target as string | undefined;
+  const help = `see: cpr-conformance ${command} --help`;
+  if (target === undefined) {
+    if (values.ca !== undefined || values.insecure) throw new HarnessError('USAGE_ERROR', '--ca and --insecure go with --target URL', help);
+    return { kind: 'embedded' };
+  }
+  if (/^https?:\/\//i.test(target)) {
+    if (values.ca !== undefined && values.insecure) throw new HarnessError('USAGE_ERROR', 'give either --ca or --insecure, not both', help);
+    return { kind: 'url', url: target, ...(values.ca !== undefined ? { caFile: values.ca as string } : {}), insecure: values.insecure === true };
+  }
+  if (values.ca !== undefined || values.insecure) throw new HarnessError('USAGE_ERROR', '--ca and --insecure go with --target URL; a target file sets tls per role', help);
+  return { kind: 'file', path: target };
+}
+
+export interface OpenedOperator {
+  readonly name: string;
+  readonly operator: HttpRole;
+  readonly target: Target;
+  close(): Promise<void>;
+}
+
+/**
+ * Resolves the target (starting the embedded reference when none is given, and
+ * checking it answers), opens its operator role alone and checks the
+ * capabilities the fuzzer needs: a missing one is a harness error naming it.
+ */
+export async function openOperator(choice: TargetChoice, terminal: Terminal, needs: readonly string[] = FUZZ_CAPABILITIES): Promise<OpenedOperator> {
+  const resolved: ResolvedTarget = await resolveTarget(choice, terminal);
+  let target: Target | undefined;
+  try {
+    const config = resolved.config;
+    if (!config.operator) throw new HarnessError('CONFIG_INVALID', `${config.name} has no operator role`, 'the fuzzer drives the Operator: give a target with an operator role');
+    target = await openTarget({ name: config.name, ...(config.source !== undefined ? { source: config.source } : {}), operator: config.operator });
+    const have = target.capabilities.operator;
+    const missing = needs.filter((c) => !have.has(c as never));
+    if (missing.length > 0) {
+      throw new HarnessError(
+        'CONFIG_INVALID',
+        `the operator of ${config.name} lacks the test-control capabilit${missing.length === 1 ? 'y' : 'ies'} ${missing.join(', ')}`,
+        'every model run provisions a new Principal and redeemers, freezes and advances the clock, cancels packs and reads balances (PROFILE.md §12)',
+      );
+    }
+    const opened = target;
+    return {
+      name: resolved.description.name,
+      operator: target.operator!,
+      target,
+      close: async () => {
+        await opened.close();
+        await resolved.close();
+      },
+    };
+  } catch (error) {
+    await target?.close();
+    await resolved.close();
+    throw error;
+  }
+}
+
+function targetArgs(values: Record<string, unknown>): string[] {
+  const out: string[] = [];
+  if (values.target !== undefined) out.push(`--target ${quote(values.target as string)}`);
+  if (values.ca !== undefined) out.push(`--ca ${quote(values.ca as string)}`);
+  if (values.insecure) out.push('--insecure');
+  return out;
+}
+
+function quote(s: string): string {
+  return /^[A-Za-z0-9_./:@%+=,-]+$/.test(s) ? s : `'${s.replaceAll("'", "'\\''")}'`;
+}
+
+function shown(path: string): string {
+  const rel = relative(process.cwd(), path);
+  return rel.startsWith('..') ? path : rel;
+}
+
+function show(value: unknown): string {
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  return text === undefined ? 'nothing' : text.length > 400 ? `${text.slice(0, 400)}…` : text;
+}
+
+function stamp(at: Date): string {
+  return `${at.toISOString().replace(/[-:]/g, '').replace(/\..*$/, '').replace('T', '-')}-${randomBytes(2).toString('hex')}`;
+}

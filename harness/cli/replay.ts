@@ -1,0 +1,118 @@
+// `cpr-conformance replay FILE`: runs a fuzzer finding again against a target (the
+// embedded reference when none is given) and says whether it is fixed. FILE is
+// a crash file (its command sequence runs once against fresh state, compared
+// with the model) or a regression scenario (run as `run --scenario` runs it).
+import { parseArgs } from 'node:util';
+import { findRequirement } from '../../profile/registry.ts';
+import { readCrashFile, replayCrash } from '../fuzz/index.ts';
+import { scenarioTarget } from '../runner/scenario-target.ts';
+import { createTerminal, type Terminal } from '../runner/terminal.ts';
+import { executeScenario } from '../scenarios/execute.ts';
+import { loadSuiteFile } from '../scenarios/load.ts';
+import { EXIT, HarnessError } from './errors.ts';
+import { openOperator, targetChoiceOf } from './fuzz.ts';
+
+export const REPLAY_HELP = `Usage: cpr-conformance replay FILE [options]
+
+Runs a fuzzer finding again and prints "fixed" or "still failing", with what
+was expected and what the target answered. FILE is what cpr-conformance fuzz
+wrote:
+  crash-<seed>.json       the minimal command sequence, run once against fresh
+                          state and compared with the model
+  regression-<seed>.yaml  the regression scenario (as run --scenario runs it)
+
+Target:
+  --target FILE|URL     a target file, or the operator's base URL (default:
+                        the embedded reference implementation)
+  --ca FILE             with --target URL: the CA certificate to trust
+  --insecure            with --target URL: skip TLS verification
+  -h, --help            show this help
+
+Exit codes: 0 fixed, 1 still failing, 2 harness or usage error, unreachable
+target or missing capability.
+`;
+
+export async function replay(argv: string[]): Promise<number> {
+  const { values, positionals } = parseReplayArgs(argv);
+  if (values.help) {
+    process.stdout.write(REPLAY_HELP);
+    return 0;
+  }
+  if (positionals.length !== 1) throw new HarnessError('USAGE_ERROR', `replay takes one FILE (a crash-<seed>.json or regression-<seed>.yaml), got ${positionals.length}`, 'see: cpr-conformance replay --help');
+  const file = positionals[0]!;
+  const kind = /\.json$/i.test(file) ? 'crash' : /\.ya?ml$/i.test(file) ? 'scenario' : undefined;
+  if (!kind) throw new HarnessError('USAGE_ERROR', `${file}: give a crash file (.json) or a regression scenario (.yaml)`, 'see: cpr-conformance replay --help');
+  // Read (and validate) the file before starting any target.
+  const crash = kind === 'crash' ? readCrashFile(file) : undefined;
+  const suite = kind === 'scenario' ? loadSuiteFile(file) : undefined;
+  const terminal = createTerminal();
+  const opened = await openOperator(targetChoiceOf(values, 'replay'), terminal, crash ? undefined : []);
+  try {
+    terminal.line(`replaying ${file} against ${opened.name}`);
+    if (crash) {
+      const outcome = await replayCrash(opened.operator, crash);
+      if (outcome.policyChanged) terminal.line('note: the target\'s policy differs from the one the crash was found with; the commands resolve against the current one');
+      if (outcome.fixed) {
+        terminal.line(`fixed: the ${crash.commands.length} command(s) ran as the model predicted`);
+        return EXIT.conformant;
+      }
+      const d = outcome.detail!;
+      terminal.line(`still failing: ${d.command}: ${d.what}`);
+      terminal.line(`  expected: ${show(d.expected)}`);
+      terminal.line(`  actual:   ${show(d.actual)}`);
+      terminal.line(`  requirement: ${d.requirement}${requirementSummary(d.requirement)}${d.rule ? ` (${d.rule})` : ''}`);
+      return EXIT.nonConformant;
+    }
+    return await replayScenarios(suite!, opened.target, terminal);
+  } finally {
+    await opened.close();
+  }
+}
+
+async function replayScenarios(suite: ReturnType<typeof loadSuiteFile>, target: Parameters<typeof scenarioTarget>[0], terminal: Terminal): Promise<number> {
+  let failing = 0;
+  for (const scenario of suite.scenarios) {
+    const result = await executeScenario(scenario, scenarioTarget(target), {
+      levelOf: (id) => findRequirement(id)?.level ?? scenario.level,
+      rerun: (id) => `cpr-conformance run --scenario ${suite.file} --only ${id}`,
+    });
+    if (result.status === 'passed') {
+      terminal.line(`fixed: ${scenario.id} passed (${result.checks.length} checks)`);
+      continue;
+    }
+    if (result.status !== 'failed') {
+      throw new HarnessError(result.status === 'error' ? 'HARNESS_INTERNAL' : 'CONFIG_INVALID', `${scenario.id} could not be replayed (${result.status}): ${result.reason ?? ''}`, result.missing_capabilities ? `the scenario needs: ${result.missing_capabilities.join(', ')}` : undefined);
+    }
+    failing += 1;
+    terminal.line(`still failing: ${scenario.id}: ${result.reason ?? ''}`);
+    for (const check of result.checks.filter((c) => !c.passed)) {
+      terminal.line(`  ${check.check} (${check.requirement}${requirementSummary(check.requirement)})`);
+      terminal.line(`    expected: ${show(check.expected)}`);
+      terminal.line(`    actual:   ${show(check.actual)}`);
+    }
+  }
+  return failing > 0 ? EXIT.nonConformant : EXIT.conformant;
+}
+
+function parseReplayArgs(argv: string[]) {
+  try {
+    return parseArgs({
+      args: argv,
+      options: { target: { type: 'string' }, ca: { type: 'string' }, insecure: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+      strict: true,
+      allowPositionals: true,
+    });
+  } catch (error) {
+    throw new HarnessError('USAGE_ERROR', (error as Error).message.replace(/\. To specify.*$/s, ''), 'see: cpr-conformance replay --help');
+  }
+}
+
+function requirementSummary(id: string): string {
+  const summary = findRequirement(id)?.summary;
+  return summary ? `: ${summary}` : '';
+}
+
+function show(value: unknown): string {
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  return text === undefined ? 'nothing' : text.length > 400 ? `${text.slice(0, 400)}…` : text;
+}

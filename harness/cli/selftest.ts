@@ -1,0 +1,66 @@
+// `cpr-conformance selftest`: proves the suite catches faulty implementations.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { MUTANTS } from '../../reference/mutants.ts';
+import { matrixHtml, matrixText } from '../selftest/render.ts';
+import { selftest, workerMain } from '../selftest/selftest.ts';
+import { selftestPassed } from '../selftest/matrix.ts';
+import { PROJECT_ROOT } from '../scenarios/load.ts';
+import { createTerminal } from '../runner/terminal.ts';
+import { integerOption, parse } from './args.ts';
+import { EXIT, HarnessError } from './errors.ts';
+
+export const SELFTEST_HELP = `Usage: cpr-conformance selftest [options]
+
+Runs the whole suite (scenarios and a fixed-seed property budget) against the
+reference, which must be conformant, and against every mutant: the reference
+with one fault switched on (see serve --list-mutants). Each mutant must be
+killed, by a check of a requirement it declares. Prints the kill matrix
+(mutant x the requirement IDs whose checks caught it) and a last line
+"selftest: K/N mutants killed, reference conformant", and writes the matrix as
+kill-matrix.json and kill-matrix.html.
+
+Options:
+  --mutant NAME      only this mutant; repeatable
+  --workers N        worker processes (default: the number of cores)
+  --report-dir DIR   where to write the matrix (default reports/selftest-<time>)
+  -h, --help         show this help
+
+Exit codes: 0 every mutant killed by a declared check and the reference
+conformant; 1 otherwise; 2 usage or harness error.
+(--worker NAMES is internal: a worker process runs those mutants.)
+`;
+
+export async function selftestCommand(argv: string[]): Promise<number> {
+  const values = parse('selftest', argv, {
+    mutant: { type: 'string', multiple: true },
+    workers: { type: 'string' },
+    'report-dir': { type: 'string' },
+    worker: { type: 'string' },
+  });
+  if (values.help) {
+    process.stdout.write(SELFTEST_HELP);
+    return 0;
+  }
+  if (values.worker !== undefined) {
+    await workerMain((values.worker as string).split(','));
+    return 0;
+  }
+  const names = (values.mutant as string[] | undefined) ?? [];
+  const unknown = names.filter((n) => !MUTANTS.some((m) => m.name === n));
+  if (unknown.length > 0) throw new HarnessError('USAGE_ERROR', `unknown mutant(s): ${unknown.join(', ')}`, 'list them with: cpr-conformance serve --list-mutants');
+  const terminal = createTerminal();
+  terminal.line(`selftest: the reference and ${names.length || MUTANTS.length} mutant(s)`);
+  const matrix = await selftest({
+    mutants: names,
+    ...(values.workers !== undefined ? { workers: integerOption('selftest', 'workers', values.workers, 1, 64)! } : {}),
+    onRow: (row) => terminal.line(`  ${row.killed ? (row.flagged ? 'killed?' : 'killed ') : 'SURVIVED'} ${row.name}`),
+  });
+  const dir = resolve((values['report-dir'] as string | undefined) ?? join(PROJECT_ROOT, 'reports', `selftest-${new Date().toISOString().replace(/[-:]/g, '').replace(/\..*$/, '')}`));
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'kill-matrix.json'), `${JSON.stringify(matrix, null, 2)}\n`);
+  writeFileSync(join(dir, 'kill-matrix.html'), matrixHtml(matrix));
+  process.stdout.write(`\n${matrixText(matrix)}`);
+  terminal.line(`matrix: ${join(dir, 'kill-matrix.json')}, ${join(dir, 'kill-matrix.html')}`);
+  return selftestPassed(matrix) ? EXIT.conformant : EXIT.nonConformant;
+}

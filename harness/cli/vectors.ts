@@ -1,0 +1,158 @@
+// `cpr-conformance vectors`: the published test vectors (vectors/README.md).
+//   generate [--check]   rewrite vectors/ deterministically, or report drift
+//   verify [...]         run the vectors against the reference or a target
+import { parseArgs } from 'node:util';
+import { checkVectors, writeVectors } from '../vectors/generate.ts';
+import { VECTOR_KINDS, isVectorKind, type VectorKind } from '../vectors/model.ts';
+import { verifyVectors, type CaseReport, type CaseStatus, type VerifyTarget } from '../vectors/verify.ts';
+import { stripControl } from '../text.ts';
+import { EXIT, HarnessError } from './errors.ts';
+
+export const VECTORS_HELP = `Usage: cpr-conformance vectors <generate|verify> [options]
+
+The published test vectors in vectors/ (format: vectors/vector.schema.json; how
+to use them from any language: vectors/README.md).
+
+  generate              rewrite vectors/*.json (and harness/vectors/ledger.json,
+                        which keeps tcIds stable) from the generators: the same
+                        bytes every time
+    --check             change nothing; exit 1 naming the files that differ
+                        from a fresh generation
+
+  verify                run the vectors and report every case (tcId, expected
+                        result, result seen) and a summary. With no --target,
+                        against the reference: its functions for the pure kinds
+                        and, for the request/response sequences, the reference
+                        started on loopback over HTTPS with its own CA
+    --target FILE|URL   a target file (see: cpr-conformance init) or a base URL:
+                        only the sequences (retrieval-token, replay) run; the
+                        pure kinds are reported as not applicable to a remote
+                        target
+    --ca FILE           with --target URL: the CA certificate to trust
+    --kind KIND         only this kind; repeatable. Kinds:
+                        ${VECTOR_KINDS.join(', ')}
+    --failures          print only the cases that did not pass
+    --json              one JSON report instead of text
+
+  -h, --help            show this help
+
+Exit codes: 0 success (generate), no drift (--check) or every case matched
+(verify); 1 drift or a mismatch; 2 harness or usage error, unreachable target.
+`;
+
+export async function vectors(argv: string[]): Promise<number> {
+  const { values, positionals } = parseVectorArgs(argv);
+  if (values.help) {
+    process.stdout.write(VECTORS_HELP);
+    return 0;
+  }
+  const [sub, ...extra] = positionals;
+  if (extra.length > 0) throw new HarnessError('USAGE_ERROR', `unexpected argument ${JSON.stringify(extra[0])}`, 'see: cpr-conformance vectors --help');
+  switch (sub) {
+    case 'generate':
+      only(values, ['check'], 'generate');
+      return generate(values.check === true);
+    case 'verify':
+      only(values, ['target', 'ca', 'kind', 'json', 'failures'], 'verify');
+      return verify(values);
+    case undefined:
+      process.stdout.write(VECTORS_HELP);
+      return EXIT.error;
+    default:
+      throw new HarnessError('USAGE_ERROR', `unknown vectors command "${sub}"`, 'see: cpr-conformance vectors --help');
+  }
+}
+
+type Values = ReturnType<typeof parseVectorArgs>['values'];
+
+function parseVectorArgs(argv: string[]) {
+  try {
+    return parseArgs({
+      args: argv,
+      options: {
+        check: { type: 'boolean' },
+        target: { type: 'string' },
+        ca: { type: 'string' },
+        kind: { type: 'string', multiple: true },
+        json: { type: 'boolean' },
+        failures: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+      allowPositionals: true,
+    });
+  } catch (error) {
+    throw new HarnessError('USAGE_ERROR', (error as Error).message.replace(/\. To specify.*$/s, ''), 'see: cpr-conformance vectors --help');
+  }
+}
+
+/** Options belong to one subcommand: --check with verify is a usage error, not silently ignored. */
+function only(values: Values, allowed: readonly string[], sub: string): void {
+  const stray = Object.keys(values).filter((k) => k !== 'help' && values[k as keyof Values] !== undefined && !allowed.includes(k));
+  if (stray.length > 0) throw new HarnessError('USAGE_ERROR', `--${stray[0]} is not an option of vectors ${sub}`, 'see: cpr-conformance vectors --help');
+}
+
+function generate(check: boolean): number {
+  if (check) {
+    const { differing } = checkVectors();
+    if (differing.length === 0) {
+      process.stdout.write('vectors are up to date\n');
+      return EXIT.conformant;
+    }
+    process.stdout.write(`these files differ from a fresh generation:\n${differing.map((f) => `  ${f}\n`).join('')}run: npx cpr-conformance vectors generate\n`);
+    return EXIT.nonConformant;
+  }
+  const changed = writeVectors();
+  process.stdout.write(changed.length === 0 ? 'vectors are up to date; nothing written\n' : `wrote:\n${changed.map((f) => `  ${f}\n`).join('')}`);
+  return EXIT.conformant;
+}
+
+const LABEL: Record<CaseStatus, string> = { pass: 'PASS', fail: 'FAIL', skipped: 'SKIP', 'not-applicable': 'N/A ', error: 'ERR ' };
+
+function targetOf(values: Values): VerifyTarget {
+  const target = values.target;
+  if (target === undefined) {
+    if (values.ca !== undefined) throw new HarnessError('USAGE_ERROR', '--ca goes with --target URL', 'see: cpr-conformance vectors --help');
+    return { kind: 'reference' };
+  }
+  if (/^https?:\/\//i.test(target)) return { kind: 'url', url: target, ...(values.ca !== undefined ? { caFile: values.ca } : {}) };
+  if (values.ca !== undefined) throw new HarnessError('USAGE_ERROR', '--ca goes with --target URL; a target file sets tls per role');
+  return { kind: 'file', path: target };
+}
+
+function kindsOf(values: Values): VectorKind[] {
+  return (values.kind ?? []).map((k) => {
+    if (!isVectorKind(k)) throw new HarnessError('USAGE_ERROR', `--kind takes one of ${VECTOR_KINDS.join(', ')}, not ${JSON.stringify(k)}`, 'see: cpr-conformance vectors --help');
+    return k;
+  });
+}
+
+function line(c: CaseReport): string {
+  const got = c.got === 'none' ? '-' : c.got;
+  const detail = c.detail && c.status !== 'pass' ? ` — ${c.detail.split('\n')[0]!.slice(0, 300)}` : '';
+  return stripControl(`${LABEL[c.status]} ${c.file} tcId ${c.tcId}: expected ${c.expected}, got ${got}: ${c.comment}${detail}`);
+}
+
+async function verify(values: Values): Promise<number> {
+  const json = values.json === true;
+  const failuresOnly = values.failures === true;
+  const report = await verifyVectors({
+    target: targetOf(values),
+    kinds: kindsOf(values),
+    ...(json ? {} : { onCase: (c: CaseReport) => (!failuresOnly || c.status === 'fail' || c.status === 'error') && process.stdout.write(`${line(c)}\n`) }),
+  });
+  if (json) {
+    process.stdout.write(`${JSON.stringify({ target: report.target, counts: report.counts, exit_code: report.exitCode, cases: report.cases }, null, 2)}\n`);
+    return report.exitCode;
+  }
+  const files = [...new Set(report.cases.map((c) => c.file))];
+  process.stdout.write(`\nvectors verified against ${stripControl(report.target)}\n`);
+  for (const file of files) {
+    const of = report.cases.filter((c) => c.file === file);
+    const n = (s: CaseStatus) => of.filter((c) => c.status === s).length;
+    process.stdout.write(`  ${file.padEnd(22)} ${String(of.length).padStart(4)} cases: ${n('pass')} pass, ${n('fail')} fail, ${n('skipped')} skipped, ${n('not-applicable')} n/a, ${n('error')} error\n`);
+  }
+  const c = report.counts;
+  process.stdout.write(`total: ${report.cases.length} cases: ${c.pass} pass, ${c.fail} fail, ${c.skipped} skipped, ${c['not-applicable']} not applicable, ${c.error} error\n`);
+  return report.exitCode;
+}

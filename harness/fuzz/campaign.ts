@@ -1,0 +1,336 @@
+// A fuzzing campaign: model runs (fc.asyncModelRun over fc.commands, each against
+// fresh state) until the time or run budget is spent or the model and the
+// implementation disagree. Then, in three phases:
+//
+//   explore  fc.check with endOnFailure, stopped by fast-check's
+//            interruptAfterTimeLimit and by our own deadline (a run in flight
+//            skips its remaining commands, so the campaign stops on time)
+//   shrink   fc.check again from the failing path ({ seed, path }), shrinking
+//            against the live target within its own bound
+//   replay   the shrunk counterexample once more against fresh state: a failure
+//            that does not come back is reported as FLAKY, never hidden
+//
+// and writes DIR/crash-<seed>.json and DIR/regression-<seed>.yaml. An
+// unreachable target or test control that refuses is a harness error (exit 2),
+// never a finding.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { operatorKeyOf, validateMessage, type PolicyDocument, type PubkeyDocument } from '../../profile/cashpack/index.ts';
+import { PROFILE_ID } from '../../profile/index.ts';
+import { TransportError, type HttpRole } from '../adapters/types.ts';
+import { HarnessError } from '../cli/errors.ts';
+import { FuzzClient, jsonRequest } from './client.ts';
+import { commandsArbitrary, describe, FuzzCommand } from './commands.ts';
+import { CRASH_FORMAT, crashJson, type CrashFile } from './crash.ts';
+import { HarnessFault, Mismatch, type MismatchDetail } from './mismatch.ts';
+import { modelPolicy } from './model.ts';
+import { regressionText, regressionYaml } from './regression.ts';
+import { World, type BalanceChoice, type FuzzContext, type FuzzModel, type RunSetup } from './world.ts';
+
+export type Budget = { readonly kind: 'time'; readonly ms: number } | { readonly kind: 'runs'; readonly runs: number };
+
+export interface CampaignOptions {
+  readonly operator: HttpRole;
+  readonly seed: number;
+  readonly budget: Budget;
+  /** Bound of the shrinking phase; default: half the time budget, at least 10 s and at most 120 s (30 s with a run budget). */
+  readonly shrinkMs?: number;
+  /** Longest command sequence of one model run; default 30. */
+  readonly maxCommands?: number;
+  /** Where the crash file and the regression scenario go (created when something is found). */
+  readonly outDir: string;
+  /** Shown in the crash file. */
+  readonly targetName: string;
+  /** The command line that reproduces the campaign, for the files. */
+  readonly reproduce?: string;
+  readonly onProgress?: (progress: CampaignProgress) => void;
+  /** Default 250 ms. */
+  readonly progressIntervalMs?: number;
+}
+
+export type Phase = 'explore' | 'shrink' | 'replay' | 'done';
+
+export interface CampaignProgress {
+  readonly phase: Phase;
+  /** Model runs while exploring. */
+  readonly runs: number;
+  /** Model runs while shrinking. */
+  readonly shrinks: number;
+  /** HTTP operations sent. */
+  readonly ops: number;
+  readonly failures: number;
+  readonly elapsedMs: number;
+  readonly budget: Budget;
+}
+
+export interface FoundFailure {
+  readonly flaky: boolean;
+  readonly detail: MismatchDetail;
+  readonly message: string;
+  readonly commands: readonly string[];
+  readonly path: string;
+  readonly crashFile: string;
+  readonly regressionFile: string;
+  /** Set when the written scenario does not load (a harness defect): the finding stands. */
+  readonly regressionError?: string;
+}
+
+export interface CampaignResult {
+  readonly seed: number;
+  readonly runs: number;
+  readonly shrinks: number;
+  readonly ops: number;
+  readonly elapsedMs: number;
+  /** HTTP operations per second over the whole campaign. */
+  readonly opsPerSecond: number;
+  readonly failure?: FoundFailure;
+}
+
+/** The capabilities the fuzzer needs (PROFILE.md §12). */
+export const FUZZ_CAPABILITIES = ['provision', 'clock', 'balance', 'cancel'] as const;
+
+const MAX_RUNS = 2 ** 31 - 1;
+
+export async function runCampaign(options: CampaignOptions): Promise<CampaignResult> {
+  const started = performance.now();
+  const context = await openContext(options.operator);
+  const budget = options.budget;
+  const shrinkMs = options.shrinkMs ?? (budget.kind === 'time' ? Math.min(Math.max(budget.ms / 2, 10_000), 120_000) : 30_000);
+  const state = {
+    phase: 'explore' as Phase,
+    deadline: budget.kind === 'time' ? started + budget.ms : Number.POSITIVE_INFINITY,
+    runs: 0,
+    shrinks: 0,
+    failures: 0,
+    fault: undefined as unknown,
+    lastFailing: undefined as { world: World; detail: MismatchDetail; message: string } | undefined,
+    inflight: new Set<Promise<void>>(),
+  };
+  const halted = () => state.fault !== undefined || performance.now() >= state.deadline;
+  const snapshot = (): CampaignProgress => ({
+    phase: state.phase,
+    runs: state.runs,
+    shrinks: state.shrinks,
+    ops: context.client.ops,
+    failures: state.failures,
+    elapsedMs: performance.now() - started,
+    budget,
+  });
+  const timer = options.onProgress ? setInterval(() => options.onProgress!(snapshot()), options.progressIntervalMs ?? 250) : undefined;
+  timer?.unref();
+
+  const property = fc.asyncProperty(setupArbitrary, commandsArbitrary(options.maxCommands), (setup, commands) => {
+    const run = (async () => {
+      if (halted()) return;
+      if (state.phase === 'explore') state.runs += 1;
+      else state.shrinks += 1;
+      const record = await runOnce(context, setup, commands, halted);
+      if (record.error === undefined) return;
+      if (record.error instanceof Mismatch) {
+        if (state.phase === 'explore') state.failures += 1;
+        state.lastFailing = { world: record.world!, detail: record.error.detail, message: record.error.message };
+      } else {
+        // A harness fault ends the campaign: every later run passes at once, so nothing shrinks.
+        state.fault ??= record.error;
+      }
+      throw record.error;
+    })();
+    state.inflight.add(run);
+    const forget = () => void state.inflight.delete(run);
+    run.then(forget, forget);
+    return run;
+  });
+  // fast-check's time limit leaves a run in flight; it skips its remaining commands once halted.
+  const settle = async () => {
+    await Promise.allSettled([...state.inflight]);
+    if (state.fault !== undefined) throw toHarnessError(state.fault);
+  };
+
+  try {
+    const explore = await fc.check(property, {
+      seed: options.seed,
+      numRuns: budget.kind === 'runs' ? budget.runs : MAX_RUNS,
+      endOnFailure: true,
+      ...(budget.kind === 'time' ? { plugins: [fc.interruptAfterTimeLimit(budget.ms)] } : {}),
+    });
+    await settle();
+    if (!explore.failed || explore.counterexample === null) return finish(undefined);
+
+    state.phase = 'shrink';
+    state.deadline = performance.now() + shrinkMs;
+    const shrunk = await fc.check(property, {
+      seed: options.seed,
+      path: explore.counterexamplePath,
+      numRuns: 1,
+      endOnFailure: false,
+      plugins: [fc.interruptAfterTimeLimit(shrinkMs)],
+    });
+    await settle();
+
+    state.phase = 'replay';
+    state.deadline = Number.POSITIVE_INFINITY;
+    const final = shrunk.failed && shrunk.counterexample !== null ? shrunk : explore;
+    const [setup, commands] = final.counterexample as unknown as [RunSetup, Iterable<FuzzCommand>];
+    const replay = await runOnce(context, setup, fc.cloneIfNeeded(commands), () => false);
+    if (replay.error !== undefined && !(replay.error instanceof Mismatch)) throw toHarnessError(replay.error);
+    const reproduced = replay.error instanceof Mismatch;
+    const failing = reproduced ? { world: replay.world!, detail: (replay.error as Mismatch).detail, message: (replay.error as Mismatch).message } : state.lastFailing;
+    if (!failing) throw new HarnessError('HARNESS_INTERNAL', 'a failure was found but no failing run was recorded');
+    const flaky = !(reproduced && shrunk.failed);
+    const path = final.counterexamplePath ?? '';
+    return finish(writeFindings(options, context, { setup: failing.world.setup, failing, flaky, path, counterexample: fc.stringify(final.counterexample) }));
+  } finally {
+    if (timer) clearInterval(timer);
+    state.phase = 'done';
+    await releaseClock(context);
+  }
+
+  function finish(failure: FoundFailure | undefined): CampaignResult {
+    const elapsedMs = performance.now() - started;
+    options.onProgress?.({ ...snapshot(), phase: 'done' });
+    return {
+      seed: options.seed,
+      runs: state.runs,
+      shrinks: state.shrinks,
+      ops: context.client.ops,
+      elapsedMs,
+      opsPerSecond: context.client.ops / Math.max(elapsedMs / 1000, 0.001),
+      ...(failure ? { failure } : {}),
+    };
+  }
+}
+
+const setupArbitrary: fc.Arbitrary<RunSetup> = fc.record({ balance: fc.constantFrom<BalanceChoice>('twice-max', 'max', 'small') });
+
+export interface RunRecord {
+  /** Undefined when setup itself failed. */
+  readonly world?: World;
+  readonly error?: unknown;
+}
+
+/** One model run against fresh state; a Mismatch or a harness fault comes back as `error`. */
+export async function runOnce(context: FuzzContext, setup: RunSetup, commands: Iterable<fc.AsyncCommand<FuzzModel, World>>, halted: () => boolean): Promise<RunRecord> {
+  let world: World | undefined;
+  try {
+    await fc.asyncModelRun(async () => {
+      const opened = await World.open(context, setup, halted);
+      world = opened.real;
+      return opened;
+    }, commands);
+    return world ? { world } : {};
+  } catch (error) {
+    return { ...(world ? { world } : {}), error };
+  }
+}
+
+/** The policy, the Operator's key and a warm connection pool (bursts are released on open connections). */
+export async function openContext(operator: HttpRole): Promise<FuzzContext> {
+  const client = new FuzzClient(operator);
+  try {
+    const policyReply = await client.send({ method: 'GET', path: '/.well-known/cashpack-policy.json', headers: { accept: 'application/json' } });
+    const check = validateMessage('policy', policyReply.body);
+    if (policyReply.status !== 200 || !check.ok) {
+      throw new HarnessError('CONFIG_INVALID', `the Operator Policy Document could not be read (HTTP ${policyReply.status}${check.ok ? '' : `: ${check.errors.slice(0, 3).join('; ')}`})`, 'the fuzzer takes the policy from /.well-known/cashpack-policy.json; check CPP-WK-1 with: cpr-conformance run --only CPP-WK-1');
+    }
+    const keyReply = await client.send({ method: 'GET', path: '/.well-known/cashpack-pubkey.json', headers: { accept: 'application/json' } });
+    const operatorKey = keyReply.status === 200 && keyReply.body ? operatorKeyOf(keyReply.body as PubkeyDocument) : undefined;
+    if (!operatorKey) throw new HarnessError('CONFIG_INVALID', "the Operator's key could not be read from /.well-known/cashpack-pubkey.json", 'check CPP-WK-2 with: cpr-conformance run --only CPP-WK-2');
+    // GET, not HEAD: after HEAD answers the pool stopped reusing its connections (undici 7 against the reference).
+    await Promise.all(Array.from({ length: 8 }, () => client.send({ method: 'GET', path: '/.well-known/cashpack-policy.json' })));
+    const policyDocument = policyReply.body as PolicyDocument;
+    return { client, policyDocument, policy: modelPolicy(policyDocument), operatorKey };
+  } catch (error) {
+    throw toHarnessError(error);
+  }
+}
+
+function writeFindings(
+  options: CampaignOptions,
+  context: FuzzContext,
+  found: { setup: RunSetup; failing: { world: World; detail: MismatchDetail; message: string }; flaky: boolean; path: string; counterexample: string },
+): FoundFailure {
+  const { seed, outDir } = options;
+  const { world, detail, message } = found.failing;
+  const specs = world.executed;
+  const commands = specs.map(describe);
+  const reproduce = options.reproduce ?? `cpr-conformance fuzz --seed ${seed}`;
+  mkdirSync(outDir, { recursive: true });
+  const regressionName = `regression-${seed}.yaml`;
+  const crashFile = join(outDir, `crash-${seed}.json`);
+  const regressionFile = join(outDir, regressionName);
+  const crash: CrashFile = {
+    format: CRASH_FORMAT,
+    profile: PROFILE_ID,
+    seed,
+    path: found.path,
+    counterexample: found.counterexample,
+    flaky: found.flaky,
+    target: options.targetName,
+    policy: context.policyDocument,
+    setup: found.setup,
+    commands: specs,
+    commands_text: commands,
+    failure: { ...detail, message },
+    exchanges: world.log,
+    regression: regressionName,
+    reproduce,
+  };
+  writeFileSync(crashFile, crashJson(crash));
+  const input = { seed, world, failure: detail, flaky: found.flaky, commands, reproduce };
+  const text = regressionText(input, regressionName);
+  writeFileSync(regressionFile, text);
+  // A scenario the loader refuses is a harness defect; the finding is still reported, never hidden.
+  let regressionError: string | undefined;
+  try {
+    regressionYaml(input, regressionName);
+  } catch (error) {
+    regressionError = (error as Error).message;
+  }
+  return { flaky: found.flaky, detail, message, commands, path: found.path, crashFile, regressionFile, ...(regressionError ? { regressionError } : {}) };
+}
+
+export interface ReplayOutcome {
+  readonly fixed: boolean;
+  readonly detail?: MismatchDetail;
+  readonly message?: string;
+  /** The target's policy differs from the one the crash was found with: the commands may mean something else. */
+  readonly policyChanged: boolean;
+  readonly ops: number;
+}
+
+/** Runs a crash file's command sequence once against fresh state. */
+export async function replayCrash(operator: HttpRole, crash: CrashFile): Promise<ReplayOutcome> {
+  const context = await openContext(operator);
+  const { operator_kid: _a, ...now } = context.policyDocument;
+  const { operator_kid: _b, ...then } = crash.policy ?? context.policyDocument;
+  const policyChanged = JSON.stringify(now) !== JSON.stringify(then);
+  try {
+    const record = await runOnce(context, crash.setup, crash.commands.map((spec) => new FuzzCommand(spec)), () => false);
+    if (record.error === undefined) return { fixed: true, policyChanged, ops: context.client.ops };
+    if (record.error instanceof Mismatch) return { fixed: false, detail: record.error.detail, message: record.error.message, policyChanged, ops: context.client.ops };
+    throw toHarnessError(record.error);
+  } finally {
+    await releaseClock(context);
+  }
+}
+
+/** A frozen clock runs again from where it stands, as after a scenario. */
+async function releaseClock(context: FuzzContext): Promise<void> {
+  try {
+    await context.client.send(jsonRequest('POST', '/_control/clock', { freeze: false }));
+  } catch {
+    // Best effort: the outcome is decided; an unreachable target was already reported.
+  }
+}
+
+export function toHarnessError(error: unknown): HarnessError {
+  if (error instanceof HarnessError) return error;
+  if (error instanceof TransportError) {
+    return new HarnessError('HARNESS_TARGET_UNREACHABLE', `the operator stopped answering: ${error.code}: ${error.message}`, 'is it still running? A finding needs answers to compare');
+  }
+  if (error instanceof HarnessFault) {
+    return new HarnessError('CONFIG_INVALID', error.message, "the fuzzer sets up fresh state through the target's test control (PROFILE.md §12); it must answer as the profile describes");
+  }
+  return new HarnessError('HARNESS_INTERNAL', (error as Error)?.stack ?? String(error));
+}

@@ -1,0 +1,75 @@
+// The fuzzer's side of the wire: every request goes through the operator role's
+// adapter (for http, the undici keep-alive pool), is counted as one operation,
+// and is recorded with its answer (bodies capped, the control token redacted)
+// in the log of the model run that sent it.
+import { TransportError, type HttpRole, type WireRequest } from '../adapters/types.ts';
+
+/** One request and its answer, as written to a crash file. */
+export interface Exchange {
+  readonly request: { readonly method: string; readonly path: string; readonly headers: Readonly<Record<string, string>>; readonly body?: string };
+  readonly response?: { readonly status: number; readonly headers: Readonly<Record<string, string>>; readonly body: string };
+  readonly error?: string;
+  readonly ms: number;
+}
+
+/** A decoded answer. `body` is the parsed JSON when the body is JSON. */
+export interface Reply {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: unknown;
+  readonly text: string;
+}
+
+/** Bodies in a crash file are cut here. */
+export const EXCHANGE_BODY_CAP = 2048;
+
+const decoder = new TextDecoder('utf-8', { fatal: false });
+
+export class FuzzClient {
+  /** HTTP operations sent, for the throughput figure. */
+  ops = 0;
+
+  constructor(readonly role: HttpRole) {}
+
+  get authority(): string {
+    return this.role.authority;
+  }
+
+  /** Sends one request; a TransportError (no answer at all) propagates: it is never a conformance result. */
+  async send(request: WireRequest, log?: Exchange[]): Promise<Reply> {
+    this.ops += 1;
+    const started = performance.now();
+    try {
+      const response = await this.role.send(request);
+      const text = decoder.decode(response.body);
+      log?.push({ request: shown(request), response: { status: response.status, headers: response.headers, body: cap(text) }, ms: Math.round(performance.now() - started) });
+      return { status: response.status, headers: response.headers, body: parseJson(response.headers['content-type'], text), text };
+    } catch (error) {
+      if (error instanceof TransportError) log?.push({ request: shown(request), error: `${error.code}: ${error.message}`, ms: Math.round(performance.now() - started) });
+      throw error;
+    }
+  }
+}
+
+export function jsonRequest(method: string, path: string, value: unknown, headers: Record<string, string> = {}): WireRequest {
+  return { method, path, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(value) };
+}
+
+function shown(request: WireRequest): Exchange['request'] {
+  const headers = Object.fromEntries(Object.entries(request.headers ?? {}).map(([k, v]) => [k, k.toLowerCase() === 'authorization' ? '[redacted]' : v]));
+  const body = request.body === undefined ? undefined : typeof request.body === 'string' ? request.body : decoder.decode(request.body);
+  return { method: request.method, path: request.path, headers, ...(body !== undefined ? { body: cap(body) } : {}) };
+}
+
+function cap(text: string): string {
+  return text.length > EXCHANGE_BODY_CAP ? `${text.slice(0, EXCHANGE_BODY_CAP)}…` : text;
+}
+
+function parseJson(contentType: string | undefined, text: string): unknown {
+  if (!contentType || !/^application\/([a-z0-9.+-]*\+)?json\b/i.test(contentType)) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,801 @@
+// The fuzzer's commands (fc.commands with fc.asyncModelRun). A command is data
+// (CommandSpec: plain JSON, so a crash file can carry it and `replay` can run it
+// again) wrapped in FuzzCommand. Each sends real signed requests through the
+// operator role, predicts every answer with the model (model.ts) and compares:
+// status and problem code, for successes the returned pack (operator signature,
+// chain digest predicted and recomputed, bearer, depth) or confirmation, and
+// afterwards the balances read through test control. The first difference throws
+// a Mismatch with expected and actual.
+//
+// Choices that depend on the state (which pack, which amount, how far to move the
+// clock) are resolved when the command runs, against the model: a pack index is
+// taken modulo the packs issued so far, so a shrunk sequence still means something.
+// Every command also writes the scenario steps it amounts to (world.script), with
+// the checks the model predicted: the regression scenario is that script.
+import fc from 'fast-check';
+import { parseTimestamp, toAmount, type ProblemCode } from '../../profile/index.ts';
+import { recomputeChainDigest, validateMessage, verifyCashPack, verifyConfirmation, type CashPack, type RedemptionConfirmation } from '../../profile/cashpack/index.ts';
+import type { WireRequest } from '../adapters/types.ts';
+import type { Reply } from './client.ts';
+import { buildCancel, buildIssue, buildRedeem, buildRenew, buildStatus, ISSUE_PATH, REDEEM_PATH, RENEW_PATH } from './messages.ts';
+import { Mismatch, requirementOf } from './mismatch.ts';
+import { depthOf, digestOf, type Decision, type IssueMessage, type Outcome, type PackState, type RedeemMessage, type RenewMessage } from './model.ts';
+import { KEY, type FuzzModel, type RealPack, type ScriptCheck, type World } from './world.ts';
+
+// ---- Commands as data ----
+
+/** An amount near the policy's and the balance's bounds (PROFILE.md §5 issue steps 7 and 9). */
+export type AmountChoice = { readonly small: number } | 'available' | 'available+1' | 'max' | 'max+1';
+/** A lifetime near the policy's bounds (issue step 8); `typical` is one hour, kept within them. */
+export type ExpiryChoice = 'typical' | 'min' | 'min-1' | 'max' | 'max+1' | { readonly permille: number };
+/** How far the clock moves: seconds, to just before or at a pack's expiry, past the freshness window, past every expiry. */
+export type AdvanceChoice = { readonly seconds: number } | { readonly toExpiryOf: number; readonly delta: -1 | 0 } | 'window+1' | 'past-max-expiry';
+/** Who signs a renewal or redemption: the current bearer, or the one before it (a key that never held the pack on a fresh pack). */
+export type Holder = 'bearer' | 'previous-bearer';
+/** The redeemer's HTTP identity (PROFILE.md §5 redeem step 9). */
+export type Identity = 'identified' | 'unsigned' | 'low-level' | 'other-redeemer' | 'unregistered';
+/** Who reads a status (PROFILE.md §5 status). */
+export type Caller = 'principal' | 'stranger' | 'redeemer' | 'outsider' | 'unsigned';
+export type InterleaveOp = 'redeem' | 'renew' | 'cancel' | 'status';
+
+export type CommandSpec =
+  | { readonly kind: 'issue'; readonly amount: AmountChoice; readonly expiry: ExpiryChoice; readonly signer: 'principal' | 'outsider' }
+  | { readonly kind: 'renew'; readonly pack: number; readonly by: Holder; readonly digest: 'current' | 'stale'; readonly present: 'known' | 'first'; readonly reuseId?: number }
+  | { readonly kind: 'renew-to-limit'; readonly pack: number }
+  | { readonly kind: 'redeem'; readonly pack: number; readonly by: Holder; readonly identity: Identity; readonly reuseId?: number }
+  | { readonly kind: 'status'; readonly pack: number | 'unknown'; readonly caller: Caller }
+  | { readonly kind: 'advance'; readonly by: AdvanceChoice }
+  | { readonly kind: 'cancel'; readonly pack: number | 'unknown' }
+  | { readonly kind: 'replay'; readonly message: number }
+  | { readonly kind: 'burst'; readonly pack: number; readonly op: 'redeem' | 'renew'; readonly copies: number }
+  | { readonly kind: 'interleave'; readonly pack: number; readonly ops: readonly InterleaveOp[]; readonly order?: readonly number[] };
+
+export type CommandKind = CommandSpec['kind'];
+export const COMMAND_KINDS: readonly CommandKind[] = ['issue', 'renew', 'renew-to-limit', 'redeem', 'status', 'advance', 'cancel', 'replay', 'burst', 'interleave'];
+
+/** Readable form, as fast-check prints a counterexample and the crash file lists it. */
+export function describe(spec: CommandSpec): string {
+  const { kind, ...rest } = spec;
+  const args = Object.entries(rest)
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => `${k}=${typeof v === 'object' ? JSON.stringify(v) : String(v)}`);
+  return `${kind}(${args.join(', ')})`;
+}
+
+// ---- fast-check ----
+
+/** A command of the model run; see the file comment. */
+export class FuzzCommand implements fc.AsyncCommand<FuzzModel, World> {
+  constructor(
+    readonly spec: CommandSpec,
+    /** Orders an interleave's requests (fc.scheduler); a spec with `order` needs none. */
+    private readonly scheduler?: fc.Scheduler,
+  ) {}
+
+  check(m: Readonly<FuzzModel>): boolean {
+    return !m.halted() && applicable(this.spec, m);
+  }
+
+  async run(m: FuzzModel, w: World): Promise<void> {
+    const ctx: Ctx = { m, w, label: describe(this.spec) };
+    const run = EXECUTORS[this.spec.kind] as (spec: CommandSpec, ctx: Ctx, scheduler?: fc.Scheduler) => Promise<void>;
+    await run(this.spec, ctx, this.scheduler);
+  }
+
+  toString(): string {
+    return describe(this.spec);
+  }
+
+  // A scheduler is stateful: each run gets a fresh copy, so a replay orders the same way.
+  [fc.cloneMethod](): FuzzCommand {
+    return new FuzzCommand(this.spec, this.scheduler === undefined ? undefined : fc.cloneIfNeeded(this.scheduler));
+  }
+}
+
+function applicable(spec: CommandSpec, m: Readonly<FuzzModel>): boolean {
+  const packs = m.operator.packList().length;
+  switch (spec.kind) {
+    case 'issue':
+    case 'advance':
+      return true;
+    case 'status':
+    case 'cancel':
+      return spec.pack === 'unknown' || packs > 0;
+    case 'replay':
+      return m.sent > 0;
+    case 'renew-to-limit':
+      return packs > 0 && m.operator.policy.maxChainDepth <= MAX_RENEWALS_IN_ONE_COMMAND;
+    default:
+      return packs > 0;
+  }
+}
+
+/** renew-to-limit is skipped when the policy allows deeper chains than this. */
+export const MAX_RENEWALS_IN_ONE_COMMAND = 32;
+
+const weighted = <T>(...entries: [fc.Arbitrary<T>, number][]) => fc.oneof(...entries.map(([arbitrary, weight]) => ({ arbitrary, weight })));
+const packIndex = fc.nat(7);
+/** Mostly a fresh id; sometimes the id of an earlier message, of any kind (PROFILE.md §6: one namespace). */
+const reuseId = fc.option(fc.nat(31), { nil: undefined, freq: 8 });
+
+/** One arbitrary per command kind, with its weight. */
+export const COMMAND_ARBITRARIES: Readonly<Record<CommandKind, [fc.Arbitrary<FuzzCommand>, number]>> = {
+  issue: [
+    fc
+      .record({
+        kind: fc.constant('issue' as const),
+        amount: weighted<AmountChoice>([fc.record({ small: fc.integer({ min: 1, max: 100 }) }), 4], [fc.constantFrom('available', 'available+1', 'max', 'max+1'), 2]),
+        expiry: weighted<ExpiryChoice>([fc.constant('typical'), 5], [fc.constantFrom('min', 'min-1', 'max', 'max+1'), 2], [fc.record({ permille: fc.integer({ min: 0, max: 1000 }) }), 1]),
+        signer: weighted<'principal' | 'outsider'>([fc.constant('principal'), 9], [fc.constant('outsider'), 1]),
+      })
+      .map((spec) => new FuzzCommand(spec)),
+    5,
+  ],
+  renew: [
+    fc
+      .record({
+        kind: fc.constant('renew' as const),
+        pack: packIndex,
+        by: weighted<Holder>([fc.constant('bearer'), 4], [fc.constant('previous-bearer'), 1]),
+        digest: weighted<'current' | 'stale'>([fc.constant('current'), 4], [fc.constant('stale'), 1]),
+        present: weighted<'known' | 'first'>([fc.constant('known'), 3], [fc.constant('first'), 1]),
+        reuseId,
+      })
+      .map((spec) => new FuzzCommand(spec)),
+    5,
+  ],
+  'renew-to-limit': [fc.record({ kind: fc.constant('renew-to-limit' as const), pack: packIndex }).map((spec) => new FuzzCommand(spec)), 1],
+  redeem: [
+    fc
+      .record({
+        kind: fc.constant('redeem' as const),
+        pack: packIndex,
+        by: weighted<Holder>([fc.constant('bearer'), 5], [fc.constant('previous-bearer'), 1]),
+        identity: weighted<Identity>([fc.constant('identified'), 5], [fc.constantFrom<Identity>('unsigned', 'low-level', 'other-redeemer', 'unregistered'), 2]),
+        reuseId,
+      })
+      .map((spec) => new FuzzCommand(spec)),
+    3,
+  ],
+  status: [
+    fc
+      .record({
+        kind: fc.constant('status' as const),
+        pack: weighted<number | 'unknown'>([packIndex, 5], [fc.constant('unknown'), 1]),
+        caller: weighted<Caller>([fc.constant('principal'), 4], [fc.constantFrom('stranger', 'redeemer', 'outsider', 'unsigned'), 2]),
+      })
+      .map((spec) => new FuzzCommand(spec)),
+    2,
+  ],
+  advance: [
+    fc
+      .record({
+        kind: fc.constant('advance' as const),
+        by: weighted<AdvanceChoice>(
+          [fc.record({ seconds: fc.integer({ min: 1, max: 120 }) }), 3],
+          [fc.record({ toExpiryOf: packIndex, delta: fc.constantFrom(-1 as const, 0 as const) }), 2],
+          [fc.constantFrom('window+1' as const, 'past-max-expiry' as const), 1],
+        ),
+      })
+      .map((spec) => new FuzzCommand(spec)),
+    2,
+  ],
+  cancel: [
+    fc.record({ kind: fc.constant('cancel' as const), pack: weighted<number | 'unknown'>([packIndex, 5], [fc.constant('unknown'), 1]) }).map((spec) => new FuzzCommand(spec)),
+    1,
+  ],
+  replay: [fc.record({ kind: fc.constant('replay' as const), message: fc.nat(31) }).map((spec) => new FuzzCommand(spec)), 3],
+  burst: [
+    fc
+      .record({ kind: fc.constant('burst' as const), pack: packIndex, op: fc.constantFrom('redeem' as const, 'renew' as const), copies: fc.integer({ min: 2, max: 8 }) })
+      .map((spec) => new FuzzCommand(spec)),
+    2,
+  ],
+  interleave: [
+    fc
+      .record({
+        spec: fc.record({
+          kind: fc.constant('interleave' as const),
+          pack: packIndex,
+          ops: fc.array(fc.constantFrom<InterleaveOp>('redeem', 'renew', 'cancel', 'status'), { minLength: 2, maxLength: 3 }),
+        }),
+        scheduler: fc.scheduler(),
+      })
+      .map(({ spec, scheduler }) => new FuzzCommand(spec, scheduler)),
+    1,
+  ],
+};
+
+/** The commands of a model run (fc.commands). */
+export function commandsArbitrary(maxCommands = 30): fc.Arbitrary<Iterable<FuzzCommand>> {
+  return fc.commands([weighted(...Object.values(COMMAND_ARBITRARIES))], { maxCommands, size: 'medium' }) as fc.Arbitrary<Iterable<FuzzCommand>>;
+}
+
+// ---- Running a command ----
+
+interface Ctx {
+  readonly m: FuzzModel;
+  readonly w: World;
+  readonly label: string;
+}
+
+type Executor<K extends CommandKind> = (spec: Extract<CommandSpec, { kind: K }>, ctx: Ctx, scheduler?: fc.Scheduler) => Promise<void>;
+
+const EXECUTORS: { readonly [K in CommandKind]: Executor<K> } = {
+  async issue(spec, ctx) {
+    const { m, w } = ctx;
+    w.executed.push(spec);
+    const policy = m.operator.policy;
+    const principal = m.operator.principal(w.kid(KEY.principal))!;
+    const amount = resolveAmount(spec.amount, principal.available, policy.maxAmount);
+    const lifetime = resolveExpiry(spec.expiry, policy.expiryMinSeconds, policy.expiryMaxSeconds);
+    const bearer = w.newBearer();
+    const built = buildIssue(w, m.operator.now, { signer: spec.signer, bearer, amount, expiryMs: m.operator.now + lifetime * 1000 });
+    const capture = w.capture();
+    await performIssue(ctx, built, { do: 'issue', principal: spec.signer, bearer, amount: toAmount(amount), expiry_in: lifetime, as: capture }, capture, bearer, true);
+    await w.checkBalances(m, ctx.label, 'CPP-FND-1', false);
+  },
+
+  async renew(spec, ctx) {
+    const { m, w } = ctx;
+    w.executed.push(spec);
+    const { pack, real } = pickPack(ctx, spec.pack);
+    const depth = depthOf(pack);
+    const bearer = spec.by === 'bearer' ? real.bearerNames.at(-1)! : depth >= 1 ? real.bearerNames.at(-2)! : KEY.outsider;
+    // A stale digest: the one before the current, or on a fresh pack one that never was.
+    const [prevDigest, prevExpr] =
+      spec.digest === 'current' ? [digestOf(pack), ref(real.digestRefs.at(-1)!)]
+      : depth >= 1 ? [pack.digests.at(-2)!, ref(real.digestRefs.at(-2)!)]
+      : [NEVER_A_DIGEST, NEVER_A_DIGEST];
+    const [presented, presentedRef] = spec.present === 'first' ? [real.first, real.firstRef] : [real.known, real.knownRef];
+    const reused = reusedId(ctx, spec.reuseId);
+    const newBearer = w.newBearer();
+    const built = buildRenew(w, m.operator.now, { pack: presented, bearer, newBearer, prevDigest, ...(reused ? { id: reused.id } : {}) });
+    const capture = w.capture();
+    const fields = {
+      do: 'renew',
+      pack: ref(presentedRef),
+      bearer,
+      new_bearer: newBearer,
+      prev_chain_digest: prevExpr,
+      ...(reused ? { renewal_id: ref(reused.expr) } : {}),
+      as: capture,
+    };
+    await performRenew(ctx, built.message, built.request, fields, capture, { newBearer, packRef: presentedRef, fresh: true });
+    await w.checkBalances(m, ctx.label, 'CPP-FND-1', false);
+  },
+
+  async 'renew-to-limit'(spec, ctx) {
+    const { m, w } = ctx;
+    w.executed.push(spec);
+    const { pack, real } = pickPack(ctx, spec.pack);
+    // Renew by the current bearer until the chain is at max_chain_depth, then once more (renew step 10).
+    const steps = Math.max(0, m.operator.policy.maxChainDepth - depthOf(pack)) + 1;
+    for (let i = 0; i < steps && !m.halted(); i++) {
+      const newBearer = w.newBearer();
+      const bearer = real.bearerNames.at(-1)!;
+      const built = buildRenew(w, m.operator.now, { pack: real.known, bearer, newBearer, prevDigest: digestOf(pack) });
+      const capture = w.capture();
+      const fields = { do: 'renew', pack: ref(real.knownRef), bearer, new_bearer: newBearer, prev_chain_digest: ref(real.digestRefs.at(-1)!), as: capture };
+      const outcome = await performRenew(ctx, built.message, built.request, fields, capture, { newBearer, packRef: real.knownRef, fresh: true });
+      if (!outcome.ok) break;
+    }
+    await w.checkBalances(m, ctx.label, 'CPP-FND-1', false);
+  },
+
+  async redeem(spec, ctx) {
+    const { m, w } = ctx;
+    w.executed.push(spec);
+    const { pack, real } = pickPack(ctx, spec.pack);
+    const bearer = spec.by === 'bearer' ? real.bearerNames.at(-1)! : depthOf(pack) >= 1 ? real.bearerNames.at(-2)! : KEY.outsider;
+    const { redeemer, identifyAs } = identityOf(spec.identity, w);
+    const reused = reusedId(ctx, spec.reuseId);
+    const built = buildRedeem(w, m.operator.now, { pack: real.known, bearer, redeemer, identifyAs, ...(reused ? { id: reused.id } : {}) });
+    const capture = w.capture();
+    const fields = {
+      do: 'redeem',
+      pack: ref(real.knownRef),
+      bearer,
+      redeemer,
+      ...(identifyAs !== redeemer ? { identify_as: identifyAs } : {}),
+      ...(reused ? { redemption_id: ref(reused.expr) } : {}),
+      as: capture,
+    };
+    await performRedeem(ctx, built.message, built.request, fields, capture, { packRef: real.knownRef, signAs: identifyAs, fresh: true });
+    await w.checkBalances(m, ctx.label, 'CPP-FND-1', true);
+  },
+
+  async status(spec, ctx) {
+    ctx.w.executed.push(spec);
+    const target = spec.pack === 'unknown' ? undefined : pickPack(ctx, spec.pack);
+    const signAs = spec.caller === 'unsigned' ? false : CALLER_KEY[spec.caller];
+    await performStatus(ctx, target?.real, target?.pack.packId ?? ctx.w.unknownPackId, signAs, true);
+  },
+
+  async advance(spec, ctx) {
+    const { m, w } = ctx;
+    w.executed.push(spec);
+    const seconds = resolveAdvance(spec.by, ctx);
+    w.step({ do: 'clock', advance: seconds }, [{ equals: { value: '${res.frozen}', to: true }, requirement: 'PRF-CTL-1' }]);
+    const expected = m.operator.now + seconds * 1000;
+    const state = (await w.control('POST', '/_control/clock', { advance_seconds: seconds })) as { now?: unknown };
+    m.operator.advance(seconds);
+    const now = parseTimestamp(state.now);
+    if (now !== expected) throw new Mismatch({ command: ctx.label, what: 'the clock after advance_seconds', expected: w.timestamp(expected), actual: state.now, requirement: 'PRF-CTL-1' });
+    await w.checkBalances(m, ctx.label, 'CPP-EXP-2', false);
+  },
+
+  async cancel(spec, ctx) {
+    const { m, w } = ctx;
+    w.executed.push(spec);
+    const target = spec.pack === 'unknown' ? undefined : pickPack(ctx, spec.pack);
+    await performCancel(ctx, target?.real, target?.pack.packId ?? w.unknownPackId);
+    await w.checkBalances(m, ctx.label, 'CPP-CAN-1', false);
+  },
+
+  async replay(spec, ctx) {
+    const { m, w } = ctx;
+    w.executed.push(spec);
+    // An identical resend (PROFILE.md §6): same bytes, same headers.
+    const entry = w.sent[spec.message % w.sent.length]!;
+    const capture = w.capture();
+    const message = entry.message;
+    switch (message.kind) {
+      case 'issue':
+        await performIssue(ctx, { message, request: entry.request }, { do: 'http', method: 'POST', path: ISSUE_PATH, json: ref(entry.sentRef), as: capture }, capture, nameOfKey(w, message.initialBearer), false);
+        break;
+      case 'renew': {
+        const fields = { do: 'http', method: 'POST', path: RENEW_PATH, json: { cash_pack: ref(entry.packRef!), renewal: ref(entry.sentRef) }, as: capture };
+        await performRenew(ctx, message, entry.request, fields, capture, { newBearer: nameOfKey(w, message.newBearer), packRef: entry.packRef!, fresh: false });
+        break;
+      }
+      case 'redeem': {
+        const fields = {
+          do: 'http',
+          method: 'POST',
+          path: REDEEM_PATH,
+          json: { cash_pack: ref(entry.packRef!), redemption: ref(entry.sentRef) },
+          ...(entry.signAs ? { sign_as: entry.signAs } : {}),
+          as: capture,
+        };
+        await performRedeem(ctx, message, entry.request, fields, capture, { packRef: entry.packRef!, signAs: entry.signAs ?? false, fresh: false });
+        break;
+      }
+    }
+    await w.checkBalances(m, ctx.label, 'PRF-RPL-1', message.kind === 'redeem');
+  },
+
+  async burst(spec, ctx) {
+    const { m, w } = ctx;
+    w.executed.push(spec);
+    const { pack, real } = pickPack(ctx, spec.pack);
+    const bearer = real.bearerNames.at(-1)!;
+    const capture = w.capture();
+    const now = m.operator.now;
+    // Every request is built (fresh ids, own signatures) before any is sent; then all are released together.
+    let builds: { message: RenewMessage | RedeemMessage; request: WireRequest }[];
+    let of: Record<string, unknown>;
+    let newBearer: string | undefined;
+    if (spec.op === 'redeem') {
+      builds = Array.from({ length: spec.copies }, () => buildRedeem(w, now, { pack: real.known, bearer, redeemer: KEY.redeemer, identifyAs: KEY.redeemer }));
+      of = { do: 'redeem', pack: ref(real.knownRef), bearer, redeemer: KEY.redeemer };
+    } else {
+      newBearer = w.newBearer();
+      const nb = newBearer;
+      builds = Array.from({ length: spec.copies }, () => buildRenew(w, now, { pack: real.known, bearer, newBearer: nb, prevDigest: digestOf(pack) }));
+      of = { do: 'renew', pack: ref(real.knownRef), bearer, new_bearer: newBearer, prev_chain_digest: ref(real.digestRefs.at(-1)!) };
+    }
+    const decide = (message: RenewMessage | RedeemMessage): Decision<Outcome<object>> => (message.kind === 'renew' ? m.operator.renew(message) : m.operator.redeem(message));
+    const first = decide(builds[0]!.message).outcome;
+    const kind = spec.op;
+    w.step(
+      { do: 'parallel', copies: spec.copies, of, as: capture },
+      first.ok ? [{ exactly_one: { status: 200 }, requirement: 'CPP-RACE-1' }] : [{ all: { status: first.status }, requirement: requirementOf(kind, first) }],
+    );
+    builds.forEach((b, i) => w.sent.push({ message: b.message, request: b.request, sentRef: `${capture}.sent[${i}]`, packRef: real.knownRef, ...(kind === 'redeem' ? { signAs: KEY.redeemer } : {}) }));
+    m.sent = w.sent.length;
+
+    const replies = await Promise.all(builds.map((b) => w.send(b.request)));
+
+    if (first.ok) {
+      const winners = replies.flatMap((r, i) => (r.status === 200 ? [i] : []));
+      if (winners.length !== 1) {
+        throw new Mismatch({ command: ctx.label, what: `${spec.copies} concurrent ${kind} requests of one pack`, expected: 'exactly one 200', actual: tally(replies), requirement: 'CPP-RACE-1', rule: 'PROFILE.md §5.1: of concurrent renewals or redemptions of one pack, exactly one succeeds' });
+      }
+      const winner = winners[0]!;
+      const message = builds[winner]!.message;
+      if (message.kind === 'redeem') {
+        const d = m.operator.redeem(message);
+        checkConfirmation(ctx, replies[winner]!, message, d.outcome);
+        d.commit();
+      } else {
+        const d = m.operator.renew(message);
+        if (d.outcome.ok) checkPack(ctx, replies[winner]!.body, { digest: d.outcome.digest, depth: d.outcome.depth, bearer: d.outcome.bearer, pack }, 'CPP-RNW-1');
+        d.commit();
+      }
+      // The others now meet the state the winner left: INSTRUMENT_NOT_ACTIVE, or BEARER_MISMATCH for renewals.
+      builds.forEach((b, i) => {
+        if (i === winner) return;
+        const d = decide(b.message);
+        compareAnswer(ctx, kind, d.outcome, replies[i]!);
+        d.commit();
+      });
+    } else {
+      const decisions = builds.map((b) => decide(b.message));
+      decisions.forEach((d, i) => {
+        compareAnswer(ctx, kind, d.outcome, replies[i]!);
+        d.commit();
+      });
+    }
+    if (kind === 'renew' && pack.bearers.length > real.bearerNames.length) {
+      // The winning pack is one of N answers a scenario cannot name; the status read names its digest.
+      real.bearerNames.push(newBearer!);
+      const status = await performStatus(ctx, real, pack.packId, KEY.principal, false);
+      real.digestRefs.push(`${status}.body.chain_digest`);
+    }
+    await w.checkBalances(m, ctx.label, 'CPP-RACE-1', kind === 'redeem');
+  },
+
+  async interleave(spec, ctx, scheduler) {
+    const { m, w } = ctx;
+    const { pack, real } = pickPack(ctx, spec.pack);
+    // Every operation is built against the same state; the scheduler picks the order they are released in, one at a time.
+    const now = m.operator.now;
+    const bearer = real.bearerNames.at(-1)!;
+    const packRef = real.knownRef;
+    const digestExpr = ref(real.digestRefs.at(-1)!);
+    const ops = spec.ops.map((op) => {
+      switch (op) {
+        case 'redeem': {
+          const built = buildRedeem(w, now, { pack: real.known, bearer, redeemer: KEY.redeemer, identifyAs: KEY.redeemer });
+          return async () => {
+            const capture = w.capture();
+            await performRedeem(ctx, built.message, built.request, { do: 'redeem', pack: ref(packRef), bearer, redeemer: KEY.redeemer, as: capture }, capture, { packRef, signAs: KEY.redeemer, fresh: true });
+          };
+        }
+        case 'renew': {
+          const newBearer = w.newBearer();
+          const built = buildRenew(w, now, { pack: real.known, bearer, newBearer, prevDigest: digestOf(pack) });
+          return async () => {
+            const capture = w.capture();
+            const fields = { do: 'renew', pack: ref(packRef), bearer, new_bearer: newBearer, prev_chain_digest: digestExpr, as: capture };
+            await performRenew(ctx, built.message, built.request, fields, capture, { newBearer, packRef, fresh: true });
+          };
+        }
+        case 'cancel':
+          return () => performCancel(ctx, real, pack.packId);
+        case 'status':
+          return async () => {
+            await performStatus(ctx, real, pack.packId, KEY.principal, true);
+          };
+      }
+    });
+    const order = spec.order ?? (await releaseOrder(scheduler, spec.ops));
+    w.executed.push({ ...spec, order });
+    for (const i of order) await ops[i]!();
+    await w.checkBalances(m, ctx.label, 'CPP-FND-1', true);
+  },
+};
+
+/** The order in which fc.scheduler releases the operations (each label scheduled once). */
+async function releaseOrder(scheduler: fc.Scheduler | undefined, ops: readonly InterleaveOp[]): Promise<number[]> {
+  if (!scheduler) return ops.map((_, i) => i);
+  const order: number[] = [];
+  const tasks = ops.map((op, i) => scheduler.schedule(Promise.resolve(i), `${op}#${i}`).then(() => void order.push(i)));
+  await scheduler.waitIdle();
+  await Promise.all(tasks);
+  return order;
+}
+
+// ---- One request: predict, write the step, send, compare, commit ----
+
+async function performIssue(ctx: Ctx, built: { message: IssueMessage; request: WireRequest }, fields: Record<string, unknown>, capture: string, bearer: string, fresh: boolean): Promise<void> {
+  const { m, w } = ctx;
+  const decision = m.operator.issue(built.message);
+  const outcome = decision.outcome;
+  w.step(fields, answerChecks('issue', outcome, [{ chain_digest: '${res.body}', requirement: 'PRF-DIG-1' }]));
+  if (fresh) {
+    w.sent.push({ message: built.message, request: built.request, sentRef: `${capture}.sent` });
+    m.sent = w.sent.length;
+  }
+  const reply = await w.send(built.request);
+  compareAnswer(ctx, 'issue', outcome, reply);
+  if (!outcome.ok) return decision.commit(undefined);
+  const body = reply.body as CashPack;
+  checkShape(ctx, body, 'cash-pack', 'CPP-ISS-1');
+  const expected = { digest: m.operator.genesisDigest(body.pack_id, outcome.initialBearer), depth: 0, bearer: outcome.initialBearer };
+  checkPack(ctx, body, expected, 'CPP-ISS-1');
+  same(ctx, 'amount', toAmount(outcome.amount), body.amount, 'CPP-ISS-1');
+  same(ctx, 'expiry', w.timestamp(outcome.expiryMs), body.expiry, 'CPP-ISS-1');
+  decision.commit(body.pack_id);
+  const packRef = `${capture}.body`;
+  w.packs.set(body.pack_id, {
+    packId: body.pack_id,
+    idRef: `${packRef}.pack_id`,
+    first: body,
+    firstRef: packRef,
+    known: body,
+    knownRef: packRef,
+    digestRefs: [`${packRef}.chain_digest`],
+    bearerNames: [bearer],
+  });
+}
+
+interface RenewRefs {
+  readonly newBearer: string;
+  readonly packRef: string;
+  /** A new message (recorded for replays), not a resend. */
+  readonly fresh: boolean;
+}
+
+async function performRenew(ctx: Ctx, message: RenewMessage, request: WireRequest, fields: Record<string, unknown>, capture: string, refs: RenewRefs): Promise<Outcome<object>> {
+  const { m, w } = ctx;
+  const decision = m.operator.renew(message);
+  const outcome = decision.outcome;
+  w.step(fields, answerChecks('renew', outcome, [
+    { chain_digest: '${res.body}', requirement: 'CPP-CHN-1' },
+    { equals: { value: '${res.body.current_bearer_pk}', to: ref(refs.newBearer) }, requirement: 'CPP-RNW-1' },
+  ]));
+  if (refs.fresh) {
+    w.sent.push({ message, request, sentRef: `${capture}.sent`, packRef: refs.packRef });
+    m.sent = w.sent.length;
+  }
+  const reply = await w.send(request);
+  compareAnswer(ctx, 'renew', outcome, reply);
+  if (outcome.ok) {
+    const pack = m.operator.pack(message.packId)!;
+    checkPack(ctx, reply.body, { digest: outcome.digest, depth: outcome.depth, bearer: outcome.bearer, pack }, 'CPP-RNW-1');
+  }
+  decision.commit();
+  if (outcome.ok) {
+    const real = w.packs.get(message.packId)!;
+    real.known = reply.body as CashPack;
+    real.knownRef = `${capture}.body`;
+    real.digestRefs.push(`${capture}.body.chain_digest`);
+    real.bearerNames.push(refs.newBearer);
+  }
+  return outcome;
+}
+
+interface RedeemRefs {
+  readonly packRef: string;
+  readonly signAs: string | false;
+  readonly fresh: boolean;
+}
+
+async function performRedeem(ctx: Ctx, message: RedeemMessage, request: WireRequest, fields: Record<string, unknown>, capture: string, refs: RedeemRefs): Promise<void> {
+  const { m, w } = ctx;
+  const decision = m.operator.redeem(message);
+  const outcome = decision.outcome;
+  w.step(fields, answerChecks('redeem', outcome, outcome.ok ? [{ equals: { value: '${res.body.amount}', to: toAmount(outcome.amount) }, requirement: 'CPP-RED-1' }] : []));
+  if (refs.fresh) {
+    w.sent.push({ message, request, sentRef: `${capture}.sent`, packRef: refs.packRef, ...(refs.signAs !== false ? { signAs: refs.signAs } : {}) });
+    m.sent = w.sent.length;
+  }
+  const reply = await w.send(request);
+  compareAnswer(ctx, 'redeem', outcome, reply);
+  if (outcome.ok) checkConfirmation(ctx, reply, message, outcome);
+  decision.commit();
+}
+
+/** A status read; returns the step's capture name. With `digestCheck`, the step also pins the digest a scenario can name. */
+async function performStatus(ctx: Ctx, real: RealPack | undefined, packId: string, signAs: string | false, digestCheck: boolean): Promise<string> {
+  const { m, w } = ctx;
+  const built = buildStatus(w, m.operator.now, packId, signAs);
+  const outcome = m.operator.status(built.query);
+  const capture = w.capture();
+  const extra: ScriptCheck[] = outcome.ok
+    ? [
+        { equals: { value: '${res.body.status}', to: outcome.view.status }, requirement: 'CPP-STS-1' },
+        { equals: { value: '${res.body.chain_depth}', to: outcome.view.depth }, requirement: 'CPP-CHN-1' },
+        ...(digestCheck && real ? [{ equals: { value: '${res.body.chain_digest}', to: ref(real.digestRefs.at(-1)!) }, requirement: 'CPP-CHN-1' }] : []),
+      ]
+    : [];
+  w.step({ do: 'status', pack_id: real ? ref(real.idRef) : packId, sign_as: signAs, as: capture }, answerChecks('status', outcome, extra));
+  const reply = await w.send(built.request);
+  compareAnswer(ctx, 'status', outcome, reply);
+  if (outcome.ok) {
+    const body = reply.body as Record<string, unknown> | undefined;
+    checkShape(ctx, body, 'status', 'CPP-STS-1');
+    same(ctx, 'status', outcome.view.status, body?.status, 'CPP-STS-1');
+    same(ctx, 'chain_depth', outcome.view.depth, body?.chain_depth, 'CPP-CHN-1');
+    same(ctx, 'chain_digest', outcome.view.digest, body?.chain_digest, 'CPP-CHN-1');
+    same(ctx, 'amount', toAmount(outcome.view.amount), body?.amount, 'CPP-STS-1');
+    same(ctx, 'expiry', w.timestamp(outcome.view.expiryMs), body?.expiry, 'CPP-STS-1');
+  }
+  return capture;
+}
+
+async function performCancel(ctx: Ctx, real: RealPack | undefined, packId: string): Promise<void> {
+  const { m, w } = ctx;
+  const decision = m.operator.cancel(packId);
+  const capture = w.capture();
+  w.step({ do: 'cancel', pack_id: real ? ref(real.idRef) : packId, as: capture }, answerChecks('cancel', decision.outcome, []));
+  const reply = await w.send(buildCancel(packId));
+  compareAnswer(ctx, 'cancel', decision.outcome, reply);
+  if (decision.outcome.ok) same(ctx, 'status', 'CANCELLED', (reply.body as Record<string, unknown> | undefined)?.status, 'CPP-CAN-1');
+  decision.commit();
+}
+
+// ---- Comparisons ----
+
+/** The checks a scenario step makes for a predicted outcome. */
+function answerChecks(kind: Parameters<typeof requirementOf>[0], outcome: Outcome<object>, success: ScriptCheck[]): ScriptCheck[] {
+  const requirement = requirementOf(kind, outcome);
+  return outcome.ok ? [{ status: 200, requirement }, ...success] : [{ problem: outcome.code, requirement }];
+}
+
+/** Status and problem code (PROFILE.md §11): a refusal must be application/problem+json with the predicted code. */
+function compareAnswer(ctx: Ctx, kind: Parameters<typeof requirementOf>[0], outcome: Outcome<object>, reply: Reply, requirement = requirementOf(kind, outcome)): void {
+  const actual = answerOf(reply);
+  if (outcome.ok) {
+    if (reply.status === 200) return;
+    throw new Mismatch({ command: ctx.label, what: `the ${kind} answer`, expected: { status: 200 }, actual, requirement });
+  }
+  const problem = mediaType(reply) === 'application/problem+json';
+  if (reply.status === outcome.status && problem && actual.code === outcome.code) return;
+  throw new Mismatch({ command: ctx.label, what: `the ${kind} answer`, expected: { status: outcome.status, code: outcome.code }, actual, requirement, rule: outcome.rule });
+}
+
+function answerOf(reply: Reply): { status: number; code?: ProblemCode | null; content_type?: string; detail?: string } {
+  const body = reply.body as { code?: unknown; detail?: unknown } | undefined;
+  const type = mediaType(reply);
+  return {
+    status: reply.status,
+    ...(reply.status !== 200 ? { code: typeof body?.code === 'string' ? (body.code as ProblemCode) : null } : {}),
+    ...(reply.status !== 200 && type !== 'application/problem+json' ? { content_type: type ?? 'none' } : {}),
+    ...(typeof body?.detail === 'string' ? { detail: body.detail.slice(0, 200) } : {}),
+  };
+}
+
+function mediaType(reply: Reply): string | undefined {
+  return reply.headers['content-type']?.split(';')[0]?.trim().toLowerCase();
+}
+
+function same(ctx: Ctx, what: string, expected: unknown, actual: unknown, requirement: string): void {
+  if (expected === actual) return;
+  throw new Mismatch({ command: ctx.label, what, expected, actual: actual ?? null, requirement });
+}
+
+function checkShape(ctx: Ctx, value: unknown, kind: 'cash-pack' | 'status' | 'redemption-confirmation', requirement: string): void {
+  const check = validateMessage(kind, value);
+  if (!check.ok) throw new Mismatch({ command: ctx.label, what: `the ${kind} schema (PROFILE.md §4)`, expected: `a valid ${kind}`, actual: check.errors.slice(0, 3), requirement: 'PRF-MSG-1', rule: requirement });
+}
+
+/** A returned cash-pack: the Operator's signature, the digest predicted and recomputed (PROFILE.md §3), bearer and depth. */
+function checkPack(ctx: Ctx, value: unknown, expected: { readonly digest: string; readonly depth: number; readonly bearer: string; readonly pack?: PackState }, requirement: string): void {
+  const { w } = ctx;
+  const pack = value as CashPack;
+  checkShape(ctx, pack, 'cash-pack', requirement);
+  if (!verifyCashPack(pack, w.context.operatorKey)) throw new Mismatch({ command: ctx.label, what: 'the cash-pack signature', expected: "valid under the Operator's well-known key", actual: 'does not verify', requirement: 'CPP-WK-2' });
+  let recomputed: string;
+  try {
+    recomputed = recomputeChainDigest(pack);
+  } catch (error) {
+    throw new Mismatch({ command: ctx.label, what: 'the renewal chain', expected: 'a recomputable chain', actual: (error as Error).message, requirement: 'PRF-DIG-1' });
+  }
+  same(ctx, 'chain_digest recomputed from the pack (PROFILE.md §3)', recomputed, pack.chain_digest, 'PRF-DIG-1');
+  same(ctx, 'chain_digest', expected.digest, pack.chain_digest, 'CPP-CHN-1');
+  same(ctx, 'length of renewal_chain', expected.depth, pack.renewal_chain.length, 'CPP-CHN-1');
+  same(ctx, 'current_bearer_pk', expected.bearer, pack.current_bearer_pk.x, requirement);
+  if (expected.pack) same(ctx, 'pack_id', expected.pack.packId, pack.pack_id, requirement);
+}
+
+function checkConfirmation(ctx: Ctx, reply: Reply, message: RedeemMessage, outcome: Outcome<{ amount: bigint; redeemerKid: string; digest: string }>): void {
+  if (!outcome.ok) return;
+  const body = reply.body as RedemptionConfirmation;
+  checkShape(ctx, body, 'redemption-confirmation', 'CPP-RED-1');
+  if (!verifyConfirmation(body, ctx.w.context.operatorKey)) throw new Mismatch({ command: ctx.label, what: 'the Redemption Confirmation signature', expected: "valid under the Operator's well-known key", actual: 'does not verify', requirement: 'CPP-RED-1' });
+  same(ctx, 'pack_id', message.packId, body.pack_id, 'CPP-RED-1');
+  same(ctx, 'redemption_id', message.id, body.redemption_id, 'CPP-RED-1');
+  same(ctx, 'redeemer_kid', outcome.redeemerKid, body.redeemer_kid, 'CPP-RED-1');
+  same(ctx, 'amount', toAmount(outcome.amount), body.amount, 'CPP-RED-1');
+  same(ctx, 'chain_digest', outcome.digest, body.chain_digest, 'CPP-CHN-1');
+}
+
+function tally(replies: readonly Reply[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const r of replies) {
+    const key = r.status === 200 ? '200' : `${r.status} ${String((r.body as { code?: unknown } | undefined)?.code ?? '')}`.trim();
+    out[key] = (out[key] ?? 0) + 1;
+  }
+  return out;
+}
+
+// ---- Resolving choices against the state ----
+
+/** 32 bytes that are no pack's digest (an all-zero SHA-256 output is not expected to occur). */
+const NEVER_A_DIGEST = 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
+
+const CALLER_KEY: Readonly<Record<Exclude<Caller, 'unsigned'>, string>> = {
+  principal: KEY.principal,
+  stranger: KEY.stranger,
+  redeemer: KEY.redeemer,
+  outsider: KEY.outsider,
+};
+
+/** A scenario template of an expression. */
+function ref(expression: string): string {
+  return `\${${expression}}`;
+}
+
+function pickPack(ctx: Ctx, index: number): { pack: PackState; real: RealPack } {
+  const packs = ctx.m.operator.packList();
+  const pack = packs[index % packs.length]!;
+  return { pack, real: ctx.w.packs.get(pack.packId)! };
+}
+
+/** The id of an earlier message the Operator must still remember (PROFILE.md §6), or undefined for a fresh id. */
+function reusedId(ctx: Ctx, index: number | undefined): { id: string; expr: string } | undefined {
+  if (index === undefined) return undefined;
+  const candidates = ctx.w.sent.filter((s) => ctx.m.operator.remembers(s.message.id));
+  if (candidates.length === 0) return undefined;
+  const entry = candidates[index % candidates.length]!;
+  const member = entry.message.kind === 'issue' ? 'request_id' : entry.message.kind === 'renew' ? 'renewal_id' : 'redemption_id';
+  return { id: entry.message.id, expr: `${entry.sentRef}.${member}` };
+}
+
+function identityOf(identity: Identity, w: World): { redeemer: string; identifyAs: string | false } {
+  switch (identity) {
+    case 'identified':
+      return { redeemer: KEY.redeemer, identifyAs: KEY.redeemer };
+    case 'unsigned':
+      return { redeemer: KEY.redeemer, identifyAs: false };
+    case 'low-level':
+      // With required_identity_level 0 every level passes: the same request unsigned is the nearest failure.
+      return w.redeemerLevels.has(KEY.redeemerLow) ? { redeemer: KEY.redeemerLow, identifyAs: KEY.redeemerLow } : { redeemer: KEY.redeemer, identifyAs: false };
+    case 'other-redeemer':
+      return { redeemer: KEY.redeemer, identifyAs: KEY.redeemer2 };
+    case 'unregistered':
+      return { redeemer: KEY.redeemer, identifyAs: KEY.outsider };
+  }
+}
+
+function nameOfKey(w: World, x: string): string {
+  for (const [name, key] of w.keys) if (key.jwk.x === x) return name;
+  throw new TypeError('a key the run did not create');
+}
+
+export function resolveAmount(choice: AmountChoice, available: bigint, max: bigint): bigint {
+  const fits = (n: bigint) => (n < 1n ? 1n : n.toString().length > 78 ? max : n);
+  if (typeof choice === 'object') return BigInt(choice.small);
+  switch (choice) {
+    case 'available':
+      return fits(available);
+    case 'available+1':
+      return fits(available + 1n);
+    case 'max':
+      return fits(max);
+    case 'max+1':
+      return fits(max + 1n);
+  }
+}
+
+/** The requested lifetime in seconds. */
+export function resolveExpiry(choice: ExpiryChoice, min: number, max: number): number {
+  if (typeof choice === 'object') return min + Math.floor(((max - min) * choice.permille) / 1000);
+  switch (choice) {
+    case 'typical':
+      return Math.min(Math.max(3600, min), max);
+    case 'min':
+      return min;
+    case 'min-1':
+      return min - 1;
+    case 'max':
+      return max;
+    case 'max+1':
+      return max + 1;
+  }
+}
+
+function resolveAdvance(choice: AdvanceChoice, ctx: Ctx): number {
+  const policy = ctx.m.operator.policy;
+  if (choice === 'window+1') return policy.requestWindowSeconds + 1;
+  if (choice === 'past-max-expiry') return policy.expiryMaxSeconds + 1;
+  if ('seconds' in choice) return choice.seconds;
+  const packs = ctx.m.operator.packList();
+  if (packs.length === 0) return 1;
+  const pack = packs[choice.toExpiryOf % packs.length]!;
+  const seconds = Math.ceil((pack.expiryMs - ctx.m.operator.now) / 1000) + choice.delta;
+  return Math.max(0, seconds);
+}

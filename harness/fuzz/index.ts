@@ -1,0 +1,11 @@
+// The stateful fuzzer of the Operator (issue 5): a model of PROFILE.md §5–§6,
+// fast-check commands that drive a target through its operator role and compare
+// every answer with the model, and campaigns that shrink what they find into a
+// crash file and a regression scenario.
+export { FUZZ_CAPABILITIES, openContext, replayCrash, runCampaign, runOnce, type Budget, type CampaignOptions, type CampaignProgress, type CampaignResult, type FoundFailure, type Phase, type ReplayOutcome } from './campaign.ts';
+export { COMMAND_ARBITRARIES, commandsArbitrary, describe as describeCommand, FuzzCommand, type CommandSpec } from './commands.ts';
+export { CRASH_FORMAT, readCrashFile, type CrashFile } from './crash.ts';
+export { HarnessFault, Mismatch, type MismatchDetail } from './mismatch.ts';
+export { modelPolicy, OperatorModel, type ModelPolicy } from './model.ts';
+export { createProgressDisplay } from './progress.ts';
+export { regressionId, regressionText, regressionYaml } from './regression.ts';

@@ -1,0 +1,153 @@
+// Builds the signed requests a command sends (PROFILE.md §4) together with the
+// message as the model reads it, so that what is predicted is exactly what is sent.
+import { buildLockRequest, buildRedemption, buildRenewal, type CashPack, type LockRequest, type RedemptionRequest, type RenewalEntry } from '../../profile/cashpack/index.ts';
+import type { WireRequest } from '../adapters/types.ts';
+import { jsonRequest } from './client.ts';
+import { assetKey, type IssueMessage, type RedeemMessage, type RenewMessage, type StatusQuery } from './model.ts';
+import type { World } from './world.ts';
+
+export interface Built<M, W> {
+  readonly message: M;
+  readonly request: WireRequest;
+  /** The signed message as it went on the wire. */
+  readonly wire: W;
+}
+
+export const ISSUE_PATH = '/v1/cashpack/issue';
+export const RENEW_PATH = '/v1/cashpack/renew';
+export const REDEEM_PATH = '/v1/cashpack/redeem';
+
+export interface IssueInput {
+  /** Key name of the signer of the Lock Request (the Principal, or a key nobody registered). */
+  readonly signer: string;
+  readonly bearer: string;
+  readonly amount: bigint;
+  readonly expiryMs: number;
+  readonly id?: string;
+}
+
+export function buildIssue(w: World, nowMs: number, input: IssueInput): Built<IssueMessage, LockRequest> {
+  const asset = w.context.policyDocument.assets[0]!;
+  const lock = buildLockRequest({
+    principal: w.key(input.signer),
+    ...(input.id !== undefined ? { request_id: input.id } : {}),
+    amount: input.amount,
+    asset,
+    initialBearer: w.jwk(input.bearer),
+    requested_expiry: input.expiryMs,
+    created_at: nowMs,
+  });
+  return {
+    wire: lock,
+    request: jsonRequest('POST', ISSUE_PATH, lock),
+    message: {
+      kind: 'issue',
+      id: lock.request_id,
+      principalKid: lock.principal_pk.kid,
+      signatureValid: true,
+      amount: input.amount,
+      asset: assetKey(asset),
+      initialBearer: lock.initial_bearer_pk.x,
+      expiryMs: input.expiryMs,
+      createdMs: nowMs,
+    },
+  };
+}
+
+export interface RenewInput {
+  /** The signed version of the pack presented. */
+  readonly pack: CashPack;
+  readonly bearer: string;
+  readonly newBearer: string;
+  readonly prevDigest: string;
+  readonly id?: string;
+}
+
+export function buildRenew(w: World, nowMs: number, input: RenewInput): Built<RenewMessage, RenewalEntry> {
+  const renewal = buildRenewal({
+    bearer: w.key(input.bearer),
+    pack: input.pack,
+    new_bearer: w.jwk(input.newBearer),
+    prev_chain_digest: input.prevDigest,
+    ...(input.id !== undefined ? { renewal_id: input.id } : {}),
+    created_at: nowMs,
+  });
+  return {
+    wire: renewal,
+    request: jsonRequest('POST', RENEW_PATH, { cash_pack: input.pack, renewal }),
+    message: {
+      kind: 'renew',
+      id: renewal.renewal_id,
+      packId: input.pack.pack_id,
+      packAuthentic: true,
+      signatureValid: true,
+      createdMs: nowMs,
+      bearer: renewal.bearer_pk.x,
+      prevDigest: input.prevDigest,
+      newBearer: renewal.new_bearer_pk.x,
+      signature: renewal.signature,
+    },
+  };
+}
+
+export interface RedeemInput {
+  readonly pack: CashPack;
+  readonly bearer: string;
+  /** Key name of the redeemer named in redeemer_kid. */
+  readonly redeemer: string;
+  /** Key that signs at the HTTP layer, or false for none. */
+  readonly identifyAs: string | false;
+  readonly id?: string;
+}
+
+export function buildRedeem(w: World, nowMs: number, input: RedeemInput): Built<RedeemMessage, RedemptionRequest> {
+  const redemption = buildRedemption({
+    bearer: w.key(input.bearer),
+    pack: input.pack,
+    redeemer_kid: w.kid(input.redeemer),
+    ...(input.id !== undefined ? { redemption_id: input.id } : {}),
+    created_at: nowMs,
+  });
+  const body = JSON.stringify({ cash_pack: input.pack, redemption });
+  const createdSeconds = Math.floor(nowMs / 1000);
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (input.identifyAs !== false) Object.assign(headers, w.httpSignature('POST', REDEEM_PATH, new TextEncoder().encode(body), input.identifyAs, createdSeconds));
+  return {
+    wire: redemption,
+    request: { method: 'POST', path: REDEEM_PATH, headers, body },
+    message: {
+      kind: 'redeem',
+      id: redemption.redemption_id,
+      packId: input.pack.pack_id,
+      packAuthentic: true,
+      signatureValid: true,
+      createdMs: nowMs,
+      bearer: redemption.bearer_pk.x,
+      redeemerKid: redemption.redeemer_kid,
+      identity: input.identifyAs === false ? { kind: 'none' } : { kind: 'signed', kid: w.kid(input.identifyAs), createdSeconds },
+    },
+  };
+}
+
+export function statusPath(packId: string): string {
+  return `/v1/cashpack/${encodeURIComponent(packId)}/status`;
+}
+
+/** GET status signed by a key (PROFILE.md §2.4), or unsigned. */
+export function buildStatus(w: World, nowMs: number, packId: string, signAs: string | false): { readonly request: WireRequest; readonly query: StatusQuery } {
+  const path = statusPath(packId);
+  const createdSeconds = Math.floor(nowMs / 1000);
+  const headers = signAs === false ? {} : w.httpSignature('GET', path, undefined, signAs, createdSeconds);
+  return {
+    request: { method: 'GET', path, headers },
+    query: { packId, caller: signAs === false ? { kind: 'none' } : { kind: 'signed', kid: w.kid(signAs), createdSeconds } },
+  };
+}
+
+export function cancelPath(packId: string): string {
+  return `/_control/operator/packs/${encodeURIComponent(packId)}/cancel`;
+}
+
+export function buildCancel(packId: string): WireRequest {
+  return jsonRequest('POST', cancelPath(packId), {});
+}

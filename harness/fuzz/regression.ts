@@ -1,0 +1,95 @@
+// The regression scenario of a counterexample: the run's script (world.script)
+// as a scenario file in the suites/ language (suites/README.md), with explicit
+// steps (clock, provisioning, keygen, issue/renew/redeem/status/clock/cancel and
+// resends) and the checks the model predicted. Against the faulty implementation
+// it fails where the fuzzer saw the difference; against a correct one it passes.
+// `run --scenario FILE` and `replay FILE` run it.
+import YAML from 'yaml';
+import { findRequirement } from '../../profile/registry.ts';
+import { toAmount } from '../../profile/index.ts';
+import { parseSuite } from '../scenarios/load.ts';
+import type { Suite } from '../scenarios/types.ts';
+import { brief, type MismatchDetail } from './mismatch.ts';
+import { KEY, type World } from './world.ts';
+
+export interface RegressionInput {
+  readonly seed: number;
+  /** The run whose script is written: it ended with the failure. */
+  readonly world: World;
+  readonly failure: MismatchDetail;
+  readonly flaky: boolean;
+  /** The minimal command sequence, for the scenario's info. */
+  readonly commands: readonly string[];
+  readonly reproduce: string;
+}
+
+/** Scenario ID of the n-th scenario of a seed (suites/scenario.schema.json pattern). */
+export function regressionId(seed: number, n = 1): string {
+  return `FUZZ-${seed}-${String(n).padStart(3, '0')}`;
+}
+
+/** The scenario file's text, validated by loading it as `run --scenario` would (parseSuite, which throws SCENARIO_INVALID). */
+export function regressionYaml(input: RegressionInput, file = `regression-${input.seed}.yaml`): { readonly text: string; readonly suite: Suite } {
+  const text = regressionText(input, file);
+  return { text, suite: parseSuite(text, file) };
+}
+
+/** The scenario file's text, not validated. */
+export function regressionText(input: RegressionInput, file = `regression-${input.seed}.yaml`): string {
+  const { world, failure, seed } = input;
+  const script = world.script.map((s) => ({ ...s.fields, ...(s.expect.length > 0 ? { expect: s.expect } : {}) }));
+  const steps = [
+    { do: 'clock', freeze: true, note: 'fresh state, as each model run starts: the clock frozen, a new Principal, a stranger Principal and new redeemers' },
+    { do: 'provision-principal', key: KEY.principal, balance: toAmount(world.principalBalance) },
+    { do: 'provision-principal', key: KEY.stranger, balance: '0' },
+    ...[...world.redeemerLevels].map(([key, level]) => ({ do: 'provision-redeemer', key, identity_level: level })),
+    { do: 'keygen', names: world.generatedKeys(), note: 'bearer keys, and "outsider": a key nobody registered' },
+    ...script,
+  ];
+  const named = [failure.requirement, ...world.script.flatMap((s) => s.expect.map((c) => c.requirement as string | undefined))].filter((r): r is string => r !== undefined);
+  const requirements = [...new Set(named)];
+  const needs = ['provision', 'clock', 'balance', ...(world.script.some((s) => s.fields.do === 'cancel') ? ['cancel'] : [])];
+  const expected = brief(failure.expected);
+  const actual = brief(failure.actual);
+  const doc = {
+    suite: `fuzz-${seed}`,
+    title: `Fuzzer regression, seed ${seed}`,
+    sections: sectionsOf(requirements),
+    role: 'operator',
+    info: [
+      `Written by the stateful fuzzer (${input.reproduce}).`,
+      input.flaky
+        ? 'FLAKY: the shrunk counterexample did not fail again when replayed against fresh state; this is the run that failed.'
+        : 'The shrunk counterexample failed again when replayed against fresh state.',
+      `Minimal command sequence: ${input.commands.join('; ')}.`,
+      `${failure.command}: ${failure.what}: the model expected ${expected}, the target answered ${actual}${failure.rule ? ` (${failure.rule})` : ''}.`,
+    ].join('\n'),
+    scenarios: [
+      {
+        id: regressionId(seed),
+        title: truncate(`${failure.command}: ${failure.what} is ${expected} (the fuzzer saw ${actual})`, 200),
+        requirements,
+        level: findRequirement(failure.requirement)?.level ?? 'MUST',
+        needs,
+        info: `The model's predictions for ${input.commands.length} command(s) shrunk by fast-check; each check names the rule it proves.`,
+        steps,
+      },
+    ],
+  };
+  return `# Fuzzer regression scenario: cpr-conformance replay ${file}\n${YAML.stringify(doc, { lineWidth: 0 })}`;
+}
+
+function sectionsOf(requirements: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const id of requirements) {
+    const r = findRequirement(id);
+    for (const s of r?.sections ?? []) out.push(s);
+    for (const s of r?.profile_sections ?? []) out.push(`PROFILE ${s}`);
+  }
+  const unique = [...new Set(out)];
+  return unique.length > 0 ? unique : ['§7.1'];
+}
+
+function truncate(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}

@@ -1,0 +1,267 @@
+// The real side of one model run: fresh state on the target (a frozen clock, a new
+// Principal, a stranger Principal and new redeemers, provisioned over test
+// control) so that a command sequence means the same thing every time it runs,
+// which is what makes shrinking against a live server deterministic. The world
+// keeps the keys, the signed packs the implementation returned, every message
+// sent (for replays), the exchanges (for the crash file) and the script of
+// scenario steps the run corresponds to (for the regression scenario).
+import { formatTimestamp, newUuid, parseTimestamp, signRequest, toAmount } from '../../profile/index.ts';
+import { createSigningKey, type CashPack, type PolicyDocument, type SigningKey } from '../../profile/cashpack/index.ts';
+import type { WireRequest } from '../adapters/types.ts';
+import type { CommandSpec } from './commands.ts';
+import { jsonRequest, type Exchange, type FuzzClient, type Reply } from './client.ts';
+import { HarnessFault, Mismatch } from './mismatch.ts';
+import { assetKey, OperatorModel, type CashpackMessage, type ModelPolicy } from './model.ts';
+
+/** What every model run of a campaign shares. */
+export interface FuzzContext {
+  readonly client: FuzzClient;
+  readonly policyDocument: PolicyDocument;
+  readonly policy: ModelPolicy;
+  /** The Operator's signing key (/.well-known/cashpack-pubkey.json). */
+  readonly operatorKey: Uint8Array;
+}
+
+/** The Principal's starting balance, relative to max_amount so both limits can be reached. */
+export type BalanceChoice = 'twice-max' | 'max' | 'small';
+
+export interface RunSetup {
+  readonly balance: BalanceChoice;
+}
+
+/** The model side of a run, as fast-check's commands see it. */
+export interface FuzzModel {
+  readonly operator: OperatorModel;
+  /** How many messages a replay command can choose from. */
+  sent: number;
+  /** True once the campaign's deadline has passed: the remaining commands are skipped. */
+  readonly halted: () => boolean;
+}
+
+/** A pack as the real side holds it: signed versions and how a scenario names them. */
+export interface RealPack {
+  readonly packId: string;
+  /** Scenario expression of the pack id, e.g. `s3.body.pack_id`. */
+  readonly idRef: string;
+  readonly first: CashPack;
+  readonly firstRef: string;
+  /** The signed version the run presents (the last one a scenario can name). */
+  known: CashPack;
+  knownRef: string;
+  /** Scenario expressions of D0 … Dn, parallel to the model's digests. */
+  readonly digestRefs: string[];
+  /** Key names of the initial bearer and of each new bearer, parallel to the model's bearers. */
+  readonly bearerNames: string[];
+}
+
+/** A message sent, so that a replay command can resend it verbatim. */
+export interface SentMessage {
+  readonly message: CashpackMessage;
+  readonly request: WireRequest;
+  /** Scenario expression of the message, e.g. `s4.sent` or `s4.sent[2]`. */
+  readonly sentRef: string;
+  /** Scenario expression of the cash-pack the request presented (renew, redeem). */
+  readonly packRef?: string;
+  /** The key that signed the request at the HTTP layer (redeem), if any. */
+  readonly signAs?: string;
+}
+
+export type ScriptCheck = Readonly<Record<string, unknown>>;
+
+/** One scenario step (suites/README.md) and the checks the model predicted for it. */
+export interface ScriptStep {
+  readonly fields: Readonly<Record<string, unknown>>;
+  readonly expect: ScriptCheck[];
+}
+
+/** Key names in the run and in its regression scenario. */
+export const KEY = {
+  principal: 'principal',
+  stranger: 'stranger',
+  redeemer: 'redeemer',
+  redeemer2: 'redeemer2',
+  redeemerLow: 'redeemer_low',
+  outsider: 'outsider',
+} as const;
+
+export class World {
+  readonly keys = new Map<string, SigningKey>();
+  readonly packs = new Map<string, RealPack>();
+  readonly sent: SentMessage[] = [];
+  readonly log: Exchange[] = [];
+  readonly script: ScriptStep[] = [];
+  /** The commands that ran, as data, in order (an interleave with the order it ran in). */
+  readonly executed: CommandSpec[] = [];
+  /** Setup values the regression scenario repeats. */
+  readonly principalBalance: bigint;
+  readonly redeemerLevels: ReadonlyMap<string, number>;
+  /** A pack id no pack has. */
+  readonly unknownPackId = newUuid();
+  private bearers = 0;
+  private captures = 0;
+
+  private constructor(
+    readonly context: FuzzContext,
+    readonly setup: RunSetup,
+    balance: bigint,
+    levels: Map<string, number>,
+  ) {
+    this.principalBalance = balance;
+    this.redeemerLevels = levels;
+  }
+
+  /** Fresh state for one model run: the clock frozen, new accounts provisioned. */
+  static async open(context: FuzzContext, setup: RunSetup, halted: () => boolean = () => false): Promise<{ model: FuzzModel; real: World }> {
+    const policy = context.policy;
+    const balance = startingBalance(setup.balance, policy.maxAmount);
+    const required = policy.requiredIdentityLevel;
+    const levels = new Map<string, number>([
+      [KEY.redeemer, required],
+      [KEY.redeemer2, 3],
+      ...(required > 0 ? [[KEY.redeemerLow, required - 1] as [string, number]] : []),
+    ]);
+    const world = new World(context, setup, balance, levels);
+    for (const name of [KEY.principal, KEY.stranger, ...levels.keys(), KEY.outsider]) world.keys.set(name, createSigningKey());
+
+    let now = await world.freeze({ freeze: true });
+    // Cash-pack timestamps are whole seconds (PROFILE.md §1): a frozen clock between two seconds moves on to the next.
+    if (now % 1000 !== 0) now = await world.freeze({ set: formatTimestamp(Math.ceil(now / 1000) * 1000) });
+    const asset = context.policyDocument.assets[0]!;
+    await world.control('POST', '/_control/operator/principals', { public_key: world.jwk(KEY.principal), asset, balance: toAmount(balance) });
+    await world.control('POST', '/_control/operator/principals', { public_key: world.jwk(KEY.stranger), asset, balance: '0' });
+    for (const [name, level] of levels) await world.control('POST', '/_control/operator/redeemers', { public_key: world.jwk(name), identity_level: level });
+
+    const operator = new OperatorModel(policy, now);
+    operator.addPrincipal(world.kid(KEY.principal), assetKey(asset), balance);
+    operator.addPrincipal(world.kid(KEY.stranger), assetKey(asset), 0n);
+    for (const [name, level] of levels) operator.addRedeemer(world.kid(name), level);
+    return { model: { operator, sent: 0, halted }, real: world };
+  }
+
+  /** POST /_control/clock; the clock must come back frozen and readable. */
+  private async freeze(body: Record<string, unknown>): Promise<number> {
+    const clock = (await this.control('POST', '/_control/clock', body)) as { now?: unknown; frozen?: unknown };
+    const now = parseTimestamp(clock.now);
+    if (now === undefined || clock.frozen !== true) {
+      throw new HarnessFault(`POST /_control/clock ${JSON.stringify(body)} answered ${JSON.stringify(clock).slice(0, 200)}: the fuzzer needs a frozen clock it can read`);
+    }
+    return now;
+  }
+
+  get client(): FuzzClient {
+    return this.context.client;
+  }
+
+  key(name: string): SigningKey {
+    const key = this.keys.get(name);
+    if (!key) throw new TypeError(`no key named ${name}`);
+    return key;
+  }
+
+  jwk(name: string) {
+    return this.key(name).jwk;
+  }
+
+  kid(name: string): string {
+    return this.key(name).jwk.kid;
+  }
+
+  /** A new bearer key: b1, b2, ... */
+  newBearer(): string {
+    const name = `b${++this.bearers}`;
+    this.keys.set(name, createSigningKey());
+    return name;
+  }
+
+  /** Every key the scenario creates with keygen (bearers and the unregistered key). */
+  generatedKeys(): string[] {
+    return [...this.keys.keys()].filter((n) => /^b\d+$/.test(n) || n === KEY.outsider);
+  }
+
+  /** A new capture name for a scenario step: s1, s2, ... */
+  capture(): string {
+    return `s${++this.captures}`;
+  }
+
+  /** The redeemers provisioned in this run, by key name. */
+  redeemerNames(): string[] {
+    return [...this.redeemerLevels.keys()];
+  }
+
+  timestamp(ms: number): string {
+    return formatTimestamp(ms, 'cashpack');
+  }
+
+  send(request: WireRequest): Promise<Reply> {
+    return this.client.send(request, this.log);
+  }
+
+  /** A test-control call that must succeed: anything else is a harness fault. */
+  async control(method: string, path: string, json?: unknown): Promise<unknown> {
+    const reply = await this.send(json === undefined ? { method, path } : jsonRequest(method, path, json));
+    if (reply.status < 200 || reply.status > 299 || reply.body === undefined) {
+      throw new HarnessFault(`test control ${method} ${path} answered ${reply.status}: ${reply.text.slice(0, 300)}`);
+    }
+    return reply.body;
+  }
+
+  /** RFC 9421 headers by a named key (PROFILE.md §2.4). */
+  httpSignature(method: string, path: string, body: Uint8Array | undefined, keyName: string, createdSeconds: number): Record<string, string> {
+    const key = this.key(keyName);
+    return { ...signRequest({ method, authority: this.client.authority, path, ...(body !== undefined ? { body } : {}) }, { secretKey: key.secretKey, kid: key.jwk.kid }, createdSeconds) };
+  }
+
+  step(fields: Record<string, unknown>, expect: ScriptCheck[] = []): ScriptStep {
+    const step = { fields, expect };
+    this.script.push(step);
+    return step;
+  }
+
+  /**
+   * Reads the balances through test control and compares them with the model;
+   * the checks are added to the last scenario step, where a scenario makes them.
+   */
+  async checkBalances(model: FuzzModel, command: string, requirement: string, redeemers: boolean): Promise<void> {
+    const step = this.script.at(-1);
+    if (!step) throw new TypeError('a balance check follows a step');
+    const principal = model.operator.principal(this.kid(KEY.principal))!;
+    const expected = { available: toAmount(principal.available), locked: toAmount(principal.locked), held: toAmount(principal.held) };
+    step.expect.push({ balance: { principal: KEY.principal, ...expected }, requirement });
+    const actual = await this.balance(`/_control/operator/principals/${this.kid(KEY.principal)}/balance`, command, "the Principal's balance", expected, requirement);
+    const seen = { available: actual.available, locked: actual.locked, held: actual.held };
+    if (seen.available !== expected.available || seen.locked !== expected.locked || seen.held !== expected.held) {
+      throw new Mismatch({ command, what: "the Principal's balance", expected, actual: seen, requirement });
+    }
+    if (!redeemers) return;
+    for (const name of this.redeemerNames()) {
+      const want = { available: toAmount(model.operator.redeemer(this.kid(name))!.available) };
+      step.expect.push({ balance: { redeemer: name, ...want }, requirement });
+      const got = await this.balance(`/_control/operator/redeemers/${this.kid(name)}/balance`, command, `the balance of ${name}`, want, requirement);
+      if (got.available !== want.available) throw new Mismatch({ command, what: `the balance of ${name}`, expected: want, actual: { available: got.available }, requirement });
+    }
+  }
+
+  /**
+   * A balance read in the middle of a run. Unlike setup, an error answer here is
+   * a finding: state the model says is well-formed (a negative balance, say)
+   * made the implementation fail.
+   */
+  private async balance(path: string, command: string, what: string, expected: unknown, requirement: string): Promise<Record<string, unknown>> {
+    const reply = await this.send({ method: 'GET', path });
+    if (reply.status === 200 && reply.body && typeof reply.body === 'object') return reply.body as Record<string, unknown>;
+    throw new Mismatch({ command, what, expected, actual: { status: reply.status, body: reply.text.slice(0, 300) }, requirement });
+  }
+}
+
+function startingBalance(choice: BalanceChoice, max: bigint): bigint {
+  switch (choice) {
+    case 'twice-max': {
+      const twice = 2n * max;
+      return twice.toString().length <= 78 ? twice : max;
+    }
+    case 'max':
+      return max;
+    case 'small':
+      return max < 1000n ? max : 1000n;
+  }
+}

@@ -1,0 +1,62 @@
+// The kill matrix: for each mutant, which requirements' checks failed against it.
+// A mutant is killed when at least one test failed; it is flagged when no
+// requirement it declares (`catches`) is among those that caught it, or when the
+// suite could not run against it (harness errors are never counted as kills).
+import type { TestResult } from '../report/model.ts';
+
+export interface MutantRow {
+  readonly name: string;
+  readonly role: string;
+  readonly family: string;
+  readonly description: string;
+  readonly catches: readonly string[];
+  readonly killed: boolean;
+  /** Registry IDs of the failed checks (and of failed tests without a failed check). */
+  readonly caught_by: readonly string[];
+  /** Test IDs that failed. */
+  readonly failed_tests: readonly string[];
+  /** Tests that errored under this mutant (a harness error, not a kill). */
+  readonly errors: readonly string[];
+  readonly flagged: string | null;
+  readonly duration_ms: number;
+}
+
+export interface KillMatrix {
+  readonly reference: { readonly conformant: boolean; readonly tests: number; readonly not_passed: readonly string[]; readonly duration_ms: number };
+  readonly mutants: readonly MutantRow[];
+  readonly killed: number;
+  readonly total: number;
+  readonly seed: number;
+  readonly duration_ms: number;
+}
+
+export function mutantRow(spec: Pick<MutantRow, 'name' | 'role' | 'family' | 'description' | 'catches'>, results: readonly TestResult[], durationMs: number): MutantRow {
+  const failed = results.filter((r) => r.status === 'failed');
+  const caught = new Set<string>();
+  for (const test of failed) {
+    const failedChecks = test.checks.filter((c) => !c.passed);
+    if (failedChecks.length === 0) test.requirements.forEach((id) => caught.add(id));
+    for (const check of failedChecks) caught.add(check.requirement);
+  }
+  const caughtBy = [...caught].sort();
+  const errors = results.filter((r) => r.status === 'error').map((r) => `${r.id}: ${r.reason ?? ''}`.slice(0, 300));
+  const killed = failed.length > 0;
+  const expected = spec.catches.some((id) => caught.has(id));
+  const flagged = !killed
+    ? errors.length > 0
+      ? `survived; ${errors.length} test(s) could not run against it`
+      : 'survived: no check failed'
+    : expected
+      ? null
+      : `caught only by requirements it does not declare (${caughtBy.join(', ')}); expected one of ${spec.catches.join(', ')}`;
+  return { ...spec, killed, caught_by: caughtBy, failed_tests: failed.map((r) => r.id).sort(), errors, flagged, duration_ms: durationMs };
+}
+
+export function summaryLine(matrix: KillMatrix): string {
+  return `selftest: ${matrix.killed}/${matrix.total} mutants killed, reference ${matrix.reference.conformant ? 'conformant' : 'NOT conformant'}`;
+}
+
+/** Exit 0 only when the reference is conformant and every mutant was killed by a check it declares. */
+export function selftestPassed(matrix: KillMatrix): boolean {
+  return matrix.reference.conformant && matrix.mutants.every((m) => m.killed && m.flagged === null);
+}

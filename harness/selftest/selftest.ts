@@ -1,0 +1,99 @@
+// selftest: the suite against the reference (which must be conformant) and against
+// every mutant (each must be killed by a check it declares). Mutants run in
+// worker processes, a share each, so the two cores are both used.
+import { spawn } from 'node:child_process';
+import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { createInterface } from 'node:readline';
+import { MUTANTS, type MutantSpec } from '../../reference/mutants.ts';
+import { PROPERTIES } from '../properties/catalogue.ts';
+import type { TestResult } from '../report/model.ts';
+import { scenarioTarget } from '../runner/scenario-target.ts';
+import { loadSuites } from '../scenarios/load.ts';
+import { embeddedTarget } from '../target/target.ts';
+import { mutantRow, type KillMatrix, type MutantRow } from './matrix.ts';
+import { runSuiteInProcess } from './run-suite.ts';
+
+export const SELFTEST_SEED = 20261121;
+/** Cases per property in selftest: a fixed, modest budget. */
+export const SELFTEST_PROPERTY_RUNS = 25;
+
+const BIN = fileURLToPath(new URL('../../bin/cpr-conformance.js', import.meta.url));
+
+/** Runs the whole suite against the reference, with `mutant` switched on when given. */
+export async function suiteAgainst(mutant: string | undefined): Promise<{ results: TestResult[]; durationMs: number }> {
+  const started = performance.now();
+  const target = await embeddedTarget({ reference: { ...(mutant ? { mutant } : {}) } });
+  try {
+    const scenarios = loadSuites().flatMap((s) => s.scenarios);
+    const results = await runSuiteInProcess(scenarioTarget(target), scenarios, PROPERTIES, {
+      seed: SELFTEST_SEED,
+      propertyRuns: SELFTEST_PROPERTY_RUNS,
+      rerunBase: `npx cpr-conformance run${mutant ? ` --target <serve --mutant ${mutant}>` : ''}`,
+    });
+    return { results, durationMs: Math.round(performance.now() - started) };
+  } finally {
+    await target.close();
+  }
+}
+
+/** In a worker process: run each named mutant and print one JSON line per mutant. */
+export async function workerMain(names: readonly string[]): Promise<void> {
+  for (const name of names) {
+    const spec = MUTANTS.find((m) => m.name === name);
+    if (!spec) throw new Error(`unknown mutant ${name}`);
+    const { results, durationMs } = await suiteAgainst(name);
+    process.stdout.write(`${JSON.stringify(mutantRow(spec, results, durationMs))}\n`);
+  }
+}
+
+export interface SelftestOptions {
+  readonly mutants?: readonly string[];
+  readonly workers?: number;
+  readonly onRow?: (row: MutantRow) => void;
+}
+
+export async function selftest(options: SelftestOptions = {}): Promise<KillMatrix> {
+  const started = performance.now();
+  const chosen: MutantSpec[] = options.mutants?.length ? options.mutants.map((n) => MUTANTS.find((m) => m.name === n)!).filter(Boolean) : [...MUTANTS];
+  const workers = Math.max(1, Math.min(options.workers ?? availableParallelism(), chosen.length));
+  const shares = Array.from({ length: workers }, (_, w) => chosen.filter((_, i) => i % workers === w).map((m) => m.name));
+  // The reference run happens alongside the workers: it is one more share of the work.
+  const [reference, ...rows] = await Promise.all([suiteAgainst(undefined), ...shares.map((share) => runWorker(share, options.onRow))]);
+  const notPassed = reference.results.filter((r) => r.status !== 'passed').map((r) => `${r.id} ${r.status}: ${r.reason ?? ''}`.slice(0, 300));
+  const byName = new Map(rows.flat().map((r) => [r.name, r]));
+  const mutants = chosen.map((m) => byName.get(m.name) ?? missingRow(m));
+  return {
+    reference: { conformant: notPassed.length === 0, tests: reference.results.length, not_passed: notPassed, duration_ms: reference.durationMs },
+    mutants,
+    killed: mutants.filter((m) => m.killed).length,
+    total: mutants.length,
+    seed: SELFTEST_SEED,
+    duration_ms: Math.round(performance.now() - started),
+  };
+}
+
+function missingRow(spec: MutantSpec): MutantRow {
+  return { ...spec, killed: false, caught_by: [], failed_tests: [], errors: ['the worker running this mutant stopped before reporting it'], flagged: 'not run: its worker failed', duration_ms: 0 };
+}
+
+function runWorker(names: readonly string[], onRow?: (row: MutantRow) => void): Promise<MutantRow[]> {
+  if (names.length === 0) return Promise.resolve([]);
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [BIN, 'selftest', '--worker', names.join(',')], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const rows: MutantRow[] = [];
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => {
+      stderr = (stderr + d.toString()).slice(-4000);
+    });
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      const row = JSON.parse(line) as MutantRow;
+      rows.push(row);
+      onRow?.(row);
+    });
+    child.on('close', (code) => {
+      if (code !== 0 && rows.length < names.length) process.stderr.write(`selftest worker for ${names.join(', ')} stopped with ${code}: ${stderr}\n`);
+      resolve(rows);
+    });
+  });
+}

@@ -1,0 +1,176 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createHttpRole } from '../../../harness/adapters/http.ts';
+import type { HttpRole } from '../../../harness/adapters/types.ts';
+import { fuzz } from '../../../harness/cli/fuzz.ts';
+import { replay } from '../../../harness/cli/replay.ts';
+import { readCrashFile, regressionId, replayCrash, runCampaign, type CampaignResult } from '../../../harness/fuzz/index.ts';
+import type { ScenarioTarget } from '../../../harness/scenarios/context.ts';
+import { executeScenario } from '../../../harness/scenarios/execute.ts';
+import { loadSuiteFile } from '../../../harness/scenarios/load.ts';
+import { findRequirement } from '../../../profile/registry.ts';
+import type { Capability } from '../../../reference/control.ts';
+import { startReference, type RunningReference } from '../../../reference/start.ts';
+import { startFaultyOperator, type Fault, type FaultyOperator } from './faulty-operator.ts';
+
+const ALL: Capability[] = ['provision', 'clock', 'cancel', 'balance', 'fulfil'];
+
+function scenarioTarget(role: HttpRole): ScenarioTarget {
+  return {
+    credential: () => undefined,
+    httpRole: () => role,
+    payingApp: undefined,
+    capabilities: (r) => (r === 'paying-app' ? new Set() : new Set(ALL)),
+    adapterKind: (r) => (r === 'paying-app' ? undefined : role.kind),
+  };
+}
+
+const scenarioOptions = { levelOf: (id: string) => findRequirement(id)?.level ?? 'MUST', rerun: (id: string) => `rerun ${id}` } as const;
+
+/** Runs a CLI command and returns its exit code and what it printed. */
+async function cli(command: (argv: string[]) => Promise<number>, argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const stdout = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => (out.push(String(chunk)), true));
+  const stderr = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => (err.push(String(chunk)), true));
+  try {
+    const code = await command(argv);
+    return { code, stdout: out.join(''), stderr: err.join('') };
+  } finally {
+    stdout.mockRestore();
+    stderr.mockRestore();
+  }
+}
+
+describe('the stateful fuzzer', () => {
+  let dir: string;
+  let reference: RunningReference;
+  let referenceRole: HttpRole;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'cpr-fuzz-'));
+    reference = await startReference({ port: 0, plaintextPort: null });
+    referenceRole = createHttpRole({ baseUrl: reference.url, ca: reference.tls.ca });
+  });
+  afterAll(async () => {
+    await referenceRole.close();
+    await reference.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('finds nothing in the embedded reference, and prints its throughput last', async () => {
+    const out = join(dir, 'clean');
+    const { code, stdout } = await cli(fuzz, ['--runs', '15', '--seed', '7', '--out', out]);
+    expect(code).toBe(0);
+    expect(stdout).toContain('seed 7');
+    expect(stdout).toContain('nothing found');
+    expect(stdout.trim().split('\n').at(-1)).toMatch(/^\d+ ops\/s$/);
+  }, 30_000);
+
+  // One fault at a time; the seed is fixed so the test explores the same sequences every time.
+  const FAULTS: [Fault, string, number][] = [
+    ['replay-store-off', 'CPP-RPL-1', 11],
+    ['digest-unchecked', 'CPP-CHN-2', 3],
+    ['non-atomic-redeem', 'CPP-RACE-1', 1],
+  ];
+
+  describe.each(FAULTS)('with the fault %s', (fault, requirement, seed) => {
+    let faulty: FaultyOperator;
+    let role: HttpRole;
+    let result: CampaignResult;
+    beforeAll(async () => {
+      faulty = await startFaultyOperator(fault);
+      role = createHttpRole({ baseUrl: faulty.url });
+      result = await runCampaign({ operator: role, seed, budget: { kind: 'runs', runs: 300 }, shrinkMs: 8000, outDir: join(dir, fault), targetName: fault });
+    }, 30_000);
+    afterAll(async () => {
+      await role.close();
+      await faulty.close();
+    });
+
+    it('finds it, shrinks it to a few commands and confirms it against fresh state', () => {
+      const failure = result.failure!;
+      expect(failure).toBeDefined();
+      expect(failure.flaky).toBe(false);
+      expect(failure.detail.requirement).toBe(requirement);
+      expect(failure.commands.length).toBeLessThanOrEqual(4);
+      expect(result.shrinks).toBeGreaterThan(0);
+    });
+
+    it('writes a crash file with the seed, the path, the commands and every exchange', async () => {
+      const crash = readCrashFile(result.failure!.crashFile);
+      expect(crash).toMatchObject({ seed, flaky: false, path: result.failure!.path, failure: { requirement } });
+      expect(crash.commands.length).toBe(result.failure!.commands.length);
+      expect(crash.exchanges.length).toBeGreaterThan(crash.commands.length);
+      expect(crash.exchanges[0]!.request).toMatchObject({ method: 'POST', path: '/_control/clock' });
+      expect((await replayCrash(role, crash)).fixed).toBe(false);
+      expect((await replayCrash(referenceRole, crash)).fixed).toBe(true);
+    }, 20_000);
+
+    it('writes a regression scenario that fails on the faulty server and passes on the reference', async () => {
+      const suite = loadSuiteFile(result.failure!.regressionFile);
+      const scenario = suite.scenarios[0]!;
+      expect(scenario.id).toBe(regressionId(seed));
+      expect(scenario.requirements).toContain(requirement);
+      const onFaulty = await executeScenario(scenario, scenarioTarget(role), scenarioOptions);
+      expect(onFaulty.status).toBe('failed');
+      expect(onFaulty.checks.filter((c) => !c.passed).map((c) => c.requirement)).toContain(requirement);
+      const onReference = await executeScenario(scenario, scenarioTarget(referenceRole), scenarioOptions);
+      expect(onReference.reason).toBeUndefined();
+      expect(onReference.status).toBe('passed');
+    }, 20_000);
+  });
+
+  it('reports a failure that does not come back as FLAKY, with its files', async () => {
+    const faulty = await startFaultyOperator('replay-store-once');
+    const role = createHttpRole({ baseUrl: faulty.url });
+    try {
+      const result = await runCampaign({ operator: role, seed: 11, budget: { kind: 'runs', runs: 300 }, shrinkMs: 5000, outDir: join(dir, 'flaky'), targetName: 'flaky' });
+      expect(result.failure).toMatchObject({ flaky: true, detail: { requirement: 'CPP-RPL-1' } });
+      expect(readCrashFile(result.failure!.crashFile).flaky).toBe(true);
+      expect(readFileSync(result.failure!.regressionFile, 'utf8')).toContain('FLAKY');
+    } finally {
+      await role.close();
+      await faulty.close();
+    }
+  }, 30_000);
+
+  it('replay says "still failing" or "fixed" for a crash file and a regression scenario', async () => {
+    const faulty = await startFaultyOperator('digest-unchecked');
+    try {
+      const files = [readCrashFile(join(dir, 'digest-unchecked', 'crash-3.json')).regression, 'crash-3.json'].map((f) => join(dir, 'digest-unchecked', f));
+      for (const file of files) {
+        const still = await cli(replay, [file, '--target', faulty.url]);
+        expect(still.code).toBe(1);
+        expect(still.stdout).toContain('still failing');
+        expect(still.stdout).toContain('CHAIN_DIGEST_MISMATCH');
+        const fixed = await cli(replay, [file, '--target', reference.url, '--ca', reference.caFile]);
+        expect(fixed.code).toBe(0);
+        expect(fixed.stdout).toContain('fixed');
+      }
+    } finally {
+      await faulty.close();
+    }
+  }, 30_000);
+
+  it('refuses a target without the capabilities it needs, naming them', async () => {
+    const bare = await startReference({ port: 0, plaintextPort: null, controlEnabled: false });
+    try {
+      await expect(fuzz(['--target', bare.url, '--ca', bare.caFile, '--runs', '1'])).rejects.toMatchObject({
+        code: 'CONFIG_INVALID',
+        message: expect.stringContaining('provision, clock, balance, cancel'),
+      });
+    } finally {
+      await bare.close();
+    }
+  });
+
+  it.each([
+    [['--time', '5', '--runs', '3'], 'either --time or --runs'],
+    [['--runs', '0'], '--runs takes a whole number'],
+    [['--insecure'], '--ca and --insecure go with --target URL'],
+  ])('refuses the usage %j', async (argv, message) => {
+    await expect(fuzz(argv)).rejects.toMatchObject({ code: 'USAGE_ERROR', message: expect.stringContaining(message) });
+  });
+});

@@ -1,0 +1,70 @@
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHttpRole } from '../../../harness/adapters/http.ts';
+import type { HttpRole } from '../../../harness/adapters/types.ts';
+import { openContext, runOnce } from '../../../harness/fuzz/campaign.ts';
+import { commandsArbitrary, type FuzzCommand } from '../../../harness/fuzz/commands.ts';
+import { regressionId, regressionYaml } from '../../../harness/fuzz/regression.ts';
+import type { BalanceChoice, FuzzContext } from '../../../harness/fuzz/world.ts';
+import type { ScenarioTarget } from '../../../harness/scenarios/context.ts';
+import { executeScenario } from '../../../harness/scenarios/execute.ts';
+import { findRequirement } from '../../../profile/registry.ts';
+import { startReference, type RunningReference } from '../../../reference/start.ts';
+
+const failure = { command: 'probe', what: 'probe', expected: 1, actual: 2, requirement: 'CPP-RPL-1' } as const;
+
+describe('the regression scenario of a model run', () => {
+  let reference: RunningReference;
+  let role: HttpRole;
+  let context: FuzzContext;
+  let target: ScenarioTarget;
+  beforeAll(async () => {
+    reference = await startReference({ port: 0, plaintextPort: null });
+    role = createHttpRole({ baseUrl: reference.url, ca: reference.tls.ca });
+    context = await openContext(role);
+    target = {
+      credential: () => undefined,
+      httpRole: () => role,
+      payingApp: undefined,
+      capabilities: () => new Set(['provision', 'clock', 'cancel', 'balance']),
+      adapterKind: () => 'http',
+    };
+  });
+  afterAll(async () => {
+    await role.close();
+    await reference.close();
+  });
+
+  // The script a run writes is the scenario language's account of what the run
+  // did and what the model predicted: for runs the reference passes, executing
+  // that scenario against the reference must pass too, whatever commands ran.
+  it('says in scenario steps exactly what the run did: on the reference it passes, for every kind of command', async () => {
+    const samples = fc.sample(fc.tuple(fc.constantFrom<BalanceChoice>('twice-max', 'max', 'small'), commandsArbitrary(30)), { seed: 5, numRuns: 12 });
+    const actions = new Set<string>();
+    for (const [balance, commands] of samples) {
+      const run = await runOnce(context, { balance }, commands as Iterable<FuzzCommand>, () => false);
+      expect(run.error).toBeUndefined();
+      const world = run.world!;
+      if (world.script.length === 0) continue;
+      for (const step of world.script) actions.add(String(step.fields.do));
+      const { suite } = regressionYaml({ seed: 5, world, failure, flaky: false, commands: [], reproduce: 'test' });
+      const result = await executeScenario(suite.scenarios[0]!, target, { levelOf: (id) => findRequirement(id)?.level ?? 'MUST', rerun: (id) => id });
+      expect(result.reason).toBeUndefined();
+      expect(result.status).toBe('passed');
+    }
+    expect([...actions].sort()).toEqual(['cancel', 'clock', 'http', 'issue', 'parallel', 'redeem', 'renew', 'status']);
+  }, 30_000);
+
+  it('is a valid scenario file: ID pattern, registry requirements, declared capabilities', async () => {
+    const run = await runOnce(context, { balance: 'max' }, [], () => false);
+    run.world!.step({ do: 'cancel', pack_id: run.world!.unknownPackId, as: 's1' }, [{ problem: 'NOT_FOUND', requirement: 'PRF-CTL-1' }]);
+    const { text, suite } = regressionYaml({ seed: 4294967295, world: run.world!, failure, flaky: true, commands: ['cancel(pack=unknown)'], reproduce: 'test' });
+    const scenario = suite.scenarios[0]!;
+    expect(scenario.id).toBe(regressionId(4294967295));
+    expect(scenario.id).toMatch(/^[A-Z][A-Z0-9]*(-[A-Z0-9]+)*-[0-9]{3}$/);
+    expect(scenario.requirements).toEqual(['CPP-RPL-1', 'PRF-CTL-1']);
+    expect(scenario.needs).toEqual(['provision', 'clock', 'balance', 'cancel']);
+    expect(suite.info).toContain('FLAKY');
+    expect(text.startsWith('# Fuzzer regression scenario')).toBe(true);
+  });
+});

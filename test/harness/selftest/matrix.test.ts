@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { mutantRow, selftestPassed, summaryLine, type KillMatrix } from '../../../harness/selftest/matrix.ts';
+import { matrixHtml, matrixText } from '../../../harness/selftest/render.ts';
+import type { CheckResult, TestResult } from '../../../harness/report/model.ts';
+
+const spec = { name: 'op-limit-off-by-one', role: 'operator', family: 'cashpack-errors', description: 'allows max+1', catches: ['CPP-LIM-1'] };
+
+function test(id: string, status: TestResult['status'], failed: string[] = [], requirements = ['CPP-LIM-1']): TestResult {
+  const checks: CheckResult[] = failed.map((requirement) => ({ check: 'status', requirement, level: 'MUST', passed: false, step: 0, expected: 422, actual: 200, message: '' }));
+  return { id, title: id, kind: 'scenario', file: 'f', sections: [], requirements, level: 'MUST', role: 'operator', status, duration_ms: 1, checks, transcript: [], rerun: '', ...(status === 'error' ? { reason: 'boom' } : {}) };
+}
+
+describe('the kill matrix', () => {
+  it.each([
+    ['killed by a declared requirement', [test('A', 'failed', ['CPP-LIM-1', 'PRF-ERR-1']), test('B', 'passed')], true, null, ['CPP-LIM-1', 'PRF-ERR-1']],
+    ['killed only by an unrelated requirement: flagged', [test('A', 'failed', ['PRF-ERR-1'])], true, /caught only by requirements it does not declare \(PRF-ERR-1\)/, ['PRF-ERR-1']],
+    ['a failed test without a failed check counts against the test requirements', [test('A', 'failed', [], ['CPP-LIM-1'])], true, null, ['CPP-LIM-1']],
+    ['survived: nothing failed', [test('A', 'passed'), test('B', 'skipped')], false, /survived: no check failed/, []],
+    ['an error is never a kill', [test('A', 'error')], false, /could not run against it/, []],
+  ] as const)('%s', (_name, results, killed, flag, caughtBy) => {
+    const row = mutantRow(spec, results, 10);
+    expect(row.killed).toBe(killed);
+    expect(row.caught_by).toEqual(caughtBy);
+    if (flag === null) expect(row.flagged).toBeNull();
+    else expect(row.flagged).toMatch(flag);
+  });
+
+  it('passes only when the reference is conformant and every mutant is killed by a declared check', () => {
+    const killed = mutantRow(spec, [test('A', 'failed', ['CPP-LIM-1'])], 1);
+    const flagged = mutantRow(spec, [test('A', 'failed', ['PRF-ERR-1'])], 1);
+    const matrix = (mutants: KillMatrix['mutants'], conformant = true): KillMatrix => ({
+      reference: { conformant, tests: 1, not_passed: [], duration_ms: 1 },
+      mutants,
+      killed: mutants.filter((m) => m.killed).length,
+      total: mutants.length,
+      seed: 1,
+      duration_ms: 1,
+    });
+    expect(selftestPassed(matrix([killed]))).toBe(true);
+    expect(selftestPassed(matrix([killed], false))).toBe(false);
+    expect(selftestPassed(matrix([killed, flagged]))).toBe(false);
+    expect(summaryLine(matrix([killed, mutantRow(spec, [], 1)]))).toBe('selftest: 1/2 mutants killed, reference conformant');
+    expect(matrixText(matrix([killed]))).toMatch(/op-limit-off-by-one\s+killed\s+CPP-LIM-1/);
+    const html = matrixHtml(matrix([{ ...killed, description: '<script>alert(1)</script>' }]));
+    expect(html).not.toContain('<script>');
+    expect(html).toContain('&lt;script&gt;');
+  });
+});
