@@ -12,7 +12,9 @@ export function decodeB64url(text: string): Uint8Array | undefined {
   const bytes = Buffer.from(text, 'base64url');
   // Re-encoding catches non-zero unused bits in the last character.
   if (bytes.toString('base64url') !== text) return undefined;
-  return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  // A copy, not a view: a small Buffer is a slice of a shared 8 KiB pool, and a
+  // view kept for good (an account's key) would keep the whole pool alive.
+  return new Uint8Array(bytes);
 }
 
 /** Decodes strict base64url of exactly `length` bytes. */

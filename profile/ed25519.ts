@@ -2,7 +2,7 @@
 // node:crypto (OpenSSL) does the arithmetic: it checks S < L and the cofactorless
 // equation by comparing encodings. The canonical-encoding and small-order
 // restrictions, on which libraries disagree, are checked here first.
-import { createPrivateKey, createPublicKey, randomBytes, sign, verify, type KeyObject } from 'node:crypto';
+import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, KeyObject, sign, verify, type JsonWebKey } from 'node:crypto';
 
 const P = 2n ** 255n - 19n;
 const L = 2n ** 252n + 27742317777372353535851937790883648493n;
@@ -11,7 +11,6 @@ const L = 2n ** 252n + 27742317777372353535851937790883648493n;
 const Y8 = 2707385501144840649318225287225658788936804267575313519463743609750303402022n;
 const SMALL_ORDER_Y = new Set([0n, 1n, P - 1n, Y8, P - Y8]);
 
-const SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
 const PKCS8_PREFIX = Buffer.from('302e020100300506032b657004220420', 'hex');
 
 export interface Ed25519KeyPair {
@@ -21,11 +20,25 @@ export interface Ed25519KeyPair {
   readonly publicKey: Uint8Array;
 }
 
-export function generateKeyPair(seed: Uint8Array = randomBytes(32)): Ed25519KeyPair {
-  if (seed.length !== 32) throw new RangeError('an Ed25519 seed is 32 bytes');
-  const priv = privateKeyObject(seed);
-  const spki = createPublicKey(priv).export({ format: 'der', type: 'spki' });
-  return { secretKey: Uint8Array.from(seed), publicKey: Uint8Array.from(spki.subarray(SPKI_PREFIX.length)) };
+// OpenSSL 3 parses DER slowly (a PKCS#8 import costs over ten times a fresh key
+// pair, an SPKI import ten times a JWK one), so keys are made and read as JWK.
+// A fresh pair comes JWK-encoded from the key generation itself: exporting a
+// KeyObject whose generation job is being collected can deadlock Node 20 (the
+// job's destructor takes the key's lock that the export holds while allocating).
+// @types/node 20 types only the pem and der encodings; Node 20 encodes jwk as well.
+const generateJwkPair = generateKeyPairSync as unknown as (type: 'ed25519', options: object) => { privateKey: JsonWebKey; publicKey: JsonWebKey };
+
+export function generateKeyPair(seed?: Uint8Array): Ed25519KeyPair {
+  if (seed !== undefined) {
+    if (seed.length !== 32) throw new RangeError('an Ed25519 seed is 32 bytes');
+    const x = createPublicKey(privateKeyObject(seed)).export({ format: 'jwk' }).x!;
+    return { secretKey: Uint8Array.from(seed), publicKey: Uint8Array.from(Buffer.from(x, 'base64url')) };
+  }
+  const jwk = generateJwkPair('ed25519', { privateKeyEncoding: { format: 'jwk' }, publicKeyEncoding: { format: 'jwk' } }).privateKey;
+  const secretKey = Uint8Array.from(Buffer.from(jwk.d!, 'base64url'));
+  // Imported when it first signs: many fresh keys never do.
+  remember(privateCache, Buffer.from(secretKey).toString('hex'), jwk);
+  return { secretKey, publicKey: Uint8Array.from(Buffer.from(jwk.x!, 'base64url')) };
 }
 
 export function signBytes(message: Uint8Array, secretKey: Uint8Array): Uint8Array {
@@ -57,33 +70,61 @@ export function verifyStrict(publicKey: Uint8Array, message: Uint8Array, signatu
   const r = signature.subarray(0, 32);
   if (littleEndian(signature.subarray(32), false) >= L) return false;
   if (!isAcceptablePointEncoding(publicKey) || !isAcceptablePointEncoding(r)) return false;
+  const id = Buffer.concat([publicKey, signature]).toString('base64');
+  const seen = recall(verified, id);
+  if (seen !== undefined && digestOf(message).equals(seen)) return true;
   const key = publicKeyObject(publicKey);
   if (!key) return false;
+  let valid: boolean;
   try {
-    return verify(null, message, key, signature);
+    valid = verify(null, message, key, signature);
   } catch {
     return false;
   }
+  if (valid) remember(verified, id, digestOf(message), VERIFIED_LIMIT);
+  return valid;
 }
 
-// Key objects are cached: parsing DER is a measurable share of a verification.
+// Signatures that verified, by key and signature, with the SHA-256 of the message:
+// one verification is the price of about forty such digests, and the same signed
+// bytes come back (a cash-pack is presented at every renewal and redemption, a
+// burst presents it N times; in one process, the harness verified it on receipt).
+const verified = new Map<string, Buffer>();
+const VERIFIED_LIMIT = 1024;
+
+function digestOf(message: Uint8Array): Buffer {
+  return createHash('sha256').update(message).digest();
+}
+
+// Key objects are cached: importing a key is a measurable share of a verification.
 const publicCache = new Map<string, KeyObject | null>();
-const privateCache = new Map<string, KeyObject>();
+/** A key object, or the JWK of a fresh key not imported yet. */
+const privateCache = new Map<string, KeyObject | JsonWebKey>();
 const CACHE_LIMIT = 4096;
 
-function remember<V>(cache: Map<string, V>, key: string, value: V): V {
-  if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value!);
+/** A hit moves to the back: the least recently used key is the one dropped. */
+function recall<V>(cache: Map<string, V>, key: string): V | undefined {
+  const value = cache.get(key);
+  if (value !== undefined) {
+    cache.delete(key);
+    cache.set(key, value);
+  }
+  return value;
+}
+
+function remember<V, T extends V>(cache: Map<string, V>, key: string, value: T, limit = CACHE_LIMIT): T {
+  if (cache.size >= limit && !cache.has(key)) cache.delete(cache.keys().next().value!);
   cache.set(key, value);
   return value;
 }
 
 function publicKeyObject(publicKey: Uint8Array): KeyObject | undefined {
   const id = Buffer.from(publicKey).toString('hex');
-  const cached = publicCache.get(id);
+  const cached = recall(publicCache, id);
   if (cached !== undefined) return cached ?? undefined;
   let key: KeyObject | null;
   try {
-    key = createPublicKey({ key: Buffer.concat([SPKI_PREFIX, publicKey]), format: 'der', type: 'spki' });
+    key = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: Buffer.from(publicKey).toString('base64url') }, format: 'jwk' });
   } catch {
     key = null;
   }
@@ -93,8 +134,11 @@ function publicKeyObject(publicKey: Uint8Array): KeyObject | undefined {
 function privateKeyObject(secretKey: Uint8Array): KeyObject {
   if (secretKey.length !== 32) throw new RangeError('an Ed25519 secret key is a 32-byte seed');
   const id = Buffer.from(secretKey).toString('hex');
-  return (
-    privateCache.get(id) ??
-    remember(privateCache, id, createPrivateKey({ key: Buffer.concat([PKCS8_PREFIX, secretKey]), format: 'der', type: 'pkcs8' }))
-  );
+  const cached = recall(privateCache, id);
+  if (cached instanceof KeyObject) return cached;
+  const key =
+    cached !== undefined
+      ? createPrivateKey({ key: cached, format: 'jwk' })
+      : createPrivateKey({ key: Buffer.concat([PKCS8_PREFIX, secretKey]), format: 'der', type: 'pkcs8' });
+  return remember(privateCache, id, key);
 }

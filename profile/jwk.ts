@@ -11,9 +11,20 @@ export interface OkpJwk {
 
 /** RFC 7638 §3: SHA-256 over the required members in lexicographic order, no white space. */
 export function jwkThumbprint(x: string): string {
+  // Every message validation checks every kid it carries, mostly of the same few
+  // keys: the digests are remembered (a bounded map, oldest dropped first).
+  const known = thumbprints.get(x);
+  if (known !== undefined) return known;
   const members = `{"crv":"Ed25519","kty":"OKP","x":"${x}"}`;
-  return encodeB64url(createHash('sha256').update(members, 'utf8').digest());
+  const kid = encodeB64url(createHash('sha256').update(members, 'utf8').digest());
+  if (x.length !== 43) return kid; // not a 32-byte key: nothing worth remembering
+  if (thumbprints.size >= THUMBPRINT_LIMIT) thumbprints.delete(thumbprints.keys().next().value!);
+  thumbprints.set(x, kid);
+  return kid;
 }
+
+const thumbprints = new Map<string, string>();
+const THUMBPRINT_LIMIT = 4096;
 
 export function publicJwk(publicKey: Uint8Array): OkpJwk {
   const x = encodeB64url(publicKey);

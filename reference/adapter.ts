@@ -20,6 +20,7 @@ import { createOperator, type Operator } from './operator/index.ts';
 import { createPayee, type Payee } from './payee/index.ts';
 import { createPayingApp, type PayingAppOptions } from './paying-app/index.ts';
 import type { ReadInput } from './paying-app/index.ts';
+import { checkAllowedHosts } from './paying-app/hosts.ts';
 import { faultsFor, type Faults } from './mutants.ts';
 import { createRouter } from './router.ts';
 
@@ -148,14 +149,17 @@ function notFound(detail: string): RefResponse {
  * `settings.clock_from` (a reference base URL), that reference's one clock
  * (PROFILE.md §12), read from GET /_control/clock before each call, with
  * `settings.control_token` when the reference needs one. `supported_rails`
- * overrides the rails it pays with.
+ * overrides the rails it pays with; `allowed_hosts` (`host` or `host:port`) are
+ * the only hosts it retrieves token URIs from (the harness sets it: no SSRF).
  */
 function payingApp(world: World, settings: Readonly<Record<string, unknown>>, ca: string | undefined) {
   const rails = settings['supported_rails'];
+  const hosts = settings['allowed_hosts'];
   const base: PayingAppOptions = {
     faults: world.faults,
     ...(ca !== undefined ? { ca } : {}),
     ...(Array.isArray(rails) ? { supportedRails: rails as string[] } : {}),
+    ...(hosts !== undefined ? { allowedHosts: checkAllowedHosts(hosts) } : {}),
   };
   const remote = typeof settings['clock_from'] === 'string' ? remoteClock(settings['clock_from'], settings['control_token'], ca) : undefined;
   // One library instance per call, at that call's instant: concurrent calls never share a clock reading.

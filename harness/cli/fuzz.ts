@@ -31,6 +31,9 @@ Target:
                         operator's base URL
   --ca FILE             with --target URL: the CA certificate to trust
   --insecure            with --target URL: skip TLS verification
+  --request-timeout MS  deadline of each request to the target (default
+                        10000): a target that stops answering ends the
+                        campaign after one such wait (exit 2)
 
 Budget:
   --time S              explore for S seconds (default 30); shrinking a
@@ -63,6 +66,7 @@ export async function fuzz(argv: string[]): Promise<number> {
     runs: { type: 'string' },
     seed: { type: 'string' },
     out: { type: 'string' },
+    'request-timeout': { type: 'string' },
   });
   if (values.help) {
     process.stdout.write(FUZZ_HELP);
@@ -77,7 +81,8 @@ export async function fuzz(argv: string[]): Promise<number> {
   const outDir = resolve((values.out as string | undefined) ?? join(PROJECT_ROOT, 'reports', `fuzz-${stamp(new Date())}`));
   const terminal = createTerminal();
 
-  const opened = await openOperator(choice, terminal);
+  const requestTimeoutMs = integerOption('fuzz', 'request-timeout', values['request-timeout'], 1, 600_000);
+  const opened = await openOperator(choice, terminal, FUZZ_CAPABILITIES, requestTimeoutMs !== undefined ? { requestTimeoutMs } : {});
   try {
     const budgetText = budget.kind === 'time' ? `${budget.ms / 1000} s` : `${budget.runs} model runs`;
     terminal.line(`cpr-conformance fuzz (${PROFILE_ID}) against ${opened.name}: seed ${seed}, budget ${budgetText}`);
@@ -136,13 +141,16 @@ export interface OpenedOperator {
  * checking it answers), opens its operator role alone and checks the
  * capabilities the fuzzer needs: a missing one is a harness error naming it.
  */
-export async function openOperator(choice: TargetChoice, terminal: Terminal, needs: readonly string[] = FUZZ_CAPABILITIES): Promise<OpenedOperator> {
-  const resolved: ResolvedTarget = await resolveTarget(choice, terminal);
+export async function openOperator(choice: TargetChoice, terminal: Terminal, needs: readonly string[] = FUZZ_CAPABILITIES, options: { readonly requestTimeoutMs?: number } = {}): Promise<OpenedOperator> {
+  const resolved: ResolvedTarget = await resolveTarget(choice, terminal, options);
   let target: Target | undefined;
   try {
     const config = resolved.config;
     if (!config.operator) throw new HarnessError('CONFIG_INVALID', `${config.name} has no operator role`, 'the fuzzer drives the Operator: give a target with an operator role');
-    target = await openTarget({ name: config.name, ...(config.source !== undefined ? { source: config.source } : {}), operator: config.operator });
+    target = await openTarget(
+      { name: config.name, ...(config.source !== undefined ? { source: config.source } : {}), operator: config.operator },
+      options.requestTimeoutMs !== undefined ? { timeoutMs: options.requestTimeoutMs } : {},
+    );
     const have = target.capabilities.operator;
     const missing = needs.filter((c) => !have.has(c as never));
     if (missing.length > 0) {
@@ -174,6 +182,7 @@ function targetArgs(values: Record<string, unknown>): string[] {
   if (values.target !== undefined) out.push(`--target ${quote(values.target as string)}`);
   if (values.ca !== undefined) out.push(`--ca ${quote(values.ca as string)}`);
   if (values.insecure) out.push('--insecure');
+  if (values['request-timeout'] !== undefined) out.push(`--request-timeout ${values['request-timeout'] as string}`);
   return out;
 }
 

@@ -9,6 +9,7 @@ import { scenarioTarget } from '../runner/scenario-target.ts';
 import { createTerminal, type Terminal } from '../runner/terminal.ts';
 import { executeScenario } from '../scenarios/execute.ts';
 import { loadSuiteFile } from '../scenarios/load.ts';
+import { integerOption } from './args.ts';
 import { EXIT, HarnessError } from './errors.ts';
 import { openOperator, targetChoiceOf } from './fuzz.ts';
 
@@ -26,6 +27,7 @@ Target:
                         the embedded reference implementation)
   --ca FILE             with --target URL: the CA certificate to trust
   --insecure            with --target URL: skip TLS verification
+  --request-timeout MS  deadline of each request to the target (default 10000)
   -h, --help            show this help
 
 Exit codes: 0 fixed, 1 still failing, 2 harness or usage error, unreachable
@@ -46,7 +48,8 @@ export async function replay(argv: string[]): Promise<number> {
   const crash = kind === 'crash' ? readCrashFile(file) : undefined;
   const suite = kind === 'scenario' ? loadSuiteFile(file) : undefined;
   const terminal = createTerminal();
-  const opened = await openOperator(targetChoiceOf(values, 'replay'), terminal, crash ? undefined : []);
+  const requestTimeoutMs = integerOption('replay', 'request-timeout', values['request-timeout'], 1, 600_000);
+  const opened = await openOperator(targetChoiceOf(values, 'replay'), terminal, crash ? undefined : [], requestTimeoutMs !== undefined ? { requestTimeoutMs } : {});
   try {
     terminal.line(`replaying ${file} against ${opened.name}`);
     if (crash) {
@@ -98,7 +101,7 @@ function parseReplayArgs(argv: string[]) {
   try {
     return parseArgs({
       args: argv,
-      options: { target: { type: 'string' }, ca: { type: 'string' }, insecure: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+      options: { target: { type: 'string' }, ca: { type: 'string' }, insecure: { type: 'boolean' }, 'request-timeout': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
       strict: true,
       allowPositionals: true,
     });

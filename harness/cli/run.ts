@@ -9,6 +9,7 @@ import { integerOption, parse } from './args.ts';
 import { EXIT, HarnessError } from './errors.ts';
 import { rolesOf } from './list.ts';
 import { printSummary } from './summary.ts';
+import { checkAllowedHosts } from '../../reference/paying-app/hosts.ts';
 
 export const RUN_HELP = `Usage: cpr-conformance run [options]
 
@@ -23,6 +24,11 @@ Target:
   --ca FILE             with --target URL: the CA certificate to trust
   --insecure            with --target URL: skip TLS verification (recorded in
                         the report; prefer --ca)
+  --allow-host HOST     let the reference paying application retrieve token
+                        URIs from HOST (host or host:port) too; repeatable.
+                        By default it follows a QR or deep-link endpoint only
+                        to the target's own hosts (no request forgery through
+                        a CPR URI)
 
 Selection:
   --only ID             a scenario ID, a requirement ID, a suite name, or a
@@ -41,6 +47,18 @@ Verdict:
                         known_failures: [test IDs]; the run fails when any
                         result differs from it (a new failure or a new pass)
 
+Bounds (a target that hangs or stops answering ends the run within seconds):
+  --request-timeout MS  deadline of each request to the target, connect to last
+                        byte (default 10000); when given, also the deadline of
+                        the preflight probes (otherwise 3000)
+  --unreachable-after N after N consecutive requests to a role with no answer
+                        at all, the role counts as unreachable: its remaining
+                        tests are reported as errors (HARNESS_TARGET_UNREACHABLE)
+                        without being run (default 5; 0 never)
+  --time-limit S        no test starts after S seconds; the rest are errors
+                        (HARNESS_DEADLINE_EXCEEDED) and the report is marked
+                        incomplete (default 1800)
+
 Output:
   --report-dir DIR      where to write the reports (default reports/<run-id>/):
                         report.json, junit.xml, summary.md, report.html and
@@ -51,8 +69,13 @@ Output:
   --no-properties       run the scenarios only
   -h, --help            show this help
 
+Whatever the target does, a complete report is written. Ctrl-C stops the run and writes the results so far,
+marked incomplete (exit 2); a second Ctrl-C exits at once. Text from the target
+never reaches the terminal raw, and the target file's control tokens and private
+keys never appear in any report or output.
+
 Exit codes: 0 conformant, 1 non-conformant, 2 harness or usage error,
-unreachable target, or nothing selected.
+unreachable target, interrupted, or nothing selected.
 `;
 
 export async function run(argv: string[]): Promise<number> {
@@ -71,6 +94,10 @@ export async function run(argv: string[]): Promise<number> {
     seed: { type: 'string' },
     'property-runs': { type: 'string' },
     'no-properties': { type: 'boolean' },
+    'request-timeout': { type: 'string' },
+    'unreachable-after': { type: 'string' },
+    'time-limit': { type: 'string' },
+    'allow-host': { type: 'string', multiple: true },
   });
   if (values.help) {
     process.stdout.write(RUN_HELP);
@@ -83,6 +110,10 @@ export async function run(argv: string[]): Promise<number> {
     if (!m || Number(m[1]) < 1 || Number(m[1]) > Number(m[2])) throw new HarnessError('USAGE_ERROR', `--shard takes i/n with 1 <= i <= n, not ${JSON.stringify(shard)}`, 'see: cpr-conformance run --help');
   }
   const target = targetChoice(values);
+  const allowHosts = allowHostsOf(values['allow-host'] as string[] | undefined, target);
+  const requestTimeoutMs = integerOption('run', 'request-timeout', values['request-timeout'], 1, 600_000);
+  const unreachableAfter = integerOption('run', 'unreachable-after', values['unreachable-after'], 0, 1_000_000);
+  const timeLimit = integerOption('run', 'time-limit', values['time-limit'], 1, 7 * 86_400);
   const baselineFile = values.baseline as string | undefined;
   const terminal = createTerminal();
   const outcome = await conformanceRun(
@@ -96,6 +127,10 @@ export async function run(argv: string[]): Promise<number> {
       ...(values.seed !== undefined ? { seed: integerOption('run', 'seed', values.seed, 0, 2 ** 32 - 1)! } : {}),
       ...(values['property-runs'] !== undefined ? { propertyRuns: integerOption('run', 'property-runs', values['property-runs'], 1, 100_000)! } : {}),
       noProperties: values['no-properties'] === true,
+      ...(requestTimeoutMs !== undefined ? { requestTimeoutMs } : {}),
+      ...(unreachableAfter !== undefined ? { unreachableAfter } : {}),
+      ...(timeLimit !== undefined ? { timeLimitMs: timeLimit * 1000 } : {}),
+      ...(allowHosts.length > 0 ? { allowHosts } : {}),
       ...(shard !== undefined ? { shard } : {}),
       ...(values['report-dir'] !== undefined ? { reportDir: values['report-dir'] as string } : {}),
       ...(baselineFile !== undefined ? { baseline: { file: baselineFile, knownFailures: readBaseline(baselineFile) } } : {}),
@@ -122,12 +157,27 @@ function targetChoice(values: Record<string, unknown>): TargetChoice {
   return { kind: 'file', path: target };
 }
 
+/** --allow-host values, checked: a host or host:port, for a target with the reference paying application. */
+function allowHostsOf(given: string[] | undefined, target: TargetChoice): string[] {
+  if (given === undefined || given.length === 0) return [];
+  if (target.kind === 'url') {
+    throw new HarnessError('USAGE_ERROR', '--allow-host widens what the reference paying application may contact; a --target URL has no paying application', 'use it with no --target (the embedded reference) or a target file whose paying_app is reference/adapter.ts');
+  }
+  try {
+    return [...checkAllowedHosts(given)];
+  } catch (error) {
+    throw new HarnessError('USAGE_ERROR', `--allow-host: ${(error as Error).message.replace(/^allowedHosts: /, '')}`, 'give a host name or address, optionally with :port, e.g. --allow-host 127.0.0.2:8443');
+  }
+}
+
 /** The rerun command keeps the target options so one failure reruns alone against the same target. */
 function rerunBase(values: Record<string, unknown>): string {
   const parts = ['npx cpr-conformance run'];
   if (values.target !== undefined) parts.push(`--target ${shellQuote(values.target as string)}`);
   if (values.ca !== undefined) parts.push(`--ca ${shellQuote(values.ca as string)}`);
   if (values.insecure) parts.push('--insecure');
+  for (const host of (values['allow-host'] as string[] | undefined) ?? []) parts.push(`--allow-host ${shellQuote(host)}`);
+  if (values['request-timeout'] !== undefined) parts.push(`--request-timeout ${values['request-timeout'] as string}`);
   for (const f of (values.scenario as string[] | undefined) ?? []) parts.push(`--scenario ${shellQuote(f)}`);
   if (values.strict) parts.push('--strict');
   if (values.seed !== undefined) parts.push(`--seed ${values.seed as string}`);

@@ -8,10 +8,16 @@ export function printSummary(report: Report, dir: string, terminal: Terminal): v
   const failed = report.requirements.filter((r) => r.status === 'failed');
   const warnings = report.requirements.filter((r) => r.status === 'warning');
   const uncovered = report.requirements.filter((r) => r.status === 'uncovered');
-  for (const t of report.tests.filter((t) => t.status === 'failed' || t.status === 'error')) {
-    terminal.line(`${t.status === 'failed' ? 'FAIL' : 'ERROR'} ${t.id} ${t.title}`);
+  // Tests the run guard did not run share one reason: one line for them all, not one each.
+  const notRun = report.tests.filter(wasNotRun);
+  for (const t of report.tests.filter((t) => (t.status === 'failed' || t.status === 'error') && !wasNotRun(t))) {
+    terminal.line(`${t.status === 'failed' ? 'FAIL' : `ERROR${t.error_code ? ` ${t.error_code}` : ''}`} ${t.id} ${t.title}`);
     if (t.reason) terminal.line(`     ${t.reason.split('\n')[0]!.slice(0, 400)}`);
     terminal.line(`     rerun: ${t.rerun}`);
+  }
+  for (const code of new Set(notRun.map((t) => t.error_code))) {
+    const tests = notRun.filter((t) => t.error_code === code);
+    terminal.line(`NOT RUN ${tests.length} test(s), ${code}: ${(tests[0]!.reason ?? '').replace(/^not run: /, '').slice(0, 400)}`);
   }
   for (const e of report.errors) terminal.line(`HARNESS ${e.code}: ${e.message.slice(0, 400)}`);
   terminal.line('');
@@ -27,4 +33,9 @@ export function printSummary(report: Report, dir: string, terminal: Terminal): v
     terminal.line(`baseline: ${report.baseline_diff.new_failures.length} new failure(s), ${report.baseline_diff.unexpected_passes.length} unexpected pass(es)`);
   }
   terminal.line(`reports: ${dir}/ (report.json, junit.xml, summary.md, report.html, allure-results/)`);
+}
+
+/** A test reported as an error without being run (guard.ts, or an unreachable target at the preflight). */
+function wasNotRun(test: Report['tests'][number]): boolean {
+  return test.status === 'error' && test.reason !== undefined && test.reason.startsWith('not run: ');
 }

@@ -272,7 +272,7 @@ function writeFindings(
     commands: specs,
     commands_text: commands,
     failure: { ...detail, message },
-    exchanges: world.log,
+    exchanges: world.log.entries(),
     regression: regressionName,
     reproduce,
   };

@@ -1,7 +1,9 @@
 // The fuzzer's side of the wire: every request goes through the operator role's
 // adapter (for http, the undici keep-alive pool), is counted as one operation,
 // and is recorded with its answer (bodies capped, the control token redacted)
-// in the log of the model run that sent it.
+// in the log of the model run that sent it. The log keeps what was sent and
+// received as it is and formats it only when a crash file asks for it: almost
+// every run passes, so formatting each exchange would be work thrown away.
 import { TransportError, type HttpRole, type WireRequest } from '../adapters/types.ts';
 
 /** One request and its answer, as written to a crash file. */
@@ -25,6 +27,36 @@ export const EXCHANGE_BODY_CAP = 2048;
 
 const decoder = new TextDecoder('utf-8', { fatal: false });
 
+/** The exchanges of one model run, formatted on demand. */
+export class ExchangeLog {
+  private readonly raw: RawExchange[] = [];
+
+  /** As written to a crash file. */
+  entries(): Exchange[] {
+    return this.raw.map(formatted);
+  }
+
+  add(exchange: RawExchange): void {
+    this.raw.push(exchange);
+  }
+}
+
+interface RawExchange {
+  readonly request: WireRequest;
+  readonly response?: { readonly status: number; readonly headers: Readonly<Record<string, string>>; readonly text: string };
+  readonly error?: string;
+  readonly ms: number;
+}
+
+function formatted(e: RawExchange): Exchange {
+  return {
+    request: shown(e.request),
+    ...(e.response ? { response: { status: e.response.status, headers: e.response.headers, body: cap(e.response.text) } } : {}),
+    ...(e.error !== undefined ? { error: e.error } : {}),
+    ms: Math.round(e.ms),
+  };
+}
+
 export class FuzzClient {
   /** HTTP operations sent, for the throughput figure. */
   ops = 0;
@@ -36,16 +68,16 @@ export class FuzzClient {
   }
 
   /** Sends one request; a TransportError (no answer at all) propagates: it is never a conformance result. */
-  async send(request: WireRequest, log?: Exchange[]): Promise<Reply> {
+  async send(request: WireRequest, log?: ExchangeLog): Promise<Reply> {
     this.ops += 1;
     const started = performance.now();
     try {
       const response = await this.role.send(request);
       const text = decoder.decode(response.body);
-      log?.push({ request: shown(request), response: { status: response.status, headers: response.headers, body: cap(text) }, ms: Math.round(performance.now() - started) });
+      log?.add({ request, response: { status: response.status, headers: response.headers, text }, ms: performance.now() - started });
       return { status: response.status, headers: response.headers, body: parseJson(response.headers['content-type'], text), text };
     } catch (error) {
-      if (error instanceof TransportError) log?.push({ request: shown(request), error: `${error.code}: ${error.message}`, ms: Math.round(performance.now() - started) });
+      if (error instanceof TransportError) log?.add({ request, error: `${error.code}: ${error.message}`, ms: performance.now() - started });
       throw error;
     }
   }

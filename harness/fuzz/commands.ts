@@ -77,7 +77,15 @@ export class FuzzCommand implements fc.AsyncCommand<FuzzModel, World> {
   }
 
   async run(m: FuzzModel, w: World): Promise<void> {
-    const ctx: Ctx = { m, w, label: describe(this.spec) };
+    const spec = this.spec;
+    // The label is only read when a comparison fails.
+    const ctx: Ctx = {
+      m,
+      w,
+      get label() {
+        return describe(spec);
+      },
+    };
     const run = EXECUTORS[this.spec.kind] as (spec: CommandSpec, ctx: Ctx, scheduler?: fc.Scheduler) => Promise<void>;
     await run(this.spec, ctx, this.scheduler);
   }
@@ -233,7 +241,7 @@ const EXECUTORS: { readonly [K in CommandKind]: Executor<K> } = {
     const built = buildIssue(w, m.operator.now, { signer: spec.signer, bearer, amount, expiryMs: m.operator.now + lifetime * 1000 });
     const capture = w.capture();
     await performIssue(ctx, built, { do: 'issue', principal: spec.signer, bearer, amount: toAmount(amount), expiry_in: lifetime, as: capture }, capture, bearer, true);
-    await w.checkBalances(m, ctx.label, 'CPP-FND-1', false);
+    await w.checkBalances(m, ctx, 'CPP-FND-1', false);
   },
 
   async renew(spec, ctx) {
@@ -262,7 +270,7 @@ const EXECUTORS: { readonly [K in CommandKind]: Executor<K> } = {
       as: capture,
     };
     await performRenew(ctx, built.message, built.request, fields, capture, { newBearer, packRef: presentedRef, fresh: true });
-    await w.checkBalances(m, ctx.label, 'CPP-FND-1', false);
+    await w.checkBalances(m, ctx, 'CPP-FND-1', false);
   },
 
   async 'renew-to-limit'(spec, ctx) {
@@ -280,7 +288,7 @@ const EXECUTORS: { readonly [K in CommandKind]: Executor<K> } = {
       const outcome = await performRenew(ctx, built.message, built.request, fields, capture, { newBearer, packRef: real.knownRef, fresh: true });
       if (!outcome.ok) break;
     }
-    await w.checkBalances(m, ctx.label, 'CPP-FND-1', false);
+    await w.checkBalances(m, ctx, 'CPP-FND-1', false);
   },
 
   async redeem(spec, ctx) {
@@ -302,7 +310,7 @@ const EXECUTORS: { readonly [K in CommandKind]: Executor<K> } = {
       as: capture,
     };
     await performRedeem(ctx, built.message, built.request, fields, capture, { packRef: real.knownRef, signAs: identifyAs, fresh: true });
-    await w.checkBalances(m, ctx.label, 'CPP-FND-1', true);
+    await w.checkBalances(m, ctx, 'CPP-FND-1', true);
   },
 
   async status(spec, ctx) {
@@ -322,7 +330,7 @@ const EXECUTORS: { readonly [K in CommandKind]: Executor<K> } = {
     m.operator.advance(seconds);
     const now = parseTimestamp(state.now);
     if (now !== expected) throw new Mismatch({ command: ctx.label, what: 'the clock after advance_seconds', expected: w.timestamp(expected), actual: state.now, requirement: 'PRF-CTL-1' });
-    await w.checkBalances(m, ctx.label, 'CPP-EXP-2', false);
+    await w.checkBalances(m, ctx, 'CPP-EXP-2', false);
   },
 
   async cancel(spec, ctx) {
@@ -330,7 +338,7 @@ const EXECUTORS: { readonly [K in CommandKind]: Executor<K> } = {
     w.executed.push(spec);
     const target = spec.pack === 'unknown' ? undefined : pickPack(ctx, spec.pack);
     await performCancel(ctx, target?.real, target?.pack.packId ?? w.unknownPackId);
-    await w.checkBalances(m, ctx.label, 'CPP-CAN-1', false);
+    await w.checkBalances(m, ctx, 'CPP-CAN-1', false);
   },
 
   async replay(spec, ctx) {
@@ -362,7 +370,7 @@ const EXECUTORS: { readonly [K in CommandKind]: Executor<K> } = {
         break;
       }
     }
-    await w.checkBalances(m, ctx.label, 'PRF-RPL-1', message.kind === 'redeem');
+    await w.checkBalances(m, ctx, 'PRF-RPL-1', message.kind === 'redeem');
   },
 
   async burst(spec, ctx) {
@@ -433,7 +441,7 @@ const EXECUTORS: { readonly [K in CommandKind]: Executor<K> } = {
       const status = await performStatus(ctx, real, pack.packId, KEY.principal, false);
       real.digestRefs.push(`${status}.body.chain_digest`);
     }
-    await w.checkBalances(m, ctx.label, 'CPP-RACE-1', kind === 'redeem');
+    await w.checkBalances(m, ctx, 'CPP-RACE-1', kind === 'redeem');
   },
 
   async interleave(spec, ctx, scheduler) {
@@ -473,7 +481,7 @@ const EXECUTORS: { readonly [K in CommandKind]: Executor<K> } = {
     const order = spec.order ?? (await releaseOrder(scheduler, spec.ops));
     w.executed.push({ ...spec, order });
     for (const i of order) await ops[i]!();
-    await w.checkBalances(m, ctx.label, 'CPP-FND-1', true);
+    await w.checkBalances(m, ctx, 'CPP-FND-1', true);
   },
 };
 

@@ -9,7 +9,7 @@ import { formatTimestamp, newUuid, parseTimestamp, signRequest, toAmount } from 
 import { createSigningKey, type CashPack, type PolicyDocument, type SigningKey } from '../../profile/cashpack/index.ts';
 import type { WireRequest } from '../adapters/types.ts';
 import type { CommandSpec } from './commands.ts';
-import { jsonRequest, type Exchange, type FuzzClient, type Reply } from './client.ts';
+import { ExchangeLog, jsonRequest, type FuzzClient, type Reply } from './client.ts';
 import { HarnessFault, Mismatch } from './mismatch.ts';
 import { assetKey, OperatorModel, type CashpackMessage, type ModelPolicy } from './model.ts';
 
@@ -88,7 +88,7 @@ export class World {
   readonly keys = new Map<string, SigningKey>();
   readonly packs = new Map<string, RealPack>();
   readonly sent: SentMessage[] = [];
-  readonly log: Exchange[] = [];
+  readonly log = new ExchangeLog();
   readonly script: ScriptStep[] = [];
   /** The commands that ran, as data, in order (an interleave with the order it ran in). */
   readonly executed: CommandSpec[] = [];
@@ -220,24 +220,25 @@ export class World {
   /**
    * Reads the balances through test control and compares them with the model;
    * the checks are added to the last scenario step, where a scenario makes them.
+   * `by.label` names the command; it is read only when a balance differs.
    */
-  async checkBalances(model: FuzzModel, command: string, requirement: string, redeemers: boolean): Promise<void> {
+  async checkBalances(model: FuzzModel, by: { readonly label: string }, requirement: string, redeemers: boolean): Promise<void> {
     const step = this.script.at(-1);
     if (!step) throw new TypeError('a balance check follows a step');
     const principal = model.operator.principal(this.kid(KEY.principal))!;
     const expected = { available: toAmount(principal.available), locked: toAmount(principal.locked), held: toAmount(principal.held) };
     step.expect.push({ balance: { principal: KEY.principal, ...expected }, requirement });
-    const actual = await this.balance(`/_control/operator/principals/${this.kid(KEY.principal)}/balance`, command, "the Principal's balance", expected, requirement);
+    const actual = await this.balance(`/_control/operator/principals/${this.kid(KEY.principal)}/balance`, by, "the Principal's balance", expected, requirement);
     const seen = { available: actual.available, locked: actual.locked, held: actual.held };
     if (seen.available !== expected.available || seen.locked !== expected.locked || seen.held !== expected.held) {
-      throw new Mismatch({ command, what: "the Principal's balance", expected, actual: seen, requirement });
+      throw new Mismatch({ command: by.label, what: "the Principal's balance", expected, actual: seen, requirement });
     }
     if (!redeemers) return;
     for (const name of this.redeemerNames()) {
       const want = { available: toAmount(model.operator.redeemer(this.kid(name))!.available) };
       step.expect.push({ balance: { redeemer: name, ...want }, requirement });
-      const got = await this.balance(`/_control/operator/redeemers/${this.kid(name)}/balance`, command, `the balance of ${name}`, want, requirement);
-      if (got.available !== want.available) throw new Mismatch({ command, what: `the balance of ${name}`, expected: want, actual: { available: got.available }, requirement });
+      const got = await this.balance(`/_control/operator/redeemers/${this.kid(name)}/balance`, by, `the balance of ${name}`, want, requirement);
+      if (got.available !== want.available) throw new Mismatch({ command: by.label, what: `the balance of ${name}`, expected: want, actual: { available: got.available }, requirement });
     }
   }
 
@@ -246,10 +247,10 @@ export class World {
    * a finding: state the model says is well-formed (a negative balance, say)
    * made the implementation fail.
    */
-  private async balance(path: string, command: string, what: string, expected: unknown, requirement: string): Promise<Record<string, unknown>> {
+  private async balance(path: string, by: { readonly label: string }, what: string, expected: unknown, requirement: string): Promise<Record<string, unknown>> {
     const reply = await this.send({ method: 'GET', path });
     if (reply.status === 200 && reply.body && typeof reply.body === 'object') return reply.body as Record<string, unknown>;
-    throw new Mismatch({ command, what, expected, actual: { status: reply.status, body: reply.text.slice(0, 300) }, requirement });
+    throw new Mismatch({ command: by.label, what, expected, actual: { status: reply.status, body: reply.text.slice(0, 300) }, requirement });
   }
 }
 

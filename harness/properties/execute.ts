@@ -68,7 +68,8 @@ export async function executeProperty(def: PropertyDefinition, target: ScenarioT
 
   if (harnessError) {
     const outcome = harnessError instanceof StepError ? harnessError.outcome : 'error';
-    return finish(outcome, [], ctx.transcript, { reason: harnessError.message });
+    const code = harnessError instanceof StepError ? (harnessError.code ?? 'HARNESS_STEP_FAILED') : 'HARNESS_INTERNAL';
+    return finish(outcome, [], ctx.transcript, { reason: harnessError.message, ...(outcome === 'error' ? { error_code: code } : {}) });
   }
   const ran = details.numRuns;
   if (details.failed && last) {

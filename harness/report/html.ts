@@ -211,7 +211,8 @@ function matrixSection(report: Report): string {
   );
   return [
     '<section id="requirements"><h2>Requirements by spec section</h2>',
-    `<div class="filters" role="group" aria-label="Show requirements with status">${buttons.join('')}</div>`,
+    // Hidden until our script runs: without it (scripts off, or blocked) the buttons would do nothing.
+    `<div class="filters" id="filters" role="group" aria-label="Show requirements with status" hidden>${buttons.join('')}</div>`,
     '<table id="matrix"><thead><tr><th>ID</th><th>Level</th><th>Roles</th><th>Summary</th><th>Status</th><th>Tests</th></tr></thead>',
     body.join('\n'),
     '</table>',
@@ -234,6 +235,7 @@ function failureArticle(test: TestResult): string {
     `<article class="failure" id="${anchor('f', test.id)}">`,
     `<h3>${badge(test.status)} <span class="id">${esc(test.id)}</span> ${esc(test.title)}</h3>`,
     `<p class="meta">${esc(test.file)} · ${esc(test.kind)} · ${esc(test.role)} · ${esc(test.level)} · ${esc(test.sections.join(', '))} · requirements ${test.requirements.map((id) => link('r', id)).join(' ')} · ${esc(duration(test.duration_ms))}</p>`,
+    test.error_code === undefined ? '' : `<p class="reason">Harness error <code>${esc(test.error_code)}</code>: not a conformance result.</p>`,
     test.reason === undefined ? '' : `<p class="reason">${esc(test.reason)}</p>`,
     test.seed === undefined && test.path === undefined ? '' : `<p class="meta">property seed <code>${esc(test.seed ?? '')}</code> path <code>${esc(test.path ?? '')}</code></p>`,
     ...failed.map(checkBlock),
@@ -369,5 +371,7 @@ const SCRIPT = `
     if (empty) empty.hidden = visible !== 0;
   };
   for (const button of buttons) button.addEventListener('click', () => apply(button.getAttribute('data-filter')));
+  const bar = document.getElementById('filters');
+  if (bar) bar.hidden = false;
 })();
 `;

@@ -137,8 +137,13 @@ function text(value: string): string {
   return legal(value).replace(/[&<>]/g, (c) => XML_ENTITY[c] ?? c);
 }
 
+// Line ends become LF first, as an XML parser would read them (XML 1.0 §2.11):
+// no lone CR is left in the file for a tool that prints it raw to a terminal.
 function legal(value: string): string {
-  return value.toWellFormed().replace(NOT_XML, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return value
+    .toWellFormed()
+    .replace(/\r\n?/g, '\n')
+    .replace(NOT_XML, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 const XML_ENTITY: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;', '\n': '&#10;', '\r': '&#13;', '\t': '&#9;' };

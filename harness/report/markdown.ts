@@ -115,6 +115,7 @@ function testDetail(test: TestResult): string[] {
     `Outcome ${test.status === 'error' ? 'harness error' : 'failed'}; file ${inline(test.file)}; requirements ${inline(test.requirements.join(', '))}; role ${inline(test.role)}.`,
     '',
   ];
+  if (test.error_code !== undefined) out.push(`Harness error ${inline(test.error_code)}: not a conformance result.`, '');
   if (test.reason !== undefined) out.push(`Reason: ${inline(test.reason)}`, '');
   for (const check of test.checks.filter((c) => !c.passed)) {
     out.push(`- Check ${inline(check.check)} for ${inline(check.requirement)} (${inline(check.level)}), step ${check.step}: ${inline(check.message)}`, '');

@@ -53,6 +53,13 @@ export interface TestResult {
   readonly duration_ms: number;
   /** Why it was skipped, not applicable, or errored (missing capability named). */
   readonly reason?: string;
+  /**
+   * With status `error`: a stable code saying why (STYLE.md §6), e.g.
+   * HARNESS_TARGET_UNREACHABLE (no answer, or the role stopped answering and the
+   * test was not run), HARNESS_DEADLINE_EXCEEDED, HARNESS_STEP_FAILED,
+   * SCENARIO_INVALID, HARNESS_INTERNAL.
+   */
+  readonly error_code?: string;
   readonly missing_capabilities?: readonly string[];
   readonly checks: readonly CheckResult[];
   readonly transcript: readonly Exchange[];

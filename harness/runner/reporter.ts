@@ -10,6 +10,9 @@ import type { Terminal } from './terminal.ts';
 import './runtime-meta.ts';
 
 export class CollectingReporter implements Reporter {
+  /** In the issue of a test that ended without a TestResult (one cancelled by an interrupt, say). */
+  static readonly NO_RESULT = 'no result was recorded';
+
   readonly results: TestResult[] = [];
   readonly issues: HarnessIssue[] = [];
   private done = 0;
@@ -24,7 +27,7 @@ export class CollectingReporter implements Reporter {
     const result = testCase.meta().cpr;
     if (!result) {
       const errors = testCase.result().errors ?? [];
-      this.issues.push({ code: 'HARNESS_INTERNAL', message: `${testCase.name}: no result was recorded${errors[0] ? `: ${errors[0].message}` : ''}` });
+      this.issues.push({ code: 'HARNESS_INTERNAL', message: `${testCase.name}: ${CollectingReporter.NO_RESULT}${errors[0] ? `: ${errors[0].message}` : ''}` });
       return;
     }
     this.results.push(result);

@@ -2,7 +2,7 @@
 // what workers reopen; the main process keeps the embedded reference running.
 import { loadTargetFile } from '../target/load.ts';
 import { preflight } from '../target/preflight.ts';
-import { embeddedTarget, openTarget, targetFromUrl, type Target } from '../target/target.ts';
+import { embeddedTarget, openTarget, targetFromUrl, type OpenOptions, type Target } from '../target/target.ts';
 import { readFileSync } from 'node:fs';
 import { HarnessError } from '../cli/errors.ts';
 import type { TargetDescription } from '../report/model.ts';
@@ -20,11 +20,20 @@ export interface ResolvedTarget {
   close(): Promise<void>;
 }
 
-export async function resolveTarget(choice: TargetChoice, terminal: Terminal): Promise<ResolvedTarget> {
-  const target = await open(choice);
+export interface ResolveOptions {
+  /** Deadline of one request; also bounds the preflight probes (default 3 000 ms) when given. */
+  readonly requestTimeoutMs?: number;
+  /** Extra hosts the reference paying application may retrieve from (OpenOptions.allowHosts). */
+  readonly allowHosts?: readonly string[];
+  /** The target file, already loaded (a file choice is otherwise loaded here). */
+  readonly config?: TargetConfig;
+}
+
+export async function resolveTarget(choice: TargetChoice, terminal: Terminal, options: ResolveOptions = {}): Promise<ResolvedTarget> {
+  const target = await open(choice, options);
   try {
     // Fails within seconds when a role does not answer (HARNESS_TARGET_UNREACHABLE).
-    await preflight(target);
+    await preflight(target, options.requestTimeoutMs !== undefined ? { timeoutMs: options.requestTimeoutMs } : {});
   } catch (error) {
     await target.close();
     throw error;
@@ -35,15 +44,57 @@ export async function resolveTarget(choice: TargetChoice, terminal: Terminal): P
   return { config: target.config, description: target.description, close: () => target.close() };
 }
 
-async function open(choice: TargetChoice): Promise<Target> {
+async function open(choice: TargetChoice, options: ResolveOptions): Promise<Target> {
+  const opening: OpenOptions = {
+    ...(options.requestTimeoutMs !== undefined ? { timeoutMs: options.requestTimeoutMs, discoveryTimeoutMs: Math.min(options.requestTimeoutMs, 3000) } : {}),
+    ...(options.allowHosts !== undefined ? { allowHosts: options.allowHosts } : {}),
+  };
   switch (choice.kind) {
     case 'embedded':
-      return embeddedTarget();
+      return embeddedTarget(opening);
     case 'url':
-      return targetFromUrl(choice.url, { insecure: choice.insecure, ...(choice.caFile !== undefined ? { ca: readCa(choice.caFile), caFile: choice.caFile } : {}) });
+      return targetFromUrl(choice.url, { ...opening, insecure: choice.insecure, ...(choice.caFile !== undefined ? { ca: readCa(choice.caFile), caFile: choice.caFile } : {}) });
     case 'file':
-      return openTarget(loadTargetFile(choice.path));
+      return openTarget(options.config ?? loadTargetFile(choice.path), opening);
   }
+}
+
+/**
+ * What the report says about a target that could not be opened: its roles as
+ * configured, nothing discovered, no secret (describeTarget's rules).
+ */
+export function describeChoice(choice: TargetChoice, config?: TargetConfig): TargetDescription {
+  switch (choice.kind) {
+    case 'embedded':
+      return { name: 'embedded reference', embedded: true, roles: {} };
+    case 'url': {
+      let host = choice.url;
+      try {
+        host = new URL(choice.url).host;
+      } catch {
+        // Shown as given.
+      }
+      const role = { adapter: 'http', base_url: choice.url.replace(/\/$/, ''), tls: /^http:/i.test(choice.url) ? 'none' : choice.insecure ? 'insecure' : 'verified', capabilities: [] } as const;
+      return { name: host, embedded: false, roles: { payee: role, operator: role } };
+    }
+    case 'file': {
+      if (!config) return { name: choice.path, embedded: false, roles: {} };
+      const roles: Record<string, RoleDescription> = {};
+      if (config.payee) roles['payee'] = configured(config.payee);
+      if (config.operator) roles['operator'] = configured(config.operator);
+      if (config.payingApp) roles['paying-app'] = { adapter: config.payingApp.adapter, tls: 'in-process', capabilities: [] };
+      return { name: config.name, embedded: false, roles };
+    }
+  }
+}
+
+type RoleDescription = NonNullable<TargetDescription['roles']['payee']>;
+
+function configured(role: NonNullable<TargetConfig['payee']>): RoleDescription {
+  const capabilities = role.capabilities === 'auto' ? [] : [...role.capabilities].sort();
+  if (role.adapter !== 'http') return { adapter: role.adapter, tls: 'in-process', capabilities };
+  const tls = /^http:/i.test(role.baseUrl) ? 'none' : role.insecure ? 'insecure' : 'verified';
+  return { adapter: 'http', base_url: role.baseUrl.replace(/\/$/, ''), tls, capabilities };
 }
 
 function readCa(file: string): string {

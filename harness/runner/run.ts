@@ -1,32 +1,47 @@
 // A conformance run: load and validate every scenario file, select, resolve the
 // target (the embedded reference when none is given), check it answers, drive
 // the scenarios through vitest, then aggregate and write every report form.
+//
+// Whatever the target does, the run ends and writes a complete report: a target
+// that does not answer the preflight gets every selected test reported as an
+// error (HARNESS_TARGET_UNREACHABLE); one that stops answering later is cut off by
+// the run guard (guard.ts); Ctrl-C writes what ran, marked incomplete. Secrets of
+// the target file are scrubbed from everything written (target/secrets.ts).
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { randomBytes } from 'node:crypto';
-import { startVitest, type Vitest } from 'vitest/node';
+import { createVitest } from 'vitest/node';
 import AllureReporter from 'allure-vitest/reporter';
 import { PROFILE_ID } from '../../profile/signing.ts';
 import { loadRegistry } from '../../profile/registry.ts';
 import { HarnessError } from '../cli/errors.ts';
 import { baselineDiff, requirementResults, summarize, verdictOf, type Report, type TestResult, writeAllReports } from '../report/index.ts';
-import { REPORT_SCHEMA_VERSION, type HarnessIssue } from '../report/model.ts';
+import { REPORT_SCHEMA_VERSION, type HarnessIssue, type TargetDescription } from '../report/model.ts';
 import { loadSuiteFile, loadSuites, PROJECT_ROOT, suiteFiles } from '../scenarios/load.ts';
+import { unrunResult } from '../scenarios/execute.ts';
 import type { Scenario } from '../scenarios/types.ts';
-import { resolveTarget, type ResolvedTarget, type TargetChoice } from './resolve-target.ts';
+import { loadTargetFile } from '../target/load.ts';
+import { targetSecrets, type Secrets } from '../target/secrets.ts';
+import { describeChoice, resolveTarget, type ResolvedTarget, type TargetChoice } from './resolve-target.ts';
 import { CollectingReporter } from './reporter.ts';
 import { scenarioPlugin } from './plugin.ts';
-import type { RunProvided } from './provided.ts';
+import type { RunLimits, RunProvided } from './provided.ts';
 import { selectProperties, selectScenarios, type Selection } from './select.ts';
 import { PROPERTIES } from '../properties/catalogue.ts';
+import { PROPERTIES_FILE, type PropertyDefinition } from '../properties/types.ts';
+import { GUARD_DEFAULTS } from './guard.ts';
+import { watchInterrupts, withoutSignalListeners } from './interrupt.ts';
+import type { Terminal } from './terminal.ts';
 
 /** The vitest module that registers the selected properties. */
 const PROPERTIES_MODULE = fileURLToPath(new URL('./properties.vitest.ts', import.meta.url));
-import type { Terminal } from './terminal.ts';
 
 export const SUITE_VERSION = '0.1.0';
 export const SPEC_VERSIONS = { cpr: 'CPR-1.0 (1.0.0 Draft)', cpp: 'CPP-001 (1.0.0 Draft)' } as const;
+
+/** Defaults of the run's bounds (RunOptions). */
+export const RUN_DEFAULTS = { timeLimitMs: 30 * 60_000, testTimeLimitMs: 90_000, interruptGraceMs: 2_000 } as const;
 
 export interface RunOptions extends Selection {
   readonly target: TargetChoice;
@@ -45,6 +60,14 @@ export interface RunOptions extends Selection {
   readonly propertyRuns?: number;
   /** Run the scenarios only. */
   readonly noProperties?: boolean;
+  /** Deadline of one request to the target; the adapter's default (10 000 ms) when absent. Also bounds the preflight. */
+  readonly requestTimeoutMs?: number;
+  /** Consecutive transport failures after which a role counts as unreachable (guard.ts); default 5, 0 never. */
+  readonly unreachableAfter?: number;
+  /** No test starts after this long; default 30 minutes. */
+  readonly timeLimitMs?: number;
+  /** Hosts the reference paying application may retrieve token URIs from besides the target's own. */
+  readonly allowHosts?: readonly string[];
 }
 
 export interface RunOutcome {
@@ -53,7 +76,7 @@ export interface RunOutcome {
   readonly exitCode: 0 | 1 | 2;
 }
 
-export async function conformanceRun(options: RunOptions, terminal: Terminal): Promise<RunOutcome> {
+export async function conformanceRun(options: RunOptions, given: Terminal): Promise<RunOutcome> {
   const started = new Date();
   const registry = loadRegistry();
   // Every file is validated, selected or not: a broken scenario file is never silently skipped.
@@ -66,71 +89,76 @@ export async function conformanceRun(options: RunOptions, terminal: Terminal): P
   const seed = options.seed ?? randomBytes(4).readUInt32BE(0);
   const dir = resolve(options.reportDir ?? join(PROJECT_ROOT, 'reports', runId(started)));
   mkdirSync(dir, { recursive: true });
+  // A target file is read first, so that its secrets are known before anything is printed.
+  const fileConfig = options.target.kind === 'file' ? loadTargetFile(options.target.path) : undefined;
+  const secrets = targetSecrets(fileConfig);
+  const terminal = redacting(given, secrets);
+  const limits: RunLimits = {
+    ...(options.requestTimeoutMs !== undefined ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
+    unreachableAfter: options.unreachableAfter ?? GUARD_DEFAULTS.unreachableAfter,
+    deadlineAt: started.getTime() + (options.timeLimitMs ?? RUN_DEFAULTS.timeLimitMs),
+    testTimeLimitMs: RUN_DEFAULTS.testTimeLimitMs,
+  };
 
-  const target = await resolveTarget(options.target, terminal);
+  const interrupts = watchInterrupts();
   const issues: HarnessIssue[] = [];
   let results: TestResult[] = [];
-  let interrupted = false;
+  let description: TargetDescription = describeChoice(options.target, fileConfig);
   try {
-    terminal.line(
-      `cpr-conformance ${SUITE_VERSION} (${PROFILE_ID}) — ${scenarios.length} scenario(s) and ${properties.length} propert${properties.length === 1 ? 'y' : 'ies'} against ${target.description.name}${options.shard ? `, shard ${options.shard}` : ''}`,
-    );
-    const collector = new CollectingReporter(terminal, selected.length);
-    const provided: RunProvided = {
-      target: target.config,
-      selected,
-      rerunBase: options.rerunBase,
-      seed,
-      ...(options.propertyRuns !== undefined ? { propertyRuns: options.propertyRuns } : {}),
-    };
-    let vitest: Vitest | undefined;
-    const onInterrupt = () => {
-      interrupted = true;
-      void vitest?.cancelCurrentRun('keyboard-input');
-    };
-    process.once('SIGINT', onInterrupt);
-    vitest = await startVitest(
-      'test',
-      files,
-      {
-        watch: false,
-        config: false,
-        root: PROJECT_ROOT,
-        include: ['suites/**/*.yaml', PROPERTIES_MODULE, ...options.scenarioFiles.map((f) => resolve(f))],
-        dir: PROJECT_ROOT,
-        reporters: [collector, new AllureReporter({ resultsDir: join(dir, 'allure-results') })],
-        provide: { cprRun: provided },
-        pool: 'threads',
-        maxWorkers: 1,
-        fileParallelism: false,
-        isolate: false,
-        testTimeout: 120_000,
-        hookTimeout: 30_000,
-        passWithNoTests: true,
-        ...(options.shard ? { shard: options.shard } : {}),
-      },
-      { plugins: [scenarioPlugin()], logLevel: 'silent' },
-    );
-    await vitest.close();
-    process.off('SIGINT', onInterrupt);
-    results = collector.results;
-    issues.push(...collector.issues);
+    const opening = resolveTarget(options.target, terminal, {
+      ...(options.requestTimeoutMs !== undefined ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
+      ...(options.allowHosts !== undefined ? { allowHosts: options.allowHosts } : {}),
+      ...(fileConfig !== undefined ? { config: fileConfig } : {}),
+    });
+    const opened = await Promise.race([opening.then((target) => ({ target }), (error: unknown) => ({ error })), interrupts.signalled.then(() => undefined)]);
+    if (opened === undefined) {
+      // Interrupted while the target was being opened: close it whenever it opens.
+      opening.then((target) => target.close(), () => undefined);
+    } else if ('error' in opened) {
+      if (!(opened.error instanceof HarnessError) || opened.error.code !== 'HARNESS_TARGET_UNREACHABLE') throw opened.error;
+      // No test can run: each is reported as an error, so the report is complete and says why.
+      terminal.error(`cpr-conformance: ${opened.error.code}: ${opened.error.message}`);
+      if (opened.error.hint) terminal.error(`  hint: ${opened.error.hint}`);
+      issues.push({ code: opened.error.code, message: opened.error.message });
+      const reason = `not run: ${opened.error.message}`;
+      // Under --shard, which tests are this shard's is vitest's to say: none are listed.
+      if (options.shard === undefined) results = unrunAll(scenarios, properties, reason, options.rerunBase, seed, rolesOf(options.target, description));
+    } else {
+      const target = opened.target;
+      description = target.description;
+      try {
+        const ran = await runTests({ files, selected, counts: { scenarios: scenarios.length, properties: properties.length }, options, seed, dir, limits, terminal, target, interrupts });
+        results = ran.results;
+        issues.push(...ran.issues);
+      } finally {
+        await target.close();
+      }
+    }
   } finally {
-    await target.close();
+    interrupts.dispose();
   }
 
+  const interrupted = interrupts.fired;
+  const unreachable = results.filter((t) => t.error_code === 'HARNESS_TARGET_UNREACHABLE' && t.checks.length === 0 && t.transcript.length === 0).length;
+  if (unreachable > 0 && !issues.some((i) => i.code === 'HARNESS_TARGET_UNREACHABLE')) {
+    issues.push({ code: 'HARNESS_TARGET_UNREACHABLE', message: `${unreachable} test(s) were not run: a role of the target stopped answering (see each test's reason)` });
+  }
+  const late = results.filter((t) => t.error_code === 'HARNESS_DEADLINE_EXCEEDED').length;
+  if (late > 0) issues.push({ code: 'HARNESS_DEADLINE_EXCEEDED', message: `${late} test(s) were not run or not finished within the run's time limit` });
+  if (interrupted) issues.push({ code: 'INTERRUPTED', message: `the run was interrupted; results are partial (${results.length} of ${selected.length} tests)` });
+
+  results = results.map(jsonSafe);
   const aggregate = { strict: options.strict, profileAdvisory: options.profileAdvisory };
   const requirements = requirementResults(registry, results, aggregate);
   const diff = options.baseline ? baselineDiff(results, options.baseline.knownFailures) : undefined;
-  if (interrupted) issues.push({ code: 'INTERRUPTED', message: 'the run was interrupted; results are partial' });
-  const report: Report = {
+  const report: Report = secrets.value({
     schema_version: REPORT_SCHEMA_VERSION,
     verdict: verdictOf(requirements, results, issues.length, diff),
     run: {
       suite_version: SUITE_VERSION,
       profile_version: PROFILE_ID,
       spec_versions: SPEC_VERSIONS,
-      target: target.description,
+      target: description,
       seed,
       started_at: started.toISOString(),
       duration_ms: Date.now() - started.getTime(),
@@ -139,17 +167,163 @@ export async function conformanceRun(options: RunOptions, terminal: Terminal): P
       ...(options.shard ? { shard: options.shard } : {}),
       ...(options.baseline ? { baseline: options.baseline.file } : {}),
       command: options.command,
-      incomplete: interrupted,
+      incomplete: interrupted || late > 0,
     },
     summary: summarize(results, requirements),
     requirements,
     tests: results,
     ...(diff ? { baseline_diff: diff } : {}),
     errors: issues,
-  };
+  } satisfies Report);
   writeAllReports(dir, report);
+  mkdirSync(join(dir, 'allure-results'), { recursive: true });
+  // Written by allure's own reporter from the raw results: scrubbed in place.
+  secrets.files(dir);
   const exitCode = report.verdict === 'conformant' ? 0 : report.verdict === 'non-conformant' ? 1 : 2;
   return { report, dir, exitCode };
+}
+
+interface TestRun {
+  readonly files: readonly string[];
+  readonly selected: readonly string[];
+  readonly counts: { readonly scenarios: number; readonly properties: number };
+  readonly options: RunOptions;
+  readonly seed: number;
+  readonly dir: string;
+  readonly limits: RunLimits;
+  readonly terminal: Terminal;
+  readonly target: ResolvedTarget;
+  readonly interrupts: ReturnType<typeof watchInterrupts>;
+}
+
+/** Drives the selected tests through vitest; on interrupt, keeps what finished within a short grace. */
+async function runTests(run: TestRun): Promise<{ results: TestResult[]; issues: HarnessIssue[] }> {
+  const { options, target, terminal, limits } = run;
+  terminal.line(
+    `cpr-conformance ${SUITE_VERSION} (${PROFILE_ID}) — ${run.counts.scenarios} scenario(s) and ${run.counts.properties} propert${run.counts.properties === 1 ? 'y' : 'ies'} against ${target.description.name}${options.shard ? `, shard ${options.shard}` : ''}`,
+  );
+  const collector = new CollectingReporter(terminal, run.selected.length);
+  const provided: RunProvided = {
+    target: target.config,
+    selected: run.selected,
+    rerunBase: options.rerunBase,
+    seed: run.seed,
+    limits,
+    ...(options.propertyRuns !== undefined ? { propertyRuns: options.propertyRuns } : {}),
+  };
+  const vitest = await withoutSignalListeners(() =>
+    createVitest(
+      'test',
+      {
+        watch: false,
+        config: false,
+        root: PROJECT_ROOT,
+        include: ['suites/**/*.yaml', PROPERTIES_MODULE, ...options.scenarioFiles.map((f) => resolve(f))],
+        dir: PROJECT_ROOT,
+        reporters: [collector, new AllureReporter({ resultsDir: join(run.dir, 'allure-results') })],
+        provide: { cprRun: provided },
+        pool: 'threads',
+        maxWorkers: 1,
+        fileParallelism: false,
+        isolate: false,
+        // The runtimes end a test at limits.testTimeLimitMs themselves; this is only a backstop.
+        testTimeout: limits.testTimeLimitMs + 30_000,
+        hookTimeout: 30_000,
+        passWithNoTests: true,
+        ...(options.shard ? { shard: options.shard } : {}),
+      },
+      { plugins: [scenarioPlugin()], logLevel: 'silent' },
+    ),
+  );
+  const issues: HarnessIssue[] = [];
+  run.interrupts.onSignal(() => void vitest.cancelCurrentRun('keyboard-input').catch(() => undefined));
+  const finished = vitest.start([...run.files]).then(
+    () => 'finished' as const,
+    (error: unknown) => {
+      issues.push({ code: 'HARNESS_INTERNAL', message: `the test runner failed: ${(error as Error)?.message ?? String(error)}` });
+      return 'finished' as const;
+    },
+  );
+  const grace = run.interrupts.signalled.then(() => delay(RUN_DEFAULTS.interruptGraceMs)).then(() => 'abandoned' as const);
+  const how = await Promise.race([finished, grace]);
+  if (how === 'finished') await vitest.close();
+  else void vitest.close().catch(() => undefined);
+  terminal.endProgress();
+  // Tests cancelled by an interrupt have no result: the report says how many ran instead.
+  issues.push(...(run.interrupts.fired ? collector.issues.filter((i) => !i.message.includes(CollectingReporter.NO_RESULT)) : collector.issues));
+  return { results: [...collector.results], issues };
+}
+
+/** The roles a target has; the embedded reference has all three. */
+function rolesOf(choice: TargetChoice, description: TargetDescription): ReadonlySet<string> {
+  return new Set(choice.kind === 'embedded' ? ['payee', 'operator', 'paying-app'] : Object.keys(description.roles));
+}
+
+/**
+ * Every selected test, not run: an error with HARNESS_TARGET_UNREACHABLE, or not
+ * applicable when the target has no role for it (it would not have run anyway).
+ */
+function unrunAll(scenarios: readonly Scenario[], properties: readonly PropertyDefinition[], reason: string, rerunBase: string, seed: number, roles: ReadonlySet<string>): TestResult[] {
+  const applicable = (result: TestResult): TestResult => {
+    if (roles.has(result.role)) return result;
+    const { error_code: _code, ...rest } = result;
+    return { ...rest, status: 'not-applicable', reason: `the target has no ${result.role} role` };
+  };
+  return [
+    ...scenarios.map((s) => unrunResult(s, 'HARNESS_TARGET_UNREACHABLE', reason, `${rerunBase} --only ${s.id}`)),
+    ...properties.map(
+      (p): TestResult => ({
+        id: p.id,
+        title: p.title,
+        kind: 'property',
+        file: PROPERTIES_FILE,
+        sections: p.sections,
+        requirements: p.requirements,
+        level: p.level,
+        role: p.role,
+        status: 'error',
+        duration_ms: 0,
+        reason,
+        error_code: 'HARNESS_TARGET_UNREACHABLE',
+        checks: [],
+        transcript: [],
+        rerun: `${rerunBase} --only ${p.id} --seed ${seed}`,
+        seed,
+      }),
+    ),
+  ].map(applicable);
+}
+
+/**
+ * A result whose checked values are plain JSON: whatever a target answered (a
+ * missing member is `undefined`, say), report.json stays valid and is written.
+ */
+function jsonSafe(test: TestResult): TestResult {
+  return { ...test, checks: test.checks.map((c) => ({ ...c, expected: plainJson(c.expected), actual: plainJson(c.actual) })) };
+}
+
+function plainJson(value: unknown): unknown {
+  if (value === undefined) return null;
+  try {
+    return JSON.parse(JSON.stringify(value, (_key, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)) ?? 'null') as unknown;
+  } catch {
+    return String(value);
+  }
+}
+
+/** The terminal with the target's secrets scrubbed from every line. */
+function redacting(terminal: Terminal, secrets: Secrets): Terminal {
+  if (secrets.empty) return terminal;
+  return {
+    progress: (done, total, latest, counts) => terminal.progress(done, total, secrets.value(latest), counts),
+    endProgress: () => terminal.endProgress(),
+    line: (text) => terminal.line(secrets.text(text)),
+    error: (text) => terminal.error(secrets.text(text)),
+  };
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }
 
 function runId(at: Date): string {

@@ -36,11 +36,29 @@ export interface HttpResult {
   readonly via?: 'plaintext-listener' | 'tls-port';
 }
 
+/**
+ * Why a test ended as a harness error (report.json `error_code`): never a
+ * conformance result (STYLE.md §5, §6).
+ */
+export type ErrorCode =
+  /** The target gave no answer at all (refused, reset, timed out, TLS), or stopped answering. */
+  | 'HARNESS_TARGET_UNREACHABLE'
+  /** The run's time limit passed before the test started, or the test outran its own. */
+  | 'HARNESS_DEADLINE_EXCEEDED'
+  /** A step could not be carried out: test control (PROFILE.md §12) or a setup read answered unusably. */
+  | 'HARNESS_STEP_FAILED'
+  /** The scenario cannot pass as written (it checks nothing). */
+  | 'SCENARIO_INVALID'
+  /** A defect of the harness: an exception it did not expect. */
+  | 'HARNESS_INTERNAL';
+
 /** The step could not be carried out for a reason that is not the target's conformance. */
 export class StepError extends Error {
   constructor(
     readonly outcome: 'error' | 'skipped' | 'not-applicable',
     message: string,
+    /** With outcome `error`: why; HARNESS_STEP_FAILED when not given. */
+    readonly code?: ErrorCode,
   ) {
     super(message);
     this.name = 'StepError';

@@ -9,7 +9,7 @@ import type { Level } from '../../profile/registry.ts';
 import type { CheckResult, Outcome, TestResult } from '../report/model.ts';
 import { ACTION_IMPLEMENTATIONS, adoptClock } from './actions.ts';
 import { CHECK_IMPLEMENTATIONS } from './checks.ts';
-import { ScenarioContext, StepError, type ScenarioTarget } from './context.ts';
+import { ScenarioContext, StepError, type ErrorCode, type ScenarioTarget } from './context.ts';
 import { send } from './http.ts';
 import { render, TemplateError } from './template.ts';
 import type { Scenario, Step } from './types.ts';
@@ -44,6 +44,7 @@ export async function executeScenario(scenario: Scenario, target: ScenarioTarget
   const unmet = applicability(scenario, target);
   if (unmet) return finish(unmet.outcome, unmet.reason, unmet.missing ? { missing_capabilities: unmet.missing } : {});
 
+  const harnessError = (code: ErrorCode, reason: string) => finish('error', reason, { error_code: code });
   try {
     await syncClock(ctx);
     for (const step of scenario.steps) {
@@ -51,17 +52,46 @@ export async function executeScenario(scenario: Scenario, target: ScenarioTarget
       const failed = await runStep(ctx, step);
       if (failed) return finish('failed', `step ${step.index + 1} (${step.action}, line ${step.line}): ${failed}`);
     }
-    if (ctx.checks.length === 0) return finish('error', 'the scenario checked nothing; a scenario without a check cannot pass');
+    if (ctx.checks.length === 0) return harnessError('SCENARIO_INVALID', 'the scenario checked nothing; a scenario without a check cannot pass');
     return finish('passed');
   } catch (error) {
-    if (error instanceof StepError) return finish(error.outcome, `step ${ctx.stepIndex + 1}: ${error.message}`);
-    return finish('error', `step ${ctx.stepIndex + 1}: harness failure: ${(error as Error)?.stack ?? String(error)}`);
+    if (error instanceof StepError) {
+      const reason = `step ${ctx.stepIndex + 1}: ${error.message}`;
+      return error.outcome === 'error' ? harnessError(error.code ?? 'HARNESS_STEP_FAILED', reason) : finish(error.outcome, reason);
+    }
+    return harnessError('HARNESS_INTERNAL', `step ${ctx.stepIndex + 1}: harness failure: ${(error as Error)?.stack ?? String(error)}`);
   } finally {
     await releaseClock(ctx);
   }
 }
 
-function applicability(scenario: Scenario, target: ScenarioTarget): { outcome: Outcome; reason: string; missing?: string[] } | undefined {
+/**
+ * The result of a scenario that was not run: its role stopped answering
+ * (HARNESS_TARGET_UNREACHABLE) or the run's time ran out (HARNESS_DEADLINE_EXCEEDED).
+ * An error, never a conformance result (STYLE.md §5).
+ */
+export function unrunResult(scenario: Scenario, code: ErrorCode, reason: string, rerun: string, durationMs = 0): TestResult {
+  return {
+    id: scenario.id,
+    title: scenario.title,
+    kind: 'scenario',
+    file: scenario.file,
+    sections: scenario.sections,
+    requirements: scenario.requirements,
+    level: scenario.level,
+    role: scenario.role,
+    status: 'error',
+    duration_ms: Math.round(durationMs),
+    reason,
+    error_code: code,
+    checks: [],
+    transcript: [],
+    rerun,
+  };
+}
+
+/** Why the scenario cannot run against this target at all (not applicable, or skipped), if it cannot. */
+export function applicability(scenario: Scenario, target: ScenarioTarget): { outcome: Outcome; reason: string; missing?: string[] } | undefined {
   const kind = target.adapterKind(scenario.role);
   if (kind === undefined) return { outcome: 'not-applicable', reason: `the target has no ${scenario.role} role` };
   if (scenario.adapters && !scenario.adapters.includes(kind)) {

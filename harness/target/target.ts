@@ -2,7 +2,8 @@
 // HTTP role offers, the credentials from the target file, and a description for
 // the report with every secret left out (control tokens, key material and
 // environment values never appear in it).
-import { readFileSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createHttpRole } from '../adapters/http.ts';
 import { loadModuleRole, moduleRole, type CreateRole, type HttpRoleName } from '../adapters/module.ts';
@@ -44,6 +45,12 @@ export interface OpenOptions {
   readonly timeoutMs?: number;
   /** Deadline of capability discovery; default 3 000 ms. */
   readonly discoveryTimeoutMs?: number;
+  /**
+   * Hosts (`host` or `host:port`) the reference paying application may retrieve
+   * token URIs from besides the target's own (`--allow-host`). Without them it
+   * follows an `endpoint` only to the hosts of the target's HTTP roles.
+   */
+  readonly allowHosts?: readonly string[];
 }
 
 type RoleEntry = { readonly adapter: string; readonly base_url?: string; readonly tls: HttpRole['tls']; readonly capabilities: readonly string[] };
@@ -56,7 +63,8 @@ export async function openTarget(config: TargetConfig, options: OpenOptions = {}
     if (payee) opened.push(payee);
     const operator = config.operator && (await openHttpRole('operator', config.operator, options));
     if (operator) opened.push(operator);
-    const payingApp = config.payingApp && (await openAppRole(config.payingApp, options));
+    const appConfig = config.payingApp && withAllowedHosts(config.payingApp, targetHosts(config), options.allowHosts ?? []);
+    const payingApp = appConfig && (await openAppRole(appConfig, options));
     if (payingApp) opened.push(payingApp);
     const discovery = options.discoveryTimeoutMs ?? 3000;
     const [payeeCaps, operatorCaps] = await Promise.all([
@@ -70,6 +78,7 @@ export async function openTarget(config: TargetConfig, options: OpenOptions = {}
         ...config,
         ...(config.payee ? { payee: { ...config.payee, capabilities: [...payeeCaps] } } : {}),
         ...(config.operator ? { operator: { ...config.operator, capabilities: [...operatorCaps] } } : {}),
+        ...(appConfig ? { payingApp: appConfig } : {}),
       },
       ...(payee ? { payee } : {}),
       ...(operator ? { operator } : {}),
@@ -172,7 +181,13 @@ export async function embeddedTarget(options: { readonly reference?: ReferenceOp
     const token = options.reference?.controlToken;
     // The paying app reads the reference's one clock (PROFILE.md §12) over test control.
     // A mutant switched on in the reference is switched on in its paying app too.
-    const appSettings = { clock_from: ref.url, ...(token !== undefined ? { control_token: token } : {}), ...(ref.mutant !== undefined ? { mutant: ref.mutant } : {}) };
+    // It follows token URIs to the reference's own host only, unless told otherwise (--allow-host).
+    const appSettings = {
+      clock_from: ref.url,
+      allowed_hosts: [...new Set([new URL(ref.url).host, ...(options.allowHosts ?? [])])],
+      ...(token !== undefined ? { control_token: token } : {}),
+      ...(ref.mutant !== undefined ? { mutant: ref.mutant } : {}),
+    };
     const payingApp = (await moduleRole(createReferenceRole as CreateRole, {
       role: 'paying-app',
       description: 'reference/adapter.ts',
@@ -228,6 +243,37 @@ function readCaFile(file: string): string {
   }
   if (!pem.includes('-----BEGIN CERTIFICATE-----')) throw new HarnessError('USAGE_ERROR', `--ca ${file} holds no PEM certificate`);
   return pem;
+}
+
+// ---- The reference paying application's allow-list (no SSRF through a CPR URI) ----
+
+/** `host:port` of every HTTP role the target file names: where its token URIs may point. */
+function targetHosts(config: TargetConfig): string[] {
+  const hosts = [config.payee, config.operator].flatMap((role) => (role?.adapter === 'http' ? [new URL(role.baseUrl).host] : []));
+  return [...new Set(hosts)];
+}
+
+function isReferenceAdapter(module: string): boolean {
+  const real = (path: string) => {
+    try {
+      return realpathSync(path);
+    } catch {
+      return resolve(path);
+    }
+  };
+  return real(module) === real(REFERENCE_ADAPTER);
+}
+
+/**
+ * The reference paying application (module reference/adapter.ts) is the harness's
+ * own: it gets `settings.allowed_hosts`, the file's own list or else the target's
+ * hosts, widened by `extra`. Any other paying application fetches what it fetches.
+ */
+function withAllowedHosts(config: AppRoleConfig, hosts: readonly string[], extra: readonly string[]): AppRoleConfig {
+  if (config.adapter !== 'module' || !isReferenceAdapter(config.module)) return config;
+  const given = config.settings['allowed_hosts'];
+  const base = Array.isArray(given) ? given.filter((h): h is string => typeof h === 'string') : hosts;
+  return { ...config, settings: { ...config.settings, allowed_hosts: [...new Set([...base, ...extra])] } };
 }
 
 // ---- Opening one role ----

@@ -1,5 +1,5 @@
 // The reference Operator (spec §1.2, §4.2, §4.3; PROFILE.md §4–§6, §11, §12).
-export { createOperator, type Operator, type OperatorOptions } from './operator.ts';
+export { createOperator, type Operator, type OperatorOptions, type StateSize } from './operator.ts';
 export { DEFAULT_POLICY, type Policy } from './policy.ts';
 export { OPERATOR_PREFIXES } from './router.ts';
 export type { Outcome } from './context.ts';

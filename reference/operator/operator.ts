@@ -63,6 +63,15 @@ export interface Operator {
   packStatus(packId: string): Outcome<PackStatus>;
   /** Ids currently remembered by the replay store (PROFILE.md §6: bounded). */
   replayStoreSize(): number;
+  /** How much the Operator holds: accounts and packs are kept for good, the replay store is bounded. */
+  stateSize(): StateSize;
+}
+
+export interface StateSize {
+  readonly principals: number;
+  readonly redeemers: number;
+  readonly packs: number;
+  readonly replay: number;
 }
 
 export function createOperator(options: OperatorOptions): Operator {
@@ -95,6 +104,7 @@ export function createOperator(options: OperatorOptions): Operator {
       return found ? success(found) : failure('NOT_FOUND', 'unknown pack_id');
     },
     replayStoreSize: () => ctx.state.replay.size,
+    stateSize: () => ({ principals: ctx.state.principals.size, redeemers: ctx.state.redeemers.size, packs: ctx.state.packs.size, replay: ctx.state.replay.size }),
   };
 }
 

@@ -4,6 +4,7 @@
 import { RAIL_HINTS } from '../../profile/cpr/index.ts';
 import { NO_FAULTS, type Faults } from '../mutants.ts';
 import { derivePayment, type Derivation } from './derive.ts';
+import { checkAllowedHosts } from './hosts.ts';
 import type { DerivationContext } from './payment.ts';
 import { readCpr, type ReadInput } from './read.ts';
 import type { Accepted, Rejection } from './rejection.ts';
@@ -21,6 +22,12 @@ export interface PayingAppOptions {
   readonly maxBodyBytes?: number;
   /** A fault to switch on (reference/mutants.ts); default NO_FAULTS, the correct application. */
   readonly faults?: Faults;
+  /**
+   * Hosts a token URI's endpoint may name, as `host` (any port) or `host:port`
+   * (hosts.ts); a URI naming any other is rejected with RETRIEVAL_FAILED before a
+   * connection is made. Default: any host.
+   */
+  readonly allowedHosts?: readonly string[];
 }
 
 export interface PayingApp {
@@ -39,7 +46,8 @@ export function createPayingApp(options: PayingAppOptions = {}): PayingApp {
     throw new TypeError('supportedRails must be an array of strings');
   }
   const faults = options.faults ?? NO_FAULTS;
-  const readSettings = { now, timeoutMs, maxBodyBytes, faults, ...(options.ca !== undefined ? { ca: options.ca } : {}) };
+  const allowedHosts = options.allowedHosts === undefined ? undefined : checkAllowedHosts(options.allowedHosts);
+  const readSettings = { now, timeoutMs, maxBodyBytes, faults, ...(options.ca !== undefined ? { ca: options.ca } : {}), ...(allowedHosts !== undefined ? { allowedHosts } : {}) };
   const deriveSettings = { now, supportedRails, faults };
 
   return {

@@ -1,14 +1,18 @@
 // Resolving a token URI (spec §4.4, §4.1; PROFILE.md §8.1): `GET <endpoint>/cpr/<token>`
-// over TLS only (spec §5.1.4), with a time limit and a body cap, trusting the
-// given CA (a real trust decision, never skipped verification).
+// over TLS only (spec §5.1.4), to an allowed host only (hosts.ts), with a time
+// limit and a body cap, trusting the given CA (a real trust decision, never
+// skipped verification), never following a redirect.
 import { Agent, request } from 'undici';
 import { parseIJson } from '../../profile/index.ts';
+import { hostAllowed, hostOf, type HostPattern } from './hosts.ts';
 import { reject, type Rejection } from './rejection.ts';
 
 export interface RetrievalSettings {
   readonly ca?: string;
   readonly timeoutMs: number;
   readonly maxBodyBytes: number;
+  /** Only these hosts are contacted (hosts.ts); any host when absent. */
+  readonly allowedHosts?: readonly HostPattern[];
 }
 
 export type Retrieved = { readonly ok: true; readonly doc: unknown } | Rejection;
@@ -17,6 +21,12 @@ const JSON_MEDIA_TYPE = /^application\/json\s*(;.*)?$/i;
 
 export async function retrieveCpr(url: string, settings: RetrievalSettings): Promise<Retrieved> {
   if (!url.startsWith('https://')) return failed('the endpoint is not https, and a retrieval token is only ever sent over TLS');
+  const target = new URL(url);
+  // Checked before any connection: a refused endpoint sees nothing, not even a TLS handshake.
+  if (settings.allowedHosts !== undefined && !hostAllowed(target, settings.allowedHosts)) {
+    const allowed = settings.allowedHosts.length === 0 ? 'none' : settings.allowedHosts.join(', ');
+    return failed(`its endpoint ${hostOf(target)} is not a host this application may contact (allowed: ${allowed})`);
+  }
   // One agent per retrieval: a token is single use, so there is no connection worth keeping.
   const agent = new Agent({ connect: { ...(settings.ca !== undefined ? { ca: settings.ca } : {}), timeout: settings.timeoutMs } });
   try {

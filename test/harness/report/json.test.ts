@@ -23,7 +23,7 @@ const summary: Presence<Summary> = { total: 'required', passed: 'required', fail
 const requirement: Presence<RequirementResult> = { id: 'required', level: 'required', roles: 'required', sections: 'required', family: 'required', summary: 'required', status: 'required', tests: 'required' };
 const testResult: Presence<TestResult> = {
   id: 'required', title: 'required', kind: 'required', file: 'required', sections: 'required', requirements: 'required', level: 'required', role: 'required', status: 'required',
-  duration_ms: 'required', reason: 'optional', missing_capabilities: 'optional', checks: 'required', transcript: 'required', rerun: 'required', seed: 'optional', path: 'optional',
+  duration_ms: 'required', reason: 'optional', error_code: 'optional', missing_capabilities: 'optional', checks: 'required', transcript: 'required', rerun: 'required', seed: 'optional', path: 'optional',
 };
 const checkResult: Presence<CheckResult> = { check: 'required', requirement: 'required', level: 'required', passed: 'required', step: 'required', expected: 'required', actual: 'required', message: 'required' };
 const exchange: Presence<Exchange> = { step: 'required', role: 'required', request: 'required', response: 'optional', error: 'optional', duration_ms: 'required' };

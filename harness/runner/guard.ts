@@ -1,0 +1,188 @@
+// Keeps a run bounded whatever the target does (STYLE.md §5: an unreachable
+// target is never a conformance result). Two rules, both inside the test worker:
+//
+//   circuit breaker  after N consecutive transport failures (no HTTP answer at
+//                    all: refused, reset, timed out, TLS, not HTTP) a role counts
+//                    as unreachable: every later request to it fails at once,
+//                    and its tests are reported as errors with
+//                    HARNESS_TARGET_UNREACHABLE without being run. Any HTTP
+//                    answer, an error status included, closes the count again.
+//   deadline         past the run's time limit no test starts; the rest are
+//                    errors with HARNESS_DEADLINE_EXCEEDED.
+//
+// So a target that stops answering ends the run within N request timeouts, not
+// one timeout per test, and the other roles' tests keep going. The state lives
+// on globalThis: the run's one worker (isolate: false) shares it across files.
+import type { Role } from '../../profile/registry.ts';
+import { TransportError, type HttpRole, type PayingAppRole, type WireRequest } from '../adapters/types.ts';
+import { StepError, type ErrorCode, type ScenarioTarget } from '../scenarios/context.ts';
+
+export interface GuardSettings {
+  /** Consecutive transport failures after which a role counts as unreachable; 0 never. */
+  readonly unreachableAfter: number;
+  /** Epoch milliseconds after which no test starts; none when absent. */
+  readonly deadlineAt?: number;
+}
+
+export const GUARD_DEFAULTS = { unreachableAfter: 5 } as const;
+
+/** Why a test is not run. */
+export interface Blocked {
+  readonly code: Extract<ErrorCode, 'HARNESS_TARGET_UNREACHABLE' | 'HARNESS_DEADLINE_EXCEEDED'>;
+  readonly reason: string;
+}
+
+/**
+ * No answer at all. UNAVAILABLE is not (this adapter has no such transport), nor,
+ * in-process or from a child process, PROTOCOL: there it is a call that threw or
+ * answered out of contract, which is the implementation's answer (actions.ts appCall).
+ */
+const COUNTED: Readonly<Record<'wire' | 'call', ReadonlySet<TransportError['code']>>> = {
+  wire: new Set(['TIMEOUT', 'REFUSED', 'RESET', 'TLS', 'PROTOCOL', 'CLOSED']),
+  call: new Set(['TIMEOUT', 'REFUSED', 'RESET', 'CLOSED']),
+};
+
+function counts(kind: HttpRole['kind'], error: unknown): error is TransportError {
+  return error instanceof TransportError && COUNTED[kind === 'http' ? 'wire' : 'call'].has(error.code);
+}
+
+class Circuit {
+  private consecutive = 0;
+  private last = '';
+  open = false;
+
+  constructor(
+    readonly shown: string,
+    private readonly limit: number,
+  ) {}
+
+  answered(): void {
+    if (!this.open) this.consecutive = 0;
+  }
+
+  failed(error: TransportError): void {
+    this.last = `${error.code}: ${error.message}`;
+    this.consecutive += 1;
+    if (this.limit > 0 && this.consecutive >= this.limit) this.open = true;
+  }
+
+  reason(): string {
+    return `${this.shown} stopped answering (${this.consecutive} consecutive transport failures; the last: ${this.last})`;
+  }
+}
+
+export class RunGuard {
+  private readonly circuits = new Map<string, Circuit>();
+
+  constructor(readonly settings: GuardSettings) {}
+
+  /** The target with every role's requests counted, and refused at once when its circuit is open. */
+  guard(target: ScenarioTarget): ScenarioTarget {
+    const http = new Map<string, HttpRole | undefined>();
+    const app = target.payingApp && this.guardApp(target.payingApp);
+    return {
+      httpRole: (role) => {
+        if (!http.has(role)) {
+          const inner = target.httpRole(role);
+          http.set(role, inner && this.guardHttp(role, inner));
+        }
+        return http.get(role);
+      },
+      payingApp: app,
+      capabilities: (role) => target.capabilities(role),
+      adapterKind: (role) => target.adapterKind(role),
+      credential: (of) => target.credential(of),
+    };
+  }
+
+  /** Whether a test of `role` may start now; why not otherwise. */
+  blocked(target: ScenarioTarget, role: Role): Blocked | undefined {
+    const deadline = this.settings.deadlineAt;
+    if (deadline !== undefined && Date.now() >= deadline) {
+      return { code: 'HARNESS_DEADLINE_EXCEEDED', reason: `not run: the run's time limit passed at ${new Date(deadline).toISOString()}` };
+    }
+    const key = role === 'paying-app' ? (target.payingApp ? appKey(target.payingApp) : undefined) : httpKey(target.httpRole(role));
+    const circuit = key === undefined ? undefined : this.circuits.get(key);
+    return circuit?.open ? { code: 'HARNESS_TARGET_UNREACHABLE', reason: `not run: ${circuit.reason()}` } : undefined;
+  }
+
+  private circuit(key: string, shown: string): Circuit {
+    let circuit = this.circuits.get(key);
+    if (!circuit) {
+      circuit = new Circuit(shown, this.settings.unreachableAfter);
+      this.circuits.set(key, circuit);
+    }
+    return circuit;
+  }
+
+  private guardHttp(role: 'payee' | 'operator', inner: HttpRole): HttpRole {
+    // Keyed by where the role is, so roles behind one URL share one circuit.
+    const circuit = this.circuit(httpKey(inner)!, `the ${role} at ${inner.baseUrl ?? inner.description}`);
+    const send = async (request: WireRequest) => {
+      // Plaintext probes may go unanswered by design (spec §5.1.4): they neither open nor close the circuit.
+      if (request.transport === 'plaintext') return inner.send(request);
+      refuseWhenOpen(circuit);
+      try {
+        const response = await inner.send(request);
+        circuit.answered();
+        return response;
+      } catch (error) {
+        if (counts(inner.kind, error)) circuit.failed(error);
+        throw error;
+      }
+    };
+    return {
+      kind: inner.kind,
+      description: inner.description,
+      authority: inner.authority,
+      ...(inner.baseUrl !== undefined ? { baseUrl: inner.baseUrl } : {}),
+      ...(inner.plaintextBaseUrl !== undefined ? { plaintextBaseUrl: inner.plaintextBaseUrl } : {}),
+      tls: inner.tls,
+      send,
+      close: () => inner.close(),
+    };
+  }
+
+  private guardApp(inner: PayingAppRole): PayingAppRole {
+    const circuit = this.circuit(appKey(inner), `the paying application ${inner.description}`);
+    const call = async <T>(run: () => Promise<T>): Promise<T> => {
+      refuseWhenOpen(circuit);
+      try {
+        const result = await run();
+        circuit.answered();
+        return result;
+      } catch (error) {
+        if (counts(inner.kind, error)) circuit.failed(error);
+        throw error;
+      }
+    };
+    return {
+      kind: inner.kind,
+      description: inner.description,
+      read: (input) => call(() => inner.read(input)),
+      derive: (cpr, context) => call(() => inner.derive(cpr, context)),
+      close: () => inner.close(),
+    };
+  }
+}
+
+function refuseWhenOpen(circuit: Circuit): void {
+  if (circuit.open) throw new StepError('error', `not sent: ${circuit.reason()}`, 'HARNESS_TARGET_UNREACHABLE');
+}
+
+function httpKey(role: HttpRole | undefined): string | undefined {
+  return role && `http ${role.kind} ${role.baseUrl ?? role.description}`;
+}
+
+function appKey(app: PayingAppRole): string {
+  return `app ${app.kind} ${app.description}`;
+}
+
+const SHARED = Symbol.for('cpr-conformance.run-guard');
+
+/** The worker's one guard, created with the first test's settings. */
+export function runGuard(settings: GuardSettings): RunGuard {
+  const holder = globalThis as { [SHARED]?: RunGuard };
+  holder[SHARED] ??= new RunGuard(settings);
+  return holder[SHARED];
+}

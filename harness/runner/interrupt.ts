@@ -1,0 +1,62 @@
+// Ctrl-C during a run. The first SIGINT (or SIGTERM) stops the run: no new test
+// starts, the one in flight gets a short grace, and a partial report marked
+// incomplete is written (exit 2). A second signal exits at once.
+import { EXIT } from '../cli/errors.ts';
+
+const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
+
+export interface Interrupts {
+  /** True once a signal came. */
+  readonly fired: boolean;
+  /** Settles when the first signal comes. */
+  readonly signalled: Promise<void>;
+  /** Runs `listener` at the first signal (at once if it already came). */
+  onSignal(listener: () => void): void;
+  dispose(): void;
+}
+
+export function watchInterrupts(stderr: NodeJS.WritableStream = process.stderr): Interrupts {
+  let fired = false;
+  let release!: () => void;
+  const signalled = new Promise<void>((resolve) => (release = resolve));
+  const listeners: (() => void)[] = [];
+  const handler = () => {
+    if (fired) {
+      stderr.write('cpr-conformance: interrupted again: exiting without a report\n');
+      process.exit(EXIT.error);
+    }
+    fired = true;
+    stderr.write('cpr-conformance: interrupted: stopping the run and writing a partial report (again to exit at once)\n');
+    release();
+    for (const listener of listeners) listener();
+  };
+  for (const signal of SIGNALS) process.on(signal, handler);
+  return {
+    get fired() {
+      return fired;
+    },
+    signalled,
+    onSignal(listener) {
+      if (fired) listener();
+      else listeners.push(listener);
+    },
+    dispose() {
+      for (const signal of SIGNALS) process.off(signal, handler);
+    },
+  };
+}
+
+/**
+ * Runs `create` and removes the SIGINT/SIGTERM listeners it added: vitest's
+ * logger exits the process on a signal, before any report could be written.
+ */
+export async function withoutSignalListeners<T>(create: () => Promise<T>): Promise<T> {
+  const before = new Map(SIGNALS.map((s) => [s, new Set(process.listeners(s))]));
+  try {
+    return await create();
+  } finally {
+    for (const signal of SIGNALS) {
+      for (const listener of process.listeners(signal)) if (!before.get(signal)!.has(listener)) process.off(signal, listener);
+    }
+  }
+}

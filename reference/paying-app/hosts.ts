@@ -1,0 +1,36 @@
+// Which hosts the paying application may retrieve a CPR from. A token URI names
+// its own endpoint (spec §4.4), so whoever writes the QR code chooses where the
+// application connects; an application embedded in a server (or in a test
+// harness) must not become a way to reach hosts the QR's author cannot (server-side
+// request forgery). With an allow-list, only its hosts are contacted.
+
+/** `host` (any port) or `host:port`; host names lower case, IPv6 in brackets. */
+export type HostPattern = string;
+
+const PATTERN = /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:(\d{1,5}))?$/;
+
+/** Normalized patterns; throws TypeError for one that is not a host or host:port (bad options throw at construction). */
+export function checkAllowedHosts(hosts: unknown): readonly HostPattern[] {
+  if (!Array.isArray(hosts)) throw new TypeError('allowedHosts must be an array of "host" or "host:port" strings');
+  return hosts.map((entry) => {
+    const host = typeof entry === 'string' ? entry.trim().toLowerCase() : '';
+    const m = PATTERN.exec(host);
+    if (!m || (m[3] !== undefined && Number(m[3]) > 65_535)) throw new TypeError(`allowedHosts: ${JSON.stringify(entry)} is not "host" or "host:port"`);
+    return host;
+  });
+}
+
+/** Whether `url` is on one of the allowed hosts: the host alone allows every port. */
+export function hostAllowed(url: URL, allowed: readonly HostPattern[]): boolean {
+  const port = url.port !== '' ? url.port : url.protocol === 'https:' ? '443' : '80';
+  const host = url.hostname.toLowerCase();
+  return allowed.some((pattern) => {
+    const m = PATTERN.exec(pattern);
+    return m !== null && m[1] === host && (m[3] === undefined || m[3] === port);
+  });
+}
+
+/** `host:port` of a URL, with its default port written out, for messages. */
+export function hostOf(url: URL): string {
+  return `${url.hostname}:${url.port !== '' ? url.port : url.protocol === 'https:' ? '443' : '80'}`;
+}

@@ -1,0 +1,47 @@
+// Ctrl-C during a run against a slow target: the run stops within seconds,
+// writes what it has as a valid report marked incomplete, and exits 2.
+import { join } from 'node:path';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { startHostile, type HostileServer } from '../../fixtures/hostile/servers.ts';
+import { cli, report, workDir } from './support.ts';
+
+vi.setConfig({ testTimeout: 60_000 });
+
+let slow: HostileServer | undefined;
+afterAll(async () => slow?.close());
+
+describe('run interrupted with SIGINT', () => {
+  it('writes a partial report marked incomplete and exits 2', async () => {
+    // Every test waits on a target answering a byte a second; nothing would end the run soon.
+    slow = await startHostile('trickle', { answerPreflight: true, capabilities: ['provision', 'clock'] });
+    const dir = join(workDir('interrupt'), 'report');
+    let signalledAt = 0;
+    const r = await cli(['run', '--target', slow.url, '--request-timeout', '30000', '--unreachable-after', '0', '--report-dir', dir], {
+      onSpawn: (child, output) => {
+        const poll = setInterval(() => {
+          // Once the tests are under way (the run's header is out), interrupt it.
+          if (!output.stdout().includes('cpr-conformance 0.1.0')) return;
+          clearInterval(poll);
+          setTimeout(() => {
+            signalledAt = Date.now();
+            child.kill('SIGINT');
+          }, 1000);
+        }, 100);
+        child.once('close', () => clearInterval(poll));
+      },
+    });
+    expect(signalledAt).toBeGreaterThan(0);
+    expect(r.signal).toBeNull();
+    expect(r.status).toBe(2);
+    // The test in flight gets a short grace, never its 30 s request timeout.
+    expect(Date.now() - signalledAt).toBeLessThan(10_000);
+    expect(r.stderr).toMatch(/interrupted: stopping the run and writing a partial report/);
+    const out = report(dir);
+    expect(out.run.incomplete).toBe(true);
+    expect(out.verdict).toBe('error');
+    expect(out.errors.map((e) => e.code)).toContain('INTERRUPTED');
+    expect(out.errors.find((e) => e.code === 'INTERRUPTED')?.message).toMatch(/results are partial \(\d+ of \d+ tests\)/);
+    expect(out.tests.length).toBeLessThan(20);
+    expect(r.stdout).toMatch(/verdict: error \(incomplete run\)/);
+  });
+});

@@ -1,0 +1,122 @@
+// No server-side request forgery through a CPR URI: the paying application the
+// harness drives (the reference, embedded or named in a target file) follows a
+// QR or deep-link endpoint only to the target's own hosts. A payee whose URIs
+// name another host gets RETRIEVAL_FAILED, and that host sees no connection at
+// all; --allow-host widens the list.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { main } from '../../../harness/cli/main.ts';
+import { embeddedTarget } from '../../../harness/target/target.ts';
+import { createPayingApp } from '../../../reference/paying-app/index.ts';
+import { checkAllowedHosts, hostAllowed } from '../../../reference/paying-app/hosts.ts';
+import { createTlsMaterial } from '../../../reference/tls.ts';
+import { startCounter, startHostile, type HostileServer } from '../../fixtures/hostile/servers.ts';
+import { cli, REFERENCE_ADAPTER, report, workDir } from './support.ts';
+
+vi.setConfig({ testTimeout: 90_000 });
+
+const work = workDir('ssrf');
+let elsewhere: HostileServer;
+let payee: HostileServer;
+let file: string;
+
+beforeAll(async () => {
+  // The other host: TLS on 127.0.0.2 (another loopback address), counting connections.
+  elsewhere = await startCounter({ tls: await createTlsMaterial() });
+  payee = await startHostile('qr-elsewhere', { elsewhere: elsewhere.url });
+  file = join(work, 'target.yaml');
+  writeFileSync(
+    file,
+    ['name: qr elsewhere', 'payee:', '  adapter: http', `  base_url: ${payee.url}`, '  capabilities: [provision]', 'paying_app:', '  adapter: module', `  module: ${REFERENCE_ADAPTER}`, ''].join('\n'),
+  );
+});
+
+afterAll(async () => {
+  await payee?.close();
+  await elsewhere?.close();
+});
+
+const selection = ['--only', 'DLV-RESOLVE-001', '--only', 'DLV-DEEP-001', '--only', 'DLV-SUPPORT-002', '--no-properties'];
+
+describe('a payee whose QR and deep-link endpoint is another host', () => {
+  it('gets RETRIEVAL_FAILED from the harness\'s paying application, and the other host sees nothing', async () => {
+    const dir = join(work, 'denied');
+    const r = await cli(['run', '--target', file, ...selection, '--report-dir', dir]);
+    expect(r.status).toBe(1);
+    const out = report(dir);
+    expect(out.tests).toHaveLength(3);
+    expect(out.tests.every((t) => t.status === 'failed')).toBe(true);
+    const seen = JSON.stringify(out.tests.flatMap((t) => t.checks.filter((c) => !c.passed).map((c) => c.actual)));
+    expect(seen).toContain('RETRIEVAL_FAILED');
+    expect(seen).toContain(`its endpoint ${elsewhere.host}:${elsewhere.port} is not a host this application may contact (allowed: ${new URL(payee.url).host})`);
+    expect(payee.stats.paths.filter((p) => p === 'POST /_control/payee/requests')).toHaveLength(3);
+    expect(elsewhere.stats.connections).toBe(0);
+  });
+
+  it('--allow-host HOST lets it go there', async () => {
+    const dir = join(work, 'allowed');
+    const before = elsewhere.stats.connections;
+    const r = await cli(['run', '--target', file, ...selection, '--allow-host', `${elsewhere.host}:${elsewhere.port}`, '--report-dir', dir]);
+    expect(r.status).toBe(1);
+    expect(elsewhere.stats.connections).toBeGreaterThan(before);
+    // It got there and could not verify the other host's certificate: a real trust decision still.
+    const seen = JSON.stringify(report(dir).tests.flatMap((t) => t.checks.map((c) => c.actual)));
+    expect(seen).not.toContain('is not a host this application may contact');
+    expect(r.stdout).toMatch(/rerun: npx cpr-conformance run --target \S+ --allow-host 127\.0\.0\.\d:\d+ --only/);
+  });
+
+  it.each<[string[], RegExp]>([
+    [['--target', 'http://127.0.0.1:9', '--allow-host', 'example.com'], /USAGE_ERROR: --allow-host widens what the reference paying application may contact; a --target URL has no paying application/],
+    [['--allow-host', 'https://example.com/x'], /USAGE_ERROR: --allow-host: "https:\/\/example\.com\/x" is not "host" or "host:port"/],
+  ])('refuses run %j (exit 2)', async (args, message) => {
+    let stderr = '';
+    const spy = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => ((stderr += String(chunk)), true));
+    try {
+      expect(await main(['run', ...args])).toBe(2);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(stderr).toMatch(message);
+  });
+});
+
+describe('the reference paying application\'s allow-list', () => {
+  it('checks the host before connecting, with the port when one is given', async () => {
+    const app = createPayingApp({ allowedHosts: ['127.0.0.1:8443'] });
+    const uri = `std-cpr://${'cd'.repeat(16)}?endpoint=${encodeURIComponent(elsewhere.url)}`;
+    const before = elsewhere.stats.connections;
+    const result = await app.read({ kind: 'uri', uri });
+    expect(result).toMatchObject({ ok: false, code: 'RETRIEVAL_FAILED' });
+    expect(result.ok ? '' : result.message).toMatch(/is not a host this application may contact \(allowed: 127\.0\.0\.1:8443\)/);
+    expect(elsewhere.stats.connections).toBe(before);
+  });
+
+  it.each<[string, string[], boolean]>([
+    ['https://127.0.0.1:8443/cpr/x', ['127.0.0.1:8443'], true],
+    ['https://127.0.0.1:8444/cpr/x', ['127.0.0.1:8443'], false],
+    ['https://127.0.0.1:8444/cpr/x', ['127.0.0.1'], true],
+    ['https://payee.example/cpr/x', ['payee.example:443'], true],
+    ['https://PAYEE.example/cpr/x', ['payee.example'], true],
+    ['https://payee.example.evil/cpr/x', ['payee.example'], false],
+    ['https://[::1]:8443/cpr/x', ['[::1]:8443'], true],
+    ['https://127.0.0.2:8443/cpr/x', [], false],
+  ])('%s against %j: %s', (url, allowed, expected) => {
+    expect(hostAllowed(new URL(url), checkAllowedHosts(allowed))).toBe(expected);
+  });
+
+  it('refuses a malformed allow-list at construction', () => {
+    expect(() => createPayingApp({ allowedHosts: ['https://x.example'] })).toThrow(TypeError);
+    expect(() => createPayingApp({ allowedHosts: ['x.example:99999'] })).toThrow(TypeError);
+  });
+
+  it('is set by the embedded target to the reference\'s own host, widened by allowHosts', async () => {
+    const target = await embeddedTarget({ allowHosts: ['127.0.0.2:9443'] });
+    try {
+      const host = new URL(target.config.payee!.adapter === 'http' ? target.config.payee!.baseUrl : '').host;
+      expect(target.config.payingApp?.settings['allowed_hosts']).toEqual([host, '127.0.0.2:9443']);
+    } finally {
+      await target.close();
+    }
+  });
+});

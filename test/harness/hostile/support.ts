@@ -1,0 +1,72 @@
+// Shared by the hostile-target tests: the command line run as a child process
+// (asynchronously: the fixture servers live in this process and must keep
+// answering), and the report folder read back and checked against its schema.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { readReport, type Report } from '../../../harness/report/index.ts';
+
+export const BIN = fileURLToPath(new URL('../../../bin/cpr-conformance.js', import.meta.url));
+export const REFERENCE_ADAPTER = fileURLToPath(new URL('../../../reference/adapter.ts', import.meta.url));
+
+export interface CliResult {
+  readonly status: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly ms: number;
+}
+
+export interface CliOptions {
+  readonly env?: Readonly<Record<string, string>>;
+  /** Killed (SIGKILL) after this long; default 60 s. */
+  readonly killAfterMs?: number;
+  /** Called once with the child, for tests that signal it. */
+  readonly onSpawn?: (child: ReturnType<typeof spawn>, output: { stdout(): string }) => void;
+}
+
+/** Runs `cpr-conformance ...args` as CI would (CI=true, no TTY, no stdin). */
+export function cli(args: readonly string[], options: CliOptions = {}): Promise<CliResult> {
+  const started = Date.now();
+  const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: 'true', NO_COLOR: '1', ...options.env } });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  const kill = setTimeout(() => child.kill('SIGKILL'), options.killAfterMs ?? 60_000);
+  options.onSpawn?.(child, { stdout: () => stdout });
+  return new Promise((resolve) => {
+    child.once('close', (status, signal) => {
+      clearTimeout(kill);
+      resolve({ status, signal, stdout, stderr, ms: Date.now() - started });
+    });
+  });
+}
+
+export function workDir(name: string): string {
+  return mkdtempSync(join(tmpdir(), `cpr-hostile-${name}-`));
+}
+
+/** report.json, read and validated against report.schema.json (readReport throws otherwise). */
+export function report(dir: string): Report {
+  return readReport(join(dir, 'report.json'));
+}
+
+/** Every file the run wrote under `dir` (allure-results included), as text. */
+export function reportFiles(dir: string): { path: string; text: string }[] {
+  const out: { path: string; text: string }[] = [];
+  const walk = (at: string) => {
+    for (const name of readdirSync(at)) {
+      const path = join(at, name);
+      if (statSync(path).isDirectory()) walk(path);
+      else out.push({ path, text: readFileSync(path, 'latin1') });
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+/** Bytes a terminal would act on: ESC and the other C0 controls but tab and newline, DEL, the C1 controls. */
+export const TERMINAL_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
