@@ -3,6 +3,7 @@
 // usage error.
 import { stripControl } from '../text.ts';
 import { EXIT, HarnessError } from './errors.ts';
+import { bench } from './bench.ts';
 import { explain } from './explain.ts';
 import { fuzz } from './fuzz.ts';
 import { init } from './init.ts';
@@ -28,6 +29,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   serve: { summary: 'start the reference implementation on loopback', run: serve },
   selftest: { summary: 'prove the suite kills every mutant of the reference (the kill matrix)', run: selftestCommand },
   vectors: { summary: 'vectors generate | verify: the published test vectors', run: vectors },
+  bench: { summary: 'benchmark the harness: run time, fuzz vs raw throughput, memory, signing rates', run: bench },
   init: { summary: 'write a commented target-file template', run: init },
   report: { summary: 'report merge DIR...: join sharded reports into one', run: reportCommand },
 };

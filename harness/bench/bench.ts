@@ -1,0 +1,140 @@
+// The benchmark (issue 8): each phase measures one thing, alone on the machine,
+// in this order: a cold conformance run (child process), fuzz against raw
+// throughput (one embedded reference, alternating rounds), generator
+// throughput, Ed25519 rates, and memory over a long fuzz (child process).
+// The figures are flat numbers in bench.json; the detail behind each is beside
+// them under `detail`.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, platform, arch, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { FIGURES, verdicts, type FigureKey, type Figures, type Verdict } from './figures.ts';
+import { measureGenerators, type GeneratorRates } from './generators.ts';
+import { measureMemory, type MemoryResult } from './memory.ts';
+import type { MemoryProbeOptions } from './memory-probe.ts';
+import { measureRunWall, type RunWallResult } from './run-wall.ts';
+import { measureSigning, type SigningRates } from './signing.ts';
+import { measureThroughput, type ThroughputOptions, type ThroughputResult } from './throughput.ts';
+
+export interface BenchPlan {
+  readonly name: 'full' | 'quick';
+  /** `run` arguments beyond --report-dir and --seed: none for a full run. */
+  readonly runArgs: readonly string[];
+  readonly throughput: ThroughputOptions;
+  /** Sampling time of each generator. */
+  readonly generatorMs: number;
+  /** Time of each of the four Ed25519 measurements. */
+  readonly signingMs: number;
+  readonly memory: MemoryProbeOptions;
+}
+
+export const FULL_PLAN: BenchPlan = {
+  name: 'full',
+  runArgs: [],
+  throughput: { warmupMs: 5_000, roundMs: 10_000, rounds: 2, seed: 1 },
+  generatorMs: 5_000,
+  signingMs: 2_000,
+  // 200,000 operations after 40,000 of warm-up (the heap settles), at most 150 s.
+  memory: { targetOps: 200_000, warmupOps: 40_000, maxMs: 150_000, sliceMs: 5_000, seed: 100 },
+};
+
+/** Every phase shortened, for tests: the figures are real but not representative. */
+export const QUICK_PLAN: BenchPlan = {
+  name: 'quick',
+  runArgs: ['--no-properties', '--only', 'CPP-WK-'],
+  throughput: { warmupMs: 500, roundMs: 750, rounds: 2, seed: 1 },
+  generatorMs: 300,
+  signingMs: 100,
+  memory: { targetOps: 1_500, warmupOps: 300, maxMs: 6_000, sliceMs: 500, seed: 100 },
+};
+
+export interface Machine {
+  readonly cpus: number;
+  readonly model: string;
+  readonly node: string;
+  readonly platform: string;
+  readonly arch: string;
+  readonly memory_gb: number;
+}
+
+export interface BenchReport {
+  readonly figures: Figures;
+  readonly machine: Machine;
+  readonly plan: BenchPlan['name'];
+  readonly verdicts: Partial<Record<FigureKey, Verdict>>;
+  readonly detail: {
+    readonly run: RunWallResult;
+    readonly throughput: ThroughputResult;
+    readonly generators: GeneratorRates;
+    readonly signing: SigningRates;
+    readonly memory: MemoryResult;
+  };
+}
+
+export type Phase = 'run' | 'throughput' | 'generators' | 'signing' | 'memory';
+
+export const PHASE_TITLES: Readonly<Record<Phase, string>> = {
+  run: 'a conformance run in a cold process',
+  throughput: 'fuzz and raw throughput, alternating, against one served reference',
+  generators: 'generator throughput',
+  signing: 'Ed25519 sign and verify, node:crypto and @noble/ed25519',
+  memory: 'memory over a long fuzz, in a child process',
+};
+
+export async function runBench(plan: BenchPlan, onPhase: (phase: Phase) => void = () => {}): Promise<BenchReport> {
+  const started = performance.now();
+  onPhase('run');
+  const run = await measureRunWall({ args: plan.runArgs, seed: 1 });
+  onPhase('throughput');
+  const throughput = await measureThroughput(plan.throughput);
+  onPhase('generators');
+  const generators = measureGenerators(plan.generatorMs, 1);
+  onPhase('signing');
+  const signing = measureSigning(plan.signingMs);
+  onPhase('memory');
+  const memory = await measureMemory(plan.memory);
+  const figures: Figures = {
+    run_wall_s: run.wallSeconds,
+    checks_executed: run.checks,
+    tests_executed: run.tests,
+    fuzz_ops_per_s: throughput.fuzzOpsPerSecond,
+    raw_ops_per_s: throughput.rawOpsPerSecond,
+    ratio: throughput.fuzzOpsPerSecond / throughput.rawOpsPerSecond,
+    valid_cprs_per_s: generators.validPerSecond,
+    broken_cprs_per_s: generators.brokenPerSecond,
+    rss_growth_mb: memory.growthMb,
+    node_sign_per_s: signing.nodeSignPerSecond,
+    node_verify_per_s: signing.nodeVerifyPerSecond,
+    noble_sign_per_s: signing.nobleSignPerSecond,
+    noble_verify_per_s: signing.nobleVerifyPerSecond,
+    duration_s: (performance.now() - started) / 1000,
+  };
+  return { figures, machine: machineOf(), plan: plan.name, verdicts: verdicts(figures), detail: { run, throughput, generators, signing, memory } };
+}
+
+export function machineOf(): Machine {
+  const list = cpus();
+  return {
+    cpus: list.length,
+    model: list[0]?.model.trim() ?? 'unknown',
+    node: process.version,
+    platform: platform(),
+    arch: arch(),
+    memory_gb: Math.round((totalmem() / 1024 ** 3) * 10) / 10,
+  };
+}
+
+/** bench.json: every figure as a flat number, then the machine, the verdicts and the detail. */
+export function writeBenchJson(dir: string, report: BenchReport): string {
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, 'bench.json');
+  const flat = Object.fromEntries(FIGURES.map((f) => [f.key, round(report.figures[f.key], f.digits + 2)]));
+  const targets = Object.fromEntries(FIGURES.filter((f) => f.target).map((f) => [f.key, { ...f.target, verdict: report.verdicts[f.key] }]));
+  const body = { ...flat, machine: report.machine, plan: report.plan, measured_at: new Date().toISOString(), targets, detail: report.detail };
+  writeFileSync(file, `${JSON.stringify(body, null, 2)}\n`);
+  return file;
+}
+
+function round(value: number, digits: number): number {
+  const f = 10 ** digits;
+  return Math.round(value * f) / f;
+}

@@ -1,0 +1,49 @@
+// A conformance run as a user starts it: `cpr-conformance run` in a new Node
+// process against the embedded reference, timed from spawn to exit, with the
+// numbers of tests and checks read back from its report.json.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { HarnessError } from '../cli/errors.ts';
+import { PROJECT_ROOT } from '../scenarios/load.ts';
+
+export interface RunWallOptions {
+  /** Extra `run` arguments; a full run has none. */
+  readonly args: readonly string[];
+  readonly seed: number;
+}
+
+export interface RunWallResult {
+  readonly wallSeconds: number;
+  readonly tests: number;
+  readonly checks: number;
+  readonly verdict: string;
+  readonly command: readonly string[];
+}
+
+const CLI = join(PROJECT_ROOT, 'bin', 'cpr-conformance.js');
+
+export async function measureRunWall(options: RunWallOptions): Promise<RunWallResult> {
+  const dir = mkdtempSync(join(tmpdir(), 'cpr-bench-run-'));
+  const args = [CLI, 'run', '--report-dir', dir, '--seed', String(options.seed), ...options.args];
+  try {
+    const started = performance.now();
+    const { code, stderr } = await new Promise<{ code: number | null; stderr: string }>((resolve, reject) => {
+      const child = spawn(process.execPath, args, { cwd: PROJECT_ROOT, env: { ...process.env, CI: 'true' }, stdio: ['ignore', 'ignore', 'pipe'] });
+      let stderr = '';
+      child.stderr.setEncoding('utf8').on('data', (chunk: string) => void (stderr = (stderr + chunk).slice(-4000)));
+      child.once('error', reject);
+      child.once('exit', (code) => resolve({ code, stderr }));
+    });
+    const wallSeconds = (performance.now() - started) / 1000;
+    if (code !== 0) {
+      throw new HarnessError('HARNESS_INTERNAL', `the timed conformance run exited with ${code}, not 0 (conformant): ${stderr.trim().split('\n').slice(-3).join(' | ')}`, `run it alone: cpr-conformance ${args.slice(1).join(' ')}`);
+    }
+    const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as { verdict: string; tests: { checks?: unknown[] }[] };
+    const checks = report.tests.reduce((n, t) => n + (t.checks?.length ?? 0), 0);
+    return { wallSeconds, tests: report.tests.length, checks, verdict: report.verdict, command: ['cpr-conformance', ...args.slice(1).map((a) => (a === dir ? '<tmp>' : a))] };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,22 @@
+// The benchmark as text: one row per figure with its target and verdict, then
+// the lines that say how the figures were obtained.
+import { FIGURES, formatTarget, formatValue } from './figures.ts';
+import type { BenchReport } from './bench.ts';
+
+export function renderTable(report: BenchReport): string {
+  const rows = FIGURES.map((f) => [f.key, formatValue({ ...f, unit: '' }, report.figures[f.key]), f.unit, formatTarget(f), report.verdicts[f.key] ?? '']);
+  const header = ['figure', 'value', 'unit', 'target', 'result'];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: readonly string[]) => cells.map((c, i) => (i === 1 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join('  ').trimEnd();
+  const m = report.machine;
+  const { throughput, memory, run } = report.detail;
+  const probe = memory.probe;
+  const notes = [
+    `machine: ${m.cpus} × ${m.model}, Node ${m.node}, ${m.platform}/${m.arch}, ${m.memory_gb} GB${report.plan === 'quick' ? ' (--quick: every phase shortened, the figures are not representative)' : ''}`,
+    `run: ${run.command.join(' ')} → ${run.verdict}`,
+    `throughput: ${throughput.rounds.length} fuzz/raw round pairs; fuzz ${throughput.rounds.map((r) => Math.round(r.fuzz.opsPerSecond)).join(', ')} ops/s; raw ${throughput.rounds.map((r) => Math.round(r.raw.opsPerSecond)).join(', ')} ops/s`,
+    `memory: ${probe.measured_ops.toLocaleString('en-US')} operations after ${probe.warmup_ops.toLocaleString('en-US')} of warm-up${probe.capped ? `, fewer than the ${probe.target_ops.toLocaleString('en-US')} planned: the time cap was reached` : ''}; RSS ${probe.baseline.rss_mb} → ${probe.final.rss_mb} MB (peak ${probe.peak_rss_mb}), JS heap in use +${memory.heapGrowthMb.toFixed(1)} MB${probe.gc_forced ? '' : ' (no forced GC: --expose-gc was not honoured)'}`,
+    'the reference is served from its own process (cpr-conformance serve) as any target would be: throughput and memory are the harness\'s',
+  ];
+  return [line(header), ...rows.map(line), '', ...notes].join('\n');
+}

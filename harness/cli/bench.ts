@@ -1,0 +1,57 @@
+// `cpr-conformance bench`: the performance benchmark (harness/bench/). Prints a
+// table of every figure with its target and writes DIR/bench.json.
+import { randomBytes } from 'node:crypto';
+import { join, resolve } from 'node:path';
+import { FIGURES, FULL_PLAN, PHASE_TITLES, QUICK_PLAN, renderTable, runBench, writeBenchJson } from '../bench/index.ts';
+import { PROJECT_ROOT } from '../scenarios/load.ts';
+import { parse } from './args.ts';
+import { EXIT } from './errors.ts';
+
+export const BENCH_HELP = `Usage: cpr-conformance bench [options]
+
+Measures the harness against the embedded reference implementation and prints
+one row per figure, with its target and PASS or FAIL:
+
+  run_wall_s          a full \`run\` as a cold process (and the tests and checks
+                      it executed)
+  fuzz_ops_per_s      the stateful fuzzer, and raw_ops_per_s, a plain undici
+  raw_ops_per_s       loop resending the same requests to the same server, in
+  ratio               alternating rounds; ratio = fuzz / raw
+  valid_cprs_per_s    fast-check samples of validCpr() and brokenCpr()
+  broken_cprs_per_s
+  rss_growth_mb       resident memory growth over a long fuzz after warm-up
+  node_/noble_        Ed25519 sign and verify rates of node:crypto and
+  sign/verify_per_s   @noble/ed25519
+
+Each phase runs alone; the whole benchmark takes about three minutes. Targets
+(issue 8): run_wall_s <= 15, ratio >= 0.8, rss_growth_mb <= 50.
+
+Options:
+  --out DIR     where bench.json goes (default reports/bench-<time>/)
+  --quick       shorten every phase (seconds in all): for tests, not for figures
+  -h, --help    show this help
+
+Exit codes: 0 every target met, 1 a target missed, 2 harness or usage error.
+`;
+
+export async function bench(argv: string[]): Promise<number> {
+  const out = process.stdout;
+  const values = parse('bench', argv, { out: { type: 'string' }, quick: { type: 'boolean' } });
+  if (values.help) {
+    out.write(BENCH_HELP);
+    return 0;
+  }
+  const plan = values.quick ? QUICK_PLAN : FULL_PLAN;
+  const dir = resolve((values.out as string | undefined) ?? join(PROJECT_ROOT, 'reports', `bench-${stamp(new Date())}`));
+  const started = performance.now();
+  const report = await runBench(plan, (phase) => process.stderr.write(`bench: ${PHASE_TITLES[phase]} (${((performance.now() - started) / 1000).toFixed(0)} s)\n`));
+  const file = writeBenchJson(dir, report);
+  out.write(`${renderTable(report)}\nbench.json: ${file}\n`);
+  const missed = FIGURES.filter((f) => report.verdicts[f.key] === 'FAIL').map((f) => f.key);
+  out.write(missed.length === 0 ? 'every target met\n' : `target missed: ${missed.join(', ')}\n`);
+  return missed.length === 0 ? EXIT.conformant : EXIT.nonConformant;
+}
+
+function stamp(at: Date): string {
+  return `${at.toISOString().replace(/[-:]/g, '').replace(/\..*$/, '').replace('T', '-')}-${randomBytes(2).toString('hex')}`;
+}
