@@ -5,6 +5,7 @@
 // received as it is and formats it only when a crash file asks for it: almost
 // every run passes, so formatting each exchange would be work thrown away.
 import { TransportError, type HttpRole, type WireRequest } from '../adapters/types.ts';
+import { parseJson } from '../scenarios/http.ts';
 
 /** One request and its answer, as written to a crash file. */
 export interface Exchange {
@@ -97,11 +98,3 @@ function cap(text: string): string {
   return text.length > EXCHANGE_BODY_CAP ? `${text.slice(0, EXCHANGE_BODY_CAP)}…` : text;
 }
 
-function parseJson(contentType: string | undefined, text: string): unknown {
-  if (!contentType || !/^application\/([a-z0-9.+-]*\+)?json\b/i.test(contentType)) return undefined;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
-}

@@ -28,7 +28,8 @@ export async function send(ctx: ScenarioContext, role: Role, request: WireReques
   }
 }
 
-function parseJson(contentType: string | undefined, text: string): unknown {
+/** The parsed body when the media type is JSON (application/json or +json) and it parses; otherwise undefined. */
+export function parseJson(contentType: string | undefined, text: string): unknown {
   if (!contentType || !/^application\/([a-z0-9.+-]*\+)?json\b/i.test(contentType)) return undefined;
   try {
     return JSON.parse(text) as unknown;
