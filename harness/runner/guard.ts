@@ -16,6 +16,7 @@
 import type { Role } from '../../profile/registry.ts';
 import { TransportError, type HttpRole, type PayingAppRole, type WireRequest } from '../adapters/types.ts';
 import { StepError, type ErrorCode, type ScenarioTarget } from '../scenarios/context.ts';
+import { scenarioResult } from '../scenarios/execute.ts';
 
 export interface GuardSettings {
   /** Consecutive transport failures after which a role counts as unreachable; 0 never. */
@@ -117,20 +118,9 @@ export class RunGuard {
 
   private guardHttp(role: 'payee' | 'operator', inner: HttpRole): HttpRole {
     // Keyed by where the role is, so roles behind one URL share one circuit.
-    const circuit = this.circuit(httpKey(inner)!, `the ${role} at ${inner.baseUrl ?? inner.description}`);
-    const send = async (request: WireRequest) => {
-      // Plaintext probes may go unanswered by design (spec §5.1.4): they neither open nor close the circuit.
-      if (request.transport === 'plaintext') return inner.send(request);
-      refuseWhenOpen(circuit);
-      try {
-        const response = await inner.send(request);
-        circuit.answered();
-        return response;
-      } catch (error) {
-        if (counts(inner.kind, error)) circuit.failed(error);
-        throw error;
-      }
-    };
+    const call = guarded(this.circuit(httpKey(inner)!, `the ${role} at ${inner.baseUrl ?? inner.description}`), inner.kind);
+    // Plaintext probes may go unanswered by design (spec §5.1.4): they neither open nor close the circuit.
+    const send = (request: WireRequest) => (request.transport === 'plaintext' ? inner.send(request) : call(() => inner.send(request)));
     return {
       kind: inner.kind,
       description: inner.description,
@@ -144,18 +134,7 @@ export class RunGuard {
   }
 
   private guardApp(inner: PayingAppRole): PayingAppRole {
-    const circuit = this.circuit(appKey(inner), `the paying application ${inner.description}`);
-    const call = async <T>(run: () => Promise<T>): Promise<T> => {
-      refuseWhenOpen(circuit);
-      try {
-        const result = await run();
-        circuit.answered();
-        return result;
-      } catch (error) {
-        if (counts(inner.kind, error)) circuit.failed(error);
-        throw error;
-      }
-    };
+    const call = guarded(this.circuit(appKey(inner), `the paying application ${inner.description}`), inner.kind);
     return {
       kind: inner.kind,
       description: inner.description,
@@ -164,6 +143,21 @@ export class RunGuard {
       close: () => inner.close(),
     };
   }
+}
+
+/** Runs calls through a circuit: refused while it is open, answers close it, counted failures open it. */
+function guarded(circuit: Circuit, kind: HttpRole['kind']) {
+  return async <T>(run: () => Promise<T>): Promise<T> => {
+    refuseWhenOpen(circuit);
+    try {
+      const result = await run();
+      circuit.answered();
+      return result;
+    } catch (error) {
+      if (counts(kind, error)) circuit.failed(error);
+      throw error;
+    }
+  };
 }
 
 function refuseWhenOpen(circuit: Circuit): void {

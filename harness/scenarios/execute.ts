@@ -20,10 +20,9 @@ export interface ExecuteOptions {
   readonly rerun: (id: string) => string;
 }
 
-export async function executeScenario(scenario: Scenario, target: ScenarioTarget, options: ExecuteOptions): Promise<TestResult> {
-  const started = performance.now();
-  const ctx = new ScenarioContext(target, scenario, options.levelOf);
-  const finish = (status: Outcome, reason?: string, extra: Partial<TestResult> = {}): TestResult => ({
+/** The fields every result of a scenario carries, whatever its outcome. */
+export function scenarioResult(scenario: Scenario, status: Outcome, rerun: string, durationMs: number): TestResult {
+  return {
     id: scenario.id,
     title: scenario.title,
     kind: 'scenario',
@@ -33,11 +32,21 @@ export async function executeScenario(scenario: Scenario, target: ScenarioTarget
     level: scenario.level,
     role: scenario.role,
     status,
-    duration_ms: Math.round(performance.now() - started),
+    duration_ms: Math.round(durationMs),
+    checks: [],
+    transcript: [],
+    rerun,
+  };
+}
+
+export async function executeScenario(scenario: Scenario, target: ScenarioTarget, options: ExecuteOptions): Promise<TestResult> {
+  const started = performance.now();
+  const ctx = new ScenarioContext(target, scenario, options.levelOf);
+  const finish = (status: Outcome, reason?: string, extra: Partial<TestResult> = {}): TestResult => ({
+    ...scenarioResult(scenario, status, options.rerun(scenario.id), performance.now() - started),
     ...(reason !== undefined ? { reason } : {}),
     checks: ctx.checks,
     transcript: ctx.transcript,
-    rerun: options.rerun(scenario.id),
     ...extra,
   });
 
