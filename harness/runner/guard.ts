@@ -16,7 +16,6 @@
 import type { Role } from '../../profile/registry.ts';
 import { TransportError, type HttpRole, type PayingAppRole, type WireRequest } from '../adapters/types.ts';
 import { StepError, type ErrorCode, type ScenarioTarget } from '../scenarios/context.ts';
-import { scenarioResult } from '../scenarios/execute.ts';
 
 export interface GuardSettings {
   /** Consecutive transport failures after which a role counts as unreachable; 0 never. */

@@ -80,23 +80,7 @@ export async function executeScenario(scenario: Scenario, target: ScenarioTarget
  * An error, never a conformance result (STYLE.md §5).
  */
 export function unrunResult(scenario: Scenario, code: ErrorCode, reason: string, rerun: string, durationMs = 0): TestResult {
-  return {
-    id: scenario.id,
-    title: scenario.title,
-    kind: 'scenario',
-    file: scenario.file,
-    sections: scenario.sections,
-    requirements: scenario.requirements,
-    level: scenario.level,
-    role: scenario.role,
-    status: 'error',
-    duration_ms: Math.round(durationMs),
-    reason,
-    error_code: code,
-    checks: [],
-    transcript: [],
-    rerun,
-  };
+  return { ...scenarioResult(scenario, 'error', rerun, durationMs), reason, error_code: code };
 }
 
 /** Why the scenario cannot run against this target at all (not applicable, or skipped), if it cannot. */
