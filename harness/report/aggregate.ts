@@ -1,7 +1,7 @@
 // From test results to requirement statuses, summary and verdict. Pure functions:
 // the run, `report merge` and the tests all use these.
 import type { Requirement } from '../../profile/registry.ts';
-import type { BaselineDiff, CheckResult, Outcome, RequirementResult, RequirementStatus, Summary, TestResult, Verdict } from './model.ts';
+import type { BaselineDiff, Outcome, RequirementResult, RequirementStatus, Summary, TestResult, Verdict } from './model.ts';
 
 export interface AggregateOptions {
   /** SHOULD failures count as failures (otherwise warnings). */
@@ -48,20 +48,11 @@ function requirementStatus(r: Requirement, covering: readonly TestResult[], opti
   // A failed test counts against every requirement it names when it failed for
   // no specific check (an exception in a step), never silently as a pass.
   const failedWithoutCheck = covering.some((t) => t.status === 'failed' && t.requirements.includes(r.id) && !t.checks.some((c) => !c.passed));
-  if (checks.some((c) => !c.passed) || failedWithoutCheck) return decides(r.level, options) || r.level !== 'SHOULD' ? failedOrWarning(r, options) : 'warning';
+  if (checks.some((c) => !c.passed) || failedWithoutCheck) return decides(r.level, options) ? 'failed' : 'warning';
   if (covering.some((t) => t.status === 'error')) return 'skipped';
   if (checks.some((c) => c.passed)) return 'passed';
   if (covering.every((t) => t.status === 'not-applicable')) return 'not-applicable';
   return 'skipped';
-}
-
-function failedOrWarning(r: Requirement, options: AggregateOptions): RequirementStatus {
-  return decides(r.level, options) ? 'failed' : 'warning';
-}
-
-/** The outcome of a test from its checks: a SHOULD/MAY-only failure is still a failed test; the verdict weighs levels. */
-export function outcomeOf(checks: readonly CheckResult[]): Outcome {
-  return checks.some((c) => !c.passed) ? 'failed' : 'passed';
 }
 
 export function summarize(tests: readonly TestResult[], requirements: readonly RequirementResult[]): Summary {

@@ -17,7 +17,7 @@ export type {
 } from './model.ts';
 export { REPORT_SCHEMA_VERSION } from './model.ts';
 export type { AggregateOptions } from './aggregate.ts';
-export { baselineDiff, outcomeOf, requirementResults, summarize, verdictOf } from './aggregate.ts';
+export { baselineDiff, requirementResults, summarize, verdictOf } from './aggregate.ts';
 export { REPORT_JSON, readReport, reportJson, reportProblems, writeJsonReport } from './json.ts';
 export { junitXml } from './junit.ts';
 export { summaryMarkdown } from './markdown.ts';

@@ -10,6 +10,7 @@ import { PROPERTIES } from '../properties/catalogue.ts';
 import type { TestResult } from '../report/model.ts';
 import { scenarioTarget } from '../runner/scenario-target.ts';
 import { loadSuites } from '../scenarios/load.ts';
+import type { Scenario } from '../scenarios/types.ts';
 import { embeddedTarget } from '../target/target.ts';
 import { mutantRow, type KillMatrix, type MutantRow } from './matrix.ts';
 import { runSuiteInProcess } from './run-suite.ts';
@@ -20,13 +21,16 @@ export const SELFTEST_PROPERTY_RUNS = 25;
 
 const BIN = fileURLToPath(new URL('../../bin/cpr-conformance.js', import.meta.url));
 
+/** The suite files, parsed and validated once per process (a worker runs many mutants). */
+let scenarios: Scenario[] | undefined;
+const suiteScenarios = (): Scenario[] => (scenarios ??= loadSuites().flatMap((s) => s.scenarios));
+
 /** Runs the whole suite against the reference, with `mutant` switched on when given. */
 export async function suiteAgainst(mutant: string | undefined): Promise<{ results: TestResult[]; durationMs: number }> {
   const started = performance.now();
   const target = await embeddedTarget({ reference: { ...(mutant ? { mutant } : {}) } });
   try {
-    const scenarios = loadSuites().flatMap((s) => s.scenarios);
-    const results = await runSuiteInProcess(scenarioTarget(target), scenarios, PROPERTIES, {
+    const results = await runSuiteInProcess(scenarioTarget(target), suiteScenarios(), PROPERTIES, {
       seed: SELFTEST_SEED,
       propertyRuns: SELFTEST_PROPERTY_RUNS,
       rerunBase: `npx cpr-conformance run${mutant ? ` --target <serve --mutant ${mutant}>` : ''}`,
