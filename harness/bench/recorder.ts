@@ -2,6 +2,7 @@
 // (raw-loop.ts) can send the same operation mix again. Requests handed to the
 // role in one synchronous turn (a fuzzer burst: Promise.all over N sends) form
 // one group, and the raw loop sends a group concurrently, as the fuzzer did.
+import { interceptSend } from '../adapters/intercept.ts';
 import type { HttpRole, WireRequest } from '../adapters/types.ts';
 
 export interface RecordedRequest {
@@ -43,19 +44,10 @@ export function recordingRole(inner: HttpRole): Recorder {
     // The group closes at the end of this synchronous turn.
     queueMicrotask(() => (open = undefined));
   };
-  const role: HttpRole = {
-    kind: inner.kind,
-    description: inner.description,
-    authority: inner.authority,
-    ...(inner.baseUrl !== undefined ? { baseUrl: inner.baseUrl } : {}),
-    ...(inner.plaintextBaseUrl !== undefined ? { plaintextBaseUrl: inner.plaintextBaseUrl } : {}),
-    tls: inner.tls,
-    send(request) {
-      record(request);
-      return inner.send(request);
-    },
-    close: () => inner.close(),
-  };
+  const role = interceptSend(inner, (request) => {
+    record(request);
+    return inner.send(request);
+  });
   return {
     role,
     start() {

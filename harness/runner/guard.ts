@@ -14,6 +14,7 @@
 // one timeout per test, and the other roles' tests keep going. The state lives
 // on globalThis: the run's one worker (isolate: false) shares it across files.
 import type { Role } from '../../profile/registry.ts';
+import { interceptSend } from '../adapters/intercept.ts';
 import { TransportError, type HttpRole, type PayingAppRole, type WireRequest } from '../adapters/types.ts';
 import { StepError, type ErrorCode, type ScenarioTarget } from '../scenarios/context.ts';
 
@@ -119,17 +120,7 @@ export class RunGuard {
     // Keyed by where the role is, so roles behind one URL share one circuit.
     const call = guarded(this.circuit(httpKey(inner)!, `the ${role} at ${inner.baseUrl ?? inner.description}`), inner.kind);
     // Plaintext probes may go unanswered by design (spec §5.1.4): they neither open nor close the circuit.
-    const send = (request: WireRequest) => (request.transport === 'plaintext' ? inner.send(request) : call(() => inner.send(request)));
-    return {
-      kind: inner.kind,
-      description: inner.description,
-      authority: inner.authority,
-      ...(inner.baseUrl !== undefined ? { baseUrl: inner.baseUrl } : {}),
-      ...(inner.plaintextBaseUrl !== undefined ? { plaintextBaseUrl: inner.plaintextBaseUrl } : {}),
-      tls: inner.tls,
-      send,
-      close: () => inner.close(),
-    };
+    return interceptSend(inner, (request: WireRequest) => (request.transport === 'plaintext' ? inner.send(request) : call(() => inner.send(request))));
   }
 
   private guardApp(inner: PayingAppRole): PayingAppRole {

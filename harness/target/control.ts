@@ -2,6 +2,7 @@
 // token goes on /_control/ requests only, and capability discovery asks
 // GET /_control/capabilities. An implementation without the interface is still
 // certifiable: no answer but 200 means no capabilities, never an error.
+import { interceptSend } from '../adapters/intercept.ts';
 import type { HttpRole, WireRequest } from '../adapters/types.ts';
 import { CAPABILITIES, type Capability } from './config.ts';
 
@@ -15,16 +16,7 @@ export function withControlToken(role: HttpRole, token: string): HttpRole {
     if (!request.path.startsWith(CONTROL_PREFIX) || hasAuthorization) return role.send(request);
     return role.send({ ...request, headers: { ...headers, authorization: `Bearer ${token}` } });
   };
-  return {
-    kind: role.kind,
-    description: role.description,
-    authority: role.authority,
-    ...(role.baseUrl !== undefined ? { baseUrl: role.baseUrl } : {}),
-    ...(role.plaintextBaseUrl !== undefined ? { plaintextBaseUrl: role.plaintextBaseUrl } : {}),
-    tls: role.tls,
-    send,
-    close: () => role.close(),
-  };
+  return interceptSend(role, send);
 }
 
 /**
