@@ -51,6 +51,9 @@ export function createHttpRole(options: HttpRoleOptions): HttpRole {
   // Without a declared plaintext listener, a plaintext probe goes to the TLS port
   // itself: a real observation that no CPR is served without TLS (spec §5.1.4).
   const plaintextProbe = plaintextBaseUrl ?? (base.protocol === 'https:' ? trimSlash(`http://${base.host}${base.pathname}`) : undefined);
+  // Parsed once: a request only joins its path to one of these.
+  const tlsEndpoint = endpointOf(baseUrl);
+  const plaintextEndpoint = plaintextProbe === undefined ? undefined : endpointOf(plaintextProbe);
 
   return {
     kind: 'http',
@@ -60,29 +63,29 @@ export function createHttpRole(options: HttpRoleOptions): HttpRole {
     ...(plaintextBaseUrl !== undefined ? { plaintextBaseUrl } : {}),
     tls: base.protocol === 'http:' ? 'none' : insecure ? 'insecure' : 'verified',
     async send(request: WireRequest): Promise<WireResponse> {
-      const target = request.transport === 'plaintext' ? plaintextProbe : baseUrl;
-      if (target === undefined) throw new TransportError('UNAVAILABLE', `${baseUrl} is not served over TLS, so there is no plaintext probe to make`);
+      const endpoint = request.transport === 'plaintext' ? plaintextEndpoint : tlsEndpoint;
+      if (endpoint === undefined) throw new TransportError('UNAVAILABLE', `${baseUrl} is not served over TLS, so there is no plaintext probe to make`);
       if (!request.path.startsWith('/')) throw new TypeError(`a request path starts with "/": ${JSON.stringify(request.path)}`);
-      const url = new URL(target);
-      const prefix = url.pathname === '/' ? '' : url.pathname;
       const deadline = request.timeoutMs ?? timeoutMs;
       const started = performance.now();
-      const shown = `${request.method} ${target}${request.path}`;
       try {
-        const response = await agent.request({
-          origin: url.origin,
-          path: prefix + request.path,
-          method: request.method as Dispatcher.HttpMethod,
-          headers: { ...defaults, ...lowerCaseKeys(request.headers ?? {}) },
-          ...(request.body !== undefined ? { body: typeof request.body === 'string' ? request.body : Buffer.from(request.body) } : {}),
-          headersTimeout: deadline,
-          bodyTimeout: deadline,
-          signal: AbortSignal.timeout(deadline),
-        });
-        const { body, truncated } = await readCapped(response.body, maxBodyBytes);
-        return { status: response.statusCode, headers: flattenHeaders(response.headers), body, truncated, durationMs: performance.now() - started };
+        const response = await exchange(
+          agent,
+          {
+            origin: endpoint.origin,
+            path: endpoint.prefix + request.path,
+            method: request.method as Dispatcher.HttpMethod,
+            headers: { ...defaults, ...lowerCaseKeys(request.headers ?? {}) },
+            ...(request.body !== undefined ? { body: typeof request.body === 'string' ? request.body : Buffer.from(request.body) } : {}),
+            headersTimeout: deadline,
+            bodyTimeout: deadline,
+          },
+          deadline,
+          maxBodyBytes,
+        );
+        return { ...response, durationMs: performance.now() - started };
       } catch (error) {
-        throw toTransportError(error, shown, deadline);
+        throw toTransportError(error, `${request.method} ${endpoint.url}${request.path}`, deadline);
       }
     },
     close() {
@@ -97,27 +100,92 @@ export function createHttpRole(options: HttpRoleOptions): HttpRole {
   };
 }
 
-/** Reads at most `limit` bytes; past that, stops and destroys the stream (never buffers the rest). */
-async function readCapped(stream: AsyncIterable<Uint8Array> & { destroy(): unknown }, limit: number): Promise<{ body: Uint8Array; truncated: boolean }> {
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of stream) {
-    if (size + chunk.length > limit) {
-      chunks.push(chunk.subarray(0, limit - size));
-      size = limit;
-      stream.destroy();
-      return { body: concat(chunks, size), truncated: true };
+interface Endpoint {
+  /** The base URL as given, without a trailing slash. */
+  readonly url: string;
+  readonly origin: string;
+  /** The base URL's path, joined before every request path ('' for '/'). */
+  readonly prefix: string;
+}
+
+function endpointOf(url: string): Endpoint {
+  const parsed = new URL(url);
+  return { url, origin: parsed.origin, prefix: parsed.pathname === '/' ? '' : parsed.pathname };
+}
+
+class DeadlineError extends Error {
+  override readonly name = 'TimeoutError';
+}
+
+/**
+ * One request through undici's dispatch interface: the answer is collected as it
+ * arrives, at most `limit` body bytes (past that the request is aborted, so the
+ * rest is never read), and one plain timer bounds the whole exchange (queueing,
+ * connect, headers, body). Cheaper than request() with an AbortSignal, whose
+ * listeners cost about as much as the rest of a loopback request's client side.
+ */
+function exchange(agent: Agent, options: Dispatcher.DispatchOptions, deadline: number, limit: number): Promise<Omit<WireResponse, 'durationMs'>> {
+  return new Promise((resolve, reject) => {
+    let controller: Dispatcher.DispatchController | undefined;
+    let settled = false;
+    let status = 0;
+    let headers: Record<string, string> = {};
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    const settle = (outcome: () => void): boolean => {
+      if (settled) return false;
+      settled = true;
+      clearTimeout(timer);
+      outcome();
+      return true;
+    };
+    const answer = (truncated: boolean) => settle(() => resolve({ status, headers, body: concat(chunks, size), truncated }));
+    const timer = setTimeout(() => {
+      const error = new DeadlineError(`no complete response within ${deadline} ms`);
+      settle(() => reject(error));
+      controller?.abort(error);
+    }, deadline);
+    try {
+      agent.dispatch(options, {
+        onRequestStart(c) {
+          controller = c;
+          // The deadline passed while the request waited for a connection.
+          if (settled) c.abort(new DeadlineError('the request was no longer awaited'));
+        },
+        onResponseStart(_c, statusCode, responseHeaders) {
+          status = statusCode;
+          headers = flattenHeaders(responseHeaders);
+        },
+        onResponseData(c, chunk) {
+          if (settled) return;
+          if (size + chunk.length > limit) {
+            chunks.push(chunk.subarray(0, limit - size));
+            size = limit;
+            answer(true);
+            c.abort(new Error('response body cap reached'));
+            return;
+          }
+          chunks.push(chunk);
+          size += chunk.length;
+        },
+        onResponseEnd() {
+          // undici frees the connection on an immediate it queues after this
+          // callback returns; answering after that immediate lets the next
+          // sequential request reuse the connection instead of opening another.
+          queueMicrotask(() => setImmediate(answer, false));
+        },
+        onResponseError(_c, error) {
+          settle(() => reject(error));
+        },
+      });
+    } catch (error) {
+      settle(() => reject(error));
     }
-    chunks.push(chunk);
-    size += chunk.length;
-  }
-  // undici frees the connection a turn after the body ends; yielding once lets the
-  // next sequential request reuse it instead of opening a second one.
-  await new Promise((resolve) => setImmediate(resolve));
-  return { body: concat(chunks, size), truncated: false };
+  });
 }
 
 function concat(chunks: readonly Uint8Array[], size: number): Uint8Array {
+  if (chunks.length === 1 && chunks[0]!.length === size) return new Uint8Array(chunks[0]!);
   const out = new Uint8Array(size);
   let at = 0;
   for (const chunk of chunks) {
