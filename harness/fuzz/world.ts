@@ -127,9 +127,12 @@ export class World {
     // Cash-pack timestamps are whole seconds (PROFILE.md §1): a frozen clock between two seconds moves on to the next.
     if (now % 1000 !== 0) now = await world.freeze({ set: formatTimestamp(Math.ceil(now / 1000) * 1000) });
     const asset = context.policyDocument.assets[0]!;
-    await world.control('POST', '/_control/operator/principals', { public_key: world.jwk(KEY.principal), asset, balance: toAmount(balance) });
-    await world.control('POST', '/_control/operator/principals', { public_key: world.jwk(KEY.stranger), asset, balance: '0' });
-    for (const [name, level] of levels) await world.control('POST', '/_control/operator/redeemers', { public_key: world.jwk(name), identity_level: level });
+    // Independent accounts: provisioned together.
+    await Promise.all([
+      world.control('POST', '/_control/operator/principals', { public_key: world.jwk(KEY.principal), asset, balance: toAmount(balance) }),
+      world.control('POST', '/_control/operator/principals', { public_key: world.jwk(KEY.stranger), asset, balance: '0' }),
+      ...[...levels].map(([name, level]) => world.control('POST', '/_control/operator/redeemers', { public_key: world.jwk(name), identity_level: level })),
+    ]);
 
     const operator = new OperatorModel(policy, now);
     operator.addPrincipal(world.kid(KEY.principal), assetKey(asset), balance);
@@ -226,32 +229,49 @@ export class World {
     const step = this.script.at(-1);
     if (!step) throw new TypeError('a balance check follows a step');
     const principal = model.operator.principal(this.kid(KEY.principal))!;
-    const expected = { available: toAmount(principal.available), locked: toAmount(principal.locked), held: toAmount(principal.held) };
-    step.expect.push({ balance: { principal: KEY.principal, ...expected }, requirement });
-    const actual = await this.balance(`/_control/operator/principals/${this.kid(KEY.principal)}/balance`, by, "the Principal's balance", expected, requirement);
-    const seen = { available: actual.available, locked: actual.locked, held: actual.held };
-    if (seen.available !== expected.available || seen.locked !== expected.locked || seen.held !== expected.held) {
-      throw new Mismatch({ command: by.label, what: "the Principal's balance", expected, actual: seen, requirement });
+    const reads: BalanceRead[] = [
+      {
+        path: `/_control/operator/principals/${this.kid(KEY.principal)}/balance`,
+        what: "the Principal's balance",
+        owner: { principal: KEY.principal },
+        expected: { available: toAmount(principal.available), locked: toAmount(principal.locked), held: toAmount(principal.held) },
+      },
+    ];
+    if (redeemers) {
+      for (const name of this.redeemerNames()) {
+        reads.push({
+          path: `/_control/operator/redeemers/${this.kid(name)}/balance`,
+          what: `the balance of ${name}`,
+          owner: { redeemer: name },
+          expected: { available: toAmount(model.operator.redeemer(this.kid(name))!.available) },
+        });
+      }
     }
-    if (!redeemers) return;
-    for (const name of this.redeemerNames()) {
-      const want = { available: toAmount(model.operator.redeemer(this.kid(name))!.available) };
-      step.expect.push({ balance: { redeemer: name, ...want }, requirement });
-      const got = await this.balance(`/_control/operator/redeemers/${this.kid(name)}/balance`, by, `the balance of ${name}`, want, requirement);
-      if (got.available !== want.available) throw new Mismatch({ command: by.label, what: `the balance of ${name}`, expected: want, actual: { available: got.available }, requirement });
-    }
+    for (const read of reads) step.expect.push({ balance: { ...read.owner, ...read.expected }, requirement });
+    // Reads have no effect and the clock is frozen: they go out together, and
+    // are compared in a fixed order so that a run reports the same difference every time.
+    const replies = await Promise.all(reads.map((read) => this.send({ method: 'GET', path: read.path })));
+    reads.forEach((read, i) => {
+      const reply = replies[i]!;
+      // Unlike setup, an error answer here is a finding: state the model says is
+      // well-formed (a negative balance, say) made the implementation fail.
+      if (reply.status !== 200 || !reply.body || typeof reply.body !== 'object') {
+        throw new Mismatch({ command: by.label, what: read.what, expected: read.expected, actual: { status: reply.status, body: reply.text.slice(0, 300) }, requirement });
+      }
+      const body = reply.body as Record<string, unknown>;
+      const actual = Object.fromEntries(Object.keys(read.expected).map((k) => [k, body[k]]));
+      if (Object.entries(read.expected).some(([k, v]) => actual[k] !== v)) throw new Mismatch({ command: by.label, what: read.what, expected: read.expected, actual, requirement });
+    });
   }
+}
 
-  /**
-   * A balance read in the middle of a run. Unlike setup, an error answer here is
-   * a finding: state the model says is well-formed (a negative balance, say)
-   * made the implementation fail.
-   */
-  private async balance(path: string, by: { readonly label: string }, what: string, expected: unknown, requirement: string): Promise<Record<string, unknown>> {
-    const reply = await this.send({ method: 'GET', path });
-    if (reply.status === 200 && reply.body && typeof reply.body === 'object') return reply.body as Record<string, unknown>;
-    throw new Mismatch({ command: by.label, what, expected, actual: { status: reply.status, body: reply.text.slice(0, 300) }, requirement });
-  }
+/** One balance read of a check, and what the model expects it to say. */
+interface BalanceRead {
+  readonly path: string;
+  readonly what: string;
+  /** How the scenario step names the account. */
+  readonly owner: Readonly<Record<string, string>>;
+  readonly expected: Readonly<Record<string, string>>;
 }
 
 function startingBalance(choice: BalanceChoice, max: bigint): bigint {
