@@ -87,7 +87,12 @@ export class FuzzCommand implements fc.AsyncCommand<FuzzModel, World> {
       },
     };
     const run = EXECUTORS[this.spec.kind] as (spec: CommandSpec, ctx: Ctx, scheduler?: fc.Scheduler) => Promise<void>;
-    await run(this.spec, ctx, this.scheduler);
+    try {
+      await run(this.spec, ctx, this.scheduler);
+    } catch (error) {
+      await w.settleEarlyReads();
+      throw error;
+    }
   }
 
   toString(): string {
@@ -240,7 +245,7 @@ const EXECUTORS: { readonly [K in CommandKind]: Executor<K> } = {
     const bearer = w.newBearer();
     const built = buildIssue(w, m.operator.now, { signer: spec.signer, bearer, amount, expiryMs: m.operator.now + lifetime * 1000 });
     const capture = w.capture();
-    await performIssue(ctx, built, { do: 'issue', principal: spec.signer, bearer, amount: toAmount(amount), expiry_in: lifetime, as: capture }, capture, bearer, true);
+    await performIssue(ctx, built, { do: 'issue', principal: spec.signer, bearer, amount: toAmount(amount), expiry_in: lifetime, as: capture }, capture, bearer, true, () => w.readBalancesNow(false));
     await w.checkBalances(m, ctx, 'CPP-FND-1', false);
   },
 
@@ -269,7 +274,7 @@ const EXECUTORS: { readonly [K in CommandKind]: Executor<K> } = {
       ...(reused ? { renewal_id: ref(reused.expr) } : {}),
       as: capture,
     };
-    await performRenew(ctx, built.message, built.request, fields, capture, { newBearer, packRef: presentedRef, fresh: true });
+    await performRenew(ctx, built.message, built.request, fields, capture, { newBearer, packRef: presentedRef, fresh: true, onReply: () => w.readBalancesNow(false) });
     await w.checkBalances(m, ctx, 'CPP-FND-1', false);
   },
 
@@ -309,7 +314,7 @@ const EXECUTORS: { readonly [K in CommandKind]: Executor<K> } = {
       ...(reused ? { redemption_id: ref(reused.expr) } : {}),
       as: capture,
     };
-    await performRedeem(ctx, built.message, built.request, fields, capture, { packRef: real.knownRef, signAs: identifyAs, fresh: true });
+    await performRedeem(ctx, built.message, built.request, fields, capture, { packRef: real.knownRef, signAs: identifyAs, fresh: true, onReply: () => w.readBalancesNow(true) });
     await w.checkBalances(m, ctx, 'CPP-FND-1', true);
   },
 
@@ -327,6 +332,7 @@ const EXECUTORS: { readonly [K in CommandKind]: Executor<K> } = {
     w.step({ do: 'clock', advance: seconds }, [{ equals: { value: '${res.frozen}', to: true }, requirement: 'PRF-CTL-1' }]);
     const expected = m.operator.now + seconds * 1000;
     const state = (await w.control('POST', '/_control/clock', { advance_seconds: seconds })) as { now?: unknown };
+    w.readBalancesNow(false);
     m.operator.advance(seconds);
     const now = parseTimestamp(state.now);
     if (now !== expected) throw new Mismatch({ command: ctx.label, what: 'the clock after advance_seconds', expected: w.timestamp(expected), actual: state.now, requirement: 'PRF-CTL-1' });
@@ -337,7 +343,7 @@ const EXECUTORS: { readonly [K in CommandKind]: Executor<K> } = {
     const { m, w } = ctx;
     w.executed.push(spec);
     const target = spec.pack === 'unknown' ? undefined : pickPack(ctx, spec.pack);
-    await performCancel(ctx, target?.real, target?.pack.packId ?? w.unknownPackId);
+    await performCancel(ctx, target?.real, target?.pack.packId ?? w.unknownPackId, () => w.readBalancesNow(false));
     await w.checkBalances(m, ctx, 'CPP-CAN-1', false);
   },
 
@@ -348,13 +354,14 @@ const EXECUTORS: { readonly [K in CommandKind]: Executor<K> } = {
     const entry = w.sent[spec.message % w.sent.length]!;
     const capture = w.capture();
     const message = entry.message;
+    const onReply = () => w.readBalancesNow(message.kind === 'redeem');
     switch (message.kind) {
       case 'issue':
-        await performIssue(ctx, { message, request: entry.request }, { do: 'http', method: 'POST', path: ISSUE_PATH, json: ref(entry.sentRef), as: capture }, capture, nameOfKey(w, message.initialBearer), false);
+        await performIssue(ctx, { message, request: entry.request }, { do: 'http', method: 'POST', path: ISSUE_PATH, json: ref(entry.sentRef), as: capture }, capture, nameOfKey(w, message.initialBearer), false, onReply);
         break;
       case 'renew': {
         const fields = { do: 'http', method: 'POST', path: RENEW_PATH, json: { cash_pack: ref(entry.packRef!), renewal: ref(entry.sentRef) }, as: capture };
-        await performRenew(ctx, message, entry.request, fields, capture, { newBearer: nameOfKey(w, message.newBearer), packRef: entry.packRef!, fresh: false });
+        await performRenew(ctx, message, entry.request, fields, capture, { newBearer: nameOfKey(w, message.newBearer), packRef: entry.packRef!, fresh: false, onReply });
         break;
       }
       case 'redeem': {
@@ -366,7 +373,7 @@ const EXECUTORS: { readonly [K in CommandKind]: Executor<K> } = {
           ...(entry.signAs ? { sign_as: entry.signAs } : {}),
           as: capture,
         };
-        await performRedeem(ctx, message, entry.request, fields, capture, { packRef: entry.packRef!, signAs: entry.signAs ?? false, fresh: false });
+        await performRedeem(ctx, message, entry.request, fields, capture, { packRef: entry.packRef!, signAs: entry.signAs ?? false, fresh: false, onReply });
         break;
       }
     }
@@ -497,7 +504,7 @@ async function releaseOrder(scheduler: fc.Scheduler | undefined, ops: readonly I
 
 // ---- One request: predict, write the step, send, compare, commit ----
 
-async function performIssue(ctx: Ctx, built: { message: IssueMessage; request: WireRequest }, fields: Record<string, unknown>, capture: string, bearer: string, fresh: boolean): Promise<void> {
+async function performIssue(ctx: Ctx, built: { message: IssueMessage; request: WireRequest }, fields: Record<string, unknown>, capture: string, bearer: string, fresh: boolean, onReply?: () => void): Promise<void> {
   const { m, w } = ctx;
   const decision = m.operator.issue(built.message);
   const outcome = decision.outcome;
@@ -507,6 +514,7 @@ async function performIssue(ctx: Ctx, built: { message: IssueMessage; request: W
     m.sent = w.sent.length;
   }
   const reply = await w.send(built.request);
+  onReply?.();
   compareAnswer(ctx, 'issue', outcome, reply);
   if (!outcome.ok) return decision.commit(undefined);
   const body = reply.body as CashPack;
@@ -534,6 +542,8 @@ interface RenewRefs {
   readonly packRef: string;
   /** A new message (recorded for replays), not a resend. */
   readonly fresh: boolean;
+  /** Called as soon as the answer is in, before it is checked. */
+  readonly onReply?: () => void;
 }
 
 async function performRenew(ctx: Ctx, message: RenewMessage, request: WireRequest, fields: Record<string, unknown>, capture: string, refs: RenewRefs): Promise<Outcome<object>> {
@@ -549,6 +559,7 @@ async function performRenew(ctx: Ctx, message: RenewMessage, request: WireReques
     m.sent = w.sent.length;
   }
   const reply = await w.send(request);
+  refs.onReply?.();
   compareAnswer(ctx, 'renew', outcome, reply);
   if (outcome.ok) {
     const pack = m.operator.pack(message.packId)!;
@@ -569,6 +580,8 @@ interface RedeemRefs {
   readonly packRef: string;
   readonly signAs: string | false;
   readonly fresh: boolean;
+  /** Called as soon as the answer is in, before it is checked. */
+  readonly onReply?: () => void;
 }
 
 async function performRedeem(ctx: Ctx, message: RedeemMessage, request: WireRequest, fields: Record<string, unknown>, capture: string, refs: RedeemRefs): Promise<void> {
@@ -581,6 +594,7 @@ async function performRedeem(ctx: Ctx, message: RedeemMessage, request: WireRequ
     m.sent = w.sent.length;
   }
   const reply = await w.send(request);
+  refs.onReply?.();
   compareAnswer(ctx, 'redeem', outcome, reply);
   if (outcome.ok) checkConfirmation(ctx, reply, message, outcome);
   decision.commit();
@@ -614,12 +628,13 @@ async function performStatus(ctx: Ctx, real: RealPack | undefined, packId: strin
   return capture;
 }
 
-async function performCancel(ctx: Ctx, real: RealPack | undefined, packId: string): Promise<void> {
+async function performCancel(ctx: Ctx, real: RealPack | undefined, packId: string, onReply?: () => void): Promise<void> {
   const { m, w } = ctx;
   const decision = m.operator.cancel(packId);
   const capture = w.capture();
   w.step({ do: 'cancel', pack_id: real ? ref(real.idRef) : packId, as: capture }, answerChecks('cancel', decision.outcome, []));
   const reply = await w.send(buildCancel(packId));
+  onReply?.();
   compareAnswer(ctx, 'cancel', decision.outcome, reply);
   if (decision.outcome.ok) same(ctx, 'status', 'CANCELLED', (reply.body as Record<string, unknown> | undefined)?.status, 'CPP-CAN-1');
   decision.commit();

@@ -99,6 +99,8 @@ export class World {
   readonly unknownPackId = newUuid();
   private bearers = 0;
   private captures = 0;
+  /** Balance reads sent ahead of their check (readBalancesNow). */
+  private early: { readonly redeemers: boolean; readonly replies: Promise<Reply[]> } | undefined;
 
   private constructor(
     readonly context: FuzzContext,
@@ -123,9 +125,11 @@ export class World {
     const world = new World(context, setup, balance, levels);
     for (const name of [KEY.principal, KEY.stranger, ...levels.keys(), KEY.outsider]) world.keys.set(name, createSigningKey());
 
-    let now = await world.freeze({ freeze: true });
-    // Cash-pack timestamps are whole seconds (PROFILE.md §1): a frozen clock between two seconds moves on to the next.
-    if (now % 1000 !== 0) now = await world.freeze({ set: formatTimestamp(Math.ceil(now / 1000) * 1000) });
+    // Cash-pack timestamps are whole seconds (PROFILE.md §1): the frozen clock is
+    // set to the next whole second, every run, so the run starts from a time the
+    // harness set (a replay of the run's requests meets the same clock).
+    const frozen = await world.freeze({ freeze: true });
+    const now = await world.freeze({ set: formatTimestamp(Math.ceil(frozen / 1000) * 1000) });
     const asset = context.policyDocument.assets[0]!;
     // Independent accounts: provisioned together.
     await Promise.all([
@@ -221,6 +225,34 @@ export class World {
   }
 
   /**
+   * Sends the reads of the coming checkBalances now, as soon as the command's
+   * last answer is in, so that they travel while that answer is being checked;
+   * checkBalances then compares them as if it had sent them itself.
+   */
+  readBalancesNow(redeemers: boolean): void {
+    const replies = this.readBalances(redeemers);
+    // Handled here too: a command that fails first never awaits them (settleEarlyReads does).
+    replies.catch(() => undefined);
+    this.early = { redeemers, replies };
+  }
+
+  /** Waits for reads sent early that no check compared (the command failed first), so the run's exchanges are complete. */
+  async settleEarlyReads(): Promise<void> {
+    const early = this.early;
+    this.early = undefined;
+    await early?.replies.catch(() => undefined);
+  }
+
+  /**
+   * The Principal's balance and, with `redeemers`, each redeemer's, in that
+   * order. Reads have no effect and the clock is frozen: they go out together.
+   */
+  private readBalances(redeemers: boolean): Promise<Reply[]> {
+    const paths = [`/_control/operator/principals/${this.kid(KEY.principal)}/balance`, ...(redeemers ? this.redeemerNames().map((name) => `/_control/operator/redeemers/${this.kid(name)}/balance`) : [])];
+    return Promise.all(paths.map((path) => this.send({ method: 'GET', path })));
+  }
+
+  /**
    * Reads the balances through test control and compares them with the model;
    * the checks are added to the last scenario step, where a scenario makes them.
    * `by.label` names the command; it is read only when a balance differs.
@@ -228,10 +260,12 @@ export class World {
   async checkBalances(model: FuzzModel, by: { readonly label: string }, requirement: string, redeemers: boolean): Promise<void> {
     const step = this.script.at(-1);
     if (!step) throw new TypeError('a balance check follows a step');
+    const early = this.early;
+    this.early = undefined;
+    if (early && early.redeemers !== redeemers) throw new TypeError('the balance reads sent early cover other accounts than this check');
     const principal = model.operator.principal(this.kid(KEY.principal))!;
     const reads: BalanceRead[] = [
       {
-        path: `/_control/operator/principals/${this.kid(KEY.principal)}/balance`,
         what: "the Principal's balance",
         owner: { principal: KEY.principal },
         expected: { available: toAmount(principal.available), locked: toAmount(principal.locked), held: toAmount(principal.held) },
@@ -240,7 +274,6 @@ export class World {
     if (redeemers) {
       for (const name of this.redeemerNames()) {
         reads.push({
-          path: `/_control/operator/redeemers/${this.kid(name)}/balance`,
           what: `the balance of ${name}`,
           owner: { redeemer: name },
           expected: { available: toAmount(model.operator.redeemer(this.kid(name))!.available) },
@@ -248,9 +281,8 @@ export class World {
       }
     }
     for (const read of reads) step.expect.push({ balance: { ...read.owner, ...read.expected }, requirement });
-    // Reads have no effect and the clock is frozen: they go out together, and
-    // are compared in a fixed order so that a run reports the same difference every time.
-    const replies = await Promise.all(reads.map((read) => this.send({ method: 'GET', path: read.path })));
+    const replies = await (early?.replies ?? this.readBalances(redeemers));
+    // Compared in a fixed order, so that a run reports the same difference every time.
     reads.forEach((read, i) => {
       const reply = replies[i]!;
       // Unlike setup, an error answer here is a finding: state the model says is
@@ -267,7 +299,6 @@ export class World {
 
 /** One balance read of a check, and what the model expects it to say. */
 interface BalanceRead {
-  readonly path: string;
   readonly what: string;
   /** How the scenario step names the account. */
   readonly owner: Readonly<Record<string, string>>;
