@@ -1,5 +1,5 @@
 // UUIDs in canonical lower-case text form (RFC 9562 §4), PROFILE.md §1.
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 
 export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -9,6 +9,25 @@ export function isUuid(value: unknown): value is string {
 
 export function newUuid(): string {
   return randomUUID();
+}
+
+/**
+ * A source of version-4-shaped UUIDs derived from `seed`: the n-th is the first
+ * 16 bytes of SHA-256(seed || n as 8 bytes big-endian) with the version and
+ * variant bits set. For servers that must give the same answers to the same
+ * requests (a replayed benchmark); never for ids that must be unguessable.
+ */
+export function seededUuids(seed: Uint8Array): () => string {
+  let n = 0n;
+  return () => {
+    const counter = Buffer.alloc(8);
+    counter.writeBigUInt64BE(n++);
+    const bytes = createHash('sha256').update(seed).update(counter).digest().subarray(0, 16);
+    bytes[6] = (bytes[6]! & 0x0f) | 0x40;
+    bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+    const hex = bytes.toString('hex');
+    return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  };
 }
 
 /** The 16 bytes of a canonical UUID (used by the chain digest, PROFILE.md §3). */

@@ -1,6 +1,7 @@
 // Starts the reference implementation of all three roles on loopback: one HTTPS
 // origin (payee, operator, test control) with a certificate from a throw-away CA,
 // and a plaintext listener that never serves a CPR.
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,6 +29,12 @@ export interface ReferenceOptions {
   readonly controlToken?: string;
   /** Switch one fault on by name (reference/mutants.ts): a deliberately non-conformant reference. Unknown names throw. */
   readonly mutant?: string;
+  /**
+   * Derive the Operator's signing key and its pack ids from this text instead of
+   * randomness: two references started with one seed give the same answers to the
+   * same requests (the benchmark replays a recording this way).
+   */
+  readonly seed?: string;
 }
 
 export interface RunningReference {
@@ -51,7 +58,7 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
   const clock = new Clock();
   if (options.freezeClock) clock.freeze();
   // Built before any port is bound: a bad policy fails without leaving listeners open.
-  const operator = createOperator({ clock, faults, ...(options.policy ? { policy: options.policy } : {}) });
+  const operator = createOperator({ clock, faults, ...(options.policy ? { policy: options.policy } : {}), ...(options.seed !== undefined ? seeded(options.seed) : {}) });
   const tls = await createTlsMaterial();
   const dir = mkdtempSync(join(tmpdir(), 'cpr-reference-'));
   const caFile = join(dir, 'ca.pem');
@@ -102,4 +109,10 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** The Operator's seeds, each its own SHA-256 of the text under a distinct label. */
+function seeded(seed: string): { signingSeed: Uint8Array; idSeed: Uint8Array } {
+  const derive = (label: string) => new Uint8Array(createHash('sha256').update(`cpr-conformance reference ${label}\n${seed}`).digest());
+  return { signingSeed: derive('signing key'), idSeed: derive('pack ids') };
 }

@@ -27,6 +27,9 @@ Options:
   --no-plaintext            do not open the plaintext port
   --ca-out FILE             also write the CA certificate (PEM) to FILE
   --freeze-clock            start with the clock frozen (test control moves it)
+  --seed TEXT               derive the Operator's signing key and pack ids from
+                            TEXT: two servers with one seed give the same
+                            answers to the same requests (benchmark replays)
   --token-lifetime S        retrieval token lifetime in seconds (default 300)
   --request-validity S      CPR validity window in seconds (default 900)
   --policy FILE             JSON or YAML with Operator Policy members to override
@@ -51,6 +54,7 @@ export async function serve(argv: string[]): Promise<number> {
     'no-plaintext': { type: 'boolean' },
     'ca-out': { type: 'string' },
     'freeze-clock': { type: 'boolean' },
+    seed: { type: 'string' },
     'token-lifetime': { type: 'string' },
     'request-validity': { type: 'string' },
     policy: { type: 'string' },
@@ -79,6 +83,7 @@ export async function serve(argv: string[]): Promise<number> {
     freezeClock: values['freeze-clock'] === true,
     controlEnabled: values['no-control'] !== true,
     ...optional('mutant', mutant),
+    ...optional('seed', values.seed as string | undefined),
     ...optional('tokenLifetimeSeconds', integerOption('serve', 'token-lifetime', values['token-lifetime'], 1, 86_400)),
     ...optional('requestValiditySeconds', integerOption('serve', 'request-validity', values['request-validity'], 1, 31_536_000)),
     ...optional('controlToken', values['control-token'] as string | undefined),

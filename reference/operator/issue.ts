@@ -1,7 +1,7 @@
 // POST /v1/cashpack/issue (spec §1.2, §4.2, §7.1, §8; PROFILE.md §4.2, §4.3, §5 issue).
 // The Principal's signed Lock Request locks funds and yields a signed ACTIVE pack.
 // Steps run synchronously once the body is read (atomicity: see router.ts).
-import { digestText, formatTimestamp, genesisDigest, newUuid, parseTimestamp } from '../../profile/index.ts';
+import { digestText, formatTimestamp, genesisDigest, parseTimestamp } from '../../profile/index.ts';
 import type { AssetDescriptor, CashPack, LockRequest } from '../../profile/cashpack/index.ts';
 import { json, problemResponse } from '../http/respond.ts';
 import { readMessage } from './body.ts';
@@ -78,7 +78,7 @@ function insufficientBalance() {
 }
 
 function newPack(ctx: OperatorContext, lock: LockRequest, amount: bigint, expiryMs: number, now: number): PackRecord {
-  const packId = newUuid();
+  const packId = ctx.newPackId();
   const unsigned: Omit<CashPack, 'signature'> = {
     pack_id: packId,
     amount: lock.amount,

@@ -90,6 +90,20 @@ describe('reference options', () => {
     }
   });
 
+  it('derives the Operator key from a seed: one seed, one key; another seed, another key', async () => {
+    const kid = async (seed: string) => {
+      const ref = await startReference({ seed, plaintextPort: null });
+      try {
+        return ref.operator.jwk.kid;
+      } finally {
+        await ref.close();
+      }
+    };
+    const a = await kid('bench-1');
+    expect(await kid('bench-1')).toBe(a);
+    expect(await kid('bench-2')).not.toBe(a);
+  });
+
   it('rejects an invalid policy before opening any port', async () => {
     await expect(startReference({ policy: { max_chain_depth: -1 } })).rejects.toThrow(/invalid operator policy/);
   });

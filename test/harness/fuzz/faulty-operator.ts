@@ -8,7 +8,7 @@
 // prev_chain_digest are covered by the bearer's signature: a rewritten message
 // no longer verifies, and the Operator answers INVALID_SIGNATURE, which is a
 // different fault from the one meant.
-import { decodeB64urlFixed, digestText, formatTimestamp, readDigest, renewalDigest, verifyRequest } from '../../../profile/index.ts';
+import { decodeB64urlFixed, digestText, formatTimestamp, newUuid, readDigest, renewalDigest, verifyRequest } from '../../../profile/index.ts';
 import type { CashPack, RedemptionRequest, RenewalEntry } from '../../../profile/cashpack/index.ts';
 import { Clock } from '../../../reference/clock.ts';
 import { createControlHandler } from '../../../reference/control.ts';
@@ -51,7 +51,7 @@ export async function startFaultyOperator(fault: Fault, policy: Partial<Policy> 
   const clock = new Clock();
   const keys = createOperatorKeys();
   const resolved = resolvePolicy(policy, keys.jwk.kid);
-  const ctx = { clock, policy: resolved, keys, state: new State(resolved.request_window_seconds, NO_MUTANT), faults: NO_MUTANT } as OperatorContext;
+  const ctx = { clock, policy: resolved, keys, state: new State(resolved.request_window_seconds, NO_MUTANT), faults: NO_MUTANT, newPackId: newUuid } as OperatorContext;
   const store = ctx.state.replay;
   if (fault === 'replay-store-off') store.seenBefore = () => false;
   if (fault === 'replay-store-once') {

@@ -56,6 +56,7 @@ export interface FixtureOptions {
   readonly balance?: string;
   readonly redeemerLevel?: number;
   readonly signingSeed?: Uint8Array;
+  readonly idSeed?: Uint8Array;
   /** A mutant's fault (reference/mutants.ts); requests then go through `operator.serve`. */
   readonly faults?: Faults;
 }
@@ -91,6 +92,7 @@ export function createFixture(options: FixtureOptions = {}): Fixture {
     clock,
     ...(options.policy ? { policy: options.policy } : {}),
     ...(options.signingSeed ? { signingSeed: options.signingSeed } : {}),
+    ...(options.idSeed ? { idSeed: options.idSeed } : {}),
     ...(options.faults ? { faults: options.faults } : {}),
   });
   const principal = createSigningKey();

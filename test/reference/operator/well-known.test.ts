@@ -79,6 +79,18 @@ describe('well-known documents', () => {
     expect(a.jwk).toEqual(b.jwk);
   });
 
+  it('gives the n-th pack the same id for the same id seed, and random ids without one', async () => {
+    const idSeed = new Uint8Array(32).fill(9);
+    const ids = async (options: { idSeed?: Uint8Array }) => {
+      const f = createFixture(options);
+      return [(await f.issuePack()).pack.pack_id, (await f.issuePack()).pack.pack_id];
+    };
+    const [a, b, random] = [await ids({ idSeed }), await ids({ idSeed }), await ids({})];
+    expect(a).toEqual(b);
+    expect(a[0]).not.toBe(a[1]);
+    expect(random).not.toEqual(a);
+  });
+
   it.each([
     ['a minimum above the maximum', { expiry_min_seconds: 10, expiry_max_seconds: 5 }],
     ['an amount that is not an amount', { max_amount: '0' }],
