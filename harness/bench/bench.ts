@@ -30,7 +30,7 @@ export interface BenchPlan {
 export const FULL_PLAN: BenchPlan = {
   name: 'full',
   runArgs: [],
-  throughput: { warmupMs: 5_000, roundMs: 10_000, rounds: 2, seed: 1 },
+  throughput: { warmupMs: 3_000, roundMs: 10_000, rounds: 3, seed: 1 },
   generatorMs: 5_000,
   signingMs: 2_000,
   // 200,000 operations after 40,000 of warm-up (the heap settles), at most 150 s.
@@ -74,7 +74,7 @@ export type Phase = 'run' | 'throughput' | 'generators' | 'signing' | 'memory';
 
 export const PHASE_TITLES: Readonly<Record<Phase, string>> = {
   run: 'a conformance run in a cold process',
-  throughput: 'fuzz and raw throughput, alternating, against one served reference',
+  throughput: 'fuzz throughput, and the raw loop replaying it against a second reference with the same seed',
   generators: 'generator throughput',
   signing: 'Ed25519 sign and verify, node:crypto and @noble/ed25519',
   memory: 'memory over a long fuzz, in a child process',
@@ -99,6 +99,7 @@ export async function runBench(plan: BenchPlan, onPhase: (phase: Phase) => void 
     fuzz_ops_per_s: throughput.fuzzOpsPerSecond,
     raw_ops_per_s: throughput.rawOpsPerSecond,
     ratio: throughput.fuzzOpsPerSecond / throughput.rawOpsPerSecond,
+    raw_identical_share: throughput.identicalShare,
     valid_cprs_per_s: generators.validPerSecond,
     broken_cprs_per_s: generators.brokenPerSecond,
     rss_growth_mb: memory.growthMb,

@@ -9,6 +9,7 @@ export type FigureKey =
   | 'fuzz_ops_per_s'
   | 'raw_ops_per_s'
   | 'ratio'
+  | 'raw_identical_share'
   | 'valid_cprs_per_s'
   | 'broken_cprs_per_s'
   | 'rss_growth_mb'
@@ -38,8 +39,9 @@ export const FIGURES: readonly Figure[] = [
   { key: 'checks_executed', unit: 'checks', digits: 0, what: 'check results in that run’s report.json' },
   { key: 'tests_executed', unit: 'tests', digits: 0, what: 'scenarios and properties in that run’s report.json' },
   { key: 'fuzz_ops_per_s', unit: 'ops/s', digits: 0, what: 'HTTP requests per second of the stateful fuzzer against the embedded reference (median of the rounds)' },
-  { key: 'raw_ops_per_s', unit: 'ops/s', digits: 0, what: 'a plain undici loop (the http adapter’s pool settings) resending the requests the fuzzer just sent, same server, same time (median)' },
+  { key: 'raw_ops_per_s', unit: 'ops/s', digits: 0, what: 'a plain undici loop (the http adapter’s pool settings) sending the requests the fuzzer sent, in its order and grouping, to a second reference with the same seed on the same port (median)' },
   { key: 'ratio', unit: '', digits: 2, target: { op: '>=', value: 0.8 }, what: 'fuzz_ops_per_s / raw_ops_per_s: how close the fuzzer drives the server to what it can serve' },
+  { key: 'raw_identical_share', unit: '', digits: 4, target: { op: '>=', value: 0.99 }, what: 'share of the raw loop’s answers byte-identical to the fuzzer’s: the baseline did the same server work, or the ratio means nothing' },
   { key: 'valid_cprs_per_s', unit: 'CPRs/s', digits: 0, what: 'fast-check samples of validCpr() per second' },
   { key: 'broken_cprs_per_s', unit: 'CPRs/s', digits: 0, what: 'fast-check samples of brokenCpr() (valid but for one rule) per second' },
   { key: 'rss_growth_mb', unit: 'MB', digits: 1, target: { op: '<=', value: 50 }, what: 'resident memory growth of a fuzz process (fuzzer and embedded reference) over a long fuzz after warm-up, after forced GC' },

@@ -1,30 +1,33 @@
-// The physical limit: a plain undici loop sending a recorded operation mix
-// (recorder.ts) to the same server, with the keep-alive pool settings of the
-// http adapter (harness/adapters/http.ts) and nothing else: no signing, no
-// model, no checks. Groups are sent one after the other, the requests of a
-// group concurrently, cycling through the recording until the time is spent.
-// The answers differ from the fuzzer's (a resent signed message is a duplicate,
-// a resent provisioning a conflict): what is measured is transport and server
-// throughput for the same request shapes.
+// The physical limit: a plain undici loop sending a recorded fuzz campaign
+// (recorder.ts) once more, with the keep-alive pool settings of the http adapter
+// (harness/adapters/http.ts) and nothing else: no signing, no model, no checks.
+// Groups are sent one after the other, the requests of a group concurrently, as
+// the fuzzer sent them.
+//
+// It is sent to a second reference started with the seed of the first, on the
+// same port (served.ts): same signing key, same pack ids, the clock set by the
+// recorded test-control calls, so the same requests meet the same state and get
+// the same answers. The server does exactly the work the fuzzer's traffic caused,
+// and every answer is compared with the recorded one to show that it did.
 import { Agent, type Dispatcher } from 'undici';
 import { HTTP_DEFAULTS } from '../adapters/http.ts';
 import type { RecordedGroup, RecordedRequest } from './recorder.ts';
 
-export interface RawLoopOptions {
+export interface ReplayOptions {
   /** Base URL of the server, e.g. https://127.0.0.1:PORT. */
   readonly baseUrl: string;
-  /** PEM of the CA to trust. */
-  readonly ca?: string;
   readonly groups: readonly RecordedGroup[];
-  readonly ms: number;
 }
 
 export interface LoopResult {
   readonly ops: number;
   readonly elapsedMs: number;
   readonly opsPerSecond: number;
-  /** Answers by status code, to show what the resent mix met. */
-  readonly statuses: Readonly<Record<string, number>>;
+  /** Answers equal to the recorded ones (status and body bytes), of `compared`. */
+  readonly identical: number;
+  readonly compared: number;
+  /** What differed, by recorded and replayed status, e.g. `200 -> 409`; empty when all were identical. */
+  readonly differences: Readonly<Record<string, number>>;
 }
 
 /** The http adapter's pool: same connection count and keep-alive (harness/adapters/http.ts). */
@@ -37,12 +40,13 @@ export function adapterLikeAgent(ca: string | undefined): Agent {
   });
 }
 
-export async function rawLoop(options: RawLoopOptions, agent: Agent = adapterLikeAgent(options.ca)): Promise<LoopResult> {
+/** Sends every recorded group once, in order; answers are compared after the clock stops. */
+export async function replay(options: ReplayOptions, agent: Agent): Promise<LoopResult> {
   const { groups } = options;
   if (groups.length === 0) throw new RangeError('the raw loop needs a recording with at least one request');
   const origin = new URL(options.baseUrl).origin;
-  const statuses: Record<string, number> = {};
-  const one = async (request: RecordedRequest): Promise<void> => {
+  const answers: { status: number; body: Uint8Array }[][] = [];
+  const one = async (request: RecordedRequest): Promise<{ status: number; body: Uint8Array }> => {
     const response = await agent.request({
       origin,
       path: request.path,
@@ -50,21 +54,27 @@ export async function rawLoop(options: RawLoopOptions, agent: Agent = adapterLik
       headers: request.headers,
       ...(request.body !== undefined ? { body: typeof request.body === 'string' ? request.body : Buffer.from(request.body) } : {}),
     });
-    await response.body.arrayBuffer();
-    const key = String(response.statusCode);
-    statuses[key] = (statuses[key] ?? 0) + 1;
+    return { status: response.statusCode, body: new Uint8Array(await response.body.arrayBuffer()) };
   };
   let ops = 0;
-  let i = 0;
   const started = performance.now();
-  const end = started + options.ms;
-  while (performance.now() < end) {
-    const group = groups[i]!;
-    i = (i + 1) % groups.length;
-    if (group.length === 1) await one(group[0]!);
-    else await Promise.all(group.map(one));
+  for (const group of groups) {
+    answers.push(group.length === 1 ? [await one(group[0]!)] : await Promise.all(group.map(one)));
     ops += group.length;
   }
   const elapsedMs = performance.now() - started;
-  return { ops, elapsedMs, opsPerSecond: ops / (elapsedMs / 1000), statuses };
+  let identical = 0;
+  const differences: Record<string, number> = {};
+  groups.forEach((group, g) =>
+    group.forEach((request, i) => {
+      const got = answers[g]![i]!;
+      const want = request.answer;
+      if (want && want.status === got.status && Buffer.from(want.body).equals(got.body)) identical += 1;
+      else {
+        const key = `${want?.status ?? 'none'} -> ${got.status}`;
+        differences[key] = (differences[key] ?? 0) + 1;
+      }
+    }),
+  );
+  return { ops, elapsedMs, opsPerSecond: ops / (elapsedMs / 1000), identical, compared: ops, differences };
 }

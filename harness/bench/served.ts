@@ -9,15 +9,24 @@ import { fileURLToPath } from 'node:url';
 
 const BIN = fileURLToPath(new URL('../../bin/cpr-conformance.js', import.meta.url));
 
+export interface ServeOptions {
+  /** `serve --seed`: two references with one seed answer the same requests alike. */
+  readonly seed?: string;
+  /** HTTPS port; 0 (the default) picks a free one. */
+  readonly port?: number;
+}
+
 export interface ServedReference {
   readonly url: string;
+  readonly port: number;
   /** PEM of the CA the server's certificate chains to. */
   readonly ca: string;
   close(): Promise<void>;
 }
 
-export async function serveReference(): Promise<ServedReference> {
-  const child: ChildProcess = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--no-plaintext', '--json'], { stdio: ['ignore', 'pipe', 'pipe'] });
+export async function serveReference(options: ServeOptions = {}): Promise<ServedReference> {
+  const args = [BIN, 'serve', '--port', String(options.port ?? 0), '--no-plaintext', '--json', ...(options.seed !== undefined ? ['--seed', options.seed] : [])];
+  const child: ChildProcess = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => {
     stderr = (stderr + d.toString()).slice(-2000);
@@ -36,6 +45,7 @@ export async function serveReference(): Promise<ServedReference> {
   const ca = readFileSync(facts.ca_file, 'utf8');
   return {
     url: facts.url,
+    port: Number(new URL(facts.url).port),
     ca,
     close: () =>
       new Promise<void>((resolve) => {

@@ -1,25 +1,28 @@
-// Fuzz throughput against the physical limit, side by side in one process and
-// against one server: the embedded reference is started once; then, alternately,
-// the stateful fuzzer runs for a fixed time with every request it sends recorded
-// (recorder.ts), and the raw loop (raw-loop.ts) replays that recording for the
-// same time. Alternating (fuzz, raw, fuzz, raw, ...) and taking medians lets
-// machine noise hit both sides alike.
+// Fuzz throughput against the physical limit, side by side in one process. A
+// round is a pair: the stateful fuzzer runs for a fixed time against a reference
+// started with a fresh seed, every request and answer recorded (recorder.ts);
+// then a second reference with the same seed takes that reference's port and the
+// raw loop (raw-loop.ts) sends the recording to it once, as fast as it can. Both
+// servers start empty and receive the same requests in the same order, so they
+// do the same work and give the same answers (the raw loop counts how many were
+// identical): what differs is only the client. Rounds follow each other, and the
+// figures are medians, so machine noise hits both sides alike.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHttpRole } from '../adapters/http.ts';
 import { HarnessError } from '../cli/errors.ts';
 import { runCampaign } from '../fuzz/index.ts';
+import { adapterLikeAgent, replay, type LoopResult } from './raw-loop.ts';
+import { recordingRole, requestCount, type RecordedGroup } from './recorder.ts';
 import { serveReference } from './served.ts';
-import { adapterLikeAgent, rawLoop, type LoopResult } from './raw-loop.ts';
-import { recordingRole, requestCount } from './recorder.ts';
 
 export interface ThroughputOptions {
-  /** Fuzzing and raw sending before anything is measured (JIT, pools). */
+  /** Fuzzing before each measured round, recorded and replayed untimed (JIT, pools, state). */
   readonly warmupMs: number;
-  /** Length of each measured fuzz and raw round. */
+  /** Length of each measured fuzz round; the raw loop takes what it takes. */
   readonly roundMs: number;
-  /** Fuzz/raw pairs; the figures are medians over them. */
+  /** Measured pairs; the figures are medians over them. */
   readonly rounds: number;
   readonly seed: number;
 }
@@ -32,57 +35,82 @@ export interface Round {
 export interface ThroughputResult {
   readonly fuzzOpsPerSecond: number;
   readonly rawOpsPerSecond: number;
+  /** Share of the raw loop's answers identical to the fuzzer's, over every measured round. */
+  readonly identicalShare: number;
   readonly rounds: readonly Round[];
   /** Requests per path shape in the last recording, e.g. `POST /v1/cashpack/issue`. */
   readonly mix: Readonly<Record<string, number>>;
 }
 
 export async function measureThroughput(options: ThroughputOptions, onRound?: (round: Round, index: number) => void): Promise<ThroughputResult> {
-  const reference = await serveReference();
-  const role = createHttpRole({ baseUrl: reference.url, ca: reference.ca });
-  const recorder = recordingRole(role);
-  const agent = adapterLikeAgent(reference.ca);
   const outDir = mkdtempSync(join(tmpdir(), 'cpr-bench-'));
   let keepFindings = false;
-  const fuzzFor = async (ms: number, seed: number) => {
-    const groups = recorder.start();
-    const result = await runCampaign({ operator: recorder.role, seed, budget: { kind: 'time', ms }, shrinkMs: 1000, outDir, targetName: 'embedded reference' });
-    recorder.stop();
-    if (result.failure) {
-      keepFindings = true;
-      throw new HarnessError('HARNESS_INTERNAL', `the fuzzer found a difference in the reference (${result.failure.message}); a throughput figure would be meaningless`, `see ${result.failure.crashFile}`);
-    }
-    return { result, groups };
-  };
   try {
-    const warm = await fuzzFor(options.warmupMs, options.seed);
-    await rawLoop({ baseUrl: reference.url, groups: warm.groups, ms: Math.min(options.warmupMs, 2000) }, agent);
+    const pair = async (seed: number): Promise<{ round: Round; groups: RecordedGroup[] }> => {
+      const serverSeed = `bench-${seed}`;
+      const first = await serveReference({ seed: serverSeed });
+      const role = createHttpRole({ baseUrl: first.url, ca: first.ca });
+      const recorder = recordingRole(role);
+      const fuzz = async (ms: number, campaignSeed: number) => {
+        const groups = recorder.start();
+        const result = await runCampaign({ operator: recorder.role, seed: campaignSeed, budget: { kind: 'time', ms }, shrinkMs: 1000, outDir, targetName: 'embedded reference' });
+        recorder.stop();
+        if (result.failure) {
+          keepFindings = true;
+          throw new HarnessError('HARNESS_INTERNAL', `the fuzzer found a difference in the reference (${result.failure.message}); a throughput figure would be meaningless`, `see ${result.failure.crashFile}`);
+        }
+        return { result, groups };
+      };
+      let warm: Awaited<ReturnType<typeof fuzz>>;
+      let measured: Awaited<ReturnType<typeof fuzz>>;
+      try {
+        warm = await fuzz(options.warmupMs, seed * 2);
+        measured = await fuzz(options.roundMs, seed * 2 + 1);
+      } finally {
+        await role.close();
+        await first.close();
+      }
+      const second = await serveReference({ seed: serverSeed, port: first.port });
+      const agent = adapterLikeAgent(second.ca);
+      let raw: LoopResult;
+      try {
+        // The warm-up is sent again untimed: the second server warms up alike and reaches the state the measured requests met.
+        const warmed = await replay({ baseUrl: second.url, groups: warm.groups }, agent);
+        raw = await replay({ baseUrl: second.url, groups: measured.groups }, agent);
+        raw = { ...raw, identical: raw.identical + warmed.identical, compared: raw.compared + warmed.compared, differences: merged(raw.differences, warmed.differences) };
+      } finally {
+        await agent.close();
+        await second.close();
+      }
+      const { result, groups } = measured;
+      const ops = requestCount(groups);
+      return { round: { fuzz: { ops, elapsedMs: result.elapsedMs, opsPerSecond: ops / (result.elapsedMs / 1000), runs: result.runs, recordedGroups: groups.length }, raw }, groups };
+    };
     const rounds: Round[] = [];
     let mix: Record<string, number> = {};
     for (let i = 0; i < options.rounds; i++) {
-      const { result, groups } = await fuzzFor(options.roundMs, options.seed + 1 + i);
-      const ops = requestCount(groups);
-      const raw = await rawLoop({ baseUrl: reference.url, groups, ms: options.roundMs }, agent);
-      const round: Round = {
-        fuzz: { ops, elapsedMs: result.elapsedMs, opsPerSecond: ops / (result.elapsedMs / 1000), runs: result.runs, recordedGroups: groups.length },
-        raw,
-      };
+      const { round, groups } = await pair(options.seed + i);
       rounds.push(round);
       onRound?.(round, i);
       mix = mixOf(groups.flat());
     }
+    const compared = rounds.reduce((n, r) => n + r.raw.compared, 0);
     return {
       fuzzOpsPerSecond: median(rounds.map((r) => r.fuzz.opsPerSecond)),
       rawOpsPerSecond: median(rounds.map((r) => r.raw.opsPerSecond)),
+      identicalShare: rounds.reduce((n, r) => n + r.raw.identical, 0) / compared,
       rounds,
       mix,
     };
   } finally {
-    await agent.close();
-    await role.close();
-    await reference.close();
     if (!keepFindings) rmSync(outDir, { recursive: true, force: true });
   }
+}
+
+function merged(a: Readonly<Record<string, number>>, b: Readonly<Record<string, number>>): Record<string, number> {
+  const out: Record<string, number> = { ...a };
+  for (const [k, n] of Object.entries(b)) out[k] = (out[k] ?? 0) + n;
+  return out;
 }
 
 function mixOf(requests: readonly { method: string; path: string }[]): Record<string, number> {

@@ -6,7 +6,11 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { HttpRole, WireRequest, WireResponse } from '../../../harness/adapters/types.ts';
 import { trendRise } from '../../../harness/bench/memory.ts';
 import type { MemorySample } from '../../../harness/bench/memory-probe.ts';
-import { recordingRole, requestCount } from '../../../harness/bench/recorder.ts';
+import { recordingRole, requestCount, type RecordedGroup } from '../../../harness/bench/recorder.ts';
+import { adapterLikeAgent, replay } from '../../../harness/bench/raw-loop.ts';
+import { createHttpRole } from '../../../harness/adapters/http.ts';
+import { runCampaign } from '../../../harness/fuzz/index.ts';
+import { startReference } from '../../../reference/start.ts';
 import { FIGURES, formatTarget, verdicts, type Figures } from '../../../harness/bench/index.ts';
 import { bench } from '../../../harness/cli/bench.ts';
 import { HarnessError } from '../../../harness/cli/errors.ts';
@@ -19,6 +23,7 @@ const REQUIRED = [
   'fuzz_ops_per_s',
   'raw_ops_per_s',
   'ratio',
+  'raw_identical_share',
   'valid_cprs_per_s',
   'broken_cprs_per_s',
   'rss_growth_mb',
@@ -108,6 +113,7 @@ describe('verdicts', () => {
   it.each([
     ['run_wall_s', 15.1],
     ['ratio', 0.79],
+    ['raw_identical_share', 0.98],
     ['rss_growth_mb', 50.1],
     ['ratio', Number.NaN],
   ] as const)('fails %s at %d', (key, value) => {
@@ -128,7 +134,7 @@ describe('the request recorder', () => {
     await recorder.role.send(request('/c'));
     expect(groups.map((g) => g.map((r) => r.path))).toEqual([['/a'], ['/b1', '/b2'], ['/c']]);
     expect(requestCount(groups)).toBe(4);
-    expect(groups[0]![0]).toEqual({ method: 'POST', path: '/a', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(groups[0]![0]).toEqual({ method: 'POST', path: '/a', headers: { 'content-type': 'application/json' }, body: '{}', answer: { status: 200, body: new Uint8Array() } });
   });
 
   it('records nothing once stopped', async () => {
@@ -138,6 +144,52 @@ describe('the request recorder', () => {
     await recorder.role.send(request('/x'));
     expect(groups).toEqual([]);
   });
+});
+
+describe('the raw replay', () => {
+  // Records a short campaign against a seeded reference and sends it to a second
+  // one: with the same seed the answers are the fuzzer's (but for the clock read
+  // of the first freeze); with another seed they are not, so the count can fail.
+  let recording: RecordedGroup[];
+  let port: number;
+  beforeAll(async () => {
+    const first = await startReference({ seed: 'replay-test', plaintextPort: null });
+    port = Number(new URL(first.url).port);
+    const role = createHttpRole({ baseUrl: first.url, ca: first.tls.ca });
+    const recorder = recordingRole(role);
+    recording = recorder.start();
+    try {
+      const result = await runCampaign({ operator: recorder.role, seed: 7, budget: { kind: 'runs', runs: 15 }, outDir: tmpdir(), targetName: 'test' });
+      expect(result.failure).toBeUndefined();
+    } finally {
+      await role.close();
+      await first.close();
+    }
+  }, 60_000);
+
+  const replayTo = async (seed: string) => {
+    const second = await startReference({ seed, port, plaintextPort: null });
+    const agent = adapterLikeAgent(second.tls.ca);
+    try {
+      return await replay({ baseUrl: second.url, groups: recording }, agent);
+    } finally {
+      await agent.close();
+      await second.close();
+    }
+  };
+
+  it('gets the recorded answers from a second reference with the same seed', async () => {
+    const result = await replayTo('replay-test');
+    expect(result.ops).toBe(requestCount(recording));
+    expect(result.ops).toBeGreaterThan(100);
+    expect(result.compared - result.identical).toBeLessThanOrEqual(1);
+  }, 30_000);
+
+  it('sees the differences when the second reference has another seed', async () => {
+    const result = await replayTo('another seed');
+    expect(result.compared - result.identical).toBeGreaterThan(result.compared / 4);
+    expect(Object.keys(result.differences).length).toBeGreaterThan(0);
+  }, 30_000);
 });
 
 describe('memory growth', () => {
