@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { join, relative, resolve } from 'node:path';
 import { PROFILE_ID } from '../../profile/index.ts';
 import type { HttpRole } from '../adapters/types.ts';
-import { createProgressDisplay, FUZZ_CAPABILITIES, runCampaign, type Budget } from '../fuzz/index.ts';
+import { createProgressDisplay, FUZZ_CAPABILITIES, MAX_LANES, runCampaign, type Budget } from '../fuzz/index.ts';
 import { resolveTarget, type ResolvedTarget, type TargetChoice } from '../runner/resolve-target.ts';
 import { createTerminal, type Terminal } from '../runner/terminal.ts';
 import { PROJECT_ROOT } from '../scenarios/load.ts';
@@ -42,6 +42,11 @@ Budget:
   --runs N              explore N model runs instead of a time budget
   --seed N              seed (default random, printed): the same seed explores
                         the same command sequences
+  --lanes N             worlds per model run, driven concurrently (default 4,
+                        1 to 16): each has its own accounts and packs, so a
+                        run finds what N sequential runs would, while N
+                        requests are in flight. A finding is written as the
+                        history of the one world that failed.
 
 Output:
   --out DIR             where crash-<seed>.json and regression-<seed>.yaml go
@@ -57,6 +62,9 @@ Exit codes: 0 nothing found, 1 a failure found (files written), 2 harness or
 usage error, unreachable target or missing capability.
 `;
 
+/** Concurrent worlds of a `fuzz` campaign unless --lanes says otherwise. */
+export const DEFAULT_LANES = 4;
+
 export async function fuzz(argv: string[]): Promise<number> {
   const values = parse('fuzz', argv, {
     target: { type: 'string' },
@@ -65,6 +73,7 @@ export async function fuzz(argv: string[]): Promise<number> {
     time: { type: 'string' },
     runs: { type: 'string' },
     seed: { type: 'string' },
+    lanes: { type: 'string' },
     out: { type: 'string' },
     'request-timeout': { type: 'string' },
   });
@@ -77,6 +86,7 @@ export async function fuzz(argv: string[]): Promise<number> {
   const time = integerOption('fuzz', 'time', values.time, 1, 86_400);
   const budget: Budget = runs !== undefined ? { kind: 'runs', runs } : { kind: 'time', ms: (time ?? 30) * 1000 };
   const seed = integerOption('fuzz', 'seed', values.seed, 0, 2 ** 32 - 1) ?? randomBytes(4).readUInt32BE(0);
+  const lanes = integerOption('fuzz', 'lanes', values.lanes, 1, MAX_LANES) ?? DEFAULT_LANES;
   const choice = targetChoiceOf(values, 'fuzz');
   const outDir = resolve((values.out as string | undefined) ?? join(PROJECT_ROOT, 'reports', `fuzz-${stamp(new Date())}`));
   const terminal = createTerminal();
@@ -85,10 +95,10 @@ export async function fuzz(argv: string[]): Promise<number> {
   const opened = await openOperator(choice, terminal, FUZZ_CAPABILITIES, requestTimeoutMs !== undefined ? { requestTimeoutMs } : {});
   try {
     const budgetText = budget.kind === 'time' ? `${budget.ms / 1000} s` : `${budget.runs} model runs`;
-    terminal.line(`cpr-conformance fuzz (${PROFILE_ID}) against ${opened.name}: seed ${seed}, budget ${budgetText}`);
+    terminal.line(`cpr-conformance fuzz (${PROFILE_ID}) against ${opened.name}: seed ${seed}, ${lanes} lane${lanes === 1 ? '' : 's'}, budget ${budgetText}`);
     const progress = createProgressDisplay();
-    const reproduce = ['cpr-conformance fuzz', `--seed ${seed}`, ...targetArgs(values), budget.kind === 'runs' ? `--runs ${budget.runs}` : `--time ${budget.ms / 1000}`].join(' ');
-    const result = await runCampaign({ operator: opened.operator, seed, budget, outDir, targetName: opened.name, reproduce, onProgress: (p) => progress.update(p) }).finally(() => progress.end());
+    const reproduce = ['cpr-conformance fuzz', `--seed ${seed}`, `--lanes ${lanes}`, ...targetArgs(values), budget.kind === 'runs' ? `--runs ${budget.runs}` : `--time ${budget.ms / 1000}`].join(' ');
+    const result = await runCampaign({ operator: opened.operator, seed, budget, lanes, outDir, targetName: opened.name, reproduce, onProgress: (p) => progress.update(p) }).finally(() => progress.end());
     terminal.line(`${result.runs} model runs (${result.shrinks} more while shrinking), ${result.ops} HTTP operations in ${(result.elapsedMs / 1000).toFixed(1)} s`);
     const failure = result.failure;
     if (!failure) {

@@ -20,13 +20,14 @@ import { operatorKeyOf, validateMessage, type PolicyDocument, type PubkeyDocumen
 import { PROFILE_ID } from '../../profile/index.ts';
 import { TransportError, type HttpRole } from '../adapters/types.ts';
 import { HarnessError } from '../cli/errors.ts';
-import { FuzzClient, jsonRequest } from './client.ts';
+import { FuzzClient, jsonRequest, type ExchangeTap } from './client.ts';
 import { commandsArbitrary, describe, FuzzCommand } from './commands.ts';
 import { CRASH_FORMAT, crashJson, type CrashFile } from './crash.ts';
 import { HarnessFault, Mismatch, type MismatchDetail } from './mismatch.ts';
 import { modelPolicy } from './model.ts';
 import { regressionText, regressionYaml } from './regression.ts';
-import { World, type BalanceChoice, type FuzzContext, type FuzzModel, type RunSetup } from './world.ts';
+import { Run, type RunModel } from './lanes.ts';
+import type { BalanceChoice, FuzzContext, RunSetup, World } from './world.ts';
 
 export type Budget = { readonly kind: 'time'; readonly ms: number } | { readonly kind: 'runs'; readonly runs: number };
 
@@ -36,8 +37,15 @@ export interface CampaignOptions {
   readonly budget: Budget;
   /** Bound of the shrinking phase; default: half the time budget, at least 10 s and at most 120 s (30 s with a run budget). */
   readonly shrinkMs?: number;
-  /** Longest command sequence of one model run; default 30. */
+  /** Longest command sequence of one model run; default 30 per lane. */
   readonly maxCommands?: number;
+  /**
+   * Worlds per model run, driven concurrently (lanes.ts); default 1. More lanes
+   * keep more requests in flight; what a run can find is the same.
+   */
+  readonly lanes?: number;
+  /** Sees every request and answer (the benchmark records with it). */
+  readonly tap?: ExchangeTap;
   /** Where the crash file and the regression scenario go (created when something is found). */
   readonly outDir: string;
   /** Shown in the crash file. */
@@ -87,6 +95,9 @@ export interface CampaignResult {
   readonly failure?: FoundFailure;
 }
 
+/** Most worlds one model run drives at once. */
+export const MAX_LANES = 16;
+
 /** The capabilities the fuzzer needs (PROFILE.md §12). */
 export const FUZZ_CAPABILITIES = ['provision', 'clock', 'balance', 'cancel'] as const;
 
@@ -94,7 +105,9 @@ const MAX_RUNS = 2 ** 31 - 1;
 
 export async function runCampaign(options: CampaignOptions): Promise<CampaignResult> {
   const started = performance.now();
-  const context = await openContext(options.operator);
+  const lanes = options.lanes ?? 1;
+  if (!Number.isInteger(lanes) || lanes < 1 || lanes > MAX_LANES) throw new RangeError(`lanes is an integer from 1 to ${MAX_LANES}`);
+  const context = await openContext(options.operator, options.tap);
   const budget = options.budget;
   const shrinkMs = options.shrinkMs ?? (budget.kind === 'time' ? Math.min(Math.max(budget.ms / 2, 10_000), 120_000) : 30_000);
   const state = {
@@ -120,7 +133,8 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRes
   const timer = options.onProgress ? setInterval(() => options.onProgress!(snapshot()), options.progressIntervalMs ?? 250) : undefined;
   timer?.unref();
 
-  const property = fc.asyncProperty(setupArbitrary, commandsArbitrary(options.maxCommands), (setup, commands) => {
+  const setups = fc.array(setupArbitrary, { minLength: lanes, maxLength: lanes });
+  const property = fc.asyncProperty(setups, commandsArbitrary(options.maxCommands ?? 30 * lanes, lanes), (setup, commands) => {
     const run = (async () => {
       if (halted()) return;
       if (state.phase === 'explore') state.runs += 1;
@@ -171,7 +185,7 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRes
     state.phase = 'replay';
     state.deadline = Number.POSITIVE_INFINITY;
     const final = shrunk.failed && shrunk.counterexample !== null ? shrunk : explore;
-    const [setup, commands] = final.counterexample as unknown as [RunSetup, Iterable<FuzzCommand>];
+    const [setup, commands] = final.counterexample as unknown as [RunSetup[], Iterable<FuzzCommand>];
     const replay = await runOnce(context, setup, fc.cloneIfNeeded(commands), () => false);
     if (replay.error !== undefined && !(replay.error instanceof Mismatch)) throw toHarnessError(replay.error);
     const reproduced = replay.error instanceof Mismatch;
@@ -209,24 +223,33 @@ export interface RunRecord {
   readonly error?: unknown;
 }
 
-/** One model run against fresh state; a Mismatch or a harness fault comes back as `error`. */
-export async function runOnce(context: FuzzContext, setup: RunSetup, commands: Iterable<fc.AsyncCommand<FuzzModel, World>>, halted: () => boolean): Promise<RunRecord> {
-  let world: World | undefined;
+/**
+ * One model run against fresh state, one world per setup (lanes.ts); a
+ * Mismatch or a harness fault comes back as `error`, with the world whose
+ * history ends in it.
+ */
+export async function runOnce(context: FuzzContext, setups: readonly RunSetup[], commands: Iterable<fc.AsyncCommand<RunModel, Run>>, halted: () => boolean): Promise<RunRecord> {
+  let run: Run | undefined;
   try {
     await fc.asyncModelRun(async () => {
-      const opened = await World.open(context, setup, halted);
-      world = opened.real;
+      const opened = await Run.open(context, setups, halted);
+      run = opened.real;
       return opened;
     }, commands);
-    return world ? { world } : {};
+    await run?.settle();
+    return run ? { world: run.failingWorld() } : {};
   } catch (error) {
-    return { ...(world ? { world } : {}), error };
+    // Other lanes may still be answering: their exchanges complete, and the
+    // earliest failed command, in list order, is the one reported.
+    const opened = run as Run | undefined;
+    await opened?.settle().catch(() => undefined);
+    return { ...(opened ? { world: opened.failingWorld() } : {}), error: opened?.failureError() ?? error };
   }
 }
 
 /** The policy, the Operator's key and a warm connection pool (bursts are released on open connections). */
-export async function openContext(operator: HttpRole): Promise<FuzzContext> {
-  const client = new FuzzClient(operator);
+export async function openContext(operator: HttpRole, tap?: ExchangeTap): Promise<FuzzContext> {
+  const client = new FuzzClient(operator, tap);
   try {
     const policyReply = await client.send({ method: 'GET', path: '/.well-known/cashpack-policy.json', headers: { accept: 'application/json' } });
     const check = validateMessage('policy', policyReply.body);
@@ -306,7 +329,7 @@ export async function replayCrash(operator: HttpRole, crash: CrashFile): Promise
   const { operator_kid: _b, ...then } = crash.policy ?? context.policyDocument;
   const policyChanged = JSON.stringify(now) !== JSON.stringify(then);
   try {
-    const record = await runOnce(context, crash.setup, crash.commands.map((spec) => new FuzzCommand(spec)), () => false);
+    const record = await runOnce(context, [crash.setup], crash.commands.map((spec) => new FuzzCommand(spec)), () => false);
     if (record.error === undefined) return { fixed: true, policyChanged, ops: context.client.ops };
     if (record.error instanceof Mismatch) return { fixed: false, detail: record.error.detail, message: record.error.message, policyChanged, ops: context.client.ops };
     throw toHarnessError(record.error);

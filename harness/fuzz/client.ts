@@ -4,7 +4,7 @@
 // in the log of the model run that sent it. The log keeps what was sent and
 // received as it is and formats it only when a crash file asks for it: almost
 // every run passes, so formatting each exchange would be work thrown away.
-import { TransportError, type HttpRole, type WireRequest } from '../adapters/types.ts';
+import { TransportError, type HttpRole, type WireRequest, type WireResponse } from '../adapters/types.ts';
 import { parseJson } from '../scenarios/http.ts';
 
 /** One request and its answer, as written to a crash file. */
@@ -58,27 +58,43 @@ function formatted(e: RawExchange): Exchange {
   };
 }
 
+/**
+ * Sees every request the fuzzer sends, with the lane of the model run that sent
+ * it (undefined for requests of the whole run: clock setting, discovery), and
+ * may ask for the answer. For recording; it must not change either.
+ */
+export type ExchangeTap = (request: WireRequest, lane: number | undefined) => ((response: WireResponse) => void) | undefined;
+
 export class FuzzClient {
   /** HTTP operations sent, for the throughput figure. */
   ops = 0;
 
-  constructor(readonly role: HttpRole) {}
+  constructor(
+    readonly role: HttpRole,
+    private readonly tap?: ExchangeTap,
+  ) {}
 
   get authority(): string {
     return this.role.authority;
   }
 
-  /** Sends one request; a TransportError (no answer at all) propagates: it is never a conformance result. */
-  async send(request: WireRequest, log?: ExchangeLog): Promise<Reply> {
+  /**
+   * Sends one request and records it in each of `logs` (the model runs it
+   * concerns); a TransportError (no answer at all) propagates: it is never a
+   * conformance result.
+   */
+  async send(request: WireRequest, logs: readonly ExchangeLog[] = [], lane?: number): Promise<Reply> {
     this.ops += 1;
     const started = performance.now();
+    const tapped = this.tap?.(request, lane);
     try {
       const response = await this.role.send(request);
+      tapped?.(response);
       const text = decoder.decode(response.body);
-      log?.add({ request, response: { status: response.status, headers: response.headers, text }, ms: performance.now() - started });
+      for (const log of logs) log.add({ request, response: { status: response.status, headers: response.headers, text }, ms: performance.now() - started });
       return { status: response.status, headers: response.headers, body: parseJson(response.headers['content-type'], text), text };
     } catch (error) {
-      if (error instanceof TransportError) log?.add({ request, error: `${error.code}: ${error.message}`, ms: performance.now() - started });
+      if (error instanceof TransportError) for (const log of logs) log.add({ request, error: `${error.code}: ${error.message}`, ms: performance.now() - started });
       throw error;
     }
   }

@@ -20,7 +20,8 @@ import type { Reply } from './client.ts';
 import { buildCancel, buildIssue, buildRedeem, buildRenew, buildStatus, ISSUE_PATH, REDEEM_PATH, RENEW_PATH } from './messages.ts';
 import { Mismatch, requirementOf } from './mismatch.ts';
 import { depthOf, digestOf, type Decision, type IssueMessage, type Outcome, type PackState, type RedeemMessage, type RenewMessage } from './model.ts';
-import { KEY, type FuzzModel, type RealPack, type ScriptCheck, type World } from './world.ts';
+import { LaneFailure, type Run, type RunModel } from './lanes.ts';
+import { control, KEY, type FuzzModel, type RealPack, type ScriptCheck, type World } from './world.ts';
 
 // ---- Commands as data ----
 
@@ -64,45 +65,68 @@ export function describe(spec: CommandSpec): string {
 
 // ---- fast-check ----
 
-/** A command of the model run; see the file comment. */
-export class FuzzCommand implements fc.AsyncCommand<FuzzModel, World> {
+/** A command of the model run; see the file comment. `lane` picks the world it acts on (lanes.ts). */
+export class FuzzCommand implements fc.AsyncCommand<RunModel, Run> {
   constructor(
     readonly spec: CommandSpec,
     /** Orders an interleave's requests (fc.scheduler); a spec with `order` needs none. */
     private readonly scheduler?: fc.Scheduler,
+    readonly lane = 0,
   ) {}
 
-  check(m: Readonly<FuzzModel>): boolean {
-    return !m.halted() && applicable(this.spec, m);
+  /** The same command, acting on another world. */
+  onLane(lane: number): FuzzCommand {
+    return new FuzzCommand(this.spec, this.scheduler, lane);
   }
 
-  async run(m: FuzzModel, w: World): Promise<void> {
+  check(m: Readonly<RunModel>): boolean {
+    if (m.halted()) return false;
+    // With one world nothing is in flight here, so its model is current; with
+    // more, a lane's model is read when the command's turn comes (run).
+    return m.lanes.length > 1 || applicable(this.spec, m.lanes[0]!);
+  }
+
+  async run(m: RunModel, r: Run): Promise<void> {
+    const lane = this.lane % r.worlds.length;
     const spec = this.spec;
-    // The label is only read when a comparison fails.
-    const ctx: Ctx = {
-      m,
-      w,
-      get label() {
-        return describe(spec);
-      },
-    };
-    const run = EXECUTORS[this.spec.kind] as (spec: CommandSpec, ctx: Ctx, scheduler?: fc.Scheduler) => Promise<void>;
-    try {
-      await run(this.spec, ctx, this.scheduler);
-    } catch (error) {
-      await w.settleEarlyReads();
-      throw error;
+    if (spec.kind === 'advance') return r.barrier(lane, () => advance(spec, lane, m, r));
+    const done = r.enqueue(lane, async () => {
+      const model = m.lanes[lane]!;
+      if (!r.sequential && (m.halted() || !applicable(spec, model))) return;
+      const w = r.worlds[lane]!;
+      const run = EXECUTORS[spec.kind as Exclude<CommandKind, 'advance'>] as (spec: CommandSpec, ctx: Ctx, scheduler?: fc.Scheduler) => Promise<void>;
+      try {
+        await run(spec, contextOf(spec, model, w), this.scheduler);
+      } catch (error) {
+        await w.settleEarlyReads();
+        throw error;
+      }
+    });
+    if (r.sequential) {
+      await done;
+      r.throwIfFailed();
     }
   }
 
   toString(): string {
-    return describe(this.spec);
+    return this.lane === 0 ? describe(this.spec) : `${describe(this.spec)}@${this.lane}`;
   }
 
   // A scheduler is stateful: each run gets a fresh copy, so a replay orders the same way.
   [fc.cloneMethod](): FuzzCommand {
-    return new FuzzCommand(this.spec, this.scheduler === undefined ? undefined : fc.cloneIfNeeded(this.scheduler));
+    return new FuzzCommand(this.spec, this.scheduler === undefined ? undefined : fc.cloneIfNeeded(this.scheduler), this.lane);
   }
+}
+
+/** The label is only read when a comparison fails. */
+function contextOf(spec: CommandSpec, m: FuzzModel, w: World): Ctx {
+  return {
+    m,
+    w,
+    get label() {
+      return describe(spec);
+    },
+  };
 }
 
 function applicable(spec: CommandSpec, m: Readonly<FuzzModel>): boolean {
@@ -219,9 +243,17 @@ export const COMMAND_ARBITRARIES: Readonly<Record<CommandKind, [fc.Arbitrary<Fuz
   ],
 };
 
-/** The commands of a model run (fc.commands). */
-export function commandsArbitrary(maxCommands = 30): fc.Arbitrary<Iterable<FuzzCommand>> {
-  return fc.commands([weighted(...Object.values(COMMAND_ARBITRARIES))], { maxCommands, size: 'medium' }) as fc.Arbitrary<Iterable<FuzzCommand>>;
+/**
+ * The commands of a model run (fc.commands), each on one of `lanes` worlds
+ * (lanes.ts). With more than one world, each world should see the commands a
+ * run of its own would: the list is `lanes` times as long, and since every
+ * world lives through every clock move, `advance` is `lanes` times rarer.
+ */
+export function commandsArbitrary(maxCommands = 30, lanes = 1): fc.Arbitrary<Iterable<FuzzCommand>> {
+  const entries = (Object.entries(COMMAND_ARBITRARIES) as [CommandKind, [fc.Arbitrary<FuzzCommand>, number]][]).map(([kind, [arbitrary, weight]]): [fc.Arbitrary<FuzzCommand>, number] => [arbitrary, kind === 'advance' ? weight : weight * lanes]);
+  const one = weighted(...entries);
+  const placed = lanes > 1 ? fc.tuple(one, fc.nat(lanes - 1)).map(([command, lane]) => command.onLane(lane)) : one;
+  return fc.commands([placed], { maxCommands, size: lanes > 1 ? 'large' : 'medium' }) as fc.Arbitrary<Iterable<FuzzCommand>>;
 }
 
 // ---- Running a command ----
@@ -234,7 +266,8 @@ interface Ctx {
 
 type Executor<K extends CommandKind> = (spec: Extract<CommandSpec, { kind: K }>, ctx: Ctx, scheduler?: fc.Scheduler) => Promise<void>;
 
-const EXECUTORS: { readonly [K in CommandKind]: Executor<K> } = {
+/** Every kind but `advance`, which moves the clock of every world (advance below). */
+const EXECUTORS: { readonly [K in Exclude<CommandKind, 'advance'>]: Executor<K> } = {
   async issue(spec, ctx) {
     const { m, w } = ctx;
     w.executed.push(spec);
@@ -323,20 +356,6 @@ const EXECUTORS: { readonly [K in CommandKind]: Executor<K> } = {
     const target = spec.pack === 'unknown' ? undefined : pickPack(ctx, spec.pack);
     const signAs = spec.caller === 'unsigned' ? false : CALLER_KEY[spec.caller];
     await performStatus(ctx, target?.real, target?.pack.packId ?? ctx.w.unknownPackId, signAs, true);
-  },
-
-  async advance(spec, ctx) {
-    const { m, w } = ctx;
-    w.executed.push(spec);
-    const seconds = resolveAdvance(spec.by, ctx);
-    w.step({ do: 'clock', advance: seconds }, [{ equals: { value: '${res.frozen}', to: true }, requirement: 'PRF-CTL-1' }]);
-    const expected = m.operator.now + seconds * 1000;
-    const state = (await w.control('POST', '/_control/clock', { advance_seconds: seconds })) as { now?: unknown };
-    w.readBalancesNow(false);
-    m.operator.advance(seconds);
-    const now = parseTimestamp(state.now);
-    if (now !== expected) throw new Mismatch({ command: ctx.label, what: 'the clock after advance_seconds', expected: w.timestamp(expected), actual: state.now, requirement: 'PRF-CTL-1' });
-    await w.checkBalances(m, ctx, 'CPP-EXP-2', false);
   },
 
   async cancel(spec, ctx) {
@@ -491,6 +510,47 @@ const EXECUTORS: { readonly [K in CommandKind]: Executor<K> } = {
     await w.checkBalances(m, ctx, 'CPP-FND-1', true);
   },
 };
+
+/**
+ * Moves the clock, with every lane idle (Run.barrier): seconds are resolved
+ * against the issuing world, the clock moves once, and every world records the
+ * move in its history (the issuer its own spec, the others an advance by that
+ * many seconds) and checks its balances. With one world this is the plain command.
+ */
+async function advance(spec: Extract<CommandSpec, { kind: 'advance' }>, issuer: number, m: RunModel, r: Run): Promise<void> {
+  const seconds = resolveAdvance(spec.by, contextOf(spec, m.lanes[issuer]!, r.worlds[issuer]!));
+  const moved: CommandSpec = { kind: 'advance', by: { seconds } };
+  const lanes = r.worlds.map((w, i) => {
+    const own = i === issuer ? spec : moved;
+    w.executed.push(own);
+    w.step({ do: 'clock', advance: seconds }, [{ equals: { value: '${res.frozen}', to: true }, requirement: 'PRF-CTL-1' }]);
+    return { w, m: m.lanes[i]!, ctx: contextOf(own, m.lanes[i]!, w) };
+  });
+  const expected = m.lanes[issuer]!.operator.now + seconds * 1000;
+  const state = (await control(r.worlds[issuer]!.client, 'POST', '/_control/clock', { advance_seconds: seconds }, r.worlds.map((w) => w.log), undefined)) as { now?: unknown };
+  for (const lane of lanes) {
+    lane.m.operator.advance(seconds);
+    lane.w.readBalancesNow(false);
+  }
+  const checks = await Promise.allSettled(
+    lanes.map(async ({ w, m: model, ctx }, i) => {
+      try {
+        if (i === issuer && parseTimestamp(state.now) !== expected) {
+          throw new Mismatch({ command: ctx.label, what: 'the clock after advance_seconds', expected: w.timestamp(expected), actual: state.now, requirement: 'PRF-CTL-1' });
+        }
+        await w.checkBalances(model, ctx, 'CPP-EXP-2', false);
+      } finally {
+        await w.settleEarlyReads();
+      }
+    }),
+  );
+  // The issuer's clock check comes first, as in a sequential run; then the worlds in order.
+  const order = [issuer, ...lanes.keys()].filter((i, at, all) => all.indexOf(i) === at);
+  for (const i of order) {
+    const check = checks[i]!;
+    if (check.status === 'rejected') throw new LaneFailure(i, check.reason);
+  }
+}
 
 /** The order in which fc.scheduler releases the operations (each label scheduled once). */
 async function releaseOrder(scheduler: fc.Scheduler | undefined, ops: readonly InterleaveOp[]): Promise<number[]> {

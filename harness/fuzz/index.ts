@@ -2,8 +2,9 @@
 // fast-check commands that drive a target through its operator role and compare
 // every answer with the model, and campaigns that shrink what they find into a
 // crash file and a regression scenario.
-export { FUZZ_CAPABILITIES, openContext, replayCrash, runCampaign, runOnce, type Budget, type CampaignOptions, type CampaignProgress, type CampaignResult, type FoundFailure, type Phase, type ReplayOutcome } from './campaign.ts';
+export { FUZZ_CAPABILITIES, MAX_LANES, openContext, replayCrash, runCampaign, runOnce, type Budget, type CampaignOptions, type CampaignProgress, type CampaignResult, type FoundFailure, type Phase, type ReplayOutcome } from './campaign.ts';
 export { COMMAND_ARBITRARIES, commandsArbitrary, describe as describeCommand, FuzzCommand, type CommandSpec } from './commands.ts';
+export { LaneFailure, Run, type RunModel } from './lanes.ts';
 export { CRASH_FORMAT, readCrashFile, type CrashFile } from './crash.ts';
 export { HarnessFault, Mismatch, type MismatchDetail } from './mismatch.ts';
 export { modelPolicy, OperatorModel, type ModelPolicy } from './model.ts';

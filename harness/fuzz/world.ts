@@ -105,6 +105,8 @@ export class World {
   private constructor(
     readonly context: FuzzContext,
     readonly setup: RunSetup,
+    /** Which of the run's concurrent worlds this is (lanes.ts); 0 when there is one. */
+    readonly lane: number,
     balance: bigint,
     levels: Map<string, number>,
   ) {
@@ -112,47 +114,33 @@ export class World {
     this.redeemerLevels = levels;
   }
 
-  /** Fresh state for one model run: the clock frozen, new accounts provisioned. */
-  static async open(context: FuzzContext, setup: RunSetup, halted: () => boolean = () => false): Promise<{ model: FuzzModel; real: World }> {
-    const policy = context.policy;
-    const balance = startingBalance(setup.balance, policy.maxAmount);
-    const required = policy.requiredIdentityLevel;
+  /** A new world's keys; nothing is sent yet (open provisions it). */
+  static create(context: FuzzContext, setup: RunSetup, lane = 0): World {
+    const required = context.policy.requiredIdentityLevel;
     const levels = new Map<string, number>([
       [KEY.redeemer, required],
       [KEY.redeemer2, 3],
       ...(required > 0 ? [[KEY.redeemerLow, required - 1] as [string, number]] : []),
     ]);
-    const world = new World(context, setup, balance, levels);
+    const world = new World(context, setup, lane, startingBalance(setup.balance, context.policy.maxAmount), levels);
     for (const name of [KEY.principal, KEY.stranger, ...levels.keys(), KEY.outsider]) world.keys.set(name, createSigningKey());
-
-    // Cash-pack timestamps are whole seconds (PROFILE.md §1): the frozen clock is
-    // set to the next whole second, every run, so the run starts from a time the
-    // harness set (a replay of the run's requests meets the same clock).
-    const frozen = await world.freeze({ freeze: true });
-    const now = await world.freeze({ set: formatTimestamp(Math.ceil(frozen / 1000) * 1000) });
-    const asset = context.policyDocument.assets[0]!;
-    // Independent accounts: provisioned together.
-    await Promise.all([
-      world.control('POST', '/_control/operator/principals', { public_key: world.jwk(KEY.principal), asset, balance: toAmount(balance) }),
-      world.control('POST', '/_control/operator/principals', { public_key: world.jwk(KEY.stranger), asset, balance: '0' }),
-      ...[...levels].map(([name, level]) => world.control('POST', '/_control/operator/redeemers', { public_key: world.jwk(name), identity_level: level })),
-    ]);
-
-    const operator = new OperatorModel(policy, now);
-    operator.addPrincipal(world.kid(KEY.principal), assetKey(asset), balance);
-    operator.addPrincipal(world.kid(KEY.stranger), assetKey(asset), 0n);
-    for (const [name, level] of levels) operator.addRedeemer(world.kid(name), level);
-    return { model: { operator, sent: 0, halted }, real: world };
+    return world;
   }
 
-  /** POST /_control/clock; the clock must come back frozen and readable. */
-  private async freeze(body: Record<string, unknown>): Promise<number> {
-    const clock = (await this.control('POST', '/_control/clock', body)) as { now?: unknown; frozen?: unknown };
-    const now = parseTimestamp(clock.now);
-    if (now === undefined || clock.frozen !== true) {
-      throw new HarnessFault(`POST /_control/clock ${JSON.stringify(body)} answered ${JSON.stringify(clock).slice(0, 200)}: the fuzzer needs a frozen clock it can read`);
-    }
-    return now;
+  /** Provisions the world's accounts over test control, with the clock frozen at `now`, and returns its model. */
+  async open(now: number, halted: () => boolean): Promise<FuzzModel> {
+    const asset = this.context.policyDocument.assets[0]!;
+    // Independent accounts: provisioned together.
+    await Promise.all([
+      this.control('POST', '/_control/operator/principals', { public_key: this.jwk(KEY.principal), asset, balance: toAmount(this.principalBalance) }),
+      this.control('POST', '/_control/operator/principals', { public_key: this.jwk(KEY.stranger), asset, balance: '0' }),
+      ...[...this.redeemerLevels].map(([name, level]) => this.control('POST', '/_control/operator/redeemers', { public_key: this.jwk(name), identity_level: level })),
+    ]);
+    const operator = new OperatorModel(this.context.policy, now);
+    operator.addPrincipal(this.kid(KEY.principal), assetKey(asset), this.principalBalance);
+    operator.addPrincipal(this.kid(KEY.stranger), assetKey(asset), 0n);
+    for (const [name, level] of this.redeemerLevels) operator.addRedeemer(this.kid(name), level);
+    return { operator, sent: 0, halted };
   }
 
   get client(): FuzzClient {
@@ -200,16 +188,12 @@ export class World {
   }
 
   send(request: WireRequest): Promise<Reply> {
-    return this.client.send(request, this.log);
+    return this.client.send(request, [this.log], this.lane);
   }
 
   /** A test-control call that must succeed: anything else is a harness fault. */
-  async control(method: string, path: string, json?: unknown): Promise<unknown> {
-    const reply = await this.send(json === undefined ? { method, path } : jsonRequest(method, path, json));
-    if (reply.status < 200 || reply.status > 299 || reply.body === undefined) {
-      throw new HarnessFault(`test control ${method} ${path} answered ${reply.status}: ${reply.text.slice(0, 300)}`);
-    }
-    return reply.body;
+  control(method: string, path: string, json?: unknown): Promise<unknown> {
+    return control(this.client, method, path, json, [this.log], this.lane);
   }
 
   /** RFC 9421 headers by a named key (PROFILE.md §2.4). */
@@ -316,4 +300,27 @@ function startingBalance(choice: BalanceChoice, max: bigint): bigint {
     case 'small':
       return max < 1000n ? max : 1000n;
   }
+}
+
+/**
+ * A test-control call that must succeed (anything else is a harness fault),
+ * recorded in the logs of the runs it concerns; `lane` undefined for a call
+ * that concerns every concurrent world (the clock).
+ */
+export async function control(client: FuzzClient, method: string, path: string, json: unknown, logs: readonly ExchangeLog[], lane: number | undefined): Promise<unknown> {
+  const reply = await client.send(json === undefined ? { method, path } : jsonRequest(method, path, json), logs, lane);
+  if (reply.status < 200 || reply.status > 299 || reply.body === undefined) {
+    throw new HarnessFault(`test control ${method} ${path} answered ${reply.status}: ${reply.text.slice(0, 300)}`);
+  }
+  return reply.body;
+}
+
+/** POST /_control/clock for every world at once; the clock must come back frozen and readable. */
+export async function setClock(client: FuzzClient, body: Record<string, unknown>, logs: readonly ExchangeLog[]): Promise<number> {
+  const clock = (await control(client, 'POST', '/_control/clock', body, logs, undefined)) as { now?: unknown; frozen?: unknown };
+  const now = parseTimestamp(clock.now);
+  if (now === undefined || clock.frozen !== true) {
+    throw new HarnessFault(`POST /_control/clock ${JSON.stringify(body)} answered ${JSON.stringify(clock).slice(0, 200)}: the fuzzer needs a frozen clock it can read`);
+  }
+  return now;
 }

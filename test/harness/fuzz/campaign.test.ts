@@ -69,21 +69,25 @@ describe('the stateful fuzzer', () => {
   }, 30_000);
 
   // One fault at a time; the seed is fixed so the test explores the same sequences every time.
-  const FAULTS: [Fault, string, number][] = [
-    ['replay-store-off', 'CPP-RPL-1', 11],
-    ['digest-unchecked', 'CPP-CHN-2', 3],
-    ['non-atomic-redeem', 'CPP-RACE-1', 1],
+  // With lanes, what is found is one world's history: a sequential run of its own that replays alone.
+  const FAULTS: [Fault, string, number, number][] = [
+    ['replay-store-off', 'CPP-RPL-1', 11, 1],
+    ['digest-unchecked', 'CPP-CHN-2', 3, 1],
+    ['non-atomic-redeem', 'CPP-RACE-1', 1, 1],
+    ['replay-store-off', 'CPP-RPL-1', 4, 4],
+    ['digest-unchecked', 'CPP-CHN-2', 5, 4],
   ];
 
-  describe.each(FAULTS)('with the fault %s', (fault, requirement, seed) => {
+  describe.each(FAULTS)('with the fault %s (%#)', (fault, requirement, seed, lanes) => {
     let faulty: FaultyOperator;
     let role: HttpRole;
     let result: CampaignResult;
     beforeAll(async () => {
       faulty = await startFaultyOperator(fault);
       role = createHttpRole({ baseUrl: faulty.url });
-      result = await runCampaign({ operator: role, seed, budget: { kind: 'runs', runs: 300 }, shrinkMs: 8000, outDir: join(dir, fault), targetName: fault });
-    }, 30_000);
+      const outDir = join(dir, lanes === 1 ? fault : `${fault}-lanes`);
+      result = await runCampaign({ operator: role, seed, lanes, budget: { kind: 'runs', runs: 300 / lanes }, shrinkMs: 8000, outDir, targetName: fault });
+    }, 40_000);
     afterAll(async () => {
       await role.close();
       await faulty.close();
@@ -94,7 +98,7 @@ describe('the stateful fuzzer', () => {
       expect(failure).toBeDefined();
       expect(failure.flaky).toBe(false);
       expect(failure.detail.requirement).toBe(requirement);
-      expect(failure.commands.length).toBeLessThanOrEqual(4);
+      expect(failure.commands.length).toBeLessThanOrEqual(lanes === 1 ? 4 : 6);
       expect(result.shrinks).toBeGreaterThan(0);
     });
 
@@ -121,6 +125,12 @@ describe('the stateful fuzzer', () => {
       expect(onReference.status).toBe('passed');
     }, 20_000);
   });
+
+  it('finds nothing in the reference with 3 lanes: concurrency alone makes no difference', async () => {
+    const result = await runCampaign({ operator: referenceRole, seed: 21, lanes: 3, budget: { kind: 'runs', runs: 20 }, outDir: join(dir, 'lanes-clean'), targetName: 'reference' });
+    expect(result.failure).toBeUndefined();
+    expect(result.runs).toBe(20);
+  }, 30_000);
 
   it('reports a failure that does not come back as FLAKY, with its files', async () => {
     const faulty = await startFaultyOperator('replay-store-once');
@@ -170,6 +180,8 @@ describe('the stateful fuzzer', () => {
     [['--time', '5', '--runs', '3'], 'either --time or --runs'],
     [['--runs', '0'], '--runs takes a whole number'],
     [['--insecure'], '--ca and --insecure go with --target URL'],
+    [['--lanes', '0'], '--lanes'],
+    [['--lanes', '17'], '--lanes'],
   ])('refuses the usage %j', async (argv, message) => {
     await expect(fuzz(argv)).rejects.toMatchObject({ code: 'USAGE_ERROR', message: expect.stringContaining(message) });
   });

@@ -42,7 +42,7 @@ describe('the regression scenario of a model run', () => {
     const samples = fc.sample(fc.tuple(fc.constantFrom<BalanceChoice>('twice-max', 'max', 'small'), commandsArbitrary(30)), { seed: 5, numRuns: 12 });
     const actions = new Set<string>();
     for (const [balance, commands] of samples) {
-      const run = await runOnce(context, { balance }, commands as Iterable<FuzzCommand>, () => false);
+      const run = await runOnce(context, [{ balance }], commands as Iterable<FuzzCommand>, () => false);
       expect(run.error).toBeUndefined();
       const world = run.world!;
       if (world.script.length === 0) continue;
@@ -56,7 +56,7 @@ describe('the regression scenario of a model run', () => {
   }, 30_000);
 
   it('is a valid scenario file: ID pattern, registry requirements, declared capabilities', async () => {
-    const run = await runOnce(context, { balance: 'max' }, [], () => false);
+    const run = await runOnce(context, [{ balance: 'max' }], [], () => false);
     run.world!.step({ do: 'cancel', pack_id: run.world!.unknownPackId, as: 's1' }, [{ problem: 'NOT_FOUND', requirement: 'PRF-CTL-1' }]);
     const { text, suite } = regressionYaml({ seed: 4294967295, world: run.world!, failure, flaky: true, commands: ['cancel(pack=unknown)'], reproduce: 'test' });
     const scenario = suite.scenarios[0]!;
