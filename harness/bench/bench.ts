@@ -30,7 +30,7 @@ export interface BenchPlan {
 export const FULL_PLAN: BenchPlan = {
   name: 'full',
   runArgs: [],
-  throughput: { warmupMs: 3_000, roundMs: 10_000, rounds: 3, seed: 1 },
+  throughput: { warmupMs: 3_000, roundMs: 10_000, rounds: 3, seed: 1, lanes: 8 },
   generatorMs: 5_000,
   signingMs: 2_000,
   // 200,000 operations after 40,000 of warm-up (the heap settles), at most 150 s.
@@ -41,7 +41,7 @@ export const FULL_PLAN: BenchPlan = {
 export const QUICK_PLAN: BenchPlan = {
   name: 'quick',
   runArgs: ['--no-properties', '--only', 'CPP-WK-'],
-  throughput: { warmupMs: 500, roundMs: 750, rounds: 2, seed: 1 },
+  throughput: { warmupMs: 500, roundMs: 750, rounds: 2, seed: 1, lanes: 4 },
   generatorMs: 300,
   signingMs: 100,
   memory: { targetOps: 1_500, warmupOps: 300, maxMs: 6_000, sliceMs: 500, seed: 100 },

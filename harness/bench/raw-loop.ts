@@ -1,8 +1,11 @@
 // The physical limit: a plain undici loop sending a recorded fuzz campaign
 // (recorder.ts) once more, with the keep-alive pool settings of the http adapter
 // (harness/adapters/http.ts) and nothing else: no signing, no model, no checks.
-// Groups are sent one after the other, the requests of a group concurrently, as
-// the fuzzer sent them.
+// It keeps the fuzzer's order and concurrency and nothing more: the groups of a
+// lane are sent one after the other, each as soon as the previous one is
+// answered, the lanes side by side, and a request of the whole run (the clock)
+// waits for every lane, as in the fuzzer (harness/fuzz/lanes.ts); the requests
+// of a group go out together.
 //
 // It is sent to a second reference started with the seed of the first, on the
 // same port (served.ts): same signing key, same pack ids, the clock set by the
@@ -40,7 +43,7 @@ export function adapterLikeAgent(ca: string | undefined): Agent {
   });
 }
 
-/** Sends every recorded group once, in order; answers are compared after the clock stops. */
+/** Sends every recorded group once; answers are compared after the clock stops. */
 export async function replay(options: ReplayOptions, agent: Agent): Promise<LoopResult> {
   const { groups } = options;
   if (groups.length === 0) throw new RangeError('the raw loop needs a recording with at least one request');
@@ -58,15 +61,37 @@ export async function replay(options: ReplayOptions, agent: Agent): Promise<Loop
   };
   let ops = 0;
   const started = performance.now();
-  for (const group of groups) {
-    answers.push(group.length === 1 ? [await one(group[0]!)] : await Promise.all(group.map(one)));
-    ops += group.length;
+  // A lane's failure is kept, not left unhandled, and thrown at the next wait for every lane.
+  let failure: { readonly error: unknown } | undefined;
+  const send = async (group: RecordedGroup, at: number) => {
+    if (failure) return;
+    try {
+      answers[at] = group.requests.length === 1 ? [await one(group.requests[0]!)] : await Promise.all(group.requests.map(one));
+      ops += group.requests.length;
+    } catch (error) {
+      failure ??= { error };
+    }
+  };
+  let lanes = new Map<number, Promise<void>>();
+  const allLanes = async () => {
+    await Promise.all(lanes.values());
+    lanes = new Map();
+    if (failure) throw failure.error;
+  };
+  for (const [at, group] of groups.entries()) {
+    if (group.lane === undefined) {
+      await allLanes();
+      await send(group, at);
+    } else {
+      lanes.set(group.lane, (lanes.get(group.lane) ?? Promise.resolve()).then(() => send(group, at)));
+    }
   }
+  await allLanes();
   const elapsedMs = performance.now() - started;
   let identical = 0;
   const differences: Record<string, number> = {};
   groups.forEach((group, g) =>
-    group.forEach((request, i) => {
+    group.requests.forEach((request, i) => {
       const got = answers[g]![i]!;
       const want = request.answer;
       if (want && want.status === got.status && Buffer.from(want.body).equals(got.body)) identical += 1;

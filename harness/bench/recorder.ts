@@ -1,10 +1,11 @@
-// Records every request an HTTP role sends, in order, with the answer it got, so
-// that the raw loop (raw-loop.ts) can send the same requests again and compare
-// answers. Requests handed to the role in one synchronous turn (a fuzzer burst:
-// Promise.all over N sends) form one group, and the raw loop sends a group
-// concurrently, as the fuzzer did.
-import { interceptSend } from '../adapters/intercept.ts';
-import type { HttpRole, WireRequest } from '../adapters/types.ts';
+// Records every request the fuzzer sends (an ExchangeTap on the campaign), in
+// order, with the lane of the world that sent it and the answer it got, so that
+// the raw loop (raw-loop.ts) can send the same requests again in the same
+// order, with the same concurrency, and compare answers. Requests of one lane
+// handed over in one synchronous turn (a fuzzer burst: Promise.all over N
+// sends) form one group, which the raw loop sends concurrently, as the fuzzer did.
+import type { WireRequest } from '../adapters/types.ts';
+import type { ExchangeTap } from '../fuzz/client.ts';
 
 export interface RecordedAnswer {
   readonly status: number;
@@ -20,22 +21,27 @@ export interface RecordedRequest {
   answer?: RecordedAnswer;
 }
 
-/** Requests sent together (one element for a sequential request). */
-export type RecordedGroup = readonly RecordedRequest[];
+export interface RecordedGroup {
+  /** The lane (concurrent world) that sent it; undefined for a request of the whole run, such as the clock's. */
+  readonly lane: number | undefined;
+  /** Sent together (one element for a sequential request). */
+  readonly requests: RecordedRequest[];
+}
 
 export interface Recorder {
-  /** The role to hand the fuzzer: the wrapped role, recording while `recording` is on. */
-  readonly role: HttpRole;
+  /** To hand the campaign (CampaignOptions.tap): records while a recording is open. */
+  readonly tap: ExchangeTap;
   /** Starts a new recording and returns it; earlier ones are left as they were. */
   start(): RecordedGroup[];
   /** Stops recording. */
   stop(): void;
 }
 
-export function recordingRole(inner: HttpRole): Recorder {
-  let groups: RecordedRequest[][] | undefined;
-  let open: RecordedRequest[] | undefined;
-  const record = (request: WireRequest): RecordedRequest | undefined => {
+export function createRecorder(): Recorder {
+  let groups: RecordedGroup[] | undefined;
+  /** The group still open in this synchronous turn, per lane. */
+  const open = new Map<number | undefined, RecordedGroup>();
+  const tap: ExchangeTap = (request: WireRequest, lane: number | undefined) => {
     if (!groups) return undefined;
     const entry: RecordedRequest = {
       method: request.method,
@@ -43,33 +49,30 @@ export function recordingRole(inner: HttpRole): Recorder {
       headers: { ...(request.headers ?? {}) },
       ...(request.body !== undefined ? { body: request.body } : {}),
     };
-    if (open) {
-      open.push(entry);
-      return entry;
+    const group = open.get(lane);
+    if (group) group.requests.push(entry);
+    else {
+      const fresh: RecordedGroup = { lane, requests: [entry] };
+      groups.push(fresh);
+      open.set(lane, fresh);
+      // The group closes at the end of this synchronous turn.
+      queueMicrotask(() => open.delete(lane));
     }
-    open = [entry];
-    groups.push(open);
-    // The group closes at the end of this synchronous turn.
-    queueMicrotask(() => (open = undefined));
-    return entry;
+    return (response) => {
+      entry.answer = { status: response.status, body: response.body };
+    };
   };
-  const role = interceptSend(inner, async (request) => {
-    const entry = record(request);
-    const response = await inner.send(request);
-    if (entry) entry.answer = { status: response.status, body: response.body };
-    return response;
-  });
   return {
-    role,
+    tap,
     start() {
-      const fresh: RecordedRequest[][] = [];
+      const fresh: RecordedGroup[] = [];
       groups = fresh;
-      open = undefined;
+      open.clear();
       return fresh;
     },
     stop() {
       groups = undefined;
-      open = undefined;
+      open.clear();
     },
   };
 }
@@ -77,6 +80,6 @@ export function recordingRole(inner: HttpRole): Recorder {
 /** Number of requests in a recording. */
 export function requestCount(groups: readonly RecordedGroup[]): number {
   let n = 0;
-  for (const g of groups) n += g.length;
+  for (const g of groups) n += g.requests.length;
   return n;
 }

@@ -14,6 +14,8 @@ export interface ServeOptions {
   readonly seed?: string;
   /** HTTPS port; 0 (the default) picks a free one. */
   readonly port?: number;
+  /** CPU list to pin the server to (taskset -c; pinning.ts). */
+  readonly cpus?: string;
 }
 
 export interface ServedReference {
@@ -26,7 +28,8 @@ export interface ServedReference {
 
 export async function serveReference(options: ServeOptions = {}): Promise<ServedReference> {
   const args = [BIN, 'serve', '--port', String(options.port ?? 0), '--no-plaintext', '--json', ...(options.seed !== undefined ? ['--seed', options.seed] : [])];
-  const child: ChildProcess = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess =
+    options.cpus !== undefined ? spawn('taskset', ['-c', options.cpus, process.execPath, ...args], { stdio: ['ignore', 'pipe', 'pipe'] }) : spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => {
     stderr = (stderr + d.toString()).slice(-2000);

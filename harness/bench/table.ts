@@ -14,7 +14,9 @@ export function renderTable(report: BenchReport): string {
   const notes = [
     `machine: ${m.cpus} × ${m.model}, Node ${m.node}, ${m.platform}/${m.arch}, ${m.memory_gb} GB${report.plan === 'quick' ? ' (--quick: every phase shortened, the figures are not representative)' : ''}`,
     `run: ${run.command.join(' ')} → ${run.verdict}`,
-    `throughput: ${throughput.rounds.length} fuzz/raw round pairs; fuzz ${throughput.rounds.map((r) => Math.round(r.fuzz.opsPerSecond)).join(', ')} ops/s; raw ${throughput.rounds.map((r) => Math.round(r.raw.opsPerSecond)).join(', ')} ops/s`,
+    `throughput: ${throughput.rounds.length} fuzz/raw round pairs, ${throughput.lanes} lanes; fuzz ${throughput.rounds.map((r) => Math.round(r.fuzz.opsPerSecond)).join(', ')} ops/s; raw ${throughput.rounds.map((r) => Math.round(r.raw.opsPerSecond)).join(', ')} ops/s; ${
+      throughput.pinned ? `harness on CPU ${throughput.pinned.harness}, reference on CPU ${throughput.pinned.target} (taskset)` : 'not pinned to CPUs (no taskset, or one core): harness and reference share the cores'
+    }`,
     `memory: ${probe.measured_ops.toLocaleString('en-US')} operations after ${probe.warmup_ops.toLocaleString('en-US')} of warm-up${probe.capped ? `, fewer than the ${probe.target_ops.toLocaleString('en-US')} planned: the time cap was reached` : ''}; RSS ${probe.baseline.rss_mb} → ${probe.final.rss_mb} MB (peak ${probe.peak_rss_mb}), JS heap in use +${memory.heapGrowthMb.toFixed(1)} MB${probe.gc_forced ? '' : ' (no forced GC: --expose-gc was not honoured)'}`,
     'the reference is served from its own process (cpr-conformance serve) as any target would be: throughput and memory are the harness\'s',
   ];

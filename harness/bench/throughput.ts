@@ -14,7 +14,8 @@ import { createHttpRole } from '../adapters/http.ts';
 import { HarnessError } from '../cli/errors.ts';
 import { runCampaign } from '../fuzz/index.ts';
 import { adapterLikeAgent, replay, type LoopResult } from './raw-loop.ts';
-import { recordingRole, requestCount, type RecordedGroup } from './recorder.ts';
+import { createRecorder, requestCount, type RecordedGroup } from './recorder.ts';
+import { pinningPlan, pinSelf, type Pinning } from './pinning.ts';
 import { serveReference } from './served.ts';
 
 export interface ThroughputOptions {
@@ -24,6 +25,8 @@ export interface ThroughputOptions {
   readonly roundMs: number;
   /** Measured pairs; the figures are medians over them. */
   readonly rounds: number;
+  /** Concurrent worlds of the fuzzer (CampaignOptions.lanes); the raw loop keeps the same concurrency. */
+  readonly lanes: number;
   readonly seed: number;
 }
 
@@ -33,6 +36,9 @@ export interface Round {
 }
 
 export interface ThroughputResult {
+  /** The CPUs of harness and target, when they were pinned (pinning.ts). */
+  readonly pinned: Pinning | null;
+  readonly lanes: number;
   readonly fuzzOpsPerSecond: number;
   readonly rawOpsPerSecond: number;
   /** Share of the raw loop's answers identical to the fuzzer's, over every measured round. */
@@ -45,15 +51,18 @@ export interface ThroughputResult {
 export async function measureThroughput(options: ThroughputOptions, onRound?: (round: Round, index: number) => void): Promise<ThroughputResult> {
   const outDir = mkdtempSync(join(tmpdir(), 'cpr-bench-'));
   let keepFindings = false;
+  const pinned = pinningPlan();
+  const unpin = pinned ? pinSelf(pinned.harness) : () => {};
+  const cpus = pinned ? { cpus: pinned.target } : {};
   try {
     const pair = async (seed: number): Promise<{ round: Round; groups: RecordedGroup[] }> => {
       const serverSeed = `bench-${seed}`;
-      const first = await serveReference({ seed: serverSeed });
+      const first = await serveReference({ seed: serverSeed, ...cpus });
       const role = createHttpRole({ baseUrl: first.url, ca: first.ca });
-      const recorder = recordingRole(role);
+      const recorder = createRecorder();
       const fuzz = async (ms: number, campaignSeed: number) => {
         const groups = recorder.start();
-        const result = await runCampaign({ operator: recorder.role, seed: campaignSeed, budget: { kind: 'time', ms }, shrinkMs: 1000, outDir, targetName: 'embedded reference' });
+        const result = await runCampaign({ operator: role, seed: campaignSeed, budget: { kind: 'time', ms }, shrinkMs: 1000, outDir, targetName: 'embedded reference', lanes: options.lanes, tap: recorder.tap });
         recorder.stop();
         if (result.failure) {
           keepFindings = true;
@@ -70,7 +79,7 @@ export async function measureThroughput(options: ThroughputOptions, onRound?: (r
         await role.close();
         await first.close();
       }
-      const second = await serveReference({ seed: serverSeed, port: first.port });
+      const second = await serveReference({ seed: serverSeed, port: first.port, ...cpus });
       const agent = adapterLikeAgent(second.ca);
       let raw: LoopResult;
       try {
@@ -92,10 +101,12 @@ export async function measureThroughput(options: ThroughputOptions, onRound?: (r
       const { round, groups } = await pair(options.seed + i);
       rounds.push(round);
       onRound?.(round, i);
-      mix = mixOf(groups.flat());
+      mix = mixOf(groups.flatMap((g) => g.requests));
     }
     const compared = rounds.reduce((n, r) => n + r.raw.compared, 0);
     return {
+      pinned: pinned ?? null,
+      lanes: options.lanes,
       fuzzOpsPerSecond: median(rounds.map((r) => r.fuzz.opsPerSecond)),
       rawOpsPerSecond: median(rounds.map((r) => r.raw.opsPerSecond)),
       identicalShare: rounds.reduce((n, r) => n + r.raw.identical, 0) / compared,
@@ -103,6 +114,7 @@ export async function measureThroughput(options: ThroughputOptions, onRound?: (r
       mix,
     };
   } finally {
+    unpin();
     if (!keepFindings) rmSync(outDir, { recursive: true, force: true });
   }
 }

@@ -1,0 +1,36 @@
+// Where the throughput phase runs: the target on one core and the harness on
+// another, as a target on its own machine would be. On a 2-core machine left
+// to the scheduler, the two processes take each other's time, so a harness that
+// needs more CPU per request than the raw loop also slows the server it is
+// measured against, and the ratio would measure the sharing, not whether the
+// harness can keep the server busy. Pinning uses taskset (util-linux); where it
+// is missing, or with fewer than two cores, nothing is pinned and the report says so.
+import { execFileSync } from 'node:child_process';
+import { availableParallelism, platform } from 'node:os';
+
+export interface Pinning {
+  /** CPU list (taskset -c) of the harness process, every thread. */
+  readonly harness: string;
+  /** CPU list of the target's process. */
+  readonly target: string;
+}
+
+/** The CPUs to pin to, or undefined when pinning is not possible here. */
+export function pinningPlan(): Pinning | undefined {
+  if (platform() !== 'linux' || availableParallelism() < 2) return undefined;
+  try {
+    execFileSync('taskset', ['-p', String(process.pid)], { stdio: 'ignore' });
+  } catch {
+    return undefined;
+  }
+  return { harness: '0', target: '1' };
+}
+
+/** Pins every thread of this process to `cpus` and returns how to undo it. */
+export function pinSelf(cpus: string): () => void {
+  const before = /:\s*([0-9a-f]+)\s*$/i.exec(execFileSync('taskset', ['-p', String(process.pid)], { encoding: 'utf8' }))?.[1];
+  execFileSync('taskset', ['-a', '-p', '-c', cpus, String(process.pid)], { stdio: 'ignore' });
+  return () => {
+    if (before !== undefined) execFileSync('taskset', ['-a', '-p', before, String(process.pid)], { stdio: 'ignore' });
+  };
+}
