@@ -2,7 +2,7 @@
 // node:crypto (OpenSSL) does the arithmetic: it checks S < L and the cofactorless
 // equation by comparing encodings. The canonical-encoding and small-order
 // restrictions, on which libraries disagree, are checked here first.
-import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, KeyObject, sign, verify, type JsonWebKey } from 'node:crypto';
+import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, KeyObject, randomBytes, sign, verify, type JsonWebKey } from 'node:crypto';
 
 const P = 2n ** 255n - 19n;
 const L = 2n ** 252n + 27742317777372353535851937790883648493n;
@@ -22,11 +22,17 @@ export interface Ed25519KeyPair {
 
 // OpenSSL 3 parses DER slowly (a PKCS#8 import costs over ten times a fresh key
 // pair, an SPKI import ten times a JWK one), so keys are made and read as JWK.
-// A fresh pair comes JWK-encoded from the key generation itself: exporting a
-// KeyObject whose generation job is being collected can deadlock Node 20 (the
+// A fresh key is a random seed imported as a private JWK: the import derives the
+// public key (OpenSSL computes it from d; the x member the JWK reader requires is
+// not used), which is then read from the derived public key object. That is one
+// scalar multiplication, where generating a pair and importing it for its first
+// signature took two. Keys from generateKeyPairSync are never exported: exporting
+// a KeyObject whose generation job is being collected can deadlock Node 20 (the
 // job's destructor takes the key's lock that the export holds while allocating).
 // @types/node 20 types only the pem and der encodings; Node 20 encodes jwk as well.
 const generateJwkPair = generateKeyPairSync as unknown as (type: 'ed25519', options: object) => { privateKey: JsonWebKey; publicKey: JsonWebKey };
+/** Stands in for x in a private JWK whose public key OpenSSL derives from d. */
+const UNUSED_X = 'A'.repeat(43);
 
 export function generateKeyPair(seed?: Uint8Array): Ed25519KeyPair {
   if (seed !== undefined) {
@@ -34,11 +40,20 @@ export function generateKeyPair(seed?: Uint8Array): Ed25519KeyPair {
     const x = createPublicKey(privateKeyObject(seed)).export({ format: 'jwk' }).x!;
     return { secretKey: Uint8Array.from(seed), publicKey: Uint8Array.from(Buffer.from(x, 'base64url')) };
   }
-  const jwk = generateJwkPair('ed25519', { privateKeyEncoding: { format: 'jwk' }, publicKeyEncoding: { format: 'jwk' } }).privateKey;
-  const secretKey = Uint8Array.from(Buffer.from(jwk.d!, 'base64url'));
-  // Imported when it first signs: many fresh keys never do.
-  remember(privateCache, Buffer.from(secretKey).toString('hex'), jwk);
-  return { secretKey, publicKey: Uint8Array.from(Buffer.from(jwk.x!, 'base64url')) };
+  const secret = randomBytes(32);
+  let key: KeyObject;
+  try {
+    key = createPrivateKey({ key: { kty: 'OKP', crv: 'Ed25519', d: secret.toString('base64url'), x: UNUSED_X }, format: 'jwk' });
+  } catch {
+    // A Node that checks x against d: generate the pair instead, import it when it first signs.
+    const jwk = generateJwkPair('ed25519', { privateKeyEncoding: { format: 'jwk' }, publicKeyEncoding: { format: 'jwk' } }).privateKey;
+    const secretKey = Uint8Array.from(Buffer.from(jwk.d!, 'base64url'));
+    remember(privateCache, Buffer.from(secretKey).toString('hex'), jwk);
+    return { secretKey, publicKey: Uint8Array.from(Buffer.from(jwk.x!, 'base64url')) };
+  }
+  const x = createPublicKey(key).export({ format: 'jwk' }).x!;
+  remember(privateCache, secret.toString('hex'), key);
+  return { secretKey: Uint8Array.from(secret), publicKey: Uint8Array.from(Buffer.from(x, 'base64url')) };
 }
 
 export function signBytes(message: Uint8Array, secretKey: Uint8Array): Uint8Array {

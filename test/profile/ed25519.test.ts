@@ -53,6 +53,17 @@ describe('Ed25519 strict verification (PROFILE.md §2.3)', () => {
     );
   });
 
+  it('makes fresh pairs whose public key is the seed\'s, as noble derives it, and whose signatures are noble\'s', () => {
+    for (let i = 0; i < 50; i++) {
+      const kp = generateKeyPair();
+      expect(Buffer.from(noble.getPublicKey(kp.secretKey))).toEqual(Buffer.from(kp.publicKey));
+      const msg = Uint8Array.of(i, 1, 2, 3);
+      const sig = signBytes(msg, kp.secretKey);
+      expect(Buffer.from(noble.sign(msg, kp.secretKey))).toEqual(Buffer.from(sig));
+      expect(verifyStrict(kp.publicKey, msg, sig)).toBe(true);
+    }
+  });
+
   it('rejects exactly the small-order points noble identifies, and non-canonical encodings', () => {
     // The eight torsion points: multiples of an order-8 point.
     const order8 = noble.Point.fromHex('26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05');
