@@ -43,10 +43,11 @@ export function createRecorder(): Recorder {
   const open = new Map<number | undefined, RecordedGroup>();
   const tap: ExchangeTap = (request: WireRequest, lane: number | undefined) => {
     if (!groups) return undefined;
+    // The fuzzer never changes a request it has sent: the recording keeps its parts as they are.
     const entry: RecordedRequest = {
       method: request.method,
       path: request.path,
-      headers: { ...(request.headers ?? {}) },
+      headers: request.headers ?? {},
       ...(request.body !== undefined ? { body: request.body } : {}),
     };
     const group = open.get(lane);

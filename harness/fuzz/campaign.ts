@@ -134,7 +134,7 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRes
   timer?.unref();
 
   const setups = fc.array(setupArbitrary, { minLength: lanes, maxLength: lanes });
-  const property = fc.asyncProperty(setups, commandsArbitrary(options.maxCommands ?? 30 * lanes, lanes), (setup, commands) => {
+  const property = fc.asyncProperty(setups, commandsArbitrary(options.maxCommands ?? (lanes === 1 ? 30 : 90 * lanes), lanes), (setup, commands) => {
     const run = (async () => {
       if (halted()) return;
       if (state.phase === 'explore') state.runs += 1;

@@ -114,7 +114,7 @@ export class World {
     this.redeemerLevels = levels;
   }
 
-  /** A new world's keys; nothing is sent yet (open provisions it). */
+  /** A new world; nothing is made or sent yet (open does both). */
   static create(context: FuzzContext, setup: RunSetup, lane = 0): World {
     const required = context.policy.requiredIdentityLevel;
     const levels = new Map<string, number>([
@@ -122,20 +122,28 @@ export class World {
       [KEY.redeemer2, 3],
       ...(required > 0 ? [[KEY.redeemerLow, required - 1] as [string, number]] : []),
     ]);
-    const world = new World(context, setup, lane, startingBalance(setup.balance, context.policy.maxAmount), levels);
-    for (const name of [KEY.principal, KEY.stranger, ...levels.keys(), KEY.outsider]) world.keys.set(name, createSigningKey());
-    return world;
+    return new World(context, setup, lane, startingBalance(setup.balance, context.policy.maxAmount), levels);
   }
 
-  /** Provisions the world's accounts over test control, with the clock frozen at `now`, and returns its model. */
+  /**
+   * Makes the world's keys and provisions its accounts over test control, with
+   * the clock frozen at `now`, and returns its model. Each account's request goes
+   * out as soon as its key exists, so the target works while the next key is made.
+   */
   async open(now: number, halted: () => boolean): Promise<FuzzModel> {
     const asset = this.context.policyDocument.assets[0]!;
+    const provision = (name: string, path: string, body: Record<string, unknown>) => {
+      this.keys.set(name, createSigningKey());
+      return this.control('POST', path, { public_key: this.jwk(name), ...body });
+    };
     // Independent accounts: provisioned together.
-    await Promise.all([
-      this.control('POST', '/_control/operator/principals', { public_key: this.jwk(KEY.principal), asset, balance: toAmount(this.principalBalance) }),
-      this.control('POST', '/_control/operator/principals', { public_key: this.jwk(KEY.stranger), asset, balance: '0' }),
-      ...[...this.redeemerLevels].map(([name, level]) => this.control('POST', '/_control/operator/redeemers', { public_key: this.jwk(name), identity_level: level })),
-    ]);
+    const provisioned = [
+      provision(KEY.principal, '/_control/operator/principals', { asset, balance: toAmount(this.principalBalance) }),
+      provision(KEY.stranger, '/_control/operator/principals', { asset, balance: '0' }),
+      ...[...this.redeemerLevels].map(([name, level]) => provision(name, '/_control/operator/redeemers', { identity_level: level })),
+    ];
+    this.keys.set(KEY.outsider, createSigningKey());
+    await Promise.all(provisioned);
     const operator = new OperatorModel(this.context.policy, now);
     operator.addPrincipal(this.kid(KEY.principal), assetKey(asset), this.principalBalance);
     operator.addPrincipal(this.kid(KEY.stranger), assetKey(asset), 0n);
