@@ -37,7 +37,7 @@ export interface CampaignOptions {
   readonly budget: Budget;
   /** Bound of the shrinking phase; default: half the time budget, at least 10 s and at most 120 s (30 s with a run budget). */
   readonly shrinkMs?: number;
-  /** Longest command sequence of one model run; default 30 per lane. */
+  /** Longest command sequence of one model run; default 30, and 90 per lane with more than one lane. */
   readonly maxCommands?: number;
   /**
    * Worlds per model run, driven concurrently (lanes.ts); default 1. More lanes
