@@ -12,22 +12,17 @@ export function newUuid(): string {
 }
 
 /**
- * A source of version-4-shaped UUIDs derived from `seed`: the n-th is the first
- * 16 bytes of SHA-256(seed || n as 8 bytes big-endian) with the version and
- * variant bits set. For servers that must give the same answers to the same
- * requests (a replayed benchmark); never for ids that must be unguessable.
+ * A version-4-shaped UUID derived from `seed` and `name`: the first 16 bytes of
+ * SHA-256(seed || name) with the version and variant bits set. For servers that
+ * must give the same answers to the same requests whatever order concurrent
+ * requests arrive in (a replayed benchmark); never for ids that must be unguessable.
  */
-export function seededUuids(seed: Uint8Array): () => string {
-  let n = 0n;
-  return () => {
-    const counter = Buffer.alloc(8);
-    counter.writeBigUInt64BE(n++);
-    const bytes = createHash('sha256').update(seed).update(counter).digest().subarray(0, 16);
-    bytes[6] = (bytes[6]! & 0x0f) | 0x40;
-    bytes[8] = (bytes[8]! & 0x3f) | 0x80;
-    const hex = bytes.toString('hex');
-    return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-  };
+export function seededUuid(seed: Uint8Array, name: string): string {
+  const bytes = createHash('sha256').update(seed).update(name).digest().subarray(0, 16);
+  bytes[6] = (bytes[6]! & 0x0f) | 0x40;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = bytes.toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
 /** The 16 bytes of a canonical UUID (used by the chain digest, PROFILE.md §3). */

@@ -15,8 +15,8 @@ export interface OperatorContext {
   readonly state: OperatorState;
   /** The fault switched on, if any (reference/mutants.ts); NO_FAULTS for the correct Operator. */
   readonly faults: Faults;
-  /** A new pack id (random unless the Operator was given an id seed). */
-  readonly newPackId: () => string;
+  /** A new pack id for the lock request with this request_id (random unless the Operator was given an id seed). */
+  readonly newPackId: (requestId: string) => string;
 }
 
 /** An endpoint: path parameters come from the router's pattern. */

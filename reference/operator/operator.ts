@@ -1,7 +1,7 @@
 // The reference Operator (spec §1.2): issues, countersigns, renews and redeems
 // cash-packs over the endpoints of spec §4.2 and §4.3, with the test-control
 // interface of PROFILE.md §12.
-import { newUuid, seededUuids, type OkpJwk } from '../../profile/index.ts';
+import { newUuid, seededUuid, type OkpJwk } from '../../profile/index.ts';
 import type { AssetDescriptor, PackStatus, PolicyDocument, PubkeyDocument } from '../../profile/cashpack/index.ts';
 import type { Clock } from '../clock.ts';
 import type { Handler, RefRequest, RefResponse } from '../http/types.ts';
@@ -31,7 +31,7 @@ export interface OperatorOptions {
   readonly policy?: Partial<Policy>;
   /** 32-byte seed of the signing key; random when absent. */
   readonly signingSeed?: Uint8Array;
-  /** Pack ids derived from this seed (seededUuids) instead of random ones: the same requests get the same answers. */
+  /** Pack ids derived from this seed and the lock request's id (seededUuid) instead of random: the same requests get the same answers, in any order. */
   readonly idSeed?: Uint8Array;
   /** Serve /_control/operator/ (default true). */
   readonly control?: boolean;
@@ -80,13 +80,14 @@ export function createOperator(options: OperatorOptions): Operator {
   const keys = createOperatorKeys(options.signingSeed);
   const policy = resolvePolicy(options.policy, keys.jwk.kid);
   const faults = options.faults ?? NO_FAULTS;
+  const idSeed = options.idSeed;
   const ctx: OperatorContext = {
     clock: options.clock,
     policy,
     keys,
     state: new OperatorState(policy.request_window_seconds, faults),
     faults,
-    newPackId: options.idSeed ? seededUuids(options.idSeed) : newUuid,
+    newPackId: idSeed ? (requestId) => seededUuid(idSeed, requestId) : () => newUuid(),
   };
   const routing = { control: options.control ?? true };
   const routed = (request: RefRequest) => route(ctx, request, routing);

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { isAmount } from '../../profile/amount.ts';
 import { decodeB64url, decodeB64urlFixed, encodeB64url } from '../../profile/b64url.ts';
 import { formatTimestamp, parseTimestamp } from '../../profile/time.ts';
-import { isUuid, seededUuids, uuidBytes } from '../../profile/uuid.ts';
+import { isUuid, seededUuid, uuidBytes } from '../../profile/uuid.ts';
 
 describe('strict base64url (PROFILE.md §1)', () => {
   it('round-trips every byte string through exactly one encoding', () => {
@@ -84,16 +84,14 @@ describe('UUIDs (PROFILE.md §1)', () => {
     expect(isUuid('123e4567e89b42d3a456426614174000')).toBe(false);
   });
 
-  it('derives canonical version-4 UUIDs from a seed, the same sequence for the same seed', () => {
-    const take = (seed: number) => {
-      const next = seededUuids(new Uint8Array([seed]));
-      return Array.from({ length: 50 }, next);
-    };
-    const a = take(1);
-    expect(a).toEqual(take(1));
-    expect(new Set(a).size).toBe(50);
-    expect(take(2).some((id) => a.includes(id))).toBe(false);
-    for (const id of a) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  it('derives canonical version-4 UUIDs from a seed and a name, the same for the same pair', () => {
+    const seed = new Uint8Array([1]);
+    const names = Array.from({ length: 50 }, (_, i) => `request-${i}`);
+    const ids = names.map((name) => seededUuid(seed, name));
+    expect(names.map((name) => seededUuid(seed, name))).toEqual(ids);
+    expect(new Set(ids).size).toBe(50);
+    expect(names.some((name) => ids.includes(seededUuid(new Uint8Array([2]), name)))).toBe(false);
+    for (const id of ids) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
   });
 
   it('gives the 16 bytes of a UUID', () => {

@@ -79,16 +79,19 @@ describe('well-known documents', () => {
     expect(a.jwk).toEqual(b.jwk);
   });
 
-  it('gives the n-th pack the same id for the same id seed, and random ids without one', async () => {
+  it('derives pack ids from the id seed and the request_id, in whatever order requests come', async () => {
     const idSeed = new Uint8Array(32).fill(9);
-    const ids = async (options: { idSeed?: Uint8Array }) => {
+    const ids = async (options: { idSeed?: Uint8Array }, order: readonly string[]) => {
       const f = createFixture(options);
-      return [(await f.issuePack()).pack.pack_id, (await f.issuePack()).pack.pack_id];
+      const out: Record<string, string> = {};
+      for (const request_id of order) out[request_id] = (await f.issuePack({ request_id })).pack.pack_id;
+      return out;
     };
-    const [a, b, random] = [await ids({ idSeed }), await ids({ idSeed }), await ids({})];
-    expect(a).toEqual(b);
-    expect(a[0]).not.toBe(a[1]);
-    expect(random).not.toEqual(a);
+    const [first, second] = ['6f1c2a3e-0000-4000-8000-000000000001', '6f1c2a3e-0000-4000-8000-000000000002'];
+    const a = await ids({ idSeed }, [first, second]);
+    expect(await ids({ idSeed }, [second, first])).toEqual(a);
+    expect(a[first]).not.toBe(a[second]);
+    expect((await ids({}, [first, second]))[first]).not.toBe(a[first]);
   });
 
   it.each([
