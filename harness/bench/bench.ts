@@ -98,7 +98,7 @@ export async function runBench(plan: BenchPlan, onPhase: (phase: Phase) => void 
     tests_executed: run.tests,
     fuzz_ops_per_s: throughput.fuzzOpsPerSecond,
     raw_ops_per_s: throughput.rawOpsPerSecond,
-    ratio: throughput.fuzzOpsPerSecond / throughput.rawOpsPerSecond,
+    ratio: throughput.ratio,
     raw_identical_share: throughput.identicalShare,
     valid_cprs_per_s: generators.validPerSecond,
     broken_cprs_per_s: generators.brokenPerSecond,

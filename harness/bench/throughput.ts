@@ -41,6 +41,8 @@ export interface ThroughputResult {
   readonly lanes: number;
   readonly fuzzOpsPerSecond: number;
   readonly rawOpsPerSecond: number;
+  /** Median over the rounds of each round's fuzz / raw: a round's two halves ran back to back on the same machine state. */
+  readonly ratio: number;
   /** Share of the raw loop's answers identical to the fuzzer's, over every measured round. */
   readonly identicalShare: number;
   readonly rounds: readonly Round[];
@@ -109,6 +111,8 @@ export async function measureThroughput(options: ThroughputOptions, onRound?: (r
       lanes: options.lanes,
       fuzzOpsPerSecond: median(rounds.map((r) => r.fuzz.opsPerSecond)),
       rawOpsPerSecond: median(rounds.map((r) => r.raw.opsPerSecond)),
+      // Paired: the medians of the two columns may come from different rounds.
+      ratio: median(rounds.map((r) => r.fuzz.opsPerSecond / r.raw.opsPerSecond)),
       identicalShare: rounds.reduce((n, r) => n + r.raw.identical, 0) / compared,
       rounds,
       mix,

@@ -18,9 +18,10 @@ one row per figure, with its target and PASS or FAIL:
   raw_ops_per_s       with a seed, and a plain undici loop sending the same
   ratio               requests, with the same lanes and bursts, to a second
   raw_identical_share reference with that seed on that port (the same state,
-                      the same answers); ratio = fuzz / raw, and the share of
-                      the loop's answers identical to the fuzzer's shows that
-                      the two servers did the same work
+                      the same answers); ratio = the median of each round's
+                      fuzz / raw, and the share of the loop's answers
+                      identical to the fuzzer's shows that the two servers
+                      did the same work
   valid_cprs_per_s    fast-check samples of validCpr() and brokenCpr()
   broken_cprs_per_s
   rss_growth_mb       resident memory growth over a long fuzz after warm-up
