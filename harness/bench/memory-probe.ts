@@ -45,6 +45,8 @@ export interface MemoryProbeOptions {
   /** Length of one campaign (one sample each). */
   readonly sliceMs: number;
   readonly seed: number;
+  /** Concurrent worlds of each campaign (CampaignOptions.lanes). */
+  readonly lanes: number;
 }
 
 const MB = 1024 * 1024;
@@ -71,7 +73,7 @@ export async function memoryProbe(options: MemoryProbeOptions): Promise<MemoryPr
     };
   };
   const slice = async (seed: number): Promise<string | undefined> => {
-    const result = await runCampaign({ operator: role, seed, budget: { kind: 'time', ms: options.sliceMs }, shrinkMs: 1000, outDir, targetName: 'embedded reference' });
+    const result = await runCampaign({ operator: role, seed, lanes: options.lanes, budget: { kind: 'time', ms: options.sliceMs }, shrinkMs: 1000, outDir, targetName: 'embedded reference' });
     ops += result.ops;
     return result.failure ? `${result.failure.message} (crash file: ${result.failure.crashFile})` : undefined;
   };
