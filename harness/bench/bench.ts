@@ -30,7 +30,7 @@ export interface BenchPlan {
 export const FULL_PLAN: BenchPlan = {
   name: 'full',
   runArgs: [],
-  throughput: { warmupMs: 3_000, roundMs: 10_000, rounds: 3, seed: 1, lanes: 8 },
+  throughput: { warmupMs: 3_000, roundMs: 6_000, rounds: 5, seed: 1, lanes: 8 },
   generatorMs: 5_000,
   signingMs: 2_000,
   // 200,000 operations after 40,000 of warm-up (the heap settles), at most 150 s;
