@@ -277,7 +277,7 @@ function writeFindings(
   const { world, detail, message } = found.failing;
   const specs = world.executed;
   const commands = specs.map(describe);
-  const reproduce = options.reproduce ?? `cpr-conformance fuzz --seed ${seed}`;
+  const reproduce = options.reproduce ?? `cpr-conformance fuzz --seed ${seed} --lanes ${options.lanes ?? 1}`;
   mkdirSync(outDir, { recursive: true });
   const regressionName = `regression-${seed}.yaml`;
   const crashFile = join(outDir, `crash-${seed}.json`);

@@ -1,6 +1,7 @@
 // The fuzzer's commands (fc.commands with fc.asyncModelRun). A command is data
 // (CommandSpec: plain JSON, so a crash file can carry it and `replay` can run it
-// again) wrapped in FuzzCommand. Each sends real signed requests through the
+// again) wrapped in FuzzCommand, which also names the world of the run it acts
+// on (its lane, lanes.ts). Each sends real signed requests through the
 // operator role, predicts every answer with the model (model.ts) and compares:
 // status and problem code, for successes the returned pack (operator signature,
 // chain digest predicted and recomputed, bearer, depth) or confirmation, and
@@ -245,9 +246,9 @@ export const COMMAND_ARBITRARIES: Readonly<Record<CommandKind, [fc.Arbitrary<Fuz
 
 /**
  * The commands of a model run (fc.commands), each on one of `lanes` worlds
- * (lanes.ts). With more than one world, each world should see the commands a
- * run of its own would: the list is `lanes` times as long, and since every
- * world lives through every clock move, `advance` is `lanes` times rarer.
+ * (lanes.ts). Every world lives through every clock move, so with more than one
+ * world `advance` is `lanes` times rarer: each world sees the clock move as
+ * often, among its own commands, as a run of its own would.
  */
 export function commandsArbitrary(maxCommands = 30, lanes = 1): fc.Arbitrary<Iterable<FuzzCommand>> {
   const entries = (Object.entries(COMMAND_ARBITRARIES) as [CommandKind, [fc.Arbitrary<FuzzCommand>, number]][]).map(([kind, [arbitrary, weight]]): [fc.Arbitrary<FuzzCommand>, number] => [arbitrary, kind === 'advance' ? weight : weight * lanes]);

@@ -1,10 +1,11 @@
-// The real side of one model run: fresh state on the target (a frozen clock, a new
-// Principal, a stranger Principal and new redeemers, provisioned over test
-// control) so that a command sequence means the same thing every time it runs,
-// which is what makes shrinking against a live server deterministic. The world
-// keeps the keys, the signed packs the implementation returned, every message
-// sent (for replays), the exchanges (for the crash file) and the script of
-// scenario steps the run corresponds to (for the regression scenario).
+// The real side of one world of a model run (lanes.ts opens one per lane, under
+// a clock it has frozen): fresh state on the target (a new Principal, a stranger
+// Principal and new redeemers, provisioned over test control) so that a command
+// sequence means the same thing every time it runs, which is what makes
+// shrinking against a live server deterministic. The world keeps the keys, the
+// signed packs the implementation returned, every message sent (for replays),
+// the exchanges (for the crash file) and the script of scenario steps its
+// history corresponds to (for the regression scenario).
 import { formatTimestamp, newUuid, parseTimestamp, signRequest, toAmount } from '../../profile/index.ts';
 import { createSigningKey, type CashPack, type PolicyDocument, type SigningKey } from '../../profile/cashpack/index.ts';
 import type { WireRequest } from '../adapters/types.ts';
