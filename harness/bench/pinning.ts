@@ -15,15 +15,28 @@ export interface Pinning {
   readonly target: string;
 }
 
-/** The CPUs to pin to, or undefined when pinning is not possible here. */
+/** The CPUs to pin to (the first two this process may run on), or undefined when pinning is not possible here. */
 export function pinningPlan(): Pinning | undefined {
   if (platform() !== 'linux' || availableParallelism() < 2) return undefined;
+  let listed: string;
   try {
-    execFileSync('taskset', ['-p', String(process.pid)], { stdio: 'ignore' });
+    listed = execFileSync('taskset', ['-pc', String(process.pid)], { encoding: 'utf8' });
   } catch {
     return undefined;
   }
-  return { harness: '0', target: '1' };
+  const cpus = cpuList(/:\s*([0-9,\s-]+)$/.exec(listed.trim())?.[1] ?? '');
+  return cpus.length >= 2 ? { harness: String(cpus[0]), target: String(cpus[1]) } : undefined;
+}
+
+/** `0,2-3` as [0, 2, 3]. */
+export function cpuList(text: string): number[] {
+  const out: number[] = [];
+  for (const part of text.split(',').map((p) => p.trim()).filter(Boolean)) {
+    const [from, to] = part.split('-').map(Number);
+    if (!Number.isInteger(from)) continue;
+    for (let cpu = from!; cpu <= (Number.isInteger(to) ? to! : from!); cpu++) out.push(cpu);
+  }
+  return out;
 }
 
 /** Pins every thread of this process to `cpus` and returns how to undo it. */

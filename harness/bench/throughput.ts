@@ -5,8 +5,9 @@
 // raw loop (raw-loop.ts) sends the recording to it once, as fast as it can. Both
 // servers start empty and receive the same requests in the same order, so they
 // do the same work and give the same answers (the raw loop counts how many were
-// identical): what differs is only the client. Rounds follow each other, and the
-// figures are medians, so machine noise hits both sides alike.
+// identical): what differs is only the client. Rounds follow each other; the
+// throughputs are medians, and the ratio is the median of each round's own
+// ratio, its two halves having run back to back on the same machine state.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -43,7 +44,7 @@ export interface ThroughputResult {
   readonly rawOpsPerSecond: number;
   /** Median over the rounds of each round's fuzz / raw: a round's two halves ran back to back on the same machine state. */
   readonly ratio: number;
-  /** Share of the raw loop's answers identical to the fuzzer's, over every measured round. */
+  /** Share of the raw loop's answers identical to the fuzzer's, over every round, warm-ups included. */
   readonly identicalShare: number;
   readonly rounds: readonly Round[];
   /** Requests per path shape in the last recording, e.g. `POST /v1/cashpack/issue`. */
@@ -54,9 +55,10 @@ export async function measureThroughput(options: ThroughputOptions, onRound?: (r
   const outDir = mkdtempSync(join(tmpdir(), 'cpr-bench-'));
   let keepFindings = false;
   const pinned = pinningPlan();
-  const unpin = pinned ? pinSelf(pinned.harness) : () => {};
   const cpus = pinned ? { cpus: pinned.target } : {};
+  let unpin = () => {};
   try {
+    if (pinned) unpin = pinSelf(pinned.harness);
     const pair = async (seed: number): Promise<{ round: Round; groups: RecordedGroup[] }> => {
       const serverSeed = `bench-${seed}`;
       const first = await serveReference({ seed: serverSeed, ...cpus });

@@ -8,6 +8,7 @@ import { trendRise } from '../../../harness/bench/memory.ts';
 import type { MemorySample } from '../../../harness/bench/memory-probe.ts';
 import { createRecorder, requestCount, type RecordedGroup } from '../../../harness/bench/recorder.ts';
 import { adapterLikeAgent, replay } from '../../../harness/bench/raw-loop.ts';
+import { cpuList } from '../../../harness/bench/pinning.ts';
 import { createHttpRole } from '../../../harness/adapters/http.ts';
 import { runCampaign } from '../../../harness/fuzz/index.ts';
 import { startReference } from '../../../reference/start.ts';
@@ -202,6 +203,15 @@ describe('the raw replay', () => {
     expect(result.compared - result.identical).toBeGreaterThan(result.compared / 4);
     expect(Object.keys(result.differences).length).toBeGreaterThan(0);
   }, 30_000);
+});
+
+describe('CPU pinning', () => {
+  it('reads taskset CPU lists, ranges included', () => {
+    expect(cpuList('0,1')).toEqual([0, 1]);
+    expect(cpuList('0,2-3')).toEqual([0, 2, 3]);
+    expect(cpuList(' 4-5 ')).toEqual([4, 5]);
+    expect(cpuList('')).toEqual([]);
+  });
 });
 
 describe('memory growth', () => {
