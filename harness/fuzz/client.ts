@@ -44,7 +44,8 @@ export class ExchangeLog {
 
 interface RawExchange {
   readonly request: WireRequest;
-  readonly response?: { readonly status: number; readonly headers: Readonly<Record<string, string>>; readonly text: string };
+  /** The answer as it came: decoded only when a crash file is written. */
+  readonly response?: { readonly status: number; readonly headers: Readonly<Record<string, string>>; readonly body: Uint8Array };
   readonly error?: string;
   readonly ms: number;
 }
@@ -52,7 +53,7 @@ interface RawExchange {
 function formatted(e: RawExchange): Exchange {
   return {
     request: shown(e.request),
-    ...(e.response ? { response: { status: e.response.status, headers: e.response.headers, body: cap(e.response.text) } } : {}),
+    ...(e.response ? { response: { status: e.response.status, headers: e.response.headers, body: cap(decoder.decode(e.response.body)) } } : {}),
     ...(e.error !== undefined ? { error: e.error } : {}),
     ms: Math.round(e.ms),
   };
@@ -91,7 +92,7 @@ export class FuzzClient {
       const response = await this.role.send(request);
       tapped?.(response);
       const text = decoder.decode(response.body);
-      for (const log of logs) log.add({ request, response: { status: response.status, headers: response.headers, text }, ms: performance.now() - started });
+      for (const log of logs) log.add({ request, response: { status: response.status, headers: response.headers, body: response.body }, ms: performance.now() - started });
       return { status: response.status, headers: response.headers, body: parseJson(response.headers['content-type'], text), text };
     } catch (error) {
       if (error instanceof TransportError) for (const log of logs) log.add({ request, error: `${error.code}: ${error.message}`, ms: performance.now() - started });
