@@ -2,7 +2,7 @@
 // node:crypto (OpenSSL) does the arithmetic: it checks S < L and the cofactorless
 // equation by comparing encodings. The canonical-encoding and small-order
 // restrictions, on which libraries disagree, are checked here first.
-import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, KeyObject, randomBytes, sign, verify, type JsonWebKey } from 'node:crypto';
+import { createHash, createPrivateKey, createPublicKey, KeyObject, randomBytes, sign, verify } from 'node:crypto';
 
 const P = 2n ** 255n - 19n;
 const L = 2n ** 252n + 27742317777372353535851937790883648493n;
@@ -10,8 +10,6 @@ const L = 2n ** 252n + 27742317777372353535851937790883648493n;
 // (0,1), (0,-1), (±sqrt(-1),0) and the four order-8 points with y = ±Y8.
 const Y8 = 2707385501144840649318225287225658788936804267575313519463743609750303402022n;
 const SMALL_ORDER_Y = new Set([0n, 1n, P - 1n, Y8, P - Y8]);
-
-const PKCS8_PREFIX = Buffer.from('302e020100300506032b657004220420', 'hex');
 
 export interface Ed25519KeyPair {
   /** 32-byte seed (RFC 8032 private key). */
@@ -21,39 +19,21 @@ export interface Ed25519KeyPair {
 }
 
 // OpenSSL 3 parses DER slowly (a PKCS#8 import costs over ten times a fresh key
-// pair, an SPKI import ten times a JWK one), so keys are made and read as JWK.
-// A fresh key is a random seed imported as a private JWK: the import derives the
-// public key (OpenSSL computes it from d; the x member the JWK reader requires is
-// not used), which is then read from the derived public key object. That is one
-// scalar multiplication, where generating a pair and importing it for its first
-// signature took two. Keys from generateKeyPairSync are never exported: exporting
-// a KeyObject whose generation job is being collected can deadlock Node 20 (the
-// job's destructor takes the key's lock that the export holds while allocating).
-// @types/node 20 types only the pem and der encodings; Node 20 encodes jwk as well.
-const generateJwkPair = generateKeyPairSync as unknown as (type: 'ed25519', options: object) => { privateKey: JsonWebKey; publicKey: JsonWebKey };
+// pair, an SPKI import ten times a JWK one), so keys are read as JWK. A private
+// key is its seed imported as a private JWK: the import derives the public key
+// (OpenSSL computes it from d; the x member the JWK reader requires is not used),
+// which is then read from the derived public key object: one scalar
+// multiplication per key. Keys are never made by generateKeyPairSync and
+// exported: exporting a KeyObject whose generation job is being collected can
+// deadlock Node 20 (the job's destructor takes the key's lock that the export
+// holds while allocating).
 /** Stands in for x in a private JWK whose public key OpenSSL derives from d. */
 const UNUSED_X = 'A'.repeat(43);
 
-export function generateKeyPair(seed?: Uint8Array): Ed25519KeyPair {
-  if (seed !== undefined) {
-    if (seed.length !== 32) throw new RangeError('an Ed25519 seed is 32 bytes');
-    const x = createPublicKey(privateKeyObject(seed)).export({ format: 'jwk' }).x!;
-    return { secretKey: Uint8Array.from(seed), publicKey: Uint8Array.from(Buffer.from(x, 'base64url')) };
-  }
-  const secret = randomBytes(32);
-  let key: KeyObject;
-  try {
-    key = createPrivateKey({ key: { kty: 'OKP', crv: 'Ed25519', d: secret.toString('base64url'), x: UNUSED_X }, format: 'jwk' });
-  } catch {
-    // A Node that checks x against d: generate the pair instead, import it when it first signs.
-    const jwk = generateJwkPair('ed25519', { privateKeyEncoding: { format: 'jwk' }, publicKeyEncoding: { format: 'jwk' } }).privateKey;
-    const secretKey = Uint8Array.from(Buffer.from(jwk.d!, 'base64url'));
-    remember(privateCache, Buffer.from(secretKey).toString('hex'), jwk);
-    return { secretKey, publicKey: Uint8Array.from(Buffer.from(jwk.x!, 'base64url')) };
-  }
-  const x = createPublicKey(key).export({ format: 'jwk' }).x!;
-  remember(privateCache, secret.toString('hex'), key);
-  return { secretKey: Uint8Array.from(secret), publicKey: Uint8Array.from(Buffer.from(x, 'base64url')) };
+/** The pair of `seed`, or of a fresh random seed; its key object is kept for signing. */
+export function generateKeyPair(seed: Uint8Array = randomBytes(32)): Ed25519KeyPair {
+  const x = createPublicKey(privateKeyObject(seed)).export({ format: 'jwk' }).x!;
+  return { secretKey: Uint8Array.from(seed), publicKey: Uint8Array.from(Buffer.from(x, 'base64url')) };
 }
 
 export function signBytes(message: Uint8Array, secretKey: Uint8Array): Uint8Array {
@@ -113,8 +93,7 @@ function digestOf(message: Uint8Array): Buffer {
 
 // Key objects are cached: importing a key is a measurable share of a verification.
 const publicCache = new Map<string, KeyObject | null>();
-/** A key object, or the JWK of a fresh key not imported yet. */
-const privateCache = new Map<string, KeyObject | JsonWebKey>();
+const privateCache = new Map<string, KeyObject>();
 const CACHE_LIMIT = 4096;
 
 /** A hit moves to the back: the least recently used key is the one dropped. */
@@ -150,10 +129,7 @@ function privateKeyObject(secretKey: Uint8Array): KeyObject {
   if (secretKey.length !== 32) throw new RangeError('an Ed25519 secret key is a 32-byte seed');
   const id = Buffer.from(secretKey).toString('hex');
   const cached = recall(privateCache, id);
-  if (cached instanceof KeyObject) return cached;
-  const key =
-    cached !== undefined
-      ? createPrivateKey({ key: cached, format: 'jwk' })
-      : createPrivateKey({ key: Buffer.concat([PKCS8_PREFIX, secretKey]), format: 'der', type: 'pkcs8' });
-  return remember(privateCache, id, key);
+  if (cached) return cached;
+  const d = Buffer.from(secretKey).toString('base64url');
+  return remember(privateCache, id, createPrivateKey({ key: { kty: 'OKP', crv: 'Ed25519', d, x: UNUSED_X }, format: 'jwk' }));
 }
