@@ -28,8 +28,8 @@ export interface ServedReference {
 
 export async function serveReference(options: ServeOptions = {}): Promise<ServedReference> {
   const args = [BIN, 'serve', '--port', String(options.port ?? 0), '--no-plaintext', '--json', ...(options.seed !== undefined ? ['--seed', options.seed] : [])];
-  const child: ChildProcess =
-    options.cpus !== undefined ? spawn('taskset', ['-c', options.cpus, process.execPath, ...args], { stdio: ['ignore', 'pipe', 'pipe'] }) : spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const [command, argv] = options.cpus !== undefined ? ['taskset', ['-c', options.cpus, process.execPath, ...args]] : [process.execPath, args];
+  const child: ChildProcess = spawn(command, argv, { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => {
     stderr = (stderr + d.toString()).slice(-2000);

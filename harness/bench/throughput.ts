@@ -100,12 +100,12 @@ export async function measureThroughput(options: ThroughputOptions, onRound?: (r
       return { round: { fuzz: { ops, elapsedMs: result.elapsedMs, opsPerSecond: ops / (result.elapsedMs / 1000), runs: result.runs, recordedGroups: groups.length }, raw }, groups };
     };
     const rounds: Round[] = [];
-    let mix: Record<string, number> = {};
+    let last: RecordedGroup[] = [];
     for (let i = 0; i < options.rounds; i++) {
       const { round, groups } = await pair(options.seed + i);
       rounds.push(round);
       onRound?.(round, i);
-      mix = mixOf(groups.flatMap((g) => g.requests));
+      last = groups;
     }
     const compared = rounds.reduce((n, r) => n + r.raw.compared, 0);
     return {
@@ -117,7 +117,7 @@ export async function measureThroughput(options: ThroughputOptions, onRound?: (r
       ratio: median(rounds.map((r) => r.fuzz.opsPerSecond / r.raw.opsPerSecond)),
       identicalShare: rounds.reduce((n, r) => n + r.raw.identical, 0) / compared,
       rounds,
-      mix,
+      mix: mixOf(last.flatMap((g) => g.requests)),
     };
   } finally {
     unpin();
