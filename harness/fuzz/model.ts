@@ -273,30 +273,24 @@ export class OperatorModel {
 
   /** POST /v1/cashpack/issue. */
   issue(msg: IssueMessage): Decision<IssueOutcome, string | undefined> {
-    const [outcome, recorded] = this.decideIssue(msg);
-    return {
-      outcome,
-      commit: (packId) => {
-        if (recorded) this.seen.set(msg.id, this.clockMs);
-        if (!outcome.ok) return;
-        if (packId === undefined) throw new TypeError('an issued pack needs the pack_id the Operator chose');
-        const principal = this.principals.get(msg.principalKid)!;
-        principal.available -= msg.amount;
-        principal.locked += msg.amount;
-        const d0 = digestText(genesisDigest(packId, rawKey(msg.initialBearer)));
-        this.packs.set(packId, {
-          packId,
-          principalKid: msg.principalKid,
-          amount: msg.amount,
-          expiryMs: msg.expiryMs,
-          status: 'ACTIVE',
-          digests: [d0],
-          bearers: [msg.initialBearer],
-        });
-        // A pack issued with an expiry at or before the clock cannot exist (step 8), but keep the rule in one place.
-        this.applyExpiry(this.packs.get(packId)!);
-      },
-    };
+    return this.decided(msg.id, this.decideIssue(msg), (_outcome, packId) => {
+      if (packId === undefined) throw new TypeError('an issued pack needs the pack_id the Operator chose');
+      const principal = this.principals.get(msg.principalKid)!;
+      principal.available -= msg.amount;
+      principal.locked += msg.amount;
+      const d0 = this.genesisDigest(packId, msg.initialBearer);
+      this.packs.set(packId, {
+        packId,
+        principalKid: msg.principalKid,
+        amount: msg.amount,
+        expiryMs: msg.expiryMs,
+        status: 'ACTIVE',
+        digests: [d0],
+        bearers: [msg.initialBearer],
+      });
+      // A pack issued with an expiry at or before the clock cannot exist (step 8), but keep the rule in one place.
+      this.applyExpiry(this.packs.get(packId)!);
+    });
   }
 
   /** D0 of a pack the Operator issued with this id (PROFILE.md §3). */
@@ -306,32 +300,34 @@ export class OperatorModel {
 
   /** POST /v1/cashpack/renew. */
   renew(msg: RenewMessage): Decision<RenewOutcome> {
-    const [outcome, recorded] = this.decideRenew(msg);
-    return {
-      outcome,
-      commit: () => {
-        if (recorded) this.seen.set(msg.id, this.clockMs);
-        if (!outcome.ok) return;
-        const pack = this.packs.get(msg.packId)!;
-        pack.digests.push(outcome.digest);
-        pack.bearers.push(msg.newBearer);
-      },
-    };
+    return this.decided(msg.id, this.decideRenew(msg), (outcome) => {
+      const pack = this.packs.get(msg.packId)!;
+      pack.digests.push(outcome.digest);
+      pack.bearers.push(msg.newBearer);
+    });
   }
 
   /** POST /v1/cashpack/redeem. */
   redeem(msg: RedeemMessage): Decision<RedeemOutcome> {
-    const [outcome, recorded] = this.decideRedeem(msg);
+    return this.decided(msg.id, this.decideRedeem(msg), (outcome) => {
+      const pack = this.packs.get(msg.packId)!;
+      const principal = this.principals.get(pack.principalKid)!;
+      principal.locked -= pack.amount;
+      this.redeemers.get(outcome.redeemerKid)!.available += pack.amount;
+      pack.status = 'REDEEMED';
+    });
+  }
+
+  /**
+   * The decision on a signed message: committing records its id when the check
+   * order reached the replay step (`recorded`), and applies a success.
+   */
+  private decided<T, A = void>(id: string, [outcome, recorded]: [Outcome<T>, boolean], apply: (success: Extract<Outcome<T>, { ok: true }>, actual: A) => void): Decision<Outcome<T>, A> {
     return {
       outcome,
-      commit: () => {
-        if (recorded) this.seen.set(msg.id, this.clockMs);
-        if (!outcome.ok) return;
-        const pack = this.packs.get(msg.packId)!;
-        const principal = this.principals.get(pack.principalKid)!;
-        principal.locked -= pack.amount;
-        this.redeemers.get(outcome.redeemerKid)!.available += pack.amount;
-        pack.status = 'REDEEMED';
+      commit: (actual: A) => {
+        if (recorded) this.seen.set(id, this.clockMs);
+        if (outcome.ok) apply(outcome as Extract<Outcome<T>, { ok: true }>, actual);
       },
     };
   }
