@@ -2,7 +2,7 @@
 // node:crypto (OpenSSL) does the arithmetic: it checks S < L and the cofactorless
 // equation by comparing encodings. The canonical-encoding and small-order
 // restrictions, on which libraries disagree, are checked here first.
-import { createHash, createPrivateKey, createPublicKey, KeyObject, randomBytes, sign, verify } from 'node:crypto';
+import { createHash, createPrivateKey, createPublicKey, KeyObject, randomFillSync, sign, verify } from 'node:crypto';
 
 const P = 2n ** 255n - 19n;
 const L = 2n ** 252n + 27742317777372353535851937790883648493n;
@@ -22,18 +22,33 @@ export interface Ed25519KeyPair {
 // pair, an SPKI import ten times a JWK one), so keys are read as JWK. A private
 // key is its seed imported as a private JWK: the import derives the public key
 // (OpenSSL computes it from d; the x member the JWK reader requires is not used),
-// which is then read from the derived public key object: one scalar
-// multiplication per key. Keys are never made by generateKeyPairSync and
+// which the key's own JWK export then carries: one scalar multiplication per key. Keys are never made by generateKeyPairSync and
 // exported: exporting a KeyObject whose generation job is being collected can
 // deadlock Node 20 (the job's destructor takes the key's lock that the export
 // holds while allocating).
 /** Stands in for x in a private JWK whose public key OpenSSL derives from d. */
 const UNUSED_X = 'A'.repeat(43);
 
+// Fresh seeds are cut from a pool filled by one call to the CSPRNG: a call per
+// 32 bytes costs several times the copy.
+const SEED_POOL = Buffer.alloc(32 * 128);
+let seedPoolAt = SEED_POOL.length;
+
+function freshSeed(): Uint8Array {
+  if (seedPoolAt === SEED_POOL.length) {
+    randomFillSync(SEED_POOL);
+    seedPoolAt = 0;
+  }
+  const seed = new Uint8Array(32);
+  seed.set(SEED_POOL.subarray(seedPoolAt, (seedPoolAt += 32)));
+  return seed;
+}
+
 /** The pair of `seed`, or of a fresh random seed; its key object is kept for signing. */
-export function generateKeyPair(seed: Uint8Array = randomBytes(32)): Ed25519KeyPair {
-  const x = createPublicKey(privateKeyObject(seed)).export({ format: 'jwk' }).x!;
-  return { secretKey: Uint8Array.from(seed), publicKey: Uint8Array.from(Buffer.from(x, 'base64url')) };
+export function generateKeyPair(seed: Uint8Array = freshSeed()): Ed25519KeyPair {
+  // The private key's JWK export carries the x OpenSSL derived from d.
+  const x = privateKeyObject(seed).export({ format: 'jwk' }).x!;
+  return { secretKey: Uint8Array.from(seed), publicKey: new Uint8Array(Buffer.from(x, 'base64url')) };
 }
 
 export function signBytes(message: Uint8Array, secretKey: Uint8Array): Uint8Array {
