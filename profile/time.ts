@@ -20,9 +20,17 @@ export function parseTimestamp(text: unknown, kind: TimestampKind = 'cpr'): numb
 }
 
 export function formatTimestamp(ms: number, kind: TimestampKind = 'cpr'): string {
+  const last = lastFormatted[kind];
+  if (last.ms === ms) return last.text;
   const iso = new Date(ms).toISOString();
-  return kind === 'cashpack' || ms % 1000 === 0 ? iso.replace(/\.\d{3}Z$/, 'Z') : iso;
+  const text = kind === 'cashpack' || ms % 1000 === 0 ? iso.replace(/\.\d{3}Z$/, 'Z') : iso;
+  lastFormatted[kind] = { ms, text };
+  return text;
 }
+
+// Under a frozen clock every message of a run carries the same instant: the last
+// text of each kind is kept.
+const lastFormatted: Record<TimestampKind, { readonly ms: number; readonly text: string }> = { cpr: { ms: Number.NaN, text: '' }, cashpack: { ms: Number.NaN, text: '' } };
 
 function daysInMonth(year: number, month: number): number {
   return new Date(utc(year, month, 0)).getUTCDate();

@@ -74,6 +74,13 @@ describe('timestamps (PROFILE.md §1)', () => {
     expect(formatTimestamp(Date.UTC(2026, 0, 1, 0, 0, 1, 999), 'cashpack')).toBe('2026-01-01T00:00:01Z');
     expect(formatTimestamp(Date.UTC(2026, 0, 1, 0, 0, 1, 250), 'cpr')).toBe('2026-01-01T00:00:01.250Z');
   });
+
+  it('gives each kind its own text of the same instant, however the calls alternate', () => {
+    const t = Date.UTC(2026, 0, 1, 0, 0, 1, 250);
+    const seen = [formatTimestamp(t, 'cashpack'), formatTimestamp(t, 'cpr'), formatTimestamp(t, 'cashpack'), formatTimestamp(t + 1000, 'cashpack'), formatTimestamp(t, 'cpr')];
+    expect(seen).toEqual(['2026-01-01T00:00:01Z', '2026-01-01T00:00:01.250Z', '2026-01-01T00:00:01Z', '2026-01-01T00:00:02Z', '2026-01-01T00:00:01.250Z']);
+    expect(() => formatTimestamp(Number.NaN, 'cashpack')).toThrow(RangeError);
+  });
 });
 
 describe('UUIDs (PROFILE.md §1)', () => {
