@@ -74,7 +74,7 @@ export function buildRenew(w: World, nowMs: number, input: RenewInput): Built<Re
   });
   return {
     wire: renewal,
-    request: jsonRequest('POST', RENEW_PATH, { cash_pack: input.pack, renewal }),
+    request: { method: 'POST', path: RENEW_PATH, headers: { 'content-type': 'application/json' }, body: presentation(input.pack, 'renewal', renewal) },
     message: {
       kind: 'renew',
       id: renewal.renewal_id,
@@ -108,7 +108,7 @@ export function buildRedeem(w: World, nowMs: number, input: RedeemInput): Built<
     ...(input.id !== undefined ? { redemption_id: input.id } : {}),
     created_at: nowMs,
   });
-  const body = JSON.stringify({ cash_pack: input.pack, redemption });
+  const body = presentation(input.pack, 'redemption', redemption);
   const createdSeconds = Math.floor(nowMs / 1000);
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (input.identifyAs !== false) Object.assign(headers, w.httpSignature('POST', REDEEM_PATH, new TextEncoder().encode(body), input.identifyAs, createdSeconds));
@@ -127,6 +127,17 @@ export function buildRedeem(w: World, nowMs: number, input: RedeemInput): Built<
       identity: input.identifyAs === false ? { kind: 'none' } : { kind: 'signed', kid: w.kid(input.identifyAs), createdSeconds },
     },
   };
+}
+
+// A signed pack is presented at every renewal and redemption of its version (a
+// burst presents it N times): its JSON text is made once per version.
+const packTexts = new WeakMap<CashPack, string>();
+
+/** JSON.stringify({ cash_pack: pack, [member]: message }), with the pack's text made once. */
+export function presentation(pack: CashPack, member: 'renewal' | 'redemption', message: object): string {
+  let text = packTexts.get(pack);
+  if (text === undefined) packTexts.set(pack, (text = JSON.stringify(pack)));
+  return `{"cash_pack":${text},${JSON.stringify(member)}:${JSON.stringify(message)}}`;
 }
 
 export function statusPath(packId: string): string {
