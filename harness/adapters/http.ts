@@ -67,15 +67,14 @@ export function createHttpRole(options: HttpRoleOptions): HttpRole {
       if (endpoint === undefined) throw new TransportError('UNAVAILABLE', `${baseUrl} is not served over TLS, so there is no plaintext probe to make`);
       if (!request.path.startsWith('/')) throw new TypeError(`a request path starts with "/": ${JSON.stringify(request.path)}`);
       const deadline = request.timeoutMs ?? timeoutMs;
-      const started = performance.now();
       try {
-        const response = await exchange(
+        return await exchange(
           agent,
           {
             origin: endpoint.origin,
             path: endpoint.prefix + request.path,
             method: request.method as Dispatcher.HttpMethod,
-            headers: { ...defaults, ...lowerCaseKeys(request.headers ?? {}) },
+            headers: request.headers === undefined ? defaults : lowerCaseKeys(request.headers, defaults),
             ...(request.body !== undefined ? { body: typeof request.body === 'string' ? request.body : Buffer.from(request.body) } : {}),
             headersTimeout: deadline,
             bodyTimeout: deadline,
@@ -83,7 +82,6 @@ export function createHttpRole(options: HttpRoleOptions): HttpRole {
           deadline,
           maxBodyBytes,
         );
-        return { ...response, durationMs: performance.now() - started };
       } catch (error) {
         throw toTransportError(error, `${request.method} ${endpoint.url}${request.path}`, deadline);
       }
@@ -124,7 +122,8 @@ class DeadlineError extends Error {
  * connect, headers, body). Cheaper than request() with an AbortSignal, whose
  * listeners cost about as much as the rest of a loopback request's client side.
  */
-function exchange(agent: Agent, options: Dispatcher.DispatchOptions, deadline: number, limit: number): Promise<Omit<WireResponse, 'durationMs'>> {
+function exchange(agent: Agent, options: Dispatcher.DispatchOptions, deadline: number, limit: number): Promise<WireResponse> {
+  const started = performance.now();
   return new Promise((resolve, reject) => {
     let controller: Dispatcher.DispatchController | undefined;
     let settled = false;
@@ -139,7 +138,7 @@ function exchange(agent: Agent, options: Dispatcher.DispatchOptions, deadline: n
       outcome();
       return true;
     };
-    const answer = (truncated: boolean) => settle(() => resolve({ status, headers, body: concat(chunks, size), truncated }));
+    const answer = (truncated: boolean) => settle(() => resolve({ status, headers, body: concat(chunks, size), truncated, durationMs: performance.now() - started }));
     const timer = setTimeout(() => {
       const error = new DeadlineError(`no complete response within ${deadline} ms`);
       settle(() => reject(error));
@@ -256,14 +255,18 @@ function codeOf(error: unknown, depth = 0): string | undefined {
 
 function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) {
+  for (const name in headers) {
+    const value = headers[name];
     if (value !== undefined) out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
   }
   return out;
 }
 
-function lowerCaseKeys(headers: Readonly<Record<string, string>>): Record<string, string> {
-  return Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
+/** `headers` with lower-case names, over `base` (whose names are lower-case already). */
+function lowerCaseKeys(headers: Readonly<Record<string, string>>, base: Readonly<Record<string, string>> = {}): Record<string, string> {
+  const out: Record<string, string> = { ...base };
+  for (const name in headers) out[name.toLowerCase()] = headers[name]!;
+  return out;
 }
 
 function parseBase(name: string, text: string): URL {
