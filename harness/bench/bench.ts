@@ -30,7 +30,7 @@ export interface BenchPlan {
 export const FULL_PLAN: BenchPlan = {
   name: 'full',
   runArgs: [],
-  throughput: { warmupMs: 3_000, roundMs: 6_000, rounds: 5, seed: 1, lanes: 8 },
+  throughput: { warmupMs: 4_000, roundMs: 3_000, rounds: 15, seed: 1, lanes: 8 },
   generatorMs: 5_000,
   signingMs: 2_000,
   // 200,000 operations after 40,000 of warm-up (the heap settles), at most 150 s;
@@ -75,7 +75,7 @@ export type Phase = 'run' | 'throughput' | 'generators' | 'signing' | 'memory';
 
 export const PHASE_TITLES: Readonly<Record<Phase, string>> = {
   run: 'a conformance run in a cold process',
-  throughput: 'fuzz throughput, and the raw loop replaying it against a second reference with the same seed',
+  throughput: 'fuzz throughput, each round replayed by the raw loop to a second reference with the same seed',
   generators: 'generator throughput',
   signing: 'Ed25519 sign and verify, node:crypto and @noble/ed25519',
   memory: 'memory over a long fuzz, in a child process',

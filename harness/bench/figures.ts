@@ -39,7 +39,7 @@ export const FIGURES: readonly Figure[] = [
   { key: 'checks_executed', unit: 'checks', digits: 0, what: 'check results in that run’s report.json' },
   { key: 'tests_executed', unit: 'tests', digits: 0, what: 'scenarios and properties in that run’s report.json' },
   { key: 'fuzz_ops_per_s', unit: 'ops/s', digits: 0, what: 'HTTP requests per second of the stateful fuzzer against the embedded reference (median of the rounds)' },
-  { key: 'raw_ops_per_s', unit: 'ops/s', digits: 0, what: 'a plain undici loop (the http adapter’s pool settings) sending the requests the fuzzer sent, with its order, lanes and bursts, to a second reference with the same seed on the same port (median)' },
+  { key: 'raw_ops_per_s', unit: 'ops/s', digits: 0, what: 'a plain undici loop (the http adapter’s pool settings) sending the requests the fuzzer sent, with its order, lanes and bursts, to a second reference with the same seed and the first one’s Host (median)' },
   { key: 'ratio', unit: '', digits: 2, target: { op: '>=', value: 0.8 }, what: 'the median over the rounds of each round’s fuzz / raw (paired: a round’s two halves run back to back): how close the fuzzer drives the server to what it can serve' },
   { key: 'raw_identical_share', unit: '', digits: 4, target: { op: '>=', value: 0.98 }, what: 'share of the raw loop’s answers byte-identical to the fuzzer’s: the baseline did the same server work, or the ratio means nothing (the winner of a race the fuzzer runs, and what follows in that world, may differ)' },
   { key: 'valid_cprs_per_s', unit: 'CPRs/s', digits: 0, what: 'fast-check samples of validCpr() per second' },

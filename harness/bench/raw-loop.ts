@@ -7,10 +7,10 @@
 // waits for every lane, as in the fuzzer (harness/fuzz/lanes.ts); the requests
 // of a group go out together.
 //
-// It is sent to a second reference started with the seed of the first, on the
-// same port (served.ts): same signing key, same pack ids, the clock set by the
-// recorded test-control calls, so the same requests meet the same state and get
-// the same answers. The server does exactly the work the fuzzer's traffic caused,
+// It is sent to a second reference started with the seed of the first (served.ts),
+// with the first one's Host: same signing key, same pack ids, the clock set by
+// the recorded test-control calls, so the same requests meet the same state and
+// get the same answers. The server does exactly the work the fuzzer's traffic caused,
 // and every answer is compared with the recorded one to show that it did.
 import { Agent, type Dispatcher } from 'undici';
 import { HTTP_DEFAULTS } from '../adapters/http.ts';
@@ -20,6 +20,12 @@ export interface ReplayOptions {
   /** Base URL of the server, e.g. https://127.0.0.1:PORT. */
   readonly baseUrl: string;
   readonly groups: readonly RecordedGroup[];
+  /**
+   * The Host the recording was made against, sent with every request when the
+   * server listens elsewhere: HTTP message signatures cover @authority (PROFILE.md
+   * §2.4), and a server reads it from the Host it is sent.
+   */
+  readonly authority?: string;
 }
 
 export interface LoopResult {
@@ -48,13 +54,14 @@ export async function replay(options: ReplayOptions, agent: Agent): Promise<Loop
   const { groups } = options;
   if (groups.length === 0) throw new RangeError('the raw loop needs a recording with at least one request');
   const origin = new URL(options.baseUrl).origin;
+  const { authority } = options;
   const answers: { status: number; body: Uint8Array }[][] = [];
   const one = async (request: RecordedRequest): Promise<{ status: number; body: Uint8Array }> => {
     const response = await agent.request({
       origin,
       path: request.path,
       method: request.method as Dispatcher.HttpMethod,
-      headers: request.headers,
+      headers: authority === undefined ? request.headers : { ...request.headers, host: authority },
       ...(request.body !== undefined ? { body: typeof request.body === 'string' ? request.body : Buffer.from(request.body) } : {}),
     });
     return { status: response.statusCode, body: new Uint8Array(await response.body.arrayBuffer()) };

@@ -12,22 +12,19 @@ const BIN = fileURLToPath(new URL('../../bin/cpr-conformance.js', import.meta.ur
 export interface ServeOptions {
   /** `serve --seed`: two references with one seed answer the same requests alike. */
   readonly seed?: string;
-  /** HTTPS port; 0 (the default) picks a free one. */
-  readonly port?: number;
   /** CPU list to pin the server to (taskset -c; pinning.ts). */
   readonly cpus?: string;
 }
 
 export interface ServedReference {
   readonly url: string;
-  readonly port: number;
   /** PEM of the CA the server's certificate chains to. */
   readonly ca: string;
   close(): Promise<void>;
 }
 
 export async function serveReference(options: ServeOptions = {}): Promise<ServedReference> {
-  const args = [BIN, 'serve', '--port', String(options.port ?? 0), '--no-plaintext', '--json', ...(options.seed !== undefined ? ['--seed', options.seed] : [])];
+  const args = [BIN, 'serve', '--port', '0', '--no-plaintext', '--json', ...(options.seed !== undefined ? ['--seed', options.seed] : [])];
   const [command, argv] = options.cpus !== undefined ? ['taskset', ['-c', options.cpus, process.execPath, ...args]] : [process.execPath, args];
   const child: ChildProcess = spawn(command, argv, { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
@@ -48,7 +45,6 @@ export async function serveReference(options: ServeOptions = {}): Promise<Served
   const ca = readFileSync(facts.ca_file, 'utf8');
   return {
     url: facts.url,
-    port: Number(new URL(facts.url).port),
     ca,
     close: () =>
       new Promise<void>((resolve) => {

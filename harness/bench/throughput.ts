@@ -1,13 +1,15 @@
-// Fuzz throughput against the physical limit, side by side in one process. A
-// round is a pair: the stateful fuzzer runs for a fixed time against a reference
-// started with a fresh seed, every request and answer recorded (recorder.ts);
-// then a second reference with the same seed takes that reference's port and the
-// raw loop (raw-loop.ts) sends the recording to it once, as fast as it can. Both
-// servers start empty and receive the same requests in the same order, so they
-// do the same work and give the same answers (the raw loop counts how many were
-// identical): what differs is only the client. Rounds follow each other; the
-// throughputs are medians, and the ratio is the median of each round's own
-// ratio, its two halves having run back to back on the same machine state.
+// Fuzz throughput against the physical limit, side by side in one process. Two
+// references are started with one seed: the fuzzer's and the raw loop's. After
+// an untimed warm-up, rounds alternate: the stateful fuzzer runs for a fixed
+// time against the first, every request and answer recorded (recorder.ts); then
+// the raw loop (raw-loop.ts) sends that recording to the second, once, as fast
+// as it can, with the first one's Host. The second has received every earlier
+// request too, so both servers meet the same requests in the same state, do the
+// same work and give the same answers (the raw loop counts how many were
+// identical): what differs is only the client. Only one of them works at a time.
+// A round's two halves run back to back, seconds apart, so the host's speed,
+// which drifts on that scale, is nearly the same for both: the ratio is the
+// median of the rounds' own ratios, and the throughputs are medians.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,14 +17,14 @@ import { createHttpRole } from '../adapters/http.ts';
 import { HarnessError } from '../cli/errors.ts';
 import { runCampaign } from '../fuzz/index.ts';
 import { adapterLikeAgent, replay, type LoopResult } from './raw-loop.ts';
-import { createRecorder, requestCount, type RecordedGroup } from './recorder.ts';
+import { createRecorder, requestCount } from './recorder.ts';
 import { pinningPlan, pinSelf, type Pinning } from './pinning.ts';
-import { serveReference } from './served.ts';
+import { serveReference, type ServedReference } from './served.ts';
 
 export interface ThroughputOptions {
-  /** Fuzzing before each measured round, recorded and replayed untimed (JIT, pools, state). */
+  /** Fuzzing before the first round, replayed untimed (JIT, pools, state). */
   readonly warmupMs: number;
-  /** Length of each measured fuzz round; the raw loop takes what it takes. */
+  /** Length of each round's fuzzing; the raw loop takes what it takes. */
   readonly roundMs: number;
   /** Measured pairs; the figures are medians over them. */
   readonly rounds: number;
@@ -44,10 +46,10 @@ export interface ThroughputResult {
   readonly rawOpsPerSecond: number;
   /** Median over the rounds of each round's fuzz / raw: a round's two halves ran back to back on the same machine state. */
   readonly ratio: number;
-  /** Share of the raw loop's answers identical to the fuzzer's, over every round, warm-ups included. */
+  /** Share of the raw loop's answers identical to the fuzzer's, over every round, the warm-up included. */
   readonly identicalShare: number;
   readonly rounds: readonly Round[];
-  /** Requests per path shape in the last recording, e.g. `POST /v1/cashpack/issue`. */
+  /** Requests per path shape over the measured rounds, e.g. `POST /v1/cashpack/issue`. */
   readonly mix: Readonly<Record<string, number>>;
 }
 
@@ -57,57 +59,48 @@ export async function measureThroughput(options: ThroughputOptions, onRound?: (r
   const pinned = pinningPlan();
   const cpus = pinned ? { cpus: pinned.target } : {};
   let unpin = () => {};
+  const servers: ServedReference[] = [];
+  const closers: (() => Promise<void>)[] = [];
   try {
     if (pinned) unpin = pinSelf(pinned.harness);
-    const pair = async (seed: number): Promise<{ round: Round; groups: RecordedGroup[] }> => {
-      const serverSeed = `bench-${seed}`;
-      const first = await serveReference({ seed: serverSeed, ...cpus });
-      const role = createHttpRole({ baseUrl: first.url, ca: first.ca });
-      const recorder = createRecorder();
-      const fuzz = async (ms: number, campaignSeed: number) => {
-        const groups = recorder.start();
-        const result = await runCampaign({ operator: role, seed: campaignSeed, budget: { kind: 'time', ms }, shrinkMs: 1000, outDir, targetName: 'embedded reference', lanes: options.lanes, tap: recorder.tap });
-        recorder.stop();
-        if (result.failure) {
-          keepFindings = true;
-          throw new HarnessError('HARNESS_INTERNAL', `the fuzzer found a difference in the reference (${result.failure.message}); a throughput figure would be meaningless`, `see ${result.failure.crashFile}`);
-        }
-        return { result, groups };
-      };
-      let warm: Awaited<ReturnType<typeof fuzz>>;
-      let measured: Awaited<ReturnType<typeof fuzz>>;
-      try {
-        warm = await fuzz(options.warmupMs, seed * 2);
-        measured = await fuzz(options.roundMs, seed * 2 + 1);
-      } finally {
-        await role.close();
-        await first.close();
+    const serverSeed = `bench-${options.seed}`;
+    const fuzzed = await serveReference({ seed: serverSeed, ...cpus });
+    servers.push(fuzzed);
+    const mirror = await serveReference({ seed: serverSeed, ...cpus });
+    servers.push(mirror);
+    const role = createHttpRole({ baseUrl: fuzzed.url, ca: fuzzed.ca });
+    closers.push(() => role.close());
+    const agent = adapterLikeAgent(mirror.ca);
+    closers.push(() => agent.close());
+    const authority = new URL(fuzzed.url).host;
+    const recorder = createRecorder();
+    let identical = 0;
+    let compared = 0;
+    const mix: Record<string, number> = {};
+    /** One fuzz campaign against the first server and the raw loop sending its recording to the second. */
+    const pair = async (ms: number, campaignSeed: number): Promise<Round> => {
+      const groups = recorder.start();
+      const result = await runCampaign({ operator: role, seed: campaignSeed, budget: { kind: 'time', ms }, shrinkMs: 1000, outDir, targetName: 'embedded reference', lanes: options.lanes, tap: recorder.tap });
+      recorder.stop();
+      if (result.failure) {
+        keepFindings = true;
+        throw new HarnessError('HARNESS_INTERNAL', `the fuzzer found a difference in the reference (${result.failure.message}); a throughput figure would be meaningless`, `see ${result.failure.crashFile}`);
       }
-      const second = await serveReference({ seed: serverSeed, port: first.port, ...cpus });
-      const agent = adapterLikeAgent(second.ca);
-      let raw: LoopResult;
-      try {
-        // The warm-up is sent again untimed: the second server warms up alike and reaches the state the measured requests met.
-        const warmed = await replay({ baseUrl: second.url, groups: warm.groups }, agent);
-        raw = await replay({ baseUrl: second.url, groups: measured.groups }, agent);
-        raw = { ...raw, identical: raw.identical + warmed.identical, compared: raw.compared + warmed.compared, differences: merged(raw.differences, warmed.differences) };
-      } finally {
-        await agent.close();
-        await second.close();
-      }
-      const { result, groups } = measured;
+      const raw = await replay({ baseUrl: mirror.url, groups, authority }, agent);
+      identical += raw.identical;
+      compared += raw.compared;
       const ops = requestCount(groups);
-      return { round: { fuzz: { ops, elapsedMs: result.elapsedMs, opsPerSecond: ops / (result.elapsedMs / 1000), runs: result.runs, recordedGroups: groups.length }, raw }, groups };
+      tally(mix, groups.flatMap((g) => g.requests));
+      return { fuzz: { ops, elapsedMs: result.elapsedMs, opsPerSecond: ops / (result.elapsedMs / 1000), runs: result.runs, recordedGroups: groups.length }, raw };
     };
+    await pair(options.warmupMs, options.seed * 1000);
+    for (const k in mix) delete mix[k];
     const rounds: Round[] = [];
-    let last: RecordedGroup[] = [];
     for (let i = 0; i < options.rounds; i++) {
-      const { round, groups } = await pair(options.seed + i);
+      const round = await pair(options.roundMs, options.seed * 1000 + i + 1);
       rounds.push(round);
       onRound?.(round, i);
-      last = groups;
     }
-    const compared = rounds.reduce((n, r) => n + r.raw.compared, 0);
     return {
       pinned: pinned ?? null,
       lanes: options.lanes,
@@ -115,29 +108,24 @@ export async function measureThroughput(options: ThroughputOptions, onRound?: (r
       rawOpsPerSecond: median(rounds.map((r) => r.raw.opsPerSecond)),
       // Paired: the medians of the two columns may come from different rounds.
       ratio: median(rounds.map((r) => r.fuzz.opsPerSecond / r.raw.opsPerSecond)),
-      identicalShare: rounds.reduce((n, r) => n + r.raw.identical, 0) / compared,
+      identicalShare: identical / compared,
       rounds,
-      mix: mixOf(last.flatMap((g) => g.requests)),
+      mix,
     };
   } finally {
+    for (const close of closers.reverse()) await close().catch(() => undefined);
+    await Promise.all(servers.map((s) => s.close()));
     unpin();
     if (!keepFindings) rmSync(outDir, { recursive: true, force: true });
   }
 }
 
-function merged(a: Readonly<Record<string, number>>, b: Readonly<Record<string, number>>): Record<string, number> {
-  const out: Record<string, number> = { ...a };
-  for (const [k, n] of Object.entries(b)) out[k] = (out[k] ?? 0) + n;
-  return out;
-}
-
-function mixOf(requests: readonly { method: string; path: string }[]): Record<string, number> {
-  const out: Record<string, number> = {};
+/** Counts requests per path shape into `into`. */
+function tally(into: Record<string, number>, requests: readonly { method: string; path: string }[]): void {
   for (const r of requests) {
     const shape = `${r.method} ${r.path.replace(/\/v1\/cashpack\/[^/]+\/status$/, '/v1/cashpack/{id}/status').replace(/\/(principals|redeemers|packs)\/[^/]+\//, '/$1/{id}/')}`;
-    out[shape] = (out[shape] ?? 0) + 1;
+    into[shape] = (into[shape] ?? 0) + 1;
   }
-  return out;
 }
 
 export function median(values: readonly number[]): number {

@@ -159,13 +159,14 @@ describe('the request recorder', () => {
 
 describe('the raw replay', () => {
   // Records a short campaign against a seeded reference and sends it to a second
-  // one: with the same seed the answers are the fuzzer's (but for the clock read
-  // of the first freeze); with another seed they are not, so the count can fail.
+  // one on another port, with the first one's Host: with the same seed the answers
+  // are the fuzzer's (but for the clock read of the first freeze); with another
+  // seed, or without the Host the signatures cover, they are not, so the count can fail.
   let recording: RecordedGroup[];
-  let port: number;
+  let authority: string;
   beforeAll(async () => {
     const first = await startReference({ seed: 'replay-test', plaintextPort: null });
-    port = Number(new URL(first.url).port);
+    authority = new URL(first.url).host;
     const role = createHttpRole({ baseUrl: first.url, ca: first.tls.ca });
     const recorder = createRecorder();
     recording = recorder.start();
@@ -178,11 +179,12 @@ describe('the raw replay', () => {
     }
   }, 60_000);
 
-  const replayTo = async (seed: string) => {
-    const second = await startReference({ seed, port, plaintextPort: null });
+  const replayTo = async (seed: string, host: string | undefined) => {
+    const second = await startReference({ seed, plaintextPort: null });
     const agent = adapterLikeAgent(second.tls.ca);
     try {
-      return await replay({ baseUrl: second.url, groups: recording }, agent);
+      expect(new URL(second.url).host).not.toBe(authority);
+      return await replay({ baseUrl: second.url, groups: recording, ...(host !== undefined ? { authority: host } : {}) }, agent);
     } finally {
       await agent.close();
       await second.close();
@@ -190,7 +192,7 @@ describe('the raw replay', () => {
   };
 
   it('gets the recorded answers from a second reference with the same seed, lanes side by side', async () => {
-    const result = await replayTo('replay-test');
+    const result = await replayTo('replay-test', authority);
     expect(result.ops).toBe(requestCount(recording));
     expect(result.ops).toBeGreaterThan(100);
     expect(new Set(recording.map((g) => g.lane)).size).toBe(4);
@@ -199,9 +201,17 @@ describe('the raw replay', () => {
   }, 30_000);
 
   it('sees the differences when the second reference has another seed', async () => {
-    const result = await replayTo('another seed');
+    const result = await replayTo('another seed', authority);
     expect(result.compared - result.identical).toBeGreaterThan(result.compared / 4);
     expect(Object.keys(result.differences).length).toBeGreaterThan(0);
+  }, 30_000);
+
+  it('sees the differences when the requests go without the Host their signatures cover', async () => {
+    const right = await replayTo('replay-test', authority);
+    const wrong = await replayTo('replay-test', undefined);
+    // Signed status reads and identified redemptions are refused (401) when @authority differs.
+    expect(wrong.differences['200 -> 401'] ?? 0).toBeGreaterThan(0);
+    expect(wrong.identical).toBeLessThan(right.identical);
   }, 30_000);
 });
 
