@@ -17,7 +17,7 @@ import { createHttpRole } from '../adapters/http.ts';
 import { HarnessError } from '../cli/errors.ts';
 import { runCampaign } from '../fuzz/index.ts';
 import { adapterLikeAgent, replay, type LoopResult } from './raw-loop.ts';
-import { createRecorder, requestCount } from './recorder.ts';
+import { createRecorder, requestCount, type RecordedGroup } from './recorder.ts';
 import { pinningPlan, pinSelf, type Pinning } from './pinning.ts';
 import { serveReference, type ServedReference } from './served.ts';
 
@@ -78,7 +78,7 @@ export async function measureThroughput(options: ThroughputOptions, onRound?: (r
     let compared = 0;
     const mix: Record<string, number> = {};
     /** One fuzz campaign against the first server and the raw loop sending its recording to the second. */
-    const pair = async (ms: number, campaignSeed: number): Promise<Round> => {
+    const pair = async (ms: number, campaignSeed: number): Promise<{ round: Round; groups: RecordedGroup[] }> => {
       const groups = recorder.start();
       const result = await runCampaign({ operator: role, seed: campaignSeed, budget: { kind: 'time', ms }, shrinkMs: 1000, outDir, targetName: 'embedded reference', lanes: options.lanes, tap: recorder.tap });
       recorder.stop();
@@ -90,15 +90,14 @@ export async function measureThroughput(options: ThroughputOptions, onRound?: (r
       identical += raw.identical;
       compared += raw.compared;
       const ops = requestCount(groups);
-      tally(mix, groups.flatMap((g) => g.requests));
-      return { fuzz: { ops, elapsedMs: result.elapsedMs, opsPerSecond: ops / (result.elapsedMs / 1000), runs: result.runs, recordedGroups: groups.length }, raw };
+      return { round: { fuzz: { ops, elapsedMs: result.elapsedMs, opsPerSecond: ops / (result.elapsedMs / 1000), runs: result.runs, recordedGroups: groups.length }, raw }, groups };
     };
     await pair(options.warmupMs, options.seed * 1000);
-    for (const k in mix) delete mix[k];
     const rounds: Round[] = [];
     for (let i = 0; i < options.rounds; i++) {
-      const round = await pair(options.roundMs, options.seed * 1000 + i + 1);
+      const { round, groups } = await pair(options.roundMs, options.seed * 1000 + i + 1);
       rounds.push(round);
+      tally(mix, groups);
       onRound?.(round, i);
     }
     return {
@@ -120,9 +119,9 @@ export async function measureThroughput(options: ThroughputOptions, onRound?: (r
   }
 }
 
-/** Counts requests per path shape into `into`. */
-function tally(into: Record<string, number>, requests: readonly { method: string; path: string }[]): void {
-  for (const r of requests) {
+/** Counts the recording's requests per path shape into `into`. */
+function tally(into: Record<string, number>, groups: readonly RecordedGroup[]): void {
+  for (const r of groups.flatMap((g) => g.requests)) {
     const shape = `${r.method} ${r.path.replace(/\/v1\/cashpack\/[^/]+\/status$/, '/v1/cashpack/{id}/status').replace(/\/(principals|redeemers|packs)\/[^/]+\//, '/$1/{id}/')}`;
     into[shape] = (into[shape] ?? 0) + 1;
   }
