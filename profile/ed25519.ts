@@ -22,10 +22,10 @@ export interface Ed25519KeyPair {
 // pair, an SPKI import ten times a JWK one), so keys are read as JWK. A private
 // key is its seed imported as a private JWK: the import derives the public key
 // (OpenSSL computes it from d; the x member the JWK reader requires is not used),
-// which the key's own JWK export then carries: one scalar multiplication per key. Keys are never made by generateKeyPairSync and
-// exported: exporting a KeyObject whose generation job is being collected can
-// deadlock Node 20 (the job's destructor takes the key's lock that the export
-// holds while allocating).
+// which the key's own JWK export then carries: one scalar multiplication per
+// key. Keys are never made by generateKeyPairSync and exported: exporting a
+// KeyObject whose generation job is being collected can deadlock Node 20 (the
+// job's destructor takes the key's lock that the export holds while allocating).
 /** Stands in for x in a private JWK whose public key OpenSSL derives from d. */
 const UNUSED_X = 'A'.repeat(43);
 

@@ -7,11 +7,12 @@
 // waits for every lane, as in the fuzzer (harness/fuzz/lanes.ts); the requests
 // of a group go out together.
 //
-// It is sent to a second reference started with the seed of the first (served.ts),
-// with the first one's Host: same signing key, same pack ids, the clock set by
-// the recorded test-control calls, so the same requests meet the same state and
-// get the same answers. The server does exactly the work the fuzzer's traffic caused,
-// and every answer is compared with the recorded one to show that it did.
+// It is sent to a second reference started with the seed of the first
+// (served.ts), with the first one's Host: same signing key, same pack ids, the
+// clock set by the recorded test-control calls, so the same requests meet the
+// same state and get the same answers. The server does exactly the work the
+// fuzzer's traffic caused, and every answer is compared with the recorded one to
+// show that it did.
 import { Agent, type Dispatcher } from 'undici';
 import { HTTP_DEFAULTS } from '../adapters/http.ts';
 import type { RecordedGroup, RecordedRequest } from './recorder.ts';
