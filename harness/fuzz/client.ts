@@ -7,6 +7,9 @@
 import { TransportError, type HttpRole, type WireRequest, type WireResponse } from '../adapters/types.ts';
 import { parseJson } from '../scenarios/http.ts';
 
+// One way to write a JSON request, shared with the scenario runner.
+export { jsonRequest } from '../scenarios/http.ts';
+
 /** One request and its answer, as written to a crash file. */
 export interface Exchange {
   readonly request: { readonly method: string; readonly path: string; readonly headers: Readonly<Record<string, string>>; readonly body?: string };
@@ -99,10 +102,6 @@ export class FuzzClient {
       throw error;
     }
   }
-}
-
-export function jsonRequest(method: string, path: string, value: unknown, headers: Record<string, string> = {}): WireRequest {
-  return { method, path, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(value) };
 }
 
 function shown(request: WireRequest): Exchange['request'] {
