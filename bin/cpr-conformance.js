@@ -1,9 +1,33 @@
 #!/usr/bin/env node
 // Launcher: registers tsx so the TypeScript sources run without a build step.
+import { spawn } from 'node:child_process';
+import { constants } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { register } from 'tsx/esm/api';
 
-register();
-const { main } = await import('../harness/cli/main.ts');
-// Exit explicitly: a stray handle (an unreachable target's socket, say) must never
-// keep the command alive after it has decided its result.
-process.exit(await main(process.argv.slice(2)));
+// The fuzzer keeps each model run's state (worlds, exchanges, scripts) while it
+// allocates fast; with V8's default 16 MB semi-spaces every young collection
+// copies that state again. `fuzz`, and `bench` which measures it, run in a
+// Node with larger semi-spaces (harness/bench/memory.ts starts its fuzzing
+// child alike), unless the size was chosen on the command line or in NODE_OPTIONS.
+const YOUNG_GENERATION = '--max-semi-space-size';
+const FUZZER_NODE_FLAGS = [`${YOUNG_GENERATION}=128`];
+
+const args = process.argv.slice(2);
+const chosen = [...process.execArgv, process.env.NODE_OPTIONS ?? ''].some((flag) => flag.includes(YOUNG_GENERATION));
+if ((args[0] === 'fuzz' || args[0] === 'bench') && !chosen) {
+  const child = spawn(process.execPath, [...process.execArgv, ...FUZZER_NODE_FLAGS, fileURLToPath(import.meta.url), ...args], { stdio: 'inherit' });
+  // Signals sent to this process reach the command too (a terminal's Ctrl-C reaches both).
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => child.kill(signal));
+  child.once('error', (error) => {
+    process.stderr.write(`cpr-conformance: could not start node for ${args[0]}: ${error.message}\n`);
+    process.exit(2);
+  });
+  child.once('exit', (code, signal) => process.exit(code ?? 128 + (constants.signals[signal] ?? 0)));
+} else {
+  register();
+  const { main } = await import('../harness/cli/main.ts');
+  // Exit explicitly: a stray handle (an unreachable target's socket, say) must never
+  // keep the command alive after it has decided its result.
+  process.exit(await main(args));
+}

@@ -55,6 +55,8 @@ export interface Machine {
   readonly platform: string;
   readonly arch: string;
   readonly memory_gb: number;
+  /** The flags this Node runs with (`fuzz` and `bench` get a larger young generation: bin/cpr-conformance.js). */
+  readonly node_flags: readonly string[];
 }
 
 export interface BenchReport {
@@ -122,6 +124,7 @@ export function machineOf(): Machine {
     platform: platform(),
     arch: arch(),
     memory_gb: Math.round((totalmem() / 1024 ** 3) * 10) / 10,
+    node_flags: [...process.execArgv],
   };
 }
 

@@ -21,10 +21,13 @@ export interface MemoryResult {
 
 const PROBE = fileURLToPath(new URL('./memory-probe.ts', import.meta.url));
 
+/** The Node flags `cpr-conformance fuzz` runs with (bin/cpr-conformance.js): the probe fuzzes as that command does. */
+const FUZZER_NODE_FLAGS = ['--max-semi-space-size=128'];
+
 export async function measureMemory(options: MemoryProbeOptions): Promise<MemoryResult> {
   const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
   const output = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, ['--expose-gc', '--import', tsx, PROBE, JSON.stringify(options)], { cwd: PROJECT_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...FUZZER_NODE_FLAGS, '--expose-gc', '--import', tsx, PROBE, JSON.stringify(options)], { cwd: PROJECT_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => void (stdout += chunk));

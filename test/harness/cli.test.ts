@@ -29,11 +29,26 @@ describe('cpr-conformance command line', () => {
     [['serve', '--bogus'], /USAGE_ERROR: Unknown option '--bogus'/],
     [['serve', '--port', 'eighty'], /USAGE_ERROR: --port takes a whole number/],
     [['serve', '--policy', '/nonexistent/policy.yaml'], /USAGE_ERROR: cannot read --policy/],
+    // fuzz and bench run in a child Node (bin/cpr-conformance.js): its code and words come through.
+    [['fuzz', '--bogus'], /USAGE_ERROR: Unknown option '--bogus'/],
+    [['bench', '--bogus'], /USAGE_ERROR: Unknown option '--bogus'/],
   ])('rejects %j with a stable code, a hint and exit 2', (args, message) => {
     const r = run(...args);
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(message);
     expect(r.stderr).toMatch(/\n  hint: \S/);
+  });
+
+  it('ends a fuzz campaign, and the Node it runs in, when the command is sent SIGTERM', async () => {
+    const child = spawn(process.execPath, [BIN, 'fuzz', '--time', '60', '--seed', '1'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stderr.on('data', (d: Buffer) => void (out += d.toString()));
+    // Signalled once it is fuzzing: the campaign runs in the child the launcher started.
+    await vi.waitFor(() => expect(out).toMatch(/fuzz exploring/), { timeout: 30_000, interval: 100 });
+    const exited = new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.once('exit', (code, signal) => resolve([code, signal])));
+    child.kill('SIGTERM');
+    const [code, signal] = await exited;
+    expect(signal ?? code).toBe(143);
   });
 
   it('explains every serve option with serve --help', () => {
