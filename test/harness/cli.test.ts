@@ -41,14 +41,18 @@ describe('cpr-conformance command line', () => {
 
   it('ends a fuzz campaign, and the Node it runs in, when the command is sent SIGTERM', async () => {
     const child = spawn(process.execPath, [BIN, 'fuzz', '--time', '60', '--seed', '1'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const exited = new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.once('exit', (code, signal) => resolve([code, signal])));
     let out = '';
     child.stderr.on('data', (d: Buffer) => void (out += d.toString()));
-    // Signalled once it is fuzzing: the campaign runs in the child the launcher started.
-    await vi.waitFor(() => expect(out).toMatch(/fuzz exploring/), { timeout: 30_000, interval: 100 });
-    const exited = new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.once('exit', (code, signal) => resolve([code, signal])));
-    child.kill('SIGTERM');
-    const [code, signal] = await exited;
-    expect(signal ?? code).toBe(143);
+    try {
+      // Signalled once it is fuzzing: the campaign runs in the child the launcher started.
+      await vi.waitFor(() => expect(out).toMatch(/fuzz exploring/), { timeout: 30_000, interval: 100 });
+      child.kill('SIGTERM');
+      const [code, signal] = await exited;
+      expect(signal ?? code).toBe(143);
+    } finally {
+      child.kill('SIGKILL');
+    }
   });
 
   it('explains every serve option with serve --help', () => {
