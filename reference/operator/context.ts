@@ -1,6 +1,6 @@
 // What every Operator endpoint works with, and the small rules they share.
 import { SIGNING_TAGS, decodeB64urlFixed, parseTimestamp, problem, verifyObject, type MessageType, type OkpJwk, type Problem, type ProblemCode } from '../../profile/index.ts';
-import type { CashPack } from '../../profile/cashpack/index.ts';
+import type { CashPack, LockRequest } from '../../profile/cashpack/index.ts';
 import type { Clock } from '../clock.ts';
 import type { Faults } from '../mutants.ts';
 import type { RefRequest, RefResponse } from '../http/types.ts';
@@ -15,8 +15,8 @@ export interface OperatorContext {
   readonly state: OperatorState;
   /** The fault switched on, if any (reference/mutants.ts); NO_FAULTS for the correct Operator. */
   readonly faults: Faults;
-  /** A new pack id for the lock request with this request_id (random unless the Operator was given an id seed). */
-  readonly newPackId: (requestId: string) => string;
+  /** A new pack id for this Lock Request (random unless the Operator was given an id seed). */
+  readonly newPackId: (lock: LockRequest) => string;
 }
 
 /** An endpoint: path parameters come from the router's pattern. */

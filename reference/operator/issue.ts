@@ -78,7 +78,7 @@ function insufficientBalance() {
 }
 
 function newPack(ctx: OperatorContext, lock: LockRequest, amount: bigint, expiryMs: number, now: number): PackRecord {
-  const packId = ctx.newPackId(lock.request_id);
+  const packId = ctx.newPackId(lock);
   const unsigned: Omit<CashPack, 'signature'> = {
     pack_id: packId,
     amount: lock.amount,

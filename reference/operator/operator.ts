@@ -31,7 +31,12 @@ export interface OperatorOptions {
   readonly policy?: Partial<Policy>;
   /** 32-byte seed of the signing key; random when absent. */
   readonly signingSeed?: Uint8Array;
-  /** Pack ids derived from this seed and the lock request's id (seededUuid) instead of random: the same requests get the same answers, in any order. */
+  /**
+   * Pack ids derived from this seed and the signed Lock Request (seededUuid)
+   * instead of random: the same requests get the same answers, in any order. The
+   * signature, not request_id alone: a request_id the Operator has forgotten
+   * (PROFILE.md §6) may come back in a new Lock Request, which needs a new id.
+   */
   readonly idSeed?: Uint8Array;
   /** Serve /_control/operator/ (default true). */
   readonly control?: boolean;
@@ -87,7 +92,7 @@ export function createOperator(options: OperatorOptions): Operator {
     keys,
     state: new OperatorState(policy.request_window_seconds, faults),
     faults,
-    newPackId: idSeed ? (requestId) => seededUuid(idSeed, requestId) : () => newUuid(),
+    newPackId: idSeed ? (lock) => seededUuid(idSeed, `${lock.request_id}\n${lock.signature}`) : () => newUuid(),
   };
   const routing = { control: options.control ?? true };
   const routed = (request: RefRequest) => route(ctx, request, routing);

@@ -1,7 +1,7 @@
 // The well-known documents (spec §4.3, §5.2; PROFILE.md §4.8): GET and HEAD,
 // application/json, no authentication; issued packs verify under the served key.
 import { describe, expect, it } from 'vitest';
-import { operatorKeyOf, validateMessage, verifyCashPack, verifyConfirmation } from '../../../profile/cashpack/index.ts';
+import { operatorKeyOf, validateMessage, verifyCashPack, verifyConfirmation, type CashPack } from '../../../profile/cashpack/index.ts';
 import { Clock } from '../../../reference/clock.ts';
 import { serializeResponse } from '../../../reference/http/respond.ts';
 import { createOperator } from '../../../reference/operator/index.ts';
@@ -79,19 +79,35 @@ describe('well-known documents', () => {
     expect(a.jwk).toEqual(b.jwk);
   });
 
-  it('derives pack ids from the id seed and the request_id, in whatever order requests come', async () => {
+  it('derives pack ids from the id seed and the signed Lock Request, in whatever order requests come', async () => {
     const idSeed = new Uint8Array(32).fill(9);
-    const ids = async (options: { idSeed?: Uint8Array }, order: readonly string[]) => {
-      const f = createFixture(options);
-      const out: Record<string, string> = {};
-      for (const request_id of order) out[request_id] = (await f.issuePack({ request_id })).pack.pack_id;
+    const a = createFixture({ idSeed });
+    const locks = ['6f1c2a3e-0000-4000-8000-000000000001', '6f1c2a3e-0000-4000-8000-000000000002'].map((request_id) => a.lockRequest({ request_id }));
+    // The same signed requests to each Operator: its Principal provisioned with a's key.
+    const ids = async (f: ReturnType<typeof createFixture>, order: readonly number[]) => {
+      if (f !== a) f.operator.provisionPrincipal({ public_key: a.principal.jwk, asset: EUR, balance: f.operator.policy.max_amount });
+      const out: string[] = [];
+      for (const i of order) {
+        const reply = await f.issue(locks[i]);
+        expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+        out[i] = (reply.body as CashPack).pack_id;
+      }
       return out;
     };
-    const [first, second] = ['6f1c2a3e-0000-4000-8000-000000000001', '6f1c2a3e-0000-4000-8000-000000000002'];
-    const a = await ids({ idSeed }, [first, second]);
-    expect(await ids({ idSeed }, [second, first])).toEqual(a);
-    expect(a[first]).not.toBe(a[second]);
-    expect((await ids({}, [first, second]))[first]).not.toBe(a[first]);
+    const seeded = await ids(a, [0, 1]);
+    expect(await ids(createFixture({ idSeed }), [1, 0])).toEqual(seeded);
+    expect(seeded[0]).not.toBe(seeded[1]);
+    expect((await ids(createFixture(), [0, 1]))[0]).not.toBe(seeded[0]);
+  });
+
+  it('gives a request_id the Operator has forgotten, back in a new Lock Request, a new seeded pack id', async () => {
+    const f = createFixture({ idSeed: new Uint8Array(32).fill(9) });
+    const request_id = '6f1c2a3e-0000-4000-8000-000000000003';
+    const first = await f.issuePack({ request_id });
+    // PROFILE.md §6: ids are remembered for twice the freshness window.
+    f.clock.advance(2 * f.operator.policy.request_window_seconds + 1);
+    const again = await f.issuePack({ request_id });
+    expect(again.pack.pack_id).not.toBe(first.pack.pack_id);
   });
 
   it.each([
