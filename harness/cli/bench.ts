@@ -14,11 +14,12 @@ one row per figure, with its target and PASS or FAIL:
 
   run_wall_s          a full \`run\` as a cold process (and the tests and checks
                       it executed)
-  fuzz_ops_per_s      the stateful fuzzer (8 lanes) against a reference started
-  raw_ops_per_s       with a seed, and a plain undici loop sending the same
-  ratio               requests, with the same lanes and bursts, to a second
-  raw_identical_share reference with that seed on that port (the same state,
-                      the same answers); ratio = the median of each round's
+  fuzz_ops_per_s      fifteen rounds: the stateful fuzzer (8 lanes, 3 s)
+  raw_ops_per_s       against a reference started with a seed, then a plain
+  ratio               undici loop sending the same requests, with the same
+  raw_identical_share lanes and bursts and the first one's Host, to a second
+                      reference with that seed (the same state, the same
+                      answers); ratio = the median of each round's
                       fuzz / raw, and the share of the loop's answers
                       identical to the fuzzer's shows that the two servers
                       did the same work
@@ -28,7 +29,8 @@ one row per figure, with its target and PASS or FAIL:
   node_/noble_        Ed25519 sign and verify rates of node:crypto and
   sign/verify_per_s   @noble/ed25519
 
-Each phase runs alone; the whole benchmark takes about four minutes. Targets
+Each phase runs alone; the whole benchmark takes about four minutes, in a
+Node with 128 MB semi-spaces, as the fuzz command runs. Targets
 (issue 8): run_wall_s <= 15, ratio >= 0.8, rss_growth_mb <= 50; and
 raw_identical_share >= 0.98, without which the ratio compares different work.
 Where taskset exists and there are two cores or more, the throughput phase
