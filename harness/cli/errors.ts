@@ -19,4 +19,4 @@ export class HarnessError extends Error {
   }
 }
 
-export const EXIT = { conformant: 0, nonConformant: 1, error: 2 } as const;
+export { EXIT_CODES as EXIT } from '../report/aggregate.ts';

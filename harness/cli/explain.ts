@@ -8,21 +8,29 @@ import { PROPERTIES, findProperty } from '../properties/catalogue.ts';
 import { loadSuites, PROJECT_ROOT } from '../scenarios/load.ts';
 import { parse } from './args.ts';
 import { HarnessError } from './errors.ts';
+import { readReport } from '../report/index.ts';
 
-export const EXPLAIN_HELP = `Usage: cpr-conformance explain ID
+export const EXPLAIN_HELP = `Usage: cpr-conformance explain ID [--report FILE]
 
 ID is a requirement ID (TOK-ONCE-1, PRF-ERR-1), a scenario ID (TOK-ONCE-001)
 or a property ID (PROP-PAYEE-001).
 For a requirement: its level, roles, spec sections, summary, the spec's text of
 those sections (read from ../shared/spec/ when present) and the scenarios that
 cover it. For a scenario: its requirements, file and line, and its steps.
+
+Options:
+  --report FILE   a run's report.json: also say what that run concluded about
+                  ID and why (for a requirement that was not exercised: which
+                  tests were skipped, not applicable, errored or not selected,
+                  and their reasons)
+  -h, --help      show this help
 `;
 
 const SPEC = join(PROJECT_ROOT, '..', 'shared', 'spec', 'cpr-cashpack-spec.md');
 
 export async function explain(argv: string[]): Promise<number> {
-  const [id, ...rest] = argv.filter((a) => !a.startsWith('-'));
-  const values = parse('explain', argv.filter((a) => a.startsWith('-')), {});
+  const values = parse('explain', argv.filter((a, i) => a.startsWith('-') || argv[i - 1] === '--report'), { report: { type: 'string' } });
+  const [id, ...rest] = argv.filter((a, i) => !a.startsWith('-') && argv[i - 1] !== '--report');
   if (values.help) {
     process.stdout.write(EXPLAIN_HELP);
     return 0;
@@ -36,6 +44,9 @@ export async function explain(argv: string[]): Promise<number> {
     if (requirement.sections.length) out.push(`  spec: ${requirement.sections.join(' ')}`);
     if (requirement.profile_sections?.length) out.push(`  PROFILE.md: ${requirement.profile_sections.join(' ')}`);
     if (requirement.notes) out.push(`  note: ${requirement.notes}`);
+    if (!existsSync(SPEC) && requirement.sections.length > 0) {
+      out.push('', `  (the spec's text is not shown: ${SPEC} is not there; the spec is cpr-cashpack-spec.md, kept beside this checkout in ../shared/spec/)`);
+    }
     for (const section of requirement.sections) {
       const text = specSection(section);
       if (text) out.push('', `  ${section} of the spec:`, ...text.split('\n').map((l) => `    ${l}`));
@@ -57,8 +68,32 @@ export async function explain(argv: string[]): Promise<number> {
     if (scenario.info) out.push(`  ${scenario.info.trim()}`);
     out.push('  steps:', ...scenario.steps.map((s) => `    ${s.index + 1}. ${s.action}${s.as ? ` as ${s.as}` : ''}${s.expect.length ? ` — ${s.expect.map((c) => c.name).join(', ')}` : ''}`));
   }
+  if (values.report !== undefined) out.push('', ...inReport(id, values.report as string));
   process.stdout.write(`${out.join('\n')}\n`);
   return 0;
+}
+
+/** What a run's report says about a requirement or a test, and why. */
+function inReport(id: string, file: string): string[] {
+  const report = readReport(file);
+  const out = [`in ${file} (verdict ${report.verdict}):`];
+  const requirement = report.requirements.find((r) => r.id === id);
+  if (requirement) {
+    out.push(`  ${requirement.id}: ${requirement.status}${requirement.deciding ? ' (deciding)' : ' (not deciding in that run)'}`);
+    if (requirement.reason) out.push(`  why: ${requirement.reason}`);
+    for (const testId of requirement.tests) {
+      const t = report.tests.find((x) => x.id === testId);
+      if (t) out.push(`    ${t.id}  ${t.status}${t.error_code ? ` ${t.error_code}` : ''}${t.reason ? `: ${t.reason.split('\n')[0]!.slice(0, 300)}` : ''}`);
+    }
+    return out;
+  }
+  const test = report.tests.find((t) => t.id === id);
+  if (!test) return [...out, `  ${id} is not in that report (the run did not select it)`];
+  out.push(`  ${test.id}: ${test.status}${test.error_code ? ` ${test.error_code}` : ''}${test.known_failure ? ' (known failure)' : ''}`);
+  if (test.reason) out.push(`  why: ${test.reason}`);
+  for (const c of test.checks.filter((x) => !x.passed)) out.push(`    failed check ${c.check} (${c.requirement}), step ${c.step + 1}: ${c.message}`);
+  out.push(`  rerun: ${test.rerun}`);
+  return out;
 }
 
 /** The text under a "### 5.1 ..." heading (or "## 5 ...") of the spec, up to the next heading. */

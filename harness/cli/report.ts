@@ -1,7 +1,8 @@
 // `cpr-conformance report merge DIR...`: joins sharded runs into one report.
 import { join, resolve } from 'node:path';
 import { loadRegistry } from '../../profile/registry.ts';
-import { mergeReports, readReport, writeAllReports } from '../report/index.ts';
+import { exitCodeOf, mergeReports, readReport, writeAllReports } from '../report/index.ts';
+import { committedCatalogue } from '../runner/catalogue.ts';
 import { createTerminal } from '../runner/terminal.ts';
 import { parse } from './args.ts';
 import { EXIT, HarnessError } from './errors.ts';
@@ -18,6 +19,7 @@ Options:
   --report-dir DIR     where to write the merged report (default reports/merged)
   --strict             as for run
   --profile-advisory   as for run
+  --allow-partial      as for run: an incomplete verdict exits 0
   -h, --help           show this help
 `;
 
@@ -33,6 +35,7 @@ export async function report(argv: string[]): Promise<number> {
     'report-dir': { type: 'string' },
     strict: { type: 'boolean' },
     'profile-advisory': { type: 'boolean' },
+    'allow-partial': { type: 'boolean' },
   });
   if (values.help) {
     process.stdout.write(REPORT_HELP);
@@ -40,9 +43,14 @@ export async function report(argv: string[]): Promise<number> {
   }
   if (dirs.length === 0) throw new HarnessError('USAGE_ERROR', 'report merge needs at least one report folder', 'see: cpr-conformance report --help');
   const reports = dirs.map((d) => readReport(join(d, 'report.json')));
-  const merged = mergeReports(reports, loadRegistry(), { strict: values.strict === true, profileAdvisory: values['profile-advisory'] === true, sources: dirs });
+  const merged = mergeReports(reports, loadRegistry(), {
+    ...(values.strict === true ? { strict: true } : {}),
+    ...(values['profile-advisory'] === true ? { profileAdvisory: true } : {}),
+    catalogue: committedCatalogue(),
+    sources: dirs,
+  });
   const out = resolve((values['report-dir'] as string | undefined) ?? join('reports', 'merged'));
   writeAllReports(out, merged);
   printSummary(merged, out, createTerminal());
-  return merged.verdict === 'conformant' ? EXIT.conformant : merged.verdict === 'non-conformant' ? EXIT.nonConformant : EXIT.error;
+  return exitCodeOf(merged, values['allow-partial'] === true || merged.run.allow_partial);
 }

@@ -39,13 +39,21 @@ Selection:
   --shard i/n           run only the i-th of n shards (by suite file); join the
                         reports with: cpr-conformance report merge DIR...
 
-Verdict:
+Verdict (conformant only when every deciding requirement of the target's
+roles was exercised and passed; incomplete when nothing failed but some were
+not exercised, by a missing capability, a selection, an inapplicable policy or
+a harness error):
   --strict              SHOULD failures fail the run (otherwise warnings)
   --profile-advisory    PROFILE failures are warnings: for implementations
                         certified through an adapter with another wire format
+  --allow-partial       an incomplete verdict exits 0 instead of 3 (the
+                        verdict still says incomplete)
   --baseline FILE       known failures: a report.json, or YAML/JSON with
-                        known_failures: [test IDs]; the run fails when any
-                        result differs from it (a new failure or a new pass)
+                        known_failures: [test IDs]. Changes the exit code only:
+                        it is 1 when any result differs from the baseline (a
+                        new failure or a new pass); the verdict and every
+                        report still say what was observed, known failures
+                        marked as such
 
 Bounds (a target that hangs or stops answering ends the run within seconds):
   --request-timeout MS  deadline of each request to the target, connect to last
@@ -75,7 +83,8 @@ never reaches the terminal raw, and the target file's control tokens and private
 keys never appear in any report or output.
 
 Exit codes: 0 conformant, 1 non-conformant, 2 harness or usage error,
-unreachable target, interrupted, or nothing selected.
+unreachable target, interrupted, or nothing selected, 3 incomplete (nothing
+failed, but not every deciding requirement was exercised).
 `;
 
 export async function run(argv: string[]): Promise<number> {
@@ -89,6 +98,7 @@ export async function run(argv: string[]): Promise<number> {
     shard: { type: 'string' },
     strict: { type: 'boolean' },
     'profile-advisory': { type: 'boolean' },
+    'allow-partial': { type: 'boolean' },
     baseline: { type: 'string' },
     'report-dir': { type: 'string' },
     seed: { type: 'string' },
@@ -124,6 +134,7 @@ export async function run(argv: string[]): Promise<number> {
       scenarioFiles: (values.scenario as string[] | undefined) ?? [],
       strict: values.strict === true,
       profileAdvisory: values['profile-advisory'] === true,
+      allowPartial: values['allow-partial'] === true,
       ...(values.seed !== undefined ? { seed: integerOption('run', 'seed', values.seed, 0, 2 ** 32 - 1)! } : {}),
       ...(values['property-runs'] !== undefined ? { propertyRuns: integerOption('run', 'property-runs', values['property-runs'], 1, 100_000)! } : {}),
       noProperties: values['no-properties'] === true,
@@ -140,7 +151,7 @@ export async function run(argv: string[]): Promise<number> {
     terminal,
   );
   printSummary(outcome.report, outcome.dir, terminal);
-  return outcome.exitCode === 0 ? EXIT.conformant : outcome.exitCode === 1 ? EXIT.nonConformant : EXIT.error;
+  return outcome.exitCode;
 }
 
 function targetChoice(values: Record<string, unknown>): TargetChoice {

@@ -1,6 +1,7 @@
 // The closing lines of a run on the terminal: verdict, counts, what failed and how
 // to rerun it, and where the reports are.
 import type { Report } from '../report/model.ts';
+import { baselineNote, coverageLine, REQUIREMENT_STATUSES, VERDICT_MEANING } from '../report/wording.ts';
 import type { Terminal } from '../runner/terminal.ts';
 
 export function printSummary(report: Report, dir: string, terminal: Terminal): void {
@@ -11,7 +12,8 @@ export function printSummary(report: Report, dir: string, terminal: Terminal): v
   // Tests the run guard did not run share one reason: one line for them all, not one each.
   const notRun = report.tests.filter(wasNotRun);
   for (const t of report.tests.filter((t) => (t.status === 'failed' || t.status === 'error') && !wasNotRun(t))) {
-    terminal.line(`${t.status === 'failed' ? 'FAIL' : `ERROR${t.error_code ? ` ${t.error_code}` : ''}`} ${t.id} ${t.title}`);
+    const known = t.known_failure ? ' (known failure)' : '';
+    terminal.line(`${t.status === 'failed' ? 'FAIL' : t.error_code === 'HARNESS_SETUP_FAILED' ? 'SETUP FAILED' : `ERROR${t.error_code ? ` ${t.error_code}` : ''}`}${known} ${t.id} ${t.title}`);
     if (t.reason) terminal.line(`     ${t.reason.split('\n')[0]!.slice(0, 400)}`);
     terminal.line(`     rerun: ${t.rerun}`);
   }
@@ -21,17 +23,22 @@ export function printSummary(report: Report, dir: string, terminal: Terminal): v
   }
   for (const e of report.errors) terminal.line(`HARNESS ${e.code}: ${e.message.slice(0, 400)}`);
   terminal.line('');
-  terminal.line(`verdict: ${report.verdict}${report.run.incomplete ? ' (incomplete run)' : ''}`);
+  terminal.line(`verdict: ${report.verdict}: ${VERDICT_MEANING[report.verdict] ?? ''}${report.run.incomplete ? ' (the run was cut short)' : ''}`);
+  terminal.line(`coverage: ${coverageLine(report.coverage)}`);
+  if (report.coverage.untested > 0) {
+    const ids = report.coverage.untested_ids;
+    terminal.line(`not exercised: ${ids.slice(0, 12).join(', ')}${ids.length > 12 ? ` and ${ids.length - 12} more` : ''} (why: cpr-conformance explain ID --report ${dir}/report.json)`);
+  }
   terminal.line(`tests: ${s.total} — ${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped, ${s.not_applicable} not applicable, ${s.error} errors`);
-  const count = (status: string) => report.requirements.filter((r) => r.status === status).length;
-  terminal.line(
-    `requirements: ${report.requirements.length} — ${count('passed')} passed, ${failed.length} failed, ${warnings.length} warnings, ${count('skipped')} skipped, ${count('not-applicable')} not applicable, ${uncovered.length} uncovered`,
-  );
+  const counted = REQUIREMENT_STATUSES.map((status) => [status, report.requirements.filter((r) => r.status === status).length] as const).filter(([status, n]) => n > 0 || status === 'passed' || status === 'failed');
+  terminal.line(`requirements: ${report.requirements.length} — ${counted.map(([status, n]) => `${n} ${status.replace('-', ' ')}`).join(', ')}`);
   if (failed.length > 0) terminal.line(`failed: ${failed.map((r) => r.id).join(', ')}`);
   if (warnings.length > 0) terminal.line(`warnings (SHOULD; --strict makes them failures): ${warnings.map((r) => r.id).join(', ')}`);
-  if (report.baseline_diff) {
-    terminal.line(`baseline: ${report.baseline_diff.new_failures.length} new failure(s), ${report.baseline_diff.unexpected_passes.length} unexpected pass(es)`);
-  }
+  if (uncovered.length > 0) terminal.line(`uncovered (no test covers them): ${uncovered.map((r) => r.id).join(', ')}`);
+  const note = baselineNote(report);
+  if (note !== undefined) terminal.line(note);
+  for (const id of report.baseline_diff?.unexpected_passes ?? []) terminal.line(`  passed unexpectedly (listed as a known failure): ${id}`);
+  for (const id of report.baseline_diff?.new_failures ?? []) terminal.line(`  new failure (not in the baseline): ${id}`);
   terminal.line(`reports: ${dir}/ (report.json, junit.xml, summary.md, report.html, allure-results/)`);
 }
 

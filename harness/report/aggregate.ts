@@ -1,34 +1,53 @@
-// From test results to requirement statuses, summary and verdict. Pure functions:
-// the run, `report merge` and the tests all use these.
-import type { Requirement } from '../../profile/registry.ts';
-import type { BaselineDiff, Outcome, RequirementResult, RequirementStatus, Summary, TestResult, Verdict } from './model.ts';
+// From test results to requirement statuses, coverage, summary and verdict. Pure
+// functions: the run, `report merge` and the tests all use these, so every form
+// of a report says the same thing about the same results.
+//
+// The verdict never claims more than was observed: a requirement passes only
+// when a check of it passed and nothing that should have exercised it was
+// skipped or broke down, and a run is `conformant` only when every deciding
+// requirement of the target's roles passed.
+import { ROLES, type Level, type Requirement, type Role } from '../../profile/registry.ts';
+import { UNTESTED, type BaselineDiff, type Report, type Coverage, type HarnessIssue, type Outcome, type RequirementResult, type RequirementStatus, type Summary, type TestResult, type Verdict } from './model.ts';
 
 export interface AggregateOptions {
   /** SHOULD failures count as failures (otherwise warnings). */
   readonly strict: boolean;
   /** PROFILE failures count as warnings: for implementations certified through an adapter with another wire format. */
   readonly profileAdvisory?: boolean;
+  /** The roles whose requirements decide: the target's roles, narrowed by --role. Every role when absent. */
+  readonly scopeRoles?: readonly Role[];
+  /**
+   * Every test of the suite (selected or not) by the requirements it covers, so
+   * that a requirement this run did not select reads `not-run`, not `uncovered`.
+   */
+  readonly catalogue?: ReadonlyMap<string, readonly string[]>;
 }
 
 /** Levels whose failure makes a run non-conformant. */
-function decides(level: Requirement['level'], options: AggregateOptions): boolean {
+export function decidingLevel(level: Level, options: Pick<AggregateOptions, 'strict' | 'profileAdvisory'>): boolean {
   if (level === 'MUST') return true;
   if (level === 'PROFILE') return !options.profileAdvisory;
   if (level === 'SHOULD') return options.strict;
   return false; // a MAY is informational
 }
 
+/** The requirements each test covers: those it names and those its checks prove. */
+export function coveredBy(test: Pick<TestResult, 'requirements' | 'checks'>): Set<string> {
+  return new Set([...test.requirements, ...test.checks.map((c) => c.requirement)]);
+}
+
 export function requirementResults(registry: readonly Requirement[], tests: readonly TestResult[], options: AggregateOptions): RequirementResult[] {
   const known = new Set(registry.map((r) => r.id));
   const byRequirement = new Map<string, TestResult[]>();
   for (const test of tests) {
-    const ids = new Set([...test.requirements, ...test.checks.map((c) => c.requirement)]);
-    for (const id of ids) if (known.has(id)) byRequirement.set(id, [...(byRequirement.get(id) ?? []), test]);
+    for (const id of coveredBy(test)) if (known.has(id)) byRequirement.set(id, [...(byRequirement.get(id) ?? []), test]);
   }
+  const scope = new Set(options.scopeRoles ?? ROLES);
   return registry
     .filter((r) => !r.retired)
     .map((r) => {
       const covering = byRequirement.get(r.id) ?? [];
+      const { status, reason } = requirementStatus(r, covering, options);
       return {
         id: r.id,
         level: r.level,
@@ -36,23 +55,66 @@ export function requirementResults(registry: readonly Requirement[], tests: read
         sections: r.level === 'PROFILE' ? (r.profile_sections ?? []).map((s) => `PROFILE ${s}`) : r.sections,
         family: r.family,
         summary: r.summary,
-        status: requirementStatus(r, covering, options),
+        status,
+        deciding: decidingLevel(r.level, options) && r.roles.some((role) => scope.has(role)),
+        ...(reason !== undefined ? { reason } : {}),
         tests: covering.map((t) => t.id),
       };
     });
 }
 
-function requirementStatus(r: Requirement, covering: readonly TestResult[], options: AggregateOptions): RequirementStatus {
-  if (covering.length === 0) return 'uncovered';
-  const checks = covering.flatMap((t) => t.checks.filter((c) => c.requirement === r.id));
+function requirementStatus(r: Requirement, covering: readonly TestResult[], options: AggregateOptions): { status: RequirementStatus; reason?: string } {
+  if (covering.length === 0) {
+    const catalogued = options.catalogue?.get(r.id) ?? [];
+    return catalogued.length > 0
+      ? { status: 'not-run', reason: `not selected by this run (--only, --role or --shard); covered by ${list(catalogued)}` }
+      : { status: 'uncovered', reason: 'no scenario or property covers it' };
+  }
+  const checks = covering.flatMap((t) => t.checks.filter((c) => c.requirement === r.id).map((c) => ({ test: t, check: c })));
   // A failed test counts against every requirement it names when it failed for
-  // no specific check (an exception in a step), never silently as a pass.
-  const failedWithoutCheck = covering.some((t) => t.status === 'failed' && t.requirements.includes(r.id) && !t.checks.some((c) => !c.passed));
-  if (checks.some((c) => !c.passed) || failedWithoutCheck) return decides(r.level, options) ? 'failed' : 'warning';
-  if (covering.some((t) => t.status === 'error')) return 'skipped';
-  if (checks.some((c) => c.passed)) return 'passed';
-  if (covering.every((t) => t.status === 'not-applicable')) return 'not-applicable';
-  return 'skipped';
+  // no specific check, never silently as a pass.
+  const failedWithoutCheck = covering.filter((t) => t.status === 'failed' && t.requirements.includes(r.id) && !t.checks.some((c) => !c.passed));
+  const failedChecks = checks.filter((c) => !c.check.passed);
+  if (failedChecks.length > 0 || failedWithoutCheck.length > 0) {
+    const where = [...new Set([...failedChecks.map((c) => `${c.test.id} (${c.check.check}, step ${c.check.step + 1})`), ...failedWithoutCheck.map((t) => t.id)])];
+    return { status: decidingLevel(r.level, options) ? 'failed' : 'warning', reason: `failed in ${list(where)}` };
+  }
+  // Nothing failed: it passes only if nothing meant to exercise it was left undone.
+  const errored = covering.filter((t) => t.status === 'error');
+  if (errored.length > 0) return { status: 'error', reason: because(errored) };
+  const skipped = covering.filter((t) => t.status === 'skipped');
+  if (skipped.length > 0) return { status: 'skipped', reason: because(skipped) };
+  if (checks.some((c) => c.check.passed)) return { status: 'passed' };
+  const inapplicable = covering.filter((t) => t.status === 'not-applicable');
+  if (inapplicable.length === covering.length) return { status: 'not-applicable', reason: because(inapplicable) };
+  return { status: 'skipped', reason: `${list(covering.map((t) => t.id))} ran, but no check of this requirement was reached` };
+}
+
+function because(tests: readonly TestResult[]): string {
+  const shown = tests.slice(0, 3).map((t) => `${t.id}: ${t.status}${t.error_code ? ` ${t.error_code}` : ''}${t.reason ? ` (${firstLine(t.reason)})` : ''}`);
+  return `${shown.join('; ')}${tests.length > 3 ? `; and ${tests.length - 3} more` : ''}`;
+}
+
+function firstLine(text: string): string {
+  const line = text.split('\n')[0]!;
+  return line.length > 200 ? `${line.slice(0, 200)}…` : line;
+}
+
+function list(ids: readonly string[]): string {
+  return ids.length <= 5 ? ids.join(', ') : `${ids.slice(0, 5).join(', ')} and ${ids.length - 5} more`;
+}
+
+export function coverageOf(requirements: readonly RequirementResult[], scopeRoles: readonly Role[] = ROLES): Coverage {
+  const deciding = requirements.filter((r) => r.deciding);
+  const untested = deciding.filter((r) => UNTESTED.includes(r.status));
+  return {
+    roles: ROLES.filter((role) => scopeRoles.includes(role)),
+    deciding: deciding.length,
+    passed: deciding.filter((r) => r.status === 'passed').length,
+    failed: deciding.filter((r) => r.status === 'failed').length,
+    untested: untested.length,
+    untested_ids: untested.map((r) => r.id),
+  };
 }
 
 export function summarize(tests: readonly TestResult[], requirements: readonly RequirementResult[]): Summary {
@@ -68,18 +130,88 @@ export function summarize(tests: readonly TestResult[], requirements: readonly R
   };
 }
 
-export function verdictOf(requirements: readonly RequirementResult[], tests: readonly TestResult[], harnessErrors: number, baseline?: BaselineDiff): Verdict {
-  if (harnessErrors > 0 || tests.some((t) => t.status === 'error')) return 'error';
-  if (baseline) return baseline.new_failures.length > 0 || baseline.unexpected_passes.length > 0 ? 'non-conformant' : 'conformant';
-  return requirements.some((r) => r.status === 'failed') ? 'non-conformant' : 'conformant';
+/** What was observed, whatever a baseline says (a baseline changes only the exit code). */
+export function verdictOf(requirements: readonly RequirementResult[], tests: readonly TestResult[], harnessErrors: number): Verdict {
+  if (requirements.some((r) => r.status === 'failed')) return 'non-conformant';
+  if (harnessErrors > 0 || tests.some(harnessError)) return 'error';
+  if (requirements.some((r) => r.deciding && UNTESTED.includes(r.status))) return 'incomplete';
+  return 'conformant';
+}
+
+/**
+ * A test whose result is an observed failure: failed, or ended by a failed setup
+ * step (HARNESS_SETUP_FAILED: the setup's requirement failed, the ones under test
+ * were not exercised).
+ */
+export function observedFailure(test: Pick<TestResult, 'status' | 'error_code'>): boolean {
+  return test.status === 'failed' || (test.status === 'error' && test.error_code === 'HARNESS_SETUP_FAILED');
+}
+
+/** A harness error: the run could not do its job for this test (never an observation). */
+function harnessError(test: Pick<TestResult, 'status' | 'error_code'>): boolean {
+  return test.status === 'error' && !observedFailure(test);
 }
 
 /** Compares failing tests with a list of known failures (test IDs). */
 export function baselineDiff(tests: readonly TestResult[], knownFailures: readonly string[]): BaselineDiff {
   const known = new Set(knownFailures);
-  const failing = new Set(tests.filter((t) => t.status === 'failed').map((t) => t.id));
+  const failing = new Set(tests.filter(observedFailure).map((t) => t.id));
   return {
     new_failures: [...failing].filter((id) => !known.has(id)).sort(),
     unexpected_passes: tests.filter((t) => known.has(t.id) && t.status === 'passed').map((t) => t.id).sort(),
+  };
+}
+
+/** The failed tests a baseline lists, marked as known; nothing else changes. */
+export function markKnownFailures(tests: readonly TestResult[], knownFailures: readonly string[] | undefined): TestResult[] {
+  if (knownFailures === undefined) return [...tests];
+  const known = new Set(knownFailures);
+  return tests.map((t) => (observedFailure(t) && known.has(t.id) ? { ...t, known_failure: true as const } : t));
+}
+
+/** Exit codes (README "In CI"). */
+export const EXIT_CODES = { conformant: 0, nonConformant: 1, error: 2, incomplete: 3 } as const;
+export type ExitCode = (typeof EXIT_CODES)[keyof typeof EXIT_CODES];
+
+/**
+ * The exit code of a report. Without a baseline it follows the verdict
+ * (incomplete exits 0 only with --allow-partial). With one, the failures it
+ * lists no longer fail the exit code, and any difference from it does; the
+ * verdict itself still says what was observed.
+ */
+export function exitCodeOf(report: Pick<Assessment, 'verdict' | 'coverage' | 'baseline_diff' | 'tests'> & { readonly errors: readonly HarnessIssue[] }, allowPartial: boolean): ExitCode {
+  const partial = allowPartial ? EXIT_CODES.conformant : EXIT_CODES.incomplete;
+  const diff = report.baseline_diff;
+  if (diff === undefined) {
+    switch (report.verdict) {
+      case 'non-conformant':
+        return EXIT_CODES.nonConformant;
+      case 'error':
+        return EXIT_CODES.error;
+      case 'incomplete':
+        return partial;
+      case 'conformant':
+        return EXIT_CODES.conformant;
+    }
+  }
+  if (diff.new_failures.length > 0 || diff.unexpected_passes.length > 0) return EXIT_CODES.nonConformant;
+  if (report.errors.length > 0 || report.tests.some(harnessError)) return EXIT_CODES.error;
+  return report.coverage.untested > 0 ? partial : EXIT_CODES.conformant;
+}
+
+/** The part of a report derived from its tests. */
+export type Assessment = Pick<Report, 'verdict' | 'summary' | 'coverage' | 'requirements' | 'tests' | 'baseline_diff'>;
+
+/** Everything a report derives from its tests: one function for the run and for merge. */
+export function assess(registry: readonly Requirement[], tests: readonly TestResult[], errors: readonly HarnessIssue[], options: AggregateOptions & { readonly knownFailures?: readonly string[] }): Assessment {
+  const marked = markKnownFailures(tests, options.knownFailures);
+  const requirements = requirementResults(registry, marked, options);
+  return {
+    verdict: verdictOf(requirements, marked, errors.length),
+    summary: summarize(marked, requirements),
+    coverage: coverageOf(requirements, options.scopeRoles),
+    requirements,
+    tests: marked,
+    ...(options.knownFailures !== undefined ? { baseline_diff: baselineDiff(marked, options.knownFailures) } : {}),
   };
 }

@@ -4,16 +4,10 @@
 import { randomBytes } from 'node:crypto';
 import { stripControl } from '../text.ts';
 import { displayValue } from './json.ts';
-import type { CheckResult, Exchange, Outcome, Report, RequirementResult, RequirementStatus, TestResult, Verdict } from './model.ts';
+import type { CheckResult, Exchange, Outcome, Report, RequirementResult, TestResult } from './model.ts';
+import { baselineNote, coverageLine, REQUIREMENT_STATUSES, VERDICT_MEANING, VERDICT_WORD } from './wording.ts';
 
-const REQUIREMENT_STATUSES: readonly RequirementStatus[] = ['passed', 'failed', 'warning', 'skipped', 'not-applicable', 'uncovered'];
 const OUTCOMES: readonly Outcome[] = ['passed', 'failed', 'skipped', 'not-applicable', 'error'];
-
-const VERDICT_TEXT: Record<Verdict, [string, string]> = {
-  conformant: ['CONFORMANT', 'Every deciding requirement that was tested passed.'],
-  'non-conformant': ['NON-CONFORMANT', 'At least one deciding requirement failed.'],
-  error: ['ERROR', 'The harness could not complete the run; this is not a conformance result.'],
-};
 
 // Not in esc(): noncharacters are HTML parse errors; shown as `\uXXXX` like controls.
 const NONCHARACTER = /[\ufdd0-\ufdef\ufffe\uffff]/g;
@@ -59,8 +53,11 @@ function badge(status: string): string {
 
 export function reportHtml(report: Report): string {
   const nonce = randomBytes(18).toString('base64');
-  const [word, meaning] = VERDICT_TEXT[report.verdict] ?? ['UNKNOWN', ''];
-  const verdictClass = report.verdict in VERDICT_TEXT ? `v-${report.verdict}` : 'v-error';
+  const known = report.verdict in VERDICT_WORD;
+  const word = known ? VERDICT_WORD[report.verdict] : 'UNKNOWN';
+  const meaning = known ? capitalised(VERDICT_MEANING[report.verdict]) : '';
+  const verdictClass = known ? `v-${report.verdict}` : 'v-error';
+  const note = baselineNote(report);
   const failing = report.tests.filter((t) => t.status === 'failed' || t.status === 'error');
   return [
     '<!DOCTYPE html>',
@@ -74,7 +71,7 @@ export function reportHtml(report: Report): string {
     `<style>${CSS}</style>`,
     '</head>',
     '<body>',
-    `<header class="banner ${verdictClass}"><h1>${esc(word)}</h1><p>${esc(meaning)}${report.run.incomplete ? ' <strong>The run is incomplete: results are partial.</strong>' : ''}</p></header>`,
+    `<header class="banner ${verdictClass}"><h1>${esc(word)}</h1><p>${esc(meaning)}${report.run.incomplete ? ' <strong>The run was cut short: results are partial.</strong>' : ''}</p><p class="coverage">${esc(capitalised(coverageLine(report.coverage)))}.</p>${note === undefined ? '' : `<p>${esc(capitalised(note))}.</p>`}</header>`,
     '<main>',
     runSection(report),
     summarySection(report),
@@ -203,9 +200,9 @@ function matrixSection(report: Report): string {
       `<tbody><tr class="section"><th colspan="6" scope="colgroup">${esc(section)}</th></tr>\n${rows
         .map(
           (r) =>
-            `<tr id="${anchor('r', r.id)}" data-status="${esc(statusClass(r.status).slice(2))}"><td class="id">${esc(r.id)}</td><td>${esc(r.level)}</td><td>${esc(r.roles.join(', '))}</td><td>${esc(r.summary)}${
+            `<tr id="${anchor('r', r.id)}" data-status="${esc(statusClass(r.status).slice(2))}"><td class="id">${esc(r.id)}</td><td>${esc(r.level)}${r.deciding ? '' : ' <span class="muted">(not deciding)</span>'}</td><td>${esc(r.roles.join(', '))}</td><td>${esc(r.summary)}${
               r.sections.length > 1 ? ` <span class="muted">(${esc(r.sections.join(', '))})</span>` : ''
-            }</td><td>${badge(r.status)}</td><td>${r.tests.length === 0 ? '<span class="muted">none</span>' : r.tests.map(testLink).join(' ')}</td></tr>`,
+            }${r.reason === undefined || r.status === 'passed' ? '' : `<br><span class="muted">${esc(r.reason)}</span>`}</td><td>${badge(r.status)}</td><td>${r.tests.length === 0 ? '<span class="muted">none</span>' : r.tests.map(testLink).join(' ')}</td></tr>`,
         )
         .join('\n')}</tbody>`,
   );
@@ -235,7 +232,12 @@ function failureArticle(test: TestResult): string {
     `<article class="failure" id="${anchor('f', test.id)}">`,
     `<h3>${badge(test.status)} <span class="id">${esc(test.id)}</span> ${esc(test.title)}</h3>`,
     `<p class="meta">${esc(test.file)} · ${esc(test.kind)} · ${esc(test.role)} · ${esc(test.level)} · ${esc(test.sections.join(', '))} · requirements ${test.requirements.map((id) => link('r', id)).join(' ')} · ${esc(duration(test.duration_ms))}</p>`,
-    test.error_code === undefined ? '' : `<p class="reason">Harness error <code>${esc(test.error_code)}</code>: not a conformance result.</p>`,
+    test.known_failure ? '<p class="reason">A known failure: the baseline lists it. It is still an observed failure.</p>' : '',
+    test.error_code === undefined
+      ? ''
+      : test.error_code === 'HARNESS_SETUP_FAILED'
+        ? `<p class="reason">Setup failed <code>${esc(test.error_code)}</code>: the failed check proves the setup step's own requirement; the requirements under test were not exercised.</p>`
+        : `<p class="reason">Harness error <code>${esc(test.error_code)}</code>: not a conformance result.</p>`,
     test.reason === undefined ? '' : `<p class="reason">${esc(test.reason)}</p>`,
     test.seed === undefined && test.path === undefined ? '' : `<p class="meta">property seed <code>${esc(test.seed ?? '')}</code> path <code>${esc(test.path ?? '')}</code></p>`,
     ...failed.map(checkBlock),
@@ -293,6 +295,10 @@ function testsSection(tests: readonly TestResult[]): string {
   ].join('\n');
 }
 
+function capitalised(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
 function duration(ms: number): string {
   if (ms < 1000) return `${Math.round(ms)} ms`;
   if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
@@ -316,7 +322,7 @@ pre{background:var(--head);border:1px solid var(--line);border-radius:4px;paddin
 .banner{padding:16px max(16px,calc((100% - 1248px)/2));color:#fff}
 .banner h1{margin:0;font-size:26px;letter-spacing:.05em}
 .banner p{margin:4px 0 0}
-.v-conformant{background:#1a7f37}.v-non-conformant{background:#cf222e}.v-error{background:#57606a}
+.v-conformant{background:#1a7f37}.v-incomplete{background:#9a6700}.v-non-conformant{background:#cf222e}.v-error{background:#57606a}
 .facts{display:grid;grid-template-columns:repeat(auto-fill,minmax(260px,1fr));gap:2px 16px;margin:0 0 8px}
 .facts div{display:flex;gap:8px}.facts dt{color:var(--muted);min-width:110px}.facts dd{margin:0;overflow-wrap:anywhere}
 table{border-collapse:collapse;width:100%;margin:4px 0 8px}
@@ -328,8 +334,8 @@ td.id,span.id{white-space:nowrap}
 td.insecure{color:var(--bad);font-weight:600}
 .muted{color:var(--muted)}
 .badge{display:inline-block;padding:0 7px;border-radius:9px;font-size:11px;font-weight:600;line-height:18px;color:#fff;white-space:nowrap}
-.s-passed{background:var(--ok)}.s-failed,.s-error{background:var(--bad)}.s-warning{background:var(--warn)}.s-skipped,.s-unknown{background:var(--skip)}.s-not-applicable{background:var(--na)}.s-uncovered{background:var(--unc)}
-.s-passed-text{color:var(--ok)}.s-failed-text,.s-error-text{color:var(--bad)}.s-warning-text{color:var(--warn)}.s-skipped-text{color:var(--skip)}.s-not-applicable-text{color:var(--na)}.s-uncovered-text{color:var(--unc)}
+.s-passed{background:var(--ok)}.s-failed,.s-error{background:var(--bad)}.s-warning{background:var(--warn)}.s-skipped,.s-not-run,.s-unknown{background:var(--skip)}.s-not-applicable{background:var(--na)}.s-uncovered{background:var(--unc)}
+.s-passed-text{color:var(--ok)}.s-failed-text,.s-error-text{color:var(--bad)}.s-warning-text{color:var(--warn)}.s-skipped-text,.s-not-run-text{color:var(--skip)}.s-not-applicable-text{color:var(--na)}.s-uncovered-text{color:var(--unc)}
 .counts{display:flex;flex-wrap:wrap;gap:8px}
 .count{border:1px solid var(--line);border-radius:6px;padding:4px 12px;min-width:88px}
 .count .n{display:block;font-size:20px;font-weight:600}.count .l{font-size:12px;color:var(--muted)}

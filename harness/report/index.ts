@@ -3,6 +3,7 @@
 export type {
   BaselineDiff,
   CheckResult,
+  Coverage,
   Exchange,
   HarnessIssue,
   Outcome,
@@ -15,9 +16,9 @@ export type {
   TestResult,
   Verdict,
 } from './model.ts';
-export { REPORT_SCHEMA_VERSION } from './model.ts';
-export type { AggregateOptions } from './aggregate.ts';
-export { baselineDiff, requirementResults, summarize, verdictOf } from './aggregate.ts';
+export { REPORT_SCHEMA_VERSION, UNTESTED } from './model.ts';
+export type { AggregateOptions, Assessment, ExitCode } from './aggregate.ts';
+export { assess, baselineDiff, coverageOf, EXIT_CODES, exitCodeOf, observedFailure, requirementResults, summarize, verdictOf } from './aggregate.ts';
 export { REPORT_JSON, readReport, reportJson, reportProblems, writeJsonReport } from './json.ts';
 export { junitXml } from './junit.ts';
 export { summaryMarkdown } from './markdown.ts';

@@ -3,6 +3,8 @@
 // and characters XML 1.0 forbids (§2.2 Char) are replaced, never passed through.
 import type { Exchange, Report, TestResult } from './model.ts';
 import { displayValue } from './json.ts';
+import { coverageLine } from './wording.ts';
+import { observedFailure } from './aggregate.ts';
 
 export function junitXml(report: Report): string {
   const suites = groupByFile(report.tests);
@@ -34,8 +36,8 @@ interface Counts {
 function counts(tests: readonly TestResult[]): Counts {
   return {
     tests: tests.length,
-    failures: tests.filter((t) => t.status === 'failed').length,
-    errors: tests.filter((t) => t.status === 'error').length,
+    failures: tests.filter(observedFailure).length,
+    errors: tests.filter((t) => t.status === 'error' && !observedFailure(t)).length,
     // JUnit has no "not applicable": it is reported as skipped, with the reason.
     skipped: tests.filter((t) => t.status === 'skipped' || t.status === 'not-applicable').length,
   };
@@ -55,6 +57,7 @@ function runProperties(report: Report): [string, string][] {
   const { run } = report;
   return [
     ['verdict', report.verdict],
+    ['coverage', coverageLine(report.coverage)],
     ['suite_version', run.suite_version],
     ['profile_version', run.profile_version],
     ['target', run.target.name],
@@ -92,7 +95,8 @@ function outcome(test: TestResult): string[] {
     case 'failed': {
       const failing = test.checks.filter((c) => !c.passed);
       const requirements = [...new Set(failing.length > 0 ? failing.map((c) => c.requirement) : test.requirements)];
-      const message = failing.map((c) => `${c.requirement} ${c.check}: ${c.message}`).join('; ') || (test.reason ?? 'failed');
+      const known = test.known_failure ? 'known failure (baseline): ' : '';
+      const message = known + (failing.map((c) => `${c.requirement} ${c.check}: ${c.message}`).join('; ') || (test.reason ?? 'failed'));
       const body = [
         ...failing.map((c) => `${c.requirement} (${c.level}) ${c.check}, step ${c.step}: ${c.message}\n  expected: ${displayValue(c.expected)}\n  actual:   ${displayValue(c.actual)}`),
         ...(failing.length === 0 && test.reason !== undefined ? [test.reason] : []),
@@ -100,8 +104,16 @@ function outcome(test: TestResult): string[] {
       ].join('\n\n');
       return [`      <failure message=${attr(message)} type=${attr(requirements.join(' '))}>${text(body)}</failure>`];
     }
-    case 'error':
-      return [`      <error message=${attr(test.reason ?? 'harness error')} type="harness-error">${text(`${test.reason ?? 'harness error'}\n\nrerun: ${test.rerun}`)}</error>`];
+    case 'error': {
+      // A failed setup step is an observed failure of the setup's own requirement.
+      const setup = test.checks.filter((c) => c.setup && !c.passed);
+      if (test.error_code === 'HARNESS_SETUP_FAILED' && setup.length > 0) {
+        const known = test.known_failure ? 'known failure (baseline): ' : '';
+        const body = [`${test.reason ?? 'setup failed'}`, ...setup.map((c) => `${c.requirement} (${c.level}) ${c.check}, step ${c.step}: ${c.message}\n  expected: ${displayValue(c.expected)}\n  actual:   ${displayValue(c.actual)}`), `rerun: ${test.rerun}`].join('\n\n');
+        return [`      <failure message=${attr(`${known}setup failed: ${test.reason ?? ''}`)} type=${attr([...new Set(setup.map((c) => c.requirement))].join(' '))}>${text(body)}</failure>`];
+      }
+      return [`      <error message=${attr(`${test.error_code ?? 'HARNESS_INTERNAL'}: ${test.reason ?? 'harness error'}`)} type=${attr(test.error_code ?? 'harness-error')}>${text(`${test.reason ?? 'harness error'}\n\nrerun: ${test.rerun}`)}</error>`];
+    }
     case 'skipped': {
       const missing = test.missing_capabilities?.length ? ` (missing capability: ${test.missing_capabilities.join(', ')})` : '';
       return [`      <skipped message=${attr(`skipped: ${test.reason ?? 'not run'}${missing}`)}/>`];

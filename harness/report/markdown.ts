@@ -3,30 +3,27 @@
 // block data goes into fences longer than any backtick run it contains.
 import { stripControl } from '../text.ts';
 import { displayValue } from './json.ts';
-import type { Report, RequirementResult, RequirementStatus, TestResult, Verdict } from './model.ts';
+import type { Report, RequirementResult, TestResult } from './model.ts';
+import { baselineNote, coverageLine, REQUIREMENT_STATUSES, VERDICT_MEANING, VERDICT_WORD } from './wording.ts';
 
 /** Step summaries are capped (GitHub: 1 MiB); long values are cut and the full text stays in report.json / report.html. */
 const BLOCK_LIMIT = 4000;
 const DETAILED_FAILURES = 30;
 
-const VERDICT_WORD: Record<Verdict, string> = { conformant: 'CONFORMANT', 'non-conformant': 'NON-CONFORMANT', error: 'ERROR' };
-const VERDICT_MEANING: Record<Verdict, string> = {
-  conformant: 'every deciding requirement that was tested passed.',
-  'non-conformant': 'at least one deciding requirement failed.',
-  error: 'the harness could not complete the run; this is not a conformance result.',
-};
-const REQUIREMENT_STATUSES: readonly RequirementStatus[] = ['passed', 'failed', 'warning', 'skipped', 'not-applicable', 'uncovered'];
-
 export function summaryMarkdown(report: Report): string {
   const out: string[] = [];
   out.push(`## cpr-conformance: ${VERDICT_WORD[report.verdict]}`, '');
-  out.push(`**Verdict: ${VERDICT_WORD[report.verdict]}**: ${VERDICT_MEANING[report.verdict]}${report.run.incomplete ? ' The run is INCOMPLETE: results are partial.' : ''}`, '');
+  out.push(`**Verdict: ${VERDICT_WORD[report.verdict]}**: ${VERDICT_MEANING[report.verdict]}${report.run.incomplete ? ' The run was cut short: results are partial.' : ''}`, '');
+  out.push(`**Coverage**: ${inline(coverageLine(report.coverage))}.`, '');
+  const note = baselineNote(report);
+  if (note !== undefined) out.push(`**Baseline**: ${inline(note)}.`, '');
   out.push(...runFacts(report), '');
   out.push(...countTables(report), '');
   out.push(...harnessErrors(report));
   out.push(...baseline(report));
   out.push(...requirementTable(report, 'failed', 'Failed requirements'));
   out.push(...requirementTable(report, 'warning', 'Warnings (SHOULD, not deciding without --strict)'));
+  out.push(...untestedTable(report));
   out.push(...failureDetails(report));
   return `${out.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
 }
@@ -90,13 +87,27 @@ function requirementTable(report: Report, status: 'failed' | 'warning', heading:
   ];
 }
 
+/** The deciding requirements the run did not exercise, and why. */
+function untestedTable(report: Report): string[] {
+  const untested = report.requirements.filter((r) => r.deciding && report.coverage.untested_ids.includes(r.id));
+  if (untested.length === 0) return [];
+  return [
+    '### Deciding requirements not exercised',
+    '',
+    '| ID | Level | Status | Why |',
+    '|---|---|---|---|',
+    ...untested.map((r) => row([r.id, r.level, r.status, r.reason ?? ''])),
+    '',
+  ];
+}
+
 /** The covering tests that count against this requirement (the rule of aggregate.ts). */
 function failingTests(r: RequirementResult, tests: readonly TestResult[]): string[] {
   const covering = new Set(r.tests);
   return tests
-    .filter((t) => covering.has(t.id) && t.status === 'failed')
-    .filter((t) => t.checks.some((c) => c.requirement === r.id && !c.passed) || (t.requirements.includes(r.id) && t.checks.every((c) => c.passed)))
-    .map((t) => t.id);
+    .filter((t) => covering.has(t.id) && (t.status === 'failed' || t.status === 'error'))
+    .filter((t) => t.checks.some((c) => c.requirement === r.id && !c.passed) || (t.status === 'failed' && t.requirements.includes(r.id) && t.checks.every((c) => c.passed)))
+    .map((t) => `${t.id}${t.known_failure ? ' (known)' : ''}`);
 }
 
 function failureDetails(report: Report): string[] {
@@ -112,10 +123,11 @@ function testDetail(test: TestResult): string[] {
   const out = [
     `#### Test ${inline(test.id)}: ${inline(test.title)}`,
     '',
-    `Outcome ${test.status === 'error' ? 'harness error' : 'failed'}; file ${inline(test.file)}; requirements ${inline(test.requirements.join(', '))}; role ${inline(test.role)}.`,
+    `Outcome ${test.status === 'error' ? (test.error_code === 'HARNESS_SETUP_FAILED' ? 'setup failed' : 'harness error') : 'failed'}${test.known_failure ? ' (a known failure: the baseline lists it)' : ''}; file ${inline(test.file)}; requirements ${inline(test.requirements.join(', '))}; role ${inline(test.role)}.`,
     '',
   ];
-  if (test.error_code !== undefined) out.push(`Harness error ${inline(test.error_code)}: not a conformance result.`, '');
+  if (test.error_code === 'HARNESS_SETUP_FAILED') out.push(`Setup failed (${inline(test.error_code)}): the failed check proves the setup step's own requirement; the requirements under test were not exercised.`, '');
+  else if (test.error_code !== undefined) out.push(`Harness error ${inline(test.error_code)}: not a conformance result.`, '');
   if (test.reason !== undefined) out.push(`Reason: ${inline(test.reason)}`, '');
   for (const check of test.checks.filter((c) => !c.passed)) {
     out.push(`- Check ${inline(check.check)} for ${inline(check.requirement)} (${inline(check.level)}), step ${check.step}: ${inline(check.message)}`, '');

@@ -3,9 +3,9 @@
 // every view of a report.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Requirement } from '../../profile/registry.ts';
+import { ROLES, type Requirement, type Role } from '../../profile/registry.ts';
 import { HarnessError } from '../cli/errors.ts';
-import { baselineDiff, requirementResults, summarize, verdictOf } from './aggregate.ts';
+import { assess, baselineDiff } from './aggregate.ts';
 import { writeJsonReport } from './json.ts';
 import { junitXml } from './junit.ts';
 import { summaryMarkdown } from './markdown.ts';
@@ -16,8 +16,10 @@ import type { BaselineDiff, HarnessIssue, Report, RunInfo, TestResult } from './
 export interface MergeOptions {
   /** Overrides the inputs' `run.strict` (which must otherwise agree). */
   readonly strict?: boolean;
-  /** As in AggregateOptions; not recorded in a report, so give it again if the run used it. Default false. */
+  /** Overrides the inputs' `run.profile_advisory` (which must otherwise agree). */
   readonly profileAdvisory?: boolean;
+  /** Every test of the suite by requirement (AggregateOptions.catalogue), so unselected requirements read `not-run`. */
+  readonly catalogue?: ReadonlyMap<string, readonly string[]>;
   /** Known failures (test IDs): the baseline diff is recomputed over the union. Without it, the inputs' diffs are joined. */
   readonly knownFailures?: readonly string[];
   /** A name per input (its file), same order, for error messages. Default: the shard, or "report #i". */
@@ -40,6 +42,7 @@ export function mergeReports(reports: readonly Report[], registry: readonly Requ
     ['profile_version', (r) => r.run.profile_version],
   ];
   if (options.strict === undefined) shared.push(['strict', (r) => String(r.run.strict)]);
+  if (options.profileAdvisory === undefined) shared.push(['profile_advisory', (r) => String(r.run.profile_advisory)]);
   for (const [field, value] of shared) {
     reports.forEach((r, i) => {
       if (value(r) !== value(first)) throw mergeError(`${field} differs: ${value(first)} in ${name(0)}, ${value(r)} in ${name(i)} (shards of one run share it)`);
@@ -64,24 +67,50 @@ export function mergeReports(reports: readonly Report[], registry: readonly Requ
   if (missing !== undefined) errors.push({ code: 'REPORT_SHARDS_MISSING', message: missing });
 
   const strict = options.strict ?? first.run.strict;
-  const requirements = requirementResults(registry, tests, { strict, profileAdvisory: options.profileAdvisory ?? false });
-  const baseline = mergedBaseline(reports, tests, options.knownFailures, name);
-  const inputError = reports.some((r) => r.verdict === 'error' || (r.run.incomplete && r.errors.length > 0));
-  const verdict = inputError ? 'error' : verdictOf(requirements, tests, errors.length, baseline);
-
+  const profileAdvisory = options.profileAdvisory ?? first.run.profile_advisory;
+  const known = knownFailures(reports, options.knownFailures, name);
+  const assessed = assess(registry, tests, errors, {
+    strict,
+    profileAdvisory,
+    scopeRoles: mergedScope(reports),
+    ...(options.catalogue !== undefined ? { catalogue: options.catalogue } : {}),
+    ...(known !== undefined ? { knownFailures: known } : {}),
+  });
+  // An input that ended in error taints the merge, unless a failure was observed anyway.
+  const inputError = reports.some((r) => r.verdict === 'error');
+  const verdict = inputError && assessed.verdict !== 'non-conformant' ? 'error' : assessed.verdict;
+  // The baseline diff of the union is the union of the shards' diffs when no list is given.
+  const baseline = options.knownFailures === undefined ? mergedBaseline(reports, name) : assessed.baseline_diff;
   return {
     schema_version: REPORT_SCHEMA_VERSION,
     verdict,
-    run: mergedRun(reports, strict, missing !== undefined),
-    summary: summarize(tests, requirements),
-    requirements,
-    tests,
+    run: mergedRun(reports, strict, profileAdvisory, missing !== undefined),
+    summary: assessed.summary,
+    coverage: assessed.coverage,
+    requirements: assessed.requirements,
+    tests: assessed.tests,
     ...(baseline === undefined ? {} : { baseline_diff: baseline }),
     errors,
   };
 }
 
-function mergedRun(reports: readonly Report[], strict: boolean, shardsMissing: boolean): RunInfo {
+/** The shards' target roles (one target), narrowed by their --role selection. */
+function mergedScope(reports: readonly Report[]): Role[] {
+  const has = new Set(reports.flatMap((r) => Object.keys(r.run.target.roles)));
+  const selected = new Set(reports.flatMap((r) => r.run.selection.roles));
+  return ROLES.filter((role) => has.has(role) && (selected.size === 0 || selected.has(role)));
+}
+
+/** The known failures behind the inputs' baselines: a listed test stays marked as known in the merge. */
+function knownFailures(reports: readonly Report[], given: readonly string[] | undefined, name: (i: number) => string): readonly string[] | undefined {
+  if (given !== undefined) return given;
+  if (reports.every((r) => r.baseline_diff === undefined)) return undefined;
+  const without = reports.findIndex((r) => r.baseline_diff === undefined);
+  if (without !== -1) throw mergeError(`${name(without)} was run without --baseline and others with it`);
+  return reports.flatMap((r) => r.tests.filter((t) => t.known_failure).map((t) => t.id));
+}
+
+function mergedRun(reports: readonly Report[], strict: boolean, profileAdvisory: boolean, shardsMissing: boolean): RunInfo {
   const [first] = reports as [Report, ...Report[]];
   const starts = reports.map((r) => Date.parse(r.run.started_at));
   const start = Math.min(...starts);
@@ -97,6 +126,7 @@ function mergedRun(reports: readonly Report[], strict: boolean, shardsMissing: b
     duration_ms: end - start,
     node_version: [...new Set(reports.map((r) => r.run.node_version))].join(', '),
     strict,
+    profile_advisory: profileAdvisory,
     command: withoutShard(first.run.command),
     incomplete: shardsMissing || reports.some((r) => r.run.incomplete),
   };
@@ -131,8 +161,7 @@ function missingShards(reports: readonly Report[], name: (i: number) => string):
   return absent.length === 0 ? undefined : `shard${absent.length === 1 ? '' : 's'} ${absent.map((k) => `${k}/${total}`).join(', ')} missing: the merged results are partial`;
 }
 
-function mergedBaseline(reports: readonly Report[], tests: readonly TestResult[], knownFailures: readonly string[] | undefined, name: (i: number) => string): BaselineDiff | undefined {
-  if (knownFailures !== undefined) return baselineDiff(tests, knownFailures);
+function mergedBaseline(reports: readonly Report[], name: (i: number) => string): BaselineDiff | undefined {
   const diffs = reports.map((r) => r.baseline_diff);
   if (diffs.every((d) => d === undefined)) return undefined;
   const without = diffs.findIndex((d) => d === undefined);

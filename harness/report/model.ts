@@ -2,15 +2,34 @@
 // Markdown, HTML, Allure) is a view of this; schema: report.schema.json.
 import type { Level, Role } from '../../profile/registry.ts';
 
-export const REPORT_SCHEMA_VERSION = 1;
+export const REPORT_SCHEMA_VERSION = 2;
 
 /** What happened to one test (a scenario or a property). */
 export type Outcome = 'passed' | 'failed' | 'skipped' | 'not-applicable' | 'error';
 
-/** What the run says about one requirement of the registry. */
-export type RequirementStatus = 'passed' | 'failed' | 'warning' | 'skipped' | 'not-applicable' | 'uncovered';
+/**
+ * What the run says about one requirement of the registry. Only `passed` and
+ * `failed` (or `warning`, a failure at a level that does not decide) were
+ * observed; every other status means the requirement was not exercised:
+ *   skipped         a covering test needed a test-control capability the target lacks
+ *   not-applicable  every covering test was not applicable to this target (its roles, adapters or policy)
+ *   error           a covering test ended in a harness error (HARNESS_*): never a conformance result
+ *   not-run         tests cover it, but this run did not select them (--only, --role, --shard)
+ *   uncovered       no scenario or property covers it: a hole in the suite
+ */
+export type RequirementStatus = 'passed' | 'failed' | 'warning' | 'skipped' | 'not-applicable' | 'error' | 'not-run' | 'uncovered';
 
-export type Verdict = 'conformant' | 'non-conformant' | 'error';
+/** The statuses that mean a requirement was not exercised. */
+export const UNTESTED: readonly RequirementStatus[] = ['skipped', 'not-applicable', 'error', 'not-run', 'uncovered'];
+
+/**
+ * The run's conclusion, in order of precedence:
+ *   non-conformant  a deciding requirement failed (observed)
+ *   error           the harness could not complete the run (a harness error, an unreachable target, an interrupt); not a conformance result
+ *   incomplete      nothing failed, but a deciding requirement of the target's roles was not exercised
+ *   conformant      every deciding requirement of the target's roles was exercised and passed
+ */
+export type Verdict = 'conformant' | 'incomplete' | 'non-conformant' | 'error';
 
 /** One named check (STYLE.md §4): what was expected and what was seen. */
 export interface CheckResult {
@@ -25,6 +44,12 @@ export interface CheckResult {
   readonly expected: unknown;
   readonly actual: unknown;
   readonly message: string;
+  /**
+   * The check belongs to a setup step (the issue before the renewal under test, say):
+   * it proves its own requirement, and its failure ends the test as
+   * HARNESS_SETUP_FAILED rather than failing the requirements under test.
+   */
+  readonly setup?: true;
 }
 
 /** One request and its response, as sent and as received (bodies capped). */
@@ -68,6 +93,8 @@ export interface TestResult {
   /** Property-based tests: the seed and path that reproduce a failure. */
   readonly seed?: number;
   readonly path?: string;
+  /** A failure the run's baseline lists as known (--baseline): still reported as observed. */
+  readonly known_failure?: true;
 }
 
 export interface RequirementResult {
@@ -78,8 +105,25 @@ export interface RequirementResult {
   readonly family: string;
   readonly summary: string;
   readonly status: RequirementStatus;
+  /** True when this requirement decides the verdict: its level decides (MUST, PROFILE unless --profile-advisory, SHOULD under --strict) and one of its roles is in the run's scope. */
+  readonly deciding: boolean;
+  /** Why it failed or was not exercised: the tests and their reasons. */
+  readonly reason?: string;
   /** IDs of the tests that cover it. */
   readonly tests: readonly string[];
+}
+
+/** How much of what decides the verdict the run exercised. */
+export interface Coverage {
+  /** The roles whose requirements decide: the target's roles, narrowed by --role. */
+  readonly roles: readonly Role[];
+  /** Deciding requirements of those roles. */
+  readonly deciding: number;
+  readonly passed: number;
+  readonly failed: number;
+  /** Deciding requirements not exercised (skipped, not applicable, error, not run, uncovered). */
+  readonly untested: number;
+  readonly untested_ids: readonly string[];
 }
 
 export interface RunInfo {
@@ -93,6 +137,12 @@ export interface RunInfo {
   readonly duration_ms: number;
   readonly node_version: string;
   readonly strict: boolean;
+  /** PROFILE failures were warnings (--profile-advisory). */
+  readonly profile_advisory: boolean;
+  /** An incomplete verdict exits 0 (--allow-partial). */
+  readonly allow_partial: boolean;
+  /** What the run selected (--only, --role); empty lists select everything. */
+  readonly selection: { readonly only: readonly string[]; readonly roles: readonly Role[] };
   readonly shard?: string;
   readonly baseline?: string;
   readonly command: readonly string[];
@@ -131,9 +181,11 @@ export interface HarnessIssue {
 
 export interface Report {
   readonly schema_version: typeof REPORT_SCHEMA_VERSION;
+  /** What was observed; a baseline never changes it (only the exit code). */
   readonly verdict: Verdict;
   readonly run: RunInfo;
   readonly summary: Summary;
+  readonly coverage: Coverage;
   readonly requirements: readonly RequirementResult[];
   readonly tests: readonly TestResult[];
   readonly baseline_diff?: BaselineDiff;

@@ -16,8 +16,10 @@ import AllureReporter from 'allure-vitest/reporter';
 import { PROFILE_ID } from '../../profile/signing.ts';
 import { loadRegistry } from '../../profile/registry.ts';
 import { HarnessError } from '../cli/errors.ts';
-import { baselineDiff, requirementResults, summarize, verdictOf, type Report, type TestResult, writeAllReports } from '../report/index.ts';
+import { assess, exitCodeOf, type ExitCode, type Report, type TestResult, writeAllReports } from '../report/index.ts';
 import { REPORT_SCHEMA_VERSION, type HarnessIssue, type TargetDescription } from '../report/model.ts';
+import { scopeRoles, suiteCatalogue } from './catalogue.ts';
+import type { Role } from '../../profile/registry.ts';
 import { loadSuiteFile, loadSuites, PROJECT_ROOT, suiteFiles } from '../scenarios/load.ts';
 import { unrunResult } from '../scenarios/execute.ts';
 import type { Scenario } from '../scenarios/types.ts';
@@ -47,6 +49,8 @@ export interface RunOptions extends Selection {
   readonly target: TargetChoice;
   readonly strict: boolean;
   readonly profileAdvisory: boolean;
+  /** An incomplete verdict exits 0 instead of 3. */
+  readonly allowPartial?: boolean;
   readonly seed?: number;
   readonly shard?: string;
   readonly reportDir?: string;
@@ -73,7 +77,7 @@ export interface RunOptions extends Selection {
 export interface RunOutcome {
   readonly report: Report;
   readonly dir: string;
-  readonly exitCode: 0 | 1 | 2;
+  readonly exitCode: ExitCode;
 }
 
 export async function conformanceRun(options: RunOptions, given: Terminal): Promise<RunOutcome> {
@@ -148,12 +152,16 @@ export async function conformanceRun(options: RunOptions, given: Terminal): Prom
   if (interrupted) issues.push({ code: 'INTERRUPTED', message: `the run was interrupted; results are partial (${results.length} of ${selected.length} tests)` });
 
   results = results.map(jsonSafe);
-  const aggregate = { strict: options.strict, profileAdvisory: options.profileAdvisory };
-  const requirements = requirementResults(registry, results, aggregate);
-  const diff = options.baseline ? baselineDiff(results, options.baseline.knownFailures) : undefined;
+  const assessed = assess(registry, results, issues, {
+    strict: options.strict,
+    profileAdvisory: options.profileAdvisory,
+    scopeRoles: scopeRoles(rolesOf(options.target, description), options.roles),
+    catalogue: suiteCatalogue(suites.flatMap((s) => s.scenarios)),
+    ...(options.baseline ? { knownFailures: options.baseline.knownFailures } : {}),
+  });
   const report: Report = secrets.value({
     schema_version: REPORT_SCHEMA_VERSION,
-    verdict: verdictOf(requirements, results, issues.length, diff),
+    verdict: assessed.verdict,
     run: {
       suite_version: SUITE_VERSION,
       profile_version: PROFILE_ID,
@@ -164,23 +172,26 @@ export async function conformanceRun(options: RunOptions, given: Terminal): Prom
       duration_ms: Date.now() - started.getTime(),
       node_version: process.version,
       strict: options.strict,
+      profile_advisory: options.profileAdvisory,
+      allow_partial: options.allowPartial === true,
+      selection: { only: options.only, roles: options.roles },
       ...(options.shard ? { shard: options.shard } : {}),
       ...(options.baseline ? { baseline: options.baseline.file } : {}),
       command: options.command,
       incomplete: interrupted || late > 0,
     },
-    summary: summarize(results, requirements),
-    requirements,
-    tests: results,
-    ...(diff ? { baseline_diff: diff } : {}),
+    summary: assessed.summary,
+    coverage: assessed.coverage,
+    requirements: assessed.requirements,
+    tests: assessed.tests,
+    ...(assessed.baseline_diff ? { baseline_diff: assessed.baseline_diff } : {}),
     errors: issues,
   } satisfies Report);
   writeAllReports(dir, report);
   mkdirSync(join(dir, 'allure-results'), { recursive: true });
   // Written by allure's own reporter from the raw results: scrubbed in place.
   secrets.files(dir);
-  const exitCode = report.verdict === 'conformant' ? 0 : report.verdict === 'non-conformant' ? 1 : 2;
-  return { report, dir, exitCode };
+  return { report, dir, exitCode: exitCodeOf(report, options.allowPartial === true) };
 }
 
 interface TestRun {
@@ -255,8 +266,8 @@ async function runTests(run: TestRun): Promise<{ results: TestResult[]; issues: 
 }
 
 /** The roles a target has; the embedded reference has all three. */
-function rolesOf(choice: TargetChoice, description: TargetDescription): ReadonlySet<string> {
-  return new Set(choice.kind === 'embedded' ? ['payee', 'operator', 'paying-app'] : Object.keys(description.roles));
+function rolesOf(choice: TargetChoice, description: TargetDescription): ReadonlySet<Role> {
+  return new Set(choice.kind === 'embedded' ? (['payee', 'operator', 'paying-app'] as const) : (Object.keys(description.roles) as Role[]));
 }
 
 /**

@@ -42,6 +42,6 @@ describe('run interrupted with SIGINT', () => {
     expect(out.errors.map((e) => e.code)).toContain('INTERRUPTED');
     expect(out.errors.find((e) => e.code === 'INTERRUPTED')?.message).toMatch(/results are partial \(\d+ of \d+ tests\)/);
     expect(out.tests.length).toBeLessThan(20);
-    expect(r.stdout).toMatch(/verdict: error \(incomplete run\)/);
+    expect(r.stdout).toMatch(/verdict: error: .*\(the run was cut short\)/);
   });
 });

@@ -39,7 +39,8 @@ const read = (name: string) => readFileSync(join(dir, name), 'utf8');
 
 describe('a run against a target that injects markup and control characters', () => {
   it('finishes and writes a valid report that holds the hostile text', () => {
-    expect(run.status).toBe(2);
+    // Failures were observed (exit 1), beside harness errors for its garbled test control.
+    expect(run.status).toBe(1);
     const out = report(dir);
     const json = JSON.stringify(out);
     // The payloads did reach the report: what follows proves they stay inert.

@@ -1,7 +1,7 @@
 // A realistic report for the reporter tests: real registry IDs, every outcome,
 // and a hostile implementation whose responses try to break every view.
 import { loadRegistry } from '../../../profile/registry.ts';
-import { requirementResults, summarize, verdictOf } from '../../../harness/report/aggregate.ts';
+import { assess } from '../../../harness/report/aggregate.ts';
 import type { CheckResult, Exchange, HarnessIssue, Report, RunInfo, TestResult } from '../../../harness/report/model.ts';
 
 /** What a hostile target puts in its responses. */
@@ -160,10 +160,10 @@ export function buildReport(options: FixtureOptions = {}): Report {
   const tests = options.tests ?? fixtureTests();
   const strict = options.strict ?? false;
   const errors = options.errors ?? [];
-  const requirements = requirementResults(loadRegistry(), tests, { strict });
+  const assessed = assess(loadRegistry(), tests, errors, { strict, scopeRoles: ['payee', 'operator'] });
   return {
-    schema_version: 1,
-    verdict: verdictOf(requirements, tests, errors.length),
+    schema_version: 2,
+    verdict: assessed.verdict,
     run: {
       suite_version: '0.1.0',
       profile_version: 'CPP-PROFILE-1.0',
@@ -181,13 +181,17 @@ export function buildReport(options: FixtureOptions = {}): Report {
       duration_ms: 4321,
       node_version: 'v20.11.1',
       strict,
+      profile_advisory: false,
+      allow_partial: false,
+      selection: { only: [], roles: [] },
       command: ['cpr-conformance', 'run', '--target', 'target.yaml', '--seed', '42'],
       incomplete: false,
       ...options.run,
     },
-    summary: summarize(tests, requirements),
-    requirements,
-    tests,
+    summary: assessed.summary,
+    coverage: assessed.coverage,
+    requirements: assessed.requirements,
+    tests: assessed.tests,
     errors,
   };
 }

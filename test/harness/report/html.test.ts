@@ -95,9 +95,10 @@ describe('reportHtml', () => {
 
   it('shows the verdict in a banner and the run facts', () => {
     const banner = opening('header')[0];
-    expect(attrOf(banner, 'class')).toBe('banner v-error');
-    expect(html).toContain('<h1>ERROR</h1>');
-    expect(reportHtml(buildReport({ tests: fixtureTests().slice(0, 2) }))).toContain('<header class="banner v-non-conformant"><h1>NON-CONFORMANT</h1>');
+    expect(attrOf(banner, 'class')).toBe('banner v-non-conformant');
+    expect(html).toContain('<h1>NON-CONFORMANT</h1>');
+    expect(reportHtml(buildReport({ tests: fixtureTests().filter((t) => t.status === 'passed' || t.status === 'error') }))).toContain('<header class="banner v-error"><h1>ERROR</h1>');
+    expect(reportHtml(buildReport({ tests: fixtureTests().slice(0, 1) }))).toContain('<header class="banner v-incomplete"><h1>INCOMPLETE</h1>');
     for (const fact of ['CPP-PROFILE-1.0', '0.1.0', '42', 'v20.11.1', 'cpr-conformance run --target target.yaml --seed 42']) expect(text).toContain(fact);
     expect(html).toContain('<td class="insecure">insecure</td>');
   });

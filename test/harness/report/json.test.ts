@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readReport, reportJson, reportProblems, writeJsonReport } from '../../../harness/report/json.ts';
-import type { BaselineDiff, CheckResult, Exchange, HarnessIssue, Report, RequirementResult, RunInfo, Summary, TargetDescription, TestResult } from '../../../harness/report/model.ts';
+import type { BaselineDiff, CheckResult, Coverage, Exchange, HarnessIssue, Report, RequirementResult, RunInfo, Summary, TargetDescription, TestResult } from '../../../harness/report/model.ts';
 import schema from '../../../harness/report/report.schema.json' with { type: 'json' };
 import { buildReport } from './fixture.ts';
 
@@ -12,20 +12,22 @@ type RoleTarget = NonNullable<TargetDescription['roles']['payee']>;
 
 // Compile-time lists of each model type's members: a member added to model.ts
 // without a schema change fails to compile here, and then fails below.
-const report: Presence<Report> = { schema_version: 'required', verdict: 'required', run: 'required', summary: 'required', requirements: 'required', tests: 'required', baseline_diff: 'optional', errors: 'required' };
+const report: Presence<Report> = { schema_version: 'required', verdict: 'required', run: 'required', summary: 'required', coverage: 'required', requirements: 'required', tests: 'required', baseline_diff: 'optional', errors: 'required' };
 const run: Presence<RunInfo> = {
   suite_version: 'required', profile_version: 'required', spec_versions: 'required', target: 'required', seed: 'required', started_at: 'required', duration_ms: 'required',
-  node_version: 'required', strict: 'required', shard: 'optional', baseline: 'optional', command: 'required', incomplete: 'required',
+  node_version: 'required', strict: 'required', profile_advisory: 'required', allow_partial: 'required', selection: 'required', shard: 'optional', baseline: 'optional', command: 'required', incomplete: 'required',
 };
 const target: Presence<TargetDescription> = { name: 'required', embedded: 'required', roles: 'required' };
 const roleTarget: Presence<RoleTarget> = { adapter: 'required', base_url: 'optional', tls: 'required', capabilities: 'required' };
 const summary: Presence<Summary> = { total: 'required', passed: 'required', failed: 'required', skipped: 'required', not_applicable: 'required', error: 'required', warnings: 'required' };
-const requirement: Presence<RequirementResult> = { id: 'required', level: 'required', roles: 'required', sections: 'required', family: 'required', summary: 'required', status: 'required', tests: 'required' };
+const coverage: Presence<Coverage> = { roles: 'required', deciding: 'required', passed: 'required', failed: 'required', untested: 'required', untested_ids: 'required' };
+const requirement: Presence<RequirementResult> = { id: 'required', level: 'required', roles: 'required', sections: 'required', family: 'required', summary: 'required', status: 'required', deciding: 'required', reason: 'optional', tests: 'required' };
 const testResult: Presence<TestResult> = {
   id: 'required', title: 'required', kind: 'required', file: 'required', sections: 'required', requirements: 'required', level: 'required', role: 'required', status: 'required',
   duration_ms: 'required', reason: 'optional', error_code: 'optional', missing_capabilities: 'optional', checks: 'required', transcript: 'required', rerun: 'required', seed: 'optional', path: 'optional',
+  known_failure: 'optional',
 };
-const checkResult: Presence<CheckResult> = { check: 'required', requirement: 'required', level: 'required', passed: 'required', step: 'required', expected: 'required', actual: 'required', message: 'required' };
+const checkResult: Presence<CheckResult> = { check: 'required', requirement: 'required', level: 'required', passed: 'required', step: 'required', expected: 'required', actual: 'required', message: 'required', setup: 'optional' };
 const exchange: Presence<Exchange> = { step: 'required', role: 'required', request: 'required', response: 'optional', error: 'optional', duration_ms: 'required' };
 const request: Presence<Exchange['request']> = { method: 'required', url: 'required', headers: 'required', body: 'optional' };
 const response: Presence<NonNullable<Exchange['response']>> = { status: 'required', headers: 'required', body: 'optional', truncated: 'optional' };
@@ -49,6 +51,7 @@ describe('report.schema.json', () => {
     ['TargetDescription', target, def('targetDescription')],
     ['role target', roleTarget, def('roleTarget')],
     ['Summary', summary, def('summary')],
+    ['Coverage', coverage, def('coverage')],
     ['RequirementResult', requirement, def('requirementResult')],
     ['TestResult', testResult, def('testResult')],
     ['CheckResult', checkResult, def('checkResult')],
@@ -80,7 +83,7 @@ describe('report.schema.json', () => {
     ['a missing summary count', (r) => delete r.summary.warnings, /\/summary: lacks required member "warnings"/],
     ['a missing rerun command', (r) => delete r.tests[2].rerun, /\/tests\/2: lacks required member "rerun"/],
     ['a start time that is not a date-time', (r) => (r.run.started_at = 'yesterday'), /\/run\/started_at: must match format "date-time"/],
-    ['another schema version', (r) => (r.schema_version = 2), /\/schema_version: must be equal to constant/],
+    ['another schema version', (r) => (r.schema_version = 1), /\/schema_version: must be equal to constant/],
     ['a negative count', (r) => (r.summary.total = -1), /\/summary\/total/],
     ['a header that is not a string', (r) => (r.tests[1].transcript[1].response.headers['x-n'] = 1), /\/tests\/1\/transcript\/1\/response\/headers\/x-n/],
   ];
@@ -108,7 +111,7 @@ describe('report.json on disk', () => {
     const text = readFileSync(writeJsonReport(dir(), buildReport()), 'utf8');
     expect(text.endsWith('}\n')).toBe(true);
     expect(text.endsWith('\n\n')).toBe(false);
-    expect(text.split('\n')[1]).toBe('  "schema_version": 1,');
+    expect(text.split('\n')[1]).toBe('  "schema_version": 2,');
   });
 
   it('writes keys in model order whatever order the object was built in', () => {

@@ -83,7 +83,7 @@ describe('mergeReports', () => {
     expect(merged.run.seed).toBe(42);
   });
 
-  it('is incomplete when an input is, and an error when that input had harness errors', () => {
+  it('is cut short when an input is, and keeps the inputs\u2019 harness errors beside an observed failure', () => {
     const tests = fixtureTests().filter((t) => t.status !== 'error');
     const incomplete = mergeReports(shards(tests, 2, (i) => ({ incomplete: i === 1 })), registry);
     expect(incomplete.run.incomplete).toBe(true);
@@ -91,7 +91,7 @@ describe('mergeReports', () => {
 
     const [a, b] = shards(tests, 2, (i) => ({ incomplete: i === 1 }));
     const withErrors = mergeReports([a!, { ...b!, verdict: 'error', errors: [{ code: 'HARNESS_TARGET_UNREACHABLE', message: 'connect ECONNREFUSED' }] }], registry);
-    expect(withErrors.verdict).toBe('error');
+    expect(withErrors.verdict).toBe('non-conformant');
     expect(withErrors.errors).toEqual([{ code: 'HARNESS_TARGET_UNREACHABLE', message: '[shard 2/2] connect ECONNREFUSED' }]);
   });
 
@@ -135,6 +135,6 @@ describe('writeAllReports', () => {
     expect(readReport(written.json)).toEqual(JSON.parse(JSON.stringify(report)));
     expect(readFileSync(written.html, 'utf8')).toMatch(/^<!DOCTYPE html>/);
     expect(readFileSync(written.junit, 'utf8')).toMatch(/^<\?xml/);
-    expect(readFileSync(written.markdown, 'utf8')).toMatch(/^## cpr-conformance: ERROR/);
+    expect(readFileSync(written.markdown, 'utf8')).toMatch(/^## cpr-conformance: NON-CONFORMANT/);
   });
 });

@@ -1,0 +1,35 @@
+// The words every view of a report uses for its verdict and coverage, so the
+// terminal, summary.md, report.html and junit.xml say the same thing.
+import type { Coverage, Report, RequirementStatus, Verdict } from './model.ts';
+
+export const VERDICT_WORD: Readonly<Record<Verdict, string>> = {
+  conformant: 'CONFORMANT',
+  incomplete: 'INCOMPLETE',
+  'non-conformant': 'NON-CONFORMANT',
+  error: 'ERROR',
+};
+
+export const VERDICT_MEANING: Readonly<Record<Verdict, string>> = {
+  conformant: "every deciding requirement of the target's roles was exercised and passed.",
+  incomplete: 'no deciding requirement failed, but not every one was exercised: this run does not certify the target.',
+  'non-conformant': 'at least one deciding requirement failed.',
+  error: 'the harness could not complete the run; this is not a conformance result.',
+};
+
+/** Every requirement status, in the order reports list them. */
+export const REQUIREMENT_STATUSES: readonly RequirementStatus[] = ['passed', 'failed', 'warning', 'skipped', 'not-applicable', 'error', 'not-run', 'uncovered'];
+
+/** "95 of 103 deciding requirements (payee, operator) exercised: 95 passed, 0 failed, 8 not exercised". */
+export function coverageLine(coverage: Coverage): string {
+  const roles = coverage.roles.length === 0 ? 'no role' : coverage.roles.join(', ');
+  const exercised = coverage.passed + coverage.failed;
+  return `${exercised} of ${coverage.deciding} deciding requirements (${roles}) exercised: ${coverage.passed} passed, ${coverage.failed} failed, ${coverage.untested} not exercised`;
+}
+
+/** What the baseline did to the exit code, or nothing without one. */
+export function baselineNote(report: Pick<Report, 'baseline_diff' | 'tests'>): string | undefined {
+  const diff = report.baseline_diff;
+  if (diff === undefined) return undefined;
+  const known = report.tests.filter((t) => t.known_failure).length;
+  return `baseline: ${known} known failure(s) still observed, ${diff.new_failures.length} new failure(s), ${diff.unexpected_passes.length} unexpected pass(es); the baseline changes the exit code only`;
+}
