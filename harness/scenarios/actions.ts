@@ -16,7 +16,8 @@ type Action = (ctx: ScenarioContext, p: Params) => Promise<unknown>;
 
 const str = (v: unknown) => (v === undefined ? undefined : String(v));
 
-export const ACTION_IMPLEMENTATIONS: Readonly<Record<ActionName, Action>> = {
+/** Every action but `repeat`, which the engine runs itself (execute.ts). */
+export const ACTION_IMPLEMENTATIONS: Readonly<Record<Exclude<ActionName, 'repeat'>, Action>> = {
   http: (ctx, p) => send(ctx, roleOf(ctx, p), httpRequest(ctx, p)),
 
   parallel: async (ctx, p) => {

@@ -4,7 +4,7 @@ import type { Level, Role } from '../../profile/registry.ts';
 import type { Capability } from '../../reference/control.ts';
 import type { AdapterKind, HttpRole, PayingAppRole, WireRequest, WireResponse } from '../adapters/types.ts';
 import type { CheckResult, Exchange } from '../report/model.ts';
-import type { Scenario } from './types.ts';
+import type { Scenario, Step } from './types.ts';
 
 /** The part of a target a scenario needs. */
 export interface ScenarioTarget {
@@ -37,16 +37,21 @@ export interface HttpResult {
 }
 
 /**
- * Why a test ended as a harness error (report.json `error_code`): never a
- * conformance result (STYLE.md §5, §6).
+ * Why a test ended as an error (report.json `error_code`). HARNESS_SETUP_FAILED
+ * is an observed failure of a setup step's own requirement; every other code is
+ * a harness error, never a conformance result (STYLE.md §5, §6).
  */
 export type ErrorCode =
+  /** A setup step's check failed: its own requirement failed, those under test were not exercised. */
+  | 'HARNESS_SETUP_FAILED'
   /** The target gave no answer at all (refused, reset, timed out, TLS), or stopped answering. */
   | 'HARNESS_TARGET_UNREACHABLE'
   /** The run's time limit passed before the test started, or the test outran its own. */
   | 'HARNESS_DEADLINE_EXCEEDED'
   /** A step could not be carried out: test control (PROFILE.md §12) or a setup read answered unusably. */
   | 'HARNESS_STEP_FAILED'
+  /** A module or process adapter broke its contract (harness/ADAPTERS.md): an answer the harness cannot read. */
+  | 'HARNESS_ADAPTER_PROTOCOL'
   /** The scenario cannot pass as written (it checks nothing). */
   | 'SCENARIO_INVALID'
   /** A defect of the harness: an exception it did not expect. */
@@ -76,7 +81,12 @@ export class ScenarioContext {
   readonly keys = new Map<string, NamedKey>();
   readonly transcript: Exchange[] = [];
   readonly checks: CheckResult[] = [];
+  /** The top-level step running (0-based), for the transcript. */
   stepIndex = 0;
+  /** The step running as reports name it: "3", or "5.2" inside a repeat. */
+  stepLabel = '1';
+  /** Names captured by setup steps, so that a value missing from their answers is charged to the setup. */
+  readonly setupCaptures = new Map<string, Step>();
   /** Set when the scenario froze the clock, so it is released afterwards. */
   clockTouched: Role | undefined;
   private clockView: ClockView | undefined;

@@ -1,24 +1,37 @@
 // Runs one scenario against a target and returns its TestResult: the engine the
 // vitest runtime (and anything else) drives. Outcomes (STYLE.md §5):
-//   not-applicable  the target lacks the role or the adapter kind the scenario needs
+//   not-applicable  the target lacks the role or the adapter kind the scenario needs,
+//                   or does not meet a precondition (`assume`)
 //   skipped         a test-control capability is missing (named)
-//   error           the harness or the target's test control failed: never a conformance result
-//   failed          a check failed: the first step with a failed check ends the scenario
+//   error           the harness or the target's test control failed: never a
+//                   conformance result; or a setup step's check failed
+//                   (HARNESS_SETUP_FAILED: an observed failure of the setup's own
+//                   requirement, the ones under test not exercised)
+//   failed          a check of the scenario failed
 //   passed          every check of every step passed (a scenario with no check cannot pass)
+//
+// A failed outcome check (status, problem, accepted, ...) ends the scenario: the
+// target's state is no longer the one later steps assume. Any other failed check
+// is recorded and the scenario goes on, so later independent checks are still
+// evaluated and reported.
 import type { Level } from '../../profile/registry.ts';
 import type { CheckResult, Outcome, TestResult } from '../report/model.ts';
 import { ACTION_IMPLEMENTATIONS, adoptClock } from './actions.ts';
-import { CHECK_IMPLEMENTATIONS } from './checks.ts';
+import { CHECK_IMPLEMENTATIONS, type Verdict } from './checks.ts';
 import { ScenarioContext, StepError, type ErrorCode, type ScenarioTarget } from './context.ts';
 import { send } from './http.ts';
-import { render, TemplateError } from './template.ts';
-import type { Scenario, Step } from './types.ts';
+import { referencedNames, render, TemplateError } from './template.ts';
+import type { CheckEntry, Scenario, Step } from './types.ts';
+import { OUTCOME_CHECKS } from './vocabulary.ts';
 
 export interface ExecuteOptions {
   readonly levelOf: (requirement: string) => Level;
   /** The command that reruns one scenario, given its ID. */
   readonly rerun: (id: string) => string;
 }
+
+/** The most iterations a `repeat` runs; a target whose values ask for more makes the scenario not applicable. */
+export const MAX_ITERATIONS = 10_000;
 
 /** The fields every result of a scenario carries, whatever its outcome. */
 export function scenarioResult(scenario: Scenario, status: Outcome, rerun: string, durationMs: number): TestResult {
@@ -39,6 +52,16 @@ export function scenarioResult(scenario: Scenario, status: Outcome, rerun: strin
   };
 }
 
+/** Where the scenario's story broke, if it did. */
+interface Progress {
+  /** Failed checks of the scenario (not of setup steps), in order. */
+  readonly failures: string[];
+  /** A setup step's check failed: the requirement and what was seen. */
+  setup?: { readonly step: Step; readonly requirement: string; readonly what: string };
+  /** Why the scenario stopped before its end, if it did. */
+  stopped?: string;
+}
+
 export async function executeScenario(scenario: Scenario, target: ScenarioTarget, options: ExecuteOptions): Promise<TestResult> {
   const started = performance.now();
   const ctx = new ScenarioContext(target, scenario, options.levelOf);
@@ -54,23 +77,152 @@ export async function executeScenario(scenario: Scenario, target: ScenarioTarget
   if (unmet) return finish(unmet.outcome, unmet.reason, unmet.missing ? { missing_capabilities: unmet.missing } : {});
 
   const harnessError = (code: ErrorCode, reason: string) => finish('error', reason, { error_code: code });
+  const progress: Progress = { failures: [] };
   try {
     await syncClock(ctx);
-    for (const step of scenario.steps) {
-      ctx.stepIndex = step.index;
-      const failed = await runStep(ctx, step);
-      if (failed) return finish('failed', `step ${step.index + 1} (${step.action}, line ${step.line}): ${failed}`);
-    }
-    if (ctx.checks.length === 0) return harnessError('SCENARIO_INVALID', 'the scenario checked nothing; a scenario without a check cannot pass');
-    return finish('passed');
+    await runSteps(ctx, scenario.steps, progress);
   } catch (error) {
+    const where = `step ${ctx.stepLabel}`;
     if (error instanceof StepError) {
-      const reason = `step ${ctx.stepIndex + 1}: ${error.message}`;
+      // What the scenario observed before the step that could not be carried out still stands.
+      if (progress.failures.length > 0) return finish('failed', `${failureReason(progress)}; then ${where} could not be carried out: ${error.message}`);
+      const reason = `${where}: ${error.message}`;
       return error.outcome === 'error' ? harnessError(error.code ?? 'HARNESS_STEP_FAILED', reason) : finish(error.outcome, reason);
     }
-    return harnessError('HARNESS_INTERNAL', `step ${ctx.stepIndex + 1}: harness failure: ${(error as Error)?.stack ?? String(error)}`);
+    return harnessError('HARNESS_INTERNAL', `${where}: harness failure: ${(error as Error)?.stack ?? String(error)}`);
   } finally {
     await releaseClock(ctx);
+  }
+  if (progress.setup) {
+    const { step, requirement, what } = progress.setup;
+    const untested = scenario.requirements.join(', ');
+    return harnessError('HARNESS_SETUP_FAILED', `setup step ${step.label} (${step.action}, line ${step.line}) failed ${requirement}: ${what}; ${untested} not exercised`);
+  }
+  if (progress.failures.length > 0) return finish('failed', failureReason(progress));
+  if (ctx.checks.length === 0) return harnessError('SCENARIO_INVALID', 'the scenario checked nothing; a scenario without a check cannot pass');
+  return finish('passed');
+}
+
+function failureReason(progress: Progress): string {
+  const more = progress.failures.length > 1 ? ` (and ${progress.failures.length - 1} more failed check${progress.failures.length > 2 ? 's' : ''})` : '';
+  return `${progress.failures[0]!}${more}${progress.stopped ? `; ${progress.stopped}` : ''}`;
+}
+
+/** Runs steps in order until the story breaks; returns false when the scenario must stop. */
+async function runSteps(ctx: ScenarioContext, steps: readonly Step[], progress: Progress): Promise<boolean> {
+  for (const step of steps) {
+    ctx.stepLabel = step.label;
+    ctx.stepIndex = Number(step.label.split('.')[0]) - 1;
+    const go = step.body ? await runRepeat(ctx, step, progress) : await runStep(ctx, step, progress);
+    if (!go) return false;
+  }
+  return true;
+}
+
+async function runRepeat(ctx: ScenarioContext, step: Step, progress: Progress): Promise<boolean> {
+  const rendered = renderValues(ctx, step, () => render(step.params, ctx.scope()) as { times: unknown }, progress);
+  if (rendered === undefined) return false;
+  const times = Number(rendered.times);
+  if (!Number.isSafeInteger(times) || times < 0) throw new StepError('error', `repeat: times must be a whole number of at least 0, not ${JSON.stringify(rendered.times)}`);
+  if (times > MAX_ITERATIONS) throw new StepError('not-applicable', `repeat: the target's values ask for ${times} iterations, more than the ${MAX_ITERATIONS} a scenario walks`);
+  for (let i = 0; i < times; i++) {
+    ctx.vars['i'] = i;
+    if (!(await runSteps(ctx, step.body!, progress))) return false;
+  }
+  return true;
+}
+
+/** Runs one step and its checks; returns false when the scenario must stop. */
+async function runStep(ctx: ScenarioContext, step: Step, progress: Progress): Promise<boolean> {
+  const params = renderValues(ctx, step, () => render(step.params, ctx.scope()) as Record<string, unknown>, progress);
+  if (params === undefined) return false;
+  const result = await ACTION_IMPLEMENTATIONS[step.action as Exclude<typeof step.action, 'repeat'>](ctx, params);
+  if (step.as) {
+    ctx.vars[step.as] = result;
+    if (step.setup !== undefined) ctx.setupCaptures.set(step.as, step);
+  }
+  const setup = step.setup !== undefined && !ctx.scenario.requirements.includes(step.setup) ? step.setup : undefined;
+  let stop = false;
+  for (const check of step.expect) {
+    const scope = ctx.scope(result);
+    const inputs = renderValues(ctx, step, () => ({ arg: render(check.arg, scope), subject: check.on === undefined ? result : render(check.on, scope) }), progress, check);
+    if (inputs === undefined) return false;
+    const v = await CHECK_IMPLEMENTATIONS[check.name](ctx, inputs.arg, inputs.subject);
+    if (v.precondition) continue;
+    const { own, extras } = checkResults(ctx, step, check, v, setup);
+    ctx.checks.push(...own, ...extras);
+    const gating = OUTCOME_CHECKS.has(check.name) && !(check.requirement !== undefined && ctx.levelOf(check.requirement) === 'PROFILE' && ctx.scenario.level !== 'PROFILE');
+    for (const entry of [...own, ...extras].filter((e) => !e.passed)) {
+      const what = `${entry.check} (${entry.requirement}): expected ${brief(entry.expected)}, got ${brief(entry.actual)}`;
+      if (entry.setup) {
+        progress.setup ??= { step, requirement: entry.requirement, what };
+        stop = true;
+      } else {
+        progress.failures.push(`step ${step.label} (${step.action}, line ${step.line}): ${what}`);
+        // Only the check's own verdict judges the outcome; its extras (a profile status beside the right code) never stop the story.
+        if (gating && own.includes(entry)) stop = true;
+      }
+    }
+  }
+  if (stop && !progress.setup) progress.stopped = `the scenario stopped after step ${step.label}: its outcome differed, so later steps would not test what they claim`;
+  return !stop;
+}
+
+/** The results a check records: its own (under each requirement it proves) and its extras (under theirs). */
+function checkResults(ctx: ScenarioContext, step: Step, check: CheckEntry, v: Verdict, setup: string | undefined): { own: CheckResult[]; extras: CheckResult[] } {
+  const mark = setup !== undefined ? { setup: true as const } : {};
+  const own = (setup !== undefined && check.requirement === undefined ? [setup] : attribution(ctx.scenario, check.requirement)).map((requirement) => ({
+    check: check.name,
+    requirement,
+    level: check.level ?? ctx.levelOf(requirement),
+    passed: v.passed,
+    step: ctx.stepIndex,
+    expected: v.expected,
+    actual: v.actual,
+    message: v.message,
+    ...mark,
+  }));
+  const extras = (v.extra ?? []).map((x) => ({ check: x.check, requirement: x.requirement, level: ctx.levelOf(x.requirement), passed: x.passed, step: ctx.stepIndex, expected: x.expected, actual: x.actual, message: x.message, ...mark }));
+  return { own, extras };
+}
+
+/**
+ * Templates evaluated for a step or a check. A value that is not there is read
+ * from an earlier answer of the target:
+ *   - after a failure, the step depends on what failed: not evaluated, the scenario stops;
+ *   - from a setup step's capture: that setup failed (its answer lacks what a conformant one has);
+ *   - otherwise: a failed observation of the scenario (the answer lacks what this step needs).
+ * Any other exception is the harness's own and propagates (HARNESS_INTERNAL).
+ */
+function renderValues<T>(ctx: ScenarioContext, step: Step, evaluate: () => T, progress: Progress, check?: CheckEntry): T | undefined {
+  try {
+    return evaluate();
+  } catch (error) {
+    if (!(error instanceof TemplateError)) throw error;
+    const what = `${check ? check.name : step.action}: ${error.message}`;
+    if (progress.failures.length > 0 || progress.setup) {
+      progress.stopped ??= `step ${step.label} was not evaluated: it reads a value an earlier failed step did not produce (${error.message})`;
+      return undefined;
+    }
+    const fromSetup = referencedNames(`\${${error.expression}}`).map((name) => ctx.setupCaptures.get(name)).find((s) => s !== undefined);
+    const setup = fromSetup?.setup !== undefined && !ctx.scenario.requirements.includes(fromSetup.setup) ? fromSetup : undefined;
+    const requirements = setup ? [setup.setup!] : attribution(ctx.scenario, check?.requirement);
+    ctx.checks.push(
+      ...requirements.map((requirement) => ({
+        check: check?.name ?? step.action,
+        requirement,
+        level: ctx.levelOf(requirement),
+        passed: false,
+        step: ctx.stepIndex,
+        expected: 'an answer holding the values this step reads',
+        actual: error.message,
+        message: 'the target answered without a value this step needs',
+        ...(setup ? { setup: true as const } : {}),
+      })),
+    );
+    if (setup) progress.setup ??= { step: setup, requirement: setup.setup!, what: `its answer lacks a value step ${step.label} reads: ${error.message}` };
+    else progress.failures.push(`step ${step.label} (${step.action}, line ${step.line}): ${what}`);
+    return undefined;
   }
 }
 
@@ -97,87 +249,19 @@ export function applicability(scenario: Scenario, target: ScenarioTarget): { out
 }
 
 /**
- * A template that cannot be evaluated because an earlier answer of the target
- * lacks what it reads (a rejection where a CPR was due, say) is a failed
- * observation, not a harness error: every scenario passes on the reference, so
- * the scenario itself reads what a conformant answer has.
- */
-function missingValue(ctx: ScenarioContext, step: Step, check: string, requirement: string | undefined, error: Error): CheckResult[] {
-  return attribution(ctx.scenario, requirement).map((id) => ({
-    check,
-    requirement: id,
-    level: ctx.levelOf(id),
-    passed: false,
-    step: step.index,
-    expected: 'an answer holding the values this step reads',
-    actual: error.message,
-    message: 'the target answered without a value this step needs',
-  }));
-}
-
-function renderOrMissing<T>(ctx: ScenarioContext, step: Step, check: string, requirement: string | undefined, evaluate: () => T): { value: T } | { missing: CheckResult[] } {
-  try {
-    return { value: evaluate() };
-  } catch (error) {
-    if (error instanceof TemplateError || error instanceof TypeError) return { missing: missingValue(ctx, step, check, requirement, error) };
-    throw error;
-  }
-}
-
-/** Returns the message of the first failed check of the step, if any. */
-async function runStep(ctx: ScenarioContext, step: Step): Promise<string | undefined> {
-  const rendered = renderOrMissing(ctx, step, step.action, undefined, () => render(step.params, ctx.scope()) as Record<string, unknown>);
-  if ('missing' in rendered) {
-    ctx.checks.push(...rendered.missing);
-    return `${step.action}: ${rendered.missing[0]!.actual as string}`;
-  }
-  const result = await ACTION_IMPLEMENTATIONS[step.action](ctx, rendered.value);
-  if (step.as) ctx.vars[step.as] = result;
-  let firstFailure: string | undefined;
-  for (const check of step.expect) {
-    const scope = ctx.scope(result);
-    const inputs = renderOrMissing(ctx, step, check.name, check.requirement, () => ({
-      arg: render(check.arg, scope),
-      subject: check.on === undefined ? result : render(check.on, scope),
-    }));
-    if ('missing' in inputs) {
-      ctx.checks.push(...inputs.missing);
-      firstFailure ??= `${check.name}: ${inputs.missing[0]!.actual as string}`;
-      continue;
-    }
-    const { arg, subject } = inputs.value;
-    const v = await CHECK_IMPLEMENTATIONS[check.name](ctx, arg, subject);
-    if (v.precondition) continue;
-    const entries: CheckResult[] = [
-      ...attribution(ctx.scenario, check.requirement).map((requirement) => ({
-        check: check.name,
-        requirement,
-        level: check.level ?? ctx.levelOf(requirement),
-        passed: v.passed,
-        step: step.index,
-        expected: v.expected,
-        actual: v.actual,
-        message: v.message,
-      })),
-      ...(v.extra ?? []).map((x) => ({ check: x.check, requirement: x.requirement, level: ctx.levelOf(x.requirement), passed: x.passed, step: step.index, expected: x.expected, actual: x.actual, message: x.message })),
-    ];
-    ctx.checks.push(...entries);
-    const failed = entries.find((e) => !e.passed);
-    if (failed && firstFailure === undefined) firstFailure = `${failed.check} (${failed.requirement}): expected ${brief(failed.expected)}, got ${brief(failed.actual)}`;
-  }
-  return firstFailure;
-}
-
-/**
  * Which requirements a check proves: the one it names, or else every requirement
  * of the scenario that no check names explicitly (the scenario's claim), so each
  * requirement a scenario lists is judged by what the scenario observed.
  */
 function attribution(scenario: Scenario, named: string | undefined): string[] {
   if (named !== undefined) return [named];
-  const explicit = new Set(scenario.steps.flatMap((s) => s.expect.flatMap((c) => (c.requirement ? [c.requirement] : []))));
+  const explicit = new Set(allChecks(scenario.steps).flatMap((c) => (c.requirement ? [c.requirement] : [])));
   const open = scenario.requirements.filter((id) => !explicit.has(id));
   return open.length > 0 ? open : [scenario.requirements[0]!];
+}
+
+function allChecks(steps: readonly Step[]): CheckEntry[] {
+  return steps.flatMap((s) => [...s.expect, ...allChecks(s.body ?? [])]);
 }
 
 /** With clock control, `now` is the target's clock; otherwise ours. */

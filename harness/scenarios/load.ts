@@ -13,7 +13,7 @@ import { HarnessError } from '../cli/errors.ts';
 import { scenarioSchema } from './schema.ts';
 import { referencedNames } from './template.ts';
 import type { CheckEntry, Scenario, Step, Suite } from './types.ts';
-import { ACTIONS, CHECKS, type ActionName, type CheckName } from './vocabulary.ts';
+import { ACTIONS, CHECKS, SETUP_REQUIREMENTS, type ActionName, type CheckName } from './vocabulary.ts';
 
 export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const SUITES_DIR = join(PROJECT_ROOT, 'suites');
@@ -99,7 +99,7 @@ function toSuite(raw: RawSuite, file: string, lineOf: (path: (string | number)[]
       const r = registry.get(id);
       if (!r || r.retired) fail(file, where(['requirements', j]), `requirement ${id} is not in suites/requirements.yaml${r ? ' (retired)' : ''}`);
     }
-    const steps = s.steps.map((raw, k) => toStep(raw, k, (path) => where(['steps', k, ...path])));
+    const steps = s.steps.map((raw, k) => toStep(raw, k, `${k + 1}`, (path) => where(['steps', k, ...path]), (line, reason) => fail(file, line, `${s.id}: ${reason}`)));
     const scenario: Scenario = {
       id: s.id,
       title: s.title,
@@ -121,8 +121,8 @@ function toSuite(raw: RawSuite, file: string, lineOf: (path: (string | number)[]
   return { file, suite: raw.suite, title: raw.title, sections: raw.sections, role: raw.role, ...(raw.info ? { info: raw.info } : {}), scenarios };
 }
 
-function toStep(raw: Record<string, unknown>, index: number, lineOf: (path: (string | number)[]) => number): Step {
-  const { do: action, as, expect, note: _note, ...params } = raw;
+function toStep(raw: Record<string, unknown>, index: number, label: string, lineOf: (path: (string | number)[]) => number, invalid: (line: number, reason: string) => never): Step {
+  const { do: action, as, expect, setup, note: _note, ...params } = raw;
   const checks = ((expect as Record<string, unknown>[] | undefined) ?? []).map((entry, i): CheckEntry => {
     const { on, requirement, level, note: _n, ...rest } = entry;
     const [name, arg] = Object.entries(rest)[0] as [CheckName, unknown];
@@ -135,24 +135,61 @@ function toStep(raw: Record<string, unknown>, index: number, lineOf: (path: (str
       line: lineOf(['expect', i]),
     };
   });
-  return { index, action: action as ActionName, params, ...(as !== undefined ? { as: as as string } : {}), expect: checks, line: lineOf([]) };
+  const name = action as ActionName;
+  let setupRequirement: string | undefined;
+  if (setup !== undefined) {
+    setupRequirement = setup === true ? SETUP_REQUIREMENTS[name] : (setup as string);
+    if (setupRequirement === undefined) invalid(lineOf(['setup']), `a ${name} step has no requirement of its own: write the one its checks prove (setup: REQUIREMENT-ID)`);
+    if (checks.length === 0) invalid(lineOf(['setup']), 'a setup step without expect proves nothing: give it the check that the setup worked, or drop "setup"');
+  }
+  let body: Step[] | undefined;
+  if (name === 'repeat') {
+    const { steps, ...rest } = params as { steps: Record<string, unknown>[] };
+    body = steps.map((nested, k) => toStep(nested, k, `${label}.${k + 1}`, (path) => lineOf(['steps', k, ...path]), invalid));
+    return { index, label, action: name, params: rest, ...(as !== undefined ? { as: as as string } : {}), expect: checks, body, line: lineOf([]) };
+  }
+  return {
+    index,
+    label,
+    action: name,
+    params,
+    ...(as !== undefined ? { as: as as string } : {}),
+    expect: checks,
+    ...(setupRequirement !== undefined ? { setup: setupRequirement } : {}),
+    line: lineOf([]),
+  };
 }
 
 /** Names every scenario starts with: the target's clock and the current step's result. */
 const BUILTIN_NAMES = new Set(['now', 'res']);
+/** The iteration index inside a repeat. */
+const LOOP_NAME = 'i';
 /** Parameters that name a key (defined by keygen or provision-*). */
 const KEY_PARAMS = new Set(['principal', 'bearer', 'new_bearer', 'redeemer', 'key', 'sign_as', 'identify_as']);
 
 function checkSemantics(scenario: Scenario, registry: ReadonlyMap<string, unknown>, file: string): void {
-  if (!scenario.steps.some((s) => s.expect.length > 0)) fail(file, scenario.line, `${scenario.id} checks nothing: a scenario needs at least one expect`);
-  const defined = new Set<string>(BUILTIN_NAMES);
-  for (const step of scenario.steps) {
+  const all = flatSteps(scenario.steps);
+  if (!all.some((s) => s.expect.length > 0)) fail(file, scenario.line, `${scenario.id} checks nothing: a scenario needs at least one expect`);
+  for (const step of all) {
+    if (step.setup !== undefined && !registry.has(step.setup)) fail(file, step.line, `${scenario.id}: setup requirement ${step.setup} is not in suites/requirements.yaml`);
+  }
+  checkNames(scenario, scenario.steps, new Set<string>(BUILTIN_NAMES), registry, file);
+}
+
+/** Every step, those inside repeats included. */
+export function flatSteps(steps: readonly Step[]): Step[] {
+  return steps.flatMap((s) => [s, ...flatSteps(s.body ?? [])]);
+}
+
+/** Names are captured before they are read; keys are made before they are used (a templated key name is checked when it runs). */
+function checkNames(scenario: Scenario, steps: readonly Step[], defined: Set<string>, registry: ReadonlyMap<string, unknown>, file: string): void {
+  for (const step of steps) {
     const spec = ACTIONS[step.action];
     if ('capability' in spec && !scenario.needs.includes(spec.capability)) {
       fail(file, step.line, `${scenario.id}: step "${step.action}" needs the "${spec.capability}" capability; add it to the scenario's needs`);
     }
     for (const [param, value] of Object.entries(step.params)) {
-      if (KEY_PARAMS.has(param) && typeof value === 'string' && !defined.has(value) && step.action !== 'keygen' && step.action !== 'credential' && !step.action.startsWith('provision-')) {
+      if (KEY_PARAMS.has(param) && typeof value === 'string' && !value.includes('${') && !defined.has(value) && step.action !== 'keygen' && step.action !== 'credential' && !step.action.startsWith('provision-')) {
         fail(file, step.line, `${scenario.id}: key "${value}" (${param}) is not defined yet; create it with keygen or provision-* first`);
       }
     }
@@ -165,6 +202,12 @@ function checkSemantics(scenario: Scenario, registry: ReadonlyMap<string, unknow
     if (step.action === 'keygen') for (const n of step.params.names as string[]) defined.add(n);
     if (step.action.startsWith('provision-') || step.action === 'credential') defined.add(step.params.key as string);
     if (step.action === 'let') for (const n of Object.keys(step.params.values as object)) defined.add(n);
+    if (step.body) {
+      // Inside, `i` is the iteration; what the body captures is seen after the loop too.
+      const inner = new Set([...defined, LOOP_NAME]);
+      checkNames(scenario, step.body, inner, registry, file);
+      for (const n of inner) if (n !== LOOP_NAME) defined.add(n);
+    }
     if (step.as) defined.add(step.as);
     for (const check of step.expect) {
       if (check.requirement && !registry.has(check.requirement)) fail(file, check.line, `requirement ${check.requirement} is not in suites/requirements.yaml`);

@@ -4,7 +4,13 @@ import { ACTIONS, CHECKS } from './vocabulary.ts';
 const ID = '^[A-Z][A-Z0-9]*(-[A-Z][A-Z0-9]*)*-[0-9]+$';
 
 export function scenarioSchema(): Record<string, unknown> {
-  const stepCommon = { do: {}, as: { $ref: '#/$defs/name' }, expect: { $ref: '#/$defs/expectations' }, note: { type: 'string' } };
+  const stepCommon = {
+    do: {},
+    as: { $ref: '#/$defs/name' },
+    expect: { $ref: '#/$defs/expectations' },
+    setup: { anyOf: [{ const: true }, { $ref: '#/$defs/requirementId' }] },
+    note: { type: 'string' },
+  };
   return {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
     $id: 'https://cpr-conformance.dev/schemas/scenario.schema.json',
@@ -23,6 +29,7 @@ export function scenarioSchema(): Record<string, unknown> {
     },
     $defs: {
       name: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]*$' },
+      keyName: { anyOf: [{ $ref: '#/$defs/name' }, { type: 'string', pattern: '\\$\\{' }] },
       template: { type: 'string' },
       role: { enum: ['payee', 'paying-app', 'operator'] },
       level: { enum: ['MUST', 'SHOULD', 'MAY', 'PROFILE'] },

@@ -31,7 +31,12 @@ const FUNCTIONS: Readonly<Record<string, (...args: unknown[]) => unknown>> = {
   iso: (ms) => formatTimestamp(Number(ms), 'cpr'),
   repeat: (text, count) => String(text).repeat(Number(count)),
   /** Length in code points (strings) or elements (arrays). */
-  len: (value) => (typeof value === 'string' ? [...value].length : Array.isArray(value) ? value.length : Object.keys(value as object).length),
+  len: (value) => {
+    if (typeof value === 'string') return [...value].length;
+    if (Array.isArray(value)) return value.length;
+    if (value !== null && typeof value === 'object') return Object.keys(value).length;
+    throw new TypeError('len() takes a string, an array or an object');
+  },
   b64url: (text) => encodeB64url(new TextEncoder().encode(String(text))),
   json: (value) => JSON.stringify(value),
   str: (value) => String(value),
@@ -197,7 +202,12 @@ export function evaluate(expr: string, scope: Scope): unknown {
           }
         }
         take(')');
-        value = fn(...args);
+        try {
+          value = fn(...args);
+        } catch (error) {
+          // The arguments come from captured answers: a value a function cannot take is a value problem.
+          throw new TemplateError(`${first.value}() cannot take ${args.map((a) => JSON.stringify(a) ?? 'undefined').join(', ')}: ${(error as Error).message}`, expr);
+        }
       } else {
         if (!Object.hasOwn(scope, first.value)) throw new TemplateError(`"${first.value}" is not defined (capture it with "as:" first)`, expr);
         value = scope[first.value];

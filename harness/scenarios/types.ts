@@ -15,11 +15,22 @@ export interface CheckEntry {
 }
 
 export interface Step {
+  /** 0-based position among its siblings (the scenario's steps, or a repeat's). */
   readonly index: number;
+  /** How reports name the step: "3", or "5.2" for the second step inside step 5 (a repeat). */
+  readonly label: string;
   readonly action: ActionName;
   readonly params: Readonly<Record<string, unknown>>;
   readonly as?: string;
   readonly expect: readonly CheckEntry[];
+  /**
+   * Set on a setup step: the requirement its checks prove (given, or the
+   * action's own, vocabulary.ts SETUP_REQUIREMENTS). A failure there ends the
+   * test as HARNESS_SETUP_FAILED under this requirement.
+   */
+  readonly setup?: string;
+  /** The steps a `repeat` runs. */
+  readonly body?: readonly Step[];
   readonly line: number;
 }
 

@@ -7,7 +7,8 @@ import type { Capability } from '../../reference/control.ts';
 type Schema = Readonly<Record<string, unknown>>;
 
 const T: Schema = { $ref: '#/$defs/template' };
-const KEY: Schema = { $ref: '#/$defs/name' };
+/** A key name, or a template giving one (`k${i}` inside a repeat). */
+const KEY: Schema = { $ref: '#/$defs/keyName' };
 const ANY: Schema = {};
 const ROLE: Schema = { $ref: '#/$defs/role' };
 const MESSAGE_TYPE: Schema = { $ref: '#/$defs/messageType' };
@@ -67,7 +68,12 @@ export const ACTIONS = {
     required: ['copies'],
     requireOneOf: [['of'], ['method', 'path']],
   },
-  let: { summary: 'name values computed from templates', params: { values: { type: 'object', propertyNames: KEY } }, required: ['values'] },
+  let: { summary: 'name values computed from templates', params: { values: { type: 'object', propertyNames: { $ref: '#/$defs/name' } } }, required: ['values'] },
+  repeat: {
+    summary: 'run `steps` `times` times (0 allowed; at most 10 000), with `${i}` the 0-based iteration; names captured in an iteration are seen by the next and after the loop',
+    params: { times: INT_OR_T(0), steps: { type: 'array', minItems: 1, items: { $ref: '#/$defs/step' } } },
+    required: ['times', 'steps'],
+  },
   tamper: {
     summary: 'a modified copy of a value: set or delete members (dotted paths), flip a signature bit, or re-sign',
     params: { value: T, set: { type: 'object' }, delete: { type: 'array', items: { type: 'string' } }, flip_signature: { type: 'boolean' }, resign: object({ type: MESSAGE_TYPE, key: KEY }, ['type', 'key']) },
@@ -119,6 +125,29 @@ export const ACTIONS = {
 } as const satisfies Readonly<Record<string, ActionSpec>>;
 
 export type ActionName = keyof typeof ACTIONS;
+
+/**
+ * What a setup step (`setup: true`) proves when it has no requirement of its own
+ * named: the requirement of the operation it performs. Its failure ends the test
+ * as HARNESS_SETUP_FAILED under this requirement, not under those being tested.
+ */
+export const SETUP_REQUIREMENTS: Readonly<Partial<Record<ActionName, string>>> = {
+  issue: 'CPP-ISS-1',
+  renew: 'CPP-RNW-1',
+  redeem: 'CPP-RED-1',
+  status: 'CPP-STS-1',
+  cancel: 'PRF-CTL-1',
+  fulfil: 'PRF-CTL-1',
+};
+
+/**
+ * The checks that judge a step's outcome (did the operation succeed, was it
+ * refused, with which code). When one fails, the target's state is no longer
+ * the one later steps assume, so the scenario stops there. Any other failed
+ * check (a value, a signature, a header, a profile status beside the right
+ * spec outcome) is recorded and the scenario goes on.
+ */
+export const OUTCOME_CHECKS: ReadonlySet<string> = new Set(['status', 'not_status', 'problem', 'accepted', 'rejected', 'exactly_one', 'all']);
 
 export interface CheckSpec {
   readonly summary: string;

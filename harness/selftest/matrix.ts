@@ -2,6 +2,7 @@
 // A mutant is killed when at least one test failed; it is flagged when no
 // requirement it declares (`catches`) is among those that caught it, or when the
 // suite could not run against it (harness errors are never counted as kills).
+import { observedFailure } from '../report/aggregate.ts';
 import type { TestResult } from '../report/model.ts';
 
 export interface MutantRow {
@@ -31,7 +32,8 @@ export interface KillMatrix {
 }
 
 export function mutantRow(spec: Pick<MutantRow, 'name' | 'role' | 'family' | 'description' | 'catches'>, results: readonly TestResult[], durationMs: number): MutantRow {
-  const failed = results.filter((r) => r.status === 'failed');
+  // A failed setup step is an observed failure too, of the setup's own requirement.
+  const failed = results.filter(observedFailure);
   const caught = new Set<string>();
   for (const test of failed) {
     const failedChecks = test.checks.filter((c) => !c.passed);
@@ -39,7 +41,7 @@ export function mutantRow(spec: Pick<MutantRow, 'name' | 'role' | 'family' | 'de
     for (const check of failedChecks) caught.add(check.requirement);
   }
   const caughtBy = [...caught].sort();
-  const errors = results.filter((r) => r.status === 'error').map((r) => `${r.id}: ${r.reason ?? ''}`.slice(0, 300));
+  const errors = results.filter((r) => r.status === 'error' && !observedFailure(r)).map((r) => `${r.id}: ${r.reason ?? ''}`.slice(0, 300));
   const killed = failed.length > 0;
   const expected = spec.catches.some((id) => caught.has(id));
   const flagged = !killed

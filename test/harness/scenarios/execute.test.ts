@@ -169,4 +169,152 @@ describe('executing a scenario', () => {
     expect(result.checks.at(-1)).toMatchObject({ check: 'equals', passed: false, expected: 'an answer holding the values this step reads' });
     expect(result.checks.at(-1)!.actual).toMatch(/cannot read "rail_address" of undefined/);
   });
+
+  describe('setup steps, outcome checks and what follows a failure', () => {
+    const ISSUE = (setup: string, amount: string) => `  - id: CPP-RNW-901
+    title: a renewal after an issue
+    requirements: [CPP-RNW-1]
+    level: MUST
+    needs: [provision]
+    steps:
+      - do: provision-principal
+        key: alice
+        balance: "1000"
+      - do: keygen
+        names: [bob, carol]
+      - do: issue
+${setup}        principal: alice
+        bearer: bob
+        amount: "${amount}"
+        as: issued
+        expect: [{ status: 200 }]
+      - do: renew
+        pack: \${issued.body}
+        bearer: bob
+        new_bearer: carol
+        expect: [{ status: 200 }]
+`;
+
+    it('charges a failed setup step to its own requirement: HARNESS_SETUP_FAILED, the requirement under test not exercised', async () => {
+      // An amount above the balance: the issue the renewal needs is refused.
+      const result = await executeScenario(scenario(ISSUE('        setup: true\n', '5000'), 'operator'), target(http), options);
+      expect(result).toMatchObject({ status: 'error', error_code: 'HARNESS_SETUP_FAILED' });
+      expect(result.reason).toMatch(/^setup step 3 \(issue, line \d+\) failed CPP-ISS-1: status \(CPP-ISS-1\): expected 200, got 422; CPP-RNW-1 not exercised/);
+      expect(result.checks).toEqual([expect.objectContaining({ check: 'status', requirement: 'CPP-ISS-1', passed: false, setup: true })]);
+      // The renewal was never sent.
+      expect(result.transcript.some((e) => e.request.url.endsWith('/v1/cashpack/renew'))).toBe(false);
+    });
+
+    it('fails the requirement under test when the same step is not marked as setup', async () => {
+      const result = await executeScenario(scenario(ISSUE('', '5000'), 'operator'), target(http), options);
+      expect(result.status).toBe('failed');
+      expect(result.checks.map((c) => [c.requirement, c.passed])).toEqual([['CPP-RNW-1', false]]);
+      expect(result.reason).toMatch(/the scenario stopped after step 3: its outcome differed/);
+    });
+
+    it('passes through a setup step that worked, recording its check under its own requirement', async () => {
+      const result = await executeScenario(scenario(ISSUE('        setup: true\n', '100'), 'operator'), target(http), options);
+      expect(result.status).toBe('passed');
+      expect(result.checks.map((c) => [c.requirement, c.passed, c.setup ?? false])).toEqual([
+        ['CPP-ISS-1', true, true],
+        ['CPP-RNW-1', true, false],
+      ]);
+    });
+
+    it('goes on after a failed value check and reports the independent checks that follow', async () => {
+      const body = SECOND_GET('          - status: 4xx\n          - header: { name: cache-control, equals: "max-age=60" }\n            requirement: PRF-TOK-1').replace(
+        '        expect: [{ status: 200 }]\n',
+        '        expect:\n          - status: 200\n          - header: { name: content-type, equals: "text/plain" }\n',
+      );
+      const result = await executeScenario(scenario(body), target(http), options);
+      expect(result.status).toBe('failed');
+      // Step 2's wrong header did not stop the scenario: step 3 ran and its checks are reported.
+      expect(result.checks.map((c) => [c.check, c.step, c.passed])).toEqual([
+        ['status', 1, true],
+        ['header', 1, false],
+        ['status', 2, true],
+        ['header', 2, false],
+      ]);
+      expect(result.reason).toMatch(/^step 2 \(http, line \d+\): header \(TOK-ONCE-1\).*\(and 1 more failed check\)$/);
+    });
+
+    it('stops at a failed outcome check, and says later steps were not run', async () => {
+      const body = SECOND_GET('          - status: 4xx').replace('        expect: [{ status: 200 }]\n', '        expect: [{ status: 201 }]\n');
+      const result = await executeScenario(scenario(body), target(http), options);
+      expect(result.status).toBe('failed');
+      expect(result.checks).toHaveLength(1);
+      expect(result.transcript).toHaveLength(2);
+      expect(result.reason).toMatch(/the scenario stopped after step 2/);
+    });
+
+    it('does not stop for a profile status beside the right spec outcome', async () => {
+      // The problem code is right; its profile status is checked apart and never ends the story.
+      const body = SECOND_GET('          - status: 4xx\n          - problem: TOKEN_CONSUMED\n            requirement: PRF-TOK-1\n          - status: 404\n            requirement: PRF-TOK-1');
+      const withThird = body.replace(/\n$/, '\n      - do: http\n        method: GET\n        path: /cpr/${req.token}\n        expect: [{ status: 4xx }]\n');
+      const result = await executeScenario(scenario(withThird), target(http), options);
+      expect(result.status).toBe('failed');
+      expect(result.checks.at(-1)).toMatchObject({ check: 'status', step: 3, passed: true });
+    });
+
+    it('does not evaluate a step that reads what an earlier failed step did not produce', async () => {
+      const body = SECOND_GET('          - status: 4xx').replace(
+        '        path: /cpr/${req.token}\n        expect: [{ status: 200 }]\n',
+        '        path: /cpr/${req.token}\n        as: first\n        expect:\n          - status: 200\n          - equals: { value: "${res.body.cpr_version}", to: CPR-2.0 }\n      - do: let\n        values: { gone: "${first.body.nothing.here}" }\n        expect: [{ equals: { value: "${gone}", to: 1 } }]\n',
+      );
+      const result = await executeScenario(scenario(body), target(http), options);
+      expect(result.status).toBe('failed');
+      expect(result.checks.filter((c) => !c.passed)).toHaveLength(1);
+      expect(result.reason).toMatch(/step 3 was not evaluated: it reads a value an earlier failed step did not produce/);
+    });
+
+    it('reports an exception of the harness itself as HARNESS_INTERNAL, never as a conformance failure', async () => {
+      const broken: ScenarioTarget = { ...target(http), credential: () => { throw new TypeError('credential lookup is broken'); } };
+      const s = scenario(`  - id: CPP-STS-903\n    title: t\n    requirements: [CPP-STS-1]\n    level: MUST\n    steps:\n      - do: credential\n        key: alice\n        of: principal\n        expect: [{ equals: { value: 1, to: 1 } }]\n`, 'operator');
+      const result = await executeScenario(s, broken, options);
+      expect(result).toMatchObject({ status: 'error', error_code: 'HARNESS_INTERNAL' });
+      expect(result.reason).toMatch(/credential lookup is broken/);
+      expect(result.checks).toEqual([]);
+    });
+
+    it('repeats steps with ${i}, templated key names and captures carried from one iteration to the next', async () => {
+      const body = `  - id: CPP-RNW-902
+    title: a chain of renewals written as a loop
+    requirements: [CPP-RNW-1]
+    level: MUST
+    needs: [provision]
+    steps:
+      - do: provision-principal
+        key: alice
+        balance: "1000"
+      - do: keygen
+        names: [k0]
+      - do: issue
+        setup: true
+        principal: alice
+        bearer: k0
+        amount: "10"
+        as: last
+        expect: [{ status: 200 }]
+      - do: repeat
+        times: 3
+        steps:
+          - do: keygen
+            names: ["k\${i + 1}"]
+          - do: renew
+            pack: \${last.body}
+            bearer: "k\${i}"
+            new_bearer: "k\${i + 1}"
+            as: last
+            expect: [{ status: 200 }]
+      - do: let
+        values: { depth: "\${len(last.body.renewal_chain)}" }
+        expect: [{ equals: { value: "\${depth}", to: 3 } }]
+`;
+      const result = await executeScenario(scenario(body, 'operator'), target(http), options);
+      expect(result.status).toBe('passed');
+      expect(result.transcript.filter((e) => e.request.url.endsWith('/v1/cashpack/renew'))).toHaveLength(3);
+      const none = await executeScenario(scenario(body.replace('times: 3', 'times: 0').replace('to: 3', 'to: 0'), 'operator'), target(http), options);
+      expect(none.status).toBe('passed');
+    });
+  });
 });

@@ -60,6 +60,10 @@ describe('a bad scenario file fails with its file, line and reason', () => {
     ['an undeclared capability', ok.replace('    needs: [provision]\n', ''), /:11: TOK-ONCE-901: step "create-request" needs the "provision" capability/],
     ['a name used before it is captured', `${ok}      - do: http\n        method: GET\n        path: /cpr/\${token}\n        expect: [{ status: 200 }]\n`, /:15: TOK-ONCE-901: \$\{token\} is not defined at this step/],
     ['a key used before it exists', `${ok}      - do: status\n        pack_id: x\n        sign_as: alice\n        expect: [{ status: 200 }]\n`, /:15: TOK-ONCE-901: key "alice" \(sign_as\) is not defined yet/],
+    ['setup: true on an action with no requirement of its own', `${ok}      - do: http\n        setup: true\n        method: GET\n        path: /x\n        expect: [{ status: 200 }]\n`, /:16: TOK-ONCE-901: a http step has no requirement of its own: write the one its checks prove/],
+    ['a setup step that checks nothing', `${ok}      - do: http\n        setup: TOK-GET-1\n        method: GET\n        path: /x\n`, /:16: TOK-ONCE-901: a setup step without expect proves nothing/],
+    ['a setup requirement not in the registry', `${ok}      - do: http\n        setup: TOK-NOPE-1\n        method: GET\n        path: /x\n        expect: [{ status: 200 }]\n`, /:15: TOK-ONCE-901: setup requirement TOK-NOPE-1 is not in suites\/requirements\.yaml/],
+    ['a repeat body reading a name captured only after the loop', `${ok}      - do: repeat\n        times: 2\n        steps:\n          - do: http\n            method: GET\n            path: /cpr/\${later}\n            expect: [{ status: 200 }]\n`, /:18: TOK-ONCE-901: \$\{later\} is not defined at this step/],
   ])('%s', (_name, text, message) => {
     const error = failure(text);
     expect(error.code).toBe('SCENARIO_INVALID');
