@@ -163,7 +163,7 @@ async function call<T>(run: () => T | Promise<T>, description: string, name: str
     return await Promise.race([Promise.resolve().then(run), deadline]);
   } catch (error) {
     if (error instanceof TransportError) throw error;
-    throw new TransportError('PROTOCOL', `${description}: ${name}() threw: ${(error as Error)?.message ?? String(error)}`);
+    throw new TransportError('CRASHED', `${description}: ${name}() threw: ${(error as Error)?.message ?? String(error)}`);
   } finally {
     clearTimeout(timer);
   }

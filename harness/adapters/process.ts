@@ -32,7 +32,7 @@ export interface ProcessRoleOptions {
   readonly maxLineBytes?: number;
 }
 
-const TRANSPORT_CODES = new Set<string>(['TIMEOUT', 'REFUSED', 'RESET', 'TLS', 'PROTOCOL', 'CLOSED', 'UNAVAILABLE']);
+const TRANSPORT_CODES = new Set<string>(['TIMEOUT', 'REFUSED', 'RESET', 'TLS', 'PROTOCOL', 'CRASHED', 'CLOSED', 'UNAVAILABLE']);
 const STDERR_TAIL = 4096;
 const CLOSE_GRACE_MS = 500;
 
@@ -162,7 +162,8 @@ function startSession(command: readonly string[], options: ProcessRoleOptions): 
     const answer = message as { result?: unknown; error?: unknown };
     if ('error' in answer) {
       const { code, message: text } = (answer.error ?? {}) as { code?: unknown; message?: unknown };
-      const mapped = typeof code === 'string' && TRANSPORT_CODES.has(code) ? (code as TransportError['code']) : 'PROTOCOL';
+      // An error answer is the implementation's failure on this call: a crash, unless it names a transport code.
+      const mapped = typeof code === 'string' && TRANSPORT_CODES.has(code) ? (code as TransportError['code']) : 'CRASHED';
       call.reject(new TransportError(mapped, `${description}: ${call.method} failed: ${String(code)}: ${String(text)}`));
     } else if ('result' in answer) {
       call.resolve(answer.result);

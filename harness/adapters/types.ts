@@ -27,10 +27,16 @@ export interface WireResponse {
   readonly durationMs: number;
 }
 
-/** No response at all: refused, reset, timed out, TLS failure. Never a conformance result by itself. */
+/**
+ * No usable answer: refused, reset, timed out, TLS failure, an adapter contract
+ * broken (PROTOCOL), or an implementation that crashed on the call (CRASHED: a
+ * module that threw, a child that answered an error). Never a conformance
+ * result by itself; a paying application's crash is its answer to a CPR
+ * (actions.ts appCall), every other code is a harness error.
+ */
 export class TransportError extends Error {
   constructor(
-    readonly code: 'TIMEOUT' | 'REFUSED' | 'RESET' | 'TLS' | 'PROTOCOL' | 'CLOSED' | 'UNAVAILABLE',
+    readonly code: 'TIMEOUT' | 'REFUSED' | 'RESET' | 'TLS' | 'PROTOCOL' | 'CRASHED' | 'CLOSED' | 'UNAVAILABLE',
     message: string,
   ) {
     super(message);

@@ -2,11 +2,11 @@
 // rule over generated inputs, against any target, through the adapters.
 import fc from 'fast-check';
 import { findPayerMembers, validateCpr } from '../../profile/cpr/index.ts';
-import { ACTION_IMPLEMENTATIONS } from '../scenarios/actions.ts';
-import type { HttpResult } from '../scenarios/context.ts';
+import { ACTION_IMPLEMENTATIONS, appCall } from '../scenarios/actions.ts';
+import type { HttpResult, ScenarioContext } from '../scenarios/context.ts';
 import { send } from '../scenarios/http.ts';
 import { brokenCpr, inlineUri, malformedBody, validCpr, type CashpackMessageKind } from '../../generators/index.ts';
-import type { AppResult } from '../adapters/types.ts';
+import type { AppResult, CprInput } from '../adapters/types.ts';
 import type { PropertyDefinition, PropertyFailure } from './types.ts';
 
 /**
@@ -28,6 +28,12 @@ const CONTEXT = {
 function rejectionFailure(result: AppResult, expected: unknown): PropertyFailure {
   return { expected, actual: result.ok ? 'accepted' : { code: result.code, message: result.message, violations: result.violations }, message: 'the paying application answered otherwise' };
 }
+
+/** The paying application's answer; a crash is an answer no property accepts (actions.ts appCall). */
+type Answer = AppResult | { readonly ok: false; readonly crashed: true; readonly code: 'CRASHED'; readonly message: string };
+const read = (ctx: ScenarioContext, input: CprInput): Promise<Answer> => appCall(() => ctx.app().read(input));
+const crashed = (result: Answer): result is Extract<Answer, { crashed: true }> => 'crashed' in result;
+const crash = (result: Extract<Answer, { crashed: true }>, expected: unknown): PropertyFailure => ({ expected, actual: { crashed: result.message }, message: 'the paying application crashed instead of answering' });
 
 const OPERATOR_ENDPOINTS: Readonly<Record<CashpackMessageKind, string>> = {
   'lock-request': '/v1/cashpack/issue',
@@ -82,7 +88,8 @@ export const PROPERTIES: readonly PropertyDefinition[] = [
     defaultRuns: 60,
     arbitrary: () => validCpr({ now: FUTURE }),
     async check(ctx, cpr) {
-      const result = await ctx.app().read({ kind: 'object', value: cpr });
+      const result = await read(ctx, { kind: 'object', value: cpr });
+      if (crashed(result)) return crash(result, 'accepted');
       return result.ok ? undefined : rejectionFailure(result, 'accepted');
     },
   }),
@@ -97,7 +104,8 @@ export const PROPERTIES: readonly PropertyDefinition[] = [
     defaultRuns: 120,
     arbitrary: () => brokenCpr({ now: FUTURE }),
     async check(ctx, broken) {
-      const result = await ctx.app().read({ kind: 'object', value: broken.cpr });
+      const result = await read(ctx, { kind: 'object', value: broken.cpr });
+      if (crashed(result)) return crash(result, { rejected: true, broken: broken.rule, by: broken.description });
       return result.ok ? rejectionFailure(result, { rejected: true, broken: broken.rule, by: broken.description }) : undefined;
     },
   }),
@@ -112,7 +120,8 @@ export const PROPERTIES: readonly PropertyDefinition[] = [
     defaultRuns: 120,
     arbitrary: () => brokenCpr({ now: FUTURE }),
     async check(ctx, broken) {
-      const result = await ctx.app().read({ kind: 'object', value: broken.cpr });
+      const result = await read(ctx, { kind: 'object', value: broken.cpr });
+      if (crashed(result)) return crash(result, { code: 'CPR_INVALID', violation: broken.rule });
       if (result.ok) return rejectionFailure(result, { code: 'CPR_INVALID', violation: broken.rule });
       const named = (result.violations ?? []).some((v) => (v as { requirement?: unknown }).requirement === broken.rule);
       const versionCode = broken.rule === 'CPR-VER-1' && result.code === 'CPR_VERSION_UNSUPPORTED';
@@ -132,7 +141,8 @@ export const PROPERTIES: readonly PropertyDefinition[] = [
     async check(ctx, [cpr, payerAmount]) {
       const requested = (cpr as { value: { amount?: string; asset: unknown } }).value;
       const open = requested.amount === undefined;
-      const result = await ctx.app().derive(cpr, { ...CONTEXT, ...(open ? { payer_amount: payerAmount } : {}) });
+      const result = await appCall(() => ctx.app().derive(cpr, { ...CONTEXT, ...(open ? { payer_amount: payerAmount } : {}) }));
+      if (crashed(result)) return crash(result, { amount: open ? payerAmount : requested.amount });
       const value = (result.ok ? (result.payment as { value?: unknown } | undefined)?.value : undefined) as { amount?: unknown; asset?: unknown } | undefined;
       const expected = { amount: open ? payerAmount : requested.amount, asset: requested.asset };
       const same = value !== undefined && JSON.stringify(value.amount) === JSON.stringify(expected.amount) && JSON.stringify(value.asset) === JSON.stringify(expected.asset);
@@ -150,7 +160,8 @@ export const PROPERTIES: readonly PropertyDefinition[] = [
     defaultRuns: 60,
     arbitrary: () => fc.oneof(inlineUri({ cpr: { now: FUTURE, maxExtensionKeys: 1 } }), inlineUri({ malformed: true, cpr: { now: FUTURE, maxExtensionKeys: 1 } })),
     async check(ctx, delivery) {
-      const result = await ctx.app().read({ kind: 'uri', uri: delivery.uri });
+      const result = await read(ctx, { kind: 'uri', uri: delivery.uri });
+      if (crashed(result)) return crash(result, delivery.malformed ? { code: delivery.expected.code } : 'accepted');
       if (!delivery.malformed) return result.ok ? undefined : rejectionFailure(result, 'accepted');
       return !result.ok && result.code === delivery.expected.code ? undefined : rejectionFailure(result, { code: delivery.expected.code, defect: delivery.defect });
     },

@@ -4,7 +4,8 @@
 import fc from 'fast-check';
 import type { Level } from '../../profile/registry.ts';
 import type { CheckResult, Exchange, TestResult } from '../report/model.ts';
-import { ScenarioContext, StepError, type ScenarioTarget } from '../scenarios/context.ts';
+import { ScenarioContext, StepError, type ErrorCode, type ScenarioTarget } from '../scenarios/context.ts';
+import { TransportError } from '../adapters/types.ts';
 import type { Scenario } from '../scenarios/types.ts';
 import { PROPERTIES_FILE, type PropertyDefinition, type PropertyFailure } from './types.ts';
 
@@ -68,7 +69,7 @@ export async function executeProperty(def: PropertyDefinition, target: ScenarioT
 
   if (harnessError) {
     const outcome = harnessError instanceof StepError ? harnessError.outcome : 'error';
-    const code = harnessError instanceof StepError ? (harnessError.code ?? 'HARNESS_STEP_FAILED') : 'HARNESS_INTERNAL';
+    const code = harnessError instanceof StepError ? (harnessError.code ?? 'HARNESS_STEP_FAILED') : harnessError instanceof TransportError ? transportCode(harnessError) : 'HARNESS_INTERNAL';
     return finish(outcome, [], ctx.transcript, { reason: harnessError.message, ...(outcome === 'error' ? { error_code: code } : {}) });
   }
   const ran = details.numRuns;
@@ -102,4 +103,9 @@ function asScenario(def: PropertyDefinition): Scenario {
     sections: def.sections,
     suite: 'properties',
   };
+}
+
+/** A call the adapter could not carry: a broken contract, or no answer. */
+function transportCode(error: TransportError): ErrorCode {
+  return error.code === 'PROTOCOL' ? 'HARNESS_ADAPTER_PROTOCOL' : 'HARNESS_TARGET_UNREACHABLE';
 }

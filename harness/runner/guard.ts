@@ -34,13 +34,14 @@ export interface Blocked {
 }
 
 /**
- * No answer at all. UNAVAILABLE is not (this adapter has no such transport), nor,
- * in-process or from a child process, PROTOCOL: there it is a call that threw or
- * answered out of contract, which is the implementation's answer (actions.ts appCall).
+ * No usable answer. UNAVAILABLE is not (this adapter has no such transport), nor,
+ * in-process or from a child process, CRASHED: a call that threw or answered an
+ * error is the implementation's answer (actions.ts appCall). A broken adapter
+ * contract (PROTOCOL) is counted: a child that prints garbage is gone for good.
  */
 const COUNTED: Readonly<Record<'wire' | 'call', ReadonlySet<TransportError['code']>>> = {
   wire: new Set(['TIMEOUT', 'REFUSED', 'RESET', 'TLS', 'PROTOCOL', 'CLOSED']),
-  call: new Set(['TIMEOUT', 'REFUSED', 'RESET', 'CLOSED']),
+  call: new Set(['TIMEOUT', 'REFUSED', 'RESET', 'CLOSED', 'PROTOCOL']),
 };
 
 function counts(kind: HttpRole['kind'], error: unknown): error is TransportError {

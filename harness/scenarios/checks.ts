@@ -215,20 +215,38 @@ export const CHECK_IMPLEMENTATIONS: Readonly<Record<CheckName, Check>> = {
     return verdict(r?.ok === true, 'accepted', r?.ok ? 'accepted' : { code: r?.code, message: r?.message }, 'the paying application accepts');
   },
 
+  /**
+   * The spec asks that an invalid or unservable request is not processed (spec
+   * §4.5.1, §4.6.1, §7.2): that, and that the application did not crash, is the
+   * check's own verdict. How it says so is the profile's (PROFILE.md §8.3): the
+   * code, a human-readable message, and with CPR_INVALID only, the violated
+   * rules; those are judged apart under PRF-APP-1 and never fail a spec rule.
+   */
   rejected: (_ctx, arg, subject) => {
     const r = subject as { ok?: boolean; crashed?: boolean; code?: string; message?: string; violations?: { requirement?: string }[] } | undefined;
     const expected = typeof arg === 'string' ? { code: arg } : (arg as { code?: string; violation?: string });
-    if (r?.crashed) return verdict(false, { rejected: true, ...expected }, { crashed: r.message }, 'the paying application crashed instead of answering');
-    const humanReadable = typeof r?.message === 'string' && r.message.trim().length >= 10;
-    const codeOk = expected.code === undefined || r?.code === expected.code;
-    const violationOk = expected.violation === undefined || (r?.violations ?? []).some((v) => v.requirement === expected.violation);
-    const passed = r?.ok === false && humanReadable && codeOk && violationOk;
-    return verdict(
-      passed,
-      { rejected: true, ...expected, message: 'a human-readable sentence' },
-      r?.ok === false ? { rejected: true, code: r.code, message: r.message ?? null, violations: (r.violations ?? []).map((v) => v.requirement) } : { rejected: false },
-      'the paying application rejects',
-    );
+    if (r?.crashed) return verdict(false, { rejected: true }, { crashed: r.message }, 'the paying application crashed instead of answering');
+    const rejected = r?.ok === false;
+    const main = verdict(rejected, { rejected: true }, rejected ? { rejected: true, code: r.code ?? null } : { rejected: false }, rejected ? 'the paying application rejects' : 'the paying application processed what it should have refused');
+    if (!rejected) return main;
+    const profile = (check: string, passed: boolean, want: unknown, seen: unknown, message: string) => ({ check, requirement: 'PRF-APP-1', ...verdict(passed, want, seen, message) });
+    const extra = [
+      profile('rejection_message', typeof r.message === 'string' && r.message.trim().length >= 10, 'a human-readable message', r.message ?? null, 'PROFILE.md §8.3: a rejection carries a human-readable message'),
+      ...(expected.code !== undefined ? [profile('rejection_code', r.code === expected.code, expected.code, r.code ?? null, `PROFILE.md §8.3: the rejection code is ${expected.code}`)] : []),
+      // violations are asked for with CPR_INVALID only (PROFILE.md §8.3).
+      ...(expected.violation !== undefined && r.code === 'CPR_INVALID'
+        ? [
+            profile(
+              'rejection_violation',
+              (r.violations ?? []).some((v) => v.requirement === expected.violation),
+              { violations: [expected.violation] },
+              { violations: (r.violations ?? []).map((v) => v.requirement ?? null) },
+              'PROFILE.md §8.3: a CPR_INVALID rejection lists the registry ID of each broken rule',
+            ),
+          ]
+        : []),
+    ];
+    return { ...main, extra };
   },
 };
 

@@ -185,7 +185,11 @@ export const CHECKS = {
     arg: object({ png: T }, ['png']),
   },
   accepted: { summary: 'the paying application accepted (a CPR or a Payment, no rejection)', arg: { const: true } },
-  rejected: { summary: 'the paying application rejected, with a human-readable message, this code and optionally a violation of this requirement', arg: { oneOf: [CODE, object({ code: CODE, violation: { type: 'string' } })] } },
+  rejected: {
+    summary:
+      "the paying application rejected (did not process) the request, and did not crash; the profile's part (PROFILE.md §8.3: a human-readable message, this code, and with CPR_INVALID the violated requirement) is checked apart as PRF-APP-1",
+    arg: { oneOf: [CODE, object({ code: CODE, violation: { type: 'string' } })] },
+  },
 } as const satisfies Readonly<Record<string, CheckSpec>>;
 
 export type CheckName = keyof typeof CHECKS;

@@ -23,6 +23,7 @@ const HINTS: Readonly<Record<TransportError['code'], string>> = {
   TLS: 'trust its CA with tls.ca_file in the target file (or --ca FILE), or opt out with tls.insecure: true',
   RESET: 'the connection was cut: is this the right port and scheme (http or https)?',
   PROTOCOL: 'the answer was not HTTP: is this the right port and scheme (http or https)?',
+  CRASHED: 'the implementation threw (or its child process answered an error) instead of answering: see its message and stderr',
   CLOSED: 'the adapter was closed before it answered',
   UNAVAILABLE: 'the role could not be reached with this adapter',
 };

@@ -131,7 +131,7 @@ describe('the module adapter with misbehaving modules', () => {
   });
 
   it.each([
-    ['a handler that throws', 'throw.mjs', '() => { throw new Error("kaput"); }', 'PROTOCOL'],
+    ['a handler that throws', 'throw.mjs', '() => { throw new Error("kaput"); }', 'CRASHED'],
     ['a response without a status', 'nostatus.mjs', '() => ({ body: "x" })', 'PROTOCOL'],
     ['a header that is not a string', 'badheader.mjs', '() => ({ status: 200, headers: { n: 1 } })', 'PROTOCOL'],
     ['a handler that never answers', 'hang.mjs', '() => new Promise(() => {})', 'TIMEOUT'],

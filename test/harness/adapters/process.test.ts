@@ -33,6 +33,7 @@ const CHILDREN = {
   wrongProtocol: child(`send({ ready: true, protocol: 'something/2', roles: ['paying-app'] });`),
   payeeOnly: child(`send({ ready: true, protocol: 'cpr-conformance-adapter/1', roles: ['payee'] });`),
   errors: child(`${READY} lines.on('line', (l) => send({ id: JSON.parse(l).id, error: { code: 'UNAVAILABLE', message: 'not here' } }));`),
+  throws: child(`${READY} lines.on('line', (l) => send({ id: JSON.parse(l).id, error: { code: 'TypeError', message: 'cannot read properties of undefined' } }));`),
   echoHttp: child(`send({ ready: true, protocol: 'cpr-conformance-adapter/1', roles: ['payee'], authority: 'payee.test:443' });
     lines.on('line', (l) => {
       const { id, params } = JSON.parse(l);
@@ -169,6 +170,13 @@ describe('the process adapter', () => {
     const error = await codeOf(role.read({ kind: 'json', text: '{}' }));
     expect(error.code).toBe('UNAVAILABLE');
     expect(error.message).toContain('not here');
+  });
+
+  it('reports an error answer with a code of its own as CRASHED: the implementation failed on the call', async () => {
+    const role = await app(CHILDREN.throws);
+    const error = await codeOf(role.read({ kind: 'json', text: '{}' }));
+    expect(error.code).toBe('CRASHED');
+    expect(error.message).toContain('TypeError: cannot read properties of undefined');
   });
 
   it('gives up within startTimeoutMs on a child that never says ready', async () => {
