@@ -52,7 +52,7 @@ export function requirementResults(registry: readonly Requirement[], tests: read
         id: r.id,
         level: r.level,
         roles: r.roles,
-        sections: r.level === 'PROFILE' ? (r.profile_sections ?? []).map((s) => `PROFILE ${s}`) : r.sections,
+        sections: r.level === 'PROFILE' ? (r.profile_sections ?? []).map((s) => `PROFILE ${s}`) : [...r.sections, ...(r.profile_sections ?? []).map((s) => `PROFILE ${s}`)],
         family: r.family,
         summary: r.summary,
         status,

@@ -174,7 +174,7 @@ function checkResults(ctx: ScenarioContext, step: Step, check: CheckEntry, v: Ve
   const own = (setup !== undefined && check.requirement === undefined ? [setup] : attribution(ctx.scenario, check.requirement)).map((requirement) => ({
     check: check.name,
     requirement,
-    level: check.level ?? ctx.levelOf(requirement),
+    level: ctx.levelOf(requirement),
     passed: v.passed,
     step: ctx.stepIndex,
     expected: v.expected,

@@ -124,14 +124,13 @@ function toSuite(raw: RawSuite, file: string, lineOf: (path: (string | number)[]
 function toStep(raw: Record<string, unknown>, index: number, label: string, lineOf: (path: (string | number)[]) => number, invalid: (line: number, reason: string) => never): Step {
   const { do: action, as, expect, setup, note: _note, ...params } = raw;
   const checks = ((expect as Record<string, unknown>[] | undefined) ?? []).map((entry, i): CheckEntry => {
-    const { on, requirement, level, note: _n, ...rest } = entry;
+    const { on, requirement, note: _n, ...rest } = entry;
     const [name, arg] = Object.entries(rest)[0] as [CheckName, unknown];
     return {
       name,
       arg,
       ...(on !== undefined ? { on } : {}),
       ...(requirement !== undefined ? { requirement: requirement as string } : {}),
-      ...(level !== undefined ? { level: level as CheckEntry['level'] & string } : {}),
       line: lineOf(['expect', i]),
     };
   });

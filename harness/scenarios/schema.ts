@@ -74,7 +74,6 @@ export function scenarioSchema(): Record<string, unknown> {
         properties: {
           on: {},
           requirement: { $ref: '#/$defs/requirementId' },
-          level: { $ref: '#/$defs/level' },
           note: { type: 'string' },
           ...Object.fromEntries(Object.entries(CHECKS).map(([name, spec]) => [name, spec.arg])),
         },

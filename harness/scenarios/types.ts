@@ -10,7 +10,6 @@ export interface CheckEntry {
   /** What the check looks at; the step's result when absent. */
   readonly on?: unknown;
   readonly requirement?: string;
-  readonly level?: Level;
   readonly line: number;
 }
 

@@ -120,10 +120,10 @@ describe('requirement registry (suites/requirements.yaml)', () => {
     expect(byId.size).toBe(registry.length);
   });
 
-  it('gives every PROFILE entry a PROFILE.md section and every PRF- ID the PROFILE level', () => {
+  it('gives every profile rule a PROFILE.md section, and every PRF- ID the PROFILE level or SHOULD (a profile recommendation)', () => {
     for (const entry of registry) {
-      if (entry.level === 'PROFILE') expect(entry.profile_sections?.length, entry.id).toBeGreaterThan(0);
-      if (entry.id.startsWith('PRF-')) expect(entry.level, entry.id).toBe('PROFILE');
+      if (entry.level === 'PROFILE' || entry.id.startsWith('PRF-')) expect(entry.profile_sections?.length, entry.id).toBeGreaterThan(0);
+      if (entry.id.startsWith('PRF-')) expect(['PROFILE', 'SHOULD'], entry.id).toContain(entry.level);
     }
   });
 
@@ -154,7 +154,8 @@ describe('validateRegistry', () => {
     ['a role outside the list', [{ ...GOOD, roles: ['payer'] }], { entry: 'entry #0 (CPR-VER-1)', field: 'roles/0', expected: /one of "payee", "paying-app", "operator"/ }],
     ['an ID that breaks the pattern', [{ ...GOOD, id: 'cpr-ver-1' }], { entry: 'entry #0 (cpr-ver-1)', field: 'id', expected: /matching/ }],
     ['an unknown member', [{ ...GOOD, level_: 'MUST' }], { entry: 'entry #0 (CPR-VER-1)', field: 'level_', expected: /no such member/ }],
-    ['a PRF- ID at a spec level', [{ ...GOOD, id: 'PRF-X-1', profile_sections: ['§1'] }], { entry: 'entry #0 (PRF-X-1)', field: 'level', expected: /"PROFILE", got "MUST"/ }],
+    ['a PRF- ID at a spec level', [{ ...GOOD, id: 'PRF-X-1', profile_sections: ['§1'] }], { entry: 'entry #0 (PRF-X-1)', field: 'level', expected: /"PROFILE", "SHOULD", got "MUST"/ }],
+    ['a PRF- ID without profile_sections', [{ ...GOOD, id: 'PRF-X-1', level: 'SHOULD' }], { entry: 'entry #0 (PRF-X-1)', field: 'profile_sections', expected: /present/ }],
     ['a PROFILE entry without profile_sections', [{ ...GOOD, level: 'PROFILE' }], { entry: 'entry #0 (CPR-VER-1)', field: 'profile_sections', expected: /present/ }],
     ['a spec entry without sections', [{ ...GOOD, sections: [] }], { entry: 'entry #0 (CPR-VER-1)', field: 'sections', expected: /at least 1/ }],
     ['a malformed section', [{ ...GOOD, sections: ['2.1'] }], { entry: 'entry #0 (CPR-VER-1)', field: 'sections/0', expected: /matching/ }],
