@@ -383,13 +383,13 @@ const MUTATIONS: CprMutation[] = [
     'amount:not-an-amount',
     'CPR-VAL-2',
     ALL,
-    replace(['value', 'amount'], ['ten', '-5', '1.5', '', '0x10', '1,000', '1 000', ' 5', '1e400', true, null, {}, [], -5, 1.5], 'not an amount'),
+    replace(['value', 'amount'], ['ten', '-5', '1.5', '', '0x10', '1,000', '1 000', ' 5', '1.00000000000000000001', '1e-1', '-1e400', true, null, {}, [], -5, 1.5], 'not an amount'),
   ),
   entry(
     'amount:non-profile-form',
     'PRF-AMT-1',
     ALL,
-    replace(['value', 'amount'], ['0', '007', '1e3', '1E6', '+5', '1.0', '1.', '-0', '1' + '0'.repeat(78), 100, 0], 'a whole amount not written as the profile requires'),
+    replace(['value', 'amount'], ['0', '007', '1e3', '1E6', '1e400', '+5', '1.0', '1.', '-0', '1250e-1', '1' + '0'.repeat(78), 100, 0], 'a whole amount not written as the profile requires'),
   ),
 
   // §2.5 ON_CHAIN (reported under SUB-CHAIN-1) ----------------------------------------

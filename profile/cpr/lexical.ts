@@ -7,14 +7,41 @@ import { isAmount } from '../amount.ts';
 import { parseTimestamp } from '../time.ts';
 import type { Finding } from './findings.ts';
 
-const NUMERIC_TEXT = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+/** A decimal numeral (PROFILE.md §1, amount categories): sign, digits, fraction, exponent; no white space. */
+const NUMERAL = /^([+-]?)([0-9]*)(?:\.([0-9]*))?(?:[eE]([+-]?[0-9]+))?$/;
 
-/** undefined for a profile amount; PRF-AMT-1 for a whole non-negative number in another form; else CPR-VAL-2. */
+/**
+ * Whether a numeral denotes a whole number of at least zero, decided exactly on
+ * its digits (never through a binary floating-point value): `1.0`, `1e3` and
+ * `1e400` are whole, `1.00000000000000000001` and `1e-1` are not.
+ */
+export function wholeNonNegativeNumeral(text: string): boolean | undefined {
+  const m = NUMERAL.exec(text);
+  if (!m) return undefined;
+  const [, sign, int = '', frac = '', exp] = m;
+  if (int === '' && frac === '') return undefined; // no digit at all: '', '.', '+', 'e5'
+  const digits = int + frac;
+  if (/^0*$/.test(digits)) return true; // zero, whatever its sign, fraction or exponent
+  if (sign === '-') return false;
+  // The value is digits × 10^(exponent − fraction length): whole when that power is
+  // not negative, or when the digits end in at least as many zeros as it takes away.
+  const scale = BigInt(exp ?? '0') - BigInt(frac.length);
+  if (scale >= 0n) return true;
+  const trailingZeros = digits.length - digits.replace(/0+$/, '').length;
+  return BigInt(trailingZeros) >= -scale;
+}
+
+/**
+ * undefined for a profile amount; PRF-AMT-1 for a whole number of at least zero
+ * written another way (zero, a leading zero, a sign, an exponent, a fraction of
+ * zeros, more than 78 digits, a JSON number); CPR-VAL-2 for anything else
+ * (PROFILE.md §1, "Amount defects").
+ */
 export function amountFinding(value: unknown): Finding | undefined {
   if (isAmount(value)) return undefined;
-  const n = typeof value === 'number' ? value : typeof value === 'string' && NUMERIC_TEXT.test(value) ? Number(value) : NaN;
-  if (Number.isFinite(n) && Number.isInteger(n) && n >= 0) {
-    return { requirement: 'PRF-AMT-1', message: 'must be written as a decimal string matching ^[1-9][0-9]{0,77}$ (no zero, leading zero, exponent, fraction or JSON number)' };
+  const whole = typeof value === 'number' ? Number.isInteger(value) && value >= 0 : typeof value === 'string' ? wholeNonNegativeNumeral(value) === true : false;
+  if (whole) {
+    return { requirement: 'PRF-AMT-1', message: 'must be written as a decimal string matching ^[1-9][0-9]{0,77}$ (no zero, leading zero, sign, exponent, fraction or JSON number)' };
   }
   return 'must be a whole positive amount in the asset\'s smallest unit, as a decimal string';
 }

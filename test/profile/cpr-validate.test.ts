@@ -326,6 +326,25 @@ describe('amount grammar', () => {
     ['ten', 'CPR-VAL-2'],
     [null, 'CPR-VAL-2'],
     [true, 'CPR-VAL-2'],
+    // Decided on the digits, exactly (PROFILE.md §1, amount defects), never through a double:
+    ['1e400', 'PRF-AMT-1'],
+    ['1.00000000000000000001', 'CPR-VAL-2'],
+    ['10000000000000000000000.5', 'CPR-VAL-2'],
+    ['1.0000000000000000000', 'PRF-AMT-1'],
+    ['12.5e1', 'PRF-AMT-1'],
+    ['1250e-1', 'PRF-AMT-1'],
+    ['1255e-1', 'CPR-VAL-2'],
+    ['-0', 'PRF-AMT-1'],
+    ['-0.0e5', 'PRF-AMT-1'],
+    ['-1e400', 'CPR-VAL-2'],
+    ['+5', 'PRF-AMT-1'],
+    ['.5e1', 'PRF-AMT-1'],
+    ['5.', 'PRF-AMT-1'],
+    ['.', 'CPR-VAL-2'],
+    ['e5', 'CPR-VAL-2'],
+    ['1e', 'CPR-VAL-2'],
+    ['0x10', 'CPR-VAL-2'],
+    ['1_000', 'CPR-VAL-2'],
   ] as const)('amount %j breaks %s', (amount, requirement) => {
     expect(requirementsOf(variant('IBAN', (d) => (d.value.amount = amount)))).toEqual(requirement ? [requirement] : []);
   });
