@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Clock } from './clock.ts';
 import { createControlHandler } from './control.ts';
-import { listen, type Listening } from './http/server.ts';
+import { listen, MAX_BODY_BYTES, type Listening } from './http/server.ts';
 import type { Handler } from './http/types.ts';
 import { faultsFor, type MutantName } from './mutants.ts';
 import { createOperator, type Operator, type Policy } from './operator/index.ts';
@@ -67,7 +67,9 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
   // The payee needs its own base URL, known only once the port is bound.
   let router: Handler | undefined;
   let plainRouter: Handler | undefined;
-  const secure = await listen((request) => router!(request), { host, port: options.port ?? 0, tls });
+  // The server's own cap never undercuts the policy's max_body_bytes: the Operator answers 413 at its limit (PROFILE.md §1).
+  const maxBodyBytes = Math.max(MAX_BODY_BYTES, operator.policy.max_body_bytes);
+  const secure = await listen((request) => router!(request), { host, port: options.port ?? 0, tls, maxBodyBytes });
   let plain: Listening | undefined;
   if (options.plaintextPort !== null) {
     try {

@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import { findPayerMembers, validateCpr } from '../../profile/cpr/index.ts';
 import { ACTION_IMPLEMENTATIONS, appCall } from '../scenarios/actions.ts';
-import type { HttpResult, ScenarioContext } from '../scenarios/context.ts';
+import { StepError, type HttpResult, type ScenarioContext } from '../scenarios/context.ts';
 import { send } from '../scenarios/http.ts';
 import { brokenCpr, inlineUri, malformedBody, validCpr, type CashpackMessageKind } from '../../generators/index.ts';
 import type { AppResult, CprInput } from '../adapters/types.ts';
@@ -42,6 +42,10 @@ const OPERATOR_ENDPOINTS: Readonly<Record<CashpackMessageKind, string>> = {
 };
 
 const define = <T>(def: PropertyDefinition<T>): PropertyDefinition => def as unknown as PropertyDefinition;
+
+/** The body limits malformedBody() generates for (generators/malformed-body.ts). */
+const MIN_BODY_LIMIT = 8192;
+const MAX_BODY_LIMIT = 16_777_216;
 
 /** What a harness may ask a payee to put into a request (PROFILE.md §12), payer-free by construction. */
 const requestInput = () =>
@@ -175,7 +179,14 @@ export const PROPERTIES: readonly PropertyDefinition[] = [
     sections: ['PROFILE §1', 'PROFILE §11'],
     needs: [],
     defaultRuns: 60,
-    arbitrary: () => fc.constantFrom<CashpackMessageKind>('lock-request', 'renew-request', 'redeem-request').chain((message) => malformedBody({ message })),
+    arbitrary: ({ policy }) => {
+      // The oversized bodies are one byte past the target's own limit.
+      const maxBodyBytes = policy?.max_body_bytes ?? 65_536;
+      if (maxBodyBytes < MIN_BODY_LIMIT || maxBodyBytes > MAX_BODY_LIMIT) {
+        throw new StepError('not-applicable', `the generator makes its malformed bodies for body limits from ${MIN_BODY_LIMIT} to ${MAX_BODY_LIMIT} bytes; the target's max_body_bytes is ${maxBodyBytes}`);
+      }
+      return fc.constantFrom<CashpackMessageKind>('lock-request', 'renew-request', 'redeem-request').chain((message) => malformedBody({ message, maxBodyBytes }));
+    },
     async check(ctx, body) {
       const answer = await send(ctx, 'operator', { method: 'POST', path: OPERATOR_ENDPOINTS[body.message], headers: { 'content-type': body.contentType }, body: body.bytes, timeoutMs: 10_000 });
       const code = (answer.body as { code?: unknown } | undefined)?.code;

@@ -5,6 +5,7 @@ import fc from 'fast-check';
 import type { Level } from '../../profile/registry.ts';
 import type { CheckResult, Exchange, TestResult } from '../report/model.ts';
 import { ScenarioContext, StepError, type ErrorCode, type ScenarioTarget } from '../scenarios/context.ts';
+import { policyOf } from '../scenarios/actions.ts';
 import { TransportError } from '../adapters/types.ts';
 import type { Scenario } from '../scenarios/types.ts';
 import { PROPERTIES_FILE, type PropertyDefinition, type PropertyFailure } from './types.ts';
@@ -50,10 +51,17 @@ export async function executeProperty(def: PropertyDefinition, target: ScenarioT
   const missing = def.needs.filter((c) => !target.capabilities(def.role).has(c));
   if (missing.length > 0) return finish('skipped', [], [], { reason: `missing test-control capability: ${missing.join(', ')}`, missing_capabilities: missing });
 
+  let arbitrary: fc.Arbitrary<unknown>;
+  try {
+    arbitrary = def.arbitrary(def.role === 'operator' ? { policy: await policyOf(ctx) } : {});
+  } catch (error) {
+    if (!(error instanceof StepError)) throw error;
+    return finish(error.outcome, [], ctx.transcript, { reason: error.message, ...(error.outcome === 'error' ? { error_code: error.code ?? 'HARNESS_STEP_FAILED' } : {}) });
+  }
   let last: { failure: PropertyFailure; transcript: Exchange[] } | undefined;
   let harnessError: StepError | Error | undefined;
   const details = await fc.check(
-    fc.asyncProperty(def.arbitrary(), async (value) => {
+    fc.asyncProperty(arbitrary, async (value) => {
       ctx.transcript.length = 0;
       try {
         const failure = await def.check(ctx, value);

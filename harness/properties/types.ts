@@ -5,6 +5,7 @@ import type fc from 'fast-check';
 import type { Level, Role } from '../../profile/registry.ts';
 import type { Capability } from '../../reference/control.ts';
 import type { AdapterKind } from '../adapters/types.ts';
+import type { Policy } from '../scenarios/actions.ts';
 import type { ScenarioContext } from '../scenarios/context.ts';
 
 /** Why one generated case broke the property. */
@@ -26,9 +27,20 @@ export interface PropertyDefinition<T = unknown> {
   readonly adapters?: readonly AdapterKind[];
   /** Runs per property when the run gives no budget. */
   readonly defaultRuns: number;
-  readonly arbitrary: () => fc.Arbitrary<T>;
+  /**
+   * The generator. An operator property gets the target's Operator Policy
+   * Document, so that its inputs sit at the target's own limits; it throws a
+   * StepError('not-applicable') when the policy leaves it nothing to generate.
+   */
+  readonly arbitrary: (target: PropertyEnvironment) => fc.Arbitrary<T>;
   /** Resolves to undefined when the property holds for `value`. */
   check(ctx: ScenarioContext, value: T): Promise<PropertyFailure | undefined>;
+}
+
+/** What a property's generator may adapt to. */
+export interface PropertyEnvironment {
+  /** The Operator Policy Document, for properties of the operator role. */
+  readonly policy?: Policy;
 }
 
 /** Where property results point in reports. */

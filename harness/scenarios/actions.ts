@@ -4,8 +4,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decodeB64urlFixed, encodeB64url, parseTimestamp, signObject, signRequest } from '../../profile/index.ts';
+import { isAmount } from '../../profile/amount.ts';
 import type { Role } from '../../profile/registry.ts';
-import { buildLockRequest, buildRedemption, buildRenewal, createSigningKey, operatorKeyOf, type CashPack, type PubkeyDocument } from '../../profile/cashpack/index.ts';
+import { buildLockRequest, buildRedemption, buildRenewal, createSigningKey, operatorKeyOf, type CashPack, type PolicyDocument, type PubkeyDocument } from '../../profile/cashpack/index.ts';
 import { TransportError, type WireRequest } from '../adapters/types.ts';
 import { StepError, type HttpResult, type ScenarioContext } from './context.ts';
 import { jsonRequest, send } from './http.ts';
@@ -26,6 +27,7 @@ export const ACTION_IMPLEMENTATIONS: Readonly<Record<Exclude<ActionName, 'repeat
     const builds = await Promise.all(
       Array.from({ length: p.copies as number }, () => (p.of ? prepareCashpack(ctx, p.of as Params) : { request: httpRequest(ctx, p), sent: undefined })),
     );
+    if (p.of) for (const b of builds) await fitsBodyLimit(ctx, b.request);
     const responses = await Promise.all(builds.map((b) => send(ctx, role, b.request)));
     return { responses, statuses: responses.map((r) => r.status), sent: builds.map((b) => b.sent) };
   },
@@ -96,6 +98,9 @@ export const ACTION_IMPLEMENTATIONS: Readonly<Record<Exclude<ActionName, 'repeat
     return control(ctx, 'operator', 'POST', '/_control/operator/principals', { public_key: key.jwk, asset, balance: String(p.balance) });
   },
   'provision-redeemer': async (ctx, p) => {
+    const level = Number(p.identity_level);
+    // Levels are 0..3 (PROFILE.md §4.8): a level computed from the policy may fall outside (one below 0, say).
+    if (!Number.isInteger(level) || level < 0 || level > 3) throw new StepError('not-applicable', `the scenario needs a redeemer at identity level ${String(p.identity_level)}, and levels are 0 to 3 (the target's policy sets required_identity_level ${String((await policyOf(ctx)).required_identity_level)})`);
     const key = ensureKey(ctx, p.key as string);
     return control(ctx, 'operator', 'POST', '/_control/operator/redeemers', { public_key: key.jwk, identity_level: Number(p.identity_level) });
   },
@@ -106,7 +111,7 @@ export const ACTION_IMPLEMENTATIONS: Readonly<Record<Exclude<ActionName, 'repeat
   policy: async (ctx) => ({ policy: await policyOf(ctx), key: encodeB64url(await operatorKey(ctx)) }),
 
   'lock-request': async (ctx, p) => lockRequest(ctx, p),
-  renewal: async (ctx, p) => renewalEntry(ctx, p),
+  renewal: (ctx, p) => renewalEntry(ctx, p),
   redemption: async (ctx, p) => redemptionRequest(ctx, p),
 
   issue: (ctx, p) => sendPrepared(ctx, prepareCashpack(ctx, { ...p, do: 'issue' })),
@@ -146,10 +151,8 @@ function prepareCashpack(ctx: ScenarioContext, p: Params): Prepared | Promise<Pr
   switch (p.do) {
     case 'issue':
       return lockRequest(ctx, p).then((message) => ({ request: jsonRequest('POST', '/v1/cashpack/issue', message), sent: message }));
-    case 'renew': {
-      const renewal = renewalEntry(ctx, p);
-      return { request: jsonRequest('POST', '/v1/cashpack/renew', { cash_pack: p.pack, renewal }), sent: renewal };
-    }
+    case 'renew':
+      return renewalEntry(ctx, p).then((renewal) => ({ request: jsonRequest('POST', '/v1/cashpack/renew', { cash_pack: p.pack, renewal }), sent: renewal }));
     case 'redeem': {
       const redemption = redemptionRequest(ctx, p);
       const body = JSON.stringify({ cash_pack: p.pack, redemption });
@@ -165,7 +168,24 @@ function prepareCashpack(ctx: ScenarioContext, p: Params): Prepared | Promise<Pr
 
 async function sendPrepared(ctx: ScenarioContext, prepared: Prepared | Promise<Prepared>): Promise<unknown> {
   const { request, sent } = await prepared;
-  return { ...(await send(ctx, 'operator', request)), sent };
+  await fitsBodyLimit(ctx, request);
+  const answer = await send(ctx, 'operator', request);
+  const pack = answer.body as { pack_id?: unknown; renewal_chain?: unknown } | undefined;
+  if (answer.status === 200 && typeof pack?.pack_id === 'string' && Array.isArray(pack.renewal_chain)) {
+    ctx.packDepths.set(pack.pack_id, Math.max(pack.renewal_chain.length, ctx.packDepths.get(pack.pack_id) ?? 0));
+  }
+  return { ...answer, sent };
+}
+
+/**
+ * A pack walked deep grows with every renewal: once the message no longer fits
+ * the Operator's max_body_bytes, its 413 is right and the scenario's story
+ * cannot go on there (the limits tests send their oversized bodies with `http`).
+ */
+async function fitsBodyLimit(ctx: ScenarioContext, request: WireRequest): Promise<void> {
+  const size = typeof request.body === 'string' ? Buffer.byteLength(request.body) : (request.body?.length ?? 0);
+  const limit = (await policyOf(ctx)).max_body_bytes;
+  if (size > limit) throw new StepError('not-applicable', `the scenario sends a ${size}-byte ${request.path} message, and the target's max_body_bytes is ${limit}`);
 }
 
 /**
@@ -251,18 +271,35 @@ async function readBalance(ctx: ScenarioContext, p: Params): Promise<unknown> {
   throw new StepError('error', 'balance needs principal or redeemer');
 }
 
-interface Policy {
-  readonly assets: readonly unknown[];
-  readonly [k: string]: unknown;
-}
+/** The members of the Operator Policy Document (PROFILE.md §4.8) scenarios adapt to; the rest is read as it comes. */
+export type Policy = Omit<PolicyDocument, 'profile' | 'operator_kid'> & { readonly [k: string]: unknown };
 
-async function policyOf(ctx: ScenarioContext): Promise<Policy> {
+const WHOLE = (min: number) => (v: unknown) => Number.isSafeInteger(v) && (v as number) >= min;
+const POLICY_MEMBERS: Readonly<Record<string, (v: unknown) => boolean>> = {
+  assets: (v) => Array.isArray(v) && v.length > 0,
+  max_amount: isAmount,
+  max_chain_depth: WHOLE(0),
+  expiry_min_seconds: WHOLE(0),
+  expiry_max_seconds: WHOLE(0),
+  required_identity_level: (v) => WHOLE(0)(v) && (v as number) <= 3,
+  request_window_seconds: WHOLE(1),
+  max_body_bytes: WHOLE(1),
+};
+
+/**
+ * The Operator Policy Document, read once per scenario (a template's `${policy}`,
+ * the policy action, the limits of issue and renew). Scenarios adapt to what it
+ * says, so one they cannot read is a harness error that points at its own tests.
+ */
+export async function policyOf(ctx: ScenarioContext): Promise<Policy> {
   if (ctx.vars.__policy) return ctx.vars.__policy as Policy;
   const result = await send(ctx, 'operator', { method: 'GET', path: '/.well-known/cashpack-policy.json' });
-  const policy = result.body as Policy | undefined;
-  if (result.status !== 200 || !policy || !Array.isArray(policy.assets)) throw new StepError('error', 'the Operator Policy Document could not be read; check CPP-WK-1');
+  const policy = result.body as Record<string, unknown> | undefined;
+  if (result.status !== 200 || policy === null || typeof policy !== 'object') throw new StepError('error', `the Operator Policy Document could not be read (HTTP ${result.status}); its own tests are CPP-WK-1 and PRF-WK-1`);
+  const unusable = Object.entries(POLICY_MEMBERS).filter(([name, ok]) => !ok(policy[name])).map(([name]) => name);
+  if (unusable.length > 0) throw new StepError('error', `the Operator Policy Document has no usable ${unusable.join(', ')} (PROFILE.md §4.8), which this scenario adapts to; its own tests are CPP-WK-1 and PRF-WK-1`);
   Object.defineProperty(ctx.vars, '__policy', { value: policy, enumerable: false });
-  return policy;
+  return policy as Policy;
 }
 
 export async function operatorKey(ctx: ScenarioContext): Promise<Uint8Array> {
@@ -274,25 +311,63 @@ export async function operatorKey(ctx: ScenarioContext): Promise<Uint8Array> {
   return key;
 }
 
+/**
+ * A lifetime inside the Operator's permitted range (PROFILE.md §4.8): an hour
+ * when the range allows, kept two seconds clear of either end when it can be,
+ * so that a clock read a second apart still lands inside.
+ */
+export function defaultLifetime(policy: { readonly expiry_min_seconds: number; readonly expiry_max_seconds: number }): number {
+  const { expiry_min_seconds: min, expiry_max_seconds: max } = policy;
+  const margin = max - min >= 4 ? 2 : 0;
+  return Math.min(Math.max(3600, min + margin), max - margin);
+}
+
+/**
+ * A permitted lifetime range narrower than the harness's view of a running clock
+ * (a second either way) is hit only with the clock frozen: then it is frozen,
+ * and released after the scenario. Without the clock capability it cannot be hit.
+ */
+async function exactClockFor(ctx: ScenarioContext, policy: Policy): Promise<void> {
+  if (policy.expiry_max_seconds - policy.expiry_min_seconds >= 4 || ctx.clockFrozen) return;
+  if (!ctx.target.capabilities('operator').has('clock')) {
+    throw new StepError('not-applicable', `the target permits lifetimes of ${policy.expiry_min_seconds} to ${policy.expiry_max_seconds} s, a range the harness hits only with the target's clock frozen, and it offers no clock capability`);
+  }
+  await ACTION_IMPLEMENTATIONS.clock(ctx, { freeze: true, role: 'operator' });
+}
+
+/** A step that sends what the Operator's policy forbids does so only when it says so (`beyond_limit: true`); otherwise the scenario does not apply to this target. */
+function withinLimits(what: string, p: Params, exceeds: string | undefined): void {
+  if (exceeds !== undefined && p.beyond_limit !== true) throw new StepError('not-applicable', `the scenario ${what}, but ${exceeds}`);
+}
+
 async function lockRequest(ctx: ScenarioContext, p: Params) {
   const now = ctx.nowSeconds();
-  const policy = p.asset === undefined ? await policyOf(ctx) : undefined;
-  const expiry = p.requested_expiry !== undefined ? String(p.requested_expiry) : (now + Number(p.expiry_in ?? 3600)) * 1000;
+  const policy = await policyOf(ctx);
+  const amount = String(p.amount);
+  withinLimits(`issues ${amount}`, p, isAmount(amount) && isAmount(policy.max_amount) && BigInt(amount) > BigInt(policy.max_amount) ? `the target's max_amount is ${policy.max_amount}` : undefined);
+  if (p.requested_expiry === undefined) await exactClockFor(ctx, policy);
+  const base = ctx.nowSeconds();
+  const expiry = p.requested_expiry !== undefined ? String(p.requested_expiry) : (base + (p.expiry_in !== undefined ? Number(p.expiry_in) : defaultLifetime(policy))) * 1000;
   return buildLockRequest({
     principal: ctx.key(p.principal as string),
     ...(p.request_id !== undefined ? { request_id: String(p.request_id) } : {}),
-    amount: String(p.amount),
-    asset: (p.asset ?? policy!.assets[0]) as Parameters<typeof buildLockRequest>[0]['asset'],
+    amount,
+    asset: (p.asset ?? policy.assets[0]) as Parameters<typeof buildLockRequest>[0]['asset'],
     initialBearer: ctx.key(p.bearer as string).jwk,
     requested_expiry: expiry,
     created_at: str(p.created_at) ?? now * 1000,
   });
 }
 
-function renewalEntry(ctx: ScenarioContext, p: Params) {
+async function renewalEntry(ctx: ScenarioContext, p: Params) {
+  const pack = packOf(p.pack);
+  const policy = await policyOf(ctx);
+  // The Operator judges depth by its stored state (PROFILE.md §5): a pack presented in an earlier version is as deep as the latest seen.
+  const depth = Math.max(Array.isArray(pack.renewal_chain) ? pack.renewal_chain.length : 0, ctx.packDepths.get(pack.pack_id) ?? 0);
+  withinLimits(`renews a pack ${depth} renewal(s) deep`, p, typeof policy.max_chain_depth === 'number' && depth >= policy.max_chain_depth ? `the target's max_chain_depth is ${policy.max_chain_depth}` : undefined);
   return buildRenewal({
     bearer: ctx.key(p.bearer as string),
-    pack: packOf(p.pack),
+    pack,
     new_bearer: ctx.key(p.new_bearer as string).jwk,
     ...(p.renewal_id !== undefined ? { renewal_id: String(p.renewal_id) } : {}),
     ...(p.prev_chain_digest !== undefined ? { prev_chain_digest: String(p.prev_chain_digest) } : {}),

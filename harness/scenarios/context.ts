@@ -85,6 +85,8 @@ export class ScenarioContext {
   stepIndex = 0;
   /** The step running as reports name it: "3", or "5.2" inside a repeat. */
   stepLabel = '1';
+  /** The deepest renewal_chain seen for each pack_id in the Operator's answers. */
+  readonly packDepths = new Map<string, number>();
   /** Names captured by setup steps, so that a value missing from their answers is charged to the setup. */
   readonly setupCaptures = new Map<string, Step>();
   /** Set when the scenario froze the clock, so it is released afterwards. */
@@ -116,6 +118,11 @@ export class ScenarioContext {
     const v = this.clockView;
     if (!v) return Math.floor(Date.now() / 1000);
     return Math.floor((v.frozen ? v.targetMs : v.targetMs + (Date.now() - v.localMs)) / 1000);
+  }
+
+  /** True when the target's clock was read frozen (a scenario froze it, or it already was). */
+  get clockFrozen(): boolean {
+    return this.clockView?.frozen === true;
   }
 
   setClockView(targetMs: number, frozen: boolean): void {

@@ -101,6 +101,7 @@ function toSuite(raw: RawSuite, file: string, lineOf: (path: (string | number)[]
     }
     const steps = s.steps.map((raw, k) => toStep(raw, k, `${k + 1}`, (path) => where(['steps', k, ...path]), (line, reason) => fail(file, line, `${s.id}: ${reason}`)));
     const scenario: Scenario = {
+      ...(usesName(steps, 'policy') ? { readsPolicy: true } : {}),
       id: s.id,
       title: s.title,
       requirements: s.requirements,
@@ -159,8 +160,12 @@ function toStep(raw: Record<string, unknown>, index: number, label: string, line
   };
 }
 
-/** Names every scenario starts with: the target's clock and the current step's result. */
-const BUILTIN_NAMES = new Set(['now', 'res']);
+/**
+ * Names every scenario starts with: the target's clock, the current step's
+ * result, and the Operator Policy Document (read before the first step when a
+ * template uses it).
+ */
+const BUILTIN_NAMES = new Set(['now', 'res', 'policy']);
 /** The iteration index inside a repeat. */
 const LOOP_NAME = 'i';
 /** Parameters that name a key (defined by keygen or provision-*). */
@@ -173,6 +178,21 @@ function checkSemantics(scenario: Scenario, registry: ReadonlyMap<string, unknow
     if (step.setup !== undefined && !registry.has(step.setup)) fail(file, step.line, `${scenario.id}: setup requirement ${step.setup} is not in suites/requirements.yaml`);
   }
   checkNames(scenario, scenario.steps, new Set<string>(BUILTIN_NAMES), registry, file);
+}
+
+/** Whether any template of these steps reads `name` at its root. */
+function usesName(steps: readonly Step[], name: string): boolean {
+  // A template that does not parse is reported by checkSemantics, with its line.
+  const names = (text: string) => {
+    try {
+      return referencedNames(text);
+    } catch {
+      return [];
+    }
+  };
+  const found = (value: unknown): boolean =>
+    typeof value === 'string' ? value.includes('${') && names(value).includes(name) : Array.isArray(value) ? value.some(found) : value !== null && typeof value === 'object' ? Object.values(value).some(found) : false;
+  return flatSteps(steps).some((s) => found(s.params) || s.expect.some((c) => found(c.arg) || found(c.on)));
 }
 
 /** Every step, those inside repeats included. */

@@ -11,6 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import { encodeB64url } from '../../profile/index.ts';
 import { formatTimestamp } from '../../profile/time.ts';
+import { isAmount } from '../../profile/amount.ts';
 
 export class TemplateError extends Error {
   constructor(message: string, readonly expression: string) {
@@ -46,11 +47,34 @@ const FUNCTIONS: Readonly<Record<string, (...args: unknown[]) => unknown>> = {
   concat: (...parts) => parts.map(String).join(''),
   /** Every occurrence of `from` replaced by `to`. */
   replace: (text, from, to) => String(text).replaceAll(String(from), String(to)),
+  /** A fiat asset none of `assets` is (the first of XTS, XXX, XBA, ... the policy does not list). */
+  unlisted_asset: (assets) => {
+    if (!Array.isArray(assets)) throw new TypeError('unlisted_asset() takes the policy\'s assets');
+    const listed = new Set(assets.map((a) => JSON.stringify(a)));
+    const code = ['XTS', 'XXX', 'XBA', 'XBB', 'XBC', 'XBD', 'XDR', 'XSU', 'XUA'].find((c) => !listed.has(JSON.stringify({ type: 'fiat', code: c })));
+    if (code === undefined) throw new TypeError('the policy lists every test currency');
+    return { type: 'fiat', code };
+  },
+  /** True when the value is an amount as PROFILE.md §1 writes it (a limit plus one may not be). */
+  is_amount: (value) => isAmount(value),
+  min: (...values) => pickNumber(values, Math.min),
+  /** Whole-number division, rounded down. */
+  div: (a, b) => {
+    const [x, y] = [Number(a), Number(b)];
+    if (!Number.isSafeInteger(x) || !Number.isSafeInteger(y) || y === 0) throw new TypeError('div() takes two whole numbers, the second not 0');
+    return Math.floor(x / y);
+  },
+  max: (...values) => pickNumber(values, Math.max),
   /** Code points `start` to `end` (exclusive; negative counts from the end). */
   slice: (text, start, end) => [...String(text)].slice(Number(start), end === undefined ? undefined : Number(end)).join(''),
 };
 
 export const TEMPLATE_FUNCTIONS = Object.keys(FUNCTIONS);
+
+function pickNumber(values: readonly unknown[], pick: (...n: number[]) => number): number {
+  if (values.length === 0 || !values.every((v) => typeof v === 'number' && Number.isFinite(v))) throw new TypeError('min() and max() take numbers');
+  return pick(...(values as number[]));
+}
 
 /** Resolves every template inside a JSON-like value. */
 export function render(value: unknown, scope: Scope): unknown {

@@ -35,6 +35,8 @@ export interface Step {
 
 export interface Scenario {
   readonly id: string;
+  /** A template reads `${policy}`: the Operator Policy Document is fetched before the first step. */
+  readonly readsPolicy?: true;
   readonly title: string;
   readonly requirements: readonly string[];
   readonly level: Level;

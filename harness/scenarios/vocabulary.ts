@@ -46,8 +46,10 @@ const HTTP_PARAMS = {
   transport: { enum: ['default', 'plaintext'] },
 };
 const EXPIRY = { requested_expiry: T, expiry_in: INT_OR_T() };
-const LOCK = { principal: KEY, bearer: KEY, amount: T, asset: ANY, ...EXPIRY, created_at: T, request_id: T };
-const RENEWAL = { pack: T, bearer: KEY, new_bearer: KEY, prev_chain_digest: T, renewal_id: T, created_at: T };
+/** The step deliberately goes past the Operator's max_amount or max_chain_depth; without it such a step makes the scenario not applicable. */
+const BEYOND_LIMIT = { beyond_limit: { const: true } };
+const LOCK = { principal: KEY, bearer: KEY, amount: T, asset: ANY, ...EXPIRY, created_at: T, request_id: T, ...BEYOND_LIMIT };
+const RENEWAL = { pack: T, bearer: KEY, new_bearer: KEY, prev_chain_digest: T, renewal_id: T, created_at: T, ...BEYOND_LIMIT };
 const REDEMPTION = { pack: T, bearer: KEY, redeemer: KEY, redemption_id: T, created_at: T };
 
 export const ACTIONS = {
