@@ -279,7 +279,7 @@ const EXECUTORS: { readonly [K in Exclude<CommandKind, 'advance'>]: Executor<K> 
     const bearer = w.newBearer();
     const built = buildIssue(w, m.operator.now, { signer: spec.signer, bearer, amount, expiryMs: m.operator.now + lifetime * 1000 });
     const capture = w.capture();
-    await performIssue(ctx, built, { do: 'issue', principal: spec.signer, bearer, amount: toAmount(amount), expiry_in: lifetime, as: capture }, capture, bearer, true, () => w.readBalancesNow(false));
+    await performIssue(ctx, built, { do: 'issue', principal: spec.signer, bearer, amount: toAmount(amount), expiry_in: lifetime, beyond_limit: true, as: capture }, capture, bearer, true, () => w.readBalancesNow(false));
     await w.checkBalances(m, ctx, 'CPP-FND-1', false);
   },
 
@@ -306,6 +306,7 @@ const EXECUTORS: { readonly [K in Exclude<CommandKind, 'advance'>]: Executor<K> 
       new_bearer: newBearer,
       prev_chain_digest: prevExpr,
       ...(reused ? { renewal_id: ref(reused.expr) } : {}),
+      beyond_limit: true,
       as: capture,
     };
     await performRenew(ctx, built.message, built.request, fields, capture, { newBearer, packRef: presentedRef, fresh: true, onReply: () => w.readBalancesNow(false) });
@@ -323,7 +324,7 @@ const EXECUTORS: { readonly [K in Exclude<CommandKind, 'advance'>]: Executor<K> 
       const bearer = real.bearerNames.at(-1)!;
       const built = buildRenew(w, m.operator.now, { pack: real.known, bearer, newBearer, prevDigest: digestOf(pack) });
       const capture = w.capture();
-      const fields = { do: 'renew', pack: ref(real.knownRef), bearer, new_bearer: newBearer, prev_chain_digest: ref(real.digestRefs.at(-1)!), as: capture };
+      const fields = { do: 'renew', pack: ref(real.knownRef), bearer, new_bearer: newBearer, prev_chain_digest: ref(real.digestRefs.at(-1)!), beyond_limit: true, as: capture };
       const outcome = await performRenew(ctx, built.message, built.request, fields, capture, { newBearer, packRef: real.knownRef, fresh: true });
       if (!outcome.ok) break;
     }
@@ -418,7 +419,7 @@ const EXECUTORS: { readonly [K in Exclude<CommandKind, 'advance'>]: Executor<K> 
       newBearer = w.newBearer();
       const nb = newBearer;
       builds = Array.from({ length: spec.copies }, () => buildRenew(w, now, { pack: real.known, bearer, newBearer: nb, prevDigest: digestOf(pack) }));
-      of = { do: 'renew', pack: ref(real.knownRef), bearer, new_bearer: newBearer, prev_chain_digest: ref(real.digestRefs.at(-1)!) };
+      of = { do: 'renew', pack: ref(real.knownRef), bearer, new_bearer: newBearer, prev_chain_digest: ref(real.digestRefs.at(-1)!), beyond_limit: true };
     }
     const decide = (message: RenewMessage | RedeemMessage): Decision<Outcome<object>> => (message.kind === 'renew' ? m.operator.renew(message) : m.operator.redeem(message));
     const first = decide(builds[0]!.message).outcome;
@@ -493,7 +494,7 @@ const EXECUTORS: { readonly [K in Exclude<CommandKind, 'advance'>]: Executor<K> 
           const built = buildRenew(w, now, { pack: real.known, bearer, newBearer, prevDigest: digestOf(pack) });
           return async () => {
             const capture = w.capture();
-            const fields = { do: 'renew', pack: ref(packRef), bearer, new_bearer: newBearer, prev_chain_digest: digestExpr, as: capture };
+            const fields = { do: 'renew', pack: ref(packRef), bearer, new_bearer: newBearer, prev_chain_digest: digestExpr, beyond_limit: true, as: capture };
             await performRenew(ctx, built.message, built.request, fields, capture, { newBearer, packRef, fresh: true });
           };
         }
