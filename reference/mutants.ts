@@ -528,6 +528,30 @@ const CATALOGUE = [
     description: 'cancelling a pack that is already REDEEMED, EXPIRED or CANCELLED answers 200 (changing nothing) instead of 409',
     catches: ['PRF-CTL-1', 'CPP-ACT-1'],
   },
+  // ------------------------------------------- unhappy paths of the wire rules
+  // Faults that pass every test that only walks the happy path: each rule's
+  // refusals exercised on the wire, with inputs that are otherwise valid.
+  {
+    name: 'op-http-signature-any-components',
+    family: 'cashpack-crypto',
+    role: 'operator',
+    description: 'the Operator verifies an HTTP Message Signature over whatever components it lists, so one that leaves out @authority is accepted',
+    catches: ['PRF-AUTH-1', 'PRF-IDN-1'],
+  },
+  {
+    name: 'op-http-signature-any-parameters',
+    family: 'cashpack-crypto',
+    role: 'operator',
+    description: 'the Operator reads Signature-Input parameters in any order and ignores extra ones, instead of the profile form',
+    catches: ['PRF-AUTH-1', 'PRF-IDN-1'],
+  },
+  {
+    name: 'op-content-digest-unchecked',
+    family: 'cashpack-crypto',
+    role: 'operator',
+    description: "the Operator checks the redeemer's signature over the Content-Digest header but never that the digest matches the body",
+    catches: ['PRF-IDN-1', 'CPP-IDN-1'],
+  },
 ] as const satisfies readonly MutantSpec[];
 
 export type MutantName = (typeof CATALOGUE)[number]['name'];

@@ -3,7 +3,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { decodeB64urlFixed, encodeB64url, parseTimestamp, signObject, signRequest } from '../../profile/index.ts';
+import { decodeB64urlFixed, encodeB64url, parseTimestamp, signObject, signRequestAs, type SignatureLayout } from '../../profile/index.ts';
 import { isAmount } from '../../profile/amount.ts';
 import type { Role } from '../../profile/registry.ts';
 import { buildLockRequest, buildRedemption, buildRenewal, createSigningKey, operatorKeyOf, type CashPack, type PolicyDocument, type PubkeyDocument } from '../../profile/cashpack/index.ts';
@@ -119,7 +119,7 @@ export const ACTION_IMPLEMENTATIONS: Readonly<Record<Exclude<ActionName, 'repeat
   redeem: (ctx, p) => sendPrepared(ctx, prepareCashpack(ctx, { ...p, do: 'redeem' })),
   status: (ctx, p) => {
     const path = `/v1/cashpack/${encodeURIComponent(String(p.pack_id))}/status`;
-    const headers = p.sign_as === false ? {} : httpSignature(ctx, 'operator', 'GET', path, undefined, p.sign_as as string, p.signed_at);
+    const headers = p.sign_as === false ? {} : httpSignature(ctx, 'operator', 'GET', path, undefined, p.sign_as as string, p.signed_at, p.signature);
     return send(ctx, 'operator', { method: 'GET', path, headers });
   },
 
@@ -158,7 +158,7 @@ function prepareCashpack(ctx: ScenarioContext, p: Params): Prepared | Promise<Pr
       const body = JSON.stringify({ cash_pack: p.pack, redemption });
       const headers: Record<string, string> = { 'content-type': 'application/json' };
       const identify = p.identify_as === undefined ? (p.redeemer as string) : p.identify_as;
-      if (identify !== false) Object.assign(headers, httpSignature(ctx, 'operator', 'POST', '/v1/cashpack/redeem', body, identify as string, p.signed_at));
+      if (identify !== false) Object.assign(headers, httpSignature(ctx, 'operator', 'POST', '/v1/cashpack/redeem', body, identify as string, p.signed_at, p.signature));
       return { request: { method: 'POST', path: '/v1/cashpack/redeem', headers, body }, sent: redemption };
     }
     default:
@@ -226,16 +226,18 @@ function httpRequest(ctx: ScenarioContext, p: Params): WireRequest {
     body = Uint8Array.from(Buffer.from(String(p.body_base64), 'base64'));
   }
   if (p.content_type !== undefined) headers['content-type'] = String(p.content_type);
-  if (p.sign_as !== undefined) Object.assign(headers, httpSignature(ctx, roleOf(ctx, p), method, path, body, p.sign_as as string, p.signed_at));
+  if (p.sign_as !== undefined) Object.assign(headers, httpSignature(ctx, roleOf(ctx, p), method, path, body, p.sign_as as string, p.signed_at, p.signature));
   return { method, path, headers, ...(body !== undefined ? { body } : {}), ...(p.transport === 'plaintext' ? { transport: 'plaintext' as const } : {}) };
 }
 
-/** RFC 9421 signature by a named key (PROFILE.md §2.4). */
-function httpSignature(ctx: ScenarioContext, role: Role, method: string, path: string, body: string | Uint8Array | undefined, keyName: string, created?: unknown): Record<string, string> {
+/** RFC 9421 signature by a named key (PROFILE.md §2.4), in the profile's layout or a named other one. */
+function httpSignature(ctx: ScenarioContext, role: Role, method: string, path: string, body: string | Uint8Array | undefined, keyName: string, created?: unknown, layout?: unknown): Record<string, string> {
   const key = ctx.key(keyName);
   const bytes = typeof body === 'string' ? new TextEncoder().encode(body) : body;
-  const target = { method, authority: ctx.http(role).authority, path: path.split('?')[0]!, ...(bytes !== undefined ? { body: bytes } : {}) };
-  return { ...signRequest(target, { secretKey: key.secretKey, kid: key.jwk.kid }, created === undefined ? ctx.nowSeconds() : Number(created)) };
+  const [bare, query] = path.split('?') as [string, string | undefined];
+  const target = { method, authority: ctx.http(role).authority, path: bare, ...(query !== undefined ? { query } : {}), ...(bytes !== undefined ? { body: bytes } : {}) };
+  const at = created === undefined ? ctx.nowSeconds() : Number(created);
+  return { ...signRequestAs(target, { secretKey: key.secretKey, kid: key.jwk.kid }, at, (layout as SignatureLayout | undefined) ?? 'profile') };
 }
 
 /** A test-control call that must succeed; a failure means setup failed, not conformance. */

@@ -3,6 +3,7 @@
 // suites/scenario.schema.json is generated from this table (schema.ts) and a
 // test keeps the committed file in step with it.
 import type { Capability } from '../../reference/control.ts';
+import { SIGNATURE_LAYOUTS } from '../../profile/http-signature.ts';
 
 type Schema = Readonly<Record<string, unknown>>;
 
@@ -12,6 +13,8 @@ const KEY: Schema = { $ref: '#/$defs/keyName' };
 const ANY: Schema = {};
 const ROLE: Schema = { $ref: '#/$defs/role' };
 const MESSAGE_TYPE: Schema = { $ref: '#/$defs/messageType' };
+/** The layout of an HTTP Message Signature: the profile's, or a named departure that is still valid RFC 9421 (profile/http-signature.ts). */
+const SIGNATURE_LAYOUT: Schema = { enum: [...SIGNATURE_LAYOUTS] };
 const CODE: Schema = { $ref: '#/$defs/code' };
 const INT_OR_T = (min?: number, max?: number): Schema => ({ oneOf: [{ type: 'integer', ...(min !== undefined ? { minimum: min } : {}), ...(max !== undefined ? { maximum: max } : {}) }, T] });
 const object = (properties: Record<string, Schema>, required: string[] = []): Schema => ({
@@ -43,6 +46,7 @@ const HTTP_PARAMS = {
   content_type: T,
   sign_as: KEY,
   signed_at: INT_OR_T(),
+  signature: SIGNATURE_LAYOUT,
   transport: { enum: ['default', 'plaintext'] },
 };
 const EXPIRY = { requested_expiry: T, expiry_in: INT_OR_T() };
@@ -105,10 +109,10 @@ export const ACTIONS = {
   renew: { summary: 'build a Renewal Entry and POST it with the pack to /v1/cashpack/renew', params: RENEWAL, required: ['pack', 'bearer', 'new_bearer'] },
   redeem: {
     summary: 'build a Redemption Request and POST it with the pack to /v1/cashpack/redeem, signed at the HTTP layer by the redeemer (identify_as: false omits it)',
-    params: { ...REDEMPTION, identify_as: { oneOf: [KEY, { const: false }] }, signed_at: INT_OR_T() },
+    params: { ...REDEMPTION, identify_as: { oneOf: [KEY, { const: false }] }, signed_at: INT_OR_T(), signature: SIGNATURE_LAYOUT },
     required: ['pack', 'bearer', 'redeemer'],
   },
-  status: { summary: 'GET /v1/cashpack/{pack_id}/status signed by a key (false: unsigned)', params: { pack_id: T, sign_as: { oneOf: [KEY, { const: false }] }, signed_at: INT_OR_T() }, required: ['pack_id', 'sign_as'] },
+  status: { summary: 'GET /v1/cashpack/{pack_id}/status signed by a key (false: unsigned)', params: { pack_id: T, sign_as: { oneOf: [KEY, { const: false }] }, signed_at: INT_OR_T(), signature: SIGNATURE_LAYOUT }, required: ['pack_id', 'sign_as'] },
   'app-read': {
     summary: 'give the paying application a CPR as JSON text, an object, a file or a URI',
     params: {

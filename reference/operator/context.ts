@@ -1,5 +1,5 @@
 // What every Operator endpoint works with, and the small rules they share.
-import { SIGNING_TAGS, decodeB64urlFixed, parseTimestamp, problem, verifyObject, type MessageType, type OkpJwk, type Problem, type ProblemCode } from '../../profile/index.ts';
+import { SIGNING_TAGS, decodeB64urlFixed, parseTimestamp, problem, verifyObject, verifyRequest, verifyRequestLoosely, type MessageType, type OkpJwk, type Problem, type ProblemCode, type SignatureCheck } from '../../profile/index.ts';
 import type { CashPack, LockRequest } from '../../profile/cashpack/index.ts';
 import type { Clock } from '../clock.ts';
 import type { Faults } from '../mutants.ts';
@@ -58,6 +58,21 @@ export function verifies(ctx: OperatorContext, type: MessageType, message: Reado
     return (Object.keys(SIGNING_TAGS) as MessageType[]).some((tag) => verifyObject(tag, message, publicKey));
   }
   return verifyObject(type, message, publicKey);
+}
+
+/**
+ * An identified party's HTTP Message Signature (PROFILE.md §2.4), in exactly the
+ * profile's form. The mutants op-http-signature-any-components,
+ * op-http-signature-any-parameters and op-content-digest-unchecked verify as a
+ * looser RFC 9421 implementation would.
+ */
+export function verifyCaller(ctx: OperatorContext, request: RefRequest, lookupKey: (kid: string) => Uint8Array | undefined, nowMs: number): SignatureCheck {
+  const target = { method: request.method, authority: request.authority, path: request.path, query: request.query.toString(), body: request.body };
+  const options = { headers: request.headers, lookupKey, nowSeconds: Math.floor(nowMs / 1000), windowSeconds: ctx.policy.request_window_seconds };
+  if (ctx.faults.has('op-http-signature-any-components')) return verifyRequestLoosely(target, options, 'any-components');
+  if (ctx.faults.has('op-http-signature-any-parameters')) return verifyRequestLoosely(target, options, 'any-parameters');
+  if (ctx.faults.has('op-content-digest-unchecked')) return verifyRequestLoosely(target, options, 'digest-unchecked');
+  return verifyRequest(target, options);
 }
 
 /** The raw key of a JWK that passed message validation. */

@@ -1,12 +1,12 @@
 // POST /v1/cashpack/redeem (spec §1.2, §4.2, §5.2, §7.1; PROFILE.md §2.4, §4.5, §4.6, §5 redeem).
 // The current bearer converts the pack into funds of an identified redeemer.
 // Steps run synchronously once the body is read (atomicity: see router.ts).
-import { formatTimestamp, verifyRequest } from '../../profile/index.ts';
+import { formatTimestamp } from '../../profile/index.ts';
 import type { RedemptionConfirmation, RedemptionRequest } from '../../profile/cashpack/index.ts';
 import { json, problemResponse } from '../http/respond.ts';
 import type { RefRequest, RefResponse } from '../http/types.ts';
 import { bearerSteps } from './bearer-steps.ts';
-import { failure, isCurrentBearer, success, type Endpoint, type OperatorContext, type Outcome } from './context.ts';
+import { failure, isCurrentBearer, success, verifyCaller, type Endpoint, type OperatorContext, type Outcome } from './context.ts';
 import type { PackRecord, RedeemerAccount } from './state.ts';
 import { credit, endPack } from './transitions.ts';
 
@@ -77,15 +77,7 @@ function identifyRedeemer(ctx: OperatorContext, request: RefRequest, redemption:
     const named = ctx.state.redeemers.get(redemption.redeemer_kid);
     return named ? success(named) : failure('REDEEMER_NOT_IDENTIFIED', 'redeemer_kid is not a registered redeemer');
   }
-  const signature = verifyRequest(
-    { method: request.method, authority: request.authority, path: request.path, body: request.body },
-    {
-      headers: request.headers,
-      lookupKey: (kid) => ctx.state.redeemers.get(kid)?.publicKey,
-      nowSeconds: Math.floor(now / 1000),
-      windowSeconds: ctx.policy.request_window_seconds,
-    },
-  );
+  const signature = verifyCaller(ctx, request, (kid) => ctx.state.redeemers.get(kid)?.publicKey, now);
   if (!signature.ok) return failure('REDEEMER_NOT_IDENTIFIED', `redeemer not identified: ${signature.reason}`);
   if (signature.kid !== redemption.redeemer_kid) return failure('REDEEMER_NOT_IDENTIFIED', 'the signing redeemer is not redeemer_kid');
   const redeemer = ctx.state.redeemers.get(signature.kid)!;

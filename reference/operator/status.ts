@@ -1,10 +1,10 @@
 // GET /v1/cashpack/{pack_id}/status (spec §3.2, §4.2, §5.2; PROFILE.md §2.4, §4.7, §5 status).
 // Restricted to the issuing Principal and the Operator (its staff keys): 401, then
 // 403, then 404, so that an outsider learns nothing about which packs exist.
-import { formatTimestamp, verifyRequest } from '../../profile/index.ts';
+import { formatTimestamp } from '../../profile/index.ts';
 import type { PackStatus } from '../../profile/cashpack/index.ts';
 import { json, problemResponse } from '../http/respond.ts';
-import type { Endpoint, OperatorContext } from './context.ts';
+import { verifyCaller, type Endpoint, type OperatorContext } from './context.ts';
 import { applyExpiry } from './expiry.ts';
 import type { PackRecord } from './state.ts';
 
@@ -16,15 +16,7 @@ export const status: Endpoint = (ctx, request, [packId]) => {
     return open ? json(200, open) : problemResponse('NOT_FOUND', 'unknown pack_id');
   }
   // 401: an HTTP Message Signature by a registered account key, created within the window.
-  const caller = verifyRequest(
-    { method: request.method, authority: request.authority, path: request.path, body: request.body },
-    {
-      headers: request.headers,
-      lookupKey: (kid) => ctx.state.accountKey(kid),
-      nowSeconds: Math.floor(now / 1000),
-      windowSeconds: ctx.policy.request_window_seconds,
-    },
-  );
+  const caller = verifyCaller(ctx, request, (kid) => ctx.state.accountKey(kid), now);
   if (!caller.ok) return problemResponse('UNAUTHENTICATED', caller.reason);
   // 403: neither the issuing Principal nor the Operator. A pack that does not exist
   // has no issuing Principal, so only the Operator goes on to learn that it is unknown.

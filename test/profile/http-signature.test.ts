@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { generateKeyPair } from '../../profile/ed25519.ts';
-import { contentDigest, signRequest, verifyRequest, type SignatureTarget } from '../../profile/http-signature.ts';
+import { contentDigest, SIGNATURE_LAYOUTS, signRequest, signRequestAs, verifyRequest, verifyRequestLoosely, type Looseness, type SignatureLayout, type SignatureTarget } from '../../profile/http-signature.ts';
 import { publicJwk } from '../../profile/jwk.ts';
 
 const key = generateKeyPair();
@@ -46,5 +46,37 @@ describe('HTTP Message Signatures (RFC 9421, PROFILE.md §2.4)', () => {
   it('accepts created at either edge of the window', () => {
     expect(check(post, signed, now + 300).ok).toBe(true);
     expect(check(post, signed, now - 300).ok).toBe(true);
+  });
+});
+
+describe('the profile form is exact (PROFILE.md §2.4): valid RFC 9421 signatures in another layout are refused', () => {
+  const sign = (target: SignatureTarget, layout: SignatureLayout) => ({ ...signRequestAs(target, { secretKey: key.secretKey, kid }, now, layout) }) as Record<string, string>;
+  const loosely = (target: SignatureTarget, headers: Record<string, string>, loose: Looseness) => verifyRequestLoosely(target, { headers, lookupKey, nowSeconds: now, windowSeconds: 300 }, loose);
+
+  it('writes the profile layout exactly as signRequest does', () => {
+    expect(sign(get, 'profile')['signature-input']).toBe(signRequest(get, { secretKey: key.secretKey, kid }, now)['signature-input']);
+    expect(check(post, sign(post, 'profile'))).toEqual({ ok: true, kid });
+  });
+
+  // Each departure: the strict verifier refuses it, and only the verifier loose in that one way accepts it.
+  it.each<[SignatureLayout, SignatureTarget, Looseness]>([
+    ['without-authority', get, 'any-components'],
+    ['extra-component', post, 'any-components'],
+    ['extra-parameter', get, 'any-parameters'],
+    ['reordered-parameters', post, 'any-parameters'],
+    ['digest-of-other-bytes', post, 'digest-unchecked'],
+  ])('%s: refused by the profile, accepted only when %s', (layout, target, loose) => {
+    const headers = sign(target, layout);
+    expect(check(target, headers).ok).toBe(false);
+    for (const other of ['any-components', 'any-parameters', 'digest-unchecked'] as const) {
+      expect(loosely(target, headers, other).ok, other).toBe(other === loose);
+    }
+    // Every loose verifier still accepts the profile form, and still refuses a forged signature.
+    expect(loosely(target, sign(target, 'profile'), loose)).toEqual({ ok: true, kid });
+    expect(loosely(target, { ...headers, signature: headers.signature!.replace(/:(.)/, (_m, c: string) => `:${c === 'A' ? 'B' : 'A'}`) }, loose).ok).toBe(false);
+  });
+
+  it('names every layout', () => {
+    expect(SIGNATURE_LAYOUTS).toEqual(['profile', 'without-authority', 'extra-component', 'extra-parameter', 'reordered-parameters', 'digest-of-other-bytes']);
   });
 });

@@ -201,6 +201,33 @@ const PROBES: Record<MutantOfRole<'operator'>, Probe> = {
     correct: 'PRINCIPAL_UNKNOWN',
     mutant: 'INSUFFICIENT_BALANCE',
   },
+  'op-http-signature-any-components': {
+    observes: 'a status read whose valid signature leaves out @authority',
+    async observe(f) {
+      const { pack } = await f.issuePack();
+      return answer(await f.send('GET', `/v1/cashpack/${pack.pack_id}/status`, { signer: f.principal, layout: 'without-authority' }));
+    },
+    correct: 'UNAUTHENTICATED',
+    mutant: 200,
+  },
+  'op-http-signature-any-parameters': {
+    observes: 'a status read whose valid signature lists its parameters in another order',
+    async observe(f) {
+      const { pack } = await f.issuePack();
+      return answer(await f.send('GET', `/v1/cashpack/${pack.pack_id}/status`, { signer: f.principal, layout: 'reordered-parameters' }));
+    },
+    correct: 'UNAUTHENTICATED',
+    mutant: 200,
+  },
+  'op-content-digest-unchecked': {
+    observes: 'a redemption whose signed Content-Digest is of other bytes than the body',
+    async observe(f) {
+      const { pack, bearer } = await f.issuePack();
+      return answer(await f.redeem(pack, f.redemption(pack, bearer), { layout: 'digest-of-other-bytes' }));
+    },
+    correct: 'REDEEMER_NOT_IDENTIFIED',
+    mutant: 200,
+  },
   'op-redeem-non-atomic': {
     observes: 'two distinct redemptions of one pack sent together, and what the redeemer is credited',
     async observe(f) {

@@ -2,7 +2,7 @@
 // provisioned Principal, redeemer and staff key, and helpers that send real signed
 // messages to `operator.handler` in process.
 import { expect } from 'vitest';
-import { PROBLEM_CONTENT_TYPE, PROBLEM_STATUS, signRequest, type ProblemCode } from '../../../profile/index.ts';
+import { PROBLEM_CONTENT_TYPE, PROBLEM_STATUS, signRequestAs, type ProblemCode, type SignatureLayout } from '../../../profile/index.ts';
 import {
   buildLockRequest,
   buildRedemption,
@@ -46,6 +46,8 @@ export interface SendOptions {
   readonly headers?: Readonly<Record<string, string>>;
   /** Adds an HTTP Message Signature by this key (PROFILE.md §2.4). */
   readonly signer?: SigningKey;
+  /** The layout of the HTTP Message Signature (the profile's unless given). */
+  readonly layout?: SignatureLayout;
   /** `created` of that signature, in seconds; defaults to the clock. */
   readonly signedAt?: number;
 }
@@ -78,7 +80,7 @@ export interface Fixture {
   renewPack(pack: CashPack, bearer: SigningKey): Promise<{ readonly pack: CashPack; readonly bearer: SigningKey }>;
   redemption(pack: CashPack, bearer: SigningKey, overrides?: Partial<RedemptionInput>): RedemptionRequest;
   /** Sends a redemption signed by the fixture's redeemer unless `signer` is given (or null for none). */
-  redeem(pack: CashPack, redemption: RedemptionRequest, options?: { readonly signer?: SigningKey | null; readonly signedAt?: number }): Promise<Reply>;
+  redeem(pack: CashPack, redemption: RedemptionRequest, options?: { readonly signer?: SigningKey | null; readonly signedAt?: number; readonly layout?: SignatureLayout }): Promise<Reply>;
   /** Reads a status, signed by the Principal unless `signer` is given (or null for none). */
   status(packId: string, signer?: SigningKey | null): Promise<Reply>;
   balance(kid?: string): PrincipalBalance;
@@ -109,7 +111,7 @@ export function createFixture(options: FixtureOptions = {}): Fixture {
     Object.assign(headers, opts.headers);
     if (opts.signer) {
       const target = { method, authority: AUTHORITY, path, ...(body.length > 0 ? { body } : {}) };
-      Object.assign(headers, signRequest(target, { secretKey: opts.signer.secretKey, kid: opts.signer.jwk.kid }, opts.signedAt ?? clock.nowSeconds()));
+      Object.assign(headers, signRequestAs(target, { secretKey: opts.signer.secretKey, kid: opts.signer.jwk.kid }, opts.signedAt ?? clock.nowSeconds(), opts.layout ?? 'profile'));
     }
     const request: RefRequest = { method, path, query: new URLSearchParams(), headers, body, authority: AUTHORITY, secure: true };
     const response = await operator.serve(request);
@@ -160,6 +162,7 @@ export function createFixture(options: FixtureOptions = {}): Fixture {
         json: { cash_pack: pack, redemption },
         ...(signer ? { signer } : {}),
         ...(opts.signedAt !== undefined ? { signedAt: opts.signedAt } : {}),
+        ...(opts.layout !== undefined ? { layout: opts.layout } : {}),
       });
     },
     status: (packId, signer) => {
