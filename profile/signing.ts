@@ -29,8 +29,8 @@ export function signObject<T extends Record<string, unknown>>(type: MessageType,
   return { ...(unsigned as T), signature };
 }
 
-/** Verifies the object's `signature` member under `publicKey` with the strict rule (§2.3). */
-export function verifyObject(type: MessageType, object: Readonly<Record<string, unknown>>, publicKey: Uint8Array): boolean {
+/** Verifies the object's `signature` member under `publicKey` with the strict rule (§2.3), or another given verifier. */
+export function verifyObject(type: MessageType, object: Readonly<Record<string, unknown>>, publicKey: Uint8Array, verify: (publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array) => boolean = verifyStrict): boolean {
   const signature = decodeB64urlFixed(object.signature, 64);
   if (!signature) return false;
   let input: Uint8Array;
@@ -39,5 +39,5 @@ export function verifyObject(type: MessageType, object: Readonly<Record<string, 
   } catch {
     return false; // not representable as JSON (lone surrogate and the like)
   }
-  return verifyStrict(publicKey, input, signature);
+  return verify(publicKey, input, signature);
 }

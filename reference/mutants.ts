@@ -552,6 +552,20 @@ const CATALOGUE = [
     description: "the Operator checks the redeemer's signature over the Content-Digest header but never that the digest matches the body",
     catches: ['PRF-IDN-1', 'CPP-IDN-1'],
   },
+  {
+    name: 'op-small-order-r-accepted',
+    family: 'cashpack-crypto',
+    role: 'operator',
+    description: "the Operator's Ed25519 verification checks A for small order but not R, so R = the identity with S = k·a verifies (OpenSSL's own verify)",
+    catches: ['PRF-SIG-2', 'CPP-SIG-1'],
+  },
+  {
+    name: 'op-non-canonical-r-accepted',
+    family: 'cashpack-crypto',
+    role: 'operator',
+    description: 'the Operator reduces a non-canonical R before comparing points, after looking up small order on the y as written, so the identity written with y = p + 1 verifies',
+    catches: ['PRF-SIG-2', 'CPP-SIG-1'],
+  },
 ] as const satisfies readonly MutantSpec[];
 
 export type MutantName = (typeof CATALOGUE)[number]['name'];

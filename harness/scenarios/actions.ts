@@ -3,7 +3,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { decodeB64urlFixed, encodeB64url, parseTimestamp, signObject, signRequestAs, type SignatureLayout } from '../../profile/index.ts';
+import { decodeB64urlFixed, encodeB64url, parseTimestamp, signingInput, signObject, signRequestAs, type MessageType, type SignatureLayout } from '../../profile/index.ts';
+import { forgeTorsionSignature, type TorsionR } from '../crypto/ed25519-forge.ts';
 import { isAmount } from '../../profile/amount.ts';
 import type { Role } from '../../profile/registry.ts';
 import { buildLockRequest, buildRedemption, buildRenewal, createSigningKey, operatorKeyOf, type CashPack, type PolicyDocument, type PubkeyDocument } from '../../profile/cashpack/index.ts';
@@ -49,8 +50,10 @@ export const ACTION_IMPLEMENTATIONS: Readonly<Record<Exclude<ActionName, 'repeat
       value.signature = encodeB64url(sig);
     }
     if (p.resign) {
-      const { type, key } = p.resign as { type: Parameters<typeof signObject>[0]; key: string };
-      value = signObject(type, value, ctx.key(key).secretKey);
+      const { type, key, torsion_r } = p.resign as { type: MessageType; key: string; torsion_r?: TorsionR };
+      const signer = ctx.key(key);
+      value = signObject(type, value, signer.secretKey);
+      if (torsion_r !== undefined) value.signature = encodeB64url(forgeTorsionSignature(signer.secretKey, signer.publicKey, signingInput(type, value), torsion_r));
     }
     return value;
   },

@@ -81,8 +81,8 @@ export const ACTIONS = {
     required: ['times', 'steps'],
   },
   tamper: {
-    summary: 'a modified copy of a value: set or delete members (dotted paths), flip a signature bit, or re-sign',
-    params: { value: T, set: { type: 'object' }, delete: { type: 'array', items: { type: 'string' } }, flip_signature: { type: 'boolean' }, resign: object({ type: MESSAGE_TYPE, key: KEY }, ['type', 'key']) },
+    summary: 'a modified copy of a value: set or delete members (dotted paths), flip a signature bit, or re-sign (with torsion_r, a signature whose R is a point of small order, canonical or not, that only a verifier laxer than PROFILE.md §2.3 accepts)',
+    params: { value: T, set: { type: 'object' }, delete: { type: 'array', items: { type: 'string' } }, flip_signature: { type: 'boolean' }, resign: object({ type: MESSAGE_TYPE, key: KEY, torsion_r: { enum: ['small-order', 'non-canonical'] } }, ['type', 'key']) },
     required: ['value'],
   },
   keygen: { summary: 'generate named Ed25519 key pairs (the result holds their JWKs)', params: { names: { type: 'array', items: KEY, minItems: 1 } }, required: ['names'] },

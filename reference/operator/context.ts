@@ -7,6 +7,7 @@ import type { RefRequest, RefResponse } from '../http/types.ts';
 import type { OperatorKeys } from './keys.ts';
 import type { Policy } from './policy.ts';
 import type { OperatorState } from './state.ts';
+import { verifyAllowingSmallOrderR, verifyReducingR } from './lax-verifiers.ts';
 
 export interface OperatorContext {
   readonly clock: Clock;
@@ -57,6 +58,8 @@ export function verifies(ctx: OperatorContext, type: MessageType, message: Reado
     // mutant: a signature made under any message type's tag is accepted
     return (Object.keys(SIGNING_TAGS) as MessageType[]).some((tag) => verifyObject(tag, message, publicKey));
   }
+  if (ctx.faults.has('op-small-order-r-accepted')) return verifyObject(type, message, publicKey, verifyAllowingSmallOrderR);
+  if (ctx.faults.has('op-non-canonical-r-accepted')) return verifyObject(type, message, publicKey, verifyReducingR);
   return verifyObject(type, message, publicKey);
 }
 

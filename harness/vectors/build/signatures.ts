@@ -3,7 +3,7 @@
 // verifier (§2.3) must reject: another message type's tag, a tampered member,
 // the wrong key, S >= L, a non-canonical R, a small-order key, and signatures
 // whose base64url is not the one strict encoding.
-import { createHash } from 'node:crypto';
+import { forgeTorsionSignature, L, le32, leInt, P } from '../../crypto/ed25519-forge.ts';
 import { encodeB64url } from '../../../profile/b64url.ts';
 import { signBytes } from '../../../profile/ed25519.ts';
 import { canonicalJson } from '../../../profile/jcs.ts';
@@ -14,7 +14,6 @@ import { key, keyHeaderLines, type TestKey } from '../keys.ts';
 import { asJson, draftCase, hexOf } from './draft.ts';
 import { buildChain, cashPack, confirmation, lockRequest, redemptionRequest, EUR, USDC } from './messages.ts';
 
-const L = 2n ** 252n + 27742317777372353535851937790883648493n;
 const TYPES = Object.keys(SIGNING_TAGS) as MessageType[];
 
 function input(type: MessageType | string, object: JsonObject, separator = '\n'): Buffer {
@@ -74,28 +73,6 @@ function signatureCase(
 }
 
 const sign = (bytes: Uint8Array, signer: TestKey) => signBytes(bytes, signer.seed);
-
-function le32(n: bigint): Buffer {
-  const b = Buffer.alloc(32);
-  for (let i = 0; i < 32; i++) b[i] = Number((n >> BigInt(8 * i)) & 0xffn);
-  return b;
-}
-
-function leInt(bytes: Uint8Array): bigint {
-  let n = 0n;
-  for (let i = bytes.length - 1; i >= 0; i--) n = (n << 8n) | BigInt(bytes[i]!);
-  return n;
-}
-
-/** RFC 8032 §5.1.5: the secret scalar a of a seed, so that A = [a]B. */
-function secretScalar(seed: Uint8Array): bigint {
-  const h = createHash('sha512').update(seed).digest();
-  const a = Buffer.from(h.subarray(0, 32));
-  a[0]! &= 248;
-  a[31]! &= 127;
-  a[31]! |= 64;
-  return leInt(a);
-}
 
 function jwkOf(raw: Uint8Array): JsonObject {
   const x = encodeB64url(raw);
@@ -157,13 +134,15 @@ function invalidCases(list: readonly Signed[]): DraftCase[] {
     signatureCase('invalid:s-equals-l', 'S = L exactly', ['SignatureMalleability'], 'invalid', ['PRF-SIG-2'], lock.type, lock.object, lockJwk, encodeB64url(Buffer.concat([sig.subarray(0, 32), le32(L)]))),
   );
 
+  // Small-order R: the identity, written canonically, and S = k·a mod L, so that
+  // [S]B − [k]A is the identity: accepted by a verifier without the small-order check on R.
+  cases.push(
+    signatureCase('invalid:small-order-r', 'R is the identity point (canonical) and S = k·a under a real key, so [S]B − [k]A equals R: a verifier that checks A but not R for small order (OpenSSL alone, say) accepts it', ['SmallOrderR'], 'invalid', ['PRF-SIG-2'], lock.type, lock.object, lockJwk, encodeB64url(forgeTorsionSignature(lock.signer.seed, lock.signer.publicKey, input(lock.type, lock.object), 'small-order'))),
+  );
+
   // Non-canonical R: the identity written with y = p + 1, and S = k·a mod L, so that
   // [S]B − [k]A is the identity: accepted by a verifier that reduces R and compares points.
-  const P = 2n ** 255n - 19n;
-  const rBytes = le32(P + 1n);
-  const msg = input(lock.type, lock.object);
-  const k = leInt(createHash('sha512').update(rBytes).update(lock.signer.publicKey).update(msg).digest()) % L;
-  const forged = Buffer.concat([rBytes, le32((k * secretScalar(lock.signer.seed)) % L)]);
+  const forged = forgeTorsionSignature(lock.signer.seed, lock.signer.publicKey, input(lock.type, lock.object), 'non-canonical');
   cases.push(
     signatureCase('invalid:non-canonical-r', 'R is the identity point written non-canonically (y = p + 1) and S = k·a, so [S]B − [k]A equals R once R is reduced: a ZIP 215 verifier (lenient encodings, no small-order check) accepts it', ['NonCanonicalR', 'SmallOrderR'], 'invalid', ['PRF-SIG-2'], lock.type, lock.object, lockJwk, encodeB64url(forged)),
   );

@@ -4,7 +4,8 @@
 // does not compile).
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
-import { digestText, signObject } from '../../../profile/index.ts';
+import { digestText, encodeB64url, signingInput, signObject } from '../../../profile/index.ts';
+import { forgeTorsionSignature, type TorsionR } from '../../../harness/crypto/ed25519-forge.ts';
 import { createSigningKey, operatorKeyOf, recomputeChainDigest, verifyCashPack, type LockRequest } from '../../../profile/cashpack/index.ts';
 import { createRole } from '../../../reference/adapter.ts';
 import { MUTANTS, faultsFor, type MutantOfRole } from '../../../reference/mutants.ts';
@@ -24,6 +25,11 @@ interface Probe {
 const answer = (reply: Reply): unknown => (reply.status < 300 ? reply.status : reply.body?.code);
 
 const HOUR_MS = 3_600_000;
+
+/** The Lock Request with a signature whose R is a torsion point (harness/crypto/ed25519-forge.ts). */
+function torsionSigned(lock: LockRequest, principal: { readonly secretKey: Uint8Array; readonly publicKey: Uint8Array }, r: TorsionR): LockRequest {
+  return { ...lock, signature: encodeB64url(forgeTorsionSignature(principal.secretKey, principal.publicKey, signingInput('lock-request', lock), r)) };
+}
 
 const PROBES: Record<MutantOfRole<'operator'>, Probe> = {
   'op-status-open': {
@@ -226,6 +232,18 @@ const PROBES: Record<MutantOfRole<'operator'>, Probe> = {
       return answer(await f.redeem(pack, f.redemption(pack, bearer), { layout: 'digest-of-other-bytes' }));
     },
     correct: 'REDEEMER_NOT_IDENTIFIED',
+    mutant: 200,
+  },
+  'op-small-order-r-accepted': {
+    observes: "a Lock Request signed with the Principal's key, R = the identity and S = k·a",
+    observe: async (f) => answer(await f.issue(torsionSigned(f.lockRequest(), f.principal, 'small-order'))),
+    correct: 'INVALID_SIGNATURE',
+    mutant: 200,
+  },
+  'op-non-canonical-r-accepted': {
+    observes: "a Lock Request signed with the Principal's key, R = the identity written with y = p + 1 and S = k·a",
+    observe: async (f) => answer(await f.issue(torsionSigned(f.lockRequest(), f.principal, 'non-canonical'))),
+    correct: 'INVALID_SIGNATURE',
     mutant: 200,
   },
   'op-redeem-non-atomic': {
