@@ -566,6 +566,20 @@ const CATALOGUE = [
     description: 'the Operator reduces a non-canonical R before comparing points, after looking up small order on the y as written, so the identity written with y = p + 1 verifies',
     catches: ['PRF-SIG-2', 'CPP-SIG-1'],
   },
+  {
+    name: 'op-redeem-bearer-from-presented-pack',
+    family: 'cashpack-errors',
+    role: 'operator',
+    description: 'a redemption is checked against current_bearer_pk of the pack version the caller presents, so a previous bearer redeems with the pack as it was before the renewal',
+    catches: ['CPP-BRR-1'],
+  },
+  {
+    name: 'op-digest-from-presented-pack',
+    family: 'cashpack-errors',
+    role: 'operator',
+    description: "a renewal's prev_chain_digest is compared with the digest of the pack version presented, not the stored one, so a stale version with its own digest renews",
+    catches: ['CPP-CHN-2'],
+  },
 ] as const satisfies readonly MutantSpec[];
 
 export type MutantName = (typeof CATALOGUE)[number]['name'];

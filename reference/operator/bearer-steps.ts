@@ -2,7 +2,7 @@
 // steps 1–7, with the Redemption Request and redemption_id"). The presented
 // cash-pack proves the instrument is authentic and names pack_id; every later
 // check uses the Operator's stored state, which is authoritative.
-import { verifyCashPack, type RedemptionRequest, type RenewalEntry } from '../../profile/cashpack/index.ts';
+import { verifyCashPack, type CashPack, type RedemptionRequest, type RenewalEntry } from '../../profile/cashpack/index.ts';
 import { problemResponse } from '../http/respond.ts';
 import type { RefRequest, RefResponse } from '../http/types.ts';
 import { readMessage } from './body.ts';
@@ -19,7 +19,7 @@ const BEARER_MESSAGES = {
 type BearerMessage = { readonly renew: RenewalEntry; readonly redeem: RedemptionRequest };
 
 export type BearerSteps<M> =
-  | { readonly ok: true; readonly record: PackRecord; readonly message: M; readonly now: number }
+  | { readonly ok: true; readonly record: PackRecord; readonly message: M; readonly now: number; readonly presented: CashPack }
   | { readonly ok: false; readonly response: RefResponse };
 
 export function bearerSteps<E extends keyof typeof BEARER_MESSAGES>(ctx: OperatorContext, request: RefRequest, endpoint: E): BearerSteps<BearerMessage[E]> {
@@ -55,5 +55,5 @@ export function bearerSteps<E extends keyof typeof BEARER_MESSAGES>(ctx: Operato
     else return reject('INSTRUMENT_NOT_ACTIVE', `the pack is ${record.status}`);
   }
 
-  return { ok: true, record, message, now };
+  return { ok: true, record, message, now, presented: pack };
 }

@@ -48,10 +48,11 @@ function checkRedemption(ctx: OperatorContext, request: RefRequest): { readonly 
   // 1.–7. As renew steps 1–7, with the Redemption Request and redemption_id.
   const front = bearerSteps(ctx, request, 'redeem');
   if (!front.ok) return front;
-  const { record, message: redemption, now } = front;
+  const { record, message: redemption, now, presented } = front;
 
-  // 8. Spec §5.2: submitted by the holder of current_bearer_pk.
-  if (!isCurrentBearer(ctx, record.pack, redemption.bearer_pk)) {
+  // 8. Spec §5.2: submitted by the holder of current_bearer_pk, in the stored state
+  // (mutant op-redeem-bearer-from-presented-pack: in the version the caller presents).
+  if (!isCurrentBearer(ctx, ctx.faults.has('op-redeem-bearer-from-presented-pack') ? presented : record.pack, redemption.bearer_pk)) {
     return { ok: false, response: problemResponse('BEARER_MISMATCH', 'bearer_pk is not the current bearer') };
   }
   // 9. Spec §5.2: the redeemer is verified to the required identity level.

@@ -12,13 +12,15 @@ export const renew: Endpoint = (ctx, request) => {
   // 1.–7. Syntax, the pack's and the entry's signatures, freshness, replay, ACTIVE.
   const front = bearerSteps(ctx, request, 'renew');
   if (!front.ok) return front.response;
-  const { record, message: renewal, now } = front;
+  const { record, message: renewal, now, presented } = front;
   const pack = record.pack;
 
   // 8. Spec §5.2: submitted by the holder of current_bearer_pk.
   if (!isCurrentBearer(ctx, pack, renewal.bearer_pk)) return problemResponse('BEARER_MISMATCH', 'bearer_pk is not the current bearer');
-  // 9. Spec §7.1: the entry refers to the instrument's current digest (mutant op-chain-digest-unchecked: never compared).
-  if (renewal.prev_chain_digest !== pack.chain_digest && !ctx.faults.has('op-chain-digest-unchecked')) {
+  // 9. Spec §7.1: the entry refers to the instrument's current digest (mutant op-chain-digest-unchecked: never
+  // compared; op-digest-from-presented-pack: compared with the version the caller presents).
+  const current = ctx.faults.has('op-digest-from-presented-pack') ? presented.chain_digest : pack.chain_digest;
+  if (renewal.prev_chain_digest !== current && !ctx.faults.has('op-chain-digest-unchecked')) {
     return problemResponse('CHAIN_DIGEST_MISMATCH', 'prev_chain_digest is not the current chain_digest');
   }
   // 10. Spec §7.1, §8: the chain has not reached the maximum depth.

@@ -246,6 +246,26 @@ const PROBES: Record<MutantOfRole<'operator'>, Probe> = {
     correct: 'INVALID_SIGNATURE',
     mutant: 200,
   },
+  'op-redeem-bearer-from-presented-pack': {
+    observes: 'the previous bearer redeeming with the pack as it was before the renewal',
+    async observe(f) {
+      const { pack, bearer } = await f.issuePack();
+      await f.renewPack(pack, bearer);
+      return answer(await f.redeem(pack, f.redemption(pack, bearer)));
+    },
+    correct: 'BEARER_MISMATCH',
+    mutant: 200,
+  },
+  'op-digest-from-presented-pack': {
+    observes: 'the current bearer renewing the pack as it was before the last renewal, naming that version\'s digest',
+    async observe(f) {
+      const { pack, bearer } = await f.issuePack();
+      const renewed = await f.renewPack(pack, bearer);
+      return answer(await f.renew(pack, f.renewal(pack, renewed.bearer).entry));
+    },
+    correct: 'CHAIN_DIGEST_MISMATCH',
+    mutant: 200,
+  },
   'op-redeem-non-atomic': {
     observes: 'two distinct redemptions of one pack sent together, and what the redeemer is credited',
     async observe(f) {
