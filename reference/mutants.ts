@@ -580,6 +580,13 @@ const CATALOGUE = [
     description: "a renewal's prev_chain_digest is compared with the digest of the pack version presented, not the stored one, so a stale version with its own digest renews",
     catches: ['CPP-CHN-2'],
   },
+  {
+    name: 'op-replay-store-one-window',
+    family: 'cashpack-errors',
+    role: 'operator',
+    description: 'the replay store forgets ids after one request window instead of two, so a fresh message reusing an id a window and a second old succeeds',
+    catches: ['PRF-RPL-1', 'CPP-RPL-1'],
+  },
 ] as const satisfies readonly MutantSpec[];
 
 export type MutantName = (typeof CATALOGUE)[number]['name'];

@@ -49,7 +49,8 @@ export class OperatorState {
   /** @param faults the fault switched on, if any (reference/mutants.ts); the transitions consult it */
   constructor(requestWindowSeconds: number, readonly faults: Faults) {
     // PROFILE.md §6: ids are remembered for twice the freshness window.
-    this.replay = new ReplayStore(2 * requestWindowSeconds * 1000);
+    // Mutant op-replay-store-one-window: ids forgotten after one window, not two (PROFILE.md §6).
+    this.replay = new ReplayStore((faults.has('op-replay-store-one-window') ? 1 : 2) * requestWindowSeconds * 1000);
   }
 
   /** Any registered account key, for caller authentication (PROFILE.md §2.4). */

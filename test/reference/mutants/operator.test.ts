@@ -266,6 +266,17 @@ const PROBES: Record<MutantOfRole<'operator'>, Probe> = {
     correct: 'CHAIN_DIGEST_MISMATCH',
     mutant: 200,
   },
+  'op-replay-store-one-window': {
+    observes: 'a fresh Lock Request reusing a request_id recorded one window and a second earlier',
+    async observe(f) {
+      const first = f.lockRequest();
+      expect((await f.issue(first)).status).toBe(200);
+      f.clock.advance(f.operator.policy.request_window_seconds + 1);
+      return answer(await f.issue(f.lockRequest({ request_id: first.request_id })));
+    },
+    correct: 'DUPLICATE_ID',
+    mutant: 200,
+  },
   'op-redeem-non-atomic': {
     observes: 'two distinct redemptions of one pack sent together, and what the redeemer is credited',
     async observe(f) {
