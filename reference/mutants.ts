@@ -587,6 +587,31 @@ const CATALOGUE = [
     description: 'the replay store forgets ids after one request window instead of two, so a fresh message reusing an id a window and a second old succeeds',
     catches: ['PRF-RPL-1', 'CPP-RPL-1'],
   },
+  // -------------------------------------------- the Operator's clock, not the message's
+  // Every signed message can be dated anywhere inside the freshness window; a rule
+  // that must use the Operator's clock is told apart from one using created_at only
+  // when the two differ.
+  {
+    name: 'op-expiry-range-from-created-at',
+    family: 'cashpack-errors',
+    role: 'operator',
+    description: 'the permitted expiry range is measured from the Lock Request\'s created_at instead of the Operator\'s clock at receipt',
+    catches: ['CPP-EXP-1'],
+  },
+  {
+    name: 'op-issued-at-from-created-at',
+    family: 'cashpack-endpoints',
+    role: 'operator',
+    description: "an issued pack's issued_at is the Lock Request's created_at, not the Operator's clock",
+    catches: ['PRF-MSG-1'],
+  },
+  {
+    name: 'op-expiry-judged-at-created-at',
+    family: 'cashpack-lifecycle',
+    role: 'operator',
+    description: "a renewal or redemption judges the pack's expiry at the message's created_at, so a message dated before the expiry still renews or redeems an expired pack",
+    catches: ['CPP-ACT-1', 'CPP-EXP-2'],
+  },
 ] as const satisfies readonly MutantSpec[];
 
 export type MutantName = (typeof CATALOGUE)[number]['name'];

@@ -2,6 +2,7 @@
 // steps 1–7, with the Redemption Request and redemption_id"). The presented
 // cash-pack proves the instrument is authentic and names pack_id; every later
 // check uses the Operator's stored state, which is authoritative.
+import { parseTimestamp } from '../../profile/index.ts';
 import { verifyCashPack, type CashPack, type RedemptionRequest, type RenewalEntry } from '../../profile/cashpack/index.ts';
 import { problemResponse } from '../http/respond.ts';
 import type { RefRequest, RefResponse } from '../http/types.ts';
@@ -48,7 +49,8 @@ export function bearerSteps<E extends keyof typeof BEARER_MESSAGES>(ctx: Operato
   const id = (message as unknown as Record<string, string>)[spec.id]!;
   if (isReplay(ctx, spec.id, id, now)) return reject('DUPLICATE_ID', `${spec.id} has been seen before`);
   // 7. Spec §3.2: only an ACTIVE pack, after applying expiry (PROFILE.md §5.1).
-  applyExpiry(ctx.state, record, now);
+  // Mutant op-expiry-judged-at-created-at: expiry judged at the message's created_at, not the clock.
+  applyExpiry(ctx.state, record, ctx.faults.has('op-expiry-judged-at-created-at') ? parseTimestamp(message.created_at, 'cashpack')! : now);
   if (record.status !== 'ACTIVE') {
     // Mutant op-terminal-state-revived: a renewal brings an ended pack back to life.
     if (endpoint === 'renew' && ctx.faults.has('op-terminal-state-revived')) record.status = 'ACTIVE';

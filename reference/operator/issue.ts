@@ -46,7 +46,8 @@ export const issue: Endpoint = (ctx, request) => {
   }
   // 8. Spec §8 permitted expiry range, relative to the clock at receipt; both ends inclusive.
   const expiryMs = parseTimestamp(lock.requested_expiry, 'cashpack')!;
-  const lifetimeMs = expiryMs - now;
+  // Mutant op-expiry-range-from-created-at: the lifetime measured from the message's created_at.
+  const lifetimeMs = expiryMs - (ctx.faults.has('op-expiry-range-from-created-at') ? parseTimestamp(lock.created_at, 'cashpack')! : now);
   const minMs = ctx.policy.expiry_min_seconds * 1000;
   const maxMs = ctx.policy.expiry_max_seconds * 1000;
   const tooSoon = ctx.faults.has('op-expiry-min-off-by-one') ? lifetimeMs <= minMs : lifetimeMs < minMs; // mutant: the minimum itself refused
@@ -83,7 +84,8 @@ function newPack(ctx: OperatorContext, lock: LockRequest, amount: bigint, expiry
     pack_id: packId,
     amount: lock.amount,
     asset: lock.asset,
-    issued_at: formatTimestamp(now, 'cashpack'),
+    // Mutant op-issued-at-from-created-at: the Principal's created_at written as the instant of issue.
+    issued_at: ctx.faults.has('op-issued-at-from-created-at') ? lock.created_at : formatTimestamp(now, 'cashpack'),
     expiry: lock.requested_expiry,
     initial_bearer_pk: lock.initial_bearer_pk,
     current_bearer_pk: lock.initial_bearer_pk,

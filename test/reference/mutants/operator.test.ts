@@ -4,7 +4,7 @@
 // does not compile).
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
-import { digestText, encodeB64url, signingInput, signObject } from '../../../profile/index.ts';
+import { digestText, encodeB64url, formatTimestamp, signingInput, signObject } from '../../../profile/index.ts';
 import { forgeTorsionSignature, type TorsionR } from '../../../harness/crypto/ed25519-forge.ts';
 import { createSigningKey, operatorKeyOf, recomputeChainDigest, verifyCashPack, type LockRequest } from '../../../profile/cashpack/index.ts';
 import { createRole } from '../../../reference/adapter.ts';
@@ -275,6 +275,35 @@ const PROBES: Record<MutantOfRole<'operator'>, Probe> = {
       return answer(await f.issue(f.lockRequest({ request_id: first.request_id })));
     },
     correct: 'DUPLICATE_ID',
+    mutant: 200,
+  },
+  'op-expiry-range-from-created-at': {
+    observes: 'a Lock Request dated one window early asking for the longest permitted expiry from the clock',
+    async observe(f) {
+      const { request_window_seconds: window, expiry_max_seconds: max } = f.operator.policy;
+      const now = f.clock.now();
+      return answer(await f.issue(f.lockRequest({ created_at: now - window * 1000, requested_expiry: now + max * 1000 })));
+    },
+    correct: 200,
+    mutant: 'EXPIRY_INVALID',
+  },
+  'op-issued-at-from-created-at': {
+    observes: 'issued_at of a pack whose Lock Request is dated a minute early',
+    async observe(f) {
+      const { pack } = await f.issuePack({ created_at: f.clock.now() - 60_000 });
+      return pack.issued_at === formatTimestamp(f.clock.now(), 'cashpack');
+    },
+    correct: true,
+    mutant: false,
+  },
+  'op-expiry-judged-at-created-at': {
+    observes: 'a renewal dated a second before the expiry of a pack that has just expired',
+    async observe(f) {
+      const { pack, bearer } = await f.issuePack({ requested_expiry: f.clock.now() + HOUR_MS });
+      f.clock.advance(3600);
+      return answer(await f.renew(pack, f.renewal(pack, bearer, { created_at: f.clock.now() - 1000 }).entry));
+    },
+    correct: 'INSTRUMENT_NOT_ACTIVE',
     mutant: 200,
   },
   'op-redeem-non-atomic': {
