@@ -612,6 +612,44 @@ const CATALOGUE = [
     description: "a renewal or redemption judges the pack's expiry at the message's created_at, so a message dated before the expiry still renews or redeems an expired pack",
     catches: ['CPP-ACT-1', 'CPP-EXP-2'],
   },
+  // ------------------------------------------------- faults that live at a boundary
+  // Fixed samples far from a bound (or all on one side of a rounding) let these
+  // pass: each needs an input computed to sit exactly at the rule's edge.
+  {
+    name: 'app-inline-needs-padding',
+    family: 'delivery',
+    role: 'paying-app',
+    description: "the paying app decodes inline payloads with a base64 decoder that wants whole 4-character groups, so JSON whose length is not a multiple of 3 is refused",
+    catches: ['DLV-INLINE-1', 'PRF-B64-1'],
+  },
+  {
+    name: 'payee-inline-limit-off-by-one',
+    family: 'delivery',
+    role: 'payee',
+    description: 'the payee withholds the inline URI of a request whose inline form is exactly 2 048 bytes',
+    catches: ['PRF-INLINE-1'],
+  },
+  {
+    name: 'app-expiry-clock-truncated',
+    family: 'derivation',
+    role: 'paying-app',
+    description: "the paying app reads its clock to the whole second before comparing it with expires_at, so a request is accepted until the end of the second it expires in",
+    catches: ['DRV-EXP-1'],
+  },
+  {
+    name: 'app-empty-memo-dropped',
+    family: 'derivation',
+    role: 'paying-app',
+    description: 'the paying app takes an empty memo for no memo and uses request_id as the intent reference',
+    catches: ['DRV-INTENT-1'],
+  },
+  {
+    name: 'payee-fulfil-at-expiry',
+    family: 'cpr-structure',
+    role: 'payee',
+    description: 'the payee still fulfils a request at the very instant of its expires_at',
+    catches: ['PRF-CTL-1', 'DRV-SINGLE-1'],
+  },
 ] as const satisfies readonly MutantSpec[];
 
 export type MutantName = (typeof CATALOGUE)[number]['name'];

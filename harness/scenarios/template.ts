@@ -10,7 +10,7 @@
 //   ${ts(now + 60)}  ${uuid()}  ${repeat('😀', 140)}
 import { randomUUID } from 'node:crypto';
 import { encodeB64url } from '../../profile/index.ts';
-import { formatTimestamp } from '../../profile/time.ts';
+import { formatTimestamp, parseTimestamp } from '../../profile/time.ts';
 import { isAmount } from '../../profile/amount.ts';
 
 export class TemplateError extends Error {
@@ -30,6 +30,12 @@ const FUNCTIONS: Readonly<Record<string, (...args: unknown[]) => unknown>> = {
   ts: (seconds) => formatTimestamp(Number(seconds) * 1000, 'cashpack'),
   /** A CPR timestamp from epoch milliseconds. */
   iso: (ms) => formatTimestamp(Number(ms), 'cpr'),
+  /** Epoch milliseconds of a timestamp (CPR or cash-pack form): the inverse of iso(). */
+  ms: (text) => {
+    const at = parseTimestamp(text, 'cpr');
+    if (at === undefined) throw new TypeError('ms() takes a timestamp in the form of PROFILE.md §1');
+    return at;
+  },
   repeat: (text, count) => String(text).repeat(Number(count)),
   /** Length in code points (strings) or elements (arrays). */
   len: (value) => {

@@ -2,7 +2,7 @@
 // creates CPRs with a unique request_id and a bounded expires_at, hands them out
 // through single-use retrieval tokens, and records fulfilment.
 import { encodeB64url, formatTimestamp, newUuid } from '../../profile/index.ts';
-import { buildInlineUri, buildQrUri, endpointProblem, retrievalUrl, validateCpr, type Cpr } from '../../profile/cpr/index.ts';
+import { buildInlineUri, buildQrUri, endpointProblem, MAX_INLINE_URI_BYTES, retrievalUrl, validateCpr, type Cpr } from '../../profile/cpr/index.ts';
 import type { Clock } from '../clock.ts';
 import type { Handler } from '../http/types.ts';
 import { NO_FAULTS, type Faults, type MutantName } from '../mutants.ts';
@@ -161,7 +161,9 @@ function qrUriOf(faults: Faults, token: string, baseUrl: string): string {
 function inlineUriOf(faults: Faults, cpr: Cpr): string | undefined {
   // Mutant payee-inline-uri-unbounded: the length bound is forgotten.
   if (faults.has('payee-inline-uri-unbounded')) return `std-cpr://inline/${encodeB64url(new TextEncoder().encode(JSON.stringify(cpr)))}`;
-  return buildInlineUri(cpr);
+  const uri = buildInlineUri(cpr);
+  // Mutant payee-inline-limit-off-by-one: a URI of exactly the limit is withheld too.
+  return faults.has('payee-inline-limit-off-by-one') && uri !== undefined && new TextEncoder().encode(uri).length === MAX_INLINE_URI_BYTES ? undefined : uri;
 }
 
 /** Bad options throw at construction (STYLE.md, fast-check anchor). */

@@ -33,7 +33,7 @@ export class RequestStore {
     const entry = this.entries.get(requestId);
     if (!entry) return 'NOT_FOUND';
     if (entry.consumed) return 'REQUEST_CONSUMED';
-    if (now >= entry.expiresAt) return 'REQUEST_EXPIRED';
+    if (this.faults.has('payee-fulfil-at-expiry') ? now > entry.expiresAt : now >= entry.expiresAt) return 'REQUEST_EXPIRED'; // mutant: the instant itself still fulfils
     if (!this.faults.has('payee-fulfil-repeatable')) entry.consumed = true; // mutant: never marked consumed
     return 'FULFILLED';
   }

@@ -41,6 +41,7 @@ export function accept(doc: unknown, now: number, faults: Faults = NO_FAULTS): A
 function expiredAt(expires: number, now: number, faults: Faults): boolean {
   if (faults.has('app-past-expiry-accepted')) return false; // mutant: never compared
   if (faults.has('app-expiry-instant-accepted')) return expires < now; // mutant: off by one
+  if (faults.has('app-expiry-clock-truncated')) return expires <= Math.floor(now / 1000) * 1000; // mutant: its clock read to the second
   return expires <= now;
 }
 

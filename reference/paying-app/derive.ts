@@ -53,7 +53,8 @@ export function derivePayment(doc: unknown, context: DerivationContext, settings
 
   // 5. Intent: memo as reference, else request_id; conditions from the sub-interface.
   // Mutant app-reference-ignores-memo: request_id always.
-  const reference = faults.has('app-reference-ignores-memo') ? cpr.request_id : (cpr.memo ?? cpr.request_id);
+  // Mutant app-empty-memo-dropped: an empty memo is taken for no memo.
+  const reference = faults.has('app-reference-ignores-memo') ? cpr.request_id : faults.has('app-empty-memo-dropped') ? cpr.memo || cpr.request_id : (cpr.memo ?? cpr.request_id);
   const intent = { reference, conditions: conditionsOf(cpr, subInterface, faults) };
 
   // 7. The Payment, with request_id bound to its context; conversion is extra, disclosed context (§4.6.2).

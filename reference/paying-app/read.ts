@@ -86,6 +86,10 @@ async function loadFile(path: string, settings: ReadSettings): Promise<Loaded> {
 async function loadUri(uri: string, settings: ReadSettings): Promise<Loaded> {
   // Mutant app-inline-padding-accepted: a lenient decoder that drops = padding.
   const parsed = parseDeliveryUri(settings.faults.has('app-inline-padding-accepted') && uri.startsWith('std-cpr://inline/') ? uri.replace(/=+$/, '') : uri);
+  // Mutant app-inline-needs-padding: a standard base64 decoder that wants whole 4-character groups.
+  if (settings.faults.has('app-inline-needs-padding') && parsed.kind === 'inline' && (uri.length - 'std-cpr://inline/'.length) % 4 !== 0) {
+    return reject('URI_INVALID', 'This is not a payment request link: the inline payload is not whole base64 groups.');
+  }
   switch (parsed.kind) {
     case 'error':
       return reject('URI_INVALID', `This is not a payment request link: ${parsed.reason}.`);

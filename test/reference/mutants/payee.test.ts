@@ -149,6 +149,28 @@ const PROBES: Record<MutantOfRole<'payee'>, Probe> = {
     correct: ['FULFILLED', 'REQUEST_CONSUMED'],
     mutant: ['FULFILLED', 'FULFILLED'],
   },
+  'payee-fulfil-at-expiry': {
+    observes: 'a fulfilment at the very instant of expires_at',
+    async observe(payee, clock) {
+      const created = await ibanRequest(payee);
+      clock.set(parseTimestamp(created.cpr.expires_at, 'cpr')!);
+      return payee.fulfil(created.request_id);
+    },
+    correct: 'REQUEST_EXPIRED',
+    mutant: 'FULFILLED',
+  },
+  'payee-inline-limit-off-by-one': {
+    observes: 'the inline URI of a request whose inline form is exactly 2 048 bytes',
+    async observe(payee) {
+      // The JSON of 1 523 bytes is a 2 031-character payload: 17 + 2 031 = 2 048 bytes.
+      const probe = await payee.createRequest({ sub_interface: 'IBAN', extensions: { 'com.example.pad': '' } });
+      const pad = 1523 - JSON.stringify(probe.cpr).length;
+      const created = await payee.createRequest({ sub_interface: 'IBAN', extensions: { 'com.example.pad': 'x'.repeat(pad) } });
+      return created.inline_uri === undefined ? 'absent' : `${created.inline_uri.length} bytes`;
+    },
+    correct: '2048 bytes',
+    mutant: 'absent',
+  },
   'payee-request-id-upper-case': {
     observes: 'whether request_id is a canonical lower-case UUID',
     observe: async (payee) => isUuid((await ibanRequest(payee)).request_id),

@@ -197,6 +197,35 @@ const PROBES: Record<MutantOfRole<'paying-app'>, Probe> = {
     correct: IBAN_CPR.memo,
     mutant: IBAN_CPR.request_id,
   },
+  'app-inline-needs-padding': {
+    observes: 'inline URIs of JSON whose lengths leave 0, 1 and 2 bytes over a multiple of 3',
+    async observe(app) {
+      const answers: string[] = [];
+      for (const memo of ['x', 'xx', 'xxx']) {
+        const json = JSON.stringify({ ...IBAN_CPR, memo });
+        answers.push(`${json.length % 3}:${outcome(await app.read({ kind: 'uri', uri: `std-cpr://inline/${encodeB64url(new TextEncoder().encode(json))}` }))}`);
+      }
+      return answers.sort();
+    },
+    correct: ['0:accepted', '1:accepted', '2:accepted'],
+    mutant: ['0:accepted', '1:URI_INVALID', '2:URI_INVALID'],
+  },
+  'app-expiry-clock-truncated': {
+    observes: 'a request expiring at .500 of a second, read one millisecond later',
+    now: Date.UTC(2030, 0, 1, 0, 15, 0, 501),
+    observe: async (app) => outcome(await read(app, iban({ expires_at: '2030-01-01T00:15:00.500Z' }))),
+    correct: 'CPR_EXPIRED',
+    mutant: 'accepted',
+  },
+  'app-empty-memo-dropped': {
+    observes: "the intent's reference of a request whose memo is empty",
+    async observe(app) {
+      const derived = app.derive(iban({ memo: '' }), CONTEXT);
+      return derived.ok ? derived.payment.intent.reference : derived.code;
+    },
+    correct: '',
+    mutant: IBAN_CPR.request_id,
+  },
   'app-payer-from-cpr': {
     observes: "the Payment's payer",
     async observe(app) {
