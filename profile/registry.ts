@@ -43,6 +43,8 @@ export interface Requirement {
   readonly profile_sections?: readonly string[];
   readonly retired?: boolean;
   readonly notes?: string;
+  /** The part no test can observe from outside; reports say so. */
+  readonly unverifiable?: string;
 }
 
 /** One problem in a registry: which entry, which field, what was expected. */

@@ -650,6 +650,16 @@ const CATALOGUE = [
     description: 'the payee still fulfils a request at the very instant of its expires_at',
     catches: ['PRF-CTL-1', 'DRV-SINGLE-1'],
   },
+  // -------------------------------------------------- what cannot be seen, and what can
+  // Randomness cannot be observed from outside (the report names that part of the
+  // requirement unverifiable); derivation from public values can.
+  {
+    name: 'payee-token-from-request-id',
+    family: 'retrieval-token',
+    role: 'payee',
+    description: "the payee's retrieval token is the SHA-256 of the request's request_id, cut to 128 bits: well-formed, unique, and computable by anyone who has seen the invoice",
+    catches: ['PRF-TOK-1'],
+  },
 ] as const satisfies readonly MutantSpec[];
 
 export type MutantName = (typeof CATALOGUE)[number]['name'];

@@ -44,6 +44,7 @@ export async function explain(argv: string[]): Promise<number> {
     if (requirement.sections.length) out.push(`  spec: ${requirement.sections.join(' ')}`);
     if (requirement.profile_sections?.length) out.push(`  PROFILE.md: ${requirement.profile_sections.join(' ')}`);
     if (requirement.notes) out.push(`  note: ${requirement.notes}`);
+    if (requirement.unverifiable) out.push(`  not observable from outside: ${requirement.unverifiable}`);
     if (!existsSync(SPEC) && requirement.sections.length > 0) {
       out.push('', `  (the spec's text is not shown: ${SPEC} is not there; the spec is cpr-cashpack-spec.md, kept beside this checkout in ../shared/spec/)`);
     }

@@ -35,6 +35,8 @@ export function printSummary(report: Report, dir: string, terminal: Terminal): v
   if (failed.length > 0) terminal.line(`failed: ${failed.map((r) => r.id).join(', ')}`);
   if (warnings.length > 0) terminal.line(`warnings (SHOULD; --strict makes them failures): ${warnings.map((r) => r.id).join(', ')}`);
   if (uncovered.length > 0) terminal.line(`uncovered (no test covers them): ${uncovered.map((r) => r.id).join(', ')}`);
+  const unobservable = report.requirements.filter((r) => r.unverifiable !== undefined && r.deciding).map((r) => r.id);
+  if (unobservable.length > 0) terminal.line(`with a part no test can observe (see explain): ${unobservable.join(', ')}`);
   const note = baselineNote(report);
   if (note !== undefined) terminal.line(note);
   for (const id of report.baseline_diff?.unexpected_passes ?? []) terminal.line(`  passed unexpectedly (listed as a known failure): ${id}`);

@@ -58,6 +58,7 @@ export function requirementResults(registry: readonly Requirement[], tests: read
         status,
         deciding: decidingLevel(r.level, options) && r.roles.some((role) => scope.has(role)),
         ...(reason !== undefined ? { reason } : {}),
+        ...(r.unverifiable !== undefined ? { unverifiable: r.unverifiable } : {}),
         tests: covering.map((t) => t.id),
       };
     });

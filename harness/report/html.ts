@@ -202,7 +202,7 @@ function matrixSection(report: Report): string {
           (r) =>
             `<tr id="${anchor('r', r.id)}" data-status="${esc(statusClass(r.status).slice(2))}"><td class="id">${esc(r.id)}</td><td>${esc(r.level)}${r.deciding ? '' : ' <span class="muted">(not deciding)</span>'}</td><td>${esc(r.roles.join(', '))}</td><td>${esc(r.summary)}${
               r.sections.length > 1 ? ` <span class="muted">(${esc(r.sections.join(', '))})</span>` : ''
-            }${r.reason === undefined || r.status === 'passed' ? '' : `<br><span class="muted">${esc(r.reason)}</span>`}</td><td>${badge(r.status)}</td><td>${r.tests.length === 0 ? '<span class="muted">none</span>' : r.tests.map(testLink).join(' ')}</td></tr>`,
+            }${r.reason === undefined || r.status === 'passed' ? '' : `<br><span class="muted">${esc(r.reason)}</span>`}${r.unverifiable === undefined ? '' : `<br><span class="muted">Not observable from outside: ${esc(r.unverifiable)}</span>`}</td><td>${badge(r.status)}</td><td>${r.tests.length === 0 ? '<span class="muted">none</span>' : r.tests.map(testLink).join(' ')}</td></tr>`,
         )
         .join('\n')}</tbody>`,
   );

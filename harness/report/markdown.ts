@@ -24,6 +24,7 @@ export function summaryMarkdown(report: Report): string {
   out.push(...requirementTable(report, 'failed', 'Failed requirements'));
   out.push(...requirementTable(report, 'warning', 'Warnings (SHOULD, not deciding without --strict)'));
   out.push(...untestedTable(report));
+  out.push(...unverifiableList(report));
   out.push(...failureDetails(report));
   return `${out.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
 }
@@ -99,6 +100,13 @@ function untestedTable(report: Report): string[] {
     ...untested.map((r) => row([r.id, r.level, r.status, r.reason ?? ''])),
     '',
   ];
+}
+
+/** Requirements with a part no test can observe, said so whatever their status. */
+function unverifiableList(report: Report): string[] {
+  const parts = report.requirements.filter((r) => r.unverifiable !== undefined && r.deciding);
+  if (parts.length === 0) return [];
+  return ['### Parts no test can observe', '', ...parts.map((r) => `- ${inline(r.id)} (${inline(r.status)}): ${inline(r.unverifiable!)}`), ''];
 }
 
 /** The covering tests that count against this requirement (the rule of aggregate.ts). */

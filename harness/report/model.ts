@@ -109,6 +109,8 @@ export interface RequirementResult {
   readonly deciding: boolean;
   /** Why it failed or was not exercised: the tests and their reasons. */
   readonly reason?: string;
+  /** The part no test can observe from outside (the registry says so): passed means the rest passed. */
+  readonly unverifiable?: string;
   /** IDs of the tests that cover it. */
   readonly tests: readonly string[];
 }

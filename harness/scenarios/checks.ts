@@ -1,6 +1,7 @@
 // The named checks (STYLE.md §4): each looks at one value and says what it
 // expected and what it saw. `problem` also checks the HTTP status the profile
 // assigns to the code, as a separate PROFILE-level result (PROFILE.md §11).
+import { createHash } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
@@ -210,6 +211,33 @@ export const CHECK_IMPLEMENTATIONS: Readonly<Record<CheckName, Check>> = {
     return verdict(passed, expected, actual, 'QR rendering (PROFILE.md §8.1)');
   },
 
+  /**
+   * What can be observed of unpredictability (the CSPRNG itself cannot): the
+   * secret is none of the derivations anyone could compute from what is public,
+   * and tokens made one after another are not near each other (a counter, a
+   * clock): random 128-bit tokens differ in about half their bits, and fewer
+   * than a quarter happens by chance about once in a billion.
+   */
+  not_derived: (_ctx, arg) => {
+    const { value, from, others = [] } = arg as { value: unknown; from: readonly unknown[]; others?: readonly unknown[] };
+    const secret = String(value).toLowerCase();
+    const found: string[] = [];
+    for (const source of from.map(String)) {
+      for (const [how, derived] of derivations(source)) {
+        if (derived === secret || (secret.length >= 16 && (derived.startsWith(secret) || secret.startsWith(derived)) && derived.length >= 16)) found.push(`${how}(${JSON.stringify(source)})`);
+      }
+    }
+    const near = others.map(String).filter((other) => other !== secret && differingBits(secret, other.toLowerCase()) < secret.length); // a quarter of 4 bits a hex digit
+    const same = others.map(String).filter((other) => other.toLowerCase() === secret);
+    const passed = found.length === 0 && near.length === 0 && same.length === 0;
+    return verdict(
+      passed,
+      'a value not derived from public values, unlike the other tokens',
+      passed ? 'none of the derivations tried' : { derived_as: found, equal_to_another: same, within_a_quarter_of_the_bits_of: near },
+      'not derivable from public values (PROFILE.md §10: from a CSPRNG, which itself cannot be observed)',
+    );
+  },
+
   accepted: (_ctx, _arg, subject) => {
     const r = subject as { ok?: boolean; code?: string; message?: string } | undefined;
     return verdict(r?.ok === true, 'accepted', r?.ok ? 'accepted' : { code: r?.code, message: r?.message }, 'the paying application accepts');
@@ -249,6 +277,31 @@ export const CHECK_IMPLEMENTATIONS: Readonly<Record<CheckName, Check>> = {
     return { ...main, extra };
   },
 };
+
+/** What anyone could compute from a public value, with the name of the computation. */
+function derivations(source: string): [string, string][] {
+  const variants: [string, string][] = [['value', source], ['digits', source.replace(/[^0-9a-fA-F]/g, '')], ['utf8-hex', Buffer.from(source, 'utf8').toString('hex')]];
+  const at = Date.parse(source);
+  if (Number.isFinite(at)) variants.push(['epoch-ms', String(at)], ['epoch-s', String(Math.floor(at / 1000))]);
+  const out: [string, string][] = [];
+  for (const [name, text] of variants) {
+    out.push([name, text.toLowerCase()]);
+    for (const hash of ['sha256', 'sha1', 'md5'] as const) out.push([`${hash}(${name})`, createHash(hash).update(text).digest('hex')]);
+  }
+  return out;
+}
+
+/** Bits in which two hex strings differ, over the shorter one; a non-hex character counts as 4. */
+function differingBits(a: string, b: string): number {
+  let bits = 0;
+  for (let i = 0; i < Math.min(a.length, b.length); i++) {
+    const x = Number.parseInt(a[i]!, 16);
+    const y = Number.parseInt(b[i]!, 16);
+    if (Number.isNaN(x) || Number.isNaN(y)) bits += a[i] === b[i] ? 0 : 4;
+    else for (let v = x ^ y; v !== 0; v >>= 1) bits += v & 1;
+  }
+  return bits;
+}
 
 function bodyOf(subject: unknown): unknown {
   const r = subject as Partial<HttpResult> | undefined;

@@ -190,6 +190,11 @@ export const CHECKS = {
     summary: 'a QR PNG is encoded as PROFILE.md §8.1 says: byte mode only, error correction M, a quiet zone of at least 4 modules',
     arg: object({ png: T }, ['png']),
   },
+  not_derived: {
+    summary:
+      'a secret (a retrieval token) is not derived from public values: not one of them, their digits, their hex, their SHA-256, SHA-1 or MD5 (or a prefix of one), and unlike each of `others` in at least a quarter of its bits',
+    arg: object({ value: T, from: { type: 'array', items: ANY, minItems: 1 }, others: { type: 'array', items: ANY } }, ['value', 'from']),
+  },
   accepted: { summary: 'the paying application accepted (a CPR or a Payment, no rejection)', arg: { const: true } },
   rejected: {
     summary:

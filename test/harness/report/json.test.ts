@@ -21,7 +21,7 @@ const target: Presence<TargetDescription> = { name: 'required', embedded: 'requi
 const roleTarget: Presence<RoleTarget> = { adapter: 'required', base_url: 'optional', tls: 'required', capabilities: 'required' };
 const summary: Presence<Summary> = { total: 'required', passed: 'required', failed: 'required', skipped: 'required', not_applicable: 'required', error: 'required', warnings: 'required' };
 const coverage: Presence<Coverage> = { roles: 'required', deciding: 'required', passed: 'required', failed: 'required', untested: 'required', untested_ids: 'required' };
-const requirement: Presence<RequirementResult> = { id: 'required', level: 'required', roles: 'required', sections: 'required', family: 'required', summary: 'required', status: 'required', deciding: 'required', reason: 'optional', tests: 'required' };
+const requirement: Presence<RequirementResult> = { id: 'required', level: 'required', roles: 'required', sections: 'required', family: 'required', summary: 'required', status: 'required', deciding: 'required', reason: 'optional', unverifiable: 'optional', tests: 'required' };
 const testResult: Presence<TestResult> = {
   id: 'required', title: 'required', kind: 'required', file: 'required', sections: 'required', requirements: 'required', level: 'required', role: 'required', status: 'required',
   duration_ms: 'required', reason: 'optional', error_code: 'optional', missing_capabilities: 'optional', checks: 'required', transcript: 'required', rerun: 'required', seed: 'optional', path: 'optional',

@@ -1,6 +1,7 @@
 // Each payee mutant is a real fault: the same probe, run against the correct
 // payee and against the mutant, observes the correct behaviour and the described
 // fault. The payee is driven in process, through createRequest and its handler.
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { isUuid, parseTimestamp } from '../../../profile/index.ts';
 import { buildQrUri, codePoints, decodeQrPng, findPayerMembers } from '../../../profile/cpr/index.ts';
@@ -170,6 +171,15 @@ const PROBES: Record<MutantOfRole<'payee'>, Probe> = {
     },
     correct: '2048 bytes',
     mutant: 'absent',
+  },
+  'payee-token-from-request-id': {
+    observes: "whether a request's token is the SHA-256 of its request_id",
+    async observe(payee) {
+      const created = await ibanRequest(payee);
+      return created.token === createHash('sha256').update(created.request_id).digest('hex').slice(0, 32);
+    },
+    correct: false,
+    mutant: true,
   },
   'payee-request-id-upper-case': {
     observes: 'whether request_id is a canonical lower-case UUID',
