@@ -630,6 +630,13 @@ const CATALOGUE = [
     catches: ['PRF-INLINE-1'],
   },
   {
+    name: 'app-file-limit-off-by-one',
+    family: 'delivery',
+    role: 'paying-app',
+    description: 'the paying app refuses a request file of exactly 65 536 bytes',
+    catches: ['PRF-BOUND-1', 'PRF-APP-1'],
+  },
+  {
     name: 'app-expiry-clock-truncated',
     family: 'derivation',
     role: 'paying-app',

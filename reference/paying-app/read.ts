@@ -74,7 +74,8 @@ async function loadFile(path: string, settings: ReadSettings): Promise<Loaded> {
   try {
     handle = await open(path, 'r');
     const { size } = await handle.stat();
-    if (size > limit) return reject('RETRIEVAL_FAILED', `The payment request file is larger than ${limit} bytes.`);
+    const tooLarge = settings.faults.has('app-file-limit-off-by-one') ? size >= limit : size > limit; // mutant: the limit itself refused
+    if (tooLarge) return reject('RETRIEVAL_FAILED', `The payment request file is larger than ${limit} bytes.`);
     return parseJson(new Uint8Array(await handle.readFile()), settings.faults);
   } catch (error) {
     return reject('RETRIEVAL_FAILED', `The payment request file could not be read: ${(error as Error).message}.`);

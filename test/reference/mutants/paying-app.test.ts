@@ -1,6 +1,9 @@
 // Each paying-application mutant is a real fault: the same probe, run against the
 // correct application and against the mutant, observes the correct behaviour and
 // the described fault. The application is the library, called with read and derive.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { encodeB64url } from '../../../profile/index.ts';
 import { MUTANTS, faultsFor, type Faults, type MutantOfRole } from '../../../reference/mutants.ts';
@@ -209,6 +212,21 @@ const PROBES: Record<MutantOfRole<'paying-app'>, Probe> = {
     },
     correct: ['0:accepted', '1:accepted', '2:accepted'],
     mutant: ['0:accepted', '1:URI_INVALID', '2:URI_INVALID'],
+  },
+  'app-file-limit-off-by-one': {
+    observes: 'a request file of exactly 65 536 bytes',
+    async observe(app) {
+      const dir = mkdtempSync(join(tmpdir(), 'cpr-file-'));
+      try {
+        const json = JSON.stringify(IBAN_CPR);
+        writeFileSync(join(dir, 'r.json'), json + ' '.repeat(65_536 - json.length));
+        return outcome(await app.read({ kind: 'file', path: join(dir, 'r.json') }));
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+    correct: 'accepted',
+    mutant: 'RETRIEVAL_FAILED',
   },
   'app-expiry-clock-truncated': {
     observes: 'a request expiring at .500 of a second, read one millisecond later',
