@@ -587,6 +587,13 @@ const CATALOGUE = [
     description: 'the replay store forgets ids after one request window instead of two, so a fresh message reusing an id a window and a second old succeeds',
     catches: ['PRF-RPL-1', 'CPP-RPL-1'],
   },
+  {
+    name: 'op-issue-non-atomic',
+    family: 'cashpack-lifecycle',
+    role: 'operator',
+    description: 'an issue checks the balance, waits on a ledger round trip, then locks the amount, so concurrent Lock Requests overdraw the Principal',
+    catches: ['CPP-BAL-1', 'CPP-FND-1'],
+  },
   // -------------------------------------------- the Operator's clock, not the message's
   // Every signed message can be dated anywhere inside the freshness window; a rule
   // that must use the Operator's clock is told apart from one using created_at only

@@ -39,17 +39,25 @@ export type Identity = 'identified' | 'unsigned' | 'low-level' | 'other-redeemer
 /** Who reads a status (PROFILE.md §5 status). */
 export type Caller = 'principal' | 'stranger' | 'redeemer' | 'outsider' | 'unsigned';
 export type InterleaveOp = 'redeem' | 'renew' | 'cancel' | 'status';
+/**
+ * When a signed message says it was created (PROFILE.md §6): at the Operator's
+ * now when absent; anywhere in the freshness window, as a share of it (-1000 a
+ * whole window early, 1000 a whole window late); or a second outside it. Rules
+ * that must read the Operator's clock are told from ones reading created_at only
+ * when the two differ.
+ */
+export type DatingChoice = { readonly permille: number } | 'stale-before' | 'stale-after';
 
 export type CommandSpec =
-  | { readonly kind: 'issue'; readonly amount: AmountChoice; readonly expiry: ExpiryChoice; readonly signer: 'principal' | 'outsider' }
-  | { readonly kind: 'renew'; readonly pack: number; readonly by: Holder; readonly digest: 'current' | 'stale'; readonly present: 'known' | 'first'; readonly reuseId?: number }
+  | { readonly kind: 'issue'; readonly amount: AmountChoice; readonly expiry: ExpiryChoice; readonly signer: 'principal' | 'outsider'; readonly dated?: DatingChoice }
+  | { readonly kind: 'renew'; readonly pack: number; readonly by: Holder; readonly digest: 'current' | 'stale'; readonly present: 'known' | 'first'; readonly reuseId?: number; readonly dated?: DatingChoice }
   | { readonly kind: 'renew-to-limit'; readonly pack: number }
-  | { readonly kind: 'redeem'; readonly pack: number; readonly by: Holder; readonly identity: Identity; readonly reuseId?: number }
+  | { readonly kind: 'redeem'; readonly pack: number; readonly by: Holder; readonly identity: Identity; readonly reuseId?: number; readonly dated?: DatingChoice }
   | { readonly kind: 'status'; readonly pack: number | 'unknown'; readonly caller: Caller }
   | { readonly kind: 'advance'; readonly by: AdvanceChoice }
   | { readonly kind: 'cancel'; readonly pack: number | 'unknown' }
   | { readonly kind: 'replay'; readonly message: number }
-  | { readonly kind: 'burst'; readonly pack: number; readonly op: 'redeem' | 'renew'; readonly copies: number }
+  | { readonly kind: 'burst'; readonly pack: number; readonly op: 'redeem' | 'renew' | 'issue'; readonly copies: number }
   | { readonly kind: 'interleave'; readonly pack: number; readonly ops: readonly InterleaveOp[]; readonly order?: readonly number[] };
 
 export type CommandKind = CommandSpec['kind'];
@@ -141,6 +149,8 @@ function applicable(spec: CommandSpec, m: Readonly<FuzzModel>): boolean {
       return spec.pack === 'unknown' || packs > 0;
     case 'replay':
       return m.sent > 0;
+    case 'burst':
+      return spec.op === 'issue' || packs > 0;
     case 'renew-to-limit':
       return packs > 0 && m.operator.policy.maxChainDepth <= MAX_RENEWALS_IN_ONE_COMMAND;
     default:
@@ -155,6 +165,8 @@ const weighted = <T>(...entries: [fc.Arbitrary<T>, number][]) => fc.oneof(...ent
 const packIndex = fc.nat(7);
 /** Mostly a fresh id; sometimes the id of an earlier message, of any kind (PROFILE.md §6: one namespace). */
 const reuseId = fc.option(fc.nat(31), { nil: undefined, freq: 8 });
+/** Mostly dated at the Operator's now; sometimes anywhere in the window; rarely a second outside it. */
+const dated = fc.option(weighted<DatingChoice>([fc.record({ permille: fc.integer({ min: -1000, max: 1000 }) }), 5], [fc.constantFrom<DatingChoice>('stale-before', 'stale-after'), 1]), { nil: undefined, freq: 3 });
 
 /** One arbitrary per command kind, with its weight. */
 export const COMMAND_ARBITRARIES: Readonly<Record<CommandKind, [fc.Arbitrary<FuzzCommand>, number]>> = {
@@ -165,6 +177,7 @@ export const COMMAND_ARBITRARIES: Readonly<Record<CommandKind, [fc.Arbitrary<Fuz
         amount: weighted<AmountChoice>([fc.record({ small: fc.integer({ min: 1, max: 100 }) }), 4], [fc.constantFrom('available', 'available+1', 'max', 'max+1'), 2]),
         expiry: weighted<ExpiryChoice>([fc.constant('typical'), 5], [fc.constantFrom('min', 'min-1', 'max', 'max+1'), 2], [fc.record({ permille: fc.integer({ min: 0, max: 1000 }) }), 1]),
         signer: weighted<'principal' | 'outsider'>([fc.constant('principal'), 9], [fc.constant('outsider'), 1]),
+        dated,
       })
       .map((spec) => new FuzzCommand(spec)),
     5,
@@ -178,6 +191,7 @@ export const COMMAND_ARBITRARIES: Readonly<Record<CommandKind, [fc.Arbitrary<Fuz
         digest: weighted<'current' | 'stale'>([fc.constant('current'), 4], [fc.constant('stale'), 1]),
         present: weighted<'known' | 'first'>([fc.constant('known'), 3], [fc.constant('first'), 1]),
         reuseId,
+        dated,
       })
       .map((spec) => new FuzzCommand(spec)),
     5,
@@ -191,6 +205,7 @@ export const COMMAND_ARBITRARIES: Readonly<Record<CommandKind, [fc.Arbitrary<Fuz
         by: weighted<Holder>([fc.constant('bearer'), 5], [fc.constant('previous-bearer'), 1]),
         identity: weighted<Identity>([fc.constant('identified'), 5], [fc.constantFrom<Identity>('unsigned', 'low-level', 'other-redeemer', 'unregistered'), 2]),
         reuseId,
+        dated,
       })
       .map((spec) => new FuzzCommand(spec)),
     3,
@@ -225,7 +240,7 @@ export const COMMAND_ARBITRARIES: Readonly<Record<CommandKind, [fc.Arbitrary<Fuz
   replay: [fc.record({ kind: fc.constant('replay' as const), message: fc.nat(31) }).map((spec) => new FuzzCommand(spec)), 3],
   burst: [
     fc
-      .record({ kind: fc.constant('burst' as const), pack: packIndex, op: fc.constantFrom('redeem' as const, 'renew' as const), copies: fc.integer({ min: 2, max: 8 }) })
+      .record({ kind: fc.constant('burst' as const), pack: packIndex, op: fc.constantFrom('redeem' as const, 'renew' as const, 'issue' as const), copies: fc.integer({ min: 2, max: 8 }) })
       .map((spec) => new FuzzCommand(spec)),
     2,
   ],
@@ -259,6 +274,70 @@ export function commandsArbitrary(maxCommands = 30, lanes = 1): fc.Arbitrary<Ite
 
 // ---- Running a command ----
 
+/**
+ * N Lock Requests of one Principal released together, each for more than half
+ * its available balance: exactly one can be issued (spec §1.2, funds locked on
+ * issue; PROFILE.md §5 issue step 9), whatever order the Operator takes them in.
+ * The winner's pack joins the world under the name the script gives the first
+ * 200 of the burst.
+ */
+async function issueBurst(copies: number, ctx: Ctx): Promise<void> {
+  const { m, w } = ctx;
+  w.executed.push({ kind: 'burst', pack: 0, op: 'issue', copies });
+  const policy = m.operator.policy;
+  const available = m.operator.principal(w.kid(KEY.principal))!.available;
+  const amount = available / 2n + 1n; // two of them exceed what is available, one does not (when it is at least 1)
+  const lifetime = resolveExpiry('typical', policy.expiryMinSeconds, policy.expiryMaxSeconds);
+  const bearer = w.newBearer();
+  const now = m.operator.now;
+  const builds = Array.from({ length: copies }, () => buildIssue(w, now, { signer: KEY.principal, bearer, amount, expiryMs: now + lifetime * 1000 }));
+  const capture = w.capture();
+  const first = m.operator.issue(builds[0]!.message).outcome;
+  w.step(
+    { do: 'parallel', copies, of: { do: 'issue', principal: KEY.principal, bearer, amount: toAmount(amount), expiry_in: lifetime, beyond_limit: true }, as: capture },
+    first.ok ? [{ exactly_one: { status: 200 }, requirement: 'CPP-BAL-1' }] : [{ all: { status: first.status }, requirement: requirementOf('issue', first) }],
+  );
+  builds.forEach((b, i) => w.sent.push({ message: b.message, request: b.request, sentRef: `${capture}.sent[${i}]` }));
+  m.sent = w.sent.length;
+
+  const replies = await Promise.all(builds.map((b) => w.send(b.request)));
+
+  if (!first.ok) {
+    builds.forEach((b, i) => {
+      const d = m.operator.issue(b.message);
+      compareAnswer(ctx, 'issue', d.outcome, replies[i]!);
+      d.commit(undefined);
+    });
+    return w.checkBalances(m, ctx, 'CPP-BAL-1', false);
+  }
+  const winners = replies.flatMap((r, i) => (r.status === 200 ? [i] : []));
+  if (winners.length !== 1) {
+    throw new Mismatch({ command: ctx.label, what: `${copies} concurrent Lock Requests, each for more than half the balance`, expected: 'exactly one 200', actual: tally(replies), requirement: 'CPP-BAL-1', rule: 'spec §1.2: funds are locked on issue; the balance covers one of them only' });
+  }
+  const winner = winners[0]!;
+  const body = replies[winner]!.body as CashPack;
+  const decision = m.operator.issue(builds[winner]!.message);
+  checkShape(ctx, body, 'cash-pack', 'CPP-ISS-1');
+  checkPack(ctx, body, { digest: m.operator.genesisDigest(body.pack_id, bearerKeyOf(builds[winner]!.message)), depth: 0, bearer: bearerKeyOf(builds[winner]!.message) }, 'CPP-ISS-1');
+  decision.commit(body.pack_id);
+  builds.forEach((b, i) => {
+    if (i === winner) return;
+    const d = m.operator.issue(b.message);
+    compareAnswer(ctx, 'issue', d.outcome, replies[i]!);
+    d.commit(undefined);
+  });
+  // The script names the winner by what it answered, not by its place in the burst.
+  const won = w.capture();
+  w.step({ do: 'let', values: { [won]: `\${first_ok(${capture}.responses)}` } });
+  const packRef = `${won}.body`;
+  w.packs.set(body.pack_id, { packId: body.pack_id, idRef: `${packRef}.pack_id`, first: body, firstRef: packRef, known: body, knownRef: packRef, digestRefs: [`${packRef}.chain_digest`], bearerNames: [bearer] });
+  await w.checkBalances(m, ctx, 'CPP-BAL-1', false);
+}
+
+function bearerKeyOf(message: IssueMessage): string {
+  return message.initialBearer;
+}
+
 interface Ctx {
   readonly m: FuzzModel;
   readonly w: World;
@@ -277,9 +356,11 @@ const EXECUTORS: { readonly [K in Exclude<CommandKind, 'advance'>]: Executor<K> 
     const amount = resolveAmount(spec.amount, principal.available, policy.maxAmount);
     const lifetime = resolveExpiry(spec.expiry, policy.expiryMinSeconds, policy.expiryMaxSeconds);
     const bearer = w.newBearer();
-    const built = buildIssue(w, m.operator.now, { signer: spec.signer, bearer, amount, expiryMs: m.operator.now + lifetime * 1000 });
+    const offset = datedOffset(spec.dated, policy.requestWindowSeconds);
+    const built = buildIssue(w, m.operator.now, { signer: spec.signer, bearer, amount, expiryMs: m.operator.now + lifetime * 1000, createdMs: m.operator.now + offset * 1000 });
     const capture = w.capture();
-    await performIssue(ctx, built, { do: 'issue', principal: spec.signer, bearer, amount: toAmount(amount), expiry_in: lifetime, beyond_limit: true, as: capture }, capture, bearer, true, () => w.readBalancesNow(false));
+    const fields = { do: 'issue', principal: spec.signer, bearer, amount: toAmount(amount), expiry_in: lifetime, ...createdAtField(offset), beyond_limit: true, as: capture };
+    await performIssue(ctx, built, fields, capture, bearer, true, () => w.readBalancesNow(false));
     await w.checkBalances(m, ctx, 'CPP-FND-1', false);
   },
 
@@ -297,7 +378,8 @@ const EXECUTORS: { readonly [K in Exclude<CommandKind, 'advance'>]: Executor<K> 
     const [presented, presentedRef] = spec.present === 'first' ? [real.first, real.firstRef] : [real.known, real.knownRef];
     const reused = reusedId(ctx, spec.reuseId);
     const newBearer = w.newBearer();
-    const built = buildRenew(w, m.operator.now, { pack: presented, bearer, newBearer, prevDigest, ...(reused ? { id: reused.id } : {}) });
+    const offset = datedOffset(spec.dated, m.operator.policy.requestWindowSeconds);
+    const built = buildRenew(w, m.operator.now, { pack: presented, bearer, newBearer, prevDigest, ...(reused ? { id: reused.id } : {}), createdMs: m.operator.now + offset * 1000 });
     const capture = w.capture();
     const fields = {
       do: 'renew',
@@ -306,6 +388,7 @@ const EXECUTORS: { readonly [K in Exclude<CommandKind, 'advance'>]: Executor<K> 
       new_bearer: newBearer,
       prev_chain_digest: prevExpr,
       ...(reused ? { renewal_id: ref(reused.expr) } : {}),
+      ...createdAtField(offset),
       beyond_limit: true,
       as: capture,
     };
@@ -338,10 +421,12 @@ const EXECUTORS: { readonly [K in Exclude<CommandKind, 'advance'>]: Executor<K> 
     const bearer = spec.by === 'bearer' ? real.bearerNames.at(-1)! : depthOf(pack) >= 1 ? real.bearerNames.at(-2)! : KEY.outsider;
     const { redeemer, identifyAs } = identityOf(spec.identity, w);
     const reused = reusedId(ctx, spec.reuseId);
-    const built = buildRedeem(w, m.operator.now, { pack: real.known, bearer, redeemer, identifyAs, ...(reused ? { id: reused.id } : {}) });
+    const offset = datedOffset(spec.dated, m.operator.policy.requestWindowSeconds);
+    const built = buildRedeem(w, m.operator.now, { pack: real.known, bearer, redeemer, identifyAs, ...(reused ? { id: reused.id } : {}), createdMs: m.operator.now + offset * 1000 });
     const capture = w.capture();
     const fields = {
       do: 'redeem',
+      ...createdAtField(offset),
       pack: ref(real.knownRef),
       bearer,
       redeemer,
@@ -402,6 +487,7 @@ const EXECUTORS: { readonly [K in Exclude<CommandKind, 'advance'>]: Executor<K> 
   },
 
   async burst(spec, ctx) {
+    if (spec.op === 'issue') return issueBurst(spec.copies, ctx);
     const { m, w } = ctx;
     w.executed.push(spec);
     const { pack, real } = pickPack(ctx, spec.pack);
@@ -570,7 +656,7 @@ async function performIssue(ctx: Ctx, built: { message: IssueMessage; request: W
   const { m, w } = ctx;
   const decision = m.operator.issue(built.message);
   const outcome = decision.outcome;
-  w.step(fields, answerChecks('issue', outcome, [{ chain_digest: '${res.body}', requirement: 'PRF-DIG-1' }]));
+  w.step(fields, answerChecks('issue', outcome, [{ chain_digest: '${res.body}', requirement: 'PRF-DIG-1' }, { equals: { value: '${res.body.issued_at}', to: '${ts(now)}' }, requirement: 'PRF-MSG-1' }]));
   if (fresh) {
     w.sent.push({ message: built.message, request: built.request, sentRef: `${capture}.sent` });
     m.sent = w.sent.length;
@@ -585,6 +671,7 @@ async function performIssue(ctx: Ctx, built: { message: IssueMessage; request: W
   checkPack(ctx, body, expected, 'CPP-ISS-1');
   same(ctx, 'amount', toAmount(outcome.amount), body.amount, 'CPP-ISS-1');
   same(ctx, 'expiry', w.timestamp(outcome.expiryMs), body.expiry, 'CPP-ISS-1');
+  same(ctx, 'issued_at', w.timestamp(m.operator.now), body.issued_at, 'PRF-MSG-1'); // PROFILE.md §4.3: the Operator's clock, not created_at
   decision.commit(body.pack_id);
   const packRef = `${capture}.body`;
   w.packs.set(body.pack_id, {
@@ -802,6 +889,19 @@ const CALLER_KEY: Readonly<Record<Exclude<Caller, 'unsigned'>, string>> = {
 /** A scenario template of an expression. */
 function ref(expression: string): string {
   return `\${${expression}}`;
+}
+
+/** Seconds from the Operator's now to the message's created_at (DatingChoice). */
+function datedOffset(choice: DatingChoice | undefined, windowSeconds: number): number {
+  if (choice === undefined) return 0;
+  if (choice === 'stale-before') return -(windowSeconds + 1);
+  if (choice === 'stale-after') return windowSeconds + 1;
+  return Math.trunc((choice.permille * windowSeconds) / 1000);
+}
+
+/** The scenario step's created_at when the message is not dated at now. */
+function createdAtField(offset: number): { created_at?: string } {
+  return offset === 0 ? {} : { created_at: `\${ts(now ${offset < 0 ? '-' : '+'} ${Math.abs(offset)})}` };
 }
 
 function pickPack(ctx: Ctx, index: number): { pack: PackState; real: RealPack } {

@@ -24,9 +24,12 @@ export interface IssueInput {
   readonly amount: bigint;
   readonly expiryMs: number;
   readonly id?: string;
+  /** created_at, when not the Operator's now (PROFILE.md §6: anywhere within the window is fresh). */
+  readonly createdMs?: number;
 }
 
 export function buildIssue(w: World, nowMs: number, input: IssueInput): Built<IssueMessage, LockRequest> {
+  const createdMs = input.createdMs ?? nowMs;
   const asset = w.context.policyDocument.assets[0]!;
   const lock = buildLockRequest({
     principal: w.key(input.signer),
@@ -35,7 +38,7 @@ export function buildIssue(w: World, nowMs: number, input: IssueInput): Built<Is
     asset,
     initialBearer: w.jwk(input.bearer),
     requested_expiry: input.expiryMs,
-    created_at: nowMs,
+    created_at: createdMs,
   });
   return {
     wire: lock,
@@ -49,7 +52,7 @@ export function buildIssue(w: World, nowMs: number, input: IssueInput): Built<Is
       asset: assetKey(asset),
       initialBearer: lock.initial_bearer_pk.x,
       expiryMs: input.expiryMs,
-      createdMs: nowMs,
+      createdMs,
     },
   };
 }
@@ -61,16 +64,18 @@ export interface RenewInput {
   readonly newBearer: string;
   readonly prevDigest: string;
   readonly id?: string;
+  readonly createdMs?: number;
 }
 
 export function buildRenew(w: World, nowMs: number, input: RenewInput): Built<RenewMessage, RenewalEntry> {
+  const createdMs = input.createdMs ?? nowMs;
   const renewal = buildRenewal({
     bearer: w.key(input.bearer),
     pack: input.pack,
     new_bearer: w.jwk(input.newBearer),
     prev_chain_digest: input.prevDigest,
     ...(input.id !== undefined ? { renewal_id: input.id } : {}),
-    created_at: nowMs,
+    created_at: createdMs,
   });
   return {
     wire: renewal,
@@ -81,7 +86,7 @@ export function buildRenew(w: World, nowMs: number, input: RenewInput): Built<Re
       packId: input.pack.pack_id,
       packAuthentic: true,
       signatureValid: true,
-      createdMs: nowMs,
+      createdMs,
       bearer: renewal.bearer_pk.x,
       prevDigest: input.prevDigest,
       newBearer: renewal.new_bearer_pk.x,
@@ -98,6 +103,7 @@ export interface RedeemInput {
   /** Key that signs at the HTTP layer, or false for none. */
   readonly identifyAs: string | false;
   readonly id?: string;
+  readonly createdMs?: number;
 }
 
 export function buildRedeem(w: World, nowMs: number, input: RedeemInput): Built<RedeemMessage, RedemptionRequest> {
@@ -106,7 +112,7 @@ export function buildRedeem(w: World, nowMs: number, input: RedeemInput): Built<
     pack: input.pack,
     redeemer_kid: w.kid(input.redeemer),
     ...(input.id !== undefined ? { redemption_id: input.id } : {}),
-    created_at: nowMs,
+    created_at: input.createdMs ?? nowMs,
   });
   const body = presentation(input.pack, 'redemption', redemption);
   const createdSeconds = Math.floor(nowMs / 1000);
@@ -121,7 +127,7 @@ export function buildRedeem(w: World, nowMs: number, input: RedeemInput): Built<
       packId: input.pack.pack_id,
       packAuthentic: true,
       signatureValid: true,
-      createdMs: nowMs,
+      createdMs: input.createdMs ?? nowMs,
       bearer: redemption.bearer_pk.x,
       redeemerKid: redemption.redeemer_kid,
       identity: input.identifyAs === false ? { kind: 'none' } : { kind: 'signed', kid: w.kid(input.identifyAs), createdSeconds },

@@ -61,6 +61,13 @@ const FUNCTIONS: Readonly<Record<string, (...args: unknown[]) => unknown>> = {
     if (code === undefined) throw new TypeError('the policy lists every test currency');
     return { type: 'fiat', code };
   },
+  /** The first of a parallel step's responses whose status is 2xx (the winner of a race), whatever its place. */
+  first_ok: (responses) => {
+    if (!Array.isArray(responses)) throw new TypeError('first_ok() takes the responses of a parallel step');
+    const found = responses.find((r) => typeof (r as { status?: unknown })?.status === 'number' && Math.floor((r as { status: number }).status / 100) === 2);
+    if (found === undefined) throw new TypeError('no response of the parallel step succeeded');
+    return found;
+  },
   /** True when the value is an amount as PROFILE.md §1 writes it (a limit plus one may not be). */
   is_amount: (value) => isAmount(value),
   min: (...values) => pickNumber(values, Math.min),

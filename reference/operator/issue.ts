@@ -4,45 +4,83 @@
 import { digestText, formatTimestamp, genesisDigest, parseTimestamp } from '../../profile/index.ts';
 import type { AssetDescriptor, CashPack, LockRequest } from '../../profile/cashpack/index.ts';
 import { json, problemResponse } from '../http/respond.ts';
+import type { RefRequest, RefResponse } from '../http/types.ts';
 import { readMessage } from './body.ts';
 import { deepFreeze, isFresh, isReplay, keyOf, verifies, type Endpoint, type OperatorContext } from './context.ts';
 import { assetKey, type PackRecord, type PrincipalAccount } from './state.ts';
 import { openPack } from './transitions.ts';
 
 export const issue: Endpoint = (ctx, request) => {
+  const checked = checkIssue(ctx, request);
+  return checked.ok ? settle(ctx, checked.value) : checked.response;
+};
+
+/**
+ * Mutant op-issue-non-atomic: steps 1–9, then an await (a ledger round trip)
+ * before step 10. Concurrent Lock Requests of one Principal all pass the balance
+ * check before any of them locks its amount, and each is issued: the overdraft
+ * that the synchronous endpoints of router.ts rule out.
+ */
+export async function issueNonAtomic(ctx: OperatorContext, request: RefRequest): Promise<RefResponse> {
+  const checked = checkIssue(ctx, request);
+  if (!checked.ok) return checked.response;
+  await new Promise((resolve) => setTimeout(resolve, LEDGER_ROUND_TRIP_MS));
+  return settle(ctx, checked.value);
+}
+
+const LEDGER_ROUND_TRIP_MS = 20;
+
+interface CheckedIssue {
+  readonly lock: LockRequest;
+  readonly principal: PrincipalAccount;
+  readonly amount: bigint;
+  readonly expiryMs: number;
+  readonly now: number;
+}
+
+/** 10. Success: funds locked, a new ACTIVE pack, signed and returned. */
+function settle(ctx: OperatorContext, { lock, principal, amount, expiryMs, now }: CheckedIssue): RefResponse {
+  const record = newPack(ctx, lock, amount, expiryMs, now);
+  openPack(ctx.state, principal, record);
+  return json(200, record.pack);
+}
+
+/** Steps 1–9: everything that can refuse a Lock Request. */
+function checkIssue(ctx: OperatorContext, request: RefRequest): { readonly ok: true; readonly value: CheckedIssue } | { readonly ok: false; readonly response: RefResponse } {
+  const refuse = (response: RefResponse) => ({ ok: false, response }) as const;
   // 1. HTTP and syntax: 413, 415, 400 MALFORMED_REQUEST.
   const body = readMessage(ctx, request, 'lock-request');
-  if (!body.ok) return body.response;
+  if (!body.ok) return body;
   const lock = body.value;
   const now = ctx.clock.now();
 
   // 2. The Principal's signature (tag lock-request, PROFILE.md §2.2).
   if (!verifies(ctx, 'lock-request', lock, keyOf(lock.principal_pk))) {
-    return problemResponse('INVALID_SIGNATURE', 'the Lock Request signature does not verify under principal_pk');
+    return refuse(problemResponse('INVALID_SIGNATURE', 'the Lock Request signature does not verify under principal_pk'));
   }
   // 3. Only an identified account holder obtains issuance (spec §1.2).
   const principal = ctx.state.principals.get(lock.principal_pk.kid);
   if (!principal) {
     // Mutant op-unknown-principal-empty: an unknown key is read as an empty account.
-    if (ctx.faults.has('op-unknown-principal-empty')) return insufficientBalance();
-    return problemResponse('PRINCIPAL_UNKNOWN', 'principal_pk is not a registered Principal');
+    if (ctx.faults.has('op-unknown-principal-empty')) return refuse(insufficientBalance());
+    return refuse(problemResponse('PRINCIPAL_UNKNOWN', 'principal_pk is not a registered Principal'));
   }
   // 4. Freshness (PROFILE.md §6).
-  if (!isFresh(ctx, lock.created_at, now)) return problemResponse('STALE_REQUEST', 'created_at is outside the request window');
+  if (!isFresh(ctx, lock.created_at, now)) return refuse(problemResponse('STALE_REQUEST', 'created_at is outside the request window'));
   // 5. Replay (spec §7.1 DUPLICATE_ID): from here on the id is recorded, whatever follows.
-  if (isReplay(ctx, 'request_id', lock.request_id, now)) return problemResponse('DUPLICATE_ID', 'request_id has been seen before');
+  if (isReplay(ctx, 'request_id', lock.request_id, now)) return refuse(problemResponse('DUPLICATE_ID', 'request_id has been seen before'));
   // 6. The asset is one the Operator issues (PROFILE.md §4.8 assets).
   if (!ctx.policy.assets.some((asset) => assetKey(asset) === assetKey(lock.asset))) {
-    return problemResponse('ASSET_NOT_SUPPORTED', 'asset is not one of the policy assets');
+    return refuse(problemResponse('ASSET_NOT_SUPPORTED', 'asset is not one of the policy assets'));
   }
   const amount = BigInt(lock.amount);
   // Mutant op-balance-before-limit: step 9 runs before step 7.
-  if (ctx.faults.has('op-balance-before-limit') && availableIn(principal, lock.asset) < amount) return insufficientBalance();
+  if (ctx.faults.has('op-balance-before-limit') && availableIn(principal, lock.asset) < amount) return refuse(insufficientBalance());
   // 7. Spec §8 maximum amount; equal is allowed.
   const limit = BigInt(ctx.policy.max_amount);
   const overLimit = ctx.faults.has('op-limit-off-by-one') ? amount >= limit : amount > limit; // mutant: the maximum itself refused
   if (overLimit) {
-    return problemResponse('AMOUNT_EXCEEDS_LIMIT', `amount exceeds max_amount ${ctx.policy.max_amount}`);
+    return refuse(problemResponse('AMOUNT_EXCEEDS_LIMIT', `amount exceeds max_amount ${ctx.policy.max_amount}`));
   }
   // 8. Spec §8 permitted expiry range, relative to the clock at receipt; both ends inclusive.
   const expiryMs = parseTimestamp(lock.requested_expiry, 'cashpack')!;
@@ -53,21 +91,18 @@ export const issue: Endpoint = (ctx, request) => {
   const tooSoon = ctx.faults.has('op-expiry-min-off-by-one') ? lifetimeMs <= minMs : lifetimeMs < minMs; // mutant: the minimum itself refused
   const tooLate = ctx.faults.has('op-expiry-max-off-by-one') ? lifetimeMs >= maxMs : lifetimeMs > maxMs; // mutant: the maximum itself refused
   if (tooSoon || tooLate) {
-    return problemResponse(
+    return refuse(problemResponse(
       'EXPIRY_INVALID',
       `requested_expiry must be between ${ctx.policy.expiry_min_seconds} and ${ctx.policy.expiry_max_seconds} seconds from now`,
-    );
+    ));
   }
   // 9. Spec §7.1: the Principal's available balance (in the pack's asset) covers the amount; equal is allowed.
   const available = availableIn(principal, lock.asset);
   const short = ctx.faults.has('op-balance-off-by-one') ? available <= amount : available < amount; // mutant: the whole balance refused
-  if (short) return insufficientBalance();
+  if (short) return refuse(insufficientBalance());
 
-  // 10. Success: funds locked, a new ACTIVE pack, signed and returned.
-  const record = newPack(ctx, lock, amount, expiryMs, now);
-  openPack(ctx.state, principal, record);
-  return json(200, record.pack);
-};
+  return { ok: true, value: { lock, principal, amount, expiryMs, now } };
+}
 
 /** A Principal holds funds in the asset it was provisioned with, and none in any other (PROFILE.md §5 issue step 9). */
 function availableIn(principal: PrincipalAccount, asset: AssetDescriptor): bigint {

@@ -22,6 +22,7 @@ import {
 import { handlesPath, route } from './router.ts';
 import { OperatorState } from './state.ts';
 import { redeemNonAtomic } from './redeem.ts';
+import { issueNonAtomic } from './issue.ts';
 import { readStatus } from './status.ts';
 
 export interface OperatorOptions {
@@ -100,8 +101,11 @@ export function createOperator(options: OperatorOptions): Operator {
   const handler = faults.has('op-duplicate-id-status-400') ? (request: RefRequest) => duplicateIdAs400(routed(request)) : routed;
   return {
     handler,
-    // Mutant op-redeem-non-atomic: redemptions leave the synchronous path.
-    serve: faults.has('op-redeem-non-atomic') ? (request) => (isRedemption(request) ? redeemNonAtomic(ctx, request) : handler(request)) : handler,
+    // Mutants op-redeem-non-atomic and op-issue-non-atomic: redemptions, or issues, leave the synchronous path.
+    serve:
+      faults.has('op-redeem-non-atomic') ? (request) => (isPost(request, '/v1/cashpack/redeem') ? redeemNonAtomic(ctx, request) : handler(request))
+      : faults.has('op-issue-non-atomic') ? (request) => (isPost(request, '/v1/cashpack/issue') ? issueNonAtomic(ctx, request) : handler(request))
+      : handler,
     policy,
     publicKey: keys.publicKey,
     jwk: keys.jwk,
@@ -128,6 +132,6 @@ function duplicateIdAs400(response: RefResponse): RefResponse {
   return body?.code === 'DUPLICATE_ID' ? { ...response, status: 400, body: { ...body, status: 400 } } : response;
 }
 
-function isRedemption(request: RefRequest): boolean {
-  return request.method === 'POST' && request.path === '/v1/cashpack/redeem';
+function isPost(request: RefRequest, path: string): boolean {
+  return request.method === 'POST' && request.path === path;
 }

@@ -52,7 +52,7 @@ describe('the regression scenario of a model run', () => {
       expect(result.reason).toBeUndefined();
       expect(result.status).toBe('passed');
     }
-    expect([...actions].sort()).toEqual(['cancel', 'clock', 'http', 'issue', 'parallel', 'redeem', 'renew', 'status']);
+    expect([...actions].sort()).toEqual(['cancel', 'clock', 'http', 'issue', 'let', 'parallel', 'redeem', 'renew', 'status']);
   }, 30_000);
 
   it('is a valid scenario file: ID pattern, registry requirements, declared capabilities', async () => {

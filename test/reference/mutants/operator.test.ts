@@ -306,6 +306,16 @@ const PROBES: Record<MutantOfRole<'operator'>, Probe> = {
     correct: 'INSTRUMENT_NOT_ACTIVE',
     mutant: 200,
   },
+  'op-issue-non-atomic': {
+    observes: 'two Lock Requests for 600 each sent together against a balance of 1000',
+    fixture: { balance: '1000' },
+    async observe(f) {
+      const replies = await Promise.all([f.issue(f.lockRequest({ amount: '600' })), f.issue(f.lockRequest({ amount: '600' }))]);
+      return replies.map((r) => r.status).sort();
+    },
+    correct: [200, 422],
+    mutant: [200, 200],
+  },
   'op-redeem-non-atomic': {
     observes: 'two distinct redemptions of one pack sent together, and what the redeemer is credited',
     async observe(f) {
