@@ -328,14 +328,30 @@ export function defaultLifetime(policy: { readonly expiry_min_seconds: number; r
 }
 
 /**
- * A permitted lifetime range narrower than the harness's view of a running clock
- * (a second either way) is hit only with the clock frozen: then it is frozen,
- * and released after the scenario. Without the clock capability it cannot be hit.
+ * Where the policy leaves less room than the harness's view of a running clock
+ * is sure of (a second either way, plus the time a step takes): a permitted
+ * lifetime range under 4 s wide, or a freshness window under 3 s. Messages are
+ * then dated exactly only against a frozen clock.
  */
-async function exactClockFor(ctx: ScenarioContext, policy: Policy): Promise<void> {
-  if (policy.expiry_max_seconds - policy.expiry_min_seconds >= 4 || ctx.clockFrozen) return;
+export function tightPolicy(policy: Policy): string | undefined {
+  if (policy.expiry_max_seconds - policy.expiry_min_seconds < 4) return `permits lifetimes of ${policy.expiry_min_seconds} to ${policy.expiry_max_seconds} s`;
+  if (policy.request_window_seconds < 3) return `has a freshness window of ${policy.request_window_seconds} s`;
+  return undefined;
+}
+
+/**
+ * An Operator scenario against a tight policy runs on a frozen clock (released
+ * after the scenario), frozen before its first step renders `now`. Without the
+ * clock capability its dated messages would land outside a range the harness
+ * cannot hit: the scenario is then not applicable.
+ */
+export async function exactClockForPolicy(ctx: ScenarioContext): Promise<void> {
+  if (ctx.scenario.role !== 'operator' || ctx.clockFrozen) return;
+  const policy = await policyOf(ctx);
+  const tight = tightPolicy(policy);
+  if (tight === undefined) return;
   if (!ctx.target.capabilities('operator').has('clock')) {
-    throw new StepError('not-applicable', `the target permits lifetimes of ${policy.expiry_min_seconds} to ${policy.expiry_max_seconds} s, a range the harness hits only with the target's clock frozen, and it offers no clock capability`);
+    throw new StepError('not-applicable', `the target ${tight}, which the harness hits only with the target's clock frozen, and it offers no clock capability`);
   }
   await ACTION_IMPLEMENTATIONS.clock(ctx, { freeze: true, role: 'operator' });
 }
@@ -350,9 +366,7 @@ async function lockRequest(ctx: ScenarioContext, p: Params) {
   const policy = await policyOf(ctx);
   const amount = String(p.amount);
   withinLimits(`issues ${amount}`, p, isAmount(amount) && isAmount(policy.max_amount) && BigInt(amount) > BigInt(policy.max_amount) ? `the target's max_amount is ${policy.max_amount}` : undefined);
-  if (p.requested_expiry === undefined) await exactClockFor(ctx, policy);
-  const base = ctx.nowSeconds();
-  const expiry = p.requested_expiry !== undefined ? String(p.requested_expiry) : (base + (p.expiry_in !== undefined ? Number(p.expiry_in) : defaultLifetime(policy))) * 1000;
+  const expiry = p.requested_expiry !== undefined ? String(p.requested_expiry) : (now + (p.expiry_in !== undefined ? Number(p.expiry_in) : defaultLifetime(policy))) * 1000;
   return buildLockRequest({
     principal: ctx.key(p.principal as string),
     ...(p.request_id !== undefined ? { request_id: String(p.request_id) } : {}),

@@ -16,7 +16,7 @@
 // evaluated and reported.
 import type { Level } from '../../profile/registry.ts';
 import type { CheckResult, Outcome, TestResult } from '../report/model.ts';
-import { ACTION_IMPLEMENTATIONS, adoptClock, policyOf } from './actions.ts';
+import { ACTION_IMPLEMENTATIONS, adoptClock, exactClockForPolicy, policyOf } from './actions.ts';
 import { CHECK_IMPLEMENTATIONS, type Verdict } from './checks.ts';
 import { ScenarioContext, StepError, type ErrorCode, type ScenarioTarget } from './context.ts';
 import { send } from './http.ts';
@@ -80,6 +80,7 @@ export async function executeScenario(scenario: Scenario, target: ScenarioTarget
   const progress: Progress = { failures: [] };
   try {
     await syncClock(ctx);
+    await exactClockForPolicy(ctx);
     if (scenario.readsPolicy) ctx.vars['policy'] = await policyOf(ctx);
     await runSteps(ctx, scenario.steps, progress);
   } catch (error) {

@@ -99,11 +99,20 @@ describe('the circuit breaker', () => {
     expect(await outcome(payee)).toBe('refused HARNESS_TARGET_UNREACHABLE');
   });
 
-  it('does not count an in-process module that threw (PROTOCOL): that is its answer', async () => {
-    const inner = role('http://127.0.0.1:6', () => new TransportError('PROTOCOL', 'handle() threw'), 'module');
+  it('does not count an in-process module that threw (CRASHED): that is its answer', async () => {
+    const inner = role('http://127.0.0.1:6', () => new TransportError('CRASHED', 'handle() threw'), 'module');
     const guard = new RunGuard({ unreachableAfter: 1 });
     const payee = guard.guard(target(inner)).httpRole('payee')!;
-    for (let i = 0; i < 3; i++) expect(await outcome(payee)).toBe('transport PROTOCOL');
+    for (let i = 0; i < 3; i++) expect(await outcome(payee)).toBe('transport CRASHED');
+  });
+
+  it('counts a broken adapter contract (PROTOCOL) of a module or a child: a session that speaks garbage is gone', async () => {
+    const inner = role('http://127.0.0.1:9', () => new TransportError('PROTOCOL', 'a line on stdout is not JSON'), 'process');
+    const guard = new RunGuard({ unreachableAfter: 2 });
+    const payee = guard.guard(target(inner)).httpRole('payee')!;
+    expect(await outcome(payee)).toBe('transport PROTOCOL');
+    expect(await outcome(payee)).toBe('transport PROTOCOL');
+    expect(await outcome(payee)).toBe('refused HARNESS_TARGET_UNREACHABLE');
   });
 
   it('never opens with --unreachable-after 0', async () => {
