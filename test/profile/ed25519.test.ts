@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { generateKeyPair, isAcceptablePointEncoding, signBytes, verifyStrict } from '../../profile/ed25519.ts';
-import { hex, speccheckCases, wycheproofEd25519 } from '../support/external-vectors.ts';
+import { describeExternal, hex, speccheckCases, wycheproofEd25519 } from '../support/external-vectors.ts';
 import { noble, nobleVerifyStrict } from '../support/noble-oracle.ts';
 
-describe('Ed25519 strict verification (PROFILE.md §2.3)', () => {
+describeExternal('Ed25519 strict verification (PROFILE.md §2.3): Wycheproof and speccheck', () => {
   const wycheproof = wycheproofEd25519();
 
   it('reads all 151 Wycheproof cases', () => {
@@ -27,6 +27,9 @@ describe('Ed25519 strict verification (PROFILE.md §2.3)', () => {
     expect(verifyStrict(hex(c.pub_key), hex(c.message), hex(c.signature))).toBe(verdict);
     expect(nobleVerifyStrict(hex(c.pub_key), hex(c.message), hex(c.signature))).toBe(verdict);
   });
+});
+
+describe('Ed25519 strict verification (PROFILE.md §2.3)', () => {
 
   it('signs the RFC 8032 §7.1 TEST 1 known answer', () => {
     const kp = generateKeyPair(hex('9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60'));
