@@ -26,7 +26,7 @@ afterAll(async () => {
 });
 
 /** `cpr-conformance fuzz ...` in this process, its output captured. */
-async function fuzzHere(args: string[]): Promise<{ status: number; output: string; ms: number }> {
+async function fuzzHere(args: string[]): Promise<{ status: number; output: string }> {
   let output = '';
   const capture = (chunk: string | Uint8Array) => {
     output += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
@@ -34,10 +34,9 @@ async function fuzzHere(args: string[]): Promise<{ status: number; output: strin
   };
   const out = vi.spyOn(process.stdout, 'write').mockImplementation(capture);
   const err = vi.spyOn(process.stderr, 'write').mockImplementation(capture);
-  const started = Date.now();
   try {
     const status = await main(['fuzz', ...args]);
-    return { status, output, ms: Date.now() - started };
+    return { status, output };
   } finally {
     out.mockRestore();
     err.mockRestore();
@@ -68,7 +67,8 @@ describe('fuzz against a misbehaving operator', () => {
     const r = await fuzzHere(['--target', server.url, '--time', '5', '--request-timeout', '1000', '--seed', '1', '--out', out]);
     expect(r.status).toBe(2);
     expect(r.output).toMatch(why);
-    expect(r.ms).toBeLessThan(10_000);
+    // Refused before the campaign: not one cash-pack operation was sent.
+    expect(server.stats.paths.filter((p) => p.includes('/v1/cashpack/'))).toEqual([]);
     expect(TERMINAL_CONTROL.test(r.output)).toBe(false);
     expect(() => readdirSync(out)).toThrow(); // nothing found, so nothing written
   });
@@ -80,9 +80,9 @@ describe('fuzz against a misbehaving operator', () => {
     const r = await cli(['fuzz', '--target', proxy.url, '--time', '20', '--request-timeout', '1000', '--seed', '7', '--out', out]);
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/HARNESS_TARGET_UNREACHABLE: the operator stopped answering: TIMEOUT/);
-    // It died long before the 20 s budget: the campaign ends one request timeout later.
+    // It died long before the 20 s budget: the campaign ended on the dead operator, not on the budget.
     expect(proxy.stats.requests).toBeGreaterThan(150);
-    expect(r.ms).toBeLessThan(15_000);
+    expect(r.stdout).not.toMatch(/nothing found|ops\/s$/m);
     expect(() => readdirSync(out)).toThrow();
   });
 });

@@ -16,7 +16,6 @@ export interface CliResult {
   readonly signal: NodeJS.Signals | null;
   readonly stdout: string;
   readonly stderr: string;
-  readonly ms: number;
 }
 
 export interface CliOptions {
@@ -29,7 +28,6 @@ export interface CliOptions {
 
 /** Runs `cpr-conformance ...args` as CI would (CI=true, no TTY, no stdin). */
 export function cli(args: readonly string[], options: CliOptions = {}): Promise<CliResult> {
-  const started = Date.now();
   const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: 'true', NO_COLOR: '1', ...options.env } });
   let stdout = '';
   let stderr = '';
@@ -40,7 +38,7 @@ export function cli(args: readonly string[], options: CliOptions = {}): Promise<
   return new Promise((resolve) => {
     child.once('close', (status, signal) => {
       clearTimeout(kill);
-      resolve({ status, signal, stdout, stderr, ms: Date.now() - started });
+      resolve({ status, signal, stdout, stderr });
     });
   });
 }

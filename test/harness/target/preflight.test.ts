@@ -36,24 +36,24 @@ describe('preflight', () => {
     return target;
   };
 
-  it('fails with HARNESS_TARGET_UNREACHABLE within seconds when nothing listens', async () => {
+  it('fails with HARNESS_TARGET_UNREACHABLE on the refused connection when nothing listens', async () => {
     const target = await open({ payee: 'http://127.0.0.1:9', operator: 'http://127.0.0.1:9' });
-    const started = performance.now();
     const error = await preflight(target).catch((e: unknown) => e);
-    expect(performance.now() - started).toBeLessThan(3500);
     expect(error).toBeInstanceOf(HarnessError);
+    // Refused, not waited out: the message names the refusal, not a deadline.
+    expect((error as HarnessError).message).toMatch(/ECONNREFUSED/);
     expect((error as HarnessError).code).toBe('HARNESS_TARGET_UNREACHABLE');
     expect((error as HarnessError).message).toMatch(/^(payee|operator) at http:\/\/127\.0\.0\.1:9 did not answer: /);
     expect((error as HarnessError).hint).toBeTruthy();
   });
 
-  it('fails within its deadline when the role accepts connections but never answers', async () => {
+  it('fails on its own deadline when the role accepts connections but never answers', async () => {
     const silent = await server(false);
     servers.push(silent.server);
     const target = await open({ operator: silent.url });
-    const started = performance.now();
-    await expect(preflight(target, { timeoutMs: 200 })).rejects.toMatchObject({ code: 'HARNESS_TARGET_UNREACHABLE' });
-    expect(performance.now() - started).toBeLessThan(1000);
+    const error = (await preflight(target, { timeoutMs: 200 }).catch((e: unknown) => e)) as HarnessError;
+    expect(error).toMatchObject({ code: 'HARNESS_TARGET_UNREACHABLE' });
+    expect(error.message).toMatch(/no complete response within 200 ms$/);
   });
 
   it('accepts an HTTP error status: the role answered', async () => {
