@@ -3,7 +3,8 @@
 // cover it; or a scenario and what it proves.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { findRequirement } from '../../profile/registry.ts';
+import { findRequirement, loadRegistry } from '../../profile/registry.ts';
+import { didYouMean } from '../text.ts';
 import { PROPERTIES, findProperty } from '../properties/catalogue.ts';
 import { loadSuites, PROJECT_ROOT } from '../scenarios/load.ts';
 import { parse } from './args.ts';
@@ -15,7 +16,8 @@ export const EXPLAIN_HELP = `Usage: cpr-conformance explain ID [--report FILE]
 ID is a requirement ID (TOK-ONCE-1, PRF-ERR-1), a scenario ID (TOK-ONCE-001)
 or a property ID (PROP-PAYEE-001).
 For a requirement: its level, roles, spec sections, summary, the spec's text of
-those sections (read from ../shared/spec/ when present) and the scenarios that
+those sections (read from ../shared/spec/cpr-cashpack-spec.md beside the
+checkout, or the file CPR_SPEC names, when present) and the scenarios that
 cover it. For a scenario: its requirements, file and line, and its steps.
 
 Options:
@@ -26,7 +28,8 @@ Options:
   -h, --help      show this help
 `;
 
-const SPEC = join(PROJECT_ROOT, '..', 'shared', 'spec', 'cpr-cashpack-spec.md');
+/** The spec is not part of this repository: it is kept beside the checkout, or wherever CPR_SPEC points. */
+const SPEC = process.env['CPR_SPEC'] || join(PROJECT_ROOT, '..', 'shared', 'spec', 'cpr-cashpack-spec.md');
 
 export async function explain(argv: string[]): Promise<number> {
   const values = parse('explain', argv.filter((a, i) => a.startsWith('-') || argv[i - 1] === '--report'), { report: { type: 'string' } });
@@ -46,7 +49,7 @@ export async function explain(argv: string[]): Promise<number> {
     if (requirement.notes) out.push(`  note: ${requirement.notes}`);
     if (requirement.unverifiable) out.push(`  not observable from outside: ${requirement.unverifiable}`);
     if (!existsSync(SPEC) && requirement.sections.length > 0) {
-      out.push('', `  (the spec's text is not shown: ${SPEC} is not there; the spec is cpr-cashpack-spec.md, kept beside this checkout in ../shared/spec/)`);
+      out.push('', `  (the spec's text is not shown: ${SPEC} is not there. The spec, cpr-cashpack-spec.md, is not part of this repository: put it beside the checkout in ../shared/spec/ or set CPR_SPEC to its path)`);
     }
     for (const section of requirement.sections) {
       const text = specSection(section);
@@ -63,7 +66,10 @@ export async function explain(argv: string[]): Promise<number> {
     if (p.needs.length) out.push(`  needs: ${p.needs.join(', ')}`);
   } else {
     const scenario = scenarios.find((s) => s.id === id);
-    if (!scenario) throw new HarnessError('USAGE_ERROR', `no requirement or scenario has the ID ${JSON.stringify(id)}`, 'list them with: cpr-conformance list');
+    if (!scenario) {
+      const known = [...loadRegistry().map((r) => r.id), ...scenarios.map((s) => s.id), ...PROPERTIES.map((p) => p.id)];
+      throw new HarnessError('USAGE_ERROR', `no requirement, scenario or property has the ID ${JSON.stringify(id)}${didYouMean(id, known)}`, 'list them with: cpr-conformance list');
+    }
     out.push(`${scenario.id}  ${scenario.level}  ${scenario.role}`, `  ${scenario.title}`, `  ${scenario.file}:${scenario.line}`, `  proves: ${scenario.requirements.join(', ')}`);
     if (scenario.needs.length) out.push(`  needs: ${scenario.needs.join(', ')}`);
     if (scenario.info) out.push(`  ${scenario.info.trim()}`);

@@ -1,37 +1,30 @@
 // The cpr-conformance command line: a table of commands, each with its own
 // --help. Exit codes: 0 conformant / success, 1 non-conformant, 2 harness or
 // usage error.
-import { stripControl } from '../text.ts';
+import { didYouMean, stripControl } from '../text.ts';
+import { versionLine } from '../version.ts';
 import { EXIT, HarnessError } from './errors.ts';
-import { bench } from './bench.ts';
-import { explain } from './explain.ts';
-import { fuzz } from './fuzz.ts';
-import { init } from './init.ts';
-import { list } from './list.ts';
-import { report as reportCommand } from './report.ts';
-import { replay } from './replay.ts';
-import { run } from './run.ts';
-import { selftestCommand } from './selftest.ts';
-import { vectors } from './vectors.ts';
-import { serve } from './serve.ts';
+
+type CommandFn = (argv: string[]) => Promise<number>;
 
 interface Command {
   readonly summary: string;
-  readonly run: (argv: string[]) => Promise<number>;
+  /** Loaded only when chosen: --version and --help never pay for the runner. */
+  readonly load: () => Promise<CommandFn>;
 }
 
 const COMMANDS: Readonly<Record<string, Command>> = {
-  run: { summary: 'certify a target (the embedded reference when none is given)', run },
-  list: { summary: 'list the scenarios a run would execute, with a count', run: list },
-  explain: { summary: 'show a requirement (spec text, tests covering it) or a scenario', run: explain },
-  fuzz: { summary: 'stateful model-based fuzzing of an operator; failures shrunk into regression scenarios', run: fuzz },
-  replay: { summary: 'replay a fuzzer crash file or regression scenario: fixed or still failing', run: replay },
-  serve: { summary: 'start the reference implementation on loopback', run: serve },
-  selftest: { summary: 'prove the suite kills every mutant of the reference (the kill matrix)', run: selftestCommand },
-  vectors: { summary: 'vectors generate | verify: the published test vectors', run: vectors },
-  bench: { summary: 'benchmark the harness: run time, fuzz vs raw throughput, memory, signing rates', run: bench },
-  init: { summary: 'write a commented target-file template', run: init },
-  report: { summary: 'report merge DIR...: join sharded reports into one', run: reportCommand },
+  run: { summary: 'certify a target (the embedded reference when none is given)', load: async () => (await import('./run.ts')).run },
+  list: { summary: 'list the scenarios a run would execute, with a count', load: async () => (await import('./list.ts')).list },
+  explain: { summary: 'show a requirement (spec text, tests covering it) or a scenario', load: async () => (await import('./explain.ts')).explain },
+  fuzz: { summary: 'stateful model-based fuzzing of an operator; failures shrunk into regression scenarios', load: async () => (await import('./fuzz.ts')).fuzz },
+  replay: { summary: 'replay a fuzzer crash file or regression scenario: fixed or still failing', load: async () => (await import('./replay.ts')).replay },
+  serve: { summary: 'start the reference implementation on loopback', load: async () => (await import('./serve.ts')).serve },
+  selftest: { summary: 'prove the suite kills every mutant of the reference (the kill matrix)', load: async () => (await import('./selftest.ts')).selftestCommand },
+  vectors: { summary: 'vectors generate | verify: the published test vectors', load: async () => (await import('./vectors.ts')).vectors },
+  bench: { summary: 'benchmark the harness: run time, fuzz vs raw throughput, memory, signing rates', load: async () => (await import('./bench.ts')).bench },
+  init: { summary: 'write a commented target-file template', load: async () => (await import('./init.ts')).init },
+  report: { summary: 'report merge DIR...: join sharded reports into one', load: async () => (await import('./report.ts')).report },
 };
 
 export const HELP = `Usage: cpr-conformance <command> [options]
@@ -44,22 +37,39 @@ ${Object.entries(COMMANDS)
   .map(([name, c]) => `  ${name.padEnd(10)} ${c.summary}`)
   .join('\n')}
 
-Run "cpr-conformance <command> --help" for a command's options.
+Run "cpr-conformance <command> --help" (or "cpr-conformance help <command>")
+for a command's options; "cpr-conformance --version" for the versions.
 `;
 
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
-  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-    process.stdout.write(HELP);
-    return name === undefined ? EXIT.error : 0;
+  if (name === '--version' || name === '-V' || name === 'version') {
+    process.stdout.write(`${versionLine()}\n`);
+    return 0;
   }
-  const command = COMMANDS[name];
   try {
-    if (!command) throw new HarnessError('USAGE_ERROR', `unknown command "${name}"`, 'see: cpr-conformance --help');
-    return await command.run(rest);
+    if (name === 'help' && rest.length > 0) {
+      // `help run` is `run --help`.
+      if (rest.length > 1) throw new HarnessError('USAGE_ERROR', 'help takes one command name', 'see: cpr-conformance --help');
+      return await (await commandNamed(rest[0]!).load())(['--help']);
+    }
+    if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+      process.stdout.write(HELP);
+      return name === undefined ? EXIT.error : 0;
+    }
+    return await (await commandNamed(name).load())(rest);
   } catch (error) {
     return report(error);
   }
+}
+
+function commandNamed(name: string): Command {
+  const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+  if (!command) {
+    const known = Object.keys(COMMANDS);
+    throw new HarnessError('USAGE_ERROR', `unknown command "${name}"${didYouMean(name, known, (w) => `"${w}"`)}`, `the commands are ${known.join(', ')}; see: cpr-conformance --help`);
+  }
+  return command;
 }
 
 function report(error: unknown): number {

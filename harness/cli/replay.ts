@@ -2,14 +2,13 @@
 // embedded reference when none is given) and says whether it is fixed. FILE is
 // a crash file (its command sequence runs once against fresh state, compared
 // with the model) or a regression scenario (run as `run --scenario` runs it).
-import { parseArgs } from 'node:util';
 import { findRequirement } from '../../profile/registry.ts';
 import { readCrashFile, replayCrash } from '../fuzz/index.ts';
 import { scenarioTarget } from '../runner/scenario-target.ts';
 import { createTerminal, type Terminal } from '../runner/terminal.ts';
 import { executeScenario } from '../scenarios/execute.ts';
 import { loadSuiteFile } from '../scenarios/load.ts';
-import { integerOption } from './args.ts';
+import { integerOption, parseCommand } from './args.ts';
 import { EXIT, HarnessError } from './errors.ts';
 import { openOperator, targetChoiceOf } from './fuzz.ts';
 
@@ -98,16 +97,7 @@ async function replayScenarios(suite: ReturnType<typeof loadSuiteFile>, target: 
 }
 
 function parseReplayArgs(argv: string[]) {
-  try {
-    return parseArgs({
-      args: argv,
-      options: { target: { type: 'string' }, ca: { type: 'string' }, insecure: { type: 'boolean' }, 'request-timeout': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-      strict: true,
-      allowPositionals: true,
-    });
-  } catch (error) {
-    throw new HarnessError('USAGE_ERROR', (error as Error).message.replace(/\. To specify.*$/s, ''), 'see: cpr-conformance replay --help');
-  }
+  return parseCommand('replay', argv, { target: { type: 'string' }, ca: { type: 'string' }, insecure: { type: 'boolean' }, 'request-timeout': { type: 'string' } });
 }
 
 function requirementSummary(id: string): string {

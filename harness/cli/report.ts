@@ -4,6 +4,7 @@ import { loadRegistry } from '../../profile/registry.ts';
 import { exitCodeOf, mergeReports, readReport, writeAllReports } from '../report/index.ts';
 import { committedCatalogue } from '../runner/catalogue.ts';
 import { createTerminal } from '../runner/terminal.ts';
+import { didYouMean } from '../text.ts';
 import { parse } from './args.ts';
 import { EXIT, HarnessError } from './errors.ts';
 import { printSummary } from './summary.ts';
@@ -29,7 +30,7 @@ export async function report(argv: string[]): Promise<number> {
     process.stdout.write(REPORT_HELP);
     return sub === undefined ? EXIT.error : 0;
   }
-  if (sub !== 'merge') throw new HarnessError('USAGE_ERROR', `unknown report command "${sub}"`, 'see: cpr-conformance report --help');
+  if (sub !== 'merge') throw new HarnessError('USAGE_ERROR', `unknown report command "${sub}"${didYouMean(sub ?? '', ['merge'], (w) => `"${w}"`)}`, 'see: cpr-conformance report --help');
   const dirs = rest.filter((a, i) => !a.startsWith('-') && rest[i - 1] !== '--report-dir');
   const values = parse('report', rest.filter((a) => !dirs.includes(a)), {
     'report-dir': { type: 'string' },

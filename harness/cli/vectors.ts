@@ -1,11 +1,11 @@
 // `cpr-conformance vectors`: the published test vectors (vectors/README.md).
 //   generate [--check]   rewrite vectors/ deterministically, or report drift
 //   verify [...]         run the vectors against the reference or a target
-import { parseArgs } from 'node:util';
 import { checkVectors, writeVectors } from '../vectors/generate.ts';
 import { VECTOR_KINDS, isVectorKind, type VectorKind } from '../vectors/model.ts';
 import { verifyVectors, type CaseReport, type CaseStatus, type VerifyTarget } from '../vectors/verify.ts';
-import { stripControl } from '../text.ts';
+import { didYouMean, stripControl } from '../text.ts';
+import { parseCommand } from './args.ts';
 import { EXIT, HarnessError } from './errors.ts';
 
 export const VECTORS_HELP = `Usage: cpr-conformance vectors <generate|verify> [options]
@@ -59,31 +59,21 @@ export async function vectors(argv: string[]): Promise<number> {
       process.stdout.write(VECTORS_HELP);
       return EXIT.error;
     default:
-      throw new HarnessError('USAGE_ERROR', `unknown vectors command "${sub}"`, 'see: cpr-conformance vectors --help');
+      throw new HarnessError('USAGE_ERROR', `unknown vectors command "${sub}"${didYouMean(sub, ['generate', 'verify'], (w) => `"${w}"`)}`, 'see: cpr-conformance vectors --help');
   }
 }
 
 type Values = ReturnType<typeof parseVectorArgs>['values'];
 
 function parseVectorArgs(argv: string[]) {
-  try {
-    return parseArgs({
-      args: argv,
-      options: {
-        check: { type: 'boolean' },
-        target: { type: 'string' },
-        ca: { type: 'string' },
-        kind: { type: 'string', multiple: true },
-        json: { type: 'boolean' },
-        failures: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      strict: true,
-      allowPositionals: true,
-    });
-  } catch (error) {
-    throw new HarnessError('USAGE_ERROR', (error as Error).message.replace(/\. To specify.*$/s, ''), 'see: cpr-conformance vectors --help');
-  }
+  return parseCommand('vectors', argv, {
+    check: { type: 'boolean' },
+    target: { type: 'string' },
+    ca: { type: 'string' },
+    kind: { type: 'string', multiple: true },
+    json: { type: 'boolean' },
+    failures: { type: 'boolean' },
+  });
 }
 
 /** Options belong to one subcommand: --check with verify is a usage error, not silently ignored. */

@@ -35,12 +35,11 @@ import { PROPERTIES_FILE, type PropertyDefinition } from '../properties/types.ts
 import { GUARD_DEFAULTS } from './guard.ts';
 import { watchInterrupts, withoutSignalListeners } from './interrupt.ts';
 import type { Terminal } from './terminal.ts';
+import { SPEC_VERSIONS, SUITE_VERSION } from '../version.ts';
 
 /** The vitest module that registers the selected properties. */
 const PROPERTIES_MODULE = fileURLToPath(new URL('./properties.vitest.ts', import.meta.url));
 
-export const SUITE_VERSION = '0.1.0';
-export const SPEC_VERSIONS = { cpr: 'CPR-1.0 (1.0.0 Draft)', cpp: 'CPP-001 (1.0.0 Draft)' } as const;
 
 /** Defaults of the run's bounds (RunOptions). */
 export const RUN_DEFAULTS = { timeLimitMs: 30 * 60_000, testTimeLimitMs: 90_000, interruptGraceMs: 2_000 } as const;

@@ -8,6 +8,7 @@ import Ajv2020 from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import YAML, { isMap, isPair, isScalar, isSeq, LineCounter, type Document, type Node as YamlNode } from 'yaml';
 import { HarnessError } from '../cli/errors.ts';
+import { didYouMean } from '../text.ts';
 import type { AdapterConfig, AppRoleConfig, Capability, HttpRoleConfig, KeyCredential, RoleCredentials, TargetConfig } from './config.ts';
 import { readKeyFile } from './keys.ts';
 
@@ -133,11 +134,12 @@ function problemOf(data: unknown, error: ErrorObject): TargetProblem {
     case 'additionalProperties': {
       const extra = String(params['additionalProperty']);
       const known = Object.keys((parent['properties'] as object | undefined) ?? {});
-      return { path: [...path, extra], expected: `one of the keys ${known.join(', ')}`, got: 'an unknown key', atKey: true };
+      return { path: [...path, extra], expected: `one of the keys ${known.join(', ')}`, got: `an unknown key${didYouMean(extra, known)}`, atKey: true };
     }
     default: {
       const value = valueAt(data, path);
-      return { path, expected: custom ?? genericExpectation(error), got: show(path, value) };
+      const allowed = error.keyword === 'enum' && typeof value === 'string' ? ((params['allowedValues'] as unknown[]) ?? []).filter((v): v is string => typeof v === 'string') : [];
+      return { path, expected: custom ?? genericExpectation(error), got: `${show(path, value)}${typeof value === 'string' ? didYouMean(value, allowed) : ''}` };
     }
   }
 }

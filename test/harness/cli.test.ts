@@ -1,7 +1,9 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { Agent, request } from 'undici';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 
 // These tests spawn the command line; under load a start takes seconds.
@@ -9,6 +11,8 @@ vi.setConfig({ testTimeout: 60_000 });
 
 const BIN = fileURLToPath(new URL('../../bin/cpr-conformance.js', import.meta.url));
 const run = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', timeout: 20_000 });
+const runWith = (env: Record<string, string>, ...args: string[]) =>
+  spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', timeout: 20_000, env: { ...process.env, ...env } });
 
 describe('cpr-conformance command line', () => {
   it('prints its commands with --help and exits 0', () => {
@@ -32,6 +36,17 @@ describe('cpr-conformance command line', () => {
     // fuzz and bench run in a child Node (bin/cpr-conformance.js): its code and words come through.
     [['fuzz', '--bogus'], /USAGE_ERROR: Unknown option '--bogus'/],
     [['bench', '--bogus'], /USAGE_ERROR: Unknown option '--bogus'/],
+    // A near miss names what was probably meant.
+    [['rn'], /USAGE_ERROR: unknown command "rn" \(did you mean "run"\?\)/],
+    [['run', '--baselin', 'x'], /Unknown option '--baselin' \(did you mean --baseline\?\)/],
+    [['run', '--target-file', 'x'], /Unknown option '--target-file' \(did you mean --target\?\)/],
+    [['vectors', 'verify', '--kidn', 'jcs'], /Unknown option '--kidn' \(did you mean --kind\?\)/],
+    [['vectors', 'genrate'], /unknown vectors command "genrate" \(did you mean "generate"\?\)/],
+    [['report', 'merg', 'x'], /unknown report command "merg" \(did you mean "merge"\?\)/],
+    [['explain', 'CPP-RPL1'], /no requirement, scenario or property has the ID "CPP-RPL1" \(did you mean CPP-RPL-1\?\)/],
+    [['help', 'rnu'], /unknown command "rnu" \(did you mean "run"\?\)/],
+    // Nothing close: no guess.
+    [['frobnicate-everything'], /unknown command "frobnicate-everything"\n/],
   ])('rejects %j with a stable code, a hint and exit 2', (args, message) => {
     const r = run(...args);
     expect(r.status).toBe(2);
@@ -53,6 +68,47 @@ describe('cpr-conformance command line', () => {
     } finally {
       child.kill('SIGKILL');
     }
+  });
+
+  it.each([['--version'], ['-V'], ['version']])('prints the suite, profile, spec and Node versions with %s and exits 0', (flag) => {
+    const r = run(flag);
+    expect(r.status).toBe(0);
+    const version = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+    expect(r.stdout).toBe(`cpr-conformance ${version} (profile CPP-PROFILE-1.0; CPR-1.0 (1.0.0 Draft), CPP-001 (1.0.0 Draft); node ${process.version})\n`);
+  });
+
+  it('prints a command\'s own help with help COMMAND', () => {
+    for (const name of ['run', 'fuzz', 'report']) {
+      const r = run('help', name);
+      expect(r.status).toBe(0);
+      expect(r.stdout).toBe(run(name, '--help').stdout);
+      expect(r.stdout).toMatch(new RegExp(`^Usage: cpr-conformance ${name}`));
+    }
+  });
+
+  it('explain quotes the spec\'s section from the file CPR_SPEC names', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cpr-spec-'));
+    const spec = join(dir, 'spec.md');
+    writeFileSync(spec, '# Spec\n\n### 7.1 Cash-pack error codes\n\nA sentence only this file has.\n\n### 7.2 Next\n\nNot this one.\n');
+    try {
+      const r = runWith({ CPR_SPEC: spec }, 'explain', 'CPP-RPL-1');
+      expect(r.status).toBe(0);
+      expect(r.stdout).toContain('§7.1 of the spec:');
+      expect(r.stdout).toContain('A sentence only this file has.');
+      expect(r.stdout).not.toContain('Not this one.');
+      expect(r.stdout).toMatch(/covered by \d+ scenario/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('explain says why no spec text is shown when the spec is not there', () => {
+    const r = runWith({ CPR_SPEC: join(tmpdir(), 'no-such-spec.md') }, 'explain', 'CPP-RPL-1');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('the spec\'s text is not shown');
+    expect(r.stdout).toContain('no-such-spec.md is not there');
+    expect(r.stdout).toContain('CPR_SPEC');
+    expect(r.stdout).toMatch(/covered by \d+ scenario/);
   });
 
   it('explains every serve option with serve --help', () => {

@@ -96,11 +96,12 @@ paying_app:
 
   // Each mistake: the key path, the line, and what was expected.
   it.each([
-    ['a wrong adapter name', 'operator:\n  adapter: htp\n  base_url: https://o.test\n', 'operator.adapter', 2, 'expected one of http, module, process, got "htp"'],
+    ['a wrong adapter name', 'operator:\n  adapter: htp\n  base_url: https://o.test\n', 'operator.adapter', 2, 'expected one of http, module, process, got "htp" (did you mean http?)'],
     ['insecure: false', 'operator:\n  adapter: http\n  base_url: https://o.test\n  tls:\n    insecure: false\n', 'operator.tls.insecure', 5, 'expected true (an explicit opt-in'],
     ['a missing base_url for http', 'name: x\npayee:\n  adapter: http\n', 'payee.base_url', 2, 'expected base_url, the role\'s absolute URL (adapter: http needs it), got nothing'],
-    ['an unknown key', 'operator:\n  adapter: http\n  base_url: https://o.test\n  base_uri: https://o.test\n', 'operator.base_uri', 4, 'got an unknown key'],
+    ['an unknown key', 'operator:\n  adapter: http\n  base_url: https://o.test\n  base_uri: https://o.test\n', 'operator.base_uri', 4, 'got an unknown key (did you mean base_url?)'],
     ['a bad capability name', 'payee:\n  adapter: http\n  base_url: https://p.test\n  capabilities:\n    - clock\n    - time-travel\n', 'payee.capabilities[1]', 6, 'expected one of provision, clock, cancel, balance, fulfil, got "time-travel"'],
+    ['a mistyped capability', 'payee:\n  adapter: http\n  base_url: https://p.test\n  capabilities: [provison]\n', 'payee.capabilities[0]', 4, 'got "provison" (did you mean provision?)'],
     ['capabilities that are neither auto nor a list', 'payee:\n  adapter: http\n  base_url: https://p.test\n  capabilities: manual\n', 'payee.capabilities', 4, 'expected "auto"'],
     ['an unreadable key file', 'operator:\n  adapter: http\n  base_url: https://o.test\n  credentials:\n    principal:\n      private_key_file: ./keys/missing.json\n', 'operator.credentials.principal.private_key_file', 6, 'ENOENT'],
     ['a CA file and insecure together', 'operator:\n  adapter: http\n  base_url: https://o.test\n  tls:\n    ca_file: ca.pem\n    insecure: true\n', 'operator.tls', 5, 'expected ca_file or insecure, not both'],
