@@ -1,4 +1,4 @@
-// fast-check arbitraries for the CPR and cash-pack profiles (issue 5): one
+// fast-check arbitraries for the CPR and cash-pack profiles: one
 // arbitrary family per file, each documented in its header and in README.md.
 export {
   DEFAULT_NOW,

@@ -1,4 +1,4 @@
-// The mutant catalogue (issue 6): the reference with one realistic fault switched
+// The mutant catalogue: the reference with one realistic fault switched
 // on by name, to prove that the suite catches faulty implementations. Each entry
 // says what is wrong and which requirements' checks should catch it; the fault
 // itself is one small branch at its site in reference/, marked with the name.

@@ -1,5 +1,5 @@
 // The benchmark's figures: each key of bench.json, what it measures and its
-// target on the reference machine (issue 8). The table, the verdict and the
+// target on the reference machine. The table, the verdict and the
 // README's Performance section are all read from here.
 
 export type FigureKey =

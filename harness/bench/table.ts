@@ -4,7 +4,8 @@ import { FIGURES, formatTarget, formatValue } from './figures.ts';
 import type { BenchReport } from './bench.ts';
 
 export function renderTable(report: BenchReport): string {
-  const rows = FIGURES.map((f) => [f.key, formatValue({ ...f, unit: '' }, report.figures[f.key]), f.unit, formatTarget(f), report.verdicts[f.key] ?? '']);
+  const judged = report.plan !== 'quick';
+  const rows = FIGURES.map((f) => [f.key, formatValue({ ...f, unit: '' }, report.figures[f.key]), f.unit, formatTarget(f), report.verdicts[f.key] ?? (judged || !f.target ? '' : 'not judged')]);
   const header = ['figure', 'value', 'unit', 'target', 'result'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: readonly string[]) => cells.map((c, i) => (i === 1 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join('  ').trimEnd();

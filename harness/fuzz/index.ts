@@ -1,4 +1,4 @@
-// The stateful fuzzer of the Operator (issue 5): a model of PROFILE.md §5–§6,
+// The stateful fuzzer of the Operator: a model of PROFILE.md §5–§6,
 // fast-check commands that drive a target through its operator role and compare
 // every answer with the model, and campaigns that shrink what they find into a
 // crash file and a regression scenario.

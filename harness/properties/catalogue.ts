@@ -1,4 +1,4 @@
-// The properties a run executes besides the scenarios (issue 5): each checks a
+// The properties a run executes besides the scenarios: each checks a
 // rule over generated inputs, against any target, through the adapters.
 import fc from 'fast-check';
 import { findPayerMembers, validateCpr } from '../../profile/cpr/index.ts';

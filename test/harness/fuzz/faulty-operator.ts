@@ -41,9 +41,8 @@ export interface FaultyOperator {
   close(): Promise<void>;
 }
 
-// The reference's own mutant switches (reference/mutants.ts, work in progress in
-// issue 6) are threaded through its context and state; none is on here. Passed
-// in a way that works whether or not a given version of the state takes them.
+// The reference's own mutant switches (reference/mutants.ts) are threaded
+// through its context and state; none is on here.
 const NO_MUTANT = Object.freeze({ has: () => false });
 const State = OperatorState as unknown as new (requestWindowSeconds: number, faults: typeof NO_MUTANT) => OperatorState;
 
