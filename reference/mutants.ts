@@ -270,6 +270,13 @@ const CATALOGUE = [
     description: 'the policy document names the profile CPP-PROFILE-0.9',
     catches: ['CPP-WK-1', 'PRF-WK-1'],
   },
+  {
+    name: 'op-policy-document-missing',
+    family: 'cashpack-endpoints',
+    role: 'operator',
+    description: 'the Operator publishes no policy document (404), though it applies a policy; the scenarios that adapt to the policy cannot run, the policy\'s own scenarios fail',
+    catches: ['CPP-WK-1'],
+  },
   // --------------------------------------------------------------- cashpack-crypto
   {
     name: 'op-signatures-unverified',

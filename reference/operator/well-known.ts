@@ -11,11 +11,13 @@ function document(make: (ctx: OperatorContext) => unknown): Endpoint {
 }
 
 /** /.well-known/cashpack-policy.json: the Operator Policy Document. */
-export const policy: Endpoint = document((ctx) => {
+export const policy: Endpoint = (ctx) => {
+  // Mutant op-policy-document-missing: the Operator publishes no policy (it still applies its own).
+  if (ctx.faults.has('op-policy-document-missing')) return json(404, { type: 'about:blank', title: 'Not Found', status: 404 });
   const published = policyDocument(ctx.policy, publishedKeys(ctx).jwk.kid);
   // Mutant op-policy-wrong-profile: names a profile this Operator does not implement.
-  return ctx.faults.has('op-policy-wrong-profile') ? { ...published, profile: 'CPP-PROFILE-0.9' } : published;
-});
+  return json(200, ctx.faults.has('op-policy-wrong-profile') ? { ...published, profile: 'CPP-PROFILE-0.9' } : published);
+};
 
 /** /.well-known/cashpack-pubkey.json: the current signing key as a JWK set. */
 export const pubkey: Endpoint = document((ctx) => pubkeyDocument(publishedKeys(ctx)));

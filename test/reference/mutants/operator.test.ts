@@ -57,6 +57,12 @@ const PROBES: Record<MutantOfRole<'operator'>, Probe> = {
     correct: 'CPP-PROFILE-1.0',
     mutant: 'CPP-PROFILE-0.9',
   },
+  'op-policy-document-missing': {
+    observes: 'the status of GET /.well-known/cashpack-policy.json',
+    observe: async (f) => (await f.send('GET', '/.well-known/cashpack-policy.json')).status,
+    correct: 200,
+    mutant: 404,
+  },
   'op-signatures-unverified': {
     observes: 'a Lock Request whose amount changed after signing',
     observe: async (f) => answer(await f.issue({ ...f.lockRequest(), amount: '101' })),
