@@ -15,6 +15,8 @@ export class CollectingReporter implements Reporter {
 
   readonly results: TestResult[] = [];
   readonly issues: HarnessIssue[] = [];
+  private readonly seen = new Set<string>();
+  private interrupted = false;
   private done = 0;
   private readonly counts = { passed: 0, failed: 0, skipped: 0, 'not-applicable': 0, error: 0 };
 
@@ -23,13 +25,27 @@ export class CollectingReporter implements Reporter {
     private readonly total: number,
   ) {}
 
+  /**
+   * From an interrupt on, the harness stops its own side (connections, the
+   * target it started): a test then in flight that ends failed or in error may
+   * have been cut off rather than failed by the target, so it is left out, not
+   * judged (the report says how many tests ran). A pass is a pass.
+   */
+  interrupt(): void {
+    this.interrupted = true;
+  }
+
   onTestCaseResult(testCase: TestCase): void {
     const result = testCase.meta().cpr;
+    if (this.interrupted && (!result || result.status === 'failed' || result.status === 'error')) return;
     if (!result) {
       const errors = testCase.result().errors ?? [];
       this.issues.push({ code: 'HARNESS_INTERNAL', message: `${testCase.name}: ${CollectingReporter.NO_RESULT}${errors[0] ? `: ${errors[0].message}` : ''}` });
       return;
     }
+    // A test is counted once, whatever vitest reports again while a run is cancelled.
+    if (this.seen.has(result.id)) return;
+    this.seen.add(result.id);
     this.results.push(result);
     this.done++;
     this.counts[result.status]++;

@@ -246,7 +246,10 @@ async function runTests(run: TestRun): Promise<{ results: TestResult[]; issues: 
     ),
   );
   const issues: HarnessIssue[] = [];
-  run.interrupts.onSignal(() => void vitest.cancelCurrentRun('keyboard-input').catch(() => undefined));
+  run.interrupts.onSignal(() => {
+    collector.interrupt();
+    void vitest.cancelCurrentRun('keyboard-input').catch(() => undefined);
+  });
   const finished = vitest.start([...run.files]).then(
     () => 'finished' as const,
     (error: unknown) => {

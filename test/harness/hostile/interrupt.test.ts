@@ -41,5 +41,11 @@ describe('run interrupted with SIGINT', () => {
     expect(out.errors.find((e) => e.code === 'INTERRUPTED')?.message).toMatch(/results are partial \(\d+ of \d+ tests\)/);
     expect(out.tests.length).toBeLessThan(20);
     expect(r.stdout).toMatch(/verdict: error: .*\(the run was cut short\)/);
+    // Each test is counted once, and the test cut off in flight is not charged to the target:
+    // the harness closed that connection itself, well before the 30 s request timeout.
+    const ids = out.tests.map((t) => t.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(out.tests.filter((t) => t.error_code === 'HARNESS_TARGET_UNREACHABLE' || t.error_code === 'HARNESS_INTERNAL')).toEqual([]);
+    expect(out.tests.flatMap((t) => t.transcript).filter((e) => /TIMEOUT|within 30000 ms/.test(e.error ?? ''))).toEqual([]);
   });
 });
