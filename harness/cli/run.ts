@@ -1,7 +1,5 @@
 // `cpr-conformance run`: certify a target (the embedded reference when none).
-import { readFileSync } from 'node:fs';
-import YAML from 'yaml';
-import { readReport } from '../report/index.ts';
+import { readBaseline } from '../runner/baseline.ts';
 import { conformanceRun } from '../runner/run.ts';
 import type { TargetChoice } from '../runner/resolve-target.ts';
 import { createTerminal } from '../runner/terminal.ts';
@@ -124,8 +122,11 @@ export async function run(argv: string[]): Promise<number> {
   const requestTimeoutMs = integerOption('run', 'request-timeout', values['request-timeout'], 1, 600_000);
   const unreachableAfter = integerOption('run', 'unreachable-after', values['unreachable-after'], 0, 1_000_000);
   const timeLimit = integerOption('run', 'time-limit', values['time-limit'], 1, 7 * 86_400);
-  const baselineFile = values.baseline as string | undefined;
   const terminal = createTerminal();
+  const baseline = values.baseline === undefined ? undefined : readBaseline(values.baseline as string, (values.scenario as string[] | undefined) ?? []);
+  if (baseline !== undefined && baseline.unknown.length > 0) {
+    terminal.line(`warning: the baseline report ${baseline.file} names ${baseline.unknown.length} test(s) this suite does not have: ${baseline.unknown.slice(0, 10).join(', ')}${baseline.unknown.length > 10 ? ', ...' : ''}`);
+  }
   const outcome = await conformanceRun(
     {
       target,
@@ -144,7 +145,7 @@ export async function run(argv: string[]): Promise<number> {
       ...(allowHosts.length > 0 ? { allowHosts } : {}),
       ...(shard !== undefined ? { shard } : {}),
       ...(values['report-dir'] !== undefined ? { reportDir: values['report-dir'] as string } : {}),
-      ...(baselineFile !== undefined ? { baseline: { file: baselineFile, knownFailures: readBaseline(baselineFile) } } : {}),
+      ...(baseline !== undefined ? { baseline } : {}),
       command: ['cpr-conformance', 'run', ...argv],
       rerunBase: rerunBase(values),
     },
@@ -197,21 +198,4 @@ function rerunBase(values: Record<string, unknown>): string {
 
 function shellQuote(s: string): string {
   return /^[A-Za-z0-9_./:@%+=,-]+$/.test(s) ? s : `'${s.replaceAll("'", "'\\''")}'`;
-}
-
-/** A report.json (its failed tests) or a YAML/JSON file with known_failures. */
-function readBaseline(file: string): string[] {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new HarnessError('USAGE_ERROR', `cannot read --baseline ${file}: ${(error as Error).message}`);
-  }
-  const data = YAML.parse(text) as unknown;
-  if (data && typeof data === 'object' && 'schema_version' in data) return readReport(file).tests.filter((t) => t.status === 'failed').map((t) => t.id);
-  const list = (data as { known_failures?: unknown } | null)?.known_failures;
-  if (!Array.isArray(list) || !list.every((x) => typeof x === 'string')) {
-    throw new HarnessError('CONFIG_INVALID', `--baseline ${file} must be a report.json or hold known_failures: [test IDs]`);
-  }
-  return list as string[];
 }
