@@ -10,6 +10,7 @@ import { loadSuites, PROJECT_ROOT } from '../scenarios/load.ts';
 import { parse } from './args.ts';
 import { HarnessError } from './errors.ts';
 import { readReport } from '../report/index.ts';
+import { atStep } from '../report/wording.ts';
 
 export const EXPLAIN_HELP = `Usage: cpr-conformance explain ID [--report FILE]
 
@@ -98,7 +99,7 @@ function inReport(id: string, file: string): string[] {
   if (!test) return [...out, `  ${id} is not in that report (the run did not select it)`];
   out.push(`  ${test.id}: ${test.status}${test.error_code ? ` ${test.error_code}` : ''}${test.known_failure ? ' (known failure)' : ''}`);
   if (test.reason) out.push(`  why: ${test.reason}`);
-  for (const c of test.checks.filter((x) => !x.passed)) out.push(`    failed check ${c.check} (${c.requirement}), step ${c.step + 1}: ${c.message}`);
+  for (const c of test.checks.filter((x) => !x.passed)) out.push(`    failed check ${c.check} (${c.requirement})${atStep(c)}: ${c.message}`);
   out.push(`  rerun: ${test.rerun}`);
   return out;
 }

@@ -94,7 +94,7 @@ export async function executeProperty(def: PropertyDefinition, target: ScenarioT
 }
 
 function attributed(def: PropertyDefinition, options: PropertyRunOptions, passed: boolean, expected: unknown, actual: unknown, message: string): CheckResult[] {
-  return def.requirements.map((requirement) => ({ check: 'property', requirement, level: options.levelOf(requirement), passed, step: 0, expected, actual, message }));
+  return def.requirements.map((requirement) => ({ check: 'property', requirement, level: options.levelOf(requirement), passed, expected, actual, message }));
 }
 
 function asScenario(def: PropertyDefinition): Scenario {

@@ -8,6 +8,7 @@
 // requirement of the target's roles passed.
 import { ROLES, type Level, type Requirement, type Role } from '../../profile/registry.ts';
 import { UNTESTED, type BaselineDiff, type Report, type Coverage, type HarnessIssue, type Outcome, type RequirementResult, type RequirementStatus, type Summary, type TestResult, type Verdict } from './model.ts';
+import { atStep } from './wording.ts';
 
 export interface AggregateOptions {
   /** SHOULD failures count as failures (otherwise warnings). */
@@ -77,7 +78,7 @@ function requirementStatus(r: Requirement, covering: readonly TestResult[], opti
   const failedWithoutCheck = covering.filter((t) => t.status === 'failed' && t.requirements.includes(r.id) && !t.checks.some((c) => !c.passed));
   const failedChecks = checks.filter((c) => !c.check.passed);
   if (failedChecks.length > 0 || failedWithoutCheck.length > 0) {
-    const where = [...new Set([...failedChecks.map((c) => `${c.test.id} (${c.check.check}, step ${c.check.step + 1})`), ...failedWithoutCheck.map((t) => t.id)])];
+    const where = [...new Set([...failedChecks.map((c) => `${c.test.id} (${c.check.check}${atStep(c.check)})`), ...failedWithoutCheck.map((t) => t.id)])];
     return { status: decidingLevel(r.level, options) ? 'failed' : 'warning', reason: `failed in ${list(where)}` };
   }
   // Nothing failed: it passes only if nothing meant to exercise it was left undone.

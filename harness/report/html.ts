@@ -3,9 +3,10 @@
 // or on* attributes, and the only script is ours, allowed by a per-file nonce.
 import { randomBytes } from 'node:crypto';
 import { stripControl } from '../text.ts';
-import { displayValue } from './json.ts';
+import { displayValue, elideBlobs } from './json.ts';
+import { alikeErrors } from './group.ts';
 import type { CheckResult, Exchange, Outcome, Report, RequirementResult, TestResult } from './model.ts';
-import { baselineNote, coverageLine, REQUIREMENT_STATUSES, VERDICT_MEANING, VERDICT_WORD } from './wording.ts';
+import { baselineNote, coverageLine, REQUIREMENT_STATUSES, targetName, targetNotes, VERDICT_MEANING, VERDICT_WORD } from './wording.ts';
 
 const OUTCOMES: readonly Outcome[] = ['passed', 'failed', 'skipped', 'not-applicable', 'error'];
 
@@ -71,14 +72,14 @@ export function reportHtml(report: Report): string {
     `<style>${CSS}</style>`,
     '</head>',
     '<body>',
-    `<header class="banner ${verdictClass}"><h1>${esc(word)}</h1><p>${esc(meaning)}${report.run.incomplete ? ' <strong>The run was cut short: results are partial.</strong>' : ''}</p><p class="coverage">${esc(capitalised(coverageLine(report.coverage)))}.</p>${note === undefined ? '' : `<p>${esc(capitalised(note))}.</p>`}</header>`,
+    `<header class="banner ${verdictClass}"><h1>${esc(word)}</h1><p>${esc(meaning)}${report.run.incomplete ? ' <strong>The run was cut short: results are partial.</strong>' : ''}</p><p class="coverage">${esc(capitalised(coverageLine(report.coverage)))}.</p>${note === undefined ? '' : `<p>${esc(capitalised(note))}.</p>`}${targetNotes(report.run.target).map((line) => `<p class="target-note">Target: ${esc(line)}.</p>`).join('')}</header>`,
     '<main>',
     runSection(report),
     summarySection(report),
     errorsSection(report),
     baselineSection(report),
-    matrixSection(report),
     failuresSection(failing),
+    matrixSection(report),
     testsSection(report.tests),
     '</main>',
     `<script nonce="${nonce}">${SCRIPT}</script>`,
@@ -94,7 +95,7 @@ export function reportHtml(report: Report): string {
 function runSection(report: Report): string {
   const { run } = report;
   const facts: [string, string][] = [
-    ['Target', `${esc(run.target.name)}${run.target.embedded ? ' (embedded reference)' : ''}`],
+    ['Target', esc(targetName(run.target))],
     ['Suite version', esc(run.suite_version)],
     ['Profile version', esc(run.profile_version)],
     ['Spec versions', `CPR ${esc(run.spec_versions.cpr)}, CPP ${esc(run.spec_versions.cpp)}`],
@@ -131,12 +132,17 @@ function summarySection(report: Report): string {
     ['error', s.error],
     ['warnings', s.warnings],
   ];
-  const cell = ([label, n]: [string, number]) => `<div class="count ${statusClass(label === 'warnings' ? 'warning' : label)}-text"><span class="n">${esc(n)}</span><span class="l">${esc(label.replace('-', ' '))}</span></div>`;
+  const cell = ([label, n]: [string, number], href?: string) => {
+    const inner = `<span class="n">${esc(n)}</span><span class="l">${esc(label.replace('-', ' '))}</span>`;
+    return `<div class="count ${statusClass(label === 'warnings' ? 'warning' : label)}-text">${href === undefined ? inner : `<a href="${href}">${inner}</a>`}</div>`;
+  };
+  // The failed and errored counts lead to the failures, which follow the summary.
+  const testCell = (entry: [string, number]) => cell(entry, (entry[0] === 'failed' || entry[0] === 'error') && entry[1] > 0 ? '#failures' : undefined);
   const requirements = REQUIREMENT_STATUSES.map((status) => [status, report.requirements.filter((r) => r.status === status).length] as [string, number]);
   return [
     '<section id="summary"><h2>Summary</h2>',
-    `<h3>Tests</h3><div class="counts">${tests.map(cell).join('')}</div>`,
-    `<h3>Requirements</h3><div class="counts">${cell(['total', report.requirements.length])}${requirements.map(cell).join('')}</div>`,
+    `<h3>Tests</h3><div class="counts">${tests.map(testCell).join('')}</div>`,
+    `<h3>Requirements</h3><div class="counts">${cell(['total', report.requirements.length])}${requirements.map((entry) => cell(entry)).join('')}</div>`,
     '</section>',
   ].join('\n');
 }
@@ -222,7 +228,23 @@ function matrixSection(report: Report): string {
 
 function failuresSection(failing: readonly TestResult[]): string {
   if (failing.length === 0) return '';
-  return ['<section id="failures"><h2>Failed tests</h2>', ...failing.map(failureArticle), '</section>'].join('\n');
+  const { groups, single } = alikeErrors(failing);
+  return ['<section id="failures"><h2>Failed tests</h2>', ...groups.map(errorGroupArticle), ...single.map(failureArticle), '</section>'].join('\n');
+}
+
+/** Tests that errored alike (an unreachable target, say): one entry for all of them. */
+function errorGroupArticle(tests: readonly TestResult[]): string {
+  const first = tests[0]!;
+  return [
+    '<article class="failure">',
+    `<h3>${badge('error')} ${esc(tests.length)} tests: harness error <code>${esc(first.error_code ?? 'unknown')}</code></h3>`,
+    '<p class="reason">Not a conformance result.</p>',
+    first.reason === undefined ? '' : `<p class="reason">${esc(first.reason)}</p>`,
+    `<ul class="ids">${tests.map((t) => `<li id="${anchor('f', t.id)}">${link('t', t.id)} ${esc(t.title)}</li>`).join('')}</ul>`,
+    '</article>',
+  ]
+    .filter((part) => part !== '')
+    .join('\n');
 }
 
 function failureArticle(test: TestResult): string {
@@ -253,7 +275,7 @@ function failureArticle(test: TestResult): string {
 function checkBlock(c: CheckResult): string {
   return [
     '<div class="check">',
-    `<p><strong>${esc(c.check)}</strong> · ${link('r', c.requirement)} (${esc(c.level)}) · step ${esc(c.step)}: ${esc(c.message)}</p>`,
+    `<p><strong>${esc(c.check)}</strong> · ${link('r', c.requirement)} (${esc(c.level)})${c.step === undefined ? '' : ` · step ${esc(c.step)}`}: ${esc(c.message)}</p>`,
     `<div class="ea"><div><h4>Expected</h4><pre>\n${esc(displayValue(c.expected))}</pre></div><div><h4>Actual</h4><pre>\n${esc(displayValue(c.actual))}</pre></div></div>`,
     '</div>',
   ].join('\n');
@@ -262,13 +284,13 @@ function checkBlock(c: CheckResult): string {
 function exchangeBlock(e: Exchange): string {
   const headers = (h: Readonly<Record<string, string>>) => Object.entries(h).map(([k, v]) => `${k}: ${v}`).join('\n');
   const message = (head: Readonly<Record<string, string>>, body: string | undefined, truncated = false) => {
-    const parts = [headers(head), body ?? ''].filter((p) => p !== '').map(esc);
+    const parts = [headers(head), elideBlobs(body ?? '')].filter((p) => p !== '').map(esc);
     if (parts.length === 0 && !truncated) return '';
     return `<pre>\n${parts.join('\n\n')}${truncated ? '\n<span class="muted">[body truncated]</span>' : ''}</pre>`;
   };
   return [
     '<div class="exchange">',
-    `<p class="line">step ${esc(e.step)} · ${esc(e.role)} · <code>${esc(e.request.method)} ${esc(e.request.url)}</code></p>`,
+    `<p class="line">${e.step === undefined ? 'before the steps' : `step ${esc(e.step)}`} · ${esc(e.role)} · <code>${esc(e.request.method)} ${esc(e.request.url)}</code></p>`,
     message(e.request.headers, e.request.body),
     e.response === undefined ? '' : `<p class="line">response <strong>${esc(e.response.status)}</strong> · ${esc(e.duration_ms)} ms</p>`,
     e.response === undefined ? '' : message(e.response.headers, e.response.body, e.response.truncated === true),
@@ -338,7 +360,7 @@ td.insecure{color:var(--bad);font-weight:600}
 .s-passed-text{color:var(--ok)}.s-failed-text,.s-error-text{color:var(--bad)}.s-warning-text{color:var(--warn)}.s-skipped-text,.s-not-run-text{color:var(--skip)}.s-not-applicable-text{color:var(--na)}.s-uncovered-text{color:var(--unc)}
 .counts{display:flex;flex-wrap:wrap;gap:8px}
 .count{border:1px solid var(--line);border-radius:6px;padding:4px 12px;min-width:88px}
-.count .n{display:block;font-size:20px;font-weight:600}.count .l{font-size:12px;color:var(--muted)}
+.count .n{display:block;font-size:20px;font-weight:600}.count .l{font-size:12px;color:var(--muted)}.count a{color:inherit;text-decoration:none;display:block}.count a .l{text-decoration:underline}
 .filters{display:flex;flex-wrap:wrap;gap:6px;margin:6px 0}
 .filters button{font:inherit;font-size:12px;padding:2px 10px;border:1px solid var(--line);border-radius:12px;background:var(--bg);cursor:pointer}
 .filters button[aria-pressed="true"]{background:var(--fg);color:var(--bg)}

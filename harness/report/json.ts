@@ -131,11 +131,24 @@ function resolve(node: Schema, root: SchemaObject): Schema {
 
 /** A checked value as text for humans: strings as they are, anything else as indented JSON. */
 export function displayValue(value: unknown): string {
-  if (typeof value === 'string') return value;
+  if (typeof value === 'string') return elideBlobs(value);
   if (value === undefined) return '(nothing)';
   try {
-    return JSON.stringify(value, null, 2) ?? String(value);
+    return elideBlobs(JSON.stringify(value, null, 2) ?? String(value));
   } catch {
     return String(value);
   }
+}
+
+/** A run of base64 (or base64url) this long is an image or a blob, not something to read. */
+const BLOB = /[A-Za-z0-9+/_-]{512,}={0,2}/g;
+const BLOB_KEPT = 48;
+
+/**
+ * Text for a reader: each base64 blob (a QR code's PNG, say) cut to its first
+ * characters and a count, so that it does not bury the values around it. The
+ * views do this; report.json keeps every byte.
+ */
+export function elideBlobs(text: string): string {
+  return text.replace(BLOB, (blob) => `${blob.slice(0, BLOB_KEPT)}…[${blob.length - BLOB_KEPT} more base64 characters; in full in report.json]`);
 }

@@ -2,8 +2,8 @@
 // file, one <testcase> per test. Every string is treated as hostile: XML-escaped,
 // and characters XML 1.0 forbids (§2.2 Char) are replaced, never passed through.
 import type { Exchange, Report, TestResult } from './model.ts';
-import { displayValue } from './json.ts';
-import { coverageLine } from './wording.ts';
+import { displayValue, elideBlobs } from './json.ts';
+import { atStep, coverageLine } from './wording.ts';
 import { observedFailure } from './aggregate.ts';
 
 export function junitXml(report: Report): string {
@@ -98,7 +98,7 @@ function outcome(test: TestResult): string[] {
       const known = test.known_failure ? 'known failure (baseline): ' : '';
       const message = known + (failing.map((c) => `${c.requirement} ${c.check}: ${c.message}`).join('; ') || (test.reason ?? 'failed'));
       const body = [
-        ...failing.map((c) => `${c.requirement} (${c.level}) ${c.check}, step ${c.step}: ${c.message}\n  expected: ${displayValue(c.expected)}\n  actual:   ${displayValue(c.actual)}`),
+        ...failing.map((c) => `${c.requirement} (${c.level}) ${c.check}${atStep(c)}: ${c.message}\n  expected: ${displayValue(c.expected)}\n  actual:   ${displayValue(c.actual)}`),
         ...(failing.length === 0 && test.reason !== undefined ? [test.reason] : []),
         `rerun: ${test.rerun}`,
       ].join('\n\n');
@@ -109,7 +109,7 @@ function outcome(test: TestResult): string[] {
       const setup = test.checks.filter((c) => c.setup && !c.passed);
       if (test.error_code === 'HARNESS_SETUP_FAILED' && setup.length > 0) {
         const known = test.known_failure ? 'known failure (baseline): ' : '';
-        const body = [`${test.reason ?? 'setup failed'}`, ...setup.map((c) => `${c.requirement} (${c.level}) ${c.check}, step ${c.step}: ${c.message}\n  expected: ${displayValue(c.expected)}\n  actual:   ${displayValue(c.actual)}`), `rerun: ${test.rerun}`].join('\n\n');
+        const body = [`${test.reason ?? 'setup failed'}`, ...setup.map((c) => `${c.requirement} (${c.level}) ${c.check}${atStep(c)}: ${c.message}\n  expected: ${displayValue(c.expected)}\n  actual:   ${displayValue(c.actual)}`), `rerun: ${test.rerun}`].join('\n\n');
         return [`      <failure message=${attr(`${known}setup failed: ${test.reason ?? ''}`)} type=${attr([...new Set(setup.map((c) => c.requirement))].join(' '))}>${text(body)}</failure>`];
       }
       return [`      <error message=${attr(`${test.error_code ?? 'HARNESS_INTERNAL'}: ${test.reason ?? 'harness error'}`)} type=${attr(test.error_code ?? 'harness-error')}>${text(`${test.reason ?? 'harness error'}\n\nrerun: ${test.rerun}`)}</error>`];
@@ -125,11 +125,11 @@ function outcome(test: TestResult): string[] {
 
 function exchangeText(e: Exchange): string {
   const headers = (h: Readonly<Record<string, string>>) => Object.entries(h).map(([k, v]) => `${k}: ${v}`);
-  const parts = [`step ${e.step} (${e.role}) ${e.request.method} ${e.request.url}`, ...headers(e.request.headers)];
-  if (e.request.body !== undefined) parts.push('', e.request.body);
+  const parts = [`${e.step === undefined ? 'before the steps' : `step ${e.step}`} (${e.role}) ${e.request.method} ${e.request.url}`, ...headers(e.request.headers)];
+  if (e.request.body !== undefined) parts.push('', elideBlobs(e.request.body));
   if (e.response !== undefined) {
     parts.push('', `-> ${e.response.status} (${e.duration_ms} ms)`, ...headers(e.response.headers));
-    if (e.response.body !== undefined) parts.push('', e.response.body + (e.response.truncated ? '\n[body truncated]' : ''));
+    if (e.response.body !== undefined) parts.push('', elideBlobs(e.response.body) + (e.response.truncated ? '\n[body truncated]' : ''));
   }
   if (e.error !== undefined) parts.push('', `-> transport error: ${e.error}`);
   return parts.join('\n');

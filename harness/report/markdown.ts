@@ -3,8 +3,9 @@
 // block data goes into fences longer than any backtick run it contains.
 import { stripControl } from '../text.ts';
 import { displayValue } from './json.ts';
+import { alikeErrors } from './group.ts';
 import type { Report, RequirementResult, TestResult } from './model.ts';
-import { baselineNote, coverageLine, REQUIREMENT_STATUSES, VERDICT_MEANING, VERDICT_WORD } from './wording.ts';
+import { baselineNote, coverageLine, atStep, REQUIREMENT_STATUSES, targetName, targetNotes, VERDICT_MEANING, VERDICT_WORD } from './wording.ts';
 
 /** Step summaries are capped (GitHub: 1 MiB); long values are cut and the full text stays in report.json / report.html. */
 const BLOCK_LIMIT = 4000;
@@ -15,6 +16,7 @@ export function summaryMarkdown(report: Report): string {
   out.push(`## cpr-conformance: ${VERDICT_WORD[report.verdict]}`, '');
   out.push(`**Verdict: ${VERDICT_WORD[report.verdict]}**: ${VERDICT_MEANING[report.verdict]}${report.run.incomplete ? ' The run was cut short: results are partial.' : ''}`, '');
   out.push(`**Coverage**: ${inline(coverageLine(report.coverage))}.`, '');
+  for (const line of targetNotes(report.run.target)) out.push(`**Target**: ${inline(line)}.`, '');
   const note = baselineNote(report);
   if (note !== undefined) out.push(`**Baseline**: ${inline(note)}.`, '');
   out.push(...runFacts(report), '');
@@ -32,7 +34,7 @@ export function summaryMarkdown(report: Report): string {
 function runFacts(report: Report): string[] {
   const { run } = report;
   const rows: [string, string][] = [
-    ['Target', `${run.target.name}${run.target.embedded ? ' (embedded reference)' : ''}`],
+    ['Target', targetName(run.target)],
     ['Profile version', run.profile_version],
     ['Suite version', run.suite_version],
     ['Started', run.started_at],
@@ -97,9 +99,14 @@ function untestedTable(report: Report): string[] {
     '',
     '| ID | Level | Status | Why |',
     '|---|---|---|---|',
-    ...untested.map((r) => row([r.id, r.level, r.status, r.reason ?? ''])),
+    ...untested.map((r) => row([r.id, r.level, r.status, runErrorsNamed(report, r.reason ?? '')])),
     '',
   ];
+}
+
+/** A run-level harness error is said once, under Harness errors, not again in every row. */
+function runErrorsNamed(report: Report, reason: string): string {
+  return report.errors.reduce((text, e) => (e.message.length > 20 ? text.split(e.message).join('see Harness errors') : text), reason);
 }
 
 /** Requirements with a part no test can observe, said so whatever their status. */
@@ -122,9 +129,20 @@ function failureDetails(report: Report): string[] {
   const failing = report.tests.filter((t) => t.status === 'failed' || t.status === 'error');
   if (failing.length === 0) return [];
   const out = ['### Failed tests', ''];
-  for (const test of failing.slice(0, DETAILED_FAILURES)) out.push(...testDetail(test));
-  if (failing.length > DETAILED_FAILURES) out.push(`${failing.length - DETAILED_FAILURES} more failed or errored tests are listed in report.html and report.json.`, '');
+  // Tests that errored alike (an unreachable target, say) are one line, not one entry each.
+  const { groups, single: detailed } = alikeErrors(failing);
+  for (const tests of groups) {
+    const first = tests[0]!;
+    const ids = tests.slice(0, 12).map((t) => t.id).join(', ') + (tests.length > 12 ? ` and ${tests.length - 12} more` : '');
+    out.push(`- ${tests.length} tests, harness error ${inline(first.error_code ?? 'unknown')} (not a conformance result): ${inline(firstLine(first.reason ?? ''))}. Tests: ${inline(ids)}.`, '');
+  }
+  for (const test of detailed.slice(0, DETAILED_FAILURES)) out.push(...testDetail(test));
+  if (detailed.length > DETAILED_FAILURES) out.push(`${detailed.length - DETAILED_FAILURES} more failed or errored tests are listed in report.html and report.json.`, '');
   return out;
+}
+
+function firstLine(text: string): string {
+  return text.split('\n')[0]!.slice(0, 500);
 }
 
 function testDetail(test: TestResult): string[] {
@@ -138,7 +156,7 @@ function testDetail(test: TestResult): string[] {
   else if (test.error_code !== undefined) out.push(`Harness error ${inline(test.error_code)}: not a conformance result.`, '');
   if (test.reason !== undefined) out.push(`Reason: ${inline(test.reason)}`, '');
   for (const check of test.checks.filter((c) => !c.passed)) {
-    out.push(`- Check ${inline(check.check)} for ${inline(check.requirement)} (${inline(check.level)}), step ${check.step}: ${inline(check.message)}`, '');
+    out.push(`- Check ${inline(check.check)} for ${inline(check.requirement)} (${inline(check.level)})${inline(atStep(check))}: ${inline(check.message)}`, '');
     out.push('Expected:', '', ...fence(displayValue(check.expected)), '', 'Actual:', '', ...fence(displayValue(check.actual)), '');
   }
   if (test.seed !== undefined || test.path !== undefined) out.push(`Property seed ${inline(String(test.seed ?? ''))}, path ${inline(test.path ?? '')}.`, '');
@@ -160,10 +178,12 @@ function blockText(value: string): string {
 }
 
 // Backslash-escaped: Markdown punctuation that makes emphasis, code, links,
-// tables, strikethrough, math (`$`) and heading closers (`#`); `:` and `www.`
-// so no scheme, bare URL or emoji shortcode is recognised. Entities for `&<>`
-// so no HTML or <autolink> forms. Data never starts a line (block markers).
-const INLINE = /[\\`*_[\]|~:$#]|[&<>]|(?<=www)\./gi;
+// tables, strikethrough, math (`$`) and heading closers (`#`); a `:` only where
+// it would make a link or an emoji (`scheme://`, `:shortcode:`), an `@` (email
+// autolinks) and the `.` of `www.`, so no bare URL is recognised while plain
+// text ("exercised: 3 passed", 13:39:19, host:port) stays plain. Entities for
+// `&<>` so no HTML or <autolink> forms. Data never starts a line (block markers).
+const INLINE = /[\\`*_[\]|~$#@]|[&<>]|:(?=\/\/)|:(?=(?:[\w+-]*[a-z_+-][\w+-]*|100|1234):)|(?<=www)\./gi;
 const ENTITY: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
 
 /** Data as inline Markdown text: one line, nothing in it is markup. */

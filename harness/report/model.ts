@@ -39,8 +39,12 @@ export interface CheckResult {
   readonly requirement: string;
   readonly level: Level;
   readonly passed: boolean;
-  /** Index of the step (0-based) whose result was checked. */
-  readonly step: number;
+  /**
+   * The step whose result was checked, as reasons name it (1-based): "3", or
+   * "5.2 (i=7)" inside a repeat. Absent for a property's checks (they judge the
+   * whole generated case).
+   */
+  readonly step?: string;
   readonly expected: unknown;
   readonly actual: unknown;
   readonly message: string;
@@ -54,7 +58,8 @@ export interface CheckResult {
 
 /** One request and its response, as sent and as received (bodies capped). */
 export interface Exchange {
-  readonly step: number;
+  /** The step that sent it, named as CheckResult.step; absent for the harness's own reads before the first step and in property cases. */
+  readonly step?: string;
   readonly role: Role;
   readonly request: { readonly method: string; readonly url: string; readonly headers: Readonly<Record<string, string>>; readonly body?: string };
   readonly response?: { readonly status: number; readonly headers: Readonly<Record<string, string>>; readonly body?: string; readonly truncated?: boolean };
@@ -155,7 +160,21 @@ export interface RunInfo {
 export interface TargetDescription {
   readonly name: string;
   readonly embedded: boolean;
-  readonly roles: Readonly<Partial<Record<Role, { readonly adapter: string; readonly base_url?: string; readonly tls: 'verified' | 'insecure' | 'none' | 'in-process'; readonly capabilities: readonly string[] }>>>;
+  readonly roles: Readonly<
+    Partial<
+      Record<
+        Role,
+        {
+          readonly adapter: string;
+          readonly base_url?: string;
+          readonly tls: 'verified' | 'insecure' | 'none' | 'in-process';
+          readonly capabilities: readonly string[];
+          /** Why capability discovery found none, when the target's answer was odd (an error status, a malformed list). */
+          readonly capabilities_note?: string;
+        }
+      >
+    >
+  >;
 }
 
 export interface Summary {

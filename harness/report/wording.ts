@@ -1,6 +1,6 @@
 // The words every view of a report uses for its verdict and coverage, so the
 // terminal, summary.md, report.html and junit.xml say the same thing.
-import type { Coverage, Report, RequirementStatus, Verdict } from './model.ts';
+import type { Coverage, Report, RequirementStatus, TargetDescription, Verdict } from './model.ts';
 
 export const VERDICT_WORD: Readonly<Record<Verdict, string>> = {
   conformant: 'CONFORMANT',
@@ -32,4 +32,23 @@ export function baselineNote(report: Pick<Report, 'baseline_diff' | 'tests'>): s
   if (diff === undefined) return undefined;
   const known = report.tests.filter((t) => t.known_failure).length;
   return `baseline: ${known} known failure(s) still observed, ${diff.new_failures.length} new failure(s), ${diff.unexpected_passes.length} unexpected pass(es); the baseline changes the exit code only`;
+}
+
+/** The target as reports name it: the embedded reference is said to be one once. */
+export function targetName(target: Pick<TargetDescription, 'name' | 'embedded'>): string {
+  return target.embedded && !target.name.includes('embedded reference') ? `${target.name} (embedded reference)` : target.name;
+}
+
+/** What the harness noticed about the target while opening it, one line per role ("payee: GET ... answered 500; ..."). */
+export function targetNotes(target: Pick<TargetDescription, 'roles'>): string[] {
+  const notes = new Map<string, string[]>();
+  for (const [role, entry] of Object.entries(target.roles)) {
+    if (entry?.capabilities_note !== undefined) notes.set(entry.capabilities_note, [...(notes.get(entry.capabilities_note) ?? []), role]);
+  }
+  return [...notes].map(([note, roles]) => `${roles.join(' and ')}: ${note}`);
+}
+
+/** ", step 3" for a check or exchange tied to a step; nothing otherwise. */
+export function atStep(item: { readonly step?: string }): string {
+  return item.step === undefined ? '' : `, step ${item.step}`;
 }

@@ -6,6 +6,7 @@ import { embeddedTarget, openTarget, targetFromUrl, type OpenOptions, type Targe
 import { readFileSync } from 'node:fs';
 import { HarnessError } from '../cli/errors.ts';
 import type { TargetDescription } from '../report/model.ts';
+import { targetNotes } from '../report/wording.ts';
 import type { TargetConfig } from '../target/config.ts';
 import type { Terminal } from './terminal.ts';
 
@@ -41,6 +42,7 @@ export async function resolveTarget(choice: TargetChoice, terminal: Terminal, op
   if (target.description.roles && Object.values(target.description.roles).some((r) => r?.tls === 'insecure')) {
     terminal.line('warning: TLS verification is off for this target (--insecure); the report records it');
   }
+  for (const line of targetNotes(target.description)) terminal.line(`warning: ${line}`);
   return { config: target.config, description: target.description, close: () => target.close() };
 }
 

@@ -81,10 +81,12 @@ export class ScenarioContext {
   readonly keys = new Map<string, NamedKey>();
   readonly transcript: Exchange[] = [];
   readonly checks: CheckResult[] = [];
-  /** The top-level step running (0-based), for the transcript. */
-  stepIndex = 0;
-  /** The step running as reports name it: "3", or "5.2" inside a repeat. */
-  stepLabel = '1';
+  /**
+   * The step running as reports name it (1-based): "3", or "5.2 (i=7)" for the
+   * second step inside step 5, a repeat, in its iteration 7. Undefined before
+   * the first step (the harness's own reads) and in property cases.
+   */
+  stepLabel: string | undefined = undefined;
   /** The deepest renewal_chain seen for each pack_id in the Operator's answers. */
   readonly packDepths = new Map<string, number>();
   /** Names captured by setup steps, so that a value missing from their answers is charged to the setup. */
@@ -141,7 +143,7 @@ export class ScenarioContext {
 
   record(role: Role, request: WireRequest, url: string, response: WireResponse | undefined, error: string | undefined, durationMs: number): void {
     this.transcript.push({
-      step: this.stepIndex,
+      ...(this.stepLabel !== undefined ? { step: this.stepLabel } : {}),
       role,
       request: { method: request.method, url, headers: redact(request.headers ?? {}), ...(request.body !== undefined ? { body: cap(text(request.body)) } : {}) },
       ...(response

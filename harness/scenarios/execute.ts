@@ -84,7 +84,7 @@ export async function executeScenario(scenario: Scenario, target: ScenarioTarget
     if (scenario.readsPolicy) ctx.vars['policy'] = await policyOf(ctx);
     await runSteps(ctx, scenario.steps, progress);
   } catch (error) {
-    const where = `step ${ctx.stepLabel}`;
+    const where = ctx.stepLabel === undefined ? 'before the first step' : `step ${ctx.stepLabel}`;
     if (error instanceof StepError) {
       // What the scenario observed before the step that could not be carried out still stands.
       if (progress.failures.length > 0) return finish('failed', `${failureReason(progress)}; then ${where} could not be carried out: ${error.message}`);
@@ -105,16 +105,19 @@ export async function executeScenario(scenario: Scenario, target: ScenarioTarget
   return finish('passed');
 }
 
+function stepOf(ctx: ScenarioContext): { step?: string } {
+  return ctx.stepLabel === undefined ? {} : { step: ctx.stepLabel };
+}
+
 function failureReason(progress: Progress): string {
   const more = progress.failures.length > 1 ? ` (and ${progress.failures.length - 1} more failed check${progress.failures.length > 2 ? 's' : ''})` : '';
   return `${progress.failures[0]!}${more}${progress.stopped ? `; ${progress.stopped}` : ''}`;
 }
 
 /** Runs steps in order until the story breaks; returns false when the scenario must stop. */
-async function runSteps(ctx: ScenarioContext, steps: readonly Step[], progress: Progress): Promise<boolean> {
+async function runSteps(ctx: ScenarioContext, steps: readonly Step[], progress: Progress, iteration = ''): Promise<boolean> {
   for (const step of steps) {
-    ctx.stepLabel = step.label;
-    ctx.stepIndex = Number(step.label.split('.')[0]) - 1;
+    ctx.stepLabel = `${step.label}${iteration}`;
     const go = step.body ? await runRepeat(ctx, step, progress) : await runStep(ctx, step, progress);
     if (!go) return false;
   }
@@ -129,7 +132,7 @@ async function runRepeat(ctx: ScenarioContext, step: Step, progress: Progress): 
   if (times > MAX_ITERATIONS) throw new StepError('not-applicable', `repeat: the target's values ask for ${times} iterations, more than the ${MAX_ITERATIONS} a scenario walks`);
   for (let i = 0; i < times; i++) {
     ctx.vars['i'] = i;
-    if (!(await runSteps(ctx, step.body!, progress))) return false;
+    if (!(await runSteps(ctx, step.body!, progress, ` (i=${i})`))) return false;
   }
   return true;
 }
@@ -179,13 +182,13 @@ function checkResults(ctx: ScenarioContext, step: Step, check: CheckEntry, v: Ve
     requirement,
     level: ctx.levelOf(requirement),
     passed: v.passed,
-    step: ctx.stepIndex,
+    ...stepOf(ctx),
     expected: v.expected,
     actual: v.actual,
     message: v.message,
     ...mark,
   }));
-  const extras = (v.extra ?? []).map((x) => ({ check: x.check, requirement: x.requirement, level: ctx.levelOf(x.requirement), passed: x.passed, step: ctx.stepIndex, expected: x.expected, actual: x.actual, message: x.message, ...mark }));
+  const extras = (v.extra ?? []).map((x) => ({ check: x.check, requirement: x.requirement, level: ctx.levelOf(x.requirement), passed: x.passed, ...stepOf(ctx), expected: x.expected, actual: x.actual, message: x.message, ...mark }));
   return { own, extras };
 }
 
@@ -216,7 +219,7 @@ function renderValues<T>(ctx: ScenarioContext, step: Step, evaluate: () => T, pr
         requirement,
         level: ctx.levelOf(requirement),
         passed: false,
-        step: ctx.stepIndex,
+        ...stepOf(ctx),
         expected: 'an answer holding the values this step reads',
         actual: error.message,
         message: 'the target answered without a value this step needs',

@@ -1,7 +1,8 @@
 // The target's side of the test-control interface (PROFILE.md §12): the bearer
 // token goes on /_control/ requests only, and capability discovery asks
 // GET /_control/capabilities. An implementation without the interface is still
-// certifiable: no answer but 200 means no capabilities, never an error.
+// certifiable: no answer but 200 means no capabilities, never an error (an
+// answer other than 200 or 404 is noted in the report).
 import { interceptSend } from '../adapters/intercept.ts';
 import type { HttpRole, WireRequest } from '../adapters/types.ts';
 import { CAPABILITIES, type Capability } from './config.ts';
@@ -19,16 +20,30 @@ export function withControlToken(role: HttpRole, token: string): HttpRole {
   return interceptSend(role, send);
 }
 
+/** What capability discovery found, and, when the answer was not a plain list or a 404, what was odd about it. */
+export interface Discovery {
+  readonly capabilities: Set<Capability>;
+  readonly note?: string;
+}
+
 /**
  * GET /_control/capabilities: 200 gives its list (unknown names dropped), any
- * other status an empty set. A TransportError is thrown: the role did not answer.
+ * other status an empty set. A 404 is a target without the interface; any
+ * other answer (an error status, a body that is not the list) is said in
+ * `note`, so the report can say why the capabilities are none.
+ * A TransportError is thrown: the role did not answer.
  */
-export async function discoverCapabilities(role: HttpRole, timeoutMs: number): Promise<Set<Capability>> {
+export async function discoverCapabilities(role: HttpRole, timeoutMs: number): Promise<Discovery> {
   const response = await role.send({ method: 'GET', path: `${CONTROL_PREFIX}capabilities`, headers: { accept: 'application/json' }, timeoutMs });
-  if (response.status !== 200 || response.truncated) return new Set();
-  const listed = parseJson(response.body)?.['capabilities'];
-  if (!Array.isArray(listed)) return new Set();
-  return new Set(CAPABILITIES.filter((c) => listed.includes(c)));
+  const asked = `GET ${CONTROL_PREFIX}capabilities`;
+  if (response.status === 404) return { capabilities: new Set() };
+  if (response.status === 401 || response.status === 403) {
+    return { capabilities: new Set(), note: `${asked} answered ${response.status}: the control token was refused or missing (--control-token, or control.token_env in the target file); treated as no test-control capabilities` };
+  }
+  if (response.status !== 200) return { capabilities: new Set(), note: `${asked} answered ${response.status}; treated as no test-control capabilities` };
+  const listed = response.truncated ? undefined : parseJson(response.body)?.['capabilities'];
+  if (!Array.isArray(listed)) return { capabilities: new Set(), note: `${asked} answered 200 without a JSON object whose "capabilities" is a list; treated as no test-control capabilities` };
+  return { capabilities: new Set(CAPABILITIES.filter((c) => listed.includes(c))) };
 }
 
 /** GET /_control/payee/config's plaintext_base_url, when the payee offers one. */

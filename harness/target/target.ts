@@ -14,7 +14,7 @@ import type { TargetDescription } from '../report/model.ts';
 import { createRole as createReferenceRole } from '../../reference/adapter.ts';
 import { startReference, type ReferenceOptions } from '../../reference/start.ts';
 import type { AppRoleConfig, Capability, HttpRoleConfig, RoleCredentials, TargetConfig } from './config.ts';
-import { discoverCapabilities, discoverPlaintextUrl, withControlToken } from './control.ts';
+import { discoverCapabilities, discoverPlaintextUrl, withControlToken, type Discovery } from './control.ts';
 import { unreachable } from './preflight.ts';
 
 /** The reference as a module role (the embedded paying application). */
@@ -26,6 +26,8 @@ export interface Target {
   readonly operator?: HttpRole;
   readonly payingApp?: PayingAppRole;
   readonly capabilities: { readonly payee: ReadonlySet<Capability>; readonly operator: ReadonlySet<Capability> };
+  /** Why a role's discovered capabilities are none when its answer was odd (an error status, a malformed list). */
+  readonly discoveryNotes?: { readonly payee?: string; readonly operator?: string };
   /** Keys from the target file. Secret: never in a report. */
   readonly credentials: { readonly payee: RoleCredentials; readonly operator: RoleCredentials };
   /** For the report: secrets redacted. */
@@ -53,7 +55,7 @@ export interface OpenOptions {
   readonly allowHosts?: readonly string[];
 }
 
-type RoleEntry = { readonly adapter: string; readonly base_url?: string; readonly tls: HttpRole['tls']; readonly capabilities: readonly string[] };
+type RoleEntry = { readonly adapter: string; readonly base_url?: string; readonly tls: HttpRole['tls']; readonly capabilities: readonly string[]; readonly capabilities_note?: string };
 
 /** Starts every role of a loaded target file; on any failure, what was started is closed again. */
 export async function openTarget(config: TargetConfig, options: OpenOptions = {}): Promise<Target> {
@@ -67,10 +69,15 @@ export async function openTarget(config: TargetConfig, options: OpenOptions = {}
     const payingApp = appConfig && (await openAppRole(appConfig, options));
     if (payingApp) opened.push(payingApp);
     const discovery = options.discoveryTimeoutMs ?? 3000;
-    const [payeeCaps, operatorCaps] = await Promise.all([
+    const [payeeFound, operatorFound] = await Promise.all([
       capabilitiesOf('payee', payee, config.payee, discovery),
       capabilitiesOf('operator', operator, config.operator, discovery),
     ]);
+    const [payeeCaps, operatorCaps] = [payeeFound.capabilities, operatorFound.capabilities];
+    const discoveryNotes = {
+      ...(payeeFound.note !== undefined ? { payee: payeeFound.note } : {}),
+      ...(operatorFound.note !== undefined ? { operator: operatorFound.note } : {}),
+    };
     return assemble({
       name: config.name,
       embedded: false,
@@ -84,6 +91,7 @@ export async function openTarget(config: TargetConfig, options: OpenOptions = {}
       ...(operator ? { operator } : {}),
       ...(payingApp ? { payingApp } : {}),
       capabilities: { payee: payeeCaps, operator: operatorCaps },
+      ...(Object.keys(discoveryNotes).length > 0 ? { discoveryNotes } : {}),
       credentials: { payee: config.payee?.credentials ?? {}, operator: config.operator?.credentials ?? {} },
       close: () => closeAll(opened),
     });
@@ -127,7 +135,7 @@ export async function targetFromUrl(url: string, given: UrlTargetOptions = {}): 
   };
   let role = make();
   try {
-    const capabilities = await guard('payee', role, () => discoverCapabilities(role, discovery));
+    const { capabilities, note } = await guard('payee', role, () => discoverCapabilities(role, discovery));
     const plaintext = capabilities.has('provision') ? await guard('payee', role, () => discoverPlaintextUrl(role, discovery)) : undefined;
     if (plaintext !== undefined) {
       await role.close();
@@ -152,6 +160,7 @@ export async function targetFromUrl(url: string, given: UrlTargetOptions = {}): 
       payee: shared,
       operator: shared,
       capabilities: { payee: capabilities, operator: capabilities },
+      ...(note !== undefined ? { discoveryNotes: { payee: note, operator: note } } : {}),
       credentials: { payee: {}, operator: {} },
       close: () => shared.close(),
     });
@@ -196,7 +205,7 @@ export async function embeddedTarget(options: { readonly reference?: ReferenceOp
       ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
     })) as PayingAppRole;
     opened.push(payingApp);
-    const capabilities = await guard('payee', role, () => discoverCapabilities(role, options.discoveryTimeoutMs ?? 3000));
+    const { capabilities } = await guard('payee', role, () => discoverCapabilities(role, options.discoveryTimeoutMs ?? 3000));
     const http: HttpRoleConfig = {
       adapter: 'http',
       baseUrl: ref.url,
@@ -329,9 +338,9 @@ async function startRole<R>(name: string, start: () => Promise<R>): Promise<R> {
   }
 }
 
-async function capabilitiesOf(name: HttpRoleName, role: HttpRole | undefined, config: HttpRoleConfig | undefined, timeoutMs: number): Promise<Set<Capability>> {
-  if (!role || !config) return new Set();
-  if (config.capabilities !== 'auto') return new Set(config.capabilities);
+async function capabilitiesOf(name: HttpRoleName, role: HttpRole | undefined, config: HttpRoleConfig | undefined, timeoutMs: number): Promise<Discovery> {
+  if (!role || !config) return { capabilities: new Set() };
+  if (config.capabilities !== 'auto') return { capabilities: new Set(config.capabilities) };
   return guard(name, role, () => discoverCapabilities(role, timeoutMs));
 }
 
@@ -355,7 +364,7 @@ function assemble(parts: Parts): Target {
 }
 
 /** Only adapter kinds, URLs, TLS handling and capability names: nothing secret can get in. */
-export function describeTarget(parts: Pick<Target, 'name' | 'embedded' | 'payee' | 'operator' | 'payingApp' | 'capabilities'>): TargetDescription {
+export function describeTarget(parts: Pick<Target, 'name' | 'embedded' | 'payee' | 'operator' | 'payingApp' | 'capabilities' | 'discoveryNotes'>): TargetDescription {
   const roles: Partial<Record<'payee' | 'operator' | 'paying-app', RoleEntry>> = {};
   for (const name of ['payee', 'operator'] as const) {
     const role = parts[name];
@@ -365,6 +374,7 @@ export function describeTarget(parts: Pick<Target, 'name' | 'embedded' | 'payee'
       ...(role.baseUrl !== undefined ? { base_url: role.baseUrl } : {}),
       tls: role.tls,
       capabilities: [...parts.capabilities[name]].sort(),
+      ...(parts.discoveryNotes?.[name] !== undefined ? { capabilities_note: parts.discoveryNotes[name] } : {}),
     };
   }
   if (parts.payingApp) roles['paying-app'] = { adapter: parts.payingApp.kind, tls: 'in-process', capabilities: [] };

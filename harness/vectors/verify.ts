@@ -87,7 +87,7 @@ async function referenceSide(): Promise<HttpSide> {
   const ref = await startReference({ port: 0, plaintextPort: null });
   const role = createHttpRole({ baseUrl: ref.url, ca: ref.tls.ca });
   try {
-    const capabilities = await discoverCapabilities(role, 3000);
+    const { capabilities } = await discoverCapabilities(role, 3000);
     return {
       name: `the embedded reference (${ref.url})`,
       roles: { payee: role, operator: role },

@@ -12,7 +12,7 @@ const REGISTRY: Requirement[] = [
   requirement('PAYEE-MUST-1', 'MUST', ['payee']),
 ];
 
-const check = (req: string, passed: boolean, extra: Partial<CheckResult> = {}): CheckResult => ({ check: 'status', requirement: req, level: 'MUST', passed, step: 0, expected: 200, actual: passed ? 200 : 500, message: 'status', ...extra });
+const check = (req: string, passed: boolean, extra: Partial<CheckResult> = {}): CheckResult => ({ check: 'status', requirement: req, level: 'MUST', passed, step: '1', expected: 200, actual: passed ? 200 : 500, message: 'status', ...extra });
 const test = (id: string, requirements: string[], status: TestResult['status'], checks: CheckResult[], extra: Partial<TestResult> = {}): TestResult => ({
   id,
   title: id,

@@ -16,6 +16,7 @@ export const HOSTILE = {
   link: '[click me](javascript:alert(1))',
   pipes: 'a | b || c',
   emphasis: '*strong* _em_ ~~gone~~ `code`',
+  autolinks: 'https://evil.example/x www.evil.example pay@evil.example :smile: :100:',
 } as const;
 
 /** A response body with every payload, backtick runs that would close a naive fence, and CRLF. */
@@ -39,7 +40,7 @@ export const HOSTILE_PROBLEM = {
 const RERUN = (id: string) => `npx cpr-conformance run --only ${id} --seed 42`;
 
 function check(requirement: string, passed: boolean, overrides: Partial<CheckResult> = {}): CheckResult {
-  return { check: 'status', requirement, level: 'MUST', passed, step: 0, expected: 200, actual: passed ? 200 : 500, message: passed ? 'status is 200' : 'status is not 200', ...overrides };
+  return { check: 'status', requirement, level: 'MUST', passed, step: '1', expected: 200, actual: passed ? 200 : 500, message: passed ? 'status is 200' : 'status is not 200', ...overrides };
 }
 
 function test(overrides: Partial<TestResult> & Pick<TestResult, 'id' | 'requirements' | 'status'>): TestResult {
@@ -59,7 +60,7 @@ function test(overrides: Partial<TestResult> & Pick<TestResult, 'id' | 'requirem
 }
 
 const hostileExchange: Exchange = {
-  step: 1,
+  step: '2',
   role: 'payee',
   request: { method: 'POST', url: 'http://127.0.0.1:8080/v1/cpr', headers: { 'content-type': 'application/json' }, body: '{"amount":"10.00"}' },
   response: {
@@ -81,10 +82,10 @@ export function fixtureTests(): TestResult[] {
       requirements: ['CPR-ID-1'],
       status: 'failed',
       checks: [
-        check('CPR-ID-1', true, { step: 0 }),
-        check('CPR-ID-1', false, { check: 'problem', step: 1, expected: { status: 400, code: 'INVALID_REQUEST' }, actual: HOSTILE_PROBLEM, message: `problem code is ${HOSTILE.img}` }),
+        check('CPR-ID-1', true, { step: '1' }),
+        check('CPR-ID-1', false, { check: 'problem', step: '2', expected: { status: 400, code: 'INVALID_REQUEST' }, actual: HOSTILE_PROBLEM, message: `problem code is ${HOSTILE.img}` }),
       ],
-      transcript: [{ ...hostileExchange, step: 0, response: { status: 201, headers: {}, body: '{}' } }, hostileExchange],
+      transcript: [{ ...hostileExchange, step: '1', response: { status: 201, headers: {}, body: '{}' } }, hostileExchange],
     }),
     test({
       id: 'CPR-ID-002',
@@ -121,7 +122,7 @@ export function fixtureTests(): TestResult[] {
       requirements: ['TOK-ONCE-1'],
       status: 'error',
       reason: `setup failed: provision answered ${HOSTILE.script}`,
-      transcript: [{ step: 0, role: 'payee', request: { method: 'POST', url: 'http://127.0.0.1:8080/_control/provision', headers: {} }, error: `ECONNRESET ${HOSTILE.ansi}`, duration_ms: 3 }],
+      transcript: [{ step: '1', role: 'payee', request: { method: 'POST', url: 'http://127.0.0.1:8080/_control/provision', headers: {} }, error: `ECONNRESET ${HOSTILE.ansi}`, duration_ms: 3 }],
     }),
     test({
       id: 'TOK-RACE-001',

@@ -139,6 +139,29 @@ describe('reportHtml', () => {
     );
   });
 
+  it('puts the failures right after the summary, before the matrix, and links the failed and error counts to them', () => {
+    const order = ['id="summary"', 'id="failures"', 'id="requirements"', 'id="tests"'].map((id) => html.indexOf(id));
+    expect(order.every((at) => at > 0)).toBe(true);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+    const summary = html.slice(html.indexOf('id="summary"'), html.indexOf('</section>', html.indexOf('id="summary"')));
+    expect(summary).toMatch(/<a href="#failures"><span class="n">\d+<\/span><span class="l">failed<\/span><\/a>/);
+    expect(summary).toMatch(/<a href="#failures"><span class="n">\d+<\/span><span class="l">error<\/span><\/a>/);
+    // Nothing failed: no link to a section that is not there.
+    expect(reportHtml(buildReport({ tests: fixtureTests().filter((t) => t.status === 'passed') }))).not.toContain('href="#failures"');
+  });
+
+  it('shows one entry for tests that errored alike, and what capability discovery noticed, at the top', () => {
+    const report = buildReport();
+    const [base] = fixtureTests().filter((t) => t.status === 'error');
+    const alike = Array.from({ length: 5 }, (_, i) => ({ ...base!, id: `X-00${i}`, checks: [], reason: 'not run: nothing answered' }));
+    const roles = { payee: { adapter: 'http', tls: 'verified' as const, capabilities: [], capabilities_note: 'GET /_control/capabilities answered 500; treated as no test-control capabilities' } };
+    const page = reportHtml({ ...report, tests: [...report.tests, ...alike], run: { ...report.run, target: { ...report.run.target, roles } } });
+    expect(page.match(/5 tests: harness error/g)).toHaveLength(1);
+    for (let i = 0; i < 5; i++) expect(page).toContain(`<li id="f-X-00${i}">`);
+    const banner = page.slice(0, page.indexOf('</header>'));
+    expect(banner).toContain('<p class="target-note">Target: payee: GET /_control/capabilities answered 500; treated as no test-control capabilities.</p>');
+  });
+
   it('links a failing test from the matrix to its failure details', () => {
     const row = html.split('\n').find((l) => l.startsWith('<tr id="r-CPR-ID-2"'));
     expect(row).toContain('<span class="badge s-warning">warning</span></td><td><a href="#f-CPR-ID-002" class="bad">CPR-ID-002</a></td>');
@@ -176,6 +199,17 @@ describe('reportHtml', () => {
     expect(html).toContain('[body truncated]');
     expect(html).toContain('transport error after 3 ms: ECONNRESET \\u001b[31mRED\\u001b[0m');
     expect(html).toContain('<pre class="rerun">\nnpx cpr-conformance run --only TOK-ONCE-001 --seed 42</pre>');
+  });
+
+  it('cuts a base64 blob (a QR PNG) in a transcript to a few characters, so the values beside it stay in view', () => {
+    const png = Buffer.alloc(2400, 7).toString('base64');
+    const [test] = fixtureTests().filter((t) => t.status === 'failed');
+    const body = JSON.stringify({ token: 'tok-visible', qr_png: png });
+    const withBlob = { ...test!, transcript: [{ step: '1', role: 'payee' as const, request: { method: 'GET', url: 'https://p.test/cpr/x', headers: {} }, response: { status: 200, headers: {}, body }, duration_ms: 1 }] };
+    const page = reportHtml(buildReport({ tests: [withBlob] }));
+    expect(page).toContain('tok-visible');
+    expect(page).not.toContain(png);
+    expect(page).toContain(`${png.slice(0, 48)}…[${png.length - 48} more base64 characters; in full in report.json]`);
   });
 
   it('keeps a body that starts with a blank line intact (one newline after <pre> is eaten by parsers)', () => {

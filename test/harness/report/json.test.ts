@@ -18,7 +18,7 @@ const run: Presence<RunInfo> = {
   node_version: 'required', strict: 'required', profile_advisory: 'required', allow_partial: 'required', selection: 'required', shard: 'optional', baseline: 'optional', command: 'required', incomplete: 'required',
 };
 const target: Presence<TargetDescription> = { name: 'required', embedded: 'required', roles: 'required' };
-const roleTarget: Presence<RoleTarget> = { adapter: 'required', base_url: 'optional', tls: 'required', capabilities: 'required' };
+const roleTarget: Presence<RoleTarget> = { adapter: 'required', base_url: 'optional', tls: 'required', capabilities: 'required', capabilities_note: 'optional' };
 const summary: Presence<Summary> = { total: 'required', passed: 'required', failed: 'required', skipped: 'required', not_applicable: 'required', error: 'required', warnings: 'required' };
 const coverage: Presence<Coverage> = { roles: 'required', deciding: 'required', passed: 'required', failed: 'required', untested: 'required', untested_ids: 'required' };
 const requirement: Presence<RequirementResult> = { id: 'required', level: 'required', roles: 'required', sections: 'required', family: 'required', summary: 'required', status: 'required', deciding: 'required', reason: 'optional', unverifiable: 'optional', tests: 'required' };
@@ -27,8 +27,8 @@ const testResult: Presence<TestResult> = {
   duration_ms: 'required', reason: 'optional', error_code: 'optional', missing_capabilities: 'optional', checks: 'required', transcript: 'required', rerun: 'required', seed: 'optional', path: 'optional',
   known_failure: 'optional',
 };
-const checkResult: Presence<CheckResult> = { check: 'required', requirement: 'required', level: 'required', passed: 'required', step: 'required', expected: 'required', actual: 'required', message: 'required', setup: 'optional' };
-const exchange: Presence<Exchange> = { step: 'required', role: 'required', request: 'required', response: 'optional', error: 'optional', duration_ms: 'required' };
+const checkResult: Presence<CheckResult> = { check: 'required', requirement: 'required', level: 'required', passed: 'required', step: 'optional', expected: 'required', actual: 'required', message: 'required', setup: 'optional' };
+const exchange: Presence<Exchange> = { step: 'optional', role: 'required', request: 'required', response: 'optional', error: 'optional', duration_ms: 'required' };
 const request: Presence<Exchange['request']> = { method: 'required', url: 'required', headers: 'required', body: 'optional' };
 const response: Presence<NonNullable<Exchange['response']>> = { status: 'required', headers: 'required', body: 'optional', truncated: 'optional' };
 const baseline: Presence<BaselineDiff> = { new_failures: 'required', unexpected_passes: 'required' };

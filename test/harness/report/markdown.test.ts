@@ -104,7 +104,7 @@ describe('summaryMarkdown', () => {
       expect(n, line).toBe(columns);
       expect(line.includes('\n')).toBe(false);
     }
-    expect(tables.some((l) => l.includes('\\[click me\\](javascript\\:alert(1))'))).toBe(true);
+    expect(tables.some((l) => l.includes('\\[click me\\](javascript:alert(1))'))).toBe(true);
   });
 
   it('lets no data make HTML, links, emphasis or code outside fences', () => {
@@ -113,7 +113,10 @@ describe('summaryMarkdown', () => {
     expect(unescaped(text, '[')).toBe(0);
     expect(unescaped(text, '`')).toBe(0);
     expect(unescaped(text, '_')).toBe(0);
-    expect(text).not.toMatch(/(?<!\\)javascript:/);
+    expect(text).not.toMatch(/(?<!\\)\]\(javascript:/);
+    // No bare URL, www. name, email address or emoji shortcode is recognised.
+    expect(text).toContain('https\\://evil.example/x www\\.evil.example pay\\@evil.example \\:smile: \\:100:');
+    expect(text).not.toMatch(/(?<!\\)(https?:\/\/|www\.|@evil)/);
     expect(text).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
     expect(text).toContain('&lt;img src=x onerror=alert(1)&gt;');
     // Our own emphasis is the only one: ** pairs around fixed words.
@@ -153,8 +156,43 @@ describe('summaryMarkdown', () => {
     expect(prose.some((l) => l.startsWith('- Code HARNESS\\_TARGET\\_UNREACHABLE: &lt;script&gt;'))).toBe(true);
   });
 
+  it('leaves plain colons plain: the coverage line, times, host:port', () => {
+    const out = summaryMarkdown(buildReport());
+    expect(out).toMatch(/\*\*Coverage\*\*: \d+ of \d+ deciding requirements \([a-z, _]+\) exercised: \d+ passed/);
+    expect(out).toMatch(/\| Started \| \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d/);
+    expect(out).not.toContain('\\:');
+  });
+
+  it('says near the top what capability discovery noticed', () => {
+    const report = buildReport();
+    const note = 'GET /_control/capabilities answered 500; treated as no test-control capabilities';
+    const roles = { payee: { adapter: 'http', tls: 'verified' as const, capabilities: [], capabilities_note: note }, operator: { adapter: 'http', tls: 'verified' as const, capabilities: [], capabilities_note: note } };
+    const out = summaryMarkdown({ ...report, run: { ...report.run, target: { ...report.run.target, roles } } });
+    const line = `**Target**: payee and operator: ${note.replace('_', '\\_')}.`;
+    expect(out).toContain(line);
+    expect(out.indexOf(line)).toBeLessThan(out.indexOf('| Run |'));
+  });
+
+  it('says the embedded reference once', () => {
+    const report = buildReport();
+    const out = summaryMarkdown({ ...report, run: { ...report.run, target: { ...report.run.target, name: 'embedded reference', embedded: true } } });
+    expect(out).toContain('| Target | embedded reference |');
+  });
+
+  it('groups tests that errored alike into one line, and details the rest', () => {
+    const [base] = fixtureTests().filter((t) => t.status === 'error');
+    const alike = Array.from({ length: 40 }, (_, i) => ({ ...base!, id: `X-${String(i).padStart(3, '0')}`, checks: [], error_code: 'HARNESS_TARGET_UNREACHABLE', reason: 'not run: nothing answered' }));
+    const report = buildReport({ tests: [...fixtureTests(), ...alike] });
+    const out = summaryMarkdown({ ...report, errors: [{ code: 'HARNESS_TARGET_UNREACHABLE', message: 'nothing answered' }] });
+    const lines = out.split('\n');
+    expect(lines.filter((l) => l.startsWith('- 40 tests, harness error HARNESS\\_TARGET\\_UNREACHABLE (not a conformance result): not run: nothing answered. Tests: X-000, X-001'))).toHaveLength(1);
+    expect(out).toContain('and 28 more.');
+    expect(lines.some((l) => l.startsWith('#### Test X-'))).toBe(false);
+    expect(lines.some((l) => l.startsWith('#### Test CPR-ID-001:'))).toBe(true);
+  });
+
   it('cuts very long blocks and says where the full text is', () => {
-    const tests = [{ ...fixtureTests()[2]!, checks: [{ ...fixtureTests()[2]!.checks[0]!, actual: 'x'.repeat(10_000) }] }];
+    const tests = [{ ...fixtureTests()[2]!, checks: [{ ...fixtureTests()[2]!.checks[0]!, actual: 'word '.repeat(2_000) }] }];
     const out = summaryMarkdown(buildReport({ tests }));
     expect(out).toContain('[... cut at 4000 characters; see report.json]');
     const failure = out.slice(out.indexOf('### Failed tests'));

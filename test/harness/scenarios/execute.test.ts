@@ -77,7 +77,9 @@ describe('executing a scenario', () => {
     const result = await executeScenario(scenario(SECOND_GET('          - status: 200')), target(http), options);
     expect(result.status).toBe('failed');
     const failed = result.checks.find((c) => !c.passed)!;
-    expect(failed).toMatchObject({ check: 'status', requirement: 'TOK-ONCE-1', level: 'MUST', expected: 200, actual: 410, step: 2 });
+    expect(failed).toMatchObject({ check: 'status', requirement: 'TOK-ONCE-1', level: 'MUST', expected: 200, actual: 410, step: '3' });
+    // The check, the reason and the transcript name the step alike (1-based).
+    expect(result.transcript.at(-1)?.step).toBe('3');
     expect(result.reason).toMatch(/^step 3 \(http, line 19\): status \(TOK-ONCE-1\): expected 200, got 410/);
   });
 
@@ -145,7 +147,9 @@ describe('executing a scenario', () => {
     const principal = createSigningKey();
     const used = await executeScenario(s, target(http, [], principal), options);
     expect(used.status).toBe('passed');
-    expect(used.transcript[0]!.request.headers['signature-input']).toContain(principal.jwk.kid);
+    // The harness's own policy read comes first, tied to no step; step 2 is the signed status request.
+    expect(used.transcript[0]!.step).toBeUndefined();
+    expect(used.transcript.find((e) => e.step === '2')!.request.headers['signature-input']).toContain(principal.jwk.kid);
     const skipped = await executeScenario(s, target(http, []), options);
     expect(skipped).toMatchObject({ status: 'skipped', reason: 'step 1: the target file gives no principal credential' });
   });
@@ -230,10 +234,10 @@ ${setup}        principal: alice
       expect(result.status).toBe('failed');
       // Step 2's wrong header did not stop the scenario: step 3 ran and its checks are reported.
       expect(result.checks.map((c) => [c.check, c.step, c.passed])).toEqual([
-        ['status', 1, true],
-        ['header', 1, false],
-        ['status', 2, true],
-        ['header', 2, false],
+        ['status', '2', true],
+        ['header', '2', false],
+        ['status', '3', true],
+        ['header', '3', false],
       ]);
       expect(result.reason).toMatch(/^step 2 \(http, line \d+\): header \(TOK-ONCE-1\).*\(and 1 more failed check\)$/);
     });
@@ -253,7 +257,7 @@ ${setup}        principal: alice
       const withThird = body.replace(/\n$/, '\n      - do: http\n        method: GET\n        path: /cpr/${req.token}\n        expect: [{ status: 4xx }]\n');
       const result = await executeScenario(scenario(withThird), target(http), options);
       expect(result.status).toBe('failed');
-      expect(result.checks.at(-1)).toMatchObject({ check: 'status', step: 3, passed: true });
+      expect(result.checks.at(-1)).toMatchObject({ check: 'status', step: '4', passed: true });
     });
 
     it('does not evaluate a step that reads what an earlier failed step did not produce', async () => {

@@ -6,7 +6,7 @@ import type { CheckResult, TestResult } from '../../../harness/report/model.ts';
 const spec = { name: 'op-limit-off-by-one', role: 'operator', family: 'cashpack-errors', description: 'allows max+1', catches: ['CPP-LIM-1'] };
 
 function test(id: string, status: TestResult['status'], failed: string[] = [], requirements = ['CPP-LIM-1']): TestResult {
-  const checks: CheckResult[] = failed.map((requirement) => ({ check: 'status', requirement, level: 'MUST', passed: false, step: 0, expected: 422, actual: 200, message: '' }));
+  const checks: CheckResult[] = failed.map((requirement) => ({ check: 'status', requirement, level: 'MUST', passed: false, step: '1', expected: 422, actual: 200, message: '' }));
   return { id, title: id, kind: 'scenario', file: 'f', sections: [], requirements, level: 'MUST', role: 'operator', status, duration_ms: 1, checks, transcript: [], rerun: '', ...(status === 'error' ? { reason: 'boom' } : {}) };
 }
 

@@ -1,0 +1,32 @@
+// The project's own tests are portable: none asserts on elapsed wall-clock time
+// (the harness is bounded by its own deadlines, and the benchmark measures
+// speed), and none reaches outside the checkout except through the one module
+// that says what is missing when the third-party data is not there.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const TEST_ROOT = fileURLToPath(new URL('./', import.meta.url));
+const files = readdirSync(TEST_ROOT, { recursive: true, encoding: 'utf8' })
+  .filter((f) => /\.(ts|mjs)$/.test(f))
+  .map((f) => ({ name: relative(TEST_ROOT, join(TEST_ROOT, f)), text: readFileSync(join(TEST_ROOT, f), 'utf8') }));
+const SELF = 'portability.test.ts';
+
+describe('the tests themselves', () => {
+  it('are found', () => {
+    expect(files.length).toBeGreaterThan(50);
+  });
+
+  it('never measure elapsed time to assert on it', () => {
+    // A stopwatch is (performance|Date).now() taken twice; the only ones allowed set deadlines, never expectations.
+    const stopwatches = files.filter((f) => f.name !== SELF && /(performance|Date)\.now\(\)\s*-\s*\w+/.test(f.text) && /expect\(/.test(f.text));
+    const offenders = stopwatches.filter((f) => /expect\([^)]*(performance|Date)\.now\(\)\s*-|\.ms\)\.toBeLessThan|elapsed\)\.toBeLessThan/.test(f.text));
+    expect(offenders.map((f) => f.name)).toEqual([]);
+  });
+
+  it('read data beside the checkout only through test/support/external-vectors.ts', () => {
+    const outside = files.filter((f) => f.name !== SELF && f.name !== join('support', 'external-vectors.ts') && /\.\.\/shared\/|['"`]\.\.\/\.\.\/\.\.\/\.\.\/shared/.test(f.text.replace(/^\s*\/\/.*$/gm, '')));
+    expect(outside.map((f) => f.name)).toEqual([]);
+  });
+});
