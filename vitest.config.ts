@@ -1,8 +1,15 @@
 import { defineConfig } from 'vitest/config';
 
+// CPR_SELF_ALLURE=DIR: the project's own tests also write Allure results there
+// (a conformance run writes its own allure-results/ from report.json).
+const selfAllure = process.env['CPR_SELF_ALLURE'];
+
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     testTimeout: 20_000,
+    ...(selfAllure
+      ? { setupFiles: ['allure-vitest/setup'], reporters: ['default', ['allure-vitest/reporter', { resultsDir: selfAllure }]] }
+      : {}),
   },
 });

@@ -12,9 +12,9 @@ import { printSummary } from './summary.ts';
 export const REPORT_HELP = `Usage: cpr-conformance report merge DIR... [options]
 
 Joins the report.json of sharded runs (run --shard i/n) into one report and
-writes every form (report.json, junit.xml, summary.md, report.html) to
---report-dir. The verdict is recomputed over all shards; a missing shard makes
-it an error. Exit codes as for run.
+writes every form (report.json, junit.xml, summary.md, report.html,
+allure-results/) to --report-dir. The verdict is recomputed over all shards;
+a missing shard makes it an error. Exit codes as for run.
 
 Options:
   --report-dir DIR     where to write the merged report (default reports/merged)

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { ROLES, type Requirement, type Role } from '../../profile/registry.ts';
 import { HarnessError } from '../cli/errors.ts';
 import { assess, baselineDiff } from './aggregate.ts';
+import { writeAllureResults } from './allure.ts';
 import { writeJsonReport } from './json.ts';
 import { junitXml } from './junit.ts';
 import { summaryMarkdown } from './markdown.ts';
@@ -180,9 +181,10 @@ export interface WrittenReports {
   readonly junit: string;
   readonly markdown: string;
   readonly html: string;
+  readonly allure: string;
 }
 
-/** Writes report.json (the source) and its views junit.xml, summary.md and report.html into DIR. */
+/** Writes report.json (the source) and its views junit.xml, summary.md, report.html and allure-results/ into DIR. */
 export function writeAllReports(dir: string, report: Report): WrittenReports {
   mkdirSync(dir, { recursive: true });
   const json = writeJsonReport(dir, report);
@@ -196,5 +198,6 @@ export function writeAllReports(dir: string, report: Report): WrittenReports {
     junit: write('junit.xml', junitXml(report)),
     markdown: write('summary.md', summaryMarkdown(report)),
     html: write('report.html', reportHtml(report)),
+    allure: writeAllureResults(dir, report),
   };
 }

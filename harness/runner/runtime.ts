@@ -3,7 +3,6 @@
 // TestResult to the reporter in the task's meta; vitest's own pass/fail is only
 // transport for that result. The run guard (guard.ts) reports a test of a role
 // that stopped answering, or one past the run's time limit, without running it.
-import * as allure from 'allure-js-commons';
 import { afterAll, describe, inject, it } from 'vitest';
 import { findRequirement } from '../../profile/registry.ts';
 import type { TestResult } from '../report/model.ts';
@@ -17,7 +16,7 @@ import { openFailure, withinTimeLimit } from './test-limits.ts';
 import './provided.ts';
 import './runtime-meta.ts';
 
-export function registerSuite(absolutePath: string, file: string): void {
+export function registerSuite(absolutePath: string): void {
   const run = inject('cprRun');
   const selected = new Set(run.selected);
   const suite = loadSuiteFile(absolutePath);
@@ -51,7 +50,6 @@ export function registerSuite(absolutePath: string, file: string): void {
           result = unrun(failure.code, failure.reason);
         }
         ctx.task.meta.cpr = result;
-        await describeForAllure(result, file);
         if (result.status === 'skipped' || result.status === 'not-applicable') ctx.skip(`${result.status}: ${result.reason ?? ''}`);
         if (result.status !== 'passed') throw new ScenarioOutcome(result);
       });
@@ -65,16 +63,4 @@ class ScenarioOutcome extends Error {
     super(`${result.status}: ${result.reason ?? ''}`);
     this.name = result.status === 'error' ? 'HarnessError' : 'ConformanceFailure';
   }
-}
-
-async function describeForAllure(result: TestResult, file: string): Promise<void> {
-  await allure.epic(result.sections[0] ?? 'spec');
-  await allure.feature(file);
-  for (const id of result.requirements) await allure.story(id);
-  await allure.severity(result.level === 'MUST' ? 'critical' : result.level === 'SHOULD' ? 'normal' : 'minor');
-  await allure.label('level', result.level);
-  await allure.label('role', result.role);
-  if (result.transcript.length > 0) await allure.attachment('transcript.json', JSON.stringify(result.transcript, null, 2), 'application/json');
-  const failed = result.checks.filter((c) => !c.passed);
-  if (failed.length > 0) await allure.attachment('failed-checks.json', JSON.stringify(failed, null, 2), 'application/json');
 }

@@ -102,6 +102,7 @@ describe('cpr-conformance run', () => {
     const r = cli('report', 'merge', a, b, '--report-dir', merged);
     expect(r.status).toBe(0);
     expect(readReport(join(merged, 'report.json')).verdict).toBe('incomplete');
+    expect(readdirSync(join(merged, 'allure-results')).filter((f) => f.endsWith('-result.json')).length).toBe(readReport(join(merged, 'report.json')).tests.length);
     const total = readReport(join(a, 'report.json')).tests.length + readReport(join(b, 'report.json')).tests.length;
     expect(readReport(join(merged, 'report.json')).tests).toHaveLength(total);
     expect(readReport(join(a, 'report.json')).tests.length).toBeGreaterThan(0);

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -126,15 +126,17 @@ describe('mergeReports', () => {
 });
 
 describe('writeAllReports', () => {
-  it('writes report.json, junit.xml, summary.md and report.html, and report.json reads back', () => {
+  it('writes report.json, junit.xml, summary.md, report.html and allure-results/, and report.json reads back', () => {
     const dir = join(mkdtempSync(join(tmpdir(), 'cpr-report-')), 'nested', 'run-1');
     const report = mergeReports(shards(fixtureTests(), 2), registry);
     const written = writeAllReports(dir, report);
-    expect(Object.values(written).map((f) => f.slice(dir.length + 1))).toEqual(['report.json', 'junit.xml', 'summary.md', 'report.html']);
+    expect(Object.values(written).map((f) => f.slice(dir.length + 1))).toEqual(['report.json', 'junit.xml', 'summary.md', 'report.html', 'allure-results']);
     for (const file of Object.values(written)) expect(existsSync(file)).toBe(true);
     expect(readReport(written.json)).toEqual(JSON.parse(JSON.stringify(report)));
     expect(readFileSync(written.html, 'utf8')).toMatch(/^<!DOCTYPE html>/);
     expect(readFileSync(written.junit, 'utf8')).toMatch(/^<\?xml/);
     expect(readFileSync(written.markdown, 'utf8')).toMatch(/^## cpr-conformance: NON-CONFORMANT/);
+    // A merged report has its Allure results too: one per test.
+    expect(readdirSync(written.allure).filter((f) => f.endsWith('-result.json'))).toHaveLength(report.tests.length);
   });
 });
