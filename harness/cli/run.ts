@@ -34,8 +34,9 @@ Selection:
   --role ROLE           payee, paying-app or operator; repeatable
   --scenario FILE       also run this scenario file (a fuzzer's regression
                         scenario, say); repeatable
-  --shard i/n           run only the i-th of n shards (by suite file); join the
-                        reports with: cpr-conformance report merge DIR...
+  --shard i/n           run only the i-th of n shards (every n-th test of the
+                        selection, from the i-th); join the reports with:
+                        cpr-conformance report merge DIR...
 
 Verdict (conformant only when every deciding requirement of the target's
 roles was exercised and passed; incomplete when nothing failed but some were

@@ -1,5 +1,5 @@
 // Keeps a run bounded whatever the target does (STYLE.md §5: an unreachable
-// target is never a conformance result). Two rules, both inside the test worker:
+// target is never a conformance result). Two rules:
 //
 //   circuit breaker  after N consecutive transport failures (no HTTP answer at
 //                    all: refused, reset, timed out, TLS, not HTTP) a role counts
@@ -11,8 +11,8 @@
 //                    errors with HARNESS_DEADLINE_EXCEEDED.
 //
 // So a target that stops answering ends the run within N request timeouts, not
-// one timeout per test, and the other roles' tests keep going. The state lives
-// on globalThis: the run's one worker (isolate: false) shares it across files.
+// one timeout per test, and the other roles' tests keep going. The engine
+// (plan.ts) holds one guard per run.
 import type { Role } from '../../profile/registry.ts';
 import { interceptSend } from '../adapters/intercept.ts';
 import { TransportError, type HttpRole, type PayingAppRole, type WireRequest } from '../adapters/types.ts';
@@ -24,8 +24,6 @@ export interface GuardSettings {
   /** Epoch milliseconds after which no test starts; none when absent. */
   readonly deadlineAt?: number;
 }
-
-export const GUARD_DEFAULTS = { unreachableAfter: 5 } as const;
 
 /** Why a test is not run. */
 export interface Blocked {
@@ -161,13 +159,4 @@ function httpKey(role: HttpRole | undefined): string | undefined {
 
 function appKey(app: PayingAppRole): string {
   return `app ${app.kind} ${app.description}`;
-}
-
-const SHARED = Symbol.for('cpr-conformance.run-guard');
-
-/** The worker's one guard, created with the first test's settings. */
-export function runGuard(settings: GuardSettings): RunGuard {
-  const holder = globalThis as { [SHARED]?: RunGuard };
-  holder[SHARED] ??= new RunGuard(settings);
-  return holder[SHARED];
 }

@@ -45,18 +45,3 @@ export function watchInterrupts(stderr: NodeJS.WritableStream = process.stderr):
     },
   };
 }
-
-/**
- * Runs `create` and removes the SIGINT/SIGTERM listeners it added: vitest's
- * logger exits the process on a signal, before any report could be written.
- */
-export async function withoutSignalListeners<T>(create: () => Promise<T>): Promise<T> {
-  const before = new Map(SIGNALS.map((s) => [s, new Set(process.listeners(s))]));
-  try {
-    return await create();
-  } finally {
-    for (const signal of SIGNALS) {
-      for (const listener of process.listeners(signal)) if (!before.get(signal)!.has(listener)) process.off(signal, listener);
-    }
-  }
-}

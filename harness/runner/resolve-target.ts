@@ -1,5 +1,5 @@
-// From the run's --target choice to an opened, reachable target. Its config is
-// what workers reopen; the main process keeps the embedded reference running.
+// From the run's --target choice to an opened, reachable target: the run drives
+// it; its config is what opens it again elsewhere (the fuzzer's operator alone).
 import { loadTargetFile } from '../target/load.ts';
 import { preflight } from '../target/preflight.ts';
 import { embeddedTarget, openTarget, targetFromUrl, type OpenOptions, type Target } from '../target/target.ts';
@@ -16,6 +16,7 @@ export type TargetChoice =
   | { readonly kind: 'file'; readonly path: string };
 
 export interface ResolvedTarget {
+  readonly target: Target;
   readonly config: TargetConfig;
   readonly description: TargetDescription;
   close(): Promise<void>;
@@ -43,7 +44,7 @@ export async function resolveTarget(choice: TargetChoice, terminal: Terminal, op
     terminal.line('warning: TLS verification is off for this target (--insecure); the report records it');
   }
   for (const line of targetNotes(target.description)) terminal.line(`warning: ${line}`);
-  return { config: target.config, description: target.description, close: () => target.close() };
+  return { target, config: target.config, description: target.description, close: () => target.close() };
 }
 
 async function open(choice: TargetChoice, options: ResolveOptions): Promise<Target> {

@@ -1,17 +1,16 @@
-// A conformance run: load and validate every scenario file, select, resolve the
-// target (the embedded reference when none is given), check it answers, drive
-// the scenarios through vitest, then aggregate and write every report form.
+// A conformance run: load and validate every scenario file, select (and shard),
+// resolve the target (the embedded reference when none is given), check it
+// answers, run the plan through the one engine (plan.ts), then aggregate and
+// write every report form.
 //
 // Whatever the target does, the run ends and writes a complete report: a target
-// that does not answer the preflight gets every selected test reported as an
+// that does not answer the preflight gets every planned test reported as an
 // error (HARNESS_TARGET_UNREACHABLE); one that stops answering later is cut off by
 // the run guard (guard.ts); Ctrl-C writes what ran, marked incomplete. Secrets of
 // the target file are scrubbed from everything written (target/secrets.ts).
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { randomBytes } from 'node:crypto';
-import { createVitest } from 'vitest/node';
 import { PROFILE_ID } from '../../profile/signing.ts';
 import { loadRegistry } from '../../profile/registry.ts';
 import { HarnessError } from '../cli/errors.ts';
@@ -19,29 +18,21 @@ import { assess, exitCodeOf, type ExitCode, type Report, type TestResult, writeA
 import { REPORT_SCHEMA_VERSION, type HarnessIssue, type TargetDescription } from '../report/model.ts';
 import { scopeRoles, suiteCatalogue } from './catalogue.ts';
 import type { Role } from '../../profile/registry.ts';
-import { loadSuiteFile, loadSuites, PROJECT_ROOT, suiteFiles } from '../scenarios/load.ts';
+import { loadSuites, PROJECT_ROOT, suiteFiles } from '../scenarios/load.ts';
 import { unrunResult } from '../scenarios/execute.ts';
-import type { Scenario } from '../scenarios/types.ts';
 import { loadTargetFile } from '../target/load.ts';
 import { targetSecrets, type Secrets } from '../target/secrets.ts';
-import { describeChoice, resolveTarget, type ResolvedTarget, type TargetChoice } from './resolve-target.ts';
-import { CollectingReporter } from './reporter.ts';
-import { scenarioPlugin } from './plugin.ts';
-import type { RunLimits, RunProvided } from './provided.ts';
+import { describeChoice, resolveTarget, type TargetChoice } from './resolve-target.ts';
 import { selectProperties, selectScenarios, type Selection } from './select.ts';
 import { PROPERTIES } from '../properties/catalogue.ts';
-import { PROPERTIES_FILE, type PropertyDefinition } from '../properties/types.ts';
-import { GUARD_DEFAULTS } from './guard.ts';
-import { watchInterrupts, withoutSignalListeners } from './interrupt.ts';
+import { planOf, runPlan, shardOf, unrunProperty, type PlanTest } from './plan.ts';
+import { scenarioTarget } from './scenario-target.ts';
+import { watchInterrupts } from './interrupt.ts';
 import type { Terminal } from './terminal.ts';
 import { SPEC_VERSIONS, SUITE_VERSION } from '../version.ts';
 
-/** The vitest module that registers the selected properties. */
-const PROPERTIES_MODULE = fileURLToPath(new URL('./properties.vitest.ts', import.meta.url));
-
-
-/** Defaults of the run's bounds (RunOptions). */
-export const RUN_DEFAULTS = { timeLimitMs: 30 * 60_000, testTimeLimitMs: 90_000, interruptGraceMs: 2_000 } as const;
+/** Default of the run's time limit (RunOptions.timeLimitMs); the other bounds are the engine's (plan.ts LIMIT_DEFAULTS). */
+export const RUN_DEFAULTS = { timeLimitMs: 30 * 60_000 } as const;
 
 export interface RunOptions extends Selection {
   readonly target: TargetChoice;
@@ -85,9 +76,8 @@ export async function conformanceRun(options: RunOptions, given: Terminal): Prom
   const suites = loadSuites([...suiteFiles(), ...options.scenarioFiles.map((f) => resolve(f))]);
   const scenarios = selectScenarios(suites, options);
   const properties = options.noProperties ? [] : selectProperties(PROPERTIES, options);
-  const selected = [...scenarios.map((s) => s.id), ...properties.map((p) => p.id)];
-  if (selected.length === 0) throw new HarnessError('NOTHING_SELECTED', 'no scenario or property matches the selection', 'see what exists with: cpr-conformance list');
-  const files = [...new Set(scenarios.map((s) => resolve(PROJECT_ROOT, s.file))), ...(properties.length > 0 ? [PROPERTIES_MODULE] : [])];
+  if (scenarios.length + properties.length === 0) throw new HarnessError('NOTHING_SELECTED', 'no scenario or property matches the selection', 'see what exists with: cpr-conformance list');
+  const plan = shardOf(planOf(scenarios, properties), options.shard);
   const seed = options.seed ?? randomBytes(4).readUInt32BE(0);
   const dir = resolve(options.reportDir ?? join(PROJECT_ROOT, 'reports', runId(started)));
   mkdirSync(dir, { recursive: true });
@@ -95,12 +85,6 @@ export async function conformanceRun(options: RunOptions, given: Terminal): Prom
   const fileConfig = options.target.kind === 'file' ? loadTargetFile(options.target.path) : undefined;
   const secrets = targetSecrets(fileConfig);
   const terminal = redacting(given, secrets);
-  const limits: RunLimits = {
-    ...(options.requestTimeoutMs !== undefined ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
-    unreachableAfter: options.unreachableAfter ?? GUARD_DEFAULTS.unreachableAfter,
-    deadlineAt: started.getTime() + (options.timeLimitMs ?? RUN_DEFAULTS.timeLimitMs),
-    testTimeLimitMs: RUN_DEFAULTS.testTimeLimitMs,
-  };
 
   const interrupts = watchInterrupts();
   const issues: HarnessIssue[] = [];
@@ -122,16 +106,31 @@ export async function conformanceRun(options: RunOptions, given: Terminal): Prom
       terminal.error(`cpr-conformance: ${opened.error.code}: ${opened.error.message}`);
       if (opened.error.hint) terminal.error(`  hint: ${opened.error.hint}`);
       issues.push({ code: opened.error.code, message: opened.error.message });
-      const reason = `not run: ${opened.error.message}`;
-      // Under --shard, which tests are this shard's is vitest's to say: none are listed.
-      if (options.shard === undefined) results = unrunAll(scenarios, properties, reason, options.rerunBase, seed, rolesOf(options.target, description));
+      results = unrunAll(plan, `not run: ${opened.error.message}`, options.rerunBase, seed, rolesOf(options.target, description));
     } else {
       const target = opened.target;
       description = target.description;
       try {
-        const ran = await runTests({ files, selected, counts: { scenarios: scenarios.length, properties: properties.length }, options, seed, dir, limits, terminal, target, interrupts });
+        terminal.line(
+          `cpr-conformance ${SUITE_VERSION} (${PROFILE_ID}) — ${countOf(plan, 'scenario')} scenario(s) and ${countOf(plan, 'property')} propert${countOf(plan, 'property') === 1 ? 'y' : 'ies'} against ${description.name}${options.shard ? `, shard ${options.shard}` : ''}`,
+        );
+        const counts = { passed: 0, failed: 0, skipped: 0, 'not-applicable': 0, error: 0 };
+        const ran = await runPlan(plan, scenarioTarget(target.target), {
+          seed,
+          ...(options.propertyRuns !== undefined ? { propertyRuns: options.propertyRuns } : {}),
+          rerunBase: options.rerunBase,
+          limits: {
+            ...(options.unreachableAfter !== undefined ? { unreachableAfter: options.unreachableAfter } : {}),
+            deadlineAt: started.getTime() + (options.timeLimitMs ?? RUN_DEFAULTS.timeLimitMs),
+          },
+          interrupts,
+          onResult: (result) => {
+            counts[result.status]++;
+            terminal.progress(counts.passed + counts.failed + counts.skipped + counts['not-applicable'] + counts.error, plan.length, result, counts);
+          },
+        });
+        terminal.endProgress();
         results = ran.results;
-        issues.push(...ran.issues);
       } finally {
         await target.close();
       }
@@ -141,14 +140,8 @@ export async function conformanceRun(options: RunOptions, given: Terminal): Prom
   }
 
   const interrupted = interrupts.fired;
-  const unreachable = results.filter((t) => t.error_code === 'HARNESS_TARGET_UNREACHABLE' && t.checks.length === 0 && t.transcript.length === 0).length;
-  if (unreachable > 0 && !issues.some((i) => i.code === 'HARNESS_TARGET_UNREACHABLE')) {
-    issues.push({ code: 'HARNESS_TARGET_UNREACHABLE', message: `${unreachable} test(s) were not run: a role of the target stopped answering (see each test's reason)` });
-  }
+  issues.push(...runIssues(results, issues, interrupted ? plan.length : undefined));
   const late = results.filter((t) => t.error_code === 'HARNESS_DEADLINE_EXCEEDED').length;
-  if (late > 0) issues.push({ code: 'HARNESS_DEADLINE_EXCEEDED', message: `${late} test(s) were not run or not finished within the run's time limit` });
-  if (interrupted) issues.push({ code: 'INTERRUPTED', message: `the run was interrupted; results are partial (${results.length} of ${selected.length} tests)` });
-
   results = results.map(jsonSafe);
   const assessed = assess(registry, results, issues, {
     strict: options.strict,
@@ -191,79 +184,23 @@ export async function conformanceRun(options: RunOptions, given: Terminal): Prom
   return { report, dir, exitCode: exitCodeOf(report, options.allowPartial === true) };
 }
 
-interface TestRun {
-  readonly files: readonly string[];
-  readonly selected: readonly string[];
-  readonly counts: { readonly scenarios: number; readonly properties: number };
-  readonly options: RunOptions;
-  readonly seed: number;
-  readonly dir: string;
-  readonly limits: RunLimits;
-  readonly terminal: Terminal;
-  readonly target: ResolvedTarget;
-  readonly interrupts: ReturnType<typeof watchInterrupts>;
+/** The run-level issues its results imply: tests not run for an unreachable role or the time limit, and an interrupt (`planned` tests were due). */
+function runIssues(results: readonly TestResult[], known: readonly HarnessIssue[], planned: number | undefined): HarnessIssue[] {
+  const out: HarnessIssue[] = [];
+  const unreachable = results.filter((t) => t.error_code === 'HARNESS_TARGET_UNREACHABLE' && t.checks.length === 0 && t.transcript.length === 0).length;
+  if (unreachable > 0 && !known.some((i) => i.code === 'HARNESS_TARGET_UNREACHABLE')) {
+    out.push({ code: 'HARNESS_TARGET_UNREACHABLE', message: `${unreachable} test(s) were not run: a role of the target stopped answering (see each test's reason)` });
+  }
+  const late = results.filter((t) => t.error_code === 'HARNESS_DEADLINE_EXCEEDED').length;
+  if (late > 0) out.push({ code: 'HARNESS_DEADLINE_EXCEEDED', message: `${late} test(s) were not run or not finished within the run's time limit` });
+  if (planned !== undefined) out.push({ code: 'INTERRUPTED', message: `the run was interrupted; results are partial (${results.length} of ${planned} tests)` });
+  return out;
 }
 
-/** Drives the selected tests through vitest; on interrupt, keeps what finished within a short grace. */
-async function runTests(run: TestRun): Promise<{ results: TestResult[]; issues: HarnessIssue[] }> {
-  const { options, target, terminal, limits } = run;
-  terminal.line(
-    `cpr-conformance ${SUITE_VERSION} (${PROFILE_ID}) — ${run.counts.scenarios} scenario(s) and ${run.counts.properties} propert${run.counts.properties === 1 ? 'y' : 'ies'} against ${target.description.name}${options.shard ? `, shard ${options.shard}` : ''}`,
-  );
-  const collector = new CollectingReporter(terminal, run.selected.length);
-  const provided: RunProvided = {
-    target: target.config,
-    selected: run.selected,
-    rerunBase: options.rerunBase,
-    seed: run.seed,
-    limits,
-    ...(options.propertyRuns !== undefined ? { propertyRuns: options.propertyRuns } : {}),
-  };
-  const vitest = await withoutSignalListeners(() =>
-    createVitest(
-      'test',
-      {
-        watch: false,
-        config: false,
-        root: PROJECT_ROOT,
-        include: ['suites/**/*.yaml', PROPERTIES_MODULE, ...options.scenarioFiles.map((f) => resolve(f))],
-        dir: PROJECT_ROOT,
-        reporters: [collector],
-        provide: { cprRun: provided },
-        pool: 'threads',
-        maxWorkers: 1,
-        fileParallelism: false,
-        isolate: false,
-        // The runtimes end a test at limits.testTimeLimitMs themselves; this is only a backstop.
-        testTimeout: limits.testTimeLimitMs + 30_000,
-        hookTimeout: 30_000,
-        passWithNoTests: true,
-        ...(options.shard ? { shard: options.shard } : {}),
-      },
-      { plugins: [scenarioPlugin()], logLevel: 'silent' },
-    ),
-  );
-  const issues: HarnessIssue[] = [];
-  run.interrupts.onSignal(() => {
-    collector.interrupt();
-    void vitest.cancelCurrentRun('keyboard-input').catch(() => undefined);
-  });
-  const finished = vitest.start([...run.files]).then(
-    () => 'finished' as const,
-    (error: unknown) => {
-      issues.push({ code: 'HARNESS_INTERNAL', message: `the test runner failed: ${(error as Error)?.message ?? String(error)}` });
-      return 'finished' as const;
-    },
-  );
-  const grace = run.interrupts.signalled.then(() => delay(RUN_DEFAULTS.interruptGraceMs)).then(() => 'abandoned' as const);
-  const how = await Promise.race([finished, grace]);
-  if (how === 'finished') await vitest.close();
-  else void vitest.close().catch(() => undefined);
-  terminal.endProgress();
-  // Tests cancelled by an interrupt have no result: the report says how many ran instead.
-  issues.push(...(run.interrupts.fired ? collector.issues.filter((i) => !i.message.includes(CollectingReporter.NO_RESULT)) : collector.issues));
-  return { results: [...collector.results], issues };
+function countOf(plan: readonly PlanTest[], kind: PlanTest['kind']): number {
+  return plan.filter((t) => t.kind === kind).length;
 }
+
 
 /** The roles a target has; the embedded reference has all three. */
 function rolesOf(choice: TargetChoice, description: TargetDescription): ReadonlySet<Role> {
@@ -271,38 +208,19 @@ function rolesOf(choice: TargetChoice, description: TargetDescription): Readonly
 }
 
 /**
- * Every selected test, not run: an error with HARNESS_TARGET_UNREACHABLE, or not
+ * Every planned test, not run: an error with HARNESS_TARGET_UNREACHABLE, or not
  * applicable when the target has no role for it (it would not have run anyway).
  */
-function unrunAll(scenarios: readonly Scenario[], properties: readonly PropertyDefinition[], reason: string, rerunBase: string, seed: number, roles: ReadonlySet<string>): TestResult[] {
-  const applicable = (result: TestResult): TestResult => {
+function unrunAll(plan: readonly PlanTest[], reason: string, rerunBase: string, seed: number, roles: ReadonlySet<string>): TestResult[] {
+  return plan.map((test) => {
+    const result =
+      test.kind === 'scenario'
+        ? unrunResult(test.scenario, 'HARNESS_TARGET_UNREACHABLE', reason, `${rerunBase} --only ${test.scenario.id}`)
+        : unrunProperty(test.property, 'HARNESS_TARGET_UNREACHABLE', reason, `${rerunBase} --only ${test.property.id} --seed ${seed}`, seed);
     if (roles.has(result.role)) return result;
     const { error_code: _code, ...rest } = result;
     return { ...rest, status: 'not-applicable', reason: `the target has no ${result.role} role` };
-  };
-  return [
-    ...scenarios.map((s) => unrunResult(s, 'HARNESS_TARGET_UNREACHABLE', reason, `${rerunBase} --only ${s.id}`)),
-    ...properties.map(
-      (p): TestResult => ({
-        id: p.id,
-        title: p.title,
-        kind: 'property',
-        file: PROPERTIES_FILE,
-        sections: p.sections,
-        requirements: p.requirements,
-        level: p.level,
-        role: p.role,
-        status: 'error',
-        duration_ms: 0,
-        reason,
-        error_code: 'HARNESS_TARGET_UNREACHABLE',
-        checks: [],
-        transcript: [],
-        rerun: `${rerunBase} --only ${p.id} --seed ${seed}`,
-        seed,
-      }),
-    ),
-  ].map(applicable);
+  });
 }
 
 /**
@@ -333,13 +251,7 @@ function redacting(terminal: Terminal, secrets: Secrets): Terminal {
   };
 }
 
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref());
-}
-
 function runId(at: Date): string {
   return `${at.toISOString().replace(/[-:]/g, '').replace(/\..*$/, '').replace('T', '-')}-${randomBytes(2).toString('hex')}`;
 }
 
-export type { Scenario, ResolvedTarget };
-export { loadSuiteFile };

@@ -1,5 +1,5 @@
-// Runs one scenario against a target and returns its TestResult: the engine the
-// vitest runtime (and anything else) drives. Outcomes (STYLE.md §5):
+// Runs one scenario against a target and returns its TestResult; the run engine
+// (runner/plan.ts) drives it. Outcomes (STYLE.md §5):
 //   not-applicable  the target lacks the role or the adapter kind the scenario needs,
 //                   or does not meet a precondition (`assume`)
 //   skipped         a test-control capability is missing (named)

@@ -13,7 +13,7 @@ import { loadSuites } from '../scenarios/load.ts';
 import type { Scenario } from '../scenarios/types.ts';
 import { embeddedTarget } from '../target/target.ts';
 import { mutantRow, type KillMatrix, type MutantRow } from './matrix.ts';
-import { runSuiteInProcess } from './run-suite.ts';
+import { planOf, runPlan } from '../runner/plan.ts';
 
 export const SELFTEST_SEED = 20261121;
 /** Cases per property in selftest: a fixed, modest budget. */
@@ -30,7 +30,8 @@ export async function suiteAgainst(mutant: string | undefined): Promise<{ result
   const started = performance.now();
   const target = await embeddedTarget({ reference: { ...(mutant ? { mutant } : {}) } });
   try {
-    const results = await runSuiteInProcess(scenarioTarget(target), suiteScenarios(), PROPERTIES, {
+    // The engine `run` uses, with its rules and bounds: only the seed and the property budget are fixed.
+    const { results } = await runPlan(planOf(suiteScenarios(), PROPERTIES), scenarioTarget(target), {
       seed: SELFTEST_SEED,
       propertyRuns: SELFTEST_PROPERTY_RUNS,
       rerunBase: `npx cpr-conformance run${mutant ? ` --target <serve --mutant ${mutant}>` : ''}`,

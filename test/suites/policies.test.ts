@@ -9,7 +9,7 @@ import { PROPERTIES } from '../../harness/properties/catalogue.ts';
 import { suiteCatalogue } from '../../harness/runner/catalogue.ts';
 import { scenarioTarget } from '../../harness/runner/scenario-target.ts';
 import { loadSuites } from '../../harness/scenarios/load.ts';
-import { runSuiteInProcess } from '../../harness/selftest/run-suite.ts';
+import { planOf, runPlan } from '../../harness/runner/plan.ts';
 import { embeddedTarget } from '../../harness/target/target.ts';
 import { loadRegistry } from '../../profile/registry.ts';
 import type { Policy } from '../../reference/operator/index.ts';
@@ -20,7 +20,7 @@ const catalogue = suiteCatalogue(scenarios);
 async function certify(policy: Partial<Policy>) {
   const target = await embeddedTarget({ reference: { policy } });
   try {
-    const tests = await runSuiteInProcess(scenarioTarget(target), scenarios, PROPERTIES, { seed: 7, propertyRuns: 5, rerunBase: 'run' });
+    const { results: tests } = await runPlan(planOf(scenarios, PROPERTIES), scenarioTarget(target), { seed: 7, propertyRuns: 5, rerunBase: 'run' });
     return assess(loadRegistry(), tests, [], { strict: false, catalogue });
   } finally {
     await target.close();
