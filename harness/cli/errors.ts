@@ -6,7 +6,8 @@ export type HarnessErrorCode =
   | 'SCENARIO_INVALID'
   | 'HARNESS_TARGET_UNREACHABLE'
   | 'HARNESS_INTERNAL'
-  | 'NOTHING_SELECTED';
+  | 'NOTHING_SELECTED'
+  | 'FINDING_NOT_REPRODUCED';
 
 export class HarnessError extends Error {
   constructor(

@@ -112,7 +112,8 @@ export async function fuzz(argv: string[]): Promise<number> {
       for (const c of failure.commands) terminal.line(`    ${c}`);
       terminal.line(`  seed ${seed}, path ${failure.path}`);
       terminal.line(`  crash file: ${shown(failure.crashFile)}`);
-      terminal.line(`  regression scenario: ${shown(failure.regressionFile)}`);
+      terminal.line(`  regression scenario: ${shown(failure.regressionFile)}${failure.reproduction ? (failure.reproduction.reproduces ? ' (checked: it fails against this target)' : ' (DOES NOT REPRODUCE the finding)') : ''}`);
+      if (failure.reproduction?.reproduces === false) terminal.line(`  warning: the regression scenario ${failure.reproduction.note}; replay the crash file to follow this finding`);
       if (failure.regressionError) terminal.line(`  warning: the regression scenario does not load (a harness defect, please report it): ${failure.regressionError}`);
       terminal.line(`  replay: cpr-conformance replay ${shown(failure.regressionFile)}${targetArgs(values).length ? ` ${targetArgs(values).join(' ')}` : ''}`);
     }

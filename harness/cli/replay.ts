@@ -79,6 +79,13 @@ async function replayScenarios(suite: ReturnType<typeof loadSuiteFile>, target: 
       rerun: (id) => `cpr-conformance run --scenario ${suite.file} --only ${id}`,
     });
     if (result.status === 'passed') {
+      if (suite.reproduces === false) {
+        throw new HarnessError(
+          'FINDING_NOT_REPRODUCED',
+          `${scenario.id} passed, but this regression scenario did not fail even where its finding was made: its passing says nothing about the fault`,
+          `replay the crash file beside it instead (cpr-conformance replay crash-<seed>.json)`,
+        );
+      }
       terminal.line(`fixed: ${scenario.id} passed (${result.checks.length} checks)`);
       continue;
     }

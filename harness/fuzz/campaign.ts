@@ -25,7 +25,11 @@ import { commandsArbitrary, describe, FuzzCommand } from './commands.ts';
 import { CRASH_FORMAT, crashJson, type CrashFile } from './crash.ts';
 import { HarnessFault, Mismatch, type MismatchDetail } from './mismatch.ts';
 import { modelPolicy } from './model.ts';
-import { regressionText, regressionYaml } from './regression.ts';
+import { regressionText, regressionYaml, type Reproduction } from './regression.ts';
+import { findRequirement } from '../../profile/registry.ts';
+import type { ScenarioTarget } from '../scenarios/context.ts';
+import { executeScenario } from '../scenarios/execute.ts';
+import type { Scenario } from '../scenarios/types.ts';
 import { Run, type RunModel } from './lanes.ts';
 import type { BalanceChoice, FuzzContext, RunSetup, World } from './world.ts';
 
@@ -80,6 +84,8 @@ export interface FoundFailure {
   readonly path: string;
   readonly crashFile: string;
   readonly regressionFile: string;
+  /** Whether the regression scenario, run against the target before it was written, failed there as it must. */
+  readonly reproduction?: Reproduction;
   /** Set when the written scenario does not load (a harness defect): the finding stands. */
   readonly regressionError?: string;
 }
@@ -193,7 +199,7 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRes
     if (!failing) throw new HarnessError('HARNESS_INTERNAL', 'a failure was found but no failing run was recorded');
     const flaky = !(reproduced && shrunk.failed);
     const path = final.counterexamplePath ?? '';
-    return finish(writeFindings(options, context, { setup: failing.world.setup, failing, flaky, path, counterexample: fc.stringify(final.counterexample) }));
+    return finish(await writeFindings(options, context, { setup: failing.world.setup, failing, flaky, path, counterexample: fc.stringify(final.counterexample) }));
   } finally {
     if (timer) clearInterval(timer);
     state.phase = 'done';
@@ -268,11 +274,11 @@ export async function openContext(operator: HttpRole, tap?: ExchangeTap): Promis
   }
 }
 
-function writeFindings(
+async function writeFindings(
   options: CampaignOptions,
   context: FuzzContext,
   found: { setup: RunSetup; failing: { world: World; detail: MismatchDetail; message: string }; flaky: boolean; path: string; counterexample: string },
-): FoundFailure {
+): Promise<FoundFailure> {
   const { seed, outDir } = options;
   const { world, detail, message } = found.failing;
   const specs = world.executed;
@@ -300,17 +306,47 @@ function writeFindings(
     reproduce,
   };
   writeFileSync(crashFile, crashJson(crash));
-  const input = { seed, world, failure: detail, flaky: found.flaky, commands, reproduce };
-  const text = regressionText(input, regressionName);
-  writeFileSync(regressionFile, text);
+  const input = { seed, world, failure: detail, flaky: found.flaky, commands, reproduce, crashFile: `crash-${seed}.json` };
   // A scenario the loader refuses is a harness defect; the finding is still reported, never hidden.
   let regressionError: string | undefined;
+  let reproduction: Reproduction | undefined;
   try {
-    regressionYaml(input, regressionName);
+    const { suite } = regressionYaml(input, regressionName);
+    // Before it is written, the scenario runs against the target it was found on: it must fail there.
+    reproduction = await reproduces(options.operator, suite.scenarios[0]!);
   } catch (error) {
     regressionError = (error as Error).message;
   }
-  return { flaky: found.flaky, detail, message, commands, path: found.path, crashFile, regressionFile, ...(regressionError ? { regressionError } : {}) };
+  writeFileSync(regressionFile, regressionText({ ...input, ...(reproduction ? { reproduction } : {}) }, regressionName));
+  return {
+    flaky: found.flaky,
+    detail,
+    message,
+    commands,
+    path: found.path,
+    crashFile,
+    regressionFile,
+    ...(reproduction ? { reproduction } : {}),
+    ...(regressionError ? { regressionError } : {}),
+  };
+}
+
+/** Whether a regression scenario fails against the operator, as it must to stand for the finding. */
+async function reproduces(operator: HttpRole, scenario: Scenario): Promise<Reproduction> {
+  const target: ScenarioTarget = {
+    httpRole: (role) => (role === 'operator' ? operator : undefined),
+    payingApp: undefined,
+    capabilities: (role) => (role === 'operator' ? new Set(FUZZ_CAPABILITIES) : new Set()),
+    adapterKind: (role) => (role === 'operator' ? operator.kind : undefined),
+    credential: () => undefined,
+  };
+  const result = await executeScenario(scenario, target, { levelOf: (id) => findRequirement(id)?.level ?? scenario.level, rerun: (id) => `cpr-conformance run --scenario FILE --only ${id}` });
+  if (result.status === 'failed') return { reproduces: true, note: `it fails against ${operator.description}: ${firstLine(result.reason)}` };
+  return { reproduces: false, note: `it did not fail against ${operator.description}, where the fuzzer found the difference (it ${result.status === 'error' ? `ended in error ${result.error_code ?? ''}` : result.status}${result.reason ? `: ${firstLine(result.reason)}` : ''})` };
+}
+
+function firstLine(text: string | undefined): string {
+  return (text ?? '').split('\n')[0]!.slice(0, 300);
 }
 
 export interface ReplayOutcome {

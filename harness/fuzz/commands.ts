@@ -14,15 +14,16 @@
 // Every command also writes the scenario steps it amounts to (world.script), with
 // the checks the model predicted: the regression scenario is that script.
 import fc from 'fast-check';
-import { parseTimestamp, toAmount, type ProblemCode } from '../../profile/index.ts';
-import { recomputeChainDigest, validateMessage, verifyCashPack, verifyConfirmation, type CashPack, type RedemptionConfirmation } from '../../profile/cashpack/index.ts';
+import { parseTimestamp, toAmount } from '../../profile/index.ts';
+import type { CashPack } from '../../profile/cashpack/index.ts';
 import type { WireRequest } from '../adapters/types.ts';
 import type { Reply } from './client.ts';
 import { buildCancel, buildIssue, buildRedeem, buildRenew, buildStatus, ISSUE_PATH, REDEEM_PATH, RENEW_PATH } from './messages.ts';
-import { Mismatch, requirementOf } from './mismatch.ts';
-import { depthOf, digestOf, type Decision, type IssueMessage, type Outcome, type PackState, type RedeemMessage, type RenewMessage } from './model.ts';
+import { Mismatch } from './mismatch.ts';
+import { burstChecks, judge, judgeAnswer, judgeBurstAnswer, judgeConfirmation, judgeEqual, judgePack, judgeSchema, tally, type Ctx } from './judge.ts';
+import { depthOf, digestOf, type Decision, type IssueMessage, type Outcome, type PackState, type RedeemMessage, type RedeemOutcome, type RenewMessage, type RenewOutcome } from './model.ts';
 import { LaneFailure, type Run, type RunModel } from './lanes.ts';
-import { control, KEY, type FuzzModel, type RealPack, type ScriptCheck, type World } from './world.ts';
+import { control, FROZEN_AT, KEY, type FuzzModel, type RealPack, type ScriptCheck, type World } from './world.ts';
 
 // ---- Commands as data ----
 
@@ -293,55 +294,57 @@ async function issueBurst(copies: number, ctx: Ctx): Promise<void> {
   const builds = Array.from({ length: copies }, () => buildIssue(w, now, { signer: KEY.principal, bearer, amount, expiryMs: now + lifetime * 1000 }));
   const capture = w.capture();
   const first = m.operator.issue(builds[0]!.message).outcome;
-  w.step(
-    { do: 'parallel', copies, of: { do: 'issue', principal: KEY.principal, bearer, amount: toAmount(amount), expiry_in: lifetime, beyond_limit: true }, as: capture },
-    first.ok ? [{ exactly_one: { status: 200 }, requirement: 'CPP-BAL-1' }] : [{ all: { status: first.status }, requirement: requirementOf('issue', first) }],
-  );
+  const step = w.step({ do: 'parallel', copies, of: { do: 'issue', principal: KEY.principal, bearer, amount: toAmount(amount), expiry_in: lifetime, beyond_limit: true }, as: capture });
   builds.forEach((b, i) => w.sent.push({ message: b.message, request: b.request, sentRef: `${capture}.sent[${i}]` }));
   m.sent = w.sent.length;
 
   const replies = await Promise.all(builds.map((b) => w.send(b.request)));
 
   if (!first.ok) {
-    builds.forEach((b, i) => {
-      const d = m.operator.issue(b.message);
-      compareAnswer(ctx, 'issue', d.outcome, replies[i]!);
+    const decisions = builds.map((b) => m.operator.issue(b.message));
+    step.expect.push(...burstChecks('issue', decisions.map((d) => d.outcome), 'CPP-BAL-1'));
+    decisions.forEach((d, i) => {
+      judgeBurstAnswer(ctx, 'issue', d.outcome, replies[i]!);
       d.commit(undefined);
     });
     return w.checkBalances(m, ctx, 'CPP-BAL-1', false);
   }
   const winners = replies.flatMap((r, i) => (r.status === 200 ? [i] : []));
   if (winners.length !== 1) {
+    step.expect.push({ exactly_one: { status: 200 }, requirement: 'CPP-BAL-1' });
     throw new Mismatch({ command: ctx.label, what: `${copies} concurrent Lock Requests, each for more than half the balance`, expected: 'exactly one 200', actual: tally(replies), requirement: 'CPP-BAL-1', rule: 'spec §1.2: funds are locked on issue; the balance covers one of them only' });
   }
   const winner = winners[0]!;
   const body = replies[winner]!.body as CashPack;
+  // The model takes the winner first, then the others meet the balance it left.
   const decision = m.operator.issue(builds[winner]!.message);
-  checkShape(ctx, body, 'cash-pack', 'CPP-ISS-1');
-  checkPack(ctx, body, { digest: m.operator.genesisDigest(body.pack_id, bearerKeyOf(builds[winner]!.message)), depth: 0, bearer: bearerKeyOf(builds[winner]!.message) }, 'CPP-ISS-1');
   decision.commit(body.pack_id);
-  builds.forEach((b, i) => {
-    if (i === winner) return;
+  const losers = builds.flatMap((b, i) => {
+    if (i === winner) return [];
     const d = m.operator.issue(b.message);
-    compareAnswer(ctx, 'issue', d.outcome, replies[i]!);
     d.commit(undefined);
+    return [{ i, d }];
   });
+  step.expect.push(...burstChecks('issue', [decision.outcome, ...losers.map(({ d }) => d.outcome)], 'CPP-BAL-1'));
+  for (const { i, d } of losers) judgeBurstAnswer(ctx, 'issue', d.outcome, replies[i]!);
   // The script names the winner by what it answered, not by its place in the burst.
   const won = w.capture();
-  w.step({ do: 'let', values: { [won]: `\${first_ok(${capture}.responses)}` } });
+  const wonStep = w.step({ do: 'let', values: { [won]: `\${first_ok(${capture})}` } });
   const packRef = `${won}.body`;
+  const initialBearer = bearerKeyOf(builds[winner]!.message);
+  judgePack(ctx, wonStep, body, ref(packRef), {
+    digest: m.operator.genesisDigest(body.pack_id, initialBearer),
+    digestAt: ref(`genesis_digest(${packRef}.pack_id, ${won}.sent.initial_bearer_pk)`),
+    depth: 0,
+    bearer: initialBearer,
+    bearerAt: ref(`${won}.sent.initial_bearer_pk.x`),
+  }, 'CPP-ISS-1');
   w.packs.set(body.pack_id, { packId: body.pack_id, idRef: `${packRef}.pack_id`, first: body, firstRef: packRef, known: body, knownRef: packRef, digestRefs: [`${packRef}.chain_digest`], bearerNames: [bearer] });
   await w.checkBalances(m, ctx, 'CPP-BAL-1', false);
 }
 
 function bearerKeyOf(message: IssueMessage): string {
   return message.initialBearer;
-}
-
-interface Ctx {
-  readonly m: FuzzModel;
-  readonly w: World;
-  readonly label: string;
 }
 
 type Executor<K extends CommandKind> = (spec: Extract<CommandSpec, { kind: K }>, ctx: Ctx, scheduler?: fc.Scheduler) => Promise<void>;
@@ -360,7 +363,7 @@ const EXECUTORS: { readonly [K in Exclude<CommandKind, 'advance'>]: Executor<K> 
     const built = buildIssue(w, m.operator.now, { signer: spec.signer, bearer, amount, expiryMs: m.operator.now + lifetime * 1000, createdMs: m.operator.now + offset * 1000 });
     const capture = w.capture();
     const fields = { do: 'issue', principal: spec.signer, bearer, amount: toAmount(amount), expiry_in: lifetime, ...createdAtField(offset), beyond_limit: true, as: capture };
-    await performIssue(ctx, built, fields, capture, bearer, true, () => w.readBalancesNow(false));
+    await performIssue(ctx, built, fields, capture, bearer, undefined, () => w.readBalancesNow(false));
     await w.checkBalances(m, ctx, 'CPP-FND-1', false);
   },
 
@@ -392,7 +395,7 @@ const EXECUTORS: { readonly [K in Exclude<CommandKind, 'advance'>]: Executor<K> 
       beyond_limit: true,
       as: capture,
     };
-    await performRenew(ctx, built.message, built.request, fields, capture, { newBearer, packRef: presentedRef, fresh: true, onReply: () => w.readBalancesNow(false) });
+    await performRenew(ctx, built.message, built.request, fields, capture, { newBearer, packRef: presentedRef, fresh: true, sentAt: 'res.sent', onReply: () => w.readBalancesNow(false) });
     await w.checkBalances(m, ctx, 'CPP-FND-1', false);
   },
 
@@ -408,7 +411,7 @@ const EXECUTORS: { readonly [K in Exclude<CommandKind, 'advance'>]: Executor<K> 
       const built = buildRenew(w, m.operator.now, { pack: real.known, bearer, newBearer, prevDigest: digestOf(pack) });
       const capture = w.capture();
       const fields = { do: 'renew', pack: ref(real.knownRef), bearer, new_bearer: newBearer, prev_chain_digest: ref(real.digestRefs.at(-1)!), beyond_limit: true, as: capture };
-      const outcome = await performRenew(ctx, built.message, built.request, fields, capture, { newBearer, packRef: real.knownRef, fresh: true });
+      const outcome = await performRenew(ctx, built.message, built.request, fields, capture, { newBearer, packRef: real.knownRef, fresh: true, sentAt: 'res.sent' });
       if (!outcome.ok) break;
     }
     await w.checkBalances(m, ctx, 'CPP-FND-1', false);
@@ -434,7 +437,7 @@ const EXECUTORS: { readonly [K in Exclude<CommandKind, 'advance'>]: Executor<K> 
       ...(reused ? { redemption_id: ref(reused.expr) } : {}),
       as: capture,
     };
-    await performRedeem(ctx, built.message, built.request, fields, capture, { packRef: real.knownRef, signAs: identifyAs, fresh: true, onReply: () => w.readBalancesNow(true) });
+    await performRedeem(ctx, built.message, built.request, fields, capture, { packRef: real.knownRef, signAs: identifyAs, fresh: true, sentAt: 'res.sent', onReply: () => w.readBalancesNow(true) });
     await w.checkBalances(m, ctx, 'CPP-FND-1', true);
   },
 
@@ -442,7 +445,7 @@ const EXECUTORS: { readonly [K in Exclude<CommandKind, 'advance'>]: Executor<K> 
     ctx.w.executed.push(spec);
     const target = spec.pack === 'unknown' ? undefined : pickPack(ctx, spec.pack);
     const signAs = spec.caller === 'unsigned' ? false : CALLER_KEY[spec.caller];
-    await performStatus(ctx, target?.real, target?.pack.packId ?? ctx.w.unknownPackId, signAs, true);
+    await performStatus(ctx, target?.real, target?.pack.packId ?? ctx.w.unknownPackId, signAs);
   },
 
   async cancel(spec, ctx) {
@@ -463,11 +466,11 @@ const EXECUTORS: { readonly [K in Exclude<CommandKind, 'advance'>]: Executor<K> 
     const onReply = () => w.readBalancesNow(message.kind === 'redeem');
     switch (message.kind) {
       case 'issue':
-        await performIssue(ctx, { message, request: entry.request }, { do: 'http', method: 'POST', path: ISSUE_PATH, json: ref(entry.sentRef), as: capture }, capture, nameOfKey(w, message.initialBearer), false, onReply);
+        await performIssue(ctx, { message, request: entry.request }, { do: 'http', method: 'POST', path: ISSUE_PATH, json: ref(entry.sentRef), as: capture }, capture, nameOfKey(w, message.initialBearer), entry.sentRef, onReply);
         break;
       case 'renew': {
         const fields = { do: 'http', method: 'POST', path: RENEW_PATH, json: { cash_pack: ref(entry.packRef!), renewal: ref(entry.sentRef) }, as: capture };
-        await performRenew(ctx, message, entry.request, fields, capture, { newBearer: nameOfKey(w, message.newBearer), packRef: entry.packRef!, fresh: false, onReply });
+        await performRenew(ctx, message, entry.request, fields, capture, { newBearer: nameOfKey(w, message.newBearer), packRef: entry.packRef!, fresh: false, sentAt: entry.sentRef, onReply });
         break;
       }
       case 'redeem': {
@@ -479,7 +482,7 @@ const EXECUTORS: { readonly [K in Exclude<CommandKind, 'advance'>]: Executor<K> 
           ...(entry.signAs ? { sign_as: entry.signAs } : {}),
           as: capture,
         };
-        await performRedeem(ctx, message, entry.request, fields, capture, { packRef: entry.packRef!, signAs: entry.signAs ?? false, fresh: false, onReply });
+        await performRedeem(ctx, message, entry.request, fields, capture, { packRef: entry.packRef!, signAs: entry.signAs ?? false, fresh: false, sentAt: entry.sentRef, onReply });
         break;
       }
     }
@@ -510,50 +513,72 @@ const EXECUTORS: { readonly [K in Exclude<CommandKind, 'advance'>]: Executor<K> 
     const decide = (message: RenewMessage | RedeemMessage): Decision<Outcome<object>> => (message.kind === 'renew' ? m.operator.renew(message) : m.operator.redeem(message));
     const first = decide(builds[0]!.message).outcome;
     const kind = spec.op;
-    w.step(
-      { do: 'parallel', copies: spec.copies, of, as: capture },
-      first.ok ? [{ exactly_one: { status: 200 }, requirement: 'CPP-RACE-1' }] : [{ all: { status: first.status }, requirement: requirementOf(kind, first) }],
-    );
+    const step = w.step({ do: 'parallel', copies: spec.copies, of, as: capture });
     builds.forEach((b, i) => w.sent.push({ message: b.message, request: b.request, sentRef: `${capture}.sent[${i}]`, packRef: real.knownRef, ...(kind === 'redeem' ? { signAs: KEY.redeemer } : {}) }));
     m.sent = w.sent.length;
+    const digestBefore = real.digestRefs.at(-1)!;
 
     const replies = await Promise.all(builds.map((b) => w.send(b.request)));
 
     if (first.ok) {
       const winners = replies.flatMap((r, i) => (r.status === 200 ? [i] : []));
       if (winners.length !== 1) {
+        step.expect.push({ exactly_one: { status: 200 }, requirement: 'CPP-RACE-1' });
         throw new Mismatch({ command: ctx.label, what: `${spec.copies} concurrent ${kind} requests of one pack`, expected: 'exactly one 200', actual: tally(replies), requirement: 'CPP-RACE-1', rule: 'PROFILE.md §5.1: of concurrent renewals or redemptions of one pack, exactly one succeeds' });
       }
       const winner = winners[0]!;
       const message = builds[winner]!.message;
-      if (message.kind === 'redeem') {
-        const d = m.operator.redeem(message);
-        checkConfirmation(ctx, replies[winner]!, message, d.outcome);
-        d.commit();
-      } else {
-        const d = m.operator.renew(message);
-        if (d.outcome.ok) checkPack(ctx, replies[winner]!.body, { digest: d.outcome.digest, depth: d.outcome.depth, bearer: d.outcome.bearer, pack }, 'CPP-RNW-1');
-        d.commit();
-      }
-      // The others now meet the state the winner left: INSTRUMENT_NOT_ACTIVE, or BEARER_MISMATCH for renewals.
-      builds.forEach((b, i) => {
-        if (i === winner) return;
+      // The model takes the winner first; the others then meet the state it left: INSTRUMENT_NOT_ACTIVE, or BEARER_MISMATCH for renewals.
+      const decision = decide(message);
+      decision.commit();
+      const losers = builds.flatMap((b, i) => {
+        if (i === winner) return [];
         const d = decide(b.message);
-        compareAnswer(ctx, kind, d.outcome, replies[i]!);
         d.commit();
+        return [{ i, d }];
       });
+      step.expect.push(...burstChecks(kind, [decision.outcome, ...losers.map(({ d }) => d.outcome)], 'CPP-RACE-1'));
+      for (const { i, d } of losers) judgeBurstAnswer(ctx, kind, d.outcome, replies[i]!);
+      const won = w.capture();
+      const wonStep = w.step({ do: 'let', values: { [won]: `\${first_ok(${capture})}` } });
+      const outcome = decision.outcome;
+      if (message.kind === 'redeem' && outcome.ok) {
+        const o = outcome as Extract<RedeemOutcome, { ok: true }>;
+        judgeConfirmation(ctx, wonStep, replies[winner]!.body, ref(`${won}.body`), {
+          packId: message.packId,
+          packIdAt: ref(real.idRef),
+          redemptionId: message.id,
+          redemptionIdAt: ref(`${won}.sent.redemption_id`),
+          redeemerKid: o.redeemerKid,
+          redeemerKidAt: ref(`${KEY.redeemer}.kid`),
+          amount: o.amount,
+          digest: o.digest,
+          digestAt: ref(digestBefore),
+        });
+      } else if (message.kind === 'renew' && outcome.ok) {
+        const o = outcome as Extract<RenewOutcome, { ok: true }>;
+        judgePack(ctx, wonStep, replies[winner]!.body, ref(`${won}.body`), {
+          digest: o.digest,
+          digestAt: ref(`renewal_digest(${digestBefore}, ${won}.sent)`),
+          depth: o.depth,
+          bearer: o.bearer,
+          bearerAt: ref(`${newBearer!}.x`),
+          packId: pack.packId,
+          packIdAt: ref(real.idRef),
+        }, 'CPP-RNW-1');
+      }
+      if (message.kind === 'renew' && outcome.ok) {
+        // The scenario names the winning pack by what it answered (first_ok), wherever it came.
+        real.bearerNames.push(newBearer!);
+        real.digestRefs.push(`${won}.body.chain_digest`);
+      }
     } else {
       const decisions = builds.map((b) => decide(b.message));
+      step.expect.push(...burstChecks(kind, decisions.map((d) => d.outcome), 'CPP-RACE-1'));
       decisions.forEach((d, i) => {
-        compareAnswer(ctx, kind, d.outcome, replies[i]!);
+        judgeBurstAnswer(ctx, kind, d.outcome, replies[i]!);
         d.commit();
       });
-    }
-    if (kind === 'renew' && pack.bearers.length > real.bearerNames.length) {
-      // The winning pack is one of N answers a scenario cannot name; the status read names its digest.
-      real.bearerNames.push(newBearer!);
-      const status = await performStatus(ctx, real, pack.packId, KEY.principal, false);
-      real.digestRefs.push(`${status}.body.chain_digest`);
     }
     await w.checkBalances(m, ctx, 'CPP-RACE-1', kind === 'redeem');
   },
@@ -572,7 +597,7 @@ const EXECUTORS: { readonly [K in Exclude<CommandKind, 'advance'>]: Executor<K> 
           const built = buildRedeem(w, now, { pack: real.known, bearer, redeemer: KEY.redeemer, identifyAs: KEY.redeemer });
           return async () => {
             const capture = w.capture();
-            await performRedeem(ctx, built.message, built.request, { do: 'redeem', pack: ref(packRef), bearer, redeemer: KEY.redeemer, as: capture }, capture, { packRef, signAs: KEY.redeemer, fresh: true });
+            await performRedeem(ctx, built.message, built.request, { do: 'redeem', pack: ref(packRef), bearer, redeemer: KEY.redeemer, as: capture }, capture, { packRef, signAs: KEY.redeemer, fresh: true, sentAt: 'res.sent' });
           };
         }
         case 'renew': {
@@ -581,14 +606,14 @@ const EXECUTORS: { readonly [K in Exclude<CommandKind, 'advance'>]: Executor<K> 
           return async () => {
             const capture = w.capture();
             const fields = { do: 'renew', pack: ref(packRef), bearer, new_bearer: newBearer, prev_chain_digest: digestExpr, beyond_limit: true, as: capture };
-            await performRenew(ctx, built.message, built.request, fields, capture, { newBearer, packRef, fresh: true });
+            await performRenew(ctx, built.message, built.request, fields, capture, { newBearer, packRef, fresh: true, sentAt: 'res.sent' });
           };
         }
         case 'cancel':
           return () => performCancel(ctx, real, pack.packId);
         case 'status':
           return async () => {
-            await performStatus(ctx, real, pack.packId, KEY.principal, true);
+            await performStatus(ctx, real, pack.packId, KEY.principal);
           };
       }
     });
@@ -611,8 +636,9 @@ async function advance(spec: Extract<CommandSpec, { kind: 'advance' }>, issuer: 
   const lanes = r.worlds.map((w, i) => {
     const own = i === issuer ? spec : moved;
     w.executed.push(own);
-    w.step({ do: 'clock', advance: seconds }, [{ equals: { value: '${res.frozen}', to: true }, requirement: 'PRF-CTL-1' }]);
-    return { w, m: m.lanes[i]!, ctx: contextOf(own, m.lanes[i]!, w) };
+    const step = w.step({ do: 'clock', advance: seconds }, [{ equals: { value: '${res.frozen}', to: true }, requirement: 'PRF-CTL-1' }]);
+    w.advancedMs += seconds * 1000;
+    return { w, step, m: m.lanes[i]!, ctx: contextOf(own, m.lanes[i]!, w) };
   });
   const expected = m.lanes[issuer]!.operator.now + seconds * 1000;
   const state = (await control(r.worlds[issuer]!.client, 'POST', '/_control/clock', { advance_seconds: seconds }, r.worlds.map((w) => w.log), undefined)) as { now?: unknown };
@@ -621,11 +647,17 @@ async function advance(spec: Extract<CommandSpec, { kind: 'advance' }>, issuer: 
     lane.w.readBalancesNow(false);
   }
   const checks = await Promise.allSettled(
-    lanes.map(async ({ w, m: model, ctx }, i) => {
+    lanes.map(async ({ w, step, m: model, ctx }) => {
       try {
-        if (i === issuer && parseTimestamp(state.now) !== expected) {
-          throw new Mismatch({ command: ctx.label, what: 'the clock after advance_seconds', expected: w.timestamp(expected), actual: state.now, requirement: 'PRF-CTL-1' });
-        }
+        // The one clock every world shares, moved from where the run froze it (the scenario's first step, FROZEN_AT).
+        judge(ctx, step, {
+          what: 'the clock after advance_seconds',
+          requirement: 'PRF-CTL-1',
+          expected: w.timestamp(expected),
+          actual: state.now,
+          holds: parseTimestamp(state.now) === expected,
+          script: { equals: { value: '${res.now}', to: `\${${FROZEN_AT}.now + ${w.advancedMs / 1000}}` } },
+        });
         await w.checkBalances(model, ctx, 'CPP-EXP-2', false);
       } finally {
         await w.settleEarlyReads();
@@ -652,26 +684,34 @@ async function releaseOrder(scheduler: fc.Scheduler | undefined, ops: readonly I
 
 // ---- One request: predict, write the step, send, compare, commit ----
 
-async function performIssue(ctx: Ctx, built: { message: IssueMessage; request: WireRequest }, fields: Record<string, unknown>, capture: string, bearer: string, fresh: boolean, onReply?: () => void): Promise<void> {
+/** `sentAt` names the message in the scenario: this step's `res.sent`, or the capture of the message a resend repeats. */
+async function performIssue(ctx: Ctx, built: { message: IssueMessage; request: WireRequest }, fields: Record<string, unknown>, capture: string, bearer: string, sentAt: string | undefined, onReply?: () => void): Promise<void> {
+  const fresh = sentAt === undefined;
+  const sent = sentAt ?? 'res.sent';
   const { m, w } = ctx;
   const decision = m.operator.issue(built.message);
   const outcome = decision.outcome;
-  w.step(fields, answerChecks('issue', outcome, [{ chain_digest: '${res.body}', requirement: 'PRF-DIG-1' }, { equals: { value: '${res.body.issued_at}', to: '${ts(now)}' }, requirement: 'PRF-MSG-1' }]));
+  const step = w.step(fields);
   if (fresh) {
     w.sent.push({ message: built.message, request: built.request, sentRef: `${capture}.sent` });
     m.sent = w.sent.length;
   }
   const reply = await w.send(built.request);
   onReply?.();
-  compareAnswer(ctx, 'issue', outcome, reply);
+  judgeAnswer(ctx, step, 'issue', outcome, reply);
   if (!outcome.ok) return decision.commit(undefined);
   const body = reply.body as CashPack;
-  checkShape(ctx, body, 'cash-pack', 'CPP-ISS-1');
-  const expected = { digest: m.operator.genesisDigest(body.pack_id, outcome.initialBearer), depth: 0, bearer: outcome.initialBearer };
-  checkPack(ctx, body, expected, 'CPP-ISS-1');
-  same(ctx, 'amount', toAmount(outcome.amount), body.amount, 'CPP-ISS-1');
-  same(ctx, 'expiry', w.timestamp(outcome.expiryMs), body.expiry, 'CPP-ISS-1');
-  same(ctx, 'issued_at', w.timestamp(m.operator.now), body.issued_at, 'PRF-MSG-1'); // PROFILE.md §4.3: the Operator's clock, not created_at
+  judgePack(ctx, step, body, '${res.body}', {
+    digest: m.operator.genesisDigest(body.pack_id, outcome.initialBearer),
+    digestAt: ref(`genesis_digest(res.body.pack_id, ${sent}.initial_bearer_pk)`),
+    depth: 0,
+    bearer: outcome.initialBearer,
+    bearerAt: ref(`${sent}.initial_bearer_pk.x`),
+  }, 'CPP-ISS-1');
+  judgeEqual(ctx, step, 'amount', 'CPP-ISS-1', toAmount(outcome.amount), body.amount, '${res.body.amount}');
+  judgeEqual(ctx, step, 'expiry', 'CPP-ISS-1', w.timestamp(outcome.expiryMs), body.expiry, '${res.body.expiry}', ref(`${sent}.requested_expiry`));
+  // PROFILE.md §4.3: the Operator's clock, not created_at.
+  judgeEqual(ctx, step, 'issued_at', 'PRF-MSG-1', w.timestamp(m.operator.now), body.issued_at, '${res.body.issued_at}', '${ts(now)}');
   decision.commit(body.pack_id);
   const packRef = `${capture}.body`;
   w.packs.set(body.pack_id, {
@@ -691,6 +731,8 @@ interface RenewRefs {
   readonly packRef: string;
   /** A new message (recorded for replays), not a resend. */
   readonly fresh: boolean;
+  /** The message in the scenario: `res.sent`, or the capture a resend repeats. */
+  readonly sentAt: string;
   /** Called as soon as the answer is in, before it is checked. */
   readonly onReply?: () => void;
 }
@@ -699,28 +741,35 @@ async function performRenew(ctx: Ctx, message: RenewMessage, request: WireReques
   const { m, w } = ctx;
   const decision = m.operator.renew(message);
   const outcome = decision.outcome;
-  w.step(fields, answerChecks('renew', outcome, [
-    { chain_digest: '${res.body}', requirement: 'CPP-CHN-1' },
-    { equals: { value: '${res.body.current_bearer_pk}', to: ref(refs.newBearer) }, requirement: 'CPP-RNW-1' },
-  ]));
+  const step = w.step(fields);
   if (refs.fresh) {
     w.sent.push({ message, request, sentRef: `${capture}.sent`, packRef: refs.packRef });
     m.sent = w.sent.length;
   }
+  const real = w.packs.get(message.packId);
+  const digestBefore = real?.digestRefs.at(-1);
   const reply = await w.send(request);
   refs.onReply?.();
-  compareAnswer(ctx, 'renew', outcome, reply);
+  judgeAnswer(ctx, step, 'renew', outcome, reply);
   if (outcome.ok) {
-    const pack = m.operator.pack(message.packId)!;
-    checkPack(ctx, reply.body, { digest: outcome.digest, depth: outcome.depth, bearer: outcome.bearer, pack }, 'CPP-RNW-1');
+    judgePack(ctx, step, reply.body, '${res.body}', {
+      digest: outcome.digest,
+      // The digest the pack held before this renewal, as the scenario captured it; the model's own when it never captured one.
+      digestAt: digestBefore !== undefined ? ref(`renewal_digest(${digestBefore}, ${refs.sentAt})`) : outcome.digest,
+      depth: outcome.depth,
+      bearer: outcome.bearer,
+      bearerAt: ref(`${refs.newBearer}.x`),
+      packId: message.packId,
+      packIdAt: real !== undefined ? ref(real.idRef) : message.packId,
+    }, 'CPP-RNW-1');
   }
   decision.commit();
   if (outcome.ok) {
-    const real = w.packs.get(message.packId)!;
-    real.known = reply.body as CashPack;
-    real.knownRef = `${capture}.body`;
-    real.digestRefs.push(`${capture}.body.chain_digest`);
-    real.bearerNames.push(refs.newBearer);
+    const known = w.packs.get(message.packId)!;
+    known.known = reply.body as CashPack;
+    known.knownRef = `${capture}.body`;
+    known.digestRefs.push(`${capture}.body.chain_digest`);
+    known.bearerNames.push(refs.newBearer);
   }
   return outcome;
 }
@@ -729,6 +778,8 @@ interface RedeemRefs {
   readonly packRef: string;
   readonly signAs: string | false;
   readonly fresh: boolean;
+  /** The message in the scenario: `res.sent`, or the capture a resend repeats. */
+  readonly sentAt: string;
   /** Called as soon as the answer is in, before it is checked. */
   readonly onReply?: () => void;
 }
@@ -737,141 +788,68 @@ async function performRedeem(ctx: Ctx, message: RedeemMessage, request: WireRequ
   const { m, w } = ctx;
   const decision = m.operator.redeem(message);
   const outcome = decision.outcome;
-  w.step(fields, answerChecks('redeem', outcome, outcome.ok ? [{ equals: { value: '${res.body.amount}', to: toAmount(outcome.amount) }, requirement: 'CPP-RED-1' }] : []));
+  const step = w.step(fields);
   if (refs.fresh) {
     w.sent.push({ message, request, sentRef: `${capture}.sent`, packRef: refs.packRef, ...(refs.signAs !== false ? { signAs: refs.signAs } : {}) });
     m.sent = w.sent.length;
   }
+  const real = w.packs.get(message.packId);
+  const digestBefore = real?.digestRefs.at(-1);
   const reply = await w.send(request);
   refs.onReply?.();
-  compareAnswer(ctx, 'redeem', outcome, reply);
-  if (outcome.ok) checkConfirmation(ctx, reply, message, outcome);
+  judgeAnswer(ctx, step, 'redeem', outcome, reply);
+  if (outcome.ok) {
+    const redeemer = nameOfKid(w, outcome.redeemerKid);
+    judgeConfirmation(ctx, step, reply.body, '${res.body}', {
+      packId: message.packId,
+      packIdAt: real !== undefined ? ref(real.idRef) : message.packId,
+      redemptionId: message.id,
+      redemptionIdAt: ref(`${refs.sentAt}.redemption_id`),
+      redeemerKid: outcome.redeemerKid,
+      redeemerKidAt: redeemer !== undefined ? ref(`${redeemer}.kid`) : outcome.redeemerKid,
+      amount: outcome.amount,
+      digest: outcome.digest,
+      digestAt: digestBefore !== undefined ? ref(digestBefore) : outcome.digest,
+    });
+  }
   decision.commit();
 }
 
-/** A status read; returns the step's capture name. With `digestCheck`, the step also pins the digest a scenario can name. */
-async function performStatus(ctx: Ctx, real: RealPack | undefined, packId: string, signAs: string | false, digestCheck: boolean): Promise<string> {
+/** A status read. */
+async function performStatus(ctx: Ctx, real: RealPack | undefined, packId: string, signAs: string | false): Promise<void> {
   const { m, w } = ctx;
   const built = buildStatus(w, m.operator.now, packId, signAs);
   const outcome = m.operator.status(built.query);
   const capture = w.capture();
-  const extra: ScriptCheck[] = outcome.ok
-    ? [
-        { equals: { value: '${res.body.status}', to: outcome.view.status }, requirement: 'CPP-STS-1' },
-        { equals: { value: '${res.body.chain_depth}', to: outcome.view.depth }, requirement: 'CPP-CHN-1' },
-        ...(digestCheck && real ? [{ equals: { value: '${res.body.chain_digest}', to: ref(real.digestRefs.at(-1)!) }, requirement: 'CPP-CHN-1' }] : []),
-      ]
-    : [];
-  w.step({ do: 'status', pack_id: real ? ref(real.idRef) : packId, sign_as: signAs, as: capture }, answerChecks('status', outcome, extra));
+  const step = w.step({ do: 'status', pack_id: real ? ref(real.idRef) : packId, sign_as: signAs, as: capture });
   const reply = await w.send(built.request);
-  compareAnswer(ctx, 'status', outcome, reply);
+  judgeAnswer(ctx, step, 'status', outcome, reply);
   if (outcome.ok) {
     const body = reply.body as Record<string, unknown> | undefined;
-    checkShape(ctx, body, 'status', 'CPP-STS-1');
-    same(ctx, 'status', outcome.view.status, body?.status, 'CPP-STS-1');
-    same(ctx, 'chain_depth', outcome.view.depth, body?.chain_depth, 'CPP-CHN-1');
-    same(ctx, 'chain_digest', outcome.view.digest, body?.chain_digest, 'CPP-CHN-1');
-    same(ctx, 'amount', toAmount(outcome.view.amount), body?.amount, 'CPP-STS-1');
-    same(ctx, 'expiry', w.timestamp(outcome.view.expiryMs), body?.expiry, 'CPP-STS-1');
+    judgeSchema(ctx, step, 'status', body, 'CPP-STS-1');
+    judgeEqual(ctx, step, 'status', 'CPP-STS-1', outcome.view.status, body?.status, '${res.body.status}');
+    judgeEqual(ctx, step, 'chain_depth', 'CPP-CHN-1', outcome.view.depth, body?.chain_depth, '${res.body.chain_depth}');
+    judgeEqual(ctx, step, 'chain_digest', 'CPP-CHN-1', outcome.view.digest, body?.chain_digest, '${res.body.chain_digest}', real ? ref(real.digestRefs.at(-1)!) : outcome.view.digest);
+    judgeEqual(ctx, step, 'amount', 'CPP-STS-1', toAmount(outcome.view.amount), body?.amount, '${res.body.amount}');
+    judgeEqual(ctx, step, 'expiry', 'CPP-STS-1', w.timestamp(outcome.view.expiryMs), body?.expiry, '${res.body.expiry}', real ? ref(`${real.firstRef}.expiry`) : w.timestamp(outcome.view.expiryMs));
   }
-  return capture;
 }
 
 async function performCancel(ctx: Ctx, real: RealPack | undefined, packId: string, onReply?: () => void): Promise<void> {
   const { m, w } = ctx;
   const decision = m.operator.cancel(packId);
   const capture = w.capture();
-  w.step({ do: 'cancel', pack_id: real ? ref(real.idRef) : packId, as: capture }, answerChecks('cancel', decision.outcome, []));
+  const step = w.step({ do: 'cancel', pack_id: real ? ref(real.idRef) : packId, as: capture });
   const reply = await w.send(buildCancel(packId));
   onReply?.();
-  compareAnswer(ctx, 'cancel', decision.outcome, reply);
-  if (decision.outcome.ok) same(ctx, 'status', 'CANCELLED', (reply.body as Record<string, unknown> | undefined)?.status, 'CPP-CAN-1');
+  judgeAnswer(ctx, step, 'cancel', decision.outcome, reply);
+  if (decision.outcome.ok) judgeEqual(ctx, step, 'status', 'CPP-CAN-1', 'CANCELLED', (reply.body as Record<string, unknown> | undefined)?.status, '${res.body.status}');
   decision.commit();
 }
 
-// ---- Comparisons ----
-
-/** The checks a scenario step makes for a predicted outcome. */
-function answerChecks(kind: Parameters<typeof requirementOf>[0], outcome: Outcome<object>, success: ScriptCheck[]): ScriptCheck[] {
-  const requirement = requirementOf(kind, outcome);
-  return outcome.ok ? [{ status: 200, requirement }, ...success] : [{ problem: outcome.code, requirement }];
-}
-
-/** Status and problem code (PROFILE.md §11): a refusal must be application/problem+json with the predicted code. */
-function compareAnswer(ctx: Ctx, kind: Parameters<typeof requirementOf>[0], outcome: Outcome<object>, reply: Reply, requirement = requirementOf(kind, outcome)): void {
-  const actual = answerOf(reply);
-  if (outcome.ok) {
-    if (reply.status === 200) return;
-    throw new Mismatch({ command: ctx.label, what: `the ${kind} answer`, expected: { status: 200 }, actual, requirement });
-  }
-  const problem = mediaType(reply) === 'application/problem+json';
-  if (reply.status === outcome.status && problem && actual.code === outcome.code) return;
-  throw new Mismatch({ command: ctx.label, what: `the ${kind} answer`, expected: { status: outcome.status, code: outcome.code }, actual, requirement, rule: outcome.rule });
-}
-
-function answerOf(reply: Reply): { status: number; code?: ProblemCode | null; content_type?: string; detail?: string } {
-  const body = reply.body as { code?: unknown; detail?: unknown } | undefined;
-  const type = mediaType(reply);
-  return {
-    status: reply.status,
-    ...(reply.status !== 200 ? { code: typeof body?.code === 'string' ? (body.code as ProblemCode) : null } : {}),
-    ...(reply.status !== 200 && type !== 'application/problem+json' ? { content_type: type ?? 'none' } : {}),
-    ...(typeof body?.detail === 'string' ? { detail: body.detail.slice(0, 200) } : {}),
-  };
-}
-
-function mediaType(reply: Reply): string | undefined {
-  return reply.headers['content-type']?.split(';')[0]?.trim().toLowerCase();
-}
-
-function same(ctx: Ctx, what: string, expected: unknown, actual: unknown, requirement: string): void {
-  if (expected === actual) return;
-  throw new Mismatch({ command: ctx.label, what, expected, actual: actual ?? null, requirement });
-}
-
-function checkShape(ctx: Ctx, value: unknown, kind: 'cash-pack' | 'status' | 'redemption-confirmation', requirement: string): void {
-  const check = validateMessage(kind, value);
-  if (!check.ok) throw new Mismatch({ command: ctx.label, what: `the ${kind} schema (PROFILE.md §4)`, expected: `a valid ${kind}`, actual: check.errors.slice(0, 3), requirement: 'PRF-MSG-1', rule: requirement });
-}
-
-/** A returned cash-pack: the Operator's signature, the digest predicted and recomputed (PROFILE.md §3), bearer and depth. */
-function checkPack(ctx: Ctx, value: unknown, expected: { readonly digest: string; readonly depth: number; readonly bearer: string; readonly pack?: PackState }, requirement: string): void {
-  const { w } = ctx;
-  const pack = value as CashPack;
-  checkShape(ctx, pack, 'cash-pack', requirement);
-  if (!verifyCashPack(pack, w.context.operatorKey)) throw new Mismatch({ command: ctx.label, what: 'the cash-pack signature', expected: "valid under the Operator's well-known key", actual: 'does not verify', requirement: 'CPP-WK-2' });
-  let recomputed: string;
-  try {
-    recomputed = recomputeChainDigest(pack);
-  } catch (error) {
-    throw new Mismatch({ command: ctx.label, what: 'the renewal chain', expected: 'a recomputable chain', actual: (error as Error).message, requirement: 'PRF-DIG-1' });
-  }
-  same(ctx, 'chain_digest recomputed from the pack (PROFILE.md §3)', recomputed, pack.chain_digest, 'PRF-DIG-1');
-  same(ctx, 'chain_digest', expected.digest, pack.chain_digest, 'CPP-CHN-1');
-  same(ctx, 'length of renewal_chain', expected.depth, pack.renewal_chain.length, 'CPP-CHN-1');
-  same(ctx, 'current_bearer_pk', expected.bearer, pack.current_bearer_pk.x, requirement);
-  if (expected.pack) same(ctx, 'pack_id', expected.pack.packId, pack.pack_id, requirement);
-}
-
-function checkConfirmation(ctx: Ctx, reply: Reply, message: RedeemMessage, outcome: Outcome<{ amount: bigint; redeemerKid: string; digest: string }>): void {
-  if (!outcome.ok) return;
-  const body = reply.body as RedemptionConfirmation;
-  checkShape(ctx, body, 'redemption-confirmation', 'CPP-RED-1');
-  if (!verifyConfirmation(body, ctx.w.context.operatorKey)) throw new Mismatch({ command: ctx.label, what: 'the Redemption Confirmation signature', expected: "valid under the Operator's well-known key", actual: 'does not verify', requirement: 'CPP-RED-1' });
-  same(ctx, 'pack_id', message.packId, body.pack_id, 'CPP-RED-1');
-  same(ctx, 'redemption_id', message.id, body.redemption_id, 'CPP-RED-1');
-  same(ctx, 'redeemer_kid', outcome.redeemerKid, body.redeemer_kid, 'CPP-RED-1');
-  same(ctx, 'amount', toAmount(outcome.amount), body.amount, 'CPP-RED-1');
-  same(ctx, 'chain_digest', outcome.digest, body.chain_digest, 'CPP-CHN-1');
-}
-
-function tally(replies: readonly Reply[]): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const r of replies) {
-    const key = r.status === 200 ? '200' : `${r.status} ${String((r.body as { code?: unknown } | undefined)?.code ?? '')}`.trim();
-    out[key] = (out[key] ?? 0) + 1;
-  }
-  return out;
+/** The key name of a kid in this world. */
+function nameOfKid(w: World, kid: string): string | undefined {
+  return [...w.keys].find(([, key]) => key.jwk.kid === kid)?.[0];
 }
 
 // ---- Resolving choices against the state ----

@@ -10,7 +10,7 @@ import { toAmount } from '../../profile/index.ts';
 import { parseSuite } from '../scenarios/load.ts';
 import type { Suite } from '../scenarios/types.ts';
 import { brief, type MismatchDetail } from './mismatch.ts';
-import { KEY, type World } from './world.ts';
+import { FROZEN_AT, KEY, type World } from './world.ts';
 
 export interface RegressionInput {
   readonly seed: number;
@@ -21,6 +21,16 @@ export interface RegressionInput {
   /** The minimal command sequence, for the scenario's info. */
   readonly commands: readonly string[];
   readonly reproduce: string;
+  /** The crash file beside it, named when the scenario does not reproduce the finding. */
+  readonly crashFile?: string;
+  /** What became of the scenario when it ran against the target before being written. */
+  readonly reproduction?: Reproduction;
+}
+
+/** Whether a regression scenario fails where its finding was made, and what it did there. */
+export interface Reproduction {
+  readonly reproduces: boolean;
+  readonly note: string;
 }
 
 /** Scenario ID of the n-th scenario of a seed (suites/scenario.schema.json pattern). */
@@ -39,7 +49,7 @@ export function regressionText(input: RegressionInput, file = `regression-${inpu
   const { world, failure, seed } = input;
   const script = world.script.map((s) => ({ ...s.fields, ...(s.expect.length > 0 ? { expect: s.expect } : {}) }));
   const steps = [
-    { do: 'clock', freeze: true, note: 'fresh state, as each model run starts: the clock frozen, a new Principal, a stranger Principal and new redeemers' },
+    { do: 'clock', freeze: true, as: FROZEN_AT, note: 'fresh state, as each model run starts: the clock frozen, a new Principal, a stranger Principal and new redeemers' },
     { do: 'provision-principal', key: KEY.principal, balance: toAmount(world.principalBalance) },
     { do: 'provision-principal', key: KEY.stranger, balance: '0' },
     ...[...world.redeemerLevels].map(([key, level]) => ({ do: 'provision-redeemer', key, identity_level: level })),
@@ -51,12 +61,19 @@ export function regressionText(input: RegressionInput, file = `regression-${inpu
   const needs = ['provision', 'clock', 'balance', ...(world.script.some((s) => s.fields.do === 'cancel') ? ['cancel'] : [])];
   const expected = brief(failure.expected);
   const actual = brief(failure.actual);
+  const unreproduced = input.reproduction?.reproduces === false;
   const doc = {
     suite: `fuzz-${seed}`,
-    title: `Fuzzer regression, seed ${seed}`,
+    title: `Fuzzer regression, seed ${seed}${unreproduced ? ' (does not reproduce the finding)' : ''}`,
+    ...(unreproduced ? { reproduces: false } : {}),
     sections: sectionsOf(requirements),
     role: 'operator',
     info: [
+      ...(unreproduced
+        ? [`DOES NOT REPRODUCE THE FINDING: ${input.reproduction!.note}. Its passing proves nothing; the crash file does reproduce it: cpr-conformance replay ${input.crashFile ?? `crash-${seed}.json`}.`]
+        : input.reproduction
+          ? [`Checked before it was written: ${input.reproduction.note}.`]
+          : []),
       `Written by the stateful fuzzer (${input.reproduce}).`,
       input.flaky
         ? 'FLAKY: the shrunk counterexample did not fail again when replayed against fresh state; this is the run that failed.'

@@ -75,6 +75,9 @@ export interface ScriptStep {
   readonly expect: ScriptCheck[];
 }
 
+/** The capture of the regression scenario's first step, which freezes the clock: where every clock move is counted from. */
+export const FROZEN_AT = 'frozen_at';
+
 /** Key names in the run and in its regression scenario. */
 export const KEY = {
   principal: 'principal',
@@ -91,6 +94,8 @@ export class World {
   readonly sent: SentMessage[] = [];
   readonly log = new ExchangeLog();
   readonly script: ScriptStep[] = [];
+  /** How far the clock moved since the run froze it. */
+  advancedMs = 0;
   /** The commands that ran, as data, in order (an interleave with the order it ran in). */
   readonly executed: CommandSpec[] = [];
   /** Setup values the regression scenario repeats. */

@@ -94,8 +94,9 @@ export const CHECK_IMPLEMENTATIONS: Readonly<Record<CheckName, Check>> = {
   },
 
   schema: (_ctx, arg, subject) => {
-    const value = bodyOf(subject);
-    const name = String(arg);
+    const named = typeof arg === 'object' && arg !== null ? (arg as { of: string; value: unknown }) : undefined;
+    const value = named ? named.value : bodyOf(subject);
+    const name = named ? named.of : String(arg);
     if (name in CPR_SCHEMAS) {
       const validate = CPR_SCHEMAS[name as keyof typeof CPR_SCHEMAS];
       const ok = validate(value);

@@ -83,6 +83,7 @@ interface RawSuite {
   sections: string[];
   role: Scenario['role'];
   info?: string;
+  reproduces?: false;
   scenarios: RawScenario[];
 }
 type RawScenario = Omit<Scenario, 'steps' | 'file' | 'line' | 'sections' | 'suite' | 'role' | 'needs'> & {
@@ -119,7 +120,7 @@ function toSuite(raw: RawSuite, file: string, lineOf: (path: (string | number)[]
     checkSemantics(scenario, registry, file);
     return scenario;
   });
-  return { file, suite: raw.suite, title: raw.title, sections: raw.sections, role: raw.role, ...(raw.info ? { info: raw.info } : {}), scenarios };
+  return { file, suite: raw.suite, title: raw.title, sections: raw.sections, role: raw.role, ...(raw.info ? { info: raw.info } : {}), ...(raw.reproduces === false ? { reproduces: false as const } : {}), scenarios };
 }
 
 function toStep(raw: Record<string, unknown>, index: number, label: string, lineOf: (path: (string | number)[]) => number, invalid: (line: number, reason: string) => never): Step {

@@ -25,6 +25,7 @@ export function scenarioSchema(): Record<string, unknown> {
       sections: { type: 'array', minItems: 1, items: { type: 'string', pattern: '^(PROFILE )?§[0-9]+(\\.[0-9]+)*$' } },
       role: { $ref: '#/$defs/role' },
       info: { type: 'string' },
+      reproduces: { const: false, description: 'A fuzzer regression that did not fail against the target it was found on: its passing proves nothing (replay the crash file).' },
       scenarios: { type: 'array', minItems: 1, items: { $ref: '#/$defs/scenario' } },
     },
     $defs: {

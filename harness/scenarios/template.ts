@@ -9,7 +9,7 @@
 //   ${now + policy.expiry_min_seconds - 1}   ${iso((now + 600) * 1000)}
 //   ${ts(now + 60)}  ${uuid()}  ${repeat('😀', 140)}
 import { randomUUID } from 'node:crypto';
-import { encodeB64url } from '../../profile/index.ts';
+import { decodeB64urlFixed, digestText, encodeB64url, genesisDigest, readDigest, renewalDigest } from '../../profile/index.ts';
 import { formatTimestamp, parseTimestamp } from '../../profile/time.ts';
 import { isAmount } from '../../profile/amount.ts';
 
@@ -61,12 +61,19 @@ const FUNCTIONS: Readonly<Record<string, (...args: unknown[]) => unknown>> = {
     if (code === undefined) throw new TypeError('the policy lists every test currency');
     return { type: 'fiat', code };
   },
-  /** The first of a parallel step's responses whose status is 2xx (the winner of a race), whatever its place. */
-  first_ok: (responses) => {
-    if (!Array.isArray(responses)) throw new TypeError('first_ok() takes the responses of a parallel step');
-    const found = responses.find((r) => typeof (r as { status?: unknown })?.status === 'number' && Math.floor((r as { status: number }).status / 100) === 2);
-    if (found === undefined) throw new TypeError('no response of the parallel step succeeded');
-    return found;
+  /**
+   * The first of a parallel step's responses whose status is 2xx (the winner of a
+   * race), whatever its place. Given the step's whole result, it also carries what
+   * that copy sent (`sent`).
+   */
+  first_ok: (result) => {
+    const parallel = Array.isArray(result) ? { responses: result as unknown[], sent: undefined } : (result as { responses?: unknown; sent?: unknown } | null);
+    const responses = parallel?.responses;
+    if (!Array.isArray(responses)) throw new TypeError('first_ok() takes a parallel step, or its responses');
+    const at = responses.findIndex((r) => typeof (r as { status?: unknown })?.status === 'number' && Math.floor((r as { status: number }).status / 100) === 2);
+    if (at < 0) throw new TypeError('no response of the parallel step succeeded');
+    const sent = Array.isArray(parallel?.sent) ? parallel.sent[at] : undefined;
+    return sent === undefined ? responses[at] : { ...(responses[at] as object), sent };
   },
   /** True when the value is an amount as PROFILE.md §1 writes it (a limit plus one may not be). */
   is_amount: (value) => isAmount(value),
@@ -78,11 +85,29 @@ const FUNCTIONS: Readonly<Record<string, (...args: unknown[]) => unknown>> = {
     return Math.floor(x / y);
   },
   max: (...values) => pickNumber(values, Math.max),
+  /** PROFILE.md §3: D0 of a pack from its pack_id and initial bearer key (a JWK, or its `x`). */
+  genesis_digest: (packId, bearer) => digestText(genesisDigest(String(packId), keyBytes(bearer))),
+  /** PROFILE.md §3: the chain digest after a Renewal Entry (renewal_id, new_bearer_pk, signature), from the one before it. */
+  renewal_digest: (previous, entry) => {
+    const e = (entry ?? {}) as { renewal_id?: unknown; new_bearer_pk?: unknown; signature?: unknown };
+    const prev = readDigest(previous);
+    const signature = decodeB64urlFixed(e.signature, 64);
+    if (!prev || !signature) throw new TypeError('renewal_digest takes a chain digest and a Renewal Entry');
+    return digestText(renewalDigest(prev, String(e.renewal_id), keyBytes(e.new_bearer_pk), signature));
+  },
   /** Code points `start` to `end` (exclusive; negative counts from the end). */
   slice: (text, start, end) => [...String(text)].slice(Number(start), end === undefined ? undefined : Number(end)).join(''),
 };
 
 export const TEMPLATE_FUNCTIONS = Object.keys(FUNCTIONS);
+
+/** The 32 bytes of an Ed25519 public key given as a JWK or its `x`. */
+function keyBytes(key: unknown): Uint8Array {
+  const x = typeof key === 'object' && key !== null ? (key as { x?: unknown }).x : key;
+  const bytes = decodeB64urlFixed(x, 32);
+  if (!bytes) throw new TypeError('a bearer key is a JWK or the base64url of 32 bytes');
+  return bytes;
+}
 
 function pickNumber(values: readonly unknown[], pick: (...n: number[]) => number): number {
   if (values.length === 0 || !values.every((v) => typeof v === 'number' && Number.isFinite(v))) throw new TypeError('min() and max() take numbers');

@@ -59,5 +59,7 @@ export interface Suite {
   readonly sections: readonly string[];
   readonly role: Role;
   readonly info?: string;
+  /** A fuzzer regression that did not fail where its finding was made: its passing proves nothing. */
+  readonly reproduces?: false;
   readonly scenarios: readonly Scenario[];
 }

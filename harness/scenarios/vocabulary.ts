@@ -4,6 +4,7 @@
 // test keeps the committed file in step with it.
 import type { Capability } from '../../reference/control.ts';
 import { SIGNATURE_LAYOUTS } from '../../profile/http-signature.ts';
+import { MESSAGE_KINDS } from '../../profile/cashpack/schemas.ts';
 
 type Schema = Readonly<Record<string, unknown>>;
 
@@ -16,6 +17,9 @@ const MESSAGE_TYPE: Schema = { $ref: '#/$defs/messageType' };
 /** The layout of an HTTP Message Signature: the profile's, or a named departure that is still valid RFC 9421 (profile/http-signature.ts). */
 const SIGNATURE_LAYOUT: Schema = { enum: [...SIGNATURE_LAYOUTS] };
 const CODE: Schema = { $ref: '#/$defs/code' };
+/** The profile's JSON Schemas a `schema` check can name (a typo is refused when the file loads). */
+export const SCHEMA_NAMES = ['cpr', 'payment', ...MESSAGE_KINDS] as const;
+const SCHEMA_NAME: Schema = { enum: [...SCHEMA_NAMES] };
 const INT_OR_T = (min?: number, max?: number): Schema => ({ oneOf: [{ type: 'integer', ...(min !== undefined ? { minimum: min } : {}), ...(max !== undefined ? { maximum: max } : {}) }, T] });
 const object = (properties: Record<string, Schema>, required: string[] = []): Schema => ({
   type: 'object',
@@ -166,7 +170,10 @@ export const CHECKS = {
   problem: { summary: 'an application/problem+json body whose code is this; its HTTP status is checked against PROFILE.md §11 as a PROFILE check', arg: CODE },
   content_type: { summary: 'the media type (parameters ignored)', arg: { type: 'string' } },
   header: { summary: 'a response header equals, matches or is absent', arg: object({ name: { type: 'string' }, equals: T, matches: { type: 'string' }, absent: { const: true } }, ['name']) },
-  schema: { summary: 'the value validates against a profile JSON Schema (cpr, payment, cash-pack, status, policy, pubkey, problem, redemption-confirmation)', arg: { type: 'string' } },
+  schema: {
+    summary: "the step's body (or `value`) validates against a profile JSON Schema: cpr, payment, or a cash-pack message kind (cash-pack, status, policy, pubkey, problem, redemption-confirmation, ...)",
+    arg: { oneOf: [SCHEMA_NAME, object({ of: SCHEMA_NAME, value: ANY }, ['of', 'value'])] },
+  },
   cpr_valid: { summary: 'the value is a valid CPR (spec §2, PROFILE.md §7), optionally within a validity window', arg: { oneOf: [{ const: true }, object({ validity_seconds: INT_OR_T() })] } },
   no_payer_data: { summary: 'no member anywhere is payer, authorization, settlement or payer_* (PROFILE.md §7.5)', arg: { const: true } },
   equals: { summary: 'two values are deeply equal', arg: object({ value: ANY, to: ANY }, ['value', 'to']) },

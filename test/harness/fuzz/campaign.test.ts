@@ -76,6 +76,8 @@ describe('the stateful fuzzer', () => {
     ['non-atomic-redeem', 'CPP-RACE-1', 1, 1],
     ['replay-store-off', 'CPP-RPL-1', 4, 4],
     ['digest-unchecked', 'CPP-CHN-2', 5, 4],
+    // Seen only in a member of the returned pack: the regression must check that member too.
+    ['pack-expiry-late', 'CPP-ISS-1', 2, 1],
   ];
 
   describe.each(FAULTS)('with the fault %s (%#)', (fault, requirement, seed, lanes) => {
@@ -123,6 +125,9 @@ describe('the stateful fuzzer', () => {
       const onReference = await executeScenario(scenario, scenarioTarget(referenceRole), scenarioOptions);
       expect(onReference.reason).toBeUndefined();
       expect(onReference.status).toBe('passed');
+      // The campaign ran it against the faulty server before writing it, and says it reproduced.
+      expect(result.failure!.reproduction).toMatchObject({ reproduces: true });
+      expect(readFileSync(result.failure!.regressionFile, 'utf8')).not.toContain('reproduces: false');
     }, 20_000);
   });
 

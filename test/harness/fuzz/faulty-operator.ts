@@ -8,7 +8,7 @@
 // prev_chain_digest are covered by the bearer's signature: a rewritten message
 // no longer verifies, and the Operator answers INVALID_SIGNATURE, which is a
 // different fault from the one meant.
-import { decodeB64urlFixed, digestText, formatTimestamp, newUuid, readDigest, renewalDigest, verifyRequest } from '../../../profile/index.ts';
+import { decodeB64urlFixed, digestText, formatTimestamp, newUuid, parseTimestamp, readDigest, renewalDigest, verifyRequest } from '../../../profile/index.ts';
 import type { CashPack, RedemptionRequest, RenewalEntry } from '../../../profile/cashpack/index.ts';
 import { Clock } from '../../../reference/clock.ts';
 import { createControlHandler } from '../../../reference/control.ts';
@@ -33,7 +33,12 @@ export type Fault =
   /** Redeem checks the pack, then yields 5 ms before moving funds, without checking again. */
   | 'non-atomic-redeem'
   /** The replay store lets exactly one duplicate through, then works: a failure that does not come back. */
-  | 'replay-store-once';
+  | 'replay-store-once'
+  /**
+   * Issue answers with a pack whose expiry is a second later than requested,
+   * properly signed: only a comparison of the returned pack's members sees it.
+   */
+  | 'pack-expiry-late';
 
 export interface FaultyOperator {
   readonly url: string;
@@ -66,6 +71,7 @@ export async function startFaultyOperator(fault: Fault, policy: Partial<Policy> 
   const operator = (request: RefRequest): RefResponse | Promise<RefResponse> => {
     if (request.method === 'POST' && request.path === '/v1/cashpack/renew' && fault === 'digest-unchecked') return renewWithoutDigestCheck(ctx, request);
     if (request.method === 'POST' && request.path === '/v1/cashpack/redeem' && fault === 'non-atomic-redeem') return nonAtomicRedeem(ctx, request);
+    if (request.method === 'POST' && request.path === '/v1/cashpack/issue' && fault === 'pack-expiry-late') return lateExpiry(ctx, route(ctx, request, { control: true }));
     return route(ctx, request, { control: true });
   };
   const handler = createRouter({
@@ -76,6 +82,15 @@ export async function startFaultyOperator(fault: Fault, policy: Partial<Policy> 
   });
   const server = await listen(handler, { port: 0 });
   return { url: server.url, clock, close: () => server.close() };
+}
+
+/** An issued pack re-signed with its expiry a second later (the state keeps the true one). */
+async function lateExpiry(ctx: OperatorContext, response: RefResponse | Promise<RefResponse>): Promise<RefResponse> {
+  const answer = await response;
+  if (answer.status !== 200) return answer;
+  const { signature: _signature, ...unsigned } = answer.body as CashPack;
+  const expiry = formatTimestamp(parseTimestamp(unsigned.expiry)! + 1000, 'cashpack');
+  return json(200, ctx.keys.sign('cash-pack', { ...unsigned, expiry }));
 }
 
 /** reference/operator/renew.ts with step 9 left out. */

@@ -1,10 +1,15 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createHttpRole } from '../../../harness/adapters/http.ts';
 import type { HttpRole } from '../../../harness/adapters/types.ts';
 import { openContext, runOnce } from '../../../harness/fuzz/campaign.ts';
 import { commandsArbitrary, type FuzzCommand } from '../../../harness/fuzz/commands.ts';
-import { regressionId, regressionYaml } from '../../../harness/fuzz/regression.ts';
+import { regressionId, regressionText, regressionYaml } from '../../../harness/fuzz/regression.ts';
+import { main } from '../../../harness/cli/main.ts';
+import { loadSuiteFile } from '../../../harness/scenarios/load.ts';
 import type { BalanceChoice, FuzzContext } from '../../../harness/fuzz/world.ts';
 import type { ScenarioTarget } from '../../../harness/scenarios/context.ts';
 import { executeScenario } from '../../../harness/scenarios/execute.ts';
@@ -66,5 +71,37 @@ describe('the regression scenario of a model run', () => {
     expect(scenario.needs).toEqual(['provision', 'clock', 'balance', 'cancel']);
     expect(suite.info).toContain('FLAKY');
     expect(text.startsWith('# Fuzzer regression scenario')).toBe(true);
+  });
+
+  it('says so when it did not reproduce its finding, and replay then refuses to call it fixed', async () => {
+    const run = await runOnce(context, [{ balance: 'max' }], [], () => false);
+    run.world!.step({ do: 'cancel', pack_id: run.world!.unknownPackId, as: 's1' }, [{ problem: 'NOT_FOUND', requirement: 'PRF-CTL-1' }]);
+    const reproduction = { reproduces: false, note: 'it did not fail against https://op.test, where the fuzzer found the difference (it passed)' };
+    const text = regressionText({ seed: 9, world: run.world!, failure, flaky: true, commands: [], reproduce: 'test', crashFile: 'crash-9.json', reproduction });
+    expect(text).toContain('DOES NOT REPRODUCE THE FINDING: it did not fail against https://op.test');
+    expect(text).toContain('cpr-conformance replay crash-9.json');
+    const dir = mkdtempSync(join(tmpdir(), 'cpr-regression-'));
+    try {
+      const file = join(dir, 'regression-9.yaml');
+      writeFileSync(file, text);
+      const suite = loadSuiteFile(file);
+      expect(suite.reproduces).toBe(false);
+      expect(suite.title).toContain('(does not reproduce the finding)');
+      // Against the reference it passes, which here proves nothing: replay says it cannot tell (exit 2).
+      const err: string[] = [];
+      const out = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+      const spy = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => (err.push(String(chunk)), true));
+      let code: number;
+      try {
+        code = await main(['replay', file]);
+      } finally {
+        out.mockRestore();
+        spy.mockRestore();
+      }
+      expect(code).toBe(2);
+      expect(err.join('')).toMatch(/FINDING_NOT_REPRODUCED: FUZZ-9-001 passed, but this regression scenario did not fail even where its finding was made/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,0 +1,201 @@
+// How the fuzzer judges an answer. Each comparison is made once, here: it is
+// checked now against the model's prediction and written, as the same check in
+// the scenario language, into the step of the regression scenario
+// (world.script). So the regression checks everything the fuzzer checked, and
+// cannot pass where the fuzzer saw a difference. The first difference throws a
+// Mismatch with what was expected and what came.
+import { isDeepStrictEqual } from 'node:util';
+import { toAmount, type ProblemCode } from '../../profile/index.ts';
+import { recomputeChainDigest, validateMessage, verifyCashPack, verifyConfirmation, type CashPack, type MessageKind, type RedemptionConfirmation } from '../../profile/cashpack/index.ts';
+import type { Reply } from './client.ts';
+import { Mismatch, requirementOf } from './mismatch.ts';
+import type { Outcome } from './model.ts';
+import type { FuzzModel, ScriptCheck, ScriptStep, World } from './world.ts';
+
+/** What a command runs with: its model, its world and its name (read only when a comparison fails). */
+export interface Ctx {
+  readonly m: FuzzModel;
+  readonly w: World;
+  readonly label: string;
+}
+
+type AnswerKind = Parameters<typeof requirementOf>[0];
+
+/** One comparison: the check in the scenario language, and whether it holds now. */
+interface Judgement {
+  readonly what: string;
+  readonly requirement: string;
+  readonly expected: unknown;
+  readonly actual: unknown;
+  /** The check as the regression scenario makes it (its requirement is added). */
+  readonly script: ScriptCheck;
+  /** Whether it holds; equality of expected and actual when absent. */
+  readonly holds?: boolean;
+  readonly rule?: string;
+}
+
+/** Writes the check into the step, then makes it: the step records it whatever the outcome. */
+export function judge(ctx: Ctx, step: ScriptStep, j: Judgement): void {
+  step.expect.push({ ...j.script, requirement: j.requirement });
+  if (j.holds ?? isDeepStrictEqual(j.expected, j.actual)) return;
+  throw new Mismatch({ command: ctx.label, what: j.what, expected: j.expected, actual: j.actual ?? null, requirement: j.requirement, ...(j.rule ? { rule: j.rule } : {}) });
+}
+
+/** `actual` equals `expected`; in the scenario, `value` (a template) equals `to` (a template, or `expected` itself). */
+export function judgeEqual(ctx: Ctx, step: ScriptStep, what: string, requirement: string, expected: unknown, actual: unknown, value: string, to: unknown = expected): void {
+  judge(ctx, step, { what, requirement, expected, actual: actual ?? null, script: { equals: { value, to } } });
+}
+
+/**
+ * Status and problem code (PROFILE.md §11): a success is 200, a refusal is
+ * application/problem+json with the predicted status and code.
+ */
+export function judgeAnswer(ctx: Ctx, step: ScriptStep, kind: AnswerKind, outcome: Outcome<object>, reply: Reply): void {
+  const requirement = requirementOf(kind, outcome);
+  const actual = answerOf(reply);
+  if (outcome.ok) {
+    judge(ctx, step, { what: `the ${kind} answer`, requirement, expected: { status: 200 }, actual, holds: reply.status === 200, script: { status: 200 } });
+    return;
+  }
+  const holds = reply.status === outcome.status && mediaType(reply) === 'application/problem+json' && actual.code === outcome.code;
+  judge(ctx, step, { what: `the ${kind} answer`, requirement, expected: { status: outcome.status, code: outcome.code }, actual, holds, script: { problem: outcome.code }, rule: outcome.rule });
+}
+
+/** The checks of a predicted answer, for a step whose replies are judged elsewhere (a burst's). */
+export function answerChecks(kind: AnswerKind, outcome: Outcome<object>): ScriptCheck[] {
+  const requirement = requirementOf(kind, outcome);
+  return outcome.ok ? [{ status: 200, requirement }] : [{ problem: outcome.code, requirement }];
+}
+
+/** A message valid against its profile schema (PROFILE.md §4). `at` is the value's template, the step's body when absent. */
+export function judgeSchema(ctx: Ctx, step: ScriptStep, kind: MessageKind, value: unknown, rule: string, at?: string): void {
+  const check = validateMessage(kind, value);
+  judge(ctx, step, {
+    what: `the ${kind} schema (PROFILE.md §4)`,
+    requirement: 'PRF-MSG-1',
+    expected: `a valid ${kind}`,
+    actual: check.ok ? `a valid ${kind}` : check.errors.slice(0, 3),
+    holds: check.ok,
+    script: at === undefined ? { schema: kind } : { schema: { of: kind, value: at } },
+    rule,
+  });
+}
+
+/** What a returned cash-pack must be: how the scenario names each expected part. */
+export interface PackExpectation {
+  readonly digest: string;
+  /** The predicted digest as a template: genesis_digest(...) or renewal_digest(...). */
+  readonly digestAt: string;
+  readonly depth: number;
+  readonly bearer: string;
+  /** The new bearer's key as a template. */
+  readonly bearerAt: string;
+  readonly packId?: string;
+  readonly packIdAt?: string;
+}
+
+/**
+ * A returned cash-pack (`at`, its template): schema, the Operator's signature,
+ * the digest recomputed (PROFILE.md §3) and as predicted, depth, bearer and pack_id.
+ */
+export function judgePack(ctx: Ctx, step: ScriptStep, value: unknown, at: string, expected: PackExpectation, requirement: string): void {
+  judgeSchema(ctx, step, 'cash-pack', value, requirement, at);
+  const pack = value as CashPack;
+  const signed = verifyCashPack(pack, ctx.w.context.operatorKey);
+  judge(ctx, step, { what: 'the cash-pack signature', requirement: 'CPP-WK-2', expected: "valid under the Operator's well-known key", actual: signed ? "valid under the Operator's well-known key" : 'does not verify', holds: signed, script: { signature_valid: { value: at, type: 'cash-pack' } } });
+  let recomputed: string;
+  try {
+    recomputed = recomputeChainDigest(pack);
+  } catch (error) {
+    recomputed = `cannot recompute: ${(error as Error).message}`;
+  }
+  judge(ctx, step, { what: 'chain_digest recomputed from the pack (PROFILE.md §3)', requirement: 'PRF-DIG-1', expected: recomputed, actual: pack.chain_digest, script: { chain_digest: at } });
+  const of = pathOf(at);
+  judgeEqual(ctx, step, 'chain_digest', 'CPP-CHN-1', expected.digest, pack.chain_digest, `\${${of}.chain_digest}`, expected.digestAt);
+  judgeEqual(ctx, step, 'length of renewal_chain', 'CPP-CHN-1', expected.depth, pack.renewal_chain.length, `\${len(${of}.renewal_chain)}`);
+  judgeEqual(ctx, step, 'current_bearer_pk', requirement, expected.bearer, pack.current_bearer_pk.x, `\${${of}.current_bearer_pk.x}`, expected.bearerAt);
+  if (expected.packId !== undefined) judgeEqual(ctx, step, 'pack_id', requirement, expected.packId, pack.pack_id, `\${${of}.pack_id}`, expected.packIdAt);
+}
+
+/** What a Redemption Confirmation must say, with each part's template. */
+export interface ConfirmationExpectation {
+  readonly packId: string;
+  readonly packIdAt: string;
+  readonly redemptionId: string;
+  readonly redemptionIdAt: string;
+  readonly redeemerKid: string;
+  readonly redeemerKidAt: string;
+  readonly amount: bigint;
+  readonly digest: string;
+  readonly digestAt: string;
+}
+
+/** A Redemption Confirmation (`at`, its template): schema, the Operator's signature and each member. */
+export function judgeConfirmation(ctx: Ctx, step: ScriptStep, value: unknown, at: string, expected: ConfirmationExpectation): void {
+  judgeSchema(ctx, step, 'redemption-confirmation', value, 'CPP-RED-1', at);
+  const body = value as RedemptionConfirmation;
+  const signed = verifyConfirmation(body, ctx.w.context.operatorKey);
+  judge(ctx, step, { what: 'the Redemption Confirmation signature', requirement: 'CPP-RED-1', expected: "valid under the Operator's well-known key", actual: signed ? "valid under the Operator's well-known key" : 'does not verify', holds: signed, script: { signature_valid: { value: at, type: 'redemption-confirmation' } } });
+  const member = (name: string) => `\${${pathOf(at)}.${name}}`;
+  judgeEqual(ctx, step, 'pack_id', 'CPP-RED-1', expected.packId, body.pack_id, member('pack_id'), expected.packIdAt);
+  judgeEqual(ctx, step, 'redemption_id', 'CPP-RED-1', expected.redemptionId, body.redemption_id, member('redemption_id'), expected.redemptionIdAt);
+  judgeEqual(ctx, step, 'redeemer_kid', 'CPP-RED-1', expected.redeemerKid, body.redeemer_kid, member('redeemer_kid'), expected.redeemerKidAt);
+  judgeEqual(ctx, step, 'amount', 'CPP-RED-1', toAmount(expected.amount), body.amount, member('amount'));
+  judgeEqual(ctx, step, 'chain_digest', 'CPP-CHN-1', expected.digest, body.chain_digest, member('chain_digest'), expected.digestAt);
+}
+
+/** `${res.body}` -> `res.body`: the path inside a one-path template, to name a member of it. */
+function pathOf(template: string): string {
+  if (!/^\$\{[^{}]+\}$/.test(template)) throw new TypeError(`not a single-path template: ${template}`);
+  return template.slice(2, -1);
+}
+
+function answerOf(reply: Reply): { status: number; code?: ProblemCode | null; content_type?: string; detail?: string } {
+  const body = reply.body as { code?: unknown; detail?: unknown } | undefined;
+  const type = mediaType(reply);
+  return {
+    status: reply.status,
+    ...(reply.status !== 200 ? { code: typeof body?.code === 'string' ? (body.code as ProblemCode) : null } : {}),
+    ...(reply.status !== 200 && type !== 'application/problem+json' ? { content_type: type ?? 'none' } : {}),
+    ...(typeof body?.detail === 'string' ? { detail: body.detail.slice(0, 200) } : {}),
+  };
+}
+
+function mediaType(reply: Reply): string | undefined {
+  return reply.headers['content-type']?.split(';')[0]?.trim().toLowerCase();
+}
+
+/** Answers counted by status and problem code: `{ "200": 1, "409 INSTRUMENT_NOT_ACTIVE": 4 }`. */
+export function tally(replies: readonly Reply[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const r of replies) {
+    const key = r.status === 200 ? '200' : `${r.status} ${String((r.body as { code?: unknown } | undefined)?.code ?? '')}`.trim();
+    out[key] = (out[key] ?? 0) + 1;
+  }
+  return out;
+}
+
+/**
+ * One answer of a burst, judged in process. A burst's step records its answers
+ * together (burstChecks): which copy wins is the target's to choose.
+ */
+export function judgeBurstAnswer(ctx: Ctx, kind: AnswerKind, outcome: Outcome<object>, reply: Reply): void {
+  judgeAnswer(ctx, { fields: {}, expect: [] }, kind, outcome, reply);
+}
+
+/**
+ * A burst's answers as the scenario checks them, from the predicted outcomes:
+ * exactly one 200 when one wins, and every answer one of the predicted statuses
+ * with one of the predicted problem codes.
+ */
+export function burstChecks(kind: AnswerKind, outcomes: readonly Outcome<object>[], requirement: string): ScriptCheck[] {
+  const refusals = outcomes.filter((o): o is Extract<Outcome<object>, { ok: false }> => !o.ok);
+  const statuses = [...new Set(outcomes.map((o) => (o.ok ? 200 : o.status)))].sort();
+  const codes = [...new Set(refusals.map((o) => o.code))].sort();
+  const won = outcomes.some((o) => o.ok);
+  const first = refusals[0];
+  return [
+    ...(won ? [{ exactly_one: { status: 200 }, requirement }] : []),
+    { all: { status: statuses.length === 1 ? statuses[0]! : statuses, ...(codes.length > 0 ? { problem: codes } : {}) }, requirement: won || !first ? requirement : requirementOf(kind, first) },
+  ];
+}
