@@ -7,7 +7,7 @@
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { HarnessError } from '../cli/errors.ts';
+import { HarnessError } from '../errors.ts';
 import { PROJECT_ROOT } from '../scenarios/load.ts';
 import type { MemoryProbeOptions, MemoryProbeResult, MemorySample } from './memory-probe.ts';
 

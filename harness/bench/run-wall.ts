@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { HarnessError } from '../cli/errors.ts';
+import { HarnessError } from '../errors.ts';
 import { PROJECT_ROOT } from '../scenarios/load.ts';
 
 export interface RunWallOptions {

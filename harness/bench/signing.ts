@@ -6,7 +6,7 @@
 import { createHash, createPrivateKey, createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
 import * as ed from '@noble/ed25519';
 import { sha512 } from '@noble/hashes/sha2.js';
-import { HarnessError } from '../cli/errors.ts';
+import { HarnessError } from '../errors.ts';
 
 ed.hashes.sha512 = sha512;
 

@@ -14,7 +14,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHttpRole } from '../adapters/http.ts';
-import { HarnessError } from '../cli/errors.ts';
+import { HarnessError } from '../errors.ts';
 import { runCampaign } from '../fuzz/index.ts';
 import { adapterLikeAgent, replay, type LoopResult } from './raw-loop.ts';
 import { createRecorder, requestCount, type RecordedGroup } from './recorder.ts';

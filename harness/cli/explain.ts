@@ -9,13 +9,20 @@ import { PROPERTIES, findProperty } from '../properties/catalogue.ts';
 import { loadSuites, PROJECT_ROOT } from '../scenarios/load.ts';
 import { parse } from './args.ts';
 import { HarnessError } from './errors.ts';
+import { ERRORS, isErrorCode, type ErrorScope } from '../errors.ts';
+
+const SCOPE_WORDS: Readonly<Record<ErrorScope, string>> = {
+  command: 'a command fails with it, exit 2',
+  test: "a test's error_code in report.json",
+  run: "a run's errors[] in report.json",
+};
 import { readReport } from '../report/index.ts';
 import { atStep } from '../report/wording.ts';
 
 export const EXPLAIN_HELP = `Usage: cpr-conformance explain ID [--report FILE]
 
-ID is a requirement ID (TOK-ONCE-1, PRF-ERR-1), a scenario ID (TOK-ONCE-001)
-or a property ID (PROP-PAYEE-001).
+ID is a requirement ID (TOK-ONCE-1, PRF-ERR-1), a scenario ID (TOK-ONCE-001),
+a property ID (PROP-PAYEE-001) or an error code (HARNESS_STEP_FAILED).
 For a requirement: its level, roles, spec sections, summary, the spec's text of
 those sections (read from ../shared/spec/cpr-cashpack-spec.md beside the
 checkout, or the file CPR_SPEC names, when present) and the scenarios that
@@ -43,7 +50,10 @@ export async function explain(argv: string[]): Promise<number> {
   const scenarios = loadSuites().flatMap((s) => s.scenarios);
   const requirement = findRequirement(id);
   const out: string[] = [];
-  if (requirement) {
+  if (isErrorCode(id)) {
+    const entry = ERRORS[id];
+    out.push(`${id}  (an error code: ${entry.scopes.map((s) => SCOPE_WORDS[s]).join('; ')})`, `  ${entry.summary}`, `  hint: ${entry.hint}`);
+  } else if (requirement) {
     out.push(`${requirement.id}  ${requirement.level}  (${requirement.roles.join(', ')})`, `  ${requirement.summary}`);
     if (requirement.sections.length) out.push(`  spec: ${requirement.sections.join(' ')}`);
     if (requirement.profile_sections?.length) out.push(`  PROFILE.md: ${requirement.profile_sections.join(' ')}`);
@@ -68,8 +78,8 @@ export async function explain(argv: string[]): Promise<number> {
   } else {
     const scenario = scenarios.find((s) => s.id === id);
     if (!scenario) {
-      const known = [...loadRegistry().map((r) => r.id), ...scenarios.map((s) => s.id), ...PROPERTIES.map((p) => p.id)];
-      throw new HarnessError('USAGE_ERROR', `no requirement, scenario or property has the ID ${JSON.stringify(id)}${didYouMean(id, known)}`, 'list them with: cpr-conformance list');
+      const known = [...loadRegistry().map((r) => r.id), ...scenarios.map((s) => s.id), ...PROPERTIES.map((p) => p.id), ...Object.keys(ERRORS)];
+      throw new HarnessError('USAGE_ERROR', `no requirement, scenario, property or error code is ${JSON.stringify(id)}${didYouMean(id, known)}`, 'list them with: cpr-conformance list');
     }
     out.push(`${scenario.id}  ${scenario.level}  ${scenario.role}`, `  ${scenario.title}`, `  ${scenario.file}:${scenario.line}`, `  proves: ${scenario.requirements.join(', ')}`);
     if (scenario.needs.length) out.push(`  needs: ${scenario.needs.join(', ')}`);

@@ -3,6 +3,7 @@
 // usage error.
 import { didYouMean, stripControl } from '../text.ts';
 import { versionLine } from '../version.ts';
+import { RegistryError } from '../../profile/registry.ts';
 import { EXIT, HarnessError } from './errors.ts';
 
 type CommandFn = (argv: string[]) => Promise<number>;
@@ -73,6 +74,8 @@ function commandNamed(name: string): Command {
 }
 
 function report(error: unknown): number {
+  // The registry is the profile's: its own error, reported under the harness's code for it.
+  if (error instanceof RegistryError) error = new HarnessError('REGISTRY_INVALID', error.message);
   if (error instanceof HarnessError) {
     process.stderr.write(`cpr-conformance: ${error.code}: ${stripControl(error.message)}\n`);
     if (error.hint) process.stderr.write(`  hint: ${stripControl(error.hint)}\n`);

@@ -62,9 +62,9 @@ Bounds (a target that hangs or stops answering ends the run within seconds):
                         at all, the role counts as unreachable: its remaining
                         tests are reported as errors (HARNESS_TARGET_UNREACHABLE)
                         without being run (default 5; 0 never)
-  --time-limit S        no test starts after S seconds; the rest are errors
-                        (HARNESS_DEADLINE_EXCEEDED) and the report is marked
-                        incomplete (default 1800)
+  --time-limit S        after S seconds no test starts and the one running is
+                        stopped; they are errors (HARNESS_DEADLINE_EXCEEDED)
+                        and the report is marked incomplete (default 1800)
 
 Output:
   --report-dir DIR      where to write the reports (default reports/<run-id>/):

@@ -19,7 +19,7 @@ import fc from 'fast-check';
 import { operatorKeyOf, validateMessage, type PolicyDocument, type PubkeyDocument } from '../../profile/cashpack/index.ts';
 import { PROFILE_ID } from '../../profile/index.ts';
 import { TransportError, type HttpRole } from '../adapters/types.ts';
-import { HarnessError } from '../cli/errors.ts';
+import { HarnessError } from '../errors.ts';
 import { FuzzClient, jsonRequest, type ExchangeTap } from './client.ts';
 import { commandsArbitrary, describe, FuzzCommand } from './commands.ts';
 import { CRASH_FORMAT, crashJson, type CrashFile } from './crash.ts';

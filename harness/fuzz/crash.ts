@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import type { PolicyDocument } from '../../profile/cashpack/index.ts';
 import { PROFILE_ID } from '../../profile/index.ts';
-import { HarnessError } from '../cli/errors.ts';
+import { HarnessError } from '../errors.ts';
 import type { Exchange } from './client.ts';
 import { COMMAND_KINDS, type CommandSpec } from './commands.ts';
 import type { MismatchDetail } from './mismatch.ts';

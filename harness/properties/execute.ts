@@ -4,7 +4,8 @@
 import fc from 'fast-check';
 import type { Level } from '../../profile/registry.ts';
 import type { CheckResult, Exchange, TestResult } from '../report/model.ts';
-import { ScenarioContext, StepError, type ErrorCode, type ScenarioTarget } from '../scenarios/context.ts';
+import type { TestErrorCode } from '../errors.ts';
+import { ScenarioContext, StepError, type ScenarioTarget } from '../scenarios/context.ts';
 import { policyOf } from '../scenarios/actions.ts';
 import { TransportError } from '../adapters/types.ts';
 import type { Scenario } from '../scenarios/types.ts';
@@ -114,6 +115,6 @@ function asScenario(def: PropertyDefinition): Scenario {
 }
 
 /** A call the adapter could not carry: a broken contract, or no answer. */
-function transportCode(error: TransportError): ErrorCode {
+function transportCode(error: TransportError): TestErrorCode {
   return error.code === 'PROTOCOL' ? 'HARNESS_ADAPTER_PROTOCOL' : 'HARNESS_TARGET_UNREACHABLE';
 }

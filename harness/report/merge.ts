@@ -4,7 +4,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROLES, type Requirement, type Role } from '../../profile/registry.ts';
-import { HarnessError } from '../cli/errors.ts';
+import { HarnessError } from '../errors.ts';
 import { assess, baselineDiff } from './aggregate.ts';
 import { writeAllureResults } from './allure.ts';
 import { writeJsonReport } from './json.ts';

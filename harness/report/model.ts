@@ -1,5 +1,6 @@
 // The canonical result model (report.json). Every other output (terminal, JUnit,
 // Markdown, HTML, Allure) is a view of this; schema: report.schema.json.
+import type { RunIssueCode, TestErrorCode } from '../errors.ts';
 import type { Level, Role } from '../../profile/registry.ts';
 
 export const REPORT_SCHEMA_VERSION = 2;
@@ -89,7 +90,7 @@ export interface TestResult {
    * test was not run), HARNESS_DEADLINE_EXCEEDED, HARNESS_STEP_FAILED,
    * SCENARIO_INVALID, HARNESS_INTERNAL.
    */
-  readonly error_code?: string;
+  readonly error_code?: TestErrorCode;
   readonly missing_capabilities?: readonly string[];
   readonly checks: readonly CheckResult[];
   readonly transcript: readonly Exchange[];
@@ -196,7 +197,8 @@ export interface BaselineDiff {
 }
 
 export interface HarnessIssue {
-  readonly code: string;
+  /** harness/errors.ts, scope run. */
+  readonly code: RunIssueCode;
   readonly message: string;
 }
 

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import YAML from 'yaml';
 import { findRequirement } from '../../profile/registry.ts';
-import { HarnessError } from '../cli/errors.ts';
+import { HarnessError } from '../errors.ts';
 import { readReport } from '../report/index.ts';
 import { didYouMean } from '../text.ts';
 import { suiteCatalogue } from './catalogue.ts';

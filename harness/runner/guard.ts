@@ -16,7 +16,8 @@
 import type { Role } from '../../profile/registry.ts';
 import { interceptSend } from '../adapters/intercept.ts';
 import { TransportError, type HttpRole, type PayingAppRole, type WireRequest } from '../adapters/types.ts';
-import { StepError, type ErrorCode, type ScenarioTarget } from '../scenarios/context.ts';
+import type { TestErrorCode } from '../errors.ts';
+import { StepError, type ScenarioTarget } from '../scenarios/context.ts';
 
 export interface GuardSettings {
   /** Consecutive transport failures after which a role counts as unreachable; 0 never. */
@@ -27,7 +28,7 @@ export interface GuardSettings {
 
 /** Why a test is not run. */
 export interface Blocked {
-  readonly code: Extract<ErrorCode, 'HARNESS_TARGET_UNREACHABLE' | 'HARNESS_DEADLINE_EXCEEDED'>;
+  readonly code: Extract<TestErrorCode, 'HARNESS_TARGET_UNREACHABLE' | 'HARNESS_DEADLINE_EXCEEDED'>;
   readonly reason: string;
 }
 

@@ -1,7 +1,7 @@
 // Ctrl-C during a run. The first SIGINT (or SIGTERM) stops the run: no new test
 // starts, the one in flight gets a short grace, and a partial report marked
 // incomplete is written (exit 2). A second signal exits at once.
-import { EXIT } from '../cli/errors.ts';
+import { EXIT_CODES as EXIT } from '../report/aggregate.ts';
 
 const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 

@@ -5,7 +5,8 @@
 //   guard       a role that stops answering is cut off after N consecutive
 //               transport failures; its later tests are reported without being
 //               run (guard.ts)
-//   deadline    past the run's time limit no test starts
+//   deadline    past the run's time limit no test starts, and a test still
+//               running then is stopped
 //   time limit  a test still running after its limit is reported as an error
 //               and abandoned; a property stops generating cases at its own limit
 //   interrupt   no test starts after the signal; the test in flight gets a short
@@ -17,7 +18,8 @@ import { findRequirement } from '../../profile/registry.ts';
 import { executeProperty } from '../properties/execute.ts';
 import { PROPERTIES_FILE, type PropertyDefinition } from '../properties/types.ts';
 import type { TestResult } from '../report/model.ts';
-import type { ErrorCode, ScenarioTarget } from '../scenarios/context.ts';
+import type { TestErrorCode } from '../errors.ts';
+import type { ScenarioTarget } from '../scenarios/context.ts';
 import { applicability, executeScenario, unrunResult } from '../scenarios/execute.ts';
 import type { Scenario } from '../scenarios/types.ts';
 import { RunGuard } from './guard.ts';
@@ -116,23 +118,24 @@ async function runOne(test: PlanTest, target: ScenarioTarget, guard: RunGuard, l
   if (test.kind === 'scenario') {
     const { scenario } = test;
     const rerun = `${options.rerunBase} --only ${scenario.id}`;
-    const unrun = (code: ErrorCode, reason: string, ms?: number) => unrunResult(scenario, code, reason, rerun, ms);
+    const unrun = (code: TestErrorCode, reason: string, ms?: number) => unrunResult(scenario, code, reason, rerun, ms);
     // A test that would not apply, or be skipped, is reported so (it sends nothing); the rest may be blocked.
     const blocked = applicability(scenario, target) ? undefined : guard.blocked(target, scenario.role);
     if (blocked) return unrun(blocked.code, blocked.reason);
+    const bound = boundOf(limits.testTimeLimitMs, limits.deadlineAt, 'the scenario');
     return withinTimeLimit(
       executeScenario(scenario, target, { levelOf: (id) => findRequirement(id)?.level ?? scenario.level, rerun: () => rerun }),
-      limits.testTimeLimitMs,
-      () => unrun('HARNESS_DEADLINE_EXCEEDED', `stopped: the scenario ran longer than ${limits.testTimeLimitMs} ms`, limits.testTimeLimitMs),
+      bound.ms,
+      () => unrun('HARNESS_DEADLINE_EXCEEDED', bound.reason, bound.ms),
     );
   }
   const { property } = test;
   const rerun = `${options.rerunBase} --only ${property.id} --seed ${options.seed}`;
-  const unrun = (code: ErrorCode, reason: string, ms = 0) => unrunProperty(property, code, reason, rerun, options.seed, ms);
+  const unrun = (code: TestErrorCode, reason: string, ms = 0) => unrunProperty(property, code, reason, rerun, options.seed, ms);
   const inapplicable = target.adapterKind(property.role) === undefined || property.needs.some((c) => !target.capabilities(property.role).has(c));
   const blocked = inapplicable ? undefined : guard.blocked(target, property.role);
   if (blocked) return unrun(blocked.code, blocked.reason);
-  const limit = limits.propertyTimeLimitMs + 10_000;
+  const bound = boundOf(limits.propertyTimeLimitMs + 10_000, limits.deadlineAt, 'the property');
   return withinTimeLimit(
     executeProperty(property, target, {
       seed: options.seed,
@@ -141,9 +144,17 @@ async function runOne(test: PlanTest, target: ScenarioTarget, guard: RunGuard, l
       levelOf: (id) => findRequirement(id)?.level ?? property.level,
       rerun: () => rerun,
     }),
-    limit,
-    () => unrun('HARNESS_DEADLINE_EXCEEDED', `stopped: the property ran longer than ${limit} ms`, limit),
+    bound.ms,
+    () => unrun('HARNESS_DEADLINE_EXCEEDED', bound.reason, bound.ms),
   );
+}
+
+/** How long a test may run: its own limit, or until the run's deadline when that comes first. */
+function boundOf(ownMs: number, deadlineAt: number | undefined, what: string): { ms: number; reason: string } {
+  const left = deadlineAt === undefined ? Number.POSITIVE_INFINITY : Math.max(0, deadlineAt - Date.now());
+  return left < ownMs
+    ? { ms: left, reason: `stopped: the run's time limit passed at ${new Date(deadlineAt!).toISOString()} while ${what} ran` }
+    : { ms: ownMs, reason: `stopped: ${what} ran longer than ${ownMs} ms` };
 }
 
 /** The test's own result, or `late()` once `limitMs` has passed (the test is abandoned, not awaited). */
@@ -160,7 +171,7 @@ async function withinTimeLimit<T>(test: Promise<T>, limitMs: number, late: () =>
 }
 
 /** A property reported without being run. */
-export function unrunProperty(def: PropertyDefinition, code: ErrorCode, reason: string, rerun: string, seed: number, ms = 0): TestResult {
+export function unrunProperty(def: PropertyDefinition, code: TestErrorCode, reason: string, rerun: string, seed: number, ms = 0): TestResult {
   return {
     id: def.id,
     title: def.title,

@@ -4,7 +4,7 @@ import { loadTargetFile } from '../target/load.ts';
 import { preflight } from '../target/preflight.ts';
 import { embeddedTarget, openTarget, targetFromUrl, type OpenOptions, type Target } from '../target/target.ts';
 import { readFileSync } from 'node:fs';
-import { HarnessError } from '../cli/errors.ts';
+import { HarnessError } from '../errors.ts';
 import type { TargetDescription } from '../report/model.ts';
 import { targetNotes } from '../report/wording.ts';
 import type { TargetConfig } from '../target/config.ts';

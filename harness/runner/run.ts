@@ -13,7 +13,7 @@ import { join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { PROFILE_ID } from '../../profile/signing.ts';
 import { loadRegistry } from '../../profile/registry.ts';
-import { HarnessError } from '../cli/errors.ts';
+import { HarnessError } from '../errors.ts';
 import { assess, exitCodeOf, type ExitCode, type Report, type TestResult, writeAllReports } from '../report/index.ts';
 import { REPORT_SCHEMA_VERSION, type HarnessIssue, type TargetDescription } from '../report/model.ts';
 import { scopeRoles, suiteCatalogue } from './catalogue.ts';

@@ -129,7 +129,14 @@ export const CHECK_IMPLEMENTATIONS: Readonly<Record<CheckName, Check>> = {
 
   matches: (_ctx, arg) => {
     const { value, pattern } = arg as { value: unknown; pattern: string };
-    return verdict(typeof value === 'string' && new RegExp(pattern, 'u').test(value), `/${pattern}/`, value, 'matches');
+    let regex: RegExp;
+    try {
+      regex = new RegExp(pattern, 'u');
+    } catch (error) {
+      // A pattern made from a template that does not compile is the scenario's defect, not the target's.
+      throw new StepError('error', `matches: the pattern /${pattern}/ does not compile (${(error as Error).message})`, 'SCENARIO_INVALID');
+    }
+    return verdict(typeof value === 'string' && regex.test(value), `/${pattern}/`, value, 'matches');
   },
 
   at_most: (_ctx, arg) => {

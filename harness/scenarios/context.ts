@@ -1,6 +1,7 @@
 // What a running scenario holds: the target's roles, captured values, keys, the
 // transcript of every exchange and the results of every check.
 import type { Level, Role } from '../../profile/registry.ts';
+import type { TestErrorCode } from '../errors.ts';
 import type { Capability } from '../../reference/control.ts';
 import type { AdapterKind, HttpRole, PayingAppRole, WireRequest, WireResponse } from '../adapters/types.ts';
 import type { CheckResult, Exchange } from '../report/model.ts';
@@ -36,26 +37,6 @@ export interface HttpResult {
   readonly via?: 'plaintext-listener' | 'tls-port';
 }
 
-/**
- * Why a test ended as an error (report.json `error_code`). HARNESS_SETUP_FAILED
- * is an observed failure of a setup step's own requirement; every other code is
- * a harness error, never a conformance result (STYLE.md §5, §6).
- */
-export type ErrorCode =
-  /** A setup step's check failed: its own requirement failed, those under test were not exercised. */
-  | 'HARNESS_SETUP_FAILED'
-  /** The target gave no answer at all (refused, reset, timed out, TLS), or stopped answering. */
-  | 'HARNESS_TARGET_UNREACHABLE'
-  /** The run's time limit passed before the test started, or the test outran its own. */
-  | 'HARNESS_DEADLINE_EXCEEDED'
-  /** A step could not be carried out: test control (PROFILE.md §12) or a setup read answered unusably. */
-  | 'HARNESS_STEP_FAILED'
-  /** A module or process adapter broke its contract (harness/ADAPTERS.md): an answer the harness cannot read. */
-  | 'HARNESS_ADAPTER_PROTOCOL'
-  /** The scenario cannot pass as written (it checks nothing). */
-  | 'SCENARIO_INVALID'
-  /** A defect of the harness: an exception it did not expect. */
-  | 'HARNESS_INTERNAL';
 
 /** The step could not be carried out for a reason that is not the target's conformance. */
 export class StepError extends Error {
@@ -63,7 +44,7 @@ export class StepError extends Error {
     readonly outcome: 'error' | 'skipped' | 'not-applicable',
     message: string,
     /** With outcome `error`: why; HARNESS_STEP_FAILED when not given. */
-    readonly code?: ErrorCode,
+    readonly code?: TestErrorCode,
   ) {
     super(message);
     this.name = 'StepError';

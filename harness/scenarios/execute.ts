@@ -18,7 +18,8 @@ import type { Level } from '../../profile/registry.ts';
 import type { CheckResult, Outcome, TestResult } from '../report/model.ts';
 import { ACTION_IMPLEMENTATIONS, adoptClock, exactClockForPolicy, policyOf } from './actions.ts';
 import { CHECK_IMPLEMENTATIONS, type Verdict } from './checks.ts';
-import { ScenarioContext, StepError, type ErrorCode, type ScenarioTarget } from './context.ts';
+import type { TestErrorCode } from '../errors.ts';
+import { ScenarioContext, StepError, type ScenarioTarget } from './context.ts';
 import { send } from './http.ts';
 import { referencedNames, render, TemplateError } from './template.ts';
 import type { CheckEntry, Scenario, Step } from './types.ts';
@@ -76,7 +77,7 @@ export async function executeScenario(scenario: Scenario, target: ScenarioTarget
   const unmet = applicability(scenario, target);
   if (unmet) return finish(unmet.outcome, unmet.reason, unmet.missing ? { missing_capabilities: unmet.missing } : {});
 
-  const harnessError = (code: ErrorCode, reason: string) => finish('error', reason, { error_code: code });
+  const harnessError = (code: TestErrorCode, reason: string) => finish('error', reason, { error_code: code });
   const progress: Progress = { failures: [] };
   try {
     await syncClock(ctx);
@@ -237,7 +238,7 @@ function renderValues<T>(ctx: ScenarioContext, step: Step, evaluate: () => T, pr
  * (HARNESS_TARGET_UNREACHABLE) or the run's time ran out (HARNESS_DEADLINE_EXCEEDED).
  * An error, never a conformance result (STYLE.md §5).
  */
-export function unrunResult(scenario: Scenario, code: ErrorCode, reason: string, rerun: string, durationMs = 0): TestResult {
+export function unrunResult(scenario: Scenario, code: TestErrorCode, reason: string, rerun: string, durationMs = 0): TestResult {
   return { ...scenarioResult(scenario, 'error', rerun, durationMs), reason, error_code: code };
 }
 

@@ -9,7 +9,7 @@ import Ajv2020 from 'ajv/dist/2020.js';
 import type { ErrorObject } from 'ajv';
 import YAML, { LineCounter, isMap, isSeq, type Document, type Node } from 'yaml';
 import { loadRegistry } from '../../profile/registry.ts';
-import { HarnessError } from '../cli/errors.ts';
+import { HarnessError } from '../errors.ts';
 import { scenarioSchema } from './schema.ts';
 import { referencedNames } from './template.ts';
 import type { CheckEntry, Scenario, Step, Suite } from './types.ts';
@@ -231,6 +231,14 @@ function checkNames(scenario: Scenario, steps: readonly Step[], defined: Set<str
     if (step.as) defined.add(step.as);
     for (const check of step.expect) {
       if (check.requirement && !registry.has(check.requirement)) fail(file, check.line, `requirement ${check.requirement} is not in suites/requirements.yaml`);
+      const pattern = check.name === 'matches' ? (check.arg as { pattern?: unknown } | undefined)?.pattern : undefined;
+      if (typeof pattern === 'string' && !pattern.includes('${')) {
+        try {
+          new RegExp(pattern, 'u');
+        } catch (error) {
+          fail(file, check.line, `${scenario.id}: matches: the pattern does not compile (${(error as Error).message})`);
+        }
+      }
       undefinedNames(
         [check.arg, check.on],
         defined,

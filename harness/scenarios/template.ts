@@ -162,7 +162,7 @@ export function renderString(text: string, scope: Scope): unknown {
     .join('');
 }
 
-/** The names a template refers to at its root (for load-time checks). */
+/** The names a template refers to at its root (for load-time checks); an unknown function is refused here. */
 export function referencedNames(text: string): string[] {
   const names: string[] = [];
   for (const part of text.includes('${') ? parts(text) : []) {
@@ -172,6 +172,7 @@ export function referencedNames(text: string): string[] {
       const afterDot = tokens[i - 1]?.kind === 'op' && tokens[i - 1]!.value === '.';
       const isCall = tokens[i + 1]?.kind === 'op' && tokens[i + 1]!.value === '(';
       if (t.kind === 'ident' && !afterDot && !isCall) names.push(t.value);
+      if (t.kind === 'ident' && !afterDot && isCall && !Object.hasOwn(FUNCTIONS, t.value)) throw new TemplateError(`unknown function ${t.value}()`, part.expr);
     });
   }
   return names;

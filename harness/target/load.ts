@@ -7,7 +7,7 @@ import { basename, dirname, resolve } from 'node:path';
 import Ajv2020 from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import YAML, { isMap, isPair, isScalar, isSeq, LineCounter, type Document, type Node as YamlNode } from 'yaml';
-import { HarnessError } from '../cli/errors.ts';
+import { HarnessError } from '../errors.ts';
 import { didYouMean } from '../text.ts';
 import type { AdapterConfig, AppRoleConfig, Capability, HttpRoleConfig, KeyCredential, RoleCredentials, TargetConfig } from './config.ts';
 import { readKeyFile } from './keys.ts';

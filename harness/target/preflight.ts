@@ -2,7 +2,7 @@
 // fails the run within seconds with one clear message (exit 2), not after one
 // timeout per test, and never as a conformance failure (STYLE.md §5). Any HTTP
 // status, an error status included, means the role answered.
-import { HarnessError } from '../cli/errors.ts';
+import { HarnessError } from '../errors.ts';
 import { TransportError, type HttpRole } from '../adapters/types.ts';
 import type { Target } from './target.ts';
 

@@ -9,7 +9,7 @@ import { createHttpRole } from '../adapters/http.ts';
 import { loadModuleRole, moduleRole, type CreateRole, type HttpRoleName } from '../adapters/module.ts';
 import { spawnProcessRole } from '../adapters/process.ts';
 import { TransportError, type HttpRole, type PayingAppRole } from '../adapters/types.ts';
-import { HarnessError } from '../cli/errors.ts';
+import { HarnessError } from '../errors.ts';
 import type { TargetDescription } from '../report/model.ts';
 import { createRole as createReferenceRole } from '../../reference/adapter.ts';
 import { startReference, type ReferenceOptions } from '../../reference/start.ts';

@@ -7,7 +7,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { createHttpRole } from '../adapters/http.ts';
 import type { HttpRole } from '../adapters/types.ts';
-import { HarnessError } from '../cli/errors.ts';
+import { HarnessError } from '../errors.ts';
 import { discoverCapabilities } from '../target/control.ts';
 import { loadTargetFile } from '../target/load.ts';
 import { openTarget, targetFromUrl } from '../target/target.ts';

@@ -43,7 +43,7 @@ describe('cpr-conformance command line', () => {
     [['vectors', 'verify', '--kidn', 'jcs'], /Unknown option '--kidn' \(did you mean --kind\?\)/],
     [['vectors', 'genrate'], /unknown vectors command "genrate" \(did you mean "generate"\?\)/],
     [['report', 'merg', 'x'], /unknown report command "merg" \(did you mean "merge"\?\)/],
-    [['explain', 'CPP-RPL1'], /no requirement, scenario or property has the ID "CPP-RPL1" \(did you mean CPP-RPL-1\?\)/],
+    [['explain', 'CPP-RPL1'], /no requirement, scenario, property or error code is "CPP-RPL1" \(did you mean CPP-RPL-1\?\)/],
     [['help', 'rnu'], /unknown command "rnu" \(did you mean "run"\?\)/],
     // Nothing close: no guess.
     [['frobnicate-everything'], /unknown command "frobnicate-everything"\n/],

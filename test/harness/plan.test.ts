@@ -56,6 +56,12 @@ describe('runPlan', () => {
     expect(results.slice(2).every((r) => /^not run: the payee at http:\/\/payee\.test stopped answering/.test(r.reason ?? ''))).toBe(true);
   });
 
+  it('stops a test still running when the run\'s time is up, and starts no other', async () => {
+    const { results } = await runPlan(planOf(scenarios(2), []), target(payee(never)), { ...options, limits: { deadlineAt: Date.now() + 50 } });
+    expect(results[0]).toMatchObject({ status: 'error', error_code: 'HARNESS_DEADLINE_EXCEEDED', reason: expect.stringMatching(/^stopped: the run's time limit passed at .* while the scenario ran$/) });
+    expect(results[1]).toMatchObject({ error_code: 'HARNESS_DEADLINE_EXCEEDED', reason: expect.stringMatching(/^not run: /) });
+  });
+
   it('starts no test past the deadline', async () => {
     const { results } = await runPlan(planOf(scenarios(3), []), target(payee(ok)), { ...options, limits: { deadlineAt: Date.now() - 1 } });
     expect(results.map((r) => r.error_code)).toEqual(Array(3).fill('HARNESS_DEADLINE_EXCEEDED'));

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { VECTORS_HELP, vectors } from '../../harness/cli/vectors.ts';
-import { HarnessError } from '../../harness/cli/errors.ts';
+import { HarnessError } from '../../harness/errors.ts';
 
 describe('cpr-conformance vectors', () => {
   it('generate --check exits 0 when the committed files are current', async () => {

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { loadModuleRole } from '../../../harness/adapters/module.ts';
 import { TransportError, type HttpRole, type WireResponse } from '../../../harness/adapters/types.ts';
-import { HarnessError } from '../../../harness/cli/errors.ts';
+import { HarnessError } from '../../../harness/errors.ts';
 
 const REFERENCE = fileURLToPath(new URL('../../../reference/adapter.ts', import.meta.url));
 const json = (response: WireResponse): Record<string, unknown> => JSON.parse(new TextDecoder().decode(response.body)) as Record<string, unknown>;

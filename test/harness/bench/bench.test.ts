@@ -14,7 +14,7 @@ import { runCampaign } from '../../../harness/fuzz/index.ts';
 import { startReference } from '../../../reference/start.ts';
 import { FIGURES, formatTarget, verdicts, type Figures } from '../../../harness/bench/index.ts';
 import { bench } from '../../../harness/cli/bench.ts';
-import { HarnessError } from '../../../harness/cli/errors.ts';
+import { HarnessError } from '../../../harness/errors.ts';
 
 /** The keys issue 8 requires in bench.json, each a finite number. */
 const REQUIRED = [

@@ -100,6 +100,14 @@ describe('executing a scenario', () => {
     expect((await executeScenario(s, target(http), options)).status).toBe('not-applicable');
   });
 
+  it('reports a pattern made from a template that does not compile as the scenario\'s defect, not the target\'s', async () => {
+    const s = scenario(`  - id: TOK-GET-901\n    title: t\n    requirements: [TOK-GET-1]\n    level: MUST\n    steps:\n      - do: let\n        values: { p: "(" }\n      - do: http\n        method: GET\n        path: /.well-known/cashpack-policy.json\n        expect:\n          - status: 200\n          - matches: { value: "\${res.body.profile}", pattern: "\${p}" }\n`);
+    const result = await executeScenario(s, target(http), options);
+    expect(result).toMatchObject({ status: 'error', error_code: 'SCENARIO_INVALID' });
+    expect(result.reason).toMatch(/matches: the pattern \/\(\/ does not compile/);
+    expect(result.checks.filter((c) => !c.passed)).toEqual([]);
+  });
+
   it('reports a failing test-control call as a harness error, not a conformance failure', async () => {
     const s = scenario(SECOND_GET('          - status: 4xx').replace('{ sub_interface: IBAN }', '{ sub_interface: TELEGRAPH }'));
     const result = await executeScenario(s, target(http), options);

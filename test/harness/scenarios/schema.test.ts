@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { HarnessError } from '../../../harness/cli/errors.ts';
+import { HarnessError } from '../../../harness/errors.ts';
 import { loadSuites, parseSuite, SUITES_DIR } from '../../../harness/scenarios/load.ts';
 import { scenarioSchemaText } from '../../../harness/scenarios/schema.ts';
 
@@ -63,6 +63,10 @@ describe('a bad scenario file fails with its file, line and reason', () => {
     ['setup: true on an action with no requirement of its own', `${ok}      - do: http\n        setup: true\n        method: GET\n        path: /x\n        expect: [{ status: 200 }]\n`, /:16: TOK-ONCE-901: a http step has no requirement of its own: write the one its checks prove/],
     ['a setup step that checks nothing', `${ok}      - do: http\n        setup: TOK-GET-1\n        method: GET\n        path: /x\n`, /:16: TOK-ONCE-901: a setup step without expect proves nothing/],
     ['a setup requirement not in the registry', `${ok}      - do: http\n        setup: TOK-NOPE-1\n        method: GET\n        path: /x\n        expect: [{ status: 200 }]\n`, /:15: TOK-ONCE-901: setup requirement TOK-NOPE-1 is not in suites\/requirements\.yaml/],
+    // Every name the runtime looks up is checked when the file loads, not when the step runs.
+    ['an unknown template function', `${ok}      - do: http\n        method: GET\n        path: "/cpr/\${tokn(req)}"\n        expect: [{ status: 200 }]\n`, /:15: TOK-ONCE-901: unknown function tokn\(\) in \$\{tokn\(req\)\}/],
+    ['an unknown schema name', `${ok}      - do: http\n        method: GET\n        path: /x\n        expect: [{ schema: cash-pak }]\n`, /must be one of .*cash-pack/],
+    ['a pattern that does not compile', `${ok}      - do: http\n        method: GET\n        path: /x\n        expect: [{ matches: { value: x, pattern: "(" } }]\n`, /:18: TOK-ONCE-901: matches: the pattern does not compile/],
     ['a repeat body reading a name captured only after the loop', `${ok}      - do: repeat\n        times: 2\n        steps:\n          - do: http\n            method: GET\n            path: /cpr/\${later}\n            expect: [{ status: 200 }]\n`, /:18: TOK-ONCE-901: \$\{later\} is not defined at this step/],
   ])('%s', (_name, text, message) => {
     const error = failure(text);

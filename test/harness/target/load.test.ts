@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HarnessError } from '../../../harness/cli/errors.ts';
+import { HarnessError } from '../../../harness/errors.ts';
 import { loadTargetFile } from '../../../harness/target/load.ts';
 import { encodeB64url } from '../../../profile/b64url.ts';
 import { generateKeyPair } from '../../../profile/ed25519.ts';

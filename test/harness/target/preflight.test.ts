@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { HarnessError } from '../../../harness/cli/errors.ts';
+import { HarnessError } from '../../../harness/errors.ts';
 import type { HttpRoleConfig } from '../../../harness/target/config.ts';
 import { preflight } from '../../../harness/target/preflight.ts';
 import { openTarget, type Target } from '../../../harness/target/target.ts';

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { HarnessError } from '../../../harness/cli/errors.ts';
+import { HarnessError } from '../../../harness/errors.ts';
 import { loadTargetFile } from '../../../harness/target/load.ts';
 import { embeddedTarget, openTarget, targetFromUrl, type Target } from '../../../harness/target/target.ts';
 import { encodeB64url } from '../../../profile/b64url.ts';

@@ -1,0 +1,93 @@
+// The one taxonomy of the harness's error codes (STYLE.md §6): every code any
+// part of the harness reports, what it means, and a hint. A leaf module: it
+// imports nothing, and everything imports it. report.schema.json enumerates the
+// same codes (a test keeps them equal), and `explain CODE` prints an entry.
+//
+// Three places a code appears:
+//   command  the command could not do its work: printed on stderr with its hint,
+//            exit 2 (a HarnessError)
+//   test     a test's error_code in report.json: never a conformance result,
+//            except HARNESS_SETUP_FAILED (an observed failure of a setup step's
+//            own requirement)
+//   run      report.json errors[]: what went wrong with the run as a whole
+
+export type ErrorScope = 'command' | 'test' | 'run';
+
+interface ErrorEntry {
+  readonly scopes: readonly ErrorScope[];
+  readonly summary: string;
+  readonly hint: string;
+}
+
+export const ERRORS = {
+  USAGE_ERROR: { scopes: ['command'], summary: 'a wrong command, flag, value or argument', hint: 'see: cpr-conformance <command> --help' },
+  CONFIG_INVALID: {
+    scopes: ['command'],
+    summary: 'a target file, baseline, policy or other input the harness cannot use as given',
+    hint: 'the message names the file, the key and what was expected; for target files see harness/ADAPTERS.md, or write a commented template with: cpr-conformance init',
+  },
+  SCENARIO_INVALID: {
+    scopes: ['command', 'test'],
+    summary: 'a scenario file that does not load (file, line and key named), or a scenario that cannot pass as written (it checks nothing)',
+    hint: 'suites/README.md describes the format; suites/scenario.schema.json gives every parameter',
+  },
+  REGISTRY_INVALID: { scopes: ['command'], summary: 'suites/requirements.yaml does not load or breaks its schema', hint: 'suites/requirements.schema.json gives the format; every entry needs a unique ID' },
+  NOTHING_SELECTED: { scopes: ['command'], summary: 'no scenario or property matches --only and --role', hint: 'see what exists with: cpr-conformance list' },
+  FINDING_NOT_REPRODUCED: {
+    scopes: ['command'],
+    summary: 'a fuzz regression scenario that did not fail where its finding was made passed: that says nothing about the fault',
+    hint: 'replay the crash file beside it instead: cpr-conformance replay crash-<seed>.json',
+  },
+  HARNESS_SETUP_FAILED: {
+    scopes: ['test'],
+    summary: "a setup step's check failed: its own requirement failed (an observed failure); the requirements under test were not exercised",
+    hint: 'fix the requirement the setup step names first; cpr-conformance explain ID says what it demands',
+  },
+  HARNESS_TARGET_UNREACHABLE: {
+    scopes: ['command', 'test', 'run'],
+    summary: 'the target gave no answer at all (refused, reset, timed out, TLS), or stopped answering: never a conformance result',
+    hint: 'is it running, and is base_url in the target file (or --target) right? --request-timeout and --unreachable-after bound the wait',
+  },
+  HARNESS_DEADLINE_EXCEEDED: { scopes: ['test', 'run'], summary: "the run's time limit passed before the test started, or the test outran its own limit", hint: 'raise --time-limit, or run fewer tests (--only, --shard)' },
+  HARNESS_STEP_FAILED: {
+    scopes: ['test'],
+    summary: 'a step could not be carried out: test control (PROFILE.md §12) or a read the scenario depends on answered unusably',
+    hint: "the test's reason names the step and the answer; check the target's /_control/ interface and well-known documents",
+  },
+  HARNESS_ADAPTER_PROTOCOL: { scopes: ['test'], summary: 'a module or process adapter broke its contract: an answer the harness cannot read', hint: 'harness/ADAPTERS.md gives the contract; the reason quotes what came' },
+  HARNESS_INTERNAL: { scopes: ['command', 'test', 'run'], summary: 'a defect of the harness: an exception it did not expect', hint: 'please report it with the command and the message' },
+  INTERRUPTED: { scopes: ['run'], summary: 'the run was interrupted (Ctrl-C or SIGTERM): the results are partial', hint: 'run again to completion for a verdict' },
+  REPORT_SHARDS_MISSING: { scopes: ['run'], summary: 'report merge was given fewer shards than the run was split into', hint: 'merge every shard: cpr-conformance report merge DIR-1 ... DIR-n' },
+} as const satisfies Readonly<Record<string, ErrorEntry>>;
+
+export type ErrorCode = keyof typeof ERRORS;
+type WithScope<S extends ErrorScope> = { [K in ErrorCode]: S extends (typeof ERRORS)[K]['scopes'][number] ? K : never }[ErrorCode];
+/** A code a command fails with. */
+export type HarnessErrorCode = WithScope<'command'>;
+/** A test's error_code. */
+export type TestErrorCode = WithScope<'test'>;
+/** A code of report.json errors[]. */
+export type RunIssueCode = WithScope<'run'>;
+
+export function codesOf(scope: ErrorScope): ErrorCode[] {
+  return (Object.keys(ERRORS) as ErrorCode[]).filter((code) => (ERRORS[code].scopes as readonly ErrorScope[]).includes(scope));
+}
+
+export function isErrorCode(code: string): code is ErrorCode {
+  return Object.hasOwn(ERRORS, code);
+}
+
+/** A harness error with a stable code; its hint is the taxonomy's unless a more specific one is given. */
+export class HarnessError extends Error {
+  readonly hint: string;
+
+  constructor(
+    readonly code: HarnessErrorCode,
+    message: string,
+    hint?: string,
+  ) {
+    super(message);
+    this.name = 'HarnessError';
+    this.hint = hint ?? ERRORS[code].hint;
+  }
+}

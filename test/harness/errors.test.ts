@@ -1,0 +1,54 @@
+// The one taxonomy of error codes (harness/errors.ts): every code the harness
+// reports is in it, with a hint, and report.schema.json enumerates the same ones.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { codesOf, ERRORS, HarnessError } from '../../harness/errors.ts';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const schema = JSON.parse(readFileSync(join(ROOT, 'harness/report/report.schema.json'), 'utf8')) as {
+  $defs: { testResult: { properties: { error_code: { enum: string[] } } }; harnessIssue: { properties: { code: { enum: string[] } } } };
+};
+const sources = readdirSync(join(ROOT, 'harness'), { recursive: true, encoding: 'utf8' })
+  .filter((f) => f.endsWith('.ts'))
+  .map((f) => ({ file: relative(ROOT, join(ROOT, 'harness', f)), text: readFileSync(join(ROOT, 'harness', f), 'utf8') }));
+
+describe('the error taxonomy', () => {
+  it('gives every code a summary and a hint', () => {
+    for (const [code, entry] of Object.entries(ERRORS)) {
+      expect(code).toMatch(/^[A-Z][A-Z0-9_]*$/);
+      expect(entry.summary.length, code).toBeGreaterThan(10);
+      expect(entry.hint.length, code).toBeGreaterThan(10);
+      expect(entry.scopes.length, code).toBeGreaterThan(0);
+    }
+  });
+
+  it('is what report.schema.json enumerates for a test error_code and a run issue', () => {
+    expect([...schema.$defs.testResult.properties.error_code.enum].sort()).toEqual(codesOf('test').sort());
+    expect([...schema.$defs.harnessIssue.properties.code.enum].sort()).toEqual(codesOf('run').sort());
+  });
+
+  it('holds every code the harness raises or reports', () => {
+    const used = new Set<string>();
+    for (const { text } of sources) {
+      for (const m of text.matchAll(/new (?:HarnessError|StepError)\(\s*'([A-Z_]+)'/g)) used.add(m[1]!);
+      for (const m of text.matchAll(/\b(?:code|error_code):\s*'([A-Z][A-Z0-9_]+)'/g)) used.add(m[1]!);
+    }
+    // Harness codes have an underscore (transport codes such as TIMEOUT and asset codes such as USD do not);
+    // problem codes are the target's vocabulary.
+    const unknown = [...used].filter((code) => code.includes('_') && !(code in ERRORS) && !isProblemCode(code));
+    expect(used.size).toBeGreaterThan(5);
+    expect(unknown).toEqual([]);
+  });
+
+  it('hints from the taxonomy unless the error gives its own', () => {
+    expect(new HarnessError('NOTHING_SELECTED', 'nothing').hint).toBe(ERRORS.NOTHING_SELECTED.hint);
+    expect(new HarnessError('USAGE_ERROR', 'bad', 'see: cpr-conformance run --help').hint).toBe('see: cpr-conformance run --help');
+  });
+});
+
+/** A cash-pack or CPR problem code (PROFILE.md §11, §8.3): the target's vocabulary, not the harness's. */
+function isProblemCode(code: string): boolean {
+  return /^(INSUFFICIENT_BALANCE|AMOUNT_EXCEEDS_LIMIT|INVALID_SIGNATURE|BEARER_MISMATCH|CHAIN_DIGEST_MISMATCH|INSTRUMENT_NOT_ACTIVE|CHAIN_DEPTH_EXCEEDED|REDEEMER_NOT_IDENTIFIED|DUPLICATE_ID|EXPIRY_INVALID|NOT_FOUND|UNAUTHORIZED|FORBIDDEN|INVALID_REQUEST|CPR_[A-Z_]+|TOKEN_[A-Z_]+|RETRIEVAL_FAILED|[A-Z]+_(REQUEST|TOO_LARGE|UNSUPPORTED|NOT_ALLOWED|UNAVAILABLE))$/.test(code);
+}
