@@ -60,7 +60,7 @@ export const ERRORS = {
   REPORT_SHARDS_MISSING: { scopes: ['run'], summary: 'report merge was given fewer shards than the run was split into', hint: 'merge every shard: cpr-conformance report merge DIR-1 ... DIR-n' },
 } as const satisfies Readonly<Record<string, ErrorEntry>>;
 
-export type ErrorCode = keyof typeof ERRORS;
+type ErrorCode = keyof typeof ERRORS;
 type WithScope<S extends ErrorScope> = { [K in ErrorCode]: S extends (typeof ERRORS)[K]['scopes'][number] ? K : never }[ErrorCode];
 /** A code a command fails with. */
 export type HarnessErrorCode = WithScope<'command'>;

@@ -27,7 +27,7 @@ function distance(a: string, b: string): number {
  * one word that begins, or is the beginning of, the typed one; undefined when
  * nothing is close.
  */
-export function closest(word: string, known: readonly string[]): string | undefined {
+function closest(word: string, known: readonly string[]): string | undefined {
   const typed = word.toLowerCase();
   if (typed === '') return undefined;
   let best: { word: string; d: number } | undefined;

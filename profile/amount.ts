@@ -1,5 +1,5 @@
 // Amounts: decimal strings of the smallest unit, PROFILE.md §1.
-export const AMOUNT_PATTERN = /^[1-9][0-9]{0,77}$/;
+const AMOUNT_PATTERN = /^[1-9][0-9]{0,77}$/;
 
 export function isAmount(value: unknown): value is string {
   return typeof value === 'string' && AMOUNT_PATTERN.test(value);

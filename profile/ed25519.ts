@@ -11,7 +11,7 @@ const L = 2n ** 252n + 27742317777372353535851937790883648493n;
 const Y8 = 2707385501144840649318225287225658788936804267575313519463743609750303402022n;
 const SMALL_ORDER_Y = new Set([0n, 1n, P - 1n, Y8, P - Y8]);
 
-export interface Ed25519KeyPair {
+interface Ed25519KeyPair {
   /** 32-byte seed (RFC 8032 private key). */
   readonly secretKey: Uint8Array;
   /** 32-byte public key A. */

@@ -3,7 +3,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { signBytes, verifyStrict } from './ed25519.ts';
 
-export const SIGNATURE_LABEL = 'cpp';
+const SIGNATURE_LABEL = 'cpp';
 
 export interface SignatureTarget {
   readonly method: string;
@@ -16,7 +16,7 @@ export interface SignatureTarget {
   readonly body?: Uint8Array;
 }
 
-export interface SignedHeaders {
+interface SignedHeaders {
   readonly 'signature-input': string;
   readonly signature: string;
   readonly 'content-digest'?: string;

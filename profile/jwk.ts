@@ -31,7 +31,7 @@ export function publicJwk(publicKey: Uint8Array): OkpJwk {
   return { kty: 'OKP', crv: 'Ed25519', x, kid: jwkThumbprint(x) };
 }
 
-export type JwkResult = { readonly ok: true; readonly publicKey: Uint8Array; readonly kid: string } | { readonly ok: false; readonly reason: string };
+type JwkResult = { readonly ok: true; readonly publicKey: Uint8Array; readonly kid: string } | { readonly ok: false; readonly reason: string };
 
 const MEMBERS = ['crv', 'kid', 'kty', 'x'];
 

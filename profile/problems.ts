@@ -1,6 +1,6 @@
 // RFC 9457 problem details with the spec's and the profile's codes, PROFILE.md §11.
 
-/** The ten error codes of spec §7.1. */
+/** The ten error codes of spec §7.1; the profile adds its own (PROBLEM_STATUS). */
 export const SPEC_ERROR_CODES = [
   'INSUFFICIENT_BALANCE',
   'AMOUNT_EXCEEDS_LIMIT',
@@ -47,7 +47,6 @@ export const PROBLEM_STATUS = {
 } as const;
 
 export type ProblemCode = keyof typeof PROBLEM_STATUS;
-export type SpecErrorCode = (typeof SPEC_ERROR_CODES)[number];
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 export const PROBLEM_TYPE_BASE = 'https://cpr-conformance.dev/problems/';

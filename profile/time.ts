@@ -2,7 +2,7 @@
 // fraction digits; cash-pack timestamps are whole seconds.
 const TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,3}))?Z$/;
 
-export type TimestampKind = 'cpr' | 'cashpack';
+type TimestampKind = 'cpr' | 'cashpack';
 
 /** Milliseconds since the epoch, or undefined when the text is not a valid timestamp of that kind. */
 export function parseTimestamp(text: unknown, kind: TimestampKind = 'cpr'): number | undefined {

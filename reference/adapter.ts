@@ -40,7 +40,7 @@ interface ModuleResponse {
 }
 
 /** What the in-process payee is told its base URL is: the `endpoint` of its QR URIs. */
-export const MODULE_BASE_URL = 'https://module.invalid';
+const MODULE_BASE_URL = 'https://module.invalid';
 
 interface World {
   readonly faults: Faults;

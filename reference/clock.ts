@@ -1,7 +1,7 @@
 // The reference's one clock (PROFILE.md §12): real time plus an offset, or frozen.
 // Payee and operator share it, so advancing it moves token, request and pack
 // expiry together.
-export interface ClockState {
+interface ClockState {
   readonly now: number;
   readonly frozen: boolean;
 }

@@ -65,7 +65,7 @@ export const bic: fc.Arbitrary<string> = fc
 
 // ---------------------------------------------------------------- EVM (EIP-55, EIP-155)
 
-export type AddressCase = 'lower' | 'checksum' | 'upper';
+type AddressCase = 'lower' | 'checksum' | 'upper';
 
 /** `0x` + 40 hex digits: all lower case, EIP-55 mixed case, or all upper case (PROFILE.md §7.4). */
 export const evmAddress: fc.Arbitrary<string> = fc

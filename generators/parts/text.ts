@@ -17,7 +17,7 @@ const tricky = fc.constantFrom('😀', '🎉', '💶', '🇪', '🇺', '𝄞', '
 const control = fc.integer({ min: 0x01, max: 0x1f }).map(fromCodePoint);
 
 /** One code point (never a lone surrogate), biased towards ASCII, with astral characters common. */
-export const codePoint: fc.Arbitrary<string> = fc.oneof(
+const codePoint: fc.Arbitrary<string> = fc.oneof(
   { weight: 6, arbitrary: ascii },
   { weight: 2, arbitrary: bmp },
   { weight: 2, arbitrary: astral },
@@ -42,7 +42,3 @@ export function printableAscii(min: number, max: number): fc.Arbitrary<string> {
   return fc.string({ unit: 'grapheme-ascii', minLength: min, maxLength: max });
 }
 
-/** Lower-case hexadecimal digits, exactly n of them. */
-export function hexDigits(n: number): fc.Arbitrary<string> {
-  return fc.uint8Array({ minLength: Math.ceil(n / 2), maxLength: Math.ceil(n / 2) }).map((b) => Buffer.from(b).toString('hex').slice(0, n));
-}

@@ -5,7 +5,7 @@
 import { Agent, type Dispatcher } from 'undici';
 import { TransportError, type HttpRole, type WireRequest, type WireResponse } from './types.ts';
 
-export interface HttpRoleOptions {
+interface HttpRoleOptions {
   /** Absolute http(s) URL of the role, without query or fragment. */
   readonly baseUrl: string;
   /** The same role over plaintext HTTP (spec §5.1.4 tests), if it listens there. */
@@ -223,7 +223,7 @@ const TLS_CODE = /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|SELF_SIGNED_|DEPTH_ZERO_|
 const PARSER_CODE = /^HPE_/;
 
 /** Maps whatever undici or the system threw to a TransportError; harness mistakes (bad arguments) pass through. */
-export function toTransportError(error: unknown, shown: string, deadline: number): unknown {
+function toTransportError(error: unknown, shown: string, deadline: number): unknown {
   if (error instanceof TransportError) return error;
   const err = error as { name?: string; code?: string; message?: string; cause?: unknown; errors?: unknown[] };
   if (err?.name === 'TimeoutError' || err?.name === 'AbortError') {

@@ -61,7 +61,7 @@ export type CreateRole = (options: CreateRoleOptions) => unknown;
 
 // ---- The harness side ----
 
-export interface ModuleRoleOptions {
+interface ModuleRoleOptions {
   readonly role: RoleName;
   readonly settings?: Readonly<Record<string, unknown>>;
   /** PEM handed to createRole as `ca`. */
@@ -73,7 +73,7 @@ export interface ModuleRoleOptions {
 }
 
 /** The authority an in-process role sees (RFC 6761 reserves `.invalid`). */
-export const MODULE_AUTHORITY = 'module.invalid';
+const MODULE_AUTHORITY = 'module.invalid';
 
 export function loadModuleRole(path: string, options: ModuleRoleOptions & { role: HttpRoleName }): Promise<HttpRole>;
 export function loadModuleRole(path: string, options: ModuleRoleOptions & { role: 'paying-app' }): Promise<PayingAppRole>;
@@ -170,7 +170,7 @@ async function call<T>(run: () => T | Promise<T>, description: string, name: str
 }
 
 /** Normalizes a module's response: status, lower-case string headers, body bytes. */
-export function checkHttpResponse(answer: unknown, description: string): { status: number; headers: Record<string, string>; body: Uint8Array } {
+function checkHttpResponse(answer: unknown, description: string): { status: number; headers: Record<string, string>; body: Uint8Array } {
   const broken = (what: string) => new TransportError('PROTOCOL', `${description}: handle() must answer { status, headers?, body? }: ${what}`);
   if (typeof answer !== 'object' || answer === null) throw broken('not an object');
   const { status, headers: given, body: raw } = answer as ModuleHttpResponse;

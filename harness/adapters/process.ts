@@ -8,12 +8,12 @@ import { StringDecoder } from 'node:string_decoder';
 import { checkAppResult, type HttpRoleName, type RoleName } from './module.ts';
 import { TransportError, type HttpRole, type PayingAppRole, type WireRequest, type WireResponse } from './types.ts';
 
-export const PROCESS_PROTOCOL = 'cpr-conformance-adapter/1';
+const PROCESS_PROTOCOL = 'cpr-conformance-adapter/1';
 
 /** The authority an HTTP role behind a process sees, unless its ready line names one. */
-export const PROCESS_AUTHORITY = 'process.invalid';
+const PROCESS_AUTHORITY = 'process.invalid';
 
-export interface ProcessRoleOptions {
+interface ProcessRoleOptions {
   readonly role: RoleName;
   readonly cwd?: string;
   /** Added to the harness's environment. */

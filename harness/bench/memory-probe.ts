@@ -51,7 +51,7 @@ export interface MemoryProbeOptions {
 
 const MB = 1024 * 1024;
 
-export async function memoryProbe(options: MemoryProbeOptions): Promise<MemoryProbeResult> {
+async function memoryProbe(options: MemoryProbeOptions): Promise<MemoryProbeResult> {
   const gc = (globalThis as { gc?: () => void }).gc;
   // The target runs in its own process: this measures the harness's memory, not the reference's state.
   const reference = await serveReference();

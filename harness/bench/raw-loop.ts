@@ -17,7 +17,7 @@ import { Agent, type Dispatcher } from 'undici';
 import { HTTP_DEFAULTS } from '../adapters/http.ts';
 import type { RecordedGroup, RecordedRequest } from './recorder.ts';
 
-export interface ReplayOptions {
+interface ReplayOptions {
   /** Base URL of the server, e.g. https://127.0.0.1:PORT. */
   readonly baseUrl: string;
   readonly groups: readonly RecordedGroup[];

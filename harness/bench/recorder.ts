@@ -7,7 +7,7 @@
 import type { WireRequest } from '../adapters/types.ts';
 import type { ExchangeTap } from '../fuzz/client.ts';
 
-export interface RecordedAnswer {
+interface RecordedAnswer {
   readonly status: number;
   readonly body: Uint8Array;
 }
@@ -28,7 +28,7 @@ export interface RecordedGroup {
   readonly requests: RecordedRequest[];
 }
 
-export interface Recorder {
+interface Recorder {
   /** To hand the campaign (CampaignOptions.tap): records while a recording is open. */
   readonly tap: ExchangeTap;
   /** Starts a new recording and returns it; earlier ones are left as they were. */

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { HarnessError } from '../errors.ts';
 import { PROJECT_ROOT } from '../scenarios/load.ts';
 
-export interface RunWallOptions {
+interface RunWallOptions {
   /** Extra `run` arguments; a full run has none. */
   readonly args: readonly string[];
   readonly seed: number;

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 
 const BIN = fileURLToPath(new URL('../../bin/cpr-conformance.js', import.meta.url));
 
-export interface ServeOptions {
+interface ServeOptions {
   /** `serve --seed`: two references with one seed answer the same requests alike. */
   readonly seed?: string;
   /** CPU list to pin the server to (taskset -c; pinning.ts). */

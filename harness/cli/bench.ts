@@ -7,7 +7,7 @@ import { PROJECT_ROOT } from '../scenarios/load.ts';
 import { parse } from './args.ts';
 import { EXIT } from './errors.ts';
 
-export const BENCH_HELP = `Usage: cpr-conformance bench [options]
+const BENCH_HELP = `Usage: cpr-conformance bench [options]
 
 Measures the harness against the embedded reference implementation and prints
 one row per figure, with its target and PASS or FAIL:

@@ -19,7 +19,7 @@ const SCOPE_WORDS: Readonly<Record<ErrorScope, string>> = {
 import { readReport } from '../report/index.ts';
 import { atStep } from '../report/wording.ts';
 
-export const EXPLAIN_HELP = `Usage: cpr-conformance explain ID [--report FILE]
+const EXPLAIN_HELP = `Usage: cpr-conformance explain ID [--report FILE]
 
 ID is a requirement ID (TOK-ONCE-1, PRF-ERR-1), a scenario ID (TOK-ONCE-001),
 a property ID (PROP-PAYEE-001) or an error code (HARNESS_STEP_FAILED).

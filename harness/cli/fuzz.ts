@@ -12,7 +12,7 @@ import { openTarget, type Target } from '../target/target.ts';
 import { integerOption, parse } from './args.ts';
 import { EXIT, HarnessError } from './errors.ts';
 
-export const FUZZ_HELP = `Usage: cpr-conformance fuzz [options]
+const FUZZ_HELP = `Usage: cpr-conformance fuzz [options]
 
 Stateful model-based fuzzing of the Operator: random sequences of issue, renew,
 redeem, status, clock, cancel, resends, bursts of concurrent requests and
@@ -63,7 +63,7 @@ usage error, unreachable target or missing capability.
 `;
 
 /** Concurrent worlds of a `fuzz` campaign unless --lanes says otherwise. */
-export const DEFAULT_LANES = 4;
+const DEFAULT_LANES = 4;
 
 export async function fuzz(argv: string[]): Promise<number> {
   const values = parse('fuzz', argv, {
@@ -140,7 +140,7 @@ export function targetChoiceOf(values: Record<string, unknown>, command: string)
   return { kind: 'file', path: target };
 }
 
-export interface OpenedOperator {
+interface OpenedOperator {
   readonly name: string;
   readonly operator: HttpRole;
   readonly target: Target;

@@ -4,7 +4,7 @@ import { targetTemplate } from '../target/init.ts';
 import { parse } from './args.ts';
 import { HarnessError } from './errors.ts';
 
-export const INIT_HELP = `Usage: cpr-conformance init [FILE] [--force]
+const INIT_HELP = `Usage: cpr-conformance init [FILE] [--force]
 
 Writes a commented target-file template (default: cpr-target.yaml) describing
 each role's adapter, base URL, TLS trust, test-control token, capabilities and

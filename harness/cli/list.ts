@@ -7,7 +7,7 @@ import { selectProperties, selectScenarios } from '../runner/select.ts';
 import { parse } from './args.ts';
 import { HarnessError } from './errors.ts';
 
-export const LIST_HELP = `Usage: cpr-conformance list [options]
+const LIST_HELP = `Usage: cpr-conformance list [options]
 
 Lists the scenarios a run would execute (ID, level, role, capabilities needed,
 title), grouped by suite file, with a count. Nothing is executed.

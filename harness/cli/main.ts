@@ -28,7 +28,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   report: { summary: 'report merge DIR...: join sharded reports into one', load: async () => (await import('./report.ts')).report },
 };
 
-export const HELP = `Usage: cpr-conformance <command> [options]
+const HELP = `Usage: cpr-conformance <command> [options]
 
 Conformance suite for the Canonical Payment Request (CPR-1.0) and the cash-pack
 protocol (CPP-001), with the wire profile CPP-PROFILE-1.0 (PROFILE.md).

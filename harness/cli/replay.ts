@@ -12,7 +12,7 @@ import { integerOption, parseCommand } from './args.ts';
 import { EXIT, HarnessError } from './errors.ts';
 import { openOperator, targetChoiceOf } from './fuzz.ts';
 
-export const REPLAY_HELP = `Usage: cpr-conformance replay FILE [options]
+const REPLAY_HELP = `Usage: cpr-conformance replay FILE [options]
 
 Runs a fuzzer finding again and prints "fixed" or "still failing", with what
 was expected and what the target answered. FILE is what cpr-conformance fuzz

@@ -9,7 +9,7 @@ import { parse } from './args.ts';
 import { EXIT, HarnessError } from './errors.ts';
 import { printSummary } from './summary.ts';
 
-export const REPORT_HELP = `Usage: cpr-conformance report merge DIR... [options]
+const REPORT_HELP = `Usage: cpr-conformance report merge DIR... [options]
 
 Joins the report.json of sharded runs (run --shard i/n) into one report and
 writes every form (report.json, junit.xml, summary.md, report.html,

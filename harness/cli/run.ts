@@ -9,7 +9,7 @@ import { rolesOf } from './list.ts';
 import { printSummary } from './summary.ts';
 import { checkAllowedHosts } from '../../reference/paying-app/hosts.ts';
 
-export const RUN_HELP = `Usage: cpr-conformance run [options]
+const RUN_HELP = `Usage: cpr-conformance run [options]
 
 Runs the conformance scenarios against a target and writes a report. With no
 --target, the embedded reference implementation is started on loopback,

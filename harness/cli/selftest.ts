@@ -10,7 +10,7 @@ import { createTerminal } from '../runner/terminal.ts';
 import { integerOption, parse } from './args.ts';
 import { EXIT, HarnessError } from './errors.ts';
 
-export const SELFTEST_HELP = `Usage: cpr-conformance selftest [options]
+const SELFTEST_HELP = `Usage: cpr-conformance selftest [options]
 
 Runs the whole suite (scenarios and a fixed-seed property budget) against the
 reference, which must be conformant, and against every mutant: the reference

@@ -8,7 +8,7 @@ import { startReference, type ReferenceOptions } from '../../reference/start.ts'
 import { integerOption, parse } from './args.ts';
 import { HarnessError } from './errors.ts';
 
-export const SERVE_HELP = `Usage: cpr-conformance serve [options]
+const SERVE_HELP = `Usage: cpr-conformance serve [options]
 
 Starts the reference implementation of all three roles (payee system, paying
 application's retrieval peer, cash-pack operator) on loopback, prints its URLs,

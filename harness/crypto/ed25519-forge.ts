@@ -9,7 +9,7 @@ export const L = 2n ** 252n + 27742317777372353535851937790883648493n;
 export const P = 2n ** 255n - 19n;
 
 /** The point encodings of R a forged signature carries. */
-export const TORSION_R = {
+const TORSION_R = {
   /** The identity (0, 1), canonically: y = 1. Small order, canonical. */
   'small-order': le32(1n),
   /** The identity written with y = p + 1: not canonical, and small order once reduced. */
@@ -30,7 +30,7 @@ export function leInt(bytes: Uint8Array): bigint {
 }
 
 /** RFC 8032 §5.1.5: the secret scalar a of a seed, so that A = [a]B. */
-export function secretScalar(seed: Uint8Array): bigint {
+function secretScalar(seed: Uint8Array): bigint {
   const h = createHash('sha512').update(seed).digest();
   const a = Buffer.from(h.subarray(0, 32));
   a[0]! &= 248;

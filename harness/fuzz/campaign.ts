@@ -223,7 +223,7 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRes
 
 const setupArbitrary: fc.Arbitrary<RunSetup> = fc.record({ balance: fc.constantFrom<BalanceChoice>('twice-max', 'max', 'small') });
 
-export interface RunRecord {
+interface RunRecord {
   /** Undefined when setup itself failed. */
   readonly world?: World;
   readonly error?: unknown;
@@ -383,7 +383,7 @@ async function releaseClock(context: FuzzContext): Promise<void> {
   }
 }
 
-export function toHarnessError(error: unknown): HarnessError {
+function toHarnessError(error: unknown): HarnessError {
   if (error instanceof HarnessError) return error;
   if (error instanceof TransportError) {
     return new HarnessError('HARNESS_TARGET_UNREACHABLE', `the operator stopped answering: ${error.code}: ${error.message}`, 'is it still running? A finding needs answers to compare');

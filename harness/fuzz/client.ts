@@ -27,7 +27,7 @@ export interface Reply {
 }
 
 /** Bodies in a crash file are cut here. */
-export const EXCHANGE_BODY_CAP = 2048;
+const EXCHANGE_BODY_CAP = 2048;
 
 const decoder = new TextDecoder('utf-8', { fatal: false });
 

@@ -28,18 +28,18 @@ import { control, FROZEN_AT, KEY, type FuzzModel, type RealPack, type ScriptChec
 // ---- Commands as data ----
 
 /** An amount near the policy's and the balance's bounds (PROFILE.md §5 issue steps 7 and 9). */
-export type AmountChoice = { readonly small: number } | 'available' | 'available+1' | 'max' | 'max+1';
+type AmountChoice = { readonly small: number } | 'available' | 'available+1' | 'max' | 'max+1';
 /** A lifetime near the policy's bounds (issue step 8); `typical` is one hour, kept within them. */
-export type ExpiryChoice = 'typical' | 'min' | 'min-1' | 'max' | 'max+1' | { readonly permille: number };
+type ExpiryChoice = 'typical' | 'min' | 'min-1' | 'max' | 'max+1' | { readonly permille: number };
 /** How far the clock moves: seconds, to just before or at a pack's expiry, past the freshness window, past every expiry. */
-export type AdvanceChoice = { readonly seconds: number } | { readonly toExpiryOf: number; readonly delta: -1 | 0 } | 'window+1' | 'past-max-expiry';
+type AdvanceChoice = { readonly seconds: number } | { readonly toExpiryOf: number; readonly delta: -1 | 0 } | 'window+1' | 'past-max-expiry';
 /** Who signs a renewal or redemption: the current bearer, or the one before it (a key that never held the pack on a fresh pack). */
-export type Holder = 'bearer' | 'previous-bearer';
+type Holder = 'bearer' | 'previous-bearer';
 /** The redeemer's HTTP identity (PROFILE.md §5 redeem step 9). */
 export type Identity = 'identified' | 'unsigned' | 'low-level' | 'other-redeemer' | 'unregistered';
 /** Who reads a status (PROFILE.md §5 status). */
 export type Caller = 'principal' | 'stranger' | 'redeemer' | 'outsider' | 'unsigned';
-export type InterleaveOp = 'redeem' | 'renew' | 'cancel' | 'status';
+type InterleaveOp = 'redeem' | 'renew' | 'cancel' | 'status';
 /**
  * When a signed message says it was created (PROFILE.md §6): at the Operator's
  * now when absent; anywhere in the freshness window, as a share of it (-1000 a
@@ -47,7 +47,7 @@ export type InterleaveOp = 'redeem' | 'renew' | 'cancel' | 'status';
  * that must read the Operator's clock are told from ones reading created_at only
  * when the two differ.
  */
-export type DatingChoice = { readonly permille: number } | 'stale-before' | 'stale-after';
+type DatingChoice = { readonly permille: number } | 'stale-before' | 'stale-after';
 
 export type CommandSpec =
   | { readonly kind: 'issue'; readonly amount: AmountChoice; readonly expiry: ExpiryChoice; readonly signer: 'principal' | 'outsider'; readonly dated?: DatingChoice }
@@ -61,7 +61,7 @@ export type CommandSpec =
   | { readonly kind: 'burst'; readonly pack: number; readonly op: 'redeem' | 'renew' | 'issue'; readonly copies: number }
   | { readonly kind: 'interleave'; readonly pack: number; readonly ops: readonly InterleaveOp[]; readonly order?: readonly number[] };
 
-export type CommandKind = CommandSpec['kind'];
+type CommandKind = CommandSpec['kind'];
 export const COMMAND_KINDS: readonly CommandKind[] = ['issue', 'renew', 'renew-to-limit', 'redeem', 'status', 'advance', 'cancel', 'replay', 'burst', 'interleave'];
 
 /** Readable form, as fast-check prints a counterexample and the crash file lists it. */
@@ -160,7 +160,7 @@ function applicable(spec: CommandSpec, m: Readonly<FuzzModel>): boolean {
 }
 
 /** renew-to-limit is skipped when the policy allows deeper chains than this. */
-export const MAX_RENEWALS_IN_ONE_COMMAND = 32;
+const MAX_RENEWALS_IN_ONE_COMMAND = 32;
 
 const weighted = <T>(...entries: [fc.Arbitrary<T>, number][]) => fc.oneof(...entries.map(([arbitrary, weight]) => ({ arbitrary, weight })));
 const packIndex = fc.nat(7);
@@ -919,7 +919,7 @@ function nameOfKey(w: World, x: string): string {
   throw new TypeError('a key the run did not create');
 }
 
-export function resolveAmount(choice: AmountChoice, available: bigint, max: bigint): bigint {
+function resolveAmount(choice: AmountChoice, available: bigint, max: bigint): bigint {
   const fits = (n: bigint) => (n < 1n ? 1n : n.toString().length > 78 ? max : n);
   if (typeof choice === 'object') return BigInt(choice.small);
   switch (choice) {
@@ -935,7 +935,7 @@ export function resolveAmount(choice: AmountChoice, available: bigint, max: bigi
 }
 
 /** The requested lifetime in seconds. */
-export function resolveExpiry(choice: ExpiryChoice, min: number, max: number): number {
+function resolveExpiry(choice: ExpiryChoice, min: number, max: number): number {
   if (typeof choice === 'object') return min + Math.floor(((max - min) * choice.permille) / 1000);
   switch (choice) {
     case 'typical':

@@ -61,12 +61,6 @@ export function judgeAnswer(ctx: Ctx, step: ScriptStep, kind: AnswerKind, outcom
   judge(ctx, step, { what: `the ${kind} answer`, requirement, expected: { status: outcome.status, code: outcome.code }, actual, holds, script: { problem: outcome.code }, rule: outcome.rule });
 }
 
-/** The checks of a predicted answer, for a step whose replies are judged elsewhere (a burst's). */
-export function answerChecks(kind: AnswerKind, outcome: Outcome<object>): ScriptCheck[] {
-  const requirement = requirementOf(kind, outcome);
-  return outcome.ok ? [{ status: 200, requirement }] : [{ problem: outcome.code, requirement }];
-}
-
 /** A message valid against its profile schema (PROFILE.md §4). `at` is the value's template, the step's body when absent. */
 export function judgeSchema(ctx: Ctx, step: ScriptStep, kind: MessageKind, value: unknown, rule: string, at?: string): void {
   const check = validateMessage(kind, value);
@@ -82,7 +76,7 @@ export function judgeSchema(ctx: Ctx, step: ScriptStep, kind: MessageKind, value
 }
 
 /** What a returned cash-pack must be: how the scenario names each expected part. */
-export interface PackExpectation {
+interface PackExpectation {
   readonly digest: string;
   /** The predicted digest as a template: genesis_digest(...) or renewal_digest(...). */
   readonly digestAt: string;
@@ -118,7 +112,7 @@ export function judgePack(ctx: Ctx, step: ScriptStep, value: unknown, at: string
 }
 
 /** What a Redemption Confirmation must say, with each part's template. */
-export interface ConfirmationExpectation {
+interface ConfirmationExpectation {
   readonly packId: string;
   readonly packIdAt: string;
   readonly redemptionId: string;

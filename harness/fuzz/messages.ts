@@ -17,7 +17,7 @@ export const ISSUE_PATH = '/v1/cashpack/issue';
 export const RENEW_PATH = '/v1/cashpack/renew';
 export const REDEEM_PATH = '/v1/cashpack/redeem';
 
-export interface IssueInput {
+interface IssueInput {
   /** Key name of the signer of the Lock Request (the Principal, or a key nobody registered). */
   readonly signer: string;
   readonly bearer: string;
@@ -57,7 +57,7 @@ export function buildIssue(w: World, nowMs: number, input: IssueInput): Built<Is
   };
 }
 
-export interface RenewInput {
+interface RenewInput {
   /** The signed version of the pack presented. */
   readonly pack: CashPack;
   readonly bearer: string;
@@ -95,7 +95,7 @@ export function buildRenew(w: World, nowMs: number, input: RenewInput): Built<Re
   };
 }
 
-export interface RedeemInput {
+interface RedeemInput {
   readonly pack: CashPack;
   readonly bearer: string;
   /** Key name of the redeemer named in redeemer_kid. */
@@ -146,7 +146,7 @@ export function presentation(pack: CashPack, member: 'renewal' | 'redemption', m
   return `{"cash_pack":${text},${JSON.stringify(member)}:${JSON.stringify(message)}}`;
 }
 
-export function statusPath(packId: string): string {
+function statusPath(packId: string): string {
   return `/v1/cashpack/${encodeURIComponent(packId)}/status`;
 }
 
@@ -161,7 +161,7 @@ export function buildStatus(w: World, nowMs: number, packId: string, signAs: str
   };
 }
 
-export function cancelPath(packId: string): string {
+function cancelPath(packId: string): string {
   return `/_control/operator/packs/${encodeURIComponent(packId)}/cancel`;
 }
 

@@ -33,7 +33,7 @@ export class HarnessFault extends Error {
 }
 
 /** The requirement a refusal proves (suites/requirements.yaml). */
-export const REQUIREMENT_OF_CODE: Readonly<Partial<Record<ProblemCode, string>>> = {
+const REQUIREMENT_OF_CODE: Readonly<Partial<Record<ProblemCode, string>>> = {
   DUPLICATE_ID: 'CPP-RPL-1',
   CHAIN_DIGEST_MISMATCH: 'CPP-CHN-2',
   BEARER_MISMATCH: 'CPP-BRR-1',
@@ -52,7 +52,7 @@ export const REQUIREMENT_OF_CODE: Readonly<Partial<Record<ProblemCode, string>>>
 };
 
 /** The requirement a success proves, by endpoint. */
-export const REQUIREMENT_OF_SUCCESS = {
+const REQUIREMENT_OF_SUCCESS = {
   issue: 'CPP-ISS-1',
   renew: 'CPP-RNW-1',
   redeem: 'CPP-RED-1',

@@ -41,7 +41,7 @@ export function assetKey(asset: AssetDescriptor): string {
 
 // ---- State ----
 
-export interface PrincipalState {
+interface PrincipalState {
   readonly kid: string;
   readonly asset: string;
   available: bigint;
@@ -49,7 +49,7 @@ export interface PrincipalState {
   held: bigint;
 }
 
-export interface RedeemerState {
+interface RedeemerState {
   readonly kid: string;
   readonly level: number;
   /** Funds released to it, in the policy's first asset (the only one the fuzzer issues). */
@@ -76,7 +76,7 @@ export function digestOf(pack: PackState): string {
   return pack.digests.at(-1)!;
 }
 
-export function bearerOf(pack: PackState): string {
+function bearerOf(pack: PackState): string {
   return pack.bearers.at(-1)!;
 }
 
@@ -118,7 +118,7 @@ export interface RenewMessage extends BearerMessageCommon {
 }
 
 /** The HTTP Message Signature of a redeemer (PROFILE.md §2.4), if any. */
-export type HttpIdentity = { readonly kind: 'none' } | { readonly kind: 'signed'; readonly kid: string; readonly createdSeconds: number };
+type HttpIdentity = { readonly kind: 'none' } | { readonly kind: 'signed'; readonly kid: string; readonly createdSeconds: number };
 
 /** A Redemption Request (PROFILE.md §4.5) with the redeemer's HTTP signature. */
 export interface RedeemMessage extends BearerMessageCommon {
@@ -136,7 +136,7 @@ export interface StatusQuery {
 
 // ---- Outcomes ----
 
-export interface Refusal {
+interface Refusal {
   readonly ok: false;
   readonly status: number;
   readonly code: ProblemCode;
@@ -146,14 +146,14 @@ export interface Refusal {
 
 export type Outcome<T> = Refusal | ({ readonly ok: true; readonly status: 200 } & T);
 
-export type IssueOutcome = Outcome<{ readonly amount: bigint; readonly expiryMs: number; readonly initialBearer: string }>;
+type IssueOutcome = Outcome<{ readonly amount: bigint; readonly expiryMs: number; readonly initialBearer: string }>;
 export type RenewOutcome = Outcome<{ readonly digest: string; readonly depth: number; readonly bearer: string }>;
 export type RedeemOutcome = Outcome<{ readonly amount: bigint; readonly redeemerKid: string; readonly digest: string }>;
-export type CancelOutcome = Outcome<Record<never, never>>;
-export type StatusOutcome = Outcome<{ readonly view: StatusView }>;
+type CancelOutcome = Outcome<Record<never, never>>;
+type StatusOutcome = Outcome<{ readonly view: StatusView }>;
 
 /** PROFILE.md §4.7, the members the model knows. */
-export interface StatusView {
+interface StatusView {
   readonly status: PackStatusValue;
   readonly amount: bigint;
   readonly expiryMs: number;
@@ -165,12 +165,6 @@ export interface Decision<O, A = void> {
   readonly outcome: O;
   /** Applies the outcome: records the id when the profile says so, moves funds, changes the pack. */
   commit(actual: A): void;
-}
-
-export interface Balances {
-  readonly available: bigint;
-  readonly locked: bigint;
-  readonly held: bigint;
 }
 
 function refuse(code: ProblemCode, rule: string): Refusal {

@@ -2,7 +2,7 @@
 // otherwise a plain line every few seconds and at each change of phase.
 import type { CampaignProgress, Phase } from './campaign.ts';
 
-export interface ProgressDisplay {
+interface ProgressDisplay {
   update(progress: CampaignProgress): void;
   end(): void;
 }

@@ -12,7 +12,7 @@ import type { Suite } from '../scenarios/types.ts';
 import { brief, type MismatchDetail } from './mismatch.ts';
 import { FROZEN_AT, KEY, type World } from './world.ts';
 
-export interface RegressionInput {
+interface RegressionInput {
   readonly seed: number;
   /** The run whose script is written: it ended with the failure. */
   readonly world: World;

@@ -56,7 +56,7 @@ export interface RealPack {
 }
 
 /** A message sent, so that a replay command can resend it verbatim. */
-export interface SentMessage {
+interface SentMessage {
   readonly message: CashpackMessage;
   readonly request: WireRequest;
   /** Scenario expression of the message, e.g. `s4.sent` or `s4.sent[2]`. */

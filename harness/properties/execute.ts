@@ -11,7 +11,7 @@ import { TransportError } from '../adapters/types.ts';
 import type { Scenario } from '../scenarios/types.ts';
 import { PROPERTIES_FILE, type PropertyDefinition, type PropertyFailure } from './types.ts';
 
-export interface PropertyRunOptions {
+interface PropertyRunOptions {
   readonly seed: number;
   readonly runs?: number;
   /** Wall-clock budget for one property; it stops early (and says so) past it. */

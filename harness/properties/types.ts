@@ -38,7 +38,7 @@ export interface PropertyDefinition<T = unknown> {
 }
 
 /** What a property's generator may adapt to. */
-export interface PropertyEnvironment {
+interface PropertyEnvironment {
   /** The Operator Policy Document, for properties of the operator role. */
   readonly policy?: Policy;
 }

@@ -25,7 +25,7 @@ export interface AggregateOptions {
 }
 
 /** Levels whose failure makes a run non-conformant. */
-export function decidingLevel(level: Level, options: Pick<AggregateOptions, 'strict' | 'profileAdvisory'>): boolean {
+function decidingLevel(level: Level, options: Pick<AggregateOptions, 'strict' | 'profileAdvisory'>): boolean {
   if (level === 'MUST') return true;
   if (level === 'PROFILE') return !options.profileAdvisory;
   if (level === 'SHOULD') return options.strict;
@@ -33,7 +33,7 @@ export function decidingLevel(level: Level, options: Pick<AggregateOptions, 'str
 }
 
 /** The requirements each test covers: those it names and those its checks prove. */
-export function coveredBy(test: Pick<TestResult, 'requirements' | 'checks'>): Set<string> {
+function coveredBy(test: Pick<TestResult, 'requirements' | 'checks'>): Set<string> {
   return new Set([...test.requirements, ...test.checks.map((c) => c.requirement)]);
 }
 
@@ -165,7 +165,7 @@ export function baselineDiff(tests: readonly TestResult[], knownFailures: readon
 }
 
 /** The failed tests a baseline lists, marked as known; nothing else changes. */
-export function markKnownFailures(tests: readonly TestResult[], knownFailures: readonly string[] | undefined): TestResult[] {
+function markKnownFailures(tests: readonly TestResult[], knownFailures: readonly string[] | undefined): TestResult[] {
   if (knownFailures === undefined) return [...tests];
   const known = new Set(knownFailures);
   return tests.map((t) => (observedFailure(t) && known.has(t.id) ? { ...t, known_failure: true as const } : t));

@@ -14,10 +14,10 @@ import { displayValue } from './json.ts';
 import type { CheckResult, Report, TestResult } from './model.ts';
 import { atStep, targetName, VERDICT_WORD } from './wording.ts';
 
-export const ALLURE_DIR = 'allure-results';
+const ALLURE_DIR = 'allure-results';
 
 /** Allure's status for an outcome: whose defect it is. */
-export function allureStatus(test: Pick<TestResult, 'status' | 'error_code'>): Status {
+function allureStatus(test: Pick<TestResult, 'status' | 'error_code'>): Status {
   switch (test.status) {
     case 'passed':
       return Status.PASSED;

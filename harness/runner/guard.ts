@@ -19,7 +19,7 @@ import { TransportError, type HttpRole, type PayingAppRole, type WireRequest } f
 import type { TestErrorCode } from '../errors.ts';
 import { StepError, type ScenarioTarget } from '../scenarios/context.ts';
 
-export interface GuardSettings {
+interface GuardSettings {
   /** Consecutive transport failures after which a role counts as unreachable; 0 never. */
   readonly unreachableAfter: number;
   /** Epoch milliseconds after which no test starts; none when absent. */
@@ -27,7 +27,7 @@ export interface GuardSettings {
 }
 
 /** Why a test is not run. */
-export interface Blocked {
+interface Blocked {
   readonly code: Extract<TestErrorCode, 'HARNESS_TARGET_UNREACHABLE' | 'HARNESS_DEADLINE_EXCEEDED'>;
   readonly reason: string;
 }

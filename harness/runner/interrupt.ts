@@ -5,7 +5,7 @@ import { EXIT_CODES as EXIT } from '../report/aggregate.ts';
 
 const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 
-export interface Interrupts {
+interface Interrupts {
   /** True once a signal came. */
   readonly fired: boolean;
   /** Settles when the first signal comes. */

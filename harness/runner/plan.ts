@@ -28,7 +28,7 @@ import { RunGuard } from './guard.ts';
 export type PlanTest = { readonly kind: 'scenario'; readonly scenario: Scenario } | { readonly kind: 'property'; readonly property: PropertyDefinition };
 
 /** What keeps a run bounded. */
-export interface RunLimits {
+interface RunLimits {
   /** Consecutive transport failures after which a role counts as unreachable; 0 never. */
   readonly unreachableAfter: number;
   /** Epoch milliseconds after which no test starts. */
@@ -42,12 +42,12 @@ export interface RunLimits {
 export const LIMIT_DEFAULTS = { unreachableAfter: 5, testTimeLimitMs: 90_000, propertyTimeLimitMs: 60_000, interruptGraceMs: 2_000 } as const;
 
 /** The first signal of an interrupt (interrupt.ts). */
-export interface InterruptSignal {
+interface InterruptSignal {
   readonly fired: boolean;
   readonly signalled: Promise<void>;
 }
 
-export interface PlanOptions {
+interface PlanOptions {
   readonly seed: number;
   /** Cases per property; each property's default when absent. */
   readonly propertyRuns?: number;
@@ -61,7 +61,7 @@ export interface PlanOptions {
   readonly onResult?: (result: TestResult) => void;
 }
 
-export interface PlanOutcome {
+interface PlanOutcome {
   readonly results: TestResult[];
   /** True when an interrupt stopped the plan: the results are partial. */
   readonly interrupted: boolean;

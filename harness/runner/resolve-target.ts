@@ -22,7 +22,7 @@ export interface ResolvedTarget {
   close(): Promise<void>;
 }
 
-export interface ResolveOptions {
+interface ResolveOptions {
   /** Deadline of one request; also bounds the preflight probes (default 3 000 ms) when given. */
   readonly requestTimeoutMs?: number;
   /** Extra hosts the reference paying application may retrieve from (OpenOptions.allowHosts). */

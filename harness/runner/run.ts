@@ -32,9 +32,9 @@ import type { Terminal } from './terminal.ts';
 import { SPEC_VERSIONS, SUITE_VERSION } from '../version.ts';
 
 /** Default of the run's time limit (RunOptions.timeLimitMs); the other bounds are the engine's (plan.ts LIMIT_DEFAULTS). */
-export const RUN_DEFAULTS = { timeLimitMs: 30 * 60_000 } as const;
+const RUN_DEFAULTS = { timeLimitMs: 30 * 60_000 } as const;
 
-export interface RunOptions extends Selection {
+interface RunOptions extends Selection {
   readonly target: TargetChoice;
   readonly strict: boolean;
   readonly profileAdvisory: boolean;
@@ -63,7 +63,7 @@ export interface RunOptions extends Selection {
   readonly allowHosts?: readonly string[];
 }
 
-export interface RunOutcome {
+interface RunOutcome {
   readonly report: Report;
   readonly dir: string;
   readonly exitCode: ExitCode;

@@ -12,7 +12,7 @@ export interface Selection {
 /** What selection looks at: a scenario or a property. */
 type Selectable = Pick<Scenario, 'id' | 'requirements' | 'role'> & { readonly suite?: string };
 
-export function selects(test: Selectable, selection: Selection): boolean {
+function selects(test: Selectable, selection: Selection): boolean {
   if (selection.roles.length > 0 && !selection.roles.includes(test.role)) return false;
   if (selection.only.length === 0) return true;
   const names = [test.id, ...test.requirements, ...(test.suite ? [test.suite] : [])];

@@ -321,7 +321,7 @@ export async function operatorKey(ctx: ScenarioContext): Promise<Uint8Array> {
  * when the range allows, kept two seconds clear of either end when it can be,
  * so that a clock read a second apart still lands inside.
  */
-export function defaultLifetime(policy: { readonly expiry_min_seconds: number; readonly expiry_max_seconds: number }): number {
+function defaultLifetime(policy: { readonly expiry_min_seconds: number; readonly expiry_max_seconds: number }): number {
   const { expiry_min_seconds: min, expiry_max_seconds: max } = policy;
   const margin = max - min >= 4 ? 2 : 0;
   return Math.min(Math.max(3600, min + margin), max - margin);
@@ -333,7 +333,7 @@ export function defaultLifetime(policy: { readonly expiry_min_seconds: number; r
  * lifetime range under 4 s wide, or a freshness window under 3 s. Messages are
  * then dated exactly only against a frozen clock.
  */
-export function tightPolicy(policy: Policy): string | undefined {
+function tightPolicy(policy: Policy): string | undefined {
   if (policy.expiry_max_seconds - policy.expiry_min_seconds < 4) return `permits lifetimes of ${policy.expiry_min_seconds} to ${policy.expiry_max_seconds} s`;
   if (policy.request_window_seconds < 3) return `has a freshness window of ${policy.request_window_seconds} s`;
   return undefined;

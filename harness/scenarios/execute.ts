@@ -25,17 +25,17 @@ import { referencedNames, render, TemplateError } from './template.ts';
 import type { CheckEntry, Scenario, Step } from './types.ts';
 import { OUTCOME_CHECKS } from './vocabulary.ts';
 
-export interface ExecuteOptions {
+interface ExecuteOptions {
   readonly levelOf: (requirement: string) => Level;
   /** The command that reruns one scenario, given its ID. */
   readonly rerun: (id: string) => string;
 }
 
 /** The most iterations a `repeat` runs; a target whose values ask for more makes the scenario not applicable. */
-export const MAX_ITERATIONS = 10_000;
+const MAX_ITERATIONS = 10_000;
 
 /** The fields every result of a scenario carries, whatever its outcome. */
-export function scenarioResult(scenario: Scenario, status: Outcome, rerun: string, durationMs: number): TestResult {
+function scenarioResult(scenario: Scenario, status: Outcome, rerun: string, durationMs: number): TestResult {
   return {
     id: scenario.id,
     title: scenario.title,

@@ -197,7 +197,7 @@ function usesName(steps: readonly Step[], name: string): boolean {
 }
 
 /** Every step, those inside repeats included. */
-export function flatSteps(steps: readonly Step[]): Step[] {
+function flatSteps(steps: readonly Step[]): Step[] {
   return steps.flatMap((s) => [s, ...flatSteps(s.body ?? [])]);
 }
 

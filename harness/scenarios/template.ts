@@ -99,7 +99,6 @@ const FUNCTIONS: Readonly<Record<string, (...args: unknown[]) => unknown>> = {
   slice: (text, start, end) => [...String(text)].slice(Number(start), end === undefined ? undefined : Number(end)).join(''),
 };
 
-export const TEMPLATE_FUNCTIONS = Object.keys(FUNCTIONS);
 
 /** The 32 bytes of an Ed25519 public key given as a JWK or its `x`. */
 function keyBytes(key: unknown): Uint8Array {
@@ -149,7 +148,7 @@ function parts(text: string): ({ text: string } | { expr: string })[] {
   return out;
 }
 
-export function renderString(text: string, scope: Scope): unknown {
+function renderString(text: string, scope: Scope): unknown {
   if (!text.includes('${')) return text;
   const segments = parts(text);
   if (segments.length === 1 && 'expr' in segments[0]!) return evaluate(segments[0].expr, scope);

@@ -18,7 +18,7 @@ const MESSAGE_TYPE: Schema = { $ref: '#/$defs/messageType' };
 const SIGNATURE_LAYOUT: Schema = { enum: [...SIGNATURE_LAYOUTS] };
 const CODE: Schema = { $ref: '#/$defs/code' };
 /** The profile's JSON Schemas a `schema` check can name (a typo is refused when the file loads). */
-export const SCHEMA_NAMES = ['cpr', 'payment', ...MESSAGE_KINDS] as const;
+const SCHEMA_NAMES = ['cpr', 'payment', ...MESSAGE_KINDS] as const;
 const SCHEMA_NAME: Schema = { enum: [...SCHEMA_NAMES] };
 const INT_OR_T = (min?: number, max?: number): Schema => ({ oneOf: [{ type: 'integer', ...(min !== undefined ? { minimum: min } : {}), ...(max !== undefined ? { maximum: max } : {}) }, T] });
 const object = (properties: Record<string, Schema>, required: string[] = []): Schema => ({
@@ -28,7 +28,7 @@ const object = (properties: Record<string, Schema>, required: string[] = []): Sc
   additionalProperties: false,
 });
 
-export interface ActionSpec {
+interface ActionSpec {
   /** What the step does, for suites/README.md and `explain`. */
   readonly summary: string;
   readonly params: Readonly<Record<string, Schema>>;
@@ -159,7 +159,7 @@ export const SETUP_REQUIREMENTS: Readonly<Partial<Record<ActionName, string>>> =
  */
 export const OUTCOME_CHECKS: ReadonlySet<string> = new Set(['status', 'not_status', 'problem', 'accepted', 'rejected', 'exactly_one', 'all']);
 
-export interface CheckSpec {
+interface CheckSpec {
   readonly summary: string;
   readonly arg: Schema;
 }

@@ -52,7 +52,7 @@ export async function workerMain(names: readonly string[]): Promise<void> {
   }
 }
 
-export interface SelftestOptions {
+interface SelftestOptions {
   readonly mutants?: readonly string[];
   readonly workers?: number;
   readonly onRow?: (row: MutantRow) => void;

@@ -7,7 +7,7 @@ import { interceptSend } from '../adapters/intercept.ts';
 import type { HttpRole, WireRequest } from '../adapters/types.ts';
 import { CAPABILITIES, type Capability } from './config.ts';
 
-export const CONTROL_PREFIX = '/_control/';
+const CONTROL_PREFIX = '/_control/';
 
 /** The role, with `Authorization: Bearer <token>` added to control requests that carry none. */
 export function withControlToken(role: HttpRole, token: string): HttpRole {

@@ -9,7 +9,7 @@ import type { KeyCredential } from './config.ts';
 
 const MAX_KEY_FILE_BYTES = 64 * 1024;
 
-export type KeyFileResult = { readonly ok: true; readonly key: KeyCredential } | { readonly ok: false; readonly reason: string };
+type KeyFileResult = { readonly ok: true; readonly key: KeyCredential } | { readonly ok: false; readonly reason: string };
 
 /** Reads and checks one key file; the reason never quotes key material. */
 export function readKeyFile(path: string): KeyFileResult {
@@ -29,7 +29,7 @@ export function readKeyFile(path: string): KeyFileResult {
   return checkPrivateJwk(jwk, path);
 }
 
-export function checkPrivateJwk(value: unknown, path: string): KeyFileResult {
+function checkPrivateJwk(value: unknown, path: string): KeyFileResult {
   const bad = (what: string): KeyFileResult => ({ ok: false, reason: `${path}: ${what}` });
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return bad('expected a JWK object');
   const jwk = value as Record<string, unknown>;

@@ -18,7 +18,7 @@ const HINT = 'see harness/ADAPTERS.md, or write a commented template with: cpr-c
 type Segment = string | number;
 
 /** One mistake: where (key path, line) and what was expected instead. */
-export interface TargetProblem {
+interface TargetProblem {
   readonly path: readonly Segment[];
   readonly expected: string;
   readonly got: string;
@@ -61,7 +61,7 @@ export function loadTargetFile(path: string): TargetConfig {
 }
 
 /** The same checks on text already in hand; `file` names it and anchors relative paths. */
-export function parseTarget(text: string, file: string): TargetConfig {
+function parseTarget(text: string, file: string): TargetConfig {
   const lines = new LineCounter();
   const doc = YAML.parseDocument(text, { lineCounter: lines, uniqueKeys: true });
   if (doc.errors.length > 0) {
@@ -290,7 +290,7 @@ function invalid(file: string, doc: Document, lines: LineCounter, problems: read
 }
 
 /** `operator.tls.insecure`, `operator.capabilities[1]`; `(file)` for the document itself. */
-export function keyPath(path: readonly Segment[]): string {
+function keyPath(path: readonly Segment[]): string {
   let out = '';
   for (const segment of path) out += typeof segment === 'number' ? `[${segment}]` : out === '' ? segment : `.${segment}`;
   return out === '' ? '(file)' : out;

@@ -6,7 +6,7 @@ import { HarnessError } from '../errors.ts';
 import { TransportError, type HttpRole } from '../adapters/types.ts';
 import type { Target } from './target.ts';
 
-export interface PreflightOptions {
+interface PreflightOptions {
   /** Deadline of each probe; default 3 000 ms. */
   readonly timeoutMs?: number;
 }

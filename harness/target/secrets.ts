@@ -7,7 +7,7 @@ import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { KeyCredential, RoleCredentials, TargetConfig } from './config.ts';
 
-export const REDACTED = '[redacted]';
+const REDACTED = '[redacted]';
 /** Shorter strings are not scrubbed: they would mangle ordinary text (and are no secret worth the name). */
 const MIN_SECRET_LENGTH = 6;
 
@@ -80,7 +80,7 @@ function credentialForms(credentials: RoleCredentials): string[] {
 }
 
 /** The 32-byte seed as the JWK `d` (base64url), standard base64, and hex in either case. */
-export function keyForms(seed: Uint8Array): string[] {
+function keyForms(seed: Uint8Array): string[] {
   const bytes = Buffer.from(seed);
   const base64 = bytes.toString('base64');
   const hex = bytes.toString('hex');

@@ -106,7 +106,7 @@ export async function openTarget(config: TargetConfig, options: OpenOptions = {}
  * capabilities discovered, and the payee's plaintext URL taken from
  * GET /_control/payee/config when it offers one.
  */
-export interface UrlTargetOptions extends OpenOptions {
+interface UrlTargetOptions extends OpenOptions {
   /** PEM of the CA to trust. */
   readonly ca?: string;
   /** A file holding it (`--ca FILE`); read here, a USAGE_ERROR when unreadable. */

@@ -18,7 +18,7 @@ import { schemaErrors } from './schema.ts';
 
 export const VECTORS_DIR = new URL('../../vectors/', import.meta.url);
 
-export const BUILDERS: Readonly<Record<VectorKind, () => DraftFile>> = {
+const BUILDERS: Readonly<Record<VectorKind, () => DraftFile>> = {
   'cpr-documents': buildCprDocuments,
   'delivery-uris': buildDeliveryUris,
   jcs: buildJcs,
@@ -65,7 +65,7 @@ export function generateVectors(ledger: Ledger = readLedger()): Generated {
   return { files, ledger: next, ledgerText: serialize(next) };
 }
 
-export interface Drift {
+interface Drift {
   /** Paths, relative to the repository, whose committed content differs from a fresh generation. */
   readonly differing: readonly string[];
 }

@@ -9,7 +9,7 @@ import { PROFILE_ID, SCHEMA_NAME, fileNameOf, serialize, type DraftFile, type Ve
 
 export const LEDGER_URL = new URL('./ledger.json', import.meta.url);
 
-export interface RetiredCase {
+interface RetiredCase {
   readonly tcId: number;
   readonly key: string;
   readonly reason: string;

@@ -42,7 +42,7 @@ export interface DraftCase {
   readonly members: JsonObject;
 }
 
-export interface DraftGroup {
+interface DraftGroup {
   /** Group-level members (written before `tests`); `type` names the group's test type. */
   readonly members: JsonObject & { readonly type: string };
   readonly tests: readonly DraftCase[];

@@ -11,7 +11,7 @@ import { testKey } from './keys.ts';
 import type { Json, VectorTest } from './model.ts';
 import { show } from './check/types.ts';
 
-export type SequenceOutcome =
+type SequenceOutcome =
   | { readonly status: 'passed' }
   | { readonly status: 'failed'; readonly step: number; readonly detail: string }
   | { readonly status: 'skipped'; readonly detail: string }
@@ -41,7 +41,7 @@ interface Step {
 class TemplateError extends Error {}
 
 /** RFC 6901. */
-export function resolvePointer(value: unknown, pointer: string): { found: boolean; value?: unknown } {
+function resolvePointer(value: unknown, pointer: string): { found: boolean; value?: unknown } {
   if (pointer === '') return { found: true, value };
   if (!pointer.startsWith('/')) return { found: false };
   let node = value;

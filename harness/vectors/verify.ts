@@ -46,7 +46,7 @@ export interface CaseReport {
   readonly detail?: string;
 }
 
-export interface VerifyReport {
+interface VerifyReport {
   readonly target: string;
   readonly cases: readonly CaseReport[];
   readonly counts: Readonly<Record<CaseStatus, number>>;
@@ -55,7 +55,7 @@ export interface VerifyReport {
 }
 
 /** Reads and schema-checks a vector file; a bad file is a harness error, never a verdict. */
-export function loadVectorFile(kind: VectorKind, dir: URL = VECTORS_DIR): VectorFile {
+function loadVectorFile(kind: VectorKind, dir: URL = VECTORS_DIR): VectorFile {
   const name = fileNameOf(kind);
   let data: unknown;
   try {
@@ -70,7 +70,7 @@ export function loadVectorFile(kind: VectorKind, dir: URL = VECTORS_DIR): Vector
 }
 
 /** The vector files present, in kind order. */
-export function availableKinds(dir: URL = VECTORS_DIR): VectorKind[] {
+function availableKinds(dir: URL = VECTORS_DIR): VectorKind[] {
   const present = new Set(readdirSync(dir));
   return VECTOR_KINDS.filter((k) => present.has(fileNameOf(k)));
 }

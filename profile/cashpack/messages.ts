@@ -25,10 +25,10 @@ export type SigningKey = {
 };
 
 /** What a builder needs to sign: the secret key and the JWK it names. */
-export type Signer = Pick<SigningKey, 'secretKey' | 'jwk'>;
+type Signer = Pick<SigningKey, 'secretKey' | 'jwk'>;
 
 /** A cash-pack timestamp (text) or milliseconds since the epoch (truncated to whole seconds). */
-export type TimeInput = string | number;
+type TimeInput = string | number;
 
 export function createSigningKey(seed?: Uint8Array): SigningKey {
   const pair = generateKeyPair(seed);

@@ -28,7 +28,7 @@ export const MESSAGE_KINDS = [
   'problem',
 ] as const satisfies readonly MessageKind[];
 
-export type Validation = { readonly ok: true } | { readonly ok: false; readonly errors: readonly string[] };
+type Validation = { readonly ok: true } | { readonly ok: false; readonly errors: readonly string[] };
 
 const SCHEMA_DIR = new URL('../schemas/cashpack/', import.meta.url);
 const SCHEMA_FILES = ['common', ...MESSAGE_KINDS];

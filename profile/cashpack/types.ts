@@ -13,7 +13,7 @@ export type AssetDescriptor = {
 };
 
 /** Spec §3.2. */
-export const PACK_STATUSES = ['ACTIVE', 'REDEEMED', 'EXPIRED', 'CANCELLED'] as const;
+const PACK_STATUSES = ['ACTIVE', 'REDEEMED', 'EXPIRED', 'CANCELLED'] as const;
 export type PackStatusValue = (typeof PACK_STATUSES)[number];
 
 /** PROFILE.md §4.2: body of POST /v1/cashpack/issue, signed by the Principal. */
@@ -121,7 +121,7 @@ export type PubkeyDocument = {
 };
 
 /** PROFILE.md §11. */
-export type ProblemDocument = {
+type ProblemDocument = {
   readonly type: string;
   readonly title: string;
   readonly status: number;

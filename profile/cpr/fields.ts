@@ -42,7 +42,6 @@ export const BASE_FIELDS = [
   'rail_hint',
   'extensions',
 ] as const;
-export const REQUIRED_BASE_FIELDS = ['cpr_version', 'request_id', 'created_at', 'expires_at', 'payee', 'value'] as const;
 export const PAYEE_FIELDS = ['display_name', 'rail_address'] as const;
 export const VALUE_FIELDS = ['amount', 'asset'] as const;
 export const ASSET_FIELDS = ['type', 'code', 'chain_id'] as const;
@@ -80,12 +79,12 @@ export const RAIL_FIELD_FORMATS = {
 export type RailField = keyof typeof RAIL_FIELD_FORMATS;
 export const RAIL_FIELDS = Object.keys(RAIL_FIELD_FORMATS) as readonly RailField[];
 
-export interface FieldGroup {
+interface FieldGroup {
   readonly required: readonly RailField[];
   readonly optional: readonly RailField[];
 }
 
-export interface SubInterfaceSpec {
+interface SubInterfaceSpec {
   /** Registry ID of the sub-interface's field rules. */
   readonly requirement: string;
   /** Held in payee.rail_address (authoritative); may be mirrored at the top level. */
@@ -152,8 +151,8 @@ export function otherFields(sub: SubInterface): readonly RailField[] {
 export const ZERO_ACQUIRER_ID = '00000000-0000-0000-0000-000000000000';
 
 /** PROFILE.md §7.5: member names that identify, reference or assume a payer. */
-export const PAYER_MEMBER_NAMES: readonly string[] = ['payer', 'authorization', 'settlement'];
-export const PAYER_MEMBER_PREFIX = 'payer_';
+const PAYER_MEMBER_NAMES: readonly string[] = ['payer', 'authorization', 'settlement'];
+const PAYER_MEMBER_PREFIX = 'payer_';
 
 export function isPayerMemberName(name: string): boolean {
   return PAYER_MEMBER_NAMES.includes(name) || name.startsWith(PAYER_MEMBER_PREFIX);

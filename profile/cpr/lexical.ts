@@ -15,7 +15,7 @@ const NUMERAL = /^([+-]?)([0-9]*)(?:\.([0-9]*))?(?:[eE]([+-]?[0-9]+))?$/;
  * its digits (never through a binary floating-point value): `1.0`, `1e3` and
  * `1e400` are whole, `1.00000000000000000001` and `1e-1` are not.
  */
-export function wholeNonNegativeNumeral(text: string): boolean | undefined {
+function wholeNonNegativeNumeral(text: string): boolean | undefined {
   const m = NUMERAL.exec(text);
   if (!m) return undefined;
   const [, sign, int = '', frac = '', exp] = m;

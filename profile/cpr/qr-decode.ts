@@ -3,9 +3,9 @@
 import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
 
-export type ErrorCorrection = 'L' | 'M' | 'Q' | 'H';
+type ErrorCorrection = 'L' | 'M' | 'Q' | 'H';
 
-export interface QrInspection {
+interface QrInspection {
   readonly text: string;
   readonly version: number;
   /** Segment modes in order, e.g. ['byte']. */

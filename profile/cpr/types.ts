@@ -7,7 +7,7 @@ export interface AssetDescriptor {
   readonly chain_id?: string;
 }
 
-export interface RequestedValue {
+interface RequestedValue {
   /** Absent for an open amount (spec §4.6.4). */
   readonly amount?: string;
   readonly asset: AssetDescriptor;
@@ -20,7 +20,7 @@ export interface PayeeDescriptor {
   readonly rail_address: RailAddress;
 }
 
-export interface CprBase {
+interface CprBase {
   readonly cpr_version: 'CPR-1.0';
   readonly request_id: string;
   readonly created_at: string;

@@ -4,15 +4,15 @@
 // Parsing returns a value; a URI that is none of these forms is URI_INVALID.
 import { decodeB64url, encodeB64url } from '../b64url.ts';
 
-export const URI_SCHEME = 'std-cpr';
+const URI_SCHEME = 'std-cpr';
 const PREFIX = `${URI_SCHEME}://`;
 const INLINE_PREFIX = `${PREFIX}inline/`;
 /** PROFILE.md §10: at least 128 bits, lower-case hex (survives host case-folding). */
-export const TOKEN_PATTERN = /^[0-9a-f]{32,128}$/;
+const TOKEN_PATTERN = /^[0-9a-f]{32,128}$/;
 /** PROFILE.md §8.1: an inline URI then fits a QR code at error correction M. */
 export const MAX_INLINE_URI_BYTES = 2048;
 
-export type DeliveryUri =
+type DeliveryUri =
   | { readonly kind: 'token'; readonly token: string; readonly endpoint: string }
   | { readonly kind: 'inline'; readonly json: string }
   | { readonly kind: 'error'; readonly code: 'URI_INVALID'; readonly reason: string };

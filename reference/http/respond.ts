@@ -11,7 +11,7 @@ export function problemResponse(code: ProblemCode, detail: string, headers: Reco
   return { status: p.status, headers: { 'content-type': PROBLEM_CONTENT_TYPE, ...headers }, body: p };
 }
 
-export type BodyResult = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly response: RefResponse };
+type BodyResult = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly response: RefResponse };
 
 const JSON_MEDIA_TYPE = /^application\/json\s*(;.*)?$/i;
 

@@ -9,7 +9,7 @@ import type { TlsMaterial } from '../tls.ts';
 
 export const MAX_BODY_BYTES = 65_536;
 
-export interface ListenOptions {
+interface ListenOptions {
   readonly host?: string;
   readonly port?: number;
   /** Serve HTTPS with this material; plaintext HTTP when absent. */

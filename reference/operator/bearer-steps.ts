@@ -19,7 +19,7 @@ const BEARER_MESSAGES = {
 
 type BearerMessage = { readonly renew: RenewalEntry; readonly redeem: RedemptionRequest };
 
-export type BearerSteps<M> =
+type BearerSteps<M> =
   | { readonly ok: true; readonly record: PackRecord; readonly message: M; readonly now: number; readonly presented: CashPack }
   | { readonly ok: false; readonly response: RefResponse };
 

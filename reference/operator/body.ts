@@ -5,7 +5,7 @@ import { problemResponse, readJsonBody } from '../http/respond.ts';
 import type { RefRequest, RefResponse } from '../http/types.ts';
 import { deepFreeze, type OperatorContext } from './context.ts';
 
-export type BodyRead<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly response: RefResponse };
+type BodyRead<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly response: RefResponse };
 
 /**
  * 413, then 415, then 400 for anything not I-JSON. The size comes first, as in

@@ -42,7 +42,7 @@ export function isFresh(ctx: OperatorContext, createdAt: string, nowMs: number):
 }
 
 /** The ids a signed message carries (PROFILE.md §6: one namespace for all three). */
-export type MessageId = 'request_id' | 'renewal_id' | 'redemption_id';
+type MessageId = 'request_id' | 'renewal_id' | 'redemption_id';
 
 /** PROFILE.md §5 "seen before → DUPLICATE_ID; otherwise recorded": true when `id` is a replay. */
 export function isReplay(ctx: OperatorContext, kind: MessageId, id: string, nowMs: number): boolean {

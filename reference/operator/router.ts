@@ -46,7 +46,7 @@ export function handlesPath(path: string): boolean {
   return OPERATOR_PREFIXES.some((prefix) => path.startsWith(prefix));
 }
 
-export interface RouterOptions {
+interface RouterOptions {
   /** When false, the /_control/operator/ routes answer 404 CONTROL_DISABLED (PROFILE.md §11). */
   readonly control: boolean;
 }

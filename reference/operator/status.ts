@@ -31,7 +31,7 @@ export const status: Endpoint = (ctx, request, [packId]) => {
 };
 
 /** PROFILE.md §4.7; chain_depth is the length of renewal_chain. */
-export function statusOf(record: PackRecord): PackStatus {
+function statusOf(record: PackRecord): PackStatus {
   const { pack } = record;
   return {
     pack_id: pack.pack_id,

@@ -4,7 +4,7 @@
 import type { AssetDescriptor } from '../../profile/cashpack/index.ts';
 import { assetKey, type OperatorState, type PackRecord, type PrincipalAccount, type RedeemerAccount } from './state.ts';
 
-export type Ending =
+type Ending =
   | { readonly status: 'REDEEMED'; readonly redeemer: RedeemerAccount }
   | { readonly status: 'EXPIRED' }
   | { readonly status: 'CANCELLED' };

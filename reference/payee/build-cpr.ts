@@ -7,7 +7,7 @@ import type { Faults } from '../mutants.ts';
 import type { CreateRequestInput } from './input.ts';
 import { RAIL_SAMPLES } from './samples.ts';
 
-export interface CprTimes {
+interface CprTimes {
   readonly request_id: string;
   readonly created_at: string;
   readonly expires_at: string;

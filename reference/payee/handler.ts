@@ -11,7 +11,7 @@ import type { FulfilOutcome } from './requests.ts';
 import type { TakeResult } from './tokens.ts';
 
 /** What the handler needs of the payee. */
-export interface PayeeCore {
+interface PayeeCore {
   readonly config: unknown;
   readonly faults: Faults;
   createRequest(input: CreateRequestInput): Promise<unknown>;

@@ -22,7 +22,7 @@ export interface CreateRequestInput {
   readonly display_name?: string;
 }
 
-export type InputCheck = { readonly ok: true; readonly input: CreateRequestInput } | { readonly ok: false; readonly field: string; readonly detail: string };
+type InputCheck = { readonly ok: true; readonly input: CreateRequestInput } | { readonly ok: false; readonly field: string; readonly detail: string };
 
 /** Thrown by createRequest for input a control client would get a 400 for. */
 export class PayeeInputError extends Error {

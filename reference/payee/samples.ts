@@ -2,7 +2,7 @@
 // reference payee's own accounts. Every value passes the profile's formats.
 import type { AssetDescriptor, RailAddress, RailField, SubInterface } from '../../profile/cpr/index.ts';
 
-export interface RailSample {
+interface RailSample {
   readonly asset: AssetDescriptor;
   readonly displayName: string;
   /** payee.rail_address, mirrored at the top level as the spec's samples do (spec §2.5). */

@@ -17,7 +17,7 @@ import { accept } from './accept.ts';
 import type { Conditions, DerivationContext, Payment } from './payment.ts';
 import { reject, type Accepted, type Rejection } from './rejection.ts';
 
-export interface DeriveSettings {
+interface DeriveSettings {
   now(): number;
   readonly supportedRails: readonly string[];
   /** The fault switched on, if any (reference/mutants.ts). */

@@ -15,7 +15,7 @@ export type ReadInput =
   | { readonly kind: 'uri'; readonly uri: string }
   | { readonly kind: 'object'; readonly value: unknown };
 
-export interface ReadSettings extends RetrievalSettings {
+interface ReadSettings extends RetrievalSettings {
   now(): number;
   /** The fault switched on, if any (reference/mutants.ts). */
   readonly faults: Faults;

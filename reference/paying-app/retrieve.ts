@@ -15,7 +15,7 @@ export interface RetrievalSettings {
   readonly allowedHosts?: readonly HostPattern[];
 }
 
-export type Retrieved = { readonly ok: true; readonly doc: unknown } | Rejection;
+type Retrieved = { readonly ok: true; readonly doc: unknown } | Rejection;
 
 const JSON_MEDIA_TYPE = /^application\/json\s*(;.*)?$/i;
 

@@ -28,7 +28,7 @@ export function vectorUuid(label: string): string {
 export const EUR = { type: 'fiat', code: 'EUR' } as const;
 export const USDC = { type: 'stablecoin', code: 'USDC', chain_id: '1' } as const;
 
-export interface LockVariant {
+interface LockVariant {
   readonly label: string;
   readonly amount: string;
   readonly asset: CashPack['asset'];
@@ -114,7 +114,7 @@ export function buildChain(label: string, depth: number): Chain {
   return { label, pack_id, bearers, entries, digests };
 }
 
-export function currentBearer(chain: Chain): TestKey {
+function currentBearer(chain: Chain): TestKey {
   return chain.bearers[chain.bearers.length - 1]!;
 }
 

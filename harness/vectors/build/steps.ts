@@ -3,7 +3,7 @@
 // harness/vectors/sequence.ts.
 import type { Json, JsonObject } from '../model.ts';
 
-export interface StepRequest {
+interface StepRequest {
   readonly method: string;
   readonly path: string;
   readonly headers?: Readonly<Record<string, string>>;
@@ -14,7 +14,7 @@ export interface StepRequest {
   readonly save_as?: string;
 }
 
-export interface StepExpect {
+interface StepExpect {
   readonly status: number;
   readonly code?: string;
   readonly content_type?: string;

@@ -17,7 +17,7 @@ import type { VectorGroup, VectorKind, VectorTest } from '../model.ts';
 import { show, type Verdict } from './types.ts';
 
 type Doc = Record<string, unknown>;
-export type PureChecker = (test: VectorTest, group: VectorGroup) => Verdict | Promise<Verdict>;
+type PureChecker = (test: VectorTest, group: VectorGroup) => Verdict | Promise<Verdict>;
 
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
 const expectedOf = (test: VectorTest) => (test['expected'] ?? {}) as Doc;

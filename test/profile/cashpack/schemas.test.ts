@@ -1,7 +1,7 @@
 // The cash-pack schemas and the rules beyond them (PROFILE.md §1, §2.1, §4, §11).
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { PROBLEM_STATUS, problem, signObject } from '../../../profile/index.ts';
+import { PROBLEM_STATUS, SPEC_ERROR_CODES, problem, signObject } from '../../../profile/index.ts';
 import {
   MESSAGE_KINDS,
   SCHEMA_ID_BASE,
@@ -153,6 +153,11 @@ describe('cash-pack schemas', () => {
     for (const kind of MESSAGE_KINDS) {
       for (const value of [null, 1, 'x', [], true, undefined]) expect(validateMessage(kind, value).ok).toBe(false);
     }
+  });
+
+  it('gives each of the ten codes of spec §7.1 a status', () => {
+    expect(SPEC_ERROR_CODES).toHaveLength(10);
+    for (const code of SPEC_ERROR_CODES) expect(PROBLEM_STATUS[code]).toBeGreaterThanOrEqual(400);
   });
 
   it('agrees with PROBLEM_STATUS for every profile code', () => {

@@ -1,0 +1,47 @@
+// Nothing is exported that no other module uses, and no index file is dead: an
+// export is a promise to other code, and one nobody takes hides dead code.
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+const SOURCES = ['harness', 'profile', 'reference', 'generators', 'bin', 'test'];
+
+/** Exported for implementers of the module adapter (harness/ADAPTERS.md), who import them from outside the project. */
+const PUBLIC = new Set(['harness/adapters/module.ts CreateRoleOptions', 'harness/adapters/module.ts ModuleHttpRequest', 'harness/adapters/module.ts ModuleHttpResponse', 'harness/adapters/module.ts ModuleHttpImplementation', 'harness/adapters/module.ts ModulePayingAppImplementation']);
+
+const files = SOURCES.flatMap((dir) =>
+  readdirSync(join(ROOT, dir), { recursive: true, encoding: 'utf8' })
+    .filter((f) => /\.(ts|mjs|js)$/.test(f))
+    .map((f) => relative(ROOT, join(ROOT, dir, f))),
+);
+const text = new Map(files.map((f) => [f, readFileSync(join(ROOT, f), 'utf8')]));
+const DECLARATION = /^export\s+(?:declare\s+)?(?:async\s+)?(?:const|let|function\*?|class|type|interface|enum|abstract class)\s+([A-Za-z_$][\w$]*)/gm;
+
+describe('exports', () => {
+  it('are each used by another module', () => {
+    const unused: string[] = [];
+    for (const [file, source] of text) {
+      if (file.startsWith('test/')) continue;
+      for (const [, name] of source.matchAll(DECLARATION)) {
+        const word = new RegExp(`\\b${name!.replace(/\$/g, '\\$')}\\b`);
+        const elsewhere = [...text].some(([other, t]) => other !== file && word.test(t));
+        if (!elsewhere && !PUBLIC.has(`${file} ${name}`)) unused.push(`${file} ${name}`);
+      }
+    }
+    expect(unused, 'drop the export (or the code, when nothing uses it)').toEqual([]);
+  });
+
+  it('leave no index file that nothing imports', () => {
+    const indexes = files.filter((f) => !f.startsWith('test/') && f.endsWith('/index.ts'));
+    expect(indexes.length).toBeGreaterThan(3);
+    const dead = indexes.filter((index) => {
+      return ![...text].some(([file, t]) => {
+        if (file === index) return false;
+        return [...t.matchAll(/from\s+'([^']+)'/g)].some(([, spec]) => spec!.startsWith('.') && join(dirname(file), spec!) === index);
+      });
+    });
+    expect(dead.map((f) => `${f} (${dirname(f)})`)).toEqual([]);
+  });
+});
