@@ -408,13 +408,13 @@ export interface CorruptedMessage {
   readonly priorIds: readonly string[];
 }
 
-type Outcome = { readonly message: CorruptedMessage['message']; readonly variant: string; readonly description: string; readonly prior?: readonly LockRequest[] };
+type Corruption = { readonly message: CorruptedMessage['message']; readonly variant: string; readonly description: string; readonly prior?: readonly LockRequest[] };
 
 interface CorruptionEntry {
   readonly corruption: CorruptionKind;
   readonly code: CorruptionCode;
   readonly kinds: readonly CashpackMessageKind[];
-  readonly apply: (base: CashpackCase, s: PackSetup | undefined, r: Resolved) => fc.Arbitrary<Outcome>;
+  readonly apply: (base: CashpackCase, s: PackSetup | undefined, r: Resolved) => fc.Arbitrary<Corruption>;
 }
 
 function flip(signature: string, byte: number, bit: number): string {
@@ -450,7 +450,7 @@ const CORRUPTIONS: readonly CorruptionEntry[] = [
     code: 'INVALID_SIGNATURE',
     kinds: ['lock-request', 'renew-request', 'redeem-request'],
     apply: (base) =>
-      fc.tuple(fc.integer({ min: 0, max: 63 }), fc.integer({ min: 0, max: 7 }), fc.boolean()).map(([byte, bit, onPack]): Outcome => {
+      fc.tuple(fc.integer({ min: 0, max: 63 }), fc.integer({ min: 0, max: 7 }), fc.boolean()).map(([byte, bit, onPack]): Corruption => {
         const where = `byte ${byte} bit ${bit}`;
         if (base.kind === 'lock-request') {
           return { message: { ...base.message, signature: flip(base.message.signature, byte, bit) }, variant: 'lock request signature', description: `Lock Request signature with ${where} flipped` };
@@ -470,7 +470,7 @@ const CORRUPTIONS: readonly CorruptionEntry[] = [
     code: 'INVALID_SIGNATURE',
     kinds: ['lock-request', 'renew-request', 'redeem-request'],
     apply: (base, s) =>
-      fc.boolean().map((onPack): Outcome => {
+      fc.boolean().map((onPack): Corruption => {
         if (base.kind === 'lock-request') {
           const message = signObject('lock-request', { ...base.message }, base.initialBearer.secretKey);
           return { message, variant: 'lock request', description: 'Lock Request naming principal_pk but signed by another key (the initial bearer)' };
@@ -490,7 +490,7 @@ const CORRUPTIONS: readonly CorruptionEntry[] = [
     apply: (base, s, r) => {
       if (base.kind === 'lock-request') {
         // An earlier, different Lock Request by the same Principal with the same request_id.
-        return lockCase(r, validExpiry(r), amountUpTo(BigInt(r.policy.max_amount))).map((other): Outcome => {
+        return lockCase(r, validExpiry(r), amountUpTo(BigInt(r.policy.max_amount))).map((other): Corruption => {
           const prior = buildLockRequest({
             principal: base.principal,
             request_id: base.message.request_id,
@@ -504,7 +504,7 @@ const CORRUPTIONS: readonly CorruptionEntry[] = [
         });
       }
       const chain = chainIds(s!.pack);
-      return fc.nat().map((pick): Outcome => {
+      return fc.nat().map((pick): Corruption => {
         const member = bodyMember(base.kind);
         if (chain.length > 0) {
           const id = chain[pick % chain.length]!;
@@ -534,7 +534,7 @@ const CORRUPTIONS: readonly CorruptionEntry[] = [
     code: 'CHAIN_DIGEST_MISMATCH',
     kinds: ['renew-request'],
     apply: (base, s) =>
-      fc.tuple(fc.nat(), fc.uint8Array({ minLength: 32, maxLength: 32 })).map(([pick, random]): Outcome => {
+      fc.tuple(fc.nat(), fc.uint8Array({ minLength: 32, maxLength: 32 })).map(([pick, random]): Corruption => {
         const earlier = s!.digests.slice(0, -1);
         const choice = pick % (earlier.length + 2);
         const [prev, variant] =
@@ -553,7 +553,7 @@ const CORRUPTIONS: readonly CorruptionEntry[] = [
     code: 'BEARER_MISMATCH',
     kinds: ['renew-request', 'redeem-request'],
     apply: (base, s) =>
-      fc.nat().map((pick): Outcome => {
+      fc.nat().map((pick): Corruption => {
         const previous = s!.bearers.slice(0, -1);
         const choice = pick % (previous.length + 1);
         const signer = choice < previous.length ? previous[choice]! : s!.stranger();
@@ -569,7 +569,7 @@ const CORRUPTIONS: readonly CorruptionEntry[] = [
       const { expiry_min_seconds: min, expiry_max_seconds: max } = r.policy;
       const early = fc.integer({ min: min - 1 - r.skew - 86_400, max: min - 1 - r.skew });
       const late = fc.integer({ min: max + 1 + r.skew, max: max + 1 + r.skew + 30 * 86_400 });
-      return fc.oneof(early, late).map((e): Outcome => {
+      return fc.oneof(early, late).map((e): Corruption => {
         const b = base as LockRequestCase;
         const message = buildLockRequest({
           principal: b.principal,
@@ -590,7 +590,7 @@ const CORRUPTIONS: readonly CorruptionEntry[] = [
     kinds: ['lock-request'],
     apply: (base, _s, r) => {
       const max = BigInt(r.policy.max_amount);
-      return fc.oneof(fc.constant(max + 1n), fc.bigInt({ min: max + 1n, max: 10n ** 78n - 1n })).map((amount): Outcome => {
+      return fc.oneof(fc.constant(max + 1n), fc.bigInt({ min: max + 1n, max: 10n ** 78n - 1n })).map((amount): Corruption => {
         const b = base as LockRequestCase;
         const message = buildLockRequest({
           principal: b.principal,

@@ -7,7 +7,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, platform, arch, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { FIGURES, verdicts, type FigureKey, type Figures, type Verdict } from './figures.ts';
+import { FIGURES, verdicts, type FigureKey, type Figures, type Mark } from './figures.ts';
 import { measureGenerators, type GeneratorRates } from './generators.ts';
 import { measureMemory, type MemoryResult } from './memory.ts';
 import type { MemoryProbeOptions } from './memory-probe.ts';
@@ -63,7 +63,7 @@ export interface BenchReport {
   readonly figures: Figures;
   readonly machine: Machine;
   readonly plan: BenchPlan['name'];
-  readonly verdicts: Partial<Record<FigureKey, Verdict>>;
+  readonly verdicts: Partial<Record<FigureKey, Mark>>;
   readonly detail: {
     readonly run: RunWallResult;
     readonly throughput: ThroughputResult;

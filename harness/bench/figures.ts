@@ -54,15 +54,15 @@ export const FIGURES: readonly Figure[] = [
 
 export type Figures = Readonly<Record<FigureKey, number>>;
 
-export type Verdict = 'PASS' | 'FAIL';
+export type Mark = 'PASS' | 'FAIL';
 
 export function meets(target: Target, value: number): boolean {
   return Number.isFinite(value) && (target.op === '<=' ? value <= target.value : value >= target.value);
 }
 
 /** The verdict of every figure that has a target. */
-export function verdicts(figures: Figures): Partial<Record<FigureKey, Verdict>> {
-  const out: Partial<Record<FigureKey, Verdict>> = {};
+export function verdicts(figures: Figures): Partial<Record<FigureKey, Mark>> {
+  const out: Partial<Record<FigureKey, Mark>> = {};
   for (const f of FIGURES) if (f.target) out[f.key] = meets(f.target, figures[f.key]) ? 'PASS' : 'FAIL';
   return out;
 }

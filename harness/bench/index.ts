@@ -1,4 +1,4 @@
 // harness/bench: the performance benchmark, `cpr-conformance bench`.
 export { FULL_PLAN, QUICK_PLAN, PHASE_TITLES, machineOf, runBench, writeBenchJson, type BenchPlan, type BenchReport, type Machine, type Phase } from './bench.ts';
-export { FIGURES, formatTarget, formatValue, meets, verdicts, type Figure, type FigureKey, type Figures, type Target, type Verdict } from './figures.ts';
+export { FIGURES, formatTarget, formatValue, meets, verdicts, type Figure, type FigureKey, type Figures, type Target, type Mark } from './figures.ts';
 export { renderTable } from './table.ts';

@@ -21,7 +21,7 @@ import type { Reply } from './client.ts';
 import { buildCancel, buildIssue, buildRedeem, buildRenew, buildStatus, ISSUE_PATH, REDEEM_PATH, RENEW_PATH } from './messages.ts';
 import { Mismatch } from './mismatch.ts';
 import { burstChecks, judge, judgeAnswer, judgeBurstAnswer, judgeConfirmation, judgeEqual, judgePack, judgeSchema, tally, type Ctx } from './judge.ts';
-import { depthOf, digestOf, type Decision, type IssueMessage, type Outcome, type PackState, type RedeemMessage, type RedeemOutcome, type RenewMessage, type RenewOutcome } from './model.ts';
+import { depthOf, digestOf, type Decision, type IssueMessage, type Prediction, type PackState, type RedeemMessage, type RedeemPrediction, type RenewMessage, type RenewPrediction } from './model.ts';
 import { LaneFailure, type Run, type RunModel } from './lanes.ts';
 import { control, FROZEN_AT, KEY, type FuzzModel, type RealPack, type ScriptCheck, type World } from './world.ts';
 
@@ -510,7 +510,7 @@ const EXECUTORS: { readonly [K in Exclude<CommandKind, 'advance'>]: Executor<K> 
       builds = Array.from({ length: spec.copies }, () => buildRenew(w, now, { pack: real.known, bearer, newBearer: nb, prevDigest: digestOf(pack) }));
       of = { do: 'renew', pack: ref(real.knownRef), bearer, new_bearer: newBearer, prev_chain_digest: ref(real.digestRefs.at(-1)!), beyond_limit: true };
     }
-    const decide = (message: RenewMessage | RedeemMessage): Decision<Outcome<object>> => (message.kind === 'renew' ? m.operator.renew(message) : m.operator.redeem(message));
+    const decide = (message: RenewMessage | RedeemMessage): Decision<Prediction<object>> => (message.kind === 'renew' ? m.operator.renew(message) : m.operator.redeem(message));
     const first = decide(builds[0]!.message).outcome;
     const kind = spec.op;
     const step = w.step({ do: 'parallel', copies: spec.copies, of, as: capture });
@@ -543,7 +543,7 @@ const EXECUTORS: { readonly [K in Exclude<CommandKind, 'advance'>]: Executor<K> 
       const wonStep = w.step({ do: 'let', values: { [won]: `\${first_ok(${capture})}` } });
       const outcome = decision.outcome;
       if (message.kind === 'redeem' && outcome.ok) {
-        const o = outcome as Extract<RedeemOutcome, { ok: true }>;
+        const o = outcome as Extract<RedeemPrediction, { ok: true }>;
         judgeConfirmation(ctx, wonStep, replies[winner]!.body, ref(`${won}.body`), {
           packId: message.packId,
           packIdAt: ref(real.idRef),
@@ -556,7 +556,7 @@ const EXECUTORS: { readonly [K in Exclude<CommandKind, 'advance'>]: Executor<K> 
           digestAt: ref(digestBefore),
         });
       } else if (message.kind === 'renew' && outcome.ok) {
-        const o = outcome as Extract<RenewOutcome, { ok: true }>;
+        const o = outcome as Extract<RenewPrediction, { ok: true }>;
         judgePack(ctx, wonStep, replies[winner]!.body, ref(`${won}.body`), {
           digest: o.digest,
           digestAt: ref(`renewal_digest(${digestBefore}, ${won}.sent)`),
@@ -737,7 +737,7 @@ interface RenewRefs {
   readonly onReply?: () => void;
 }
 
-async function performRenew(ctx: Ctx, message: RenewMessage, request: WireRequest, fields: Record<string, unknown>, capture: string, refs: RenewRefs): Promise<Outcome<object>> {
+async function performRenew(ctx: Ctx, message: RenewMessage, request: WireRequest, fields: Record<string, unknown>, capture: string, refs: RenewRefs): Promise<Prediction<object>> {
   const { m, w } = ctx;
   const decision = m.operator.renew(message);
   const outcome = decision.outcome;

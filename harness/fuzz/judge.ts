@@ -9,7 +9,7 @@ import { toAmount, type ProblemCode } from '../../profile/index.ts';
 import { recomputeChainDigest, validateMessage, verifyCashPack, verifyConfirmation, type CashPack, type MessageKind, type RedemptionConfirmation } from '../../profile/cashpack/index.ts';
 import type { Reply } from './client.ts';
 import { Mismatch, requirementOf } from './mismatch.ts';
-import type { Outcome } from './model.ts';
+import type { Prediction } from './model.ts';
 import type { FuzzModel, ScriptCheck, ScriptStep, World } from './world.ts';
 
 /** What a command runs with: its model, its world and its name (read only when a comparison fails). */
@@ -50,7 +50,7 @@ export function judgeEqual(ctx: Ctx, step: ScriptStep, what: string, requirement
  * Status and problem code (PROFILE.md §11): a success is 200, a refusal is
  * application/problem+json with the predicted status and code.
  */
-export function judgeAnswer(ctx: Ctx, step: ScriptStep, kind: AnswerKind, outcome: Outcome<object>, reply: Reply): void {
+export function judgeAnswer(ctx: Ctx, step: ScriptStep, kind: AnswerKind, outcome: Prediction<object>, reply: Reply): void {
   const requirement = requirementOf(kind, outcome);
   const actual = answerOf(reply);
   if (outcome.ok) {
@@ -173,7 +173,7 @@ export function tally(replies: readonly Reply[]): Record<string, number> {
  * One answer of a burst, judged in process. A burst's step records its answers
  * together (burstChecks): which copy wins is the target's to choose.
  */
-export function judgeBurstAnswer(ctx: Ctx, kind: AnswerKind, outcome: Outcome<object>, reply: Reply): void {
+export function judgeBurstAnswer(ctx: Ctx, kind: AnswerKind, outcome: Prediction<object>, reply: Reply): void {
   judgeAnswer(ctx, { fields: {}, expect: [] }, kind, outcome, reply);
 }
 
@@ -182,8 +182,8 @@ export function judgeBurstAnswer(ctx: Ctx, kind: AnswerKind, outcome: Outcome<ob
  * exactly one 200 when one wins, and every answer one of the predicted statuses
  * with one of the predicted problem codes.
  */
-export function burstChecks(kind: AnswerKind, outcomes: readonly Outcome<object>[], requirement: string): ScriptCheck[] {
-  const refusals = outcomes.filter((o): o is Extract<Outcome<object>, { ok: false }> => !o.ok);
+export function burstChecks(kind: AnswerKind, outcomes: readonly Prediction<object>[], requirement: string): ScriptCheck[] {
+  const refusals = outcomes.filter((o): o is Extract<Prediction<object>, { ok: false }> => !o.ok);
   const statuses = [...new Set(outcomes.map((o) => (o.ok ? 200 : o.status)))].sort();
   const codes = [...new Set(refusals.map((o) => o.code))].sort();
   const won = outcomes.some((o) => o.ok);

@@ -144,13 +144,13 @@ interface Refusal {
   readonly rule: string;
 }
 
-export type Outcome<T> = Refusal | ({ readonly ok: true; readonly status: 200 } & T);
+export type Prediction<T> = Refusal | ({ readonly ok: true; readonly status: 200 } & T);
 
-type IssueOutcome = Outcome<{ readonly amount: bigint; readonly expiryMs: number; readonly initialBearer: string }>;
-export type RenewOutcome = Outcome<{ readonly digest: string; readonly depth: number; readonly bearer: string }>;
-export type RedeemOutcome = Outcome<{ readonly amount: bigint; readonly redeemerKid: string; readonly digest: string }>;
-type CancelOutcome = Outcome<Record<never, never>>;
-type StatusOutcome = Outcome<{ readonly view: StatusView }>;
+type IssuePrediction = Prediction<{ readonly amount: bigint; readonly expiryMs: number; readonly initialBearer: string }>;
+export type RenewPrediction = Prediction<{ readonly digest: string; readonly depth: number; readonly bearer: string }>;
+export type RedeemPrediction = Prediction<{ readonly amount: bigint; readonly redeemerKid: string; readonly digest: string }>;
+type CancelPrediction = Prediction<Record<never, never>>;
+type StatusPrediction = Prediction<{ readonly view: StatusView }>;
 
 /** PROFILE.md §4.7, the members the model knows. */
 interface StatusView {
@@ -266,7 +266,7 @@ export class OperatorModel {
   // -- Endpoints (PROFILE.md §5), each check in the profile's order --
 
   /** POST /v1/cashpack/issue. */
-  issue(msg: IssueMessage): Decision<IssueOutcome, string | undefined> {
+  issue(msg: IssueMessage): Decision<IssuePrediction, string | undefined> {
     return this.decided(msg.id, this.decideIssue(msg), (_outcome, packId) => {
       if (packId === undefined) throw new TypeError('an issued pack needs the pack_id the Operator chose');
       const principal = this.principals.get(msg.principalKid)!;
@@ -293,7 +293,7 @@ export class OperatorModel {
   }
 
   /** POST /v1/cashpack/renew. */
-  renew(msg: RenewMessage): Decision<RenewOutcome> {
+  renew(msg: RenewMessage): Decision<RenewPrediction> {
     return this.decided(msg.id, this.decideRenew(msg), (outcome) => {
       const pack = this.packs.get(msg.packId)!;
       pack.digests.push(outcome.digest);
@@ -302,7 +302,7 @@ export class OperatorModel {
   }
 
   /** POST /v1/cashpack/redeem. */
-  redeem(msg: RedeemMessage): Decision<RedeemOutcome> {
+  redeem(msg: RedeemMessage): Decision<RedeemPrediction> {
     return this.decided(msg.id, this.decideRedeem(msg), (outcome) => {
       const pack = this.packs.get(msg.packId)!;
       const principal = this.principals.get(pack.principalKid)!;
@@ -316,18 +316,18 @@ export class OperatorModel {
    * The decision on a signed message: committing records its id when the check
    * order reached the replay step (`recorded`), and applies a success.
    */
-  private decided<T, A = void>(id: string, [outcome, recorded]: [Outcome<T>, boolean], apply: (success: Extract<Outcome<T>, { ok: true }>, actual: A) => void): Decision<Outcome<T>, A> {
+  private decided<T, A = void>(id: string, [outcome, recorded]: [Prediction<T>, boolean], apply: (success: Extract<Prediction<T>, { ok: true }>, actual: A) => void): Decision<Prediction<T>, A> {
     return {
       outcome,
       commit: (actual: A) => {
         if (recorded) this.seen.set(id, this.clockMs);
-        if (outcome.ok) apply(outcome as Extract<Outcome<T>, { ok: true }>, actual);
+        if (outcome.ok) apply(outcome as Extract<Prediction<T>, { ok: true }>, actual);
       },
     };
   }
 
   /** GET /v1/cashpack/{pack_id}/status: 401, then 403, then 404 (§5 status). Reads change nothing. */
-  status(query: StatusQuery): StatusOutcome {
+  status(query: StatusQuery): StatusPrediction {
     const rule = 'PROFILE.md §5 status';
     const caller = query.caller;
     if (caller.kind === 'none') return refuse('UNAUTHENTICATED', `${rule}: no HTTP Message Signature`);
@@ -340,9 +340,9 @@ export class OperatorModel {
   }
 
   /** POST /_control/operator/packs/{pack_id}/cancel (§5.1, §12): ACTIVE → CANCELLED, locked → held. */
-  cancel(packId: string): Decision<CancelOutcome> {
+  cancel(packId: string): Decision<CancelPrediction> {
     const pack = this.packs.get(packId);
-    const outcome: CancelOutcome =
+    const outcome: CancelPrediction =
       !pack ? refuse('NOT_FOUND', 'PROFILE.md §12 cancel: unknown pack')
       : pack.status !== 'ACTIVE' ? refuse('INSTRUMENT_NOT_ACTIVE', `PROFILE.md §5.1: the pack is ${pack.status}, a terminal state`)
       : { ok: true, status: 200 };
@@ -360,7 +360,7 @@ export class OperatorModel {
 
   // -- The steps --
 
-  private decideIssue(msg: IssueMessage): [IssueOutcome, boolean] {
+  private decideIssue(msg: IssueMessage): [IssuePrediction, boolean] {
     const step = (n: number) => `PROFILE.md §5 issue step ${n}`;
     if (!msg.signatureValid) return [refuse('INVALID_SIGNATURE', step(2)), false];
     const principal = this.principals.get(msg.principalKid);
@@ -390,7 +390,7 @@ export class OperatorModel {
     return pack;
   }
 
-  private decideRenew(msg: RenewMessage): [RenewOutcome, boolean] {
+  private decideRenew(msg: RenewMessage): [RenewPrediction, boolean] {
     const front = this.bearerSteps(msg);
     if (Array.isArray(front)) return front;
     const pack = front;
@@ -405,7 +405,7 @@ export class OperatorModel {
     return [{ ok: true, status: 200, digest, depth: depthOf(pack) + 1, bearer: msg.newBearer }, true];
   }
 
-  private decideRedeem(msg: RedeemMessage): [RedeemOutcome, boolean] {
+  private decideRedeem(msg: RedeemMessage): [RedeemPrediction, boolean] {
     const front = this.bearerSteps(msg);
     if (Array.isArray(front)) return front;
     const pack = front;

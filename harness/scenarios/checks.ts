@@ -16,7 +16,7 @@ import { StepError } from './context.ts';
 import { ACTION_IMPLEMENTATIONS, operatorKey } from './actions.ts';
 import type { CheckName } from './vocabulary.ts';
 
-export interface Verdict {
+export interface Judgement {
   readonly passed: boolean;
   readonly expected: unknown;
   readonly actual: unknown;
@@ -24,16 +24,16 @@ export interface Verdict {
   /** A precondition, not an observation: never recorded as a check result. */
   readonly precondition?: boolean;
   /** Further results the check produces under other requirements (problem -> its HTTP status). */
-  readonly extra?: readonly (Verdict & { readonly check: string; readonly requirement: string })[];
+  readonly extra?: readonly (Judgement & { readonly check: string; readonly requirement: string })[];
 }
 
-type Check = (ctx: ScenarioContext, arg: unknown, subject: unknown) => Verdict | Promise<Verdict>;
+type Check = (ctx: ScenarioContext, arg: unknown, subject: unknown) => Judgement | Promise<Judgement>;
 
 const ajv = new Ajv2020.default({ allErrors: false, strict: false });
 addFormats.default(ajv);
 const CPR_SCHEMAS = { cpr: ajv.compile(cprSchema), payment: ajv.compile(paymentSchema) } as const;
 
-const verdict = (passed: boolean, expected: unknown, actual: unknown, message: string): Verdict => ({ passed, expected, actual, message });
+const judgement = (passed: boolean, expected: unknown, actual: unknown, message: string): Judgement => ({ passed, expected, actual, message });
 
 function statusMatches(status: number | null, expected: unknown): boolean {
   if (status === null) return false;
@@ -56,12 +56,12 @@ function mediaType(headers: Readonly<Record<string, string>>): string | undefine
 export const CHECK_IMPLEMENTATIONS: Readonly<Record<CheckName, Check>> = {
   status: (_ctx, arg, subject) => {
     const r = http(subject, 'status');
-    return verdict(statusMatches(r.status, arg), arg, r.status ?? `no response (${r.error})`, `HTTP status ${r.status ?? 'none'}`);
+    return judgement(statusMatches(r.status, arg), arg, r.status ?? `no response (${r.error})`, `HTTP status ${r.status ?? 'none'}`);
   },
 
   not_status: (_ctx, arg, subject) => {
     const r = http(subject, 'not_status');
-    return verdict(!statusMatches(r.status, arg), `not ${String(arg)}`, r.status ?? `no response (${r.error})`, `HTTP status ${r.status ?? 'none'}`);
+    return judgement(!statusMatches(r.status, arg), `not ${String(arg)}`, r.status ?? `no response (${r.error})`, `HTTP status ${r.status ?? 'none'}`);
   },
 
   problem: (_ctx, arg, subject) => {
@@ -71,26 +71,26 @@ export const CHECK_IMPLEMENTATIONS: Readonly<Record<CheckName, Check>> = {
     const code = body?.code;
     const passed = type === 'application/problem+json' && code === arg;
     const expectedStatus = isProblemCode(arg) ? PROBLEM_STATUS[arg] : undefined;
-    const main = verdict(passed, { content_type: 'application/problem+json', code: arg }, { content_type: type ?? null, code: code ?? null }, passed ? `problem ${String(arg)}` : `expected problem ${String(arg)}`);
+    const main = judgement(passed, { content_type: 'application/problem+json', code: arg }, { content_type: type ?? null, code: code ?? null }, passed ? `problem ${String(arg)}` : `expected problem ${String(arg)}`);
     if (expectedStatus === undefined) return main;
     return {
       ...main,
-      extra: [{ check: 'problem_status', requirement: 'PRF-ERR-1', ...verdict(r.status === expectedStatus, expectedStatus, r.status, `PROFILE.md §11 gives ${String(arg)} the status ${expectedStatus}`) }],
+      extra: [{ check: 'problem_status', requirement: 'PRF-ERR-1', ...judgement(r.status === expectedStatus, expectedStatus, r.status, `PROFILE.md §11 gives ${String(arg)} the status ${expectedStatus}`) }],
     };
   },
 
   content_type: (_ctx, arg, subject) => {
     const type = mediaType(http(subject, 'content_type').headers);
-    return verdict(type === String(arg).toLowerCase(), arg, type ?? null, 'media type');
+    return judgement(type === String(arg).toLowerCase(), arg, type ?? null, 'media type');
   },
 
   header: (_ctx, arg, subject) => {
     const { name, equals, matches, absent } = arg as { name: string; equals?: string; matches?: string; absent?: true };
     const value = http(subject, 'header').headers[name.toLowerCase()];
-    if (absent) return verdict(value === undefined, `no ${name} header`, value ?? null, `header ${name}`);
-    if (equals !== undefined) return verdict(value === equals, equals, value ?? null, `header ${name}`);
-    if (matches !== undefined) return verdict(value !== undefined && new RegExp(matches).test(value), `/${matches}/`, value ?? null, `header ${name}`);
-    return verdict(value !== undefined, `a ${name} header`, value ?? null, `header ${name}`);
+    if (absent) return judgement(value === undefined, `no ${name} header`, value ?? null, `header ${name}`);
+    if (equals !== undefined) return judgement(value === equals, equals, value ?? null, `header ${name}`);
+    if (matches !== undefined) return judgement(value !== undefined && new RegExp(matches).test(value), `/${matches}/`, value ?? null, `header ${name}`);
+    return judgement(value !== undefined, `a ${name} header`, value ?? null, `header ${name}`);
   },
 
   schema: (_ctx, arg, subject) => {
@@ -100,31 +100,31 @@ export const CHECK_IMPLEMENTATIONS: Readonly<Record<CheckName, Check>> = {
     if (name in CPR_SCHEMAS) {
       const validate = CPR_SCHEMAS[name as keyof typeof CPR_SCHEMAS];
       const ok = validate(value);
-      return verdict(ok, `valid against ${name}.schema.json`, ok ? 'valid' : ajv.errorsText(validate.errors), `schema ${name}`);
+      return judgement(ok, `valid against ${name}.schema.json`, ok ? 'valid' : ajv.errorsText(validate.errors), `schema ${name}`);
     }
     const result = validateMessage(name as MessageKind, value);
-    return verdict(result.ok, `valid against cashpack/${name}.schema.json`, result.ok ? 'valid' : result.errors.slice(0, 5), `schema ${name}`);
+    return judgement(result.ok, `valid against cashpack/${name}.schema.json`, result.ok ? 'valid' : result.errors.slice(0, 5), `schema ${name}`);
   },
 
   cpr_valid: (_ctx, arg, subject) => {
     const windowArg = typeof arg === 'object' && arg !== null ? (arg as { validity_seconds?: unknown }).validity_seconds : undefined;
     const result = validateCpr(bodyOf(subject), windowArg === undefined ? {} : { validitySeconds: Number(windowArg) });
-    return verdict(result.ok, 'a valid CPR', result.ok ? 'valid' : result.violations, 'CPR validity (spec §2, PROFILE.md §7)');
+    return judgement(result.ok, 'a valid CPR', result.ok ? 'valid' : result.violations, 'CPR validity (spec §2, PROFILE.md §7)');
   },
 
   no_payer_data: (_ctx, _arg, subject) => {
     const found = findPayerMembers(bodyOf(subject));
-    return verdict(found.length === 0, 'no payer, authorization or settlement members', found.length ? found : 'none', 'no payer data (spec §4.7.1)');
+    return judgement(found.length === 0, 'no payer, authorization or settlement members', found.length ? found : 'none', 'no payer data (spec §4.7.1)');
   },
 
   equals: (_ctx, arg) => {
     const { value, to } = arg as { value: unknown; to: unknown };
-    return verdict(isDeepStrictEqual(value, to), to, value, 'values are equal');
+    return judgement(isDeepStrictEqual(value, to), to, value, 'values are equal');
   },
 
   not_equals: (_ctx, arg) => {
     const { value, to } = arg as { value: unknown; to: unknown };
-    return verdict(!isDeepStrictEqual(value, to), `anything but ${JSON.stringify(to)}`, value, 'values differ');
+    return judgement(!isDeepStrictEqual(value, to), `anything but ${JSON.stringify(to)}`, value, 'values differ');
   },
 
   matches: (_ctx, arg) => {
@@ -136,12 +136,12 @@ export const CHECK_IMPLEMENTATIONS: Readonly<Record<CheckName, Check>> = {
       // A pattern made from a template that does not compile is the scenario's defect, not the target's.
       throw new StepError('error', `matches: the pattern /${pattern}/ does not compile (${(error as Error).message})`, 'SCENARIO_INVALID');
     }
-    return verdict(typeof value === 'string' && regex.test(value), `/${pattern}/`, value, 'matches');
+    return judgement(typeof value === 'string' && regex.test(value), `/${pattern}/`, value, 'matches');
   },
 
   at_most: (_ctx, arg) => {
     const { value, max } = arg as { value: unknown; max: unknown };
-    return verdict(Number(value) <= Number(max), `at most ${String(max)}`, value, 'upper bound');
+    return judgement(Number(value) <= Number(max), `at most ${String(max)}`, value, 'upper bound');
   },
 
   signature_valid: async (ctx, arg) => {
@@ -155,7 +155,7 @@ export const CHECK_IMPLEMENTATIONS: Readonly<Record<CheckName, Check>> = {
         : type === 'redemption-confirmation' ? verifyConfirmation(object as unknown as RedemptionConfirmation, publicKey)
         : verifyObject(type, object, publicKey);
     }
-    return verdict(ok, `a ${type} signature valid under ${key ?? "the Operator's well-known key"}`, ok ? 'valid' : 'does not verify', 'signature (PROFILE.md §2.3)');
+    return judgement(ok, `a ${type} signature valid under ${key ?? "the Operator's well-known key"}`, ok ? 'valid' : 'does not verify', 'signature (PROFILE.md §2.3)');
   },
 
   chain_digest: (_ctx, arg) => {
@@ -164,9 +164,9 @@ export const CHECK_IMPLEMENTATIONS: Readonly<Record<CheckName, Check>> = {
     try {
       recomputed = recomputeChainDigest(pack as CashPack);
     } catch (error) {
-      return verdict(false, 'a recomputable chain', `cannot recompute: ${(error as Error).message}`, 'chain digest (PROFILE.md §3)');
+      return judgement(false, 'a recomputable chain', `cannot recompute: ${(error as Error).message}`, 'chain digest (PROFILE.md §3)');
     }
-    return verdict(pack?.chain_digest === recomputed, recomputed, pack?.chain_digest ?? null, 'chain digest recomputed by the harness (PROFILE.md §3)');
+    return judgement(pack?.chain_digest === recomputed, recomputed, pack?.chain_digest ?? null, 'chain digest recomputed by the harness (PROFILE.md §3)');
   },
 
   exactly_one: (_ctx, arg, subject) => {
@@ -174,7 +174,7 @@ export const CHECK_IMPLEMENTATIONS: Readonly<Record<CheckName, Check>> = {
     if (!statuses) throw new StepError('error', 'exactly_one needs the result of a parallel step');
     const { status } = arg as { status: number };
     const count = statuses.filter((s) => s === status).length;
-    return verdict(count === 1, `exactly one ${status} of ${statuses.length}`, { [status]: count, statuses: tally(statuses) }, 'exactly one succeeds');
+    return judgement(count === 1, `exactly one ${status} of ${statuses.length}`, { [status]: count, statuses: tally(statuses) }, 'exactly one succeeds');
   },
 
   all: (_ctx, arg, subject) => {
@@ -184,7 +184,7 @@ export const CHECK_IMPLEMENTATIONS: Readonly<Record<CheckName, Check>> = {
     const codes = result.responses.map((r) => (r.status !== null && r.status >= 400 ? ((r.body as { code?: unknown } | undefined)?.code ?? null) : null));
     const statusOk = result.statuses.every((s) => statusMatches(s, status));
     const problemOk = problem === undefined || result.responses.every((r, i) => r.status === null || r.status < 400 || problem.includes(codes[i] as string));
-    return verdict(statusOk && problemOk, { status, ...(problem ? { problem } : {}) }, { statuses: tally(result.statuses), problems: tally(codes.filter((c) => c !== null) as never[]) }, 'all responses');
+    return judgement(statusOk && problemOk, { status, ...(problem ? { problem } : {}) }, { statuses: tally(result.statuses), problems: tally(codes.filter((c) => c !== null) as never[]) }, 'all responses');
   },
 
   assume: (_ctx, arg) => {
@@ -192,7 +192,7 @@ export const CHECK_IMPLEMENTATIONS: Readonly<Record<CheckName, Check>> = {
     if (!isDeepStrictEqual(value, to)) {
       throw new StepError('not-applicable', reason ?? `the target does not meet this scenario's precondition: expected ${JSON.stringify(to)}, the target has ${JSON.stringify(value)}`);
     }
-    return { ...verdict(true, to, value, 'precondition'), precondition: true };
+    return { ...judgement(true, to, value, 'precondition'), precondition: true };
   },
 
   balance: async (ctx, arg) => {
@@ -200,23 +200,23 @@ export const CHECK_IMPLEMENTATIONS: Readonly<Record<CheckName, Check>> = {
     const actual = (await ACTION_IMPLEMENTATIONS.balance(ctx, principal !== undefined ? { principal } : { redeemer })) as Record<string, unknown>;
     const expected = Object.fromEntries(Object.entries(amounts).map(([k, v]) => [k, String(v)]));
     const seen = Object.fromEntries(Object.keys(expected).map((k) => [k, actual[k]]));
-    return verdict(isDeepStrictEqual(expected, seen), expected, seen, `balance of ${principal ?? redeemer}`);
+    return judgement(isDeepStrictEqual(expected, seen), expected, seen, `balance of ${principal ?? redeemer}`);
   },
 
   qr_decodes_to: (_ctx, arg) => {
     const { png, uri } = arg as { png: string; uri: string };
     const decoded = decodeQrPng(Buffer.from(png, 'base64'));
-    return verdict(decoded === uri, uri, decoded ?? 'no QR code found', 'the QR image decodes to the URI (spec §4.4)');
+    return judgement(decoded === uri, uri, decoded ?? 'no QR code found', 'the QR image decodes to the URI (spec §4.4)');
   },
 
   qr_format: (_ctx, arg) => {
     const { png } = arg as { png: string };
     const qr = inspectQrPng(Buffer.from(png, 'base64'));
     const expected = { modes: ['byte'], errorCorrection: 'M', quietZoneModules: '>= 4' };
-    if (!qr) return verdict(false, expected, 'no QR code found', 'QR rendering (PROFILE.md §8.1)');
+    if (!qr) return judgement(false, expected, 'no QR code found', 'QR rendering (PROFILE.md §8.1)');
     const actual = { modes: qr.modes, errorCorrection: qr.errorCorrection, quietZoneModules: qr.quietZoneModules };
     const passed = qr.modes.every((m) => m === 'byte') && qr.modes.length > 0 && qr.errorCorrection === 'M' && qr.quietZoneModules >= 4;
-    return verdict(passed, expected, actual, 'QR rendering (PROFILE.md §8.1)');
+    return judgement(passed, expected, actual, 'QR rendering (PROFILE.md §8.1)');
   },
 
   /**
@@ -238,7 +238,7 @@ export const CHECK_IMPLEMENTATIONS: Readonly<Record<CheckName, Check>> = {
     const near = others.map(String).filter((other) => other !== secret && differingBits(secret, other.toLowerCase()) < secret.length); // a quarter of 4 bits a hex digit
     const same = others.map(String).filter((other) => other.toLowerCase() === secret);
     const passed = found.length === 0 && near.length === 0 && same.length === 0;
-    return verdict(
+    return judgement(
       passed,
       'a value not derived from public values, unlike the other tokens',
       passed ? 'none of the derivations tried' : { derived_as: found, equal_to_another: same, within_a_quarter_of_the_bits_of: near },
@@ -248,7 +248,7 @@ export const CHECK_IMPLEMENTATIONS: Readonly<Record<CheckName, Check>> = {
 
   accepted: (_ctx, _arg, subject) => {
     const r = subject as { ok?: boolean; code?: string; message?: string } | undefined;
-    return verdict(r?.ok === true, 'accepted', r?.ok ? 'accepted' : { code: r?.code, message: r?.message }, 'the paying application accepts');
+    return judgement(r?.ok === true, 'accepted', r?.ok ? 'accepted' : { code: r?.code, message: r?.message }, 'the paying application accepts');
   },
 
   /**
@@ -261,11 +261,11 @@ export const CHECK_IMPLEMENTATIONS: Readonly<Record<CheckName, Check>> = {
   rejected: (_ctx, arg, subject) => {
     const r = subject as { ok?: boolean; crashed?: boolean; code?: string; message?: string; violations?: { requirement?: string }[] } | undefined;
     const expected = typeof arg === 'string' ? { code: arg } : (arg as { code?: string; violation?: string });
-    if (r?.crashed) return verdict(false, { rejected: true }, { crashed: r.message }, 'the paying application crashed instead of answering');
+    if (r?.crashed) return judgement(false, { rejected: true }, { crashed: r.message }, 'the paying application crashed instead of answering');
     const rejected = r?.ok === false;
-    const main = verdict(rejected, { rejected: true }, rejected ? { rejected: true, code: r.code ?? null } : { rejected: false }, rejected ? 'the paying application rejects' : 'the paying application processed what it should have refused');
+    const main = judgement(rejected, { rejected: true }, rejected ? { rejected: true, code: r.code ?? null } : { rejected: false }, rejected ? 'the paying application rejects' : 'the paying application processed what it should have refused');
     if (!rejected) return main;
-    const profile = (check: string, passed: boolean, want: unknown, seen: unknown, message: string) => ({ check, requirement: 'PRF-APP-1', ...verdict(passed, want, seen, message) });
+    const profile = (check: string, passed: boolean, want: unknown, seen: unknown, message: string) => ({ check, requirement: 'PRF-APP-1', ...judgement(passed, want, seen, message) });
     const extra = [
       profile('rejection_message', typeof r.message === 'string' && r.message.trim().length >= 10, 'a human-readable message', r.message ?? null, 'PROFILE.md §8.3: a rejection carries a human-readable message'),
       ...(expected.code !== undefined ? [profile('rejection_code', r.code === expected.code, expected.code, r.code ?? null, `PROFILE.md §8.3: the rejection code is ${expected.code}`)] : []),

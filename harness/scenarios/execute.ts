@@ -17,7 +17,7 @@
 import type { Level } from '../../profile/registry.ts';
 import type { CheckResult, Outcome, TestResult } from '../report/model.ts';
 import { ACTION_IMPLEMENTATIONS, adoptClock, exactClockForPolicy, policyOf } from './actions.ts';
-import { CHECK_IMPLEMENTATIONS, type Verdict } from './checks.ts';
+import { CHECK_IMPLEMENTATIONS, type Judgement } from './checks.ts';
 import type { TestErrorCode } from '../errors.ts';
 import { ScenarioContext, StepError, type ScenarioTarget } from './context.ts';
 import { send } from './http.ts';
@@ -176,7 +176,7 @@ async function runStep(ctx: ScenarioContext, step: Step, progress: Progress): Pr
 }
 
 /** The results a check records: its own (under each requirement it proves) and its extras (under theirs). */
-function checkResults(ctx: ScenarioContext, step: Step, check: CheckEntry, v: Verdict, setup: string | undefined): { own: CheckResult[]; extras: CheckResult[] } {
+function checkResults(ctx: ScenarioContext, step: Step, check: CheckEntry, v: Judgement, setup: string | undefined): { own: CheckResult[]; extras: CheckResult[] } {
   const mark = setup !== undefined ? { setup: true as const } : {};
   const own = (setup !== undefined && check.requirement === undefined ? [setup] : attribution(ctx.scenario, check.requirement)).map((requirement) => ({
     check: check.name,

@@ -24,9 +24,9 @@ export interface OperatorContext {
 export type Endpoint = (ctx: OperatorContext, request: RefRequest, params: readonly string[]) => RefResponse;
 
 /** Errors are values with stable codes (PROFILE.md §11). */
-export type Outcome<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly problem: Problem };
+export type Attempt<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly problem: Problem };
 
-export function success<T>(value: T): Outcome<T> {
+export function success<T>(value: T): Attempt<T> {
   return { ok: true, value };
 }
 

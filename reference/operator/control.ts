@@ -6,7 +6,7 @@ import { toAmount } from '../../profile/index.ts';
 import type { AssetDescriptor } from '../../profile/cashpack/index.ts';
 import { json, problemResponse } from '../http/respond.ts';
 import { readJson } from './body.ts';
-import { failure, success, type Endpoint, type OperatorContext, type Outcome } from './context.ts';
+import { failure, success, type Endpoint, type OperatorContext, type Attempt } from './context.ts';
 import { applyExpiry, applyPrincipalExpiries } from './expiry.ts';
 import { provisionPrincipal, provisionRedeemer, provisionStaff, type Provisioned } from './provision.ts';
 import { assetKey } from './state.ts';
@@ -30,7 +30,7 @@ export interface Cancelled {
 }
 
 /** POST /_control/operator/packs/{pack_id}/cancel (PROFILE.md §5.1): ACTIVE → CANCELLED, locked → held. */
-export function cancelPack(ctx: OperatorContext, packId: string): Outcome<Cancelled> {
+export function cancelPack(ctx: OperatorContext, packId: string): Attempt<Cancelled> {
   const record = ctx.state.packs.get(packId);
   if (!record) return failure('NOT_FOUND', 'unknown pack_id');
   const now = ctx.clock.now();
@@ -45,7 +45,7 @@ export function cancelPack(ctx: OperatorContext, packId: string): Outcome<Cancel
 }
 
 /** GET /_control/operator/principals/{kid}/balance, after applying expiry (PROFILE.md §5.1). */
-export function principalBalance(ctx: OperatorContext, kid: string): Outcome<PrincipalBalance> {
+export function principalBalance(ctx: OperatorContext, kid: string): Attempt<PrincipalBalance> {
   const principal = ctx.state.principals.get(kid);
   if (!principal) return failure('NOT_FOUND', 'unknown Principal kid');
   applyPrincipalExpiries(ctx.state, principal, ctx.clock.now());
@@ -61,7 +61,7 @@ export function principalBalance(ctx: OperatorContext, kid: string): Outcome<Pri
  * GET /_control/operator/redeemers/{kid}/balance. PROFILE.md §12 names one asset;
  * a redeemer holds funds per asset, and the route reports the policy's first asset.
  */
-export function redeemerBalance(ctx: OperatorContext, kid: string, asset: AssetDescriptor = ctx.policy.assets[0]!): Outcome<RedeemerBalance> {
+export function redeemerBalance(ctx: OperatorContext, kid: string, asset: AssetDescriptor = ctx.policy.assets[0]!): Attempt<RedeemerBalance> {
   const redeemer = ctx.state.redeemers.get(kid);
   if (!redeemer) return failure('NOT_FOUND', 'unknown redeemer kid');
   return success({ asset, available: toAmount(redeemer.credits.get(assetKey(asset))?.available ?? 0n) });
@@ -69,11 +69,11 @@ export function redeemerBalance(ctx: OperatorContext, kid: string, asset: AssetD
 
 // HTTP adapters.
 
-function answer<T>(outcome: Outcome<T>, status: number) {
+function answer<T>(outcome: Attempt<T>, status: number) {
   return outcome.ok ? json(status, outcome.value) : problemResponse(outcome.problem.code, outcome.problem.detail);
 }
 
-function provisionRoute(operation: (ctx: OperatorContext, input: unknown) => Outcome<Provisioned>): Endpoint {
+function provisionRoute(operation: (ctx: OperatorContext, input: unknown) => Attempt<Provisioned>): Endpoint {
   return (ctx, request) => {
     const body = readJson(ctx, request);
     return body.ok ? answer(operation(ctx, body.value), 201) : body.response;

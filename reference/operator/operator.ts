@@ -6,7 +6,7 @@ import type { AssetDescriptor, PackStatus, PolicyDocument, PubkeyDocument } from
 import type { Clock } from '../clock.ts';
 import type { Handler, RefRequest, RefResponse } from '../http/types.ts';
 import { NO_FAULTS, type Faults } from '../mutants.ts';
-import { failure, success, type OperatorContext, type Outcome } from './context.ts';
+import { failure, success, type OperatorContext, type Attempt } from './context.ts';
 import { cancelPack, principalBalance, redeemerBalance, type Cancelled, type PrincipalBalance, type RedeemerBalance } from './control.ts';
 import { createOperatorKeys, pubkeyDocument } from './keys.ts';
 import { policyDocument, resolvePolicy, type Policy } from './policy.ts';
@@ -60,15 +60,15 @@ export interface Operator {
   handles(path: string): boolean;
   policyDocument(): PolicyDocument;
   pubkeyDocument(): PubkeyDocument;
-  provisionPrincipal(input: PrincipalProvision): Outcome<Provisioned>;
-  provisionRedeemer(input: RedeemerProvision): Outcome<Provisioned>;
-  provisionStaff(input: StaffProvision): Outcome<Provisioned>;
-  cancel(packId: string): Outcome<Cancelled>;
+  provisionPrincipal(input: PrincipalProvision): Attempt<Provisioned>;
+  provisionRedeemer(input: RedeemerProvision): Attempt<Provisioned>;
+  provisionStaff(input: StaffProvision): Attempt<Provisioned>;
+  cancel(packId: string): Attempt<Cancelled>;
   /** A Principal's balance, after applying expiry. */
-  balance(kid: string): Outcome<PrincipalBalance>;
-  redeemerBalance(kid: string, asset?: AssetDescriptor): Outcome<RedeemerBalance>;
+  balance(kid: string): Attempt<PrincipalBalance>;
+  redeemerBalance(kid: string, asset?: AssetDescriptor): Attempt<RedeemerBalance>;
   /** A pack's status without caller authentication, after applying expiry. */
-  packStatus(packId: string): Outcome<PackStatus>;
+  packStatus(packId: string): Attempt<PackStatus>;
   /** Ids currently remembered by the replay store (PROFILE.md §6: bounded). */
   replayStoreSize(): number;
   /** How much the Operator holds: accounts and packs are kept for good, the replay store is bounded. */

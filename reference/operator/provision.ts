@@ -3,7 +3,7 @@
 // (PROFILE.md §4.8) and staff keys that act as the Operator for status reads.
 import { isBalance, readJwk, type OkpJwk } from '../../profile/index.ts';
 import { validateMessage, type AssetDescriptor } from '../../profile/cashpack/index.ts';
-import { failure, success, type OperatorContext, type Outcome } from './context.ts';
+import { failure, success, type OperatorContext, type Attempt } from './context.ts';
 import { assetKey } from './state.ts';
 
 export interface PrincipalProvision {
@@ -46,7 +46,7 @@ const MEMBER_CHECKS = {
 type Member = keyof typeof MEMBER_CHECKS;
 
 /** A closed object with exactly these members, each passing its check; else MALFORMED_REQUEST. */
-function readMembers<T>(input: unknown, members: readonly Member[]): Outcome<T> {
+function readMembers<T>(input: unknown, members: readonly Member[]): Attempt<T> {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return failure('MALFORMED_REQUEST', 'the body must be a JSON object');
   const object = input as Record<string, unknown>;
   const problems = [
@@ -65,7 +65,7 @@ function readMembers<T>(input: unknown, members: readonly Member[]): Outcome<T> 
  * available balance (locked and held funds stay); its asset may change only while
  * nothing is locked or held.
  */
-export function provisionPrincipal(ctx: OperatorContext, input: unknown): Outcome<Provisioned> {
+export function provisionPrincipal(ctx: OperatorContext, input: unknown): Attempt<Provisioned> {
   const read = readMembers<PrincipalProvision>(input, ['public_key', 'asset', 'balance']);
   if (!read.ok) return read;
   const { public_key, asset, balance } = read.value;
@@ -91,7 +91,7 @@ export function provisionPrincipal(ctx: OperatorContext, input: unknown): Outcom
 }
 
 /** POST /_control/operator/redeemers. Provisioning a known key again sets its identity level. */
-export function provisionRedeemer(ctx: OperatorContext, input: unknown): Outcome<Provisioned> {
+export function provisionRedeemer(ctx: OperatorContext, input: unknown): Attempt<Provisioned> {
   const read = readMembers<RedeemerProvision>(input, ['public_key', 'identity_level']);
   if (!read.ok) return read;
   const { public_key, identity_level } = read.value;
@@ -102,7 +102,7 @@ export function provisionRedeemer(ctx: OperatorContext, input: unknown): Outcome
 }
 
 /** POST /_control/operator/staff: the key acts as the Operator for status reads. */
-export function provisionStaff(ctx: OperatorContext, input: unknown): Outcome<Provisioned> {
+export function provisionStaff(ctx: OperatorContext, input: unknown): Attempt<Provisioned> {
   const read = readMembers<StaffProvision>(input, ['public_key']);
   if (!read.ok) return read;
   ctx.state.staff.set(read.value.public_key.kid, keyBytes(read.value.public_key));

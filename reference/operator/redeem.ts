@@ -6,7 +6,7 @@ import type { RedemptionConfirmation, RedemptionRequest } from '../../profile/ca
 import { json, problemResponse } from '../http/respond.ts';
 import type { RefRequest, RefResponse } from '../http/types.ts';
 import { bearerSteps } from './bearer-steps.ts';
-import { failure, isCurrentBearer, success, verifyCaller, type Endpoint, type OperatorContext, type Outcome } from './context.ts';
+import { failure, isCurrentBearer, success, verifyCaller, type Endpoint, type OperatorContext, type Attempt } from './context.ts';
 import type { PackRecord, RedeemerAccount } from './state.ts';
 import { credit, endPack } from './transitions.ts';
 
@@ -72,7 +72,7 @@ function settle(ctx: OperatorContext, { record, redemption, redeemer, now }: Che
  * content-digest) by a registered redeemer whose kid is redeemer_kid and whose
  * level is at least required_identity_level. Any failure is REDEEMER_NOT_IDENTIFIED.
  */
-function identifyRedeemer(ctx: OperatorContext, request: RefRequest, redemption: RedemptionRequest, now: number): Outcome<RedeemerAccount> {
+function identifyRedeemer(ctx: OperatorContext, request: RefRequest, redemption: RedemptionRequest, now: number): Attempt<RedeemerAccount> {
   if (ctx.faults.has('op-redeemer-unidentified')) {
     // mutant: redeemer_kid is taken at its word, no HTTP Message Signature asked
     const named = ctx.state.redeemers.get(redemption.redeemer_kid);

@@ -14,15 +14,15 @@ import { isUuid } from '../../../profile/uuid.ts';
 import { parseDeliveryUri, retrievalUrl, validateCpr } from '../../../profile/cpr/index.ts';
 import { createPayingApp } from '../../../reference/paying-app/index.ts';
 import type { VectorGroup, VectorKind, VectorTest } from '../model.ts';
-import { show, type Verdict } from './types.ts';
+import { show, type CaseAnswer } from './types.ts';
 
 type Doc = Record<string, unknown>;
-type PureChecker = (test: VectorTest, group: VectorGroup) => Verdict | Promise<Verdict>;
+type PureChecker = (test: VectorTest, group: VectorGroup) => CaseAnswer | Promise<CaseAnswer>;
 
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
 const expectedOf = (test: VectorTest) => (test['expected'] ?? {}) as Doc;
 
-async function cprDocument(test: VectorTest, group: VectorGroup): Promise<Verdict> {
+async function cprDocument(test: VectorTest, group: VectorGroup): Promise<CaseAnswer> {
   const text = test['json'] as string;
   const expected = expectedOf(test);
   let doc: unknown;
@@ -49,7 +49,7 @@ async function cprDocument(test: VectorTest, group: VectorGroup): Promise<Verdic
   return { got: 'invalid', detail: `violations: ${ids.join(', ')}`, ...(problems.length ? { problem: problems.join('; ') } : {}) };
 }
 
-function deliveryUri(test: VectorTest): Verdict {
+function deliveryUri(test: VectorTest): CaseAnswer {
   const expected = expectedOf(test);
   const parsed = parseDeliveryUri(test['uri']);
   if (parsed.kind === 'error') return { got: 'invalid', detail: `${parsed.code}: ${parsed.reason}` };
@@ -68,7 +68,7 @@ function deliveryUri(test: VectorTest): Verdict {
   return { got: 'valid', detail: 'inline', ...(problem ? { problem } : {}) };
 }
 
-function jcs(test: VectorTest): Verdict {
+function jcs(test: VectorTest): CaseAnswer {
   let bytes: Uint8Array;
   try {
     bytes = canonicalBytes(parseIJson(test['input'] as string));
@@ -80,7 +80,7 @@ function jcs(test: VectorTest): Verdict {
   return { got: 'valid', ...(problem ? { problem } : {}) };
 }
 
-function signature(test: VectorTest): Verdict {
+function signature(test: VectorTest): CaseAnswer {
   const type = test['message_type'] as MessageType;
   const object = test['object'] as Doc;
   const key = readJwk(test['public_key_jwk']);
@@ -96,7 +96,7 @@ function signature(test: VectorTest): Verdict {
   return { got: ok ? 'valid' : 'invalid', ...(problem ? { problem } : {}) };
 }
 
-function chainDigest(test: VectorTest): Verdict {
+function chainDigest(test: VectorTest): CaseAnswer {
   const entries = test['renewal_chain'] as Doc[];
   const initial = readJwk(test['initial_bearer_pk']);
   if (!initial.ok) return { got: 'invalid', detail: `initial_bearer_pk: ${initial.reason}` };
@@ -121,7 +121,7 @@ function chainDigest(test: VectorTest): Verdict {
   return { got: 'valid' };
 }
 
-function jwk(test: VectorTest): Verdict {
+function jwk(test: VectorTest): CaseAnswer {
   const read = readJwk(test['jwk']);
   if (!read.ok) return { got: 'invalid', detail: read.reason };
   const x = (test['jwk'] as Doc)['x'] as string;
@@ -130,7 +130,7 @@ function jwk(test: VectorTest): Verdict {
   return { got: 'valid', ...(problem ? { problem } : {}) };
 }
 
-async function derivation(test: VectorTest): Promise<Verdict> {
+async function derivation(test: VectorTest): Promise<CaseAnswer> {
   const context = test['context'] as Doc;
   const now = parseTimestamp(context['now'], 'cpr');
   if (now === undefined) return { got: 'invalid', problem: 'context.now is not an RFC 3339 instant' };

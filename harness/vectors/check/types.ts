@@ -1,7 +1,7 @@
 // What checking one pure case against an implementation gives: the verdict the
 // implementation reached and, when it reached the expected verdict for the wrong
 // reason or with the wrong output, what differed.
-export interface Verdict {
+export interface CaseAnswer {
   readonly got: 'valid' | 'invalid';
   /** Set when the output differs from the case's expectation beyond the verdict. */
   readonly problem?: string;
