@@ -1,12 +1,10 @@
 // The test-control routes that belong to no single role (PROFILE.md §12):
 // capability discovery and the one shared clock.
 import { PROFILE_ID, formatTimestamp, parseTimestamp } from '../profile/index.ts';
+import { CAPABILITIES } from '../profile/control.ts';
 import type { Clock } from './clock.ts';
 import { json, problemResponse, readJsonBody } from './http/respond.ts';
 import type { Handler, RefRequest, RefResponse } from './http/types.ts';
-
-export const CAPABILITIES = ['provision', 'clock', 'cancel', 'balance', 'fulfil'] as const;
-export type Capability = (typeof CAPABILITIES)[number];
 
 export function clockView(clock: Clock): { now: string; frozen: boolean } {
   const state = clock.state();

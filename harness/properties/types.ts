@@ -3,7 +3,7 @@
 // requirements it covers, so the report counts it like a scenario.
 import type fc from 'fast-check';
 import type { Level, Role } from '../../profile/registry.ts';
-import type { Capability } from '../../reference/control.ts';
+import type { Capability } from '../../profile/control.ts';
 import type { AdapterKind } from '../adapters/types.ts';
 import type { Policy } from '../scenarios/actions.ts';
 import type { ScenarioContext } from '../scenarios/context.ts';

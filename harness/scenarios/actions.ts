@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { decodeB64urlFixed, encodeB64url, parseTimestamp, signingInput, signObject, signRequestAs, type MessageType, type SignatureLayout } from '../../profile/index.ts';
 import { forgeTorsionSignature, type TorsionR } from '../crypto/ed25519-forge.ts';
 import { isAmount } from '../../profile/amount.ts';
+import { IDENTITY_LEVELS, isIdentityLevel } from '../../profile/control.ts';
 import type { Role } from '../../profile/registry.ts';
 import { buildLockRequest, buildRedemption, buildRenewal, createSigningKey, operatorKeyOf, type CashPack, type PolicyDocument, type PubkeyDocument } from '../../profile/cashpack/index.ts';
 import { TransportError, type WireRequest } from '../adapters/types.ts';
@@ -103,7 +104,7 @@ export const ACTION_IMPLEMENTATIONS: Readonly<Record<Exclude<ActionName, 'repeat
   'provision-redeemer': async (ctx, p) => {
     const level = Number(p.identity_level);
     // Levels are 0..3 (PROFILE.md §4.8): a level computed from the policy may fall outside (one below 0, say).
-    if (!Number.isInteger(level) || level < 0 || level > 3) throw new StepError('not-applicable', `the scenario needs a redeemer at identity level ${String(p.identity_level)}, and levels are 0 to 3 (the target's policy sets required_identity_level ${String((await policyOf(ctx)).required_identity_level)})`);
+    if (!isIdentityLevel(level)) throw new StepError('not-applicable', `the scenario needs a redeemer at identity level ${String(p.identity_level)}, and levels are ${IDENTITY_LEVELS.min} to ${IDENTITY_LEVELS.max} (the target's policy sets required_identity_level ${String((await policyOf(ctx)).required_identity_level)})`);
     const key = ensureKey(ctx, p.key as string);
     return control(ctx, 'operator', 'POST', '/_control/operator/redeemers', { public_key: key.jwk, identity_level: Number(p.identity_level) });
   },
@@ -286,7 +287,7 @@ const POLICY_MEMBERS: Readonly<Record<string, (v: unknown) => boolean>> = {
   max_chain_depth: WHOLE(0),
   expiry_min_seconds: WHOLE(0),
   expiry_max_seconds: WHOLE(0),
-  required_identity_level: (v) => WHOLE(0)(v) && (v as number) <= 3,
+  required_identity_level: isIdentityLevel,
   request_window_seconds: WHOLE(1),
   max_body_bytes: WHOLE(1),
 };

@@ -2,7 +2,7 @@
 // transcript of every exchange and the results of every check.
 import type { Level, Role } from '../../profile/registry.ts';
 import type { TestErrorCode } from '../errors.ts';
-import type { Capability } from '../../reference/control.ts';
+import type { Capability } from '../../profile/control.ts';
 import type { AdapterKind, HttpRole, PayingAppRole, WireRequest, WireResponse } from '../adapters/types.ts';
 import type { CheckResult, Exchange } from '../report/model.ts';
 import type { Scenario, Step } from './types.ts';

@@ -1,4 +1,7 @@
 // Builds suites/scenario.schema.json from the vocabulary (vocabulary.ts).
+import { CAPABILITIES } from '../../profile/control.ts';
+import { LEVELS, ROLES } from '../../profile/registry.ts';
+import { SIGNING_TAGS } from '../../profile/signing.ts';
 import { ACTIONS, CHECKS } from './vocabulary.ts';
 
 const ID = '^[A-Z][A-Z0-9]*(-[A-Z][A-Z0-9]*)*-[0-9]+$';
@@ -32,12 +35,12 @@ export function scenarioSchema(): Record<string, unknown> {
       name: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]*$' },
       keyName: { anyOf: [{ $ref: '#/$defs/name' }, { type: 'string', pattern: '\\$\\{' }] },
       template: { type: 'string' },
-      role: { enum: ['payee', 'paying-app', 'operator'] },
-      level: { enum: ['MUST', 'SHOULD', 'MAY', 'PROFILE'] },
+      role: { enum: [...ROLES] },
+      level: { enum: [...LEVELS] },
       code: { type: 'string', pattern: '^[A-Z][A-Z0-9_]*$' },
       requirementId: { type: 'string', pattern: ID },
-      messageType: { enum: ['lock-request', 'cash-pack', 'renewal-entry', 'redemption-request', 'redemption-confirmation'] },
-      capability: { enum: ['provision', 'clock', 'cancel', 'balance', 'fulfil'] },
+      messageType: { enum: Object.keys(SIGNING_TAGS) },
+      capability: { enum: [...CAPABILITIES] },
       scenario: {
         type: 'object',
         additionalProperties: false,

@@ -1,6 +1,6 @@
 // Scenario files as loaded: validated, with line numbers for every step and check.
 import type { Level, Role } from '../../profile/registry.ts';
-import type { Capability } from '../../reference/control.ts';
+import type { Capability } from '../../profile/control.ts';
 import type { AdapterKind } from '../adapters/types.ts';
 import type { ActionName, CheckName } from './vocabulary.ts';
 

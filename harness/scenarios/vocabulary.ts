@@ -2,7 +2,7 @@
 // named check an `expect` can use, with the JSON Schema of its parameters.
 // suites/scenario.schema.json is generated from this table (schema.ts) and a
 // test keeps the committed file in step with it.
-import type { Capability } from '../../reference/control.ts';
+import { IDENTITY_LEVELS, type Capability } from '../../profile/control.ts';
 import { SIGNATURE_LAYOUTS } from '../../profile/http-signature.ts';
 import { MESSAGE_KINDS } from '../../profile/cashpack/schemas.ts';
 
@@ -101,7 +101,7 @@ export const ACTIONS = {
     required: ['key', 'of'],
   },
   'provision-principal': { summary: 'register a funded Principal with a new key', params: { key: KEY, balance: T, asset: ANY }, required: ['key', 'balance'], capability: 'provision' },
-  'provision-redeemer': { summary: 'register an identified redeemer at an identity level', params: { key: KEY, identity_level: INT_OR_T(0, 3) }, required: ['key', 'identity_level'], capability: 'provision' },
+  'provision-redeemer': { summary: 'register an identified redeemer at an identity level', params: { key: KEY, identity_level: INT_OR_T(IDENTITY_LEVELS.min, IDENTITY_LEVELS.max) }, required: ['key', 'identity_level'], capability: 'provision' },
   'provision-staff': { summary: 'register an Operator staff key (reads any status)', params: { key: KEY }, required: ['key'], capability: 'provision' },
   cancel: { summary: 'cancel a pack as the Operator; the result is the HTTP response', params: { pack_id: T }, required: ['pack_id'], capability: 'cancel' },
   balance: { summary: "read a Principal's or redeemer's balance", params: { principal: KEY, redeemer: KEY }, required: [], capability: 'balance' },

@@ -3,9 +3,7 @@
 // the environment. openTarget (target.ts) turns it into running adapters.
 import type { OkpJwk } from '../../profile/jwk.ts';
 
-/** The test-control capabilities of PROFILE.md §12. */
-export const CAPABILITIES = ['provision', 'clock', 'cancel', 'balance', 'fulfil'] as const;
-export type Capability = (typeof CAPABILITIES)[number];
+import type { Capability } from '../../profile/control.ts';
 
 /** An Ed25519 key read from a JWK file with `d`. */
 export interface KeyCredential {

@@ -5,7 +5,7 @@
 // answer other than 200 or 404 is noted in the report).
 import { interceptSend } from '../adapters/intercept.ts';
 import type { HttpRole, WireRequest } from '../adapters/types.ts';
-import { CAPABILITIES, type Capability } from './config.ts';
+import { CAPABILITIES, type Capability } from '../../profile/control.ts';
 
 const CONTROL_PREFIX = '/_control/';
 

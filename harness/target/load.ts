@@ -7,9 +7,10 @@ import { basename, dirname, resolve } from 'node:path';
 import Ajv2020 from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import YAML, { isMap, isPair, isScalar, isSeq, LineCounter, type Document, type Node as YamlNode } from 'yaml';
+import type { Capability } from '../../profile/control.ts';
 import { HarnessError } from '../errors.ts';
 import { didYouMean } from '../text.ts';
-import type { AdapterConfig, AppRoleConfig, Capability, HttpRoleConfig, KeyCredential, RoleCredentials, TargetConfig } from './config.ts';
+import type { AdapterConfig, AppRoleConfig, HttpRoleConfig, KeyCredential, RoleCredentials, TargetConfig } from './config.ts';
 import { readKeyFile } from './keys.ts';
 
 const SCHEMA_URL = new URL('./target.schema.json', import.meta.url);

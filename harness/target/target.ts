@@ -10,10 +10,11 @@ import { loadModuleRole, moduleRole, type CreateRole, type HttpRoleName } from '
 import { spawnProcessRole } from '../adapters/process.ts';
 import { TransportError, type HttpRole, type PayingAppRole } from '../adapters/types.ts';
 import { HarnessError } from '../errors.ts';
+import type { Capability } from '../../profile/control.ts';
 import type { TargetDescription } from '../report/model.ts';
 import { createRole as createReferenceRole } from '../../reference/adapter.ts';
 import { startReference, type ReferenceOptions } from '../../reference/start.ts';
-import type { AppRoleConfig, Capability, HttpRoleConfig, RoleCredentials, TargetConfig } from './config.ts';
+import type { AppRoleConfig, HttpRoleConfig, RoleCredentials, TargetConfig } from './config.ts';
 import { discoverCapabilities, discoverPlaintextUrl, withControlToken, type Discovery } from './control.ts';
 import { unreachable } from './preflight.ts';
 

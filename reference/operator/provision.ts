@@ -1,6 +1,7 @@
 // Provisioning through the test-control interface (PROFILE.md §12): Principals
 // (spec §1.2 identified account holders), redeemers with an identity level
 // (PROFILE.md §4.8) and staff keys that act as the Operator for status reads.
+import { isIdentityLevel } from '../../profile/control.ts';
 import { isBalance, readJwk, type OkpJwk } from '../../profile/index.ts';
 import { validateMessage, type AssetDescriptor } from '../../profile/cashpack/index.ts';
 import { failure, success, type OperatorContext, type Attempt } from './context.ts';
@@ -40,7 +41,7 @@ const MEMBER_CHECKS = {
     return check.ok ? undefined : check.errors.join('; ');
   },
   balance: (v) => (isBalance(v) ? undefined : 'must be an amount or "0"'),
-  identity_level: (v) => (Number.isInteger(v) && (v as number) >= 0 && (v as number) <= 3 ? undefined : 'must be an integer 0..3'),
+  identity_level: (v) => (isIdentityLevel(v) ? undefined : 'must be an integer 0..3'),
 } satisfies Record<string, MemberCheck>;
 
 type Member = keyof typeof MEMBER_CHECKS;

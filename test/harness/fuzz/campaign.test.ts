@@ -11,7 +11,7 @@ import type { ScenarioTarget } from '../../../harness/scenarios/context.ts';
 import { executeScenario } from '../../../harness/scenarios/execute.ts';
 import { loadSuiteFile } from '../../../harness/scenarios/load.ts';
 import { findRequirement } from '../../../profile/registry.ts';
-import type { Capability } from '../../../reference/control.ts';
+import type { Capability } from '../../../profile/control.ts';
 import { startReference, type RunningReference } from '../../../reference/start.ts';
 import { startFaultyOperator, type Fault, type FaultyOperator } from './faulty-operator.ts';
 

@@ -6,7 +6,7 @@ import { createSigningKey } from '../../../profile/cashpack/index.ts';
 import { executeScenario } from '../../../harness/scenarios/execute.ts';
 import { parseSuite } from '../../../harness/scenarios/load.ts';
 import { findRequirement } from '../../../profile/registry.ts';
-import type { Capability } from '../../../reference/control.ts';
+import type { Capability } from '../../../profile/control.ts';
 import { startReference, type RunningReference } from '../../../reference/start.ts';
 
 const ALL: Capability[] = ['provision', 'clock', 'cancel', 'balance', 'fulfil'];

@@ -1,0 +1,15 @@
+// The test-control vocabulary of PROFILE.md §12, owned here: the reference
+// serves it, the harness speaks it, and the JSON Schemas that name it (the
+// scenario schema is generated from these constants; the target-file schema
+// is checked against them by a test) say the same.
+
+/** The capabilities a target may list at `GET /_control/capabilities`. */
+export const CAPABILITIES = ['provision', 'clock', 'cancel', 'balance', 'fulfil'] as const;
+export type Capability = (typeof CAPABILITIES)[number];
+
+/** The identity levels a redeemer is provisioned at (`identity_level`, and the policy's `required_identity_level`, PROFILE.md §4.8). */
+export const IDENTITY_LEVELS = { min: 0, max: 3 } as const;
+
+export function isIdentityLevel(value: unknown): value is number {
+  return Number.isInteger(value) && (value as number) >= IDENTITY_LEVELS.min && (value as number) <= IDENTITY_LEVELS.max;
+}
