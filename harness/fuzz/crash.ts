@@ -7,7 +7,7 @@ import type { PolicyDocument } from '../../profile/cashpack/index.ts';
 import { PROFILE_ID } from '../../profile/index.ts';
 import { HarnessError } from '../errors.ts';
 import type { Exchange } from './client.ts';
-import { COMMAND_KINDS, type CommandSpec } from './commands.ts';
+import { COMMAND_KINDS, type CommandSpec } from './spec.ts';
 import type { MismatchDetail } from './mismatch.ts';
 import type { BalanceChoice, RunSetup } from './world.ts';
 

@@ -3,7 +3,8 @@
 // every answer with the model, and campaigns that shrink what they find into a
 // crash file and a regression scenario.
 export { FUZZ_CAPABILITIES, MAX_LANES, openContext, replayCrash, runCampaign, runOnce, type Budget, type CampaignOptions, type CampaignProgress, type CampaignResult, type FoundFailure, type Phase, type ReplayOutcome } from './campaign.ts';
-export { COMMAND_ARBITRARIES, commandsArbitrary, describe as describeCommand, FuzzCommand, type CommandSpec } from './commands.ts';
+export { COMMAND_ARBITRARIES, commandsArbitrary, FuzzCommand } from './commands.ts';
+export { describe as describeCommand, type CommandSpec } from './spec.ts';
 export { LaneFailure, Run, type RunModel } from './lanes.ts';
 export { CRASH_FORMAT, readCrashFile, type CrashFile } from './crash.ts';
 export { HarnessFault, Mismatch, type MismatchDetail } from './mismatch.ts';

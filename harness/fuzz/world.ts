@@ -9,7 +9,7 @@
 import { formatTimestamp, newUuid, parseTimestamp, signRequest, toAmount } from '../../profile/index.ts';
 import { createSigningKey, type CashPack, type PolicyDocument, type SigningKey } from '../../profile/cashpack/index.ts';
 import type { WireRequest } from '../adapters/types.ts';
-import type { CommandSpec } from './commands.ts';
+import type { CommandSpec } from './spec.ts';
 import { ExchangeLog, jsonRequest, type FuzzClient, type Reply } from './client.ts';
 import { HarnessFault, Mismatch } from './mismatch.ts';
 import { assetKey, OperatorModel, type CashpackMessage, type ModelPolicy } from './model.ts';
