@@ -47,6 +47,21 @@ export interface Requirement {
   readonly unverifiable?: string;
 }
 
+/**
+ * The sections a requirement restates, as reports name them: the spec's
+ * ("§4.7.3"), then PROFILE.md's ("PROFILE §5"); a PROFILE-level requirement
+ * names only PROFILE.md's.
+ */
+export function sectionsOf(r: Requirement): string[] {
+  const profile = (r.profile_sections ?? []).map((s) => `PROFILE ${s}`);
+  return r.level === 'PROFILE' ? profile : [...r.sections, ...profile];
+}
+
+/** The sections of several requirements, each once, in the order they first appear. */
+export function sectionsOfAll(requirements: Iterable<Requirement>): string[] {
+  return [...new Set([...requirements].flatMap(sectionsOf))];
+}
+
 /** One problem in a registry: which entry, which field, what was expected. */
 export interface RegistryIssue {
   readonly entry: string;

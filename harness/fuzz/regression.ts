@@ -5,7 +5,7 @@
 // it fails where the fuzzer saw the difference; against a correct one it passes.
 // `run --scenario FILE` and `replay FILE` run it.
 import YAML from 'yaml';
-import { findRequirement } from '../../profile/registry.ts';
+import { findRequirement, sectionsOfAll } from '../../profile/registry.ts';
 import { toAmount } from '../../profile/index.ts';
 import { parseSuite } from '../scenarios/load.ts';
 import type { Suite } from '../scenarios/types.ts';
@@ -66,7 +66,7 @@ export function regressionText(input: RegressionInput, file = `regression-${inpu
     suite: `fuzz-${seed}`,
     title: `Fuzzer regression, seed ${seed}${unreproduced ? ' (does not reproduce the finding)' : ''}`,
     ...(unreproduced ? { reproduces: false } : {}),
-    sections: sectionsOf(requirements),
+    sections: sectionsOfIds(requirements),
     role: 'operator',
     info: [
       ...(unreproduced
@@ -96,15 +96,9 @@ export function regressionText(input: RegressionInput, file = `regression-${inpu
   return `# Fuzzer regression scenario: cpr-conformance replay ${file}\n${YAML.stringify(doc, { lineWidth: 0 })}`;
 }
 
-function sectionsOf(requirements: readonly string[]): string[] {
-  const out: string[] = [];
-  for (const id of requirements) {
-    const r = findRequirement(id);
-    for (const s of r?.sections ?? []) out.push(s);
-    for (const s of r?.profile_sections ?? []) out.push(`PROFILE ${s}`);
-  }
-  const unique = [...new Set(out)];
-  return unique.length > 0 ? unique : ['§7.1'];
+function sectionsOfIds(requirements: readonly string[]): string[] {
+  const sections = sectionsOfAll(requirements.flatMap((id) => findRequirement(id) ?? []));
+  return sections.length > 0 ? sections : ['§7.1'];
 }
 
 function truncate(text: string, max: number): string {

@@ -6,7 +6,7 @@
 // when a check of it passed and nothing that should have exercised it was
 // skipped or broke down, and a run is `conformant` only when every deciding
 // requirement of the target's roles passed.
-import { ROLES, type Level, type Requirement, type Role } from '../../profile/registry.ts';
+import { ROLES, sectionsOf, type Level, type Requirement, type Role } from '../../profile/registry.ts';
 import { UNTESTED, type BaselineDiff, type Report, type Coverage, type HarnessIssue, type Outcome, type RequirementResult, type RequirementStatus, type Summary, type TestResult, type Verdict } from './model.ts';
 import { atStep } from './wording.ts';
 
@@ -53,7 +53,7 @@ export function requirementResults(registry: readonly Requirement[], tests: read
         id: r.id,
         level: r.level,
         roles: r.roles,
-        sections: r.level === 'PROFILE' ? (r.profile_sections ?? []).map((s) => `PROFILE ${s}`) : [...r.sections, ...(r.profile_sections ?? []).map((s) => `PROFILE ${s}`)],
+        sections: sectionsOf(r),
         family: r.family,
         summary: r.summary,
         status,

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import Ajv2020 from 'ajv/dist/2020.js';
 import type { ErrorObject } from 'ajv';
 import YAML, { LineCounter, isMap, isSeq, type Document, type Node } from 'yaml';
-import { loadRegistry } from '../../profile/registry.ts';
+import { loadRegistry, sectionsOfAll } from '../../profile/registry.ts';
 import { HarnessError } from '../errors.ts';
 import { scenarioSchema } from './schema.ts';
 import { referencedNames } from './template.ts';
@@ -114,7 +114,8 @@ function toSuite(raw: RawSuite, file: string, lineOf: (path: (string | number)[]
       steps,
       file,
       line: where([]),
-      sections: raw.sections,
+      // The scenario's own sections: those its requirements restate, not the whole file's.
+      sections: sectionsOfAll(s.requirements.map((id) => registry.get(id)!)),
       suite: raw.suite,
     };
     checkSemantics(scenario, registry, file);

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { HarnessError } from '../../../harness/errors.ts';
 import { loadSuites, parseSuite, SUITES_DIR } from '../../../harness/scenarios/load.ts';
 import { scenarioSchemaText } from '../../../harness/scenarios/schema.ts';
+import { loadRegistry, sectionsOf, sectionsOfAll } from '../../../profile/registry.ts';
 
 const HEADER = `suite: probe
 title: probe
@@ -83,5 +84,31 @@ describe('a bad scenario file fails with its file, line and reason', () => {
     const a = parseSuite(HEADER + ok, 'a.yaml');
     expect(a.scenarios[0]!.id).toBe('TOK-ONCE-901');
     expect(() => loadSuites([join(SUITES_DIR, 'cpr', '5.1-retrieval-token.yaml'), join(SUITES_DIR, 'cpr', '5.1-retrieval-token.yaml')])).toThrow(/already used/);
+  });
+});
+
+describe('a scenario names its own spec sections', () => {
+  const registry = new Map(loadRegistry().map((r) => [r.id, r]));
+  const suites = loadSuites();
+
+  it('the sections its requirements restate, not the whole file\'s list', () => {
+    for (const scenario of suites.flatMap((s) => s.scenarios)) {
+      expect(scenario.sections, scenario.id).toEqual(sectionsOfAll(scenario.requirements.map((id) => registry.get(id)!)));
+    }
+    // TOK-ONCE-001 proves §3.1's single use through the token of §5.1; its file lists more.
+    const tokenOnce = suites.flatMap((s) => s.scenarios).find((s) => s.id === 'TOK-ONCE-001')!;
+    const file = suites.find((s) => s.file === tokenOnce.file)!;
+    expect(tokenOnce.sections.length).toBeGreaterThan(0);
+    expect(tokenOnce.sections.length).toBeLessThan(file.sections.length);
+  });
+
+  it('a PROFILE-level requirement names PROFILE.md sections only', () => {
+    // CPP-ERR-1 restates spec §7.1 at PROFILE level: its sections are PROFILE.md's.
+    const profileLevel = registry.get('CPP-ERR-1')!;
+    expect(profileLevel.level).toBe('PROFILE');
+    expect(profileLevel.sections.length).toBeGreaterThan(0);
+    expect(sectionsOf(profileLevel)).toEqual(profileLevel.profile_sections!.map((s) => `PROFILE ${s}`));
+    const spec = loadRegistry().find((r) => r.level === 'MUST' && r.sections.length > 0)!;
+    expect(sectionsOf(spec).slice(0, spec.sections.length)).toEqual(spec.sections);
   });
 });
