@@ -89,15 +89,11 @@ interface Pending {
   readonly timer: NodeJS.Timeout;
 }
 
+/** Starts the child and resolves once its ready line came (or rejects with why not, within the start deadline). */
 function startSession(command: readonly string[], options: ProcessRoleOptions): Promise<Session> {
   const [file, ...args] = command;
   if (file === undefined || file === '') throw new TypeError('a process command has at least the program to run');
-  const description = command.join(' ');
-  const timeoutMs = options.timeoutMs ?? 10_000;
-  const startTimeoutMs = options.startTimeoutMs ?? 5_000;
-  const maxLineBytes = options.maxLineBytes ?? 16 * 1024 * 1024;
-
-  const child: ChildProcess = spawn(file, args, {
+  const child = spawn(file, args, {
     cwd: options.cwd,
     env: {
       ...process.env,
@@ -109,158 +105,180 @@ function startSession(command: readonly string[], options: ProcessRoleOptions): 
     },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
+  return new ChildSession(child, command.join(' '), options).ready();
+}
 
-  const pending = new Map<number, Pending>();
-  let nextId = 1;
-  let failure: TransportError | undefined;
-  let exited = false;
-  let stderrTail = '';
-  let authority: string | undefined;
-  let onReady: { resolve: () => void; reject: (error: TransportError) => void } | undefined;
-  let closing: Promise<void> | undefined;
-  const exit = new Promise<void>((resolve) => child.once('close', () => resolve()));
+/**
+ * One child speaking the protocol: JSON lines in, answers matched to calls by
+ * id. The first failure (exit, crash, broken protocol, start deadline) ends the
+ * session: every call in flight, and every later one, fails with it.
+ */
+class ChildSession implements Session {
+  authority: string | undefined;
+  readonly #pending = new Map<number, Pending>();
+  readonly #exit: Promise<void>;
+  readonly #timeoutMs: number;
+  readonly #maxLineBytes: number;
+  #nextId = 1;
+  #failure: TransportError | undefined;
+  #exited = false;
+  #stderrTail = '';
+  #partial = '';
+  #onReady: { resolve: () => void; reject: (error: TransportError) => void } | undefined;
+  #closing: Promise<void> | undefined;
 
-  const withStderr = (text: string) => {
-    const tail = stderrTail.trim();
+  constructor(
+    private readonly child: ChildProcess,
+    readonly description: string,
+    private readonly options: ProcessRoleOptions,
+  ) {
+    this.#timeoutMs = options.timeoutMs ?? 10_000;
+    this.#maxLineBytes = options.maxLineBytes ?? 16 * 1024 * 1024;
+    this.#exit = new Promise<void>((resolve) => child.once('close', () => resolve()));
+    const decoder = new StringDecoder('utf8');
+    child.stdout!.on('data', (chunk: Buffer) => this.#read(decoder.write(chunk)));
+    child.stderr!.on('data', (chunk: Buffer) => {
+      this.#stderrTail = (this.#stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL);
+    });
+    child.stdin!.on('error', () => {
+      // EPIPE when the child is gone: its exit is reported by the close handler.
+    });
+    child.once('error', (error: Error) => this.#fail(new TransportError('UNAVAILABLE', `${description} could not be started: ${error.message}`)));
+    child.once('close', (code: number | null, signal: NodeJS.Signals | null) => {
+      this.#exited = true;
+      if (this.#partial.trim() !== '') this.#onLine(this.#partial);
+      const status = signal ? `signal ${signal}` : `exit code ${String(code)}`;
+      this.#fail(new TransportError('CLOSED', this.#withStderr(this.#closing ? `${description} was closed (${status})` : `${description} exited (${status})`)));
+    });
+  }
+
+  /** Resolves with the session once the ready line came. */
+  ready(): Promise<Session> {
+    const startTimeoutMs = this.options.startTimeoutMs ?? 5_000;
+    return new Promise<Session>((resolve, reject) => {
+      const timer = setTimeout(() => this.#fail(new TransportError('TIMEOUT', this.#withStderr(`${this.description}: no ready line within ${startTimeoutMs} ms`))), startTimeoutMs);
+      this.#onReady = {
+        resolve: () => {
+          clearTimeout(timer);
+          resolve(this);
+        },
+        reject: (error) => {
+          clearTimeout(timer);
+          this.#onReady = undefined;
+          reject(error);
+        },
+      };
+    });
+  }
+
+  call(method: 'http' | 'read' | 'derive', params: unknown, callTimeoutMs = this.#timeoutMs): Promise<unknown> {
+    if (this.#failure) return Promise.reject(this.#failure);
+    const id = this.#nextId++;
+    return new Promise<unknown>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.#pending.delete(id);
+        reject(new TransportError('TIMEOUT', `${this.description}: no answer to ${method} #${id} within ${callTimeoutMs} ms`));
+      }, callTimeoutMs);
+      this.#pending.set(id, { method, resolve, reject, timer });
+      this.child.stdin!.write(`${JSON.stringify({ id, method, params })}\n`);
+    });
+  }
+
+  close(): Promise<void> {
+    this.#closing ??= (async () => {
+      this.#fail(new TransportError('CLOSED', `${this.description} was closed by the harness`), false);
+      this.child.stdin!.end();
+      await Promise.race([this.#exit, delay(CLOSE_GRACE_MS)]);
+      if (!this.#exited) {
+        this.child.kill('SIGKILL');
+        await Promise.race([this.#exit, delay(1000)]);
+      }
+    })();
+    return this.#closing;
+  }
+
+  #withStderr(text: string): string {
+    const tail = this.#stderrTail.trim();
     return tail === '' ? text : `${text}; stderr: ${tail}`;
-  };
+  }
 
   /** The session is over: every call in flight, and every later one, fails with this error. */
-  const fail = (error: TransportError, kill = true) => {
-    if (failure) return;
-    failure = error;
-    onReady?.reject(error);
-    for (const call of pending.values()) {
+  #fail(error: TransportError, kill = true): void {
+    if (this.#failure) return;
+    this.#failure = error;
+    this.#onReady?.reject(error);
+    for (const call of this.#pending.values()) {
       clearTimeout(call.timer);
       call.reject(error);
     }
-    pending.clear();
-    if (kill && !exited) child.kill('SIGKILL');
-  };
+    this.#pending.clear();
+    if (kill && !this.#exited) this.child.kill('SIGKILL');
+  }
 
-  const onLine = (line: string) => {
-    if (failure || line.trim() === '') return;
+  /** stdout: UTF-8 lines of bounded length. */
+  #read(text: string): void {
+    if (this.#failure) return;
+    this.#partial += text;
+    let newline: number;
+    while ((newline = this.#partial.indexOf('\n')) >= 0) {
+      const line = this.#partial.slice(0, newline);
+      this.#partial = this.#partial.slice(newline + 1);
+      this.#onLine(line);
+    }
+    if (this.#partial.length > this.#maxLineBytes) this.#fail(new TransportError('PROTOCOL', `${this.description}: a line on stdout is longer than ${this.#maxLineBytes} bytes`));
+  }
+
+  #onLine(line: string): void {
+    if (this.#failure || line.trim() === '') return;
     let message: unknown;
     try {
       message = JSON.parse(line);
     } catch {
-      return fail(new TransportError('PROTOCOL', withStderr(`${description}: a line on stdout is not JSON: ${preview(line)}`)));
+      return this.#fail(new TransportError('PROTOCOL', this.#withStderr(`${this.description}: a line on stdout is not JSON: ${preview(line)}`)));
     }
-    if (onReady) return ready(message);
+    if (this.#onReady) this.#hello(message);
+    else this.#answer(message, line);
+  }
+
+  #hello(message: unknown): void {
+    const hello = (message ?? {}) as { ready?: unknown; protocol?: unknown; roles?: unknown; authority?: unknown };
+    if (hello.ready !== true || hello.protocol !== PROCESS_PROTOCOL) {
+      return this.#fail(new TransportError('PROTOCOL', `${this.description}: the first line must be {"ready":true,"protocol":"${PROCESS_PROTOCOL}","roles":[...]}, got ${preview(JSON.stringify(message))}`));
+    }
+    if (!Array.isArray(hello.roles) || !hello.roles.includes(this.options.role)) {
+      return this.#fail(new TransportError('PROTOCOL', `${this.description}: the child offers roles ${JSON.stringify(hello.roles)}, not ${this.options.role}`));
+    }
+    if (typeof hello.authority === 'string' && hello.authority !== '') this.authority = hello.authority;
+    const waiter = this.#onReady;
+    this.#onReady = undefined;
+    waiter?.resolve();
+  }
+
+  #answer(message: unknown, line: string): void {
     const { id } = (message ?? {}) as { id?: unknown };
     if (typeof message !== 'object' || message === null || !Number.isSafeInteger(id)) {
-      return fail(new TransportError('PROTOCOL', `${description}: an answer is {"id":N,"result":...} or {"id":N,"error":{...}}, got ${preview(line)}`));
+      return this.#fail(new TransportError('PROTOCOL', `${this.description}: an answer is {"id":N,"result":...} or {"id":N,"error":{...}}, got ${preview(line)}`));
     }
-    const call = pending.get(id as number);
+    const call = this.#pending.get(id as number);
     if (!call) {
       // A late answer to a call that already timed out is expected; an id never sent is not.
-      if ((id as number) < nextId && (id as number) > 0) return;
-      return fail(new TransportError('PROTOCOL', `${description}: an answer to id ${String(id)}, which was never sent`));
+      if ((id as number) < this.#nextId && (id as number) > 0) return;
+      return this.#fail(new TransportError('PROTOCOL', `${this.description}: an answer to id ${String(id)}, which was never sent`));
     }
-    pending.delete(id as number);
+    this.#pending.delete(id as number);
     clearTimeout(call.timer);
     const answer = message as { result?: unknown; error?: unknown };
     if ('error' in answer) {
       const { code, message: text } = (answer.error ?? {}) as { code?: unknown; message?: unknown };
       // An error answer is the implementation's failure on this call: a crash, unless it names a transport code.
       const mapped = typeof code === 'string' && TRANSPORT_CODES.has(code) ? (code as TransportError['code']) : 'CRASHED';
-      call.reject(new TransportError(mapped, `${description}: ${call.method} failed: ${String(code)}: ${String(text)}`));
+      call.reject(new TransportError(mapped, `${this.description}: ${call.method} failed: ${String(code)}: ${String(text)}`));
     } else if ('result' in answer) {
       call.resolve(answer.result);
     } else {
-      call.reject(new TransportError('PROTOCOL', `${description}: the answer to ${call.method} #${String(id)} has neither result nor error`));
+      call.reject(new TransportError('PROTOCOL', `${this.description}: the answer to ${call.method} #${String(id)} has neither result nor error`));
     }
-  };
-
-  const ready = (message: unknown) => {
-    const hello = (message ?? {}) as { ready?: unknown; protocol?: unknown; roles?: unknown; authority?: unknown };
-    if (hello.ready !== true || hello.protocol !== PROCESS_PROTOCOL) {
-      return fail(new TransportError('PROTOCOL', `${description}: the first line must be {"ready":true,"protocol":"${PROCESS_PROTOCOL}","roles":[...]}, got ${preview(JSON.stringify(message))}`));
-    }
-    if (!Array.isArray(hello.roles) || !hello.roles.includes(options.role)) {
-      return fail(new TransportError('PROTOCOL', `${description}: the child offers roles ${JSON.stringify(hello.roles)}, not ${options.role}`));
-    }
-    if (typeof hello.authority === 'string' && hello.authority !== '') authority = hello.authority;
-    const waiter = onReady;
-    onReady = undefined;
-    waiter?.resolve();
-  };
-
-  // stdout: UTF-8 lines of bounded length.
-  const decoder = new StringDecoder('utf8');
-  let partial = '';
-  child.stdout!.on('data', (chunk: Buffer) => {
-    if (failure) return;
-    partial += decoder.write(chunk);
-    let newline: number;
-    while ((newline = partial.indexOf('\n')) >= 0) {
-      const line = partial.slice(0, newline);
-      partial = partial.slice(newline + 1);
-      onLine(line);
-    }
-    if (partial.length > maxLineBytes) fail(new TransportError('PROTOCOL', `${description}: a line on stdout is longer than ${maxLineBytes} bytes`));
-  });
-  child.stderr!.on('data', (chunk: Buffer) => {
-    stderrTail = (stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL);
-  });
-  child.stdin!.on('error', () => {
-    // EPIPE when the child is gone: its exit is reported by the close handler.
-  });
-  child.once('error', (error: Error) => {
-    fail(new TransportError('UNAVAILABLE', `${description} could not be started: ${error.message}`));
-  });
-  child.once('close', (code: number | null, signal: NodeJS.Signals | null) => {
-    exited = true;
-    if (partial.trim() !== '') onLine(partial);
-    const status = signal ? `signal ${signal}` : `exit code ${String(code)}`;
-    fail(new TransportError('CLOSED', withStderr(closing ? `${description} was closed (${status})` : `${description} exited (${status})`)));
-  });
-
-  const session: Session = {
-    description,
-    get authority() {
-      return authority;
-    },
-    call(method, params, callTimeoutMs = timeoutMs) {
-      if (failure) return Promise.reject(failure);
-      const id = nextId++;
-      return new Promise<unknown>((resolve, reject) => {
-        const timer = setTimeout(() => {
-          pending.delete(id);
-          reject(new TransportError('TIMEOUT', `${description}: no answer to ${method} #${id} within ${callTimeoutMs} ms`));
-        }, callTimeoutMs);
-        pending.set(id, { method, resolve, reject, timer });
-        child.stdin!.write(`${JSON.stringify({ id, method, params })}\n`);
-      });
-    },
-    close() {
-      closing ??= (async () => {
-        fail(new TransportError('CLOSED', `${description} was closed by the harness`), false);
-        child.stdin!.end();
-        await Promise.race([exit, delay(CLOSE_GRACE_MS)]);
-        if (!exited) {
-          child.kill('SIGKILL');
-          await Promise.race([exit, delay(1000)]);
-        }
-      })();
-      return closing;
-    },
-  };
-
-  return new Promise<Session>((resolve, reject) => {
-    const timer = setTimeout(() => fail(new TransportError('TIMEOUT', withStderr(`${description}: no ready line within ${startTimeoutMs} ms`))), startTimeoutMs);
-    onReady = {
-      resolve: () => {
-        clearTimeout(timer);
-        resolve(session);
-      },
-      reject: (error) => {
-        clearTimeout(timer);
-        onReady = undefined;
-        reject(error);
-      },
-    };
-  });
+  }
 }
 
 /** Normalizes an `http` result: { status, headers, body_base64 }. */

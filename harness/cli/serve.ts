@@ -72,11 +72,26 @@ export async function serve(argv: string[]): Promise<number> {
     process.stdout.write(describeMutants());
     return 0;
   }
+  const options = referenceOptions(values);
+  const reference = await startOrExplain(options);
+  const caFile = (values['ca-out'] as string | undefined) ?? reference.caFile;
+  if (values['ca-out'] !== undefined) writeFileSync(caFile, reference.tls.ca);
+  printFacts(reference, options, caFile, values.json === true);
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  await reference.close();
+  return 0;
+}
+
+/** The reference's options from serve's flags, each checked. */
+function referenceOptions(values: ReturnType<typeof parse>): ReferenceOptions {
   const mutant = values.mutant as string | undefined;
   if (mutant !== undefined && !MUTANTS.some((m) => m.name === mutant)) {
     throw new HarnessError('USAGE_ERROR', `unknown mutant ${JSON.stringify(mutant)}`, 'list them with: cpr-conformance serve --list-mutants');
   }
-  const options: ReferenceOptions = {
+  return {
     host: (values.host as string | undefined) ?? '127.0.0.1',
     port: integerOption('serve', 'port', values.port, 0, 65535) ?? 8443,
     plaintextPort: values['no-plaintext'] ? null : (integerOption('serve', 'plaintext-port', values['plaintext-port'], 0, 65535) ?? 8080),
@@ -89,9 +104,12 @@ export async function serve(argv: string[]): Promise<number> {
     ...optional('controlToken', values['control-token'] as string | undefined),
     ...optional('policy', values.policy === undefined ? undefined : readPolicy(values.policy as string)),
   };
-  let reference;
+}
+
+/** Starts the reference; a policy it refuses or a port it cannot take is the user's to fix, said as such. */
+async function startOrExplain(options: ReferenceOptions): Promise<Awaited<ReturnType<typeof startReference>>> {
   try {
-    reference = await startReference(options);
+    return await startReference(options);
   } catch (error) {
     if (error instanceof PolicyError) {
       throw new HarnessError('CONFIG_INVALID', `--policy: ${error.errors.join('; ')}`, 'see the Operator Policy Document members in PROFILE.md §4.8');
@@ -102,8 +120,10 @@ export async function serve(argv: string[]): Promise<number> {
     }
     throw error;
   }
-  const caFile = (values['ca-out'] as string | undefined) ?? reference.caFile;
-  if (values['ca-out'] !== undefined) writeFileSync(caFile, reference.tls.ca);
+}
+
+/** The start-up facts: one JSON line, or the lines a person reads. */
+function printFacts(reference: Awaited<ReturnType<typeof startReference>>, options: ReferenceOptions, caFile: string, json: boolean): void {
   const facts = {
     profile: PROFILE_ID,
     url: reference.url,
@@ -111,9 +131,9 @@ export async function serve(argv: string[]): Promise<number> {
     ca_file: caFile,
     clock: reference.clock.state().frozen ? 'frozen' : 'running',
     control: options.controlEnabled ? (options.controlToken ? 'enabled, bearer token required' : 'enabled') : 'disabled',
-    mutant: mutant ?? null,
+    mutant: options.mutant ?? null,
   };
-  if (values.json) {
+  if (json) {
     process.stdout.write(`${JSON.stringify(facts)}\n`);
   } else {
     process.stdout.write(
@@ -124,18 +144,12 @@ export async function serve(argv: string[]): Promise<number> {
         `  trust      CA certificate ${facts.ca_file}`,
         `  clock      ${facts.clock}${options.controlEnabled ? ' (POST /_control/clock freezes, sets and advances it)' : ''}`,
         `  control    ${facts.control}`,
-        ...(mutant ? [`  MUTANT     ${mutant}: deliberately NOT conformant`] : []),
+        ...(options.mutant ? [`  MUTANT     ${options.mutant}: deliberately NOT conformant`] : []),
         'Press Ctrl-C to stop.',
         '',
       ].join('\n'),
     );
   }
-  await new Promise<void>((resolve) => {
-    process.once('SIGINT', resolve);
-    process.once('SIGTERM', resolve);
-  });
-  await reference.close();
-  return 0;
 }
 
 function optional<K extends string, V>(key: K, value: V | undefined): Partial<Record<K, V>> {
