@@ -45,3 +45,29 @@ describe('exports', () => {
     expect(dead.map((f) => `${f} (${dirname(f)})`)).toEqual([]);
   });
 });
+
+describe('layers (README "Architecture")', () => {
+  const IMPORT = /^\s*(?:import|export)\b[^'"]*?from\s+['"](\.[^'"]+)['"]/gm;
+  /** Where each file's relative imports land, as top-level folders. */
+  const importsOf = (file: string): string[] =>
+    [...text.get(file)!.matchAll(IMPORT)].map(([, spec]) => relative(ROOT, join(ROOT, dirname(file), spec!)).split('/')[0]!);
+
+  it.each([
+    ['profile', ['profile']],
+    ['reference', ['profile', 'reference']],
+  ])('%s imports only from %j', (layer, allowed) => {
+    const crossings = [...text.keys()]
+      .filter((f) => f.startsWith(`${layer}/`))
+      .flatMap((f) => importsOf(f).filter((top) => !allowed.includes(top) && !top.endsWith('.json')).map((top) => `${f} -> ${top}/`));
+    expect(crossings).toEqual([]);
+  });
+
+  it('would see a crossing (the check can fail)', () => {
+    text.set('profile/zz-probe.ts', "import { x } from '../harness/errors.ts';\n");
+    try {
+      expect(importsOf('profile/zz-probe.ts')).toEqual(['harness']);
+    } finally {
+      text.delete('profile/zz-probe.ts');
+    }
+  });
+});
