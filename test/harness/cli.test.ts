@@ -5,12 +5,32 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
+import { main } from '../../harness/cli/main.ts';
 
 // These tests spawn the command line; under load a start takes seconds.
 vi.setConfig({ testTimeout: 60_000 });
 
 const BIN = fileURLToPath(new URL('../../bin/cpr-conformance.js', import.meta.url));
 const run = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', timeout: 20_000 });
+/**
+ * The command line in this process: main() with stdout and stderr captured. The
+ * launcher (bin/cpr-conformance.js) adds only tsx and the exit; the tests that
+ * need a real process (signals, the fuzzer's child Node, the launcher's exit)
+ * spawn it.
+ */
+async function inProcess(...args: string[]): Promise<{ status: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const out = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => ((stdout += String(chunk)), true));
+  const err = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => ((stderr += String(chunk)), true));
+  try {
+    const status = await main(args);
+    return { status, stdout, stderr };
+  } finally {
+    out.mockRestore();
+    err.mockRestore();
+  }
+}
 const runWith = (env: Record<string, string>, ...args: string[]) =>
   spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', timeout: 20_000, env: { ...process.env, ...env } });
 
@@ -47,8 +67,9 @@ describe('cpr-conformance command line', () => {
     [['help', 'rnu'], /unknown command "rnu" \(did you mean "run"\?\)/],
     // Nothing close: no guess.
     [['frobnicate-everything'], /unknown command "frobnicate-everything"\n/],
-  ])('rejects %j with a stable code, a hint and exit 2', (args, message) => {
-    const r = run(...args);
+  ])('rejects %j with a stable code, a hint and exit 2', async (args, message) => {
+    // fuzz and bench go through the launcher's child Node: spawned, as a user runs them.
+    const r = args[0] === 'fuzz' || args[0] === 'bench' || args[0] === 'frobnicate' ? run(...args) : await inProcess(...args);
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(message);
     expect(r.stderr).toMatch(/\n  hint: \S/);
@@ -70,18 +91,18 @@ describe('cpr-conformance command line', () => {
     }
   });
 
-  it.each([['--version'], ['-V'], ['version']])('prints the suite, profile, spec and Node versions with %s and exits 0', (flag) => {
-    const r = run(flag);
+  it.each([['--version'], ['-V'], ['version']])('prints the suite, profile, spec and Node versions with %s and exits 0', async (flag) => {
+    const r = flag === '--version' ? run(flag) : await inProcess(flag);
     expect(r.status).toBe(0);
     const version = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
     expect(r.stdout).toBe(`cpr-conformance ${version} (profile CPP-PROFILE-1.0; CPR-1.0 (1.0.0 Draft), CPP-001 (1.0.0 Draft); node ${process.version})\n`);
   });
 
-  it('prints a command\'s own help with help COMMAND', () => {
+  it('prints a command\'s own help with help COMMAND', async () => {
     for (const name of ['run', 'fuzz', 'report']) {
-      const r = run('help', name);
+      const r = await inProcess('help', name);
       expect(r.status).toBe(0);
-      expect(r.stdout).toBe(run(name, '--help').stdout);
+      expect(r.stdout).toBe((await inProcess(name, '--help')).stdout);
       expect(r.stdout).toMatch(new RegExp(`^Usage: cpr-conformance ${name}`));
     }
   });
