@@ -85,6 +85,13 @@ const CATALOGUE = [
   },
   // --------------------------------------------------------------- sub-interfaces
   {
+    name: 'payee-iban-mirror-spaced',
+    family: 'sub-interfaces',
+    role: 'payee',
+    description: 'the top-level copy of an IBAN is written in its printed form (groups of four, spaced), so it no longer equals rail_address.iban',
+    catches: ['PRF-RAIL-1'],
+  },
+  {
     name: 'payee-on-chain-hint-missing',
     family: 'sub-interfaces',
     role: 'payee',
@@ -126,6 +133,13 @@ const CATALOGUE = [
     role: 'payee',
     description: 'the payee offers an inline URI however long the request, beyond the 2 048-byte bound',
     catches: ['PRF-INLINE-1'],
+  },
+  {
+    name: 'payee-inline-padded',
+    family: 'delivery',
+    role: 'payee',
+    description: "the payee encodes its inline URI with the platform's padded base64 (+, / and =) instead of unpadded base64url",
+    catches: ['DLV-INLINE-1', 'PRF-B64-1'],
   },
   {
     name: 'payee-endpoint-unencoded',

@@ -7,7 +7,7 @@ import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { PROBLEM_STATUS, isProblemCode } from '../../profile/problems.ts';
 import { recomputeChainDigest, validateMessage, verifyCashPack, verifyConfirmation, type CashPack, type MessageKind, type RedemptionConfirmation } from '../../profile/cashpack/index.ts';
-import { decodeQrPng, findPayerMembers, inspectQrPng, validateCpr } from '../../profile/cpr/index.ts';
+import { decodeQrPng, findPayerMembers, inspectQrPng, parseDeliveryUri, validateCpr } from '../../profile/cpr/index.ts';
 import { verifyObject, type MessageType } from '../../profile/signing.ts';
 import cprSchema from '../../profile/schemas/cpr.schema.json' with { type: 'json' };
 import paymentSchema from '../../profile/schemas/payment.schema.json' with { type: 'json' };
@@ -107,9 +107,27 @@ export const CHECK_IMPLEMENTATIONS: Readonly<Record<CheckName, Check>> = {
   },
 
   cpr_valid: (_ctx, arg, subject) => {
-    const windowArg = typeof arg === 'object' && arg !== null ? (arg as { validity_seconds?: unknown }).validity_seconds : undefined;
+    const { validity_seconds: windowArg, rule } = (typeof arg === 'object' && arg !== null ? arg : {}) as { validity_seconds?: unknown; rule?: string };
     const result = validateCpr(bodyOf(subject), windowArg === undefined ? {} : { validitySeconds: Number(windowArg) });
+    if (rule !== undefined) {
+      // Only the named rule: a defect another rule names is for that rule's own check.
+      const broken = result.ok ? [] : result.violations.filter((v) => v.requirement === rule);
+      return judgement(broken.length === 0, `no violation of ${rule}`, broken.length === 0 ? 'none' : broken, `CPR rule ${rule} (spec §2, PROFILE.md §7)`);
+    }
     return judgement(result.ok, 'a valid CPR', result.ok ? 'valid' : result.violations, 'CPR validity (spec §2, PROFILE.md §7)');
+  },
+
+  inline_decodes_to: (_ctx, arg) => {
+    const { uri, value } = arg as { uri: unknown; value: unknown };
+    const parsed = parseDeliveryUri(uri);
+    if (parsed.kind !== 'inline') return judgement(false, 'an inline URI', parsed.kind === 'error' ? parsed.reason : `a ${parsed.kind} URI`, 'inline URI decoding (spec §4.4, PROFILE.md §8.1)');
+    let json: unknown;
+    try {
+      json = JSON.parse(parsed.json);
+    } catch {
+      return judgement(false, 'JSON', parsed.json, 'inline URI payload is JSON (spec §4.4)');
+    }
+    return judgement(isDeepStrictEqual(json, value), value, json, 'inline URI payload (spec §4.4)');
   },
 
   no_payer_data: (_ctx, _arg, subject) => {

@@ -174,7 +174,14 @@ export const CHECKS = {
     summary: "the step's body (or `value`) validates against a profile JSON Schema: cpr, payment, or a cash-pack message kind (cash-pack, status, policy, pubkey, problem, redemption-confirmation, ...)",
     arg: { oneOf: [SCHEMA_NAME, object({ of: SCHEMA_NAME, value: ANY }, ['of', 'value'])] },
   },
-  cpr_valid: { summary: 'the value is a valid CPR (spec §2, PROFILE.md §7), optionally within a validity window', arg: { oneOf: [{ const: true }, object({ validity_seconds: INT_OR_T() })] } },
+  cpr_valid: {
+    summary: 'the value is a valid CPR (spec §2, PROFILE.md §7), optionally within a validity window; with `rule`, only that registry rule is judged (the others are left to their own checks)',
+    arg: { oneOf: [{ const: true }, object({ validity_seconds: INT_OR_T(), rule: { $ref: '#/$defs/requirementId' } })] },
+  },
+  inline_decodes_to: {
+    summary: 'an inline delivery URI (std-cpr://inline/...) decodes, by the profile\'s strict rules, to JSON deeply equal to this value',
+    arg: object({ uri: T, value: ANY }, ['uri', 'value']),
+  },
   no_payer_data: { summary: 'no member anywhere is payer, authorization, settlement or payer_* (PROFILE.md §7.5)', arg: { const: true } },
   equals: { summary: 'two values are deeply equal', arg: object({ value: ANY, to: ANY }, ['value', 'to']) },
   not_equals: { summary: 'two values differ', arg: object({ value: ANY, to: ANY }, ['value', 'to']) },

@@ -33,6 +33,8 @@ export function buildCpr(input: CreateRequestInput, times: CprTimes, faults: Fau
     ...sample.other(reference, memo),
     ...(input.extensions !== undefined ? { extensions: structuredClone(input.extensions) } : {}),
   };
+  // Mutant payee-iban-mirror-spaced: the top-level copy in the printed form of an IBAN.
+  if (faults.has('payee-iban-mirror-spaced') && typeof cpr.iban === 'string') (cpr as { iban: string }).iban = cpr.iban.replace(/(.{4})(?=.)/g, '$1 ');
   // Mutant payee-payer-field-leaked: the payee's own customer reference for the payer goes out with the request.
   return faults.has('payee-payer-field-leaked') ? ({ ...cpr, payer_reference: `cust-${reference.slice(0, 8)}` } as Cpr) : cpr;
 }

@@ -134,6 +134,7 @@ const INVALID_CPR_FAULTS = [
   'payee-expiry-unbounded',
   'payee-payer-field-leaked',
   'payee-on-chain-hint-missing',
+  'payee-iban-mirror-spaced',
   'payee-request-id-upper-case',
   'payee-timestamp-offset',
 ] as const satisfies readonly MutantName[];
@@ -159,6 +160,8 @@ function qrUriOf(faults: Faults, token: string, baseUrl: string): string {
 
 /** PROFILE.md §8.1: absent when the URI would exceed 2 048 bytes. */
 function inlineUriOf(faults: Faults, cpr: Cpr): string | undefined {
+  // Mutant payee-inline-padded: the platform's base64, padded, with + and /.
+  if (faults.has('payee-inline-padded')) return `std-cpr://inline/${Buffer.from(JSON.stringify(cpr), 'utf8').toString('base64')}`;
   // Mutant payee-inline-uri-unbounded: the length bound is forgotten.
   if (faults.has('payee-inline-uri-unbounded')) return `std-cpr://inline/${encodeB64url(new TextEncoder().encode(JSON.stringify(cpr)))}`;
   const uri = buildInlineUri(cpr);

@@ -157,15 +157,17 @@ describe('run --target against a separately started serve', () => {
     child.kill('SIGTERM');
   });
 
-  it('gives the same verdict and results as the embedded run', async () => {
-    const facts = await new Promise<{ url: string; ca_file: string }>((resolve, reject) => {
-      let out = '';
-      child.stdout.on('data', (d: Buffer) => {
-        out += d.toString();
-        if (out.includes('\n')) resolve(JSON.parse(out.split('\n')[0]!) as { url: string; ca_file: string });
-      });
-      child.once('exit', (code) => reject(new Error(`serve exited with ${code}`)));
+  const started = new Promise<{ url: string; ca_file: string }>((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      if (out.includes('\n')) resolve(JSON.parse(out.split('\n')[0]!) as { url: string; ca_file: string });
     });
+    child.once('exit', (code) => reject(new Error(`serve exited with ${code}`)));
+  });
+
+  it('gives the same verdict and results as the embedded run', async () => {
+    const facts = await started;
     const viaUrl = dir();
     const embedded = dir();
     const selection = ['--only', 'TOK-', '--only', 'CPP-ISS-', '--only', 'CPP-BAL-', '--only', 'CPP-STS-', '--no-properties'];
@@ -184,5 +186,18 @@ describe('run --target against a separately started serve', () => {
     expect(local.tests.filter((t) => skippedForApp.has(t.id)).every((t) => t.status === 'passed')).toBe(true);
     expect(url.verdict).toBe(local.verdict);
     expect(readReport(join(viaUrl, 'report.json')).run.target.roles.operator?.tls).toBe('verified');
+  });
+
+  it('certifies a payee and operator without a paying application: conformant, every deciding requirement exercised', async () => {
+    // Requirements shared with the paying application (DLV-INLINE-1, PRF-RAIL-1) have payee-side
+    // scenarios that need no paying application; otherwise such a target could never be conformant.
+    const facts = await started;
+    const out = dir();
+    const r = cli('run', '--target', facts.url, '--ca', facts.ca_file, '--property-runs', '2', '--report-dir', out);
+    const report = readReport(join(out, 'report.json'));
+    expect(report.coverage.roles).toEqual(['payee', 'operator']);
+    expect(report.coverage.untested_ids).toEqual([]);
+    expect(report.verdict).toBe('conformant');
+    expect(r.status).toBe(0);
   });
 });

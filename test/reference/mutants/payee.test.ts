@@ -61,6 +61,12 @@ const PROBES: Record<MutantOfRole<'payee'>, Probe> = {
     correct: [],
     mutant: ['/payer_reference'],
   },
+  'payee-iban-mirror-spaced': {
+    observes: 'the top-level copy of an IBAN request\'s iban',
+    observe: async (payee) => (await ibanRequest(payee)).cpr.iban,
+    correct: 'DE89370400440532013000',
+    mutant: 'DE89 3704 0044 0532 0130 00',
+  },
   'payee-on-chain-hint-missing': {
     observes: 'the rail_hint of an on-chain request',
     observe: async (payee) => (await payee.createRequest({ sub_interface: 'ON_CHAIN', amount: '1000000' })).cpr.rail_hint,
@@ -73,6 +79,12 @@ const PROBES: Record<MutantOfRole<'payee'>, Probe> = {
       const created = await ibanRequest(payee);
       return decodeQrPng(Buffer.from(created.qr_png, 'base64')) === created.qr_uri;
     },
+    correct: true,
+    mutant: false,
+  },
+  'payee-inline-padded': {
+    observes: 'whether the inline URI of a request is unpadded base64url',
+    observe: async (payee) => /^std-cpr:\/\/inline\/[A-Za-z0-9_-]+$/.test((await payee.createRequest({ sub_interface: 'IBAN', amount: '1250', memo: 'm' })).inline_uri ?? ''),
     correct: true,
     mutant: false,
   },
