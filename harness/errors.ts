@@ -58,6 +58,11 @@ export const ERRORS = {
   HARNESS_INTERNAL: { scopes: ['command', 'test', 'run'], summary: 'a defect of the harness: an exception it did not expect', hint: 'please report it with the command and the message' },
   INTERRUPTED: { scopes: ['run'], summary: 'the run was interrupted (Ctrl-C or SIGTERM): the results are partial', hint: 'run again to completion for a verdict' },
   REPORT_SHARDS_MISSING: { scopes: ['run'], summary: 'report merge was given fewer shards than the run was split into', hint: 'merge every shard: cpr-conformance report merge DIR-1 ... DIR-n' },
+  FUZZ_SHARDS_MISSING: {
+    scopes: ['command'],
+    summary: 'fuzz merge was given fewer shards than the campaign was split into: nothing is published until every shard reported',
+    hint: 'merge the --out folder of every shard: cpr-conformance fuzz merge DIR-1 ... DIR-n; a shard that ended in error wrote no fuzz-shard.json: run it again',
+  },
 } as const satisfies Readonly<Record<string, ErrorEntry>>;
 
 type ErrorCode = keyof typeof ERRORS;

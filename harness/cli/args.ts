@@ -23,11 +23,25 @@ export function parseCommand<T extends Options>(command: string, argv: string[],
   }
 }
 
-export function integerOption(command: string, name: string, value: unknown, min: number, max: number): number | undefined {
+export function integerOption(command: string, name: string, value: unknown, min: number, max: number, hint = `see: cpr-conformance ${command} --help`): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
   if (typeof value !== 'string' || !/^\d+$/.test(value) || n < min || n > max) {
-    throw new HarnessError('USAGE_ERROR', `--${name} takes a whole number from ${min} to ${max}, not ${JSON.stringify(value)}`, `see: cpr-conformance ${command} --help`);
+    throw new HarnessError('USAGE_ERROR', `--${name} takes a whole number from ${min} to ${max}, not ${JSON.stringify(value)}`, hint);
   }
   return n;
+}
+
+/** Most shards a run or a campaign is split into. */
+const MAX_SHARDS = 1000;
+
+/** A `--shard i/n` value, checked: 1 <= i <= n <= 1000. */
+export function shardOption(command: string, value: unknown): { readonly index: number; readonly count: number; readonly text: string } | undefined {
+  if (value === undefined) return undefined;
+  const m = typeof value === 'string' ? /^(\d+)\/(\d+)$/.exec(value) : null;
+  const [index, count] = m ? [Number(m[1]), Number(m[2])] : [0, 0];
+  if (!m || index < 1 || index > count || count > MAX_SHARDS) {
+    throw new HarnessError('USAGE_ERROR', `--shard takes i/n with 1 <= i <= n <= ${MAX_SHARDS}, not ${JSON.stringify(value)}`, `e.g. --shard 2/4 for the second of four shards; see: cpr-conformance ${command} --help`);
+  }
+  return { index, count, text: `${index}/${count}` };
 }

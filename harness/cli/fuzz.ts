@@ -9,10 +9,13 @@ import { resolveTarget, type ResolvedTarget, type TargetChoice } from '../runner
 import { createTerminal, type Terminal } from '../runner/terminal.ts';
 import { PROJECT_ROOT } from '../scenarios/load.ts';
 import { openTarget, type Target } from '../target/target.ts';
-import { integerOption, parse } from './args.ts';
+import { integerOption, parse, shardOption } from './args.ts';
+import { shardBudget, shardSeeds, writeShardRecord } from '../fuzz/shards.ts';
 import { EXIT, HarnessError } from './errors.ts';
+import { targetChoice } from './target-options.ts';
 
 const FUZZ_HELP = `Usage: cpr-conformance fuzz [options]
+       cpr-conformance fuzz merge DIR... [--out DIR]
 
 Stateful model-based fuzzing of the Operator: random sequences of issue, renew,
 redeem, status, clock, cancel, resends, bursts of concurrent requests and
@@ -47,11 +50,25 @@ Budget:
                         run finds what N sequential runs would, while N
                         requests are in flight. A finding is written as the
                         history of the one world that failed.
+  --shard i/n           run shard i of n of the campaign (on n machines, the
+                        same --seed, --lanes and budget on each): shard 1
+                        explores with the seed itself, shard i > 1 with a seed
+                        derived from it and i. --time is each shard's own;
+                        --runs N is the campaign's, split between the shards.
+                        Always writes DIR/fuzz-shard.json; join the shards
+                        with: cpr-conformance fuzz merge DIR...
 
 Output:
   --out DIR             where crash-<seed>.json and regression-<seed>.yaml go
                         when something is found (default reports/fuzz-<time>/)
   -h, --help            show this help
+
+fuzz merge DIR... joins the --out folders of the shards of one campaign into
+--out DIR (default reports/fuzz-merged): fuzz.json, summary.md and each
+finding's crash file and regression scenario, a finding found by several
+shards (the same minimal command sequence for the same requirement) once. It
+refuses (FUZZ_SHARDS_MISSING, exit 2, nothing written) until every shard
+reported. Exit 0 nothing found, 1 findings.
 
 Progress goes to stderr; the last line of output is the throughput, "N ops/s"
 (HTTP operations per second). Replay a finding with:
@@ -66,6 +83,7 @@ usage error, unreachable target or missing capability.
 const DEFAULT_LANES = 4;
 
 export async function fuzz(argv: string[]): Promise<number> {
+  if (argv[0] === 'merge') return (await import('./fuzz-merge.ts')).fuzzMerge(argv.slice(1));
   const values = parse('fuzz', argv, {
     target: { type: 'string' },
     ca: { type: 'string' },
@@ -74,6 +92,7 @@ export async function fuzz(argv: string[]): Promise<number> {
     runs: { type: 'string' },
     seed: { type: 'string' },
     lanes: { type: 'string' },
+    shard: { type: 'string' },
     out: { type: 'string' },
     'request-timeout': { type: 'string' },
   });
@@ -84,10 +103,15 @@ export async function fuzz(argv: string[]): Promise<number> {
   if (values.time !== undefined && values.runs !== undefined) throw new HarnessError('USAGE_ERROR', 'give either --time or --runs, not both', 'see: cpr-conformance fuzz --help');
   const runs = integerOption('fuzz', 'runs', values.runs, 1, 1_000_000_000);
   const time = integerOption('fuzz', 'time', values.time, 1, 86_400);
-  const budget: Budget = runs !== undefined ? { kind: 'runs', runs } : { kind: 'time', ms: (time ?? 30) * 1000 };
-  const seed = integerOption('fuzz', 'seed', values.seed, 0, 2 ** 32 - 1) ?? randomBytes(4).readUInt32BE(0);
+  const campaignBudget: Budget = runs !== undefined ? { kind: 'runs', runs } : { kind: 'time', ms: (time ?? 30) * 1000 };
+  const shard = shardOption('fuzz', values.shard);
+  if (shard !== undefined && runs !== undefined && runs < shard.count) throw new HarnessError('USAGE_ERROR', `--runs ${runs} cannot be split between ${shard.count} shards: --runs is the campaign's, each shard needs one at least`, 'give --runs at least the number of shards, or a --time budget (each shard\'s own)');
+  const campaignSeed = integerOption('fuzz', 'seed', values.seed, 0, 2 ** 32 - 1) ?? randomBytes(4).readUInt32BE(0);
+  // A shard explores with its own seed and share (shards.ts); without --shard, the campaign's.
+  const seed = shard === undefined ? campaignSeed : shardSeeds(campaignSeed, shard.count)[shard.index - 1]!;
+  const budget = shard === undefined ? campaignBudget : shardBudget(campaignBudget, shard.index, shard.count);
   const lanes = integerOption('fuzz', 'lanes', values.lanes, 1, MAX_LANES) ?? DEFAULT_LANES;
-  const choice = targetChoiceOf(values, 'fuzz');
+  const choice = targetChoice(values, 'fuzz');
   const outDir = resolve((values.out as string | undefined) ?? join(PROJECT_ROOT, 'reports', `fuzz-${stamp(new Date())}`));
   const terminal = createTerminal();
 
@@ -95,11 +119,16 @@ export async function fuzz(argv: string[]): Promise<number> {
   const opened = await openOperator(choice, terminal, FUZZ_CAPABILITIES, requestTimeoutMs !== undefined ? { requestTimeoutMs } : {});
   try {
     const budgetText = budget.kind === 'time' ? `${budget.ms / 1000} s` : `${budget.runs} model runs`;
-    terminal.line(`cpr-conformance fuzz (${PROFILE_ID}) against ${opened.name}: seed ${seed}, ${lanes} lane${lanes === 1 ? '' : 's'}, budget ${budgetText}`);
+    const shardText = shard === undefined ? '' : `shard ${shard.text} of campaign seed ${campaignSeed}, `;
+    terminal.line(`cpr-conformance fuzz (${PROFILE_ID}) against ${opened.name}: ${shardText}seed ${seed}, ${lanes} lane${lanes === 1 ? '' : 's'}, budget ${budgetText}`);
     const progress = createProgressDisplay();
     const reproduce = ['cpr-conformance fuzz', `--seed ${seed}`, `--lanes ${lanes}`, ...targetArgs(values), budget.kind === 'runs' ? `--runs ${budget.runs}` : `--time ${budget.ms / 1000}`].join(' ');
     const result = await runCampaign({ operator: opened.operator, seed, budget, lanes, outDir, targetName: opened.name, reproduce, onProgress: (p) => progress.update(p) }).finally(() => progress.end());
     terminal.line(`${result.runs} model runs (${result.shrinks} more while shrinking), ${result.ops} HTTP operations in ${(result.elapsedMs / 1000).toFixed(1)} s`);
+    if (shard !== undefined) {
+      const record = writeShardRecord(outDir, { shard: shard.text, campaignSeed, lanes, budget: campaignBudget, target: opened.name }, result);
+      terminal.line(`shard record: ${shown(record)} (join the shards with: cpr-conformance fuzz merge DIR...)`);
+    }
     const failure = result.failure;
     if (!failure) {
       terminal.line('nothing found: every answer matched the model');
@@ -122,22 +151,6 @@ export async function fuzz(argv: string[]): Promise<number> {
   } finally {
     await opened.close();
   }
-}
-
-/** --target, --ca, --insecure as `run` reads them. */
-export function targetChoiceOf(values: Record<string, unknown>, command: string): TargetChoice {
-  const target = values.target as string | undefined;
-  const help = `see: cpr-conformance ${command} --help`;
-  if (target === undefined) {
-    if (values.ca !== undefined || values.insecure) throw new HarnessError('USAGE_ERROR', '--ca and --insecure go with --target URL', help);
-    return { kind: 'embedded' };
-  }
-  if (/^https?:\/\//i.test(target)) {
-    if (values.ca !== undefined && values.insecure) throw new HarnessError('USAGE_ERROR', 'give either --ca or --insecure, not both', help);
-    return { kind: 'url', url: target, ...(values.ca !== undefined ? { caFile: values.ca as string } : {}), insecure: values.insecure === true };
-  }
-  if (values.ca !== undefined || values.insecure) throw new HarnessError('USAGE_ERROR', '--ca and --insecure go with --target URL; a target file sets tls per role', help);
-  return { kind: 'file', path: target };
 }
 
 interface OpenedOperator {

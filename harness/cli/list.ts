@@ -4,7 +4,9 @@ import { ROLES, type Role } from '../../profile/registry.ts';
 import { loadSuites, suiteFiles } from '../scenarios/load.ts';
 import { PROPERTIES } from '../properties/catalogue.ts';
 import { selectProperties, selectScenarios } from '../runner/select.ts';
-import { parse } from './args.ts';
+import { parse, shardOption } from './args.ts';
+import { planOf, testId } from '../runner/plan.ts';
+import { shardingOf } from '../runner/timings.ts';
 import { HarnessError } from './errors.ts';
 
 const LIST_HELP = `Usage: cpr-conformance list [options]
@@ -16,6 +18,11 @@ Options:
   --only ID          as for run: a scenario ID, requirement ID, suite name or prefix
   --role ROLE        payee, paying-app or operator; repeatable
   --scenario FILE    include an extra scenario file; repeatable
+  --no-properties    as for run: the scenarios only
+  --shard i/n        as for run: only the tests of shard i of n, with the
+                     expected time of each shard
+  --shard-timings FILE
+                     as for run: balance by a report.json or a timings table
   --json             one JSON document instead of text
   -h, --help         show this help
 `;
@@ -25,6 +32,9 @@ export async function list(argv: string[]): Promise<number> {
     only: { type: 'string', multiple: true },
     role: { type: 'string', multiple: true },
     scenario: { type: 'string', multiple: true },
+    'no-properties': { type: 'boolean' },
+    shard: { type: 'string' },
+    'shard-timings': { type: 'string' },
     json: { type: 'boolean' },
   });
   if (values.help) {
@@ -34,13 +44,21 @@ export async function list(argv: string[]): Promise<number> {
   const roles = rolesOf(values.role as string[] | undefined, 'list');
   const suites = loadSuites([...suiteFiles(), ...((values.scenario as string[] | undefined) ?? []).map((f) => resolve(f))]);
   const selection = { only: (values.only as string[] | undefined) ?? [], roles };
-  const selected = selectScenarios(suites, selection);
-  const properties = selectProperties(PROPERTIES, selection);
+  const shard = shardOption('list', values.shard)?.text;
+  if (values['shard-timings'] !== undefined && shard === undefined) throw new HarnessError('USAGE_ERROR', '--shard-timings goes with --shard i/n', 'see: cpr-conformance list --help');
+  const allScenarios = selectScenarios(suites, selection);
+  const allProperties = values['no-properties'] ? [] : selectProperties(PROPERTIES, selection);
+  // The shard a run with the same selection would execute (run.ts shardingOf).
+  const sharding = shardingOf(planOf(allScenarios, allProperties), shard, values['shard-timings'] as string | undefined);
+  const inShard = sharding === undefined ? undefined : new Set(sharding.plan.map(testId));
+  const selected = allScenarios.filter((s) => inShard?.has(s.id) ?? true);
+  const properties = allProperties.filter((p) => inShard?.has(p.id) ?? true);
   const total = selected.length + properties.length;
   if (values.json) {
     const rows = selected.map((s) => ({ id: s.id, title: s.title, file: s.file, line: s.line, level: s.level, role: s.role, requirements: s.requirements, needs: s.needs }));
     const props = properties.map((p) => ({ id: p.id, title: p.title, level: p.level, role: p.role, requirements: p.requirements, needs: p.needs, default_runs: p.defaultRuns }));
-    process.stdout.write(`${JSON.stringify({ count: total, scenarios: rows, properties: props }, null, 2)}\n`);
+    const shardInfo = sharding === undefined ? {} : { shard: { shard, estimate: sharding.estimate } };
+    process.stdout.write(`${JSON.stringify({ count: total, ...shardInfo, scenarios: rows, properties: props }, null, 2)}\n`);
     return total > 0 ? 0 : 2;
   }
   let file = '';
@@ -58,6 +76,7 @@ export async function list(argv: string[]): Promise<number> {
     process.stdout.write(`  ${p.id.padEnd(18)} ${p.level.padEnd(7)} ${p.role.padEnd(10)} ${p.title} (${p.defaultRuns} cases)${needs}\n`);
   }
   process.stdout.write(`\n${selected.length} scenario(s) of ${suites.flatMap((s) => s.scenarios).length} and ${properties.length} propert${properties.length === 1 ? 'y' : 'ies'} of ${PROPERTIES.length} selected\n`);
+  if (sharding !== undefined) process.stdout.write(`shard ${shard}: ${total} of ${allScenarios.length + allProperties.length} test(s), ${sharding.estimate}\n`);
   return total > 0 ? 0 : 2;
 }
 

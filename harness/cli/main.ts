@@ -15,7 +15,7 @@ interface Command {
 }
 
 const COMMANDS: Readonly<Record<string, Command>> = {
-  run: { summary: 'certify a target (the embedded reference when none is given)', load: async () => (await import('./run.ts')).run },
+  run: { summary: 'run the suite against a target (the embedded reference when none is given): verdict and reports', load: async () => (await import('./run.ts')).run },
   list: { summary: 'list the scenarios a run would execute, with a count', load: async () => (await import('./list.ts')).list },
   explain: { summary: 'show a requirement (spec text, tests covering it) or a scenario', load: async () => (await import('./explain.ts')).explain },
   fuzz: { summary: 'stateful model-based fuzzing of an operator; failures shrunk into regression scenarios', load: async () => (await import('./fuzz.ts')).fuzz },
@@ -35,7 +35,7 @@ protocol (CPP-001), with the wire profile CPP-PROFILE-1.0 (PROFILE.md).
 
 Commands:
 ${Object.entries(COMMANDS)
-  .map(([name, c]) => `  ${name.padEnd(10)} ${c.summary}`)
+  .map(([name, c]) => `  ${name.padEnd(Math.max(...Object.keys(COMMANDS).map((n) => n.length)))}  ${c.summary}`)
   .join('\n')}
 
 Run "cpr-conformance <command> --help" (or "cpr-conformance help <command>")

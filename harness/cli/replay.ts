@@ -10,7 +10,8 @@ import { executeScenario } from '../scenarios/execute.ts';
 import { loadSuiteFile } from '../scenarios/load.ts';
 import { integerOption, parseCommand } from './args.ts';
 import { EXIT, HarnessError } from './errors.ts';
-import { openOperator, targetChoiceOf } from './fuzz.ts';
+import { openOperator } from './fuzz.ts';
+import { targetChoice } from './target-options.ts';
 
 const REPLAY_HELP = `Usage: cpr-conformance replay FILE [options]
 
@@ -48,7 +49,7 @@ export async function replay(argv: string[]): Promise<number> {
   const suite = kind === 'scenario' ? loadSuiteFile(file) : undefined;
   const terminal = createTerminal();
   const requestTimeoutMs = integerOption('replay', 'request-timeout', values['request-timeout'], 1, 600_000);
-  const opened = await openOperator(targetChoiceOf(values, 'replay'), terminal, crash ? undefined : [], requestTimeoutMs !== undefined ? { requestTimeoutMs } : {});
+  const opened = await openOperator(targetChoice(values, 'replay'), terminal, crash ? undefined : [], requestTimeoutMs !== undefined ? { requestTimeoutMs } : {});
   try {
     terminal.line(`replaying ${file} against ${opened.name}`);
     if (crash) {

@@ -1,13 +1,15 @@
 // `cpr-conformance run`: certify a target (the embedded reference when none).
+import { existsSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { readBaseline } from '../runner/baseline.ts';
 import { conformanceRun } from '../runner/run.ts';
-import type { TargetChoice } from '../runner/resolve-target.ts';
 import { createTerminal } from '../runner/terminal.ts';
-import { integerOption, parse } from './args.ts';
+import { integerOption, parse, shardOption } from './args.ts';
+import { MAX_REPEAT } from '../runner/plan.ts';
 import { EXIT, HarnessError } from './errors.ts';
+import { allowHostsOf, rerunBase, targetChoice } from './target-options.ts';
 import { rolesOf } from './list.ts';
 import { printSummary } from './summary.ts';
-import { checkAllowedHosts } from '../../reference/paying-app/hosts.ts';
 
 const RUN_HELP = `Usage: cpr-conformance run [options]
 
@@ -34,9 +36,19 @@ Selection:
   --role ROLE           payee, paying-app or operator; repeatable
   --scenario FILE       also run this scenario file (a fuzzer's regression
                         scenario, say); repeatable
-  --shard i/n           run only the i-th of n shards (every n-th test of the
-                        selection, from the i-th); join the reports with:
-                        cpr-conformance report merge DIR...
+  --shard i/n           run only the i-th of n shards of the selection, balanced
+                        by measured time (suites/timings.json; a test not in
+                        it counts as the median); every machine computes the
+                        same split from the same selection and timings. Join
+                        the reports with: cpr-conformance report merge DIR...
+  --shard-timings FILE  with --shard: balance by this file instead: a
+                        report.json of an earlier run (its tests' durations)
+                        or a table written by --write-timings
+  --repeat N            run each test N times (1 to 100) and label it
+                        stable-pass, stable-fail or flaky; a flaky test counts
+                        as failed (or error), never as a pass. A scenario runs
+                        as written each time; a property's k-th run (from 0)
+                        takes seed + k, so each run explores other cases
 
 Verdict (conformant only when every deciding requirement of the target's
 roles was exercised and passed; incomplete when nothing failed but some were
@@ -74,6 +86,10 @@ Output:
   --property-runs N     generated cases per property (default: each
                         property's own budget)
   --no-properties       run the scenarios only
+  --write-timings FILE  also write each test's time (the median with --repeat)
+                        as a timings table for --shard-timings; the committed
+                        suites/timings.json is written with --repeat 5 against
+                        the embedded reference
   -h, --help            show this help
 
 Whatever the target does, a complete report is written. Ctrl-C stops the run and writes the results so far,
@@ -95,6 +111,9 @@ export async function run(argv: string[]): Promise<number> {
     role: { type: 'string', multiple: true },
     scenario: { type: 'string', multiple: true },
     shard: { type: 'string' },
+    'shard-timings': { type: 'string' },
+    repeat: { type: 'string' },
+    'write-timings': { type: 'string' },
     strict: { type: 'boolean' },
     'profile-advisory': { type: 'boolean' },
     'allow-partial': { type: 'boolean' },
@@ -113,12 +132,14 @@ export async function run(argv: string[]): Promise<number> {
     return 0;
   }
   const roles = rolesOf(values.role as string[] | undefined, 'run');
-  const shard = values.shard as string | undefined;
-  if (shard !== undefined) {
-    const m = /^(\d+)\/(\d+)$/.exec(shard);
-    if (!m || Number(m[1]) < 1 || Number(m[1]) > Number(m[2])) throw new HarnessError('USAGE_ERROR', `--shard takes i/n with 1 <= i <= n, not ${JSON.stringify(shard)}`, 'see: cpr-conformance run --help');
-  }
-  const target = targetChoice(values);
+  const shard = shardOption('run', values.shard)?.text;
+  const shardTimings = values['shard-timings'] as string | undefined;
+  if (shardTimings !== undefined && shard === undefined) throw new HarnessError('USAGE_ERROR', '--shard-timings goes with --shard i/n: it says how to balance the shards', 'e.g. --shard 1/3 --shard-timings previous/report.json; see: cpr-conformance run --help');
+  const repeat = integerOption('run', 'repeat', values.repeat, 1, MAX_REPEAT, 'e.g. --repeat 5 runs each test five times and says which are flaky; see: cpr-conformance run --help');
+  const writeTimings = values['write-timings'] as string | undefined;
+  // Checked before the run, not after it: the folder must be there.
+  if (writeTimings !== undefined && !existsSync(dirname(resolve(writeTimings)))) throw new HarnessError('USAGE_ERROR', `--write-timings ${writeTimings}: the folder ${dirname(resolve(writeTimings))} does not exist`, 'give a file in a folder that exists, e.g. --write-timings suites/timings.json');
+  const target = targetChoice(values, 'run');
   const allowHosts = allowHostsOf(values['allow-host'] as string[] | undefined, target);
   const requestTimeoutMs = integerOption('run', 'request-timeout', values['request-timeout'], 1, 600_000);
   const unreachableAfter = integerOption('run', 'unreachable-after', values['unreachable-after'], 0, 1_000_000);
@@ -145,6 +166,9 @@ export async function run(argv: string[]): Promise<number> {
       ...(timeLimit !== undefined ? { timeLimitMs: timeLimit * 1000 } : {}),
       ...(allowHosts.length > 0 ? { allowHosts } : {}),
       ...(shard !== undefined ? { shard } : {}),
+      ...(shardTimings !== undefined ? { shardTimings } : {}),
+      ...(repeat !== undefined ? { repeat } : {}),
+      ...(writeTimings !== undefined ? { writeTimings } : {}),
       ...(values['report-dir'] !== undefined ? { reportDir: values['report-dir'] as string } : {}),
       ...(baseline !== undefined ? { baseline } : {}),
       command: ['cpr-conformance', 'run', ...argv],
@@ -154,49 +178,4 @@ export async function run(argv: string[]): Promise<number> {
   );
   printSummary(outcome.report, outcome.dir, terminal);
   return outcome.exitCode;
-}
-
-function targetChoice(values: Record<string, unknown>): TargetChoice {
-  const target = values.target as string | undefined;
-  if (target === undefined) {
-    if (values.ca !== undefined || values.insecure) throw new HarnessError('USAGE_ERROR', '--ca and --insecure go with --target URL', 'see: cpr-conformance run --help');
-    return { kind: 'embedded' };
-  }
-  if (/^https?:\/\//i.test(target)) {
-    if (values.ca !== undefined && values.insecure) throw new HarnessError('USAGE_ERROR', 'give either --ca or --insecure, not both');
-    return { kind: 'url', url: target, ...(values.ca !== undefined ? { caFile: values.ca as string } : {}), insecure: values.insecure === true };
-  }
-  if (values.ca !== undefined || values.insecure) throw new HarnessError('USAGE_ERROR', '--ca and --insecure go with --target URL; a target file sets tls per role');
-  return { kind: 'file', path: target };
-}
-
-/** --allow-host values, checked: a host or host:port, for a target with the reference paying application. */
-function allowHostsOf(given: string[] | undefined, target: TargetChoice): string[] {
-  if (given === undefined || given.length === 0) return [];
-  if (target.kind === 'url') {
-    throw new HarnessError('USAGE_ERROR', '--allow-host widens what the reference paying application may contact; a --target URL has no paying application', 'use it with no --target (the embedded reference) or a target file whose paying_app is reference/adapter.ts');
-  }
-  try {
-    return [...checkAllowedHosts(given)];
-  } catch (error) {
-    throw new HarnessError('USAGE_ERROR', `--allow-host: ${(error as Error).message.replace(/^allowedHosts: /, '')}`, 'give a host name or address, optionally with :port, e.g. --allow-host 127.0.0.2:8443');
-  }
-}
-
-/** The rerun command keeps the target options so one failure reruns alone against the same target. */
-function rerunBase(values: Record<string, unknown>): string {
-  const parts = ['npx cpr-conformance run'];
-  if (values.target !== undefined) parts.push(`--target ${shellQuote(values.target as string)}`);
-  if (values.ca !== undefined) parts.push(`--ca ${shellQuote(values.ca as string)}`);
-  if (values.insecure) parts.push('--insecure');
-  for (const host of (values['allow-host'] as string[] | undefined) ?? []) parts.push(`--allow-host ${shellQuote(host)}`);
-  if (values['request-timeout'] !== undefined) parts.push(`--request-timeout ${values['request-timeout'] as string}`);
-  for (const f of (values.scenario as string[] | undefined) ?? []) parts.push(`--scenario ${shellQuote(f)}`);
-  if (values.strict) parts.push('--strict');
-  if (values.seed !== undefined) parts.push(`--seed ${values.seed as string}`);
-  return parts.join(' ');
-}
-
-function shellQuote(s: string): string {
-  return /^[A-Za-z0-9_./:@%+=,-]+$/.test(s) ? s : `'${s.replaceAll("'", "'\\''")}'`;
 }

@@ -1,7 +1,7 @@
 // The closing lines of a run on the terminal: verdict, counts, what failed and how
 // to rerun it, and where the reports are.
 import type { Report } from '../report/model.ts';
-import { baselineNote, coverageLine, REQUIREMENT_STATUSES, VERDICT_MEANING } from '../report/wording.ts';
+import { baselineNote, coverageLine, repeatNote, REQUIREMENT_STATUSES, stabilityText, VERDICT_MEANING } from '../report/wording.ts';
 import type { Terminal } from '../runner/terminal.ts';
 
 export function printSummary(report: Report, dir: string, terminal: Terminal): void {
@@ -13,8 +13,11 @@ export function printSummary(report: Report, dir: string, terminal: Terminal): v
   const notRun = report.tests.filter(wasNotRun);
   for (const t of report.tests.filter((t) => (t.status === 'failed' || t.status === 'error') && !wasNotRun(t))) {
     const known = t.known_failure ? ' (known failure)' : '';
-    terminal.line(`${t.status === 'failed' ? 'FAIL' : t.error_code === 'HARNESS_SETUP_FAILED' ? 'SETUP FAILED' : `ERROR${t.error_code ? ` ${t.error_code}` : ''}`}${known} ${t.id} ${t.title}`);
+    const flaky = t.repeat?.stability === 'flaky' ? ' (flaky)' : '';
+    terminal.line(`${t.status === 'failed' ? 'FAIL' : t.error_code === 'HARNESS_SETUP_FAILED' ? 'SETUP FAILED' : `ERROR${t.error_code ? ` ${t.error_code}` : ''}`}${flaky}${known} ${t.id} ${t.title}`);
     if (t.reason) terminal.line(`     ${t.reason.split('\n')[0]!.slice(0, 400)}`);
+    const runs = stabilityText(t);
+    if (runs !== undefined && !flaky) terminal.line(`     ${runs}`);
     terminal.line(`     rerun: ${t.rerun}`);
   }
   for (const code of new Set(notRun.map((t) => t.error_code))) {
@@ -37,6 +40,8 @@ export function printSummary(report: Report, dir: string, terminal: Terminal): v
   if (uncovered.length > 0) terminal.line(`uncovered (no test covers them): ${uncovered.map((r) => r.id).join(', ')}`);
   const unobservable = report.requirements.filter((r) => r.unverifiable !== undefined && r.deciding).map((r) => r.id);
   if (unobservable.length > 0) terminal.line(`with a part no test can observe (see explain): ${unobservable.join(', ')}`);
+  const repeated = repeatNote(report);
+  if (repeated !== undefined) terminal.line(`repeat: ${repeated}`);
   const note = baselineNote(report);
   if (note !== undefined) terminal.line(note);
   for (const id of report.baseline_diff?.unexpected_passes ?? []) terminal.line(`  passed unexpectedly (listed as a known failure): ${id}`);

@@ -12,7 +12,7 @@ import { LabelName, Stage, Status, type Attachment, type Label, type StepResult,
 import { FileSystemWriter, md5 } from 'allure-js-commons/sdk/reporter';
 import { displayValue } from './json.ts';
 import type { CheckResult, Report, TestResult } from './model.ts';
-import { atStep, targetName, VERDICT_WORD } from './wording.ts';
+import { atStep, stabilityText, targetName, VERDICT_WORD } from './wording.ts';
 
 const ALLURE_DIR = 'allure-results';
 
@@ -76,6 +76,8 @@ function allureResult(test: TestResult, start: number, stop: number, attach: Att
     titlePath: [test.file],
     status,
     statusDetails: {
+      // Allure's own flag: a flaky test is marked so in every view, and stays failed or broken.
+      ...(test.repeat?.stability === 'flaky' ? { flaky: true } : {}),
       ...(test.reason !== undefined ? { message: statusMessage(test) } : {}),
       ...(failed.length > 0 || test.status === 'failed' || test.status === 'error' ? { trace: trace(test, failed) } : {}),
       ...(first !== undefined ? { expected: displayValue(first.expected), actual: displayValue(first.actual) } : {}),
@@ -84,7 +86,10 @@ function allureResult(test: TestResult, start: number, stop: number, attach: Att
     description: `${test.kind === 'property' ? 'Property' : 'Scenario'} ${test.id} (${test.file}); requirements ${test.requirements.join(', ')}. Rerun alone: ${test.rerun}`,
     steps: steps(test, start, stop),
     attachments,
-    parameters: test.seed !== undefined ? [{ name: 'seed', value: String(test.seed) }, ...(test.path ? [{ name: 'path', value: test.path }] : [])] : [],
+    parameters: [
+      ...(test.seed !== undefined ? [{ name: 'seed', value: String(test.seed) }, ...(test.path ? [{ name: 'path', value: test.path }] : [])] : []),
+      ...(test.repeat !== undefined ? [{ name: 'runs', value: stabilityText(test) ?? '', excluded: true }] : []),
+    ],
     labels: labels(test),
     links: [],
     start,
@@ -151,6 +156,7 @@ function labels(test: TestResult): Label[] {
     { name: LabelName.TAG, value: test.level },
     { name: LabelName.TAG, value: test.role },
     ...(test.known_failure ? [{ name: LabelName.TAG, value: 'known-failure' }] : []),
+    ...(test.repeat !== undefined ? [{ name: LabelName.TAG, value: test.repeat.stability }] : []),
     { name: 'level', value: test.level },
     { name: 'role', value: test.role },
     { name: LabelName.FRAMEWORK, value: 'cpr-conformance' },
@@ -171,6 +177,7 @@ function environment(report: Report): Record<string, string> {
     Seed: String(run.seed),
     Strict: run.strict ? 'yes' : 'no',
     ...(run.shard !== undefined ? { Shard: run.shard } : {}),
+    ...(run.repeat !== undefined ? { Repeat: `each test ${run.repeat} times` } : {}),
     ...(run.baseline !== undefined ? { Baseline: run.baseline } : {}),
     Node: run.node_version,
     Started: run.started_at,

@@ -6,7 +6,7 @@ import { stripControl } from '../text.ts';
 import { displayValue, elideBlobs } from './json.ts';
 import { alikeErrors } from './group.ts';
 import type { CheckResult, Exchange, Outcome, Report, RequirementResult, TestResult } from './model.ts';
-import { baselineNote, coverageLine, REQUIREMENT_STATUSES, targetName, targetNotes, VERDICT_MEANING, VERDICT_WORD } from './wording.ts';
+import { baselineNote, coverageLine, repeatNote, REQUIREMENT_STATUSES, stabilityText, targetName, targetNotes, VERDICT_MEANING, VERDICT_WORD } from './wording.ts';
 
 const OUTCOMES: readonly Outcome[] = ['passed', 'failed', 'skipped', 'not-applicable', 'error'];
 
@@ -48,8 +48,27 @@ function statusClass(status: string): string {
   return (REQUIREMENT_STATUSES as readonly string[]).includes(status) || (OUTCOMES as readonly string[]).includes(status) ? `s-${status}` : 's-unknown';
 }
 
-function badge(status: string): string {
+export function badge(status: string): string {
   return `<span class="badge ${statusClass(status)}">${esc(status.replace('-', ' '))}</span>`;
+}
+
+/**
+ * The head of a self-contained page: no external resource, scripts only with
+ * this page's nonce (so nothing the target wrote can run), no referrer.
+ */
+export function pageHead(nonce: string, title: string, css: string): string[] {
+  return [
+    '<!DOCTYPE html>',
+    '<html lang="en">',
+    '<head>',
+    '<meta charset="utf-8">',
+    `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'nonce-${nonce}'">`,
+    '<meta name="referrer" content="no-referrer">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>${esc(title)}</title>`,
+    `<style>${css}</style>`,
+    '</head>',
+  ];
 }
 
 export function reportHtml(report: Report): string {
@@ -59,20 +78,12 @@ export function reportHtml(report: Report): string {
   const meaning = known ? capitalised(VERDICT_MEANING[report.verdict]) : '';
   const verdictClass = known ? `v-${report.verdict}` : 'v-error';
   const note = baselineNote(report);
+  const repeated = repeatNote(report);
   const failing = report.tests.filter((t) => t.status === 'failed' || t.status === 'error');
   return [
-    '<!DOCTYPE html>',
-    '<html lang="en">',
-    '<head>',
-    '<meta charset="utf-8">',
-    `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'nonce-${nonce}'">`,
-    '<meta name="referrer" content="no-referrer">',
-    '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    `<title>cpr-conformance: ${esc(word)} (${esc(report.run.target.name)})</title>`,
-    `<style>${CSS}</style>`,
-    '</head>',
+    ...pageHead(nonce, `cpr-conformance: ${word} (${report.run.target.name})`, CSS),
     '<body>',
-    `<header class="banner ${verdictClass}"><h1>${esc(word)}</h1><p>${esc(meaning)}${report.run.incomplete ? ' <strong>The run was cut short: results are partial.</strong>' : ''}</p><p class="coverage">${esc(capitalised(coverageLine(report.coverage)))}.</p>${note === undefined ? '' : `<p>${esc(capitalised(note))}.</p>`}${targetNotes(report.run.target).map((line) => `<p class="target-note">Target: ${esc(line)}.</p>`).join('')}</header>`,
+    `<header class="banner ${verdictClass}"><h1>${esc(word)}</h1><p>${esc(meaning)}${report.run.incomplete ? ' <strong>The run was cut short: results are partial.</strong>' : ''}</p><p class="coverage">${esc(capitalised(coverageLine(report.coverage)))}.</p>${note === undefined ? '' : `<p>${esc(capitalised(note))}.</p>`}${repeated === undefined ? '' : `<p class="repeat">Repeat: ${esc(repeated)}.</p>`}${targetNotes(report.run.target).map((line) => `<p class="target-note">Target: ${esc(line)}.</p>`).join('')}</header>`,
     '<main>',
     runSection(report),
     summarySection(report),
@@ -103,6 +114,7 @@ function runSection(report: Report): string {
     ['Duration', esc(duration(run.duration_ms))],
     ['Seed', esc(run.seed)],
     ...(run.shard === undefined ? [] : [['Shard', esc(run.shard)] as [string, string]]),
+    ...(run.repeat === undefined ? [] : [['Repeat', `each test ${esc(run.repeat)} times`] as [string, string]]),
     ['Strict', run.strict ? 'yes: SHOULD failures decide' : 'no: SHOULD failures are warnings'],
     ...(run.baseline === undefined ? [] : [['Baseline', esc(run.baseline)] as [string, string]]),
     ['Node', esc(run.node_version)],
@@ -162,7 +174,7 @@ function baselineSection(report: Report): string {
 // --- requirement matrix, by spec section ---------------------------------
 
 /** Requirements grouped by their first section, sections in numeric order: spec sections, then PROFILE, then none. */
-function sectionGroups(requirements: readonly RequirementResult[]): [string, RequirementResult[]][] {
+export function sectionGroups(requirements: readonly RequirementResult[]): [string, RequirementResult[]][] {
   const groups = new Map<string, RequirementResult[]>();
   for (const r of requirements) {
     const key = r.sections[0] ?? '(no section)';
@@ -252,7 +264,7 @@ function failureArticle(test: TestResult): string {
   const passed = test.checks.filter((c) => c.passed);
   return [
     `<article class="failure" id="${anchor('f', test.id)}">`,
-    `<h3>${badge(test.status)} <span class="id">${esc(test.id)}</span> ${esc(test.title)}</h3>`,
+    `<h3>${badge(test.status)}${stabilityBadge(test)} <span class="id">${esc(test.id)}</span> ${esc(test.title)}</h3>`,
     `<p class="meta">${esc(test.file)} · ${esc(test.kind)} · ${esc(test.role)} · ${esc(test.level)} · ${esc(test.sections.join(', '))} · requirements ${test.requirements.map((id) => link('r', id)).join(' ')} · ${esc(duration(test.duration_ms))}</p>`,
     test.known_failure ? '<p class="reason">A known failure: the baseline lists it. It is still an observed failure.</p>' : '',
     test.error_code === undefined
@@ -261,6 +273,7 @@ function failureArticle(test: TestResult): string {
         ? `<p class="reason">Setup failed <code>${esc(test.error_code)}</code>: the failed check proves the setup step's own requirement; the requirements under test were not exercised.</p>`
         : `<p class="reason">Harness error <code>${esc(test.error_code)}</code>: not a conformance result.</p>`,
     test.reason === undefined ? '' : `<p class="reason">${esc(test.reason)}</p>`,
+    test.repeat === undefined ? '' : `<p class="meta">Runs: ${esc(stabilityText(test) ?? '')}; the evidence here is the first run that ended ${esc(test.status)}.</p>`,
     test.seed === undefined && test.path === undefined ? '' : `<p class="meta">property seed <code>${esc(test.seed ?? '')}</code> path <code>${esc(test.path ?? '')}</code></p>`,
     ...failed.map(checkBlock),
     passed.length === 0 ? '' : `<p class="meta">Passed checks: ${passed.map((c) => `${esc(c.check)} (${link('r', c.requirement)})`).join(', ')}</p>`,
@@ -305,7 +318,7 @@ function exchangeBlock(e: Exchange): string {
 
 function testsSection(tests: readonly TestResult[]): string {
   const rows = tests.map((t) => {
-    const status = t.status === 'failed' || t.status === 'error' ? `<a href="#${anchor('f', t.id)}">${badge(t.status)}</a>` : badge(t.status);
+    const status = (t.status === 'failed' || t.status === 'error' ? `<a href="#${anchor('f', t.id)}">${badge(t.status)}</a>` : badge(t.status)) + stabilityBadge(t);
     const note = t.reason === undefined ? '' : ` <span class="muted">${esc(t.reason)}</span>`;
     return `<tr id="${anchor('t', t.id)}"><td class="id">${esc(t.id)}</td><td>${esc(t.title)}${note}</td><td>${esc(t.file)}</td><td>${t.requirements.map((id) => link('r', id)).join(' ')}</td><td>${status}</td><td class="num">${esc(duration(t.duration_ms))}</td></tr>`;
   });
@@ -315,6 +328,14 @@ function testsSection(tests: readonly TestResult[]): string {
     `<tbody>\n${rows.join('\n')}\n</tbody></table>`,
     '</section>',
   ].join('\n');
+}
+
+/** A repeated test's stability beside its outcome: a badge when flaky, else a quiet note. */
+function stabilityBadge(test: TestResult): string {
+  const r = test.repeat;
+  if (r === undefined) return '';
+  const title = esc(stabilityText(test) ?? '');
+  return r.stability === 'flaky' ? ` <span class="badge s-flaky" title="${title}">flaky ${esc(r.passed)}/${esc(r.runs)}</span>` : ` <span class="muted" title="${title}">${esc(r.stability)} ×${esc(r.runs)}</span>`;
 }
 
 function capitalised(text: string): string {
@@ -328,7 +349,7 @@ function duration(ms: number): string {
 }
 
 // Neither CSS nor SCRIPT contains `<`: nothing in them can end their element early.
-const CSS = `
+export const CSS = `
 :root{color-scheme:light dark;--bg:#fff;--fg:#1f2328;--muted:#59636e;--line:#d1d9e0;--head:#f6f8fa;--ok:#1a7f37;--bad:#cf222e;--warn:#9a6700;--skip:#6e7781;--na:#8250df;--unc:#bc4c00}
 @media (prefers-color-scheme:dark){:root{--bg:#0d1117;--fg:#e6edf3;--muted:#9198a1;--line:#3d444d;--head:#151b23;--ok:#3fb950;--bad:#f85149;--warn:#d29922;--skip:#9198a1;--na:#a371f7;--unc:#db6d28}}
 *{box-sizing:border-box}
@@ -356,7 +377,7 @@ td.id,span.id{white-space:nowrap}
 td.insecure{color:var(--bad);font-weight:600}
 .muted{color:var(--muted)}
 .badge{display:inline-block;padding:0 7px;border-radius:9px;font-size:11px;font-weight:600;line-height:18px;color:#fff;white-space:nowrap}
-.s-passed{background:var(--ok)}.s-failed,.s-error{background:var(--bad)}.s-warning{background:var(--warn)}.s-skipped,.s-not-run,.s-unknown{background:var(--skip)}.s-not-applicable{background:var(--na)}.s-uncovered{background:var(--unc)}
+.s-flaky{background:var(--warn)}.s-passed{background:var(--ok)}.s-failed,.s-error{background:var(--bad)}.s-warning{background:var(--warn)}.s-skipped,.s-not-run,.s-unknown{background:var(--skip)}.s-not-applicable{background:var(--na)}.s-uncovered{background:var(--unc)}
 .s-passed-text{color:var(--ok)}.s-failed-text,.s-error-text{color:var(--bad)}.s-warning-text{color:var(--warn)}.s-skipped-text,.s-not-run-text{color:var(--skip)}.s-not-applicable-text{color:var(--na)}.s-uncovered-text{color:var(--unc)}
 .counts{display:flex;flex-wrap:wrap;gap:8px}
 .count{border:1px solid var(--line);border-radius:6px;padding:4px 12px;min-width:88px}

@@ -3,7 +3,7 @@
 // and characters XML 1.0 forbids (§2.2 Char) are replaced, never passed through.
 import type { Exchange, Report, TestResult } from './model.ts';
 import { displayValue, elideBlobs } from './json.ts';
-import { atStep, coverageLine } from './wording.ts';
+import { atStep, coverageLine, stabilityText } from './wording.ts';
 import { observedFailure } from './aggregate.ts';
 
 export function junitXml(report: Report): string {
@@ -64,6 +64,7 @@ function runProperties(report: Report): [string, string][] {
     ['seed', String(run.seed)],
     ['strict', String(run.strict)],
     ...(run.shard === undefined ? [] : [['shard', run.shard] as [string, string]]),
+    ...(run.repeat === undefined ? [] : [['repeat', String(run.repeat)] as [string, string]]),
   ];
 }
 
@@ -76,6 +77,7 @@ function testcase(test: TestResult): string[] {
     ['sections', test.sections.join(' ')],
     ...(test.seed === undefined ? [] : [['seed', String(test.seed)]]),
     ...(test.path === undefined ? [] : [['path', test.path]]),
+    ...(test.repeat === undefined ? [] : [['stability', test.repeat.stability], ['repeat', stabilityText(test) ?? '']]),
   ];
   const lines = [open, '      <properties>'];
   for (const [name, value] of properties) lines.push(`        <property name=${attr(name ?? '')} value=${attr(value ?? '')}/>`);
@@ -95,7 +97,7 @@ function outcome(test: TestResult): string[] {
     case 'failed': {
       const failing = test.checks.filter((c) => !c.passed);
       const requirements = [...new Set(failing.length > 0 ? failing.map((c) => c.requirement) : test.requirements)];
-      const known = test.known_failure ? 'known failure (baseline): ' : '';
+      const known = (test.repeat?.stability === 'flaky' ? `${stabilityText(test)}: ` : '') + (test.known_failure ? 'known failure (baseline): ' : '');
       const message = known + (failing.map((c) => `${c.requirement} ${c.check}: ${c.message}`).join('; ') || (test.reason ?? 'failed'));
       const body = [
         ...failing.map((c) => `${c.requirement} (${c.level}) ${c.check}${atStep(c)}: ${c.message}\n  expected: ${displayValue(c.expected)}\n  actual:   ${displayValue(c.actual)}`),
@@ -112,7 +114,7 @@ function outcome(test: TestResult): string[] {
         const body = [`${test.reason ?? 'setup failed'}`, ...setup.map((c) => `${c.requirement} (${c.level}) ${c.check}${atStep(c)}: ${c.message}\n  expected: ${displayValue(c.expected)}\n  actual:   ${displayValue(c.actual)}`), `rerun: ${test.rerun}`].join('\n\n');
         return [`      <failure message=${attr(`${known}setup failed: ${test.reason ?? ''}`)} type=${attr([...new Set(setup.map((c) => c.requirement))].join(' '))}>${text(body)}</failure>`];
       }
-      return [`      <error message=${attr(`${test.error_code ?? 'HARNESS_INTERNAL'}: ${test.reason ?? 'harness error'}`)} type=${attr(test.error_code ?? 'harness-error')}>${text(`${test.reason ?? 'harness error'}\n\nrerun: ${test.rerun}`)}</error>`];
+      return [`      <error message=${attr(`${test.repeat?.stability === 'flaky' ? `${stabilityText(test)}: ` : ''}${test.error_code ?? 'HARNESS_INTERNAL'}: ${test.reason ?? 'harness error'}`)} type=${attr(test.error_code ?? 'harness-error')}>${text(`${test.reason ?? 'harness error'}\n\nrerun: ${test.rerun}`)}</error>`];
     }
     case 'skipped': {
       const missing = test.missing_capabilities?.length ? ` (missing capability: ${test.missing_capabilities.join(', ')})` : '';

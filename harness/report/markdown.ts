@@ -5,7 +5,7 @@ import { stripControl } from '../text.ts';
 import { displayValue } from './json.ts';
 import { alikeErrors } from './group.ts';
 import type { Report, RequirementResult, TestResult } from './model.ts';
-import { baselineNote, coverageLine, atStep, REQUIREMENT_STATUSES, targetName, targetNotes, VERDICT_MEANING, VERDICT_WORD } from './wording.ts';
+import { baselineNote, coverageLine, atStep, repeatNote, REQUIREMENT_STATUSES, stabilityText, targetName, targetNotes, VERDICT_MEANING, VERDICT_WORD } from './wording.ts';
 
 /** Step summaries are capped (GitHub: 1 MiB); long values are cut and the full text stays in report.json / report.html. */
 const BLOCK_LIMIT = 4000;
@@ -19,10 +19,13 @@ export function summaryMarkdown(report: Report): string {
   for (const line of targetNotes(report.run.target)) out.push(`**Target**: ${inline(line)}.`, '');
   const note = baselineNote(report);
   if (note !== undefined) out.push(`**Baseline**: ${inline(note)}.`, '');
+  const repeated = repeatNote(report);
+  if (repeated !== undefined) out.push(`**Repeat**: ${inline(repeated)}.`, '');
   out.push(...runFacts(report), '');
   out.push(...countTables(report), '');
   out.push(...harnessErrors(report));
   out.push(...baseline(report));
+  out.push(...flakyTable(report));
   out.push(...requirementTable(report, 'failed', 'Failed requirements'));
   out.push(...requirementTable(report, 'warning', 'Warnings (SHOULD, not deciding without --strict)'));
   out.push(...untestedTable(report));
@@ -41,6 +44,7 @@ function runFacts(report: Report): string[] {
     ['Duration', duration(run.duration_ms)],
     ['Seed', String(run.seed)],
     ...(run.shard === undefined ? [] : [['Shard', run.shard] as [string, string]]),
+    ...(run.repeat === undefined ? [] : [['Repeat', `each test ${run.repeat} times`] as [string, string]]),
     ['Strict', run.strict ? 'yes (SHOULD failures decide)' : 'no'],
     ...(run.baseline === undefined ? [] : [['Baseline', run.baseline] as [string, string]]),
   ];
@@ -75,6 +79,22 @@ function baseline(report: Report): string[] {
   if (diff === undefined) return [];
   const list = (ids: readonly string[]) => (ids.length === 0 ? 'none' : ids.map(inline).join(', '));
   return ['### Against the baseline', '', `- New failures: ${list(diff.new_failures)}`, `- Unexpected passes: ${list(diff.unexpected_passes)}`, ''];
+}
+
+/** With --repeat: the tests that passed some runs and not others. */
+function flakyTable(report: Report): string[] {
+  const flaky = report.tests.filter((t) => t.repeat?.stability === 'flaky');
+  if (flaky.length === 0) return [];
+  return [
+    '### Flaky tests',
+    '',
+    'Passed some runs and not others: each counts as failed (or error), never as a pass. The evidence below is the first run that did not pass.',
+    '',
+    '| ID | Counted as | Passed | Failed | Errors |',
+    '|---|---|---:|---:|---:|',
+    ...flaky.map((t) => row([t.id, t.status, `${t.repeat!.passed} of ${t.repeat!.runs}`, String(t.repeat!.failed), String(t.repeat!.errors)])),
+    '',
+  ];
 }
 
 function requirementTable(report: Report, status: 'failed' | 'warning', heading: string): string[] {
@@ -155,6 +175,8 @@ function testDetail(test: TestResult): string[] {
   if (test.error_code === 'HARNESS_SETUP_FAILED') out.push(`Setup failed (${inline(test.error_code)}): the failed check proves the setup step's own requirement; the requirements under test were not exercised.`, '');
   else if (test.error_code !== undefined) out.push(`Harness error ${inline(test.error_code)}: not a conformance result.`, '');
   if (test.reason !== undefined) out.push(`Reason: ${inline(test.reason)}`, '');
+  const runs = stabilityText(test);
+  if (runs !== undefined) out.push(`Runs: ${inline(runs)}.`, '');
   for (const check of test.checks.filter((c) => !c.passed)) {
     out.push(`- Check ${inline(check.check)} for ${inline(check.requirement)} (${inline(check.level)})${inline(atStep(check))}: ${inline(check.message)}`, '');
     out.push('Expected:', '', ...fence(displayValue(check.expected)), '', 'Actual:', '', ...fence(displayValue(check.actual)), '');
@@ -187,7 +209,7 @@ const INLINE = /[\\`*_[\]|~$#@]|[&<>]|:(?=\/\/)|:(?=(?:[\w+-]*[a-z_+-][\w+-]*|10
 const ENTITY: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
 
 /** Data as inline Markdown text: one line, nothing in it is markup. */
-function inline(value: string): string {
+export function inline(value: string): string {
   return stripControl(value.toWellFormed().replace(/\s*[\r\n]+\s*/g, ' ')).replace(INLINE, (c) => ENTITY[c] ?? `\\${c}`);
 }
 

@@ -41,6 +41,7 @@ export function mergeReports(reports: readonly Report[], registry: readonly Requ
     ['seed', (r) => String(r.run.seed)],
     ['suite_version', (r) => r.run.suite_version],
     ['profile_version', (r) => r.run.profile_version],
+    ['repeat', (r) => String(r.run.repeat ?? 1)],
   ];
   if (options.strict === undefined) shared.push(['strict', (r) => String(r.run.strict)]);
   if (options.profileAdvisory === undefined) shared.push(['profile_advisory', (r) => String(r.run.profile_advisory)]);

@@ -101,6 +101,29 @@ export interface TestResult {
   readonly path?: string;
   /** A failure the run's baseline lists as known (--baseline): still reported as observed. */
   readonly known_failure?: true;
+  /** With `run --repeat N`: how the test's runs ended. A flaky test is never a pass. */
+  readonly repeat?: RepeatRecord;
+}
+
+/**
+ * The runs of a repeated test (`run --repeat N`). The result itself is the first
+ * run when all passed, else the first run that ended with the test's status
+ * (failed when any run failed, else error): its checks and transcript are the
+ * evidence.
+ */
+export interface RepeatRecord {
+  /** Runs made. */
+  readonly runs: number;
+  /** Runs asked for, when fewer were made (an interrupt, the time limit, an unreachable role). */
+  readonly requested?: number;
+  readonly passed: number;
+  readonly failed: number;
+  /** Runs that ended in error. */
+  readonly errors: number;
+  /** stable-pass: every run passed; stable-fail: none did; flaky: some did and some did not. */
+  readonly stability: 'stable-pass' | 'stable-fail' | 'flaky';
+  /** The median time of one run (duration_ms is the time of all runs). */
+  readonly median_ms: number;
 }
 
 export interface RequirementResult {
@@ -152,6 +175,8 @@ export interface RunInfo {
   /** What the run selected (--only, --role); empty lists select everything. */
   readonly selection: { readonly only: readonly string[]; readonly roles: readonly Role[] };
   readonly shard?: string;
+  /** Runs of each test (`--repeat N`), when more than one. */
+  readonly repeat?: number;
   readonly baseline?: string;
   readonly command: readonly string[];
   /** True when the run was interrupted or stopped early: the results are partial. */

@@ -1,6 +1,6 @@
 // The words every view of a report uses for its verdict and coverage, so the
 // terminal, summary.md, report.html and junit.xml say the same thing.
-import type { Coverage, Report, RequirementStatus, TargetDescription, Verdict } from './model.ts';
+import type { Coverage, Report, RequirementStatus, TargetDescription, TestResult, Verdict } from './model.ts';
 
 export const VERDICT_WORD: Readonly<Record<Verdict, string>> = {
   conformant: 'CONFORMANT',
@@ -51,4 +51,20 @@ export function targetNotes(target: Pick<TargetDescription, 'roles'>): string[] 
 /** ", step 3" for a check or exchange tied to a step; nothing otherwise. */
 export function atStep(item: { readonly step?: string }): string {
   return item.step === undefined ? '' : `, step ${item.step}`;
+}
+
+/** With --repeat: how the repeated tests came out ("each test 5 times: 120 stable-pass, 0 stable-fail, 1 flaky (TOK-GET-001)"), or nothing. */
+export function repeatNote(report: Pick<Report, 'run' | 'tests'>): string | undefined {
+  if (report.run.repeat === undefined) return undefined;
+  const count = (stability: string) => report.tests.filter((t) => t.repeat?.stability === stability).length;
+  const flaky = report.tests.filter((t) => t.repeat?.stability === 'flaky').map((t) => t.id);
+  const shown = flaky.length === 0 ? '' : ` (${flaky.slice(0, 10).join(', ')}${flaky.length > 10 ? ` and ${flaky.length - 10} more` : ''})`;
+  return `each test ${report.run.repeat} times: ${count('stable-pass')} stable-pass, ${count('stable-fail')} stable-fail, ${count('flaky')} flaky${shown}; a flaky test counts as failed or error, never as a pass`;
+}
+
+/** A repeated test's runs: "flaky: passed 2 of 5 (3 failed, 0 errors)"; nothing for a test run once. */
+export function stabilityText(test: Pick<TestResult, 'repeat'>): string | undefined {
+  const r = test.repeat;
+  if (r === undefined) return undefined;
+  return `${r.stability}: passed ${r.passed} of ${r.runs} (${r.failed} failed, ${r.errors} error${r.errors === 1 ? '' : 's'}${r.requested !== undefined ? `; ${r.requested} asked for` : ''})`;
 }

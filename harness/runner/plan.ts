@@ -12,12 +12,17 @@
 //   interrupt   no test starts after the signal; the test in flight gets a short
 //               grace, and if it then ends failed or in error it is left out, not
 //               judged (the harness is stopping its own side under it)
+//   repeat      with `repeat` N > 1 each test runs N times in a row and is labelled
+//               stable-pass, stable-fail or flaky (repeatedResult); a scenario runs
+//               as written each time, a property's k-th run (from 0) takes seed + k
+//               so that each run explores other cases
 //
 // Each test yields exactly one TestResult, handed to `onResult` as it ends.
+// Shards (shardOf) are balanced by each test's measured time (timings.ts).
 import { findRequirement } from '../../profile/registry.ts';
 import { executeProperty } from '../properties/execute.ts';
 import { PROPERTIES_FILE, type PropertyDefinition } from '../properties/types.ts';
-import type { TestResult } from '../report/model.ts';
+import type { RepeatRecord, TestResult } from '../report/model.ts';
 import type { TestErrorCode } from '../errors.ts';
 import type { ScenarioTarget } from '../scenarios/context.ts';
 import { applicability, executeScenario, unrunResult } from '../scenarios/execute.ts';
@@ -51,6 +56,8 @@ interface PlanOptions {
   readonly seed: number;
   /** Cases per property; each property's default when absent. */
   readonly propertyRuns?: number;
+  /** Runs of each test (1 to MAX_REPEAT); default 1. */
+  readonly repeat?: number;
   /** The rerun command without its `--only ID` part. */
   readonly rerunBase: string;
   readonly limits?: Partial<RunLimits>;
@@ -72,14 +79,77 @@ export function planOf(scenarios: readonly Scenario[], properties: readonly Prop
   return [...scenarios.map((scenario) => ({ kind: 'scenario' as const, scenario })), ...properties.map((property) => ({ kind: 'property' as const, property }))];
 }
 
+/** Most runs of one test (`--repeat`). */
+export const MAX_REPEAT = 100;
+
+/** The ID of a test of a plan. */
+export function testId(test: PlanTest): string {
+  return test.kind === 'scenario' ? test.scenario.id : test.property.id;
+}
+
+/** A partition of a plan into shards, with each shard's estimated time. */
+interface ShardPartition {
+  /** Shard k (0-based): its tests, in plan order. */
+  readonly shards: readonly (readonly PlanTest[])[];
+  /** Shard k's estimated time: the sum of its tests' estimates, in ms. */
+  readonly estimatedMs: readonly number[];
+  /** The estimate given to a test the timings do not know: the median of the known ones. */
+  readonly unknownMs: number;
+  /** How many tests of the plan the timings do not know. */
+  readonly unknown: number;
+}
+
 /**
- * Shard i of n: every n-th test of the plan, starting at the i-th, so each
- * shard gets a share of every suite file and the same count within one.
+ * The plan split into `count` shards of about equal time: each test is
+ * estimated by `timings` (test ID -> ms; a test it does not know gets the
+ * median of the plan's known estimates, 1 ms when none is known), then, longest
+ * first (ties by ID, then plan order), each goes to the shard with the least
+ * time so far (ties to the one with fewest tests, then the lowest). The same
+ * plan and timings give the same partition on every machine.
  */
-export function shardOf(plan: readonly PlanTest[], shard: string | undefined): PlanTest[] {
+export function partitionPlan(plan: readonly PlanTest[], count: number, timings: ReadonlyMap<string, number> = new Map()): ShardPartition {
+  const known = plan.map((t) => timings.get(testId(t))).filter((ms): ms is number => ms !== undefined && Number.isFinite(ms) && ms >= 0);
+  const unknownMs = median(known) ?? 1;
+  const estimate = plan.map((t) => {
+    const ms = timings.get(testId(t));
+    return ms !== undefined && Number.isFinite(ms) && ms >= 0 ? ms : unknownMs;
+  });
+  const order = plan.map((_, index) => index).sort((a, b) => estimate[b]! - estimate[a]! || compareIds(testId(plan[a]!), testId(plan[b]!)) || a - b);
+  const totals: number[] = Array.from({ length: count }, () => 0);
+  const sizes: number[] = Array.from({ length: count }, () => 0);
+  const owner: number[] = new Array<number>(plan.length);
+  for (const index of order) {
+    let least = 0;
+    for (let k = 1; k < count; k++) if (totals[k]! < totals[least]! || (totals[k] === totals[least] && sizes[k]! < sizes[least]!)) least = k;
+    owner[index] = least;
+    totals[least]! += estimate[index]!;
+    sizes[least]! += 1;
+  }
+  return {
+    shards: totals.map((_, k) => plan.filter((_, index) => owner[index] === k)),
+    estimatedMs: totals,
+    unknownMs,
+    unknown: plan.length - known.length,
+  };
+}
+
+/** Shard `i/n` of a plan (partitionPlan); the whole plan without one. */
+export function shardOf(plan: readonly PlanTest[], shard: string | undefined, timings?: ReadonlyMap<string, number>): PlanTest[] {
   if (shard === undefined) return [...plan];
   const [i, n] = shard.split('/').map(Number) as [number, number];
-  return plan.filter((_, index) => index % n === i - 1);
+  return [...(partitionPlan(plan, n, timings).shards[i - 1] ?? [])];
+}
+
+function median(values: readonly number[]): number | undefined {
+  if (values.length === 0) return undefined;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/** Code-unit order: the same on every machine, whatever its locale. */
+function compareIds(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 export async function runPlan(plan: readonly PlanTest[], target: ScenarioTarget, options: PlanOptions): Promise<PlanOutcome> {
@@ -88,15 +158,68 @@ export async function runPlan(plan: readonly PlanTest[], target: ScenarioTarget,
   const guarded = guard.guard(target);
   const stop = options.interrupts?.signalled.then(() => 'interrupted' as const);
   const results: TestResult[] = [];
+  const repeat = options.repeat ?? 1;
+  if (!Number.isInteger(repeat) || repeat < 1 || repeat > MAX_REPEAT) throw new RangeError(`repeat is an integer from 1 to ${MAX_REPEAT}`);
   for (const test of plan) {
     if (options.interrupts?.fired) break;
-    const running = runOne(test, guarded, guard, limits, options);
-    const result = stop === undefined ? await running : await untilInterrupted(running, stop, options.interruptGraceMs ?? LIMIT_DEFAULTS.interruptGraceMs);
-    if (result === undefined) break;
+    const runs: TestResult[] = [];
+    for (let k = 0; k < repeat; k++) {
+      if (k > 0 && options.interrupts?.fired) break;
+      const running = runOne(test, guarded, guard, limits, options, (options.seed + k) >>> 0);
+      const result = stop === undefined ? await running : await untilInterrupted(running, stop, options.interruptGraceMs ?? LIMIT_DEFAULTS.interruptGraceMs);
+      if (result === undefined) break;
+      // A test that did not run (skipped, not applicable, or held back by the guard) is not run again.
+      if (k > 0 && heldBack(result)) break;
+      runs.push(result);
+      if (!ranAtAll(result)) break;
+    }
+    if (runs.length === 0) break;
+    const result = repeat > 1 && ranAtAll(runs[0]!) ? repeatedResult(runs, repeat) : runs[0]!;
     results.push(result);
     options.onResult?.(result);
   }
   return { results, interrupted: options.interrupts?.fired === true };
+}
+
+/** A result of a test that ran: not skipped, not applicable, not held back by the guard. */
+function ranAtAll(result: TestResult): boolean {
+  return result.status !== 'skipped' && result.status !== 'not-applicable' && !heldBack(result);
+}
+
+/** Reported by the guard without being run (an unreachable role, the run's deadline). */
+function heldBack(result: TestResult): boolean {
+  return result.status === 'error' && result.checks.length === 0 && result.transcript.length === 0 && (result.reason ?? '').startsWith('not run: ');
+}
+
+/**
+ * One result for the runs of a repeated test. All passed: stable-pass, the
+ * first run's result. Otherwise the status is the failing one (failed when any
+ * run failed, else error) and the evidence is the first run that ended so: its
+ * checks, transcript, reason and seed. A flaky test (some passed, some not) is
+ * never a pass; its reason starts "flaky: passed k of N" and its rerun repeats.
+ * duration_ms is the time of all runs; `repeat.median_ms` the median of one.
+ */
+function repeatedResult(runs: readonly TestResult[], requested: number): TestResult {
+  const passed = runs.filter((r) => r.status === 'passed').length;
+  const failed = runs.filter((r) => r.status === 'failed').length;
+  const errors = runs.filter((r) => r.status === 'error').length;
+  const stability: RepeatRecord['stability'] = passed === runs.length ? 'stable-pass' : passed === 0 ? 'stable-fail' : 'flaky';
+  const status = stability === 'stable-pass' ? 'passed' : failed > 0 ? 'failed' : 'error';
+  const at = runs.findIndex((r) => r.status === status);
+  const evidence = runs[at]!;
+  const repeat: RepeatRecord = {
+    runs: runs.length,
+    ...(runs.length < requested ? { requested } : {}),
+    passed,
+    failed,
+    errors,
+    stability,
+    median_ms: Math.round(median(runs.map((r) => r.duration_ms)) ?? 0),
+  };
+  const duration = runs.reduce((sum, r) => sum + r.duration_ms, 0);
+  if (stability !== 'flaky') return { ...evidence, duration_ms: duration, repeat };
+  const first = evidence.reason === undefined ? '' : `; run ${at + 1} ${evidence.status === 'failed' ? 'failed' : 'ended in error'}: ${evidence.reason}`;
+  return { ...evidence, duration_ms: duration, reason: `flaky: passed ${passed} of ${runs.length}${first}`, rerun: `${evidence.rerun} --repeat ${requested}`, repeat };
 }
 
 /**
@@ -114,7 +237,7 @@ async function untilInterrupted(running: Promise<TestResult>, stop: Promise<'int
   return late !== undefined && (late.status === 'passed' || late.status === 'skipped' || late.status === 'not-applicable') ? late : undefined;
 }
 
-async function runOne(test: PlanTest, target: ScenarioTarget, guard: RunGuard, limits: RunLimits, options: PlanOptions): Promise<TestResult> {
+async function runOne(test: PlanTest, target: ScenarioTarget, guard: RunGuard, limits: RunLimits, options: PlanOptions, seed: number): Promise<TestResult> {
   if (test.kind === 'scenario') {
     const { scenario } = test;
     const rerun = `${options.rerunBase} --only ${scenario.id}`;
@@ -130,15 +253,15 @@ async function runOne(test: PlanTest, target: ScenarioTarget, guard: RunGuard, l
     );
   }
   const { property } = test;
-  const rerun = `${options.rerunBase} --only ${property.id} --seed ${options.seed}`;
-  const unrun = (code: TestErrorCode, reason: string, ms = 0) => unrunProperty(property, code, reason, rerun, options.seed, ms);
+  const rerun = `${options.rerunBase} --only ${property.id} --seed ${seed}`;
+  const unrun = (code: TestErrorCode, reason: string, ms = 0) => unrunProperty(property, code, reason, rerun, seed, ms);
   const inapplicable = target.adapterKind(property.role) === undefined || property.needs.some((c) => !target.capabilities(property.role).has(c));
   const blocked = inapplicable ? undefined : guard.blocked(target, property.role);
   if (blocked) return unrun(blocked.code, blocked.reason);
   const bound = boundOf(limits.propertyTimeLimitMs + 10_000, limits.deadlineAt, 'the property');
   return withinTimeLimit(
     executeProperty(property, target, {
-      seed: options.seed,
+      seed,
       ...(options.propertyRuns !== undefined ? { runs: options.propertyRuns } : {}),
       timeLimitMs: limits.propertyTimeLimitMs,
       levelOf: (id) => findRequirement(id)?.level ?? property.level,

@@ -25,7 +25,8 @@ import { targetSecrets, type Secrets } from '../target/secrets.ts';
 import { describeChoice, resolveTarget, type TargetChoice } from './resolve-target.ts';
 import { selectProperties, selectScenarios, type Selection } from './select.ts';
 import { PROPERTIES } from '../properties/catalogue.ts';
-import { planOf, runPlan, shardOf, unrunProperty, type PlanTest } from './plan.ts';
+import { planOf, runPlan, unrunProperty, type PlanTest } from './plan.ts';
+import { shardingOf, writeTimings } from './timings.ts';
 import { scenarioTarget } from './scenario-target.ts';
 import { watchInterrupts } from './interrupt.ts';
 import type { Terminal } from './terminal.ts';
@@ -41,7 +42,14 @@ interface RunOptions extends Selection {
   /** An incomplete verdict exits 0 instead of 3. */
   readonly allowPartial?: boolean;
   readonly seed?: number;
+  /** `i/n`: run shard i of n, balanced by measured time (plan.ts partitionPlan). */
   readonly shard?: string;
+  /** Where the shard's timings come from (a timings table or a report.json); suites/timings.json when absent. */
+  readonly shardTimings?: string;
+  /** Runs of each test (`--repeat N`); default 1. */
+  readonly repeat?: number;
+  /** Write the timings table of this run's tests to this file (`--write-timings FILE`). */
+  readonly writeTimings?: string;
   readonly reportDir?: string;
   /** Extra scenario files to run besides suites/ (e.g. a fuzzer's regression scenario). */
   readonly scenarioFiles: readonly string[];
@@ -77,8 +85,11 @@ export async function conformanceRun(options: RunOptions, given: Terminal): Prom
   const scenarios = selectScenarios(suites, options);
   const properties = options.noProperties ? [] : selectProperties(PROPERTIES, options);
   if (scenarios.length + properties.length === 0) throw new HarnessError('NOTHING_SELECTED', 'no scenario or property matches the selection', 'see what exists with: cpr-conformance list');
-  const plan = shardOf(planOf(scenarios, properties), options.shard);
+  const whole = planOf(scenarios, properties);
+  const sharding = shardingOf(whole, options.shard, options.shardTimings);
+  const plan = sharding?.plan ?? whole;
   const seed = options.seed ?? randomBytes(4).readUInt32BE(0);
+  const repeat = options.repeat ?? 1;
   const dir = resolve(options.reportDir ?? join(PROJECT_ROOT, 'reports', runId(started)));
   mkdirSync(dir, { recursive: true });
   // A target file is read first, so that its secrets are known before anything is printed.
@@ -112,12 +123,13 @@ export async function conformanceRun(options: RunOptions, given: Terminal): Prom
       description = target.description;
       try {
         terminal.line(
-          `cpr-conformance ${SUITE_VERSION} (${PROFILE_ID}) — ${countOf(plan, 'scenario')} scenario(s) and ${countOf(plan, 'property')} propert${countOf(plan, 'property') === 1 ? 'y' : 'ies'} against ${description.name}${options.shard ? `, shard ${options.shard}` : ''}`,
+          `cpr-conformance ${SUITE_VERSION} (${PROFILE_ID}) — ${countOf(plan, 'scenario')} scenario(s) and ${countOf(plan, 'property')} propert${countOf(plan, 'property') === 1 ? 'y' : 'ies'} against ${description.name}${repeat > 1 ? `, each ${repeat} times` : ''}${sharding ? `, shard ${options.shard}: ${sharding.estimate}` : ''}`,
         );
         const counts = { passed: 0, failed: 0, skipped: 0, 'not-applicable': 0, error: 0 };
         const ran = await runPlan(plan, scenarioTarget(target.target), {
           seed,
           ...(options.propertyRuns !== undefined ? { propertyRuns: options.propertyRuns } : {}),
+          repeat,
           rerunBase: options.rerunBase,
           limits: {
             ...(options.unreachableAfter !== undefined ? { unreachableAfter: options.unreachableAfter } : {}),
@@ -167,6 +179,7 @@ export async function conformanceRun(options: RunOptions, given: Terminal): Prom
       allow_partial: options.allowPartial === true,
       selection: { only: options.only, roles: options.roles },
       ...(options.shard ? { shard: options.shard } : {}),
+      ...(repeat > 1 ? { repeat } : {}),
       ...(options.baseline ? { baseline: options.baseline.file } : {}),
       command: options.command,
       incomplete: interrupted || late > 0,
@@ -181,6 +194,10 @@ export async function conformanceRun(options: RunOptions, given: Terminal): Prom
   writeAllReports(dir, report);
   // Every view is written from the scrubbed report; this is the second line, over every file written.
   secrets.files(dir);
+  if (options.writeTimings !== undefined) {
+    const written = writeTimings(options.writeTimings, report.tests, { target: description.name, runsPerTest: repeat, command: options.command });
+    terminal.line(`timings of ${written} test(s) written to ${options.writeTimings}`);
+  }
   return { report, dir, exitCode: exitCodeOf(report, options.allowPartial === true) };
 }
 

@@ -1,10 +1,14 @@
 // The one engine (harness/runner/plan.ts): its rules, whoever calls it.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { TransportError, type HttpRole, type WireRequest, type WireResponse } from '../../harness/adapters/types.ts';
+import { PROPERTIES } from '../../harness/properties/catalogue.ts';
+import type { PropertyDefinition } from '../../harness/properties/types.ts';
 import type { TestResult } from '../../harness/report/model.ts';
-import { planOf, runPlan, shardOf } from '../../harness/runner/plan.ts';
+import { partitionPlan, planOf, runPlan, shardOf, testId, type PlanTest } from '../../harness/runner/plan.ts';
+import { loadTimings, TIMINGS_FILE } from '../../harness/runner/timings.ts';
 import type { ScenarioTarget } from '../../harness/scenarios/context.ts';
-import { parseSuite } from '../../harness/scenarios/load.ts';
+import { loadSuites, parseSuite } from '../../harness/scenarios/load.ts';
 
 /** A payee whose answer to each request the test decides. */
 function payee(answer: (request: WireRequest) => Promise<WireResponse>): HttpRole {
@@ -122,17 +126,135 @@ describe('runPlan', () => {
   });
 });
 
+describe('runPlan --repeat', () => {
+  /** A payee that answers each request with the next status of the list, round and round. */
+  function turns(statuses: readonly (number | 'refused')[]) {
+    let n = 0;
+    return payee(async () => {
+      const status = statuses[n++ % statuses.length]!;
+      if (status === 'refused') throw new TransportError('REFUSED', 'connect ECONNREFUSED');
+      return { ...(await ok()), status };
+    });
+  }
+
+  it('labels a test that passes every run stable-pass, keeping the first run as its result', async () => {
+    const { results } = await runPlan(planOf(scenarios(1), []), target(turns([200])), { ...options, repeat: 3 });
+    expect(results).toHaveLength(1);
+    expect(results[0]).toMatchObject({ status: 'passed', repeat: { runs: 3, passed: 3, failed: 0, errors: 0, stability: 'stable-pass' } });
+    expect(results[0]!.reason).toBeUndefined();
+  });
+
+  it('labels a test that passes some runs flaky: failed, never a pass, with the first failing run as evidence', async () => {
+    const { results } = await runPlan(planOf(scenarios(1), []), target(turns([200, 503])), { ...options, repeat: 4 });
+    const [test] = results;
+    expect(test).toMatchObject({ status: 'failed', repeat: { runs: 4, passed: 2, failed: 2, errors: 0, stability: 'flaky' } });
+    expect(test!.reason).toMatch(/^flaky: passed 2 of 4; run 2 failed: /);
+    expect(test!.checks.find((c) => !c.passed)).toMatchObject({ check: 'status', expected: 200, actual: 503 });
+    expect(test!.transcript.map((e) => e.response?.status)).toEqual([503]);
+    expect(test!.rerun).toBe('run --only TOK-GET-900 --repeat 4');
+  });
+
+  it('makes a flaky test an error when its other runs were errors, and stable-fail when no run passed', async () => {
+    const flaky = await runPlan(planOf(scenarios(1), []), target(turns([200, 'refused'])), { ...options, repeat: 2, limits: { unreachableAfter: 0 } });
+    expect(flaky.results[0]).toMatchObject({ status: 'error', error_code: 'HARNESS_TARGET_UNREACHABLE', repeat: { passed: 1, errors: 1, stability: 'flaky' }, reason: expect.stringMatching(/^flaky: passed 1 of 2; run 2 ended in error: /) });
+    const failing = await runPlan(planOf(scenarios(1), []), target(turns([503, 'refused'])), { ...options, repeat: 2, limits: { unreachableAfter: 0 } });
+    expect(failing.results[0]).toMatchObject({ status: 'failed', repeat: { passed: 0, failed: 1, errors: 1, stability: 'stable-fail' } });
+    expect(failing.results[0]!.reason).not.toMatch(/flaky/);
+  });
+
+  it('runs a property with seed + k in its k-th run, so each run explores other cases', async () => {
+    const firsts: number[] = [];
+    let cases = 0;
+    const property: PropertyDefinition<number> = {
+      id: 'PROP-TEST-901', title: 'seeds', requirements: ['TOK-GET-1'], level: 'MUST', role: 'payee', sections: ['§5.1'], needs: [], defaultRuns: 2,
+      arbitrary: () => fc.integer(),
+      check: async (_ctx, value) => {
+        if (cases++ % 2 === 0) firsts.push(value);
+        return undefined;
+      },
+    };
+    const { results } = await runPlan(planOf([], [property as PropertyDefinition]), target(turns([200])), { ...options, seed: 40, repeat: 3 });
+    expect(results[0]).toMatchObject({ status: 'passed', seed: 40, repeat: { runs: 3, stability: 'stable-pass' } });
+    expect(new Set(firsts).size).toBe(3);
+    // The same seeds one run at a time explore the same cases: a failing run's --seed reproduces it.
+    const again: number[] = [];
+    for (const seed of [40, 41, 42]) await fc.check(fc.property(fc.integer(), (v) => (again.push(v), true)), { seed, numRuns: 1 });
+    expect(firsts).toEqual(again);
+  });
+
+  it('runs a skipped test once, unlabelled', async () => {
+    const [skipped] = parseSuite('suite: probe\ntitle: probe\nsections: ["§5.1"]\nrole: payee\nscenarios:\n  - id: TOK-GET-950\n    title: t\n    requirements: [TOK-GET-1]\n    level: MUST\n    needs: [provision]\n    steps:\n      - do: http\n        method: GET\n        path: /\n        expect: [{ status: 200 }]\n', 'suites/cpr/probe.yaml').scenarios;
+    let sent = 0;
+    const { results } = await runPlan(planOf([skipped!], []), target(payee(async () => (sent++, ok()))), { ...options, repeat: 5 });
+    expect(results[0]).toMatchObject({ status: 'skipped' });
+    expect(results[0]!.repeat).toBeUndefined();
+    expect(sent).toBe(0);
+  });
+});
+
 describe('shardOf', () => {
   const plan = planOf(scenarios(7), []);
 
-  it('splits a plan into n disjoint shards that cover it, with counts at most one apart', () => {
+  it('splits a plan into n disjoint shards that cover it, with counts at most one apart when nothing is timed', () => {
     const shards = [1, 2, 3].map((i) => shardOf(plan, `${i}/3`));
-    const id = (t: (typeof plan)[number]) => (t.kind === 'scenario' ? t.scenario.id : t.property.id);
-    expect(shards.flat().map(id).sort()).toEqual(plan.map(id).sort());
+    expect(shards.flat().map(testId).sort()).toEqual(plan.map(testId).sort());
     expect(shards.map((s) => s.length)).toEqual([3, 2, 2]);
   });
 
   it('is the whole plan without --shard', () => {
     expect(shardOf(plan, undefined)).toHaveLength(7);
+  });
+
+  it('balances by time, longest first, and keeps plan order within a shard', () => {
+    // 900 goes alone; 500 and 400 open the others, 300 joins 400, 200 joins 500, the two 100s one each (ties to the lower shard).
+    const ms = new Map([900, 500, 400, 300, 200, 100, 100].map((t, i) => [`TOK-GET-90${i}`, t]));
+    const { shards, estimatedMs } = partitionPlan(plan, 3, ms);
+    expect(shards.map((s) => s.map(testId))).toEqual([['TOK-GET-900'], ['TOK-GET-901', 'TOK-GET-904', 'TOK-GET-905'], ['TOK-GET-902', 'TOK-GET-903', 'TOK-GET-906']]);
+    expect(estimatedMs).toEqual([900, 800, 800]);
+  });
+
+  it('spreads tests that take no measurable time by count', () => {
+    const ms = new Map(plan.map((t) => [testId(t), 0]));
+    expect(partitionPlan(plan, 3, ms).shards.map((s) => s.length)).toEqual([3, 2, 2]);
+  });
+
+  it('counts a test the timings do not know as their median', () => {
+    const ms = new Map([['TOK-GET-900', 10], ['TOK-GET-901', 30], ['TOK-GET-902', 1000]]);
+    const partition = partitionPlan(plan, 2, ms);
+    expect(partition).toMatchObject({ unknown: 4, unknownMs: 30 });
+    expect(partition.estimatedMs.reduce((a, b) => a + b)).toBe(10 + 30 + 1000 + 4 * 30);
+  });
+
+  it('gives the same partition whatever the order of the plan (ties broken by ID)', () => {
+    const ms = new Map(plan.map((t, i) => [testId(t), i % 2 === 0 ? 5 : 7]));
+    const sets = (p: readonly PlanTest[]) => partitionPlan(p, 3, ms).shards.map((s) => s.map(testId).sort());
+    expect(sets([...plan].reverse())).toEqual(sets(plan));
+  });
+});
+
+describe('shards of the whole suite by the committed timings (suites/timings.json)', () => {
+  const whole = planOf(loadSuites().flatMap((s) => s.scenarios), PROPERTIES);
+  const timings = loadTimings();
+
+  it('comes from the committed table, which knows nearly every test of the suite (the rest count as the median)', () => {
+    expect(timings.source).toBe('suites/timings.json');
+    expect(TIMINGS_FILE.endsWith('suites/timings.json')).toBe(true);
+    const unknown = whole.filter((t) => !timings.ms.has(testId(t))).map(testId);
+    if (unknown.length > 0) console.log(`not in suites/timings.json (regenerate it with: cpr-conformance run --repeat 5 --write-timings suites/timings.json): ${unknown.join(', ')}`);
+    expect(unknown.length).toBeLessThan(whole.length / 10);
+  });
+
+  it.each([2, 3, 4, 6])('puts every test in exactly one of %i shards, the same way every time, their estimated times within 5 percent of each other', (n) => {
+    const partition = partitionPlan(whole, n, timings.ms);
+    const ids = partition.shards.flat().map(testId);
+    expect(ids).toHaveLength(whole.length);
+    expect(new Set(ids)).toEqual(new Set(whole.map(testId)));
+    expect(partitionPlan(whole, n, timings.ms).shards.map((s) => s.map(testId))).toEqual(partition.shards.map((s) => s.map(testId)));
+    for (let i = 1; i <= n; i++) expect(shardOf(whole, `${i}/${n}`, timings.ms).map(testId)).toEqual(partition.shards[i - 1]!.map(testId));
+    // Every n-th test (the split before timings) for comparison: equal counts, unequal time.
+    const every = Array.from({ length: n }, (_, k) => whole.filter((_, i) => i % n === k).reduce((sum, t) => sum + (timings.ms.get(testId(t)) ?? 0), 0));
+    const ratio = (ms: readonly number[]) => Math.max(...ms) / Math.min(...ms);
+    console.log(`${n} shards: balanced ${partition.estimatedMs.join('/')} ms (max/min ${ratio(partition.estimatedMs).toFixed(3)}); every n-th ${every.join('/')} ms (max/min ${ratio(every).toFixed(3)})`);
+    expect(ratio(partition.estimatedMs)).toBeLessThan(1.05);
   });
 });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readReport, reportJson, reportProblems, writeJsonReport } from '../../../harness/report/json.ts';
-import type { BaselineDiff, CheckResult, Coverage, Exchange, HarnessIssue, Report, RequirementResult, RunInfo, Summary, TargetDescription, TestResult } from '../../../harness/report/model.ts';
+import type { BaselineDiff, CheckResult, Coverage, Exchange, HarnessIssue, RepeatRecord, Report, RequirementResult, RunInfo, Summary, TargetDescription, TestResult } from '../../../harness/report/model.ts';
 import schema from '../../../harness/report/report.schema.json' with { type: 'json' };
 import { buildReport } from './fixture.ts';
 
@@ -15,7 +15,7 @@ type RoleTarget = NonNullable<TargetDescription['roles']['payee']>;
 const report: Presence<Report> = { schema_version: 'required', verdict: 'required', run: 'required', summary: 'required', coverage: 'required', requirements: 'required', tests: 'required', baseline_diff: 'optional', errors: 'required' };
 const run: Presence<RunInfo> = {
   suite_version: 'required', profile_version: 'required', spec_versions: 'required', target: 'required', seed: 'required', started_at: 'required', duration_ms: 'required',
-  node_version: 'required', strict: 'required', profile_advisory: 'required', allow_partial: 'required', selection: 'required', shard: 'optional', baseline: 'optional', command: 'required', incomplete: 'required',
+  node_version: 'required', strict: 'required', profile_advisory: 'required', allow_partial: 'required', selection: 'required', shard: 'optional', repeat: 'optional', baseline: 'optional', command: 'required', incomplete: 'required',
 };
 const target: Presence<TargetDescription> = { name: 'required', embedded: 'required', roles: 'required' };
 const roleTarget: Presence<RoleTarget> = { adapter: 'required', base_url: 'optional', tls: 'required', capabilities: 'required', capabilities_note: 'optional' };
@@ -25,7 +25,7 @@ const requirement: Presence<RequirementResult> = { id: 'required', level: 'requi
 const testResult: Presence<TestResult> = {
   id: 'required', title: 'required', kind: 'required', file: 'required', sections: 'required', requirements: 'required', level: 'required', role: 'required', status: 'required',
   duration_ms: 'required', reason: 'optional', error_code: 'optional', missing_capabilities: 'optional', checks: 'required', transcript: 'required', rerun: 'required', seed: 'optional', path: 'optional',
-  known_failure: 'optional',
+  known_failure: 'optional', repeat: 'optional',
 };
 const checkResult: Presence<CheckResult> = { check: 'required', requirement: 'required', level: 'required', passed: 'required', step: 'optional', expected: 'required', actual: 'required', message: 'required', setup: 'optional' };
 const exchange: Presence<Exchange> = { step: 'optional', role: 'required', request: 'required', response: 'optional', error: 'optional', duration_ms: 'required' };
@@ -33,6 +33,7 @@ const request: Presence<Exchange['request']> = { method: 'required', url: 'requi
 const response: Presence<NonNullable<Exchange['response']>> = { status: 'required', headers: 'required', body: 'optional', truncated: 'optional' };
 const baseline: Presence<BaselineDiff> = { new_failures: 'required', unexpected_passes: 'required' };
 const issue: Presence<HarnessIssue> = { code: 'required', message: 'required' };
+const repeat: Presence<RepeatRecord> = { runs: 'required', requested: 'optional', passed: 'required', failed: 'required', errors: 'required', stability: 'required', median_ms: 'required' };
 
 interface ObjectSchema {
   properties: Record<string, unknown>;
@@ -60,6 +61,7 @@ describe('report.schema.json', () => {
     ['Exchange response', response, exchangeDef.properties['response'] as ObjectSchema],
     ['BaselineDiff', baseline, def('baselineDiff')],
     ['HarnessIssue', issue, def('harnessIssue')],
+    ['RepeatRecord', repeat, def('repeatRecord')],
   ])('describes %s member for member, in model order, closed to others', (_name, model, node) => {
     expect(Object.keys(node.properties)).toEqual(Object.keys(model));
     expect([...node.required].sort()).toEqual(Object.keys(model).filter((k) => model[k] === 'required').sort());
@@ -119,7 +121,7 @@ describe('report.json on disk', () => {
     const scrambled = Object.fromEntries(Object.entries({ ...built, run: Object.fromEntries(Object.entries(built.run).reverse()) }).reverse()) as unknown as Report;
     const parsed = JSON.parse(reportJson(scrambled)) as Record<string, Record<string, unknown>>;
     expect(Object.keys(parsed)).toEqual(Object.keys(report).filter((k) => k !== 'baseline_diff'));
-    expect(Object.keys(parsed['run'] ?? {})).toEqual(Object.keys(run).filter((k) => k !== 'shard' && k !== 'baseline'));
+    expect(Object.keys(parsed['run'] ?? {})).toEqual(Object.keys(run).filter((k) => k !== 'shard' && k !== 'repeat' && k !== 'baseline'));
     expect(reportJson(scrambled)).toBe(reportJson(built));
   });
 

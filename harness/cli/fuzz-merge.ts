@@ -1,0 +1,44 @@
+// `cpr-conformance fuzz merge DIR...`: joins the shards of a campaign
+// (fuzz --shard i/n), each finding once (harness/fuzz/shards.ts).
+import { join, resolve } from 'node:path';
+import { campaignLines, mergeFuzzShards, writeMergedCampaign } from '../fuzz/shards.ts';
+import { createTerminal } from '../runner/terminal.ts';
+import { PROJECT_ROOT } from '../scenarios/load.ts';
+import { parseCommand } from './args.ts';
+import { EXIT, HarnessError } from './errors.ts';
+
+const MERGE_HELP = `Usage: cpr-conformance fuzz merge DIR... [--out DIR]
+
+Joins the --out folders of the shards of one fuzzing campaign (fuzz --shard
+i/n, the same --seed, --lanes and budget) into --out DIR: fuzz.json (every
+shard's figures and the findings), summary.md (for a CI step summary) and the
+crash file and regression scenario of each finding. A finding that several
+shards shrank to the same minimal command sequence, for the same requirement,
+is kept once and names every shard that found it.
+
+It refuses, writing nothing (FUZZ_SHARDS_MISSING, exit 2), until every shard
+of the campaign reported: a folder without fuzz-shard.json (its shard ended
+in error or never ran) or a shard not given.
+
+Options:
+  --out DIR     where to write (default reports/fuzz-merged)
+  -h, --help    show this help
+
+Exit codes: 0 nothing found, 1 findings, 2 usage error or shards missing.
+`;
+
+export async function fuzzMerge(argv: string[]): Promise<number> {
+  const { values, positionals } = parseCommand('fuzz merge', argv, { out: { type: 'string' } });
+  if (values.help) {
+    process.stdout.write(MERGE_HELP);
+    return 0;
+  }
+  if (positionals.length === 0) throw new HarnessError('USAGE_ERROR', 'fuzz merge needs the folder of each shard', 'e.g. cpr-conformance fuzz merge out/fuzz-1 out/fuzz-2 --out out/fuzz');
+  const merged = mergeFuzzShards(positionals);
+  const out = resolve(values.out ?? join(PROJECT_ROOT, 'reports', 'fuzz-merged'));
+  const written = writeMergedCampaign(out, merged);
+  const terminal = createTerminal();
+  for (const line of campaignLines(merged.campaign)) terminal.line(line);
+  terminal.line(`merged: ${written.json} (and summary.md${merged.campaign.findings.length > 0 ? ', the crash files and regression scenarios' : ''})`);
+  return merged.campaign.findings.length > 0 ? EXIT.nonConformant : EXIT.conformant;
+}
