@@ -63,6 +63,41 @@ export const ERRORS = {
     summary: 'fuzz merge was given fewer shards than the campaign was split into: nothing is published until every shard reported',
     hint: 'merge the --out folder of every shard: cpr-conformance fuzz merge DIR-1 ... DIR-n; a shard that ended in error wrote no fuzz-shard.json: run it again',
   },
+  NOT_CERTIFICATION_GRADE: {
+    scopes: ['command'],
+    summary: 'a run (certify) or a packaged run (verify-package) that does not certify its target: incomplete or error verdict, cut short, harness errors, a deciding requirement not exercised, or a narrowed run; certify writes no package for it',
+    hint: "certify needs every deciding requirement of the target's roles exercised: give every role, with its test-control capabilities; why each was not: cpr-conformance explain ID --report DIR/report.json",
+  },
+  PACKAGE_UNREADABLE: {
+    scopes: ['command'],
+    summary: 'not a certification package that can be read: not gzip or tar, over the size limits, an entry that is not a plain file (a link, a directory, a path), or a file that is not the JSON or text it must be',
+    hint: 'pass the .tar.gz that cpr-conformance certify wrote, as it wrote it; nothing of it is extracted',
+  },
+  PACKAGE_ENTRIES_INVALID: {
+    scopes: ['command'],
+    summary: 'a certification package without exactly its six entries: one is missing, or one is there that a package never holds',
+    hint: 'a package holds capabilities.json, manifest.json, policy.json, report.json, signature.jws and target.json, and nothing else',
+  },
+  PACKAGE_SIGNATURE_INVALID: {
+    scopes: ['command'],
+    summary: "signature.jws is not a valid EdDSA signature over the canonical manifest.json by the key in its header: the manifest or the signature was changed after signing",
+    hint: 'the package was altered or damaged after it was signed: ask its issuer for the original',
+  },
+  PACKAGE_SIGNER_MISMATCH: {
+    scopes: ['command'],
+    summary: 'the package is validly signed, but not by the key that --key or --kid requires',
+    hint: 'the message names the key that signed it: check with the issuer which key that should be',
+  },
+  PACKAGE_DIGEST_MISMATCH: {
+    scopes: ['command'],
+    summary: 'a file of the package does not have the SHA-256 that the signed manifest gives for it: it was changed after signing',
+    hint: 'the package was altered or damaged after it was signed: ask its issuer for the original',
+  },
+  PACKAGE_INCONSISTENT: {
+    scopes: ['command'],
+    summary: 'the signed manifest, or a file of the package, is not what report.json implies (another verdict, coverage or requirement status, say)',
+    hint: 'the package was not written by cpr-conformance certify as it stands: do not rely on it',
+  },
 } as const satisfies Readonly<Record<string, ErrorEntry>>;
 
 type ErrorCode = keyof typeof ERRORS;

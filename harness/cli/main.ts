@@ -26,6 +26,9 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   bench: { summary: 'benchmark the harness: run time, fuzz vs raw throughput, memory, signing rates', load: async () => (await import('./bench.ts')).bench },
   init: { summary: 'write a commented target-file template', load: async () => (await import('./init.ts')).init },
   report: { summary: 'report merge DIR...: join sharded reports into one', load: async () => (await import('./report.ts')).report },
+  compare: { summary: 'compare reports of implementations side by side, or --diff two runs of one', load: async () => (await import('./compare.ts')).compare },
+  certify: { summary: 'run the whole suite and write a signed certification package', load: async () => (await import('./certify.ts')).certify },
+  'verify-package': { summary: 'check a certification package: signature, digests, consistency, grade', load: async () => (await import('./verify-package.ts')).verifyPackageCommand },
 };
 
 const HELP = `Usage: cpr-conformance <command> [options]

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { main } from '../../harness/cli/main.ts';
+import { captured } from '../support/captured.ts';
 
 // These tests spawn the command line; under load a start takes seconds.
 vi.setConfig({ testTimeout: 60_000 });
@@ -19,17 +20,8 @@ const run = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], {
  * spawn it.
  */
 async function inProcess(...args: string[]): Promise<{ status: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const out = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => ((stdout += String(chunk)), true));
-  const err = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => ((stderr += String(chunk)), true));
-  try {
-    const status = await main(args);
-    return { status, stdout, stderr };
-  } finally {
-    out.mockRestore();
-    err.mockRestore();
-  }
+  const { code, stdout, stderr } = await captured(() => main(args));
+  return { status: code, stdout, stderr };
 }
 const runWith = (env: Record<string, string>, ...args: string[]) =>
   spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', timeout: 20_000, env: { ...process.env, ...env } });

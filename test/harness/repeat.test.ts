@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { list } from '../../harness/cli/list.ts';
 import { run } from '../../harness/cli/run.ts';
 import { readReport, type Report } from '../../harness/report/index.ts';
+import { captured } from '../support/captured.ts';
 
 const FLAKY_PAYEE = fileURLToPath(new URL('../fixtures/flaky-payee.mjs', import.meta.url));
 const SCENARIOS = fileURLToPath(new URL('../fixtures/scenarios/flaky.yaml', import.meta.url));
@@ -17,18 +18,7 @@ const work = mkdtempSync(join(tmpdir(), 'cpr-repeat-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 /** Runs a command in this process and returns its exit code and what it printed. */
-async function cli(command: (argv: string[]) => Promise<number>, argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const stdout = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => (out.push(String(chunk)), true));
-  const stderr = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => (err.push(String(chunk)), true));
-  try {
-    return { code: await command(argv), stdout: out.join(''), stderr: err.join('') };
-  } finally {
-    stdout.mockRestore();
-    stderr.mockRestore();
-  }
-}
+const cli = (command: (argv: string[]) => Promise<number>, argv: string[]) => captured(() => command(argv));
 
 const targetFile = join(work, 'flaky-target.yaml');
 writeFileSync(targetFile, `name: flaky payee\npayee:\n  adapter: module\n  module: ${FLAKY_PAYEE}\n  capabilities: []\n`);

@@ -15,6 +15,7 @@ import { startReference } from '../../../reference/start.ts';
 import { FIGURES, formatTarget, verdicts, type Figures } from '../../../harness/bench/index.ts';
 import { bench } from '../../../harness/cli/bench.ts';
 import { HarnessError } from '../../../harness/errors.ts';
+import { captured } from '../../support/captured.ts';
 
 /** The keys issue 8 requires in bench.json, each a finite number. */
 const REQUIRED = [
@@ -34,19 +35,6 @@ const REQUIRED = [
   'noble_verify_per_s',
   'duration_s',
 ] as const;
-
-async function cli(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const stdout = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => (out.push(String(chunk)), true));
-  const stderr = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => (err.push(String(chunk)), true));
-  try {
-    return { code: await bench(argv), stdout: out.join(''), stderr: err.join('') };
-  } finally {
-    stdout.mockRestore();
-    stderr.mockRestore();
-  }
-}
 
 describe('cpr-conformance bench --quick', () => {
   let dir: string;
@@ -241,3 +229,7 @@ describe('memory growth', () => {
     expect(trendRise([sample(0, 100)], (s) => s.rss_mb)).toBe(0);
   });
 });
+
+function cli(argv: string[]) {
+  return captured(() => bench(argv));
+}

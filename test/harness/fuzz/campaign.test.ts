@@ -14,6 +14,7 @@ import { findRequirement } from '../../../profile/registry.ts';
 import type { Capability } from '../../../profile/control.ts';
 import { startReference, type RunningReference } from '../../../reference/start.ts';
 import { startFaultyOperator, type Fault, type FaultyOperator } from './faulty-operator.ts';
+import { captured } from '../../support/captured.ts';
 
 const ALL: Capability[] = ['provision', 'clock', 'cancel', 'balance', 'fulfil'];
 
@@ -29,20 +30,8 @@ function scenarioTarget(role: HttpRole): ScenarioTarget {
 
 const scenarioOptions = { levelOf: (id: string) => findRequirement(id)?.level ?? 'MUST', rerun: (id: string) => `rerun ${id}` } as const;
 
-/** Runs a CLI command and returns its exit code and what it printed. */
-async function cli(command: (argv: string[]) => Promise<number>, argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const stdout = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => (out.push(String(chunk)), true));
-  const stderr = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => (err.push(String(chunk)), true));
-  try {
-    const code = await command(argv);
-    return { code, stdout: out.join(''), stderr: err.join('') };
-  } finally {
-    stdout.mockRestore();
-    stderr.mockRestore();
-  }
-}
+/** Runs a command in this process and returns its exit code and what it printed. */
+const cli = (command: (argv: string[]) => Promise<number>, argv: string[]) => captured(() => command(argv));
 
 describe('the stateful fuzzer', () => {
   let dir: string;

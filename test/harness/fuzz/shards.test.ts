@@ -9,19 +9,10 @@ import { fuzz } from '../../../harness/cli/fuzz.ts';
 import { readCrashFile } from '../../../harness/fuzz/crash.ts';
 import { findingKey, mergeFuzzShards, shardBudget, shardSeeds, SHARD_FILE } from '../../../harness/fuzz/shards.ts';
 import { startFaultyOperator, type FaultyOperator } from './faulty-operator.ts';
+import { captured } from '../../support/captured.ts';
 
 /** Runs a command in this process and returns its exit code and what it printed. */
-async function cli(argv: string[]): Promise<{ code: number; stdout: string }> {
-  const out: string[] = [];
-  const stdout = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => (out.push(String(chunk)), true));
-  const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
-  try {
-    return { code: await fuzz(argv), stdout: out.join('') };
-  } finally {
-    stdout.mockRestore();
-    stderr.mockRestore();
-  }
-}
+const cli = (argv: string[]) => captured(() => fuzz(argv));
 
 describe('shard seeds and budgets', () => {
   it('gives shard 1 the campaign seed and every other shard its own, whatever the number of shards', () => {

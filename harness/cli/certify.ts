@@ -1,0 +1,188 @@
+// `cpr-conformance certify`: the whole suite against a target, packaged as signed
+// evidence (harness/certify/package.ts) when the run is certification-grade.
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { buildPackage, certificationProblems, freshSigningKey, privateJwk, readSigningKey, suiteDigest, targetSlug, type SigningKey } from '../certify/package.ts';
+import { readReport, REPORT_JSON } from '../report/json.ts';
+import { conformanceRun } from '../runner/run.ts';
+import { createTerminal } from '../runner/terminal.ts';
+import { PROJECT_ROOT } from '../scenarios/load.ts';
+import { integerOption, parse } from './args.ts';
+import { EXIT, HarnessError } from './errors.ts';
+import { allowHostsOf, rerunBase, targetChoice } from './target-options.ts';
+import { printSummary } from './summary.ts';
+
+const CERTIFY_HELP = `Usage: cpr-conformance certify [options]
+
+Runs the whole suite against a target (every test of every role it declares)
+and, when the run is certification-grade, writes one signed certification
+package: a deterministic .tar.gz with report.json, manifest.json,
+capabilities.json, policy.json, target.json and signature.jws (a detached
+EdDSA JWS over the canonical manifest). Check one with:
+cpr-conformance verify-package FILE.
+
+A run is certification-grade when it ran to the end without a harness error
+and exercised every deciding requirement of the target's roles: its verdict is
+conformant or non-conformant. A non-conformant run gets a package (it is
+evidence). Any other run gets none: exit 2 with NOT_CERTIFICATION_GRADE; its
+reports are written all the same.
+
+Target (as for run; with none, the embedded reference implementation):
+  --target FILE|URL     a target file, or a base URL (payee and operator roles)
+  --ca FILE             with a URL: the CA certificate to trust
+  --insecure            with a URL: skip TLS verification (recorded)
+  --allow-host HOST     as for run; repeatable
+  --request-timeout MS  as for run
+  --unreachable-after N as for run
+  --time-limit S        as for run; a run cut short gets no package
+  --seed N              seed for the properties (default random, recorded)
+  --strict              SHOULD requirements decide too (recorded)
+
+Package:
+  --out FILE            the archive (default
+                        reports/certification-<target>-<date>.tar.gz)
+  --key FILE            the signing key: a private OKP Ed25519 JWK (kty, crv,
+                        x, d). Without it a fresh key is generated and written
+                        beside the archive as FILE.key.jwk (mode 0600), and its
+                        thumbprint (the signature's kid) is printed
+  --report-dir DIR      where the run's reports go (default reports/<run-id>/)
+  -h, --help            show this help
+
+Not accepted, because a certification is of everything: --only, --role,
+--shard, --scenario, --baseline, --allow-partial, --profile-advisory,
+--property-runs, --no-properties (use run for those).
+
+Exit codes: 0 conformant, package written; 1 non-conformant, package written;
+2 not certification-grade (no package), harness or usage error.
+`;
+
+/** Flags of run that would narrow or relax the run: parsed, so that the refusal says why. */
+const NARROWING = {
+  only: 'it selects tests',
+  role: 'it selects roles',
+  shard: 'it runs a part of the suite',
+  scenario: 'it adds scenarios from outside the suite',
+  baseline: 'it changes the exit code for known failures',
+  'allow-partial': 'it accepts an incomplete run',
+  'profile-advisory': 'it makes PROFILE failures warnings',
+  'property-runs': 'it changes how many cases each property runs',
+  'no-properties': 'it leaves the properties out',
+} as const;
+
+export async function certify(argv: string[]): Promise<number> {
+  const values = parse('certify', argv, {
+    target: { type: 'string' },
+    ca: { type: 'string' },
+    insecure: { type: 'boolean' },
+    'allow-host': { type: 'string', multiple: true },
+    'request-timeout': { type: 'string' },
+    'unreachable-after': { type: 'string' },
+    'time-limit': { type: 'string' },
+    seed: { type: 'string' },
+    strict: { type: 'boolean' },
+    out: { type: 'string' },
+    key: { type: 'string' },
+    'report-dir': { type: 'string' },
+    only: { type: 'string', multiple: true },
+    role: { type: 'string', multiple: true },
+    shard: { type: 'string' },
+    scenario: { type: 'string', multiple: true },
+    baseline: { type: 'string' },
+    'allow-partial': { type: 'boolean' },
+    'profile-advisory': { type: 'boolean' },
+    'property-runs': { type: 'string' },
+    'no-properties': { type: 'boolean' },
+  });
+  if (values.help) {
+    process.stdout.write(CERTIFY_HELP);
+    return 0;
+  }
+  for (const [flag, why] of Object.entries(NARROWING)) {
+    if (values[flag] !== undefined) {
+      throw new HarnessError('USAGE_ERROR', `certify takes no --${flag}: ${why}, and a certification is of the whole suite against every role of the target`, 'run such a run with: cpr-conformance run; see: cpr-conformance certify --help');
+    }
+  }
+  const target = targetChoice(values, 'certify');
+  const allowHosts = allowHostsOf(values['allow-host'] as string[] | undefined, target);
+  const requestTimeoutMs = integerOption('certify', 'request-timeout', values['request-timeout'], 1, 600_000);
+  const unreachableAfter = integerOption('certify', 'unreachable-after', values['unreachable-after'], 0, 1_000_000);
+  const timeLimit = integerOption('certify', 'time-limit', values['time-limit'], 1, 7 * 86_400);
+  const seed = integerOption('certify', 'seed', values.seed, 0, 2 ** 32 - 1);
+  // The key is read before the run: a bad key file fails in a second, not after the suite.
+  const keyFile = values.key as string | undefined;
+  const givenKey = keyFile === undefined ? undefined : readSigningKey(readText(keyFile, '--key'), keyFile);
+  // What ran: the suite as it was when the run loaded it.
+  const suite = suiteDigest();
+
+  const terminal = createTerminal();
+  const outcome = await conformanceRun(
+    {
+      target,
+      only: [],
+      roles: [],
+      scenarioFiles: [],
+      strict: values.strict === true,
+      profileAdvisory: false,
+      allowPartial: false,
+      ...(seed !== undefined ? { seed } : {}),
+      ...(requestTimeoutMs !== undefined ? { requestTimeoutMs } : {}),
+      ...(unreachableAfter !== undefined ? { unreachableAfter } : {}),
+      ...(timeLimit !== undefined ? { timeLimitMs: timeLimit * 1000 } : {}),
+      ...(allowHosts.length > 0 ? { allowHosts } : {}),
+      ...(values['report-dir'] !== undefined ? { reportDir: values['report-dir'] as string } : {}),
+      command: ['cpr-conformance', 'certify', ...argv],
+      rerunBase: rerunBase(values),
+    },
+    terminal,
+  );
+  printSummary(outcome.report, outcome.dir, terminal);
+  // The report as the run wrote it: scrubbed of the target's secrets, checked against its schema.
+  const report = readReport(join(outcome.dir, REPORT_JSON));
+  const problems = certificationProblems(report);
+  if (problems.length > 0) {
+    throw new HarnessError('NOT_CERTIFICATION_GRADE', `no certification package written: ${problems.join('; ')}`, `the run's reports are in ${outcome.dir}/; why each requirement was not exercised: cpr-conformance explain ID --report ${join(outcome.dir, REPORT_JSON)}`);
+  }
+
+  const key: SigningKey = givenKey ?? freshSigningKey();
+  const archive = resolve((values.out as string | undefined) ?? join(PROJECT_ROOT, 'reports', `certification-${targetSlug(report.run.target.name)}-${stamp(report.run.started_at)}.tar.gz`));
+  writeAtomically(archive, buildPackage(report, suite, key));
+  terminal.line('');
+  terminal.line(`certification package: ${archive} (verdict ${report.verdict})`);
+  if (givenKey === undefined) {
+    const keyOut = `${archive}.key.jwk`;
+    rmSync(keyOut, { force: true });
+    writeFileSync(keyOut, `${JSON.stringify(privateJwk(key), null, 2)}\n`, { mode: 0o600, flag: 'wx' });
+    terminal.line(`signed by key ${key.kid}, generated for this package: its private JWK is ${keyOut} (mode 0600; keep it, or pass --key next time)`);
+  } else {
+    terminal.line(`signed by key ${key.kid} (${keyFile})`);
+  }
+  terminal.line(`check it with: cpr-conformance verify-package ${archive} --kid ${key.kid}`);
+  return report.verdict === 'conformant' ? EXIT.conformant : EXIT.nonConformant;
+}
+
+function readText(file: string, flag: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new HarnessError('USAGE_ERROR', `cannot read ${flag} ${file}: ${(error as Error).message}`, 'see: cpr-conformance certify --help');
+  }
+}
+
+/** 2026-11-25T15:29:41.884Z as 20261125-152941. */
+function stamp(iso: string): string {
+  return iso.replace(/[-:]/g, '').replace(/\..*$/, '').replace('T', '-');
+}
+
+/** Written whole or not at all: a reader never sees half a package. */
+function writeAtomically(file: string, bytes: Uint8Array): void {
+  mkdirSync(dirname(file), { recursive: true });
+  const partial = `${file}.${randomBytes(4).toString('hex')}.partial`;
+  try {
+    writeFileSync(partial, bytes);
+    renameSync(partial, file);
+  } catch (error) {
+    rmSync(partial, { force: true });
+    throw new HarnessError('USAGE_ERROR', `cannot write --out ${file}: ${(error as Error).message}`, 'choose a writable place with --out FILE');
+  }
+}

@@ -1,0 +1,146 @@
+// `cpr-conformance compare INPUT...`: implementations side by side, with badges;
+// `compare --diff BEFORE AFTER`: what changed between two runs of one implementation.
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { compareHtml, compareMarkdown, compareReports, compareText, diffFails, diffMarkdown, diffReports, diffText, endpointBadge, type CompareInput } from '../report/compare.ts';
+import { REPORT_JSON, REPORT_SCHEMA_VERSION, readReport } from '../report/index.ts';
+import { verifyPackage } from '../certify/package.ts';
+import { createTerminal } from '../runner/terminal.ts';
+import { parseCommand } from './args.ts';
+import { EXIT, HarnessError } from './errors.ts';
+
+const COMPARE_HELP = `Usage: cpr-conformance compare INPUT... [options]
+       cpr-conformance compare --diff BEFORE AFTER [options]
+
+INPUT, BEFORE and AFTER are each a report.json (written by run or report merge),
+the folder holding one, or a certification package (.tar.gz, written by
+certify), which is verified as verify-package does before it is compared.
+
+compare INPUT... puts implementations side by side: one row per requirement of
+the registry, by spec section, one column per implementation (its target name;
+a repeated name becomes "name (2)"), each cell that implementation's status.
+Requirements one implementation passed and another failed are listed first,
+under "Where implementations disagree". Statuses that were not observed
+(skipped, not applicable, error, not run, uncovered) are shown as they are,
+never as passed. Writes to --report-dir:
+  compare.html          self-contained, no external resources
+  compare.md            for a CI step summary or a document
+  badges/<slug>.json    one per implementation, in the shields.io endpoint
+                        format: the verdict and the deciding requirements
+                        passed of all ("non-conformant 3 failed, 98/101")
+Inputs that ran different suite or profile versions, or different verdict
+rules (--strict, --profile-advisory), are compared all the same, with a
+warning in both files and on stderr.
+
+compare --diff BEFORE AFTER compares two runs of one implementation (the main
+branch and a pull request, say), requirement by requirement and test by test:
+new failures (failing now, passing or not exercised before), coverage lost
+(observed before, not exercised now), fixes (failing before, passing now) and
+other changes. Writes diff.md to --report-dir (for a pull-request comment or
+$GITHUB_STEP_SUMMARY) and prints the same on the terminal. Two reports of
+different targets (by name) are refused unless --force.
+
+Options:
+  --report-dir DIR   where to write (default reports/compare)
+  --diff             compare two runs of one implementation: BEFORE AFTER
+  --force            with --diff: compare reports of different targets
+  -h, --help         show this help
+
+Exit codes: 0 written (compare; --diff with no new failure and no deciding
+requirement no longer exercised), 1 --diff found a new failure (a requirement
+failed or warned, or a test failed, that did not before) or a deciding
+requirement observed before and not exercised now, 2 usage error or an input
+that is not a readable report.json (USAGE_ERROR).
+`;
+
+export async function compare(argv: string[]): Promise<number> {
+  const { values, positionals } = parseCommand('compare', argv, {
+    'report-dir': { type: 'string' },
+    diff: { type: 'boolean' },
+    force: { type: 'boolean' },
+  });
+  if (values.help) {
+    process.stdout.write(COMPARE_HELP);
+    return 0;
+  }
+  const out = resolve(values['report-dir'] ?? join('reports', 'compare'));
+  if (values.diff === true) return diffCommand(positionals, out, values.force === true);
+  if (values.force === true) throw new HarnessError('USAGE_ERROR', '--force applies to --diff only', 'see: cpr-conformance compare --help');
+  if (positionals.length === 0) throw new HarnessError('USAGE_ERROR', 'compare needs at least one INPUT (a report.json, or the folder holding one)', 'see: cpr-conformance compare --help');
+  // Every input is read (and checked) before anything is written.
+  const comparison = compareReports(positionals.map(loadInput));
+  const terminal = createTerminal();
+  for (const warning of comparison.warnings) terminal.error(`cpr-conformance: warning: ${warning}`);
+  const written = [write(out, 'compare.html', compareHtml(comparison)), write(out, 'compare.md', compareMarkdown(comparison))];
+  for (const i of comparison.implementations) written.push(write(join(out, 'badges'), `${i.slug}.json`, `${JSON.stringify(endpointBadge(i.report), null, 2)}\n`));
+  terminal.line(`compared ${comparison.implementations.length} implementation(s):`);
+  for (const line of compareText(comparison)) terminal.line(line);
+  terminal.line(`written: ${written.join(', ')}`);
+  return EXIT.conformant;
+}
+
+function diffCommand(positionals: readonly string[], out: string, force: boolean): number {
+  if (positionals.length !== 2) throw new HarnessError('USAGE_ERROR', `compare --diff takes two inputs, BEFORE and AFTER; got ${positionals.length}`, 'see: cpr-conformance compare --help');
+  const diff = diffReports(loadInput(positionals[0]!), loadInput(positionals[1]!));
+  if (!diff.sameTarget && !force) {
+    throw new HarnessError(
+      'USAGE_ERROR',
+      `compare --diff compares two runs of one implementation, but these are of different targets: "${diff.before.report.run.target.name}" (${positionals[0]}) and "${diff.after.report.run.target.name}" (${positionals[1]})`,
+      'to put several implementations side by side, leave out --diff; to diff them anyway, add --force',
+    );
+  }
+  const terminal = createTerminal();
+  for (const warning of diff.warnings) terminal.error(`cpr-conformance: warning: ${warning}`);
+  const file = write(out, 'diff.md', diffMarkdown(diff));
+  for (const line of diffText(diff)) terminal.line(line);
+  terminal.line(`written: ${file}`);
+  return diffFails(diff) ? EXIT.nonConformant : EXIT.conformant;
+}
+
+function write(dir: string, name: string, text: string): string {
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, name);
+  writeFileSync(file, text);
+  return file;
+}
+
+const INPUT_HINT = 'give a report.json written by `cpr-conformance run` (or `report merge`), or the folder holding one';
+
+/**
+ * A report.json, or a folder holding one, read and checked against the report
+ * schema; or a certification package (.tar.gz), verified first
+ * (verify-package's checks) and compared by the report it holds.
+ */
+function loadInput(input: string): CompareInput {
+  let file = input;
+  try {
+    if (statSync(input).isDirectory()) file = join(input, REPORT_JSON);
+  } catch {
+    throw new HarnessError('USAGE_ERROR', `no such file or folder: ${input}`, INPUT_HINT);
+  }
+  if (file.endsWith('.tar.gz')) return { source: input, report: verifyPackage(readFileSync(file)).report };
+  try {
+    return { source: input, report: readReport(file) };
+  } catch (error) {
+    if (!(error instanceof HarnessError)) throw error;
+    // A report of another schema version says so, rather than listing every member that moved.
+    const version = schemaVersionOf(file);
+    if (version !== undefined && version !== REPORT_SCHEMA_VERSION) {
+      throw new HarnessError(
+        'USAGE_ERROR',
+        `${file} is a report of schema_version ${JSON.stringify(version)}; this cpr-conformance reads schema_version ${REPORT_SCHEMA_VERSION}`,
+        'compare reports written by the same version of cpr-conformance: run the older one again',
+      );
+    }
+    throw new HarnessError(error.code, error.message, error.hint === undefined || error.hint.startsWith('see: ') ? INPUT_HINT : error.hint);
+  }
+}
+
+function schemaVersionOf(file: string): unknown {
+  try {
+    const data: unknown = JSON.parse(readFileSync(file, 'utf8'));
+    return typeof data === 'object' && data !== null && !Array.isArray(data) ? (data as Record<string, unknown>)['schema_version'] : undefined;
+  } catch {
+    return undefined;
+  }
+}

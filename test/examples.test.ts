@@ -1,0 +1,155 @@
+// The CI examples do what they say: the GitHub Actions workflow
+// (examples/github-actions/conformance.yml) names real commands and flags in its
+// shard and merge steps, and the local fan-out (examples/shard-and-merge.sh)
+// really shards a run and a fuzzing campaign against the embedded reference and
+// merges them: every shard's tests exactly once, and no merge from a shard short.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import YAML from 'yaml';
+import { shardOption } from '../harness/cli/args.ts';
+import { main } from '../harness/cli/main.ts';
+import { mergeFuzzShards } from '../harness/fuzz/shards.ts';
+import { mergeReports, readReport } from '../harness/report/index.ts';
+import { committedCatalogue } from '../harness/runner/catalogue.ts';
+import { loadRegistry } from '../profile/registry.ts';
+import { captured } from './support/captured.ts';
+
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+const WORKFLOW = join(ROOT, 'examples/github-actions/conformance.yml');
+const FAN_OUT = join(ROOT, 'examples/shard-and-merge.sh');
+const BIN = join(ROOT, 'bin/cpr-conformance.js');
+
+interface Step {
+  readonly id?: string;
+  readonly run?: string;
+  readonly uses?: string;
+}
+interface Job {
+  readonly strategy?: { readonly matrix: { readonly shard: number[] } };
+  readonly needs?: string[];
+  readonly steps: Step[];
+}
+interface Workflow {
+  readonly env: Record<string, string>;
+  readonly jobs: Record<string, Job>;
+}
+
+const workflow = YAML.parse(readFileSync(WORKFLOW, 'utf8')) as Workflow;
+
+/** A step's `run:` as the shell of shard `shard` would get it: expressions and variables filled in, globs expanded, split into words. */
+function words(job: string, id: string, shard = 1): string[] {
+  const step = workflow.jobs[job]!.steps.find((s) => s.id === id);
+  expect(step?.run, `${job} step ${id}`).toBeDefined();
+  const total = String(workflow.jobs[job]!.strategy?.matrix.shard.length ?? 1);
+  const command = step!.run!
+    .replaceAll('${{ matrix.shard }}', String(shard))
+    .replaceAll('${{ strategy.job-total }}', total)
+    .replaceAll('${{ github.run_number }}', '17')
+    .replace(/\$(CPR_[A-Z_]+)/g, (_, name: string) => workflow.env[name] ?? '');
+  expect(command).not.toMatch(/\$\{\{|\$[A-Z]/);
+  return command
+    .trim()
+    .split(/\s+/)
+    .flatMap((w) => (w.endsWith('-*') ? [1, 2].map((i) => w.replace(/\*$/, String(i))) : [w]));
+}
+
+/** The command line in this process; its exit code and output. */
+const cli = (argv: string[]) => captured(() => main(argv));
+
+describe('the GitHub Actions example', () => {
+  it('does not run in this repository', () => {
+    expect(WORKFLOW).not.toMatch(/\.github\/workflows/);
+    expect(existsSync(join(ROOT, '.github/workflows/conformance.yml'))).toBe(false);
+  });
+
+  it('shards run and fuzz over matrices, uploads every shard, and merges in a job that waits for both', () => {
+    expect(workflow.jobs['run']!.strategy!.matrix.shard.length).toBeGreaterThan(1);
+    expect(workflow.jobs['fuzz']!.strategy!.matrix.shard.length).toBeGreaterThan(1);
+    for (const job of ['run', 'fuzz']) expect(workflow.jobs[job]!.steps.some((s) => s.uses?.startsWith('actions/upload-artifact'))).toBe(true);
+    expect(workflow.jobs['merge']!.needs).toEqual(['run', 'fuzz']);
+    const merge = workflow.jobs['merge']!.steps;
+    expect(merge.some((s) => s.uses?.startsWith('actions/download-artifact'))).toBe(true);
+    expect(merge.some((s) => s.run?.includes('summary.md >> "$GITHUB_STEP_SUMMARY"'))).toBe(true);
+  });
+
+  it.each([
+    ['run', 'shard', 'run'],
+    ['fuzz', 'shard', 'fuzz'],
+    ['merge', 'merge-run', 'report'],
+    ['merge', 'merge-fuzz', 'fuzz'],
+    ['merge', 'compare', 'compare'],
+    ['merge', 'diff', 'compare'],
+  ])('%s step %s names a real command and flags (the command line parses it)', async (job, id, command) => {
+    const [npx, bin, ...argv] = words(job, id);
+    expect([npx, bin, argv[0]]).toEqual(['npx', 'cpr-conformance', command]);
+    // Every flag the step gives, checked by the command's own strict parser; --help stops it there.
+    const parsed = await cli([...argv, '--help']);
+    expect(parsed.stderr).toBe('');
+    expect(parsed.code).toBe(0);
+    expect(parsed.stdout).toMatch(new RegExp(`^Usage: cpr-conformance ${argv[0]}${argv[1] === 'merge' ? ' merge' : ''}`, 'm'));
+    const shard = argv.indexOf('--shard');
+    if (shard !== -1) {
+      for (const i of workflow.jobs[job]!.strategy!.matrix.shard) {
+        const given = words(job, id, i);
+        expect(shardOption(command, given[given.indexOf('--shard') + 1])).toMatchObject({ index: i, count: workflow.jobs[job]!.strategy!.matrix.shard.length });
+      }
+      expect(argv).toContain('--seed');
+    }
+  });
+});
+
+describe('examples/shard-and-merge.sh with 2 shards against the embedded reference', () => {
+  const out = mkdtempSync(join(tmpdir(), 'cpr-fan-out-'));
+  const selection = ['--only', 'TOK-GET-001', '--only', 'TOK-ONCE-001', '--only', 'CPP-ISS-001', '--no-properties'];
+  let status: number | null;
+  let output = '';
+  beforeAll(async () => {
+    const child = spawn('bash', [FAN_OUT], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, CI: 'true', SHARDS: '2', OUT: out, SEED: '11', RUN_ARGS: selection.join(' '), FUZZ_ARGS: '--runs 2 --lanes 1', CPR: `${process.execPath} ${BIN}` },
+    });
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (output += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (output += d));
+    status = await new Promise((resolve) => child.once('close', resolve));
+  }, 120_000);
+  afterAll(() => rmSync(out, { recursive: true, force: true }));
+
+  it('merges the run shards into one report with every shard\'s tests exactly once', () => {
+    expect(status, output).toBe(0);
+    const shards = [1, 2].map((i) => readReport(join(out, `run-${i}`, 'report.json')));
+    const merged = readReport(join(out, 'merged', 'report.json'));
+    expect(shards.map((r) => r.run.shard)).toEqual(['1/2', '2/2']);
+    expect(shards.every((r) => r.tests.length > 0)).toBe(true);
+    const ids = shards.flatMap((r) => r.tests.map((t) => t.id));
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(merged.tests.map((t) => t.id).sort()).toEqual([...ids].sort());
+    expect(merged.tests.map((t) => t.id).sort()).toEqual(['CPP-ISS-001', 'TOK-GET-001', 'TOK-ONCE-001']);
+    expect(merged.errors).toEqual([]);
+    expect(merged.verdict).toBe('incomplete');
+    expect(existsSync(join(out, 'merged', 'summary.md'))).toBe(true);
+    // ... and publishes the comparison page and badge of the merged run.
+    expect(readFileSync(join(out, 'compare', 'compare.html'), 'utf8')).toContain('embedded reference');
+    expect(JSON.parse(readFileSync(join(out, 'compare', 'badges', 'embedded-reference.json'), 'utf8')).message).toMatch(/^incomplete \d+\/\d+$/);
+  });
+
+  it('merges the fuzzing shards: one seed each, every shard reported, nothing found in the reference', () => {
+    const campaign = JSON.parse(readFileSync(join(out, 'fuzz-merged', 'fuzz.json'), 'utf8')) as { campaign_seed: number; shards: { shard: string; seed: number; runs: number }[]; runs: number; findings: unknown[] };
+    expect(campaign).toMatchObject({ campaign_seed: 11, runs: 2, findings: [] });
+    expect(campaign.shards.map((s) => [s.shard, s.runs])).toEqual([['1/2', 1], ['2/2', 1]]);
+    expect(campaign.shards[0]!.seed).toBe(11);
+    expect(campaign.shards[1]!.seed).not.toBe(11);
+    expect(output).toMatch(/nothing found: every answer matched the model/);
+  });
+
+  it('does not merge from a shard short: the report says the shard is missing, fuzz merge refuses', () => {
+    const partial = mergeReports([readReport(join(out, 'run-2', 'report.json'))], loadRegistry(), { catalogue: committedCatalogue() });
+    expect(partial.verdict).toBe('error');
+    expect(partial.errors).toContainEqual({ code: 'REPORT_SHARDS_MISSING', message: 'shard 1/2 missing: the merged results are partial' });
+    expect(() => mergeFuzzShards([join(out, 'fuzz-1')])).toThrow(/shard 2\/2 of campaign seed 11 is missing/);
+  });
+});
