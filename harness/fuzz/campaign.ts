@@ -117,17 +117,16 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRes
   const context = await openContext(options.operator, options.tap);
   const budget = options.budget;
   const shrinkMs = options.shrinkMs ?? (budget.kind === 'time' ? Math.min(Math.max(budget.ms / 2, 10_000), 120_000) : 30_000);
-  const state = {
-    phase: 'explore' as Phase,
+  const state: CampaignState = {
+    phase: 'explore',
     deadline: budget.kind === 'time' ? started + budget.ms : Number.POSITIVE_INFINITY,
     runs: 0,
     shrinks: 0,
     failures: 0,
-    fault: undefined as unknown,
-    lastFailing: undefined as { world: World; detail: MismatchDetail; message: string } | undefined,
-    inflight: new Set<Promise<void>>(),
+    fault: undefined,
+    lastFailing: undefined,
+    inflight: new Set(),
   };
-  const halted = () => state.fault !== undefined || performance.now() >= state.deadline;
   const snapshot = (): CampaignProgress => ({
     phase: state.phase,
     runs: state.runs,
@@ -139,33 +138,20 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRes
   });
   const timer = options.onProgress ? setInterval(() => options.onProgress!(snapshot()), options.progressIntervalMs ?? 250) : undefined;
   timer?.unref();
+  const { property, settle } = campaignProperty(context, state, lanes, options.maxCommands ?? (lanes === 1 ? 30 : 90 * lanes));
 
-  const setups = fc.array(setupArbitrary, { minLength: lanes, maxLength: lanes });
-  const property = fc.asyncProperty(setups, commandsArbitrary(options.maxCommands ?? (lanes === 1 ? 30 : 90 * lanes), lanes), (setup, commands) => {
-    const run = (async () => {
-      if (halted()) return;
-      if (state.phase === 'explore') state.runs += 1;
-      else state.shrinks += 1;
-      const record = await runOnce(context, setup, commands, halted);
-      if (record.error === undefined) return;
-      if (record.error instanceof Mismatch) {
-        if (state.phase === 'explore') state.failures += 1;
-        state.lastFailing = { world: record.world!, detail: record.error.detail, message: record.error.message };
-      } else {
-        // A harness fault ends the campaign: every later run passes at once, so nothing shrinks.
-        state.fault ??= record.error;
-      }
-      throw record.error;
-    })();
-    state.inflight.add(run);
-    const forget = () => void state.inflight.delete(run);
-    run.then(forget, forget);
-    return run;
-  });
-  // fast-check's time limit leaves a run in flight; it skips its remaining commands once halted.
-  const settle = async () => {
-    await Promise.allSettled([...state.inflight]);
-    if (state.fault !== undefined) throw toHarnessError(state.fault);
+  const finish = (failure: FoundFailure | undefined): CampaignResult => {
+    const elapsedMs = performance.now() - started;
+    options.onProgress?.({ ...snapshot(), phase: 'done' });
+    return {
+      seed: options.seed,
+      runs: state.runs,
+      shrinks: state.shrinks,
+      ops: context.client.ops,
+      elapsedMs,
+      opsPerSecond: context.client.ops / Math.max(elapsedMs / 1000, 0.001),
+      ...(failure ? { failure } : {}),
+    };
   };
 
   try {
@@ -191,35 +177,77 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRes
 
     state.phase = 'replay';
     state.deadline = Number.POSITIVE_INFINITY;
-    const final = shrunk.failed && shrunk.counterexample !== null ? shrunk : explore;
-    const [setup, commands] = final.counterexample as unknown as [RunSetup[], Iterable<FuzzCommand>];
-    const replay = await runOnce(context, setup, fc.cloneIfNeeded(commands), () => false);
-    if (replay.error !== undefined && !(replay.error instanceof Mismatch)) throw toHarnessError(replay.error);
-    const reproduced = replay.error instanceof Mismatch;
-    const failing = reproduced ? { world: replay.world!, detail: (replay.error as Mismatch).detail, message: (replay.error as Mismatch).message } : state.lastFailing;
-    if (!failing) throw new HarnessError('HARNESS_INTERNAL', 'a failure was found but no failing run was recorded');
-    const flaky = !(reproduced && shrunk.failed);
-    const path = final.counterexamplePath ?? '';
-    return finish(await writeFindings(options, context, { setup: failing.world.setup, failing, flaky, path, counterexample: fc.stringify(final.counterexample) }));
+    return finish(await writeFindings(options, context, await replayFinding(context, state, explore, shrunk)));
   } finally {
     if (timer) clearInterval(timer);
     state.phase = 'done';
     await releaseClock(context);
   }
+}
 
-  function finish(failure: FoundFailure | undefined): CampaignResult {
-    const elapsedMs = performance.now() - started;
-    options.onProgress?.({ ...snapshot(), phase: 'done' });
-    return {
-      seed: options.seed,
-      runs: state.runs,
-      shrinks: state.shrinks,
-      ops: context.client.ops,
-      elapsedMs,
-      opsPerSecond: context.client.ops / Math.max(elapsedMs / 1000, 0.001),
-      ...(failure ? { failure } : {}),
-    };
-  }
+interface CampaignState {
+  phase: Phase;
+  /** When the current phase stops starting runs (performance.now()). */
+  deadline: number;
+  runs: number;
+  shrinks: number;
+  failures: number;
+  /** A harness fault: it ends the campaign. */
+  fault: unknown;
+  lastFailing: { world: World; detail: MismatchDetail; message: string } | undefined;
+  readonly inflight: Set<Promise<void>>;
+}
+
+/**
+ * The model run as a fast-check property: each run counts toward exploring or
+ * shrinking, a Mismatch fails it, and a harness fault ends the campaign (every
+ * later run passes at once, so nothing shrinks). `settle` waits for the runs a
+ * time limit left in flight and rethrows a fault.
+ */
+function campaignProperty(context: FuzzContext, state: CampaignState, lanes: number, maxCommands: number) {
+  const halted = () => state.fault !== undefined || performance.now() >= state.deadline;
+  const setups = fc.array(setupArbitrary, { minLength: lanes, maxLength: lanes });
+  const property = fc.asyncProperty(setups, commandsArbitrary(maxCommands, lanes), (setup, commands) => {
+    const run = (async () => {
+      if (halted()) return;
+      if (state.phase === 'explore') state.runs += 1;
+      else state.shrinks += 1;
+      const record = await runOnce(context, setup, commands, halted);
+      if (record.error === undefined) return;
+      if (record.error instanceof Mismatch) {
+        if (state.phase === 'explore') state.failures += 1;
+        state.lastFailing = { world: record.world!, detail: record.error.detail, message: record.error.message };
+      } else {
+        state.fault ??= record.error;
+      }
+      throw record.error;
+    })();
+    state.inflight.add(run);
+    const forget = () => void state.inflight.delete(run);
+    run.then(forget, forget);
+    return run;
+  });
+  // fast-check's time limit leaves a run in flight; it skips its remaining commands once halted.
+  const settle = async () => {
+    await Promise.allSettled([...state.inflight]);
+    if (state.fault !== undefined) throw toHarnessError(state.fault);
+  };
+  return { property, settle };
+}
+
+/**
+ * Runs the smallest counterexample once more, from a fresh world: a finding
+ * that does not fail again (or did not shrink) is flaky, and is written as such.
+ */
+async function replayFinding(context: FuzzContext, state: CampaignState, explore: fc.RunDetails<unknown>, shrunk: fc.RunDetails<unknown>) {
+  const final = shrunk.failed && shrunk.counterexample !== null ? shrunk : explore;
+  const [setup, commands] = final.counterexample as unknown as [RunSetup[], Iterable<FuzzCommand>];
+  const replay = await runOnce(context, setup, fc.cloneIfNeeded(commands), () => false);
+  if (replay.error !== undefined && !(replay.error instanceof Mismatch)) throw toHarnessError(replay.error);
+  const reproduced = replay.error instanceof Mismatch;
+  const failing = reproduced ? { world: replay.world!, detail: (replay.error as Mismatch).detail, message: (replay.error as Mismatch).message } : state.lastFailing;
+  if (!failing) throw new HarnessError('HARNESS_INTERNAL', 'a failure was found but no failing run was recorded');
+  return { setup: failing.world.setup, failing, flaky: !(reproduced && shrunk.failed), path: final.counterexamplePath ?? '', counterexample: fc.stringify(final.counterexample) };
 }
 
 const setupArbitrary: fc.Arbitrary<RunSetup> = fc.record({ balance: fc.constantFrom<BalanceChoice>('twice-max', 'max', 'small') });

@@ -19,7 +19,9 @@ import { REPORT_SCHEMA_VERSION, type HarnessIssue, type TargetDescription } from
 import { scopeRoles, suiteCatalogue } from './catalogue.ts';
 import type { Role } from '../../profile/registry.ts';
 import { loadSuites, PROJECT_ROOT, suiteFiles } from '../scenarios/load.ts';
+import type { Suite } from '../scenarios/types.ts';
 import { unrunResult } from '../scenarios/execute.ts';
+import type { TargetConfig } from '../target/config.ts';
 import { loadTargetFile } from '../target/load.ts';
 import { targetSecrets, type Secrets } from '../target/secrets.ts';
 import { describeChoice, resolveTarget, type TargetChoice } from './resolve-target.ts';
@@ -79,24 +81,56 @@ interface RunOutcome {
 
 export async function conformanceRun(options: RunOptions, given: Terminal): Promise<RunOutcome> {
   const started = new Date();
-  const registry = loadRegistry();
-  // Every file is validated, selected or not: a broken scenario file is never silently skipped.
-  const suites = loadSuites([...suiteFiles(), ...options.scenarioFiles.map((f) => resolve(f))]);
-  const scenarios = selectScenarios(suites, options);
-  const properties = options.noProperties ? [] : selectProperties(PROPERTIES, options);
-  if (scenarios.length + properties.length === 0) throw new HarnessError('NOTHING_SELECTED', 'no scenario or property matches the selection', 'see what exists with: cpr-conformance list');
-  const whole = planOf(scenarios, properties);
-  const sharding = shardingOf(whole, options.shard, options.shardTimings);
-  const plan = sharding?.plan ?? whole;
+  const { suites, plan, sharding } = planRun(options);
   const seed = options.seed ?? randomBytes(4).readUInt32BE(0);
-  const repeat = options.repeat ?? 1;
   const dir = resolve(options.reportDir ?? join(PROJECT_ROOT, 'reports', runId(started)));
   mkdirSync(dir, { recursive: true });
   // A target file is read first, so that its secrets are known before anything is printed.
   const fileConfig = options.target.kind === 'file' ? loadTargetFile(options.target.path) : undefined;
   const secrets = targetSecrets(fileConfig);
   const terminal = redacting(given, secrets);
+  const executed = await executePlan(plan, options, { started, seed, fileConfig, terminal, estimate: sharding?.estimate });
+  const report = secrets.value(reportOf(executed, suites, plan, options, { started, seed }));
+  writeAllReports(dir, report);
+  // Every view is written from the scrubbed report; this is the second line, over every file written.
+  secrets.files(dir);
+  if (options.writeTimings !== undefined) {
+    const written = writeTimings(options.writeTimings, report.tests, { target: report.run.target.name, runsPerTest: options.repeat ?? 1, command: options.command });
+    terminal.line(`timings of ${written} test(s) written to ${options.writeTimings}`);
+  }
+  return { report, dir, exitCode: exitCodeOf(report, options.allowPartial === true) };
+}
 
+/** The suites, every file validated (a broken one is never silently skipped), and the selection's plan, sharded. */
+function planRun(options: RunOptions): { suites: Suite[]; plan: readonly PlanTest[]; sharding: ReturnType<typeof shardingOf> } {
+  const suites = loadSuites([...suiteFiles(), ...options.scenarioFiles.map((f) => resolve(f))]);
+  const scenarios = selectScenarios(suites, options);
+  const properties = options.noProperties ? [] : selectProperties(PROPERTIES, options);
+  if (scenarios.length + properties.length === 0) throw new HarnessError('NOTHING_SELECTED', 'no scenario or property matches the selection', 'see what exists with: cpr-conformance list');
+  const whole = planOf(scenarios, properties);
+  const sharding = shardingOf(whole, options.shard, options.shardTimings);
+  return { suites, plan: sharding?.plan ?? whole, sharding };
+}
+
+interface Executed {
+  readonly results: readonly TestResult[];
+  readonly description: TargetDescription;
+  readonly issues: readonly HarnessIssue[];
+  readonly interrupted: boolean;
+}
+
+/**
+ * Opens the target and runs the plan on the one engine. An unreachable target
+ * leaves every test an error saying why (the report is still complete); an
+ * interrupt stops it with partial results.
+ */
+async function executePlan(
+  plan: readonly PlanTest[],
+  options: RunOptions,
+  run: { readonly started: Date; readonly seed: number; readonly fileConfig: TargetConfig | undefined; readonly terminal: Terminal; readonly estimate: string | undefined },
+): Promise<Executed> {
+  const { terminal, seed, fileConfig } = run;
+  const repeat = options.repeat ?? 1;
   const interrupts = watchInterrupts();
   const issues: HarnessIssue[] = [];
   let results: TestResult[] = [];
@@ -123,7 +157,7 @@ export async function conformanceRun(options: RunOptions, given: Terminal): Prom
       description = target.description;
       try {
         terminal.line(
-          `cpr-conformance ${SUITE_VERSION} (${PROFILE_ID}) — ${countOf(plan, 'scenario')} scenario(s) and ${countOf(plan, 'property')} propert${countOf(plan, 'property') === 1 ? 'y' : 'ies'} against ${description.name}${repeat > 1 ? `, each ${repeat} times` : ''}${sharding ? `, shard ${options.shard}: ${sharding.estimate}` : ''}`,
+          `cpr-conformance ${SUITE_VERSION} (${PROFILE_ID}) — ${countOf(plan, 'scenario')} scenario(s) and ${countOf(plan, 'property')} propert${countOf(plan, 'property') === 1 ? 'y' : 'ies'} against ${description.name}${repeat > 1 ? `, each ${repeat} times` : ''}${run.estimate !== undefined ? `, shard ${options.shard}: ${run.estimate}` : ''}`,
         );
         const counts = { passed: 0, failed: 0, skipped: 0, 'not-applicable': 0, error: 0 };
         const ran = await runPlan(plan, scenarioTarget(target.target), {
@@ -133,7 +167,7 @@ export async function conformanceRun(options: RunOptions, given: Terminal): Prom
           rerunBase: options.rerunBase,
           limits: {
             ...(options.unreachableAfter !== undefined ? { unreachableAfter: options.unreachableAfter } : {}),
-            deadlineAt: started.getTime() + (options.timeLimitMs ?? RUN_DEFAULTS.timeLimitMs),
+            deadlineAt: run.started.getTime() + (options.timeLimitMs ?? RUN_DEFAULTS.timeLimitMs),
           },
           interrupts,
           onResult: (result) => {
@@ -150,19 +184,23 @@ export async function conformanceRun(options: RunOptions, given: Terminal): Prom
   } finally {
     interrupts.dispose();
   }
+  return { results, description, issues, interrupted: interrupts.fired };
+}
 
-  const interrupted = interrupts.fired;
-  issues.push(...runIssues(results, issues, interrupted ? plan.length : undefined));
-  const late = results.filter((t) => t.error_code === 'HARNESS_DEADLINE_EXCEEDED').length;
-  results = results.map(jsonSafe);
-  const assessed = assess(registry, results, issues, {
+/** The run's report.json, before its secrets are scrubbed: the results judged against the registry. */
+function reportOf(executed: Executed, suites: readonly Suite[], plan: readonly PlanTest[], options: RunOptions, run: { readonly started: Date; readonly seed: number }): Report {
+  const { description, interrupted } = executed;
+  const repeat = options.repeat ?? 1;
+  const issues = [...executed.issues, ...runIssues(executed.results, executed.issues, interrupted ? plan.length : undefined)];
+  const late = executed.results.filter((t) => t.error_code === 'HARNESS_DEADLINE_EXCEEDED').length;
+  const assessed = assess(loadRegistry(), executed.results.map(jsonSafe), issues, {
     strict: options.strict,
     profileAdvisory: options.profileAdvisory,
     scopeRoles: scopeRoles(rolesOf(options.target, description), options.roles),
     catalogue: suiteCatalogue(suites.flatMap((s) => s.scenarios)),
     ...(options.baseline ? { knownFailures: options.baseline.knownFailures } : {}),
   });
-  const report: Report = secrets.value({
+  return {
     schema_version: REPORT_SCHEMA_VERSION,
     verdict: assessed.verdict,
     run: {
@@ -170,9 +208,9 @@ export async function conformanceRun(options: RunOptions, given: Terminal): Prom
       profile_version: PROFILE_ID,
       spec_versions: SPEC_VERSIONS,
       target: description,
-      seed,
-      started_at: started.toISOString(),
-      duration_ms: Date.now() - started.getTime(),
+      seed: run.seed,
+      started_at: run.started.toISOString(),
+      duration_ms: Date.now() - run.started.getTime(),
       node_version: process.version,
       strict: options.strict,
       profile_advisory: options.profileAdvisory,
@@ -190,15 +228,7 @@ export async function conformanceRun(options: RunOptions, given: Terminal): Prom
     tests: assessed.tests,
     ...(assessed.baseline_diff ? { baseline_diff: assessed.baseline_diff } : {}),
     errors: issues,
-  } satisfies Report);
-  writeAllReports(dir, report);
-  // Every view is written from the scrubbed report; this is the second line, over every file written.
-  secrets.files(dir);
-  if (options.writeTimings !== undefined) {
-    const written = writeTimings(options.writeTimings, report.tests, { target: description.name, runsPerTest: repeat, command: options.command });
-    terminal.line(`timings of ${written} test(s) written to ${options.writeTimings}`);
-  }
-  return { report, dir, exitCode: exitCodeOf(report, options.allowPartial === true) };
+  };
 }
 
 /** The run-level issues its results imply: tests not run for an unreachable role or the time limit, and an interrupt (`planned` tests were due). */
