@@ -11,7 +11,7 @@ import { assess, observedFailure, REPORT_SCHEMA_VERSION, writeJsonReport, type R
 import { suiteAgainst } from '../../harness/selftest/selftest.ts';
 import { SPEC_VERSIONS, SUITE_VERSION } from '../../harness/version.ts';
 import { compare } from '../../harness/cli/compare.ts';
-import { cli, type CliResult } from './hostile/support.ts';
+import { cliHere, type CliResult } from './hostile/support.ts';
 
 vi.setConfig({ testTimeout: 60_000 });
 
@@ -87,9 +87,8 @@ beforeAll(async () => {
   save('hostile', reportOf(reference, HOSTILE_NAME));
   save('hostile-again', reportOf(memo, HOSTILE_NAME, { suite_version: '0.0.9' }));
   writeFileSync(at('v1.json'), JSON.stringify({ ...reports.get('reference')!, schema_version: 1 }));
-  // Every command line at once: each is a Node start of its own.
-  const started = (Object.keys(COMMANDS) as (keyof typeof COMMANDS)[]).map(async (name) => [name, await cli(COMMANDS[name])] as const);
-  for (const [name, result] of await Promise.all(started)) runs.set(name, result);
+  // Every command line, in this process one after another (output captured).
+  for (const name of Object.keys(COMMANDS) as (keyof typeof COMMANDS)[]) runs.set(name, await cliHere(COMMANDS[name]));
 }, 180_000);
 
 const COMMANDS = {

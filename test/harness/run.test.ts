@@ -4,7 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it, vi } from 'vitest';
+import { main } from '../../harness/cli/main.ts';
 import { readReport } from '../../harness/report/index.ts';
+import { captured } from '../support/captured.ts';
 
 // Each test spawns whole conformance runs: their duration follows the machine's load.
 vi.setConfig({ testTimeout: 180_000 });
@@ -15,15 +17,22 @@ const work = mkdtempSync(join(tmpdir(), 'cpr-run-test-'));
 let n = 0;
 const dir = () => join(work, `r${n++}`);
 
-function cli(...args: string[]) {
+/** The real command, as a user runs it: the launcher, its own Node, its exit code. */
+function spawned(...args: string[]) {
   const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', timeout: 150_000, env: { ...process.env, CI: 'true' } });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
+/** The same command line in this process (main(), output captured): no Node start per call. */
+async function cli(...args: string[]) {
+  const { code, stdout, stderr } = await captured(() => main(args));
+  return { status: code, stdout, stderr };
+}
+
 describe('cpr-conformance run', () => {
-  it('runs a selection against the embedded reference, writing all five report forms, and calls it incomplete', () => {
+  it('runs a selection against the embedded reference, writing all five report forms, and calls it incomplete', async () => {
     const out = dir();
-    const r = cli('run', '--only', 'TOK-', '--report-dir', out);
+    const r = spawned('run', '--only', 'TOK-', '--report-dir', out);
     expect(r.stderr).toBe('');
     // Nothing failed, but a selection exercises only part of what decides: exit 3.
     expect(r.status).toBe(3);
@@ -40,9 +49,9 @@ describe('cpr-conformance run', () => {
     expect(report.run.target.embedded).toBe(true);
   });
 
-  it('exits 1 on a deliberately wrong expectation and reports expected vs. actual', () => {
+  it('exits 1 on a deliberately wrong expectation and reports expected vs. actual', async () => {
     const out = dir();
-    const r = cli('run', '--scenario', join(FIXTURES, 'wrong-expectation.yaml'), '--only', 'TOK-ONCE-990', '--report-dir', out);
+    const r = await cli('run', '--scenario', join(FIXTURES, 'wrong-expectation.yaml'), '--only', 'TOK-ONCE-990', '--report-dir', out);
     expect(r.status).toBe(1);
     expect(r.stdout).toMatch(/FAIL TOK-ONCE-990/);
     expect(r.stdout).toMatch(/rerun: npx cpr-conformance run --scenario \S*wrong-expectation\.yaml --only TOK-ONCE-990/);
@@ -55,9 +64,9 @@ describe('cpr-conformance run', () => {
     expect(readFileSync(join(out, 'junit.xml'), 'utf8')).toMatch(/<failure /);
   });
 
-  it('exits 2 on the refused connection when nothing listens at the target, running no test', () => {
+  it('exits 2 on the refused connection when nothing listens at the target, running no test', async () => {
     const out = dir();
-    const r = cli('run', '--target', 'http://127.0.0.1:9', '--report-dir', out);
+    const r = await cli('run', '--target', 'http://127.0.0.1:9', '--report-dir', out);
     expect(r.status).toBe(2);
     // Refused at the preflight, not waited out: the error names the refusal.
     expect(r.stderr).toMatch(/HARNESS_TARGET_UNREACHABLE: .*ECONNREFUSED/);
@@ -67,39 +76,39 @@ describe('cpr-conformance run', () => {
     expect(report.tests.filter((t) => t.status === 'error').every((t) => t.error_code === 'HARNESS_TARGET_UNREACHABLE')).toBe(true);
   });
 
-  it('exits 2 when nothing is selected, or a scenario file is broken', () => {
-    const none = cli('run', '--only', 'NOPE-', '--report-dir', dir());
+  it('exits 2 when nothing is selected, or a scenario file is broken', async () => {
+    const none = await cli('run', '--only', 'NOPE-', '--report-dir', dir());
     expect(none.status).toBe(2);
     expect(none.stderr).toMatch(/NOTHING_SELECTED/);
-    const broken = cli('run', '--scenario', join(FIXTURES, 'broken.yaml'), '--report-dir', dir());
+    const broken = await cli('run', '--scenario', join(FIXTURES, 'broken.yaml'), '--report-dir', dir());
     expect(broken.status).toBe(2);
     expect(broken.stderr).toMatch(/SCENARIO_INVALID: .*broken\.yaml:12:\d+: .*(unknown key "metod"|missing "method")/);
   });
 
-  it('compares with a baseline: a known failure passes the run, an unexpected pass fails it', () => {
+  it('compares with a baseline: a known failure passes the run, an unexpected pass fails it', async () => {
     const known = join(work, 'known.yaml');
     writeFileSync(known, 'known_failures: [TOK-ONCE-990]\n');
     const args = ['run', '--scenario', join(FIXTURES, 'wrong-expectation.yaml'), '--only', 'TOK-ONCE-990', '--only', 'TOK-GET-001', '--allow-partial', '--baseline', known];
     const first = dir();
-    expect(cli(...args, '--report-dir', first).status).toBe(0);
+    expect((await cli(...args, '--report-dir', first)).status).toBe(0);
     // The baseline changes the exit code only: the report still says what was observed.
     const seen = readReport(join(first, 'report.json'));
     expect(seen.verdict).toBe('non-conformant');
     expect(seen.tests.find((t) => t.id === 'TOK-ONCE-990')!.known_failure).toBe(true);
     writeFileSync(known, 'known_failures: [TOK-ONCE-990, TOK-GET-001]\n');
-    const r = cli(...args, '--report-dir', dir());
+    const r = await cli(...args, '--report-dir', dir());
     expect(r.status).toBe(1);
     expect(r.stdout).toMatch(/baseline: 1 known failure\(s\) still observed, 0 new failure\(s\), 1 unexpected pass\(es\)/);
     expect(r.stdout).toMatch(/passed unexpectedly \(listed as a known failure\): TOK-GET-001/);
   });
 
-  it('splits a run into shards that merge into one report', () => {
+  it('splits a run into shards that merge into one report', async () => {
     const a = dir();
     const b = dir();
     const merged = dir();
-    expect(cli('run', '--only', 'TOK-', '--only', 'CPP-ISS-', '--no-properties', '--shard', '1/2', '--seed', '7', '--allow-partial', '--report-dir', a).status).toBe(0);
-    expect(cli('run', '--only', 'TOK-', '--only', 'CPP-ISS-', '--no-properties', '--shard', '2/2', '--seed', '7', '--allow-partial', '--report-dir', b).status).toBe(0);
-    const r = cli('report', 'merge', a, b, '--report-dir', merged);
+    expect((await cli('run', '--only', 'TOK-', '--only', 'CPP-ISS-', '--no-properties', '--shard', '1/2', '--seed', '7', '--allow-partial', '--report-dir', a)).status).toBe(0);
+    expect((await cli('run', '--only', 'TOK-', '--only', 'CPP-ISS-', '--no-properties', '--shard', '2/2', '--seed', '7', '--allow-partial', '--report-dir', b)).status).toBe(0);
+    const r = await cli('report', 'merge', a, b, '--report-dir', merged);
     expect(r.status).toBe(0);
     expect(readReport(join(merged, 'report.json')).verdict).toBe('incomplete');
     expect(readdirSync(join(merged, 'allure-results')).filter((f) => f.endsWith('-result.json')).length).toBe(readReport(join(merged, 'report.json')).tests.length);
@@ -132,7 +141,7 @@ describe('run --target against a server without the test-control interface', () 
   it('is incomplete, never conformant: it exits 3 and every report says how little was exercised', async () => {
     const { url, ca_file } = await facts;
     const out = dir();
-    const r = cli('run', '--target', url, '--ca', ca_file, '--property-runs', '2', '--report-dir', out);
+    const r = await cli('run', '--target', url, '--ca', ca_file, '--property-runs', '2', '--report-dir', out);
     expect(r.status).toBe(3);
     expect(r.stdout).toMatch(/verdict: incomplete/);
     const report = readReport(join(out, 'report.json'));
@@ -147,7 +156,7 @@ describe('run --target against a server without the test-control interface', () 
     expect(skipped.reason).toMatch(/missing test-control capability/);
     expect(readFileSync(join(out, 'summary.md'), 'utf8')).toMatch(/^## cpr-conformance: INCOMPLETE/);
     expect(readFileSync(join(out, 'report.html'), 'utf8')).toContain('<h1>INCOMPLETE</h1>');
-    expect(cli('run', '--target', url, '--ca', ca_file, '--no-properties', '--allow-partial', '--report-dir', dir()).status).toBe(0);
+    expect((await cli('run', '--target', url, '--ca', ca_file, '--no-properties', '--allow-partial', '--report-dir', dir())).status).toBe(0);
   });
 });
 
@@ -171,9 +180,9 @@ describe('run --target against a separately started serve', () => {
     const viaUrl = dir();
     const embedded = dir();
     const selection = ['--only', 'TOK-', '--only', 'CPP-ISS-', '--only', 'CPP-BAL-', '--only', 'CPP-STS-', '--no-properties'];
-    const r = cli('run', '--target', facts.url, '--ca', facts.ca_file, ...selection, '--allow-partial', '--report-dir', viaUrl);
+    const r = await cli('run', '--target', facts.url, '--ca', facts.ca_file, ...selection, '--allow-partial', '--report-dir', viaUrl);
     expect(r.status).toBe(0);
-    expect(cli('run', ...selection, '--allow-partial', '--report-dir', embedded).status).toBe(0);
+    expect((await cli('run', ...selection, '--allow-partial', '--report-dir', embedded)).status).toBe(0);
     // --target URL covers the payee and operator roles; the embedded target adds the paying app,
     // so what needs a paying app is not applicable over the URL and nothing else may differ.
     const needsApp = (reason: string | undefined) => /no paying-app role/.test(reason ?? '');
@@ -193,7 +202,7 @@ describe('run --target against a separately started serve', () => {
     // scenarios that need no paying application; otherwise such a target could never be conformant.
     const facts = await started;
     const out = dir();
-    const r = cli('run', '--target', facts.url, '--ca', facts.ca_file, '--property-runs', '2', '--report-dir', out);
+    const r = await cli('run', '--target', facts.url, '--ca', facts.ca_file, '--property-runs', '2', '--report-dir', out);
     const report = readReport(join(out, 'report.json'));
     expect(report.coverage.roles).toEqual(['payee', 'operator']);
     expect(report.coverage.untested_ids).toEqual([]);

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTlsMaterial } from '../../../reference/tls.ts';
 import { hostilePayloads, INJECTED_MARKER, startHostile, type HostileServer } from '../../fixtures/hostile/servers.ts';
 import { scanMarkup } from '../report/markup.ts';
-import { cli, report, TERMINAL_CONTROL, workDir, type CliResult } from './support.ts';
+import { cliHere, report, TERMINAL_CONTROL, workDir, type CliResult } from './support.ts';
 
 vi.setConfig({ testTimeout: 90_000, hookTimeout: 90_000 });
 
@@ -27,7 +27,7 @@ beforeAll(async () => {
   // Any request here means a payload ran in the browser (and got past the page's CSP).
   beacon = await startHostile('server-errors');
   target = await startHostile('injection', { tls: await createTlsMaterial(), beacon: beacon.url });
-  run = await cli(['run', '--target', target.url, '--insecure', '--property-runs', '2', '--request-timeout', '5000', '--report-dir', dir]);
+  run = await cliHere(['run', '--target', target.url, '--insecure', '--property-runs', '2', '--request-timeout', '5000', '--report-dir', dir]);
 });
 
 afterAll(async () => {
@@ -97,7 +97,7 @@ describe('a run against a target that injects markup and control characters', ()
 
   it('verifies TLS by default: the same target without --insecure is unreachable (exit 2), and the report says verified', async () => {
     const verified = join(work, 'verified');
-    const r = await cli(['run', '--target', target.url, '--no-properties', '--request-timeout', '2000', '--report-dir', verified]);
+    const r = await cliHere(['run', '--target', target.url, '--no-properties', '--request-timeout', '2000', '--report-dir', verified]);
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/HARNESS_TARGET_UNREACHABLE: .*(certificate|TLS|self.signed)/i);
     expect(r.stderr).toMatch(/hint: trust its CA with tls\.ca_file .* or opt out with tls\.insecure: true/);

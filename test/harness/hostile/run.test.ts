@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { TestResult } from '../../../harness/report/index.ts';
 import { startReference, type RunningReference } from '../../../reference/start.ts';
 import { HUGE_BODY_BYTES, startCounter, startHostile, type Behaviour, type HostileOptions, type HostileServer } from '../../fixtures/hostile/servers.ts';
-import { cli, report, TERMINAL_CONTROL, workDir } from './support.ts';
+import { cliHere, report, TERMINAL_CONTROL, workDir } from './support.ts';
 
 // Each test runs the command line; a start takes a few seconds under load.
 vi.setConfig({ testTimeout: 90_000 });
@@ -64,7 +64,7 @@ describe('run against a target that does not answer', () => {
   ])('%s: exits 2 within seconds, every test an error with HARNESS_TARGET_UNREACHABLE, the report complete', async (behaviour, why) => {
     const server = await start(behaviour);
     const dir = join(work, behaviour);
-    const r = await cli(['run', '--target', server.url, '--request-timeout', '1000', '--report-dir', dir]);
+    const r = await cliHere(['run', '--target', server.url, '--request-timeout', '1000', '--report-dir', dir]);
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/HARNESS_TARGET_UNREACHABLE/);
     expect(r.stderr).toMatch(why);
@@ -91,7 +91,7 @@ describe('run against a role that stops answering', () => {
     const payee = await start('trickle', { answerPreflight: true, capabilities: ['provision'] });
     const file = targetFile('trickle-payee', payee.url, reference.url, { operatorCa: reference.caFile });
     const dir = join(work, 'trickle');
-    const r = await cli(['run', '--target', file, '--only', 'TOK-', '--only', 'DLV-', '--only', 'CPP-ISS-', '--only', 'CPP-STS-', '--no-properties', '--request-timeout', '2000', '--unreachable-after', '3', '--report-dir', dir]);
+    const r = await cliHere(['run', '--target', file, '--only', 'TOK-', '--only', 'DLV-', '--only', 'CPP-ISS-', '--only', 'CPP-STS-', '--no-properties', '--request-timeout', '2000', '--unreachable-after', '3', '--report-dir', dir]);
     expect(r.status).toBe(2);
     const out = report(dir);
     const payeeTests = out.tests.filter((t) => t.role === 'payee' && t.status !== 'not-applicable' && t.status !== 'skipped');
@@ -111,7 +111,7 @@ describe('run against a role that stops answering', () => {
   it('ends within seconds when a target dies in the middle of the run', async () => {
     const proxy = await start('dies', { upstream: { url: reference.url, ca: reference.tls.ca }, dieAfter: 60 });
     const dir = join(work, 'dies');
-    const r = await cli(['run', '--target', proxy.url, '--only', 'CPP-', '--no-properties', '--request-timeout', '2000', '--unreachable-after', '2', '--report-dir', dir]);
+    const r = await cliHere(['run', '--target', proxy.url, '--only', 'CPP-', '--no-properties', '--request-timeout', '2000', '--unreachable-after', '2', '--report-dir', dir]);
     expect(r.status).toBe(2);
     const out = report(dir);
     expect(out.tests.filter((t) => t.status === 'passed').length).toBeGreaterThan(0);
@@ -126,7 +126,7 @@ describe('run past its time limit', () => {
   it('starts no test after --time-limit and stops the one in flight: all errors (HARNESS_DEADLINE_EXCEEDED), the report incomplete', async () => {
     const slow = await start('trickle', { answerPreflight: true, capabilities: ['provision'] });
     const dir = join(work, 'time-limit');
-    const r = await cli(['run', '--target', slow.url, '--no-properties', '--only', 'TOK-', '--time-limit', '1', '--report-dir', dir]);
+    const r = await cliHere(['run', '--target', slow.url, '--no-properties', '--only', 'TOK-', '--time-limit', '1', '--report-dir', dir]);
     expect(r.status).toBe(2);
     const out = report(dir);
     expect(out.run.incomplete).toBe(true);
@@ -148,7 +148,7 @@ describe('run against a target that answers, wrongly', () => {
     const payee = await start('huge-body', { answerPreflight: true, capabilities: ['provision'] });
     const operator = await start('endless-body', { answerPreflight: true });
     const dir = join(work, 'bodies');
-    const r = await cli(['run', '--target', targetFile('bodies', payee.url, operator.url), '--no-properties', '--request-timeout', '3000', '--report-dir', dir]);
+    const r = await cliHere(['run', '--target', targetFile('bodies', payee.url, operator.url), '--no-properties', '--request-timeout', '3000', '--report-dir', dir]);
     expect([1, 2]).toContain(r.status);
     const out = report(dir);
     const truncated = out.tests.flatMap((t) => t.transcript).filter((e) => e.response?.truncated === true);
@@ -173,7 +173,7 @@ describe('run against a target that answers, wrongly', () => {
     const payee = await start(a, { answerPreflight: true });
     const operator = await start(b, { answerPreflight: true, capabilities: ['provision', 'clock', 'balance', 'cancel'] });
     const dir = join(work, a);
-    const r = await cli(['run', '--target', targetFile(a, payee.url, operator.url), ...extra, '--request-timeout', '3000', '--report-dir', dir]);
+    const r = await cliHere(['run', '--target', targetFile(a, payee.url, operator.url), ...extra, '--request-timeout', '3000', '--report-dir', dir]);
     const out = report(dir);
     expect(out.tests.filter((t) => t.status === 'failed').length).toBeGreaterThan(3);
     expect(out.tests.filter((t) => t.status === 'passed').length).toBeLessThan(5);
@@ -189,7 +189,7 @@ describe('run against a target that answers, wrongly', () => {
     servers.push(elsewhere);
     const target = await start('redirect-away', { answerPreflight: true, capabilities: ['provision'], elsewhere: elsewhere.url });
     const dir = join(work, 'redirect-away');
-    const r = await cli(['run', '--target', target.url, '--no-properties', '--only', 'TOK-', '--only', 'CPP-WK-', '--only', 'CPP-ERR-', '--request-timeout', '3000', '--report-dir', dir]);
+    const r = await cliHere(['run', '--target', target.url, '--no-properties', '--only', 'TOK-', '--only', 'CPP-WK-', '--only', 'CPP-ERR-', '--request-timeout', '3000', '--report-dir', dir]);
     expect([1, 2]).toContain(r.status);
     const out = report(dir);
     expect(out.tests.flatMap((t) => t.transcript).some((e) => e.response?.status === 302 || e.response?.status === 307)).toBe(true);

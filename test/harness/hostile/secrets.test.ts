@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import { generateKeyPair } from '../../../profile/ed25519.ts';
 import { createTlsMaterial } from '../../../reference/tls.ts';
 import { startHostile, type HostileServer } from '../../fixtures/hostile/servers.ts';
-import { cli, report, reportFiles, workDir } from './support.ts';
+import { cliHere, report, reportFiles, workDir } from './support.ts';
 
 vi.setConfig({ testTimeout: 90_000 });
 
@@ -61,7 +61,7 @@ describe('secrets of the target file', () => {
       ].join('\n'),
     );
     const out = join(dir, 'report');
-    const r = await cli(['run', '--target', file, '--property-runs', '2', '--request-timeout', '3000', '--report-dir', out]);
+    const r = await cliHere(['run', '--target', file, '--property-runs', '2', '--request-timeout', '3000', '--report-dir', out]);
     expect(r.status).toBe(1);
 
     // The token did go to the target, with TLS verified against the file's CA, and came back in its answers.

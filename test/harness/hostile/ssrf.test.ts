@@ -12,7 +12,7 @@ import { createPayingApp } from '../../../reference/paying-app/index.ts';
 import { checkAllowedHosts, hostAllowed } from '../../../reference/paying-app/hosts.ts';
 import { createTlsMaterial } from '../../../reference/tls.ts';
 import { startCounter, startHostile, type HostileServer } from '../../fixtures/hostile/servers.ts';
-import { cli, REFERENCE_ADAPTER, report, workDir } from './support.ts';
+import { cliHere, REFERENCE_ADAPTER, report, workDir } from './support.ts';
 
 vi.setConfig({ testTimeout: 90_000 });
 
@@ -42,7 +42,7 @@ const selection = ['--only', 'DLV-RESOLVE-001', '--only', 'DLV-DEEP-001', '--onl
 describe('a payee whose QR and deep-link endpoint is another host', () => {
   it('gets RETRIEVAL_FAILED from the harness\'s paying application, and the other host sees nothing', async () => {
     const dir = join(work, 'denied');
-    const r = await cli(['run', '--target', file, ...selection, '--report-dir', dir]);
+    const r = await cliHere(['run', '--target', file, ...selection, '--report-dir', dir]);
     expect(r.status).toBe(1);
     const out = report(dir);
     expect(out.tests).toHaveLength(3);
@@ -57,7 +57,7 @@ describe('a payee whose QR and deep-link endpoint is another host', () => {
   it('--allow-host HOST lets it go there', async () => {
     const dir = join(work, 'allowed');
     const before = elsewhere.stats.connections;
-    const r = await cli(['run', '--target', file, ...selection, '--allow-host', `${elsewhere.host}:${elsewhere.port}`, '--report-dir', dir]);
+    const r = await cliHere(['run', '--target', file, ...selection, '--allow-host', `${elsewhere.host}:${elsewhere.port}`, '--report-dir', dir]);
     expect(r.status).toBe(1);
     expect(elsewhere.stats.connections).toBeGreaterThan(before);
     // It got there and could not verify the other host's certificate: a real trust decision still.

@@ -6,7 +6,9 @@ import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { main } from '../../../harness/cli/main.ts';
 import { readReport, type Report } from '../../../harness/report/index.ts';
+import { captured } from '../../support/captured.ts';
 
 export const BIN = fileURLToPath(new URL('../../../bin/cpr-conformance.js', import.meta.url));
 export const REFERENCE_ADAPTER = fileURLToPath(new URL('../../../reference/adapter.ts', import.meta.url));
@@ -41,6 +43,26 @@ export function cli(args: readonly string[], options: CliOptions = {}): Promise<
       resolve({ status, signal, stdout, stderr });
     });
   });
+}
+
+/**
+ * The same command line in this process (main(), output captured) with the
+ * environment CI would give it: no Node start per call. For what needs a real
+ * process (signals, the launcher's exit), use cli().
+ */
+export async function cliHere(args: readonly string[], options: Pick<CliOptions, 'env'> = {}): Promise<CliResult> {
+  const env: Record<string, string> = { CI: 'true', NO_COLOR: '1', ...options.env };
+  const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
+  Object.assign(process.env, env);
+  try {
+    const { code, stdout, stderr } = await captured(() => main([...args]));
+    return { status: code, signal: null, stdout, stderr };
+  } finally {
+    for (const [k, v] of Object.entries(saved)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+  }
 }
 
 export function workDir(name: string): string {
