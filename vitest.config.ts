@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 // CPR_SELF_ALLURE=DIR: the project's own tests also write Allure results there
@@ -7,6 +8,10 @@ const selfAllure = process.env['CPR_SELF_ALLURE'];
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // Vitest's default is one worker fewer than the cores: one worker on a
+    // 2-core machine. Most test files wait on loopback servers and child
+    // processes rather than compute, so two workers even there.
+    maxWorkers: Math.max(2, availableParallelism()),
     testTimeout: 20_000,
     ...(selfAllure
       ? { setupFiles: ['allure-vitest/setup'], reporters: ['default', ['allure-vitest/reporter', { resultsDir: selfAllure }]] }

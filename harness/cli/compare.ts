@@ -1,6 +1,6 @@
 // `cpr-conformance compare INPUT...`: implementations side by side, with badges;
 // `compare --diff BEFORE AFTER`: what changed between two runs of one implementation.
-import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { compareHtml, compareMarkdown, compareReports, compareText, diffFails, diffMarkdown, diffReports, diffText, endpointBadge, type CompareInput } from '../report/compare.ts';
 import { REPORT_JSON, REPORT_SCHEMA_VERSION, readReport } from '../report/index.ts';
@@ -14,7 +14,8 @@ const COMPARE_HELP = `Usage: cpr-conformance compare INPUT... [options]
 
 INPUT, BEFORE and AFTER are each a report.json (written by run or report merge),
 the folder holding one, or a certification package (.tar.gz, written by
-certify), which is verified as verify-package does before it is compared.
+certify), which is verified as verify-package does before it is compared; a
+folder of packages (and no report.json) gives each package in it.
 
 compare INPUT... puts implementations side by side: one row per requirement of
 the registry, by spec section, one column per implementation (its target name;
@@ -68,7 +69,7 @@ export async function compare(argv: string[]): Promise<number> {
   if (values.force === true) throw new HarnessError('USAGE_ERROR', '--force applies to --diff only', 'see: cpr-conformance compare --help');
   if (positionals.length === 0) throw new HarnessError('USAGE_ERROR', 'compare needs at least one INPUT (a report.json, or the folder holding one)', 'see: cpr-conformance compare --help');
   // Every input is read (and checked) before anything is written.
-  const comparison = compareReports(positionals.map(loadInput));
+  const comparison = compareReports(positionals.flatMap(expandInput).map(loadInput));
   const terminal = createTerminal();
   for (const warning of comparison.warnings) terminal.error(`cpr-conformance: warning: ${warning}`);
   const written = [write(out, 'compare.html', compareHtml(comparison)), write(out, 'compare.md', compareMarkdown(comparison))];
@@ -105,6 +106,17 @@ function write(dir: string, name: string, text: string): string {
 }
 
 const INPUT_HINT = 'give a report.json written by `cpr-conformance run` (or `report merge`), or the folder holding one';
+
+/** A folder of certification packages (and no report.json) stands for each package in it, by name. */
+function expandInput(input: string): string[] {
+  try {
+    if (!statSync(input).isDirectory() || existsSync(join(input, REPORT_JSON))) return [input];
+  } catch {
+    return [input];
+  }
+  const packages = readdirSync(input).filter((name) => name.endsWith('.tar.gz')).sort();
+  return packages.length > 0 ? packages.map((name) => join(input, name)) : [input];
+}
 
 /**
  * A report.json, or a folder holding one, read and checked against the report

@@ -4,7 +4,7 @@
 // partial run refused; hostile archives read without harm; packaging
 // deterministic.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
@@ -143,6 +143,14 @@ describe('verify-package refuses a tampered package', () => {
     expect((await quietly(() => compare([archive, '--report-dir', out]))).status).toBe(0);
     expect(readFileSync(join(out, 'compare.md'), 'utf8')).toContain('embedded reference');
     expect(JSON.parse(readFileSync(join(out, 'badges', 'embedded-reference.json'), 'utf8')).message).toMatch(/^conformant \d+\/\d+$/);
+    // A folder of packages stands for each package in it.
+    const folder = join(work, 'packages');
+    mkdirSync(folder);
+    for (const name of ['a.tar.gz', 'b.tar.gz']) writeFileSync(join(folder, name), original);
+    const both = await quietly(() => compare([folder, '--report-dir', join(work, 'compare-folder')]));
+    expect(both.status).toBe(0);
+    expect(both.stdout).toMatch(/compared 2 implementation/);
+    expect(readFileSync(join(work, 'compare-folder', 'compare.md'), 'utf8')).toContain('embedded reference (2)');
   });
 
   it('a changed verdict in the manifest: PACKAGE_SIGNATURE_INVALID; signed again by the same key: PACKAGE_INCONSISTENT', () => {
