@@ -168,8 +168,9 @@ export async function runPlan(plan: readonly PlanTest[], target: ScenarioTarget,
       const running = runOne(test, guarded, guard, limits, options, (options.seed + k) >>> 0);
       const result = stop === undefined ? await running : await untilInterrupted(running, stop, options.interruptGraceMs ?? LIMIT_DEFAULTS.interruptGraceMs);
       if (result === undefined) break;
-      // A test that did not run (skipped, not applicable, or held back by the guard) is not run again.
-      if (k > 0 && heldBack(result)) break;
+      // A test that did not run (skipped, not applicable, or held back by the guard) is not run
+      // again; a repetition that did not run is not counted (only passed, failed and error runs are).
+      if (k > 0 && !ranAtAll(result)) break;
       runs.push(result);
       if (!ranAtAll(result)) break;
     }

@@ -154,6 +154,16 @@ describe('runPlan --repeat', () => {
     expect(test!.rerun).toBe('run --only TOK-GET-900 --repeat 4');
   });
 
+  it('counts only the runs that ran: a repetition that turns out not applicable ends the repeats, uncounted', async () => {
+    // The step's precondition holds on the first run (200) and not on the second (503).
+    const [scenario] = parseSuite(
+      'suite: probe\ntitle: probe\nsections: ["§5.1"]\nrole: payee\nscenarios:\n  - id: TOK-GET-950\n    title: t\n    requirements: [TOK-GET-1]\n    level: MUST\n    steps:\n      - do: http\n        method: GET\n        path: /t\n        expect:\n          - assume: { value: "${res.status}", to: 200 }\n          - status: 200\n',
+      'suites/cpr/probe.yaml',
+    ).scenarios;
+    const { results } = await runPlan(planOf([scenario!], []), target(turns([200, 503])), { ...options, repeat: 4 });
+    expect(results[0]).toMatchObject({ status: 'passed', repeat: { runs: 1, requested: 4, passed: 1, failed: 0, errors: 0, stability: 'stable-pass' } });
+  });
+
   it('makes a flaky test an error when its other runs were errors, and stable-fail when no run passed', async () => {
     const flaky = await runPlan(planOf(scenarios(1), []), target(turns([200, 'refused'])), { ...options, repeat: 2, limits: { unreachableAfter: 0 } });
     expect(flaky.results[0]).toMatchObject({ status: 'error', error_code: 'HARNESS_TARGET_UNREACHABLE', repeat: { passed: 1, errors: 1, stability: 'flaky' }, reason: expect.stringMatching(/^flaky: passed 1 of 2; run 2 ended in error: /) });
