@@ -14,6 +14,7 @@ export const SIGNING_TAGS = {
 } as const;
 
 export type MessageType = keyof typeof SIGNING_TAGS;
+export const MESSAGE_TYPES = Object.keys(SIGNING_TAGS) as MessageType[];
 
 const encoder = new TextEncoder();
 

@@ -6,7 +6,8 @@ import { HarnessError } from './errors.ts';
 
 export type Options = NonNullable<ParseArgsConfig['options']>;
 
-export function parse(command: string, argv: string[], options: Options): Record<string, string | boolean | (string | boolean)[] | undefined> {
+/** The command's flags, typed by their declarations (a string flag reads as string | undefined, a multiple one as string[] | undefined). */
+export function parse<T extends Options>(command: string, argv: string[], options: T) {
   return parseCommand(command, argv, options, false).values;
 }
 

@@ -54,7 +54,7 @@ export async function bench(argv: string[]): Promise<number> {
     return 0;
   }
   const plan = values.quick ? QUICK_PLAN : FULL_PLAN;
-  const dir = resolve((values.out as string | undefined) ?? join(PROJECT_ROOT, 'reports', `bench-${stamp(new Date())}`));
+  const dir = resolve(values.out ?? join(PROJECT_ROOT, 'reports', `bench-${stamp(new Date())}`));
   const started = performance.now();
   const report = await runBench(plan, (phase) => process.stderr.write(`bench: ${PHASE_TITLES[phase]} (${((performance.now() - started) / 1000).toFixed(0)} s)\n`));
   const file = writeBenchJson(dir, report);

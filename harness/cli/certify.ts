@@ -98,19 +98,19 @@ export async function certify(argv: string[]): Promise<number> {
     process.stdout.write(CERTIFY_HELP);
     return 0;
   }
-  for (const [flag, why] of Object.entries(NARROWING)) {
+  for (const [flag, why] of Object.entries(NARROWING) as [keyof typeof NARROWING, string][]) {
     if (values[flag] !== undefined) {
       throw new HarnessError('USAGE_ERROR', `certify takes no --${flag}: ${why}, and a certification is of the whole suite against every role of the target`, 'run such a run with: cpr-conformance run; see: cpr-conformance certify --help');
     }
   }
   const target = targetChoice(values, 'certify');
-  const allowHosts = allowHostsOf(values['allow-host'] as string[] | undefined, target);
+  const allowHosts = allowHostsOf(values['allow-host'], target);
   const requestTimeoutMs = integerOption('certify', 'request-timeout', values['request-timeout'], 1, 600_000);
   const unreachableAfter = integerOption('certify', 'unreachable-after', values['unreachable-after'], 0, 1_000_000);
   const timeLimit = integerOption('certify', 'time-limit', values['time-limit'], 1, 7 * 86_400);
   const seed = integerOption('certify', 'seed', values.seed, 0, 2 ** 32 - 1);
   // The key is read before the run: a bad key file fails in a second, not after the suite.
-  const keyFile = values.key as string | undefined;
+  const keyFile = values.key;
   const givenKey = keyFile === undefined ? undefined : readSigningKey(readText(keyFile, '--key'), keyFile);
   // What ran: the suite as it was when the run loaded it.
   const suite = suiteDigest();
@@ -130,7 +130,7 @@ export async function certify(argv: string[]): Promise<number> {
       ...(unreachableAfter !== undefined ? { unreachableAfter } : {}),
       ...(timeLimit !== undefined ? { timeLimitMs: timeLimit * 1000 } : {}),
       ...(allowHosts.length > 0 ? { allowHosts } : {}),
-      ...(values['report-dir'] !== undefined ? { reportDir: values['report-dir'] as string } : {}),
+      ...(values['report-dir'] !== undefined ? { reportDir: values['report-dir'] } : {}),
       command: ['cpr-conformance', 'certify', ...argv],
       rerunBase: rerunBase(values),
     },
@@ -145,7 +145,7 @@ export async function certify(argv: string[]): Promise<number> {
   }
 
   const key: SigningKey = givenKey ?? freshSigningKey();
-  const archive = resolve((values.out as string | undefined) ?? join(PROJECT_ROOT, 'reports', `certification-${targetSlug(report.run.target.name)}-${stamp(report.run.started_at)}.tar.gz`));
+  const archive = resolve(values.out ?? join(PROJECT_ROOT, 'reports', `certification-${targetSlug(report.run.target.name)}-${stamp(report.run.started_at)}.tar.gz`));
   writeAtomically(archive, buildPackage(report, suite, key));
   terminal.line('');
   terminal.line(`certification package: ${archive} (verdict ${report.verdict})`);

@@ -112,7 +112,7 @@ export async function fuzz(argv: string[]): Promise<number> {
   const budget = shard === undefined ? campaignBudget : shardBudget(campaignBudget, shard.index, shard.count);
   const lanes = integerOption('fuzz', 'lanes', values.lanes, 1, MAX_LANES) ?? DEFAULT_LANES;
   const choice = targetChoice(values, 'fuzz');
-  const outDir = resolve((values.out as string | undefined) ?? join(PROJECT_ROOT, 'reports', `fuzz-${stamp(new Date())}`));
+  const outDir = resolve(values.out ?? join(PROJECT_ROOT, 'reports', `fuzz-${stamp(new Date())}`));
   const terminal = createTerminal();
 
   const requestTimeoutMs = integerOption('fuzz', 'request-timeout', values['request-timeout'], 1, 600_000);

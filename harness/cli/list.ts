@@ -41,9 +41,9 @@ export async function list(argv: string[]): Promise<number> {
     process.stdout.write(LIST_HELP);
     return 0;
   }
-  const roles = rolesOf(values.role as string[] | undefined, 'list');
-  const suites = loadSuites([...suiteFiles(), ...((values.scenario as string[] | undefined) ?? []).map((f) => resolve(f))]);
-  const selection = { only: (values.only as string[] | undefined) ?? [], roles };
+  const roles = rolesOf(values.role, 'list');
+  const suites = loadSuites([...suiteFiles(), ...(values.scenario ?? []).map((f) => resolve(f))]);
+  const selection = { only: values.only ?? [], roles };
   const shard = shardOption('list', values.shard)?.text;
   if (values['shard-timings'] !== undefined && shard === undefined) throw new HarnessError('USAGE_ERROR', '--shard-timings goes with --shard i/n', 'see: cpr-conformance list --help');
   const allScenarios = selectScenarios(suites, selection);

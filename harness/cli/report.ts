@@ -50,7 +50,7 @@ export async function report(argv: string[]): Promise<number> {
     catalogue: committedCatalogue(),
     sources: dirs,
   });
-  const out = resolve((values['report-dir'] as string | undefined) ?? join('reports', 'merged'));
+  const out = resolve(values['report-dir'] ?? join('reports', 'merged'));
   writeAllReports(out, merged);
   printSummary(merged, out, createTerminal());
   return exitCodeOf(merged, values['allow-partial'] === true || merged.run.allow_partial);

@@ -131,30 +131,30 @@ export async function run(argv: string[]): Promise<number> {
     process.stdout.write(RUN_HELP);
     return 0;
   }
-  const roles = rolesOf(values.role as string[] | undefined, 'run');
+  const roles = rolesOf(values.role, 'run');
   const shard = shardOption('run', values.shard)?.text;
-  const shardTimings = values['shard-timings'] as string | undefined;
+  const shardTimings = values['shard-timings'];
   if (shardTimings !== undefined && shard === undefined) throw new HarnessError('USAGE_ERROR', '--shard-timings goes with --shard i/n: it says how to balance the shards', 'e.g. --shard 1/3 --shard-timings previous/report.json; see: cpr-conformance run --help');
   const repeat = integerOption('run', 'repeat', values.repeat, 1, MAX_REPEAT, 'e.g. --repeat 5 runs each test five times and says which are flaky; see: cpr-conformance run --help');
-  const writeTimings = values['write-timings'] as string | undefined;
+  const writeTimings = values['write-timings'];
   // Checked before the run, not after it: the folder must be there.
   if (writeTimings !== undefined && !existsSync(dirname(resolve(writeTimings)))) throw new HarnessError('USAGE_ERROR', `--write-timings ${writeTimings}: the folder ${dirname(resolve(writeTimings))} does not exist`, 'give a file in a folder that exists, e.g. --write-timings suites/timings.json');
   const target = targetChoice(values, 'run');
-  const allowHosts = allowHostsOf(values['allow-host'] as string[] | undefined, target);
+  const allowHosts = allowHostsOf(values['allow-host'], target);
   const requestTimeoutMs = integerOption('run', 'request-timeout', values['request-timeout'], 1, 600_000);
   const unreachableAfter = integerOption('run', 'unreachable-after', values['unreachable-after'], 0, 1_000_000);
   const timeLimit = integerOption('run', 'time-limit', values['time-limit'], 1, 7 * 86_400);
   const terminal = createTerminal();
-  const baseline = values.baseline === undefined ? undefined : readBaseline(values.baseline as string, (values.scenario as string[] | undefined) ?? []);
+  const baseline = values.baseline === undefined ? undefined : readBaseline(values.baseline, values.scenario ?? []);
   if (baseline !== undefined && baseline.unknown.length > 0) {
     terminal.line(`warning: the baseline report ${baseline.file} names ${baseline.unknown.length} test(s) this suite does not have: ${baseline.unknown.slice(0, 10).join(', ')}${baseline.unknown.length > 10 ? ', ...' : ''}`);
   }
   const outcome = await conformanceRun(
     {
       target,
-      only: (values.only as string[] | undefined) ?? [],
+      only: values.only ?? [],
       roles,
-      scenarioFiles: (values.scenario as string[] | undefined) ?? [],
+      scenarioFiles: values.scenario ?? [],
       strict: values.strict === true,
       profileAdvisory: values['profile-advisory'] === true,
       allowPartial: values['allow-partial'] === true,
@@ -169,7 +169,7 @@ export async function run(argv: string[]): Promise<number> {
       ...(shardTimings !== undefined ? { shardTimings } : {}),
       ...(repeat !== undefined ? { repeat } : {}),
       ...(writeTimings !== undefined ? { writeTimings } : {}),
-      ...(values['report-dir'] !== undefined ? { reportDir: values['report-dir'] as string } : {}),
+      ...(values['report-dir'] !== undefined ? { reportDir: values['report-dir'] } : {}),
       ...(baseline !== undefined ? { baseline } : {}),
       command: ['cpr-conformance', 'run', ...argv],
       rerunBase: rerunBase(values),

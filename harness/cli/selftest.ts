@@ -46,7 +46,7 @@ export async function selftestCommand(argv: string[]): Promise<number> {
     await workerMain((values.worker as string).split(','));
     return 0;
   }
-  const names = (values.mutant as string[] | undefined) ?? [];
+  const names = values.mutant ?? [];
   const unknown = names.filter((n) => !MUTANTS.some((m) => m.name === n));
   if (unknown.length > 0) throw new HarnessError('USAGE_ERROR', `unknown mutant(s): ${unknown.join(', ')}`, 'list them with: cpr-conformance serve --list-mutants');
   const terminal = createTerminal();
@@ -56,7 +56,7 @@ export async function selftestCommand(argv: string[]): Promise<number> {
     ...(values.workers !== undefined ? { workers: integerOption('selftest', 'workers', values.workers, 1, 64)! } : {}),
     onRow: (row) => terminal.line(`  ${row.killed ? (row.flagged ? 'killed?' : 'killed ') : 'SURVIVED'} ${row.name}`),
   });
-  const dir = resolve((values['report-dir'] as string | undefined) ?? join(PROJECT_ROOT, 'reports', `selftest-${new Date().toISOString().replace(/[-:]/g, '').replace(/\..*$/, '')}`));
+  const dir = resolve(values['report-dir'] ?? join(PROJECT_ROOT, 'reports', `selftest-${new Date().toISOString().replace(/[-:]/g, '').replace(/\..*$/, '')}`));
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'kill-matrix.json'), `${JSON.stringify(matrix, null, 2)}\n`);
   writeFileSync(join(dir, 'kill-matrix.html'), matrixHtml(matrix));

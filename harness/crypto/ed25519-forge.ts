@@ -16,6 +16,7 @@ const TORSION_R = {
   'non-canonical': le32(P + 1n),
 } as const;
 export type TorsionR = keyof typeof TORSION_R;
+export const TORSION_R_KINDS = Object.keys(TORSION_R) as TorsionR[];
 
 export function le32(n: bigint): Buffer {
   const out = Buffer.alloc(32);

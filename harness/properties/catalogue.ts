@@ -3,6 +3,7 @@
 import fc from 'fast-check';
 import { findPayerMembers, validateCpr } from '../../profile/cpr/index.ts';
 import { ACTION_IMPLEMENTATIONS, appCall } from '../scenarios/actions.ts';
+import { Params } from '../scenarios/params.ts';
 import { StepError, type HttpResult, type ScenarioContext } from '../scenarios/context.ts';
 import { send } from '../scenarios/http.ts';
 import { brokenCpr, inlineUri, malformedBody, validCpr, type CashpackMessageKind } from '../../generators/index.ts';
@@ -71,7 +72,7 @@ export const PROPERTIES: readonly PropertyDefinition[] = [
     defaultRuns: 25,
     arbitrary: requestInput,
     async check(ctx, input) {
-      const created = (await ACTION_IMPLEMENTATIONS['create-request'](ctx, { with: input })) as { token: string };
+      const created = (await ACTION_IMPLEMENTATIONS['create-request'](ctx, new Params('create-request', { with: input }))) as { token: string };
       const served: HttpResult = await send(ctx, 'payee', { method: 'GET', path: `/cpr/${created.token}` });
       if (served.status !== 200) return { expected: 200, actual: served.status, message: 'the first retrieval must return the CPR' };
       const payer = findPayerMembers(served.body);

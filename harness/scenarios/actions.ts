@@ -3,8 +3,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { decodeB64urlFixed, encodeB64url, parseTimestamp, signingInput, signObject, signRequestAs, type MessageType, type SignatureLayout } from '../../profile/index.ts';
-import { forgeTorsionSignature, type TorsionR } from '../crypto/ed25519-forge.ts';
+import { decodeB64urlFixed, encodeB64url, parseTimestamp, signingInput, signObject, signRequestAs, MESSAGE_TYPES, SIGNATURE_LAYOUTS } from '../../profile/index.ts';
+import { forgeTorsionSignature, TORSION_R_KINDS } from '../crypto/ed25519-forge.ts';
 import { isAmount } from '../../profile/amount.ts';
 import { IDENTITY_LEVELS, isIdentityLevel } from '../../profile/control.ts';
 import type { Role } from '../../profile/registry.ts';
@@ -12,47 +12,49 @@ import { buildLockRequest, buildRedemption, buildRenewal, createSigningKey, oper
 import { TransportError, type WireRequest } from '../adapters/types.ts';
 import { StepError, type HttpResult, type ScenarioContext } from './context.ts';
 import { jsonRequest, send } from './http.ts';
-import type { ActionName } from './vocabulary.ts';
+import { Params } from './params.ts';
+import { APP_INPUT_KINDS, type ActionName } from './vocabulary.ts';
 
-type Params = Readonly<Record<string, unknown>>;
 type Action = (ctx: ScenarioContext, p: Params) => Promise<unknown>;
-
-const str = (v: unknown) => (v === undefined ? undefined : String(v));
 
 /** Every action but `repeat`, which the engine runs itself (execute.ts). */
 export const ACTION_IMPLEMENTATIONS: Readonly<Record<Exclude<ActionName, 'repeat'>, Action>> = {
   http: (ctx, p) => send(ctx, roleOf(ctx, p), httpRequest(ctx, p)),
 
   parallel: async (ctx, p) => {
-    const role = p.of ? 'operator' : roleOf(ctx, p);
+    const of = p.nested('of');
+    const role = of ? 'operator' : roleOf(ctx, p);
     // Every request is built (and, with `of`, signed with fresh ids) first; then all are released together.
     const builds = await Promise.all(
-      Array.from({ length: p.copies as number }, () => (p.of ? prepareCashpack(ctx, p.of as Params) : { request: httpRequest(ctx, p), sent: undefined })),
+      Array.from({ length: p.integer('copies') }, () => (of ? prepareCashpack(ctx, of) : { request: httpRequest(ctx, p), sent: undefined })),
     );
-    if (p.of) for (const b of builds) await fitsBodyLimit(ctx, b.request);
+    if (of) for (const b of builds) await fitsBodyLimit(ctx, b.request);
     const responses = await Promise.all(builds.map((b) => send(ctx, role, b.request)));
     return { responses, statuses: responses.map((r) => r.status), sent: builds.map((b) => b.sent) };
   },
 
   let: async (ctx, p) => {
     // Each value is a name for the following steps, as the loader promises.
-    for (const [name, value] of Object.entries(p.values as Record<string, unknown>)) ctx.vars[name] = value;
-    return p.values;
+    const values = p.object('values') ?? {};
+    for (const [name, value] of Object.entries(values)) ctx.vars[name] = value;
+    return values;
   },
 
   tamper: async (ctx, p) => {
-    let value = structuredClone(p.value) as Record<string, unknown>;
-    for (const [path, v] of Object.entries((p.set as Record<string, unknown>) ?? {})) setPath(value, path, v);
-    for (const path of (p.delete as string[]) ?? []) deletePath(value, path);
-    if (p.flip_signature) {
+    let value = structuredClone(Params.of('tamper: value', p.value('value')).all()) as Record<string, unknown>;
+    for (const [path, v] of Object.entries(p.object('set') ?? {})) setPath(value, path, v);
+    for (const path of p.strings('delete') ?? []) deletePath(value, path);
+    if (p.boolean('flip_signature')) {
       const sig = decodeB64urlFixed(value.signature, 64);
       if (!sig) throw new StepError('error', 'tamper: flip_signature needs a 64-byte base64url "signature" member');
       sig[0] = sig[0]! ^ 0x01;
       value.signature = encodeB64url(sig);
     }
-    if (p.resign) {
-      const { type, key, torsion_r } = p.resign as { type: MessageType; key: string; torsion_r?: TorsionR };
-      const signer = ctx.key(key);
+    const resign = p.nested('resign');
+    if (resign) {
+      const type = resign.oneOf('type', MESSAGE_TYPES);
+      const torsion_r = resign.choice('torsion_r', TORSION_R_KINDS);
+      const signer = ctx.key(resign.key('key'));
       value = signObject(type, value, signer.secretKey);
       if (torsion_r !== undefined) value.signature = encodeB64url(forgeTorsionSignature(signer.secretKey, signer.publicKey, signingInput(type, value), torsion_r));
     }
@@ -61,7 +63,7 @@ export const ACTION_IMPLEMENTATIONS: Readonly<Record<Exclude<ActionName, 'repeat
 
   keygen: async (ctx, p) => {
     const out: Record<string, unknown> = {};
-    for (const name of p.names as string[]) {
+    for (const name of p.strings('names') ?? []) {
       const key = createSigningKey();
       ctx.keys.set(name, key);
       ctx.vars[name] = key.jwk;
@@ -70,18 +72,18 @@ export const ACTION_IMPLEMENTATIONS: Readonly<Record<Exclude<ActionName, 'repeat
     return out;
   },
 
-  sign: async (ctx, p) => signObject(p.type as Parameters<typeof signObject>[0], p.object as Record<string, unknown>, ctx.key(p.key as string).secretKey),
+  sign: async (ctx, p) => signObject(p.oneOf('type', MESSAGE_TYPES), Params.of('sign: object', p.value('object')).all(), ctx.key(p.key('key')).secretKey),
 
-  'create-request': (ctx, p) => control(ctx, 'payee', 'POST', '/_control/payee/requests', p.with ?? {}),
+  'create-request': (ctx, p) => control(ctx, 'payee', 'POST', '/_control/payee/requests', p.object('with') ?? {}),
   'payee-config': (ctx) => control(ctx, 'payee', 'GET', '/_control/payee/config'),
-  fulfil: (ctx, p) => send(ctx, 'payee', jsonRequest('POST', `/_control/payee/requests/${encodeURIComponent(String(p.request_id))}/fulfil`, {})),
+  fulfil: (ctx, p) => send(ctx, 'payee', jsonRequest('POST', `/_control/payee/requests/${encodeURIComponent(p.text('request_id'))}/fulfil`, {})),
 
   clock: async (ctx, p) => {
-    const role = (p.role as Role | undefined) ?? ctx.scenario.role;
+    const role = p.role() ?? ctx.scenario.role;
     const body: Record<string, unknown> = {};
-    if (p.freeze !== undefined) body.freeze = p.freeze;
-    if (p.set !== undefined) body.set = p.set;
-    if (p.advance !== undefined) body.advance_seconds = Number(p.advance);
+    if (p.has('freeze')) body.freeze = p.boolean('freeze');
+    if (p.has('set')) body.set = p.text('set');
+    if (p.has('advance')) body.advance_seconds = p.integer('advance');
     const state = (await control(ctx, role, 'POST', '/_control/clock', body)) as { now: string; frozen: boolean };
     adoptClock(ctx, state);
     if (state.frozen) ctx.clockTouched = role;
@@ -89,27 +91,28 @@ export const ACTION_IMPLEMENTATIONS: Readonly<Record<Exclude<ActionName, 'repeat
   },
 
   credential: async (ctx, p) => {
-    const key = ctx.target.credential(p.of as 'principal' | 'redeemer' | 'staff');
-    if (!key) throw new StepError('skipped', `the target file gives no ${String(p.of)} credential`);
-    ctx.keys.set(p.key as string, key);
-    ctx.vars[p.key as string] = key.jwk;
+    const of = p.oneOf('of', ['principal', 'redeemer', 'staff'] as const);
+    const key = ctx.target.credential(of);
+    if (!key) throw new StepError('skipped', `the target file gives no ${of} credential`);
+    ctx.keys.set(p.key('key'), key);
+    ctx.vars[p.key('key')] = key.jwk;
     return { kid: key.jwk.kid };
   },
 
   'provision-principal': async (ctx, p) => {
-    const key = ensureKey(ctx, p.key as string);
-    const asset = p.asset ?? (await policyOf(ctx)).assets[0];
-    return control(ctx, 'operator', 'POST', '/_control/operator/principals', { public_key: key.jwk, asset, balance: String(p.balance) });
+    const key = ensureKey(ctx, p.key('key'));
+    const asset = p.value('asset') ?? (await policyOf(ctx)).assets[0];
+    return control(ctx, 'operator', 'POST', '/_control/operator/principals', { public_key: key.jwk, asset, balance: p.text('balance') });
   },
   'provision-redeemer': async (ctx, p) => {
-    const level = Number(p.identity_level);
+    const level = p.integer('identity_level');
     // Levels are 0..3 (PROFILE.md §4.8): a level computed from the policy may fall outside (one below 0, say).
-    if (!isIdentityLevel(level)) throw new StepError('not-applicable', `the scenario needs a redeemer at identity level ${String(p.identity_level)}, and levels are ${IDENTITY_LEVELS.min} to ${IDENTITY_LEVELS.max} (the target's policy sets required_identity_level ${String((await policyOf(ctx)).required_identity_level)})`);
-    const key = ensureKey(ctx, p.key as string);
-    return control(ctx, 'operator', 'POST', '/_control/operator/redeemers', { public_key: key.jwk, identity_level: Number(p.identity_level) });
+    if (!isIdentityLevel(level)) throw new StepError('not-applicable', `the scenario needs a redeemer at identity level ${level}, and levels are ${IDENTITY_LEVELS.min} to ${IDENTITY_LEVELS.max} (the target's policy sets required_identity_level ${String((await policyOf(ctx)).required_identity_level)})`);
+    const key = ensureKey(ctx, p.key('key'));
+    return control(ctx, 'operator', 'POST', '/_control/operator/redeemers', { public_key: key.jwk, identity_level: level });
   },
-  'provision-staff': async (ctx, p) => control(ctx, 'operator', 'POST', '/_control/operator/staff', { public_key: ensureKey(ctx, p.key as string).jwk }),
-  cancel: (ctx, p) => send(ctx, 'operator', jsonRequest('POST', `/_control/operator/packs/${encodeURIComponent(String(p.pack_id))}/cancel`, {})),
+  'provision-staff': async (ctx, p) => control(ctx, 'operator', 'POST', '/_control/operator/staff', { public_key: ensureKey(ctx, p.key('key')).jwk }),
+  cancel: (ctx, p) => send(ctx, 'operator', jsonRequest('POST', `/_control/operator/packs/${encodeURIComponent(p.text('pack_id'))}/cancel`, {})),
   balance: (ctx, p) => readBalance(ctx, p),
 
   policy: async (ctx) => ({ policy: await policyOf(ctx), key: encodeB64url(await operatorKey(ctx)) }),
@@ -118,30 +121,30 @@ export const ACTION_IMPLEMENTATIONS: Readonly<Record<Exclude<ActionName, 'repeat
   renewal: (ctx, p) => renewalEntry(ctx, p),
   redemption: async (ctx, p) => redemptionRequest(ctx, p),
 
-  issue: (ctx, p) => sendPrepared(ctx, prepareCashpack(ctx, { ...p, do: 'issue' })),
-  renew: (ctx, p) => sendPrepared(ctx, prepareCashpack(ctx, { ...p, do: 'renew' })),
-  redeem: (ctx, p) => sendPrepared(ctx, prepareCashpack(ctx, { ...p, do: 'redeem' })),
+  issue: (ctx, p) => sendPrepared(ctx, prepareCashpack(ctx, new Params('issue', { ...p.all(), do: 'issue' }))),
+  renew: (ctx, p) => sendPrepared(ctx, prepareCashpack(ctx, new Params('renew', { ...p.all(), do: 'renew' }))),
+  redeem: (ctx, p) => sendPrepared(ctx, prepareCashpack(ctx, new Params('redeem', { ...p.all(), do: 'redeem' }))),
   status: (ctx, p) => {
-    const path = `/v1/cashpack/${encodeURIComponent(String(p.pack_id))}/status`;
-    const headers = p.sign_as === false ? {} : httpSignature(ctx, 'operator', 'GET', path, undefined, p.sign_as as string, p.signed_at, p.signature);
+    const path = `/v1/cashpack/${encodeURIComponent(p.text('pack_id'))}/status`;
+    const headers = p.value('sign_as') === false ? {} : httpSignature(ctx, 'operator', 'GET', path, undefined, p.key('sign_as'), p);
     return send(ctx, 'operator', { method: 'GET', path, headers });
   },
 
   'app-read': async (ctx, p) => {
-    const input = p.input as Record<string, unknown>;
-    if (input.kind === 'file') {
+    const input = p.nested('input')!;
+    if (input.choice('kind', APP_INPUT_KINDS) === 'file') {
       const dir = mkdtempSync(join(tmpdir(), 'cpr-conformance-'));
       const path = join(dir, 'request.json');
-      writeFileSync(path, String(input.content));
+      writeFileSync(path, input.text('content'));
       try {
         return await appCall(() => ctx.app().read({ kind: 'file', path }));
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
     }
-    return appCall(() => ctx.app().read(input as Parameters<ReturnType<ScenarioContext['app']>['read']>[0]));
+    return appCall(() => ctx.app().read(input.all() as Parameters<ReturnType<ScenarioContext['app']>['read']>[0]));
   },
-  'app-derive': (ctx, p) => appCall(() => ctx.app().derive(p.cpr, p.context as Parameters<ReturnType<ScenarioContext['app']>['derive']>[1])),
+  'app-derive': (ctx, p) => appCall(() => ctx.app().derive(p.value('cpr'), Params.of('app-derive: context', p.value('context')).all() as unknown as Parameters<ReturnType<ScenarioContext['app']>['derive']>[1])),
 };
 
 interface Prepared {
@@ -152,21 +155,21 @@ interface Prepared {
 
 /** Builds (and signs) the request an issue, renew or redeem step sends, with fresh ids unless given. */
 function prepareCashpack(ctx: ScenarioContext, p: Params): Prepared | Promise<Prepared> {
-  switch (p.do) {
+  switch (p.choice('do', ['issue', 'renew', 'redeem'] as const)) {
     case 'issue':
       return lockRequest(ctx, p).then((message) => ({ request: jsonRequest('POST', '/v1/cashpack/issue', message), sent: message }));
     case 'renew':
-      return renewalEntry(ctx, p).then((renewal) => ({ request: jsonRequest('POST', '/v1/cashpack/renew', { cash_pack: p.pack, renewal }), sent: renewal }));
+      return renewalEntry(ctx, p).then((renewal) => ({ request: jsonRequest('POST', '/v1/cashpack/renew', { cash_pack: p.value('pack'), renewal }), sent: renewal }));
     case 'redeem': {
       const redemption = redemptionRequest(ctx, p);
-      const body = JSON.stringify({ cash_pack: p.pack, redemption });
+      const body = JSON.stringify({ cash_pack: p.value('pack'), redemption });
       const headers: Record<string, string> = { 'content-type': 'application/json' };
-      const identify = p.identify_as === undefined ? (p.redeemer as string) : p.identify_as;
-      if (identify !== false) Object.assign(headers, httpSignature(ctx, 'operator', 'POST', '/v1/cashpack/redeem', body, identify as string, p.signed_at, p.signature));
+      const identify = p.value('identify_as') === false ? undefined : (p.key('identify_as', 'optional') ?? p.key('redeemer'));
+      if (identify !== undefined) Object.assign(headers, httpSignature(ctx, 'operator', 'POST', '/v1/cashpack/redeem', body, identify, p));
       return { request: { method: 'POST', path: '/v1/cashpack/redeem', headers, body }, sent: redemption };
     }
     default:
-      throw new StepError('error', `parallel "of" builds issue, renew or redeem steps, not ${String(p.do)}`);
+      throw new StepError('error', `parallel "of" builds issue, renew or redeem steps, not ${String(p.value('do'))}`, 'SCENARIO_INVALID');
   }
 }
 
@@ -212,36 +215,39 @@ export async function appCall<T>(call: () => Promise<T>): Promise<T | { ok: fals
 }
 
 function roleOf(ctx: ScenarioContext, p: Params): Role {
-  return (p.role as Role | undefined) ?? ctx.scenario.role;
+  return p.role() ?? ctx.scenario.role;
 }
 
 function httpRequest(ctx: ScenarioContext, p: Params): WireRequest {
-  const method = p.method as string;
-  const path = String(p.path);
-  const headers: Record<string, string> = { ...((p.headers as Record<string, string>) ?? {}) };
+  const method = p.text('method');
+  const path = p.text('path');
+  const given = p.nested('headers');
+  const headers: Record<string, string> = Object.fromEntries(Object.keys(given?.all() ?? {}).map((name) => [name, given!.text(name)]));
   let body: string | Uint8Array | undefined;
-  if (p.json !== undefined) {
-    body = JSON.stringify(p.json);
+  if (p.has('json')) {
+    body = JSON.stringify(p.value('json'));
     headers['content-type'] ??= 'application/json';
-  } else if (p.body !== undefined) {
-    body = String(p.body);
-  } else if (p.body_base64 !== undefined) {
+  } else if (p.has('body')) {
+    body = p.text('body');
+  } else if (p.has('body_base64')) {
     // Bytes a string cannot hold (invalid UTF-8, say).
-    body = Uint8Array.from(Buffer.from(String(p.body_base64), 'base64'));
+    body = Uint8Array.from(Buffer.from(p.text('body_base64'), 'base64'));
   }
-  if (p.content_type !== undefined) headers['content-type'] = String(p.content_type);
-  if (p.sign_as !== undefined) Object.assign(headers, httpSignature(ctx, roleOf(ctx, p), method, path, body, p.sign_as as string, p.signed_at, p.signature));
-  return { method, path, headers, ...(body !== undefined ? { body } : {}), ...(p.transport === 'plaintext' ? { transport: 'plaintext' as const } : {}) };
+  const contentType = p.text('content_type', 'optional');
+  if (contentType !== undefined) headers['content-type'] = contentType;
+  const signAs = p.key('sign_as', 'optional');
+  if (signAs !== undefined) Object.assign(headers, httpSignature(ctx, roleOf(ctx, p), method, path, body, signAs, p));
+  return { method, path, headers, ...(body !== undefined ? { body } : {}), ...(p.choice('transport', ['default', 'plaintext'] as const) === 'plaintext' ? { transport: 'plaintext' as const } : {}) };
 }
 
 /** RFC 9421 signature by a named key (PROFILE.md §2.4), in the profile's layout or a named other one. */
-function httpSignature(ctx: ScenarioContext, role: Role, method: string, path: string, body: string | Uint8Array | undefined, keyName: string, created?: unknown, layout?: unknown): Record<string, string> {
+function httpSignature(ctx: ScenarioContext, role: Role, method: string, path: string, body: string | Uint8Array | undefined, keyName: string, p: Params): Record<string, string> {
   const key = ctx.key(keyName);
   const bytes = typeof body === 'string' ? new TextEncoder().encode(body) : body;
   const [bare, query] = path.split('?') as [string, string | undefined];
   const target = { method, authority: ctx.http(role).authority, path: bare, ...(query !== undefined ? { query } : {}), ...(bytes !== undefined ? { body: bytes } : {}) };
-  const at = created === undefined ? ctx.nowSeconds() : Number(created);
-  return { ...signRequestAs(target, { secretKey: key.secretKey, kid: key.jwk.kid }, at, (layout as SignatureLayout | undefined) ?? 'profile') };
+  const at = p.integer('signed_at', 'optional') ?? ctx.nowSeconds();
+  return { ...signRequestAs(target, { secretKey: key.secretKey, kid: key.jwk.kid }, at, p.choice('signature', SIGNATURE_LAYOUTS) ?? 'profile') };
 }
 
 /** A test-control call that must succeed; a failure means setup failed, not conformance. */
@@ -272,9 +278,11 @@ function ensureKey(ctx: ScenarioContext, name: string) {
 }
 
 async function readBalance(ctx: ScenarioContext, p: Params): Promise<unknown> {
-  if (p.principal !== undefined) return control(ctx, 'operator', 'GET', `/_control/operator/principals/${ctx.key(p.principal as string).jwk.kid}/balance`);
-  if (p.redeemer !== undefined) return control(ctx, 'operator', 'GET', `/_control/operator/redeemers/${ctx.key(p.redeemer as string).jwk.kid}/balance`);
-  throw new StepError('error', 'balance needs principal or redeemer');
+  const principal = p.key('principal', 'optional');
+  if (principal !== undefined) return control(ctx, 'operator', 'GET', `/_control/operator/principals/${ctx.key(principal).jwk.kid}/balance`);
+  const redeemer = p.key('redeemer', 'optional');
+  if (redeemer !== undefined) return control(ctx, 'operator', 'GET', `/_control/operator/redeemers/${ctx.key(redeemer).jwk.kid}/balance`);
+  throw new StepError('error', 'balance needs principal or redeemer', 'SCENARIO_INVALID');
 }
 
 /** The members of the Operator Policy Document (PROFILE.md §4.8) scenarios adapt to; the rest is read as it comes. */
@@ -360,55 +368,62 @@ export async function exactClockForPolicy(ctx: ScenarioContext): Promise<void> {
   if (!ctx.target.capabilities('operator').has('clock')) {
     throw new StepError('not-applicable', `the target ${tight}, which the harness hits only with the target's clock frozen, and it offers no clock capability`);
   }
-  await ACTION_IMPLEMENTATIONS.clock(ctx, { freeze: true, role: 'operator' });
+  await ACTION_IMPLEMENTATIONS.clock(ctx, new Params('clock', { freeze: true, role: 'operator' }));
 }
 
 /** A step that sends what the Operator's policy forbids does so only when it says so (`beyond_limit: true`); otherwise the scenario does not apply to this target. */
 function withinLimits(what: string, p: Params, exceeds: string | undefined): void {
-  if (exceeds !== undefined && p.beyond_limit !== true) throw new StepError('not-applicable', `the scenario ${what}, but ${exceeds}`);
+  if (exceeds !== undefined && p.boolean('beyond_limit') !== true) throw new StepError('not-applicable', `the scenario ${what}, but ${exceeds}`);
 }
 
 async function lockRequest(ctx: ScenarioContext, p: Params) {
   const now = ctx.nowSeconds();
   const policy = await policyOf(ctx);
-  const amount = String(p.amount);
+  const amount = p.text('amount');
   withinLimits(`issues ${amount}`, p, isAmount(amount) && isAmount(policy.max_amount) && BigInt(amount) > BigInt(policy.max_amount) ? `the target's max_amount is ${policy.max_amount}` : undefined);
-  const expiry = p.requested_expiry !== undefined ? String(p.requested_expiry) : (now + (p.expiry_in !== undefined ? Number(p.expiry_in) : defaultLifetime(policy))) * 1000;
+  const expiry = p.text('requested_expiry', 'optional') ?? (now + (p.integer('expiry_in', 'optional') ?? defaultLifetime(policy))) * 1000;
+  const requestId = p.text('request_id', 'optional');
   return buildLockRequest({
-    principal: ctx.key(p.principal as string),
-    ...(p.request_id !== undefined ? { request_id: String(p.request_id) } : {}),
+    principal: ctx.key(p.key('principal')),
+    ...(requestId !== undefined ? { request_id: requestId } : {}),
     amount,
-    asset: (p.asset ?? policy.assets[0]) as Parameters<typeof buildLockRequest>[0]['asset'],
-    initialBearer: ctx.key(p.bearer as string).jwk,
+    asset: (p.value('asset') ?? policy.assets[0]) as Parameters<typeof buildLockRequest>[0]['asset'],
+    initialBearer: ctx.key(p.key('bearer')).jwk,
     requested_expiry: expiry,
-    created_at: str(p.created_at) ?? now * 1000,
+    created_at: p.text('created_at', 'optional') ?? now * 1000,
   });
 }
 
 async function renewalEntry(ctx: ScenarioContext, p: Params) {
-  const pack = packOf(p.pack);
+  const pack = packOf(p.value('pack'));
   const policy = await policyOf(ctx);
   // The Operator judges depth by its stored state (PROFILE.md §5): a pack presented in an earlier version is as deep as the latest seen.
   const depth = Math.max(Array.isArray(pack.renewal_chain) ? pack.renewal_chain.length : 0, ctx.packDepths.get(pack.pack_id) ?? 0);
   withinLimits(`renews a pack ${depth} renewal(s) deep`, p, typeof policy.max_chain_depth === 'number' && depth >= policy.max_chain_depth ? `the target's max_chain_depth is ${policy.max_chain_depth}` : undefined);
   return buildRenewal({
-    bearer: ctx.key(p.bearer as string),
+    bearer: ctx.key(p.key('bearer')),
     pack,
-    new_bearer: ctx.key(p.new_bearer as string).jwk,
-    ...(p.renewal_id !== undefined ? { renewal_id: String(p.renewal_id) } : {}),
-    ...(p.prev_chain_digest !== undefined ? { prev_chain_digest: String(p.prev_chain_digest) } : {}),
-    created_at: str(p.created_at) ?? ctx.nowSeconds() * 1000,
+    new_bearer: ctx.key(p.key('new_bearer')).jwk,
+    ...optionalText(p, 'renewal_id'),
+    ...optionalText(p, 'prev_chain_digest'),
+    created_at: p.text('created_at', 'optional') ?? ctx.nowSeconds() * 1000,
   });
 }
 
 function redemptionRequest(ctx: ScenarioContext, p: Params) {
   return buildRedemption({
-    bearer: ctx.key(p.bearer as string),
-    pack: packOf(p.pack),
-    redeemer_kid: ctx.key(p.redeemer as string).jwk.kid,
-    ...(p.redemption_id !== undefined ? { redemption_id: String(p.redemption_id) } : {}),
-    created_at: str(p.created_at) ?? ctx.nowSeconds() * 1000,
+    bearer: ctx.key(p.key('bearer')),
+    pack: packOf(p.value('pack')),
+    redeemer_kid: ctx.key(p.key('redeemer')).jwk.kid,
+    ...optionalText(p, 'redemption_id'),
+    created_at: p.text('created_at', 'optional') ?? ctx.nowSeconds() * 1000,
   });
+}
+
+/** `{ [name]: text }` when the step gives it, else nothing. */
+function optionalText<K extends string>(p: Params, name: K): Partial<Record<K, string>> {
+  const text = p.text(name, 'optional');
+  return text === undefined ? {} : ({ [name]: text } as Record<K, string>);
 }
 
 function packOf(value: unknown): CashPack {

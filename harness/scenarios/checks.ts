@@ -8,12 +8,13 @@ import addFormats from 'ajv-formats';
 import { PROBLEM_STATUS, isProblemCode } from '../../profile/problems.ts';
 import { recomputeChainDigest, validateMessage, verifyCashPack, verifyConfirmation, type CashPack, type MessageKind, type RedemptionConfirmation } from '../../profile/cashpack/index.ts';
 import { decodeQrPng, findPayerMembers, inspectQrPng, parseDeliveryUri, validateCpr } from '../../profile/cpr/index.ts';
-import { verifyObject, type MessageType } from '../../profile/signing.ts';
+import { MESSAGE_TYPES, verifyObject } from '../../profile/signing.ts';
 import cprSchema from '../../profile/schemas/cpr.schema.json' with { type: 'json' };
 import paymentSchema from '../../profile/schemas/payment.schema.json' with { type: 'json' };
 import type { HttpResult, ScenarioContext } from './context.ts';
 import { StepError } from './context.ts';
 import { ACTION_IMPLEMENTATIONS, operatorKey } from './actions.ts';
+import { Params } from './params.ts';
 import type { CheckName } from './vocabulary.ts';
 
 export interface Judgement {
@@ -28,6 +29,21 @@ export interface Judgement {
 }
 
 type Check = (ctx: ScenarioContext, arg: unknown, subject: unknown) => Judgement | Promise<Judgement>;
+
+/** `{ value, to }`: the two values a comparison takes, as rendered. */
+function compared(check: string, arg: unknown): { value: unknown; to: unknown } {
+  const a = Params.of(check, arg);
+  return { value: a.value('value'), to: a.value('to') };
+}
+
+/** A list parameter (the public values `not_derived` tries, say). */
+function listOf(a: Params, name: string): readonly unknown[] {
+  const v = a.value(name);
+  if (!Array.isArray(v)) throw new StepError('error', `${a.what}: ${name} rendered to ${JSON.stringify(v) ?? 'nothing'}, not a list: check the template that gives it`, 'SCENARIO_INVALID');
+  return v;
+}
+
+const BALANCE_MEMBERS = ['available', 'locked', 'held'] as const;
 
 const ajv = new Ajv2020.default({ allErrors: false, strict: false });
 addFormats.default(ajv);
@@ -85,7 +101,8 @@ export const CHECK_IMPLEMENTATIONS: Readonly<Record<CheckName, Check>> = {
   },
 
   header: (_ctx, arg, subject) => {
-    const { name, equals, matches, absent } = arg as { name: string; equals?: string; matches?: string; absent?: true };
+    const a = Params.of('header', arg);
+    const [name, equals, matches, absent] = [a.text('name'), a.text('equals', 'optional'), a.text('matches', 'optional'), a.boolean('absent')];
     const value = http(subject, 'header').headers[name.toLowerCase()];
     if (absent) return judgement(value === undefined, `no ${name} header`, value ?? null, `header ${name}`);
     if (equals !== undefined) return judgement(value === equals, equals, value ?? null, `header ${name}`);
@@ -94,9 +111,9 @@ export const CHECK_IMPLEMENTATIONS: Readonly<Record<CheckName, Check>> = {
   },
 
   schema: (_ctx, arg, subject) => {
-    const named = typeof arg === 'object' && arg !== null ? (arg as { of: string; value: unknown }) : undefined;
-    const value = named ? named.value : bodyOf(subject);
-    const name = named ? named.of : String(arg);
+    const named = typeof arg === 'object' && arg !== null ? Params.of('schema', arg) : undefined;
+    const value = named ? named.value('value') : bodyOf(subject);
+    const name = named ? named.text('of') : String(arg);
     if (name in CPR_SCHEMAS) {
       const validate = CPR_SCHEMAS[name as keyof typeof CPR_SCHEMAS];
       const ok = validate(value);
@@ -107,8 +124,10 @@ export const CHECK_IMPLEMENTATIONS: Readonly<Record<CheckName, Check>> = {
   },
 
   cpr_valid: (_ctx, arg, subject) => {
-    const { validity_seconds: windowArg, rule } = (typeof arg === 'object' && arg !== null ? arg : {}) as { validity_seconds?: unknown; rule?: string };
-    const result = validateCpr(bodyOf(subject), windowArg === undefined ? {} : { validitySeconds: Number(windowArg) });
+    const a = typeof arg === 'object' && arg !== null ? Params.of('cpr_valid', arg) : undefined;
+    const windowSeconds = a?.integer('validity_seconds', 'optional');
+    const rule = a?.text('rule', 'optional');
+    const result = validateCpr(bodyOf(subject), windowSeconds === undefined ? {} : { validitySeconds: windowSeconds });
     if (rule !== undefined) {
       // Only the named rule: a defect another rule names is for that rule's own check.
       const broken = result.ok ? [] : result.violations.filter((v) => v.requirement === rule);
@@ -118,7 +137,8 @@ export const CHECK_IMPLEMENTATIONS: Readonly<Record<CheckName, Check>> = {
   },
 
   inline_decodes_to: (_ctx, arg) => {
-    const { uri, value } = arg as { uri: unknown; value: unknown };
+    const a = Params.of('inline_decodes_to', arg);
+    const [uri, value] = [a.value('uri'), a.value('value')];
     const parsed = parseDeliveryUri(uri);
     if (parsed.kind !== 'inline') return judgement(false, 'an inline URI', parsed.kind === 'error' ? parsed.reason : `a ${parsed.kind} URI`, 'inline URI decoding (spec §4.4, PROFILE.md §8.1)');
     let json: unknown;
@@ -136,17 +156,18 @@ export const CHECK_IMPLEMENTATIONS: Readonly<Record<CheckName, Check>> = {
   },
 
   equals: (_ctx, arg) => {
-    const { value, to } = arg as { value: unknown; to: unknown };
+    const { value, to } = compared('equals', arg);
     return judgement(isDeepStrictEqual(value, to), to, value, 'values are equal');
   },
 
   not_equals: (_ctx, arg) => {
-    const { value, to } = arg as { value: unknown; to: unknown };
+    const { value, to } = compared('not_equals', arg);
     return judgement(!isDeepStrictEqual(value, to), `anything but ${JSON.stringify(to)}`, value, 'values differ');
   },
 
   matches: (_ctx, arg) => {
-    const { value, pattern } = arg as { value: unknown; pattern: string };
+    const a = Params.of('matches', arg);
+    const [value, pattern] = [a.value('value'), a.text('pattern')];
     let regex: RegExp;
     try {
       regex = new RegExp(pattern, 'u');
@@ -158,12 +179,14 @@ export const CHECK_IMPLEMENTATIONS: Readonly<Record<CheckName, Check>> = {
   },
 
   at_most: (_ctx, arg) => {
-    const { value, max } = arg as { value: unknown; max: unknown };
+    const a = Params.of('at_most', arg);
+    const [value, max] = [a.value('value'), a.value('max')];
     return judgement(Number(value) <= Number(max), `at most ${String(max)}`, value, 'upper bound');
   },
 
   signature_valid: async (ctx, arg) => {
-    const { value, type, key } = arg as { value: unknown; type: MessageType; key?: string };
+    const a = Params.of('signature_valid', arg);
+    const [value, type, key] = [a.value('value'), a.oneOf('type', MESSAGE_TYPES), a.key('key', 'optional')];
     const publicKey = key !== undefined ? ctx.key(key).publicKey : await operatorKey(ctx);
     const object = value as Record<string, unknown> | undefined;
     let ok = false;
@@ -190,7 +213,7 @@ export const CHECK_IMPLEMENTATIONS: Readonly<Record<CheckName, Check>> = {
   exactly_one: (_ctx, arg, subject) => {
     const statuses = (subject as { statuses?: (number | null)[] } | undefined)?.statuses;
     if (!statuses) throw new StepError('error', 'exactly_one needs the result of a parallel step');
-    const { status } = arg as { status: number };
+    const status = Params.of('exactly_one', arg).integer('status');
     const count = statuses.filter((s) => s === status).length;
     return judgement(count === 1, `exactly one ${status} of ${statuses.length}`, { [status]: count, statuses: tally(statuses) }, 'exactly one succeeds');
   },
@@ -198,7 +221,8 @@ export const CHECK_IMPLEMENTATIONS: Readonly<Record<CheckName, Check>> = {
   all: (_ctx, arg, subject) => {
     const result = subject as { statuses?: (number | null)[]; responses?: HttpResult[] } | undefined;
     if (!result?.statuses || !result.responses) throw new StepError('error', 'all needs the result of a parallel step');
-    const { status, problem } = arg as { status: number | string | number[]; problem?: string[] };
+    const a = Params.of('all', arg);
+    const [status, problem] = [a.value('status') as number | string | number[], a.strings('problem')];
     const codes = result.responses.map((r) => (r.status !== null && r.status >= 400 ? ((r.body as { code?: unknown } | undefined)?.code ?? null) : null));
     const statusOk = result.statuses.every((s) => statusMatches(s, status));
     const problemOk = problem === undefined || result.responses.every((r, i) => r.status === null || r.status < 400 || problem.includes(codes[i] as string));
@@ -206,7 +230,8 @@ export const CHECK_IMPLEMENTATIONS: Readonly<Record<CheckName, Check>> = {
   },
 
   assume: (_ctx, arg) => {
-    const { value, to, reason } = arg as { value: unknown; to: unknown; reason?: string };
+    const { value, to } = compared('assume', arg);
+    const reason = Params.of('assume', arg).text('reason', 'optional');
     if (!isDeepStrictEqual(value, to)) {
       throw new StepError('not-applicable', reason ?? `the target does not meet this scenario's precondition: expected ${JSON.stringify(to)}, the target has ${JSON.stringify(value)}`);
     }
@@ -214,21 +239,23 @@ export const CHECK_IMPLEMENTATIONS: Readonly<Record<CheckName, Check>> = {
   },
 
   balance: async (ctx, arg) => {
-    const { principal, redeemer, ...amounts } = arg as Record<string, string | undefined>;
-    const actual = (await ACTION_IMPLEMENTATIONS.balance(ctx, principal !== undefined ? { principal } : { redeemer })) as Record<string, unknown>;
-    const expected = Object.fromEntries(Object.entries(amounts).map(([k, v]) => [k, String(v)]));
+    const a = Params.of('balance', arg);
+    const [principal, redeemer] = [a.key('principal', 'optional'), a.key('redeemer', 'optional')];
+    const actual = (await ACTION_IMPLEMENTATIONS.balance(ctx, new Params('balance', principal !== undefined ? { principal } : { redeemer }))) as Record<string, unknown>;
+    const expected = Object.fromEntries(BALANCE_MEMBERS.filter((k) => a.has(k)).map((k) => [k, a.text(k)]));
     const seen = Object.fromEntries(Object.keys(expected).map((k) => [k, actual[k]]));
     return judgement(isDeepStrictEqual(expected, seen), expected, seen, `balance of ${principal ?? redeemer}`);
   },
 
   qr_decodes_to: (_ctx, arg) => {
-    const { png, uri } = arg as { png: string; uri: string };
+    const a = Params.of('qr_decodes_to', arg);
+    const [png, uri] = [a.text('png'), a.text('uri')];
     const decoded = decodeQrPng(Buffer.from(png, 'base64'));
     return judgement(decoded === uri, uri, decoded ?? 'no QR code found', 'the QR image decodes to the URI (spec §4.4)');
   },
 
   qr_format: (_ctx, arg) => {
-    const { png } = arg as { png: string };
+    const png = Params.of('qr_format', arg).text('png');
     const qr = inspectQrPng(Buffer.from(png, 'base64'));
     const expected = { modes: ['byte'], errorCorrection: 'M', quietZoneModules: '>= 4' };
     if (!qr) return judgement(false, expected, 'no QR code found', 'QR rendering (PROFILE.md §8.1)');
@@ -245,7 +272,8 @@ export const CHECK_IMPLEMENTATIONS: Readonly<Record<CheckName, Check>> = {
    * than a quarter happens by chance about once in a billion.
    */
   not_derived: (_ctx, arg) => {
-    const { value, from, others = [] } = arg as { value: unknown; from: readonly unknown[]; others?: readonly unknown[] };
+    const a = Params.of('not_derived', arg);
+    const [value, from, others] = [a.value('value'), listOf(a, 'from'), a.has('others') ? listOf(a, 'others') : []];
     const secret = String(value).toLowerCase();
     const found: string[] = [];
     for (const source of from.map(String)) {
@@ -278,7 +306,8 @@ export const CHECK_IMPLEMENTATIONS: Readonly<Record<CheckName, Check>> = {
    */
   rejected: (_ctx, arg, subject) => {
     const r = subject as { ok?: boolean; crashed?: boolean; code?: string; message?: string; violations?: { requirement?: string }[] } | undefined;
-    const expected = typeof arg === 'string' ? { code: arg } : (arg as { code?: string; violation?: string });
+    const given = typeof arg === 'string' ? undefined : Params.of('rejected', arg);
+    const expected = given === undefined ? { code: String(arg) } : { code: given.text('code', 'optional'), violation: given.text('violation', 'optional') };
     if (r?.crashed) return judgement(false, { rejected: true }, { crashed: r.message }, 'the paying application crashed instead of answering');
     const rejected = r?.ok === false;
     const main = judgement(rejected, { rejected: true }, rejected ? { rejected: true, code: r.code ?? null } : { rejected: false }, rejected ? 'the paying application rejects' : 'the paying application processed what it should have refused');

@@ -17,6 +17,7 @@
 import type { Level } from '../../profile/registry.ts';
 import type { CheckResult, Outcome, TestResult } from '../report/model.ts';
 import { ACTION_IMPLEMENTATIONS, adoptClock, exactClockForPolicy, policyOf } from './actions.ts';
+import { Params } from './params.ts';
 import { CHECK_IMPLEMENTATIONS, type Judgement } from './checks.ts';
 import type { TestErrorCode } from '../errors.ts';
 import { ScenarioContext, StepError, type ScenarioTarget } from './context.ts';
@@ -142,7 +143,7 @@ async function runRepeat(ctx: ScenarioContext, step: Step, progress: Progress): 
 async function runStep(ctx: ScenarioContext, step: Step, progress: Progress): Promise<boolean> {
   const params = renderValues(ctx, step, () => render(step.params, ctx.scope()) as Record<string, unknown>, progress);
   if (params === undefined) return false;
-  const result = await ACTION_IMPLEMENTATIONS[step.action as Exclude<typeof step.action, 'repeat'>](ctx, params);
+  const result = await ACTION_IMPLEMENTATIONS[step.action as Exclude<typeof step.action, 'repeat'>](ctx, new Params(step.action, params));
   if (step.as) {
     ctx.vars[step.as] = result;
     if (step.setup !== undefined) ctx.setupCaptures.set(step.as, step);

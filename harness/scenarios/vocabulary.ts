@@ -4,9 +4,14 @@
 // test keeps the committed file in step with it.
 import { IDENTITY_LEVELS, type Capability } from '../../profile/control.ts';
 import { SIGNATURE_LAYOUTS } from '../../profile/http-signature.ts';
+import { TORSION_R_KINDS } from '../crypto/ed25519-forge.ts';
 import { MESSAGE_KINDS } from '../../profile/cashpack/schemas.ts';
 
 type Schema = Readonly<Record<string, unknown>>;
+
+/** What `app-read` gives the paying application. */
+export const APP_INPUT_KINDS = ['json', 'object', 'file', 'uri'] as const;
+type AppInputKind = (typeof APP_INPUT_KINDS)[number];
 
 const T: Schema = { $ref: '#/$defs/template' };
 /** A key name, or a template giving one (`k${i}` inside a repeat). */
@@ -86,7 +91,7 @@ export const ACTIONS = {
   },
   tamper: {
     summary: 'a modified copy of a value: set or delete members (dotted paths), flip a signature bit, or re-sign (with torsion_r, a signature whose R is a point of small order, canonical or not, that only a verifier laxer than PROFILE.md §2.3 accepts)',
-    params: { value: T, set: { type: 'object' }, delete: { type: 'array', items: { type: 'string' } }, flip_signature: { type: 'boolean' }, resign: object({ type: MESSAGE_TYPE, key: KEY, torsion_r: { enum: ['small-order', 'non-canonical'] } }, ['type', 'key']) },
+    params: { value: T, set: { type: 'object' }, delete: { type: 'array', items: { type: 'string' } }, flip_signature: { type: 'boolean' }, resign: object({ type: MESSAGE_TYPE, key: KEY, torsion_r: { enum: [...TORSION_R_KINDS] } }, ['type', 'key']) },
     required: ['value'],
   },
   keygen: { summary: 'generate named Ed25519 key pairs (the result holds their JWKs)', params: { names: { type: 'array', items: KEY, minItems: 1 } }, required: ['names'] },
@@ -122,10 +127,10 @@ export const ACTIONS = {
     params: {
       input: {
         oneOf: [
-          object({ kind: { const: 'json' }, text: T }, ['kind', 'text']),
-          object({ kind: { const: 'object' }, value: ANY }, ['kind', 'value']),
-          object({ kind: { const: 'file' }, content: T }, ['kind', 'content']),
-          object({ kind: { const: 'uri' }, uri: T }, ['kind', 'uri']),
+          object({ kind: { const: 'json' satisfies AppInputKind }, text: T }, ['kind', 'text']),
+          object({ kind: { const: 'object' satisfies AppInputKind }, value: ANY }, ['kind', 'value']),
+          object({ kind: { const: 'file' satisfies AppInputKind }, content: T }, ['kind', 'content']),
+          object({ kind: { const: 'uri' satisfies AppInputKind }, uri: T }, ['kind', 'uri']),
         ],
       },
     },

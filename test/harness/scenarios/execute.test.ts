@@ -108,6 +108,14 @@ describe('executing a scenario', () => {
     expect(result.checks.filter((c) => !c.passed)).toEqual([]);
   });
 
+  it('reports a parameter whose template renders to the wrong type as the scenario\'s defect, naming it, before anything is sent', async () => {
+    const s = scenario(`  - id: TOK-GET-902\n    title: t\n    requirements: [TOK-GET-1]\n    level: MUST\n    steps:\n      - do: let\n        values: { where: { not: a path } }\n      - do: http\n        method: GET\n        path: "\${where}"\n        expect:\n          - status: 200\n`);
+    const result = await executeScenario(s, target(http), options);
+    expect(result).toMatchObject({ status: 'error', error_code: 'SCENARIO_INVALID' });
+    expect(result.reason).toMatch(/http: path rendered to \{"not":"a path"\}, not a string/);
+    expect(result.transcript).toHaveLength(0);
+  });
+
   it('reports a failing test-control call as a harness error, not a conformance failure', async () => {
     const s = scenario(SECOND_GET('          - status: 4xx').replace('{ sub_interface: IBAN }', '{ sub_interface: TELEGRAPH }'));
     const result = await executeScenario(s, target(http), options);
