@@ -105,7 +105,7 @@ function write(dir: string, name: string, text: string): string {
   return file;
 }
 
-const INPUT_HINT = 'give a report.json written by `cpr-conformance run` (or `report merge`), or the folder holding one';
+const INPUT_HINT = 'give a report.json written by `cpr-conformance run` (or `report merge`), the folder holding one, or a certification package (.tar.gz) or a folder of them';
 
 /** A folder of certification packages (and no report.json) stands for each package in it, by name. */
 function expandInput(input: string): string[] {
