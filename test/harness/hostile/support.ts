@@ -1,6 +1,7 @@
-// Shared by the hostile-target tests: the command line run as a child process
-// (asynchronously: the fixture servers live in this process and must keep
-// answering), and the report folder read back and checked against its schema.
+// Shared by the hostile-target tests: the command line run in this process
+// (cliHere) or, where a real process is what is tested, as a child process (cli);
+// both asynchronously, since the fixture servers live in this process and must
+// keep answering; and the report folder read back and checked against its schema.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
