@@ -130,17 +130,13 @@ export function writeShardRecord(
   return file;
 }
 
-/** One finding of the merged campaign. */
-interface MergedFinding {
-  readonly key: string;
-  readonly requirement: string;
-  readonly message: string;
-  /** True only when every shard that found it saw it as flaky. */
-  readonly flaky: boolean;
-  readonly commands: readonly string[];
-  /** The files copied into the merged folder: those of the first shard that found it not flaky (else the first). */
-  readonly crash: string;
-  readonly regression: string;
+/**
+ * One finding of the merged campaign, as a shard lists it but for two members:
+ * `flaky` is true only when every shard that found it saw it as flaky, and
+ * `crash` and `regression` are the files copied into the merged folder (those
+ * of the first shard that found it not flaky, else the first).
+ */
+interface MergedFinding extends ShardFinding {
   readonly found_in: readonly { readonly shard: string; readonly seed: number; readonly flaky: boolean }[];
 }
 
