@@ -36,13 +36,6 @@ function compared(check: string, arg: unknown): { value: unknown; to: unknown } 
   return { value: a.value('value'), to: a.value('to') };
 }
 
-/** A list parameter (the public values `not_derived` tries, say). */
-function listOf(a: Params, name: string): readonly unknown[] {
-  const v = a.value(name);
-  if (!Array.isArray(v)) throw new StepError('error', `${a.what}: ${name} rendered to ${JSON.stringify(v) ?? 'nothing'}, not a list: check the template that gives it`, 'SCENARIO_INVALID');
-  return v;
-}
-
 const BALANCE_MEMBERS = ['available', 'locked', 'held'] as const;
 
 const ajv = new Ajv2020.default({ allErrors: false, strict: false });
@@ -273,7 +266,7 @@ export const CHECK_IMPLEMENTATIONS: Readonly<Record<CheckName, Check>> = {
    */
   not_derived: (_ctx, arg) => {
     const a = Params.of('not_derived', arg);
-    const [value, from, others] = [a.value('value'), listOf(a, 'from'), a.has('others') ? listOf(a, 'others') : []];
+    const [value, from, others] = [a.value('value'), a.list('from'), a.list('others', 'optional') ?? []];
     const secret = String(value).toLowerCase();
     const found: string[] = [];
     for (const source of from.map(String)) {

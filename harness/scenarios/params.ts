@@ -88,6 +88,16 @@ export class Params {
     return v === undefined ? undefined : new Params(`${this.what}.${name}`, v);
   }
 
+  /** A list of any values. */
+  list(name: string): readonly unknown[];
+  list(name: string, optional: 'optional'): readonly unknown[] | undefined;
+  list(name: string, optional?: 'optional'): readonly unknown[] | undefined {
+    const v = this.values[name];
+    if (v === undefined && optional) return undefined;
+    if (Array.isArray(v)) return v;
+    throw this.bad(name, v, 'a list');
+  }
+
   /** A list of strings. */
   strings(name: string): readonly string[] | undefined {
     const v = this.values[name];

@@ -27,6 +27,7 @@ describe('Params', () => {
     expect(p.object('o')).toEqual({ a: 1 });
     expect(p.nested('o')?.value('a')).toBe(1);
     expect(p.strings('l')).toEqual(['a', 'b']);
+    expect([p.list('arr'), p.list('missing', 'optional')]).toEqual([[1], undefined]);
     expect([p.choice('r', ['operator', 'payee']), p.role('r'), p.oneOf('s', ['x'])]).toEqual(['operator', 'operator', 'x']);
   });
 
@@ -39,6 +40,8 @@ describe('Params', () => {
     expect(refusal(() => p.boolean('s'))).toMatch(/not true or false/);
     expect(refusal(() => p.object('arr'))).toMatch(/not an object/);
     expect(refusal(() => p.strings('arr'))).toMatch(/not a list of strings/);
+    expect(refusal(() => p.list('o'))).toMatch(/not a list: check/);
+    expect(refusal(() => p.list('missing'))).toMatch(/rendered to nothing, not a list/);
     expect(refusal(() => p.choice('s', ['y', 'z']))).toMatch(/not one of y, z/);
     expect(refusal(() => p.oneOf('missing', ['y']))).toMatch(/rendered to nothing, not one of y/);
     expect(refusal(() => p.nested('o')!.text('missing'))).toMatch(/^step\.o: missing/);
