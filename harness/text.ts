@@ -1,5 +1,9 @@
 // Text from a target is never printed raw: control characters (ANSI escapes
 // included) are replaced, so a hostile implementation cannot drive the terminal.
+// Also the other small words the harness makes: did-you-mean, and the time
+// stamps in the names of the folders and files it writes.
+import { randomBytes } from 'node:crypto';
+
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
 export function stripControl(text: string): string {
@@ -46,4 +50,14 @@ function closest(word: string, known: readonly string[]): string | undefined {
 export function didYouMean(word: string, known: readonly string[], show: (w: string) => string = (w) => w): string {
   const guess = closest(word, known);
   return guess === undefined ? '' : ` (did you mean ${show(guess)}?)`;
+}
+
+/** A time for file and folder names: 2026-11-25T15:29:41.884Z as 20261125-152941. */
+export function fileStamp(at: Date | string): string {
+  return (typeof at === 'string' ? at : at.toISOString()).replace(/[-:]/g, '').replace(/\..*$/, '').replace('T', '-');
+}
+
+/** A folder name of its own: fileStamp, then four random hex digits, so two runs in one second do not share a folder. */
+export function uniqueStamp(at: Date): string {
+  return `${fileStamp(at)}-${randomBytes(2).toString('hex')}`;
 }

@@ -1,11 +1,11 @@
 // `cpr-conformance bench`: the performance benchmark (harness/bench/). Prints a
 // table of every figure with its target and writes DIR/bench.json.
-import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { FIGURES, FULL_PLAN, PHASE_TITLES, QUICK_PLAN, renderTable, runBench, writeBenchJson } from '../bench/index.ts';
 import { PROJECT_ROOT } from '../scenarios/load.ts';
 import { parse } from './args.ts';
 import { EXIT } from './errors.ts';
+import { uniqueStamp } from '../text.ts';
 
 const BENCH_HELP = `Usage: cpr-conformance bench [options]
 
@@ -54,7 +54,7 @@ export async function bench(argv: string[]): Promise<number> {
     return 0;
   }
   const plan = values.quick ? QUICK_PLAN : FULL_PLAN;
-  const dir = resolve(values.out ?? join(PROJECT_ROOT, 'reports', `bench-${stamp(new Date())}`));
+  const dir = resolve(values.out ?? join(PROJECT_ROOT, 'reports', `bench-${uniqueStamp(new Date())}`));
   const started = performance.now();
   const report = await runBench(plan, (phase) => process.stderr.write(`bench: ${PHASE_TITLES[phase]} (${((performance.now() - started) / 1000).toFixed(0)} s)\n`));
   const file = writeBenchJson(dir, report);
@@ -63,8 +63,4 @@ export async function bench(argv: string[]): Promise<number> {
   if (report.plan === 'quick') out.write('--quick: the benchmark ran; its figures are not judged against the targets\n');
   else out.write(missed.length === 0 ? 'every target met\n' : `target missed: ${missed.join(', ')}\n`);
   return missed.length === 0 ? EXIT.conformant : EXIT.nonConformant;
-}
-
-function stamp(at: Date): string {
-  return `${at.toISOString().replace(/[-:]/g, '').replace(/\..*$/, '').replace('T', '-')}-${randomBytes(2).toString('hex')}`;
 }

@@ -12,6 +12,7 @@ import { integerOption, parse } from './args.ts';
 import { EXIT, HarnessError } from './errors.ts';
 import { allowHostsOf, rerunBase, targetChoice } from './target-options.ts';
 import { printSummary } from './summary.ts';
+import { fileStamp } from '../text.ts';
 
 const CERTIFY_HELP = `Usage: cpr-conformance certify [options]
 
@@ -145,7 +146,7 @@ export async function certify(argv: string[]): Promise<number> {
   }
 
   const key: SigningKey = givenKey ?? freshSigningKey();
-  const archive = resolve(values.out ?? join(PROJECT_ROOT, 'reports', `certification-${targetSlug(report.run.target.name)}-${stamp(report.run.started_at)}.tar.gz`));
+  const archive = resolve(values.out ?? join(PROJECT_ROOT, 'reports', `certification-${targetSlug(report.run.target.name)}-${fileStamp(report.run.started_at)}.tar.gz`));
   writeAtomically(archive, buildPackage(report, suite, key));
   terminal.line('');
   terminal.line(`certification package: ${archive} (verdict ${report.verdict})`);
@@ -167,11 +168,6 @@ function readText(file: string, flag: string): string {
   } catch (error) {
     throw new HarnessError('USAGE_ERROR', `cannot read ${flag} ${file}: ${(error as Error).message}`, 'see: cpr-conformance certify --help');
   }
-}
-
-/** 2026-11-25T15:29:41.884Z as 20261125-152941. */
-function stamp(iso: string): string {
-  return iso.replace(/[-:]/g, '').replace(/\..*$/, '').replace('T', '-');
 }
 
 /** Written whole or not at all: a reader never sees half a package. */

@@ -13,6 +13,7 @@ import { integerOption, parse, shardOption } from './args.ts';
 import { shardBudget, shardSeeds, writeShardRecord } from '../fuzz/shards.ts';
 import { EXIT, HarnessError } from './errors.ts';
 import { targetChoice } from './target-options.ts';
+import { uniqueStamp } from '../text.ts';
 
 const FUZZ_HELP = `Usage: cpr-conformance fuzz [options]
        cpr-conformance fuzz merge DIR... [--out DIR]
@@ -112,7 +113,7 @@ export async function fuzz(argv: string[]): Promise<number> {
   const budget = shard === undefined ? campaignBudget : shardBudget(campaignBudget, shard.index, shard.count);
   const lanes = integerOption('fuzz', 'lanes', values.lanes, 1, MAX_LANES) ?? DEFAULT_LANES;
   const choice = targetChoice(values, 'fuzz');
-  const outDir = resolve(values.out ?? join(PROJECT_ROOT, 'reports', `fuzz-${stamp(new Date())}`));
+  const outDir = resolve(values.out ?? join(PROJECT_ROOT, 'reports', `fuzz-${uniqueStamp(new Date())}`));
   const terminal = createTerminal();
 
   const requestTimeoutMs = integerOption('fuzz', 'request-timeout', values['request-timeout'], 1, 600_000);
@@ -222,8 +223,4 @@ function shown(path: string): string {
 function show(value: unknown): string {
   const text = typeof value === 'string' ? value : JSON.stringify(value);
   return text === undefined ? 'nothing' : text.length > 400 ? `${text.slice(0, 400)}…` : text;
-}
-
-function stamp(at: Date): string {
-  return `${at.toISOString().replace(/[-:]/g, '').replace(/\..*$/, '').replace('T', '-')}-${randomBytes(2).toString('hex')}`;
 }

@@ -33,6 +33,7 @@ import { scenarioTarget } from './scenario-target.ts';
 import { watchInterrupts } from './interrupt.ts';
 import type { Terminal } from './terminal.ts';
 import { SPEC_VERSIONS, SUITE_VERSION } from '../version.ts';
+import { uniqueStamp } from '../text.ts';
 
 /** Default of the run's time limit (RunOptions.timeLimitMs); the other bounds are the engine's (plan.ts LIMIT_DEFAULTS). */
 const RUN_DEFAULTS = { timeLimitMs: 30 * 60_000 } as const;
@@ -83,7 +84,7 @@ export async function conformanceRun(options: RunOptions, given: Terminal): Prom
   const started = new Date();
   const { suites, plan, sharding } = planRun(options);
   const seed = options.seed ?? randomBytes(4).readUInt32BE(0);
-  const dir = resolve(options.reportDir ?? join(PROJECT_ROOT, 'reports', runId(started)));
+  const dir = resolve(options.reportDir ?? join(PROJECT_ROOT, 'reports', uniqueStamp(started)));
   mkdirSync(dir, { recursive: true });
   // A target file is read first, so that its secrets are known before anything is printed.
   const fileConfig = options.target.kind === 'file' ? loadTargetFile(options.target.path) : undefined;
@@ -297,8 +298,3 @@ function redacting(terminal: Terminal, secrets: Secrets): Terminal {
     error: (text) => terminal.error(secrets.text(text)),
   };
 }
-
-function runId(at: Date): string {
-  return `${at.toISOString().replace(/[-:]/g, '').replace(/\..*$/, '').replace('T', '-')}-${randomBytes(2).toString('hex')}`;
-}
-
