@@ -5,8 +5,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { main } from '../../harness/cli/main.ts';
-import { captured } from '../support/captured.ts';
+import { cliHere } from './hostile/support.ts';
 
 // These tests spawn the command line; under load a start takes seconds.
 vi.setConfig({ testTimeout: 60_000 });
@@ -19,10 +18,7 @@ const run = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], {
  * need a real process (signals, the fuzzer's child Node, the launcher's exit)
  * spawn it.
  */
-async function inProcess(...args: string[]): Promise<{ status: number; stdout: string; stderr: string }> {
-  const { code, stdout, stderr } = await captured(() => main(args));
-  return { status: code, stdout, stderr };
-}
+const inProcess = (...args: string[]) => cliHere(args);
 const runWith = (env: Record<string, string>, ...args: string[]) =>
   spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', timeout: 20_000, env: { ...process.env, ...env } });
 

@@ -4,9 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { main } from '../../harness/cli/main.ts';
 import { readReport } from '../../harness/report/index.ts';
-import { captured } from '../support/captured.ts';
+import { cliHere } from './hostile/support.ts';
 
 // Each test spawns whole conformance runs: their duration follows the machine's load.
 vi.setConfig({ testTimeout: 180_000 });
@@ -24,10 +23,7 @@ function spawned(...args: string[]) {
 }
 
 /** The same command line in this process (main(), output captured): no Node start per call. */
-async function cli(...args: string[]) {
-  const { code, stdout, stderr } = await captured(() => main(args));
-  return { status: code, stdout, stderr };
-}
+const cli = (...args: string[]) => cliHere(args);
 
 describe('cpr-conformance run', () => {
   it('runs a selection against the embedded reference, writing all five report forms, and calls it incomplete', async () => {
