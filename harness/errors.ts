@@ -33,6 +33,11 @@ export const ERRORS = {
   },
   REGISTRY_INVALID: { scopes: ['command'], summary: 'suites/requirements.yaml does not load or breaks its schema', hint: 'suites/requirements.schema.json gives the format; every entry needs a unique ID' },
   NOTHING_SELECTED: { scopes: ['command'], summary: 'no scenario or property matches --only and --role', hint: 'see what exists with: cpr-conformance list' },
+  NOTHING_TO_DECIDE: {
+    scopes: ['command'],
+    summary: 'the run has no role to test (--role names none the target has), or its selection covers no requirement that decides a verdict: a run that can judge nothing is never conformant',
+    hint: 'give a role the target has (see the roles in the target file or --target), or select tests of MUST or PROFILE requirements; what exists: cpr-conformance list',
+  },
   FINDING_NOT_REPRODUCED: {
     scopes: ['command'],
     summary: 'a fuzz regression scenario that did not fail where its finding was made passed: that says nothing about the fault',

@@ -392,6 +392,13 @@ const CATALOGUE = [
     catches: ['CPP-IDN-1', 'PRF-IDN-1', 'PRF-BOUND-1'],
   },
   {
+    name: 'op-identity-level-exclusive',
+    family: 'cashpack-errors',
+    role: 'operator',
+    description: 'a redeemer exactly at required_identity_level is refused REDEEMER_NOT_IDENTIFIED (the level must exceed it, not reach it)',
+    catches: ['CPP-IDN-1', 'PRF-BOUND-1'],
+  },
+  {
     name: 'op-freshness-unchecked',
     family: 'cashpack-errors',
     role: 'operator',

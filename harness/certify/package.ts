@@ -33,7 +33,7 @@ import { readArchive, writeArchive } from './archive.ts';
 
 ed.hashes.sha512 = sha512;
 
-const FORMAT = 'cpr-conformance certification package 1';
+const FORMAT = 'cpr-conformance certification package 2';
 const POLICY_PATH = '/.well-known/cashpack-policy.json';
 /** The files the manifest gives a digest of; with manifest.json and signature.jws, every entry of a package. */
 const DIGESTED = ['capabilities.json', 'policy.json', 'report.json', 'target.json'] as const;
@@ -59,6 +59,9 @@ interface ManifestRequirement {
   readonly level: string;
   readonly roles: readonly string[];
   readonly status: string;
+  /** With status not-applicable: whether the spec's condition or the target's policy makes it so, and the tests' reasons. */
+  readonly basis?: string;
+  readonly reason?: string;
   readonly deciding: boolean;
   readonly tests: readonly string[];
 }
@@ -114,14 +117,21 @@ function filesUnder(root: string, dir: string): string[] {
 
 // ---------------------------------------------------------------- certification grade
 
-/** Why a report does not certify its target; empty when it does (it may still be non-conformant). */
+/**
+ * Why a report does not certify its target; empty when it does. A
+ * non-conformant run is evidence whatever else it did not exercise: an
+ * observed failure of a deciding requirement stands, and its coverage says
+ * what was not exercised. A conformant claim needs everything exercised.
+ */
 export function certificationProblems(report: Report): string[] {
   const problems: string[] = [];
   if (report.verdict === 'incomplete' || report.verdict === 'error') problems.push(`the verdict is ${report.verdict}`);
   if (report.run.incomplete) problems.push('the run was cut short (interrupted, or past its time limit)');
-  if (report.errors.length > 0) problems.push(`the run had harness errors (${[...new Set(report.errors.map((e) => e.code))].join(', ')})`);
-  const untested = report.requirements.filter((r) => r.deciding && UNTESTED.includes(r.status)).map((r) => r.id);
-  if (untested.length > 0) problems.push(`${untested.length} deciding requirement(s) not exercised: ${untested.slice(0, 8).join(', ')}${untested.length > 8 ? ', ...' : ''}`);
+  if (report.verdict !== 'non-conformant') {
+    if (report.errors.length > 0) problems.push(`the run had harness errors (${[...new Set(report.errors.map((e) => e.code))].join(', ')})`);
+    const untested = report.requirements.filter((r) => r.deciding && UNTESTED.includes(r.status)).map((r) => r.id);
+    if (untested.length > 0) problems.push(`${untested.length} deciding requirement(s) not exercised: ${untested.slice(0, 8).join(', ')}${untested.length > 8 ? ', ...' : ''}`);
+  }
   const run = report.run;
   const narrowed = [
     ...(run.selection.only.length > 0 ? ['--only'] : []),
@@ -186,7 +196,16 @@ function manifestOf(report: Report, suite: SuiteDigest, files: Manifest['files']
     summary: report.summary,
     suite,
     files,
-    requirements: report.requirements.map((r) => ({ id: r.id, sections: r.sections, level: r.level, roles: r.roles, status: r.status, deciding: r.deciding, tests: r.tests })),
+    requirements: report.requirements.map((r) => ({
+      id: r.id,
+      sections: r.sections,
+      level: r.level,
+      roles: r.roles,
+      status: r.status,
+      ...(r.status === 'not-applicable' ? { basis: r.basis ?? 'spec', reason: r.reason ?? '' } : {}),
+      deciding: r.deciding,
+      tests: r.tests,
+    })),
   };
 }
 

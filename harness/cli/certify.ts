@@ -23,11 +23,12 @@ capabilities.json, policy.json, target.json and signature.jws (a detached
 EdDSA JWS over the canonical manifest). Check one with:
 cpr-conformance verify-package FILE.
 
-A run is certification-grade when it ran to the end without a harness error
-and exercised every deciding requirement of the target's roles: its verdict is
-conformant or non-conformant. A non-conformant run gets a package (it is
-evidence). Any other run gets none: exit 2 with NOT_CERTIFICATION_GRADE; its
-reports are written all the same.
+A non-conformant run that ran to the end always gets a package: an observed
+failure of a deciding requirement is evidence whatever else was not exercised
+(the manifest's coverage says what). A conformant one needs every deciding
+requirement of the target's roles exercised (or not applicable, by the spec
+or the target's policy) and no harness error. Any other run gets none: exit 2
+with NOT_CERTIFICATION_GRADE; its reports are written all the same.
 
 Target (as for run; with none, the embedded reference implementation):
   --target FILE|URL     a target file, or a base URL (payee and operator roles)

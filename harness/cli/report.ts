@@ -51,7 +51,7 @@ export async function report(argv: string[]): Promise<number> {
     sources: dirs,
   });
   const out = resolve(values['report-dir'] ?? join('reports', 'merged'));
-  writeAllReports(out, merged);
-  printSummary(merged, out, createTerminal());
-  return exitCodeOf(merged, values['allow-partial'] === true || merged.run.allow_partial);
+  const { report } = writeAllReports(out, merged);
+  printSummary(report, out, createTerminal());
+  return exitCodeOf(report, values['allow-partial'] === true || report.run.allow_partial);
 }

@@ -1,6 +1,7 @@
 // The closing lines of a run on the terminal: verdict, counts, what failed and how
 // to rerun it, and where the reports are.
 import type { Report } from '../report/model.ts';
+import { exitOf } from '../report/aggregate.ts';
 import { baselineNote, coverageLine, repeatNote, REQUIREMENT_STATUSES, stabilityText, VERDICT_MEANING } from '../report/wording.ts';
 import type { Terminal } from '../runner/terminal.ts';
 
@@ -46,6 +47,8 @@ export function printSummary(report: Report, dir: string, terminal: Terminal): v
   if (note !== undefined) terminal.line(note);
   for (const id of report.baseline_diff?.unexpected_passes ?? []) terminal.line(`  passed unexpectedly (listed as a known failure): ${id}`);
   for (const id of report.baseline_diff?.new_failures ?? []) terminal.line(`  new failure (not in the baseline): ${id}`);
+  const exit = exitOf(report, report.run.allow_partial);
+  terminal.line(`exit ${exit.code}: ${exit.because}`);
   terminal.line(`reports: ${dir}/ (report.json, junit.xml, summary.md, report.html, allure-results/)`);
 }
 

@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import type { Level } from '../../profile/registry.ts';
 import type { CheckResult, Exchange, TestResult } from '../report/model.ts';
 import type { TestErrorCode } from '../errors.ts';
-import { ScenarioContext, StepError, type ScenarioTarget } from '../scenarios/context.ts';
+import { ScenarioContext, StepError, stepErrorFields, type ScenarioTarget } from '../scenarios/context.ts';
 import { policyOf } from '../scenarios/actions.ts';
 import { TransportError } from '../adapters/types.ts';
 import type { Scenario } from '../scenarios/types.ts';
@@ -47,8 +47,8 @@ export async function executeProperty(def: PropertyDefinition, target: ScenarioT
   });
 
   const kind = target.adapterKind(def.role);
-  if (kind === undefined) return finish('not-applicable', [], [], { reason: `the target has no ${def.role} role` });
-  if (def.adapters && !def.adapters.includes(kind)) return finish('not-applicable', [], [], { reason: `needs a ${def.adapters.join(' or ')} adapter; the target uses ${kind}` });
+  if (kind === undefined) return finish('not-applicable', [], [], { reason: `the target has no ${def.role} role`, basis: 'spec' });
+  if (def.adapters && !def.adapters.includes(kind)) return finish('skipped', [], [], { reason: `needs a ${def.adapters.join(' or ')} adapter; the target uses ${kind}` });
   const missing = def.needs.filter((c) => !target.capabilities(def.role).has(c));
   if (missing.length > 0) return finish('skipped', [], [], { reason: `missing test-control capability: ${missing.join(', ')}`, missing_capabilities: missing });
 
@@ -57,7 +57,7 @@ export async function executeProperty(def: PropertyDefinition, target: ScenarioT
     arbitrary = def.arbitrary(def.role === 'operator' ? { policy: await policyOf(ctx) } : {});
   } catch (error) {
     if (!(error instanceof StepError)) throw error;
-    return finish(error.outcome, [], ctx.transcript, { reason: error.message, ...(error.outcome === 'error' ? { error_code: error.code ?? 'HARNESS_STEP_FAILED' } : {}) });
+    return finish(error.outcome, [], ctx.transcript, stepErrorFields(error));
   }
   let last: { failure: PropertyFailure; transcript: Exchange[] } | undefined;
   let harnessError: StepError | Error | undefined;
@@ -77,9 +77,9 @@ export async function executeProperty(def: PropertyDefinition, target: ScenarioT
   );
 
   if (harnessError) {
-    const outcome = harnessError instanceof StepError ? harnessError.outcome : 'error';
-    const code = harnessError instanceof StepError ? (harnessError.code ?? 'HARNESS_STEP_FAILED') : harnessError instanceof TransportError ? transportCode(harnessError) : 'HARNESS_INTERNAL';
-    return finish(outcome, [], ctx.transcript, { reason: harnessError.message, ...(outcome === 'error' ? { error_code: code } : {}) });
+    if (harnessError instanceof StepError) return finish(harnessError.outcome, [], ctx.transcript, stepErrorFields(harnessError));
+    const code = harnessError instanceof TransportError ? transportCode(harnessError) : 'HARNESS_INTERNAL';
+    return finish('error', [], ctx.transcript, { reason: code === 'HARNESS_INTERNAL' ? `harness failure: ${harnessError.stack ?? harnessError.message}` : harnessError.message, error_code: code });
   }
   const ran = details.numRuns;
   if (details.failed && last) {

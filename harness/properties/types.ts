@@ -30,7 +30,8 @@ export interface PropertyDefinition<T = unknown> {
   /**
    * The generator. An operator property gets the target's Operator Policy
    * Document, so that its inputs sit at the target's own limits; it throws a
-   * StepError('not-applicable') when the policy leaves it nothing to generate.
+   * StepError.notApplicable('policy', ...) when the policy leaves it nothing to
+   * generate, or StepError('skipped') when the generator cannot serve the policy.
    */
   readonly arbitrary: (target: PropertyEnvironment) => fc.Arbitrary<T>;
   /** Resolves to undefined when the property holds for `value`. */

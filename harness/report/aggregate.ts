@@ -7,7 +7,7 @@
 // skipped or broke down, and a run is `conformant` only when every deciding
 // requirement of the target's roles passed.
 import { ROLES, sectionsOf, type Level, type Requirement, type Role } from '../../profile/registry.ts';
-import { UNTESTED, type BaselineDiff, type Report, type Coverage, type HarnessIssue, type Outcome, type RequirementResult, type RequirementStatus, type Summary, type TestResult, type Verdict } from './model.ts';
+import { UNTESTED, type Basis, type BaselineDiff, type Report, type Coverage, type HarnessIssue, type Outcome, type RequirementResult, type RequirementStatus, type Summary, type TestResult, type Verdict } from './model.ts';
 import { atStep } from './wording.ts';
 
 export interface AggregateOptions {
@@ -25,7 +25,7 @@ export interface AggregateOptions {
 }
 
 /** Levels whose failure makes a run non-conformant. */
-function decidingLevel(level: Level, options: Pick<AggregateOptions, 'strict' | 'profileAdvisory'>): boolean {
+export function decidingLevel(level: Level, options: Pick<AggregateOptions, 'strict' | 'profileAdvisory'>): boolean {
   if (level === 'MUST') return true;
   if (level === 'PROFILE') return !options.profileAdvisory;
   if (level === 'SHOULD') return options.strict;
@@ -48,7 +48,7 @@ export function requirementResults(registry: readonly Requirement[], tests: read
     .filter((r) => !r.retired)
     .map((r) => {
       const covering = byRequirement.get(r.id) ?? [];
-      const { status, reason } = requirementStatus(r, covering, options);
+      const { status, reason, basis } = requirementStatus(r, covering, options);
       return {
         id: r.id,
         level: r.level,
@@ -59,13 +59,14 @@ export function requirementResults(registry: readonly Requirement[], tests: read
         status,
         deciding: decidingLevel(r.level, options) && r.roles.some((role) => scope.has(role)),
         ...(reason !== undefined ? { reason } : {}),
+        ...(basis !== undefined ? { basis } : {}),
         ...(r.unverifiable !== undefined ? { unverifiable: r.unverifiable } : {}),
         tests: covering.map((t) => t.id),
       };
     });
 }
 
-function requirementStatus(r: Requirement, covering: readonly TestResult[], options: AggregateOptions): { status: RequirementStatus; reason?: string } {
+function requirementStatus(r: Requirement, covering: readonly TestResult[], options: AggregateOptions): { status: RequirementStatus; reason?: string; basis?: Basis } {
   if (covering.length === 0) {
     const catalogued = options.catalogue?.get(r.id) ?? [];
     return catalogued.length > 0
@@ -73,8 +74,9 @@ function requirementStatus(r: Requirement, covering: readonly TestResult[], opti
       : { status: 'uncovered', reason: 'no scenario or property covers it' };
   }
   const checks = covering.flatMap((t) => t.checks.filter((c) => c.requirement === r.id).map((c) => ({ test: t, check: c })));
-  // A failed test counts against every requirement it names when it failed for
-  // no specific check, never silently as a pass.
+  // A failure is a failure wherever it was observed. A failed test counts
+  // against every requirement it names when it failed for no specific check,
+  // never silently as a pass.
   const failedWithoutCheck = covering.filter((t) => t.status === 'failed' && t.requirements.includes(r.id) && !t.checks.some((c) => !c.passed));
   const failedChecks = checks.filter((c) => !c.check.passed);
   if (failedChecks.length > 0 || failedWithoutCheck.length > 0) {
@@ -86,10 +88,24 @@ function requirementStatus(r: Requirement, covering: readonly TestResult[], opti
   if (errored.length > 0) return { status: 'error', reason: because(errored) };
   const skipped = covering.filter((t) => t.status === 'skipped');
   if (skipped.length > 0) return { status: 'skipped', reason: because(skipped) };
-  if (checks.some((c) => c.check.passed)) return { status: 'passed' };
+  // A pass is a check that held in a test that reached its end: the checks a
+  // test made before it turned out not to apply (a walk that outgrew the body
+  // limit, say) never stand for the rule it was about to test.
+  if (checks.some((c) => c.check.passed && concluded(c.test))) return { status: 'passed' };
   const inapplicable = covering.filter((t) => t.status === 'not-applicable');
-  if (inapplicable.length === covering.length) return { status: 'not-applicable', reason: because(inapplicable) };
-  return { status: 'skipped', reason: `${list(covering.map((t) => t.id))} ran, but no check of this requirement was reached` };
+  if (inapplicable.length === covering.length) return { status: 'not-applicable', reason: because(inapplicable), basis: inapplicable.some((t) => t.basis === 'policy') ? 'policy' : 'spec' };
+  const reached = covering.filter(concluded);
+  return { status: 'not-reached', reason: `${list(reached.map((t) => t.id))} ran, but no check of this requirement was reached${notEvaluatedIn(reached, r.id)}` };
+}
+
+/** A test that ran to its end (passed or failed): what it observed stands. */
+function concluded(test: Pick<TestResult, 'status'>): boolean {
+  return test.status === 'passed' || test.status === 'failed';
+}
+
+function notEvaluatedIn(tests: readonly TestResult[], id: string): string {
+  const left = tests.flatMap((t) => (t.not_evaluated ?? []).filter((n) => n.requirement === id).map((n) => `${t.id} step ${n.step ?? '?'} after ${n.after}`));
+  return left.length > 0 ? ` (not evaluated, its answer never came: ${list(left)})` : '';
 }
 
 function because(tests: readonly TestResult[]): string {
@@ -109,11 +125,14 @@ function list(ids: readonly string[]): string {
 export function coverageOf(requirements: readonly RequirementResult[], scopeRoles: readonly Role[] = ROLES): Coverage {
   const deciding = requirements.filter((r) => r.deciding);
   const untested = deciding.filter((r) => UNTESTED.includes(r.status));
+  const inapplicable = deciding.filter((r) => r.status === 'not-applicable');
   return {
     roles: ROLES.filter((role) => scopeRoles.includes(role)),
     deciding: deciding.length,
     passed: deciding.filter((r) => r.status === 'passed').length,
     failed: deciding.filter((r) => r.status === 'failed').length,
+    not_applicable: inapplicable.length,
+    not_applicable_ids: inapplicable.map((r) => r.id),
     untested: untested.length,
     untested_ids: untested.map((r) => r.id),
   };
@@ -136,6 +155,8 @@ export function summarize(tests: readonly TestResult[], requirements: readonly R
 export function verdictOf(requirements: readonly RequirementResult[], tests: readonly TestResult[], harnessErrors: number): Verdict {
   if (requirements.some((r) => r.status === 'failed')) return 'non-conformant';
   if (harnessErrors > 0 || tests.some(harnessError)) return 'error';
+  // Nothing that decides was in scope (no role, a selection of SHOULDs): a run that judged nothing certifies nothing.
+  if (!requirements.some((r) => r.deciding)) return 'error';
   if (requirements.some((r) => r.deciding && UNTESTED.includes(r.status))) return 'incomplete';
   return 'conformant';
 }
@@ -176,29 +197,37 @@ export const EXIT_CODES = { conformant: 0, nonConformant: 1, error: 2, incomplet
 export type ExitCode = (typeof EXIT_CODES)[keyof typeof EXIT_CODES];
 
 /**
- * The exit code of a report. Without a baseline it follows the verdict
- * (incomplete exits 0 only with --allow-partial). With one, the failures it
- * lists no longer fail the exit code, and any difference from it does; the
- * verdict itself still says what was observed.
+ * The exit code of a report, and why (README "In CI"). Without a baseline it
+ * follows the verdict (incomplete exits 0 only with --allow-partial). With
+ * one, the failures it lists no longer fail the exit code and any difference
+ * from it does; the verdict itself still says what was observed, so the
+ * reason says how the two relate.
  */
-export function exitCodeOf(report: Pick<Assessment, 'verdict' | 'coverage' | 'baseline_diff' | 'tests'> & { readonly errors: readonly HarnessIssue[] }, allowPartial: boolean): ExitCode {
-  const partial = allowPartial ? EXIT_CODES.conformant : EXIT_CODES.incomplete;
+export function exitOf(report: Pick<Assessment, 'verdict' | 'coverage' | 'baseline_diff' | 'tests'> & { readonly errors: readonly HarnessIssue[] }, allowPartial: boolean): { readonly code: ExitCode; readonly because: string } {
+  const untested = `${report.coverage.untested} deciding requirement(s) not exercised`;
+  const partial = allowPartial ? { code: EXIT_CODES.conformant, because: `${untested}, accepted by --allow-partial` } : { code: EXIT_CODES.incomplete, because: `${untested} (--allow-partial accepts that)` };
+  if (report.verdict === 'error') return { code: EXIT_CODES.error, because: 'the harness could not complete the run: not a conformance result' };
   const diff = report.baseline_diff;
   if (diff === undefined) {
     switch (report.verdict) {
       case 'non-conformant':
-        return EXIT_CODES.nonConformant;
-      case 'error':
-        return EXIT_CODES.error;
+        return { code: EXIT_CODES.nonConformant, because: 'a deciding requirement failed' };
       case 'incomplete':
         return partial;
       case 'conformant':
-        return EXIT_CODES.conformant;
+        return { code: EXIT_CODES.conformant, because: 'conformant' };
     }
   }
-  if (diff.new_failures.length > 0 || diff.unexpected_passes.length > 0) return EXIT_CODES.nonConformant;
-  if (report.errors.length > 0 || report.tests.some(harnessError)) return EXIT_CODES.error;
-  return report.coverage.untested > 0 ? partial : EXIT_CODES.conformant;
+  if (diff.new_failures.length > 0) return { code: EXIT_CODES.nonConformant, because: `${diff.new_failures.length} failure(s) the baseline does not list` };
+  if (diff.unexpected_passes.length > 0) return { code: EXIT_CODES.nonConformant, because: `${diff.unexpected_passes.length} test(s) the baseline lists as failing passed: update the baseline` };
+  const known = report.tests.some((t) => t.known_failure) ? 'every failure observed is one the baseline lists' : 'nothing failed';
+  if (report.errors.length > 0 || report.tests.some(harnessError)) return { code: EXIT_CODES.error, because: `${known}, but the run had harness errors` };
+  if (report.coverage.untested > 0) return { ...partial, because: `${known}; ${partial.because}` };
+  return { code: EXIT_CODES.conformant, because: known };
+}
+
+export function exitCodeOf(report: Parameters<typeof exitOf>[0], allowPartial: boolean): ExitCode {
+  return exitOf(report, allowPartial).code;
 }
 
 /** The part of a report derived from its tests. */

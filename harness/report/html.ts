@@ -377,8 +377,8 @@ td.id,span.id{white-space:nowrap}
 td.insecure{color:var(--bad);font-weight:600}
 .muted{color:var(--muted)}
 .badge{display:inline-block;padding:0 7px;border-radius:9px;font-size:11px;font-weight:600;line-height:18px;color:#fff;white-space:nowrap}
-.s-flaky{background:var(--warn)}.s-passed{background:var(--ok)}.s-failed,.s-error{background:var(--bad)}.s-warning{background:var(--warn)}.s-skipped,.s-not-run,.s-unknown{background:var(--skip)}.s-not-applicable{background:var(--na)}.s-uncovered{background:var(--unc)}
-.s-passed-text{color:var(--ok)}.s-failed-text,.s-error-text{color:var(--bad)}.s-warning-text{color:var(--warn)}.s-skipped-text,.s-not-run-text{color:var(--skip)}.s-not-applicable-text{color:var(--na)}.s-uncovered-text{color:var(--unc)}
+.s-flaky{background:var(--warn)}.s-passed{background:var(--ok)}.s-failed,.s-error{background:var(--bad)}.s-warning{background:var(--warn)}.s-skipped,.s-not-reached,.s-not-run,.s-unknown{background:var(--skip)}.s-not-applicable{background:var(--na)}.s-uncovered{background:var(--unc)}
+.s-passed-text{color:var(--ok)}.s-failed-text,.s-error-text{color:var(--bad)}.s-warning-text{color:var(--warn)}.s-skipped-text,.s-not-reached-text,.s-not-run-text{color:var(--skip)}.s-not-applicable-text{color:var(--na)}.s-uncovered-text{color:var(--unc)}
 .counts{display:flex;flex-wrap:wrap;gap:8px}
 .count{border:1px solid var(--line);border-radius:6px;padding:4px 12px;min-width:88px}
 .count .n{display:block;font-size:20px;font-weight:600}.count .l{font-size:12px;color:var(--muted)}.count a{color:inherit;text-decoration:none;display:block}.count a .l{text-decoration:underline}

@@ -18,10 +18,12 @@ export type {
 } from './model.ts';
 export { REPORT_SCHEMA_VERSION, UNTESTED } from './model.ts';
 export type { AggregateOptions, Assessment, ExitCode } from './aggregate.ts';
-export { assess, baselineDiff, coverageOf, EXIT_CODES, exitCodeOf, observedFailure, requirementResults, summarize, verdictOf } from './aggregate.ts';
+export { assess, baselineDiff, coverageOf, decidingLevel, EXIT_CODES, exitCodeOf, exitOf, observedFailure, requirementResults, summarize, verdictOf } from './aggregate.ts';
 export { REPORT_JSON, readReport, reportJson, reportProblems, writeJsonReport } from './json.ts';
 export { junitXml } from './junit.ts';
 export { summaryMarkdown } from './markdown.ts';
 export { reportHtml } from './html.ts';
-export type { MergeOptions, WrittenReports } from './merge.ts';
-export { mergeReports, writeAllReports } from './merge.ts';
+export type { MergeOptions } from './merge.ts';
+export { mergeReports } from './merge.ts';
+export type { WrittenReports } from './write.ts';
+export { writeAllReports } from './write.ts';

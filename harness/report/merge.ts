@@ -1,16 +1,8 @@
 // `report merge`: joins the reports of a sharded run (`--shard i/n` on several
-// machines) into the report one unsharded run would have written, and writes
-// every view of a report.
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+// machines) into the report one unsharded run would have written.
 import { ROLES, type Requirement, type Role } from '../../profile/registry.ts';
 import { HarnessError } from '../errors.ts';
 import { assess, baselineDiff } from './aggregate.ts';
-import { writeAllureResults } from './allure.ts';
-import { writeJsonReport } from './json.ts';
-import { junitXml } from './junit.ts';
-import { summaryMarkdown } from './markdown.ts';
-import { reportHtml } from './html.ts';
 import { REPORT_SCHEMA_VERSION } from './model.ts';
 import type { BaselineDiff, HarnessIssue, Report, RunInfo, TestResult } from './model.ts';
 
@@ -175,30 +167,4 @@ function mergedBaseline(reports: readonly Report[], name: (i: number) => string)
 
 function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
-}
-
-export interface WrittenReports {
-  readonly json: string;
-  readonly junit: string;
-  readonly markdown: string;
-  readonly html: string;
-  readonly allure: string;
-}
-
-/** Writes report.json (the source) and its views junit.xml, summary.md, report.html and allure-results/ into DIR. */
-export function writeAllReports(dir: string, report: Report): WrittenReports {
-  mkdirSync(dir, { recursive: true });
-  const json = writeJsonReport(dir, report);
-  const write = (file: string, text: string) => {
-    const path = join(dir, file);
-    writeFileSync(path, text);
-    return path;
-  };
-  return {
-    json,
-    junit: write('junit.xml', junitXml(report)),
-    markdown: write('summary.md', summaryMarkdown(report)),
-    html: write('report.html', reportHtml(report)),
-    allure: writeAllureResults(dir, report),
-  };
 }

@@ -3,32 +3,48 @@
 import type { RunIssueCode, TestErrorCode } from '../errors.ts';
 import type { Level, Role } from '../../profile/registry.ts';
 
-export const REPORT_SCHEMA_VERSION = 2;
+export const REPORT_SCHEMA_VERSION = 3;
 
 /** What happened to one test (a scenario or a property). */
 export type Outcome = 'passed' | 'failed' | 'skipped' | 'not-applicable' | 'error';
 
 /**
+ * Why a test or a requirement is not applicable: never a gap in what was
+ * exercised, so it does not block a conformant verdict.
+ *   spec    the spec's own condition: the target does not offer the role, or an
+ *           optional feature (a plaintext listener, say) the rule is about
+ *   policy  the target's published policy makes the rule vacuous (no amount
+ *           exceeds the largest amount there is; no pack reaches a depth whose
+ *           renewal outgrows the body limit)
+ * Anything else that keeps a test from running (a missing capability, an
+ * adapter that cannot carry it, an input the harness could not build) is
+ * `skipped`: not exercised.
+ */
+export type Basis = 'spec' | 'policy';
+
+/**
  * What the run says about one requirement of the registry. Only `passed` and
  * `failed` (or `warning`, a failure at a level that does not decide) were
- * observed; every other status means the requirement was not exercised:
- *   skipped         a covering test needed a test-control capability the target lacks
- *   not-applicable  every covering test was not applicable to this target (its roles, adapters or policy)
+ * observed; `not-applicable` is a rule that does not apply to this target (the
+ * spec's condition or its published policy, `basis` says which); every other
+ * status means the requirement was not exercised:
+ *   skipped         a covering test could not run here: a test-control capability the target lacks, an adapter that cannot carry it, an input the harness could not build
  *   error           a covering test ended in a harness error (HARNESS_*): never a conformance result
+ *   not-reached     covering tests ran, but none reached a check of it (an earlier answer differed, say)
  *   not-run         tests cover it, but this run did not select them (--only, --role, --shard)
  *   uncovered       no scenario or property covers it: a hole in the suite
  */
-export type RequirementStatus = 'passed' | 'failed' | 'warning' | 'skipped' | 'not-applicable' | 'error' | 'not-run' | 'uncovered';
+export type RequirementStatus = 'passed' | 'failed' | 'warning' | 'not-applicable' | 'skipped' | 'error' | 'not-reached' | 'not-run' | 'uncovered';
 
-/** The statuses that mean a requirement was not exercised. */
-export const UNTESTED: readonly RequirementStatus[] = ['skipped', 'not-applicable', 'error', 'not-run', 'uncovered'];
+/** The statuses that mean a requirement was not exercised: a deciding one in them keeps a run from being conformant. */
+export const UNTESTED: readonly RequirementStatus[] = ['skipped', 'error', 'not-reached', 'not-run', 'uncovered'];
 
 /**
  * The run's conclusion, in order of precedence:
  *   non-conformant  a deciding requirement failed (observed)
  *   error           the harness could not complete the run (a harness error, an unreachable target, an interrupt); not a conformance result
  *   incomplete      nothing failed, but a deciding requirement of the target's roles was not exercised
- *   conformant      every deciding requirement of the target's roles was exercised and passed
+ *   conformant      every deciding requirement of the target's roles passed, or does not apply to it (spec or policy)
  */
 export type Verdict = 'conformant' | 'incomplete' | 'non-conformant' | 'error';
 
@@ -55,6 +71,15 @@ export interface CheckResult {
    * HARNESS_SETUP_FAILED rather than failing the requirements under test.
    */
   readonly setup?: true;
+}
+
+/** A check left out because the answer it presumes did not come. */
+export interface NotEvaluated {
+  readonly check: string;
+  readonly requirement: string;
+  readonly step?: string;
+  /** The check whose failure it presumed against, e.g. "status (CPP-RED-1)". */
+  readonly after: string;
 }
 
 /** One request and its response, as sent and as received (bodies capped). */
@@ -84,6 +109,8 @@ export interface TestResult {
   readonly duration_ms: number;
   /** Why it was skipped, not applicable, or errored (missing capability named). */
   readonly reason?: string;
+  /** With status `not-applicable`: whether the spec's condition or the target's policy makes it so. */
+  readonly basis?: Basis;
   /**
    * With status `error`: a stable code saying why (STYLE.md §6), e.g.
    * HARNESS_TARGET_UNREACHABLE (no answer, or the role stopped answering and the
@@ -93,6 +120,12 @@ export interface TestResult {
   readonly error_code?: TestErrorCode;
   readonly missing_capabilities?: readonly string[];
   readonly checks: readonly CheckResult[];
+  /**
+   * Checks that were not evaluated because the answer they presume never came:
+   * an earlier outcome check of their step (status, problem code) saw another
+   * answer. They charge nothing; only the check that saw the difference does.
+   */
+  readonly not_evaluated?: readonly NotEvaluated[];
   readonly transcript: readonly Exchange[];
   /** The command that reruns this test alone. */
   readonly rerun: string;
@@ -138,6 +171,8 @@ export interface RequirementResult {
   readonly deciding: boolean;
   /** Why it failed or was not exercised: the tests and their reasons. */
   readonly reason?: string;
+  /** With status `not-applicable`: the spec's condition or the target's policy. */
+  readonly basis?: Basis;
   /** The part no test can observe from outside (the registry says so): passed means the rest passed. */
   readonly unverifiable?: string;
   /** IDs of the tests that cover it. */
@@ -152,7 +187,10 @@ export interface Coverage {
   readonly deciding: number;
   readonly passed: number;
   readonly failed: number;
-  /** Deciding requirements not exercised (skipped, not applicable, error, not run, uncovered). */
+  /** Deciding requirements that do not apply to this target (the spec's condition or its policy): no gap. */
+  readonly not_applicable: number;
+  readonly not_applicable_ids: readonly string[];
+  /** Deciding requirements not exercised (skipped, error, not reached, not run, uncovered). */
   readonly untested: number;
   readonly untested_ids: readonly string[];
 }

@@ -10,20 +10,21 @@ export const VERDICT_WORD: Readonly<Record<Verdict, string>> = {
 };
 
 export const VERDICT_MEANING: Readonly<Record<Verdict, string>> = {
-  conformant: "every deciding requirement of the target's roles was exercised and passed.",
+  conformant: "every deciding requirement of the target's roles was exercised and passed, or does not apply to it (the spec's condition or its published policy).",
   incomplete: 'no deciding requirement failed, but not every one was exercised: this run does not certify the target.',
   'non-conformant': 'at least one deciding requirement failed.',
   error: 'the harness could not complete the run; this is not a conformance result.',
 };
 
 /** Every requirement status, in the order reports list them. */
-export const REQUIREMENT_STATUSES: readonly RequirementStatus[] = ['passed', 'failed', 'warning', 'skipped', 'not-applicable', 'error', 'not-run', 'uncovered'];
+export const REQUIREMENT_STATUSES: readonly RequirementStatus[] = ['passed', 'failed', 'warning', 'not-applicable', 'skipped', 'error', 'not-reached', 'not-run', 'uncovered'];
 
-/** "95 of 103 deciding requirements (payee, operator) exercised: 95 passed, 0 failed, 8 not exercised". */
+/** "95 of 103 deciding requirements (payee, operator) exercised: 95 passed, 0 failed, 2 not applicable, 6 not exercised". */
 export function coverageLine(coverage: Coverage): string {
   const roles = coverage.roles.length === 0 ? 'no role' : coverage.roles.join(', ');
   const exercised = coverage.passed + coverage.failed;
-  return `${exercised} of ${coverage.deciding} deciding requirements (${roles}) exercised: ${coverage.passed} passed, ${coverage.failed} failed, ${coverage.untested} not exercised`;
+  const inapplicable = coverage.not_applicable > 0 ? `, ${coverage.not_applicable} not applicable` : '';
+  return `${exercised} of ${coverage.deciding} deciding requirements (${roles}) exercised: ${coverage.passed} passed, ${coverage.failed} failed${inapplicable}, ${coverage.untested} not exercised`;
 }
 
 /** What the baseline did to the exit code, or nothing without one. */

@@ -6,6 +6,7 @@ import { PROPERTIES } from '../properties/catalogue.ts';
 import type { PropertyDefinition } from '../properties/types.ts';
 import { loadSuites } from '../scenarios/load.ts';
 import type { Scenario } from '../scenarios/types.ts';
+import { scenarioRequirements } from '../scenarios/execute.ts';
 
 /** Requirement ID -> the IDs of the scenarios and properties that cover it. */
 export function suiteCatalogue(scenarios: readonly Scenario[], properties: readonly PropertyDefinition[] = PROPERTIES): Map<string, string[]> {
@@ -15,10 +16,7 @@ export function suiteCatalogue(scenarios: readonly Scenario[], properties: reado
     if (!tests.includes(test)) tests.push(test);
     out.set(requirement, tests);
   };
-  for (const s of scenarios) {
-    for (const id of s.requirements) add(id, s.id);
-    for (const step of s.steps) for (const check of step.expect) if (check.requirement) add(check.requirement, s.id);
-  }
+  for (const s of scenarios) for (const id of scenarioRequirements(s)) add(id, s.id);
   for (const p of properties) for (const id of p.requirements) add(id, p.id);
   return out;
 }

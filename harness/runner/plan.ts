@@ -25,7 +25,7 @@ import { PROPERTIES_FILE, type PropertyDefinition } from '../properties/types.ts
 import type { RepeatRecord, TestResult } from '../report/model.ts';
 import type { TestErrorCode } from '../errors.ts';
 import type { ScenarioTarget } from '../scenarios/context.ts';
-import { applicability, executeScenario, unrunResult } from '../scenarios/execute.ts';
+import { applicability, executeScenario, scenarioRequirements, unrunResult } from '../scenarios/execute.ts';
 import type { Scenario } from '../scenarios/types.ts';
 import { RunGuard } from './guard.ts';
 
@@ -77,6 +77,11 @@ interface PlanOutcome {
 /** The plan of a selection: the scenarios in order, then the properties. */
 export function planOf(scenarios: readonly Scenario[], properties: readonly PropertyDefinition[]): PlanTest[] {
   return [...scenarios.map((scenario) => ({ kind: 'scenario' as const, scenario })), ...properties.map((property) => ({ kind: 'property' as const, property }))];
+}
+
+/** The requirements a test of a plan can judge. */
+export function planRequirements(test: PlanTest): readonly string[] {
+  return test.kind === 'scenario' ? scenarioRequirements(test.scenario) : test.property.requirements;
 }
 
 /** Most runs of one test (`--repeat`). */

@@ -14,7 +14,7 @@ import { randomBytes } from 'node:crypto';
 import { PROFILE_ID } from '../../profile/signing.ts';
 import { loadRegistry } from '../../profile/registry.ts';
 import { HarnessError } from '../errors.ts';
-import { assess, exitCodeOf, type ExitCode, type Report, type TestResult, writeAllReports } from '../report/index.ts';
+import { assess, decidingLevel, exitCodeOf, type ExitCode, type Report, type TestResult, writeAllReports } from '../report/index.ts';
 import { REPORT_SCHEMA_VERSION, type HarnessIssue, type TargetDescription } from '../report/model.ts';
 import { scopeRoles, suiteCatalogue } from './catalogue.ts';
 import type { Role } from '../../profile/registry.ts';
@@ -27,7 +27,7 @@ import { targetSecrets, type Secrets } from '../target/secrets.ts';
 import { describeChoice, resolveTarget, type TargetChoice } from './resolve-target.ts';
 import { selectProperties, selectScenarios, type Selection } from './select.ts';
 import { PROPERTIES } from '../properties/catalogue.ts';
-import { planOf, runPlan, unrunProperty, type PlanTest } from './plan.ts';
+import { planOf, planRequirements, runPlan, unrunProperty, type PlanTest } from './plan.ts';
 import { shardingOf, writeTimings } from './timings.ts';
 import { scenarioTarget } from './scenario-target.ts';
 import { watchInterrupts } from './interrupt.ts';
@@ -88,11 +88,11 @@ export async function conformanceRun(options: RunOptions, given: Terminal): Prom
   mkdirSync(dir, { recursive: true });
   // A target file is read first, so that its secrets are known before anything is printed.
   const fileConfig = options.target.kind === 'file' ? loadTargetFile(options.target.path) : undefined;
+  mustDecideSomething(plan, options, rolesOf(options.target, describeChoice(options.target, fileConfig)));
   const secrets = targetSecrets(fileConfig);
   const terminal = redacting(given, secrets);
   const executed = await executePlan(plan, options, { started, seed, fileConfig, terminal, estimate: sharding?.estimate });
-  const report = secrets.value(reportOf(executed, suites, plan, options, { started, seed }));
-  writeAllReports(dir, report);
+  const { report } = writeAllReports(dir, secrets.value(reportOf(executed, suites, plan, options, { started, seed })));
   // Every view is written from the scrubbed report; this is the second line, over every file written.
   secrets.files(dir);
   if (options.writeTimings !== undefined) {
@@ -111,6 +111,27 @@ function planRun(options: RunOptions): { suites: Suite[]; plan: readonly PlanTes
   const whole = planOf(scenarios, properties);
   const sharding = shardingOf(whole, options.shard, options.shardTimings);
   return { suites, plan: sharding?.plan ?? whole, sharding };
+}
+
+/**
+ * A run that could judge nothing must not end in a verdict: no role of the
+ * target in scope (`--role paying-app` against a payee and operator), or a
+ * selection none of whose tests covers a requirement that decides.
+ */
+function mustDecideSomething(plan: readonly PlanTest[], options: RunOptions, targetRoles: ReadonlySet<Role>): void {
+  const scope = scopeRoles(targetRoles, options.roles);
+  if (scope.length === 0) {
+    const has = [...targetRoles].join(', ') || 'none';
+    throw new HarnessError('NOTHING_TO_DECIDE', `the run has no role to test: --role ${options.roles.join(', ')} names none of the target's roles (${has})`);
+  }
+  const registry = new Map(loadRegistry().map((r) => [r.id, r]));
+  const deciding = (id: string) => {
+    const r = registry.get(id);
+    return r !== undefined && !r.retired && decidingLevel(r.level, options) && r.roles.some((role) => scope.includes(role));
+  };
+  if (!plan.some((test) => planRequirements(test).some(deciding))) {
+    throw new HarnessError('NOTHING_TO_DECIDE', `the selection covers no requirement that decides a verdict for ${scope.join(', ')}${options.strict ? '' : ' (SHOULD decides only with --strict)'}`);
+  }
 }
 
 interface Executed {
@@ -267,7 +288,7 @@ function unrunAll(plan: readonly PlanTest[], reason: string, rerunBase: string, 
         : unrunProperty(test.property, 'HARNESS_TARGET_UNREACHABLE', reason, `${rerunBase} --only ${test.property.id} --seed ${seed}`, seed);
     if (roles.has(result.role)) return result;
     const { error_code: _code, ...rest } = result;
-    return { ...rest, status: 'not-applicable', reason: `the target has no ${result.role} role` };
+    return { ...rest, status: 'not-applicable', reason: `the target has no ${result.role} role`, basis: 'spec' };
   });
 }
 

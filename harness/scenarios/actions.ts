@@ -107,7 +107,7 @@ export const ACTION_IMPLEMENTATIONS: Readonly<Record<Exclude<ActionName, 'repeat
   'provision-redeemer': async (ctx, p) => {
     const level = p.integer('identity_level');
     // Levels are 0..3 (PROFILE.md §4.8): a level computed from the policy may fall outside (one below 0, say).
-    if (!isIdentityLevel(level)) throw new StepError('not-applicable', `the scenario needs a redeemer at identity level ${level}, and levels are ${IDENTITY_LEVELS.min} to ${IDENTITY_LEVELS.max} (the target's policy sets required_identity_level ${String((await policyOf(ctx)).required_identity_level)})`);
+    if (!isIdentityLevel(level)) throw StepError.notApplicable('policy', `the scenario needs a redeemer at identity level ${level}, and levels are ${IDENTITY_LEVELS.min} to ${IDENTITY_LEVELS.max} (the target's policy sets required_identity_level ${String((await policyOf(ctx)).required_identity_level)})`);
     const key = ensureKey(ctx, p.key('key'));
     return control(ctx, 'operator', 'POST', '/_control/operator/redeemers', { public_key: key.jwk, identity_level: level });
   },
@@ -192,7 +192,7 @@ async function sendPrepared(ctx: ScenarioContext, prepared: Prepared | Promise<P
 async function fitsBodyLimit(ctx: ScenarioContext, request: WireRequest): Promise<void> {
   const size = typeof request.body === 'string' ? Buffer.byteLength(request.body) : (request.body?.length ?? 0);
   const limit = (await policyOf(ctx)).max_body_bytes;
-  if (size > limit) throw new StepError('not-applicable', `the scenario sends a ${size}-byte ${request.path} message, and the target's max_body_bytes is ${limit}`);
+  if (size > limit) throw StepError.notApplicable('policy', `the scenario sends a ${size}-byte ${request.path} message, and the target's max_body_bytes is ${limit}`);
 }
 
 /**
@@ -366,14 +366,14 @@ export async function exactClockForPolicy(ctx: ScenarioContext): Promise<void> {
   const tight = tightPolicy(policy);
   if (tight === undefined) return;
   if (!ctx.target.capabilities('operator').has('clock')) {
-    throw new StepError('not-applicable', `the target ${tight}, which the harness hits only with the target's clock frozen, and it offers no clock capability`);
+    throw new StepError('skipped', `missing test-control capability: clock (the target ${tight}, which the harness hits only with the target's clock frozen)`);
   }
   await ACTION_IMPLEMENTATIONS.clock(ctx, new Params('clock', { freeze: true, role: 'operator' }));
 }
 
 /** A step that sends what the Operator's policy forbids does so only when it says so (`beyond_limit: true`); otherwise the scenario does not apply to this target. */
 function withinLimits(what: string, p: Params, exceeds: string | undefined): void {
-  if (exceeds !== undefined && p.boolean('beyond_limit') !== true) throw new StepError('not-applicable', `the scenario ${what}, but ${exceeds}`);
+  if (exceeds !== undefined && p.boolean('beyond_limit') !== true) throw StepError.notApplicable('policy', `the scenario ${what}, but ${exceeds}`);
 }
 
 async function lockRequest(ctx: ScenarioContext, p: Params) {

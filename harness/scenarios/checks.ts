@@ -224,9 +224,11 @@ export const CHECK_IMPLEMENTATIONS: Readonly<Record<CheckName, Check>> = {
 
   assume: (_ctx, arg) => {
     const { value, to } = compared('assume', arg);
-    const reason = Params.of('assume', arg).text('reason', 'optional');
+    const a = Params.of('assume', arg);
+    const [basis, reason] = [a.choice('basis', ['spec', 'policy', 'harness'] as const)!, a.text('reason')];
     if (!isDeepStrictEqual(value, to)) {
-      throw new StepError('not-applicable', reason ?? `the target does not meet this scenario's precondition: expected ${JSON.stringify(to)}, the target has ${JSON.stringify(value)}`);
+      const why = `${reason} (expected ${JSON.stringify(to)}, found ${JSON.stringify(value)})`;
+      throw basis === 'harness' ? new StepError('skipped', why) : StepError.notApplicable(basis, why);
     }
     return { ...judgement(true, to, value, 'precondition'), precondition: true };
   },

@@ -4,7 +4,7 @@ import type { Level, Role } from '../../profile/registry.ts';
 import type { TestErrorCode } from '../errors.ts';
 import type { Capability } from '../../profile/control.ts';
 import type { AdapterKind, HttpRole, PayingAppRole, WireRequest, WireResponse } from '../adapters/types.ts';
-import type { CheckResult, Exchange } from '../report/model.ts';
+import type { Basis, CheckResult, Exchange, NotEvaluated } from '../report/model.ts';
 import type { Scenario, Step } from './types.ts';
 
 /** The part of a target a scenario needs. */
@@ -38,17 +38,40 @@ export interface HttpResult {
 }
 
 
-/** The step could not be carried out for a reason that is not the target's conformance. */
+/**
+ * The step could not be carried out for a reason that is not the target's
+ * conformance: a harness or test-control error, something that keeps the test
+ * from being exercised here (skipped), or a rule that does not apply to this
+ * target, for the spec's reason or its policy's (`StepError.notApplicable`,
+ * which must say which: an inapplicable rule is no gap in coverage).
+ */
 export class StepError extends Error {
-  constructor(
-    readonly outcome: 'error' | 'skipped' | 'not-applicable',
-    message: string,
-    /** With outcome `error`: why; HARNESS_STEP_FAILED when not given. */
-    readonly code?: TestErrorCode,
-  ) {
+  readonly outcome: 'error' | 'skipped' | 'not-applicable';
+  /** With outcome `error`: why; HARNESS_STEP_FAILED when not given. */
+  readonly code: TestErrorCode | undefined;
+  /** With outcome `not-applicable`: the spec's condition or the target's policy. */
+  readonly basis: Basis | undefined;
+
+  constructor(outcome: 'error' | 'skipped', message: string, code?: TestErrorCode);
+  constructor(outcome: 'not-applicable', message: string, code: undefined, basis: Basis);
+  constructor(outcome: 'error' | 'skipped' | 'not-applicable', message: string, code?: TestErrorCode, basis?: Basis) {
     super(message);
     this.name = 'StepError';
+    this.outcome = outcome;
+    this.code = code;
+    this.basis = basis;
   }
+
+  static notApplicable(basis: Basis, message: string): StepError {
+    return new StepError('not-applicable', message, undefined, basis);
+  }
+}
+
+/** What a test result says of the StepError that ended it: its reason, and its code or basis. */
+export function stepErrorFields(error: StepError, reason: string = error.message): { reason: string; error_code?: TestErrorCode; basis?: Basis } {
+  if (error.outcome === 'error') return { reason, error_code: error.code ?? 'HARNESS_STEP_FAILED' };
+  if (error.outcome === 'not-applicable') return { reason, basis: error.basis! };
+  return { reason };
 }
 
 interface ClockView {
@@ -62,6 +85,8 @@ export class ScenarioContext {
   readonly keys = new Map<string, NamedKey>();
   readonly transcript: Exchange[] = [];
   readonly checks: CheckResult[] = [];
+  /** Checks left out because an earlier outcome check of their step saw another answer. */
+  readonly notEvaluated: NotEvaluated[] = [];
   /**
    * The step running as reports name it (1-based): "3", or "5.2 (i=7)" for the
    * second step inside step 5, a repeat, in its iteration 7. Undefined before
@@ -86,13 +111,13 @@ export class ScenarioContext {
   http(role: Role): HttpRole {
     if (role === 'paying-app') throw new StepError('error', 'the paying application has no HTTP interface; use app-read or app-derive');
     const r = this.target.httpRole(role);
-    if (!r) throw new StepError('not-applicable', `the target has no ${role} role`);
+    if (!r) throw StepError.notApplicable('spec', `the target has no ${role} role`);
     return r;
   }
 
   app(): PayingAppRole {
     const app = this.target.payingApp;
-    if (!app) throw new StepError('not-applicable', 'the target has no paying-app role');
+    if (!app) throw StepError.notApplicable('spec', 'the target has no paying-app role');
     return app;
   }
 

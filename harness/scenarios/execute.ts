@@ -15,12 +15,12 @@
 // is recorded and the scenario goes on, so later independent checks are still
 // evaluated and reported.
 import type { Level } from '../../profile/registry.ts';
-import type { CheckResult, Outcome, TestResult } from '../report/model.ts';
+import type { Basis, CheckResult, Outcome, TestResult } from '../report/model.ts';
 import { ACTION_IMPLEMENTATIONS, adoptClock, exactClockForPolicy, policyOf } from './actions.ts';
 import { Params } from './params.ts';
 import { CHECK_IMPLEMENTATIONS, type Judgement } from './checks.ts';
 import type { TestErrorCode } from '../errors.ts';
-import { ScenarioContext, StepError, type ScenarioTarget } from './context.ts';
+import { ScenarioContext, StepError, stepErrorFields, type ScenarioTarget } from './context.ts';
 import { send } from './http.ts';
 import { referencedNames, render, TemplateError } from './template.ts';
 import type { CheckEntry, Scenario, Step } from './types.ts';
@@ -71,12 +71,13 @@ export async function executeScenario(scenario: Scenario, target: ScenarioTarget
     ...scenarioResult(scenario, status, options.rerun(scenario.id), performance.now() - started),
     ...(reason !== undefined ? { reason } : {}),
     checks: ctx.checks,
+    ...(ctx.notEvaluated.length > 0 ? { not_evaluated: ctx.notEvaluated } : {}),
     transcript: ctx.transcript,
     ...extra,
   });
 
   const unmet = applicability(scenario, target);
-  if (unmet) return finish(unmet.outcome, unmet.reason, unmet.missing ? { missing_capabilities: unmet.missing } : {});
+  if (unmet) return finish(unmet.outcome, unmet.reason, { ...(unmet.missing ? { missing_capabilities: unmet.missing } : {}), ...(unmet.basis ? { basis: unmet.basis } : {}) });
 
   const harnessError = (code: TestErrorCode, reason: string) => finish('error', reason, { error_code: code });
   const progress: Progress = { failures: [] };
@@ -90,8 +91,8 @@ export async function executeScenario(scenario: Scenario, target: ScenarioTarget
     if (error instanceof StepError) {
       // What the scenario observed before the step that could not be carried out still stands.
       if (progress.failures.length > 0) return finish('failed', `${failureReason(progress)}; then ${where} could not be carried out: ${error.message}`);
-      const reason = `${where}: ${error.message}`;
-      return error.outcome === 'error' ? harnessError(error.code ?? 'HARNESS_STEP_FAILED', reason) : finish(error.outcome, reason);
+      const { reason, ...fields } = stepErrorFields(error, `${where}: ${error.message}`);
+      return finish(error.outcome, reason, fields);
     }
     return harnessError('HARNESS_INTERNAL', `${where}: harness failure: ${(error as Error)?.stack ?? String(error)}`);
   } finally {
@@ -131,7 +132,7 @@ async function runRepeat(ctx: ScenarioContext, step: Step, progress: Progress): 
   if (rendered === undefined) return false;
   const times = Number(rendered.times);
   if (!Number.isSafeInteger(times) || times < 0) throw new StepError('error', `repeat: times must be a whole number of at least 0, not ${JSON.stringify(rendered.times)}`);
-  if (times > MAX_ITERATIONS) throw new StepError('not-applicable', `repeat: the target's values ask for ${times} iterations, more than the ${MAX_ITERATIONS} a scenario walks`);
+  if (times > MAX_ITERATIONS) throw new StepError('skipped', `repeat: the target's values ask for ${times} iterations, more than the ${MAX_ITERATIONS} a scenario walks`);
   for (let i = 0; i < times; i++) {
     ctx.vars['i'] = i;
     if (!(await runSteps(ctx, step.body!, progress, ` (i=${i})`))) return false;
@@ -151,7 +152,14 @@ async function runStep(ctx: ScenarioContext, step: Step, progress: Progress): Pr
   }
   const setup = step.setup !== undefined && !ctx.scenario.requirements.includes(step.setup) ? step.setup : undefined;
   let stop = false;
-  for (const check of step.expect) {
+  // The answer a check presumes: once an outcome check saw another answer, the checks after it are about an answer that never came.
+  let differed: { readonly after: string; readonly stage: number } | undefined;
+  for (const check of inEvaluationOrder(step.expect)) {
+    if (differed !== undefined && checkStage(check) > differed.stage) {
+      const requirements = setup !== undefined && check.requirement === undefined ? [setup] : attribution(ctx.scenario, check.requirement);
+      ctx.notEvaluated.push(...requirements.map((requirement) => ({ check: check.name, requirement, ...stepOf(ctx), after: differed!.after })));
+      continue;
+    }
     const scope = ctx.scope(result);
     const inputs = renderValues(ctx, step, () => ({ arg: render(check.arg, scope), subject: check.on === undefined ? result : render(check.on, scope) }), progress, check);
     if (inputs === undefined) return false;
@@ -160,6 +168,7 @@ async function runStep(ctx: ScenarioContext, step: Step, progress: Progress): Pr
     const { own, extras } = checkResults(ctx, step, check, v, setup);
     ctx.checks.push(...own, ...extras);
     const gating = OUTCOME_CHECKS.has(check.name) && !(check.requirement !== undefined && ctx.levelOf(check.requirement) === 'PROFILE' && ctx.scenario.level !== 'PROFILE');
+    if (gating && !v.passed) differed ??= { after: `${check.name} (${own.map((e) => e.requirement).join(', ')})`, stage: checkStage(check) };
     for (const entry of [...own, ...extras].filter((e) => !e.passed)) {
       const what = `${entry.check} (${entry.requirement}): expected ${brief(entry.expected)}, got ${brief(entry.actual)}`;
       if (entry.setup) {
@@ -174,6 +183,26 @@ async function runStep(ctx: ScenarioContext, step: Step, progress: Progress): Pr
   }
   if (stop && !progress.setup) progress.stopped = `the scenario stopped after step ${step.label}: its outcome differed, so later steps would not test what they claim`;
   return !stop;
+}
+
+/**
+ * The order a step's checks are judged in: preconditions, then the status,
+ * then the code (problem, accepted, rejected), then everything about the body
+ * and the state. A failed status or code means the answer is not the one the
+ * later checks presume (a problem body where a pack was due), so they are not
+ * evaluated and charge nothing; only the check that saw the difference does.
+ */
+function checkStage(check: CheckEntry): number {
+  if (check.name === 'assume') return 0;
+  if (STATUS_CHECKS.has(check.name)) return 1;
+  if (OUTCOME_CHECKS.has(check.name)) return 2;
+  return 3;
+}
+
+const STATUS_CHECKS: ReadonlySet<string> = new Set(['status', 'not_status', 'exactly_one', 'all']);
+
+function inEvaluationOrder(checks: readonly CheckEntry[]): CheckEntry[] {
+  return checks.map((check, index) => ({ check, index })).sort((a, b) => checkStage(a.check) - checkStage(b.check) || a.index - b.index).map((e) => e.check);
 }
 
 /** The results a check records: its own (under each requirement it proves) and its extras (under theirs). */
@@ -244,11 +273,12 @@ export function unrunResult(scenario: Scenario, code: TestErrorCode, reason: str
 }
 
 /** Why the scenario cannot run against this target at all (not applicable, or skipped), if it cannot. */
-export function applicability(scenario: Scenario, target: ScenarioTarget): { outcome: Outcome; reason: string; missing?: string[] } | undefined {
+export function applicability(scenario: Scenario, target: ScenarioTarget): { outcome: Outcome; reason: string; missing?: string[]; basis?: Basis } | undefined {
   const kind = target.adapterKind(scenario.role);
-  if (kind === undefined) return { outcome: 'not-applicable', reason: `the target has no ${scenario.role} role` };
+  if (kind === undefined) return { outcome: 'not-applicable', reason: `the target has no ${scenario.role} role`, basis: 'spec' };
   if (scenario.adapters && !scenario.adapters.includes(kind)) {
-    return { outcome: 'not-applicable', reason: `needs a ${scenario.adapters.join(' or ')} adapter for the ${scenario.role}; the target uses ${kind}` };
+    // The rule applies; this adapter cannot carry the test (a TLS rule through an in-process module, say).
+    return { outcome: 'skipped', reason: `needs a ${scenario.adapters.join(' or ')} adapter for the ${scenario.role}; the target uses ${kind}` };
   }
   const have = target.capabilities(scenario.role);
   const missing = scenario.needs.filter((c) => !have.has(c));
@@ -270,6 +300,11 @@ function attribution(scenario: Scenario, named: string | undefined): string[] {
 
 function allChecks(steps: readonly Step[]): CheckEntry[] {
   return steps.flatMap((s) => [...s.expect, ...allChecks(s.body ?? [])]);
+}
+
+/** Every requirement a scenario can judge: those it lists and those its checks name, inside repeats too. */
+export function scenarioRequirements(scenario: Pick<Scenario, 'requirements' | 'steps'>): string[] {
+  return [...new Set([...scenario.requirements, ...allChecks(scenario.steps).flatMap((c) => (c.requirement ? [c.requirement] : []))])];
 }
 
 /** With clock control, `now` is the target's clock; otherwise ours. */

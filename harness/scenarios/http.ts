@@ -23,7 +23,7 @@ export async function send(ctx: ScenarioContext, role: Role, request: WireReques
     ctx.record(role, request, url, undefined, `${error.code}: ${error.message}`, Math.round(performance.now() - started));
     // A plaintext probe that gets no answer at all is a legitimate outcome (spec §5.1.4).
     if (plaintext && error.code !== 'UNAVAILABLE') return { status: null, headers: {}, body: undefined, text: '', bytes: new Uint8Array(), error: error.code, ...(via ? { via } : {}) };
-    if (plaintext) throw new StepError('not-applicable', error.message);
+    if (plaintext) throw new StepError('skipped', `no plaintext transport to probe with: ${error.message}`);
     // Over a socket a garbled answer is no answer; from a module or a child it is a broken adapter contract.
     const code = error.code === 'PROTOCOL' && adapter.kind !== 'http' ? 'HARNESS_ADAPTER_PROTOCOL' : 'HARNESS_TARGET_UNREACHABLE';
     throw new StepError('error', `the ${role} did not answer ${request.method} ${request.path}: ${error.code}: ${error.message}`, code);

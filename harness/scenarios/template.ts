@@ -12,6 +12,7 @@ import { randomUUID } from 'node:crypto';
 import { decodeB64urlFixed, digestText, encodeB64url, genesisDigest, readDigest, renewalDigest } from '../../profile/index.ts';
 import { formatTimestamp, parseTimestamp } from '../../profile/time.ts';
 import { isAmount } from '../../profile/amount.ts';
+import { isUuid } from '../../profile/uuid.ts';
 
 export class TemplateError extends Error {
   constructor(message: string, readonly expression: string) {
@@ -24,25 +25,53 @@ export type Scope = Readonly<Record<string, unknown>>;
 
 const DIGITS = /^(0|[1-9][0-9]*)$/;
 
-const FUNCTIONS: Readonly<Record<string, (...args: unknown[]) => unknown>> = {
+/**
+ * A value a template function cannot take: the function's own, declared way of
+ * saying so. Its arguments come from the target's answers, so this becomes a
+ * TemplateError (a value the answer lacked). Any other exception a function
+ * throws is a defect of the harness and propagates as one (HARNESS_INTERNAL).
+ */
+class ArgumentError extends Error {}
+
+function need(condition: boolean, message: string): asserts condition {
+  if (!condition) throw new ArgumentError(message);
+}
+
+/** Epoch milliseconds a Date can hold (ECMA-262 §21.4.1.22). */
+const MAX_TIME_MS = 8.64e15;
+
+function instant(value: unknown, unit: number, name: string): number {
+  const ms = Number(value) * unit;
+  need(Number.isFinite(ms) && Math.abs(ms) <= MAX_TIME_MS, `${name}() takes a time a timestamp can be written for`);
+  return ms;
+}
+
+/** The most characters repeat() writes: far beyond any length limit a scenario probes. */
+const MAX_REPEAT_LENGTH = 1_000_000;
+
+export const FUNCTIONS: Readonly<Record<string, (...args: unknown[]) => unknown>> = {
   uuid: () => randomUUID(),
   /** A cash-pack timestamp (whole seconds) from epoch seconds. */
-  ts: (seconds) => formatTimestamp(Number(seconds) * 1000, 'cashpack'),
+  ts: (seconds) => formatTimestamp(instant(seconds, 1000, 'ts'), 'cashpack'),
   /** A CPR timestamp from epoch milliseconds. */
-  iso: (ms) => formatTimestamp(Number(ms), 'cpr'),
+  iso: (ms) => formatTimestamp(instant(ms, 1, 'iso'), 'cpr'),
   /** Epoch milliseconds of a timestamp (CPR or cash-pack form): the inverse of iso(). */
   ms: (text) => {
     const at = parseTimestamp(text, 'cpr');
-    if (at === undefined) throw new TypeError('ms() takes a timestamp in the form of PROFILE.md §1');
+    need(at !== undefined, 'ms() takes a timestamp in the form of PROFILE.md §1');
     return at;
   },
-  repeat: (text, count) => String(text).repeat(Number(count)),
+  repeat: (text, count) => {
+    const [unit, times] = [String(text), Number(count)];
+    need(Number.isSafeInteger(times) && times >= 0 && unit.length * times <= MAX_REPEAT_LENGTH, `repeat() takes a whole count of at least 0, at most ${MAX_REPEAT_LENGTH} characters in all`);
+    return unit.repeat(times);
+  },
   /** Length in code points (strings) or elements (arrays). */
   len: (value) => {
     if (typeof value === 'string') return [...value].length;
     if (Array.isArray(value)) return value.length;
-    if (value !== null && typeof value === 'object') return Object.keys(value).length;
-    throw new TypeError('len() takes a string, an array or an object');
+    need(value !== null && typeof value === 'object', 'len() takes a string, an array or an object');
+    return Object.keys(value).length;
   },
   b64url: (text) => encodeB64url(new TextEncoder().encode(String(text))),
   json: (value) => JSON.stringify(value),
@@ -55,10 +84,10 @@ const FUNCTIONS: Readonly<Record<string, (...args: unknown[]) => unknown>> = {
   replace: (text, from, to) => String(text).replaceAll(String(from), String(to)),
   /** A fiat asset none of `assets` is (the first of XTS, XXX, XBA, ... the policy does not list). */
   unlisted_asset: (assets) => {
-    if (!Array.isArray(assets)) throw new TypeError('unlisted_asset() takes the policy\'s assets');
+    need(Array.isArray(assets), "unlisted_asset() takes the policy's assets");
     const listed = new Set(assets.map((a) => JSON.stringify(a)));
     const code = ['XTS', 'XXX', 'XBA', 'XBB', 'XBC', 'XBD', 'XDR', 'XSU', 'XUA'].find((c) => !listed.has(JSON.stringify({ type: 'fiat', code: c })));
-    if (code === undefined) throw new TypeError('the policy lists every test currency');
+    need(code !== undefined, 'the policy lists every test currency');
     return { type: 'fiat', code };
   },
   /**
@@ -69,9 +98,9 @@ const FUNCTIONS: Readonly<Record<string, (...args: unknown[]) => unknown>> = {
   first_ok: (result) => {
     const parallel = Array.isArray(result) ? { responses: result as unknown[], sent: undefined } : (result as { responses?: unknown; sent?: unknown } | null);
     const responses = parallel?.responses;
-    if (!Array.isArray(responses)) throw new TypeError('first_ok() takes a parallel step, or its responses');
+    need(Array.isArray(responses), 'first_ok() takes a parallel step, or its responses');
     const at = responses.findIndex((r) => typeof (r as { status?: unknown })?.status === 'number' && Math.floor((r as { status: number }).status / 100) === 2);
-    if (at < 0) throw new TypeError('no response of the parallel step succeeded');
+    need(at >= 0, 'no response of the parallel step succeeded');
     const sent = Array.isArray(parallel?.sent) ? parallel.sent[at] : undefined;
     return sent === undefined ? responses[at] : { ...(responses[at] as object), sent };
   },
@@ -81,19 +110,22 @@ const FUNCTIONS: Readonly<Record<string, (...args: unknown[]) => unknown>> = {
   /** Whole-number division, rounded down. */
   div: (a, b) => {
     const [x, y] = [Number(a), Number(b)];
-    if (!Number.isSafeInteger(x) || !Number.isSafeInteger(y) || y === 0) throw new TypeError('div() takes two whole numbers, the second not 0');
+    need(Number.isSafeInteger(x) && Number.isSafeInteger(y) && y !== 0, 'div() takes two whole numbers, the second not 0');
     return Math.floor(x / y);
   },
   max: (...values) => pickNumber(values, Math.max),
   /** PROFILE.md §3: D0 of a pack from its pack_id and initial bearer key (a JWK, or its `x`). */
-  genesis_digest: (packId, bearer) => digestText(genesisDigest(String(packId), keyBytes(bearer))),
+  genesis_digest: (packId, bearer) => {
+    need(isUuid(packId), 'genesis_digest() takes a pack_id that is a canonical UUID');
+    return digestText(genesisDigest(packId, keyBytes(bearer)));
+  },
   /** PROFILE.md §3: the chain digest after a Renewal Entry (renewal_id, new_bearer_pk, signature), from the one before it. */
   renewal_digest: (previous, entry) => {
     const e = (entry ?? {}) as { renewal_id?: unknown; new_bearer_pk?: unknown; signature?: unknown };
     const prev = readDigest(previous);
     const signature = decodeB64urlFixed(e.signature, 64);
-    if (!prev || !signature) throw new TypeError('renewal_digest takes a chain digest and a Renewal Entry');
-    return digestText(renewalDigest(prev, String(e.renewal_id), keyBytes(e.new_bearer_pk), signature));
+    need(prev !== undefined && signature !== undefined && isUuid(e.renewal_id), 'renewal_digest takes a chain digest and a Renewal Entry');
+    return digestText(renewalDigest(prev, e.renewal_id, keyBytes(e.new_bearer_pk), signature));
   },
   /** Code points `start` to `end` (exclusive; negative counts from the end). */
   slice: (text, start, end) => [...String(text)].slice(Number(start), end === undefined ? undefined : Number(end)).join(''),
@@ -104,12 +136,12 @@ const FUNCTIONS: Readonly<Record<string, (...args: unknown[]) => unknown>> = {
 function keyBytes(key: unknown): Uint8Array {
   const x = typeof key === 'object' && key !== null ? (key as { x?: unknown }).x : key;
   const bytes = decodeB64urlFixed(x, 32);
-  if (!bytes) throw new TypeError('a bearer key is a JWK or the base64url of 32 bytes');
+  need(bytes !== undefined, 'a bearer key is a JWK or the base64url of 32 bytes');
   return bytes;
 }
 
 function pickNumber(values: readonly unknown[], pick: (...n: number[]) => number): number {
-  if (values.length === 0 || !values.every((v) => typeof v === 'number' && Number.isFinite(v))) throw new TypeError('min() and max() take numbers');
+  need(values.length > 0 && values.every((v) => typeof v === 'number' && Number.isFinite(v)), 'min() and max() take numbers');
   return pick(...(values as number[]));
 }
 
@@ -267,8 +299,10 @@ export function evaluate(expr: string, scope: Scope): unknown {
         try {
           value = fn(...args);
         } catch (error) {
-          // The arguments come from captured answers: a value a function cannot take is a value problem.
-          throw new TemplateError(`${first.value}() cannot take ${args.map((a) => JSON.stringify(a) ?? 'undefined').join(', ')}: ${(error as Error).message}`, expr);
+          // The arguments come from captured answers: a value a function declares it cannot take is a value problem.
+          // Anything else a function throws is the harness's own defect, and propagates as one.
+          if (!(error instanceof ArgumentError)) throw error;
+          throw new TemplateError(`${first.value}() cannot take ${args.map((a) => JSON.stringify(a) ?? 'undefined').join(', ')}: ${error.message}`, expr);
         }
       } else {
         if (!Object.hasOwn(scope, first.value)) throw new TemplateError(`"${first.value}" is not defined (capture it with "as:" first)`, expr);

@@ -200,8 +200,9 @@ export const CHECKS = {
     arg: object({ status: { oneOf: [{ type: 'integer' }, { enum: ['2xx', '4xx'] }, { type: 'array', items: { type: 'integer' }, minItems: 1 }] }, problem: { type: 'array', items: CODE, minItems: 1 } }, ['status']),
   },
   assume: {
-    summary: 'a precondition on the target (its policy, say): when the values differ the scenario is not applicable to this target, never failed',
-    arg: object({ value: ANY, to: ANY, reason: { type: 'string' } }, ['value', 'to']),
+    summary:
+      "a precondition: when the values differ the scenario is never failed. `basis` says why it can differ: `spec` (the target does not offer an optional feature the rule is about) and `policy` (the target's published policy makes the rule vacuous) make it not applicable, no gap in coverage; `harness` (the harness could not build the input the rule needs) makes it skipped: not exercised",
+    arg: object({ value: ANY, to: ANY, basis: { enum: ['spec', 'policy', 'harness'] }, reason: { type: 'string' } }, ['value', 'to', 'basis', 'reason']),
   },
   balance: { summary: 'a balance read through test control has these amounts', arg: object({ principal: KEY, redeemer: KEY, available: T, locked: T, held: T }) },
   qr_decodes_to: { summary: 'a PNG decodes with a real QR decoder to exactly this string', arg: object({ png: T, uri: T }, ['png', 'uri']) },

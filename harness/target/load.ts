@@ -77,6 +77,10 @@ function parseTarget(text: string, file: string): TargetConfig {
   if (schemaProblems.length > 0) throw invalid(file, doc, lines, schemaProblems);
   const problems: TargetProblem[] = [];
   const config = resolveTarget(data as RawTarget, dirname(file), basename(file), problems);
+  // A file that names no role (empty, truncated, a template left unfilled) gives nothing to test: never a verdict.
+  if (!config.payee && !config.operator && !config.payingApp && problems.length === 0) {
+    problems.push({ path: [], expected: 'at least one role to test: payee, operator or paying_app', got: 'no role at all', atKey: true });
+  }
   if (problems.length > 0) throw invalid(file, doc, lines, problems);
   return { ...config, source: file };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Requirement } from '../../../profile/registry.ts';
-import { assess, EXIT_CODES, exitCodeOf } from '../../../harness/report/aggregate.ts';
+import { assess, EXIT_CODES, exitCodeOf, exitOf } from '../../../harness/report/aggregate.ts';
 import type { CheckResult, HarnessIssue, TestResult } from '../../../harness/report/model.ts';
 
 const requirement = (id: string, level: Requirement['level'], roles: Requirement['roles']): Requirement => ({ id, level, roles, sections: ['§1'], summary: id, family: 'cpr-structure' });
@@ -48,7 +48,7 @@ describe('the verdict', () => {
   it('is conformant only when every deciding requirement of the scope roles passed', () => {
     const r = run(allPassed());
     expect(r.verdict).toBe('conformant');
-    expect(r.coverage).toEqual({ roles: ['operator'], deciding: 3, passed: 3, failed: 0, untested: 0, untested_ids: [] });
+    expect(r.coverage).toEqual({ roles: ['operator'], deciding: 3, passed: 3, failed: 0, not_applicable: 0, not_applicable_ids: [], untested: 0, untested_ids: [] });
     expect(r.exit()).toBe(EXIT_CODES.conformant);
   });
 
@@ -93,11 +93,52 @@ describe('the verdict', () => {
     expect(r.verdict).toBe('conformant');
   });
 
-  it('calls a requirement whose every test was not applicable untested, with the reason', () => {
-    const r = run([...allPassed().filter((t) => t.id !== 'T-2'), test('T-2', ['OP-MUST-2'], 'not-applicable', [], { reason: 'max_amount + 1 is not a valid amount' })]);
+  it.each(['policy', 'spec'] as const)('calls a requirement whose every test was not applicable (%s) not applicable, with the reason, and still conformant', (basis) => {
+    const r = run([...allPassed().filter((t) => t.id !== 'T-2'), test('T-2', ['OP-MUST-2'], 'not-applicable', [], { reason: 'max_amount + 1 is not a valid amount', basis })]);
     expect(r.status('OP-MUST-2')).toBe('not-applicable');
-    expect(r.requirements.find((x) => x.id === 'OP-MUST-2')!.reason).toContain('max_amount + 1 is not a valid amount');
-    expect(r.verdict).toBe('incomplete');
+    const entry = r.requirements.find((x) => x.id === 'OP-MUST-2')!;
+    expect(entry.reason).toContain('max_amount + 1 is not a valid amount');
+    expect(entry.basis).toBe(basis);
+    expect(r.coverage).toMatchObject({ deciding: 3, passed: 2, not_applicable: 1, not_applicable_ids: ['OP-MUST-2'], untested: 0 });
+    expect(r.verdict).toBe('conformant');
+    expect(r.exit()).toBe(EXIT_CODES.conformant);
+  });
+
+  it('never passes a requirement on the checks of a test that then turned out not to apply', () => {
+    // A walk to the target's max_chain_depth: renewals below the limit passed, then the next outgrew the body limit.
+    const walk = test('T-2', ['OP-MUST-2'], 'not-applicable', [check('OP-MUST-2', true), check('OP-MUST-2', true)], { reason: "the scenario sends a 4200-byte message, and the target's max_body_bytes is 4096", basis: 'policy' });
+    const r = run([...allPassed().filter((t) => t.id !== 'T-2'), walk]);
+    expect(r.status('OP-MUST-2')).toBe('not-applicable');
+    expect(r.requirements.find((x) => x.id === 'OP-MUST-2')!.reason).toMatch(/max_body_bytes is 4096/);
+    // Nor on those of a test that was skipped or broke down.
+    const cut = { ...walk, status: 'skipped' as const, basis: undefined };
+    expect(run([...allPassed().filter((t) => t.id !== 'T-2'), cut]).status('OP-MUST-2')).toBe('skipped');
+  });
+
+  it('passes a requirement on a check that held in a test that ran to its end, beside another test the policy made inapplicable', () => {
+    const r = run([...allPassed(), test('T-9', ['OP-MUST-2'], 'not-applicable', [], { reason: 'policy', basis: 'policy' })]);
+    expect(r.status('OP-MUST-2')).toBe('passed');
+    expect(r.verdict).toBe('conformant');
+  });
+
+  it('calls a requirement its tests ran without reaching not-reached, never passed or skipped, and the run incomplete', () => {
+    const left = test('T-2', ['OP-MUST-1', 'OP-MUST-2'], 'failed', [check('OP-MUST-1', false)], { not_evaluated: [{ check: 'schema', requirement: 'OP-MUST-2', step: '3', after: 'status (OP-MUST-1)' }] });
+    const r = run([...allPassed().filter((t) => t.id !== 'T-2'), left]);
+    expect(r.status('OP-MUST-1')).toBe('failed');
+    expect(r.status('OP-MUST-2')).toBe('not-reached');
+    expect(r.requirements.find((x) => x.id === 'OP-MUST-2')!.reason).toMatch(/T-2 ran, but no check of this requirement was reached \(not evaluated, its answer never came: T-2 step 3 after status \(OP-MUST-1\)\)/);
+    expect(r.coverage.untested_ids).toEqual(['OP-MUST-2']);
+    const passedElsewhere = run([...allPassed(), left]);
+    expect(passedElsewhere.status('OP-MUST-2')).toBe('passed');
+  });
+
+  it('is never conformant when nothing in scope decides: no role, or nothing but SHOULDs', () => {
+    expect(run(allPassed(), { strict: false, scopeRoles: [] }).verdict).toBe('error');
+    expect(run(allPassed(), { strict: false, scopeRoles: [] }).exit(true)).toBe(EXIT_CODES.error);
+    const shouldOnly = [requirement('OP-SHOULD-1', 'SHOULD', ['operator'])];
+    const a = assess(shouldOnly, allPassed(), [], operatorOnly);
+    expect(a.coverage.deciding).toBe(0);
+    expect(a.verdict).toBe('error');
   });
 
   it('is non-conformant when a deciding requirement failed, even beside harness errors', () => {
@@ -159,5 +200,53 @@ describe('a baseline', () => {
     expect(run(partial, { ...operatorOnly, knownFailures: ['T-1'] }).exit(true)).toBe(EXIT_CODES.conformant);
     const errored = [...failing(), test('T-9', ['OP-MUST-2'], 'error', [], { error_code: 'HARNESS_INTERNAL' })];
     expect(run(errored, { ...operatorOnly, knownFailures: ['T-1'] }).exit()).toBe(EXIT_CODES.error);
+  });
+});
+
+// README "In CI": one table, every combination of what was observed and the
+// flags that change the exit code. The expectation is written from the table,
+// not from the code under test.
+describe('the exit code in every combination of flags', () => {
+  const observed = {
+    conformant: allPassed(),
+    'a test not run (--only)': allPassed().filter((t) => t.id !== 'T-2'),
+    'a failure': allPassed().map((t) => (t.id === 'T-1' ? { ...t, status: 'failed' as const, checks: [check('OP-MUST-1', false)] } : t)),
+    'a failure and a test not run': allPassed()
+      .filter((t) => t.id !== 'T-2')
+      .map((t) => (t.id === 'T-1' ? { ...t, status: 'failed' as const, checks: [check('OP-MUST-1', false)] } : t)),
+    'a harness error': [...allPassed(), test('T-9', ['OP-MUST-2'], 'error', [], { error_code: 'HARNESS_INTERNAL' })],
+    'a failure and a harness error': [
+      ...allPassed().map((t) => (t.id === 'T-1' ? { ...t, status: 'failed' as const, checks: [check('OP-MUST-1', false)] } : t)),
+      test('T-9', ['OP-MUST-2'], 'error', [], { error_code: 'HARNESS_INTERNAL' }),
+    ],
+  } as const;
+  const baselines = { none: undefined, 'lists T-1': ['T-1'], 'lists nothing': [], 'lists T-3': ['T-3'] } as const;
+
+  /** The table of README "In CI", applied by hand. */
+  function expected(what: keyof typeof observed, baseline: keyof typeof baselines, allowPartial: boolean): number {
+    const failed = what.includes('failure');
+    const errored = what.includes('harness error');
+    const untested = what.includes('not run');
+    const incomplete = allowPartial ? 0 : 3;
+    if (baseline === 'none') return failed ? 1 : errored ? 2 : untested ? incomplete : 0;
+    const known = baseline === 'lists T-1' ? ['T-1'] : baseline === 'lists T-3' ? ['T-3'] : [];
+    const newFailure = failed && !known.includes('T-1');
+    const unexpectedPass = known.some((id) => id !== 'T-1' || !failed);
+    if (!failed && errored) return 2; // no failure at all: the verdict is error, which no baseline can accept
+    if (newFailure || unexpectedPass) return 1;
+    if (errored) return 2;
+    return untested ? incomplete : 0;
+  }
+
+  const cases = Object.keys(observed).flatMap((what) => Object.keys(baselines).flatMap((baseline) => [false, true].map((allowPartial) => [what, baseline, allowPartial] as [keyof typeof observed, keyof typeof baselines, boolean])));
+  it.each(cases)('%s, baseline %s, --allow-partial %s', (what, baseline, allowPartial) => {
+    const knownFailures = baselines[baseline];
+    const r = run([...observed[what]], { ...operatorOnly, ...(knownFailures !== undefined ? { knownFailures } : {}) });
+    const exit = exitOf({ ...r, errors: [] }, allowPartial);
+    expect(exit.code).toBe(expected(what, baseline, allowPartial));
+    // The reason a reader is given never contradicts the code.
+    if (exit.code === 3) expect(exit.because).toMatch(/not exercised \(--allow-partial accepts that\)/);
+    if (exit.code === 0 && what.includes('not run')) expect(exit.because).toMatch(/accepted by --allow-partial/);
+    if (exit.code === 1 && baseline !== 'none') expect(exit.because).toMatch(/the baseline does not list|update the baseline/);
   });
 });

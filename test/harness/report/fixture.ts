@@ -2,7 +2,7 @@
 // and a hostile implementation whose responses try to break every view.
 import { loadRegistry } from '../../../profile/registry.ts';
 import { assess } from '../../../harness/report/aggregate.ts';
-import type { CheckResult, Exchange, HarnessIssue, Report, RunInfo, TestResult } from '../../../harness/report/model.ts';
+import { REPORT_SCHEMA_VERSION, type CheckResult, type Exchange, type HarnessIssue, type Report, type RunInfo, type TestResult } from '../../../harness/report/model.ts';
 
 /** What a hostile target puts in its responses. */
 export const HOSTILE = {
@@ -163,7 +163,7 @@ export function buildReport(options: FixtureOptions = {}): Report {
   const errors = options.errors ?? [];
   const assessed = assess(loadRegistry(), tests, errors, { strict, scopeRoles: ['payee', 'operator'] });
   return {
-    schema_version: 2,
+    schema_version: REPORT_SCHEMA_VERSION,
     verdict: assessed.verdict,
     run: {
       suite_version: '0.1.0',

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readReport, reportJson, reportProblems, writeJsonReport } from '../../../harness/report/json.ts';
-import type { BaselineDiff, CheckResult, Coverage, Exchange, HarnessIssue, RepeatRecord, Report, RequirementResult, RunInfo, Summary, TargetDescription, TestResult } from '../../../harness/report/model.ts';
+import type { BaselineDiff, CheckResult, Coverage, Exchange, HarnessIssue, NotEvaluated, RepeatRecord, Report, RequirementResult, RunInfo, Summary, TargetDescription, TestResult } from '../../../harness/report/model.ts';
 import schema from '../../../harness/report/report.schema.json' with { type: 'json' };
 import { buildReport } from './fixture.ts';
 
@@ -20,14 +20,15 @@ const run: Presence<RunInfo> = {
 const target: Presence<TargetDescription> = { name: 'required', embedded: 'required', roles: 'required' };
 const roleTarget: Presence<RoleTarget> = { adapter: 'required', base_url: 'optional', tls: 'required', capabilities: 'required', capabilities_note: 'optional' };
 const summary: Presence<Summary> = { total: 'required', passed: 'required', failed: 'required', skipped: 'required', not_applicable: 'required', error: 'required', warnings: 'required' };
-const coverage: Presence<Coverage> = { roles: 'required', deciding: 'required', passed: 'required', failed: 'required', untested: 'required', untested_ids: 'required' };
-const requirement: Presence<RequirementResult> = { id: 'required', level: 'required', roles: 'required', sections: 'required', family: 'required', summary: 'required', status: 'required', deciding: 'required', reason: 'optional', unverifiable: 'optional', tests: 'required' };
+const coverage: Presence<Coverage> = { roles: 'required', deciding: 'required', passed: 'required', failed: 'required', not_applicable: 'required', not_applicable_ids: 'required', untested: 'required', untested_ids: 'required' };
+const requirement: Presence<RequirementResult> = { id: 'required', level: 'required', roles: 'required', sections: 'required', family: 'required', summary: 'required', status: 'required', deciding: 'required', reason: 'optional', basis: 'optional', unverifiable: 'optional', tests: 'required' };
 const testResult: Presence<TestResult> = {
   id: 'required', title: 'required', kind: 'required', file: 'required', sections: 'required', requirements: 'required', level: 'required', role: 'required', status: 'required',
-  duration_ms: 'required', reason: 'optional', error_code: 'optional', missing_capabilities: 'optional', checks: 'required', transcript: 'required', rerun: 'required', seed: 'optional', path: 'optional',
+  duration_ms: 'required', reason: 'optional', basis: 'optional', error_code: 'optional', missing_capabilities: 'optional', checks: 'required', not_evaluated: 'optional', transcript: 'required', rerun: 'required', seed: 'optional', path: 'optional',
   known_failure: 'optional', repeat: 'optional',
 };
 const checkResult: Presence<CheckResult> = { check: 'required', requirement: 'required', level: 'required', passed: 'required', step: 'optional', expected: 'required', actual: 'required', message: 'required', setup: 'optional' };
+const notEvaluated: Presence<NotEvaluated> = { check: 'required', requirement: 'required', step: 'optional', after: 'required' };
 const exchange: Presence<Exchange> = { step: 'optional', role: 'required', request: 'required', response: 'optional', error: 'optional', duration_ms: 'required' };
 const request: Presence<Exchange['request']> = { method: 'required', url: 'required', headers: 'required', body: 'optional' };
 const response: Presence<NonNullable<Exchange['response']>> = { status: 'required', headers: 'required', body: 'optional', truncated: 'optional' };
@@ -56,6 +57,7 @@ describe('report.schema.json', () => {
     ['RequirementResult', requirement, def('requirementResult')],
     ['TestResult', testResult, def('testResult')],
     ['CheckResult', checkResult, def('checkResult')],
+    ['NotEvaluated', notEvaluated, def('notEvaluated')],
     ['Exchange', exchange, exchangeDef],
     ['Exchange request', request, exchangeDef.properties['request'] as ObjectSchema],
     ['Exchange response', response, exchangeDef.properties['response'] as ObjectSchema],
@@ -113,7 +115,7 @@ describe('report.json on disk', () => {
     const text = readFileSync(writeJsonReport(dir(), buildReport()), 'utf8');
     expect(text.endsWith('}\n')).toBe(true);
     expect(text.endsWith('\n\n')).toBe(false);
-    expect(text.split('\n')[1]).toBe('  "schema_version": 2,');
+    expect(text.split('\n')[1]).toBe('  "schema_version": 3,');
   });
 
   it('writes keys in model order whatever order the object was built in', () => {

@@ -85,7 +85,7 @@ describe('summaryMarkdown', () => {
   it('counts tests by outcome and requirements by status', () => {
     const at = prose.indexOf('| Total | Passed | Failed | Skipped | Not applicable | Error | Warnings |');
     expect(prose[at + 2]).toBe('| 8 | 3 | 2 | 1 | 1 | 1 | 1 |');
-    expect(prose).toContain('| Passed | Failed | Warning | Skipped | Not applicable | Error | Not run | Uncovered |');
+    expect(prose).toContain('| Passed | Failed | Warning | Not applicable | Skipped | Error | Not reached | Not run | Uncovered |');
   });
 
   it('lists failed requirements with level, section, summary and failing tests', () => {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readReport } from '../../../harness/report/json.ts';
-import { mergeReports, writeAllReports } from '../../../harness/report/merge.ts';
+import { mergeReports } from '../../../harness/report/merge.ts';
 import type { Report, TestResult } from '../../../harness/report/model.ts';
 import { loadRegistry } from '../../../profile/registry.ts';
 import { buildReport, fixtureTests } from './fixture.ts';
@@ -122,21 +122,5 @@ describe('mergeReports', () => {
     const merged = mergeReports(shards(fixtureTests(), 2), registry, { strict: true });
     expect(merged.run.strict).toBe(true);
     expect(statuses(merged)['CPR-ID-2']).toBe('failed');
-  });
-});
-
-describe('writeAllReports', () => {
-  it('writes report.json, junit.xml, summary.md, report.html and allure-results/, and report.json reads back', () => {
-    const dir = join(mkdtempSync(join(tmpdir(), 'cpr-report-')), 'nested', 'run-1');
-    const report = mergeReports(shards(fixtureTests(), 2), registry);
-    const written = writeAllReports(dir, report);
-    expect(Object.values(written).map((f) => f.slice(dir.length + 1))).toEqual(['report.json', 'junit.xml', 'summary.md', 'report.html', 'allure-results']);
-    for (const file of Object.values(written)) expect(existsSync(file)).toBe(true);
-    expect(readReport(written.json)).toEqual(JSON.parse(JSON.stringify(report)));
-    expect(readFileSync(written.html, 'utf8')).toMatch(/^<!DOCTYPE html>/);
-    expect(readFileSync(written.junit, 'utf8')).toMatch(/^<\?xml/);
-    expect(readFileSync(written.markdown, 'utf8')).toMatch(/^## cpr-conformance: NON-CONFORMANT/);
-    // A merged report has its Allure results too: one per test.
-    expect(readdirSync(written.allure).filter((f) => f.endsWith('-result.json'))).toHaveLength(report.tests.length);
   });
 });

@@ -1,9 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createHttpRole } from '../../../harness/adapters/http.ts';
 import type { HttpRole } from '../../../harness/adapters/types.ts';
 import type { NamedKey, ScenarioTarget } from '../../../harness/scenarios/context.ts';
 import { createSigningKey } from '../../../profile/cashpack/index.ts';
 import { executeScenario } from '../../../harness/scenarios/execute.ts';
+import { FUNCTIONS } from '../../../harness/scenarios/template.ts';
+import { CHECK_IMPLEMENTATIONS } from '../../../harness/scenarios/checks.ts';
+import { ACTION_IMPLEMENTATIONS } from '../../../harness/scenarios/actions.ts';
+import { assess } from '../../../harness/report/aggregate.ts';
+import { loadRegistry } from '../../../profile/registry.ts';
 import { parseSuite } from '../../../harness/scenarios/load.ts';
 import { findRequirement } from '../../../profile/registry.ts';
 import type { Capability } from '../../../profile/control.ts';
@@ -95,9 +100,11 @@ describe('executing a scenario', () => {
     expect(result).toMatchObject({ status: 'not-applicable', reason: 'the target has no payee role' });
   });
 
-  it('is not applicable when it needs another adapter kind', async () => {
+  it('is not applicable, for the spec\'s reason, when the target has no such role; skipped when its adapter cannot carry the test', async () => {
+    expect(await executeScenario(scenario(SECOND_GET('          - status: 4xx')), target(undefined), options)).toMatchObject({ status: 'not-applicable', basis: 'spec' });
     const s = scenario(SECOND_GET('          - status: 4xx').replace('    needs: [provision]\n', '    needs: [provision]\n    adapters: [module]\n'));
-    expect((await executeScenario(s, target(http), options)).status).toBe('not-applicable');
+    // The rule applies to the target; only this adapter cannot exercise it: not exercised, never "not applicable".
+    expect(await executeScenario(s, target(http), options)).toMatchObject({ status: 'skipped', reason: 'needs a module adapter for the payee; the target uses http' });
   });
 
   it('reports a pattern made from a template that does not compile as the scenario\'s defect, not the target\'s', async () => {
@@ -171,14 +178,16 @@ describe('executing a scenario', () => {
   });
 
   it('binds let values as names, and makes a scenario whose precondition fails not applicable', async () => {
-    const body = (to: string) =>
-      `  - id: CPP-DEPTH-901\n    title: t\n    requirements: [CPP-DEPTH-1]\n    level: MUST\n    steps:\n      - do: policy\n        as: p\n        expect:\n          - assume: { value: "\${p.policy.max_chain_depth}", to: ${to} }\n      - do: let\n        values: { depth: "\${p.policy.max_chain_depth}" }\n        expect: [{ equals: { value: "\${depth}", to: 8 } }]\n`;
+    const body = (to: string, basis = 'policy') =>
+      `  - id: CPP-DEPTH-901\n    title: t\n    requirements: [CPP-DEPTH-1]\n    level: MUST\n    steps:\n      - do: policy\n        as: p\n        expect:\n          - assume: { value: "\${p.policy.max_chain_depth}", to: ${to}, basis: ${basis}, reason: the depth this test walks }\n      - do: let\n        values: { depth: "\${p.policy.max_chain_depth}" }\n        expect: [{ equals: { value: "\${depth}", to: 8 } }]\n`;
     const holds = await executeScenario(scenario(body('8'), 'operator'), target(http), options);
     expect(holds.status).toBe('passed');
     expect(holds.checks.map((c) => c.check)).toEqual(['equals']); // the precondition is not an observation
     const differs = await executeScenario(scenario(body('5'), 'operator'), target(http), options);
-    expect(differs).toMatchObject({ status: 'not-applicable', checks: [] });
-    expect(differs.reason).toMatch(/precondition: expected 5, the target has 8/);
+    expect(differs).toMatchObject({ status: 'not-applicable', basis: 'policy', checks: [] });
+    expect(differs.reason).toMatch(/the depth this test walks \(expected 5, found 8\)/);
+    // An input the harness could not build is no reason of the target's: not exercised.
+    expect(await executeScenario(scenario(body('5', 'harness'), 'operator'), target(http), options)).toMatchObject({ status: 'skipped' });
   });
 
   it('fails, rather than errs, when a check reads a value the target did not give', async () => {
@@ -285,6 +294,76 @@ ${setup}        principal: alice
       expect(result.status).toBe('failed');
       expect(result.checks.filter((c) => !c.passed)).toHaveLength(1);
       expect(result.reason).toMatch(/step 3 was not evaluated: it reads a value an earlier failed step did not produce/);
+    });
+
+    it('judges the status first and leaves the checks that presume another answer not evaluated, charging only the check that saw the difference', async () => {
+      // The second retrieval is refused (410); the step claims a success and checks what a success would carry.
+      const body = SECOND_GET(
+        [
+          '          - schema: cpr',
+          '            requirement: CPR-VAL-1',
+          '          - no_payer_data: true',
+          '            requirement: CPR-PAYER-1',
+          '          - content_type: application/json',
+          '            requirement: TOK-GET-1',
+          '          - status: 200',
+        ].join('\n'),
+      );
+      const result = await executeScenario(scenario(body), target(http), options);
+      expect(result.status).toBe('failed');
+      expect(result.checks.filter((c) => !c.passed).map((c) => [c.check, c.requirement])).toEqual([['status', 'TOK-ONCE-1']]);
+      expect(result.not_evaluated).toEqual([
+        { check: 'schema', requirement: 'CPR-VAL-1', step: '3', after: 'status (TOK-ONCE-1)' },
+        { check: 'no_payer_data', requirement: 'CPR-PAYER-1', step: '3', after: 'status (TOK-ONCE-1)' },
+        { check: 'content_type', requirement: 'TOK-GET-1', step: '3', after: 'status (TOK-ONCE-1)' },
+      ]);
+    });
+
+    it('judges the code after the status: a wrong code leaves the body unjudged, a right code with another profile status does not', async () => {
+      const wrongCode = await executeScenario(scenario(SECOND_GET('          - header: { name: cache-control, equals: "max-age=1" }\n            requirement: PRF-TOK-2\n          - problem: TOKEN_EXPIRED\n          - status: 4xx')), target(http), options);
+      expect(wrongCode.checks.map((c) => [c.check, c.passed])).toEqual([['status', true], ['status', true], ['problem', false], ['problem_status', true]]);
+      expect(wrongCode.not_evaluated?.map((n) => [n.check, n.after])).toEqual([['header', 'problem (TOK-ONCE-1)']]);
+      // A profile status in a spec scenario never decides what the answer was.
+      const otherStatus = await executeScenario(scenario(SECOND_GET('          - header: { name: cache-control, equals: "no-store" }\n            requirement: PRF-TOK-2\n          - status: 404\n            requirement: PRF-TOK-1\n          - problem: TOKEN_CONSUMED')), target(http), options);
+      expect(otherStatus.not_evaluated).toBeUndefined();
+      expect(otherStatus.checks.filter((c) => !c.passed).map((c) => c.requirement)).toEqual(['PRF-TOK-1']);
+    });
+
+    // Harness code that throws is the harness's defect in every layer: never charged to the target.
+    describe('a fault injected into the harness', () => {
+      const LEN_STEP = `  - id: TOK-GET-903\n    title: t\n    requirements: [TOK-GET-1]\n    level: MUST\n    steps:\n      - do: let\n        values: { n: "\${len('abc')}" }\n        expect: [{ equals: { value: "\${n}", to: 3 } }]\n`;
+      type Table = Record<string, (...args: never[]) => unknown>;
+      const fault = (table: Table, name: string, layer: string) =>
+        vi.spyOn(table, name).mockImplementation(() => {
+          throw new TypeError(`injected ${layer} fault`);
+        });
+      it.each<[string, () => { mockRestore(): void }]>([
+        ['a template function', () => fault(FUNCTIONS as Table, 'len', 'template')],
+        ['a check', () => fault(CHECK_IMPLEMENTATIONS as unknown as Table, 'equals', 'check')],
+        ['an action', () => fault(ACTION_IMPLEMENTATIONS as unknown as Table, 'let', 'action')],
+      ])('%s: HARNESS_INTERNAL with its stack, and an error verdict', async (_layer, inject) => {
+        const spy = inject();
+        let result: Awaited<ReturnType<typeof executeScenario>>;
+        try {
+          result = await executeScenario(scenario(LEN_STEP), target(http), options);
+        } finally {
+          spy.mockRestore();
+        }
+        expect(result).toMatchObject({ status: 'error', error_code: 'HARNESS_INTERNAL' });
+        expect(result.reason).toMatch(/harness failure: TypeError: injected (template|check|action) fault\n\s+at /);
+        expect(result.checks.filter((c) => !c.passed)).toEqual([]);
+        const verdict = assess(loadRegistry(), [result], [], { strict: false, scopeRoles: ['payee'] });
+        expect(verdict.verdict).toBe('error');
+        expect(verdict.requirements.find((r) => r.id === 'TOK-GET-1')!.status).toBe('error');
+        // The same scenario, unharmed, passes.
+        expect((await executeScenario(scenario(LEN_STEP), target(http), options)).status).toBe('passed');
+      });
+
+      it('a template function given a value it declares it cannot take is the answer\'s problem, not the harness\'s', async () => {
+        const result = await executeScenario(scenario(SECOND_GET('          - equals: { value: "${len(res.body.cpr_version)}", to: 7 }')), target(http), options);
+        expect(result.status).toBe('failed');
+        expect(result.checks.at(-1)!.actual).toMatch(/len\(\) cannot take undefined: len\(\) takes a string, an array or an object/);
+      });
     });
 
     it('reports an exception of the harness itself as HARNESS_INTERNAL, never as a conformance failure', async () => {

@@ -183,6 +183,16 @@ const PROBES: Record<MutantOfRole<'operator'>, Probe> = {
     correct: 'REDEEMER_NOT_IDENTIFIED',
     mutant: 200,
   },
+  'op-identity-level-exclusive': {
+    observes: 'a redeemer exactly at required_identity_level (2)',
+    fixture: { redeemerLevel: 2 },
+    async observe(f) {
+      const { pack, bearer } = await f.issuePack();
+      return answer(await f.redeem(pack, f.redemption(pack, bearer)));
+    },
+    correct: 200,
+    mutant: 'REDEEMER_NOT_IDENTIFIED',
+  },
   'op-freshness-unchecked': {
     observes: 'a Lock Request created one second beyond request_window_seconds ago',
     observe: async (f) => answer(await f.issue(f.lockRequest({ created_at: f.clock.now() - (f.operator.policy.request_window_seconds + 1) * 1000 }))),
