@@ -205,6 +205,30 @@ describe('verify-package refuses a tampered package', () => {
     expect(certificationProblems(untested)).toEqual(['the verdict is incomplete', '1 deciding requirement(s) not exercised: CPP-DEPTH-1']);
   });
 
+  it('a non-conformant run is evidence whatever else it did not exercise: a fault that also broke setups and errored a test is packaged', () => {
+    const { report, suite } = verifyPackage(original);
+    const evidence: Report = {
+      ...report,
+      verdict: 'non-conformant',
+      requirements: report.requirements.map((q) => (q.id === 'CPP-BAL-1' ? { ...q, status: 'failed' } : q.id === 'PRF-ERR-1' || q.id === 'CPP-LIM-1' ? { ...q, status: 'error' } : q)),
+      errors: [{ code: 'HARNESS_TARGET_UNREACHABLE', message: '3 test(s) were not run' }],
+    };
+    expect(certificationProblems(evidence)).toEqual([]);
+    const verified = verifyPackage(buildPackage(evidence, suite, key));
+    expect(verified.report.verdict).toBe('non-conformant');
+    // Cut short, it is no evidence of a run: the user stopped it.
+    expect(certificationProblems({ ...evidence, run: { ...evidence.run, incomplete: true } })).toEqual(['the run was cut short (interrupted, or past its time limit)']);
+  });
+
+  it('the manifest records why a requirement is not applicable, spec or policy', () => {
+    const { report, suite } = verifyPackage(original);
+    const vacuous: Report = { ...report, requirements: report.requirements.map((q) => (q.id === 'CPP-LIM-1' ? { ...q, status: 'not-applicable', basis: 'policy', reason: 'CPP-LIM-002: not-applicable (max_amount is the largest amount there is)' } : q)) };
+    const entries = readArchive(buildPackage(vacuous, suite, key));
+    const manifest = JSON.parse(new TextDecoder().decode(entries.get('manifest.json')!)) as { requirements: { id: string; basis?: string; reason?: string }[] };
+    expect(manifest.requirements.find((q) => q.id === 'CPP-LIM-1')).toMatchObject({ basis: 'policy', reason: expect.stringMatching(/largest amount/) });
+    expect(manifest.requirements.find((q) => q.id === 'CPP-ISS-1')!.basis).toBeUndefined();
+  });
+
   it('says so on the command line: exit 2, the code, a hint', async () => {
     const digest = entriesOf();
     digest.get('target.json')![3]! ^= 0x20;
@@ -337,6 +361,13 @@ describe('the command lines', () => {
     ['--no-properties'],
   ])('certify refuses %s: a certification is of everything', async (...args) => {
     await expect(certify(args)).rejects.toMatchObject({ code: 'USAGE_ERROR', message: expect.stringMatching(new RegExp(`^certify takes no ${args[0]}: .*a certification is of the whole suite`)) });
+  });
+
+  it('certify of a target that names no role is CONFIG_INVALID, before anything is run or signed', async () => {
+    const empty = join(work, 'no-role.yaml');
+    writeFileSync(empty, 'name: templated\n');
+    await expect(certify(['--target', empty, '--out', join(work, 'never.tar.gz')])).rejects.toMatchObject({ code: 'CONFIG_INVALID', message: expect.stringMatching(/at least one role to test/) });
+    expect(existsSync(join(work, 'never.tar.gz'))).toBe(false);
   });
 
   it('certify reads its key before running: a public key is CONFIG_INVALID', async () => {

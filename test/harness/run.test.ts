@@ -15,6 +15,11 @@ const FIXTURES = fileURLToPath(new URL('../fixtures/scenarios/', import.meta.url
 const work = mkdtempSync(join(tmpdir(), 'cpr-run-test-'));
 let n = 0;
 const dir = () => join(work, `r${n++}`);
+const fileWith = (name: string, text: string) => {
+  const path = join(work, name);
+  writeFileSync(path, text);
+  return path;
+};
 
 /** The real command, as a user runs it: the launcher, its own Node, its exit code. */
 function spawned(...args: string[]) {
@@ -79,6 +84,21 @@ describe('cpr-conformance run', () => {
     const broken = await cli('run', '--scenario', join(FIXTURES, 'broken.yaml'), '--report-dir', dir());
     expect(broken.status).toBe(2);
     expect(broken.stderr).toMatch(/SCENARIO_INVALID: .*broken\.yaml:12:\d+: .*(unknown key "metod"|missing "method")/);
+  });
+
+  // A run that can judge nothing is a configuration mistake, never a verdict (and never conformant, exit 0).
+  it.each<[string, () => string[], RegExp]>([
+    ['an empty target file', () => ['--target', fileWith('empty.yaml', '')], /CONFIG_INVALID: .*empty\.yaml is invalid .*at least one role to test: payee, operator or paying_app, got no role at all/s],
+    ['a target file with only a name', () => ['--target', fileWith('named.yaml', 'name: x\n')], /CONFIG_INVALID: .*at least one role to test/s],
+    ['--role naming a role the target lacks', () => ['--target', 'https://127.0.0.1:9', '--role', 'paying-app'], /NOTHING_TO_DECIDE: the run has no role to test: --role paying-app names none of the target's roles \(payee, operator\)/],
+    ['a selection of SHOULD tests only', () => ['--only', 'DLV-SUPPORT-001'], /NOTHING_TO_DECIDE: the selection covers no requirement that decides a verdict .*SHOULD decides only with --strict/],
+  ])('exits 2 with nothing to decide: %s, sending nothing and writing no verdict', async (_name, args, message) => {
+    const out = dir();
+    const r = await cli('run', ...args(), '--report-dir', out);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(message);
+    expect(r.stdout).not.toMatch(/verdict:/);
+    expect(existsSync(join(out, 'report.json'))).toBe(false);
   });
 
   it('compares with a baseline: a known failure passes the run, an unexpected pass fails it', async () => {
