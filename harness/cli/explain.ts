@@ -97,11 +97,13 @@ function inReport(id: string, file: string): string[] {
   const out = [`in ${file} (verdict ${report.verdict}):`];
   const requirement = report.requirements.find((r) => r.id === id);
   if (requirement) {
-    out.push(`  ${requirement.id}: ${requirement.status}${requirement.deciding ? ' (deciding)' : ' (not deciding in that run)'}`);
+    const basis = requirement.basis === undefined ? '' : requirement.basis === 'policy' ? " (by the target's published policy: no gap in coverage)" : " (by the spec's condition: no gap in coverage)";
+    out.push(`  ${requirement.id}: ${requirement.status}${basis}${requirement.deciding ? ' (deciding)' : ' (not deciding in that run)'}`);
     if (requirement.reason) out.push(`  why: ${requirement.reason}`);
     for (const testId of requirement.tests) {
       const t = report.tests.find((x) => x.id === testId);
-      if (t) out.push(`    ${t.id}  ${t.status}${t.error_code ? ` ${t.error_code}` : ''}${t.reason ? `: ${t.reason.split('\n')[0]!.slice(0, 300)}` : ''}`);
+      if (t) out.push(`    ${t.id}  ${t.status}${t.basis ? ` (${t.basis})` : ''}${t.error_code ? ` ${t.error_code}` : ''}${t.reason ? `: ${t.reason.split('\n')[0]!.slice(0, 300)}` : ''}`);
+      for (const left of (t?.not_evaluated ?? []).filter((n) => n.requirement === requirement.id)) out.push(`      not evaluated: ${left.check} at step ${left.step ?? '?'}, after ${left.after} saw another answer`);
     }
     return out;
   }
