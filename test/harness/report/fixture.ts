@@ -2,7 +2,7 @@
 // and a hostile implementation whose responses try to break every view.
 import { loadRegistry } from '../../../profile/registry.ts';
 import { assess } from '../../../harness/report/aggregate.ts';
-import type { CheckResult, Exchange, HarnessIssue, Report, RunInfo, TestResult } from '../../../harness/report/model.ts';
+import { REPORT_SCHEMA_VERSION, type CheckResult, type Exchange, type HarnessIssue, type Report, type RunInfo, type TestResult } from '../../../harness/report/model.ts';
 
 /** What a hostile target puts in its responses. */
 export const HOSTILE = {
@@ -149,9 +149,29 @@ export function fixtureTests(): TestResult[] {
   ];
 }
 
+/** The fixture with its PROFILE-level property failed as well: a departure from the wire profile, and nothing else. */
+export function fixtureWithProfileFailure(): TestResult[] {
+  return fixtureTests().map((t) =>
+    t.id === 'PRF-JSON-P01' ? { ...t, status: 'failed', reason: 'a body starts with a BOM', checks: [check('PRF-JSON-1', false, { check: 'schema', level: 'PROFILE', message: 'a body starts with a BOM' })] } : t,
+  );
+}
+
+/**
+ * A failure at a level that does not decide is a warning in every view, and the
+ * same failure where its level decides is a failure: [case, the test, how it is
+ * shown, report options]. CPR-ID-002 fails a SHOULD only; PRF-JSON-P01 a PROFILE rule only.
+ */
+export const WARNING_CASES: readonly (readonly [string, string, 'warning' | 'failed', FixtureOptions])[] = [
+  ['a SHOULD failure without --strict', 'CPR-ID-002', 'warning', {}],
+  ['the same SHOULD failure under --strict', 'CPR-ID-002', 'failed', { strict: true }],
+  ['a PROFILE failure under --profile-advisory', 'PRF-JSON-P01', 'warning', { tests: fixtureWithProfileFailure(), profileAdvisory: true }],
+  ['the same PROFILE failure without --profile-advisory', 'PRF-JSON-P01', 'failed', { tests: fixtureWithProfileFailure() }],
+];
+
 export interface FixtureOptions {
   readonly tests?: readonly TestResult[];
   readonly strict?: boolean;
+  readonly profileAdvisory?: boolean;
   readonly run?: Partial<RunInfo>;
   readonly errors?: readonly HarnessIssue[];
 }
@@ -160,10 +180,11 @@ export interface FixtureOptions {
 export function buildReport(options: FixtureOptions = {}): Report {
   const tests = options.tests ?? fixtureTests();
   const strict = options.strict ?? false;
+  const profileAdvisory = options.profileAdvisory ?? false;
   const errors = options.errors ?? [];
-  const assessed = assess(loadRegistry(), tests, errors, { strict, scopeRoles: ['payee', 'operator'] });
+  const assessed = assess(loadRegistry(), tests, errors, { strict, profileAdvisory, scopeRoles: ['payee', 'operator'] });
   return {
-    schema_version: 2,
+    schema_version: REPORT_SCHEMA_VERSION,
     verdict: assessed.verdict,
     run: {
       suite_version: '0.1.0',
@@ -182,7 +203,7 @@ export function buildReport(options: FixtureOptions = {}): Report {
       duration_ms: 4321,
       node_version: 'v20.11.1',
       strict,
-      profile_advisory: false,
+      profile_advisory: profileAdvisory,
       allow_partial: false,
       selection: { only: [], roles: [] },
       command: ['cpr-conformance', 'run', '--target', 'target.yaml', '--seed', '42'],
