@@ -702,6 +702,15 @@ const CATALOGUE = [
     description: "the payee's retrieval token is the SHA-256 of the request's request_id, cut to 128 bits: well-formed, unique, and computable by anyone who has seen the invoice",
     catches: ['PRF-TOK-1'],
   },
+  // ---------------------------------------------------------- a SHOULD, and only that
+  // A legal configuration the spec advises against: a conformant run reports it as a warning.
+  {
+    name: 'payee-token-lifetime-20-minutes',
+    family: 'retrieval-token',
+    role: 'payee',
+    description: 'the payee gives its retrieval tokens a 20-minute lifetime, and says so in its config: honoured, but above the 15 minutes the spec recommends (a SHOULD)',
+    catches: ['TOK-EXP-2'],
+  },
 ] as const satisfies readonly MutantSpec[];
 
 export type MutantName = (typeof CATALOGUE)[number]['name'];

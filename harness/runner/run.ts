@@ -14,7 +14,8 @@ import { randomBytes } from 'node:crypto';
 import { PROFILE_ID } from '../../profile/signing.ts';
 import { loadRegistry } from '../../profile/registry.ts';
 import { HarnessError } from '../errors.ts';
-import { assess, decidingLevel, exitCodeOf, type ExitCode, type Report, type TestResult, writeAllReports } from '../report/index.ts';
+import { assess, decidingLevel, exitCodeOf, type ExitCode, type Report, type TestResult, warningJudge, writeAllReports } from '../report/index.ts';
+import { shownOutcome } from '../report/wording.ts';
 import { REPORT_SCHEMA_VERSION, type HarnessIssue, type TargetDescription } from '../report/model.ts';
 import { scopeRoles, suiteCatalogue } from './catalogue.ts';
 import type { Role } from '../../profile/registry.ts';
@@ -181,7 +182,9 @@ async function executePlan(
         terminal.line(
           `cpr-conformance ${SUITE_VERSION} (${PROFILE_ID}) — ${countOf(plan, 'scenario')} scenario(s) and ${countOf(plan, 'property')} propert${countOf(plan, 'property') === 1 ? 'y' : 'ies'} against ${description.name}${repeat > 1 ? `, each ${repeat} times` : ''}${run.estimate !== undefined ? `, shard ${options.shard}: ${run.estimate}` : ''}`,
         );
-        const counts = { passed: 0, failed: 0, skipped: 0, 'not-applicable': 0, error: 0 };
+        const counts = { passed: 0, failed: 0, warning: 0, skipped: 0, 'not-applicable': 0, error: 0 };
+        // Each result judged as the report will judge it, so a warning is never shown as a failure.
+        const judge = warningJudge(loadRegistry(), options);
         const ran = await runPlan(plan, scenarioTarget(target.target), {
           seed,
           ...(options.propertyRuns !== undefined ? { propertyRuns: options.propertyRuns } : {}),
@@ -193,8 +196,9 @@ async function executePlan(
           },
           interrupts,
           onResult: (result) => {
-            counts[result.status]++;
-            terminal.progress(counts.passed + counts.failed + counts.skipped + counts['not-applicable'] + counts.error, plan.length, result, counts);
+            const judged = judge(result);
+            counts[shownOutcome(judged)]++;
+            terminal.progress(Object.values(counts).reduce((sum, n) => sum + n, 0), plan.length, judged, counts);
           },
         });
         terminal.endProgress();

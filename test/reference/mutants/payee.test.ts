@@ -193,6 +193,15 @@ const PROBES: Record<MutantOfRole<'payee'>, Probe> = {
     correct: false,
     mutant: true,
   },
+  'payee-token-lifetime-20-minutes': {
+    observes: 'the configured token lifetime, and how long a token lives (seconds)',
+    async observe(payee) {
+      const { token_expires_at } = await ibanRequest(payee);
+      return [payee.config.token_lifetime_seconds, (parseTimestamp(token_expires_at)! - Date.UTC(2026, 0, 1)) / 1000];
+    },
+    correct: [300, 300],
+    mutant: [1200, 1200],
+  },
   'payee-request-id-upper-case': {
     observes: 'whether request_id is a canonical lower-case UUID',
     observe: async (payee) => isUuid((await ibanRequest(payee)).request_id),
