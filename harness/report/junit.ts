@@ -14,11 +14,20 @@ import { observedFailure } from './aggregate.ts';
 
 export function junitXml(report: Report): string {
   const suites = groupByFile(report.tests);
-  const totals = counts(report.tests);
+  const totals = { ...counts(report.tests), tests: report.tests.length + report.errors.length, errors: counts(report.tests).errors + report.errors.length };
   const lines = [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="cpr-conformance" ${countAttributes(totals, report.run.duration_ms)} timestamp=${attr(report.run.started_at)}>`,
   ];
+  // What went wrong with the run as a whole (an interrupt, an unreachable role, a view that
+  // could not be written) is no test's: CI tabs see it as errors of a suite of its own.
+  if (report.errors.length > 0) {
+    lines.push(`  <testsuite name="cpr-conformance run" tests="${report.errors.length}" failures="0" errors="${report.errors.length}" skipped="0" time="0" timestamp=${attr(report.run.started_at)}>`);
+    for (const issue of report.errors) {
+      lines.push(`    <testcase classname="cpr-conformance run" name=${attr(issue.code)} time="0">`, `      <error message=${attr(`${issue.code}: ${issue.message.split('\n')[0]}`)} type=${attr(issue.code)}>${text(issue.message)}</error>`, '    </testcase>');
+    }
+    lines.push('  </testsuite>');
+  }
   for (const [file, tests] of suites) {
     const time = tests.reduce((sum, t) => sum + t.duration_ms, 0);
     lines.push(`  <testsuite name=${attr(file)} ${countAttributes(counts(tests), time)} timestamp=${attr(report.run.started_at)}>`);
