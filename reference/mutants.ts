@@ -350,6 +350,20 @@ const CATALOGUE = [
     catches: ['CPP-DEPTH-1', 'PRF-BOUND-1'],
   },
   {
+    name: 'op-depth-unchecked',
+    family: 'cashpack-errors',
+    role: 'operator',
+    description: 'the Operator has no depth check: a chain grows past max_chain_depth and CHAIN_DEPTH_EXCEEDED is never returned',
+    catches: ['CPP-DEPTH-1'],
+  },
+  {
+    name: 'op-depth-checked-first',
+    family: 'cashpack-errors',
+    role: 'operator',
+    description: 'renew judges the chain depth before the bearer and the digest, so a pack at max_chain_depth gets CHAIN_DEPTH_EXCEEDED whoever renews it with whatever digest',
+    catches: ['PRF-ORDER-1', 'CPP-BRR-1', 'CPP-CHN-2'],
+  },
+  {
     name: 'op-expiry-min-off-by-one',
     family: 'cashpack-errors',
     role: 'operator',
