@@ -47,6 +47,7 @@ export {
 } from './cashpack.ts';
 export {
   MALFORMED_KINDS,
+  MAX_BODY_BYTES,
   malformedBody,
   type MalformedBody,
   type MalformedBodyConstraints,

@@ -115,7 +115,7 @@ function because(tests: readonly TestResult[]): string {
 
 function firstLine(text: string): string {
   const line = text.split('\n')[0]!;
-  return line.length > 200 ? `${line.slice(0, 200)}…` : line;
+  return line.length > 400 ? `${line.slice(0, 400)}…` : line;
 }
 
 function list(ids: readonly string[]): string {
