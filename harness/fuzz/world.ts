@@ -11,6 +11,7 @@ import { createSigningKey, type CashPack, type PolicyDocument, type SigningKey }
 import type { WireRequest } from '../adapters/types.ts';
 import type { CommandSpec } from './spec.ts';
 import { ExchangeLog, jsonRequest, type FuzzClient, type Reply } from './client.ts';
+import type { CauseKind } from './cause.ts';
 import { HarnessFault, Mismatch } from './mismatch.ts';
 import { assetKey, OperatorModel, type CashpackMessage, type ModelPolicy } from './model.ts';
 
@@ -253,9 +254,10 @@ export class World {
   /**
    * Reads the balances through test control and compares them with the model;
    * the checks are added to the last scenario step, where a scenario makes them.
-   * `by.label` names the command; it is read only when a balance differs.
+   * `by` names the command and the request kind a difference is charged to;
+   * both are read only when a balance differs.
    */
-  async checkBalances(model: FuzzModel, by: { readonly label: string }, requirement: string, redeemers: boolean): Promise<void> {
+  async checkBalances(model: FuzzModel, by: { readonly label: string; readonly op: CauseKind }, requirement: string, redeemers: boolean): Promise<void> {
     const step = this.script.at(-1);
     if (!step) throw new TypeError('a balance check follows a step');
     const early = this.early;
@@ -285,12 +287,13 @@ export class World {
       const reply = replies[i]!;
       // Unlike setup, an error answer here is a finding: state the model says is
       // well-formed (a negative balance, say) made the implementation fail.
-      if (reply.status !== 200 || !reply.body || typeof reply.body !== 'object') {
-        throw new Mismatch({ command: by.label, what: read.what, expected: read.expected, actual: { status: reply.status, body: reply.text.slice(0, 300) }, requirement });
-      }
+      const differs = (actual: unknown, difference: string) => new Mismatch({ command: by.label, what: read.what, expected: read.expected, actual, requirement, cause: { requirement, kind: by.op, what: read.what, difference } });
+      if (reply.status !== 200 || !reply.body || typeof reply.body !== 'object') throw differs({ status: reply.status, body: reply.text.slice(0, 300) }, `read answered ${reply.status}`);
       const body = reply.body as Record<string, unknown>;
       const actual = Object.fromEntries(Object.keys(read.expected).map((k) => [k, body[k]]));
-      if (Object.entries(read.expected).some(([k, v]) => actual[k] !== v)) throw new Mismatch({ command: by.label, what: read.what, expected: read.expected, actual, requirement });
+      // Which members differ, not by how much: the amounts are the run's own.
+      const members = Object.entries(read.expected).flatMap(([k, v]) => (actual[k] !== v ? [k] : []));
+      if (members.length > 0) throw differs(actual, `${members.join(', ')} differ${members.length === 1 ? 's' : ''}`);
     });
   }
 }
