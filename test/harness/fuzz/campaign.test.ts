@@ -55,7 +55,7 @@ describe('the stateful fuzzer', () => {
     expect(stdout).toContain('seed 7');
     expect(stdout).toContain('nothing found');
     expect(stdout.trim().split('\n').at(-1)).toMatch(/^\d+ ops\/s$/);
-  }, 60_000);
+  }, 120_000);
 
   // One fault at a time; the seed is fixed so the test explores the same sequences every time.
   // With lanes, what is found is one world's history: a sequential run of its own that replays alone.
@@ -161,10 +161,10 @@ describe('the stateful fuzzer', () => {
   }, 40_000);
 
   it('finds nothing in the reference with 3 lanes: concurrency alone makes no difference', async () => {
-    const result = await runCampaign({ operator: referenceRole, seed: 21, lanes: 3, budget: { kind: 'runs', runs: 20 }, outDir: join(dir, 'lanes-clean'), targetName: 'reference' });
+    const result = await runCampaign({ operator: referenceRole, seed: 21, lanes: 3, budget: { kind: 'runs', runs: 12 }, outDir: join(dir, 'lanes-clean'), targetName: 'reference' });
     expect(result.failure).toBeUndefined();
-    expect(result.runs).toBe(20);
-  }, 60_000);
+    expect(result.runs).toBe(12);
+  }, 120_000);
 
   it('reports a failure that does not come back as FLAKY, with its files', async () => {
     const faulty = await startFaultyOperator('replay-store-once');
