@@ -406,6 +406,13 @@ const CATALOGUE = [
     catches: ['CPP-IDN-1', 'PRF-IDN-1', 'PRF-BOUND-1'],
   },
   {
+    name: 'op-expiry-applied-on-read',
+    family: 'cashpack-lifecycle',
+    role: 'operator',
+    description: "an expired pack's funds return to the Principal only when something reads the pack or the balance: a Lock Request for them right after the expiry instant is refused INSUFFICIENT_BALANCE",
+    catches: ['CPP-EXP-2', 'PRF-LIFE-1'],
+  },
+  {
     name: 'op-identity-level-exclusive',
     family: 'cashpack-errors',
     role: 'operator',

@@ -391,6 +391,17 @@ const PROBES: Record<MutantOfRole<'operator'>, Probe> = {
     correct: 'EXPIRED',
     mutant: 'ACTIVE',
   },
+  'op-expiry-applied-on-read': {
+    observes: 'a Lock Request for the whole balance at the expiry instant of a pack that locked it, nothing read in between',
+    fixture: { balance: '100' },
+    async observe(f) {
+      await f.issuePack({ amount: '100', requested_expiry: f.clock.now() + HOUR_MS });
+      f.clock.advance(3600);
+      return answer(await f.issue(f.lockRequest({ amount: '100' })));
+    },
+    correct: 200,
+    mutant: 'INSUFFICIENT_BALANCE',
+  },
   'op-cancel-releases-funds': {
     observes: "the Principal's balance once its pack of 100 is cancelled",
     fixture: { balance: '1000' },
