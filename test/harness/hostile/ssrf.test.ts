@@ -106,6 +106,8 @@ describe('the reference paying application\'s allow-list', () => {
     ['https://PAYEE.example/cpr/x', ['payee.example'], true],
     ['https://payee.example.evil/cpr/x', ['payee.example'], false],
     ['https://[::1]:8443/cpr/x', ['[::1]:8443'], true],
+    ['https://[::1]:8443/cpr/x', ['[0:0:0:0:0:0:0:1]:8443'], true],
+    ['https://[::1]:8443/cpr/x', ['[::2]'], false],
     ['https://127.0.0.2:8443/cpr/x', [], false],
   ])('%s against %j: %s', (url, allowed, expected) => {
     expect(hostAllowed(new URL(url), checkAllowedHosts(allowed))).toBe(expected);
