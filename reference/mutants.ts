@@ -732,6 +732,17 @@ const CATALOGUE = [
     description: 'the payee gives its retrieval tokens a 20-minute lifetime, and says so in its config: honoured, but above the 15 minutes the spec recommends (a SHOULD)',
     catches: ['TOK-EXP-2'],
   },
+  // ------------------------------------------------ a URI of the right shape, not the right URI
+  // A pattern written for the shape of a URI passes it, and resolving it stops at the
+  // harness's own host guard (a harness error); only comparing it, as a URI, with the
+  // one the payee's advertised base URL gives catches it.
+  {
+    name: 'payee-endpoint-host-renamed',
+    family: 'delivery',
+    role: 'payee',
+    description: "the payee writes its URIs' endpoint with another name for its own host (localhost where the base URL it advertises has 127.0.0.1): the same server, but not its base URL",
+    catches: ['DLV-QR-1', 'PRF-URI-1'],
+  },
 ] as const satisfies readonly MutantSpec[];
 
 export type MutantName = (typeof CATALOGUE)[number]['name'];

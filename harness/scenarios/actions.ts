@@ -10,6 +10,7 @@ import { IDENTITY_LEVELS, isIdentityLevel } from '../../profile/control.ts';
 import type { Role } from '../../profile/registry.ts';
 import { buildLockRequest, buildRedemption, buildRenewal, createSigningKey, operatorKeyOf, type CashPack, type PolicyDocument, type PubkeyDocument } from '../../profile/cashpack/index.ts';
 import { TransportError, type WireRequest } from '../adapters/types.ts';
+import { refusedDeliveryUri } from '../target/host-guard.ts';
 import { StepError, type HttpResult, type ScenarioContext } from './context.ts';
 import { jsonRequest, send } from './http.ts';
 import { Params } from './params.ts';
@@ -132,7 +133,11 @@ export const ACTION_IMPLEMENTATIONS: Readonly<Record<Exclude<ActionName, 'repeat
 
   'app-read': async (ctx, p) => {
     const input = p.nested('input')!;
-    if (input.choice('kind', APP_INPUT_KINDS) === 'file') {
+    const kind = input.choice('kind', APP_INPUT_KINDS);
+    // The harness's own guard, decided from its own allow-list: never the target's answer.
+    const refused = kind === 'uri' && ctx.target.hostGuard !== undefined ? refusedDeliveryUri(input.text('uri'), ctx.target.hostGuard) : undefined;
+    if (refused !== undefined) throw new StepError('error', refused, 'HARNESS_HOST_NOT_ALLOWED');
+    if (kind === 'file') {
       const dir = mkdtempSync(join(tmpdir(), 'cpr-conformance-'));
       const path = join(dir, 'request.json');
       writeFileSync(path, input.text('content'));

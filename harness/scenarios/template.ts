@@ -120,7 +120,7 @@ export const FUNCTIONS: Readonly<Record<string, (...args: unknown[]) => unknown>
    */
   share: (amount, parts) => {
     const [whole, n] = [wholeNumber(amount), wholeNumber(parts)];
-    if (whole === undefined || whole < 1n || n === undefined || n < 1n) throw new TypeError('share() takes an amount (a whole number of at least 1) and a number of parts (at least 1)');
+    need(whole !== undefined && whole >= 1n && n !== undefined && n >= 1n, 'share() takes an amount (a whole number of at least 1) and a number of parts (at least 1)');
     const share = whole / n;
     return (share > 1n ? share : 1n).toString();
   },

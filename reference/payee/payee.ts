@@ -155,7 +155,14 @@ function timestamp(faults: Faults, ms: number): string {
 /** PROFILE.md §8.1: `std-cpr://<token>?endpoint=<percent-encoded base URL>`. */
 function qrUriOf(faults: Faults, token: string, baseUrl: string): string {
   if (faults.has('payee-endpoint-unencoded')) return `std-cpr://${token}?endpoint=${baseUrl}`; // mutant: the endpoint as is
+  if (faults.has('payee-endpoint-host-renamed')) return buildQrUri(token, renamedHost(baseUrl)); // mutant: another name for the host
   return buildQrUri(token, baseUrl);
+}
+
+/** Mutant payee-endpoint-host-renamed: localhost for an address (127.0.0.1 for localhost), the rest as it is. */
+function renamedHost(baseUrl: string): string {
+  const { hostname } = new URL(baseUrl);
+  return baseUrl.replace(`//${hostname}`, `//${hostname === 'localhost' ? '127.0.0.1' : 'localhost'}`);
 }
 
 /** PROFILE.md §8.1: absent when the URI would exceed 2 048 bytes. */

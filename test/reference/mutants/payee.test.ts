@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { isUuid, parseTimestamp } from '../../../profile/index.ts';
-import { buildQrUri, codePoints, decodeQrPng, findPayerMembers } from '../../../profile/cpr/index.ts';
+import { buildQrUri, codePoints, decodeQrPng, findPayerMembers, parseDeliveryUri } from '../../../profile/cpr/index.ts';
 import { Clock } from '../../../reference/clock.ts';
 import type { RefResponse } from '../../../reference/http/types.ts';
 import { MUTANTS, faultsFor, type Faults, type MutantOfRole } from '../../../reference/mutants.ts';
@@ -96,6 +96,15 @@ const PROBES: Record<MutantOfRole<'payee'>, Probe> = {
     },
     correct: 'absent',
     mutant: expect.stringMatching(/^\d{4} bytes$/),
+  },
+  'payee-endpoint-host-renamed': {
+    observes: "the host of qr_uri's endpoint (the base URL's is payee.test)",
+    observe: async (payee) => {
+      const parsed = parseDeliveryUri((await ibanRequest(payee)).qr_uri);
+      return parsed.kind === 'token' ? new URL(parsed.endpoint).host : parsed.kind;
+    },
+    correct: 'payee.test',
+    mutant: 'localhost',
   },
   'payee-endpoint-unencoded': {
     observes: 'whether qr_uri carries the percent-encoded endpoint',
