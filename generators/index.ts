@@ -11,6 +11,7 @@ export {
   type ValidCprConstraints,
 } from './cpr.ts';
 export { CPR_MUTATIONS, brokenCpr, type BrokenCpr, type BrokenCprConstraints, type CprMutation, type MutationResult } from './cpr-broken.ts';
+export { legalBaseUrl, type BaseUrlConstraints, type BaseUrlHostKind, type LegalBaseUrl } from './base-url.ts';
 export {
   DELIVERY_DEFECTS,
   deepLink,
@@ -47,6 +48,7 @@ export {
 } from './cashpack.ts';
 export {
   MALFORMED_KINDS,
+  MAX_BODY_BYTES,
   malformedBody,
   type MalformedBody,
   type MalformedBodyConstraints,

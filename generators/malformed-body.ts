@@ -15,8 +15,10 @@
 //
 // parseIJson rejects every `json` body; `schema` bodies are valid I-JSON that
 // validateMessage rejects; `http` bodies are otherwise valid messages. Every body
-// but the oversize ones is at most maxBodyBytes, and every body but the
-// wrong-content-type ones is sent as application/json.
+// but the wrong-content-type ones is sent as application/json. The size is
+// judged first (PROFILE.md §5 step 1): whatever else is wrong, a body larger than
+// maxBodyBytes expects 413 PAYLOAD_TOO_LARGE, so the bodies serve every limit a
+// policy may set, the smallest included.
 import fc from 'fast-check';
 import { validLockRequest, validRedemption, validRenewal, type CashpackMessageKind } from './cashpack.ts';
 
@@ -64,7 +66,7 @@ export interface MalformedBody {
 export interface MalformedBodyConstraints {
   /** The message the bodies are derived from. @defaultValue 'lock-request' (POST /v1/cashpack/issue) */
   readonly message?: CashpackMessageKind;
-  /** The body limit (policy max_body_bytes), an integer from 8 192 to 16 777 216. @defaultValue 65536 */
+  /** The body limit (policy max_body_bytes), an integer from 1 to 16 777 216. @defaultValue 65536 */
   readonly maxBodyBytes?: number;
   /** Only these kinds. @defaultValue every kind */
   readonly kinds?: readonly MalformedKind[];
@@ -130,8 +132,8 @@ const MAKERS: Readonly<Record<MalformedKind, Maker>> = {
   oversize: (_doc, text, max) =>
     fc.integer({ min: 1, max: 4096 }).map((over) => {
       // White space between tokens is valid JSON: only the size is wrong.
-      const pad = max + over - utf8(text).length;
-      return { bytes: utf8(`{${' '.repeat(Math.max(1, pad))}${text.slice(1)}`), description: `a valid body of ${max + over} bytes (limit ${max})` };
+      const bytes = utf8(`{${' '.repeat(Math.max(1, max + over - utf8(text).length))}${text.slice(1)}`);
+      return { bytes, description: `a valid body of ${bytes.length} bytes (limit ${max})` };
     }),
   'wrong-content-type': (_doc, text) => fc.constantFrom(...WRONG_TYPES).map((type) => ({ bytes: utf8(text), contentType: type, description: `a valid body sent as ${type}` })),
   truncated: (_doc, text) => fc.integer({ min: 1, max: text.length - 1 }).map((n) => ({ bytes: utf8(text.slice(0, n)), description: `the first ${n} of ${text.length} bytes` })),
@@ -237,14 +239,23 @@ const MAKERS: Readonly<Record<MalformedKind, Maker>> = {
     })),
 };
 
+/** The largest body limit the bodies are made for: an oversize body is made in memory. */
+export const MAX_BODY_BYTES = 16_777_216;
+
+const ANSWERS = {
+  tooLarge: { expectedStatus: 413, code: 'PAYLOAD_TOO_LARGE' },
+  mediaType: { expectedStatus: 415, code: 'UNSUPPORTED_MEDIA_TYPE' },
+  malformed: { expectedStatus: 400, code: 'MALFORMED_REQUEST' },
+} as const satisfies Record<string, Pick<MalformedBody, 'expectedStatus' | 'code'>>;
+
 /** Malformed request bodies (see the header). Throws RangeError at construction for a bad constraint. */
 export function malformedBody(constraints: MalformedBodyConstraints = {}): fc.Arbitrary<MalformedBody> {
   const { message = 'lock-request', maxBodyBytes = 65_536, kinds = MALFORMED_KINDS } = constraints;
   if (!['lock-request', 'renew-request', 'redeem-request'].includes(message)) {
     throw new RangeError(`malformedBody: constraints.message must be lock-request, renew-request or redeem-request, got ${String(message)}`);
   }
-  if (typeof maxBodyBytes !== 'number' || !Number.isInteger(maxBodyBytes) || maxBodyBytes < 8192 || maxBodyBytes > 16_777_216) {
-    throw new RangeError(`malformedBody: constraints.maxBodyBytes must be an integer from 8192 to 16777216, got ${String(maxBodyBytes)}`);
+  if (typeof maxBodyBytes !== 'number' || !Number.isInteger(maxBodyBytes) || maxBodyBytes < 1 || maxBodyBytes > MAX_BODY_BYTES) {
+    throw new RangeError(`malformedBody: constraints.maxBodyBytes must be an integer from 1 to ${MAX_BODY_BYTES}, got ${String(maxBodyBytes)}`);
   }
   if (!Array.isArray(kinds) || kinds.length === 0 || kinds.some((k) => !(MALFORMED_KINDS as readonly string[]).includes(k))) {
     throw new RangeError(`malformedBody: constraints.kinds must be a non-empty subset of ${MALFORMED_KINDS.join(', ')}, got ${JSON.stringify(kinds)}`);
@@ -255,18 +266,19 @@ export function malformedBody(constraints: MalformedBodyConstraints = {}): fc.Ar
     .tuple(fc.constantFrom<MalformedKind>(...kinds), cases.map((c) => c.message as Json), fc.constantFrom(...JSON_TYPES))
     .chain(([kind, doc, jsonType]) =>
       MAKERS[kind](doc, JSON.stringify(doc), maxBodyBytes).map((made): MalformedBody => {
-        const layer = LAYER[kind];
-        const http = layer === 'http';
+        // Too large is judged before anything else is read (PROFILE.md §5 step 1).
+        const tooLarge = made.bytes.length > maxBodyBytes;
+        const layer = tooLarge ? 'http' : LAYER[kind];
+        const answer = tooLarge || kind === 'oversize' ? ANSWERS.tooLarge : kind === 'wrong-content-type' ? ANSWERS.mediaType : ANSWERS.malformed;
         return {
           bytes: made.bytes,
           contentType: made.contentType ?? jsonType,
           kind,
           layer,
-          expectedStatus: kind === 'oversize' ? 413 : kind === 'wrong-content-type' ? 415 : 400,
-          code: kind === 'oversize' ? 'PAYLOAD_TOO_LARGE' : kind === 'wrong-content-type' ? 'UNSUPPORTED_MEDIA_TYPE' : 'MALFORMED_REQUEST',
-          requirement: http ? 'PRF-HTTP-1' : layer === 'json' ? 'PRF-JSON-1' : 'PRF-MSG-1',
+          ...answer,
+          requirement: layer === 'http' ? 'PRF-HTTP-1' : layer === 'json' ? 'PRF-JSON-1' : 'PRF-MSG-1',
           message,
-          description: made.description,
+          description: tooLarge && kind !== 'oversize' ? `${made.description}, in ${made.bytes.length} bytes: over the limit of ${maxBodyBytes}, which is judged first` : made.description,
         };
       }),
     );

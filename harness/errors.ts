@@ -60,6 +60,11 @@ export const ERRORS = {
     hint: "the test's reason names the step and the answer; check the target's /_control/ interface and well-known documents",
   },
   HARNESS_ADAPTER_PROTOCOL: { scopes: ['test'], summary: 'a module or process adapter broke its contract: an answer the harness cannot read', hint: 'harness/ADAPTERS.md gives the contract; the reason quotes what came' },
+  HARNESS_HOST_NOT_ALLOWED: {
+    scopes: ['test', 'run'],
+    summary: "the harness's own paying application was not let follow a delivery URI: its endpoint names a host the target file does not (the payee's base URL under another name, say), so the test did not observe it: never a conformance result",
+    hint: 'the message names the refused host: if it is the payee, name the payee by it in the target file, or allow it with --allow-host HOST[:PORT]',
+  },
   HARNESS_INTERNAL: { scopes: ['command', 'test', 'run'], summary: 'a defect of the harness: an exception it did not expect', hint: 'please report it with the command and the message' },
   INTERRUPTED: { scopes: ['run'], summary: 'the run was interrupted (Ctrl-C or SIGTERM): the results are partial', hint: 'run again to completion for a verdict' },
   REPORT_SHARDS_MISSING: { scopes: ['run'], summary: 'report merge was given fewer shards than the run was split into', hint: 'merge every shard: cpr-conformance report merge DIR-1 ... DIR-n' },

@@ -350,6 +350,20 @@ const CATALOGUE = [
     catches: ['CPP-DEPTH-1', 'PRF-BOUND-1'],
   },
   {
+    name: 'op-depth-unchecked',
+    family: 'cashpack-errors',
+    role: 'operator',
+    description: 'the Operator has no depth check: a chain grows past max_chain_depth and CHAIN_DEPTH_EXCEEDED is never returned',
+    catches: ['CPP-DEPTH-1'],
+  },
+  {
+    name: 'op-depth-checked-first',
+    family: 'cashpack-errors',
+    role: 'operator',
+    description: 'renew judges the chain depth before the bearer and the digest, so a pack at max_chain_depth gets CHAIN_DEPTH_EXCEEDED whoever renews it with whatever digest',
+    catches: ['PRF-ORDER-1', 'CPP-BRR-1', 'CPP-CHN-2'],
+  },
+  {
     name: 'op-expiry-min-off-by-one',
     family: 'cashpack-errors',
     role: 'operator',
@@ -390,6 +404,13 @@ const CATALOGUE = [
     role: 'operator',
     description: 'a redeemer one level below required_identity_level is accepted (REDEEMER_NOT_IDENTIFIED off by one)',
     catches: ['CPP-IDN-1', 'PRF-IDN-1', 'PRF-BOUND-1'],
+  },
+  {
+    name: 'op-expiry-applied-on-read',
+    family: 'cashpack-lifecycle',
+    role: 'operator',
+    description: "an expired pack's funds return to the Principal only when something reads the pack or the balance: a Lock Request for them right after the expiry instant is refused INSUFFICIENT_BALANCE",
+    catches: ['CPP-EXP-2', 'PRF-LIFE-1'],
   },
   {
     name: 'op-identity-level-exclusive',
@@ -701,6 +722,26 @@ const CATALOGUE = [
     role: 'payee',
     description: "the payee's retrieval token is the SHA-256 of the request's request_id, cut to 128 bits: well-formed, unique, and computable by anyone who has seen the invoice",
     catches: ['PRF-TOK-1'],
+  },
+  // ---------------------------------------------------------- a SHOULD, and only that
+  // A legal configuration the spec advises against: a conformant run reports it as a warning.
+  {
+    name: 'payee-token-lifetime-20-minutes',
+    family: 'retrieval-token',
+    role: 'payee',
+    description: 'the payee gives its retrieval tokens a 20-minute lifetime, and says so in its config: honoured, but above the 15 minutes the spec recommends (a SHOULD)',
+    catches: ['TOK-EXP-2'],
+  },
+  // ------------------------------------------------ a URI of the right shape, not the right URI
+  // A pattern written for the shape of a URI passes it, and resolving it stops at the
+  // harness's own host guard (a harness error); only comparing it, as a URI, with the
+  // one the payee's advertised base URL gives catches it.
+  {
+    name: 'payee-endpoint-host-renamed',
+    family: 'delivery',
+    role: 'payee',
+    description: "the payee writes its URIs' endpoint with another name for its own host (localhost where the base URL it advertises has 127.0.0.1): the same server, but not its base URL",
+    catches: ['DLV-QR-1', 'PRF-URI-1'],
   },
 ] as const satisfies readonly MutantSpec[];
 

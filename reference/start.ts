@@ -1,10 +1,15 @@
 // Starts the reference implementation of all three roles on loopback: one HTTPS
 // origin (payee, operator, test control) with a certificate from a throw-away CA,
-// and a plaintext listener that never serves a CPR.
+// and a plaintext listener that never serves a CPR. Served under a base path,
+// every route of every role is under it: the base URL is `https://host:port/path`
+// and each path the profile names is relative to it (PROFILE.md §8.1, §12).
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { endpointProblem, normalizeUri } from '../profile/cpr/index.ts';
+import { problemResponse } from './http/respond.ts';
 import { Clock } from './clock.ts';
 import { createControlHandler } from './control.ts';
 import { listen, MAX_BODY_BYTES, type Listening } from './http/server.ts';
@@ -16,7 +21,14 @@ import { createPlaintextRouter, createRouter } from './router.ts';
 import { createTlsMaterial, type TlsMaterial } from './tls.ts';
 
 export interface ReferenceOptions {
+  /** Address to listen on (an IPv4 or IPv6 address, or a name); default 127.0.0.1. The certificate names it too. */
   readonly host?: string;
+  /**
+   * A path every route is served under, e.g. `/shops/acme%20gmbh` (percent-encoded
+   * as in a URL, no trailing slash); the root when absent. The base URL the
+   * payee advertises, and the `endpoint` of its URIs, end with it.
+   */
+  readonly basePath?: string;
   /** HTTPS port; 0 (the default) picks a free one. */
   readonly port?: number;
   /** Plaintext port; 0 picks a free one, null disables the listener. */
@@ -38,7 +50,7 @@ export interface ReferenceOptions {
 }
 
 export interface RunningReference {
-  /** The HTTPS base URL of every role. */
+  /** The HTTPS base URL of every role, with the base path. */
   readonly url: string;
   readonly plaintextUrl: string | undefined;
   readonly tls: TlsMaterial;
@@ -54,12 +66,13 @@ export interface RunningReference {
 
 export async function startReference(options: ReferenceOptions = {}): Promise<RunningReference> {
   const host = options.host ?? '127.0.0.1';
+  const basePath = checkBasePath(options.basePath ?? '');
   const faults = faultsFor(options.mutant);
   const clock = new Clock();
   if (options.freezeClock) clock.freeze();
   // Built before any port is bound: a bad policy fails without leaving listeners open.
   const operator = createOperator({ clock, faults, ...(options.policy ? { policy: options.policy } : {}), ...(options.seed !== undefined ? seeded(options.seed) : {}) });
-  const tls = await createTlsMaterial();
+  const tls = await createTlsMaterial(certificateNames(host));
   const dir = mkdtempSync(join(tmpdir(), 'cpr-reference-'));
   const caFile = join(dir, 'ca.pem');
   writeFileSync(caFile, tls.ca);
@@ -83,23 +96,26 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
   const payee = createPayee({
     clock,
     faults,
-    baseUrl: secure.url,
-    ...(plain ? { plaintextBaseUrl: plain.url } : {}),
+    baseUrl: secure.url + basePath,
+    ...(plain ? { plaintextBaseUrl: plain.url + basePath } : {}),
     ...(options.tokenLifetimeSeconds !== undefined ? { tokenLifetimeSeconds: options.tokenLifetimeSeconds } : {}),
     ...(options.requestValiditySeconds !== undefined ? { requestValiditySeconds: options.requestValiditySeconds } : {}),
   });
-  plainRouter = createPlaintextRouter(payee.handler);
-  router = createRouter({
-    payee: payee.handler,
-    operator: operator.serve,
-    control: createControlHandler(clock),
-    controlEnabled: options.controlEnabled ?? true,
-    ...(options.controlToken !== undefined ? { controlToken: options.controlToken } : {}),
-  });
+  plainRouter = underBasePath(basePath, createPlaintextRouter(payee.handler));
+  router = underBasePath(
+    basePath,
+    createRouter({
+      payee: payee.handler,
+      operator: operator.serve,
+      control: createControlHandler(clock),
+      controlEnabled: options.controlEnabled ?? true,
+      ...(options.controlToken !== undefined ? { controlToken: options.controlToken } : {}),
+    }),
+  );
 
   return {
-    url: secure.url,
-    plaintextUrl: plain?.url,
+    url: secure.url + basePath,
+    plaintextUrl: plain === undefined ? undefined : plain.url + basePath,
     tls,
     caFile,
     clock,
@@ -117,4 +133,39 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
 function seeded(seed: string): { signingSeed: Uint8Array; idSeed: Uint8Array } {
   const derive = (label: string) => new Uint8Array(createHash('sha256').update(`cpr-conformance reference ${label}\n${seed}`).digest());
   return { signingSeed: derive('signing key'), idSeed: derive('pack ids') };
+}
+
+/** A base path as a URL writes it: '' (or '/') or `/segment...`, no trailing slash, query or fragment (PROFILE.md §8.1). Throws TypeError otherwise. */
+function checkBasePath(path: string): string {
+  if (path === '/') return '';
+  const problem = path === '' ? undefined : !path.startsWith('/') ? 'it must start with "/"' : endpointProblem(`https://reference.invalid${path}`);
+  if (problem !== undefined) throw new TypeError(`basePath ${JSON.stringify(path)}: ${problem.replace(/^the endpoint /, '')}`);
+  return path;
+}
+
+/** The path a request names, normalised as a URI (RFC 3986 §6.2.2: `%7e` is `~`, `%2f` is `%2F`). */
+function normalPath(path: string): string {
+  const origin = 'https://reference.invalid';
+  return normalizeUri(origin + path).slice(origin.length);
+}
+
+/** Routes only requests under the base path, with the base path taken off; anything else is NOT_FOUND. */
+function underBasePath(basePath: string, handler: Handler): Handler {
+  if (basePath === '') return handler;
+  const prefix = normalPath(basePath);
+  return (request) => {
+    const path = normalPath(request.path);
+    if (!path.startsWith(`${prefix}/`)) return problemResponse('NOT_FOUND', `nothing is served at ${request.path}: this implementation is served under ${basePath}`);
+    return handler({ ...request, path: path.slice(prefix.length) });
+  };
+}
+
+/** The certificate covers loopback by name and address (localhost, 127.0.0.1, ::1) and the address listened on. */
+function certificateNames(host: string): { dns: string[]; ip: string[] } {
+  const dns = ['localhost'];
+  const ip = ['127.0.0.1', '::1'];
+  const bare = host.replace(/^\[(.*)\]$/, '$1');
+  if (isIP(bare) === 0) dns.push(bare);
+  else ip.push(bare);
+  return { dns: [...new Set(dns)], ip: [...new Set(ip)] };
 }

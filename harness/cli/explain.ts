@@ -17,7 +17,7 @@ const SCOPE_WORDS: Readonly<Record<ErrorScope, string>> = {
   run: "a run's errors[] in report.json",
 };
 import { readReport } from '../report/index.ts';
-import { atStep } from '../report/wording.ts';
+import { atStep, shownOutcome, WARNING_MEANING } from '../report/wording.ts';
 
 const EXPLAIN_HELP = `Usage: cpr-conformance explain ID [--report FILE]
 
@@ -100,16 +100,18 @@ function inReport(id: string, file: string): string[] {
     const basis = requirement.basis === undefined ? '' : requirement.basis === 'policy' ? " (by the target's published policy: no gap in coverage)" : " (by the spec's condition: no gap in coverage)";
     out.push(`  ${requirement.id}: ${requirement.status}${basis}${requirement.deciding ? ' (deciding)' : ' (not deciding in that run)'}`);
     if (requirement.reason) out.push(`  why: ${requirement.reason}`);
+    if (requirement.status === 'warning') out.push(`  a warning, not a failure: ${WARNING_MEANING}`);
     for (const testId of requirement.tests) {
       const t = report.tests.find((x) => x.id === testId);
-      if (t) out.push(`    ${t.id}  ${t.status}${t.basis ? ` (${t.basis})` : ''}${t.error_code ? ` ${t.error_code}` : ''}${t.reason ? `: ${t.reason.split('\n')[0]!.slice(0, 300)}` : ''}`);
+      if (t) out.push(`    ${t.id}  ${shownOutcome(t)}${t.basis ? ` (${t.basis})` : ''}${t.error_code ? ` ${t.error_code}` : ''}${t.reason ? `: ${t.reason.split('\n')[0]!.slice(0, 300)}` : ''}`);
       for (const left of (t?.not_evaluated ?? []).filter((n) => n.requirement === requirement.id)) out.push(`      not evaluated: ${left.check} at step ${left.step ?? '?'}, after ${left.after} saw another answer`);
     }
     return out;
   }
   const test = report.tests.find((t) => t.id === id);
   if (!test) return [...out, `  ${id} is not in that report (the run did not select it)`];
-  out.push(`  ${test.id}: ${test.status}${test.error_code ? ` ${test.error_code}` : ''}${test.known_failure ? ' (known failure)' : ''}`);
+  out.push(`  ${test.id}: ${shownOutcome(test)}${test.error_code ? ` ${test.error_code}` : ''}${test.known_failure ? ' (known failure)' : ''}`);
+  if (shownOutcome(test) === 'warning') out.push(`  a warning, not a failure: ${WARNING_MEANING}`);
   if (test.reason) out.push(`  why: ${test.reason}`);
   for (const c of test.checks.filter((x) => !x.passed)) out.push(`    failed check ${c.check} (${c.requirement})${atStep(c)}: ${c.message}`);
   out.push(`  rerun: ${test.rerun}`);

@@ -1,5 +1,5 @@
 // `cpr-conformance fuzz merge DIR...`: joins the shards of a campaign
-// (fuzz --shard i/n), each finding once (harness/fuzz/shards.ts).
+// (fuzz --shard i/n), each finding once by its cause (harness/fuzz/shards.ts).
 import { join, resolve } from 'node:path';
 import { campaignLines, mergeFuzzShards, writeMergedCampaign } from '../fuzz/shards.ts';
 import { createTerminal } from '../runner/terminal.ts';
@@ -12,9 +12,12 @@ const MERGE_HELP = `Usage: cpr-conformance fuzz merge DIR... [--out DIR]
 Joins the --out folders of the shards of one fuzzing campaign (fuzz --shard
 i/n, the same --seed, --lanes and budget) into --out DIR: fuzz.json (every
 shard's figures and the findings), summary.md (for a CI step summary) and the
-crash file and regression scenario of each finding. A finding that several
-shards shrank to the same minimal command sequence, for the same requirement,
-is kept once and names every shard that found it.
+crash file and regression scenario of every minimal sequence kept. Findings
+are merged by their cause (the requirement, the kind of request, what differed
+and how), not by their command sequences: a finding names every shard that
+found it and lists every distinct minimal sequence that showed it, the
+representative first (one that failed again when replayed, then the
+shortest).
 
 It refuses, writing nothing (FUZZ_SHARDS_MISSING, exit 2), until every shard
 of the campaign reported: a folder without fuzz-shard.json (its shard ended

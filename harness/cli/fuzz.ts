@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { join, relative, resolve } from 'node:path';
 import { PROFILE_ID } from '../../profile/index.ts';
 import type { HttpRole } from '../adapters/types.ts';
-import { createProgressDisplay, FUZZ_CAPABILITIES, MAX_LANES, runCampaign, type Budget } from '../fuzz/index.ts';
+import { causeText, createProgressDisplay, FUZZ_CAPABILITIES, MAX_LANES, runCampaign, type Budget } from '../fuzz/index.ts';
 import { resolveTarget, type ResolvedTarget, type TargetChoice } from '../runner/resolve-target.ts';
 import { createTerminal, type Terminal } from '../runner/terminal.ts';
 import { PROJECT_ROOT } from '../scenarios/load.ts';
@@ -22,10 +22,15 @@ Stateful model-based fuzzing of the Operator: random sequences of issue, renew,
 redeem, status, clock, cancel, resends, bursts of concurrent requests and
 interleavings, each answer compared with a model of PROFILE.md §5-§6 (status,
 problem code, chain digest, balances). Every model run starts from fresh state
-(a new Principal and new redeemers). A difference is shrunk to a minimal
-command sequence, replayed against fresh state once more (FLAKY when it does
-not fail again) and written as a crash file and a regression scenario. With
-no --target, the embedded reference implementation is fuzzed.
+(a new Principal and new redeemers). A difference is named by its cause: the
+first thing that differed (status, problem code, then the body), the
+requirement of the model's rule it concerns and the kind of request that
+carried it, whatever command sent it. It is shrunk to a minimal command
+sequence with the same cause, replayed against fresh state once more (FLAKY
+when it does not fail again), reduced to what the cause needs (each command,
+burst member and account that is not) and written as a crash file and a
+regression scenario. With no --target, the embedded reference implementation
+is fuzzed.
 
 The target needs the test-control capabilities provision, clock, balance and
 cancel (PROFILE.md §12).
@@ -46,6 +51,9 @@ Budget:
   --runs N              explore N model runs instead of a time budget
   --seed N              seed (default random, printed): the same seed explores
                         the same command sequences
+  --reduce-attempts N   runs the reduction after shrinking makes at most
+                        (default 100, 0 for none): each tries the finding
+                        without a command, a burst member or an account
   --lanes N             worlds per model run, driven concurrently (default 4,
                         1 to 16): each has its own accounts and packs, so a
                         run finds what N sequential runs would, while N
@@ -67,7 +75,7 @@ Output:
 fuzz merge DIR... joins the --out folders of the shards of one campaign into
 --out DIR (default reports/fuzz-merged): fuzz.json, summary.md and each
 finding's crash file and regression scenario, a finding found by several
-shards (the same minimal command sequence for the same requirement) once. It
+shards (the same cause, whatever sequences showed it) once. It
 refuses (FUZZ_SHARDS_MISSING, exit 2, nothing written) until every shard
 reported. Exit 0 nothing found, 1 findings.
 
@@ -93,6 +101,7 @@ export async function fuzz(argv: string[]): Promise<number> {
     runs: { type: 'string' },
     seed: { type: 'string' },
     lanes: { type: 'string' },
+    'reduce-attempts': { type: 'string' },
     shard: { type: 'string' },
     out: { type: 'string' },
     'request-timeout': { type: 'string' },
@@ -112,6 +121,7 @@ export async function fuzz(argv: string[]): Promise<number> {
   const seed = shard === undefined ? campaignSeed : shardSeeds(campaignSeed, shard.count)[shard.index - 1]!;
   const budget = shard === undefined ? campaignBudget : shardBudget(campaignBudget, shard.index, shard.count);
   const lanes = integerOption('fuzz', 'lanes', values.lanes, 1, MAX_LANES) ?? DEFAULT_LANES;
+  const reduceAttempts = integerOption('fuzz', 'reduce-attempts', values['reduce-attempts'], 0, 10_000);
   const choice = targetChoice(values, 'fuzz');
   const outDir = resolve(values.out ?? join(PROJECT_ROOT, 'reports', `fuzz-${uniqueStamp(new Date())}`));
   const terminal = createTerminal();
@@ -124,8 +134,8 @@ export async function fuzz(argv: string[]): Promise<number> {
     terminal.line(`cpr-conformance fuzz (${PROFILE_ID}) against ${opened.name}: ${shardText}seed ${seed}, ${lanes} lane${lanes === 1 ? '' : 's'}, budget ${budgetText}`);
     const progress = createProgressDisplay();
     const reproduce = ['cpr-conformance fuzz', `--seed ${seed}`, `--lanes ${lanes}`, ...targetArgs(values), budget.kind === 'runs' ? `--runs ${budget.runs}` : `--time ${budget.ms / 1000}`].join(' ');
-    const result = await runCampaign({ operator: opened.operator, seed, budget, lanes, outDir, targetName: opened.name, reproduce, onProgress: (p) => progress.update(p) }).finally(() => progress.end());
-    terminal.line(`${result.runs} model runs (${result.shrinks} more while shrinking), ${result.ops} HTTP operations in ${(result.elapsedMs / 1000).toFixed(1)} s`);
+    const result = await runCampaign({ operator: opened.operator, seed, budget, lanes, outDir, targetName: opened.name, reproduce, ...(reduceAttempts !== undefined ? { reduceAttempts } : {}), onProgress: (p) => progress.update(p) }).finally(() => progress.end());
+    terminal.line(`${result.runs} model runs (${result.shrinks} more while shrinking, ${result.reductions} while reducing), ${result.ops} HTTP operations in ${(result.elapsedMs / 1000).toFixed(1)} s`);
     if (shard !== undefined) {
       const record = writeShardRecord(outDir, { shard: shard.text, campaignSeed, lanes, budget: campaignBudget, target: opened.name }, result);
       terminal.line(`shard record: ${shown(record)} (join the shards with: cpr-conformance fuzz merge DIR...)`);
@@ -135,10 +145,12 @@ export async function fuzz(argv: string[]): Promise<number> {
       terminal.line('nothing found: every answer matched the model');
     } else {
       terminal.line(`${failure.flaky ? 'FLAKY' : 'FOUND'} ${failure.detail.requirement}: ${failure.message}`);
-      if (failure.flaky) terminal.line('  the shrunk counterexample did not fail again against fresh state: a race or hidden state; it is reported, not hidden');
+      if (failure.flaky) terminal.line('  the shrunk counterexample did not fail again with its cause against fresh state: a race or hidden state; it is reported, not hidden');
+      terminal.line(`  cause: ${causeText(failure.detail.cause)}`);
       terminal.line(`  expected: ${show(failure.detail.expected)}`);
       terminal.line(`  actual:   ${show(failure.detail.actual)}`);
-      terminal.line(`  minimal command sequence (${failure.commands.length}):`);
+      const reduced = failure.reduction.attempts > 0 ? `, reduced from ${failure.reduction.shrunk.length} in ${failure.reduction.attempts} run${failure.reduction.attempts === 1 ? '' : 's'}` : '';
+      terminal.line(`  minimal command sequence (${failure.commands.length}${reduced}):`);
       for (const c of failure.commands) terminal.line(`    ${c}`);
       terminal.line(`  seed ${seed}, path ${failure.path}`);
       terminal.line(`  crash file: ${shown(failure.crashFile)}`);
@@ -147,6 +159,7 @@ export async function fuzz(argv: string[]): Promise<number> {
       if (failure.regressionError) terminal.line(`  warning: the regression scenario does not load (a harness defect, please report it): ${failure.regressionError}`);
       terminal.line(`  replay: cpr-conformance replay ${shown(failure.regressionFile)}${targetArgs(values).length ? ` ${targetArgs(values).join(' ')}` : ''}`);
     }
+    for (const cause of result.otherCauses) terminal.line(`also seen while shrinking, not followed: ${causeText(cause)} (fuzz again once the finding is fixed)`);
     terminal.line(`${Math.round(result.opsPerSecond)} ops/s`);
     return failure ? EXIT.nonConformant : EXIT.conformant;
   } finally {

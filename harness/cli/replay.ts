@@ -3,7 +3,7 @@
 // a crash file (its command sequence runs once against fresh state, compared
 // with the model) or a regression scenario (run as `run --scenario` runs it).
 import { findRequirement } from '../../profile/registry.ts';
-import { readCrashFile, replayCrash } from '../fuzz/index.ts';
+import { causeText, readCrashFile, replayCrash, sameCause } from '../fuzz/index.ts';
 import { scenarioTarget } from '../runner/scenario-target.ts';
 import { createTerminal, type Terminal } from '../runner/terminal.ts';
 import { executeScenario } from '../scenarios/execute.ts';
@@ -16,8 +16,8 @@ import { targetChoice } from './target-options.ts';
 const REPLAY_HELP = `Usage: cpr-conformance replay FILE [options]
 
 Runs a fuzzer finding again and prints "fixed" or "still failing", with what
-was expected and what the target answered. FILE is what cpr-conformance fuzz
-wrote:
+was expected, what the target answered and the cause (whether it is still the
+crash file's). FILE is what cpr-conformance fuzz wrote:
   crash-<seed>.json       the minimal command sequence, run once against fresh
                           state and compared with the model
   regression-<seed>.yaml  the regression scenario (as run --scenario runs it)
@@ -61,6 +61,8 @@ export async function replay(argv: string[]): Promise<number> {
       }
       const d = outcome.detail!;
       terminal.line(`still failing: ${d.command}: ${d.what}`);
+      // Another cause than the crash file's is another fault: the one it was written for may be fixed.
+      terminal.line(`  cause: ${causeText(d.cause)}${sameCause(d.cause, crash.failure.cause) ? " (the crash file's)" : `, not the crash file's (${causeText(crash.failure.cause)})`}`);
       terminal.line(`  expected: ${show(d.expected)}`);
       terminal.line(`  actual:   ${show(d.actual)}`);
       terminal.line(`  requirement: ${d.requirement}${requirementSummary(d.requirement)}${d.rule ? ` (${d.rule})` : ''}`);

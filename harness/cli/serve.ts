@@ -16,11 +16,18 @@ trust material and clock mode, and runs until interrupted (Ctrl-C).
 
 One HTTPS origin serves every role: GET /cpr/<token>, the four /v1/cashpack
 endpoints, the two /.well-known documents and the /_control test-control
-interface (PROFILE.md §12). Its certificate comes from a CA generated at start-up;
-clients trust that CA (--ca-out writes it where you want it).
+interface (PROFILE.md §12). With --base-path every one of them is under that
+path, which the payee's base URL (and the endpoint of its URIs) then ends with.
+Its certificate comes from a CA generated at start-up and names localhost,
+127.0.0.1, ::1 and the --host address; clients trust that CA (--ca-out writes
+it where you want it).
 
 Options:
-  --host HOST               address to bind (default 127.0.0.1)
+  --host HOST               address to bind (default 127.0.0.1); an IPv6
+                            address such as ::1 gives https://[::1]:PORT
+  --base-path PATH          serve every route under PATH, percent-encoded as
+                            in a URL, e.g. /shops/acme%20gmbh or /pay/acme(eu)
+                            (default: the root)
   --port N                  HTTPS port (default 8443; 0 picks a free port)
   --plaintext-port N        plaintext port that refuses to serve CPRs, to test
                             spec §5.1.4 (default 8080; 0 picks a free port)
@@ -49,6 +56,7 @@ Options:
 export async function serve(argv: string[]): Promise<number> {
   const values = parse('serve', argv, {
     host: { type: 'string' },
+    'base-path': { type: 'string' },
     port: { type: 'string' },
     'plaintext-port': { type: 'string' },
     'no-plaintext': { type: 'boolean' },
@@ -96,6 +104,7 @@ function referenceOptions(values: ReturnType<typeof parse>): ReferenceOptions {
     port: integerOption('serve', 'port', values.port, 0, 65535) ?? 8443,
     plaintextPort: values['no-plaintext'] ? null : (integerOption('serve', 'plaintext-port', values['plaintext-port'], 0, 65535) ?? 8080),
     freezeClock: values['freeze-clock'] === true,
+    ...optional('basePath', values['base-path'] as string | undefined),
     controlEnabled: values['no-control'] !== true,
     ...optional('mutant', mutant),
     ...optional('seed', values.seed as string | undefined),
@@ -113,6 +122,9 @@ async function startOrExplain(options: ReferenceOptions): Promise<Awaited<Return
   } catch (error) {
     if (error instanceof PolicyError) {
       throw new HarnessError('CONFIG_INVALID', `--policy: ${error.errors.join('; ')}`, 'see the Operator Policy Document members in PROFILE.md §4.8');
+    }
+    if (error instanceof TypeError && error.message.startsWith('basePath ')) {
+      throw new HarnessError('USAGE_ERROR', `--base-path: ${error.message.replace(/^basePath /, '')}`, 'give a path as a URL writes it, starting with "/", without a trailing slash, query or fragment, e.g. --base-path /shops/acme%20gmbh');
     }
     const e = error as NodeJS.ErrnoException;
     if (e.code === 'EADDRINUSE' || e.code === 'EACCES' || e.code === 'EADDRNOTAVAIL') {

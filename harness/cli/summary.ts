@@ -2,7 +2,7 @@
 // to rerun it, and where the reports are.
 import type { Report } from '../report/model.ts';
 import { exitOf } from '../report/aggregate.ts';
-import { baselineNote, coverageLine, repeatNote, REQUIREMENT_STATUSES, stabilityText, VERDICT_MEANING } from '../report/wording.ts';
+import { baselineNote, coverageLine, repeatNote, REQUIREMENT_STATUSES, shownOutcome, stabilityText, VERDICT_MEANING, WARNING_MEANING } from '../report/wording.ts';
 import type { Terminal } from '../runner/terminal.ts';
 
 export function printSummary(report: Report, dir: string, terminal: Terminal): void {
@@ -15,7 +15,7 @@ export function printSummary(report: Report, dir: string, terminal: Terminal): v
   for (const t of report.tests.filter((t) => (t.status === 'failed' || t.status === 'error') && !wasNotRun(t))) {
     const known = t.known_failure ? ' (known failure)' : '';
     const flaky = t.repeat?.stability === 'flaky' ? ' (flaky)' : '';
-    terminal.line(`${t.status === 'failed' ? 'FAIL' : t.error_code === 'HARNESS_SETUP_FAILED' ? 'SETUP FAILED' : `ERROR${t.error_code ? ` ${t.error_code}` : ''}`}${flaky}${known} ${t.id} ${t.title}`);
+    terminal.line(`${label(t)}${flaky}${known} ${t.id} ${t.title}`);
     if (t.reason) terminal.line(`     ${t.reason.split('\n')[0]!.slice(0, 400)}`);
     const runs = stabilityText(t);
     if (runs !== undefined && !flaky) terminal.line(`     ${runs}`);
@@ -33,11 +33,11 @@ export function printSummary(report: Report, dir: string, terminal: Terminal): v
     const ids = report.coverage.untested_ids;
     terminal.line(`not exercised: ${ids.slice(0, 12).join(', ')}${ids.length > 12 ? ` and ${ids.length - 12} more` : ''} (why: cpr-conformance explain ID --report ${dir}/report.json)`);
   }
-  terminal.line(`tests: ${s.total} — ${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped, ${s.not_applicable} not applicable, ${s.error} errors`);
+  terminal.line(`tests: ${s.total} — ${s.passed} passed, ${s.failed} failed, ${s.warned} warnings, ${s.skipped} skipped, ${s.not_applicable} not applicable, ${s.error} errors`);
   const counted = REQUIREMENT_STATUSES.map((status) => [status, report.requirements.filter((r) => r.status === status).length] as const).filter(([status, n]) => n > 0 || status === 'passed' || status === 'failed');
   terminal.line(`requirements: ${report.requirements.length} — ${counted.map(([status, n]) => `${n} ${status.replace('-', ' ')}`).join(', ')}`);
   if (failed.length > 0) terminal.line(`failed: ${failed.map((r) => r.id).join(', ')}`);
-  if (warnings.length > 0) terminal.line(`warnings (SHOULD; --strict makes them failures): ${warnings.map((r) => r.id).join(', ')}`);
+  if (warnings.length > 0) terminal.line(`warnings: ${warnings.map((r) => r.id).join(', ')} — each ${WARNING_MEANING}`);
   if (uncovered.length > 0) terminal.line(`uncovered (no test covers them): ${uncovered.map((r) => r.id).join(', ')}`);
   const unobservable = report.requirements.filter((r) => r.unverifiable !== undefined && r.deciding).map((r) => r.id);
   if (unobservable.length > 0) terminal.line(`with a part no test can observe (see explain): ${unobservable.join(', ')}`);
@@ -50,6 +50,12 @@ export function printSummary(report: Report, dir: string, terminal: Terminal): v
   const exit = exitOf(report, report.run.allow_partial);
   terminal.line(`exit ${exit.code}: ${exit.because}`);
   terminal.line(`reports: ${dir}/ (report.json, junit.xml, summary.md, report.html, allure-results/)`);
+}
+
+/** How the closing lines name a test that did not pass. */
+function label(test: Report['tests'][number]): string {
+  if (test.status === 'error') return test.error_code === 'HARNESS_SETUP_FAILED' ? 'SETUP FAILED' : `ERROR${test.error_code ? ` ${test.error_code}` : ''}`;
+  return shownOutcome(test) === 'warning' ? 'WARN' : 'FAIL';
 }
 
 /** A test reported as an error without being run (guard.ts, or an unreachable target at the preflight). */

@@ -1,14 +1,19 @@
 // A fuzzing campaign: model runs (fc.asyncModelRun over fc.commands, each against
 // fresh state) until the time or run budget is spent or the model and the
-// implementation disagree. Then, in three phases:
+// implementation disagree. Then, in four phases:
 //
 //   explore  fc.check with endOnFailure, stopped by fast-check's
 //            interruptAfterTimeLimit and by our own deadline (a run in flight
 //            skips its remaining commands, so the campaign stops on time)
 //   shrink   fc.check again from the failing path ({ seed, path }), shrinking
-//            against the live target within its own bound
+//            against the live target within its own bound; a run counts as
+//            failing only with the finding's cause (cause.ts), so shrinking
+//            never slides from one fault to another
 //   replay   the shrunk counterexample once more against fresh state: a failure
-//            that does not come back is reported as FLAKY, never hidden
+//            that does not come back, with the same cause, is reported as
+//            FLAKY, never hidden
+//   reduce   the failing world's history reduced to what the cause needs
+//            (reduce.ts), within a count of runs
 //
 // and writes DIR/crash-<seed>.json and DIR/regression-<seed>.yaml. An
 // unreachable target or test control that refuses is a harness error (exit 2),
@@ -22,9 +27,11 @@ import { TransportError, type HttpRole } from '../adapters/types.ts';
 import { HarnessError } from '../errors.ts';
 import { FuzzClient, jsonRequest, type ExchangeTap } from './client.ts';
 import { commandsArbitrary, FuzzCommand } from './commands.ts';
-import { describe } from './spec.ts';
+import { describe, type CommandSpec } from './spec.ts';
 import { CRASH_FORMAT, crashJson, type CrashFile } from './crash.ts';
 import { HarnessFault, Mismatch, type MismatchDetail } from './mismatch.ts';
+import { causeKey, sameCause, type Cause } from './cause.ts';
+import { DEFAULT_REDUCE_ATTEMPTS, reduceFinding, type FailingRun } from './reduce.ts';
 import { modelPolicy } from './model.ts';
 import { regressionText, regressionYaml, type Reproduction } from './regression.ts';
 import { findRequirement } from '../../profile/registry.ts';
@@ -42,6 +49,8 @@ export interface CampaignOptions {
   readonly budget: Budget;
   /** Bound of the shrinking phase; default: half the time budget, at least 10 s and at most 120 s (30 s with a run budget). */
   readonly shrinkMs?: number;
+  /** Runs the reduction after shrinking makes at most (reduce.ts); default 100, 0 for none. */
+  readonly reduceAttempts?: number;
   /** Longest command sequence of one model run; default 30, and 90 per lane with more than one lane. */
   readonly maxCommands?: number;
   /**
@@ -62,7 +71,7 @@ export interface CampaignOptions {
   readonly progressIntervalMs?: number;
 }
 
-export type Phase = 'explore' | 'shrink' | 'replay' | 'done';
+export type Phase = 'explore' | 'shrink' | 'replay' | 'reduce' | 'done';
 
 export interface CampaignProgress {
   readonly phase: Phase;
@@ -70,6 +79,8 @@ export interface CampaignProgress {
   readonly runs: number;
   /** Model runs while shrinking. */
   readonly shrinks: number;
+  /** Runs of the reduction after shrinking. */
+  readonly reductions: number;
   /** HTTP operations sent. */
   readonly ops: number;
   readonly failures: number;
@@ -81,7 +92,10 @@ export interface FoundFailure {
   readonly flaky: boolean;
   readonly detail: MismatchDetail;
   readonly message: string;
+  /** The minimal command sequence: shrunk, then reduced. */
   readonly commands: readonly string[];
+  /** What the reduction did: its runs, and the sequence the shrinker had left it. */
+  readonly reduction: { readonly attempts: number; readonly shrunk: readonly string[] };
   readonly path: string;
   readonly crashFile: string;
   readonly regressionFile: string;
@@ -95,11 +109,14 @@ export interface CampaignResult {
   readonly seed: number;
   readonly runs: number;
   readonly shrinks: number;
+  readonly reductions: number;
   readonly ops: number;
   readonly elapsedMs: number;
   /** HTTP operations per second over the whole campaign. */
   readonly opsPerSecond: number;
   readonly failure?: FoundFailure;
+  /** Other causes runs failed with while shrinking and replaying: not followed, never hidden (each once). */
+  readonly otherCauses: readonly Cause[];
 }
 
 /** Most worlds one model run drives at once. */
@@ -122,8 +139,11 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRes
     deadline: budget.kind === 'time' ? started + budget.ms : Number.POSITIVE_INFINITY,
     runs: 0,
     shrinks: 0,
+    reductions: 0,
     failures: 0,
     fault: undefined,
+    cause: undefined,
+    otherCauses: new Map(),
     lastFailing: undefined,
     inflight: new Set(),
   };
@@ -131,6 +151,7 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRes
     phase: state.phase,
     runs: state.runs,
     shrinks: state.shrinks,
+    reductions: state.reductions,
     ops: context.client.ops,
     failures: state.failures,
     elapsedMs: performance.now() - started,
@@ -147,10 +168,12 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRes
       seed: options.seed,
       runs: state.runs,
       shrinks: state.shrinks,
+      reductions: state.reductions,
       ops: context.client.ops,
       elapsedMs,
       opsPerSecond: context.client.ops / Math.max(elapsedMs / 1000, 0.001),
       ...(failure ? { failure } : {}),
+      otherCauses: [...state.otherCauses.values()],
     };
   };
 
@@ -163,6 +186,7 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRes
     });
     await settle();
     if (!explore.failed || explore.counterexample === null) return finish(undefined);
+    state.cause = state.lastFailing?.detail.cause;
 
     state.phase = 'shrink';
     state.deadline = performance.now() + shrinkMs;
@@ -177,7 +201,12 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRes
 
     state.phase = 'replay';
     state.deadline = Number.POSITIVE_INFINITY;
-    return finish(await writeFindings(options, context, await replayFinding(context, state, explore, shrunk)));
+    const found = await replayFinding(context, state, explore, shrunk);
+
+    state.phase = 'reduce';
+    const shrunkCommands = found.failing.commands.map(describe);
+    const reduced = found.flaky ? { ...found.failing, attempts: 0 } : await reduce(context, state, found.failing, options.reduceAttempts ?? DEFAULT_REDUCE_ATTEMPTS);
+    return finish(await writeFindings(options, context, { ...found, failing: reduced, reduction: { attempts: reduced.attempts, shrunk: shrunkCommands } }));
   } finally {
     if (timer) clearInterval(timer);
     state.phase = 'done';
@@ -192,17 +221,24 @@ interface CampaignState {
   runs: number;
   shrinks: number;
   failures: number;
+  reductions: number;
   /** A harness fault: it ends the campaign. */
   fault: unknown;
-  lastFailing: { world: World; detail: MismatchDetail; message: string } | undefined;
+  /** The cause of the failure exploring found: shrinking and replaying follow it alone. */
+  cause: Cause | undefined;
+  /** Causes other than the finding's that runs failed with while shrinking or replaying, by key. */
+  readonly otherCauses: Map<string, Cause>;
+  lastFailing: FailingRun | undefined;
   readonly inflight: Set<Promise<void>>;
 }
 
 /**
  * The model run as a fast-check property: each run counts toward exploring or
- * shrinking, a Mismatch fails it, and a harness fault ends the campaign (every
- * later run passes at once, so nothing shrinks). `settle` waits for the runs a
- * time limit left in flight and rethrows a fault.
+ * shrinking, a Mismatch fails it (while shrinking, only a Mismatch with the
+ * finding's cause: one with another cause is noted and passes, so the shrinker
+ * never trades the finding for another), and a harness fault ends the campaign
+ * (every later run passes at once, so nothing shrinks). `settle` waits for the
+ * runs a time limit left in flight and rethrows a fault.
  */
 function campaignProperty(context: FuzzContext, state: CampaignState, lanes: number, maxCommands: number) {
   const halted = () => state.fault !== undefined || performance.now() >= state.deadline;
@@ -215,8 +251,9 @@ function campaignProperty(context: FuzzContext, state: CampaignState, lanes: num
       const record = await runOnce(context, setup, commands, halted);
       if (record.error === undefined) return;
       if (record.error instanceof Mismatch) {
+        if (!followed(state, record.error.detail.cause)) return;
         if (state.phase === 'explore') state.failures += 1;
-        state.lastFailing = { world: record.world!, detail: record.error.detail, message: record.error.message };
+        state.lastFailing = failingRun(record.world!, record.error);
       } else {
         state.fault ??= record.error;
       }
@@ -235,19 +272,41 @@ function campaignProperty(context: FuzzContext, state: CampaignState, lanes: num
   return { property, settle };
 }
 
+/** Whether a failure with this cause is the one the campaign follows: any while exploring, then the finding's alone (others are noted). */
+function followed(state: CampaignState, cause: Cause): boolean {
+  if (state.phase === 'explore' || state.cause === undefined || sameCause(cause, state.cause)) return true;
+  state.otherCauses.set(causeKey(cause), cause);
+  return false;
+}
+
+function failingRun(world: World, error: Mismatch): FailingRun {
+  return { setup: world.setup, commands: world.executed, world, detail: error.detail, message: error.message };
+}
+
 /**
  * Runs the smallest counterexample once more, from a fresh world: a finding
- * that does not fail again (or did not shrink) is flaky, and is written as such.
+ * that does not fail again with its cause (or did not shrink) is flaky, and is
+ * written as such.
  */
 async function replayFinding(context: FuzzContext, state: CampaignState, explore: fc.RunDetails<unknown>, shrunk: fc.RunDetails<unknown>) {
   const final = shrunk.failed && shrunk.counterexample !== null ? shrunk : explore;
   const [setup, commands] = final.counterexample as unknown as [RunSetup[], Iterable<FuzzCommand>];
   const replay = await runOnce(context, setup, fc.cloneIfNeeded(commands), () => false);
   if (replay.error !== undefined && !(replay.error instanceof Mismatch)) throw toHarnessError(replay.error);
-  const reproduced = replay.error instanceof Mismatch;
-  const failing = reproduced ? { world: replay.world!, detail: (replay.error as Mismatch).detail, message: (replay.error as Mismatch).message } : state.lastFailing;
+  const reproduced = replay.error instanceof Mismatch && followed(state, replay.error.detail.cause);
+  const failing = reproduced ? failingRun(replay.world!, replay.error as Mismatch) : state.lastFailing;
   if (!failing) throw new HarnessError('HARNESS_INTERNAL', 'a failure was found but no failing run was recorded');
-  return { setup: failing.world.setup, failing, flaky: !(reproduced && shrunk.failed), path: final.counterexamplePath ?? '', counterexample: fc.stringify(final.counterexample) };
+  return { failing, flaky: !(reproduced && shrunk.failed), path: final.counterexamplePath ?? '', counterexample: fc.stringify(final.counterexample) };
+}
+
+/** The reduction after shrinking (reduce.ts): each of its runs one world, sequential, from fresh state. */
+async function reduce(context: FuzzContext, state: CampaignState, failing: FailingRun, attempts: number) {
+  const run = (setup: RunSetup, commands: readonly CommandSpec[]) => runOnce(context, [setup], commands.map((spec) => new FuzzCommand(spec)), () => false);
+  try {
+    return await reduceFinding(run, failing, attempts, () => void state.reductions++);
+  } catch (error) {
+    throw toHarnessError(error);
+  }
 }
 
 const setupArbitrary: fc.Arbitrary<RunSetup> = fc.record({ balance: fc.constantFrom<BalanceChoice>('twice-max', 'max', 'small') });
@@ -306,10 +365,10 @@ export async function openContext(operator: HttpRole, tap?: ExchangeTap): Promis
 async function writeFindings(
   options: CampaignOptions,
   context: FuzzContext,
-  found: { setup: RunSetup; failing: { world: World; detail: MismatchDetail; message: string }; flaky: boolean; path: string; counterexample: string },
+  found: { failing: FailingRun; flaky: boolean; path: string; counterexample: string; reduction: FoundFailure['reduction'] },
 ): Promise<FoundFailure> {
   const { seed, outDir } = options;
-  const { world, detail, message } = found.failing;
+  const { world, detail, message, setup } = found.failing;
   const specs = world.executed;
   const commands = specs.map(describe);
   const reproduce = options.reproduce ?? `cpr-conformance fuzz --seed ${seed} --lanes ${options.lanes ?? 1}`;
@@ -326,9 +385,10 @@ async function writeFindings(
     flaky: found.flaky,
     target: options.targetName,
     policy: context.policyDocument,
-    setup: found.setup,
+    setup,
     commands: specs,
     commands_text: commands,
+    reduction: found.reduction,
     failure: { ...detail, message },
     exchanges: world.log.entries(),
     regression: regressionName,
@@ -352,6 +412,7 @@ async function writeFindings(
     detail,
     message,
     commands,
+    reduction: found.reduction,
     path: found.path,
     crashFile,
     regressionFile,

@@ -1,7 +1,10 @@
 // The crash file of a counterexample: the seed and fast-check's path, the minimal
 // command sequence as data (so `replay` can run it again), every request and
 // response of the replay against fresh state (bodies capped), and what the model
-// expected against what the implementation answered.
+// expected against what the implementation answered, with its cause (cause.ts).
+//
+// Format 2 added failure.cause, setup.without and reduction; a format 1 file
+// (no cause to follow) is refused with what to do.
 import { readFileSync } from 'node:fs';
 import type { PolicyDocument } from '../../profile/cashpack/index.ts';
 import { PROFILE_ID } from '../../profile/index.ts';
@@ -9,26 +12,28 @@ import { HarnessError } from '../errors.ts';
 import type { Exchange } from './client.ts';
 import { COMMAND_KINDS, type CommandSpec } from './spec.ts';
 import type { MismatchDetail } from './mismatch.ts';
-import type { BalanceChoice, RunSetup } from './world.ts';
+import { OPTIONAL_ACCOUNTS, type BalanceChoice, type RunSetup } from './world.ts';
 
-export const CRASH_FORMAT = 'cpr-conformance-fuzz-crash/1';
+export const CRASH_FORMAT = 'cpr-conformance-fuzz-crash/2';
 
 export interface CrashFile {
   readonly format: typeof CRASH_FORMAT;
   readonly profile: string;
   readonly seed: number;
-  /** fast-check's counterexample path: `fuzz --seed` with it reproduces the run. */
+  /** fast-check's counterexample path: `fuzz --seed` with it reproduces the shrunk run (before the reduction). */
   readonly path: string;
-  /** fast-check's rendering of the counterexample, with the commands' replayPath. */
+  /** fast-check's rendering of the shrunk counterexample, with the commands' replayPath. */
   readonly counterexample: string;
   /** True when the shrunk counterexample did not fail again against fresh state. */
   readonly flaky: boolean;
   readonly target: string;
   readonly policy: PolicyDocument;
   readonly setup: RunSetup;
-  /** The minimal command sequence, as data. */
+  /** The minimal command sequence, as data: shrunk, then reduced. */
   readonly commands: readonly CommandSpec[];
   readonly commands_text: readonly string[];
+  /** The reduction after shrinking (reduce.ts): its runs, and the failing world's sequence before it. */
+  readonly reduction: { readonly attempts: number; readonly shrunk: readonly string[] };
   readonly failure: MismatchDetail & { readonly message: string };
   /** Every request and response of the replay (or of the failing run, when flaky). */
   readonly exchanges: readonly Exchange[];
@@ -53,8 +58,13 @@ export function readCrashFile(file: string): CrashFile {
   }
   const crash = data as Partial<CrashFile> | null;
   const bad = (why: string) => new HarnessError('CONFIG_INVALID', `${file} is not a fuzzer crash file: ${why}`, 'give a crash-<seed>.json or regression-<seed>.yaml written by cpr-conformance fuzz');
-  if (!crash || typeof crash !== 'object' || crash.format !== CRASH_FORMAT) throw bad(`"format" must be ${CRASH_FORMAT}`);
+  if (!crash || typeof crash !== 'object') throw bad(`"format" must be ${CRASH_FORMAT}`);
+  if ((crash.format as string) === 'cpr-conformance-fuzz-crash/1') throw bad(`it is format 1, written before findings had a cause; run the campaign again (its seed is in the file), or replay regression-${String(crash.seed)}.yaml beside it`);
+  if (crash.format !== CRASH_FORMAT) throw bad(`"format" must be ${CRASH_FORMAT}`);
   if (!crash.setup || !BALANCES.includes(crash.setup.balance)) throw bad('"setup.balance" is missing or unknown');
+  if (crash.setup.without !== undefined && (!Array.isArray(crash.setup.without) || !crash.setup.without.every((a) => OPTIONAL_ACCOUNTS.includes(a)))) throw bad(`"setup.without" lists accounts among ${OPTIONAL_ACCOUNTS.join(', ')}`);
+  const cause = crash.failure?.cause;
+  if (!cause || typeof cause !== 'object' || !(['requirement', 'kind', 'what', 'difference'] as const).every((k) => typeof cause[k] === 'string')) throw bad('"failure.cause" must give requirement, kind, what and difference');
   if (!Array.isArray(crash.commands) || crash.commands.length === 0) throw bad('"commands" must list the command sequence');
   for (const [i, c] of crash.commands.entries()) {
     if (!c || typeof c !== 'object' || !COMMAND_KINDS.includes((c as CommandSpec).kind)) throw bad(`commands[${i}] is not a fuzzer command`);

@@ -2,20 +2,36 @@
 // choices (choices.ts), building real signed requests (messages.ts) and
 // performing them (perform.ts); bursts and interleavings send concurrently.
 import fc from 'fast-check';
-import { parseTimestamp, toAmount } from '../../profile/index.ts';
+import { newUuid, parseTimestamp, toAmount } from '../../profile/index.ts';
 import type { CashPack } from '../../profile/cashpack/index.ts';
 import type { WireRequest } from '../adapters/types.ts';
 import { buildIssue, buildRedeem, buildRenew, ISSUE_PATH, REDEEM_PATH, RENEW_PATH } from './messages.ts';
 import { Mismatch } from './mismatch.ts';
-import { burstChecks, judge, judgeBurstAnswer, judgeConfirmation, judgePack, tally, type Ctx } from './judge.ts';
-import { depthOf, digestOf, type Decision, type IssueMessage, type Prediction, type RedeemMessage, type RedeemPrediction, type RenewMessage, type RenewPrediction } from './model.ts';
+import { answerKey, burstChecks, judge, judgeAnswer, judgeBurstAnswer, judgeConfirmation, judgePack, tally, type Ctx } from './judge.ts';
+import type { CauseKind } from './cause.ts';
+import type { Reply } from './client.ts';
+import { CONCURRENCY_RULES, depthOf, digestOf, type Decision, type IssueMessage, type OperatorModel, type Prediction, type RedeemMessage, type RedeemPrediction, type RenewMessage, type RenewPrediction } from './model.ts';
 import { LaneFailure, type Run, type RunModel } from './lanes.ts';
-import { control, FROZEN_AT, KEY, type FuzzModel, type World } from './world.ts';
+import { control, FROZEN_AT, KEY, type FuzzModel, type ScriptStep, type World } from './world.ts';
 import { CALLER_KEY, NEVER_A_DIGEST, createdAtField, datedOffset, identityOf, nameOfKey, pickPack, ref, resolveAdvance, resolveAmount, resolveExpiry, reusedId } from './choices.ts';
 import { performCancel, performIssue, performRedeem, performRenew, performStatus } from './perform.ts';
 import { type CommandKind, type CommandSpec, type InterleaveOp, describe } from './spec.ts';
 
-/** The label is only read when a comparison fails. */
+/** The request kind a command's differences are charged to, its balances after it included (cause.ts). */
+const OP_OF: { readonly [K in CommandKind]: (spec: Extract<CommandSpec, { kind: K }>, w: World) => CauseKind } = {
+  issue: () => 'issue',
+  renew: () => 'renew',
+  'renew-to-limit': () => 'renew',
+  redeem: () => 'redeem',
+  status: () => 'status',
+  advance: () => 'clock',
+  cancel: () => 'cancel',
+  replay: (spec, w) => w.sent[spec.message % Math.max(w.sent.length, 1)]?.message.kind ?? 'issue',
+  burst: (spec) => spec.op,
+  interleave: () => 'interleave',
+};
+
+/** The label and the request kind are only read when a comparison fails. */
 export function contextOf(spec: CommandSpec, m: FuzzModel, w: World): Ctx {
   return {
     m,
@@ -23,7 +39,45 @@ export function contextOf(spec: CommandSpec, m: FuzzModel, w: World): Ctx {
     get label() {
       return describe(spec);
     },
+    get op() {
+      return (OP_OF[spec.kind] as (spec: CommandSpec, w: World) => CauseKind)(spec, w);
+    },
   };
+}
+
+/** A status and problem code as tally counts them: "200", "409 INSTRUMENT_NOT_ACTIVE". */
+function predictedKey(outcome: Prediction<object>): string {
+  return outcome.ok ? '200' : `${outcome.status} ${outcome.code}`;
+}
+
+/**
+ * A burst of which the model says exactly one copy succeeds, once the answers
+ * are in: the winner's index. More than one 200 breaks the concurrency rule
+ * (CONCURRENCY_RULES); so does none, when every copy got what the model gives
+ * a loser (`losers`: nobody won a race one must win). A copy refused for
+ * anything else is judged as the request would be alone (`lone`) and named by
+ * its own rule: a burst never turns, say, an identity finding into a race.
+ */
+function winnerOf(ctx: Ctx, step: ScriptStep, op: keyof typeof CONCURRENCY_RULES, replies: readonly Reply[], lone: Prediction<object>, losers: () => ReadonlySet<string>): number {
+  const winners = replies.flatMap((r, i) => (r.status === 200 ? [i] : []));
+  if (winners.length === 1) return winners[0]!;
+  if (winners.length === 0) {
+    const lost = losers();
+    const other = replies.find((r) => !lost.has(answerKey(r)));
+    // A refusal where the model has the request succeed alone: this throws.
+    if (other) judgeAnswer(ctx, step, op, lone, other, { exactly_one: { status: 200 } });
+  }
+  const race = CONCURRENCY_RULES[op];
+  step.expect.push({ exactly_one: { status: 200 }, requirement: race.requirement });
+  throw new Mismatch({
+    command: ctx.label,
+    what: `${replies.length} concurrent ${op === 'issue' ? 'Lock Requests, each for more than half the balance' : `${op} requests of one pack`}`,
+    expected: 'exactly one 200',
+    actual: tally(replies),
+    requirement: race.requirement,
+    rule: race.rule,
+    cause: { requirement: race.requirement, kind: op, what: 'concurrent answers', difference: `exactly one 200 → ${winners.length === 0 ? 'none' : 'more than one'}` },
+  });
 }
 
 /**
@@ -53,19 +107,18 @@ async function issueBurst(copies: number, ctx: Ctx): Promise<void> {
 
   if (!first.ok) {
     const decisions = builds.map((b) => m.operator.issue(b.message));
-    step.expect.push(...burstChecks('issue', decisions.map((d) => d.outcome), 'CPP-BAL-1'));
+    step.expect.push(...burstChecks(decisions.map((d) => d.outcome), 'CPP-BAL-1'));
     decisions.forEach((d, i) => {
       judgeBurstAnswer(ctx, 'issue', d.outcome, replies[i]!);
       d.commit(undefined);
     });
     return w.checkBalances(m, ctx, 'CPP-BAL-1', false);
   }
-  const winners = replies.flatMap((r, i) => (r.status === 200 ? [i] : []));
-  if (winners.length !== 1) {
-    step.expect.push({ exactly_one: { status: 200 }, requirement: 'CPP-BAL-1' });
-    throw new Mismatch({ command: ctx.label, what: `${copies} concurrent Lock Requests, each for more than half the balance`, expected: 'exactly one 200', actual: tally(replies), requirement: 'CPP-BAL-1', rule: 'spec §1.2: funds are locked on issue; the balance covers one of them only' });
-  }
-  const winner = winners[0]!;
+  const winner = winnerOf(ctx, step, 'issue', replies, first, () => {
+    const after = m.operator.clone();
+    after.issue(builds[0]!.message).commit(newUuid());
+    return new Set(builds.slice(1).map((b) => predictedKey(after.issue(b.message).outcome)));
+  });
   const body = replies[winner]!.body as CashPack;
   // The model takes the winner first, then the others meet the balance it left.
   const decision = m.operator.issue(builds[winner]!.message);
@@ -76,7 +129,7 @@ async function issueBurst(copies: number, ctx: Ctx): Promise<void> {
     d.commit(undefined);
     return [{ i, d }];
   });
-  step.expect.push(...burstChecks('issue', [decision.outcome, ...losers.map(({ d }) => d.outcome)], 'CPP-BAL-1'));
+  step.expect.push(...burstChecks([decision.outcome, ...losers.map(({ d }) => d.outcome)], 'CPP-BAL-1'));
   for (const { i, d } of losers) judgeBurstAnswer(ctx, 'issue', d.outcome, replies[i]!);
   // The script names the winner by what it answered, not by its place in the burst.
   const won = w.capture();
@@ -261,7 +314,8 @@ export const EXECUTORS: { readonly [K in Exclude<CommandKind, 'advance'>]: Execu
       builds = Array.from({ length: spec.copies }, () => buildRenew(w, now, { pack: real.known, bearer, newBearer: nb, prevDigest: digestOf(pack) }));
       of = { do: 'renew', pack: ref(real.knownRef), bearer, new_bearer: newBearer, prev_chain_digest: ref(real.digestRefs.at(-1)!), beyond_limit: true };
     }
-    const decide = (message: RenewMessage | RedeemMessage): Decision<Prediction<object>> => (message.kind === 'renew' ? m.operator.renew(message) : m.operator.redeem(message));
+    const decideOn = (model: OperatorModel, message: RenewMessage | RedeemMessage): Decision<Prediction<object>> => (message.kind === 'renew' ? model.renew(message) : model.redeem(message));
+    const decide = (message: RenewMessage | RedeemMessage) => decideOn(m.operator, message);
     const first = decide(builds[0]!.message).outcome;
     const kind = spec.op;
     const step = w.step({ do: 'parallel', copies: spec.copies, of, as: capture });
@@ -272,12 +326,11 @@ export const EXECUTORS: { readonly [K in Exclude<CommandKind, 'advance'>]: Execu
     const replies = await Promise.all(builds.map((b) => w.send(b.request)));
 
     if (first.ok) {
-      const winners = replies.flatMap((r, i) => (r.status === 200 ? [i] : []));
-      if (winners.length !== 1) {
-        step.expect.push({ exactly_one: { status: 200 }, requirement: 'CPP-RACE-1' });
-        throw new Mismatch({ command: ctx.label, what: `${spec.copies} concurrent ${kind} requests of one pack`, expected: 'exactly one 200', actual: tally(replies), requirement: 'CPP-RACE-1', rule: 'PROFILE.md §5.1: of concurrent renewals or redemptions of one pack, exactly one succeeds' });
-      }
-      const winner = winners[0]!;
+      const winner = winnerOf(ctx, step, kind, replies, first, () => {
+        const after = m.operator.clone();
+        decideOn(after, builds[0]!.message).commit();
+        return new Set(builds.slice(1).map((b) => predictedKey(decideOn(after, b.message).outcome)));
+      });
       const message = builds[winner]!.message;
       // The model takes the winner first; the others then meet the state it left: INSTRUMENT_NOT_ACTIVE, or BEARER_MISMATCH for renewals.
       const decision = decide(message);
@@ -288,7 +341,7 @@ export const EXECUTORS: { readonly [K in Exclude<CommandKind, 'advance'>]: Execu
         d.commit();
         return [{ i, d }];
       });
-      step.expect.push(...burstChecks(kind, [decision.outcome, ...losers.map(({ d }) => d.outcome)], 'CPP-RACE-1'));
+      step.expect.push(...burstChecks([decision.outcome, ...losers.map(({ d }) => d.outcome)], 'CPP-RACE-1'));
       for (const { i, d } of losers) judgeBurstAnswer(ctx, kind, d.outcome, replies[i]!);
       const won = w.capture();
       const wonStep = w.step({ do: 'let', values: { [won]: `\${first_ok(${capture})}` } });
@@ -325,7 +378,7 @@ export const EXECUTORS: { readonly [K in Exclude<CommandKind, 'advance'>]: Execu
       }
     } else {
       const decisions = builds.map((b) => decide(b.message));
-      step.expect.push(...burstChecks(kind, decisions.map((d) => d.outcome), 'CPP-RACE-1'));
+      step.expect.push(...burstChecks(decisions.map((d) => d.outcome), 'CPP-RACE-1'));
       decisions.forEach((d, i) => {
         judgeBurstAnswer(ctx, kind, d.outcome, replies[i]!);
         d.commit();

@@ -3,23 +3,40 @@
 // the scenario language, into the step of the regression scenario
 // (world.script). So the regression checks everything the fuzzer checked, and
 // cannot pass where the fuzzer saw a difference. The first difference throws a
-// Mismatch with what was expected and what came.
+// Mismatch with what was expected and what came, and its cause (cause.ts): the
+// requirement of the model's rule it concerns, which the scenario's check then
+// names too.
 import { isDeepStrictEqual } from 'node:util';
 import { toAmount, type ProblemCode } from '../../profile/index.ts';
 import { recomputeChainDigest, validateMessage, verifyCashPack, verifyConfirmation, type CashPack, type MessageKind, type RedemptionConfirmation } from '../../profile/cashpack/index.ts';
 import type { Reply } from './client.ts';
-import { Mismatch, requirementOf } from './mismatch.ts';
-import type { Prediction } from './model.ts';
+import { answerDifference, type CauseKind } from './cause.ts';
+import { Mismatch } from './mismatch.ts';
+import { ENDPOINT_RULES, type Endpoint, type Prediction } from './model.ts';
 import type { FuzzModel, ScriptCheck, ScriptStep, World } from './world.ts';
 
-/** What a command runs with: its model, its world and its name (read only when a comparison fails). */
+/**
+ * What a command runs with: its model, its world, its name and the request
+ * kind a difference is charged to (both read only when a comparison fails).
+ */
 export interface Ctx {
   readonly m: FuzzModel;
   readonly w: World;
   readonly label: string;
+  readonly op: CauseKind;
 }
 
-type AnswerKind = Parameters<typeof requirementOf>[0];
+/** The same context, for the requests of one endpoint (a replay's, a burst's, one operation of an interleaving). */
+export function on(ctx: Ctx, op: CauseKind): Ctx {
+  return {
+    m: ctx.m,
+    w: ctx.w,
+    op,
+    get label() {
+      return ctx.label;
+    },
+  };
+}
 
 /** One comparison: the check in the scenario language, and whether it holds now. */
 interface Judgement {
@@ -32,13 +49,18 @@ interface Judgement {
   /** Whether it holds; equality of expected and actual when absent. */
   readonly holds?: boolean;
   readonly rule?: string;
+  /** The cause's `what` when it is not `what` itself (an answer's "status" or "problem code"). */
+  readonly differed?: string;
+  /** The cause's difference, in terms that do not depend on the run; "differs" when absent. */
+  readonly difference?: string;
 }
 
 /** Writes the check into the step, then makes it: the step records it whatever the outcome. */
 export function judge(ctx: Ctx, step: ScriptStep, j: Judgement): void {
   step.expect.push({ ...j.script, requirement: j.requirement });
   if (j.holds ?? isDeepStrictEqual(j.expected, j.actual)) return;
-  throw new Mismatch({ command: ctx.label, what: j.what, expected: j.expected, actual: j.actual ?? null, requirement: j.requirement, ...(j.rule ? { rule: j.rule } : {}) });
+  const cause = { requirement: j.requirement, kind: ctx.op, what: j.differed ?? j.what, difference: j.difference ?? 'differs' };
+  throw new Mismatch({ command: ctx.label, what: j.what, expected: j.expected, actual: j.actual ?? null, requirement: j.requirement, ...(j.rule ? { rule: j.rule } : {}), cause });
 }
 
 /** `actual` equals `expected`; in the scenario, `value` (a template) equals `to` (a template, or `expected` itself). */
@@ -48,17 +70,25 @@ export function judgeEqual(ctx: Ctx, step: ScriptStep, what: string, requirement
 
 /**
  * Status and problem code (PROFILE.md §11): a success is 200, a refusal is
- * application/problem+json with the predicted status and code.
+ * application/problem+json with the predicted status and code. A difference is
+ * named by the rule it concerns (cause.ts), and so is the scenario's check
+ * (`script`, when the step checks it otherwise: a burst's exactly one 200).
  */
-export function judgeAnswer(ctx: Ctx, step: ScriptStep, kind: AnswerKind, outcome: Prediction<object>, reply: Reply): void {
-  const requirement = requirementOf(kind, outcome);
+export function judgeAnswer(ctx: Ctx, step: ScriptStep, kind: Endpoint, outcome: Prediction<object>, reply: Reply, script?: ScriptCheck): void {
   const actual = answerOf(reply);
-  if (outcome.ok) {
-    judge(ctx, step, { what: `the ${kind} answer`, requirement, expected: { status: 200 }, actual, holds: reply.status === 200, script: { status: 200 } });
-    return;
-  }
-  const holds = reply.status === outcome.status && mediaType(reply) === 'application/problem+json' && actual.code === outcome.code;
-  judge(ctx, step, { what: `the ${kind} answer`, requirement, expected: { status: outcome.status, code: outcome.code }, actual, holds, script: { problem: outcome.code }, rule: outcome.rule });
+  const differs = answerDifference(kind, outcome, { status: reply.status, code: actual.code ?? undefined, contentType: mediaType(reply) });
+  const requirement = differs?.requirement ?? (outcome.ok ? ENDPOINT_RULES[kind].success : outcome.requirement);
+  const rule = differs?.rule ?? (outcome.ok ? undefined : outcome.rule);
+  judge(on(ctx, kind), step, {
+    what: `the ${kind} answer`,
+    requirement,
+    expected: outcome.ok ? { status: 200 } : { status: outcome.status, code: outcome.code },
+    actual,
+    holds: differs === undefined,
+    script: script ?? (outcome.ok ? { status: 200 } : { problem: outcome.code }),
+    ...(rule ? { rule } : {}),
+    ...(differs ? { differed: differs.what, difference: differs.difference } : {}),
+  });
 }
 
 /** A message valid against its profile schema (PROFILE.md §4). `at` is the value's template, the step's body when absent. */
@@ -159,11 +189,16 @@ function mediaType(reply: Reply): string | undefined {
   return reply.headers['content-type']?.split(';')[0]?.trim().toLowerCase();
 }
 
+/** An answer's status and problem code: "200", "409 INSTRUMENT_NOT_ACTIVE". */
+export function answerKey(reply: Reply): string {
+  return reply.status === 200 ? '200' : `${reply.status} ${String((reply.body as { code?: unknown } | undefined)?.code ?? '')}`.trim();
+}
+
 /** Answers counted by status and problem code: `{ "200": 1, "409 INSTRUMENT_NOT_ACTIVE": 4 }`. */
 export function tally(replies: readonly Reply[]): Record<string, number> {
   const out: Record<string, number> = {};
   for (const r of replies) {
-    const key = r.status === 200 ? '200' : `${r.status} ${String((r.body as { code?: unknown } | undefined)?.code ?? '')}`.trim();
+    const key = answerKey(r);
     out[key] = (out[key] ?? 0) + 1;
   }
   return out;
@@ -173,7 +208,7 @@ export function tally(replies: readonly Reply[]): Record<string, number> {
  * One answer of a burst, judged in process. A burst's step records its answers
  * together (burstChecks): which copy wins is the target's to choose.
  */
-export function judgeBurstAnswer(ctx: Ctx, kind: AnswerKind, outcome: Prediction<object>, reply: Reply): void {
+export function judgeBurstAnswer(ctx: Ctx, kind: Endpoint, outcome: Prediction<object>, reply: Reply): void {
   judgeAnswer(ctx, { fields: {}, expect: [] }, kind, outcome, reply);
 }
 
@@ -182,7 +217,7 @@ export function judgeBurstAnswer(ctx: Ctx, kind: AnswerKind, outcome: Prediction
  * exactly one 200 when one wins, and every answer one of the predicted statuses
  * with one of the predicted problem codes.
  */
-export function burstChecks(kind: AnswerKind, outcomes: readonly Prediction<object>[], requirement: string): ScriptCheck[] {
+export function burstChecks(outcomes: readonly Prediction<object>[], requirement: string): ScriptCheck[] {
   const refusals = outcomes.filter((o): o is Extract<Prediction<object>, { ok: false }> => !o.ok);
   const statuses = [...new Set(outcomes.map((o) => (o.ok ? 200 : o.status)))].sort();
   const codes = [...new Set(refusals.map((o) => o.code))].sort();
@@ -190,6 +225,6 @@ export function burstChecks(kind: AnswerKind, outcomes: readonly Prediction<obje
   const first = refusals[0];
   return [
     ...(won ? [{ exactly_one: { status: 200 }, requirement }] : []),
-    { all: { status: statuses.length === 1 ? statuses[0]! : statuses, ...(codes.length > 0 ? { problem: codes } : {}) }, requirement: won || !first ? requirement : requirementOf(kind, first) },
+    { all: { status: statuses.length === 1 ? statuses[0]! : statuses, ...(codes.length > 0 ? { problem: codes } : {}) }, requirement: won || !first ? requirement : first.requirement },
   ];
 }

@@ -136,12 +136,33 @@ export interface StatusQuery {
 
 // ---- Outcomes ----
 
+/** The endpoints the model predicts (PROFILE.md §5, §12 cancel). */
+export type Endpoint = 'issue' | 'renew' | 'redeem' | 'status' | 'cancel';
+
+/** A check of an endpoint as the profile states it: the answer when it fails and the requirement it proves. */
+export interface CheckRule {
+  /** Where the profile says so, e.g. "PROFILE.md §5 renew step 9". */
+  readonly rule: string;
+  readonly code: ProblemCode;
+  /** The requirement ID (suites/requirements.yaml) the check proves. */
+  readonly requirement: string;
+}
+
+/** A check and how the model decides it: why the input fails it, or undefined when it passes. */
+interface Check<I> extends CheckRule {
+  readonly fails: (input: I) => string | undefined;
+}
+
 interface Refusal {
   readonly ok: false;
   readonly status: number;
   readonly code: ProblemCode;
-  /** Where the profile says so, e.g. "PROFILE.md §5 renew step 9". */
+  /** Where the profile says so and why it applies, e.g. "PROFILE.md §5 renew step 9: prev_chain_digest is not the pack's chain_digest". */
   readonly rule: string;
+  /** The requirement of the check that decided (ENDPOINT_RULES). */
+  readonly requirement: string;
+  /** Its position in the endpoint's checks: every check before it passed. */
+  readonly at: number;
 }
 
 export type Prediction<T> = Refusal | ({ readonly ok: true; readonly status: 200 } & T);
@@ -167,9 +188,147 @@ export interface Decision<O, A = void> {
   commit(actual: A): void;
 }
 
-function refuse(code: ProblemCode, rule: string): Refusal {
-  return { ok: false, status: PROBLEM_STATUS[code], code, rule };
+/** The first check the input fails, in the table's order, as the refusal it answers; undefined when every check passes. */
+function firstFailing<I>(checks: readonly Check<I>[], input: I): Refusal | undefined {
+  for (let at = 0; at < checks.length; at++) {
+    const check = checks[at]!;
+    const why = check.fails(input);
+    if (why !== undefined) return { ok: false, status: PROBLEM_STATUS[check.code], code: check.code, rule: `${check.rule}: ${why}`, requirement: check.requirement, at };
+  }
+  return undefined;
 }
+
+/** PROFILE.md §6: from the check after the replay check on, a refused message's id is recorded too. */
+function recordsFrom(checks: readonly CheckRule[]): number {
+  return checks.findIndex((c) => c.code === 'DUPLICATE_ID') + 1;
+}
+
+// ---- The checks of each endpoint, in the profile's order (PROFILE.md §5) ----
+
+interface IssueInput {
+  readonly m: OperatorModel;
+  readonly msg: IssueMessage;
+  readonly principal: PrincipalState | undefined;
+}
+
+const issueStep = (n: number) => `PROFILE.md §5 issue step ${n}`;
+
+const ISSUE_CHECKS: readonly Check<IssueInput>[] = [
+  { rule: issueStep(2), code: 'INVALID_SIGNATURE', requirement: 'CPP-SIG-1', fails: ({ msg }) => (msg.signatureValid ? undefined : 'the Lock Request signature does not verify') },
+  { rule: issueStep(3), code: 'PRINCIPAL_UNKNOWN', requirement: 'CPP-PRN-1', fails: ({ principal }) => (principal ? undefined : 'principal_pk is not a registered Principal') },
+  { rule: issueStep(4), code: 'STALE_REQUEST', requirement: 'PRF-FRESH-1', fails: ({ m, msg }) => (m.fresh(msg.createdMs) ? undefined : 'created_at is outside the request window') },
+  { rule: issueStep(5), code: 'DUPLICATE_ID', requirement: 'CPP-RPL-1', fails: ({ m, msg }) => (m.remembers(msg.id) ? 'request_id was seen before' : undefined) },
+  { rule: issueStep(6), code: 'ASSET_NOT_SUPPORTED', requirement: 'PRF-ORDER-1', fails: ({ m, msg }) => (m.policy.assets.includes(msg.asset) ? undefined : 'the asset is not in the policy') },
+  { rule: issueStep(7), code: 'AMOUNT_EXCEEDS_LIMIT', requirement: 'CPP-LIM-1', fails: ({ m, msg }) => (msg.amount > m.policy.maxAmount ? `amount ${msg.amount} is above max_amount ${m.policy.maxAmount}` : undefined) },
+  {
+    rule: issueStep(8),
+    code: 'EXPIRY_INVALID',
+    requirement: 'CPP-EXP-1',
+    fails: ({ m, msg }) => {
+      const lifetimeMs = msg.expiryMs - m.now;
+      return lifetimeMs < m.policy.expiryMinSeconds * 1000 || lifetimeMs > m.policy.expiryMaxSeconds * 1000 ? `a lifetime of ${lifetimeMs / 1000} s is outside ${m.policy.expiryMinSeconds}..${m.policy.expiryMaxSeconds}` : undefined;
+    },
+  },
+  {
+    rule: issueStep(9),
+    code: 'INSUFFICIENT_BALANCE',
+    requirement: 'CPP-BAL-1',
+    fails: ({ msg, principal }) => {
+      const available = principal!.asset === msg.asset ? principal!.available : 0n;
+      return available < msg.amount ? `amount ${msg.amount} is above the available ${available}` : undefined;
+    },
+  },
+];
+
+interface BearerInput<M extends RenewMessage | RedeemMessage> {
+  readonly m: OperatorModel;
+  readonly msg: M;
+  readonly pack: PackState | undefined;
+}
+
+/** Renew and redeem steps 2–7 (§5 redeem: "as renew steps 1–7"). */
+function bearerChecks<M extends RenewMessage | RedeemMessage>(kind: M['kind']): Check<BearerInput<M>>[] {
+  const step = (n: number) => `PROFILE.md §5 ${kind} step ${n}`;
+  return [
+    { rule: step(2), code: 'INVALID_SIGNATURE', requirement: 'CPP-SIG-1', fails: ({ msg }) => (msg.packAuthentic ? undefined : "the presented cash-pack does not verify under the Operator's key") },
+    { rule: step(3), code: 'NOT_FOUND', requirement: 'PRF-AUTH-1', fails: ({ pack }) => (pack ? undefined : 'no pack has this pack_id') },
+    { rule: step(4), code: 'INVALID_SIGNATURE', requirement: 'CPP-SIG-1', fails: ({ msg }) => (msg.signatureValid ? undefined : `the ${kind} message signature does not verify`) },
+    { rule: step(5), code: 'STALE_REQUEST', requirement: 'PRF-FRESH-1', fails: ({ m, msg }) => (m.fresh(msg.createdMs) ? undefined : 'created_at is outside the request window') },
+    { rule: step(6), code: 'DUPLICATE_ID', requirement: 'CPP-RPL-1', fails: ({ m, msg }) => (m.remembers(msg.id) ? 'the id was seen before' : undefined) },
+    { rule: step(7), code: 'INSTRUMENT_NOT_ACTIVE', requirement: 'CPP-ACT-1', fails: ({ pack }) => (pack!.status === 'ACTIVE' ? undefined : `the pack is ${pack!.status}`) },
+  ];
+}
+
+const bearerMismatch = <M extends RenewMessage | RedeemMessage>(kind: M['kind']): Check<BearerInput<M>> => ({
+  rule: `PROFILE.md §5 ${kind} step 8`,
+  code: 'BEARER_MISMATCH',
+  requirement: 'CPP-BRR-1',
+  fails: ({ msg, pack }) => (msg.bearer === bearerOf(pack!) ? undefined : 'bearer_pk is not the current bearer'),
+});
+
+const RENEW_CHECKS: readonly Check<BearerInput<RenewMessage>>[] = [
+  ...bearerChecks<RenewMessage>('renew'),
+  bearerMismatch<RenewMessage>('renew'),
+  { rule: 'PROFILE.md §5 renew step 9', code: 'CHAIN_DIGEST_MISMATCH', requirement: 'CPP-CHN-2', fails: ({ msg, pack }) => (msg.prevDigest === digestOf(pack!) ? undefined : "prev_chain_digest is not the pack's chain_digest") },
+  { rule: 'PROFILE.md §5 renew step 10', code: 'CHAIN_DEPTH_EXCEEDED', requirement: 'CPP-DEPTH-1', fails: ({ m, pack }) => (depthOf(pack!) >= m.policy.maxChainDepth ? `the chain is at max_chain_depth ${m.policy.maxChainDepth}` : undefined) },
+];
+
+const REDEEM_CHECKS: readonly Check<BearerInput<RedeemMessage>>[] = [
+  ...bearerChecks<RedeemMessage>('redeem'),
+  bearerMismatch<RedeemMessage>('redeem'),
+  { rule: 'PROFILE.md §5 redeem step 9', code: 'REDEEMER_NOT_IDENTIFIED', requirement: 'CPP-IDN-1', fails: ({ m, msg }) => m.unidentified(msg) },
+];
+
+interface StatusInput {
+  readonly m: OperatorModel;
+  readonly caller: HttpIdentity;
+  readonly pack: PackState | undefined;
+}
+
+const STATUS_CHECKS: readonly Check<StatusInput>[] = [
+  {
+    rule: 'PROFILE.md §5 status',
+    code: 'UNAUTHENTICATED',
+    requirement: 'PRF-AUTH-1',
+    fails: ({ m, caller }) =>
+      caller.kind === 'none' ? 'no HTTP Message Signature'
+      : !m.withinWindow(caller.createdSeconds) ? 'created outside the window'
+      : !m.isAccount(caller.kid) ? 'keyid is not a registered account key'
+      : undefined,
+  },
+  { rule: 'PROFILE.md §5 status', code: 'FORBIDDEN', requirement: 'PRF-AUTH-1', fails: ({ m, caller, pack }) => (caller.kind === 'signed' && !m.isStaff(caller.kid) && pack?.principalKid !== caller.kid ? 'neither the issuing Principal nor the Operator' : undefined) },
+  { rule: 'PROFILE.md §5 status', code: 'NOT_FOUND', requirement: 'PRF-AUTH-1', fails: ({ pack }) => (pack ? undefined : 'unknown pack (asked by the Operator)') },
+];
+
+const CANCEL_CHECKS: readonly Check<PackState | undefined>[] = [
+  { rule: 'PROFILE.md §12 cancel', code: 'NOT_FOUND', requirement: 'PRF-CTL-1', fails: (pack) => (pack ? undefined : 'unknown pack') },
+  { rule: 'PROFILE.md §5.1', code: 'INSTRUMENT_NOT_ACTIVE', requirement: 'CPP-ACT-1', fails: (pack) => (pack!.status === 'ACTIVE' ? undefined : `the pack is ${pack!.status}, a terminal state`) },
+];
+
+/**
+ * Each endpoint's checks in the profile's order and the requirement its success
+ * proves: the rules the model decides by, so that a difference can be named by
+ * the rule it concerns (cause.ts).
+ */
+export const ENDPOINT_RULES: Readonly<Record<Endpoint, { readonly checks: readonly CheckRule[]; readonly success: string }>> = {
+  issue: { checks: ISSUE_CHECKS, success: 'CPP-ISS-1' },
+  renew: { checks: RENEW_CHECKS, success: 'CPP-RNW-1' },
+  redeem: { checks: REDEEM_CHECKS, success: 'CPP-RED-1' },
+  status: { checks: STATUS_CHECKS, success: 'CPP-STS-1' },
+  cancel: { checks: CANCEL_CHECKS, success: 'CPP-CAN-1' },
+};
+
+/**
+ * The model's concurrency rule for a burst of copies of one request, of which
+ * it says exactly one succeeds (spec §1.2, PROFILE.md §5.1): the requirement a
+ * burst that lets more or fewer succeed breaks, when its copies were refused
+ * for nothing but losing.
+ */
+export const CONCURRENCY_RULES: Readonly<Record<'issue' | 'renew' | 'redeem', { readonly requirement: string; readonly rule: string }>> = {
+  issue: { requirement: 'CPP-BAL-1', rule: 'spec §1.2: funds are locked on issue; the balance covers one of them only' },
+  renew: { requirement: 'CPP-RACE-1', rule: 'PROFILE.md §5.1: of concurrent renewals or redemptions of one pack, exactly one succeeds' },
+  redeem: { requirement: 'CPP-RACE-1', rule: 'PROFILE.md §5.1: of concurrent renewals or redemptions of one pack, exactly one succeeds' },
+};
 
 // ---- The model ----
 
@@ -267,7 +426,9 @@ export class OperatorModel {
 
   /** POST /v1/cashpack/issue. */
   issue(msg: IssueMessage): Decision<IssuePrediction, string | undefined> {
-    return this.decided(msg.id, this.decideIssue(msg), (_outcome, packId) => {
+    const refusal = firstFailing(ISSUE_CHECKS, { m: this, msg, principal: this.principals.get(msg.principalKid) });
+    const outcome: IssuePrediction = refusal ?? { ok: true, status: 200, amount: msg.amount, expiryMs: msg.expiryMs, initialBearer: msg.initialBearer };
+    return this.decided(msg.id, outcome, ISSUE_CHECKS, (_outcome, packId) => {
       if (packId === undefined) throw new TypeError('an issued pack needs the pack_id the Operator chose');
       const principal = this.principals.get(msg.principalKid)!;
       principal.available -= msg.amount;
@@ -294,29 +455,41 @@ export class OperatorModel {
 
   /** POST /v1/cashpack/renew. */
   renew(msg: RenewMessage): Decision<RenewPrediction> {
-    return this.decided(msg.id, this.decideRenew(msg), (outcome) => {
-      const pack = this.packs.get(msg.packId)!;
-      pack.digests.push(outcome.digest);
-      pack.bearers.push(msg.newBearer);
+    const pack = this.packs.get(msg.packId);
+    const refusal = firstFailing(RENEW_CHECKS, { m: this, msg, pack });
+    let outcome: RenewPrediction;
+    if (refusal) outcome = refusal;
+    else {
+      const signature = decodeB64urlFixed(msg.signature, 64);
+      if (!signature) throw new TypeError('a renewal signature is 64 bytes of strict base64url');
+      const digest = digestText(renewalDigest(readDigest(digestOf(pack!))!, msg.id, rawKey(msg.newBearer), signature));
+      outcome = { ok: true, status: 200, digest, depth: depthOf(pack!) + 1, bearer: msg.newBearer };
+    }
+    return this.decided(msg.id, outcome, RENEW_CHECKS, (success) => {
+      pack!.digests.push(success.digest);
+      pack!.bearers.push(msg.newBearer);
     });
   }
 
   /** POST /v1/cashpack/redeem. */
   redeem(msg: RedeemMessage): Decision<RedeemPrediction> {
-    return this.decided(msg.id, this.decideRedeem(msg), (outcome) => {
-      const pack = this.packs.get(msg.packId)!;
-      const principal = this.principals.get(pack.principalKid)!;
-      principal.locked -= pack.amount;
-      this.redeemers.get(outcome.redeemerKid)!.available += pack.amount;
-      pack.status = 'REDEEMED';
+    const pack = this.packs.get(msg.packId);
+    const refusal = firstFailing(REDEEM_CHECKS, { m: this, msg, pack });
+    const outcome: RedeemPrediction = refusal ?? { ok: true, status: 200, amount: pack!.amount, redeemerKid: msg.redeemerKid, digest: digestOf(pack!) };
+    return this.decided(msg.id, outcome, REDEEM_CHECKS, (success) => {
+      const principal = this.principals.get(pack!.principalKid)!;
+      principal.locked -= pack!.amount;
+      this.redeemers.get(success.redeemerKid)!.available += pack!.amount;
+      pack!.status = 'REDEEMED';
     });
   }
 
   /**
    * The decision on a signed message: committing records its id when the check
-   * order reached the replay step (`recorded`), and applies a success.
+   * order reached the replay step, and applies a success.
    */
-  private decided<T, A = void>(id: string, [outcome, recorded]: [Prediction<T>, boolean], apply: (success: Extract<Prediction<T>, { ok: true }>, actual: A) => void): Decision<Prediction<T>, A> {
+  private decided<T, A = void>(id: string, outcome: Prediction<T>, checks: readonly CheckRule[], apply: (success: Extract<Prediction<T>, { ok: true }>, actual: A) => void): Decision<Prediction<T>, A> {
+    const recorded = outcome.ok || outcome.at >= recordsFrom(checks);
     return {
       outcome,
       commit: (actual: A) => {
@@ -328,24 +501,15 @@ export class OperatorModel {
 
   /** GET /v1/cashpack/{pack_id}/status: 401, then 403, then 404 (§5 status). Reads change nothing. */
   status(query: StatusQuery): StatusPrediction {
-    const rule = 'PROFILE.md §5 status';
-    const caller = query.caller;
-    if (caller.kind === 'none') return refuse('UNAUTHENTICATED', `${rule}: no HTTP Message Signature`);
-    if (!this.withinWindow(caller.createdSeconds)) return refuse('UNAUTHENTICATED', `${rule}: created outside the window`);
-    if (!this.isAccount(caller.kid)) return refuse('UNAUTHENTICATED', `${rule}: keyid is not a registered account key`);
     const pack = this.packs.get(query.packId);
-    if (!this.staff.has(caller.kid) && pack?.principalKid !== caller.kid) return refuse('FORBIDDEN', `${rule}: neither the issuing Principal nor the Operator`);
-    if (!pack) return refuse('NOT_FOUND', `${rule}: unknown pack (asked by the Operator)`);
-    return { ok: true, status: 200, view: { status: pack.status, amount: pack.amount, expiryMs: pack.expiryMs, depth: depthOf(pack), digest: digestOf(pack) } };
+    const refusal = firstFailing(STATUS_CHECKS, { m: this, caller: query.caller, pack });
+    return refusal ?? { ok: true, status: 200, view: { status: pack!.status, amount: pack!.amount, expiryMs: pack!.expiryMs, depth: depthOf(pack!), digest: digestOf(pack!) } };
   }
 
   /** POST /_control/operator/packs/{pack_id}/cancel (§5.1, §12): ACTIVE → CANCELLED, locked → held. */
   cancel(packId: string): Decision<CancelPrediction> {
     const pack = this.packs.get(packId);
-    const outcome: CancelPrediction =
-      !pack ? refuse('NOT_FOUND', 'PROFILE.md §12 cancel: unknown pack')
-      : pack.status !== 'ACTIVE' ? refuse('INSTRUMENT_NOT_ACTIVE', `PROFILE.md §5.1: the pack is ${pack.status}, a terminal state`)
-      : { ok: true, status: 200 };
+    const outcome: CancelPrediction = firstFailing(CANCEL_CHECKS, pack) ?? { ok: true, status: 200 };
     return {
       outcome,
       commit: () => {
@@ -358,66 +522,24 @@ export class OperatorModel {
     };
   }
 
-  // -- The steps --
-
-  private decideIssue(msg: IssueMessage): [IssuePrediction, boolean] {
-    const step = (n: number) => `PROFILE.md §5 issue step ${n}`;
-    if (!msg.signatureValid) return [refuse('INVALID_SIGNATURE', step(2)), false];
-    const principal = this.principals.get(msg.principalKid);
-    if (!principal) return [refuse('PRINCIPAL_UNKNOWN', step(3)), false];
-    if (!this.fresh(msg.createdMs)) return [refuse('STALE_REQUEST', step(4)), false];
-    if (this.remembers(msg.id)) return [refuse('DUPLICATE_ID', step(5)), false];
-    // From here on the id is recorded, whatever follows (§6).
-    if (!this.policy.assets.includes(msg.asset)) return [refuse('ASSET_NOT_SUPPORTED', step(6)), true];
-    if (msg.amount > this.policy.maxAmount) return [refuse('AMOUNT_EXCEEDS_LIMIT', step(7)), true];
-    const lifetimeMs = msg.expiryMs - this.clockMs;
-    if (lifetimeMs < this.policy.expiryMinSeconds * 1000 || lifetimeMs > this.policy.expiryMaxSeconds * 1000) return [refuse('EXPIRY_INVALID', step(8)), true];
-    const available = principal.asset === msg.asset ? principal.available : 0n;
-    if (available < msg.amount) return [refuse('INSUFFICIENT_BALANCE', step(9)), true];
-    return [{ ok: true, status: 200, amount: msg.amount, expiryMs: msg.expiryMs, initialBearer: msg.initialBearer }, true];
+  /**
+   * A copy with its own state: what the model would answer after decisions
+   * committed on the copy (a burst's losers, had some copy won), the original untouched.
+   */
+  clone(): OperatorModel {
+    const copy = new OperatorModel(this.policy, this.clockMs);
+    for (const [kid, p] of this.principals) copy.principals.set(kid, { ...p });
+    for (const [kid, r] of this.redeemers) copy.redeemers.set(kid, { ...r });
+    for (const kid of this.staff) copy.staff.add(kid);
+    for (const [id, pack] of this.packs) copy.packs.set(id, { ...pack, digests: [...pack.digests], bearers: [...pack.bearers] });
+    for (const [id, at] of this.seen) copy.seen.set(id, at);
+    return copy;
   }
 
-  /** Renew and redeem steps 1–7 (§5 redeem: "as renew steps 1–7"): the refusal and whether the id is recorded. */
-  private bearerSteps(msg: RenewMessage | RedeemMessage): [Refusal, boolean] | PackState {
-    const step = (n: number) => `PROFILE.md §5 ${msg.kind} step ${n}`;
-    if (!msg.packAuthentic) return [refuse('INVALID_SIGNATURE', step(2)), false];
-    const pack = this.packs.get(msg.packId);
-    if (!pack) return [refuse('NOT_FOUND', step(3)), false];
-    if (!msg.signatureValid) return [refuse('INVALID_SIGNATURE', step(4)), false];
-    if (!this.fresh(msg.createdMs)) return [refuse('STALE_REQUEST', step(5)), false];
-    if (this.remembers(msg.id)) return [refuse('DUPLICATE_ID', step(6)), false];
-    if (pack.status !== 'ACTIVE') return [refuse('INSTRUMENT_NOT_ACTIVE', `${step(7)}: the pack is ${pack.status}`), true];
-    return pack;
-  }
-
-  private decideRenew(msg: RenewMessage): [RenewPrediction, boolean] {
-    const front = this.bearerSteps(msg);
-    if (Array.isArray(front)) return front;
-    const pack = front;
-    const step = (n: number) => `PROFILE.md §5 renew step ${n}`;
-    if (msg.bearer !== bearerOf(pack)) return [refuse('BEARER_MISMATCH', step(8)), true];
-    if (msg.prevDigest !== digestOf(pack)) return [refuse('CHAIN_DIGEST_MISMATCH', step(9)), true];
-    if (depthOf(pack) >= this.policy.maxChainDepth) return [refuse('CHAIN_DEPTH_EXCEEDED', step(10)), true];
-    const previous = readDigest(digestOf(pack))!;
-    const signature = decodeB64urlFixed(msg.signature, 64);
-    if (!signature) throw new TypeError('a renewal signature is 64 bytes of strict base64url');
-    const digest = digestText(renewalDigest(previous, msg.id, rawKey(msg.newBearer), signature));
-    return [{ ok: true, status: 200, digest, depth: depthOf(pack) + 1, bearer: msg.newBearer }, true];
-  }
-
-  private decideRedeem(msg: RedeemMessage): [RedeemPrediction, boolean] {
-    const front = this.bearerSteps(msg);
-    if (Array.isArray(front)) return front;
-    const pack = front;
-    const step = (n: number) => `PROFILE.md §5 redeem step ${n}`;
-    if (msg.bearer !== bearerOf(pack)) return [refuse('BEARER_MISMATCH', step(8)), true];
-    const why = this.unidentified(msg);
-    if (why !== undefined) return [refuse('REDEEMER_NOT_IDENTIFIED', `${step(9)}: ${why}`), true];
-    return [{ ok: true, status: 200, amount: pack.amount, redeemerKid: msg.redeemerKid, digest: digestOf(pack) }, true];
-  }
+  // -- What the checks read --
 
   /** Redeem step 9: why the redeemer is not identified, or undefined. */
-  private unidentified(msg: RedeemMessage): string | undefined {
+  unidentified(msg: RedeemMessage): string | undefined {
     const id = msg.identity;
     if (id.kind === 'none') return 'no HTTP Message Signature';
     if (!this.withinWindow(id.createdSeconds)) return 'the signature was created outside the window';
@@ -429,17 +551,21 @@ export class OperatorModel {
   }
 
   /** §6: created_at within request_window_seconds of the clock, before or after. */
-  private fresh(createdMs: number): boolean {
+  fresh(createdMs: number): boolean {
     return Math.abs(createdMs - this.clockMs) <= this.policy.requestWindowSeconds * 1000;
   }
 
   /** §2.4: an HTTP signature's `created` (seconds) within the window. */
-  private withinWindow(createdSeconds: number): boolean {
+  withinWindow(createdSeconds: number): boolean {
     return Math.abs(createdSeconds - Math.floor(this.clockMs / 1000)) <= this.policy.requestWindowSeconds;
   }
 
-  private isAccount(kid: string): boolean {
+  isAccount(kid: string): boolean {
     return this.principals.has(kid) || this.redeemers.has(kid) || this.staff.has(kid);
+  }
+
+  isStaff(kid: string): boolean {
+    return this.staff.has(kid);
   }
 
   /** §5.1: an ACTIVE pack whose expiry is at or before the clock is EXPIRED; its amount is available again. */

@@ -1,18 +1,20 @@
 // One request of a fuzz command: predict the answer with the model, write the
 // scenario step it amounts to, send it, compare every member the model
 // predicts (judge.ts records each comparison as a check of the step), then
-// commit the prediction.
+// commit the prediction. Each charges a difference to its own endpoint, from
+// whatever command it was sent (a resend, an interleaving).
 import { toAmount } from '../../profile/index.ts';
 import type { CashPack } from '../../profile/cashpack/index.ts';
 import type { WireRequest } from '../adapters/types.ts';
 import { buildCancel, buildStatus } from './messages.ts';
-import { judgeAnswer, judgeConfirmation, judgeEqual, judgePack, judgeSchema, type Ctx } from './judge.ts';
+import { judgeAnswer, judgeConfirmation, judgeEqual, judgePack, judgeSchema, on, type Ctx } from './judge.ts';
 import type { IssueMessage, Prediction, RedeemMessage, RenewMessage } from './model.ts';
 import type { RealPack, World } from './world.ts';
 import { ref } from './choices.ts';
 
 /** `sentAt` names the message in the scenario: this step's `res.sent`, or the capture of the message a resend repeats. */
-export async function performIssue(ctx: Ctx, built: { message: IssueMessage; request: WireRequest }, fields: Record<string, unknown>, capture: string, bearer: string, sentAt: string | undefined, onReply?: () => void): Promise<void> {
+export async function performIssue(command: Ctx, built: { message: IssueMessage; request: WireRequest }, fields: Record<string, unknown>, capture: string, bearer: string, sentAt: string | undefined, onReply?: () => void): Promise<void> {
+  const ctx = on(command, 'issue');
   const fresh = sentAt === undefined;
   const sent = sentAt ?? 'res.sent';
   const { m, w } = ctx;
@@ -83,7 +85,8 @@ interface RenewRefs {
   readonly onReply?: () => void;
 }
 
-export async function performRenew(ctx: Ctx, message: RenewMessage, request: WireRequest, fields: Record<string, unknown>, capture: string, refs: RenewRefs): Promise<Prediction<object>> {
+export async function performRenew(command: Ctx, message: RenewMessage, request: WireRequest, fields: Record<string, unknown>, capture: string, refs: RenewRefs): Promise<Prediction<object>> {
+  const ctx = on(command, 'renew');
   const { m, w } = ctx;
   const decision = m.operator.renew(message);
   const outcome = decision.outcome;
@@ -121,7 +124,8 @@ interface RedeemRefs {
   readonly onReply?: () => void;
 }
 
-export async function performRedeem(ctx: Ctx, message: RedeemMessage, request: WireRequest, fields: Record<string, unknown>, capture: string, refs: RedeemRefs): Promise<void> {
+export async function performRedeem(command: Ctx, message: RedeemMessage, request: WireRequest, fields: Record<string, unknown>, capture: string, refs: RedeemRefs): Promise<void> {
+  const ctx = on(command, 'redeem');
   const { m, w } = ctx;
   const decision = m.operator.redeem(message);
   const outcome = decision.outcome;
@@ -144,7 +148,8 @@ export async function performRedeem(ctx: Ctx, message: RedeemMessage, request: W
 }
 
 /** A status read. */
-export async function performStatus(ctx: Ctx, real: RealPack | undefined, packId: string, signAs: string | false): Promise<void> {
+export async function performStatus(command: Ctx, real: RealPack | undefined, packId: string, signAs: string | false): Promise<void> {
+  const ctx = on(command, 'status');
   const { m, w } = ctx;
   const built = buildStatus(w, m.operator.now, packId, signAs);
   const outcome = m.operator.status(built.query);
@@ -163,7 +168,8 @@ export async function performStatus(ctx: Ctx, real: RealPack | undefined, packId
   }
 }
 
-export async function performCancel(ctx: Ctx, real: RealPack | undefined, packId: string, onReply?: () => void): Promise<void> {
+export async function performCancel(command: Ctx, real: RealPack | undefined, packId: string, onReply?: () => void): Promise<void> {
+  const ctx = on(command, 'cancel');
   const { m, w } = ctx;
   const decision = m.operator.cancel(packId);
   const capture = w.capture();

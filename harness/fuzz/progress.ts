@@ -11,6 +11,7 @@ const PHASE: Readonly<Record<Phase, string>> = {
   explore: 'exploring',
   shrink: 'failure found, shrinking',
   replay: 'replaying the shrunk counterexample against fresh state',
+  reduce: 'reducing it to what its cause needs',
   done: 'done',
 };
 
@@ -46,5 +47,5 @@ function line(p: CampaignProgress): string {
   const seconds = p.elapsedMs / 1000;
   const budget = p.budget.kind === 'time' ? `${seconds.toFixed(1)}s/${(p.budget.ms / 1000).toFixed(0)}s` : `${seconds.toFixed(1)}s, ${p.runs}/${p.budget.runs} runs`;
   const rate = Math.round(p.ops / Math.max(seconds, 0.001));
-  return `fuzz ${PHASE[p.phase]}  ${budget}  runs ${p.runs}${p.shrinks > 0 ? ` (+${p.shrinks} shrinking)` : ''}  ops ${p.ops} (${rate} ops/s)  failures ${p.failures}`;
+  return `fuzz ${PHASE[p.phase]}  ${budget}  runs ${p.runs}${p.shrinks > 0 ? ` (+${p.shrinks} shrinking)` : ''}${p.reductions > 0 ? ` (+${p.reductions} reducing)` : ''}  ops ${p.ops} (${rate} ops/s)  failures ${p.failures}`;
 }

@@ -48,12 +48,15 @@ export function regressionYaml(input: RegressionInput, file = `regression-${inpu
 export function regressionText(input: RegressionInput, file = `regression-${input.seed}.yaml`): string {
   const { world, failure, seed } = input;
   const script = world.script.map((s) => ({ ...s.fields, ...(s.expect.length > 0 ? { expect: s.expect } : {}) }));
+  // Only the keys the steps name (a key name is a word of its own in a field or a template).
+  const text = JSON.stringify(script);
+  const keys = world.generatedKeys().filter((name) => new RegExp(`\\b${name}\\b`).test(text));
   const steps = [
-    { do: 'clock', freeze: true, as: FROZEN_AT, note: 'fresh state, as each model run starts: the clock frozen, a new Principal, a stranger Principal and new redeemers' },
+    { do: 'clock', freeze: true, as: FROZEN_AT, note: 'fresh state, as each model run starts: the clock frozen, a new Principal and the other accounts the finding needs' },
     { do: 'provision-principal', key: KEY.principal, balance: toAmount(world.principalBalance) },
-    { do: 'provision-principal', key: KEY.stranger, balance: '0' },
+    ...(world.unprovisioned.has(KEY.stranger) ? [] : [{ do: 'provision-principal', key: KEY.stranger, balance: '0' }]),
     ...[...world.redeemerLevels].map(([key, level]) => ({ do: 'provision-redeemer', key, identity_level: level })),
-    { do: 'keygen', names: world.generatedKeys(), note: 'bearer keys, and "outsider": a key nobody registered' },
+    ...(keys.length > 0 ? [{ do: 'keygen', names: keys, note: 'bearer keys, and keys nobody registered (outsider, and the accounts this finding does not need)' }] : []),
     ...script,
   ];
   const named = [failure.requirement, ...world.script.flatMap((s) => s.expect.map((c) => c.requirement as string | undefined))].filter((r): r is string => r !== undefined);
@@ -88,7 +91,7 @@ export function regressionText(input: RegressionInput, file = `regression-${inpu
         requirements,
         level: findRequirement(failure.requirement)?.level ?? 'MUST',
         needs,
-        info: `The model's predictions for ${input.commands.length} command(s) shrunk by fast-check; each check names the rule it proves.`,
+        info: `The model's predictions for ${input.commands.length} command(s), shrunk by fast-check and reduced to what the finding's cause needs; each check names the rule it proves.`,
         steps,
       },
     ],

@@ -6,10 +6,14 @@
 // writes DIR/fuzz-shard.json, findings or not.
 //
 // `fuzz merge DIR...` joins them: it refuses (FUZZ_SHARDS_MISSING) until every
-// shard of the campaign reported, and keeps one finding per minimal
-// counterexample: the key of a finding is the hash of its crash file's broken
-// requirement, world setup and shrunk command sequence (as data), so two shards
-// that shrank to the same sequence report it once, with both named.
+// shard of the campaign reported, and keeps one finding per cause (cause.ts:
+// requirement, request kind, what differed and how), read from each crash
+// file, whatever sequences showed it: a merged finding names every shard that
+// found it and lists every distinct minimal sequence, the shortest first as the
+// representative.
+//
+// Formats: fuzz-shard.json and fuzz.json are version 2 since findings are keyed
+// by cause (version 1 keyed them by sequence); the merge reads version 2 only.
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
@@ -19,16 +23,18 @@ import { HarnessError } from '../errors.ts';
 import { stripControl } from '../text.ts';
 import type { Budget, CampaignResult } from './campaign.ts';
 import { readCrashFile, type CrashFile } from './crash.ts';
+import { causeKey, causeText, type Cause } from './cause.ts';
 
 /** What each shard writes into its --out folder. */
 export const SHARD_FILE = 'fuzz-shard.json';
-const SHARD_FORMAT = 'cpr-conformance-fuzz-shard/1';
-const MERGE_FORMAT = 'cpr-conformance-fuzz-merge/1';
+const SHARD_FORMAT = 'cpr-conformance-fuzz-shard/2';
+const MERGE_FORMAT = 'cpr-conformance-fuzz-merge/2';
 
 /** One finding as a shard lists it; the crash file beside it is the data. */
 interface ShardFinding {
-  /** findingKey of the crash file. */
+  /** findingKey of the crash file: its cause's key. */
   readonly key: string;
+  readonly cause: Cause;
   readonly requirement: string;
   readonly message: string;
   readonly flaky: boolean;
@@ -55,9 +61,13 @@ interface ShardRecord {
   readonly target: string;
   readonly runs: number;
   readonly shrinks: number;
+  /** Runs of the reduction after shrinking. */
+  readonly reductions: number;
   readonly ops: number;
   readonly elapsed_ms: number;
   readonly findings: readonly ShardFinding[];
+  /** Other causes runs failed with while shrinking and replaying: not followed, each once. */
+  readonly also_seen: readonly Cause[];
 }
 
 /**
@@ -83,9 +93,14 @@ export function shardBudget(budget: Budget, index: number, count: number): Budge
   return { kind: 'runs', runs: Math.floor(budget.runs / count) + (index <= budget.runs % count ? 1 : 0) };
 }
 
-/** The key of a finding: its minimal counterexample (broken requirement, world setup, shrunk commands as data). */
-export function findingKey(crash: Pick<CrashFile, 'failure' | 'setup' | 'commands'>): string {
-  const data = canonicalJson(JSON.parse(JSON.stringify({ requirement: crash.failure.requirement, setup: crash.setup, commands: crash.commands })));
+/** The key of a finding: its cause's (requirement, request kind, what differed and how), whatever sequence showed it. */
+export function findingKey(crash: Pick<CrashFile, 'failure'>): string {
+  return causeKey(crash.failure.cause);
+}
+
+/** The key of a minimal sequence: the world setup and the commands, as data. */
+function sequenceKey(crash: Pick<CrashFile, 'setup' | 'commands'>): string {
+  const data = canonicalJson(JSON.parse(JSON.stringify({ setup: crash.setup, commands: crash.commands })));
   return createHash('sha256').update(data).digest('hex').slice(0, 16);
 }
 
@@ -101,6 +116,7 @@ export function writeShardRecord(
     const crash = readCrashFile(failure.crashFile);
     findings.push({
       key: findingKey(crash),
+      cause: crash.failure.cause,
       requirement: failure.detail.requirement,
       message: failure.message,
       flaky: failure.flaky,
@@ -120,9 +136,11 @@ export function writeShardRecord(
     target: facts.target,
     runs: result.runs,
     shrinks: result.shrinks,
+    reductions: result.reductions,
     ops: result.ops,
     elapsed_ms: Math.round(result.elapsedMs),
     findings,
+    also_seen: result.otherCauses,
   };
   mkdirSync(dir, { recursive: true });
   const file = join(dir, SHARD_FILE);
@@ -130,14 +148,27 @@ export function writeShardRecord(
   return file;
 }
 
+/** A distinct minimal sequence of a merged finding, with the shards that shrank to it. */
+interface MergedSequence {
+  /** The sequence, as its crash file lists it. */
+  readonly commands: readonly string[];
+  /** Its files, copied into the merged folder (those of its first shard that saw it not flaky, else its first). */
+  readonly crash: string;
+  readonly regression: string;
+  readonly flaky: boolean;
+  readonly found_in: readonly { readonly shard: string; readonly seed: number; readonly flaky: boolean }[];
+}
+
 /**
- * One finding of the merged campaign, as a shard lists it but for two members:
- * `flaky` is true only when every shard that found it saw it as flaky, and
- * `crash` and `regression` are the files copied into the merged folder (those
- * of the first shard that found it not flaky, else the first).
+ * One finding of the merged campaign: one cause. `flaky` is true only when
+ * every shard saw it flaky; `commands`, `crash`, `regression` and `message`
+ * are the representative's, the first of `sequences`: a sequence seen not
+ * flaky before one only seen flaky, then the shortest, then the first in shard
+ * order.
  */
 interface MergedFinding extends ShardFinding {
   readonly found_in: readonly { readonly shard: string; readonly seed: number; readonly flaky: boolean }[];
+  readonly sequences: readonly MergedSequence[];
 }
 
 /** DIR/fuzz.json of `fuzz merge`. */
@@ -150,18 +181,21 @@ interface MergedCampaign {
   readonly budget: Budget;
   readonly runs: number;
   readonly shrinks: number;
+  readonly reductions: number;
   readonly ops: number;
   /** The longest shard: the wall-clock time of shards run side by side. */
   readonly elapsed_ms: number;
-  /** Findings of all shards before duplicates were dropped. */
+  /** Findings of all shards before those with the same cause were merged. */
   readonly found: number;
   readonly findings: readonly MergedFinding[];
+  /** Causes seen while shrinking in some shard that are no finding of any: not followed, each once. */
+  readonly also_seen: readonly Cause[];
 }
 
 interface MergedShards {
   readonly campaign: MergedCampaign;
-  /** Where each kept finding's files are: key -> shard folder. */
-  readonly from: ReadonlyMap<string, string>;
+  /** The files of every sequence kept, and the shard folder each is in. */
+  readonly files: readonly { readonly dir: string; readonly name: string }[];
 }
 
 /** A merge problem is the user's input: exit 2 with what to fix. */
@@ -209,7 +243,7 @@ export function mergeFuzzShards(dirs: readonly string[]): MergedShards {
 
   // In shard order, whatever the order of the folders.
   const order = [...byIndex.entries()].sort(([a], [b]) => a - b).map(([, i]) => i);
-  const kept = new Map<string, { finding: MergedFinding; dir: string }>();
+  const byCause = new Map<string, { readonly first: ShardFinding; readonly sequences: Map<string, SequenceSeen> }>();
   let found = 0;
   for (const i of order) {
     const record = records[i]!;
@@ -218,20 +252,22 @@ export function mergeFuzzShards(dirs: readonly string[]): MergedShards {
       found++;
       const crash = readCrashFile(join(dir, listed.crash));
       if (!existsSync(join(dir, listed.regression))) throw new HarnessError('CONFIG_INVALID', `${join(dir, SHARD_FILE)} lists ${listed.regression}, which is not in ${dir}`, 'merge the --out folders as the shards wrote them');
-      // The crash file is the data: the key is recomputed from it.
+      // The crash file is the data: the keys are recomputed from it.
       const key = findingKey(crash);
+      const finding = byCause.get(key) ?? { first: { key, cause: crash.failure.cause, requirement: crash.failure.requirement, message: crash.failure.message, flaky: crash.flaky, commands: crash.commands_text, crash: listed.crash, regression: listed.regression }, sequences: new Map<string, SequenceSeen>() };
+      byCause.set(key, finding);
       const seen = { shard: record.shard, seed: record.seed, flaky: crash.flaky };
-      const before = kept.get(key);
-      if (before === undefined) {
-        kept.set(key, { dir, finding: { key, requirement: crash.failure.requirement, message: crash.failure.message, flaky: crash.flaky, commands: crash.commands_text, crash: listed.crash, regression: listed.regression, found_in: [seen] } });
-        continue;
-      }
-      const found_in = [...before.finding.found_in, seen];
-      // A finding that came back when replayed is the better evidence.
-      const better = before.finding.flaky && !crash.flaky;
-      kept.set(key, better ? { dir, finding: { ...before.finding, message: crash.failure.message, flaky: false, crash: listed.crash, regression: listed.regression, found_in } } : { dir: before.dir, finding: { ...before.finding, found_in } });
+      const sequence = sequenceKey(crash);
+      const before = finding.sequences.get(sequence);
+      // A sequence that came back when replayed is the better evidence: its files are kept.
+      const files = !before || (before.flaky && !crash.flaky) ? { dir, crash: listed.crash, regression: listed.regression, message: crash.failure.message } : before.files;
+      finding.sequences.set(sequence, { commands: crash.commands_text, flaky: (before?.flaky ?? true) && crash.flaky, files, found_in: [...(before?.found_in ?? []), seen] });
     }
   }
+  const findings = [...byCause.values()].map(({ first, sequences }) => mergedFinding(first, [...sequences.values()]));
+  const causes = new Set(findings.map((f) => f.finding.key));
+  const alsoSeen = new Map<string, Cause>();
+  for (const i of order) for (const cause of records[i]!.also_seen) if (!causes.has(causeKey(cause))) alsoSeen.set(causeKey(cause), cause);
   const ordered = order.map((i) => records[i]!);
   const campaign: MergedCampaign = {
     format: MERGE_FORMAT,
@@ -242,12 +278,45 @@ export function mergeFuzzShards(dirs: readonly string[]): MergedShards {
     budget: first.budget,
     runs: sum(ordered.map((r) => r.runs)),
     shrinks: sum(ordered.map((r) => r.shrinks)),
+    reductions: sum(ordered.map((r) => r.reductions)),
     ops: sum(ordered.map((r) => r.ops)),
     elapsed_ms: Math.max(...ordered.map((r) => r.elapsed_ms)),
     found,
-    findings: [...kept.values()].map((k) => k.finding),
+    findings: findings.map((f) => f.finding),
+    also_seen: [...alsoSeen.values()],
   };
-  return { campaign, from: new Map([...kept].map(([key, k]) => [key, k.dir])) };
+  return { campaign, files: findings.flatMap((f) => f.files) };
+}
+
+/** A minimal sequence of one cause as the merge collects it, with where its files are. */
+interface SequenceSeen {
+  readonly commands: readonly string[];
+  readonly flaky: boolean;
+  readonly files: { readonly dir: string; readonly crash: string; readonly regression: string; readonly message: string };
+  readonly found_in: MergedSequence['found_in'];
+}
+
+/** One cause's finding from its sequences: the representative first (not flaky, then shortest, then in shard order). */
+function mergedFinding(first: ShardFinding, seen: readonly SequenceSeen[]): { finding: MergedFinding; files: { dir: string; name: string }[] } {
+  // Array.prototype.sort is stable: equal sequences stay in shard order.
+  const sequences = [...seen].sort((a, b) => Number(a.flaky) - Number(b.flaky) || a.commands.length - b.commands.length);
+  const representative = sequences[0]!;
+  const found_in = seen.flatMap((s) => s.found_in).sort((a, b) => shardIndex(a.shard) - shardIndex(b.shard));
+  const finding: MergedFinding = {
+    ...first,
+    message: representative.files.message,
+    flaky: sequences.every((s) => s.flaky),
+    commands: representative.commands,
+    crash: representative.files.crash,
+    regression: representative.files.regression,
+    found_in,
+    sequences: sequences.map((s) => ({ commands: s.commands, crash: s.files.crash, regression: s.files.regression, flaky: s.flaky, found_in: s.found_in })),
+  };
+  return { finding, files: sequences.flatMap((s) => [s.files.crash, s.files.regression].map((name) => ({ dir: s.files.dir, name }))) };
+}
+
+function shardIndex(shard: string): number {
+  return Number(shard.split('/')[0]);
 }
 
 function sum(values: readonly number[]): number {
@@ -266,21 +335,18 @@ function readShardRecord(file: string): ShardRecord {
   if (!r || typeof r !== 'object' || r.format !== SHARD_FORMAT) throw bad(`"format" must be ${SHARD_FORMAT}`);
   const m = /^(\d+)\/(\d+)$/.exec(String(r.shard));
   if (!m || Number(m[1]) < 1 || Number(m[1]) > Number(m[2])) throw bad('"shard" must be i/n');
-  for (const field of ['campaign_seed', 'seed', 'lanes', 'runs', 'shrinks', 'ops', 'elapsed_ms'] as const) if (typeof r[field] !== 'number') throw bad(`"${field}" must be a number`);
+  for (const field of ['campaign_seed', 'seed', 'lanes', 'runs', 'shrinks', 'reductions', 'ops', 'elapsed_ms'] as const) if (typeof r[field] !== 'number') throw bad(`"${field}" must be a number`);
   if (!r.budget || (r.budget.kind !== 'time' && r.budget.kind !== 'runs')) throw bad('"budget" must be a time or run budget');
   if (!Array.isArray(r.findings)) throw bad('"findings" must be a list');
   for (const [i, f] of r.findings.entries()) if (typeof f?.crash !== 'string' || typeof f.regression !== 'string' || /[\\/]/.test(f.crash + f.regression)) throw bad(`findings[${i}] must name its crash and regression files in the folder`);
+  if (!Array.isArray(r.also_seen)) throw bad('"also_seen" must be a list');
   return r as ShardRecord;
 }
 
 /** Writes the merged campaign into `out`: fuzz.json, summary.md, and the crash file and regression scenario of each finding. */
 export function writeMergedCampaign(out: string, merged: MergedShards): { readonly json: string; readonly summary: string } {
   mkdirSync(out, { recursive: true });
-  for (const finding of merged.campaign.findings) {
-    const dir = merged.from.get(finding.key)!;
-    copyFileSync(join(dir, finding.crash), join(out, finding.crash));
-    copyFileSync(join(dir, finding.regression), join(out, finding.regression));
-  }
+  for (const { dir, name } of merged.files) copyFileSync(join(dir, name), join(out, name));
   const json = join(out, 'fuzz.json');
   writeFileSync(json, `${JSON.stringify(merged.campaign, null, 2)}\n`);
   const summary = join(out, 'summary.md');
@@ -292,18 +358,24 @@ export function writeMergedCampaign(out: string, merged: MergedShards): { readon
 export function campaignLines(c: MergedCampaign): string[] {
   const budget = c.budget.kind === 'time' ? `${c.budget.ms / 1000} s a shard` : `${c.budget.runs} model runs in all`;
   const lines = [
-    `fuzz merge: ${c.shards.length} shard(s) of campaign seed ${c.campaign_seed} (${c.lanes} lane${c.lanes === 1 ? '' : 's'}, ${budget}): ${c.runs} model runs (${c.shrinks} more while shrinking), ${c.ops} HTTP operations, ${(c.elapsed_ms / 1000).toFixed(1)} s for the longest shard`,
+    `fuzz merge: ${c.shards.length} shard(s) of campaign seed ${c.campaign_seed} (${c.lanes} lane${c.lanes === 1 ? '' : 's'}, ${budget}): ${c.runs} model runs (${c.shrinks} more while shrinking, ${c.reductions} while reducing), ${c.ops} HTTP operations, ${(c.elapsed_ms / 1000).toFixed(1)} s for the longest shard`,
     ...c.shards.map((s) => `  shard ${s.shard}: seed ${s.seed}, ${s.runs} runs, ${s.ops} operations, ${s.findings} finding(s)`),
   ];
-  if (c.findings.length === 0) return [...lines, 'nothing found: every answer matched the model'];
-  lines.push(`${c.findings.length} finding(s)${c.found > c.findings.length ? ` (${c.found} before dropping the same minimal counterexample found again)` : ''}:`);
+  const alsoSeen = c.also_seen.map((cause) => `also seen while shrinking, not followed: ${causeText(cause)}`);
+  if (c.findings.length === 0) return [...lines, 'nothing found: every answer matched the model', ...alsoSeen].map(stripControl);
+  lines.push(`${c.findings.length} finding(s)${c.found > c.findings.length ? ` (${c.found} before merging those with the same cause)` : ''}:`);
   for (const f of c.findings) {
     lines.push(`${f.flaky ? 'FLAKY' : 'FOUND'} ${f.requirement}: ${f.message.slice(0, 400)}`);
+    lines.push(`  cause: ${causeText(f.cause)}; key ${f.key}`);
+    lines.push(`  found by ${f.found_in.map((s) => `shard ${s.shard} (seed ${s.seed}${s.flaky ? ', flaky' : ''})`).join(', ')}`);
     lines.push(`  minimal command sequence (${f.commands.length}): ${f.commands.join('; ').slice(0, 600)}`);
-    lines.push(`  found by ${f.found_in.map((s) => `shard ${s.shard} (seed ${s.seed}${s.flaky ? ', flaky' : ''})`).join(', ')}; key ${f.key}`);
     lines.push(`  crash file: ${f.crash}; regression scenario: ${f.regression}`);
+    if (f.sequences.length > 1) {
+      lines.push(`  ${f.sequences.length} distinct minimal sequences showed it:`);
+      for (const q of f.sequences) lines.push(`    (${q.commands.length}) ${q.commands.join('; ').slice(0, 300)} (shard ${q.found_in.map((s) => s.shard).join(', ')}; ${q.crash})`);
+    }
   }
-  return lines.map(stripControl);
+  return [...lines, ...alsoSeen].map(stripControl);
 }
 
 function campaignMarkdown(c: MergedCampaign): string {

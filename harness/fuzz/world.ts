@@ -11,6 +11,7 @@ import { createSigningKey, type CashPack, type PolicyDocument, type SigningKey }
 import type { WireRequest } from '../adapters/types.ts';
 import type { CommandSpec } from './spec.ts';
 import { ExchangeLog, jsonRequest, type FuzzClient, type Reply } from './client.ts';
+import type { CauseKind } from './cause.ts';
 import { HarnessFault, Mismatch } from './mismatch.ts';
 import { assetKey, OperatorModel, type CashpackMessage, type ModelPolicy } from './model.ts';
 
@@ -26,8 +27,17 @@ export interface FuzzContext {
 /** The Principal's starting balance, relative to max_amount so both limits can be reached. */
 export type BalanceChoice = 'twice-max' | 'max' | 'small';
 
+/** The accounts a world can do without (all but the Principal): reduce.ts leaves out those a finding does not need. */
+export const OPTIONAL_ACCOUNTS = ['stranger', 'redeemer', 'redeemer2', 'redeemer_low'] as const;
+export type OptionalAccount = (typeof OPTIONAL_ACCOUNTS)[number];
+
 export interface RunSetup {
   readonly balance: BalanceChoice;
+  /**
+   * Accounts not provisioned: their keys exist, registered nowhere (as
+   * `outsider`'s), and the model knows them as such. Absent: every account.
+   */
+  readonly without?: readonly OptionalAccount[];
 }
 
 /** The model side of a run, as fast-check's commands see it. */
@@ -100,7 +110,10 @@ export class World {
   readonly executed: CommandSpec[] = [];
   /** Setup values the regression scenario repeats. */
   readonly principalBalance: bigint;
+  /** The redeemers provisioned, by key name. */
   readonly redeemerLevels: ReadonlyMap<string, number>;
+  /** Accounts of the world left unprovisioned (RunSetup.without). */
+  readonly unprovisioned: ReadonlySet<string>;
   /** A pack id no pack has. */
   readonly unknownPackId = newUuid();
   private bearers = 0;
@@ -117,7 +130,10 @@ export class World {
     levels: Map<string, number>,
   ) {
     this.principalBalance = balance;
-    this.redeemerLevels = levels;
+    const without = new Set<string>(setup.without ?? []);
+    this.redeemerLevels = new Map([...levels].filter(([name]) => !without.has(name)));
+    // Only accounts the world would have: redeemer_low exists when the required level is above 0.
+    this.unprovisioned = new Set([KEY.stranger, ...levels.keys()].filter((name) => without.has(name)));
   }
 
   /** A new world; nothing is made or sent yet (open does both). */
@@ -143,16 +159,17 @@ export class World {
       return this.control('POST', path, { public_key: this.jwk(name), ...body });
     };
     // Independent accounts: provisioned together.
+    const stranger = !this.unprovisioned.has(KEY.stranger);
     const provisioned = [
       provision(KEY.principal, '/_control/operator/principals', { asset, balance: toAmount(this.principalBalance) }),
-      provision(KEY.stranger, '/_control/operator/principals', { asset, balance: '0' }),
+      ...(stranger ? [provision(KEY.stranger, '/_control/operator/principals', { asset, balance: '0' })] : []),
       ...[...this.redeemerLevels].map(([name, level]) => provision(name, '/_control/operator/redeemers', { identity_level: level })),
     ];
-    this.keys.set(KEY.outsider, createSigningKey());
+    for (const name of [KEY.outsider, ...this.unprovisioned]) this.keys.set(name, createSigningKey());
     await Promise.all(provisioned);
     const operator = new OperatorModel(this.context.policy, now);
     operator.addPrincipal(this.kid(KEY.principal), assetKey(asset), this.principalBalance);
-    operator.addPrincipal(this.kid(KEY.stranger), assetKey(asset), 0n);
+    if (stranger) operator.addPrincipal(this.kid(KEY.stranger), assetKey(asset), 0n);
     for (const [name, level] of this.redeemerLevels) operator.addRedeemer(this.kid(name), level);
     return { operator, sent: 0, halted };
   }
@@ -182,14 +199,19 @@ export class World {
     return name;
   }
 
-  /** Every key the scenario creates with keygen (bearers and the unregistered key). */
+  /** Every key the scenario creates with keygen (bearers, the unregistered key and the accounts left unprovisioned). */
   generatedKeys(): string[] {
-    return [...this.keys.keys()].filter((n) => /^b\d+$/.test(n) || n === KEY.outsider);
+    return [...this.keys.keys()].filter((n) => /^b\d+$/.test(n) || n === KEY.outsider || this.unprovisioned.has(n));
   }
 
   /** A new capture name for a scenario step: s1, s2, ... */
   capture(): string {
     return `s${++this.captures}`;
+  }
+
+  /** The accounts provisioned in this run that it could do without (all but the Principal). */
+  optionalAccounts(): OptionalAccount[] {
+    return OPTIONAL_ACCOUNTS.filter((name) => (name === KEY.stranger ? !this.unprovisioned.has(name) : this.redeemerLevels.has(name)));
   }
 
   /** The redeemers provisioned in this run, by key name. */
@@ -253,9 +275,10 @@ export class World {
   /**
    * Reads the balances through test control and compares them with the model;
    * the checks are added to the last scenario step, where a scenario makes them.
-   * `by.label` names the command; it is read only when a balance differs.
+   * `by` names the command and the request kind a difference is charged to;
+   * both are read only when a balance differs.
    */
-  async checkBalances(model: FuzzModel, by: { readonly label: string }, requirement: string, redeemers: boolean): Promise<void> {
+  async checkBalances(model: FuzzModel, by: { readonly label: string; readonly op: CauseKind }, requirement: string, redeemers: boolean): Promise<void> {
     const step = this.script.at(-1);
     if (!step) throw new TypeError('a balance check follows a step');
     const early = this.early;
@@ -285,12 +308,13 @@ export class World {
       const reply = replies[i]!;
       // Unlike setup, an error answer here is a finding: state the model says is
       // well-formed (a negative balance, say) made the implementation fail.
-      if (reply.status !== 200 || !reply.body || typeof reply.body !== 'object') {
-        throw new Mismatch({ command: by.label, what: read.what, expected: read.expected, actual: { status: reply.status, body: reply.text.slice(0, 300) }, requirement });
-      }
+      const differs = (actual: unknown, difference: string) => new Mismatch({ command: by.label, what: read.what, expected: read.expected, actual, requirement, cause: { requirement, kind: by.op, what: read.what, difference } });
+      if (reply.status !== 200 || !reply.body || typeof reply.body !== 'object') throw differs({ status: reply.status, body: reply.text.slice(0, 300) }, `read answered ${reply.status}`);
       const body = reply.body as Record<string, unknown>;
       const actual = Object.fromEntries(Object.keys(read.expected).map((k) => [k, body[k]]));
-      if (Object.entries(read.expected).some(([k, v]) => actual[k] !== v)) throw new Mismatch({ command: by.label, what: read.what, expected: read.expected, actual, requirement });
+      // Which members differ, not by how much: the amounts are the run's own.
+      const members = Object.entries(read.expected).flatMap(([k, v]) => (actual[k] !== v ? [k] : []));
+      if (members.length > 0) throw differs(actual, `${members.join(', ')} differ${members.length === 1 ? 's' : ''}`);
     });
   }
 }

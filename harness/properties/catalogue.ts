@@ -6,7 +6,7 @@ import { ACTION_IMPLEMENTATIONS, appCall } from '../scenarios/actions.ts';
 import { Params } from '../scenarios/params.ts';
 import { StepError, type HttpResult, type ScenarioContext } from '../scenarios/context.ts';
 import { send } from '../scenarios/http.ts';
-import { brokenCpr, inlineUri, malformedBody, validCpr, type CashpackMessageKind } from '../../generators/index.ts';
+import { brokenCpr, inlineUri, malformedBody, MAX_BODY_BYTES, validCpr, type CashpackMessageKind } from '../../generators/index.ts';
 import type { AppResult, CprInput } from '../adapters/types.ts';
 import type { PropertyDefinition, PropertyFailure } from './types.ts';
 
@@ -43,10 +43,6 @@ const OPERATOR_ENDPOINTS: Readonly<Record<CashpackMessageKind, string>> = {
 };
 
 const define = <T>(def: PropertyDefinition<T>): PropertyDefinition => def as unknown as PropertyDefinition;
-
-/** The body limits malformedBody() generates for (generators/malformed-body.ts). */
-const MIN_BODY_LIMIT = 8192;
-const MAX_BODY_LIMIT = 16_777_216;
 
 /** What a harness may ask a payee to put into a request (PROFILE.md §12), payer-free by construction. */
 const requestInput = () =>
@@ -181,10 +177,10 @@ export const PROPERTIES: readonly PropertyDefinition[] = [
     needs: [],
     defaultRuns: 60,
     arbitrary: ({ policy }) => {
-      // The oversized bodies are one byte past the target's own limit.
+      // The oversized bodies are past the target's own limit, and every body over it expects 413 first.
       const maxBodyBytes = policy?.max_body_bytes ?? 65_536;
-      if (maxBodyBytes < MIN_BODY_LIMIT || maxBodyBytes > MAX_BODY_LIMIT) {
-        throw new StepError('skipped', `the generator makes its malformed bodies for body limits from ${MIN_BODY_LIMIT} to ${MAX_BODY_LIMIT} bytes; the target's max_body_bytes is ${maxBodyBytes}`);
+      if (maxBodyBytes > MAX_BODY_BYTES) {
+        throw new StepError('skipped', `the generator makes its oversize bodies in memory, for body limits up to ${MAX_BODY_BYTES} bytes; the target's max_body_bytes is ${maxBodyBytes}`);
       }
       return fc.constantFrom<CashpackMessageKind>('lock-request', 'renew-request', 'redeem-request').chain((message) => malformedBody({ message, maxBodyBytes }));
     },

@@ -115,7 +115,7 @@ function because(tests: readonly TestResult[]): string {
 
 function firstLine(text: string): string {
   const line = text.split('\n')[0]!;
-  return line.length > 200 ? `${line.slice(0, 200)}…` : line;
+  return line.length > 400 ? `${line.slice(0, 400)}…` : line;
 }
 
 function list(ids: readonly string[]): string {
@@ -140,10 +140,12 @@ export function coverageOf(requirements: readonly RequirementResult[], scopeRole
 
 export function summarize(tests: readonly TestResult[], requirements: readonly RequirementResult[]): Summary {
   const count = (s: Outcome) => tests.filter((t) => t.status === s).length;
+  const warned = tests.filter((t) => t.status === 'failed' && t.warning).length;
   return {
     total: tests.length,
     passed: count('passed'),
-    failed: count('failed'),
+    failed: count('failed') - warned,
+    warned,
     skipped: count('skipped'),
     not_applicable: count('not-applicable'),
     error: count('error'),
@@ -230,12 +232,31 @@ export function exitCodeOf(report: Parameters<typeof exitOf>[0], allowPartial: b
   return exitOf(report, allowPartial).code;
 }
 
+/**
+ * Marks a failed test `warning: true` when every failure it has is at a level
+ * that does not decide this run, so every view reports it as a warning. The
+ * levels are those requirementStatus charges: each failed check's requirement,
+ * or, for a test that failed without a failed check, the requirements it names
+ * (the registry's level; the check's or test's own when the registry lacks it).
+ * A marker the test already carries (a shard's, under other options) is judged again.
+ */
+export function warningJudge(registry: readonly Requirement[], options: Pick<AggregateOptions, 'strict' | 'profileAdvisory'>): (test: TestResult) => TestResult {
+  const levels = new Map(registry.map((r) => [r.id, r.level]));
+  return (test) => {
+    const { warning: _judgedBefore, ...rest } = test;
+    if (test.status !== 'failed') return rest;
+    const failed = test.checks.filter((c) => !c.passed).map((c) => levels.get(c.requirement) ?? c.level);
+    const charged = failed.length > 0 ? failed : test.requirements.map((id) => levels.get(id) ?? test.level);
+    return charged.length > 0 && !charged.some((level) => decidingLevel(level, options)) ? { ...rest, warning: true } : rest;
+  };
+}
+
 /** The part of a report derived from its tests. */
 export type Assessment = Pick<Report, 'verdict' | 'summary' | 'coverage' | 'requirements' | 'tests' | 'baseline_diff'>;
 
 /** Everything a report derives from its tests: one function for the run and for merge. */
 export function assess(registry: readonly Requirement[], tests: readonly TestResult[], errors: readonly HarnessIssue[], options: AggregateOptions & { readonly knownFailures?: readonly string[] }): Assessment {
-  const marked = markKnownFailures(tests, options.knownFailures);
+  const marked = markKnownFailures(tests, options.knownFailures).map(warningJudge(registry, options));
   const requirements = requirementResults(registry, marked, options);
   return {
     verdict: verdictOf(requirements, marked, errors.length),
@@ -243,6 +264,7 @@ export function assess(registry: readonly Requirement[], tests: readonly TestRes
     coverage: coverageOf(requirements, options.scopeRoles),
     requirements,
     tests: marked,
-    ...(options.knownFailures !== undefined ? { baseline_diff: baselineDiff(marked, options.knownFailures) } : {}),
+    // A warning is no new failure: it fails no exit code without a baseline either.
+    ...(options.knownFailures !== undefined ? { baseline_diff: baselineDiff(marked.filter((t) => !t.warning), options.knownFailures) } : {}),
   };
 }

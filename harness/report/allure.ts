@@ -2,7 +2,9 @@
 // own writer from the canonical results (so `report merge` writes one too).
 // Statuses say whose defect it is: a conformance failure is `failed` (a product
 // defect), a harness error `broken` (not a conformance result), a test that did
-// not apply `skipped`. Each test carries its checks as steps, the transcript and
+// not apply `skipped`. Allure has no warning: a test whose every failure is a
+// warning is `passed`, as the verdict counts it, tagged `warning`, with its
+// failed checks as the message, trace and failed steps. Each test carries its checks as steps, the transcript and
 // the failed checks as attachments; the run's facts go to environment.properties
 // and executor.json.
 import { randomUUID } from 'node:crypto';
@@ -12,17 +14,17 @@ import { LabelName, Stage, Status, type Attachment, type Label, type StepResult,
 import { FileSystemWriter, md5 } from 'allure-js-commons/sdk/reporter';
 import { displayValue } from './json.ts';
 import type { CheckResult, Report, TestResult } from './model.ts';
-import { atStep, stabilityText, targetName, VERDICT_WORD } from './wording.ts';
+import { atStep, shownOutcome, stabilityText, targetName, VERDICT_WORD, WARNING_MEANING } from './wording.ts';
 
 const ALLURE_DIR = 'allure-results';
 
 /** Allure's status for an outcome: whose defect it is. */
-function allureStatus(test: Pick<TestResult, 'status' | 'error_code'>): Status {
+function allureStatus(test: Pick<TestResult, 'status' | 'error_code' | 'warning'>): Status {
   switch (test.status) {
     case 'passed':
       return Status.PASSED;
     case 'failed':
-      return Status.FAILED;
+      return shownOutcome(test) === 'warning' ? Status.PASSED : Status.FAILED;
     case 'error':
       // A failed setup step is an observed failure of its own requirement; any other error is the harness's.
       return test.error_code === 'HARNESS_SETUP_FAILED' ? Status.FAILED : Status.BROKEN;
@@ -78,7 +80,7 @@ function allureResult(test: TestResult, start: number, stop: number, attach: Att
     statusDetails: {
       // Allure's own flag: a flaky test is marked so in every view, and stays failed or broken.
       ...(test.repeat?.stability === 'flaky' ? { flaky: true } : {}),
-      ...(test.reason !== undefined ? { message: statusMessage(test) } : {}),
+      ...(test.reason !== undefined || shownOutcome(test) === 'warning' ? { message: statusMessage(test) } : {}),
       ...(failed.length > 0 || test.status === 'failed' || test.status === 'error' ? { trace: trace(test, failed) } : {}),
       ...(first !== undefined ? { expected: displayValue(first.expected), actual: displayValue(first.actual) } : {}),
     },
@@ -98,6 +100,7 @@ function allureResult(test: TestResult, start: number, stop: number, attach: Att
 }
 
 function statusMessage(test: TestResult): string {
+  if (shownOutcome(test) === 'warning') return `warning, not a failure: ${WARNING_MEANING}${test.reason !== undefined ? `. ${test.reason}` : ''}`;
   const prefix = test.status === 'error' ? (test.error_code === 'HARNESS_SETUP_FAILED' ? 'setup failed: ' : `harness error ${test.error_code ?? ''} (not a conformance result): `) : '';
   return `${prefix}${test.reason ?? ''}`;
 }
@@ -156,6 +159,7 @@ function labels(test: TestResult): Label[] {
     { name: LabelName.TAG, value: test.level },
     { name: LabelName.TAG, value: test.role },
     ...(test.known_failure ? [{ name: LabelName.TAG, value: 'known-failure' }] : []),
+    ...(shownOutcome(test) === 'warning' ? [{ name: LabelName.TAG, value: 'warning' }] : []),
     ...(test.repeat !== undefined ? [{ name: LabelName.TAG, value: test.repeat.stability }] : []),
     { name: 'level', value: test.level },
     { name: 'role', value: test.role },
@@ -176,6 +180,8 @@ function environment(report: Report): Record<string, string> {
     'CPP spec': run.spec_versions.cpp,
     Seed: String(run.seed),
     Strict: run.strict ? 'yes' : 'no',
+    'Profile advisory': run.profile_advisory ? 'yes' : 'no',
+    'Tests with warnings': String(report.summary.warned),
     ...(run.shard !== undefined ? { Shard: run.shard } : {}),
     ...(run.repeat !== undefined ? { Repeat: `each test ${run.repeat} times` } : {}),
     ...(run.baseline !== undefined ? { Baseline: run.baseline } : {}),

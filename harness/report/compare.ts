@@ -9,7 +9,7 @@ import { observedFailure } from './aggregate.ts';
 import { badge, CSS, escapeHtml as esc, pageHead, sectionGroups } from './html.ts';
 import { inline } from './markdown.ts';
 import type { Report, RequirementResult, RequirementStatus, TestResult, Verdict } from './model.ts';
-import { coverageLine, VERDICT_WORD } from './wording.ts';
+import { coverageLine, shownOutcome, VERDICT_WORD } from './wording.ts';
 
 /** A report and where it was read from (a path, as given on the command line). */
 export interface CompareInput {
@@ -110,6 +110,11 @@ function slugOf(name: string): string {
   return slug === '' ? 'implementation' : slug;
 }
 
+/** Which failures decide a report's verdict: "--strict, PROFILE deciding". */
+function verdictRules(report: Report): string {
+  return [report.run.strict ? '--strict' : 'SHOULD failures as warnings', report.run.profile_advisory ? '--profile-advisory' : 'PROFILE deciding'].join(', ');
+}
+
 function comparisonWarnings(implementations: readonly ComparedImplementation[]): string[] {
   const warnings: string[] = [];
   const differing = (what: string, valueOf: (report: Report) => string, why: string) => {
@@ -120,11 +125,7 @@ function comparisonWarnings(implementations: readonly ComparedImplementation[]):
   const apples = 'their requirements and tests may differ, so the comparison is apples to oranges';
   differing('suite versions', (r) => r.run.suite_version, apples);
   differing('profile versions', (r) => r.run.profile_version, apples);
-  differing(
-    'verdict rules',
-    (r) => [r.run.strict ? '--strict' : 'SHOULD failures as warnings', r.run.profile_advisory ? '--profile-advisory' : 'PROFILE deciding'].join(', '),
-    'a failure decides in one and is a warning in another',
-  );
+  differing('verdict rules', verdictRules, 'a failure decides in one and is a warning in another');
   for (const i of implementations) if (i.report.run.incomplete) warnings.push(`the run of ${i.name} was cut short: its results are partial`);
   return warnings;
 }
@@ -331,13 +332,14 @@ function list(ids: readonly string[], shown: number): string {
 
 /**
  * How an outcome changed:
- *   new-failure      failing now, passing or not exercised before
- *   fix              failing before, passing now
- *   coverage-lost    observed before (passed or failed), not exercised now
+ *   new-failure      failing now (a failure that decides), not before
+ *   new-warning      a warning now (a failure at a level that does not decide), passing or not exercised before
+ *   fix              failing or a warning before, passing now
+ *   coverage-lost    observed before (passed, failed or warned), not exercised now
  *   coverage-gained  not exercised before, passing now
  *   changed          any other change (skipped to not applicable, failed to warning, ...)
  */
-type ChangeKind = 'new-failure' | 'fix' | 'coverage-lost' | 'coverage-gained' | 'changed';
+type ChangeKind = 'new-failure' | 'new-warning' | 'fix' | 'coverage-lost' | 'coverage-gained' | 'changed';
 
 interface Change {
   readonly id: string;
@@ -363,31 +365,35 @@ interface ReportDiff {
   readonly warnings: readonly string[];
 }
 
-type State = 'failing' | 'passing' | 'untested';
+/** Observed: failing (a failure that decides), warning (one that does not), passing; or not exercised. */
+type State = 'failing' | 'warning' | 'passing' | 'untested';
 
 function requirementState(cell: Cell): State {
-  return cell === 'passed' ? 'passing' : OBSERVED_FAILURE.includes(cell) ? 'failing' : 'untested';
+  return cell === 'passed' ? 'passing' : cell === 'failed' ? 'failing' : cell === 'warning' ? 'warning' : 'untested';
 }
 
 function testState(test: TestResult | undefined): State {
   if (test === undefined) return 'untested';
-  return test.status === 'passed' ? 'passing' : observedFailure(test) ? 'failing' : 'untested';
+  if (test.status === 'passed') return 'passing';
+  if (!observedFailure(test)) return 'untested';
+  return shownOutcome(test) === 'warning' ? 'warning' : 'failing';
 }
 
 function testLabel(test: TestResult | undefined): string {
   if (test === undefined) return 'absent';
-  return test.status === 'error' && test.error_code !== undefined ? `error ${test.error_code}` : test.status;
+  return test.status === 'error' && test.error_code !== undefined ? `error ${test.error_code}` : shownOutcome(test);
 }
 
 function kindOf(before: State, after: State): ChangeKind {
   if (after === 'failing' && before !== 'failing') return 'new-failure';
-  if (before === 'failing' && after === 'passing') return 'fix';
+  if (after === 'warning' && (before === 'passing' || before === 'untested')) return 'new-warning';
+  if ((before === 'failing' || before === 'warning') && after === 'passing') return 'fix';
   if (before !== 'untested' && after === 'untested') return 'coverage-lost';
   if (before === 'untested' && after === 'passing') return 'coverage-gained';
   return 'changed';
 }
 
-const KIND_ORDER: readonly ChangeKind[] = ['new-failure', 'coverage-lost', 'fix', 'coverage-gained', 'changed'];
+const KIND_ORDER: readonly ChangeKind[] = ['new-failure', 'coverage-lost', 'new-warning', 'fix', 'coverage-gained', 'changed'];
 
 /** The IDs of both lists, each once: the later report's order, then what only the earlier one has. */
 function idsOf(before: readonly { readonly id: string }[], after: readonly { readonly id: string }[]): string[] {
@@ -428,6 +434,9 @@ export function diffReports(before: CompareInput, after: CompareInput): ReportDi
   ] as const) {
     if (b !== a) warnings.push(`the runs used different ${what}s (${b} before, ${a} after): requirements and tests may differ for that reason alone`);
   }
+  if (verdictRules(before.report) !== verdictRules(after.report)) {
+    warnings.push(`the runs used different verdict rules (${verdictRules(before.report)} before, ${verdictRules(after.report)} after): a failure may decide in one and be a warning in the other`);
+  }
   return { before, after, sameTarget, requirements: requirements.sort(byKind), tests: tests.sort(byKind), warnings };
 }
 
@@ -439,7 +448,7 @@ function testWhy(test: TestResult | undefined): string {
   return firstLine(test.reason ?? '');
 }
 
-/** Exit 1: a new failure (any requirement or test), or a deciding requirement no longer exercised. */
+/** Exit 1: a new failure (any requirement or test), or a deciding requirement no longer exercised; a new warning, like a warning in a run, does not fail. */
 export function diffFails(diff: ReportDiff): boolean {
   return [...diff.requirements, ...diff.tests].some((c) => c.kind === 'new-failure') || diff.requirements.some((c) => c.kind === 'coverage-lost' && c.deciding);
 }
@@ -447,6 +456,7 @@ export function diffFails(diff: ReportDiff): boolean {
 const KIND_HEADING: Readonly<Record<ChangeKind, string>> = {
   'new-failure': 'New failures',
   'coverage-lost': 'Coverage lost (observed before, not exercised now)',
+  'new-warning': 'New warnings (failing now at a level that does not decide; they do not fail the diff)',
   fix: 'Fixes',
   'coverage-gained': 'Coverage gained (not exercised before, passing now)',
   changed: 'Other changes',
@@ -461,13 +471,15 @@ function tally(diff: ReportDiff): string {
   return counts.filter((c) => c !== '').join('; ') || 'no change';
 }
 
-const KIND_WORD: Readonly<Record<ChangeKind, string>> = { 'new-failure': 'new failures', 'coverage-lost': 'coverage lost', fix: 'fixes', 'coverage-gained': 'coverage gained', changed: 'other changes' };
+const KIND_WORD: Readonly<Record<ChangeKind, string>> = { 'new-failure': 'new failures', 'coverage-lost': 'coverage lost', 'new-warning': 'new warnings', fix: 'fixes', 'coverage-gained': 'coverage gained', changed: 'other changes' };
 
 function conclusion(diff: ReportDiff): string {
-  if (!diffFails(diff)) return 'no new failure, and every deciding requirement observed before is still exercised';
+  const warned = [...diff.requirements, ...diff.tests].filter((c) => c.kind === 'new-warning').length;
+  const note = warned > 0 ? `; ${warned} new warning(s), which do not fail it` : '';
+  if (!diffFails(diff)) return `no new failure, and every deciding requirement observed before is still exercised${note}`;
   const lost = diff.requirements.filter((c) => c.kind === 'coverage-lost' && c.deciding).length;
   const fresh = [...diff.requirements, ...diff.tests].filter((c) => c.kind === 'new-failure').length;
-  return [fresh > 0 ? 'new failures' : '', lost > 0 ? `${lost} deciding requirement(s) no longer exercised` : ''].filter((s) => s !== '').join(' and ');
+  return [fresh > 0 ? 'new failures' : '', lost > 0 ? `${lost} deciding requirement(s) no longer exercised` : ''].filter((s) => s !== '').join(' and ') + note;
 }
 
 export function diffMarkdown(diff: ReportDiff): string {

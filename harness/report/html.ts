@@ -5,10 +5,8 @@ import { randomBytes } from 'node:crypto';
 import { stripControl } from '../text.ts';
 import { displayValue, elideBlobs } from './json.ts';
 import { alikeErrors } from './group.ts';
-import type { CheckResult, Exchange, Outcome, Report, RequirementResult, TestResult } from './model.ts';
-import { baselineNote, coverageLine, repeatNote, REQUIREMENT_STATUSES, stabilityText, targetName, targetNotes, VERDICT_MEANING, VERDICT_WORD } from './wording.ts';
-
-const OUTCOMES: readonly Outcome[] = ['passed', 'failed', 'skipped', 'not-applicable', 'error'];
+import type { CheckResult, Exchange, Report, RequirementResult, TestResult } from './model.ts';
+import { baselineNote, coverageLine, repeatNote, REQUIREMENT_STATUSES, shownOutcome, SHOWN_OUTCOMES, stabilityText, targetName, targetNotes, VERDICT_MEANING, VERDICT_WORD, WARNING_MEANING } from './wording.ts';
 
 // Not in esc(): noncharacters are HTML parse errors; shown as `\uXXXX` like controls.
 const NONCHARACTER = /[\ufdd0-\ufdef\ufffe\uffff]/g;
@@ -45,7 +43,7 @@ function link(prefix: 'r' | 't' | 'f', id: string, cls = ''): string {
 
 /** Our class names come from fixed tables, never from data. */
 function statusClass(status: string): string {
-  return (REQUIREMENT_STATUSES as readonly string[]).includes(status) || (OUTCOMES as readonly string[]).includes(status) ? `s-${status}` : 's-unknown';
+  return (REQUIREMENT_STATUSES as readonly string[]).includes(status) || (SHOWN_OUTCOMES as readonly string[]).includes(status) ? `s-${status}` : 's-unknown';
 }
 
 export function badge(status: string): string {
@@ -79,7 +77,7 @@ export function reportHtml(report: Report): string {
   const verdictClass = known ? `v-${report.verdict}` : 'v-error';
   const note = baselineNote(report);
   const repeated = repeatNote(report);
-  const failing = report.tests.filter((t) => t.status === 'failed' || t.status === 'error');
+  const failing = report.tests.filter((t) => shownOutcome(t) === 'failed' || t.status === 'error');
   return [
     ...pageHead(nonce, `cpr-conformance: ${word} (${report.run.target.name})`, CSS),
     '<body>',
@@ -90,6 +88,7 @@ export function reportHtml(report: Report): string {
     errorsSection(report),
     baselineSection(report),
     failuresSection(failing),
+    warningsSection(report.tests.filter((t) => shownOutcome(t) === 'warning')),
     matrixSection(report),
     testsSection(report.tests),
     '</main>',
@@ -116,6 +115,7 @@ function runSection(report: Report): string {
     ...(run.shard === undefined ? [] : [['Shard', esc(run.shard)] as [string, string]]),
     ...(run.repeat === undefined ? [] : [['Repeat', `each test ${esc(run.repeat)} times`] as [string, string]]),
     ['Strict', run.strict ? 'yes: SHOULD failures decide' : 'no: SHOULD failures are warnings'],
+    ['PROFILE', run.profile_advisory ? 'advisory: PROFILE failures are warnings' : 'PROFILE failures decide'],
     ...(run.baseline === undefined ? [] : [['Baseline', esc(run.baseline)] as [string, string]]),
     ['Node', esc(run.node_version)],
     ['Command', `<code>${esc(run.command.join(' '))}</code>`],
@@ -135,21 +135,22 @@ function runSection(report: Report): string {
 
 function summarySection(report: Report): string {
   const s = report.summary;
-  const tests: [Outcome | 'total' | 'warnings', number][] = [
+  const tests: [string, number][] = [
     ['total', s.total],
     ['passed', s.passed],
     ['failed', s.failed],
+    ['warning', s.warned],
     ['skipped', s.skipped],
     ['not-applicable', s.not_applicable],
     ['error', s.error],
-    ['warnings', s.warnings],
   ];
   const cell = ([label, n]: [string, number], href?: string) => {
     const inner = `<span class="n">${esc(n)}</span><span class="l">${esc(label.replace('-', ' '))}</span>`;
-    return `<div class="count ${statusClass(label === 'warnings' ? 'warning' : label)}-text">${href === undefined ? inner : `<a href="${href}">${inner}</a>`}</div>`;
+    return `<div class="count ${statusClass(label)}-text">${href === undefined ? inner : `<a href="${href}">${inner}</a>`}</div>`;
   };
-  // The failed and errored counts lead to the failures, which follow the summary.
-  const testCell = (entry: [string, number]) => cell(entry, (entry[0] === 'failed' || entry[0] === 'error') && entry[1] > 0 ? '#failures' : undefined);
+  // The failed, errored and warned counts lead to their details, which follow the summary.
+  const details: Readonly<Record<string, string>> = { failed: '#failures', error: '#failures', warning: '#warnings' };
+  const testCell = (entry: [string, number]) => cell(entry, entry[1] > 0 ? details[entry[0]] : undefined);
   const requirements = REQUIREMENT_STATUSES.map((status) => [status, report.requirements.filter((r) => r.status === status).length] as [string, number]);
   return [
     '<section id="summary"><h2>Summary</h2>',
@@ -205,7 +206,8 @@ function matrixSection(report: Report): string {
   const tests = new Map(report.tests.map((t) => [t.id, t]));
   const testLink = (id: string) => {
     const t = tests.get(id);
-    return t !== undefined && (t.status === 'failed' || t.status === 'error') ? link('f', id, 'bad') : link('t', id);
+    if (t === undefined || !detailed(t)) return link('t', id);
+    return link('f', id, shownOutcome(t) === 'warning' ? 'warn' : 'bad');
   };
   const buttons = [
     `<button type="button" data-filter="all" aria-pressed="true">all (${report.requirements.length})</button>`,
@@ -227,7 +229,7 @@ function matrixSection(report: Report): string {
   return [
     '<section id="requirements"><h2>Requirements by spec section</h2>',
     // Hidden until our script runs: without it (scripts off, or blocked) the buttons would do nothing.
-    `<div class="filters" id="filters" role="group" aria-label="Show requirements with status" hidden>${buttons.join('')}</div>`,
+    `<div class="filters" id="filters" data-table="matrix" role="group" aria-label="Show requirements with status" hidden>${buttons.join('')}</div>`,
     '<table id="matrix"><thead><tr><th>ID</th><th>Level</th><th>Roles</th><th>Summary</th><th>Status</th><th>Tests</th></tr></thead>',
     body.join('\n'),
     '</table>',
@@ -238,10 +240,21 @@ function matrixSection(report: Report): string {
 
 // --- failures ----------------------------------------------------------------
 
+/** A test with an entry of its own under Failed tests or Tests with warnings. */
+function detailed(test: TestResult): boolean {
+  return test.status === 'failed' || test.status === 'error';
+}
+
 function failuresSection(failing: readonly TestResult[]): string {
   if (failing.length === 0) return '';
   const { groups, single } = alikeErrors(failing);
   return ['<section id="failures"><h2>Failed tests</h2>', ...groups.map(errorGroupArticle), ...single.map(failureArticle), '</section>'].join('\n');
+}
+
+/** The tests whose every failure is a warning: detailed as failures are, under their own heading. */
+function warningsSection(warned: readonly TestResult[]): string {
+  if (warned.length === 0) return '';
+  return ['<section id="warnings"><h2>Tests with warnings</h2>', `<p class="muted">Each failed only at a level that does not decide: ${esc(WARNING_MEANING)}.</p>`, ...warned.map(failureArticle), '</section>'].join('\n');
 }
 
 /** Tests that errored alike (an unreachable target, say): one entry for all of them. */
@@ -263,8 +276,8 @@ function failureArticle(test: TestResult): string {
   const failed = test.checks.filter((c) => !c.passed);
   const passed = test.checks.filter((c) => c.passed);
   return [
-    `<article class="failure" id="${anchor('f', test.id)}">`,
-    `<h3>${badge(test.status)}${stabilityBadge(test)} <span class="id">${esc(test.id)}</span> ${esc(test.title)}</h3>`,
+    `<article class="failure${shownOutcome(test) === 'warning' ? ' warning' : ''}" id="${anchor('f', test.id)}">`,
+    `<h3>${badge(shownOutcome(test))}${stabilityBadge(test)} <span class="id">${esc(test.id)}</span> ${esc(test.title)}</h3>`,
     `<p class="meta">${esc(test.file)} · ${esc(test.kind)} · ${esc(test.role)} · ${esc(test.level)} · ${esc(test.sections.join(', '))} · requirements ${test.requirements.map((id) => link('r', id)).join(' ')} · ${esc(duration(test.duration_ms))}</p>`,
     test.known_failure ? '<p class="reason">A known failure: the baseline lists it. It is still an observed failure.</p>' : '',
     test.error_code === undefined
@@ -318,14 +331,21 @@ function exchangeBlock(e: Exchange): string {
 
 function testsSection(tests: readonly TestResult[]): string {
   const rows = tests.map((t) => {
-    const status = (t.status === 'failed' || t.status === 'error' ? `<a href="#${anchor('f', t.id)}">${badge(t.status)}</a>` : badge(t.status)) + stabilityBadge(t);
+    const shown = shownOutcome(t);
+    const status = (detailed(t) ? `<a href="#${anchor('f', t.id)}">${badge(shown)}</a>` : badge(shown)) + stabilityBadge(t);
     const note = t.reason === undefined ? '' : ` <span class="muted">${esc(t.reason)}</span>`;
-    return `<tr id="${anchor('t', t.id)}"><td class="id">${esc(t.id)}</td><td>${esc(t.title)}${note}</td><td>${esc(t.file)}</td><td>${t.requirements.map((id) => link('r', id)).join(' ')}</td><td>${status}</td><td class="num">${esc(duration(t.duration_ms))}</td></tr>`;
+    return `<tr id="${anchor('t', t.id)}" data-status="${esc(statusClass(shown).slice(2))}"><td class="id">${esc(t.id)}</td><td>${esc(t.title)}${note}</td><td>${esc(t.file)}</td><td>${t.requirements.map((id) => link('r', id)).join(' ')}</td><td>${status}</td><td class="num">${esc(duration(t.duration_ms))}</td></tr>`;
   });
+  const buttons = [
+    `<button type="button" data-filter="all" aria-pressed="true">all (${tests.length})</button>`,
+    ...SHOWN_OUTCOMES.map((o) => `<button type="button" data-filter="${o}" aria-pressed="false" class="${statusClass(o)}-text">${o.replace('-', ' ')} (${tests.filter((t) => shownOutcome(t) === o).length})</button>`),
+  ];
   return [
     '<section id="tests"><h2>All tests</h2>',
-    '<table class="compact"><thead><tr><th>ID</th><th>Title</th><th>File</th><th>Requirements</th><th>Outcome</th><th>Time</th></tr></thead>',
+    `<div class="filters" id="test-filters" data-table="test-table" role="group" aria-label="Show tests with outcome" hidden>${buttons.join('')}</div>`,
+    '<table class="compact" id="test-table"><thead><tr><th>ID</th><th>Title</th><th>File</th><th>Requirements</th><th>Outcome</th><th>Time</th></tr></thead>',
     `<tbody>\n${rows.join('\n')}\n</tbody></table>`,
+    '<p id="test-table-empty" class="muted" hidden>No test has this outcome.</p>',
     '</section>',
   ].join('\n');
 }
@@ -360,6 +380,7 @@ h3{font-size:15px;margin:16px 0 6px}
 h4{font-size:12px;margin:6px 0 2px;color:var(--muted);text-transform:uppercase;letter-spacing:.05em}
 a{color:inherit}
 a.bad{color:var(--bad);font-weight:600}
+a.warn{color:var(--warn);font-weight:600}
 code,pre,.id{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,"Liberation Mono",monospace;font-size:12px}
 pre{background:var(--head);border:1px solid var(--line);border-radius:4px;padding:6px 8px;margin:2px 0 8px;overflow:auto;max-height:32em;white-space:pre-wrap;overflow-wrap:anywhere}
 .banner{padding:16px max(16px,calc((100% - 1248px)/2));color:#fff}
@@ -386,6 +407,7 @@ td.insecure{color:var(--bad);font-weight:600}
 .filters button{font:inherit;font-size:12px;padding:2px 10px;border:1px solid var(--line);border-radius:12px;background:var(--bg);cursor:pointer}
 .filters button[aria-pressed="true"]{background:var(--fg);color:var(--bg)}
 .failure{border:1px solid var(--line);border-left:4px solid var(--bad);border-radius:4px;padding:4px 12px 8px;margin:12px 0}
+.failure.warning{border-left-color:var(--warn)}
 .meta{color:var(--muted);font-size:12px;margin:2px 0}
 .reason{margin:4px 0}
 .check{margin:8px 0}.check p{margin:4px 0}
@@ -396,31 +418,35 @@ td.insecure{color:var(--bad);font-weight:600}
 details summary{cursor:pointer;color:var(--muted);font-size:12px;margin:6px 0}
 `;
 
-// Filters the matrix by requirement status: rows and whole section groups are
-// hidden; with scripts off everything stays visible.
+// Each filter bar shows the rows of its table (data-table) with one status:
+// rows and whole groups (tbody) are hidden; with scripts off everything stays
+// visible. The requirement matrix filters by requirement status, the test list
+// by shown outcome (a warning apart from a failure).
 const SCRIPT = `
 (() => {
   'use strict';
-  const buttons = [...document.querySelectorAll('button[data-filter]')];
-  const groups = [...document.querySelectorAll('#matrix tbody')];
-  const empty = document.getElementById('matrix-empty');
-  const apply = (filter) => {
-    for (const button of buttons) button.setAttribute('aria-pressed', String(button.getAttribute('data-filter') === filter));
-    let visible = 0;
-    for (const group of groups) {
-      let shown = 0;
-      for (const row of group.querySelectorAll('tr[data-status]')) {
-        const show = filter === 'all' || row.getAttribute('data-status') === filter;
-        row.hidden = !show;
-        if (show) shown += 1;
+  for (const bar of document.querySelectorAll('.filters[data-table]')) {
+    const table = bar.getAttribute('data-table');
+    const buttons = [...bar.querySelectorAll('button[data-filter]')];
+    const groups = [...document.querySelectorAll('#' + table + ' tbody')];
+    const empty = document.getElementById(table + '-empty');
+    const apply = (filter) => {
+      for (const button of buttons) button.setAttribute('aria-pressed', String(button.getAttribute('data-filter') === filter));
+      let visible = 0;
+      for (const group of groups) {
+        let shown = 0;
+        for (const row of group.querySelectorAll('tr[data-status]')) {
+          const show = filter === 'all' || row.getAttribute('data-status') === filter;
+          row.hidden = !show;
+          if (show) shown += 1;
+        }
+        group.hidden = shown === 0;
+        visible += shown;
       }
-      group.hidden = shown === 0;
-      visible += shown;
-    }
-    if (empty) empty.hidden = visible !== 0;
-  };
-  for (const button of buttons) button.addEventListener('click', () => apply(button.getAttribute('data-filter')));
-  const bar = document.getElementById('filters');
-  if (bar) bar.hidden = false;
+      if (empty) empty.hidden = visible !== 0;
+    };
+    for (const button of buttons) button.addEventListener('click', () => apply(button.getAttribute('data-filter')));
+    bar.hidden = false;
+  }
 })();
 `;

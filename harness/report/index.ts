@@ -18,7 +18,7 @@ export type {
 } from './model.ts';
 export { REPORT_SCHEMA_VERSION, UNTESTED } from './model.ts';
 export type { AggregateOptions, Assessment, ExitCode } from './aggregate.ts';
-export { assess, baselineDiff, coverageOf, decidingLevel, EXIT_CODES, exitCodeOf, exitOf, observedFailure, requirementResults, summarize, verdictOf } from './aggregate.ts';
+export { assess, baselineDiff, coverageOf, decidingLevel, EXIT_CODES, exitCodeOf, exitOf, observedFailure, requirementResults, summarize, verdictOf, warningJudge } from './aggregate.ts';
 export { REPORT_JSON, readReport, reportJson, reportProblems, writeJsonReport } from './json.ts';
 export { junitXml } from './junit.ts';
 export { summaryMarkdown } from './markdown.ts';

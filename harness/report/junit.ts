@@ -1,18 +1,33 @@
 // junit.xml: a view of report.json for CI test tabs. One <testsuite> per suite
 // file, one <testcase> per test. Every string is treated as hostile: XML-escaped,
 // and characters XML 1.0 forbids (§2.2 Char) are replaced, never passed through.
-import type { Exchange, Report, TestResult } from './model.ts';
+//
+// JUnit has no warning. A test whose every failure is a warning is a testcase
+// with no <failure> (GitHub, GitLab and Jenkins count it as passed, as the
+// verdict does) that carries a `warning` property and the failed checks in its
+// <system-out>. Not <skipped>: the test ran, and a skip would read as coverage
+// the run does not have.
+import type { CheckResult, Exchange, Report, TestResult } from './model.ts';
 import { displayValue, elideBlobs } from './json.ts';
-import { atStep, coverageLine, stabilityText } from './wording.ts';
+import { atStep, coverageLine, shownOutcome, stabilityText, WARNING_MEANING } from './wording.ts';
 import { observedFailure } from './aggregate.ts';
 
 export function junitXml(report: Report): string {
   const suites = groupByFile(report.tests);
-  const totals = counts(report.tests);
+  const totals = { ...counts(report.tests), tests: report.tests.length + report.errors.length, errors: counts(report.tests).errors + report.errors.length };
   const lines = [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="cpr-conformance" ${countAttributes(totals, report.run.duration_ms)} timestamp=${attr(report.run.started_at)}>`,
   ];
+  // What went wrong with the run as a whole (an interrupt, an unreachable role, a view that
+  // could not be written) is no test's: CI tabs see it as errors of a suite of its own.
+  if (report.errors.length > 0) {
+    lines.push(`  <testsuite name="cpr-conformance run" tests="${report.errors.length}" failures="0" errors="${report.errors.length}" skipped="0" time="0" timestamp=${attr(report.run.started_at)}>`);
+    for (const issue of report.errors) {
+      lines.push(`    <testcase classname="cpr-conformance run" name=${attr(issue.code)} time="0">`, `      <error message=${attr(`${issue.code}: ${issue.message.split('\n')[0]}`)} type=${attr(issue.code)}>${text(issue.message)}</error>`, '    </testcase>');
+    }
+    lines.push('  </testsuite>');
+  }
   for (const [file, tests] of suites) {
     const time = tests.reduce((sum, t) => sum + t.duration_ms, 0);
     lines.push(`  <testsuite name=${attr(file)} ${countAttributes(counts(tests), time)} timestamp=${attr(report.run.started_at)}>`);
@@ -36,7 +51,7 @@ interface Counts {
 function counts(tests: readonly TestResult[]): Counts {
   return {
     tests: tests.length,
-    failures: tests.filter(observedFailure).length,
+    failures: tests.filter((t) => observedFailure(t) && shownOutcome(t) !== 'warning').length,
     errors: tests.filter((t) => t.status === 'error' && !observedFailure(t)).length,
     // JUnit has no "not applicable": it is reported as skipped, with the reason.
     skipped: tests.filter((t) => t.status === 'skipped' || t.status === 'not-applicable').length,
@@ -63,12 +78,15 @@ function runProperties(report: Report): [string, string][] {
     ['target', run.target.name],
     ['seed', String(run.seed)],
     ['strict', String(run.strict)],
+    ['profile_advisory', String(run.profile_advisory)],
+    ['warned', String(report.summary.warned)],
     ...(run.shard === undefined ? [] : [['shard', run.shard] as [string, string]]),
     ...(run.repeat === undefined ? [] : [['repeat', String(run.repeat)] as [string, string]]),
   ];
 }
 
 function testcase(test: TestResult): string[] {
+  const warned = shownOutcome(test) === 'warning';
   const open = `    <testcase classname=${attr(test.file)} name=${attr(`${test.id} ${test.title}`)} time="${seconds(test.duration_ms)}">`;
   const properties = [
     ['requirements', test.requirements.join(' ')],
@@ -78,14 +96,17 @@ function testcase(test: TestResult): string[] {
     ...(test.seed === undefined ? [] : [['seed', String(test.seed)]]),
     ...(test.path === undefined ? [] : [['path', test.path]]),
     ...(test.repeat === undefined ? [] : [['stability', test.repeat.stability], ['repeat', stabilityText(test) ?? '']]),
+    ...(warned ? [['warning', failedSummary(test)]] : []),
   ];
   const lines = [open, '      <properties>'];
   for (const [name, value] of properties) lines.push(`        <property name=${attr(name ?? '')} value=${attr(value ?? '')}/>`);
   lines.push('      </properties>');
   lines.push(...outcome(test));
-  if ((test.status === 'failed' || test.status === 'error') && test.transcript.length > 0) {
-    lines.push(`      <system-out>${text(test.transcript.map(exchangeText).join('\n\n'))}</system-out>`);
-  }
+  const output = [
+    ...(warned ? [`warning, not a failure: ${WARNING_MEANING}.`, ...test.checks.filter((c) => !c.passed).map(checkText), `rerun: ${test.rerun}`] : []),
+    ...(test.status === 'failed' || test.status === 'error' ? test.transcript.map(exchangeText) : []),
+  ];
+  if (output.length > 0) lines.push(`      <system-out>${text(output.join('\n\n'))}</system-out>`);
   lines.push('    </testcase>');
   return lines;
 }
@@ -95,12 +116,14 @@ function outcome(test: TestResult): string[] {
     case 'passed':
       return [];
     case 'failed': {
+      // A warning is no <failure>: the testcase passes, and says why in its property and output.
+      if (shownOutcome(test) === 'warning') return [];
       const failing = test.checks.filter((c) => !c.passed);
       const requirements = [...new Set(failing.length > 0 ? failing.map((c) => c.requirement) : test.requirements)];
       const known = (test.repeat?.stability === 'flaky' ? `${stabilityText(test)}: ` : '') + (test.known_failure ? 'known failure (baseline): ' : '');
-      const message = known + (failing.map((c) => `${c.requirement} ${c.check}: ${c.message}`).join('; ') || (test.reason ?? 'failed'));
+      const message = known + failedSummary(test);
       const body = [
-        ...failing.map((c) => `${c.requirement} (${c.level}) ${c.check}${atStep(c)}: ${c.message}\n  expected: ${displayValue(c.expected)}\n  actual:   ${displayValue(c.actual)}`),
+        ...failing.map(checkText),
         ...(failing.length === 0 && test.reason !== undefined ? [test.reason] : []),
         `rerun: ${test.rerun}`,
       ].join('\n\n');
@@ -111,7 +134,7 @@ function outcome(test: TestResult): string[] {
       const setup = test.checks.filter((c) => c.setup && !c.passed);
       if (test.error_code === 'HARNESS_SETUP_FAILED' && setup.length > 0) {
         const known = test.known_failure ? 'known failure (baseline): ' : '';
-        const body = [`${test.reason ?? 'setup failed'}`, ...setup.map((c) => `${c.requirement} (${c.level}) ${c.check}${atStep(c)}: ${c.message}\n  expected: ${displayValue(c.expected)}\n  actual:   ${displayValue(c.actual)}`), `rerun: ${test.rerun}`].join('\n\n');
+        const body = [`${test.reason ?? 'setup failed'}`, ...setup.map(checkText), `rerun: ${test.rerun}`].join('\n\n');
         return [`      <failure message=${attr(`${known}setup failed: ${test.reason ?? ''}`)} type=${attr([...new Set(setup.map((c) => c.requirement))].join(' '))}>${text(body)}</failure>`];
       }
       return [`      <error message=${attr(`${test.repeat?.stability === 'flaky' ? `${stabilityText(test)}: ` : ''}${test.error_code ?? 'HARNESS_INTERNAL'}: ${test.reason ?? 'harness error'}`)} type=${attr(test.error_code ?? 'harness-error')}>${text(`${test.reason ?? 'harness error'}\n\nrerun: ${test.rerun}`)}</error>`];
@@ -123,6 +146,21 @@ function outcome(test: TestResult): string[] {
     case 'not-applicable':
       return [`      <skipped message=${attr(`not applicable: ${test.reason ?? 'does not apply to this target'}`)}/>`];
   }
+}
+
+/** One line per failed check ("CPR-ID-1 problem: ..."), or the reason when no check failed. */
+function failedSummary(test: TestResult): string {
+  return (
+    test.checks
+      .filter((c) => !c.passed)
+      .map((c) => `${c.requirement} ${c.check}: ${c.message}`)
+      .join('; ') || (test.reason ?? 'failed')
+  );
+}
+
+/** A failed check with what was expected and what was seen. */
+function checkText(c: CheckResult): string {
+  return `${c.requirement} (${c.level}) ${c.check}${atStep(c)}: ${c.message}\n  expected: ${displayValue(c.expected)}\n  actual:   ${displayValue(c.actual)}`;
 }
 
 function exchangeText(e: Exchange): string {

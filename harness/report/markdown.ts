@@ -5,7 +5,7 @@ import { stripControl } from '../text.ts';
 import { displayValue } from './json.ts';
 import { alikeErrors } from './group.ts';
 import type { Report, RequirementResult, TestResult } from './model.ts';
-import { baselineNote, coverageLine, atStep, repeatNote, REQUIREMENT_STATUSES, stabilityText, targetName, targetNotes, VERDICT_MEANING, VERDICT_WORD } from './wording.ts';
+import { baselineNote, coverageLine, atStep, repeatNote, REQUIREMENT_STATUSES, shownOutcome, stabilityText, targetName, targetNotes, VERDICT_MEANING, VERDICT_WORD, WARNING_MEANING } from './wording.ts';
 
 /** Step summaries are capped (GitHub: 1 MiB); long values are cut and the full text stays in report.json / report.html. */
 const BLOCK_LIMIT = 4000;
@@ -27,10 +27,11 @@ export function summaryMarkdown(report: Report): string {
   out.push(...baseline(report));
   out.push(...flakyTable(report));
   out.push(...requirementTable(report, 'failed', 'Failed requirements'));
-  out.push(...requirementTable(report, 'warning', 'Warnings (SHOULD, not deciding without --strict)'));
+  out.push(...requirementTable(report, 'warning', 'Requirements with warnings'));
   out.push(...untestedTable(report));
   out.push(...unverifiableList(report));
   out.push(...failureDetails(report));
+  out.push(...warningDetails(report));
   return `${out.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
 }
 
@@ -57,9 +58,9 @@ function countTables(report: Report): string[] {
   return [
     '### Tests',
     '',
-    '| Total | Passed | Failed | Skipped | Not applicable | Error | Warnings |',
+    '| Total | Passed | Failed | Warning | Skipped | Not applicable | Error |',
     '|---:|---:|---:|---:|---:|---:|---:|',
-    row([s.total, s.passed, s.failed, s.skipped, s.not_applicable, s.error, s.warnings].map(String)),
+    row([s.total, s.passed, s.failed, s.warned, s.skipped, s.not_applicable, s.error].map(String)),
     '',
     '### Requirements',
     '',
@@ -92,7 +93,7 @@ function flakyTable(report: Report): string[] {
     '',
     '| ID | Counted as | Passed | Failed | Errors |',
     '|---|---|---:|---:|---:|',
-    ...flaky.map((t) => row([t.id, t.status, `${t.repeat!.passed} of ${t.repeat!.runs}`, String(t.repeat!.failed), String(t.repeat!.errors)])),
+    ...flaky.map((t) => row([t.id, shownOutcome(t), `${t.repeat!.passed} of ${t.repeat!.runs}`, String(t.repeat!.failed), String(t.repeat!.errors)])),
     '',
   ];
 }
@@ -103,6 +104,7 @@ function requirementTable(report: Report, status: 'failed' | 'warning', heading:
   return [
     `### ${heading}`,
     '',
+    ...(status === 'warning' ? [`Each is ${inline(WARNING_MEANING)}.`, ''] : []),
     '| ID | Level | Section | Summary | Failing tests |',
     '|---|---|---|---|---|',
     ...requirements.map((r) => row([r.id, r.level, r.sections.join(', '), r.summary, failingTests(r, report.tests).join(', ')])),
@@ -146,7 +148,7 @@ function failingTests(r: RequirementResult, tests: readonly TestResult[]): strin
 }
 
 function failureDetails(report: Report): string[] {
-  const failing = report.tests.filter((t) => t.status === 'failed' || t.status === 'error');
+  const failing = report.tests.filter((t) => shownOutcome(t) === 'failed' || t.status === 'error');
   if (failing.length === 0) return [];
   const out = ['### Failed tests', ''];
   // Tests that errored alike (an unreachable target, say) are one line, not one entry each.
@@ -161,15 +163,30 @@ function failureDetails(report: Report): string[] {
   return out;
 }
 
+/** The tests whose every failure is a warning: detailed as failures are, under their own heading. */
+function warningDetails(report: Report): string[] {
+  const warned = report.tests.filter((t) => shownOutcome(t) === 'warning');
+  if (warned.length === 0) return [];
+  const out = ['### Tests with warnings', '', `Each failed only at a level that does not decide: ${inline(WARNING_MEANING)}.`, ''];
+  for (const test of warned.slice(0, DETAILED_FAILURES)) out.push(...testDetail(test));
+  if (warned.length > DETAILED_FAILURES) out.push(`${warned.length - DETAILED_FAILURES} more tests with warnings are listed in report.html and report.json.`, '');
+  return out;
+}
+
 function firstLine(text: string): string {
   return text.split('\n')[0]!.slice(0, 500);
+}
+
+function outcomeText(test: TestResult): string {
+  if (test.status === 'error') return test.error_code === 'HARNESS_SETUP_FAILED' ? 'setup failed' : 'harness error';
+  return shownOutcome(test) === 'warning' ? 'warning (not a failure: it does not decide the verdict)' : 'failed';
 }
 
 function testDetail(test: TestResult): string[] {
   const out = [
     `#### Test ${inline(test.id)}: ${inline(test.title)}`,
     '',
-    `Outcome ${test.status === 'error' ? (test.error_code === 'HARNESS_SETUP_FAILED' ? 'setup failed' : 'harness error') : 'failed'}${test.known_failure ? ' (a known failure: the baseline lists it)' : ''}; file ${inline(test.file)}; requirements ${inline(test.requirements.join(', '))}; role ${inline(test.role)}.`,
+    `Outcome ${outcomeText(test)}${test.known_failure ? ' (a known failure: the baseline lists it)' : ''}; file ${inline(test.file)}; requirements ${inline(test.requirements.join(', '))}; role ${inline(test.role)}.`,
     '',
   ];
   if (test.error_code === 'HARNESS_SETUP_FAILED') out.push(`Setup failed (${inline(test.error_code)}): the failed check proves the setup step's own requirement; the requirements under test were not exercised.`, '');

@@ -73,8 +73,8 @@ export function mergeReports(reports: readonly Report[], registry: readonly Requ
   // An input that ended in error taints the merge, unless a failure was observed anyway.
   const inputError = reports.some((r) => r.verdict === 'error');
   const verdict = inputError && assessed.verdict !== 'non-conformant' ? 'error' : assessed.verdict;
-  // The baseline diff of the union is the union of the shards' diffs when no list is given.
-  const baseline = options.knownFailures === undefined ? mergedBaseline(reports, name) : assessed.baseline_diff;
+  // Without a list of known failures, the shards' diffs are joined (see mergedBaseline).
+  const baseline = options.knownFailures === undefined ? mergedBaseline(reports, name, assessed.baseline_diff) : assessed.baseline_diff;
   return {
     schema_version: REPORT_SCHEMA_VERSION,
     verdict,
@@ -155,14 +155,20 @@ function missingShards(reports: readonly Report[], name: (i: number) => string):
   return absent.length === 0 ? undefined : `shard${absent.length === 1 ? '' : 's'} ${absent.map((k) => `${k}/${total}`).join(', ')} missing: the merged results are partial`;
 }
 
-function mergedBaseline(reports: readonly Report[], name: (i: number) => string): BaselineDiff | undefined {
+/**
+ * The baseline diff of the union. Each test runs in one shard, so a known
+ * failure that passed is an unexpected pass of its shard: those are joined.
+ * New failures are the merge's own (over the known failures the shards
+ * marked), since whether a failure is a warning, and so no new failure, depends
+ * on the merge's --strict and --profile-advisory.
+ */
+function mergedBaseline(reports: readonly Report[], name: (i: number) => string, assessed: BaselineDiff | undefined): BaselineDiff | undefined {
   const diffs = reports.map((r) => r.baseline_diff);
-  if (diffs.every((d) => d === undefined)) return undefined;
+  if (diffs.every((d) => d === undefined) || assessed === undefined) return undefined;
   const without = diffs.findIndex((d) => d === undefined);
   if (without !== -1) throw mergeError(`${name(without)} was run without --baseline and others with it`);
-  // Each test runs in one shard, so the union of the shards' diffs is the diff of the union.
-  const union = (pick: (d: BaselineDiff) => readonly string[]) => [...new Set(diffs.flatMap((d) => (d === undefined ? [] : pick(d))))].sort(compare);
-  return { new_failures: union((d) => d.new_failures), unexpected_passes: union((d) => d.unexpected_passes) };
+  const unexpected = [...new Set(diffs.flatMap((d) => d?.unexpected_passes ?? []))].sort(compare);
+  return { new_failures: assessed.new_failures, unexpected_passes: unexpected };
 }
 
 function compare(a: string, b: string): number {

@@ -106,6 +106,14 @@ export interface TestResult {
   readonly level: Level;
   readonly role: Role;
   readonly status: Outcome;
+  /**
+   * With status `failed`: every failure is at a level that does not decide this
+   * run (SHOULD without --strict, PROFILE under --profile-advisory, MAY), so the
+   * test is reported as a warning, not a failure. The status stays `failed` (a
+   * check did fail: a baseline, --repeat and selftest see an observed failure);
+   * aggregate.ts derives the marker from the checks and the run's options.
+   */
+  readonly warning?: true;
   readonly duration_ms: number;
   /** Why it was skipped, not applicable, or errored (missing capability named). */
   readonly reason?: string;
@@ -241,14 +249,18 @@ export interface TargetDescription {
   >;
 }
 
+/** Test counts (total = passed + failed + warned + skipped + not_applicable + error), and the requirements that warned. */
 export interface Summary {
   readonly total: number;
   readonly passed: number;
+  /** Tests with a failure that decides (status failed, no `warning` marker). */
   readonly failed: number;
+  /** Tests whose failures are all warnings (status failed with `warning: true`). */
+  readonly warned: number;
   readonly skipped: number;
   readonly not_applicable: number;
   readonly error: number;
-  /** SHOULD-level failures reported as warnings (not under --strict). */
+  /** Requirements with status `warning`: failed at a level that does not decide (SHOULD without --strict, PROFILE under --profile-advisory, MAY). */
   readonly warnings: number;
 }
 

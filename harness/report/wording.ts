@@ -1,6 +1,6 @@
 // The words every view of a report uses for its verdict and coverage, so the
 // terminal, summary.md, report.html and junit.xml say the same thing.
-import type { Coverage, Report, RequirementStatus, TargetDescription, TestResult, Verdict } from './model.ts';
+import type { Coverage, Outcome, Report, RequirementStatus, TargetDescription, TestResult, Verdict } from './model.ts';
 
 export const VERDICT_WORD: Readonly<Record<Verdict, string>> = {
   conformant: 'CONFORMANT',
@@ -69,3 +69,16 @@ export function stabilityText(test: Pick<TestResult, 'repeat'>): string | undefi
   if (r === undefined) return undefined;
   return `${r.stability}: passed ${r.passed} of ${r.runs} (${r.failed} failed, ${r.errors} error${r.errors === 1 ? '' : 's'}${r.requested !== undefined ? `; ${r.requested} asked for` : ''})`;
 }
+
+/** How a test is shown: its outcome, or `warning` for a failed test whose every failure is a warning (aggregate.ts warningJudge). */
+export type ShownOutcome = Outcome | 'warning';
+
+/** Every shown outcome, in the order views list them. */
+export const SHOWN_OUTCOMES: readonly ShownOutcome[] = ['passed', 'failed', 'warning', 'skipped', 'not-applicable', 'error'];
+
+export function shownOutcome(test: Pick<TestResult, 'status' | 'warning'>): ShownOutcome {
+  return test.status === 'failed' && test.warning ? 'warning' : test.status;
+}
+
+/** What a warning is, in the words of README "Verdicts and coverage". */
+export const WARNING_MEANING = 'a failure at a level that does not decide this run (SHOULD without --strict, PROFILE under --profile-advisory, MAY): it does not change the verdict';

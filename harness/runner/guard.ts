@@ -93,6 +93,7 @@ export class RunGuard {
       capabilities: (role) => target.capabilities(role),
       adapterKind: (role) => target.adapterKind(role),
       credential: (of) => target.credential(of),
+      ...(target.hostGuard !== undefined ? { hostGuard: target.hostGuard } : {}),
     };
   }
 

@@ -13,8 +13,9 @@ import { join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { PROFILE_ID } from '../../profile/signing.ts';
 import { loadRegistry } from '../../profile/registry.ts';
-import { HarnessError } from '../errors.ts';
-import { assess, decidingLevel, exitCodeOf, type ExitCode, type Report, type TestResult, writeAllReports } from '../report/index.ts';
+import { ERRORS, HarnessError } from '../errors.ts';
+import { assess, decidingLevel, exitCodeOf, type ExitCode, type Report, type TestResult, warningJudge, writeAllReports } from '../report/index.ts';
+import { shownOutcome } from '../report/wording.ts';
 import { REPORT_SCHEMA_VERSION, type HarnessIssue, type TargetDescription } from '../report/model.ts';
 import { scopeRoles, suiteCatalogue } from './catalogue.ts';
 import type { Role } from '../../profile/registry.ts';
@@ -23,6 +24,7 @@ import type { Suite } from '../scenarios/types.ts';
 import { unrunResult } from '../scenarios/execute.ts';
 import type { TargetConfig } from '../target/config.ts';
 import { loadTargetFile } from '../target/load.ts';
+import { advertisedHostRefused } from '../target/host-guard.ts';
 import { targetSecrets, type Secrets } from '../target/secrets.ts';
 import { describeChoice, resolveTarget, type TargetChoice } from './resolve-target.ts';
 import { selectProperties, selectScenarios, type Selection } from './select.ts';
@@ -178,10 +180,18 @@ async function executePlan(
       const target = opened.target;
       description = target.description;
       try {
+        // Said once, before any test: the payee's own base URL is where the harness's paying application may not go.
+        const refusal = await advertisedHostRefused(target.target, options.requestTimeoutMs);
+        if (refusal !== undefined) {
+          terminal.error(`cpr-conformance: HARNESS_HOST_NOT_ALLOWED: ${refusal}`);
+          terminal.error(`  hint: ${ERRORS.HARNESS_HOST_NOT_ALLOWED.hint}`);
+        }
         terminal.line(
           `cpr-conformance ${SUITE_VERSION} (${PROFILE_ID}) — ${countOf(plan, 'scenario')} scenario(s) and ${countOf(plan, 'property')} propert${countOf(plan, 'property') === 1 ? 'y' : 'ies'} against ${description.name}${repeat > 1 ? `, each ${repeat} times` : ''}${run.estimate !== undefined ? `, shard ${options.shard}: ${run.estimate}` : ''}`,
         );
-        const counts = { passed: 0, failed: 0, skipped: 0, 'not-applicable': 0, error: 0 };
+        const counts = { passed: 0, failed: 0, warning: 0, skipped: 0, 'not-applicable': 0, error: 0 };
+        // Each result judged as the report will judge it, so a warning is never shown as a failure.
+        const judge = warningJudge(loadRegistry(), options);
         const ran = await runPlan(plan, scenarioTarget(target.target), {
           seed,
           ...(options.propertyRuns !== undefined ? { propertyRuns: options.propertyRuns } : {}),
@@ -193,12 +203,15 @@ async function executePlan(
           },
           interrupts,
           onResult: (result) => {
-            counts[result.status]++;
-            terminal.progress(counts.passed + counts.failed + counts.skipped + counts['not-applicable'] + counts.error, plan.length, result, counts);
+            const judged = judge(result);
+            counts[shownOutcome(judged)]++;
+            terminal.progress(Object.values(counts).reduce((sum, n) => sum + n, 0), plan.length, judged, counts);
           },
         });
         terminal.endProgress();
         results = ran.results;
+        const refused = results.filter((t) => t.error_code === 'HARNESS_HOST_NOT_ALLOWED').length;
+        if (refused > 0) issues.push({ code: 'HARNESS_HOST_NOT_ALLOWED', message: `${refused} test(s) stopped at a delivery URI the harness's paying application does not follow: ${refusal ?? "see each test's reason"}` });
       } finally {
         await target.close();
       }

@@ -12,5 +12,6 @@ export function scenarioTarget(target: Target): ScenarioTarget {
     capabilities: (role: Role) => (role === 'paying-app' ? NONE : target.capabilities[role]),
     adapterKind: (role: Role) => (role === 'paying-app' ? target.payingApp?.kind : target[role]?.kind),
     credential: (of) => target.credentials.operator[of],
+    ...(target.hostGuard !== undefined ? { hostGuard: target.hostGuard } : {}),
   };
 }

@@ -1,18 +1,23 @@
 // Terminal output. On a TTY (and not CI) one progress line is redrawn; otherwise
 // each result is a plain line. NO_COLOR turns colour off. Target-supplied text
 // never reaches the terminal raw (stripControl).
-import type { Outcome, TestResult } from '../report/model.ts';
+import type { TestResult } from '../report/model.ts';
+import { shownOutcome, type ShownOutcome } from '../report/wording.ts';
 import { stripControl } from '../text.ts';
 
 export interface Terminal {
-  progress(done: number, total: number, latest: TestResult, counts: Readonly<Record<Outcome, number>>): void;
+  /** `latest` as assessed (aggregate.ts warningJudge): a failed test whose failures are all warnings is shown as one. */
+  progress(done: number, total: number, latest: TestResult, counts: Readonly<Record<ShownOutcome, number>>): void;
   endProgress(): void;
   line(text: string): void;
   error(text: string): void;
 }
 
-const LABEL: Record<Outcome, string> = { passed: 'PASS', failed: 'FAIL', skipped: 'SKIP', 'not-applicable': 'N/A ', error: 'ERR ' };
-const COLOR: Record<Outcome, number> = { passed: 32, failed: 31, skipped: 33, 'not-applicable': 90, error: 35 };
+const LABEL: Record<ShownOutcome, string> = { passed: 'PASS', failed: 'FAIL', warning: 'WARN', skipped: 'SKIP', 'not-applicable': 'N/A ', error: 'ERR ' };
+const COLOR: Record<ShownOutcome, number> = { passed: 32, failed: 31, warning: 93, skipped: 33, 'not-applicable': 90, error: 35 };
+
+/** Outcomes printed on a line of their own above the live progress line. */
+const NOTED: readonly ShownOutcome[] = ['failed', 'warning', 'error'];
 
 export function createTerminal(stream: NodeJS.WriteStream = process.stdout, env: NodeJS.ProcessEnv = process.env): Terminal {
   const live = stream.isTTY === true && !env.CI;
@@ -21,15 +26,14 @@ export function createTerminal(stream: NodeJS.WriteStream = process.stdout, env:
   let drawn = false;
   return {
     progress(done, total, latest, counts) {
+      const shown = shownOutcome(latest);
       if (live) {
-        const line = `[${done}/${total}] ${stripControl(latest.sections[0] ?? '')} ${latest.file.replace(/^suites\//, '')}  ${paint(32, `✓ ${counts.passed}`)}  ${paint(31, `✗ ${counts.failed}`)}  skipped ${counts.skipped + counts['not-applicable']}  errors ${counts.error}`;
+        const line = `[${done}/${total}] ${stripControl(latest.sections[0] ?? '')} ${latest.file.replace(/^suites\//, '')}  ${paint(32, `✓ ${counts.passed}`)}  ${paint(31, `✗ ${counts.failed}`)}  ${paint(COLOR.warning, `! ${counts.warning}`)}  skipped ${counts.skipped + counts['not-applicable']}  errors ${counts.error}`;
         stream.write(`\r\u001b[2K${line.slice(0, (stream.columns ?? 120) + 40)}`);
         drawn = true;
-        if (latest.status === 'failed' || latest.status === 'error') {
-          stream.write(`\r\u001b[2K${paint(COLOR[latest.status], LABEL[latest.status])} ${latest.id} ${stripControl(latest.title)}\n`);
-        }
+        if (NOTED.includes(shown)) stream.write(`\r\u001b[2K${paint(COLOR[shown], LABEL[shown])} ${latest.id} ${stripControl(latest.title)}\n`);
       } else {
-        stream.write(`${LABEL[latest.status]} ${latest.id} ${stripControl(latest.title)}${latest.reason && latest.status !== 'passed' ? ` — ${stripControl(latest.reason).slice(0, 300)}` : ''}\n`);
+        stream.write(`${LABEL[shown]} ${latest.id} ${stripControl(latest.title)}${latest.reason && latest.status !== 'passed' ? ` — ${stripControl(latest.reason).slice(0, 300)}` : ''}\n`);
       }
     },
     endProgress() {

@@ -10,6 +10,7 @@ import { IDENTITY_LEVELS, isIdentityLevel } from '../../profile/control.ts';
 import type { Role } from '../../profile/registry.ts';
 import { buildLockRequest, buildRedemption, buildRenewal, createSigningKey, operatorKeyOf, type CashPack, type PolicyDocument, type PubkeyDocument } from '../../profile/cashpack/index.ts';
 import { TransportError, type WireRequest } from '../adapters/types.ts';
+import { refusedDeliveryUri } from '../target/host-guard.ts';
 import { StepError, type HttpResult, type ScenarioContext } from './context.ts';
 import { jsonRequest, send } from './http.ts';
 import { Params } from './params.ts';
@@ -28,7 +29,7 @@ export const ACTION_IMPLEMENTATIONS: Readonly<Record<Exclude<ActionName, 'repeat
     const builds = await Promise.all(
       Array.from({ length: p.integer('copies') }, () => (of ? prepareCashpack(ctx, of) : { request: httpRequest(ctx, p), sent: undefined })),
     );
-    if (of) for (const b of builds) await fitsBodyLimit(ctx, b.request);
+    if (of) for (const b of builds) await fitsBodyLimit(ctx, b);
     const responses = await Promise.all(builds.map((b) => send(ctx, role, b.request)));
     return { responses, statuses: responses.map((r) => r.status), sent: builds.map((b) => b.sent) };
   },
@@ -132,7 +133,11 @@ export const ACTION_IMPLEMENTATIONS: Readonly<Record<Exclude<ActionName, 'repeat
 
   'app-read': async (ctx, p) => {
     const input = p.nested('input')!;
-    if (input.choice('kind', APP_INPUT_KINDS) === 'file') {
+    const kind = input.choice('kind', APP_INPUT_KINDS);
+    // The harness's own guard, decided from its own allow-list: never the target's answer.
+    const refused = kind === 'uri' && ctx.target.hostGuard !== undefined ? refusedDeliveryUri(input.text('uri'), ctx.target.hostGuard) : undefined;
+    if (refused !== undefined) throw new StepError('error', refused, 'HARNESS_HOST_NOT_ALLOWED');
+    if (kind === 'file') {
       const dir = mkdtempSync(join(tmpdir(), 'cpr-conformance-'));
       const path = join(dir, 'request.json');
       writeFileSync(path, input.text('content'));
@@ -151,6 +156,8 @@ interface Prepared {
   readonly request: WireRequest;
   /** The cash-pack message the request carries. */
   readonly sent: unknown;
+  /** The pack a renewal presents. */
+  readonly pack?: unknown;
 }
 
 /** Builds (and signs) the request an issue, renew or redeem step sends, with fresh ids unless given. */
@@ -159,7 +166,7 @@ function prepareCashpack(ctx: ScenarioContext, p: Params): Prepared | Promise<Pr
     case 'issue':
       return lockRequest(ctx, p).then((message) => ({ request: jsonRequest('POST', '/v1/cashpack/issue', message), sent: message }));
     case 'renew':
-      return renewalEntry(ctx, p).then((renewal) => ({ request: jsonRequest('POST', '/v1/cashpack/renew', { cash_pack: p.value('pack'), renewal }), sent: renewal }));
+      return renewalEntry(ctx, p).then((renewal) => ({ request: jsonRequest('POST', '/v1/cashpack/renew', { cash_pack: p.value('pack'), renewal }), sent: renewal, pack: p.value('pack') }));
     case 'redeem': {
       const redemption = redemptionRequest(ctx, p);
       const body = JSON.stringify({ cash_pack: p.value('pack'), redemption });
@@ -174,8 +181,9 @@ function prepareCashpack(ctx: ScenarioContext, p: Params): Prepared | Promise<Pr
 }
 
 async function sendPrepared(ctx: ScenarioContext, prepared: Prepared | Promise<Prepared>): Promise<unknown> {
-  const { request, sent } = await prepared;
-  await fitsBodyLimit(ctx, request);
+  const built = await prepared;
+  await fitsBodyLimit(ctx, built);
+  const { request, sent } = built;
   const answer = await send(ctx, 'operator', request);
   const pack = answer.body as { pack_id?: unknown; renewal_chain?: unknown } | undefined;
   if (answer.status === 200 && typeof pack?.pack_id === 'string' && Array.isArray(pack.renewal_chain)) {
@@ -188,11 +196,16 @@ async function sendPrepared(ctx: ScenarioContext, prepared: Prepared | Promise<P
  * A pack walked deep grows with every renewal: once the message no longer fits
  * the Operator's max_body_bytes, its 413 is right and the scenario's story
  * cannot go on there (the limits tests send their oversized bodies with `http`).
+ * A renewal short of max_chain_depth says so: the policy's own two limits leave
+ * that depth out of reach.
  */
-async function fitsBodyLimit(ctx: ScenarioContext, request: WireRequest): Promise<void> {
+async function fitsBodyLimit(ctx: ScenarioContext, { request, pack }: Pick<Prepared, 'request' | 'pack'>): Promise<void> {
   const size = typeof request.body === 'string' ? Buffer.byteLength(request.body) : (request.body?.length ?? 0);
-  const limit = (await policyOf(ctx)).max_body_bytes;
-  if (size > limit) throw StepError.notApplicable('policy', `the scenario sends a ${size}-byte ${request.path} message, and the target's max_body_bytes is ${limit}`);
+  const policy = await policyOf(ctx);
+  if (size <= policy.max_body_bytes) return;
+  const chain = (pack as { renewal_chain?: unknown } | undefined)?.renewal_chain;
+  const depth = Array.isArray(chain) && chain.length < policy.max_chain_depth ? `: a renewal of a pack ${chain.length} renewal(s) deep no longer fits, so no chain reaches the target's max_chain_depth of ${policy.max_chain_depth}` : '';
+  throw StepError.notApplicable('policy', `the scenario sends a ${size}-byte ${request.path} message, and the target's max_body_bytes is ${policy.max_body_bytes}${depth}`);
 }
 
 /**

@@ -7,7 +7,7 @@ import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { PROBLEM_STATUS, isProblemCode } from '../../profile/problems.ts';
 import { recomputeChainDigest, validateMessage, verifyCashPack, verifyConfirmation, type CashPack, type MessageKind, type RedemptionConfirmation } from '../../profile/cashpack/index.ts';
-import { decodeQrPng, findPayerMembers, inspectQrPng, parseDeliveryUri, validateCpr } from '../../profile/cpr/index.ts';
+import { compareTokenUri, decodeQrPng, findPayerMembers, inspectQrPng, parseDeliveryUri, validateCpr } from '../../profile/cpr/index.ts';
 import { MESSAGE_TYPES, verifyObject } from '../../profile/signing.ts';
 import cprSchema from '../../profile/schemas/cpr.schema.json' with { type: 'json' };
 import paymentSchema from '../../profile/schemas/payment.schema.json' with { type: 'json' };
@@ -141,6 +141,29 @@ export const CHECK_IMPLEMENTATIONS: Readonly<Record<CheckName, Check>> = {
       return judgement(false, 'JSON', parsed.json, 'inline URI payload is JSON (spec §4.4)');
     }
     return judgement(isDeepStrictEqual(json, value), value, json, 'inline URI payload (spec §4.4)');
+  },
+
+  /**
+   * The spec's form (std-cpr://<token>?endpoint=<url>, the url the payee's base
+   * URL) is the check's own verdict; how the endpoint is written (PROFILE.md §8.1:
+   * encodeURIComponent, a base URL without query, fragment or trailing slash) is
+   * judged apart under PRF-URI-1. Both compare URIs, never one spelling of them.
+   */
+  delivery_uri: (_ctx, arg) => {
+    const a = Params.of('delivery_uri', arg);
+    const [uri, token, baseUrl] = [a.text('uri'), a.text('token'), a.text('base_url')];
+    const c = compareTokenUri(uri, token, baseUrl);
+    const seen = c.form.length === 0 ? uri : { uri, ...(c.endpoint !== undefined ? { endpoint: c.endpoint } : {}), differs: c.form };
+    const main = judgement(c.form.length === 0, c.expected, seen, "the token URI carries the payee's token and base URL (spec §4.4, §4.1)");
+    // Without an endpoint to read, only a broken base URL can be judged here.
+    if (c.endpoint === undefined && c.encoding.length === 0) return main;
+    const encoding = judgement(
+      c.encoding.length === 0,
+      { endpoint: encodeURIComponent(baseUrl) },
+      c.encoding.length === 0 ? 'as PROFILE.md §8.1 says' : c.encoding,
+      'PROFILE.md §8.1: an https base URL without query, fragment or trailing slash, percent-encoded by encodeURIComponent',
+    );
+    return { ...main, extra: [{ check: 'endpoint_encoding', requirement: 'PRF-URI-1', ...encoding }] };
   },
 
   no_payer_data: (_ctx, _arg, subject) => {

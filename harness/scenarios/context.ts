@@ -15,6 +15,8 @@ export interface ScenarioTarget {
   adapterKind(role: Role): AdapterKind | undefined;
   /** Keys the target file supplies for the operator role (secret; never reported). */
   credential(of: 'principal' | 'redeemer' | 'staff'): NamedKey | undefined;
+  /** The hosts the harness's own paying application may follow a delivery URI to (target/host-guard.ts); absent for a paying application under test. */
+  readonly hostGuard?: readonly string[];
 }
 
 export interface NamedKey {

@@ -114,6 +114,16 @@ export const FUNCTIONS: Readonly<Record<string, (...args: unknown[]) => unknown>
     return Math.floor(x / y);
   },
   max: (...values) => pickNumber(values, Math.max),
+  /**
+   * An amount split into `parts` equal shares, rounded down but at least 1, exactly:
+   * `share(policy.max_amount, 10)` is an amount every policy allows, whatever its max_amount.
+   */
+  share: (amount, parts) => {
+    const [whole, n] = [wholeNumber(amount), wholeNumber(parts)];
+    need(whole !== undefined && whole >= 1n && n !== undefined && n >= 1n, 'share() takes an amount (a whole number of at least 1) and a number of parts (at least 1)');
+    const share = whole / n;
+    return (share > 1n ? share : 1n).toString();
+  },
   /** PROFILE.md §3: D0 of a pack from its pack_id and initial bearer key (a JWK, or its `x`). */
   genesis_digest: (packId, bearer) => {
     need(isUuid(packId), 'genesis_digest() takes a pack_id that is a canonical UUID');
@@ -138,6 +148,13 @@ function keyBytes(key: unknown): Uint8Array {
   const bytes = decodeB64urlFixed(x, 32);
   need(bytes !== undefined, 'a bearer key is a JWK or the base64url of 32 bytes');
   return bytes;
+}
+
+/** A whole number of at least 0, from a decimal string (an amount) or a safe integer. */
+function wholeNumber(value: unknown): bigint | undefined {
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return BigInt(value);
+  if (typeof value === 'string' && DIGITS.test(value)) return BigInt(value);
+  return undefined;
 }
 
 function pickNumber(values: readonly unknown[], pick: (...n: number[]) => number): number {

@@ -187,6 +187,11 @@ export const CHECKS = {
     summary: 'an inline delivery URI (std-cpr://inline/...) decodes, by the profile\'s strict rules, to JSON deeply equal to this value',
     arg: object({ uri: T, value: ANY }, ['uri', 'value']),
   },
+  delivery_uri: {
+    summary:
+      "a QR or deep-link URI is the one the payee's base URL gives (spec §4.4: std-cpr://<token>?endpoint=<url>), compared as URIs (RFC 3986 §6.2: case, percent-encoding, IPv6 forms, default port); as PRF-URI-1, the base URL keeps PROFILE.md §8.1 and the endpoint is percent-encoded as encodeURIComponent does",
+    arg: object({ uri: T, token: T, base_url: T }, ['uri', 'token', 'base_url']),
+  },
   no_payer_data: { summary: 'no member anywhere is payer, authorization, settlement or payer_* (PROFILE.md §7.5)', arg: { const: true } },
   equals: { summary: 'two values are deeply equal', arg: object({ value: ANY, to: ANY }, ['value', 'to']) },
   not_equals: { summary: 'two values differ', arg: object({ value: ANY, to: ANY }, ['value', 'to']) },

@@ -51,7 +51,18 @@ export async function discoverPlaintextUrl(role: HttpRole, timeoutMs: number): P
   const response = await role.send({ method: 'GET', path: `${CONTROL_PREFIX}payee/config`, headers: { accept: 'application/json' }, timeoutMs });
   if (response.status !== 200 || response.truncated) return undefined;
   const url = parseJson(response.body)?.['plaintext_base_url'];
-  return typeof url === 'string' && /^http:\/\/[^\s/?#@]+$/.test(url) ? url : undefined;
+  return typeof url === 'string' && isPlaintextBase(url) ? url : undefined;
+}
+
+/** An absolute http URL without credentials, query, fragment or trailing slash: a host, a port and a path are all a base URL may have (PROFILE.md §8.1). */
+function isPlaintextBase(url: string): boolean {
+  if (!/^http:\/\/[^\s?#]+$/i.test(url) || url.endsWith('/')) return false;
+  try {
+    const parsed = new URL(url);
+    return parsed.username === '' && parsed.password === '';
+  } catch {
+    return false;
+  }
 }
 
 function parseJson(body: Uint8Array): Record<string, unknown> | undefined {

@@ -13,6 +13,7 @@ import { HarnessError } from '../errors.ts';
 import type { Capability } from '../../profile/control.ts';
 import type { TargetDescription } from '../report/model.ts';
 import { createRole as createReferenceRole } from '../../reference/adapter.ts';
+import { checkAllowedHosts, type HostPattern } from '../../reference/paying-app/hosts.ts';
 import { startReference, type ReferenceOptions } from '../../reference/start.ts';
 import type { AppRoleConfig, HttpRoleConfig, RoleCredentials, TargetConfig } from './config.ts';
 import { discoverCapabilities, discoverPlaintextUrl, withControlToken, type Discovery } from './control.ts';
@@ -35,6 +36,12 @@ export interface Target {
   readonly description: TargetDescription;
   /** True when the harness started the reference itself. */
   readonly embedded: boolean;
+  /**
+   * The hosts the harness's own paying application (the reference) follows a
+   * delivery URI to (host-guard.ts); absent when the paying application is
+   * another, which is judged by what it does.
+   */
+  readonly hostGuard?: readonly HostPattern[];
   /**
    * A config that opens this same target again elsewhere (a test worker, say):
    * capabilities resolved to explicit lists. Holds secrets, like the file it came from.
@@ -69,6 +76,7 @@ export async function openTarget(config: TargetConfig, options: OpenOptions = {}
     const appConfig = config.payingApp && withAllowedHosts(config.payingApp, targetHosts(config), options.allowHosts ?? []);
     const payingApp = appConfig && (await openAppRole(appConfig, options));
     if (payingApp) opened.push(payingApp);
+    const hostGuard = appConfig && guardOf(appConfig);
     const discovery = options.discoveryTimeoutMs ?? 3000;
     const [payeeFound, operatorFound] = await Promise.all([
       capabilitiesOf('payee', payee, config.payee, discovery),
@@ -91,6 +99,7 @@ export async function openTarget(config: TargetConfig, options: OpenOptions = {}
       ...(payee ? { payee } : {}),
       ...(operator ? { operator } : {}),
       ...(payingApp ? { payingApp } : {}),
+      ...(hostGuard ? { hostGuard } : {}),
       capabilities: { payee: payeeCaps, operator: operatorCaps },
       ...(Object.keys(discoveryNotes).length > 0 ? { discoveryNotes } : {}),
       credentials: { payee: config.payee?.credentials ?? {}, operator: config.operator?.credentials ?? {} },
@@ -230,6 +239,7 @@ export async function embeddedTarget(options: { readonly reference?: ReferenceOp
       payee: role,
       operator: role,
       payingApp,
+      hostGuard: checkAllowedHosts(appSettings.allowed_hosts),
       capabilities: { payee: capabilities, operator: capabilities },
       credentials: { payee: {}, operator: {} },
       close: async () => {
@@ -284,6 +294,13 @@ function withAllowedHosts(config: AppRoleConfig, hosts: readonly string[], extra
   const given = config.settings['allowed_hosts'];
   const base = Array.isArray(given) ? given.filter((h): h is string => typeof h === 'string') : hosts;
   return { ...config, settings: { ...config.settings, allowed_hosts: [...new Set([...base, ...extra])] } };
+}
+
+/** The allow-list of the harness's own paying application, as withAllowedHosts set it; undefined for any other application. */
+function guardOf(config: AppRoleConfig): readonly HostPattern[] | undefined {
+  if (config.adapter !== 'module' || !isReferenceAdapter(config.module)) return undefined;
+  const hosts = config.settings['allowed_hosts'];
+  return Array.isArray(hosts) ? checkAllowedHosts(hosts) : undefined;
 }
 
 // ---- Opening one role ----

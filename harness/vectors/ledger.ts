@@ -80,7 +80,10 @@ export function assemble(draft: DraftFile, previous: LedgerEntry | undefined): {
     if (!Object.hasOwn(cases, key)) retiredNow.push({ tcId: old.tcId, key, reason: 'the case was removed' });
   }
 
-  const fingerprint = sha256(serialize({ header: draft.header, notes: draft.notes, groups, retired: retiredNow }));
+  // What the draft says; a retirement bumps the version by itself. Over this generation's
+  // retirements, the fingerprint would differ from the next generation's (which retires
+  // nothing) and bump the version a second time; `retired: []` keeps the ledger's fingerprints.
+  const fingerprint = sha256(serialize({ header: draft.header, notes: draft.notes, groups, retired: [] }));
   const unchanged = previous !== undefined && previous.fingerprint === fingerprint && retiredNow.length === 0;
   const version = previous === undefined ? 1 : unchanged ? previous.version : previous.version + 1;
   const retired = [...(previous?.retired ?? []), ...retiredNow.map((r) => ({ ...r, version }))].sort((a, b) => a.tcId - b.tcId);

@@ -8,4 +8,5 @@ export { findPayerMembers } from './payer-data.ts';
 export * from './qr-decode.ts';
 export type * from './types.ts';
 export * from './uri.ts';
+export { compareTokenUri, normalizeUri, sameUri, type TokenUriComparison } from './uri-equivalence.ts';
 export { identifySubInterface, unknownRailHint, validateCpr, type ValidateOptions } from './validate.ts';

@@ -22,7 +22,8 @@ const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /** Why a base URL is not a valid endpoint (PROFILE.md §8.1), or undefined when it is. */
 export function endpointProblem(endpoint: string): string | undefined {
-  if (!endpoint.startsWith('https://')) return 'the endpoint must be an absolute https URL';
+  // The scheme is case-insensitive (RFC 3986 §3.1): HTTPS:// is https://.
+  if (!/^https:\/\//i.test(endpoint)) return 'the endpoint must be an absolute https URL';
   if (/[\s?#]/.test(endpoint)) return 'the endpoint must have no query, fragment or white space';
   if (endpoint.endsWith('/')) return 'the endpoint must not end with a slash';
   let url: URL;

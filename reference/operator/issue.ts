@@ -9,6 +9,7 @@ import { readMessage } from './body.ts';
 import { deepFreeze, isFresh, isReplay, keyOf, verifies, type Endpoint, type OperatorContext } from './context.ts';
 import { assetKey, type PackRecord, type PrincipalAccount } from './state.ts';
 import { openPack } from './transitions.ts';
+import { applyPrincipalExpiries } from './expiry.ts';
 
 export const issue: Endpoint = (ctx, request) => {
   const checked = checkIssue(ctx, request);
@@ -97,6 +98,9 @@ function checkIssue(ctx: OperatorContext, request: RefRequest): { readonly ok: t
     ));
   }
   // 9. Spec §7.1: the Principal's available balance (in the pack's asset) covers the amount; equal is allowed.
+  // Packs that expired are back in it, whether or not anyone has read them since (PROFILE.md §5.1: as if at the expiry instant).
+  // Mutant op-expiry-applied-on-read: their funds return only when something reads the pack or the balance.
+  if (!ctx.faults.has('op-expiry-applied-on-read')) applyPrincipalExpiries(ctx.state, principal, now);
   const available = availableIn(principal, lock.asset);
   const short = ctx.faults.has('op-balance-off-by-one') ? available <= amount : available < amount; // mutant: the whole balance refused
   if (short) return refuse(insufficientBalance());

@@ -14,6 +14,8 @@ export const renew: Endpoint = (ctx, request) => {
   if (!front.ok) return front.response;
   const { record, message: renewal, now, presented } = front;
   const pack = record.pack;
+  // Mutant op-depth-checked-first: step 10 is judged before steps 8 and 9.
+  if (ctx.faults.has('op-depth-checked-first') && chainFull(ctx, pack)) return depthExceeded(ctx);
 
   // 8. Spec §5.2: submitted by the holder of current_bearer_pk.
   if (!isCurrentBearer(ctx, pack, renewal.bearer_pk)) return problemResponse('BEARER_MISMATCH', 'bearer_pk is not the current bearer');
@@ -24,17 +26,23 @@ export const renew: Endpoint = (ctx, request) => {
     return problemResponse('CHAIN_DIGEST_MISMATCH', 'prev_chain_digest is not the current chain_digest');
   }
   // 10. Spec §7.1, §8: the chain has not reached the maximum depth.
-  const depth = pack.renewal_chain.length;
-  const full = ctx.faults.has('op-depth-off-by-one') ? depth > ctx.policy.max_chain_depth : depth >= ctx.policy.max_chain_depth; // mutant: one renewal too many
-  if (full) {
-    return problemResponse('CHAIN_DEPTH_EXCEEDED', `renewal_chain has reached max_chain_depth ${ctx.policy.max_chain_depth}`);
-  }
+  if (chainFull(ctx, pack)) return depthExceeded(ctx);
 
   // 11. Success: append, roll the digest, hand over to new_bearer_pk, re-sign.
   record.pack = deepFreeze(ctx.keys.sign('cash-pack', renewed(ctx, pack, renewal)));
   record.updatedAtMs = now;
   return json(200, record.pack);
 };
+
+function chainFull(ctx: OperatorContext, pack: CashPack): boolean {
+  const depth = pack.renewal_chain.length;
+  if (ctx.faults.has('op-depth-unchecked')) return false; // mutant: no limit at all
+  return ctx.faults.has('op-depth-off-by-one') ? depth > ctx.policy.max_chain_depth : depth >= ctx.policy.max_chain_depth; // mutant: one renewal too many
+}
+
+function depthExceeded(ctx: OperatorContext) {
+  return problemResponse('CHAIN_DEPTH_EXCEEDED', `renewal_chain has reached max_chain_depth ${ctx.policy.max_chain_depth}`);
+}
 
 function renewed(ctx: OperatorContext, pack: CashPack, renewal: RenewalEntry): Omit<CashPack, 'signature'> {
   const { signature: _old, ...unsigned } = pack;

@@ -70,9 +70,9 @@ export interface Payee {
 }
 
 export function createPayee(options: PayeeOptions): Payee {
-  const config = checkOptions(options);
-  const { clock } = options;
   const faults = options.faults ?? NO_FAULTS;
+  const config = checkOptions(options, faults);
+  const { clock } = options;
   const lifetimeMs = config.token_lifetime_seconds * 1000;
   const validityMs = config.request_validity_seconds * 1000;
   const tokens = new TokenStore(lifetimeMs, lifetimeMs, faults);
@@ -155,7 +155,14 @@ function timestamp(faults: Faults, ms: number): string {
 /** PROFILE.md §8.1: `std-cpr://<token>?endpoint=<percent-encoded base URL>`. */
 function qrUriOf(faults: Faults, token: string, baseUrl: string): string {
   if (faults.has('payee-endpoint-unencoded')) return `std-cpr://${token}?endpoint=${baseUrl}`; // mutant: the endpoint as is
+  if (faults.has('payee-endpoint-host-renamed')) return buildQrUri(token, renamedHost(baseUrl)); // mutant: another name for the host
   return buildQrUri(token, baseUrl);
+}
+
+/** Mutant payee-endpoint-host-renamed: localhost for an address (127.0.0.1 for localhost), the rest as it is. */
+function renamedHost(baseUrl: string): string {
+  const { hostname } = new URL(baseUrl);
+  return baseUrl.replace(`//${hostname}`, `//${hostname === 'localhost' ? '127.0.0.1' : 'localhost'}`);
 }
 
 /** PROFILE.md §8.1: absent when the URI would exceed 2 048 bytes. */
@@ -170,10 +177,11 @@ function inlineUriOf(faults: Faults, cpr: Cpr): string | undefined {
 }
 
 /** Bad options throw at construction (STYLE.md, fast-check anchor). */
-function checkOptions(options: PayeeOptions): PayeeConfig {
+function checkOptions(options: PayeeOptions, faults: Faults): PayeeConfig {
   const problem = endpointProblem(options.baseUrl);
   if (problem) throw new TypeError(`baseUrl: ${problem}`);
-  const lifetime = options.tokenLifetimeSeconds ?? 300;
+  // Mutant payee-token-lifetime-20-minutes: spec §5.1 recommends at most 15 minutes.
+  const lifetime = faults.has('payee-token-lifetime-20-minutes') ? 20 * 60 : (options.tokenLifetimeSeconds ?? 300);
   const validity = options.requestValiditySeconds ?? 900;
   for (const [name, value] of [['tokenLifetimeSeconds', lifetime], ['requestValiditySeconds', validity]] as const) {
     if (!Number.isInteger(value) || value < 1) throw new RangeError(`${name} must be a positive whole number of seconds`);

@@ -4,7 +4,7 @@
 // harness) must not become a way to reach hosts the QR's author cannot (server-side
 // request forgery). With an allow-list, only its hosts are contacted.
 
-/** `host` (any port) or `host:port`; host names lower case, IPv6 in brackets. */
+/** `host` (any port) or `host:port`; host names lower case, IPv6 in brackets in the URL parser's form (`[::1]`). */
 export type HostPattern = string;
 
 const PATTERN = /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:(\d{1,5}))?$/;
@@ -15,9 +15,20 @@ export function checkAllowedHosts(hosts: unknown): readonly HostPattern[] {
   return hosts.map((entry) => {
     const host = typeof entry === 'string' ? entry.trim().toLowerCase() : '';
     const m = PATTERN.exec(host);
-    if (!m || (m[3] !== undefined && Number(m[3]) > 65_535)) throw new TypeError(`allowedHosts: ${JSON.stringify(entry)} is not "host" or "host:port"`);
-    return host;
+    const ipv6 = m?.[1]?.startsWith('[') ? canonicalIpv6(m[1]) : undefined;
+    if (!m || (m[3] !== undefined && Number(m[3]) > 65_535) || ipv6 === null) throw new TypeError(`allowedHosts: ${JSON.stringify(entry)} is not "host" or "host:port"`);
+    // One spelling of an IPv6 address, the one a URL's hostname has: [0:0:0:0:0:0:0:1] is [::1].
+    return ipv6 === undefined ? host : `${ipv6}${m[2] ?? ''}`;
   });
+}
+
+/** `[v6]` as the URL parser writes it, or null when it is no IPv6 address. */
+function canonicalIpv6(literal: string): string | null {
+  try {
+    return new URL(`https://${literal}`).hostname;
+  } catch {
+    return null;
+  }
 }
 
 /** Whether `url` is on one of the allowed hosts: the host alone allows every port. */

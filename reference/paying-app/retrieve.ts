@@ -20,8 +20,8 @@ type Retrieved = { readonly ok: true; readonly doc: unknown } | Rejection;
 const JSON_MEDIA_TYPE = /^application\/json\s*(;.*)?$/i;
 
 export async function retrieveCpr(url: string, settings: RetrievalSettings): Promise<Retrieved> {
-  if (!url.startsWith('https://')) return failed('the endpoint is not https, and a retrieval token is only ever sent over TLS');
   const target = new URL(url);
+  if (target.protocol !== 'https:') return failed('the endpoint is not https, and a retrieval token is only ever sent over TLS');
   // Checked before any connection: a refused endpoint sees nothing, not even a TLS handshake.
   if (settings.allowedHosts !== undefined && !hostAllowed(target, settings.allowedHosts)) {
     const allowed = settings.allowedHosts.length === 0 ? 'none' : settings.allowedHosts.join(', ');

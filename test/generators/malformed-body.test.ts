@@ -24,7 +24,12 @@ function expectRejectedAtItsLayer(b: MalformedBody, maxBodyBytes = 65_536): void
   const why = `${b.kind}: ${b.description}`;
   const parsed = parses(b.bytes);
   expect(PROBLEM_STATUS[b.code]).toBe(b.expectedStatus);
-  if (b.kind !== 'oversize') expect(b.bytes.length, why).toBeLessThanOrEqual(maxBodyBytes);
+  if (b.bytes.length > maxBodyBytes) {
+    // The size is judged before anything is read (PROFILE.md §5 step 1), whatever else the body breaks.
+    expect(b, why).toMatchObject({ layer: 'http', expectedStatus: 413, code: 'PAYLOAD_TOO_LARGE', requirement: 'PRF-HTTP-1' });
+    return;
+  }
+  expect(b.kind, why).not.toBe('oversize');
   if (b.kind !== 'wrong-content-type') expect(b.contentType, why).toMatch(JSON_MEDIA_TYPE);
   switch (b.layer) {
     case 'json':
@@ -52,13 +57,30 @@ function expectRejectedAtItsLayer(b: MalformedBody, maxBodyBytes = 65_536): void
   }
 }
 
+const PATHS = { 'lock-request': '/v1/cashpack/issue', 'renew-request': '/v1/cashpack/renew', 'redeem-request': '/v1/cashpack/redeem' } as const;
+
+function frozenClock(): Clock {
+  const clock = new Clock();
+  clock.freeze(Date.UTC(2026, 0, 1));
+  return clock;
+}
+
 describe('malformedBody', () => {
   it.each(['lock-request', 'renew-request', 'redeem-request'] as const)('is rejected at the layer its label names (%s)', (message) => {
     fc.assert(fc.property(malformedBody({ message }), (b) => expectRejectedAtItsLayer(b)), { seed: SEED, numRuns: message === 'lock-request' ? 150 : 40 });
   });
 
-  it('respects a smaller body limit', () => {
-    fc.assert(fc.property(malformedBody({ maxBodyBytes: 8192 }), (b) => expectRejectedAtItsLayer(b, 8192)), { seed: SEED, numRuns: 60 });
+  // Every limit a policy may set, the smallest included: what no longer fits expects 413, the rest its own layer.
+  it.each([1, 100, 1024, 4096, 8192])('serves a body limit of %i bytes', (maxBodyBytes) => {
+    const sample = fc.sample(malformedBody({ maxBodyBytes }), { seed: SEED, numRuns: 200 });
+    for (const b of sample) expectRejectedAtItsLayer(b, maxBodyBytes);
+    expect(sample.some((b) => b.bytes.length > maxBodyBytes)).toBe(true);
+    if (maxBodyBytes >= 4096) expect(new Set(sample.filter((b) => b.bytes.length <= maxBodyBytes).map((b) => b.layer))).toEqual(new Set(['http', 'json', 'schema']));
+    const operator = createOperator({ clock: frozenClock(), control: false, policy: { max_body_bytes: maxBodyBytes } });
+    for (const b of sample.slice(0, 60)) {
+      const response = operator.handler({ method: 'POST', path: PATHS[b.message], query: new URLSearchParams(), headers: { 'content-type': b.contentType }, body: b.bytes, authority: 'operator.test', secure: true });
+      expect([response.status, (response.body as { code?: string }).code], `${b.kind}: ${b.description}`).toEqual([b.expectedStatus, b.code]);
+    }
   });
 
   it('reaches every kind, deep nesting from 33 to 200 levels, invalid UTF-8 and 1e400', () => {
@@ -70,10 +92,8 @@ describe('malformedBody', () => {
   });
 
   it('gets exactly the labelled status from the reference Operator', () => {
-    const clock = new Clock();
-    clock.freeze(Date.UTC(2026, 0, 1));
-    const operator = createOperator({ clock, control: false });
-    const paths = { 'lock-request': '/v1/cashpack/issue', 'renew-request': '/v1/cashpack/renew', 'redeem-request': '/v1/cashpack/redeem' } as const;
+    const operator = createOperator({ clock: frozenClock(), control: false });
+    const paths = PATHS;
     fc.assert(
       fc.property(malformedBody({ message: 'lock-request' }), (b) => {
         const response = operator.handler({
@@ -94,7 +114,8 @@ describe('malformedBody', () => {
 
   it.each<[string, MalformedBodyConstraints]>([
     ['message', { message: 'status' as 'lock-request' }],
-    ['maxBodyBytes', { maxBodyBytes: 100 }],
+    ['maxBodyBytes', { maxBodyBytes: 0 }],
+    ['maxBodyBytes', { maxBodyBytes: 16_777_217 }],
     ['maxBodyBytes', { maxBodyBytes: 65_536.5 }],
     ['kinds', { kinds: [] }],
     ['kinds', { kinds: ['xml' as 'empty'] }],

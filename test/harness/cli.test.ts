@@ -41,6 +41,8 @@ describe('cpr-conformance command line', () => {
     [['serve', '--bogus'], /USAGE_ERROR: Unknown option '--bogus'/],
     [['serve', '--port', 'eighty'], /USAGE_ERROR: --port takes a whole number/],
     [['serve', '--policy', '/nonexistent/policy.yaml'], /USAGE_ERROR: cannot read --policy/],
+    [['serve', '--base-path', 'shops'], /USAGE_ERROR: --base-path: "shops": it must start with "\/"/],
+    [['serve', '--base-path', '/shops/'], /USAGE_ERROR: --base-path: "\/shops\/": must not end with a slash/],
     // fuzz and bench run in a child Node (bin/cpr-conformance.js): its code and words come through.
     [['fuzz', '--bogus'], /USAGE_ERROR: Unknown option '--bogus'/],
     [['bench', '--bogus'], /USAGE_ERROR: Unknown option '--bogus'/],
@@ -123,7 +125,7 @@ describe('cpr-conformance command line', () => {
   it('explains every serve option with serve --help', () => {
     const r = run('serve', '--help');
     expect(r.status).toBe(0);
-    for (const option of ['--host', '--port', '--plaintext-port', '--no-plaintext', '--ca-out', '--freeze-clock', '--token-lifetime', '--request-validity', '--policy', '--control-token', '--no-control', '--json']) {
+    for (const option of ['--host', '--base-path', '--port', '--plaintext-port', '--no-plaintext', '--ca-out', '--freeze-clock', '--token-lifetime', '--request-validity', '--policy', '--control-token', '--no-control', '--json']) {
       expect(r.stdout).toContain(option);
     }
   });

@@ -241,7 +241,7 @@ describe('compare of hostile or mismatched reports', () => {
   it('refuses a report of another schema version with exit 2, USAGE_ERROR and a hint, writing nothing', () => {
     const r = ran('schema');
     expect(r.status).toBe(2);
-    expect(r.stderr).toMatch(/^cpr-conformance: USAGE_ERROR: .*v1\.json is a report of schema_version 1; this cpr-conformance reads schema_version 2\n {2}hint: \S/);
+    expect(r.stderr).toMatch(new RegExp(`^cpr-conformance: USAGE_ERROR: .*v1\\.json is a report of schema_version 1; this cpr-conformance reads schema_version ${REPORT_SCHEMA_VERSION}\\n {2}hint: \\S`));
     expect(() => readdirSync(at('out-schema'))).toThrow();
   });
 

@@ -3,6 +3,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isProblemCode as isProfileProblemCode } from '../../profile/problems.ts';
 import { describe, expect, it } from 'vitest';
 import { codesOf, ERRORS, HarnessError } from '../../harness/errors.ts';
 
@@ -50,5 +51,5 @@ describe('the error taxonomy', () => {
 
 /** A cash-pack or CPR problem code (PROFILE.md §11, §8.3): the target's vocabulary, not the harness's. */
 function isProblemCode(code: string): boolean {
-  return /^(INSUFFICIENT_BALANCE|AMOUNT_EXCEEDS_LIMIT|INVALID_SIGNATURE|BEARER_MISMATCH|CHAIN_DIGEST_MISMATCH|INSTRUMENT_NOT_ACTIVE|CHAIN_DEPTH_EXCEEDED|REDEEMER_NOT_IDENTIFIED|DUPLICATE_ID|EXPIRY_INVALID|NOT_FOUND|UNAUTHORIZED|FORBIDDEN|INVALID_REQUEST|CPR_[A-Z_]+|TOKEN_[A-Z_]+|RETRIEVAL_FAILED|[A-Z]+_(REQUEST|TOO_LARGE|UNSUPPORTED|NOT_ALLOWED|UNAVAILABLE))$/.test(code);
+  return isProfileProblemCode(code) || /^(UNAUTHORIZED|INVALID_REQUEST|CPR_[A-Z_]+|RETRIEVAL_FAILED|URI_INVALID|RAIL_UNSUPPORTED|PARTIAL_PAYMENT_UNSUPPORTED|AMOUNT_REQUIRED)$/.test(code);
 }

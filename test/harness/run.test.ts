@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { readReport } from '../../harness/report/index.ts';
-import { cliHere } from './hostile/support.ts';
+import { cliHere, served } from './hostile/support.ts';
 
 // Each test spawns whole conformance runs: their duration follows the machine's load.
 vi.setConfig({ testTimeout: 180_000 });
@@ -136,21 +136,6 @@ describe('cpr-conformance run', () => {
 });
 
 /** Starts `serve` with these options and resolves its start-up facts; stopped after the file's tests. */
-function served(...options: string[]): Promise<{ url: string; ca_file: string }> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--plaintext-port', '0', '--json', ...options], { stdio: ['ignore', 'pipe', 'pipe'] });
-  afterAll(() => {
-    child.kill('SIGTERM');
-  });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-      if (out.includes('\n')) resolve(JSON.parse(out.split('\n')[0]!) as { url: string; ca_file: string });
-    });
-    child.once('exit', (code) => reject(new Error(`serve exited with ${code}`)));
-  });
-}
-
 describe('run --target against a server without the test-control interface', () => {
   const facts = served('--no-control');
 

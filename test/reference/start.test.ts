@@ -1,6 +1,7 @@
 import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReference, type RunningReference } from '../../reference/start.ts';
+import { ipv6Loopback } from '../support/ipv6.ts';
 
 describe('the reference on loopback', () => {
   let ref: RunningReference;
@@ -106,5 +107,63 @@ describe('reference options', () => {
 
   it('rejects an invalid policy before opening any port', async () => {
     await expect(startReference({ policy: { max_chain_depth: -1 } })).rejects.toThrow(/invalid operator policy/);
+  });
+});
+
+const hasIpv6 = await ipv6Loopback();
+
+describe(`the reference under a base path${hasIpv6 ? ', on the IPv6 loopback' : ' (on 127.0.0.1: this machine has no IPv6 loopback)'}`, () => {
+  const BASE_PATH = '/pay/acme(eu)';
+  let ref: RunningReference;
+  let agent: Agent;
+  /** A path under the origin, the base path not added. */
+  const at = (path: string, init: { method?: 'GET' | 'POST'; body?: unknown } = {}) =>
+    request(new URL(ref.url).origin + path, {
+      dispatcher: agent,
+      method: init.method ?? 'GET',
+      ...(init.body !== undefined ? { headers: { 'content-type': 'application/json' }, body: JSON.stringify(init.body) } : {}),
+    });
+
+  beforeAll(async () => {
+    ref = await startReference({ ...(hasIpv6 ? { host: '::1' } : {}), basePath: BASE_PATH });
+    agent = new Agent({ connect: { ca: ref.tls.ca } });
+  });
+  afterAll(async () => {
+    await agent.close();
+    await ref.close();
+  });
+
+  it('has a base URL with the base path, on a certificate that names the address', async () => {
+    expect(ref.url).toMatch(new RegExp(`^https://${hasIpv6 ? '\\[::1\\]' : '127\\.0\\.0\\.1'}:\\d+/pay/acme\\(eu\\)$`));
+    expect(ref.plaintextUrl).toMatch(/^http:\/\/.*\/pay\/acme\(eu\)$/);
+    const res = await at(`${BASE_PATH}/.well-known/cashpack-policy.json`);
+    expect(res.statusCode).toBe(200);
+    await res.body.dump();
+  });
+
+  it('advertises that base URL, serves every role under it, and nothing at the root', async () => {
+    const config = (await (await at(`${BASE_PATH}/_control/payee/config`)).body.json()) as { base_url: string; plaintext_base_url: string };
+    expect(config.base_url).toBe(ref.url);
+    expect(config.plaintext_base_url).toBe(ref.plaintextUrl);
+    const created = (await (await at(`${BASE_PATH}/_control/payee/requests`, { method: 'POST', body: { sub_interface: 'IBAN', amount: '1250' } })).body.json()) as { token: string; qr_uri: string };
+    expect(created.qr_uri).toBe(`std-cpr://${created.token}?endpoint=${encodeURIComponent(ref.url)}`);
+    for (const path of [`/cpr/${created.token}`, '/_control/capabilities', '/.well-known/cashpack-policy.json', '/pay/acme%28eu%29/_control/capabilities']) {
+      const res = await at(path);
+      expect(res.statusCode, path).toBe(404);
+      expect(((await res.body.json()) as { detail: string }).detail, path).toContain('served under /pay/acme(eu)');
+    }
+    const retrieved = await at(`${BASE_PATH}/cpr/${created.token}`);
+    expect(retrieved.statusCode).toBe(200);
+    await retrieved.body.dump();
+  });
+
+  it('takes a request path that is the same URI in another spelling (RFC 3986 §6.2.2)', async () => {
+    const res = await at('/p%61y/acme(eu)/_control/capabilities');
+    expect(res.statusCode).toBe(200);
+    await res.body.dump();
+  });
+
+  it.each(['shops', '/shops/', '/a?b=1', '/a#b', '/a b'])('refuses the base path %j before opening any port', async (basePath) => {
+    await expect(startReference({ basePath })).rejects.toThrow(TypeError);
   });
 });

@@ -1,8 +1,8 @@
 // The Operator's limits are its own (spec §8, PROFILE.md §4.8): the whole suite
 // against the reference under several legal policies, each unlike the
 // reference's defaults, must come out conformant every time. A scenario that
-// assumed the defaults (a lifetime of an hour, a depth of 8, a 70 000-byte probe)
-// would fail an honest operator here.
+// assumed the defaults (a lifetime of an hour, a depth of 8, a 70 000-byte probe,
+// an amount of 400) would fail or skip an honest operator here.
 import { describe, expect, it } from 'vitest';
 import { assess } from '../../harness/report/aggregate.ts';
 import { PROPERTIES } from '../../harness/properties/catalogue.ts';
@@ -13,25 +13,40 @@ import { planOf, runPlan } from '../../harness/runner/plan.ts';
 import { embeddedTarget } from '../../harness/target/target.ts';
 import { loadRegistry } from '../../profile/registry.ts';
 import type { Policy } from '../../reference/operator/index.ts';
+import type { Scenario } from '../../harness/scenarios/types.ts';
 
 const scenarios = loadSuites().flatMap((s) => s.scenarios);
 const catalogue = suiteCatalogue(scenarios);
 
-async function certify(policy: Partial<Policy>) {
-  const target = await embeddedTarget({ reference: { policy } });
+async function certify(policy: Partial<Policy>, options: { readonly mutant?: string; readonly only?: readonly Scenario[] } = {}) {
+  const target = await embeddedTarget({ reference: { policy, ...(options.mutant !== undefined ? { mutant: options.mutant } : {}) } });
   try {
-    const { results: tests } = await runPlan(planOf(scenarios, PROPERTIES), scenarioTarget(target), { seed: 7, propertyRuns: 5, rerunBase: 'run' });
+    const plan = options.only ? planOf(options.only, []) : planOf(scenarios, PROPERTIES);
+    const { results: tests } = await runPlan(plan, scenarioTarget(target), { seed: 7, propertyRuns: 5, rerunBase: 'run' });
     return assess(loadRegistry(), tests, [], { strict: false, catalogue });
   } finally {
     await target.close();
   }
 }
 
+type Assessed = Awaited<ReturnType<typeof certify>>;
+
 /** What went wrong, readable in a failed expectation. */
-const trouble = (a: Awaited<ReturnType<typeof certify>>) => [
+const trouble = (a: Assessed) => [
   ...a.requirements.filter((r) => r.deciding && r.status !== 'passed').map((r) => `${r.id} ${r.status}: ${r.reason ?? ''}`),
   ...a.tests.filter((t) => t.status === 'failed' || t.status === 'error').map((t) => `${t.id} ${t.status}: ${t.reason ?? ''}`),
 ];
+
+/**
+ * Requirements reported passed though no test that ran to its end held a check
+ * of them: every test that could judge them stopped (not applicable, skipped,
+ * error) after recording a check or two. A requirement passes only on a check
+ * that ran and held.
+ */
+const passedOnNothing = (a: Assessed) => {
+  const held = new Set(a.tests.filter((t) => t.status === 'passed').flatMap((t) => t.checks.filter((c) => c.passed).map((c) => c.requirement)));
+  return a.requirements.filter((r) => r.status === 'passed' && !held.has(r.id)).map((r) => r.id);
+};
 
 const POLICIES: [string, Partial<Policy>][] = [
   ['short lifetimes, no identity required, shallow chains, a short window, a large body limit', { expiry_min_seconds: 1, expiry_max_seconds: 600, required_identity_level: 0, max_chain_depth: 3, request_window_seconds: 30, max_body_bytes: 131_072, max_amount: '5000' }],
@@ -48,29 +63,72 @@ describe('the suite against the reference under legal policies other than its de
     expect(assessed.verdict).toBe('conformant');
   }, 180_000);
 
-  // Where a policy leaves a requirement nothing to exercise, the run says so: never failed, never conformant.
+  // Amounts and depths come from the policy, so only what the policy truly makes
+  // impossible is left: those requirements, and no other, are not applicable with
+  // the policy member that makes them vacuous as the reason, and nothing else is
+  // passed without a check that ran and held. A rule the policy makes vacuous does
+  // not keep the reference from being conformant.
   it.each<[string, Partial<Policy>, Record<string, RegExp>]>([
-    ['max_amount is the largest amount there is', { max_amount: '9'.repeat(78) }, { 'CPP-LIM-1': /largest amount PROFILE\.md §1 allows/ }],
+    ['max_amount is 1: every scenario issues amounts of 1 and provisions balances to match', { max_amount: '1' }, {}],
+    ['max_amount is the largest amount there is', { max_amount: '9'.repeat(78) }, { 'CPP-LIM-1': /max_amount is the largest amount PROFILE\.md §1 allows/ }],
+    ['no renewal is allowed at all: the renewals refused before the depth check are still sent', { max_chain_depth: 0 }, { 'CPP-RNW-1': /max_chain_depth is 0/ }],
+    // The issue's "PRF-DIG-1 in a mixed policy": with fixed amounts above 100 and no
+    // renewal allowed, every test of the chain digest stopped after its first check.
+    ['max_amount is 100 and no renewal is allowed', { max_amount: '100', max_chain_depth: 0 }, { 'CPP-RNW-1': /max_chain_depth is 0/ }],
     [
-      'no renewal is allowed at all',
-      { max_chain_depth: 0 },
-      { 'CPP-RNW-1': /max_chain_depth is 0/, 'CPP-BRR-1': /max_chain_depth is 0/, 'CPP-CHN-2': /max_chain_depth is 0/ },
+      'max_chain_depth is 200 but max_body_bytes 4096: the deepest renewal outgrows the body limit',
+      { max_chain_depth: 200, max_body_bytes: 4096 },
+      { 'CPP-DEPTH-1': /max_body_bytes is 4096: .* no chain reaches the target's max_chain_depth of 200/ },
     ],
-    [
-      'max_amount is below the amounts some scenarios issue',
-      { max_amount: '250' },
-      { 'CPP-EXP-2': /issues 300, but the target's max_amount is 250/, 'CPP-CAN-1': /max_amount is 250/, 'CPP-RACE-1': /max_amount is 250/, 'PRF-LIFE-1': /max_amount is 250/ },
-    ],
-  ])('is incomplete, and says why, when %s', async (_name, policy, untested) => {
+  ])('leaves only what the policy makes vacuous not exercised, and says why, when %s', async (_name, policy, vacuous) => {
     const assessed = await certify(policy);
     expect(assessed.summary.failed).toBe(0);
     expect(assessed.summary.error).toBe(0);
-    expect(assessed.verdict).toBe('incomplete');
-    expect([...assessed.coverage.untested_ids].sort()).toEqual(Object.keys(untested).sort());
-    for (const [id, why] of Object.entries(untested)) {
+    const notPassed = assessed.requirements.filter((r) => r.deciding && r.status !== 'passed');
+    expect(notPassed.map((r) => r.id).sort()).toEqual(Object.keys(vacuous).sort());
+    for (const [id, why] of Object.entries(vacuous)) {
       const requirement = assessed.requirements.find((r) => r.id === id)!;
       expect(requirement.status, id).toBe('not-applicable');
       expect(requirement.reason, id).toMatch(why);
     }
+    expect(passedOnNothing(assessed)).toEqual([]);
+    expect(assessed.requirements.find((r) => r.id === 'PRF-DIG-1')?.status).toBe('passed');
+    expect(assessed.verdict).toBe('conformant');
+  }, 180_000);
+
+  it('names both limits where the body limit leaves max_chain_depth out of reach', async () => {
+    const depthScenarios = scenarios.filter((s) => s.requirements.includes('CPP-DEPTH-1'));
+    const assessed = await certify({ max_chain_depth: 200, max_body_bytes: 4096 }, { only: depthScenarios });
+    const stopped = assessed.tests.filter((t) => t.status === 'not-applicable');
+    expect(stopped.map((t) => t.id).sort()).toEqual(depthScenarios.map((s) => s.id).sort());
+    for (const t of stopped) expect(t.reason, t.id).toMatch(/max_body_bytes is 4096: a renewal of a pack \d+ renewal\(s\) deep no longer fits, so no chain reaches the target's max_chain_depth of 200/);
+  }, 180_000);
+});
+
+// An Operator is judged by what it does under its own policy: a depth fault is
+// caught wherever the policy lets a chain reach the limit, max_chain_depth 0
+// included, and goes unseen only where the policy itself puts the limit out of
+// reach (where it is then no fault at all).
+describe('depth faults of the Operator under these policies', () => {
+  const renewing = scenarios.filter((s) => s.requirements.some((id) => ['CPP-DEPTH-1', 'CPP-BRR-1', 'CPP-CHN-2', 'CPP-EP-1'].includes(id)));
+  const failedRequirements = (a: Assessed) => a.requirements.filter((r) => r.status === 'failed').map((r) => r.id).sort();
+
+  it.each<[string, Partial<Policy>, string[]]>([
+    ['op-depth-unchecked', { max_chain_depth: 0 }, ['CPP-DEPTH-1', 'PRF-ERR-1']],
+    ['op-depth-unchecked', { max_chain_depth: 3 }, ['CPP-DEPTH-1', 'PRF-ERR-1']],
+    ['op-depth-off-by-one', { max_chain_depth: 0 }, ['CPP-DEPTH-1', 'PRF-ERR-1']],
+    // Every renewal a stranger or a stale digest sends at depth 0 meets the depth first.
+    ['op-depth-checked-first', { max_chain_depth: 0 }, ['CPP-BRR-1', 'CPP-CHN-2', 'CPP-EP-1', 'PRF-ERR-1', 'PRF-ORDER-1']],
+  ])('%s is not certified under %o', async (mutant, policy, failed) => {
+    const assessed = await certify(policy, { mutant, only: renewing });
+    expect(failedRequirements(assessed)).toEqual(failed);
+    expect(assessed.verdict).toBe('non-conformant');
+  }, 180_000);
+
+  it.each(['op-depth-unchecked', 'op-depth-checked-first'])('%s behaves as the reference where max_body_bytes keeps every chain far from max_chain_depth', async (mutant) => {
+    const assessed = await certify({ max_chain_depth: 200, max_body_bytes: 4096 }, { mutant, only: renewing });
+    expect(failedRequirements(assessed)).toEqual([]);
+    expect(assessed.summary.error).toBe(0);
+    expect(assessed.requirements.find((r) => r.id === 'CPP-DEPTH-1')?.status).not.toBe('failed');
   }, 180_000);
 });

@@ -41,4 +41,14 @@ describe('vector generation', () => {
     expect(file.version).toBe(entry.version + 1);
     expect(file.header.some((line) => line.includes(`tcId ${old.tcId} (${key})`))).toBe(true);
   });
+
+  it('is settled after a retirement: generating again from the ledger it wrote changes nothing', () => {
+    const ledger = readLedger();
+    const entry = ledger['jcs.json']!;
+    const [key, old] = Object.entries(entry.cases)[0]!;
+    const first = generateVectors({ ...ledger, 'jcs.json': { ...entry, cases: { ...entry.cases, [key]: { ...old, digest: 'a different expectation' } } } });
+    const second = generateVectors(JSON.parse(first.ledgerText) as typeof ledger);
+    expect(second.files.get('jcs.json')).toBe(first.files.get('jcs.json'));
+    expect(second.ledgerText).toBe(first.ledgerText);
+  });
 });

@@ -30,6 +30,7 @@ const setup: JsonObject[] = [
 interface LockOptions {
   readonly id?: string;
   readonly amount?: string;
+  readonly bearer?: string;
   readonly createdAt?: string;
   readonly signer?: string;
   readonly saveAs?: string;
@@ -39,9 +40,10 @@ function lockBody(o: LockOptions): Json {
   return {
     request_id: `{{uuid:${o.id ?? 'lock'}}}`,
     principal_pk: '{{key:test-key-1}}',
-    amount: o.amount ?? '100',
+    // 1, the smallest amount, is one every max_amount allows.
+    amount: o.amount ?? '1',
     asset: '{{asset}}',
-    initial_bearer_pk: '{{key:test-key-2}}',
+    initial_bearer_pk: `{{key:${o.bearer ?? 'test-key-2'}}}`,
     requested_expiry: '{{time:now+86400}}',
     created_at: o.createdAt ?? '{{time:now}}',
   };
@@ -82,7 +84,7 @@ function renew(comment: string, expect: Parameters<typeof step>[0]['expect'], id
   });
 }
 
-const issued = { status: 200, content_type: JSON_TYPE, json: { '/amount': '100', '/renewal_chain': [] as Json[] } };
+const issued = { status: 200, content_type: JSON_TYPE, json: { '/amount': '1', '/renewal_chain': [] as Json[] } };
 const duplicate = problem(409, 'DUPLICATE_ID');
 
 function sequence(k: string, comment: string, flags: string[], requirements: string[], steps: JsonObject[]): DraftCase {
@@ -97,7 +99,7 @@ function cases(): DraftCase[] {
     ]),
     sequence('reused-request-id', 'a second, different Lock Request with a request_id already seen: DUPLICATE_ID', ['ReusedId'], ['CPP-RPL-1'], [
       lock('issue a pack', issued),
-      lock('another amount under the same request_id', duplicate, { amount: '200', saveAs: 'lock2' }),
+      lock('another initial bearer under the same request_id', duplicate, { bearer: 'test-key-3', saveAs: 'lock2' }),
     ]),
     sequence('identical-resend:renewal', 'a successful renewal sent again as is: DUPLICATE_ID', ['IdenticalResend'], ['CPP-RPL-1'], [
       lock('issue a pack', issued, {}, true),
@@ -166,7 +168,7 @@ export function buildReplay(): DraftFile {
       'Replay protection and freshness (PROFILE.md §5, §6; spec §7.1 DUPLICATE_ID) as request/response sequences against the operator role, Wycheproof style.',
       'Each case starts by freezing the shared clock, reading the policy and registering test-key-1 as a Principal through the test-control interface (PROFILE.md §12; `needs` lists the capabilities). Steps in `finally` run whatever happened and are not judged.',
       'Message bodies are templates: placeholders are filled ({{uuid:name}} is a fresh random UUID per run, {{time:now-window-1}} an instant relative to the frozen clock, {{key:test-key-1}} a published public JWK), then the object named by `sign` is signed with that published key under the message type\'s tag (PROFILE.md §2.2) and its "signature" member set. The step language is described in vectors/README.md.',
-      'The cases assume the policy allows a requested expiry of one day and a max_amount below 10^77, and that the Principal can lock 100 units.',
+      'The cases assume the policy allows a requested expiry of one day and a max_amount below 10^77; they lock 1 unit, an amount every max_amount allows.',
       ...keyHeaderLines(['test-key-1', 'test-key-2', 'test-key-3', 'test-key-4', 'test-key-6']),
     ],
     notes: {

@@ -55,7 +55,7 @@ describe('the stateful fuzzer', () => {
     expect(stdout).toContain('seed 7');
     expect(stdout).toContain('nothing found');
     expect(stdout.trim().split('\n').at(-1)).toMatch(/^\d+ ops\/s$/);
-  }, 30_000);
+  }, 120_000);
 
   // One fault at a time; the seed is fixed so the test explores the same sequences every time.
   // With lanes, what is found is one world's history: a sequential run of its own that replays alone.
@@ -120,11 +120,51 @@ describe('the stateful fuzzer', () => {
     }, 20_000);
   });
 
+  it('names an identity fault met inside a burst by the identity rule, and keeps only the issue and the redeem it needs', async () => {
+    const faulty = await startFaultyOperator('identity-level-strict');
+    const role = createHttpRole({ baseUrl: faulty.url });
+    try {
+      // With seed 1 the first failing run meets the fault in a burst of redemptions, which shrinking keeps.
+      const result = await runCampaign({ operator: role, seed: 1, lanes: 1, budget: { kind: 'runs', runs: 300 }, shrinkMs: 8000, outDir: join(dir, 'identity'), targetName: 'identity' });
+      const crash = readCrashFile(result.failure!.crashFile);
+      expect(crash.reduction.shrunk.filter((c) => c.startsWith('burst(pack=0, op=redeem'))).toHaveLength(1);
+      expect(crash).toMatchObject({ flaky: false, failure: { requirement: 'CPP-IDN-1', cause: { requirement: 'CPP-IDN-1', kind: 'redeem', what: 'status', difference: '200 → 403 REDEEMER_NOT_IDENTIFIED' } } });
+      expect(crash.commands.map((c) => c.kind)).toEqual(['issue', 'redeem']);
+      expect(crash.commands[1]).toEqual({ kind: 'redeem', pack: 0, by: 'bearer', identity: 'identified' });
+      expect(crash.setup.without).toEqual(['stranger', 'redeemer2', 'redeemer_low']);
+      expect(result.reductions).toBe(crash.reduction.attempts);
+      const scenario = loadSuiteFile(result.failure!.regressionFile).scenarios[0]!;
+      expect(scenario.steps.map((s) => s.action)).toEqual(['clock', 'provision-principal', 'provision-redeemer', 'keygen', 'issue', 'redeem']);
+      expect(result.failure!.reproduction).toMatchObject({ reproduces: true });
+      expect((await executeScenario(scenario, scenarioTarget(referenceRole), scenarioOptions)).status).toBe('passed');
+    } finally {
+      await role.close();
+      await faulty.close();
+    }
+  }, 40_000);
+
+  // The reference's own mutants: a genuine race stays a race finding; an identity fault is named by the identity rule.
+  it.each([
+    ['op-redeem-non-atomic', 1, 'CPP-RACE-1', 'redeem', 'concurrent answers', 'exactly one 200 → more than one'],
+    ['op-issue-non-atomic', 1, 'CPP-BAL-1', 'issue', 'concurrent answers', 'exactly one 200 → more than one'],
+    ['op-identity-level-off-by-one', 3, 'CPP-IDN-1', 'redeem', 'status', '403 REDEEMER_NOT_IDENTIFIED → 200'],
+  ])('names the reference mutant %s (seed %i) by %s', async (mutant, seed, requirement, kind, what, difference) => {
+    const running = await startReference({ port: 0, plaintextPort: null, mutant });
+    const role = createHttpRole({ baseUrl: running.url, ca: running.tls.ca });
+    try {
+      const result = await runCampaign({ operator: role, seed, lanes: 1, budget: { kind: 'runs', runs: 300 }, shrinkMs: 8000, outDir: join(dir, mutant), targetName: mutant });
+      expect(result.failure).toMatchObject({ flaky: false, detail: { requirement, cause: { requirement, kind, what, difference } } });
+    } finally {
+      await role.close();
+      await running.close();
+    }
+  }, 40_000);
+
   it('finds nothing in the reference with 3 lanes: concurrency alone makes no difference', async () => {
-    const result = await runCampaign({ operator: referenceRole, seed: 21, lanes: 3, budget: { kind: 'runs', runs: 20 }, outDir: join(dir, 'lanes-clean'), targetName: 'reference' });
+    const result = await runCampaign({ operator: referenceRole, seed: 21, lanes: 3, budget: { kind: 'runs', runs: 12 }, outDir: join(dir, 'lanes-clean'), targetName: 'reference' });
     expect(result.failure).toBeUndefined();
-    expect(result.runs).toBe(20);
-  }, 30_000);
+    expect(result.runs).toBe(12);
+  }, 120_000);
 
   it('reports a failure that does not come back as FLAKY, with its files', async () => {
     const faulty = await startFaultyOperator('replay-store-once');
@@ -149,6 +189,7 @@ describe('the stateful fuzzer', () => {
         expect(still.code).toBe(1);
         expect(still.stdout).toContain('still failing');
         expect(still.stdout).toContain('CHAIN_DIGEST_MISMATCH');
+        if (file.endsWith('.json')) expect(still.stdout).toContain("cause: CPP-CHN-2: renew status: 409 CHAIN_DIGEST_MISMATCH → 200 (the crash file's)");
         const fixed = await cli(replay, [file, '--target', reference.url, '--ca', reference.caFile]);
         expect(fixed.code).toBe(0);
         expect(fixed.stdout).toContain('fixed');

@@ -38,7 +38,17 @@ export type Fault =
    * Issue answers with a pack whose expiry is a second later than requested,
    * properly signed: only a comparison of the returned pack's members sees it.
    */
-  | 'pack-expiry-late';
+  | 'pack-expiry-late'
+  /**
+   * Redeem step 9 with `<=` where the profile says `<`: a redeemer exactly at
+   * required_identity_level is refused REDEEMER_NOT_IDENTIFIED.
+   */
+  | 'identity-level-strict'
+  /**
+   * Redemptions of one pack that meet in flight are all refused
+   * INSTRUMENT_NOT_ACTIVE: of concurrent redemptions none succeeds.
+   */
+  | 'contended-redeem-refused';
 
 export interface FaultyOperator {
   readonly url: string;
@@ -57,6 +67,8 @@ export async function startFaultyOperator(fault: Fault, policy: Partial<Policy> 
   const resolved = resolvePolicy(policy, keys.jwk.kid);
   const ctx = { clock, policy: resolved, keys, state: new State(resolved.request_window_seconds, NO_MUTANT), faults: NO_MUTANT, newPackId: newUuid } as OperatorContext;
   const store = ctx.state.replay;
+  const inFlight = { count: new Map<string, number>(), contended: new Set<string>() };
+  const strictLevel = { ...ctx, policy: { ...ctx.policy, required_identity_level: ctx.policy.required_identity_level + 1 } } as OperatorContext;
   if (fault === 'replay-store-off') store.seenBefore = () => false;
   if (fault === 'replay-store-once') {
     const seenBefore = store.seenBefore.bind(store);
@@ -72,6 +84,9 @@ export async function startFaultyOperator(fault: Fault, policy: Partial<Policy> 
     if (request.method === 'POST' && request.path === '/v1/cashpack/renew' && fault === 'digest-unchecked') return renewWithoutDigestCheck(ctx, request);
     if (request.method === 'POST' && request.path === '/v1/cashpack/redeem' && fault === 'non-atomic-redeem') return nonAtomicRedeem(ctx, request);
     if (request.method === 'POST' && request.path === '/v1/cashpack/issue' && fault === 'pack-expiry-late') return lateExpiry(ctx, route(ctx, request, { control: true }));
+    if (request.method === 'POST' && request.path === '/v1/cashpack/redeem' && fault === 'contended-redeem-refused') return contendedRedeem(ctx, request, inFlight);
+    // The reference's own redeem, reading a required level one higher: level < required + 1 is level <= required.
+    if (request.method === 'POST' && request.path === '/v1/cashpack/redeem' && fault === 'identity-level-strict') return route(strictLevel, request, { control: true });
     return route(ctx, request, { control: true });
   };
   const handler = createRouter({
@@ -91,6 +106,27 @@ async function lateExpiry(ctx: OperatorContext, response: RefResponse | Promise<
   const { signature: _signature, ...unsigned } = answer.body as CashPack;
   const expiry = formatTimestamp(parseTimestamp(unsigned.expiry)! + 1000, 'cashpack');
   return json(200, ctx.keys.sign('cash-pack', { ...unsigned, expiry }));
+}
+
+/**
+ * The reference's redeem after a 50 ms wait; a redemption that met another of
+ * the same pack while waiting is refused INSTRUMENT_NOT_ACTIVE, and so is the other.
+ */
+async function contendedRedeem(ctx: OperatorContext, request: RefRequest, inFlight: { count: Map<string, number>; contended: Set<string> }): Promise<RefResponse> {
+  const packId = String((JSON.parse(new TextDecoder().decode(request.body)) as { cash_pack?: { pack_id?: unknown } }).cash_pack?.pack_id);
+  const count = (inFlight.count.get(packId) ?? 0) + 1;
+  inFlight.count.set(packId, count);
+  if (count > 1) inFlight.contended.add(packId);
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  const left = inFlight.count.get(packId)! - 1;
+  if (left === 0) inFlight.count.delete(packId);
+  else inFlight.count.set(packId, left);
+  // FAULT: contention is answered as if the pack were spent.
+  if (inFlight.contended.has(packId)) {
+    if (left === 0) inFlight.contended.delete(packId);
+    return problemResponse('INSTRUMENT_NOT_ACTIVE', 'the pack is being redeemed');
+  }
+  return route(ctx, request, { control: true });
 }
 
 /** reference/operator/renew.ts with step 9 left out. */

@@ -16,7 +16,7 @@ import { executeScenario } from '../../../harness/scenarios/execute.ts';
 import { findRequirement } from '../../../profile/registry.ts';
 import { startReference, type RunningReference } from '../../../reference/start.ts';
 
-const failure = { command: 'probe', what: 'probe', expected: 1, actual: 2, requirement: 'CPP-RPL-1' } as const;
+const failure = { command: 'probe', what: 'probe', expected: 1, actual: 2, requirement: 'CPP-RPL-1', cause: { requirement: 'CPP-RPL-1', kind: 'issue', what: 'probe', difference: 'differs' } } as const;
 
 describe('the regression scenario of a model run', () => {
   let reference: RunningReference;

@@ -155,7 +155,8 @@ describe.skipIf(!CHROMIUM && !IN_CI)(`report.html in headless Chromium${CHROMIUM
     if (!CHROMIUM) throw new Error(`${missing}. In CI the browser test must run.`);
     const dom = dumpDom(join(dir, 'report.html'));
     // Our script ran: it un-hides the filter buttons it makes work.
-    expect(dom).toMatch(/<div class="filters" id="filters" role="group" aria-label="Show requirements with status">/);
+    expect(dom).toMatch(/<div class="filters" id="filters" data-table="matrix" role="group" aria-label="Show requirements with status">/);
+    expect(dom).toMatch(/<div class="filters" id="test-filters" data-table="test-table" role="group" aria-label="Show tests with outcome">/);
     // No payload ran: none added its marker, changed the title or called home.
     expect(dom).not.toContain(`id="${INJECTED_MARKER}"`);
     // The title is the page's own: the verdict word and the target, unchanged by any payload.

@@ -40,16 +40,22 @@ afterAll(async () => {
 const selection = ['--only', 'DLV-RESOLVE-001', '--only', 'DLV-DEEP-001', '--only', 'DLV-SUPPORT-002', '--no-properties'];
 
 describe('a payee whose QR and deep-link endpoint is another host', () => {
-  it('gets RETRIEVAL_FAILED from the harness\'s paying application, and the other host sees nothing', async () => {
+  it('is not followed by the harness\'s paying application: a harness error naming the host and --allow-host, and the other host sees nothing', async () => {
     const dir = join(work, 'denied');
     const r = await cliHere(['run', '--target', file, ...selection, '--report-dir', dir]);
-    expect(r.status).toBe(1);
+    // The harness's own guard refused: nothing was observed, so nothing failed (exit 2, never 1).
+    expect(r.status).toBe(2);
     const out = report(dir);
+    const other = `${elsewhere.host}:${elsewhere.port}`;
     expect(out.tests).toHaveLength(3);
-    expect(out.tests.every((t) => t.status === 'failed')).toBe(true);
-    const seen = JSON.stringify(out.tests.flatMap((t) => t.checks.filter((c) => !c.passed).map((c) => c.actual)));
-    expect(seen).toContain('RETRIEVAL_FAILED');
-    expect(seen).toContain(`its endpoint ${elsewhere.host}:${elsewhere.port} is not a host this application may contact (allowed: ${new URL(payee.url).host})`);
+    expect(out.tests.map((t) => [t.status, t.error_code])).toEqual(Array(3).fill(['error', 'HARNESS_HOST_NOT_ALLOWED']));
+    expect(out.requirements.filter((q) => q.status === 'failed')).toEqual([]);
+    for (const t of out.tests) expect(t.reason).toContain(`is on ${other}, not one of the target's own hosts (${new URL(payee.url).host})`);
+    // Said once, before any test, from the base URL the payee advertises; and once in report.json.
+    const said = `HARNESS_HOST_NOT_ALLOWED: the payee advertises its base URL as ${elsewhere.url}`;
+    expect(r.stderr.split(said)).toHaveLength(2);
+    expect(r.stderr).toContain(`--allow-host ${other}`);
+    expect(out.errors).toEqual([{ code: 'HARNESS_HOST_NOT_ALLOWED', message: expect.stringContaining(`3 test(s) stopped at a delivery URI the harness's paying application does not follow: the payee advertises its base URL as ${elsewhere.url}`) }]);
     expect(payee.stats.paths.filter((p) => p === 'POST /_control/payee/requests')).toHaveLength(3);
     expect(elsewhere.stats.connections).toBe(0);
   });
@@ -100,6 +106,8 @@ describe('the reference paying application\'s allow-list', () => {
     ['https://PAYEE.example/cpr/x', ['payee.example'], true],
     ['https://payee.example.evil/cpr/x', ['payee.example'], false],
     ['https://[::1]:8443/cpr/x', ['[::1]:8443'], true],
+    ['https://[::1]:8443/cpr/x', ['[0:0:0:0:0:0:0:1]:8443'], true],
+    ['https://[::1]:8443/cpr/x', ['[::2]'], false],
     ['https://127.0.0.2:8443/cpr/x', [], false],
   ])('%s against %j: %s', (url, allowed, expected) => {
     expect(hostAllowed(new URL(url), checkAllowedHosts(allowed))).toBe(expected);

@@ -7,6 +7,7 @@ import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterAll } from 'vitest';
 import { main } from '../../../harness/cli/main.ts';
 import { readReport, type Report } from '../../../harness/report/index.ts';
 import { captured } from '../../support/captured.ts';
@@ -64,6 +65,25 @@ export async function cliHere(args: readonly string[], options: Pick<CliOptions,
       else process.env[k] = v;
     }
   }
+}
+
+/**
+ * `cpr-conformance serve OPTIONS` in a child process (the reference over TLS,
+ * on free ports), stopped after the file's tests: its base URL and CA file.
+ */
+export function served(...options: string[]): Promise<{ url: string; ca_file: string }> {
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--plaintext-port', '0', '--json', ...options], { stdio: ['ignore', 'pipe', 'pipe'] });
+  afterAll(() => {
+    child.kill('SIGTERM');
+  });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      if (out.includes('\n')) resolve(JSON.parse(out.split('\n')[0]!) as { url: string; ca_file: string });
+    });
+    child.once('exit', (code) => reject(new Error(`serve exited with ${code}`)));
+  });
 }
 
 export function workDir(name: string): string {

@@ -9,6 +9,7 @@ const REGISTRY: Requirement[] = [
   requirement('OP-MUST-2', 'MUST', ['operator']),
   requirement('OP-PRF-1', 'PROFILE', ['operator']),
   requirement('OP-SHOULD-1', 'SHOULD', ['operator']),
+  requirement('OP-MAY-1', 'MAY', ['operator']),
   requirement('PAYEE-MUST-1', 'MUST', ['payee']),
 ];
 
@@ -248,5 +249,59 @@ describe('the exit code in every combination of flags', () => {
     if (exit.code === 3) expect(exit.because).toMatch(/not exercised \(--allow-partial accepts that\)/);
     if (exit.code === 0 && what.includes('not run')) expect(exit.because).toMatch(/accepted by --allow-partial/);
     if (exit.code === 1 && baseline !== 'none') expect(exit.because).toMatch(/the baseline does not list|update the baseline/);
+  });
+});
+
+describe('a test whose every failure is at a level that does not decide', () => {
+  const failedAt = (level: CheckResult['level'], requirement: string, extra: CheckResult[] = []) =>
+    allPassed().map((t) => (t.id === 'T-4' ? { ...t, status: 'failed' as const, checks: [check(requirement, false, { level }), ...extra] } : t));
+  const judged = (r: ReturnType<typeof run>) => r.tests.find((t) => t.id === 'T-4')!;
+
+  it.each<[string, TestResult[], Parameters<typeof assess>[3], boolean]>([
+    ['a SHOULD without --strict', failedAt('SHOULD', 'OP-SHOULD-1'), operatorOnly, true],
+    ['a SHOULD under --strict', failedAt('SHOULD', 'OP-SHOULD-1'), { ...operatorOnly, strict: true }, false],
+    ['a PROFILE under --profile-advisory', failedAt('PROFILE', 'OP-PRF-1'), { ...operatorOnly, profileAdvisory: true }, true],
+    ['a PROFILE without --profile-advisory', failedAt('PROFILE', 'OP-PRF-1'), operatorOnly, false],
+    ['a MAY, even under --strict', failedAt('MAY', 'OP-MAY-1', [check('OP-SHOULD-1', true, { level: 'SHOULD' })]), { ...operatorOnly, strict: true }, true],
+    ['a SHOULD beside a failed MUST', failedAt('SHOULD', 'OP-SHOULD-1', [check('OP-MUST-1', false)]), operatorOnly, false],
+  ])('is a warning, counted apart from the failures, for %s', (_name, tests, options, warning) => {
+    const r = run(tests, options);
+    expect(judged(r).status).toBe('failed');
+    expect(judged(r).warning).toBe(warning ? true : undefined);
+    expect([r.summary.failed, r.summary.warned]).toEqual(warning ? [0, 1] : [1, 0]);
+    expect(r.verdict).toBe(warning ? 'conformant' : 'non-conformant');
+    expect(r.exit()).toBe(warning ? EXIT_CODES.conformant : EXIT_CODES.nonConformant);
+    const s = r.summary;
+    expect(s.passed + s.failed + s.warned + s.skipped + s.not_applicable + s.error).toBe(s.total);
+  });
+
+  it("judges a test that failed without a failed check by the registry's levels of the requirements it names", () => {
+    const without = (requirements: string[]) => allPassed().map((t) => (t.id === 'T-4' ? { ...t, requirements, status: 'failed' as const, checks: [], reason: 'the step could not be judged' } : t));
+    expect(judged(run(without(['OP-SHOULD-1']))).warning).toBe(true);
+    expect(judged(run(without(['OP-SHOULD-1', 'OP-MUST-1']))).warning).toBeUndefined();
+  });
+
+  it("judges the registry's level of a failed check's requirement, as the requirement's status does", () => {
+    const r = run(failedAt('MUST', 'OP-SHOULD-1'));
+    expect(r.status('OP-SHOULD-1')).toBe('warning');
+    expect(judged(r).warning).toBe(true);
+  });
+
+  it('judges a marker the test already carries again, under the options of this assessment', () => {
+    const marked = failedAt('SHOULD', 'OP-SHOULD-1').map((t) => ({ ...t, warning: true as const }));
+    expect(judged(run(marked, { ...operatorOnly, strict: true })).warning).toBeUndefined();
+    const passedWithMarker = allPassed().map((t) => ({ ...t, warning: true as const }));
+    expect(run(passedWithMarker).tests.some((t) => t.warning)).toBe(false);
+  });
+
+  it('is no new failure against a baseline, and a known failure that now warns is no unexpected pass', () => {
+    const fresh = run(failedAt('SHOULD', 'OP-SHOULD-1'), { ...operatorOnly, knownFailures: [] });
+    expect(fresh.baseline_diff).toEqual({ new_failures: [], unexpected_passes: [] });
+    expect(fresh.exit()).toBe(EXIT_CODES.conformant);
+    const known = run(failedAt('SHOULD', 'OP-SHOULD-1'), { ...operatorOnly, knownFailures: ['T-4'] });
+    expect(judged(known)).toMatchObject({ warning: true, known_failure: true });
+    expect(known.baseline_diff).toEqual({ new_failures: [], unexpected_passes: [] });
+    const strict = run(failedAt('SHOULD', 'OP-SHOULD-1'), { ...operatorOnly, strict: true, knownFailures: [] });
+    expect(strict.baseline_diff?.new_failures).toEqual(['T-4']);
   });
 });

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { writeAllureResults } from '../../../harness/report/allure.ts';
 import type { TestResult } from '../../../harness/report/model.ts';
-import { buildReport, fixtureTests } from './fixture.ts';
+import { buildReport, fixtureTests, WARNING_CASES } from './fixture.ts';
 
 interface AllureFile {
   name: string;
@@ -47,6 +47,7 @@ describe('allure-results', () => {
   it.each([
     ['CPR-VER-001', 'passed'],
     ['CPR-ID-001', 'failed'],
+    ['CPR-ID-002', 'passed'],
     ['CPP-RNW-901', 'failed'],
     ['TOK-GET-901', 'broken'],
     ['TOK-TLS-001', 'skipped'],
@@ -99,6 +100,22 @@ describe('allure-results', () => {
     expect(JSON.parse(readFileSync(join(dir, 'executor.json'), 'utf8'))).toMatchObject({ name: 'cpr-conformance', reportName: expect.stringContaining('NON-CONFORMANT') });
     const categories = JSON.parse(readFileSync(join(dir, 'categories.json'), 'utf8')) as { matchedStatuses: string[] }[];
     expect(categories.map((c) => c.matchedStatuses)).toEqual([['failed'], ['broken']]);
+  });
+
+  it.each(WARNING_CASES)('marks %s (%s) as a %s: passed and tagged, or failed', (_name, id, shown, options) => {
+    const out = writeAllureResults(join(work, `case-${id}-${shown}`), buildReport(options));
+    const result = readdirSync(out)
+      .filter((f) => f.endsWith('-result.json'))
+      .map((f) => JSON.parse(readFileSync(join(out, f), 'utf8')) as AllureFile)
+      .find((r) => r.name.startsWith(`${id} `))!;
+    expect(result.status).toBe(shown === 'warning' ? 'passed' : 'failed');
+    expect(result.labels.some((l) => l.name === 'tag' && l.value === 'warning')).toBe(shown === 'warning');
+    expect((result.statusDetails.message ?? '').startsWith('warning, not a failure: a failure at a level that does not decide this run')).toBe(shown === 'warning');
+    // The failed check is still shown, as a failed step, with expected vs actual in the trace.
+    expect(result.steps.flatMap((s) => s.steps).some((s) => s.status === 'failed')).toBe(true);
+    expect(result.statusDetails.trace).toContain(`rerun: npx cpr-conformance run --only ${id} --seed 42`);
+    const env = readFileSync(join(out, 'environment.properties'), 'utf8');
+    expect(env).toContain(`Tests\\ with\\ warnings=${buildReport(options).summary.warned}`);
   });
 
   it('starts afresh: results of an earlier run in the same directory are removed', () => {

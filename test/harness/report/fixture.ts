@@ -149,9 +149,29 @@ export function fixtureTests(): TestResult[] {
   ];
 }
 
+/** The fixture with its PROFILE-level property failed as well: a departure from the wire profile, and nothing else. */
+export function fixtureWithProfileFailure(): TestResult[] {
+  return fixtureTests().map((t) =>
+    t.id === 'PRF-JSON-P01' ? { ...t, status: 'failed', reason: 'a body starts with a BOM', checks: [check('PRF-JSON-1', false, { check: 'schema', level: 'PROFILE', message: 'a body starts with a BOM' })] } : t,
+  );
+}
+
+/**
+ * A failure at a level that does not decide is a warning in every view, and the
+ * same failure where its level decides is a failure: [case, the test, how it is
+ * shown, report options]. CPR-ID-002 fails a SHOULD only; PRF-JSON-P01 a PROFILE rule only.
+ */
+export const WARNING_CASES: readonly (readonly [string, string, 'warning' | 'failed', FixtureOptions])[] = [
+  ['a SHOULD failure without --strict', 'CPR-ID-002', 'warning', {}],
+  ['the same SHOULD failure under --strict', 'CPR-ID-002', 'failed', { strict: true }],
+  ['a PROFILE failure under --profile-advisory', 'PRF-JSON-P01', 'warning', { tests: fixtureWithProfileFailure(), profileAdvisory: true }],
+  ['the same PROFILE failure without --profile-advisory', 'PRF-JSON-P01', 'failed', { tests: fixtureWithProfileFailure() }],
+];
+
 export interface FixtureOptions {
   readonly tests?: readonly TestResult[];
   readonly strict?: boolean;
+  readonly profileAdvisory?: boolean;
   readonly run?: Partial<RunInfo>;
   readonly errors?: readonly HarnessIssue[];
 }
@@ -160,8 +180,9 @@ export interface FixtureOptions {
 export function buildReport(options: FixtureOptions = {}): Report {
   const tests = options.tests ?? fixtureTests();
   const strict = options.strict ?? false;
+  const profileAdvisory = options.profileAdvisory ?? false;
   const errors = options.errors ?? [];
-  const assessed = assess(loadRegistry(), tests, errors, { strict, scopeRoles: ['payee', 'operator'] });
+  const assessed = assess(loadRegistry(), tests, errors, { strict, profileAdvisory, scopeRoles: ['payee', 'operator'] });
   return {
     schema_version: REPORT_SCHEMA_VERSION,
     verdict: assessed.verdict,
@@ -182,7 +203,7 @@ export function buildReport(options: FixtureOptions = {}): Report {
       duration_ms: 4321,
       node_version: 'v20.11.1',
       strict,
-      profile_advisory: false,
+      profile_advisory: profileAdvisory,
       allow_partial: false,
       selection: { only: [], roles: [] },
       command: ['cpr-conformance', 'run', '--target', 'target.yaml', '--seed', '42'],

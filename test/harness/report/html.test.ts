@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { reportHtml } from '../../../harness/report/html.ts';
 import type { Report, RequirementResult, RequirementStatus } from '../../../harness/report/model.ts';
 import { findRequirement } from '../../../profile/registry.ts';
-import { buildReport, fixtureTests, HOSTILE } from './fixture.ts';
+import { buildReport, fixtureTests, HOSTILE, WARNING_CASES } from './fixture.ts';
+import { SHOWN_OUTCOMES, shownOutcome } from '../../../harness/report/wording.ts';
 import { decodeEntities, scanMarkup, type Tag } from './markup.ts';
 
 const STATUSES: readonly RequirementStatus[] = ['passed', 'failed', 'warning', 'skipped', 'not-applicable', 'uncovered'];
@@ -117,7 +118,7 @@ describe('reportHtml', () => {
       return 0;
     });
     expect(headings).toEqual(sorted);
-    expect(opening('tr').filter((t) => t.attributes.has('data-status'))).toHaveLength(buildReport().requirements.length);
+    expect(opening('tr').filter((t) => t.attributes.has('data-status') && attrOf(t, 'id')?.startsWith('r'))).toHaveLength(buildReport().requirements.length);
   });
 
   it.each<[string[], string[]]>([
@@ -164,12 +165,49 @@ describe('reportHtml', () => {
 
   it('links a failing test from the matrix to its failure details', () => {
     const row = html.split('\n').find((l) => l.startsWith('<tr id="r-CPR-ID-2"'));
-    expect(row).toContain('<span class="badge s-warning">warning</span></td><td><a href="#f-CPR-ID-002" class="bad">CPR-ID-002</a></td>');
+    expect(row).toContain('<span class="badge s-warning">warning</span></td><td><a href="#f-CPR-ID-002" class="warn">CPR-ID-002</a></td>');
+    expect(html.split('\n').find((l) => l.startsWith('<tr id="r-CPR-ID-1"'))).toContain('class="bad">');
   });
 
   it.each(['all', ...STATUSES])('has a filter button for %s', (status) => {
     const button = opening('button').find((b) => attrOf(b, 'data-filter') === status);
     expect(attrOf(button, 'type')).toBe('button');
+  });
+
+  it.each(SHOWN_OUTCOMES)('filters the list of tests to %s with the inline script', (outcome) => {
+    const dom = fakeDom(html, 'test-table');
+    expect(dom.bar.hidden).toBe(false);
+    dom.click(outcome);
+    const visible = dom.rows().filter((r) => !r.hidden);
+    const expected = hostileReport().tests.filter((t) => shownOutcome(t) === outcome).length;
+    expect(visible).toHaveLength(expected);
+    expect(visible.every((r) => r.getAttribute('data-status') === outcome)).toBe(true);
+    expect(dom.empty.hidden).toBe(expected !== 0);
+    dom.click('all');
+    expect(dom.rows().every((r) => !r.hidden)).toBe(true);
+  });
+
+  describe.each(WARNING_CASES)('for %s (%s), shown as a %s', (_name, id, shown, options) => {
+    const report = buildReport(options);
+    const page = reportHtml(report);
+    const sectionOf = (sectionId: string) => {
+      const at = page.indexOf(`<section id="${sectionId}">`);
+      return at < 0 ? '' : page.slice(at, page.indexOf('</section>', at));
+    };
+
+    it(`details it under ${shown === 'warning' ? 'Tests with warnings' : 'Failed tests'} with a ${shown} badge, and not under the other`, () => {
+      const [inside, outside] = shown === 'warning' ? ['warnings', 'failures'] : ['failures', 'warnings'];
+      expect(sectionOf(inside)).toContain(`<article class="failure${shown === 'warning' ? ' warning' : ''}" id="f-${id}">\n<h3><span class="badge s-${shown}">${shown}</span>`);
+      expect(sectionOf(outside)).not.toContain(`id="f-${id}"`);
+    });
+
+    it('gives it that outcome in the list of tests, and counts it there in the summary', () => {
+      expect(page).toContain(`<tr id="t-${id}" data-status="${shown}">`);
+      const summary = sectionOf('summary');
+      expect(summary).toContain(`<span class="n">${report.summary.failed}</span><span class="l">failed</span>`);
+      expect(summary).toContain(`<span class="n">${report.summary.warned}</span><span class="l">warning</span>`);
+      expect(summary.includes('href="#warnings"')).toBe(report.summary.warned > 0);
+    });
   });
 
   it.each(STATUSES)('filters the matrix to %s with the inline script', (status) => {
@@ -228,7 +266,7 @@ interface FakeElement {
   listeners: Map<string, () => void>;
 }
 
-function element(attributes: ReadonlyMap<string, string>): FakeElement {
+function element(attributes: ReadonlyMap<string, string>, children: Record<string, FakeElement[]> = {}): FakeElement {
   const attrs = new Map([...attributes].map(([k, v]) => [k, decodeEntities(v)]));
   const self: FakeElement = {
     hidden: attrs.has('hidden'),
@@ -238,43 +276,68 @@ function element(attributes: ReadonlyMap<string, string>): FakeElement {
     setAttribute: (name, value) => void attrs.set(name, value),
     addEventListener: (type, listener) => void self.listeners.set(type, listener),
     querySelectorAll: (selector) => {
-      if (selector !== 'tr[data-status]') throw new Error(`unexpected selector ${selector}`);
-      return self.rows;
+      if (selector === 'tr[data-status]') return self.rows;
+      const found = children[selector];
+      if (found === undefined) throw new Error(`unexpected selector ${selector}`);
+      return found;
     },
   };
   return self;
 }
 
-/** Just enough DOM, built from the markup, to run our inline script and click its buttons. */
-function fakeDom(source: string) {
+/** One filter bar and the table it filters, as our inline script sees them. */
+interface FakeTable {
+  readonly bar: FakeElement;
+  readonly buttons: FakeElement[];
+  readonly groups: FakeElement[];
+  empty?: FakeElement;
+}
+
+/** Just enough DOM, built from the markup, to run our inline script and click its buttons (of the bar that filters `tableId`). */
+function fakeDom(source: string, tableId = 'matrix') {
   const { tags, scripts } = scanMarkup(source, 'html');
-  const buttons: FakeElement[] = [];
-  const groups: FakeElement[] = [];
-  let empty: FakeElement | undefined;
-  let inMatrix = false;
+  const tables = new Map<string, FakeTable>();
+  const byId = new Map<string, FakeElement>();
+  let bar: FakeTable | undefined;
+  let table: FakeTable | undefined;
   for (const tag of tags) {
-    if (tag.name === 'table') inMatrix = !tag.closing && tag.attributes.get('id') === 'matrix';
+    if (tag.name === 'table') table = tag.closing ? undefined : tables.get(tag.attributes.get('id') ?? '');
+    if (tag.name === 'div' && tag.closing) bar = undefined;
     if (tag.closing) continue;
-    if (tag.name === 'button' && tag.attributes.has('data-filter')) buttons.push(element(tag.attributes));
-    if (tag.name === 'tbody' && inMatrix) groups.push(element(tag.attributes));
-    if (tag.name === 'tr' && inMatrix && tag.attributes.has('data-status')) groups.at(-1)?.rows.push(element(tag.attributes));
-    if (tag.attributes.get('id') === 'matrix-empty') empty = element(tag.attributes);
+    const id = tag.attributes.get('id');
+    if (tag.name === 'div' && tag.attributes.has('data-table')) {
+      const buttons: FakeElement[] = [];
+      bar = { bar: element(tag.attributes, { 'button[data-filter]': buttons }), buttons, groups: [] };
+      tables.set(decodeEntities(tag.attributes.get('data-table') ?? ''), bar);
+    }
+    if (tag.name === 'button' && tag.attributes.has('data-filter')) bar?.buttons.push(element(tag.attributes));
+    if (tag.name === 'tbody') table?.groups.push(element(tag.attributes));
+    if (tag.name === 'tr' && tag.attributes.has('data-status')) table?.groups.at(-1)?.rows.push(element(tag.attributes));
+    if (id?.endsWith('-empty')) {
+      const empty = element(tag.attributes);
+      byId.set(id, empty);
+      const owner = tables.get(id.slice(0, -'-empty'.length));
+      if (owner !== undefined) owner.empty = empty;
+    }
   }
-  if (empty === undefined) throw new Error('no #matrix-empty');
   const document = {
     querySelectorAll: (selector: string) => {
-      if (selector === 'button[data-filter]') return buttons;
-      if (selector === '#matrix tbody') return groups;
+      if (selector === '.filters[data-table]') return [...tables.values()].map((t) => t.bar);
+      const group = /^#([A-Za-z-]+) tbody$/.exec(selector);
+      if (group !== null && tables.has(group[1]!)) return tables.get(group[1]!)!.groups;
       throw new Error(`unexpected selector ${selector}`);
     },
-    getElementById: (id: string) => (id === 'matrix-empty' ? empty : null),
+    getElementById: (id: string) => byId.get(id) ?? null,
   };
   new Function('document', scripts[0] ?? '')(document);
+  const chosen = tables.get(tableId);
+  if (chosen?.empty === undefined) throw new Error(`no filter bar, table and #${tableId}-empty`);
   return {
-    buttons,
-    groups,
-    empty,
-    rows: () => groups.flatMap((g) => g.rows),
-    click: (filter: string) => buttons.find((b) => b.getAttribute('data-filter') === filter)?.listeners.get('click')?.(),
+    bar: chosen.bar,
+    buttons: chosen.buttons,
+    groups: chosen.groups,
+    empty: chosen.empty,
+    rows: () => chosen.groups.flatMap((g) => g.rows),
+    click: (filter: string) => chosen.buttons.find((b) => b.getAttribute('data-filter') === filter)?.listeners.get('click')?.(),
   };
 }

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readReport, reportJson, reportProblems, writeJsonReport } from '../../../harness/report/json.ts';
+import { REPORT_SCHEMA_VERSION } from '../../../harness/report/model.ts';
 import type { BaselineDiff, CheckResult, Coverage, Exchange, HarnessIssue, NotEvaluated, RepeatRecord, Report, RequirementResult, RunInfo, Summary, TargetDescription, TestResult } from '../../../harness/report/model.ts';
 import schema from '../../../harness/report/report.schema.json' with { type: 'json' };
 import { buildReport } from './fixture.ts';
@@ -19,12 +20,12 @@ const run: Presence<RunInfo> = {
 };
 const target: Presence<TargetDescription> = { name: 'required', embedded: 'required', roles: 'required' };
 const roleTarget: Presence<RoleTarget> = { adapter: 'required', base_url: 'optional', tls: 'required', capabilities: 'required', capabilities_note: 'optional' };
-const summary: Presence<Summary> = { total: 'required', passed: 'required', failed: 'required', skipped: 'required', not_applicable: 'required', error: 'required', warnings: 'required' };
+const summary: Presence<Summary> = { total: 'required', passed: 'required', failed: 'required', warned: 'required', skipped: 'required', not_applicable: 'required', error: 'required', warnings: 'required' };
 const coverage: Presence<Coverage> = { roles: 'required', deciding: 'required', passed: 'required', failed: 'required', not_applicable: 'required', not_applicable_ids: 'required', untested: 'required', untested_ids: 'required' };
 const requirement: Presence<RequirementResult> = { id: 'required', level: 'required', roles: 'required', sections: 'required', family: 'required', summary: 'required', status: 'required', deciding: 'required', reason: 'optional', basis: 'optional', unverifiable: 'optional', tests: 'required' };
 const testResult: Presence<TestResult> = {
   id: 'required', title: 'required', kind: 'required', file: 'required', sections: 'required', requirements: 'required', level: 'required', role: 'required', status: 'required',
-  duration_ms: 'required', reason: 'optional', basis: 'optional', error_code: 'optional', missing_capabilities: 'optional', checks: 'required', not_evaluated: 'optional', transcript: 'required', rerun: 'required', seed: 'optional', path: 'optional',
+  warning: 'optional', duration_ms: 'required', reason: 'optional', basis: 'optional', error_code: 'optional', missing_capabilities: 'optional', checks: 'required', not_evaluated: 'optional', transcript: 'required', rerun: 'required', seed: 'optional', path: 'optional',
   known_failure: 'optional', repeat: 'optional',
 };
 const checkResult: Presence<CheckResult> = { check: 'required', requirement: 'required', level: 'required', passed: 'required', step: 'optional', expected: 'required', actual: 'required', message: 'required', setup: 'optional' };
@@ -85,9 +86,11 @@ describe('report.schema.json', () => {
     ['an extra top-level member', (r) => (r.extra = 1), /\(top level\): has unknown member "extra"/],
     ['an extra member in a test', (r) => (r.tests[0].passed = true), /\/tests\/0: has unknown member "passed"/],
     ['a missing summary count', (r) => delete r.summary.warnings, /\/summary: lacks required member "warnings"/],
+    ['a summary without its count of warned tests', (r) => delete r.summary.warned, /\/summary: lacks required member "warned"/],
+    ['a warning marker other than true', (r) => (r.tests[2].warning = false), /\/tests\/2\/warning: must be equal to constant/],
     ['a missing rerun command', (r) => delete r.tests[2].rerun, /\/tests\/2: lacks required member "rerun"/],
     ['a start time that is not a date-time', (r) => (r.run.started_at = 'yesterday'), /\/run\/started_at: must match format "date-time"/],
-    ['another schema version', (r) => (r.schema_version = 1), /\/schema_version: must be equal to constant/],
+    ['another schema version', (r) => (r.schema_version = 2), /\/schema_version: must be equal to constant/],
     ['a negative count', (r) => (r.summary.total = -1), /\/summary\/total/],
     ['a header that is not a string', (r) => (r.tests[1].transcript[1].response.headers['x-n'] = 1), /\/tests\/1\/transcript\/1\/response\/headers\/x-n/],
   ];
@@ -115,7 +118,7 @@ describe('report.json on disk', () => {
     const text = readFileSync(writeJsonReport(dir(), buildReport()), 'utf8');
     expect(text.endsWith('}\n')).toBe(true);
     expect(text.endsWith('\n\n')).toBe(false);
-    expect(text.split('\n')[1]).toBe('  "schema_version": 3,');
+    expect(text.split('\n')[1]).toBe(`  "schema_version": ${REPORT_SCHEMA_VERSION},`);
   });
 
   it('writes keys in model order whatever order the object was built in', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { junitXml } from '../../../harness/report/junit.ts';
-import { buildReport, fixtureTests, HOSTILE } from './fixture.ts';
+import { buildReport, fixtureTests, HOSTILE, WARNING_CASES } from './fixture.ts';
 import { decodeEntities, scanMarkup, type Tag } from './markup.ts';
 
 const report = buildReport();
@@ -24,7 +24,7 @@ describe('junitXml', () => {
   });
 
   it.each([
-    ['suites/2.1-cpr-base.yaml', { tests: 3, failures: 2, errors: 0, skipped: 0 }],
+    ['suites/2.1-cpr-base.yaml', { tests: 3, failures: 1, errors: 0, skipped: 0 }],
     ['suites/5.1-retrieval-token.yaml', { tests: 4, failures: 0, errors: 1, skipped: 2 }],
     ['suites/profile/1-encoding.yaml', { tests: 1, failures: 0, errors: 0, skipped: 0 }],
   ])('counts the tests of %s', (file, counts) => {
@@ -35,7 +35,7 @@ describe('junitXml', () => {
 
   it('totals every test on <testsuites>, with the run duration in seconds', () => {
     const root = opening('testsuites')[0];
-    expect([attr(root, 'tests'), attr(root, 'failures'), attr(root, 'errors'), attr(root, 'skipped'), attr(root, 'time')]).toEqual(['8', '2', '1', '2', '4.321']);
+    expect([attr(root, 'tests'), attr(root, 'failures'), attr(root, 'errors'), attr(root, 'skipped'), attr(root, 'time')]).toEqual(['8', '1', '1', '2', '4.321']);
   });
 
   it('writes one testcase per test, classname the suite file, name "<id> <title>"', () => {
@@ -48,6 +48,7 @@ describe('junitXml', () => {
   it.each([
     ['CPR-VER-001', []],
     ['CPR-ID-001', ['failure', 'system-out']],
+    ['CPR-ID-002', ['system-out']],
     ['TOK-EXP-001', ['skipped']],
     ['TOK-TLS-001', ['skipped']],
     ['TOK-ONCE-001', ['error', 'system-out']],
@@ -84,6 +85,40 @@ describe('junitXml', () => {
     expect(xml).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
     expect(xml).toContain('&quot;&gt;&lt;svg onload=alert(1)&gt;');
     expect(xml).not.toMatch(/<(script|img|svg|b)\b/);
+  });
+
+  describe.each(WARNING_CASES)('for %s (%s), shown as a %s', (_name, id, shown, options) => {
+    const out = junitXml(buildReport(options));
+    const tags = scanMarkup(out, 'xml').tags;
+    const start = tags.findIndex((t) => t.name === 'testcase' && !t.closing && attr(t, 'name').startsWith(`${id} `));
+    const inside = tags.slice(start + 1, tags.findIndex((t, i) => i > start && t.name === 'testcase' && t.closing));
+    const property = inside.find((t) => t.name === 'property' && attr(t, 'name') === 'warning');
+
+    it(shown === 'warning' ? 'writes no <failure>, and a warning property naming the failed check' : 'writes a <failure>, and no warning property', () => {
+      expect(inside.some((t) => t.name === 'failure')).toBe(shown === 'failed');
+      expect(property === undefined).toBe(shown === 'failed');
+      if (shown === 'warning') expect(attr(property, 'value')).toMatch(/^(CPR-ID-2 schema: request_id is not a UUIDv4|PRF-JSON-1 schema: a body starts with a BOM)$/);
+    });
+
+    it('counts failures without the warnings, on every suite and on the root', () => {
+      const report = buildReport(options);
+      const root = tags.find((t) => t.name === 'testsuites');
+      const suites = tags.filter((t) => t.name === 'testsuite' && !t.closing);
+      expect(attr(root, 'failures')).toBe(String(report.summary.failed + report.tests.filter((t) => t.error_code === 'HARNESS_SETUP_FAILED').length));
+      expect(suites.reduce((sum, t) => sum + Number(attr(t, 'failures')), 0)).toBe(Number(attr(root, 'failures')));
+      const warned = tags.find((t) => t.name === 'property' && attr(t, 'name') === 'warned');
+      expect(attr(warned, 'value')).toBe(String(report.summary.warned));
+    });
+
+    if (shown === 'warning') {
+      it('says in <system-out> that it is a warning, with expected vs actual and the rerun command', () => {
+        const at = out.indexOf('<system-out>', out.indexOf(`name="${id} `));
+        const body = decodeEntities(out.slice(at, out.indexOf('</system-out>', at)));
+        expect(body).toMatch(/^<system-out>warning, not a failure: a failure at a level that does not decide this run/);
+        expect(body).toContain('  expected: ');
+        expect(body).toContain(`rerun: npx cpr-conformance run --only ${id} --seed 42`);
+      });
+    }
   });
 
   it('keeps multi-line messages in attributes as character references', () => {

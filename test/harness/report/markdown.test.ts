@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { summaryMarkdown } from '../../../harness/report/markdown.ts';
 import type { Report } from '../../../harness/report/model.ts';
 import { stripControl } from '../../../harness/text.ts';
-import { buildReport, fixtureTests, HOSTILE, HOSTILE_BODY } from './fixture.ts';
+import { buildReport, fixtureTests, HOSTILE, HOSTILE_BODY, WARNING_CASES } from './fixture.ts';
 
 interface Fence {
   readonly info: string;
@@ -83,8 +83,8 @@ describe('summaryMarkdown', () => {
   });
 
   it('counts tests by outcome and requirements by status', () => {
-    const at = prose.indexOf('| Total | Passed | Failed | Skipped | Not applicable | Error | Warnings |');
-    expect(prose[at + 2]).toBe('| 8 | 3 | 2 | 1 | 1 | 1 | 1 |');
+    const at = prose.indexOf('| Total | Passed | Failed | Warning | Skipped | Not applicable | Error |');
+    expect(prose[at + 2]).toBe('| 8 | 3 | 1 | 1 | 1 | 1 | 1 |');
     expect(prose).toContain('| Passed | Failed | Warning | Not applicable | Skipped | Error | Not reached | Not run | Uncovered |');
   });
 
@@ -138,11 +138,11 @@ describe('summaryMarkdown', () => {
 
   it.each([
     ['CPR-ID-001', 'failed'],
-    ['CPR-ID-002', 'failed'],
+    ['CPR-ID-002', 'warning (not a failure: it does not decide the verdict)'],
     ['TOK-ONCE-001', 'harness error'],
   ])('details %s (%s) with the command that reruns it alone', (id, outcome) => {
     const heading = prose.findIndex((l) => l.startsWith(`#### Test ${id}:`));
-    expect(prose[heading + 2]).toMatch(new RegExp(`^Outcome ${outcome};`));
+    expect(prose[heading + 2]?.startsWith(`Outcome ${outcome};`)).toBe(true);
     expect(fences).toContainEqual({ info: 'sh', content: `npx cpr-conformance run --only ${id} --seed 42` });
   });
 
@@ -195,7 +195,31 @@ describe('summaryMarkdown', () => {
     const tests = [{ ...fixtureTests()[2]!, checks: [{ ...fixtureTests()[2]!.checks[0]!, actual: 'word '.repeat(2_000) }] }];
     const out = summaryMarkdown(buildReport({ tests }));
     expect(out).toContain('[... cut at 4000 characters; see report.json]');
-    const failure = out.slice(out.indexOf('### Failed tests'));
-    expect(failure.length).toBeLessThan(5000);
+    const warned = out.slice(out.indexOf('### Tests with warnings'));
+    expect(warned.length).toBeLessThan(5000);
+    expect(warned).toContain('[... cut at 4000 characters; see report.json]');
+  });
+
+  /** The headed section of the summary (to the next heading of its level), or nothing. */
+  const section = (out: string, heading: string) => {
+    const start = out.indexOf(`\n${heading}\n`);
+    if (start < 0) return '';
+    const rest = out.slice(start + heading.length + 2);
+    const end = rest.search(/\n### /);
+    return end < 0 ? rest : rest.slice(0, end);
+  };
+
+  it.each(WARNING_CASES)('counts and details %s (%s) as a %s', (_name, id, shown, options) => {
+    const report = buildReport(options);
+    const out = summaryMarkdown(report);
+    const lines = out.split('\n');
+    const s = report.summary;
+    expect(lines[lines.indexOf('| Total | Passed | Failed | Warning | Skipped | Not applicable | Error |') + 2]).toBe(`| ${[s.total, s.passed, s.failed, s.warned, s.skipped, s.not_applicable, s.error].join(' | ')} |`);
+    expect(report.tests.find((t) => t.id === id)!.warning).toBe(shown === 'warning' ? true : undefined);
+    const [inside, outside] = shown === 'warning' ? ['### Tests with warnings', '### Failed tests'] : ['### Failed tests', '### Tests with warnings'];
+    expect(section(out, inside)).toContain(`#### Test ${id}:`);
+    expect(section(out, outside)).not.toContain(`#### Test ${id}:`);
+    const requirement = report.tests.find((t) => t.id === id)!.requirements[0]!;
+    expect(section(out, shown === 'warning' ? '### Requirements with warnings' : '### Failed requirements')).toContain(`| ${requirement} |`);
   });
 });

@@ -6,14 +6,15 @@ import { readReport } from '../../../harness/report/json.ts';
 import { mergeReports } from '../../../harness/report/merge.ts';
 import type { Report, TestResult } from '../../../harness/report/model.ts';
 import { loadRegistry } from '../../../profile/registry.ts';
-import { buildReport, fixtureTests } from './fixture.ts';
+import { buildReport, fixtureTests, WARNING_CASES } from './fixture.ts';
 
 const registry = loadRegistry();
 
 /** Splits tests round-robin over n shards, each a report as `run --shard i/n` writes it. */
-function shards(tests: readonly TestResult[], n: number, run: (i: number) => Partial<Report['run']> = () => ({})): Report[] {
+function shards(tests: readonly TestResult[], n: number, run: (i: number) => Partial<Report['run']> = () => ({}), options: Parameters<typeof buildReport>[0] = {}): Report[] {
   return Array.from({ length: n }, (_, i) =>
     buildReport({
+      ...options,
       tests: tests.filter((_, k) => k % n === i),
       run: { shard: `${i + 1}/${n}`, command: ['cpr-conformance', 'run', '--seed', '42', '--shard', `${i + 1}/${n}`], ...run(i) },
     }),
@@ -111,16 +112,31 @@ describe('mergeReports', () => {
   it('joins the shards\u2019 baseline diffs, or recomputes them from known failures', () => {
     const tests = fixtureTests().filter((t) => t.status !== 'error');
     const parts = shards(tests, 2).map((r) => ({ ...r, baseline_diff: { new_failures: r.tests.filter((t) => t.status === 'failed').map((t) => t.id), unexpected_passes: [] } }));
-    expect(mergeReports(parts, registry).baseline_diff).toEqual({ new_failures: ['CPR-ID-001', 'CPR-ID-002'], unexpected_passes: [] });
+    // CPR-ID-002 failed a SHOULD only: a warning, and no new failure, unless the merge applies --strict.
+    expect(mergeReports(parts, registry).baseline_diff).toEqual({ new_failures: ['CPR-ID-001'], unexpected_passes: [] });
+    expect(mergeReports(parts, registry, { strict: true }).baseline_diff).toEqual({ new_failures: ['CPR-ID-001', 'CPR-ID-002'], unexpected_passes: [] });
+    const passedAgain = parts.map((r, i) => (i === 0 ? { ...r, baseline_diff: { new_failures: [], unexpected_passes: ['CPR-VER-001'] } } : r));
+    expect(mergeReports(passedAgain, registry).baseline_diff?.unexpected_passes).toEqual(['CPR-VER-001']);
     const recomputed = mergeReports(parts, registry, { knownFailures: ['CPR-ID-001', 'CPR-ID-002', 'CPR-VER-001'] });
     expect(recomputed.baseline_diff).toEqual({ new_failures: [], unexpected_passes: ['CPR-VER-001'] });
     expect(recomputed.verdict).toBe('non-conformant');
     expect(() => mergeReports([parts[0]!, shards(tests, 2)[1]!], registry)).toThrow(/shard 2\/2 was run without --baseline/);
   });
 
-  it('applies --strict when asked: a SHOULD failure then fails its requirement', () => {
+  it('applies --strict when asked: a SHOULD failure then fails its requirement, and its test is no longer a warning', () => {
     const merged = mergeReports(shards(fixtureTests(), 2), registry, { strict: true });
     expect(merged.run.strict).toBe(true);
     expect(statuses(merged)['CPR-ID-2']).toBe('failed');
+    expect(merged.tests.find((t) => t.id === 'CPR-ID-002')?.warning).toBeUndefined();
+    expect([merged.summary.failed, merged.summary.warned]).toEqual([2, 0]);
+  });
+
+  it.each(WARNING_CASES)('merges shards with %s (%s) into the %s one combined run shows', (_name, id, shown, options) => {
+    const tests = options.tests ?? fixtureTests();
+    const merged = mergeReports(shards(tests, 2, () => ({}), options), registry);
+    const combined = buildReport(options);
+    expect(merged.tests.find((t) => t.id === id)?.warning).toBe(shown === 'warning' ? true : undefined);
+    expect(merged.summary).toEqual(combined.summary);
+    expect(merged.verdict).toBe(combined.verdict);
   });
 });

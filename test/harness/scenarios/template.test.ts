@@ -21,6 +21,12 @@ describe('scenario templates', () => {
     ['${concat("{", req.token, "}")}', '{ab}'],
     ['${replace(req.token, "b", "c")}', 'ac'],
     ['${slice("😀abc", 0, 2)}', '😀a'],
+    ['${share(p.max, 10)}', '100000'],
+    ['${share("7", 3)}', '2'],
+    ['${share("1", 10)}', '1'],
+    ['${share(9, 10)}', '1'],
+    [`\${share("${'9'.repeat(78)}", 10)}`, '9'.repeat(77)],
+    ['${share(p.max, 10) * 3 + 1}', '300001'],
   ])('renders %s', (text, value) => {
     expect(render(text, scope)).toEqual(value);
   });
@@ -35,6 +41,11 @@ describe('scenario templates', () => {
     ['arithmetic on text', 'req.token + 1', /cannot do arithmetic/],
     ['a member of nothing', 'req.missing.x', /cannot read "x" of undefined/],
     ['trailing input', 'now now', /unexpected trailing input/],
+    ['a share of zero', 'share("0", 2)', /share\(\) cannot take "0", 2/],
+    ['a share of a fraction', 'share("1.5", 2)', /share\(\) cannot take/],
+    ['a share of a negative number', 'share(0 - 5, 2)', /share\(\) cannot take/],
+    ['zero shares', 'share(p.max, 0)', /share\(\) cannot take "1000000", 0/],
+    ['a share of nothing', 'share(p.none, 2)', /share\(\) cannot take undefined, 2/],
   ])('refuses %s', (_name, expr, message) => {
     expect(() => evaluate(expr, scope)).toThrow(TemplateError);
     expect(() => evaluate(expr, scope)).toThrow(message);

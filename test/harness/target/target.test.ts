@@ -11,6 +11,7 @@ import { embeddedTarget, openTarget, targetFromUrl, type Target } from '../../..
 import { encodeB64url } from '../../../profile/b64url.ts';
 import { generateKeyPair } from '../../../profile/ed25519.ts';
 import { startReference } from '../../../reference/start.ts';
+import { ipv6Loopback } from '../../support/ipv6.ts';
 
 const ALL = ['balance', 'cancel', 'clock', 'fulfil', 'provision'];
 const REFERENCE_ADAPTER = fileURLToPath(new URL('../../../reference/adapter.ts', import.meta.url));
@@ -152,6 +153,21 @@ paying_app: { adapter: process, command: [${process.execPath}, ${FIXTURE}] }
         expect(target.payee?.plaintextBaseUrl).toBe(ref.plaintextUrl);
         expect([...target.capabilities.operator].sort()).toEqual(ALL);
         expect(target.description.roles.payee).toEqual({ adapter: 'http', base_url: ref.url, tls: 'verified', capabilities: ALL });
+        await target.close();
+      } finally {
+        await ref.close();
+      }
+    });
+
+    it('takes a payee under a base path, on IPv6, with its plaintext URL under the same path', async () => {
+      const ref = await startReference({ port: 0, plaintextPort: 0, ...((await ipv6Loopback()) ? { host: '::1' } : {}), basePath: '/shops/acme%20gmbh' });
+      try {
+        const target = await targetFromUrl(ref.url, { caFile: ref.caFile });
+        targets.push(target);
+        expect(target.payee?.baseUrl).toBe(ref.url);
+        expect(target.payee?.plaintextBaseUrl).toBe(ref.plaintextUrl);
+        expect(ref.plaintextUrl).toMatch(/\/shops\/acme%20gmbh$/);
+        expect([...target.capabilities.payee].sort()).toEqual(ALL);
         await target.close();
       } finally {
         await ref.close();

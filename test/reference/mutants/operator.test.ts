@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
 import { digestText, encodeB64url, formatTimestamp, signingInput, signObject } from '../../../profile/index.ts';
 import { forgeTorsionSignature, type TorsionR } from '../../../harness/crypto/ed25519-forge.ts';
-import { createSigningKey, operatorKeyOf, recomputeChainDigest, verifyCashPack, type LockRequest } from '../../../profile/cashpack/index.ts';
+import { createSigningKey, operatorKeyOf, recomputeChainDigest, verifyCashPack, type CashPack, type LockRequest } from '../../../profile/cashpack/index.ts';
 import { createRole } from '../../../reference/adapter.ts';
 import { MUTANTS, faultsFor, type MutantOfRole } from '../../../reference/mutants.ts';
 import { createFixture, type Fixture, type FixtureOptions, type Reply } from '../operator/fixture.ts';
@@ -131,6 +131,32 @@ const PROBES: Record<MutantOfRole<'operator'>, Probe> = {
     },
     correct: 'CHAIN_DEPTH_EXCEEDED',
     mutant: 200,
+  },
+  'op-depth-unchecked': {
+    observes: 'the depth a chain reaches when renewed three times under a max_chain_depth of 1',
+    fixture: { policy: { max_chain_depth: 1 } },
+    async observe(f) {
+      let { pack, bearer } = await f.issuePack();
+      for (let i = 0; i < 3; i++) {
+        const { entry, next } = f.renewal(pack, bearer);
+        const reply = await f.renew(pack, entry);
+        if (reply.status !== 200) break;
+        ({ pack, bearer } = { pack: reply.body as CashPack, bearer: next });
+      }
+      return pack.renewal_chain.length;
+    },
+    correct: 1,
+    mutant: 3,
+  },
+  'op-depth-checked-first': {
+    observes: 'a renewal by a key that is not the bearer, under a max_chain_depth of 0',
+    fixture: { policy: { max_chain_depth: 0 } },
+    async observe(f) {
+      const { pack } = await f.issuePack();
+      return answer(await f.renew(pack, f.renewal(pack, createSigningKey()).entry));
+    },
+    correct: 'BEARER_MISMATCH',
+    mutant: 'CHAIN_DEPTH_EXCEEDED',
   },
   'op-expiry-min-off-by-one': {
     observes: 'a requested expiry exactly expiry_min_seconds ahead',
@@ -364,6 +390,17 @@ const PROBES: Record<MutantOfRole<'operator'>, Probe> = {
     },
     correct: 'EXPIRED',
     mutant: 'ACTIVE',
+  },
+  'op-expiry-applied-on-read': {
+    observes: 'a Lock Request for the whole balance at the expiry instant of a pack that locked it, nothing read in between',
+    fixture: { balance: '100' },
+    async observe(f) {
+      await f.issuePack({ amount: '100', requested_expiry: f.clock.now() + HOUR_MS });
+      f.clock.advance(3600);
+      return answer(await f.issue(f.lockRequest({ amount: '100' })));
+    },
+    correct: 200,
+    mutant: 'INSUFFICIENT_BALANCE',
   },
   'op-cancel-releases-funds': {
     observes: "the Principal's balance once its pack of 100 is cancelled",

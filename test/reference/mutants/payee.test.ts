@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { isUuid, parseTimestamp } from '../../../profile/index.ts';
-import { buildQrUri, codePoints, decodeQrPng, findPayerMembers } from '../../../profile/cpr/index.ts';
+import { buildQrUri, codePoints, decodeQrPng, findPayerMembers, parseDeliveryUri } from '../../../profile/cpr/index.ts';
 import { Clock } from '../../../reference/clock.ts';
 import type { RefResponse } from '../../../reference/http/types.ts';
 import { MUTANTS, faultsFor, type Faults, type MutantOfRole } from '../../../reference/mutants.ts';
@@ -96,6 +96,15 @@ const PROBES: Record<MutantOfRole<'payee'>, Probe> = {
     },
     correct: 'absent',
     mutant: expect.stringMatching(/^\d{4} bytes$/),
+  },
+  'payee-endpoint-host-renamed': {
+    observes: "the host of qr_uri's endpoint (the base URL's is payee.test)",
+    observe: async (payee) => {
+      const parsed = parseDeliveryUri((await ibanRequest(payee)).qr_uri);
+      return parsed.kind === 'token' ? new URL(parsed.endpoint).host : parsed.kind;
+    },
+    correct: 'payee.test',
+    mutant: 'localhost',
   },
   'payee-endpoint-unencoded': {
     observes: 'whether qr_uri carries the percent-encoded endpoint',
@@ -192,6 +201,15 @@ const PROBES: Record<MutantOfRole<'payee'>, Probe> = {
     },
     correct: false,
     mutant: true,
+  },
+  'payee-token-lifetime-20-minutes': {
+    observes: 'the configured token lifetime, and how long a token lives (seconds)',
+    async observe(payee) {
+      const { token_expires_at } = await ibanRequest(payee);
+      return [payee.config.token_lifetime_seconds, (parseTimestamp(token_expires_at)! - Date.UTC(2026, 0, 1)) / 1000];
+    },
+    correct: [300, 300],
+    mutant: [1200, 1200],
   },
   'payee-request-id-upper-case': {
     observes: 'whether request_id is a canonical lower-case UUID',

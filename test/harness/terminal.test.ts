@@ -1,0 +1,63 @@
+// The terminal view of a run: each result as it ends (runner/terminal.ts) and the
+// closing lines (cli/summary.ts). A test whose every failure is a warning is
+// shown as WARN and counted apart, never as FAIL.
+import { describe, expect, it } from 'vitest';
+import { printSummary } from '../../harness/cli/summary.ts';
+import { createTerminal, type Terminal } from '../../harness/runner/terminal.ts';
+import { shownOutcome, SHOWN_OUTCOMES, type ShownOutcome } from '../../harness/report/wording.ts';
+import { buildReport, WARNING_CASES } from './report/fixture.ts';
+
+/** A stream that keeps what is written: a terminal (live progress) or a pipe (a line per result). */
+function stream(tty: boolean): { written: () => string; stream: NodeJS.WriteStream } {
+  let out = '';
+  const fake = { isTTY: tty, columns: 200, write: (chunk: string) => ((out += chunk), true) };
+  return { written: () => out, stream: fake as unknown as NodeJS.WriteStream };
+}
+
+/** Every result of a report, as the run hands them to the terminal one by one. */
+function progressOf(tty: boolean, options: Parameters<typeof buildReport>[0]): string {
+  const report = buildReport(options);
+  const out = stream(tty);
+  const terminal = createTerminal(out.stream, { NO_COLOR: '1' });
+  const counts = Object.fromEntries(SHOWN_OUTCOMES.map((o) => [o, 0])) as Record<ShownOutcome, number>;
+  report.tests.forEach((t, i) => {
+    counts[shownOutcome(t)]++;
+    terminal.progress(i + 1, report.tests.length, t, counts);
+  });
+  terminal.endProgress();
+  return out.written();
+}
+
+function closingLines(options: Parameters<typeof buildReport>[0]): string[] {
+  const lines: string[] = [];
+  const terminal: Terminal = { progress: () => undefined, endProgress: () => undefined, line: (text) => void lines.push(text), error: (text) => void lines.push(text) };
+  printSummary(buildReport(options), 'reports/x', terminal);
+  return lines;
+}
+
+describe('the terminal', () => {
+  it.each(WARNING_CASES)('prints %s (%s) as %s, one plain line per result', (_name, id, shown, options) => {
+    const line = progressOf(false, options).split('\n').find((l) => l.includes(` ${id} `));
+    expect(line?.slice(0, 5)).toBe(shown === 'warning' ? 'WARN ' : 'FAIL ');
+  });
+
+  it.each(WARNING_CASES)('notes %s (%s) as %s above the live progress line, and counts warnings apart', (_name, id, shown, options) => {
+    const out = progressOf(true, options);
+    expect(out).toContain(`${shown === 'warning' ? 'WARN' : 'FAIL'} ${id} `);
+    const s = buildReport(options).summary;
+    expect(out).toContain(`✓ ${s.passed}  ✗ ${s.failed}  ! ${s.warned}  skipped`);
+  });
+
+  it.each(WARNING_CASES)('closes with %s (%s) as %s, and the tests line counts warnings apart', (_name, id, shown, options) => {
+    const lines = closingLines(options);
+    expect(lines.find((l) => l.endsWith(` ${id} ${buildReport(options).tests.find((t) => t.id === id)!.title}`))?.split(' ')[0]).toBe(shown === 'warning' ? 'WARN' : 'FAIL');
+    const s = buildReport(options).summary;
+    expect(lines).toContain(`tests: ${s.total} — ${s.passed} passed, ${s.failed} failed, ${s.warned} warnings, ${s.skipped} skipped, ${s.not_applicable} not applicable, ${s.error} errors`);
+    expect(s.warned).toBe(buildReport(options).tests.filter((t) => t.warning).length);
+  });
+
+  it('names what a warning is beside the requirements that warned', () => {
+    expect(closingLines({})).toContain('warnings: CPR-ID-2 — each a failure at a level that does not decide this run (SHOULD without --strict, PROFILE under --profile-advisory, MAY): it does not change the verdict');
+    expect(closingLines({ strict: true }).some((l) => l.startsWith('warnings:'))).toBe(false);
+  });
+});
