@@ -6,7 +6,7 @@
 // correct path beside the switch (the `else`, the other arm) is mutated as usual.
 // Plain JavaScript: Stryker loads plugins with Node's own import.
 
-const REASON = 'a hand-made fault of reference/mutants.ts: its switch is off in a mutation run, so this code never runs';
+const REASON = 'a hand-made fault of reference/mutants.ts, off in a mutation run: its switch and the code only the switch opens change nothing a test sees (turning the switch on is that fault, which selftest kills)';
 
 /** `<anything>.faults.has(...)` or `faults.has(...)`. */
 function isFaultSwitch(node) {
@@ -16,12 +16,22 @@ function isFaultSwitch(node) {
   return (object.type === 'Identifier' && object.name === 'faults') || (object.type === 'MemberExpression' && object.property.type === 'Identifier' && object.property.name === 'faults');
 }
 
-/** Ignore the switch, the branch it alone opens, and `switch && more` (evaluated only with the fault on). */
+/** `switch && more`: true only with the fault on. */
+function opensOnlyWithFault(node) {
+  return isFaultSwitch(node) || (node?.type === 'LogicalExpression' && node.operator === '&&' && opensOnlyWithFault(node.left));
+}
+
+/**
+ * Ignore the switch and its negation (`!faults.has(...)` is the correct path's
+ * own condition: replaced by true it is the reference, by false the hand-made
+ * fault, which selftest kills), `switch && more`, and the branch such a test
+ * alone opens.
+ */
 function shouldIgnore(path) {
   const { node, parent, key } = path;
-  if (isFaultSwitch(node)) return REASON;
-  if (node.type === 'LogicalExpression' && node.operator === '&&' && isFaultSwitch(node.left)) return REASON;
-  if ((parent?.type === 'IfStatement' || parent?.type === 'ConditionalExpression') && key === 'consequent' && isFaultSwitch(parent.test)) return REASON;
+  if (opensOnlyWithFault(node)) return REASON;
+  if (node.type === 'UnaryExpression' && node.operator === '!' && isFaultSwitch(node.argument)) return REASON;
+  if ((parent?.type === 'IfStatement' || parent?.type === 'ConditionalExpression') && key === 'consequent' && opensOnlyWithFault(parent.test)) return REASON;
   return undefined;
 }
 
