@@ -182,11 +182,13 @@ function inlineUriOf(faults: Faults, cpr: Cpr): string | undefined {
 /** Bad options throw at construction (STYLE.md, fast-check anchor). */
 function checkOptions(options: PayeeOptions, faults: Faults): PayeeConfig {
   const problem = endpointProblem(options.baseUrl);
+  // Stryker disable next-line all: the reference's own start-up options (bad ones throw at construction, test/reference covers them), not its behaviour on the wire
   if (problem) throw new TypeError(`baseUrl: ${problem}`);
   // Mutant payee-token-lifetime-20-minutes: spec §5.1 recommends at most 15 minutes.
   const lifetime = faults.has('payee-token-lifetime-20-minutes') ? 20 * 60 : (options.tokenLifetimeSeconds ?? 300);
   const validity = options.requestValiditySeconds ?? 900;
   for (const [name, value] of [['tokenLifetimeSeconds', lifetime], ['requestValiditySeconds', validity]] as const) {
+    // Stryker disable next-line all: the reference's own start-up options (bad ones throw at construction, test/reference covers them), not its behaviour on the wire
     if (!Number.isInteger(value) || value < 1) throw new RangeError(`${name} must be a positive whole number of seconds`);
   }
   return {
