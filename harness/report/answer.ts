@@ -68,3 +68,30 @@ function pathOf(url: string): string {
     return url;
   }
 }
+
+/** How many failed checks a plain-text view lists for one test before it says how many more. */
+const LISTED_CHECKS = 6;
+
+/**
+ * A test's failed checks as plain-text lines, each step's answer once after
+ * its checks: what the terminal and `explain --report` print under a failure.
+ * A test that failed without a check (a harness error) gets its last answer.
+ */
+export function failedCheckLines(test: Pick<TestResult, 'checks' | 'transcript'>): string[] {
+  const failed = test.checks.filter((c) => !c.passed);
+  const listed = failed.slice(0, LISTED_CHECKS);
+  const lines: string[] = [];
+  listed.forEach((c, i) => {
+    lines.push(`${c.check} (${c.requirement})${c.step === undefined ? '' : ` at step ${c.step}`}: ${c.message}`);
+    if (listed[i + 1]?.step !== c.step || i === listed.length - 1) {
+      const answer = answerLine(test, c);
+      if (answer !== undefined) lines.push(`  answer: ${answer}`);
+    }
+  });
+  if (failed.length > listed.length) lines.push(`and ${failed.length - listed.length} more failed check(s): see report.json or report.html`);
+  if (failed.length === 0) {
+    const answer = answerLine(test);
+    if (answer !== undefined) lines.push(`last answer: ${answer}`);
+  }
+  return lines;
+}

@@ -6,6 +6,7 @@ import { stripControl } from '../text.ts';
 import { displayValue, elideBlobs } from './json.ts';
 import { alikeErrors } from './group.ts';
 import type { CheckResult, Exchange, Report, RequirementResult, TestResult } from './model.ts';
+import { answerLine } from './answer.ts';
 import { baselineNote, coverageLine, repeatNote, REQUIREMENT_STATUSES, shownOutcome, SHOWN_OUTCOMES, stabilityText, targetName, targetNotes, VERDICT_MEANING, VERDICT_WORD, WARNING_MEANING } from './wording.ts';
 
 // Not in esc(): noncharacters are HTML parse errors; shown as `\uXXXX` like controls.
@@ -288,7 +289,7 @@ function failureArticle(test: TestResult): string {
     test.reason === undefined ? '' : `<p class="reason">${esc(test.reason)}</p>`,
     test.repeat === undefined ? '' : `<p class="meta">Runs: ${esc(stabilityText(test) ?? '')}; the evidence here is the first run that ended ${esc(test.status)}.</p>`,
     test.seed === undefined && test.path === undefined ? '' : `<p class="meta">property seed <code>${esc(test.seed ?? '')}</code> path <code>${esc(test.path ?? '')}</code></p>`,
-    ...failed.map(checkBlock),
+    ...failed.map((c) => checkBlock(test, c)),
     passed.length === 0 ? '' : `<p class="meta">Passed checks: ${passed.map((c) => `${esc(c.check)} (${link('r', c.requirement)})`).join(', ')}</p>`,
     test.transcript.length === 0 ? '' : `<details class="transcript" open><summary>Transcript (${test.transcript.length} exchange${test.transcript.length === 1 ? '' : 's'})</summary>\n${test.transcript.map(exchangeBlock).join('\n')}</details>`,
     `<p class="rerun-label">Rerun alone:</p><pre class="rerun">\n${esc(test.rerun)}</pre>`,
@@ -298,13 +299,17 @@ function failureArticle(test: TestResult): string {
     .join('\n');
 }
 
-function checkBlock(c: CheckResult): string {
+function checkBlock(test: TestResult, c: CheckResult): string {
+  const answer = answerLine(test, c);
   return [
     '<div class="check">',
     `<p><strong>${esc(c.check)}</strong> · ${link('r', c.requirement)} (${esc(c.level)})${c.step === undefined ? '' : ` · step ${esc(c.step)}`}: ${esc(c.message)}</p>`,
+    answer === undefined ? '' : `<p class="answer">The target answered: <code>${esc(answer)}</code></p>`,
     `<div class="ea"><div><h4>Expected</h4><pre>\n${esc(displayValue(c.expected))}</pre></div><div><h4>Actual</h4><pre>\n${esc(displayValue(c.actual))}</pre></div></div>`,
     '</div>',
-  ].join('\n');
+  ]
+    .filter((part) => part !== '')
+    .join('\n');
 }
 
 function exchangeBlock(e: Exchange): string {

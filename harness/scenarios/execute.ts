@@ -18,7 +18,7 @@ import type { Level } from '../../profile/registry.ts';
 import type { Basis, CheckResult, Outcome, TestResult } from '../report/model.ts';
 import { ACTION_IMPLEMENTATIONS, adoptClock, exactClockForPolicy, policyOf } from './actions.ts';
 import { Params } from './params.ts';
-import { CHECK_IMPLEMENTATIONS, type Judgement } from './checks.ts';
+import { CHECK_IMPLEMENTATIONS, comparedMember, type Judgement } from './checks.ts';
 import type { TestErrorCode } from '../errors.ts';
 import { ScenarioContext, StepError, stepErrorFields, type ScenarioTarget } from './context.ts';
 import { send } from './http.ts';
@@ -163,14 +163,15 @@ async function runStep(ctx: ScenarioContext, step: Step, progress: Progress): Pr
     const scope = ctx.scope(result);
     const inputs = renderValues(ctx, step, () => ({ arg: render(check.arg, scope), subject: check.on === undefined ? result : render(check.on, scope) }), progress, check);
     if (inputs === undefined) return false;
-    const v = await CHECK_IMPLEMENTATIONS[check.name](ctx, inputs.arg, inputs.subject);
+    const v = await CHECK_IMPLEMENTATIONS[check.name](ctx, inputs.arg, inputs.subject, check.arg);
     if (v.precondition) continue;
     const { own, extras } = checkResults(ctx, step, check, v, setup);
     ctx.checks.push(...own, ...extras);
     const gating = OUTCOME_CHECKS.has(check.name) && !(check.requirement !== undefined && ctx.levelOf(check.requirement) === 'PROFILE' && ctx.scenario.level !== 'PROFILE');
     if (gating && !v.passed) differed ??= { after: `${check.name} (${own.map((e) => e.requirement).join(', ')})`, stage: checkStage(check) };
     for (const entry of [...own, ...extras].filter((e) => !e.passed)) {
-      const what = `${entry.check} (${entry.requirement}): expected ${brief(entry.expected)}, got ${brief(entry.actual)}`;
+      const member = entry.check === check.name ? comparedMember(check.arg) : undefined;
+      const what = `${entry.check}${member === undefined ? '' : ` ${member}`} (${entry.requirement}): expected ${brief(entry.expected)}, got ${brief(entry.actual)}`;
       if (entry.setup) {
         progress.setup ??= { step, requirement: entry.requirement, what };
         stop = true;

@@ -341,3 +341,11 @@ function fakeDom(source: string, tableId = 'matrix') {
     click: (filter: string) => chosen.buttons.find((b) => b.getAttribute('data-filter') === filter)?.listeners.get('click')?.(),
   };
 }
+
+describe('reportHtml: what the target answered', () => {
+  it('shows beside each failed check the answer at its step, escaped', () => {
+    const page = reportHtml(buildReport());
+    const article = page.slice(page.indexOf('<article class="failure" id="f-CPR-ID-001">'));
+    expect(article.slice(0, article.indexOf('</article>'))).toContain('<p class="answer">The target answered: <code>POST /v1/cpr answered 400, body ``` &lt;script&gt;alert(1)&lt;/script&gt;');
+  });
+});

@@ -296,6 +296,21 @@ ${setup}        principal: alice
       expect(result.reason).toMatch(/step 3 was not evaluated: it reads a value an earlier failed step did not produce/);
     });
 
+    it('names the member a failed comparison looked at, in the check and in the reason', async () => {
+      const body = SECOND_GET('          - status: 4xx').replace(
+        '        path: /cpr/${req.token}\n        expect: [{ status: 200 }]\n',
+        '        path: /cpr/${req.token}\n        expect:\n          - status: 200\n          - equals: { value: "${res.body.request_id}", to: not-the-id }\n          - not_equals: { value: "${res.body.cpr_version}", to: CPR-1.0 }\n          - equals: { value: "${len(res.body.request_id)}", to: 1 }\n',
+      );
+      const result = await executeScenario(scenario(body), target(http), options);
+      const failed = result.checks.filter((c) => !c.passed);
+      expect(failed.map((c) => c.message)).toEqual([
+        expect.stringMatching(/^request_id: expected "not-the-id", got "[0-9a-f-]{36}"$/),
+        'cpr_version: expected anything but "CPR-1.0", got "CPR-1.0"',
+        'len(res.body.request_id): expected 1, got 36',
+      ]);
+      expect(result.reason).toMatch(/step 2 \(http, line \d+\): equals request_id \(TOK-ONCE-1\): expected not-the-id, got [0-9a-f-]{36}/);
+    });
+
     it('judges the status first and leaves the checks that presume another answer not evaluated, charging only the check that saw the difference', async () => {
       // The second retrieval is refused (410); the step claims a success and checks what a success would carry.
       const body = SECOND_GET(
