@@ -7,12 +7,11 @@ import type { HttpRole } from '../adapters/types.ts';
 import { causeText, createProgressDisplay, FUZZ_CAPABILITIES, MAX_LANES, runCampaign, type Budget } from '../fuzz/index.ts';
 import { resolveTarget, type ResolvedTarget, type TargetChoice } from '../runner/resolve-target.ts';
 import { createTerminal, type Terminal } from '../runner/terminal.ts';
-import { PROJECT_ROOT } from '../scenarios/load.ts';
 import { openTarget, type Target } from '../target/target.ts';
 import { integerOption, parse, shardOption } from './args.ts';
 import { shardBudget, shardSeeds, writeShardRecord } from '../fuzz/shards.ts';
 import { EXIT, HarnessError } from './errors.ts';
-import { targetChoice } from './target-options.ts';
+import { serverOptionsOf, serverUp, TARGET_FLAGS, targetChoice, writableDir } from './target-options.ts';
 import { uniqueStamp } from '../text.ts';
 
 const FUZZ_HELP = `Usage: cpr-conformance fuzz [options]
@@ -43,6 +42,10 @@ Target:
   --request-timeout MS  deadline of each request to the target (default
                         10000): a target that stops answering ends the
                         campaign after one such wait (exit 2)
+  --control-token-env NAME, --start "COMMAND", --ready URL, --ready-timeout S,
+  --stop-grace S        as for run: the server is started before the campaign
+                        (its output in --out DIR/server.log) and stopped
+                        after it, Ctrl-C included
 
 Budget:
   --time S              explore for S seconds (default 30); shrinking a
@@ -94,9 +97,7 @@ const DEFAULT_LANES = 4;
 export async function fuzz(argv: string[]): Promise<number> {
   if (argv[0] === 'merge') return (await import('./fuzz-merge.ts')).fuzzMerge(argv.slice(1));
   const values = parse('fuzz', argv, {
-    target: { type: 'string' },
-    ca: { type: 'string' },
-    insecure: { type: 'boolean' },
+    ...TARGET_FLAGS,
     time: { type: 'string' },
     runs: { type: 'string' },
     seed: { type: 'string' },
@@ -123,11 +124,15 @@ export async function fuzz(argv: string[]): Promise<number> {
   const lanes = integerOption('fuzz', 'lanes', values.lanes, 1, MAX_LANES) ?? DEFAULT_LANES;
   const reduceAttempts = integerOption('fuzz', 'reduce-attempts', values['reduce-attempts'], 0, 10_000);
   const choice = targetChoice(values, 'fuzz');
-  const outDir = resolve(values.out ?? join(PROJECT_ROOT, 'reports', `fuzz-${uniqueStamp(new Date())}`));
+  const outDir = resolve(values.out ?? join('reports', `fuzz-${uniqueStamp(new Date())}`));
   const terminal = createTerminal();
 
   const requestTimeoutMs = integerOption('fuzz', 'request-timeout', values['request-timeout'], 1, 600_000);
-  const opened = await openOperator(choice, terminal, FUZZ_CAPABILITIES, requestTimeoutMs !== undefined ? { requestTimeoutMs } : {});
+  const stopServer = await serverUp(serverOptionsOf(values, 'fuzz', choice, values.start === undefined ? outDir : writableDir(outDir, '--out')), terminal);
+  const opened = await openOperator(choice, terminal, FUZZ_CAPABILITIES, requestTimeoutMs !== undefined ? { requestTimeoutMs } : {}).catch(async (error: unknown) => {
+    await stopServer();
+    throw error;
+  });
   try {
     const budgetText = budget.kind === 'time' ? `${budget.ms / 1000} s` : `${budget.runs} model runs`;
     const shardText = shard === undefined ? '' : `shard ${shard.text} of campaign seed ${campaignSeed}, `;
@@ -164,6 +169,7 @@ export async function fuzz(argv: string[]): Promise<number> {
     return failure ? EXIT.nonConformant : EXIT.conformant;
   } finally {
     await opened.close();
+    await stopServer();
   }
 }
 

@@ -12,7 +12,7 @@ import type { Terminal } from './terminal.ts';
 
 export type TargetChoice =
   | { readonly kind: 'embedded' }
-  | { readonly kind: 'url'; readonly url: string; readonly caFile?: string; readonly insecure: boolean }
+  | { readonly kind: 'url'; readonly url: string; readonly caFile?: string; readonly insecure: boolean; readonly controlToken?: string }
   | { readonly kind: 'file'; readonly path: string };
 
 export interface ResolvedTarget {
@@ -56,7 +56,7 @@ async function open(choice: TargetChoice, options: ResolveOptions): Promise<Targ
     case 'embedded':
       return embeddedTarget(opening);
     case 'url':
-      return targetFromUrl(choice.url, { ...opening, insecure: choice.insecure, ...(choice.caFile !== undefined ? { ca: readCa(choice.caFile), caFile: choice.caFile } : {}) });
+      return targetFromUrl(choice.url, { ...opening, insecure: choice.insecure, ...(choice.caFile !== undefined ? { ca: readCa(choice.caFile), caFile: choice.caFile } : {}), ...(choice.controlToken !== undefined ? { controlToken: choice.controlToken } : {}) });
     case 'file':
       return openTarget(options.config ?? loadTargetFile(choice.path), opening);
   }

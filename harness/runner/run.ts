@@ -9,7 +9,7 @@
 // the run guard (guard.ts); Ctrl-C writes what ran, marked incomplete. Secrets of
 // the target file are scrubbed from everything written (target/secrets.ts).
 import { mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { PROFILE_ID } from '../../profile/signing.ts';
 import { loadRegistry } from '../../profile/registry.ts';
@@ -19,13 +19,13 @@ import { shownOutcome } from '../report/wording.ts';
 import { REPORT_SCHEMA_VERSION, type HarnessIssue, type TargetDescription } from '../report/model.ts';
 import { scopeRoles, suiteCatalogue } from './catalogue.ts';
 import type { Role } from '../../profile/registry.ts';
-import { loadSuites, PROJECT_ROOT, suiteFiles } from '../scenarios/load.ts';
+import { loadSuites, suiteFiles } from '../scenarios/load.ts';
 import type { Suite } from '../scenarios/types.ts';
 import { unrunResult } from '../scenarios/execute.ts';
 import type { TargetConfig } from '../target/config.ts';
 import { loadTargetFile } from '../target/load.ts';
 import { advertisedHostRefused } from '../target/host-guard.ts';
-import { targetSecrets, type Secrets } from '../target/secrets.ts';
+import { Secrets, targetSecrets } from '../target/secrets.ts';
 import { describeChoice, resolveTarget, type TargetChoice } from './resolve-target.ts';
 import { selectProperties, selectScenarios, type Selection } from './select.ts';
 import { PROPERTIES } from '../properties/catalogue.ts';
@@ -86,12 +86,13 @@ export async function conformanceRun(options: RunOptions, given: Terminal): Prom
   const started = new Date();
   const { suites, plan, sharding } = planRun(options);
   const seed = options.seed ?? randomBytes(4).readUInt32BE(0);
-  const dir = resolve(options.reportDir ?? join(PROJECT_ROOT, 'reports', uniqueStamp(started)));
+  const dir = resolve(options.reportDir ?? defaultReportDir(started));
   mkdirSync(dir, { recursive: true });
   // A target file is read first, so that its secrets are known before anything is printed.
   const fileConfig = options.target.kind === 'file' ? loadTargetFile(options.target.path) : undefined;
   mustDecideSomething(plan, options, rolesOf(options.target, describeChoice(options.target, fileConfig)));
-  const secrets = targetSecrets(fileConfig);
+  // A token given with --control-token-env is as secret as one in a target file.
+  const secrets = options.target.kind === 'url' && options.target.controlToken !== undefined ? new Secrets([options.target.controlToken]) : targetSecrets(fileConfig);
   const terminal = redacting(given, secrets);
   const executed = await executePlan(plan, options, { started, seed, fileConfig, terminal, estimate: sharding?.estimate });
   const { report } = writeAllReports(dir, secrets.value(reportOf(executed, suites, plan, options, { started, seed })));
@@ -102,6 +103,11 @@ export async function conformanceRun(options: RunOptions, given: Terminal): Prom
     terminal.line(`timings of ${written} test(s) written to ${options.writeTimings}`);
   }
   return { report, dir, exitCode: exitCodeOf(report, options.allowPartial === true) };
+}
+
+/** reports/<run-id>/ in the current folder: where a run writes unless --report-dir says otherwise (never inside an installed package). */
+export function defaultReportDir(started: Date = new Date()): string {
+  return resolve('reports', uniqueStamp(started));
 }
 
 /** The suites, every file validated (a broken one is never silently skipped), and the selection's plan, sharded. */
@@ -170,12 +176,12 @@ async function executePlan(
       // Interrupted while the target was being opened: close it whenever it opens.
       opening.then((target) => target.close(), () => undefined);
     } else if ('error' in opened) {
-      if (!(opened.error instanceof HarnessError) || opened.error.code !== 'HARNESS_TARGET_UNREACHABLE') throw opened.error;
+      if (!(opened.error instanceof HarnessError) || (opened.error.code !== 'HARNESS_TARGET_UNREACHABLE' && opened.error.code !== 'HARNESS_TLS_UNTRUSTED')) throw opened.error;
       // No test can run: each is reported as an error, so the report is complete and says why.
       terminal.error(`cpr-conformance: ${opened.error.code}: ${opened.error.message}`);
       if (opened.error.hint) terminal.error(`  hint: ${opened.error.hint}`);
       issues.push({ code: opened.error.code, message: opened.error.message });
-      results = unrunAll(plan, `not run: ${opened.error.message}`, options.rerunBase, seed, rolesOf(options.target, description));
+      results = unrunAll(plan, opened.error.code, `not run: ${opened.error.message}`, options.rerunBase, seed, rolesOf(options.target, description));
     } else {
       const target = opened.target;
       description = target.description;
@@ -293,12 +299,12 @@ function rolesOf(choice: TargetChoice, description: TargetDescription): Readonly
  * Every planned test, not run: an error with HARNESS_TARGET_UNREACHABLE, or not
  * applicable when the target has no role for it (it would not have run anyway).
  */
-function unrunAll(plan: readonly PlanTest[], reason: string, rerunBase: string, seed: number, roles: ReadonlySet<string>): TestResult[] {
+function unrunAll(plan: readonly PlanTest[], code: 'HARNESS_TARGET_UNREACHABLE' | 'HARNESS_TLS_UNTRUSTED', reason: string, rerunBase: string, seed: number, roles: ReadonlySet<string>): TestResult[] {
   return plan.map((test) => {
     const result =
       test.kind === 'scenario'
-        ? unrunResult(test.scenario, 'HARNESS_TARGET_UNREACHABLE', reason, `${rerunBase} --only ${test.scenario.id}`)
-        : unrunProperty(test.property, 'HARNESS_TARGET_UNREACHABLE', reason, `${rerunBase} --only ${test.property.id} --seed ${seed}`, seed);
+        ? unrunResult(test.scenario, code, reason, `${rerunBase} --only ${test.scenario.id}`)
+        : unrunProperty(test.property, code, reason, `${rerunBase} --only ${test.property.id} --seed ${seed}`, seed);
     if (roles.has(result.role)) return result;
     const { error_code: _code, ...rest } = result;
     return { ...rest, status: 'not-applicable', reason: `the target has no ${result.role} role`, basis: 'spec' };
