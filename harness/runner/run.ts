@@ -11,7 +11,7 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { PROFILE_ID } from '../../profile/signing.ts';
+import { PROFILE_ID } from '../../profile/version.ts';
 import { loadRegistry } from '../../profile/registry.ts';
 import { HarnessError } from '../errors.ts';
 import { assess, exitCodeOf, type ExitCode, type Report, type TestResult, writeAllReports } from '../report/index.ts';

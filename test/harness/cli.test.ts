@@ -5,6 +5,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
+import { PROFILE_ID } from '../../profile/version.ts';
 import { cliHere } from './hostile/support.ts';
 
 // These tests spawn the command line; under load a start takes seconds.
@@ -83,7 +84,7 @@ describe('cpr-conformance command line', () => {
     const r = flag === '--version' ? run(flag) : await inProcess(flag);
     expect(r.status).toBe(0);
     const version = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
-    expect(r.stdout).toBe(`cpr-conformance ${version} (profile CPP-PROFILE-1.0; CPR-1.0 (1.0.0 Draft), CPP-001 (1.0.0 Draft); node ${process.version})\n`);
+    expect(r.stdout).toBe(`cpr-conformance ${version} (profile ${PROFILE_ID}; CPR-1.0 (1.0.0 Draft), CPP-001 (1.0.0 Draft); node ${process.version})\n`);
   });
 
   it('prints a command\'s own help with help COMMAND', async () => {
@@ -140,7 +141,7 @@ describe('cpr-conformance command line', () => {
         child.once('exit', (code) => reject(new Error(`serve exited early with ${code}`)));
       });
       const facts = JSON.parse(line) as { url: string; ca_file: string; clock: string; profile: string };
-      expect(facts.profile).toBe('CPP-PROFILE-1.0');
+      expect(facts.profile).toBe(PROFILE_ID);
       expect(facts.clock).toBe('frozen');
       const agent = new Agent({ connect: { ca: readFileSync(facts.ca_file, 'utf8') } });
       const res = await request(`${facts.url}/.well-known/cashpack-pubkey.json`, { dispatcher: agent });

@@ -4,7 +4,7 @@
 // does not compile).
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
-import { digestText, encodeB64url, formatTimestamp, signingInput, signObject } from '../../../profile/index.ts';
+import { digestText, encodeB64url, formatTimestamp, PROFILE_ID, signingInput, signObject } from '../../../profile/index.ts';
 import { forgeTorsionSignature, type TorsionR } from '../../../harness/crypto/ed25519-forge.ts';
 import { createSigningKey, operatorKeyOf, recomputeChainDigest, verifyCashPack, type LockRequest } from '../../../profile/cashpack/index.ts';
 import { createRole } from '../../../reference/adapter.ts';
@@ -54,7 +54,7 @@ const PROBES: Record<MutantOfRole<'operator'>, Probe> = {
   'op-policy-wrong-profile': {
     observes: 'the profile the policy document names',
     observe: async (f) => (await f.send('GET', '/.well-known/cashpack-policy.json')).body.profile,
-    correct: 'CPP-PROFILE-1.0',
+    correct: PROFILE_ID,
     mutant: 'CPP-PROFILE-0.9',
   },
   'op-policy-document-missing': {
