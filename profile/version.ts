@@ -71,6 +71,12 @@ export const PROFILE_ID = PROFILE_VERSIONS[0]!.id;
  */
 export const TAG_NAMESPACE = 'CPP-PROFILE-1.0';
 
+/** The versions published after `id`, oldest first; undefined when `id` is no published version. */
+export function versionsAfter(id: unknown): readonly ProfileVersion[] | undefined {
+  const at = PROFILE_VERSIONS.findIndex((v) => v.id === id);
+  return at < 0 ? undefined : PROFILE_VERSIONS.slice(0, at).reverse();
+}
+
 /**
  * What a target that advertises `advertised` is told: which rules changed since
  * its version and when, or that the identifier is no published version.
@@ -78,12 +84,13 @@ export const TAG_NAMESPACE = 'CPP-PROFILE-1.0';
  */
 export function profileNotice(advertised: unknown): string | undefined {
   if (advertised === PROFILE_ID) return undefined;
-  const at = PROFILE_VERSIONS.findIndex((v) => v.id === advertised);
-  if (at < 0) {
-    const named = typeof advertised === 'string' ? JSON.stringify(advertised) : `no identifier (${JSON.stringify(advertised) ?? 'nothing'})`;
+  const newer = versionsAfter(advertised);
+  if (newer === undefined) {
+    // Text from a target is quoted only when it is short and plain: this lands in every report form.
+    const named = typeof advertised === 'string' && /^[A-Za-z0-9._-]{1,40}$/.test(advertised) ? JSON.stringify(advertised) : typeof advertised === 'string' ? 'a text that is no profile identifier' : `no identifier (${typeof advertised === 'number' || typeof advertised === 'boolean' || advertised === null ? String(advertised) : advertised === undefined ? 'nothing' : `a JSON ${Array.isArray(advertised) ? 'array' : typeof advertised}`})`;
     return `${named} is no published version of this profile (${PROFILE_VERSIONS.map((v) => v.id).join(', ')}); this harness tests ${PROFILE_ID} (PROFILE.md §13, §14)`;
   }
-  const newer = PROFILE_VERSIONS.slice(0, at);
+  const { id, date } = PROFILE_VERSIONS.find((v) => v.id === advertised)!;
   const changes = newer.flatMap((v) => v.changes.map((c) => `${c.section} (${v.id}, ${v.date}): ${c.rule}; built against the earlier text: ${c.change}`));
-  return `${PROFILE_VERSIONS[at]!.id} (${PROFILE_VERSIONS[at]!.date}) is an earlier version of this profile; this harness tests ${PROFILE_ID}. Changed since: ${changes.join('. ')} (PROFILE.md §14 "Changes"; cpr-conformance explain ${PROFILE_VERSIONS[at]!.id})`;
+  return `${id} (${date}) is an earlier version of this profile; this harness tests ${PROFILE_ID}. Changed since: ${changes.join('. ')} (PROFILE.md §14 "Changes"; cpr-conformance explain ${id})`;
 }

@@ -1,5 +1,6 @@
 // From the run's --target choice to an opened, reachable target: the run drives
 // it; its config is what opens it again elsewhere (the fuzzer's operator alone).
+import { profileNoticeOf } from '../target/control.ts';
 import { loadTargetFile } from '../target/load.ts';
 import { preflight } from '../target/preflight.ts';
 import { embeddedTarget, openTarget, targetFromUrl, type OpenOptions, type Target } from '../target/target.ts';
@@ -43,8 +44,10 @@ export async function resolveTarget(choice: TargetChoice, terminal: Terminal, op
   if (target.description.roles && Object.values(target.description.roles).some((r) => r?.tls === 'insecure')) {
     terminal.line('warning: TLS verification is off for this target (--insecure); the report records it');
   }
-  for (const line of targetNotes(target.description)) terminal.line(`warning: ${line}`);
-  return { target, config: target.config, description: target.description, close: () => target.close() };
+  const notice = await profileNoticeOf(target, options.requestTimeoutMs ?? 3000);
+  const description = notice === undefined ? target.description : { ...target.description, profile_notice: notice };
+  for (const line of targetNotes(description)) terminal.line(`warning: ${line}`);
+  return { target, config: target.config, description, close: () => target.close() };
 }
 
 async function open(choice: TargetChoice, options: ResolveOptions): Promise<Target> {

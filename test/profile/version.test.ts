@@ -59,7 +59,14 @@ describe('profileNotice', () => {
     expect(notice).toContain('§2.4 (CPP-PROFILE-1.1, 2026-11-25)');
   });
 
-  it.each([['CPP-PROFILE-0.9', '"CPP-PROFILE-0.9" is no published version'], [undefined, 'no identifier (nothing) is no published version'], [7, 'no identifier (7)']])('names %j as no published version', (given, text) => {
+  it.each([
+    ['CPP-PROFILE-0.9', '"CPP-PROFILE-0.9" is no published version'],
+    [undefined, 'no identifier (nothing) is no published version'],
+    [7, 'no identifier (7)'],
+    [{}, 'no identifier (a JSON object)'],
+    // Text from a target lands in every report form: only a short plain one is quoted.
+    ['<script>alert(1)</script>', 'a text that is no profile identifier is no published version'],
+  ])('names %j as no published version', (given, text) => {
     expect(profileNotice(given)).toContain(text);
     expect(profileNotice(given)).toContain(`this harness tests ${PROFILE_ID}`);
   });

@@ -57,6 +57,12 @@ const PROBES: Record<MutantOfRole<'operator'>, Probe> = {
     correct: PROFILE_ID,
     mutant: 'CPP-PROFILE-0.9',
   },
+  'op-policy-older-profile': {
+    observes: 'the profile the policy document names',
+    observe: async (f) => (await f.send('GET', '/.well-known/cashpack-policy.json')).body.profile,
+    correct: PROFILE_ID,
+    mutant: 'CPP-PROFILE-1.0',
+  },
   'op-policy-document-missing': {
     observes: 'the status of GET /.well-known/cashpack-policy.json',
     observe: async (f) => (await f.send('GET', '/.well-known/cashpack-policy.json')).status,
