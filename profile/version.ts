@@ -28,7 +28,7 @@ export const PROFILE_VERSIONS: readonly ProfileVersion[] = [
   {
     id: 'CPP-PROFILE-1.1',
     date: '2026-11-25',
-    summary: 'Exact HTTP Message Signatures, issued_at from the Operator\'s clock and which registry rule an amount defect breaks',
+    summary: 'Exact HTTP Message Signatures, issued_at from the Operator\'s clock, which registry rule an amount defect breaks, and a test-control lease',
     changes: [
       {
         section: '§2.4',
@@ -44,6 +44,11 @@ export const PROFILE_VERSIONS: readonly ProfileVersion[] = [
         section: '§1, §8.3',
         rule: 'an amount that is not a profile amount breaks PRF-AMT-1 when it is a whole number of at least zero written another way (decided exactly on its digits, never through a floating-point value), CPR-VAL-2 otherwise; violations is required with CPR_INVALID only',
         change: 'a paying application names the registry ID of an amount defect by the table "Amount defects" in §1; it may leave violations out of a rejection with any other code',
+      },
+      {
+        section: '§11, §12',
+        rule: 'a new optional test-control capability, lease (GET and POST /_control/lease, renewed with POST and released with DELETE /_control/lease/{lease_id}), and the problem code CONTROL_BUSY (409, naming the holder and when its lease ends): while a lease is in force, POST /_control/clock without its Control-Lease header is refused',
+        change: 'nothing: the capability is optional; an implementation that offers it lists lease at GET /_control/capabilities',
       },
       {
         section: '§4.8, §12, §13',

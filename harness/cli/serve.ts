@@ -38,6 +38,9 @@ Options:
                             request_window_seconds)
   --control-token TOKEN     require "Authorization: Bearer TOKEN" on /_control
   --no-control              disable the test-control interface
+  --no-lease                offer no test-control lease (PROFILE.md §12): any
+                            client may move the clock at any time, as with an
+                            implementation without one
   --mutant NAME             switch one fault on (see --list-mutants): a
                             deliberately non-conformant reference, to see
                             what the suite reports
@@ -60,6 +63,7 @@ export async function serve(argv: string[]): Promise<number> {
     policy: { type: 'string' },
     'control-token': { type: 'string' },
     'no-control': { type: 'boolean' },
+    'no-lease': { type: 'boolean' },
     json: { type: 'boolean' },
     mutant: { type: 'string' },
     'list-mutants': { type: 'boolean' },
@@ -97,6 +101,7 @@ function referenceOptions(values: ReturnType<typeof parse>): ReferenceOptions {
     plaintextPort: values['no-plaintext'] ? null : (integerOption('serve', 'plaintext-port', values['plaintext-port'], 0, 65535) ?? 8080),
     freezeClock: values['freeze-clock'] === true,
     controlEnabled: values['no-control'] !== true,
+    lease: values['no-lease'] !== true,
     ...optional('mutant', mutant),
     ...optional('seed', values.seed as string | undefined),
     ...optional('tokenLifetimeSeconds', integerOption('serve', 'token-lifetime', values['token-lifetime'], 1, 86_400)),
@@ -130,7 +135,7 @@ function printFacts(reference: Awaited<ReturnType<typeof startReference>>, optio
     plaintext_url: reference.plaintextUrl ?? null,
     ca_file: caFile,
     clock: reference.clock.state().frozen ? 'frozen' : 'running',
-    control: options.controlEnabled ? (options.controlToken ? 'enabled, bearer token required' : 'enabled') : 'disabled',
+    control: options.controlEnabled ? `enabled${options.controlToken ? ', bearer token required' : ''}${options.lease === false ? ', no lease' : ''}` : 'disabled',
     mutant: options.mutant ?? null,
   };
   if (json) {

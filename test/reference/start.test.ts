@@ -44,7 +44,7 @@ describe('the reference on loopback', () => {
     expect(without.statusCode).toBe(401);
     await without.body.dump();
     const withToken = await get('/_control/capabilities', { authorization: 'Bearer sesame' });
-    expect(await withToken.body.json()).toEqual({ profile: PROFILE_ID, capabilities: ['provision', 'clock', 'cancel', 'balance', 'fulfil'] });
+    expect(await withToken.body.json()).toEqual({ profile: PROFILE_ID, capabilities: ['provision', 'clock', 'cancel', 'balance', 'fulfil', 'lease'] });
   });
 
   it('freezes, sets and advances the one clock through test control', async () => {
