@@ -43,7 +43,7 @@ export async function discoverCapabilities(role: HttpRole, timeoutMs: number): P
     return { capabilities: new Set(), note: `${asked} answered ${response.status}: the control token was refused or missing (--control-token, or control.token_env in the target file); treated as no test-control capabilities` };
   }
   if (response.status !== 200) return { capabilities: new Set(), note: `${asked} answered ${response.status}; treated as no test-control capabilities` };
-  const listed = response.truncated ? undefined : parseJson(response.body)?.['capabilities'];
+  const listed = response.truncated ? undefined : jsonObjectOf(response.body)?.['capabilities'];
   if (!Array.isArray(listed)) return { capabilities: new Set(), note: `${asked} answered 200 without a JSON object whose "capabilities" is a list; treated as no test-control capabilities` };
   return { capabilities: new Set(CAPABILITIES.filter((c) => listed.includes(c))) };
 }
@@ -52,7 +52,7 @@ export async function discoverCapabilities(role: HttpRole, timeoutMs: number): P
 export async function discoverPlaintextUrl(role: HttpRole, timeoutMs: number): Promise<string | undefined> {
   const response = await role.send({ method: 'GET', path: `${CONTROL_PREFIX}payee/config`, headers: { accept: 'application/json' }, timeoutMs });
   if (response.status !== 200 || response.truncated) return undefined;
-  const url = parseJson(response.body)?.['plaintext_base_url'];
+  const url = jsonObjectOf(response.body)?.['plaintext_base_url'];
   return typeof url === 'string' && /^http:\/\/[^\s/?#@]+$/.test(url) ? url : undefined;
 }
 
@@ -100,7 +100,7 @@ async function advertised(role: HttpRole, path: string, timeoutMs: number): Prom
   try {
     const response = await role.send({ method: 'GET', path, headers: { accept: 'application/json' }, timeoutMs });
     if (response.status !== 200 || response.truncated) return undefined;
-    return parseJson(response.body)?.['profile'];
+    return jsonObjectOf(response.body)?.['profile'];
   } catch (error) {
     // The preflight found the role answering; a later silence shows in the tests.
     if (error instanceof TransportError) return undefined;
@@ -108,7 +108,8 @@ async function advertised(role: HttpRole, path: string, timeoutMs: number): Prom
   }
 }
 
-function parseJson(body: Uint8Array): Record<string, unknown> | undefined {
+/** A JSON object's members, or nothing when the body is not one. */
+export function jsonObjectOf(body: Uint8Array): Record<string, unknown> | undefined {
   try {
     const value: unknown = JSON.parse(new TextDecoder().decode(body));
     return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
