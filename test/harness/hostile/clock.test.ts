@@ -5,32 +5,26 @@
 // requirement, their failed checks recorded but charged nothing. With the
 // lease the stranger's moves are refused and the run is judged as usual.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { startHostile, type HostileServer } from '../../fixtures/hostile/servers.ts';
-import { startReference, type RunningReference } from '../../../reference/start.ts';
+import { startClockMover, type HostileServer } from '../../fixtures/hostile/servers.ts';
 import { cliHere, report, workDir } from './support.ts';
 
 vi.setConfig({ testTimeout: 240_000 });
 
 const SELECTION = ['--only', 'CPP-EXP-', '--only', 'CPP-ACT-', '--only', 'TOK-', '--only', 'PRF-CTL-', '--no-properties'];
 
-let ref: RunningReference | undefined;
-let mover: HostileServer | undefined;
-afterEach(async () => {
-  await mover?.close();
-  await ref?.close();
-});
+let setup: Awaited<ReturnType<typeof startClockMover>> | undefined;
+afterEach(async () => setup?.close());
 
 async function moverBefore(lease: boolean): Promise<HostileServer> {
-  ref = await startReference({ plaintextPort: null, lease });
-  mover = await startHostile('clock-mover', { tls: ref.tls, upstream: { url: ref.url, ca: ref.tls.ca }, moveEvery: 5 });
-  return mover;
+  setup = await startClockMover(lease);
+  return setup.mover;
 }
 
 describe('a run against a target whose clock another client moves', () => {
   it('without a lease: the tests it touched are HARNESS_CLOCK_MOVED errors, and no requirement fails', async () => {
     const target = await moverBefore(false);
     const dir = workDir('clock-moved');
-    const r = await cliHere(['run', '--target', target.url, '--ca', ref!.caFile, ...SELECTION, '--report-dir', dir]);
+    const r = await cliHere(['run', '--target', target.url, '--ca', setup!.reference.caFile, ...SELECTION, '--report-dir', dir]);
     expect(target.stats.clockMoves.made).toBeGreaterThan(0);
     const out = report(dir);
     // Not a conformance result: an error, exit 2.
@@ -53,7 +47,7 @@ describe('a run against a target whose clock another client moves', () => {
   it('with the lease: the stranger is refused, nothing moved under the run, and it is judged as usual', async () => {
     const target = await moverBefore(true);
     const dir = workDir('clock-leased');
-    const r = await cliHere(['run', '--target', target.url, '--ca', ref!.caFile, ...SELECTION, '--report-dir', dir]);
+    const r = await cliHere(['run', '--target', target.url, '--ca', setup!.reference.caFile, ...SELECTION, '--report-dir', dir]);
     expect(target.stats.clockMoves.refused).toBeGreaterThan(0);
     const out = report(dir);
     // A selection: incomplete, and nothing failed or broke down.
