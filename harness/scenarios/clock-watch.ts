@@ -154,10 +154,10 @@ function followMoves(ctx: ScenarioContext, watch: Watch, trusted: boolean): { ex
   let moves = 0;
   for (const exchange of ctx.transcript) {
     if (!sameClock(exchange.role) || exchange.request.method !== 'POST' || !exchange.request.url.endsWith('/_control/clock') || !exchange.response) continue;
-    const where = `before step ${exchange.step ?? '?'} (POST /_control/clock ${exchange.request.body ?? ''})`;
+    const move = `${exchange.step === undefined ? 'the harness\'s own move before the first step' : `step ${exchange.step}`} (POST /_control/clock ${exchange.request.body ?? ''})`;
     const pre = before[moves++];
     if (pre) {
-      const moved = difference(expected, pre, where);
+      const moved = difference(expected, pre, `before ${move}`);
       if (moved) return { moved };
       expected = expectation(pre, pre.sentAt, pre.receivedAt);
     }
@@ -168,7 +168,7 @@ function followMoves(ctx: ScenarioContext, watch: Watch, trusted: boolean): { ex
     const window = { from: pre ? pre.sentAt : start.sentAt, to: Date.now() };
     const answer: ClockReading = { ms, frozen: answered['frozen'], sentAt: window.from, receivedAt: window.to };
     if (!trusted) {
-      const moved = difference(apply(expected, json(exchange.request.body) ?? {}, window), answer, where.replace('before', 'at'));
+      const moved = difference(apply(expected, json(exchange.request.body) ?? {}, window), answer, `at ${move}`);
       if (moved) return { moved };
     }
     expected = expectation(answer, window.from, window.to);
