@@ -9,7 +9,7 @@ import { conformanceRun, defaultReportDir } from '../runner/run.ts';
 import { createTerminal } from '../runner/terminal.ts';
 import { integerOption, parse } from './args.ts';
 import { EXIT, HarnessError } from './errors.ts';
-import { allowHostsOf, rerunBase, serverOptionsOf, TARGET_FLAGS, targetChoice, withServer, writableDir } from './target-options.ts';
+import { allowHostsOf, leaseWaitOf, rerunBase, serverOptionsOf, TARGET_FLAGS, targetChoice, withServer, writableDir } from './target-options.ts';
 import { printSummary } from './summary.ts';
 import { fileStamp } from '../text.ts';
 
@@ -34,6 +34,8 @@ Target (as for run; with none, the embedded reference implementation):
   --ca FILE             with a URL: the CA certificate to trust
   --insecure            with a URL: skip TLS verification (recorded)
   --allow-host HOST     as for run; repeatable
+  --lease-wait S        as for run: wait up to S seconds for the target's
+                        test-control lease when another client holds it
   --control-token-env NAME, --start "COMMAND", --ready URL, --ready-timeout S,
   --stop-grace S        as for run: the server is started before the run and
                         stopped after it
@@ -78,6 +80,7 @@ export async function certify(argv: string[]): Promise<number> {
   const values = parse('certify', argv, {
     ...TARGET_FLAGS,
     'allow-host': { type: 'string', multiple: true },
+    'lease-wait': { type: 'string' },
     'request-timeout': { type: 'string' },
     'unreachable-after': { type: 'string' },
     'time-limit': { type: 'string' },
@@ -134,6 +137,7 @@ export async function certify(argv: string[]): Promise<number> {
       ...(unreachableAfter !== undefined ? { unreachableAfter } : {}),
       ...(timeLimit !== undefined ? { timeLimitMs: timeLimit * 1000 } : {}),
       ...(allowHosts.length > 0 ? { allowHosts } : {}),
+      ...leaseWaitOf(values, 'certify'),
       reportDir,
       command: ['cpr-conformance', 'certify', ...argv],
       rerunBase: rerunBase(values),

@@ -1,6 +1,6 @@
 // The target options `run`, `certify` and `fuzz` share (--target, --ca,
 // --insecure, --control-token-env, --allow-host, and the server lifecycle:
-// --start, --ready, --ready-timeout, --stop-grace), checked the same way, and
+// --start, --ready, --ready-timeout, --stop-grace; --lease-wait), checked the same way, and
 // the rerun command they put in every report so one test reruns alone against
 // the same target.
 import { existsSync, mkdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
@@ -172,6 +172,16 @@ function realPrefix(path: string): string {
   } catch {
     return path;
   }
+}
+
+/**
+ * --lease-wait S: how long to wait for a target's test-control lease another
+ * client holds (PROFILE.md §12); without it a busy target stops the command
+ * at once (HARNESS_TARGET_BUSY, exit 2).
+ */
+export function leaseWaitOf(values: Record<string, unknown>, command: string): { leaseWaitSeconds?: number } {
+  const seconds = integerOption(command, 'lease-wait', values['lease-wait'], 0, 86_400, `e.g. --lease-wait 600 waits up to ten minutes for the run that holds the target; see: cpr-conformance ${command} --help`);
+  return seconds === undefined ? {} : { leaseWaitSeconds: seconds };
 }
 
 /** --allow-host values, checked: a host or host:port, for a target with the reference paying application. */
