@@ -6,12 +6,12 @@
 // settings are checked, not run.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
 import YAML from 'yaml';
+import { freePort } from './support/ports.ts';
 
 vi.setConfig({ testTimeout: 300_000 });
 
@@ -122,13 +122,6 @@ function runAction(given: Record<string, string>, workspace: string): Ran {
   return { context, logs, statuses, summary: readFileSync(summaryFile, 'utf8'), used, outputs };
 }
 
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const port = (probe.address() as { port: number }).port;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
 
 /** Inputs that start the reference (a mutant of it, say) through `start` on a port of its own. */
 async function referenceInputs(workspace: string, serveArgs: string[] = []): Promise<Record<string, string>> {

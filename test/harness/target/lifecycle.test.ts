@@ -2,7 +2,6 @@
 // through a shell, polled until ready, and stopped however it behaves. Bounded
 // by the harness's own deadlines; nothing here asserts how long anything took.
 import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,19 +9,12 @@ import { describe, expect, it, vi } from 'vitest';
 import { HarnessError } from '../../../harness/errors.ts';
 import { startServer, type ServerOptions } from '../../../harness/target/lifecycle.ts';
 import { BIN, cli } from '../hostile/support.ts';
+import { freePort } from '../../support/ports.ts';
 
 const FIXTURE = fileURLToPath(new URL('../../fixtures/lifecycle-server.mjs', import.meta.url));
 const work = mkdtempSync(join(tmpdir(), 'cpr-lifecycle-'));
 let n = 0;
 
-/** A port nothing listens on now. */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const port = (probe.address() as { port: number }).port;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
 
 async function options(mode: string, overrides: Partial<ServerOptions> = {}): Promise<ServerOptions & { pidFile: string }> {
   const port = await freePort();
