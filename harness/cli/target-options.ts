@@ -37,7 +37,8 @@ Server lifecycle (the implementation under test, started and stopped here):
                         included: SIGTERM to its process group, SIGKILL after
                         --stop-grace
   --ready URL           with --start: poll URL until it answers with a status
-                        below 500 (default: the --target URL)
+                        below 500 (default: the --target URL; its certificate
+                        is checked by the run, not here)
   --ready-timeout S     how long the server may take to answer --ready
                         (default 60); a server that exits first, or does not
                         answer in time, is a harness error quoting its last
@@ -57,11 +58,7 @@ export function targetChoice(values: Record<string, unknown>, command: string): 
     if (tokenEnv !== undefined) throw new HarnessError('USAGE_ERROR', '--control-token-env goes with --target URL', 'the embedded reference needs no token; a target file names its own with control.token_env');
     return { kind: 'embedded' };
   }
-  if (/^http:\/\//i.test(target)) {
-    // Spec §5.1.4 and PROFILE.md §8.1: every role is served over TLS.
-    throw new HarnessError('USAGE_ERROR', `--target ${target} is plaintext http: use https (the spec serves every role over TLS)`, `give the https URL, e.g. --target ${target.replace(/^http:/i, 'https:')} with --ca FILE for its CA`);
-  }
-  if (/^https:\/\//i.test(target)) {
+  if (/^https?:\/\//i.test(target)) {
     if (values.ca !== undefined && values.insecure) throw new HarnessError('USAGE_ERROR', 'give either --ca or --insecure, not both', help);
     const controlToken = tokenEnv === undefined ? undefined : tokenFrom(tokenEnv);
     return { kind: 'url', url: target, ...(values.ca !== undefined ? { caFile: values.ca as string } : {}), insecure: values.insecure === true, ...(controlToken !== undefined ? { controlToken } : {}) };
@@ -109,8 +106,6 @@ export function serverOptionsOf(values: Record<string, unknown>, command: string
     readyTimeoutMs: readyTimeout * 1000,
     stopGraceMs: stopGrace * 1000,
     logFile: join(logDir, 'server.log'),
-    ...(choice.kind === 'url' && choice.caFile !== undefined ? { caFile: choice.caFile } : {}),
-    ...(choice.kind === 'url' && choice.insecure ? { insecure: true } : {}),
   };
 }
 

@@ -41,6 +41,10 @@ interface ResolveOptions {
 }
 
 export async function resolveTarget(choice: TargetChoice, terminal: Terminal, options: ResolveOptions = {}): Promise<ResolvedTarget> {
+  // Spec §5.1.4, PROFILE.md §8.1: every role is served over TLS. Said first; the run goes on, and what needs TLS fails.
+  if (choice.kind === 'url' && /^http:\/\//i.test(choice.url)) {
+    terminal.line(`warning: --target ${choice.url} is plaintext http: use https (the spec serves every role over TLS), e.g. --target ${choice.url.replace(/^http:/i, 'https:')} --ca FILE`);
+  }
   const opened = await open(choice, options);
   let target: Target;
   try {

@@ -6,7 +6,7 @@
 // SIGKILL after a grace period. A server that does not start is a harness
 // error quoting its last output lines, never a conformance result.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Agent, request } from 'undici';
 import { HarnessError } from '../errors.ts';
@@ -22,13 +22,6 @@ export interface ServerOptions {
   readonly stopGraceMs: number;
   /** Where its standard output and error go. */
   readonly logFile: string;
-  /**
-   * The CA the ready URL's certificate comes from (otherwise the system's),
-   * read at each poll: a server may write it as it starts.
-   */
-  readonly caFile?: string;
-  /** Do not verify the ready URL's certificate (the run's --insecure). */
-  readonly insecure?: boolean;
   /** Time between two polls of the ready URL; default 200 ms. */
   readonly pollIntervalMs?: number;
 }
@@ -200,8 +193,9 @@ async function waitReady(server: Supervised, options: ServerOptions): Promise<vo
 }
 
 async function poll(options: ServerOptions, timeoutMs: number): Promise<{ ready: boolean; text: string }> {
-  const ca = options.caFile !== undefined && existsSync(options.caFile) ? readFileSync(options.caFile, 'utf8') : undefined;
-  const dispatcher = new Agent({ connect: { ...(ca !== undefined ? { ca } : {}), rejectUnauthorized: options.insecure !== true }, pipelining: 0 });
+  // Readiness is whether the server answers, not whether the harness trusts it: the run
+  // checks its certificate and says so (HARNESS_TLS_UNTRUSTED), whatever its CA is.
+  const dispatcher = new Agent({ connect: { rejectUnauthorized: false }, pipelining: 0 });
   try {
     const response = await request(options.readyUrl, { method: 'GET', dispatcher, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, signal: AbortSignal.timeout(timeoutMs) });
     const body = (await response.body.text().catch(() => '')).replace(/\s+/g, ' ').trim();

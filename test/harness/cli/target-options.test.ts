@@ -21,7 +21,6 @@ describe('bad input to run', () => {
     ['a report folder inside a file', ['--report-dir', join(work, 'a-file', 'out')], /^cpr-conformance: USAGE_ERROR: --report-dir \S+a-file\/out cannot be written \(E\w+\)\n {2}hint: give a folder you can write to/],
     ['a report folder under /proc', ['--report-dir', '/proc/self/reports'], /^cpr-conformance: USAGE_ERROR: --report-dir \/proc\/self\/reports is under \/proc: not a place for reports\n/],
     ['a report folder under /sys', ['--report-dir', '/sys/kernel/x'], /^cpr-conformance: USAGE_ERROR: --report-dir \/sys\/kernel\/x is under \/sys: not a place for reports\n/],
-    ['a plaintext target', ['--target', 'http://127.0.0.1:8080'], /^cpr-conformance: USAGE_ERROR: --target http:\/\/127\.0\.0\.1:8080 is plaintext http: use https .*\n {2}hint: give the https URL, e\.g\. --target https:\/\/127\.0\.0\.1:8080 with --ca FILE/],
     ['a token variable that is not set', ['--target', 'https://127.0.0.1:9', '--control-token-env', 'CPR_NO_SUCH_VARIABLE'], /USAGE_ERROR: --control-token-env CPR_NO_SUCH_VARIABLE: the environment variable CPR_NO_SUCH_VARIABLE is not set, or empty/],
     ['a token variable with a target file', ['--target', 'x.yaml', '--control-token-env', 'HOME'], /USAGE_ERROR: --control-token-env goes with --target URL; a target file names the variable itself/],
     ['--ready without --start', ['--target', 'https://127.0.0.1:9', '--ready', 'https://127.0.0.1:9/'], /USAGE_ERROR: --ready goes with --start "COMMAND"/],
@@ -32,6 +31,12 @@ describe('bad input to run', () => {
     expect(r.stderr).toMatch(message);
     expect(r.stderr.split('\n').filter((l) => l !== '')).toHaveLength(2);
     expect(r.stdout).toBe('');
+  });
+
+  it('a plaintext target is told to use https before anything is sent', async () => {
+    const r = await cliHere(['run', '--target', 'http://127.0.0.1:9', '--no-properties', '--only', 'CPP-ISS-001', '--report-dir', join(work, 'plaintext')]);
+    expect(r.stdout.split('\n')[0]).toBe('warning: --target http://127.0.0.1:9 is plaintext http: use https (the spec serves every role over TLS), e.g. --target https://127.0.0.1:9 --ca FILE');
+    expect(r.status).toBe(2); // nothing listens there
   });
 
   it.skipIf(root)('a report folder without write permission is a usage error (root can write anywhere)', async () => {
