@@ -194,20 +194,18 @@ async function runStep(ctx: ScenarioContext, step: Step, progress: Progress): Pr
 }
 
 /**
- * The order a step's checks are judged in: preconditions, then the status,
- * then the code (problem, accepted, rejected), then everything about the body
- * and the state. A failed status or code means the answer is not the one the
- * later checks presume (a problem body where a pack was due), so they are not
- * evaluated and charge nothing; only the check that saw the difference does.
+ * The order a step's checks are judged in: preconditions, then the outcome
+ * (status, problem code, accepted, rejected: each judges the answer itself, so
+ * all are judged), then everything about the body and the state. A failed
+ * outcome means the answer is not the one the later checks presume (a problem
+ * body where a pack was due), so they are not evaluated and charge nothing;
+ * only the checks that saw the difference do.
  */
 function checkStage(check: CheckEntry): number {
   if (check.name === 'assume') return 0;
-  if (STATUS_CHECKS.has(check.name)) return 1;
-  if (OUTCOME_CHECKS.has(check.name)) return 2;
-  return 3;
+  if (OUTCOME_CHECKS.has(check.name)) return 1;
+  return 2;
 }
-
-const STATUS_CHECKS: ReadonlySet<string> = new Set(['status', 'not_status', 'exactly_one', 'all']);
 
 function inEvaluationOrder(checks: readonly CheckEntry[]): CheckEntry[] {
   return checks.map((check, index) => ({ check, index })).sort((a, b) => checkStage(a.check) - checkStage(b.check) || a.index - b.index).map((e) => e.check);
