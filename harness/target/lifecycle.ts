@@ -32,7 +32,7 @@ export interface Ended {
   readonly signal: NodeJS.Signals | null;
 }
 
-export interface RunningServer {
+interface RunningServer {
   readonly pid: number;
   readonly logFile: string;
   /** Set once the server's shell has exited (by itself, or stopped). */
@@ -41,7 +41,7 @@ export interface RunningServer {
   stop(): Promise<StopOutcome>;
 }
 
-export interface StopOutcome {
+interface StopOutcome {
   /** SIGKILL was needed: the group outlived SIGTERM by the grace period. */
   readonly killed: boolean;
   /** Its own exit, when it exited before it was told to stop. */
