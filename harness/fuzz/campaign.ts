@@ -1,23 +1,8 @@
-// A fuzzing campaign: model runs (fc.asyncModelRun over fc.commands, each against
-// fresh state) until the time or run budget is spent or the model and the
-// implementation disagree. Then, in four phases:
-//
-//   explore  fc.check with endOnFailure, stopped by fast-check's
-//            interruptAfterTimeLimit and by our own deadline (a run in flight
-//            skips its remaining commands, so the campaign stops on time)
-//   shrink   fc.check again from the failing path ({ seed, path }), shrinking
-//            against the live target within its own bound; a run counts as
-//            failing only with the finding's cause (cause.ts), so shrinking
-//            never slides from one fault to another
-//   replay   the shrunk counterexample once more against fresh state: a failure
-//            that does not come back, with the same cause, is reported as
-//            FLAKY, never hidden
-//   reduce   the failing world's history reduced to what the cause needs
-//            (reduce.ts), within a count of runs
-//
-// and writes DIR/crash-<seed>.json and DIR/regression-<seed>.yaml. An
-// unreachable target or test control that refuses is a harness error (exit 2),
-// never a finding.
+// A fuzzing campaign of the Operator: model runs (fc.asyncModelRun over
+// fc.commands, each against fresh state), explored, shrunk, replayed and
+// reduced by the campaign loop every role shares (engine.ts), then written as
+// DIR/crash-<seed>.json and DIR/regression-<seed>.yaml. An unreachable target
+// or test control that refuses is a harness error (exit 2), never a finding.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -27,11 +12,11 @@ import { TransportError, type HttpRole } from '../adapters/types.ts';
 import { HarnessError } from '../errors.ts';
 import { FuzzClient, jsonRequest, type ExchangeTap } from './client.ts';
 import { commandsArbitrary, FuzzCommand } from './commands.ts';
-import { describe, type CommandSpec } from './spec.ts';
+import { describe } from './spec.ts';
 import { CRASH_FORMAT, crashJson, type CrashFile } from './crash.ts';
 import { HarnessFault, Mismatch, type MismatchDetail } from './mismatch.ts';
-import { causeKey, sameCause, type Cause } from './cause.ts';
-import { DEFAULT_REDUCE_ATTEMPTS, reduceFinding, type FailingRun } from './reduce.ts';
+import { runEngine, type Budget, type CampaignProgress, type CampaignRole, type EngineResult, type Found } from './engine.ts';
+import { reduceFinding, type FailingRun } from './reduce.ts';
 import { modelPolicy } from './model.ts';
 import { regressionText, regressionYaml, type Reproduction } from './regression.ts';
 import { findRequirement } from '../../profile/registry.ts';
@@ -41,7 +26,7 @@ import type { Scenario } from '../scenarios/types.ts';
 import { Run, type RunModel } from './lanes.ts';
 import type { BalanceChoice, FuzzContext, RunSetup, World } from './world.ts';
 
-export type Budget = { readonly kind: 'time'; readonly ms: number } | { readonly kind: 'runs'; readonly runs: number };
+export type { Budget, CampaignProgress, Phase } from './engine.ts';
 
 export interface CampaignOptions {
   readonly operator: HttpRole;
@@ -71,23 +56,6 @@ export interface CampaignOptions {
   readonly progressIntervalMs?: number;
 }
 
-export type Phase = 'explore' | 'shrink' | 'replay' | 'reduce' | 'done';
-
-export interface CampaignProgress {
-  readonly phase: Phase;
-  /** Model runs while exploring. */
-  readonly runs: number;
-  /** Model runs while shrinking. */
-  readonly shrinks: number;
-  /** Runs of the reduction after shrinking. */
-  readonly reductions: number;
-  /** HTTP operations sent. */
-  readonly ops: number;
-  readonly failures: number;
-  readonly elapsedMs: number;
-  readonly budget: Budget;
-}
-
 export interface FoundFailure {
   readonly flaky: boolean;
   readonly detail: MismatchDetail;
@@ -105,18 +73,9 @@ export interface FoundFailure {
   readonly regressionError?: string;
 }
 
-export interface CampaignResult {
-  readonly seed: number;
-  readonly runs: number;
-  readonly shrinks: number;
-  readonly reductions: number;
-  readonly ops: number;
-  readonly elapsedMs: number;
-  /** HTTP operations per second over the whole campaign. */
-  readonly opsPerSecond: number;
+/** The campaign loop's figures (engine.ts), and the finding written to files. */
+export interface CampaignResult extends Omit<EngineResult<FailingRun>, 'found'> {
   readonly failure?: FoundFailure;
-  /** Other causes runs failed with while shrinking and replaying: not followed, never hidden (each once). */
-  readonly otherCauses: readonly Cause[];
 }
 
 /** Most worlds one model run drives at once. */
@@ -125,188 +84,40 @@ export const MAX_LANES = 16;
 /** The capabilities the fuzzer needs (PROFILE.md §12). */
 export const FUZZ_CAPABILITIES = ['provision', 'clock', 'balance', 'cancel'] as const;
 
-const MAX_RUNS = 2 ** 31 - 1;
-
 export async function runCampaign(options: CampaignOptions): Promise<CampaignResult> {
-  const started = performance.now();
   const lanes = options.lanes ?? 1;
   if (!Number.isInteger(lanes) || lanes < 1 || lanes > MAX_LANES) throw new RangeError(`lanes is an integer from 1 to ${MAX_LANES}`);
   const context = await openContext(options.operator, options.tap);
-  const budget = options.budget;
-  const shrinkMs = options.shrinkMs ?? (budget.kind === 'time' ? Math.min(Math.max(budget.ms / 2, 10_000), 120_000) : 30_000);
-  const state: CampaignState = {
-    phase: 'explore',
-    deadline: budget.kind === 'time' ? started + budget.ms : Number.POSITIVE_INFINITY,
-    runs: 0,
-    shrinks: 0,
-    reductions: 0,
-    failures: 0,
-    fault: undefined,
-    cause: undefined,
-    otherCauses: new Map(),
-    lastFailing: undefined,
-    inflight: new Set(),
-  };
-  const snapshot = (): CampaignProgress => ({
-    phase: state.phase,
-    runs: state.runs,
-    shrinks: state.shrinks,
-    reductions: state.reductions,
-    ops: context.client.ops,
-    failures: state.failures,
-    elapsedMs: performance.now() - started,
-    budget,
-  });
-  const timer = options.onProgress ? setInterval(() => options.onProgress!(snapshot()), options.progressIntervalMs ?? 250) : undefined;
-  timer?.unref();
-  const { property, settle } = campaignProperty(context, state, lanes, options.maxCommands ?? (lanes === 1 ? 30 : 90 * lanes));
-
-  const finish = (failure: FoundFailure | undefined): CampaignResult => {
-    const elapsedMs = performance.now() - started;
-    options.onProgress?.({ ...snapshot(), phase: 'done' });
-    return {
-      seed: options.seed,
-      runs: state.runs,
-      shrinks: state.shrinks,
-      reductions: state.reductions,
-      ops: context.client.ops,
-      elapsedMs,
-      opsPerSecond: context.client.ops / Math.max(elapsedMs / 1000, 0.001),
-      ...(failure ? { failure } : {}),
-      otherCauses: [...state.otherCauses.values()],
-    };
-  };
-
   try {
-    const explore = await fc.check(property, {
-      seed: options.seed,
-      numRuns: budget.kind === 'runs' ? budget.runs : MAX_RUNS,
-      endOnFailure: true,
-      ...(budget.kind === 'time' ? { plugins: [fc.interruptAfterTimeLimit(budget.ms)] } : {}),
-    });
-    await settle();
-    if (!explore.failed || explore.counterexample === null) return finish(undefined);
-    state.cause = state.lastFailing?.detail.cause;
-
-    state.phase = 'shrink';
-    state.deadline = performance.now() + shrinkMs;
-    const shrunk = await fc.check(property, {
-      seed: options.seed,
-      path: explore.counterexamplePath,
-      numRuns: 1,
-      endOnFailure: false,
-      plugins: [fc.interruptAfterTimeLimit(shrinkMs)],
-    });
-    await settle();
-
-    state.phase = 'replay';
-    state.deadline = Number.POSITIVE_INFINITY;
-    const found = await replayFinding(context, state, explore, shrunk);
-
-    state.phase = 'reduce';
-    const shrunkCommands = found.failing.commands.map(describe);
-    const reduced = found.flaky ? { ...found.failing, attempts: 0 } : await reduce(context, state, found.failing, options.reduceAttempts ?? DEFAULT_REDUCE_ATTEMPTS);
-    return finish(await writeFindings(options, context, { ...found, failing: reduced, reduction: { attempts: reduced.attempts, shrunk: shrunkCommands } }));
+    const { found, ...result } = await runEngine(options, operatorRole(context, lanes, options.maxCommands ?? (lanes === 1 ? 30 : 90 * lanes)));
+    return { ...result, ...(found ? { failure: await writeFindings(options, context, found) } : {}) };
   } finally {
-    if (timer) clearInterval(timer);
-    state.phase = 'done';
     await releaseClock(context);
   }
 }
 
-interface CampaignState {
-  phase: Phase;
-  /** When the current phase stops starting runs (performance.now()). */
-  deadline: number;
-  runs: number;
-  shrinks: number;
-  failures: number;
-  reductions: number;
-  /** A harness fault: it ends the campaign. */
-  fault: unknown;
-  /** The cause of the failure exploring found: shrinking and replaying follow it alone. */
-  cause: Cause | undefined;
-  /** Causes other than the finding's that runs failed with while shrinking or replaying, by key. */
-  readonly otherCauses: Map<string, Cause>;
-  lastFailing: FailingRun | undefined;
-  readonly inflight: Set<Promise<void>>;
-}
+type OperatorInput = [RunSetup[], Iterable<FuzzCommand>];
 
-/**
- * The model run as a fast-check property: each run counts toward exploring or
- * shrinking, a Mismatch fails it (while shrinking, only a Mismatch with the
- * finding's cause: one with another cause is noted and passes, so the shrinker
- * never trades the finding for another), and a harness fault ends the campaign
- * (every later run passes at once, so nothing shrinks). `settle` waits for the
- * runs a time limit left in flight and rethrows a fault.
- */
-function campaignProperty(context: FuzzContext, state: CampaignState, lanes: number, maxCommands: number) {
-  const halted = () => state.fault !== undefined || performance.now() >= state.deadline;
-  const setups = fc.array(setupArbitrary, { minLength: lanes, maxLength: lanes });
-  const property = fc.asyncProperty(setups, commandsArbitrary(maxCommands, lanes), (setup, commands) => {
-    const run = (async () => {
-      if (halted()) return;
-      if (state.phase === 'explore') state.runs += 1;
-      else state.shrinks += 1;
-      const record = await runOnce(context, setup, commands, halted);
-      if (record.error === undefined) return;
-      if (record.error instanceof Mismatch) {
-        if (!followed(state, record.error.detail.cause)) return;
-        if (state.phase === 'explore') state.failures += 1;
-        state.lastFailing = failingRun(record.world!, record.error);
-      } else {
-        state.fault ??= record.error;
-      }
-      throw record.error;
-    })();
-    state.inflight.add(run);
-    const forget = () => void state.inflight.delete(run);
-    run.then(forget, forget);
-    return run;
-  });
-  // fast-check's time limit leaves a run in flight; it skips its remaining commands once halted.
-  const settle = async () => {
-    await Promise.allSettled([...state.inflight]);
-    if (state.fault !== undefined) throw toHarnessError(state.fault);
+/** The Operator as a role of the campaign loop (engine.ts): lanes of worlds driven by fc.commands. */
+function operatorRole(context: FuzzContext, lanes: number, maxCommands: number): CampaignRole<OperatorInput, FailingRun> {
+  return {
+    input: fc.tuple(fc.array(setupArbitrary, { minLength: lanes, maxLength: lanes }), commandsArbitrary(maxCommands, lanes)),
+    async run([setups, commands], halted) {
+      const record = await runOnce(context, setups, commands, halted);
+      return { ...(record.error instanceof Mismatch ? { failing: failingRun(record.world!, record.error) } : {}), ...(record.error !== undefined ? { error: record.error } : {}) };
+    },
+    fresh: ([setups, commands]) => [setups, fc.cloneIfNeeded(commands)],
+    // Each run of the reduction is one world, sequential, from fresh state.
+    reduce: (failing, attempts, onAttempt) =>
+      reduceFinding((setup, commands) => runOnce(context, [setup], commands.map((spec) => new FuzzCommand(spec)), () => false), failing, attempts, onAttempt),
+    commands: (failing) => failing.commands.map(describe),
+    harnessError: toHarnessError,
+    ops: () => context.client.ops,
   };
-  return { property, settle };
-}
-
-/** Whether a failure with this cause is the one the campaign follows: any while exploring, then the finding's alone (others are noted). */
-function followed(state: CampaignState, cause: Cause): boolean {
-  if (state.phase === 'explore' || state.cause === undefined || sameCause(cause, state.cause)) return true;
-  state.otherCauses.set(causeKey(cause), cause);
-  return false;
 }
 
 function failingRun(world: World, error: Mismatch): FailingRun {
   return { setup: world.setup, commands: world.executed, world, detail: error.detail, message: error.message };
-}
-
-/**
- * Runs the smallest counterexample once more, from a fresh world: a finding
- * that does not fail again with its cause (or did not shrink) is flaky, and is
- * written as such.
- */
-async function replayFinding(context: FuzzContext, state: CampaignState, explore: fc.RunDetails<unknown>, shrunk: fc.RunDetails<unknown>) {
-  const final = shrunk.failed && shrunk.counterexample !== null ? shrunk : explore;
-  const [setup, commands] = final.counterexample as unknown as [RunSetup[], Iterable<FuzzCommand>];
-  const replay = await runOnce(context, setup, fc.cloneIfNeeded(commands), () => false);
-  if (replay.error !== undefined && !(replay.error instanceof Mismatch)) throw toHarnessError(replay.error);
-  const reproduced = replay.error instanceof Mismatch && followed(state, replay.error.detail.cause);
-  const failing = reproduced ? failingRun(replay.world!, replay.error as Mismatch) : state.lastFailing;
-  if (!failing) throw new HarnessError('HARNESS_INTERNAL', 'a failure was found but no failing run was recorded');
-  return { failing, flaky: !(reproduced && shrunk.failed), path: final.counterexamplePath ?? '', counterexample: fc.stringify(final.counterexample) };
-}
-
-/** The reduction after shrinking (reduce.ts): each of its runs one world, sequential, from fresh state. */
-async function reduce(context: FuzzContext, state: CampaignState, failing: FailingRun, attempts: number) {
-  const run = (setup: RunSetup, commands: readonly CommandSpec[]) => runOnce(context, [setup], commands.map((spec) => new FuzzCommand(spec)), () => false);
-  try {
-    return await reduceFinding(run, failing, attempts, () => void state.reductions++);
-  } catch (error) {
-    throw toHarnessError(error);
-  }
 }
 
 const setupArbitrary: fc.Arbitrary<RunSetup> = fc.record({ balance: fc.constantFrom<BalanceChoice>('twice-max', 'max', 'small') });
@@ -362,11 +173,7 @@ export async function openContext(operator: HttpRole, tap?: ExchangeTap): Promis
   }
 }
 
-async function writeFindings(
-  options: CampaignOptions,
-  context: FuzzContext,
-  found: { failing: FailingRun; flaky: boolean; path: string; counterexample: string; reduction: FoundFailure['reduction'] },
-): Promise<FoundFailure> {
+async function writeFindings(options: CampaignOptions, context: FuzzContext, found: Found<FailingRun>): Promise<FoundFailure> {
   const { seed, outDir } = options;
   const { world, detail, message, setup } = found.failing;
   const specs = world.executed;

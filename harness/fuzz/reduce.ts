@@ -30,8 +30,7 @@ export interface Reduction extends FailingRun {
 /** One run of one world from fresh state (campaign.ts runOnce): its world, and what it threw. */
 export type RunWorld = (setup: RunSetup, commands: readonly CommandSpec[]) => Promise<{ readonly world?: World; readonly error?: unknown }>;
 
-/** Runs the reduction makes at most unless told otherwise (CampaignOptions.reduceAttempts). */
-export const DEFAULT_REDUCE_ATTEMPTS = 100;
+export { DEFAULT_REDUCE_ATTEMPTS } from './engine.ts';
 
 /** The request a burst repeats, or an interleaving's operation, as a command of its own (the same request as execute.ts builds it). */
 const LONE: Readonly<Record<InterleaveOp, (pack: number) => CommandSpec>> = {
