@@ -3,22 +3,20 @@
 // reduced by the campaign loop every role shares (engine.ts), then written as
 // DIR/crash-<seed>.json and DIR/regression-<seed>.yaml. An unreachable target
 // or test control that refuses is a harness error (exit 2), never a finding.
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import fc from 'fast-check';
 import { operatorKeyOf, validateMessage, type PolicyDocument, type PubkeyDocument } from '../../profile/cashpack/index.ts';
-import { PROFILE_ID } from '../../profile/index.ts';
 import { TransportError, type HttpRole } from '../adapters/types.ts';
 import { HarnessError } from '../errors.ts';
 import { FuzzClient, jsonRequest, type ExchangeTap } from './client.ts';
 import { commandsArbitrary, FuzzCommand } from './commands.ts';
 import { describe } from './spec.ts';
-import { CRASH_FORMAT, crashJson, type CrashFile } from './crash.ts';
+import type { CrashFile } from './crash.ts';
 import { HarnessFault, Mismatch, type MismatchDetail } from './mismatch.ts';
+import { writeFinding, type FoundFailure } from './findings.ts';
 import { runEngine, type Budget, type CampaignProgress, type CampaignRole, type EngineResult, type Found } from './engine.ts';
 import { reduceFinding, type FailingRun } from './reduce.ts';
 import { modelPolicy } from './model.ts';
-import { regressionText, regressionYaml, type Reproduction } from './regression.ts';
+import { regressionText, type Reproduction } from './regression.ts';
 import { findRequirement } from '../../profile/registry.ts';
 import type { ScenarioTarget } from '../scenarios/context.ts';
 import { executeScenario } from '../scenarios/execute.ts';
@@ -56,22 +54,7 @@ export interface CampaignOptions {
   readonly progressIntervalMs?: number;
 }
 
-export interface FoundFailure {
-  readonly flaky: boolean;
-  readonly detail: MismatchDetail;
-  readonly message: string;
-  /** The minimal command sequence: shrunk, then reduced. */
-  readonly commands: readonly string[];
-  /** What the reduction did: its runs, and the sequence the shrinker had left it. */
-  readonly reduction: { readonly attempts: number; readonly shrunk: readonly string[] };
-  readonly path: string;
-  readonly crashFile: string;
-  readonly regressionFile: string;
-  /** Whether the regression scenario, run against the target before it was written, failed there as it must. */
-  readonly reproduction?: Reproduction;
-  /** Set when the written scenario does not load (a harness defect): the finding stands. */
-  readonly regressionError?: string;
-}
+export type { FoundFailure } from './findings.ts';
 
 /** The campaign loop's figures (engine.ts), and the finding written to files. */
 export interface CampaignResult extends Omit<EngineResult<FailingRun>, 'found'> {
@@ -173,63 +156,26 @@ export async function openContext(operator: HttpRole, tap?: ExchangeTap): Promis
   }
 }
 
-async function writeFindings(options: CampaignOptions, context: FuzzContext, found: Found<FailingRun>): Promise<FoundFailure> {
-  const { seed, outDir } = options;
-  const { world, detail, message, setup } = found.failing;
-  const specs = world.executed;
-  const commands = specs.map(describe);
+function writeFindings(options: CampaignOptions, context: FuzzContext, found: Found<FailingRun>): Promise<FoundFailure> {
+  const { seed } = options;
+  const { world, detail } = found.failing;
+  const commands = world.executed.map(describe);
   const reproduce = options.reproduce ?? `cpr-conformance fuzz --seed ${seed} --lanes ${options.lanes ?? 1}`;
-  mkdirSync(outDir, { recursive: true });
-  const regressionName = `regression-${seed}.yaml`;
-  const crashFile = join(outDir, `crash-${seed}.json`);
-  const regressionFile = join(outDir, regressionName);
-  const crash: CrashFile = {
-    format: CRASH_FORMAT,
-    profile: PROFILE_ID,
+  const story = { seed, world, failure: detail, flaky: found.flaky, commands, reproduce };
+  return writeFinding(found, {
+    outDir: options.outDir,
     seed,
-    path: found.path,
-    counterexample: found.counterexample,
-    flaky: found.flaky,
-    target: options.targetName,
-    policy: context.policyDocument,
-    setup,
-    commands: specs,
-    commands_text: commands,
-    reduction: found.reduction,
-    failure: { ...detail, message },
-    exchanges: world.log.entries(),
-    regression: regressionName,
+    targetName: options.targetName,
     reproduce,
-  };
-  writeFileSync(crashFile, crashJson(crash));
-  const input = { seed, world, failure: detail, flaky: found.flaky, commands, reproduce, crashFile: `crash-${seed}.json` };
-  // A scenario the loader refuses is a harness defect; the finding is still reported, never hidden.
-  let regressionError: string | undefined;
-  let reproduction: Reproduction | undefined;
-  try {
-    const { suite } = regressionYaml(input, regressionName);
-    // Before it is written, the scenario runs against the target it was found on: it must fail there.
-    reproduction = await reproduces(options.operator, suite.scenarios[0]!);
-  } catch (error) {
-    regressionError = (error as Error).message;
-  }
-  writeFileSync(regressionFile, regressionText({ ...input, ...(reproduction ? { reproduction } : {}) }, regressionName));
-  return {
-    flaky: found.flaky,
-    detail,
-    message,
     commands,
-    reduction: found.reduction,
-    path: found.path,
-    crashFile,
-    regressionFile,
-    ...(reproduction ? { reproduction } : {}),
-    ...(regressionError ? { regressionError } : {}),
-  };
+    crash: { policy: context.policyDocument, setup: found.failing.setup, commands: world.executed, exchanges: world.log.entries() },
+    regression: (reproduction, crashFile) => regressionText({ ...story, crashFile, ...(reproduction ? { reproduction } : {}) }, `regression-${seed}.yaml`),
+    reproduces: (scenario) => operatorReproduces(options.operator, scenario),
+  });
 }
 
 /** Whether a regression scenario fails against the operator, as it must to stand for the finding. */
-async function reproduces(operator: HttpRole, scenario: Scenario): Promise<Reproduction> {
+function operatorReproduces(operator: HttpRole, scenario: Scenario): Promise<Reproduction> {
   const target: ScenarioTarget = {
     httpRole: (role) => (role === 'operator' ? operator : undefined),
     payingApp: undefined,
@@ -237,9 +183,14 @@ async function reproduces(operator: HttpRole, scenario: Scenario): Promise<Repro
     adapterKind: (role) => (role === 'operator' ? operator.kind : undefined),
     credential: () => undefined,
   };
+  return reproduces(target, operator.description, scenario);
+}
+
+/** Whether a regression scenario fails against the target where its finding was made, as it must to stand for the finding (every role's fuzzer asks). */
+export async function reproduces(target: ScenarioTarget, description: string, scenario: Scenario): Promise<Reproduction> {
   const result = await executeScenario(scenario, target, { levelOf: (id) => findRequirement(id)?.level ?? scenario.level, rerun: (id) => `cpr-conformance run --scenario FILE --only ${id}` });
-  if (result.status === 'failed') return { reproduces: true, note: `it fails against ${operator.description}: ${firstLine(result.reason)}` };
-  return { reproduces: false, note: `it did not fail against ${operator.description}, where the fuzzer found the difference (it ${result.status === 'error' ? `ended in error ${result.error_code ?? ''}` : result.status}${result.reason ? `: ${firstLine(result.reason)}` : ''})` };
+  if (result.status === 'failed') return { reproduces: true, note: `it fails against ${description}: ${firstLine(result.reason)}` };
+  return { reproduces: false, note: `it did not fail against ${description}, where the fuzzer found the difference (it ${result.status === 'error' ? `ended in error ${result.error_code ?? ''}` : result.status}${result.reason ? `: ${firstLine(result.reason)}` : ''})` };
 }
 
 function firstLine(text: string | undefined): string {

@@ -39,7 +39,7 @@ export function on(ctx: Ctx, op: CauseKind): Ctx {
 }
 
 /** One comparison: the check in the scenario language, and whether it holds now. */
-interface Judgement {
+export interface Judgement {
   readonly what: string;
   readonly requirement: string;
   readonly expected: unknown;
@@ -55,8 +55,8 @@ interface Judgement {
   readonly difference?: string;
 }
 
-/** Writes the check into the step, then makes it: the step records it whatever the outcome. */
-export function judge(ctx: Ctx, step: ScriptStep, j: Judgement): void {
+/** Writes the check into the step, then makes it: the step records it whatever the outcome. Any role's command can judge (`op` names its kind). */
+export function judge(ctx: Pick<Ctx, 'label'> & { readonly op: string }, step: ScriptStep, j: Judgement): void {
   step.expect.push({ ...j.script, requirement: j.requirement });
   if (j.holds ?? isDeepStrictEqual(j.expected, j.actual)) return;
   const cause = { requirement: j.requirement, kind: ctx.op, what: j.differed ?? j.what, difference: j.difference ?? 'differs' };
