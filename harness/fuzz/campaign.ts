@@ -94,7 +94,7 @@ function operatorRole(context: FuzzContext, lanes: number, maxCommands: number):
     reduce: (failing, attempts, onAttempt) =>
       reduceFinding((setup, commands) => runOnce(context, [setup], commands.map((spec) => new FuzzCommand(spec)), () => false), failing, attempts, onAttempt),
     commands: (failing) => failing.commands.map(describe),
-    harnessError: toHarnessError,
+    harnessError: (error) => toHarnessError(error),
     ops: () => context.client.ops,
   };
 }
@@ -157,19 +157,12 @@ export async function openContext(operator: HttpRole, tap?: ExchangeTap): Promis
 }
 
 function writeFindings(options: CampaignOptions, context: FuzzContext, found: Found<FailingRun>): Promise<FoundFailure> {
-  const { seed } = options;
-  const { world, detail } = found.failing;
-  const commands = world.executed.map(describe);
-  const reproduce = options.reproduce ?? `cpr-conformance fuzz --seed ${seed} --lanes ${options.lanes ?? 1}`;
-  const story = { seed, world, failure: detail, flaky: found.flaky, commands, reproduce };
-  return writeFinding(found, {
-    outDir: options.outDir,
-    seed,
-    targetName: options.targetName,
-    reproduce,
-    commands,
+  const { world } = found.failing;
+  return writeFinding(found, options, {
+    reproduce: `cpr-conformance fuzz --seed ${options.seed} --lanes ${options.lanes ?? 1}`,
+    commands: world.executed.map(describe),
     crash: { policy: context.policyDocument, setup: found.failing.setup, commands: world.executed, exchanges: world.log.entries() },
-    regression: (reproduction, crashFile) => regressionText({ ...story, crashFile, ...(reproduction ? { reproduction } : {}) }, `regression-${seed}.yaml`),
+    regression: (story) => regressionText({ ...story, world }),
     reproduces: (scenario) => operatorReproduces(options.operator, scenario),
   });
 }
@@ -223,7 +216,7 @@ export async function replayCrash(operator: HttpRole, crash: CrashFile): Promise
 }
 
 /** A frozen clock runs again from where it stands, as after a scenario. */
-async function releaseClock(context: FuzzContext): Promise<void> {
+export async function releaseClock(context: { readonly client: FuzzClient }): Promise<void> {
   try {
     await context.client.send(jsonRequest('POST', '/_control/clock', { freeze: false }));
   } catch {
@@ -231,10 +224,11 @@ async function releaseClock(context: FuzzContext): Promise<void> {
   }
 }
 
-function toHarnessError(error: unknown): HarnessError {
+/** The harness error a thrown value ends a campaign with: a target that stopped answering (`role` names it), test control that refused, or a defect of the harness. */
+export function toHarnessError(error: unknown, role = 'operator'): HarnessError {
   if (error instanceof HarnessError) return error;
   if (error instanceof TransportError) {
-    return new HarnessError('HARNESS_TARGET_UNREACHABLE', `the operator stopped answering: ${error.code}: ${error.message}`, 'is it still running? A finding needs answers to compare');
+    return new HarnessError('HARNESS_TARGET_UNREACHABLE', `the ${role} stopped answering: ${error.code}: ${error.message}`, 'is it still running? A finding needs answers to compare');
   }
   if (error instanceof HarnessFault) {
     return new HarnessError('CONFIG_INVALID', error.message, "the fuzzer sets up fresh state through the target's test control (PROFILE.md §12); it must answer as the profile describes");

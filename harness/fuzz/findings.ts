@@ -12,7 +12,7 @@ import type { Scenario } from '../scenarios/types.ts';
 import { CRASH_FORMAT, crashJson, type CrashEnvelope } from './crash.ts';
 import type { Failing, Found } from './engine.ts';
 import type { MismatchDetail } from './mismatch.ts';
-import type { Reproduction } from './regression.ts';
+import type { FindingStory, Reproduction } from './regression.ts';
 
 /** What `fuzz` reports of a finding, whatever the role. */
 export interface FoundFailure {
@@ -35,23 +35,31 @@ export interface FoundFailure {
 /** The role's own members of the crash file: its setup, commands and exchanges, and anything else it keeps (the Operator's policy). */
 export type CrashContent = Pick<CrashEnvelope, 'setup' | 'commands' | 'exchanges'> & Partial<Pick<CrashEnvelope, 'role'>> & Record<string, unknown>;
 
-export interface FindingWriter {
+/** Where and for what a campaign writes its findings (every role's campaign options have these). */
+export interface FindingPlace {
   readonly outDir: string;
   readonly seed: number;
   readonly targetName: string;
-  /** The command line that reproduces the campaign. */
+  /** The command line that reproduces the campaign, for the files. */
+  readonly reproduce?: string;
+}
+
+/** A role's part in writing its finding. */
+export interface FindingWriter {
+  /** The command line that reproduces the campaign when the options give none. */
   readonly reproduce: string;
   readonly commands: readonly string[];
   readonly crash: CrashContent;
-  /** The regression scenario's text, told what became of it against the target (undefined before it ran). */
-  regression(reproduction: Reproduction | undefined, crashName: string): string;
+  /** The regression scenario's text for the finding's story (with what became of it against the target, once it ran). */
+  regression(story: FindingStory): string;
   /** Runs the scenario against the target the finding was made on. */
   reproduces(scenario: Scenario): Promise<Reproduction>;
 }
 
-export async function writeFinding<F extends Failing>(found: Found<F>, writer: FindingWriter): Promise<FoundFailure> {
-  const { seed, outDir } = writer;
+export async function writeFinding<F extends Failing>(found: Found<F>, place: FindingPlace, writer: FindingWriter): Promise<FoundFailure> {
+  const { seed, outDir } = place;
   const { detail, message } = found.failing;
+  const reproduce = place.reproduce ?? writer.reproduce;
   mkdirSync(outDir, { recursive: true });
   const crashName = `crash-${seed}.json`;
   const regressionName = `regression-${seed}.yaml`;
@@ -65,25 +73,26 @@ export async function writeFinding<F extends Failing>(found: Found<F>, writer: F
     path: found.path,
     counterexample: found.counterexample,
     flaky: found.flaky,
-    target: writer.targetName,
+    target: place.targetName,
     ...writer.crash,
     commands_text: writer.commands,
     reduction: found.reduction,
     failure: { ...detail, message },
     regression: regressionName,
-    reproduce: writer.reproduce,
+    reproduce,
   };
   writeFileSync(crashFile, crashJson(crash));
+  const story: FindingStory = { seed, failure: detail, flaky: found.flaky, commands: writer.commands, reproduce, crashFile: crashName };
   let regressionError: string | undefined;
   let reproduction: Reproduction | undefined;
   try {
-    const suite = parseSuite(writer.regression(undefined, crashName), regressionName);
+    const suite = parseSuite(writer.regression(story), regressionName);
     // Before it is written, the scenario runs against the target it was found on: it must fail there.
     reproduction = await writer.reproduces(suite.scenarios[0]!);
   } catch (error) {
     regressionError = (error as Error).message;
   }
-  writeFileSync(regressionFile, writer.regression(reproduction, crashName));
+  writeFileSync(regressionFile, writer.regression({ ...story, ...(reproduction ? { reproduction } : {}) }));
   return {
     flaky: found.flaky,
     detail,

@@ -81,6 +81,7 @@ export interface RegressionFrame extends FindingStory {
 /** The scenario file's text for a finding: its one scenario, the finding's story in its info. */
 export function regressionDocument(frame: RegressionFrame, file = `regression-${frame.seed}.yaml`): string {
   const { failure, seed } = frame;
+  const requirements = [...new Set([failure.requirement, ...frame.requirements])];
   const expected = brief(failure.expected);
   const actual = brief(failure.actual);
   const unreproduced = frame.reproduction?.reproduces === false;
@@ -88,7 +89,7 @@ export function regressionDocument(frame: RegressionFrame, file = `regression-${
     suite: `fuzz-${seed}`,
     title: `Fuzzer regression, seed ${seed}${unreproduced ? ' (does not reproduce the finding)' : ''}`,
     ...(unreproduced ? { reproduces: false } : {}),
-    sections: sectionsOfIds(frame.requirements),
+    sections: sectionsOfIds(requirements),
     role: frame.role,
     info: [
       ...(unreproduced
@@ -107,7 +108,7 @@ export function regressionDocument(frame: RegressionFrame, file = `regression-${
       {
         id: regressionId(seed),
         title: truncate(`${failure.command}: ${failure.what} is ${expected} (the fuzzer saw ${actual})`, 200),
-        requirements: frame.requirements,
+        requirements,
         level: findRequirement(failure.requirement)?.level ?? 'MUST',
         needs: frame.needs,
         info: `The model's predictions for ${frame.commands.length} command(s), shrunk by fast-check and reduced to what the finding's cause needs; each check names the rule it proves.`,
