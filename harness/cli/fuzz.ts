@@ -4,11 +4,11 @@ import { randomBytes } from 'node:crypto';
 import { join, relative, resolve } from 'node:path';
 import { PROFILE_ID } from '../../profile/index.ts';
 import type { HttpRole } from '../adapters/types.ts';
-import { causeText, createProgressDisplay, FUZZ_CAPABILITIES, MAX_LANES, runCampaign, type Budget } from '../fuzz/index.ts';
-import { resolveTarget, type ResolvedTarget, type TargetChoice } from '../runner/resolve-target.ts';
+import { causeText, createProgressDisplay, FUZZ_CAPABILITIES, MAX_LANES, type Budget } from '../fuzz/index.ts';
+import { openCampaign, openHttpFuzzRole, roleOption, type OpenedHttpRole } from './fuzz-roles.ts';
+import type { TargetChoice } from '../runner/resolve-target.ts';
 import { createTerminal, type Terminal } from '../runner/terminal.ts';
 import { PROJECT_ROOT } from '../scenarios/load.ts';
-import { openTarget, type Target } from '../target/target.ts';
 import { integerOption, parse, shardOption } from './args.ts';
 import { shardBudget, shardSeeds, writeShardRecord } from '../fuzz/shards.ts';
 import { EXIT, HarnessError } from './errors.ts';
@@ -105,11 +105,14 @@ export async function fuzz(argv: string[]): Promise<number> {
     shard: { type: 'string' },
     out: { type: 'string' },
     'request-timeout': { type: 'string' },
+    role: { type: 'string' },
   });
   if (values.help) {
     process.stdout.write(FUZZ_HELP);
     return 0;
   }
+  const role = roleOption(values.role);
+  if (role !== 'operator' && values.lanes !== undefined) throw new HarnessError('USAGE_ERROR', `--lanes is for the operator's campaign; the ${role} fuzzer drives one world at a time`, 'leave out --lanes, or fuzz the operator (--role operator)');
   if (values.time !== undefined && values.runs !== undefined) throw new HarnessError('USAGE_ERROR', 'give either --time or --runs, not both', 'see: cpr-conformance fuzz --help');
   const runs = integerOption('fuzz', 'runs', values.runs, 1, 1_000_000_000);
   const time = integerOption('fuzz', 'time', values.time, 1, 86_400);
@@ -120,29 +123,30 @@ export async function fuzz(argv: string[]): Promise<number> {
   // A shard explores with its own seed and share (shards.ts); without --shard, the campaign's.
   const seed = shard === undefined ? campaignSeed : shardSeeds(campaignSeed, shard.count)[shard.index - 1]!;
   const budget = shard === undefined ? campaignBudget : shardBudget(campaignBudget, shard.index, shard.count);
-  const lanes = integerOption('fuzz', 'lanes', values.lanes, 1, MAX_LANES) ?? DEFAULT_LANES;
+  const lanes = role === 'operator' ? (integerOption('fuzz', 'lanes', values.lanes, 1, MAX_LANES) ?? DEFAULT_LANES) : 1;
   const reduceAttempts = integerOption('fuzz', 'reduce-attempts', values['reduce-attempts'], 0, 10_000);
   const choice = targetChoice(values, 'fuzz');
   const outDir = resolve(values.out ?? join(PROJECT_ROOT, 'reports', `fuzz-${uniqueStamp(new Date())}`));
   const terminal = createTerminal();
 
   const requestTimeoutMs = integerOption('fuzz', 'request-timeout', values['request-timeout'], 1, 600_000);
-  const opened = await openOperator(choice, terminal, FUZZ_CAPABILITIES, requestTimeoutMs !== undefined ? { requestTimeoutMs } : {});
+  const opened = await openCampaign(role, choice, terminal, requestTimeoutMs !== undefined ? { requestTimeoutMs } : {});
   try {
     const budgetText = budget.kind === 'time' ? `${budget.ms / 1000} s` : `${budget.runs} model runs`;
     const shardText = shard === undefined ? '' : `shard ${shard.text} of campaign seed ${campaignSeed}, `;
-    terminal.line(`cpr-conformance fuzz (${PROFILE_ID}) against ${opened.name}: ${shardText}seed ${seed}, ${lanes} lane${lanes === 1 ? '' : 's'}, budget ${budgetText}`);
+    const laneText = role === 'operator' ? `, ${lanes} lane${lanes === 1 ? '' : 's'}` : '';
+    terminal.line(`cpr-conformance fuzz${role === 'operator' ? '' : ` --role ${role}`} (${PROFILE_ID}) against ${opened.name}: ${shardText}seed ${seed}${laneText}, budget ${budgetText}`);
     const progress = createProgressDisplay();
-    const reproduce = ['cpr-conformance fuzz', `--seed ${seed}`, `--lanes ${lanes}`, ...targetArgs(values), budget.kind === 'runs' ? `--runs ${budget.runs}` : `--time ${budget.ms / 1000}`].join(' ');
-    const result = await runCampaign({ operator: opened.operator, seed, budget, lanes, outDir, targetName: opened.name, reproduce, ...(reduceAttempts !== undefined ? { reduceAttempts } : {}), onProgress: (p) => progress.update(p) }).finally(() => progress.end());
+    const reproduce = ['cpr-conformance fuzz', ...(role === 'operator' ? [] : [`--role ${role}`]), `--seed ${seed}`, ...(role === 'operator' ? [`--lanes ${lanes}`] : []), ...targetArgs(values), budget.kind === 'runs' ? `--runs ${budget.runs}` : `--time ${budget.ms / 1000}`].join(' ');
+    const result = await opened.run({ seed, budget, lanes, outDir, targetName: opened.name, reproduce, ...(reduceAttempts !== undefined ? { reduceAttempts } : {}), onProgress: (p) => progress.update(p) }).finally(() => progress.end());
     terminal.line(`${result.runs} model runs (${result.shrinks} more while shrinking, ${result.reductions} while reducing), ${result.ops} HTTP operations in ${(result.elapsedMs / 1000).toFixed(1)} s`);
     if (shard !== undefined) {
-      const record = writeShardRecord(outDir, { shard: shard.text, campaignSeed, lanes, budget: campaignBudget, target: opened.name }, result);
+      const record = writeShardRecord(outDir, { shard: shard.text, campaignSeed, lanes, budget: campaignBudget, target: opened.name, role }, result);
       terminal.line(`shard record: ${shown(record)} (join the shards with: cpr-conformance fuzz merge DIR...)`);
     }
     const failure = result.failure;
     if (!failure) {
-      terminal.line('nothing found: every answer matched the model');
+      terminal.line(`nothing found: every ${role === 'paying-app' ? 'result' : 'answer'} matched the model`);
     } else {
       terminal.line(`${failure.flaky ? 'FLAKY' : 'FOUND'} ${failure.detail.requirement}: ${failure.message}`);
       if (failure.flaky) terminal.line('  the shrunk counterexample did not fail again with its cause against fresh state: a race or hidden state; it is reported, not hidden');
@@ -167,52 +171,14 @@ export async function fuzz(argv: string[]): Promise<number> {
   }
 }
 
-interface OpenedOperator {
-  readonly name: string;
-  readonly operator: HttpRole;
-  readonly target: Target;
-  close(): Promise<void>;
-}
-
 /**
  * Resolves the target (starting the embedded reference when none is given, and
  * checking it answers), opens its operator role alone and checks the
  * capabilities the fuzzer needs: a missing one is a harness error naming it.
  */
-export async function openOperator(choice: TargetChoice, terminal: Terminal, needs: readonly string[] = FUZZ_CAPABILITIES, options: { readonly requestTimeoutMs?: number } = {}): Promise<OpenedOperator> {
-  const resolved: ResolvedTarget = await resolveTarget(choice, terminal, options);
-  let target: Target | undefined;
-  try {
-    const config = resolved.config;
-    if (!config.operator) throw new HarnessError('CONFIG_INVALID', `${config.name} has no operator role`, 'the fuzzer drives the Operator: give a target with an operator role');
-    target = await openTarget(
-      { name: config.name, ...(config.source !== undefined ? { source: config.source } : {}), operator: config.operator },
-      options.requestTimeoutMs !== undefined ? { timeoutMs: options.requestTimeoutMs } : {},
-    );
-    const have = target.capabilities.operator;
-    const missing = needs.filter((c) => !have.has(c as never));
-    if (missing.length > 0) {
-      throw new HarnessError(
-        'CONFIG_INVALID',
-        `the operator of ${config.name} lacks the test-control capabilit${missing.length === 1 ? 'y' : 'ies'} ${missing.join(', ')}`,
-        'every model run provisions a new Principal and redeemers, freezes and advances the clock, cancels packs and reads balances (PROFILE.md §12)',
-      );
-    }
-    const opened = target;
-    return {
-      name: resolved.description.name,
-      operator: target.operator!,
-      target,
-      close: async () => {
-        await opened.close();
-        await resolved.close();
-      },
-    };
-  } catch (error) {
-    await target?.close();
-    await resolved.close();
-    throw error;
-  }
+export async function openOperator(choice: TargetChoice, terminal: Terminal, needs: readonly string[] = FUZZ_CAPABILITIES, options: { readonly requestTimeoutMs?: number } = {}): Promise<OpenedHttpRole & { readonly operator: HttpRole }> {
+  const opened = await openHttpFuzzRole('operator', choice, terminal, needs, options);
+  return { ...opened, operator: opened.role };
 }
 
 function targetArgs(values: Record<string, unknown>): string[] {

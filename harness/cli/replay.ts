@@ -3,7 +3,10 @@
 // a crash file (its command sequence runs once against fresh state, compared
 // with the model) or a regression scenario (run as `run --scenario` runs it).
 import { findRequirement } from '../../profile/registry.ts';
-import { causeText, readCrashFile, replayCrash, sameCause } from '../fuzz/index.ts';
+import { causeText, replayCrash, sameCause, type MismatchDetail } from '../fuzz/index.ts';
+import { crashRole, operatorCrash, readCrashEnvelope, type CrashEnvelope } from '../fuzz/crash.ts';
+import { payeeCrash, PAYEE_FUZZ_CAPABILITIES, replayPayeeCrash } from '../fuzz/payee/index.ts';
+import { openHttpFuzzRole } from './fuzz-roles.ts';
 import { scenarioTarget } from '../runner/scenario-target.ts';
 import { createTerminal, type Terminal } from '../runner/terminal.ts';
 import { executeScenario } from '../scenarios/execute.ts';
@@ -45,33 +48,54 @@ export async function replay(argv: string[]): Promise<number> {
   const kind = /\.json$/i.test(file) ? 'crash' : /\.ya?ml$/i.test(file) ? 'scenario' : undefined;
   if (!kind) throw new HarnessError('USAGE_ERROR', `${file}: give a crash file (.json) or a regression scenario (.yaml)`, 'see: cpr-conformance replay --help');
   // Read (and validate) the file before starting any target.
-  const crash = kind === 'crash' ? readCrashFile(file) : undefined;
+  const envelope = kind === 'crash' ? readCrashEnvelope(file) : undefined;
   const suite = kind === 'scenario' ? loadSuiteFile(file) : undefined;
+  const role = envelope ? crashRole(envelope) : suite!.scenarios[0]?.role === 'payee' ? 'payee' : 'operator';
   const terminal = createTerminal();
   const requestTimeoutMs = integerOption('replay', 'request-timeout', values['request-timeout'], 1, 600_000);
-  const opened = await openOperator(targetChoice(values, 'replay'), terminal, crash ? undefined : [], requestTimeoutMs !== undefined ? { requestTimeoutMs } : {});
+  const timeout = requestTimeoutMs !== undefined ? { requestTimeoutMs } : {};
+  if (role === 'payee') {
+    const payeeCrashFile = envelope ? payeeCrash(envelope, file) : undefined;
+    const opened = await openHttpFuzzRole('payee', targetChoice(values, 'replay'), terminal, payeeCrashFile ? PAYEE_FUZZ_CAPABILITIES : [], timeout);
+    try {
+      terminal.line(`replaying ${file} against ${opened.name}`);
+      if (!payeeCrashFile) return await replayScenarios(suite!, opened.target, terminal);
+      const outcome = await replayPayeeCrash(opened.role, opened.capabilities, payeeCrashFile);
+      if (outcome.configChanged) terminal.line("note: the payee's configuration differs from the one the crash was found with; the commands resolve against the current one");
+      return stillFailing(terminal, payeeCrashFile, outcome);
+    } finally {
+      await opened.close();
+    }
+  }
+  const crash = envelope ? operatorCrash(envelope, file) : undefined;
+  const opened = await openOperator(targetChoice(values, 'replay'), terminal, crash ? undefined : [], timeout);
   try {
     terminal.line(`replaying ${file} against ${opened.name}`);
     if (crash) {
       const outcome = await replayCrash(opened.operator, crash);
       if (outcome.policyChanged) terminal.line('note: the target\'s policy differs from the one the crash was found with; the commands resolve against the current one');
-      if (outcome.fixed) {
-        terminal.line(`fixed: the ${crash.commands.length} command(s) ran as the model predicted`);
-        return EXIT.conformant;
-      }
-      const d = outcome.detail!;
-      terminal.line(`still failing: ${d.command}: ${d.what}`);
-      // Another cause than the crash file's is another fault: the one it was written for may be fixed.
-      terminal.line(`  cause: ${causeText(d.cause)}${sameCause(d.cause, crash.failure.cause) ? " (the crash file's)" : `, not the crash file's (${causeText(crash.failure.cause)})`}`);
-      terminal.line(`  expected: ${show(d.expected)}`);
-      terminal.line(`  actual:   ${show(d.actual)}`);
-      terminal.line(`  requirement: ${d.requirement}${requirementSummary(d.requirement)}${d.rule ? ` (${d.rule})` : ''}`);
-      return EXIT.nonConformant;
+      return stillFailing(terminal, crash, outcome);
     }
     return await replayScenarios(suite!, opened.target, terminal);
   } finally {
     await opened.close();
   }
+}
+
+/** "fixed" or "still failing" for a crash file's sequence run again, with the cause and whether it is still the crash file's. */
+function stillFailing(terminal: Terminal, crash: CrashEnvelope, outcome: { readonly fixed: boolean; readonly detail?: MismatchDetail }): number {
+  if (outcome.fixed) {
+    terminal.line(`fixed: the ${crash.commands.length} command(s) ran as the model predicted`);
+    return EXIT.conformant;
+  }
+  const d = outcome.detail!;
+  terminal.line(`still failing: ${d.command}: ${d.what}`);
+  // Another cause than the crash file's is another fault: the one it was written for may be fixed.
+  terminal.line(`  cause: ${causeText(d.cause)}${sameCause(d.cause, crash.failure.cause) ? " (the crash file's)" : `, not the crash file's (${causeText(crash.failure.cause)})`}`);
+  terminal.line(`  expected: ${show(d.expected)}`);
+  terminal.line(`  actual:   ${show(d.actual)}`);
+  terminal.line(`  requirement: ${d.requirement}${requirementSummary(d.requirement)}${d.rule ? ` (${d.rule})` : ''}`);
+  return EXIT.nonConformant;
 }
 
 async function replayScenarios(suite: ReturnType<typeof loadSuiteFile>, target: Parameters<typeof scenarioTarget>[0], terminal: Terminal): Promise<number> {

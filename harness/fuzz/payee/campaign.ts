@@ -176,8 +176,9 @@ export interface PayeeReplayOutcome {
 /** Runs a crash file's command sequence once against fresh state. */
 export async function replayPayeeCrash(payee: HttpRole, capabilities: ReadonlySet<string>, crash: PayeeCrashFile): Promise<PayeeReplayOutcome> {
   const context = await open(payee, capabilities);
-  const { base_url: _a, ...now } = context.config;
-  const { base_url: _b, ...then } = crash.config ?? context.config;
+  // Where it listens may differ between runs; what the commands mean is the lifetime and the window.
+  const { base_url: _a, plaintext_base_url: _c, ...now } = context.config;
+  const { base_url: _b, plaintext_base_url: _d, ...then } = crash.config ?? context.config;
   const configChanged = JSON.stringify(now) !== JSON.stringify(then);
   try {
     const record = await runOnce(context, crash.setup, crash.commands, () => false);

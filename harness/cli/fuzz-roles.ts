@@ -1,0 +1,104 @@
+// The roles `cpr-conformance fuzz --role` drives: each opened from the target
+// alone (the embedded reference when none is given), its test-control
+// capabilities checked, and its campaign run with the options every role's
+// campaign takes (harness/fuzz/engine.ts).
+import type { HttpRole } from '../adapters/types.ts';
+import { FUZZ_CAPABILITIES, runCampaign, type CampaignResult } from '../fuzz/index.ts';
+import { FUZZ_ROLES, type FuzzRole } from '../fuzz/crash.ts';
+import type { Budget, CampaignProgress } from '../fuzz/engine.ts';
+import { PAYEE_FUZZ_CAPABILITIES, runPayeeCampaign } from '../fuzz/payee/index.ts';
+import { resolveTarget, type ResolvedTarget, type TargetChoice } from '../runner/resolve-target.ts';
+import type { Terminal } from '../runner/terminal.ts';
+import { openTarget, type Target } from '../target/target.ts';
+import { HarnessError } from './errors.ts';
+
+/** `--role`: the operator unless told otherwise. */
+export function roleOption(value: unknown): FuzzRole {
+  if (value === undefined) return 'operator';
+  if (typeof value === 'string' && (FUZZ_ROLES as readonly string[]).includes(value)) return value as FuzzRole;
+  throw new HarnessError('USAGE_ERROR', `--role ${String(value)}: the fuzzers are ${FUZZ_ROLES.join(', ')}`, 'see: cpr-conformance fuzz --help');
+}
+
+/** What every role's campaign is given. */
+export interface CampaignCall {
+  readonly seed: number;
+  readonly budget: Budget;
+  /** The operator's worlds per model run; 1 for the other roles. */
+  readonly lanes: number;
+  readonly outDir: string;
+  readonly targetName: string;
+  readonly reproduce: string;
+  readonly reduceAttempts?: number;
+  readonly onProgress?: (progress: CampaignProgress) => void;
+}
+
+export interface OpenedCampaign {
+  readonly name: string;
+  run(call: CampaignCall): Promise<CampaignResult>;
+  close(): Promise<void>;
+}
+
+/** What each role's campaign needs of test control, and why (for the error naming what is missing). */
+const NEEDS: Readonly<Record<'operator' | 'payee', { readonly capabilities: readonly string[]; readonly why: string }>> = {
+  operator: { capabilities: FUZZ_CAPABILITIES, why: 'every model run provisions a new Principal and redeemers, freezes and advances the clock, cancels packs and reads balances (PROFILE.md §12)' },
+  payee: { capabilities: PAYEE_FUZZ_CAPABILITIES, why: 'every model run creates its own requests and freezes and moves the clock (PROFILE.md §12); fulfil is used when offered' },
+};
+
+export async function openCampaign(role: FuzzRole, choice: TargetChoice, terminal: Terminal, options: { readonly requestTimeoutMs?: number }): Promise<OpenedCampaign> {
+  switch (role) {
+    case 'operator': {
+      const opened = await openHttpFuzzRole('operator', choice, terminal, NEEDS.operator.capabilities, options);
+      return { name: opened.name, run: (call) => runCampaign({ operator: opened.role, ...call }), close: opened.close };
+    }
+    case 'payee': {
+      const opened = await openHttpFuzzRole('payee', choice, terminal, NEEDS.payee.capabilities, options);
+      return { name: opened.name, run: (call) => runPayeeCampaign({ payee: opened.role, capabilities: opened.capabilities, ...call }), close: opened.close };
+    }
+    case 'paying-app':
+      throw new HarnessError('USAGE_ERROR', 'the paying-app fuzzer is not available in this build');
+  }
+}
+
+export interface OpenedHttpRole {
+  readonly name: string;
+  readonly role: HttpRole;
+  readonly capabilities: ReadonlySet<string>;
+  readonly target: Target;
+  close(): Promise<void>;
+}
+
+/**
+ * Resolves the target (starting the embedded reference when none is given, and
+ * checking it answers), opens the one HTTP role fuzzed and checks the
+ * capabilities its campaign needs: a missing one is a harness error naming it.
+ */
+export async function openHttpFuzzRole(name: 'operator' | 'payee', choice: TargetChoice, terminal: Terminal, needs: readonly string[], options: { readonly requestTimeoutMs?: number } = {}): Promise<OpenedHttpRole> {
+  const resolved: ResolvedTarget = await resolveTarget(choice, terminal, options);
+  let target: Target | undefined;
+  try {
+    const config = resolved.config;
+    const roleConfig = config[name];
+    if (!roleConfig) throw new HarnessError('CONFIG_INVALID', `${config.name} has no ${name} role`, `the fuzzer drives the ${name === 'operator' ? 'Operator' : 'payee'}: give a target with a ${name} role`);
+    target = await openTarget({ name: config.name, ...(config.source !== undefined ? { source: config.source } : {}), [name]: roleConfig }, options.requestTimeoutMs !== undefined ? { timeoutMs: options.requestTimeoutMs } : {});
+    const have = target.capabilities[name];
+    const missing = needs.filter((c) => !have.has(c as never));
+    if (missing.length > 0) {
+      throw new HarnessError('CONFIG_INVALID', `the ${name} of ${config.name} lacks the test-control capabilit${missing.length === 1 ? 'y' : 'ies'} ${missing.join(', ')}`, NEEDS[name].why);
+    }
+    const opened = target;
+    return {
+      name: resolved.description.name,
+      role: target[name]!,
+      capabilities: have,
+      target,
+      close: async () => {
+        await opened.close();
+        await resolved.close();
+      },
+    };
+  } catch (error) {
+    await target?.close();
+    await resolved.close();
+    throw error;
+  }
+}
