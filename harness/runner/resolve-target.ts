@@ -5,6 +5,7 @@ import { preflight } from '../target/preflight.ts';
 import { embeddedTarget, openTarget, targetFromUrl, type OpenOptions, type Target } from '../target/target.ts';
 import { readFileSync } from 'node:fs';
 import { HarnessError } from '../errors.ts';
+import { RetrievalStub } from '../stub/retrieval-stub.ts';
 import type { TargetDescription } from '../report/model.ts';
 import { targetNotes } from '../report/wording.ts';
 import type { TargetConfig } from '../target/config.ts';
@@ -29,28 +30,42 @@ interface ResolveOptions {
   readonly allowHosts?: readonly string[];
   /** The target file, already loaded (a file choice is otherwise loaded here). */
   readonly config?: TargetConfig;
+  /** Start the harness's retrieval stub and have the paying application trust it (scenarios that use it, the paying-app fuzzer). */
+  readonly stub?: boolean;
 }
 
 export async function resolveTarget(choice: TargetChoice, terminal: Terminal, options: ResolveOptions = {}): Promise<ResolvedTarget> {
-  const target = await open(choice, options);
+  const stub = options.stub ? await RetrievalStub.start() : undefined;
+  let target: Target;
+  try {
+    target = await open(choice, { ...options, ...(stub ? { stubServer: stub } : {}) });
+  } catch (error) {
+    await stub?.close();
+    throw error;
+  }
+  const close = async () => {
+    await target.close();
+    await stub?.close();
+  };
   try {
     // Fails within seconds when a role does not answer (HARNESS_TARGET_UNREACHABLE).
     await preflight(target, options.requestTimeoutMs !== undefined ? { timeoutMs: options.requestTimeoutMs } : {});
   } catch (error) {
-    await target.close();
+    await close();
     throw error;
   }
   if (target.description.roles && Object.values(target.description.roles).some((r) => r?.tls === 'insecure')) {
     terminal.line('warning: TLS verification is off for this target (--insecure); the report records it');
   }
   for (const line of targetNotes(target.description)) terminal.line(`warning: ${line}`);
-  return { target, config: target.config, description: target.description, close: () => target.close() };
+  return { target, config: target.config, description: target.description, close };
 }
 
-async function open(choice: TargetChoice, options: ResolveOptions): Promise<Target> {
+async function open(choice: TargetChoice, options: ResolveOptions & { readonly stubServer?: RetrievalStub }): Promise<Target> {
   const opening: OpenOptions = {
     ...(options.requestTimeoutMs !== undefined ? { timeoutMs: options.requestTimeoutMs, discoveryTimeoutMs: Math.min(options.requestTimeoutMs, 3000) } : {}),
     ...(options.allowHosts !== undefined ? { allowHosts: options.allowHosts } : {}),
+    ...(options.stubServer !== undefined ? { stub: options.stubServer } : {}),
   };
   switch (choice.kind) {
     case 'embedded':

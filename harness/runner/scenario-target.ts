@@ -13,5 +13,6 @@ export function scenarioTarget(target: Target): ScenarioTarget {
     adapterKind: (role: Role) => (role === 'paying-app' ? target.payingApp?.kind : target[role]?.kind),
     credential: (of) => target.credentials.operator[of],
     ...(target.hostGuard !== undefined ? { hostGuard: target.hostGuard } : {}),
+    ...(target.stub !== undefined ? { stub: target.stub } : {}),
   };
 }
