@@ -1,4 +1,4 @@
-// A value written into a regression scenario as it is: scenario strings are
+// Commands and values as data. A value written into a regression scenario as it is: scenario strings are
 // templates (`${...}`), so text that holds `${` is written with its `$` as an
 // expression of its own (`${'$'}{`), which renders back to the same text.
 // Object keys are never rendered, so only strings need it.
@@ -9,4 +9,13 @@ export function literal<T>(value: T): T {
   if (Array.isArray(value)) return value.map(literal) as T;
   if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, literal(v)])) as T;
   return value;
+}
+
+/**
+ * A generated command as the data a crash file holds: plain objects, no
+ * undefined members (fast-check may build objects without a prototype). A run
+ * and its replay from the crash file then compare the very same values.
+ */
+export function asData<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value)) as T;
 }

@@ -10,6 +10,7 @@ import fc from 'fast-check';
 import { isPayerMemberName, SUB_INTERFACES, type SubInterface } from '../../../profile/cpr/index.ts';
 import { compatibleRailHints } from '../../../generators/cpr.ts';
 import { codePointText } from '../../../generators/parts/text.ts';
+import { asData } from '../literal.ts';
 import { VIAS, type ClockMove, type PayeeCommand, type PayeeCommandKind, type PayeeSetup, type RequestInput, type TokenVariant } from './spec.ts';
 
 const weighted = <T>(...entries: [fc.Arbitrary<T>, number][]) => fc.oneof(...entries.map(([arbitrary, weight]) => ({ arbitrary, weight })));
@@ -88,7 +89,7 @@ export const PAYEE_COMMAND_ARBITRARIES: Readonly<Record<PayeeCommandKind, [fc.Ar
 
 /** A model run's commands. */
 export function payeeCommands(maxCommands = 25): fc.Arbitrary<PayeeCommand[]> {
-  return fc.array(weighted(...Object.values(PAYEE_COMMAND_ARBITRARIES)), { minLength: 1, maxLength: maxCommands, size: 'max' });
+  return fc.array(weighted(...Object.values(PAYEE_COMMAND_ARBITRARIES)).map(asData), { minLength: 1, maxLength: maxCommands, size: 'max' });
 }
 
 /** Fresh state: the run's first instant a whole second, or 1, 500 or 999 ms past one. */
