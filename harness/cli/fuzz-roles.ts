@@ -44,7 +44,14 @@ const NEEDS: Readonly<Record<'operator' | 'payee', { readonly capabilities: read
   payee: { capabilities: PAYEE_FUZZ_CAPABILITIES, why: 'every model run creates its own requests and freezes and moves the clock (PROFILE.md §12); fulfil is used when offered' },
 };
 
-export async function openCampaign(role: FuzzRole, choice: TargetChoice, terminal: Terminal, options: { readonly requestTimeoutMs?: number }): Promise<OpenedCampaign> {
+/** How a fuzzed target is opened: each request's deadline, how long to wait for its test-control lease, and the command holding it. */
+export interface OpenOptions {
+  readonly requestTimeoutMs?: number;
+  readonly leaseWaitSeconds?: number;
+  readonly command?: string;
+}
+
+export async function openCampaign(role: FuzzRole, choice: TargetChoice, terminal: Terminal, options: OpenOptions): Promise<OpenedCampaign> {
   switch (role) {
     case 'operator': {
       const opened = await openHttpFuzzRole('operator', choice, terminal, NEEDS.operator.capabilities, options);
@@ -72,7 +79,7 @@ export interface OpenedHttpRole {
  * checking it answers), opens the one HTTP role fuzzed and checks the
  * capabilities its campaign needs: a missing one is a harness error naming it.
  */
-export async function openHttpFuzzRole(name: 'operator' | 'payee', choice: TargetChoice, terminal: Terminal, needs: readonly string[], options: { readonly requestTimeoutMs?: number } = {}): Promise<OpenedHttpRole> {
+export async function openHttpFuzzRole(name: 'operator' | 'payee', choice: TargetChoice, terminal: Terminal, needs: readonly string[], options: OpenOptions = {}): Promise<OpenedHttpRole> {
   const resolved: ResolvedTarget = await resolveTarget(choice, terminal, options);
   let target: Target | undefined;
   try {

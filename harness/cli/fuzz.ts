@@ -5,14 +5,13 @@ import { join, relative, resolve } from 'node:path';
 import { PROFILE_ID } from '../../profile/index.ts';
 import type { HttpRole } from '../adapters/types.ts';
 import { causeText, createProgressDisplay, FUZZ_CAPABILITIES, MAX_LANES, type Budget } from '../fuzz/index.ts';
-import { openCampaign, openHttpFuzzRole, roleOption, type OpenedHttpRole } from './fuzz-roles.ts';
+import { openCampaign, openHttpFuzzRole, roleOption, type OpenedHttpRole, type OpenOptions } from './fuzz-roles.ts';
 import type { TargetChoice } from '../runner/resolve-target.ts';
 import { createTerminal, type Terminal } from '../runner/terminal.ts';
-import { PROJECT_ROOT } from '../scenarios/load.ts';
 import { integerOption, parse, shardOption } from './args.ts';
 import { shardBudget, shardSeeds, writeShardRecord } from '../fuzz/shards.ts';
 import { EXIT, HarnessError } from './errors.ts';
-import { targetChoice } from './target-options.ts';
+import { leaseWaitOf, serverOptionsOf, serverUp, TARGET_FLAGS, targetChoice, writableDir } from './target-options.ts';
 import { uniqueStamp } from '../text.ts';
 
 const FUZZ_HELP = `Usage: cpr-conformance fuzz [options]
@@ -33,7 +32,9 @@ regression scenario. With no --target, the embedded reference implementation
 is fuzzed.
 
 The target needs the test-control capabilities provision, clock, balance and
-cancel (PROFILE.md §12).
+cancel (PROFILE.md §12). The campaign holds its lease when the target offers
+one; against one that does not, a clock the model did not move ends the
+campaign as a harness error (HARNESS_CLOCK_MOVED), never a finding.
 
 Target:
   --target FILE|URL     a target file (see: cpr-conformance init), or the
@@ -43,6 +44,15 @@ Target:
   --request-timeout MS  deadline of each request to the target (default
                         10000): a target that stops answering ends the
                         campaign after one such wait (exit 2)
+  --lease-wait S        when another run or campaign holds the target's
+                        test-control lease (PROFILE.md §12), wait up to S
+                        seconds for it; without it the campaign stops at once
+                        (HARNESS_TARGET_BUSY, exit 2). Shards of a campaign
+                        against one target instance take turns this way
+  --control-token-env NAME, --start "COMMAND", --ready URL, --ready-timeout S,
+  --stop-grace S        as for run: the server is started before the campaign
+                        (its output in --out DIR/server.log) and stopped
+                        after it, Ctrl-C included
 
 Budget:
   --time S              explore for S seconds (default 30); shrinking a
@@ -88,15 +98,15 @@ Exit codes: 0 nothing found, 1 a failure found (files written), 2 harness or
 usage error, unreachable target or missing capability.
 `;
 
+const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
+
 /** Concurrent worlds of a `fuzz` campaign unless --lanes says otherwise. */
 const DEFAULT_LANES = 4;
 
 export async function fuzz(argv: string[]): Promise<number> {
   if (argv[0] === 'merge') return (await import('./fuzz-merge.ts')).fuzzMerge(argv.slice(1));
   const values = parse('fuzz', argv, {
-    target: { type: 'string' },
-    ca: { type: 'string' },
-    insecure: { type: 'boolean' },
+    ...TARGET_FLAGS,
     time: { type: 'string' },
     runs: { type: 'string' },
     seed: { type: 'string' },
@@ -106,6 +116,7 @@ export async function fuzz(argv: string[]): Promise<number> {
     out: { type: 'string' },
     'request-timeout': { type: 'string' },
     role: { type: 'string' },
+    'lease-wait': { type: 'string' },
   });
   if (values.help) {
     process.stdout.write(FUZZ_HELP);
@@ -126,11 +137,24 @@ export async function fuzz(argv: string[]): Promise<number> {
   const lanes = role === 'operator' ? (integerOption('fuzz', 'lanes', values.lanes, 1, MAX_LANES) ?? DEFAULT_LANES) : 1;
   const reduceAttempts = integerOption('fuzz', 'reduce-attempts', values['reduce-attempts'], 0, 10_000);
   const choice = targetChoice(values, 'fuzz');
-  const outDir = resolve(values.out ?? join(PROJECT_ROOT, 'reports', `fuzz-${uniqueStamp(new Date())}`));
+  const outDir = resolve(values.out ?? join('reports', `fuzz-${uniqueStamp(new Date())}`));
   const terminal = createTerminal();
 
   const requestTimeoutMs = integerOption('fuzz', 'request-timeout', values['request-timeout'], 1, 600_000);
-  const opened = await openCampaign(role, choice, terminal, requestTimeoutMs !== undefined ? { requestTimeoutMs } : {});
+  const stopServer = await serverUp(serverOptionsOf(values, 'fuzz', choice, values.start === undefined ? outDir : writableDir(outDir, '--out')), terminal);
+  const opened = await openCampaign(role, choice, terminal, { ...(requestTimeoutMs !== undefined ? { requestTimeoutMs } : {}), ...leaseWaitOf(values, 'fuzz'), command: 'fuzz' }).catch(async (error: unknown) => {
+    await stopServer();
+    throw error;
+  });
+  // Ctrl-C (or SIGTERM) releases the target's lease and closes it, and stops a --start server, before the process ends; a second one ends it at once.
+  const interrupted = () => {
+    process.stderr.write('cpr-conformance: interrupted: releasing the target and stopping the campaign (again to exit at once)\n');
+    void opened
+      .close()
+      .then(stopServer)
+      .finally(() => process.exit(EXIT.error));
+  };
+  for (const signal of SIGNALS) process.once(signal, interrupted);
   try {
     const budgetText = budget.kind === 'time' ? `${budget.ms / 1000} s` : `${budget.runs} model runs`;
     const shardText = shard === undefined ? '' : `shard ${shard.text} of campaign seed ${campaignSeed}, `;
@@ -167,7 +191,9 @@ export async function fuzz(argv: string[]): Promise<number> {
     terminal.line(`${Math.round(result.opsPerSecond)} ops/s`);
     return failure ? EXIT.nonConformant : EXIT.conformant;
   } finally {
+    for (const signal of SIGNALS) process.off(signal, interrupted);
     await opened.close();
+    await stopServer();
   }
 }
 
@@ -176,7 +202,7 @@ export async function fuzz(argv: string[]): Promise<number> {
  * checking it answers), opens its operator role alone and checks the
  * capabilities the fuzzer needs: a missing one is a harness error naming it.
  */
-export async function openOperator(choice: TargetChoice, terminal: Terminal, needs: readonly string[] = FUZZ_CAPABILITIES, options: { readonly requestTimeoutMs?: number } = {}): Promise<OpenedHttpRole & { readonly operator: HttpRole }> {
+export async function openOperator(choice: TargetChoice, terminal: Terminal, needs: readonly string[] = FUZZ_CAPABILITIES, options: OpenOptions = {}): Promise<OpenedHttpRole & { readonly operator: HttpRole }> {
   const opened = await openHttpFuzzRole('operator', choice, terminal, needs, options);
   return { ...opened, operator: opened.role };
 }
@@ -187,6 +213,7 @@ function targetArgs(values: Record<string, unknown>): string[] {
   if (values.ca !== undefined) out.push(`--ca ${quote(values.ca as string)}`);
   if (values.insecure) out.push('--insecure');
   if (values['request-timeout'] !== undefined) out.push(`--request-timeout ${values['request-timeout'] as string}`);
+  if (values['lease-wait'] !== undefined) out.push(`--lease-wait ${values['lease-wait'] as string}`);
   return out;
 }
 

@@ -3,6 +3,7 @@
 // usage error.
 import { didYouMean, stripControl } from '../text.ts';
 import { versionLine } from '../version.ts';
+import { PROFILE_ID } from '../../profile/version.ts';
 import { RegistryError } from '../../profile/registry.ts';
 import { EXIT, HarnessError } from './errors.ts';
 
@@ -34,7 +35,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
 const HELP = `Usage: cpr-conformance <command> [options]
 
 Conformance suite for the Canonical Payment Request (CPR-1.0) and the cash-pack
-protocol (CPP-001), with the wire profile CPP-PROFILE-1.0 (PROFILE.md).
+protocol (CPP-001), with the wire profile ${PROFILE_ID} (PROFILE.md).
 
 Commands:
 ${Object.entries(COMMANDS)
@@ -48,7 +49,9 @@ for a command's options; "cpr-conformance --version" for the versions.
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (name === '--version' || name === '-V' || name === 'version') {
-    process.stdout.write(`${versionLine()}\n`);
+    // The suite's digest is what a certification package names: two installs with one digest judge alike.
+    const { suiteDigest } = await import('../certify/package.ts');
+    process.stdout.write(`${versionLine()}\nsuite digest sha256:${suiteDigest().digest} (suites/, profile/, PROFILE.md and the judging code under harness/)\n`);
     return 0;
   }
   try {

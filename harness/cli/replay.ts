@@ -53,7 +53,7 @@ export async function replay(argv: string[]): Promise<number> {
   const role = envelope ? crashRole(envelope) : suite!.scenarios[0]?.role === 'payee' ? 'payee' : 'operator';
   const terminal = createTerminal();
   const requestTimeoutMs = integerOption('replay', 'request-timeout', values['request-timeout'], 1, 600_000);
-  const timeout = requestTimeoutMs !== undefined ? { requestTimeoutMs } : {};
+  const timeout = { ...(requestTimeoutMs !== undefined ? { requestTimeoutMs } : {}), command: 'replay' };
   if (role === 'payee') {
     const payeeCrashFile = envelope ? payeeCrash(envelope, file) : undefined;
     const opened = await openHttpFuzzRole('payee', targetChoice(values, 'replay'), terminal, payeeCrashFile ? PAYEE_FUZZ_CAPABILITIES : [], timeout);

@@ -1,6 +1,7 @@
 // The words every view of a report uses for its verdict and coverage, so the
 // terminal, summary.md, report.html and junit.xml say the same thing.
 import type { Coverage, Outcome, Report, RequirementStatus, TargetDescription, TestResult, Verdict } from './model.ts';
+import type { Role } from '../../profile/registry.ts';
 
 export const VERDICT_WORD: Readonly<Record<Verdict, string>> = {
   conformant: 'CONFORMANT',
@@ -40,13 +41,13 @@ export function targetName(target: Pick<TargetDescription, 'name' | 'embedded'>)
   return target.embedded && !target.name.includes('embedded reference') ? `${target.name} (embedded reference)` : target.name;
 }
 
-/** What the harness noticed about the target while opening it, one line per role ("payee: GET ... answered 500; ..."). */
-export function targetNotes(target: Pick<TargetDescription, 'roles'>): string[] {
+/** What the harness noticed about the target while opening it: its profile version when it is not the harness's, then one line per role ("payee: GET ... answered 500; ..."). */
+export function targetNotes(target: Pick<TargetDescription, 'roles' | 'profile_notice'>): string[] {
   const notes = new Map<string, string[]>();
   for (const [role, entry] of Object.entries(target.roles)) {
     if (entry?.capabilities_note !== undefined) notes.set(entry.capabilities_note, [...(notes.get(entry.capabilities_note) ?? []), role]);
   }
-  return [...notes].map(([note, roles]) => `${roles.join(' and ')}: ${note}`);
+  return [...(target.profile_notice !== undefined ? [target.profile_notice] : []), ...[...notes].map(([note, roles]) => `${roles.join(' and ')}: ${note}`)];
 }
 
 /** ", step 3" for a check or exchange tied to a step; nothing otherwise. */
@@ -82,3 +83,13 @@ export function shownOutcome(test: Pick<TestResult, 'status' | 'warning'>): Show
 
 /** What a warning is, in the words of README "Verdicts and coverage". */
 export const WARNING_MEANING = 'a failure at a level that does not decide this run (SHOULD without --strict, PROFILE under --profile-advisory, MAY): it does not change the verdict';
+
+/**
+ * The role a not-applicable test needed and the target does not have ("the
+ * target has no paying-app role"): views say that once per role, not once per test.
+ */
+export function missingRole(test: Pick<TestResult, 'status' | 'reason' | 'role'>): Role | undefined {
+  if (test.status !== 'not-applicable' || test.reason === undefined) return undefined;
+  const role = /(?:^|: )the target has no (payee|operator|paying-app) role$/.exec(test.reason)?.[1] as Role | undefined;
+  return role;
+}

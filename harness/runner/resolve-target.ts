@@ -1,5 +1,7 @@
-// From the run's --target choice to an opened, reachable target: the run drives
-// it; its config is what opens it again elsewhere (the fuzzer's operator alone).
+// From the run's --target choice to an opened, reachable target whose test-control
+// lease this command holds when it offers one (lease.ts): the run drives it; its
+// config is what opens it again elsewhere (the fuzzer's operator alone).
+import { profileNoticeOf } from '../target/control.ts';
 import { loadTargetFile } from '../target/load.ts';
 import { preflight } from '../target/preflight.ts';
 import { embeddedTarget, openTarget, targetFromUrl, type OpenOptions, type Target } from '../target/target.ts';
@@ -8,12 +10,13 @@ import { HarnessError } from '../errors.ts';
 import { RetrievalStub } from '../stub/retrieval-stub.ts';
 import type { TargetDescription } from '../report/model.ts';
 import { targetNotes } from '../report/wording.ts';
+import { holdLease, leaseHolder } from './lease.ts';
 import type { TargetConfig } from '../target/config.ts';
 import type { Terminal } from './terminal.ts';
 
 export type TargetChoice =
   | { readonly kind: 'embedded' }
-  | { readonly kind: 'url'; readonly url: string; readonly caFile?: string; readonly insecure: boolean }
+  | { readonly kind: 'url'; readonly url: string; readonly caFile?: string; readonly insecure: boolean; readonly controlToken?: string }
   | { readonly kind: 'file'; readonly path: string };
 
 export interface ResolvedTarget {
@@ -30,35 +33,61 @@ interface ResolveOptions {
   readonly allowHosts?: readonly string[];
   /** The target file, already loaded (a file choice is otherwise loaded here). */
   readonly config?: TargetConfig;
+  /** The command, as the lease names its holder ("run", "fuzz", ...); default "run". */
+  readonly command?: string;
+  /** Wait up to this long for a test-control lease another client holds (--lease-wait). */
+  readonly leaseWaitSeconds?: number;
+  /** Stops that wait (an interrupt). */
+  readonly signal?: AbortSignal;
   /** Start the harness's retrieval stub and have the paying application trust it (scenarios that use it, the paying-app fuzzer). */
   readonly stub?: boolean;
 }
 
 export async function resolveTarget(choice: TargetChoice, terminal: Terminal, options: ResolveOptions = {}): Promise<ResolvedTarget> {
+  // Spec §5.1.4, PROFILE.md §8.1: every role is served over TLS. Said first; the run goes on, and what needs TLS fails.
+  if (choice.kind === 'url' && /^http:\/\//i.test(choice.url)) {
+    terminal.line(`warning: --target ${choice.url} is plaintext http: use https (the spec serves every role over TLS), e.g. --target ${choice.url.replace(/^http:/i, 'https:')} --ca FILE`);
+  }
   const stub = options.stub ? await RetrievalStub.start() : undefined;
-  let target: Target;
+  let opened: Target;
   try {
-    target = await open(choice, { ...options, ...(stub ? { stubServer: stub } : {}) });
+    opened = await open(choice, { ...options, ...(stub ? { stubServer: stub } : {}) });
   } catch (error) {
     await stub?.close();
     throw error;
   }
-  const close = async () => {
-    await target.close();
-    await stub?.close();
-  };
+  let target: Target;
   try {
     // Fails within seconds when a role does not answer (HARNESS_TARGET_UNREACHABLE).
-    await preflight(target, options.requestTimeoutMs !== undefined ? { timeoutMs: options.requestTimeoutMs } : {});
+    await preflight(opened, options.requestTimeoutMs !== undefined ? { timeoutMs: options.requestTimeoutMs } : {});
+    // A target another client holds is HARNESS_TARGET_BUSY, unless told to wait.
+    target = await holdLease(opened, {
+      holder: leaseHolder(options.command ?? 'run'),
+      say: (line) => terminal.line(`warning: ${line}`),
+      ...(options.leaseWaitSeconds !== undefined ? { waitSeconds: options.leaseWaitSeconds } : {}),
+      ...(options.signal !== undefined ? { signal: options.signal } : {}),
+      ...(options.requestTimeoutMs !== undefined ? { timeoutMs: options.requestTimeoutMs } : {}),
+    });
   } catch (error) {
-    await close();
+    await opened.close();
+    await stub?.close();
     throw error;
   }
   if (target.description.roles && Object.values(target.description.roles).some((r) => r?.tls === 'insecure')) {
     terminal.line('warning: TLS verification is off for this target (--insecure); the report records it');
   }
-  for (const line of targetNotes(target.description)) terminal.line(`warning: ${line}`);
-  return { target, config: target.config, description: target.description, close };
+  const notice = await profileNoticeOf(target, options.requestTimeoutMs ?? 3000).catch(async (error: unknown) => {
+    await target.close();
+    await stub?.close();
+    throw error;
+  });
+  const description = notice === undefined ? target.description : { ...target.description, profile_notice: notice };
+  for (const line of targetNotes(description)) terminal.line(`warning: ${line}`);
+  const close = async () => {
+    await target.close();
+    await stub?.close();
+  };
+  return { target, config: target.config, description, close };
 }
 
 async function open(choice: TargetChoice, options: ResolveOptions & { readonly stubServer?: RetrievalStub }): Promise<Target> {
@@ -71,7 +100,7 @@ async function open(choice: TargetChoice, options: ResolveOptions & { readonly s
     case 'embedded':
       return embeddedTarget(opening);
     case 'url':
-      return targetFromUrl(choice.url, { ...opening, insecure: choice.insecure, ...(choice.caFile !== undefined ? { ca: readCa(choice.caFile), caFile: choice.caFile } : {}) });
+      return targetFromUrl(choice.url, { ...opening, insecure: choice.insecure, ...(choice.caFile !== undefined ? { ca: readCa(choice.caFile), caFile: choice.caFile } : {}), ...(choice.controlToken !== undefined ? { controlToken: choice.controlToken } : {}) });
     case 'file':
       return openTarget(options.config ?? loadTargetFile(choice.path), opening);
   }

@@ -9,9 +9,9 @@
 // the run guard (guard.ts); Ctrl-C writes what ran, marked incomplete. Secrets of
 // the target file are scrubbed from everything written (target/secrets.ts).
 import { mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { PROFILE_ID } from '../../profile/signing.ts';
+import { PROFILE_ID } from '../../profile/version.ts';
 import { loadRegistry } from '../../profile/registry.ts';
 import { ERRORS, HarnessError } from '../errors.ts';
 import { assess, decidingLevel, exitCodeOf, type ExitCode, type Report, type TestResult, warningJudge, writeAllReports } from '../report/index.ts';
@@ -19,13 +19,13 @@ import { shownOutcome } from '../report/wording.ts';
 import { REPORT_SCHEMA_VERSION, type HarnessIssue, type TargetDescription } from '../report/model.ts';
 import { scopeRoles, suiteCatalogue } from './catalogue.ts';
 import type { Role } from '../../profile/registry.ts';
-import { loadSuites, PROJECT_ROOT, suiteFiles, usesAction } from '../scenarios/load.ts';
+import { loadSuites, suiteFiles, usesAction } from '../scenarios/load.ts';
 import type { Suite } from '../scenarios/types.ts';
 import { unrunResult } from '../scenarios/execute.ts';
 import type { TargetConfig } from '../target/config.ts';
 import { loadTargetFile } from '../target/load.ts';
 import { advertisedHostRefused } from '../target/host-guard.ts';
-import { targetSecrets, type Secrets } from '../target/secrets.ts';
+import { Secrets, targetSecrets } from '../target/secrets.ts';
 import { describeChoice, resolveTarget, type TargetChoice } from './resolve-target.ts';
 import { selectProperties, selectScenarios, type Selection } from './select.ts';
 import { PROPERTIES } from '../properties/catalogue.ts';
@@ -74,6 +74,16 @@ interface RunOptions extends Selection {
   readonly timeLimitMs?: number;
   /** Hosts the reference paying application may retrieve token URIs from besides the target's own. */
   readonly allowHosts?: readonly string[];
+  /** Wait up to this long for the target's test-control lease when another client holds it (--lease-wait); otherwise that is HARNESS_TARGET_BUSY. */
+  readonly leaseWaitSeconds?: number;
+}
+
+/** Why no test of a run could start, each reported on every test (not run) and as the run's issue: never a conformance result. */
+type Unstarted = 'HARNESS_TARGET_UNREACHABLE' | 'HARNESS_TLS_UNTRUSTED' | 'HARNESS_TARGET_BUSY';
+const UNSTARTED: ReadonlySet<string> = new Set<Unstarted>(['HARNESS_TARGET_UNREACHABLE', 'HARNESS_TLS_UNTRUSTED', 'HARNESS_TARGET_BUSY']);
+
+function unstarted(error: unknown): error is HarnessError & { readonly code: Unstarted } {
+  return error instanceof HarnessError && UNSTARTED.has(error.code);
 }
 
 interface RunOutcome {
@@ -86,12 +96,13 @@ export async function conformanceRun(options: RunOptions, given: Terminal): Prom
   const started = new Date();
   const { suites, plan, sharding } = planRun(options);
   const seed = options.seed ?? randomBytes(4).readUInt32BE(0);
-  const dir = resolve(options.reportDir ?? join(PROJECT_ROOT, 'reports', uniqueStamp(started)));
+  const dir = resolve(options.reportDir ?? defaultReportDir(started));
   mkdirSync(dir, { recursive: true });
   // A target file is read first, so that its secrets are known before anything is printed.
   const fileConfig = options.target.kind === 'file' ? loadTargetFile(options.target.path) : undefined;
   mustDecideSomething(plan, options, rolesOf(options.target, describeChoice(options.target, fileConfig)));
-  const secrets = targetSecrets(fileConfig);
+  // A token given with --control-token-env is as secret as one in a target file.
+  const secrets = options.target.kind === 'url' && options.target.controlToken !== undefined ? new Secrets([options.target.controlToken]) : targetSecrets(fileConfig);
   const terminal = redacting(given, secrets);
   const executed = await executePlan(plan, options, { started, seed, fileConfig, terminal, estimate: sharding?.estimate });
   const { report } = writeAllReports(dir, secrets.value(reportOf(executed, suites, plan, options, { started, seed })));
@@ -102,6 +113,11 @@ export async function conformanceRun(options: RunOptions, given: Terminal): Prom
     terminal.line(`timings of ${written} test(s) written to ${options.writeTimings}`);
   }
   return { report, dir, exitCode: exitCodeOf(report, options.allowPartial === true) };
+}
+
+/** reports/<run-id>/ in the current folder: where a run writes unless --report-dir says otherwise (never inside an installed package). */
+export function defaultReportDir(started: Date = new Date()): string {
+  return resolve('reports', uniqueStamp(started));
 }
 
 /** The suites, every file validated (a broken one is never silently skipped), and the selection's plan, sharded. */
@@ -144,9 +160,10 @@ interface Executed {
 }
 
 /**
- * Opens the target and runs the plan on the one engine. An unreachable target
- * leaves every test an error saying why (the report is still complete); an
- * interrupt stops it with partial results.
+ * Opens the target (holding its test-control lease when it offers one) and runs
+ * the plan on the one engine. An unreachable target, or one whose lease another
+ * client holds, leaves every test an error saying why (the report is still
+ * complete); an interrupt stops it with partial results.
  */
 async function executePlan(
   plan: readonly PlanTest[],
@@ -156,6 +173,9 @@ async function executePlan(
   const { terminal, seed, fileConfig } = run;
   const repeat = options.repeat ?? 1;
   const interrupts = watchInterrupts();
+  // An interrupt also ends a wait for the lease.
+  const stopWaiting = new AbortController();
+  interrupts.onSignal(() => stopWaiting.abort());
   const issues: HarnessIssue[] = [];
   let results: TestResult[] = [];
   let description: TargetDescription = describeChoice(options.target, fileConfig);
@@ -164,6 +184,9 @@ async function executePlan(
       ...(options.requestTimeoutMs !== undefined ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
       ...(options.allowHosts !== undefined ? { allowHosts: options.allowHosts } : {}),
       ...(fileConfig !== undefined ? { config: fileConfig } : {}),
+      command: options.command[1] ?? 'run',
+      ...(options.leaseWaitSeconds !== undefined ? { leaseWaitSeconds: options.leaseWaitSeconds } : {}),
+      signal: stopWaiting.signal,
       // The harness's retrieval stub only for the scenarios that serve from it (fuzzer regressions of a paying application).
       ...(plan.some((t) => t.kind === 'scenario' && usesAction(t.scenario, 'stub-serve')) ? { stub: true } : {}),
     });
@@ -172,12 +195,13 @@ async function executePlan(
       // Interrupted while the target was being opened: close it whenever it opens.
       opening.then((target) => target.close(), () => undefined);
     } else if ('error' in opened) {
-      if (!(opened.error instanceof HarnessError) || opened.error.code !== 'HARNESS_TARGET_UNREACHABLE') throw opened.error;
+      const error = opened.error;
+      if (!unstarted(error)) throw error;
       // No test can run: each is reported as an error, so the report is complete and says why.
-      terminal.error(`cpr-conformance: ${opened.error.code}: ${opened.error.message}`);
-      if (opened.error.hint) terminal.error(`  hint: ${opened.error.hint}`);
-      issues.push({ code: opened.error.code, message: opened.error.message });
-      results = unrunAll(plan, `not run: ${opened.error.message}`, options.rerunBase, seed, rolesOf(options.target, description));
+      terminal.error(`cpr-conformance: ${error.code}: ${error.message}`);
+      if (error.hint) terminal.error(`  hint: ${error.hint}`);
+      issues.push({ code: error.code, message: error.message });
+      results = unrunAll(plan, error.code, `not run: ${error.message}`, options.rerunBase, seed, rolesOf(options.target, description));
     } else {
       const target = opened.target;
       description = target.description;
@@ -292,15 +316,16 @@ function rolesOf(choice: TargetChoice, description: TargetDescription): Readonly
 }
 
 /**
- * Every planned test, not run: an error with HARNESS_TARGET_UNREACHABLE, or not
- * applicable when the target has no role for it (it would not have run anyway).
+ * Every planned test, not run: an error with `code` (the target unreachable or
+ * busy), or not applicable when the target has no role for it (it would not
+ * have run anyway).
  */
-function unrunAll(plan: readonly PlanTest[], reason: string, rerunBase: string, seed: number, roles: ReadonlySet<string>): TestResult[] {
+function unrunAll(plan: readonly PlanTest[], code: Unstarted, reason: string, rerunBase: string, seed: number, roles: ReadonlySet<string>): TestResult[] {
   return plan.map((test) => {
     const result =
       test.kind === 'scenario'
-        ? unrunResult(test.scenario, 'HARNESS_TARGET_UNREACHABLE', reason, `${rerunBase} --only ${test.scenario.id}`)
-        : unrunProperty(test.property, 'HARNESS_TARGET_UNREACHABLE', reason, `${rerunBase} --only ${test.property.id} --seed ${seed}`, seed);
+        ? unrunResult(test.scenario, code, reason, `${rerunBase} --only ${test.scenario.id}`)
+        : unrunProperty(test.property, code, reason, `${rerunBase} --only ${test.property.id} --seed ${seed}`, seed);
     if (roles.has(result.role)) return result;
     const { error_code: _code, ...rest } = result;
     return { ...rest, status: 'not-applicable', reason: `the target has no ${result.role} role`, basis: 'spec' };

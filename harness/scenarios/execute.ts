@@ -18,13 +18,15 @@ import type { Level } from '../../profile/registry.ts';
 import type { Basis, CheckResult, Outcome, TestResult } from '../report/model.ts';
 import { ACTION_IMPLEMENTATIONS, adoptClock, exactClockForPolicy, policyOf } from './actions.ts';
 import { Params } from './params.ts';
-import { CHECK_IMPLEMENTATIONS, type Judgement } from './checks.ts';
+import { CHECK_IMPLEMENTATIONS, comparedMember, type Judgement } from './checks.ts';
 import type { TestErrorCode } from '../errors.ts';
 import { ScenarioContext, StepError, stepErrorFields, type ScenarioTarget } from './context.ts';
 import { send } from './http.ts';
 import { referencedNames, render, TemplateError } from './template.ts';
 import type { CheckEntry, Scenario, Step } from './types.ts';
 import { OUTCOME_CHECKS } from './vocabulary.ts';
+import { checkClock, unmovedClock, watchClock } from './clock-watch.ts';
+import { parseTimestamp } from '../../profile/time.ts';
 
 interface ExecuteOptions {
   readonly levelOf: (requirement: string) => Level;
@@ -65,8 +67,13 @@ interface Progress {
 }
 
 export async function executeScenario(scenario: Scenario, target: ScenarioTarget, options: ExecuteOptions): Promise<TestResult> {
-  const started = performance.now();
   const ctx = new ScenarioContext(target, scenario, options.levelOf);
+  // A clock moved under the scenario by someone else makes whatever it saw a harness error (clock-watch.ts).
+  return unmovedClock(ctx, await runScenario(ctx, scenario, target, options));
+}
+
+async function runScenario(ctx: ScenarioContext, scenario: Scenario, target: ScenarioTarget, options: ExecuteOptions): Promise<TestResult> {
+  const started = performance.now();
   const finish = (status: Outcome, reason?: string, extra: Partial<TestResult> = {}): TestResult => ({
     ...scenarioResult(scenario, status, options.rerun(scenario.id), performance.now() - started),
     ...(reason !== undefined ? { reason } : {}),
@@ -163,14 +170,15 @@ async function runStep(ctx: ScenarioContext, step: Step, progress: Progress): Pr
     const scope = ctx.scope(result);
     const inputs = renderValues(ctx, step, () => ({ arg: render(check.arg, scope), subject: check.on === undefined ? result : render(check.on, scope) }), progress, check);
     if (inputs === undefined) return false;
-    const v = await CHECK_IMPLEMENTATIONS[check.name](ctx, inputs.arg, inputs.subject);
+    const v = await CHECK_IMPLEMENTATIONS[check.name](ctx, inputs.arg, inputs.subject, check.arg);
     if (v.precondition) continue;
     const { own, extras } = checkResults(ctx, step, check, v, setup);
     ctx.checks.push(...own, ...extras);
     const gating = OUTCOME_CHECKS.has(check.name) && !(check.requirement !== undefined && ctx.levelOf(check.requirement) === 'PROFILE' && ctx.scenario.level !== 'PROFILE');
     if (gating && !v.passed) differed ??= { after: `${check.name} (${own.map((e) => e.requirement).join(', ')})`, stage: checkStage(check) };
     for (const entry of [...own, ...extras].filter((e) => !e.passed)) {
-      const what = `${entry.check} (${entry.requirement}): expected ${brief(entry.expected)}, got ${brief(entry.actual)}`;
+      const member = entry.check === check.name ? comparedMember(check.arg) : undefined;
+      const what = `${entry.check}${member === undefined ? '' : ` ${member}`} (${entry.requirement}): expected ${brief(entry.expected)}, got ${brief(entry.actual)}`;
       if (entry.setup) {
         progress.setup ??= { step, requirement: entry.requirement, what };
         stop = true;
@@ -186,20 +194,18 @@ async function runStep(ctx: ScenarioContext, step: Step, progress: Progress): Pr
 }
 
 /**
- * The order a step's checks are judged in: preconditions, then the status,
- * then the code (problem, accepted, rejected), then everything about the body
- * and the state. A failed status or code means the answer is not the one the
- * later checks presume (a problem body where a pack was due), so they are not
- * evaluated and charge nothing; only the check that saw the difference does.
+ * The order a step's checks are judged in: preconditions, then the outcome
+ * (status, problem code, accepted, rejected: each judges the answer itself, so
+ * all are judged), then everything about the body and the state. A failed
+ * outcome means the answer is not the one the later checks presume (a problem
+ * body where a pack was due), so they are not evaluated and charge nothing;
+ * only the checks that saw the difference do.
  */
 function checkStage(check: CheckEntry): number {
   if (check.name === 'assume') return 0;
-  if (STATUS_CHECKS.has(check.name)) return 1;
-  if (OUTCOME_CHECKS.has(check.name)) return 2;
-  return 3;
+  if (OUTCOME_CHECKS.has(check.name)) return 1;
+  return 2;
 }
-
-const STATUS_CHECKS: ReadonlySet<string> = new Set(['status', 'not_status', 'exactly_one', 'all']);
 
 function inEvaluationOrder(checks: readonly CheckEntry[]): CheckEntry[] {
   return checks.map((check, index) => ({ check, index })).sort((a, b) => checkStage(a.check) - checkStage(b.check) || a.index - b.index).map((e) => e.check);
@@ -307,18 +313,27 @@ export function scenarioRequirements(scenario: Pick<Scenario, 'requirements' | '
   return [...new Set([...scenario.requirements, ...allChecks(scenario.steps).flatMap((c) => (c.requirement ? [c.requirement] : []))])];
 }
 
-/** With clock control, `now` is the target's clock; otherwise ours. */
+/** With clock control, `now` is the target's clock; otherwise ours. The harness watches it from here on (clock-watch.ts). */
 async function syncClock(ctx: ScenarioContext): Promise<void> {
   const role = ctx.scenario.role;
   if (role === 'paying-app' || !ctx.target.capabilities(role).has('clock')) return;
+  const sentAt = Date.now();
   const result = await send(ctx, role, { method: 'GET', path: '/_control/clock' });
   ctx.transcript.pop(); // bookkeeping, not part of the scenario's story
   const state = result.body as { now: string; frozen: boolean } | undefined;
-  if (result.status === 200 && state) adoptClock(ctx, state);
+  if (result.status === 200 && state) {
+    adoptClock(ctx, state);
+    watchClock(ctx, role, { ms: parseTimestamp(state.now)!, frozen: state.frozen === true, sentAt, receivedAt: Date.now() });
+  }
 }
 
-/** A scenario that froze the clock lets it run again (from where it stands), so the next one starts clean. */
+/**
+ * At the end: is the clock where the scenario left it (clock-watch.ts)? Then a
+ * scenario that froze the clock lets it run again (from where it stands), so
+ * the next one starts clean.
+ */
 async function releaseClock(ctx: ScenarioContext): Promise<void> {
+  await checkClock(ctx);
   const role = ctx.clockTouched;
   if (!role || role === 'paying-app') return;
   try {

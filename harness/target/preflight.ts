@@ -55,7 +55,25 @@ async function probe(name: string, role: HttpRole, path: string, timeoutMs: numb
   }
 }
 
-/** The one message for a role that did not answer, with what to do about it. */
+/** A TransportError while setting up means the role did not answer: report it as preflight would. */
+export async function guard<T>(name: string, role: HttpRole, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof TransportError) throw unreachable(name, role, error);
+    throw error;
+  }
+}
+
+// The certificate checks a TLS client makes (OpenSSL's verify codes and Node's
+// host name check): a failure of one is the harness's trust, not an unreachable target.
+const UNTRUSTED = /\((?:UNABLE_TO_GET_ISSUER_CERT(?:_LOCALLY)?|UNABLE_TO_VERIFY_LEAF_SIGNATURE|SELF_SIGNED_CERT_IN_CHAIN|DEPTH_ZERO_SELF_SIGNED_CERT|CERT_[A-Z_]+|ERR_TLS_CERT_ALTNAME_INVALID|HOSTNAME_MISMATCH)\)$/;
+
+/** The one message for a role that did not answer (or whose certificate the harness does not trust), with what to do about it. */
 export function unreachable(name: string, role: HttpRole, error: TransportError): HarnessError {
-  return new HarnessError('HARNESS_TARGET_UNREACHABLE', `${name} at ${role.baseUrl ?? role.description} did not answer: ${error.message}`, HINTS[error.code]);
+  const at = `${name} at ${role.baseUrl ?? role.description}`;
+  if (error.code === 'TLS' && UNTRUSTED.test(error.message)) {
+    return new HarnessError('HARNESS_TLS_UNTRUSTED', `${at} answered, but its TLS certificate is not trusted: ${error.message}`);
+  }
+  return new HarnessError('HARNESS_TARGET_UNREACHABLE', `${at} did not answer: ${error.message}`, HINTS[error.code]);
 }
