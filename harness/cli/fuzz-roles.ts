@@ -2,11 +2,13 @@
 // alone (the embedded reference when none is given), its test-control
 // capabilities checked, and its campaign run with the options every role's
 // campaign takes (harness/fuzz/engine.ts).
-import type { HttpRole } from '../adapters/types.ts';
+import type { HttpRole, PayingAppRole } from '../adapters/types.ts';
 import { FUZZ_CAPABILITIES, runCampaign, type CampaignResult } from '../fuzz/index.ts';
 import { FUZZ_ROLES, type FuzzRole } from '../fuzz/crash.ts';
 import type { Budget, CampaignProgress } from '../fuzz/engine.ts';
 import { PAYEE_FUZZ_CAPABILITIES, runPayeeCampaign } from '../fuzz/payee/index.ts';
+import { runAppCampaign } from '../fuzz/paying-app/index.ts';
+import type { RetrievalStub } from '../stub/retrieval-stub.ts';
 import { resolveTarget, type ResolvedTarget, type TargetChoice } from '../runner/resolve-target.ts';
 import type { Terminal } from '../runner/terminal.ts';
 import { openTarget, type Target } from '../target/target.ts';
@@ -61,9 +63,26 @@ export async function openCampaign(role: FuzzRole, choice: TargetChoice, termina
       const opened = await openHttpFuzzRole('payee', choice, terminal, NEEDS.payee.capabilities, options);
       return { name: opened.name, run: (call) => runPayeeCampaign({ payee: opened.role, capabilities: opened.capabilities, ...call }), close: opened.close };
     }
-    case 'paying-app':
-      throw new HarnessError('USAGE_ERROR', 'the paying-app fuzzer is not available in this build');
+    case 'paying-app': {
+      const opened = await openPayingApp(choice, terminal, options);
+      return { name: opened.name, run: (call) => runAppCampaign({ app: opened.app, stub: opened.stub, ...call }), close: opened.close };
+    }
   }
+}
+
+/**
+ * Resolves the target with the harness's retrieval stub started and trusted by
+ * its paying application (harness/stub/), which the paying-app fuzzer serves
+ * token URIs from. A target without a paying application is a harness error.
+ */
+export async function openPayingApp(choice: TargetChoice, terminal: Terminal, options: OpenOptions = {}): Promise<{ readonly name: string; readonly app: PayingAppRole; readonly stub: RetrievalStub; readonly target: Target; close(): Promise<void> }> {
+  const resolved = await resolveTarget(choice, terminal, { ...options, stub: true });
+  const { payingApp, stub } = resolved.target;
+  if (!payingApp || !stub) {
+    await resolved.close();
+    throw new HarnessError('CONFIG_INVALID', `${resolved.config.name} has no paying application`, 'the paying-app fuzzer drives a paying application: give a target file with a payingApp role');
+  }
+  return { name: resolved.description.name, app: payingApp, stub, target: resolved.target, close: resolved.close };
 }
 
 export interface OpenedHttpRole {

@@ -6,7 +6,8 @@ import { findRequirement } from '../../profile/registry.ts';
 import { causeText, replayCrash, sameCause, type MismatchDetail } from '../fuzz/index.ts';
 import { crashRole, operatorCrash, readCrashEnvelope, type CrashEnvelope } from '../fuzz/crash.ts';
 import { payeeCrash, PAYEE_FUZZ_CAPABILITIES, replayPayeeCrash } from '../fuzz/payee/index.ts';
-import { openHttpFuzzRole } from './fuzz-roles.ts';
+import { appCrash, replayAppCrash } from '../fuzz/paying-app/index.ts';
+import { openHttpFuzzRole, openPayingApp } from './fuzz-roles.ts';
 import { scenarioTarget } from '../runner/scenario-target.ts';
 import { createTerminal, type Terminal } from '../runner/terminal.ts';
 import { executeScenario } from '../scenarios/execute.ts';
@@ -20,14 +21,18 @@ const REPLAY_HELP = `Usage: cpr-conformance replay FILE [options]
 
 Runs a fuzzer finding again and prints "fixed" or "still failing", with what
 was expected, what the target answered and the cause (whether it is still the
-crash file's). FILE is what cpr-conformance fuzz wrote:
+crash file's). FILE is what cpr-conformance fuzz wrote, for any --role (the
+file names the role it came from):
   crash-<seed>.json       the minimal command sequence, run once against fresh
                           state and compared with the model
   regression-<seed>.yaml  the regression scenario (as run --scenario runs it)
 
 Target:
-  --target FILE|URL     a target file, or the operator's base URL (default:
-                        the embedded reference implementation)
+  --target FILE|URL     a target file, or the operator's or payee's base URL
+                        (default: the embedded reference implementation); a
+                        paying application's finding needs a target file with
+                        a payingApp role (the harness starts its retrieval
+                        stub and has the application trust it)
   --ca FILE             with --target URL: the CA certificate to trust
   --insecure            with --target URL: skip TLS verification
   --request-timeout MS  deadline of each request to the target (default 10000)
@@ -50,7 +55,8 @@ export async function replay(argv: string[]): Promise<number> {
   // Read (and validate) the file before starting any target.
   const envelope = kind === 'crash' ? readCrashEnvelope(file) : undefined;
   const suite = kind === 'scenario' ? loadSuiteFile(file) : undefined;
-  const role = envelope ? crashRole(envelope) : suite!.scenarios[0]?.role === 'payee' ? 'payee' : 'operator';
+  const scenarioRole = suite?.scenarios[0]?.role;
+  const role = envelope ? crashRole(envelope) : scenarioRole === 'payee' || scenarioRole === 'paying-app' ? scenarioRole : 'operator';
   const terminal = createTerminal();
   const requestTimeoutMs = integerOption('replay', 'request-timeout', values['request-timeout'], 1, 600_000);
   const timeout = { ...(requestTimeoutMs !== undefined ? { requestTimeoutMs } : {}), command: 'replay' };
@@ -63,6 +69,17 @@ export async function replay(argv: string[]): Promise<number> {
       const outcome = await replayPayeeCrash(opened.role, opened.capabilities, payeeCrashFile);
       if (outcome.configChanged) terminal.line("note: the payee's configuration differs from the one the crash was found with; the commands resolve against the current one");
       return stillFailing(terminal, payeeCrashFile, outcome);
+    } finally {
+      await opened.close();
+    }
+  }
+  if (role === 'paying-app') {
+    const appCrashFile = envelope ? appCrash(envelope, file) : undefined;
+    const opened = await openPayingApp(targetChoice(values, 'replay'), terminal, timeout);
+    try {
+      terminal.line(`replaying ${file} against ${opened.name}`);
+      if (!appCrashFile) return await replayScenarios(suite!, opened.target, terminal);
+      return stillFailing(terminal, appCrashFile, await replayAppCrash(opened.app, opened.stub, appCrashFile));
     } finally {
       await opened.close();
     }
