@@ -84,6 +84,18 @@ export interface EngineOptions {
   readonly progressIntervalMs?: number;
 }
 
+/** What the campaign of a role other than the Operator's is given besides the role itself. */
+export interface RoleCampaignOptions extends EngineOptions {
+  /** Most commands of one model run (each role has its default). */
+  readonly maxCommands?: number;
+  /** Where the crash file and the regression scenario go (created when something is found). */
+  readonly outDir: string;
+  /** Shown in the crash file. */
+  readonly targetName: string;
+  /** The command line that reproduces the campaign, for the files. */
+  readonly reproduce?: string;
+}
+
 /** A finding, shrunk, replayed and reduced. */
 export interface Found<F extends Failing> {
   /** The reduced run (the shrunk one when flaky: a flaky finding is not reduced). */

@@ -9,7 +9,7 @@ import type { HttpRole } from '../../adapters/types.ts';
 import type { ScenarioTarget } from '../../scenarios/context.ts';
 import { releaseClock, reproduces, toHarnessError, type CampaignResult } from '../campaign.ts';
 import { crashFault, crashRole, type CrashEnvelope } from '../crash.ts';
-import { runEngine, type Budget, type CampaignProgress, type CampaignRole, type Failing, type Found, type RunRecord } from '../engine.ts';
+import { runEngine, type CampaignRole, type RoleCampaignOptions, type Failing, type Found, type RunRecord } from '../engine.ts';
 import { writeFinding, type FoundFailure } from '../findings.ts';
 import { Mismatch } from '../mismatch.ts';
 import { reduceSequence } from '../reduce.ts';
@@ -21,21 +21,10 @@ import { PAYEE_EXECUTORS } from './execute.ts';
 import { PAYEE_COMMAND_KINDS, type PayeeCommand, type PayeeSetup } from './spec.ts';
 import { openPayeeContext, PayeeWorld, type PayeeConfig, type PayeeContext } from './world.ts';
 
-export interface PayeeCampaignOptions {
+export interface PayeeCampaignOptions extends RoleCampaignOptions {
   readonly payee: HttpRole;
   /** The payee's test-control capabilities (fulfil is used when offered). */
   readonly capabilities: ReadonlySet<string>;
-  readonly seed: number;
-  readonly budget: Budget;
-  readonly shrinkMs?: number;
-  readonly reduceAttempts?: number;
-  /** Longest command sequence of one model run; default 25. */
-  readonly maxCommands?: number;
-  readonly outDir: string;
-  readonly targetName: string;
-  readonly reproduce?: string;
-  readonly onProgress?: (progress: CampaignProgress) => void;
-  readonly progressIntervalMs?: number;
 }
 
 /** A failing payee run: its world, what failed, and the setup and commands that made it. */

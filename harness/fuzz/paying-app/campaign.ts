@@ -9,7 +9,7 @@ import type { ScenarioTarget } from '../../scenarios/context.ts';
 import type { RetrievalStub } from '../../stub/retrieval-stub.ts';
 import { reproduces, toHarnessError, type CampaignResult } from '../campaign.ts';
 import { crashFault, crashRole, type CrashEnvelope } from '../crash.ts';
-import { runEngine, type Budget, type CampaignProgress, type CampaignRole, type Failing, type Found, type RunRecord } from '../engine.ts';
+import { runEngine, type CampaignRole, type RoleCampaignOptions, type Failing, type Found, type RunRecord } from '../engine.ts';
 import { writeFinding, type FoundFailure } from '../findings.ts';
 import { Mismatch } from '../mismatch.ts';
 import { scriptOf } from '../payee/campaign.ts';
@@ -20,21 +20,10 @@ import { appCommands } from './commands.ts';
 import { AppWorld, execute, type AppContext } from './execute.ts';
 import { APP_COMMAND_KINDS, type AppCommand, type AppSetup } from './spec.ts';
 
-export interface AppCampaignOptions {
+export interface AppCampaignOptions extends RoleCampaignOptions {
   readonly app: PayingAppRole;
   /** The retrieval stub the application trusts (harness/stub/). */
   readonly stub: RetrievalStub;
-  readonly seed: number;
-  readonly budget: Budget;
-  readonly shrinkMs?: number;
-  readonly reduceAttempts?: number;
-  /** Most commands of one model run; default 8. */
-  readonly maxCommands?: number;
-  readonly outDir: string;
-  readonly targetName: string;
-  readonly reproduce?: string;
-  readonly onProgress?: (progress: CampaignProgress) => void;
-  readonly progressIntervalMs?: number;
 }
 
 export interface AppFailing extends Failing {

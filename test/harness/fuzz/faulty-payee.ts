@@ -59,7 +59,7 @@ export function faultyPayee(inner: HttpRole, fault: PayeeFault): HttpRole {
     const reply = await inner.send({ method: 'GET', path: '/_control/clock' });
     return parseTimestamp((JSON.parse(text(reply.body)) as { now: string }).now, 'cpr') ?? Number.NaN;
   };
-  const ok = (cpr: unknown): WireResponse => ({ status: 200, headers: { 'content-type': 'application/json', 'cache-control': 'no-store' }, body: new TextEncoder().encode(JSON.stringify(cpr)) });
+  const ok = (cpr: unknown): WireResponse => ({ status: 200, headers: { 'content-type': 'application/json', 'cache-control': 'no-store' }, body: new TextEncoder().encode(JSON.stringify(cpr)), truncated: false, durationMs: 0 });
   const retrieve = (token: string, request: WireRequest) => inner.send({ ...request, path: `/cpr/${token}` });
 
   async function onRetrieve(request: WireRequest, token: string): Promise<WireResponse> {
@@ -123,7 +123,7 @@ export function faultyPayee(inner: HttpRole, fault: PayeeFault): HttpRole {
     const entry = issued.find((i) => i.requestId === requestId);
     if (entry && (await now()) >= entry.tokenExpiresAt) {
       const refused = problemResponse('REQUEST_EXPIRED', 'this request has expired and can no longer be fulfilled');
-      return { status: refused.status, headers: { ...refused.headers }, body: new TextEncoder().encode(JSON.stringify(refused.body)) };
+      return { status: refused.status, headers: { ...refused.headers }, body: new TextEncoder().encode(JSON.stringify(refused.body)), truncated: false, durationMs: 0 };
     }
     return inner.send(request);
   }
