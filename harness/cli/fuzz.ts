@@ -1,5 +1,6 @@
-// `cpr-conformance fuzz`: stateful model-based fuzzing of an Operator (the
-// embedded reference when no target is given). See harness/fuzz/.
+// `cpr-conformance fuzz`: stateful model-based fuzzing of an Operator, a payee
+// or a paying application (--role; the embedded reference when no target is
+// given). See harness/fuzz/.
 import { randomBytes } from 'node:crypto';
 import { join, relative, resolve } from 'node:path';
 import { PROFILE_ID } from '../../profile/index.ts';
@@ -17,7 +18,10 @@ import { uniqueStamp } from '../text.ts';
 const FUZZ_HELP = `Usage: cpr-conformance fuzz [options]
        cpr-conformance fuzz merge DIR... [--out DIR]
 
-Stateful model-based fuzzing of the Operator: random sequences of issue, renew,
+Stateful model-based fuzzing of one role of an implementation (--role; the
+Operator by default).
+
+--role operator (the default): random sequences of issue, renew,
 redeem, status, clock, cancel, resends, bursts of concurrent requests and
 interleavings, each answer compared with a model of PROFILE.md §5-§6 (status,
 problem code, chain digest, balances). Every model run starts from fresh state
@@ -31,14 +35,34 @@ burst member and account that is not) and written as a crash file and a
 regression scenario. With no --target, the embedded reference implementation
 is fuzzed.
 
-The target needs the test-control capabilities provision, clock, balance and
-cancel (PROFILE.md §12). The campaign holds its lease when the target offers
-one; against one that does not, a clock the model did not move ends the
-campaign as a harness error (HARNESS_CLOCK_MOVED), never a finding.
+--role payee: requests of every sub-interface created through test control,
+their tokens retrieved through every channel (token, QR URI, deep link), alone
+and concurrently, as they are or truncated, extended, prefixed, in another case
+or percent-encoded, over TLS and plaintext; the payee's clock moved to within a
+millisecond of every instant; fulfilment before and after expiry. Compared with
+a model of PROFILE.md §10 and §12. Needs the capabilities provision and clock.
+
+--role paying-app: generated CPRs (valid, and broken in one rule; with a BOM, a
+duplicate member, escaped names, no JSON, at and over 65 536 bytes) read
+through every channel, token URIs served by the harness's retrieval stub (TLS
+with a CA the application is told to trust) with redirects, other media types,
+error statuses, chunked, slow and cut-off bodies; Payments derived around the
+expiry. The profile's own validator is the oracle; the stub records every
+request (plaintext, elsewhere, twice is a finding). The target needs a
+payingApp role (a target file; the embedded reference's by default).
+
+For the Operator the target needs the test-control capabilities provision,
+clock, balance and cancel (PROFILE.md §12). The campaign holds its lease when
+the target offers one; against one that does not, a clock the model did not
+move ends the campaign as a harness error (HARNESS_CLOCK_MOVED), never a
+finding.
+
+Role:
+  --role ROLE           operator (default), payee or paying-app
 
 Target:
   --target FILE|URL     a target file (see: cpr-conformance init), or the
-                        operator's base URL
+                        operator's (payee's) base URL
   --ca FILE             with --target URL: the CA certificate to trust
   --insecure            with --target URL: skip TLS verification
   --request-timeout MS  deadline of each request to the target (default
@@ -64,10 +88,11 @@ Budget:
   --reduce-attempts N   runs the reduction after shrinking makes at most
                         (default 100, 0 for none): each tries the finding
                         without a command, a burst member or an account
-  --lanes N             worlds per model run, driven concurrently (default 4,
-                        1 to 16): each has its own accounts and packs, so a
-                        run finds what N sequential runs would, while N
-                        requests are in flight. A finding is written as the
+  --lanes N             operator only: worlds per model run, driven
+                        concurrently (default 4, 1 to 16): each has its own
+                        accounts and packs, so a run finds what N
+                        sequential runs would, while N requests are in
+                        flight. A finding is written as the
                         history of the one world that failed.
   --shard i/n           run shard i of n of the campaign (on n machines, the
                         same --seed, --lanes and budget on each): shard 1

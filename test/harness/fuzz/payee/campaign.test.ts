@@ -83,6 +83,11 @@ describe('cpr-conformance fuzz --role', () => {
     expect(run.stdout).toMatch(/fuzz --role payee .* seed \d+, budget 2 model runs/);
     expect(run.stdout).toMatch(/nothing found: every answer matched the model/);
     expect(JSON.parse(readFileSync(join(out, 'fuzz-shard.json'), 'utf8')).role).toBe('payee');
+    const other = join(dir, 'cli-2');
+    expect((await captured(() => fuzz(['--role', 'payee', '--runs', '4', '--seed', '3', '--shard', '2/2', '--out', other]))).code).toBe(0);
+    const merged = await captured(() => fuzz(['merge', out, other, '--out', join(dir, 'merged')]));
+    expect(merged.code).toBe(0);
+    expect(merged.stdout).toMatch(/2 shard\(s\) of the payee campaign seed 3/);
   });
 
   it('refuses an unknown role, and --lanes for a role other than the operator', async () => {
