@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fuzz } from '../../../../harness/cli/fuzz.ts';
+import { replay } from '../../../../harness/cli/replay.ts';
 import { readCrashEnvelope } from '../../../../harness/fuzz/crash.ts';
 import { payeeCrash, replayPayeeCrash, runPayeeCampaign } from '../../../../harness/fuzz/payee/index.ts';
 import { loadSuiteFile } from '../../../../harness/scenarios/load.ts';
@@ -71,6 +72,12 @@ describe('the payee fuzzer', () => {
     expect(again.fixed).toBe(false);
     expect(again.detail?.requirement).toBe('TOK-AUTH-1');
     expect((await replayPayeeCrash(target.payee!, target.capabilities.payee, crash)).fixed).toBe(true);
+    // The command line replays both files against the embedded reference: fixed.
+    for (const file of [failure.crashFile, failure.regressionFile]) {
+      const replayed = await captured(() => replay([file]));
+      expect(replayed.stdout, file).toMatch(/^fixed: /m);
+      expect(replayed.code).toBe(0);
+    }
   });
 });
 

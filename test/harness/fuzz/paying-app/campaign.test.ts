@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fuzz } from '../../../../harness/cli/fuzz.ts';
+import { replay } from '../../../../harness/cli/replay.ts';
 import { readCrashEnvelope } from '../../../../harness/fuzz/crash.ts';
 import { appCrash, replayAppCrash, runAppCampaign } from '../../../../harness/fuzz/paying-app/index.ts';
 import { scenarioTarget } from '../../../../harness/runner/scenario-target.ts';
@@ -64,7 +65,7 @@ describe('the paying-app fuzzer', () => {
 
   it('writes a crash file and a regression scenario served by the retrieval stub: failing against the fault, passing against the reference', async () => {
     const faulty = faultyApp(target.payingApp!, 'base-path-dropped', stub.ca);
-    const result = await runAppCampaign({ app: faulty, stub, seed: 1, budget: { kind: 'runs', runs: 40 }, outDir: join(dir, 'files'), targetName: 'faulty' });
+    const result = await runAppCampaign({ app: faulty, stub, seed: 1, budget: { kind: 'runs', runs: 40 }, shrinkMs: 4000, reduceAttempts: 20, outDir: join(dir, 'files'), targetName: 'faulty' });
     const failure = result.failure!;
     expect(failure.reproduction?.reproduces).toBe(true);
     const suite = loadSuiteFile(failure.regressionFile);
@@ -80,6 +81,12 @@ describe('the paying-app fuzzer', () => {
     expect(again.fixed).toBe(false);
     expect(again.detail?.requirement).toBe(failure.detail.requirement);
     expect((await replayAppCrash(target.payingApp!, stub, crash)).fixed).toBe(true);
+    // The command line replays both files against the embedded reference, with a retrieval stub of its own: fixed.
+    for (const file of [failure.crashFile, failure.regressionFile]) {
+      const replayed = await captured(() => replay([file]));
+      expect(replayed.stdout, file).toMatch(/^fixed: /m);
+      expect(replayed.code).toBe(0);
+    }
   });
 });
 
