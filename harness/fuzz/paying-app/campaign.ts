@@ -18,7 +18,9 @@ import { regressionDocument } from '../regression.ts';
 import { describe } from '../spec.ts';
 import { appCommands } from './commands.ts';
 import { AppWorld, execute, type AppContext } from './execute.ts';
-import { APP_COMMAND_KINDS, type AppCommand, type AppSetup } from './spec.ts';
+import { documentOf } from './oracle.ts';
+import { APP_COMMAND_KINDS, type AppCommand, type AppSetup, type Document } from './spec.ts';
+import { validateCpr } from '../../../profile/cpr/index.ts';
 
 export interface AppCampaignOptions extends RoleCampaignOptions {
   readonly app: PayingAppRole;
@@ -68,19 +70,59 @@ export async function runOnce(context: AppContext, commands: readonly AppCommand
   }
 }
 
-/** Simpler forms of a command: the odd parts one at a time made ordinary. */
+/** Simpler forms of a command: the odd parts one at a time made ordinary, then the document with fewer members. */
 function simpler(spec: AppCommand): AppCommand[] {
   if (spec.kind === 'derive') {
     const { payer_amount: _a, supported_rails: _r, ...context } = spec.context;
-    return isDeep(context, spec.context) ? [] : [{ ...spec, context }];
+    return [...(isDeep(context, spec.context) ? [] : [{ ...spec, context }]), ...leaner(spec.doc, undefined).map((doc) => ({ ...spec, doc }))];
   }
   const out: AppCommand[] = [];
+  const rule = 'rule' in spec.doc ? spec.doc.rule : undefined;
+  const documents = leaner(documentOf(spec.doc), rule).map((doc): Document => (rule === undefined ? { valid: doc } : { broken: doc, rule }));
   if (spec.serving !== undefined && spec.serving !== 'ok') out.push({ ...spec, serving: 'ok' });
   if (spec.encoding !== 'plain') out.push({ ...spec, encoding: 'plain' });
   if (spec.dating !== 'as-generated') out.push({ ...spec, dating: 'as-generated' });
   if (spec.endpoint && (spec.endpoint.basePath !== '' || spec.endpoint.extraQuery !== undefined)) out.push({ ...spec, endpoint: { host: spec.endpoint.host, basePath: '', ...(spec.endpoint.plaintext ? { plaintext: true } : {}) } });
   if (spec.channel !== 'object' && spec.encoding === 'plain' && spec.serving === undefined) out.push({ ...spec, channel: 'object' });
-  return out;
+  return [...out, ...documents.map((doc) => ({ ...spec, doc }))];
+}
+
+/**
+ * The document without some of its members (at the top and one level down):
+ * all that can go at once first, then each alone. A member can go when the
+ * oracle's verdict stays: a valid document stays valid, a broken one still
+ * breaks its rule.
+ */
+function leaner(doc: unknown, rule: string | undefined): unknown[] {
+  const same = (candidate: unknown) => {
+    const validation = validateCpr(candidate);
+    return rule === undefined ? validation.ok : !validation.ok && validation.violations.some((v) => v.requirement === rule);
+  };
+  const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+  if (!isObject(doc)) return [];
+  const without = (value: Record<string, unknown>, path: readonly string[]): Record<string, unknown> => {
+    const [head, ...rest] = path;
+    const { [head!]: inner, ...others } = value;
+    return rest.length === 0 ? others : { ...others, [head!]: without(inner as Record<string, unknown>, rest) };
+  };
+  const paths = Object.entries(doc).flatMap(([k, v]) => [[k], ...(isObject(v) ? Object.keys(v).map((inner) => [k, inner]) : [])]);
+  const removable = paths.filter((path) => same(without(doc, path)));
+  const all = removable.filter((path) => path.length === 1).reduce((d, path) => without(d, path), doc);
+  const out = [...removable.map((path) => without(doc, path)), ...shorter(doc).filter(same)];
+  return removable.length > 1 && same(all) && !isDeep(all, doc) ? [all, ...out] : out;
+}
+
+/** The document with one of its long strings (over 8 code points, anywhere) cut to half its code points, each in turn. */
+function shorter(value: unknown): unknown[] {
+  if (typeof value === 'string') {
+    const points = [...value];
+    return points.length > 8 ? [points.slice(0, Math.ceil(points.length / 2)).join('')] : [];
+  }
+  if (Array.isArray(value)) return value.flatMap((item, i) => shorter(item).map((cut) => value.map((v, j) => (j === i ? cut : v))));
+  if (typeof value === 'object' && value !== null) {
+    return Object.entries(value).flatMap(([k, v]) => shorter(v).map((cut) => ({ ...value, [k]: cut })));
+  }
+  return [];
 }
 
 function isDeep(a: unknown, b: unknown): boolean {
