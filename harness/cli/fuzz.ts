@@ -115,7 +115,8 @@ refuses (FUZZ_SHARDS_MISSING, exit 2, nothing written) until every shard
 reported. Exit 0 nothing found, 1 findings.
 
 Progress goes to stderr; the last line of output is the throughput, "N ops/s"
-(HTTP operations per second). Replay a finding with:
+(HTTP operations per second; for a paying application, calls to it). Replay a
+finding with:
   cpr-conformance replay DIR/crash-<seed>.json      (or the .yaml; or
   cpr-conformance run --scenario DIR/regression-<seed>.yaml)
 
@@ -188,7 +189,7 @@ export async function fuzz(argv: string[]): Promise<number> {
     const progress = createProgressDisplay();
     const reproduce = ['cpr-conformance fuzz', ...(role === 'operator' ? [] : [`--role ${role}`]), `--seed ${seed}`, ...(role === 'operator' ? [`--lanes ${lanes}`] : []), ...targetArgs(values), budget.kind === 'runs' ? `--runs ${budget.runs}` : `--time ${budget.ms / 1000}`].join(' ');
     const result = await opened.run({ seed, budget, lanes, outDir, targetName: opened.name, reproduce, ...(reduceAttempts !== undefined ? { reduceAttempts } : {}), onProgress: (p) => progress.update(p) }).finally(() => progress.end());
-    terminal.line(`${result.runs} model runs (${result.shrinks} more while shrinking, ${result.reductions} while reducing), ${result.ops} HTTP operations in ${(result.elapsedMs / 1000).toFixed(1)} s`);
+    terminal.line(`${result.runs} model runs (${result.shrinks} more while shrinking, ${result.reductions} while reducing), ${result.ops} ${role === 'paying-app' ? 'calls to the application' : 'HTTP operations'} in ${(result.elapsedMs / 1000).toFixed(1)} s`);
     if (shard !== undefined) {
       const record = writeShardRecord(outDir, { shard: shard.text, campaignSeed, lanes, budget: campaignBudget, target: opened.name, role }, result);
       terminal.line(`shard record: ${shown(record)} (join the shards with: cpr-conformance fuzz merge DIR...)`);

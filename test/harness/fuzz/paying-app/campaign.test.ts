@@ -91,11 +91,17 @@ describe('the paying-app fuzzer', () => {
 });
 
 describe('cpr-conformance fuzz --role paying-app', () => {
-  it("fuzzes the embedded reference's paying application", async () => {
-    const run = await captured(() => fuzz(['--role', 'paying-app', '--runs', '5', '--seed', '4', '--out', join(dir, 'cli')]));
-    expect(run.stderr).not.toMatch(/cpr-conformance: error/);
-    expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/fuzz --role paying-app .* seed 4, budget 5 model runs/);
-    expect(run.stdout).toMatch(/nothing found: every result matched the model/);
+  it("fuzzes the embedded reference's paying application, in shards that merge", async () => {
+    const shards = [join(dir, 'cli-1'), join(dir, 'cli-2')];
+    for (const [i, out] of shards.entries()) {
+      const run = await captured(() => fuzz(['--role', 'paying-app', '--runs', '6', '--seed', '4', '--shard', `${i + 1}/2`, '--out', out]));
+      expect(run.stderr).not.toMatch(/cpr-conformance: error/);
+      expect(run.code).toBe(0);
+      expect(run.stdout).toMatch(/fuzz --role paying-app .* budget 3 model runs/);
+      expect(run.stdout).toMatch(/nothing found: every result matched the model/);
+    }
+    const merged = await captured(() => fuzz(['merge', ...shards, '--out', join(dir, 'merged')]));
+    expect(merged.code).toBe(0);
+    expect(merged.stdout).toMatch(/2 shard\(s\) of the paying-app campaign seed 4/);
   });
 });
