@@ -1,13 +1,18 @@
 import { availableParallelism } from 'node:os';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 // CPR_SELF_ALLURE=DIR: the project's own tests also write Allure results there
 // (a conformance run writes its own allure-results/ from report.json).
 const selfAllure = process.env['CPR_SELF_ALLURE'];
+// CPR_MUTATION_CHECK=1: also the check of the mutation-testing setup (a real Stryker run
+// over a few lines: minutes on a loaded machine), which .ci/run runs after npm test.
+const mutationCheck = process.env['CPR_MUTATION_CHECK'] === '1';
 
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // The conformance run as mutation testing's test (vitest.mutation.config.ts): Stryker runs it, npm test does not.
+    exclude: [...configDefaults.exclude, 'test/mutation/*.mutation.test.ts', ...(mutationCheck ? [] : ['test/mutation/stryker.test.ts'])],
     // Vitest's default is one worker fewer than the cores: one worker on a
     // 2-core machine. Most test files wait on loopback servers and child
     // processes rather than compute, so two workers even there.
