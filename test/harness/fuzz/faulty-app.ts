@@ -25,7 +25,9 @@ export type AppFault =
   /** A byte order mark before direct JSON is dropped (a text reader's convenience), so the document is read. */
   | 'bom-stripped'
   /** The Payment's intent.reference is the memo trimmed of white space. */
-  | 'reference-trimmed';
+  | 'reference-trimmed'
+  /** The retrieved body is parsed with the HTTP client's own `json()` (WHATWG text decoding drops a BOM; the last of two equal members wins), then read as a value. */
+  | 'retrieval-client-json';
 
 export const APP_FAULTS: readonly AppFault[] = [
   'redirect-followed',
@@ -37,6 +39,7 @@ export const APP_FAULTS: readonly AppFault[] = [
   'plaintext-endpoint-retrieved',
   'bom-stripped',
   'reference-trimmed',
+  'retrieval-client-json',
 ];
 
 const LIMIT = 65_536;
@@ -62,6 +65,13 @@ export function faultyApp(inner: PayingAppRole, fault: AppFault, ca: string): Pa
       const type = response.headers['content-type'];
       const json = fault === 'media-type-exact' ? type === 'application/json' : typeof type === 'string' && /^application\/json\s*(;.*)?$/i.test(type);
       if (!json) return failed('the response is not application/json');
+      if (fault === 'retrieval-client-json') {
+        try {
+          return await inner.read({ kind: 'object', value: JSON.parse(new TextDecoder().decode(bytes)) });
+        } catch {
+          return failed('the response is not JSON');
+        }
+      }
       const text = bytes.toString('utf8');
       if (text.charCodeAt(0) === 0xfeff) return failed('the response is not I-JSON');
       return inner.read({ kind: 'json', text });
@@ -93,6 +103,7 @@ export function faultyApp(inner: PayingAppRole, fault: AppFault, ca: string): Pa
       case 'redirect-followed':
       case 'media-type-exact':
       case 'length-from-header':
+      case 'retrieval-client-json':
         return retrieve(retrievalUrl(parsed.endpoint, parsed.token));
       case 'base-path-dropped':
         return retrieve(new URL(`/cpr/${parsed.token}`, parsed.endpoint).href);

@@ -26,7 +26,9 @@ export type PayeeFault =
   /** Fulfilment judged against the token's expiry instead of the request's: refused REQUEST_EXPIRED once the token expired. */
   | 'fulfil-on-token-window'
   /** Refusals of /cpr sent without Cache-Control (only the 200 route sets it). */
-  | 'refusal-cacheable';
+  | 'refusal-cacheable'
+  /** Fulfilment checks, then records, with a store round trip between: concurrent fulfilments of one request all succeed. */
+  | 'fulfil-check-then-act';
 
 export const PAYEE_FAULTS: readonly PayeeFault[] = [
   'token-prefix-lookup',
@@ -38,6 +40,7 @@ export const PAYEE_FAULTS: readonly PayeeFault[] = [
   'refusal-burns-token',
   'fulfil-on-token-window',
   'refusal-cacheable',
+  'fulfil-check-then-act',
 ];
 
 interface Issued {
@@ -103,6 +106,7 @@ export function faultyPayee(inner: HttpRole, fault: PayeeFault): HttpRole {
         return { ...answer, headers };
       }
       case 'fulfil-on-token-window':
+      case 'fulfil-check-then-act':
         return retrieve(token, request);
     }
   }
@@ -117,6 +121,19 @@ export function faultyPayee(inner: HttpRole, fault: PayeeFault): HttpRole {
     const changed = { ...created, deep_link: created.deep_link.replace(created.token, alias) };
     const { 'content-length': _length, ...headers } = answer.headers;
     return { ...answer, headers, body: new TextEncoder().encode(JSON.stringify(changed)) };
+  }
+
+  /** fulfil-check-then-act: the answer of a fulfilment of each request in flight. */
+  const inFlight = new Map<string, Promise<WireResponse>>();
+  async function onRacingFulfil(request: WireRequest, requestId: string): Promise<WireResponse> {
+    const first = inFlight.get(requestId);
+    if (first) {
+      const answer = await first;
+      return answer.status === 200 ? answer : inner.send(request);
+    }
+    const answer = inner.send(request).finally(() => inFlight.delete(requestId));
+    inFlight.set(requestId, answer);
+    return answer;
   }
 
   async function onFulfil(request: WireRequest, requestId: string): Promise<WireResponse> {
@@ -138,6 +155,7 @@ export function faultyPayee(inner: HttpRole, fault: PayeeFault): HttpRole {
       if (path === '/_control/payee/requests' && request.method === 'POST') return onCreate(request);
       const fulfil = /^\/_control\/payee\/requests\/([^/]+)\/fulfil$/.exec(path);
       if (fulfil && request.method === 'POST' && fault === 'fulfil-on-token-window') return onFulfil(request, decodeURIComponent(fulfil[1]!));
+      if (fulfil && request.method === 'POST' && fault === 'fulfil-check-then-act') return onRacingFulfil(request, decodeURIComponent(fulfil[1]!));
       return inner.send(request);
     },
     close: () => inner.close(),

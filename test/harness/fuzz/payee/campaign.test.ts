@@ -51,6 +51,7 @@ describe('the payee fuzzer', () => {
     ['refusal-burns-token', 3, 'TOK-ONCE-1'],
     ['fulfil-on-token-window', 1, 'PRF-CTL-1'],
     ['refusal-cacheable', 1, 'PRF-TOK-1'],
+    ['fulfil-check-then-act', 1, 'DRV-SINGLE-1'],
   ])('finds the fault %s (seed %i) by %s', async (fault, seed, requirement) => {
     const result = await runPayeeCampaign({ payee: faultyPayee(target.payee!, fault), capabilities: target.capabilities.payee, seed, budget: { kind: 'runs', runs: RUNS }, shrinkMs: 8000, reduceAttempts: 30, outDir: join(dir, fault), targetName: fault });
     expect(result.failure, `${fault} not found in ${RUNS} runs`).toBeDefined();

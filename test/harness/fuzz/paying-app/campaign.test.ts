@@ -56,6 +56,7 @@ describe('the paying-app fuzzer', () => {
     ['plaintext-endpoint-retrieved', 2, 40, 'PRF-APP-1'],
     ['bom-stripped', 2, 40, 'PRF-JSON-1'],
     ['reference-trimmed', 1, 120, 'DRV-INTENT-1'],
+    ['retrieval-client-json', 1, 40, 'PRF-APP-1'],
   ])('finds the fault %s (seed %i, %i runs) by %s', async (fault, seed, runs, requirement) => {
     const result = await runAppCampaign({ app: faultyApp(target.payingApp!, fault, stub.ca), stub, seed, budget: { kind: 'runs', runs }, shrinkMs: 4000, reduceAttempts: 20, outDir: join(dir, fault), targetName: fault });
     expect(result.failure, `${fault} not found in ${runs} runs`).toBeDefined();
