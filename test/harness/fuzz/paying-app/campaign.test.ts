@@ -5,9 +5,10 @@
 // written as a crash file and a regression scenario (served by the harness's
 // retrieval stub) that fail against the faulty application and pass against
 // the reference; and the command line's --role paying-app.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fuzz } from '../../../../harness/cli/fuzz.ts';
 import { replay } from '../../../../harness/cli/replay.ts';
@@ -104,5 +105,21 @@ describe('cpr-conformance fuzz --role paying-app', () => {
     const merged = await captured(() => fuzz(['merge', ...shards, '--out', join(dir, 'merged')]));
     expect(merged.code).toBe(0);
     expect(merged.stdout).toMatch(/2 shard\(s\) of the paying-app campaign seed 4/);
+  });
+
+  it('fuzzes the paying application of a target file, which is told to trust the retrieval stub', async () => {
+    const file = join(dir, 'app-target.yaml');
+    writeFileSync(file, `paying_app: { adapter: module, module: ${fileURLToPath(new URL('../../../../reference/adapter.ts', import.meta.url))} }\n`);
+    const run = await captured(() => fuzz(['--role', 'paying-app', '--target', file, '--runs', '8', '--seed', '3', '--out', join(dir, 'file')]));
+    expect(run.stderr).not.toMatch(/cpr-conformance: error/);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/against app-target\.yaml: seed 3, budget 8 model runs/);
+    expect(run.stdout).toMatch(/nothing found: every result matched the model/);
+  });
+
+  it('refuses a target without a paying application, naming what is missing', async () => {
+    const file = join(dir, 'payee-only.yaml');
+    writeFileSync(file, `payee: { adapter: module, module: ${fileURLToPath(new URL('../../../../reference/adapter.ts', import.meta.url))} }\n`);
+    await expect(fuzz(['--role', 'paying-app', '--target', file, '--runs', '1', '--out', join(dir, 'none')])).rejects.toMatchObject({ code: 'CONFIG_INVALID', message: expect.stringMatching(/has no paying application/) });
   });
 });
