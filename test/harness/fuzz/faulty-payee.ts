@@ -52,6 +52,14 @@ interface Issued {
   readonly alias?: string;
 }
 
+const decoded = (segment: string): string => {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+};
+
 const text = (body: Uint8Array | string | undefined) => (typeof body === 'string' ? body : new TextDecoder().decode(body ?? new Uint8Array()));
 
 /** `inner` (the reference payee's role) with `fault` switched on. */
@@ -66,7 +74,8 @@ export function faultyPayee(inner: HttpRole, fault: PayeeFault): HttpRole {
   const retrieve = (token: string, request: WireRequest) => inner.send({ ...request, path: `/cpr/${token}` });
 
   async function onRetrieve(request: WireRequest, token: string): Promise<WireResponse> {
-    const exact = issued.find((i) => i.token === token);
+    // The path decoded, as the reference decodes it: a percent-encoded spelling names the same token.
+    const exact = issued.find((i) => i.token === decoded(token));
     switch (fault) {
       case 'token-prefix-lookup': {
         const found = token.length >= 8 && !exact ? issued.find((i) => i.token.startsWith(token)) : undefined;
@@ -86,7 +95,7 @@ export function faultyPayee(inner: HttpRole, fault: PayeeFault): HttpRole {
         return retrieve(token, request);
       }
       case 'token-expiry-instant-served': {
-        const answer = await retrieve(token, request);
+        const answer = await retrieve(exact?.token ?? token, request);
         if (exact && answer.status === 410 && JSON.parse(text(answer.body)).code === 'TOKEN_EXPIRED' && (await now()) === exact.tokenExpiresAt && !(exact as { served?: true }).served) {
           (exact as { served?: true }).served = true;
           return ok(exact.cpr);
