@@ -80,7 +80,7 @@ export async function openPayingApp(choice: TargetChoice, terminal: Terminal, op
   const { payingApp, stub } = resolved.target;
   if (!payingApp || !stub) {
     await resolved.close();
-    throw new HarnessError('CONFIG_INVALID', `${resolved.config.name} has no paying application`, 'the paying-app fuzzer drives a paying application: give a target file with a payingApp role');
+    throw new HarnessError('CONFIG_INVALID', `${resolved.config.name} has no paying application`, 'the paying-app fuzzer drives a paying application: give a target file with a paying_app role');
   }
   return { name: resolved.description.name, app: payingApp, stub, target: resolved.target, close: resolved.close };
 }

@@ -49,7 +49,7 @@ with a CA the application is told to trust) with redirects, other media types,
 error statuses, chunked, slow and cut-off bodies; Payments derived around the
 expiry. The profile's own validator is the oracle; the stub records every
 request (plaintext, elsewhere, twice is a finding). The target needs a
-payingApp role (a target file; the embedded reference's by default).
+paying_app role (a target file; the embedded reference's by default).
 
 For the Operator the target needs the test-control capabilities provision,
 clock, balance and cancel (PROFILE.md §12). The campaign holds its lease when

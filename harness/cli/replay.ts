@@ -30,9 +30,10 @@ file names the role it came from):
 Target:
   --target FILE|URL     a target file, or the operator's or payee's base URL
                         (default: the embedded reference implementation); a
-                        paying application's finding needs a target file with
-                        a payingApp role (the harness starts its retrieval
-                        stub and has the application trust it)
+                        paying application's finding is replayed against the
+                        paying_app role of a target file or of the embedded
+                        reference (the harness starts its retrieval stub and
+                        has the application trust it)
   --ca FILE             with --target URL: the CA certificate to trust
   --insecure            with --target URL: skip TLS verification
   --request-timeout MS  deadline of each request to the target (default 10000)
