@@ -3,6 +3,7 @@
 // through single-use retrieval tokens, and records fulfilment.
 import { encodeB64url, formatTimestamp, newUuid } from '../../profile/index.ts';
 import { buildInlineUri, buildQrUri, endpointProblem, MAX_INLINE_URI_BYTES, retrievalUrl, validateCpr, type Cpr } from '../../profile/cpr/index.ts';
+import type { CreatedRequest as ControlCreatedRequest, PayeeConfig } from '../../profile/control.ts';
 import type { Clock } from '../clock.ts';
 import type { Handler } from '../http/types.ts';
 import { NO_FAULTS, type Faults, type MutantName } from '../mutants.ts';
@@ -28,27 +29,10 @@ export interface PayeeOptions {
 }
 
 /** PROFILE.md §12 `GET /_control/payee/config`. */
-export interface PayeeConfig {
-  readonly base_url: string;
-  readonly token_lifetime_seconds: number;
-  readonly request_validity_seconds: number;
-  readonly plaintext_base_url?: string;
-}
+export type { PayeeConfig } from '../../profile/control.ts';
 
 /** PROFILE.md §12 `POST /_control/payee/requests` response. */
-export interface CreatedRequest {
-  readonly request_id: string;
-  readonly cpr: Cpr;
-  readonly token: string;
-  readonly token_expires_at: string;
-  readonly qr_uri: string;
-  /** Spec §4.4: the same URI format as the QR code (the same URI, one token). */
-  readonly deep_link: string;
-  /** Absent when the request is too large for a 2 048-byte inline URI (PROFILE.md §8.1). */
-  readonly inline_uri?: string;
-  /** Standard base64 of the PNG. */
-  readonly qr_png: string;
-}
+export type CreatedRequest = ControlCreatedRequest<Cpr>;
 
 export interface Payee {
   readonly config: PayeeConfig;
