@@ -22,7 +22,7 @@ export function roleOption(value: unknown): FuzzRole {
 }
 
 /** What every role's campaign is given. */
-export interface CampaignCall {
+interface CampaignCall {
   readonly seed: number;
   readonly budget: Budget;
   /** The operator's worlds per model run; 1 for the other roles. */
@@ -34,7 +34,7 @@ export interface CampaignCall {
   readonly onProgress?: (progress: CampaignProgress) => void;
 }
 
-export interface OpenedCampaign {
+interface OpenedCampaign {
   readonly name: string;
   run(call: CampaignCall): Promise<CampaignResult>;
   close(): Promise<void>;

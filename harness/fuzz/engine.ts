@@ -72,7 +72,7 @@ export interface CampaignRole<I, F extends Failing> {
   ops(): number;
 }
 
-export interface EngineOptions {
+interface EngineOptions {
   readonly seed: number;
   readonly budget: Budget;
   /** Bound of the shrinking phase; default: half the time budget, at least 10 s and at most 120 s (30 s with a run budget). */

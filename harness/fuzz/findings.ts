@@ -33,10 +33,10 @@ export interface FoundFailure {
 }
 
 /** The role's own members of the crash file: its setup, commands and exchanges, and anything else it keeps (the Operator's policy). */
-export type CrashContent = Pick<CrashEnvelope, 'setup' | 'commands' | 'exchanges'> & Partial<Pick<CrashEnvelope, 'role'>> & Record<string, unknown>;
+type CrashContent = Pick<CrashEnvelope, 'setup' | 'commands' | 'exchanges'> & Partial<Pick<CrashEnvelope, 'role'>> & Record<string, unknown>;
 
 /** Where and for what a campaign writes its findings (every role's campaign options have these). */
-export interface FindingPlace {
+interface FindingPlace {
   readonly outDir: string;
   readonly seed: number;
   readonly targetName: string;
@@ -45,7 +45,7 @@ export interface FindingPlace {
 }
 
 /** A role's part in writing its finding. */
-export interface FindingWriter {
+interface FindingWriter {
   /** The command line that reproduces the campaign when the options give none. */
   readonly reproduce: string;
   readonly commands: readonly string[];

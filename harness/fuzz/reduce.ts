@@ -92,7 +92,7 @@ export function reduceFinding(run: RunWorld, found: FailingRun, maxAttempts: num
 }
 
 /** What the reduction needs of a role: a run from fresh state, simpler forms of a command, and setups with something left out. */
-export interface SequenceReducer<S, C, F extends Failing & { readonly setup: S; readonly commands: readonly C[] }> {
+interface SequenceReducer<S, C, F extends Failing & { readonly setup: S; readonly commands: readonly C[] }> {
   /** One run from fresh state; `failing` holds what ran (its setup and commands). */
   run(setup: S, commands: readonly C[]): Promise<RunRecord<F>>;
   /** Simpler forms of one command, the simplest first. */

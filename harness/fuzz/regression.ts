@@ -69,7 +69,7 @@ export interface FindingStory {
 }
 
 /** What a regression scenario is made of, whatever role's fuzzer wrote it. */
-export interface RegressionFrame extends FindingStory {
+interface RegressionFrame extends FindingStory {
   readonly role: Role;
   /** Every requirement the steps' checks name, the finding's first. */
   readonly requirements: readonly string[];

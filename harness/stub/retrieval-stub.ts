@@ -36,7 +36,7 @@ export interface Exhibit {
 }
 
 /** Where an exhibit is served. */
-export interface Placement {
+interface Placement {
   /** The base URL's path, as written in a URL (percent-encodings allowed), '' or starting with '/'. */
   readonly basePath: string;
   /** How the endpoint names the stub's host. */
@@ -66,7 +66,7 @@ export interface Seen {
   readonly where: 'retrieval' | 'redirect-target' | 'elsewhere';
 }
 
-export const MAX_CHUNK_DELAY_MS = 250;
+const MAX_CHUNK_DELAY_MS = 250;
 const CHUNKS = 4;
 
 interface Entry {

@@ -43,7 +43,7 @@ export interface Endpoint {
 export type Document = { readonly valid: unknown } | { readonly broken: unknown; readonly rule: string };
 
 /** When the document expires: as generated (years ahead), or moved back before the application's clock. */
-export type Dating = 'as-generated' | 'expired';
+type Dating = 'as-generated' | 'expired';
 
 /** The DerivationContext (spec §2.6) a derive is given, but for `now`, which the command sets near expires_at. */
 export interface DeriveContext {
