@@ -47,6 +47,12 @@ export function crashJson(crash: CrashFile): string {
 
 const BALANCES: readonly BalanceChoice[] = ['twice-max', 'max', 'small'];
 
+function isBalanceChoice(value: unknown): value is BalanceChoice {
+  if (BALANCES.includes(value as BalanceChoice)) return true;
+  const digits = (value as { digits?: unknown } | null)?.digits;
+  return typeof value === 'object' && value !== null && Number.isInteger(digits) && (digits as number) >= 1 && (digits as number) <= 78;
+}
+
 /** Reads a crash file; a file that is not one is a CONFIG_INVALID harness error. */
 export function readCrashFile(file: string): CrashFile {
   let data: unknown;
@@ -61,7 +67,9 @@ export function readCrashFile(file: string): CrashFile {
   if (!crash || typeof crash !== 'object') throw bad(`"format" must be ${CRASH_FORMAT}`);
   if ((crash.format as string) === 'cpr-conformance-fuzz-crash/1') throw bad(`it is format 1, written before findings had a cause; run the campaign again (its seed is in the file), or replay regression-${String(crash.seed)}.yaml beside it`);
   if (crash.format !== CRASH_FORMAT) throw bad(`"format" must be ${CRASH_FORMAT}`);
-  if (!crash.setup || !BALANCES.includes(crash.setup.balance)) throw bad('"setup.balance" is missing or unknown');
+  if (!crash.setup || !isBalanceChoice(crash.setup.balance)) throw bad('"setup.balance" is missing or unknown');
+  if (crash.setup.asset !== undefined && !(Number.isInteger(crash.setup.asset) && crash.setup.asset >= 0)) throw bad('"setup.asset" is the index of a policy asset');
+  if (crash.setup.observe !== undefined && crash.setup.observe !== 'none') throw bad('"setup.observe" is "none" when present');
   if (crash.setup.without !== undefined && (!Array.isArray(crash.setup.without) || !crash.setup.without.every((a) => OPTIONAL_ACCOUNTS.includes(a)))) throw bad(`"setup.without" lists accounts among ${OPTIONAL_ACCOUNTS.join(', ')}`);
   const cause = crash.failure?.cause;
   if (!cause || typeof cause !== 'object' || !(['requirement', 'kind', 'what', 'difference'] as const).every((k) => typeof cause[k] === 'string')) throw bad('"failure.cause" must give requirement, kind, what and difference');
