@@ -53,6 +53,16 @@ export const ERRORS = {
     summary: 'the target gave no answer at all (refused, reset, timed out, TLS), or stopped answering: never a conformance result',
     hint: 'is it running, and is base_url in the target file (or --target) right? --request-timeout and --unreachable-after bound the wait',
   },
+  HARNESS_TARGET_BUSY: {
+    scopes: ['command', 'test', 'run'],
+    summary: "another client holds the target's test-control lease (PROFILE.md §12): the run did not start, so nothing of it is a conformance result",
+    hint: 'wait for the lease with --lease-wait SECONDS, run one after another, or give each run and fuzzing campaign a target instance of its own (README "In CI")',
+  },
+  HARNESS_CLOCK_MOVED: {
+    scopes: ['command', 'test'],
+    summary: "the target's clock moved in a way the harness did not move it (another client of its test control, PROFILE.md §12): the tests it touched are errors, their failed checks recorded but charged nothing; a fuzzing campaign ends without a finding",
+    hint: 'give each run and fuzzing campaign a target instance of its own, or run them one after another; a target that offers the test-control lease lets the harness hold it (README "In CI")',
+  },
   HARNESS_DEADLINE_EXCEEDED: { scopes: ['test', 'run'], summary: "the run's time limit passed before the test started, or the test outran its own limit", hint: 'raise --time-limit, or run fewer tests (--only, --shard)' },
   HARNESS_STEP_FAILED: {
     scopes: ['test'],

@@ -1,6 +1,6 @@
 // The suite's version is package.json's; the spec and profile versions it certifies against.
 import { readFileSync } from 'node:fs';
-import { PROFILE_ID } from '../profile/signing.ts';
+import { PROFILE_ID } from '../profile/version.ts';
 
 export const SUITE_VERSION: string = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 export const SPEC_VERSIONS = { cpr: 'CPR-1.0 (1.0.0 Draft)', cpp: 'CPP-001 (1.0.0 Draft)' } as const;

@@ -1,11 +1,12 @@
 // The rolling chain digest, PROFILE.md §3: SHA-256 over fixed-length fields.
 import { createHash } from 'node:crypto';
 import { decodeB64urlFixed, encodeB64url } from './b64url.ts';
-import { PROFILE_ID } from './signing.ts';
 import { uuidBytes } from './uuid.ts';
+import { TAG_NAMESPACE } from './version.ts';
 
-const GENESIS_TAG = Buffer.from(`${PROFILE_ID}/chain-genesis\n`, 'ascii');
-const RENEWAL_TAG = Buffer.from(`${PROFILE_ID}/chain-renewal\n`, 'ascii');
+// Names, not versions: they stay CPP-PROFILE-1.0 whatever the identifier (PROFILE.md §13).
+const GENESIS_TAG = Buffer.from(`${TAG_NAMESPACE}/chain-genesis\n`, 'ascii');
+const RENEWAL_TAG = Buffer.from(`${TAG_NAMESPACE}/chain-renewal\n`, 'ascii');
 
 /** D0 = SHA-256(tag || 0x0A || uuid16(pack_id) || x(initial_bearer_pk)). */
 export function genesisDigest(packId: string, initialBearerKey: Uint8Array): Uint8Array {

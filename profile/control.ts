@@ -4,8 +4,15 @@
 // is checked against them by a test) say the same.
 
 /** The capabilities a target may list at `GET /_control/capabilities`. */
-export const CAPABILITIES = ['provision', 'clock', 'cancel', 'balance', 'fulfil'] as const;
+export const CAPABILITIES = ['provision', 'clock', 'cancel', 'balance', 'fulfil', 'lease'] as const;
 export type Capability = (typeof CAPABILITIES)[number];
+
+/**
+ * The lease (PROFILE.md §12): the header that carries its lease_id on test-control
+ * requests (lower case, as HTTP/1.1 servers hand header names over), the bounds
+ * of its TTL and of the holder's name.
+ */
+export const LEASE = { header: 'control-lease', ttlSeconds: { min: 1, max: 3600 }, holderMaxLength: 200 } as const;
 
 /** The identity levels a redeemer is provisioned at (`identity_level`, and the policy's `required_identity_level`, PROFILE.md §4.8). */
 export const IDENTITY_LEVELS = { min: 0, max: 3 } as const;

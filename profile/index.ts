@@ -1,4 +1,4 @@
-// The wire profile CPP-PROFILE-1.0 as code: encodings, keys, signatures, chain
+// The wire profile (PROFILE.md; its identifier in version.ts) as code: encodings, keys, signatures, chain
 // digest, caller authentication and problem codes (PROFILE.md).
 export * from './amount.ts';
 export * from './b64url.ts';
@@ -12,3 +12,4 @@ export * from './problems.ts';
 export * from './signing.ts';
 export * from './time.ts';
 export * from './uuid.ts';
+export * from './version.ts';

@@ -2,15 +2,15 @@
 import { decodeB64urlFixed, encodeB64url } from './b64url.ts';
 import { signBytes, verifyStrict } from './ed25519.ts';
 import { canonicalJson } from './jcs.ts';
+import { TAG_NAMESPACE } from './version.ts';
 
-export const PROFILE_ID = 'CPP-PROFILE-1.0';
-
+/** Named under TAG_NAMESPACE, which never follows the profile identifier (PROFILE.md §13). */
 export const SIGNING_TAGS = {
-  'lock-request': `${PROFILE_ID}/lock-request`,
-  'cash-pack': `${PROFILE_ID}/cash-pack`,
-  'renewal-entry': `${PROFILE_ID}/renewal-entry`,
-  'redemption-request': `${PROFILE_ID}/redemption-request`,
-  'redemption-confirmation': `${PROFILE_ID}/redemption-confirmation`,
+  'lock-request': `${TAG_NAMESPACE}/lock-request`,
+  'cash-pack': `${TAG_NAMESPACE}/cash-pack`,
+  'renewal-entry': `${TAG_NAMESPACE}/renewal-entry`,
+  'redemption-request': `${TAG_NAMESPACE}/redemption-request`,
+  'redemption-confirmation': `${TAG_NAMESPACE}/redemption-confirmation`,
 } as const;
 
 export type MessageType = keyof typeof SIGNING_TAGS;

@@ -8,7 +8,8 @@
 // world: one Clock (PROFILE.md §12), one payee, one operator. The world is
 // dropped when its last role is closed. `settings.mutant` switches one fault on
 // (reference/mutants.ts) in every role created with it; roles with different
-// mutants never share a world.
+// mutants never share a world. `settings.lease: false` leaves the test-control
+// lease out (PROFILE.md §12): any client may then move the shared clock.
 import { Agent, request } from 'undici';
 import { parseTimestamp, problem, PROBLEM_CONTENT_TYPE } from '../profile/index.ts';
 import { Clock } from './clock.ts';
@@ -111,7 +112,7 @@ function handlerFor(world: World, role: 'payee' | 'operator', settings: Readonly
   const router = createRouter({
     payee: role === 'payee' ? world.payee.handler : elsewhere,
     operator: role === 'operator' ? world.operator.serve : elsewhere,
-    control: createControlHandler(world.clock),
+    control: createControlHandler(world.clock, { lease: settings['lease'] !== false }),
     controlEnabled: settings['control'] !== false,
     ...(typeof token === 'string' ? { controlToken: token } : {}),
   });

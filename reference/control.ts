@@ -1,8 +1,9 @@
 // The test-control routes that belong to no single role (PROFILE.md §12):
-// capability discovery and the one shared clock.
-import { PROFILE_ID, formatTimestamp, parseTimestamp } from '../profile/index.ts';
-import { CAPABILITIES } from '../profile/control.ts';
-import type { Clock } from './clock.ts';
+// capability discovery, the one shared clock, and the lease that lets one
+// client at a time move it.
+import { PROBLEM_CONTENT_TYPE, PROFILE_ID, formatTimestamp, parseTimestamp, problem } from '../profile/index.ts';
+import { CAPABILITIES, LEASE } from '../profile/control.ts';
+import type { Clock, LeaseView } from './clock.ts';
 import { json, problemResponse, readJsonBody } from './http/respond.ts';
 import type { Handler, RefRequest, RefResponse } from './http/types.ts';
 
@@ -11,17 +12,30 @@ export function clockView(clock: Clock): { now: string; frozen: boolean } {
   return { now: formatTimestamp(state.now), frozen: state.frozen };
 }
 
-export function createControlHandler(clock: Clock): Handler {
+interface ControlOptions {
+  /** Offer the lease capability (default true); without it any client may move the clock at any time. */
+  readonly lease?: boolean;
+}
+
+const LEASE_PATH = '/_control/lease';
+
+export function createControlHandler(clock: Clock, options: ControlOptions = {}): Handler {
+  const leased = options.lease !== false;
+  const capabilities = leased ? CAPABILITIES : CAPABILITIES.filter((c) => c !== 'lease');
   return (request: RefRequest): RefResponse => {
     if (request.path === '/_control/capabilities') {
       if (request.method !== 'GET') return problemResponse('METHOD_NOT_ALLOWED', 'use GET', { allow: 'GET' });
-      return json(200, { profile: PROFILE_ID, capabilities: CAPABILITIES });
+      return json(200, { profile: PROFILE_ID, capabilities });
     }
     if (request.path === '/_control/clock') {
       if (request.method === 'GET') return json(200, clockView(clock));
-      if (request.method === 'POST') return changeClock(clock, request);
-      return problemResponse('METHOD_NOT_ALLOWED', 'use GET or POST', { allow: 'GET, POST' });
+      if (request.method !== 'POST') return problemResponse('METHOD_NOT_ALLOWED', 'use GET or POST', { allow: 'GET, POST' });
+      // The clock is the state every client shares: while a lease is held, only its holder moves it.
+      const header = request.headers[LEASE.header];
+      if (leased && !clock.lease.admits(typeof header === 'string' ? header : undefined)) return busy(clock.lease.current()!, 'the clock is leased to another client');
+      return changeClock(clock, request);
     }
+    if (leased && (request.path === LEASE_PATH || request.path.startsWith(`${LEASE_PATH}/`))) return leaseRoute(clock, request);
     return problemResponse('NOT_FOUND', `no control route ${request.path}`);
   };
 }
@@ -48,4 +62,71 @@ function changeClock(clock: Clock, request: RefRequest): RefResponse {
   if (at !== undefined) clock.set(at);
   if (advance !== undefined) clock.advance(advance as number);
   return json(200, clockView(clock));
+}
+
+/**
+ * GET /_control/lease                      who holds it, if anyone
+ * POST /_control/lease {holder, ttl_seconds}  acquire: 201, or 409 CONTROL_BUSY
+ * POST /_control/lease/{id} {ttl_seconds}     renew from now: 200
+ * DELETE /_control/lease/{id}                 release: 204
+ */
+function leaseRoute(clock: Clock, request: RefRequest): RefResponse {
+  const lease = clock.lease;
+  if (request.path === LEASE_PATH) {
+    if (request.method === 'GET') {
+      const held = lease.current();
+      return json(200, held ? { held: true, holder: held.holder, expires_at: formatTimestamp(held.expiresAt) } : { held: false });
+    }
+    if (request.method !== 'POST') return problemResponse('METHOD_NOT_ALLOWED', 'use GET or POST', { allow: 'GET, POST' });
+    const input = leaseInput(request, true);
+    if (!input.ok) return input.response;
+    const granted = lease.acquire(input.holder!, input.ttlSeconds);
+    return granted.ok ? json(201, leaseBody(granted.lease)) : busy(granted.held!, 'another client holds the lease');
+  }
+  const id = request.path.slice(LEASE_PATH.length + 1);
+  if (request.method === 'DELETE') return lease.release(id) ? { status: 204 } : gone(lease.current());
+  if (request.method !== 'POST') return problemResponse('METHOD_NOT_ALLOWED', 'use POST to renew, DELETE to release', { allow: 'POST, DELETE' });
+  const input = leaseInput(request, false);
+  if (!input.ok) return input.response;
+  const renewed = lease.renew(id, input.ttlSeconds);
+  return renewed.ok ? json(200, leaseBody(renewed.lease)) : gone(renewed.held);
+}
+
+function leaseBody(lease: LeaseView) {
+  return { lease_id: lease.id, holder: lease.holder, expires_at: formatTimestamp(lease.expiresAt) };
+}
+
+/** 409 CONTROL_BUSY, naming the holder and when its lease ends (RFC 9457 extension members). */
+function busy(held: LeaseView, detail: string): RefResponse {
+  return {
+    status: 409,
+    headers: { 'content-type': PROBLEM_CONTENT_TYPE },
+    body: { ...problem('CONTROL_BUSY', `${detail} until ${formatTimestamp(held.expiresAt)}`), holder: held.holder, expires_at: formatTimestamp(held.expiresAt) },
+  };
+}
+
+/** A lease id that is not the one in force: it expired or was released (404), and another may hold one now (409). */
+function gone(held: LeaseView | undefined): RefResponse {
+  return held ? busy(held, 'that lease ended, and another client holds one') : problemResponse('NOT_FOUND', 'no such lease: it expired or was released');
+}
+
+type LeaseInput = { readonly ok: true; readonly holder?: string; readonly ttlSeconds: number } | { readonly ok: false; readonly response: RefResponse };
+
+/** `{ holder, ttl_seconds }` to acquire, `{ ttl_seconds }` to renew. */
+function leaseInput(request: RefRequest, acquiring: boolean): LeaseInput {
+  const body = readJsonBody(request);
+  if (!body.ok) return body;
+  const input = body.value;
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) return malformed(acquiring ? 'the body is { holder, ttl_seconds }' : 'the body is { ttl_seconds }');
+  const { holder, ttl_seconds: ttl, ...rest } = input as Record<string, unknown>;
+  const unknown = Object.keys(rest).concat(!acquiring && holder !== undefined ? ['holder'] : []);
+  if (unknown.length > 0) return malformed(`unknown member(s): ${unknown.join(', ')}`);
+  if (acquiring && !(typeof holder === 'string' && holder.length >= 1 && holder.length <= LEASE.holderMaxLength)) return malformed(`holder is a text of 1 to ${LEASE.holderMaxLength} characters naming who holds the lease`);
+  const { min, max } = LEASE.ttlSeconds;
+  if (!(Number.isSafeInteger(ttl) && (ttl as number) >= min && (ttl as number) <= max)) return malformed(`ttl_seconds is an integer from ${min} to ${max}`);
+  return { ok: true, ...(acquiring ? { holder: holder as string } : {}), ttlSeconds: ttl as number };
+}
+
+function malformed(detail: string): LeaseInput {
+  return { ok: false, response: problemResponse('MALFORMED_REQUEST', detail) };
 }

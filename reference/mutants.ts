@@ -285,6 +285,13 @@ const CATALOGUE = [
     catches: ['CPP-WK-1', 'PRF-WK-1'],
   },
   {
+    name: 'op-policy-older-profile',
+    family: 'cashpack-endpoints',
+    role: 'operator',
+    description: 'an Operator built against the previous profile version names it in its policy document (CPP-PROFILE-1.0 under 1.1): the run says which rules changed since',
+    catches: ['PRF-WK-1'],
+  },
+  {
     name: 'op-policy-document-missing',
     family: 'cashpack-endpoints',
     role: 'operator',

@@ -39,6 +39,8 @@ export interface ReferenceOptions {
   readonly requestValiditySeconds?: number;
   readonly controlEnabled?: boolean;
   readonly controlToken?: string;
+  /** Offer the test-control lease (PROFILE.md §12); default true. Without it any client may move the clock at any time. */
+  readonly lease?: boolean;
   /** Switch one fault on by name (reference/mutants.ts): a deliberately non-conformant reference. Unknown names throw. */
   readonly mutant?: string;
   /**
@@ -107,7 +109,7 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
     createRouter({
       payee: payee.handler,
       operator: operator.serve,
-      control: createControlHandler(clock),
+      control: createControlHandler(clock, { lease: options.lease !== false }),
       controlEnabled: options.controlEnabled ?? true,
       ...(options.controlToken !== undefined ? { controlToken: options.controlToken } : {}),
     }),

@@ -3,6 +3,8 @@
 // shard and merge steps, and the local fan-out (examples/shard-and-merge.sh)
 // really shards a run and a fuzzing campaign against the embedded reference and
 // merges them: every shard's tests exactly once, and no merge from a shard short.
+// Jobs never drive one target instance at once: each has its own, or they take
+// turns (README "In CI").
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,6 +18,7 @@ import { mergeFuzzShards } from '../harness/fuzz/shards.ts';
 import { mergeReports, readReport } from '../harness/report/index.ts';
 import { committedCatalogue } from '../harness/runner/catalogue.ts';
 import { loadRegistry } from '../profile/registry.ts';
+import { startReference, type RunningReference } from '../reference/start.ts';
 import { captured } from './support/captured.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
@@ -66,6 +69,11 @@ describe('the GitHub Actions example', () => {
     expect(existsSync(join(ROOT, '.github/workflows/conformance.yml'))).toBe(false);
   });
 
+  it('lets run and fuzz jobs that share a target take turns through its test-control lease', () => {
+    for (const job of ['run', 'fuzz']) expect(words(job, 'shard')).toEqual(expect.arrayContaining(['--lease-wait', workflow.env['CPR_LEASE_WAIT']!]));
+    expect(Number(workflow.env['CPR_LEASE_WAIT'])).toBeGreaterThan(0);
+  });
+
   it('shards run and fuzz over matrices, uploads every shard, and merges in a job that waits for both', () => {
     expect(workflow.jobs['run']!.strategy!.matrix.shard.length).toBeGreaterThan(1);
     expect(workflow.jobs['fuzz']!.strategy!.matrix.shard.length).toBeGreaterThan(1);
@@ -102,20 +110,23 @@ describe('the GitHub Actions example', () => {
   });
 });
 
+/** Runs the fan-out with `env`; its exit status and everything it printed. */
+async function fanOut(env: Record<string, string>): Promise<{ status: number | null; output: string }> {
+  const child = spawn('bash', [FAN_OUT], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: 'true', CPR: `${process.execPath} ${BIN}`, ...env } });
+  let output = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (output += d));
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (output += d));
+  const status = await new Promise<number | null>((resolve) => child.once('close', resolve));
+  return { status, output };
+}
+
 describe('examples/shard-and-merge.sh with 2 shards against the embedded reference', () => {
   const out = mkdtempSync(join(tmpdir(), 'cpr-fan-out-'));
   const selection = ['--only', 'TOK-GET-001', '--only', 'TOK-ONCE-001', '--only', 'CPP-ISS-001', '--no-properties'];
   let status: number | null;
   let output = '';
   beforeAll(async () => {
-    const child = spawn('bash', [FAN_OUT], {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, CI: 'true', SHARDS: '2', OUT: out, SEED: '11', RUN_ARGS: selection.join(' '), FUZZ_ARGS: '--runs 2 --lanes 1', CPR: `${process.execPath} ${BIN}` },
-    });
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (output += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (output += d));
-    status = await new Promise((resolve) => child.once('close', resolve));
+    ({ status, output } = await fanOut({ SHARDS: '2', OUT: out, SEED: '11', RUN_ARGS: selection.join(' '), FUZZ_ARGS: '--runs 2 --lanes 1' }));
   }, 120_000);
   afterAll(() => rmSync(out, { recursive: true, force: true }));
 
@@ -152,4 +163,34 @@ describe('examples/shard-and-merge.sh with 2 shards against the embedded referen
     expect(partial.errors).toContainEqual({ code: 'REPORT_SHARDS_MISSING', message: 'shard 1/2 missing: the merged results are partial' });
     expect(() => mergeFuzzShards([join(out, 'fuzz-1')])).toThrow(/shard 2\/2 of campaign seed 11 is missing/);
   });
+});
+
+describe('examples/shard-and-merge.sh against one shared target instance', () => {
+  const out = mkdtempSync(join(tmpdir(), 'cpr-fan-out-shared-'));
+  let ref: RunningReference;
+  /** Every lease the target was asked for: granted, or refused because another job held one. */
+  const asked: ('granted' | 'refused')[] = [];
+  beforeAll(async () => {
+    ref = await startReference({ plaintextPort: null });
+    const acquire = ref.clock.lease.acquire.bind(ref.clock.lease);
+    ref.clock.lease.acquire = (holder, ttl) => {
+      const answer = acquire(holder, ttl);
+      asked.push(answer.ok ? 'granted' : 'refused');
+      return answer;
+    };
+  });
+  afterAll(async () => {
+    await ref.close();
+    rmSync(out, { recursive: true, force: true });
+  });
+
+  it('runs the jobs one after another: each gets the lease at once, and the merges are whole', async () => {
+    const target = `--target ${ref.url} --ca ${ref.caFile}`;
+    const { status, output } = await fanOut({ SHARDS: '2', OUT: out, SEED: '12', RUN_ARGS: `${target} --only CPP-WK- --no-properties`, FUZZ_ARGS: `${target} --runs 2 --lanes 1` });
+    expect(status, output).toBe(0);
+    // Two run shards and two fuzzing shards, none of which met another's lease.
+    expect(asked).toEqual(['granted', 'granted', 'granted', 'granted']);
+    expect(readReport(join(out, 'merged', 'report.json')).summary).toMatchObject({ failed: 0, error: 0 });
+    expect(JSON.parse(readFileSync(join(out, 'fuzz-merged', 'fuzz.json'), 'utf8'))).toMatchObject({ findings: [] });
+  }, 300_000);
 });

@@ -10,7 +10,7 @@ import { createTerminal } from '../runner/terminal.ts';
 import { PROJECT_ROOT } from '../scenarios/load.ts';
 import { integerOption, parse } from './args.ts';
 import { EXIT, HarnessError } from './errors.ts';
-import { allowHostsOf, rerunBase, targetChoice } from './target-options.ts';
+import { allowHostsOf, leaseWaitOf, rerunBase, targetChoice } from './target-options.ts';
 import { printSummary } from './summary.ts';
 import { fileStamp } from '../text.ts';
 
@@ -35,6 +35,8 @@ Target (as for run; with none, the embedded reference implementation):
   --ca FILE             with a URL: the CA certificate to trust
   --insecure            with a URL: skip TLS verification (recorded)
   --allow-host HOST     as for run; repeatable
+  --lease-wait S        as for run: wait up to S seconds for the target's
+                        test-control lease when another client holds it
   --request-timeout MS  as for run
   --unreachable-after N as for run
   --time-limit S        as for run; a run cut short gets no package
@@ -78,6 +80,7 @@ export async function certify(argv: string[]): Promise<number> {
     ca: { type: 'string' },
     insecure: { type: 'boolean' },
     'allow-host': { type: 'string', multiple: true },
+    'lease-wait': { type: 'string' },
     'request-timeout': { type: 'string' },
     'unreachable-after': { type: 'string' },
     'time-limit': { type: 'string' },
@@ -132,6 +135,7 @@ export async function certify(argv: string[]): Promise<number> {
       ...(unreachableAfter !== undefined ? { unreachableAfter } : {}),
       ...(timeLimit !== undefined ? { timeLimitMs: timeLimit * 1000 } : {}),
       ...(allowHosts.length > 0 ? { allowHosts } : {}),
+      ...leaseWaitOf(values, 'certify'),
       ...(values['report-dir'] !== undefined ? { reportDir: values['report-dir'] } : {}),
       command: ['cpr-conformance', 'certify', ...argv],
       rerunBase: rerunBase(values),

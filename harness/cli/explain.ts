@@ -10,6 +10,7 @@ import { loadSuites, PROJECT_ROOT } from '../scenarios/load.ts';
 import { parse } from './args.ts';
 import { HarnessError } from './errors.ts';
 import { ERRORS, isErrorCode, type ErrorScope } from '../errors.ts';
+import { PROFILE_ID, PROFILE_VERSIONS, versionsAfter } from '../../profile/version.ts';
 
 const SCOPE_WORDS: Readonly<Record<ErrorScope, string>> = {
   command: 'a command fails with it, exit 2',
@@ -22,7 +23,8 @@ import { atStep, shownOutcome, WARNING_MEANING } from '../report/wording.ts';
 const EXPLAIN_HELP = `Usage: cpr-conformance explain ID [--report FILE]
 
 ID is a requirement ID (TOK-ONCE-1, PRF-ERR-1), a scenario ID (TOK-ONCE-001),
-a property ID (PROP-PAYEE-001) or an error code (HARNESS_STEP_FAILED).
+a property ID (PROP-PAYEE-001), an error code (HARNESS_STEP_FAILED) or a
+profile identifier (CPP-PROFILE-1.0: what changed since that version).
 For a requirement: its level, roles, spec sections, summary, the spec's text of
 those sections (read from ../shared/spec/cpr-cashpack-spec.md beside the
 checkout, or the file CPR_SPEC names, when present) and the scenarios that
@@ -50,7 +52,16 @@ export async function explain(argv: string[]): Promise<number> {
   const scenarios = loadSuites().flatMap((s) => s.scenarios);
   const requirement = findRequirement(id);
   const out: string[] = [];
-  if (isErrorCode(id)) {
+  const version = PROFILE_VERSIONS.find((v) => v.id === id);
+  if (version) {
+    out.push(`${version.id}  (a profile version, ${version.date}; this harness tests ${PROFILE_ID})`, `  ${version.summary}.`);
+    const newer = versionsAfter(version.id)!;
+    out.push('', newer.length === 0 ? 'nothing changed since: it is the newest version (PROFILE.md §14 "Changes" lists the earlier ones)' : 'changed since (PROFILE.md §14 "Changes"):');
+    for (const v of newer) {
+      out.push(`  ${v.id} (${v.date})`);
+      for (const c of v.changes) out.push(`    ${c.section}: ${c.rule}`, `      built against the earlier text: ${c.change}`);
+    }
+  } else if (isErrorCode(id)) {
     const entry = ERRORS[id];
     out.push(`${id}  (an error code: ${entry.scopes.map((s) => SCOPE_WORDS[s]).join('; ')})`, `  ${entry.summary}`, `  hint: ${entry.hint}`);
   } else if (requirement) {
@@ -78,8 +89,8 @@ export async function explain(argv: string[]): Promise<number> {
   } else {
     const scenario = scenarios.find((s) => s.id === id);
     if (!scenario) {
-      const known = [...loadRegistry().map((r) => r.id), ...scenarios.map((s) => s.id), ...PROPERTIES.map((p) => p.id), ...Object.keys(ERRORS)];
-      throw new HarnessError('USAGE_ERROR', `no requirement, scenario, property or error code is ${JSON.stringify(id)}${didYouMean(id, known)}`, 'list them with: cpr-conformance list');
+      const known = [...loadRegistry().map((r) => r.id), ...scenarios.map((s) => s.id), ...PROPERTIES.map((p) => p.id), ...Object.keys(ERRORS), ...PROFILE_VERSIONS.map((v) => v.id)];
+      throw new HarnessError('USAGE_ERROR', `no requirement, scenario, property, error code or profile version is ${JSON.stringify(id)}${didYouMean(id, known)}`, 'list them with: cpr-conformance list');
     }
     out.push(`${scenario.id}  ${scenario.level}  ${scenario.role}`, `  ${scenario.title}`, `  ${scenario.file}:${scenario.line}`, `  proves: ${scenario.requirements.join(', ')}`);
     if (scenario.needs.length) out.push(`  needs: ${scenario.needs.join(', ')}`);
@@ -95,6 +106,8 @@ export async function explain(argv: string[]): Promise<number> {
 function inReport(id: string, file: string): string[] {
   const report = readReport(file);
   const out = [`in ${file} (verdict ${report.verdict}):`];
+  // The target's profile version, when it is not the harness's, bears on every result.
+  if (report.run.target.profile_notice !== undefined) out.push(`  note: ${report.run.target.profile_notice}`);
   const requirement = report.requirements.find((r) => r.id === id);
   if (requirement) {
     const basis = requirement.basis === undefined ? '' : requirement.basis === 'policy' ? " (by the target's published policy: no gap in coverage)" : " (by the spec's condition: no gap in coverage)";

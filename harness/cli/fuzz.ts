@@ -12,7 +12,7 @@ import { openTarget, type Target } from '../target/target.ts';
 import { integerOption, parse, shardOption } from './args.ts';
 import { shardBudget, shardSeeds, writeShardRecord } from '../fuzz/shards.ts';
 import { EXIT, HarnessError } from './errors.ts';
-import { targetChoice } from './target-options.ts';
+import { leaseWaitOf, targetChoice } from './target-options.ts';
 import { uniqueStamp } from '../text.ts';
 
 const FUZZ_HELP = `Usage: cpr-conformance fuzz [options]
@@ -33,7 +33,9 @@ regression scenario. With no --target, the embedded reference implementation
 is fuzzed.
 
 The target needs the test-control capabilities provision, clock, balance and
-cancel (PROFILE.md §12).
+cancel (PROFILE.md §12). The campaign holds its lease when the target offers
+one; against one that does not, a clock the model did not move ends the
+campaign as a harness error (HARNESS_CLOCK_MOVED), never a finding.
 
 Target:
   --target FILE|URL     a target file (see: cpr-conformance init), or the
@@ -43,6 +45,11 @@ Target:
   --request-timeout MS  deadline of each request to the target (default
                         10000): a target that stops answering ends the
                         campaign after one such wait (exit 2)
+  --lease-wait S        when another run or campaign holds the target's
+                        test-control lease (PROFILE.md §12), wait up to S
+                        seconds for it; without it the campaign stops at once
+                        (HARNESS_TARGET_BUSY, exit 2). Shards of a campaign
+                        against one target instance take turns this way
 
 Budget:
   --time S              explore for S seconds (default 30); shrinking a
@@ -88,6 +95,8 @@ Exit codes: 0 nothing found, 1 a failure found (files written), 2 harness or
 usage error, unreachable target or missing capability.
 `;
 
+const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
+
 /** Concurrent worlds of a `fuzz` campaign unless --lanes says otherwise. */
 const DEFAULT_LANES = 4;
 
@@ -105,6 +114,7 @@ export async function fuzz(argv: string[]): Promise<number> {
     shard: { type: 'string' },
     out: { type: 'string' },
     'request-timeout': { type: 'string' },
+    'lease-wait': { type: 'string' },
   });
   if (values.help) {
     process.stdout.write(FUZZ_HELP);
@@ -127,7 +137,13 @@ export async function fuzz(argv: string[]): Promise<number> {
   const terminal = createTerminal();
 
   const requestTimeoutMs = integerOption('fuzz', 'request-timeout', values['request-timeout'], 1, 600_000);
-  const opened = await openOperator(choice, terminal, FUZZ_CAPABILITIES, requestTimeoutMs !== undefined ? { requestTimeoutMs } : {});
+  const opened = await openOperator(choice, terminal, FUZZ_CAPABILITIES, { ...(requestTimeoutMs !== undefined ? { requestTimeoutMs } : {}), ...leaseWaitOf(values, 'fuzz'), command: 'fuzz' });
+  // Ctrl-C (or SIGTERM) releases the target's lease and closes it before the process ends; a second one ends it at once.
+  const interrupted = () => {
+    process.stderr.write('cpr-conformance: interrupted: releasing the target and stopping the campaign (again to exit at once)\n');
+    void opened.close().finally(() => process.exit(EXIT.error));
+  };
+  for (const signal of SIGNALS) process.once(signal, interrupted);
   try {
     const budgetText = budget.kind === 'time' ? `${budget.ms / 1000} s` : `${budget.runs} model runs`;
     const shardText = shard === undefined ? '' : `shard ${shard.text} of campaign seed ${campaignSeed}, `;
@@ -163,6 +179,7 @@ export async function fuzz(argv: string[]): Promise<number> {
     terminal.line(`${Math.round(result.opsPerSecond)} ops/s`);
     return failure ? EXIT.nonConformant : EXIT.conformant;
   } finally {
+    for (const signal of SIGNALS) process.off(signal, interrupted);
     await opened.close();
   }
 }
@@ -179,7 +196,7 @@ interface OpenedOperator {
  * checking it answers), opens its operator role alone and checks the
  * capabilities the fuzzer needs: a missing one is a harness error naming it.
  */
-export async function openOperator(choice: TargetChoice, terminal: Terminal, needs: readonly string[] = FUZZ_CAPABILITIES, options: { readonly requestTimeoutMs?: number } = {}): Promise<OpenedOperator> {
+export async function openOperator(choice: TargetChoice, terminal: Terminal, needs: readonly string[] = FUZZ_CAPABILITIES, options: { readonly requestTimeoutMs?: number; readonly leaseWaitSeconds?: number; readonly command?: string } = {}): Promise<OpenedOperator> {
   const resolved: ResolvedTarget = await resolveTarget(choice, terminal, options);
   let target: Target | undefined;
   try {
@@ -221,6 +238,7 @@ function targetArgs(values: Record<string, unknown>): string[] {
   if (values.ca !== undefined) out.push(`--ca ${quote(values.ca as string)}`);
   if (values.insecure) out.push('--insecure');
   if (values['request-timeout'] !== undefined) out.push(`--request-timeout ${values['request-timeout'] as string}`);
+  if (values['lease-wait'] !== undefined) out.push(`--lease-wait ${values['lease-wait'] as string}`);
   return out;
 }
 

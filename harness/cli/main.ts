@@ -3,6 +3,7 @@
 // usage error.
 import { didYouMean, stripControl } from '../text.ts';
 import { versionLine } from '../version.ts';
+import { PROFILE_ID } from '../../profile/version.ts';
 import { RegistryError } from '../../profile/registry.ts';
 import { EXIT, HarnessError } from './errors.ts';
 
@@ -34,7 +35,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
 const HELP = `Usage: cpr-conformance <command> [options]
 
 Conformance suite for the Canonical Payment Request (CPR-1.0) and the cash-pack
-protocol (CPP-001), with the wire profile CPP-PROFILE-1.0 (PROFILE.md).
+protocol (CPP-001), with the wire profile ${PROFILE_ID} (PROFILE.md).
 
 Commands:
 ${Object.entries(COMMANDS)

@@ -49,7 +49,7 @@ export async function replay(argv: string[]): Promise<number> {
   const suite = kind === 'scenario' ? loadSuiteFile(file) : undefined;
   const terminal = createTerminal();
   const requestTimeoutMs = integerOption('replay', 'request-timeout', values['request-timeout'], 1, 600_000);
-  const opened = await openOperator(targetChoice(values, 'replay'), terminal, crash ? undefined : [], requestTimeoutMs !== undefined ? { requestTimeoutMs } : {});
+  const opened = await openOperator(targetChoice(values, 'replay'), terminal, crash ? undefined : [], { ...(requestTimeoutMs !== undefined ? { requestTimeoutMs } : {}), command: 'replay' });
   try {
     terminal.line(`replaying ${file} against ${opened.name}`);
     if (crash) {

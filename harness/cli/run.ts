@@ -7,7 +7,7 @@ import { createTerminal } from '../runner/terminal.ts';
 import { integerOption, parse, shardOption } from './args.ts';
 import { MAX_REPEAT } from '../runner/plan.ts';
 import { EXIT, HarnessError } from './errors.ts';
-import { allowHostsOf, rerunBase, targetChoice } from './target-options.ts';
+import { allowHostsOf, leaseWaitOf, rerunBase, targetChoice } from './target-options.ts';
 import { rolesOf } from './list.ts';
 import { printSummary } from './summary.ts';
 
@@ -29,6 +29,10 @@ Target:
                         By default it follows a QR or deep-link endpoint only
                         to the target's own hosts (no request forgery through
                         a CPR URI)
+  --lease-wait S        when another run or campaign holds the target's
+                        test-control lease (PROFILE.md §12), wait up to S
+                        seconds for it; without it the run stops at once
+                        (HARNESS_TARGET_BUSY, exit 2, every test an error)
 
 Selection:
   --only ID             a scenario ID, a requirement ID, a suite name, or a
@@ -92,6 +96,11 @@ Output:
                         the embedded reference
   -h, --help            show this help
 
+While it runs, a run holds the target's test-control lease when the target
+offers one (PROFILE.md §12), so no other client moves its clock; with a target
+that offers none, a clock move the run did not make turns the tests it touched
+into errors (HARNESS_CLOCK_MOVED), never failures.
+
 Whatever the target does, a complete report is written. Ctrl-C stops the run and writes the results so far,
 marked incomplete (exit 2); a second Ctrl-C exits at once. Text from the target
 never reaches the terminal raw, and the target file's control tokens and private
@@ -126,6 +135,7 @@ export async function run(argv: string[]): Promise<number> {
     'unreachable-after': { type: 'string' },
     'time-limit': { type: 'string' },
     'allow-host': { type: 'string', multiple: true },
+    'lease-wait': { type: 'string' },
   });
   if (values.help) {
     process.stdout.write(RUN_HELP);
@@ -165,6 +175,7 @@ export async function run(argv: string[]): Promise<number> {
       ...(unreachableAfter !== undefined ? { unreachableAfter } : {}),
       ...(timeLimit !== undefined ? { timeLimitMs: timeLimit * 1000 } : {}),
       ...(allowHosts.length > 0 ? { allowHosts } : {}),
+      ...leaseWaitOf(values, 'run'),
       ...(shard !== undefined ? { shard } : {}),
       ...(shardTimings !== undefined ? { shardTimings } : {}),
       ...(repeat !== undefined ? { repeat } : {}),

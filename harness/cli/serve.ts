@@ -45,6 +45,9 @@ Options:
                             request_window_seconds)
   --control-token TOKEN     require "Authorization: Bearer TOKEN" on /_control
   --no-control              disable the test-control interface
+  --no-lease                offer no test-control lease (PROFILE.md §12): any
+                            client may move the clock at any time, as with an
+                            implementation without one
   --mutant NAME             switch one fault on (see --list-mutants): a
                             deliberately non-conformant reference, to see
                             what the suite reports
@@ -68,6 +71,7 @@ export async function serve(argv: string[]): Promise<number> {
     policy: { type: 'string' },
     'control-token': { type: 'string' },
     'no-control': { type: 'boolean' },
+    'no-lease': { type: 'boolean' },
     json: { type: 'boolean' },
     mutant: { type: 'string' },
     'list-mutants': { type: 'boolean' },
@@ -106,6 +110,7 @@ function referenceOptions(values: ReturnType<typeof parse>): ReferenceOptions {
     freezeClock: values['freeze-clock'] === true,
     ...optional('basePath', values['base-path'] as string | undefined),
     controlEnabled: values['no-control'] !== true,
+    lease: values['no-lease'] !== true,
     ...optional('mutant', mutant),
     ...optional('seed', values.seed as string | undefined),
     ...optional('tokenLifetimeSeconds', integerOption('serve', 'token-lifetime', values['token-lifetime'], 1, 86_400)),
@@ -142,7 +147,7 @@ function printFacts(reference: Awaited<ReturnType<typeof startReference>>, optio
     plaintext_url: reference.plaintextUrl ?? null,
     ca_file: caFile,
     clock: reference.clock.state().frozen ? 'frozen' : 'running',
-    control: options.controlEnabled ? (options.controlToken ? 'enabled, bearer token required' : 'enabled') : 'disabled',
+    control: options.controlEnabled ? `enabled${options.controlToken ? ', bearer token required' : ''}${options.lease === false ? ', no lease' : ''}` : 'disabled',
     mutant: options.mutant ?? null,
   };
   if (json) {

@@ -1,8 +1,9 @@
 // The target options `run` and `certify` share (--target, --ca, --insecure,
-// --allow-host), checked the same way, and the rerun command they put in every
+// --allow-host, --lease-wait), checked the same way, and the rerun command they put in every
 // report so one test reruns alone against the same target.
 import type { TargetChoice } from '../runner/resolve-target.ts';
 import { checkAllowedHosts } from '../../reference/paying-app/hosts.ts';
+import { integerOption } from './args.ts';
 import { HarnessError } from './errors.ts';
 
 export function targetChoice(values: Record<string, unknown>, command: string): TargetChoice {
@@ -18,6 +19,16 @@ export function targetChoice(values: Record<string, unknown>, command: string): 
   }
   if (values.ca !== undefined || values.insecure) throw new HarnessError('USAGE_ERROR', '--ca and --insecure go with --target URL; a target file sets tls per role', help);
   return { kind: 'file', path: target };
+}
+
+/**
+ * --lease-wait S: how long to wait for a target's test-control lease another
+ * client holds (PROFILE.md §12); without it a busy target stops the command
+ * at once (HARNESS_TARGET_BUSY, exit 2).
+ */
+export function leaseWaitOf(values: Record<string, unknown>, command: string): { leaseWaitSeconds?: number } {
+  const seconds = integerOption(command, 'lease-wait', values['lease-wait'], 0, 86_400, `e.g. --lease-wait 600 waits up to ten minutes for the run that holds the target; see: cpr-conformance ${command} --help`);
+  return seconds === undefined ? {} : { leaseWaitSeconds: seconds };
 }
 
 /** --allow-host values, checked: a host or host:port, for a target with the reference paying application. */

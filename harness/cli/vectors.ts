@@ -6,6 +6,7 @@ import { VECTOR_KINDS, isVectorKind, type VectorKind } from '../vectors/model.ts
 import { verifyVectors, type CaseReport, type CaseStatus, type VerifyTarget } from '../vectors/verify.ts';
 import { didYouMean, stripControl } from '../text.ts';
 import { parseCommand } from './args.ts';
+import { leaseWaitOf } from './target-options.ts';
 import { EXIT, HarnessError } from './errors.ts';
 
 export const VECTORS_HELP = `Usage: cpr-conformance vectors <generate|verify> [options]
@@ -29,6 +30,11 @@ to use them from any language: vectors/README.md).
                         pure kinds are reported as not applicable to a remote
                         target
     --ca FILE           with --target URL: the CA certificate to trust
+    --lease-wait S      when another client holds the target's test-control
+                        lease (PROFILE.md §12), wait up to S seconds for it;
+                        without it verify stops at once (HARNESS_TARGET_BUSY,
+                        exit 2). The sequences move the target's clock, so
+                        verify holds the lease while they run
     --kind KIND         only this kind; repeatable. Kinds:
                         ${VECTOR_KINDS.join(', ')}
     --failures          print only the cases that did not pass
@@ -53,7 +59,7 @@ export async function vectors(argv: string[]): Promise<number> {
       only(values, ['check'], 'generate');
       return generate(values.check === true);
     case 'verify':
-      only(values, ['target', 'ca', 'kind', 'json', 'failures'], 'verify');
+      only(values, ['target', 'ca', 'kind', 'json', 'failures', 'lease-wait'], 'verify');
       return verify(values);
     case undefined:
       process.stdout.write(VECTORS_HELP);
@@ -70,6 +76,7 @@ function parseVectorArgs(argv: string[]) {
     check: { type: 'boolean' },
     target: { type: 'string' },
     ca: { type: 'string' },
+    'lease-wait': { type: 'string' },
     kind: { type: 'string', multiple: true },
     json: { type: 'boolean' },
     failures: { type: 'boolean' },
@@ -129,6 +136,8 @@ async function verify(values: Values): Promise<number> {
   const report = await verifyVectors({
     target: targetOf(values),
     kinds: kindsOf(values),
+    ...leaseWaitOf(values, 'vectors'),
+    onWarning: (text: string) => process.stderr.write(`warning: ${stripControl(text)}\n`),
     ...(json ? {} : { onCase: (c: CaseReport) => (!failuresOnly || c.status === 'fail' || c.status === 'error') && process.stdout.write(`${line(c)}\n`) }),
   });
   if (json) {

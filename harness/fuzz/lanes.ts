@@ -16,7 +16,15 @@
 // own, which the crash file and the regression scenario replay alone. When
 // several lanes fail, the run reports the failure of the earliest command in
 // list order: the one a sequential run would have met first.
-import { formatTimestamp } from '../../profile/index.ts';
+//
+// Whenever every lane is idle (each barrier, and the end of the run) the clock
+// is read: it must be exactly where the run froze it plus the moves the model
+// made. A clock moved by another client of the target's test control explains
+// any difference the run met, so it ends the run as a harness error
+// (HARNESS_CLOCK_MOVED), never a finding.
+import { formatTimestamp, parseTimestamp } from '../../profile/index.ts';
+import { TransportError } from '../adapters/types.ts';
+import { HarnessError } from '../errors.ts';
 import { setClock, World, type FuzzContext, type FuzzModel, type RunSetup } from './world.ts';
 
 /** The model side of a run: one model per world, one deadline. */
@@ -39,6 +47,9 @@ export class Run {
   /** Commands started so far: the list position of the next one. */
   private started = 0;
 
+  /** Where the run froze the clock (every world's moves are counted from it: World.advancedMs). */
+  private frozenAt: number | undefined;
+
   private constructor(readonly worlds: readonly World[]) {
     this.tails = worlds.map(() => Promise.resolve());
   }
@@ -53,6 +64,7 @@ export class Run {
     // harness set (a replay of the run's requests meets the same clock).
     const frozen = await setClock(context.client, { freeze: true }, logs);
     const now = await setClock(context.client, { set: formatTimestamp(Math.ceil(frozen / 1000) * 1000) }, logs);
+    run.frozenAt = now;
     const lanes = await Promise.all(run.worlds.map((w) => w.open(now, halted)));
     return { model: { lanes, halted }, real: run };
   }
@@ -98,10 +110,33 @@ export class Run {
     this.throwIfFailed();
   }
 
-  /** Waits for every lane; throws the failure of the earliest failed command. */
+  /** Waits for every lane and checks the clock; throws the failure of the earliest failed command (a moved clock comes first). */
   async settle(): Promise<void> {
     await Promise.all(this.tails);
+    await this.clockUnmoved();
     this.throwIfFailed();
+  }
+
+  /** With every lane idle: a clock the model did not move replaces whatever failure the run met (it explains it). */
+  private async clockUnmoved(): Promise<void> {
+    if (this.frozenAt === undefined) return;
+    const expected = this.frozenAt + this.worlds[0]!.advancedMs;
+    const client = this.worlds[0]!.client;
+    let reply;
+    try {
+      reply = await client.send({ method: 'GET', path: '/_control/clock' }, this.worlds.map((w) => w.log), undefined);
+    } catch (error) {
+      if (error instanceof TransportError) return; // the next request says the target stopped answering
+      throw error;
+    }
+    const state = reply.body as { now?: unknown; frozen?: unknown } | undefined;
+    const read = parseTimestamp(state?.now);
+    if (reply.status !== 200 || read === undefined || (read === expected && state?.frozen === true)) return;
+    const error = new HarnessError(
+      'HARNESS_CLOCK_MOVED',
+      `the operator's clock moved under the campaign without the fuzzer moving it: it read ${formatTimestamp(read)}${state?.frozen === true ? '' : ' and was running'}, where the model had it frozen at ${formatTimestamp(expected)}; another client of its test control? Nothing the run met is a finding`,
+    );
+    this.failure = { index: -1, lane: this.failure?.lane ?? 0, error };
   }
 
   throwIfFailed(): void {

@@ -73,7 +73,8 @@ function requirementStatus(r: Requirement, covering: readonly TestResult[], opti
       ? { status: 'not-run', reason: `not selected by this run (--only, --role or --shard); covered by ${list(catalogued)}` }
       : { status: 'uncovered', reason: 'no scenario or property covers it' };
   }
-  const checks = covering.flatMap((t) => t.checks.filter((c) => c.requirement === r.id).map((c) => ({ test: t, check: c })));
+  // A test whose observations cannot be trusted (its clock was moved under it) keeps its checks in the report, but they judge nothing.
+  const checks = covering.filter((t) => !voided(t)).flatMap((t) => t.checks.filter((c) => c.requirement === r.id).map((c) => ({ test: t, check: c })));
   // A failure is a failure wherever it was observed. A failed test counts
   // against every requirement it names when it failed for no specific check,
   // never silently as a pass.
@@ -170,6 +171,11 @@ export function verdictOf(requirements: readonly RequirementResult[], tests: rea
  */
 export function observedFailure(test: Pick<TestResult, 'status' | 'error_code'>): boolean {
   return test.status === 'failed' || (test.status === 'error' && test.error_code === 'HARNESS_SETUP_FAILED');
+}
+
+/** Ended by a harness error that makes what it observed worthless: a clock moved under it by another client (scenarios/clock-watch.ts). */
+function voided(test: Pick<TestResult, 'status' | 'error_code'>): boolean {
+  return test.status === 'error' && test.error_code === 'HARNESS_CLOCK_MOVED';
 }
 
 /** A harness error: the run could not do its job for this test (never an observation). */

@@ -232,6 +232,12 @@ export interface RunInfo {
 export interface TargetDescription {
   readonly name: string;
   readonly embedded: boolean;
+  /**
+   * When the target names another profile version than the harness tests (its
+   * policy document or capability discovery): which rules changed since, and
+   * when (profile/version.ts). A note: it changes no result.
+   */
+  readonly profile_notice?: string;
   readonly roles: Readonly<
     Partial<
       Record<

@@ -40,13 +40,13 @@ export function targetName(target: Pick<TargetDescription, 'name' | 'embedded'>)
   return target.embedded && !target.name.includes('embedded reference') ? `${target.name} (embedded reference)` : target.name;
 }
 
-/** What the harness noticed about the target while opening it, one line per role ("payee: GET ... answered 500; ..."). */
-export function targetNotes(target: Pick<TargetDescription, 'roles'>): string[] {
+/** What the harness noticed about the target while opening it: its profile version when it is not the harness's, then one line per role ("payee: GET ... answered 500; ..."). */
+export function targetNotes(target: Pick<TargetDescription, 'roles' | 'profile_notice'>): string[] {
   const notes = new Map<string, string[]>();
   for (const [role, entry] of Object.entries(target.roles)) {
     if (entry?.capabilities_note !== undefined) notes.set(entry.capabilities_note, [...(notes.get(entry.capabilities_note) ?? []), role]);
   }
-  return [...notes].map(([note, roles]) => `${roles.join(' and ')}: ${note}`);
+  return [...(target.profile_notice !== undefined ? [target.profile_notice] : []), ...[...notes].map(([note, roles]) => `${roles.join(' and ')}: ${note}`)];
 }
 
 /** ", step 3" for a check or exchange tied to a step; nothing otherwise. */

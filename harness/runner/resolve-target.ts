@@ -1,5 +1,7 @@
-// From the run's --target choice to an opened, reachable target: the run drives
-// it; its config is what opens it again elsewhere (the fuzzer's operator alone).
+// From the run's --target choice to an opened, reachable target whose test-control
+// lease this command holds when it offers one (lease.ts): the run drives it; its
+// config is what opens it again elsewhere (the fuzzer's operator alone).
+import { profileNoticeOf } from '../target/control.ts';
 import { loadTargetFile } from '../target/load.ts';
 import { preflight } from '../target/preflight.ts';
 import { embeddedTarget, openTarget, targetFromUrl, type OpenOptions, type Target } from '../target/target.ts';
@@ -7,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { HarnessError } from '../errors.ts';
 import type { TargetDescription } from '../report/model.ts';
 import { targetNotes } from '../report/wording.ts';
+import { holdLease, leaseHolder } from './lease.ts';
 import type { TargetConfig } from '../target/config.ts';
 import type { Terminal } from './terminal.ts';
 
@@ -29,22 +32,42 @@ interface ResolveOptions {
   readonly allowHosts?: readonly string[];
   /** The target file, already loaded (a file choice is otherwise loaded here). */
   readonly config?: TargetConfig;
+  /** The command, as the lease names its holder ("run", "fuzz", ...); default "run". */
+  readonly command?: string;
+  /** Wait up to this long for a test-control lease another client holds (--lease-wait). */
+  readonly leaseWaitSeconds?: number;
+  /** Stops that wait (an interrupt). */
+  readonly signal?: AbortSignal;
 }
 
 export async function resolveTarget(choice: TargetChoice, terminal: Terminal, options: ResolveOptions = {}): Promise<ResolvedTarget> {
-  const target = await open(choice, options);
+  const opened = await open(choice, options);
+  let target: Target;
   try {
     // Fails within seconds when a role does not answer (HARNESS_TARGET_UNREACHABLE).
-    await preflight(target, options.requestTimeoutMs !== undefined ? { timeoutMs: options.requestTimeoutMs } : {});
+    await preflight(opened, options.requestTimeoutMs !== undefined ? { timeoutMs: options.requestTimeoutMs } : {});
+    // A target another client holds is HARNESS_TARGET_BUSY, unless told to wait.
+    target = await holdLease(opened, {
+      holder: leaseHolder(options.command ?? 'run'),
+      say: (line) => terminal.line(`warning: ${line}`),
+      ...(options.leaseWaitSeconds !== undefined ? { waitSeconds: options.leaseWaitSeconds } : {}),
+      ...(options.signal !== undefined ? { signal: options.signal } : {}),
+      ...(options.requestTimeoutMs !== undefined ? { timeoutMs: options.requestTimeoutMs } : {}),
+    });
   } catch (error) {
-    await target.close();
+    await opened.close();
     throw error;
   }
   if (target.description.roles && Object.values(target.description.roles).some((r) => r?.tls === 'insecure')) {
     terminal.line('warning: TLS verification is off for this target (--insecure); the report records it');
   }
-  for (const line of targetNotes(target.description)) terminal.line(`warning: ${line}`);
-  return { target, config: target.config, description: target.description, close: () => target.close() };
+  const notice = await profileNoticeOf(target, options.requestTimeoutMs ?? 3000).catch(async (error: unknown) => {
+    await target.close();
+    throw error;
+  });
+  const description = notice === undefined ? target.description : { ...target.description, profile_notice: notice };
+  for (const line of targetNotes(description)) terminal.line(`warning: ${line}`);
+  return { target, config: target.config, description, close: () => target.close() };
 }
 
 async function open(choice: TargetChoice, options: ResolveOptions): Promise<Target> {

@@ -11,7 +11,7 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { PROFILE_ID } from '../../profile/signing.ts';
+import { PROFILE_ID } from '../../profile/version.ts';
 import { loadRegistry } from '../../profile/registry.ts';
 import { ERRORS, HarnessError } from '../errors.ts';
 import { assess, decidingLevel, exitCodeOf, type ExitCode, type Report, type TestResult, warningJudge, writeAllReports } from '../report/index.ts';
@@ -74,6 +74,16 @@ interface RunOptions extends Selection {
   readonly timeLimitMs?: number;
   /** Hosts the reference paying application may retrieve token URIs from besides the target's own. */
   readonly allowHosts?: readonly string[];
+  /** Wait up to this long for the target's test-control lease when another client holds it (--lease-wait); otherwise that is HARNESS_TARGET_BUSY. */
+  readonly leaseWaitSeconds?: number;
+}
+
+/** Why no test of a run could start, each reported on every test (not run) and as the run's issue: never a conformance result. */
+type Unstarted = 'HARNESS_TARGET_UNREACHABLE' | 'HARNESS_TARGET_BUSY';
+const UNSTARTED: ReadonlySet<string> = new Set<Unstarted>(['HARNESS_TARGET_UNREACHABLE', 'HARNESS_TARGET_BUSY']);
+
+function unstarted(error: unknown): error is HarnessError & { readonly code: Unstarted } {
+  return error instanceof HarnessError && UNSTARTED.has(error.code);
 }
 
 interface RunOutcome {
@@ -144,9 +154,10 @@ interface Executed {
 }
 
 /**
- * Opens the target and runs the plan on the one engine. An unreachable target
- * leaves every test an error saying why (the report is still complete); an
- * interrupt stops it with partial results.
+ * Opens the target (holding its test-control lease when it offers one) and runs
+ * the plan on the one engine. An unreachable target, or one whose lease another
+ * client holds, leaves every test an error saying why (the report is still
+ * complete); an interrupt stops it with partial results.
  */
 async function executePlan(
   plan: readonly PlanTest[],
@@ -156,6 +167,9 @@ async function executePlan(
   const { terminal, seed, fileConfig } = run;
   const repeat = options.repeat ?? 1;
   const interrupts = watchInterrupts();
+  // An interrupt also ends a wait for the lease.
+  const stopWaiting = new AbortController();
+  interrupts.onSignal(() => stopWaiting.abort());
   const issues: HarnessIssue[] = [];
   let results: TestResult[] = [];
   let description: TargetDescription = describeChoice(options.target, fileConfig);
@@ -164,18 +178,22 @@ async function executePlan(
       ...(options.requestTimeoutMs !== undefined ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
       ...(options.allowHosts !== undefined ? { allowHosts: options.allowHosts } : {}),
       ...(fileConfig !== undefined ? { config: fileConfig } : {}),
+      command: options.command[1] ?? 'run',
+      ...(options.leaseWaitSeconds !== undefined ? { leaseWaitSeconds: options.leaseWaitSeconds } : {}),
+      signal: stopWaiting.signal,
     });
     const opened = await Promise.race([opening.then((target) => ({ target }), (error: unknown) => ({ error })), interrupts.signalled.then(() => undefined)]);
     if (opened === undefined) {
       // Interrupted while the target was being opened: close it whenever it opens.
       opening.then((target) => target.close(), () => undefined);
     } else if ('error' in opened) {
-      if (!(opened.error instanceof HarnessError) || opened.error.code !== 'HARNESS_TARGET_UNREACHABLE') throw opened.error;
+      const error = opened.error;
+      if (!unstarted(error)) throw error;
       // No test can run: each is reported as an error, so the report is complete and says why.
-      terminal.error(`cpr-conformance: ${opened.error.code}: ${opened.error.message}`);
-      if (opened.error.hint) terminal.error(`  hint: ${opened.error.hint}`);
-      issues.push({ code: opened.error.code, message: opened.error.message });
-      results = unrunAll(plan, `not run: ${opened.error.message}`, options.rerunBase, seed, rolesOf(options.target, description));
+      terminal.error(`cpr-conformance: ${error.code}: ${error.message}`);
+      if (error.hint) terminal.error(`  hint: ${error.hint}`);
+      issues.push({ code: error.code, message: error.message });
+      results = unrunAll(plan, error.code, `not run: ${error.message}`, options.rerunBase, seed, rolesOf(options.target, description));
     } else {
       const target = opened.target;
       description = target.description;
@@ -290,15 +308,16 @@ function rolesOf(choice: TargetChoice, description: TargetDescription): Readonly
 }
 
 /**
- * Every planned test, not run: an error with HARNESS_TARGET_UNREACHABLE, or not
- * applicable when the target has no role for it (it would not have run anyway).
+ * Every planned test, not run: an error with `code` (the target unreachable or
+ * busy), or not applicable when the target has no role for it (it would not
+ * have run anyway).
  */
-function unrunAll(plan: readonly PlanTest[], reason: string, rerunBase: string, seed: number, roles: ReadonlySet<string>): TestResult[] {
+function unrunAll(plan: readonly PlanTest[], code: Unstarted, reason: string, rerunBase: string, seed: number, roles: ReadonlySet<string>): TestResult[] {
   return plan.map((test) => {
     const result =
       test.kind === 'scenario'
-        ? unrunResult(test.scenario, 'HARNESS_TARGET_UNREACHABLE', reason, `${rerunBase} --only ${test.scenario.id}`)
-        : unrunProperty(test.property, 'HARNESS_TARGET_UNREACHABLE', reason, `${rerunBase} --only ${test.property.id} --seed ${seed}`, seed);
+        ? unrunResult(test.scenario, code, reason, `${rerunBase} --only ${test.scenario.id}`)
+        : unrunProperty(test.property, code, reason, `${rerunBase} --only ${test.property.id} --seed ${seed}`, seed);
     if (roles.has(result.role)) return result;
     const { error_code: _code, ...rest } = result;
     return { ...rest, status: 'not-applicable', reason: `the target has no ${result.role} role`, basis: 'spec' };

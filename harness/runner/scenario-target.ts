@@ -1,13 +1,25 @@
-// Presents an opened Target as the ScenarioTarget the engine needs.
+// Presents an opened Target as the ScenarioTarget the engine needs. A role whose
+// clock others could move unseen (clock control, no lease) reads it before each
+// of the harness's own moves (scenarios/clock-watch.ts).
 import type { Role } from '../../profile/registry.ts';
+import type { HttpRole } from '../adapters/types.ts';
+import { readBeforeClockMoves } from '../scenarios/clock-watch.ts';
 import type { ScenarioTarget } from '../scenarios/context.ts';
 import type { Target } from '../target/target.ts';
 
 const NONE: ReadonlySet<never> = new Set();
 
 export function scenarioTarget(target: Target): ScenarioTarget {
+  const watched = new Map<HttpRole, HttpRole>();
+  const httpRole = (role: 'payee' | 'operator'): HttpRole | undefined => {
+    const inner = target[role];
+    const capabilities = target.capabilities[role];
+    if (!inner || !capabilities.has('clock') || capabilities.has('lease')) return inner;
+    if (!watched.has(inner)) watched.set(inner, readBeforeClockMoves(inner));
+    return watched.get(inner);
+  };
   return {
-    httpRole: (role) => target[role],
+    httpRole,
     payingApp: target.payingApp,
     capabilities: (role: Role) => (role === 'paying-app' ? NONE : target.capabilities[role]),
     adapterKind: (role: Role) => (role === 'paying-app' ? target.payingApp?.kind : target[role]?.kind),

@@ -9,6 +9,7 @@ import { PROBLEM_STATUS, isProblemCode } from '../../profile/problems.ts';
 import { recomputeChainDigest, validateMessage, verifyCashPack, verifyConfirmation, type CashPack, type MessageKind, type RedemptionConfirmation } from '../../profile/cashpack/index.ts';
 import { compareTokenUri, decodeQrPng, findPayerMembers, inspectQrPng, parseDeliveryUri, validateCpr } from '../../profile/cpr/index.ts';
 import { MESSAGE_TYPES, verifyObject } from '../../profile/signing.ts';
+import { PROFILE_ID, profileNotice } from '../../profile/version.ts';
 import cprSchema from '../../profile/schemas/cpr.schema.json' with { type: 'json' };
 import paymentSchema from '../../profile/schemas/payment.schema.json' with { type: 'json' };
 import type { HttpResult, ScenarioContext } from './context.ts';
@@ -86,6 +87,12 @@ export const CHECK_IMPLEMENTATIONS: Readonly<Record<CheckName, Check>> = {
       ...main,
       extra: [{ check: 'problem_status', requirement: 'PRF-ERR-1', ...judgement(r.status === expectedStatus, expectedStatus, r.status, `PROFILE.md §11 gives ${String(arg)} the status ${expectedStatus}`) }],
     };
+  },
+
+  // An identifier from the changelog's past is answered with what changed since it (profile/version.ts).
+  profile_id: (_ctx, arg) => {
+    const notice = profileNotice(arg);
+    return judgement(notice === undefined, PROFILE_ID, arg ?? null, notice ?? `profile ${PROFILE_ID}`);
   },
 
   content_type: (_ctx, arg, subject) => {

@@ -25,6 +25,8 @@ import { send } from './http.ts';
 import { referencedNames, render, TemplateError } from './template.ts';
 import type { CheckEntry, Scenario, Step } from './types.ts';
 import { OUTCOME_CHECKS } from './vocabulary.ts';
+import { checkClock, unmovedClock, watchClock } from './clock-watch.ts';
+import { parseTimestamp } from '../../profile/time.ts';
 
 interface ExecuteOptions {
   readonly levelOf: (requirement: string) => Level;
@@ -65,8 +67,13 @@ interface Progress {
 }
 
 export async function executeScenario(scenario: Scenario, target: ScenarioTarget, options: ExecuteOptions): Promise<TestResult> {
-  const started = performance.now();
   const ctx = new ScenarioContext(target, scenario, options.levelOf);
+  // A clock moved under the scenario by someone else makes whatever it saw a harness error (clock-watch.ts).
+  return unmovedClock(ctx, await runScenario(ctx, scenario, target, options));
+}
+
+async function runScenario(ctx: ScenarioContext, scenario: Scenario, target: ScenarioTarget, options: ExecuteOptions): Promise<TestResult> {
+  const started = performance.now();
   const finish = (status: Outcome, reason?: string, extra: Partial<TestResult> = {}): TestResult => ({
     ...scenarioResult(scenario, status, options.rerun(scenario.id), performance.now() - started),
     ...(reason !== undefined ? { reason } : {}),
@@ -307,18 +314,27 @@ export function scenarioRequirements(scenario: Pick<Scenario, 'requirements' | '
   return [...new Set([...scenario.requirements, ...allChecks(scenario.steps).flatMap((c) => (c.requirement ? [c.requirement] : []))])];
 }
 
-/** With clock control, `now` is the target's clock; otherwise ours. */
+/** With clock control, `now` is the target's clock; otherwise ours. The harness watches it from here on (clock-watch.ts). */
 async function syncClock(ctx: ScenarioContext): Promise<void> {
   const role = ctx.scenario.role;
   if (role === 'paying-app' || !ctx.target.capabilities(role).has('clock')) return;
+  const sentAt = Date.now();
   const result = await send(ctx, role, { method: 'GET', path: '/_control/clock' });
   ctx.transcript.pop(); // bookkeeping, not part of the scenario's story
   const state = result.body as { now: string; frozen: boolean } | undefined;
-  if (result.status === 200 && state) adoptClock(ctx, state);
+  if (result.status === 200 && state) {
+    adoptClock(ctx, state);
+    watchClock(ctx, role, { ms: parseTimestamp(state.now)!, frozen: state.frozen === true, sentAt, receivedAt: Date.now() });
+  }
 }
 
-/** A scenario that froze the clock lets it run again (from where it stands), so the next one starts clean. */
+/**
+ * At the end: is the clock where the scenario left it (clock-watch.ts)? Then a
+ * scenario that froze the clock lets it run again (from where it stands), so
+ * the next one starts clean.
+ */
 async function releaseClock(ctx: ScenarioContext): Promise<void> {
+  await checkClock(ctx);
   const role = ctx.clockTouched;
   if (!role || role === 'paying-app') return;
   try {

@@ -206,6 +206,10 @@ export const CHECKS = {
     arg: object({ uri: T, token: T, base_url: T }, ['uri', 'token', 'base_url']),
   },
   no_payer_data: { summary: 'no member anywhere is payer, authorization, settlement or payer_* (PROFILE.md §7.5)', arg: { const: true } },
+  profile_id: {
+    summary: "the value is this harness's profile identifier (PROFILE.md §13); for an earlier one the message says which rules changed since it, and when (PROFILE.md §14)",
+    arg: T,
+  },
   equals: { summary: 'two values are deeply equal', arg: object({ value: ANY, to: ANY }, ['value', 'to']) },
   not_equals: { summary: 'two values differ', arg: object({ value: ANY, to: ANY }, ['value', 'to']) },
   matches: { summary: 'a string matches a regular expression', arg: object({ value: T, pattern: { type: 'string' } }, ['value', 'pattern']) },

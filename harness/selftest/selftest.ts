@@ -14,6 +14,7 @@ import type { Scenario } from '../scenarios/types.ts';
 import { embeddedTarget } from '../target/target.ts';
 import { mutantRow, type KillMatrix, type MutantRow } from './matrix.ts';
 import { planOf, runPlan } from '../runner/plan.ts';
+import { holdLease, leaseHolder } from '../runner/lease.ts';
 
 export const SELFTEST_SEED = 20261121;
 /** Cases per property in selftest: a fixed, modest budget. */
@@ -28,7 +29,8 @@ const suiteScenarios = (): Scenario[] => (scenarios ??= loadSuites().flatMap((s)
 /** Runs the whole suite against the reference, with `mutant` switched on when given. */
 export async function suiteAgainst(mutant: string | undefined): Promise<{ results: TestResult[]; durationMs: number }> {
   const started = performance.now();
-  const target = await embeddedTarget({ reference: { ...(mutant ? { mutant } : {}) } });
+  // Held as every command that drives a target holds it: the reference is private, but the path is the same.
+  const target = await holdLease(await embeddedTarget({ reference: { ...(mutant ? { mutant } : {}) } }), { holder: leaseHolder('selftest') });
   try {
     // The engine `run` uses, with its rules and bounds: only the seed and the property budget are fixed.
     const { results } = await runPlan(planOf(suiteScenarios(), PROPERTIES), scenarioTarget(target), {

@@ -39,6 +39,8 @@ export type HttpRoleConfig = RoleCommon &
   AdapterConfig & {
     /** The control bearer token. Secret. */
     readonly controlToken?: string;
+    /** The test-control lease a command holds on this role's implementation (runner/lease.ts): its requests carry it. */
+    readonly controlLease?: string;
     readonly capabilities: 'auto' | readonly Capability[];
     readonly credentials: RoleCredentials;
   };

@@ -4,8 +4,10 @@
 // certifiable: no answer but 200 means no capabilities, never an error (an
 // answer other than 200 or 404 is noted in the report).
 import { interceptSend } from '../adapters/intercept.ts';
-import type { HttpRole, WireRequest } from '../adapters/types.ts';
+import { TransportError, type HttpRole, type WireRequest } from '../adapters/types.ts';
 import { CAPABILITIES, type Capability } from '../../profile/control.ts';
+import { profileNotice } from '../../profile/version.ts';
+import type { Target } from './target.ts';
 
 const CONTROL_PREFIX = '/_control/';
 
@@ -41,7 +43,7 @@ export async function discoverCapabilities(role: HttpRole, timeoutMs: number): P
     return { capabilities: new Set(), note: `${asked} answered ${response.status}: the control token was refused or missing (--control-token, or control.token_env in the target file); treated as no test-control capabilities` };
   }
   if (response.status !== 200) return { capabilities: new Set(), note: `${asked} answered ${response.status}; treated as no test-control capabilities` };
-  const listed = response.truncated ? undefined : parseJson(response.body)?.['capabilities'];
+  const listed = response.truncated ? undefined : jsonObjectOf(response.body)?.['capabilities'];
   if (!Array.isArray(listed)) return { capabilities: new Set(), note: `${asked} answered 200 without a JSON object whose "capabilities" is a list; treated as no test-control capabilities` };
   return { capabilities: new Set(CAPABILITIES.filter((c) => listed.includes(c))) };
 }
@@ -50,7 +52,7 @@ export async function discoverCapabilities(role: HttpRole, timeoutMs: number): P
 export async function discoverPlaintextUrl(role: HttpRole, timeoutMs: number): Promise<string | undefined> {
   const response = await role.send({ method: 'GET', path: `${CONTROL_PREFIX}payee/config`, headers: { accept: 'application/json' }, timeoutMs });
   if (response.status !== 200 || response.truncated) return undefined;
-  const url = parseJson(response.body)?.['plaintext_base_url'];
+  const url = jsonObjectOf(response.body)?.['plaintext_base_url'];
   return typeof url === 'string' && isPlaintextBase(url) ? url : undefined;
 }
 
@@ -65,7 +67,60 @@ function isPlaintextBase(url: string): boolean {
   }
 }
 
-function parseJson(body: Uint8Array): Record<string, unknown> | undefined {
+// ---- Which profile version the target says it implements ----
+//
+// The policy document's `profile` (PROFILE.md §4.8) and capability discovery's
+// (§12). One that is not this harness's is worth a line in the report saying
+// which rules changed since (profile/version.ts), whatever the tests then find;
+// it is a note, never a result (the policy's own scenario judges the
+// identifier, under PRF-WK-1).
+
+/** The places a role names its profile, read in this order. */
+const SOURCES = [
+  { role: 'operator', path: '/.well-known/cashpack-policy.json', what: 'policy document' },
+  { role: 'operator', path: '/_control/capabilities', what: 'capability discovery' },
+  { role: 'payee', path: '/_control/capabilities', what: 'capability discovery' },
+] as const;
+
+/**
+ * "the operator's policy document names CPP-PROFILE-1.0 (2026-11-21), an
+ * earlier version ...", one sentence per identifier the target advertises that
+ * is not this profile's; nothing when every one is (or none can be read: an
+ * unreadable policy is its own tests' business).
+ */
+export async function profileNoticeOf(target: Pick<Target, 'payee' | 'operator' | 'capabilities'>, timeoutMs: number): Promise<string | undefined> {
+  const seen = new Map<unknown, string[]>();
+  const asked = new Set<string>();
+  for (const source of SOURCES) {
+    const role = target[source.role];
+    if (!role || (source.path.startsWith('/_control/') && target.capabilities[source.role].size === 0)) continue;
+    // One origin answers once for both roles.
+    const key = `${role.baseUrl ?? role.description} ${source.path}`;
+    if (asked.has(key)) continue;
+    asked.add(key);
+    const named = await advertised(role, source.path, timeoutMs);
+    if (named === undefined || profileNotice(named) === undefined) continue;
+    seen.set(named, [...(seen.get(named) ?? []), `the ${source.role}'s ${source.what}`]);
+  }
+  if (seen.size === 0) return undefined;
+  return [...seen].map(([named, where]) => `${where.join(' and ')} name${where.length === 1 ? 's' : ''} another profile: ${profileNotice(named)}`).join('; ');
+}
+
+/** The `profile` member of a JSON answer, when there is one. */
+async function advertised(role: HttpRole, path: string, timeoutMs: number): Promise<unknown> {
+  try {
+    const response = await role.send({ method: 'GET', path, headers: { accept: 'application/json' }, timeoutMs });
+    if (response.status !== 200 || response.truncated) return undefined;
+    return jsonObjectOf(response.body)?.['profile'];
+  } catch (error) {
+    // The preflight found the role answering; a later silence shows in the tests.
+    if (error instanceof TransportError) return undefined;
+    throw error;
+  }
+}
+
+/** A JSON object's members, or nothing when the body is not one. */
+export function jsonObjectOf(body: Uint8Array): Record<string, unknown> | undefined {
   try {
     const value: unknown = JSON.parse(new TextDecoder().decode(body));
     return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;

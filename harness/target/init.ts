@@ -41,7 +41,8 @@ payee:
 
   # Which test-control capabilities exist: auto asks GET /_control/capabilities
   # (no answer means none). Or list them: provision, clock, cancel, balance,
-  # fulfil. Tests that need a missing one are skipped, naming it.
+  # fulfil, lease. Tests that need a missing one are skipped, naming it; with
+  # lease, every run holds the target's test control while it runs.
   capabilities: auto
 
   # adapter: module instead of http:

@@ -55,6 +55,16 @@ async function probe(name: string, role: HttpRole, path: string, timeoutMs: numb
   }
 }
 
+/** A TransportError while setting up means the role did not answer: report it as preflight would. */
+export async function guard<T>(name: string, role: HttpRole, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof TransportError) throw unreachable(name, role, error);
+    throw error;
+  }
+}
+
 /** The one message for a role that did not answer, with what to do about it. */
 export function unreachable(name: string, role: HttpRole, error: TransportError): HarnessError {
   return new HarnessError('HARNESS_TARGET_UNREACHABLE', `${name} at ${role.baseUrl ?? role.description} did not answer: ${error.message}`, HINTS[error.code]);

@@ -17,7 +17,8 @@ import { checkAllowedHosts, type HostPattern } from '../../reference/paying-app/
 import { startReference, type ReferenceOptions } from '../../reference/start.ts';
 import type { AppRoleConfig, HttpRoleConfig, RoleCredentials, TargetConfig } from './config.ts';
 import { discoverCapabilities, discoverPlaintextUrl, withControlToken, type Discovery } from './control.ts';
-import { unreachable } from './preflight.ts';
+import { withLease } from './lease.ts';
+import { guard } from './preflight.ts';
 
 /** The reference as a module role (the embedded paying application). */
 export const REFERENCE_ADAPTER = fileURLToPath(new URL('../../reference/adapter.ts', import.meta.url));
@@ -324,7 +325,8 @@ async function openHttpRole(name: HttpRoleName, config: HttpRoleConfig, options:
         return spawnProcessRole(config.command, { role: name, cwd: config.cwd, settings: config.settings, ...processCommon(config, options) });
     }
   });
-  return config.controlToken !== undefined ? withControlToken(role, config.controlToken) : role;
+  const authorized = config.controlToken !== undefined ? withControlToken(role, config.controlToken) : role;
+  return config.controlLease !== undefined ? withLease(authorized, config.controlLease) : authorized;
 }
 
 function openAppRole(config: AppRoleConfig, options: OpenOptions): Promise<PayingAppRole> {
@@ -362,15 +364,6 @@ async function capabilitiesOf(name: HttpRoleName, role: HttpRole | undefined, co
   return guard(name, role, () => discoverCapabilities(role, timeoutMs));
 }
 
-/** A TransportError while setting up means the role did not answer: report it as preflight would. */
-async function guard<T>(name: string, role: HttpRole, run: () => Promise<T>): Promise<T> {
-  try {
-    return await run();
-  } catch (error) {
-    if (error instanceof TransportError) throw unreachable(name, role, error);
-    throw error;
-  }
-}
 
 // ---- Assembly and description ----
 

@@ -5,7 +5,8 @@
 // beside the generator, so generation is a pure function of code plus ledger.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { PROFILE_ID, SCHEMA_NAME, fileNameOf, serialize, type DraftFile, type VectorFile, type VectorGroup, type VectorTest } from './model.ts';
+import { PROFILE_ID } from '../../profile/version.ts';
+import { SCHEMA_NAME, fileNameOf, serialize, type DraftFile, type VectorFile, type VectorGroup, type VectorTest } from './model.ts';
 
 export const LEDGER_URL = new URL('./ledger.json', import.meta.url);
 

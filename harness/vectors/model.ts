@@ -22,7 +22,6 @@ export function isVectorKind(value: unknown): value is VectorKind {
 /** Kinds whose cases are HTTP request/response sequences, the only ones a remote target can run. */
 export const SEQUENCE_KINDS: readonly VectorKind[] = ['retrieval-token', 'replay'];
 
-export const PROFILE_ID = 'CPP-PROFILE-1.0';
 export const SCHEMA_NAME = 'vector.schema.json';
 
 /** Wycheproof semantics: valid must be accepted, invalid rejected, acceptable may go either way. */

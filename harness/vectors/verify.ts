@@ -11,6 +11,7 @@ import { HarnessError } from '../errors.ts';
 import { discoverCapabilities } from '../target/control.ts';
 import { loadTargetFile } from '../target/load.ts';
 import { openTarget, targetFromUrl } from '../target/target.ts';
+import { leaseHolder, leaseRoles } from '../runner/lease.ts';
 import { startReference } from '../../reference/start.ts';
 import { PURE_CHECKERS } from './check/pure.ts';
 import { VECTORS_DIR } from './generate.ts';
@@ -31,6 +32,10 @@ export interface VerifyOptions {
   readonly dir?: URL;
   /** Called with each case as it is decided. */
   readonly onCase?: (report: CaseReport) => void;
+  /** Wait up to this long for the target's test-control lease when another client holds it (otherwise HARNESS_TARGET_BUSY). */
+  readonly leaseWaitSeconds?: number;
+  /** Hears what the user should know about the lease (a wait, a lease lost). */
+  readonly onWarning?: (text: string) => void;
 }
 
 export type CaseStatus = 'pass' | 'fail' | 'skipped' | 'not-applicable' | 'error';
@@ -114,6 +119,23 @@ async function remoteSide(target: Exclude<VerifyTarget, { kind: 'reference' }>):
   };
 }
 
+/** The side with its roles holding the lease of each implementation that offers one; closing it releases them first. */
+async function leased(side: HttpSide, options: VerifyOptions): Promise<HttpSide> {
+  const held = await leaseRoles(side.roles, (name) => side.capabilities[name].has('lease'), {
+    holder: leaseHolder('vectors verify'),
+    ...(options.leaseWaitSeconds !== undefined ? { waitSeconds: options.leaseWaitSeconds } : {}),
+    ...(options.onWarning !== undefined ? { say: options.onWarning } : {}),
+  });
+  return {
+    ...side,
+    roles: held.roles,
+    close: async () => {
+      await held.release();
+      await side.close();
+    },
+  };
+}
+
 function tally(cases: readonly CaseReport[]): Record<CaseStatus, number> {
   const counts: Record<CaseStatus, number> = { pass: 0, fail: 0, skipped: 0, 'not-applicable': 0, error: 0 };
   for (const c of cases) counts[c.status]++;
@@ -160,7 +182,12 @@ export async function verifyVectors(options: VerifyOptions = {}): Promise<Verify
 
   const sequences = files.filter(({ kind }) => SEQUENCE_KINDS.includes(kind));
   if (sequences.length > 0) {
-    const side = target.kind === 'reference' ? await referenceSide() : await remoteSide(target);
+    // The sequences move the clock: they run holding the target's test-control lease (PROFILE.md §12).
+    const opened = target.kind === 'reference' ? await referenceSide() : await remoteSide(target);
+    const side = await leased(opened, options).catch(async (error: unknown) => {
+      await opened.close();
+      throw error;
+    });
     try {
       for (const { kind, file } of sequences) {
         for (const group of file.testGroups) {

@@ -1,5 +1,6 @@
 // The well-known documents (spec §4.3; PROFILE.md §4.8): served with GET and HEAD,
 // application/json, without authentication.
+import { PROFILE_VERSIONS } from '../../profile/version.ts';
 import { json } from '../http/respond.ts';
 import type { Endpoint, OperatorContext } from './context.ts';
 import { createOperatorKeys, pubkeyDocument, type OperatorKeys } from './keys.ts';
@@ -16,7 +17,10 @@ export const policy: Endpoint = (ctx) => {
   if (ctx.faults.has('op-policy-document-missing')) return json(404, { type: 'about:blank', title: 'Not Found', status: 404 });
   const published = policyDocument(ctx.policy, publishedKeys(ctx).jwk.kid);
   // Mutant op-policy-wrong-profile: names a profile this Operator does not implement.
-  return json(200, ctx.faults.has('op-policy-wrong-profile') ? { ...published, profile: 'CPP-PROFILE-0.9' } : published);
+  if (ctx.faults.has('op-policy-wrong-profile')) return json(200, { ...published, profile: 'CPP-PROFILE-0.9' });
+  // Mutant op-policy-older-profile: names the version before this one (PROFILE.md §14).
+  if (ctx.faults.has('op-policy-older-profile')) return json(200, { ...published, profile: PROFILE_VERSIONS[1]!.id });
+  return json(200, published);
 };
 
 /** /.well-known/cashpack-pubkey.json: the current signing key as a JWK set. */

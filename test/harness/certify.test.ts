@@ -21,6 +21,7 @@ import type { Report } from '../../harness/report/model.ts';
 import { decodeB64url, encodeB64url } from '../../profile/b64url.ts';
 import { canonicalBytes } from '../../profile/jcs.ts';
 import { publicJwk } from '../../profile/jwk.ts';
+import { PROFILE_ID } from '../../profile/version.ts';
 import { BIN, cli, REFERENCE_ADAPTER } from './hostile/support.ts';
 import { captured } from '../support/captured.ts';
 
@@ -73,7 +74,7 @@ describe('certify the embedded reference', () => {
     expect(JSON.parse(text('target.json'))).toEqual(report.run.target);
     expect(JSON.parse(text('capabilities.json')).operator.capabilities).toEqual(report.run.target.roles.operator!.capabilities);
     const policy = JSON.parse(text('policy.json'));
-    expect(policy).toMatchObject({ applicable: true, observed: true, status: 200, document: { profile: 'CPP-PROFILE-1.0' } });
+    expect(policy).toMatchObject({ applicable: true, observed: true, status: 200, document: { profile: PROFILE_ID } });
     expect(policy.reads).toBeGreaterThan(0);
 
     // The signature, checked with another Ed25519 implementation than the verifier's.

@@ -1,5 +1,6 @@
 import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PROFILE_ID } from '../../profile/version.ts';
 import { startReference, type RunningReference } from '../../reference/start.ts';
 import { ipv6Loopback } from '../support/ipv6.ts';
 
@@ -44,7 +45,7 @@ describe('the reference on loopback', () => {
     expect(without.statusCode).toBe(401);
     await without.body.dump();
     const withToken = await get('/_control/capabilities', { authorization: 'Bearer sesame' });
-    expect(await withToken.body.json()).toEqual({ profile: 'CPP-PROFILE-1.0', capabilities: ['provision', 'clock', 'cancel', 'balance', 'fulfil'] });
+    expect(await withToken.body.json()).toEqual({ profile: PROFILE_ID, capabilities: ['provision', 'clock', 'cancel', 'balance', 'fulfil', 'lease'] });
   });
 
   it('freezes, sets and advances the one clock through test control', async () => {

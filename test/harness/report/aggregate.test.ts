@@ -176,6 +176,15 @@ describe('the verdict', () => {
     expect(r.status('OP-MUST-2')).toBe('error');
     expect(r.verdict).toBe('non-conformant');
   });
+
+  it('charges nothing that a test saw with its clock moved under it: its failed checks stay, its requirements are errors', () => {
+    const moved = test('T-1', ['OP-MUST-1'], 'error', [check('OP-MUST-1', false), check('OP-MUST-2', false)], { error_code: 'HARNESS_CLOCK_MOVED', reason: 'the operator\'s clock moved under the scenario' });
+    const r = run([moved, ...allPassed().filter((t) => t.id !== 'T-1')]);
+    expect([r.status('OP-MUST-1'), r.status('OP-MUST-2')]).toEqual(['error', 'error']);
+    expect(r.tests.find((t) => t.id === 'T-1')!.checks.filter((c) => !c.passed)).toHaveLength(2);
+    expect(r.verdict).toBe('error');
+    expect(r.exit()).toBe(EXIT_CODES.error);
+  });
 });
 
 describe('a baseline', () => {

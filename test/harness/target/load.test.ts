@@ -100,7 +100,7 @@ paying_app:
     ['insecure: false', 'operator:\n  adapter: http\n  base_url: https://o.test\n  tls:\n    insecure: false\n', 'operator.tls.insecure', 5, 'expected true (an explicit opt-in'],
     ['a missing base_url for http', 'name: x\npayee:\n  adapter: http\n', 'payee.base_url', 2, 'expected base_url, the role\'s absolute URL (adapter: http needs it), got nothing'],
     ['an unknown key', 'operator:\n  adapter: http\n  base_url: https://o.test\n  base_uri: https://o.test\n', 'operator.base_uri', 4, 'got an unknown key (did you mean base_url?)'],
-    ['a bad capability name', 'payee:\n  adapter: http\n  base_url: https://p.test\n  capabilities:\n    - clock\n    - time-travel\n', 'payee.capabilities[1]', 6, 'expected one of provision, clock, cancel, balance, fulfil, got "time-travel"'],
+    ['a bad capability name', 'payee:\n  adapter: http\n  base_url: https://p.test\n  capabilities:\n    - clock\n    - time-travel\n', 'payee.capabilities[1]', 6, 'expected one of provision, clock, cancel, balance, fulfil, lease, got "time-travel"'],
     ['a mistyped capability', 'payee:\n  adapter: http\n  base_url: https://p.test\n  capabilities: [provison]\n', 'payee.capabilities[0]', 4, 'got "provison" (did you mean provision?)'],
     ['capabilities that are neither auto nor a list', 'payee:\n  adapter: http\n  base_url: https://p.test\n  capabilities: manual\n', 'payee.capabilities', 4, 'expected "auto"'],
     ['an unreadable key file', 'operator:\n  adapter: http\n  base_url: https://o.test\n  credentials:\n    principal:\n      private_key_file: ./keys/missing.json\n', 'operator.credentials.principal.private_key_file', 6, 'ENOENT'],

@@ -13,7 +13,7 @@ import { generateKeyPair } from '../../../profile/ed25519.ts';
 import { startReference } from '../../../reference/start.ts';
 import { ipv6Loopback } from '../../support/ipv6.ts';
 
-const ALL = ['balance', 'cancel', 'clock', 'fulfil', 'provision'];
+const ALL = ['balance', 'cancel', 'clock', 'fulfil', 'lease', 'provision'];
 const REFERENCE_ADAPTER = fileURLToPath(new URL('../../../reference/adapter.ts', import.meta.url));
 const FIXTURE = fileURLToPath(new URL('../../fixtures/process-paying-app.mjs', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'cpr-target-'));
@@ -209,7 +209,7 @@ paying_app: { adapter: process, command: [${process.execPath}, ${FIXTURE}] }
     });
   });
 
-  it('starts the embedded reference, discovers all five capabilities, serves all three roles and closes', async () => {
+  it('starts the embedded reference, discovers all six capabilities, serves all three roles and closes', async () => {
     const target = await embeddedTarget();
     expect(target.embedded).toBe(true);
     expect([...target.capabilities.payee].sort()).toEqual(ALL);

@@ -134,7 +134,7 @@ describe('cash-pack schemas', () => {
     ['an unknown status', 'status', { ...(VALID.status as object), status: 'PENDING' }, /\/status/],
     ['a negative chain_depth', 'status', { ...(VALID.status as object), chain_depth: -1 }, /\/chain_depth/],
     ['a policy whose minimum expiry exceeds its maximum', 'policy', { ...(VALID.policy as object), expiry_min_seconds: 10, expiry_max_seconds: 9 }, /expiry_min_seconds/],
-    ['a policy with another profile', 'policy', { ...(VALID.policy as object), profile: 'CPP-PROFILE-2.0' }, /\/profile/],
+    ['a policy whose profile is no profile identifier (which one it is, is judged apart: profile_id)', 'policy', { ...(VALID.policy as object), profile: 'profile 2' }, /\/profile/],
     ['a policy with an identity level of 4', 'policy', { ...(VALID.policy as object), required_identity_level: 4 }, /\/required_identity_level/],
     ['a JWK set of two keys', 'pubkey', { keys: [(VALID.pubkey as { keys: unknown[] }).keys[0], (VALID.pubkey as { keys: unknown[] }).keys[0]] }, /\/keys/],
     ['a JWK set key without use', 'pubkey', { keys: [operator.jwk] }, /missing member "use"/],

@@ -4,7 +4,7 @@
 // does not compile).
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
-import { digestText, encodeB64url, formatTimestamp, signingInput, signObject } from '../../../profile/index.ts';
+import { digestText, encodeB64url, formatTimestamp, PROFILE_ID, signingInput, signObject } from '../../../profile/index.ts';
 import { forgeTorsionSignature, type TorsionR } from '../../../harness/crypto/ed25519-forge.ts';
 import { createSigningKey, operatorKeyOf, recomputeChainDigest, verifyCashPack, type CashPack, type LockRequest } from '../../../profile/cashpack/index.ts';
 import { createRole } from '../../../reference/adapter.ts';
@@ -54,8 +54,14 @@ const PROBES: Record<MutantOfRole<'operator'>, Probe> = {
   'op-policy-wrong-profile': {
     observes: 'the profile the policy document names',
     observe: async (f) => (await f.send('GET', '/.well-known/cashpack-policy.json')).body.profile,
-    correct: 'CPP-PROFILE-1.0',
+    correct: PROFILE_ID,
     mutant: 'CPP-PROFILE-0.9',
+  },
+  'op-policy-older-profile': {
+    observes: 'the profile the policy document names',
+    observe: async (f) => (await f.send('GET', '/.well-known/cashpack-policy.json')).body.profile,
+    correct: PROFILE_ID,
+    mutant: 'CPP-PROFILE-1.0',
   },
   'op-policy-document-missing': {
     observes: 'the status of GET /.well-known/cashpack-policy.json',

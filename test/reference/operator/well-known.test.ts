@@ -2,6 +2,7 @@
 // application/json, no authentication; issued packs verify under the served key.
 import { describe, expect, it } from 'vitest';
 import { operatorKeyOf, validateMessage, verifyCashPack, verifyConfirmation, type CashPack } from '../../../profile/cashpack/index.ts';
+import { PROFILE_ID } from '../../../profile/version.ts';
 import { Clock } from '../../../reference/clock.ts';
 import { serializeResponse } from '../../../reference/http/respond.ts';
 import { createOperator } from '../../../reference/operator/index.ts';
@@ -35,7 +36,7 @@ describe('well-known documents', () => {
     expect(reply.headers['content-type']).toBe('application/json');
     expect(validateMessage('policy', reply.body)).toEqual({ ok: true });
     expect(reply.body).toEqual({
-      profile: 'CPP-PROFILE-1.0',
+      profile: PROFILE_ID,
       operator_kid: f.operator.jwk.kid,
       assets: [EUR],
       max_amount: '1000000',
