@@ -314,7 +314,7 @@ async function reduce(context: FuzzContext, state: CampaignState, failing: Faili
  * beyond 2^53), its asset among the policy's, and whether balances are read
  * after each command or, in one run in three, only where an observe command says.
  */
-const setupArbitrary: fc.Arbitrary<RunSetup> = fc
+export const setupArbitrary: fc.Arbitrary<RunSetup> = fc
   .record({
     balance: fc.oneof({ arbitrary: fc.constantFrom<BalanceChoice>('twice-max', 'max', 'small'), weight: 4 }, { arbitrary: fc.record({ digits: fc.integer({ min: 16, max: 78 }) }), weight: 1 }),
     asset: fc.oneof({ arbitrary: fc.constant(undefined), weight: 3 }, { arbitrary: fc.nat(3), weight: 1 }),

@@ -62,8 +62,8 @@ export function modelOrders<R>(model: OperatorModel, ops: readonly Concurrent<R>
  * The verdict on the answers: the orders that explain every one, or, when none
  * does, the order that explains the most (the first of those) and the request
  * where it stops, and whether that request's answer is one some order gives it
- * (only their combination is wrong: a concurrency fault) or one no order does
- * (a fault of its own rule).
+ * (only their combination is wrong: a concurrency fault) or one no order does,
+ * not even the orders that take it first, as if alone (a fault of its own rule).
  */
 export function linearize<R>(model: OperatorModel, ops: readonly Concurrent<R>[], replies: readonly R[]): { readonly explained: readonly OrderRun[] } | { readonly explained: readonly []; readonly best: OrderRun; readonly at: number; readonly alone: boolean } {
   const runs = tryOrders(model, ops, replies);

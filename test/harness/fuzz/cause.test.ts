@@ -60,6 +60,8 @@ const CARRIERS: [string, CommandSpec][] = [
   ['a redemption alone', { kind: 'redeem', pack: 0, by: 'bearer', identity: 'identified' }],
   ['a burst of redemptions', { kind: 'burst', pack: 0, op: 'redeem', copies: 4 }],
   ['an interleaving', { kind: 'interleave', pack: 0, ops: ['status', 'redeem'], order: [0, 1] }],
+  // Released together with a status read and a Lock Request: in no order is the refusal right, so the redemption is judged as alone.
+  ['a mixed group', { kind: 'mix', ops: [{ op: 'status', pack: 0 }, { op: 'redeem', pack: 0, by: 'bearer', redeemer: 'redeemer' }, { op: 'issue', amount: { small: 1 } }] }],
 ];
 
 describe('the cause of a run, whatever command carried the request', () => {
