@@ -53,6 +53,21 @@ export const ERRORS = {
     summary: 'the target gave no answer at all (refused, reset, timed out, TLS), or stopped answering: never a conformance result',
     hint: 'is it running, and is base_url in the target file (or --target) right? --request-timeout and --unreachable-after bound the wait',
   },
+  HARNESS_TLS_UNTRUSTED: {
+    scopes: ['command', 'test', 'run'],
+    summary: "the target answered, but its TLS certificate is not one the harness trusts (an unknown CA, a name it does not carry, expired): a trust setting of the harness, never a conformance result",
+    hint: 'give the CA that issued the certificate: --ca FILE with --target URL, tls.ca_file in a target file; or opt out (recorded in the report) with --insecure or tls.insecure: true',
+  },
+  HARNESS_TARGET_START_FAILED: {
+    scopes: ['command'],
+    summary: 'the --start command could not be run, or exited before its --ready URL answered: nothing was tested',
+    hint: "the message quotes the command's last output lines; all of it is in server.log in the report folder",
+  },
+  HARNESS_TARGET_NOT_READY: {
+    scopes: ['command'],
+    summary: 'the --ready URL gave no answer below 500 before --ready-timeout passed: the server started by --start was stopped, nothing was tested',
+    hint: 'the message names the last answer: is --ready the URL the server listens on (scheme, port, path), and --ready-timeout long enough for it to start?',
+  },
   HARNESS_TARGET_BUSY: {
     scopes: ['command', 'test', 'run'],
     summary: "another client holds the target's test-control lease (PROFILE.md §12): the run did not start, so nothing of it is a conformance result",
@@ -76,7 +91,7 @@ export const ERRORS = {
     hint: 'the message names the refused host: if it is the payee, name the payee by it in the target file, or allow it with --allow-host HOST[:PORT]',
   },
   HARNESS_INTERNAL: { scopes: ['command', 'test', 'run'], summary: 'a defect of the harness: an exception it did not expect', hint: 'please report it with the command and the message' },
-  INTERRUPTED: { scopes: ['run'], summary: 'the run was interrupted (Ctrl-C or SIGTERM): the results are partial', hint: 'run again to completion for a verdict' },
+  INTERRUPTED: { scopes: ['command', 'run'], summary: 'the run was interrupted (Ctrl-C or SIGTERM): the results are partial (or, before the first test, there are none)', hint: 'run again to completion for a verdict' },
   REPORT_SHARDS_MISSING: { scopes: ['run'], summary: 'report merge was given fewer shards than the run was split into', hint: 'merge every shard: cpr-conformance report merge DIR-1 ... DIR-n' },
   FUZZ_SHARDS_MISSING: {
     scopes: ['command'],

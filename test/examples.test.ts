@@ -12,7 +12,6 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import YAML from 'yaml';
-import { shardOption } from '../harness/cli/args.ts';
 import { main } from '../harness/cli/main.ts';
 import { mergeFuzzShards } from '../harness/fuzz/shards.ts';
 import { mergeReports, readReport } from '../harness/report/index.ts';
@@ -28,85 +27,107 @@ const BIN = join(ROOT, 'bin/cpr-conformance.js');
 
 interface Step {
   readonly id?: string;
+  readonly name?: string;
+  readonly if?: string;
   readonly run?: string;
   readonly uses?: string;
+  readonly with?: Record<string, string>;
 }
 interface Job {
   readonly strategy?: { readonly matrix: { readonly shard: number[] } };
   readonly needs?: string[];
+  readonly if?: string;
   readonly steps: Step[];
 }
 interface Workflow {
   readonly env: Record<string, string>;
+  readonly permissions?: Record<string, string>;
   readonly jobs: Record<string, Job>;
 }
 
 const workflow = YAML.parse(readFileSync(WORKFLOW, 'utf8')) as Workflow;
+const action = YAML.parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as { inputs: Record<string, unknown> };
 
-/** A step's `run:` as the shell of shard `shard` would get it: expressions and variables filled in, globs expanded, split into words. */
-function words(job: string, id: string, shard = 1): string[] {
+/** A step's `run:` as the shell would get it: expressions and variables filled in, globs expanded (two shards), split into words. */
+function words(job: string, id: string): string[] {
   const step = workflow.jobs[job]!.steps.find((s) => s.id === id);
   expect(step?.run, `${job} step ${id}`).toBeDefined();
-  const total = String(workflow.jobs[job]!.strategy?.matrix.shard.length ?? 1);
-  const command = step!.run!
-    .replaceAll('${{ matrix.shard }}', String(shard))
-    .replaceAll('${{ strategy.job-total }}', total)
-    .replaceAll('${{ github.run_number }}', '17')
-    .replace(/\$(CPR_[A-Z_]+)/g, (_, name: string) => workflow.env[name] ?? '');
+  const command = step!.run!.replace(/\$(CPR_[A-Z_]+)/g, (_, name: string) => workflow.env[name] ?? '');
   expect(command).not.toMatch(/\$\{\{|\$[A-Z]/);
   return command
     .trim()
     .split(/\s+/)
-    .flatMap((w) => (w.endsWith('-*') ? [1, 2].map((i) => w.replace(/\*$/, String(i))) : [w]));
+    .flatMap((w) => (w.includes('-*') ? [1, 2].map((i) => w.replace('-*', `-${i}`)) : [w]));
 }
 
 /** The command line in this process; its exit code and output. */
 const cli = (argv: string[]) => captured(() => main(argv));
 
 describe('the GitHub Actions example', () => {
+  const shardJob = workflow.jobs['conformance']!;
+  const shardStep = shardJob.steps.find((s) => s.id === 'shard')!;
+  const merge = workflow.jobs['merge']!.steps;
+
   it('does not run in this repository', () => {
     expect(WORKFLOW).not.toMatch(/\.github\/workflows/);
     expect(existsSync(join(ROOT, '.github/workflows/conformance.yml'))).toBe(false);
   });
 
-  it('lets run and fuzz jobs that share a target take turns through its test-control lease', () => {
-    for (const job of ['run', 'fuzz']) expect(words(job, 'shard')).toEqual(expect.arrayContaining(['--lease-wait', workflow.env['CPR_LEASE_WAIT']!]));
-    expect(Number(workflow.env['CPR_LEASE_WAIT'])).toBeGreaterThan(0);
+  it("uses the action from the implementer's repository: their checkout, their build, no npm ci of theirs", () => {
+    expect(shardJob.steps[0]!.uses).toMatch(/^actions\/checkout@/);
+    expect(shardStep.uses).toMatch(/^[\w-]+\/cpr-conformance@v\d/);
+    expect(shardJob.steps.some((s) => s.run?.includes('npm ci') || s.run?.includes('npx cpr-conformance'))).toBe(false);
+    // Every input it gives is one the action has.
+    for (const input of Object.keys(shardStep.with ?? {})) expect(Object.keys(action.inputs), input).toContain(input);
   });
 
-  it('shards run and fuzz over matrices, uploads every shard, and merges in a job that waits for both', () => {
-    expect(workflow.jobs['run']!.strategy!.matrix.shard.length).toBeGreaterThan(1);
-    expect(workflow.jobs['fuzz']!.strategy!.matrix.shard.length).toBeGreaterThan(1);
-    for (const job of ['run', 'fuzz']) expect(workflow.jobs[job]!.steps.some((s) => s.uses?.startsWith('actions/upload-artifact'))).toBe(true);
-    expect(workflow.jobs['merge']!.needs).toEqual(['run', 'fuzz']);
-    const merge = workflow.jobs['merge']!.steps;
+  it('gives each job a target instance of its own, started by the action, and a shard of the run and of the fuzzing campaign', () => {
+    expect(shardJob.strategy!.matrix.shard.length).toBeGreaterThan(1);
+    expect(shardStep.with).toMatchObject({ start: '${{ env.SERVER_START }}', target: '${{ env.SERVER_URL }}', shard: '${{ matrix.shard }}/${{ strategy.job-total }}', artifact: 'shard-${{ matrix.shard }}' });
+    expect(Number(shardStep.with!['fuzz-time'])).toBeGreaterThan(0);
+    expect(workflow.env['CPR_VERSION']).toBe(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version);
+  });
+
+  it('merges in a job that waits for every shard, whatever they did, and publishes the merged reports', () => {
+    expect(workflow.jobs['merge']!.needs).toEqual(['conformance']);
+    expect(workflow.jobs['merge']!.if).toBe('always()');
     expect(merge.some((s) => s.uses?.startsWith('actions/download-artifact'))).toBe(true);
     expect(merge.some((s) => s.run?.includes('summary.md >> "$GITHUB_STEP_SUMMARY"'))).toBe(true);
+    expect(merge.find((s) => s.uses?.startsWith('actions/upload-artifact'))?.with?.['name']).toBe('conformance-report');
+  });
+
+  it("downloads the base branch's report and diffs against it, always", () => {
+    const base = merge.findIndex((s) => s.id === 'base');
+    const diff = merge.findIndex((s) => s.id === 'diff');
+    expect(base).toBeGreaterThan(-1);
+    expect(diff).toBeGreaterThan(base);
+    expect(merge[base]!.if).toMatch(/^always\(\) && /);
+    // The artifact it downloads is the one this workflow publishes, and holds merged/report.json.
+    expect(merge[base]!.run).toContain('gh run download "$id" --repo "$GITHUB_REPOSITORY" --name conformance-report --dir base');
+    expect(merge[diff]!.if).toBe("always() && hashFiles('base/merged/report.json') != ''");
+    expect(words('merge', 'diff')).toEqual(['cpr-conformance', 'compare', '--diff', 'base/merged', 'out/merged', '--report-dir', 'out/diff']);
+    expect(workflow.permissions?.['actions']).toBe('read');
   });
 
   it.each([
-    ['run', 'shard', 'run'],
-    ['fuzz', 'shard', 'fuzz'],
-    ['merge', 'merge-run', 'report'],
-    ['merge', 'merge-fuzz', 'fuzz'],
-    ['merge', 'compare', 'compare'],
-    ['merge', 'diff', 'compare'],
-  ])('%s step %s names a real command and flags (the command line parses it)', async (job, id, command) => {
-    const [npx, bin, ...argv] = words(job, id);
-    expect([npx, bin, argv[0]]).toEqual(['npx', 'cpr-conformance', command]);
+    ['merge-run', 'report'],
+    ['merge-fuzz', 'fuzz'],
+    ['compare', 'compare'],
+    ['diff', 'compare'],
+  ])('merge step %s names a real command and flags (the command line parses it)', async (id, command) => {
+    const [bin, ...argv] = words('merge', id);
+    expect([bin, argv[0]]).toEqual(['cpr-conformance', command]);
     // Every flag the step gives, checked by the command's own strict parser; --help stops it there.
     const parsed = await cli([...argv, '--help']);
     expect(parsed.stderr).toBe('');
     expect(parsed.code).toBe(0);
     expect(parsed.stdout).toMatch(new RegExp(`^Usage: cpr-conformance ${argv[0]}${argv[1] === 'merge' ? ' merge' : ''}`, 'm'));
-    const shard = argv.indexOf('--shard');
-    if (shard !== -1) {
-      for (const i of workflow.jobs[job]!.strategy!.matrix.shard) {
-        const given = words(job, id, i);
-        expect(shardOption(command, given[given.indexOf('--shard') + 1])).toMatchObject({ index: i, count: workflow.jobs[job]!.strategy!.matrix.shard.length });
-      }
-      expect(argv).toContain('--seed');
-    }
+  });
+
+  it('merges the folders the shards upload: the run in shard-N, the fuzzing campaign in shard-N/fuzz', () => {
+    expect(shardStep.with!['report-dir']).toBe('out/shard-${{ matrix.shard }}');
+    expect(words('merge', 'merge-run')).toEqual(['cpr-conformance', 'report', 'merge', 'out/shard-1', 'out/shard-2', '--report-dir', 'out/merged']);
+    expect(words('merge', 'merge-fuzz')).toEqual(['cpr-conformance', 'fuzz', 'merge', 'out/shard-1/fuzz', 'out/shard-2/fuzz', '--out', 'out/fuzz-merged']);
   });
 });
 

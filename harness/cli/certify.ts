@@ -5,12 +5,11 @@ import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node
 import { dirname, join, resolve } from 'node:path';
 import { buildPackage, certificationProblems, freshSigningKey, privateJwk, readSigningKey, suiteDigest, targetSlug, type SigningKey } from '../certify/package.ts';
 import { readReport, REPORT_JSON } from '../report/json.ts';
-import { conformanceRun } from '../runner/run.ts';
+import { conformanceRun, defaultReportDir } from '../runner/run.ts';
 import { createTerminal } from '../runner/terminal.ts';
-import { PROJECT_ROOT } from '../scenarios/load.ts';
 import { integerOption, parse } from './args.ts';
 import { EXIT, HarnessError } from './errors.ts';
-import { allowHostsOf, leaseWaitOf, rerunBase, targetChoice } from './target-options.ts';
+import { allowHostsOf, leaseWaitOf, rerunBase, serverOptionsOf, TARGET_FLAGS, targetChoice, withServer, writableDir } from './target-options.ts';
 import { printSummary } from './summary.ts';
 import { fileStamp } from '../text.ts';
 
@@ -37,6 +36,9 @@ Target (as for run; with none, the embedded reference implementation):
   --allow-host HOST     as for run; repeatable
   --lease-wait S        as for run: wait up to S seconds for the target's
                         test-control lease when another client holds it
+  --control-token-env NAME, --start "COMMAND", --ready URL, --ready-timeout S,
+  --stop-grace S        as for run: the server is started before the run and
+                        stopped after it
   --request-timeout MS  as for run
   --unreachable-after N as for run
   --time-limit S        as for run; a run cut short gets no package
@@ -76,9 +78,7 @@ const NARROWING = {
 
 export async function certify(argv: string[]): Promise<number> {
   const values = parse('certify', argv, {
-    target: { type: 'string' },
-    ca: { type: 'string' },
-    insecure: { type: 'boolean' },
+    ...TARGET_FLAGS,
     'allow-host': { type: 'string', multiple: true },
     'lease-wait': { type: 'string' },
     'request-timeout': { type: 'string' },
@@ -109,6 +109,8 @@ export async function certify(argv: string[]): Promise<number> {
     }
   }
   const target = targetChoice(values, 'certify');
+  const reportDir = writableDir(values['report-dir'] ?? defaultReportDir(), '--report-dir');
+  const server = serverOptionsOf(values, 'certify', target, reportDir);
   const allowHosts = allowHostsOf(values['allow-host'], target);
   const requestTimeoutMs = integerOption('certify', 'request-timeout', values['request-timeout'], 1, 600_000);
   const unreachableAfter = integerOption('certify', 'unreachable-after', values['unreachable-after'], 0, 1_000_000);
@@ -121,7 +123,7 @@ export async function certify(argv: string[]): Promise<number> {
   const suite = suiteDigest();
 
   const terminal = createTerminal();
-  const outcome = await conformanceRun(
+  const outcome = await withServer(server, terminal, () => conformanceRun(
     {
       target,
       only: [],
@@ -136,12 +138,12 @@ export async function certify(argv: string[]): Promise<number> {
       ...(timeLimit !== undefined ? { timeLimitMs: timeLimit * 1000 } : {}),
       ...(allowHosts.length > 0 ? { allowHosts } : {}),
       ...leaseWaitOf(values, 'certify'),
-      ...(values['report-dir'] !== undefined ? { reportDir: values['report-dir'] } : {}),
+      reportDir,
       command: ['cpr-conformance', 'certify', ...argv],
       rerunBase: rerunBase(values),
     },
     terminal,
-  );
+  ));
   printSummary(outcome.report, outcome.dir, terminal);
   // The report as the run wrote it: scrubbed of the target's secrets, checked against its schema.
   const report = readReport(join(outcome.dir, REPORT_JSON));
@@ -151,7 +153,7 @@ export async function certify(argv: string[]): Promise<number> {
   }
 
   const key: SigningKey = givenKey ?? freshSigningKey();
-  const archive = resolve(values.out ?? join(PROJECT_ROOT, 'reports', `certification-${targetSlug(report.run.target.name)}-${fileStamp(report.run.started_at)}.tar.gz`));
+  const archive = resolve(values.out ?? join('reports', `certification-${targetSlug(report.run.target.name)}-${fileStamp(report.run.started_at)}.tar.gz`));
   writeAtomically(archive, buildPackage(report, suite, key));
   terminal.line('');
   terminal.line(`certification package: ${archive} (verdict ${report.verdict})`);

@@ -1,7 +1,7 @@
 // `cpr-conformance compare INPUT...`: implementations side by side, with badges;
 // `compare --diff BEFORE AFTER`: what changed between two runs of one implementation.
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { compareHtml, compareMarkdown, compareReports, compareText, diffFails, diffMarkdown, diffReports, diffText, endpointBadge, type CompareInput } from '../report/compare.ts';
 import { REPORT_JSON, REPORT_SCHEMA_VERSION, readReport } from '../report/index.ts';
 import { verifyPackage } from '../certify/package.ts';
@@ -41,10 +41,17 @@ other changes. Writes diff.md to --report-dir (for a pull-request comment or
 $GITHUB_STEP_SUMMARY) and prints the same on the terminal. Two reports of
 different targets (by name) are refused unless --force.
 
+A package that fails verification is named with the check it failed
+(PACKAGE_SIGNATURE_INVALID, ...), and nothing is written. The files written
+name each input by its path relative to the current folder, or by its last
+part: no absolute local path is published.
+
 Options:
   --report-dir DIR   where to write (default reports/compare)
   --diff             compare two runs of one implementation: BEFORE AFTER
   --force            with --diff: compare reports of different targets
+  --kid THUMBPRINT   every input is a certification package signed by the key
+                     with this RFC 7638 thumbprint (as verify-package --kid)
   -h, --help         show this help
 
 Exit codes: 0 written (compare; --diff with no new failure and no deciding
@@ -59,13 +66,17 @@ export async function compare(argv: string[]): Promise<number> {
     'report-dir': { type: 'string' },
     diff: { type: 'boolean' },
     force: { type: 'boolean' },
+    kid: { type: 'string' },
   });
   if (values.help) {
     process.stdout.write(COMPARE_HELP);
     return 0;
   }
   const out = resolve(values['report-dir'] ?? join('reports', 'compare'));
-  if (values.diff === true) return diffCommand(positionals, out, values.force === true);
+  const kid = values.kid;
+  if (kid !== undefined && !/^[A-Za-z0-9_-]{43}$/.test(kid)) throw new HarnessError('USAGE_ERROR', `--kid takes an RFC 7638 thumbprint (43 base64url characters), not ${JSON.stringify(kid)}`, 'see: cpr-conformance compare --help');
+  const loadInput = (input: string) => load(input, kid);
+  if (values.diff === true) return diffCommand(positionals, out, values.force === true, loadInput);
   if (values.force === true) throw new HarnessError('USAGE_ERROR', '--force applies to --diff only', 'see: cpr-conformance compare --help');
   if (positionals.length === 0) throw new HarnessError('USAGE_ERROR', 'compare needs at least one INPUT (a report.json, or the folder holding one)', 'see: cpr-conformance compare --help');
   // Every input is read (and checked) before anything is written.
@@ -80,7 +91,7 @@ export async function compare(argv: string[]): Promise<number> {
   return EXIT.conformant;
 }
 
-function diffCommand(positionals: readonly string[], out: string, force: boolean): number {
+function diffCommand(positionals: readonly string[], out: string, force: boolean, loadInput: (input: string) => CompareInput): number {
   if (positionals.length !== 2) throw new HarnessError('USAGE_ERROR', `compare --diff takes two inputs, BEFORE and AFTER; got ${positionals.length}`, 'see: cpr-conformance compare --help');
   const diff = diffReports(loadInput(positionals[0]!), loadInput(positionals[1]!));
   if (!diff.sameTarget && !force) {
@@ -123,16 +134,26 @@ function expandInput(input: string): string[] {
  * schema; or a certification package (.tar.gz), verified first
  * (verify-package's checks) and compared by the report it holds.
  */
-function loadInput(input: string): CompareInput {
+function load(input: string, kid: string | undefined): CompareInput {
   let file = input;
   try {
     if (statSync(input).isDirectory()) file = join(input, REPORT_JSON);
   } catch {
     throw new HarnessError('USAGE_ERROR', `no such file or folder: ${input}`, INPUT_HINT);
   }
-  if (file.endsWith('.tar.gz')) return { source: input, report: verifyPackage(readFileSync(file)).report };
+  const source = shownPath(input);
+  if (file.endsWith('.tar.gz')) {
+    try {
+      return { source, report: verifyPackage(readFileSync(file), kid).report };
+    } catch (error) {
+      // Which input failed, and the check it failed: one bad package among several must be findable.
+      if (error instanceof HarnessError) throw new HarnessError(error.code, `${input} failed verification: ${error.message}`, error.hint);
+      throw error;
+    }
+  }
+  if (kid !== undefined) throw new HarnessError('USAGE_ERROR', `--kid pins the signer of certification packages, and ${input} is a report.json, which is not signed`, 'compare packages only with --kid, or leave --kid out');
   try {
-    return { source: input, report: readReport(file) };
+    return { source, report: readReport(file) };
   } catch (error) {
     if (!(error instanceof HarnessError)) throw error;
     // A report of another schema version says so, rather than listing every member that moved.
@@ -146,6 +167,13 @@ function loadInput(input: string): CompareInput {
     }
     throw new HarnessError(error.code, error.message, error.hint === undefined || error.hint.startsWith('see: ') ? INPUT_HINT : error.hint);
   }
+}
+
+/** How the files written name an input: relative to the current folder when inside it, else by its last two parts. */
+function shownPath(input: string): string {
+  const rel = relative(process.cwd(), resolve(input));
+  if (rel !== '' && !rel.startsWith('..') && !isAbsolute(rel)) return rel;
+  return `…/${resolve(input).split(sep).filter(Boolean).slice(-2).join('/')}`;
 }
 
 function schemaVersionOf(file: string): unknown {

@@ -10,6 +10,8 @@ import { loadSuites, PROJECT_ROOT } from '../scenarios/load.ts';
 import { parse } from './args.ts';
 import { HarnessError } from './errors.ts';
 import { ERRORS, isErrorCode, type ErrorScope } from '../errors.ts';
+import { PROBLEM_STATUS, SPEC_ERROR_CODES } from '../../profile/problems.ts';
+import type { Scenario, Step } from '../scenarios/types.ts';
 import { PROFILE_ID, PROFILE_VERSIONS, versionsAfter } from '../../profile/version.ts';
 
 const SCOPE_WORDS: Readonly<Record<ErrorScope, string>> = {
@@ -18,13 +20,17 @@ const SCOPE_WORDS: Readonly<Record<ErrorScope, string>> = {
   run: "a run's errors[] in report.json",
 };
 import { readReport } from '../report/index.ts';
-import { atStep, shownOutcome, WARNING_MEANING } from '../report/wording.ts';
+import { shownOutcome, WARNING_MEANING } from '../report/wording.ts';
+import { failedCheckLines } from '../report/answer.ts';
 
 const EXPLAIN_HELP = `Usage: cpr-conformance explain ID [--report FILE]
 
 ID is a requirement ID (TOK-ONCE-1, PRF-ERR-1), a scenario ID (TOK-ONCE-001),
-a property ID (PROP-PAYEE-001), an error code (HARNESS_STEP_FAILED) or a
-profile identifier (CPP-PROFILE-1.0: what changed since that version).
+a property ID (PROP-PAYEE-001), one of the spec's ten protocol error codes
+(BEARER_MISMATCH: when an Operator answers it, its HTTP status, and the
+requirements whose checks expect it), a harness error code
+(HARNESS_STEP_FAILED) or a profile identifier (CPP-PROFILE-1.0: what changed
+since that version).
 For a requirement: its level, roles, spec sections, summary, the spec's text of
 those sections (read from ../shared/spec/cpr-cashpack-spec.md beside the
 checkout, or the file CPR_SPEC names, when present) and the scenarios that
@@ -53,7 +59,9 @@ export async function explain(argv: string[]): Promise<number> {
   const requirement = findRequirement(id);
   const out: string[] = [];
   const version = PROFILE_VERSIONS.find((v) => v.id === id);
-  if (version) {
+  if (isProtocolCode(id)) {
+    out.push(...protocolCode(id, scenarios));
+  } else if (version) {
     out.push(`${version.id}  (a profile version, ${version.date}; this harness tests ${PROFILE_ID})`, `  ${version.summary}.`);
     const newer = versionsAfter(version.id)!;
     out.push('', newer.length === 0 ? 'nothing changed since: it is the newest version (PROFILE.md §14 "Changes" lists the earlier ones)' : 'changed since (PROFILE.md §14 "Changes"):');
@@ -89,7 +97,7 @@ export async function explain(argv: string[]): Promise<number> {
   } else {
     const scenario = scenarios.find((s) => s.id === id);
     if (!scenario) {
-      const known = [...loadRegistry().map((r) => r.id), ...scenarios.map((s) => s.id), ...PROPERTIES.map((p) => p.id), ...Object.keys(ERRORS), ...PROFILE_VERSIONS.map((v) => v.id)];
+      const known = [...loadRegistry().map((r) => r.id), ...scenarios.map((s) => s.id), ...PROPERTIES.map((p) => p.id), ...Object.keys(ERRORS), ...SPEC_ERROR_CODES, ...PROFILE_VERSIONS.map((v) => v.id)];
       throw new HarnessError('USAGE_ERROR', `no requirement, scenario, property, error code or profile version is ${JSON.stringify(id)}${didYouMean(id, known)}`, 'list them with: cpr-conformance list');
     }
     out.push(`${scenario.id}  ${scenario.level}  ${scenario.role}`, `  ${scenario.title}`, `  ${scenario.file}:${scenario.line}`, `  proves: ${scenario.requirements.join(', ')}`);
@@ -126,9 +134,59 @@ function inReport(id: string, file: string): string[] {
   out.push(`  ${test.id}: ${shownOutcome(test)}${test.error_code ? ` ${test.error_code}` : ''}${test.known_failure ? ' (known failure)' : ''}`);
   if (shownOutcome(test) === 'warning') out.push(`  a warning, not a failure: ${WARNING_MEANING}`);
   if (test.reason) out.push(`  why: ${test.reason}`);
-  for (const c of test.checks.filter((x) => !x.passed)) out.push(`    failed check ${c.check} (${c.requirement})${atStep(c)}: ${c.message}`);
+  const checks = failedCheckLines(test);
+  if (checks.length > 0) out.push('  failed checks, and what the target answered:', ...checks.map((line) => `    ${line}`));
   out.push(`  rerun: ${test.rerun}`);
   return out;
+}
+
+type ProtocolCode = (typeof SPEC_ERROR_CODES)[number];
+
+/** When an Operator answers each of the spec's error codes (spec §7.1), in this project's words. */
+const PROTOCOL_MEANING: Readonly<Record<ProtocolCode, string>> = {
+  INSUFFICIENT_BALANCE: "the Principal's available balance is below the amount asked for",
+  AMOUNT_EXCEEDS_LIMIT: "the amount is above the Operator's configured maximum (max_amount in its policy)",
+  INVALID_SIGNATURE: 'a signature of the request (or of the pack it carries) does not verify',
+  BEARER_MISMATCH: "the key that signed the request is not the pack's current_bearer_pk",
+  CHAIN_DIGEST_MISMATCH: "prev_chain_digest is not the pack's current chain_digest (a stale or forged version of the pack)",
+  INSTRUMENT_NOT_ACTIVE: 'the pack is no longer ACTIVE: redeemed, expired or cancelled',
+  CHAIN_DEPTH_EXCEEDED: "the renewal chain has reached the Operator's configured maximum depth (max_chain_depth)",
+  REDEEMER_NOT_IDENTIFIED: 'the redeemer could not be verified to the identity level the Operator requires',
+  DUPLICATE_ID: 'the request_id or renewal_id was seen before: a replay',
+  EXPIRY_INVALID: "the requested expiry is outside the Operator's permitted range",
+};
+
+function isProtocolCode(id: string): id is ProtocolCode {
+  return (SPEC_ERROR_CODES as readonly string[]).includes(id);
+}
+
+/** A protocol error code: when it is answered, its status, and the requirements whose checks expect it. */
+function protocolCode(code: ProtocolCode, scenarios: readonly Scenario[]): string[] {
+  const registry = new Map(loadRegistry().map((r) => [r.id, r]));
+  const expecting = new Map<string, Set<string>>();
+  for (const scenario of scenarios) {
+    for (const check of allSteps(scenario.steps).flatMap((step) => step.expect)) {
+      const expects = check.name === 'problem' ? check.arg === code : check.name === 'all' && JSON.stringify((check.arg as { problem?: unknown } | undefined)?.problem ?? null).includes(`"${code}"`);
+      if (!expects) continue;
+      for (const requirement of check.requirement !== undefined ? [check.requirement] : scenario.requirements) expecting.set(requirement, (expecting.get(requirement) ?? new Set()).add(scenario.id));
+    }
+  }
+  const out = [
+    `${code}  (a protocol error code of spec §7.1, answered by an Operator)`,
+    `  when: ${PROTOCOL_MEANING[code]}`,
+    `  HTTP status: ${PROBLEM_STATUS[code]}, in an application/problem+json body whose "code" is ${code} (PROFILE.md §11; the status is checked under PRF-ERR-1)`,
+    '',
+    expecting.size === 0 ? '  no check of the suite expects it' : '  expected by checks of:',
+  ];
+  for (const [id, tests] of [...expecting].sort(([a], [b]) => a.localeCompare(b))) {
+    const requirement = registry.get(id);
+    out.push(`    ${id}${requirement ? `  ${requirement.level}  ${requirement.summary}` : ''}`, `      in ${[...tests].sort().join(', ')}`);
+  }
+  return out;
+}
+
+function allSteps(steps: readonly Step[]): Step[] {
+  return steps.flatMap((step) => [step, ...allSteps(step.body ?? [])]);
 }
 
 /** The text under a "### 5.1 ..." heading (or "## 5 ...") of the spec, up to the next heading. */

@@ -3,7 +3,6 @@
 import { join, resolve } from 'node:path';
 import { campaignLines, mergeFuzzShards, writeMergedCampaign } from '../fuzz/shards.ts';
 import { createTerminal } from '../runner/terminal.ts';
-import { PROJECT_ROOT } from '../scenarios/load.ts';
 import { parseCommand } from './args.ts';
 import { EXIT, HarnessError } from './errors.ts';
 
@@ -38,7 +37,7 @@ export async function fuzzMerge(argv: string[]): Promise<number> {
   }
   if (positionals.length === 0) throw new HarnessError('USAGE_ERROR', 'fuzz merge needs the folder of each shard', 'e.g. cpr-conformance fuzz merge out/fuzz-1 out/fuzz-2 --out out/fuzz');
   const merged = mergeFuzzShards(positionals);
-  const out = resolve(values.out ?? join(PROJECT_ROOT, 'reports', 'fuzz-merged'));
+  const out = resolve(values.out ?? join('reports', 'fuzz-merged'));
   const written = writeMergedCampaign(out, merged);
   const terminal = createTerminal();
   for (const line of campaignLines(merged.campaign)) terminal.line(line);

@@ -7,12 +7,11 @@ import type { HttpRole } from '../adapters/types.ts';
 import { causeText, createProgressDisplay, FUZZ_CAPABILITIES, MAX_LANES, runCampaign, type Budget } from '../fuzz/index.ts';
 import { resolveTarget, type ResolvedTarget, type TargetChoice } from '../runner/resolve-target.ts';
 import { createTerminal, type Terminal } from '../runner/terminal.ts';
-import { PROJECT_ROOT } from '../scenarios/load.ts';
 import { openTarget, type Target } from '../target/target.ts';
 import { integerOption, parse, shardOption } from './args.ts';
 import { shardBudget, shardSeeds, writeShardRecord } from '../fuzz/shards.ts';
 import { EXIT, HarnessError } from './errors.ts';
-import { leaseWaitOf, targetChoice } from './target-options.ts';
+import { leaseWaitOf, serverOptionsOf, serverUp, TARGET_FLAGS, targetChoice, writableDir } from './target-options.ts';
 import { uniqueStamp } from '../text.ts';
 
 const FUZZ_HELP = `Usage: cpr-conformance fuzz [options]
@@ -50,6 +49,10 @@ Target:
                         seconds for it; without it the campaign stops at once
                         (HARNESS_TARGET_BUSY, exit 2). Shards of a campaign
                         against one target instance take turns this way
+  --control-token-env NAME, --start "COMMAND", --ready URL, --ready-timeout S,
+  --stop-grace S        as for run: the server is started before the campaign
+                        (its output in --out DIR/server.log) and stopped
+                        after it, Ctrl-C included
 
 Budget:
   --time S              explore for S seconds (default 30); shrinking a
@@ -103,9 +106,7 @@ const DEFAULT_LANES = 4;
 export async function fuzz(argv: string[]): Promise<number> {
   if (argv[0] === 'merge') return (await import('./fuzz-merge.ts')).fuzzMerge(argv.slice(1));
   const values = parse('fuzz', argv, {
-    target: { type: 'string' },
-    ca: { type: 'string' },
-    insecure: { type: 'boolean' },
+    ...TARGET_FLAGS,
     time: { type: 'string' },
     runs: { type: 'string' },
     seed: { type: 'string' },
@@ -133,15 +134,22 @@ export async function fuzz(argv: string[]): Promise<number> {
   const lanes = integerOption('fuzz', 'lanes', values.lanes, 1, MAX_LANES) ?? DEFAULT_LANES;
   const reduceAttempts = integerOption('fuzz', 'reduce-attempts', values['reduce-attempts'], 0, 10_000);
   const choice = targetChoice(values, 'fuzz');
-  const outDir = resolve(values.out ?? join(PROJECT_ROOT, 'reports', `fuzz-${uniqueStamp(new Date())}`));
+  const outDir = resolve(values.out ?? join('reports', `fuzz-${uniqueStamp(new Date())}`));
   const terminal = createTerminal();
 
   const requestTimeoutMs = integerOption('fuzz', 'request-timeout', values['request-timeout'], 1, 600_000);
-  const opened = await openOperator(choice, terminal, FUZZ_CAPABILITIES, { ...(requestTimeoutMs !== undefined ? { requestTimeoutMs } : {}), ...leaseWaitOf(values, 'fuzz'), command: 'fuzz' });
-  // Ctrl-C (or SIGTERM) releases the target's lease and closes it before the process ends; a second one ends it at once.
+  const stopServer = await serverUp(serverOptionsOf(values, 'fuzz', choice, values.start === undefined ? outDir : writableDir(outDir, '--out')), terminal);
+  const opened = await openOperator(choice, terminal, FUZZ_CAPABILITIES, { ...(requestTimeoutMs !== undefined ? { requestTimeoutMs } : {}), ...leaseWaitOf(values, 'fuzz'), command: 'fuzz' }).catch(async (error: unknown) => {
+    await stopServer();
+    throw error;
+  });
+  // Ctrl-C (or SIGTERM) releases the target's lease and closes it, and stops a --start server, before the process ends; a second one ends it at once.
   const interrupted = () => {
     process.stderr.write('cpr-conformance: interrupted: releasing the target and stopping the campaign (again to exit at once)\n');
-    void opened.close().finally(() => process.exit(EXIT.error));
+    void opened
+      .close()
+      .then(stopServer)
+      .finally(() => process.exit(EXIT.error));
   };
   for (const signal of SIGNALS) process.once(signal, interrupted);
   try {
@@ -181,6 +189,7 @@ export async function fuzz(argv: string[]): Promise<number> {
   } finally {
     for (const signal of SIGNALS) process.off(signal, interrupted);
     await opened.close();
+    await stopServer();
   }
 }
 

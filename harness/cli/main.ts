@@ -49,7 +49,9 @@ for a command's options; "cpr-conformance --version" for the versions.
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (name === '--version' || name === '-V' || name === 'version') {
-    process.stdout.write(`${versionLine()}\n`);
+    // The suite's digest is what a certification package names: two installs with one digest judge alike.
+    const { suiteDigest } = await import('../certify/package.ts');
+    process.stdout.write(`${versionLine()}\nsuite digest sha256:${suiteDigest().digest} (suites/, profile/, PROFILE.md and the judging code under harness/)\n`);
     return 0;
   }
   try {

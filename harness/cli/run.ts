@@ -2,16 +2,16 @@
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { readBaseline } from '../runner/baseline.ts';
-import { conformanceRun } from '../runner/run.ts';
+import { conformanceRun, defaultReportDir } from '../runner/run.ts';
 import { createTerminal } from '../runner/terminal.ts';
 import { integerOption, parse, shardOption } from './args.ts';
 import { MAX_REPEAT } from '../runner/plan.ts';
 import { EXIT, HarnessError } from './errors.ts';
-import { allowHostsOf, leaseWaitOf, rerunBase, targetChoice } from './target-options.ts';
+import { allowHostsOf, leaseWaitOf, LIFECYCLE_HELP, rerunBase, serverOptionsOf, TARGET_FLAGS, targetChoice, withServer, writableDir } from './target-options.ts';
 import { rolesOf } from './list.ts';
 import { printSummary } from './summary.ts';
 
-const RUN_HELP = `Usage: cpr-conformance run [options]
+const RUN_HELP = () => `Usage: cpr-conformance run [options]
 
 Runs the conformance scenarios against a target and writes a report. With no
 --target, the embedded reference implementation is started on loopback,
@@ -33,7 +33,7 @@ Target:
                         test-control lease (PROFILE.md §12), wait up to S
                         seconds for it; without it the run stops at once
                         (HARNESS_TARGET_BUSY, exit 2, every test an error)
-
+${LIFECYCLE_HELP}
 Selection:
   --only ID             a scenario ID, a requirement ID, a suite name, or a
                         prefix of one (TOK-, CPP-BAL-1); repeatable
@@ -113,9 +113,7 @@ failed, but not every deciding requirement was exercised).
 
 export async function run(argv: string[]): Promise<number> {
   const values = parse('run', argv, {
-    target: { type: 'string' },
-    ca: { type: 'string' },
-    insecure: { type: 'boolean' },
+    ...TARGET_FLAGS,
     only: { type: 'string', multiple: true },
     role: { type: 'string', multiple: true },
     scenario: { type: 'string', multiple: true },
@@ -138,7 +136,7 @@ export async function run(argv: string[]): Promise<number> {
     'lease-wait': { type: 'string' },
   });
   if (values.help) {
-    process.stdout.write(RUN_HELP);
+    process.stdout.write(RUN_HELP());
     return 0;
   }
   const roles = rolesOf(values.role, 'run');
@@ -150,6 +148,9 @@ export async function run(argv: string[]): Promise<number> {
   // Checked before the run, not after it: the folder must be there.
   if (writeTimings !== undefined && !existsSync(dirname(resolve(writeTimings)))) throw new HarnessError('USAGE_ERROR', `--write-timings ${writeTimings}: the folder ${dirname(resolve(writeTimings))} does not exist`, 'give a file in a folder that exists, e.g. --write-timings suites/timings.json');
   const target = targetChoice(values, 'run');
+  // Checked before anything starts: a folder that cannot be written is a usage error now, not after the run.
+  const reportDir = writableDir(values['report-dir'] ?? defaultReportDir(), '--report-dir');
+  const server = serverOptionsOf(values, 'run', target, reportDir);
   const allowHosts = allowHostsOf(values['allow-host'], target);
   const requestTimeoutMs = integerOption('run', 'request-timeout', values['request-timeout'], 1, 600_000);
   const unreachableAfter = integerOption('run', 'unreachable-after', values['unreachable-after'], 0, 1_000_000);
@@ -159,7 +160,7 @@ export async function run(argv: string[]): Promise<number> {
   if (baseline !== undefined && baseline.unknown.length > 0) {
     terminal.line(`warning: the baseline report ${baseline.file} names ${baseline.unknown.length} test(s) this suite does not have: ${baseline.unknown.slice(0, 10).join(', ')}${baseline.unknown.length > 10 ? ', ...' : ''}`);
   }
-  const outcome = await conformanceRun(
+  const outcome = await withServer(server, terminal, () => conformanceRun(
     {
       target,
       only: values.only ?? [],
@@ -180,13 +181,13 @@ export async function run(argv: string[]): Promise<number> {
       ...(shardTimings !== undefined ? { shardTimings } : {}),
       ...(repeat !== undefined ? { repeat } : {}),
       ...(writeTimings !== undefined ? { writeTimings } : {}),
-      ...(values['report-dir'] !== undefined ? { reportDir: values['report-dir'] } : {}),
+      reportDir,
       ...(baseline !== undefined ? { baseline } : {}),
       command: ['cpr-conformance', 'run', ...argv],
       rerunBase: rerunBase(values),
     },
     terminal,
-  );
+  ));
   printSummary(outcome.report, outcome.dir, terminal);
   return outcome.exitCode;
 }

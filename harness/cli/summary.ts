@@ -4,6 +4,7 @@ import type { Report } from '../report/model.ts';
 import { exitOf } from '../report/aggregate.ts';
 import { baselineNote, coverageLine, repeatNote, REQUIREMENT_STATUSES, shownOutcome, stabilityText, VERDICT_MEANING, WARNING_MEANING } from '../report/wording.ts';
 import type { Terminal } from '../runner/terminal.ts';
+import { failedCheckLines } from '../report/answer.ts';
 
 export function printSummary(report: Report, dir: string, terminal: Terminal): void {
   const s = report.summary;
@@ -17,6 +18,8 @@ export function printSummary(report: Report, dir: string, terminal: Terminal): v
     const flaky = t.repeat?.stability === 'flaky' ? ' (flaky)' : '';
     terminal.line(`${label(t)}${flaky}${known} ${t.id} ${t.title}`);
     if (t.reason) terminal.line(`     ${t.reason.split('\n')[0]!.slice(0, 400)}`);
+    // What the target answered where each check failed: the part a developer acts on.
+    for (const line of failedCheckLines(t)) terminal.line(`     ${line.slice(0, 400)}`);
     const runs = stabilityText(t);
     if (runs !== undefined && !flaky) terminal.line(`     ${runs}`);
     terminal.line(`     rerun: ${t.rerun}`);

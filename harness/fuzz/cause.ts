@@ -56,7 +56,7 @@ export interface Answer {
 }
 
 /** The difference of an answer from its prediction, without the request kind (the caller knows it). */
-export interface AnswerDifference extends Omit<Cause, 'kind'> {
+interface AnswerDifference extends Omit<Cause, 'kind'> {
   /** The rule, with why it decides here. */
   readonly rule: string;
 }

@@ -22,7 +22,7 @@ export interface FailingRun {
   readonly message: string;
 }
 
-export interface Reduction extends FailingRun {
+interface Reduction extends FailingRun {
   /** Runs the pass made, each against fresh state. */
   readonly attempts: number;
 }

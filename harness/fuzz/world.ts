@@ -33,7 +33,7 @@ export type BalanceChoice = 'twice-max' | 'max' | 'small' | { readonly digits: n
 
 /** The accounts a world can do without (all but the Principal): reduce.ts leaves out those a finding does not need. */
 export const OPTIONAL_ACCOUNTS = ['stranger', 'redeemer', 'redeemer2', 'redeemer_low'] as const;
-export type OptionalAccount = (typeof OPTIONAL_ACCOUNTS)[number];
+type OptionalAccount = (typeof OPTIONAL_ACCOUNTS)[number];
 
 export interface RunSetup {
   readonly balance: BalanceChoice;

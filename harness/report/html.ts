@@ -6,6 +6,8 @@ import { stripControl } from '../text.ts';
 import { displayValue, elideBlobs } from './json.ts';
 import { alikeErrors } from './group.ts';
 import type { CheckResult, Exchange, Report, RequirementResult, TestResult } from './model.ts';
+import { answerLine } from './answer.ts';
+import { withoutLocalPaths } from './paths.ts';
 import { baselineNote, coverageLine, repeatNote, REQUIREMENT_STATUSES, shownOutcome, SHOWN_OUTCOMES, stabilityText, targetName, targetNotes, VERDICT_MEANING, VERDICT_WORD, WARNING_MEANING } from './wording.ts';
 
 // Not in esc(): noncharacters are HTML parse errors; shown as `\uXXXX` like controls.
@@ -79,7 +81,7 @@ export function reportHtml(report: Report): string {
   const repeated = repeatNote(report);
   const failing = report.tests.filter((t) => shownOutcome(t) === 'failed' || t.status === 'error');
   return [
-    ...pageHead(nonce, `cpr-conformance: ${word} (${report.run.target.name})`, CSS),
+    ...pageHead(nonce, `cpr-conformance: ${word} (${withoutLocalPaths(report.run.target.name)})`, CSS),
     '<body>',
     `<header class="banner ${verdictClass}"><h1>${esc(word)}</h1><p>${esc(meaning)}${report.run.incomplete ? ' <strong>The run was cut short: results are partial.</strong>' : ''}</p><p class="coverage">${esc(capitalised(coverageLine(report.coverage)))}.</p>${note === undefined ? '' : `<p>${esc(capitalised(note))}.</p>`}${repeated === undefined ? '' : `<p class="repeat">Repeat: ${esc(repeated)}.</p>`}${targetNotes(report.run.target).map((line) => `<p class="target-note">Target: ${esc(line)}.</p>`).join('')}</header>`,
     '<main>',
@@ -105,7 +107,7 @@ export function reportHtml(report: Report): string {
 function runSection(report: Report): string {
   const { run } = report;
   const facts: [string, string][] = [
-    ['Target', esc(targetName(run.target))],
+    ['Target', esc(withoutLocalPaths(targetName(run.target)))],
     ['Suite version', esc(run.suite_version)],
     ['Profile version', esc(run.profile_version)],
     ['Spec versions', `CPR ${esc(run.spec_versions.cpr)}, CPP ${esc(run.spec_versions.cpp)}`],
@@ -116,9 +118,9 @@ function runSection(report: Report): string {
     ...(run.repeat === undefined ? [] : [['Repeat', `each test ${esc(run.repeat)} times`] as [string, string]]),
     ['Strict', run.strict ? 'yes: SHOULD failures decide' : 'no: SHOULD failures are warnings'],
     ['PROFILE', run.profile_advisory ? 'advisory: PROFILE failures are warnings' : 'PROFILE failures decide'],
-    ...(run.baseline === undefined ? [] : [['Baseline', esc(run.baseline)] as [string, string]]),
+    ...(run.baseline === undefined ? [] : [['Baseline', esc(withoutLocalPaths(run.baseline))] as [string, string]]),
     ['Node', esc(run.node_version)],
-    ['Command', `<code>${esc(run.command.join(' '))}</code>`],
+    ['Command', `<code>${esc(withoutLocalPaths(run.command.join(' ')))}</code>`],
   ];
   const roles = Object.entries(run.target.roles).map(([role, r]) =>
     r === undefined
@@ -278,7 +280,7 @@ function failureArticle(test: TestResult): string {
   return [
     `<article class="failure${shownOutcome(test) === 'warning' ? ' warning' : ''}" id="${anchor('f', test.id)}">`,
     `<h3>${badge(shownOutcome(test))}${stabilityBadge(test)} <span class="id">${esc(test.id)}</span> ${esc(test.title)}</h3>`,
-    `<p class="meta">${esc(test.file)} · ${esc(test.kind)} · ${esc(test.role)} · ${esc(test.level)} · ${esc(test.sections.join(', '))} · requirements ${test.requirements.map((id) => link('r', id)).join(' ')} · ${esc(duration(test.duration_ms))}</p>`,
+    `<p class="meta">${esc(withoutLocalPaths(test.file))} · ${esc(test.kind)} · ${esc(test.role)} · ${esc(test.level)} · ${esc(test.sections.join(', '))} · requirements ${test.requirements.map((id) => link('r', id)).join(' ')} · ${esc(duration(test.duration_ms))}</p>`,
     test.known_failure ? '<p class="reason">A known failure: the baseline lists it. It is still an observed failure.</p>' : '',
     test.error_code === undefined
       ? ''
@@ -288,23 +290,27 @@ function failureArticle(test: TestResult): string {
     test.reason === undefined ? '' : `<p class="reason">${esc(test.reason)}</p>`,
     test.repeat === undefined ? '' : `<p class="meta">Runs: ${esc(stabilityText(test) ?? '')}; the evidence here is the first run that ended ${esc(test.status)}.</p>`,
     test.seed === undefined && test.path === undefined ? '' : `<p class="meta">property seed <code>${esc(test.seed ?? '')}</code> path <code>${esc(test.path ?? '')}</code></p>`,
-    ...failed.map(checkBlock),
+    ...failed.map((c) => checkBlock(test, c)),
     passed.length === 0 ? '' : `<p class="meta">Passed checks: ${passed.map((c) => `${esc(c.check)} (${link('r', c.requirement)})`).join(', ')}</p>`,
     test.transcript.length === 0 ? '' : `<details class="transcript" open><summary>Transcript (${test.transcript.length} exchange${test.transcript.length === 1 ? '' : 's'})</summary>\n${test.transcript.map(exchangeBlock).join('\n')}</details>`,
-    `<p class="rerun-label">Rerun alone:</p><pre class="rerun">\n${esc(test.rerun)}</pre>`,
+    `<p class="rerun-label">Rerun alone:</p><pre class="rerun">\n${esc(withoutLocalPaths(test.rerun))}</pre>`,
     '</article>',
   ]
     .filter((part) => part !== '')
     .join('\n');
 }
 
-function checkBlock(c: CheckResult): string {
+function checkBlock(test: TestResult, c: CheckResult): string {
+  const answer = answerLine(test, c);
   return [
     '<div class="check">',
     `<p><strong>${esc(c.check)}</strong> · ${link('r', c.requirement)} (${esc(c.level)})${c.step === undefined ? '' : ` · step ${esc(c.step)}`}: ${esc(c.message)}</p>`,
+    answer === undefined ? '' : `<p class="answer">The target answered: <code>${esc(answer)}</code></p>`,
     `<div class="ea"><div><h4>Expected</h4><pre>\n${esc(displayValue(c.expected))}</pre></div><div><h4>Actual</h4><pre>\n${esc(displayValue(c.actual))}</pre></div></div>`,
     '</div>',
-  ].join('\n');
+  ]
+    .filter((part) => part !== '')
+    .join('\n');
 }
 
 function exchangeBlock(e: Exchange): string {
@@ -334,7 +340,7 @@ function testsSection(tests: readonly TestResult[]): string {
     const shown = shownOutcome(t);
     const status = (detailed(t) ? `<a href="#${anchor('f', t.id)}">${badge(shown)}</a>` : badge(shown)) + stabilityBadge(t);
     const note = t.reason === undefined ? '' : ` <span class="muted">${esc(t.reason)}</span>`;
-    return `<tr id="${anchor('t', t.id)}" data-status="${esc(statusClass(shown).slice(2))}"><td class="id">${esc(t.id)}</td><td>${esc(t.title)}${note}</td><td>${esc(t.file)}</td><td>${t.requirements.map((id) => link('r', id)).join(' ')}</td><td>${status}</td><td class="num">${esc(duration(t.duration_ms))}</td></tr>`;
+    return `<tr id="${anchor('t', t.id)}" data-status="${esc(statusClass(shown).slice(2))}"><td class="id">${esc(t.id)}</td><td>${esc(t.title)}${note}</td><td>${esc(withoutLocalPaths(t.file))}</td><td>${t.requirements.map((id) => link('r', id)).join(' ')}</td><td>${status}</td><td class="num">${esc(duration(t.duration_ms))}</td></tr>`;
   });
   const buttons = [
     `<button type="button" data-filter="all" aria-pressed="true">all (${tests.length})</button>`,

@@ -7,24 +7,33 @@
 // verdict does) that carries a `warning` property and the failed checks in its
 // <system-out>. Not <skipped>: the test ran, and a skip would read as coverage
 // the run does not have.
+//
+// The file validates against Jenkins xUnit's junit-10.xsd (test/fixtures/):
+// properties only on <testsuite> (a testcase's facts go into its text), no
+// attributes the schema does not list, and a classname whose dots are packages
+// Jenkins can group by ("cashpack.4_2-renew"), never a file name's dots. GitLab
+// reads the same file: a failure's answer is in the element's text, which is
+// what its test report shows.
 import type { CheckResult, Exchange, Report, TestResult } from './model.ts';
+import { answerLine } from './answer.ts';
 import { displayValue, elideBlobs } from './json.ts';
 import { atStep, coverageLine, shownOutcome, stabilityText, WARNING_MEANING } from './wording.ts';
 import { observedFailure } from './aggregate.ts';
 
 export function junitXml(report: Report): string {
   const suites = groupByFile(report.tests);
-  const totals = { ...counts(report.tests), tests: report.tests.length + report.errors.length, errors: counts(report.tests).errors + report.errors.length };
+  const all = counts(report.tests);
   const lines = [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="cpr-conformance" ${countAttributes(totals, report.run.duration_ms)} timestamp=${attr(report.run.started_at)}>`,
+    // junit-10.xsd gives <testsuites> no skipped or timestamp: each <testsuite> has them.
+    `<testsuites name="cpr-conformance" tests="${report.tests.length + report.errors.length}" failures="${all.failures}" errors="${all.errors + report.errors.length}" time="${seconds(report.run.duration_ms)}">`,
   ];
   // What went wrong with the run as a whole (an interrupt, an unreachable role, a view that
   // could not be written) is no test's: CI tabs see it as errors of a suite of its own.
   if (report.errors.length > 0) {
     lines.push(`  <testsuite name="cpr-conformance run" tests="${report.errors.length}" failures="0" errors="${report.errors.length}" skipped="0" time="0" timestamp=${attr(report.run.started_at)}>`);
     for (const issue of report.errors) {
-      lines.push(`    <testcase classname="cpr-conformance run" name=${attr(issue.code)} time="0">`, `      <error message=${attr(`${issue.code}: ${issue.message.split('\n')[0]}`)} type=${attr(issue.code)}>${text(issue.message)}</error>`, '    </testcase>');
+      lines.push(`    <testcase classname="cpr-conformance.run" name=${attr(issue.code)} time="0">`, `      <error message=${attr(`${issue.code}: ${issue.message.split('\n')[0]}`)} type=${attr(issue.code)}>${text(issue.message)}</error>`, '    </testcase>');
     }
     lines.push('  </testsuite>');
   }
@@ -85,25 +94,38 @@ function runProperties(report: Report): [string, string][] {
   ];
 }
 
+/**
+ * "cashpack.4_2-renew" for suites/cashpack/4.2-renew.yaml: the suite's folders
+ * as packages, and no dot from a file name (a section number, an extension)
+ * that Jenkins would read as one. A file outside suites/ (a fuzzer's
+ * regression scenario) is named by its own name.
+ */
+export function junitClassname(file: string): string {
+  const inSuites = file.startsWith('suites/') ? file.slice('suites/'.length) : (file.split('/').pop() ?? file);
+  return inSuites
+    .replace(/\.(ya?ml|ts)$/, '')
+    .split('/')
+    .filter((part) => part !== '' && part !== '..' && part !== '.')
+    .map((part) => part.replaceAll('.', '_'))
+    .join('.');
+}
+
+/** What a testcase is (junit-10.xsd gives a testcase no properties): its requirements, level, role, sections, seed and stability. */
+function facts(test: TestResult): string {
+  return [
+    `requirements ${test.requirements.join(' ')}; level ${test.level}; role ${test.role}; sections ${test.sections.join(' ')}; file ${test.file}`,
+    ...(test.seed === undefined ? [] : [`seed ${test.seed}${test.path === undefined ? '' : `, path ${test.path}`}`]),
+    ...(test.repeat === undefined ? [] : [`stability ${stabilityText(test) ?? test.repeat.stability}`]),
+  ].join('\n');
+}
+
 function testcase(test: TestResult): string[] {
   const warned = shownOutcome(test) === 'warning';
-  const open = `    <testcase classname=${attr(test.file)} name=${attr(`${test.id} ${test.title}`)} time="${seconds(test.duration_ms)}">`;
-  const properties = [
-    ['requirements', test.requirements.join(' ')],
-    ['level', test.level],
-    ['role', test.role],
-    ['sections', test.sections.join(' ')],
-    ...(test.seed === undefined ? [] : [['seed', String(test.seed)]]),
-    ...(test.path === undefined ? [] : [['path', test.path]]),
-    ...(test.repeat === undefined ? [] : [['stability', test.repeat.stability], ['repeat', stabilityText(test) ?? '']]),
-    ...(warned ? [['warning', failedSummary(test)]] : []),
-  ];
-  const lines = [open, '      <properties>'];
-  for (const [name, value] of properties) lines.push(`        <property name=${attr(name ?? '')} value=${attr(value ?? '')}/>`);
-  lines.push('      </properties>');
+  const lines = [`    <testcase classname=${attr(junitClassname(test.file))} name=${attr(`${test.id} ${test.title}`)} time="${seconds(test.duration_ms)}">`];
   lines.push(...outcome(test));
   const output = [
-    ...(warned ? [`warning, not a failure: ${WARNING_MEANING}.`, ...test.checks.filter((c) => !c.passed).map(checkText), `rerun: ${test.rerun}`] : []),
+    ...(test.status === 'failed' || test.status === 'error' || test.repeat !== undefined ? [facts(test)] : []),
+    ...(warned ? [`warning, not a failure: ${WARNING_MEANING}.`, ...test.checks.filter((c) => !c.passed).map((c) => checkText(test, c)), `rerun: ${test.rerun}`] : []),
     ...(test.status === 'failed' || test.status === 'error' ? test.transcript.map(exchangeText) : []),
   ];
   if (output.length > 0) lines.push(`      <system-out>${text(output.join('\n\n'))}</system-out>`);
@@ -123,7 +145,7 @@ function outcome(test: TestResult): string[] {
       const known = (test.repeat?.stability === 'flaky' ? `${stabilityText(test)}: ` : '') + (test.known_failure ? 'known failure (baseline): ' : '');
       const message = known + failedSummary(test);
       const body = [
-        ...failing.map(checkText),
+        ...failing.map((c) => checkText(test, c)),
         ...(failing.length === 0 && test.reason !== undefined ? [test.reason] : []),
         `rerun: ${test.rerun}`,
       ].join('\n\n');
@@ -134,10 +156,12 @@ function outcome(test: TestResult): string[] {
       const setup = test.checks.filter((c) => c.setup && !c.passed);
       if (test.error_code === 'HARNESS_SETUP_FAILED' && setup.length > 0) {
         const known = test.known_failure ? 'known failure (baseline): ' : '';
-        const body = [`${test.reason ?? 'setup failed'}`, ...setup.map(checkText), `rerun: ${test.rerun}`].join('\n\n');
+        const body = [`${test.reason ?? 'setup failed'}`, ...setup.map((c) => checkText(test, c)), `rerun: ${test.rerun}`].join('\n\n');
         return [`      <failure message=${attr(`${known}setup failed: ${test.reason ?? ''}`)} type=${attr([...new Set(setup.map((c) => c.requirement))].join(' '))}>${text(body)}</failure>`];
       }
-      return [`      <error message=${attr(`${test.repeat?.stability === 'flaky' ? `${stabilityText(test)}: ` : ''}${test.error_code ?? 'HARNESS_INTERNAL'}: ${test.reason ?? 'harness error'}`)} type=${attr(test.error_code ?? 'harness-error')}>${text(`${test.reason ?? 'harness error'}\n\nrerun: ${test.rerun}`)}</error>`];
+      const answer = answerLine(test);
+      const body = [test.reason ?? 'harness error', ...(answer === undefined ? [] : [`last answer: ${answer}`]), `rerun: ${test.rerun}`].join('\n\n');
+      return [`      <error message=${attr(`${test.repeat?.stability === 'flaky' ? `${stabilityText(test)}: ` : ''}${test.error_code ?? 'HARNESS_INTERNAL'}: ${test.reason ?? 'harness error'}`)} type=${attr(test.error_code ?? 'harness-error')}>${text(body)}</error>`];
     }
     case 'skipped': {
       const missing = test.missing_capabilities?.length ? ` (missing capability: ${test.missing_capabilities.join(', ')})` : '';
@@ -148,19 +172,17 @@ function outcome(test: TestResult): string[] {
   }
 }
 
-/** One line per failed check ("CPR-ID-1 problem: ..."), or the reason when no check failed. */
+/** One line per failed check ("CPR-ID-1 problem: ..."), or the reason when no check failed; the first check's answer after it. */
 function failedSummary(test: TestResult): string {
-  return (
-    test.checks
-      .filter((c) => !c.passed)
-      .map((c) => `${c.requirement} ${c.check}: ${c.message}`)
-      .join('; ') || (test.reason ?? 'failed')
-  );
+  const failing = test.checks.filter((c) => !c.passed);
+  const answer = failing.length > 0 ? answerLine(test, failing[0]) : undefined;
+  return (failing.map((c) => `${c.requirement} ${c.check}: ${c.message}`).join('; ') || (test.reason ?? 'failed')) + (answer === undefined ? '' : ` (${answer})`);
 }
 
-/** A failed check with what was expected and what was seen. */
-function checkText(c: CheckResult): string {
-  return `${c.requirement} (${c.level}) ${c.check}${atStep(c)}: ${c.message}\n  expected: ${displayValue(c.expected)}\n  actual:   ${displayValue(c.actual)}`;
+/** A failed check with what was expected, what was seen and what the target answered. */
+function checkText(test: TestResult, c: CheckResult): string {
+  const answer = answerLine(test, c);
+  return `${c.requirement} (${c.level}) ${c.check}${atStep(c)}: ${c.message}\n  expected: ${displayValue(c.expected)}\n  actual:   ${displayValue(c.actual)}${answer === undefined ? '' : `\n  answer:   ${answer}`}`;
 }
 
 function exchangeText(e: Exchange): string {

@@ -5,7 +5,8 @@ import { stripControl } from '../text.ts';
 import { displayValue } from './json.ts';
 import { alikeErrors } from './group.ts';
 import type { Report, RequirementResult, TestResult } from './model.ts';
-import { baselineNote, coverageLine, atStep, repeatNote, REQUIREMENT_STATUSES, shownOutcome, stabilityText, targetName, targetNotes, VERDICT_MEANING, VERDICT_WORD, WARNING_MEANING } from './wording.ts';
+import { answerLine } from './answer.ts';
+import { baselineNote, coverageLine, atStep, missingRole, repeatNote, REQUIREMENT_STATUSES, shownOutcome, stabilityText, targetName, targetNotes, VERDICT_MEANING, VERDICT_WORD, WARNING_MEANING } from './wording.ts';
 
 /** Step summaries are capped (GitHub: 1 MiB); long values are cut and the full text stays in report.json / report.html. */
 const BLOCK_LIMIT = 4000;
@@ -32,6 +33,7 @@ export function summaryMarkdown(report: Report): string {
   out.push(...unverifiableList(report));
   out.push(...failureDetails(report));
   out.push(...warningDetails(report));
+  out.push(...notApplicable(report));
   return `${out.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
 }
 
@@ -173,6 +175,27 @@ function warningDetails(report: Report): string[] {
   return out;
 }
 
+/**
+ * The tests that do not apply to this target: one line per role it does not
+ * have (however many tests that role's requirements have), then the others
+ * with their reasons.
+ */
+function notApplicable(report: Report): string[] {
+  const tests = report.tests.filter((t) => t.status === 'not-applicable');
+  if (tests.length === 0) return [];
+  const out = ['### Not applicable', ''];
+  const byRole = new Map<string, number>();
+  for (const t of tests) {
+    const role = missingRole(t);
+    if (role !== undefined) byRole.set(role, (byRole.get(role) ?? 0) + 1);
+  }
+  for (const [role, count] of byRole) out.push(`- Every ${inline(role)} test (${count}): the target has no ${inline(role)} role.`);
+  const others = tests.filter((t) => missingRole(t) === undefined);
+  for (const t of others.slice(0, DETAILED_FAILURES)) out.push(`- ${inline(t.id)} (basis ${inline(t.basis ?? 'spec')}): ${inline(firstLine(t.reason ?? 'does not apply to this target'))}`);
+  if (others.length > DETAILED_FAILURES) out.push(`- ${others.length - DETAILED_FAILURES} more, listed in report.html and report.json.`);
+  return [...out, ''];
+}
+
 function firstLine(text: string): string {
   return text.split('\n')[0]!.slice(0, 500);
 }
@@ -194,10 +217,27 @@ function testDetail(test: TestResult): string[] {
   if (test.reason !== undefined) out.push(`Reason: ${inline(test.reason)}`, '');
   const runs = stabilityText(test);
   if (runs !== undefined) out.push(`Runs: ${inline(runs)}.`, '');
-  for (const check of test.checks.filter((c) => !c.passed)) {
-    out.push(`- Check ${inline(check.check)} for ${inline(check.requirement)} (${inline(check.level)})${inline(atStep(check))}: ${inline(check.message)}`, '');
-    out.push('Expected:', '', ...fence(displayValue(check.expected)), '', 'Actual:', '', ...fence(displayValue(check.actual)), '');
+  const failed = test.checks.filter((c) => !c.passed);
+  // Visible: each failed check and, once per step, what the target answered there.
+  failed.forEach((check, i) => {
+    out.push(`- Check ${inline(check.check)} for ${inline(check.requirement)} (${inline(check.level)})${inline(atStep(check))}: ${inline(check.message)}`);
+    const answer = failed[i + 1]?.step !== check.step ? answerLine(test, check) : undefined;
+    if (answer !== undefined) out.push(`- The target answered${inline(atStep(check)).replace(/^,/, ' at')}: ${inline(answer)}`);
+  });
+  if (failed.length === 0 && test.status === 'error') {
+    const answer = answerLine(test);
+    if (answer !== undefined) out.push(`- The target's last answer: ${inline(answer)}`);
   }
+  if (failed.length > 0) {
+    // Collapsed: expected and actual in full. Only fixed words are HTML here; the data is in fences.
+    out.push('', `<details><summary>Expected and actual of ${failed.length === 1 ? 'the failed check' : `the ${failed.length} failed checks`}</summary>`, '');
+    for (const check of failed) {
+      out.push(`Check ${inline(check.check)} for ${inline(check.requirement)}${inline(atStep(check))}:`, '');
+      out.push('Expected:', '', ...fence(displayValue(check.expected)), '', 'Actual:', '', ...fence(displayValue(check.actual)), '');
+    }
+    out.push('</details>');
+  }
+  out.push('');
   if (test.seed !== undefined || test.path !== undefined) out.push(`Property seed ${inline(String(test.seed ?? ''))}, path ${inline(test.path ?? '')}.`, '');
   out.push('Rerun alone:', '', ...fence(test.rerun, 'sh'), '');
   return out;

@@ -1,6 +1,7 @@
 // The words every view of a report uses for its verdict and coverage, so the
 // terminal, summary.md, report.html and junit.xml say the same thing.
 import type { Coverage, Outcome, Report, RequirementStatus, TargetDescription, TestResult, Verdict } from './model.ts';
+import type { Role } from '../../profile/registry.ts';
 
 export const VERDICT_WORD: Readonly<Record<Verdict, string>> = {
   conformant: 'CONFORMANT',
@@ -82,3 +83,13 @@ export function shownOutcome(test: Pick<TestResult, 'status' | 'warning'>): Show
 
 /** What a warning is, in the words of README "Verdicts and coverage". */
 export const WARNING_MEANING = 'a failure at a level that does not decide this run (SHOULD without --strict, PROFILE under --profile-advisory, MAY): it does not change the verdict';
+
+/**
+ * The role a not-applicable test needed and the target does not have ("the
+ * target has no paying-app role"): views say that once per role, not once per test.
+ */
+export function missingRole(test: Pick<TestResult, 'status' | 'reason' | 'role'>): Role | undefined {
+  if (test.status !== 'not-applicable' || test.reason === undefined) return undefined;
+  const role = /(?:^|: )the target has no (payee|operator|paying-app) role$/.exec(test.reason)?.[1] as Role | undefined;
+  return role;
+}

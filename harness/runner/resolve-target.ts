@@ -15,7 +15,7 @@ import type { Terminal } from './terminal.ts';
 
 export type TargetChoice =
   | { readonly kind: 'embedded' }
-  | { readonly kind: 'url'; readonly url: string; readonly caFile?: string; readonly insecure: boolean }
+  | { readonly kind: 'url'; readonly url: string; readonly caFile?: string; readonly insecure: boolean; readonly controlToken?: string }
   | { readonly kind: 'file'; readonly path: string };
 
 export interface ResolvedTarget {
@@ -41,6 +41,10 @@ interface ResolveOptions {
 }
 
 export async function resolveTarget(choice: TargetChoice, terminal: Terminal, options: ResolveOptions = {}): Promise<ResolvedTarget> {
+  // Spec §5.1.4, PROFILE.md §8.1: every role is served over TLS. Said first; the run goes on, and what needs TLS fails.
+  if (choice.kind === 'url' && /^http:\/\//i.test(choice.url)) {
+    terminal.line(`warning: --target ${choice.url} is plaintext http: use https (the spec serves every role over TLS), e.g. --target ${choice.url.replace(/^http:/i, 'https:')} --ca FILE`);
+  }
   const opened = await open(choice, options);
   let target: Target;
   try {
@@ -79,7 +83,7 @@ async function open(choice: TargetChoice, options: ResolveOptions): Promise<Targ
     case 'embedded':
       return embeddedTarget(opening);
     case 'url':
-      return targetFromUrl(choice.url, { ...opening, insecure: choice.insecure, ...(choice.caFile !== undefined ? { ca: readCa(choice.caFile), caFile: choice.caFile } : {}) });
+      return targetFromUrl(choice.url, { ...opening, insecure: choice.insecure, ...(choice.caFile !== undefined ? { ca: readCa(choice.caFile), caFile: choice.caFile } : {}), ...(choice.controlToken !== undefined ? { controlToken: choice.controlToken } : {}) });
     case 'file':
       return openTarget(options.config ?? loadTargetFile(choice.path), opening);
   }

@@ -9,7 +9,7 @@
 // the run guard (guard.ts); Ctrl-C writes what ran, marked incomplete. Secrets of
 // the target file are scrubbed from everything written (target/secrets.ts).
 import { mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { PROFILE_ID } from '../../profile/version.ts';
 import { loadRegistry } from '../../profile/registry.ts';
@@ -19,13 +19,13 @@ import { shownOutcome } from '../report/wording.ts';
 import { REPORT_SCHEMA_VERSION, type HarnessIssue, type TargetDescription } from '../report/model.ts';
 import { scopeRoles, suiteCatalogue } from './catalogue.ts';
 import type { Role } from '../../profile/registry.ts';
-import { loadSuites, PROJECT_ROOT, suiteFiles } from '../scenarios/load.ts';
+import { loadSuites, suiteFiles } from '../scenarios/load.ts';
 import type { Suite } from '../scenarios/types.ts';
 import { unrunResult } from '../scenarios/execute.ts';
 import type { TargetConfig } from '../target/config.ts';
 import { loadTargetFile } from '../target/load.ts';
 import { advertisedHostRefused } from '../target/host-guard.ts';
-import { targetSecrets, type Secrets } from '../target/secrets.ts';
+import { Secrets, targetSecrets } from '../target/secrets.ts';
 import { describeChoice, resolveTarget, type TargetChoice } from './resolve-target.ts';
 import { selectProperties, selectScenarios, type Selection } from './select.ts';
 import { PROPERTIES } from '../properties/catalogue.ts';
@@ -79,8 +79,8 @@ interface RunOptions extends Selection {
 }
 
 /** Why no test of a run could start, each reported on every test (not run) and as the run's issue: never a conformance result. */
-type Unstarted = 'HARNESS_TARGET_UNREACHABLE' | 'HARNESS_TARGET_BUSY';
-const UNSTARTED: ReadonlySet<string> = new Set<Unstarted>(['HARNESS_TARGET_UNREACHABLE', 'HARNESS_TARGET_BUSY']);
+type Unstarted = 'HARNESS_TARGET_UNREACHABLE' | 'HARNESS_TLS_UNTRUSTED' | 'HARNESS_TARGET_BUSY';
+const UNSTARTED: ReadonlySet<string> = new Set<Unstarted>(['HARNESS_TARGET_UNREACHABLE', 'HARNESS_TLS_UNTRUSTED', 'HARNESS_TARGET_BUSY']);
 
 function unstarted(error: unknown): error is HarnessError & { readonly code: Unstarted } {
   return error instanceof HarnessError && UNSTARTED.has(error.code);
@@ -96,12 +96,13 @@ export async function conformanceRun(options: RunOptions, given: Terminal): Prom
   const started = new Date();
   const { suites, plan, sharding } = planRun(options);
   const seed = options.seed ?? randomBytes(4).readUInt32BE(0);
-  const dir = resolve(options.reportDir ?? join(PROJECT_ROOT, 'reports', uniqueStamp(started)));
+  const dir = resolve(options.reportDir ?? defaultReportDir(started));
   mkdirSync(dir, { recursive: true });
   // A target file is read first, so that its secrets are known before anything is printed.
   const fileConfig = options.target.kind === 'file' ? loadTargetFile(options.target.path) : undefined;
   mustDecideSomething(plan, options, rolesOf(options.target, describeChoice(options.target, fileConfig)));
-  const secrets = targetSecrets(fileConfig);
+  // A token given with --control-token-env is as secret as one in a target file.
+  const secrets = options.target.kind === 'url' && options.target.controlToken !== undefined ? new Secrets([options.target.controlToken]) : targetSecrets(fileConfig);
   const terminal = redacting(given, secrets);
   const executed = await executePlan(plan, options, { started, seed, fileConfig, terminal, estimate: sharding?.estimate });
   const { report } = writeAllReports(dir, secrets.value(reportOf(executed, suites, plan, options, { started, seed })));
@@ -112,6 +113,11 @@ export async function conformanceRun(options: RunOptions, given: Terminal): Prom
     terminal.line(`timings of ${written} test(s) written to ${options.writeTimings}`);
   }
   return { report, dir, exitCode: exitCodeOf(report, options.allowPartial === true) };
+}
+
+/** reports/<run-id>/ in the current folder: where a run writes unless --report-dir says otherwise (never inside an installed package). */
+export function defaultReportDir(started: Date = new Date()): string {
+  return resolve('reports', uniqueStamp(started));
 }
 
 /** The suites, every file validated (a broken one is never silently skipped), and the selection's plan, sharded. */

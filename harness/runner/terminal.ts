@@ -2,7 +2,7 @@
 // each result is a plain line. NO_COLOR turns colour off. Target-supplied text
 // never reaches the terminal raw (stripControl).
 import type { TestResult } from '../report/model.ts';
-import { shownOutcome, type ShownOutcome } from '../report/wording.ts';
+import { missingRole, shownOutcome, type ShownOutcome } from '../report/wording.ts';
 import { stripControl } from '../text.ts';
 
 export interface Terminal {
@@ -24,6 +24,8 @@ export function createTerminal(stream: NodeJS.WriteStream = process.stdout, env:
   const colour = live && env.NO_COLOR === undefined && env.TERM !== 'dumb';
   const paint = (code: number, text: string) => (colour ? `\u001b[${code}m${text}\u001b[0m` : text);
   let drawn = false;
+  // A role the target does not have is said once, not once for each of its tests.
+  const saidMissing = new Set<string>();
   return {
     progress(done, total, latest, counts) {
       const shown = shownOutcome(latest);
@@ -33,6 +35,12 @@ export function createTerminal(stream: NodeJS.WriteStream = process.stdout, env:
         drawn = true;
         if (NOTED.includes(shown)) stream.write(`\r\u001b[2K${paint(COLOR[shown], LABEL[shown])} ${latest.id} ${stripControl(latest.title)}\n`);
       } else {
+        const missing = missingRole(latest);
+        if (missing !== undefined) {
+          if (!saidMissing.has(missing)) stream.write(`${LABEL[shown]} every ${missing} test: the target has no ${missing} role (said once; counted at the end)\n`);
+          saidMissing.add(missing);
+          return;
+        }
         stream.write(`${LABEL[shown]} ${latest.id} ${stripControl(latest.title)}${latest.reason && latest.status !== 'passed' ? ` — ${stripControl(latest.reason).slice(0, 300)}` : ''}\n`);
       }
     },

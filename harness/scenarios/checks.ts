@@ -29,7 +29,31 @@ export interface Judgement {
   readonly extra?: readonly (Judgement & { readonly check: string; readonly requirement: string })[];
 }
 
-type Check = (ctx: ScenarioContext, arg: unknown, subject: unknown) => Judgement | Promise<Judgement>;
+/** `written` is the check's argument as the scenario wrote it, before its templates were filled in. */
+type Check = (ctx: ScenarioContext, arg: unknown, subject: unknown, written?: unknown) => Judgement | Promise<Judgement>;
+
+/**
+ * The member a comparison looked at, as the scenario names it: "pack_id" for
+ * `${res.body.pack_id}`, "final.renewal_chain[0]" for `${final.renewal_chain[0]}`,
+ * the expression for anything else; undefined for a literal.
+ */
+export function comparedMember(written: unknown): string | undefined {
+  const value = typeof written === 'object' && written !== null ? (written as Record<string, unknown>)['value'] : undefined;
+  const expression = typeof value === 'string' ? /^\$\{\s*(.+?)\s*\}$/.exec(value)?.[1] : undefined;
+  if (expression === undefined) return undefined;
+  return /^[A-Za-z_]\w*\.body\.([\w.[\]]+)$/.exec(expression)?.[1] ?? expression;
+}
+
+/** "pack_id: expected "abc", got null": a comparison's message names what it compared. */
+function comparison(written: unknown, expected: string, actual: unknown, fallback: string): string {
+  const member = comparedMember(written);
+  return member === undefined ? fallback : `${member}: expected ${expected}, got ${brief(actual)}`;
+}
+
+function brief(value: unknown): string {
+  const text = value === undefined ? 'nothing' : (JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)) ?? String(value));
+  return text.length > 120 ? `${text.slice(0, 120)}…` : text;
+}
 
 /** `{ value, to }`: the two values a comparison takes, as rendered. */
 function compared(check: string, arg: unknown): { value: unknown; to: unknown } {
@@ -178,14 +202,16 @@ export const CHECK_IMPLEMENTATIONS: Readonly<Record<CheckName, Check>> = {
     return judgement(found.length === 0, 'no payer, authorization or settlement members', found.length ? found : 'none', 'no payer data (spec §4.7.1)');
   },
 
-  equals: (_ctx, arg) => {
+  equals: (_ctx, arg, _subject, written) => {
     const { value, to } = compared('equals', arg);
-    return judgement(isDeepStrictEqual(value, to), to, value, 'values are equal');
+    const passed = isDeepStrictEqual(value, to);
+    return judgement(passed, to, value, passed ? 'values are equal' : comparison(written, brief(to), value, 'values are equal'));
   },
 
-  not_equals: (_ctx, arg) => {
+  not_equals: (_ctx, arg, _subject, written) => {
     const { value, to } = compared('not_equals', arg);
-    return judgement(!isDeepStrictEqual(value, to), `anything but ${JSON.stringify(to)}`, value, 'values differ');
+    const passed = !isDeepStrictEqual(value, to);
+    return judgement(passed, `anything but ${JSON.stringify(to)}`, value, passed ? 'values differ' : comparison(written, `anything but ${brief(to)}`, value, 'values differ'));
   },
 
   matches: (_ctx, arg) => {

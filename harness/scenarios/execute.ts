@@ -18,7 +18,7 @@ import type { Level } from '../../profile/registry.ts';
 import type { Basis, CheckResult, Outcome, TestResult } from '../report/model.ts';
 import { ACTION_IMPLEMENTATIONS, adoptClock, exactClockForPolicy, policyOf } from './actions.ts';
 import { Params } from './params.ts';
-import { CHECK_IMPLEMENTATIONS, type Judgement } from './checks.ts';
+import { CHECK_IMPLEMENTATIONS, comparedMember, type Judgement } from './checks.ts';
 import type { TestErrorCode } from '../errors.ts';
 import { ScenarioContext, StepError, stepErrorFields, type ScenarioTarget } from './context.ts';
 import { send } from './http.ts';
@@ -170,14 +170,15 @@ async function runStep(ctx: ScenarioContext, step: Step, progress: Progress): Pr
     const scope = ctx.scope(result);
     const inputs = renderValues(ctx, step, () => ({ arg: render(check.arg, scope), subject: check.on === undefined ? result : render(check.on, scope) }), progress, check);
     if (inputs === undefined) return false;
-    const v = await CHECK_IMPLEMENTATIONS[check.name](ctx, inputs.arg, inputs.subject);
+    const v = await CHECK_IMPLEMENTATIONS[check.name](ctx, inputs.arg, inputs.subject, check.arg);
     if (v.precondition) continue;
     const { own, extras } = checkResults(ctx, step, check, v, setup);
     ctx.checks.push(...own, ...extras);
     const gating = OUTCOME_CHECKS.has(check.name) && !(check.requirement !== undefined && ctx.levelOf(check.requirement) === 'PROFILE' && ctx.scenario.level !== 'PROFILE');
     if (gating && !v.passed) differed ??= { after: `${check.name} (${own.map((e) => e.requirement).join(', ')})`, stage: checkStage(check) };
     for (const entry of [...own, ...extras].filter((e) => !e.passed)) {
-      const what = `${entry.check} (${entry.requirement}): expected ${brief(entry.expected)}, got ${brief(entry.actual)}`;
+      const member = entry.check === check.name ? comparedMember(check.arg) : undefined;
+      const what = `${entry.check}${member === undefined ? '' : ` ${member}`} (${entry.requirement}): expected ${brief(entry.expected)}, got ${brief(entry.actual)}`;
       if (entry.setup) {
         progress.setup ??= { step, requirement: entry.requirement, what };
         stop = true;
@@ -193,20 +194,18 @@ async function runStep(ctx: ScenarioContext, step: Step, progress: Progress): Pr
 }
 
 /**
- * The order a step's checks are judged in: preconditions, then the status,
- * then the code (problem, accepted, rejected), then everything about the body
- * and the state. A failed status or code means the answer is not the one the
- * later checks presume (a problem body where a pack was due), so they are not
- * evaluated and charge nothing; only the check that saw the difference does.
+ * The order a step's checks are judged in: preconditions, then the outcome
+ * (status, problem code, accepted, rejected: each judges the answer itself, so
+ * all are judged), then everything about the body and the state. A failed
+ * outcome means the answer is not the one the later checks presume (a problem
+ * body where a pack was due), so they are not evaluated and charge nothing;
+ * only the checks that saw the difference do.
  */
 function checkStage(check: CheckEntry): number {
   if (check.name === 'assume') return 0;
-  if (STATUS_CHECKS.has(check.name)) return 1;
-  if (OUTCOME_CHECKS.has(check.name)) return 2;
-  return 3;
+  if (OUTCOME_CHECKS.has(check.name)) return 1;
+  return 2;
 }
-
-const STATUS_CHECKS: ReadonlySet<string> = new Set(['status', 'not_status', 'exactly_one', 'all']);
 
 function inEvaluationOrder(checks: readonly CheckEntry[]): CheckEntry[] {
   return checks.map((check, index) => ({ check, index })).sort((a, b) => checkStage(a.check) - checkStage(b.check) || a.index - b.index).map((e) => e.check);

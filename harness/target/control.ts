@@ -40,7 +40,7 @@ export async function discoverCapabilities(role: HttpRole, timeoutMs: number): P
   const asked = `GET ${CONTROL_PREFIX}capabilities`;
   if (response.status === 404) return { capabilities: new Set() };
   if (response.status === 401 || response.status === 403) {
-    return { capabilities: new Set(), note: `${asked} answered ${response.status}: the control token was refused or missing (--control-token, or control.token_env in the target file); treated as no test-control capabilities` };
+    return { capabilities: new Set(), note: `${asked} answered ${response.status}: the control token was refused or missing (give it with --control-token-env NAME for a --target URL, or control.token_env in the target file); treated as no test-control capabilities` };
   }
   if (response.status !== 200) return { capabilities: new Set(), note: `${asked} answered ${response.status}; treated as no test-control capabilities` };
   const listed = response.truncated ? undefined : jsonObjectOf(response.body)?.['capabilities'];

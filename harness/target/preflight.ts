@@ -65,7 +65,15 @@ export async function guard<T>(name: string, role: HttpRole, run: () => Promise<
   }
 }
 
-/** The one message for a role that did not answer, with what to do about it. */
+// The certificate checks a TLS client makes (OpenSSL's verify codes and Node's
+// host name check): a failure of one is the harness's trust, not an unreachable target.
+const UNTRUSTED = /\((?:UNABLE_TO_GET_ISSUER_CERT(?:_LOCALLY)?|UNABLE_TO_VERIFY_LEAF_SIGNATURE|SELF_SIGNED_CERT_IN_CHAIN|DEPTH_ZERO_SELF_SIGNED_CERT|CERT_[A-Z_]+|ERR_TLS_CERT_ALTNAME_INVALID|HOSTNAME_MISMATCH)\)$/;
+
+/** The one message for a role that did not answer (or whose certificate the harness does not trust), with what to do about it. */
 export function unreachable(name: string, role: HttpRole, error: TransportError): HarnessError {
-  return new HarnessError('HARNESS_TARGET_UNREACHABLE', `${name} at ${role.baseUrl ?? role.description} did not answer: ${error.message}`, HINTS[error.code]);
+  const at = `${name} at ${role.baseUrl ?? role.description}`;
+  if (error.code === 'TLS' && UNTRUSTED.test(error.message)) {
+    return new HarnessError('HARNESS_TLS_UNTRUSTED', `${at} answered, but its TLS certificate is not trusted: ${error.message}`);
+  }
+  return new HarnessError('HARNESS_TARGET_UNREACHABLE', `${at} did not answer: ${error.message}`, HINTS[error.code]);
 }

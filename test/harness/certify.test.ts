@@ -139,10 +139,18 @@ describe('verify-package refuses a tampered package', () => {
     // compare reads a package only once it verifies; the good one is compared by the report it holds.
     const tampered = join(work, 'tampered.tar.gz');
     writeFileSync(tampered, repack(entries));
-    await expect(compare([tampered, '--report-dir', join(work, 'compare-tampered')])).rejects.toThrow(/report.json has SHA-256/);
+    // Among several inputs, the one that failed is named, with the check it failed.
+    await expect(compare([archive, tampered, '--report-dir', join(work, 'compare-tampered')])).rejects.toThrow(new RegExp(`^${tampered.replace(/[.]/g, '\\.')} failed verification: report.json has SHA-256`));
+    await expect(compare([archive, tampered, '--report-dir', join(work, 'compare-tampered')])).rejects.toMatchObject({ code: 'PACKAGE_DIGEST_MISMATCH' });
+    // --kid pins the signer of every package compared.
+    const stranger = freshSigningKey().kid;
+    await expect(compare([archive, '--kid', stranger, '--report-dir', join(work, 'compare-kid')])).rejects.toMatchObject({ code: 'PACKAGE_SIGNER_MISMATCH', message: expect.stringContaining(`${archive} failed verification: `) });
+    expect((await quietly(() => compare([archive, '--kid', key.kid, '--report-dir', join(work, 'compare-kid')]))).status).toBe(0);
     const out = join(work, 'compare-package');
     expect((await quietly(() => compare([archive, '--report-dir', out]))).status).toBe(0);
     expect(readFileSync(join(out, 'compare.md'), 'utf8')).toContain('embedded reference');
+    // Given by its absolute path, the package is named without it.
+    expect(readFileSync(join(out, 'compare.md'), 'utf8')).not.toContain(work);
     expect(JSON.parse(readFileSync(join(out, 'badges', 'embedded-reference.json'), 'utf8')).message).toMatch(/^conformant \d+\/\d+$/);
     // A folder of packages stands for each package in it.
     const folder = join(work, 'packages');

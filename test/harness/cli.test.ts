@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { PROFILE_ID } from '../../profile/version.ts';
+import { suiteDigest } from '../../harness/certify/package.ts';
 import { cliHere } from './hostile/support.ts';
 
 // These tests spawn the command line; under load a start takes seconds.
@@ -88,7 +89,9 @@ describe('cpr-conformance command line', () => {
     const r = flag === '--version' ? run(flag) : await inProcess(flag);
     expect(r.status).toBe(0);
     const version = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
-    expect(r.stdout).toBe(`cpr-conformance ${version} (profile ${PROFILE_ID}; CPR-1.0 (1.0.0 Draft), CPP-001 (1.0.0 Draft); node ${process.version})\n`);
+    expect(r.stdout).toBe(
+      `cpr-conformance ${version} (profile ${PROFILE_ID}; CPR-1.0 (1.0.0 Draft), CPP-001 (1.0.0 Draft); node ${process.version})\nsuite digest sha256:${suiteDigest().digest} (suites/, profile/, PROFILE.md and the judging code under harness/)\n`,
+    );
   });
 
   it('prints a command\'s own help with help COMMAND', async () => {

@@ -1,7 +1,7 @@
 // `compare` and `compare --diff` on real reports: the suite run against the
 // embedded reference and two of its mutants whose faults break different
 // requirements, each written as report.json, then compared by the command line.
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -124,6 +124,16 @@ function tableRows(markdown: string, heading: string): string[][] {
 
 describe('compare INPUT...', () => {
   const out = at('out');
+
+  it('publishes no absolute local path: inputs given by theirs are named by their last parts', () => {
+    for (const name of ['out', 'out-hostile', 'diff-broken', 'diff-fixed', 'diff-lost', 'diff-forced']) {
+      for (const file of ['compare.md', 'compare.html', 'diff.md']) {
+        const path = join(at(name), file);
+        if (existsSync(path)) expect(readFileSync(path, 'utf8'), path).not.toContain(dir);
+      }
+    }
+    expect(readFileSync(join(out, 'compare.md'), 'utf8')).toContain(`…/${dir.split('/').at(-1)}/reference`);
+  });
 
   it('exits 0 with nothing on stderr', () => {
     expect(ran('compare').stderr).toBe('');

@@ -157,7 +157,7 @@ describe('runPlan --repeat', () => {
   it('counts only the runs that ran: a repetition that turns out not applicable ends the repeats, uncounted', async () => {
     // The step's precondition holds on the first run (200) and not on the second (503).
     const [scenario] = parseSuite(
-      'suite: probe\ntitle: probe\nsections: ["§5.1"]\nrole: payee\nscenarios:\n  - id: TOK-GET-950\n    title: t\n    requirements: [TOK-GET-1]\n    level: MUST\n    steps:\n      - do: http\n        method: GET\n        path: /t\n        expect:\n          - assume: { value: "${res.status}", to: 200 }\n          - status: 200\n',
+      'suite: probe\ntitle: probe\nsections: ["§5.1"]\nrole: payee\nscenarios:\n  - id: TOK-GET-950\n    title: t\n    requirements: [TOK-GET-1]\n    level: MUST\n    steps:\n      - do: http\n        method: GET\n        path: /t\n        expect:\n          - assume: { value: "${res.status}", to: 200, basis: spec, reason: "the probe answers" }\n          - status: 200\n',
       'suites/cpr/probe.yaml',
     ).scenarios;
     const { results } = await runPlan(planOf([scenario!], []), target(turns([200, 503])), { ...options, repeat: 4 });

@@ -45,7 +45,7 @@ describe('a target that names CPP-PROFILE-1.0 (mutant op-policy-older-profile)',
     const requirement = await cliHere(['explain', 'PRF-WK-1', '--report', join(out, 'report.json')]);
     expect(requirement.stdout).toMatch(/^ {2}note: the operator's policy document names another profile: CPP-PROFILE-1\.0 .*§2\.4/m);
     const test = await cliHere(['explain', 'CPP-WK-001', '--report', join(out, 'report.json')]);
-    expect(test.stdout).toMatch(/failed check profile_id \(PRF-WK-1\), step 1: CPP-PROFILE-1\.0 \(2026-11-21\) is an earlier version/);
+    expect(test.stdout).toMatch(/profile_id \(PRF-WK-1\) at step 1: CPP-PROFILE-1\.0 \(2026-11-21\) is an earlier version/);
     const version = await cliHere(['explain', 'CPP-PROFILE-1.0']);
     expect(version.status).toBe(0);
     expect(version.stdout).toMatch(/^CPP-PROFILE-1\.0 {2}\(a profile version, 2026-11-21; this harness tests CPP-PROFILE-1\.1\)/);

@@ -65,8 +65,8 @@ describe('run --repeat 4 against a flaky target', () => {
 
   it('says so in junit.xml, summary.md, report.html and allure-results/', () => {
     const junit = readFileSync(join(dir, 'junit.xml'), 'utf8');
-    expect(junit).toContain('<property name="stability" value="flaky"/>');
-    expect(junit).toContain('<property name="stability" value="stable-pass"/>');
+    expect(junit).toMatch(/<system-out>requirements [^<\n]*\nstability flaky: passed 2 of 4 /);
+    expect(junit).toMatch(/<system-out>requirements [^<\n]*\nstability stable-pass: passed 4 of 4 /);
     expect(junit).toMatch(/<failure message="flaky: passed 2 of 4 \(2 failed, 0 errors\): TOK-GET-1 status: /);
     const markdown = readFileSync(join(dir, 'summary.md'), 'utf8');
     expect(markdown).toContain('**Repeat**: each test 4 times: 1 stable-pass, 1 stable-fail, 1 flaky (TOK-GET-992)');

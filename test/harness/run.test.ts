@@ -67,7 +67,7 @@ describe('cpr-conformance run', () => {
 
   it('exits 2 on the refused connection when nothing listens at the target, running no test', async () => {
     const out = dir();
-    const r = await cli('run', '--target', 'http://127.0.0.1:9', '--report-dir', out);
+    const r = await cli('run', '--target', 'https://127.0.0.1:9', '--report-dir', out);
     expect(r.status).toBe(2);
     // Refused at the preflight, not waited out: the error names the refusal.
     expect(r.stderr).toMatch(/HARNESS_TARGET_UNREACHABLE: .*ECONNREFUSED/);

@@ -60,4 +60,21 @@ describe('the terminal', () => {
     expect(closingLines({})).toContain('warnings: CPR-ID-2 — each a failure at a level that does not decide this run (SHOULD without --strict, PROFILE under --profile-advisory, MAY): it does not change the verdict');
     expect(closingLines({ strict: true }).some((l) => l.startsWith('warnings:'))).toBe(false);
   });
+
+  it('says once per role the target does not have that its tests do not apply, then goes on a line per result', () => {
+    const base = buildReport({}).tests.find((t) => t.status === 'not-applicable')!;
+    const missing = ['PROP-APP-001', 'TOK-TLS-003', 'PROP-APP-002'].map((id, i) => ({ ...base, id, role: 'paying-app' as const, reason: i === 1 ? 'step 3: the target has no paying-app role' : 'the target has no paying-app role' }));
+    const lines = progressOf(false, { tests: [...missing, ...buildReport({}).tests] }).split('\n');
+    expect(lines.filter((l) => l.includes('paying-app'))).toEqual(['N/A  every paying-app test: the target has no paying-app role (said once; counted at the end)']);
+    expect(lines.some((l) => l.startsWith('N/A  TOK-TLS-001 '))).toBe(true);
+  });
+
+  it('shows under a failure each failed check and what the target answered at its step', () => {
+    const lines = closingLines({});
+    const at = lines.findIndex((l) => l.startsWith('FAIL CPR-ID-001 '));
+    expect(lines.slice(at + 1, at + 3)).toEqual([
+      '     problem (CPR-ID-1) at step 2: problem code is <img src=x onerror=alert(1)>',
+      expect.stringMatching(/^ {7}answer: POST \/v1\/cpr answered 400, body ```/),
+    ]);
+  });
 });

@@ -73,7 +73,7 @@ describe('a payee whose QR and deep-link endpoint is another host', () => {
   });
 
   it.each<[string[], RegExp]>([
-    [['--target', 'http://127.0.0.1:9', '--allow-host', 'example.com'], /USAGE_ERROR: --allow-host widens what the reference paying application may contact; a --target URL has no paying application/],
+    [['--target', 'https://127.0.0.1:9', '--allow-host', 'example.com'], /USAGE_ERROR: --allow-host widens what the reference paying application may contact; a --target URL has no paying application/],
     [['--allow-host', 'https://example.com/x'], /USAGE_ERROR: --allow-host: "https:\/\/example\.com\/x" is not "host" or "host:port"/],
   ])('refuses run %j (exit 2)', async (args, message) => {
     let stderr = '';

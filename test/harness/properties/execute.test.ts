@@ -68,6 +68,6 @@ describe('executing a property', () => {
 
   it('reports an exception in a check as a harness error, not a conformance failure', async () => {
     const result = await executeProperty(property(() => { throw new Error('boom'); }), target(), options);
-    expect(result).toMatchObject({ status: 'error', reason: 'boom' });
+    expect(result).toMatchObject({ status: 'error', error_code: 'HARNESS_INTERNAL', reason: expect.stringMatching(/^harness failure: Error: boom/) });
   });
 });

@@ -341,3 +341,26 @@ function fakeDom(source: string, tableId = 'matrix') {
     click: (filter: string) => chosen.buttons.find((b) => b.getAttribute('data-filter') === filter)?.listeners.get('click')?.(),
   };
 }
+
+describe('reportHtml: what the target answered', () => {
+  it('shows beside each failed check the answer at its step, escaped', () => {
+    const page = reportHtml(buildReport());
+    const article = page.slice(page.indexOf('<article class="failure" id="f-CPR-ID-001">'));
+    expect(article.slice(0, article.indexOf('</article>'))).toContain('<p class="answer">The target answered: <code>POST /v1/cpr answered 400, body ``` &lt;script&gt;alert(1)&lt;/script&gt;');
+  });
+});
+
+describe('reportHtml: no absolute local paths', () => {
+  it('shows the command, baseline, files and rerun commands without the folders of the machine that ran them', () => {
+    const report = buildReport();
+    const local = {
+      ...report,
+      run: { ...report.run, command: ['cpr-conformance', 'run', '--report-dir', '/home/runner/work/acme/out', '--target=/home/runner/work/acme/target.yaml'], baseline: '/home/runner/work/acme/known.yaml' },
+      tests: report.tests.map((t) => ({ ...t, rerun: `${t.rerun} --scenario '/tmp/fuzz-1/regression-42.yaml' --target https://127.0.0.1:8443/base/path` })),
+    };
+    const page = reportHtml(local);
+    expect(page).not.toMatch(/\/home\/runner|\/tmp\/fuzz-1/);
+    expect(page).toContain('--report-dir …/out --target=…/target.yaml');
+    expect(page).toContain('--scenario &#39;…/regression-42.yaml&#39; --target https://127.0.0.1:8443/base/path');
+  });
+});

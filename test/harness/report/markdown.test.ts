@@ -61,6 +61,9 @@ function hostileReport(): Report {
   };
 }
 
+/** The only HTML summary.md writes itself: fixed words, never data. */
+const OWN_DETAILS = /^<details><summary>Expected and actual of (?:the failed check|the \d+ failed checks)<\/summary>$|^<\/details>$/gm;
+
 describe('summaryMarkdown', () => {
   const md = summaryMarkdown(hostileReport());
   const { prose, fences } = parse(md);
@@ -108,7 +111,8 @@ describe('summaryMarkdown', () => {
   });
 
   it('lets no data make HTML, links, emphasis or code outside fences', () => {
-    const text = prose.join('\n');
+    // The only HTML is the project's own: a <details> block of fixed words around each failure's fences.
+    const text = prose.join('\n').replace(OWN_DETAILS, '');
     expect(text).not.toContain('<');
     expect(unescaped(text, '[')).toBe(0);
     expect(unescaped(text, '`')).toBe(0);
@@ -144,6 +148,25 @@ describe('summaryMarkdown', () => {
     const heading = prose.findIndex((l) => l.startsWith(`#### Test ${id}:`));
     expect(prose[heading + 2]?.startsWith(`Outcome ${outcome};`)).toBe(true);
     expect(fences).toContainEqual({ info: 'sh', content: `npx cpr-conformance run --only ${id} --seed 42` });
+  });
+
+  it("puts each failure's checks in a <details> block, with what the target answered visible above it", () => {
+    const heading = prose.findIndex((l) => l.startsWith('#### Test CPR-ID-001:'));
+    const section = prose.slice(heading, prose.findIndex((l, i) => i > heading && l.startsWith('#### ')));
+    expect(section).toContain('- Check problem for CPR-ID-1 (MUST), step 2: problem code is &lt;img src=x onerror=alert(1)&gt;');
+    expect(section.find((l) => l.startsWith('- The target answered at step 2: POST /v1/cpr answered 400, body'))).toBeDefined();
+    const open = section.indexOf('<details><summary>Expected and actual of the failed check</summary>');
+    expect(open).toBeGreaterThan(section.findIndex((l) => l.startsWith('- The target answered')));
+    expect(section[open + 1]).toBe('');
+    expect(section.indexOf('</details>')).toBeGreaterThan(open);
+  });
+
+  it('says once per role the target does not have that its tests do not apply, and lists the other inapplicable tests', () => {
+    const base = fixtureTests()[4]!;
+    const missing = ['PROP-APP-001', 'PROP-APP-002', 'TOK-TLS-003'].map((id, i) => ({ ...base, id, role: 'paying-app' as const, reason: i === 2 ? 'step 3: the target has no paying-app role' : 'the target has no paying-app role' }));
+    const out = summaryMarkdown(buildReport({ tests: [...fixtureTests(), ...missing] }));
+    const section = out.slice(out.indexOf('### Not applicable'));
+    expect(section.split('\n').filter((l) => l.startsWith('- '))).toEqual(['- Every paying-app test (3): the target has no paying-app role.', '- TOK-TLS-001 (basis spec): the target is in-process: no transport']);
   });
 
   it('gives expected and actual of each failed check as fenced blocks', () => {

@@ -62,7 +62,7 @@ describe('writeAllReports', () => {
       expect(fault?.message).toMatch(/summary\.md view could not be written: harness failure: TypeError: injected reporter fault\n\s+at /);
       // Every other view is written, from the report as it now stands.
       expect(readFileSync(written.html!, 'utf8')).toMatch(/HARNESS_INTERNAL/);
-      expect(readFileSync(written.junit!, 'utf8')).toMatch(/<testcase classname="cpr-conformance run" name="HARNESS_INTERNAL"[^>]*>\s*<error message="HARNESS_INTERNAL: the summary.md view could not be written/);
+      expect(readFileSync(written.junit!, 'utf8')).toMatch(/<testcase classname="cpr-conformance.run" name="HARNESS_INTERNAL"[^>]*>\s*<error message="HARNESS_INTERNAL: the summary.md view could not be written/);
       expect(readFileSync(written.html!, 'utf8')).toMatch(new RegExp(verdict === 'error' ? 'ERROR' : 'NON-CONFORMANT'));
       expect(exitOf(written.report, false).code).toBe(verdict === 'error' ? 2 : 1);
       // No requirement was charged for it.

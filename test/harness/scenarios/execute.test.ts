@@ -296,6 +296,21 @@ ${setup}        principal: alice
       expect(result.reason).toMatch(/step 3 was not evaluated: it reads a value an earlier failed step did not produce/);
     });
 
+    it('names the member a failed comparison looked at, in the check and in the reason', async () => {
+      const body = SECOND_GET('          - status: 4xx').replace(
+        '        path: /cpr/${req.token}\n        expect: [{ status: 200 }]\n',
+        '        path: /cpr/${req.token}\n        expect:\n          - status: 200\n          - equals: { value: "${res.body.request_id}", to: not-the-id }\n          - not_equals: { value: "${res.body.cpr_version}", to: CPR-1.0 }\n          - equals: { value: "${len(res.body.request_id)}", to: 1 }\n',
+      );
+      const result = await executeScenario(scenario(body), target(http), options);
+      const failed = result.checks.filter((c) => !c.passed);
+      expect(failed.map((c) => c.message)).toEqual([
+        expect.stringMatching(/^request_id: expected "not-the-id", got "[0-9a-f-]{36}"$/),
+        'cpr_version: expected anything but "CPR-1.0", got "CPR-1.0"',
+        'len(res.body.request_id): expected 1, got 36',
+      ]);
+      expect(result.reason).toMatch(/step 2 \(http, line \d+\): equals request_id \(TOK-ONCE-1\): expected not-the-id, got [0-9a-f-]{36}/);
+    });
+
     it('judges the status first and leaves the checks that presume another answer not evaluated, charging only the check that saw the difference', async () => {
       // The second retrieval is refused (410); the step claims a success and checks what a success would carry.
       const body = SECOND_GET(
@@ -319,9 +334,16 @@ ${setup}        principal: alice
       ]);
     });
 
-    it('judges the code after the status: a wrong code leaves the body unjudged, a right code with another profile status does not', async () => {
+    it('judges every outcome check of the answer, each under its own requirement, and leaves the body unjudged after a wrong one', async () => {
+      // A refusal where a success was claimed: the status and the code each judge the answer itself.
+      const both = await executeScenario(scenario(SECOND_GET('          - status: 200\n          - problem: TOKEN_EXPIRED\n            requirement: PRF-TOK-1\n          - content_type: application/json\n            requirement: TOK-GET-1')), target(http), options);
+      expect(both.checks.filter((c) => !c.passed).map((c) => [c.check, c.requirement])).toEqual([['status', 'TOK-ONCE-1'], ['problem', 'PRF-TOK-1']]);
+      expect(both.not_evaluated?.map((n) => n.check)).toEqual(['content_type']);
+    });
+
+    it('judges the code beside the status: a wrong code leaves the body unjudged, a right code with another profile status does not', async () => {
       const wrongCode = await executeScenario(scenario(SECOND_GET('          - header: { name: cache-control, equals: "max-age=1" }\n            requirement: PRF-TOK-2\n          - problem: TOKEN_EXPIRED\n          - status: 4xx')), target(http), options);
-      expect(wrongCode.checks.map((c) => [c.check, c.passed])).toEqual([['status', true], ['status', true], ['problem', false], ['problem_status', true]]);
+      expect(wrongCode.checks.map((c) => [c.check, c.passed])).toEqual([['status', true], ['problem', false], ['problem_status', true], ['status', true]]);
       expect(wrongCode.not_evaluated?.map((n) => [n.check, n.after])).toEqual([['header', 'problem (TOK-ONCE-1)']]);
       // A profile status in a spec scenario never decides what the answer was.
       const otherStatus = await executeScenario(scenario(SECOND_GET('          - header: { name: cache-control, equals: "no-store" }\n            requirement: PRF-TOK-2\n          - status: 404\n            requirement: PRF-TOK-1\n          - problem: TOKEN_CONSUMED')), target(http), options);
