@@ -10,7 +10,7 @@ import { createHttpRole } from '../../../harness/adapters/http.ts';
 import type { HttpRole } from '../../../harness/adapters/types.ts';
 import { runCampaign, type CampaignResult } from '../../../harness/fuzz/index.ts';
 import { executeScenario } from '../../../harness/scenarios/execute.ts';
-import { loadSuiteFile } from '../../../harness/scenarios/load.ts';
+import { loadSuiteFile, SUITES_DIR } from '../../../harness/scenarios/load.ts';
 import type { Policy } from '../../../reference/operator/policy.ts';
 import { startReference } from '../../../reference/start.ts';
 import { startFaultyOperator, type FaultyOperator, type KnobFault } from './faulty-operator.ts';
@@ -111,4 +111,34 @@ describe('the faults nobody pointed to', () => {
       }
     }, 60_000);
   });
+});
+
+// The suite keeps the fuzzer's mixed groups as scenarios (suites/cashpack/1.2-mixed-races.yaml):
+// each fails on the concurrency fault it stands for, and passes on the fixture with no knob.
+describe('the mixed races of the suite', () => {
+  const suite = loadSuiteFile(join(SUITES_DIR, 'cashpack', '1.2-mixed-races.yaml'));
+  it.each<[KnobFault | 'non-atomic-redeem', readonly string[]]>([
+    ['fixture-clean', []],
+    ['cancel-unchecked-after-wait', ['CPP-RACE-005']],
+    ['redeem-rechecks-status-only', ['CPP-RACE-006']],
+    ['non-atomic-redeem', ['CPP-RACE-006']],
+    ['status-depth-before-pack', ['CPP-RACE-007']],
+    ['redeemer-credit-lost-update', ['CPP-RACE-008']],
+  ])('against %s, fail: %j', async (fault, failing) => {
+    const server = await startFaultyOperator(fault);
+    const role = createHttpRole({ baseUrl: server.url });
+    try {
+      const failed: string[] = [];
+      for (const scenario of suite.scenarios) {
+        const result = await executeScenario(scenario, scenarioTarget(role), scenarioOptions);
+        if (result.status === 'passed') continue;
+        expect(result.status).toBe('failed');
+        failed.push(scenario.id);
+      }
+      expect(failed).toEqual(failing);
+    } finally {
+      await role.close();
+      await server.close();
+    }
+  }, 120_000);
 });
