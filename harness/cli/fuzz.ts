@@ -23,8 +23,13 @@ Operator by default).
 
 --role operator (the default): random sequences of issue, renew,
 redeem, status, clock, cancel, resends, bursts of concurrent requests and
-interleavings, each answer compared with a model of PROFILE.md §5-§6 (status,
-problem code, chain digest, balances). Every model run starts from fresh state
+interleavings, different requests released together (judged by whether some
+order of them explains every answer), requests breaking two or three checks at
+once, messages dated on either side of every window, stale and tampered pack
+versions, accounts provisioned again, floods of ids and many packs, amounts up
+to the largest and every asset of the policy, balances read or not; each answer
+compared with a model of PROFILE.md §5-§6 (status, problem code, chain digest,
+balances). Every model run starts from fresh state
 (a new Principal and new redeemers). A difference is named by its cause: the
 first thing that differed (status, problem code, then the body), the
 requirement of the model's rule it concerns and the kind of request that

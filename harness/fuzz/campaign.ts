@@ -103,7 +103,18 @@ function failingRun(world: World, error: Mismatch): FailingRun {
   return { setup: world.setup, commands: world.executed, world, detail: error.detail, message: error.message };
 }
 
-const setupArbitrary: fc.Arbitrary<RunSetup> = fc.record({ balance: fc.constantFrom<BalanceChoice>('twice-max', 'max', 'small') });
+/**
+ * A world's setup: the Principal's balance (relative to max_amount, or far
+ * beyond 2^53), its asset among the policy's, and whether balances are read
+ * after each command or, in one run in three, only where an observe command says.
+ */
+export const setupArbitrary: fc.Arbitrary<RunSetup> = fc
+  .record({
+    balance: fc.oneof({ arbitrary: fc.constantFrom<BalanceChoice>('twice-max', 'max', 'small'), weight: 4 }, { arbitrary: fc.record({ digits: fc.integer({ min: 16, max: 78 }) }), weight: 1 }),
+    asset: fc.oneof({ arbitrary: fc.constant(undefined), weight: 3 }, { arbitrary: fc.nat(3), weight: 1 }),
+    observe: fc.oneof({ arbitrary: fc.constant(undefined), weight: 2 }, { arbitrary: fc.constant('none' as const), weight: 1 }),
+  })
+  .map((setup) => Object.fromEntries(Object.entries(setup).filter(([, v]) => v !== undefined)) as unknown as RunSetup);
 
 interface RunRecord {
   /** Undefined when setup itself failed. */

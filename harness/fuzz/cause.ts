@@ -10,8 +10,12 @@ import { canonicalJson } from '../../profile/jcs.ts';
 import { PROBLEM_STATUS } from '../../profile/index.ts';
 import { ENDPOINT_RULES, type CheckRule, type Endpoint, type Prediction } from './model.ts';
 
-/** The Operator's request a cause concerns: an endpoint, a clock move, or an interleaving whose effect on the balances differed. */
-export type CauseKind = Endpoint | 'clock' | 'interleave';
+/**
+ * The Operator's request a cause concerns: an endpoint, a clock move, an interleaving or
+ * a group of concurrent requests (mix) whose effect differed, an account
+ * provisioned again, or an observation (a balance read at a point of the run).
+ */
+export type CauseKind = Endpoint | 'clock' | 'interleave' | 'mix' | 'provision' | 'observe';
 
 export interface Cause {
   /** The requirement ID (suites/requirements.yaml) of the rule that decided what the model expected. */

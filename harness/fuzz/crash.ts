@@ -71,6 +71,12 @@ export function crashJson(crash: CrashEnvelope): string {
 
 const BALANCES: readonly BalanceChoice[] = ['twice-max', 'max', 'small'];
 
+function isBalanceChoice(value: unknown): value is BalanceChoice {
+  if (BALANCES.includes(value as BalanceChoice)) return true;
+  const digits = (value as { digits?: unknown } | null)?.digits;
+  return typeof value === 'object' && value !== null && Number.isInteger(digits) && (digits as number) >= 1 && (digits as number) <= 78;
+}
+
 /** A crash file's shared members checked; a file that is not one is a CONFIG_INVALID harness error (an unreadable one USAGE_ERROR). */
 export function readCrashEnvelope(file: string): CrashEnvelope {
   let data: unknown;
@@ -108,7 +114,9 @@ export function operatorCrash(crash: CrashEnvelope, file: string): CrashFile {
   const bad = crashFault(file);
   if (crashRole(crash) !== 'operator') throw bad(`it is a finding of the ${crashRole(crash)} fuzzer, not the Operator's`);
   const setup = crash.setup as Partial<RunSetup> | undefined;
-  if (!setup || !BALANCES.includes(setup.balance!)) throw bad('"setup.balance" is missing or unknown');
+  if (!setup || !isBalanceChoice(setup.balance)) throw bad('"setup.balance" is missing or unknown');
+  if (setup.asset !== undefined && !(Number.isInteger(setup.asset) && setup.asset >= 0)) throw bad('"setup.asset" is the index of a policy asset');
+  if (setup.observe !== undefined && setup.observe !== 'none') throw bad('"setup.observe" is "none" when present');
   if (setup.without !== undefined && (!Array.isArray(setup.without) || !setup.without.every((a) => OPTIONAL_ACCOUNTS.includes(a)))) throw bad(`"setup.without" lists accounts among ${OPTIONAL_ACCOUNTS.join(', ')}`);
   for (const [i, c] of crash.commands.entries()) {
     if (!c || typeof c !== 'object' || !COMMAND_KINDS.includes((c as CommandSpec).kind)) throw bad(`commands[${i}] is not a fuzzer command`);

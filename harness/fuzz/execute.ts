@@ -3,19 +3,23 @@
 // performing them (perform.ts); bursts and interleavings send concurrently.
 import fc from 'fast-check';
 import { newUuid, parseTimestamp, toAmount } from '../../profile/index.ts';
-import type { CashPack } from '../../profile/cashpack/index.ts';
+import type { AssetDescriptor, CashPack } from '../../profile/cashpack/index.ts';
 import type { WireRequest } from '../adapters/types.ts';
 import { buildIssue, buildRedeem, buildRenew, ISSUE_PATH, REDEEM_PATH, RENEW_PATH } from './messages.ts';
 import { Mismatch } from './mismatch.ts';
 import { answerKey, burstChecks, judge, judgeAnswer, judgeBurstAnswer, judgeConfirmation, judgePack, tally, type Ctx } from './judge.ts';
 import type { CauseKind } from './cause.ts';
 import type { Reply } from './client.ts';
-import { CONCURRENCY_RULES, depthOf, digestOf, type Decision, type IssueMessage, type OperatorModel, type Prediction, type RedeemMessage, type RedeemPrediction, type RenewMessage, type RenewPrediction } from './model.ts';
+import { assetKey, CONCURRENCY_RULES, depthOf, digestOf, type Decision, type IssueMessage, type OperatorModel, type Prediction, type RedeemMessage, type RedeemPrediction, type RenewMessage, type RenewPrediction } from './model.ts';
 import { LaneFailure, type Run, type RunModel } from './lanes.ts';
-import { control, FROZEN_AT, KEY, type FuzzModel, type ScriptStep, type World } from './world.ts';
-import { CALLER_KEY, NEVER_A_DIGEST, createdAtField, datedOffset, identityOf, nameOfKey, pickPack, ref, resolveAdvance, resolveAmount, resolveExpiry, reusedId } from './choices.ts';
-import { performCancel, performIssue, performRedeem, performRenew, performStatus } from './perform.ts';
+import { control, FROZEN_AT, KEY, type FuzzModel, type RealPack, type ScriptStep, type World } from './world.ts';
+import { CALLER_KEY, NEVER_A_DIGEST, assetField, createdAtField, datedOffset, identityOf, nameOfKey, pickPack, present, ref, resolveAdvance, resolveAmount, resolveAsset, resolveExpiry, reusedId } from './choices.ts';
+import { addPack, judgeIssued, judgeRenewed, performCancel, performIssue, performRedeem, performRenew, performStatus, signedAtField } from './perform.ts';
 import { type CommandKind, type CommandSpec, type InterleaveOp, describe } from './spec.ts';
+import { observe, reprovision } from './accounts.ts';
+import { breach } from './breach.ts';
+import { mix } from './mix.ts';
+import { flood, issueMany } from './volume.ts';
 
 /** The request kind a command's differences are charged to, its balances after it included (cause.ts). */
 const OP_OF: { readonly [K in CommandKind]: (spec: Extract<CommandSpec, { kind: K }>, w: World) => CauseKind } = {
@@ -29,6 +33,12 @@ const OP_OF: { readonly [K in CommandKind]: (spec: Extract<CommandSpec, { kind: 
   replay: (spec, w) => w.sent[spec.message % Math.max(w.sent.length, 1)]?.message.kind ?? 'issue',
   burst: (spec) => spec.op,
   interleave: () => 'interleave',
+  mix: () => 'mix',
+  breach: (spec) => spec.endpoint,
+  reprovision: () => 'provision',
+  observe: () => 'observe',
+  'issue-many': () => 'issue',
+  flood: () => 'issue',
 };
 
 /** The label and the request kind are only read when a comparison fails. */
@@ -112,7 +122,8 @@ async function issueBurst(copies: number, ctx: Ctx): Promise<void> {
       judgeBurstAnswer(ctx, 'issue', d.outcome, replies[i]!);
       d.commit(undefined);
     });
-    return w.checkBalances(m, ctx, 'CPP-BAL-1', false);
+    await w.checkBalances(m, ctx, 'CPP-BAL-1', false);
+    return;
   }
   const winner = winnerOf(ctx, step, 'issue', replies, first, () => {
     const after = m.operator.clone();
@@ -134,22 +145,13 @@ async function issueBurst(copies: number, ctx: Ctx): Promise<void> {
   // The script names the winner by what it answered, not by its place in the burst.
   const won = w.capture();
   const wonStep = w.step({ do: 'let', values: { [won]: `\${first_ok(${capture})}` } });
-  const packRef = `${won}.body`;
-  const initialBearer = bearerKeyOf(builds[winner]!.message);
-  judgePack(ctx, wonStep, body, ref(packRef), {
-    digest: m.operator.genesisDigest(body.pack_id, initialBearer),
-    digestAt: ref(`genesis_digest(${packRef}.pack_id, ${won}.sent.initial_bearer_pk)`),
-    depth: 0,
-    bearer: initialBearer,
-    bearerAt: ref(`${won}.sent.initial_bearer_pk.x`),
-  }, 'CPP-ISS-1');
-  w.packs.set(body.pack_id, { packId: body.pack_id, idRef: `${packRef}.pack_id`, first: body, firstRef: packRef, known: body, knownRef: packRef, digestRefs: [`${packRef}.chain_digest`], bearerNames: [bearer] });
+  if (!decision.outcome.ok) throw new TypeError('the winner of a burst was issued');
+  judgeIssued(ctx, wonStep, decision.outcome, body, ref(`${won}.body`), `${won}.sent`);
+  addPack(w, body, `${won}.body`, bearer);
   await w.checkBalances(m, ctx, 'CPP-BAL-1', false);
 }
 
-function bearerKeyOf(message: IssueMessage): string {
-  return message.initialBearer;
-}
+
 
 type Executor<K extends CommandKind> = (spec: Extract<CommandSpec, { kind: K }>, ctx: Ctx, scheduler?: fc.Scheduler) => Promise<void>;
 
@@ -164,10 +166,11 @@ export const EXECUTORS: { readonly [K in Exclude<CommandKind, 'advance'>]: Execu
     const lifetime = resolveExpiry(spec.expiry, policy.expiryMinSeconds, policy.expiryMaxSeconds);
     const bearer = w.newBearer();
     const offset = datedOffset(spec.dated, policy.requestWindowSeconds);
-    const built = buildIssue(w, m.operator.now, { signer: spec.signer, bearer, amount, expiryMs: m.operator.now + lifetime * 1000, createdMs: m.operator.now + offset * 1000 });
+    const asset = resolveAsset(spec.asset, w);
+    const built = buildIssue(w, m.operator.now, { signer: spec.signer, bearer, amount, asset, expiryMs: m.operator.now + lifetime * 1000, createdMs: m.operator.now + offset * 1000 });
     const capture = w.capture();
-    const fields = { do: 'issue', principal: spec.signer, bearer, amount: toAmount(amount), expiry_in: lifetime, ...createdAtField(offset), beyond_limit: true, as: capture };
-    await performIssue(ctx, built, fields, capture, bearer, undefined, () => w.readBalancesNow(false));
+    const fields = { do: 'issue', principal: spec.signer, bearer, amount: toAmount(amount), ...assetField(w, asset), expiry_in: lifetime, ...createdAtField(offset), beyond_limit: true, as: capture };
+    await performIssue(ctx, built, fields, capture, bearer, { onReply: () => w.readBalancesNow(false) });
     await w.checkBalances(m, ctx, 'CPP-FND-1', false);
   },
 
@@ -182,11 +185,12 @@ export const EXECUTORS: { readonly [K in Exclude<CommandKind, 'advance'>]: Execu
       spec.digest === 'current' ? [digestOf(pack), ref(real.digestRefs.at(-1)!)]
       : depth >= 1 ? [pack.digests.at(-2)!, ref(real.digestRefs.at(-2)!)]
       : [NEVER_A_DIGEST, NEVER_A_DIGEST];
-    const [presented, presentedRef] = spec.present === 'first' ? [real.first, real.firstRef] : [real.known, real.knownRef];
+    const presented = present(ctx, real, spec.present, spec.tamper);
+    const presentedRef = presented.ref;
     const reused = reusedId(ctx, spec.reuseId);
     const newBearer = w.newBearer();
     const offset = datedOffset(spec.dated, m.operator.policy.requestWindowSeconds);
-    const built = buildRenew(w, m.operator.now, { pack: presented, bearer, newBearer, prevDigest, ...(reused ? { id: reused.id } : {}), createdMs: m.operator.now + offset * 1000 });
+    const built = buildRenew(w, m.operator.now, { pack: presented.pack, tampered: presented.tampered, bearer, newBearer, prevDigest, ...(reused ? { id: reused.id } : {}), createdMs: m.operator.now + offset * 1000 });
     const capture = w.capture();
     const fields = {
       do: 'renew',
@@ -227,21 +231,26 @@ export const EXECUTORS: { readonly [K in Exclude<CommandKind, 'advance'>]: Execu
     const { pack, real } = pickPack(ctx, spec.pack);
     const bearer = spec.by === 'bearer' ? real.bearerNames.at(-1)! : depthOf(pack) >= 1 ? real.bearerNames.at(-2)! : KEY.outsider;
     const { redeemer, identifyAs } = identityOf(spec.identity, w);
+    const presented = present(ctx, real, spec.present, spec.tamper);
     const reused = reusedId(ctx, spec.reuseId);
-    const offset = datedOffset(spec.dated, m.operator.policy.requestWindowSeconds);
-    const built = buildRedeem(w, m.operator.now, { pack: real.known, bearer, redeemer, identifyAs, ...(reused ? { id: reused.id } : {}), createdMs: m.operator.now + offset * 1000 });
+    const window = m.operator.policy.requestWindowSeconds;
+    const offset = datedOffset(spec.dated, window);
+    const signed = datedOffset(spec.signedAt, window);
+    const now = m.operator.now;
+    const built = buildRedeem(w, now, { pack: presented.pack, tampered: presented.tampered, bearer, redeemer, identifyAs, ...(reused ? { id: reused.id } : {}), createdMs: now + offset * 1000, signedAtMs: now + signed * 1000 });
     const capture = w.capture();
     const fields = {
       do: 'redeem',
       ...createdAtField(offset),
-      pack: ref(real.knownRef),
+      pack: ref(presented.ref),
       bearer,
       redeemer,
       ...(identifyAs !== redeemer ? { identify_as: identifyAs } : {}),
+      ...(identifyAs !== false ? signedAtField(signed) : {}),
       ...(reused ? { redemption_id: ref(reused.expr) } : {}),
       as: capture,
     };
-    await performRedeem(ctx, built.message, built.request, fields, capture, { packRef: real.knownRef, signAs: identifyAs, fresh: true, sentAt: 'res.sent', onReply: () => w.readBalancesNow(true) });
+    await performRedeem(ctx, built.message, built.request, fields, capture, { packRef: presented.ref, signAs: identifyAs, fresh: true, sentAt: 'res.sent', onReply: () => w.readBalancesNow(true) });
     await w.checkBalances(m, ctx, 'CPP-FND-1', true);
   },
 
@@ -249,7 +258,7 @@ export const EXECUTORS: { readonly [K in Exclude<CommandKind, 'advance'>]: Execu
     ctx.w.executed.push(spec);
     const target = spec.pack === 'unknown' ? undefined : pickPack(ctx, spec.pack);
     const signAs = spec.caller === 'unsigned' ? false : CALLER_KEY[spec.caller];
-    await performStatus(ctx, target?.real, target?.pack.packId ?? ctx.w.unknownPackId, signAs);
+    await performStatus(ctx, target?.real, target?.pack.packId ?? ctx.w.unknownPackId, signAs, signAs === false ? 0 : datedOffset(spec.signedAt, ctx.m.operator.policy.requestWindowSeconds));
   },
 
   async cancel(spec, ctx) {
@@ -262,15 +271,17 @@ export const EXECUTORS: { readonly [K in Exclude<CommandKind, 'advance'>]: Execu
 
   async replay(spec, ctx) {
     const { m, w } = ctx;
-    w.executed.push(spec);
     // An identical resend (PROFILE.md §6): same bytes, same headers.
     const entry = w.sent[spec.message % w.sent.length]!;
+    // Fresh, and its id recorded twice the window ago or longer: the Operator may or may not remember it (§6), so nothing is predicted.
+    if (m.operator.mayHaveForgotten(entry.message.id) && m.operator.fresh(entry.message.createdMs)) return;
+    w.executed.push(spec);
     const capture = w.capture();
     const message = entry.message;
     const onReply = () => w.readBalancesNow(message.kind === 'redeem');
     switch (message.kind) {
       case 'issue':
-        await performIssue(ctx, { message, request: entry.request }, { do: 'http', method: 'POST', path: ISSUE_PATH, json: ref(entry.sentRef), as: capture }, capture, nameOfKey(w, message.initialBearer), entry.sentRef, onReply);
+        await performIssue(ctx, { message, request: entry.request }, { do: 'http', method: 'POST', path: ISSUE_PATH, json: ref(entry.sentRef), as: capture }, capture, nameOfKey(w, message.initialBearer), { sentAt: entry.sentRef, fresh: false, onReply });
         break;
       case 'renew': {
         const fields = { do: 'http', method: 'POST', path: RENEW_PATH, json: { cash_pack: ref(entry.packRef!), renewal: ref(entry.sentRef) }, as: capture };
@@ -302,7 +313,7 @@ export const EXECUTORS: { readonly [K in Exclude<CommandKind, 'advance'>]: Execu
     const capture = w.capture();
     const now = m.operator.now;
     // Every request is built (fresh ids, own signatures) before any is sent; then all are released together.
-    let builds: { message: RenewMessage | RedeemMessage; request: WireRequest }[];
+    let builds: { message: RenewMessage | RedeemMessage; request: WireRequest; wire: unknown }[];
     let of: Record<string, unknown>;
     let newBearer: string | undefined;
     if (spec.op === 'redeem') {
@@ -356,25 +367,29 @@ export const EXECUTORS: { readonly [K in Exclude<CommandKind, 'advance'>]: Execu
           redeemerKid: o.redeemerKid,
           redeemerKidAt: ref(`${KEY.redeemer}.kid`),
           amount: o.amount,
+          asset: JSON.parse(o.asset),
+          assetAt: ref(`${real.firstRef}.asset`),
           digest: o.digest,
           digestAt: ref(digestBefore),
         });
       } else if (message.kind === 'renew' && outcome.ok) {
         const o = outcome as Extract<RenewPrediction, { ok: true }>;
-        judgePack(ctx, wonStep, replies[winner]!.body, ref(`${won}.body`), {
+        judgeRenewed(ctx, wonStep, replies[winner]!.body, ref(`${won}.body`), {
+          packId: pack.packId,
           digest: o.digest,
           digestAt: ref(`renewal_digest(${digestBefore}, ${won}.sent)`),
           depth: o.depth,
           bearer: o.bearer,
           bearerAt: ref(`${newBearer!}.x`),
-          packId: pack.packId,
-          packIdAt: ref(real.idRef),
-        }, 'CPP-RNW-1');
+          entry: builds[winner]!.wire,
+          entryAt: ref(`${won}.sent`),
+        });
       }
       if (message.kind === 'renew' && outcome.ok) {
         // The scenario names the winning pack by what it answered (first_ok), wherever it came.
         real.bearerNames.push(newBearer!);
         real.digestRefs.push(`${won}.body.chain_digest`);
+        real.versions.push({ pack: replies[winner]!.body as CashPack, ref: `${won}.body` });
       }
     } else {
       const decisions = builds.map((b) => decide(b.message));
@@ -386,6 +401,13 @@ export const EXECUTORS: { readonly [K in Exclude<CommandKind, 'advance'>]: Execu
     }
     await w.checkBalances(m, ctx, 'CPP-RACE-1', kind === 'redeem');
   },
+
+  mix,
+  breach,
+  reprovision,
+  observe,
+  'issue-many': issueMany,
+  flood,
 
   async interleave(spec, ctx, scheduler) {
     const { m, w } = ctx;
@@ -436,10 +458,12 @@ export const EXECUTORS: { readonly [K in Exclude<CommandKind, 'advance'>]: Execu
  */
 export async function advance(spec: Extract<CommandSpec, { kind: 'advance' }>, issuer: number, m: RunModel, r: Run): Promise<void> {
   const seconds = resolveAdvance(spec.by, contextOf(spec, m.lanes[issuer]!, r.worlds[issuer]!));
-  const moved: CommandSpec = { kind: 'advance', by: { seconds } };
+  // Unread for every world: none reads its balances after this move.
+  const moved: CommandSpec = { kind: 'advance', by: { seconds }, ...(spec.unread ? { unread: true } : {}) };
   const lanes = r.worlds.map((w, i) => {
     const own = i === issuer ? spec : moved;
     w.executed.push(own);
+    w.quiet = w.quietFor(own);
     const step = w.step({ do: 'clock', advance: seconds }, [{ equals: { value: '${res.frozen}', to: true }, requirement: 'PRF-CTL-1' }]);
     w.advancedMs += seconds * 1000;
     return { w, step, m: m.lanes[i]!, ctx: contextOf(own, m.lanes[i]!, w) };
@@ -465,6 +489,7 @@ export async function advance(spec: Extract<CommandSpec, { kind: 'advance' }>, i
         await w.checkBalances(model, ctx, 'CPP-EXP-2', false);
       } finally {
         await w.settleEarlyReads();
+        w.quiet = false;
       }
     }),
   );

@@ -94,6 +94,16 @@ export function judgeAnswer(ctx: Ctx, step: ScriptStep, kind: Endpoint, outcome:
   });
 }
 
+/** The check a scenario step makes of an answer the model predicts, with the requirement of the rule that decides it. */
+export function answerCheck(kind: Endpoint, outcome: Prediction<object>): ScriptCheck {
+  return outcome.ok ? { status: 200, requirement: ENDPOINT_RULES[kind].success } : { problem: outcome.code, requirement: outcome.requirement };
+}
+
+/** Whether an answer is the one predicted: status, problem code and media type (cause.ts), the body aside. */
+export function answerMatches(kind: Endpoint, outcome: Prediction<object>, reply: Reply): boolean {
+  return answerDifference(kind, outcome, { status: reply.status, code: answerOf(reply).code ?? undefined, contentType: mediaType(reply) }) === undefined;
+}
+
 /** A message valid against its profile schema (PROFILE.md §4). `at` is the value's template, the step's body when absent. */
 export function judgeSchema(ctx: Ctx, step: ScriptStep, kind: MessageKind, value: unknown, rule: string, at?: string): void {
   const check = validateMessage(kind, value);
@@ -153,6 +163,9 @@ interface ConfirmationExpectation {
   readonly redeemerKid: string;
   readonly redeemerKidAt: string;
   readonly amount: bigint;
+  /** The pack's asset, and its template. */
+  readonly asset: unknown;
+  readonly assetAt: unknown;
   readonly digest: string;
   readonly digestAt: string;
 }
@@ -168,6 +181,7 @@ export function judgeConfirmation(ctx: Ctx, step: ScriptStep, value: unknown, at
   judgeEqual(ctx, step, 'redemption_id', 'CPP-RED-1', expected.redemptionId, body.redemption_id, member('redemption_id'), expected.redemptionIdAt);
   judgeEqual(ctx, step, 'redeemer_kid', 'CPP-RED-1', expected.redeemerKid, body.redeemer_kid, member('redeemer_kid'), expected.redeemerKidAt);
   judgeEqual(ctx, step, 'amount', 'CPP-RED-1', toAmount(expected.amount), body.amount, member('amount'));
+  judgeEqual(ctx, step, 'asset', 'CPP-RED-1', expected.asset, body.asset, member('asset'), expected.assetAt);
   judgeEqual(ctx, step, 'chain_digest', 'CPP-CHN-1', expected.digest, body.chain_digest, member('chain_digest'), expected.digestAt);
 }
 
@@ -230,4 +244,22 @@ export function burstChecks(outcomes: readonly Prediction<object>[], requirement
     ...(won ? [{ exactly_one: { status: 200 }, requirement }] : []),
     { all: { status: statuses.length === 1 ? statuses[0]! : statuses, ...(codes.length > 0 ? { problem: codes } : {}) }, requirement: won || !first ? requirement : first.requirement },
   ];
+}
+
+/**
+ * What a renewal leaves as it was (PROFILE.md §4.3, §5 renew step 11): the
+ * members the Operator fixed at issue, as the model holds them, and the entry
+ * sent as the last of renewal_chain. `at` is the returned pack's template,
+ * `first` the template of the pack as issued.
+ */
+export function judgeRenewedMembers(ctx: Ctx, step: ScriptStep, value: unknown, at: string, kept: { readonly amount: string; readonly asset: unknown; readonly expiry: string; readonly issuedAt: string; readonly initialBearer: string; readonly first: string }, entry: { readonly value: unknown; readonly at: string; readonly index: number }): void {
+  const pack = value as Partial<CashPack>;
+  const of = pathOf(at);
+  judgeEqual(ctx, step, 'amount', 'CPP-RNW-1', kept.amount, pack.amount, `\${${of}.amount}`, `\${${kept.first}.amount}`);
+  judgeEqual(ctx, step, 'asset', 'CPP-RNW-1', kept.asset, pack.asset, `\${${of}.asset}`, `\${${kept.first}.asset}`);
+  judgeEqual(ctx, step, 'expiry', 'CPP-RNW-1', kept.expiry, pack.expiry, `\${${of}.expiry}`, `\${${kept.first}.expiry}`);
+  // PROFILE.md §4.3: the Operator's clock when it issued the pack, which a renewal does not change.
+  judgeEqual(ctx, step, 'issued_at', 'PRF-MSG-1', kept.issuedAt, pack.issued_at, `\${${of}.issued_at}`, `\${${kept.first}.issued_at}`);
+  judgeEqual(ctx, step, 'initial_bearer_pk', 'CPP-RNW-1', kept.initialBearer, pack.initial_bearer_pk?.x, `\${${of}.initial_bearer_pk.x}`, `\${${kept.first}.initial_bearer_pk.x}`);
+  judgeEqual(ctx, step, 'the last entry of renewal_chain', 'CPP-CHN-1', entry.value, Array.isArray(pack.renewal_chain) ? (pack.renewal_chain.at(-1) ?? null) : null, `\${${of}.renewal_chain[${entry.index}]}`, entry.at);
 }

@@ -1,10 +1,11 @@
 // Builds the signed requests a command sends (PROFILE.md §4) together with the
 // message as the model reads it, so that what is predicted is exactly what is sent.
-import { buildLockRequest, buildRedemption, buildRenewal, type CashPack, type LockRequest, type RedemptionRequest, type RenewalEntry } from '../../profile/cashpack/index.ts';
+import { buildLockRequest, buildRedemption, buildRenewal, type AssetDescriptor, type CashPack, type LockRequest, type RedemptionRequest, type RenewalEntry } from '../../profile/cashpack/index.ts';
 import type { WireRequest } from '../adapters/types.ts';
 import { jsonRequest } from './client.ts';
 import { assetKey, type IssueMessage, type RedeemMessage, type RenewMessage, type StatusQuery } from './model.ts';
 import type { World } from './world.ts';
+import { flipped } from './choices.ts';
 
 export interface Built<M, W> {
   readonly message: M;
@@ -26,12 +27,16 @@ interface IssueInput {
   readonly id?: string;
   /** created_at, when not the Operator's now (PROFILE.md §6: anywhere within the window is fresh). */
   readonly createdMs?: number;
+  /** The asset, when not the Principal's own. */
+  readonly asset?: AssetDescriptor;
+  /** A signature that does not verify: the first bit flipped (PROFILE.md §5 issue step 2). */
+  readonly flip?: boolean;
 }
 
 export function buildIssue(w: World, nowMs: number, input: IssueInput): Built<IssueMessage, LockRequest> {
   const createdMs = input.createdMs ?? nowMs;
-  const asset = w.context.policyDocument.assets[0]!;
-  const lock = buildLockRequest({
+  const asset = input.asset ?? w.principalAsset;
+  const signed = buildLockRequest({
     principal: w.key(input.signer),
     ...(input.id !== undefined ? { request_id: input.id } : {}),
     amount: input.amount,
@@ -40,6 +45,7 @@ export function buildIssue(w: World, nowMs: number, input: IssueInput): Built<Is
     requested_expiry: input.expiryMs,
     created_at: createdMs,
   });
+  const lock = input.flip ? { ...signed, signature: flipped(signed.signature) } : signed;
   return {
     wire: lock,
     request: jsonRequest('POST', ISSUE_PATH, lock),
@@ -47,7 +53,7 @@ export function buildIssue(w: World, nowMs: number, input: IssueInput): Built<Is
       kind: 'issue',
       id: lock.request_id,
       principalKid: lock.principal_pk.kid,
-      signatureValid: true,
+      signatureValid: !input.flip,
       amount: input.amount,
       asset: assetKey(asset),
       initialBearer: lock.initial_bearer_pk.x,
@@ -65,11 +71,15 @@ interface RenewInput {
   readonly prevDigest: string;
   readonly id?: string;
   readonly createdMs?: number;
+  /** The presented version does not verify under the Operator's key (tampered, or signed by another key). */
+  readonly tampered?: boolean;
+  /** The entry's signature does not verify (renew step 4). */
+  readonly flip?: boolean;
 }
 
 export function buildRenew(w: World, nowMs: number, input: RenewInput): Built<RenewMessage, RenewalEntry> {
   const createdMs = input.createdMs ?? nowMs;
-  const renewal = buildRenewal({
+  const signed = buildRenewal({
     bearer: w.key(input.bearer),
     pack: input.pack,
     new_bearer: w.jwk(input.newBearer),
@@ -77,6 +87,7 @@ export function buildRenew(w: World, nowMs: number, input: RenewInput): Built<Re
     ...(input.id !== undefined ? { renewal_id: input.id } : {}),
     created_at: createdMs,
   });
+  const renewal = input.flip ? { ...signed, signature: flipped(signed.signature) } : signed;
   return {
     wire: renewal,
     request: { method: 'POST', path: RENEW_PATH, headers: { 'content-type': 'application/json' }, body: presentation(input.pack, 'renewal', renewal) },
@@ -84,8 +95,8 @@ export function buildRenew(w: World, nowMs: number, input: RenewInput): Built<Re
       kind: 'renew',
       id: renewal.renewal_id,
       packId: input.pack.pack_id,
-      packAuthentic: true,
-      signatureValid: true,
+      packAuthentic: !input.tampered,
+      signatureValid: !input.flip,
       createdMs,
       bearer: renewal.bearer_pk.x,
       prevDigest: input.prevDigest,
@@ -104,18 +115,23 @@ interface RedeemInput {
   readonly identifyAs: string | false;
   readonly id?: string;
   readonly createdMs?: number;
+  /** When the HTTP Message Signature says it was created, if not at the Operator's now. */
+  readonly signedAtMs?: number;
+  readonly tampered?: boolean;
+  readonly flip?: boolean;
 }
 
 export function buildRedeem(w: World, nowMs: number, input: RedeemInput): Built<RedeemMessage, RedemptionRequest> {
-  const redemption = buildRedemption({
+  const signed = buildRedemption({
     bearer: w.key(input.bearer),
     pack: input.pack,
     redeemer_kid: w.kid(input.redeemer),
     ...(input.id !== undefined ? { redemption_id: input.id } : {}),
     created_at: input.createdMs ?? nowMs,
   });
+  const redemption = input.flip ? { ...signed, signature: flipped(signed.signature) } : signed;
   const body = presentation(input.pack, 'redemption', redemption);
-  const createdSeconds = Math.floor(nowMs / 1000);
+  const createdSeconds = Math.floor((input.signedAtMs ?? nowMs) / 1000);
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (input.identifyAs !== false) Object.assign(headers, w.httpSignature('POST', REDEEM_PATH, new TextEncoder().encode(body), input.identifyAs, createdSeconds));
   return {
@@ -125,8 +141,8 @@ export function buildRedeem(w: World, nowMs: number, input: RedeemInput): Built<
       kind: 'redeem',
       id: redemption.redemption_id,
       packId: input.pack.pack_id,
-      packAuthentic: true,
-      signatureValid: true,
+      packAuthentic: !input.tampered,
+      signatureValid: !input.flip,
       createdMs: input.createdMs ?? nowMs,
       bearer: redemption.bearer_pk.x,
       redeemerKid: redemption.redeemer_kid,
@@ -150,10 +166,10 @@ function statusPath(packId: string): string {
   return `/v1/cashpack/${encodeURIComponent(packId)}/status`;
 }
 
-/** GET status signed by a key (PROFILE.md §2.4), or unsigned. */
-export function buildStatus(w: World, nowMs: number, packId: string, signAs: string | false): { readonly request: WireRequest; readonly query: StatusQuery } {
+/** GET status signed by a key (PROFILE.md §2.4), or unsigned; `signedAtMs` when the signature is not created at the Operator's now. */
+export function buildStatus(w: World, nowMs: number, packId: string, signAs: string | false, signedAtMs = nowMs): { readonly request: WireRequest; readonly query: StatusQuery } {
   const path = statusPath(packId);
-  const createdSeconds = Math.floor(nowMs / 1000);
+  const createdSeconds = Math.floor(signedAtMs / 1000);
   const headers = signAs === false ? {} : w.httpSignature('GET', path, undefined, signAs, createdSeconds);
   return {
     request: { method: 'GET', path, headers },

@@ -51,16 +51,21 @@ interface PrincipalState {
 
 interface RedeemerState {
   readonly kid: string;
-  readonly level: number;
-  /** Funds released to it, in the policy's first asset (the only one the fuzzer issues). */
-  available: bigint;
+  /** PROFILE.md §4.8; provisioning the redeemer again changes it (§12). */
+  level: number;
+  /** Funds released to it, per asset (canonical JSON of the asset → amount). */
+  readonly credits: Map<string, bigint>;
 }
 
 export interface PackState {
   readonly packId: string;
   readonly principalKid: string;
   readonly amount: bigint;
+  /** Canonical JSON of the pack's asset. */
+  readonly asset: string;
   readonly expiryMs: number;
+  /** The Operator's clock when it issued the pack (PROFILE.md §4.3): no later operation changes it. */
+  readonly issuedAtMs: number;
   status: PackStatusValue;
   /** D0 … Dn (PROFILE.md §3); the last is the current chain_digest. */
   readonly digests: string[];
@@ -167,16 +172,18 @@ interface Refusal {
 
 export type Prediction<T> = Refusal | ({ readonly ok: true; readonly status: 200 } & T);
 
-type IssuePrediction = Prediction<{ readonly amount: bigint; readonly expiryMs: number; readonly initialBearer: string }>;
+type IssuePrediction = Prediction<{ readonly amount: bigint; readonly asset: string; readonly expiryMs: number; readonly initialBearer: string }>;
 export type RenewPrediction = Prediction<{ readonly digest: string; readonly depth: number; readonly bearer: string }>;
-export type RedeemPrediction = Prediction<{ readonly amount: bigint; readonly redeemerKid: string; readonly digest: string }>;
+export type RedeemPrediction = Prediction<{ readonly amount: bigint; readonly asset: string; readonly redeemerKid: string; readonly digest: string }>;
 type CancelPrediction = Prediction<Record<never, never>>;
 type StatusPrediction = Prediction<{ readonly view: StatusView }>;
 
 /** PROFILE.md §4.7, the members the model knows. */
-interface StatusView {
+export interface StatusView {
   readonly status: PackStatusValue;
   readonly amount: bigint;
+  /** Canonical JSON of the asset. */
+  readonly asset: string;
   readonly expiryMs: number;
   readonly depth: number;
   readonly digest: string;
@@ -362,7 +369,24 @@ export class OperatorModel {
   }
 
   addRedeemer(kid: string, level: number): void {
-    this.redeemers.set(kid, { kid, level, available: 0n });
+    this.redeemers.set(kid, { kid, level, credits: new Map() });
+  }
+
+  /**
+   * A known Principal provisioned again (PROFILE.md §12): its available balance
+   * becomes `balance`; its locked and held funds, its asset and its packs stay.
+   */
+  reprovisionPrincipal(kid: string, balance: bigint): void {
+    const principal = this.principals.get(kid);
+    if (!principal) throw new TypeError('only a known Principal is provisioned again');
+    principal.available = balance;
+  }
+
+  /** A known redeemer provisioned again (PROFILE.md §12): its identity level becomes `level`; its credits stay. */
+  reprovisionRedeemer(kid: string, level: number): void {
+    const redeemer = this.redeemers.get(kid);
+    if (!redeemer) throw new TypeError('only a known redeemer is provisioned again');
+    redeemer.level = level;
   }
 
   addStaff(kid: string): void {
@@ -388,6 +412,11 @@ export class OperatorModel {
     return [...this.redeemers.values()];
   }
 
+  /** Funds released to a redeemer in one asset (canonical JSON). */
+  credit(kid: string, asset: string): bigint {
+    return this.redeemers.get(kid)?.credits.get(asset) ?? 0n;
+  }
+
   pack(packId: string): PackState | undefined {
     return this.packs.get(packId);
   }
@@ -399,14 +428,26 @@ export class OperatorModel {
 
   /**
    * Whether a new message with this id is a duplicate. §6 bounds the replay store:
-   * an id is remembered for twice the freshness window (an identical resend is
-   * stale after that). A fresh message reusing an id recorded longer ago has no
-   * outcome the profile fixes; the model treats the id as forgotten, and the
-   * commands never reuse such an id (see `remembers`).
+   * an Operator MUST answer DUPLICATE_ID for an id recorded less than twice the
+   * freshness window ago, and MAY have forgotten it after that. A fresh message
+   * reusing an id recorded that long ago has no outcome the profile fixes; the
+   * model treats the id as forgotten, and the commands never send such a
+   * message (`mayHaveForgotten`).
    */
   remembers(id: string): boolean {
     const at = this.seen.get(id);
-    return at !== undefined && this.clockMs - at <= this.retentionMs;
+    return at !== undefined && this.clockMs - at < this.retentionMs;
+  }
+
+  /** The id was recorded, twice the window ago or longer: an Operator may or may not remember it (§6). */
+  mayHaveForgotten(id: string): boolean {
+    const at = this.seen.get(id);
+    return at !== undefined && this.clockMs - at >= this.retentionMs;
+  }
+
+  /** When the id was recorded (the Operator's clock at receipt), if it was. */
+  recordedAt(id: string): number | undefined {
+    return this.seen.get(id);
   }
 
   /** Twice request_window_seconds, in ms (§6). */
@@ -418,7 +459,7 @@ export class OperatorModel {
   totalFunds(): bigint {
     let total = 0n;
     for (const p of this.principals.values()) total += p.available + p.locked + p.held;
-    for (const r of this.redeemers.values()) total += r.available;
+    for (const r of this.redeemers.values()) for (const amount of r.credits.values()) total += amount;
     return total;
   }
 
@@ -427,7 +468,7 @@ export class OperatorModel {
   /** POST /v1/cashpack/issue. */
   issue(msg: IssueMessage): Decision<IssuePrediction, string | undefined> {
     const refusal = firstFailing(ISSUE_CHECKS, { m: this, msg, principal: this.principals.get(msg.principalKid) });
-    const outcome: IssuePrediction = refusal ?? { ok: true, status: 200, amount: msg.amount, expiryMs: msg.expiryMs, initialBearer: msg.initialBearer };
+    const outcome: IssuePrediction = refusal ?? { ok: true, status: 200, amount: msg.amount, asset: msg.asset, expiryMs: msg.expiryMs, initialBearer: msg.initialBearer };
     return this.decided(msg.id, outcome, ISSUE_CHECKS, (_outcome, packId) => {
       if (packId === undefined) throw new TypeError('an issued pack needs the pack_id the Operator chose');
       const principal = this.principals.get(msg.principalKid)!;
@@ -438,7 +479,9 @@ export class OperatorModel {
         packId,
         principalKid: msg.principalKid,
         amount: msg.amount,
+        asset: msg.asset,
         expiryMs: msg.expiryMs,
+        issuedAtMs: this.clockMs,
         status: 'ACTIVE',
         digests: [d0],
         bearers: [msg.initialBearer],
@@ -475,11 +518,12 @@ export class OperatorModel {
   redeem(msg: RedeemMessage): Decision<RedeemPrediction> {
     const pack = this.packs.get(msg.packId);
     const refusal = firstFailing(REDEEM_CHECKS, { m: this, msg, pack });
-    const outcome: RedeemPrediction = refusal ?? { ok: true, status: 200, amount: pack!.amount, redeemerKid: msg.redeemerKid, digest: digestOf(pack!) };
+    const outcome: RedeemPrediction = refusal ?? { ok: true, status: 200, amount: pack!.amount, asset: pack!.asset, redeemerKid: msg.redeemerKid, digest: digestOf(pack!) };
     return this.decided(msg.id, outcome, REDEEM_CHECKS, (success) => {
       const principal = this.principals.get(pack!.principalKid)!;
       principal.locked -= pack!.amount;
-      this.redeemers.get(success.redeemerKid)!.available += pack!.amount;
+      const credits = this.redeemers.get(success.redeemerKid)!.credits;
+      credits.set(pack!.asset, (credits.get(pack!.asset) ?? 0n) + pack!.amount);
       pack!.status = 'REDEEMED';
     });
   }
@@ -503,7 +547,7 @@ export class OperatorModel {
   status(query: StatusQuery): StatusPrediction {
     const pack = this.packs.get(query.packId);
     const refusal = firstFailing(STATUS_CHECKS, { m: this, caller: query.caller, pack });
-    return refusal ?? { ok: true, status: 200, view: { status: pack!.status, amount: pack!.amount, expiryMs: pack!.expiryMs, depth: depthOf(pack!), digest: digestOf(pack!) } };
+    return refusal ?? { ok: true, status: 200, view: { status: pack!.status, amount: pack!.amount, asset: pack!.asset, expiryMs: pack!.expiryMs, depth: depthOf(pack!), digest: digestOf(pack!) } };
   }
 
   /** POST /_control/operator/packs/{pack_id}/cancel (§5.1, §12): ACTIVE → CANCELLED, locked → held. */
@@ -529,7 +573,7 @@ export class OperatorModel {
   clone(): OperatorModel {
     const copy = new OperatorModel(this.policy, this.clockMs);
     for (const [kid, p] of this.principals) copy.principals.set(kid, { ...p });
-    for (const [kid, r] of this.redeemers) copy.redeemers.set(kid, { ...r });
+    for (const [kid, r] of this.redeemers) copy.redeemers.set(kid, { ...r, credits: new Map(r.credits) });
     for (const kid of this.staff) copy.staff.add(kid);
     for (const [id, pack] of this.packs) copy.packs.set(id, { ...pack, digests: [...pack.digests], bearers: [...pack.bearers] });
     for (const [id, at] of this.seen) copy.seen.set(id, at);

@@ -11,7 +11,7 @@
 import { sameCause } from './cause.ts';
 import type { Failing, RunRecord } from './engine.ts';
 import { Mismatch, type MismatchDetail } from './mismatch.ts';
-import type { CommandSpec, InterleaveOp } from './spec.ts';
+import type { CommandSpec, InterleaveOp, MixOp } from './spec.ts';
 import type { RunSetup, World } from './world.ts';
 
 /** A failing run: its world (one lane), what failed, and the setup and commands that made it. */
@@ -41,9 +41,35 @@ const LONE: Readonly<Record<InterleaveOp, (pack: number) => CommandSpec>> = {
   status: (pack) => ({ kind: 'status', pack, caller: 'principal' }),
 };
 
+/** A mixed group's member as a command of its own (the same request as mix.ts builds it). */
+function loneOf(op: MixOp): CommandSpec {
+  switch (op.op) {
+    case 'issue':
+      return { kind: 'issue', amount: op.amount, expiry: 'typical', signer: 'principal' };
+    case 'renew':
+      return { kind: 'renew', pack: op.pack, by: op.by, digest: 'current', present: 'known' };
+    case 'redeem':
+      return { kind: 'redeem', pack: op.pack, by: op.by, identity: 'identified' };
+    case 'cancel':
+      return { kind: 'cancel', pack: op.pack };
+    case 'status':
+      return { kind: 'status', pack: op.pack, caller: 'principal' };
+  }
+}
+
 /** Simpler forms of one command, the simplest first. */
 function simpler(spec: CommandSpec): CommandSpec[] {
   const out: CommandSpec[] = [];
+  if (spec.kind === 'mix') {
+    spec.ops.forEach((_, drop) => {
+      const ops = spec.ops.filter((_, i) => i !== drop);
+      out.push(ops.length === 1 ? loneOf(ops[0]!) : { ...spec, ops });
+    });
+  }
+  // One broken rule fewer; a breach of one rule stays a breach (its request is built as one).
+  if (spec.kind === 'breach' && spec.rules.length > 1) spec.rules.forEach((_, drop) => out.push({ ...spec, rules: spec.rules.filter((_, i) => i !== drop) }));
+  if ((spec.kind === 'flood' || spec.kind === 'issue-many') && spec.count > 2) out.push({ ...spec, count: Math.max(2, Math.ceil(spec.count / 2)) });
+  if (spec.kind === 'renew' && spec.present !== 'known') out.push({ ...spec, present: 'known' });
   if (spec.kind === 'burst') {
     if (spec.op !== 'issue') out.push(LONE[spec.op](spec.pack));
     if (spec.copies > 2) out.push({ ...spec, copies: spec.copies - 1 });
@@ -55,9 +81,10 @@ function simpler(spec: CommandSpec): CommandSpec[] {
       out.push(ops.length === 1 ? LONE[ops[0]!](spec.pack) : { ...spec, ops, order: order.filter((i) => i !== drop).map((i) => (i > drop ? i - 1 : i)) });
     });
   }
-  // Optional choices: dated at the Operator's now, a fresh id.
-  if ('dated' in spec && spec.dated !== undefined) out.push(without(spec, 'dated'));
-  if ('reuseId' in spec && spec.reuseId !== undefined) out.push(without(spec, 'reuseId'));
+  // Optional choices: dated at the Operator's now, a fresh id, the version the Operator returned last, untampered, the Principal's own asset, read after.
+  for (const member of ['dated', 'signedAt', 'reuseId', 'present', 'tamper', 'asset', 'unread'] as const) {
+    if (member in spec && (spec as Record<string, unknown>)[member] !== undefined) out.push(without(spec, member));
+  }
   return out;
 }
 
@@ -82,8 +109,11 @@ export function reduceFinding(run: RunWorld, found: FailingRun, maxAttempts: num
         return { ...(failing ? { failing } : {}), ...(record.error !== undefined ? { error: record.error } : {}) };
       },
       simpler,
-      // Leaves out each account of the world but the Principal.
-      leaveOut: (best) => best.world.optionalAccounts().map((account) => (setup: RunSetup) => ({ ...setup, without: [...(setup.without ?? []), account] })),
+      // Balances read after each command again, then each account of the world but the Principal left out.
+      leaveOut: (best) => [
+        ...(best.setup.observe !== undefined ? [({ observe: _reads, ...setup }: RunSetup): RunSetup => setup] : []),
+        ...best.world.optionalAccounts().map((account) => (setup: RunSetup) => ({ ...setup, without: [...(setup.without ?? []), account] })),
+      ],
     },
     found,
     maxAttempts,

@@ -11,6 +11,7 @@ import { parseSuite } from '../scenarios/load.ts';
 import type { Suite } from '../scenarios/types.ts';
 import { brief, type MismatchDetail } from './mismatch.ts';
 import { FROZEN_AT, KEY, type World } from './world.ts';
+import { assetField } from './choices.ts';
 
 interface RegressionInput extends FindingStory {
   /** The run whose script is written: it ended with the failure. */
@@ -43,14 +44,15 @@ export function regressionText(input: RegressionInput, file = `regression-${inpu
   const keys = world.generatedKeys().filter((name) => new RegExp(`\\b${name}\\b`).test(text));
   const steps = [
     { do: 'clock', freeze: true, as: FROZEN_AT, note: 'fresh state, as each model run starts: the clock frozen, a new Principal and the other accounts the finding needs' },
-    { do: 'provision-principal', key: KEY.principal, balance: toAmount(world.principalBalance) },
+    { do: 'provision-principal', key: KEY.principal, balance: toAmount(world.principalBalance), ...assetField(world, world.principalAsset) },
     ...(world.unprovisioned.has(KEY.stranger) ? [] : [{ do: 'provision-principal', key: KEY.stranger, balance: '0' }]),
     ...[...world.redeemerLevels].map(([key, level]) => ({ do: 'provision-redeemer', key, identity_level: level })),
     ...(keys.length > 0 ? [{ do: 'keygen', names: keys, note: 'bearer keys, and keys nobody registered (outsider, and the accounts this finding does not need)' }] : []),
     ...script,
   ];
   const named = [failure.requirement, ...world.script.flatMap((s) => s.expect.map((c) => c.requirement as string | undefined))].filter((r): r is string => r !== undefined);
-  const needs = ['provision', 'clock', 'balance', ...(world.script.some((s) => s.fields.do === 'cancel') ? ['cancel'] : [])];
+  const cancels = (fields: Readonly<Record<string, unknown>>) => fields.do === 'cancel' || (Array.isArray(fields.steps) && fields.steps.some((s) => (s as { do?: unknown }).do === 'cancel'));
+  const needs = ['provision', 'clock', 'balance', ...(world.script.some((s) => cancels(s.fields)) ? ['cancel'] : [])];
   return regressionDocument({ ...input, role: 'operator', requirements: [...new Set(named)], needs, steps }, file);
 }
 

@@ -7,7 +7,7 @@
 // the exchanges (for the crash file) and the script of scenario steps its
 // history corresponds to (for the regression scenario).
 import { formatTimestamp, newUuid, parseTimestamp, signRequest, toAmount } from '../../profile/index.ts';
-import { createSigningKey, type CashPack, type PolicyDocument, type SigningKey } from '../../profile/cashpack/index.ts';
+import { createSigningKey, type AssetDescriptor, type CashPack, type PolicyDocument, type SigningKey } from '../../profile/cashpack/index.ts';
 import type { WireRequest } from '../adapters/types.ts';
 import type { CommandSpec } from './spec.ts';
 import { ExchangeLog, jsonRequest, type FuzzClient, type Reply } from './client.ts';
@@ -24,8 +24,12 @@ export interface FuzzContext {
   readonly operatorKey: Uint8Array;
 }
 
-/** The Principal's starting balance, relative to max_amount so both limits can be reached. */
-export type BalanceChoice = 'twice-max' | 'max' | 'small';
+/**
+ * The Principal's starting balance: relative to max_amount so both limits can
+ * be reached, or of so many digits (10^(digits−1) + 1, an amount no binary
+ * floating-point number holds from 17 digits on; at most 78, the largest amount).
+ */
+export type BalanceChoice = 'twice-max' | 'max' | 'small' | { readonly digits: number };
 
 /** The accounts a world can do without (all but the Principal): reduce.ts leaves out those a finding does not need. */
 export const OPTIONAL_ACCOUNTS = ['stranger', 'redeemer', 'redeemer2', 'redeemer_low'] as const;
@@ -33,6 +37,14 @@ type OptionalAccount = (typeof OPTIONAL_ACCOUNTS)[number];
 
 export interface RunSetup {
   readonly balance: BalanceChoice;
+  /** The Principal's asset: the policy's asset at this index (modulo their number); the first when absent. */
+  readonly asset?: number;
+  /**
+   * When balances are read: after each command unless it says `unread` (absent),
+   * or only at `observe` commands (`none`): an effect must then show in the
+   * answers of later requests, whether or not anything reads it (PROFILE.md §12).
+   */
+  readonly observe?: 'none';
   /**
    * Accounts not provisioned: their keys exist, registered nowhere (as
    * `outsider`'s), and the model knows them as such. Absent: every account.
@@ -63,6 +75,8 @@ export interface RealPack {
   readonly digestRefs: string[];
   /** Key names of the initial bearer and of each new bearer, parallel to the model's bearers. */
   readonly bearerNames: string[];
+  /** Every signed version the Operator returned, oldest first, and how the scenario names it. */
+  readonly versions: { readonly pack: CashPack; readonly ref: string }[];
 }
 
 /** A message sent, so that a replay command can resend it verbatim. */
@@ -110,6 +124,15 @@ export class World {
   readonly executed: CommandSpec[] = [];
   /** Setup values the regression scenario repeats. */
   readonly principalBalance: bigint;
+  /** The Principal's asset (RunSetup.asset). */
+  readonly principalAsset: AssetDescriptor;
+  /** While set, the command running reads no balance (its spec says `unread`, or the run reads none): what it changed is seen later, or never. */
+  quiet = false;
+
+  /** Whether a command with this spec reads no balance after it. */
+  quietFor(spec: { readonly unread?: true }): boolean {
+    return spec.unread === true || this.setup.observe === 'none';
+  }
   /** The redeemers provisioned, by key name. */
   readonly redeemerLevels: ReadonlyMap<string, number>;
   /** Accounts of the world left unprovisioned (RunSetup.without). */
@@ -130,6 +153,8 @@ export class World {
     levels: Map<string, number>,
   ) {
     this.principalBalance = balance;
+    const assets = context.policyDocument.assets;
+    this.principalAsset = assets[(setup.asset ?? 0) % assets.length]!;
     const without = new Set<string>(setup.without ?? []);
     this.redeemerLevels = new Map([...levels].filter(([name]) => !without.has(name)));
     // Only accounts the world would have: redeemer_low exists when the required level is above 0.
@@ -153,7 +178,7 @@ export class World {
    * out as soon as its key exists, so the target works while the next key is made.
    */
   async open(now: number, halted: () => boolean): Promise<FuzzModel> {
-    const asset = this.context.policyDocument.assets[0]!;
+    const asset = this.principalAsset;
     const provision = (name: string, path: string, body: Record<string, unknown>) => {
       this.keys.set(name, createSigningKey());
       return this.control('POST', path, { public_key: this.jwk(name), ...body });
@@ -223,8 +248,9 @@ export class World {
     return formatTimestamp(ms, 'cashpack');
   }
 
-  send(request: WireRequest): Promise<Reply> {
-    return this.client.send(request, [this.log], this.lane);
+  /** Sends a request of this world; `logged` false leaves it out of the crash file (a flood's middle). */
+  send(request: WireRequest, logged = true): Promise<Reply> {
+    return this.client.send(request, logged ? [this.log] : [], this.lane);
   }
 
   /** A test-control call that must succeed: anything else is a harness fault. */
@@ -250,6 +276,7 @@ export class World {
    * checkBalances then compares them as if it had sent them itself.
    */
   readBalancesNow(redeemers: boolean): void {
+    if (this.quiet) return;
     const replies = this.readBalances(redeemers);
     // Handled here too: a command that fails first never awaits them (settleEarlyReads does).
     replies.catch(() => undefined);
@@ -267,7 +294,7 @@ export class World {
    * The Principal's balance and, with `redeemers`, each redeemer's, in that
    * order. Reads have no effect and the clock is frozen: they go out together.
    */
-  private readBalances(redeemers: boolean): Promise<Reply[]> {
+  readBalances(redeemers: boolean): Promise<Reply[]> {
     const paths = [`/_control/operator/principals/${this.kid(KEY.principal)}/balance`, ...(redeemers ? this.redeemerNames().map((name) => `/_control/operator/redeemers/${this.kid(name)}/balance`) : [])];
     return Promise.all(paths.map((path) => this.send({ method: 'GET', path })));
   }
@@ -276,58 +303,91 @@ export class World {
    * Reads the balances through test control and compares them with the model;
    * the checks are added to the last scenario step, where a scenario makes them.
    * `by` names the command and the request kind a difference is charged to;
-   * both are read only when a balance differs.
+   * both are read only when a balance differs. Nothing is read while the world
+   * is quiet (the command's spec says `unread`).
+   *
+   * With `candidates` (the states some order of concurrent requests leaves, see
+   * mix.ts), the reads must match one of them: its index is returned. The
+   * scenario then checks only what every state of `scripted` agrees on.
+   * `requirement` names the rule each account's read proves: one for all, or
+   * one for the Principal's and one for a redeemer's.
    */
-  async checkBalances(model: FuzzModel, by: { readonly label: string; readonly op: CauseKind }, requirement: string, redeemers: boolean): Promise<void> {
+  async checkBalances(model: FuzzModel, by: { readonly label: string; readonly op: CauseKind }, requirement: string | { readonly principal: string; readonly redeemer: string }, redeemers: boolean, orders?: { readonly candidates: readonly OperatorModel[]; readonly scripted: readonly OperatorModel[] }): Promise<number> {
+    if (this.quiet) return 0;
     const step = this.script.at(-1);
     if (!step) throw new TypeError('a balance check follows a step');
     const early = this.early;
     this.early = undefined;
     if (early && early.redeemers !== redeemers) throw new TypeError('the balance reads sent early cover other accounts than this check');
-    const principal = model.operator.principal(this.kid(KEY.principal))!;
-    const reads: BalanceRead[] = [
-      {
-        what: "the Principal's balance",
-        owner: { principal: KEY.principal },
-        expected: { available: toAmount(principal.available), locked: toAmount(principal.locked), held: toAmount(principal.held) },
-      },
-    ];
-    if (redeemers) {
-      for (const name of this.redeemerNames()) {
-        reads.push({
-          what: `the balance of ${name}`,
-          owner: { redeemer: name },
-          expected: { available: toAmount(model.operator.redeemer(this.kid(name))!.available) },
-        });
-      }
-    }
-    for (const read of reads) step.expect.push({ balance: { ...read.owner, ...read.expected }, requirement });
     const replies = await (early?.replies ?? this.readBalances(redeemers));
+    const candidates = orders?.candidates ?? [model.operator];
+    const owners: BalanceOwner[] = [{ principal: KEY.principal }, ...(redeemers ? this.redeemerNames().map((name) => ({ redeemer: name })) : [])];
+    const ruleOf = (owner: BalanceOwner) => (typeof requirement === 'string' ? requirement : 'principal' in owner ? requirement.principal : requirement.redeemer);
+    // A redeemer's balance is in the asset its read names (PROFILE.md §12); the policy's first when it names none.
+    const assets = replies.map((reply) => assetOf(reply, this.context.policyDocument.assets[0]!));
+    const expect = (m: OperatorModel) => owners.map((owner, i) => this.expectedBalance(m, owner, assets[i]!));
+    // The scenario checks each member every scripted state agrees on.
+    const scripted = (orders?.scripted ?? candidates).map(expect);
+    owners.forEach((owner, i) => {
+      const agreed = Object.fromEntries(Object.entries(scripted[0]![i]!).filter(([k, v]) => scripted.every((e) => e[i]![k] === v)));
+      if (Object.keys(agreed).length > 0) step.expect.push({ balance: { ...owner, ...agreed }, requirement: ruleOf(owner) });
+    });
+    const expected = candidates.map(expect);
+    const fits = expected.findIndex((e) => e.every((read, i) => balanceDifference(read, replies[i]!) === undefined));
+    if (fits >= 0) return fits;
     // Compared in a fixed order, so that a run reports the same difference every time.
-    reads.forEach((read, i) => {
+    owners.forEach((owner, i) => {
       const reply = replies[i]!;
+      const difference = balanceDifference(expected[0]![i]!, reply);
+      if (difference === undefined) return;
+      const what = 'principal' in owner ? "the Principal's balance" : `the balance of ${owner.redeemer}`;
+      const body = reply.body as Record<string, unknown> | undefined;
       // Unlike setup, an error answer here is a finding: state the model says is
       // well-formed (a negative balance, say) made the implementation fail.
-      const differs = (actual: unknown, difference: string) => new Mismatch({ command: by.label, what: read.what, expected: read.expected, actual, requirement, cause: { requirement, kind: by.op, what: read.what, difference } });
-      if (reply.status !== 200 || !reply.body || typeof reply.body !== 'object') throw differs({ status: reply.status, body: reply.text.slice(0, 300) }, `read answered ${reply.status}`);
-      const body = reply.body as Record<string, unknown>;
-      const actual = Object.fromEntries(Object.keys(read.expected).map((k) => [k, body[k]]));
-      // Which members differ, not by how much: the amounts are the run's own.
-      const members = Object.entries(read.expected).flatMap(([k, v]) => (actual[k] !== v ? [k] : []));
-      if (members.length > 0) throw differs(actual, `${members.join(', ')} differ${members.length === 1 ? 's' : ''}`);
+      const actual = reply.status !== 200 || !body || typeof body !== 'object' ? { status: reply.status, body: reply.text.slice(0, 300) } : Object.fromEntries(Object.keys(expected[0]![i]!).map((k) => [k, body[k]]));
+      const options = [...new Map(expected.map((e) => [JSON.stringify(e[i]), e[i]!])).values()];
+      const rule = ruleOf(owner);
+      throw new Mismatch({ command: by.label, what, expected: options.length === 1 ? options[0]! : { 'one of': options }, actual, requirement: rule, cause: { requirement: rule, kind: by.op, what, difference } });
     });
+    throw new TypeError('a balance read that differs names its member');
+  }
+
+  /** What the model says one account's balance read holds. */
+  private expectedBalance(m: OperatorModel, owner: BalanceOwner, asset: AssetDescriptor): Readonly<Record<string, string>> {
+    if ('principal' in owner) {
+      const principal = m.principal(this.kid(owner.principal))!;
+      return { available: toAmount(principal.available), locked: toAmount(principal.locked), held: toAmount(principal.held) };
+    }
+    return { available: toAmount(m.credit(this.kid(owner.redeemer), assetKey(asset))) };
+  }
+
+  /** Provisions a known account again (PROFILE.md §12), as the run's setup provisioned it but with a new balance or level. */
+  async reprovision(name: string, change: { readonly balance: bigint } | { readonly level: number }): Promise<void> {
+    const body = 'balance' in change ? { public_key: this.jwk(name), asset: this.principalAsset, balance: toAmount(change.balance) } : { public_key: this.jwk(name), identity_level: change.level };
+    await this.control('POST', 'balance' in change ? '/_control/operator/principals' : '/_control/operator/redeemers', body);
   }
 }
 
-/** One balance read of a check, and what the model expects it to say. */
-interface BalanceRead {
-  readonly what: string;
-  /** How the scenario step names the account. */
-  readonly owner: Readonly<Record<string, string>>;
-  readonly expected: Readonly<Record<string, string>>;
+/** How a scenario step names the account a balance read is of. */
+type BalanceOwner = { readonly principal: string } | { readonly redeemer: string };
+
+/** The asset a balance read names, or `fallback` when it names none. */
+function assetOf(reply: Reply, fallback: AssetDescriptor): AssetDescriptor {
+  const asset = (reply.body as { asset?: unknown } | undefined)?.asset;
+  return asset !== null && typeof asset === 'object' && !Array.isArray(asset) ? (asset as AssetDescriptor) : fallback;
 }
 
-function startingBalance(choice: BalanceChoice, max: bigint): bigint {
+/** How a balance read differs from what is expected of it (which members, not by how much: the amounts are the run's own), or undefined. */
+function balanceDifference(expected: Readonly<Record<string, string>>, reply: Reply): string | undefined {
+  const body = reply.body as Record<string, unknown> | undefined;
+  if (reply.status !== 200 || !body || typeof body !== 'object') return `read answered ${reply.status}`;
+  const members = Object.entries(expected).flatMap(([k, v]) => (body[k] !== v ? [k] : []));
+  return members.length > 0 ? `${members.join(', ')} differ${members.length === 1 ? 's' : ''}` : undefined;
+}
+
+/** A balance as the run's setup chooses it (BalanceChoice), from max_amount. */
+export function startingBalance(choice: BalanceChoice, max: bigint): bigint {
+  if (typeof choice === 'object') return amountOfDigits(choice.digits);
   switch (choice) {
     case 'twice-max': {
       const twice = 2n * max;
@@ -338,6 +398,12 @@ function startingBalance(choice: BalanceChoice, max: bigint): bigint {
     case 'small':
       return max < 1000n ? max : 1000n;
   }
+}
+
+/** 10^(digits−1) + 1, digits from 1 to 78 (PROFILE.md §1: an amount has at most 78 digits). */
+function amountOfDigits(digits: number): bigint {
+  const d = Math.min(Math.max(Math.trunc(digits), 1), 78);
+  return d === 1 ? 1n : 10n ** BigInt(d - 1) + 1n;
 }
 
 /**

@@ -23,13 +23,15 @@ export const ACTION_IMPLEMENTATIONS: Readonly<Record<Exclude<ActionName, 'repeat
   http: (ctx, p) => send(ctx, roleOf(ctx, p), httpRequest(ctx, p)),
 
   parallel: async (ctx, p) => {
+    const steps = p.list('steps', 'optional');
     const of = p.nested('of');
-    const role = of ? 'operator' : roleOf(ctx, p);
-    // Every request is built (and, with `of`, signed with fresh ids) first; then all are released together.
+    const role = of || steps ? 'operator' : roleOf(ctx, p);
+    // Every request is built (and, with `of` or `steps`, signed with fresh ids) first; then all are released together.
     const builds = await Promise.all(
-      Array.from({ length: p.integer('copies') }, () => (of ? prepareCashpack(ctx, of) : { request: httpRequest(ctx, p), sent: undefined })),
+      steps ? steps.map((step, i) => prepareOperatorRequest(ctx, Params.of(`parallel: steps[${i}]`, step)))
+      : Array.from({ length: p.integer('copies') }, () => (of ? prepareCashpack(ctx, of) : { request: httpRequest(ctx, p), sent: undefined })),
     );
-    if (of) for (const b of builds) await fitsBodyLimit(ctx, b);
+    if (of || steps) for (const b of builds) await fitsBodyLimit(ctx, b);
     const responses = await Promise.all(builds.map((b) => send(ctx, role, b.request)));
     return { responses, statuses: responses.map((r) => r.status), sent: builds.map((b) => b.sent) };
   },
@@ -202,6 +204,18 @@ function prepareCashpack(ctx: ScenarioContext, p: Params): Prepared | Promise<Pr
     default:
       throw new StepError('error', `parallel "of" builds issue, renew or redeem steps, not ${String(p.value('do'))}`, 'SCENARIO_INVALID');
   }
+}
+
+/** One request of a parallel step's `steps`: an issue, renew or redeem (built and signed as their own steps build them), a status read or a cancellation. */
+function prepareOperatorRequest(ctx: ScenarioContext, p: Params): Prepared | Promise<Prepared> {
+  const kind = p.oneOf('do', ['issue', 'renew', 'redeem', 'status', 'cancel'] as const);
+  if (kind === 'status') {
+    const path = `/v1/cashpack/${encodeURIComponent(p.text('pack_id'))}/status`;
+    const headers = p.value('sign_as') === false ? {} : httpSignature(ctx, 'operator', 'GET', path, undefined, p.key('sign_as'), p);
+    return { request: { method: 'GET', path, headers }, sent: undefined };
+  }
+  if (kind === 'cancel') return { request: jsonRequest('POST', `/_control/operator/packs/${encodeURIComponent(p.text('pack_id'))}/cancel`, {}), sent: undefined };
+  return prepareCashpack(ctx, p);
 }
 
 async function sendPrepared(ctx: ScenarioContext, prepared: Prepared | Promise<Prepared>): Promise<unknown> {

@@ -245,6 +245,12 @@ export const CHECK_IMPLEMENTATIONS: Readonly<Record<CheckName, Check>> = {
     return judgement(typeof value === 'string' && regex.test(value), `/${pattern}/`, value, 'matches');
   },
 
+  one_of: (_ctx, arg) => {
+    const a = Params.of('one_of', arg);
+    const [value, allowed] = [a.value('value'), a.list('in')];
+    return judgement(allowed.some((option) => isDeepStrictEqual(value, option)), { one_of: allowed }, value, 'one of the allowed values');
+  },
+
   at_most: (_ctx, arg) => {
     const a = Params.of('at_most', arg);
     const [value, max] = [a.value('value'), a.value('max')];

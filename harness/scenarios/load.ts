@@ -214,6 +214,10 @@ function checkNames(scenario: Scenario, steps: readonly Step[], defined: Set<str
     if ('capability' in spec && !scenario.needs.includes(spec.capability)) {
       fail(file, step.line, `${scenario.id}: step "${step.action}" needs the "${spec.capability}" capability; add it to the scenario's needs`);
     }
+    // A cancellation released with others in a parallel step needs what a cancel step does.
+    if (step.action === 'parallel' && Array.isArray(step.params.steps) && step.params.steps.some((s) => (s as { do?: unknown } | null)?.do === 'cancel') && !scenario.needs.includes('cancel')) {
+      fail(file, step.line, `${scenario.id}: a parallel step that cancels needs the "cancel" capability; add it to the scenario's needs`);
+    }
     for (const [param, value] of Object.entries(step.params)) {
       if (KEY_PARAMS.has(param) && typeof value === 'string' && !value.includes('${') && !defined.has(value) && step.action !== 'keygen' && step.action !== 'credential' && !step.action.startsWith('provision-')) {
         fail(file, step.line, `${scenario.id}: key "${value}" (${param}) is not defined yet; create it with keygen or provision-* first`);

@@ -104,6 +104,19 @@ export const FUNCTIONS: Readonly<Record<string, (...args: unknown[]) => unknown>
     const sent = Array.isArray(parallel?.sent) ? parallel.sent[at] : undefined;
     return sent === undefined ? responses[at] : { ...(responses[at] as object), sent };
   },
+  /**
+   * Each response of a parallel step as its status and, for a refusal, its
+   * problem code: "200", "409 INSTRUMENT_NOT_ACTIVE" ("none" when no answer came).
+   */
+  answers: (result) => {
+    const responses = (result as { responses?: unknown } | null)?.responses;
+    need(Array.isArray(responses), 'answers() takes a parallel step');
+    return responses.map((r) => {
+      const { status, body } = (r ?? {}) as { status?: unknown; body?: { code?: unknown } };
+      if (typeof status !== 'number') return 'none';
+      return status === 200 ? '200' : `${status} ${typeof body?.code === 'string' ? body.code : ''}`.trim();
+    });
+  },
   /** True when the value is an amount as PROFILE.md §1 writes it (a limit plus one may not be). */
   is_amount: (value) => isAmount(value),
   min: (...values) => pickNumber(values, Math.min),

@@ -64,24 +64,37 @@ const BEYOND_LIMIT = { beyond_limit: { const: true } };
 const LOCK = { principal: KEY, bearer: KEY, amount: T, asset: ANY, ...EXPIRY, created_at: T, request_id: T, ...BEYOND_LIMIT };
 const RENEWAL = { pack: T, bearer: KEY, new_bearer: KEY, prev_chain_digest: T, renewal_id: T, created_at: T, ...BEYOND_LIMIT };
 const REDEMPTION = { pack: T, bearer: KEY, redeemer: KEY, redemption_id: T, created_at: T };
+/** The issue, renew and redeem steps a parallel step can release together (`of`, `steps`). */
+const CASHPACK_STEPS: readonly Schema[] = [
+  { type: 'object', properties: { do: { const: 'issue' }, ...LOCK }, required: ['do', 'principal', 'bearer', 'amount'], additionalProperties: false },
+  { type: 'object', properties: { do: { const: 'renew' }, ...RENEWAL }, required: ['do', 'pack', 'bearer', 'new_bearer'], additionalProperties: false },
+  { type: 'object', properties: { do: { const: 'redeem' }, ...REDEMPTION, identify_as: { oneOf: [KEY, { const: false }] } }, required: ['do', 'pack', 'bearer', 'redeemer'], additionalProperties: false },
+];
 
 export const ACTIONS = {
   http: { summary: 'send one HTTP request to a role', params: HTTP_PARAMS, required: ['method', 'path'] },
   parallel: {
-    summary: 'send N copies of one request released together, or with `of` N separately built (fresh ids, own signatures) issue, renew or redeem requests; the result has `responses`, `statuses` and `sent`',
+    summary:
+      'send N copies of one request released together, or with `of` N separately built (fresh ids, own signatures) issue, renew or redeem requests, or with `steps` different operator requests (issue, renew, redeem, status, cancel) released together; the result has `responses`, `statuses` and `sent`',
     params: {
       ...HTTP_PARAMS,
       copies: { type: 'integer', minimum: 2, maximum: 100 },
-      of: {
-        oneOf: [
-          { type: 'object', properties: { do: { const: 'issue' }, ...LOCK }, required: ['do', 'principal', 'bearer', 'amount'], additionalProperties: false },
-          { type: 'object', properties: { do: { const: 'renew' }, ...RENEWAL }, required: ['do', 'pack', 'bearer', 'new_bearer'], additionalProperties: false },
-          { type: 'object', properties: { do: { const: 'redeem' }, ...REDEMPTION, identify_as: { oneOf: [KEY, { const: false }] } }, required: ['do', 'pack', 'bearer', 'redeemer'], additionalProperties: false },
-        ],
+      of: { oneOf: [...CASHPACK_STEPS] },
+      steps: {
+        type: 'array',
+        minItems: 2,
+        maxItems: 100,
+        items: {
+          oneOf: [
+            ...CASHPACK_STEPS,
+            { type: 'object', properties: { do: { const: 'status' }, pack_id: T, sign_as: { oneOf: [KEY, { const: false }] }, signed_at: INT_OR_T() }, required: ['do', 'pack_id', 'sign_as'], additionalProperties: false },
+            { type: 'object', properties: { do: { const: 'cancel' }, pack_id: T }, required: ['do', 'pack_id'], additionalProperties: false },
+          ],
+        },
       },
     },
-    required: ['copies'],
-    requireOneOf: [['of'], ['method', 'path']],
+    required: [],
+    requireOneOf: [['copies', 'of'], ['copies', 'method', 'path'], ['steps']],
   },
   let: { summary: 'name values computed from templates', params: { values: { type: 'object', propertyNames: { $ref: '#/$defs/name' } } }, required: ['values'] },
   repeat: {
@@ -227,6 +240,7 @@ export const CHECKS = {
   not_equals: { summary: 'two values differ', arg: object({ value: ANY, to: ANY }, ['value', 'to']) },
   matches: { summary: 'a string matches a regular expression', arg: object({ value: T, pattern: { type: 'string' } }, ['value', 'pattern']) },
   at_most: { summary: 'a number is at most a bound', arg: object({ value: ANY, max: ANY }, ['value', 'max']) },
+  one_of: { summary: 'a value is deeply equal to one of a list (the answers of concurrent requests that some order of them explains, say)', arg: object({ value: ANY, in: { type: 'array', minItems: 1 } }, ['value', 'in']) },
   signature_valid: { summary: "a signed message verifies (strict rule) under the Operator's well-known key or a named key", arg: object({ value: ANY, type: MESSAGE_TYPE, key: KEY }, ['value', 'type']) },
   chain_digest: { summary: 'the chain digest recomputed by the harness from pack_id, initial_bearer_pk and renewal_chain equals the one in the pack', arg: T },
   exactly_one: { summary: 'of parallel responses, exactly one has this status', arg: object({ status: { type: 'integer' } }, ['status']) },

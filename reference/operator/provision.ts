@@ -6,6 +6,7 @@ import { isBalance, readJwk, type OkpJwk } from '../../profile/index.ts';
 import { validateMessage, type AssetDescriptor } from '../../profile/cashpack/index.ts';
 import { failure, success, type OperatorContext, type Attempt } from './context.ts';
 import { assetKey } from './state.ts';
+import { applyPrincipalExpiries } from './expiry.ts';
 
 export interface PrincipalProvision {
   readonly public_key: OkpJwk;
@@ -62,9 +63,11 @@ function readMembers<T>(input: unknown, members: readonly Member[]): Attempt<T> 
 }
 
 /**
- * POST /_control/operator/principals. Provisioning a known key again sets its
- * available balance (locked and held funds stay); its asset may change only while
- * nothing is locked or held.
+ * POST /_control/operator/principals. Provisioning a known key again (PROFILE.md
+ * §12) sets its available balance as the clock stands: the funds of packs that
+ * expired before are back in it first (§5.1: as if at the expiry instant), then
+ * replaced. Locked and held funds stay; the asset may change only while nothing
+ * is locked or held.
  */
 export function provisionPrincipal(ctx: OperatorContext, input: unknown): Attempt<Provisioned> {
   const read = readMembers<PrincipalProvision>(input, ['public_key', 'asset', 'balance']);
@@ -72,6 +75,7 @@ export function provisionPrincipal(ctx: OperatorContext, input: unknown): Attemp
   const { public_key, asset, balance } = read.value;
   const known = ctx.state.principals.get(public_key.kid);
   if (known) {
+    applyPrincipalExpiries(ctx.state, known, ctx.clock.now());
     if (assetKey(known.asset) !== assetKey(asset) && known.locked + known.held > 0n) {
       return failure('MALFORMED_REQUEST', 'the asset of a Principal with locked or held funds cannot change');
     }
@@ -91,7 +95,7 @@ export function provisionPrincipal(ctx: OperatorContext, input: unknown): Attemp
   return success({ kid: public_key.kid });
 }
 
-/** POST /_control/operator/redeemers. Provisioning a known key again sets its identity level. */
+/** POST /_control/operator/redeemers. Provisioning a known key again sets its identity level (PROFILE.md §12); its credits stay. */
 export function provisionRedeemer(ctx: OperatorContext, input: unknown): Attempt<Provisioned> {
   const read = readMembers<RedeemerProvision>(input, ['public_key', 'identity_level']);
   if (!read.ok) return read;

@@ -90,7 +90,7 @@ function identifyRedeemer(ctx: OperatorContext, request: RefRequest, redemption:
 }
 
 /** PROFILE.md §4.6. */
-function confirmation(ctx: OperatorContext, record: PackRecord, redemption: RedemptionRequest, now: number): RedemptionConfirmation {
+export function confirmation(ctx: OperatorContext, record: PackRecord, redemption: RedemptionRequest, now: number): RedemptionConfirmation {
   return ctx.keys.sign('redemption-confirmation', {
     pack_id: record.pack.pack_id,
     redemption_id: redemption.redemption_id,

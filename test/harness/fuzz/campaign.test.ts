@@ -1,5 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createHttpRole } from '../../../harness/adapters/http.ts';
@@ -7,49 +6,21 @@ import type { HttpRole } from '../../../harness/adapters/types.ts';
 import { fuzz } from '../../../harness/cli/fuzz.ts';
 import { replay } from '../../../harness/cli/replay.ts';
 import { readCrashFile, regressionId, replayCrash, runCampaign, type CampaignResult } from '../../../harness/fuzz/index.ts';
-import type { ScenarioTarget } from '../../../harness/scenarios/context.ts';
 import { executeScenario } from '../../../harness/scenarios/execute.ts';
 import { loadSuiteFile } from '../../../harness/scenarios/load.ts';
-import { findRequirement } from '../../../profile/registry.ts';
-import type { Capability } from '../../../profile/control.ts';
-import { startReference, type RunningReference } from '../../../reference/start.ts';
+import { startReference } from '../../../reference/start.ts';
 import { startFaultyOperator, type Fault, type FaultyOperator } from './faulty-operator.ts';
+import { scenarioOptions, scenarioTarget, useReference } from './scenario-target.ts';
 import { captured } from '../../support/captured.ts';
-
-const ALL: Capability[] = ['provision', 'clock', 'cancel', 'balance', 'fulfil'];
-
-function scenarioTarget(role: HttpRole): ScenarioTarget {
-  return {
-    credential: () => undefined,
-    httpRole: () => role,
-    payingApp: undefined,
-    capabilities: (r) => (r === 'paying-app' ? new Set() : new Set(ALL)),
-    adapterKind: (r) => (r === 'paying-app' ? undefined : role.kind),
-  };
-}
-
-const scenarioOptions = { levelOf: (id: string) => findRequirement(id)?.level ?? 'MUST', rerun: (id: string) => `rerun ${id}` } as const;
 
 /** Runs a command in this process and returns its exit code and what it printed. */
 const cli = (command: (argv: string[]) => Promise<number>, argv: string[]) => captured(() => command(argv));
 
 describe('the stateful fuzzer', () => {
-  let dir: string;
-  let reference: RunningReference;
-  let referenceRole: HttpRole;
-  beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'cpr-fuzz-'));
-    reference = await startReference({ port: 0, plaintextPort: null });
-    referenceRole = createHttpRole({ baseUrl: reference.url, ca: reference.tls.ca });
-  });
-  afterAll(async () => {
-    await referenceRole.close();
-    await reference.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const ref = useReference('cpr-fuzz-');
 
   it('finds nothing in the embedded reference, and prints its throughput last', async () => {
-    const out = join(dir, 'clean');
+    const out = join(ref.dir, 'clean');
     const { code, stdout } = await cli(fuzz, ['--runs', '15', '--seed', '7', '--out', out]);
     expect(code).toBe(0);
     expect(stdout).toContain('seed 7');
@@ -76,7 +47,7 @@ describe('the stateful fuzzer', () => {
     beforeAll(async () => {
       faulty = await startFaultyOperator(fault);
       role = createHttpRole({ baseUrl: faulty.url });
-      const outDir = join(dir, lanes === 1 ? fault : `${fault}-lanes`);
+      const outDir = join(ref.dir, lanes === 1 ? fault : `${fault}-lanes`);
       result = await runCampaign({ operator: role, seed, lanes, budget: { kind: 'runs', runs: 300 / lanes }, shrinkMs: 8000, outDir, targetName: fault });
     }, 40_000);
     afterAll(async () => {
@@ -100,7 +71,7 @@ describe('the stateful fuzzer', () => {
       expect(crash.exchanges.length).toBeGreaterThan(crash.commands.length);
       expect(crash.exchanges[0]!.request).toMatchObject({ method: 'POST', path: '/_control/clock' });
       expect((await replayCrash(role, crash)).fixed).toBe(false);
-      expect((await replayCrash(referenceRole, crash)).fixed).toBe(true);
+      expect((await replayCrash(ref.role, crash)).fixed).toBe(true);
     }, 20_000);
 
     it('writes a regression scenario that fails on the faulty server and passes on the reference', async () => {
@@ -111,7 +82,7 @@ describe('the stateful fuzzer', () => {
       const onFaulty = await executeScenario(scenario, scenarioTarget(role), scenarioOptions);
       expect(onFaulty.status).toBe('failed');
       expect(onFaulty.checks.filter((c) => !c.passed).map((c) => c.requirement)).toContain(requirement);
-      const onReference = await executeScenario(scenario, scenarioTarget(referenceRole), scenarioOptions);
+      const onReference = await executeScenario(scenario, scenarioTarget(ref.role), scenarioOptions);
       expect(onReference.reason).toBeUndefined();
       expect(onReference.status).toBe('passed');
       // The campaign ran it against the faulty server before writing it, and says it reproduced.
@@ -124,8 +95,8 @@ describe('the stateful fuzzer', () => {
     const faulty = await startFaultyOperator('identity-level-strict');
     const role = createHttpRole({ baseUrl: faulty.url });
     try {
-      // With seed 1 the first failing run meets the fault in a burst of redemptions, which shrinking keeps.
-      const result = await runCampaign({ operator: role, seed: 1, lanes: 1, budget: { kind: 'runs', runs: 300 }, shrinkMs: 8000, outDir: join(dir, 'identity'), targetName: 'identity' });
+      // With seed 15 the first failing run meets the fault in a burst of redemptions, which shrinking keeps.
+      const result = await runCampaign({ operator: role, seed: 15, lanes: 1, budget: { kind: 'runs', runs: 300 }, shrinkMs: 8000, outDir: join(ref.dir, 'identity'), targetName: 'identity' });
       const crash = readCrashFile(result.failure!.crashFile);
       expect(crash.reduction.shrunk.filter((c) => c.startsWith('burst(pack=0, op=redeem'))).toHaveLength(1);
       expect(crash).toMatchObject({ flaky: false, failure: { requirement: 'CPP-IDN-1', cause: { requirement: 'CPP-IDN-1', kind: 'redeem', what: 'status', difference: '200 → 403 REDEEMER_NOT_IDENTIFIED' } } });
@@ -136,23 +107,28 @@ describe('the stateful fuzzer', () => {
       const scenario = loadSuiteFile(result.failure!.regressionFile).scenarios[0]!;
       expect(scenario.steps.map((s) => s.action)).toEqual(['clock', 'provision-principal', 'provision-redeemer', 'keygen', 'issue', 'redeem']);
       expect(result.failure!.reproduction).toMatchObject({ reproduces: true });
-      expect((await executeScenario(scenario, scenarioTarget(referenceRole), scenarioOptions)).status).toBe('passed');
+      expect((await executeScenario(scenario, scenarioTarget(ref.role), scenarioOptions)).status).toBe('passed');
     } finally {
       await role.close();
       await faulty.close();
     }
   }, 40_000);
 
-  // The reference's own mutants: a genuine race stays a race finding; an identity fault is named by the identity rule.
+  // The reference's own mutants: a genuine race stays a race finding, in a burst of copies or among different
+  // requests released together; an identity fault is named by the identity rule; an expiry
+  // applied only on read is met by the Lock Request it refuses.
   it.each([
-    ['op-redeem-non-atomic', 1, 'CPP-RACE-1', 'redeem', 'concurrent answers', 'exactly one 200 → more than one'],
+    ['op-redeem-non-atomic', 2, 'CPP-RACE-1', 'redeem', 'concurrent answers', 'exactly one 200 → more than one'],
+    ['op-redeem-non-atomic', 1, 'CPP-RACE-1', 'mix', 'concurrent answers', 'no order of the requests explains them'],
     ['op-issue-non-atomic', 1, 'CPP-BAL-1', 'issue', 'concurrent answers', 'exactly one 200 → more than one'],
     ['op-identity-level-off-by-one', 3, 'CPP-IDN-1', 'redeem', 'status', '403 REDEEMER_NOT_IDENTIFIED → 200'],
+    // Expiry applied only when something reads: with balances read at observations alone, a Lock Request for the returned funds meets it.
+    ['op-expiry-applied-on-read', 2, 'CPP-BAL-1', 'issue', 'status', '200 → 422 INSUFFICIENT_BALANCE'],
   ])('names the reference mutant %s (seed %i) by %s', async (mutant, seed, requirement, kind, what, difference) => {
     const running = await startReference({ port: 0, plaintextPort: null, mutant });
     const role = createHttpRole({ baseUrl: running.url, ca: running.tls.ca });
     try {
-      const result = await runCampaign({ operator: role, seed, lanes: 1, budget: { kind: 'runs', runs: 300 }, shrinkMs: 8000, outDir: join(dir, mutant), targetName: mutant });
+      const result = await runCampaign({ operator: role, seed, lanes: 1, budget: { kind: 'runs', runs: 300 }, shrinkMs: 8000, outDir: join(ref.dir, mutant), targetName: mutant });
       expect(result.failure).toMatchObject({ flaky: false, detail: { requirement, cause: { requirement, kind, what, difference } } });
     } finally {
       await role.close();
@@ -161,7 +137,7 @@ describe('the stateful fuzzer', () => {
   }, 40_000);
 
   it('finds nothing in the reference with 3 lanes: concurrency alone makes no difference', async () => {
-    const result = await runCampaign({ operator: referenceRole, seed: 21, lanes: 3, budget: { kind: 'runs', runs: 12 }, outDir: join(dir, 'lanes-clean'), targetName: 'reference' });
+    const result = await runCampaign({ operator: ref.role, seed: 21, lanes: 3, budget: { kind: 'runs', runs: 12 }, outDir: join(ref.dir, 'lanes-clean'), targetName: 'reference' });
     expect(result.failure).toBeUndefined();
     expect(result.runs).toBe(12);
   }, 120_000);
@@ -170,7 +146,7 @@ describe('the stateful fuzzer', () => {
     const faulty = await startFaultyOperator('replay-store-once');
     const role = createHttpRole({ baseUrl: faulty.url });
     try {
-      const result = await runCampaign({ operator: role, seed: 11, budget: { kind: 'runs', runs: 300 }, shrinkMs: 5000, outDir: join(dir, 'flaky'), targetName: 'flaky' });
+      const result = await runCampaign({ operator: role, seed: 11, budget: { kind: 'runs', runs: 300 }, shrinkMs: 5000, outDir: join(ref.dir, 'flaky'), targetName: 'flaky' });
       expect(result.failure).toMatchObject({ flaky: true, detail: { requirement: 'CPP-RPL-1' } });
       expect(readCrashFile(result.failure!.crashFile).flaky).toBe(true);
       expect(readFileSync(result.failure!.regressionFile, 'utf8')).toContain('FLAKY');
@@ -183,14 +159,14 @@ describe('the stateful fuzzer', () => {
   it('replay says "still failing" or "fixed" for a crash file and a regression scenario', async () => {
     const faulty = await startFaultyOperator('digest-unchecked');
     try {
-      const files = [readCrashFile(join(dir, 'digest-unchecked', 'crash-3.json')).regression, 'crash-3.json'].map((f) => join(dir, 'digest-unchecked', f));
+      const files = [readCrashFile(join(ref.dir, 'digest-unchecked', 'crash-3.json')).regression, 'crash-3.json'].map((f) => join(ref.dir, 'digest-unchecked', f));
       for (const file of files) {
         const still = await cli(replay, [file, '--target', faulty.url]);
         expect(still.code).toBe(1);
         expect(still.stdout).toContain('still failing');
         expect(still.stdout).toContain('CHAIN_DIGEST_MISMATCH');
         if (file.endsWith('.json')) expect(still.stdout).toContain("cause: CPP-CHN-2: renew status: 409 CHAIN_DIGEST_MISMATCH → 200 (the crash file's)");
-        const fixed = await cli(replay, [file, '--target', reference.url, '--ca', reference.caFile]);
+        const fixed = await cli(replay, [file, '--target', ref.reference.url, '--ca', ref.reference.caFile]);
         expect(fixed.code).toBe(0);
         expect(fixed.stdout).toContain('fixed');
       }

@@ -16,12 +16,14 @@ import { json, problemResponse } from '../../../reference/http/respond.ts';
 import { listen } from '../../../reference/http/server.ts';
 import type { RefRequest, RefResponse } from '../../../reference/http/types.ts';
 import { bearerSteps } from '../../../reference/operator/bearer-steps.ts';
+import { confirmation } from '../../../reference/operator/redeem.ts';
 import { deepFreeze, keyOf, sameKey, type OperatorContext } from '../../../reference/operator/context.ts';
 import { createOperatorKeys } from '../../../reference/operator/keys.ts';
 import { resolvePolicy, type Policy } from '../../../reference/operator/policy.ts';
 import { route } from '../../../reference/operator/router.ts';
 import { assetKey, OperatorState } from '../../../reference/operator/state.ts';
 import { createRouter } from '../../../reference/router.ts';
+import { fixtureOperator, type Knobs } from './fixture-operator.ts';
 
 export type Fault =
   /** The reference as it is. */
@@ -48,7 +50,42 @@ export type Fault =
    * Redemptions of one pack that meet in flight are all refused
    * INSTRUMENT_NOT_ACTIVE: of concurrent redemptions none succeeds.
    */
-  | 'contended-redeem-refused';
+  | 'contended-redeem-refused'
+  | KnobFault;
+
+/**
+ * Faults the suite and the fuzzer were never shown, each a realistic single
+ * mistake (fixture-operator.ts builds the Operator with its knob), by the class
+ * of fault it stands for. `fixture-clean` is that Operator with no knob: it must
+ * answer as the reference does.
+ */
+export const KNOB_FAULTS = {
+  'fixture-clean': {},
+  // Concurrency between different operations, and across packs sharing an account.
+  'redeemer-credit-lost-update': { redeemerCreditReadModifyWrite: 20 },
+  'redeem-rechecks-status-only': { redeemRechecksStatusOnly: 20 },
+  'cancel-unchecked-after-wait': { cancelWaits: 20 },
+  'status-depth-before-pack': { depthWrittenBeforePack: 20 },
+  // Amounts beyond 2^53, and every asset of the policy.
+  'balance-in-doubles': { balanceInDoubles: true },
+  'balance-asset-blind': { balanceAssetBlind: true },
+  // Error precedence: two rules broken at once.
+  'limit-before-asset': { issueOrder: ['signature', 'principal', 'fresh', 'replay', 'limit', 'asset', 'expiry', 'balance'] },
+  'lookup-before-pack-signature': { lookupBeforePackSignature: true },
+  // Whose clock.
+  'renewal-stamps-issued-at': { renewalStampsIssuedAt: true },
+  'identity-window-from-created-at': { identityWindowFromCreatedAt: true },
+  // Stale and tampered pack versions.
+  'verification-cached-by-digest': { packVerifiedByDigest: true },
+  // Re-provisioned identities.
+  'identity-level-cached': { identityLevelCached: true },
+  'reprovision-replaces-account': { reprovisionReplacesAccount: true },
+  // By count.
+  'replay-store-capacity': { replayCapacity: 1000 },
+  'expiry-sweep-limited': { expirySweepLimit: 16 },
+} as const satisfies Readonly<Record<string, Knobs>>;
+
+export type KnobFault = keyof typeof KNOB_FAULTS;
 
 export interface FaultyOperator {
   readonly url: string;
@@ -80,7 +117,10 @@ export async function startFaultyOperator(fault: Fault, policy: Partial<Policy> 
       return false;
     };
   }
+  const knobbed = fault in KNOB_FAULTS ? fixtureOperator(ctx, KNOB_FAULTS[fault as KnobFault]) : undefined;
   const operator = (request: RefRequest): RefResponse | Promise<RefResponse> => {
+    const answer = knobbed?.(request);
+    if (answer !== undefined) return answer;
     if (request.method === 'POST' && request.path === '/v1/cashpack/renew' && fault === 'digest-unchecked') return renewWithoutDigestCheck(ctx, request);
     if (request.method === 'POST' && request.path === '/v1/cashpack/redeem' && fault === 'non-atomic-redeem') return nonAtomicRedeem(ctx, request);
     if (request.method === 'POST' && request.path === '/v1/cashpack/issue' && fault === 'pack-expiry-late') return lateExpiry(ctx, route(ctx, request, { control: true }));
@@ -169,19 +209,7 @@ async function nonAtomicRedeem(ctx: OperatorContext, request: RefRequest): Promi
   redeemer.credits.set(key, credit);
   record.status = 'REDEEMED';
   record.updatedAtMs = now;
-  return json(
-    200,
-    ctx.keys.sign('redemption-confirmation', {
-      pack_id: record.pack.pack_id,
-      redemption_id: redemption.redemption_id,
-      redeemer_kid: redemption.redeemer_kid,
-      amount: record.pack.amount,
-      asset: record.pack.asset,
-      chain_digest: record.pack.chain_digest,
-      redeemed_at: formatTimestamp(now, 'cashpack'),
-      operator_kid: ctx.keys.jwk.kid,
-    }),
-  );
+  return json(200, confirmation(ctx, record, redemption, now));
 }
 
 function identified(ctx: OperatorContext, request: RefRequest, redemption: RedemptionRequest, now: number): string | undefined {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildRenewal, createSigningKey, recomputeChainDigest, type CashPack, type SigningKey } from '../../../profile/cashpack/index.ts';
-import { assetKey, OperatorModel, type IssueMessage, type ModelPolicy, type RedeemMessage, type RenewMessage } from '../../../harness/fuzz/model.ts';
+import { assetKey, ENDPOINT_RULES, OperatorModel, type IssueMessage, type ModelPolicy, type RedeemMessage, type RenewMessage } from '../../../harness/fuzz/model.ts';
 
 const EUR = assetKey({ type: 'fiat', code: 'EUR' });
 const POLICY: ModelPolicy = {
@@ -110,15 +110,16 @@ describe('the operator model (PROFILE.md §5, §6)', () => {
     expect(codeOf(m.issue(lock({ id: stale.id })).outcome)).toBe(200);
   });
 
-  it('remembers an id for twice the window (§6), after which a resend is stale anyway', () => {
+  it('remembers an id for less than twice the window (§6: MUST), may have forgotten it from then on, and a resend is stale by then', () => {
     const m = model();
     const message = lock();
     m.issue(message).commit(uuid());
-    m.advance(600);
-    expect(m.remembers(message.id)).toBe(true);
-    expect(codeOf(m.issue(message).outcome)).toBe('422 STALE_REQUEST');
+    m.advance(599);
+    expect([m.remembers(message.id), m.mayHaveForgotten(message.id)]).toEqual([true, false]);
     m.advance(1);
-    expect(m.remembers(message.id)).toBe(false);
+    expect([m.remembers(message.id), m.mayHaveForgotten(message.id)]).toEqual([false, true]);
+    expect(codeOf(m.issue(message).outcome)).toBe('422 STALE_REQUEST');
+    expect(m.recordedAt(message.id)).toBe(T0);
   });
 
   it('renews: bearer before digest before depth, and the digest rolls as PROFILE.md §3 says', () => {
@@ -156,7 +157,7 @@ describe('the operator model (PROFILE.md §5, §6)', () => {
     expect(step.outcome).toMatchObject({ ok: true, amount: 70n, redeemerKid: 'r2' });
     step.commit();
     expect(m.principal('alice')).toMatchObject({ available: 430n, locked: 0n });
-    expect(m.redeemer('r2')!.available).toBe(70n);
+    expect(m.credit('r2', EUR)).toBe(70n);
     expect(codeOf(m.redeem(redemption(m, packId, K[0])).outcome)).toBe('409 INSTRUMENT_NOT_ACTIVE');
     expect(m.totalFunds()).toBe(500n);
   });
@@ -202,6 +203,62 @@ describe('the operator model (PROFILE.md §5, §6)', () => {
     ];
     for (const [id, caller, expected] of cases) expect(codeOf(m.status({ packId: id, caller }))).toBe(expected);
     expect(m.status({ packId, caller: signed('alice') })).toMatchObject({ view: { status: 'ACTIVE', amount: 100n, depth: 0 } });
+  });
+
+  it('judges later requests on an account provisioned again (PROFILE.md §12): a new available balance, a new identity level', () => {
+    const m = model();
+    const first = issue(m, { amount: 100n });
+    const second = issue(m, { amount: 50n, initialBearer: x(K[1]) });
+    m.reprovisionPrincipal('alice', 10n);
+    expect(m.principal('alice')).toMatchObject({ available: 10n, locked: 150n, held: 0n });
+    expect(codeOf(m.issue(lock({ amount: 11n })).outcome)).toBe('422 INSUFFICIENT_BALANCE');
+    m.reprovisionRedeemer('r2', 1);
+    expect(codeOf(m.redeem(redemption(m, first, K[0])).outcome)).toBe('403 REDEEMER_NOT_IDENTIFIED');
+    m.reprovisionRedeemer('r1', 3);
+    const now = Math.floor(m.now / 1000);
+    const redeemed = m.redeem(redemption(m, second, K[1], { redeemerKid: 'r1', identity: { kind: 'signed', kid: 'r1', createdSeconds: now } }));
+    expect(redeemed.outcome.ok).toBe(true);
+    redeemed.commit();
+    expect(m.credit('r1', EUR)).toBe(50n);
+    expect(() => m.reprovisionRedeemer('nobody', 1)).toThrow(TypeError);
+    expect(() => m.reprovisionPrincipal('nobody', 1n)).toThrow(TypeError);
+  });
+
+  it("holds a Principal's funds in its own asset only, and credits a redeemer in the asset of the pack", () => {
+    const USD = assetKey({ type: 'fiat', code: 'USD' });
+    const m = new OperatorModel({ ...POLICY, assets: [EUR, USD] }, T0);
+    m.addPrincipal('alice', USD, 500n);
+    m.addRedeemer('r2', 2);
+    expect(codeOf(m.issue(lock({ asset: EUR, amount: 1n })).outcome)).toBe('422 INSUFFICIENT_BALANCE');
+    expect(codeOf(m.issue(lock({ asset: assetKey({ type: 'fiat', code: 'XTS' }), amount: 1n })).outcome)).toBe('422 ASSET_NOT_SUPPORTED');
+    const packId = issue(m, { asset: USD, amount: 20n });
+    expect(m.pack(packId)).toMatchObject({ asset: USD, issuedAtMs: T0 });
+    m.redeem(redemption(m, packId, K[0])).commit();
+    expect([m.credit('r2', USD), m.credit('r2', EUR)]).toEqual([20n, 0n]);
+  });
+
+  it('answers the first broken check of every pair (and triple) of issue checks, as PROFILE.md §5 orders them', () => {
+    const m = model();
+    m.issue(lock({ id: 'seen-id', amount: 5000n })).commit(undefined);
+    // One way to break each check of ENDPOINT_RULES.issue, in its order.
+    const breaks: Partial<IssueMessage>[] = [
+      { signatureValid: false },
+      { principalKid: 'nobody' },
+      { createdMs: seconds(-301) },
+      { id: 'seen-id' },
+      { asset: assetKey({ type: 'fiat', code: 'XTS' }) },
+      { amount: 1001n },
+      { expiryMs: seconds(3601) },
+      { principalKid: 'bob' },
+    ];
+    expect(breaks).toHaveLength(ENDPOINT_RULES.issue.checks.length);
+    const sets = breaks.flatMap((_, i) => breaks.flatMap((_, j) => (j > i ? [[i, j], ...breaks.flatMap((_, k) => (k > j ? [[i, j, k]] : []))] : [])));
+    for (const set of sets) {
+      // bob has no funds: the last check's break, which an unknown Principal (check 1) makes moot.
+      const over = Object.assign({}, ...set.map((i) => breaks[i]!), set.includes(1) ? { principalKid: 'nobody' } : {}) as Partial<IssueMessage>;
+      const outcome = m.issue(lock(over)).outcome;
+      expect(outcome.ok ? -1 : outcome.at, JSON.stringify(set)).toBe(set[0]);
+    }
   });
 
   it('changes nothing until a decision is committed', () => {

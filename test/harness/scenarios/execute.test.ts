@@ -438,6 +438,50 @@ ${setup}        principal: alice
       expect(none.status).toBe('passed');
     });
   });
+
+  it('releases different operator requests together with parallel steps, and checks their answers with one_of', async () => {
+    const body = (statuses: string) => `  - id: CPP-RACE-902
+    title: a renewal and a redemption of one pack released together
+    requirements: [CPP-RACE-1]
+    level: MUST
+    needs: [provision, balance, cancel]
+    steps:
+      - do: provision-principal
+        key: alice
+        balance: "1000"
+      - do: provision-redeemer
+        key: r
+        identity_level: 3
+      - do: keygen
+        names: [k0, k1]
+      - do: issue
+        setup: true
+        principal: alice
+        bearer: k0
+        amount: "10"
+        as: p
+        expect: [{ status: 200 }]
+      - do: parallel
+        steps:
+          - { do: renew, pack: "\${p.body}", bearer: k0, new_bearer: k1 }
+          - { do: redeem, pack: "\${p.body}", bearer: k0, redeemer: r }
+          - { do: status, pack_id: "\${p.body.pack_id}", sign_as: alice }
+          - { do: cancel, pack_id: "\${p.body.pack_id}" }
+        as: both
+        expect:
+          - one_of: { value: "\${both.statuses}", in: ${statuses} }
+          - equals: { value: "\${len(both.sent)}", to: 4 }
+`;
+    // Whichever of the three changes of state is taken first, the other two find the pack changed.
+    const orders = '[[200, 403, 200, 200], [200, 409, 200, 200], [409, 200, 200, 409], [409, 409, 200, 200]]';
+    const result = await executeScenario(scenario(body(orders), 'operator'), target(http), options);
+    expect(result.reason).toBeUndefined();
+    expect(result.status).toBe('passed');
+    expect(result.checks.find((c) => c.check === 'one_of')).toMatchObject({ passed: true });
+    const wrong = await executeScenario(scenario(body('[[200, 200, 200, 200]]'), 'operator'), target(http), options);
+    expect(wrong.status).toBe('failed');
+    expect(() => scenario(body(orders).replace('needs: [provision, balance, cancel]', 'needs: [provision, balance]'), 'operator')).toThrow(/a parallel step that cancels needs the "cancel" capability/);
+  });
 });
 
 describe('scenarioRequirements', () => {

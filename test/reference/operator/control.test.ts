@@ -27,6 +27,26 @@ describe('test control', () => {
     expectProblem(await f.send('POST', '/_control/operator/principals', { json: { public_key: f.principal.jwk, asset: usd, balance: '50' } }), 'MALFORMED_REQUEST');
   });
 
+  it('re-provisioning a Principal after a pack expired, with nothing read since, replaces the available balance the expiry made (PROFILE.md §12, §5.1)', async () => {
+    const f = createFixture({ balance: '1000' });
+    await f.issuePack({ amount: '300' });
+    f.clock.advance(3_600);
+    await f.send('POST', '/_control/operator/principals', { json: { public_key: f.principal.jwk, asset: EUR, balance: '50' } });
+    expect(f.balance()).toMatchObject({ available: '50', locked: '0' });
+  });
+
+  it('re-provisioning a redeemer changes the level its next redemption is judged on', async () => {
+    const f = createFixture();
+    const redeemer = createSigningKey();
+    await f.send('POST', '/_control/operator/redeemers', { json: { public_key: redeemer.jwk, identity_level: 3 } });
+    const first = await f.issuePack();
+    expect((await f.redeem(first.pack, f.redemption(first.pack, first.bearer, { redeemer_kid: redeemer.jwk.kid }), { signer: redeemer })).status).toBe(200);
+    await f.send('POST', '/_control/operator/redeemers', { json: { public_key: redeemer.jwk, identity_level: 0 } });
+    const second = await f.issuePack();
+    expectProblem(await f.redeem(second.pack, f.redemption(second.pack, second.bearer, { redeemer_kid: redeemer.jwk.kid }), { signer: redeemer }), 'REDEEMER_NOT_IDENTIFIED');
+    expect(await f.send('GET', `/_control/operator/redeemers/${redeemer.jwk.kid}/balance`)).toMatchObject({ status: 200, body: { available: '100' } });
+  });
+
   it('provisions redeemers with a level and staff keys', async () => {
     const f = createFixture();
     const redeemer = createSigningKey();

@@ -1,0 +1,113 @@
+// Commands that pass the capacities an implementation may have without
+// saying so: many packs of one Principal whose expiry order is not their issue
+// order (PROFILE.md §5.1: each expires at its own instant, its funds back), and
+// a flood of Lock Requests whose ids the Operator must all remember (§6: every
+// id recorded less than twice the window ago is a duplicate, however many there
+// are), probed with the first of them at the end.
+import { toAmount } from '../../profile/index.ts';
+import { assetField, ref, resolveExpiry } from './choices.ts';
+import { answerCheck, judgeAnswer, type Ctx } from './judge.ts';
+import { buildIssue } from './messages.ts';
+import type { ModelPolicy } from './model.ts';
+import { performIssue } from './perform.ts';
+import type { CommandSpec, LifetimeOrder } from './spec.ts';
+import { KEY } from './world.ts';
+
+type Spec<K extends CommandSpec['kind']> = Extract<CommandSpec, { kind: K }>;
+
+/** Requests of a flood in flight at once. */
+const FLOOD_IN_FLIGHT = 16;
+
+/** `count` packs of the Principal, one unit each, issued one after the other with lifetimes in the order `lifetimes` says. */
+export async function issueMany(spec: Spec<'issue-many'>, ctx: Ctx): Promise<void> {
+  const { m, w } = ctx;
+  w.executed.push(spec);
+  const lifetimes = lifetimesOf(spec.count, spec.lifetimes, m.operator.policy);
+  for (let i = 0; i < lifetimes.length && !m.halted(); i++) {
+    const bearer = w.newBearer();
+    const now = m.operator.now;
+    const built = buildIssue(w, now, { signer: KEY.principal, bearer, amount: 1n, expiryMs: now + lifetimes[i]! * 1000 });
+    const capture = w.capture();
+    const fields = { do: 'issue', principal: KEY.principal, bearer, amount: '1', ...assetField(w, w.principalAsset), expiry_in: lifetimes[i], as: capture };
+    await performIssue(ctx, built, fields, capture, bearer);
+  }
+  await w.checkBalances(m, ctx, 'CPP-FND-1', false);
+}
+
+/**
+ * Lifetimes from expiry_min_seconds up, a step apart (within an hour, or the
+ * policy's range), in issue order: the last issued expiring first
+ * (`descending`), the first (`ascending`), or shuffled by a seed.
+ */
+export function lifetimesOf(count: number, order: LifetimeOrder, policy: ModelPolicy): number[] {
+  const min = policy.expiryMinSeconds;
+  const span = Math.min(policy.expiryMaxSeconds - min, 3600);
+  const step = Math.max(0, Math.floor(span / Math.max(count, 1)));
+  const ranks = Array.from({ length: count }, (_, i) => i);
+  if (order === 'descending') ranks.reverse();
+  else if (typeof order === 'object') shuffle(ranks, order.shuffle);
+  return ranks.map((k) => Math.min(min + k * step, policy.expiryMaxSeconds));
+}
+
+/** Fisher–Yates with a small deterministic generator (a replay shuffles the same way). */
+function shuffle(items: number[], seed: number): void {
+  let state = (seed >>> 0) || 1;
+  const next = () => {
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    return (state >>> 0) / 2 ** 32;
+  };
+  for (let i = items.length - 1; i > 0; i--) {
+    const j = Math.floor(next() * (i + 1));
+    [items[i], items[j]] = [items[j]!, items[i]!];
+  }
+}
+
+/**
+ * `count` Lock Requests of the Principal, each refused EXPIRY_INVALID (a
+ * lifetime one second beyond the policy's), so that each changes nothing but
+ * the ids the Operator remembers (PROFILE.md §6: recorded from issue step 5 on);
+ * then a valid Lock Request reusing the first one's id, which is a duplicate.
+ * Only the first and the probe are logged exchange by exchange.
+ */
+export async function flood(spec: Spec<'flood'>, ctx: Ctx): Promise<void> {
+  const { m, w } = ctx;
+  w.executed.push(spec);
+  const policy = m.operator.policy;
+  const lifetime = policy.expiryMaxSeconds + 1;
+  const now = m.operator.now;
+  const bearer = w.newBearer();
+  const builds = Array.from({ length: spec.count }, () => buildIssue(w, now, { signer: KEY.principal, bearer, amount: 1n, expiryMs: now + lifetime * 1000 }));
+  const first = w.capture();
+  const lock = { principal: KEY.principal, bearer, amount: '1', ...assetField(w, w.principalAsset), expiry_in: lifetime };
+  const firstStep = w.step({ do: 'issue', ...lock, as: first });
+  const inner = { do: 'issue', ...lock, expect: [] as Record<string, unknown>[] };
+  const rest = builds.length > 1 ? w.step({ do: 'repeat', times: builds.length - 1, steps: [inner], note: `the Operator remembers every id recorded less than twice the window ago (PROFILE.md §6), however many` }) : undefined;
+  // Each is refused at step 8 whatever the order: predicted and committed one by one, sent FLOOD_IN_FLIGHT at a time.
+  const decisions = builds.map((b) => {
+    const decision = m.operator.issue(b.message);
+    decision.commit(undefined);
+    return decision.outcome;
+  });
+  if (decisions[1]) inner.expect.push(answerCheck('issue', decisions[1]));
+  w.sent.push({ message: builds[0]!.message, request: builds[0]!.request, sentRef: `${first}.sent` });
+  m.sent = w.sent.length;
+  for (let start = 0; start < builds.length && !m.halted(); start += FLOOD_IN_FLIGHT) {
+    const chunk = builds.slice(start, start + FLOOD_IN_FLIGHT);
+    const replies = await Promise.all(chunk.map((b, i) => w.send(b.request, start + i === 0)));
+    replies.forEach((reply, i) => {
+      const at = start + i;
+      judgeAnswer(ctx, at === 0 ? firstStep : { fields: {}, expect: [] }, 'issue', decisions[at]!, reply);
+    });
+  }
+  if (rest === undefined || m.halted()) return;
+  // The probe: a valid Lock Request with the first id.
+  const probeBearer = w.newBearer();
+  const typical = resolveExpiry('typical', policy.expiryMinSeconds, policy.expiryMaxSeconds);
+  const built = buildIssue(w, now, { signer: KEY.principal, bearer: probeBearer, amount: 1n, expiryMs: now + typical * 1000, id: builds[0]!.message.id });
+  const capture = w.capture();
+  const fields = { do: 'issue', principal: KEY.principal, bearer: probeBearer, amount: toAmount(1n), ...assetField(w, w.principalAsset), expiry_in: typical, request_id: ref(`${first}.sent.request_id`), as: capture };
+  await performIssue(ctx, built, fields, capture, probeBearer, { onReply: () => w.readBalancesNow(false) });
+  await w.checkBalances(m, ctx, 'CPP-RPL-1', false);
+}
