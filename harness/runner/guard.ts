@@ -74,6 +74,7 @@ class Circuit {
 
 export class RunGuard {
   private readonly circuits = new Map<string, Circuit>();
+  private pastDeadline = false;
 
   constructor(readonly settings: GuardSettings) {}
 
@@ -98,10 +99,19 @@ export class RunGuard {
     };
   }
 
+  /**
+   * A test was stopped at the run's deadline: none starts after it, even when
+   * the timer that stopped it fired a millisecond before the wall clock reached
+   * the deadline (timers run on another clock than Date.now()).
+   */
+  deadlinePassed(): void {
+    this.pastDeadline = true;
+  }
+
   /** Whether a test of `role` may start now; why not otherwise. */
   blocked(target: ScenarioTarget, role: Role): Blocked | undefined {
     const deadline = this.settings.deadlineAt;
-    if (deadline !== undefined && Date.now() >= deadline) {
+    if (deadline !== undefined && (this.pastDeadline || Date.now() >= deadline)) {
       return { code: 'HARNESS_DEADLINE_EXCEEDED', reason: `not run: the run's time limit passed at ${new Date(deadline).toISOString()}` };
     }
     const key = role === 'paying-app' ? (target.payingApp ? appKey(target.payingApp) : undefined) : httpKey(target.httpRole(role));

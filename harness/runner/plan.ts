@@ -255,7 +255,7 @@ async function runOne(test: PlanTest, target: ScenarioTarget, guard: RunGuard, l
     return withinTimeLimit(
       executeScenario(scenario, target, { levelOf: (id) => findRequirement(id)?.level ?? scenario.level, rerun: () => rerun }),
       bound.ms,
-      () => unrun('HARNESS_DEADLINE_EXCEEDED', bound.reason, bound.ms),
+      () => (bound.byDeadline && guard.deadlinePassed(), unrun('HARNESS_DEADLINE_EXCEEDED', bound.reason, bound.ms)),
     );
   }
   const { property } = test;
@@ -274,16 +274,16 @@ async function runOne(test: PlanTest, target: ScenarioTarget, guard: RunGuard, l
       rerun: () => rerun,
     }),
     bound.ms,
-    () => unrun('HARNESS_DEADLINE_EXCEEDED', bound.reason, bound.ms),
+    () => (bound.byDeadline && guard.deadlinePassed(), unrun('HARNESS_DEADLINE_EXCEEDED', bound.reason, bound.ms)),
   );
 }
 
 /** How long a test may run: its own limit, or until the run's deadline when that comes first. */
-function boundOf(ownMs: number, deadlineAt: number | undefined, what: string): { ms: number; reason: string } {
+function boundOf(ownMs: number, deadlineAt: number | undefined, what: string): { ms: number; reason: string; byDeadline: boolean } {
   const left = deadlineAt === undefined ? Number.POSITIVE_INFINITY : Math.max(0, deadlineAt - Date.now());
   return left < ownMs
-    ? { ms: left, reason: `stopped: the run's time limit passed at ${new Date(deadlineAt!).toISOString()} while ${what} ran` }
-    : { ms: ownMs, reason: `stopped: ${what} ran longer than ${ownMs} ms` };
+    ? { ms: left, reason: `stopped: the run's time limit passed at ${new Date(deadlineAt!).toISOString()} while ${what} ran`, byDeadline: true }
+    : { ms: ownMs, reason: `stopped: ${what} ran longer than ${ownMs} ms`, byDeadline: false };
 }
 
 /** The test's own result, or `late()` once `limitMs` has passed (the test is abandoned, not awaited). */
