@@ -8,7 +8,7 @@ import { buildQrUri, codePoints, decodeQrPng, findPayerMembers, parseDeliveryUri
 import { Clock } from '../../../reference/clock.ts';
 import type { RefResponse } from '../../../reference/http/types.ts';
 import { MUTANTS, faultsFor, type Faults, type MutantOfRole } from '../../../reference/mutants.ts';
-import { createPayee, type Payee } from '../../../reference/payee/index.ts';
+import { PayeeInputError, createPayee, type Payee } from '../../../reference/payee/index.ts';
 
 const BASE_URL = 'https://payee.test';
 
@@ -237,6 +237,62 @@ const PROBES: Record<MutantOfRole<'payee'>, Probe> = {
     observe: async (payee) => (await payee.createRequest({ sub_interface: 'INSTANT_KEY', extensions: { 'com.example.order': { id: 'P-318' } } })).cpr.extensions,
     correct: { 'com.example.order': { id: 'P-318' } },
     mutant: undefined,
+  },
+  'payee-endpoint-from-forwarded-host': {
+    observes: 'the endpoint host of a request created with X-Forwarded-Host: evil.example',
+    async observe(payee) {
+      const body = new TextEncoder().encode(JSON.stringify({ sub_interface: 'IBAN', amount: '1250' }));
+      const headers = { 'content-type': 'application/json', 'x-forwarded-host': 'evil.example' };
+      const response = await payee.handler({ method: 'POST', path: '/_control/payee/requests', query: new URLSearchParams(), headers, body, authority: 'payee.test', secure: true });
+      const parsed = parseDeliveryUri((response.body as { qr_uri: string }).qr_uri);
+      return parsed.kind === 'token' ? new URL(parsed.endpoint).host : parsed.kind;
+    },
+    correct: 'payee.test',
+    mutant: 'evil.example',
+  },
+  'payee-token-prefix-match': {
+    observes: 'a retrieval with the token and two characters more, then with the token',
+    async observe(payee) {
+      const { token } = await ibanRequest(payee);
+      return [answer(await get(payee, `/cpr/${token}00`)), answer(await get(payee, `/cpr/${token}`))];
+    },
+    correct: ['TOKEN_UNKNOWN', 200],
+    mutant: [200, 'TOKEN_CONSUMED'],
+  },
+  'payee-deep-link-token-reusable': {
+    observes: "two retrievals with the deep link's token",
+    async observe(payee) {
+      const parsed = parseDeliveryUri((await ibanRequest(payee)).deep_link);
+      const token = parsed.kind === 'token' ? parsed.token : '';
+      return [answer(await get(payee, `/cpr/${token}`)), answer(await get(payee, `/cpr/${token}`))];
+    },
+    correct: [200, 'TOKEN_CONSUMED'],
+    mutant: [200, 200],
+  },
+  'payee-amount-through-double': {
+    observes: 'the served amount of a request for 2^53 + 1',
+    observe: async (payee) => (await payee.createRequest({ sub_interface: 'IBAN', amount: '9007199254740993' })).cpr.value.amount,
+    correct: '9007199254740993',
+    mutant: '9007199254740992',
+  },
+  'payee-payer-check-top-level': {
+    observes: 'the payer-named members of a request asked to carry extensions with a payer member one level down',
+    async observe(payee) {
+      try {
+        return findPayerMembers((await payee.createRequest({ sub_interface: 'IBAN', extensions: { 'com.example.order': { payer: { name: 'A. Payer' } } } })).cpr).map((v) => v.path);
+      } catch (error) {
+        if (error instanceof PayeeInputError) return 'refused';
+        throw error;
+      }
+    },
+    correct: 'refused',
+    mutant: ['/extensions/com.example.order/payer'],
+  },
+  'payee-problem-type-about-blank': {
+    observes: 'the problem type of a retrieval with an unknown token',
+    observe: async (payee) => ((await get(payee, `/cpr/${'0'.repeat(32)}`)).body as { type?: string }).type,
+    correct: 'https://cpr-conformance.dev/problems/TOKEN_UNKNOWN',
+    mutant: 'about:blank',
   },
 };
 
