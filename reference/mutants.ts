@@ -901,6 +901,13 @@ const CATALOGUE = [
     description: "the Operator reads a message's created_at with the CPR timestamp rule, so a fraction of a second is accepted instead of MALFORMED_REQUEST",
     catches: ['PRF-TIME-1', 'PRF-MSG-1'],
   },
+  {
+    name: 'op-body-limit-from-content-length',
+    family: 'robustness',
+    role: 'operator',
+    description: 'the Operator judges max_body_bytes by the Content-Length header behind a front server that takes up to 1 MiB, so a body sent chunked, without one, is read whatever its size',
+    catches: ['PRF-HTTP-1'],
+  },
 ] as const satisfies readonly MutantSpec[];
 
 export type MutantName = (typeof CATALOGUE)[number]['name'];

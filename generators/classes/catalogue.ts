@@ -67,6 +67,7 @@ export const FIELD_CLASSES = [
   { id: 'json.bom', summary: 'a UTF-8 byte order mark before the document: refused' },
   // HTTP
   { id: 'http.media-type', summary: 'application/json in any letter case, with parameters and white space: accepted; other types: 415' },
+  { id: 'http.chunked', summary: 'a body sent in pieces without Content-Length: read at max_body_bytes, 413 one byte over, as with a Content-Length' },
   { id: 'http.untrusted-headers', summary: 'client headers that must not be trusted (X-Forwarded-*, Forwarded): change nothing' },
   { id: 'http.signed-get', summary: 'a public document fetched with an HTTP Message Signature: served as without one' },
   { id: 'http.problem', summary: 'every error: application/problem+json with type, title, status and code as PROFILE.md §11 gives them' },
@@ -95,7 +96,7 @@ export const CLASSES_OF_KIND: Readonly<Record<FieldKind, readonly FieldClassId[]
   list: [],
   opaque: ['derived.exact'],
   document: ['json.escaped-name', 'json.duplicate', 'json.bom'],
-  'request-body': ['json.escaped-name', 'json.duplicate', 'json.bom', 'http.media-type', 'http.problem'],
+  'request-body': ['json.escaped-name', 'json.duplicate', 'json.bom', 'http.media-type', 'http.chunked', 'http.problem'],
   token: ['token.altered', 'token.channel'],
   'public-get': ['http.signed-get', 'http.untrusted-headers'],
   'authenticated-get': ['http.untrusted-headers', 'http.problem', 'signature.malleable'],

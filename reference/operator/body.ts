@@ -13,7 +13,9 @@ type BodyRead<T> = { readonly ok: true; readonly value: T } | { readonly ok: fal
  */
 export function readJson(ctx: OperatorContext, request: RefRequest): BodyRead<unknown> {
   const limit = ctx.policy.max_body_bytes;
-  const tooLarge = ctx.faults.has('op-body-limit-off-by-one') ? request.body.length >= limit : request.body.length > limit; // mutant: the limit itself refused
+  // Mutant op-body-limit-from-content-length: the size is the Content-Length header's word, none when the body comes chunked.
+  const size = ctx.faults.has('op-body-limit-from-content-length') ? Number(request.headers['content-length'] ?? 0) : request.body.length;
+  const tooLarge = ctx.faults.has('op-body-limit-off-by-one') ? size >= limit : size > limit; // mutant: the limit itself refused
   if (tooLarge) {
     return { ok: false, response: problemResponse('PAYLOAD_TOO_LARGE', `request bodies are limited to ${limit} bytes`) };
   }

@@ -2,7 +2,9 @@
 // §4.8, §11, §12): a request body is application/json in any letter case and
 // with parameters, and any other media type is 415; member names written with
 // \u escapes are the same members, a member twice at any depth or a byte
-// order mark is 400, on every endpoint and on its test-control bodies; a
+// order mark is 400, on every endpoint and on its test-control bodies; a body
+// sent chunked, without Content-Length, is read at max_body_bytes and is 413
+// one byte over; a
 // public document fetched with an HTTP Message Signature, or with forwarding
 // headers, is served as without; a forwarding header never stands in for the
 // authority a signature covers; and every refusal is a problem document.
@@ -32,7 +34,7 @@ interface HttpCase {
 }
 
 const COVERS: Coverage[] = [
-  ...BODIES.flatMap((field) => [...JSON_CLASSES, 'http.media-type' as const, 'http.problem' as const].map((cls) => ({ field, class: cls }))),
+  ...BODIES.flatMap((field) => [...JSON_CLASSES, 'http.media-type' as const, 'http.chunked' as const, 'http.problem' as const].map((cls) => ({ field, class: cls }))),
   ...CONTROL.map((message) => ({ field: `control:${message}`, class: 'json.duplicate' as const })),
   { field: 'GET /v1/cashpack/{pack_id}/status', class: 'http.untrusted-headers' },
   { field: 'GET /v1/cashpack/{pack_id}/status', class: 'http.problem' },
@@ -53,6 +55,9 @@ const textOf = (cls: (typeof JSON_CLASSES)[number], value: Record<string, unknow
 
 const codeOf = (r: HttpResult): unknown => (r.body as { code?: unknown } | undefined)?.code;
 
+/** JSON text followed by white space up to `bytes` UTF-8 bytes (the text itself when it is that long already). */
+const padded = (text: string, bytes: number): string => text + ' '.repeat(Math.max(0, bytes - Buffer.byteLength(text)));
+
 /** A refusal that must be this status and a profile problem; undefined when it is. */
 function refusal(r: HttpResult, status: number, code: string | undefined, what: string, requirements: string[]): PropertyFailure | undefined {
   const defects = r.status === status ? problemDefects(r, code) : [`HTTP ${r.status}`];
@@ -72,6 +77,7 @@ async function judgeCase(ctx: ScenarioContext, setup: OperatorSetup, c: HttpCase
   const now = await operatorNow(ctx);
   const seconds = Math.floor(now / 1000);
   const { policy, principal, redeemer } = setup;
+  const limit = policy.max_body_bytes;
   let bearer: SigningKey = createSigningKey();
   let pack: CashPack | undefined;
   const post = (path: string) => (text: string, contentType: string): WireRequest => ({ method: 'POST', path, headers: { 'content-type': contentType }, body: text });
@@ -112,21 +118,23 @@ async function judgeCase(ctx: ScenarioContext, setup: OperatorSetup, c: HttpCase
     const message = endpoint.message();
     const plain = JSON.stringify(message);
     // Refusals first: none of them changes anything.
-    const refusals: [string, string, number, string, string, string[]][] = [
+    type Refusal = [string, string, number, string, string, string[], boolean?];
+    const refusals: Refusal[] = [
       [plain, spec.other.value, 415, 'UNSUPPORTED_MEDIA_TYPE', `${endpoint.name} sent as ${spec.other.note}`, ['PRF-HTTP-1']],
-      ...JSON_CLASSES.slice(1).map((cls, k): [string, string, number, string, string, string[]] => {
+      [padded(plain, limit + 1), 'application/json', 413, 'PAYLOAD_TOO_LARGE', `${endpoint.name} of max_body_bytes + 1 (${limit + 1}) bytes, sent chunked without Content-Length`, ['PRF-HTTP-1'], true],
+      ...JSON_CLASSES.slice(1).map((cls, k): Refusal => {
         const text = textOf(cls, message, spec.seeds[k + 1]!);
         return [text.value, 'application/json', 400, 'MALFORMED_REQUEST', `${endpoint.name}: ${text.note}`, ['PRF-JSON-1']];
       }),
     ];
-    for (const [text, type, status, code, what, requirements] of refusals) {
-      const failure = refusal(await send(ctx, 'operator', endpoint.request(text, type)), status, code, what, requirements);
+    for (const [text, type, status, code, what, requirements, chunked] of refusals) {
+      const failure = refusal(await send(ctx, 'operator', { ...endpoint.request(text, type), chunked: chunked === true }), status, code, what, requirements);
       if (failure) return failure;
     }
-    // The same message, its member names escaped, under a JSON media type of another spelling: accepted.
+    // The same message, its member names escaped, under a JSON media type of another spelling, padded to max_body_bytes and chunked: accepted.
     const escaped = textOf('json.escaped-name', message, spec.seeds[0]!);
-    const answer = await send(ctx, 'operator', endpoint.request(escaped.value, spec.json.value));
-    if (answer.status !== 200) return { expected: 200, actual: { status: answer.status, code: codeOf(answer) ?? null }, message: `${endpoint.name}: ${escaped.note}, sent as ${spec.json.note}`, requirements: answer.status === 415 ? ['PRF-HTTP-1'] : ['PRF-JSON-1'] };
+    const answer = await send(ctx, 'operator', { ...endpoint.request(padded(escaped.value, limit), spec.json.value), chunked: true });
+    if (answer.status !== 200) return { expected: 200, actual: { status: answer.status, code: codeOf(answer) ?? null }, message: `${endpoint.name}: ${escaped.note}, sent as ${spec.json.note}, padded to max_body_bytes (${limit}) and chunked`, requirements: answer.status === 415 || answer.status === 413 ? ['PRF-HTTP-1'] : ['PRF-JSON-1'] };
     endpoint.accepted?.(answer.body);
   }
   return (await statusAndDocuments(ctx, setup, c, seconds)) ?? controlBodies(ctx, setup, c);
@@ -184,7 +192,7 @@ async function controlBodies(ctx: ScenarioContext, setup: OperatorSetup, c: Http
 
 export const OPERATOR_HTTP = define<HttpCase>({
   id: 'PROP-OP-014',
-  title: 'application/json in any spelling, escaped names, duplicates and a byte order mark on every body; forwarding headers and signed GETs of public documents change nothing; every refusal a problem document',
+  title: 'application/json in any spelling, chunked bodies at and over max_body_bytes, escaped names, duplicates and a byte order mark on every body; forwarding headers and signed GETs of public documents change nothing; every refusal a problem document',
   requirements: ['PRF-HTTP-1', 'PRF-JSON-1', 'PRF-ERR-1', 'CPP-ERR-1', 'PRF-AUTH-1', 'CPP-STS-1', 'CPP-WK-1', 'PRF-WK-1', 'PRF-CTL-1'],
   level: 'PROFILE',
   role: 'operator',

@@ -518,6 +518,16 @@ const PROBES: Record<MutantOfRole<'operator'>, Probe> = {
     correct: 200,
     mutant: 'UNAUTHENTICATED',
   },
+  'op-body-limit-from-content-length': {
+    observes: 'a valid Lock Request padded to one byte over max_body_bytes, without Content-Length (as a chunked body arrives)',
+    async observe(f) {
+      const text = JSON.stringify(f.lockRequest());
+      const raw = text + ' '.repeat(f.operator.policy.max_body_bytes + 1 - Buffer.byteLength(text));
+      return answer(await f.send('POST', '/v1/cashpack/issue', { raw, headers: { 'content-type': 'application/json' } }));
+    },
+    correct: 'PAYLOAD_TOO_LARGE',
+    mutant: 200,
+  },
   'op-media-type-case-sensitive': {
     observes: 'a valid Lock Request sent as Application/JSON',
     observe: async (f) => answer(await f.send('POST', '/v1/cashpack/issue', { raw: JSON.stringify(f.lockRequest()), headers: { 'content-type': 'Application/JSON' } })),
