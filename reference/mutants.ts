@@ -908,6 +908,20 @@ const CATALOGUE = [
     description: 'the Operator judges max_body_bytes by the Content-Length header behind a front server that takes up to 1 MiB, so a body sent chunked, without one, is read whatever its size',
     catches: ['PRF-HTTP-1'],
   },
+  {
+    name: 'payee-control-bom-stripped',
+    family: 'encoding',
+    role: 'payee',
+    description: 'the payee drops a byte order mark before a test-control request body, as many JSON body parsers do, so a body that is not I-JSON is taken',
+    catches: ['PRF-JSON-1'],
+  },
+  {
+    name: 'op-control-bom-stripped',
+    family: 'encoding',
+    role: 'operator',
+    description: 'the Operator drops a byte order mark before a provisioning request body (principals, redeemers, staff), so a body that is not I-JSON is taken',
+    catches: ['PRF-JSON-1', 'PRF-CTL-1'],
+  },
 ] as const satisfies readonly MutantSpec[];
 
 export type MutantName = (typeof CATALOGUE)[number]['name'];

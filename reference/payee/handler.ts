@@ -105,7 +105,9 @@ async function retrieveNonAtomic(payee: PayeeCore, token: string): Promise<RefRe
 const SESSION_STORE_ROUND_TRIP_MS = 20;
 
 async function createRequest(payee: PayeeCore, request: RefRequest): Promise<RefResponse> {
-  const body = readJsonBody(request);
+  // Mutant payee-control-bom-stripped: a byte order mark before the body is dropped, as many JSON body parsers do.
+  const bom = payee.faults.has('payee-control-bom-stripped') && request.body[0] === 0xef && request.body[1] === 0xbb && request.body[2] === 0xbf;
+  const body = readJsonBody(bom ? { ...request, body: request.body.subarray(3) } : request);
   if (!body.ok) return body.response;
   const checked = checkRequestInput(body.value, payee.faults);
   if (!checked.ok) return problemResponse('MALFORMED_REQUEST', `${checked.field}: ${checked.detail}`);

@@ -28,7 +28,7 @@ interface Ask {
   readonly class: FieldClassId;
   readonly input: Doc;
   readonly note: string;
-  /** The body as sent, when it is not the input's JSON (a duplicate member). */
+  /** The body as sent, when it is not the input's JSON: escaped member names, a member twice, a byte order mark. */
   readonly text?: string;
 }
 
@@ -60,8 +60,8 @@ const asks: fc.Arbitrary<Ask[]> = fc.tuple(
   ...TARGETS.map(({ field, cls }) =>
     fc.tuple(base, field.pointer === '' ? fc.constant(undefined) : ask(field.pointer.slice(1), cls)).chain(([input, v]) => {
       if (field.pointer === '') {
-        // The body itself: a member twice (class json.duplicate).
-        return jsonTextVariant({ class: 'json.duplicate', value: input }).map((text): Ask => ({ field: field.id, class: cls, input, note: (text as ClassValue<string>).note, text: text.value as string }));
+        // The body itself, written as the class says: escaped member names (the same members), a member twice or a byte order mark (not I-JSON).
+        return jsonTextVariant({ class: cls as 'json.escaped-name' | 'json.duplicate' | 'json.bom', value: input }).map((text): Ask => ({ field: field.id, class: cls, input, note: (text as ClassValue<string>).note, text: text.value as string }));
       }
       return fc.constant<Ask>({ field: field.id, class: cls, input: { ...input, [field.pointer.slice(1)]: v!.value }, note: `${field.pointer.slice(1)} ${v!.note}` });
     }),
@@ -86,10 +86,12 @@ async function judge(ctx: ScenarioContext, a: Ask, validity: number): Promise<Pr
   const where = `asked ${a.note}`;
   const body = a.text ?? JSON.stringify(a.input);
   const created = await send(ctx, 'payee', { method: 'POST', path: PATH, headers: { 'content-type': 'application/json' }, body });
-  const ok = allowed(a.input) && a.text === undefined;
+  // A body that is not I-JSON (PROFILE.md §1) is refused; escaped member names are the same members.
+  const iJson = a.text === undefined || a.class === 'json.escaped-name';
+  const ok = allowed(a.input) && iJson;
   if (created.status === null || created.status >= 500) return { expected: ok ? 201 : 'a 4xx refusal', actual: created.status, message: `${where}: the payee failed`, requirements: ['PRF-CTL-1'] };
-  if (created.status >= 400) return ok ? { expected: 201, actual: { status: created.status, body: created.body }, message: `${where}: a request the profile allows was refused`, requirements: ['PRF-CTL-1'] } : undefined;
-  if (a.text !== undefined) return { expected: 'a 4xx refusal: not I-JSON', actual: created.status, message: `${where}: a body with a duplicate member was taken`, requirements: ['PRF-JSON-1'] };
+  if (created.status >= 400) return ok ? { expected: 201, actual: { status: created.status, body: created.body }, message: `${where}: a request the profile allows was refused`, requirements: a.text === undefined ? ['PRF-CTL-1'] : ['PRF-JSON-1', 'PRF-CTL-1'] } : undefined;
+  if (!iJson) return { expected: 'a 4xx refusal: not I-JSON', actual: created.status, message: `${where}: a body that is not I-JSON was taken`, requirements: ['PRF-JSON-1'] };
   const token = (created.body as { token?: unknown } | undefined)?.token;
   if (typeof token !== 'string') return { expected: 'a token', actual: created.body, message: `${where}: no token`, requirements: ['PRF-CTL-1'] };
   const served = await send(ctx, 'payee', { method: 'GET', path: `/cpr/${token}` });

@@ -528,6 +528,15 @@ const PROBES: Record<MutantOfRole<'operator'>, Probe> = {
     correct: 'PAYLOAD_TOO_LARGE',
     mutant: 200,
   },
+  'op-control-bom-stripped': {
+    observes: 'a redeemer provisioning body that starts with a byte order mark',
+    async observe(f) {
+      const raw = `\ufeff${JSON.stringify({ public_key: createSigningKey().jwk, identity_level: 0 })}`;
+      return answer(await f.send('POST', '/_control/operator/redeemers', { raw, headers: { 'content-type': 'application/json' } }));
+    },
+    correct: 'MALFORMED_REQUEST',
+    mutant: 201,
+  },
   'op-media-type-case-sensitive': {
     observes: 'a valid Lock Request sent as Application/JSON',
     observe: async (f) => answer(await f.send('POST', '/v1/cashpack/issue', { raw: JSON.stringify(f.lockRequest()), headers: { 'content-type': 'Application/JSON' } })),

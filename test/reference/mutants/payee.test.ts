@@ -34,6 +34,14 @@ async function get(payee: Payee, path: string, secure = true): Promise<RefRespon
 /** 200, or the problem code. */
 const answer = (response: RefResponse): unknown => (response.status < 300 ? response.status : (response.body as { code?: string }).code);
 
+/** The host of the QR URI's endpoint, for a request created through test control with these headers and this Host. */
+async function qrEndpointHost(payee: Payee, headers: Record<string, string>, authority: string): Promise<string> {
+  const body = new TextEncoder().encode(JSON.stringify({ sub_interface: 'IBAN', amount: '1250' }));
+  const response = await payee.handler({ method: 'POST', path: '/_control/payee/requests', query: new URLSearchParams(), headers: { 'content-type': 'application/json', host: authority, ...headers }, body, authority, secure: true });
+  const parsed = parseDeliveryUri((response.body as { qr_uri: string }).qr_uri);
+  return parsed.kind === 'token' ? new URL(parsed.endpoint).host : parsed.kind;
+}
+
 const ibanRequest = (payee: Payee) => payee.createRequest({ sub_interface: 'IBAN', amount: '1250', memo: 'Invoice 2026-0042' });
 
 const PROBES: Record<MutantOfRole<'payee'>, Probe> = {
@@ -240,13 +248,7 @@ const PROBES: Record<MutantOfRole<'payee'>, Probe> = {
   },
   'payee-endpoint-from-forwarded-host': {
     observes: 'the endpoint host of a request created with X-Forwarded-Host: evil.example',
-    async observe(payee) {
-      const body = new TextEncoder().encode(JSON.stringify({ sub_interface: 'IBAN', amount: '1250' }));
-      const headers = { 'content-type': 'application/json', 'x-forwarded-host': 'evil.example' };
-      const response = await payee.handler({ method: 'POST', path: '/_control/payee/requests', query: new URLSearchParams(), headers, body, authority: 'payee.test', secure: true });
-      const parsed = parseDeliveryUri((response.body as { qr_uri: string }).qr_uri);
-      return parsed.kind === 'token' ? new URL(parsed.endpoint).host : parsed.kind;
-    },
+    observe: (payee) => qrEndpointHost(payee, { 'x-forwarded-host': 'evil.example' }, 'payee.test'),
     correct: 'payee.test',
     mutant: 'evil.example',
   },
@@ -287,6 +289,23 @@ const PROBES: Record<MutantOfRole<'payee'>, Probe> = {
     },
     correct: 'refused',
     mutant: ['/extensions/com.example.order/payer'],
+  },
+  'payee-control-bom-stripped': {
+    observes: 'a test-control request body that starts with a byte order mark',
+    observe: async (payee) =>
+      answer(
+        await payee.handler({
+          method: 'POST',
+          path: '/_control/payee/requests',
+          query: new URLSearchParams(),
+          headers: { 'content-type': 'application/json' },
+          body: new Uint8Array([0xef, 0xbb, 0xbf, ...new TextEncoder().encode('{"sub_interface":"IBAN"}')]),
+          authority: 'payee.test',
+          secure: true,
+        }),
+      ),
+    correct: 'MALFORMED_REQUEST',
+    mutant: 201,
   },
   'payee-problem-type-about-blank': {
     observes: 'the problem type of a retrieval with an unknown token',
