@@ -922,6 +922,13 @@ const CATALOGUE = [
     description: 'the Operator drops a byte order mark before a provisioning request body (principals, redeemers, staff), so a body that is not I-JSON is taken',
     catches: ['PRF-JSON-1', 'PRF-CTL-1'],
   },
+  {
+    name: 'payee-control-error-plain-json',
+    family: 'test-control',
+    role: 'payee',
+    description: 'the payee refuses invalid test-control input (an amount, a memo, a rail hint ...) with a 400 in its own JSON shape, as validation middleware does, not a problem document',
+    catches: ['PRF-ERR-1'],
+  },
 ] as const satisfies readonly MutantSpec[];
 
 export type MutantName = (typeof CATALOGUE)[number]['name'];

@@ -290,7 +290,7 @@ const CONTROL_TEXT: Readonly<Record<string, TextBounds>> = {
 
 function controlFields(): Field[] {
   return Object.entries(CONTROL_INPUTS).flatMap(([message, input]) => [
-    { id: `control:${message}`, document: `control:${message}`, pointer: '', kind: 'document' as const, readers: input.readers, classes: CLASSES_OF_KIND.document, source: 'profile/control.ts' },
+    { id: `control:${message}`, document: `control:${message}`, pointer: '', kind: 'document' as const, readers: input.readers, classes: [...CLASSES_OF_KIND.document, 'http.problem'], source: 'profile/control.ts' },
     ...Object.entries(input.members).map(([member, memberKind]): Field => {
       const { kind, classes } = CONTROL_KINDS[memberKind];
       return {

@@ -110,7 +110,11 @@ async function createRequest(payee: PayeeCore, request: RefRequest): Promise<Ref
   const body = readJsonBody(bom ? { ...request, body: request.body.subarray(3) } : request);
   if (!body.ok) return body.response;
   const checked = checkRequestInput(body.value, payee.faults);
-  if (!checked.ok) return problemResponse('MALFORMED_REQUEST', `${checked.field}: ${checked.detail}`);
+  if (!checked.ok) {
+    // Mutant payee-control-error-plain-json: input validation answers in its own JSON shape, as validation middleware does.
+    if (payee.faults.has('payee-control-error-plain-json')) return json(400, { errors: [{ field: checked.field, message: checked.detail }] });
+    return problemResponse('MALFORMED_REQUEST', `${checked.field}: ${checked.detail}`);
+  }
   // Mutant payee-endpoint-from-forwarded-host: the endpoint taken from forwarding headers the client sent.
   const forwarded = payee.faults.has('payee-endpoint-from-forwarded-host') ? forwardedBaseUrl(request, payee.config as { base_url: string }) : undefined;
   try {

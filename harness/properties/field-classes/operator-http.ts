@@ -35,7 +35,7 @@ interface HttpCase {
 
 const COVERS: Coverage[] = [
   ...BODIES.flatMap((field) => [...JSON_CLASSES, 'http.media-type' as const, 'http.chunked' as const, 'http.problem' as const].map((cls) => ({ field, class: cls }))),
-  ...CONTROL.flatMap((message) => JSON_CLASSES.map((cls) => ({ field: `control:${message}`, class: cls }))),
+  ...CONTROL.flatMap((message) => [...JSON_CLASSES, 'http.problem' as const].map((cls) => ({ field: `control:${message}`, class: cls }))),
   { field: 'GET /v1/cashpack/{pack_id}/status', class: 'http.untrusted-headers' },
   { field: 'GET /v1/cashpack/{pack_id}/status', class: 'http.problem' },
   ...['GET /.well-known/cashpack-policy.json', 'GET /.well-known/cashpack-pubkey.json'].flatMap((field) => [

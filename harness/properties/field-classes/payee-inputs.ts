@@ -16,6 +16,7 @@ import { send } from '../../scenarios/http.ts';
 import { fieldsOf } from '../fields.ts';
 import { define, firstFailure, sameJson } from '../support.ts';
 import { payeeConfig } from './payee-config.ts';
+import { problemDefects } from './problem.ts';
 import type { Coverage, PropertyFailure } from '../types.ts';
 
 const FILE = 'harness/properties/field-classes/payee-inputs.ts';
@@ -32,7 +33,8 @@ interface Ask {
   readonly text?: string;
 }
 
-const TARGETS = fieldsOf('control:payee-request').flatMap((f) => f.classes.map((cls) => ({ field: f, cls })));
+/** Every (member, class) pair asked for; http.problem is judged on the refusals, which every case has (a duplicate member, a byte order mark). */
+const TARGETS = fieldsOf('control:payee-request').flatMap((f) => f.classes.filter((cls) => cls !== 'http.problem').map((cls) => ({ field: f, cls })));
 
 const base = fc.record({ sub_interface: fc.constantFrom(...SUB_INTERFACES), amount: fc.bigInt({ min: 1n, max: 10n ** 9n }).map(String) });
 
@@ -90,7 +92,12 @@ async function judge(ctx: ScenarioContext, a: Ask, validity: number): Promise<Pr
   const iJson = a.text === undefined || a.class === 'json.escaped-name';
   const ok = allowed(a.input) && iJson;
   if (created.status === null || created.status >= 500) return { expected: ok ? 201 : 'a 4xx refusal', actual: created.status, message: `${where}: the payee failed`, requirements: ['PRF-CTL-1'] };
-  if (created.status >= 400) return ok ? { expected: 201, actual: { status: created.status, body: created.body }, message: `${where}: a request the profile allows was refused`, requirements: a.text === undefined ? ['PRF-CTL-1'] : ['PRF-JSON-1', 'PRF-CTL-1'] } : undefined;
+  if (created.status >= 400) {
+    if (ok) return { expected: 201, actual: { status: created.status, body: created.body }, message: `${where}: a request the profile allows was refused`, requirements: a.text === undefined ? ['PRF-CTL-1'] : ['PRF-JSON-1', 'PRF-CTL-1'] };
+    // A refusal is a problem document like every error (PROFILE.md §11).
+    const defects = problemDefects(created);
+    return defects.length === 0 ? undefined : { expected: 'application/problem+json', actual: { status: created.status, defects }, message: `${where}: the refusal is not a problem document`, requirements: ['PRF-ERR-1'] };
+  }
   if (!iJson) return { expected: 'a 4xx refusal: not I-JSON', actual: created.status, message: `${where}: a body that is not I-JSON was taken`, requirements: ['PRF-JSON-1'] };
   const token = (created.body as { token?: unknown } | undefined)?.token;
   if (typeof token !== 'string') return { expected: 'a token', actual: created.body, message: `${where}: no token`, requirements: ['PRF-CTL-1'] };
@@ -116,8 +123,8 @@ async function judge(ctx: ScenarioContext, a: Ask, validity: number): Promise<Pr
 
 export const PAYEE_INPUTS = define<readonly Ask[]>({
   id: 'PROP-PAYEE-010',
-  title: 'what the payee is asked to serve is served exactly (amounts beyond 2^53, text outside ASCII, NFD, at 140 code points) or refused, never as an invalid CPR or with payer data at any depth',
-  requirements: ['PRF-CTL-1', 'PRF-AMT-1', 'PRF-LEN-1', 'PRF-JSON-1', 'CPR-PAYER-1', 'PRF-PAYER-1', 'CPR-MEMO-1', 'CPR-VAL-2', 'TOK-GET-1'],
+  title: 'what the payee is asked to serve is served exactly (amounts beyond 2^53, text outside ASCII, NFD, at 140 code points) or refused with a problem document, never as an invalid CPR or with payer data at any depth',
+  requirements: ['PRF-CTL-1', 'PRF-AMT-1', 'PRF-LEN-1', 'PRF-JSON-1', 'PRF-ERR-1', 'CPR-PAYER-1', 'PRF-PAYER-1', 'CPR-MEMO-1', 'CPR-VAL-2', 'TOK-GET-1'],
   level: 'PROFILE',
   role: 'payee',
   sections: ['PROFILE §12', 'PROFILE §1', 'PROFILE §7', '§4.7.1', '§4.8'],
@@ -125,7 +132,7 @@ export const PAYEE_INPUTS = define<readonly Ask[]>({
   defaultRuns: 20,
   caseWeight: 5,
   file: FILE,
-  covers: TARGETS.map(({ field, cls }): Coverage => ({ field: field.id, class: cls })),
+  covers: [...TARGETS.map(({ field, cls }): Coverage => ({ field: field.id, class: cls })), { field: 'control:payee-request', class: 'http.problem' }],
   arbitrary: () => asks,
   async check(ctx, all) {
     const { validitySeconds: validity } = await payeeConfig(ctx);

@@ -3,6 +3,7 @@
 // fault. The payee is driven in process, through createRequest and its handler.
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { serializeResponse } from '../../../reference/http/respond.ts';
 import { isUuid, parseTimestamp } from '../../../profile/index.ts';
 import { buildQrUri, codePoints, decodeQrPng, findPayerMembers, parseDeliveryUri } from '../../../profile/cpr/index.ts';
 import { Clock } from '../../../reference/clock.ts';
@@ -306,6 +307,16 @@ const PROBES: Record<MutantOfRole<'payee'>, Probe> = {
       ),
     correct: 'MALFORMED_REQUEST',
     mutant: 201,
+  },
+  'payee-control-error-plain-json': {
+    observes: 'the media type of the answer to a request input with an amount that is not an amount',
+    async observe(payee) {
+      const body = new TextEncoder().encode(JSON.stringify({ sub_interface: 'IBAN', amount: '01' }));
+      const response = await payee.handler({ method: 'POST', path: '/_control/payee/requests', query: new URLSearchParams(), headers: { 'content-type': 'application/json' }, body, authority: 'payee.test', secure: true });
+      return [response.status, serializeResponse(response, 'POST').headers['content-type']];
+    },
+    correct: [400, 'application/problem+json'],
+    mutant: [400, 'application/json'],
   },
   'payee-problem-type-about-blank': {
     observes: 'the problem type of a retrieval with an unknown token',
