@@ -16,6 +16,7 @@ import { fieldsOf } from '../fields.ts';
 import { define, firstFailure } from '../support.ts';
 import type { Coverage, PropertyFailure } from '../types.ts';
 import { lockRequest, operatorNow, operatorSetup, redeemRequest, redemption, renewal, type OperatorSetup } from './operator-setup.ts';
+import { restoreClock } from './clock.ts';
 import { getAt, withAt } from './pointer.ts';
 import { alteredVariant, formVariant, isFormClass, type FormClass } from './variants.ts';
 
@@ -84,10 +85,31 @@ const FORM_RULE: Partial<Record<FieldClassId, string>> = {
   'code.case': 'PRF-ASSET-1',
 };
 
+/**
+ * What the Operator answers a member in a form its schema allows, re-signed:
+ * an asset code in another letter case (a token symbol, unlike an ISO 4217
+ * code, may take any) is another asset, ASSET_NOT_SUPPORTED unless the policy
+ * lists it as written (PROFILE.md §5 issue step 6); any other member, a 4xx.
+ */
+function legalFormAnswer(setup: OperatorSetup, fieldId: string, body: Record<string, unknown>): { status: number; code?: string } | 'a 4xx' {
+  if (!fieldId.endsWith('/asset/code')) return 'a 4xx';
+  const asset = JSON.stringify(body.asset);
+  return setup.policy.assets.some((a) => JSON.stringify(a) === asset) ? { status: 200 } : { status: 422, code: 'ASSET_NOT_SUPPORTED' };
+}
+
 async function judge(ctx: ScenarioContext, setup: OperatorSetup, now: number, sent: Sent): Promise<PropertyFailure | undefined> {
   const { message, field, cls } = TARGETS[sent.target]!;
   const { body, variant } = buildMessage(sent, setup, now);
   const valid = validateMessage(message, body);
+  const resigned = cls !== 'signed.altered' && field.kind !== 'signature' && signedPart(message, field.pointer) !== undefined;
+  if (valid.ok && resigned) {
+    const answer = await send(ctx, 'operator', message === 'redeem-request' ? redeemRequest(ctx, JSON.stringify(body), setup.redeemer, Math.floor(now / 1000)) : jsonRequest('POST', PATHS[message], body));
+    const code = (answer.body as { code?: unknown } | undefined)?.code;
+    const expected = legalFormAnswer(setup, field.id, body);
+    const held = expected === 'a 4xx' ? answer.status !== null && answer.status >= 400 && answer.status < 500 : answer.status === expected.status && (expected.code === undefined || code === expected.code);
+    if (held) return undefined;
+    return { expected, actual: { status: answer.status, code: code ?? null }, message: `${field.id}, ${cls}: ${variant.note} (${JSON.stringify(variant.value)}), a form the schema allows, re-signed`, requirements: [...(answer.status !== null && answer.status >= 500 ? ['CPP-ERR-1'] : []), FORM_RULE[cls] ?? 'PRF-MSG-1'] };
+  }
   const expected = valid.ok ? 'INVALID_SIGNATURE' : 'MALFORMED_REQUEST';
   const request = message === 'redeem-request' ? redeemRequest(ctx, JSON.stringify(body), setup.redeemer, Math.floor(now / 1000)) : jsonRequest('POST', PATHS[message], body);
   const answer = await send(ctx, 'operator', request);
@@ -113,6 +135,8 @@ export const OPERATOR_FIELDS = define<readonly Sent[]>({
   defaultRuns: 20,
   caseWeight: 10,
   file: FILE,
+  // The clock, frozen by the setup under a tight policy, runs again.
+  teardown: (ctx) => restoreClock(ctx, 'operator'),
   covers: TARGETS.map(({ field, cls }): Coverage => ({ field: field.id, class: cls })),
   arbitrary: () => fc.tuple(...TARGETS.map((_, target) => fc.integer({ min: 0, max: 2 ** 31 - 1 }).map((seed): Sent => ({ target, seed })))),
   async check(ctx, sent) {

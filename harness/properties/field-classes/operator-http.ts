@@ -18,6 +18,7 @@ import { send } from '../../scenarios/http.ts';
 import { define, sameJson } from '../support.ts';
 import type { Coverage, PropertyFailure } from '../types.ts';
 import { lifetimeSeconds, operatorNow, operatorSetup, redeemRequest, redemption, renewal, type OperatorSetup } from './operator-setup.ts';
+import { restoreClock } from './clock.ts';
 import { problemDefects } from './problem.ts';
 
 const FILE = 'harness/properties/field-classes/operator-http.ts';
@@ -208,6 +209,8 @@ export const OPERATOR_HTTP = define<HttpCase>({
   defaultRuns: 10,
   caseWeight: 3,
   file: FILE,
+  // The clock, frozen by the setup under a tight policy, runs again.
+  teardown: (ctx) => restoreClock(ctx, 'operator'),
   covers: COVERS,
   arbitrary: () => cases,
   async check(ctx, c) {

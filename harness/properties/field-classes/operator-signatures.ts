@@ -19,6 +19,7 @@ import { jsonRequest, send } from '../../scenarios/http.ts';
 import { define, firstFailure } from '../support.ts';
 import type { Coverage, PropertyFailure } from '../types.ts';
 import { issuePack, lockRequest, operatorNow, operatorSetup, redeemRequest, redemption, renewal, type OperatorSetup } from './operator-setup.ts';
+import { restoreClock } from './clock.ts';
 
 const FILE = 'harness/properties/field-classes/operator-signatures.ts';
 
@@ -151,6 +152,8 @@ export const OPERATOR_SIGNATURES = define<SignatureCase>({
   defaultRuns: 20,
   caseWeight: 4,
   file: FILE,
+  // The clock, frozen by the setup under a tight policy, runs again.
+  teardown: (ctx) => restoreClock(ctx, 'operator'),
   covers: COVERS,
   arbitrary: () => cases,
   async check(ctx, c) {

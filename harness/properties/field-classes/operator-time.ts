@@ -16,7 +16,7 @@ import { define } from '../support.ts';
 import type { Coverage, PropertyFailure } from '../types.ts';
 import { inZone } from './app-time.ts';
 import { restoreClock, setClock } from './clock.ts';
-import { issuePack, operatorSetup, redeemRequest, redemption, renewal, type OperatorSetup } from './operator-setup.ts';
+import { issuePack, lifetimeSeconds, operatorSetup, redeemRequest, redemption, renewal, type OperatorSetup } from './operator-setup.ts';
 
 const FILE = 'harness/properties/field-classes/operator-time.ts';
 
@@ -108,10 +108,14 @@ async function judgeCase(ctx: ScenarioContext, setup: OperatorSetup, c: Operator
   const redeemed = await send(ctx, 'operator', redeemRequest(ctx, body, setup.redeemer, Math.floor(now / 1000)));
   if (code(redeemed) !== (redeemAt.fresh ? 200 : 'STALE_REQUEST')) return mismatch(redeemAt.fresh ? 200 : 'STALE_REQUEST', redeemed, `${where}: a redemption with ${redeemAt.note}`, ['PRF-FRESH-1', 'PRF-BOUND-1']);
 
-  // The clock at a fraction of a second: issued_at is still whole seconds, and that second.
+  // The clock at a fraction of a second: issued_at is still whole seconds, and that second. The
+  // whole-second expiry lies a whole number of seconds after `now`, so at least a second past
+  // the minimum from the fractional clock; a policy of one lifetime leaves no such expiry.
   const at = now + c.fraction;
+  const wholeLifetime = Math.max(lifetimeSeconds(policy), policy.expiry_min_seconds + 1);
+  if (wholeLifetime - c.fraction / 1000 > policy.expiry_max_seconds) return undefined;
   await setClock(ctx, 'operator', at);
-  const last = await issuePack(ctx, setup, createSigningKey(), now);
+  const last = await issuePack(ctx, setup, createSigningKey(), now, wholeLifetime);
   const issuedAt = parseTimestamp(last.issued_at, 'cashpack');
   if (issuedAt === undefined || Math.abs(issuedAt - at) >= 1000) {
     return { expected: `issued_at in whole seconds, within a second of ${new Date(at).toISOString()}`, actual: last.issued_at, message: `the Operator's clock set to ${new Date(at).toISOString()} (${c.instant.zone})`, requirements: ['PRF-MSG-1', 'PRF-TIME-1'] };
