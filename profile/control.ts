@@ -17,6 +17,29 @@ export const LEASE = { header: 'control-lease', ttlSeconds: { min: 1, max: 3600 
 /** The identity levels a redeemer is provisioned at (`identity_level`, and the policy's `required_identity_level`, PROFILE.md §4.8). */
 export const IDENTITY_LEVELS = { min: 0, max: 3 } as const;
 
+/** `GET /_control/payee/config`. */
+export interface PayeeConfig {
+  readonly base_url: string;
+  readonly token_lifetime_seconds: number;
+  readonly request_validity_seconds: number;
+  readonly plaintext_base_url?: string;
+}
+
+/** `POST /_control/payee/requests` response (`C` the CPR's type). */
+export interface CreatedRequest<C = unknown> {
+  readonly request_id: string;
+  readonly cpr: C;
+  readonly token: string;
+  readonly token_expires_at: string;
+  readonly qr_uri: string;
+  /** Spec §4.4: the same URI format as the QR code (the same URI, one token). */
+  readonly deep_link: string;
+  /** Absent when the request is too large for a 2 048-byte inline URI (PROFILE.md §8.1). */
+  readonly inline_uri?: string;
+  /** Standard base64 of the PNG. */
+  readonly qr_png: string;
+}
+
 export function isIdentityLevel(value: unknown): value is number {
   return Number.isInteger(value) && (value as number) >= IDENTITY_LEVELS.min && (value as number) <= IDENTITY_LEVELS.max;
 }

@@ -164,6 +164,13 @@ const CATALOGUE = [
     catches: ['TOK-ONCE-1'],
   },
   {
+    name: 'payee-token-burned-on-refusal',
+    family: 'retrieval-token',
+    role: 'payee',
+    description: 'a refused retrieval consumes the token too, so an expired token is called consumed from its second retrieval on',
+    catches: ['PRF-TOK-1'],
+  },
+  {
     name: 'payee-token-never-expires',
     family: 'retrieval-token',
     role: 'payee',

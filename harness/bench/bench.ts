@@ -10,10 +10,12 @@ import { join } from 'node:path';
 import { FIGURES, verdicts, type FigureKey, type Figures, type Mark } from './figures.ts';
 import { measureGenerators, type GeneratorRates } from './generators.ts';
 import { measureMemory, type MemoryResult } from './memory.ts';
+import { readMutationScore, type MutationScore } from './mutation-score.ts';
 import type { MemoryProbeOptions } from './memory-probe.ts';
 import { measureRunWall, type RunWallResult } from './run-wall.ts';
 import { measureSigning, type SigningRates } from './signing.ts';
 import { measureThroughput, type ThroughputOptions, type ThroughputResult } from './throughput.ts';
+import { PROJECT_ROOT } from '../scenarios/load.ts';
 
 export interface BenchPlan {
   readonly name: 'full' | 'quick';
@@ -64,6 +66,8 @@ export interface BenchReport {
   readonly machine: Machine;
   readonly plan: BenchPlan['name'];
   readonly verdicts: Partial<Record<FigureKey, Mark>>;
+  /** The last mutation campaign's score per role, read from its committed result, not measured by the benchmark. */
+  readonly mutation: MutationScore | undefined;
   readonly detail: {
     readonly run: RunWallResult;
     readonly throughput: ThroughputResult;
@@ -113,7 +117,14 @@ export async function runBench(plan: BenchPlan, onPhase: (phase: Phase) => void 
     duration_s: (performance.now() - started) / 1000,
   };
   // Shortened phases measure too little to hold against a target: a quick run is not judged.
-  return { figures, machine: machineOf(), plan: plan.name, verdicts: plan.name === 'quick' ? {} : verdicts(figures), detail: { run, throughput, generators, signing, memory } };
+  return {
+    figures,
+    machine: machineOf(),
+    plan: plan.name,
+    verdicts: plan.name === 'quick' ? {} : verdicts(figures),
+    mutation: readMutationScore(PROJECT_ROOT),
+    detail: { run, throughput, generators, signing, memory },
+  };
 }
 
 export function machineOf(): Machine {
@@ -135,7 +146,7 @@ export function writeBenchJson(dir: string, report: BenchReport): string {
   const file = join(dir, 'bench.json');
   const flat = Object.fromEntries(FIGURES.map((f) => [f.key, round(report.figures[f.key], f.digits + 2)]));
   const targets = Object.fromEntries(FIGURES.filter((f) => f.target).map((f) => [f.key, { ...f.target, verdict: report.verdicts[f.key] }]));
-  const body = { ...flat, machine: report.machine, plan: report.plan, measured_at: new Date().toISOString(), targets, detail: report.detail };
+  const body = { ...flat, machine: report.machine, plan: report.plan, measured_at: new Date().toISOString(), targets, mutation: report.mutation ?? null, detail: report.detail };
   writeFileSync(file, `${JSON.stringify(body, null, 2)}\n`);
   return file;
 }

@@ -2,6 +2,8 @@
 // the lines that say how the figures were obtained.
 import { FIGURES, formatTarget, formatValue } from './figures.ts';
 import type { BenchReport } from './bench.ts';
+import { renderMutationScore } from './mutation-score.ts';
+import { MUTANTS } from '../../reference/mutants.ts';
 
 export function renderTable(report: BenchReport): string {
   const judged = report.plan !== 'quick';
@@ -21,5 +23,5 @@ export function renderTable(report: BenchReport): string {
     `memory: ${probe.measured_ops.toLocaleString('en-US')} operations after ${probe.warmup_ops.toLocaleString('en-US')} of warm-up${probe.capped ? `, fewer than the ${probe.target_ops.toLocaleString('en-US')} planned: the time cap was reached` : ''}; RSS ${probe.baseline.rss_mb} → ${probe.final.rss_mb} MB (peak ${probe.peak_rss_mb}), JS heap in use +${memory.heapGrowthMb.toFixed(1)} MB${probe.gc_forced ? '' : ' (no forced GC: --expose-gc was not honoured)'}`,
     'the reference is served from its own process (cpr-conformance serve) as any target would be: throughput and memory are the harness\'s',
   ];
-  return [line(header), ...rows.map(line), '', ...notes].join('\n');
+  return [line(header), ...rows.map(line), '', ...notes, '', `selftest kill matrix: ${MUTANTS.length} hand-made mutants (reference/mutants.ts), each one chosen with the check that kills it (cpr-conformance selftest)`, ...renderMutationScore(report.mutation)].join('\n');
 }

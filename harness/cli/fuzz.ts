@@ -1,13 +1,14 @@
-// `cpr-conformance fuzz`: stateful model-based fuzzing of an Operator (the
-// embedded reference when no target is given). See harness/fuzz/.
+// `cpr-conformance fuzz`: stateful model-based fuzzing of an Operator, a payee
+// or a paying application (--role; the embedded reference when no target is
+// given). See harness/fuzz/.
 import { randomBytes } from 'node:crypto';
 import { join, relative, resolve } from 'node:path';
 import { PROFILE_ID } from '../../profile/index.ts';
 import type { HttpRole } from '../adapters/types.ts';
-import { causeText, createProgressDisplay, FUZZ_CAPABILITIES, MAX_LANES, runCampaign, type Budget } from '../fuzz/index.ts';
-import { resolveTarget, type ResolvedTarget, type TargetChoice } from '../runner/resolve-target.ts';
+import { causeText, createProgressDisplay, FUZZ_CAPABILITIES, MAX_LANES, type Budget } from '../fuzz/index.ts';
+import { openCampaign, openHttpFuzzRole, roleOption, type OpenedHttpRole, type OpenOptions } from './fuzz-roles.ts';
+import type { TargetChoice } from '../runner/resolve-target.ts';
 import { createTerminal, type Terminal } from '../runner/terminal.ts';
-import { openTarget, type Target } from '../target/target.ts';
 import { integerOption, parse, shardOption } from './args.ts';
 import { shardBudget, shardSeeds, writeShardRecord } from '../fuzz/shards.ts';
 import { EXIT, HarnessError } from './errors.ts';
@@ -17,7 +18,10 @@ import { uniqueStamp } from '../text.ts';
 const FUZZ_HELP = `Usage: cpr-conformance fuzz [options]
        cpr-conformance fuzz merge DIR... [--out DIR]
 
-Stateful model-based fuzzing of the Operator: random sequences of issue, renew,
+Stateful model-based fuzzing of one role of an implementation (--role; the
+Operator by default).
+
+--role operator (the default): random sequences of issue, renew,
 redeem, status, clock, cancel, resends, bursts of concurrent requests and
 interleavings, each answer compared with a model of PROFILE.md §5-§6 (status,
 problem code, chain digest, balances). Every model run starts from fresh state
@@ -31,14 +35,34 @@ burst member and account that is not) and written as a crash file and a
 regression scenario. With no --target, the embedded reference implementation
 is fuzzed.
 
-The target needs the test-control capabilities provision, clock, balance and
-cancel (PROFILE.md §12). The campaign holds its lease when the target offers
-one; against one that does not, a clock the model did not move ends the
-campaign as a harness error (HARNESS_CLOCK_MOVED), never a finding.
+--role payee: requests of every sub-interface created through test control,
+their tokens retrieved through every channel (token, QR URI, deep link), alone
+and concurrently, as they are or truncated, extended, prefixed, in another case
+or percent-encoded, over TLS and plaintext; the payee's clock moved to within a
+millisecond of every instant; fulfilment before and after expiry. Compared with
+a model of PROFILE.md §10 and §12. Needs the capabilities provision and clock.
+
+--role paying-app: generated CPRs (valid, and broken in one rule; with a BOM, a
+duplicate member, escaped names, no JSON, at and over 65 536 bytes) read
+through every channel, token URIs served by the harness's retrieval stub (TLS
+with a CA the application is told to trust) with redirects, other media types,
+error statuses, chunked, slow and cut-off bodies; Payments derived around the
+expiry. The profile's own validator is the oracle; the stub records every
+request (plaintext, elsewhere, twice is a finding). The target needs a
+paying_app role (a target file; the embedded reference's by default).
+
+For the Operator the target needs the test-control capabilities provision,
+clock, balance and cancel (PROFILE.md §12). The campaign holds its lease when
+the target offers one; against one that does not, a clock the model did not
+move ends the campaign as a harness error (HARNESS_CLOCK_MOVED), never a
+finding.
+
+Role:
+  --role ROLE           operator (default), payee or paying-app
 
 Target:
   --target FILE|URL     a target file (see: cpr-conformance init), or the
-                        operator's base URL
+                        operator's (payee's) base URL
   --ca FILE             with --target URL: the CA certificate to trust
   --insecure            with --target URL: skip TLS verification
   --request-timeout MS  deadline of each request to the target (default
@@ -64,10 +88,11 @@ Budget:
   --reduce-attempts N   runs the reduction after shrinking makes at most
                         (default 100, 0 for none): each tries the finding
                         without a command, a burst member or an account
-  --lanes N             worlds per model run, driven concurrently (default 4,
-                        1 to 16): each has its own accounts and packs, so a
-                        run finds what N sequential runs would, while N
-                        requests are in flight. A finding is written as the
+  --lanes N             operator only: worlds per model run, driven
+                        concurrently (default 4, 1 to 16): each has its own
+                        accounts and packs, so a run finds what N
+                        sequential runs would, while N requests are in
+                        flight. A finding is written as the
                         history of the one world that failed.
   --shard i/n           run shard i of n of the campaign (on n machines, the
                         same --seed, --lanes and budget on each): shard 1
@@ -90,7 +115,8 @@ refuses (FUZZ_SHARDS_MISSING, exit 2, nothing written) until every shard
 reported. Exit 0 nothing found, 1 findings.
 
 Progress goes to stderr; the last line of output is the throughput, "N ops/s"
-(HTTP operations per second). Replay a finding with:
+(HTTP operations per second; for a paying application, calls to it). Replay a
+finding with:
   cpr-conformance replay DIR/crash-<seed>.json      (or the .yaml; or
   cpr-conformance run --scenario DIR/regression-<seed>.yaml)
 
@@ -115,12 +141,15 @@ export async function fuzz(argv: string[]): Promise<number> {
     shard: { type: 'string' },
     out: { type: 'string' },
     'request-timeout': { type: 'string' },
+    role: { type: 'string' },
     'lease-wait': { type: 'string' },
   });
   if (values.help) {
     process.stdout.write(FUZZ_HELP);
     return 0;
   }
+  const role = roleOption(values.role);
+  if (role !== 'operator' && values.lanes !== undefined) throw new HarnessError('USAGE_ERROR', `--lanes is for the operator's campaign; the ${role} fuzzer drives one world at a time`, 'leave out --lanes, or fuzz the operator (--role operator)');
   if (values.time !== undefined && values.runs !== undefined) throw new HarnessError('USAGE_ERROR', 'give either --time or --runs, not both', 'see: cpr-conformance fuzz --help');
   const runs = integerOption('fuzz', 'runs', values.runs, 1, 1_000_000_000);
   const time = integerOption('fuzz', 'time', values.time, 1, 86_400);
@@ -131,7 +160,7 @@ export async function fuzz(argv: string[]): Promise<number> {
   // A shard explores with its own seed and share (shards.ts); without --shard, the campaign's.
   const seed = shard === undefined ? campaignSeed : shardSeeds(campaignSeed, shard.count)[shard.index - 1]!;
   const budget = shard === undefined ? campaignBudget : shardBudget(campaignBudget, shard.index, shard.count);
-  const lanes = integerOption('fuzz', 'lanes', values.lanes, 1, MAX_LANES) ?? DEFAULT_LANES;
+  const lanes = role === 'operator' ? (integerOption('fuzz', 'lanes', values.lanes, 1, MAX_LANES) ?? DEFAULT_LANES) : 1;
   const reduceAttempts = integerOption('fuzz', 'reduce-attempts', values['reduce-attempts'], 0, 10_000);
   const choice = targetChoice(values, 'fuzz');
   const outDir = resolve(values.out ?? join('reports', `fuzz-${uniqueStamp(new Date())}`));
@@ -139,7 +168,7 @@ export async function fuzz(argv: string[]): Promise<number> {
 
   const requestTimeoutMs = integerOption('fuzz', 'request-timeout', values['request-timeout'], 1, 600_000);
   const stopServer = await serverUp(serverOptionsOf(values, 'fuzz', choice, values.start === undefined ? outDir : writableDir(outDir, '--out')), terminal);
-  const opened = await openOperator(choice, terminal, FUZZ_CAPABILITIES, { ...(requestTimeoutMs !== undefined ? { requestTimeoutMs } : {}), ...leaseWaitOf(values, 'fuzz'), command: 'fuzz' }).catch(async (error: unknown) => {
+  const opened = await openCampaign(role, choice, terminal, { ...(requestTimeoutMs !== undefined ? { requestTimeoutMs } : {}), ...leaseWaitOf(values, 'fuzz'), command: 'fuzz' }).catch(async (error: unknown) => {
     await stopServer();
     throw error;
   });
@@ -155,18 +184,19 @@ export async function fuzz(argv: string[]): Promise<number> {
   try {
     const budgetText = budget.kind === 'time' ? `${budget.ms / 1000} s` : `${budget.runs} model runs`;
     const shardText = shard === undefined ? '' : `shard ${shard.text} of campaign seed ${campaignSeed}, `;
-    terminal.line(`cpr-conformance fuzz (${PROFILE_ID}) against ${opened.name}: ${shardText}seed ${seed}, ${lanes} lane${lanes === 1 ? '' : 's'}, budget ${budgetText}`);
+    const laneText = role === 'operator' ? `, ${lanes} lane${lanes === 1 ? '' : 's'}` : '';
+    terminal.line(`cpr-conformance fuzz${role === 'operator' ? '' : ` --role ${role}`} (${PROFILE_ID}) against ${opened.name}: ${shardText}seed ${seed}${laneText}, budget ${budgetText}`);
     const progress = createProgressDisplay();
-    const reproduce = ['cpr-conformance fuzz', `--seed ${seed}`, `--lanes ${lanes}`, ...targetArgs(values), budget.kind === 'runs' ? `--runs ${budget.runs}` : `--time ${budget.ms / 1000}`].join(' ');
-    const result = await runCampaign({ operator: opened.operator, seed, budget, lanes, outDir, targetName: opened.name, reproduce, ...(reduceAttempts !== undefined ? { reduceAttempts } : {}), onProgress: (p) => progress.update(p) }).finally(() => progress.end());
-    terminal.line(`${result.runs} model runs (${result.shrinks} more while shrinking, ${result.reductions} while reducing), ${result.ops} HTTP operations in ${(result.elapsedMs / 1000).toFixed(1)} s`);
+    const reproduce = ['cpr-conformance fuzz', ...(role === 'operator' ? [] : [`--role ${role}`]), `--seed ${seed}`, ...(role === 'operator' ? [`--lanes ${lanes}`] : []), ...targetArgs(values), budget.kind === 'runs' ? `--runs ${budget.runs}` : `--time ${budget.ms / 1000}`].join(' ');
+    const result = await opened.run({ seed, budget, lanes, outDir, targetName: opened.name, reproduce, ...(reduceAttempts !== undefined ? { reduceAttempts } : {}), onProgress: (p) => progress.update(p) }).finally(() => progress.end());
+    terminal.line(`${result.runs} model runs (${result.shrinks} more while shrinking, ${result.reductions} while reducing), ${result.ops} ${role === 'paying-app' ? 'calls to the application' : 'HTTP operations'} in ${(result.elapsedMs / 1000).toFixed(1)} s`);
     if (shard !== undefined) {
-      const record = writeShardRecord(outDir, { shard: shard.text, campaignSeed, lanes, budget: campaignBudget, target: opened.name }, result);
+      const record = writeShardRecord(outDir, { shard: shard.text, campaignSeed, lanes, budget: campaignBudget, target: opened.name, role }, result);
       terminal.line(`shard record: ${shown(record)} (join the shards with: cpr-conformance fuzz merge DIR...)`);
     }
     const failure = result.failure;
     if (!failure) {
-      terminal.line('nothing found: every answer matched the model');
+      terminal.line(`nothing found: every ${role === 'paying-app' ? 'result' : 'answer'} matched the model`);
     } else {
       terminal.line(`${failure.flaky ? 'FLAKY' : 'FOUND'} ${failure.detail.requirement}: ${failure.message}`);
       if (failure.flaky) terminal.line('  the shrunk counterexample did not fail again with its cause against fresh state: a race or hidden state; it is reported, not hidden');
@@ -193,52 +223,14 @@ export async function fuzz(argv: string[]): Promise<number> {
   }
 }
 
-interface OpenedOperator {
-  readonly name: string;
-  readonly operator: HttpRole;
-  readonly target: Target;
-  close(): Promise<void>;
-}
-
 /**
  * Resolves the target (starting the embedded reference when none is given, and
  * checking it answers), opens its operator role alone and checks the
  * capabilities the fuzzer needs: a missing one is a harness error naming it.
  */
-export async function openOperator(choice: TargetChoice, terminal: Terminal, needs: readonly string[] = FUZZ_CAPABILITIES, options: { readonly requestTimeoutMs?: number; readonly leaseWaitSeconds?: number; readonly command?: string } = {}): Promise<OpenedOperator> {
-  const resolved: ResolvedTarget = await resolveTarget(choice, terminal, options);
-  let target: Target | undefined;
-  try {
-    const config = resolved.config;
-    if (!config.operator) throw new HarnessError('CONFIG_INVALID', `${config.name} has no operator role`, 'the fuzzer drives the Operator: give a target with an operator role');
-    target = await openTarget(
-      { name: config.name, ...(config.source !== undefined ? { source: config.source } : {}), operator: config.operator },
-      options.requestTimeoutMs !== undefined ? { timeoutMs: options.requestTimeoutMs } : {},
-    );
-    const have = target.capabilities.operator;
-    const missing = needs.filter((c) => !have.has(c as never));
-    if (missing.length > 0) {
-      throw new HarnessError(
-        'CONFIG_INVALID',
-        `the operator of ${config.name} lacks the test-control capabilit${missing.length === 1 ? 'y' : 'ies'} ${missing.join(', ')}`,
-        'every model run provisions a new Principal and redeemers, freezes and advances the clock, cancels packs and reads balances (PROFILE.md §12)',
-      );
-    }
-    const opened = target;
-    return {
-      name: resolved.description.name,
-      operator: target.operator!,
-      target,
-      close: async () => {
-        await opened.close();
-        await resolved.close();
-      },
-    };
-  } catch (error) {
-    await target?.close();
-    await resolved.close();
-    throw error;
-  }
+export async function openOperator(choice: TargetChoice, terminal: Terminal, needs: readonly string[] = FUZZ_CAPABILITIES, options: OpenOptions = {}): Promise<OpenedHttpRole & { readonly operator: HttpRole }> {
+  const opened = await openHttpFuzzRole('operator', choice, terminal, needs, options);
+  return { ...opened, operator: opened.role };
 }
 
 function targetArgs(values: Record<string, unknown>): string[] {

@@ -3,7 +3,11 @@
 // a crash file (its command sequence runs once against fresh state, compared
 // with the model) or a regression scenario (run as `run --scenario` runs it).
 import { findRequirement } from '../../profile/registry.ts';
-import { causeText, readCrashFile, replayCrash, sameCause } from '../fuzz/index.ts';
+import { causeText, replayCrash, sameCause, type MismatchDetail } from '../fuzz/index.ts';
+import { crashRole, operatorCrash, readCrashEnvelope, type CrashEnvelope } from '../fuzz/crash.ts';
+import { payeeCrash, PAYEE_FUZZ_CAPABILITIES, replayPayeeCrash } from '../fuzz/payee/index.ts';
+import { appCrash, replayAppCrash } from '../fuzz/paying-app/index.ts';
+import { openHttpFuzzRole, openPayingApp } from './fuzz-roles.ts';
 import { scenarioTarget } from '../runner/scenario-target.ts';
 import { createTerminal, type Terminal } from '../runner/terminal.ts';
 import { executeScenario } from '../scenarios/execute.ts';
@@ -17,14 +21,19 @@ const REPLAY_HELP = `Usage: cpr-conformance replay FILE [options]
 
 Runs a fuzzer finding again and prints "fixed" or "still failing", with what
 was expected, what the target answered and the cause (whether it is still the
-crash file's). FILE is what cpr-conformance fuzz wrote:
+crash file's). FILE is what cpr-conformance fuzz wrote, for any --role (the
+file names the role it came from):
   crash-<seed>.json       the minimal command sequence, run once against fresh
                           state and compared with the model
   regression-<seed>.yaml  the regression scenario (as run --scenario runs it)
 
 Target:
-  --target FILE|URL     a target file, or the operator's base URL (default:
-                        the embedded reference implementation)
+  --target FILE|URL     a target file, or the operator's or payee's base URL
+                        (default: the embedded reference implementation); a
+                        paying application's finding is replayed against the
+                        paying_app role of a target file or of the embedded
+                        reference (the harness starts its retrieval stub and
+                        has the application trust it)
   --ca FILE             with --target URL: the CA certificate to trust
   --insecure            with --target URL: skip TLS verification
   --request-timeout MS  deadline of each request to the target (default 10000)
@@ -45,33 +54,66 @@ export async function replay(argv: string[]): Promise<number> {
   const kind = /\.json$/i.test(file) ? 'crash' : /\.ya?ml$/i.test(file) ? 'scenario' : undefined;
   if (!kind) throw new HarnessError('USAGE_ERROR', `${file}: give a crash file (.json) or a regression scenario (.yaml)`, 'see: cpr-conformance replay --help');
   // Read (and validate) the file before starting any target.
-  const crash = kind === 'crash' ? readCrashFile(file) : undefined;
+  const envelope = kind === 'crash' ? readCrashEnvelope(file) : undefined;
   const suite = kind === 'scenario' ? loadSuiteFile(file) : undefined;
+  const scenarioRole = suite?.scenarios[0]?.role;
+  const role = envelope ? crashRole(envelope) : scenarioRole === 'payee' || scenarioRole === 'paying-app' ? scenarioRole : 'operator';
   const terminal = createTerminal();
   const requestTimeoutMs = integerOption('replay', 'request-timeout', values['request-timeout'], 1, 600_000);
-  const opened = await openOperator(targetChoice(values, 'replay'), terminal, crash ? undefined : [], { ...(requestTimeoutMs !== undefined ? { requestTimeoutMs } : {}), command: 'replay' });
+  const timeout = { ...(requestTimeoutMs !== undefined ? { requestTimeoutMs } : {}), command: 'replay' };
+  if (role === 'payee') {
+    const payeeCrashFile = envelope ? payeeCrash(envelope, file) : undefined;
+    const opened = await openHttpFuzzRole('payee', targetChoice(values, 'replay'), terminal, payeeCrashFile ? PAYEE_FUZZ_CAPABILITIES : [], timeout);
+    try {
+      terminal.line(`replaying ${file} against ${opened.name}`);
+      if (!payeeCrashFile) return await replayScenarios(suite!, opened.target, terminal);
+      const outcome = await replayPayeeCrash(opened.role, opened.capabilities, payeeCrashFile);
+      if (outcome.configChanged) terminal.line("note: the payee's configuration differs from the one the crash was found with; the commands resolve against the current one");
+      return stillFailing(terminal, payeeCrashFile, outcome);
+    } finally {
+      await opened.close();
+    }
+  }
+  if (role === 'paying-app') {
+    const appCrashFile = envelope ? appCrash(envelope, file) : undefined;
+    const opened = await openPayingApp(targetChoice(values, 'replay'), terminal, timeout);
+    try {
+      terminal.line(`replaying ${file} against ${opened.name}`);
+      if (!appCrashFile) return await replayScenarios(suite!, opened.target, terminal);
+      return stillFailing(terminal, appCrashFile, await replayAppCrash(opened.app, opened.stub, appCrashFile));
+    } finally {
+      await opened.close();
+    }
+  }
+  const crash = envelope ? operatorCrash(envelope, file) : undefined;
+  const opened = await openOperator(targetChoice(values, 'replay'), terminal, crash ? undefined : [], timeout);
   try {
     terminal.line(`replaying ${file} against ${opened.name}`);
     if (crash) {
       const outcome = await replayCrash(opened.operator, crash);
       if (outcome.policyChanged) terminal.line('note: the target\'s policy differs from the one the crash was found with; the commands resolve against the current one');
-      if (outcome.fixed) {
-        terminal.line(`fixed: the ${crash.commands.length} command(s) ran as the model predicted`);
-        return EXIT.conformant;
-      }
-      const d = outcome.detail!;
-      terminal.line(`still failing: ${d.command}: ${d.what}`);
-      // Another cause than the crash file's is another fault: the one it was written for may be fixed.
-      terminal.line(`  cause: ${causeText(d.cause)}${sameCause(d.cause, crash.failure.cause) ? " (the crash file's)" : `, not the crash file's (${causeText(crash.failure.cause)})`}`);
-      terminal.line(`  expected: ${show(d.expected)}`);
-      terminal.line(`  actual:   ${show(d.actual)}`);
-      terminal.line(`  requirement: ${d.requirement}${requirementSummary(d.requirement)}${d.rule ? ` (${d.rule})` : ''}`);
-      return EXIT.nonConformant;
+      return stillFailing(terminal, crash, outcome);
     }
     return await replayScenarios(suite!, opened.target, terminal);
   } finally {
     await opened.close();
   }
+}
+
+/** "fixed" or "still failing" for a crash file's sequence run again, with the cause and whether it is still the crash file's. */
+function stillFailing(terminal: Terminal, crash: CrashEnvelope, outcome: { readonly fixed: boolean; readonly detail?: MismatchDetail }): number {
+  if (outcome.fixed) {
+    terminal.line(`fixed: the ${crash.commands.length} command(s) ran as the model predicted`);
+    return EXIT.conformant;
+  }
+  const d = outcome.detail!;
+  terminal.line(`still failing: ${d.command}: ${d.what}`);
+  // Another cause than the crash file's is another fault: the one it was written for may be fixed.
+  terminal.line(`  cause: ${causeText(d.cause)}${sameCause(d.cause, crash.failure.cause) ? " (the crash file's)" : `, not the crash file's (${causeText(crash.failure.cause)})`}`);
+  terminal.line(`  expected: ${show(d.expected)}`);
+  terminal.line(`  actual:   ${show(d.actual)}`);
+  terminal.line(`  requirement: ${d.requirement}${requirementSummary(d.requirement)}${d.rule ? ` (${d.rule})` : ''}`);
+  return EXIT.nonConformant;
 }
 
 async function replayScenarios(suite: ReturnType<typeof loadSuiteFile>, target: Parameters<typeof scenarioTarget>[0], terminal: Terminal): Promise<number> {

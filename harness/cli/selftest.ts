@@ -22,6 +22,11 @@ kill-matrix.json and kill-matrix.html.
 
 Options:
   --mutant NAME      only this mutant; repeatable
+  --targeted         each mutant runs only the tests that can judge a
+                     requirement it declares (npm test's quick form; the
+                     reference still runs the whole suite). Without it every
+                     mutant runs every test, and a kill by an undeclared
+                     requirement is flagged: the full matrix
   --workers N        worker processes (default: the number of cores)
   --report-dir DIR   where to write the matrix (default reports/selftest-<time>)
   -h, --help         show this help
@@ -34,6 +39,7 @@ conformant; 1 otherwise; 2 usage or harness error.
 export async function selftestCommand(argv: string[]): Promise<number> {
   const values = parse('selftest', argv, {
     mutant: { type: 'string', multiple: true },
+    targeted: { type: 'boolean' },
     workers: { type: 'string' },
     'report-dir': { type: 'string' },
     worker: { type: 'string' },
@@ -43,16 +49,17 @@ export async function selftestCommand(argv: string[]): Promise<number> {
     return 0;
   }
   if (values.worker !== undefined) {
-    await workerMain((values.worker as string).split(','));
+    await workerMain((values.worker as string).split(','), values.targeted === true);
     return 0;
   }
   const names = values.mutant ?? [];
   const unknown = names.filter((n) => !MUTANTS.some((m) => m.name === n));
   if (unknown.length > 0) throw new HarnessError('USAGE_ERROR', `unknown mutant(s): ${unknown.join(', ')}`, 'list them with: cpr-conformance serve --list-mutants');
   const terminal = createTerminal();
-  terminal.line(`selftest: the reference and ${names.length || MUTANTS.length} mutant(s)`);
+  terminal.line(`selftest: the reference and ${names.length || MUTANTS.length} mutant(s)${values.targeted ? ', each against the tests of the requirements it declares' : ''}`);
   const matrix = await selftest({
     mutants: names,
+    targeted: values.targeted === true,
     ...(values.workers !== undefined ? { workers: integerOption('selftest', 'workers', values.workers, 1, 64)! } : {}),
     onRow: (row) => terminal.line(`  ${row.killed ? (row.flagged ? 'killed?' : 'killed ') : 'SURVIVED'} ${row.name}`),
   });

@@ -1,39 +1,22 @@
-// A fuzzing campaign: model runs (fc.asyncModelRun over fc.commands, each against
-// fresh state) until the time or run budget is spent or the model and the
-// implementation disagree. Then, in four phases:
-//
-//   explore  fc.check with endOnFailure, stopped by fast-check's
-//            interruptAfterTimeLimit and by our own deadline (a run in flight
-//            skips its remaining commands, so the campaign stops on time)
-//   shrink   fc.check again from the failing path ({ seed, path }), shrinking
-//            against the live target within its own bound; a run counts as
-//            failing only with the finding's cause (cause.ts), so shrinking
-//            never slides from one fault to another
-//   replay   the shrunk counterexample once more against fresh state: a failure
-//            that does not come back, with the same cause, is reported as
-//            FLAKY, never hidden
-//   reduce   the failing world's history reduced to what the cause needs
-//            (reduce.ts), within a count of runs
-//
-// and writes DIR/crash-<seed>.json and DIR/regression-<seed>.yaml. An
-// unreachable target or test control that refuses is a harness error (exit 2),
-// never a finding.
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+// A fuzzing campaign of the Operator: model runs (fc.asyncModelRun over
+// fc.commands, each against fresh state), explored, shrunk, replayed and
+// reduced by the campaign loop every role shares (engine.ts), then written as
+// DIR/crash-<seed>.json and DIR/regression-<seed>.yaml. An unreachable target
+// or test control that refuses is a harness error (exit 2), never a finding.
 import fc from 'fast-check';
 import { operatorKeyOf, validateMessage, type PolicyDocument, type PubkeyDocument } from '../../profile/cashpack/index.ts';
-import { PROFILE_ID } from '../../profile/index.ts';
 import { TransportError, type HttpRole } from '../adapters/types.ts';
 import { HarnessError } from '../errors.ts';
 import { FuzzClient, jsonRequest, type ExchangeTap } from './client.ts';
 import { commandsArbitrary, FuzzCommand } from './commands.ts';
-import { describe, type CommandSpec } from './spec.ts';
-import { CRASH_FORMAT, crashJson, type CrashFile } from './crash.ts';
+import { describe } from './spec.ts';
+import type { CrashFile } from './crash.ts';
 import { HarnessFault, Mismatch, type MismatchDetail } from './mismatch.ts';
-import { causeKey, sameCause, type Cause } from './cause.ts';
-import { DEFAULT_REDUCE_ATTEMPTS, reduceFinding, type FailingRun } from './reduce.ts';
+import { writeFinding, type FoundFailure } from './findings.ts';
+import { runEngine, type Budget, type CampaignProgress, type CampaignRole, type EngineResult, type Found } from './engine.ts';
+import { reduceFinding, type FailingRun } from './reduce.ts';
 import { modelPolicy } from './model.ts';
-import { regressionText, regressionYaml, type Reproduction } from './regression.ts';
+import { regressionText, type Reproduction } from './regression.ts';
 import { findRequirement } from '../../profile/registry.ts';
 import type { ScenarioTarget } from '../scenarios/context.ts';
 import { executeScenario } from '../scenarios/execute.ts';
@@ -41,7 +24,7 @@ import type { Scenario } from '../scenarios/types.ts';
 import { Run, type RunModel } from './lanes.ts';
 import type { BalanceChoice, FuzzContext, RunSetup, World } from './world.ts';
 
-export type Budget = { readonly kind: 'time'; readonly ms: number } | { readonly kind: 'runs'; readonly runs: number };
+export type { Budget, CampaignProgress, Phase } from './engine.ts';
 
 export interface CampaignOptions {
   readonly operator: HttpRole;
@@ -71,52 +54,11 @@ export interface CampaignOptions {
   readonly progressIntervalMs?: number;
 }
 
-export type Phase = 'explore' | 'shrink' | 'replay' | 'reduce' | 'done';
+export type { FoundFailure } from './findings.ts';
 
-export interface CampaignProgress {
-  readonly phase: Phase;
-  /** Model runs while exploring. */
-  readonly runs: number;
-  /** Model runs while shrinking. */
-  readonly shrinks: number;
-  /** Runs of the reduction after shrinking. */
-  readonly reductions: number;
-  /** HTTP operations sent. */
-  readonly ops: number;
-  readonly failures: number;
-  readonly elapsedMs: number;
-  readonly budget: Budget;
-}
-
-export interface FoundFailure {
-  readonly flaky: boolean;
-  readonly detail: MismatchDetail;
-  readonly message: string;
-  /** The minimal command sequence: shrunk, then reduced. */
-  readonly commands: readonly string[];
-  /** What the reduction did: its runs, and the sequence the shrinker had left it. */
-  readonly reduction: { readonly attempts: number; readonly shrunk: readonly string[] };
-  readonly path: string;
-  readonly crashFile: string;
-  readonly regressionFile: string;
-  /** Whether the regression scenario, run against the target before it was written, failed there as it must. */
-  readonly reproduction?: Reproduction;
-  /** Set when the written scenario does not load (a harness defect): the finding stands. */
-  readonly regressionError?: string;
-}
-
-export interface CampaignResult {
-  readonly seed: number;
-  readonly runs: number;
-  readonly shrinks: number;
-  readonly reductions: number;
-  readonly ops: number;
-  readonly elapsedMs: number;
-  /** HTTP operations per second over the whole campaign. */
-  readonly opsPerSecond: number;
+/** The campaign loop's figures (engine.ts), and the finding written to files. */
+export interface CampaignResult extends Omit<EngineResult<FailingRun>, 'found'> {
   readonly failure?: FoundFailure;
-  /** Other causes runs failed with while shrinking and replaying: not followed, never hidden (each once). */
-  readonly otherCauses: readonly Cause[];
 }
 
 /** Most worlds one model run drives at once. */
@@ -125,188 +67,40 @@ export const MAX_LANES = 16;
 /** The capabilities the fuzzer needs (PROFILE.md §12). */
 export const FUZZ_CAPABILITIES = ['provision', 'clock', 'balance', 'cancel'] as const;
 
-const MAX_RUNS = 2 ** 31 - 1;
-
 export async function runCampaign(options: CampaignOptions): Promise<CampaignResult> {
-  const started = performance.now();
   const lanes = options.lanes ?? 1;
   if (!Number.isInteger(lanes) || lanes < 1 || lanes > MAX_LANES) throw new RangeError(`lanes is an integer from 1 to ${MAX_LANES}`);
   const context = await openContext(options.operator, options.tap);
-  const budget = options.budget;
-  const shrinkMs = options.shrinkMs ?? (budget.kind === 'time' ? Math.min(Math.max(budget.ms / 2, 10_000), 120_000) : 30_000);
-  const state: CampaignState = {
-    phase: 'explore',
-    deadline: budget.kind === 'time' ? started + budget.ms : Number.POSITIVE_INFINITY,
-    runs: 0,
-    shrinks: 0,
-    reductions: 0,
-    failures: 0,
-    fault: undefined,
-    cause: undefined,
-    otherCauses: new Map(),
-    lastFailing: undefined,
-    inflight: new Set(),
-  };
-  const snapshot = (): CampaignProgress => ({
-    phase: state.phase,
-    runs: state.runs,
-    shrinks: state.shrinks,
-    reductions: state.reductions,
-    ops: context.client.ops,
-    failures: state.failures,
-    elapsedMs: performance.now() - started,
-    budget,
-  });
-  const timer = options.onProgress ? setInterval(() => options.onProgress!(snapshot()), options.progressIntervalMs ?? 250) : undefined;
-  timer?.unref();
-  const { property, settle } = campaignProperty(context, state, lanes, options.maxCommands ?? (lanes === 1 ? 30 : 90 * lanes));
-
-  const finish = (failure: FoundFailure | undefined): CampaignResult => {
-    const elapsedMs = performance.now() - started;
-    options.onProgress?.({ ...snapshot(), phase: 'done' });
-    return {
-      seed: options.seed,
-      runs: state.runs,
-      shrinks: state.shrinks,
-      reductions: state.reductions,
-      ops: context.client.ops,
-      elapsedMs,
-      opsPerSecond: context.client.ops / Math.max(elapsedMs / 1000, 0.001),
-      ...(failure ? { failure } : {}),
-      otherCauses: [...state.otherCauses.values()],
-    };
-  };
-
   try {
-    const explore = await fc.check(property, {
-      seed: options.seed,
-      numRuns: budget.kind === 'runs' ? budget.runs : MAX_RUNS,
-      endOnFailure: true,
-      ...(budget.kind === 'time' ? { plugins: [fc.interruptAfterTimeLimit(budget.ms)] } : {}),
-    });
-    await settle();
-    if (!explore.failed || explore.counterexample === null) return finish(undefined);
-    state.cause = state.lastFailing?.detail.cause;
-
-    state.phase = 'shrink';
-    state.deadline = performance.now() + shrinkMs;
-    const shrunk = await fc.check(property, {
-      seed: options.seed,
-      path: explore.counterexamplePath,
-      numRuns: 1,
-      endOnFailure: false,
-      plugins: [fc.interruptAfterTimeLimit(shrinkMs)],
-    });
-    await settle();
-
-    state.phase = 'replay';
-    state.deadline = Number.POSITIVE_INFINITY;
-    const found = await replayFinding(context, state, explore, shrunk);
-
-    state.phase = 'reduce';
-    const shrunkCommands = found.failing.commands.map(describe);
-    const reduced = found.flaky ? { ...found.failing, attempts: 0 } : await reduce(context, state, found.failing, options.reduceAttempts ?? DEFAULT_REDUCE_ATTEMPTS);
-    return finish(await writeFindings(options, context, { ...found, failing: reduced, reduction: { attempts: reduced.attempts, shrunk: shrunkCommands } }));
+    const { found, ...result } = await runEngine(options, operatorRole(context, lanes, options.maxCommands ?? (lanes === 1 ? 30 : 90 * lanes)));
+    return { ...result, ...(found ? { failure: await writeFindings(options, context, found) } : {}) };
   } finally {
-    if (timer) clearInterval(timer);
-    state.phase = 'done';
     await releaseClock(context);
   }
 }
 
-interface CampaignState {
-  phase: Phase;
-  /** When the current phase stops starting runs (performance.now()). */
-  deadline: number;
-  runs: number;
-  shrinks: number;
-  failures: number;
-  reductions: number;
-  /** A harness fault: it ends the campaign. */
-  fault: unknown;
-  /** The cause of the failure exploring found: shrinking and replaying follow it alone. */
-  cause: Cause | undefined;
-  /** Causes other than the finding's that runs failed with while shrinking or replaying, by key. */
-  readonly otherCauses: Map<string, Cause>;
-  lastFailing: FailingRun | undefined;
-  readonly inflight: Set<Promise<void>>;
-}
+type OperatorInput = [RunSetup[], Iterable<FuzzCommand>];
 
-/**
- * The model run as a fast-check property: each run counts toward exploring or
- * shrinking, a Mismatch fails it (while shrinking, only a Mismatch with the
- * finding's cause: one with another cause is noted and passes, so the shrinker
- * never trades the finding for another), and a harness fault ends the campaign
- * (every later run passes at once, so nothing shrinks). `settle` waits for the
- * runs a time limit left in flight and rethrows a fault.
- */
-function campaignProperty(context: FuzzContext, state: CampaignState, lanes: number, maxCommands: number) {
-  const halted = () => state.fault !== undefined || performance.now() >= state.deadline;
-  const setups = fc.array(setupArbitrary, { minLength: lanes, maxLength: lanes });
-  const property = fc.asyncProperty(setups, commandsArbitrary(maxCommands, lanes), (setup, commands) => {
-    const run = (async () => {
-      if (halted()) return;
-      if (state.phase === 'explore') state.runs += 1;
-      else state.shrinks += 1;
-      const record = await runOnce(context, setup, commands, halted);
-      if (record.error === undefined) return;
-      if (record.error instanceof Mismatch) {
-        if (!followed(state, record.error.detail.cause)) return;
-        if (state.phase === 'explore') state.failures += 1;
-        state.lastFailing = failingRun(record.world!, record.error);
-      } else {
-        state.fault ??= record.error;
-      }
-      throw record.error;
-    })();
-    state.inflight.add(run);
-    const forget = () => void state.inflight.delete(run);
-    run.then(forget, forget);
-    return run;
-  });
-  // fast-check's time limit leaves a run in flight; it skips its remaining commands once halted.
-  const settle = async () => {
-    await Promise.allSettled([...state.inflight]);
-    if (state.fault !== undefined) throw toHarnessError(state.fault);
+/** The Operator as a role of the campaign loop (engine.ts): lanes of worlds driven by fc.commands. */
+function operatorRole(context: FuzzContext, lanes: number, maxCommands: number): CampaignRole<OperatorInput, FailingRun> {
+  return {
+    input: fc.tuple(fc.array(setupArbitrary, { minLength: lanes, maxLength: lanes }), commandsArbitrary(maxCommands, lanes)),
+    async run([setups, commands], halted) {
+      const record = await runOnce(context, setups, commands, halted);
+      return { ...(record.error instanceof Mismatch ? { failing: failingRun(record.world!, record.error) } : {}), ...(record.error !== undefined ? { error: record.error } : {}) };
+    },
+    fresh: ([setups, commands]) => [setups, fc.cloneIfNeeded(commands)],
+    // Each run of the reduction is one world, sequential, from fresh state.
+    reduce: (failing, attempts, onAttempt) =>
+      reduceFinding((setup, commands) => runOnce(context, [setup], commands.map((spec) => new FuzzCommand(spec)), () => false), failing, attempts, onAttempt),
+    commands: (failing) => failing.commands.map(describe),
+    harnessError: (error) => toHarnessError(error),
+    ops: () => context.client.ops,
   };
-  return { property, settle };
-}
-
-/** Whether a failure with this cause is the one the campaign follows: any while exploring, then the finding's alone (others are noted). */
-function followed(state: CampaignState, cause: Cause): boolean {
-  if (state.phase === 'explore' || state.cause === undefined || sameCause(cause, state.cause)) return true;
-  state.otherCauses.set(causeKey(cause), cause);
-  return false;
 }
 
 function failingRun(world: World, error: Mismatch): FailingRun {
   return { setup: world.setup, commands: world.executed, world, detail: error.detail, message: error.message };
-}
-
-/**
- * Runs the smallest counterexample once more, from a fresh world: a finding
- * that does not fail again with its cause (or did not shrink) is flaky, and is
- * written as such.
- */
-async function replayFinding(context: FuzzContext, state: CampaignState, explore: fc.RunDetails<unknown>, shrunk: fc.RunDetails<unknown>) {
-  const final = shrunk.failed && shrunk.counterexample !== null ? shrunk : explore;
-  const [setup, commands] = final.counterexample as unknown as [RunSetup[], Iterable<FuzzCommand>];
-  const replay = await runOnce(context, setup, fc.cloneIfNeeded(commands), () => false);
-  if (replay.error !== undefined && !(replay.error instanceof Mismatch)) throw toHarnessError(replay.error);
-  const reproduced = replay.error instanceof Mismatch && followed(state, replay.error.detail.cause);
-  const failing = reproduced ? failingRun(replay.world!, replay.error as Mismatch) : state.lastFailing;
-  if (!failing) throw new HarnessError('HARNESS_INTERNAL', 'a failure was found but no failing run was recorded');
-  return { failing, flaky: !(reproduced && shrunk.failed), path: final.counterexamplePath ?? '', counterexample: fc.stringify(final.counterexample) };
-}
-
-/** The reduction after shrinking (reduce.ts): each of its runs one world, sequential, from fresh state. */
-async function reduce(context: FuzzContext, state: CampaignState, failing: FailingRun, attempts: number) {
-  const run = (setup: RunSetup, commands: readonly CommandSpec[]) => runOnce(context, [setup], commands.map((spec) => new FuzzCommand(spec)), () => false);
-  try {
-    return await reduceFinding(run, failing, attempts, () => void state.reductions++);
-  } catch (error) {
-    throw toHarnessError(error);
-  }
 }
 
 const setupArbitrary: fc.Arbitrary<RunSetup> = fc.record({ balance: fc.constantFrom<BalanceChoice>('twice-max', 'max', 'small') });
@@ -362,67 +156,19 @@ export async function openContext(operator: HttpRole, tap?: ExchangeTap): Promis
   }
 }
 
-async function writeFindings(
-  options: CampaignOptions,
-  context: FuzzContext,
-  found: { failing: FailingRun; flaky: boolean; path: string; counterexample: string; reduction: FoundFailure['reduction'] },
-): Promise<FoundFailure> {
-  const { seed, outDir } = options;
-  const { world, detail, message, setup } = found.failing;
-  const specs = world.executed;
-  const commands = specs.map(describe);
-  const reproduce = options.reproduce ?? `cpr-conformance fuzz --seed ${seed} --lanes ${options.lanes ?? 1}`;
-  mkdirSync(outDir, { recursive: true });
-  const regressionName = `regression-${seed}.yaml`;
-  const crashFile = join(outDir, `crash-${seed}.json`);
-  const regressionFile = join(outDir, regressionName);
-  const crash: CrashFile = {
-    format: CRASH_FORMAT,
-    profile: PROFILE_ID,
-    seed,
-    path: found.path,
-    counterexample: found.counterexample,
-    flaky: found.flaky,
-    target: options.targetName,
-    policy: context.policyDocument,
-    setup,
-    commands: specs,
-    commands_text: commands,
-    reduction: found.reduction,
-    failure: { ...detail, message },
-    exchanges: world.log.entries(),
-    regression: regressionName,
-    reproduce,
-  };
-  writeFileSync(crashFile, crashJson(crash));
-  const input = { seed, world, failure: detail, flaky: found.flaky, commands, reproduce, crashFile: `crash-${seed}.json` };
-  // A scenario the loader refuses is a harness defect; the finding is still reported, never hidden.
-  let regressionError: string | undefined;
-  let reproduction: Reproduction | undefined;
-  try {
-    const { suite } = regressionYaml(input, regressionName);
-    // Before it is written, the scenario runs against the target it was found on: it must fail there.
-    reproduction = await reproduces(options.operator, suite.scenarios[0]!);
-  } catch (error) {
-    regressionError = (error as Error).message;
-  }
-  writeFileSync(regressionFile, regressionText({ ...input, ...(reproduction ? { reproduction } : {}) }, regressionName));
-  return {
-    flaky: found.flaky,
-    detail,
-    message,
-    commands,
-    reduction: found.reduction,
-    path: found.path,
-    crashFile,
-    regressionFile,
-    ...(reproduction ? { reproduction } : {}),
-    ...(regressionError ? { regressionError } : {}),
-  };
+function writeFindings(options: CampaignOptions, context: FuzzContext, found: Found<FailingRun>): Promise<FoundFailure> {
+  const { world } = found.failing;
+  return writeFinding(found, options, {
+    reproduce: `cpr-conformance fuzz --seed ${options.seed} --lanes ${options.lanes ?? 1}`,
+    commands: world.executed.map(describe),
+    crash: { policy: context.policyDocument, setup: found.failing.setup, commands: world.executed, exchanges: world.log.entries() },
+    regression: (story) => regressionText({ ...story, world }),
+    reproduces: (scenario) => operatorReproduces(options.operator, scenario),
+  });
 }
 
 /** Whether a regression scenario fails against the operator, as it must to stand for the finding. */
-async function reproduces(operator: HttpRole, scenario: Scenario): Promise<Reproduction> {
+function operatorReproduces(operator: HttpRole, scenario: Scenario): Promise<Reproduction> {
   const target: ScenarioTarget = {
     httpRole: (role) => (role === 'operator' ? operator : undefined),
     payingApp: undefined,
@@ -430,9 +176,14 @@ async function reproduces(operator: HttpRole, scenario: Scenario): Promise<Repro
     adapterKind: (role) => (role === 'operator' ? operator.kind : undefined),
     credential: () => undefined,
   };
+  return reproduces(target, operator.description, scenario);
+}
+
+/** Whether a regression scenario fails against the target where its finding was made, as it must to stand for the finding (every role's fuzzer asks). */
+export async function reproduces(target: ScenarioTarget, description: string, scenario: Scenario): Promise<Reproduction> {
   const result = await executeScenario(scenario, target, { levelOf: (id) => findRequirement(id)?.level ?? scenario.level, rerun: (id) => `cpr-conformance run --scenario FILE --only ${id}` });
-  if (result.status === 'failed') return { reproduces: true, note: `it fails against ${operator.description}: ${firstLine(result.reason)}` };
-  return { reproduces: false, note: `it did not fail against ${operator.description}, where the fuzzer found the difference (it ${result.status === 'error' ? `ended in error ${result.error_code ?? ''}` : result.status}${result.reason ? `: ${firstLine(result.reason)}` : ''})` };
+  if (result.status === 'failed') return { reproduces: true, note: `it fails against ${description}: ${firstLine(result.reason)}` };
+  return { reproduces: false, note: `it did not fail against ${description}, where the fuzzer found the difference (it ${result.status === 'error' ? `ended in error ${result.error_code ?? ''}` : result.status}${result.reason ? `: ${firstLine(result.reason)}` : ''})` };
 }
 
 function firstLine(text: string | undefined): string {
@@ -465,7 +216,7 @@ export async function replayCrash(operator: HttpRole, crash: CrashFile): Promise
 }
 
 /** A frozen clock runs again from where it stands, as after a scenario. */
-async function releaseClock(context: FuzzContext): Promise<void> {
+export async function releaseClock(context: { readonly client: FuzzClient }): Promise<void> {
   try {
     await context.client.send(jsonRequest('POST', '/_control/clock', { freeze: false }));
   } catch {
@@ -473,10 +224,11 @@ async function releaseClock(context: FuzzContext): Promise<void> {
   }
 }
 
-function toHarnessError(error: unknown): HarnessError {
+/** The harness error a thrown value ends a campaign with: a target that stopped answering (`role` names it), test control that refused, or a defect of the harness. */
+export function toHarnessError(error: unknown, role = 'operator'): HarnessError {
   if (error instanceof HarnessError) return error;
   if (error instanceof TransportError) {
-    return new HarnessError('HARNESS_TARGET_UNREACHABLE', `the operator stopped answering: ${error.code}: ${error.message}`, 'is it still running? A finding needs answers to compare');
+    return new HarnessError('HARNESS_TARGET_UNREACHABLE', `the ${role} stopped answering: ${error.code}: ${error.message}`, 'is it still running? A finding needs answers to compare');
   }
   if (error instanceof HarnessFault) {
     return new HarnessError('CONFIG_INVALID', error.message, "the fuzzer sets up fresh state through the target's test control (PROFILE.md §12); it must answer as the profile describes");

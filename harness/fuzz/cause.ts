@@ -8,15 +8,16 @@
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '../../profile/jcs.ts';
 import { PROBLEM_STATUS } from '../../profile/index.ts';
-import { ENDPOINT_RULES, type Endpoint, type Prediction } from './model.ts';
+import { ENDPOINT_RULES, type CheckRule, type Endpoint, type Prediction } from './model.ts';
 
-/** The request a cause concerns: an endpoint, a clock move, or an interleaving whose effect on the balances differed. */
+/** The Operator's request a cause concerns: an endpoint, a clock move, or an interleaving whose effect on the balances differed. */
 export type CauseKind = Endpoint | 'clock' | 'interleave';
 
 export interface Cause {
   /** The requirement ID (suites/requirements.yaml) of the rule that decided what the model expected. */
   readonly requirement: string;
-  readonly kind: CauseKind;
+  /** The kind of request or call that carried it: the Operator's CauseKind, or another role's (a retrieval, a read). */
+  readonly kind: string;
   /** What differed first: "status", "problem code", "content type", a body member, a balance, "concurrent answers". */
   readonly what: string;
   /**
@@ -40,6 +41,14 @@ export function causeKey(cause: Cause): string {
 
 export function sameCause(a: Cause, b: Cause): boolean {
   return causeKey(a) === causeKey(b);
+}
+
+/** An endpoint's checks in the profile's order, each with its code and requirement, and the requirement of its success. */
+export interface EndpointRules {
+  readonly checks: readonly CheckRule[];
+  readonly success: string;
+  /** Where the profile states the endpoint (default "PROFILE.md §5"). */
+  readonly where?: string;
 }
 
 /** What the target answered, as far as naming a difference reads it. */
@@ -82,8 +91,8 @@ const PAST_EVERY_CHECK = Number.POSITIVE_INFINITY;
  * REDEEMER_NOT_IDENTIFIED is named by redeem step 9's requirement, wherever the
  * request was sent from (alone, in a burst or an interleaving).
  */
-export function answerDifference(kind: Endpoint, expected: Prediction<object>, actual: Answer): AnswerDifference | undefined {
-  const { checks, success } = ENDPOINT_RULES[kind];
+export function answerDifference(kind: string, expected: Prediction<object>, actual: Answer, rules: EndpointRules = ENDPOINT_RULES[kind as Endpoint]): AnswerDifference | undefined {
+  const { checks, success } = rules;
   const refused = actual.status !== 200;
   const actualCode = refused ? actual.code : undefined;
   if (expected.ok ? !refused : refused && actual.status === expected.status && actualCode === expected.code && actual.contentType === PROBLEM_JSON) return undefined;
@@ -103,7 +112,7 @@ export function answerDifference(kind: Endpoint, expected: Prediction<object>, a
   if (!expected.ok && targetAt === modelAt) {
     return { requirement: 'PRF-ERR-1', what, difference, rule: `PROFILE.md §11: ${expected.code} is ${PROBLEM_JSON} with HTTP ${PROBLEM_STATUS[expected.code]}` };
   }
-  return { requirement: success, what, difference, rule: `PROFILE.md §5 ${kind}: the model passes every check` };
+  return { requirement: success, what, difference, rule: `${rules.where ?? 'PROFILE.md §5'} ${kind}: the model passes every check` };
 }
 
 function answerText(status: number, code: string | undefined): string {

@@ -39,13 +39,13 @@ export function on(ctx: Ctx, op: CauseKind): Ctx {
 }
 
 /** One comparison: the check in the scenario language, and whether it holds now. */
-interface Judgement {
+export interface Judgement {
   readonly what: string;
   readonly requirement: string;
   readonly expected: unknown;
   readonly actual: unknown;
-  /** The check as the regression scenario makes it (its requirement is added). */
-  readonly script: ScriptCheck;
+  /** The check as the regression scenario makes it (its requirement is added); absent when another check of the step already makes it. */
+  readonly script?: ScriptCheck;
   /** Whether it holds; equality of expected and actual when absent. */
   readonly holds?: boolean;
   readonly rule?: string;
@@ -55,16 +55,19 @@ interface Judgement {
   readonly difference?: string;
 }
 
+/** What any role's command judges with: its name, and the kind of request a difference is charged to. */
+export type JudgeCtx = Pick<Ctx, 'label'> & { readonly op: string };
+
 /** Writes the check into the step, then makes it: the step records it whatever the outcome. */
-export function judge(ctx: Ctx, step: ScriptStep, j: Judgement): void {
-  step.expect.push({ ...j.script, requirement: j.requirement });
+export function judge(ctx: JudgeCtx, step: ScriptStep, j: Judgement): void {
+  if (j.script) step.expect.push({ ...j.script, requirement: j.requirement });
   if (j.holds ?? isDeepStrictEqual(j.expected, j.actual)) return;
   const cause = { requirement: j.requirement, kind: ctx.op, what: j.differed ?? j.what, difference: j.difference ?? 'differs' };
   throw new Mismatch({ command: ctx.label, what: j.what, expected: j.expected, actual: j.actual ?? null, requirement: j.requirement, ...(j.rule ? { rule: j.rule } : {}), cause });
 }
 
 /** `actual` equals `expected`; in the scenario, `value` (a template) equals `to` (a template, or `expected` itself). */
-export function judgeEqual(ctx: Ctx, step: ScriptStep, what: string, requirement: string, expected: unknown, actual: unknown, value: string, to: unknown = expected): void {
+export function judgeEqual(ctx: JudgeCtx, step: ScriptStep, what: string, requirement: string, expected: unknown, actual: unknown, value: string, to: unknown = expected): void {
   judge(ctx, step, { what, requirement, expected, actual: actual ?? null, script: { equals: { value, to } } });
 }
 

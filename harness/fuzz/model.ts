@@ -140,7 +140,7 @@ export interface StatusQuery {
 export type Endpoint = 'issue' | 'renew' | 'redeem' | 'status' | 'cancel';
 
 /** A check of an endpoint as the profile states it: the answer when it fails and the requirement it proves. */
-interface CheckRule {
+export interface CheckRule {
   /** Where the profile says so, e.g. "PROFILE.md §5 renew step 9". */
   readonly rule: string;
   readonly code: ProblemCode;

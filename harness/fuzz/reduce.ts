@@ -9,6 +9,7 @@
 // and a removal is kept when the same cause (cause.ts) comes back. It is bounded
 // by a count of runs, never by the clock.
 import { sameCause } from './cause.ts';
+import type { Failing, RunRecord } from './engine.ts';
 import { Mismatch, type MismatchDetail } from './mismatch.ts';
 import type { CommandSpec, InterleaveOp } from './spec.ts';
 import type { RunSetup, World } from './world.ts';
@@ -30,8 +31,7 @@ interface Reduction extends FailingRun {
 /** One run of one world from fresh state (campaign.ts runOnce): its world, and what it threw. */
 export type RunWorld = (setup: RunSetup, commands: readonly CommandSpec[]) => Promise<{ readonly world?: World; readonly error?: unknown }>;
 
-/** Runs the reduction makes at most unless told otherwise (CampaignOptions.reduceAttempts). */
-export const DEFAULT_REDUCE_ATTEMPTS = 100;
+export { DEFAULT_REDUCE_ATTEMPTS } from './engine.ts';
 
 /** The request a burst repeats, or an interleaving's operation, as a command of its own (the same request as execute.ts builds it). */
 const LONE: Readonly<Record<InterleaveOp, (pack: number) => CommandSpec>> = {
@@ -72,22 +72,61 @@ function without<S extends CommandSpec>(spec: S, member: string): S {
  * failed with the same cause (`found` itself when no reduction held). A
  * harness fault in a run is thrown.
  */
-export async function reduceFinding(run: RunWorld, found: FailingRun, maxAttempts: number, onAttempt?: () => void): Promise<Reduction> {
+export function reduceFinding(run: RunWorld, found: FailingRun, maxAttempts: number, onAttempt?: () => void): Promise<Reduction> {
+  return reduceSequence<RunSetup, CommandSpec, FailingRun>(
+    {
+      async run(setup, commands) {
+        const record = await run(setup, commands);
+        // What ran: commands whose precondition failed were skipped, those after the failure never ran.
+        const failing = record.error instanceof Mismatch ? { setup, commands: [...record.world!.executed], world: record.world!, detail: record.error.detail, message: record.error.message } : undefined;
+        return { ...(failing ? { failing } : {}), ...(record.error !== undefined ? { error: record.error } : {}) };
+      },
+      simpler,
+      // Leaves out each account of the world but the Principal.
+      leaveOut: (best) => best.world.optionalAccounts().map((account) => (setup: RunSetup) => ({ ...setup, without: [...(setup.without ?? []), account] })),
+    },
+    found,
+    maxAttempts,
+    onAttempt,
+  );
+}
+
+/** What the reduction needs of a role: a run from fresh state, simpler forms of a command, and setups with something left out. */
+export interface SequenceReducer<S, C, F extends Failing & { readonly setup: S; readonly commands: readonly C[] }> {
+  /** One run from fresh state; `failing` holds what ran (its setup and commands). */
+  run(setup: S, commands: readonly C[]): Promise<RunRecord<F>>;
+  /** Simpler forms of one command, the simplest first. */
+  simpler(command: C): C[];
+  /** Ways to leave one thing out of a setup (tried one by one on the best run's setup so far). */
+  leaveOut(best: F): ((setup: S) => S)[];
+}
+
+/**
+ * The pass itself, for any role whose findings are a setup and a command
+ * sequence: removes chunks of commands, then single ones, simplifies each
+ * command, and tries the role's smaller setups, as long as something holds
+ * and runs are left. A removal is kept when the same cause comes back.
+ */
+export async function reduceSequence<S, C, F extends Failing & { readonly setup: S; readonly commands: readonly C[] }>(
+  role: SequenceReducer<S, C, F>,
+  found: F,
+  maxAttempts: number,
+  onAttempt?: () => void,
+): Promise<F & { readonly attempts: number }> {
   let best = found;
   let attempts = 0;
   const exhausted = () => attempts >= maxAttempts;
 
   /** Runs a candidate; keeps it when it fails with the finding's cause. */
-  const holds = async (setup: RunSetup, commands: readonly CommandSpec[]): Promise<boolean> => {
+  const holds = async (setup: S, commands: readonly C[]): Promise<boolean> => {
     if (exhausted()) return false;
     attempts++;
     onAttempt?.();
-    const record = await run(setup, commands);
+    const record = await role.run(setup, commands);
     if (record.error === undefined) return false;
     if (!(record.error instanceof Mismatch)) throw record.error;
-    if (!sameCause(record.error.detail.cause, found.detail.cause)) return false;
-    // What ran: commands whose precondition failed were skipped, those after the failure never ran.
-    best = { setup, commands: [...record.world!.executed], world: record.world!, detail: record.error.detail, message: record.error.message };
+    if (!sameCause(record.error.detail.cause, found.detail.cause) || record.failing === undefined) return false;
+    best = record.failing;
     return true;
   };
 
@@ -124,7 +163,7 @@ export async function reduceFinding(run: RunWorld, found: FailingRun, maxAttempt
   const simplifyCommands = async (): Promise<boolean> => {
     let progress = false;
     for (let i = 0; i < best.commands.length && !exhausted(); i++) {
-      for (const variant of simpler(best.commands[i]!)) {
+      for (const variant of role.simpler(best.commands[i]!)) {
         const commands = best.commands;
         if (await holds(best.setup, [...commands.slice(0, i), variant, ...commands.slice(i + 1)])) {
           progress = true;
@@ -135,12 +174,12 @@ export async function reduceFinding(run: RunWorld, found: FailingRun, maxAttempt
     return progress;
   };
 
-  /** Leaves out each account of the world but the Principal. */
-  const dropAccounts = async (): Promise<boolean> => {
+  /** Tries the best setup with one thing left out, each in turn. */
+  const smallerSetups = async (): Promise<boolean> => {
     let progress = false;
-    for (const account of best.world.optionalAccounts()) {
+    for (const leave of role.leaveOut(best)) {
       if (exhausted()) break;
-      if (await holds({ ...best.setup, without: [...(best.setup.without ?? []), account] }, best.commands)) progress = true;
+      if (await holds(leave(best.setup), best.commands)) progress = true;
     }
     return progress;
   };
@@ -148,7 +187,7 @@ export async function reduceFinding(run: RunWorld, found: FailingRun, maxAttempt
   for (let changed = true; changed && !exhausted(); ) {
     const removed = await removeChunks();
     const simplified = await simplifyCommands();
-    const dropped = await dropAccounts();
+    const dropped = await smallerSetups();
     changed = removed || simplified || dropped;
   }
   return { ...best, attempts };

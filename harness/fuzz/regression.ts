@@ -5,26 +5,16 @@
 // it fails where the fuzzer saw the difference; against a correct one it passes.
 // `run --scenario FILE` and `replay FILE` run it.
 import YAML from 'yaml';
-import { findRequirement, sectionsOfAll } from '../../profile/registry.ts';
+import { findRequirement, sectionsOfAll, type Role } from '../../profile/registry.ts';
 import { toAmount } from '../../profile/index.ts';
 import { parseSuite } from '../scenarios/load.ts';
 import type { Suite } from '../scenarios/types.ts';
 import { brief, type MismatchDetail } from './mismatch.ts';
 import { FROZEN_AT, KEY, type World } from './world.ts';
 
-interface RegressionInput {
-  readonly seed: number;
+interface RegressionInput extends FindingStory {
   /** The run whose script is written: it ended with the failure. */
   readonly world: World;
-  readonly failure: MismatchDetail;
-  readonly flaky: boolean;
-  /** The minimal command sequence, for the scenario's info. */
-  readonly commands: readonly string[];
-  readonly reproduce: string;
-  /** The crash file beside it, named when the scenario does not reproduce the finding. */
-  readonly crashFile?: string;
-  /** What became of the scenario when it ran against the target before being written. */
-  readonly reproduction?: Reproduction;
 }
 
 /** Whether a regression scenario fails where its finding was made, and what it did there. */
@@ -46,7 +36,7 @@ export function regressionYaml(input: RegressionInput, file = `regression-${inpu
 
 /** The scenario file's text, not validated. */
 export function regressionText(input: RegressionInput, file = `regression-${input.seed}.yaml`): string {
-  const { world, failure, seed } = input;
+  const { world, failure } = input;
   const script = world.script.map((s) => ({ ...s.fields, ...(s.expect.length > 0 ? { expect: s.expect } : {}) }));
   // Only the keys the steps name (a key name is a word of its own in a field or a template).
   const text = JSON.stringify(script);
@@ -60,28 +50,58 @@ export function regressionText(input: RegressionInput, file = `regression-${inpu
     ...script,
   ];
   const named = [failure.requirement, ...world.script.flatMap((s) => s.expect.map((c) => c.requirement as string | undefined))].filter((r): r is string => r !== undefined);
-  const requirements = [...new Set(named)];
   const needs = ['provision', 'clock', 'balance', ...(world.script.some((s) => s.fields.do === 'cancel') ? ['cancel'] : [])];
+  return regressionDocument({ ...input, role: 'operator', requirements: [...new Set(named)], needs, steps }, file);
+}
+
+/** A finding as its regression scenario tells it. */
+export interface FindingStory {
+  readonly seed: number;
+  readonly failure: MismatchDetail;
+  readonly flaky: boolean;
+  /** The minimal command sequence, for the scenario's info. */
+  readonly commands: readonly string[];
+  readonly reproduce: string;
+  /** The crash file beside it, named when the scenario does not reproduce the finding. */
+  readonly crashFile?: string;
+  /** What became of the scenario when it ran against the target before being written. */
+  readonly reproduction?: Reproduction;
+}
+
+/** What a regression scenario is made of, whatever role's fuzzer wrote it. */
+export interface RegressionFrame extends FindingStory {
+  readonly role: Role;
+  /** Every requirement the steps' checks name, the finding's first. */
+  readonly requirements: readonly string[];
+  /** The test-control capabilities the steps use. */
+  readonly needs: readonly string[];
+  readonly steps: readonly unknown[];
+}
+
+/** The scenario file's text for a finding: its one scenario, the finding's story in its info. */
+export function regressionDocument(frame: RegressionFrame, file = `regression-${frame.seed}.yaml`): string {
+  const { failure, seed } = frame;
+  const requirements = [...new Set([failure.requirement, ...frame.requirements])];
   const expected = brief(failure.expected);
   const actual = brief(failure.actual);
-  const unreproduced = input.reproduction?.reproduces === false;
+  const unreproduced = frame.reproduction?.reproduces === false;
   const doc = {
     suite: `fuzz-${seed}`,
     title: `Fuzzer regression, seed ${seed}${unreproduced ? ' (does not reproduce the finding)' : ''}`,
     ...(unreproduced ? { reproduces: false } : {}),
     sections: sectionsOfIds(requirements),
-    role: 'operator',
+    role: frame.role,
     info: [
       ...(unreproduced
-        ? [`DOES NOT REPRODUCE THE FINDING: ${input.reproduction!.note}. Its passing proves nothing; the crash file does reproduce it: cpr-conformance replay ${input.crashFile ?? `crash-${seed}.json`}.`]
-        : input.reproduction
-          ? [`Checked before it was written: ${input.reproduction.note}.`]
+        ? [`DOES NOT REPRODUCE THE FINDING: ${frame.reproduction!.note}. Its passing proves nothing; the crash file does reproduce it: cpr-conformance replay ${frame.crashFile ?? `crash-${seed}.json`}.`]
+        : frame.reproduction
+          ? [`Checked before it was written: ${frame.reproduction.note}.`]
           : []),
-      `Written by the stateful fuzzer (${input.reproduce}).`,
-      input.flaky
+      `Written by the stateful fuzzer (${frame.reproduce}).`,
+      frame.flaky
         ? 'FLAKY: the shrunk counterexample did not fail again when replayed against fresh state; this is the run that failed.'
         : 'The shrunk counterexample failed again when replayed against fresh state.',
-      `Minimal command sequence: ${input.commands.join('; ')}.`,
+      `Minimal command sequence: ${frame.commands.join('; ')}.`,
       `${failure.command}: ${failure.what}: the model expected ${expected}, the target answered ${actual}${failure.rule ? ` (${failure.rule})` : ''}.`,
     ].join('\n'),
     scenarios: [
@@ -90,9 +110,9 @@ export function regressionText(input: RegressionInput, file = `regression-${inpu
         title: truncate(`${failure.command}: ${failure.what} is ${expected} (the fuzzer saw ${actual})`, 200),
         requirements,
         level: findRequirement(failure.requirement)?.level ?? 'MUST',
-        needs,
-        info: `The model's predictions for ${input.commands.length} command(s), shrunk by fast-check and reduced to what the finding's cause needs; each check names the rule it proves.`,
-        steps,
+        needs: frame.needs,
+        info: `The model's predictions for ${frame.commands.length} command(s), shrunk by fast-check and reduced to what the finding's cause needs; each check names the rule it proves.`,
+        steps: frame.steps,
       },
     ],
   };

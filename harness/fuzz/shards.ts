@@ -21,8 +21,9 @@ import { canonicalJson } from '../../profile/jcs.ts';
 import { PROFILE_ID } from '../../profile/index.ts';
 import { HarnessError } from '../errors.ts';
 import { stripControl } from '../text.ts';
-import type { Budget, CampaignResult } from './campaign.ts';
-import { readCrashFile, type CrashFile } from './crash.ts';
+import type { CampaignResult } from './campaign.ts';
+import type { Budget } from './engine.ts';
+import { crashRole, FUZZ_ROLES, readCrashEnvelope, type CrashEnvelope, type FuzzRole } from './crash.ts';
 import { causeKey, causeText, type Cause } from './cause.ts';
 
 /** What each shard writes into its --out folder. */
@@ -48,6 +49,8 @@ interface ShardFinding {
 /** DIR/fuzz-shard.json. */
 interface ShardRecord {
   readonly format: typeof SHARD_FORMAT;
+  /** The role fuzzed (`fuzz --role`); absent in the Operator's records. */
+  readonly role?: FuzzRole;
   readonly profile: string;
   /** `i/n`. */
   readonly shard: string;
@@ -94,12 +97,12 @@ export function shardBudget(budget: Budget, index: number, count: number): Budge
 }
 
 /** The key of a finding: its cause's (requirement, request kind, what differed and how), whatever sequence showed it. */
-export function findingKey(crash: Pick<CrashFile, 'failure'>): string {
+export function findingKey(crash: Pick<CrashEnvelope, 'failure'>): string {
   return causeKey(crash.failure.cause);
 }
 
 /** The key of a minimal sequence: the world setup and the commands, as data. */
-function sequenceKey(crash: Pick<CrashFile, 'setup' | 'commands'>): string {
+function sequenceKey(crash: Pick<CrashEnvelope, 'setup' | 'commands'>): string {
   const data = canonicalJson(JSON.parse(JSON.stringify({ setup: crash.setup, commands: crash.commands })));
   return createHash('sha256').update(data).digest('hex').slice(0, 16);
 }
@@ -107,13 +110,13 @@ function sequenceKey(crash: Pick<CrashFile, 'setup' | 'commands'>): string {
 /** Writes DIR/fuzz-shard.json for a shard's finished campaign. */
 export function writeShardRecord(
   dir: string,
-  facts: { readonly shard: string; readonly campaignSeed: number; readonly lanes: number; readonly budget: Budget; readonly target: string },
-  result: CampaignResult,
+  facts: { readonly shard: string; readonly campaignSeed: number; readonly lanes: number; readonly budget: Budget; readonly target: string; readonly role?: FuzzRole },
+  result: Pick<CampaignResult, 'seed' | 'runs' | 'shrinks' | 'reductions' | 'ops' | 'elapsedMs' | 'otherCauses'> & { readonly failure?: Pick<NonNullable<CampaignResult['failure']>, 'crashFile' | 'detail' | 'message' | 'flaky' | 'commands'> },
 ): string {
   const failure = result.failure;
   const findings: ShardFinding[] = [];
   if (failure !== undefined) {
-    const crash = readCrashFile(failure.crashFile);
+    const crash = readCrashEnvelope(failure.crashFile);
     findings.push({
       key: findingKey(crash),
       cause: crash.failure.cause,
@@ -127,6 +130,7 @@ export function writeShardRecord(
   }
   const record: ShardRecord = {
     format: SHARD_FORMAT,
+    ...(facts.role !== undefined && facts.role !== 'operator' ? { role: facts.role } : {}),
     profile: PROFILE_ID,
     shard: facts.shard,
     campaign_seed: facts.campaignSeed,
@@ -174,6 +178,7 @@ interface MergedFinding extends ShardFinding {
 /** DIR/fuzz.json of `fuzz merge`. */
 interface MergedCampaign {
   readonly format: typeof MERGE_FORMAT;
+  readonly role: FuzzRole;
   readonly profile: string;
   readonly campaign_seed: number;
   readonly shards: readonly { readonly shard: string; readonly seed: number; readonly target: string; readonly runs: number; readonly ops: number; readonly elapsed_ms: number; readonly findings: number }[];
@@ -217,6 +222,7 @@ export function mergeFuzzShards(dirs: readonly string[]): MergedShards {
   const records = dirs.map((d) => readShardRecord(join(d, SHARD_FILE)));
   const first = records[0]!;
   const shared: [string, (r: ShardRecord) => string][] = [
+    ['role', (r) => crashRole(r)],
     ['profile', (r) => r.profile],
     ['campaign seed', (r) => String(r.campaign_seed)],
     ['lanes', (r) => String(r.lanes)],
@@ -250,7 +256,7 @@ export function mergeFuzzShards(dirs: readonly string[]): MergedShards {
     const dir = dirs[i]!;
     for (const listed of record.findings) {
       found++;
-      const crash = readCrashFile(join(dir, listed.crash));
+      const crash = readCrashEnvelope(join(dir, listed.crash));
       if (!existsSync(join(dir, listed.regression))) throw new HarnessError('CONFIG_INVALID', `${join(dir, SHARD_FILE)} lists ${listed.regression}, which is not in ${dir}`, 'merge the --out folders as the shards wrote them');
       // The crash file is the data: the keys are recomputed from it.
       const key = findingKey(crash);
@@ -271,6 +277,7 @@ export function mergeFuzzShards(dirs: readonly string[]): MergedShards {
   const ordered = order.map((i) => records[i]!);
   const campaign: MergedCampaign = {
     format: MERGE_FORMAT,
+    role: crashRole(first),
     profile: first.profile,
     campaign_seed: first.campaign_seed,
     shards: ordered.map((r) => ({ shard: r.shard, seed: r.seed, target: r.target, runs: r.runs, ops: r.ops, elapsed_ms: r.elapsed_ms, findings: r.findings.length })),
@@ -333,6 +340,7 @@ function readShardRecord(file: string): ShardRecord {
   const r = data as Partial<ShardRecord> | null;
   const bad = (why: string) => new HarnessError('CONFIG_INVALID', `${file} is not a fuzz shard record: ${why}`, 'it is written by cpr-conformance fuzz --shard i/n; run the shard again');
   if (!r || typeof r !== 'object' || r.format !== SHARD_FORMAT) throw bad(`"format" must be ${SHARD_FORMAT}`);
+  if (r.role !== undefined && !FUZZ_ROLES.includes(r.role)) throw bad(`"role" must be one of ${FUZZ_ROLES.join(', ')}`);
   const m = /^(\d+)\/(\d+)$/.exec(String(r.shard));
   if (!m || Number(m[1]) < 1 || Number(m[1]) > Number(m[2])) throw bad('"shard" must be i/n');
   for (const field of ['campaign_seed', 'seed', 'lanes', 'runs', 'shrinks', 'reductions', 'ops', 'elapsed_ms'] as const) if (typeof r[field] !== 'number') throw bad(`"${field}" must be a number`);
@@ -358,7 +366,7 @@ export function writeMergedCampaign(out: string, merged: MergedShards): { readon
 export function campaignLines(c: MergedCampaign): string[] {
   const budget = c.budget.kind === 'time' ? `${c.budget.ms / 1000} s a shard` : `${c.budget.runs} model runs in all`;
   const lines = [
-    `fuzz merge: ${c.shards.length} shard(s) of campaign seed ${c.campaign_seed} (${c.lanes} lane${c.lanes === 1 ? '' : 's'}, ${budget}): ${c.runs} model runs (${c.shrinks} more while shrinking, ${c.reductions} while reducing), ${c.ops} HTTP operations, ${(c.elapsed_ms / 1000).toFixed(1)} s for the longest shard`,
+    `fuzz merge: ${c.shards.length} shard(s) of ${c.role === 'operator' ? '' : `the ${c.role} `}campaign seed ${c.campaign_seed} (${c.lanes} lane${c.lanes === 1 ? '' : 's'}, ${budget}): ${c.runs} model runs (${c.shrinks} more while shrinking, ${c.reductions} while reducing), ${c.ops} operations, ${(c.elapsed_ms / 1000).toFixed(1)} s for the longest shard`,
     ...c.shards.map((s) => `  shard ${s.shard}: seed ${s.seed}, ${s.runs} runs, ${s.ops} operations, ${s.findings} finding(s)`),
   ];
   const alsoSeen = c.also_seen.map((cause) => `also seen while shrinking, not followed: ${causeText(cause)}`);

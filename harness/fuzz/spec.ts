@@ -40,8 +40,8 @@ export type CommandSpec =
 export type CommandKind = CommandSpec['kind'];
 export const COMMAND_KINDS: readonly CommandKind[] = ['issue', 'renew', 'renew-to-limit', 'redeem', 'status', 'advance', 'cancel', 'replay', 'burst', 'interleave'];
 
-/** Readable form, as fast-check prints a counterexample and the crash file lists it. */
-export function describe(spec: CommandSpec): string {
+/** Readable form, as fast-check prints a counterexample and the crash file lists it (any role's command: its kind, then its choices). */
+export function describe(spec: { readonly kind: string }): string {
   const { kind, ...rest } = spec;
   const args = Object.entries(rest)
     .filter(([, v]) => v !== undefined)

@@ -94,6 +94,7 @@ export class RunGuard {
       adapterKind: (role) => target.adapterKind(role),
       credential: (of) => target.credential(of),
       ...(target.hostGuard !== undefined ? { hostGuard: target.hostGuard } : {}),
+      ...(target.stub !== undefined ? { stub: target.stub } : {}),
     };
   }
 

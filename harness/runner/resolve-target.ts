@@ -7,6 +7,7 @@ import { preflight } from '../target/preflight.ts';
 import { embeddedTarget, openTarget, targetFromUrl, type OpenOptions, type Target } from '../target/target.ts';
 import { readFileSync } from 'node:fs';
 import { HarnessError } from '../errors.ts';
+import { RetrievalStub } from '../stub/retrieval-stub.ts';
 import type { TargetDescription } from '../report/model.ts';
 import { targetNotes } from '../report/wording.ts';
 import { holdLease, leaseHolder } from './lease.ts';
@@ -38,6 +39,8 @@ interface ResolveOptions {
   readonly leaseWaitSeconds?: number;
   /** Stops that wait (an interrupt). */
   readonly signal?: AbortSignal;
+  /** Start the harness's retrieval stub and have the paying application trust it (scenarios that use it, the paying-app fuzzer). */
+  readonly stub?: boolean;
 }
 
 export async function resolveTarget(choice: TargetChoice, terminal: Terminal, options: ResolveOptions = {}): Promise<ResolvedTarget> {
@@ -45,7 +48,14 @@ export async function resolveTarget(choice: TargetChoice, terminal: Terminal, op
   if (choice.kind === 'url' && /^http:\/\//i.test(choice.url)) {
     terminal.line(`warning: --target ${choice.url} is plaintext http: use https (the spec serves every role over TLS), e.g. --target ${choice.url.replace(/^http:/i, 'https:')} --ca FILE`);
   }
-  const opened = await open(choice, options);
+  const stub = options.stub ? await RetrievalStub.start() : undefined;
+  let opened: Target;
+  try {
+    opened = await open(choice, { ...options, ...(stub ? { stubServer: stub } : {}) });
+  } catch (error) {
+    await stub?.close();
+    throw error;
+  }
   let target: Target;
   try {
     // Fails within seconds when a role does not answer (HARNESS_TARGET_UNREACHABLE).
@@ -60,6 +70,7 @@ export async function resolveTarget(choice: TargetChoice, terminal: Terminal, op
     });
   } catch (error) {
     await opened.close();
+    await stub?.close();
     throw error;
   }
   if (target.description.roles && Object.values(target.description.roles).some((r) => r?.tls === 'insecure')) {
@@ -67,17 +78,23 @@ export async function resolveTarget(choice: TargetChoice, terminal: Terminal, op
   }
   const notice = await profileNoticeOf(target, options.requestTimeoutMs ?? 3000).catch(async (error: unknown) => {
     await target.close();
+    await stub?.close();
     throw error;
   });
   const description = notice === undefined ? target.description : { ...target.description, profile_notice: notice };
   for (const line of targetNotes(description)) terminal.line(`warning: ${line}`);
-  return { target, config: target.config, description, close: () => target.close() };
+  const close = async () => {
+    await target.close();
+    await stub?.close();
+  };
+  return { target, config: target.config, description, close };
 }
 
-async function open(choice: TargetChoice, options: ResolveOptions): Promise<Target> {
+async function open(choice: TargetChoice, options: ResolveOptions & { readonly stubServer?: RetrievalStub }): Promise<Target> {
   const opening: OpenOptions = {
     ...(options.requestTimeoutMs !== undefined ? { timeoutMs: options.requestTimeoutMs, discoveryTimeoutMs: Math.min(options.requestTimeoutMs, 3000) } : {}),
     ...(options.allowHosts !== undefined ? { allowHosts: options.allowHosts } : {}),
+    ...(options.stubServer !== undefined ? { stub: options.stubServer } : {}),
   };
   switch (choice.kind) {
     case 'embedded':

@@ -19,7 +19,7 @@ import { shownOutcome } from '../report/wording.ts';
 import { REPORT_SCHEMA_VERSION, type HarnessIssue, type TargetDescription } from '../report/model.ts';
 import { scopeRoles, suiteCatalogue } from './catalogue.ts';
 import type { Role } from '../../profile/registry.ts';
-import { loadSuites, suiteFiles } from '../scenarios/load.ts';
+import { loadSuites, suiteFiles, usesAction } from '../scenarios/load.ts';
 import type { Suite } from '../scenarios/types.ts';
 import { unrunResult } from '../scenarios/execute.ts';
 import type { TargetConfig } from '../target/config.ts';
@@ -187,6 +187,8 @@ async function executePlan(
       command: options.command[1] ?? 'run',
       ...(options.leaseWaitSeconds !== undefined ? { leaseWaitSeconds: options.leaseWaitSeconds } : {}),
       signal: stopWaiting.signal,
+      // The harness's retrieval stub only for the scenarios that serve from it (fuzzer regressions of a paying application).
+      ...(plan.some((t) => t.kind === 'scenario' && usesAction(t.scenario, 'stub-serve')) ? { stub: true } : {}),
     });
     const opened = await Promise.race([opening.then((target) => ({ target }), (error: unknown) => ({ error })), interrupts.signalled.then(() => undefined)]);
     if (opened === undefined) {

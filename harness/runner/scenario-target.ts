@@ -25,5 +25,6 @@ export function scenarioTarget(target: Target): ScenarioTarget {
     adapterKind: (role: Role) => (role === 'paying-app' ? target.payingApp?.kind : target[role]?.kind),
     credential: (of) => target.credentials.operator[of],
     ...(target.hostGuard !== undefined ? { hostGuard: target.hostGuard } : {}),
+    ...(target.stub !== undefined ? { stub: target.stub } : {}),
   };
 }

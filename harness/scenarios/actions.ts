@@ -149,6 +149,30 @@ export const ACTION_IMPLEMENTATIONS: Readonly<Record<Exclude<ActionName, 'repeat
     }
     return appCall(() => ctx.app().read(input.all() as Parameters<ReturnType<ScenarioContext['app']>['read']>[0]));
   },
+  'stub-serve': async (ctx, p) => {
+    const stub = ctx.target.stub;
+    if (!stub) throw new StepError('skipped', "the paying application was not told to trust the harness's retrieval stub (the paying-app fuzzer and replay do; run does when a selected scenario serves from it)");
+    const body = p.has('json') ? JSON.stringify(p.value('json')) : p.has('body_base64') ? Buffer.from(p.text('body_base64'), 'base64') : p.text('body');
+    const headers: Record<string, string> = { ...(p.has('content_type') ? { 'content-type': p.text('content_type') } : {}), ...Object.fromEntries(Object.entries(p.object('headers') ?? {}).map(([k, v]) => [k.toLowerCase(), String(v)])) };
+    const exhibit = {
+      body: typeof body === 'string' ? new TextEncoder().encode(body) : new Uint8Array(body),
+      headers,
+      ...(p.has('status') ? { status: p.integer('status') } : {}),
+      ...(p.boolean('chunked') ? { chunked: true } : {}),
+      ...(p.has('chunk_delay_ms') ? { chunkDelayMs: p.integer('chunk_delay_ms') } : {}),
+      ...(p.boolean('truncate') ? { truncate: true } : {}),
+      ...(p.has('redirect') ? { redirect: p.integer('redirect') } : {}),
+    };
+    const host = p.choice('host', ['127.0.0.1', 'localhost'] as const);
+    return stub.serve(exhibit, { basePath: p.has('base_path') ? p.text('base_path') : '', ...(host !== undefined ? { host } : {}), ...(p.boolean('plaintext') ? { plaintext: true } : {}) });
+  },
+  'stub-log': async (ctx, p) => {
+    const stub = ctx.target.stub;
+    if (!stub) throw new StepError('skipped', "the paying application was not told to trust the harness's retrieval stub");
+    const requests = stub.seen(p.text('served'));
+    const count = (test: (r: (typeof requests)[number]) => boolean) => requests.filter(test).length;
+    return { requests, retrievals: count((r) => r.where === 'retrieval'), redirected: count((r) => r.where === 'redirect-target'), elsewhere: count((r) => r.where === 'elsewhere'), plaintext: count((r) => !r.secure) };
+  },
   'app-derive': (ctx, p) => appCall(() => ctx.app().derive(p.value('cpr'), Params.of('app-derive: context', p.value('context')).all() as unknown as Parameters<ReturnType<ScenarioContext['app']>['derive']>[1])),
 };
 

@@ -93,6 +93,24 @@ function mediaType(headers: Readonly<Record<string, string>>): string | undefine
   return headers['content-type']?.split(';')[0]?.trim().toLowerCase();
 }
 
+/** The profile rules some checks judge beside their own requirement (a check's extras). */
+const PROBLEM_STATUS_RULE = 'PRF-ERR-1';
+const ENDPOINT_ENCODING_RULE = 'PRF-URI-1';
+const REJECTION_FORM_RULE = 'PRF-APP-1';
+
+/**
+ * Which requirements a check can charge beside its own, for its argument: read
+ * by the checks below and by what a scenario can judge (scenarioRequirements),
+ * so a targeted run and the coverage catalogue know every requirement a test
+ * can fail. An extra a check records outside this table is a harness fault.
+ */
+export const EXTRA_REQUIREMENTS: Readonly<Partial<Record<CheckName, (arg: unknown) => readonly string[]>>> = {
+  // A literal that is no protocol code has no status of its own; a template may be one.
+  problem: (arg) => (typeof arg === 'string' && !arg.includes('${') && !isProblemCode(arg) ? [] : [PROBLEM_STATUS_RULE]),
+  delivery_uri: () => [ENDPOINT_ENCODING_RULE],
+  rejected: () => [REJECTION_FORM_RULE],
+};
+
 export const CHECK_IMPLEMENTATIONS: Readonly<Record<CheckName, Check>> = {
   status: (_ctx, arg, subject) => {
     const r = http(subject, 'status');
@@ -115,7 +133,7 @@ export const CHECK_IMPLEMENTATIONS: Readonly<Record<CheckName, Check>> = {
     if (expectedStatus === undefined) return main;
     return {
       ...main,
-      extra: [{ check: 'problem_status', requirement: 'PRF-ERR-1', ...judgement(r.status === expectedStatus, expectedStatus, r.status, `PROFILE.md §11 gives ${String(arg)} the status ${expectedStatus}`) }],
+      extra: [{ check: 'problem_status', requirement: PROBLEM_STATUS_RULE, ...judgement(r.status === expectedStatus, expectedStatus, r.status, `PROFILE.md §11 gives ${String(arg)} the status ${expectedStatus}`) }],
     };
   },
 
@@ -200,7 +218,7 @@ export const CHECK_IMPLEMENTATIONS: Readonly<Record<CheckName, Check>> = {
       c.encoding.length === 0 ? 'as PROFILE.md §8.1 says' : c.encoding,
       'PROFILE.md §8.1: an https base URL without query, fragment or trailing slash, percent-encoded by encodeURIComponent',
     );
-    return { ...main, extra: [{ check: 'endpoint_encoding', requirement: 'PRF-URI-1', ...encoding }] };
+    return { ...main, extra: [{ check: 'endpoint_encoding', requirement: ENDPOINT_ENCODING_RULE, ...encoding }] };
   },
 
   no_payer_data: (_ctx, _arg, subject) => {
@@ -369,7 +387,7 @@ export const CHECK_IMPLEMENTATIONS: Readonly<Record<CheckName, Check>> = {
     const rejected = r?.ok === false;
     const main = judgement(rejected, { rejected: true }, rejected ? { rejected: true, code: r.code ?? null } : { rejected: false }, rejected ? 'the paying application rejects' : 'the paying application processed what it should have refused');
     if (!rejected) return main;
-    const profile = (check: string, passed: boolean, want: unknown, seen: unknown, message: string) => ({ check, requirement: 'PRF-APP-1', ...judgement(passed, want, seen, message) });
+    const profile = (check: string, passed: boolean, want: unknown, seen: unknown, message: string) => ({ check, requirement: REJECTION_FORM_RULE, ...judgement(passed, want, seen, message) });
     const extra = [
       profile('rejection_message', typeof r.message === 'string' && r.message.trim().length >= 10, 'a human-readable message', r.message ?? null, 'PROFILE.md §8.3: a rejection carries a human-readable message'),
       ...(expected.code !== undefined ? [profile('rejection_code', r.code === expected.code, expected.code, r.code ?? null, `PROFILE.md §8.3: the rejection code is ${expected.code}`)] : []),

@@ -6,6 +6,7 @@ import type { Capability } from '../../profile/control.ts';
 import type { AdapterKind, HttpRole, PayingAppRole, WireRequest, WireResponse } from '../adapters/types.ts';
 import type { Basis, CheckResult, Exchange, NotEvaluated } from '../report/model.ts';
 import type { Scenario, Step } from './types.ts';
+import type { RetrievalStub } from '../stub/retrieval-stub.ts';
 
 /** The part of a target a scenario needs. */
 export interface ScenarioTarget {
@@ -17,6 +18,8 @@ export interface ScenarioTarget {
   credential(of: 'principal' | 'redeemer' | 'staff'): NamedKey | undefined;
   /** The hosts the harness's own paying application may follow a delivery URI to (target/host-guard.ts); absent for a paying application under test. */
   readonly hostGuard?: readonly string[];
+  /** The harness's retrieval stub, when the paying application trusts it (harness/stub/). */
+  readonly stub?: RetrievalStub;
 }
 
 export interface NamedKey {

@@ -18,7 +18,7 @@ import type { Level } from '../../profile/registry.ts';
 import type { Basis, CheckResult, Outcome, TestResult } from '../report/model.ts';
 import { ACTION_IMPLEMENTATIONS, adoptClock, exactClockForPolicy, policyOf } from './actions.ts';
 import { Params } from './params.ts';
-import { CHECK_IMPLEMENTATIONS, comparedMember, type Judgement } from './checks.ts';
+import { CHECK_IMPLEMENTATIONS, EXTRA_REQUIREMENTS, comparedMember, type Judgement } from './checks.ts';
 import type { TestErrorCode } from '../errors.ts';
 import { ScenarioContext, StepError, stepErrorFields, type ScenarioTarget } from './context.ts';
 import { send } from './http.ts';
@@ -225,6 +225,9 @@ function checkResults(ctx: ScenarioContext, step: Step, check: CheckEntry, v: Ju
     message: v.message,
     ...mark,
   }));
+  const declared = EXTRA_REQUIREMENTS[check.name]?.(check.arg) ?? [];
+  const undeclared = (v.extra ?? []).filter((x) => !declared.includes(x.requirement));
+  if (undeclared.length > 0) throw new Error(`check ${check.name} charged ${undeclared.map((x) => x.requirement).join(', ')} outside EXTRA_REQUIREMENTS`);
   const extras = (v.extra ?? []).map((x) => ({ check: x.check, requirement: x.requirement, level: ctx.levelOf(x.requirement), passed: x.passed, ...stepOf(ctx), expected: x.expected, actual: x.actual, message: x.message, ...mark }));
   return { own, extras };
 }
@@ -308,9 +311,9 @@ function allChecks(steps: readonly Step[]): CheckEntry[] {
   return steps.flatMap((s) => [...s.expect, ...allChecks(s.body ?? [])]);
 }
 
-/** Every requirement a scenario can judge: those it lists and those its checks name, inside repeats too. */
+/** Every requirement a scenario can judge: those it lists, those its checks name and their extras (EXTRA_REQUIREMENTS), inside repeats too. */
 export function scenarioRequirements(scenario: Pick<Scenario, 'requirements' | 'steps'>): string[] {
-  return [...new Set([...scenario.requirements, ...allChecks(scenario.steps).flatMap((c) => (c.requirement ? [c.requirement] : []))])];
+  return [...new Set([...scenario.requirements, ...allChecks(scenario.steps).flatMap((c) => [...(c.requirement ? [c.requirement] : []), ...(EXTRA_REQUIREMENTS[c.name]?.(c.arg) ?? [])])])];
 }
 
 /** With clock control, `now` is the target's clock; otherwise ours. The harness watches it from here on (clock-watch.ts). */

@@ -197,6 +197,11 @@ function usesName(steps: readonly Step[], name: string): boolean {
   return flatSteps(steps).some((s) => found(s.params) || s.expect.some((c) => found(c.arg) || found(c.on)));
 }
 
+/** Whether a scenario has a step that does `action` (inside repeats too). */
+export function usesAction(scenario: Scenario, action: ActionName): boolean {
+  return flatSteps(scenario.steps).some((s) => s.action === action);
+}
+
 /** Every step, those inside repeats included. */
 function flatSteps(steps: readonly Step[]): Step[] {
   return steps.flatMap((s) => [s, ...flatSteps(s.body ?? [])]);

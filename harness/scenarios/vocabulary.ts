@@ -137,6 +137,32 @@ export const ACTIONS = {
     required: ['input'],
   },
   'app-derive': { summary: 'have the paying application derive a Payment from a CPR and a derivation context', params: { cpr: ANY, context: { type: 'object' } }, required: ['cpr', 'context'] },
+  'stub-serve': {
+    summary:
+      "have the harness's retrieval stub serve GET <base_path>/cpr/<token> with this answer (status, headers, body; chunked, slow, cut off halfway, or a redirect to a path that would serve it); the result has id, token, endpoint, uri (std-cpr://<token>?endpoint=...) and url. Skipped when the paying application was not told to trust the stub",
+    params: {
+      status: INT_OR_T(100, 599),
+      content_type: T,
+      headers: { type: 'object', additionalProperties: T },
+      body: T,
+      body_base64: T,
+      json: ANY,
+      chunked: { type: 'boolean' },
+      chunk_delay_ms: { type: 'integer', minimum: 0, maximum: 250 },
+      truncate: { type: 'boolean' },
+      redirect: { type: 'integer', minimum: 300, maximum: 399 },
+      base_path: T,
+      host: { enum: ['127.0.0.1', 'localhost'] },
+      plaintext: { type: 'boolean' },
+    },
+    required: [],
+    requireOneOf: [['body'], ['body_base64'], ['json']],
+  },
+  'stub-log': {
+    summary: "what the retrieval stub was asked for a `stub-serve` exhibit (its id): requests (method, path, secure, where: retrieval, redirect-target or elsewhere), and the counts retrievals, redirected, elsewhere and plaintext",
+    params: { served: T },
+    required: ['served'],
+  },
 } as const satisfies Readonly<Record<string, ActionSpec>>;
 
 export type ActionName = keyof typeof ACTIONS;

@@ -28,6 +28,8 @@ export interface KillMatrix {
   readonly killed: number;
   readonly total: number;
   readonly seed: number;
+  /** Each mutant ran only the tests that can judge a requirement it declares (`selftest --targeted`). */
+  readonly targeted: boolean;
   readonly duration_ms: number;
 }
 
@@ -55,7 +57,7 @@ export function mutantRow(spec: Pick<MutantRow, 'name' | 'role' | 'family' | 'de
 }
 
 export function summaryLine(matrix: KillMatrix): string {
-  return `selftest: ${matrix.killed}/${matrix.total} mutants killed, reference ${matrix.reference.conformant ? 'conformant' : 'NOT conformant'}`;
+  return `selftest${matrix.targeted ? ' --targeted' : ''}: ${matrix.killed}/${matrix.total} mutants killed, reference ${matrix.reference.conformant ? 'conformant' : 'NOT conformant'}`;
 }
 
 /** Exit 0 only when the reference is conformant and every mutant was killed by a check it declares. */

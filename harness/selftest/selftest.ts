@@ -13,7 +13,7 @@ import { loadSuites } from '../scenarios/load.ts';
 import type { Scenario } from '../scenarios/types.ts';
 import { embeddedTarget } from '../target/target.ts';
 import { mutantRow, type KillMatrix, type MutantRow } from './matrix.ts';
-import { planOf, runPlan } from '../runner/plan.ts';
+import { planOf, planRequirements, runPlan, type PlanTest } from '../runner/plan.ts';
 import { holdLease, leaseHolder } from '../runner/lease.ts';
 
 export const SELFTEST_SEED = 20261121;
@@ -26,14 +26,26 @@ const BIN = fileURLToPath(new URL('../../bin/cpr-conformance.js', import.meta.ur
 let scenarios: Scenario[] | undefined;
 const suiteScenarios = (): Scenario[] => (scenarios ??= loadSuites().flatMap((s) => s.scenarios));
 
-/** Runs the whole suite against the reference, with `mutant` switched on when given. */
-export async function suiteAgainst(mutant: string | undefined): Promise<{ results: TestResult[]; durationMs: number }> {
+/**
+ * The tests that can decide on a mutant: with `catches` given (a targeted
+ * selftest), only those that can judge one of the requirements the mutant
+ * declares; otherwise the whole suite.
+ */
+export function selftestPlan(catches?: readonly string[]): PlanTest[] {
+  const plan = planOf(suiteScenarios(), PROPERTIES);
+  if (catches === undefined) return plan;
+  const declared = new Set(catches);
+  return plan.filter((test) => planRequirements(test).some((id) => declared.has(id)));
+}
+
+/** Runs the suite (or `catches`' part of it) against the reference, with `mutant` switched on when given. */
+export async function suiteAgainst(mutant: string | undefined, catches?: readonly string[]): Promise<{ results: TestResult[]; durationMs: number }> {
   const started = performance.now();
   // Held as every command that drives a target holds it: the reference is private, but the path is the same.
   const target = await holdLease(await embeddedTarget({ reference: { ...(mutant ? { mutant } : {}) } }), { holder: leaseHolder('selftest') });
   try {
     // The engine `run` uses, with its rules and bounds: only the seed and the property budget are fixed.
-    const { results } = await runPlan(planOf(suiteScenarios(), PROPERTIES), scenarioTarget(target), {
+    const { results } = await runPlan(selftestPlan(catches), scenarioTarget(target), {
       seed: SELFTEST_SEED,
       propertyRuns: SELFTEST_PROPERTY_RUNS,
       rerunBase: `npx cpr-conformance run${mutant ? ` --target <serve --mutant ${mutant}>` : ''}`,
@@ -45,11 +57,11 @@ export async function suiteAgainst(mutant: string | undefined): Promise<{ result
 }
 
 /** In a worker process: run each named mutant and print one JSON line per mutant. */
-export async function workerMain(names: readonly string[]): Promise<void> {
+export async function workerMain(names: readonly string[], targeted: boolean): Promise<void> {
   for (const name of names) {
     const spec = MUTANTS.find((m) => m.name === name);
     if (!spec) throw new Error(`unknown mutant ${name}`);
-    const { results, durationMs } = await suiteAgainst(name);
+    const { results, durationMs } = await suiteAgainst(name, targeted ? spec.catches : undefined);
     process.stdout.write(`${JSON.stringify(mutantRow(spec, results, durationMs))}\n`);
   }
 }
@@ -57,6 +69,8 @@ export async function workerMain(names: readonly string[]): Promise<void> {
 interface SelftestOptions {
   readonly mutants?: readonly string[];
   readonly workers?: number;
+  /** Each mutant runs only the tests that can judge a requirement it declares. */
+  readonly targeted?: boolean;
   readonly onRow?: (row: MutantRow) => void;
 }
 
@@ -66,7 +80,7 @@ export async function selftest(options: SelftestOptions = {}): Promise<KillMatri
   const workers = Math.max(1, Math.min(options.workers ?? availableParallelism(), chosen.length));
   const shares = Array.from({ length: workers }, (_, w) => chosen.filter((_, i) => i % workers === w).map((m) => m.name));
   // The reference run happens alongside the workers: it is one more share of the work.
-  const [reference, ...rows] = await Promise.all([suiteAgainst(undefined), ...shares.map((share) => runWorker(share, options.onRow))]);
+  const [reference, ...rows] = await Promise.all([suiteAgainst(undefined), ...shares.map((share) => runWorker(share, options.targeted === true, options.onRow))]);
   const notPassed = reference.results.filter((r) => r.status !== 'passed').map((r) => `${r.id} ${r.status}: ${r.reason ?? ''}`.slice(0, 300));
   const byName = new Map(rows.flat().map((r) => [r.name, r]));
   const mutants = chosen.map((m) => byName.get(m.name) ?? missingRow(m));
@@ -76,6 +90,7 @@ export async function selftest(options: SelftestOptions = {}): Promise<KillMatri
     killed: mutants.filter((m) => m.killed).length,
     total: mutants.length,
     seed: SELFTEST_SEED,
+    targeted: options.targeted === true,
     duration_ms: Math.round(performance.now() - started),
   };
 }
@@ -84,10 +99,10 @@ function missingRow(spec: MutantSpec): MutantRow {
   return { ...spec, killed: false, caught_by: [], failed_tests: [], errors: ['the worker running this mutant stopped before reporting it'], flagged: 'not run: its worker failed', duration_ms: 0 };
 }
 
-function runWorker(names: readonly string[], onRow?: (row: MutantRow) => void): Promise<MutantRow[]> {
+function runWorker(names: readonly string[], targeted: boolean, onRow?: (row: MutantRow) => void): Promise<MutantRow[]> {
   if (names.length === 0) return Promise.resolve([]);
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, 'selftest', '--worker', names.join(',')], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'selftest', '--worker', names.join(','), ...(targeted ? ['--targeted'] : [])], { stdio: ['ignore', 'pipe', 'pipe'] });
     const rows: MutantRow[] = [];
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => {

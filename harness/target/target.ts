@@ -2,8 +2,9 @@
 // HTTP role offers, the credentials from the target file, and a description for
 // the report with every secret left out (control tokens, key material and
 // environment values never appear in it).
-import { readFileSync, realpathSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createHttpRole } from '../adapters/http.ts';
 import { loadModuleRole, moduleRole, type CreateRole, type HttpRoleName } from '../adapters/module.ts';
@@ -16,6 +17,7 @@ import { createRole as createReferenceRole } from '../../reference/adapter.ts';
 import { checkAllowedHosts, type HostPattern } from '../../reference/paying-app/hosts.ts';
 import { startReference, type ReferenceOptions } from '../../reference/start.ts';
 import type { AppRoleConfig, HttpRoleConfig, RoleCredentials, TargetConfig } from './config.ts';
+import type { RetrievalStub } from '../stub/retrieval-stub.ts';
 import { discoverCapabilities, discoverPlaintextUrl, withControlToken, type Discovery } from './control.ts';
 import { withLease } from './lease.ts';
 import { guard } from './preflight.ts';
@@ -43,6 +45,8 @@ export interface Target {
    * another, which is judged by what it does.
    */
   readonly hostGuard?: readonly HostPattern[];
+  /** The harness's retrieval stub, when the paying application was told to trust it (OpenOptions.stub). */
+  readonly stub?: RetrievalStub;
   /**
    * A config that opens this same target again elsewhere (a test worker, say):
    * capabilities resolved to explicit lists. Holds secrets, like the file it came from.
@@ -62,6 +66,12 @@ export interface OpenOptions {
    * follows an `endpoint` only to the hosts of the target's HTTP roles.
    */
   readonly allowHosts?: readonly string[];
+  /**
+   * The harness's retrieval stub (harness/stub/): the paying application is
+   * told to trust its CA besides its own, and the reference application may
+   * retrieve from its hosts. Started and closed by the caller.
+   */
+  readonly stub?: RetrievalStub;
 }
 
 type RoleEntry = { readonly adapter: string; readonly base_url?: string; readonly tls: HttpRole['tls']; readonly capabilities: readonly string[]; readonly capabilities_note?: string };
@@ -74,7 +84,9 @@ export async function openTarget(config: TargetConfig, options: OpenOptions = {}
     if (payee) opened.push(payee);
     const operator = config.operator && (await openHttpRole('operator', config.operator, options));
     if (operator) opened.push(operator);
-    const appConfig = config.payingApp && withAllowedHosts(config.payingApp, targetHosts(config), options.allowHosts ?? []);
+    const trusting = config.payingApp && options.stub ? trustingStub(config.payingApp, options.stub) : undefined;
+    if (trusting) opened.push(trusting);
+    const appConfig = config.payingApp && withAllowedHosts(trusting?.config ?? config.payingApp, targetHosts(config), [...(options.allowHosts ?? []), ...(options.stub?.hosts ?? [])]);
     const payingApp = appConfig && (await openAppRole(appConfig, options));
     if (payingApp) opened.push(payingApp);
     const hostGuard = appConfig && guardOf(appConfig);
@@ -101,6 +113,7 @@ export async function openTarget(config: TargetConfig, options: OpenOptions = {}
       ...(operator ? { operator } : {}),
       ...(payingApp ? { payingApp } : {}),
       ...(hostGuard ? { hostGuard } : {}),
+      ...(payingApp && options.stub ? { stub: options.stub } : {}),
       capabilities: { payee: payeeCaps, operator: operatorCaps },
       ...(Object.keys(discoveryNotes).length > 0 ? { discoveryNotes } : {}),
       credentials: { payee: config.payee?.credentials ?? {}, operator: config.operator?.credentials ?? {} },
@@ -204,15 +217,16 @@ export async function embeddedTarget(options: { readonly reference?: ReferenceOp
     // It follows token URIs to the reference's own host only, unless told otherwise (--allow-host).
     const appSettings = {
       clock_from: ref.url,
-      allowed_hosts: [...new Set([new URL(ref.url).host, ...(options.allowHosts ?? [])])],
+      allowed_hosts: [...new Set([new URL(ref.url).host, ...(options.allowHosts ?? []), ...(options.stub?.hosts ?? [])])],
       ...(token !== undefined ? { control_token: token } : {}),
       ...(ref.mutant !== undefined ? { mutant: ref.mutant } : {}),
     };
+    const appCa = options.stub ? `${ref.tls.ca}\n${options.stub.ca}` : ref.tls.ca;
     const payingApp = (await moduleRole(createReferenceRole as CreateRole, {
       role: 'paying-app',
       description: 'reference/adapter.ts',
       settings: appSettings,
-      ca: ref.tls.ca,
+      ca: appCa,
       ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
     })) as PayingAppRole;
     opened.push(payingApp);
@@ -235,12 +249,13 @@ export async function embeddedTarget(options: { readonly reference?: ReferenceOp
         name: 'embedded reference',
         payee: http,
         operator: http,
-        payingApp: { adapter: 'module', module: REFERENCE_ADAPTER, settings: appSettings, ca: ref.tls.ca },
+        payingApp: { adapter: 'module', module: REFERENCE_ADAPTER, settings: appSettings, ca: appCa },
       },
       payee: role,
       operator: role,
       payingApp,
       hostGuard: checkAllowedHosts(appSettings.allowed_hosts),
+      ...(options.stub ? { stub: options.stub } : {}),
       capabilities: { payee: capabilities, operator: capabilities },
       credentials: { payee: {}, operator: {} },
       close: async () => {
@@ -264,6 +279,21 @@ function readCaFile(file: string): string {
   }
   if (!pem.includes('-----BEGIN CERTIFICATE-----')) throw new HarnessError('USAGE_ERROR', `--ca ${file} holds no PEM certificate`);
   return pem;
+}
+
+// ---- The harness's retrieval stub, trusted by the paying application ----
+
+/**
+ * The paying application's config with the stub's CA trusted besides its own:
+ * the PEM text (module adapters) and a file holding both (process adapters),
+ * removed on close.
+ */
+function trustingStub(config: AppRoleConfig, stub: RetrievalStub): { readonly config: AppRoleConfig; close(): Promise<void> } {
+  const ca = config.ca !== undefined ? `${config.ca}\n${stub.ca}` : stub.ca;
+  const dir = mkdtempSync(join(tmpdir(), 'cpr-conformance-ca-'));
+  const caFile = join(dir, 'ca.pem');
+  writeFileSync(caFile, ca);
+  return { config: { ...config, ca, caFile }, close: async () => rmSync(dir, { recursive: true, force: true }) };
 }
 
 // ---- The reference paying application's allow-list (no SSRF through a CPR URI) ----

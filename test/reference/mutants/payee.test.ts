@@ -133,6 +133,16 @@ const PROBES: Record<MutantOfRole<'payee'>, Probe> = {
     correct: [200, 'TOKEN_CONSUMED'],
     mutant: [200, 200],
   },
+  'payee-token-burned-on-refusal': {
+    observes: 'two retrievals at the end of the token lifetime (300 s)',
+    async observe(payee, clock) {
+      const { token } = await ibanRequest(payee);
+      clock.advance(300);
+      return [answer(await get(payee, `/cpr/${token}`)), answer(await get(payee, `/cpr/${token}`))];
+    },
+    correct: ['TOKEN_EXPIRED', 'TOKEN_EXPIRED'],
+    mutant: ['TOKEN_EXPIRED', 'TOKEN_CONSUMED'],
+  },
   'payee-token-never-expires': {
     observes: 'a retrieval at the end of the token lifetime (300 s)',
     async observe(payee, clock) {

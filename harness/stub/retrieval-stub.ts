@@ -1,0 +1,220 @@
+// The harness's own retrieval server: a stand-in payee that a paying
+// application under test retrieves token URIs from (spec §4.1, §4.4; PROFILE.md
+// §8.1, §8.3), answering odd things on purpose and recording what it was
+// asked. It listens on loopback over TLS, with a certificate from a CA of its
+// own that the application is told to trust (a real trust decision, never
+// skipped verification), and over plaintext, where no token must ever arrive.
+//
+// Each retrieval is an exhibit: a fresh token under a base path, and the answer
+// to `GET <base path>/cpr/<token>`: any status, headers and body, the body in
+// one piece or chunked (no Content-Length), slowly (pauses between chunks,
+// bounded), cut off halfway, or a redirect to a second path that would serve
+// the same body (and records whoever follows it). Every request that names an
+// exhibit's token, in its path or a header, is recorded with where it went.
+import { randomBytes } from 'node:crypto';
+import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { normalizeUri } from '../../profile/cpr/index.ts';
+import { createTlsMaterial } from '../../reference/tls.ts';
+
+/** What one retrieval URL answers. */
+export interface Exhibit {
+  /** Default 200. */
+  readonly status?: number;
+  /** Response headers (lower-case names); Content-Length is the stub's to set. */
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly body: Uint8Array;
+  /** Sent as chunks without Content-Length (chunked transfer coding). */
+  readonly chunked?: boolean;
+  /** A pause before each chunk, in ms (at most MAX_CHUNK_DELAY_MS): a slow body. */
+  readonly chunkDelayMs?: number;
+  /** The connection is cut halfway through the body. */
+  readonly truncate?: boolean;
+  /** A 3xx status: the answer is a redirect to a second path on the stub, which would serve `body` with status 200. */
+  readonly redirect?: number;
+}
+
+/** Where an exhibit is served. */
+export interface Placement {
+  /** The base URL's path, as written in a URL (percent-encodings allowed), '' or starting with '/'. */
+  readonly basePath: string;
+  /** How the endpoint names the stub's host. */
+  readonly host?: 'localhost' | '127.0.0.1';
+  /** The endpoint is the plaintext listener (http://): a conformant application never sends the token there. */
+  readonly plaintext?: boolean;
+}
+
+export interface Served {
+  readonly id: string;
+  readonly token: string;
+  /** The endpoint: the base URL of the stand-in payee. */
+  readonly endpoint: string;
+  /** `std-cpr://<token>?endpoint=<endpoint>` (PROFILE.md §8.1). */
+  readonly uri: string;
+  /** Where the token should be retrieved: `<endpoint>/cpr/<token>`. */
+  readonly url: string;
+}
+
+/** A request the stub saw that named an exhibit's token. */
+export interface Seen {
+  readonly method: string;
+  readonly path: string;
+  /** False on the plaintext listener: the token travelled in the clear. */
+  readonly secure: boolean;
+  /** The retrieval URL itself, the redirect's target, or anywhere else (a wrong path, the token in a header). */
+  readonly where: 'retrieval' | 'redirect-target' | 'elsewhere';
+}
+
+export const MAX_CHUNK_DELAY_MS = 250;
+const CHUNKS = 4;
+
+interface Entry {
+  readonly exhibit: Exhibit;
+  readonly served: Served;
+  readonly retrievalPath: string;
+  readonly redirectPath: string;
+  readonly seen: Seen[];
+}
+
+export class RetrievalStub {
+  private readonly entries = new Map<string, Entry>();
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private counter = 0;
+
+  private constructor(
+    /** PEM of the CA the paying application is told to trust. */
+    readonly ca: string,
+    private readonly tls: Listener,
+    private readonly plain: Listener,
+  ) {}
+
+  /** Starts both listeners on 127.0.0.1, with a certificate for localhost and 127.0.0.1 from a CA made here. */
+  static async start(): Promise<RetrievalStub> {
+    const material = await createTlsMaterial({ dns: ['localhost'], ip: ['127.0.0.1'] });
+    let stub: RetrievalStub | undefined;
+    const handler = (secure: boolean) => (req: IncomingMessage, res: ServerResponse) => stub!.answer(req, res, secure);
+    const tls = await listenOn(createHttpsServer({ key: material.key, cert: material.cert }, handler(true)));
+    const plain = await listenOn(createHttpServer(handler(false))).catch(async (error: unknown) => {
+      await tls.close();
+      throw error;
+    });
+    stub = new RetrievalStub(material.ca, tls, plain);
+    return stub;
+  }
+
+  /** `host:port` of both listeners, under both names: what an allow-list of the application must hold. */
+  get hosts(): string[] {
+    return ['127.0.0.1', 'localhost'].flatMap((host) => [`${host}:${this.tls.port}`, `${host}:${this.plain.port}`]);
+  }
+
+  /** Registers an exhibit under a fresh token. */
+  serve(exhibit: Exhibit, placement: Placement): Served {
+    if (exhibit.chunkDelayMs !== undefined && (exhibit.chunkDelayMs < 0 || exhibit.chunkDelayMs > MAX_CHUNK_DELAY_MS)) throw new RangeError(`chunkDelayMs is 0 to ${MAX_CHUNK_DELAY_MS}`);
+    if (exhibit.redirect !== undefined && (exhibit.redirect < 300 || exhibit.redirect > 399)) throw new RangeError('redirect is a 3xx status');
+    if (placement.basePath !== '' && (!placement.basePath.startsWith('/') || placement.basePath.endsWith('/'))) throw new RangeError('basePath is empty or starts with "/" and does not end with one');
+    const id = `x${++this.counter}`;
+    const token = randomBytes(16).toString('hex');
+    const port = placement.plaintext ? this.plain.port : this.tls.port;
+    const endpoint = `${placement.plaintext ? 'http' : 'https'}://${placement.host ?? '127.0.0.1'}:${port}${placement.basePath}`;
+    const served: Served = { id, token, endpoint, uri: `std-cpr://${token}?endpoint=${encodeURIComponent(endpoint)}`, url: `${endpoint}/cpr/${token}` };
+    this.entries.set(id, { exhibit, served, retrievalPath: pathOf(served.url), redirectPath: pathOf(`${endpoint}/moved/cpr/${token}`), seen: [] });
+    return served;
+  }
+
+  /** The requests that named an exhibit's token so far. */
+  seen(id: string): readonly Seen[] {
+    return [...(this.entries.get(id)?.seen ?? [])];
+  }
+
+  /** Drops an exhibit: its token is then unknown to the stub. */
+  forget(id: string): void {
+    this.entries.delete(id);
+  }
+
+  async close(): Promise<void> {
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
+    await Promise.all([this.tls.close(), this.plain.close()]);
+  }
+
+  private answer(req: IncomingMessage, res: ServerResponse, secure: boolean): void {
+    const path = pathOf(`https://stub.invalid${req.url ?? '/'}`);
+    const named = [...this.entries.values()].filter((e) => path.includes(e.served.token) || Object.values(req.headers).some((v) => String(v).includes(e.served.token)));
+    // Reads of the request body are not needed: a retrieval is a GET.
+    req.resume();
+    for (const entry of named) {
+      const where = path === entry.retrievalPath ? 'retrieval' : path === entry.redirectPath ? 'redirect-target' : 'elsewhere';
+      entry.seen.push({ method: req.method ?? '', path: req.url ?? '', secure, where });
+    }
+    const entry = named[0];
+    const at = entry === undefined ? undefined : path === entry.retrievalPath ? 'retrieval' : path === entry.redirectPath ? 'redirect-target' : undefined;
+    if (!secure || entry === undefined || at === undefined || req.method !== 'GET') {
+      // What a payee says of a token it does not serve here (PROFILE.md §10).
+      const body = JSON.stringify({ type: 'https://cpr-conformance.dev/problems/TOKEN_UNKNOWN', title: 'token unknown', status: 404, code: 'TOKEN_UNKNOWN' });
+      res.writeHead(404, { 'content-type': 'application/problem+json', 'content-length': Buffer.byteLength(body), 'cache-control': 'no-store' }).end(body);
+      return;
+    }
+    const { exhibit } = entry;
+    if (at === 'retrieval' && exhibit.redirect !== undefined) {
+      res.writeHead(exhibit.redirect, { location: `${entry.served.endpoint}/moved/cpr/${entry.served.token}`, 'content-length': 0, 'cache-control': 'no-store' }).end();
+      return;
+    }
+    this.send(res, at === 'redirect-target' ? { status: 200, headers: { 'content-type': 'application/json' }, body: exhibit.body } : exhibit);
+  }
+
+  private send(res: ServerResponse, exhibit: Exhibit): void {
+    const body = Buffer.from(exhibit.body);
+    const headers: Record<string, string | number> = { 'cache-control': 'no-store', ...exhibit.headers };
+    if (!exhibit.chunked) headers['content-length'] = body.length;
+    res.writeHead(exhibit.status ?? 200, headers);
+    const size = Math.ceil(body.length / CHUNKS) || 1;
+    const pieces = exhibit.chunked || exhibit.chunkDelayMs !== undefined || exhibit.truncate ? Array.from({ length: Math.ceil(body.length / size) }, (_, i) => body.subarray(i * size, (i + 1) * size)) : [body];
+    const cut = exhibit.truncate ? Math.max(1, Math.floor(pieces.length / 2)) : pieces.length;
+    const next = (i: number): void => {
+      if (res.destroyed) return;
+      if (i >= cut) {
+        if (exhibit.truncate) res.socket?.destroy();
+        else res.end();
+        return;
+      }
+      res.write(pieces[i]);
+      if (!exhibit.chunkDelayMs) return next(i + 1);
+      const timer = setTimeout(() => {
+        this.timers.delete(timer);
+        next(i + 1);
+      }, exhibit.chunkDelayMs);
+      timer.unref();
+      this.timers.add(timer);
+    };
+    next(0);
+  }
+}
+
+/** The path of a URL, normalized as a URI (RFC 3986 §6.2.2), without its query. */
+function pathOf(url: string): string {
+  const normal = normalizeUri(url.replace(/[?#].*$/, ''));
+  return normal.replace(/^[a-z]+:\/\/[^/]*/, '');
+}
+
+interface Listener {
+  readonly port: number;
+  close(): Promise<void>;
+}
+
+async function listenOn(server: Server): Promise<Listener> {
+  server.keepAliveTimeout = 1000;
+  server.headersTimeout = 10_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

@@ -1,0 +1,38 @@
+// A Stryker ignorer (stryker.config.json "ignorers"): the hand-made faults of
+// reference/mutants.ts are switched on by `faults.has('name')` at their sites in
+// reference/. In a mutation run no fault is on, so a mutant of the switch itself,
+// or of the code it guards, changes nothing a test could observe: it is
+// reported as Ignored with this reason, never as a survivor or a kill. The
+// correct path beside the switch (the `else`, the other arm) is mutated as usual.
+// Plain JavaScript: Stryker loads plugins with Node's own import.
+
+const REASON = 'a hand-made fault of reference/mutants.ts, off in a mutation run: its switch and the code only the switch opens change nothing a test sees (turning the switch on is that fault, which selftest kills)';
+
+/** `<anything>.faults.has(...)` or `faults.has(...)`. */
+function isFaultSwitch(node) {
+  if (node?.type !== 'CallExpression' || node.callee.type !== 'MemberExpression') return false;
+  const { object, property } = node.callee;
+  if (property.type !== 'Identifier' || property.name !== 'has') return false;
+  return (object.type === 'Identifier' && object.name === 'faults') || (object.type === 'MemberExpression' && object.property.type === 'Identifier' && object.property.name === 'faults');
+}
+
+/** `switch && more`: true only with the fault on. */
+function opensOnlyWithFault(node) {
+  return isFaultSwitch(node) || (node?.type === 'LogicalExpression' && node.operator === '&&' && opensOnlyWithFault(node.left));
+}
+
+/**
+ * Ignore the switch and its negation (`!faults.has(...)` is the correct path's
+ * own condition: replaced by true it is the reference, by false the hand-made
+ * fault, which selftest kills), `switch && more`, and the branch such a test
+ * alone opens.
+ */
+function shouldIgnore(path) {
+  const { node, parent, key } = path;
+  if (opensOnlyWithFault(node)) return REASON;
+  if (node.type === 'UnaryExpression' && node.operator === '!' && isFaultSwitch(node.argument)) return REASON;
+  if ((parent?.type === 'IfStatement' || parent?.type === 'ConditionalExpression') && key === 'consequent' && opensOnlyWithFault(parent.test)) return REASON;
+  return undefined;
+}
+
+export const strykerPlugins = [{ kind: 'Ignore', name: 'fault-switch', value: { shouldIgnore } }];

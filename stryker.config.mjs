@@ -1,0 +1,43 @@
+// Mutation testing of the reference with the conformance run as the test
+// (README "Mutation testing"): `npm run mutation`, narrowed with
+// `npm run mutation -- --mutate reference/payee/tokens.ts`.
+/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
+export default {
+  packageManager: 'npm',
+  // The conformance run as vitest tests, one per scenario and property, in one
+  // process with the reference: Stryker records which tests reach each mutant.
+  testRunner: 'vitest',
+  vitest: { configFile: 'vitest.mutation.config.ts', related: false },
+  coverageAnalysis: 'perTest',
+  // A mutant that does not type-check is reported as such, never run.
+  checkers: ['typescript'],
+  tsconfigFile: 'tsconfig.json',
+  plugins: ['@stryker-mutator/vitest-runner', '@stryker-mutator/typescript-checker', './mutation/fault-switch-ignorer.js'],
+  ignorers: ['fault-switch'],
+  // All of the reference but the hand-made faults (the catalogue, and the lax
+  // verifiers only its mutants call) and test control (PROFILE.md §12): its
+  // routes, the provisioning of principals and the payee's request input.
+  mutate: [
+    'reference/**/*.ts',
+    '!reference/mutants.ts',
+    '!reference/operator/lax-verifiers.ts',
+    '!reference/control.ts',
+    '!reference/operator/control.ts',
+    '!reference/operator/provision.ts',
+    '!reference/payee/input.ts',
+  ],
+  // The file is committed: a rerun tests only the mutants of code (or tests) that changed.
+  incremental: true,
+  incrementalFile: 'mutation/stryker-incremental.json',
+  reporters: ['clear-text', 'progress-append-only', 'html', 'json'],
+  htmlReporter: { fileName: 'reports/mutation/mutation.html' },
+  jsonReporter: { fileName: 'reports/mutation/mutation.json' },
+  clearTextReporter: { allowColor: false, reportMutants: false, reportTests: false },
+  // Two cores: a checker and a test runner each. A loaded machine runs the
+  // conformance tests several times slower than the dry run measured them.
+  concurrency: 2,
+  timeoutFactor: 3,
+  timeoutMS: 30_000,
+  dryRunTimeoutMinutes: 20,
+  ignorePatterns: ['reports', '.tmp', 'examples'],
+};

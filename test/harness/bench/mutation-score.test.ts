@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { readMutationScore, renderMutationScore, roleOfFile, scoreOf } from '../../../harness/bench/mutation-score.ts';
+import { PROJECT_ROOT } from '../../../harness/scenarios/load.ts';
+
+const FAULT = 'a hand-made fault of reference/mutants.ts, off in a mutation run';
+const mutants = (...statuses: (string | [string, string])[]) => ({ mutants: statuses.map((s) => (typeof s === 'string' ? { status: s } : { status: s[0], statusReason: s[1] })) });
+
+describe('the mutation score read from a campaign result', () => {
+  it.each([
+    ['reference/operator/issue.ts', 'operator'],
+    ['reference/payee/tokens.ts', 'payee'],
+    ['reference/paying-app/derive.ts', 'paying-app'],
+    ['reference/http/server.ts', 'shared'],
+    ['reference/start.ts', 'shared'],
+  ])('charges %s to %s', (file, role) => {
+    expect(roleOfFile(file)).toBe(role);
+  });
+
+  it('scores each role killed / (killed + survived), and names timeouts, no coverage, equivalents and fault switches apart', () => {
+    const roles = scoreOf({
+      files: {
+        'reference/operator/issue.ts': mutants('Killed', 'Killed', 'Killed', 'Survived', 'Timeout', 'NoCoverage', ['Ignored', FAULT], ['Ignored', 'forgetting later is a MAY']),
+        'reference/operator/renew.ts': mutants('Killed', 'CompileError'),
+        'reference/payee/tokens.ts': mutants('Survived', 'RuntimeError'),
+      },
+    });
+    const operator = roles.find((r) => r.role === 'operator')!;
+    expect(operator).toEqual({ role: 'operator', killed: 4, survived: 1, timeout: 1, no_coverage: 1, compile_error: 1, runtime_error: 0, equivalent: 1, fault_switch: 1, files: 2, score: 0.8 });
+    expect(roles.find((r) => r.role === 'payee')!.score).toBe(0);
+    expect(roles.find((r) => r.role === 'paying-app')).toMatchObject({ files: 0, score: undefined });
+  });
+
+  it('says so when there is no campaign result, and prints each measured role with its figures', () => {
+    expect(renderMutationScore(undefined)[0]).toMatch(/no campaign result in mutation\/stryker-incremental\.json/);
+    const lines = renderMutationScore({ file: 'mutation/x.json', roles: scoreOf({ files: { 'reference/payee/a.ts': mutants('Killed', 'Killed', 'Killed', 'Survived') } }) });
+    expect(lines.find((l) => l.includes('payee'))).toMatch(/75\.0%\s+3 killed, 1 survived, 0 timeout/);
+    expect(lines.find((l) => l.includes('operator'))).toMatch(/not measured/);
+  });
+
+  it('reads the committed campaign result of this project', () => {
+    const score = readMutationScore(PROJECT_ROOT);
+    expect(score?.file).toBe('mutation/stryker-incremental.json');
+    expect(score!.roles.some((r) => r.score !== undefined)).toBe(true);
+  });
+});

@@ -1,0 +1,74 @@
+// The conformance suite as the test of a mutation run (README "Mutation
+// testing"): every scenario and every property is one `it`, run by the one
+// engine (runPlan) against the embedded reference started in this process, the
+// paying application through the in-process module adapter. Stryker instruments
+// reference/ and records which `it` reaches each of its mutants, so a mutant
+// runs only the tests that reach it. A test passes only when its result is
+// `passed`, as every test is against the correct reference
+// (test/suites/reference.test.ts): a mutant that turns any of them into a
+// failure, an error, a skip or a not-applicable is one the suite would not
+// certify. The message says which (`failed:` or `error ...:`), so the report can
+// tell a conformance failure from a harness error.
+//
+// The Operator also meets a short fuzz campaign: seeded and bounded by a count
+// of model runs, never by time, so every run explores the same sequences.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { runCampaign } from '../../harness/fuzz/index.ts';
+import { PROPERTIES } from '../../harness/properties/catalogue.ts';
+import { planOf, runPlan, testId } from '../../harness/runner/plan.ts';
+import { scenarioTarget } from '../../harness/runner/scenario-target.ts';
+import { embeddedTarget, type Target } from '../../harness/target/target.ts';
+import { MUTATION_RUN, mutationVerdict, narrowed } from './verdict.ts';
+
+// Loaded once per mutation run (suites.setup.ts), not once per mutant.
+const plan = narrowed(planOf(inject('scenarios'), PROPERTIES), MUTATION_RUN.only);
+
+let target: Target;
+let outDir: string;
+
+beforeAll(async () => {
+  // A seeded reference: the same keys and pack ids on every run, so what a test reaches does not vary between runs.
+  target = await embeddedTarget({ reference: { seed: MUTATION_RUN.referenceSeed } });
+  outDir = mkdtempSync(join(tmpdir(), 'cpr-mutation-'));
+});
+
+afterAll(async () => {
+  await target?.close();
+  if (outDir) rmSync(outDir, { recursive: true, force: true });
+});
+
+describe('conformance', () => {
+  for (const test of plan) {
+    // The kind after the ID: Stryker selects tests by name, and "X-1 scenario" is no part of "X-10 scenario".
+    it(`${testId(test)} ${test.kind}`, async () => {
+      const { results } = await runPlan([test], scenarioTarget(target), {
+        seed: MUTATION_RUN.seed,
+        rerunBase: 'npx cpr-conformance run',
+        limits: MUTATION_RUN.limits,
+      });
+      const verdict = mutationVerdict(results[0]);
+      expect(verdict.passed, verdict.message).toBe(true);
+    });
+  }
+});
+
+describe.skipIf(MUTATION_RUN.only !== undefined && !MUTATION_RUN.only.includes('fuzz'))('fuzz', () => {
+  it(`operator campaign seed ${MUTATION_RUN.fuzz.seed}`, async () => {
+    // A harness error (test control refused, no answer) ends the campaign: it decides, and says so.
+    const outcome = await runCampaign({
+      operator: target.operator!,
+      seed: MUTATION_RUN.fuzz.seed,
+      budget: { kind: 'runs', runs: MUTATION_RUN.fuzz.runs },
+      shrinkMs: MUTATION_RUN.fuzz.shrinkMs,
+      outDir,
+      targetName: 'reference under mutation',
+    }).then(
+      (result) => (result.failure ? `failed: ${result.failure.detail.requirement} ${result.failure.message}` : 'passed'),
+      (error: unknown) => `error ${(error as { code?: string }).code ?? 'HARNESS_INTERNAL'}: ${(error as Error).message}`,
+    );
+    expect(outcome, outcome).toBe('passed');
+  });
+});

@@ -1,0 +1,67 @@
+// Mutation testing's own check (README "Mutation testing"): the Stryker
+// configuration loads, and a mutation run over a few lines of one reference file,
+// with the conformance tests those lines need, completes and kills its mutants.
+// The whole campaign (`npm run mutation`) takes hours and is not run here; this
+// check takes minutes, so npm test leaves it out and .ci/run runs it
+// (CPR_MUTATION_CHECK=1, vitest.config.ts).
+import { existsSync } from 'node:fs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Stryker } from '@stryker-mutator/core';
+import { describe, expect, it } from 'vitest';
+
+type PartialStrykerOptions = ConstructorParameters<typeof Stryker>[0];
+type MutantResult = Awaited<ReturnType<Stryker['runMutationTest']>>[number];
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const load = async <T>(path: string): Promise<T> => ((await import(pathToFileURL(`${ROOT}${path}`).href)) as { default: T }).default;
+const FAULT_SWITCH = /hand-made fault of reference\/mutants\.ts/;
+
+describe('the Stryker configuration', () => {
+  it('mutates the reference but its hand-made faults and test control, each exclusion an existing file', async () => {
+    const config = await load<PartialStrykerOptions>('stryker.config.mjs');
+    const mutate = (config.mutate ?? []) as readonly string[];
+    expect(mutate[0]).toBe('reference/**/*.ts');
+    const excluded = mutate.filter((m) => m.startsWith('!')).map((m) => m.slice(1));
+    expect(excluded).toEqual(expect.arrayContaining(['reference/mutants.ts', 'reference/control.ts', 'reference/operator/control.ts']));
+    for (const file of excluded) expect(existsSync(`${ROOT}${file}`), file).toBe(true);
+    expect(config.coverageAnalysis).toBe('perTest');
+    expect(config.incremental).toBe(true);
+  });
+
+  it('names an ignorer that its plugin file provides', async () => {
+    const config = await load<PartialStrykerOptions>('stryker.config.mjs');
+    const local = ((config.plugins ?? []) as readonly string[]).filter((p) => p.startsWith('./'));
+    const provided = (await Promise.all(local.map(async (p) => ((await import(pathToFileURL(`${ROOT}${p}`).href)) as { strykerPlugins: { kind: string; name: string }[] }).strykerPlugins))).flat();
+    expect(config.ignorers).toEqual(provided.filter((p) => p.kind === 'Ignore').map((p) => p.name));
+  });
+});
+
+describe('a mutation run over the take and peek of the payee token store', () => {
+  it('completes, kills every mutant of the lines, and ignores the fault switches among them', async () => {
+    // Only the retrieval-token scenarios run (CPR_MUTATION_ONLY reaches Stryker's test runner through the environment).
+    process.env['CPR_MUTATION_ONLY'] = 'TOK-';
+    let results: MutantResult[];
+    try {
+      results = await new Stryker({
+        configFile: `${ROOT}stryker.config.mjs`,
+        mutate: ['reference/payee/tokens.ts:46-63'],
+        incremental: false,
+        // The type check of every mutant costs more than the run; the campaign has it.
+        checkers: [],
+        reporters: [],
+        concurrency: 1,
+        logLevel: 'error' as PartialStrykerOptions['logLevel'],
+        fileLogLevel: 'off' as PartialStrykerOptions['logLevel'],
+      }).runMutationTest();
+    } finally {
+      delete process.env['CPR_MUTATION_ONLY'];
+    }
+    const byStatus = (status: string) => results.filter((m) => m.status === status);
+    const ignored = byStatus('Ignored');
+    expect(ignored.length).toBeGreaterThan(0);
+    for (const m of ignored) expect(m.statusReason, `line ${m.location.start.line}`).toMatch(FAULT_SWITCH);
+    const others = results.filter((m) => m.status !== 'Ignored').map((m) => `${m.location.start.line}:${m.location.start.column} ${m.mutatorName} ${m.replacement ?? ''} ${m.status}`);
+    expect(others.length).toBeGreaterThan(10);
+    expect(others.filter((m) => !m.endsWith(' Killed'))).toEqual([]);
+  }, 600_000);
+});
