@@ -59,9 +59,17 @@ export interface ValidCprConstraints {
   readonly maxMemoCodePoints?: number;
   /** Most keys in `extensions`, an integer 0..16 (0: never an extensions member). @defaultValue 3 */
   readonly maxExtensionKeys?: number;
+  /**
+   * 'any': each optional member present or absent; 'all': every optional member
+   * of the sub-interface present (memo, display_name and the rail's optional
+   * fields), for checks that follow every member into a derived value. @defaultValue 'any'
+   */
+  readonly optionalFields?: 'any' | 'all';
 }
 
 export type ResolvedCprConstraints = Required<Omit<ValidCprConstraints, 'subInterface'>> & { readonly subInterface?: SubInterface };
+
+const OPTIONAL_FIELDS = ['any', 'all'] as const;
 
 const AMOUNT_KINDS: readonly AmountKind[] = ['fixed', 'open', 'any'];
 
@@ -74,7 +82,8 @@ function integerIn(name: string, value: unknown, min: number, max: number): numb
 
 /** Applies the defaults and throws RangeError naming the first bad option. */
 export function resolveCprConstraints(constraints: ValidCprConstraints = {}): ResolvedCprConstraints {
-  const { subInterface, amount = 'any', now = DEFAULT_NOW, validitySeconds = 900, maxMemoCodePoints = MEMO_LIMIT, maxExtensionKeys = 3 } = constraints;
+  const { subInterface, amount = 'any', now = DEFAULT_NOW, validitySeconds = 900, maxMemoCodePoints = MEMO_LIMIT, maxExtensionKeys = 3, optionalFields = 'any' } = constraints;
+  if (!OPTIONAL_FIELDS.includes(optionalFields)) throw new RangeError(`constraints.optionalFields must be one of ${OPTIONAL_FIELDS.join(', ')}, got ${String(optionalFields)}`);
   if (subInterface !== undefined && !isSubInterface(subInterface)) {
     throw new RangeError(`constraints.subInterface must be one of ${SUB_INTERFACES.join(', ')}, got ${String(subInterface)}`);
   }
@@ -83,13 +92,15 @@ export function resolveCprConstraints(constraints: ValidCprConstraints = {}): Re
   integerIn('now', now, validitySeconds * 1000, MAX_NOW);
   integerIn('maxMemoCodePoints', maxMemoCodePoints, 0, MEMO_LIMIT);
   integerIn('maxExtensionKeys', maxExtensionKeys, 0, 16);
-  return { ...(subInterface !== undefined ? { subInterface } : {}), amount, now, validitySeconds, maxMemoCodePoints, maxExtensionKeys };
+  return { ...(subInterface !== undefined ? { subInterface } : {}), amount, now, validitySeconds, maxMemoCodePoints, maxExtensionKeys, optionalFields };
 }
 
 type Doc = Record<string, unknown>;
 type Fields = Record<string, string | undefined>;
 
-const optional = <T>(arb: fc.Arbitrary<T>): fc.Arbitrary<T | undefined> => fc.option(arb, { nil: undefined, freq: 2 });
+type Maybe = <T>(arb: fc.Arbitrary<T>) => fc.Arbitrary<T | undefined>;
+const optional: Maybe = (arb) => fc.option(arb, { nil: undefined, freq: 2 });
+const always: Maybe = (arb) => arb;
 const name = codePointText(1, 140);
 const defined = (fields: Fields): Record<string, string> =>
   Object.fromEntries(Object.entries(fields).filter((e): e is [string, string] => e[1] !== undefined));
@@ -161,7 +172,8 @@ interface RailPart {
 const remittance = codePointText(0, 140);
 const endToEnd = printableAscii(1, 35);
 
-const RAIL_PARTS: Readonly<Record<SubInterface, fc.Arbitrary<RailPart>>> = {
+/** The rail members of each sub-interface, its optional ones present as `maybe` decides. */
+const railParts = (optional: Maybe): Readonly<Record<SubInterface, fc.Arbitrary<RailPart>>> => ({
   ON_CHAIN: fc
     .record({
       chain_id: R.evmChainId,
@@ -210,7 +222,9 @@ const RAIL_PARTS: Readonly<Record<SubInterface, fc.Arbitrary<RailPart>>> = {
       asset: offChainAsset,
     })
     .map(({ key_type, key_value, asset, ...other }) => ({ address: { key_type, key_value }, other: defined(other), asset })),
-};
+});
+
+const RAIL_PARTS = { any: railParts(optional), all: railParts(always) } as const;
 
 /** rail_hint values compatible with a sub-interface: absent, OPEN, or a rail it usually travels on. */
 export function compatibleRailHints(sub: SubInterface): readonly RailHint[] {
@@ -245,10 +259,10 @@ function scrub(value: unknown): unknown {
   return Object.is(value, -0) ? 0 : value;
 }
 
-function extensions(maxKeys: number): fc.Arbitrary<Doc | undefined> {
+function extensions(maxKeys: number, maybe: Maybe): fc.Arbitrary<Doc | undefined> {
   if (maxKeys === 0) return fc.constant(undefined);
   const value = fc.jsonValue({ maxDepth: 3, stringUnit: 'grapheme' }).map(scrub);
-  return optional(fc.dictionary(extensionKey, value, { maxKeys, noNullPrototype: true }));
+  return maybe(fc.dictionary(extensionKey, value, { maxKeys, noNullPrototype: true }));
 }
 
 // ------------------------------------------------------------- the request
@@ -259,16 +273,17 @@ function mirrorSome(address: Record<string, string>): fc.Arbitrary<Record<string
 }
 
 function forSubInterface(sub: SubInterface, c: ResolvedCprConstraints): fc.Arbitrary<Cpr> {
+  const maybe = c.optionalFields === 'all' ? always : optional;
   return fc
     .record({
       request_id: fc.oneof({ weight: 4, arbitrary: fc.uuid({ version: 4 }) }, { weight: 1, arbitrary: fc.uuid() }),
       times: times(c.now, c.validitySeconds),
-      display_name: optional(name),
-      rail: RAIL_PARTS[sub],
+      display_name: maybe(name),
+      rail: RAIL_PARTS[c.optionalFields][sub],
       amount: amountFor(c.amount),
-      memo: c.maxMemoCodePoints === 0 ? fc.constant(undefined) : optional(codePointText(0, c.maxMemoCodePoints)),
+      memo: c.maxMemoCodePoints === 0 ? fc.constant(undefined) : maybe(codePointText(0, c.maxMemoCodePoints)),
       rail_hint: railHint(sub),
-      extensions: extensions(c.maxExtensionKeys),
+      extensions: extensions(c.maxExtensionKeys, maybe),
     })
     .chain((parts) => mirrorSome(parts.rail.address).map((mirrors) => ({ ...parts, mirrors })))
     .map(({ request_id, times: t, display_name, rail, amount, memo, rail_hint, extensions: ext, mirrors }) => {

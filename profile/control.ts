@@ -43,3 +43,28 @@ export interface CreatedRequest<C = unknown> {
 export function isIdentityLevel(value: unknown): value is number {
   return Number.isInteger(value) && (value as number) >= IDENTITY_LEVELS.min && (value as number) <= IDENTITY_LEVELS.max;
 }
+
+/** What a member of a test-control message holds, in the profile's words. */
+export type ControlMemberKind = 'enumeration' | 'amount' | 'balance' | 'text' | 'extensions' | 'jwk' | 'asset' | 'integer' | 'boolean' | 'timestamp';
+
+/** A test-control request a target reads (PROFILE.md §12): where it goes, who reads it, and its members. */
+interface ControlInput {
+  readonly method: 'POST';
+  readonly path: string;
+  readonly readers: readonly ('payee' | 'operator')[];
+  readonly members: Readonly<Record<string, ControlMemberKind>>;
+}
+
+/** The bodies of the test-control requests of PROFILE.md §12, member by member. */
+export const CONTROL_INPUTS = {
+  'payee-request': {
+    method: 'POST',
+    path: '/_control/payee/requests',
+    readers: ['payee'],
+    members: { sub_interface: 'enumeration', amount: 'amount', memo: 'text', rail_hint: 'enumeration', extensions: 'extensions', display_name: 'text' },
+  },
+  principal: { method: 'POST', path: '/_control/operator/principals', readers: ['operator'], members: { public_key: 'jwk', asset: 'asset', balance: 'balance' } },
+  redeemer: { method: 'POST', path: '/_control/operator/redeemers', readers: ['operator'], members: { public_key: 'jwk', identity_level: 'integer' } },
+  staff: { method: 'POST', path: '/_control/operator/staff', readers: ['operator'], members: { public_key: 'jwk' } },
+  clock: { method: 'POST', path: '/_control/clock', readers: ['payee', 'operator'], members: { freeze: 'boolean', set: 'timestamp', advance_seconds: 'integer' } },
+} as const satisfies Readonly<Record<string, ControlInput>>;

@@ -121,7 +121,9 @@ function leaseInput(request: RefRequest, acquiring: boolean): LeaseInput {
   const { holder, ttl_seconds: ttl, ...rest } = input as Record<string, unknown>;
   const unknown = Object.keys(rest).concat(!acquiring && holder !== undefined ? ['holder'] : []);
   if (unknown.length > 0) return malformed(`unknown member(s): ${unknown.join(', ')}`);
-  if (acquiring && !(typeof holder === 'string' && holder.length >= 1 && holder.length <= LEASE.holderMaxLength)) return malformed(`holder is a text of 1 to ${LEASE.holderMaxLength} characters naming who holds the lease`);
+  // Characters are code points (PROFILE.md §1): an astral character counts once, not as its two UTF-16 units.
+  const characters = typeof holder === 'string' ? [...holder].length : 0;
+  if (acquiring && !(typeof holder === 'string' && characters >= 1 && characters <= LEASE.holderMaxLength)) return malformed(`holder is a text of 1 to ${LEASE.holderMaxLength} characters naming who holds the lease`);
   const { min, max } = LEASE.ttlSeconds;
   if (!(Number.isSafeInteger(ttl) && (ttl as number) >= min && (ttl as number) <= max)) return malformed(`ttl_seconds is an integer from ${min} to ${max}`);
   return { ok: true, ...(acquiring ? { holder: holder as string } : {}), ttlSeconds: ttl as number };

@@ -83,7 +83,8 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
   let router: Handler | undefined;
   let plainRouter: Handler | undefined;
   // The server's own cap never undercuts the policy's max_body_bytes: the Operator answers 413 at its limit (PROFILE.md §1).
-  const maxBodyBytes = Math.max(MAX_BODY_BYTES, operator.policy.max_body_bytes);
+  // (Mutant op-body-limit-from-content-length: a front server that takes up to 1 MiB and leaves the limit to the Operator.)
+  const maxBodyBytes = Math.max(faults.has('op-body-limit-from-content-length') ? 1_048_576 : MAX_BODY_BYTES, operator.policy.max_body_bytes);
   const secure = await listen((request) => router!(request), { host, port: options.port ?? 0, tls, maxBodyBytes });
   let plain: Listening | undefined;
   if (options.plaintextPort !== null) {

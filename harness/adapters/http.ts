@@ -2,6 +2,7 @@
 // One undici Agent per role (a keep-alive pool), a deadline on every request, a
 // hard cap on response bodies, and redirects returned as they are: a conformance
 // harness reports what the implementation said, it never follows it elsewhere.
+import { Readable } from 'node:stream';
 import { Agent, type Dispatcher } from 'undici';
 import { TransportError, type HttpRole, type WireRequest, type WireResponse } from './types.ts';
 
@@ -75,7 +76,7 @@ export function createHttpRole(options: HttpRoleOptions): HttpRole {
             path: endpoint.prefix + request.path,
             method: request.method as Dispatcher.HttpMethod,
             headers: request.headers === undefined ? defaults : lowerCaseKeys(request.headers, defaults),
-            ...(request.body !== undefined ? { body: typeof request.body === 'string' ? request.body : Buffer.from(request.body) } : {}),
+            ...(request.body !== undefined ? { body: request.chunked ? inPieces(request.body) : typeof request.body === 'string' ? request.body : Buffer.from(request.body) } : {}),
             headersTimeout: deadline,
             bodyTimeout: deadline,
           },
@@ -109,6 +110,14 @@ interface Endpoint {
 function endpointOf(url: string): Endpoint {
   const parsed = new URL(url);
   return { url, origin: parsed.origin, prefix: parsed.pathname === '/' ? '' : parsed.pathname };
+}
+
+/** A body as a stream of pieces of at most 16 KiB: undici sends a stream chunked, without Content-Length. */
+function inPieces(body: Uint8Array | string): Readable {
+  const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : Buffer.from(body);
+  const pieces: Buffer[] = [];
+  for (let at = 0; at < bytes.length; at += 16_384) pieces.push(bytes.subarray(at, at + 16_384));
+  return Readable.from(pieces, { objectMode: false });
 }
 
 class DeadlineError extends Error {

@@ -14,6 +14,11 @@ export interface WireRequest {
   readonly body?: Uint8Array | string;
   /** `plaintext` sends to the role's plaintext base URL (spec §5.1.4 tests); http adapters only. */
   readonly transport?: 'default' | 'plaintext';
+  /**
+   * Send the body in pieces without Content-Length (Transfer-Encoding: chunked)
+   * on http adapters; module and process roles never get a Content-Length.
+   */
+  readonly chunked?: boolean;
   readonly timeoutMs?: number;
 }
 

@@ -19,6 +19,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   run: { summary: 'run the suite against a target (the embedded reference when none is given): verdict and reports', load: async () => (await import('./run.ts')).run },
   list: { summary: 'list the scenarios a run would execute, with a count', load: async () => (await import('./list.ts')).list },
   explain: { summary: 'show a requirement (spec text, tests covering it) or a scenario', load: async () => (await import('./explain.ts')).explain },
+  coverage: { summary: 'the field coverage table: every field, every class, the properties that generate it', load: async () => (await import('./coverage.ts')).coverage },
   fuzz: { summary: 'stateful model-based fuzzing of an operator; failures shrunk into regression scenarios', load: async () => (await import('./fuzz.ts')).fuzz },
   replay: { summary: 'replay a fuzzer crash file or regression scenario: fixed or still failing', load: async () => (await import('./replay.ts')).replay },
   serve: { summary: 'start the reference implementation on loopback', load: async () => (await import('./serve.ts')).serve },

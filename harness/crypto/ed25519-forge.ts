@@ -31,7 +31,7 @@ export function leInt(bytes: Uint8Array): bigint {
 }
 
 /** RFC 8032 §5.1.5: the secret scalar a of a seed, so that A = [a]B. */
-function secretScalar(seed: Uint8Array): bigint {
+export function secretScalar(seed: Uint8Array): bigint {
   const h = createHash('sha512').update(seed).digest();
   const a = Buffer.from(h.subarray(0, 32));
   a[0]! &= 248;

@@ -4,45 +4,18 @@ import fc from 'fast-check';
 import { findPayerMembers, validateCpr } from '../../profile/cpr/index.ts';
 import { ACTION_IMPLEMENTATIONS, appCall } from '../scenarios/actions.ts';
 import { Params } from '../scenarios/params.ts';
-import { StepError, type HttpResult, type ScenarioContext } from '../scenarios/context.ts';
+import { StepError, type HttpResult } from '../scenarios/context.ts';
 import { send } from '../scenarios/http.ts';
 import { brokenCpr, inlineUri, malformedBody, MAX_BODY_BYTES, validCpr, type CashpackMessageKind } from '../../generators/index.ts';
-import type { AppResult, CprInput } from '../adapters/types.ts';
-import type { PropertyDefinition, PropertyFailure } from './types.ts';
-
-/**
- * CPRs for the paying application are dated far ahead: a paying app decides
- * expiry by its own clock, which the harness cannot see (the embedded one reads
- * the reference's clock, which scenarios move forward), and expiry has its own
- * scenarios.
- */
-const FUTURE = Date.UTC(2099, 0, 1);
-
-/** A derivation context: payer, rail and authorization come from it, never from the CPR (spec §2.6). */
-const CONTEXT = {
-  payer: { id: 'payer-under-test', name: 'A. Payer' },
-  rail: { kind: 'test-rail', network: 'loopback' },
-  authorization: { kind: 'test-authorization', proof: 'not-a-real-proof' },
-  now: '2099-01-01T00:00:00Z',
-};
-
-function rejectionFailure(result: AppResult, expected: unknown): PropertyFailure {
-  return { expected, actual: result.ok ? 'accepted' : { code: result.code, message: result.message, violations: result.violations }, message: 'the paying application answered otherwise' };
-}
-
-/** The paying application's answer; a crash is an answer no property accepts (actions.ts appCall). */
-type Answer = AppResult | { readonly ok: false; readonly crashed: true; readonly code: 'CRASHED'; readonly message: string };
-const read = (ctx: ScenarioContext, input: CprInput): Promise<Answer> => appCall(() => ctx.app().read(input));
-const crashed = (result: Answer): result is Extract<Answer, { crashed: true }> => 'crashed' in result;
-const crash = (result: Extract<Answer, { crashed: true }>, expected: unknown): PropertyFailure => ({ expected, actual: { crashed: result.message }, message: 'the paying application crashed instead of answering' });
+import { FIELD_PROPERTIES } from './field-classes/index.ts';
+import { CONTEXT, crash, crashed, define, FUTURE, read, rejectionFailure } from './support.ts';
+import type { PropertyDefinition } from './types.ts';
 
 const OPERATOR_ENDPOINTS: Readonly<Record<CashpackMessageKind, string>> = {
   'lock-request': '/v1/cashpack/issue',
   'renew-request': '/v1/cashpack/renew',
   'redeem-request': '/v1/cashpack/redeem',
 };
-
-const define = <T>(def: PropertyDefinition<T>): PropertyDefinition => def as unknown as PropertyDefinition;
 
 /** What a harness may ask a payee to put into a request (PROFILE.md §12), payer-free by construction. */
 const requestInput = () =>
@@ -191,6 +164,8 @@ export const PROPERTIES: readonly PropertyDefinition[] = [
       return ok ? undefined : { expected: { status: body.expectedStatus, code: body.code }, actual: { status: answer.status, code: code ?? null, content_type: answer.headers['content-type'] ?? null }, message: `${body.kind}: ${body.description}` };
     },
   }),
+  // Every field, every class: generated across the field inventory (fields.ts), one property per path family.
+  ...FIELD_PROPERTIES,
 ];
 
 export function findProperty(id: string): PropertyDefinition | undefined {

@@ -22,14 +22,14 @@ interface PropertyRunOptions {
 
 export async function executeProperty(def: PropertyDefinition, target: ScenarioTarget, options: PropertyRunOptions): Promise<TestResult> {
   const started = performance.now();
-  const runs = options.runs ?? def.defaultRuns;
+  const runs = Math.max(1, Math.ceil((options.runs ?? def.defaultRuns) / (def.caseWeight ?? 1)));
   // The context is shaped like a scenario's so properties share the engine's actions and transcript.
   const ctx = new ScenarioContext(target, asScenario(def), options.levelOf);
   const base = {
     id: def.id,
     title: def.title,
     kind: 'property' as const,
-    file: PROPERTIES_FILE,
+    file: def.file ?? PROPERTIES_FILE,
     sections: def.sections,
     requirements: def.requirements,
     level: def.level,
@@ -75,6 +75,12 @@ export async function executeProperty(def: PropertyDefinition, target: ScenarioT
     }),
     { seed: options.seed, numRuns: runs, ...(options.timeLimitMs ? { interruptAfterTimeLimit: options.timeLimitMs, markInterruptAsFailure: false } : {}) },
   );
+  // What the cases changed on the target is put back whatever they found; a teardown that fails is the harness's own error.
+  try {
+    await def.teardown?.(ctx);
+  } catch (error) {
+    harnessError ??= error as Error;
+  }
 
   if (harnessError) {
     if (harnessError instanceof StepError) return finish(harnessError.outcome, [], ctx.transcript, stepErrorFields(harnessError));
@@ -83,10 +89,14 @@ export async function executeProperty(def: PropertyDefinition, target: ScenarioT
   }
   const ran = details.numRuns;
   if (details.failed && last) {
-    const checks = attributed(def, options, false, last.failure.expected, { counterexample: details.counterexample?.[0], seen: last.failure.actual }, last.failure.message);
+    const charged = last.failure.requirements?.filter((r) => def.requirements.includes(r)) ?? [];
+    const only = charged.length > 0 ? { ...def, requirements: charged } : def;
+    const checks = attributed(only, options, false, last.failure.expected, { counterexample: details.counterexample?.[0], seen: last.failure.actual }, last.failure.message);
+    const notEvaluated = def.requirements.filter((r) => !only.requirements.includes(r)).map((requirement) => ({ check: 'property', requirement, after: `property (${only.requirements.join(', ')})` }));
     return finish('failed', checks, last.transcript, {
       reason: `falsified after ${ran} case(s), shrunk ${details.numShrinks} time(s): ${last.failure.message}`,
       path: details.counterexamplePath ?? '',
+      ...(notEvaluated.length > 0 ? { not_evaluated: notEvaluated } : {}),
     });
   }
   if (ran === 0) return finish('error', [], [], { reason: 'no generated case ran within the time limit' });
@@ -94,7 +104,7 @@ export async function executeProperty(def: PropertyDefinition, target: ScenarioT
   return finish('passed', attributed(def, options, true, `${runs} generated cases hold`, `${ran} held${note}`, `${def.title}${note}`), []);
 }
 
-function attributed(def: PropertyDefinition, options: PropertyRunOptions, passed: boolean, expected: unknown, actual: unknown, message: string): CheckResult[] {
+function attributed(def: Pick<PropertyDefinition, 'requirements'>, options: PropertyRunOptions, passed: boolean, expected: unknown, actual: unknown, message: string): CheckResult[] {
   return def.requirements.map((requirement) => ({ check: 'property', requirement, level: options.levelOf(requirement), passed, expected, actual, message }));
 }
 
@@ -107,7 +117,7 @@ function asScenario(def: PropertyDefinition): Scenario {
     role: def.role,
     needs: def.needs,
     steps: [],
-    file: PROPERTIES_FILE,
+    file: def.file ?? PROPERTIES_FILE,
     line: 0,
     sections: def.sections,
     suite: 'properties',

@@ -7,12 +7,33 @@ import type { Capability } from '../../profile/control.ts';
 import type { AdapterKind } from '../adapters/types.ts';
 import type { Policy } from '../scenarios/actions.ts';
 import type { ScenarioContext } from '../scenarios/context.ts';
+import type { FieldClassId } from '../../generators/classes/catalogue.ts';
 
 /** Why one generated case broke the property. */
 export interface PropertyFailure {
   readonly expected: unknown;
   readonly actual: unknown;
   readonly message: string;
+  /**
+   * The requirements whose rule this case broke, when the property judges
+   * several: the failure is charged to these alone, and the property's other
+   * requirements are listed as not evaluated (the case stopped the run).
+   * Absent: every requirement of the property.
+   */
+  readonly requirements?: readonly string[];
+}
+
+/**
+ * A (field, class) pair of the field inventory (fields.ts) that a property
+ * generates in every case and whose outcome it checks: what the README's
+ * "Field coverage" table counts.
+ */
+export interface Coverage {
+  /** A field id of the inventory. */
+  readonly field: string;
+  readonly class: FieldClassId;
+  /** When the class is generated only for some targets (their policy allows it), which. */
+  readonly when?: string;
 }
 
 export interface PropertyDefinition<T = unknown> {
@@ -28,6 +49,13 @@ export interface PropertyDefinition<T = unknown> {
   /** Runs per property when the run gives no budget. */
   readonly defaultRuns: number;
   /**
+   * How many runs of a budget one case stands for (default 1): a case that
+   * generates a member of every (field, class) pair the property covers does
+   * the work of several ordinary cases, so the property runs ⌈runs ÷ weight⌉
+   * cases, at least one. `--property-runs` scales them all alike.
+   */
+  readonly caseWeight?: number;
+  /**
    * The generator. An operator property gets the target's Operator Policy
    * Document, so that its inputs sit at the target's own limits; it throws a
    * StepError.notApplicable('policy', ...) when the policy leaves it nothing to
@@ -36,6 +64,12 @@ export interface PropertyDefinition<T = unknown> {
   readonly arbitrary: (target: PropertyEnvironment) => fc.Arbitrary<T>;
   /** Resolves to undefined when the property holds for `value`. */
   check(ctx: ScenarioContext, value: T): Promise<PropertyFailure | undefined>;
+  /** The (field, class) pairs every case generates and checks; empty for a property that is about no field class. */
+  readonly covers?: readonly Coverage[];
+  /** Puts back what the cases changed on the target (a clock set to other dates, say); runs once after the last case. */
+  teardown?(ctx: ScenarioContext): Promise<void>;
+  /** The file that defines it, for reports. @defaultValue PROPERTIES_FILE */
+  readonly file?: string;
 }
 
 /** What a property's generator may adapt to. */

@@ -305,7 +305,7 @@ export function unrunProperty(def: PropertyDefinition, code: TestErrorCode, reas
     id: def.id,
     title: def.title,
     kind: 'property',
-    file: PROPERTIES_FILE,
+    file: def.file ?? PROPERTIES_FILE,
     sections: def.sections,
     requirements: def.requirements,
     level: def.level,

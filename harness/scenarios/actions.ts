@@ -393,7 +393,7 @@ function defaultLifetime(policy: { readonly expiry_min_seconds: number; readonly
  * lifetime range under 4 s wide, or a freshness window under 3 s. Messages are
  * then dated exactly only against a frozen clock.
  */
-function tightPolicy(policy: Policy): string | undefined {
+export function tightPolicy(policy: Policy): string | undefined {
   if (policy.expiry_max_seconds - policy.expiry_min_seconds < 4) return `permits lifetimes of ${policy.expiry_min_seconds} to ${policy.expiry_max_seconds} s`;
   if (policy.request_window_seconds < 3) return `has a freshness window of ${policy.request_window_seconds} s`;
   return undefined;

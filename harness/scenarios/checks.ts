@@ -67,6 +67,12 @@ const ajv = new Ajv2020.default({ allErrors: false, strict: false });
 addFormats.default(ajv);
 const CPR_SCHEMAS = { cpr: ajv.compile(cprSchema), payment: ajv.compile(paymentSchema) } as const;
 
+/** What the CPR or Payment schema (profile/schemas/) finds wrong with a value; empty when it is valid. */
+export function payloadSchemaErrors(schema: keyof typeof CPR_SCHEMAS, value: unknown): string[] {
+  const validate = CPR_SCHEMAS[schema];
+  return validate(value) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? 'is invalid'}`);
+}
+
 const judgement = (passed: boolean, expected: unknown, actual: unknown, message: string): Judgement => ({ passed, expected, actual, message });
 
 function statusMatches(status: number | null, expected: unknown): boolean {

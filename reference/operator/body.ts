@@ -13,7 +13,9 @@ type BodyRead<T> = { readonly ok: true; readonly value: T } | { readonly ok: fal
  */
 export function readJson(ctx: OperatorContext, request: RefRequest): BodyRead<unknown> {
   const limit = ctx.policy.max_body_bytes;
-  const tooLarge = ctx.faults.has('op-body-limit-off-by-one') ? request.body.length >= limit : request.body.length > limit; // mutant: the limit itself refused
+  // Mutant op-body-limit-from-content-length: the size is the Content-Length header's word, none when the body comes chunked.
+  const size = ctx.faults.has('op-body-limit-from-content-length') ? Number(request.headers['content-length'] ?? 0) : request.body.length;
+  const tooLarge = ctx.faults.has('op-body-limit-off-by-one') ? size >= limit : size > limit; // mutant: the limit itself refused
   if (tooLarge) {
     return { ok: false, response: problemResponse('PAYLOAD_TOO_LARGE', `request bodies are limited to ${limit} bytes`) };
   }
@@ -21,6 +23,11 @@ export function readJson(ctx: OperatorContext, request: RefRequest): BodyRead<un
   if (ctx.faults.has('op-malformed-json-500')) JSON.parse(new TextDecoder().decode(request.body));
   // Mutant op-media-type-unchecked: every body is read as JSON, whatever its Content-Type.
   if (ctx.faults.has('op-media-type-unchecked')) return readJsonBody({ ...request, headers: { ...request.headers, 'content-type': 'application/json' } });
+  // Mutant op-media-type-case-sensitive: application/json matched in lower case only.
+  const type = request.headers['content-type'];
+  if (ctx.faults.has('op-media-type-case-sensitive') && !(typeof type === 'string' && /^application\/json\s*(;.*)?$/.test(type))) {
+    return { ok: false, response: problemResponse('UNSUPPORTED_MEDIA_TYPE', 'request bodies must be application/json') };
+  }
   return readJsonBody(request);
 }
 
@@ -28,7 +35,21 @@ export function readJson(ctx: OperatorContext, request: RefRequest): BodyRead<un
 export function readMessage<K extends MessageKind>(ctx: OperatorContext, request: RefRequest, kind: K): BodyRead<MessageTypes[K]> {
   const body = readJson(ctx, request);
   if (!body.ok) return body;
-  const check = validateMessage(kind, body.value);
+  const check = validateMessage(kind, ctx.faults.has('op-created-at-fraction-accepted') ? wholeSecondCreatedAt(body.value) : body.value);
   if (!check.ok) return { ok: false, response: problemResponse('MALFORMED_REQUEST', `not a valid ${kind}: ${check.errors.join('; ')}`) };
   return { ok: true, value: deepFreeze(body.value as MessageTypes[K]) };
+}
+
+/**
+ * Mutant op-created-at-fraction-accepted: the schema is asked about created_at
+ * with its fraction cut, as a reader that takes CPR timestamps would see it.
+ */
+function wholeSecondCreatedAt(value: unknown): unknown {
+  const cut = (v: unknown): unknown => {
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) return v;
+    const o = v as Record<string, unknown>;
+    const created = typeof o.created_at === 'string' ? o.created_at.replace(/\.\d{1,3}Z$/, 'Z') : o.created_at;
+    return Object.fromEntries(Object.entries({ ...o, ...(o.created_at !== undefined ? { created_at: created } : {}) }).map(([k, c]) => [k, k === 'created_at' ? c : cut(c)]));
+  };
+  return cut(value);
 }

@@ -7,7 +7,7 @@ import type { RefRequest, RefResponse } from '../http/types.ts';
 import type { OperatorKeys } from './keys.ts';
 import type { Policy } from './policy.ts';
 import type { OperatorState } from './state.ts';
-import { verifyAllowingSmallOrderR, verifyReducingR } from './lax-verifiers.ts';
+import { verifyAllowingSmallOrderR, verifyReducingR, verifyReducingS } from './lax-verifiers.ts';
 
 export interface OperatorContext {
   readonly clock: Clock;
@@ -37,7 +37,8 @@ export function failure(code: ProblemCode, detail: string): { readonly ok: false
 /** PROFILE.md §6: `created_at` lies within request_window_seconds of the clock, before or after. */
 export function isFresh(ctx: OperatorContext, createdAt: string, nowMs: number): boolean {
   if (ctx.faults.has('op-freshness-unchecked')) return true; // mutant: no freshness check
-  const created = parseTimestamp(createdAt, 'cashpack');
+  // Mutant op-created-at-fraction-accepted: read with the CPR rule, a fraction of a second allowed.
+  const created = parseTimestamp(createdAt, ctx.faults.has('op-created-at-fraction-accepted') ? 'cpr' : 'cashpack');
   return created !== undefined && Math.abs(created - nowMs) <= ctx.policy.request_window_seconds * 1000;
 }
 
@@ -60,6 +61,8 @@ export function verifies(ctx: OperatorContext, type: MessageType, message: Reado
   }
   if (ctx.faults.has('op-small-order-r-accepted')) return verifyObject(type, message, publicKey, verifyAllowingSmallOrderR);
   if (ctx.faults.has('op-non-canonical-r-accepted')) return verifyObject(type, message, publicKey, verifyReducingR);
+  // Mutant op-redemption-s-unreduced: Redemption Requests go through a library that reduces S modulo L.
+  if (ctx.faults.has('op-redemption-s-unreduced') && type === 'redemption-request') return verifyObject(type, message, publicKey, verifyReducingS);
   return verifyObject(type, message, publicKey);
 }
 
@@ -70,7 +73,9 @@ export function verifies(ctx: OperatorContext, type: MessageType, message: Reado
  * looser RFC 9421 implementation would.
  */
 export function verifyCaller(ctx: OperatorContext, request: RefRequest, lookupKey: (kid: string) => Uint8Array | undefined, nowMs: number): SignatureCheck {
-  const target = { method: request.method, authority: request.authority, path: request.path, query: request.query.toString(), body: request.body };
+  // Mutant op-authority-from-forwarded-host: @authority taken from X-Forwarded-Host when the client sends one.
+  const forwarded = ctx.faults.has('op-authority-from-forwarded-host') && typeof request.headers['x-forwarded-host'] === 'string' ? request.headers['x-forwarded-host'] : undefined;
+  const target = { method: request.method, authority: forwarded ?? request.authority, path: request.path, query: request.query.toString(), body: request.body };
   const options = { headers: request.headers, lookupKey, nowSeconds: Math.floor(nowMs / 1000), windowSeconds: ctx.policy.request_window_seconds };
   if (ctx.faults.has('op-http-signature-any-components')) return verifyRequestLoosely(target, options, 'any-components');
   if (ctx.faults.has('op-http-signature-any-parameters')) return verifyRequestLoosely(target, options, 'any-parameters');

@@ -75,7 +75,9 @@ function answer<T>(outcome: Attempt<T>, status: number) {
 
 function provisionRoute(operation: (ctx: OperatorContext, input: unknown) => Attempt<Provisioned>): Endpoint {
   return (ctx, request) => {
-    const body = readJson(ctx, request);
+    // Mutant op-control-bom-stripped: a byte order mark before a provisioning body is dropped, as many JSON body parsers do.
+    const bom = ctx.faults.has('op-control-bom-stripped') && request.body[0] === 0xef && request.body[1] === 0xbb && request.body[2] === 0xbf;
+    const body = readJson(ctx, bom ? { ...request, body: request.body.subarray(3) } : request);
     return body.ok ? answer(operation(ctx, body.value), 201) : body.response;
   };
 }

@@ -4,7 +4,7 @@
 import { createPublicKey, verify } from 'node:crypto';
 import * as ed from '@noble/ed25519';
 import { sha512 } from '@noble/hashes/sha2.js';
-import { isAcceptablePointEncoding } from '../../profile/ed25519.ts';
+import { isAcceptablePointEncoding, verifyStrict } from '../../profile/ed25519.ts';
 
 ed.hashes.sha512 = sha512;
 
@@ -54,4 +54,16 @@ export function verifyReducingR(publicKey: Uint8Array, message: Uint8Array, sign
   } catch {
     return false;
   }
+}
+
+/**
+ * Mutant op-redemption-s-unreduced: S taken modulo L before the strict rule, as
+ * libraries that reduce the scalar do; S + L then verifies like S.
+ */
+export function verifyReducingS(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array): boolean {
+  if (signature.length !== 64) return false;
+  const s = le(signature.subarray(32)) % L;
+  const reduced = new Uint8Array(signature);
+  for (let i = 0; i < 32; i++) reduced[32 + i] = Number((s >> BigInt(8 * i)) & 0xffn);
+  return verifyStrict(publicKey, message, reduced);
 }

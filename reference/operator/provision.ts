@@ -72,7 +72,9 @@ function readMembers<T>(input: unknown, members: readonly Member[]): Attempt<T> 
 export function provisionPrincipal(ctx: OperatorContext, input: unknown): Attempt<Provisioned> {
   const read = readMembers<PrincipalProvision>(input, ['public_key', 'asset', 'balance']);
   if (!read.ok) return read;
-  const { public_key, asset, balance } = read.value;
+  const { public_key, asset } = read.value;
+  // Mutant op-balance-as-double: the balance read as a JavaScript number.
+  const balance = ctx.faults.has('op-balance-as-double') ? BigInt(Number(read.value.balance)).toString() : read.value.balance;
   const known = ctx.state.principals.get(public_key.kid);
   if (known) {
     applyPrincipalExpiries(ctx.state, known, ctx.clock.now());

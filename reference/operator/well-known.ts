@@ -1,18 +1,32 @@
 // The well-known documents (spec §4.3; PROFILE.md §4.8): served with GET and HEAD,
 // application/json, without authentication.
 import { PROFILE_VERSIONS } from '../../profile/version.ts';
-import { json } from '../http/respond.ts';
-import type { Endpoint, OperatorContext } from './context.ts';
+import { json, problemResponse } from '../http/respond.ts';
+import type { RefRequest, RefResponse } from '../http/types.ts';
+import { verifyCaller, type Endpoint, type OperatorContext } from './context.ts';
 import { createOperatorKeys, pubkeyDocument, type OperatorKeys } from './keys.ts';
 import { policyDocument } from './policy.ts';
 
 /** HEAD gets the same response; serializeResponse sends its headers without the body. */
 function document(make: (ctx: OperatorContext) => unknown): Endpoint {
-  return (ctx) => json(200, make(ctx));
+  return (ctx, request) => signedGetRefused(ctx, request) ?? json(200, make(ctx));
+}
+
+/**
+ * Mutant op-well-known-signed-get-refused: an authentication layer in front of
+ * every route verifies any HTTP Message Signature it sees and refuses the
+ * request when it does not identify a registered key, public documents included.
+ */
+function signedGetRefused(ctx: OperatorContext, request: RefRequest): RefResponse | undefined {
+  if (!ctx.faults.has('op-well-known-signed-get-refused') || request.headers.signature === undefined) return undefined;
+  const caller = verifyCaller(ctx, request, (kid) => ctx.state.accountKey(kid), ctx.clock.now());
+  return caller.ok ? undefined : problemResponse('UNAUTHENTICATED', caller.reason);
 }
 
 /** /.well-known/cashpack-policy.json: the Operator Policy Document. */
-export const policy: Endpoint = (ctx) => {
+export const policy: Endpoint = (ctx, request) => {
+  const refused = signedGetRefused(ctx, request);
+  if (refused) return refused;
   // Mutant op-policy-document-missing: the Operator publishes no policy (it still applies its own).
   if (ctx.faults.has('op-policy-document-missing')) return json(404, { type: 'about:blank', title: 'Not Found', status: 404 });
   const published = policyDocument(ctx.policy, publishedKeys(ctx).jwk.kid);

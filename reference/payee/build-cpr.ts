@@ -26,7 +26,8 @@ export function buildCpr(input: CreateRequestInput, times: CprTimes, faults: Fau
     created_at: times.created_at,
     expires_at: times.expires_at,
     payee: { display_name: input.display_name ?? sample.displayName, rail_address: { ...sample.address } },
-    value: { ...(input.amount !== undefined ? { amount: input.amount } : {}), asset: { ...sample.asset } },
+    // Mutant payee-amount-through-double: the amount kept as a double and written back as an integer.
+    value: { ...(input.amount !== undefined ? { amount: faults.has('payee-amount-through-double') ? BigInt(Number(input.amount)).toString() : input.amount } : {}), asset: { ...sample.asset } },
     ...(memo !== undefined ? { memo } : {}),
     rail_hint: input.rail_hint ?? defaultHint,
     ...sample.address,

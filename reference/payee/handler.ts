@@ -14,7 +14,7 @@ import type { TakeResult } from './tokens.ts';
 interface PayeeCore {
   readonly config: unknown;
   readonly faults: Faults;
-  createRequest(input: CreateRequestInput): Promise<unknown>;
+  createRequest(input: CreateRequestInput, forwardedBaseUrl?: string): Promise<unknown>;
   retrieve(token: string): TakeResult;
   peek(token: string): TakeResult;
   burn(token: string): void;
@@ -94,7 +94,11 @@ const TOKEN_DETAIL = {
 /** Spec §4.1: the first retrieval answers 200 application/json with the CPR. */
 function retrieve(payee: PayeeCore, token: string): RefResponse {
   const result = payee.retrieve(token);
-  if (!result.ok) return problemResponse(result.code, TOKEN_DETAIL[result.code], retrievalHeaders(payee));
+  if (!result.ok) {
+    const response = problemResponse(result.code, TOKEN_DETAIL[result.code], retrievalHeaders(payee));
+    // Mutant payee-problem-type-about-blank: RFC 9457's default type in place of the profile's.
+    return payee.faults.has('payee-problem-type-about-blank') ? { ...response, body: { ...(response.body as object), type: 'about:blank' } } : response;
+  }
   return json(200, result.cpr satisfies Cpr, retrievalHeaders(payee));
 }
 
@@ -116,17 +120,33 @@ async function retrieveNonAtomic(payee: PayeeCore, token: string): Promise<RefRe
 const SESSION_STORE_ROUND_TRIP_MS = 20;
 
 async function createRequest(payee: PayeeCore, request: RefRequest): Promise<RefResponse> {
-  const body = readJsonBody(request);
+  // Mutant payee-control-bom-stripped: a byte order mark before the body is dropped, as many JSON body parsers do.
+  const bom = payee.faults.has('payee-control-bom-stripped') && request.body[0] === 0xef && request.body[1] === 0xbb && request.body[2] === 0xbf;
+  const body = readJsonBody(bom ? { ...request, body: request.body.subarray(3) } : request);
   if (!body.ok) return body.response;
-  const checked = checkRequestInput(body.value);
-  // Stryker disable next-line StringLiteral: test control's input (PROFILE.md §12): the harness sends it well-formed
-  if (!checked.ok) return problemResponse('MALFORMED_REQUEST', `${checked.field}: ${checked.detail}`);
+  const checked = checkRequestInput(body.value, payee.faults);
+  if (!checked.ok) {
+    // Mutant payee-control-error-plain-json: input validation answers in its own JSON shape, as validation middleware does.
+    if (payee.faults.has('payee-control-error-plain-json')) return json(400, { errors: [{ field: checked.field, message: checked.detail }] });
+    // Stryker disable next-line StringLiteral: test control's input (PROFILE.md §12): the harness sends it well-formed
+    return problemResponse('MALFORMED_REQUEST', `${checked.field}: ${checked.detail}`);
+  }
+  // Mutant payee-endpoint-from-forwarded-host: the endpoint taken from forwarding headers the client sent.
+  const forwarded = payee.faults.has('payee-endpoint-from-forwarded-host') ? forwardedBaseUrl(request, payee.config as { base_url: string }) : undefined;
   try {
-    return json(201, await payee.createRequest(checked.input));
+    return json(201, await payee.createRequest(checked.input, forwarded));
   } catch (error) {
     if (error instanceof PayeeInputError) return problemResponse('MALFORMED_REQUEST', error.message);
     throw error;
   }
+}
+
+/** Mutant payee-endpoint-from-forwarded-host: the base URL a proxy would have meant, read from the client's headers. */
+function forwardedBaseUrl(request: RefRequest, config: { base_url: string }): string | undefined {
+  const header = (name: string) => (typeof request.headers[name] === 'string' ? (request.headers[name] as string) : undefined);
+  const host = header('x-forwarded-host') ?? header('x-original-host') ?? header('x-host') ?? /host=([^;,]+)/.exec(header('forwarded') ?? '')?.[1];
+  if (host === undefined) return undefined;
+  return `${header('x-forwarded-proto') ?? 'https'}://${host}${new URL(config.base_url).pathname.replace(/\/$/, '')}`;
 }
 
 const FULFIL_RESPONSE: Readonly<Record<Exclude<FulfilOutcome, 'FULFILLED'>, string>> = {

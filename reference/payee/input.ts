@@ -10,6 +10,8 @@ import {
   type RailHint,
   type SubInterface,
 } from '../../profile/cpr/index.ts';
+import { isPayerMemberName } from '../../profile/cpr/fields.ts';
+import { NO_FAULTS, type Faults } from '../mutants.ts';
 
 export interface CreateRequestInput {
   readonly sub_interface: SubInterface;
@@ -55,7 +57,14 @@ function extensionsProblem(value: unknown): string | undefined {
   return payer ? `must carry no payer data (PROFILE.md §7.5), found ${payer.path}` : undefined;
 }
 
-export function checkRequestInput(value: unknown): InputCheck {
+/** Mutant payee-payer-check-top-level: payer-named members looked for among the keys of extensions only. */
+function topLevelPayerProblem(value: unknown): string | undefined {
+  if (!isObject(value)) return 'must be an object';
+  const payer = Object.keys(value).find(isPayerMemberName);
+  return payer ? `must carry no payer data (PROFILE.md §7.5), found /${payer}` : undefined;
+}
+
+export function checkRequestInput(value: unknown, faults: Faults = NO_FAULTS): InputCheck {
   if (!isObject(value)) return { ok: false, field: '(body)', detail: 'must be a JSON object' };
   for (const key of Object.keys(value)) {
     if (!Object.hasOwn(RULES, key)) return { ok: false, field: key, detail: `is not a member of a request input (${Object.keys(RULES).join(', ')})` };
@@ -65,7 +74,7 @@ export function checkRequestInput(value: unknown): InputCheck {
       if (rule.required) return { ok: false, field, detail: 'is required' };
       continue;
     }
-    const problem = rule.check(value[field]);
+    const problem = field === 'extensions' && faults.has('payee-payer-check-top-level') ? topLevelPayerProblem(value[field]) : rule.check(value[field]);
     if (problem) return { ok: false, field, detail: problem };
   }
   return { ok: true, input: value as unknown as CreateRequestInput };

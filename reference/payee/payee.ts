@@ -38,8 +38,11 @@ export interface Payee {
   readonly config: PayeeConfig;
   /** The fault switched on, if any (reference/mutants.ts). */
   readonly faults: Faults;
-  /** Throws PayeeInputError for input the control interface would answer 400 to. */
-  createRequest(input: CreateRequestInput): Promise<CreatedRequest>;
+  /**
+   * Throws PayeeInputError for input the control interface would answer 400 to.
+   * `forwardedBaseUrl` is only ever given by a mutant (payee-endpoint-from-forwarded-host).
+   */
+  createRequest(input: CreateRequestInput, forwardedBaseUrl?: string): Promise<CreatedRequest>;
   /** A retrieval over TLS: consumes the token when it succeeds. */
   retrieve(token: string): TakeResult;
   /** What a retrieval would get now, without consuming the token. */
@@ -67,8 +70,8 @@ export function createPayee(options: PayeeOptions): Payee {
   const payee: Omit<Payee, 'handler'> = {
     config,
     faults,
-    async createRequest(raw) {
-      const checked = checkRequestInput(raw);
+    async createRequest(raw, forwardedBaseUrl) {
+      const checked = checkRequestInput(raw, faults);
       if (!checked.ok) throw new PayeeInputError(checked.field, checked.detail);
       // Mutant ctl-extensions-dropped: the control interface loses the extensions it was asked for.
       const input = faults.has('ctl-extensions-dropped') ? { ...checked.input, extensions: undefined } : checked.input;
@@ -88,7 +91,9 @@ export function createPayee(options: PayeeOptions): Payee {
       if (!INVALID_CPR_FAULTS.some((name) => faults.has(name))) assertValid(cpr, config.request_validity_seconds);
       const { token, expiresAt } = tokens.issue(cpr, now);
       requests.register(cpr.request_id, now + validityMs, now);
-      const qrUri = qrUriOf(faults, token, config.base_url);
+      const qrUri = qrUriOf(faults, token, forwardedBaseUrl ?? config.base_url);
+      // Mutant payee-deep-link-token-reusable: the deep link gets a token of its own, which is never consumed.
+      const deepLink = faults.has('payee-deep-link-token-reusable') ? qrUriOf(faults, tokens.issue(cpr, now, true).token, config.base_url) : qrUri;
       const inlineUri = inlineUriOf(faults, cpr);
       // Mutant payee-qr-other-uri: the image encodes the retrieval URL, not the URI reported beside it.
       const qrContent = faults.has('payee-qr-other-uri') ? retrievalUrl(config.base_url, token) : qrUri;
@@ -98,7 +103,7 @@ export function createPayee(options: PayeeOptions): Payee {
         token,
         token_expires_at: formatTimestamp(expiresAt, 'cpr'),
         qr_uri: qrUri,
-        deep_link: qrUri,
+        deep_link: deepLink,
         // Stryker disable next-line ConditionalExpression: an undefined member is left out of the JSON answer anyway
         ...(inlineUri !== undefined ? { inline_uri: inlineUri } : {}),
         qr_png: (await renderQrPng(qrContent)).toString('base64'),
@@ -124,6 +129,8 @@ const INVALID_CPR_FAULTS = [
   'payee-iban-mirror-spaced',
   'payee-request-id-upper-case',
   'payee-timestamp-offset',
+  'payee-amount-through-double',
+  'payee-payer-check-top-level',
 ] as const satisfies readonly MutantName[];
 
 /** Spec §4.7.3: a new, globally unique request_id for every request. */

@@ -12,6 +12,8 @@ interface Entry {
   readonly cpr: Cpr;
   readonly expiresAt: number;
   consumed: boolean;
+  /** Only with the mutant payee-deep-link-token-reusable: never consumed. */
+  readonly reusable?: boolean;
 }
 
 const TOKEN_BYTES = 16;
@@ -33,12 +35,12 @@ export class TokenStore {
     private readonly faults: Faults,
   ) {}
 
-  issue(cpr: Cpr, now: number): { readonly token: string; readonly expiresAt: number } {
+  issue(cpr: Cpr, now: number, reusable = false): { readonly token: string; readonly expiresAt: number } {
     this.prune(now);
     // Mutant payee-token-from-request-id: the token is a hash of the request_id, which anyone who sees an invoice knows.
     const token = this.faults.has('payee-token-from-request-id') ? createHash('sha256').update(cpr.request_id).digest('hex').slice(0, 2 * TOKEN_BYTES) : randomBytes(TOKEN_BYTES).toString('hex');
     const expiresAt = now + this.lifetimeMs;
-    this.entries.set(token, { cpr, expiresAt, consumed: false });
+    this.entries.set(token, { cpr, expiresAt, consumed: false, ...(reusable ? { reusable } : {}) });
     return { token, expiresAt };
   }
 
@@ -47,14 +49,14 @@ export class TokenStore {
     const result = this.peek(token, now);
     // Mutant payee-token-burned-on-refusal: a refusal consumes the token as well.
     const consumes = result.ok || this.faults.has('payee-token-burned-on-refusal');
-    if (consumes && !this.faults.has('payee-token-reusable')) this.burn(token); // mutant: never consumed
+    if (consumes && !this.faults.has('payee-token-reusable') && !this.entries.get(this.key(token))?.reusable) this.burn(token); // mutant: never consumed
     return result;
   }
 
   /** What a retrieval would get now, without consuming the token. */
   peek(token: string, now: number): TakeResult {
     this.prune(now);
-    const entry = this.entries.get(token);
+    const entry = this.entries.get(this.key(token));
     if (!entry) return { ok: false, code: 'TOKEN_UNKNOWN' };
     if (entry.consumed) return { ok: false, code: 'TOKEN_CONSUMED' };
     // Mutant payee-token-never-expires: the lifetime is never checked.
@@ -64,8 +66,13 @@ export class TokenStore {
 
   /** Invalidates a token that travelled in the clear (PROFILE.md §10). */
   burn(token: string): void {
-    const entry = this.entries.get(token);
+    const entry = this.entries.get(this.key(token));
     if (entry) entry.consumed = true;
+  }
+
+  /** The store's key for a presented token (mutant payee-token-prefix-match: its first 32 characters). */
+  private key(token: string): string {
+    return this.faults.has('payee-token-prefix-match') ? token.slice(0, 2 * TOKEN_BYTES) : token;
   }
 
   get size(): number {

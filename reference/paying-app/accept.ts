@@ -15,7 +15,9 @@ import {
 import { NO_FAULTS, type Faults, type MutantName } from '../mutants.ts';
 import { reject, type Accepted, type Rejection } from './rejection.ts';
 
-export function accept(doc: unknown, now: number, faults: Faults = NO_FAULTS): Accepted | Rejection {
+export function accept(input: unknown, now: number, faults: Faults = NO_FAULTS): Accepted | Rejection {
+  // Mutant app-rail-hint-case-folded: rail_hint is upper-cased before it is read, so "on_chain" is taken for ON_CHAIN.
+  const doc = faults.has('app-rail-hint-case-folded') ? foldedRailHint(input) : input;
   if (typeof doc === 'object' && doc !== null && !Array.isArray(doc)) {
     const version = (doc as Record<string, unknown>).cpr_version;
     // Mutant app-version-unchecked: any version goes on.
@@ -32,10 +34,29 @@ export function accept(doc: unknown, now: number, faults: Faults = NO_FAULTS): A
   // Mutant app-unknown-rail-hint-crash: a rail name looked up without asking whether the hint is known.
   if (faults.has('app-unknown-rail-hint-crash') && result.cpr.rail_hint !== undefined) RAIL_HINT_NAMES[result.cpr.rail_hint as RailHint].toLowerCase();
   // validateCpr guarantees a parseable expires_at.
-  const expires = parseTimestamp(result.cpr.expires_at, 'cpr') ?? -Infinity;
+  const expires = expiryInstant(result.cpr.expires_at, faults);
   // Spec §4.5.1: expires_at MUST be in the future; the instant itself is too late (PROFILE.md §8.3).
   if (expiredAt(expires, now, faults)) return reject('CPR_EXPIRED', `This payment request expired at ${result.cpr.expires_at} and can no longer be paid.`);
   return { ok: true, cpr: result.cpr, subInterface: result.subInterface, notices: result.notices };
+}
+
+/**
+ * Mutant app-timestamp-fraction-unbounded: read with Date.parse, whatever the
+ * fraction. Mutant app-expiry-local-time: the instant built from its fields with
+ * the local-time Date constructor, which is UTC only where the device's zone is.
+ */
+function expiryInstant(text: string, faults: Faults): number {
+  if (faults.has('app-timestamp-fraction-unbounded')) return Date.parse(text);
+  const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,3}))?Z$/.exec(text);
+  if (faults.has('app-expiry-local-time') && m) {
+    const [y, mo, d, h, mi, s] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
+    return new Date(y, mo - 1, d, h, mi, s, Number((m[7] ?? '0').padEnd(3, '0'))).getTime();
+  }
+  return parseTimestamp(text, 'cpr') ?? -Infinity;
+}
+
+function foldedRailHint(doc: unknown): unknown {
+  return isJson(doc) && typeof doc.rail_hint === 'string' ? { ...doc, rail_hint: doc.rail_hint.toUpperCase() } : doc;
 }
 
 function expiredAt(expires: number, now: number, faults: Faults): boolean {
@@ -65,6 +86,8 @@ const FORGIVEN: ReadonlyArray<readonly [MutantName, (violation: Violation, doc: 
   ['app-payer-field-accepted', (v) => v.requirement === 'CPR-PAYER-1' || v.requirement === 'PRF-PAYER-1'],
   ['app-iban-checksum-unchecked', (v, doc) => v.path.endsWith('/iban') && /^[A-Z]{2}[0-9]{2}[A-Z0-9]{1,30}$/.test(String(valueAt(doc, v.path)))],
   ['app-leading-zero-amount', (v, doc) => v.path === '/value/amount' && /^0+[1-9][0-9]*$/.test(String(valueAt(doc, v.path)))],
+  // A fraction of any length read as RFC 3339 allows it.
+  ['app-timestamp-fraction-unbounded', (v, doc) => /^\/(created_at|expires_at)$/.test(v.path) && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{4,9}Z$/.test(String(valueAt(doc, v.path)))],
 ];
 
 /** The key_type examples of spec §2.5; the list is open, and this mutant forgets it. */
@@ -84,6 +107,16 @@ const ADDED: ReadonlyArray<readonly [MutantName, (doc: Json) => Violation | unde
       const keyType = isJson(doc.payee) && isJson(doc.payee.rail_address) ? doc.payee.rail_address.key_type : undefined;
       return typeof keyType === 'string' && !EXAMPLE_KEY_TYPES.includes(keyType)
         ? { requirement: 'SUB-OPEN-1', path: '/payee/rail_address/key_type', message: `must be one of ${EXAMPLE_KEY_TYPES.join(', ')}` }
+        : undefined;
+    },
+  ],
+  [
+    // expires_at after created_at, judged to the second.
+    'app-validity-compared-in-seconds',
+    (doc) => {
+      const [created, expires] = [parseTimestamp(doc.created_at, 'cpr'), parseTimestamp(doc.expires_at, 'cpr')];
+      return created !== undefined && expires !== undefined && expires > created && Math.floor(expires / 1000) <= Math.floor(created / 1000)
+        ? { requirement: 'CPR-TIME-2', path: '/expires_at', message: 'must be after created_at' }
         : undefined;
     },
   ],

@@ -54,7 +54,9 @@ export function derivePayment(doc: unknown, context: DerivationContext, settings
   // 5. Intent: memo as reference, else request_id; conditions from the sub-interface.
   // Mutant app-reference-ignores-memo: request_id always.
   // Mutant app-empty-memo-dropped: an empty memo is taken for no memo.
-  const reference = faults.has('app-reference-ignores-memo') ? cpr.request_id : faults.has('app-empty-memo-dropped') ? cpr.memo || cpr.request_id : (cpr.memo ?? cpr.request_id);
+  // Mutant app-reference-normalised: the memo put in NFC, as the application stores text.
+  const memo = faults.has('app-reference-normalised') ? cpr.memo?.normalize('NFC') : cpr.memo;
+  const reference = faults.has('app-reference-ignores-memo') ? cpr.request_id : faults.has('app-empty-memo-dropped') ? memo || cpr.request_id : (memo ?? cpr.request_id);
   const intent = { reference, conditions: conditionsOf(cpr, subInterface, faults) };
 
   // 7. The Payment, with request_id bound to its context; conversion is extra, disclosed context (§4.6.2).
@@ -65,7 +67,7 @@ export function derivePayment(doc: unknown, context: DerivationContext, settings
     id: faults.has('app-payment-id-reused') ? cpr.request_id : newUuid(), // mutant: the request's id, not a new one
     state: 'CREATED',
     payer: faults.has('app-payer-from-cpr') ? cpr.payee : ctx.payer, // mutant: payer and payee mixed up
-    payee: structuredClone(cpr.payee),
+    payee: faults.has('app-payee-address-lowercased') ? lowerCaseAddresses(cpr.payee) : structuredClone(cpr.payee), // mutant: EVM addresses re-formed
     // Mutant app-amount-converted: the converted amount replaces the requested value.
     value: conversion && faults.has('app-amount-converted') ? { amount: conversion.amount, asset: structuredClone(conversion.asset) } : { amount, asset: structuredClone(cpr.value.asset) },
     intent,
@@ -101,12 +103,24 @@ function checkRail(hint: string | undefined, supported: readonly string[]): Reje
 function paymentAmount(requested: string | undefined, offered: unknown, faults: Faults): string | Rejection {
   if (requested !== undefined) {
     if (offered === undefined || offered === requested) return requested;
+    // Mutant app-payer-amount-compared-as-number: "the same amount" judged as doubles, and the payer's figure kept.
+    if (faults.has('app-payer-amount-compared-as-number') && isAmount(offered) && Number(offered) === Number(requested)) return offered;
     if (faults.has('app-partial-payment-accepted') && isAmount(offered)) return offered; // mutant: the payer's amount wins
     return reject('PARTIAL_PAYMENT_UNSUPPORTED', `This request is for exactly ${requested}; paying ${JSON.stringify(offered)} instead is not supported.`);
   }
   if (offered === undefined) return reject('AMOUNT_REQUIRED', 'This request leaves the amount to the payer: enter the amount to pay.');
   if (!isAmount(offered)) return reject('AMOUNT_REQUIRED', `${JSON.stringify(offered)} is not an amount: enter a whole number of the asset's smallest unit.`);
   return offered;
+}
+
+/** Mutant app-payee-address-lowercased: EVM addresses written in lower case, their checksum case dropped. */
+function lowerCaseAddresses(payee: Cpr['payee']): Cpr['payee'] {
+  const copy = structuredClone(payee) as { rail_address: Record<string, unknown> };
+  for (const field of ['receiver_address', 'contract_address']) {
+    const value = copy.rail_address[field];
+    if (typeof value === 'string') copy.rail_address[field] = value.toLowerCase();
+  }
+  return copy as unknown as Cpr['payee'];
 }
 
 /** PROFILE.md §9: the sub-interface's non-address fields that are present, and expires_at. */

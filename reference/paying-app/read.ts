@@ -56,6 +56,12 @@ function parseJson(text: string | Uint8Array, faults: Faults): Loaded {
   try {
     // Mutant app-duplicate-members-accepted: plain JSON.parse, where the last of two equal names wins.
     if (faults.has('app-duplicate-members-accepted')) return { ok: true, doc: JSON.parse(typeof text === 'string' ? text : new TextDecoder().decode(text)) };
+    // Mutant app-duplicate-check-raw-names: member names compared as written, so a name spelled with \u escapes is another name.
+    if (faults.has('app-duplicate-check-raw-names')) {
+      const decoded = typeof text === 'string' ? text : new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(text);
+      parseIJson(decoded.replaceAll('\\u', '_u'));
+      return { ok: true, doc: JSON.parse(decoded) };
+    }
     return { ok: true, doc: parseIJson(text) };
   } catch (error) {
     return notJson((error as Error).message);
@@ -76,7 +82,10 @@ async function loadFile(path: string, settings: ReadSettings): Promise<Loaded> {
     const { size } = await handle.stat();
     const tooLarge = settings.faults.has('app-file-limit-off-by-one') ? size >= limit : size > limit; // mutant: the limit itself refused
     if (tooLarge) return reject('RETRIEVAL_FAILED', `The payment request file is larger than ${limit} bytes.`);
-    return parseJson(new Uint8Array(await handle.readFile()), settings.faults);
+    const bytes = new Uint8Array(await handle.readFile());
+    // Mutant app-file-bom-stripped: a byte order mark at the start of a file is dropped, as many file readers do.
+    const bom = settings.faults.has('app-file-bom-stripped') && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+    return parseJson(bom ? bytes.subarray(3) : bytes, settings.faults);
   } catch (error) {
     return reject('RETRIEVAL_FAILED', `The payment request file could not be read: ${(error as Error).message}.`);
   } finally {

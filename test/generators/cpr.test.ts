@@ -179,9 +179,17 @@ describe('validCpr', () => {
     ['maxMemoCodePoints', { maxMemoCodePoints: 141 }],
     ['maxMemoCodePoints', { maxMemoCodePoints: -1 }],
     ['maxExtensionKeys', { maxExtensionKeys: 17 }],
+    ['optionalFields', { optionalFields: 'some' as 'any' }],
   ])('throws a RangeError naming %s for a bad constraint', (name, constraints) => {
     expect(() => validCpr(constraints)).toThrow(RangeError);
     expect(() => validCpr(constraints)).toThrow(name);
+  });
+
+  it("optionalFields 'all' writes every optional member of the sub-interface", () => {
+    for (const cpr of fc.sample(validCpr({ subInterface: 'IBAN', optionalFields: 'all', maxExtensionKeys: 1 }), { seed: 5, numRuns: 20 })) {
+      expect(Object.keys(cpr)).toEqual(expect.arrayContaining(['memo', 'extensions', 'remittance_info', 'end_to_end_id', 'purpose_code']));
+      expect(JSON.stringify(cpr)).toContain('"display_name"');
+    }
   });
 
   it('is deterministic by seed', () => {

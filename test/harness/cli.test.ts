@@ -103,6 +103,15 @@ describe('cpr-conformance command line', () => {
     }
   });
 
+  it('coverage --check says the field coverage table is whole and current; --json gives its rows', async () => {
+    const check = await inProcess('coverage', '--check');
+    expect(check.status, check.stdout).toBe(0);
+    expect(check.stdout).toMatch(/^field coverage: \d+ pairs, every one covered, README.md current$/m);
+    const rows = JSON.parse((await inProcess('coverage', '--json')).stdout) as { field: string; class: string; covered_by: { property: string }[] }[];
+    expect(rows.find((r) => r.field === 'cpr/memo' && r.class === 'text.length')?.covered_by).toContainEqual({ property: 'PROP-APP-010' });
+    expect((await inProcess('coverage', '--bogus')).status).toBe(2);
+  });
+
   it('explain quotes the spec\'s section from the file CPR_SPEC names', () => {
     const dir = mkdtempSync(join(tmpdir(), 'cpr-spec-'));
     const spec = join(dir, 'spec.md');

@@ -1,7 +1,10 @@
 // The reference's test-control lease (PROFILE.md §12, lease): one client at a
 // time moves the shared clock; everything else stays open; the lease runs on
 // real time and ends by itself.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { textVariant } from '../../generators/classes/text.ts';
+import { LEASE } from '../../profile/control.ts';
 import { createRole } from '../../reference/adapter.ts';
 import { Clock } from '../../reference/clock.ts';
 import { createControlHandler } from '../../reference/control.ts';
@@ -34,6 +37,18 @@ describe('the test-control lease', () => {
     expect(granted.status).toBe(201);
     expect(granted.body).toEqual({ lease_id: expect.stringMatching(/^[0-9a-f]{32}$/), holder: 'run A', expires_at: '2030-01-01T00:00:30Z' });
     expect((await c.send('GET', '/_control/lease')).body).toEqual({ held: true, holder: 'run A', expires_at: '2030-01-01T00:00:30Z' });
+  });
+
+  it('counts the holder in code points (PROFILE.md §1), not UTF-16 units, and names it as written', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom('text.length', 'text.non-ascii', 'text.normalisation') as fc.Arbitrary<'text.length'>, fc.nat(), async (cls, seed) => {
+        const holder = fc.sample(textVariant({ class: cls, min: 1, max: LEASE.holderMaxLength }), { seed, numRuns: 1 })[0]!;
+        const granted = await acquire(control(), holder.value);
+        expect(granted.status, holder.note).toBe(holder.withinBounds ? 201 : 400);
+        if (holder.withinBounds) expect(granted.body.holder).toBe(holder.value);
+      }),
+      { seed: 22, numRuns: 40 },
+    );
   });
 
   it('refuses a second holder with 409 CONTROL_BUSY naming the first and when its lease ends', async () => {

@@ -157,6 +157,27 @@ describe('the http adapter', () => {
     expect(followed).toBe(0);
   });
 
+  it('sends a chunked body without Content-Length, byte for byte', async () => {
+    const server = track(
+      await serve((req, res) => {
+        const chunks: Buffer[] = [];
+        req.on('data', (c: Buffer) => chunks.push(c));
+        req.on('end', () => {
+          res.setHeader('X-Echo-Length', String(req.headers['content-length']));
+          res.setHeader('X-Echo-Encoding', String(req.headers['transfer-encoding']));
+          res.end(Buffer.concat(chunks));
+        });
+      }),
+    );
+    const role = track(createHttpRole({ baseUrl: server.url }));
+    const body = `{"memo":"é${' '.repeat(40_000)}"}`;
+    const chunked = await role.send({ method: 'POST', path: '/', body, chunked: true });
+    expect(chunked.headers).toMatchObject({ 'x-echo-length': 'undefined', 'x-echo-encoding': 'chunked' });
+    expect(new TextDecoder().decode(chunked.body)).toBe(body);
+    const whole = await role.send({ method: 'POST', path: '/', body });
+    expect(whole.headers['x-echo-length']).toBe(String(Buffer.byteLength(body)));
+  });
+
   it('sends plaintext requests to the plaintext base URL, and refuses them when there is none', async () => {
     const server = track(await serve((_req, res) => res.end('plain')));
     const withPlain = track(createHttpRole({ baseUrl: 'https://127.0.0.1:1', plaintextBaseUrl: server.url }));

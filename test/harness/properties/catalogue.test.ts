@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { appTarget } from '../../support/app-target.ts';
 import type { AppResult, CprInput, DerivationContext, PayingAppRole } from '../../../harness/adapters/types.ts';
 import { findProperty } from '../../../harness/properties/catalogue.ts';
 import { executeProperty } from '../../../harness/properties/execute.ts';
-import type { ScenarioTarget } from '../../../harness/scenarios/context.ts';
 import { createPayingApp } from '../../../reference/paying-app/index.ts';
 
 // Each property must be able to fail: run against a paying app with one fault.
@@ -19,16 +19,8 @@ function app(overrides: Partial<Pick<PayingAppRole, 'read' | 'derive'>>): Paying
   };
 }
 
-const target = (payingApp: PayingAppRole): ScenarioTarget => ({
-  httpRole: () => undefined,
-  payingApp,
-  capabilities: () => new Set(),
-  adapterKind: (role) => (role === 'paying-app' ? 'module' : undefined),
-  credential: () => undefined,
-});
-
 const run = (id: string, payingApp: PayingAppRole) =>
-  executeProperty(findProperty(id)!, target(payingApp), { seed: 1, runs: 40, levelOf: () => 'MUST', rerun: () => '' });
+  executeProperty(findProperty(id)!, appTarget(payingApp), { seed: 1, runs: 40, levelOf: () => 'MUST', rerun: () => '' });
 
 describe('the paying-application properties catch faults', () => {
   it('pass against the reference paying application', async () => {

@@ -4,8 +4,8 @@
 // does not compile).
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
-import { digestText, encodeB64url, formatTimestamp, PROFILE_ID, signingInput, signObject } from '../../../profile/index.ts';
-import { forgeTorsionSignature, type TorsionR } from '../../../harness/crypto/ed25519-forge.ts';
+import { digestText, encodeB64url, formatTimestamp, PROFILE_ID, signingInput, signObject, signRequestAs } from '../../../profile/index.ts';
+import { forgeTorsionSignature, L, le32, leInt, type TorsionR } from '../../../harness/crypto/ed25519-forge.ts';
 import { createSigningKey, operatorKeyOf, recomputeChainDigest, verifyCashPack, type CashPack, type LockRequest } from '../../../profile/cashpack/index.ts';
 import { createRole } from '../../../reference/adapter.ts';
 import { MUTANTS, faultsFor, type MutantOfRole } from '../../../reference/mutants.ts';
@@ -500,6 +500,73 @@ const PROBES: Record<MutantOfRole<'operator'>, Probe> = {
     },
     correct: ['INSTRUMENT_NOT_ACTIVE', 'REDEEMED'],
     mutant: ['CANCELLED', 'REDEEMED'],
+  },
+  'op-authority-from-forwarded-host': {
+    observes: 'a status read signed for the authority other.example, sent with X-Forwarded-Host: other.example',
+    async observe(f) {
+      const { pack } = await f.issuePack();
+      const path = `/v1/cashpack/${pack.pack_id}/status`;
+      const signature = signRequestAs({ method: 'GET', authority: 'other.example', path }, { secretKey: f.principal.secretKey, kid: f.principal.jwk.kid }, f.clock.nowSeconds(), 'profile');
+      return answer(await f.send('GET', path, { headers: { ...signature, 'x-forwarded-host': 'other.example' } }));
+    },
+    correct: 'UNAUTHENTICATED',
+    mutant: 200,
+  },
+  'op-well-known-signed-get-refused': {
+    observes: 'a GET of the policy document signed by a key the Operator does not know',
+    observe: async (f) => answer(await f.send('GET', '/.well-known/cashpack-policy.json', { signer: createSigningKey() })),
+    correct: 200,
+    mutant: 'UNAUTHENTICATED',
+  },
+  'op-body-limit-from-content-length': {
+    observes: 'a valid Lock Request padded to one byte over max_body_bytes, without Content-Length (as a chunked body arrives)',
+    async observe(f) {
+      const text = JSON.stringify(f.lockRequest());
+      const raw = text + ' '.repeat(f.operator.policy.max_body_bytes + 1 - Buffer.byteLength(text));
+      return answer(await f.send('POST', '/v1/cashpack/issue', { raw, headers: { 'content-type': 'application/json' } }));
+    },
+    correct: 'PAYLOAD_TOO_LARGE',
+    mutant: 200,
+  },
+  'op-control-bom-stripped': {
+    observes: 'a redeemer provisioning body that starts with a byte order mark',
+    async observe(f) {
+      const raw = `\ufeff${JSON.stringify({ public_key: createSigningKey().jwk, identity_level: 0 })}`;
+      return answer(await f.send('POST', '/_control/operator/redeemers', { raw, headers: { 'content-type': 'application/json' } }));
+    },
+    correct: 'MALFORMED_REQUEST',
+    mutant: 201,
+  },
+  'op-media-type-case-sensitive': {
+    observes: 'a valid Lock Request sent as Application/JSON',
+    observe: async (f) => answer(await f.send('POST', '/v1/cashpack/issue', { raw: JSON.stringify(f.lockRequest()), headers: { 'content-type': 'Application/JSON' } })),
+    correct: 200,
+    mutant: 'UNSUPPORTED_MEDIA_TYPE',
+  },
+  'op-redemption-s-unreduced': {
+    observes: 'a Redemption Request whose signature has S + L in place of S',
+    async observe(f) {
+      const { pack, bearer } = await f.issuePack();
+      const redemption = f.redemption(pack, bearer);
+      const signature = Buffer.from(redemption.signature, 'base64url');
+      const bent = encodeB64url(Buffer.concat([signature.subarray(0, 32), le32(leInt(signature.subarray(32)) + L)]));
+      return answer(await f.redeem(pack, { ...redemption, signature: bent }));
+    },
+    correct: 'INVALID_SIGNATURE',
+    mutant: 200,
+  },
+  'op-balance-as-double': {
+    observes: 'the available balance of a Principal provisioned with 2^53 + 1',
+    fixture: { balance: '9007199254740993' },
+    observe: async (f) => f.balance().available,
+    correct: '9007199254740993',
+    mutant: '9007199254740992',
+  },
+  'op-created-at-fraction-accepted': {
+    observes: 'a Lock Request created at .500 of a second',
+    observe: async (f) => answer(await f.issue(f.lockRequest({ created_at: '2026-01-01T00:00:00.500Z' }))),
+    correct: 'MALFORMED_REQUEST',
+    mutant: 200,
   },
 };
 

@@ -3,12 +3,13 @@
 // fault. The payee is driven in process, through createRequest and its handler.
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { serializeResponse } from '../../../reference/http/respond.ts';
 import { isUuid, parseTimestamp } from '../../../profile/index.ts';
 import { buildQrUri, codePoints, decodeQrPng, findPayerMembers, parseDeliveryUri } from '../../../profile/cpr/index.ts';
 import { Clock } from '../../../reference/clock.ts';
 import type { RefResponse } from '../../../reference/http/types.ts';
 import { MUTANTS, faultsFor, type Faults, type MutantOfRole } from '../../../reference/mutants.ts';
-import { createPayee, type Payee } from '../../../reference/payee/index.ts';
+import { PayeeInputError, createPayee, type Payee } from '../../../reference/payee/index.ts';
 
 const BASE_URL = 'https://payee.test';
 
@@ -33,6 +34,14 @@ async function get(payee: Payee, path: string, secure = true): Promise<RefRespon
 
 /** 200, or the problem code. */
 const answer = (response: RefResponse): unknown => (response.status < 300 ? response.status : (response.body as { code?: string }).code);
+
+/** The host of the QR URI's endpoint, for a request created through test control with these headers and this Host. */
+async function qrEndpointHost(payee: Payee, headers: Record<string, string>, authority: string): Promise<string> {
+  const body = new TextEncoder().encode(JSON.stringify({ sub_interface: 'IBAN', amount: '1250' }));
+  const response = await payee.handler({ method: 'POST', path: '/_control/payee/requests', query: new URLSearchParams(), headers: { 'content-type': 'application/json', host: authority, ...headers }, body, authority, secure: true });
+  const parsed = parseDeliveryUri((response.body as { qr_uri: string }).qr_uri);
+  return parsed.kind === 'token' ? new URL(parsed.endpoint).host : parsed.kind;
+}
 
 const ibanRequest = (payee: Payee) => payee.createRequest({ sub_interface: 'IBAN', amount: '1250', memo: 'Invoice 2026-0042' });
 
@@ -247,6 +256,83 @@ const PROBES: Record<MutantOfRole<'payee'>, Probe> = {
     observe: async (payee) => (await payee.createRequest({ sub_interface: 'INSTANT_KEY', extensions: { 'com.example.order': { id: 'P-318' } } })).cpr.extensions,
     correct: { 'com.example.order': { id: 'P-318' } },
     mutant: undefined,
+  },
+  'payee-endpoint-from-forwarded-host': {
+    observes: 'the endpoint host of a request created with X-Forwarded-Host: evil.example',
+    observe: (payee) => qrEndpointHost(payee, { 'x-forwarded-host': 'evil.example' }, 'payee.test'),
+    correct: 'payee.test',
+    mutant: 'evil.example',
+  },
+  'payee-token-prefix-match': {
+    observes: 'a retrieval with the token and two characters more, then with the token',
+    async observe(payee) {
+      const { token } = await ibanRequest(payee);
+      return [answer(await get(payee, `/cpr/${token}00`)), answer(await get(payee, `/cpr/${token}`))];
+    },
+    correct: ['TOKEN_UNKNOWN', 200],
+    mutant: [200, 'TOKEN_CONSUMED'],
+  },
+  'payee-deep-link-token-reusable': {
+    observes: "two retrievals with the deep link's token",
+    async observe(payee) {
+      const parsed = parseDeliveryUri((await ibanRequest(payee)).deep_link);
+      const token = parsed.kind === 'token' ? parsed.token : '';
+      return [answer(await get(payee, `/cpr/${token}`)), answer(await get(payee, `/cpr/${token}`))];
+    },
+    correct: [200, 'TOKEN_CONSUMED'],
+    mutant: [200, 200],
+  },
+  'payee-amount-through-double': {
+    observes: 'the served amount of a request for 2^53 + 1',
+    observe: async (payee) => (await payee.createRequest({ sub_interface: 'IBAN', amount: '9007199254740993' })).cpr.value.amount,
+    correct: '9007199254740993',
+    mutant: '9007199254740992',
+  },
+  'payee-payer-check-top-level': {
+    observes: 'the payer-named members of a request asked to carry extensions with a payer member one level down',
+    async observe(payee) {
+      try {
+        return findPayerMembers((await payee.createRequest({ sub_interface: 'IBAN', extensions: { 'com.example.order': { payer: { name: 'A. Payer' } } } })).cpr).map((v) => v.path);
+      } catch (error) {
+        if (error instanceof PayeeInputError) return 'refused';
+        throw error;
+      }
+    },
+    correct: 'refused',
+    mutant: ['/extensions/com.example.order/payer'],
+  },
+  'payee-control-bom-stripped': {
+    observes: 'a test-control request body that starts with a byte order mark',
+    observe: async (payee) =>
+      answer(
+        await payee.handler({
+          method: 'POST',
+          path: '/_control/payee/requests',
+          query: new URLSearchParams(),
+          headers: { 'content-type': 'application/json' },
+          body: new Uint8Array([0xef, 0xbb, 0xbf, ...new TextEncoder().encode('{"sub_interface":"IBAN"}')]),
+          authority: 'payee.test',
+          secure: true,
+        }),
+      ),
+    correct: 'MALFORMED_REQUEST',
+    mutant: 201,
+  },
+  'payee-control-error-plain-json': {
+    observes: 'the media type of the answer to a request input with an amount that is not an amount',
+    async observe(payee) {
+      const body = new TextEncoder().encode(JSON.stringify({ sub_interface: 'IBAN', amount: '01' }));
+      const response = await payee.handler({ method: 'POST', path: '/_control/payee/requests', query: new URLSearchParams(), headers: { 'content-type': 'application/json' }, body, authority: 'payee.test', secure: true });
+      return [response.status, serializeResponse(response, 'POST').headers['content-type']];
+    },
+    correct: [400, 'application/problem+json'],
+    mutant: [400, 'application/json'],
+  },
+  'payee-problem-type-about-blank': {
+    observes: 'the problem type of a retrieval with an unknown token',
+    observe: async (payee) => ((await get(payee, `/cpr/${'0'.repeat(32)}`)).body as { type?: string }).type,
+    correct: 'https://cpr-conformance.dev/problems/TOKEN_UNKNOWN',
+    mutant: 'about:blank',
   },
 };
 

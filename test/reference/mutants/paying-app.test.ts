@@ -286,6 +286,89 @@ const PROBES: Record<MutantOfRole<'paying-app'>, Probe> = {
     correct: 'CPR_INVALID',
     mutant: 'accepted',
   },
+  'app-rail-hint-case-folded': {
+    observes: 'an IBAN request hinting "on_chain", an unlisted value',
+    observe: async (app) => outcome(await read(app, iban({ rail_hint: 'on_chain' }))),
+    correct: 'accepted',
+    mutant: 'CPR_INVALID',
+  },
+  'app-timestamp-fraction-unbounded': {
+    observes: 'expires_at with six fraction digits',
+    observe: async (app) => outcome(await read(app, iban({ expires_at: '2030-01-01T00:15:00.123456Z' }))),
+    correct: 'CPR_INVALID',
+    mutant: 'accepted',
+  },
+  'app-expiry-local-time': {
+    observes: 'a request ten minutes from expiry, read on a device in Europe/Berlin',
+    async observe(app) {
+      const zone = process.env.TZ;
+      process.env.TZ = 'Europe/Berlin';
+      try {
+        return outcome(await read(app, IBAN_CPR));
+      } finally {
+        if (zone === undefined) delete process.env.TZ;
+        else process.env.TZ = zone;
+      }
+    },
+    correct: 'accepted',
+    mutant: 'CPR_EXPIRED',
+  },
+  'app-validity-compared-in-seconds': {
+    observes: 'a request created at .100 and expiring at .900 of one second',
+    observe: async (app) => outcome(await read(app, iban({ created_at: '2030-01-01T00:14:59.100Z', expires_at: '2030-01-01T00:14:59.900Z' }))),
+    correct: 'accepted',
+    mutant: 'CPR_INVALID',
+  },
+  'app-reference-normalised': {
+    observes: "the intent reference of a memo written in NFD ('Cafe' + U+0301)",
+    observe: async (app) => {
+      const derived = app.derive(iban({ memo: 'Cafe\u0301' }), CONTEXT);
+      return derived.ok ? derived.payment.intent.reference : derived.code;
+    },
+    correct: 'Cafe\u0301',
+    mutant: 'Caf\u00e9',
+  },
+  'app-payee-address-lowercased': {
+    observes: "the Payment payee's receiver_address",
+    observe: async (app) => {
+      const derived = app.derive(ON_CHAIN_CPR, CONTEXT);
+      return derived.ok ? (derived.payment.payee.rail_address as Record<string, unknown>).receiver_address : derived.code;
+    },
+    correct: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
+    mutant: '0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed',
+  },
+  'app-payer-amount-compared-as-number': {
+    observes: 'a payer amount of 2^53 offered for a request of 2^53 + 1',
+    observe: async (app) => {
+      const derived = app.derive(iban({ value: { amount: '9007199254740993', asset: { type: 'fiat', code: 'EUR' } } }), { ...CONTEXT, payer_amount: '9007199254740992' });
+      return derived.ok ? derived.payment.value.amount : derived.code;
+    },
+    correct: 'PARTIAL_PAYMENT_UNSUPPORTED',
+    mutant: '9007199254740992',
+  },
+  'app-file-bom-stripped': {
+    observes: 'a request file that starts with a byte order mark',
+    async observe(app) {
+      const dir = mkdtempSync(join(tmpdir(), 'cpr-file-'));
+      try {
+        writeFileSync(join(dir, 'r.json'), `\ufeff${JSON.stringify(IBAN_CPR)}`);
+        return outcome(await app.read({ kind: 'file', path: join(dir, 'r.json') }));
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+    correct: 'CPR_INVALID',
+    mutant: 'accepted',
+  },
+  'app-duplicate-check-raw-names': {
+    observes: 'JSON text naming memo twice, the second time as "m\\u0065mo"',
+    async observe(app) {
+      const text = JSON.stringify(IBAN_CPR).replace(/}$/, ',"m\\u0065mo":"Invoice 2026-0043"}');
+      return outcome(await app.read({ kind: 'json', text }));
+    },
+    correct: 'CPR_INVALID',
+    mutant: 'accepted',
+  },
 };
 
 function newApp(probe: Probe, faults?: Faults): PayingApp {

@@ -1,0 +1,115 @@
+// The equivalence and boundary classes of the profile's fields, as data: what
+// each class holds, and which kinds of field have it. The field inventory
+// (harness/properties/fields.ts) gives every field of the schemas a kind, so
+// every field gets the classes of its kind; the properties declare which
+// (field, class) pairs they generate, and the coverage table is computed from
+// both. A class is a set of inputs a target must treat alike (every member of
+// it accepted, or every member refused, or carried unchanged), with its
+// boundaries: a fault that lives in one member of a class is reached by
+// generating across the class, not by one sample placed where someone expected
+// the bug.
+
+/** What a field holds, as far as its classes go. */
+export const FIELD_KINDS = [
+  'identifier',
+  'timestamp',
+  'amount',
+  'free-text',
+  'enumeration',
+  'code',
+  'binary',
+  'signature',
+  'public-key',
+  'integer',
+  'list',
+  'opaque',
+  'document',
+  'request-body',
+  'token',
+  'public-get',
+  'authenticated-get',
+] as const;
+export type FieldKind = (typeof FIELD_KINDS)[number];
+
+export interface FieldClass {
+  readonly id: string;
+  /** One line: the members of the class, and what a target does with every one of them. */
+  readonly summary: string;
+}
+
+/** Every class, by family. IDs are stable: properties and the README table name them. */
+export const FIELD_CLASSES = [
+  // text
+  { id: 'identifier.case', summary: 'a UUID in upper or mixed case: refused on input, never written' },
+  { id: 'identifier.form', summary: 'braces, urn:uuid:, no hyphens, a digit short or over: refused' },
+  { id: 'text.non-ascii', summary: 'BMP, astral, combining and format characters: carried exactly' },
+  { id: 'text.length', summary: 'at the bound in code points with more UTF-16 units and UTF-8 bytes than the bound: accepted; one code point over: refused' },
+  { id: 'text.normalisation', summary: 'NFC and NFD spellings of one text: carried as written, never normalised' },
+  { id: 'enum.case', summary: 'a listed value in another letter case: not that value' },
+  { id: 'code.case', summary: 'a code in another letter case than its format allows: refused (an EVM address: its checksum decides)' },
+  // numbers
+  { id: 'amount.large', summary: 'beyond 2^53, up to 78 digits: carried and computed exactly' },
+  { id: 'amount.non-canonical', summary: 'zero, leading zero, sign, exponent, fraction, white space, a JSON number: refused' },
+  { id: 'amount.bound', summary: 'at and one unit either side of the bound the target publishes or the request sets' },
+  // time
+  { id: 'timestamp.fraction', summary: 'a fraction of 1 to 9 digits (CPR: 1 to 3 accepted, more refused; cash-pack: any refused)' },
+  { id: 'timestamp.offset', summary: 'an offset other than Z, a lower-case t or z, no zone: refused' },
+  { id: 'timestamp.leap-second', summary: 'second 60, hour 24, a day the month does not have: refused' },
+  { id: 'timestamp.dst', summary: 'instants inside daylight-saving time of common zones, judged with the process time zone set to them' },
+  { id: 'timestamp.boundary', summary: 'at, and within one second either side of, the instant its rule compares with (sub-second included)' },
+  // encodings
+  { id: 'binary.non-canonical', summary: 'padding, the standard alphabet, non-zero unused bits, white space, a wrong length: refused' },
+  { id: 'signature.malleable', summary: 'S ≥ L, a non-canonical R, a small-order R under the right key: refused as INVALID_SIGNATURE' },
+  { id: 'key.weak', summary: 'a small-order or non-canonical A: its signatures refused; a kid that is not its thumbprint: malformed' },
+  { id: 'signed.altered', summary: 'a signed member changed after signing: INVALID_SIGNATURE' },
+  { id: 'json.escaped-name', summary: 'member names written with \\u escapes: the same members' },
+  { id: 'json.duplicate', summary: 'a member twice, spelled plainly or with escapes, at any depth: refused' },
+  { id: 'json.bom', summary: 'a UTF-8 byte order mark before the document: refused' },
+  // HTTP
+  { id: 'http.media-type', summary: 'application/json in any letter case, with parameters and white space: accepted; other types: 415' },
+  { id: 'http.chunked', summary: 'a body sent in pieces without Content-Length: read at max_body_bytes, 413 one byte over, as with a Content-Length' },
+  { id: 'http.untrusted-headers', summary: 'client headers that must not be trusted (X-Forwarded-*, Forwarded): change nothing' },
+  { id: 'http.signed-get', summary: 'a public document fetched with an HTTP Message Signature: served as without one' },
+  { id: 'http.problem', summary: 'every error: application/problem+json with type, title, status and code as PROFILE.md §11 gives them' },
+  // credentials
+  { id: 'token.altered', summary: 'a retrieval token truncated, extended, prefixed or in upper case: unknown, and the real token untouched' },
+  { id: 'token.channel', summary: 'single use through every delivery channel (the token, the QR URI, the deep link)' },
+  // recursive and derived data
+  { id: 'payer.depth', summary: 'a payer-named member at any depth of extensions: never served, refused' },
+  { id: 'derived.exact', summary: 'copied into the Payment unchanged: no member added, dropped or re-formed' },
+] as const satisfies readonly FieldClass[];
+
+export type FieldClassId = (typeof FIELD_CLASSES)[number]['id'];
+
+/** The classes a field of each kind has, whatever its document. */
+export const CLASSES_OF_KIND: Readonly<Record<FieldKind, readonly FieldClassId[]>> = {
+  identifier: ['identifier.case', 'identifier.form'],
+  timestamp: ['timestamp.fraction', 'timestamp.offset', 'timestamp.leap-second', 'timestamp.dst', 'timestamp.boundary'],
+  amount: ['amount.large', 'amount.non-canonical', 'amount.bound'],
+  'free-text': ['text.non-ascii', 'text.length', 'text.normalisation'],
+  enumeration: ['enum.case'],
+  code: ['code.case'],
+  binary: ['binary.non-canonical'],
+  signature: ['signature.malleable', 'binary.non-canonical'],
+  'public-key': ['key.weak'],
+  integer: [],
+  list: [],
+  opaque: ['derived.exact'],
+  document: ['json.escaped-name', 'json.duplicate', 'json.bom'],
+  'request-body': ['json.escaped-name', 'json.duplicate', 'json.bom', 'http.media-type', 'http.chunked', 'http.problem'],
+  token: ['token.altered', 'token.channel'],
+  'public-get': ['http.signed-get', 'http.untrusted-headers'],
+  'authenticated-get': ['http.untrusted-headers', 'http.problem', 'signature.malleable'],
+};
+
+export function isFieldClass(id: string): id is FieldClassId {
+  return FIELD_CLASSES.some((c) => c.id === id);
+}
+
+/** One generated member of a class: the value, and what makes it that member. */
+export interface ClassValue<T = unknown> {
+  readonly class: FieldClassId;
+  readonly value: T;
+  /** Shown when a check fails: which member of the class this is. */
+  readonly note: string;
+}

@@ -1,0 +1,19 @@
+// The class generators: one arbitrary per file, each for the classes of
+// catalogue.ts it names. A property picks the generator of each (field, class)
+// pair the field inventory lists.
+export { CLASSES_OF_KIND, FIELD_CLASSES, FIELD_KINDS, isFieldClass, type ClassValue, type FieldClass, type FieldClassId, type FieldKind } from './catalogue.ts';
+export { amountVariant, MAX_AMOUNT, type AmountVariantConstraints } from './amount.ts';
+export { binaryVariant, type BinaryVariantConstraints } from './binary.ts';
+export { boundaryOffset, type BoundaryOffsetConstraints } from './boundary.ts';
+export { identifierVariant, lettered, type IdentifierVariantConstraints } from './identifier.ts';
+export { jsonTextVariant, type JsonTextVariantConstraints } from './json-text.ts';
+export { letterCaseVariant, type LetterCaseVariantConstraints } from './letter-case.ts';
+export { mediaTypeVariant, type MediaTypeVariantConstraints } from './media-type.ts';
+export { payerDataVariant, type PayerData, type PayerDataVariantConstraints } from './payer-data.ts';
+export { signatureMalleation, type Malleation, type MalleationKind, type SignatureMalleationConstraints } from './signature.ts';
+export { textVariant, type TextValue, type TextVariantConstraints } from './text.ts';
+export { timestampVariant, type TimestampKind, type TimestampValue, type TimestampVariantConstraints } from './timestamp.ts';
+export { DST_ZONES, dstInstant, zoneOffsetMinutes, type DstInstant, type DstInstantConstraints, type DstZone } from './time-zone.ts';
+export { alterToken, tokenAlteration, type TokenAlteration } from './token.ts';
+export { untrustedHeaders, type UntrustedHeaders } from './untrusted-headers.ts';
+export { weakKey, type WeakKey, type WeakKeyKind } from './weak-key.ts';

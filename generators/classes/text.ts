@@ -1,0 +1,80 @@
+// textVariant: free text in the classes of PROFILE.md §1's "text length" rule
+// and of the fields that carry text unchanged.
+//
+// | class              | members                                                                          |
+// |--------------------|----------------------------------------------------------------------------------|
+// | text.non-ascii     | BMP letters, astral characters, combining marks, right-to-left text, ZWJ, emoji   |
+// |                    | sequences, within the bounds                                                     |
+// | text.length        | exactly max code points holding astral characters (more UTF-16 units and UTF-8   |
+// |                    | bytes than max), max + 1 code points, min − 1 code points                         |
+// | text.normalisation | a text in NFD that NFC writes otherwise, or in NFC that NFD writes otherwise      |
+//
+// Each value says how many code points it has and whether it lies within the
+// bounds; the field's own format (printable ASCII only, say) is the oracle's.
+import fc from 'fast-check';
+import type { ClassValue } from './catalogue.ts';
+
+export interface TextVariantConstraints {
+  readonly class: 'text.non-ascii' | 'text.length' | 'text.normalisation';
+  /** Fewest code points the field takes, 0 or more. */
+  readonly min: number;
+  /** Most code points the field takes, at least max(min, 1). */
+  readonly max: number;
+}
+
+export interface TextValue extends ClassValue<string> {
+  readonly codePoints: number;
+  /** Within min..max code points. */
+  readonly withinBounds: boolean;
+}
+
+const cp = (s: string): number => [...s].length;
+
+/** Text that is not ASCII, one code point each: letters, astral characters, marks, bidi and joiners. */
+const NON_ASCII_UNITS = ['é', 'ß', 'Ω', 'Ж', 'ש', 'ع', '中', '한', '😀', '𝄞', '𠜎', '💶', '\u0301', '\u200d', '\u200f', '\u00a0', 'ǅ', 'ﬃ', 'İ', 'ı'];
+const nonAsciiUnit = fc.oneof(fc.constantFrom(...NON_ASCII_UNITS), fc.integer({ min: 0xa0, max: 0xd7ff }).map((c) => String.fromCodePoint(c)), fc.integer({ min: 0x10000, max: 0x10fff }).map((c) => String.fromCodePoint(c)));
+const asciiUnit = fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCodePoint(c));
+const astral = fc.constantFrom('😀', '𝄞', '𠜎', '💶', '🇪', '🀄');
+
+/** Words whose NFC and NFD spellings differ. */
+const COMPOSABLE = ['é', 'ñ', 'Å', 'ü', 'ç', 'ő', 'ǖ', 'ệ', '한', '가', 'Ḩ', 'ë', 'ș', 'ā'];
+
+export function textVariant(constraints: TextVariantConstraints): fc.Arbitrary<TextValue> {
+  const { class: cls, min, max } = constraints;
+  if (!Number.isInteger(min) || min < 0) throw new RangeError(`textVariant: constraints.min must be an integer ≥ 0, got ${String(min)}`);
+  if (!Number.isInteger(max) || max < Math.max(min, 1)) throw new RangeError(`textVariant: constraints.max must be an integer ≥ max(min, 1), got ${String(max)}`);
+  const label = (value: string, note: string): TextValue => ({ class: cls, value, note, codePoints: cp(value), withinBounds: cp(value) >= min && cp(value) <= max });
+  switch (cls) {
+    case 'text.non-ascii':
+      return fc
+        .array(fc.oneof({ weight: 3, arbitrary: nonAsciiUnit }, { weight: 1, arbitrary: asciiUnit }), { minLength: Math.max(min, 1), maxLength: Math.min(max, 40) })
+        .map((units) => (units.some((u) => u.codePointAt(0)! > 0x7f) ? units : ['é', ...units.slice(1)]))
+        .map((units) => label(units.join(''), `${units.length} code point(s), not ASCII`));
+    case 'text.length': {
+      const atMax = fc.array(fc.oneof(astral, nonAsciiUnit, asciiUnit), { minLength: max - 1, maxLength: max - 1 }).chain((rest) =>
+        astral.map((a) => {
+          const value = [a, ...rest].join('');
+          return label(value, `exactly ${max} code points, ${value.length} UTF-16 units, ${Buffer.byteLength(value)} UTF-8 bytes`);
+        }),
+      );
+      const over = fc.array(fc.oneof(astral, asciiUnit), { minLength: max + 1, maxLength: max + 1 }).map((units) => label(units.join(''), `${max + 1} code points, one over`));
+      const under = min > 0 ? [fc.array(asciiUnit, { minLength: min - 1, maxLength: min - 1 }).map((units) => label(units.join(''), `${min - 1} code points, one under`))] : [];
+      return fc.oneof(atMax, over, ...under);
+    }
+    case 'text.normalisation':
+      return fc
+        .tuple(fc.array(fc.constantFrom(...COMPOSABLE), { minLength: 1, maxLength: 6 }), fc.array(asciiUnit, { maxLength: 10 }), fc.constantFrom<'NFD' | 'NFC'>('NFD', 'NFC'))
+        .map(([letters, ascii, form]) => {
+          // Interleave, then cut to the bounds in the written form.
+          const nfc = letters.map((l, i) => `${l}${ascii[i] ?? ''}`).join('');
+          let value = nfc.normalize(form);
+          while (cp(value) > max) value = [...value].slice(0, max).join('').normalize(form);
+          // A cut may leave only characters both forms write alike: one composable letter in the chosen form.
+          if (value.normalize('NFC') === value.normalize('NFD')) value = 'é'.normalize(form);
+          const other = form === 'NFD' ? 'NFC' : 'NFD';
+          return label(value, `written in ${form} (${cp(value)} code points; ${other} has ${cp(value.normalize(other))})`);
+        });
+    default:
+      throw new RangeError(`textVariant: constraints.class must be text.non-ascii, text.length or text.normalisation, got ${String(cls)}`);
+  }
+}

@@ -1,0 +1,88 @@
+// PROP-APP-013: the payer's amount on the derivation path (spec §4.6.3-4,
+// §4.7.5; PROFILE.md §1 "computed exactly"): for a request with an amount,
+// only that amount is paid, and an offer one unit either side of it, or any
+// other amount beyond 2^53, is refused; an open request pays the payer's
+// amount exactly, however large; an amount not in the profile's form is never
+// paid.
+import fc from 'fast-check';
+import { validCpr } from '../../../generators/index.ts';
+import { amountVariant, type ClassValue } from '../../../generators/classes/index.ts';
+import { CONTEXT, crashed, define, derive, firstFailure, FUTURE } from '../support.ts';
+import type { Coverage, PropertyFailure } from '../types.ts';
+
+const FILE = 'harness/properties/field-classes/app-amounts.ts';
+
+type Doc = Record<string, unknown>;
+
+interface Offer {
+  readonly class: 'amount.large' | 'amount.non-canonical' | 'amount.bound';
+  readonly requested: string | undefined;
+  readonly offered: ClassValue<unknown>;
+}
+
+interface AmountCase {
+  readonly fixed: Doc;
+  readonly open: Doc;
+  readonly offers: readonly Offer[];
+}
+
+const COVERS: Coverage[] = [
+  ...(['amount.large', 'amount.non-canonical', 'amount.bound'] as const).map((cls) => ({ field: 'derivation-context/payer_amount', class: cls })),
+];
+
+const withAmount = (cpr: Doc, amount: string | undefined): Doc => ({ ...cpr, value: { ...(cpr.value as Doc), ...(amount === undefined ? {} : { amount }) } });
+
+const cases: fc.Arbitrary<AmountCase> = fc
+  .tuple(
+    validCpr({ now: FUTURE, amount: 'open', maxExtensionKeys: 0 }).map((c) => c as unknown as Doc),
+    amountVariant({ class: 'amount.large' }),
+    amountVariant({ class: 'amount.large' }),
+    amountVariant({ class: 'amount.non-canonical' }),
+  )
+  .chain(([cpr, requested, other, malformed]) =>
+    amountVariant({ class: 'amount.bound', bound: BigInt(requested.value as string) }).map((bound) => {
+      const fixed = withAmount(cpr, requested.value as string);
+      const offers: Offer[] = [
+        { class: 'amount.bound', requested: requested.value as string, offered: bound },
+        { class: 'amount.large', requested: requested.value as string, offered: other },
+        { class: 'amount.large', requested: undefined, offered: other },
+        { class: 'amount.non-canonical', requested: requested.value as string, offered: malformed },
+        { class: 'amount.non-canonical', requested: undefined, offered: malformed },
+      ];
+      return { fixed, open: cpr, offers };
+    }),
+  );
+
+export const APP_AMOUNTS = define<AmountCase>({
+  id: 'PROP-APP-013',
+  title: "the payer's amount is taken exactly: the requested amount only, never one unit either side or any other beyond 2^53; an open amount carried as given; a malformed one never paid",
+  requirements: ['DRV-PARTIAL-1', 'DRV-VALUE-1', 'DRV-OPEN-1'],
+  level: 'MUST',
+  role: 'paying-app',
+  sections: ['§4.6.3', '§4.6.4', '§4.7.5', 'PROFILE §1'],
+  needs: [],
+  defaultRuns: 20,
+  caseWeight: 2,
+  file: FILE,
+  covers: COVERS,
+  arbitrary: () => cases,
+  async check(ctx, c) {
+    return firstFailure(ctx, c.offers, 5, async (offer): Promise<PropertyFailure | undefined> => {
+      const cpr = offer.requested === undefined ? c.open : c.fixed;
+      const result = await derive(ctx, cpr, { ...CONTEXT, payer_amount: offer.offered.value as string });
+      const canonical = typeof offer.offered.value === 'string' && /^[1-9][0-9]{0,77}$/.test(offer.offered.value);
+      // Paid exactly when the offer is an amount and, for a fixed request, the requested one.
+      const paid = canonical && (offer.requested === undefined || offer.offered.value === offer.requested);
+      const amount = !crashed(result) && result.ok ? ((result.payment as Doc | undefined)?.value as Doc | undefined)?.amount : undefined;
+      const where = `${offer.requested === undefined ? 'an open request' : `a request for ${offer.requested}`}, the payer offering ${JSON.stringify(offer.offered.value)} (${offer.offered.note})`;
+      if (paid && amount === offer.offered.value) return undefined;
+      if (!paid && !crashed(result) && !result.ok) return undefined;
+      return {
+        expected: paid ? { amount: offer.offered.value } : 'refused',
+        actual: crashed(result) ? { crashed: result.message } : result.ok ? { amount } : { code: result.code, message: result.message },
+        message: where,
+        requirements: offer.requested === undefined ? ['DRV-OPEN-1'] : paid ? ['DRV-VALUE-1'] : ['DRV-PARTIAL-1', 'DRV-VALUE-1'],
+      };
+    });
+  },
+});

@@ -1,0 +1,122 @@
+// PROP-APP-012: the derived Payment (PROFILE.md §9) copies what it must from
+// the CPR and the derivation context, unchanged, and adds or drops nothing:
+// every optional member of every sub-interface present, memos and names in NFD
+// and outside ASCII, EVM addresses in every letter case, amounts beyond 2^53,
+// payer, rail and authorization of any shape. The oracle is the mapping of
+// spec §4.5 as PROFILE.md §9 writes it, and the Payment schema.
+import fc from 'fast-check';
+import { isUuid } from '../../../profile/uuid.ts';
+import { otherFields, SUB_INTERFACES, ZERO_ACQUIRER_ID, type SubInterface } from '../../../profile/cpr/index.ts';
+import { validCpr } from '../../../generators/index.ts';
+import { amountVariant, textVariant, type ClassValue } from '../../../generators/classes/index.ts';
+import { payloadSchemaErrors } from '../../scenarios/checks.ts';
+import { fieldInventory } from '../fields.ts';
+import { CONTEXT, crashed, define, derive, firstFailure, FUTURE, sameJson as same } from '../support.ts';
+import type { Coverage, PropertyFailure } from '../types.ts';
+
+const FILE = 'harness/properties/field-classes/app-derived.ts';
+
+type Doc = Record<string, unknown>;
+
+interface Derivation {
+  readonly sub: SubInterface;
+  readonly cpr: Doc;
+  readonly context: Doc;
+  readonly notes: readonly string[];
+}
+
+/** Text classes each case writes into memo and display_name, and where. */
+const TEXT_TARGETS = [
+  ['/memo', 'text.normalisation'],
+  ['/memo', 'text.non-ascii'],
+  ['/payee/display_name', 'text.normalisation'],
+  ['/payee/display_name', 'text.non-ascii'],
+] as const;
+
+const COVERS: Coverage[] = [
+  ...fieldInventory().filter((f) => f.classes.includes('derived.exact')).map((f) => ({ field: f.id, class: 'derived.exact' as const })),
+  ...TEXT_TARGETS.map(([pointer, cls]) => ({ field: `cpr${pointer}`, class: cls })),
+  { field: 'cpr/value/amount', class: 'amount.large' },
+];
+
+const opaque = fc.dictionary(fc.string({ minLength: 1, maxLength: 8 }), fc.jsonValue({ maxDepth: 2 }), { minKeys: 1, maxKeys: 4 });
+
+/** One derivation per sub-interface, every optional member present; the text and amount classes spread over them. */
+const derivations: fc.Arbitrary<Derivation[]> = fc
+  .tuple(
+    fc.tuple(...SUB_INTERFACES.map((subInterface) => validCpr({ now: FUTURE, subInterface, optionalFields: 'all', maxExtensionKeys: 1 }))),
+    fc.tuple(...TEXT_TARGETS.map(([, cls]) => textVariant({ class: cls, min: 1, max: 140 }))),
+    amountVariant({ class: 'amount.large' }),
+    fc.tuple(...SUB_INTERFACES.map(() => fc.record({ payer: opaque, rail: opaque, authorization: opaque, payer_amount: fc.bigInt({ min: 1n, max: 10n ** 40n }).map(String) }))),
+  )
+  .map(([cprs, texts, large, contexts]) =>
+    SUB_INTERFACES.map((sub, i) => {
+      let cpr = structuredClone(cprs[i]) as unknown as Doc;
+      const notes: string[] = [];
+      const text = texts[i]! as ClassValue<string>;
+      const [pointer] = TEXT_TARGETS[i]!;
+      if (pointer === '/memo') cpr.memo = text.value;
+      else cpr = { ...cpr, payee: { ...(cpr.payee as Doc), display_name: text.value } };
+      notes.push(`${pointer} ${text.note}`);
+      if (i === 0) {
+        cpr = { ...cpr, value: { ...(cpr.value as Doc), amount: large.value } };
+        notes.push(`amount ${large.note}`);
+      }
+      const { payer_amount, ...context } = contexts[i]!;
+      const open = (cpr.value as Doc).amount === undefined;
+      return { sub, cpr, context: { ...context, now: CONTEXT.now, ...(open ? { payer_amount } : {}) }, notes };
+    }),
+  );
+
+/** PROFILE.md §9 intent.conditions: the sub-interface's non-address members present, and expires_at; acquirer_id always on chain. */
+function expectedConditions(d: Derivation): Doc {
+  const conditions: Doc = d.sub === 'ON_CHAIN' ? { acquirer_id: ZERO_ACQUIRER_ID } : {};
+  for (const field of otherFields(d.sub)) if (d.cpr[field] !== undefined) conditions[field] = d.cpr[field];
+  return { ...conditions, expires_at: d.cpr.expires_at };
+}
+
+function judge(d: Derivation, payment: Doc): PropertyFailure | undefined {
+  const cpr = d.cpr;
+  const value = cpr.value as Doc;
+  const expectedValue = { amount: value.amount ?? d.context.payer_amount, asset: value.asset };
+  const intent = payment.intent as Doc | undefined;
+  const context = payment.context as Doc | undefined;
+  const checks: [boolean, string, unknown, unknown, string[]][] = [
+    [payloadSchemaErrors('payment', payment).length === 0, 'the Payment schema', 'valid', payloadSchemaErrors('payment', payment), ['PRF-PAY-1']],
+    [isUuid(payment.id) && payment.id !== cpr.request_id && payment.state === 'CREATED', 'a new id and state CREATED', { state: 'CREATED', id: 'a new UUID' }, { id: payment.id, state: payment.state }, ['DRV-SHAPE-1']],
+    [same(payment.payee, cpr.payee), 'payee, unchanged', cpr.payee, payment.payee, ['DRV-SHAPE-1']],
+    [same(payment.value, expectedValue), 'value, unchanged', expectedValue, payment.value, [value.amount === undefined ? 'DRV-OPEN-1' : 'DRV-VALUE-1']],
+    [intent?.reference === (cpr.memo ?? cpr.request_id), 'intent.reference, the memo as written', cpr.memo ?? cpr.request_id, intent?.reference, ['DRV-INTENT-1']],
+    [same(intent?.conditions, expectedConditions(d)), 'intent.conditions, no member added, dropped or re-formed', expectedConditions(d), intent?.conditions, ['DRV-INTENT-1', 'PRF-PAY-1']],
+    [context?.request_id === cpr.request_id && same(context?.rail, d.context.rail) && context?.conversion === undefined, 'context: request_id and rail, no conversion', { request_id: cpr.request_id, rail: d.context.rail }, context, ['DRV-SHAPE-1', 'PRF-PAY-1']],
+    [same(payment.payer, d.context.payer) && same(payment.authorization, d.context.authorization), 'payer and authorization from the context, unchanged', { payer: d.context.payer, authorization: d.context.authorization }, { payer: payment.payer, authorization: payment.authorization }, ['DRV-PAYER-1']],
+  ];
+  const broken = checks.find(([ok]) => !ok);
+  if (!broken) return undefined;
+  const [, what, expected, actual, requirements] = broken;
+  return { expected, actual, message: `${d.sub} request (${d.notes.join('; ')}): ${what}`, requirements };
+}
+
+export const APP_DERIVED = define<readonly Derivation[]>({
+  id: 'PROP-APP-012',
+  title: 'the derived Payment copies the CPR and the context unchanged, adding, dropping and re-forming nothing, whatever the text, case and size of its members',
+  requirements: ['DRV-SHAPE-1', 'DRV-VALUE-1', 'DRV-OPEN-1', 'DRV-INTENT-1', 'DRV-PAYER-1', 'PRF-PAY-1'],
+  level: 'MUST',
+  role: 'paying-app',
+  sections: ['§4.5', '§4.7.5', 'PROFILE §9'],
+  needs: [],
+  defaultRuns: 20,
+  caseWeight: 2,
+  file: FILE,
+  covers: COVERS,
+  arbitrary: () => derivations,
+  async check(ctx, all) {
+    return firstFailure(ctx, all, 4, async (d) => {
+      const result = await derive(ctx, d.cpr, d.context as never);
+      if (crashed(result) || !result.ok || typeof result.payment !== 'object' || result.payment === null) {
+        return { expected: 'a Payment', actual: crashed(result) ? { crashed: result.message } : result.ok ? 'no Payment' : { code: result.code, message: result.message }, message: `${d.sub} request (${d.notes.join('; ')}) was not derived`, requirements: ['DRV-SHAPE-1'] };
+      }
+      return judge(d, result.payment as Doc);
+    });
+  },
+});

@@ -1,0 +1,102 @@
+// PROP-APP-010: every field of a CPR, every class of its form (identifiers,
+// timestamps, amounts, texts, enumerations, codes) and payer data at any depth
+// of extensions, read through every delivery path: the paying application
+// accepts the CPR exactly when the
+// profile's own validator (profile/cpr/validate.ts) does. Each case generates
+// one member of every (field, class) pair the inventory gives the CPR.
+import fc from 'fast-check';
+import { addressFields, otherFields, SUB_INTERFACES, validateCpr, type SubInterface } from '../../../profile/cpr/index.ts';
+import { findRequirement } from '../../../profile/registry.ts';
+import { validCpr } from '../../../generators/index.ts';
+import { payerDataVariant, type ClassValue } from '../../../generators/classes/index.ts';
+import { fieldsOf, type Field } from '../fields.ts';
+import { crashed, define, firstFailure, FUTURE } from '../support.ts';
+import type { Coverage } from '../types.ts';
+import { deliveryPath, readThrough, type DeliveryPath } from './delivery-paths.ts';
+import { getAt, withAt } from './pointer.ts';
+import { formVariant, isFormClass, type FormClass } from './variants.ts';
+
+const FILE = 'harness/properties/field-classes/app-fields.ts';
+
+/** The sub-interfaces whose requests carry the member (PROFILE.md §7.4); every one for a base member. */
+function subInterfacesOf(field: Field): SubInterface[] {
+  const name = field.pointer.split('/').at(-1)!;
+  if (field.pointer.startsWith('/payee/rail_address/')) return SUB_INTERFACES.filter((s) => addressFields(s).includes(name as never));
+  // value.asset.chain_id must equal the on-chain chain_id in an ON_CHAIN request: its forms are judged off chain.
+  if (field.pointer === '/value/asset/chain_id') return SUB_INTERFACES.filter((s) => s !== 'ON_CHAIN');
+  const rail = SUB_INTERFACES.filter((s) => addressFields(s).includes(name as never) || otherFields(s).includes(name as never));
+  return rail.length > 0 ? rail : [...SUB_INTERFACES];
+}
+
+/**
+ * The CPR with the member at the field set to `value`. An address field is
+ * authoritative in payee.rail_address and its top-level copy must equal it
+ * (PROFILE.md §7.4): the copy is set with it, or left out, so that only the
+ * class's own rule is judged.
+ */
+function cprWith(base: Record<string, unknown>, field: Field, value: unknown): Record<string, unknown> {
+  const name = field.pointer.split('/').at(-1)!;
+  if (field.pointer.startsWith('/payee/rail_address/')) return withAt(withAt(base, field.pointer, value), `/${name}`, undefined);
+  const isAddress = SUB_INTERFACES.some((s) => addressFields(s).includes(name as never));
+  if (field.pointer === `/${name}` && isAddress) return withAt(withAt(base, `/payee/rail_address/${name}`, value), field.pointer, value);
+  return withAt(base, field.pointer, value);
+}
+
+type AppClass = FormClass | 'payer.depth';
+
+const TARGETS = fieldsOf('cpr').flatMap((field) => field.classes.filter((c): c is AppClass => isFormClass(c) || c === 'payer.depth').map((cls) => ({ field, cls })));
+
+interface Item {
+  readonly field: string;
+  readonly class: AppClass;
+  readonly variant: ClassValue;
+  readonly path: DeliveryPath;
+  readonly doc: Record<string, unknown>;
+}
+
+const bases = fc.tuple(...SUB_INTERFACES.map((subInterface) => validCpr({ now: FUTURE, subInterface, amount: 'fixed', maxExtensionKeys: 1 }).map((cpr) => cpr as unknown as Record<string, unknown>)));
+
+function item(field: Field, cls: AppClass, all: readonly Record<string, unknown>[]): fc.Arbitrary<Item> {
+  const subs = subInterfacesOf(field);
+  return fc.tuple(fc.constantFrom(...subs), deliveryPath).chain(([sub, path]) => {
+    const base = all[SUB_INTERFACES.indexOf(sub)]!;
+    const variant = cls === 'payer.depth' ? payerDataVariant().map((v): ClassValue => ({ class: cls, value: v.value.extensions, note: v.note })) : formVariant(field, cls, getAt(base, field.pointer));
+    return variant.map((v) => ({ field: field.id, class: cls, variant: v, path, doc: cprWith(base, field, v.value) }));
+  });
+}
+
+/** Requirements a violation names that bind the paying application, besides DRV-VALID-1. */
+const appRequirements = (ids: readonly string[]): string[] => [...new Set(ids.filter((id) => findRequirement(id)?.roles.includes('paying-app')))];
+
+const REQUIREMENTS = ['DRV-VALID-1', 'CPR-PAYER-1', 'PRF-PAYER-1', 'CPR-RAIL-1', 'CPR-VER-1', 'PRF-TIME-1', 'PRF-AMT-1', 'PRF-LEN-1', 'PRF-ID-1', 'PRF-ASSET-1', 'PRF-EVM-1', 'PRF-IBAN-1', 'PRF-FIELD-1', 'DLV-FILE-1', 'DLV-INLINE-1'];
+
+export const APP_FIELDS = define<{ readonly items: readonly Item[] }>({
+  id: 'PROP-APP-010',
+  title: 'every CPR field in every class of its form, read through every delivery path, is accepted exactly when the profile\'s validator accepts it',
+  requirements: REQUIREMENTS,
+  level: 'MUST',
+  role: 'paying-app',
+  sections: ['§4.5.1', '§4.4', '§2.1', '§2.5', 'PROFILE §1', 'PROFILE §7'],
+  needs: [],
+  defaultRuns: 20,
+  caseWeight: 10,
+  file: FILE,
+  covers: TARGETS.map(({ field, cls }): Coverage => ({ field: field.id, class: cls })),
+  arbitrary: () => bases.chain((all) => fc.tuple(...TARGETS.map(({ field, cls }) => item(field, cls, all)))).map((items) => ({ items })),
+  async check(ctx, { items }) {
+    return firstFailure(ctx, items, 16, async (it) => {
+      const oracle = validateCpr(it.doc);
+      const { answer, path } = await readThrough(ctx, it.path, JSON.stringify(it.doc));
+      const expected = oracle.ok ? 'accepted' : { rejected: oracle.violations.map((v) => `${v.path} ${v.requirement}`) };
+      const where = `${it.field}, ${it.class} (${it.variant.note}), read as ${path}`;
+      if (crashed(answer)) return { expected, actual: { crashed: answer.message }, message: `${where}: the paying application crashed`, requirements: ['DRV-VALID-1'] };
+      if (answer.ok === oracle.ok) return undefined;
+      return {
+        expected,
+        actual: answer.ok ? 'accepted' : { code: answer.code, message: answer.message },
+        message: `${where}: ${oracle.ok ? 'a valid CPR was refused' : 'an invalid CPR was accepted'}`,
+        requirements: oracle.ok ? ['DRV-VALID-1', ...(it.field === 'cpr/rail_hint' ? ['CPR-RAIL-1'] : [])] : ['DRV-VALID-1', ...appRequirements(oracle.violations.map((v) => v.requirement))],
+      };
+    });
+  },
+});

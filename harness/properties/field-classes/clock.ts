@@ -1,0 +1,45 @@
+// The target's clock through test control (PROFILE.md §12), for properties
+// that date their cases inside daylight-saving time: read once before the
+// first case, set (frozen) for each, and put back running where real time has
+// taken it after the last one, so the tests that follow see the clock they
+// would have seen.
+import { formatTimestamp, parseTimestamp } from '../../../profile/time.ts';
+import type { Role } from '../../../profile/registry.ts';
+import { adoptClock } from '../../scenarios/actions.ts';
+import { StepError, type ScenarioContext } from '../../scenarios/context.ts';
+import { jsonRequest, send } from '../../scenarios/http.ts';
+
+interface Saved {
+  readonly targetMs: number;
+  readonly localMs: number;
+  readonly frozen: boolean;
+}
+
+const saved = new WeakMap<ScenarioContext, Saved>();
+
+async function clockCall(ctx: ScenarioContext, role: Role, body?: unknown): Promise<{ now: string; frozen: boolean }> {
+  const answer = await send(ctx, role, body === undefined ? { method: 'GET', path: '/_control/clock' } : jsonRequest('POST', '/_control/clock', body));
+  const state = answer.body as { now?: unknown; frozen?: unknown } | undefined;
+  if (answer.status !== 200 || typeof state?.now !== 'string' || parseTimestamp(state.now) === undefined) {
+    throw new StepError('error', `test control ${body === undefined ? 'GET' : 'POST'} /_control/clock answered ${answer.status}: ${answer.text.slice(0, 200)}`);
+  }
+  return { now: state.now, frozen: state.frozen === true };
+}
+
+/** Freezes the role's clock at `ms` (the first call remembers the clock as it was). */
+export async function setClock(ctx: ScenarioContext, role: Role, ms: number): Promise<void> {
+  if (!saved.has(ctx)) {
+    const before = await clockCall(ctx, role);
+    saved.set(ctx, { targetMs: parseTimestamp(before.now)!, localMs: Date.now(), frozen: before.frozen });
+  }
+  adoptClock(ctx, await clockCall(ctx, role, { freeze: true, set: formatTimestamp(ms, 'cpr') }));
+}
+
+/** Puts the clock back: where it was plus the time that has passed, running unless it was frozen. */
+export async function restoreClock(ctx: ScenarioContext, role: Role): Promise<void> {
+  const before = saved.get(ctx);
+  if (!before) return;
+  saved.delete(ctx);
+  const now = before.frozen ? before.targetMs : before.targetMs + (Date.now() - before.localMs);
+  adoptClock(ctx, await clockCall(ctx, role, { set: formatTimestamp(now, 'cpr'), freeze: before.frozen }));
+}

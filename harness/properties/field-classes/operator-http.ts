@@ -1,0 +1,219 @@
+// PROP-OP-014: the Operator's HTTP surfaces, every class (PROFILE.md §1, §2.4,
+// §4.8, §11, §12): a request body is application/json in any letter case and
+// with parameters, and any other media type is 415; member names written with
+// \u escapes are the same members, a member twice at any depth or a byte
+// order mark is 400, on every endpoint and on every test-control body; a body
+// sent chunked, without Content-Length, is read at max_body_bytes and is 413
+// one byte over; a
+// public document fetched with an HTTP Message Signature, or with forwarding
+// headers, is served as without; a forwarding header never stands in for the
+// authority a signature covers; and every refusal is a problem document.
+import fc from 'fast-check';
+import { buildLockRequest, createSigningKey, type CashPack, type SigningKey } from '../../../profile/cashpack/index.ts';
+import { signRequestAs } from '../../../profile/http-signature.ts';
+import { jsonTextVariant, mediaTypeVariant, untrustedHeaders, type ClassValue, type UntrustedHeaders } from '../../../generators/classes/index.ts';
+import type { WireRequest } from '../../adapters/types.ts';
+import type { HttpResult, ScenarioContext } from '../../scenarios/context.ts';
+import { send } from '../../scenarios/http.ts';
+import { define, sameJson } from '../support.ts';
+import type { Coverage, PropertyFailure } from '../types.ts';
+import { lifetimeSeconds, operatorNow, operatorSetup, redeemRequest, redemption, renewal, type OperatorSetup } from './operator-setup.ts';
+import { restoreClock } from './clock.ts';
+import { problemDefects } from './problem.ts';
+
+const FILE = 'harness/properties/field-classes/operator-http.ts';
+
+const BODIES = ['lock-request', 'renew-request', 'redeem-request'] as const;
+const CONTROL = ['principal', 'redeemer', 'staff', 'clock'] as const;
+const JSON_CLASSES = ['json.escaped-name', 'json.duplicate', 'json.bom'] as const;
+
+interface HttpCase {
+  /** Per body: a JSON media type, another media type, and seeds for its JSON variants. */
+  readonly bodies: readonly { readonly json: ClassValue<string>; readonly other: ClassValue<string>; readonly seeds: readonly number[] }[];
+  readonly control: readonly number[];
+  readonly headers: ClassValue<UntrustedHeaders>;
+}
+
+const COVERS: Coverage[] = [
+  ...BODIES.flatMap((field) => [...JSON_CLASSES, 'http.media-type' as const, 'http.chunked' as const, 'http.problem' as const].map((cls) => ({ field, class: cls }))),
+  ...CONTROL.flatMap((message) => [...JSON_CLASSES, 'http.problem' as const].map((cls) => ({ field: `control:${message}`, class: cls }))),
+  { field: 'GET /v1/cashpack/{pack_id}/status', class: 'http.untrusted-headers' },
+  { field: 'GET /v1/cashpack/{pack_id}/status', class: 'http.problem' },
+  ...['GET /.well-known/cashpack-policy.json', 'GET /.well-known/cashpack-pubkey.json'].flatMap((field) => [
+    { field, class: 'http.signed-get' as const },
+    { field, class: 'http.untrusted-headers' as const },
+  ]),
+];
+
+const seed = fc.integer({ min: 0, max: 2 ** 31 - 1 });
+const cases: fc.Arbitrary<HttpCase> = fc.record({
+  bodies: fc.tuple(...BODIES.map(() => fc.record({ json: mediaTypeVariant({ json: true }), other: mediaTypeVariant({ json: false }), seeds: fc.tuple(seed, seed, seed) }))),
+  control: fc.tuple(...CONTROL.map(() => seed)),
+  headers: untrustedHeaders(),
+});
+
+const textOf = (cls: (typeof JSON_CLASSES)[number], value: Record<string, unknown>, s: number): ClassValue<string> => fc.sample(jsonTextVariant({ class: cls, value }), { seed: s, numRuns: 1 })[0]! as ClassValue<string>;
+
+const codeOf = (r: HttpResult): unknown => (r.body as { code?: unknown } | undefined)?.code;
+
+/** JSON text followed by white space up to `bytes` UTF-8 bytes (the text itself when it is that long already). */
+const padded = (text: string, bytes: number): string => text + ' '.repeat(Math.max(0, bytes - Buffer.byteLength(text)));
+
+/** A refusal that must be this status and a profile problem; undefined when it is. */
+function refusal(r: HttpResult, status: number, code: string | undefined, what: string, requirements: string[]): PropertyFailure | undefined {
+  const defects = r.status === status ? problemDefects(r, code) : [`HTTP ${r.status}`];
+  if (defects.length === 0) return undefined;
+  return { expected: { status, ...(code ? { code } : {}), content_type: 'application/problem+json' }, actual: { status: r.status, code: codeOf(r) ?? null, defects }, message: what, requirements: r.status === status ? ['PRF-ERR-1', 'CPP-ERR-1'] : requirements };
+}
+
+interface Endpoint {
+  readonly name: (typeof BODIES)[number];
+  readonly message: () => Record<string, unknown>;
+  readonly request: (text: string, contentType: string) => WireRequest;
+  /** After a success: what the next body starts from. */
+  readonly accepted?: (body: unknown) => void;
+}
+
+async function judgeCase(ctx: ScenarioContext, setup: OperatorSetup, c: HttpCase): Promise<PropertyFailure | undefined> {
+  const now = await operatorNow(ctx);
+  const seconds = Math.floor(now / 1000);
+  const { policy, principal, redeemer } = setup;
+  const limit = policy.max_body_bytes;
+  let bearer: SigningKey = createSigningKey();
+  let pack: CashPack | undefined;
+  const post = (path: string) => (text: string, contentType: string): WireRequest => ({ method: 'POST', path, headers: { 'content-type': contentType }, body: text });
+  const endpoints: Endpoint[] = [
+    {
+      name: 'lock-request',
+      message: () => buildLockRequest({ principal, amount: '1', asset: policy.assets[0] as never, initialBearer: bearer.jwk, requested_expiry: now + lifetimeSeconds(policy) * 1000, created_at: now }) as unknown as Record<string, unknown>,
+      request: post('/v1/cashpack/issue'),
+      accepted: (body) => (pack = body as CashPack),
+    },
+    {
+      name: 'renew-request',
+      message: () => {
+        const next = createSigningKey();
+        const entry = renewal(pack!, bearer, now, next);
+        nextBearer = next;
+        return { cash_pack: pack, renewal: entry };
+      },
+      request: post('/v1/cashpack/renew'),
+      accepted: (body) => {
+        pack = body as CashPack;
+        bearer = nextBearer!;
+      },
+    },
+    {
+      name: 'redeem-request',
+      message: () => ({ cash_pack: pack, redemption: redemption(pack!, bearer, redeemer, now) }),
+      request: (text, contentType) => {
+        const r = redeemRequest(ctx, text, redeemer, seconds);
+        return { ...r, headers: { ...r.headers, 'content-type': contentType } };
+      },
+    },
+  ];
+  let nextBearer: SigningKey | undefined;
+  for (const [i, endpoint] of endpoints.entries()) {
+    if (endpoint.name === 'renew-request' && policy.max_chain_depth === 0) continue;
+    const spec = c.bodies[i]!;
+    const message = endpoint.message();
+    const plain = JSON.stringify(message);
+    // Refusals first: none of them changes anything.
+    type Refusal = [string, string, number, string, string, string[], boolean?];
+    const refusals: Refusal[] = [
+      [plain, spec.other.value, 415, 'UNSUPPORTED_MEDIA_TYPE', `${endpoint.name} sent as ${spec.other.note}`, ['PRF-HTTP-1']],
+      [padded(plain, limit + 1), 'application/json', 413, 'PAYLOAD_TOO_LARGE', `${endpoint.name} of max_body_bytes + 1 (${limit + 1}) bytes, sent chunked without Content-Length`, ['PRF-HTTP-1'], true],
+      ...JSON_CLASSES.slice(1).map((cls, k): Refusal => {
+        const text = textOf(cls, message, spec.seeds[k + 1]!);
+        return [text.value, 'application/json', 400, 'MALFORMED_REQUEST', `${endpoint.name}: ${text.note}`, ['PRF-JSON-1']];
+      }),
+    ];
+    for (const [text, type, status, code, what, requirements, chunked] of refusals) {
+      const failure = refusal(await send(ctx, 'operator', { ...endpoint.request(text, type), chunked: chunked === true }), status, code, what, requirements);
+      if (failure) return failure;
+    }
+    // The same message, its member names escaped, under a JSON media type of another spelling, padded to max_body_bytes and chunked: accepted.
+    const escaped = textOf('json.escaped-name', message, spec.seeds[0]!);
+    const answer = await send(ctx, 'operator', { ...endpoint.request(padded(escaped.value, limit), spec.json.value), chunked: true });
+    if (answer.status !== 200) return { expected: 200, actual: { status: answer.status, code: codeOf(answer) ?? null }, message: `${endpoint.name}: ${escaped.note}, sent as ${spec.json.note}, padded to max_body_bytes (${limit}) and chunked`, requirements: answer.status === 415 || answer.status === 413 ? ['PRF-HTTP-1'] : ['PRF-JSON-1'] };
+    endpoint.accepted?.(answer.body);
+  }
+  return (await statusAndDocuments(ctx, setup, c, seconds)) ?? controlBodies(ctx, setup, c);
+}
+
+async function statusAndDocuments(ctx: ScenarioContext, setup: OperatorSetup, c: HttpCase, seconds: number): Promise<PropertyFailure | undefined> {
+  const { principal } = setup;
+  const hostile = c.headers.value;
+  const authority = ctx.http('operator').authority;
+  const path = `/v1/cashpack/${setup.pack.pack_id}/status`;
+  const signed = (as: string, p = path) => signRequestAs({ method: 'GET', authority: as, path: p }, { secretKey: principal.secretKey, kid: principal.jwk.kid }, seconds, 'profile');
+  // Forwarding headers change nothing; a signature for the host they claim identifies nobody here.
+  const honest = await send(ctx, 'operator', { method: 'GET', path, headers: { ...signed(authority), ...hostile.headers } });
+  if (honest.status !== 200) return { expected: 200, actual: { status: honest.status, code: codeOf(honest) ?? null }, message: `a status read by the issuing Principal, with ${c.headers.note}`, requirements: ['CPP-STS-1', 'PRF-AUTH-1'] };
+  const claimed = hostile.headers['x-forwarded-host'] ?? hostile.host;
+  const elsewhere = await send(ctx, 'operator', { method: 'GET', path, headers: { ...signed(claimed), ...hostile.headers, 'x-forwarded-host': claimed } });
+  const refusedElsewhere = refusal(elsewhere, 401, 'UNAUTHENTICATED', `a status read signed for the authority ${claimed}, sent with X-Forwarded-Host: ${claimed}`, ['PRF-AUTH-1']);
+  if (refusedElsewhere) return refusedElsewhere;
+  const unsigned = refusal(await send(ctx, 'operator', { method: 'GET', path }), 401, 'UNAUTHENTICATED', 'an unsigned status read', ['PRF-AUTH-1']);
+  if (unsigned) return unsigned;
+  const otherPath = `/v1/cashpack/${crypto.randomUUID()}/status`;
+  const unknown = refusal(await send(ctx, 'operator', { method: 'GET', path: otherPath, headers: { ...signed(authority, otherPath) } }), 403, 'FORBIDDEN', 'a Principal reading a pack that does not exist', ['CPP-STS-1', 'PRF-AUTH-1']);
+  if (unknown) return unknown;
+  // The public documents: the same with a signature by a key nobody registered, and with forwarding headers.
+  for (const document of ['/.well-known/cashpack-policy.json', '/.well-known/cashpack-pubkey.json']) {
+    const stranger = createSigningKey();
+    const plain = await send(ctx, 'operator', { method: 'GET', path: document });
+    const withSignature = await send(ctx, 'operator', { method: 'GET', path: document, headers: { ...signRequestAs({ method: 'GET', authority, path: document }, { secretKey: stranger.secretKey, kid: stranger.jwk.kid }, seconds, 'profile') } });
+    const forwarded = await send(ctx, 'operator', { method: 'GET', path: document, headers: hostile.headers });
+    for (const [what, r] of [['with an HTTP Message Signature by an unregistered key', withSignature], [`with ${c.headers.note}`, forwarded]] as const) {
+      if (r.status !== 200 || !sameJson(r.body, plain.body)) return { expected: { status: 200, body: plain.body }, actual: { status: r.status, body: r.body }, message: `GET ${document} ${what}`, requirements: ['CPP-WK-1', 'PRF-WK-1'] };
+    }
+  }
+  return undefined;
+}
+
+async function controlBodies(ctx: ScenarioContext, setup: OperatorSetup, c: HttpCase): Promise<PropertyFailure | undefined> {
+  const { policy } = setup;
+  const bodies: Readonly<Record<(typeof CONTROL)[number], [string, Record<string, unknown>]>> = {
+    principal: ['/_control/operator/principals', { public_key: createSigningKey().jwk, asset: policy.assets[0], balance: '1' }],
+    redeemer: ['/_control/operator/redeemers', { public_key: createSigningKey().jwk, identity_level: 0 }],
+    staff: ['/_control/operator/staff', { public_key: createSigningKey().jwk }],
+    // Moving the clock by nothing; by at most a second, should a duplicate be taken.
+    clock: ['/_control/clock', { advance_seconds: 0 }],
+  };
+  for (const [i, name] of CONTROL.entries()) {
+    const [path, value] = bodies[name];
+    for (const [k, cls] of JSON_CLASSES.entries()) {
+      const text = textOf(cls, value, (c.control[i]! + k) % 2 ** 31);
+      const answer = await send(ctx, 'operator', { method: 'POST', path, headers: { 'content-type': 'application/json' }, body: text.value });
+      // Escaped member names are the same members: taken as the plain body would be.
+      if (cls === 'json.escaped-name') {
+        if (answer.status === 200 || answer.status === 201) continue;
+        return { expected: '200 or 201', actual: { status: answer.status, code: codeOf(answer) ?? null }, message: `test control ${path}: ${text.note}`, requirements: ['PRF-JSON-1', 'PRF-CTL-1'] };
+      }
+      const failure = refusal(answer, 400, undefined, `test control ${path}: ${text.note}`, ['PRF-JSON-1', 'PRF-CTL-1']);
+      if (failure) return failure;
+    }
+  }
+  return undefined;
+}
+
+export const OPERATOR_HTTP = define<HttpCase>({
+  id: 'PROP-OP-014',
+  title: 'application/json in any spelling, chunked bodies at and over max_body_bytes, escaped names, duplicates and a byte order mark on every body; forwarding headers and signed GETs of public documents change nothing; every refusal a problem document',
+  requirements: ['PRF-HTTP-1', 'PRF-JSON-1', 'PRF-ERR-1', 'CPP-ERR-1', 'PRF-AUTH-1', 'CPP-STS-1', 'CPP-WK-1', 'PRF-WK-1', 'PRF-CTL-1'],
+  level: 'PROFILE',
+  role: 'operator',
+  sections: ['PROFILE §1', 'PROFILE §2.4', 'PROFILE §4.8', 'PROFILE §11', 'PROFILE §12'],
+  needs: ['provision'],
+  defaultRuns: 10,
+  caseWeight: 3,
+  file: FILE,
+  // The clock, frozen by the setup under a tight policy, runs again.
+  teardown: (ctx) => restoreClock(ctx, 'operator'),
+  covers: COVERS,
+  arbitrary: () => cases,
+  async check(ctx, c) {
+    return judgeCase(ctx, await operatorSetup(ctx), c);
+  },
+});

@@ -1,0 +1,116 @@
+// What the operator properties start from, made once per run of a property
+// through test control (PROFILE.md §12): the Operator's policy and clock, a
+// Principal with a balance no case exhausts, a redeemer at the highest
+// identity level, and a pack renewed once (so its chain has an entry), with
+// its current bearer. Cases that only expect a refusal reuse the pack: a
+// refused request changes nothing (PROFILE.md §5).
+import { buildLockRequest, buildRedemption, buildRenewal, createSigningKey, type CashPack, type LockRequest, type RedemptionRequest, type RenewalEntry, type SigningKey } from '../../../profile/cashpack/index.ts';
+import { signRequestAs } from '../../../profile/http-signature.ts';
+import { IDENTITY_LEVELS } from '../../../profile/control.ts';
+import type { WireRequest } from '../../adapters/types.ts';
+import { adoptClock, policyOf, tightPolicy, type Policy } from '../../scenarios/actions.ts';
+import { StepError, type HttpResult, type ScenarioContext } from '../../scenarios/context.ts';
+import { jsonRequest, send } from '../../scenarios/http.ts';
+import { setClock } from './clock.ts';
+
+export interface OperatorSetup {
+  readonly policy: Policy;
+  readonly principal: SigningKey;
+  readonly redeemer: SigningKey;
+  /** Renewed once; its current bearer is `bearer`. */
+  readonly pack: CashPack;
+  readonly bearer: SigningKey;
+}
+
+/** A balance no run of cases exhausts. */
+const DEEP_BALANCE = `1${'0'.repeat(60)}`;
+
+const setups = new WeakMap<ScenarioContext, Promise<OperatorSetup>>();
+
+/** A test-control call that must succeed: its failure is the harness's setup, not the target's conformance. */
+export async function control(ctx: ScenarioContext, request: WireRequest): Promise<HttpResult> {
+  const answer = await send(ctx, 'operator', request);
+  if (answer.status === null || answer.status < 200 || answer.status > 299) {
+    throw new StepError('error', `test control ${request.method} ${request.path} answered ${answer.status}: ${answer.text.slice(0, 300)}`);
+  }
+  return answer;
+}
+
+export async function provisionPrincipal(ctx: ScenarioContext, key: SigningKey, balance: string, policy: Policy): Promise<void> {
+  await control(ctx, jsonRequest('POST', '/_control/operator/principals', { public_key: key.jwk, asset: policy.assets[0], balance }));
+}
+
+/** The Operator's clock in ms (its own, through test control, when it offers it). */
+export async function operatorNow(ctx: ScenarioContext): Promise<number> {
+  if (ctx.target.capabilities('operator').has('clock')) {
+    const answer = await control(ctx, { method: 'GET', path: '/_control/clock' });
+    adoptClock(ctx, answer.body as { now: string; frozen: boolean });
+  }
+  return ctx.nowSeconds() * 1000;
+}
+
+/** A lifetime the policy permits, an hour when it can (actions.ts keeps two seconds from either end). */
+export function lifetimeSeconds(policy: Policy): number {
+  const { expiry_min_seconds: min, expiry_max_seconds: max } = policy;
+  const margin = max - min >= 4 ? 2 : 0;
+  return Math.min(Math.max(3600, min + margin), max - margin);
+}
+
+export function lockRequest(setup: Pick<OperatorSetup, 'principal' | 'policy'>, now: number, overrides: { amount?: string; bearer?: SigningKey['jwk']; lifetime?: number } = {}): LockRequest {
+  return buildLockRequest({
+    principal: setup.principal,
+    amount: overrides.amount ?? '1',
+    asset: setup.policy.assets[0] as Parameters<typeof buildLockRequest>[0]['asset'],
+    initialBearer: overrides.bearer ?? createSigningKey().jwk,
+    requested_expiry: now + (overrides.lifetime ?? lifetimeSeconds(setup.policy)) * 1000,
+    created_at: now,
+  });
+}
+
+export const renewal = (pack: CashPack, bearer: SigningKey, now: number, next: SigningKey = createSigningKey()): RenewalEntry => buildRenewal({ bearer, pack, new_bearer: next.jwk, created_at: now });
+
+export const redemption = (pack: CashPack, bearer: SigningKey, redeemer: SigningKey, now: number): RedemptionRequest => buildRedemption({ bearer, pack, redeemer_kid: redeemer.jwk.kid, created_at: now });
+
+/** POST /v1/cashpack/redeem with this body text, identified by the redeemer's HTTP Message Signature (PROFILE.md §2.4). */
+export function redeemRequest(ctx: ScenarioContext, text: string, redeemer: SigningKey, nowSeconds: number, headers: Record<string, string> = {}): WireRequest {
+  const body = new TextEncoder().encode(text);
+  const signature = signRequestAs({ method: 'POST', authority: ctx.http('operator').authority, path: '/v1/cashpack/redeem', body }, { secretKey: redeemer.secretKey, kid: redeemer.jwk.kid }, nowSeconds, 'profile');
+  return { method: 'POST', path: '/v1/cashpack/redeem', headers: { 'content-type': 'application/json', ...signature, ...headers }, body: text };
+}
+
+/** Issues a pack to `bearer` and returns it, or throws when the Operator will not (its own tests judge issue). */
+export async function issuePack(ctx: ScenarioContext, setup: Pick<OperatorSetup, 'principal' | 'policy'>, bearer: SigningKey, now: number, lifetime?: number): Promise<CashPack> {
+  const answer = await send(ctx, 'operator', jsonRequest('POST', '/v1/cashpack/issue', lockRequest(setup, now, { bearer: bearer.jwk, ...(lifetime !== undefined ? { lifetime } : {}) })));
+  if (answer.status !== 200) throw new StepError('error', `setting up: the Operator did not issue a pack (HTTP ${answer.status}: ${answer.text.slice(0, 200)}); its own scenarios judge issue`, 'HARNESS_SETUP_FAILED');
+  return answer.body as CashPack;
+}
+
+async function makeSetup(ctx: ScenarioContext): Promise<OperatorSetup> {
+  const policy = await policyOf(ctx);
+  const [principal, redeemer, bearer, next] = [createSigningKey(), createSigningKey(), createSigningKey(), createSigningKey()];
+  await provisionPrincipal(ctx, principal, DEEP_BALANCE, policy);
+  await control(ctx, jsonRequest('POST', '/_control/operator/redeemers', { public_key: redeemer.jwk, identity_level: IDENTITY_LEVELS.max }));
+  let now = await operatorNow(ctx);
+  // A policy that leaves less room than a running clock allows is met on a frozen one, as its scenarios are (the property's teardown lets it run again).
+  const tight = tightPolicy(policy);
+  if (tight !== undefined) {
+    if (!ctx.target.capabilities('operator').has('clock')) throw new StepError('skipped', `missing test-control capability: clock (the target ${tight}, which the harness hits only with the target's clock frozen)`);
+    now = Math.floor(now / 1000) * 1000;
+    await setClock(ctx, 'operator', now);
+  }
+  const issued = await issuePack(ctx, { principal, policy }, bearer, now);
+  if (policy.max_chain_depth === 0) return { policy, principal, redeemer, pack: issued, bearer };
+  const renewed = await send(ctx, 'operator', jsonRequest('POST', '/v1/cashpack/renew', { cash_pack: issued, renewal: renewal(issued, bearer, now, next) }));
+  if (renewed.status !== 200) throw new StepError('error', `setting up: the Operator did not renew a pack (HTTP ${renewed.status}: ${renewed.text.slice(0, 200)}); its own scenarios judge renew`, 'HARNESS_SETUP_FAILED');
+  return { policy, principal, redeemer, pack: renewed.body as CashPack, bearer: next };
+}
+
+/** The setup of this run of the property, made on first use. */
+export function operatorSetup(ctx: ScenarioContext): Promise<OperatorSetup> {
+  let setup = setups.get(ctx);
+  if (!setup) {
+    setup = makeSetup(ctx);
+    setups.set(ctx, setup);
+  }
+  return setup;
+}

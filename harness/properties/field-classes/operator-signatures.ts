@@ -1,0 +1,164 @@
+// PROP-OP-011: every signature of every kind of signed message the Operator
+// checks (the Lock Request, the Renewal Entry, the Redemption Request, the
+// cash-pack it is presented, an HTTP Message Signature), bent every way a
+// verifier short of PROFILE.md §2.3 accepts (S + k·L, a small-order R, the
+// identity written with y = p + 1), and every key a message names that is of
+// small order or not canonical, with a signature by nobody that a lax verifier
+// accepts: refused as INVALID_SIGNATURE (401 UNAUTHENTICATED for a status
+// read); a kid that is not its key's thumbprint is MALFORMED_REQUEST.
+import fc from 'fast-check';
+import { encodeB64url } from '../../../profile/b64url.ts';
+import { jwkThumbprint, type OkpJwk } from '../../../profile/jwk.ts';
+import { signingInput, signObject, type MessageType } from '../../../profile/signing.ts';
+import { signRequestAs } from '../../../profile/http-signature.ts';
+import { createSigningKey, type CashPack, type SigningKey } from '../../../profile/cashpack/index.ts';
+import { signatureMalleation, weakKey, type ClassValue, type Malleation, type WeakKey } from '../../../generators/classes/index.ts';
+import { forgeUnderSmallOrderKey, malleate, withSPlusL } from '../../crypto/ed25519-malleate.ts';
+import type { HttpResult, ScenarioContext } from '../../scenarios/context.ts';
+import { jsonRequest, send } from '../../scenarios/http.ts';
+import { define, firstFailure } from '../support.ts';
+import type { Coverage, PropertyFailure } from '../types.ts';
+import { issuePack, lockRequest, operatorNow, operatorSetup, redeemRequest, redemption, renewal, type OperatorSetup } from './operator-setup.ts';
+import { restoreClock } from './clock.ts';
+
+const FILE = 'harness/properties/field-classes/operator-signatures.ts';
+
+type Doc = Record<string, unknown>;
+
+const MALLEABLE = ['lock-request/signature', 'renew-request/renewal/signature', 'renew-request/cash_pack/signature', 'redeem-request/redemption/signature', 'redeem-request/cash_pack/signature', 'GET /v1/cashpack/{pack_id}/status'] as const;
+const WEAK = ['lock-request/principal_pk', 'renew-request/renewal/bearer_pk', 'redeem-request/redemption/bearer_pk', 'lock-request/initial_bearer_pk', 'renew-request/renewal/new_bearer_pk'] as const;
+
+/** Only S + k·L bends a signature without its signer's key: the Operator's own and an HTTP Message Signature (whose base the harness does not re-sign). */
+const WITHOUT_KEY = new Set<string>(['renew-request/cash_pack/signature', 'redeem-request/cash_pack/signature', 'GET /v1/cashpack/{pack_id}/status']);
+
+interface SignatureCase {
+  readonly malleations: readonly ClassValue<Malleation>[];
+  readonly keys: readonly ClassValue<WeakKey>[];
+}
+
+const COVERS: Coverage[] = [...MALLEABLE.map((field) => ({ field, class: 'signature.malleable' as const })), ...WEAK.map((field) => ({ field, class: 'key.weak' as const }))];
+
+const cases: fc.Arbitrary<SignatureCase> = fc.record({
+  malleations: fc.tuple(...MALLEABLE.map((field) => signatureMalleation({ withKey: !WITHOUT_KEY.has(field) }))),
+  keys: fc.tuple(...WEAK.map(() => weakKey())),
+});
+
+/** `object` signed by `signer` under `type`, its signature bent. */
+function bentSigned(type: MessageType, object: Doc, signer: SigningKey, m: Malleation): Doc {
+  const { signature: _old, ...unsigned } = object;
+  const signed = signObject(type, unsigned, signer.secretKey);
+  const bent = malleate(Buffer.from(signed.signature, 'base64url'), m, signingInput(type, unsigned), signer);
+  return { ...unsigned, signature: encodeB64url(bent) };
+}
+
+/** The pack with its Operator signature's S raised by k·L. */
+const bentPack = (pack: CashPack, m: Malleation): CashPack => ({ ...pack, signature: encodeB64url(withSPlusL(Buffer.from(pack.signature, 'base64url'), m.multiple)) });
+
+/** A weak key as the JWK a message names, and how it signs: a signature by nobody under it, or (kid-mismatch) a real key with another key's kid. */
+function weakSigner(w: WeakKey): { jwk: OkpJwk; sign: (type: MessageType, unsigned: Doc) => Doc } {
+  if (w.kind === 'kid-mismatch') {
+    const key = createSigningKey();
+    const jwk = { ...key.jwk, kid: createSigningKey().jwk.kid };
+    return { jwk, sign: (type, unsigned) => signObject(type, { ...unsigned }, key.secretKey) };
+  }
+  const x = encodeB64url(w.encoding!);
+  const jwk: OkpJwk = { kty: 'OKP', crv: 'Ed25519', x, kid: jwkThumbprint(x) };
+  // A point of order dividing 8: k ≡ 0 mod 8 makes [k]A the identity for every one of them.
+  return { jwk, sign: (type, unsigned) => ({ ...unsigned, signature: encodeB64url(forgeUnderSmallOrderKey(w.encoding!, 8, signingInput(type, unsigned))) }) };
+}
+
+const refused = (answer: HttpResult, status: number, code: string): boolean => answer.status === status && (answer.body as { code?: unknown } | undefined)?.code === code;
+
+function verdict(answer: HttpResult, status: number, code: string, what: string, requirements: string[]): PropertyFailure | undefined {
+  if (refused(answer, status, code)) return undefined;
+  return { expected: { status, code }, actual: { status: answer.status, code: (answer.body as { code?: unknown } | undefined)?.code ?? null }, message: what, requirements };
+}
+
+type Item = () => Promise<PropertyFailure | undefined>;
+
+function items(ctx: ScenarioContext, setup: OperatorSetup, now: number, c: SignatureCase): Item[] {
+  const seconds = Math.floor(now / 1000);
+  const [lockM, renewM, packM, redeemM, packM2, statusM] = c.malleations as [ClassValue<Malleation>, ClassValue<Malleation>, ClassValue<Malleation>, ClassValue<Malleation>, ClassValue<Malleation>, ClassValue<Malleation>];
+  const sig = ['CPP-SIG-1', 'PRF-SIG-2'];
+  const renewBody = (pack: CashPack, entry: Doc) => jsonRequest('POST', '/v1/cashpack/renew', { cash_pack: pack, renewal: entry });
+  const redeem = (pack: CashPack, r: Doc) => redeemRequest(ctx, JSON.stringify({ cash_pack: pack, redemption: r }), setup.redeemer, seconds);
+  const malleated: Item[] = [
+    async () => verdict(await send(ctx, 'operator', jsonRequest('POST', '/v1/cashpack/issue', bentSigned('lock-request', lockRequest(setup, now) as unknown as Doc, setup.principal, lockM.value))), 400, 'INVALID_SIGNATURE', `a Lock Request signed with ${lockM.note}`, sig),
+    async () => verdict(await send(ctx, 'operator', renewBody(setup.pack, bentSigned('renewal-entry', renewal(setup.pack, setup.bearer, now) as unknown as Doc, setup.bearer, renewM.value))), 400, 'INVALID_SIGNATURE', `a Renewal Entry signed with ${renewM.note}`, sig),
+    async () => verdict(await send(ctx, 'operator', renewBody(bentPack(setup.pack, packM.value), renewal(setup.pack, setup.bearer, now) as unknown as Doc)), 400, 'INVALID_SIGNATURE', `a renewal presenting the pack with ${packM.note}`, sig),
+    async () => verdict(await send(ctx, 'operator', redeem(setup.pack, bentSigned('redemption-request', redemption(setup.pack, setup.bearer, setup.redeemer, now) as unknown as Doc, setup.bearer, redeemM.value))), 400, 'INVALID_SIGNATURE', `a Redemption Request signed with ${redeemM.note}`, sig),
+    async () => verdict(await send(ctx, 'operator', redeem(bentPack(setup.pack, packM2.value), redemption(setup.pack, setup.bearer, setup.redeemer, now) as unknown as Doc)), 400, 'INVALID_SIGNATURE', `a redemption presenting the pack with ${packM2.note}`, sig),
+    async () => {
+      const path = `/v1/cashpack/${setup.pack.pack_id}/status`;
+      const headers = signRequestAs({ method: 'GET', authority: ctx.http('operator').authority, path }, { secretKey: setup.principal.secretKey, kid: setup.principal.jwk.kid }, seconds, 'profile');
+      const raw = /:([A-Za-z0-9+/=]+):/.exec(headers.signature)![1]!;
+      const bent = Buffer.from(withSPlusL(Buffer.from(raw, 'base64'), statusM.value.multiple)).toString('base64');
+      return verdict(await send(ctx, 'operator', { method: 'GET', path, headers: { ...headers, signature: headers.signature.replace(raw, bent) } }), 401, 'UNAUTHENTICATED', `a status read whose HTTP Message Signature has ${statusM.note}`, ['PRF-AUTH-1', 'PRF-SIG-2']);
+    },
+  ];
+  const [principalK, renewerK, redeemerK, initialK, nextK] = c.keys as [ClassValue<WeakKey>, ClassValue<WeakKey>, ClassValue<WeakKey>, ClassValue<WeakKey>, ClassValue<WeakKey>];
+  const weakCode = (k: ClassValue<WeakKey>) => (k.value.kind === 'kid-mismatch' ? 'MALFORMED_REQUEST' : 'INVALID_SIGNATURE');
+  const weakRules = (k: ClassValue<WeakKey>) => (k.value.kind === 'kid-mismatch' ? ['PRF-JWK-1'] : sig);
+  /** A pack handed to a weak key (issued to it, or renewed to it): refused, or its redemption by nobody refused. */
+  const handedTo = async (k: ClassValue<WeakKey>, hand: (jwk: OkpJwk) => Promise<HttpResult>, what: string): Promise<PropertyFailure | undefined> => {
+    const weak = weakSigner(k.value);
+    const answer = await hand(weak.jwk);
+    if (k.value.kind === 'kid-mismatch') return verdict(answer, 400, 'MALFORMED_REQUEST', `${what}: ${k.note}`, ['PRF-JWK-1']);
+    if (answer.status !== 200) return undefined; // an Operator may refuse to hand a pack to such a key
+    const pack = answer.body as CashPack;
+    const r = weak.sign('redemption-request', { ...(redemption(pack, createSigningKey(), setup.redeemer, now) as unknown as Doc), bearer_pk: weak.jwk });
+    return verdict(await send(ctx, 'operator', redeem(pack, r)), 400, 'INVALID_SIGNATURE', `${what} (${k.note}), then redeemed with a signature by nobody under it`, sig);
+  };
+  const weakItems: Item[] = [
+    async () => {
+      const weak = weakSigner(principalK.value);
+      const lock = weak.sign('lock-request', { ...(lockRequest(setup, now) as unknown as Doc), principal_pk: weak.jwk });
+      return verdict(await send(ctx, 'operator', jsonRequest('POST', '/v1/cashpack/issue', lock)), 400, weakCode(principalK), `a Lock Request by ${principalK.note}`, weakRules(principalK));
+    },
+    async () => {
+      const weak = weakSigner(renewerK.value);
+      const entry = weak.sign('renewal-entry', { ...(renewal(setup.pack, setup.bearer, now) as unknown as Doc), bearer_pk: weak.jwk });
+      return verdict(await send(ctx, 'operator', renewBody(setup.pack, entry)), 400, weakCode(renewerK), `a Renewal Entry by ${renewerK.note}`, weakRules(renewerK));
+    },
+    async () => {
+      const weak = weakSigner(redeemerK.value);
+      const r = weak.sign('redemption-request', { ...(redemption(setup.pack, setup.bearer, setup.redeemer, now) as unknown as Doc), bearer_pk: weak.jwk });
+      return verdict(await send(ctx, 'operator', redeem(setup.pack, r)), 400, weakCode(redeemerK), `a Redemption Request by ${redeemerK.note}`, weakRules(redeemerK));
+    },
+    () => handedTo(initialK, (jwk) => send(ctx, 'operator', jsonRequest('POST', '/v1/cashpack/issue', resigned('lock-request', lockRequest(setup, now) as unknown as Doc, { initial_bearer_pk: jwk }, setup.principal))), 'a pack issued to a weak initial bearer'),
+    async () => {
+      const bearer = createSigningKey();
+      const pack = await issuePack(ctx, setup, bearer, now);
+      return handedTo(nextK, (jwk) => send(ctx, 'operator', renewBody(pack, resigned('renewal-entry', renewal(pack, bearer, now) as unknown as Doc, { new_bearer_pk: jwk }, bearer))), 'a pack renewed to a weak key');
+    },
+  ];
+  return [...malleated, ...weakItems];
+}
+
+/** A signed message with some members changed and signed again by its signer. */
+function resigned(type: MessageType, message: Doc, changes: Doc, signer: SigningKey): Doc {
+  const { signature: _old, ...unsigned } = message;
+  return signObject(type, { ...unsigned, ...changes }, signer.secretKey);
+}
+
+export const OPERATOR_SIGNATURES = define<SignatureCase>({
+  id: 'PROP-OP-011',
+  title: 'every signature of every signed message kind, bent every way (S + k·L, small-order or non-canonical R), and every small-order or non-canonical key a message names, are refused',
+  requirements: ['CPP-SIG-1', 'PRF-SIG-2', 'PRF-JWK-1', 'PRF-AUTH-1'],
+  level: 'PROFILE',
+  role: 'operator',
+  sections: ['PROFILE §2.1', 'PROFILE §2.3', 'PROFILE §2.4', '§5.2', '§7.1'],
+  needs: ['provision'],
+  defaultRuns: 20,
+  caseWeight: 4,
+  file: FILE,
+  // The clock, frozen by the setup under a tight policy, runs again.
+  teardown: (ctx) => restoreClock(ctx, 'operator'),
+  covers: COVERS,
+  arbitrary: () => cases,
+  async check(ctx, c) {
+    const setup = await operatorSetup(ctx);
+    const now = await operatorNow(ctx);
+    return firstFailure(ctx, items(ctx, setup, now, c), 6, (item) => item());
+  },
+});

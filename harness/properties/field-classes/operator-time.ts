@@ -1,0 +1,144 @@
+// PROP-OP-012: the Operator judges every time rule by its own clock, to the
+// second, in any time zone (PROFILE.md §4.8, §5, §6): with its clock frozen
+// at an instant inside daylight-saving time of a common zone (the harness's TZ
+// set to it), a message dated at, and one or two seconds inside or outside,
+// either end of the freshness window is fresh exactly when it is inside; a
+// requested expiry at and around either end of the permitted range is granted
+// exactly inside it; a pack's issued_at is the Operator's clock, never the
+// message's, in whole seconds even when the clock stands at a fraction.
+import fc from 'fast-check';
+import { formatTimestamp, parseTimestamp } from '../../../profile/time.ts';
+import { buildLockRequest, createSigningKey, type CashPack } from '../../../profile/cashpack/index.ts';
+import { boundaryOffset, dstInstant, type ClassValue, type DstInstant } from '../../../generators/classes/index.ts';
+import type { HttpResult, ScenarioContext } from '../../scenarios/context.ts';
+import { jsonRequest, send } from '../../scenarios/http.ts';
+import { define } from '../support.ts';
+import type { Coverage, PropertyFailure } from '../types.ts';
+import { inZone } from './app-time.ts';
+import { restoreClock, setClock } from './clock.ts';
+import { issuePack, lifetimeSeconds, operatorSetup, redeemRequest, redemption, renewal, type OperatorSetup } from './operator-setup.ts';
+
+const FILE = 'harness/properties/field-classes/operator-time.ts';
+
+/** Where a time sits: at an edge of its rule's range (or at the clock), plus a boundary offset. */
+interface Dated {
+  readonly edge: -1 | 0 | 1;
+  readonly offset: ClassValue<number>;
+}
+
+interface OperatorTimeCase {
+  readonly instant: DstInstant;
+  readonly lockCreated: Dated;
+  readonly expiry: Dated;
+  readonly renewCreated: Dated;
+  readonly redeemCreated: Dated;
+  /** The clock at a fraction of a second, for the issued_at of a last pack. */
+  readonly fraction: number;
+}
+
+const COVERS: Coverage[] = [
+  ...['lock-request/created_at', 'lock-request/requested_expiry', 'renew-request/renewal/created_at', 'redeem-request/redemption/created_at'].flatMap((field) => [
+    { field, class: 'timestamp.dst' as const },
+    { field, class: 'timestamp.boundary' as const },
+  ]),
+  { field: 'control:clock/set', class: 'timestamp.dst' },
+  { field: 'control:clock/set', class: 'timestamp.fraction' },
+];
+
+const dated = (edges: readonly (-1 | 0 | 1)[]): fc.Arbitrary<Dated> => fc.record({ edge: fc.constantFrom(...edges), offset: boundaryOffset({ tick: 's' }) });
+
+const cases: fc.Arbitrary<OperatorTimeCase> = fc.record({
+  instant: dstInstant(),
+  lockCreated: dated([-1, 0, 1]),
+  expiry: dated([-1, 1]),
+  renewCreated: dated([-1, 0, 1]),
+  redeemCreated: dated([-1, 0, 1]),
+  fraction: fc.integer({ min: 1, max: 999 }),
+});
+
+const stamp = (ms: number) => formatTimestamp(ms, 'cashpack');
+const code = (answer: HttpResult): unknown => (answer.status === 200 ? 200 : (answer.body as { code?: unknown } | undefined)?.code ?? answer.status);
+
+/** A created_at `d` places around the freshness window of the clock `now`, and whether it is fresh. */
+function createdAt(d: Dated, now: number, windowSeconds: number): { ms: number; fresh: boolean; note: string } {
+  const ms = now + d.edge * windowSeconds * 1000 + d.offset.value;
+  return { ms, fresh: Math.abs(ms - now) <= windowSeconds * 1000, note: `created_at ${d.edge === 0 ? 'at the clock' : `at the ${d.edge < 0 ? 'early' : 'late'} edge of the window`}, ${d.offset.note}` };
+}
+
+function mismatch(expected: unknown, answer: HttpResult, message: string, requirements: string[]): PropertyFailure {
+  return { expected, actual: { status: answer.status, code: code(answer), ...(answer.status === 200 ? { body: answer.body } : {}) }, message, requirements };
+}
+
+async function judgeCase(ctx: ScenarioContext, setup: OperatorSetup, c: OperatorTimeCase): Promise<PropertyFailure | undefined> {
+  const { policy } = setup;
+  const now = c.instant.value;
+  const window = policy.request_window_seconds;
+  const where = `the Operator's clock at ${new Date(now).toISOString()} (${c.instant.note})`;
+  await setClock(ctx, 'operator', now);
+
+  // The Lock Request: freshness (step 4) before the expiry range (step 8).
+  const created = createdAt(c.lockCreated, now, window);
+  const edge = c.expiry.edge < 0 ? policy.expiry_min_seconds : policy.expiry_max_seconds;
+  const expiryMs = now + edge * 1000 + c.expiry.offset.value;
+  const lifetime = (expiryMs - now) / 1000;
+  const granted = lifetime >= policy.expiry_min_seconds && lifetime <= policy.expiry_max_seconds;
+  const lock = buildLockRequest({ principal: setup.principal, amount: '1', asset: policy.assets[0] as never, initialBearer: createSigningKey().jwk, requested_expiry: expiryMs, created_at: created.ms });
+  const issued = await send(ctx, 'operator', jsonRequest('POST', '/v1/cashpack/issue', lock));
+  const expected = !created.fresh ? 'STALE_REQUEST' : !granted ? 'EXPIRY_INVALID' : 200;
+  const what = `${where}: a Lock Request with ${created.note}, requesting an expiry ${lifetime} s ahead (${c.expiry.edge < 0 ? 'minimum' : 'maximum'} ${edge} s, ${c.expiry.offset.note})`;
+  if (code(issued) !== expected) return mismatch(expected, issued, what, expected === 'STALE_REQUEST' || !created.fresh ? ['PRF-FRESH-1', 'PRF-BOUND-1'] : ['CPP-EXP-1', 'PRF-BOUND-1']);
+  if (expected === 200) {
+    const pack = issued.body as CashPack;
+    if (pack.issued_at !== stamp(now) || pack.expiry !== lock.requested_expiry) return mismatch({ issued_at: stamp(now), expiry: lock.requested_expiry }, issued, `${what}: the pack's times`, ['PRF-MSG-1']);
+  }
+
+  // A renewal, then a redemption, of a pack issued at the clock: each fresh exactly inside the window.
+  const bearer = createSigningKey();
+  let pack = await issuePack(ctx, setup, bearer, now);
+  let current = bearer;
+  const renewAt = createdAt(c.renewCreated, now, window);
+  const next = createSigningKey();
+  const renewed = await send(ctx, 'operator', jsonRequest('POST', '/v1/cashpack/renew', { cash_pack: pack, renewal: renewal(pack, bearer, renewAt.ms, next) }));
+  if (policy.max_chain_depth > 0) {
+    if (code(renewed) !== (renewAt.fresh ? 200 : 'STALE_REQUEST')) return mismatch(renewAt.fresh ? 200 : 'STALE_REQUEST', renewed, `${where}: a renewal with ${renewAt.note}`, ['PRF-FRESH-1', 'PRF-BOUND-1']);
+    if (renewed.status === 200) [pack, current] = [renewed.body as CashPack, next];
+  }
+  const redeemAt = createdAt(c.redeemCreated, now, window);
+  const body = JSON.stringify({ cash_pack: pack, redemption: redemption(pack, current, setup.redeemer, redeemAt.ms) });
+  const redeemed = await send(ctx, 'operator', redeemRequest(ctx, body, setup.redeemer, Math.floor(now / 1000)));
+  if (code(redeemed) !== (redeemAt.fresh ? 200 : 'STALE_REQUEST')) return mismatch(redeemAt.fresh ? 200 : 'STALE_REQUEST', redeemed, `${where}: a redemption with ${redeemAt.note}`, ['PRF-FRESH-1', 'PRF-BOUND-1']);
+
+  // The clock at a fraction of a second: issued_at is still whole seconds, and that second. The
+  // whole-second expiry lies a whole number of seconds after `now`, so at least a second past
+  // the minimum from the fractional clock; a policy of one lifetime leaves no such expiry.
+  const at = now + c.fraction;
+  const wholeLifetime = Math.max(lifetimeSeconds(policy), policy.expiry_min_seconds + 1);
+  if (wholeLifetime - c.fraction / 1000 > policy.expiry_max_seconds) return undefined;
+  await setClock(ctx, 'operator', at);
+  const last = await issuePack(ctx, setup, createSigningKey(), now, wholeLifetime);
+  const issuedAt = parseTimestamp(last.issued_at, 'cashpack');
+  if (issuedAt === undefined || Math.abs(issuedAt - at) >= 1000) {
+    return { expected: `issued_at in whole seconds, within a second of ${new Date(at).toISOString()}`, actual: last.issued_at, message: `the Operator's clock set to ${new Date(at).toISOString()} (${c.instant.zone})`, requirements: ['PRF-MSG-1', 'PRF-TIME-1'] };
+  }
+  return undefined;
+}
+
+export const OPERATOR_TIME = define<OperatorTimeCase>({
+  id: 'PROP-OP-012',
+  title: "every time rule is the Operator's clock's, to the second, in any time zone: freshness and the expiry range at and around either edge, inside daylight-saving time; issued_at whole seconds at a fractional clock",
+  requirements: ['PRF-FRESH-1', 'CPP-EXP-1', 'PRF-BOUND-1', 'PRF-MSG-1', 'PRF-TIME-1'],
+  level: 'PROFILE',
+  role: 'operator',
+  sections: ['PROFILE §1', 'PROFILE §4.8', 'PROFILE §5', 'PROFILE §6', '§8'],
+  needs: ['provision', 'clock'],
+  defaultRuns: 10,
+  caseWeight: 2,
+  file: FILE,
+  covers: COVERS,
+  arbitrary: () => cases,
+  async check(ctx, c) {
+    const setup = await operatorSetup(ctx);
+    return inZone(c.instant.zone, () => judgeCase(ctx, setup, c));
+  },
+  teardown: (ctx) => restoreClock(ctx, 'operator'),
+});

@@ -1,0 +1,141 @@
+// PROP-PAYEE-010: what a payee is asked to put in a request (PROFILE.md §12
+// `POST /_control/payee/requests`), every member in every class of its kind:
+// an input the profile allows is served exactly as asked (amounts beyond 2^53
+// digit for digit, text outside ASCII and in NFD unchanged, 140 code points of
+// astral characters kept whole); any other input is refused, or at least never
+// served as an invalid CPR or one carrying payer data, at whatever depth of
+// extensions (spec §4.7.1, §4.8; PROFILE.md §1, §7). The served CPR is judged
+// by the profile's validator, with the payee's own validity window.
+import fc from 'fast-check';
+import { isAmount } from '../../../profile/amount.ts';
+import { codePoints, findPayerMembers, isRailHint, isSubInterface, SUB_INTERFACES, validateCpr } from '../../../profile/cpr/index.ts';
+import { findRequirement } from '../../../profile/registry.ts';
+import { amountVariant, jsonTextVariant, letterCaseVariant, payerDataVariant, textVariant, type ClassValue, type FieldClassId } from '../../../generators/classes/index.ts';
+import type { ScenarioContext } from '../../scenarios/context.ts';
+import { send } from '../../scenarios/http.ts';
+import { fieldsOf } from '../fields.ts';
+import { define, firstFailure, sameJson } from '../support.ts';
+import { payeeConfig } from './payee-config.ts';
+import { problemDefects } from './problem.ts';
+import type { Coverage, PropertyFailure } from '../types.ts';
+
+const FILE = 'harness/properties/field-classes/payee-inputs.ts';
+const PATH = '/_control/payee/requests';
+
+type Doc = Record<string, unknown>;
+
+interface Ask {
+  readonly field: string;
+  readonly class: FieldClassId;
+  readonly input: Doc;
+  readonly note: string;
+  /** The body as sent, when it is not the input's JSON: escaped member names, a member twice, a byte order mark. */
+  readonly text?: string;
+}
+
+/** Every (member, class) pair asked for; http.problem is judged on the refusals, which every case has (a duplicate member, a byte order mark). */
+const TARGETS = fieldsOf('control:payee-request').flatMap((f) => f.classes.filter((cls) => cls !== 'http.problem').map((cls) => ({ field: f, cls })));
+
+const base = fc.record({ sub_interface: fc.constantFrom(...SUB_INTERFACES), amount: fc.bigInt({ min: 1n, max: 10n ** 9n }).map(String) });
+
+function ask(member: string, cls: FieldClassId): fc.Arbitrary<{ value: unknown; note: string }> {
+  switch (cls) {
+    case 'enum.case':
+      return (member === 'sub_interface' ? fc.constantFrom(...SUB_INTERFACES) : fc.constantFrom('ON_CHAIN', 'SEPA_CT', 'PIX', 'OPEN')).chain((value) => letterCaseVariant({ class: cls, value }));
+    case 'amount.large':
+    case 'amount.non-canonical':
+      return amountVariant({ class: cls });
+    case 'amount.bound':
+      return fc.constantFrom(1n, 10n ** 78n - 1n).chain((bound) => amountVariant({ class: cls, bound }));
+    case 'text.non-ascii':
+    case 'text.length':
+    case 'text.normalisation':
+      return textVariant({ class: cls, min: member === 'display_name' ? 1 : 0, max: 140 });
+    case 'payer.depth':
+      return payerDataVariant().map((v) => ({ value: v.value.extensions, note: v.note }));
+    default:
+      throw new Error(`no payee input for ${member} in ${cls}`);
+  }
+}
+
+const asks: fc.Arbitrary<Ask[]> = fc.tuple(
+  ...TARGETS.map(({ field, cls }) =>
+    fc.tuple(base, field.pointer === '' ? fc.constant(undefined) : ask(field.pointer.slice(1), cls)).chain(([input, v]) => {
+      if (field.pointer === '') {
+        // The body itself, written as the class says: escaped member names (the same members), a member twice or a byte order mark (not I-JSON).
+        return jsonTextVariant({ class: cls as 'json.escaped-name' | 'json.duplicate' | 'json.bom', value: input }).map((text): Ask => ({ field: field.id, class: cls, input, note: (text as ClassValue<string>).note, text: text.value as string }));
+      }
+      return fc.constant<Ask>({ field: field.id, class: cls, input: { ...input, [field.pointer.slice(1)]: v!.value }, note: `${field.pointer.slice(1)} ${v!.note}` });
+    }),
+  ),
+);
+
+/** Whether the profile lets a payee serve what `input` asks for (PROFILE.md §7, §12). */
+function allowed(input: Doc): boolean {
+  const sub = input.sub_interface;
+  if (!isSubInterface(sub)) return false;
+  if (input.amount !== undefined && !isAmount(input.amount)) return false;
+  if (input.memo !== undefined && !(typeof input.memo === 'string' && codePoints(input.memo) <= 140)) return false;
+  if (input.display_name !== undefined && !(typeof input.display_name === 'string' && codePoints(input.display_name) >= 1 && codePoints(input.display_name) <= 140)) return false;
+  if (input.rail_hint !== undefined && !(isRailHint(input.rail_hint) && (input.rail_hint === 'ON_CHAIN') === (sub === 'ON_CHAIN'))) return false;
+  if (input.extensions !== undefined && findPayerMembers(input.extensions).length > 0) return false;
+  return true;
+}
+
+const payeeRequirements = (ids: readonly string[]): string[] => ids.filter((id) => findRequirement(id)?.roles.includes('payee'));
+
+async function judge(ctx: ScenarioContext, a: Ask, validity: number): Promise<PropertyFailure | undefined> {
+  const where = `asked ${a.note}`;
+  const body = a.text ?? JSON.stringify(a.input);
+  const created = await send(ctx, 'payee', { method: 'POST', path: PATH, headers: { 'content-type': 'application/json' }, body });
+  // A body that is not I-JSON (PROFILE.md §1) is refused; escaped member names are the same members.
+  const iJson = a.text === undefined || a.class === 'json.escaped-name';
+  const ok = allowed(a.input) && iJson;
+  if (created.status === null || created.status >= 500) return { expected: ok ? 201 : 'a 4xx refusal', actual: created.status, message: `${where}: the payee failed`, requirements: ['PRF-CTL-1'] };
+  if (created.status >= 400) {
+    if (ok) return { expected: 201, actual: { status: created.status, body: created.body }, message: `${where}: a request the profile allows was refused`, requirements: a.text === undefined ? ['PRF-CTL-1'] : ['PRF-JSON-1', 'PRF-CTL-1'] };
+    // A refusal is a problem document like every error (PROFILE.md §11).
+    const defects = problemDefects(created);
+    return defects.length === 0 ? undefined : { expected: 'application/problem+json', actual: { status: created.status, defects }, message: `${where}: the refusal is not a problem document`, requirements: ['PRF-ERR-1'] };
+  }
+  if (!iJson) return { expected: 'a 4xx refusal: not I-JSON', actual: created.status, message: `${where}: a body that is not I-JSON was taken`, requirements: ['PRF-JSON-1'] };
+  const token = (created.body as { token?: unknown } | undefined)?.token;
+  if (typeof token !== 'string') return { expected: 'a token', actual: created.body, message: `${where}: no token`, requirements: ['PRF-CTL-1'] };
+  const served = await send(ctx, 'payee', { method: 'GET', path: `/cpr/${token}` });
+  if (served.status !== 200) return { expected: 200, actual: served.status, message: `${where}: the first retrieval of the new request`, requirements: ['TOK-GET-1'] };
+  const cpr = served.body as Doc;
+  const payer = findPayerMembers(cpr);
+  if (payer.length > 0) return { expected: 'no payer members', actual: payer.map((p) => p.path), message: `${where}: payer data served`, requirements: ['CPR-PAYER-1', 'PRF-PAYER-1'] };
+  const valid = validateCpr(cpr, { validitySeconds: validity });
+  if (!valid.ok) return { expected: 'a valid CPR', actual: valid.violations, message: `${where}: an invalid CPR served`, requirements: payeeRequirements(valid.violations.map((v) => v.requirement)) };
+  if (!ok) return undefined;
+  const value = cpr.value as Doc;
+  const carried: [string, unknown, unknown, string[]][] = [
+    ['amount', a.input.amount, value.amount, ['PRF-AMT-1', 'PRF-CTL-1']],
+    ['memo', a.input.memo, cpr.memo, ['PRF-CTL-1', ...(a.class === 'text.length' ? ['PRF-LEN-1'] : [])]],
+    ['display_name', a.input.display_name, (cpr.payee as Doc).display_name, ['PRF-CTL-1', ...(a.class === 'text.length' ? ['PRF-LEN-1'] : [])]],
+    ['rail_hint', a.input.rail_hint, cpr.rail_hint, ['PRF-CTL-1']],
+  ];
+  const differs = carried.find(([, asked, got]) => asked !== undefined && !sameJson(asked, got));
+  if (differs) return { expected: differs[1], actual: differs[2], message: `${where}: ${differs[0]} not served as asked`, requirements: differs[3] };
+  return undefined;
+}
+
+export const PAYEE_INPUTS = define<readonly Ask[]>({
+  id: 'PROP-PAYEE-010',
+  title: 'what the payee is asked to serve is served exactly (amounts beyond 2^53, text outside ASCII, NFD, at 140 code points) or refused with a problem document, never as an invalid CPR or with payer data at any depth',
+  requirements: ['PRF-CTL-1', 'PRF-AMT-1', 'PRF-LEN-1', 'PRF-JSON-1', 'PRF-ERR-1', 'CPR-PAYER-1', 'PRF-PAYER-1', 'CPR-MEMO-1', 'CPR-VAL-2', 'TOK-GET-1'],
+  level: 'PROFILE',
+  role: 'payee',
+  sections: ['PROFILE §12', 'PROFILE §1', 'PROFILE §7', '§4.7.1', '§4.8'],
+  needs: ['provision'],
+  defaultRuns: 20,
+  caseWeight: 5,
+  file: FILE,
+  covers: [...TARGETS.map(({ field, cls }): Coverage => ({ field: field.id, class: cls })), { field: 'control:payee-request', class: 'http.problem' }],
+  arbitrary: () => asks,
+  async check(ctx, all) {
+    const { validitySeconds: validity } = await payeeConfig(ctx);
+    return firstFailure(ctx, all, 4, (a) => judge(ctx, a, validity));
+  },
+});

@@ -1,0 +1,112 @@
+// PROP-PAYEE-011: a retrieval token serves its request once, through every
+// channel that carries it (the token, the QR URI, the deep link), and nothing
+// that is not the token serves or spends it: cut short, extended, prefixed or
+// in upper case, it is unknown (404 TOKEN_UNKNOWN) and the real token still
+// works. Every refusal is a problem document. Forwarding headers a client
+// sends (X-Forwarded-Host and the like) change neither the URIs the payee
+// writes nor what it serves (spec §4.1, §4.4, §5.1; PROFILE.md §8.1, §10, §11).
+import fc from 'fast-check';
+import { compareTokenUri, parseDeliveryUri } from '../../../profile/cpr/index.ts';
+import { SUB_INTERFACES } from '../../../profile/cpr/fields.ts';
+import { alterToken, tokenAlteration, untrustedHeaders, type ClassValue, type TokenAlteration, type UntrustedHeaders } from '../../../generators/classes/index.ts';
+import { StepError, type HttpResult } from '../../scenarios/context.ts';
+import { send } from '../../scenarios/http.ts';
+import { define } from '../support.ts';
+import type { Coverage, PropertyFailure } from '../types.ts';
+import { payeeConfig } from './payee-config.ts';
+import { problemDefects } from './problem.ts';
+
+const FILE = 'harness/properties/field-classes/payee-tokens.ts';
+
+const CHANNELS = ['token', 'qr_uri', 'deep_link'] as const;
+type Channel = (typeof CHANNELS)[number];
+
+interface TokenCase {
+  readonly sub: string;
+  readonly headers: ClassValue<UntrustedHeaders>;
+  /** Applied to the token the payee hands out. */
+  readonly alter: TokenAlteration;
+  /** The order the channels are tried in. */
+  readonly channels: readonly Channel[];
+}
+
+const COVERS: Coverage[] = [
+  { field: 'GET /cpr/{token}', class: 'token.altered' },
+  { field: 'GET /cpr/{token}', class: 'token.channel' },
+  { field: 'GET /cpr/{token}', class: 'http.problem' },
+  { field: 'POST /_control/payee/requests', class: 'http.untrusted-headers' },
+];
+
+const cases: fc.Arbitrary<TokenCase> = fc.record({
+  sub: fc.constantFrom(...SUB_INTERFACES),
+  headers: untrustedHeaders(),
+  alter: tokenAlteration(),
+  channels: fc.shuffledSubarray([...CHANNELS], { minLength: 3, maxLength: 3 }),
+});
+
+const fail = (expected: unknown, actual: unknown, message: string, requirements: string[]): PropertyFailure => ({ expected, actual, message, requirements });
+
+function refusal(result: HttpResult, code: string, where: string, requirements: string[]): PropertyFailure | undefined {
+  if (result.status === 200) return fail(code, 200, `${where}: served`, requirements);
+  const defects = problemDefects(result, code);
+  return defects.length === 0 ? undefined : fail({ problem: code }, { status: result.status, defects }, `${where}: not the profile's problem`, ['PRF-TOK-1', 'PRF-ERR-1']);
+}
+
+export const PAYEE_TOKENS = define<TokenCase>({
+  id: 'PROP-PAYEE-011',
+  title: 'a retrieval token serves once through every channel; an altered token is unknown and spends nothing; forwarding headers change no URI; every refusal is a problem document',
+  requirements: ['TOK-AUTH-1', 'TOK-ONCE-1', 'TOK-GET-1', 'PRF-TOK-1', 'PRF-ERR-1', 'DLV-QR-1', 'DLV-DEEP-1', 'PRF-URI-1'],
+  level: 'MUST',
+  role: 'payee',
+  sections: ['§4.1', '§4.4', '§5.1', 'PROFILE §8.1', 'PROFILE §10', 'PROFILE §11'],
+  needs: ['provision'],
+  defaultRuns: 20,
+  caseWeight: 2,
+  file: FILE,
+  covers: COVERS,
+  arbitrary: () => cases,
+  async check(ctx, c) {
+    const { baseUrl: base } = await payeeConfig(ctx);
+    const hostile = c.headers.value.headers;
+    const ask = (headers: Record<string, string>) => send(ctx, 'payee', { method: 'POST', path: '/_control/payee/requests', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ sub_interface: c.sub }) });
+    const created = await ask(hostile);
+    if (created.status !== 201 && created.status !== 200) {
+      // Refused only because of the client's forwarding headers: they changed what the payee does.
+      const plain = await ask({});
+      if (plain.status === 201 || plain.status === 200) return fail(created.status === null ? 'an answer' : 201, { status: created.status, body: created.body }, `a request created with ${c.headers.note}, which without them is created`, ['DLV-QR-1', 'PRF-URI-1']);
+      throw new StepError('error', `test control POST /_control/payee/requests answered ${plain.status}: ${plain.text.slice(0, 200)}`);
+    }
+    const body = created.body as Record<Channel, string>;
+    // The URIs name the payee's own base URL, whatever the client's headers claimed.
+    const tokens = new Map<Channel, string>([['token', body.token]]);
+    for (const channel of ['qr_uri', 'deep_link'] as const) {
+      const parsed = parseDeliveryUri(body[channel]);
+      if (parsed.kind !== 'token') return fail('a token URI', body[channel], `${channel} of a request created with ${c.headers.note}`, [channel === 'qr_uri' ? 'DLV-QR-1' : 'DLV-DEEP-1']);
+      const form = compareTokenUri(body[channel], parsed.token, base).form;
+      if (form.length > 0) return fail({ endpoint: base }, { uri: body[channel], form }, `${channel} of a request created with ${c.headers.note}`, [channel === 'qr_uri' ? 'DLV-QR-1' : 'DLV-DEEP-1', 'PRF-URI-1']);
+      tokens.set(channel, parsed.token);
+    }
+    // An altered token is unknown, and leaves the real one unspent.
+    const altered = alterToken(body.token, c.alter);
+    const probe = await send(ctx, 'payee', { method: 'GET', path: `/cpr/${altered.value}`, headers: hostile });
+    const unknown = refusal(probe, 'TOKEN_UNKNOWN', `the token ${altered.note}`, ['TOK-AUTH-1', 'PRF-TOK-1']);
+    if (unknown) return unknown;
+    // Each distinct token serves once, whichever channel carries it, in the generated order.
+    const served = new Set<string>();
+    for (const channel of c.channels) {
+      const token = tokens.get(channel)!;
+      for (const attempt of [1, 2]) {
+        const answer = await send(ctx, 'payee', { method: 'GET', path: `/cpr/${token}`, headers: hostile });
+        const where = `retrieval ${attempt} through ${channel} (channels in the order ${c.channels.join(', ')}; ${c.headers.note}), after the token ${altered.note} was tried`;
+        if (!served.has(token)) {
+          if (answer.status !== 200) return fail(200, { status: answer.status, body: answer.body }, `${where}: the first retrieval of this token`, ['TOK-GET-1', 'TOK-AUTH-1']);
+          served.add(token);
+          continue;
+        }
+        const spent = refusal(answer, 'TOKEN_CONSUMED', where, ['TOK-ONCE-1']);
+        if (spent) return spent;
+      }
+    }
+    return undefined;
+  },
+});

@@ -1,0 +1,20 @@
+// An error response as PROFILE.md §11 has it, on every role: the media type
+// application/problem+json, and a body with type, title, status and code that
+// agree with each other and with the HTTP status (class http.problem).
+import { PROBLEM_CONTENT_TYPE } from '../../../profile/problems.ts';
+import { validateMessage } from '../../../profile/cashpack/index.ts';
+import type { HttpResult } from '../../scenarios/context.ts';
+
+/** What is wrong with an error response; empty when it is a profile problem (with `code`, when given). */
+export function problemDefects(result: HttpResult, code?: string): string[] {
+  const defects: string[] = [];
+  const type = result.headers['content-type']?.split(';')[0]?.trim().toLowerCase();
+  if (type !== PROBLEM_CONTENT_TYPE) defects.push(`Content-Type is ${JSON.stringify(result.headers['content-type'] ?? null)}, not ${PROBLEM_CONTENT_TYPE}`);
+  const body = result.body as { code?: unknown; status?: unknown } | undefined;
+  if (body === undefined) return [...defects, 'the body is not JSON'];
+  const check = validateMessage('problem', body);
+  if (!check.ok) defects.push(...check.errors);
+  if (body.status !== result.status) defects.push(`the body's status ${JSON.stringify(body.status)} is not the HTTP status ${result.status}`);
+  if (code !== undefined && body.code !== code) defects.push(`the code is ${JSON.stringify(body.code)}, not ${code}`);
+  return defects;
+}

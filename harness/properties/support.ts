@@ -1,0 +1,80 @@
+// What the properties share: the paying application's answers (a crash is an
+// answer no property accepts), the derivation context, and how a failure reads.
+import { canonicalJson } from '../../profile/jcs.ts';
+import type { AppResult, CprInput } from '../adapters/types.ts';
+import { appCall } from '../scenarios/actions.ts';
+import type { ScenarioContext } from '../scenarios/context.ts';
+import type { PropertyDefinition, PropertyFailure } from './types.ts';
+
+/**
+ * CPRs for the paying application are dated far ahead: a paying app decides
+ * expiry by its own clock, which the harness cannot see (the embedded one reads
+ * the reference's clock, which scenarios move forward), and expiry has its own
+ * properties and scenarios.
+ */
+export const FUTURE = Date.UTC(2099, 0, 1);
+
+/** A derivation context: payer, rail and authorization come from it, never from the CPR (spec §2.6). */
+export const CONTEXT = {
+  payer: { id: 'payer-under-test', name: 'A. Payer' },
+  rail: { kind: 'test-rail', network: 'loopback' },
+  authorization: { kind: 'test-authorization', proof: 'not-a-real-proof' },
+  now: '2099-01-01T00:00:00Z',
+};
+
+/** The paying application's answer; a crash is an answer no property accepts (actions.ts appCall). */
+export type Answer = AppResult | { readonly ok: false; readonly crashed: true; readonly code: 'CRASHED'; readonly message: string };
+
+export const read = (ctx: ScenarioContext, input: CprInput): Promise<Answer> => appCall(() => ctx.app().read(input));
+export const derive = (ctx: ScenarioContext, cpr: unknown, context: Parameters<ReturnType<ScenarioContext['app']>['derive']>[1]): Promise<Answer> =>
+  appCall(() => ctx.app().derive(cpr, context));
+export const crashed = (result: Answer): result is Extract<Answer, { crashed: true }> => 'crashed' in result;
+
+export function crash(result: Extract<Answer, { crashed: true }>, expected: unknown, requirements?: readonly string[]): PropertyFailure {
+  return { expected, actual: { crashed: result.message }, message: 'the paying application crashed instead of answering', ...(requirements ? { requirements } : {}) };
+}
+
+export function rejectionFailure(result: AppResult, expected: unknown): PropertyFailure {
+  return { expected, actual: result.ok ? 'accepted' : { code: result.code, message: result.message, violations: result.violations }, message: 'the paying application answered otherwise' };
+}
+
+/** A typed definition in the untyped catalogue. */
+export const define = <T>(def: PropertyDefinition<T>): PropertyDefinition => def as unknown as PropertyDefinition;
+
+/**
+ * `check` of every item, up to `width` at a time; the first failure in item
+ * order (so a case fails the same way however the answers interleave).
+ *
+ * Once an item of a case has failed, fast-check only shrinks that case: each
+ * candidate is judged on the item that failed alone (the others were judged
+ * and held, and a candidate that holds there is simply not kept), so a
+ * shrinking step costs one item, not the whole case.
+ */
+export async function firstFailure<I>(ctx: ScenarioContext, items: readonly I[], width: number, check: (item: I) => Promise<PropertyFailure | undefined>): Promise<PropertyFailure | undefined> {
+  const focus = focused.get(ctx);
+  if (focus !== undefined && focus < items.length) return check(items[focus]!);
+  const results: (PropertyFailure | undefined)[] = new Array(items.length);
+  let next = 0;
+  const lane = async (): Promise<void> => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await check(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(width, items.length) }, lane));
+  const failed = results.findIndex((r) => r !== undefined);
+  if (failed >= 0) focused.set(ctx, failed);
+  return failed >= 0 ? results[failed] : undefined;
+}
+
+/** The item of the case being shrunk, per run of a property (one ScenarioContext each). */
+const focused = new WeakMap<ScenarioContext, number>();
+
+/** Whether two JSON values are the same value (RFC 8785 forms equal); a value JCS cannot write (a lone surrogate) equals nothing. */
+export function sameJson(a: unknown, b: unknown): boolean {
+  try {
+    return canonicalJson(a ?? null) === canonicalJson(b ?? null);
+  } catch {
+    return false;
+  }
+}

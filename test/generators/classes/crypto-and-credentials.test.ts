@@ -1,0 +1,75 @@
+// signatureMalleation and weakKey (applied by harness/crypto/ed25519-malleate.ts),
+// tokenAlteration, payerDataVariant, untrustedHeaders and boundaryOffset.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { boundaryOffset } from '../../../generators/classes/boundary.ts';
+import { payerDataVariant } from '../../../generators/classes/payer-data.ts';
+import { signatureMalleation } from '../../../generators/classes/signature.ts';
+import { alterToken, tokenAlteration } from '../../../generators/classes/token.ts';
+import { untrustedHeaders } from '../../../generators/classes/untrusted-headers.ts';
+import { weakKey } from '../../../generators/classes/weak-key.ts';
+import { forgeUnderSmallOrderKey, malleate } from '../../../harness/crypto/ed25519-malleate.ts';
+import { findPayerMembers } from '../../../profile/cpr/index.ts';
+import { generateKeyPair, isAcceptablePointEncoding, signBytes, verifyStrict } from '../../../profile/ed25519.ts';
+import * as ed from '@noble/ed25519';
+import { sha512 } from '@noble/hashes/sha2.js';
+
+ed.hashes.sha512 = sha512;
+
+describe('signatureMalleation', () => {
+  const key = generateKeyPair(new Uint8Array(32).fill(3));
+  const message = new TextEncoder().encode('a signed message');
+  const good = signBytes(message, key.secretKey);
+
+  it('bends a good signature into one the strict rule refuses, S + k·L still 32 bytes', () => {
+    for (const m of fc.sample(signatureMalleation(), { seed: 17, numRuns: 60 })) {
+      const bent = malleate(good, m.value, message, key);
+      expect(bent).toHaveLength(64);
+      expect(verifyStrict(key.publicKey, message, bent), m.note).toBe(false);
+    }
+  });
+
+  it('without the key, S + k·L only', () => {
+    expect(new Set(fc.sample(signatureMalleation({ withKey: false }), { seed: 18, numRuns: 40 }).map((m) => m.value.kind))).toEqual(new Set(['s-plus-l']));
+  });
+});
+
+describe('weakKey', () => {
+  it('small-order and non-canonical encodings the strict rule refuses; a signature by nobody a cofactorless check without that refusal accepts', () => {
+    const message = new TextEncoder().encode('signed by nobody');
+    for (const k of fc.sample(weakKey(), { seed: 19, numRuns: 60 })) {
+      if (k.value.kind === 'kid-mismatch') continue;
+      expect(isAcceptablePointEncoding(k.value.encoding!), k.note).toBe(false);
+      if (k.value.kind !== 'small-order') continue;
+      const signature = forgeUnderSmallOrderKey(k.value.encoding!, k.value.order!, message);
+      expect(verifyStrict(k.value.encoding!, message, signature)).toBe(false);
+      // noble's non-strict (cofactorless, small order allowed) verification accepts it.
+      expect(ed.verify(signature, message, k.value.encoding!, { zip215: true }), k.note).toBe(true);
+    }
+  });
+});
+
+describe('tokenAlteration', () => {
+  it('never gives the token back', () => {
+    const token = '0123456789abcdef0123456789abcdef';
+    for (const a of fc.sample(tokenAlteration(), { seed: 20, numRuns: 100 })) expect(alterToken(token, a).value).not.toBe(token);
+    expect(() => alterToken('short', { kind: 'twice' })).toThrow(RangeError);
+  });
+});
+
+describe('payerDataVariant', () => {
+  it('puts a payer-named member where its path says, at any depth', () => {
+    for (const v of fc.sample(payerDataVariant(), { seed: 21, numRuns: 100 })) {
+      expect(findPayerMembers({ extensions: v.value.extensions }).map((p) => p.path)).toContain(v.value.path);
+    }
+    expect(() => payerDataVariant({ maxDepth: 9 })).toThrow(RangeError);
+  });
+});
+
+describe('untrustedHeaders and boundaryOffset', () => {
+  it('always claim a host; offsets sit at and around the instant', () => {
+    for (const h of fc.sample(untrustedHeaders(), { seed: 22, numRuns: 50 })) expect(Object.values(h.value.headers).some((v) => v.includes(h.value.host))).toBe(true);
+    expect(new Set(fc.sample(boundaryOffset({ tick: 's' }), { seed: 23, numRuns: 50 }).map((o) => o.value))).toEqual(new Set([0, 1000, -1000, 2000, -2000]));
+    expect(() => boundaryOffset({ tick: 'ns' as never })).toThrow(RangeError);
+  });
+});

@@ -1,0 +1,61 @@
+// binaryVariant, jsonTextVariant, letterCaseVariant, mediaTypeVariant: each
+// value is a member of its class, as the profile's own readers judge it.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { binaryVariant } from '../../../generators/classes/binary.ts';
+import { jsonTextVariant } from '../../../generators/classes/json-text.ts';
+import { letterCaseVariant } from '../../../generators/classes/letter-case.ts';
+import { mediaTypeVariant } from '../../../generators/classes/media-type.ts';
+import { decodeB64url } from '../../../profile/b64url.ts';
+import { parseIJson } from '../../../profile/ijson.ts';
+
+describe('binaryVariant', () => {
+  it('is never the one strict encoding, and refuses text it cannot vary', () => {
+    const text = Buffer.alloc(32, 0x5a).toString('base64url');
+    for (const v of fc.sample(binaryVariant({ text }), { seed: 12, numRuns: 100 })) {
+      expect(v.value).not.toBe(text);
+      expect(decodeB64url(v.value)?.length, v.note).not.toBe(32);
+    }
+    expect(() => binaryVariant({ text: 'AAAA' })).toThrow(RangeError);
+  });
+});
+
+describe('jsonTextVariant', () => {
+  const value = { a: 1, b: { c: 'x', d: [{ e: true }] }, amount: '100' };
+
+  it('json.escaped-name: the same value, some names escaped', () => {
+    for (const v of fc.sample(jsonTextVariant({ class: 'json.escaped-name', value }), { seed: 13, numRuns: 100 })) {
+      expect(parseIJson(v.value)).toEqual(value);
+      expect(v.value).toMatch(/\\u00/);
+    }
+  });
+
+  it('json.duplicate and json.bom: never I-JSON', () => {
+    for (const cls of ['json.duplicate', 'json.bom'] as const) {
+      for (const v of fc.sample(jsonTextVariant({ class: cls, value }), { seed: 14, numRuns: 100 })) expect(() => parseIJson(v.value), v.note).toThrow();
+    }
+  });
+
+  it('refuses a value without members', () => {
+    expect(() => jsonTextVariant({ class: 'json.bom', value: {} })).toThrow(RangeError);
+  });
+});
+
+describe('letterCaseVariant', () => {
+  it('is the value in another letter case, never the value itself', () => {
+    for (const v of fc.sample(letterCaseVariant({ class: 'enum.case', value: 'SEPA_CT' }), { seed: 15, numRuns: 100 })) {
+      expect(v.value).not.toBe('SEPA_CT');
+      expect(v.value.toUpperCase()).toBe('SEPA_CT');
+    }
+    expect(() => letterCaseVariant({ class: 'code.case', value: '123' })).toThrow(RangeError);
+  });
+});
+
+describe('mediaTypeVariant', () => {
+  it('json: application/json in some spelling; other: never application/json', () => {
+    const essence = (t: string) => t.split(';')[0]!.trim().toLowerCase();
+    for (const v of fc.sample(mediaTypeVariant({ json: true }), { seed: 16, numRuns: 100 })) expect(essence(v.value)).toBe('application/json');
+    for (const v of fc.sample(mediaTypeVariant({ json: false }), { seed: 16, numRuns: 100 })) expect(essence(v.value)).not.toBe('application/json');
+    expect(() => mediaTypeVariant({ json: 'yes' as never })).toThrow(RangeError);
+  });
+});
