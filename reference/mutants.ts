@@ -818,6 +818,20 @@ const CATALOGUE = [
     catches: ['PRF-JSON-1'],
   },
   {
+    name: 'app-plaintext-endpoint-fetched',
+    family: 'delivery',
+    role: 'paying-app',
+    description: 'the paying app fetches a token URI whose endpoint is http://, sending the token in the clear',
+    catches: ['TOK-TLS-2'],
+  },
+  {
+    name: 'app-retrieval-retried-on-server-error',
+    family: 'delivery',
+    role: 'paying-app',
+    description: 'the paying app retries a retrieval the payee answered with a 5xx, sending the single-use token a second time',
+    catches: ['DLV-RESOLVE-1'],
+  },
+  {
     name: 'app-duplicate-check-raw-names',
     family: 'encoding',
     role: 'paying-app',

@@ -17,7 +17,7 @@ import { createRole as createReferenceRole } from '../../reference/adapter.ts';
 import { checkAllowedHosts, type HostPattern } from '../../reference/paying-app/hosts.ts';
 import { startReference, type ReferenceOptions } from '../../reference/start.ts';
 import type { AppRoleConfig, HttpRoleConfig, RoleCredentials, TargetConfig } from './config.ts';
-import type { RetrievalStub } from '../stub/retrieval-stub.ts';
+import { RetrievalStub } from '../stub/retrieval-stub.ts';
 import { discoverCapabilities, discoverPlaintextUrl, withControlToken, type Discovery } from './control.ts';
 import { withLease } from './lease.ts';
 import { guard } from './preflight.ts';
@@ -203,6 +203,10 @@ export async function embeddedTarget(options: { readonly reference?: ReferenceOp
   const ref = await startReference({ port: 0, plaintextPort: 0, ...options.reference });
   const opened: { close(): Promise<void> }[] = [];
   try {
+    // The reference's paying application always trusts a retrieval stub (its own unless given one):
+    // it is the harness's own application, so the scenarios that serve from the stub need no option.
+    const stub = options.stub ?? (await RetrievalStub.start());
+    if (options.stub === undefined) opened.push(stub);
     const httpRole = createHttpRole({
       baseUrl: ref.url,
       ...(ref.plaintextUrl !== undefined ? { plaintextBaseUrl: ref.plaintextUrl } : {}),
@@ -217,11 +221,11 @@ export async function embeddedTarget(options: { readonly reference?: ReferenceOp
     // It follows token URIs to the reference's own host only, unless told otherwise (--allow-host).
     const appSettings = {
       clock_from: ref.url,
-      allowed_hosts: [...new Set([new URL(ref.url).host, ...(options.allowHosts ?? []), ...(options.stub?.hosts ?? [])])],
+      allowed_hosts: [...new Set([new URL(ref.url).host, ...(options.allowHosts ?? []), ...stub.hosts])],
       ...(token !== undefined ? { control_token: token } : {}),
       ...(ref.mutant !== undefined ? { mutant: ref.mutant } : {}),
     };
-    const appCa = options.stub ? `${ref.tls.ca}\n${options.stub.ca}` : ref.tls.ca;
+    const appCa = `${ref.tls.ca}\n${stub.ca}`;
     const payingApp = (await moduleRole(createReferenceRole as CreateRole, {
       role: 'paying-app',
       description: 'reference/adapter.ts',
@@ -255,7 +259,7 @@ export async function embeddedTarget(options: { readonly reference?: ReferenceOp
       operator: role,
       payingApp,
       hostGuard: checkAllowedHosts(appSettings.allowed_hosts),
-      ...(options.stub ? { stub: options.stub } : {}),
+      stub,
       capabilities: { payee: capabilities, operator: capabilities },
       credentials: { payee: {}, operator: {} },
       close: async () => {

@@ -94,6 +94,12 @@ async function loadFile(path: string, settings: ReadSettings): Promise<Loaded> {
 }
 
 async function loadUri(uri: string, settings: ReadSettings): Promise<Loaded> {
+  // Mutant app-plaintext-endpoint-fetched: an http:// endpoint is taken as it is, and the token sent there in the clear.
+  const plaintext = settings.faults.has('app-plaintext-endpoint-fetched') && /[?&]endpoint=http(:|%3A)/i.test(uri);
+  if (plaintext) {
+    const parsed = parseDeliveryUri(uri.replace(/([?&]endpoint=)http(:|%3A)/i, '$1https$2'));
+    if (parsed.kind === 'token') return retrieveCpr(retrievalUrl(parsed.endpoint.replace(/^https:/i, 'http:'), parsed.token), settings);
+  }
   // Mutant app-inline-padding-accepted: a lenient decoder that drops = padding.
   const parsed = parseDeliveryUri(settings.faults.has('app-inline-padding-accepted') && uri.startsWith('std-cpr://inline/') ? uri.replace(/=+$/, '') : uri);
   // Mutant app-inline-needs-padding: a standard base64 decoder that wants whole 4-character groups.

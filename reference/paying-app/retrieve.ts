@@ -6,6 +6,7 @@ import { Agent, request } from 'undici';
 import { parseIJson } from '../../profile/index.ts';
 import { hostAllowed, hostOf, type HostPattern } from './hosts.ts';
 import { reject, type Rejection } from './rejection.ts';
+import { NO_FAULTS, type Faults } from '../mutants.ts';
 
 export interface RetrievalSettings {
   readonly ca?: string;
@@ -13,6 +14,8 @@ export interface RetrievalSettings {
   readonly maxBodyBytes: number;
   /** Only these hosts are contacted (hosts.ts); any host when absent. */
   readonly allowedHosts?: readonly HostPattern[];
+  /** The fault switched on, if any (reference/mutants.ts). */
+  readonly faults?: Faults;
 }
 
 type Retrieved = { readonly ok: true; readonly doc: unknown } | Rejection;
@@ -21,7 +24,8 @@ const JSON_MEDIA_TYPE = /^application\/json\s*(;.*)?$/i;
 
 export async function retrieveCpr(url: string, settings: RetrievalSettings): Promise<Retrieved> {
   const target = new URL(url);
-  if (target.protocol !== 'https:') return failed('the endpoint is not https, and a retrieval token is only ever sent over TLS');
+  // Mutant app-plaintext-endpoint-fetched: the endpoint's scheme is not looked at.
+  if (target.protocol !== 'https:' && !settings.faults?.has('app-plaintext-endpoint-fetched')) return failed('the endpoint is not https, and a retrieval token is only ever sent over TLS');
   // Checked before any connection: a refused endpoint sees nothing, not even a TLS handshake.
   if (settings.allowedHosts !== undefined && !hostAllowed(target, settings.allowedHosts)) {
     const allowed = settings.allowedHosts.length === 0 ? 'none' : settings.allowedHosts.join(', ');
@@ -40,6 +44,10 @@ export async function retrieveCpr(url: string, settings: RetrievalSettings): Pro
     });
     const declared = Number(response.headers['content-length']);
     const bytes = Number.isFinite(declared) && declared > settings.maxBodyBytes ? undefined : await readCapped(response.body, settings.maxBodyBytes);
+    // Mutant app-retrieval-retried-on-server-error: a 5xx is taken for a passing fault and the token sent again.
+    if (response.statusCode >= 500 && settings.faults?.has('app-retrieval-retried-on-server-error')) {
+      return retrieveCpr(url, { ...settings, faults: NO_FAULTS });
+    }
     if (response.statusCode !== 200) return failed(`the payee answered ${response.statusCode}${problemCode(bytes)}`);
     if (bytes === undefined) return failed(`the response is larger than ${settings.maxBodyBytes} bytes`);
     const type = response.headers['content-type'];

@@ -15,15 +15,18 @@ import { loadRegistry } from '../../profile/registry.ts';
 import type { Policy } from '../../reference/operator/index.ts';
 import type { Scenario } from '../../harness/scenarios/types.ts';
 
-const scenarios = loadSuites().flatMap((s) => s.scenarios);
-const catalogue = suiteCatalogue(scenarios);
+// A policy is the Operator's: only the Operator's tests can change with it, so
+// the runs here are Operator runs (`run --role operator`), judged on its scope.
+const scenarios = loadSuites().flatMap((s) => s.scenarios).filter((s) => s.role === 'operator');
+const properties = PROPERTIES.filter((p) => p.role === 'operator');
+const catalogue = suiteCatalogue(scenarios, properties);
 
 async function certify(policy: Partial<Policy>, options: { readonly mutant?: string; readonly only?: readonly Scenario[] } = {}) {
   const target = await embeddedTarget({ reference: { policy, ...(options.mutant !== undefined ? { mutant: options.mutant } : {}) } });
   try {
-    const plan = options.only ? planOf(options.only, []) : planOf(scenarios, PROPERTIES);
+    const plan = options.only ? planOf(options.only, []) : planOf(scenarios, properties);
     const { results: tests } = await runPlan(plan, scenarioTarget(target), { seed: 7, propertyRuns: 5, rerunBase: 'run' });
-    return assess(loadRegistry(), tests, [], { strict: false, catalogue });
+    return assess(loadRegistry(), tests, [], { strict: false, catalogue, scopeRoles: ['operator'] });
   } finally {
     await target.close();
   }

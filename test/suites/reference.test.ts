@@ -8,6 +8,11 @@ import { describe, expect, it, vi } from 'vitest';
 // One whole conformance run: its duration follows the machine's load.
 vi.setConfig({ testTimeout: 240_000 });
 import { readReport } from '../../harness/report/index.ts';
+import { assess } from '../../harness/report/aggregate.ts';
+import { PROPERTIES } from '../../harness/properties/catalogue.ts';
+import { suiteCatalogue } from '../../harness/runner/catalogue.ts';
+import { loadSuites } from '../../harness/scenarios/load.ts';
+import { loadRegistry, ROLES } from '../../profile/registry.ts';
 
 // The reference is the suite's first customer: it must pass every scenario and
 // property, with every requirement of the registry observed passing.
@@ -23,5 +28,17 @@ describe('the embedded reference against the whole suite', () => {
     expect(requirements, requirements.join('\n')).toEqual([]);
     expect(report.verdict).toBe('conformant');
     expect(r.status).toBe(0);
+
+    // An implementation of one role is judged by that role's tests alone (run
+    // --role R): each role's deciding requirements are all judged by its own
+    // tests, so a one-role implementation can be certified.
+    const scenarios = loadSuites().flatMap((s) => s.scenarios);
+    for (const role of ROLES) {
+      const catalogue = suiteCatalogue(scenarios.filter((s) => s.role === role), PROPERTIES.filter((p) => p.role === role));
+      const alone = assess(loadRegistry(), report.tests.filter((t) => t.role === role), [], { strict: false, catalogue, scopeRoles: [role] });
+      const open = alone.requirements.filter((q) => q.deciding && q.status !== 'passed').map((q) => `${q.id} ${q.status}`);
+      expect(open, `${role} alone`).toEqual([]);
+      expect(alone.verdict, `${role} alone`).toBe('conformant');
+    }
   });
 });

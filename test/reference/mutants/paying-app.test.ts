@@ -4,7 +4,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RetrievalStub } from '../../../harness/stub/retrieval-stub.ts';
 import { encodeB64url } from '../../../profile/index.ts';
 import { MUTANTS, faultsFor, type Faults, type MutantOfRole } from '../../../reference/mutants.ts';
 import { createPayingApp, type DerivationContext, type Derivation, type PayingApp } from '../../../reference/paying-app/index.ts';
@@ -71,6 +72,25 @@ interface Probe {
   /** What the correct application shows, and what the mutant shows. */
   readonly correct: unknown;
   readonly mutant: unknown;
+}
+
+/** A stand-in payee for the probes that resolve a token URI; every application here trusts its CA. */
+let stub: RetrievalStub;
+beforeAll(async () => {
+  stub = await RetrievalStub.start();
+});
+afterAll(() => stub.close());
+
+/** The outcome of resolving a URI of the stub serving IBAN_CPR, and what the stub saw: `outcome/retrievals/in the clear`. */
+async function resolved(app: PayingApp, exhibit: { readonly status?: number }, placement: { readonly plaintext?: boolean }): Promise<string> {
+  const served = stub.serve({ ...exhibit, headers: { 'content-type': 'application/json' }, body: new TextEncoder().encode(JSON.stringify(IBAN_CPR)) }, { basePath: '', ...placement });
+  try {
+    const result = outcome(await app.read({ kind: 'uri', uri: served.uri }));
+    const seen = stub.seen(served.id);
+    return `${result}/${seen.filter((s) => s.where === 'retrieval').length}/${seen.filter((s) => !s.secure).length}`;
+  } finally {
+    stub.forget(served.id);
+  }
 }
 
 const PROBES: Record<MutantOfRole<'paying-app'>, Probe> = {
@@ -369,11 +389,23 @@ const PROBES: Record<MutantOfRole<'paying-app'>, Probe> = {
     correct: 'CPR_INVALID',
     mutant: 'accepted',
   },
+  'app-plaintext-endpoint-fetched': {
+    observes: 'a token URI whose endpoint is http:// (the stub refuses every request in the clear)',
+    observe: (app) => resolved(app, {}, { plaintext: true }),
+    correct: 'URI_INVALID/0/0',
+    mutant: 'RETRIEVAL_FAILED/1/1',
+  },
+  'app-retrieval-retried-on-server-error': {
+    observes: 'a token URI whose payee answers 503',
+    observe: (app) => resolved(app, { status: 503 }, {}),
+    correct: 'RETRIEVAL_FAILED/1/0',
+    mutant: 'RETRIEVAL_FAILED/2/0',
+  },
 };
 
 function newApp(probe: Probe, faults?: Faults): PayingApp {
   const now = probe.now ?? NOW;
-  return createPayingApp({ clock: () => now, ...(faults ? { faults } : {}) });
+  return createPayingApp({ clock: () => now, ca: stub.ca, ...(faults ? { faults } : {}) });
 }
 
 describe('paying application mutants', () => {
