@@ -40,7 +40,13 @@ function phase(name: string, command: string, args: readonly string[]): Phase {
 }
 
 interface VitestJson {
-  readonly testResults: readonly { readonly name: string; readonly startTime: number; readonly endTime: number; readonly assertionResults: readonly unknown[] }[];
+  readonly testResults: readonly {
+    readonly name: string;
+    readonly startTime: number;
+    readonly endTime: number;
+    readonly message?: string;
+    readonly assertionResults: readonly { readonly fullName: string; readonly status: string; readonly failureMessages?: readonly string[] }[];
+  }[];
 }
 
 const out = mkdtempSync(join(tmpdir(), 'cpr-timings-'));
@@ -68,6 +74,12 @@ try {
     const total = byTime.reduce((sum, f) => sum + f.s, 0);
     process.stdout.write(`\ntest files by time (${files.length} files, ${total.toFixed(1)} s summed over the workers; top ${Math.min(TOP, byTime.length)}):\n`);
     for (const f of byTime.slice(0, TOP)) process.stdout.write(`${fmt(f.s)}  ${String(f.tests).padStart(4)} tests  ${f.file}\n`);
+    // The figures of a red run are still figures, but say what was red.
+    const failed = files.flatMap((f) => [
+      ...(f.message ? [`${relative(ROOT, f.name)}: ${f.message.split('\n')[0]}`] : []),
+      ...f.assertionResults.filter((a) => a.status === 'failed').map((a) => `${relative(ROOT, f.name)} > ${a.fullName}: ${(a.failureMessages?.[0] ?? '').split('\n')[0]}`),
+    ]);
+    if (failed.length > 0) process.stdout.write(`\nfailed (${failed.length}):\n${failed.map((line) => `  ${line.slice(0, 400)}`).join('\n')}\n`);
   }
   process.exitCode = phases.every((p) => p.status === 0) ? 0 : 1;
 } finally {

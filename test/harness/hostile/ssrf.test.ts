@@ -118,11 +118,12 @@ describe('the reference paying application\'s allow-list', () => {
     expect(() => createPayingApp({ allowedHosts: ['x.example:99999'] })).toThrow(TypeError);
   });
 
-  it('is set by the embedded target to the reference\'s own host, widened by allowHosts', async () => {
+  it('is set by the embedded target to the reference\'s own host, widened by allowHosts and the harness\'s retrieval stub', async () => {
     const target = await embeddedTarget({ allowHosts: ['127.0.0.2:9443'] });
     try {
       const host = new URL(target.config.payee!.adapter === 'http' ? target.config.payee!.baseUrl : '').host;
-      expect(target.config.payingApp?.settings['allowed_hosts']).toEqual([host, '127.0.0.2:9443']);
+      expect(target.stub?.hosts).toEqual(expect.arrayContaining([expect.stringMatching(/^(127\.0\.0\.1|localhost):\d+$/)]));
+      expect(target.config.payingApp?.settings['allowed_hosts']).toEqual([host, '127.0.0.2:9443', ...target.stub!.hosts]);
     } finally {
       await target.close();
     }
