@@ -1,10 +1,10 @@
 // `cpr-conformance bench`: the performance benchmark (harness/bench/). Prints a
 // table of every figure with its target and writes DIR/bench.json.
 import { join, resolve } from 'node:path';
-import { FIGURES, FULL_PLAN, PHASE_TITLES, QUICK_PLAN, renderTable, runBench, writeBenchJson } from '../bench/index.ts';
+import { FIGURES, FULL_PLAN, LONG_PLAN, PHASE_TITLES, QUICK_PLAN, renderTable, runBench, writeBenchJson } from '../bench/index.ts';
 import { PROJECT_ROOT } from '../scenarios/load.ts';
 import { parse } from './args.ts';
-import { EXIT } from './errors.ts';
+import { EXIT, HarnessError } from './errors.ts';
 import { uniqueStamp } from '../text.ts';
 
 const BENCH_HELP = `Usage: cpr-conformance bench [options]
@@ -29,8 +29,10 @@ one row per figure, with its target and PASS or FAIL:
   node_/noble_        Ed25519 sign and verify rates of node:crypto and
   sign/verify_per_s   @noble/ed25519
 
-Each phase runs alone; the whole benchmark takes about four minutes, in a
-Node with 128 MB semi-spaces, as the fuzz command runs. Targets:
+Each phase runs alone; the whole benchmark takes about a minute and a half
+(six throughput rounds, a memory run of 50,000 operations; --long: fifteen
+rounds and 200,000 operations, about four minutes), in a Node with 128 MB
+semi-spaces, as the fuzz command runs. Targets:
 run_wall_s <= 15, ratio >= 0.8, rss_growth_mb <= 50; and
 raw_identical_share >= 0.98, without which the ratio compares different work.
 Where taskset exists and there are two cores or more, the throughput phase
@@ -38,6 +40,8 @@ pins the harness and the reference to different CPUs.
 
 Options:
   --out DIR     where bench.json goes (default reports/bench-<time>/)
+  --long        fifteen throughput rounds and the memory run of 200,000
+                operations: the figures the README reports
   --quick       shorten every phase (seconds in all): a smoke test of the
                 benchmark itself; its figures are printed but not judged
   -h, --help    show this help
@@ -48,12 +52,13 @@ missed, 2 harness or usage error.
 
 export async function bench(argv: string[]): Promise<number> {
   const out = process.stdout;
-  const values = parse('bench', argv, { out: { type: 'string' }, quick: { type: 'boolean' } });
+  const values = parse('bench', argv, { out: { type: 'string' }, quick: { type: 'boolean' }, long: { type: 'boolean' } });
   if (values.help) {
     out.write(BENCH_HELP);
     return 0;
   }
-  const plan = values.quick ? QUICK_PLAN : FULL_PLAN;
+  if (values.quick && values.long) throw new HarnessError('USAGE_ERROR', '--quick and --long contradict each other', 'give one: --quick for a smoke test, --long for the figures the README reports');
+  const plan = values.quick ? QUICK_PLAN : values.long ? LONG_PLAN : FULL_PLAN;
   const dir = resolve(values.out ?? join(PROJECT_ROOT, 'reports', `bench-${uniqueStamp(new Date())}`));
   const started = performance.now();
   const report = await runBench(plan, (phase) => process.stderr.write(`bench: ${PHASE_TITLES[phase]} (${((performance.now() - started) / 1000).toFixed(0)} s)\n`));

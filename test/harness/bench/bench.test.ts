@@ -87,7 +87,11 @@ describe('cpr-conformance bench options', () => {
     const r = await cli(['--help']);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/Usage: cpr-conformance bench/);
-    for (const option of ['--out', '--quick']) expect(r.stdout).toContain(option);
+    for (const option of ['--out', '--quick', '--long']) expect(r.stdout).toContain(option);
+  });
+
+  it('refuses --quick with --long as a usage error', async () => {
+    await expect(cli(['--quick', '--long'])).rejects.toMatchObject({ code: 'USAGE_ERROR', message: expect.stringMatching(/--quick and --long/) } satisfies Partial<HarnessError>);
   });
 
   it('refuses an unknown option as a usage error', async () => {
