@@ -15,12 +15,13 @@ export default {
   plugins: ['@stryker-mutator/vitest-runner', '@stryker-mutator/typescript-checker', './mutation/fault-switch-ignorer.js'],
   ignorers: ['fault-switch'],
   // All of the reference but the hand-made faults (the catalogue, and the lax
-  // verifiers only its mutants call) and test control (PROFILE.md §12): its
+  // verifiers and the validator's faults only its mutants call) and test control (PROFILE.md §12): its
   // routes, the provisioning of principals and the payee's request input.
   mutate: [
     'reference/**/*.ts',
     '!reference/mutants.ts',
     '!reference/operator/lax-verifiers.ts',
+    '!reference/paying-app/mutant-validation.ts',
     '!reference/control.ts',
     '!reference/operator/control.ts',
     '!reference/operator/provision.ts',
