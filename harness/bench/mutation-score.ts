@@ -90,9 +90,22 @@ export function readMutationScore(root: string): MutationScore | undefined {
   } catch {
     return undefined;
   }
-  const roles = scoreOf(JSON.parse(text) as Parameters<typeof scoreOf>[0]);
+  const report = JSON.parse(text) as Parameters<typeof scoreOf>[0];
+  // A campaign narrowed on the command line may have mutated a file the configuration leaves out: it is not counted.
+  const excluded = new Set(excludedFiles(root));
+  const roles = scoreOf({ files: Object.fromEntries(Object.entries(report.files).filter(([file]) => !excluded.has(file))) });
   const committed = lastCommitOf(root, MUTATION_RESULT_FILE);
   return { file: MUTATION_RESULT_FILE, roles, ...(committed ? { committed } : {}) };
+}
+
+/** The files stryker.config.mjs leaves out of `mutate` ('!path' entries). */
+export function excludedFiles(root: string): string[] {
+  try {
+    const config = readFileSync(join(root, 'stryker.config.mjs'), 'utf8');
+    return [...config.matchAll(/'!([^'*]+)'/g)].map((m) => m[1]!);
+  } catch {
+    return [];
+  }
 }
 
 function lastCommitOf(root: string, file: string): { commit: string; date: string } | undefined {

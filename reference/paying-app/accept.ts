@@ -13,13 +13,17 @@ export function accept(input: unknown, now: number, faults: Faults = NO_FAULTS):
     const version = (doc as Record<string, unknown>).cpr_version;
     // Mutant app-version-unchecked: any version goes on.
     if (version !== CPR_VERSION && !faults.has('app-version-unchecked')) {
+      // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: the message is free text for the payer; only its presence is a rule (PROFILE.md §8.3)
       const shown = version === undefined ? 'no cpr_version' : `cpr_version ${JSON.stringify(version)}`;
+      // Stryker disable next-line ObjectLiteral: violations are required with CPR_INVALID only (PROFILE.md §8.3); beside CPR_VERSION_UNSUPPORTED they are optional
       return reject('CPR_VERSION_UNSUPPORTED', `This payment request has ${shown}; this application reads ${CPR_VERSION} only.`, {
+        // Stryker disable next-line ArrayDeclaration,StringLiteral: as above, an optional list beside CPR_VERSION_UNSUPPORTED
         violations: [{ requirement: 'CPR-VER-1', path: '/cpr_version', message: `must be "${CPR_VERSION}"` }],
       });
     }
   }
   let result = validateCpr(doc);
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: with no fault switched on, mutantValidation gives back the validation it was given
   if (faults.active !== undefined) result = mutantValidation(doc, result, faults);
   if (!result.ok) return reject('CPR_INVALID', invalidMessage(result.violations), { violations: result.violations });
   // Mutant app-unknown-rail-hint-crash: a rail name looked up without asking whether the hint is known.
@@ -38,6 +42,7 @@ export function accept(input: unknown, now: number, faults: Faults = NO_FAULTS):
  */
 function expiryInstant(text: string, faults: Faults): number {
   if (faults.has('app-timestamp-fraction-unbounded')) return Date.parse(text);
+  // Stryker disable next-line Regex: only the app-expiry-local-time fault reads these fields
   const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,3}))?Z$/.exec(text);
   if (faults.has('app-expiry-local-time') && m) {
     const [y, mo, d, h, mi, s] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
@@ -59,9 +64,11 @@ function expiredAt(expires: number, now: number, faults: Faults): boolean {
   return expires <= now;
 }
 
+// Stryker disable all: the message is free text for the payer; only its presence is a rule (PROFILE.md §8.3), and the violations carry the findings
 function invalidMessage(violations: readonly Violation[]): string {
   const [first] = violations;
   if (!first) return 'This payment request is not valid.';
   const more = violations.length > 1 ? ` (and ${violations.length - 1} more problem${violations.length > 2 ? 's' : ''})` : '';
   return `This payment request is not valid: ${first.path || 'the request'} ${first.message} [${first.requirement}]${more}.`;
 }
+// Stryker restore all

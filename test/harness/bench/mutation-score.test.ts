@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readMutationScore, renderMutationScore, roleOfFile, scoreOf } from '../../../harness/bench/mutation-score.ts';
+import { excludedFiles, readMutationScore, renderMutationScore, roleOfFile, scoreOf } from '../../../harness/bench/mutation-score.ts';
 import { PROJECT_ROOT } from '../../../harness/scenarios/load.ts';
 
 const FAULT = 'a hand-made fault of reference/mutants.ts, off in a mutation run';
@@ -41,5 +41,9 @@ describe('the mutation score read from a campaign result', () => {
     const score = readMutationScore(PROJECT_ROOT);
     expect(score?.file).toBe('mutation/stryker-incremental.json');
     expect(score!.roles.some((r) => r.score !== undefined)).toBe(true);
+  });
+
+  it('knows the files the configuration leaves out, so a narrowed campaign that mutated one does not count it', () => {
+    expect(excludedFiles(PROJECT_ROOT)).toEqual(expect.arrayContaining(['reference/mutants.ts', 'reference/payee/input.ts', 'reference/paying-app/mutant-validation.ts']));
   });
 });
