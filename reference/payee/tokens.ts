@@ -49,6 +49,7 @@ export class TokenStore {
     const result = this.peek(token, now);
     // Mutant payee-token-burned-on-refusal: a refusal consumes the token as well.
     const consumes = result.ok || this.faults.has('payee-token-burned-on-refusal');
+    // Stryker disable next-line OptionalChaining: outside the hand-made faults a token is consumed only when it was found (result.ok)
     if (consumes && !this.faults.has('payee-token-reusable') && !this.entries.get(this.key(token))?.reusable) this.burn(token); // mutant: never consumed
     return result;
   }
