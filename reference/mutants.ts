@@ -832,6 +832,13 @@ const CATALOGUE = [
     catches: ['DLV-RESOLVE-1'],
   },
   {
+    name: 'app-retrieval-limit-off-by-one',
+    family: 'delivery',
+    role: 'paying-app',
+    description: 'the paying app refuses a retrieved body whose Content-Length is exactly the 65 536-byte bound',
+    catches: ['PRF-BOUND-1'],
+  },
+  {
     name: 'app-duplicate-check-raw-names',
     family: 'encoding',
     role: 'paying-app',

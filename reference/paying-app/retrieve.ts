@@ -43,7 +43,9 @@ export async function retrieveCpr(url: string, settings: RetrievalSettings): Pro
       bodyTimeout: settings.timeoutMs,
     });
     const declared = Number(response.headers['content-length']);
-    const bytes = Number.isFinite(declared) && declared > settings.maxBodyBytes ? undefined : await readCapped(response.body, settings.maxBodyBytes);
+    // Mutant app-retrieval-limit-off-by-one: a declared length at the bound itself is refused.
+    const tooLong = settings.faults?.has('app-retrieval-limit-off-by-one') ? declared >= settings.maxBodyBytes : declared > settings.maxBodyBytes;
+    const bytes = Number.isFinite(declared) && tooLong ? undefined : await readCapped(response.body, settings.maxBodyBytes);
     // Mutant app-retrieval-retried-on-server-error: a 5xx is taken for a passing fault and the token sent again.
     if (response.statusCode >= 500 && settings.faults?.has('app-retrieval-retried-on-server-error')) {
       return retrieveCpr(url, { ...settings, faults: NO_FAULTS });

@@ -82,8 +82,10 @@ beforeAll(async () => {
 afterAll(() => stub.close());
 
 /** The outcome of resolving a URI of the stub serving IBAN_CPR, and what the stub saw: `outcome/retrievals/in the clear`. */
-async function resolved(app: PayingApp, exhibit: { readonly status?: number }, placement: { readonly plaintext?: boolean }): Promise<string> {
-  const served = stub.serve({ ...exhibit, headers: { 'content-type': 'application/json' }, body: new TextEncoder().encode(JSON.stringify(IBAN_CPR)) }, { basePath: '', ...placement });
+async function resolved(app: PayingApp, exhibit: { readonly status?: number; readonly padTo?: number }, placement: { readonly plaintext?: boolean }): Promise<string> {
+  const json = JSON.stringify(IBAN_CPR);
+  const body = new TextEncoder().encode(exhibit.padTo === undefined ? json : json.padEnd(exhibit.padTo, ' '));
+  const served = stub.serve({ ...(exhibit.status !== undefined ? { status: exhibit.status } : {}), headers: { 'content-type': 'application/json' }, body }, { basePath: '', ...placement });
   try {
     const result = outcome(await app.read({ kind: 'uri', uri: served.uri }));
     const seen = stub.seen(served.id);
@@ -400,6 +402,12 @@ const PROBES: Record<MutantOfRole<'paying-app'>, Probe> = {
     observe: (app) => resolved(app, { status: 503 }, {}),
     correct: 'RETRIEVAL_FAILED/1/0',
     mutant: 'RETRIEVAL_FAILED/2/0',
+  },
+  'app-retrieval-limit-off-by-one': {
+    observes: 'a token URI whose payee serves a body of exactly 65 536 bytes, with its Content-Length',
+    observe: (app) => resolved(app, { padTo: 65_536 }, {}),
+    correct: 'accepted/1/0',
+    mutant: 'RETRIEVAL_FAILED/1/0',
   },
 };
 
