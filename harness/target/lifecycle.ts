@@ -164,6 +164,7 @@ async function stopGroup(pid: number, exit: Promise<Ended>, ended: () => Ended |
 async function waitReady(server: Supervised, options: ServerOptions): Promise<void> {
   const deadline = Date.now() + options.readyTimeoutMs;
   let last = 'nothing yet';
+  let answered = false;
   let stop = false;
   const exited = server.exit.then((end) => ({ kind: 'exited' as const, end }));
   const interrupted = server.interrupted.then((signal) => ({ kind: 'interrupted' as const, signal }));
@@ -181,7 +182,9 @@ async function waitReady(server: Supervised, options: ServerOptions): Promise<vo
       }
       if (outcome.kind === 'interrupted') throw new HarnessError('INTERRUPTED', `interrupted (${outcome.signal}) while waiting for ${options.readyUrl}: the --start server was stopped`, 'run again to completion for a verdict');
       if (outcome.answer.ready) return;
-      last = outcome.answer.text;
+      // A poll the deadline cut short is no answer of the server's: it does not hide the last one it gave.
+      if (!outcome.answer.timedOut) [last, answered] = [outcome.answer.text, true];
+      else last = answered ? `${last.replace(/, then no answer in time$/, '')}, then no answer in time` : outcome.answer.text;
       stop = Date.now() + (options.pollIntervalMs ?? POLL_INTERVAL_MS) >= deadline;
       if (!stop) await Promise.race([sleep(options.pollIntervalMs ?? POLL_INTERVAL_MS), exited, interrupted]);
     }
@@ -192,7 +195,7 @@ async function waitReady(server: Supervised, options: ServerOptions): Promise<vo
   }
 }
 
-async function poll(options: ServerOptions, timeoutMs: number): Promise<{ ready: boolean; text: string }> {
+async function poll(options: ServerOptions, timeoutMs: number): Promise<{ ready: boolean; text: string; timedOut: boolean }> {
   // Readiness is whether the server answers, not whether the harness trusts it: the run
   // checks its certificate and says so (HARNESS_TLS_UNTRUSTED), whatever its CA is.
   const dispatcher = new Agent({ connect: { rejectUnauthorized: false }, pipelining: 0 });
@@ -200,11 +203,12 @@ async function poll(options: ServerOptions, timeoutMs: number): Promise<{ ready:
     const response = await request(options.readyUrl, { method: 'GET', dispatcher, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, signal: AbortSignal.timeout(timeoutMs) });
     const body = (await response.body.text().catch(() => '')).replace(/\s+/g, ' ').trim();
     const text = `${response.statusCode}${body === '' ? '' : ` ${JSON.stringify(body.length > 120 ? `${body.slice(0, 120)}…` : body)}`}`;
-    return { ready: response.statusCode < 500, text };
+    return { ready: response.statusCode < 500, text, timedOut: false };
   } catch (error) {
-    const err = error as { code?: string; message?: string; cause?: { code?: string; message?: string } };
+    const err = error as { name?: string; code?: string | number; message?: string; cause?: { name?: string; code?: string | number; message?: string } };
     const code = err.cause?.code ?? err.code;
-    return { ready: false, text: `no answer (${err.cause?.message ?? err.message ?? String(error)}${code !== undefined ? `, ${code}` : ''})` };
+    const timedOut = [err.name, err.cause?.name].includes('TimeoutError') || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT';
+    return { ready: false, text: `no answer (${err.cause?.message ?? err.message ?? String(error)}${code !== undefined ? `, ${code}` : ''})`, timedOut };
   } finally {
     void dispatcher.close().catch(() => undefined);
   }

@@ -74,6 +74,14 @@ describe('a server started with --start', () => {
     expect(alive(o.pidFile)).toBe(false);
   });
 
+  it('that stops answering names the last answer it gave, not the poll the deadline cut short', async () => {
+    const o = await options('stalls', { readyTimeoutMs: 2500 });
+    const error = await failure(startServer(o));
+    expect(error.code).toBe('HARNESS_TARGET_NOT_READY');
+    expect(error.message).toMatch(/last answer: 503 "warming up", then no answer in time;/);
+    expect(alive(o.pidFile)).toBe(false);
+  });
+
   it('that nothing listens for names the refusal as its last answer', async () => {
     const o = await options('never', { readyTimeoutMs: 1000 });
     const error = await failure(startServer({ ...o, readyUrl: `http://127.0.0.1:${await freePort()}/` }));
