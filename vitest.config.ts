@@ -11,7 +11,7 @@ const mutationCheck = process.env['CPR_MUTATION_CHECK'] === '1';
 // The test files that replace a module (vi.mock) run each in a module graph of
 // its own; every other file shares its worker's modules with the files before
 // it (no per-file isolation: importing the harness once per worker, not once
-// per file, saves most of the import time). test/isolation.test.ts keeps the list true.
+// per file, saves most of the import time). test/portability.test.ts keeps the list true.
 export const ISOLATED = ['test/harness/registry-error.test.ts'];
 
 const exclude = [...configDefaults.exclude, 'test/mutation/*.mutation.test.ts', ...(mutationCheck ? [] : ['test/mutation/stryker.test.ts'])];

@@ -6,6 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { ISOLATED } from '../vitest.config.ts';
 
 const TEST_ROOT = fileURLToPath(new URL('./', import.meta.url));
 const files = readdirSync(TEST_ROOT, { recursive: true, encoding: 'utf8' })
@@ -23,6 +24,14 @@ describe('the tests themselves', () => {
     const stopwatches = files.filter((f) => f.name !== SELF && /(performance|Date)\.now\(\)\s*-\s*\w+/.test(f.text) && /expect\(/.test(f.text));
     const offenders = stopwatches.filter((f) => /expect\([^)]*(performance|Date)\.now\(\)\s*-|\.ms\)\.toBeLessThan|elapsed\)\.toBeLessThan/.test(f.text));
     expect(offenders.map((f) => f.name)).toEqual([]);
+  });
+
+  // Test files share their worker's modules (vitest.config.ts): a file that
+  // replaces a module must run isolated, or the replacement would reach, or
+  // miss, the files around it.
+  it('that replace a module (vi.mock) are exactly the ones vitest.config.ts isolates', () => {
+    const replacing = files.filter((f) => f.name !== SELF && /\bvi\.(mock|doMock)\(/.test(f.text)).map((f) => `test/${f.name.split('\\').join('/')}`);
+    expect(replacing.sort()).toEqual([...ISOLATED].sort());
   });
 
   it('read data beside the checkout only through test/support/external-vectors.ts', () => {
