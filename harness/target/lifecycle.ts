@@ -163,8 +163,9 @@ async function stopGroup(pid: number, exit: Promise<Ended>, ended: () => Ended |
 /** Polls the ready URL until it answers below 500, the server exits, the deadline passes or a signal comes. */
 async function waitReady(server: Supervised, options: ServerOptions): Promise<void> {
   const deadline = Date.now() + options.readyTimeoutMs;
-  let last = 'nothing yet';
-  let answered = false;
+  // The server's last answer, and the last poll's outcome (a timeout is no answer of the server's).
+  let answered: string | undefined;
+  let latest: { readonly text: string; readonly timedOut: boolean } | undefined;
   let stop = false;
   const exited = server.exit.then((end) => ({ kind: 'exited' as const, end }));
   const interrupted = server.interrupted.then((signal) => ({ kind: 'interrupted' as const, signal }));
@@ -182,12 +183,13 @@ async function waitReady(server: Supervised, options: ServerOptions): Promise<vo
       }
       if (outcome.kind === 'interrupted') throw new HarnessError('INTERRUPTED', `interrupted (${outcome.signal}) while waiting for ${options.readyUrl}: the --start server was stopped`, 'run again to completion for a verdict');
       if (outcome.answer.ready) return;
-      // A poll the deadline cut short is no answer of the server's: it does not hide the last one it gave.
-      if (!outcome.answer.timedOut) [last, answered] = [outcome.answer.text, true];
-      else last = answered ? `${last.replace(/, then no answer in time$/, '')}, then no answer in time` : outcome.answer.text;
+      latest = outcome.answer;
+      if (!latest.timedOut) answered = latest.text;
       stop = Date.now() + (options.pollIntervalMs ?? POLL_INTERVAL_MS) >= deadline;
       if (!stop) await Promise.race([sleep(options.pollIntervalMs ?? POLL_INTERVAL_MS), exited, interrupted]);
     }
+    // A poll the deadline cut short does not hide the last answer the server gave.
+    const last = answered === undefined ? (latest?.text ?? 'nothing yet') : `${answered}${latest?.timedOut ? ', then no answer in time' : ''}`;
     throw new HarnessError(
       'HARNESS_TARGET_NOT_READY',
       `--ready ${options.readyUrl} gave no usable answer within ${options.readyTimeoutMs / 1000} s; last answer: ${last}${lastLines(options.logFile)}`,
