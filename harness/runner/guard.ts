@@ -72,6 +72,14 @@ class Circuit {
   }
 }
 
+/** A test's time limit, and what its passing means for the run. */
+export interface TestBound {
+  readonly ms: number;
+  readonly reason: string;
+  /** Called when the bound passed with the test still running. */
+  expire(): void;
+}
+
 export class RunGuard {
   private readonly circuits = new Map<string, Circuit>();
   private pastDeadline = false;
@@ -100,12 +108,17 @@ export class RunGuard {
   }
 
   /**
-   * A test was stopped at the run's deadline: none starts after it, even when
-   * the timer that stopped it fired a millisecond before the wall clock reached
-   * the deadline (timers run on another clock than Date.now()).
+   * How long a test may run: its own limit, or until the run's deadline when
+   * that comes first. A test stopped at the deadline (`expire`) lets none start
+   * after it, even when the timer fired a millisecond before the wall clock
+   * reached the deadline (timers run on another clock than Date.now()).
    */
-  deadlinePassed(): void {
-    this.pastDeadline = true;
+  bound(ownMs: number, what: string): TestBound {
+    const deadline = this.settings.deadlineAt;
+    const left = deadline === undefined ? Number.POSITIVE_INFINITY : Math.max(0, deadline - Date.now());
+    return left < ownMs
+      ? { ms: left, reason: `stopped: the run's time limit passed at ${new Date(deadline!).toISOString()} while ${what} ran`, expire: () => void (this.pastDeadline = true) }
+      : { ms: ownMs, reason: `stopped: ${what} ran longer than ${ownMs} ms`, expire: () => undefined };
   }
 
   /** Whether a test of `role` may start now; why not otherwise. */

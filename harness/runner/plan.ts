@@ -27,7 +27,7 @@ import type { TestErrorCode } from '../errors.ts';
 import type { ScenarioTarget } from '../scenarios/context.ts';
 import { applicability, executeScenario, scenarioRequirements, unrunResult } from '../scenarios/execute.ts';
 import type { Scenario } from '../scenarios/types.ts';
-import { RunGuard } from './guard.ts';
+import { RunGuard, type TestBound } from './guard.ts';
 
 /** One test of a plan. */
 export type PlanTest = { readonly kind: 'scenario'; readonly scenario: Scenario } | { readonly kind: 'property'; readonly property: PropertyDefinition };
@@ -251,11 +251,11 @@ async function runOne(test: PlanTest, target: ScenarioTarget, guard: RunGuard, l
     // A test that would not apply, or be skipped, is reported so (it sends nothing); the rest may be blocked.
     const blocked = applicability(scenario, target) ? undefined : guard.blocked(target, scenario.role);
     if (blocked) return unrun(blocked.code, blocked.reason);
-    const bound = boundOf(limits.testTimeLimitMs, limits.deadlineAt, 'the scenario');
+    const bound = guard.bound(limits.testTimeLimitMs, 'the scenario');
     return withinTimeLimit(
       executeScenario(scenario, target, { levelOf: (id) => findRequirement(id)?.level ?? scenario.level, rerun: () => rerun }),
-      bound.ms,
-      () => (bound.byDeadline && guard.deadlinePassed(), unrun('HARNESS_DEADLINE_EXCEEDED', bound.reason, bound.ms)),
+      bound,
+      () => unrun('HARNESS_DEADLINE_EXCEEDED', bound.reason, bound.ms),
     );
   }
   const { property } = test;
@@ -264,7 +264,7 @@ async function runOne(test: PlanTest, target: ScenarioTarget, guard: RunGuard, l
   const inapplicable = target.adapterKind(property.role) === undefined || property.needs.some((c) => !target.capabilities(property.role).has(c));
   const blocked = inapplicable ? undefined : guard.blocked(target, property.role);
   if (blocked) return unrun(blocked.code, blocked.reason);
-  const bound = boundOf(limits.propertyTimeLimitMs + 10_000, limits.deadlineAt, 'the property');
+  const bound = guard.bound(limits.propertyTimeLimitMs + 10_000, 'the property');
   return withinTimeLimit(
     executeProperty(property, target, {
       seed,
@@ -273,24 +273,19 @@ async function runOne(test: PlanTest, target: ScenarioTarget, guard: RunGuard, l
       levelOf: (id) => findRequirement(id)?.level ?? property.level,
       rerun: () => rerun,
     }),
-    bound.ms,
-    () => (bound.byDeadline && guard.deadlinePassed(), unrun('HARNESS_DEADLINE_EXCEEDED', bound.reason, bound.ms)),
+    bound,
+    () => unrun('HARNESS_DEADLINE_EXCEEDED', bound.reason, bound.ms),
   );
 }
 
-/** How long a test may run: its own limit, or until the run's deadline when that comes first. */
-function boundOf(ownMs: number, deadlineAt: number | undefined, what: string): { ms: number; reason: string; byDeadline: boolean } {
-  const left = deadlineAt === undefined ? Number.POSITIVE_INFINITY : Math.max(0, deadlineAt - Date.now());
-  return left < ownMs
-    ? { ms: left, reason: `stopped: the run's time limit passed at ${new Date(deadlineAt!).toISOString()} while ${what} ran`, byDeadline: true }
-    : { ms: ownMs, reason: `stopped: ${what} ran longer than ${ownMs} ms`, byDeadline: false };
-}
-
-/** The test's own result, or `late()` once `limitMs` has passed (the test is abandoned, not awaited). */
-async function withinTimeLimit<T>(test: Promise<T>, limitMs: number, late: () => T): Promise<T> {
+/** The test's own result, or `late()` once the bound has passed (the test is abandoned, not awaited). */
+async function withinTimeLimit<T>(test: Promise<T>, bound: TestBound, late: () => T): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const limit = new Promise<T>((resolve) => {
-    timer = setTimeout(() => resolve(late()), limitMs);
+    timer = setTimeout(() => {
+      bound.expire();
+      resolve(late());
+    }, bound.ms);
   });
   try {
     return await Promise.race([test, limit]);
