@@ -12,8 +12,9 @@ export default {
   // A mutant that does not type-check is reported as such, never run.
   checkers: ['typescript'],
   tsconfigFile: 'tsconfig.json',
-  plugins: ['@stryker-mutator/vitest-runner', '@stryker-mutator/typescript-checker', './mutation/fault-switch-ignorer.js'],
-  ignorers: ['fault-switch'],
+  plugins: ['@stryker-mutator/vitest-runner', '@stryker-mutator/typescript-checker', './mutation/fault-switch-ignorer.js', './mutation/free-text-ignorer.js'],
+  // The hand-made faults' switches, and the words of messages no rule fixes (each file says why).
+  ignorers: ['fault-switch', 'free-text'],
   // All of the reference but the hand-made faults (the catalogue, and the lax
   // verifiers and the validator's faults only its mutants call) and test control (PROFILE.md §12): its
   // routes, the provisioning of principals and the payee's request input.

@@ -6,19 +6,22 @@
 // correct path beside the switch (the `else`, the other arm) is mutated as usual.
 // Plain JavaScript: Stryker loads plugins with Node's own import.
 
-const REASON = 'a hand-made fault of reference/mutants.ts, off in a mutation run: its switch and the code only the switch opens change nothing a test sees (turning the switch on is that fault, which selftest kills)';
+export const REASON = 'a hand-made fault of reference/mutants.ts, off in a mutation run: its switch and the code only the switch opens change nothing a test sees (turning the switch on is that fault, which selftest kills)';
 
-/** `<anything>.faults.has(...)` or `faults.has(...)`. */
+const CALLS = new Set(['CallExpression', 'OptionalCallExpression']);
+const MEMBERS = new Set(['MemberExpression', 'OptionalMemberExpression']);
+
+/** `<anything>.faults.has(...)` or `faults.has(...)`, optional chaining (`settings.faults?.has(...)`) included. */
 function isFaultSwitch(node) {
-  if (node?.type !== 'CallExpression' || node.callee.type !== 'MemberExpression') return false;
+  if (!CALLS.has(node?.type) || !MEMBERS.has(node.callee.type)) return false;
   const { object, property } = node.callee;
   if (property.type !== 'Identifier' || property.name !== 'has') return false;
-  return (object.type === 'Identifier' && object.name === 'faults') || (object.type === 'MemberExpression' && object.property.type === 'Identifier' && object.property.name === 'faults');
+  return (object.type === 'Identifier' && object.name === 'faults') || (MEMBERS.has(object.type) && object.property.type === 'Identifier' && object.property.name === 'faults');
 }
 
-/** `switch && more`: true only with the fault on. */
+/** `switch && more` or `more && switch`: true only with the fault on. */
 function opensOnlyWithFault(node) {
-  return isFaultSwitch(node) || (node?.type === 'LogicalExpression' && node.operator === '&&' && opensOnlyWithFault(node.left));
+  return isFaultSwitch(node) || (node?.type === 'LogicalExpression' && node.operator === '&&' && (opensOnlyWithFault(node.left) || opensOnlyWithFault(node.right)));
 }
 
 /**

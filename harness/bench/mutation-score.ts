@@ -23,8 +23,10 @@ export interface RoleScore {
   readonly runtime_error: number;
   /** Marked equivalent at its line (a Stryker disable comment giving the reason). */
   readonly equivalent: number;
-  /** Inside a hand-made fault's switch (mutation/fault-switch-ignorer.js): code no test run reaches by design. */
+  /** Inside a hand-made fault's switch (mutation/fault-switch-ignorer.js), or code only a hand-made fault calls: no test run reaches it by design. */
   readonly fault_switch: number;
+  /** The words of a message no rule fixes (mutation/free-text-ignorer.js): a problem's detail, a rejection's message. */
+  readonly free_text: number;
   /** Files of the role with results: a campaign narrowed with --mutate leaves the others out. */
   readonly files: number;
   /** killed / (killed + survived); undefined when neither happened. */
@@ -44,7 +46,9 @@ interface ReportMutant {
 }
 
 const ROLES: readonly MutationRole[] = ['operator', 'payee', 'paying-app', 'shared'];
-const FAULT_SWITCH = /hand-made fault of reference\/mutants\.ts/;
+/** The fault-switch ignorer's reason, or a disable comment's "only the <mutant> fault calls/reads/uses ...". */
+const FAULT_SWITCH = /hand-made fault of reference\/mutants\.ts|^only the [a-z0-9-]+ fault /;
+const FREE_TEXT = /^free text for a reader/;
 
 /** reference/operator/x.ts → operator; anything else under reference/ → shared. */
 export function roleOfFile(file: string): MutationRole {
@@ -74,8 +78,9 @@ export function scoreOf(report: { readonly files: Readonly<Record<string, { read
       no_coverage: count('NoCoverage'),
       compile_error: count('CompileError'),
       runtime_error: count('RuntimeError'),
-      equivalent: count('Ignored', (r) => !FAULT_SWITCH.test(r)),
+      equivalent: count('Ignored', (r) => !FAULT_SWITCH.test(r) && !FREE_TEXT.test(r)),
       fault_switch: count('Ignored', (r) => FAULT_SWITCH.test(r)),
+      free_text: count('Ignored', (r) => FREE_TEXT.test(r)),
       files: files.get(role)!,
       score: killed + survived === 0 ? undefined : killed / (killed + survived),
     };
@@ -123,7 +128,7 @@ export function renderMutationScore(score: MutationScore | undefined): string[] 
   if (score === undefined) return [`mutation score: no campaign result in ${MUTATION_RESULT_FILE} (npm run mutation writes it)`];
   const when = score.committed ? `committed ${score.committed.date} in ${score.committed.commit}` : 'not committed';
   const rows = score.roles.map((r) => {
-    const named = [`${r.killed} killed`, `${r.survived} survived`, `${r.timeout} timeout`, `${r.no_coverage} no coverage`, `${r.equivalent} equivalent`, `${r.fault_switch} fault switch`, `${r.compile_error} type error`];
+    const named = [`${r.killed} killed`, `${r.survived} survived`, `${r.timeout} timeout`, `${r.no_coverage} no coverage`, `${r.equivalent} equivalent`, `${r.fault_switch} fault switch`, `${r.free_text} free text`, `${r.compile_error} type error`];
     const percent = r.score === undefined ? 'not measured' : `${(r.score * 100).toFixed(1)}%`;
     return `  ${r.role.padEnd(10)}  ${percent.padStart(12)}  ${named.join(', ')} (${r.files} file${r.files === 1 ? '' : 's'})`;
   });

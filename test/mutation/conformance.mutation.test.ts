@@ -10,13 +10,16 @@
 // certify. The message says which (`failed:` or `error ...:`), so the report can
 // tell a conformance failure from a harness error.
 //
-// The Operator also meets a short fuzz campaign: seeded and bounded by a count
-// of model runs, never by time, so every run explores the same sequences.
+// Each role also meets a short fuzz campaign (the Operator's, the payee's and the
+// paying application's against the harness's retrieval stub): seeded and bounded
+// by a count of model runs, never by time, so every run explores the same sequences.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { runCampaign } from '../../harness/fuzz/index.ts';
+import { runCampaign, type CampaignResult } from '../../harness/fuzz/index.ts';
+import { runPayeeCampaign } from '../../harness/fuzz/payee/index.ts';
+import { runAppCampaign } from '../../harness/fuzz/paying-app/index.ts';
 import { PROPERTIES } from '../../harness/properties/catalogue.ts';
 import { planOf, runPlan, testId } from '../../harness/runner/plan.ts';
 import { scenarioTarget } from '../../harness/runner/scenario-target.ts';
@@ -55,20 +58,31 @@ describe('conformance', () => {
   }
 });
 
+/** How a campaign ended, as a test's message: a finding or a harness error decides against the mutant, and says which. */
+function outcomeOf(campaign: Promise<CampaignResult>): Promise<string> {
+  return campaign.then(
+    (result) => (result.failure ? `failed: ${result.failure.detail.requirement} ${result.failure.message}` : 'passed'),
+    (error: unknown) => `error ${(error as { code?: string }).code ?? 'HARNESS_INTERNAL'}: ${(error as Error).message}`,
+  );
+}
+
 describe.skipIf(MUTATION_RUN.only !== undefined && !MUTATION_RUN.only.includes('fuzz'))('fuzz', () => {
-  it(`operator campaign seed ${MUTATION_RUN.fuzz.seed}`, async () => {
+  const { seed, runs, shrinkMs } = MUTATION_RUN.fuzz;
+  const common = { seed, shrinkMs, targetName: 'reference under mutation' } as const;
+
+  it(`operator campaign seed ${seed}`, async () => {
     // A harness error (test control refused, no answer) ends the campaign: it decides, and says so.
-    const outcome = await runCampaign({
-      operator: target.operator!,
-      seed: MUTATION_RUN.fuzz.seed,
-      budget: { kind: 'runs', runs: MUTATION_RUN.fuzz.runs },
-      shrinkMs: MUTATION_RUN.fuzz.shrinkMs,
-      outDir,
-      targetName: 'reference under mutation',
-    }).then(
-      (result) => (result.failure ? `failed: ${result.failure.detail.requirement} ${result.failure.message}` : 'passed'),
-      (error: unknown) => `error ${(error as { code?: string }).code ?? 'HARNESS_INTERNAL'}: ${(error as Error).message}`,
-    );
+    const outcome = await outcomeOf(runCampaign({ ...common, operator: target.operator!, budget: { kind: 'runs', runs: runs.operator }, outDir: join(outDir, 'operator') }));
+    expect(outcome, outcome).toBe('passed');
+  });
+
+  it(`payee campaign seed ${seed}`, async () => {
+    const outcome = await outcomeOf(runPayeeCampaign({ ...common, payee: target.payee!, capabilities: target.capabilities.payee, budget: { kind: 'runs', runs: runs.payee }, outDir: join(outDir, 'payee') }));
+    expect(outcome, outcome).toBe('passed');
+  });
+
+  it(`paying-app campaign seed ${seed}`, async () => {
+    const outcome = await outcomeOf(runAppCampaign({ ...common, app: target.payingApp!, stub: target.stub!, budget: { kind: 'runs', runs: runs.payingApp }, outDir: join(outDir, 'paying-app') }));
     expect(outcome, outcome).toBe('passed');
   });
 });

@@ -4,7 +4,7 @@
 // The whole campaign (`npm run mutation`) takes hours and is not run here; this
 // check takes minutes, so npm test leaves it out and .ci/run runs it
 // (CPR_MUTATION_CHECK=1, vitest.config.ts).
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Stryker } from '@stryker-mutator/core';
 import { describe, expect, it } from 'vitest';
@@ -14,7 +14,8 @@ type MutantResult = Awaited<ReturnType<Stryker['runMutationTest']>>[number];
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const load = async <T>(path: string): Promise<T> => ((await import(pathToFileURL(`${ROOT}${path}`).href)) as { default: T }).default;
-const FAULT_SWITCH = /hand-made fault of reference\/mutants\.ts/;
+import { REASON as FAULT_SWITCH } from '../../mutation/fault-switch-ignorer.js';
+import { REASON as FREE_TEXT } from '../../mutation/free-text-ignorer.js';
 
 describe('the Stryker configuration', () => {
   it('mutates the reference but its hand-made faults and test control, each exclusion an existing file', async () => {
@@ -36,15 +37,22 @@ describe('the Stryker configuration', () => {
   });
 });
 
-describe('a mutation run over the take and peek of the payee token store', () => {
-  it('completes, kills every mutant of the lines, and ignores the fault switches among them', async () => {
+/** The line of reference/payee/handler.ts that refuses a token in the clear with a problem (found, not hard-coded: the file moves). */
+const TLS_REFUSAL = (() => {
+  const lines = readFileSync(`${ROOT}reference/payee/handler.ts`, 'utf8').split('\n');
+  const at = lines.findIndex((l) => l.includes("problemResponse('TLS_REQUIRED'")) + 1;
+  return `${at}-${at}`;
+})();
+
+describe('a mutation run over the take and peek of the payee token store, and its refusal in the clear', () => {
+  it('completes, kills every mutant of the lines, and ignores the fault switches and the free text among them', async () => {
     // Only the retrieval-token scenarios run (CPR_MUTATION_ONLY reaches Stryker's test runner through the environment).
     process.env['CPR_MUTATION_ONLY'] = 'TOK-';
     let results: MutantResult[];
     try {
       results = await new Stryker({
         configFile: `${ROOT}stryker.config.mjs`,
-        mutate: ['reference/payee/tokens.ts:46-64'],
+        mutate: ['reference/payee/tokens.ts:46-64', `reference/payee/handler.ts:${TLS_REFUSAL}`],
         incremental: false,
         // The type check of every mutant costs more than the run; the campaign has it.
         checkers: [],
@@ -59,7 +67,11 @@ describe('a mutation run over the take and peek of the payee token store', () =>
     const byStatus = (status: string) => results.filter((m) => m.status === status);
     // Ignored: the fault switches, and the equivalents marked where they stand, each with its reason.
     const ignored = byStatus('Ignored');
-    expect(ignored.filter((m) => FAULT_SWITCH.test(m.statusReason ?? '')).length).toBeGreaterThan(0);
+    expect(ignored.filter((m) => m.statusReason === FAULT_SWITCH).length).toBeGreaterThan(0);
+    // The problem's detail is free text; its code is mutated and killed like any other value.
+    const refusal = results.filter((m) => m.fileName.endsWith('handler.ts'));
+    expect(refusal.filter((m) => m.statusReason === FREE_TEXT).length).toBeGreaterThan(0);
+    expect(refusal.filter((m) => m.replacement === '""' && m.status === 'Killed').length).toBeGreaterThan(0);
     for (const m of ignored) expect(m.statusReason, `line ${m.location.start.line}`).toMatch(/\w{3,}/);
     const others = results.filter((m) => m.status !== 'Ignored').map((m) => `${m.location.start.line}:${m.location.start.column} ${m.mutatorName} ${m.replacement ?? ''} ${m.status}`);
     expect(others.length).toBeGreaterThan(10);

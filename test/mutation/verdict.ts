@@ -13,8 +13,8 @@ export const MUTATION_RUN = {
   seed: 20_261_125,
   /** Count-bounded only: no property stops early on a loaded machine; Stryker's timeout ends a mutant that hangs. */
   limits: { testTimeLimitMs: 300_000, propertyTimeLimitMs: 300_000 },
-  /** The Operator's fuzz campaign: a budget of model runs, a shrink kept short (what is found, not how small, decides). */
-  fuzz: { seed: 23, runs: 10, shrinkMs: 1 },
+  /** Each role's fuzz campaign: a budget of model runs, a shrink kept short (what is found, not how small, decides). */
+  fuzz: { seed: 23, runs: { operator: 40, payee: 60, payingApp: 150 }, shrinkMs: 1 },
   only,
 } as const;
 

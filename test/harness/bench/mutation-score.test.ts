@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { excludedFiles, readMutationScore, renderMutationScore, roleOfFile, scoreOf } from '../../../harness/bench/mutation-score.ts';
 import { PROJECT_ROOT } from '../../../harness/scenarios/load.ts';
-
-const FAULT = 'a hand-made fault of reference/mutants.ts, off in a mutation run';
+// The reasons the project's two ignorers give, as Stryker records them.
+import { REASON as FAULT } from '../../../mutation/fault-switch-ignorer.js';
+import { REASON as FREE_TEXT } from '../../../mutation/free-text-ignorer.js';
 const mutants = (...statuses: (string | [string, string])[]) => ({ mutants: statuses.map((s) => (typeof s === 'string' ? { status: s } : { status: s[0], statusReason: s[1] })) });
 
 describe('the mutation score read from a campaign result', () => {
@@ -16,16 +17,16 @@ describe('the mutation score read from a campaign result', () => {
     expect(roleOfFile(file)).toBe(role);
   });
 
-  it('scores each role killed / (killed + survived), and names timeouts, no coverage, equivalents and fault switches apart', () => {
+  it('scores each role killed / (killed + survived), and names timeouts, no coverage, equivalents, fault switches and free text apart', () => {
     const roles = scoreOf({
       files: {
-        'reference/operator/issue.ts': mutants('Killed', 'Killed', 'Killed', 'Survived', 'Timeout', 'NoCoverage', ['Ignored', FAULT], ['Ignored', 'forgetting later is a MAY']),
+        'reference/operator/issue.ts': mutants('Killed', 'Killed', 'Killed', 'Survived', 'Timeout', 'NoCoverage', ['Ignored', FAULT], ['Ignored', 'only the op-issue-non-atomic fault calls this function'], ['Ignored', FREE_TEXT], ['Ignored', FREE_TEXT], ['Ignored', 'forgetting later is a MAY']),
         'reference/operator/renew.ts': mutants('Killed', 'CompileError'),
         'reference/payee/tokens.ts': mutants('Survived', 'RuntimeError'),
       },
     });
     const operator = roles.find((r) => r.role === 'operator')!;
-    expect(operator).toEqual({ role: 'operator', killed: 4, survived: 1, timeout: 1, no_coverage: 1, compile_error: 1, runtime_error: 0, equivalent: 1, fault_switch: 1, files: 2, score: 0.8 });
+    expect(operator).toEqual({ role: 'operator', killed: 4, survived: 1, timeout: 1, no_coverage: 1, compile_error: 1, runtime_error: 0, equivalent: 1, fault_switch: 2, free_text: 2, files: 2, score: 0.8 });
     expect(roles.find((r) => r.role === 'payee')!.score).toBe(0);
     expect(roles.find((r) => r.role === 'paying-app')).toMatchObject({ files: 0, score: undefined });
   });
