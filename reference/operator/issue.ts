@@ -59,7 +59,6 @@ function checkIssue(ctx: OperatorContext, request: RefRequest): { readonly ok: t
 
   // 2. The Principal's signature (tag lock-request, PROFILE.md §2.2).
   if (!verifies(ctx, 'lock-request', lock, keyOf(lock.principal_pk))) {
-    // Stryker disable next-line StringLiteral: a problem's detail is free text (RFC 9457); the code is what the spec fixes
     return refuse(problemResponse('INVALID_SIGNATURE', 'the Lock Request signature does not verify under principal_pk'));
   }
   // 3. Only an identified account holder obtains issuance (spec §1.2).
@@ -67,19 +66,15 @@ function checkIssue(ctx: OperatorContext, request: RefRequest): { readonly ok: t
   if (!principal) {
     // Mutant op-unknown-principal-empty: an unknown key is read as an empty account.
     if (ctx.faults.has('op-unknown-principal-empty')) return refuse(insufficientBalance());
-    // Stryker disable next-line StringLiteral: a problem's detail is free text (RFC 9457); the code is what the spec fixes
     return refuse(problemResponse('PRINCIPAL_UNKNOWN', 'principal_pk is not a registered Principal'));
   }
   // 4. Freshness (PROFILE.md §6).
-  // Stryker disable next-line StringLiteral: a problem's detail is free text (RFC 9457); the code is what the spec fixes
   if (!isFresh(ctx, lock.created_at, now)) return refuse(problemResponse('STALE_REQUEST', 'created_at is outside the request window'));
   // 5. Replay (spec §7.1 DUPLICATE_ID): from here on the id is recorded, whatever follows.
-  // Stryker disable next-line StringLiteral: a problem's detail is free text (RFC 9457); the code is what the spec fixes
   if (isReplay(ctx, 'request_id', lock.request_id, now)) return refuse(problemResponse('DUPLICATE_ID', 'request_id has been seen before'));
   // 6. The asset is one the Operator issues (PROFILE.md §4.8 assets).
   // Stryker disable next-line MethodExpression: not equivalent, but unobservable here: under the one-asset policy the mutation run uses, some and every agree (README "Mutation testing" names it)
   if (!ctx.policy.assets.some((asset) => assetKey(asset) === assetKey(lock.asset))) {
-    // Stryker disable next-line StringLiteral: a problem's detail is free text (RFC 9457); the code is what the spec fixes
     return refuse(problemResponse('ASSET_NOT_SUPPORTED', 'asset is not one of the policy assets'));
   }
   const amount = BigInt(lock.amount);
@@ -89,7 +84,6 @@ function checkIssue(ctx: OperatorContext, request: RefRequest): { readonly ok: t
   const limit = BigInt(ctx.policy.max_amount);
   const overLimit = ctx.faults.has('op-limit-off-by-one') ? amount >= limit : amount > limit; // mutant: the maximum itself refused
   if (overLimit) {
-    // Stryker disable next-line StringLiteral: a problem's detail is free text (RFC 9457); the code is what the spec fixes
     return refuse(problemResponse('AMOUNT_EXCEEDS_LIMIT', `amount exceeds max_amount ${ctx.policy.max_amount}`));
   }
   // 8. Spec §8 permitted expiry range, relative to the clock at receipt; both ends inclusive.
@@ -103,7 +97,6 @@ function checkIssue(ctx: OperatorContext, request: RefRequest): { readonly ok: t
   if (tooSoon || tooLate) {
     return refuse(problemResponse(
       'EXPIRY_INVALID',
-      // Stryker disable next-line StringLiteral: a problem's detail is free text (RFC 9457); the code is what the spec fixes
       `requested_expiry must be between ${ctx.policy.expiry_min_seconds} and ${ctx.policy.expiry_max_seconds} seconds from now`,
     ));
   }
@@ -125,7 +118,6 @@ function availableIn(principal: PrincipalAccount, asset: AssetDescriptor): bigin
 }
 
 function insufficientBalance() {
-  // Stryker disable next-line StringLiteral: a problem's detail is free text (RFC 9457); the code is what the spec fixes
   return problemResponse('INSUFFICIENT_BALANCE', 'available balance is less than amount');
 }
 

@@ -18,13 +18,11 @@ export const renew: Endpoint = (ctx, request) => {
   if (ctx.faults.has('op-depth-checked-first') && chainFull(ctx, pack)) return depthExceeded(ctx);
 
   // 8. Spec §5.2: submitted by the holder of current_bearer_pk.
-  // Stryker disable next-line StringLiteral: a problem's detail is free text (RFC 9457); the code is what the spec fixes
   if (!isCurrentBearer(ctx, pack, renewal.bearer_pk)) return problemResponse('BEARER_MISMATCH', 'bearer_pk is not the current bearer');
   // 9. Spec §7.1: the entry refers to the instrument's current digest (mutant op-chain-digest-unchecked: never
   // compared; op-digest-from-presented-pack: compared with the version the caller presents).
   const current = ctx.faults.has('op-digest-from-presented-pack') ? presented.chain_digest : pack.chain_digest;
   if (renewal.prev_chain_digest !== current && !ctx.faults.has('op-chain-digest-unchecked')) {
-    // Stryker disable next-line StringLiteral: a problem's detail is free text (RFC 9457); the code is what the spec fixes
     return problemResponse('CHAIN_DIGEST_MISMATCH', 'prev_chain_digest is not the current chain_digest');
   }
   // 10. Spec §7.1, §8: the chain has not reached the maximum depth.
@@ -43,7 +41,6 @@ function chainFull(ctx: OperatorContext, pack: CashPack): boolean {
 }
 
 function depthExceeded(ctx: OperatorContext) {
-  // Stryker disable next-line StringLiteral: a problem's detail is free text (RFC 9457); the code is what the spec fixes
   return problemResponse('CHAIN_DEPTH_EXCEEDED', `renewal_chain has reached max_chain_depth ${ctx.policy.max_chain_depth}`);
 }
 

