@@ -42,6 +42,13 @@ const CATALOGUE = [
     catches: ['CPR-PAYER-1', 'PRF-PAYER-1'],
   },
   {
+    name: 'app-violation-path-dotted',
+    family: 'cpr-structure',
+    role: 'paying-app',
+    description: 'the paying app names where each rule broke in dot notation (value.amount), not as the JSON Pointer its rejection promises',
+    catches: ['PRF-APP-1'],
+  },
+  {
     name: 'app-memo-141-accepted',
     family: 'cpr-structure',
     role: 'paying-app',

@@ -386,7 +386,7 @@ export const CHECK_IMPLEMENTATIONS: Readonly<Record<CheckName, Check>> = {
    * rules; those are judged apart under PRF-APP-1 and never fail a spec rule.
    */
   rejected: (_ctx, arg, subject) => {
-    const r = subject as { ok?: boolean; crashed?: boolean; code?: string; message?: string; violations?: { requirement?: string }[] } | undefined;
+    const r = subject as { ok?: boolean; crashed?: boolean; code?: string; message?: string; violations?: { requirement?: string; path?: unknown }[] } | undefined;
     const given = typeof arg === 'string' ? undefined : Params.of('rejected', arg);
     const expected = given === undefined ? { code: String(arg) } : { code: given.text('code', 'optional'), violation: given.text('violation', 'optional') };
     if (r?.crashed) return judgement(false, { rejected: true }, { crashed: r.message }, 'the paying application crashed instead of answering');
@@ -409,10 +409,27 @@ export const CHECK_IMPLEMENTATIONS: Readonly<Record<CheckName, Check>> = {
             ),
           ]
         : []),
+      // Each violation's path names where in the document the rule broke (PROFILE.md §8.3): a JSON Pointer.
+      ...(r.code === 'CPR_INVALID' && Array.isArray(r.violations) && r.violations.length > 0
+        ? [
+            profile(
+              'rejection_violation_path',
+              r.violations.every((v) => isJsonPointer(v?.path)),
+              'every path a JSON Pointer (RFC 6901)',
+              r.violations.map((v) => v?.path ?? null),
+              'PROFILE.md §8.3: a violation\'s path is the JSON Pointer (RFC 6901) of the offending member, "" for the document itself',
+            ),
+          ]
+        : []),
     ];
     return { ...main, extra };
   },
 };
+
+/** RFC 6901 §3: "" or a sequence of "/" reference tokens, "~" only as "~0" or "~1". */
+function isJsonPointer(path: unknown): boolean {
+  return typeof path === 'string' && /^(\/([^~/]|~[01])*)*$/u.test(path);
+}
 
 /** What anyone could compute from a public value, with the name of the computation. */
 function derivations(source: string): [string, string][] {

@@ -60,7 +60,9 @@ export function mutantValidation(doc: unknown, result: CprValidation, faults: Fa
   const forgiven = FORGIVEN.filter(([name]) => faults.has(name)).map(([, test]) => test);
   const added = ADDED.filter(([name]) => faults.has(name)).flatMap(([, find]) => find(doc) ?? []);
   const violations = [...(result.ok ? [] : result.violations.filter((v) => !forgiven.some((test) => test(v, doc)))), ...added];
-  if (violations.length > 0) return { ok: false, violations };
+  // Mutant app-violation-path-dotted: /value/amount written value.amount.
+  const named = faults.has('app-violation-path-dotted') ? violations.map((v) => ({ ...v, path: v.path.split('/').slice(1).join('.') })) : violations;
+  if (named.length > 0) return { ok: false, violations: named };
   if (result.ok) return result;
   const sub = isJson(doc.payee) && isJson(doc.payee.rail_address) ? identifySubInterface(doc.payee.rail_address, doc.rail_hint) : undefined;
   return sub === undefined ? result : { ok: true, cpr: doc as unknown as Extract<CprValidation, { ok: true }>['cpr'], subInterface: sub, notices: [] };

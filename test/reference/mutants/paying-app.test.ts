@@ -96,6 +96,15 @@ async function resolved(app: PayingApp, exhibit: { readonly status?: number; rea
 }
 
 const PROBES: Record<MutantOfRole<'paying-app'>, Probe> = {
+  'app-violation-path-dotted': {
+    observes: 'the paths of the violations of a request whose amount has a leading zero',
+    async observe(app) {
+      const result = await read(app, iban({ value: { amount: '01250', asset: { type: 'fiat', code: 'EUR' } } }));
+      return result.ok ? 'accepted' : (result.violations ?? []).map((v) => v.path);
+    },
+    correct: ['/value/amount'],
+    mutant: ['value.amount'],
+  },
   'app-memo-141-accepted': {
     observes: 'a memo of 141 characters',
     observe: async (app) => outcome(await read(app, iban({ memo: 'x'.repeat(141) }))),
