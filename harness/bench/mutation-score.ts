@@ -5,6 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { ReadmeSection } from '../readme-sections.ts';
 
 /** The campaign's result file, relative to the project root. */
 export const MUTATION_RESULT_FILE = 'mutation/stryker-incremental.json';
@@ -133,4 +134,16 @@ export function renderMutationScore(score: MutationScore | undefined): string[] 
     return `  ${r.role.padEnd(10)}  ${percent.padStart(12)}  ${named.join(', ')} (${r.files} file${r.files === 1 ? '' : 's'})`;
   });
   return [`mutation score (killed / (killed + survived); read from ${score.file}, ${when}; not re-measured):`, ...rows];
+}
+
+/** README.md's mutation figures (harness/readme-sections.ts): written by `npm run mutation-table` from the committed result. */
+export const MUTATION_FIGURES: ReadmeSection = { title: 'Mutation testing', name: 'mutation-figures', command: 'npm run mutation-table' };
+
+/** The Markdown table of the score per role: each measured role, its figures, and what is counted apart. */
+export function mutationMarkdown(score: MutationScore): string {
+  const header = '| role | files | score | killed | survived | timeout | no coverage | equivalent | fault switch | free text | type error |';
+  const rows = score.roles
+    .filter((r) => r.files > 0)
+    .map((r) => `| ${r.role} | ${r.files} | ${r.score === undefined ? 'not measured' : `${(r.score * 100).toFixed(1)}%`} | ${r.killed} | ${r.survived} | ${r.timeout} | ${r.no_coverage} | ${r.equivalent} | ${r.fault_switch} | ${r.free_text} | ${r.compile_error} |`);
+  return [header, '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|', ...rows].join('\n');
 }

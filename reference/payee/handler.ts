@@ -149,11 +149,11 @@ function forwardedBaseUrl(request: RefRequest, config: { base_url: string }): st
 }
 
 const FULFIL_RESPONSE: Readonly<Record<Exclude<FulfilOutcome, 'FULFILLED'>, string>> = {
-  // Stryker disable next-line StringLiteral: a problem's detail is free text (RFC 9457)
+  // Stryker disable next-line StringLiteral: free text for a reader (a problem detail, RFC 9457 §3.1.4)
   REQUEST_CONSUMED: 'this request has already been fulfilled',
-  // Stryker disable next-line StringLiteral: a problem's detail is free text (RFC 9457)
+  // Stryker disable next-line StringLiteral: free text for a reader (a problem detail, RFC 9457 §3.1.4)
   REQUEST_EXPIRED: 'this request has expired and can no longer be fulfilled',
-  // Stryker disable next-line StringLiteral: a problem's detail is free text (RFC 9457)
+  // Stryker disable next-line StringLiteral: free text for a reader (a problem detail, RFC 9457 §3.1.4)
   NOT_FOUND: 'no such request',
 };
 

@@ -13,7 +13,7 @@ export function accept(input: unknown, now: number, faults: Faults = NO_FAULTS):
     const version = (doc as Record<string, unknown>).cpr_version;
     // Mutant app-version-unchecked: any version goes on.
     if (version !== CPR_VERSION && !faults.has('app-version-unchecked')) {
-      // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: the message is free text for the payer; only its presence is a rule (PROFILE.md §8.3)
+      // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: free text for a reader (a rejection message: only its presence is a rule, PROFILE.md §8.3)
       const shown = version === undefined ? 'no cpr_version' : `cpr_version ${JSON.stringify(version)}`;
       // Stryker disable next-line ObjectLiteral: violations are required with CPR_INVALID only (PROFILE.md §8.3); beside CPR_VERSION_UNSUPPORTED they are optional
       return reject('CPR_VERSION_UNSUPPORTED', `This payment request has ${shown}; this application reads ${CPR_VERSION} only.`, {
@@ -67,7 +67,7 @@ function expiredAt(expires: number, now: number, faults: Faults): boolean {
   return expires <= now;
 }
 
-// Stryker disable all: the message is free text for the payer; only its presence is a rule (PROFILE.md §8.3), and the violations carry the findings
+// Stryker disable all: free text for a reader (a rejection message: only its presence is a rule, PROFILE.md §8.3), and the violations carry the findings
 function invalidMessage(violations: readonly Violation[]): string {
   const [first] = violations;
   if (!first) return 'This payment request is not valid.';

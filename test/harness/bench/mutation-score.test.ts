@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { excludedFiles, readMutationScore, renderMutationScore, roleOfFile, scoreOf } from '../../../harness/bench/mutation-score.ts';
+import { excludedFiles, MUTATION_FIGURES, mutationMarkdown, readMutationScore, renderMutationScore, roleOfFile, scoreOf } from '../../../harness/bench/mutation-score.ts';
+import { readmeWith, readReadme } from '../../../harness/readme-sections.ts';
 import { PROJECT_ROOT } from '../../../harness/scenarios/load.ts';
 // The reasons the project's two ignorers give, as Stryker records them.
 import { REASON as FAULT } from '../../../mutation/fault-switch-ignorer.js';
@@ -42,6 +43,12 @@ describe('the mutation score read from a campaign result', () => {
     const score = readMutationScore(PROJECT_ROOT);
     expect(score?.file).toBe('mutation/stryker-incremental.json');
     expect(score!.roles.some((r) => r.score !== undefined)).toBe(true);
+  });
+
+  it('is the table README.md shows, each measured role a row', () => {
+    const table = mutationMarkdown(readMutationScore(PROJECT_ROOT)!);
+    expect(table.split('\n').length).toBeGreaterThan(2);
+    expect(readmeWith(MUTATION_FIGURES, table) === readReadme(), 'README.md mutation figures are stale: run npm run mutation-table').toBe(true);
   });
 
   it('knows the files the configuration leaves out, so a narrowed campaign that mutated one does not count it', () => {
