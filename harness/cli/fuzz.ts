@@ -17,6 +17,7 @@ import { uniqueStamp } from '../text.ts';
 
 const FUZZ_HELP = `Usage: cpr-conformance fuzz [options]
        cpr-conformance fuzz merge DIR... [--out DIR]
+       cpr-conformance fuzz roles REPORT
 
 Stateful model-based fuzzing of one role of an implementation (--role; the
 Operator by default).
@@ -119,6 +120,11 @@ shards (the same cause, whatever sequences showed it) once. It
 refuses (FUZZ_SHARDS_MISSING, exit 2, nothing written) until every shard
 reported. Exit 0 nothing found, 1 findings.
 
+fuzz roles REPORT prints the roles the target of a run (its report.json) can be
+fuzzed in, one a line: those it has among the run's --role selection, the
+operator and the payee with the capabilities their fuzzers need (the others
+named on stderr with why). A CI step fuzzes each of them (action.yml).
+
 Progress goes to stderr; the last line of output is the throughput, "N ops/s"
 (HTTP operations per second; for a paying application, calls to it). Replay a
 finding with:
@@ -136,6 +142,7 @@ const DEFAULT_LANES = 4;
 
 export async function fuzz(argv: string[]): Promise<number> {
   if (argv[0] === 'merge') return (await import('./fuzz-merge.ts')).fuzzMerge(argv.slice(1));
+  if (argv[0] === 'roles') return (await import('./fuzz-roles-of.ts')).fuzzRolesOf(argv.slice(1));
   const values = parse('fuzz', argv, {
     ...TARGET_FLAGS,
     time: { type: 'string' },
