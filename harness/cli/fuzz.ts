@@ -48,12 +48,15 @@ or percent-encoded, over TLS and plaintext; the payee's clock moved to within a
 millisecond of every instant; fulfilment before and after expiry. Compared with
 a model of PROFILE.md §10 and §12. Needs the capabilities provision and clock.
 
---role paying-app: generated CPRs (valid, and broken in one rule; with a BOM, a
-duplicate member, escaped names, no JSON, at and over 65 536 bytes) read
-through every channel, token URIs served by the harness's retrieval stub (TLS
-with a CA the application is told to trust) with redirects, other media types,
-error statuses, chunked, slow and cut-off bodies; Payments derived around the
-expiry. The profile's own validator is the oracle; the stub records every
+--role paying-app: generated CPRs, most with one to three fields drawn from
+their field classes (identifier case and form, 1 to 9 fraction digits,
+offsets, leap seconds, amounts beyond 2^53, text at its bound in code points,
+NFC and NFD, letter case, payer data at any depth), the others valid or broken
+in one rule; with a BOM, a member twice or escaped names at any depth, no
+JSON, at and over 65 536 bytes; read through every channel, token URIs served
+by the harness's retrieval stub (TLS with a CA the application is told to
+trust) with redirects, other media types, error statuses, chunked, slow and
+cut-off bodies; Payments derived at and within a second of the expiry. The profile's own validator is the oracle; the stub records every
 request (plaintext, elsewhere, twice is a finding). The target needs a
 paying_app role (a target file; the embedded reference's by default).
 
