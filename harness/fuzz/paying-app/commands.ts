@@ -10,7 +10,7 @@ import { RAIL_HINTS, type Cpr } from '../../../profile/cpr/index.ts';
 import { brokenCpr, validCpr } from '../../../generators/index.ts';
 import { codePointText } from '../../../generators/parts/text.ts';
 import { boundaryOffset, jsonTextChoices } from '../../../generators/classes/index.ts';
-import { drawnCpr } from './documents.ts';
+import { drawnCpr, type Draw } from './documents.ts';
 import { asData } from '../literal.ts';
 import { FAR_AHEAD } from './execute.ts';
 import type { AppCommand, AppCommandKind, Channel, DeriveContext, Document, Encoding, Endpoint, Serving } from './spec.ts';
@@ -19,7 +19,8 @@ const weighted = <T>(...entries: [fc.Arbitrary<T>, number][]) => fc.oneof(...ent
 
 /** Documents generated years ahead of any clock: only `dating: 'expired'` makes them expired. */
 const valid = validCpr({ now: FAR_AHEAD });
-const drawn = drawnCpr({ now: FAR_AHEAD }).map((d): Document => d);
+const drawnDocuments = drawnCpr({ now: FAR_AHEAD });
+const drawn = drawnDocuments.map((d): Document => d);
 
 /**
  * Where documents come from: `field-classes` draws most of them field by field
@@ -118,10 +119,11 @@ const nowFromExpiry = (source: DocumentSource): fc.Arbitrary<number> =>
   source === 'examples' ? fc.constantFrom(-60_000, -1000, -1, 0, 1, 1000) : weighted([fc.constant(-60_000), 1], [boundaryOffset({ tick: 'ms' }).map((o) => o.value), 4]);
 
 /** A derivation from a valid CPR, or (field classes) from a drawn document, valid or not. */
-const derive = (source: DocumentSource): fc.Arbitrary<AppCommand> =>
-  (source === 'examples' ? valid.map((cpr) => cpr as unknown) : weighted<unknown>([valid, 1], [drawn.map((d) => (d as { drawn: unknown }).drawn), 2])).chain((doc) =>
-    fc.record({ context: context(doc as Cpr), nowFromExpiryMs: nowFromExpiry(source) }).map((c) => ({ kind: 'derive' as const, doc, ...c })),
-  );
+const derive = (source: DocumentSource): fc.Arbitrary<AppCommand> => {
+  const plain = valid.map((cpr) => ({ doc: cpr as unknown }));
+  const documents = source === 'examples' ? plain : weighted<{ doc: unknown; draws?: readonly Draw[] }>([plain, 1], [drawnDocuments.map((d) => ({ doc: d.drawn, draws: d.draws })), 2]);
+  return documents.chain((d) => fc.record({ context: context(d.doc as Cpr), nowFromExpiryMs: nowFromExpiry(source) }).map((c) => ({ kind: 'derive' as const, ...d, ...c })));
+};
 
 /** One arbitrary per command kind, with its weight. */
 export function appCommandArbitraries(source: DocumentSource = 'field-classes'): Readonly<Record<AppCommandKind, [fc.Arbitrary<AppCommand>, number]>> {

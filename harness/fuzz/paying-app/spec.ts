@@ -66,8 +66,8 @@ export interface DeriveContext {
 
 export type AppCommand =
   | { readonly kind: 'read'; readonly doc: Document; readonly dating: Dating; readonly channel: Channel; readonly encoding: Encoding; readonly serving?: Serving; readonly endpoint?: Endpoint }
-  /** Derive from a valid CPR at an instant `nowFromExpiryMs` from its expires_at (negative: before it). */
-  | { readonly kind: 'derive'; readonly doc: unknown; readonly context: DeriveContext; readonly nowFromExpiryMs: number };
+  /** Derive from a CPR at an instant `nowFromExpiryMs` from its expires_at (negative: before it); `draws` when it was drawn from the field classes. */
+  | { readonly kind: 'derive'; readonly doc: unknown; readonly draws?: readonly Draw[]; readonly context: DeriveContext; readonly nowFromExpiryMs: number };
 
 export type AppCommandKind = AppCommand['kind'];
 export const APP_COMMAND_KINDS: readonly AppCommandKind[] = ['read', 'derive'];

@@ -112,6 +112,9 @@ describe('the paying-app fuzzer on faults in classes nobody pointed to', () => {
     expect(found.classes.failure, 'not found in 120 runs').toBeDefined();
     expect(requirements).toContain(found.classes.failure!.detail.requirement);
     expect(found.classes.failure!.flaky).toBe(false);
+    // The drawn document travels in the crash file and the regression scenario, which fails on the fault as the run did.
+    expect(found.classes.failure!.reproduction?.reproduces).toBe(true);
+    expect(readFileSync(found.classes.failure!.crashFile, 'utf8')).toMatch(/"draws"/);
     expect(found.examples.failure?.message).toBeUndefined();
     expect(found.examples.runs).toBe(120);
   }
