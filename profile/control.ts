@@ -67,4 +67,7 @@ export const CONTROL_INPUTS = {
   redeemer: { method: 'POST', path: '/_control/operator/redeemers', readers: ['operator'], members: { public_key: 'jwk', identity_level: 'integer' } },
   staff: { method: 'POST', path: '/_control/operator/staff', readers: ['operator'], members: { public_key: 'jwk' } },
   clock: { method: 'POST', path: '/_control/clock', readers: ['payee', 'operator'], members: { freeze: 'boolean', set: 'timestamp', advance_seconds: 'integer' } },
+  // The lease (capability lease): acquired naming its holder, renewed by its lease_id.
+  lease: { method: 'POST', path: '/_control/lease', readers: ['payee', 'operator'], members: { holder: 'text', ttl_seconds: 'integer' } },
+  'lease-renewal': { method: 'POST', path: '/_control/lease/{lease_id}', readers: ['payee', 'operator'], members: { ttl_seconds: 'integer' } },
 } as const satisfies Readonly<Record<string, ControlInput>>;

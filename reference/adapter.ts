@@ -112,7 +112,7 @@ function handlerFor(world: World, role: 'payee' | 'operator', settings: Readonly
   const router = createRouter({
     payee: role === 'payee' ? world.payee.handler : elsewhere,
     operator: role === 'operator' ? world.operator.serve : elsewhere,
-    control: createControlHandler(world.clock, { lease: settings['lease'] !== false }),
+    control: createControlHandler(world.clock, { lease: settings['lease'] !== false, faults: world.faults }),
     controlEnabled: settings['control'] !== false,
     ...(typeof token === 'string' ? { controlToken: token } : {}),
   });

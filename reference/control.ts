@@ -4,6 +4,7 @@
 import { PROBLEM_CONTENT_TYPE, PROFILE_ID, formatTimestamp, parseTimestamp, problem } from '../profile/index.ts';
 import { CAPABILITIES, LEASE } from '../profile/control.ts';
 import type { Clock, LeaseView } from './clock.ts';
+import { NO_FAULTS, type Faults } from './mutants.ts';
 import { json, problemResponse, readJsonBody } from './http/respond.ts';
 import type { Handler, RefRequest, RefResponse } from './http/types.ts';
 
@@ -15,6 +16,7 @@ export function clockView(clock: Clock): { now: string; frozen: boolean } {
 interface ControlOptions {
   /** Offer the lease capability (default true); without it any client may move the clock at any time. */
   readonly lease?: boolean;
+  readonly faults?: Faults;
 }
 
 const LEASE_PATH = '/_control/lease';
@@ -35,7 +37,7 @@ export function createControlHandler(clock: Clock, options: ControlOptions = {})
       if (leased && !clock.lease.admits(typeof header === 'string' ? header : undefined)) return busy(clock.lease.current()!, 'the clock is leased to another client');
       return changeClock(clock, request);
     }
-    if (leased && (request.path === LEASE_PATH || request.path.startsWith(`${LEASE_PATH}/`))) return leaseRoute(clock, request);
+    if (leased && (request.path === LEASE_PATH || request.path.startsWith(`${LEASE_PATH}/`))) return leaseRoute(clock, request, options.faults ?? NO_FAULTS);
     return problemResponse('NOT_FOUND', `no control route ${request.path}`);
   };
 }
@@ -70,7 +72,7 @@ function changeClock(clock: Clock, request: RefRequest): RefResponse {
  * POST /_control/lease/{id} {ttl_seconds}     renew from now: 200
  * DELETE /_control/lease/{id}                 release: 204
  */
-function leaseRoute(clock: Clock, request: RefRequest): RefResponse {
+function leaseRoute(clock: Clock, request: RefRequest, faults: Faults): RefResponse {
   const lease = clock.lease;
   if (request.path === LEASE_PATH) {
     if (request.method === 'GET') {
@@ -78,15 +80,18 @@ function leaseRoute(clock: Clock, request: RefRequest): RefResponse {
       return json(200, held ? { held: true, holder: held.holder, expires_at: formatTimestamp(held.expiresAt) } : { held: false });
     }
     if (request.method !== 'POST') return problemResponse('METHOD_NOT_ALLOWED', 'use GET or POST', { allow: 'GET, POST' });
-    const input = leaseInput(request, true);
+    const input = leaseInput(request, true, faults);
     if (!input.ok) return input.response;
     const granted = lease.acquire(input.holder!, input.ttlSeconds);
     return granted.ok ? json(201, leaseBody(granted.lease)) : busy(granted.held!, 'another client holds the lease');
   }
-  const id = request.path.slice(LEASE_PATH.length + 1);
+  const given = request.path.slice(LEASE_PATH.length + 1);
+  // MUTANT ctl-lease-id-prefix-match: the lease in force is found by the start of its id.
+  const held = lease.current();
+  const id = faults.has('ctl-lease-id-prefix-match') && held !== undefined && given.length > 0 && held.id.startsWith(given) ? held.id : given;
   if (request.method === 'DELETE') return lease.release(id) ? { status: 204 } : gone(lease.current());
   if (request.method !== 'POST') return problemResponse('METHOD_NOT_ALLOWED', 'use POST to renew, DELETE to release', { allow: 'POST, DELETE' });
-  const input = leaseInput(request, false);
+  const input = leaseInput(request, false, faults);
   if (!input.ok) return input.response;
   const renewed = lease.renew(id, input.ttlSeconds);
   return renewed.ok ? json(200, leaseBody(renewed.lease)) : gone(renewed.held);
@@ -113,7 +118,7 @@ function gone(held: LeaseView | undefined): RefResponse {
 type LeaseInput = { readonly ok: true; readonly holder?: string; readonly ttlSeconds: number } | { readonly ok: false; readonly response: RefResponse };
 
 /** `{ holder, ttl_seconds }` to acquire, `{ ttl_seconds }` to renew. */
-function leaseInput(request: RefRequest, acquiring: boolean): LeaseInput {
+function leaseInput(request: RefRequest, acquiring: boolean, faults: Faults): LeaseInput {
   const body = readJsonBody(request);
   if (!body.ok) return body;
   const input = body.value;
@@ -122,7 +127,8 @@ function leaseInput(request: RefRequest, acquiring: boolean): LeaseInput {
   const unknown = Object.keys(rest).concat(!acquiring && holder !== undefined ? ['holder'] : []);
   if (unknown.length > 0) return malformed(`unknown member(s): ${unknown.join(', ')}`);
   // Characters are code points (PROFILE.md §1): an astral character counts once, not as its two UTF-16 units.
-  const characters = typeof holder === 'string' ? [...holder].length : 0;
+  // MUTANT ctl-lease-holder-utf16-length: the holder's length counted in UTF-16 units.
+  const characters = typeof holder === 'string' ? (faults.has('ctl-lease-holder-utf16-length') ? holder.length : [...holder].length) : 0;
   if (acquiring && !(typeof holder === 'string' && characters >= 1 && characters <= LEASE.holderMaxLength)) return malformed(`holder is a text of 1 to ${LEASE.holderMaxLength} characters naming who holds the lease`);
   const { min, max } = LEASE.ttlSeconds;
   if (!(Number.isSafeInteger(ttl) && (ttl as number) >= min && (ttl as number) <= max)) return malformed(`ttl_seconds is an integer from ${min} to ${max}`);

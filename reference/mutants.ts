@@ -598,6 +598,20 @@ const CATALOGUE = [
     description: 'cancelling a pack that is already REDEEMED, EXPIRED or CANCELLED answers 200 (changing nothing) instead of 409',
     catches: ['PRF-CTL-1', 'CPP-ACT-1'],
   },
+  {
+    name: 'ctl-lease-holder-utf16-length',
+    family: 'test-control',
+    role: 'operator',
+    description: 'the lease counts its holder in UTF-16 units, so a holder of 200 characters with astral ones is refused',
+    catches: ['PRF-CTL-1'],
+  },
+  {
+    name: 'ctl-lease-id-prefix-match',
+    family: 'test-control',
+    role: 'operator',
+    description: 'a lease is renewed or released by any prefix of its lease_id',
+    catches: ['PRF-CTL-1'],
+  },
   // ------------------------------------------- unhappy paths of the wire rules
   // Faults that pass every test that only walks the happy path: each rule's
   // refusals exercised on the wire, with inputs that are otherwise valid.

@@ -110,7 +110,7 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
     createRouter({
       payee: payee.handler,
       operator: operator.serve,
-      control: createControlHandler(clock, { lease: options.lease !== false }),
+      control: createControlHandler(clock, { lease: options.lease !== false, faults }),
       controlEnabled: options.controlEnabled ?? true,
       ...(options.controlToken !== undefined ? { controlToken: options.controlToken } : {}),
     }),

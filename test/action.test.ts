@@ -138,7 +138,7 @@ async function referenceInputs(workspace: string, serveArgs: string[] = []): Pro
 describe('action.yml', () => {
   it('is a composite action whose inputs cover the target, CA, start, ready, roles, strict, baseline, shard and fuzz time', () => {
     expect(action.runs.using).toBe('composite');
-    for (const input of ['target', 'ca', 'start', 'ready', 'roles', 'strict', 'baseline', 'shard', 'fuzz-time']) expect(action.inputs, input).toHaveProperty(input);
+    for (const input of ['target', 'ca', 'start', 'ready', 'roles', 'strict', 'baseline', 'shard', 'fuzz-time', 'fuzz-roles']) expect(action.inputs, input).toHaveProperty(input);
     expect(action.inputs['target']!.required).toBe(true);
   });
 
@@ -153,7 +153,7 @@ describe('action.yml', () => {
     expect(action.runs.steps.find((s) => s.name === 'Job summary')!.if).toBe('always()');
   });
 
-  it('runs a conformant selection and a short fuzzing campaign against the server it starts: summary written, step passes', async () => {
+  it('runs a conformant selection and a short fuzzing campaign of each fuzzable role against the server it starts: summary written, step passes', async () => {
     const workspace = mkdtempSync(join(tmpdir(), 'cpr-action-'));
     const inputs = { ...(await referenceInputs(workspace)), args: '--only CPP-ISS-001 --only TOK-GET-001 --no-properties --allow-partial', 'fuzz-time': '2' };
     const ran = runAction(inputs, workspace);
@@ -161,14 +161,30 @@ describe('action.yml', () => {
     expect(ran.logs['install']).toContain('cpr-conformance: the harness is already installed in');
     expect(ran.statuses['run'], ran.logs['run']).toBe(0);
     expect(ran.logs['run']).toMatch(/^server: stopped$/m);
-    expect(ran.outputs).toMatchObject({ verdict: 'incomplete', 'exit-code': '0', 'fuzz-exit-code': '0', 'report-dir': 'cpr-conformance-report' });
+    // A URL target is a payee and an Operator, both with the test control their fuzzers need: each fuzzed for its share (1 s of 2).
+    expect(ran.outputs).toMatchObject({ verdict: 'incomplete', 'exit-code': '0', 'fuzz-exit-code': '0', 'fuzz-results': 'operator=0 payee=0', 'report-dir': 'cpr-conformance-report' });
     expect(ran.statuses['fuzz'], ran.logs['fuzz']).toBe(0);
-    expect(ran.logs['fuzz']).toMatch(/nothing found: every answer matched the model/);
+    expect(ran.logs['fuzz']).toMatch(/fuzzing the operator for 1 s[\s\S]*nothing found: every answer matched the model[\s\S]*fuzzing the payee for 1 s[\s\S]*fuzz --role payee[\s\S]*nothing found/);
+    expect(ran.logs['fuzz']).toContain('not fuzzing the paying-app: the target has no such role');
     expect(existsSync(join(workspace, 'cpr-conformance-report', 'server.log'))).toBe(true);
     expect(ran.summary).toMatch(/^## cpr-conformance: INCOMPLETE/);
-    expect(ran.summary).toContain('**Fuzzing**: nothing found');
+    expect(ran.summary).toContain('**Fuzzing the operator**: nothing found');
+    expect(ran.summary).toContain('**Fuzzing the payee**: nothing found');
     expect(ran.used.find((u) => u.uses.startsWith('actions/upload-artifact@'))!.with).toMatchObject({ path: 'cpr-conformance-report', name: 'cpr-conformance-report' });
     expect(ran.statuses['Verdict']).toBe(0);
+  });
+
+  it('fuzzes the roles fuzz-roles names, one line each in the summary, and fails the step with the highest exit code of them', async () => {
+    const workspace = mkdtempSync(join(tmpdir(), 'cpr-action-'));
+    // A URL target has no paying application: its fuzzer ends in error (exit 2), the Operator's finds nothing.
+    const inputs = { ...(await referenceInputs(workspace)), args: '--only CPP-ISS-001 --no-properties --allow-partial', 'fuzz-time': '2', 'fuzz-roles': 'operator,paying-app' };
+    const ran = runAction(inputs, workspace);
+    expect(ran.outputs).toMatchObject({ 'exit-code': '0', 'fuzz-exit-code': '2', 'fuzz-results': 'operator=0 paying-app=2' });
+    expect(ran.logs['fuzz']).toMatch(/has no paying application/);
+    expect(ran.summary).toContain('**Fuzzing the operator**: nothing found');
+    expect(ran.summary).toContain('**Fuzzing the paying-app**: ended in error (exit 2)');
+    expect(ran.statuses['Verdict']).toBe(2);
+    expect(ran.logs['Verdict']).toContain('::error title=cpr-conformance fuzz::exit 2 (operator=0 paying-app=2)');
   });
 
   it('fails the step on a non-conformant run, after the summary and the upload', async () => {

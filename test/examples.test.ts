@@ -124,10 +124,11 @@ describe('the GitHub Actions example', () => {
     expect(parsed.stdout).toMatch(new RegExp(`^Usage: cpr-conformance ${argv[0]}${argv[1] === 'merge' ? ' merge' : ''}`, 'm'));
   });
 
-  it('merges the folders the shards upload: the run in shard-N, the fuzzing campaign in shard-N/fuzz', () => {
+  it('merges the folders the shards upload: the run in shard-N, the fuzzing campaign of the operator in shard-N/fuzz/operator', () => {
     expect(shardStep.with!['report-dir']).toBe('out/shard-${{ matrix.shard }}');
+    expect(shardStep.with!['fuzz-roles']).toBe('operator');
     expect(words('merge', 'merge-run')).toEqual(['cpr-conformance', 'report', 'merge', 'out/shard-1', 'out/shard-2', '--report-dir', 'out/merged']);
-    expect(words('merge', 'merge-fuzz')).toEqual(['cpr-conformance', 'fuzz', 'merge', 'out/shard-1/fuzz', 'out/shard-2/fuzz', '--out', 'out/fuzz-merged']);
+    expect(words('merge', 'merge-fuzz')).toEqual(['cpr-conformance', 'fuzz', 'merge', 'out/shard-1/fuzz/operator', 'out/shard-2/fuzz/operator', '--out', 'out/fuzz-merged']);
   });
 });
 

@@ -6,7 +6,7 @@ export { amountVariant, MAX_AMOUNT, type AmountVariantConstraints } from './amou
 export { binaryVariant, type BinaryVariantConstraints } from './binary.ts';
 export { boundaryOffset, type BoundaryOffsetConstraints } from './boundary.ts';
 export { identifierVariant, lettered, type IdentifierVariantConstraints } from './identifier.ts';
-export { jsonTextVariant, type JsonTextVariantConstraints } from './json-text.ts';
+export { jsonTextChoices, jsonTextVariant, writeJsonText, type JsonTextChoices, type JsonTextVariantConstraints } from './json-text.ts';
 export { letterCaseVariant, type LetterCaseVariantConstraints } from './letter-case.ts';
 export { mediaTypeVariant, type MediaTypeVariantConstraints } from './media-type.ts';
 export { payerDataVariant, type PayerData, type PayerDataVariantConstraints } from './payer-data.ts';

@@ -59,41 +59,67 @@ function write(value: Json, how: Writing): string {
 
 const plain = (_o: Record<string, Json>, key: string): string => JSON.stringify(key).slice(1, -1);
 
-export function jsonTextVariant(constraints: JsonTextVariantConstraints): fc.Arbitrary<ClassValue<string>> {
-  const { class: cls } = constraints;
-  if (!isObject(constraints.value) || Object.keys(constraints.value).length === 0) throw new RangeError('jsonTextVariant: constraints.value must be an object with at least one member');
-  const value = JSON.parse(JSON.stringify(constraints.value)) as Record<string, Json>;
-  const all = objects(value);
-  const pickMember = fc.tuple(fc.nat({ max: all.length - 1 }), fc.nat()).map(([o, m]) => {
-    const object = all[o]!;
-    const keys = Object.keys(object);
-    return { object, key: keys[m % keys.length]!, depth: o };
-  });
+/**
+ * The choices that make one member of a class, as plain data (a fuzzer's
+ * command carries them, and they apply to any object: indices are taken
+ * modulo what the value has).
+ */
+export type JsonTextChoices =
+  | { readonly class: 'json.bom' }
+  | { readonly class: 'json.escaped-name'; readonly escape: readonly boolean[]; readonly whole: boolean; readonly at: number }
+  | { readonly class: 'json.duplicate'; readonly object: number; readonly member: number; readonly escapedName: boolean; readonly sameValue: boolean; readonly before: boolean; readonly at: number };
+
+/** The choices of one member of `cls`. */
+export function jsonTextChoices(cls: JsonTextChoices['class']): fc.Arbitrary<JsonTextChoices> {
   switch (cls) {
     case 'json.bom':
-      return fc.constant({ class: cls, value: `\ufeff${JSON.stringify(value)}`, note: 'a byte order mark before the text' });
+      return fc.constant({ class: cls });
     case 'json.escaped-name':
-      return fc.tuple(fc.array(fc.boolean(), { minLength: 1, maxLength: 64 }), fc.boolean(), fc.nat()).map(([choices, whole, at]) => {
-        let n = 0;
-        let escaped = 0;
-        const name = (_o: Record<string, Json>, key: string): string => {
-          const escapeIt = choices[n++ % choices.length] || (n === 1 && !choices.includes(true));
-          if (!escapeIt || key.length === 0) return plain(_o, key);
-          escaped++;
-          return whole ? escapeAll(key) : escapeOne(key, at);
-        };
-        const text = write(value, { name });
-        return { class: cls, value: text, note: `${escaped} member name(s) written with \\u escapes` };
-      });
+      return fc.record({ escape: fc.array(fc.boolean(), { minLength: 1, maxLength: 64 }), whole: fc.boolean(), at: fc.nat() }).map((c) => ({ class: cls, ...c }));
     case 'json.duplicate':
-      return fc.tuple(pickMember, fc.boolean(), fc.boolean(), fc.boolean(), fc.nat()).map(([{ object, key }, escapedName, sameValue, before, at]) => {
-        const original = object[key]!;
-        const other: Json = sameValue ? original : typeof original === 'string' ? `${original}x` : typeof original === 'number' ? original + 1 : isObject(original) ? {} : 'other';
-        const dupName = escapedName && key.length > 0 ? escapeOne(key, at) : plain(object, key);
-        const text = write(value, { name: plain, extra: { object, key, text: `"${dupName}":${write(other, { name: plain })}`, before } });
-        return { class: cls, value: text, note: `member ${JSON.stringify(key)} twice (${escapedName ? 'the copy escaped' : 'plainly'}, ${sameValue ? 'the same' : 'another'} value, ${before ? 'before' : 'after'})` };
-      });
+      return fc.record({ object: fc.nat(), member: fc.nat(), escapedName: fc.boolean(), sameValue: fc.boolean(), before: fc.boolean(), at: fc.nat() }).map((c) => ({ class: cls, ...c }));
     default:
-      throw new RangeError(`jsonTextVariant: constraints.class must be json.escaped-name, json.duplicate or json.bom, got ${String(cls)}`);
+      throw new RangeError(`jsonTextChoices: the class must be json.escaped-name, json.duplicate or json.bom, got ${String(cls)}`);
   }
+}
+
+/** The text of `input` (an object with at least one member) written as the choices say. */
+export function writeJsonText(input: Readonly<Record<string, unknown>>, choices: JsonTextChoices): ClassValue<string> {
+  if (!isObject(input) || Object.keys(input).length === 0) throw new RangeError('writeJsonText: the value must be an object with at least one member');
+  const value = JSON.parse(JSON.stringify(input)) as Record<string, Json>;
+  switch (choices.class) {
+    case 'json.bom':
+      return { class: choices.class, value: `\ufeff${JSON.stringify(value)}`, note: 'a byte order mark before the text' };
+    case 'json.escaped-name': {
+      const { escape, whole, at } = choices;
+      let n = 0;
+      let escaped = 0;
+      const name = (_o: Record<string, Json>, key: string): string => {
+        const escapeIt = escape[n++ % escape.length] || (n === 1 && !escape.includes(true));
+        if (!escapeIt || key.length === 0) return plain(_o, key);
+        escaped++;
+        return whole ? escapeAll(key) : escapeOne(key, at);
+      };
+      return { class: choices.class, value: write(value, { name }), note: `${escaped} member name(s) written with \\u escapes` };
+    }
+    case 'json.duplicate': {
+      const all = objects(value);
+      const object = all[choices.object % all.length]!;
+      const keys = Object.keys(object);
+      const key = keys[choices.member % keys.length]!;
+      const { escapedName, sameValue, before, at } = choices;
+      const original = object[key]!;
+      const other: Json = sameValue ? original : typeof original === 'string' ? `${original}x` : typeof original === 'number' ? original + 1 : isObject(original) ? {} : 'other';
+      const dupName = escapedName && key.length > 0 ? escapeOne(key, at) : plain(object, key);
+      const text = write(value, { name: plain, extra: { object, key, text: `"${dupName}":${write(other, { name: plain })}`, before } });
+      return { class: choices.class, value: text, note: `member ${JSON.stringify(key)} twice (${escapedName ? 'the copy escaped' : 'plainly'}, ${sameValue ? 'the same' : 'another'} value, ${before ? 'before' : 'after'})` };
+    }
+  }
+}
+
+export function jsonTextVariant(constraints: JsonTextVariantConstraints): fc.Arbitrary<ClassValue<string>> {
+  const { class: cls } = constraints;
+  if (cls !== 'json.escaped-name' && cls !== 'json.duplicate' && cls !== 'json.bom') throw new RangeError(`jsonTextVariant: constraints.class must be json.escaped-name, json.duplicate or json.bom, got ${String(cls)}`);
+  if (!isObject(constraints.value) || Object.keys(constraints.value).length === 0) throw new RangeError('jsonTextVariant: constraints.value must be an object with at least one member');
+  return jsonTextChoices(cls).map((choices) => writeJsonText(constraints.value, choices));
 }

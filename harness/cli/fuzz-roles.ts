@@ -41,7 +41,7 @@ interface OpenedCampaign {
 }
 
 /** What each role's campaign needs of test control, and why (for the error naming what is missing). */
-const NEEDS: Readonly<Record<'operator' | 'payee', { readonly capabilities: readonly string[]; readonly why: string }>> = {
+export const FUZZ_NEEDS: Readonly<Record<'operator' | 'payee', { readonly capabilities: readonly string[]; readonly why: string }>> = {
   operator: { capabilities: FUZZ_CAPABILITIES, why: 'every model run provisions a new Principal and redeemers, freezes and advances the clock, cancels packs and reads balances (PROFILE.md §12)' },
   payee: { capabilities: PAYEE_FUZZ_CAPABILITIES, why: 'every model run creates its own requests and freezes and moves the clock (PROFILE.md §12); fulfil is used when offered' },
 };
@@ -56,11 +56,11 @@ export interface OpenOptions {
 export async function openCampaign(role: FuzzRole, choice: TargetChoice, terminal: Terminal, options: OpenOptions): Promise<OpenedCampaign> {
   switch (role) {
     case 'operator': {
-      const opened = await openHttpFuzzRole('operator', choice, terminal, NEEDS.operator.capabilities, options);
+      const opened = await openHttpFuzzRole('operator', choice, terminal, FUZZ_NEEDS.operator.capabilities, options);
       return { name: opened.name, run: (call) => runCampaign({ operator: opened.role, ...call }), close: opened.close };
     }
     case 'payee': {
-      const opened = await openHttpFuzzRole('payee', choice, terminal, NEEDS.payee.capabilities, options);
+      const opened = await openHttpFuzzRole('payee', choice, terminal, FUZZ_NEEDS.payee.capabilities, options);
       return { name: opened.name, run: (call) => runPayeeCampaign({ payee: opened.role, capabilities: opened.capabilities, ...call }), close: opened.close };
     }
     case 'paying-app': {
@@ -109,7 +109,7 @@ export async function openHttpFuzzRole(name: 'operator' | 'payee', choice: Targe
     const have = target.capabilities[name];
     const missing = needs.filter((c) => !have.has(c as never));
     if (missing.length > 0) {
-      throw new HarnessError('CONFIG_INVALID', `the ${name} of ${config.name} lacks the test-control capabilit${missing.length === 1 ? 'y' : 'ies'} ${missing.join(', ')}`, NEEDS[name].why);
+      throw new HarnessError('CONFIG_INVALID', `the ${name} of ${config.name} lacks the test-control capabilit${missing.length === 1 ? 'y' : 'ies'} ${missing.join(', ')}`, FUZZ_NEEDS[name].why);
     }
     const opened = target;
     return {

@@ -17,6 +17,7 @@ import { uniqueStamp } from '../text.ts';
 
 const FUZZ_HELP = `Usage: cpr-conformance fuzz [options]
        cpr-conformance fuzz merge DIR... [--out DIR]
+       cpr-conformance fuzz roles REPORT
 
 Stateful model-based fuzzing of one role of an implementation (--role; the
 Operator by default).
@@ -47,12 +48,15 @@ or percent-encoded, over TLS and plaintext; the payee's clock moved to within a
 millisecond of every instant; fulfilment before and after expiry. Compared with
 a model of PROFILE.md §10 and §12. Needs the capabilities provision and clock.
 
---role paying-app: generated CPRs (valid, and broken in one rule; with a BOM, a
-duplicate member, escaped names, no JSON, at and over 65 536 bytes) read
-through every channel, token URIs served by the harness's retrieval stub (TLS
-with a CA the application is told to trust) with redirects, other media types,
-error statuses, chunked, slow and cut-off bodies; Payments derived around the
-expiry. The profile's own validator is the oracle; the stub records every
+--role paying-app: generated CPRs, most with one to three fields drawn from
+their field classes (identifier case and form, 1 to 9 fraction digits,
+offsets, leap seconds, amounts beyond 2^53, text at its bound in code points,
+NFC and NFD, letter case, payer data at any depth), the others valid or broken
+in one rule; with a BOM, a member twice or escaped names at any depth, no
+JSON, at and over 65 536 bytes; read through every channel, token URIs served
+by the harness's retrieval stub (TLS with a CA the application is told to
+trust) with redirects, other media types, error statuses, chunked, slow and
+cut-off bodies; Payments derived at and within a second of the expiry. The profile's own validator is the oracle; the stub records every
 request (plaintext, elsewhere, twice is a finding). The target needs a
 paying_app role (a target file; the embedded reference's by default).
 
@@ -119,6 +123,11 @@ shards (the same cause, whatever sequences showed it) once. It
 refuses (FUZZ_SHARDS_MISSING, exit 2, nothing written) until every shard
 reported. Exit 0 nothing found, 1 findings.
 
+fuzz roles REPORT prints the roles the target of a run (its report.json) can be
+fuzzed in, one a line: those it has among the run's --role selection, the
+operator and the payee with the capabilities their fuzzers need (the others
+named on stderr with why). A CI step fuzzes each of them (action.yml).
+
 Progress goes to stderr; the last line of output is the throughput, "N ops/s"
 (HTTP operations per second; for a paying application, calls to it). Replay a
 finding with:
@@ -136,6 +145,7 @@ const DEFAULT_LANES = 4;
 
 export async function fuzz(argv: string[]): Promise<number> {
   if (argv[0] === 'merge') return (await import('./fuzz-merge.ts')).fuzzMerge(argv.slice(1));
+  if (argv[0] === 'roles') return (await import('./fuzz-roles-of.ts')).fuzzRolesOf(argv.slice(1));
   const values = parse('fuzz', argv, {
     ...TARGET_FLAGS,
     time: { type: 'string' },

@@ -10,7 +10,7 @@
 // schema (token retrieval, the status read, the well-known documents) are rows
 // of their own.
 import { readFileSync } from 'node:fs';
-import { CONTROL_INPUTS, type ControlMemberKind } from '../../profile/control.ts';
+import { CONTROL_INPUTS, LEASE, type ControlMemberKind } from '../../profile/control.ts';
 import type { Role } from '../../profile/registry.ts';
 import { CLASSES_OF_KIND, type FieldClassId, type FieldKind } from '../../generators/classes/catalogue.ts';
 
@@ -286,6 +286,7 @@ const CONTROL_KINDS: Readonly<Record<ControlMemberKind, { readonly kind: FieldKi
 const CONTROL_TEXT: Readonly<Record<string, TextBounds>> = {
   memo: { min: 0, max: 140, ascii: false },
   display_name: { min: 1, max: 140, ascii: false },
+  holder: { min: 1, max: LEASE.holderMaxLength, ascii: false },
 };
 
 function controlFields(): Field[] {
@@ -336,6 +337,10 @@ const SURFACES: readonly Field[] = [
   { id: 'GET /v1/cashpack/{pack_id}/status', document: 'GET /v1/cashpack/{pack_id}/status', pointer: '', kind: 'authenticated-get', readers: ['operator'], classes: CLASSES_OF_KIND['authenticated-get'], source: 'PROFILE.md §2.4, §5 status' },
   { id: 'GET /.well-known/cashpack-policy.json', document: 'GET /.well-known/cashpack-policy.json', pointer: '', kind: 'public-get', readers: ['operator'], classes: CLASSES_OF_KIND['public-get'], source: 'PROFILE.md §4.8' },
   { id: 'GET /.well-known/cashpack-pubkey.json', document: 'GET /.well-known/cashpack-pubkey.json', pointer: '', kind: 'public-get', readers: ['operator'], classes: CLASSES_OF_KIND['public-get'], source: 'PROFILE.md §4.8' },
+  // The lease's id (capability lease): it names the lease to renew or release, and the Control-Lease header carries it on a clock move.
+  ...['POST /_control/lease/{lease_id}', 'DELETE /_control/lease/{lease_id}', 'POST /_control/clock Control-Lease'].map(
+    (id): Field => ({ id, document: id, pointer: '', kind: 'token', readers: ['payee', 'operator'], classes: ['token.altered', 'http.problem'], source: 'PROFILE.md §12 (lease)' }),
+  ),
 ];
 
 let inventory: readonly Field[] | undefined;

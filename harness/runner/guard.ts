@@ -104,6 +104,7 @@ export class RunGuard {
       credential: (of) => target.credential(of),
       ...(target.hostGuard !== undefined ? { hostGuard: target.hostGuard } : {}),
       ...(target.stub !== undefined ? { stub: target.stub } : {}),
+      ...(target.controlLease !== undefined ? { controlLease: (role: 'payee' | 'operator') => target.controlLease!(role) } : {}),
     };
   }
 

@@ -26,5 +26,6 @@ export function scenarioTarget(target: Target): ScenarioTarget {
     credential: (of) => target.credentials.operator[of],
     ...(target.hostGuard !== undefined ? { hostGuard: target.hostGuard } : {}),
     ...(target.stub !== undefined ? { stub: target.stub } : {}),
+    controlLease: (role) => target.config[role]?.controlLease,
   };
 }

@@ -20,6 +20,8 @@ export interface ScenarioTarget {
   readonly hostGuard?: readonly string[];
   /** The harness's retrieval stub, when the paying application trusts it (harness/stub/). */
   readonly stub?: RetrievalStub;
+  /** The id of the test-control lease this run holds on the role's implementation (runner/lease.ts), when it holds one. */
+  controlLease?(role: 'payee' | 'operator'): string | undefined;
 }
 
 export interface NamedKey {

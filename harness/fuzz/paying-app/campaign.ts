@@ -16,7 +16,7 @@ import { scriptOf } from '../payee/campaign.ts';
 import { reduceSequence } from '../reduce.ts';
 import { regressionDocument } from '../regression.ts';
 import { describe } from '../spec.ts';
-import { appCommands } from './commands.ts';
+import { appCommands, type DocumentSource } from './commands.ts';
 import { AppWorld, execute, type AppContext } from './execute.ts';
 import { documentOf } from './oracle.ts';
 import { APP_COMMAND_KINDS, type AppCommand, type AppSetup, type Document } from './spec.ts';
@@ -26,6 +26,8 @@ export interface AppCampaignOptions extends RoleCampaignOptions {
   readonly app: PayingAppRole;
   /** The retrieval stub the application trusts (harness/stub/). */
   readonly stub: RetrievalStub;
+  /** Where documents come from (commands.ts). @defaultValue 'field-classes' */
+  readonly documents?: DocumentSource;
 }
 
 export interface AppFailing extends Failing {
@@ -36,14 +38,14 @@ export interface AppFailing extends Failing {
 
 export async function runAppCampaign(options: AppCampaignOptions): Promise<CampaignResult> {
   const context: AppContext = { app: options.app, stub: options.stub, calls: 0 };
-  const { found, ...result } = await runEngine(options, appRole(context, options.maxCommands ?? 8));
+  const { found, ...result } = await runEngine(options, appRole(context, options.maxCommands ?? 8, options.documents ?? 'field-classes'));
   return { ...result, ...(found ? { failure: await writeFindings(options, found) } : {}) };
 }
 
-function appRole(context: AppContext, maxCommands: number): CampaignRole<AppCommand[], AppFailing> {
+function appRole(context: AppContext, maxCommands: number, documents: DocumentSource): CampaignRole<AppCommand[], AppFailing> {
   const run = (_setup: AppSetup, commands: readonly AppCommand[]) => runOnce(context, commands, () => false);
   return {
-    input: appCommands(maxCommands),
+    input: appCommands(maxCommands, documents),
     run: (commands, halted) => runOnce(context, commands, halted),
     reduce: (failing, attempts, onAttempt) => reduceSequence({ run, simpler, leaveOut: () => [] }, failing, attempts, onAttempt),
     commands: (failing) => failing.commands.map(describe),
@@ -74,11 +76,10 @@ export async function runOnce(context: AppContext, commands: readonly AppCommand
 function simpler(spec: AppCommand): AppCommand[] {
   if (spec.kind === 'derive') {
     const { payer_amount: _a, supported_rails: _r, ...context } = spec.context;
-    return [...(isDeep(context, spec.context) ? [] : [{ ...spec, context }]), ...leaner(spec.doc, undefined).map((doc) => ({ ...spec, doc }))];
+    return [...(isDeep(context, spec.context) ? [] : [{ ...spec, context }]), ...leaner({ drawn: spec.doc, draws: [] }).map((doc) => ({ ...spec, doc }))];
   }
   const out: AppCommand[] = [];
-  const rule = 'rule' in spec.doc ? spec.doc.rule : undefined;
-  const documents = leaner(documentOf(spec.doc), rule).map((doc): Document => (rule === undefined ? { valid: doc } : { broken: doc, rule }));
+  const documents = leaner(spec.doc).map((doc) => ({ ...spec.doc, [documentKey(spec.doc)]: doc }) as Document);
   if (spec.serving !== undefined && spec.serving !== 'ok') out.push({ ...spec, serving: 'ok' });
   if (spec.encoding !== 'plain') out.push({ ...spec, encoding: 'plain' });
   if (spec.dating !== 'as-generated') out.push({ ...spec, dating: 'as-generated' });
@@ -87,14 +88,27 @@ function simpler(spec: AppCommand): AppCommand[] {
   return [...out, ...documents.map((doc) => ({ ...spec, doc }))];
 }
 
+/** The member of a command's document that holds the JSON value. */
+const documentKey = (doc: Document): 'valid' | 'broken' | 'drawn' => ('valid' in doc ? 'valid' : 'broken' in doc ? 'broken' : 'drawn');
+
+/** The rules the validator finds broken, in a canonical order ('' for a valid document). */
+function verdict(doc: unknown): string {
+  const validation = validateCpr(doc);
+  return validation.ok ? '' : [...new Set(validation.violations.map((v) => v.requirement))].sort().join(' ');
+}
+
 /**
  * The document without some of its members (at the top and one level down):
  * all that can go at once first, then each alone. A member can go when the
  * oracle's verdict stays: a valid document stays valid, a broken one still
- * breaks its rule.
+ * breaks its rule, a drawn one breaks the same rules (or none).
  */
-function leaner(doc: unknown, rule: string | undefined): unknown[] {
+function leaner(command: Document): unknown[] {
+  const doc = documentOf(command);
+  const rule = 'rule' in command ? command.rule : undefined;
+  const before = 'drawn' in command ? verdict(doc) : undefined;
   const same = (candidate: unknown) => {
+    if (before !== undefined) return verdict(candidate) === before;
     const validation = validateCpr(candidate);
     return rule === undefined ? validation.ok : !validation.ok && validation.violations.some((v) => v.requirement === rule);
   };

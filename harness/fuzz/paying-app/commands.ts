@@ -9,6 +9,8 @@ import fc from 'fast-check';
 import { RAIL_HINTS, type Cpr } from '../../../profile/cpr/index.ts';
 import { brokenCpr, validCpr } from '../../../generators/index.ts';
 import { codePointText } from '../../../generators/parts/text.ts';
+import { boundaryOffset, jsonTextChoices } from '../../../generators/classes/index.ts';
+import { drawnCpr, type Draw } from './documents.ts';
 import { asData } from '../literal.ts';
 import { FAR_AHEAD } from './execute.ts';
 import type { AppCommand, AppCommandKind, Channel, DeriveContext, Document, Encoding, Endpoint, Serving } from './spec.ts';
@@ -17,7 +19,34 @@ const weighted = <T>(...entries: [fc.Arbitrary<T>, number][]) => fc.oneof(...ent
 
 /** Documents generated years ahead of any clock: only `dating: 'expired'` makes them expired. */
 const valid = validCpr({ now: FAR_AHEAD });
-const document = weighted<Document>([valid.map((cpr) => ({ valid: cpr as unknown })), 3], [brokenCpr({ now: FAR_AHEAD }).map((b) => ({ broken: b.cpr, rule: b.rule })), 2]);
+const drawnDocuments = drawnCpr({ now: FAR_AHEAD });
+const drawn = drawnDocuments.map((d): Document => d);
+
+/**
+ * Where documents come from: `field-classes` draws most of them field by field
+ * from the field classes (documents.ts) and the rest from the fixed shapes of
+ * validCpr and brokenCpr (whose rules the classes do not reach: a member
+ * missing, of another type, in the wrong place); `examples` draws only those
+ * fixed shapes, as the fuzzer did before, kept as the baseline the gain of the
+ * classes is measured against.
+ */
+export type DocumentSource = 'field-classes' | 'examples';
+export const DOCUMENT_SOURCES: readonly DocumentSource[] = ['field-classes', 'examples'];
+
+const examples = (weight: number): [fc.Arbitrary<Document>, number][] => [
+  [valid.map((cpr) => ({ valid: cpr as unknown })), 3 * weight],
+  [brokenCpr({ now: FAR_AHEAD }).map((b) => ({ broken: b.cpr, rule: b.rule })), 2 * weight],
+];
+const DOCUMENTS: Readonly<Record<DocumentSource, fc.Arbitrary<Document>>> = {
+  'field-classes': weighted<Document>([drawn, 6], ...examples(1)),
+  examples: weighted<Document>(...examples(1)),
+};
+
+/** A duplicate member or escaped names written anywhere in the document (generators/classes/json-text.ts). */
+const jsonText: fc.Arbitrary<Encoding> = fc
+  .constantFrom('json.duplicate' as const, 'json.escaped-name' as const)
+  .chain((cls) => jsonTextChoices(cls))
+  .map((choices) => ({ json: choices as Extract<Encoding, { json: unknown }>['json'] }));
 
 /** What each channel can carry: an in-memory value has no encoding; sizes at the 65 536-byte bound belong to files and retrievals. */
 const ENCODINGS: Readonly<Record<Channel, readonly Encoding[]>> = {
@@ -29,9 +58,10 @@ const ENCODINGS: Readonly<Record<Channel, readonly Encoding[]>> = {
   'deep-link': ['plain', 'bom', 'duplicate-member', 'escaped-names', 'not-json', 'at-limit', 'over-limit'],
 };
 
-function encoding(channel: Channel): fc.Arbitrary<Encoding> {
+function encoding(channel: Channel, source: DocumentSource): fc.Arbitrary<Encoding> {
   const others = ENCODINGS[channel].filter((e) => e !== 'plain');
-  return others.length === 0 ? fc.constant('plain') : weighted<Encoding>([fc.constant('plain'), 4], [fc.constantFrom(...others), 2]);
+  if (others.length === 0) return fc.constant('plain');
+  return weighted<Encoding>([fc.constant('plain'), 4], [fc.constantFrom(...others), 2], ...(source === 'field-classes' ? ([[jsonText, 1]] as [fc.Arbitrary<Encoding>, number][]) : []));
 }
 
 const serving: fc.Arbitrary<Serving> = weighted<Serving>(
@@ -53,12 +83,12 @@ const endpoint: fc.Arbitrary<Endpoint> = fc
   })
   .map(({ extraQuery, plaintext, ...e }) => ({ ...e, ...(extraQuery !== undefined ? { extraQuery } : {}), ...(plaintext ? { plaintext } : {}) }));
 
-const read: fc.Arbitrary<AppCommand> = fc.constantFrom<Channel>('json', 'object', 'file', 'inline', 'qr', 'deep-link').chain((channel) =>
+const read = (source: DocumentSource): fc.Arbitrary<AppCommand> => fc.constantFrom<Channel>('json', 'object', 'file', 'inline', 'qr', 'deep-link').chain((channel) =>
   fc
     .record({
-      doc: document,
+      doc: DOCUMENTS[source],
       dating: weighted([fc.constant('as-generated' as const), 5], [fc.constant('expired' as const), 1]),
-      encoding: encoding(channel),
+      encoding: encoding(channel, source),
       serving,
       endpoint,
     })
@@ -80,17 +110,27 @@ function context(doc: Cpr): fc.Arbitrary<DeriveContext> {
     .map(({ payer_amount, supported_rails, ...c }) => ({ ...c, ...(payer_amount !== undefined ? { payer_amount } : {}), ...(supported_rails !== undefined ? { supported_rails } : {}) }));
 }
 
-const derive: fc.Arbitrary<AppCommand> = valid.chain((doc) =>
-  fc.record({ context: context(doc), nowFromExpiryMs: fc.constantFrom(-60_000, -1000, -1, 0, 1, 1000) }).map((c) => ({ kind: 'derive' as const, doc, ...c })),
-);
+/**
+ * The instant of a derivation, from the document's expires_at (DerivationContext.now
+ * is the run's clock): a minute before, or at and within a second either
+ * side of it (boundaryOffset, sub-second included).
+ */
+const nowFromExpiry = (source: DocumentSource): fc.Arbitrary<number> =>
+  source === 'examples' ? fc.constantFrom(-60_000, -1000, -1, 0, 1, 1000) : weighted([fc.constant(-60_000), 1], [boundaryOffset({ tick: 'ms' }).map((o) => o.value), 4]);
 
-/** One arbitrary per command kind, with its weight. */
-export const APP_COMMAND_ARBITRARIES: Readonly<Record<AppCommandKind, [fc.Arbitrary<AppCommand>, number]>> = {
-  read: [read, 3],
-  derive: [derive, 1],
+/** A derivation from a valid CPR, or (field classes) from a drawn document, valid or not. */
+const derive = (source: DocumentSource): fc.Arbitrary<AppCommand> => {
+  const plain = valid.map((cpr) => ({ doc: cpr as unknown }));
+  const documents = source === 'examples' ? plain : weighted<{ doc: unknown; draws?: readonly Draw[] }>([plain, 1], [drawnDocuments.map((d) => ({ doc: d.drawn, draws: d.draws })), 2]);
+  return documents.chain((d) => fc.record({ context: context(d.doc as Cpr), nowFromExpiryMs: nowFromExpiry(source) }).map((c) => ({ kind: 'derive' as const, ...d, ...c })));
 };
 
+/** One arbitrary per command kind, with its weight. */
+export function appCommandArbitraries(source: DocumentSource = 'field-classes'): Readonly<Record<AppCommandKind, [fc.Arbitrary<AppCommand>, number]>> {
+  return { read: [read(source), 3], derive: [derive(source), 1] };
+}
+
 /** A model run's commands: each stands alone, so a run is a handful of them. */
-export function appCommands(maxCommands = 8): fc.Arbitrary<AppCommand[]> {
-  return fc.array(weighted(...Object.values(APP_COMMAND_ARBITRARIES)).map(asData), { minLength: 1, maxLength: maxCommands, size: 'max' });
+export function appCommands(maxCommands = 8, source: DocumentSource = 'field-classes'): fc.Arbitrary<AppCommand[]> {
+  return fc.array(weighted(...Object.values(appCommandArbitraries(source))).map(asData), { minLength: 1, maxLength: maxCommands, size: 'max' });
 }

@@ -54,7 +54,7 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 
 /** The document a command carries. */
 export function documentOf(doc: Document): unknown {
-  return 'valid' in doc ? doc.valid : doc.broken;
+  return 'valid' in doc ? doc.valid : 'broken' in doc ? doc.broken : doc.drawn;
 }
 
 /**
@@ -81,6 +81,7 @@ export function documentOutcomes(doc: unknown, channel: Channel | 'derive', now:
 
 /** The bytes the channel carries hold I-JSON (PROFILE.md §1) or not. */
 function notJson(encoding: Encoding): boolean {
+  if (typeof encoding === 'object') return encoding.json.class === 'json.duplicate';
   return encoding === 'bom' || encoding === 'duplicate-member' || encoding === 'not-json';
 }
 
@@ -136,9 +137,9 @@ export interface PaymentExpectation {
 }
 
 /** A derivation at `now` (spec §4.5, §4.6; PROFILE.md §9): the CPR's own rules, then the rail, then the amount. */
-export function expectDerive(doc: Cpr, subInterface: SubInterface, context: DeriveContext, now: number): { readonly expected: Expectation; readonly payment?: PaymentExpectation } {
+export function expectDerive(doc: Cpr, subInterface: SubInterface | undefined, context: DeriveContext, now: number): { readonly expected: Expectation; readonly payment?: PaymentExpectation } {
   const first = documentOutcomes(doc, 'derive', now);
-  if (first[0].kind === 'reject') return { expected: first };
+  if (first[0].kind === 'reject' || subInterface === undefined) return { expected: first };
   const refusals: Outcome[] = [];
   const hint = doc.rail_hint;
   if (context.supported_rails !== undefined && isRailHint(hint) && hint !== 'OPEN' && !context.supported_rails.includes(hint)) {

@@ -1,5 +1,7 @@
 // The paying-application fuzzer's commands as data (plain JSON: a crash file
 // carries the very documents it read, and `replay` gives them again).
+import type { JsonTextChoices } from '../../../generators/classes/index.ts';
+import type { Draw } from './documents.ts';
 
 /** How a CPR reaches the application (spec §4.4): direct JSON, an in-memory value, a file, an inline URI, or a token URI (QR or deep link) it must retrieve. */
 export type Channel = 'json' | 'object' | 'file' | 'inline' | 'qr' | 'deep-link';
@@ -10,8 +12,12 @@ export const CHANNELS: readonly Channel[] = ['json', 'object', 'file', 'inline',
  * byte order mark; with a member written twice; with member names written with
  * \u escapes (the same JSON); as something that is not JSON; or padded with
  * white space to exactly 65 536 bytes, or one more (files and retrievals).
+ * `{ json }` is a member of the classes json.duplicate or json.escaped-name
+ * (generators/classes/json-text.ts): a member of any object at any depth
+ * written twice, plainly or escaped, with the same or another value; some
+ * member names at any depth written with escapes.
  */
-export type Encoding = 'plain' | 'bom' | 'duplicate-member' | 'escaped-names' | 'not-json' | 'at-limit' | 'over-limit';
+export type Encoding = 'plain' | 'bom' | 'duplicate-member' | 'escaped-names' | 'not-json' | 'at-limit' | 'over-limit' | { readonly json: Extract<JsonTextChoices, { class: 'json.duplicate' | 'json.escaped-name' }> };
 
 /**
  * What the stand-in payee answers a retrieval with (token URIs only): the
@@ -39,8 +45,12 @@ export interface Endpoint {
   readonly plaintext?: true;
 }
 
-/** A generated document: valid (validCpr), or valid but for one rule (brokenCpr), whose registry ID it carries. */
-export type Document = { readonly valid: unknown } | { readonly broken: unknown; readonly rule: string };
+/**
+ * A generated document: valid (validCpr), valid but for one rule (brokenCpr),
+ * whose registry ID it carries, or drawn field by field from the field classes
+ * (documents.ts), with the draws that made it.
+ */
+export type Document = { readonly valid: unknown } | { readonly broken: unknown; readonly rule: string } | { readonly drawn: unknown; readonly draws: readonly Draw[] };
 
 /** When the document expires: as generated (years ahead), or moved back before the application's clock. */
 type Dating = 'as-generated' | 'expired';
@@ -56,8 +66,8 @@ export interface DeriveContext {
 
 export type AppCommand =
   | { readonly kind: 'read'; readonly doc: Document; readonly dating: Dating; readonly channel: Channel; readonly encoding: Encoding; readonly serving?: Serving; readonly endpoint?: Endpoint }
-  /** Derive from a valid CPR at an instant `nowFromExpiryMs` from its expires_at (negative: before it). */
-  | { readonly kind: 'derive'; readonly doc: unknown; readonly context: DeriveContext; readonly nowFromExpiryMs: number };
+  /** Derive from a CPR at an instant `nowFromExpiryMs` from its expires_at (negative: before it); `draws` when it was drawn from the field classes. */
+  | { readonly kind: 'derive'; readonly doc: unknown; readonly draws?: readonly Draw[]; readonly context: DeriveContext; readonly nowFromExpiryMs: number };
 
 export type AppCommandKind = AppCommand['kind'];
 export const APP_COMMAND_KINDS: readonly AppCommandKind[] = ['read', 'derive'];

@@ -19,7 +19,7 @@ import { formVariant, isFormClass, type FormClass } from './variants.ts';
 const FILE = 'harness/properties/field-classes/app-fields.ts';
 
 /** The sub-interfaces whose requests carry the member (PROFILE.md §7.4); every one for a base member. */
-function subInterfacesOf(field: Field): SubInterface[] {
+export function subInterfacesOf(field: Field): SubInterface[] {
   const name = field.pointer.split('/').at(-1)!;
   if (field.pointer.startsWith('/payee/rail_address/')) return SUB_INTERFACES.filter((s) => addressFields(s).includes(name as never));
   // value.asset.chain_id must equal the on-chain chain_id in an ON_CHAIN request: its forms are judged off chain.
@@ -34,7 +34,7 @@ function subInterfacesOf(field: Field): SubInterface[] {
  * (PROFILE.md §7.4): the copy is set with it, or left out, so that only the
  * class's own rule is judged.
  */
-function cprWith(base: Record<string, unknown>, field: Field, value: unknown): Record<string, unknown> {
+export function cprWith(base: Record<string, unknown>, field: Field, value: unknown): Record<string, unknown> {
   const name = field.pointer.split('/').at(-1)!;
   if (field.pointer.startsWith('/payee/rail_address/')) return withAt(withAt(base, field.pointer, value), `/${name}`, undefined);
   const isAddress = SUB_INTERFACES.some((s) => addressFields(s).includes(name as never));

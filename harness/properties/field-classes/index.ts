@@ -8,6 +8,7 @@ import { APP_DERIVED } from './app-derived.ts';
 import { APP_ENCODINGS } from './app-encodings.ts';
 import { APP_FIELDS } from './app-fields.ts';
 import { APP_TIME } from './app-time.ts';
+import { CONTROL_LEASE } from './control-lease.ts';
 import { OPERATOR_AMOUNTS } from './operator-amounts.ts';
 import { OPERATOR_FIELDS } from './operator-fields.ts';
 import { OPERATOR_HTTP } from './operator-http.ts';
@@ -17,4 +18,4 @@ import { PAYEE_INPUTS } from './payee-inputs.ts';
 import { PAYEE_TIME } from './payee-time.ts';
 import { PAYEE_TOKENS } from './payee-tokens.ts';
 
-export const FIELD_PROPERTIES: readonly PropertyDefinition[] = [APP_FIELDS, APP_TIME, APP_DERIVED, APP_AMOUNTS, APP_ENCODINGS, PAYEE_INPUTS, PAYEE_TOKENS, PAYEE_TIME, OPERATOR_FIELDS, OPERATOR_SIGNATURES, OPERATOR_TIME, OPERATOR_AMOUNTS, OPERATOR_HTTP];
+export const FIELD_PROPERTIES: readonly PropertyDefinition[] = [APP_FIELDS, APP_TIME, APP_DERIVED, APP_AMOUNTS, APP_ENCODINGS, PAYEE_INPUTS, PAYEE_TOKENS, PAYEE_TIME, OPERATOR_FIELDS, OPERATOR_SIGNATURES, OPERATOR_TIME, OPERATOR_AMOUNTS, OPERATOR_HTTP, CONTROL_LEASE];

@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { binaryVariant } from '../../../generators/classes/binary.ts';
-import { jsonTextVariant } from '../../../generators/classes/json-text.ts';
+import { jsonTextChoices, jsonTextVariant, writeJsonText } from '../../../generators/classes/json-text.ts';
 import { letterCaseVariant } from '../../../generators/classes/letter-case.ts';
 import { mediaTypeVariant } from '../../../generators/classes/media-type.ts';
 import { decodeB64url } from '../../../profile/b64url.ts';
@@ -38,6 +38,22 @@ describe('jsonTextVariant', () => {
 
   it('refuses a value without members', () => {
     expect(() => jsonTextVariant({ class: 'json.bom', value: {} })).toThrow(RangeError);
+    expect(() => writeJsonText({}, { class: 'json.bom' })).toThrow(RangeError);
+  });
+
+  it('writes the same text from the same choices, for any object: a duplicate lands in nested objects too', () => {
+    const depths = new Set<number>();
+    for (const choices of fc.sample(jsonTextChoices('json.duplicate'), { seed: 16, numRuns: 200 })) {
+      const text = writeJsonText(value, choices);
+      expect(writeJsonText(value, choices)).toEqual(text);
+      expect(() => parseIJson(text.value), text.note).toThrow();
+      // The same choices apply to another object: indices are taken modulo what it has.
+      expect(() => parseIJson(writeJsonText({ only: 1 }, choices).value)).toThrow();
+      const name = /member "([^"]+)"/.exec(text.note)![1]!;
+      depths.add(['a', 'b', 'amount'].includes(name) ? 0 : 1);
+    }
+    expect([...depths].sort()).toEqual([0, 1]);
+    expect(() => jsonTextChoices('json.other' as never)).toThrow(RangeError);
   });
 });
 

@@ -8,6 +8,7 @@ import { digestText, encodeB64url, formatTimestamp, PROFILE_ID, signingInput, si
 import { forgeTorsionSignature, L, le32, leInt, type TorsionR } from '../../../harness/crypto/ed25519-forge.ts';
 import { createSigningKey, operatorKeyOf, recomputeChainDigest, verifyCashPack, type CashPack, type LockRequest } from '../../../profile/cashpack/index.ts';
 import { createRole } from '../../../reference/adapter.ts';
+import { createControlHandler } from '../../../reference/control.ts';
 import { MUTANTS, faultsFor, type MutantOfRole } from '../../../reference/mutants.ts';
 import { createFixture, type Fixture, type FixtureOptions, type Reply } from '../operator/fixture.ts';
 
@@ -19,6 +20,14 @@ interface Probe {
   /** What the correct Operator shows, and what the mutant shows. */
   readonly correct: unknown;
   readonly mutant: unknown;
+}
+
+/** A test-control request to the routes every role shares (reference/control.ts), on the fixture's clock and its lease. */
+async function control(f: Fixture, mutant: string | undefined, method: string, path: string, json?: unknown): Promise<Reply> {
+  const handler = createControlHandler(f.clock, { faults: faultsFor(mutant) });
+  const body = new TextEncoder().encode(json === undefined ? '' : JSON.stringify(json));
+  const response = await handler({ method, path, query: new URLSearchParams(), headers: json === undefined ? {} : { 'content-type': 'application/json' }, body, authority: 'operator.test', secure: true });
+  return { status: response.status, headers: { ...response.headers }, body: response.body === undefined ? undefined : JSON.parse(JSON.stringify(response.body)) };
 }
 
 /** 200 for a success, else the problem code. */
@@ -500,6 +509,24 @@ const PROBES: Record<MutantOfRole<'operator'>, Probe> = {
     },
     correct: ['INSTRUMENT_NOT_ACTIVE', 'REDEEMED'],
     mutant: ['CANCELLED', 'REDEEMED'],
+  },
+  'ctl-lease-holder-utf16-length': {
+    observes: 'a lease acquired by a holder of 200 astral characters (400 UTF-16 units)',
+    async observe(f, mutant) {
+      const reply = await control(f, mutant, 'POST', '/_control/lease', { holder: '😀'.repeat(200), ttl_seconds: 60 });
+      return answer(reply);
+    },
+    correct: 201,
+    mutant: 'MALFORMED_REQUEST',
+  },
+  'ctl-lease-id-prefix-match': {
+    observes: 'a lease renewed by the first 8 characters of its lease_id',
+    async observe(f, mutant) {
+      const id = (await control(f, mutant, 'POST', '/_control/lease', { holder: 'probe', ttl_seconds: 60 })).body.lease_id as string;
+      return answer(await control(f, mutant, 'POST', `/_control/lease/${id.slice(0, 8)}`, { ttl_seconds: 60 }));
+    },
+    correct: 'CONTROL_BUSY',
+    mutant: 200,
   },
   'op-authority-from-forwarded-host': {
     observes: 'a status read signed for the authority other.example, sent with X-Forwarded-Host: other.example',
