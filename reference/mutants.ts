@@ -42,6 +42,20 @@ const CATALOGUE = [
     catches: ['CPR-PAYER-1', 'PRF-PAYER-1'],
   },
   {
+    name: 'op-route-prefix-match',
+    family: 'cashpack-endpoints',
+    role: 'operator',
+    description: 'the Operator routes by prefix: a path with a segment after a resource (/v1/cashpack/issue/x) is answered as that resource',
+    catches: ['PRF-HTTP-1'],
+  },
+  {
+    name: 'op-405-without-allow',
+    family: 'cashpack-endpoints',
+    role: 'operator',
+    description: 'the Operator answers a wrong method with 405 but no Allow header (RFC 9110 §15.5.6)',
+    catches: ['PRF-HTTP-1'],
+  },
+  {
     name: 'app-violation-path-dotted',
     family: 'cpr-structure',
     role: 'paying-app',

@@ -70,6 +70,8 @@ export const FIELD_CLASSES = [
   { id: 'http.chunked', summary: 'a body sent in pieces without Content-Length: read at max_body_bytes, 413 one byte over, as with a Content-Length' },
   { id: 'http.untrusted-headers', summary: 'client headers that must not be trusted (X-Forwarded-*, Forwarded): change nothing' },
   { id: 'http.signed-get', summary: 'a public document fetched with an HTTP Message Signature: served as without one' },
+  { id: 'http.method', summary: 'a method the resource does not take: 405 METHOD_NOT_ALLOWED with an Allow header naming the methods it takes' },
+  { id: 'http.path', summary: 'a path near the resource that names none (a segment more before or after, a longer last segment, another version): 404 NOT_FOUND' },
   { id: 'http.problem', summary: 'every error: application/problem+json with type, title, status and code as PROFILE.md §11 gives them' },
   // credentials
   { id: 'token.altered', summary: 'a retrieval token truncated, extended, prefixed or in upper case: unknown, and the real token untouched' },

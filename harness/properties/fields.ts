@@ -330,13 +330,18 @@ function derivationFields(): Field[] {
 
 // ------------------------------------------------------------- HTTP surfaces
 
+/** What every resource of PROFILE.md §4 is judged on: its methods and the paths near it (§11). */
+const ROUTE_CLASSES = ['http.method', 'http.path'] as const;
+
 /** The requests a role answers that carry no body schema: what is read is a path, a header, a token. */
 const SURFACES: readonly Field[] = [
   { id: 'GET /cpr/{token}', document: 'GET /cpr/{token}', pointer: '', kind: 'token', readers: ['payee'], classes: [...CLASSES_OF_KIND.token, 'http.problem'], source: 'PROFILE.md §10' },
   { id: 'POST /_control/payee/requests', document: 'POST /_control/payee/requests', pointer: '', kind: 'public-get', readers: ['payee'], classes: ['http.untrusted-headers'], source: 'PROFILE.md §8.1, §12' },
-  { id: 'GET /v1/cashpack/{pack_id}/status', document: 'GET /v1/cashpack/{pack_id}/status', pointer: '', kind: 'authenticated-get', readers: ['operator'], classes: CLASSES_OF_KIND['authenticated-get'], source: 'PROFILE.md §2.4, §5 status' },
-  { id: 'GET /.well-known/cashpack-policy.json', document: 'GET /.well-known/cashpack-policy.json', pointer: '', kind: 'public-get', readers: ['operator'], classes: CLASSES_OF_KIND['public-get'], source: 'PROFILE.md §4.8' },
-  { id: 'GET /.well-known/cashpack-pubkey.json', document: 'GET /.well-known/cashpack-pubkey.json', pointer: '', kind: 'public-get', readers: ['operator'], classes: CLASSES_OF_KIND['public-get'], source: 'PROFILE.md §4.8' },
+  { id: 'GET /v1/cashpack/{pack_id}/status', document: 'GET /v1/cashpack/{pack_id}/status', pointer: '', kind: 'authenticated-get', readers: ['operator'], classes: [...CLASSES_OF_KIND['authenticated-get'], ...ROUTE_CLASSES], source: 'PROFILE.md §2.4, §5 status' },
+  { id: 'GET /.well-known/cashpack-policy.json', document: 'GET /.well-known/cashpack-policy.json', pointer: '', kind: 'public-get', readers: ['operator'], classes: [...CLASSES_OF_KIND['public-get'], ...ROUTE_CLASSES], source: 'PROFILE.md §4.8' },
+  { id: 'GET /.well-known/cashpack-pubkey.json', document: 'GET /.well-known/cashpack-pubkey.json', pointer: '', kind: 'public-get', readers: ['operator'], classes: [...CLASSES_OF_KIND['public-get'], ...ROUTE_CLASSES], source: 'PROFILE.md §4.8' },
+  // The POST endpoints as resources: their bodies are documents above; here the method and the path.
+  ...['POST /v1/cashpack/issue', 'POST /v1/cashpack/renew', 'POST /v1/cashpack/redeem'].map((id): Field => ({ id, document: id, pointer: '', kind: 'public-get', readers: ['operator'], classes: ROUTE_CLASSES, source: 'PROFILE.md §4, §11' })),
   // The lease's id (capability lease): it names the lease to renew or release, and the Control-Lease header carries it on a clock move.
   ...['POST /_control/lease/{lease_id}', 'DELETE /_control/lease/{lease_id}', 'POST /_control/clock Control-Lease'].map(
     (id): Field => ({ id, document: id, pointer: '', kind: 'token', readers: ['payee', 'operator'], classes: ['token.altered', 'http.problem'], source: 'PROFILE.md §12 (lease)' }),

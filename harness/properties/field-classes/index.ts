@@ -12,10 +12,11 @@ import { CONTROL_LEASE } from './control-lease.ts';
 import { OPERATOR_AMOUNTS } from './operator-amounts.ts';
 import { OPERATOR_FIELDS } from './operator-fields.ts';
 import { OPERATOR_HTTP } from './operator-http.ts';
+import { OPERATOR_ROUTES } from './operator-routes.ts';
 import { OPERATOR_SIGNATURES } from './operator-signatures.ts';
 import { OPERATOR_TIME } from './operator-time.ts';
 import { PAYEE_INPUTS } from './payee-inputs.ts';
 import { PAYEE_TIME } from './payee-time.ts';
 import { PAYEE_TOKENS } from './payee-tokens.ts';
 
-export const FIELD_PROPERTIES: readonly PropertyDefinition[] = [APP_FIELDS, APP_TIME, APP_DERIVED, APP_AMOUNTS, APP_ENCODINGS, PAYEE_INPUTS, PAYEE_TOKENS, PAYEE_TIME, OPERATOR_FIELDS, OPERATOR_SIGNATURES, OPERATOR_TIME, OPERATOR_AMOUNTS, OPERATOR_HTTP, CONTROL_LEASE];
+export const FIELD_PROPERTIES: readonly PropertyDefinition[] = [APP_FIELDS, APP_TIME, APP_DERIVED, APP_AMOUNTS, APP_ENCODINGS, PAYEE_INPUTS, PAYEE_TOKENS, PAYEE_TIME, OPERATOR_FIELDS, OPERATOR_SIGNATURES, OPERATOR_TIME, OPERATOR_AMOUNTS, OPERATOR_HTTP, OPERATOR_ROUTES, CONTROL_LEASE];

@@ -4,6 +4,7 @@
 import { PROBLEM_CONTENT_TYPE } from '../../../profile/problems.ts';
 import { validateMessage } from '../../../profile/cashpack/index.ts';
 import type { HttpResult } from '../../scenarios/context.ts';
+import type { PropertyFailure } from '../types.ts';
 
 /** What is wrong with an error response; empty when it is a profile problem (with `code`, when given). */
 export function problemDefects(result: HttpResult, code?: string): string[] {
@@ -17,4 +18,20 @@ export function problemDefects(result: HttpResult, code?: string): string[] {
   if (body.status !== result.status) defects.push(`the body's status ${JSON.stringify(body.status)} is not the HTTP status ${result.status}`);
   if (code !== undefined && body.code !== code) defects.push(`the code is ${JSON.stringify(body.code)}, not ${code}`);
   return defects;
+}
+
+/**
+ * A refusal as `status` and, when given, `code`: undefined when `result` is one.
+ * Another status charges `requirements`; the right status in the wrong form
+ * charges the problem rules (PRF-ERR-1, CPP-ERR-1).
+ */
+export function expectProblem(result: HttpResult, status: number, code: string | undefined, what: string, requirements: readonly string[]): PropertyFailure | undefined {
+  const defects = result.status === status ? problemDefects(result, code) : [`HTTP ${result.status}`];
+  if (defects.length === 0) return undefined;
+  return {
+    expected: { status, ...(code ? { code } : {}), content_type: 'application/problem+json' },
+    actual: { status: result.status, code: (result.body as { code?: unknown } | undefined)?.code ?? null, defects },
+    message: what,
+    requirements: result.status === status ? ['PRF-ERR-1', 'CPP-ERR-1'] : [...requirements],
+  };
 }

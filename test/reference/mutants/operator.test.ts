@@ -41,6 +41,18 @@ function torsionSigned(lock: LockRequest, principal: { readonly secretKey: Uint8
 }
 
 const PROBES: Record<MutantOfRole<'operator'>, Probe> = {
+  'op-route-prefix-match': {
+    observes: 'a GET of the policy document with a segment after its path',
+    observe: async (f) => (await f.send('GET', '/.well-known/cashpack-policy.json/x')).status,
+    correct: 404,
+    mutant: 200,
+  },
+  'op-405-without-allow': {
+    observes: 'the Allow header of a GET of the issue endpoint',
+    observe: async (f) => (await f.send('GET', '/v1/cashpack/issue')).headers['allow'] ?? null,
+    correct: 'POST',
+    mutant: null,
+  },
   'op-status-open': {
     observes: 'an unsigned status read',
     async observe(f) {

@@ -1,0 +1,103 @@
+// PROP-OP-016: the Operator's methods and paths (PROFILE.md §11, RFC 9110
+// §15.5.5–6). Every resource of §4 answers a method it does not take with 405
+// METHOD_NOT_ALLOWED and an Allow header naming the methods it does take; and a
+// path near one of them that is none of them (a segment more before or after,
+// a last segment written longer, another version or collection segment) with
+// 404 NOT_FOUND, never as the resource it resembles. Letter case is left alone:
+// a server that routes paths without regard to case is not judged here.
+import { randomUUID } from 'node:crypto';
+import fc from 'fast-check';
+import { send } from '../../scenarios/http.ts';
+import { define, firstFailure } from '../support.ts';
+import type { Coverage, PropertyFailure } from '../types.ts';
+import { expectProblem } from './problem.ts';
+
+const FILE = 'harness/properties/field-classes/operator-routes.ts';
+
+/** The resources of PROFILE.md §4 and the methods each takes (§4.8: the well-known documents also HEAD). */
+const RESOURCES = [
+  { field: 'POST /v1/cashpack/issue', path: () => '/v1/cashpack/issue', methods: ['POST'] },
+  { field: 'POST /v1/cashpack/renew', path: () => '/v1/cashpack/renew', methods: ['POST'] },
+  { field: 'POST /v1/cashpack/redeem', path: () => '/v1/cashpack/redeem', methods: ['POST'] },
+  { field: 'GET /v1/cashpack/{pack_id}/status', path: () => `/v1/cashpack/${randomUUID()}/status`, methods: ['GET'] },
+  { field: 'GET /.well-known/cashpack-policy.json', path: () => '/.well-known/cashpack-policy.json', methods: ['GET', 'HEAD'] },
+  { field: 'GET /.well-known/cashpack-pubkey.json', path: () => '/.well-known/cashpack-pubkey.json', methods: ['GET', 'HEAD'] },
+] as const;
+
+/** Methods a client may try; HEAD and OPTIONS are left out (a HEAD answer has no body to judge, OPTIONS is CORS's). */
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
+/** How a path is moved off a resource: each gives a path that names no resource of §4. */
+const NEAR = ['segment-after', 'longer-last-segment', 'segment-before', 'other-version'] as const;
+type Near = (typeof NEAR)[number];
+
+interface RouteCase {
+  /** Per resource: the wrong method to send, and how to move its path with which segment. */
+  readonly resources: readonly { readonly method: number; readonly near: Near; readonly segment: string }[];
+}
+
+const COVERS: Coverage[] = RESOURCES.flatMap(({ field }) => [
+  { field, class: 'http.method' as const },
+  { field, class: 'http.path' as const },
+]);
+
+const segment = fc.stringMatching(/^[a-z0-9._-]{1,12}$/).filter((s) => s !== '.' && s !== '..');
+const cases: fc.Arbitrary<RouteCase> = fc.record({
+  resources: fc.tuple(...RESOURCES.map(() => fc.record({ method: fc.nat(), near: fc.constantFrom(...NEAR), segment }))),
+});
+
+/** The path moved off `path` as `near` says. */
+export function nearPath(path: string, near: Near, segment: string): string {
+  const segments = path.split('/').slice(1);
+  switch (near) {
+    case 'segment-after':
+      return `${path}/${segment}`;
+    case 'longer-last-segment':
+      return `${path}${segment.replace(/^[./]+/, '') || 'x'}`;
+    case 'segment-before':
+      return `/${segment}${path}`;
+    case 'other-version':
+      // v1 → v2 under /v1/, cashpack- → cashpack-<segment> under /.well-known/.
+      return segments[0] === 'v1' ? `/v2/${segments.slice(1).join('/')}` : `/${segments[0]}/x${segments.slice(1).join('/')}`;
+  }
+}
+
+/** The methods an Allow header lists, upper case. */
+function allowed(header: string | undefined): string[] {
+  return (header ?? '').split(',').map((m) => m.trim().toUpperCase()).filter((m) => m !== '');
+}
+
+async function judgeResource(ctx: Parameters<typeof send>[0], resource: (typeof RESOURCES)[number], c: RouteCase['resources'][number]): Promise<PropertyFailure | undefined> {
+  const others = METHODS.filter((m) => !(resource.methods as readonly string[]).includes(m));
+  const method = others[c.method % others.length]!;
+  const path = resource.path();
+  const body = method === 'GET' || method === 'DELETE' ? {} : { headers: { 'content-type': 'application/json' }, body: '{}' };
+  const wrong = await send(ctx, 'operator', { method, path, ...body });
+  const what = `${method} ${path} (${resource.field} takes ${resource.methods.join(', ')})`;
+  const refused = expectProblem(wrong, 405, 'METHOD_NOT_ALLOWED', what, ['PRF-HTTP-1']);
+  if (refused) return refused;
+  const allow = allowed(wrong.headers['allow']);
+  if (!resource.methods.every((m) => allow.includes(m)) || allow.includes(method)) {
+    return { expected: { allow: `every one of ${resource.methods.join(', ')}, not ${method}` }, actual: { allow: wrong.headers['allow'] ?? null }, message: `${what}: a 405 names the methods the resource takes in Allow (RFC 9110 §15.5.6)`, requirements: ['PRF-HTTP-1'] };
+  }
+  const near = nearPath(path, c.near, c.segment);
+  const own = resource.methods[0];
+  const elsewhere = await send(ctx, 'operator', { method: own, path: near, ...(own === 'POST' ? { headers: { 'content-type': 'application/json' }, body: '{}' } : {}) });
+  return expectProblem(elsewhere, 404, 'NOT_FOUND', `${own} ${near}: a path near ${resource.field} (${c.near}) that names no resource of PROFILE.md §4`, ['PRF-HTTP-1']);
+}
+
+export const OPERATOR_ROUTES = define<RouteCase>({
+  id: 'PROP-OP-016',
+  title: 'every resource answers a method it does not take with 405 and Allow, and a path near it that is none of the profile with 404',
+  requirements: ['PRF-HTTP-1', 'PRF-ERR-1', 'CPP-ERR-1'],
+  level: 'PROFILE',
+  role: 'operator',
+  sections: ['PROFILE §4', 'PROFILE §11'],
+  needs: [],
+  defaultRuns: 6,
+  caseWeight: 2,
+  file: FILE,
+  covers: COVERS,
+  arbitrary: () => cases,
+  check: (ctx, c) => firstFailure(ctx, RESOURCES.map((resource, i) => [resource, c.resources[i]!] as const), 2, ([resource, one]) => judgeResource(ctx, resource, one)),
+});
