@@ -97,8 +97,9 @@ Output:
   --no-properties       run the scenarios only
   --write-timings FILE  also write each test's time (the median with --repeat)
                         as a timings table for --shard-timings; the committed
-                        suites/timings.json is written with --repeat 5 against
-                        the embedded reference
+                        suites/timings.json is written with --repeat 5
+                        --concurrency 1 against the embedded reference (a
+                        test's time side by side includes its neighbours')
   -h, --help            show this help
 
 While it runs, a run holds the target's test-control lease when the target
