@@ -78,6 +78,11 @@ export const ERRORS = {
     summary: "the target's clock moved in a way the harness did not move it (another client of its test control, PROFILE.md §12): the tests it touched are errors, their failed checks recorded but charged nothing; a fuzzing campaign ends without a finding",
     hint: 'give each run and fuzzing campaign a target instance of its own, or run them one after another; a target that offers the test-control lease lets the harness hold it (README "In CI")',
   },
+  HARNESS_UNDECLARED_SHARED_STATE: {
+    scopes: ['test'],
+    summary: "a test run beside others sent a test-control request that moves state every test shares (the clock or its lease, PROFILE.md §12) without declaring it: the request was not sent and the test is not judged",
+    hint: 'declare it where the action or property is defined (vocabulary.ts ACTIONS `shares`, PropertyDefinition `shares`); meanwhile run with --concurrency 1',
+  },
   HARNESS_DEADLINE_EXCEEDED: { scopes: ['test', 'run'], summary: "the run's time limit passed before the test started, or the test outran its own limit", hint: 'raise --time-limit, or run fewer tests (--only, --shard)' },
   HARNESS_STEP_FAILED: {
     scopes: ['test'],

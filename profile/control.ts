@@ -14,6 +14,25 @@ export type Capability = (typeof CAPABILITIES)[number];
  */
 export const LEASE = { header: 'control-lease', ttlSeconds: { min: 1, max: 3600 }, holderMaxLength: 200 } as const;
 
+/**
+ * The test-control requests that change what every client of the
+ * implementation sees (PROFILE.md §12): its one clock, and the lease that
+ * guards it. Provisioning, `cancel` and `fulfil` act only on the parties,
+ * requests and packs their caller created ("Only the clock is guarded"), and
+ * reads change nothing. A harness test that sends one of these runs alone.
+ */
+export const SHARED_STATE_ROUTES = [
+  { method: 'POST', path: /^\/_control\/clock$/, capability: 'clock' },
+  { method: 'POST', path: /^\/_control\/lease(?:\/[^/]+)?$/, capability: 'lease' },
+  { method: 'DELETE', path: /^\/_control\/lease\/[^/]+$/, capability: 'lease' },
+] as const satisfies readonly { method: string; path: RegExp; capability: Capability }[];
+
+/** Whether a request moves state every client of the implementation shares (SHARED_STATE_ROUTES); the query is not part of the route. */
+export function movesSharedState(method: string, path: string): boolean {
+  const bare = path.split('?')[0]!;
+  return SHARED_STATE_ROUTES.some((route) => route.method === method.toUpperCase() && route.path.test(bare));
+}
+
 /** The identity levels a redeemer is provisioned at (`identity_level`, and the policy's `required_identity_level`, PROFILE.md §4.8). */
 export const IDENTITY_LEVELS = { min: 0, max: 3 } as const;
 

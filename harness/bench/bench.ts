@@ -85,6 +85,8 @@ export interface BenchReport {
   readonly mutation: MutationScore | undefined;
   readonly detail: {
     readonly run: RunWallResult;
+    /** The same run with --concurrency 1. */
+    readonly runSequential: RunWallResult;
     readonly throughput: ThroughputResult;
     readonly generators: GeneratorRates;
     readonly signing: SigningRates;
@@ -106,6 +108,8 @@ export async function runBench(plan: BenchPlan, onPhase: (phase: Phase) => void 
   const started = performance.now();
   onPhase('run');
   const run = await measureRunWall({ args: plan.runArgs, seed: 1 });
+  // Right after, so both meet the machine alike; second, so that what the first warmed (the file cache) helps this one.
+  const runSequential = await measureRunWall({ args: plan.runArgs, concurrency: 1, seed: 1 });
   onPhase('throughput');
   const throughput = await measureThroughput(plan.throughput);
   onPhase('generators');
@@ -116,6 +120,7 @@ export async function runBench(plan: BenchPlan, onPhase: (phase: Phase) => void 
   const memory = await measureMemory(plan.memory);
   const figures: Figures = {
     run_wall_s: run.wallSeconds,
+    run_wall_sequential_s: runSequential.wallSeconds,
     checks_executed: run.checks,
     tests_executed: run.tests,
     fuzz_ops_per_s: throughput.fuzzOpsPerSecond,
@@ -138,7 +143,7 @@ export async function runBench(plan: BenchPlan, onPhase: (phase: Phase) => void 
     plan: plan.name,
     verdicts: plan.name === 'quick' ? {} : verdicts(figures),
     mutation: readMutationScore(PROJECT_ROOT),
-    detail: { run, throughput, generators, signing, memory },
+    detail: { run, runSequential, throughput, generators, signing, memory },
   };
 }
 

@@ -12,6 +12,8 @@ interface RunWallOptions {
   /** Extra `run` arguments; a full run has none. */
   readonly args: readonly string[];
   readonly seed: number;
+  /** `--concurrency`; run's default when absent. */
+  readonly concurrency?: number;
 }
 
 export interface RunWallResult {
@@ -26,7 +28,7 @@ const CLI = join(PROJECT_ROOT, 'bin', 'cpr-conformance.js');
 
 export async function measureRunWall(options: RunWallOptions): Promise<RunWallResult> {
   const dir = mkdtempSync(join(tmpdir(), 'cpr-bench-run-'));
-  const args = [CLI, 'run', '--report-dir', dir, '--seed', String(options.seed), ...options.args];
+  const args = [CLI, 'run', '--report-dir', dir, '--seed', String(options.seed), ...(options.concurrency !== undefined ? ['--concurrency', String(options.concurrency)] : []), ...options.args];
   try {
     const started = performance.now();
     const { code, stderr } = await new Promise<{ code: number | null; stderr: string }>((resolve, reject) => {

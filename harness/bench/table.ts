@@ -12,11 +12,11 @@ export function renderTable(report: BenchReport): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: readonly string[]) => cells.map((c, i) => (i === 1 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join('  ').trimEnd();
   const m = report.machine;
-  const { throughput, memory, run } = report.detail;
+  const { throughput, memory, run, runSequential } = report.detail;
   const probe = memory.probe;
   const notes = [
     `machine: ${m.cpus} × ${m.model}, Node ${m.node}${m.node_flags.length > 0 ? ` (${m.node_flags.join(' ')})` : ''}, ${m.platform}/${m.arch}, ${m.memory_gb} GB${report.plan === 'quick' ? ' (--quick: every phase shortened, the figures are not representative)' : ''}`,
-    `run: ${run.command.join(' ')} → ${run.verdict}`,
+    `run: ${run.command.join(' ')} → ${run.verdict}; then ${runSequential.command.join(' ')} → ${runSequential.verdict}`,
     `throughput: ${throughput.rounds.length} fuzz/raw round pairs, ${throughput.lanes} lanes; fuzz ${throughput.rounds.map((r) => Math.round(r.fuzz.opsPerSecond)).join(', ')} ops/s; raw ${throughput.rounds.map((r) => Math.round(r.raw.opsPerSecond)).join(', ')} ops/s; ${
       throughput.pinned ? `harness on CPU ${throughput.pinned.harness}, reference on CPU ${throughput.pinned.target} (taskset)` : 'not pinned to CPUs (no taskset, or one core): harness and reference share the cores'
     }`,

@@ -14,6 +14,7 @@ one row per figure, with its target and PASS or FAIL:
 
   run_wall_s          a full \`run\` as a cold process (and the tests and checks
                       it executed)
+  run_wall_sequential_s  the same run with --concurrency 1, right after it
   fuzz_ops_per_s      fifteen rounds: the stateful fuzzer (8 lanes, 3 s)
   raw_ops_per_s       against a reference started with a seed, then a plain
   ratio               undici loop sending the same requests, with the same

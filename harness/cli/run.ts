@@ -5,7 +5,7 @@ import { readBaseline } from '../runner/baseline.ts';
 import { conformanceRun, defaultReportDir } from '../runner/run.ts';
 import { createTerminal } from '../runner/terminal.ts';
 import { integerOption, parse, shardOption } from './args.ts';
-import { MAX_REPEAT } from '../runner/plan.ts';
+import { MAX_CONCURRENCY, MAX_REPEAT } from '../runner/plan.ts';
 import { EXIT, HarnessError } from './errors.ts';
 import { allowHostsOf, leaseWaitOf, LIFECYCLE_HELP, rerunBase, serverOptionsOf, TARGET_FLAGS, targetChoice, withServer, writableDir } from './target-options.ts';
 import { rolesOf } from './list.ts';
@@ -53,6 +53,11 @@ Selection:
                         as failed (or error), never as a pass. A scenario runs
                         as written each time; a property's k-th run (from 0)
                         takes seed + k, so each run explores other cases
+  --concurrency N       most tests in flight at once (1 to 64, default 8;
+                        1 runs them one after another). A test that moves
+                        state every test shares (the target's clock, the
+                        target file's credentials) runs alone. Results,
+                        their order and report.json are the same for any N
 
 Verdict (conformant only when every deciding requirement of the target's
 roles was exercised and passed; incomplete when nothing failed but some were
@@ -92,8 +97,9 @@ Output:
   --no-properties       run the scenarios only
   --write-timings FILE  also write each test's time (the median with --repeat)
                         as a timings table for --shard-timings; the committed
-                        suites/timings.json is written with --repeat 5 against
-                        the embedded reference
+                        suites/timings.json is written with --repeat 5
+                        --concurrency 1 against the embedded reference (a
+                        test's time side by side includes its neighbours')
   -h, --help            show this help
 
 While it runs, a run holds the target's test-control lease when the target
@@ -120,6 +126,7 @@ export async function run(argv: string[]): Promise<number> {
     shard: { type: 'string' },
     'shard-timings': { type: 'string' },
     repeat: { type: 'string' },
+    concurrency: { type: 'string' },
     'write-timings': { type: 'string' },
     strict: { type: 'boolean' },
     'profile-advisory': { type: 'boolean' },
@@ -144,6 +151,7 @@ export async function run(argv: string[]): Promise<number> {
   const shardTimings = values['shard-timings'];
   if (shardTimings !== undefined && shard === undefined) throw new HarnessError('USAGE_ERROR', '--shard-timings goes with --shard i/n: it says how to balance the shards', 'e.g. --shard 1/3 --shard-timings previous/report.json; see: cpr-conformance run --help');
   const repeat = integerOption('run', 'repeat', values.repeat, 1, MAX_REPEAT, 'e.g. --repeat 5 runs each test five times and says which are flaky; see: cpr-conformance run --help');
+  const concurrency = integerOption('run', 'concurrency', values.concurrency, 1, MAX_CONCURRENCY, 'e.g. --concurrency 1 runs the tests one after another; see: cpr-conformance run --help');
   const writeTimings = values['write-timings'];
   // Checked before the run, not after it: the folder must be there.
   if (writeTimings !== undefined && !existsSync(dirname(resolve(writeTimings)))) throw new HarnessError('USAGE_ERROR', `--write-timings ${writeTimings}: the folder ${dirname(resolve(writeTimings))} does not exist`, 'give a file in a folder that exists, e.g. --write-timings suites/timings.json');
@@ -180,6 +188,7 @@ export async function run(argv: string[]): Promise<number> {
       ...(shard !== undefined ? { shard } : {}),
       ...(shardTimings !== undefined ? { shardTimings } : {}),
       ...(repeat !== undefined ? { repeat } : {}),
+      ...(concurrency !== undefined ? { concurrency } : {}),
       ...(writeTimings !== undefined ? { writeTimings } : {}),
       reportDir,
       ...(baseline !== undefined ? { baseline } : {}),

@@ -7,6 +7,7 @@ import type { Capability } from '../../profile/control.ts';
 import type { AdapterKind } from '../adapters/types.ts';
 import type { Policy } from '../scenarios/actions.ts';
 import type { ScenarioContext } from '../scenarios/context.ts';
+import type { SharedState } from '../scenarios/vocabulary.ts';
 import type { FieldClassId } from '../../generators/classes/catalogue.ts';
 
 /** Why one generated case broke the property. */
@@ -66,6 +67,13 @@ export interface PropertyDefinition<T = unknown> {
   check(ctx: ScenarioContext, value: T): Promise<PropertyFailure | undefined>;
   /** The (field, class) pairs every case generates and checks; empty for a property that is about no field class. */
   readonly covers?: readonly Coverage[];
+  /**
+   * State every test against the target shares that the property moves
+   * (vocabulary.ts SharedState): it then runs alone (runner/shared-state.ts).
+   * `clock-if-tight-policy`: only where the Operator's policy is tight
+   * (actions.ts tightPolicy), when its setup freezes the clock.
+   */
+  readonly shares?: SharedState | 'clock-if-tight-policy';
   /** Puts back what the cases changed on the target (a clock set to other dates, say); runs once after the last case. */
   teardown?(ctx: ScenarioContext): Promise<void>;
   /** The file that defines it, for reports. @defaultValue PROPERTIES_FILE */

@@ -62,6 +62,8 @@ class Circuit {
   }
 
   failed(error: TransportError): void {
+    // Once open, the reason stays the one that opened it: requests in flight then (tests side by side) end later.
+    if (this.open) return;
     this.last = `${error.code}: ${error.message}`;
     this.consecutive += 1;
     if (this.limit > 0 && this.consecutive >= this.limit) this.open = true;

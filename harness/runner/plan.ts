@@ -1,6 +1,12 @@
 // The one engine: runs a plan of scenarios and properties against an opened
-// target, one test at a time, under the same rules whoever calls it (`run`,
-// `selftest`, `bench`, the project's tests):
+// target, under the same rules whoever calls it (`run`, `selftest`, `bench`,
+// the project's tests):
+//
+//   concurrency up to N tests in flight, started in plan order; a test that
+//               moves state every test shares (the clock) runs alone, after
+//               the tests in flight and before any later one (shared-state.ts);
+//               results are handed on in plan order, so they are those of a
+//               run one at a time
 //
 //   guard       a role that stops answering is cut off after N consecutive
 //               transport failures; its later tests are reported without being
@@ -9,7 +15,7 @@
 //               running then is stopped
 //   time limit  a test still running after its limit is reported as an error
 //               and abandoned; a property stops generating cases at its own limit
-//   interrupt   no test starts after the signal; the test in flight gets a short
+//   interrupt   no test starts after the signal; each test in flight gets a short
 //               grace, and if it then ends failed or in error it is left out, not
 //               judged (the harness is stopping its own side under it)
 //   repeat      with `repeat` N > 1 each test runs N times in a row and is labelled
@@ -17,7 +23,7 @@
 //               as written each time, a property's k-th run (from 0) takes seed + k
 //               so that each run explores other cases
 //
-// Each test yields exactly one TestResult, handed to `onResult` as it ends.
+// Each test yields exactly one TestResult, handed to `onResult` in plan order.
 // Shards (shardOf) are balanced by each test's measured time (timings.ts).
 import { findRequirement } from '../../profile/registry.ts';
 import { executeProperty } from '../properties/execute.ts';
@@ -28,6 +34,7 @@ import type { ScenarioTarget } from '../scenarios/context.ts';
 import { applicability, executeScenario, scenarioRequirements, unrunResult } from '../scenarios/execute.ts';
 import type { Scenario } from '../scenarios/types.ts';
 import { RunGuard, type TestBound } from './guard.ts';
+import { confine, needsPolicy, readTightPolicy, runsAlone } from './shared-state.ts';
 
 /** One test of a plan. */
 export type PlanTest = { readonly kind: 'scenario'; readonly scenario: Scenario } | { readonly kind: 'property'; readonly property: PropertyDefinition };
@@ -64,7 +71,12 @@ interface PlanOptions {
   readonly interrupts?: InterruptSignal;
   /** How long the test in flight may take to end after an interrupt. */
   readonly interruptGraceMs?: number;
-  /** Called as each test ends, with its result. */
+  /**
+   * Most tests in flight at once (1 to MAX_CONCURRENCY); default 1, one after
+   * another. Tests that move state every test shares run alone (shared-state.ts).
+   */
+  readonly concurrency?: number;
+  /** Called with each result in plan order, as soon as it and every test before it have ended. */
   readonly onResult?: (result: TestResult) => void;
 }
 
@@ -157,34 +169,88 @@ function compareIds(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
+/** Most tests in flight at once (`--concurrency`). */
+export const MAX_CONCURRENCY = 64;
+
+/**
+ * `run`'s default. In a full run against the embedded reference the event loop
+ * waited 0.8 to 1 s one test at a time, and 0.1 to 0.6 s with 4 or more in
+ * flight (README "Performance"); 8 leaves room for a target slower to answer.
+ */
+export const DEFAULT_CONCURRENCY = 8;
+
 export async function runPlan(plan: readonly PlanTest[], target: ScenarioTarget, options: PlanOptions): Promise<PlanOutcome> {
   const limits: RunLimits = { ...LIMIT_DEFAULTS, ...options.limits };
   const guard = new RunGuard({ unreachableAfter: limits.unreachableAfter, ...(limits.deadlineAt !== undefined ? { deadlineAt: limits.deadlineAt } : {}) });
   const guarded = guard.guard(target);
   const stop = options.interrupts?.signalled.then(() => 'interrupted' as const);
-  const results: TestResult[] = [];
   const repeat = options.repeat ?? 1;
   if (!Number.isInteger(repeat) || repeat < 1 || repeat > MAX_REPEAT) throw new RangeError(`repeat is an integer from 1 to ${MAX_REPEAT}`);
-  for (const test of plan) {
-    if (options.interrupts?.fired) break;
-    const runs: TestResult[] = [];
-    for (let k = 0; k < repeat; k++) {
-      if (k > 0 && options.interrupts?.fired) break;
-      const running = runOne(test, guarded, guard, limits, options, (options.seed + k) >>> 0);
-      const result = stop === undefined ? await running : await untilInterrupted(running, stop, options.interruptGraceMs ?? LIMIT_DEFAULTS.interruptGraceMs);
-      if (result === undefined) break;
-      // A test that did not run (skipped, not applicable, or held back by the guard) is not run
-      // again; a repetition that did not run is not counted (only passed, failed and error runs are).
-      if (k > 0 && !ranAtAll(result)) break;
-      runs.push(result);
-      if (!ranAtAll(result)) break;
+  const concurrency = options.concurrency ?? 1;
+  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > MAX_CONCURRENCY) throw new RangeError(`concurrency is an integer from 1 to ${MAX_CONCURRENCY}`);
+  // Alone or beside others (shared-state.ts); one at a time, every test is alone.
+  const facts = { tightPolicy: concurrency > 1 && needsPolicy(plan) ? await readTightPolicy(target) : false };
+  const alone = plan.map((test) => concurrency === 1 || runsAlone(test, facts) !== undefined);
+
+  // Tests start in plan order; their results are handed on in plan order too,
+  // each once every test before it has ended (null: left out after an interrupt).
+  const ended: (TestResult | null | undefined)[] = new Array<undefined>(plan.length);
+  const results: TestResult[] = [];
+  let handedOn = 0;
+  let started = 0;
+  const handOn = () => {
+    for (; handedOn < started && ended[handedOn] !== undefined; handedOn++) {
+      const result = ended[handedOn];
+      if (!result) continue;
+      results.push(result);
+      options.onResult?.(result);
     }
-    if (runs.length === 0) break;
-    const result = repeat > 1 && ranAtAll(runs[0]!) ? repeatedResult(runs, repeat) : runs[0]!;
-    results.push(result);
-    options.onResult?.(result);
+  };
+  const inFlight = new Set<Promise<void>>();
+  let aloneInFlight = false;
+  let thrown: { readonly error: unknown } | undefined;
+  while (started < plan.length && !options.interrupts?.fired && !thrown) {
+    const index = started;
+    // A test that runs alone waits for every test in flight, and holds back every later one until it ends.
+    while (inFlight.size > 0 && (alone[index] || aloneInFlight || inFlight.size >= concurrency)) await Promise.race(inFlight);
+    if (options.interrupts?.fired || thrown) break;
+    started += 1;
+    aloneInFlight = alone[index]!;
+    const test = plan[index]!;
+    const seen = alone[index] ? guarded : confine(guarded, testId(test));
+    const task: Promise<void> = runRepeats(test, seen, guard, limits, options, repeat, stop)
+      .then(
+        (result) => void (ended[index] = result ?? null),
+        (error: unknown) => void ((ended[index] = null), (thrown ??= { error })),
+      )
+      .finally(() => {
+        inFlight.delete(task);
+        if (alone[index]) aloneInFlight = false;
+        handOn();
+      });
+    inFlight.add(task);
   }
+  await Promise.all(inFlight);
+  if (thrown) throw thrown.error;
   return { results, interrupted: options.interrupts?.fired === true };
+}
+
+/** The runs of one test (`repeat`), as one result; undefined when an interrupt left it out. */
+async function runRepeats(test: PlanTest, target: ScenarioTarget, guard: RunGuard, limits: RunLimits, options: PlanOptions, repeat: number, stop: Promise<'interrupted'> | undefined): Promise<TestResult | undefined> {
+  const runs: TestResult[] = [];
+  for (let k = 0; k < repeat; k++) {
+    if (k > 0 && options.interrupts?.fired) break;
+    const running = runOne(test, target, guard, limits, options, (options.seed + k) >>> 0);
+    const result = stop === undefined ? await running : await untilInterrupted(running, stop, options.interruptGraceMs ?? LIMIT_DEFAULTS.interruptGraceMs);
+    if (result === undefined) break;
+    // A test that did not run (skipped, not applicable, or held back by the guard) is not run
+    // again; a repetition that did not run is not counted (only passed, failed and error runs are).
+    if (k > 0 && !ranAtAll(result)) break;
+    runs.push(result);
+    if (!ranAtAll(result)) break;
+  }
+  if (runs.length === 0) return undefined;
+  return repeat > 1 && ranAtAll(runs[0]!) ? repeatedResult(runs, repeat) : runs[0]!;
 }
 
 /** A result of a test that ran: not skipped, not applicable, not held back by the guard. */

@@ -29,7 +29,7 @@ import { Secrets, targetSecrets } from '../target/secrets.ts';
 import { describeChoice, resolveTarget, type TargetChoice } from './resolve-target.ts';
 import { selectProperties, selectScenarios, type Selection } from './select.ts';
 import { PROPERTIES } from '../properties/catalogue.ts';
-import { planOf, planRequirements, runPlan, unrunProperty, type PlanTest } from './plan.ts';
+import { DEFAULT_CONCURRENCY, planOf, planRequirements, runPlan, unrunProperty, type PlanTest } from './plan.ts';
 import { shardingOf, writeTimings } from './timings.ts';
 import { scenarioTarget } from './scenario-target.ts';
 import { watchInterrupts } from './interrupt.ts';
@@ -53,6 +53,8 @@ interface RunOptions extends Selection {
   readonly shardTimings?: string;
   /** Runs of each test (`--repeat N`); default 1. */
   readonly repeat?: number;
+  /** Most tests in flight at once (`--concurrency N`, plan.ts); DEFAULT_CONCURRENCY when absent. */
+  readonly concurrency?: number;
   /** Write the timings table of this run's tests to this file (`--write-timings FILE`). */
   readonly writeTimings?: string;
   readonly reportDir?: string;
@@ -222,6 +224,7 @@ async function executePlan(
           seed,
           ...(options.propertyRuns !== undefined ? { propertyRuns: options.propertyRuns } : {}),
           repeat,
+          concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
           rerunBase: options.rerunBase,
           limits: {
             ...(options.unreachableAfter !== undefined ? { unreachableAfter: options.unreachableAfter } : {}),

@@ -1,6 +1,6 @@
 // What each test takes, for balancing shards (plan.ts partitionPlan): the
 // committed table suites/timings.json (test ID -> median ms against the embedded
-// reference, written by `run --repeat 5 --write-timings suites/timings.json`),
+// reference, written by `run --repeat 5 --concurrency 1 --write-timings suites/timings.json`),
 // or the durations of an earlier run's report.json (`--shard-timings FILE`).
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';

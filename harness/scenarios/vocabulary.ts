@@ -33,7 +33,7 @@ const object = (properties: Record<string, Schema>, required: string[] = []): Sc
   additionalProperties: false,
 });
 
-interface ActionSpec {
+export interface ActionSpec {
   /** What the step does, for suites/README.md and `explain`. */
   readonly summary: string;
   readonly params: Readonly<Record<string, Schema>>;
@@ -42,7 +42,18 @@ interface ActionSpec {
   readonly capability?: Capability;
   /** Alternative sets of required parameters, one of which must be present. */
   readonly requireOneOf?: readonly (readonly string[])[];
+  /** State every test against the target shares, which the action moves: a scenario using it runs alone (runner/shared-state.ts). */
+  readonly shares?: SharedState;
 }
+
+/**
+ * State that every test against one target shares (PROFILE.md §12): `clock`,
+ * the implementation's one clock (and the lease that guards it), moved through
+ * test control; `credentials`, the parties the target file hands every test,
+ * whose balances each test that uses them moves. Everything else a test
+ * touches is its own: the parties, requests and packs it provisions.
+ */
+export type SharedState = 'clock' | 'credentials';
 
 const HTTP_PARAMS = {
   role: ROLE,
@@ -112,11 +123,12 @@ export const ACTIONS = {
   'create-request': { summary: 'have the payee create a payment request (PROFILE.md §12)', params: { with: { type: 'object' } }, required: [], capability: 'provision' },
   'payee-config': { summary: "read the payee's configured token lifetime and validity window", params: {}, required: [], capability: 'provision' },
   fulfil: { summary: 'mark a request fulfilled at the payee; the result is the HTTP response', params: { request_id: T }, required: ['request_id'], capability: 'fulfil' },
-  clock: { summary: "freeze, set or advance the implementation's clock; the result is { now (epoch seconds), frozen }", params: { role: ROLE, freeze: { type: 'boolean' }, set: T, advance: INT_OR_T(0) }, required: [], capability: 'clock' },
+  clock: { summary: "freeze, set or advance the implementation's clock; the result is { now (epoch seconds), frozen }", params: { role: ROLE, freeze: { type: 'boolean' }, set: T, advance: INT_OR_T(0) }, required: [], capability: 'clock', shares: 'clock' },
   credential: {
     summary: "bind a key name to a credential from the target file (principal, redeemer or staff): for implementations without test control",
     params: { key: KEY, of: { enum: ['principal', 'redeemer', 'staff'] } },
     required: ['key', 'of'],
+    shares: 'credentials',
   },
   'provision-principal': { summary: 'register a funded Principal with a new key', params: { key: KEY, balance: T, asset: ANY }, required: ['key', 'balance'], capability: 'provision' },
   'provision-redeemer': { summary: 'register an identified redeemer at an identity level', params: { key: KEY, identity_level: INT_OR_T(IDENTITY_LEVELS.min, IDENTITY_LEVELS.max) }, required: ['key', 'identity_level'], capability: 'provision' },

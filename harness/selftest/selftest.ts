@@ -13,7 +13,7 @@ import { loadSuites } from '../scenarios/load.ts';
 import type { Scenario } from '../scenarios/types.ts';
 import { embeddedTarget } from '../target/target.ts';
 import { mutantRow, type KillMatrix, type MutantRow } from './matrix.ts';
-import { planOf, planRequirements, runPlan, type PlanTest } from '../runner/plan.ts';
+import { DEFAULT_CONCURRENCY, planOf, planRequirements, runPlan, type PlanTest } from '../runner/plan.ts';
 import { holdLease, leaseHolder } from '../runner/lease.ts';
 
 export const SELFTEST_SEED = 20261121;
@@ -39,7 +39,7 @@ export function selftestPlan(catches?: readonly string[]): PlanTest[] {
 }
 
 /** Runs the suite (or `catches`' part of it) against the reference, with `mutant` switched on when given. */
-export async function suiteAgainst(mutant: string | undefined, catches?: readonly string[]): Promise<{ results: TestResult[]; durationMs: number }> {
+export async function suiteAgainst(mutant: string | undefined, catches?: readonly string[], concurrency = DEFAULT_CONCURRENCY): Promise<{ results: TestResult[]; durationMs: number }> {
   const started = performance.now();
   // Held as every command that drives a target holds it: the reference is private, but the path is the same.
   const target = await holdLease(await embeddedTarget({ reference: { ...(mutant ? { mutant } : {}) } }), { holder: leaseHolder('selftest') });
@@ -48,6 +48,7 @@ export async function suiteAgainst(mutant: string | undefined, catches?: readonl
     const { results } = await runPlan(selftestPlan(catches), scenarioTarget(target), {
       seed: SELFTEST_SEED,
       propertyRuns: SELFTEST_PROPERTY_RUNS,
+      concurrency,
       rerunBase: `npx cpr-conformance run${mutant ? ` --target <serve --mutant ${mutant}>` : ''}`,
     });
     return { results, durationMs: Math.round(performance.now() - started) };

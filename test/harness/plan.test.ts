@@ -126,6 +126,145 @@ describe('runPlan', () => {
   });
 });
 
+describe('runPlan --concurrency', () => {
+  /** A payee that holds each GET /t/i until the test lets it go, logging what happens in order. */
+  function gated() {
+    const log: string[] = [];
+    const waiting = new Map<string, () => void>();
+    let arrived: () => void = () => undefined;
+    const role = payee(async (request) => {
+      if (request.path === '/_control/clock') {
+        log.push(`${request.method} clock`);
+        return { ...(await ok()), body: new TextEncoder().encode(JSON.stringify({ now: new Date().toISOString(), frozen: false })) };
+      }
+      if (request.path === '/free') return ok();
+      log.push(`start ${request.path}`);
+      await new Promise<void>((resolve) => {
+        waiting.set(request.path, resolve);
+        arrived();
+      });
+      log.push(`end ${request.path}`);
+      return ok();
+    });
+    /** Resolves once `path` is being held. */
+    const held = async (path: string) => {
+      while (!waiting.has(path)) await new Promise<void>((resolve) => (arrived = resolve));
+    };
+    const release = (path: string) => {
+      waiting.get(path)!();
+      waiting.delete(path);
+    };
+    return { role, log, held, release, waiting };
+  }
+
+  it('runs up to N tests at once, and hands results on in plan order whatever order they end in', async () => {
+    const gate = gated();
+    const seen: string[] = [];
+    const running = runPlan(planOf(scenarios(4), []), target(gate.role), { ...options, concurrency: 3, onResult: (r) => seen.push(r.id) });
+    for (const i of [0, 1, 2]) await gate.held(`/t/${i}`);
+    expect(gate.waiting.has('/t/3')).toBe(false);
+    gate.release('/t/2');
+    gate.release('/t/1');
+    await gate.held('/t/3');
+    expect(seen).toEqual([]);
+    gate.release('/t/3');
+    gate.release('/t/0');
+    const { results } = await running;
+    expect(results.map((r) => [r.id, r.status])).toEqual([0, 1, 2, 3].map((i) => [`TOK-GET-90${i}`, 'passed']));
+    expect(seen).toEqual(results.map((r) => r.id));
+  });
+
+  it('runs a test that moves the clock alone: it waits for the tests in flight, and no test starts until it ends', async () => {
+    const clocked = parseSuite(
+      'suite: probe\ntitle: probe\nsections: ["§5.1"]\nrole: payee\nscenarios:\n  - id: TOK-GET-960\n    title: t\n    requirements: [TOK-GET-1]\n    level: MUST\n    needs: [clock]\n    steps:\n      - do: clock\n        advance: 0\n      - do: http\n        method: GET\n        path: /free\n        expect: [{ status: 200 }]\n',
+      'suites/cpr/probe.yaml',
+    ).scenarios;
+    const [a, b, c, d] = scenarios(4);
+    const gate = gated();
+    const withClock: ScenarioTarget = { ...target(gate.role), capabilities: () => new Set(['clock'] as const) };
+    const running = runPlan(planOf([a!, b!, ...clocked, c!, d!], []), withClock, { ...options, concurrency: 4 });
+    await gate.held('/t/0');
+    await gate.held('/t/1');
+    gate.release('/t/0');
+    gate.release('/t/1');
+    await gate.held('/t/2');
+    await gate.held('/t/3');
+    gate.release('/t/2');
+    gate.release('/t/3');
+    const { results } = await running;
+    expect(results.map((r) => r.status)).toEqual(Array(5).fill('passed'));
+    const moved = gate.log.indexOf('POST clock');
+    expect(gate.log.slice(0, moved).filter((e) => e.startsWith('end '))).toEqual(['end /t/0', 'end /t/1']);
+    expect(gate.log.slice(0, moved).some((e) => e === 'start /t/2' || e === 'start /t/3')).toBe(false);
+  });
+
+  it('stops a test that moves shared state without declaring it, unsent, as a harness error: never judged', async () => {
+    let moves = 0;
+    const undeclared: PropertyDefinition<number> = {
+      id: 'PROP-TEST-902', title: 'moves the clock undeclared', requirements: ['TOK-GET-1'], level: 'MUST', role: 'payee', sections: ['§5.1'], needs: [], defaultRuns: 1,
+      arbitrary: () => fc.constant(0),
+      check: async (ctx) => {
+        await ctx.http('payee').send({ method: 'POST', path: '/_control/clock', headers: { 'content-type': 'application/json' }, body: '{"advance_seconds":0}' });
+        return undefined;
+      },
+    };
+    const role = payee(async (request) => (request.path === '/_control/clock' && moves++, ok()));
+    const plan = planOf(scenarios(1), [undeclared as PropertyDefinition]);
+    const { results } = await runPlan(plan, target(role), { ...options, concurrency: 2 });
+    expect(results[1]).toMatchObject({ status: 'error', error_code: 'HARNESS_UNDECLARED_SHARED_STATE' });
+    expect(moves).toBe(0);
+    // Declared, it runs alone and sends it.
+    const declared = { ...undeclared, shares: 'clock' } as PropertyDefinition;
+    const again = await runPlan(planOf(scenarios(1), [declared]), target(role), { ...options, concurrency: 2 });
+    expect(again.results[1]).toMatchObject({ status: 'passed' });
+    expect(moves).toBe(1);
+  });
+
+  it('starts no test after an interrupt; the tests in flight end as one would alone: kept when they pass within the grace, else left out', async () => {
+    let fire!: () => void;
+    const state = { fired: false, signalled: new Promise<void>((resolve) => (fire = resolve)) };
+    const gate = gated();
+    const seen: string[] = [];
+    const running = runPlan(planOf(scenarios(6), []), target(gate.role), { ...options, concurrency: 3, interrupts: state, interruptGraceMs: 5_000, onResult: (r) => seen.push(r.id) });
+    for (const i of [0, 1, 2]) await gate.held(`/t/${i}`);
+    state.fired = true;
+    fire();
+    for (const i of [2, 0, 1]) gate.release(`/t/${i}`);
+    const { results, interrupted } = await running;
+    expect(interrupted).toBe(true);
+    expect(results.map((r) => r.id)).toEqual(['TOK-GET-900', 'TOK-GET-901', 'TOK-GET-902']);
+    expect(seen).toEqual(['TOK-GET-900', 'TOK-GET-901', 'TOK-GET-902']);
+    expect(gate.log.some((e) => /\/t\/[345]/.test(e))).toBe(false);
+  });
+
+  it('leaves out a test in flight at an interrupt that then fails, and keeps the passing ones after it', async () => {
+    let fire!: () => void;
+    const state = { fired: false, signalled: new Promise<void>((resolve) => (fire = resolve)) };
+    const role = payee(async (request) => {
+      if (request.path === '/t/0') {
+        await new Promise((resolve) => setTimeout(resolve, 30));
+        state.fired = true;
+        fire();
+        return { ...(await ok()), status: 500 };
+      }
+      await new Promise((resolve) => setTimeout(resolve, 60));
+      return ok();
+    });
+    const { results } = await runPlan(planOf(scenarios(4), []), target(role), { ...options, concurrency: 2, interrupts: state, interruptGraceMs: 5_000 });
+    expect(results.map((r) => [r.id, r.status])).toEqual([['TOK-GET-901', 'passed']]);
+  });
+
+  it('stops every test in flight when the run\'s time is up, and starts no other', async () => {
+    const { results } = await runPlan(planOf(scenarios(5), []), target(payee(never)), { ...options, concurrency: 3, limits: { deadlineAt: Date.now() + 50 } });
+    expect(results.slice(0, 3).map((r) => [r.error_code, r.reason?.startsWith('stopped: ')])).toEqual(Array(3).fill(['HARNESS_DEADLINE_EXCEEDED', true]));
+    expect(results.slice(3).map((r) => [r.error_code, r.reason?.startsWith('not run: ')])).toEqual(Array(2).fill(['HARNESS_DEADLINE_EXCEEDED', true]));
+  });
+
+  it('refuses a concurrency that is not an integer from 1 to 64', async () => {
+    for (const concurrency of [0, 65, 1.5]) await expect(runPlan([], target(payee(ok)), { ...options, concurrency })).rejects.toThrow(/concurrency is an integer from 1 to 64/);
+  });
+});
+
 describe('runPlan --repeat', () => {
   /** A payee that answers each request with the next status of the list, round and round. */
   function turns(statuses: readonly (number | 'refused')[]) {

@@ -9,7 +9,7 @@ import { PROPERTIES } from '../../harness/properties/catalogue.ts';
 import { suiteCatalogue } from '../../harness/runner/catalogue.ts';
 import { scenarioTarget } from '../../harness/runner/scenario-target.ts';
 import { loadSuites } from '../../harness/scenarios/load.ts';
-import { planOf, runPlan } from '../../harness/runner/plan.ts';
+import { DEFAULT_CONCURRENCY, planOf, runPlan } from '../../harness/runner/plan.ts';
 import { embeddedTarget } from '../../harness/target/target.ts';
 import { loadRegistry } from '../../profile/registry.ts';
 import type { Policy } from '../../reference/operator/index.ts';
@@ -25,7 +25,8 @@ async function certify(policy: Partial<Policy>, options: { readonly mutant?: str
   const target = await embeddedTarget({ reference: { policy, ...(options.mutant !== undefined ? { mutant: options.mutant } : {}) } });
   try {
     const plan = options.only ? planOf(options.only, []) : planOf(scenarios, properties);
-    const { results: tests } = await runPlan(plan, scenarioTarget(target), { seed: 7, propertyRuns: 5, rerunBase: 'run' });
+    // Side by side, as `run` runs them: under a tight policy (a one-second window, one lifetime) every Operator test runs alone on a frozen clock.
+    const { results: tests } = await runPlan(plan, scenarioTarget(target), { seed: 7, propertyRuns: 5, concurrency: DEFAULT_CONCURRENCY, rerunBase: 'run' });
     return assess(loadRegistry(), tests, [], { strict: false, catalogue, scopeRoles: ['operator'] });
   } finally {
     await target.close();

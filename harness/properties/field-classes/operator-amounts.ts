@@ -111,6 +111,8 @@ export const OPERATOR_AMOUNTS = define<AmountCase>({
   role: 'operator',
   sections: ['PROFILE §1', 'PROFILE §5', 'PROFILE §12', '§7.1', '§8'],
   needs: ['provision', 'balance'],
+  // Its setup freezes the Operator's clock under a tight policy (operator-setup.ts).
+  shares: 'clock-if-tight-policy',
   defaultRuns: 10,
   caseWeight: 2,
   file: FILE,

@@ -132,6 +132,8 @@ export const OPERATOR_FIELDS = define<readonly Sent[]>({
   role: 'operator',
   sections: ['PROFILE §1', 'PROFILE §4', 'PROFILE §5', '§5.2', '§7.1'],
   needs: ['provision'],
+  // Its setup freezes the Operator's clock under a tight policy (operator-setup.ts).
+  shares: 'clock-if-tight-policy',
   defaultRuns: 20,
   caseWeight: 10,
   file: FILE,

@@ -206,6 +206,8 @@ export const OPERATOR_HTTP = define<HttpCase>({
   role: 'operator',
   sections: ['PROFILE §1', 'PROFILE §2.4', 'PROFILE §4.8', 'PROFILE §11', 'PROFILE §12'],
   needs: ['provision'],
+  // It sends POST /_control/clock bodies, some of which the target takes (a move by nothing).
+  shares: 'clock',
   defaultRuns: 10,
   caseWeight: 3,
   file: FILE,

@@ -149,6 +149,8 @@ export const OPERATOR_SIGNATURES = define<SignatureCase>({
   role: 'operator',
   sections: ['PROFILE §2.1', 'PROFILE §2.3', 'PROFILE §2.4', '§5.2', '§7.1'],
   needs: ['provision'],
+  // Its setup freezes the Operator's clock under a tight policy (operator-setup.ts).
+  shares: 'clock-if-tight-policy',
   defaultRuns: 20,
   caseWeight: 4,
   file: FILE,

@@ -131,6 +131,8 @@ export const OPERATOR_TIME = define<OperatorTimeCase>({
   role: 'operator',
   sections: ['PROFILE §1', 'PROFILE §4.8', 'PROFILE §5', 'PROFILE §6', '§8'],
   needs: ['provision', 'clock'],
+  // It moves the clock through test control.
+  shares: 'clock',
   defaultRuns: 10,
   caseWeight: 2,
   file: FILE,

@@ -40,6 +40,8 @@ export const PAYEE_TIME = define<PayeeTimeCase>({
   role: 'payee',
   sections: ['§2.1', '§4.8', '§5.1.1', 'PROFILE §1', 'PROFILE §12'],
   needs: ['provision', 'clock'],
+  // It moves the clock through test control.
+  shares: 'clock',
   defaultRuns: 10,
   file: FILE,
   covers: COVERS,

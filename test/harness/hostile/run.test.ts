@@ -6,6 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { TestResult } from '../../../harness/report/index.ts';
+import { DEFAULT_CONCURRENCY } from '../../../harness/runner/plan.ts';
 import { startReference, type RunningReference } from '../../../reference/start.ts';
 import { HUGE_BODY_BYTES, startCounter, startHostile, type Behaviour, type HostileOptions, type HostileServer } from '../../fixtures/hostile/servers.ts';
 import { cliHere, report, TERMINAL_CONTROL, workDir } from './support.ts';
@@ -96,14 +97,16 @@ describe('run against a role that stops answering', () => {
     const out = report(dir);
     const payeeTests = out.tests.filter((t) => t.role === 'payee' && t.status !== 'not-applicable' && t.status !== 'skipped');
     const operatorTests = out.tests.filter((t) => t.role === 'operator');
-    // At most N tests wait for a timeout; every later payee test is reported without being run.
-    // (Tests that end sooner, on the trickling payee's quick 404 to a test-control read, are harness errors too.)
+    // At most N tests wait for a timeout, and those in flight beside them (run's default
+    // --concurrency): they wait at once, so the run still ends within N timeouts; every later
+    // payee test is reported without being run. (Tests that end sooner, on the trickling payee's
+    // quick 404 to a test-control read, are harness errors too.)
     const ran = payeeTests.filter((t) => !notRun(t));
     const waited = ran.filter((t) => /TIMEOUT/.test(t.reason ?? ''));
-    expect(waited.length).toBeLessThanOrEqual(3);
+    expect(waited.length).toBeLessThanOrEqual(3 + DEFAULT_CONCURRENCY - 1);
     expect(waited.every((t) => t.status === 'error' && t.error_code === 'HARNESS_TARGET_UNREACHABLE')).toBe(true);
     expect(ran.filter((t) => !waited.includes(t)).every((t) => t.status === 'error' && t.error_code === 'HARNESS_STEP_FAILED')).toBe(true);
-    expect(payeeTests.filter(notRun).length).toBeGreaterThan(10);
+    expect(payeeTests.filter(notRun).length).toBeGreaterThan(5);
     expect(payeeTests.filter(notRun).every((t) => t.error_code === 'HARNESS_TARGET_UNREACHABLE' && /stopped answering \(3 consecutive transport failures/.test(t.reason ?? ''))).toBe(true);
     // The operator answers: its tests ran and passed.
     expect(operatorTests.length).toBeGreaterThanOrEqual(5);
@@ -112,14 +115,16 @@ describe('run against a role that stops answering', () => {
   });
 
   it('ends within seconds when a target dies in the middle of the run', async () => {
-    const proxy = await start('dies', { upstream: { url: reference.url, ca: reference.tls.ca }, dieAfter: 60 });
+    // Enough requests that some tests end before it dies, with 8 of them in flight.
+    const proxy = await start('dies', { upstream: { url: reference.url, ca: reference.tls.ca }, dieAfter: 250 });
     const dir = join(work, 'dies');
     const r = await cliHere(['run', '--target', proxy.url, '--only', 'CPP-', '--no-properties', '--request-timeout', '2000', '--unreachable-after', '2', '--report-dir', dir]);
     expect(r.status).toBe(2);
     const out = report(dir);
     expect(out.tests.filter((t) => t.status === 'passed').length).toBeGreaterThan(0);
     expect(out.tests.filter((t) => t.status === 'failed')).toEqual([]);
-    expect(out.tests.filter((t) => t.status === 'error' && !notRun(t)).length).toBeLessThanOrEqual(2);
+    // The tests in flight when it died are errors, never failures: N, and those beside them.
+    expect(out.tests.filter((t) => t.status === 'error' && !notRun(t)).length).toBeLessThanOrEqual(2 + DEFAULT_CONCURRENCY - 1);
     expect(out.tests.filter(notRun).length).toBeGreaterThan(50);
     expect(codes(out.tests)).toEqual(new Set(['HARNESS_TARGET_UNREACHABLE']));
   });

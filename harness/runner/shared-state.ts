@@ -1,0 +1,125 @@
+// Which tests of a plan run alone. Tests run side by side (plan.ts
+// `concurrency`) because each provisions its own parties, requests and packs;
+// what they share is the target's one clock and the target file's credentials
+// (vocabulary.ts SharedState). Whether a test moves them is declared where the
+// thing that moves them is defined, and only derived here:
+//
+//   an action       ACTIONS[name].shares (vocabulary.ts); an `http` or
+//                   `parallel` step by its route (profile/control.ts
+//                   SHARED_STATE_ROUTES), a templated path by its literal start
+//   the engine      an Operator scenario runs on a frozen clock where the
+//                   Operator's policy is tight (actions.ts exactClockForPolicy)
+//   a property      PropertyDefinition.shares (properties/types.ts)
+//
+// A test run beside others that sends a shared-state request anyway is stopped
+// there as a harness error (confine), never judged: a declaration that is
+// wrong shows up in the run, not as results that depend on timing.
+import { movesSharedState, SHARED_STATE_ROUTES } from '../../profile/control.ts';
+import { interceptSend } from '../adapters/intercept.ts';
+import type { HttpRole } from '../adapters/types.ts';
+import { tightPolicy, type Policy } from '../scenarios/actions.ts';
+import { StepError, type ScenarioTarget } from '../scenarios/context.ts';
+import type { Step } from '../scenarios/types.ts';
+import { ACTIONS, type ActionSpec } from '../scenarios/vocabulary.ts';
+import type { PlanTest } from './plan.ts';
+
+/** What the run knows of the target that decides who runs alone. */
+export interface SharedStateFacts {
+  /** The Operator's policy is tight, or could not be read (then assumed so). */
+  readonly tightPolicy: boolean;
+}
+
+/** Why the test must run alone against the target; undefined when it may run beside others. */
+export function runsAlone(test: PlanTest, facts: SharedStateFacts): string | undefined {
+  if (test.kind === 'property') {
+    const { shares } = test.property;
+    if (shares === 'clock-if-tight-policy') return facts.tightPolicy ? "its setup freezes the Operator's clock under the target's tight policy" : undefined;
+    return shares && `it moves the target's ${shares === 'clock' ? 'clock' : 'credentials'}`;
+  }
+  const { scenario } = test;
+  for (const step of stepsOf(scenario.steps)) {
+    const why = stepMoves(step);
+    if (why) return `step ${step.label} ${why}`;
+  }
+  if (scenario.role === 'operator' && facts.tightPolicy) return "an Operator scenario runs on a frozen clock under the target's tight policy";
+  return undefined;
+}
+
+/** Whether any test of the plan runs alone only under a tight policy: then the policy is read first. */
+export function needsPolicy(plan: readonly PlanTest[]): boolean {
+  return plan.some((test) => (test.kind === 'scenario' ? test.scenario.role === 'operator' : test.property.shares === 'clock-if-tight-policy'));
+}
+
+/**
+ * Whether the Operator's policy is tight (actions.ts tightPolicy), read once
+ * outside any test; a policy that cannot be read counts as tight, so that the
+ * tests it decides run alone, as a sequential run would run them.
+ */
+export async function readTightPolicy(target: ScenarioTarget): Promise<boolean> {
+  const operator = target.httpRole('operator');
+  if (!operator) return false;
+  try {
+    const response = await operator.send({ method: 'GET', path: '/.well-known/cashpack-policy.json', headers: { accept: 'application/json' } });
+    if (response.status !== 200) return true;
+    const policy = JSON.parse(new TextDecoder().decode(response.body)) as Partial<Record<keyof Policy, unknown>>;
+    const numbers = ['expiry_min_seconds', 'expiry_max_seconds', 'request_window_seconds'] as const;
+    if (!numbers.every((name) => typeof policy[name] === 'number' && Number.isFinite(policy[name]))) return true;
+    return tightPolicy(policy as Policy) !== undefined;
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * The target as a test run beside others sees it: a request that moves shared
+ * state is not sent, and the test ends in error (HARNESS_UNDECLARED_SHARED_STATE).
+ */
+export function confine(target: ScenarioTarget, id: string): ScenarioTarget {
+  const roles = new Map<string, HttpRole | undefined>();
+  return {
+    ...target,
+    httpRole: (role) => {
+      if (!roles.has(role)) {
+        const inner = target.httpRole(role);
+        roles.set(
+          role,
+          inner &&
+            interceptSend(inner, (request) => {
+              if (!movesSharedState(request.method, request.path)) return inner.send(request);
+              throw new StepError(
+                'error',
+                `not sent: ${request.method} ${request.path.split('?')[0]} moves state every test shares (PROFILE.md §12), and ${id} does not declare it, so it ran beside other tests`,
+                'HARNESS_UNDECLARED_SHARED_STATE',
+              );
+            }),
+        );
+      }
+      return roles.get(role);
+    },
+  };
+}
+
+function* stepsOf(steps: readonly Step[]): Generator<Step> {
+  for (const step of steps) {
+    yield step;
+    if (step.body) yield* stepsOf(step.body);
+  }
+}
+
+/** What shared state the step moves, in words; undefined when none. */
+function stepMoves(step: Step): string | undefined {
+  const shares = (ACTIONS[step.action] as ActionSpec).shares;
+  if (shares) return `(${step.action}) moves the target's ${shares}`;
+  if (step.action !== 'http' && step.action !== 'parallel') return undefined;
+  const { method, path } = step.params;
+  if (typeof path !== 'string' || typeof method !== 'string') return undefined;
+  return mayMoveSharedState(method, path) ? `sends ${method} ${path}, a request that moves state every test shares` : undefined;
+}
+
+/** A path with templates may name a shared route when its literal start could begin one. */
+function mayMoveSharedState(method: string, path: string): boolean {
+  const literal = path.split('${')[0]!;
+  if (literal === path) return movesSharedState(method, path);
+  if (!SHARED_STATE_ROUTES.some((route) => route.method === method.toUpperCase())) return false;
+  return '/_control/'.startsWith(literal) || literal.startsWith('/_control/');
+}
