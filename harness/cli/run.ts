@@ -53,8 +53,10 @@ Selection:
                         as failed (or error), never as a pass. A scenario runs
                         as written each time; a property's k-th run (from 0)
                         takes seed + k, so each run explores other cases
-  --concurrency N       most tests in flight at once (1 to 64, default 8;
-                        1 runs them one after another). A test that moves
+  --concurrency N       most tests in flight at once (1 to 64; default 8
+                        against the embedded reference, 1 against any other
+                        target, so a server is never sent requests side by
+                        side unless asked). A test that moves
                         state every test shares (the target's clock, the
                         target file's credentials) runs alone. Results,
                         their order and report.json are the same for any N

@@ -53,7 +53,7 @@ interface RunOptions extends Selection {
   readonly shardTimings?: string;
   /** Runs of each test (`--repeat N`); default 1. */
   readonly repeat?: number;
-  /** Most tests in flight at once (`--concurrency N`, plan.ts); DEFAULT_CONCURRENCY when absent. */
+  /** Most tests in flight at once (`--concurrency N`, plan.ts); when absent, DEFAULT_CONCURRENCY against the embedded reference and 1 against any other target. */
   readonly concurrency?: number;
   /** Write the timings table of this run's tests to this file (`--write-timings FILE`). */
   readonly writeTimings?: string;
@@ -224,7 +224,8 @@ async function executePlan(
           seed,
           ...(options.propertyRuns !== undefined ? { propertyRuns: options.propertyRuns } : {}),
           repeat,
-          concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
+          // Side by side against the embedded reference, one at a time against anyone else's server unless asked.
+          concurrency: options.concurrency ?? (description.embedded ? DEFAULT_CONCURRENCY : 1),
           rerunBase: options.rerunBase,
           limits: {
             ...(options.unreachableAfter !== undefined ? { unreachableAfter: options.unreachableAfter } : {}),

@@ -177,6 +177,8 @@ export const CONTROL_LEASE = define<LeaseCase>({
   role: 'operator',
   sections: ['PROFILE §1', 'PROFILE §11', 'PROFILE §12'],
   needs: ['lease'],
+  // It takes, renews and releases the lease that guards the clock: nothing else may run beside it.
+  shares: 'clock',
   defaultRuns: 5,
   file: FILE,
   covers: COVERS,
