@@ -20,7 +20,7 @@ const SCOPE_WORDS: Readonly<Record<ErrorScope, string>> = {
   run: "a run's errors[] in report.json",
 };
 import { readReport } from '../report/index.ts';
-import { shownOutcome, WARNING_MEANING } from '../report/wording.ts';
+import { shownOutcome, WARNING_MEANING, reasonText } from '../report/wording.ts';
 import { failedCheckLines } from '../report/answer.ts';
 
 const EXPLAIN_HELP = `Usage: cpr-conformance explain ID [--report FILE]
@@ -124,7 +124,7 @@ function inReport(id: string, file: string): string[] {
     if (requirement.status === 'warning') out.push(`  a warning, not a failure: ${WARNING_MEANING}`);
     for (const testId of requirement.tests) {
       const t = report.tests.find((x) => x.id === testId);
-      if (t) out.push(`    ${t.id}  ${shownOutcome(t)}${t.basis ? ` (${t.basis})` : ''}${t.error_code ? ` ${t.error_code}` : ''}${t.reason ? `: ${t.reason.split('\n')[0]!.slice(0, 300)}` : ''}`);
+      if (t) out.push(`    ${t.id}  ${shownOutcome(t)}${t.basis ? ` (${t.basis})` : ''}${t.error_code ? ` ${t.error_code}` : ''}${t.reason ? `: ${reasonText(t)!.split('\n')[0]!.slice(0, 300)}` : ''}`);
       for (const left of (t?.not_evaluated ?? []).filter((n) => n.requirement === requirement.id)) out.push(`      not evaluated: ${left.check} at step ${left.step ?? '?'}, after ${left.after} saw another answer`);
     }
     return out;
@@ -133,7 +133,7 @@ function inReport(id: string, file: string): string[] {
   if (!test) return [...out, `  ${id} is not in that report (the run did not select it)`];
   out.push(`  ${test.id}: ${shownOutcome(test)}${test.error_code ? ` ${test.error_code}` : ''}${test.known_failure ? ' (known failure)' : ''}`);
   if (shownOutcome(test) === 'warning') out.push(`  a warning, not a failure: ${WARNING_MEANING}`);
-  if (test.reason) out.push(`  why: ${test.reason}`);
+  if (test.reason) out.push(`  why: ${reasonText(test)}`);
   const checks = failedCheckLines(test);
   if (checks.length > 0) out.push('  failed checks, and what the target answered:', ...checks.map((line) => `    ${line}`));
   out.push(`  rerun: ${test.rerun}`);

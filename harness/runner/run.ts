@@ -29,7 +29,7 @@ import { Secrets, targetSecrets } from '../target/secrets.ts';
 import { describeChoice, resolveTarget, type TargetChoice } from './resolve-target.ts';
 import { selectProperties, selectScenarios, type Selection } from './select.ts';
 import { PROPERTIES } from '../properties/catalogue.ts';
-import { planOf, planRequirements, runPlan, unrunProperty, type PlanTest } from './plan.ts';
+import { heldBack, planOf, planRequirements, runPlan, unrunProperty, type PlanTest } from './plan.ts';
 import { shardingOf, writeTimings } from './timings.ts';
 import { scenarioTarget } from './scenario-target.ts';
 import { watchInterrupts } from './interrupt.ts';
@@ -201,7 +201,7 @@ async function executePlan(
       terminal.error(`cpr-conformance: ${error.code}: ${error.message}`);
       if (error.hint) terminal.error(`  hint: ${error.hint}`);
       issues.push({ code: error.code, message: error.message });
-      results = unrunAll(plan, error.code, `not run: ${error.message}`, options.rerunBase, seed, rolesOf(options.target, description));
+      results = unrunAll(plan, error.code, error.message, options.rerunBase, seed, rolesOf(options.target, description));
     } else {
       const target = opened.target;
       description = target.description;
@@ -295,7 +295,7 @@ function reportOf(executed: Executed, suites: readonly Suite[], plan: readonly P
 /** The run-level issues its results imply: tests not run for an unreachable role or the time limit, and an interrupt (`planned` tests were due). */
 function runIssues(results: readonly TestResult[], known: readonly HarnessIssue[], planned: number | undefined): HarnessIssue[] {
   const out: HarnessIssue[] = [];
-  const unreachable = results.filter((t) => t.error_code === 'HARNESS_TARGET_UNREACHABLE' && t.checks.length === 0 && t.transcript.length === 0).length;
+  const unreachable = results.filter((t) => t.error_code === 'HARNESS_TARGET_UNREACHABLE' && t.not_run === true).length;
   if (unreachable > 0 && !known.some((i) => i.code === 'HARNESS_TARGET_UNREACHABLE')) {
     out.push({ code: 'HARNESS_TARGET_UNREACHABLE', message: `${unreachable} test(s) were not run: a role of the target stopped answering (see each test's reason)` });
   }
@@ -326,7 +326,7 @@ function unrunAll(plan: readonly PlanTest[], code: Unstarted, reason: string, re
       test.kind === 'scenario'
         ? unrunResult(test.scenario, code, reason, `${rerunBase} --only ${test.scenario.id}`)
         : unrunProperty(test.property, code, reason, `${rerunBase} --only ${test.property.id} --seed ${seed}`, seed);
-    if (roles.has(result.role)) return result;
+    if (roles.has(result.role)) return heldBack(result);
     const { error_code: _code, ...rest } = result;
     return { ...rest, status: 'not-applicable', reason: `the target has no ${result.role} role`, basis: 'spec' };
   });

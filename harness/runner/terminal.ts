@@ -2,7 +2,7 @@
 // each result is a plain line. NO_COLOR turns colour off. Target-supplied text
 // never reaches the terminal raw (stripControl).
 import type { TestResult } from '../report/model.ts';
-import { missingRole, shownOutcome, type ShownOutcome } from '../report/wording.ts';
+import { missingRole, shownOutcome, type ShownOutcome, reasonText } from '../report/wording.ts';
 import { stripControl } from '../text.ts';
 
 export interface Terminal {
@@ -41,7 +41,7 @@ export function createTerminal(stream: NodeJS.WriteStream = process.stdout, env:
           saidMissing.add(missing);
           return;
         }
-        stream.write(`${LABEL[shown]} ${latest.id} ${stripControl(latest.title)}${latest.reason && latest.status !== 'passed' ? ` — ${stripControl(latest.reason).slice(0, 300)}` : ''}\n`);
+        stream.write(`${LABEL[shown]} ${latest.id} ${stripControl(latest.title)}${latest.reason && latest.status !== 'passed' ? ` — ${stripControl(reasonText(latest)!).slice(0, 300)}` : ''}\n`);
       }
     },
     endProgress() {
