@@ -11,6 +11,7 @@ import { integerOption, parse } from './args.ts';
 import { EXIT, HarnessError } from './errors.ts';
 import { allowHostsOf, leaseWaitOf, rerunBase, serverOptionsOf, TARGET_FLAGS, targetChoice, withServer, writableDir } from './target-options.ts';
 import { printSummary } from './summary.ts';
+import { REPORTER_FLAG, REPORTER_HELP, reportersOf, reportFiles } from './reporters.ts';
 import { fileStamp } from '../text.ts';
 
 const CERTIFY_HELP = `Usage: cpr-conformance certify [options]
@@ -53,6 +54,7 @@ Package:
                         beside the archive as FILE.key.jwk (mode 0600), and its
                         thumbprint (the signature's kid) is printed
   --report-dir DIR      where the run's reports go (default reports/<run-id>/)
+${REPORTER_HELP}
   -h, --help            show this help
 
 Not accepted, because a certification is of everything: --only, --role,
@@ -98,6 +100,7 @@ export async function certify(argv: string[]): Promise<number> {
     'profile-advisory': { type: 'boolean' },
     'property-runs': { type: 'string' },
     'no-properties': { type: 'boolean' },
+    ...REPORTER_FLAG,
   });
   if (values.help) {
     process.stdout.write(CERTIFY_HELP);
@@ -122,6 +125,7 @@ export async function certify(argv: string[]): Promise<number> {
   // What ran: the suite as it was when the run loaded it.
   const suite = suiteDigest();
 
+  const reporters = reportersOf('certify', values.reporter);
   const terminal = createTerminal();
   const outcome = await withServer(server, terminal, () => conformanceRun(
     {
@@ -139,12 +143,13 @@ export async function certify(argv: string[]): Promise<number> {
       ...(allowHosts.length > 0 ? { allowHosts } : {}),
       ...leaseWaitOf(values, 'certify'),
       reportDir,
+      views: reporters.views,
       command: ['cpr-conformance', 'certify', ...argv],
       rerunBase: rerunBase(values),
     },
     terminal,
   ));
-  printSummary(outcome.report, outcome.dir, terminal);
+  if (reporters.terminal) printSummary(outcome.report, outcome.dir, terminal, reportFiles(reporters.views));
   // The report as the run wrote it: scrubbed of the target's secrets, checked against its schema.
   const report = readReport(join(outcome.dir, REPORT_JSON));
   const problems = certificationProblems(report);

@@ -8,6 +8,8 @@ import { didYouMean } from '../text.ts';
 import { parse } from './args.ts';
 import { EXIT, HarnessError } from './errors.ts';
 import { printSummary } from './summary.ts';
+import { REPORTER_FLAG, REPORTER_HELP, reportersOf, reportFiles } from './reporters.ts';
+import { viewsNamed } from '../report/write.ts';
 
 const REPORT_HELP = `Usage: cpr-conformance report merge DIR... [options]
 
@@ -21,6 +23,7 @@ Options:
   --strict             as for run
   --profile-advisory   as for run
   --allow-partial      as for run: an incomplete verdict exits 0
+${REPORTER_HELP}
   -h, --help           show this help
 `;
 
@@ -31,17 +34,19 @@ export async function report(argv: string[]): Promise<number> {
     return sub === undefined ? EXIT.error : 0;
   }
   if (sub !== 'merge') throw new HarnessError('USAGE_ERROR', `unknown report command "${sub}"${didYouMean(sub ?? '', ['merge'], (w) => `"${w}"`)}`, 'see: cpr-conformance report --help');
-  const dirs = rest.filter((a, i) => !a.startsWith('-') && rest[i - 1] !== '--report-dir');
+  const dirs = rest.filter((a, i) => !a.startsWith('-') && rest[i - 1] !== '--report-dir' && rest[i - 1] !== '--reporter');
   const values = parse('report', rest.filter((a) => !dirs.includes(a)), {
     'report-dir': { type: 'string' },
     strict: { type: 'boolean' },
     'profile-advisory': { type: 'boolean' },
     'allow-partial': { type: 'boolean' },
+    ...REPORTER_FLAG,
   });
   if (values.help) {
     process.stdout.write(REPORT_HELP);
     return 0;
   }
+  const reporters = reportersOf('report', values.reporter);
   if (dirs.length === 0) throw new HarnessError('USAGE_ERROR', 'report merge needs at least one report folder', 'see: cpr-conformance report --help');
   const reports = dirs.map((d) => readReport(join(d, 'report.json')));
   const merged = mergeReports(reports, loadRegistry(), {
@@ -51,7 +56,7 @@ export async function report(argv: string[]): Promise<number> {
     sources: dirs,
   });
   const out = resolve(values['report-dir'] ?? join('reports', 'merged'));
-  const { report } = writeAllReports(out, merged);
-  printSummary(report, out, createTerminal());
+  const { report } = writeAllReports(out, merged, viewsNamed(reporters.views));
+  if (reporters.terminal) printSummary(report, out, createTerminal(), reportFiles(reporters.views));
   return exitCodeOf(report, values['allow-partial'] === true || report.run.allow_partial);
 }

@@ -10,6 +10,7 @@ import { EXIT, HarnessError } from './errors.ts';
 import { allowHostsOf, leaseWaitOf, LIFECYCLE_HELP, rerunBase, serverOptionsOf, TARGET_FLAGS, targetChoice, withServer, writableDir } from './target-options.ts';
 import { rolesOf } from './list.ts';
 import { printSummary } from './summary.ts';
+import { REPORTER_FLAG, REPORTER_HELP, reportersOf, reportFiles } from './reporters.ts';
 
 const RUN_HELP = () => `Usage: cpr-conformance run [options]
 
@@ -86,6 +87,7 @@ Output:
   --report-dir DIR      where to write the reports (default reports/<run-id>/):
                         report.json, junit.xml, summary.md, report.html and
                         allure-results/
+${REPORTER_HELP}
   --seed N              seed for the properties (default random, recorded)
   --property-runs N     generated cases per property (default: each
                         property's own budget)
@@ -134,6 +136,7 @@ export async function run(argv: string[]): Promise<number> {
     'time-limit': { type: 'string' },
     'allow-host': { type: 'string', multiple: true },
     'lease-wait': { type: 'string' },
+    ...REPORTER_FLAG,
   });
   if (values.help) {
     process.stdout.write(RUN_HELP());
@@ -155,6 +158,7 @@ export async function run(argv: string[]): Promise<number> {
   const requestTimeoutMs = integerOption('run', 'request-timeout', values['request-timeout'], 1, 600_000);
   const unreachableAfter = integerOption('run', 'unreachable-after', values['unreachable-after'], 0, 1_000_000);
   const timeLimit = integerOption('run', 'time-limit', values['time-limit'], 1, 7 * 86_400);
+  const reporters = reportersOf('run', values.reporter);
   const terminal = createTerminal();
   const baseline = values.baseline === undefined ? undefined : readBaseline(values.baseline, values.scenario ?? []);
   if (baseline !== undefined && baseline.unknown.length > 0) {
@@ -182,12 +186,13 @@ export async function run(argv: string[]): Promise<number> {
       ...(repeat !== undefined ? { repeat } : {}),
       ...(writeTimings !== undefined ? { writeTimings } : {}),
       reportDir,
+      views: reporters.views,
       ...(baseline !== undefined ? { baseline } : {}),
       command: ['cpr-conformance', 'run', ...argv],
       rerunBase: rerunBase(values),
     },
     terminal,
   ));
-  printSummary(outcome.report, outcome.dir, terminal);
+  if (reporters.terminal) printSummary(outcome.report, outcome.dir, terminal, reportFiles(reporters.views));
   return outcome.exitCode;
 }

@@ -6,7 +6,8 @@ import { baselineNote, coverageLine, repeatNote, REQUIREMENT_STATUSES, shownOutc
 import type { Terminal } from '../runner/terminal.ts';
 import { failedCheckLines } from '../report/answer.ts';
 
-export function printSummary(report: Report, dir: string, terminal: Terminal): void {
+/** The closing lines; `files` are the reports written into `dir` (reporters.ts reportFiles). */
+export function printSummary(report: Report, dir: string, terminal: Terminal, files: readonly string[]): void {
   const s = report.summary;
   const failed = report.requirements.filter((r) => r.status === 'failed');
   const warnings = report.requirements.filter((r) => r.status === 'warning');
@@ -52,7 +53,7 @@ export function printSummary(report: Report, dir: string, terminal: Terminal): v
   for (const id of report.baseline_diff?.new_failures ?? []) terminal.line(`  new failure (not in the baseline): ${id}`);
   const exit = exitOf(report, report.run.allow_partial);
   terminal.line(`exit ${exit.code}: ${exit.because}`);
-  terminal.line(`reports: ${dir}/ (report.json, junit.xml, summary.md, report.html, allure-results/)`);
+  terminal.line(`reports: ${dir}/ (${files.join(', ')})`);
 }
 
 /** How the closing lines name a test that did not pass. */

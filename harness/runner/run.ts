@@ -15,6 +15,7 @@ import { PROFILE_ID } from '../../profile/version.ts';
 import { loadRegistry } from '../../profile/registry.ts';
 import { ERRORS, HarnessError } from '../errors.ts';
 import { assess, decidingLevel, exitCodeOf, type ExitCode, type Report, type TestResult, warningJudge, writeAllReports } from '../report/index.ts';
+import { viewsNamed, type ViewName } from '../report/write.ts';
 import { shownOutcome } from '../report/wording.ts';
 import { REPORT_SCHEMA_VERSION, type HarnessIssue, type TargetDescription } from '../report/model.ts';
 import { scopeRoles, suiteCatalogue } from './catalogue.ts';
@@ -56,6 +57,8 @@ interface RunOptions extends Selection {
   /** Write the timings table of this run's tests to this file (`--write-timings FILE`). */
   readonly writeTimings?: string;
   readonly reportDir?: string;
+  /** The views written beside report.json (--reporter); every one when absent. */
+  readonly views?: readonly ViewName[];
   /** Extra scenario files to run besides suites/ (e.g. a fuzzer's regression scenario). */
   readonly scenarioFiles: readonly string[];
   readonly baseline?: { readonly file: string; readonly knownFailures: readonly string[] };
@@ -105,7 +108,7 @@ export async function conformanceRun(options: RunOptions, given: Terminal): Prom
   const secrets = options.target.kind === 'url' && options.target.controlToken !== undefined ? new Secrets([options.target.controlToken]) : targetSecrets(fileConfig);
   const terminal = redacting(given, secrets);
   const executed = await executePlan(plan, options, { started, seed, fileConfig, terminal, estimate: sharding?.estimate });
-  const { report } = writeAllReports(dir, secrets.value(reportOf(executed, suites, plan, options, { started, seed })));
+  const { report } = writeAllReports(dir, secrets.value(reportOf(executed, suites, plan, options, { started, seed })), options.views && viewsNamed(options.views));
   // Every view is written from the scrubbed report; this is the second line, over every file written.
   secrets.files(dir);
   if (options.writeTimings !== undefined) {
