@@ -6,6 +6,7 @@ import { PROJECT_ROOT } from '../scenarios/load.ts';
 import { parse } from './args.ts';
 import { EXIT, HarnessError } from './errors.ts';
 import { uniqueStamp } from '../text.ts';
+import { processIo, type CommandIo } from '../io.ts';
 
 const BENCH_HELP = `Usage: cpr-conformance bench [options]
 
@@ -50,8 +51,8 @@ Exit codes: 0 every target met (with --quick: the benchmark ran), 1 a target
 missed, 2 harness or usage error.
 `;
 
-export async function bench(argv: string[]): Promise<number> {
-  const out = process.stdout;
+export async function bench(argv: string[], io: CommandIo = processIo()): Promise<number> {
+  const out = io.stdout;
   const values = parse('bench', argv, { out: { type: 'string' }, quick: { type: 'boolean' }, long: { type: 'boolean' } });
   if (values.help) {
     out.write(BENCH_HELP);
@@ -61,7 +62,7 @@ export async function bench(argv: string[]): Promise<number> {
   const plan = values.quick ? QUICK_PLAN : values.long ? LONG_PLAN : FULL_PLAN;
   const dir = resolve(values.out ?? join(PROJECT_ROOT, 'reports', `bench-${uniqueStamp(new Date())}`));
   const started = performance.now();
-  const report = await runBench(plan, (phase) => process.stderr.write(`bench: ${PHASE_TITLES[phase]} (${((performance.now() - started) / 1000).toFixed(0)} s)\n`));
+  const report = await runBench(plan, (phase) => io.stderr.write(`bench: ${PHASE_TITLES[phase]} (${((performance.now() - started) / 1000).toFixed(0)} s)\n`));
   const file = writeBenchJson(dir, report);
   out.write(`${renderTable(report)}\nbench.json: ${file}\n`);
   const missed = FIGURES.filter((f) => report.verdicts[f.key] === 'FAIL').map((f) => f.key);

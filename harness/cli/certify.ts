@@ -6,13 +6,14 @@ import { dirname, join, resolve } from 'node:path';
 import { buildPackage, certificationProblems, freshSigningKey, privateJwk, readSigningKey, suiteDigest, targetSlug, type SigningKey } from '../certify/package.ts';
 import { readReport, REPORT_JSON } from '../report/json.ts';
 import { conformanceRun, defaultReportDir } from '../runner/run.ts';
-import { createTerminal } from '../runner/terminal.ts';
+import { terminalOf } from '../runner/terminal.ts';
 import { integerOption, parse } from './args.ts';
 import { EXIT, HarnessError } from './errors.ts';
 import { allowHostsOf, leaseWaitOf, rerunBase, serverOptionsOf, TARGET_FLAGS, targetChoice, withServer, writableDir } from './target-options.ts';
 import { printSummary } from './summary.ts';
 import { REPORTER_FLAG, REPORTER_HELP, reportersOf, reportFiles } from './reporters.ts';
 import { fileStamp } from '../text.ts';
+import { processIo, type CommandIo } from '../io.ts';
 
 const CERTIFY_HELP = `Usage: cpr-conformance certify [options]
 
@@ -78,7 +79,7 @@ const NARROWING = {
   'no-properties': 'it leaves the properties out',
 } as const;
 
-export async function certify(argv: string[]): Promise<number> {
+export async function certify(argv: string[], io: CommandIo = processIo()): Promise<number> {
   const values = parse('certify', argv, {
     ...TARGET_FLAGS,
     'allow-host': { type: 'string', multiple: true },
@@ -103,7 +104,7 @@ export async function certify(argv: string[]): Promise<number> {
     ...REPORTER_FLAG,
   });
   if (values.help) {
-    process.stdout.write(CERTIFY_HELP);
+    io.stdout.write(CERTIFY_HELP);
     return 0;
   }
   for (const [flag, why] of Object.entries(NARROWING) as [keyof typeof NARROWING, string][]) {
@@ -111,7 +112,7 @@ export async function certify(argv: string[]): Promise<number> {
       throw new HarnessError('USAGE_ERROR', `certify takes no --${flag}: ${why}, and a certification is of the whole suite against every role of the target`, 'run such a run with: cpr-conformance run; see: cpr-conformance certify --help');
     }
   }
-  const target = targetChoice(values, 'certify');
+  const target = targetChoice(values, 'certify', io.env);
   const reportDir = writableDir(values['report-dir'] ?? defaultReportDir(), '--report-dir');
   const server = serverOptionsOf(values, 'certify', target, reportDir);
   const allowHosts = allowHostsOf(values['allow-host'], target);
@@ -126,7 +127,7 @@ export async function certify(argv: string[]): Promise<number> {
   const suite = suiteDigest();
 
   const reporters = reportersOf('certify', values.reporter);
-  const terminal = createTerminal();
+  const terminal = terminalOf(io);
   const outcome = await withServer(server, terminal, () => conformanceRun(
     {
       target,

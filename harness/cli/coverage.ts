@@ -2,6 +2,7 @@
 import { PROPERTIES } from '../properties/catalogue.ts';
 import { coverageMarkdown, coverageRows, readmeWith, readReadme, strayCovers, writeReadme } from '../properties/coverage.ts';
 import { parse } from './args.ts';
+import { processIo, type CommandIo } from '../io.ts';
 
 const COVERAGE_HELP = `Usage: cpr-conformance coverage [options]
 
@@ -21,21 +22,21 @@ Exit codes: 0 success; 1 with --check, a stale table or an uncovered class;
 2 usage error.
 `;
 
-export async function coverage(argv: string[]): Promise<number> {
+export async function coverage(argv: string[], io: CommandIo = processIo()): Promise<number> {
   const values = parse('coverage', argv, { write: { type: 'boolean' }, check: { type: 'boolean' }, json: { type: 'boolean' } });
   if (values.help) {
-    process.stdout.write(COVERAGE_HELP);
+    io.stdout.write(COVERAGE_HELP);
     return 0;
   }
   const rows = coverageRows(PROPERTIES);
   const table = coverageMarkdown(rows);
   if (values.json) {
-    process.stdout.write(`${JSON.stringify(rows.map((r) => ({ field: r.field.id, kind: r.field.kind, class: r.class, covered_by: r.by })), null, 2)}\n`);
+    io.stdout.write(`${JSON.stringify(rows.map((r) => ({ field: r.field.id, kind: r.field.kind, class: r.class, covered_by: r.by })), null, 2)}\n`);
     return 0;
   }
   if (values.write) {
     writeReadme(readmeWith(table));
-    process.stdout.write(`README.md: Field coverage rewritten (${rows.length} pairs)\n`);
+    io.stdout.write(`README.md: Field coverage rewritten (${rows.length} pairs)\n`);
     return 0;
   }
   if (values.check) {
@@ -44,10 +45,10 @@ export async function coverage(argv: string[]): Promise<number> {
       ...strayCovers(PROPERTIES),
       ...(readmeWith(table) === readReadme() ? [] : ['README.md: the Field coverage table is stale; run: npm run coverage-table']),
     ];
-    for (const p of problems) process.stdout.write(`${p}\n`);
-    process.stdout.write(problems.length === 0 ? `field coverage: ${rows.length} pairs, every one covered, README.md current\n` : `field coverage: ${problems.length} problem(s)\n`);
+    for (const p of problems) io.stdout.write(`${p}\n`);
+    io.stdout.write(problems.length === 0 ? `field coverage: ${rows.length} pairs, every one covered, README.md current\n` : `field coverage: ${problems.length} problem(s)\n`);
     return problems.length === 0 ? 0 : 1;
   }
-  process.stdout.write(`${table}\n`);
+  io.stdout.write(`${table}\n`);
   return 0;
 }

@@ -22,6 +22,7 @@ const SCOPE_WORDS: Readonly<Record<ErrorScope, string>> = {
 import { readReport } from '../report/index.ts';
 import { shownOutcome, WARNING_MEANING, reasonText } from '../report/wording.ts';
 import { failedCheckLines } from '../report/answer.ts';
+import { processIo, type CommandIo } from '../io.ts';
 
 const EXPLAIN_HELP = `Usage: cpr-conformance explain ID [--report FILE]
 
@@ -45,13 +46,15 @@ Options:
 `;
 
 /** The spec is not part of this repository: it is kept beside the checkout, or wherever CPR_SPEC points. */
-const SPEC = process.env['CPR_SPEC'] || join(PROJECT_ROOT, '..', 'shared', 'spec', 'cpr-cashpack-spec.md');
+function specFile(env: CommandIo['env']): string {
+  return env['CPR_SPEC'] || join(PROJECT_ROOT, '..', 'shared', 'spec', 'cpr-cashpack-spec.md');
+}
 
-export async function explain(argv: string[]): Promise<number> {
+export async function explain(argv: string[], io: CommandIo = processIo()): Promise<number> {
   const values = parse('explain', argv.filter((a, i) => a.startsWith('-') || argv[i - 1] === '--report'), { report: { type: 'string' } });
   const [id, ...rest] = argv.filter((a, i) => !a.startsWith('-') && argv[i - 1] !== '--report');
   if (values.help) {
-    process.stdout.write(EXPLAIN_HELP);
+    io.stdout.write(EXPLAIN_HELP);
     return 0;
   }
   if (id === undefined || rest.length > 0) throw new HarnessError('USAGE_ERROR', 'explain takes exactly one ID', 'see: cpr-conformance explain --help');
@@ -78,11 +81,12 @@ export async function explain(argv: string[]): Promise<number> {
     if (requirement.profile_sections?.length) out.push(`  PROFILE.md: ${requirement.profile_sections.join(' ')}`);
     if (requirement.notes) out.push(`  note: ${requirement.notes}`);
     if (requirement.unverifiable) out.push(`  not observable from outside: ${requirement.unverifiable}`);
-    if (!existsSync(SPEC) && requirement.sections.length > 0) {
-      out.push('', `  (the spec's text is not shown: ${SPEC} is not there. The spec, cpr-cashpack-spec.md, is not part of this repository: put it beside the checkout in ../shared/spec/ or set CPR_SPEC to its path)`);
+    const spec = specFile(io.env);
+    if (!existsSync(spec) && requirement.sections.length > 0) {
+      out.push('', `  (the spec's text is not shown: ${spec} is not there. The spec, cpr-cashpack-spec.md, is not part of this repository: put it beside the checkout in ../shared/spec/ or set CPR_SPEC to its path)`);
     }
     for (const section of requirement.sections) {
-      const text = specSection(section);
+      const text = specSection(spec, section);
       if (text) out.push('', `  ${section} of the spec:`, ...text.split('\n').map((l) => `    ${l}`));
     }
     const covering = scenarios.filter((s) => s.requirements.includes(id) || s.steps.some((st) => st.expect.some((c) => c.requirement === id)));
@@ -106,7 +110,7 @@ export async function explain(argv: string[]): Promise<number> {
     out.push('  steps:', ...scenario.steps.map((s) => `    ${s.index + 1}. ${s.action}${s.as ? ` as ${s.as}` : ''}${s.expect.length ? ` — ${s.expect.map((c) => c.name).join(', ')}` : ''}`));
   }
   if (values.report !== undefined) out.push('', ...inReport(id, values.report as string));
-  process.stdout.write(`${out.join('\n')}\n`);
+  io.stdout.write(`${out.join('\n')}\n`);
   return 0;
 }
 
@@ -190,10 +194,10 @@ function allSteps(steps: readonly Step[]): Step[] {
 }
 
 /** The text under a "### 5.1 ..." heading (or "## 5 ...") of the spec, up to the next heading. */
-function specSection(section: string): string | undefined {
-  if (!existsSync(SPEC)) return undefined;
+function specSection(spec: string, section: string): string | undefined {
+  if (!existsSync(spec)) return undefined;
   const number = section.replace(/^§/, '').split('.').slice(0, 2).join('.');
-  const lines = readFileSync(SPEC, 'utf8').split('\n');
+  const lines = readFileSync(spec, 'utf8').split('\n');
   const start = lines.findIndex((l) => new RegExp(`^#{2,3} ${number.replace('.', '\\.')}[. ]`).test(l));
   if (start < 0) return undefined;
   const end = lines.findIndex((l, i) => i > start && /^#{2,3} /.test(l));

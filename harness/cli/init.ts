@@ -3,6 +3,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { targetTemplate } from '../target/init.ts';
 import { parse } from './args.ts';
 import { HarnessError } from './errors.ts';
+import { processIo, type CommandIo } from '../io.ts';
 
 const INIT_HELP = `Usage: cpr-conformance init [FILE] [--force]
 
@@ -15,17 +16,17 @@ Options:
   -h, --help   show this help
 `;
 
-export async function init(argv: string[]): Promise<number> {
+export async function init(argv: string[], io: CommandIo = processIo()): Promise<number> {
   const files = argv.filter((a) => !a.startsWith('-'));
   const values = parse('init', argv.filter((a) => a.startsWith('-')), { force: { type: 'boolean' } });
   if (values.help) {
-    process.stdout.write(INIT_HELP);
+    io.stdout.write(INIT_HELP);
     return 0;
   }
   if (files.length > 1) throw new HarnessError('USAGE_ERROR', 'init takes at most one FILE', 'see: cpr-conformance init --help');
   const file = files[0] ?? 'cpr-target.yaml';
   if (existsSync(file) && !values.force) throw new HarnessError('USAGE_ERROR', `${file} exists`, 'use --force to overwrite it, or name another file');
   writeFileSync(file, targetTemplate());
-  process.stdout.write(`wrote ${file}: fill in each role, then run: cpr-conformance run --target ${file}\n`);
+  io.stdout.write(`wrote ${file}: fill in each role, then run: cpr-conformance run --target ${file}\n`);
   return 0;
 }

@@ -3,13 +3,14 @@ import { join, resolve } from 'node:path';
 import { loadRegistry } from '../../profile/registry.ts';
 import { exitCodeOf, mergeReports, readReport, writeAllReports } from '../report/index.ts';
 import { committedCatalogue } from '../runner/catalogue.ts';
-import { createTerminal } from '../runner/terminal.ts';
+import { terminalOf } from '../runner/terminal.ts';
 import { didYouMean } from '../text.ts';
 import { parse } from './args.ts';
 import { EXIT, HarnessError } from './errors.ts';
 import { printSummary } from './summary.ts';
 import { REPORTER_FLAG, REPORTER_HELP, reportersOf, reportFiles } from './reporters.ts';
 import { viewsNamed } from '../report/write.ts';
+import { processIo, type CommandIo } from '../io.ts';
 
 const REPORT_HELP = `Usage: cpr-conformance report merge DIR... [options]
 
@@ -27,10 +28,10 @@ ${REPORTER_HELP}
   -h, --help           show this help
 `;
 
-export async function report(argv: string[]): Promise<number> {
+export async function report(argv: string[], io: CommandIo = processIo()): Promise<number> {
   const [sub, ...rest] = argv;
   if (sub === '--help' || sub === '-h' || sub === undefined) {
-    process.stdout.write(REPORT_HELP);
+    io.stdout.write(REPORT_HELP);
     return sub === undefined ? EXIT.error : 0;
   }
   if (sub !== 'merge') throw new HarnessError('USAGE_ERROR', `unknown report command "${sub}"${didYouMean(sub ?? '', ['merge'], (w) => `"${w}"`)}`, 'see: cpr-conformance report --help');
@@ -43,7 +44,7 @@ export async function report(argv: string[]): Promise<number> {
     ...REPORTER_FLAG,
   });
   if (values.help) {
-    process.stdout.write(REPORT_HELP);
+    io.stdout.write(REPORT_HELP);
     return 0;
   }
   const reporters = reportersOf('report', values.reporter);
@@ -57,6 +58,6 @@ export async function report(argv: string[]): Promise<number> {
   });
   const out = resolve(values['report-dir'] ?? join('reports', 'merged'));
   const { report } = writeAllReports(out, merged, viewsNamed(reporters.views));
-  if (reporters.terminal) printSummary(report, out, createTerminal(), reportFiles(reporters.views));
+  if (reporters.terminal) printSummary(report, out, terminalOf(io), reportFiles(reporters.views));
   return exitCodeOf(report, values['allow-partial'] === true || report.run.allow_partial);
 }

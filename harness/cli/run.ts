@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { readBaseline } from '../runner/baseline.ts';
 import { conformanceRun, defaultReportDir } from '../runner/run.ts';
-import { createTerminal } from '../runner/terminal.ts';
+import { terminalOf } from '../runner/terminal.ts';
 import { integerOption, parse, shardOption } from './args.ts';
 import { MAX_REPEAT } from '../runner/plan.ts';
 import { EXIT, HarnessError } from './errors.ts';
@@ -11,6 +11,7 @@ import { allowHostsOf, leaseWaitOf, LIFECYCLE_HELP, rerunBase, serverOptionsOf, 
 import { rolesOf } from './list.ts';
 import { printSummary } from './summary.ts';
 import { REPORTER_FLAG, REPORTER_HELP, reportersOf, reportFiles } from './reporters.ts';
+import { processIo, type CommandIo } from '../io.ts';
 
 const RUN_HELP = () => `Usage: cpr-conformance run [options]
 
@@ -113,7 +114,7 @@ unreachable target, interrupted, or nothing selected, 3 incomplete (nothing
 failed, but not every deciding requirement was exercised).
 `;
 
-export async function run(argv: string[]): Promise<number> {
+export async function run(argv: string[], io: CommandIo = processIo()): Promise<number> {
   const values = parse('run', argv, {
     ...TARGET_FLAGS,
     only: { type: 'string', multiple: true },
@@ -139,7 +140,7 @@ export async function run(argv: string[]): Promise<number> {
     ...REPORTER_FLAG,
   });
   if (values.help) {
-    process.stdout.write(RUN_HELP());
+    io.stdout.write(RUN_HELP());
     return 0;
   }
   const roles = rolesOf(values.role, 'run');
@@ -150,7 +151,7 @@ export async function run(argv: string[]): Promise<number> {
   const writeTimings = values['write-timings'];
   // Checked before the run, not after it: the folder must be there.
   if (writeTimings !== undefined && !existsSync(dirname(resolve(writeTimings)))) throw new HarnessError('USAGE_ERROR', `--write-timings ${writeTimings}: the folder ${dirname(resolve(writeTimings))} does not exist`, 'give a file in a folder that exists, e.g. --write-timings suites/timings.json');
-  const target = targetChoice(values, 'run');
+  const target = targetChoice(values, 'run', io.env);
   // Checked before anything starts: a folder that cannot be written is a usage error now, not after the run.
   const reportDir = writableDir(values['report-dir'] ?? defaultReportDir(), '--report-dir');
   const server = serverOptionsOf(values, 'run', target, reportDir);
@@ -159,7 +160,7 @@ export async function run(argv: string[]): Promise<number> {
   const unreachableAfter = integerOption('run', 'unreachable-after', values['unreachable-after'], 0, 1_000_000);
   const timeLimit = integerOption('run', 'time-limit', values['time-limit'], 1, 7 * 86_400);
   const reporters = reportersOf('run', values.reporter);
-  const terminal = createTerminal();
+  const terminal = terminalOf(io);
   const baseline = values.baseline === undefined ? undefined : readBaseline(values.baseline, values.scenario ?? []);
   if (baseline !== undefined && baseline.unknown.length > 0) {
     terminal.line(`warning: the baseline report ${baseline.file} names ${baseline.unknown.length} test(s) this suite does not have: ${baseline.unknown.slice(0, 10).join(', ')}${baseline.unknown.length > 10 ? ', ...' : ''}`);

@@ -11,6 +11,7 @@ import { startServer, type ServerOptions } from '../target/lifecycle.ts';
 import type { Terminal } from '../runner/terminal.ts';
 import { HarnessError } from './errors.ts';
 import { integerOption } from './args.ts';
+import type { CommandIo } from '../io.ts';
 
 /** The flags of the target, declared once for every command that opens one. */
 export const TARGET_FLAGS = {
@@ -49,7 +50,7 @@ Server lifecycle (the implementation under test, started and stopped here):
 const DEFAULT_READY_TIMEOUT_S = 60;
 const DEFAULT_STOP_GRACE_S = 5;
 
-export function targetChoice(values: Record<string, unknown>, command: string): TargetChoice {
+export function targetChoice(values: Record<string, unknown>, command: string, env: CommandIo['env']): TargetChoice {
   const target = values.target as string | undefined;
   const help = `see: cpr-conformance ${command} --help`;
   const tokenEnv = values['control-token-env'] as string | undefined;
@@ -60,7 +61,7 @@ export function targetChoice(values: Record<string, unknown>, command: string): 
   }
   if (/^https?:\/\//i.test(target)) {
     if (values.ca !== undefined && values.insecure) throw new HarnessError('USAGE_ERROR', 'give either --ca or --insecure, not both', help);
-    const controlToken = tokenEnv === undefined ? undefined : tokenFrom(tokenEnv);
+    const controlToken = tokenEnv === undefined ? undefined : tokenFrom(tokenEnv, env);
     return { kind: 'url', url: target, ...(values.ca !== undefined ? { caFile: values.ca as string } : {}), insecure: values.insecure === true, ...(controlToken !== undefined ? { controlToken } : {}) };
   }
   if (values.ca !== undefined || values.insecure) throw new HarnessError('USAGE_ERROR', '--ca and --insecure go with --target URL; a target file sets tls per role', help);
@@ -68,8 +69,8 @@ export function targetChoice(values: Record<string, unknown>, command: string): 
   return { kind: 'file', path: target };
 }
 
-function tokenFrom(name: string): string {
-  const token = process.env[name];
+function tokenFrom(name: string, env: CommandIo['env']): string {
+  const token = env[name];
   if (token === undefined || token === '') throw new HarnessError('USAGE_ERROR', `--control-token-env ${name}: the environment variable ${name} is not set, or empty`, `export ${name}=<the target's test-control token> before the command`);
   return token;
 }

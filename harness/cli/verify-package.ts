@@ -7,6 +7,7 @@ import { coverageLine, targetName } from '../report/wording.ts';
 import { stripControl } from '../text.ts';
 import { parseCommand } from './args.ts';
 import { EXIT, HarnessError } from './errors.ts';
+import { processIo, type CommandIo } from '../io.ts';
 
 const VERIFY_HELP = `Usage: cpr-conformance verify-package FILE [options]
 
@@ -40,13 +41,13 @@ PACKAGE_SIGNATURE_INVALID, PACKAGE_SIGNER_MISMATCH, PACKAGE_DIGEST_MISMATCH,
 PACKAGE_INCONSISTENT, NOT_CERTIFICATION_GRADE) or a usage error.
 `;
 
-export async function verifyPackageCommand(argv: string[]): Promise<number> {
+export async function verifyPackageCommand(argv: string[], io: CommandIo = processIo()): Promise<number> {
   const { values, positionals } = parseCommand('verify-package', argv, {
     key: { type: 'string' },
     kid: { type: 'string' },
   });
   if (values.help) {
-    process.stdout.write(VERIFY_HELP);
+    io.stdout.write(VERIFY_HELP);
     return 0;
   }
   if (positionals.length !== 1) throw new HarnessError('USAGE_ERROR', `verify-package takes one package file, not ${positionals.length}`, 'see: cpr-conformance verify-package --help');
@@ -71,7 +72,7 @@ export async function verifyPackageCommand(argv: string[]): Promise<number> {
     pinned === undefined ? `  signed by key ${signer} (not pinned: pass --key or --kid to require it)` : `  signed by key ${signer} (the required key)`,
     `valid: signature, file digests, report consistent with the manifest, certification-grade; ${report.verdict === 'conformant' ? 'the target is conformant' : 'the target is NOT conformant'}`,
   ];
-  process.stdout.write(`${lines.map(stripControl).join('\n')}\n`);
+  io.stdout.write(`${lines.map(stripControl).join('\n')}\n`);
   return report.verdict === 'conformant' ? EXIT.conformant : EXIT.nonConformant;
 }
 
