@@ -1,8 +1,15 @@
 // `cpr-conformance coverage`: the field coverage table (harness/properties/coverage.ts).
 import { PROPERTIES } from '../properties/catalogue.ts';
 import { coverageMarkdown, coverageRows, readmeWith, readReadme, strayCovers, writeReadme } from '../properties/coverage.ts';
-import { parse } from './args.ts';
+import { optionsHelp, parse, type Declared } from './args.ts';
 import { processIo, type CommandIo } from '../io.ts';
+
+/** coverage's options: they parse the command line and write its --help. */
+export const COVERAGE_OPTIONS = {
+  write: { type: 'boolean', help: 'rewrite README.md\'s "Field coverage" section with the table' },
+  check: { type: 'boolean', help: "change nothing; exit 1 when README.md's table differs from the code's, or when a (field, class) pair has nothing covering it" },
+  json: { type: 'boolean', help: 'the rows as JSON' },
+} as const satisfies Readonly<Record<string, Declared>>;
 
 const COVERAGE_HELP = `Usage: cpr-conformance coverage [options]
 
@@ -12,18 +19,14 @@ HTTP surfaces), every equivalence and boundary class of it, and the properties
 that generate that class and check the outcome. Nothing is sent to a target.
 
 Options:
-  --write   rewrite README.md's "Field coverage" section with the table
-  --check   change nothing; exit 1 when README.md's table differs from the
-            code's, or when a (field, class) pair has nothing covering it
-  --json    the rows as JSON
-  -h, --help  show this help
+${optionsHelp(COVERAGE_OPTIONS)}
 
 Exit codes: 0 success; 1 with --check, a stale table or an uncovered class;
 2 usage error.
 `;
 
 export async function coverage(argv: string[], io: CommandIo = processIo()): Promise<number> {
-  const values = parse('coverage', argv, { write: { type: 'boolean' }, check: { type: 'boolean' }, json: { type: 'boolean' } });
+  const values = parse('coverage', argv, COVERAGE_OPTIONS);
   if (values.help) {
     io.stdout.write(COVERAGE_HELP);
     return 0;

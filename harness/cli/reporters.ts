@@ -5,6 +5,7 @@
 import { REPORT_VIEWS, type ViewName } from '../report/write.ts';
 import { didYouMean } from '../text.ts';
 import { HarnessError } from './errors.ts';
+import { optionLines, type Declared } from './args.ts';
 
 const VIEW_NAMES = Object.keys(REPORT_VIEWS) as ViewName[];
 
@@ -17,25 +18,17 @@ export interface Reporters {
   readonly views: readonly ViewName[];
 }
 
-export const REPORTER_FLAG = { reporter: { type: 'string', multiple: true } } as const;
+export const REPORTER_FLAG = {
+  reporter: {
+    type: 'string',
+    multiple: true,
+    value: 'NAME[,NAME]',
+    help: `write only these reports. Default all: terminal (the closing lines: verdict, failures, exit reason), json (report.json), ${VIEW_NAMES.map((name) => `${name} (${reportFile(name)})`).join(', ')}. report.json is written whatever is chosen: every other command (explain, compare, report merge, --baseline) reads it`,
+  },
+} as const satisfies Readonly<Record<string, Declared>>;
 
-/** The --reporter lines of a command's --help, from the registry. */
-export const REPORTER_HELP = helpLines(
-  '  --reporter NAME[,NAME]',
-  `write only these reports; repeatable. Default all: terminal (the closing lines: verdict, failures, exit reason), json (report.json), ${VIEW_NAMES.map((name) => `${name} (${reportFile(name)})`).join(', ')}. report.json is written whatever is chosen: every other command (explain, compare, report merge, --baseline) reads it`,
-);
-
-/** A flag and its description as --help shows them: the description from column 25, lines of at most 80. */
-function helpLines(flag: string, text: string): string {
-  const lines = [flag];
-  for (const word of text.split(' ')) {
-    const last = lines[lines.length - 1]!;
-    if (last.length < 24) lines[lines.length - 1] = `${last.padEnd(23)} ${word}`;
-    else if (last.length + 1 + word.length <= 80) lines[lines.length - 1] = `${last} ${word}`;
-    else lines.push(`${' '.repeat(23)} ${word}`);
-  }
-  return lines.join('\n');
-}
+/** The --reporter lines of a --help written by hand (run, certify). */
+export const REPORTER_HELP = optionLines(REPORTER_FLAG);
 
 /** The reporters the --reporter values name; every one when none is given. */
 export function reportersOf(command: string, given: readonly string[] | undefined): Reporters {
