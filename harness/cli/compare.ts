@@ -6,9 +6,17 @@ import { compareHtml, compareMarkdown, compareReports, compareText, diffFails, d
 import { REPORT_JSON, REPORT_SCHEMA_VERSION, readReport } from '../report/index.ts';
 import { verifyPackage } from '../certify/package.ts';
 import { terminalOf } from '../runner/terminal.ts';
-import { parseCommand } from './args.ts';
+import { optionsHelp, parseCommand, type Declared } from './args.ts';
 import { EXIT, HarnessError } from './errors.ts';
 import { processIo, type CommandIo } from '../io.ts';
+
+/** compare's options: they parse the command line and write its --help. */
+export const COMPARE_OPTIONS = {
+  'report-dir': { type: 'string', value: 'DIR', help: 'where to write (default reports/compare)' },
+  diff: { type: 'boolean', help: 'compare two runs of one implementation: BEFORE AFTER' },
+  force: { type: 'boolean', help: 'with --diff: compare reports of different targets' },
+  kid: { type: 'string', value: 'THUMBPRINT', help: 'every input is a certification package signed by the key with this RFC 7638 thumbprint (as verify-package --kid)' },
+} as const satisfies Readonly<Record<string, Declared>>;
 
 const COMPARE_HELP = `Usage: cpr-conformance compare INPUT... [options]
        cpr-conformance compare --diff BEFORE AFTER [options]
@@ -48,12 +56,7 @@ name each input by its path relative to the current folder, or by its last
 part: no absolute local path is published.
 
 Options:
-  --report-dir DIR   where to write (default reports/compare)
-  --diff             compare two runs of one implementation: BEFORE AFTER
-  --force            with --diff: compare reports of different targets
-  --kid THUMBPRINT   every input is a certification package signed by the key
-                     with this RFC 7638 thumbprint (as verify-package --kid)
-  -h, --help         show this help
+${optionsHelp(COMPARE_OPTIONS)}
 
 Exit codes: 0 written (compare; --diff with no new failure and no deciding
 requirement no longer exercised), 1 --diff found a new failure (a requirement
@@ -63,12 +66,7 @@ that is not a readable report.json (USAGE_ERROR).
 `;
 
 export async function compare(argv: string[], io: CommandIo = processIo()): Promise<number> {
-  const { values, positionals } = parseCommand('compare', argv, {
-    'report-dir': { type: 'string' },
-    diff: { type: 'boolean' },
-    force: { type: 'boolean' },
-    kid: { type: 'string' },
-  });
+  const { values, positionals } = parseCommand('compare', argv, COMPARE_OPTIONS);
   if (values.help) {
     io.stdout.write(COMPARE_HELP);
     return 0;

@@ -7,7 +7,7 @@ import { findRequirement, loadRegistry } from '../../profile/registry.ts';
 import { didYouMean } from '../text.ts';
 import { PROPERTIES, findProperty } from '../properties/catalogue.ts';
 import { loadSuites, PROJECT_ROOT } from '../scenarios/load.ts';
-import { parse } from './args.ts';
+import { optionsHelp, parse, type Declared } from './args.ts';
 import { HarnessError } from './errors.ts';
 import { ERRORS, isErrorCode, type ErrorScope } from '../errors.ts';
 import { PROBLEM_STATUS, SPEC_ERROR_CODES } from '../../profile/problems.ts';
@@ -24,6 +24,11 @@ import { shownOutcome, WARNING_MEANING, reasonText } from '../report/wording.ts'
 import { failedCheckLines } from '../report/answer.ts';
 import { processIo, type CommandIo } from '../io.ts';
 
+/** explain's options: they parse the command line and write its --help. */
+export const EXPLAIN_OPTIONS = {
+  report: { type: 'string', value: 'FILE', help: "a run's report.json: also say what that run concluded about ID and why (for a requirement that was not exercised: which tests were skipped, not applicable, errored or not selected, and their reasons)" },
+} as const satisfies Readonly<Record<string, Declared>>;
+
 const EXPLAIN_HELP = `Usage: cpr-conformance explain ID [--report FILE]
 
 ID is a requirement ID (TOK-ONCE-1, PRF-ERR-1), a scenario ID (TOK-ONCE-001),
@@ -38,11 +43,7 @@ checkout, or the file CPR_SPEC names, when present) and the scenarios that
 cover it. For a scenario: its requirements, file and line, and its steps.
 
 Options:
-  --report FILE   a run's report.json: also say what that run concluded about
-                  ID and why (for a requirement that was not exercised: which
-                  tests were skipped, not applicable, errored or not selected,
-                  and their reasons)
-  -h, --help      show this help
+${optionsHelp(EXPLAIN_OPTIONS)}
 `;
 
 /** The spec is not part of this repository: it is kept beside the checkout, or wherever CPR_SPEC points. */
@@ -51,7 +52,7 @@ function specFile(env: CommandIo['env']): string {
 }
 
 export async function explain(argv: string[], io: CommandIo = processIo()): Promise<number> {
-  const values = parse('explain', argv.filter((a, i) => a.startsWith('-') || argv[i - 1] === '--report'), { report: { type: 'string' } });
+  const values = parse('explain', argv.filter((a, i) => a.startsWith('-') || argv[i - 1] === '--report'), EXPLAIN_OPTIONS);
   const [id, ...rest] = argv.filter((a, i) => !a.startsWith('-') && argv[i - 1] !== '--report');
   if (values.help) {
     io.stdout.write(EXPLAIN_HELP);

@@ -3,9 +3,14 @@
 import { join, resolve } from 'node:path';
 import { campaignLines, mergeFuzzShards, writeMergedCampaign } from '../fuzz/shards.ts';
 import { terminalOf } from '../runner/terminal.ts';
-import { parseCommand } from './args.ts';
+import { optionsHelp, parseCommand, type Declared } from './args.ts';
 import { EXIT, HarnessError } from './errors.ts';
 import { processIo, type CommandIo } from '../io.ts';
+
+/** fuzz merge's options: they parse the command line and write its --help. */
+export const FUZZ_MERGE_OPTIONS = {
+  out: { type: 'string', value: 'DIR', help: 'where to write (default reports/fuzz-merged)' },
+} as const satisfies Readonly<Record<string, Declared>>;
 
 const MERGE_HELP = `Usage: cpr-conformance fuzz merge DIR... [--out DIR]
 
@@ -24,14 +29,13 @@ of the campaign reported: a folder without fuzz-shard.json (its shard ended
 in error or never ran) or a shard not given.
 
 Options:
-  --out DIR     where to write (default reports/fuzz-merged)
-  -h, --help    show this help
+${optionsHelp(FUZZ_MERGE_OPTIONS)}
 
 Exit codes: 0 nothing found, 1 findings, 2 usage error or shards missing.
 `;
 
 export async function fuzzMerge(argv: string[], io: CommandIo = processIo()): Promise<number> {
-  const { values, positionals } = parseCommand('fuzz merge', argv, { out: { type: 'string' } });
+  const { values, positionals } = parseCommand('fuzz merge', argv, FUZZ_MERGE_OPTIONS);
   if (values.help) {
     io.stdout.write(MERGE_HELP);
     return 0;

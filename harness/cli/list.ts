@@ -4,11 +4,22 @@ import { ROLES, type Role } from '../../profile/registry.ts';
 import { loadSuites, suiteFiles } from '../scenarios/load.ts';
 import { PROPERTIES } from '../properties/catalogue.ts';
 import { selectProperties, selectScenarios } from '../runner/select.ts';
-import { parse, shardOption } from './args.ts';
+import { optionsHelp, parse, shardOption, type Declared } from './args.ts';
 import { planOf, testId } from '../runner/plan.ts';
 import { shardingOf } from '../runner/timings.ts';
 import { HarnessError } from './errors.ts';
 import { processIo, type CommandIo } from '../io.ts';
+
+/** list's options: they parse the command line and write its --help. */
+export const LIST_OPTIONS = {
+  only: { type: 'string', multiple: true, value: 'ID', help: 'as for run: a scenario ID, requirement ID, suite name or prefix' },
+  role: { type: 'string', multiple: true, value: 'ROLE', help: 'payee, paying-app or operator' },
+  scenario: { type: 'string', multiple: true, value: 'FILE', help: 'include an extra scenario file' },
+  'no-properties': { type: 'boolean', help: 'as for run: the scenarios only' },
+  shard: { type: 'string', value: 'i/n', help: 'as for run: only the tests of shard i of n, with the expected time of each shard' },
+  'shard-timings': { type: 'string', value: 'FILE', help: 'as for run: balance by a report.json or a timings table' },
+  json: { type: 'boolean', help: 'one JSON document instead of text' },
+} as const satisfies Readonly<Record<string, Declared>>;
 
 const LIST_HELP = `Usage: cpr-conformance list [options]
 
@@ -16,28 +27,11 @@ Lists the scenarios a run would execute (ID, level, role, capabilities needed,
 title), grouped by suite file, with a count. Nothing is executed.
 
 Options:
-  --only ID          as for run: a scenario ID, requirement ID, suite name or prefix
-  --role ROLE        payee, paying-app or operator; repeatable
-  --scenario FILE    include an extra scenario file; repeatable
-  --no-properties    as for run: the scenarios only
-  --shard i/n        as for run: only the tests of shard i of n, with the
-                     expected time of each shard
-  --shard-timings FILE
-                     as for run: balance by a report.json or a timings table
-  --json             one JSON document instead of text
-  -h, --help         show this help
+${optionsHelp(LIST_OPTIONS)}
 `;
 
 export async function list(argv: string[], io: CommandIo = processIo()): Promise<number> {
-  const values = parse('list', argv, {
-    only: { type: 'string', multiple: true },
-    role: { type: 'string', multiple: true },
-    scenario: { type: 'string', multiple: true },
-    'no-properties': { type: 'boolean' },
-    shard: { type: 'string' },
-    'shard-timings': { type: 'string' },
-    json: { type: 'boolean' },
-  });
+  const values = parse('list', argv, LIST_OPTIONS);
   if (values.help) {
     io.stdout.write(LIST_HELP);
     return 0;

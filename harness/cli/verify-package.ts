@@ -5,9 +5,15 @@ import { ARCHIVE_LIMITS } from '../certify/archive.ts';
 import { readPublicKid, suiteDigest, verifyPackage } from '../certify/package.ts';
 import { coverageLine, targetName } from '../report/wording.ts';
 import { stripControl } from '../text.ts';
-import { parseCommand } from './args.ts';
+import { optionsHelp, parseCommand, type Declared } from './args.ts';
 import { EXIT, HarnessError } from './errors.ts';
 import { processIo, type CommandIo } from '../io.ts';
+
+/** verify-package's options: they parse the command line and write its --help. */
+export const VERIFY_OPTIONS = {
+  key: { type: 'string', value: 'FILE', help: 'require this signer: an OKP Ed25519 JWK file (a public key is enough; of a private one only x is read)' },
+  kid: { type: 'string', value: 'THUMBPRINT', help: 'require the signer whose RFC 7638 thumbprint this is' },
+} as const satisfies Readonly<Record<string, Declared>>;
 
 const VERIFY_HELP = `Usage: cpr-conformance verify-package FILE [options]
 
@@ -27,10 +33,7 @@ Then it prints the target, tool version, suite digest (and whether this
 checkout's suite is the same), verdict, coverage and signer.
 
 Options:
-  --key FILE            require this signer: an OKP Ed25519 JWK file (a public
-                        key is enough; of a private one only x is read)
-  --kid THUMBPRINT      require the signer whose RFC 7638 thumbprint this is
-  -h, --help            show this help
+${optionsHelp(VERIFY_OPTIONS)}
 
 Without --key or --kid any signer is accepted and named: a package shows who
 signed it only to someone who knows that key.
@@ -42,10 +45,7 @@ PACKAGE_INCONSISTENT, NOT_CERTIFICATION_GRADE) or a usage error.
 `;
 
 export async function verifyPackageCommand(argv: string[], io: CommandIo = processIo()): Promise<number> {
-  const { values, positionals } = parseCommand('verify-package', argv, {
-    key: { type: 'string' },
-    kid: { type: 'string' },
-  });
+  const { values, positionals } = parseCommand('verify-package', argv, VERIFY_OPTIONS);
   if (values.help) {
     io.stdout.write(VERIFY_HELP);
     return 0;

@@ -2,9 +2,15 @@
 // that parses a flag is the one that documents it.
 import { describe, expect, it } from 'vitest';
 import { helpEntry, optionsHelp, type Declared } from '../../../harness/cli/args.ts';
+import { BENCH_OPTIONS } from '../../../harness/cli/bench.ts';
+import { COMPARE_OPTIONS } from '../../../harness/cli/compare.ts';
 import { COVERAGE_OPTIONS } from '../../../harness/cli/coverage.ts';
+import { EXPLAIN_OPTIONS } from '../../../harness/cli/explain.ts';
+import { FUZZ_MERGE_OPTIONS } from '../../../harness/cli/fuzz-merge.ts';
 import { INIT_OPTIONS } from '../../../harness/cli/init.ts';
+import { LIST_OPTIONS } from '../../../harness/cli/list.ts';
 import { REPORT_OPTIONS } from '../../../harness/cli/report.ts';
+import { VERIFY_OPTIONS } from '../../../harness/cli/verify-package.ts';
 import { cliHere } from '../hostile/support.ts';
 
 describe('optionsHelp', () => {
@@ -35,8 +41,14 @@ describe('the --help of a command that declares its options', () => {
     ['init', INIT_OPTIONS],
     ['coverage', COVERAGE_OPTIONS],
     ['report', REPORT_OPTIONS],
+    ['list', LIST_OPTIONS],
+    ['explain', EXPLAIN_OPTIONS],
+    ['verify-package', VERIFY_OPTIONS],
+    ['compare', COMPARE_OPTIONS],
+    ['fuzz merge', FUZZ_MERGE_OPTIONS],
+    ['bench', BENCH_OPTIONS],
   ])('%s lists exactly the options it parses', async (command, options) => {
-    const r = await cliHere([command, '--help']);
+    const r = await cliHere([...command.split(' '), '--help']);
     expect(r.status).toBe(0);
     const section = r.stdout.slice(r.stdout.indexOf('\nOptions:\n'));
     const listed = [...section.matchAll(/^ {2}(?:-h, )?--([a-z][a-z-]*)/gm)].map((m) => m[1]);
