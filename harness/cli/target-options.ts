@@ -66,7 +66,7 @@ export function targetChoice(values: Record<string, unknown>, command: string, e
   }
   if (values.ca !== undefined || values.insecure) throw new HarnessError('USAGE_ERROR', '--ca and --insecure go with --target URL; a target file sets tls per role', help);
   if (tokenEnv !== undefined) throw new HarnessError('USAGE_ERROR', '--control-token-env goes with --target URL; a target file names the variable itself', 'set control.token_env in the target file (see: cpr-conformance init)');
-  return { kind: 'file', path: target };
+  return { kind: 'file', path: target, env };
 }
 
 function tokenFrom(name: string, env: CommandIo['env']): string {

@@ -102,7 +102,7 @@ export async function conformanceRun(options: RunOptions, given: Terminal): Prom
   const dir = resolve(options.reportDir ?? defaultReportDir(started));
   mkdirSync(dir, { recursive: true });
   // A target file is read first, so that its secrets are known before anything is printed.
-  const fileConfig = options.target.kind === 'file' ? loadTargetFile(options.target.path) : undefined;
+  const fileConfig = options.target.kind === 'file' ? loadTargetFile(options.target.path, options.target.env) : undefined;
   mustDecideSomething(plan, options, rolesOf(options.target, describeChoice(options.target, fileConfig)));
   // A token given with --control-token-env is as secret as one in a target file.
   const secrets = options.target.kind === 'url' && options.target.controlToken !== undefined ? new Secrets([options.target.controlToken]) : targetSecrets(fileConfig);
