@@ -11,6 +11,7 @@ import { INIT_OPTIONS } from '../../../harness/cli/init.ts';
 import { LIST_OPTIONS } from '../../../harness/cli/list.ts';
 import { REPORT_OPTIONS } from '../../../harness/cli/report.ts';
 import { VERIFY_OPTIONS } from '../../../harness/cli/verify-package.ts';
+import { LIFECYCLE_HELP, TARGET_FLAGS } from '../../../harness/cli/target-options.ts';
 import { cliHere } from '../hostile/support.ts';
 
 describe('optionsHelp', () => {
@@ -54,5 +55,16 @@ describe('the --help of a command that declares its options', () => {
     const listed = [...section.matchAll(/^ {2}(?:-h, )?--([a-z][a-z-]*)/gm)].map((m) => m[1]);
     expect(listed).toEqual([...Object.keys(options), 'help']);
     expect(section).toContain(optionsHelp(options));
+  });
+});
+
+describe('the target flags run, certify and fuzz share', () => {
+  it.each(['run', 'certify', 'fuzz'])('are each named in %s --help', async (command) => {
+    const help = (await cliHere([command, '--help'])).stdout;
+    for (const name of Object.keys(TARGET_FLAGS)) expect(help).toMatch(new RegExp(`--${name}\\b`));
+  });
+
+  it('are described in run --help in the words of their declarations (certify and fuzz refer to run)', async () => {
+    expect((await cliHere(['run', '--help'])).stdout).toContain(LIFECYCLE_HELP);
   });
 });
