@@ -10,6 +10,7 @@ import { FUZZ_MERGE_OPTIONS } from '../../../harness/cli/fuzz-merge.ts';
 import { INIT_OPTIONS } from '../../../harness/cli/init.ts';
 import { LIST_OPTIONS } from '../../../harness/cli/list.ts';
 import { REPORT_OPTIONS } from '../../../harness/cli/report.ts';
+import { RUN_OPTIONS } from '../../../harness/cli/run.ts';
 import { VERIFY_OPTIONS } from '../../../harness/cli/verify-package.ts';
 import { LIFECYCLE_HELP, TARGET_FLAGS } from '../../../harness/cli/target-options.ts';
 import { cliHere } from '../hostile/support.ts';
@@ -55,6 +56,14 @@ describe('the --help of a command that declares its options', () => {
     const listed = [...section.matchAll(/^ {2}(?:-h, )?--([a-z][a-z-]*)/gm)].map((m) => m[1]);
     expect(listed).toEqual([...Object.keys(options), 'help']);
     expect(section).toContain(optionsHelp(options));
+  });
+});
+
+describe('run --help, its options under headings', () => {
+  it('lists exactly the options run parses, each once', async () => {
+    const help = (await cliHere(['run', '--help'])).stdout;
+    const listed = [...help.matchAll(/^ {2}(?:-h, )?--([a-z][a-z-]*)/gm)].map((m) => m[1]);
+    expect([...listed].sort()).toEqual([...Object.keys(RUN_OPTIONS), 'help'].sort());
   });
 });
 
