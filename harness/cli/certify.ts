@@ -113,6 +113,7 @@ export async function certify(argv: string[], io: CommandIo = processIo()): Prom
     }
   }
   const target = targetChoice(values, 'certify', io.env);
+  const reporters = reportersOf('certify', values.reporter);
   const reportDir = writableDir(values['report-dir'] ?? defaultReportDir(), '--report-dir');
   const server = serverOptionsOf(values, 'certify', target, reportDir);
   const allowHosts = allowHostsOf(values['allow-host'], target);
@@ -126,7 +127,6 @@ export async function certify(argv: string[], io: CommandIo = processIo()): Prom
   // What ran: the suite as it was when the run loaded it.
   const suite = suiteDigest();
 
-  const reporters = reportersOf('certify', values.reporter);
   const terminal = terminalOf(io);
   const outcome = await withServer(server, terminal, () => conformanceRun(
     {

@@ -110,6 +110,7 @@ export async function run(argv: string[], io: CommandIo = processIo()): Promise<
   // Checked before the run, not after it: the folder must be there.
   if (writeTimings !== undefined && !existsSync(dirname(resolve(writeTimings)))) throw new HarnessError('USAGE_ERROR', `--write-timings ${writeTimings}: the folder ${dirname(resolve(writeTimings))} does not exist`, 'give a file in a folder that exists, e.g. --write-timings suites/timings.json');
   const target = targetChoice(values, 'run', io.env);
+  const reporters = reportersOf('run', values.reporter);
   // Checked before anything starts: a folder that cannot be written is a usage error now, not after the run.
   const reportDir = writableDir(values['report-dir'] ?? defaultReportDir(), '--report-dir');
   const server = serverOptionsOf(values, 'run', target, reportDir);
@@ -117,7 +118,6 @@ export async function run(argv: string[], io: CommandIo = processIo()): Promise<
   const requestTimeoutMs = integerOption('run', 'request-timeout', values['request-timeout'], 1, 600_000);
   const unreachableAfter = integerOption('run', 'unreachable-after', values['unreachable-after'], 0, 1_000_000);
   const timeLimit = integerOption('run', 'time-limit', values['time-limit'], 1, 7 * 86_400);
-  const reporters = reportersOf('run', values.reporter);
   const terminal = terminalOf(io);
   const baseline = values.baseline === undefined ? undefined : readBaseline(values.baseline, values.scenario ?? []);
   if (baseline !== undefined && baseline.unknown.length > 0) {

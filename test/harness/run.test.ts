@@ -159,6 +159,7 @@ describe('--reporter', () => {
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(message);
     expect(existsSync(join(out, 'report.json'))).toBe(false);
+    expect(existsSync(out)).toBe(false);
   });
 });
 
