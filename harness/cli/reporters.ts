@@ -10,10 +10,10 @@ import { optionLines, type Declared } from './args.ts';
 const VIEW_NAMES = Object.keys(REPORT_VIEWS) as ViewName[];
 
 /** Every name --reporter takes. */
-export const REPORTER_NAMES: readonly string[] = ['terminal', 'json', ...VIEW_NAMES];
+const REPORTER_NAMES: readonly string[] = ['terminal', 'json', ...VIEW_NAMES];
 
 /** What a command writes: the terminal's closing lines or not, and which views beside report.json. */
-export interface Reporters {
+interface Reporters {
   readonly terminal: boolean;
   readonly views: readonly ViewName[];
 }
