@@ -29,5 +29,6 @@ if ((args[0] === 'fuzz' || args[0] === 'bench') && !chosen) {
   const { main } = await import('../harness/cli/main.ts');
   // Exit explicitly: a stray handle (an unreachable target's socket, say) must never
   // keep the command alive after it has decided its result.
-  process.exit(await main(args));
+  // The command writes to this process's streams and reads its environment; tests give main() their own.
+  process.exit(await main(args, { stdout: process.stdout, stderr: process.stderr, env: process.env }));
 }

@@ -120,6 +120,7 @@ function inPieces(body: Uint8Array | string): Readable {
   return Readable.from(pieces, { objectMode: false });
 }
 
+/** Internal signal, caught in adapters/http.ts: it becomes a TransportError TIMEOUT. */
 class DeadlineError extends Error {
   override readonly name = 'TimeoutError';
 }
@@ -235,7 +236,7 @@ const PARSER_CODE = /^HPE_/;
 function toTransportError(error: unknown, shown: string, deadline: number): unknown {
   if (error instanceof TransportError) return error;
   const err = error as { name?: string; code?: string; message?: string; cause?: unknown; errors?: unknown[] };
-  if (err?.name === 'TimeoutError' || err?.name === 'AbortError') {
+  if (error instanceof DeadlineError || err?.name === 'TimeoutError' || err?.name === 'AbortError') {
     return new TransportError('TIMEOUT', `${shown}: no complete response within ${deadline} ms`);
   }
   const code = codeOf(error);

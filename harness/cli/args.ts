@@ -6,6 +6,41 @@ import { HarnessError } from './errors.ts';
 
 export type Options = NonNullable<ParseArgsConfig['options']>;
 
+/** An option as a command declares it: how it parses (node:util parseArgs ignores the rest) and what --help says of it. */
+export type Declared = Options[string] & {
+  readonly help: string;
+  /** The name of its value in --help ("DIR"), for a string option. */
+  readonly value?: string;
+};
+
+/** The column where --help's descriptions start, and its width. */
+const COLUMN = 24;
+const WIDTH = 80;
+
+/** The "Options:" lines of a command's --help, from its declarations: one entry each, then -h, --help. */
+export function optionsHelp(options: Readonly<Record<string, Declared>>): string {
+  return `${optionLines(options)}\n${helpEntry('  -h, --help', 'show this help')}`;
+}
+
+/** One --help entry for each declared option, in declaration order. */
+export function optionLines(options: Readonly<Record<string, Declared>>): string {
+  return Object.entries(options)
+    .map(([name, o]) => helpEntry(`  --${name}${o.value !== undefined ? ` ${o.value}` : ''}`, `${o.help}${o.multiple ? '; repeatable' : ''}`))
+    .join('\n');
+}
+
+/** A flag and its description as --help shows them: the description from column 25, lines of at most 80. */
+export function helpEntry(flag: string, text: string): string {
+  const lines = [flag];
+  for (const word of text.split(' ')) {
+    const last = lines[lines.length - 1]!;
+    if (last.length < COLUMN) lines[lines.length - 1] = `${last.padEnd(COLUMN - 1)} ${word}`;
+    else if (last.length + 1 + word.length <= WIDTH) lines[lines.length - 1] = `${last} ${word}`;
+    else lines.push(`${' '.repeat(COLUMN - 1)} ${word}`);
+  }
+  return lines.join('\n');
+}
+
 /** The command's flags, typed by their declarations (a string flag reads as string | undefined, a multiple one as string[] | undefined). */
 export function parse<T extends Options>(command: string, argv: string[], options: T) {
   return parseCommand(command, argv, options, false).values;

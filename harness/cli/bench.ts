@@ -3,9 +3,17 @@
 import { join, resolve } from 'node:path';
 import { FIGURES, FULL_PLAN, LONG_PLAN, PHASE_TITLES, QUICK_PLAN, renderTable, runBench, writeBenchJson } from '../bench/index.ts';
 import { PROJECT_ROOT } from '../scenarios/load.ts';
-import { parse } from './args.ts';
+import { optionsHelp, parse, type Declared } from './args.ts';
 import { EXIT, HarnessError } from './errors.ts';
 import { uniqueStamp } from '../text.ts';
+import { processIo, type CommandIo } from '../io.ts';
+
+/** bench's options: they parse the command line and write its --help. */
+export const BENCH_OPTIONS = {
+  out: { type: 'string', value: 'DIR', help: 'where bench.json goes (default reports/bench-<time>/)' },
+  long: { type: 'boolean', help: 'fifteen throughput rounds and the memory run of 200,000 operations: the figures the README reports' },
+  quick: { type: 'boolean', help: 'shorten every phase (seconds in all): a smoke test of the benchmark itself; its figures are printed but not judged' },
+} as const satisfies Readonly<Record<string, Declared>>;
 
 const BENCH_HELP = `Usage: cpr-conformance bench [options]
 
@@ -40,20 +48,15 @@ Where taskset exists and there are two cores or more, the throughput phase
 pins the harness and the reference to different CPUs.
 
 Options:
-  --out DIR     where bench.json goes (default reports/bench-<time>/)
-  --long        fifteen throughput rounds and the memory run of 200,000
-                operations: the figures the README reports
-  --quick       shorten every phase (seconds in all): a smoke test of the
-                benchmark itself; its figures are printed but not judged
-  -h, --help    show this help
+${optionsHelp(BENCH_OPTIONS)}
 
 Exit codes: 0 every target met (with --quick: the benchmark ran), 1 a target
 missed, 2 harness or usage error.
 `;
 
-export async function bench(argv: string[]): Promise<number> {
-  const out = process.stdout;
-  const values = parse('bench', argv, { out: { type: 'string' }, quick: { type: 'boolean' }, long: { type: 'boolean' } });
+export async function bench(argv: string[], io: CommandIo = processIo()): Promise<number> {
+  const out = io.stdout;
+  const values = parse('bench', argv, BENCH_OPTIONS);
   if (values.help) {
     out.write(BENCH_HELP);
     return 0;
@@ -62,7 +65,7 @@ export async function bench(argv: string[]): Promise<number> {
   const plan = values.quick ? QUICK_PLAN : values.long ? LONG_PLAN : FULL_PLAN;
   const dir = resolve(values.out ?? join(PROJECT_ROOT, 'reports', `bench-${uniqueStamp(new Date())}`));
   const started = performance.now();
-  const report = await runBench(plan, (phase) => process.stderr.write(`bench: ${PHASE_TITLES[phase]} (${((performance.now() - started) / 1000).toFixed(0)} s)\n`));
+  const report = await runBench(plan, (phase) => io.stderr.write(`bench: ${PHASE_TITLES[phase]} (${((performance.now() - started) / 1000).toFixed(0)} s)\n`));
   const file = writeBenchJson(dir, report);
   out.write(`${renderTable(report)}\nbench.json: ${file}\n`);
   const missed = FIGURES.filter((f) => report.verdicts[f.key] === 'FAIL').map((f) => f.key);

@@ -6,12 +6,14 @@ import { dirname, join, resolve } from 'node:path';
 import { buildPackage, certificationProblems, freshSigningKey, privateJwk, readSigningKey, suiteDigest, targetSlug, type SigningKey } from '../certify/package.ts';
 import { readReport, REPORT_JSON } from '../report/json.ts';
 import { conformanceRun, defaultReportDir } from '../runner/run.ts';
-import { createTerminal } from '../runner/terminal.ts';
+import { terminalOf } from '../runner/terminal.ts';
 import { integerOption, parse } from './args.ts';
 import { EXIT, HarnessError } from './errors.ts';
 import { allowHostsOf, leaseWaitOf, rerunBase, serverOptionsOf, TARGET_FLAGS, targetChoice, withServer, writableDir } from './target-options.ts';
 import { printSummary } from './summary.ts';
+import { REPORTER_FLAG, REPORTER_HELP, reportersOf, reportFiles } from './reporters.ts';
 import { fileStamp } from '../text.ts';
+import { processIo, type CommandIo } from '../io.ts';
 
 const CERTIFY_HELP = `Usage: cpr-conformance certify [options]
 
@@ -53,6 +55,7 @@ Package:
                         beside the archive as FILE.key.jwk (mode 0600), and its
                         thumbprint (the signature's kid) is printed
   --report-dir DIR      where the run's reports go (default reports/<run-id>/)
+${REPORTER_HELP}
   -h, --help            show this help
 
 Not accepted, because a certification is of everything: --only, --role,
@@ -76,7 +79,7 @@ const NARROWING = {
   'no-properties': 'it leaves the properties out',
 } as const;
 
-export async function certify(argv: string[]): Promise<number> {
+export async function certify(argv: string[], io: CommandIo = processIo()): Promise<number> {
   const values = parse('certify', argv, {
     ...TARGET_FLAGS,
     'allow-host': { type: 'string', multiple: true },
@@ -98,9 +101,10 @@ export async function certify(argv: string[]): Promise<number> {
     'profile-advisory': { type: 'boolean' },
     'property-runs': { type: 'string' },
     'no-properties': { type: 'boolean' },
+    ...REPORTER_FLAG,
   });
   if (values.help) {
-    process.stdout.write(CERTIFY_HELP);
+    io.stdout.write(CERTIFY_HELP);
     return 0;
   }
   for (const [flag, why] of Object.entries(NARROWING) as [keyof typeof NARROWING, string][]) {
@@ -108,7 +112,8 @@ export async function certify(argv: string[]): Promise<number> {
       throw new HarnessError('USAGE_ERROR', `certify takes no --${flag}: ${why}, and a certification is of the whole suite against every role of the target`, 'run such a run with: cpr-conformance run; see: cpr-conformance certify --help');
     }
   }
-  const target = targetChoice(values, 'certify');
+  const target = targetChoice(values, 'certify', io.env);
+  const reporters = reportersOf('certify', values.reporter);
   const reportDir = writableDir(values['report-dir'] ?? defaultReportDir(), '--report-dir');
   const server = serverOptionsOf(values, 'certify', target, reportDir);
   const allowHosts = allowHostsOf(values['allow-host'], target);
@@ -122,7 +127,7 @@ export async function certify(argv: string[]): Promise<number> {
   // What ran: the suite as it was when the run loaded it.
   const suite = suiteDigest();
 
-  const terminal = createTerminal();
+  const terminal = terminalOf(io);
   const outcome = await withServer(server, terminal, () => conformanceRun(
     {
       target,
@@ -139,12 +144,13 @@ export async function certify(argv: string[]): Promise<number> {
       ...(allowHosts.length > 0 ? { allowHosts } : {}),
       ...leaseWaitOf(values, 'certify'),
       reportDir,
+      views: reporters.views,
       command: ['cpr-conformance', 'certify', ...argv],
       rerunBase: rerunBase(values),
     },
     terminal,
   ));
-  printSummary(outcome.report, outcome.dir, terminal);
+  if (reporters.terminal) printSummary(outcome.report, outcome.dir, terminal, reportFiles(reporters.views));
   // The report as the run wrote it: scrubbed of the target's secrets, checked against its schema.
   const report = readReport(join(outcome.dir, REPORT_JSON));
   const problems = certificationProblems(report);

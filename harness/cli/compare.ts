@@ -5,9 +5,18 @@ import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { compareHtml, compareMarkdown, compareReports, compareText, diffFails, diffMarkdown, diffReports, diffText, endpointBadge, type CompareInput } from '../report/compare.ts';
 import { REPORT_JSON, REPORT_SCHEMA_VERSION, readReport } from '../report/index.ts';
 import { verifyPackage } from '../certify/package.ts';
-import { createTerminal } from '../runner/terminal.ts';
-import { parseCommand } from './args.ts';
+import { terminalOf } from '../runner/terminal.ts';
+import { optionsHelp, parseCommand, type Declared } from './args.ts';
 import { EXIT, HarnessError } from './errors.ts';
+import { processIo, type CommandIo } from '../io.ts';
+
+/** compare's options: they parse the command line and write its --help. */
+export const COMPARE_OPTIONS = {
+  'report-dir': { type: 'string', value: 'DIR', help: 'where to write (default reports/compare)' },
+  diff: { type: 'boolean', help: 'compare two runs of one implementation: BEFORE AFTER' },
+  force: { type: 'boolean', help: 'with --diff: compare reports of different targets' },
+  kid: { type: 'string', value: 'THUMBPRINT', help: 'every input is a certification package signed by the key with this RFC 7638 thumbprint (as verify-package --kid)' },
+} as const satisfies Readonly<Record<string, Declared>>;
 
 const COMPARE_HELP = `Usage: cpr-conformance compare INPUT... [options]
        cpr-conformance compare --diff BEFORE AFTER [options]
@@ -47,12 +56,7 @@ name each input by its path relative to the current folder, or by its last
 part: no absolute local path is published.
 
 Options:
-  --report-dir DIR   where to write (default reports/compare)
-  --diff             compare two runs of one implementation: BEFORE AFTER
-  --force            with --diff: compare reports of different targets
-  --kid THUMBPRINT   every input is a certification package signed by the key
-                     with this RFC 7638 thumbprint (as verify-package --kid)
-  -h, --help         show this help
+${optionsHelp(COMPARE_OPTIONS)}
 
 Exit codes: 0 written (compare; --diff with no new failure and no deciding
 requirement no longer exercised), 1 --diff found a new failure (a requirement
@@ -61,27 +65,22 @@ requirement observed before and not exercised now, 2 usage error or an input
 that is not a readable report.json (USAGE_ERROR).
 `;
 
-export async function compare(argv: string[]): Promise<number> {
-  const { values, positionals } = parseCommand('compare', argv, {
-    'report-dir': { type: 'string' },
-    diff: { type: 'boolean' },
-    force: { type: 'boolean' },
-    kid: { type: 'string' },
-  });
+export async function compare(argv: string[], io: CommandIo = processIo()): Promise<number> {
+  const { values, positionals } = parseCommand('compare', argv, COMPARE_OPTIONS);
   if (values.help) {
-    process.stdout.write(COMPARE_HELP);
+    io.stdout.write(COMPARE_HELP);
     return 0;
   }
   const out = resolve(values['report-dir'] ?? join('reports', 'compare'));
   const kid = values.kid;
   if (kid !== undefined && !/^[A-Za-z0-9_-]{43}$/.test(kid)) throw new HarnessError('USAGE_ERROR', `--kid takes an RFC 7638 thumbprint (43 base64url characters), not ${JSON.stringify(kid)}`, 'see: cpr-conformance compare --help');
   const loadInput = (input: string) => load(input, kid);
-  if (values.diff === true) return diffCommand(positionals, out, values.force === true, loadInput);
+  if (values.diff === true) return diffCommand(positionals, out, values.force === true, loadInput, io);
   if (values.force === true) throw new HarnessError('USAGE_ERROR', '--force applies to --diff only', 'see: cpr-conformance compare --help');
   if (positionals.length === 0) throw new HarnessError('USAGE_ERROR', 'compare needs at least one INPUT (a report.json, or the folder holding one)', 'see: cpr-conformance compare --help');
   // Every input is read (and checked) before anything is written.
   const comparison = compareReports(positionals.flatMap(expandInput).map(loadInput));
-  const terminal = createTerminal();
+  const terminal = terminalOf(io);
   for (const warning of comparison.warnings) terminal.error(`cpr-conformance: warning: ${warning}`);
   const written = [write(out, 'compare.html', compareHtml(comparison)), write(out, 'compare.md', compareMarkdown(comparison))];
   for (const i of comparison.implementations) written.push(write(join(out, 'badges'), `${i.slug}.json`, `${JSON.stringify(endpointBadge(i.report), null, 2)}\n`));
@@ -91,7 +90,7 @@ export async function compare(argv: string[]): Promise<number> {
   return EXIT.conformant;
 }
 
-function diffCommand(positionals: readonly string[], out: string, force: boolean, loadInput: (input: string) => CompareInput): number {
+function diffCommand(positionals: readonly string[], out: string, force: boolean, loadInput: (input: string) => CompareInput, io: CommandIo): number {
   if (positionals.length !== 2) throw new HarnessError('USAGE_ERROR', `compare --diff takes two inputs, BEFORE and AFTER; got ${positionals.length}`, 'see: cpr-conformance compare --help');
   const diff = diffReports(loadInput(positionals[0]!), loadInput(positionals[1]!));
   if (!diff.sameTarget && !force) {
@@ -101,7 +100,7 @@ function diffCommand(positionals: readonly string[], out: string, force: boolean
       'to put several implementations side by side, leave out --diff; to diff them anyway, add --force',
     );
   }
-  const terminal = createTerminal();
+  const terminal = terminalOf(io);
   for (const warning of diff.warnings) terminal.error(`cpr-conformance: warning: ${warning}`);
   const file = write(out, 'diff.md', diffMarkdown(diff));
   for (const line of diffText(diff)) terminal.line(line);

@@ -7,7 +7,7 @@ import { findRequirement, loadRegistry } from '../../profile/registry.ts';
 import { didYouMean } from '../text.ts';
 import { PROPERTIES, findProperty } from '../properties/catalogue.ts';
 import { loadSuites, PROJECT_ROOT } from '../scenarios/load.ts';
-import { parse } from './args.ts';
+import { optionsHelp, parse, type Declared } from './args.ts';
 import { HarnessError } from './errors.ts';
 import { ERRORS, isErrorCode, type ErrorScope } from '../errors.ts';
 import { PROBLEM_STATUS, SPEC_ERROR_CODES } from '../../profile/problems.ts';
@@ -20,8 +20,14 @@ const SCOPE_WORDS: Readonly<Record<ErrorScope, string>> = {
   run: "a run's errors[] in report.json",
 };
 import { readReport } from '../report/index.ts';
-import { shownOutcome, WARNING_MEANING } from '../report/wording.ts';
+import { shownOutcome, WARNING_MEANING, reasonText } from '../report/wording.ts';
 import { failedCheckLines } from '../report/answer.ts';
+import { processIo, type CommandIo } from '../io.ts';
+
+/** explain's options: they parse the command line and write its --help. */
+export const EXPLAIN_OPTIONS = {
+  report: { type: 'string', value: 'FILE', help: "a run's report.json: also say what that run concluded about ID and why (for a requirement that was not exercised: which tests were skipped, not applicable, errored or not selected, and their reasons)" },
+} as const satisfies Readonly<Record<string, Declared>>;
 
 const EXPLAIN_HELP = `Usage: cpr-conformance explain ID [--report FILE]
 
@@ -37,21 +43,19 @@ checkout, or the file CPR_SPEC names, when present) and the scenarios that
 cover it. For a scenario: its requirements, file and line, and its steps.
 
 Options:
-  --report FILE   a run's report.json: also say what that run concluded about
-                  ID and why (for a requirement that was not exercised: which
-                  tests were skipped, not applicable, errored or not selected,
-                  and their reasons)
-  -h, --help      show this help
+${optionsHelp(EXPLAIN_OPTIONS)}
 `;
 
 /** The spec is not part of this repository: it is kept beside the checkout, or wherever CPR_SPEC points. */
-const SPEC = process.env['CPR_SPEC'] || join(PROJECT_ROOT, '..', 'shared', 'spec', 'cpr-cashpack-spec.md');
+function specFile(env: CommandIo['env']): string {
+  return env['CPR_SPEC'] || join(PROJECT_ROOT, '..', 'shared', 'spec', 'cpr-cashpack-spec.md');
+}
 
-export async function explain(argv: string[]): Promise<number> {
-  const values = parse('explain', argv.filter((a, i) => a.startsWith('-') || argv[i - 1] === '--report'), { report: { type: 'string' } });
+export async function explain(argv: string[], io: CommandIo = processIo()): Promise<number> {
+  const values = parse('explain', argv.filter((a, i) => a.startsWith('-') || argv[i - 1] === '--report'), EXPLAIN_OPTIONS);
   const [id, ...rest] = argv.filter((a, i) => !a.startsWith('-') && argv[i - 1] !== '--report');
   if (values.help) {
-    process.stdout.write(EXPLAIN_HELP);
+    io.stdout.write(EXPLAIN_HELP);
     return 0;
   }
   if (id === undefined || rest.length > 0) throw new HarnessError('USAGE_ERROR', 'explain takes exactly one ID', 'see: cpr-conformance explain --help');
@@ -78,11 +82,12 @@ export async function explain(argv: string[]): Promise<number> {
     if (requirement.profile_sections?.length) out.push(`  PROFILE.md: ${requirement.profile_sections.join(' ')}`);
     if (requirement.notes) out.push(`  note: ${requirement.notes}`);
     if (requirement.unverifiable) out.push(`  not observable from outside: ${requirement.unverifiable}`);
-    if (!existsSync(SPEC) && requirement.sections.length > 0) {
-      out.push('', `  (the spec's text is not shown: ${SPEC} is not there. The spec, cpr-cashpack-spec.md, is not part of this repository: put it beside the checkout in ../shared/spec/ or set CPR_SPEC to its path)`);
+    const spec = specFile(io.env);
+    if (!existsSync(spec) && requirement.sections.length > 0) {
+      out.push('', `  (the spec's text is not shown: ${spec} is not there. The spec, cpr-cashpack-spec.md, is not part of this repository: put it beside the checkout in ../shared/spec/ or set CPR_SPEC to its path)`);
     }
     for (const section of requirement.sections) {
-      const text = specSection(section);
+      const text = specSection(spec, section);
       if (text) out.push('', `  ${section} of the spec:`, ...text.split('\n').map((l) => `    ${l}`));
     }
     const covering = scenarios.filter((s) => s.requirements.includes(id) || s.steps.some((st) => st.expect.some((c) => c.requirement === id)));
@@ -106,7 +111,7 @@ export async function explain(argv: string[]): Promise<number> {
     out.push('  steps:', ...scenario.steps.map((s) => `    ${s.index + 1}. ${s.action}${s.as ? ` as ${s.as}` : ''}${s.expect.length ? ` — ${s.expect.map((c) => c.name).join(', ')}` : ''}`));
   }
   if (values.report !== undefined) out.push('', ...inReport(id, values.report as string));
-  process.stdout.write(`${out.join('\n')}\n`);
+  io.stdout.write(`${out.join('\n')}\n`);
   return 0;
 }
 
@@ -124,7 +129,7 @@ function inReport(id: string, file: string): string[] {
     if (requirement.status === 'warning') out.push(`  a warning, not a failure: ${WARNING_MEANING}`);
     for (const testId of requirement.tests) {
       const t = report.tests.find((x) => x.id === testId);
-      if (t) out.push(`    ${t.id}  ${shownOutcome(t)}${t.basis ? ` (${t.basis})` : ''}${t.error_code ? ` ${t.error_code}` : ''}${t.reason ? `: ${t.reason.split('\n')[0]!.slice(0, 300)}` : ''}`);
+      if (t) out.push(`    ${t.id}  ${shownOutcome(t)}${t.basis ? ` (${t.basis})` : ''}${t.error_code ? ` ${t.error_code}` : ''}${t.reason ? `: ${reasonText(t)!.split('\n')[0]!.slice(0, 300)}` : ''}`);
       for (const left of (t?.not_evaluated ?? []).filter((n) => n.requirement === requirement.id)) out.push(`      not evaluated: ${left.check} at step ${left.step ?? '?'}, after ${left.after} saw another answer`);
     }
     return out;
@@ -133,7 +138,7 @@ function inReport(id: string, file: string): string[] {
   if (!test) return [...out, `  ${id} is not in that report (the run did not select it)`];
   out.push(`  ${test.id}: ${shownOutcome(test)}${test.error_code ? ` ${test.error_code}` : ''}${test.known_failure ? ' (known failure)' : ''}`);
   if (shownOutcome(test) === 'warning') out.push(`  a warning, not a failure: ${WARNING_MEANING}`);
-  if (test.reason) out.push(`  why: ${test.reason}`);
+  if (test.reason) out.push(`  why: ${reasonText(test)}`);
   const checks = failedCheckLines(test);
   if (checks.length > 0) out.push('  failed checks, and what the target answered:', ...checks.map((line) => `    ${line}`));
   out.push(`  rerun: ${test.rerun}`);
@@ -190,10 +195,10 @@ function allSteps(steps: readonly Step[]): Step[] {
 }
 
 /** The text under a "### 5.1 ..." heading (or "## 5 ...") of the spec, up to the next heading. */
-function specSection(section: string): string | undefined {
-  if (!existsSync(SPEC)) return undefined;
+function specSection(spec: string, section: string): string | undefined {
+  if (!existsSync(spec)) return undefined;
   const number = section.replace(/^§/, '').split('.').slice(0, 2).join('.');
-  const lines = readFileSync(SPEC, 'utf8').split('\n');
+  const lines = readFileSync(spec, 'utf8').split('\n');
   const start = lines.findIndex((l) => new RegExp(`^#{2,3} ${number.replace('.', '\\.')}[. ]`).test(l));
   if (start < 0) return undefined;
   const end = lines.findIndex((l, i) => i > start && /^#{2,3} /.test(l));

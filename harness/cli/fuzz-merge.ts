@@ -2,9 +2,15 @@
 // (fuzz --shard i/n), each finding once by its cause (harness/fuzz/shards.ts).
 import { join, resolve } from 'node:path';
 import { campaignLines, mergeFuzzShards, writeMergedCampaign } from '../fuzz/shards.ts';
-import { createTerminal } from '../runner/terminal.ts';
-import { parseCommand } from './args.ts';
+import { terminalOf } from '../runner/terminal.ts';
+import { optionsHelp, parseCommand, type Declared } from './args.ts';
 import { EXIT, HarnessError } from './errors.ts';
+import { processIo, type CommandIo } from '../io.ts';
+
+/** fuzz merge's options: they parse the command line and write its --help. */
+export const FUZZ_MERGE_OPTIONS = {
+  out: { type: 'string', value: 'DIR', help: 'where to write (default reports/fuzz-merged)' },
+} as const satisfies Readonly<Record<string, Declared>>;
 
 const MERGE_HELP = `Usage: cpr-conformance fuzz merge DIR... [--out DIR]
 
@@ -23,23 +29,22 @@ of the campaign reported: a folder without fuzz-shard.json (its shard ended
 in error or never ran) or a shard not given.
 
 Options:
-  --out DIR     where to write (default reports/fuzz-merged)
-  -h, --help    show this help
+${optionsHelp(FUZZ_MERGE_OPTIONS)}
 
 Exit codes: 0 nothing found, 1 findings, 2 usage error or shards missing.
 `;
 
-export async function fuzzMerge(argv: string[]): Promise<number> {
-  const { values, positionals } = parseCommand('fuzz merge', argv, { out: { type: 'string' } });
+export async function fuzzMerge(argv: string[], io: CommandIo = processIo()): Promise<number> {
+  const { values, positionals } = parseCommand('fuzz merge', argv, FUZZ_MERGE_OPTIONS);
   if (values.help) {
-    process.stdout.write(MERGE_HELP);
+    io.stdout.write(MERGE_HELP);
     return 0;
   }
   if (positionals.length === 0) throw new HarnessError('USAGE_ERROR', 'fuzz merge needs the folder of each shard', 'e.g. cpr-conformance fuzz merge out/fuzz-1 out/fuzz-2 --out out/fuzz');
   const merged = mergeFuzzShards(positionals);
   const out = resolve(values.out ?? join('reports', 'fuzz-merged'));
   const written = writeMergedCampaign(out, merged);
-  const terminal = createTerminal();
+  const terminal = terminalOf(io);
   for (const line of campaignLines(merged.campaign)) terminal.line(line);
   terminal.line(`merged: ${written.json} (and summary.md${merged.campaign.findings.length > 0 ? ', the crash files and regression scenarios' : ''})`);
   return merged.campaign.findings.length > 0 ? EXIT.nonConformant : EXIT.conformant;

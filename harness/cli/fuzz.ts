@@ -8,12 +8,13 @@ import type { HttpRole } from '../adapters/types.ts';
 import { causeText, createProgressDisplay, FUZZ_CAPABILITIES, MAX_LANES, type Budget } from '../fuzz/index.ts';
 import { openCampaign, openHttpFuzzRole, roleOption, type OpenedHttpRole, type OpenOptions } from './fuzz-roles.ts';
 import type { TargetChoice } from '../runner/resolve-target.ts';
-import { createTerminal, type Terminal } from '../runner/terminal.ts';
+import { terminalOf, type Terminal } from '../runner/terminal.ts';
 import { integerOption, parse, shardOption } from './args.ts';
 import { shardBudget, shardSeeds, writeShardRecord } from '../fuzz/shards.ts';
 import { EXIT, HarnessError } from './errors.ts';
 import { leaseWaitOf, serverOptionsOf, serverUp, TARGET_FLAGS, targetChoice, writableDir } from './target-options.ts';
 import { uniqueStamp } from '../text.ts';
+import { processIo, type CommandIo } from '../io.ts';
 
 const FUZZ_HELP = `Usage: cpr-conformance fuzz [options]
        cpr-conformance fuzz merge DIR... [--out DIR]
@@ -143,7 +144,7 @@ const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 /** Concurrent worlds of a `fuzz` campaign unless --lanes says otherwise. */
 const DEFAULT_LANES = 4;
 
-export async function fuzz(argv: string[]): Promise<number> {
+export async function fuzz(argv: string[], io: CommandIo = processIo()): Promise<number> {
   if (argv[0] === 'merge') return (await import('./fuzz-merge.ts')).fuzzMerge(argv.slice(1));
   if (argv[0] === 'roles') return (await import('./fuzz-roles-of.ts')).fuzzRolesOf(argv.slice(1));
   const values = parse('fuzz', argv, {
@@ -160,7 +161,7 @@ export async function fuzz(argv: string[]): Promise<number> {
     'lease-wait': { type: 'string' },
   });
   if (values.help) {
-    process.stdout.write(FUZZ_HELP);
+    io.stdout.write(FUZZ_HELP);
     return 0;
   }
   const role = roleOption(values.role);
@@ -177,9 +178,9 @@ export async function fuzz(argv: string[]): Promise<number> {
   const budget = shard === undefined ? campaignBudget : shardBudget(campaignBudget, shard.index, shard.count);
   const lanes = role === 'operator' ? (integerOption('fuzz', 'lanes', values.lanes, 1, MAX_LANES) ?? DEFAULT_LANES) : 1;
   const reduceAttempts = integerOption('fuzz', 'reduce-attempts', values['reduce-attempts'], 0, 10_000);
-  const choice = targetChoice(values, 'fuzz');
+  const choice = targetChoice(values, 'fuzz', io.env);
   const outDir = resolve(values.out ?? join('reports', `fuzz-${uniqueStamp(new Date())}`));
-  const terminal = createTerminal();
+  const terminal = terminalOf(io);
 
   const requestTimeoutMs = integerOption('fuzz', 'request-timeout', values['request-timeout'], 1, 600_000);
   const stopServer = await serverUp(serverOptionsOf(values, 'fuzz', choice, values.start === undefined ? outDir : writableDir(outDir, '--out')), terminal);
@@ -189,7 +190,7 @@ export async function fuzz(argv: string[]): Promise<number> {
   });
   // Ctrl-C (or SIGTERM) releases the target's lease and closes it, and stops a --start server, before the process ends; a second one ends it at once.
   const interrupted = () => {
-    process.stderr.write('cpr-conformance: interrupted: releasing the target and stopping the campaign (again to exit at once)\n');
+    io.stderr.write('cpr-conformance: interrupted: releasing the target and stopping the campaign (again to exit at once)\n');
     void opened
       .close()
       .then(stopServer)

@@ -6,8 +6,9 @@ import { versionLine } from '../version.ts';
 import { PROFILE_ID } from '../../profile/version.ts';
 import { RegistryError } from '../../profile/registry.ts';
 import { EXIT, HarnessError } from './errors.ts';
+import { processIo, type CommandIo, type OutputStream } from '../io.ts';
 
-type CommandFn = (argv: string[]) => Promise<number>;
+type CommandFn = (argv: string[], io: CommandIo) => Promise<number>;
 
 interface Command {
   readonly summary: string;
@@ -47,27 +48,28 @@ Run "cpr-conformance <command> --help" (or "cpr-conformance help <command>")
 for a command's options; "cpr-conformance --version" for the versions.
 `;
 
-export async function main(argv: string[]): Promise<number> {
+/** The command line: `io` is what the command writes to and reads its environment from (the process's unless given). */
+export async function main(argv: string[], io: CommandIo = processIo()): Promise<number> {
   const [name, ...rest] = argv;
   if (name === '--version' || name === '-V' || name === 'version') {
     // The suite's digest is what a certification package names: two installs with one digest judge alike.
     const { suiteDigest } = await import('../certify/package.ts');
-    process.stdout.write(`${versionLine()}\nsuite digest sha256:${suiteDigest().digest} (suites/, profile/, PROFILE.md and the judging code under harness/)\n`);
+    io.stdout.write(`${versionLine()}\nsuite digest sha256:${suiteDigest().digest} (suites/, profile/, PROFILE.md and the judging code under harness/)\n`);
     return 0;
   }
   try {
     if (name === 'help' && rest.length > 0) {
       // `help run` is `run --help`.
       if (rest.length > 1) throw new HarnessError('USAGE_ERROR', 'help takes one command name', 'see: cpr-conformance --help');
-      return await (await commandNamed(rest[0]!).load())(['--help']);
+      return await (await commandNamed(rest[0]!).load())(['--help'], io);
     }
     if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-      process.stdout.write(HELP);
+      io.stdout.write(HELP);
       return name === undefined ? EXIT.error : 0;
     }
-    return await (await commandNamed(name).load())(rest);
+    return await (await commandNamed(name).load())(rest, io);
   } catch (error) {
-    return report(error);
+    return report(error, io.stderr);
   }
 }
 
@@ -80,14 +82,14 @@ function commandNamed(name: string): Command {
   return command;
 }
 
-function report(error: unknown): number {
+function report(error: unknown, stderr: OutputStream): number {
   // The registry is the profile's: its own error, reported under the harness's code for it.
   if (error instanceof RegistryError) error = new HarnessError('REGISTRY_INVALID', error.message);
   if (error instanceof HarnessError) {
-    process.stderr.write(`cpr-conformance: ${error.code}: ${stripControl(error.message)}\n`);
-    if (error.hint) process.stderr.write(`  hint: ${stripControl(error.hint)}\n`);
+    stderr.write(`cpr-conformance: ${error.code}: ${stripControl(error.message)}\n`);
+    if (error.hint) stderr.write(`  hint: ${stripControl(error.hint)}\n`);
   } else {
-    process.stderr.write(`cpr-conformance: HARNESS_INTERNAL: ${stripControl((error as Error)?.stack ?? String(error))}\n`);
+    stderr.write(`cpr-conformance: HARNESS_INTERNAL: ${stripControl((error as Error)?.stack ?? String(error))}\n`);
   }
   return EXIT.error;
 }

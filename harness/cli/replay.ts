@@ -9,13 +9,14 @@ import { payeeCrash, PAYEE_FUZZ_CAPABILITIES, replayPayeeCrash } from '../fuzz/p
 import { appCrash, replayAppCrash } from '../fuzz/paying-app/index.ts';
 import { openHttpFuzzRole, openPayingApp } from './fuzz-roles.ts';
 import { scenarioTarget } from '../runner/scenario-target.ts';
-import { createTerminal, type Terminal } from '../runner/terminal.ts';
+import { terminalOf, type Terminal } from '../runner/terminal.ts';
 import { executeScenario } from '../scenarios/execute.ts';
 import { loadSuiteFile } from '../scenarios/load.ts';
 import { integerOption, parseCommand } from './args.ts';
 import { EXIT, HarnessError } from './errors.ts';
 import { openOperator } from './fuzz.ts';
 import { targetChoice } from './target-options.ts';
+import { processIo, type CommandIo } from '../io.ts';
 
 const REPLAY_HELP = `Usage: cpr-conformance replay FILE [options]
 
@@ -43,10 +44,10 @@ Exit codes: 0 fixed, 1 still failing, 2 harness or usage error, unreachable
 target or missing capability.
 `;
 
-export async function replay(argv: string[]): Promise<number> {
+export async function replay(argv: string[], io: CommandIo = processIo()): Promise<number> {
   const { values, positionals } = parseReplayArgs(argv);
   if (values.help) {
-    process.stdout.write(REPLAY_HELP);
+    io.stdout.write(REPLAY_HELP);
     return 0;
   }
   if (positionals.length !== 1) throw new HarnessError('USAGE_ERROR', `replay takes one FILE (a crash-<seed>.json or regression-<seed>.yaml), got ${positionals.length}`, 'see: cpr-conformance replay --help');
@@ -58,12 +59,12 @@ export async function replay(argv: string[]): Promise<number> {
   const suite = kind === 'scenario' ? loadSuiteFile(file) : undefined;
   const scenarioRole = suite?.scenarios[0]?.role;
   const role = envelope ? crashRole(envelope) : scenarioRole === 'payee' || scenarioRole === 'paying-app' ? scenarioRole : 'operator';
-  const terminal = createTerminal();
+  const terminal = terminalOf(io);
   const requestTimeoutMs = integerOption('replay', 'request-timeout', values['request-timeout'], 1, 600_000);
   const timeout = { ...(requestTimeoutMs !== undefined ? { requestTimeoutMs } : {}), command: 'replay' };
   if (role === 'payee') {
     const payeeCrashFile = envelope ? payeeCrash(envelope, file) : undefined;
-    const opened = await openHttpFuzzRole('payee', targetChoice(values, 'replay'), terminal, payeeCrashFile ? PAYEE_FUZZ_CAPABILITIES : [], timeout);
+    const opened = await openHttpFuzzRole('payee', targetChoice(values, 'replay', io.env), terminal, payeeCrashFile ? PAYEE_FUZZ_CAPABILITIES : [], timeout);
     try {
       terminal.line(`replaying ${file} against ${opened.name}`);
       if (!payeeCrashFile) return await replayScenarios(suite!, opened.target, terminal);
@@ -76,7 +77,7 @@ export async function replay(argv: string[]): Promise<number> {
   }
   if (role === 'paying-app') {
     const appCrashFile = envelope ? appCrash(envelope, file) : undefined;
-    const opened = await openPayingApp(targetChoice(values, 'replay'), terminal, timeout);
+    const opened = await openPayingApp(targetChoice(values, 'replay', io.env), terminal, timeout);
     try {
       terminal.line(`replaying ${file} against ${opened.name}`);
       if (!appCrashFile) return await replayScenarios(suite!, opened.target, terminal);
@@ -86,7 +87,7 @@ export async function replay(argv: string[]): Promise<number> {
     }
   }
   const crash = envelope ? operatorCrash(envelope, file) : undefined;
-  const opened = await openOperator(targetChoice(values, 'replay'), terminal, crash ? undefined : [], timeout);
+  const opened = await openOperator(targetChoice(values, 'replay', io.env), terminal, crash ? undefined : [], timeout);
   try {
     terminal.line(`replaying ${file} against ${opened.name}`);
     if (crash) {

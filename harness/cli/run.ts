@@ -3,13 +3,59 @@ import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { readBaseline } from '../runner/baseline.ts';
 import { conformanceRun, defaultReportDir } from '../runner/run.ts';
-import { createTerminal } from '../runner/terminal.ts';
-import { integerOption, parse, shardOption } from './args.ts';
+import { terminalOf } from '../runner/terminal.ts';
+import { integerOption, optionLines, optionsHelp, parse, shardOption, type Declared } from './args.ts';
 import { MAX_CONCURRENCY, MAX_REPEAT } from '../runner/plan.ts';
 import { EXIT, HarnessError } from './errors.ts';
 import { allowHostsOf, leaseWaitOf, LIFECYCLE_HELP, rerunBase, serverOptionsOf, TARGET_FLAGS, targetChoice, withServer, writableDir } from './target-options.ts';
 import { rolesOf } from './list.ts';
 import { printSummary } from './summary.ts';
+import { REPORTER_FLAG, reportersOf, reportFiles } from './reporters.ts';
+import { processIo, type CommandIo } from '../io.ts';
+
+/** run's options, by the heading its --help lists them under: they parse the command line and write its --help. */
+const RUN_TARGET = {
+  target: { type: 'string', value: 'FILE|URL', help: 'a target file (see: cpr-conformance init), or a base URL: shorthand for the http adapter on the payee and operator roles at that URL, with its test-control interface' },
+  ca: { type: 'string', value: 'FILE', help: 'with --target URL: the CA certificate to trust' },
+  insecure: { type: 'boolean', help: 'with --target URL: skip TLS verification (recorded in the report; prefer --ca)' },
+  'allow-host': { type: 'string', multiple: true, value: 'HOST', help: "let the reference paying application retrieve token URIs from HOST (host or host:port) too. By default it follows a QR or deep-link endpoint only to the target's own hosts (no request forgery through a CPR URI)" },
+  'lease-wait': { type: 'string', value: 'S', help: "when another run or campaign holds the target's test-control lease (PROFILE.md §12), wait up to S seconds for it; without it the run stops at once (HARNESS_TARGET_BUSY, exit 2, every test an error)" },
+} as const satisfies Readonly<Record<string, Declared>>;
+
+const RUN_SELECTION = {
+  only: { type: 'string', multiple: true, value: 'ID', help: 'a scenario ID, a requirement ID, a suite name, or a prefix of one (TOK-, CPP-BAL-1)' },
+  role: { type: 'string', multiple: true, value: 'ROLE', help: 'payee, paying-app or operator' },
+  scenario: { type: 'string', multiple: true, value: 'FILE', help: "also run this scenario file (a fuzzer's regression scenario, say)" },
+  shard: { type: 'string', value: 'i/n', help: 'run only the i-th of n shards of the selection, balanced by measured time (suites/timings.json; a test not in it counts as the median); every machine computes the same split from the same selection and timings. Join the reports with: cpr-conformance report merge DIR...' },
+  'shard-timings': { type: 'string', value: 'FILE', help: "with --shard: balance by this file instead: a report.json of an earlier run (its tests' durations) or a table written by --write-timings" },
+  repeat: { type: 'string', value: 'N', help: `run each test N times (1 to ${MAX_REPEAT}) and label it stable-pass, stable-fail or flaky; a flaky test counts as failed (or error), never as a pass. A scenario runs as written each time; a property's k-th run (from 0) takes seed + k, so each run explores other cases` },
+  concurrency: { type: 'string', value: 'N', help: `most tests in flight at once (1 to ${MAX_CONCURRENCY}; default 8 against the embedded reference, 1 against any other target, so a server is never sent requests side by side unless asked). A test that moves state every test shares (the target's clock, the target file's credentials) runs alone. Results, their order and report.json are the same for any N` },
+} as const satisfies Readonly<Record<string, Declared>>;
+
+const RUN_VERDICT = {
+  strict: { type: 'boolean', help: 'SHOULD failures fail the run (otherwise warnings)' },
+  'profile-advisory': { type: 'boolean', help: 'PROFILE failures are warnings: for implementations certified through an adapter with another wire format' },
+  'allow-partial': { type: 'boolean', help: 'an incomplete verdict exits 0 instead of 3 (the verdict still says incomplete)' },
+  baseline: { type: 'string', value: 'FILE', help: 'known failures: a report.json, or YAML/JSON with known_failures: [test IDs]. Changes the exit code only: it is 1 when any result differs from the baseline (a new failure or a new pass); the verdict and every report still say what was observed, known failures marked as such' },
+} as const satisfies Readonly<Record<string, Declared>>;
+
+const RUN_BOUNDS = {
+  'request-timeout': { type: 'string', value: 'MS', help: 'deadline of each request to the target, connect to last byte (default 10000); when given, also the deadline of the preflight probes (otherwise 3000)' },
+  'unreachable-after': { type: 'string', value: 'N', help: 'after N consecutive requests to a role with no answer at all, the role counts as unreachable: its remaining tests are reported as errors (HARNESS_TARGET_UNREACHABLE) without being run (default 5; 0 never)' },
+  'time-limit': { type: 'string', value: 'S', help: 'after S seconds no test starts and the one running is stopped; they are errors (HARNESS_DEADLINE_EXCEEDED) and the report is marked incomplete (default 1800)' },
+} as const satisfies Readonly<Record<string, Declared>>;
+
+const RUN_OUTPUT = {
+  'report-dir': { type: 'string', value: 'DIR', help: 'where to write the reports (default reports/<run-id>/): report.json, junit.xml, summary.md, report.html and allure-results/' },
+  ...REPORTER_FLAG,
+  seed: { type: 'string', value: 'N', help: 'seed for the properties (default random, recorded)' },
+  'property-runs': { type: 'string', value: 'N', help: "generated cases per property (default: each property's own budget)" },
+  'no-properties': { type: 'boolean', help: 'run the scenarios only' },
+  'write-timings': { type: 'string', value: 'FILE', help: "also write each test's time (the median with --repeat) as a timings table for --shard-timings; the committed suites/timings.json is written with --repeat 5 --concurrency 1 against the embedded reference (a test's time side by side includes its neighbours')" },
+} as const satisfies Readonly<Record<string, Declared>>;
+
+/** Every option run parses: the target's shared flags (cli/target-options.ts) with run's own words for --target, --ca and --insecure. */
+export const RUN_OPTIONS = { ...TARGET_FLAGS, ...RUN_TARGET, ...RUN_SELECTION, ...RUN_VERDICT, ...RUN_BOUNDS, ...RUN_OUTPUT } as const;
 
 const RUN_HELP = () => `Usage: cpr-conformance run [options]
 
@@ -18,91 +64,22 @@ Runs the conformance scenarios against a target and writes a report. With no
 certified and stopped.
 
 Target:
-  --target FILE|URL     a target file (see: cpr-conformance init), or a base URL:
-                        shorthand for the http adapter on the payee and operator
-                        roles at that URL, with its test-control interface
-  --ca FILE             with --target URL: the CA certificate to trust
-  --insecure            with --target URL: skip TLS verification (recorded in
-                        the report; prefer --ca)
-  --allow-host HOST     let the reference paying application retrieve token
-                        URIs from HOST (host or host:port) too; repeatable.
-                        By default it follows a QR or deep-link endpoint only
-                        to the target's own hosts (no request forgery through
-                        a CPR URI)
-  --lease-wait S        when another run or campaign holds the target's
-                        test-control lease (PROFILE.md §12), wait up to S
-                        seconds for it; without it the run stops at once
-                        (HARNESS_TARGET_BUSY, exit 2, every test an error)
+${optionLines(RUN_TARGET)}
 ${LIFECYCLE_HELP}
 Selection:
-  --only ID             a scenario ID, a requirement ID, a suite name, or a
-                        prefix of one (TOK-, CPP-BAL-1); repeatable
-  --role ROLE           payee, paying-app or operator; repeatable
-  --scenario FILE       also run this scenario file (a fuzzer's regression
-                        scenario, say); repeatable
-  --shard i/n           run only the i-th of n shards of the selection, balanced
-                        by measured time (suites/timings.json; a test not in
-                        it counts as the median); every machine computes the
-                        same split from the same selection and timings. Join
-                        the reports with: cpr-conformance report merge DIR...
-  --shard-timings FILE  with --shard: balance by this file instead: a
-                        report.json of an earlier run (its tests' durations)
-                        or a table written by --write-timings
-  --repeat N            run each test N times (1 to 100) and label it
-                        stable-pass, stable-fail or flaky; a flaky test counts
-                        as failed (or error), never as a pass. A scenario runs
-                        as written each time; a property's k-th run (from 0)
-                        takes seed + k, so each run explores other cases
-  --concurrency N       most tests in flight at once (1 to 64; default 8
-                        against the embedded reference, 1 against any other
-                        target, so a server is never sent requests side by
-                        side unless asked). A test that moves
-                        state every test shares (the target's clock, the
-                        target file's credentials) runs alone. Results,
-                        their order and report.json are the same for any N
+${optionLines(RUN_SELECTION)}
 
 Verdict (conformant only when every deciding requirement of the target's
 roles was exercised and passed; incomplete when nothing failed but some were
 not exercised, by a missing capability, a selection, an inapplicable policy or
 a harness error):
-  --strict              SHOULD failures fail the run (otherwise warnings)
-  --profile-advisory    PROFILE failures are warnings: for implementations
-                        certified through an adapter with another wire format
-  --allow-partial       an incomplete verdict exits 0 instead of 3 (the
-                        verdict still says incomplete)
-  --baseline FILE       known failures: a report.json, or YAML/JSON with
-                        known_failures: [test IDs]. Changes the exit code only:
-                        it is 1 when any result differs from the baseline (a
-                        new failure or a new pass); the verdict and every
-                        report still say what was observed, known failures
-                        marked as such
+${optionLines(RUN_VERDICT)}
 
 Bounds (a target that hangs or stops answering ends the run within seconds):
-  --request-timeout MS  deadline of each request to the target, connect to last
-                        byte (default 10000); when given, also the deadline of
-                        the preflight probes (otherwise 3000)
-  --unreachable-after N after N consecutive requests to a role with no answer
-                        at all, the role counts as unreachable: its remaining
-                        tests are reported as errors (HARNESS_TARGET_UNREACHABLE)
-                        without being run (default 5; 0 never)
-  --time-limit S        after S seconds no test starts and the one running is
-                        stopped; they are errors (HARNESS_DEADLINE_EXCEEDED)
-                        and the report is marked incomplete (default 1800)
+${optionLines(RUN_BOUNDS)}
 
 Output:
-  --report-dir DIR      where to write the reports (default reports/<run-id>/):
-                        report.json, junit.xml, summary.md, report.html and
-                        allure-results/
-  --seed N              seed for the properties (default random, recorded)
-  --property-runs N     generated cases per property (default: each
-                        property's own budget)
-  --no-properties       run the scenarios only
-  --write-timings FILE  also write each test's time (the median with --repeat)
-                        as a timings table for --shard-timings; the committed
-                        suites/timings.json is written with --repeat 5
-                        --concurrency 1 against the embedded reference (a
-                        test's time side by side includes its neighbours')
-  -h, --help            show this help
+${optionsHelp(RUN_OUTPUT)}
 
 While it runs, a run holds the target's test-control lease when the target
 offers one (PROFILE.md §12), so no other client moves its clock; with a target
@@ -119,33 +96,10 @@ unreachable target, interrupted, or nothing selected, 3 incomplete (nothing
 failed, but not every deciding requirement was exercised).
 `;
 
-export async function run(argv: string[]): Promise<number> {
-  const values = parse('run', argv, {
-    ...TARGET_FLAGS,
-    only: { type: 'string', multiple: true },
-    role: { type: 'string', multiple: true },
-    scenario: { type: 'string', multiple: true },
-    shard: { type: 'string' },
-    'shard-timings': { type: 'string' },
-    repeat: { type: 'string' },
-    concurrency: { type: 'string' },
-    'write-timings': { type: 'string' },
-    strict: { type: 'boolean' },
-    'profile-advisory': { type: 'boolean' },
-    'allow-partial': { type: 'boolean' },
-    baseline: { type: 'string' },
-    'report-dir': { type: 'string' },
-    seed: { type: 'string' },
-    'property-runs': { type: 'string' },
-    'no-properties': { type: 'boolean' },
-    'request-timeout': { type: 'string' },
-    'unreachable-after': { type: 'string' },
-    'time-limit': { type: 'string' },
-    'allow-host': { type: 'string', multiple: true },
-    'lease-wait': { type: 'string' },
-  });
+export async function run(argv: string[], io: CommandIo = processIo()): Promise<number> {
+  const values = parse('run', argv, RUN_OPTIONS);
   if (values.help) {
-    process.stdout.write(RUN_HELP());
+    io.stdout.write(RUN_HELP());
     return 0;
   }
   const roles = rolesOf(values.role, 'run');
@@ -157,7 +111,8 @@ export async function run(argv: string[]): Promise<number> {
   const writeTimings = values['write-timings'];
   // Checked before the run, not after it: the folder must be there.
   if (writeTimings !== undefined && !existsSync(dirname(resolve(writeTimings)))) throw new HarnessError('USAGE_ERROR', `--write-timings ${writeTimings}: the folder ${dirname(resolve(writeTimings))} does not exist`, 'give a file in a folder that exists, e.g. --write-timings suites/timings.json');
-  const target = targetChoice(values, 'run');
+  const target = targetChoice(values, 'run', io.env);
+  const reporters = reportersOf('run', values.reporter);
   // Checked before anything starts: a folder that cannot be written is a usage error now, not after the run.
   const reportDir = writableDir(values['report-dir'] ?? defaultReportDir(), '--report-dir');
   const server = serverOptionsOf(values, 'run', target, reportDir);
@@ -165,7 +120,7 @@ export async function run(argv: string[]): Promise<number> {
   const requestTimeoutMs = integerOption('run', 'request-timeout', values['request-timeout'], 1, 600_000);
   const unreachableAfter = integerOption('run', 'unreachable-after', values['unreachable-after'], 0, 1_000_000);
   const timeLimit = integerOption('run', 'time-limit', values['time-limit'], 1, 7 * 86_400);
-  const terminal = createTerminal();
+  const terminal = terminalOf(io);
   const baseline = values.baseline === undefined ? undefined : readBaseline(values.baseline, values.scenario ?? []);
   if (baseline !== undefined && baseline.unknown.length > 0) {
     terminal.line(`warning: the baseline report ${baseline.file} names ${baseline.unknown.length} test(s) this suite does not have: ${baseline.unknown.slice(0, 10).join(', ')}${baseline.unknown.length > 10 ? ', ...' : ''}`);
@@ -193,12 +148,13 @@ export async function run(argv: string[]): Promise<number> {
       ...(concurrency !== undefined ? { concurrency } : {}),
       ...(writeTimings !== undefined ? { writeTimings } : {}),
       reportDir,
+      views: reporters.views,
       ...(baseline !== undefined ? { baseline } : {}),
       command: ['cpr-conformance', 'run', ...argv],
       rerunBase: rerunBase(values),
     },
     terminal,
   ));
-  printSummary(outcome.report, outcome.dir, terminal);
+  if (reporters.terminal) printSummary(outcome.report, outcome.dir, terminal, reportFiles(reporters.views));
   return outcome.exitCode;
 }

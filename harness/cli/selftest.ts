@@ -6,9 +6,10 @@ import { matrixHtml, matrixText } from '../selftest/render.ts';
 import { selftest, workerMain } from '../selftest/selftest.ts';
 import { selftestPassed } from '../selftest/matrix.ts';
 import { PROJECT_ROOT } from '../scenarios/load.ts';
-import { createTerminal } from '../runner/terminal.ts';
+import { terminalOf } from '../runner/terminal.ts';
 import { integerOption, parse } from './args.ts';
 import { EXIT, HarnessError } from './errors.ts';
+import { processIo, type CommandIo } from '../io.ts';
 
 const SELFTEST_HELP = `Usage: cpr-conformance selftest [options]
 
@@ -36,7 +37,7 @@ conformant; 1 otherwise; 2 usage or harness error.
 (--worker NAMES is internal: a worker process runs those mutants.)
 `;
 
-export async function selftestCommand(argv: string[]): Promise<number> {
+export async function selftestCommand(argv: string[], io: CommandIo = processIo()): Promise<number> {
   const values = parse('selftest', argv, {
     mutant: { type: 'string', multiple: true },
     targeted: { type: 'boolean' },
@@ -45,7 +46,7 @@ export async function selftestCommand(argv: string[]): Promise<number> {
     worker: { type: 'string' },
   });
   if (values.help) {
-    process.stdout.write(SELFTEST_HELP);
+    io.stdout.write(SELFTEST_HELP);
     return 0;
   }
   if (values.worker !== undefined) {
@@ -55,7 +56,7 @@ export async function selftestCommand(argv: string[]): Promise<number> {
   const names = values.mutant ?? [];
   const unknown = names.filter((n) => !MUTANTS.some((m) => m.name === n));
   if (unknown.length > 0) throw new HarnessError('USAGE_ERROR', `unknown mutant(s): ${unknown.join(', ')}`, 'list them with: cpr-conformance serve --list-mutants');
-  const terminal = createTerminal();
+  const terminal = terminalOf(io);
   terminal.line(`selftest: the reference and ${names.length || MUTANTS.length} mutant(s)${values.targeted ? ', each against the tests of the requirements it declares' : ''}`);
   const matrix = await selftest({
     mutants: names,
@@ -67,7 +68,7 @@ export async function selftestCommand(argv: string[]): Promise<number> {
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'kill-matrix.json'), `${JSON.stringify(matrix, null, 2)}\n`);
   writeFileSync(join(dir, 'kill-matrix.html'), matrixHtml(matrix));
-  process.stdout.write(`\n${matrixText(matrix)}`);
+  io.stdout.write(`\n${matrixText(matrix)}`);
   terminal.line(`matrix: ${join(dir, 'kill-matrix.json')}, ${join(dir, 'kill-matrix.html')}`);
   return selftestPassed(matrix) ? EXIT.conformant : EXIT.nonConformant;
 }

@@ -7,6 +7,7 @@ import { PolicyError } from '../../reference/operator/policy.ts';
 import { startReference, type ReferenceOptions } from '../../reference/start.ts';
 import { integerOption, parse } from './args.ts';
 import { HarnessError } from './errors.ts';
+import { processIo, type CommandIo } from '../io.ts';
 
 const SERVE_HELP = `Usage: cpr-conformance serve [options]
 
@@ -56,7 +57,7 @@ Options:
   -h, --help                show this help
 `;
 
-export async function serve(argv: string[]): Promise<number> {
+export async function serve(argv: string[], io: CommandIo = processIo()): Promise<number> {
   const values = parse('serve', argv, {
     host: { type: 'string' },
     'base-path': { type: 'string' },
@@ -77,18 +78,18 @@ export async function serve(argv: string[]): Promise<number> {
     'list-mutants': { type: 'boolean' },
   });
   if (values.help) {
-    process.stdout.write(SERVE_HELP);
+    io.stdout.write(SERVE_HELP);
     return 0;
   }
   if (values['list-mutants']) {
-    process.stdout.write(describeMutants());
+    io.stdout.write(describeMutants());
     return 0;
   }
   const options = referenceOptions(values);
   const reference = await startOrExplain(options);
   const caFile = (values['ca-out'] as string | undefined) ?? reference.caFile;
   if (values['ca-out'] !== undefined) writeFileSync(caFile, reference.tls.ca);
-  printFacts(reference, options, caFile, values.json === true);
+  printFacts(reference, options, caFile, values.json === true, io);
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
@@ -140,7 +141,7 @@ async function startOrExplain(options: ReferenceOptions): Promise<Awaited<Return
 }
 
 /** The start-up facts: one JSON line, or the lines a person reads. */
-function printFacts(reference: Awaited<ReturnType<typeof startReference>>, options: ReferenceOptions, caFile: string, json: boolean): void {
+function printFacts(reference: Awaited<ReturnType<typeof startReference>>, options: ReferenceOptions, caFile: string, json: boolean, io: CommandIo): void {
   const facts = {
     profile: PROFILE_ID,
     url: reference.url,
@@ -151,9 +152,9 @@ function printFacts(reference: Awaited<ReturnType<typeof startReference>>, optio
     mutant: options.mutant ?? null,
   };
   if (json) {
-    process.stdout.write(`${JSON.stringify(facts)}\n`);
+    io.stdout.write(`${JSON.stringify(facts)}\n`);
   } else {
-    process.stdout.write(
+    io.stdout.write(
       [
         `cpr-conformance reference implementation (${PROFILE_ID})`,
         `  https      ${facts.url}   payee, operator and test control`,

@@ -6,14 +6,15 @@ import { baselineNote, coverageLine, repeatNote, REQUIREMENT_STATUSES, shownOutc
 import type { Terminal } from '../runner/terminal.ts';
 import { failedCheckLines } from '../report/answer.ts';
 
-export function printSummary(report: Report, dir: string, terminal: Terminal): void {
+/** The closing lines; `files` are the reports written into `dir` (reporters.ts reportFiles). */
+export function printSummary(report: Report, dir: string, terminal: Terminal, files: readonly string[]): void {
   const s = report.summary;
   const failed = report.requirements.filter((r) => r.status === 'failed');
   const warnings = report.requirements.filter((r) => r.status === 'warning');
   const uncovered = report.requirements.filter((r) => r.status === 'uncovered');
   // Tests the run guard did not run share one reason: one line for them all, not one each.
-  const notRun = report.tests.filter(wasNotRun);
-  for (const t of report.tests.filter((t) => (t.status === 'failed' || t.status === 'error') && !wasNotRun(t))) {
+  const notRun = report.tests.filter((t) => t.not_run === true);
+  for (const t of report.tests.filter((t) => (t.status === 'failed' || t.status === 'error') && t.not_run !== true)) {
     const known = t.known_failure ? ' (known failure)' : '';
     const flaky = t.repeat?.stability === 'flaky' ? ' (flaky)' : '';
     terminal.line(`${label(t)}${flaky}${known} ${t.id} ${t.title}`);
@@ -26,7 +27,7 @@ export function printSummary(report: Report, dir: string, terminal: Terminal): v
   }
   for (const code of new Set(notRun.map((t) => t.error_code))) {
     const tests = notRun.filter((t) => t.error_code === code);
-    terminal.line(`NOT RUN ${tests.length} test(s), ${code}: ${(tests[0]!.reason ?? '').replace(/^not run: /, '').slice(0, 400)}`);
+    terminal.line(`NOT RUN ${tests.length} test(s), ${code}: ${(tests[0]!.reason ?? '').slice(0, 400)}`);
   }
   for (const e of report.errors) terminal.line(`HARNESS ${e.code}: ${e.message.slice(0, 400)}`);
   terminal.line('');
@@ -52,7 +53,7 @@ export function printSummary(report: Report, dir: string, terminal: Terminal): v
   for (const id of report.baseline_diff?.new_failures ?? []) terminal.line(`  new failure (not in the baseline): ${id}`);
   const exit = exitOf(report, report.run.allow_partial);
   terminal.line(`exit ${exit.code}: ${exit.because}`);
-  terminal.line(`reports: ${dir}/ (report.json, junit.xml, summary.md, report.html, allure-results/)`);
+  terminal.line(`reports: ${dir}/ (${files.join(', ')})`);
 }
 
 /** How the closing lines name a test that did not pass. */
@@ -61,7 +62,3 @@ function label(test: Report['tests'][number]): string {
   return shownOutcome(test) === 'warning' ? 'WARN' : 'FAIL';
 }
 
-/** A test reported as an error without being run (guard.ts, or an unreachable target at the preflight). */
-function wasNotRun(test: Report['tests'][number]): boolean {
-  return test.status === 'error' && test.reason !== undefined && test.reason.startsWith('not run: ');
-}

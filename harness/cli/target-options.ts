@@ -10,46 +10,41 @@ import { checkAllowedHosts } from '../../reference/paying-app/hosts.ts';
 import { startServer, type ServerOptions } from '../target/lifecycle.ts';
 import type { Terminal } from '../runner/terminal.ts';
 import { HarnessError } from './errors.ts';
-import { integerOption } from './args.ts';
+import { integerOption, optionLines, type Declared } from './args.ts';
+import type { CommandIo } from '../io.ts';
+
+/** The test-control token and the server lifecycle: one declaration each, which also writes their --help lines. */
+const CONTROL_TOKEN_FLAG = {
+  'control-token-env': { type: 'string', value: 'NAME', help: 'with --target URL: the test-control bearer token is in the environment variable NAME (never on the command line; scrubbed from every report)' },
+} as const satisfies Readonly<Record<string, Declared>>;
+
+const LIFECYCLE_FLAGS = {
+  start: { type: 'string', value: '"COMMAND"', help: 'run COMMAND in a shell before anything is sent; its output goes to server.log in the report folder. It is stopped afterwards whatever the outcome, Ctrl-C included: SIGTERM to its process group, SIGKILL after --stop-grace' },
+  ready: { type: 'string', value: 'URL', help: 'with --start: poll URL until it answers with a status below 500 (default: the --target URL; its certificate is checked by the run, not here)' },
+  'ready-timeout': { type: 'string', value: 'S', help: 'how long the server may take to answer --ready (default 60); a server that exits first, or does not answer in time, is a harness error quoting its last output lines (exit 2), never a conformance result' },
+  'stop-grace': { type: 'string', value: 'S', help: 'seconds between SIGTERM and SIGKILL (default 5)' },
+} as const satisfies Readonly<Record<string, Declared>>;
 
 /** The flags of the target, declared once for every command that opens one. */
 export const TARGET_FLAGS = {
   target: { type: 'string' },
   ca: { type: 'string' },
   insecure: { type: 'boolean' },
-  'control-token-env': { type: 'string' },
-  start: { type: 'string' },
-  ready: { type: 'string' },
-  'ready-timeout': { type: 'string' },
-  'stop-grace': { type: 'string' },
+  ...CONTROL_TOKEN_FLAG,
+  ...LIFECYCLE_FLAGS,
 } as const;
 
-/** The help text of those flags (each command lists its own --target and --ca above it). */
-export const LIFECYCLE_HELP = `  --control-token-env NAME
-                        with --target URL: the test-control bearer token is in
-                        the environment variable NAME (never on the command
-                        line; scrubbed from every report)
+/** The help text of those flags (each command lists its own --target and --ca above it), from their declarations. */
+export const LIFECYCLE_HELP = `${optionLines(CONTROL_TOKEN_FLAG)}
 
 Server lifecycle (the implementation under test, started and stopped here):
-  --start "COMMAND"     run COMMAND in a shell before anything is sent; its
-                        output goes to server.log in the report folder. It is
-                        stopped afterwards whatever the outcome, Ctrl-C
-                        included: SIGTERM to its process group, SIGKILL after
-                        --stop-grace
-  --ready URL           with --start: poll URL until it answers with a status
-                        below 500 (default: the --target URL; its certificate
-                        is checked by the run, not here)
-  --ready-timeout S     how long the server may take to answer --ready
-                        (default 60); a server that exits first, or does not
-                        answer in time, is a harness error quoting its last
-                        output lines (exit 2), never a conformance result
-  --stop-grace S        seconds between SIGTERM and SIGKILL (default 5)
+${optionLines(LIFECYCLE_FLAGS)}
 `;
 
 const DEFAULT_READY_TIMEOUT_S = 60;
 const DEFAULT_STOP_GRACE_S = 5;
 
-export function targetChoice(values: Record<string, unknown>, command: string): TargetChoice {
+export function targetChoice(values: Record<string, unknown>, command: string, env: CommandIo['env']): TargetChoice {
   const target = values.target as string | undefined;
   const help = `see: cpr-conformance ${command} --help`;
   const tokenEnv = values['control-token-env'] as string | undefined;
@@ -60,16 +55,16 @@ export function targetChoice(values: Record<string, unknown>, command: string): 
   }
   if (/^https?:\/\//i.test(target)) {
     if (values.ca !== undefined && values.insecure) throw new HarnessError('USAGE_ERROR', 'give either --ca or --insecure, not both', help);
-    const controlToken = tokenEnv === undefined ? undefined : tokenFrom(tokenEnv);
+    const controlToken = tokenEnv === undefined ? undefined : tokenFrom(tokenEnv, env);
     return { kind: 'url', url: target, ...(values.ca !== undefined ? { caFile: values.ca as string } : {}), insecure: values.insecure === true, ...(controlToken !== undefined ? { controlToken } : {}) };
   }
   if (values.ca !== undefined || values.insecure) throw new HarnessError('USAGE_ERROR', '--ca and --insecure go with --target URL; a target file sets tls per role', help);
   if (tokenEnv !== undefined) throw new HarnessError('USAGE_ERROR', '--control-token-env goes with --target URL; a target file names the variable itself', 'set control.token_env in the target file (see: cpr-conformance init)');
-  return { kind: 'file', path: target };
+  return { kind: 'file', path: target, env };
 }
 
-function tokenFrom(name: string): string {
-  const token = process.env[name];
+function tokenFrom(name: string, env: CommandIo['env']): string {
+  const token = env[name];
   if (token === undefined || token === '') throw new HarnessError('USAGE_ERROR', `--control-token-env ${name}: the environment variable ${name} is not set, or empty`, `export ${name}=<the target's test-control token> before the command`);
   return token;
 }

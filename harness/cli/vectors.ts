@@ -8,6 +8,7 @@ import { didYouMean, stripControl } from '../text.ts';
 import { parseCommand } from './args.ts';
 import { leaseWaitOf } from './target-options.ts';
 import { EXIT, HarnessError } from './errors.ts';
+import { processIo, type CommandIo } from '../io.ts';
 
 export const VECTORS_HELP = `Usage: cpr-conformance vectors <generate|verify> [options]
 
@@ -46,10 +47,10 @@ Exit codes: 0 success (generate), no drift (--check) or every case matched
 (verify); 1 drift or a mismatch; 2 harness or usage error, unreachable target.
 `;
 
-export async function vectors(argv: string[]): Promise<number> {
+export async function vectors(argv: string[], io: CommandIo = processIo()): Promise<number> {
   const { values, positionals } = parseVectorArgs(argv);
   if (values.help) {
-    process.stdout.write(VECTORS_HELP);
+    io.stdout.write(VECTORS_HELP);
     return 0;
   }
   const [sub, ...extra] = positionals;
@@ -57,12 +58,12 @@ export async function vectors(argv: string[]): Promise<number> {
   switch (sub) {
     case 'generate':
       only(values, ['check'], 'generate');
-      return generate(values.check === true);
+      return generate(values.check === true, io);
     case 'verify':
       only(values, ['target', 'ca', 'kind', 'json', 'failures', 'lease-wait'], 'verify');
-      return verify(values);
+      return verify(values, io);
     case undefined:
-      process.stdout.write(VECTORS_HELP);
+      io.stdout.write(VECTORS_HELP);
       return EXIT.error;
     default:
       throw new HarnessError('USAGE_ERROR', `unknown vectors command "${sub}"${didYouMean(sub, ['generate', 'verify'], (w) => `"${w}"`)}`, 'see: cpr-conformance vectors --help');
@@ -89,18 +90,18 @@ function only(values: Values, allowed: readonly string[], sub: string): void {
   if (stray.length > 0) throw new HarnessError('USAGE_ERROR', `--${stray[0]} is not an option of vectors ${sub}`, 'see: cpr-conformance vectors --help');
 }
 
-function generate(check: boolean): number {
+function generate(check: boolean, io: CommandIo): number {
   if (check) {
     const { differing } = checkVectors();
     if (differing.length === 0) {
-      process.stdout.write('vectors are up to date\n');
+      io.stdout.write('vectors are up to date\n');
       return EXIT.conformant;
     }
-    process.stdout.write(`these files differ from a fresh generation:\n${differing.map((f) => `  ${f}\n`).join('')}run: npx cpr-conformance vectors generate\n`);
+    io.stdout.write(`these files differ from a fresh generation:\n${differing.map((f) => `  ${f}\n`).join('')}run: npx cpr-conformance vectors generate\n`);
     return EXIT.nonConformant;
   }
   const changed = writeVectors();
-  process.stdout.write(changed.length === 0 ? 'vectors are up to date; nothing written\n' : `wrote:\n${changed.map((f) => `  ${f}\n`).join('')}`);
+  io.stdout.write(changed.length === 0 ? 'vectors are up to date; nothing written\n' : `wrote:\n${changed.map((f) => `  ${f}\n`).join('')}`);
   return EXIT.conformant;
 }
 
@@ -130,28 +131,28 @@ function line(c: CaseReport): string {
   return stripControl(`${LABEL[c.status]} ${c.file} tcId ${c.tcId}: expected ${c.expected}, got ${got}: ${c.comment}${detail}`);
 }
 
-async function verify(values: Values): Promise<number> {
+async function verify(values: Values, io: CommandIo): Promise<number> {
   const json = values.json === true;
   const failuresOnly = values.failures === true;
   const report = await verifyVectors({
     target: targetOf(values),
     kinds: kindsOf(values),
     ...leaseWaitOf(values, 'vectors'),
-    onWarning: (text: string) => process.stderr.write(`warning: ${stripControl(text)}\n`),
-    ...(json ? {} : { onCase: (c: CaseReport) => (!failuresOnly || c.status === 'fail' || c.status === 'error') && process.stdout.write(`${line(c)}\n`) }),
+    onWarning: (text: string) => io.stderr.write(`warning: ${stripControl(text)}\n`),
+    ...(json ? {} : { onCase: (c: CaseReport) => (!failuresOnly || c.status === 'fail' || c.status === 'error') && io.stdout.write(`${line(c)}\n`) }),
   });
   if (json) {
-    process.stdout.write(`${JSON.stringify({ target: report.target, counts: report.counts, exit_code: report.exitCode, cases: report.cases }, null, 2)}\n`);
+    io.stdout.write(`${JSON.stringify({ target: report.target, counts: report.counts, exit_code: report.exitCode, cases: report.cases }, null, 2)}\n`);
     return report.exitCode;
   }
   const files = [...new Set(report.cases.map((c) => c.file))];
-  process.stdout.write(`\nvectors verified against ${stripControl(report.target)}\n`);
+  io.stdout.write(`\nvectors verified against ${stripControl(report.target)}\n`);
   for (const file of files) {
     const of = report.cases.filter((c) => c.file === file);
     const n = (s: CaseStatus) => of.filter((c) => c.status === s).length;
-    process.stdout.write(`  ${file.padEnd(22)} ${String(of.length).padStart(4)} cases: ${n('pass')} pass, ${n('fail')} fail, ${n('skipped')} skipped, ${n('not-applicable')} n/a, ${n('error')} error\n`);
+    io.stdout.write(`  ${file.padEnd(22)} ${String(of.length).padStart(4)} cases: ${n('pass')} pass, ${n('fail')} fail, ${n('skipped')} skipped, ${n('not-applicable')} n/a, ${n('error')} error\n`);
   }
   const c = report.counts;
-  process.stdout.write(`total: ${report.cases.length} cases: ${c.pass} pass, ${c.fail} fail, ${c.skipped} skipped, ${c['not-applicable']} not applicable, ${c.error} error\n`);
+  io.stdout.write(`total: ${report.cases.length} cases: ${c.pass} pass, ${c.fail} fail, ${c.skipped} skipped, ${c['not-applicable']} not applicable, ${c.error} error\n`);
   return report.exitCode;
 }

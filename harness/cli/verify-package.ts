@@ -5,8 +5,15 @@ import { ARCHIVE_LIMITS } from '../certify/archive.ts';
 import { readPublicKid, suiteDigest, verifyPackage } from '../certify/package.ts';
 import { coverageLine, targetName } from '../report/wording.ts';
 import { stripControl } from '../text.ts';
-import { parseCommand } from './args.ts';
+import { optionsHelp, parseCommand, type Declared } from './args.ts';
 import { EXIT, HarnessError } from './errors.ts';
+import { processIo, type CommandIo } from '../io.ts';
+
+/** verify-package's options: they parse the command line and write its --help. */
+export const VERIFY_OPTIONS = {
+  key: { type: 'string', value: 'FILE', help: 'require this signer: an OKP Ed25519 JWK file (a public key is enough; of a private one only x is read)' },
+  kid: { type: 'string', value: 'THUMBPRINT', help: 'require the signer whose RFC 7638 thumbprint this is' },
+} as const satisfies Readonly<Record<string, Declared>>;
 
 const VERIFY_HELP = `Usage: cpr-conformance verify-package FILE [options]
 
@@ -26,10 +33,7 @@ Then it prints the target, tool version, suite digest (and whether this
 checkout's suite is the same), verdict, coverage and signer.
 
 Options:
-  --key FILE            require this signer: an OKP Ed25519 JWK file (a public
-                        key is enough; of a private one only x is read)
-  --kid THUMBPRINT      require the signer whose RFC 7638 thumbprint this is
-  -h, --help            show this help
+${optionsHelp(VERIFY_OPTIONS)}
 
 Without --key or --kid any signer is accepted and named: a package shows who
 signed it only to someone who knows that key.
@@ -40,13 +44,10 @@ PACKAGE_SIGNATURE_INVALID, PACKAGE_SIGNER_MISMATCH, PACKAGE_DIGEST_MISMATCH,
 PACKAGE_INCONSISTENT, NOT_CERTIFICATION_GRADE) or a usage error.
 `;
 
-export async function verifyPackageCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parseCommand('verify-package', argv, {
-    key: { type: 'string' },
-    kid: { type: 'string' },
-  });
+export async function verifyPackageCommand(argv: string[], io: CommandIo = processIo()): Promise<number> {
+  const { values, positionals } = parseCommand('verify-package', argv, VERIFY_OPTIONS);
   if (values.help) {
-    process.stdout.write(VERIFY_HELP);
+    io.stdout.write(VERIFY_HELP);
     return 0;
   }
   if (positionals.length !== 1) throw new HarnessError('USAGE_ERROR', `verify-package takes one package file, not ${positionals.length}`, 'see: cpr-conformance verify-package --help');
@@ -71,7 +72,7 @@ export async function verifyPackageCommand(argv: string[]): Promise<number> {
     pinned === undefined ? `  signed by key ${signer} (not pinned: pass --key or --kid to require it)` : `  signed by key ${signer} (the required key)`,
     `valid: signature, file digests, report consistent with the manifest, certification-grade; ${report.verdict === 'conformant' ? 'the target is conformant' : 'the target is NOT conformant'}`,
   ];
-  process.stdout.write(`${lines.map(stripControl).join('\n')}\n`);
+  io.stdout.write(`${lines.map(stripControl).join('\n')}\n`);
   return report.verdict === 'conformant' ? EXIT.conformant : EXIT.nonConformant;
 }
 

@@ -11,7 +11,7 @@ import { FuzzClient, jsonRequest, type ExchangeTap } from './client.ts';
 import { commandsArbitrary, FuzzCommand } from './commands.ts';
 import { describe } from './spec.ts';
 import type { CrashFile } from './crash.ts';
-import { HarnessFault, Mismatch, type MismatchDetail } from './mismatch.ts';
+import { Mismatch, type MismatchDetail } from './mismatch.ts';
 import { writeFinding, type FoundFailure } from './findings.ts';
 import { runEngine, type Budget, type CampaignProgress, type CampaignRole, type EngineResult, type Found } from './engine.ts';
 import { reduceFinding, type FailingRun } from './reduce.ts';
@@ -235,14 +235,11 @@ export async function releaseClock(context: { readonly client: FuzzClient }): Pr
   }
 }
 
-/** The harness error a thrown value ends a campaign with: a target that stopped answering (`role` names it), test control that refused, or a defect of the harness. */
+/** The harness error a thrown value ends a campaign with: its own (test control that refused is a HarnessFault), a target that stopped answering (`role` names it), or a defect of the harness. */
 export function toHarnessError(error: unknown, role = 'operator'): HarnessError {
   if (error instanceof HarnessError) return error;
   if (error instanceof TransportError) {
     return new HarnessError('HARNESS_TARGET_UNREACHABLE', `the ${role} stopped answering: ${error.code}: ${error.message}`, 'is it still running? A finding needs answers to compare');
-  }
-  if (error instanceof HarnessFault) {
-    return new HarnessError('CONFIG_INVALID', error.message, "the fuzzer sets up fresh state through the target's test control (PROFILE.md §12); it must answer as the profile describes");
   }
   return new HarnessError('HARNESS_INTERNAL', (error as Error)?.stack ?? String(error));
 }

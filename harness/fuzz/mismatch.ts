@@ -4,6 +4,7 @@
 // regression scenario can name them, and its cause (cause.ts), by which
 // findings are told apart. Anything else thrown in a run (a target that stops
 // answering, test control that refuses) is a harness fault, never a finding.
+import { HarnessError } from '../errors.ts';
 import type { Cause } from './cause.ts';
 
 export interface MismatchDetail {
@@ -20,6 +21,7 @@ export interface MismatchDetail {
   readonly cause: Cause;
 }
 
+/** Internal signal, caught in fuzz/engine.ts, fuzz/campaign.ts, fuzz/reduce.ts: a finding, never an error a user sees. */
 export class Mismatch extends Error {
   constructor(readonly detail: MismatchDetail) {
     super(`${detail.command}: ${detail.what}: expected ${brief(detail.expected)}, got ${brief(detail.actual)}${detail.rule ? ` (${detail.rule})` : ''}`);
@@ -27,10 +29,10 @@ export class Mismatch extends Error {
   }
 }
 
-/** Setup or test control failed, or the model run could not go on: exit 2, not a finding. */
-export class HarnessFault extends Error {
+/** Setup or test control failed, or the model run could not go on: a harness error (exit 2), never a finding. */
+export class HarnessFault extends HarnessError {
   constructor(message: string) {
-    super(message);
+    super('CONFIG_INVALID', message, "the fuzzer sets up fresh state through the target's test control (PROFILE.md §12); it must answer as the profile describes");
     this.name = 'HarnessFault';
   }
 }

@@ -8,7 +8,7 @@
 // requirement of the target's roles passed.
 import { ROLES, sectionsOf, type Level, type Requirement, type Role } from '../../profile/registry.ts';
 import { UNTESTED, type Basis, type BaselineDiff, type Report, type Coverage, type HarnessIssue, type Outcome, type RequirementResult, type RequirementStatus, type Summary, type TestResult, type Verdict } from './model.ts';
-import { atStep } from './wording.ts';
+import { atStep, reasonText } from './wording.ts';
 
 export interface AggregateOptions {
   /** SHOULD failures count as failures (otherwise warnings). */
@@ -110,7 +110,7 @@ function notEvaluatedIn(tests: readonly TestResult[], id: string): string {
 }
 
 function because(tests: readonly TestResult[]): string {
-  const shown = tests.slice(0, 3).map((t) => `${t.id}: ${t.status}${t.error_code ? ` ${t.error_code}` : ''}${t.reason ? ` (${firstLine(t.reason)})` : ''}`);
+  const shown = tests.slice(0, 3).map((t) => `${t.id}: ${t.status}${t.error_code ? ` ${t.error_code}` : ''}${t.reason ? ` (${firstLine(reasonText(t)!)})` : ''}`);
   return `${shown.join('; ')}${tests.length > 3 ? `; and ${tests.length - 3} more` : ''}`;
 }
 

@@ -14,7 +14,7 @@ import { LabelName, Stage, Status, type Attachment, type Label, type StepResult,
 import { FileSystemWriter, md5 } from 'allure-js-commons/sdk/reporter';
 import { displayValue } from './json.ts';
 import type { CheckResult, Report, TestResult } from './model.ts';
-import { atStep, shownOutcome, stabilityText, targetName, VERDICT_WORD, WARNING_MEANING } from './wording.ts';
+import { atStep, shownOutcome, stabilityText, targetName, VERDICT_WORD, WARNING_MEANING, reasonText } from './wording.ts';
 
 const ALLURE_DIR = 'allure-results';
 
@@ -100,9 +100,10 @@ function allureResult(test: TestResult, start: number, stop: number, attach: Att
 }
 
 function statusMessage(test: TestResult): string {
-  if (shownOutcome(test) === 'warning') return `warning, not a failure: ${WARNING_MEANING}${test.reason !== undefined ? `. ${test.reason}` : ''}`;
+  const reason = reasonText(test);
+  if (shownOutcome(test) === 'warning') return `warning, not a failure: ${WARNING_MEANING}${reason !== undefined ? `. ${reason}` : ''}`;
   const prefix = test.status === 'error' ? (test.error_code === 'HARNESS_SETUP_FAILED' ? 'setup failed: ' : `harness error ${test.error_code ?? ''} (not a conformance result): `) : '';
-  return `${prefix}${test.reason ?? ''}`;
+  return `${prefix}${reason ?? ''}`;
 }
 
 /** What failed and how to see it again: checks, not a stack trace. */

@@ -9,7 +9,7 @@ import { observedFailure } from './aggregate.ts';
 import { badge, CSS, escapeHtml as esc, pageHead, sectionGroups } from './html.ts';
 import { inline } from './markdown.ts';
 import type { Report, RequirementResult, RequirementStatus, TestResult, Verdict } from './model.ts';
-import { coverageLine, shownOutcome, VERDICT_WORD } from './wording.ts';
+import { coverageLine, shownOutcome, VERDICT_WORD, reasonText } from './wording.ts';
 
 /** A report and where it was read from (a path, as given on the command line). */
 export interface CompareInput {
@@ -445,7 +445,7 @@ function testWhy(test: TestResult | undefined): string {
   if (test === undefined) return '';
   const failed = test.checks.filter((c) => !c.passed).slice(0, 2);
   if (failed.length > 0) return firstLine(failed.map((c) => `${c.check} (${c.requirement}): ${c.message}`).join('; '));
-  return firstLine(test.reason ?? '');
+  return firstLine(reasonText(test) ?? '');
 }
 
 /** Exit 1: a new failure (any requirement or test), or a deciding requirement no longer exercised; a new warning, like a warning in a run, does not fail. */

@@ -8,7 +8,7 @@ import { alikeErrors } from './group.ts';
 import type { CheckResult, Exchange, Report, RequirementResult, TestResult } from './model.ts';
 import { answerLine } from './answer.ts';
 import { withoutLocalPaths } from './paths.ts';
-import { baselineNote, coverageLine, repeatNote, REQUIREMENT_STATUSES, shownOutcome, SHOWN_OUTCOMES, stabilityText, targetName, targetNotes, VERDICT_MEANING, VERDICT_WORD, WARNING_MEANING } from './wording.ts';
+import { baselineNote, coverageLine, repeatNote, REQUIREMENT_STATUSES, shownOutcome, SHOWN_OUTCOMES, stabilityText, targetName, targetNotes, VERDICT_MEANING, VERDICT_WORD, WARNING_MEANING, reasonText } from './wording.ts';
 
 // Not in esc(): noncharacters are HTML parse errors; shown as `\uXXXX` like controls.
 const NONCHARACTER = /[\ufdd0-\ufdef\ufffe\uffff]/g;
@@ -266,7 +266,7 @@ function errorGroupArticle(tests: readonly TestResult[]): string {
     '<article class="failure">',
     `<h3>${badge('error')} ${esc(tests.length)} tests: harness error <code>${esc(first.error_code ?? 'unknown')}</code></h3>`,
     '<p class="reason">Not a conformance result.</p>',
-    first.reason === undefined ? '' : `<p class="reason">${esc(first.reason)}</p>`,
+    first.reason === undefined ? '' : `<p class="reason">${esc(reasonText(first) ?? '')}</p>`,
     `<ul class="ids">${tests.map((t) => `<li id="${anchor('f', t.id)}">${link('t', t.id)} ${esc(t.title)}</li>`).join('')}</ul>`,
     '</article>',
   ]
@@ -287,7 +287,7 @@ function failureArticle(test: TestResult): string {
       : test.error_code === 'HARNESS_SETUP_FAILED'
         ? `<p class="reason">Setup failed <code>${esc(test.error_code)}</code>: the failed check proves the setup step's own requirement; the requirements under test were not exercised.</p>`
         : `<p class="reason">Harness error <code>${esc(test.error_code)}</code>: not a conformance result.</p>`,
-    test.reason === undefined ? '' : `<p class="reason">${esc(test.reason)}</p>`,
+    test.reason === undefined ? '' : `<p class="reason">${esc(reasonText(test) ?? '')}</p>`,
     test.repeat === undefined ? '' : `<p class="meta">Runs: ${esc(stabilityText(test) ?? '')}; the evidence here is the first run that ended ${esc(test.status)}.</p>`,
     test.seed === undefined && test.path === undefined ? '' : `<p class="meta">property seed <code>${esc(test.seed ?? '')}</code> path <code>${esc(test.path ?? '')}</code></p>`,
     ...failed.map((c) => checkBlock(test, c)),
@@ -339,7 +339,7 @@ function testsSection(tests: readonly TestResult[]): string {
   const rows = tests.map((t) => {
     const shown = shownOutcome(t);
     const status = (detailed(t) ? `<a href="#${anchor('f', t.id)}">${badge(shown)}</a>` : badge(shown)) + stabilityBadge(t);
-    const note = t.reason === undefined ? '' : ` <span class="muted">${esc(t.reason)}</span>`;
+    const note = t.reason === undefined ? '' : ` <span class="muted">${esc(reasonText(t) ?? '')}</span>`;
     return `<tr id="${anchor('t', t.id)}" data-status="${esc(statusClass(shown).slice(2))}"><td class="id">${esc(t.id)}</td><td>${esc(t.title)}${note}</td><td>${esc(withoutLocalPaths(t.file))}</td><td>${t.requirements.map((id) => link('r', id)).join(' ')}</td><td>${status}</td><td class="num">${esc(duration(t.duration_ms))}</td></tr>`;
   });
   const buttons = [

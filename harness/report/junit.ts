@@ -17,7 +17,7 @@
 import type { CheckResult, Exchange, Report, TestResult } from './model.ts';
 import { answerLine } from './answer.ts';
 import { displayValue, elideBlobs } from './json.ts';
-import { atStep, coverageLine, shownOutcome, stabilityText, WARNING_MEANING } from './wording.ts';
+import { atStep, coverageLine, shownOutcome, stabilityText, WARNING_MEANING, reasonText } from './wording.ts';
 import { observedFailure } from './aggregate.ts';
 
 export function junitXml(report: Report): string {
@@ -160,8 +160,9 @@ function outcome(test: TestResult): string[] {
         return [`      <failure message=${attr(`${known}setup failed: ${test.reason ?? ''}`)} type=${attr([...new Set(setup.map((c) => c.requirement))].join(' '))}>${text(body)}</failure>`];
       }
       const answer = answerLine(test);
-      const body = [test.reason ?? 'harness error', ...(answer === undefined ? [] : [`last answer: ${answer}`]), `rerun: ${test.rerun}`].join('\n\n');
-      return [`      <error message=${attr(`${test.repeat?.stability === 'flaky' ? `${stabilityText(test)}: ` : ''}${test.error_code ?? 'HARNESS_INTERNAL'}: ${test.reason ?? 'harness error'}`)} type=${attr(test.error_code ?? 'harness-error')}>${text(body)}</error>`];
+      const reason = reasonText(test) ?? 'harness error';
+      const body = [reason, ...(answer === undefined ? [] : [`last answer: ${answer}`]), `rerun: ${test.rerun}`].join('\n\n');
+      return [`      <error message=${attr(`${test.repeat?.stability === 'flaky' ? `${stabilityText(test)}: ` : ''}${test.error_code ?? 'HARNESS_INTERNAL'}: ${reason}`)} type=${attr(test.error_code ?? 'harness-error')}>${text(body)}</error>`];
     }
     case 'skipped': {
       const missing = test.missing_capabilities?.length ? ` (missing capability: ${test.missing_capabilities.join(', ')})` : '';

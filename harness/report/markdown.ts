@@ -6,7 +6,7 @@ import { displayValue } from './json.ts';
 import { alikeErrors } from './group.ts';
 import type { Report, RequirementResult, TestResult } from './model.ts';
 import { answerLine } from './answer.ts';
-import { baselineNote, coverageLine, atStep, missingRole, repeatNote, REQUIREMENT_STATUSES, shownOutcome, stabilityText, targetName, targetNotes, VERDICT_MEANING, VERDICT_WORD, WARNING_MEANING } from './wording.ts';
+import { baselineNote, coverageLine, atStep, missingRole, repeatNote, REQUIREMENT_STATUSES, shownOutcome, stabilityText, targetName, targetNotes, VERDICT_MEANING, VERDICT_WORD, WARNING_MEANING, reasonText } from './wording.ts';
 
 /** Step summaries are capped (GitHub: 1 MiB); long values are cut and the full text stays in report.json / report.html. */
 const BLOCK_LIMIT = 4000;
@@ -158,7 +158,7 @@ function failureDetails(report: Report): string[] {
   for (const tests of groups) {
     const first = tests[0]!;
     const ids = tests.slice(0, 12).map((t) => t.id).join(', ') + (tests.length > 12 ? ` and ${tests.length - 12} more` : '');
-    out.push(`- ${tests.length} tests, harness error ${inline(first.error_code ?? 'unknown')} (not a conformance result): ${inline(firstLine(first.reason ?? ''))}. Tests: ${inline(ids)}.`, '');
+    out.push(`- ${tests.length} tests, harness error ${inline(first.error_code ?? 'unknown')} (not a conformance result): ${inline(firstLine(reasonText(first) ?? ''))}. Tests: ${inline(ids)}.`, '');
   }
   for (const test of detailed.slice(0, DETAILED_FAILURES)) out.push(...testDetail(test));
   if (detailed.length > DETAILED_FAILURES) out.push(`${detailed.length - DETAILED_FAILURES} more failed or errored tests are listed in report.html and report.json.`, '');
@@ -214,7 +214,7 @@ function testDetail(test: TestResult): string[] {
   ];
   if (test.error_code === 'HARNESS_SETUP_FAILED') out.push(`Setup failed (${inline(test.error_code)}): the failed check proves the setup step's own requirement; the requirements under test were not exercised.`, '');
   else if (test.error_code !== undefined) out.push(`Harness error ${inline(test.error_code)}: not a conformance result.`, '');
-  if (test.reason !== undefined) out.push(`Reason: ${inline(test.reason)}`, '');
+  if (test.reason !== undefined) out.push(`Reason: ${inline(reasonText(test)!)}`, '');
   const runs = stabilityText(test);
   if (runs !== undefined) out.push(`Runs: ${inline(runs)}.`, '');
   const failed = test.checks.filter((c) => !c.passed);

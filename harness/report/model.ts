@@ -3,7 +3,7 @@
 import type { RunIssueCode, TestErrorCode } from '../errors.ts';
 import type { Level, Role } from '../../profile/registry.ts';
 
-export const REPORT_SCHEMA_VERSION = 3;
+export const REPORT_SCHEMA_VERSION = 4;
 
 /** What happened to one test (a scenario or a property). */
 export type Outcome = 'passed' | 'failed' | 'skipped' | 'not-applicable' | 'error';
@@ -126,6 +126,13 @@ export interface TestResult {
    * SCENARIO_INVALID, HARNESS_INTERNAL.
    */
   readonly error_code?: TestErrorCode;
+  /**
+   * With status `error`: the test was never started (the run's guard held it
+   * back: its role had stopped answering, the run's time limit had passed; or
+   * the target could not be opened). It sent nothing; `reason` says why, and
+   * views show it as "not run: <reason>" (wording.ts reasonText).
+   */
+  readonly not_run?: true;
   readonly missing_capabilities?: readonly string[];
   readonly checks: readonly CheckResult[];
   /**

@@ -81,6 +81,11 @@ export function shownOutcome(test: Pick<TestResult, 'status' | 'warning'>): Show
   return test.status === 'failed' && test.warning ? 'warning' : test.status;
 }
 
+/** A test's reason as every view shows it: a test that was never started says so first ("not run: the run's time limit passed at ..."). */
+export function reasonText(test: Pick<TestResult, 'reason' | 'not_run'>): string | undefined {
+  return test.not_run && test.reason !== undefined ? `not run: ${test.reason}` : test.reason;
+}
+
 /** What a warning is, in the words of README "Verdicts and coverage". */
 export const WARNING_MEANING = 'a failure at a level that does not decide this run (SHOULD without --strict, PROFILE under --profile-advisory, MAY): it does not change the verdict';
 

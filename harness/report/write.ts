@@ -1,7 +1,8 @@
-// Writes report.json and every view of it into a report folder. A view that
-// throws is a defect of the harness, never of the target: the report records it
-// (HARNESS_INTERNAL, with its stack), its verdict becomes `error` unless a
-// failure was observed, and every other view is still written.
+// Writes report.json and the views of it (all, or those --reporter names) into
+// a report folder. A view that throws is a defect of the harness, never of the
+// target: the report records it (HARNESS_INTERNAL, with its stack), its verdict
+// becomes `error` unless a failure was observed, and every other view is still
+// written.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeAllureResults } from './allure.ts';
@@ -11,77 +12,81 @@ import { summaryMarkdown } from './markdown.ts';
 import { reportHtml } from './html.ts';
 import type { Report } from './model.ts';
 
-export interface WrittenReports {
+/**
+ * A view of report.json written into the report folder: a text file rendered
+ * from the report, or a folder the view writes itself (Allure's results).
+ */
+type ReportView =
+  | { readonly kind: 'text'; readonly file: string; readonly render: (report: Report) => string }
+  | { readonly kind: 'folder'; readonly file: string; readonly write: (dir: string, report: Report) => string };
+
+/** The views written beside report.json, by the name `--reporter` gives them. */
+export const REPORT_VIEWS = {
+  junit: { kind: 'text', file: 'junit.xml', render: junitXml },
+  markdown: { kind: 'text', file: 'summary.md', render: summaryMarkdown },
+  html: { kind: 'text', file: 'report.html', render: reportHtml },
+  allure: { kind: 'folder', file: 'allure-results', write: writeAllureResults },
+} as const satisfies Readonly<Record<string, ReportView>>;
+
+export type ViewName = keyof typeof REPORT_VIEWS;
+type Views = Partial<Readonly<Record<ViewName, ReportView>>>;
+
+/** The views `names` picks, in the registry's order. */
+export function viewsNamed(names: readonly ViewName[]): Views {
+  return Object.fromEntries(Object.entries(REPORT_VIEWS).filter(([name]) => names.includes(name as ViewName)));
+}
+
+/** report.json's path, and each view's that was written (absent when not chosen, or when rendering it failed: report.errors says why). */
+export type WrittenReports = {
   /** The report as written: the one given, or with the harness faults of its views recorded. */
   readonly report: Report;
   readonly json: string;
-  /** A view's path; absent when rendering it failed (report.errors says why). */
-  readonly junit?: string;
-  readonly markdown?: string;
-  readonly html?: string;
-  readonly allure?: string;
-}
-
-/** The text views, by file name. */
-export const TEXT_VIEWS = {
-  'junit.xml': junitXml,
-  'summary.md': summaryMarkdown,
-  'report.html': reportHtml,
-} as const satisfies Readonly<Record<string, (report: Report) => string>>;
-
-type TextViews = Readonly<Record<keyof typeof TEXT_VIEWS, (report: Report) => string>>;
-type ViewName = keyof typeof TEXT_VIEWS | 'allure-results';
+} & Partial<Readonly<Record<ViewName, string>>>;
 
 interface Rendered {
-  readonly texts: Partial<Record<keyof typeof TEXT_VIEWS, string>>;
-  readonly allure?: string;
-  readonly broken: readonly { readonly view: ViewName; readonly error: unknown }[];
+  readonly texts: Partial<Record<ViewName, string>>;
+  readonly folders: Partial<Record<ViewName, string>>;
+  readonly broken: readonly { readonly view: string; readonly error: unknown }[];
 }
 
 /**
- * Writes report.json (the source) and its views junit.xml, summary.md,
- * report.html and allure-results/ into DIR. `textViews` draws the text views
- * (TEXT_VIEWS unless given: the tests give a view that throws).
+ * Writes report.json (the source, always: every other command reads it) and
+ * the chosen views into DIR: every view of REPORT_VIEWS unless `views` names
+ * fewer (the tests give a view that throws).
  */
-export function writeAllReports(dir: string, given: Report, textViews: TextViews = TEXT_VIEWS): WrittenReports {
+export function writeAllReports(dir: string, given: Report, views: Views = REPORT_VIEWS): WrittenReports {
   mkdirSync(dir, { recursive: true });
-  const first = render(dir, given, textViews);
+  const first = render(dir, given, views);
   const report = first.broken.length === 0 ? given : withViewFaults(given, first.broken);
   // The views show the verdict: when it changed, they are drawn again from the report as written.
-  const views = report === given ? first : render(dir, report, textViews);
+  const drawn = report === given ? first : render(dir, report, views);
   const json = writeJsonReport(dir, report);
-  const paths: Partial<Record<keyof typeof TEXT_VIEWS, string>> = {};
-  for (const [file, text] of Object.entries(views.texts) as [keyof typeof TEXT_VIEWS, string][]) {
-    paths[file] = join(dir, file);
-    writeFileSync(paths[file], text);
-  }
-  return {
-    report,
-    json,
-    ...(paths['junit.xml'] !== undefined ? { junit: paths['junit.xml'] } : {}),
-    ...(paths['summary.md'] !== undefined ? { markdown: paths['summary.md'] } : {}),
-    ...(paths['report.html'] !== undefined ? { html: paths['report.html'] } : {}),
-    ...(views.allure !== undefined ? { allure: views.allure } : {}),
-  };
-}
-
-function render(dir: string, report: Report, textViews: TextViews): Rendered {
-  const texts: Rendered['texts'] = {};
-  const broken: { view: ViewName; error: unknown }[] = [];
-  for (const [file, view] of Object.entries(textViews) as [keyof typeof TEXT_VIEWS, (r: Report) => string][]) {
-    try {
-      texts[file] = view(report);
-    } catch (error) {
-      broken.push({ view: file, error });
+  const paths: Partial<Record<ViewName, string>> = {};
+  for (const name of Object.keys(views) as ViewName[]) {
+    const text = drawn.texts[name];
+    if (text !== undefined) {
+      paths[name] = join(dir, REPORT_VIEWS[name].file);
+      writeFileSync(paths[name], text);
+    } else if (drawn.folders[name] !== undefined) {
+      paths[name] = drawn.folders[name];
     }
   }
-  let allure: string | undefined;
-  try {
-    allure = writeAllureResults(dir, report);
-  } catch (error) {
-    broken.push({ view: 'allure-results', error });
+  return { report, json, ...paths };
+}
+
+function render(dir: string, report: Report, views: Views): Rendered {
+  const texts: Rendered['texts'] = {};
+  const folders: Rendered['folders'] = {};
+  const broken: { view: string; error: unknown }[] = [];
+  for (const [name, view] of Object.entries(views) as [ViewName, ReportView][]) {
+    try {
+      if (view.kind === 'text') texts[name] = view.render(report);
+      else folders[name] = view.write(dir, report);
+    } catch (error) {
+      broken.push({ view: view.file, error });
+    }
   }
-  return { texts, ...(allure !== undefined ? { allure } : {}), broken };
+  return { texts, folders, broken };
 }
 
 /** The report with each broken view recorded as a harness fault; what was observed stands, anything less is no verdict. */

@@ -26,7 +26,7 @@ interface GuardSettings {
   readonly deadlineAt?: number;
 }
 
-/** Why a test is not run. */
+/** Why a test is not run (its result carries `not_run`, plan.ts heldBack). */
 interface Blocked {
   readonly code: Extract<TestErrorCode, 'HARNESS_TARGET_UNREACHABLE' | 'HARNESS_DEADLINE_EXCEEDED'>;
   readonly reason: string;
@@ -128,11 +128,11 @@ export class RunGuard {
   blocked(target: ScenarioTarget, role: Role): Blocked | undefined {
     const deadline = this.settings.deadlineAt;
     if (deadline !== undefined && (this.pastDeadline || Date.now() >= deadline)) {
-      return { code: 'HARNESS_DEADLINE_EXCEEDED', reason: `not run: the run's time limit passed at ${new Date(deadline).toISOString()}` };
+      return { code: 'HARNESS_DEADLINE_EXCEEDED', reason: `the run's time limit passed at ${new Date(deadline).toISOString()}` };
     }
     const key = role === 'paying-app' ? (target.payingApp ? appKey(target.payingApp) : undefined) : httpKey(target.httpRole(role));
     const circuit = key === undefined ? undefined : this.circuits.get(key);
-    return circuit?.open ? { code: 'HARNESS_TARGET_UNREACHABLE', reason: `not run: ${circuit.reason()}` } : undefined;
+    return circuit?.open ? { code: 'HARNESS_TARGET_UNREACHABLE', reason: circuit.reason() } : undefined;
   }
 
   private circuit(key: string, shown: string): Circuit {

@@ -255,12 +255,12 @@ async function runRepeats(test: PlanTest, target: ScenarioTarget, guard: RunGuar
 
 /** A result of a test that ran: not skipped, not applicable, not held back by the guard. */
 function ranAtAll(result: TestResult): boolean {
-  return result.status !== 'skipped' && result.status !== 'not-applicable' && !heldBack(result);
+  return result.status !== 'skipped' && result.status !== 'not-applicable' && result.not_run !== true;
 }
 
-/** Reported by the guard without being run (an unreachable role, the run's deadline). */
-function heldBack(result: TestResult): boolean {
-  return result.status === 'error' && result.checks.length === 0 && result.transcript.length === 0 && (result.reason ?? '').startsWith('not run: ');
+/** An error result of a test that was never started (the guard held it back, or the target could not be opened): marked so, the one place that says it. */
+export function heldBack(result: TestResult): TestResult {
+  return { ...result, not_run: true };
 }
 
 /**
@@ -316,7 +316,7 @@ async function runOne(test: PlanTest, target: ScenarioTarget, guard: RunGuard, l
     const unrun = (code: TestErrorCode, reason: string, ms?: number) => unrunResult(scenario, code, reason, rerun, ms);
     // A test that would not apply, or be skipped, is reported so (it sends nothing); the rest may be blocked.
     const blocked = applicability(scenario, target) ? undefined : guard.blocked(target, scenario.role);
-    if (blocked) return unrun(blocked.code, blocked.reason);
+    if (blocked) return heldBack(unrun(blocked.code, blocked.reason));
     const bound = guard.bound(limits.testTimeLimitMs, 'the scenario');
     return withinTimeLimit(
       executeScenario(scenario, target, { levelOf: (id) => findRequirement(id)?.level ?? scenario.level, rerun: () => rerun }),
@@ -329,7 +329,7 @@ async function runOne(test: PlanTest, target: ScenarioTarget, guard: RunGuard, l
   const unrun = (code: TestErrorCode, reason: string, ms = 0) => unrunProperty(property, code, reason, rerun, seed, ms);
   const inapplicable = target.adapterKind(property.role) === undefined || property.needs.some((c) => !target.capabilities(property.role).has(c));
   const blocked = inapplicable ? undefined : guard.blocked(target, property.role);
-  if (blocked) return unrun(blocked.code, blocked.reason);
+  if (blocked) return heldBack(unrun(blocked.code, blocked.reason));
   const bound = guard.bound(limits.propertyTimeLimitMs + 10_000, 'the property');
   return withinTimeLimit(
     executeProperty(property, target, {

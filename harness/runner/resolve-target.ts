@@ -17,7 +17,8 @@ import type { Terminal } from './terminal.ts';
 export type TargetChoice =
   | { readonly kind: 'embedded' }
   | { readonly kind: 'url'; readonly url: string; readonly caFile?: string; readonly insecure: boolean; readonly controlToken?: string }
-  | { readonly kind: 'file'; readonly path: string };
+  /** `env`: where the file's control.token_env names are read from (the command's environment; the process's when absent). */
+  | { readonly kind: 'file'; readonly path: string; readonly env?: Readonly<Record<string, string | undefined>> };
 
 export interface ResolvedTarget {
   readonly target: Target;
@@ -102,7 +103,7 @@ async function open(choice: TargetChoice, options: ResolveOptions & { readonly s
     case 'url':
       return targetFromUrl(choice.url, { ...opening, insecure: choice.insecure, ...(choice.caFile !== undefined ? { ca: readCa(choice.caFile), caFile: choice.caFile } : {}), ...(choice.controlToken !== undefined ? { controlToken: choice.controlToken } : {}) });
     case 'file':
-      return openTarget(options.config ?? loadTargetFile(choice.path), opening);
+      return openTarget(options.config ?? loadTargetFile(choice.path, choice.env), opening);
   }
 }
 

@@ -15,6 +15,7 @@ import { PROFILE_ID } from '../../profile/version.ts';
 import { loadRegistry } from '../../profile/registry.ts';
 import { ERRORS, HarnessError } from '../errors.ts';
 import { assess, decidingLevel, exitCodeOf, type ExitCode, type Report, type TestResult, warningJudge, writeAllReports } from '../report/index.ts';
+import { viewsNamed, type ViewName } from '../report/write.ts';
 import { shownOutcome } from '../report/wording.ts';
 import { REPORT_SCHEMA_VERSION, type HarnessIssue, type TargetDescription } from '../report/model.ts';
 import { scopeRoles, suiteCatalogue } from './catalogue.ts';
@@ -29,7 +30,7 @@ import { Secrets, targetSecrets } from '../target/secrets.ts';
 import { describeChoice, resolveTarget, type TargetChoice } from './resolve-target.ts';
 import { selectProperties, selectScenarios, type Selection } from './select.ts';
 import { PROPERTIES } from '../properties/catalogue.ts';
-import { DEFAULT_CONCURRENCY, planOf, planRequirements, runPlan, unrunProperty, type PlanTest } from './plan.ts';
+import { DEFAULT_CONCURRENCY, heldBack, planOf, planRequirements, runPlan, unrunProperty, type PlanTest } from './plan.ts';
 import { shardingOf, writeTimings } from './timings.ts';
 import { scenarioTarget } from './scenario-target.ts';
 import { watchInterrupts } from './interrupt.ts';
@@ -58,6 +59,8 @@ interface RunOptions extends Selection {
   /** Write the timings table of this run's tests to this file (`--write-timings FILE`). */
   readonly writeTimings?: string;
   readonly reportDir?: string;
+  /** The views written beside report.json (--reporter); every one when absent. */
+  readonly views?: readonly ViewName[];
   /** Extra scenario files to run besides suites/ (e.g. a fuzzer's regression scenario). */
   readonly scenarioFiles: readonly string[];
   readonly baseline?: { readonly file: string; readonly knownFailures: readonly string[] };
@@ -101,13 +104,13 @@ export async function conformanceRun(options: RunOptions, given: Terminal): Prom
   const dir = resolve(options.reportDir ?? defaultReportDir(started));
   mkdirSync(dir, { recursive: true });
   // A target file is read first, so that its secrets are known before anything is printed.
-  const fileConfig = options.target.kind === 'file' ? loadTargetFile(options.target.path) : undefined;
+  const fileConfig = options.target.kind === 'file' ? loadTargetFile(options.target.path, options.target.env) : undefined;
   mustDecideSomething(plan, options, rolesOf(options.target, describeChoice(options.target, fileConfig)));
   // A token given with --control-token-env is as secret as one in a target file.
   const secrets = options.target.kind === 'url' && options.target.controlToken !== undefined ? new Secrets([options.target.controlToken]) : targetSecrets(fileConfig);
   const terminal = redacting(given, secrets);
   const executed = await executePlan(plan, options, { started, seed, fileConfig, terminal, estimate: sharding?.estimate });
-  const { report } = writeAllReports(dir, secrets.value(reportOf(executed, suites, plan, options, { started, seed })));
+  const { report } = writeAllReports(dir, secrets.value(reportOf(executed, suites, plan, options, { started, seed })), options.views && viewsNamed(options.views));
   // Every view is written from the scrubbed report; this is the second line, over every file written.
   secrets.files(dir);
   if (options.writeTimings !== undefined) {
@@ -203,7 +206,7 @@ async function executePlan(
       terminal.error(`cpr-conformance: ${error.code}: ${error.message}`);
       if (error.hint) terminal.error(`  hint: ${error.hint}`);
       issues.push({ code: error.code, message: error.message });
-      results = unrunAll(plan, error.code, `not run: ${error.message}`, options.rerunBase, seed, rolesOf(options.target, description));
+      results = unrunAll(plan, error.code, error.message, options.rerunBase, seed, rolesOf(options.target, description));
     } else {
       const target = opened.target;
       description = target.description;
@@ -299,7 +302,7 @@ function reportOf(executed: Executed, suites: readonly Suite[], plan: readonly P
 /** The run-level issues its results imply: tests not run for an unreachable role or the time limit, and an interrupt (`planned` tests were due). */
 function runIssues(results: readonly TestResult[], known: readonly HarnessIssue[], planned: number | undefined): HarnessIssue[] {
   const out: HarnessIssue[] = [];
-  const unreachable = results.filter((t) => t.error_code === 'HARNESS_TARGET_UNREACHABLE' && t.checks.length === 0 && t.transcript.length === 0).length;
+  const unreachable = results.filter((t) => t.error_code === 'HARNESS_TARGET_UNREACHABLE' && t.not_run === true).length;
   if (unreachable > 0 && !known.some((i) => i.code === 'HARNESS_TARGET_UNREACHABLE')) {
     out.push({ code: 'HARNESS_TARGET_UNREACHABLE', message: `${unreachable} test(s) were not run: a role of the target stopped answering (see each test's reason)` });
   }
@@ -330,7 +333,7 @@ function unrunAll(plan: readonly PlanTest[], code: Unstarted, reason: string, re
       test.kind === 'scenario'
         ? unrunResult(test.scenario, code, reason, `${rerunBase} --only ${test.scenario.id}`)
         : unrunProperty(test.property, code, reason, `${rerunBase} --only ${test.property.id} --seed ${seed}`, seed);
-    if (roles.has(result.role)) return result;
+    if (roles.has(result.role)) return heldBack(result);
     const { error_code: _code, ...rest } = result;
     return { ...rest, status: 'not-applicable', reason: `the target has no ${result.role} role`, basis: 'spec' };
   });

@@ -2,8 +2,9 @@
 // each result is a plain line. NO_COLOR turns colour off. Target-supplied text
 // never reaches the terminal raw (stripControl).
 import type { TestResult } from '../report/model.ts';
-import { missingRole, shownOutcome, type ShownOutcome } from '../report/wording.ts';
+import { missingRole, shownOutcome, type ShownOutcome, reasonText } from '../report/wording.ts';
 import { stripControl } from '../text.ts';
+import type { CommandIo, OutputStream } from '../io.ts';
 
 export interface Terminal {
   /** `latest` as assessed (aggregate.ts warningJudge): a failed test whose failures are all warnings is shown as one. */
@@ -19,7 +20,13 @@ const COLOR: Record<ShownOutcome, number> = { passed: 32, failed: 31, warning: 9
 /** Outcomes printed on a line of their own above the live progress line. */
 const NOTED: readonly ShownOutcome[] = ['failed', 'warning', 'error'];
 
-export function createTerminal(stream: NodeJS.WriteStream = process.stdout, env: NodeJS.ProcessEnv = process.env): Terminal {
+/** A command's terminal: its streams and environment (cli/main.ts). */
+export function terminalOf(io: CommandIo): Terminal {
+  return createTerminal(io.stdout, io.env, io.stderr);
+}
+
+/** Lines to `stream`, errors to `errors` (the process's stdout and stderr unless given), as `env` says (CI, NO_COLOR, TERM). */
+export function createTerminal(stream: OutputStream = process.stdout, env: Readonly<Record<string, string | undefined>> = process.env, errors: OutputStream = process.stderr): Terminal {
   const live = stream.isTTY === true && !env.CI;
   const colour = live && env.NO_COLOR === undefined && env.TERM !== 'dumb';
   const paint = (code: number, text: string) => (colour ? `\u001b[${code}m${text}\u001b[0m` : text);
@@ -41,7 +48,7 @@ export function createTerminal(stream: NodeJS.WriteStream = process.stdout, env:
           saidMissing.add(missing);
           return;
         }
-        stream.write(`${LABEL[shown]} ${latest.id} ${stripControl(latest.title)}${latest.reason && latest.status !== 'passed' ? ` — ${stripControl(latest.reason).slice(0, 300)}` : ''}\n`);
+        stream.write(`${LABEL[shown]} ${latest.id} ${stripControl(latest.title)}${latest.reason && latest.status !== 'passed' ? ` — ${stripControl(reasonText(latest)!).slice(0, 300)}` : ''}\n`);
       }
     },
     endProgress() {
@@ -52,7 +59,7 @@ export function createTerminal(stream: NodeJS.WriteStream = process.stdout, env:
       stream.write(`${stripControl(text)}\n`);
     },
     error(text) {
-      process.stderr.write(`${stripControl(text)}\n`);
+      errors.write(`${stripControl(text)}\n`);
     },
   };
 }

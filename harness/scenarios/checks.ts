@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
+import type { ValidateFunction } from 'ajv';
 import { PROBLEM_STATUS, isProblemCode } from '../../profile/problems.ts';
 import { recomputeChainDigest, validateMessage, verifyCashPack, verifyConfirmation, type CashPack, type MessageKind, type RedemptionConfirmation } from '../../profile/cashpack/index.ts';
 import { compareTokenUri, decodeQrPng, findPayerMembers, inspectQrPng, parseDeliveryUri, validateCpr } from '../../profile/cpr/index.ts';
@@ -63,13 +64,25 @@ function compared(check: string, arg: unknown): { value: unknown; to: unknown } 
 
 const BALANCE_MEMBERS = ['available', 'locked', 'held'] as const;
 
-const ajv = new Ajv2020.default({ allErrors: false, strict: false });
-addFormats.default(ajv);
-const CPR_SCHEMAS = { cpr: ajv.compile(cprSchema), payment: ajv.compile(paymentSchema) } as const;
+/** The payload schemas of profile/schemas/ a `schema` check names directly. */
+const CPR_SCHEMAS = { cpr: cprSchema, payment: paymentSchema } as const;
+type PayloadSchema = keyof typeof CPR_SCHEMAS;
+
+let compiled: { readonly ajv: InstanceType<typeof Ajv2020.default>; readonly validators: Readonly<Record<PayloadSchema, ValidateFunction>> } | undefined;
+
+/** The payload schemas, compiled on first use (as profile/registry.ts does): importing the checks costs no compilation. */
+function payloadSchemas(): NonNullable<typeof compiled> {
+  if (compiled === undefined) {
+    const ajv = new Ajv2020.default({ allErrors: false, strict: false });
+    addFormats.default(ajv);
+    compiled = { ajv, validators: { cpr: ajv.compile(CPR_SCHEMAS.cpr), payment: ajv.compile(CPR_SCHEMAS.payment) } };
+  }
+  return compiled;
+}
 
 /** What the CPR or Payment schema (profile/schemas/) finds wrong with a value; empty when it is valid. */
-export function payloadSchemaErrors(schema: keyof typeof CPR_SCHEMAS, value: unknown): string[] {
-  const validate = CPR_SCHEMAS[schema];
+export function payloadSchemaErrors(schema: PayloadSchema, value: unknown): string[] {
+  const validate = payloadSchemas().validators[schema];
   return validate(value) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? 'is invalid'}`);
 }
 
@@ -163,7 +176,8 @@ export const CHECK_IMPLEMENTATIONS: Readonly<Record<CheckName, Check>> = {
     const value = named ? named.value('value') : bodyOf(subject);
     const name = named ? named.text('of') : String(arg);
     if (name in CPR_SCHEMAS) {
-      const validate = CPR_SCHEMAS[name as keyof typeof CPR_SCHEMAS];
+      const { ajv, validators } = payloadSchemas();
+      const validate = validators[name as PayloadSchema];
       const ok = validate(value);
       return judgement(ok, `valid against ${name}.schema.json`, ok ? 'valid' : ajv.errorsText(validate.errors), `schema ${name}`);
     }

@@ -51,6 +51,7 @@ export interface HttpResult {
  * from being exercised here (skipped), or a rule that does not apply to this
  * target, for the spec's reason or its policy's (`StepError.notApplicable`,
  * which must say which: an inapplicable rule is no gap in coverage).
+ * Internal signal, caught in scenarios/execute.ts, properties/execute.ts: it becomes the test's outcome and error_code (a code of the taxonomy's test scope).
  */
 export class StepError extends Error {
   readonly outcome: 'error' | 'skipped' | 'not-applicable';

@@ -6,7 +6,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Ajv2020 from 'ajv/dist/2020.js';
-import type { ErrorObject } from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import YAML, { LineCounter, isMap, isSeq, type Document, type Node } from 'yaml';
 import { loadRegistry, sectionsOfAll } from '../../profile/registry.ts';
 import { HarnessError } from '../errors.ts';
@@ -18,7 +18,13 @@ import { ACTIONS, CHECKS, SETUP_REQUIREMENTS, type ActionName, type CheckName } 
 export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const SUITES_DIR = join(PROJECT_ROOT, 'suites');
 
-const validate = new Ajv2020.default({ allErrors: true, strict: false }).compile(scenarioSchema());
+let validator: ValidateFunction | undefined;
+
+/** The scenario schema, compiled on first use (as profile/registry.ts does): a command that loads no suite never pays for it. */
+function schemaValidator(): ValidateFunction {
+  validator ??= new Ajv2020.default({ allErrors: true, strict: false }).compile(scenarioSchema());
+  return validator;
+}
 
 /** Every scenario file under suites/ (the registry beside them is not one). */
 export function suiteFiles(dir = SUITES_DIR): string[] {
@@ -65,6 +71,7 @@ export function parseSuite(text: string, file: string): Suite {
     const { line, col } = at(nodeAt(doc, crowded.path)?.range?.[0]);
     fail(file, line, `one expect entry holds ${crowded.names.length === 0 ? 'no named check' : `${crowded.names.length} checks (${crowded.names.join(', ')})`}; give each check its own entry`, col);
   }
+  const validate = schemaValidator();
   if (!validate(data)) {
     const error = mostSpecific(validate.errors ?? []);
     // An unknown key is shown where it is written, not where its object starts.

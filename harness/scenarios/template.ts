@@ -14,6 +14,7 @@ import { formatTimestamp, parseTimestamp } from '../../profile/time.ts';
 import { isAmount } from '../../profile/amount.ts';
 import { isUuid } from '../../profile/uuid.ts';
 
+/** Internal signal, caught in scenarios/execute.ts: a value the target's answers lacked, judged there (a failed check, or setup failed). */
 export class TemplateError extends Error {
   constructor(message: string, readonly expression: string) {
     super(`${message} in \${${expression}}`);
@@ -30,6 +31,7 @@ const DIGITS = /^(0|[1-9][0-9]*)$/;
  * saying so. Its arguments come from the target's answers, so this becomes a
  * TemplateError (a value the answer lacked). Any other exception a function
  * throws is a defect of the harness and propagates as one (HARNESS_INTERNAL).
+ * Internal signal, caught in scenarios/template.ts.
  */
 class ArgumentError extends Error {}
 

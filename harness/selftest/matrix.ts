@@ -4,6 +4,7 @@
 // suite could not run against it (harness errors are never counted as kills).
 import { observedFailure } from '../report/aggregate.ts';
 import type { TestResult } from '../report/model.ts';
+import { reasonText } from '../report/wording.ts';
 
 export interface MutantRow {
   readonly name: string;
@@ -43,7 +44,7 @@ export function mutantRow(spec: Pick<MutantRow, 'name' | 'role' | 'family' | 'de
     for (const check of failedChecks) caught.add(check.requirement);
   }
   const caughtBy = [...caught].sort();
-  const errors = results.filter((r) => r.status === 'error' && !observedFailure(r)).map((r) => `${r.id}: ${r.reason ?? ''}`.slice(0, 300));
+  const errors = results.filter((r) => r.status === 'error' && !observedFailure(r)).map((r) => `${r.id}: ${reasonText(r) ?? ''}`.slice(0, 300));
   const killed = failed.length > 0;
   const expected = spec.catches.some((id) => caught.has(id));
   const flagged = !killed

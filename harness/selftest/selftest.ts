@@ -8,6 +8,7 @@ import { createInterface } from 'node:readline';
 import { MUTANTS, type MutantSpec } from '../../reference/mutants.ts';
 import { PROPERTIES } from '../properties/catalogue.ts';
 import type { TestResult } from '../report/model.ts';
+import { reasonText } from '../report/wording.ts';
 import { scenarioTarget } from '../runner/scenario-target.ts';
 import { loadSuites } from '../scenarios/load.ts';
 import type { Scenario } from '../scenarios/types.ts';
@@ -82,7 +83,7 @@ export async function selftest(options: SelftestOptions = {}): Promise<KillMatri
   const shares = Array.from({ length: workers }, (_, w) => chosen.filter((_, i) => i % workers === w).map((m) => m.name));
   // The reference run happens alongside the workers: it is one more share of the work.
   const [reference, ...rows] = await Promise.all([suiteAgainst(undefined), ...shares.map((share) => runWorker(share, options.targeted === true, options.onRow))]);
-  const notPassed = reference.results.filter((r) => r.status !== 'passed').map((r) => `${r.id} ${r.status}: ${r.reason ?? ''}`.slice(0, 300));
+  const notPassed = reference.results.filter((r) => r.status !== 'passed').map((r) => `${r.id} ${r.status}: ${reasonText(r) ?? ''}`.slice(0, 300));
   const byName = new Map(rows.flat().map((r) => [r.name, r]));
   const mutants = chosen.map((m) => byName.get(m.name) ?? missingRow(m));
   return {

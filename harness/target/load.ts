@@ -49,8 +49,11 @@ interface RawTarget {
   readonly paying_app?: RawRole;
 }
 
+/** The environment a target file's control.token_env names are read from: the command's (harness/io.ts). */
+type Env = Readonly<Record<string, string | undefined>>;
+
 /** Loads and checks a target file; throws HarnessError CONFIG_INVALID naming every mistake. */
-export function loadTargetFile(path: string): TargetConfig {
+export function loadTargetFile(path: string, env: Env = process.env): TargetConfig {
   const file = resolve(path);
   let text: string;
   try {
@@ -58,11 +61,11 @@ export function loadTargetFile(path: string): TargetConfig {
   } catch (error) {
     throw new HarnessError('CONFIG_INVALID', `target file ${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, HINT);
   }
-  return parseTarget(text, file);
+  return parseTarget(text, file, env);
 }
 
 /** The same checks on text already in hand; `file` names it and anchors relative paths. */
-function parseTarget(text: string, file: string): TargetConfig {
+function parseTarget(text: string, file: string, env: Env): TargetConfig {
   const lines = new LineCounter();
   const doc = YAML.parseDocument(text, { lineCounter: lines, uniqueKeys: true });
   if (doc.errors.length > 0) {
@@ -76,7 +79,7 @@ function parseTarget(text: string, file: string): TargetConfig {
   const schemaProblems = validateShape(data);
   if (schemaProblems.length > 0) throw invalid(file, doc, lines, schemaProblems);
   const problems: TargetProblem[] = [];
-  const config = resolveTarget(data as RawTarget, dirname(file), basename(file), problems);
+  const config = resolveTarget(data as RawTarget, dirname(file), basename(file), problems, env);
   // A file that names no role (empty, truncated, a template left unfilled) gives nothing to test: never a verdict.
   if (!config.payee && !config.operator && !config.payingApp && problems.length === 0) {
     problems.push({ path: [], expected: 'at least one role to test: payee, operator or paying_app', got: 'no role at all', atKey: true });
@@ -185,9 +188,9 @@ const ADAPTER_ONLY: readonly (readonly [key: string, adapter: RawRole['adapter']
   ['command', 'process'],
 ];
 
-function resolveTarget(raw: RawTarget, dir: string, fileName: string, problems: TargetProblem[]): Omit<TargetConfig, 'source'> {
-  const payee = raw.payee && resolveHttpRole(raw.payee, 'payee', dir, problems);
-  const operator = raw.operator && resolveHttpRole(raw.operator, 'operator', dir, problems);
+function resolveTarget(raw: RawTarget, dir: string, fileName: string, problems: TargetProblem[], env: Env): Omit<TargetConfig, 'source'> {
+  const payee = raw.payee && resolveHttpRole(raw.payee, 'payee', dir, problems, env);
+  const operator = raw.operator && resolveHttpRole(raw.operator, 'operator', dir, problems, env);
   const payingApp = raw.paying_app && resolveAppRole(raw.paying_app, dir, problems);
   return {
     name: raw.name ?? fileName,
@@ -236,13 +239,13 @@ function readCa(raw: RawRole, at: string, dir: string, problems: TargetProblem[]
   return { ca, caFile };
 }
 
-function resolveHttpRole(raw: RawRole, at: 'payee' | 'operator', dir: string, problems: TargetProblem[]): HttpRoleConfig | undefined {
+function resolveHttpRole(raw: RawRole, at: 'payee' | 'operator', dir: string, problems: TargetProblem[], env: Env): HttpRoleConfig | undefined {
   const adapter = resolveAdapter(raw, at, dir, problems);
   const tls = readCa(raw, at, dir, problems);
   let controlToken = raw.control?.token;
   const envName = raw.control?.token_env;
   if (envName !== undefined) {
-    controlToken = process.env[envName];
+    controlToken = env[envName];
     if (controlToken === undefined || controlToken === '') {
       problems.push({ path: [at, 'control', 'token_env'], expected: `the environment variable ${envName} to be set`, got: 'it unset or empty' });
     }

@@ -37,7 +37,10 @@ interface Step {
   readonly bind?: Record<string, string>;
 }
 
-/** A step that cannot be carried out as written: a defect of the vector, not of the target. */
+/**
+ * A step that cannot be carried out as written: a defect of the vector, not of the target.
+ * Internal signal, caught in vectors/sequence.ts: the vector's outcome is an error naming it.
+ */
 class TemplateError extends Error {}
 
 /** RFC 6901. */

@@ -8,6 +8,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { PROFILE_ID } from '../../profile/version.ts';
 import { suiteDigest } from '../../harness/certify/package.ts';
 import { cliHere } from './hostile/support.ts';
+import { main } from '../../harness/cli/main.ts';
 
 // These tests spawn the command line; under load a start takes seconds.
 vi.setConfig({ testTimeout: 60_000 });
@@ -21,19 +22,37 @@ const run = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], {
  * spawn it.
  */
 const inProcess = (...args: string[]) => cliHere(args);
-const runWith = (env: Record<string, string>, ...args: string[]) =>
-  spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', timeout: 20_000, env: { ...process.env, ...env } });
+/** In this process with these environment variables: main() reads the environment it is given, not the process's. */
+const inProcessWith = (env: Record<string, string>, ...args: string[]) => cliHere(args, { env });
 
 describe('cpr-conformance command line', () => {
-  it('prints its commands with --help and exits 0', () => {
-    const r = run('--help');
+  it('prints its commands with --help and exits 0', async () => {
+    const r = await inProcess('--help');
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/Usage: cpr-conformance <command>/);
     expect(r.stdout).toMatch(/serve/);
   });
 
-  it('exits 2 and prints usage when no command is given', () => {
-    const r = run();
+  it('writes to the streams and reads the environment main() is given, never the process\'s', async () => {
+    const out = { stdout: '', stderr: '' };
+    const io = { stdout: { write: (t: string) => (out.stdout += t) }, stderr: { write: (t: string) => (out.stderr += t) }, env: { CPR_SPEC: join(tmpdir(), 'given-spec.md') } };
+    const stdout = vi.spyOn(process.stdout, 'write');
+    const stderr = vi.spyOn(process.stderr, 'write');
+    try {
+      expect(await main(['explain', 'CPP-RPL-1'], io)).toBe(0);
+      expect(await main(['rn'], io)).toBe(2);
+      expect(stdout).not.toHaveBeenCalled();
+      expect(stderr).not.toHaveBeenCalled();
+    } finally {
+      stdout.mockRestore();
+      stderr.mockRestore();
+    }
+    expect(out.stdout).toContain('given-spec.md is not there');
+    expect(out.stderr).toMatch(/^cpr-conformance: USAGE_ERROR: unknown command "rn"/);
+  });
+
+  it('exits 2 and prints usage when no command is given', async () => {
+    const r = await inProcess();
     expect(r.status).toBe(2);
     expect(r.stdout).toMatch(/Usage:/);
   });
@@ -112,12 +131,12 @@ describe('cpr-conformance command line', () => {
     expect((await inProcess('coverage', '--bogus')).status).toBe(2);
   });
 
-  it('explain quotes the spec\'s section from the file CPR_SPEC names', () => {
+  it('explain quotes the spec\'s section from the file CPR_SPEC names', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'cpr-spec-'));
     const spec = join(dir, 'spec.md');
     writeFileSync(spec, '# Spec\n\n### 7.1 Cash-pack error codes\n\nA sentence only this file has.\n\n### 7.2 Next\n\nNot this one.\n');
     try {
-      const r = runWith({ CPR_SPEC: spec }, 'explain', 'CPP-RPL-1');
+      const r = await inProcessWith({ CPR_SPEC: spec }, 'explain', 'CPP-RPL-1');
       expect(r.status).toBe(0);
       expect(r.stdout).toContain('§7.1 of the spec:');
       expect(r.stdout).toContain('A sentence only this file has.');
@@ -128,8 +147,8 @@ describe('cpr-conformance command line', () => {
     }
   });
 
-  it('explain says why no spec text is shown when the spec is not there', () => {
-    const r = runWith({ CPR_SPEC: join(tmpdir(), 'no-such-spec.md') }, 'explain', 'CPP-RPL-1');
+  it('explain says why no spec text is shown when the spec is not there', async () => {
+    const r = await inProcessWith({ CPR_SPEC: join(tmpdir(), 'no-such-spec.md') }, 'explain', 'CPP-RPL-1');
     expect(r.status).toBe(0);
     expect(r.stdout).toContain('the spec\'s text is not shown');
     expect(r.stdout).toContain('no-such-spec.md is not there');
@@ -137,8 +156,8 @@ describe('cpr-conformance command line', () => {
     expect(r.stdout).toMatch(/covered by \d+ scenario/);
   });
 
-  it('explains every serve option with serve --help', () => {
-    const r = run('serve', '--help');
+  it('explains every serve option with serve --help', async () => {
+    const r = await inProcess('serve', '--help');
     expect(r.status).toBe(0);
     for (const option of ['--host', '--base-path', '--port', '--plaintext-port', '--no-plaintext', '--ca-out', '--freeze-clock', '--token-lifetime', '--request-validity', '--policy', '--control-token', '--no-control', '--json']) {
       expect(r.stdout).toContain(option);

@@ -6,6 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { isProblemCode as isProfileProblemCode } from '../../profile/problems.ts';
 import { describe, expect, it } from 'vitest';
 import { codesOf, ERRORS, HarnessError } from '../../harness/errors.ts';
+import { toHarnessError } from '../../harness/fuzz/campaign.ts';
+import { HarnessFault } from '../../harness/fuzz/mismatch.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const schema = JSON.parse(readFileSync(join(ROOT, 'harness/report/report.schema.json'), 'utf8')) as {
@@ -41,6 +43,34 @@ describe('the error taxonomy', () => {
     const unknown = [...used].filter((code) => code.includes('_') && !(code in ERRORS) && !isProblemCode(code));
     expect(used.size).toBeGreaterThan(5);
     expect(unknown).toEqual([]);
+  });
+
+  it('has one base class: every other error class of the harness is a HarnessError, or an internal signal caught where it says', () => {
+    const internal: string[] = [];
+    for (const { file, text } of sources) {
+      for (const m of text.matchAll(/^(?:export )?class (\w+) extends (\w+)/gm)) {
+        const [, name, base] = m;
+        if (base !== 'Error' || (name === 'HarnessError' && file === 'harness/errors.ts')) continue;
+        // The doc comment just above the class says where the signal is caught; each of those files does catch it.
+        const above = text.slice(0, m.index).split('\n').slice(-6).join('\n');
+        const caught = /Internal signal, caught in ([\w/\-]+\.ts(?:, [\w/\-]+\.ts)*)/.exec(above);
+        expect(caught, `${file}: ${name} extends Error: make it a HarnessError (a code of the taxonomy) or say where the internal signal is caught`).not.toBeNull();
+        for (const where of caught![1]!.split(', ')) {
+          const catcher = sources.find((s) => s.file === `harness/${where}`);
+          expect(catcher, `${file}: ${name} is said to be caught in ${where}, which does not exist`).toBeDefined();
+          expect(catcher!.text, `${file}: ${name} is said to be caught in ${where}`).toMatch(new RegExp(`instanceof ${name}\\b`));
+        }
+        internal.push(name!);
+      }
+    }
+    expect(internal.sort()).toEqual(['ArgumentError', 'DeadlineError', 'Mismatch', 'StepError', 'TemplateError', 'TemplateError', 'TransportError']);
+  });
+
+  it('gives the fuzzer\'s harness fault the code and hint a user saw before it was a HarnessError', () => {
+    const fault = new HarnessFault('test control POST /_control/clock answered 500');
+    expect(fault).toBeInstanceOf(HarnessError);
+    expect(toHarnessError(fault)).toBe(fault);
+    expect([fault.code, fault.hint]).toEqual(['CONFIG_INVALID', "the fuzzer sets up fresh state through the target's test control (PROFILE.md §12); it must answer as the profile describes"]);
   });
 
   it('hints from the taxonomy unless the error gives its own', () => {

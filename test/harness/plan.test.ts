@@ -57,13 +57,16 @@ describe('runPlan', () => {
     const { results } = await runPlan(planOf(scenarios(6), []), target(role), { ...options, limits: { unreachableAfter: 2 } });
     expect(sent).toBe(2);
     expect(results.map((r) => r.error_code)).toEqual(Array(6).fill('HARNESS_TARGET_UNREACHABLE'));
-    expect(results.slice(2).every((r) => /^not run: the payee at http:\/\/payee\.test stopped answering/.test(r.reason ?? ''))).toBe(true);
+    expect(results.slice(2).every((r) => r.not_run === true && /^the payee at http:\/\/payee\.test stopped answering/.test(r.reason ?? ''))).toBe(true);
+    // The two that ran and failed were started: not marked not run.
+    expect(results.slice(0, 2).map((r) => r.not_run)).toEqual([undefined, undefined]);
   });
 
   it('stops a test still running when the run\'s time is up, and starts no other', async () => {
     const { results } = await runPlan(planOf(scenarios(2), []), target(payee(never)), { ...options, limits: { deadlineAt: Date.now() + 50 } });
     expect(results[0]).toMatchObject({ status: 'error', error_code: 'HARNESS_DEADLINE_EXCEEDED', reason: expect.stringMatching(/^stopped: the run's time limit passed at .* while the scenario ran$/) });
-    expect(results[1]).toMatchObject({ error_code: 'HARNESS_DEADLINE_EXCEEDED', reason: expect.stringMatching(/^not run: /) });
+    expect(results[0]!.not_run).toBeUndefined();
+    expect(results[1]).toMatchObject({ error_code: 'HARNESS_DEADLINE_EXCEEDED', not_run: true, reason: expect.stringMatching(/^the run's time limit passed at /) });
   });
 
   it('starts no test past the deadline', async () => {

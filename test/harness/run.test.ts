@@ -135,6 +135,34 @@ describe('cpr-conformance run', () => {
   });
 });
 
+describe('--reporter', () => {
+  it('writes report.json and only the reports named, in run and in report merge; the terminal\'s closing lines only when named', async () => {
+    const out = dir();
+    const r = await cli('run', '--only', 'TOK-GET-', '--no-properties', '--allow-partial', '--reporter', 'junit', '--report-dir', out);
+    expect(r.status).toBe(0);
+    expect(readdirSync(out).sort()).toEqual(['junit.xml', 'report.json']);
+    expect(r.stdout).not.toMatch(/^verdict: /m);
+    const merged = dir();
+    const m = await cli('report', 'merge', out, '--reporter', 'markdown,terminal', '--report-dir', merged);
+    expect(m.status).toBe(0);
+    expect(readdirSync(merged).sort()).toEqual(['report.json', 'summary.md']);
+    expect(m.stdout).toMatch(/^verdict: incomplete/m);
+    expect(m.stdout).toContain(`reports: ${merged}/ (report.json, summary.md)`);
+  });
+
+  it.each([
+    [['--reporter', 'htlm'], /^cpr-conformance: USAGE_ERROR: --reporter: no reporter is called "htlm" \(did you mean "html"\?\)\n {2}hint: the reporters are terminal, json, junit, markdown, html, allure; see: cpr-conformance run --help\n$/],
+    [['--reporter', ','], /^cpr-conformance: USAGE_ERROR: --reporter takes one name or more, comma-separated\n/],
+  ])('refuses %j before anything runs', async (args, message) => {
+    const out = dir();
+    const r = await cli('run', '--only', 'TOK-GET-', ...args, '--report-dir', out);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(message);
+    expect(existsSync(join(out, 'report.json'))).toBe(false);
+    expect(existsSync(out)).toBe(false);
+  });
+});
+
 /** Starts `serve` with these options and resolves its start-up facts; stopped after the file's tests. */
 describe('run --target against a server without the test-control interface', () => {
   const facts = served('--no-control');

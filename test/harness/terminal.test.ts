@@ -31,7 +31,7 @@ function progressOf(tty: boolean, options: Parameters<typeof buildReport>[0]): s
 function closingLines(options: Parameters<typeof buildReport>[0]): string[] {
   const lines: string[] = [];
   const terminal: Terminal = { progress: () => undefined, endProgress: () => undefined, line: (text) => void lines.push(text), error: (text) => void lines.push(text) };
-  printSummary(buildReport(options), 'reports/x', terminal);
+  printSummary(buildReport(options), 'reports/x', terminal, ['report.json']);
   return lines;
 }
 

@@ -63,7 +63,7 @@ describe('the circuit breaker', () => {
     expect(inner.sent).toBe(3);
     expect(guard.blocked(guarded, 'payee')).toEqual({
       code: 'HARNESS_TARGET_UNREACHABLE',
-      reason: 'not run: the payee at http://127.0.0.1:1 stopped answering (3 consecutive transport failures; the last: TIMEOUT: no complete response within 10 ms)',
+      reason: 'the payee at http://127.0.0.1:1 stopped answering (3 consecutive transport failures; the last: TIMEOUT: no complete response within 10 ms)',
     });
     // The operator behind the same URL is the same place: unreachable too.
     expect(guard.blocked(guarded, 'operator')?.code).toBe('HARNESS_TARGET_UNREACHABLE');
@@ -126,7 +126,7 @@ describe('the circuit breaker', () => {
 describe('the run deadline', () => {
   it('starts no test once it has passed', () => {
     const guard = new RunGuard({ unreachableAfter: 3, deadlineAt: Date.now() - 1 });
-    expect(guard.blocked(target(role('http://127.0.0.1:8', ok)), 'operator')).toMatchObject({ code: 'HARNESS_DEADLINE_EXCEEDED', reason: expect.stringMatching(/^not run: the run's time limit passed at /) });
+    expect(guard.blocked(target(role('http://127.0.0.1:8', ok)), 'operator')).toMatchObject({ code: 'HARNESS_DEADLINE_EXCEEDED', reason: expect.stringMatching(/^the run's time limit passed at /) });
     expect(new RunGuard({ unreachableAfter: 3, deadlineAt: Date.now() + 60_000 }).blocked(target(role('http://127.0.0.1:8', ok)), 'operator')).toBeUndefined();
   });
 });

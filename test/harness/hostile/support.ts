@@ -11,6 +11,7 @@ import { afterAll } from 'vitest';
 import { main } from '../../../harness/cli/main.ts';
 import { readReport, type Report } from '../../../harness/report/index.ts';
 import { captured } from '../../support/captured.ts';
+import type { CommandIo } from '../../../harness/io.ts';
 
 export const BIN = fileURLToPath(new URL('../../../bin/cpr-conformance.js', import.meta.url));
 export const REFERENCE_ADAPTER = fileURLToPath(new URL('../../../reference/adapter.ts', import.meta.url));
@@ -48,23 +49,22 @@ export function cli(args: readonly string[], options: CliOptions = {}): Promise<
 }
 
 /**
- * The same command line in this process (main(), output captured) with the
- * environment CI would give it: no Node start per call. For what needs a real
- * process (signals, the launcher's exit), use cli().
+ * The same command line in this process: main() with streams of its own and
+ * the environment CI would give it (the process's is left as it is), so no
+ * Node start per call. For what needs a real process (signals, the launcher's
+ * exit), use cli().
  */
 export async function cliHere(args: readonly string[], options: Pick<CliOptions, 'env'> = {}): Promise<CliResult> {
-  const env: Record<string, string> = { CI: 'true', NO_COLOR: '1', ...options.env };
-  const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
-  Object.assign(process.env, env);
-  try {
-    const { code, stdout, stderr } = await captured(() => main([...args]));
-    return { status: code, signal: null, stdout, stderr };
-  } finally {
-    for (const [k, v] of Object.entries(saved)) {
-      if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
-    }
-  }
+  const out = { stdout: '', stderr: '' };
+  const io: CommandIo = {
+    stdout: { write: (text: string) => (out.stdout += text) },
+    stderr: { write: (text: string) => (out.stderr += text) },
+    env: { ...process.env, CI: 'true', NO_COLOR: '1', ...options.env },
+  };
+  // What the layers below the commands write to the process's streams themselves
+  // (an interrupt's notice, a --start server's) is kept too.
+  const below = await captured(() => main([...args], io));
+  return { status: below.code, signal: null, stdout: out.stdout + below.stdout, stderr: out.stderr + below.stderr };
 }
 
 /**

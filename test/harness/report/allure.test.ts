@@ -31,7 +31,7 @@ const setupFailed: TestResult = {
   error_code: 'HARNESS_SETUP_FAILED',
   reason: 'setup step 1 (issue, line 9) failed CPP-ISS-1: status (CPP-ISS-1): expected 200, got 422; CPP-RNW-1 not exercised',
 };
-const unreachable: TestResult = { ...fixtureTests().find((t) => t.status === 'error')!, id: 'TOK-GET-901', error_code: 'HARNESS_TARGET_UNREACHABLE', reason: 'not run: the payee stopped answering' };
+const unreachable: TestResult = { ...fixtureTests().find((t) => t.status === 'error')!, id: 'TOK-GET-901', error_code: 'HARNESS_TARGET_UNREACHABLE', not_run: true, reason: 'the payee stopped answering' };
 const report = buildReport({ tests: [...fixtureTests(), setupFailed, unreachable] });
 const dir = writeAllureResults(work, report);
 const results = readdirSync(dir)

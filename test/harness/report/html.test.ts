@@ -154,10 +154,12 @@ describe('reportHtml', () => {
   it('shows one entry for tests that errored alike, and what capability discovery noticed, at the top', () => {
     const report = buildReport();
     const [base] = fixtureTests().filter((t) => t.status === 'error');
-    const alike = Array.from({ length: 5 }, (_, i) => ({ ...base!, id: `X-00${i}`, checks: [], reason: 'not run: nothing answered' }));
+    const alike = Array.from({ length: 5 }, (_, i) => ({ ...base!, id: `X-00${i}`, checks: [], not_run: true as const, reason: 'nothing answered' }));
     const roles = { payee: { adapter: 'http', tls: 'verified' as const, capabilities: [], capabilities_note: 'GET /_control/capabilities answered 500; treated as no test-control capabilities' } };
     const page = reportHtml({ ...report, tests: [...report.tests, ...alike], run: { ...report.run, target: { ...report.run.target, roles } } });
     expect(page.match(/5 tests: harness error/g)).toHaveLength(1);
+    // Not run is a field; the page says it in words.
+    expect(page).toContain('<p class="reason">not run: nothing answered</p>');
     for (let i = 0; i < 5; i++) expect(page).toContain(`<li id="f-X-00${i}">`);
     const banner = page.slice(0, page.indexOf('</header>'));
     expect(banner).toContain('<p class="target-note">Target: payee: GET /_control/capabilities answered 500; treated as no test-control capabilities.</p>');

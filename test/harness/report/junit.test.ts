@@ -88,6 +88,13 @@ describe('junitXml', () => {
     expect(attr(testcaseTags(id).find((t) => t.name === 'skipped'), 'message')).toBe(message);
   });
 
+  it('says a test the guard held back was not run, from its not_run field', () => {
+    const tests = fixtureTests().map((t) => (t.id === 'TOK-ONCE-001' ? { ...t, checks: [], transcript: [], error_code: 'HARNESS_DEADLINE_EXCEEDED' as const, not_run: true as const, reason: "the run's time limit passed" } : t));
+    const out = junitXml(buildReport({ tests }));
+    const at = out.indexOf('<error', out.indexOf('name="TOK-ONCE-001 '));
+    expect(decodeEntities(out.slice(at, out.indexOf('>', at)))).toContain(`message="HARNESS_DEADLINE_EXCEEDED: not run: the run's time limit passed"`);
+  });
+
   it('gives a testcase no properties (junit-10.xsd has none there): its requirements, level, role and seed are in its output', () => {
     expect(testcaseTags('CPR-ID-001').some((t) => t.name === 'properties' || t.name === 'property')).toBe(false);
     const at = xml.indexOf('<system-out>', xml.indexOf('name="CPR-ID-001 '));

@@ -204,7 +204,7 @@ describe('summaryMarkdown', () => {
 
   it('groups tests that errored alike into one line, and details the rest', () => {
     const [base] = fixtureTests().filter((t) => t.status === 'error');
-    const alike = Array.from({ length: 40 }, (_, i) => ({ ...base!, id: `X-${String(i).padStart(3, '0')}`, checks: [], error_code: 'HARNESS_TARGET_UNREACHABLE' as const, reason: 'not run: nothing answered' }));
+    const alike = Array.from({ length: 40 }, (_, i) => ({ ...base!, id: `X-${String(i).padStart(3, '0')}`, checks: [], error_code: 'HARNESS_TARGET_UNREACHABLE' as const, not_run: true as const, reason: 'nothing answered' }));
     const report = buildReport({ tests: [...fixtureTests(), ...alike] });
     const out = summaryMarkdown({ ...report, errors: [{ code: 'HARNESS_TARGET_UNREACHABLE', message: 'nothing answered' }] });
     const lines = out.split('\n');

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readReport } from '../../../harness/report/json.ts';
-import { TEXT_VIEWS, writeAllReports } from '../../../harness/report/write.ts';
+import { REPORT_VIEWS, viewsNamed, writeAllReports } from '../../../harness/report/write.ts';
 import type { TestResult } from '../../../harness/report/model.ts';
 import { exitOf } from '../../../harness/report/aggregate.ts';
 import { buildReport, fixtureTests } from './fixture.ts';
@@ -25,6 +25,14 @@ describe('writeAllReports', () => {
     expect(readdirSync(paths.allure!).filter((f) => f.endsWith('-result.json'))).toHaveLength(report.tests.length);
   });
 
+  it('writes report.json and only the views named, whatever their order', () => {
+    const dir = folder();
+    const { report: _report, ...paths } = writeAllReports(dir, buildReport(), viewsNamed(['html', 'junit']));
+    expect(Object.keys(paths)).toEqual(['json', 'junit', 'html']);
+    expect(readdirSync(dir).sort()).toEqual(['junit.xml', 'report.html', 'report.json']);
+    expect(writeAllReports(folder(), buildReport(), viewsNamed([]))).not.toHaveProperty('allure');
+  });
+
   // A reporter is harness code: its exception is the harness's defect, never the target's.
   describe('a view that throws', () => {
     const passing = fixtureTests().filter((t) => t.status === 'passed');
@@ -37,9 +45,12 @@ describe('writeAllReports', () => {
       const dir = folder();
       const given = buildReport({ tests });
       const written = writeAllReports(dir, given, {
-        ...TEXT_VIEWS,
-        'summary.md': () => {
-          throw new TypeError('injected reporter fault');
+        ...REPORT_VIEWS,
+        markdown: {
+          ...REPORT_VIEWS.markdown,
+          render: () => {
+            throw new TypeError('injected reporter fault');
+          },
         },
       });
       expect(written.report.verdict).toBe(verdict);

@@ -156,6 +156,13 @@ paying_app:
     expect(message).toMatch(/line \d+:\d+/);
   });
 
+  it('reads control.token_env from the environment it is given, not the process\'s', () => {
+    const file = targetFile('payee:\n  adapter: http\n  base_url: https://p.test\n  control: { token_env: CPR_TEST_GIVEN_ONLY }\n');
+    expect(process.env['CPR_TEST_GIVEN_ONLY']).toBeUndefined();
+    expect(loadTargetFile(file, { CPR_TEST_GIVEN_ONLY: 'given-token-0123' }).payee).toMatchObject({ controlToken: 'given-token-0123' });
+    expect(() => loadTargetFile(file, {})).toThrow(/CPR_TEST_GIVEN_ONLY to be set/);
+  });
+
   it('never echoes a control token of the wrong type', () => {
     const { message } = loadError(targetFile('payee:\n  adapter: http\n  base_url: https://p.test\n  control: { token: 123456789 }\n'));
     expect(message).toContain('payee.control.token');

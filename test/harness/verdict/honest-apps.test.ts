@@ -90,7 +90,7 @@ describe('a paying application whose adapter breaks its contract', () => {
       expect(protocol.length).toBeGreaterThanOrEqual(1);
       expect(protocol[0]!.reason).toMatch(/not JSON/);
       const rest = results.filter((t) => t.error_code !== 'HARNESS_ADAPTER_PROTOCOL');
-      expect(rest.every((t) => t.error_code === 'HARNESS_TARGET_UNREACHABLE' && /^not run: the paying application .* stopped answering/.test(t.reason ?? ''))).toBe(true);
+      expect(rest.every((t) => t.error_code === 'HARNESS_TARGET_UNREACHABLE' && t.not_run === true && /^the paying application .* stopped answering/.test(t.reason ?? ''))).toBe(true);
       expect(results.every((t) => t.status === 'error')).toBe(true);
     } finally {
       await garbage.close();
