@@ -260,7 +260,8 @@ describe('runPlan --concurrency', () => {
   it('stops every test in flight when the run\'s time is up, and starts no other', async () => {
     const { results } = await runPlan(planOf(scenarios(5), []), target(payee(never)), { ...options, concurrency: 3, limits: { deadlineAt: Date.now() + 50 } });
     expect(results.slice(0, 3).map((r) => [r.error_code, r.reason?.startsWith('stopped: ')])).toEqual(Array(3).fill(['HARNESS_DEADLINE_EXCEEDED', true]));
-    expect(results.slice(3).map((r) => [r.error_code, r.reason?.startsWith('not run: ')])).toEqual(Array(2).fill(['HARNESS_DEADLINE_EXCEEDED', true]));
+    expect(results.slice(0, 3).map((r) => r.not_run)).toEqual(Array(3).fill(undefined));
+    expect(results.slice(3).map((r) => [r.error_code, r.not_run])).toEqual(Array(2).fill(['HARNESS_DEADLINE_EXCEEDED', true]));
   });
 
   it('refuses a concurrency that is not an integer from 1 to 64', async () => {
