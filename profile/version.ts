@@ -26,6 +26,23 @@ interface ProfileVersion {
 
 export const PROFILE_VERSIONS: readonly ProfileVersion[] = [
   {
+    id: 'CPP-PROFILE-1.2',
+    date: '2026-11-26',
+    summary: "A rule for the status response's updated_at",
+    changes: [
+      {
+        section: '§4.7',
+        rule: "updated_at is the Operator's clock at the pack's last state change (issue, each renewal, redemption, cancellation; the expiry instant for EXPIRED); status reads and refused requests leave it unchanged",
+        change: 'an Operator that stamped updated_at on other events (a read, a refused request, the moment it noticed an expiry) stamps it only at these changes',
+      },
+      {
+        section: '§4.8, §12',
+        rule: 'the policy document and capability discovery name CPP-PROFILE-1.2',
+        change: 'advertise CPP-PROFILE-1.2 once the rule above is met',
+      },
+    ],
+  },
+  {
     id: 'CPP-PROFILE-1.1',
     date: '2026-11-25',
     summary: 'Exact HTTP Message Signatures, issued_at from the Operator\'s clock, which registry rule an amount defect breaks, and a test-control lease',

@@ -295,7 +295,7 @@ const CATALOGUE = [
     name: 'op-policy-older-profile',
     family: 'cashpack-endpoints',
     role: 'operator',
-    description: 'an Operator built against the previous profile version names it in its policy document (CPP-PROFILE-1.0 under 1.1): the run says which rules changed since',
+    description: 'an Operator built against an earlier profile version names it in its policy document (CPP-PROFILE-1.0, two versions back): the run says which rules changed since',
     catches: ['PRF-WK-1'],
   },
   {
@@ -482,6 +482,27 @@ const CATALOGUE = [
     role: 'operator',
     description: 'a pack is still ACTIVE at its expiry instant and expires one second later',
     catches: ['CPP-EXP-2', 'PRF-LIFE-1', 'PRF-BOUND-1', 'CPP-ACT-1'],
+  },
+  {
+    name: 'op-updated-at-stamped-before-checks',
+    family: 'cashpack-lifecycle',
+    role: 'operator',
+    description: "a renewal stamps the pack's updated_at before checking the bearer, the digest and the depth, so a renewal it refuses moves updated_at",
+    catches: ['PRF-STS-1'],
+  },
+  {
+    name: 'op-updated-at-stamped-by-read',
+    family: 'cashpack-lifecycle',
+    role: 'operator',
+    description: "a status read stamps the pack's updated_at with the Operator's clock, as if reading changed it",
+    catches: ['PRF-STS-1'],
+  },
+  {
+    name: 'op-expired-stamped-when-applied',
+    family: 'cashpack-lifecycle',
+    role: 'operator',
+    description: "an expired pack's updated_at is the moment the Operator noticed the expiry (the read that applied it), not the expiry instant",
+    catches: ['PRF-STS-1'],
   },
   {
     name: 'op-cancel-releases-funds',

@@ -397,6 +397,39 @@ const PROBES: Record<MutantOfRole<'operator'>, Probe> = {
     correct: 'EXPIRED',
     mutant: 'ACTIVE',
   },
+  'op-updated-at-stamped-before-checks': {
+    observes: "updated_at after a renewal by a key that is not the bearer, ten seconds after issue",
+    async observe(f) {
+      const { pack } = await f.issuePack();
+      f.clock.advance(10);
+      const stranger = createSigningKey();
+      const refused = answer(await f.renew(pack, f.renewal(pack, stranger).entry));
+      return [refused, (await f.status(pack.pack_id)).body.updated_at === pack.issued_at];
+    },
+    correct: ['BEARER_MISMATCH', true],
+    mutant: ['BEARER_MISMATCH', false],
+  },
+  'op-updated-at-stamped-by-read': {
+    observes: 'updated_at read ten seconds after issue',
+    async observe(f) {
+      const { pack } = await f.issuePack();
+      f.clock.advance(10);
+      return (await f.status(pack.pack_id)).body.updated_at === pack.issued_at;
+    },
+    correct: true,
+    mutant: false,
+  },
+  'op-expired-stamped-when-applied': {
+    observes: "updated_at of a pack first read ten seconds after its expiry",
+    async observe(f) {
+      const { pack } = await f.issuePack({ requested_expiry: f.clock.now() + HOUR_MS });
+      f.clock.advance(3610);
+      const { status, updated_at } = (await f.status(pack.pack_id)).body;
+      return [status, updated_at === pack.expiry];
+    },
+    correct: ['EXPIRED', true],
+    mutant: ['EXPIRED', false],
+  },
   'op-expiry-applied-on-read': {
     observes: 'a Lock Request for the whole balance at the expiry instant of a pack that locked it, nothing read in between',
     fixture: { balance: '100' },
