@@ -28,8 +28,13 @@ export const PROFILE_VERSIONS: readonly ProfileVersion[] = [
   {
     id: 'CPP-PROFILE-1.2',
     date: '2026-11-26',
-    summary: "A rule for the status response's updated_at",
+    summary: "A rule for the status response's updated_at, and @authority never taken from a Host naming another authority",
     changes: [
+      {
+        section: '§2.4',
+        rule: "@authority is the Operator's own authority: a request whose Host names another authority is refused (any 4xx) or judged as a request to the Operator itself, its signature verified against the Operator's own authority, never against the one the Host names",
+        change: 'an Operator that verified against whatever authority the Host header named verifies against its own, or refuses the request',
+      },
       {
         section: '§4.7',
         rule: "updated_at is the Operator's clock at the pack's last state change (issue, each renewal, redemption, cancellation; the expiry instant for EXPIRED); status reads and refused requests leave it unchanged",
@@ -38,7 +43,7 @@ export const PROFILE_VERSIONS: readonly ProfileVersion[] = [
       {
         section: '§4.8, §12',
         rule: 'the policy document and capability discovery name CPP-PROFILE-1.2',
-        change: 'advertise CPP-PROFILE-1.2 once the rule above is met',
+        change: 'advertise CPP-PROFILE-1.2 once the rules above are met',
       },
     ],
   },

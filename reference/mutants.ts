@@ -874,6 +874,13 @@ const CATALOGUE = [
     catches: ['DLV-QR-1', 'PRF-URI-1'],
   },
   {
+    name: 'payee-endpoint-from-host-header',
+    family: 'delivery',
+    role: 'payee',
+    description: "the payee builds the endpoint of a request's URIs from the Host header of the call that created it, not from its configured base URL",
+    catches: ['DLV-QR-1', 'PRF-URI-1'],
+  },
+  {
     name: 'payee-token-prefix-match',
     family: 'retrieval-token',
     role: 'payee',
@@ -913,6 +920,13 @@ const CATALOGUE = [
     family: 'cashpack-crypto',
     role: 'operator',
     description: 'the Operator verifies HTTP Message Signatures against the X-Forwarded-Host header when one is sent, so a signature made for another host identifies its signer',
+    catches: ['PRF-AUTH-1', 'PRF-IDN-1'],
+  },
+  {
+    name: 'op-authority-from-host-header',
+    family: 'cashpack-crypto',
+    role: 'operator',
+    description: "the Operator verifies HTTP Message Signatures against whatever authority the Host header names, so a signature made for another host, sent with that host's name, identifies its signer",
     catches: ['PRF-AUTH-1', 'PRF-IDN-1'],
   },
   {

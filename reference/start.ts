@@ -13,6 +13,7 @@ import { problemResponse } from './http/respond.ts';
 import { Clock } from './clock.ts';
 import { createControlHandler } from './control.ts';
 import { listen, MAX_BODY_BYTES, type Listening } from './http/server.ts';
+import { withOwnAuthority } from './http/authority.ts';
 import type { Handler } from './http/types.ts';
 import { faultsFor, type MutantName } from './mutants.ts';
 import { createOperator, type Operator, type Policy } from './operator/index.ts';
@@ -105,15 +106,23 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
     ...(options.requestValiditySeconds !== undefined ? { requestValiditySeconds: options.requestValiditySeconds } : {}),
   });
   plainRouter = underBasePath(basePath, createPlaintextRouter(payee.handler));
-  router = underBasePath(
-    basePath,
-    createRouter({
-      payee: payee.handler,
-      operator: operator.serve,
-      control: createControlHandler(clock, { lease: options.lease !== false }),
-      controlEnabled: options.controlEnabled ?? true,
-      ...(options.controlToken !== undefined ? { controlToken: options.controlToken } : {}),
-    }),
+  // Every name the certificate gives, on the TLS port; the URL served under first.
+  const served = new URL(secure.url);
+  const names = certificateNames(host);
+  const onPort = (name: string) => `${isIP(name) === 6 ? `[${name}]` : name}${served.port === '' ? '' : `:${served.port}`}`;
+  const own = [served.host, ...[...names.dns, ...names.ip].map(onPort)];
+  router = withOwnAuthority(
+    own,
+    underBasePath(
+      basePath,
+      createRouter({
+        payee: payee.handler,
+        operator: operator.serve,
+        control: createControlHandler(clock, { lease: options.lease !== false }),
+        controlEnabled: options.controlEnabled ?? true,
+        ...(options.controlToken !== undefined ? { controlToken: options.controlToken } : {}),
+      }),
+    ),
   );
 
   return {

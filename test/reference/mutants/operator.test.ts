@@ -31,6 +31,14 @@ function torsionSigned(lock: LockRequest, principal: { readonly secretKey: Uint8
   return { ...lock, signature: encodeB64url(forgeTorsionSignature(principal.secretKey, principal.publicKey, signingInput('lock-request', lock), r)) };
 }
 
+/** A status read signed for the authority other.example, which `header` names. */
+async function readSignedElsewhere(f: Fixture, header: 'host' | 'x-forwarded-host'): Promise<unknown> {
+  const { pack } = await f.issuePack();
+  const path = `/v1/cashpack/${pack.pack_id}/status`;
+  const signature = signRequestAs({ method: 'GET', authority: 'other.example', path }, { secretKey: f.principal.secretKey, kid: f.principal.jwk.kid }, f.clock.nowSeconds(), 'profile');
+  return answer(await f.send('GET', path, { headers: { ...signature, [header]: 'other.example' } }));
+}
+
 const PROBES: Record<MutantOfRole<'operator'>, Probe> = {
   'op-status-open': {
     observes: 'an unsigned status read',
@@ -536,12 +544,13 @@ const PROBES: Record<MutantOfRole<'operator'>, Probe> = {
   },
   'op-authority-from-forwarded-host': {
     observes: 'a status read signed for the authority other.example, sent with X-Forwarded-Host: other.example',
-    async observe(f) {
-      const { pack } = await f.issuePack();
-      const path = `/v1/cashpack/${pack.pack_id}/status`;
-      const signature = signRequestAs({ method: 'GET', authority: 'other.example', path }, { secretKey: f.principal.secretKey, kid: f.principal.jwk.kid }, f.clock.nowSeconds(), 'profile');
-      return answer(await f.send('GET', path, { headers: { ...signature, 'x-forwarded-host': 'other.example' } }));
-    },
+    observe: (f) => readSignedElsewhere(f, 'x-forwarded-host'),
+    correct: 'UNAUTHENTICATED',
+    mutant: 200,
+  },
+  'op-authority-from-host-header': {
+    observes: 'a status read signed for the authority other.example, sent with Host: other.example',
+    observe: (f) => readSignedElsewhere(f, 'host'),
     correct: 'UNAUTHENTICATED',
     mutant: 200,
   },
