@@ -12,6 +12,7 @@ import { codePointText } from '../../../generators/parts/text.ts';
 import { asData } from '../literal.ts';
 import { FAR_AHEAD } from './execute.ts';
 import type { AppCommand, AppCommandKind, Channel, DeriveContext, Document, Encoding, Endpoint, Serving } from './spec.ts';
+import { REDIRECT_TARGETS } from '../../stub/retrieval-stub.ts';
 
 const weighted = <T>(...entries: [fc.Arbitrary<T>, number][]) => fc.oneof(...entries.map(([arbitrary, weight]) => ({ arbitrary, weight })));
 
@@ -24,9 +25,9 @@ const ENCODINGS: Readonly<Record<Channel, readonly Encoding[]>> = {
   object: ['plain'],
   json: ['plain', 'bom', 'duplicate-member', 'escaped-names', 'not-json'],
   inline: ['plain', 'bom', 'duplicate-member', 'escaped-names', 'not-json'],
-  file: ['plain', 'bom', 'duplicate-member', 'escaped-names', 'not-json', 'at-limit', 'over-limit'],
-  qr: ['plain', 'bom', 'duplicate-member', 'escaped-names', 'not-json', 'at-limit', 'over-limit'],
-  'deep-link': ['plain', 'bom', 'duplicate-member', 'escaped-names', 'not-json', 'at-limit', 'over-limit'],
+  file: ['plain', 'bom', 'duplicate-member', 'escaped-names', 'not-json', 'at-limit', 'over-limit', 'empty'],
+  qr: ['plain', 'bom', 'duplicate-member', 'escaped-names', 'not-json', 'at-limit', 'over-limit', 'empty'],
+  'deep-link': ['plain', 'bom', 'duplicate-member', 'escaped-names', 'not-json', 'at-limit', 'over-limit', 'empty'],
 };
 
 function encoding(channel: Channel): fc.Arbitrary<Encoding> {
@@ -38,8 +39,9 @@ const serving: fc.Arbitrary<Serving> = weighted<Serving>(
   [fc.constant('ok'), 4],
   [fc.record({ mediaType: fc.constantFrom('application/json; charset=utf-8', 'Application/JSON', 'application/json;charset=UTF-8', 'APPLICATION/JSON ; charset="utf-8"') }), 2],
   [fc.record({ otherType: fc.constantFrom('text/plain', 'text/html', 'application/octet-stream', null) }), 1],
-  [fc.record({ status: fc.constantFrom(404, 410, 500, 503) }), 1],
-  [fc.record({ redirect: fc.constantFrom(301, 302, 303, 307, 308) }), 1],
+  // Every class of error status (PROFILE.md §8.3: RETRIEVAL_FAILED, the token not sent again), the payee's own codes and throttling among them.
+  [fc.record({ status: fc.oneof(fc.constantFrom(404, 410, 400, 401, 403, 408, 429), fc.integer({ min: 400, max: 499 }), fc.constantFrom(500, 502, 503, 504), fc.integer({ min: 500, max: 599 })) }), 2],
+  [fc.record({ redirect: fc.constantFrom(300, 301, 302, 303, 304, 305, 307, 308), to: fc.constantFrom(...REDIRECT_TARGETS) }), 2],
   [fc.constantFrom<Serving>('chunked', 'slow', 'truncated'), 2],
 );
 

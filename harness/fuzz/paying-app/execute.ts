@@ -151,6 +151,8 @@ export function encode(doc: unknown, encoding: Encoding): string {
       return json + ' '.repeat(MAX_JSON_BYTES - Buffer.byteLength(json));
     case 'over-limit':
       return json + ' '.repeat(MAX_JSON_BYTES + 1 - Buffer.byteLength(json));
+    case 'empty':
+      return '';
   }
 }
 
@@ -182,7 +184,7 @@ function exhibitOf(serving: Serving, body: Uint8Array): Exhibit {
   if ('mediaType' in serving) return { body, headers: { 'content-type': serving.mediaType } };
   if ('otherType' in serving) return { body, ...(serving.otherType !== null ? { headers: { 'content-type': serving.otherType } } : {}) };
   if ('status' in serving) return { body, headers: JSON_TYPE, status: serving.status };
-  return { body, headers: JSON_TYPE, redirect: serving.redirect };
+  return { body, headers: JSON_TYPE, redirect: serving.redirect, ...(serving.to !== undefined ? { redirectTo: serving.to } : {}) };
 }
 
 /** The stub-serve step's parameters for an exhibit. */
@@ -196,6 +198,7 @@ function serveFields(exhibit: Exhibit): Record<string, unknown> {
     ...(exhibit.chunkDelayMs !== undefined ? { chunk_delay_ms: exhibit.chunkDelayMs } : {}),
     ...(exhibit.truncate ? { truncate: true } : {}),
     ...(exhibit.redirect !== undefined ? { redirect: exhibit.redirect } : {}),
+    ...(exhibit.redirectTo !== undefined ? { redirect_to: exhibit.redirectTo } : {}),
   };
 }
 

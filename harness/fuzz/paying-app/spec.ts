@@ -1,5 +1,6 @@
 // The paying-application fuzzer's commands as data (plain JSON: a crash file
 // carries the very documents it read, and `replay` gives them again).
+import type { RedirectTarget } from '../../stub/retrieval-stub.ts';
 
 /** How a CPR reaches the application (spec §4.4): direct JSON, an in-memory value, a file, an inline URI, or a token URI (QR or deep link) it must retrieve. */
 export type Channel = 'json' | 'object' | 'file' | 'inline' | 'qr' | 'deep-link';
@@ -9,14 +10,17 @@ export const CHANNELS: readonly Channel[] = ['json', 'object', 'file', 'inline',
  * How the document is written (PROFILE.md §1): as JSON.stringify writes it; with a
  * byte order mark; with a member written twice; with member names written with
  * \u escapes (the same JSON); as something that is not JSON; or padded with
- * white space to exactly 65 536 bytes, or one more (files and retrievals).
+ * white space to exactly 65 536 bytes, or one more, or nothing at all (files
+ * and retrievals).
  */
-export type Encoding = 'plain' | 'bom' | 'duplicate-member' | 'escaped-names' | 'not-json' | 'at-limit' | 'over-limit';
+export type Encoding = 'plain' | 'bom' | 'duplicate-member' | 'escaped-names' | 'not-json' | 'at-limit' | 'over-limit' | 'empty';
 
 /**
  * What the stand-in payee answers a retrieval with (token URIs only): the
  * body as application/json; a JSON media type spelled otherwise (case,
- * parameters); another media type or none; an error status; a redirect; the
+ * parameters); another media type or none; an error status of any class; a
+ * redirect of any 3xx status, to the stub's second path on this host, on its
+ * other name or its plaintext listener, to itself, or without Location; the
  * body chunked, slowly, or cut off halfway.
  */
 export type Serving =
@@ -24,7 +28,7 @@ export type Serving =
   | { readonly mediaType: string }
   | { readonly otherType: string | null }
   | { readonly status: number }
-  | { readonly redirect: number }
+  | { readonly redirect: number; readonly to?: RedirectTarget }
   | 'chunked'
   | 'slow'
   | 'truncated';
