@@ -853,6 +853,20 @@ const CATALOGUE = [
     catches: ['DLV-RESOLVE-1'],
   },
   {
+    name: 'app-throttled-retrieval-retried',
+    family: 'delivery',
+    role: 'paying-app',
+    description: 'the paying app takes a 408 or 429 for throttling and retries the retrieval, sending the single-use token a second time',
+    catches: ['DLV-RESOLVE-1'],
+  },
+  {
+    name: 'app-redirect-followed',
+    family: 'delivery',
+    role: 'paying-app',
+    description: "the paying app's HTTP client follows a redirect with a Location, so the token goes wherever the payee's server points",
+    catches: ['PRF-APP-1'],
+  },
+  {
     name: 'app-retrieval-limit-off-by-one',
     family: 'delivery',
     role: 'paying-app',

@@ -28,6 +28,7 @@ export const FIELD_KINDS = [
   'token',
   'public-get',
   'authenticated-get',
+  'retrieval',
 ] as const;
 export type FieldKind = (typeof FIELD_KINDS)[number];
 
@@ -71,6 +72,10 @@ export const FIELD_CLASSES = [
   { id: 'http.untrusted-headers', summary: "client headers that must not be trusted (X-Forwarded-*, Forwarded, a Host naming another authority or the target's in another form): change nothing, or the request is refused" },
   { id: 'http.signed-get', summary: 'a public document fetched with an HTTP Message Signature: served as without one' },
   { id: 'http.problem', summary: 'every error: application/problem+json with type, title, status and code as PROFILE.md §11 gives them' },
+  // what a paying application retrieves (PROFILE.md §8.3)
+  { id: 'retrieval.status', summary: 'any 4xx or 5xx, any 3xx pointing anywhere (its host, another name, plaintext, itself, nowhere): RETRIEVAL_FAILED, the token sent once and never where a redirect points' },
+  { id: 'retrieval.media-type', summary: 'application/json in other letter case or with parameters: read; another media type or none: read or refused' },
+  { id: 'retrieval.body', summary: 'chunked without Content-Length at and over 65 536 bytes, slow, cut off, empty or not JSON: read when whole, JSON and at most the bound; refused otherwise' },
   // credentials
   { id: 'token.altered', summary: 'a retrieval token truncated, extended, prefixed or in upper case: unknown, and the real token untouched' },
   { id: 'token.channel', summary: 'single use through every delivery channel (the token, the QR URI, the deep link)' },
@@ -100,6 +105,7 @@ export const CLASSES_OF_KIND: Readonly<Record<FieldKind, readonly FieldClassId[]
   token: ['token.altered', 'token.channel'],
   'public-get': ['http.signed-get', 'http.untrusted-headers'],
   'authenticated-get': ['http.untrusted-headers', 'http.problem', 'signature.malleable'],
+  retrieval: ['retrieval.status', 'retrieval.media-type', 'retrieval.body'],
 };
 
 export function isFieldClass(id: string): id is FieldClassId {

@@ -18,6 +18,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { normalizeUri } from '../../profile/cpr/index.ts';
 import { createTlsMaterial } from '../../reference/tls.ts';
+import { REDIRECT_TARGETS, type RedirectTarget } from '../../generators/classes/retrieval-answer.ts';
 
 /** What one retrieval URL answers. */
 export interface Exhibit {
@@ -34,19 +35,11 @@ export interface Exhibit {
   readonly truncate?: boolean;
   /** A 3xx status: the answer is a redirect to a second path on the stub, which would serve `body` with status 200. */
   readonly redirect?: number;
-  /** Where the redirect points (default same-host): see RedirectTarget. */
+  /** Where the redirect points (default same-host): see RedirectTarget (generators/classes/retrieval-answer.ts). */
   readonly redirectTo?: RedirectTarget;
 }
 
-/**
- * Where a redirect's Location points: the second path on the same listener
- * (same-host), on the stub's other name (other-host: localhost for 127.0.0.1
- * and back), on its plaintext listener (plaintext: the token would travel in
- * the clear), the retrieval URL itself (itself: a loop), or nowhere (none: no
- * Location at all). Whoever follows one is recorded.
- */
-export type RedirectTarget = 'same-host' | 'other-host' | 'plaintext' | 'itself' | 'none';
-export const REDIRECT_TARGETS: readonly RedirectTarget[] = ['same-host', 'other-host', 'plaintext', 'itself', 'none'];
+export { REDIRECT_TARGETS, type RedirectTarget };
 
 /** Where an exhibit is served. */
 interface Placement {

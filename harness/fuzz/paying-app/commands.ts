@@ -12,7 +12,7 @@ import { codePointText } from '../../../generators/parts/text.ts';
 import { asData } from '../literal.ts';
 import { FAR_AHEAD } from './execute.ts';
 import type { AppCommand, AppCommandKind, Channel, DeriveContext, Document, Encoding, Endpoint, Serving } from './spec.ts';
-import { REDIRECT_TARGETS } from '../../stub/retrieval-stub.ts';
+import { retrievalAnswer } from '../../../generators/classes/retrieval-answer.ts';
 
 const weighted = <T>(...entries: [fc.Arbitrary<T>, number][]) => fc.oneof(...entries.map(([arbitrary, weight]) => ({ arbitrary, weight })));
 
@@ -35,15 +35,7 @@ function encoding(channel: Channel): fc.Arbitrary<Encoding> {
   return others.length === 0 ? fc.constant('plain') : weighted<Encoding>([fc.constant('plain'), 4], [fc.constantFrom(...others), 2]);
 }
 
-const serving: fc.Arbitrary<Serving> = weighted<Serving>(
-  [fc.constant('ok'), 4],
-  [fc.record({ mediaType: fc.constantFrom('application/json; charset=utf-8', 'Application/JSON', 'application/json;charset=UTF-8', 'APPLICATION/JSON ; charset="utf-8"') }), 2],
-  [fc.record({ otherType: fc.constantFrom('text/plain', 'text/html', 'application/octet-stream', null) }), 1],
-  // Every class of error status (PROFILE.md §8.3: RETRIEVAL_FAILED, the token not sent again), the payee's own codes and throttling among them.
-  [fc.record({ status: fc.oneof(fc.constantFrom(404, 410, 400, 401, 403, 408, 429), fc.integer({ min: 400, max: 499 }), fc.constantFrom(500, 502, 503, 504), fc.integer({ min: 500, max: 599 })) }), 2],
-  [fc.record({ redirect: fc.constantFrom(300, 301, 302, 303, 304, 305, 307, 308), to: fc.constantFrom(...REDIRECT_TARGETS) }), 2],
-  [fc.constantFrom<Serving>('chunked', 'slow', 'truncated'), 2],
-);
+const serving: fc.Arbitrary<Serving> = retrievalAnswer();
 
 /** Base paths a payee may have (PROFILE.md §8.1): none, plain segments, percent-encodings, sub-delimiters. */
 const endpoint: fc.Arbitrary<Endpoint> = fc

@@ -176,7 +176,7 @@ function escapedNames(value: unknown): string {
 const JSON_TYPE = { 'content-type': 'application/json' };
 
 /** What the stand-in payee answers for a serving choice (harness/stub/). */
-function exhibitOf(serving: Serving, body: Uint8Array): Exhibit {
+export function exhibitOf(serving: Serving, body: Uint8Array): Exhibit {
   if (serving === 'ok') return { body, headers: JSON_TYPE };
   if (serving === 'chunked') return { body, headers: JSON_TYPE, chunked: true };
   if (serving === 'slow') return { body, headers: JSON_TYPE, chunked: true, chunkDelayMs: 40 };

@@ -1,6 +1,6 @@
 // The paying-application fuzzer's commands as data (plain JSON: a crash file
 // carries the very documents it read, and `replay` gives them again).
-import type { RedirectTarget } from '../../stub/retrieval-stub.ts';
+import type { RetrievalAnswer } from '../../../generators/classes/retrieval-answer.ts';
 
 /** How a CPR reaches the application (spec §4.4): direct JSON, an in-memory value, a file, an inline URI, or a token URI (QR or deep link) it must retrieve. */
 export type Channel = 'json' | 'object' | 'file' | 'inline' | 'qr' | 'deep-link';
@@ -15,23 +15,8 @@ export const CHANNELS: readonly Channel[] = ['json', 'object', 'file', 'inline',
  */
 export type Encoding = 'plain' | 'bom' | 'duplicate-member' | 'escaped-names' | 'not-json' | 'at-limit' | 'over-limit' | 'empty';
 
-/**
- * What the stand-in payee answers a retrieval with (token URIs only): the
- * body as application/json; a JSON media type spelled otherwise (case,
- * parameters); another media type or none; an error status of any class; a
- * redirect of any 3xx status, to the stub's second path on this host, on its
- * other name or its plaintext listener, to itself, or without Location; the
- * body chunked, slowly, or cut off halfway.
- */
-export type Serving =
-  | 'ok'
-  | { readonly mediaType: string }
-  | { readonly otherType: string | null }
-  | { readonly status: number }
-  | { readonly redirect: number; readonly to?: RedirectTarget }
-  | 'chunked'
-  | 'slow'
-  | 'truncated';
+/** What the stand-in payee answers a retrieval with (token URIs only): the classes of generators/classes/retrieval-answer.ts. */
+export type Serving = RetrievalAnswer;
 
 /** Where a token URI points: the stand-in payee's base URL (host, path) and what else its query holds. */
 export interface Endpoint {
