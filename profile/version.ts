@@ -28,11 +28,11 @@ export const PROFILE_VERSIONS: readonly ProfileVersion[] = [
   {
     id: 'CPP-PROFILE-1.2',
     date: '2026-11-26',
-    summary: "A rule for the status response's updated_at, and @authority never taken from a Host naming another authority",
+    summary: "A rule for the status response's updated_at, and @authority never taken from a Host naming another host",
     changes: [
       {
         section: '§2.4',
-        rule: "@authority is the Operator's own authority: a request whose Host names another authority is refused (any 4xx) or judged as a request to the Operator itself, its signature verified against the Operator's own authority, never against the one the Host names",
+        rule: "@authority is the Operator's own authority: a request whose Host names another host is refused (any 4xx) or judged as a request to the Operator itself, its signature verified against the Operator's own authority, never against the one the Host names",
         change: 'an Operator that verified against whatever authority the Host header named verifies against its own, or refuses the request',
       },
       {

@@ -106,13 +106,11 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
     ...(options.requestValiditySeconds !== undefined ? { requestValiditySeconds: options.requestValiditySeconds } : {}),
   });
   plainRouter = underBasePath(basePath, createPlaintextRouter(payee.handler));
-  // Every name the certificate gives, on the TLS port; the URL served under first.
-  const served = new URL(secure.url);
+  // Its own names are those its certificate gives; the URL served under is its primary authority.
   const names = certificateNames(host);
-  const onPort = (name: string) => `${isIP(name) === 6 ? `[${name}]` : name}${served.port === '' ? '' : `:${served.port}`}`;
-  const own = [served.host, ...[...names.dns, ...names.ip].map(onPort)];
   router = withOwnAuthority(
-    own,
+    new URL(secure.url).host,
+    [...names.dns, ...names.ip.map((n) => (isIP(n) === 6 ? `[${n}]` : n))],
     underBasePath(
       basePath,
       createRouter({

@@ -69,7 +69,7 @@ export const FIELD_CLASSES = [
   // HTTP
   { id: 'http.media-type', summary: 'application/json in any letter case, with parameters and white space: accepted; other types: 415' },
   { id: 'http.chunked', summary: 'a body sent in pieces without Content-Length: read at max_body_bytes, 413 one byte over, as with a Content-Length' },
-  { id: 'http.untrusted-headers', summary: "client headers that must not be trusted (X-Forwarded-*, Forwarded, a Host naming another authority or the target's in another form): change nothing, or the request is refused" },
+  { id: 'http.untrusted-headers', summary: "client headers that must not be trusted (X-Forwarded-*, Forwarded, a Host naming another host, or the target's own on another port or written another way): change nothing, or the request is refused" },
   { id: 'http.signed-get', summary: 'a public document fetched with an HTTP Message Signature: served as without one' },
   { id: 'http.problem', summary: 'every error: application/problem+json with type, title, status and code as PROFILE.md §11 gives them' },
   // what a paying application retrieves (PROFILE.md §8.3)

@@ -1,7 +1,7 @@
 // untrustedHeaders: request headers a client may send that a target must not
 // trust for anything it writes or checks (class http.untrusted-headers): the
 // forwarding headers of proxies (X-Forwarded-*, Forwarded, X-Original-Host),
-// and a Host header naming another authority than the one the client reached.
+// and a Host header naming another host than the one the client reached.
 // None comes from a proxy of the target's, so none may change the URIs it
 // writes or the @authority it verifies a signature against; a foreign Host may
 // also be refused.
@@ -50,9 +50,9 @@ export interface HostChoice {
 export interface ForeignHost {
   readonly host: string;
   /**
-   * Whether it names another authority. A case variant or a trailing dot names
-   * the target's own host written another way: a signature made for it is not
-   * one made for another host.
+   * Whether it names another host. Its host on another port, in other letter
+   * case or with a trailing dot names the target's own host: a signature made
+   * for it is not one made for another host.
    */
   readonly foreign: boolean;
 }
@@ -76,7 +76,8 @@ export function foreignHost(authority: string, choice: HostChoice): ClassValue<F
       return at(`${HOSTS[choice.pick % HOSTS.length]!.replace(/:\d+$/, '')}${port}`, true, 'another host');
     case 'other-port': {
       const own = Number(url.port || '443');
-      return at(`${url.hostname}:${own === 65535 ? 1 : own + 1 + (choice.pick % 7)}`, true, 'another port');
+      // The same host: a front server of the target's own may listen on another port, so it names no other host.
+      return at(`${url.hostname}:${own === 65535 ? 1 : own + 1 + (choice.pick % 7)}`, false, 'its host on another port');
     }
     case 'ipv6-literal':
       return at(`[2001:db8::${((choice.pick % 0xfffe) + 1).toString(16)}]${port}`, true, 'an IPv6 literal');

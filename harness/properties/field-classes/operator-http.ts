@@ -7,7 +7,7 @@
 // one byte over; a
 // public document fetched with an HTTP Message Signature, or with forwarding
 // headers, is served as without; a forwarding header never stands in for the
-// authority a signature covers; a Host naming another authority (or the
+// authority a signature covers; a Host naming another host (or the
 // Operator's own written another way) is refused or changes nothing, and a
 // signature made for the authority it names identifies nobody; and every
 // refusal is a problem document.
@@ -184,7 +184,7 @@ async function statusAndDocuments(ctx: ScenarioContext, setup: OperatorSetup, c:
 const refusedAny = (r: HttpResult): boolean => r.status !== null && r.status >= 400 && r.status < 500;
 
 /**
- * A Host naming another authority, or the target's own written another way
+ * A Host naming another host, or the target's own on another port or written another way
  * (PROFILE.md §2.4): a status read signed for the target's authority is refused
  * or answered as with the real Host; one signed for the authority a foreign Host
  * names identifies nobody; the public documents are refused or the same.
@@ -200,7 +200,7 @@ async function foreignHostReads(ctx: ScenarioContext, c: HttpCase, honest: HttpR
   if (own) return own;
   if (host.value.foreign) {
     const forged = await send(ctx, 'operator', { method: 'GET', path, headers: { ...signed(host.value.host), host: host.value.host } });
-    if (!refusedAny(forged)) return { expected: 'a 4xx refusal: a signature made for another authority identifies nobody here', actual: { status: forged.status, code: codeOf(forged) ?? null }, message: `a status read signed for the authority its ${host.note} names`, requirements: ['PRF-AUTH-1'] };
+    if (!refusedAny(forged)) return { expected: 'a 4xx refusal: a signature made for another host identifies nobody here', actual: { status: forged.status, code: codeOf(forged) ?? null }, message: `a status read signed for the authority its ${host.note} names`, requirements: ['PRF-AUTH-1'] };
   }
   for (const document of ['/.well-known/cashpack-policy.json', '/.well-known/cashpack-pubkey.json']) {
     const plain = await send(ctx, 'operator', { method: 'GET', path: document });

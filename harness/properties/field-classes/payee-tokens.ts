@@ -3,7 +3,7 @@
 // that is not the token serves or spends it: cut short, extended, prefixed or
 // in upper case, it is unknown (404 TOKEN_UNKNOWN) and the real token still
 // works. Every refusal is a problem document. Forwarding headers a client
-// sends (X-Forwarded-Host and the like), and a Host naming another authority or
+// sends (X-Forwarded-Host and the like), and a Host naming another host or
 // the payee's own written another way, change neither the URIs the payee writes
 // nor what it serves; a call with such a Host may be refused (spec §4.1, §4.4,
 // §5.1; PROFILE.md §8.1, §10, §11).
@@ -76,7 +76,7 @@ export const PAYEE_TOKENS = define<TokenCase>({
     const ask = (headers: Record<string, string>) => send(ctx, 'payee', { method: 'POST', path: '/_control/payee/requests', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ sub_interface: c.sub }) });
     const http = ctx.http('payee');
     const host = http.kind === 'http' ? foreignHost(http.authority, c.host) : undefined;
-    // With a Host naming another authority the payee may refuse the call (any 4xx); then it is asked without that Host.
+    // With a Host naming another host the payee may refuse the call (any 4xx); then it is asked without that Host.
     const withHost = host ? await ask({ ...hostile, host: host.value.host }) : undefined;
     const refusedHost = withHost?.status != null && withHost.status >= 400 && withHost.status < 500;
     const created = withHost && !refusedHost ? withHost : await ask(hostile);

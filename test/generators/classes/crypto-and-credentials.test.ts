@@ -70,10 +70,10 @@ describe('foreignHost', () => {
   // What a Host names, by its parts as a URL parser reads them.
   const parts = (host: string) => {
     const url = new URL(`https://${host}`);
-    return { hostname: url.hostname.replace(/\.$/, '').toLowerCase(), port: url.port };
+    return url.hostname.replace(/\.$/, '').toLowerCase();
   };
 
-  it.each(['127.0.0.1:46053', 'localhost:8443', 'pay.example', '[::1]:9000'])('names another authority when it says it does, and the same one written otherwise when not, against %s', (authority) => {
+  it.each(['127.0.0.1:46053', 'localhost:8443', 'pay.example', '[::1]:9000'])('names another host when it says it does, and the same one (on any port, written otherwise) when not, against %s', (authority) => {
     const own = parts(authority);
     const forms = new Set<string>();
     for (const choice of fc.sample(hostChoice(), { seed: 24, numRuns: 200 })) {
@@ -82,8 +82,8 @@ describe('foreignHost', () => {
       expect(h.class).toBe('http.untrusted-headers');
       expect(h.value.host).not.toBe(authority);
       const seen = parts(h.value.host);
-      if (h.value.foreign) expect(seen).not.toEqual(own);
-      else expect(seen).toEqual(own);
+      if (h.value.foreign) expect(seen).not.toBe(own);
+      else expect(seen).toBe(own);
     }
     expect(forms.size).toBe(5);
   });
