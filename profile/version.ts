@@ -26,6 +26,38 @@ interface ProfileVersion {
 
 export const PROFILE_VERSIONS: readonly ProfileVersion[] = [
   {
+    id: 'CPP-PROFILE-1.2',
+    date: '2026-11-26',
+    summary: "A rule for the status response's updated_at, @authority never taken from a Host naming another host, a violation's path as a JSON Pointer, and 405 with Allow and 404 for paths no resource has",
+    changes: [
+      {
+        section: '§2.4',
+        rule: "@authority is the Operator's own authority: a request whose Host names another host is refused (any 4xx) or judged as a request to the Operator itself, its signature verified against the Operator's own authority, never against the one the Host names",
+        change: 'an Operator that verified against whatever authority the Host header named verifies against its own, or refuses the request',
+      },
+      {
+        section: '§4.7',
+        rule: "updated_at is the Operator's clock at the pack's last state change (issue, each renewal, redemption, cancellation; the expiry instant for EXPIRED); status reads and refused requests leave it unchanged",
+        change: 'an Operator that stamped updated_at on other events (a read, a refused request, the moment it noticed an expiry) stamps it only at these changes',
+      },
+      {
+        section: '§8.3',
+        rule: 'a CPR_INVALID violation\'s path is the JSON Pointer (RFC 6901) of the offending member, "" for the document itself or for a text that is no JSON document',
+        change: 'a paying application that named the member another way (dot notation, a name alone) writes a JSON Pointer',
+      },
+      {
+        section: '§11',
+        rule: 'a method a resource of §4 does not take is 405 METHOD_NOT_ALLOWED with an Allow header naming the methods it takes (RFC 9110 §15.5.6), and a path that names no resource of §4 (a segment more before or after one, a longer last segment) is 404 NOT_FOUND, never answered as the resource it resembles',
+        change: 'an Operator that matched paths by prefix or sent 405 without Allow answers these exactly',
+      },
+      {
+        section: '§4.8, §12',
+        rule: 'the policy document and capability discovery name CPP-PROFILE-1.2',
+        change: 'advertise CPP-PROFILE-1.2 once the rules above are met',
+      },
+    ],
+  },
+  {
     id: 'CPP-PROFILE-1.1',
     date: '2026-11-25',
     summary: 'Exact HTTP Message Signatures, issued_at from the Operator\'s clock, which registry rule an amount defect breaks, and a test-control lease',

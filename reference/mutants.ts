@@ -316,7 +316,7 @@ const CATALOGUE = [
     name: 'op-policy-older-profile',
     family: 'cashpack-endpoints',
     role: 'operator',
-    description: 'an Operator built against the previous profile version names it in its policy document (CPP-PROFILE-1.0 under 1.1): the run says which rules changed since',
+    description: 'an Operator built against an earlier profile version names it in its policy document (CPP-PROFILE-1.0, two versions back): the run says which rules changed since',
     catches: ['PRF-WK-1'],
   },
   {
@@ -503,6 +503,27 @@ const CATALOGUE = [
     role: 'operator',
     description: 'a pack is still ACTIVE at its expiry instant and expires one second later',
     catches: ['CPP-EXP-2', 'PRF-LIFE-1', 'PRF-BOUND-1', 'CPP-ACT-1'],
+  },
+  {
+    name: 'op-updated-at-stamped-before-checks',
+    family: 'cashpack-lifecycle',
+    role: 'operator',
+    description: "a renewal stamps the pack's updated_at before checking the bearer, the digest and the depth, so a renewal it refuses moves updated_at",
+    catches: ['PRF-STS-1'],
+  },
+  {
+    name: 'op-updated-at-stamped-by-read',
+    family: 'cashpack-lifecycle',
+    role: 'operator',
+    description: "a status read stamps the pack's updated_at with the Operator's clock, as if reading changed it",
+    catches: ['PRF-STS-1'],
+  },
+  {
+    name: 'op-expired-stamped-when-applied',
+    family: 'cashpack-lifecycle',
+    role: 'operator',
+    description: "an expired pack's updated_at is the moment the Operator noticed the expiry (the read that applied it), not the expiry instant",
+    catches: ['PRF-STS-1'],
   },
   {
     name: 'op-cancel-releases-funds',
@@ -867,6 +888,20 @@ const CATALOGUE = [
     catches: ['DLV-RESOLVE-1'],
   },
   {
+    name: 'app-throttled-retrieval-retried',
+    family: 'delivery',
+    role: 'paying-app',
+    description: 'the paying app takes a 408 or 429 for throttling and retries the retrieval, sending the single-use token a second time',
+    catches: ['DLV-RESOLVE-1'],
+  },
+  {
+    name: 'app-redirect-followed',
+    family: 'delivery',
+    role: 'paying-app',
+    description: "the paying app's HTTP client follows a redirect with a Location, so the token goes wherever the payee's server points",
+    catches: ['PRF-APP-1'],
+  },
+  {
     name: 'app-retrieval-limit-off-by-one',
     family: 'delivery',
     role: 'paying-app',
@@ -885,6 +920,13 @@ const CATALOGUE = [
     family: 'delivery',
     role: 'payee',
     description: "the payee builds the endpoint of a request's URIs from the X-Forwarded-Host and X-Forwarded-Proto headers of the call that created it",
+    catches: ['DLV-QR-1', 'PRF-URI-1'],
+  },
+  {
+    name: 'payee-endpoint-from-host-header',
+    family: 'delivery',
+    role: 'payee',
+    description: "the payee builds the endpoint of a request's URIs from the Host header of the call that created it, not from its configured base URL",
     catches: ['DLV-QR-1', 'PRF-URI-1'],
   },
   {
@@ -927,6 +969,13 @@ const CATALOGUE = [
     family: 'cashpack-crypto',
     role: 'operator',
     description: 'the Operator verifies HTTP Message Signatures against the X-Forwarded-Host header when one is sent, so a signature made for another host identifies its signer',
+    catches: ['PRF-AUTH-1', 'PRF-IDN-1'],
+  },
+  {
+    name: 'op-authority-from-host-header',
+    family: 'cashpack-crypto',
+    role: 'operator',
+    description: "the Operator verifies HTTP Message Signatures against whatever authority the Host header names, so a signature made for another host, sent with that host's name, identifies its signer",
     catches: ['PRF-AUTH-1', 'PRF-IDN-1'],
   },
   {

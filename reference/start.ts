@@ -13,6 +13,7 @@ import { problemResponse } from './http/respond.ts';
 import { Clock } from './clock.ts';
 import { createControlHandler } from './control.ts';
 import { listen, MAX_BODY_BYTES, type Listening } from './http/server.ts';
+import { withOwnAuthority } from './http/authority.ts';
 import type { Handler } from './http/types.ts';
 import { faultsFor, type MutantName } from './mutants.ts';
 import { createOperator, type Operator, type Policy } from './operator/index.ts';
@@ -105,15 +106,21 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
     ...(options.requestValiditySeconds !== undefined ? { requestValiditySeconds: options.requestValiditySeconds } : {}),
   });
   plainRouter = underBasePath(basePath, createPlaintextRouter(payee.handler));
-  router = underBasePath(
-    basePath,
-    createRouter({
-      payee: payee.handler,
-      operator: operator.serve,
-      control: createControlHandler(clock, { lease: options.lease !== false, faults }),
-      controlEnabled: options.controlEnabled ?? true,
-      ...(options.controlToken !== undefined ? { controlToken: options.controlToken } : {}),
-    }),
+  // Its own names are those its certificate gives; the URL served under is its primary authority.
+  const names = certificateNames(host);
+  router = withOwnAuthority(
+    new URL(secure.url).host,
+    [...names.dns, ...names.ip.map((n) => (isIP(n) === 6 ? `[${n}]` : n))],
+    underBasePath(
+      basePath,
+      createRouter({
+        payee: payee.handler,
+        operator: operator.serve,
+        control: createControlHandler(clock, { lease: options.lease !== false, faults }),
+        controlEnabled: options.controlEnabled ?? true,
+        ...(options.controlToken !== undefined ? { controlToken: options.controlToken } : {}),
+      }),
+    ),
   );
 
   return {

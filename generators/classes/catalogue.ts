@@ -28,6 +28,7 @@ export const FIELD_KINDS = [
   'token',
   'public-get',
   'authenticated-get',
+  'retrieval',
 ] as const;
 export type FieldKind = (typeof FIELD_KINDS)[number];
 
@@ -68,11 +69,15 @@ export const FIELD_CLASSES = [
   // HTTP
   { id: 'http.media-type', summary: 'application/json in any letter case, with parameters and white space: accepted; other types: 415' },
   { id: 'http.chunked', summary: 'a body sent in pieces without Content-Length: read at max_body_bytes, 413 one byte over, as with a Content-Length' },
-  { id: 'http.untrusted-headers', summary: 'client headers that must not be trusted (X-Forwarded-*, Forwarded): change nothing' },
+  { id: 'http.untrusted-headers', summary: "client headers that must not be trusted (X-Forwarded-*, Forwarded, a Host naming another host, or the target's own on another port or written another way): change nothing, or the request is refused" },
   { id: 'http.signed-get', summary: 'a public document fetched with an HTTP Message Signature: served as without one' },
   { id: 'http.method', summary: 'a method the resource does not take: 405 METHOD_NOT_ALLOWED with an Allow header naming the methods it takes' },
   { id: 'http.path', summary: 'a path near the resource that names none (a segment more before or after, a longer last segment, another version): 404 NOT_FOUND' },
   { id: 'http.problem', summary: 'every error: application/problem+json with type, title, status and code as PROFILE.md §11 gives them' },
+  // what a paying application retrieves (PROFILE.md §8.3)
+  { id: 'retrieval.status', summary: 'any 4xx or 5xx, any 3xx pointing anywhere (its host, another name, plaintext, itself, nowhere): RETRIEVAL_FAILED, the token sent once and never where a redirect points' },
+  { id: 'retrieval.media-type', summary: 'application/json in other letter case or with parameters: read; another media type or none: read or refused' },
+  { id: 'retrieval.body', summary: 'chunked without Content-Length at and over 65 536 bytes, slow, cut off, empty or not JSON: read when whole, JSON and at most the bound; refused otherwise' },
   // credentials
   { id: 'token.altered', summary: 'a retrieval token truncated, extended, prefixed or in upper case: unknown, and the real token untouched' },
   { id: 'token.channel', summary: 'single use through every delivery channel (the token, the QR URI, the deep link)' },
@@ -102,6 +107,7 @@ export const CLASSES_OF_KIND: Readonly<Record<FieldKind, readonly FieldClassId[]
   token: ['token.altered', 'token.channel'],
   'public-get': ['http.signed-get', 'http.untrusted-headers'],
   'authenticated-get': ['http.untrusted-headers', 'http.problem', 'signature.malleable'],
+  retrieval: ['retrieval.status', 'retrieval.media-type', 'retrieval.body'],
 };
 
 export function isFieldClass(id: string): id is FieldClassId {

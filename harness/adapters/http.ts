@@ -3,7 +3,7 @@
 // hard cap on response bodies, and redirects returned as they are: a conformance
 // harness reports what the implementation said, it never follows it elsewhere.
 import { Readable } from 'node:stream';
-import { Agent, type Dispatcher } from 'undici';
+import { Agent, buildConnector, type Dispatcher } from 'undici';
 import { TransportError, type HttpRole, type WireRequest, type WireResponse } from './types.ts';
 
 interface HttpRoleOptions {
@@ -38,12 +38,15 @@ export function createHttpRole(options: HttpRoleOptions): HttpRole {
   const defaults = lowerCaseKeys(options.headers ?? {});
   const insecure = options.insecure === true;
 
-  // Created once: every request of the run shares the pool.
+  // Created once: every request of the run shares the pool. The TLS server name
+  // (SNI, and the name the certificate is checked against) is always the base
+  // URL's host: undici would take it from a Host header the request sets, and a
+  // test sends a Host naming another authority to see what the target does with it.
+  const connector = buildConnector({ rejectUnauthorized: !insecure, ...(options.ca !== undefined ? { ca: options.ca } : {}), timeout: timeoutMs });
   const agent = new Agent({
     connections,
     keepAliveTimeout: 4_000,
-    connectTimeout: timeoutMs,
-    connect: { rejectUnauthorized: !insecure, ...(options.ca !== undefined ? { ca: options.ca } : {}) },
+    connect: (target, callback) => connector({ ...target, servername: undefined }, callback),
   });
 
   let closing: Promise<void> | undefined;

@@ -66,6 +66,11 @@ export interface PackState {
   readonly expiryMs: number;
   /** The Operator's clock when it issued the pack (PROFILE.md §4.3): no later operation changes it. */
   readonly issuedAtMs: number;
+  /**
+   * The Operator's clock at the pack's last state change (PROFILE.md §4.7):
+   * issue, each renewal, redemption, cancellation; for EXPIRED the expiry instant.
+   */
+  updatedAtMs: number;
   status: PackStatusValue;
   /** D0 … Dn (PROFILE.md §3); the last is the current chain_digest. */
   readonly digests: string[];
@@ -187,6 +192,8 @@ export interface StatusView {
   readonly expiryMs: number;
   readonly depth: number;
   readonly digest: string;
+  /** updated_at (PROFILE.md §4.7). */
+  readonly updatedAtMs: number;
 }
 
 export interface Decision<O, A = void> {
@@ -482,6 +489,7 @@ export class OperatorModel {
         asset: msg.asset,
         expiryMs: msg.expiryMs,
         issuedAtMs: this.clockMs,
+        updatedAtMs: this.clockMs,
         status: 'ACTIVE',
         digests: [d0],
         bearers: [msg.initialBearer],
@@ -511,6 +519,7 @@ export class OperatorModel {
     return this.decided(msg.id, outcome, RENEW_CHECKS, (success) => {
       pack!.digests.push(success.digest);
       pack!.bearers.push(msg.newBearer);
+      pack!.updatedAtMs = this.clockMs;
     });
   }
 
@@ -525,6 +534,7 @@ export class OperatorModel {
       const credits = this.redeemers.get(success.redeemerKid)!.credits;
       credits.set(pack!.asset, (credits.get(pack!.asset) ?? 0n) + pack!.amount);
       pack!.status = 'REDEEMED';
+      pack!.updatedAtMs = this.clockMs;
     });
   }
 
@@ -547,7 +557,7 @@ export class OperatorModel {
   status(query: StatusQuery): StatusPrediction {
     const pack = this.packs.get(query.packId);
     const refusal = firstFailing(STATUS_CHECKS, { m: this, caller: query.caller, pack });
-    return refusal ?? { ok: true, status: 200, view: { status: pack!.status, amount: pack!.amount, asset: pack!.asset, expiryMs: pack!.expiryMs, depth: depthOf(pack!), digest: digestOf(pack!) } };
+    return refusal ?? { ok: true, status: 200, view: { status: pack!.status, amount: pack!.amount, asset: pack!.asset, expiryMs: pack!.expiryMs, depth: depthOf(pack!), digest: digestOf(pack!), updatedAtMs: pack!.updatedAtMs } };
   }
 
   /** POST /_control/operator/packs/{pack_id}/cancel (§5.1, §12): ACTIVE → CANCELLED, locked → held. */
@@ -562,6 +572,7 @@ export class OperatorModel {
         principal.locked -= pack.amount;
         principal.held += pack.amount;
         pack.status = 'CANCELLED';
+        pack.updatedAtMs = this.clockMs;
       },
     };
   }
@@ -619,6 +630,8 @@ export class OperatorModel {
     principal.locked -= pack.amount;
     principal.available += pack.amount;
     pack.status = 'EXPIRED';
+    // PROFILE.md §4.7, §5.1: stamped at the expiry instant, whenever the Operator notices.
+    pack.updatedAtMs = pack.expiryMs;
   }
 }
 

@@ -214,6 +214,20 @@ export function judgeStatusView(ctx: Ctx, step: ScriptStep, view: StatusView, va
   judgeEqual(ctx, step, 'amount', 'CPP-STS-1', toAmount(view.amount), body?.amount, ref(`${of}.amount`));
   judgeEqual(ctx, step, 'asset', 'CPP-STS-1', JSON.parse(view.asset), body?.asset, ref(`${of}.asset`), real ? ref(`${real.firstRef}.asset`) : JSON.parse(view.asset));
   judgeEqual(ctx, step, 'expiry', 'CPP-STS-1', ctx.w.timestamp(view.expiryMs), body?.expiry, ref(`${of}.expiry`), real ? ref(`${real.firstRef}.expiry`) : ctx.w.timestamp(view.expiryMs));
+  judgeEqual(ctx, step, 'updated_at', 'PRF-STS-1', ctx.w.timestamp(view.updatedAtMs), body?.updated_at, ref(`${of}.updated_at`), updatedAtTemplate(ctx, view, real));
+}
+
+/**
+ * How the scenario names the instant of the pack's last state change
+ * (PROFILE.md §4.7): its expiry when it expired, its issued_at when nothing
+ * has changed it since, else the clock as many seconds ago as the model says.
+ */
+function updatedAtTemplate(ctx: Ctx, view: StatusView, real: RealPack | undefined): string {
+  const pack = ctx.m.operator.pack(real?.packId ?? '');
+  if (real && view.status === 'EXPIRED') return ref(`${real.firstRef}.expiry`);
+  if (real && pack && view.updatedAtMs === pack.issuedAtMs) return ref(`${real.firstRef}.issued_at`);
+  const ago = Math.round((ctx.m.operator.now - view.updatedAtMs) / 1000);
+  return ago === 0 ? '${ts(now)}' : `\${ts(now - ${ago})}`;
 }
 
 export async function performCancel(command: Ctx, real: RealPack | undefined, packId: string, onReply?: () => void): Promise<void> {

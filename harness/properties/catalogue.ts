@@ -8,6 +8,7 @@ import { StepError, type HttpResult } from '../scenarios/context.ts';
 import { send } from '../scenarios/http.ts';
 import { brokenCpr, inlineUri, malformedBody, MAX_BODY_BYTES, validCpr, type CashpackMessageKind } from '../../generators/index.ts';
 import { FIELD_PROPERTIES } from './field-classes/index.ts';
+import { OPERATOR_UPDATED_AT } from './operator-updated-at.ts';
 import { CONTEXT, crash, crashed, define, FUTURE, read, rejectionFailure } from './support.ts';
 import type { PropertyDefinition } from './types.ts';
 
@@ -164,6 +165,7 @@ export const PROPERTIES: readonly PropertyDefinition[] = [
       return ok ? undefined : { expected: { status: body.expectedStatus, code: body.code }, actual: { status: answer.status, code: code ?? null, content_type: answer.headers['content-type'] ?? null }, message: `${body.kind}: ${body.description}` };
     },
   }),
+  OPERATOR_UPDATED_AT,
   // Every field, every class: generated across the field inventory (fields.ts), one property per path family.
   ...FIELD_PROPERTIES,
 ];

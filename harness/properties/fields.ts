@@ -336,6 +336,7 @@ const ROUTE_CLASSES = ['http.method', 'http.path'] as const;
 /** The requests a role answers that carry no body schema: what is read is a path, a header, a token. */
 const SURFACES: readonly Field[] = [
   { id: 'GET /cpr/{token}', document: 'GET /cpr/{token}', pointer: '', kind: 'token', readers: ['payee'], classes: [...CLASSES_OF_KIND.token, 'http.problem'], source: 'PROFILE.md §10' },
+  { id: 'retrieved: GET <endpoint>/cpr/{token}', document: 'retrieved: GET <endpoint>/cpr/{token}', pointer: '', kind: 'retrieval', readers: ['paying-app'], classes: CLASSES_OF_KIND.retrieval, source: 'PROFILE.md §8.3, §10' },
   { id: 'POST /_control/payee/requests', document: 'POST /_control/payee/requests', pointer: '', kind: 'public-get', readers: ['payee'], classes: ['http.untrusted-headers'], source: 'PROFILE.md §8.1, §12' },
   { id: 'GET /v1/cashpack/{pack_id}/status', document: 'GET /v1/cashpack/{pack_id}/status', pointer: '', kind: 'authenticated-get', readers: ['operator'], classes: [...CLASSES_OF_KIND['authenticated-get'], ...ROUTE_CLASSES], source: 'PROFILE.md §2.4, §5 status' },
   { id: 'GET /.well-known/cashpack-policy.json', document: 'GET /.well-known/cashpack-policy.json', pointer: '', kind: 'public-get', readers: ['operator'], classes: [...CLASSES_OF_KIND['public-get'], ...ROUTE_CLASSES], source: 'PROFILE.md §4.8' },

@@ -46,6 +46,8 @@ export interface PropertyDefinition<T = unknown> {
   readonly role: Role;
   readonly sections: readonly string[];
   readonly needs: readonly Capability[];
+  /** Serves from the harness's retrieval stub (a paying application's token URIs): a run starts it, as for a scenario with stub-serve. */
+  readonly stub?: boolean;
   readonly adapters?: readonly AdapterKind[];
   /** Runs per property when the run gives no budget. */
   readonly defaultRuns: number;

@@ -192,8 +192,8 @@ async function executePlan(
       command: options.command[1] ?? 'run',
       ...(options.leaseWaitSeconds !== undefined ? { leaseWaitSeconds: options.leaseWaitSeconds } : {}),
       signal: stopWaiting.signal,
-      // The harness's retrieval stub only for the scenarios that serve from it (fuzzer regressions of a paying application).
-      ...(plan.some((t) => t.kind === 'scenario' && usesAction(t.scenario, 'stub-serve')) ? { stub: true } : {}),
+      // The harness's retrieval stub only for the tests that serve from it (fuzzer regressions of a paying application, PROP-APP-015).
+      ...(plan.some((t) => (t.kind === 'scenario' ? usesAction(t.scenario, 'stub-serve') : t.property.stub === true)) ? { stub: true } : {}),
     });
     const opened = await Promise.race([opening.then((target) => ({ target }), (error: unknown) => ({ error })), interrupts.signalled.then(() => undefined)]);
     if (opened === undefined) {

@@ -15,6 +15,7 @@ import { StepError, type HttpResult, type ScenarioContext } from './context.ts';
 import { jsonRequest, send } from './http.ts';
 import { Params } from './params.ts';
 import { APP_INPUT_KINDS, type ActionName } from './vocabulary.ts';
+import { REDIRECT_TARGETS } from '../stub/retrieval-stub.ts';
 
 type Action = (ctx: ScenarioContext, p: Params) => Promise<unknown>;
 
@@ -164,6 +165,7 @@ export const ACTION_IMPLEMENTATIONS: Readonly<Record<Exclude<ActionName, 'repeat
       ...(p.has('chunk_delay_ms') ? { chunkDelayMs: p.integer('chunk_delay_ms') } : {}),
       ...(p.boolean('truncate') ? { truncate: true } : {}),
       ...(p.has('redirect') ? { redirect: p.integer('redirect') } : {}),
+      ...(p.has('redirect_to') ? { redirectTo: p.oneOf('redirect_to', REDIRECT_TARGETS) } : {}),
     };
     const host = p.choice('host', ['127.0.0.1', 'localhost'] as const);
     return stub.serve(exhibit, { basePath: p.has('base_path') ? p.text('base_path') : '', ...(host !== undefined ? { host } : {}), ...(p.boolean('plaintext') ? { plaintext: true } : {}) });

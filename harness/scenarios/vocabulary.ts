@@ -164,7 +164,7 @@ export const ACTIONS = {
   'app-derive': { summary: 'have the paying application derive a Payment from a CPR and a derivation context', params: { cpr: ANY, context: { type: 'object' } }, required: ['cpr', 'context'] },
   'stub-serve': {
     summary:
-      "have the harness's retrieval stub serve GET <base_path>/cpr/<token> with this answer (status, headers, body; chunked, slow, cut off halfway, or a redirect to a path that would serve it); the result has id, token, endpoint, uri (std-cpr://<token>?endpoint=...) and url. Skipped when the paying application was not told to trust the stub",
+      "have the harness's retrieval stub serve GET <base_path>/cpr/<token> with this answer (status, headers, body; chunked, slow, cut off halfway, or a redirect to a path that would serve it: redirect_to same-host by default, other-host, plaintext, itself, or none for no Location); the result has id, token, endpoint, uri (std-cpr://<token>?endpoint=...) and url. Skipped when the paying application was not told to trust the stub",
     params: {
       status: INT_OR_T(100, 599),
       content_type: T,
@@ -176,6 +176,7 @@ export const ACTIONS = {
       chunk_delay_ms: { type: 'integer', minimum: 0, maximum: 250 },
       truncate: { type: 'boolean' },
       redirect: { type: 'integer', minimum: 300, maximum: 399 },
+      redirect_to: { enum: ['same-host', 'other-host', 'plaintext', 'itself', 'none'] },
       base_path: T,
       host: { enum: ['127.0.0.1', 'localhost'] },
       plaintext: { type: 'boolean' },

@@ -8,8 +8,9 @@
 // Each retrieval is an exhibit: a fresh token under a base path, and the answer
 // to `GET <base path>/cpr/<token>`: any status, headers and body, the body in
 // one piece or chunked (no Content-Length), slowly (pauses between chunks,
-// bounded), cut off halfway, or a redirect to a second path that would serve
-// the same body (and records whoever follows it). Every request that names an
+// bounded), cut off halfway, or a redirect (to a second path that would serve
+// the same body, on this host, the other name or the plaintext listener; to
+// itself; or with no Location), recording whoever follows it. Every request that names an
 // exhibit's token, in its path or a header, is recorded with where it went.
 import { randomBytes } from 'node:crypto';
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -17,6 +18,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { normalizeUri } from '../../profile/cpr/index.ts';
 import { createTlsMaterial } from '../../reference/tls.ts';
+import { REDIRECT_TARGETS, type RedirectTarget } from '../../generators/classes/retrieval-answer.ts';
 
 /** What one retrieval URL answers. */
 export interface Exhibit {
@@ -33,7 +35,11 @@ export interface Exhibit {
   readonly truncate?: boolean;
   /** A 3xx status: the answer is a redirect to a second path on the stub, which would serve `body` with status 200. */
   readonly redirect?: number;
+  /** Where the redirect points (default same-host): see RedirectTarget (generators/classes/retrieval-answer.ts). */
+  readonly redirectTo?: RedirectTarget;
 }
+
+export { REDIRECT_TARGETS, type RedirectTarget };
 
 /** Where an exhibit is served. */
 interface Placement {
@@ -144,7 +150,9 @@ export class RetrievalStub {
     // Reads of the request body are not needed: a retrieval is a GET.
     req.resume();
     for (const entry of named) {
-      const where = path === entry.retrievalPath ? 'retrieval' : path === entry.redirectPath ? 'redirect-target' : 'elsewhere';
+      // A redirect to itself: the retrieval URL asked again is that redirect followed.
+      const loop = entry.exhibit.redirect !== undefined && entry.exhibit.redirectTo === 'itself' && entry.seen.some((s) => s.where === 'retrieval');
+      const where = path === entry.retrievalPath ? (loop ? 'redirect-target' : 'retrieval') : path === entry.redirectPath ? 'redirect-target' : 'elsewhere';
       entry.seen.push({ method: req.method ?? '', path: req.url ?? '', secure, where });
     }
     const entry = named[0];
@@ -157,10 +165,29 @@ export class RetrievalStub {
     }
     const { exhibit } = entry;
     if (at === 'retrieval' && exhibit.redirect !== undefined) {
-      res.writeHead(exhibit.redirect, { location: `${entry.served.endpoint}/moved/cpr/${entry.served.token}`, 'content-length': 0, 'cache-control': 'no-store' }).end();
+      const location = this.locationOf(entry, exhibit.redirectTo ?? 'same-host');
+      res.writeHead(exhibit.redirect, { ...(location !== undefined ? { location } : {}), 'content-length': 0, 'cache-control': 'no-store' }).end();
       return;
     }
     this.send(res, at === 'redirect-target' ? { status: 200, headers: { 'content-type': 'application/json' }, body: exhibit.body } : exhibit);
+  }
+
+  private locationOf(entry: Entry, to: RedirectTarget): string | undefined {
+    const { endpoint, token, url } = entry.served;
+    const at = new URL(endpoint);
+    const moved = `${at.pathname.replace(/\/$/, '')}/moved/cpr/${token}`;
+    switch (to) {
+      case 'same-host':
+        return `${endpoint}/moved/cpr/${token}`;
+      case 'other-host':
+        return `https://${at.hostname === 'localhost' ? '127.0.0.1' : 'localhost'}:${this.tls.port}${moved}`;
+      case 'plaintext':
+        return `http://${at.hostname}:${this.plain.port}${moved}`;
+      case 'itself':
+        return url;
+      case 'none':
+        return undefined;
+    }
   }
 
   private send(res: ServerResponse, exhibit: Exhibit): void {
@@ -170,7 +197,8 @@ export class RetrievalStub {
     res.writeHead(exhibit.status ?? 200, headers);
     const size = Math.ceil(body.length / CHUNKS) || 1;
     const pieces = exhibit.chunked || exhibit.chunkDelayMs !== undefined || exhibit.truncate ? Array.from({ length: Math.ceil(body.length / size) }, (_, i) => body.subarray(i * size, (i + 1) * size)) : [body];
-    const cut = exhibit.truncate ? Math.max(1, Math.floor(pieces.length / 2)) : pieces.length;
+    // Cut after half the pieces, at least one (none of an empty body).
+    const cut = exhibit.truncate ? Math.min(pieces.length, Math.max(1, Math.floor(pieces.length / 2))) : pieces.length;
     const next = (i: number): void => {
       if (res.destroyed) return;
       if (i >= cut) {

@@ -12,7 +12,7 @@ export interface RefRequest {
   readonly headers: Headers;
   /** The raw body (already capped at the size limit by the server). */
   readonly body: Uint8Array;
-  /** `host:port` from the Host header, for HTTP Message Signatures. */
+  /** `host:port` from the Host header, for HTTP Message Signatures (the server's own when the Host names another: authority.ts). */
   readonly authority: string;
   /** True when the request arrived over TLS. */
   readonly secure: boolean;

@@ -75,7 +75,9 @@ export function verifies(ctx: OperatorContext, type: MessageType, message: Reado
 export function verifyCaller(ctx: OperatorContext, request: RefRequest, lookupKey: (kid: string) => Uint8Array | undefined, nowMs: number): SignatureCheck {
   // Mutant op-authority-from-forwarded-host: @authority taken from X-Forwarded-Host when the client sends one.
   const forwarded = ctx.faults.has('op-authority-from-forwarded-host') && typeof request.headers['x-forwarded-host'] === 'string' ? request.headers['x-forwarded-host'] : undefined;
-  const target = { method: request.method, authority: forwarded ?? request.authority, path: request.path, query: request.query.toString(), body: request.body };
+  // Mutant op-authority-from-host-header: @authority taken from the Host header as sent, whatever it names.
+  const host = ctx.faults.has('op-authority-from-host-header') && typeof request.headers['host'] === 'string' ? request.headers['host'] : undefined;
+  const target = { method: request.method, authority: forwarded ?? host ?? request.authority, path: request.path, query: request.query.toString(), body: request.body };
   const options = { headers: request.headers, lookupKey, nowSeconds: Math.floor(nowMs / 1000), windowSeconds: ctx.policy.request_window_seconds };
   if (ctx.faults.has('op-http-signature-any-components')) return verifyRequestLoosely(target, options, 'any-components');
   if (ctx.faults.has('op-http-signature-any-parameters')) return verifyRequestLoosely(target, options, 'any-parameters');

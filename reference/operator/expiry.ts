@@ -8,7 +8,8 @@ import type { OperatorState, PackRecord, PrincipalAccount } from './state.ts';
 export function applyExpiry(state: OperatorState, record: PackRecord, nowMs: number): void {
   // Mutant op-expiry-one-second-late: the pack expires a second after its expiry instant.
   const expiryMs = state.faults.has('op-expiry-one-second-late') ? record.expiryMs + 1000 : record.expiryMs;
-  if (record.status === 'ACTIVE' && expiryMs <= nowMs) endPack(state, record, { status: 'EXPIRED' }, expiryMs);
+  // Mutant op-expired-stamped-when-applied: updated_at is the moment the lazy expiry is applied, not the expiry instant.
+  if (record.status === 'ACTIVE' && expiryMs <= nowMs) endPack(state, record, { status: 'EXPIRED' }, state.faults.has('op-expired-stamped-when-applied') ? nowMs : expiryMs);
 }
 
 /** Before a Principal's balance is read: every one of its packs that has expired. */

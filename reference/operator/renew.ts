@@ -14,6 +14,8 @@ export const renew: Endpoint = (ctx, request) => {
   if (!front.ok) return front.response;
   const { record, message: renewal, now, presented } = front;
   const pack = record.pack;
+  // Mutant op-updated-at-stamped-before-checks: the record is stamped before steps 8-10, so a renewal they refuse moves updated_at.
+  if (ctx.faults.has('op-updated-at-stamped-before-checks')) record.updatedAtMs = now;
   // Mutant op-depth-checked-first: step 10 is judged before steps 8 and 9.
   if (ctx.faults.has('op-depth-checked-first') && chainFull(ctx, pack)) return depthExceeded(ctx);
 

@@ -27,6 +27,8 @@ export const status: Endpoint = (ctx, request, [packId]) => {
   // 404.
   if (!record) return problemResponse('NOT_FOUND', 'unknown pack_id');
   applyExpiry(ctx.state, record, now);
+  // Mutant op-updated-at-stamped-by-read: the read touches the record as if it changed it.
+  if (ctx.faults.has('op-updated-at-stamped-by-read')) record.updatedAtMs = now;
   return json(200, statusOf(record));
 };
 

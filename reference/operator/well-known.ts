@@ -34,8 +34,8 @@ export const policy: Endpoint = (ctx, request) => {
   const published = policyDocument(ctx.policy, publishedKeys(ctx).jwk.kid);
   // Mutant op-policy-wrong-profile: names a profile this Operator does not implement.
   if (ctx.faults.has('op-policy-wrong-profile')) return json(200, { ...published, profile: 'CPP-PROFILE-0.9' });
-  // Mutant op-policy-older-profile: names the version before this one (PROFILE.md §14).
-  if (ctx.faults.has('op-policy-older-profile')) return json(200, { ...published, profile: PROFILE_VERSIONS[1]!.id });
+  // Mutant op-policy-older-profile: names the first published version (PROFILE.md §14), older by every change since.
+  if (ctx.faults.has('op-policy-older-profile')) return json(200, { ...published, profile: PROFILE_VERSIONS.at(-1)!.id });
   return json(200, published);
 };
 

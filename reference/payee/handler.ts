@@ -131,7 +131,9 @@ async function createRequest(payee: PayeeCore, request: RefRequest): Promise<Ref
     return problemResponse('MALFORMED_REQUEST', `${checked.field}: ${checked.detail}`);
   }
   // Mutant payee-endpoint-from-forwarded-host: the endpoint taken from forwarding headers the client sent.
-  const forwarded = payee.faults.has('payee-endpoint-from-forwarded-host') ? forwardedBaseUrl(request, payee.config as { base_url: string }) : undefined;
+  // Mutant payee-endpoint-from-host-header: the endpoint taken from the Host header the client sent.
+  const fromHost = payee.faults.has('payee-endpoint-from-host-header') && typeof request.headers['host'] === 'string' ? `https://${request.headers['host']}${new URL((payee.config as { base_url: string }).base_url).pathname.replace(/\/$/, '')}` : undefined;
+  const forwarded = payee.faults.has('payee-endpoint-from-forwarded-host') ? forwardedBaseUrl(request, payee.config as { base_url: string }) : fromHost;
   try {
     return json(201, await payee.createRequest(checked.input, forwarded));
   } catch (error) {

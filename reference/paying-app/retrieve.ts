@@ -57,6 +57,15 @@ export async function retrieveCpr(url: string, settings: RetrievalSettings): Pro
     if (response.statusCode >= 500 && settings.faults?.has('app-retrieval-retried-on-server-error')) {
       return retrieveCpr(url, { ...settings, faults: NO_FAULTS });
     }
+    // Mutant app-throttled-retrieval-retried: a 408 or 429 is taken for throttling and the token sent again.
+    if ((response.statusCode === 408 || response.statusCode === 429) && settings.faults?.has('app-throttled-retrieval-retried')) {
+      return retrieveCpr(url, { ...settings, faults: NO_FAULTS });
+    }
+    // Mutant app-redirect-followed: a redirect with a Location is followed, as an HTTP client does by default.
+    const location = response.headers.location;
+    if (response.statusCode >= 300 && response.statusCode < 400 && typeof location === 'string' && settings.faults?.has('app-redirect-followed')) {
+      return retrieveCpr(new URL(location, url).href, { ...settings, faults: NO_FAULTS });
+    }
     if (response.statusCode !== 200) return failed(`the payee answered ${response.statusCode}${problemCode(bytes)}`);
     if (bytes === undefined) return failed(`the response is larger than ${settings.maxBodyBytes} bytes`);
     const type = response.headers['content-type'];

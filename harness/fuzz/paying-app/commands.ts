@@ -14,6 +14,7 @@ import { drawnCpr, type Draw } from './documents.ts';
 import { asData } from '../literal.ts';
 import { FAR_AHEAD } from './execute.ts';
 import type { AppCommand, AppCommandKind, Channel, DeriveContext, Document, Encoding, Endpoint, Serving } from './spec.ts';
+import { retrievalAnswer } from '../../../generators/classes/retrieval-answer.ts';
 
 const weighted = <T>(...entries: [fc.Arbitrary<T>, number][]) => fc.oneof(...entries.map(([arbitrary, weight]) => ({ arbitrary, weight })));
 
@@ -53,9 +54,9 @@ const ENCODINGS: Readonly<Record<Channel, readonly Encoding[]>> = {
   object: ['plain'],
   json: ['plain', 'bom', 'duplicate-member', 'escaped-names', 'not-json'],
   inline: ['plain', 'bom', 'duplicate-member', 'escaped-names', 'not-json'],
-  file: ['plain', 'bom', 'duplicate-member', 'escaped-names', 'not-json', 'at-limit', 'over-limit'],
-  qr: ['plain', 'bom', 'duplicate-member', 'escaped-names', 'not-json', 'at-limit', 'over-limit'],
-  'deep-link': ['plain', 'bom', 'duplicate-member', 'escaped-names', 'not-json', 'at-limit', 'over-limit'],
+  file: ['plain', 'bom', 'duplicate-member', 'escaped-names', 'not-json', 'at-limit', 'over-limit', 'empty'],
+  qr: ['plain', 'bom', 'duplicate-member', 'escaped-names', 'not-json', 'at-limit', 'over-limit', 'empty'],
+  'deep-link': ['plain', 'bom', 'duplicate-member', 'escaped-names', 'not-json', 'at-limit', 'over-limit', 'empty'],
 };
 
 function encoding(channel: Channel, source: DocumentSource): fc.Arbitrary<Encoding> {
@@ -64,14 +65,7 @@ function encoding(channel: Channel, source: DocumentSource): fc.Arbitrary<Encodi
   return weighted<Encoding>([fc.constant('plain'), 4], [fc.constantFrom(...others), 2], ...(source === 'field-classes' ? ([[jsonText, 1]] as [fc.Arbitrary<Encoding>, number][]) : []));
 }
 
-const serving: fc.Arbitrary<Serving> = weighted<Serving>(
-  [fc.constant('ok'), 4],
-  [fc.record({ mediaType: fc.constantFrom('application/json; charset=utf-8', 'Application/JSON', 'application/json;charset=UTF-8', 'APPLICATION/JSON ; charset="utf-8"') }), 2],
-  [fc.record({ otherType: fc.constantFrom('text/plain', 'text/html', 'application/octet-stream', null) }), 1],
-  [fc.record({ status: fc.constantFrom(404, 410, 500, 503) }), 1],
-  [fc.record({ redirect: fc.constantFrom(301, 302, 303, 307, 308) }), 1],
-  [fc.constantFrom<Serving>('chunked', 'slow', 'truncated'), 2],
-);
+const serving: fc.Arbitrary<Serving> = retrievalAnswer();
 
 /** Base paths a payee may have (PROFILE.md §8.1): none, plain segments, percent-encodings, sub-delimiters. */
 const endpoint: fc.Arbitrary<Endpoint> = fc

@@ -153,6 +153,8 @@ export function encode(doc: unknown, encoding: Encoding): string {
       return json + ' '.repeat(MAX_JSON_BYTES - Buffer.byteLength(json));
     case 'over-limit':
       return json + ' '.repeat(MAX_JSON_BYTES + 1 - Buffer.byteLength(json));
+    case 'empty':
+      return '';
   }
 }
 
@@ -176,7 +178,7 @@ function escapedNames(value: unknown): string {
 const JSON_TYPE = { 'content-type': 'application/json' };
 
 /** What the stand-in payee answers for a serving choice (harness/stub/). */
-function exhibitOf(serving: Serving, body: Uint8Array): Exhibit {
+export function exhibitOf(serving: Serving, body: Uint8Array): Exhibit {
   if (serving === 'ok') return { body, headers: JSON_TYPE };
   if (serving === 'chunked') return { body, headers: JSON_TYPE, chunked: true };
   if (serving === 'slow') return { body, headers: JSON_TYPE, chunked: true, chunkDelayMs: 40 };
@@ -184,7 +186,7 @@ function exhibitOf(serving: Serving, body: Uint8Array): Exhibit {
   if ('mediaType' in serving) return { body, headers: { 'content-type': serving.mediaType } };
   if ('otherType' in serving) return { body, ...(serving.otherType !== null ? { headers: { 'content-type': serving.otherType } } : {}) };
   if ('status' in serving) return { body, headers: JSON_TYPE, status: serving.status };
-  return { body, headers: JSON_TYPE, redirect: serving.redirect };
+  return { body, headers: JSON_TYPE, redirect: serving.redirect, ...(serving.to !== undefined ? { redirectTo: serving.to } : {}) };
 }
 
 /** The stub-serve step's parameters for an exhibit. */
@@ -198,6 +200,7 @@ function serveFields(exhibit: Exhibit): Record<string, unknown> {
     ...(exhibit.chunkDelayMs !== undefined ? { chunk_delay_ms: exhibit.chunkDelayMs } : {}),
     ...(exhibit.truncate ? { truncate: true } : {}),
     ...(exhibit.redirect !== undefined ? { redirect: exhibit.redirect } : {}),
+    ...(exhibit.redirectTo !== undefined ? { redirect_to: exhibit.redirectTo } : {}),
   };
 }
 

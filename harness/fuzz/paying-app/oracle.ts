@@ -82,10 +82,10 @@ export function documentOutcomes(doc: unknown, channel: Channel | 'derive', now:
 /** The bytes the channel carries hold I-JSON (PROFILE.md §1) or not. */
 function notJson(encoding: Encoding): boolean {
   if (typeof encoding === 'object') return encoding.json.class === 'json.duplicate';
-  return encoding === 'bom' || encoding === 'duplicate-member' || encoding === 'not-json';
+  return encoding === 'bom' || encoding === 'duplicate-member' || encoding === 'not-json' || encoding === 'empty';
 }
 
-const JSON_RULE = 'PROFILE.md §1, §8.3: not I-JSON (a byte order mark, a member written twice, or no JSON at all)';
+const JSON_RULE = 'PROFILE.md §1, §8.3: not I-JSON (a byte order mark, a member written twice, or no JSON at all, an empty body included)';
 
 /** What a read of `doc`, written with `encoding`, delivered through `channel`, may get at the application's clock `now`. */
 export function expectRead(command: { readonly doc: Document; readonly channel: Channel; readonly encoding: Encoding; readonly serving?: Serving; readonly endpoint?: Endpoint }, doc: unknown, uriBytes: number | undefined, now: number): Expectation {

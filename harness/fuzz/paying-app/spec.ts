@@ -2,6 +2,7 @@
 // carries the very documents it read, and `replay` gives them again).
 import type { JsonTextChoices } from '../../../generators/classes/index.ts';
 import type { Draw } from './documents.ts';
+import type { RetrievalAnswer } from '../../../generators/classes/retrieval-answer.ts';
 
 /** How a CPR reaches the application (spec §4.4): direct JSON, an in-memory value, a file, an inline URI, or a token URI (QR or deep link) it must retrieve. */
 export type Channel = 'json' | 'object' | 'file' | 'inline' | 'qr' | 'deep-link';
@@ -11,29 +12,16 @@ export const CHANNELS: readonly Channel[] = ['json', 'object', 'file', 'inline',
  * How the document is written (PROFILE.md §1): as JSON.stringify writes it; with a
  * byte order mark; with a member written twice; with member names written with
  * \u escapes (the same JSON); as something that is not JSON; or padded with
- * white space to exactly 65 536 bytes, or one more (files and retrievals).
- * `{ json }` is a member of the classes json.duplicate or json.escaped-name
- * (generators/classes/json-text.ts): a member of any object at any depth
- * written twice, plainly or escaped, with the same or another value; some
- * member names at any depth written with escapes.
+ * white space to exactly 65 536 bytes, or one more, or nothing at all (files
+ * and retrievals). `{ json }` is a member of the classes json.duplicate or
+ * json.escaped-name (generators/classes/json-text.ts): a member of any object
+ * at any depth written twice, plainly or escaped, with the same or another
+ * value; some member names at any depth written with escapes.
  */
-export type Encoding = 'plain' | 'bom' | 'duplicate-member' | 'escaped-names' | 'not-json' | 'at-limit' | 'over-limit' | { readonly json: Extract<JsonTextChoices, { class: 'json.duplicate' | 'json.escaped-name' }> };
+export type Encoding = 'plain' | 'bom' | 'duplicate-member' | 'escaped-names' | 'not-json' | 'at-limit' | 'over-limit' | 'empty' | { readonly json: Extract<JsonTextChoices, { class: 'json.duplicate' | 'json.escaped-name' }> };
 
-/**
- * What the stand-in payee answers a retrieval with (token URIs only): the
- * body as application/json; a JSON media type spelled otherwise (case,
- * parameters); another media type or none; an error status; a redirect; the
- * body chunked, slowly, or cut off halfway.
- */
-export type Serving =
-  | 'ok'
-  | { readonly mediaType: string }
-  | { readonly otherType: string | null }
-  | { readonly status: number }
-  | { readonly redirect: number }
-  | 'chunked'
-  | 'slow'
-  | 'truncated';
+/** What the stand-in payee answers a retrieval with (token URIs only): the classes of generators/classes/retrieval-answer.ts. */
+export type Serving = RetrievalAnswer;
 
 /** Where a token URI points: the stand-in payee's base URL (host, path) and what else its query holds. */
 export interface Endpoint {

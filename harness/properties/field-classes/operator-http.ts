@@ -7,11 +7,14 @@
 // one byte over; a
 // public document fetched with an HTTP Message Signature, or with forwarding
 // headers, is served as without; a forwarding header never stands in for the
-// authority a signature covers; and every refusal is a problem document.
+// authority a signature covers; a Host naming another host (or the
+// Operator's own written another way) is refused or changes nothing, and a
+// signature made for the authority it names identifies nobody; and every
+// refusal is a problem document.
 import fc from 'fast-check';
 import { buildLockRequest, createSigningKey, type CashPack, type SigningKey } from '../../../profile/cashpack/index.ts';
 import { signRequestAs } from '../../../profile/http-signature.ts';
-import { jsonTextVariant, mediaTypeVariant, untrustedHeaders, type ClassValue, type UntrustedHeaders } from '../../../generators/classes/index.ts';
+import { foreignHost, hostChoice, jsonTextVariant, mediaTypeVariant, untrustedHeaders, type ClassValue, type HostChoice, type UntrustedHeaders } from '../../../generators/classes/index.ts';
 import type { WireRequest } from '../../adapters/types.ts';
 import type { HttpResult, ScenarioContext } from '../../scenarios/context.ts';
 import { send } from '../../scenarios/http.ts';
@@ -32,6 +35,8 @@ interface HttpCase {
   readonly bodies: readonly { readonly json: ClassValue<string>; readonly other: ClassValue<string>; readonly seeds: readonly number[] }[];
   readonly control: readonly number[];
   readonly headers: ClassValue<UntrustedHeaders>;
+  /** A Host header against the target's authority (over HTTP only: an in-process role has no Host). */
+  readonly host: HostChoice;
 }
 
 const COVERS: Coverage[] = [
@@ -50,6 +55,7 @@ const cases: fc.Arbitrary<HttpCase> = fc.record({
   bodies: fc.tuple(...BODIES.map(() => fc.record({ json: mediaTypeVariant({ json: true }), other: mediaTypeVariant({ json: false }), seeds: fc.tuple(seed, seed, seed) }))),
   control: fc.tuple(...CONTROL.map(() => seed)),
   headers: untrustedHeaders(),
+  host: hostChoice(),
 });
 
 const textOf = (cls: (typeof JSON_CLASSES)[number], value: Record<string, unknown>, s: number): ClassValue<string> => fc.sample(jsonTextVariant({ class: cls, value }), { seed: s, numRuns: 1 })[0]! as ClassValue<string>;
@@ -154,6 +160,8 @@ async function statusAndDocuments(ctx: ScenarioContext, setup: OperatorSetup, c:
   const elsewhere = await send(ctx, 'operator', { method: 'GET', path, headers: { ...signed(claimed), ...hostile.headers, 'x-forwarded-host': claimed } });
   const refusedElsewhere = refusal(elsewhere, 401, 'UNAUTHENTICATED', `a status read signed for the authority ${claimed}, sent with X-Forwarded-Host: ${claimed}`, ['PRF-AUTH-1']);
   if (refusedElsewhere) return refusedElsewhere;
+  const misdirected = await foreignHostReads(ctx, c, honest, path, signed);
+  if (misdirected) return misdirected;
   const unsigned = refusal(await send(ctx, 'operator', { method: 'GET', path }), 401, 'UNAUTHENTICATED', 'an unsigned status read', ['PRF-AUTH-1']);
   if (unsigned) return unsigned;
   const otherPath = `/v1/cashpack/${crypto.randomUUID()}/status`;
@@ -168,6 +176,36 @@ async function statusAndDocuments(ctx: ScenarioContext, setup: OperatorSetup, c:
     for (const [what, r] of [['with an HTTP Message Signature by an unregistered key', withSignature], [`with ${c.headers.note}`, forwarded]] as const) {
       if (r.status !== 200 || !sameJson(r.body, plain.body)) return { expected: { status: 200, body: plain.body }, actual: { status: r.status, body: r.body }, message: `GET ${document} ${what}`, requirements: ['CPP-WK-1', 'PRF-WK-1'] };
     }
+  }
+  return undefined;
+}
+
+/** A refusal of any 4xx status: what a request for another authority may get, as no rule fixes one (421 Misdirected Request, 400, 401, 403, 404). */
+const refusedAny = (r: HttpResult): boolean => r.status !== null && r.status >= 400 && r.status < 500;
+
+/**
+ * A Host naming another host, or the target's own on another port or written another way
+ * (PROFILE.md §2.4): a status read signed for the target's authority is refused
+ * or answered as with the real Host; one signed for the authority a foreign Host
+ * names identifies nobody; the public documents are refused or the same.
+ */
+async function foreignHostReads(ctx: ScenarioContext, c: HttpCase, honest: HttpResult, path: string, signed: (as: string, p?: string) => ReturnType<typeof signRequestAs>): Promise<PropertyFailure | undefined> {
+  const http = ctx.http('operator');
+  if (http.kind !== 'http') return undefined;
+  const host = foreignHost(http.authority, c.host);
+  const sameOrRefused = (r: HttpResult, expected: HttpResult, what: string, requirements: string[]): PropertyFailure | undefined =>
+    refusedAny(r) || (r.status === 200 && sameJson(r.body, expected.body)) ? undefined : { expected: { status: `${expected.status} with the same body, or a 4xx refusal`, body: expected.body }, actual: { status: r.status, body: r.body }, message: what, requirements };
+  const asOwn = await send(ctx, 'operator', { method: 'GET', path, headers: { ...signed(http.authority), host: host.value.host } });
+  const own = sameOrRefused(asOwn, honest, `a status read signed for the target's authority, sent with ${host.note}`, ['CPP-STS-1', 'PRF-AUTH-1']);
+  if (own) return own;
+  if (host.value.foreign) {
+    const forged = await send(ctx, 'operator', { method: 'GET', path, headers: { ...signed(host.value.host), host: host.value.host } });
+    if (!refusedAny(forged)) return { expected: 'a 4xx refusal: a signature made for another host identifies nobody here', actual: { status: forged.status, code: codeOf(forged) ?? null }, message: `a status read signed for the authority its ${host.note} names`, requirements: ['PRF-AUTH-1'] };
+  }
+  for (const document of ['/.well-known/cashpack-policy.json', '/.well-known/cashpack-pubkey.json']) {
+    const plain = await send(ctx, 'operator', { method: 'GET', path: document });
+    const failure = sameOrRefused(await send(ctx, 'operator', { method: 'GET', path: document, headers: { host: host.value.host } }), plain, `GET ${document} with ${host.note}`, ['CPP-WK-1', 'PRF-WK-1']);
+    if (failure) return failure;
   }
   return undefined;
 }

@@ -3,12 +3,14 @@
 // that is not the token serves or spends it: cut short, extended, prefixed or
 // in upper case, it is unknown (404 TOKEN_UNKNOWN) and the real token still
 // works. Every refusal is a problem document. Forwarding headers a client
-// sends (X-Forwarded-Host and the like) change neither the URIs the payee
-// writes nor what it serves (spec §4.1, §4.4, §5.1; PROFILE.md §8.1, §10, §11).
+// sends (X-Forwarded-Host and the like), and a Host naming another host or
+// the payee's own written another way, change neither the URIs the payee writes
+// nor what it serves; a call with such a Host may be refused (spec §4.1, §4.4,
+// §5.1; PROFILE.md §8.1, §10, §11).
 import fc from 'fast-check';
 import { compareTokenUri, parseDeliveryUri } from '../../../profile/cpr/index.ts';
 import { SUB_INTERFACES } from '../../../profile/cpr/fields.ts';
-import { alterToken, tokenAlteration, untrustedHeaders, type ClassValue, type TokenAlteration, type UntrustedHeaders } from '../../../generators/classes/index.ts';
+import { alterToken, foreignHost, hostChoice, tokenAlteration, untrustedHeaders, type ClassValue, type HostChoice, type TokenAlteration, type UntrustedHeaders } from '../../../generators/classes/index.ts';
 import { StepError, type HttpResult } from '../../scenarios/context.ts';
 import { send } from '../../scenarios/http.ts';
 import { define } from '../support.ts';
@@ -24,6 +26,8 @@ type Channel = (typeof CHANNELS)[number];
 interface TokenCase {
   readonly sub: string;
   readonly headers: ClassValue<UntrustedHeaders>;
+  /** A Host header against the payee's authority, sent with the forwarding headers when the request is created (over HTTP only). */
+  readonly host: HostChoice;
   /** Applied to the token the payee hands out. */
   readonly alter: TokenAlteration;
   /** The order the channels are tried in. */
@@ -40,6 +44,7 @@ const COVERS: Coverage[] = [
 const cases: fc.Arbitrary<TokenCase> = fc.record({
   sub: fc.constantFrom(...SUB_INTERFACES),
   headers: untrustedHeaders(),
+  host: hostChoice(),
   alter: tokenAlteration(),
   channels: fc.shuffledSubarray([...CHANNELS], { minLength: 3, maxLength: 3 }),
 });
@@ -69,11 +74,17 @@ export const PAYEE_TOKENS = define<TokenCase>({
     const { baseUrl: base } = await payeeConfig(ctx);
     const hostile = c.headers.value.headers;
     const ask = (headers: Record<string, string>) => send(ctx, 'payee', { method: 'POST', path: '/_control/payee/requests', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ sub_interface: c.sub }) });
-    const created = await ask(hostile);
+    const http = ctx.http('payee');
+    const host = http.kind === 'http' ? foreignHost(http.authority, c.host) : undefined;
+    // With a Host naming another host the payee may refuse the call (any 4xx); then it is asked without that Host.
+    const withHost = host ? await ask({ ...hostile, host: host.value.host }) : undefined;
+    const refusedHost = withHost?.status != null && withHost.status >= 400 && withHost.status < 500;
+    const created = withHost && !refusedHost ? withHost : await ask(hostile);
+    const note = withHost && !refusedHost ? `${c.headers.note} and ${host!.note}` : c.headers.note;
     if (created.status !== 201 && created.status !== 200) {
       // Refused only because of the client's forwarding headers: they changed what the payee does.
       const plain = await ask({});
-      if (plain.status === 201 || plain.status === 200) return fail(created.status === null ? 'an answer' : 201, { status: created.status, body: created.body }, `a request created with ${c.headers.note}, which without them is created`, ['DLV-QR-1', 'PRF-URI-1']);
+      if (plain.status === 201 || plain.status === 200) return fail(created.status === null ? 'an answer' : 201, { status: created.status, body: created.body }, `a request created with ${note}, which without them is created`, ['DLV-QR-1', 'PRF-URI-1']);
       throw new StepError('error', `test control POST /_control/payee/requests answered ${plain.status}: ${plain.text.slice(0, 200)}`);
     }
     const body = created.body as Record<Channel, string>;
@@ -81,9 +92,9 @@ export const PAYEE_TOKENS = define<TokenCase>({
     const tokens = new Map<Channel, string>([['token', body.token]]);
     for (const channel of ['qr_uri', 'deep_link'] as const) {
       const parsed = parseDeliveryUri(body[channel]);
-      if (parsed.kind !== 'token') return fail('a token URI', body[channel], `${channel} of a request created with ${c.headers.note}`, [channel === 'qr_uri' ? 'DLV-QR-1' : 'DLV-DEEP-1']);
+      if (parsed.kind !== 'token') return fail('a token URI', body[channel], `${channel} of a request created with ${note}`, [channel === 'qr_uri' ? 'DLV-QR-1' : 'DLV-DEEP-1']);
       const form = compareTokenUri(body[channel], parsed.token, base).form;
-      if (form.length > 0) return fail({ endpoint: base }, { uri: body[channel], form }, `${channel} of a request created with ${c.headers.note}`, [channel === 'qr_uri' ? 'DLV-QR-1' : 'DLV-DEEP-1', 'PRF-URI-1']);
+      if (form.length > 0) return fail({ endpoint: base }, { uri: body[channel], form }, `${channel} of a request created with ${note}`, [channel === 'qr_uri' ? 'DLV-QR-1' : 'DLV-DEEP-1', 'PRF-URI-1']);
       tokens.set(channel, parsed.token);
     }
     // An altered token is unknown, and leaves the real one unspent.

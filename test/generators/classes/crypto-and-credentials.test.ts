@@ -6,7 +6,7 @@ import { boundaryOffset } from '../../../generators/classes/boundary.ts';
 import { payerDataVariant } from '../../../generators/classes/payer-data.ts';
 import { signatureMalleation } from '../../../generators/classes/signature.ts';
 import { alterToken, tokenAlteration } from '../../../generators/classes/token.ts';
-import { untrustedHeaders } from '../../../generators/classes/untrusted-headers.ts';
+import { foreignHost, hostChoice, untrustedHeaders } from '../../../generators/classes/untrusted-headers.ts';
 import { weakKey } from '../../../generators/classes/weak-key.ts';
 import { forgeUnderSmallOrderKey, malleate } from '../../../harness/crypto/ed25519-malleate.ts';
 import { findPayerMembers } from '../../../profile/cpr/index.ts';
@@ -63,6 +63,29 @@ describe('payerDataVariant', () => {
       expect(findPayerMembers({ extensions: v.value.extensions }).map((p) => p.path)).toContain(v.value.path);
     }
     expect(() => payerDataVariant({ maxDepth: 9 })).toThrow(RangeError);
+  });
+});
+
+describe('foreignHost', () => {
+  // What a Host names, by its parts as a URL parser reads them.
+  const parts = (host: string) => {
+    const url = new URL(`https://${host}`);
+    return url.hostname.replace(/\.$/, '').toLowerCase();
+  };
+
+  it.each(['127.0.0.1:46053', 'localhost:8443', 'pay.example', '[::1]:9000'])('names another host when it says it does, and the same one (on any port, written otherwise) when not, against %s', (authority) => {
+    const own = parts(authority);
+    const forms = new Set<string>();
+    for (const choice of fc.sample(hostChoice(), { seed: 24, numRuns: 200 })) {
+      const h = foreignHost(authority, choice);
+      forms.add(choice.form);
+      expect(h.class).toBe('http.untrusted-headers');
+      expect(h.value.host).not.toBe(authority);
+      const seen = parts(h.value.host);
+      if (h.value.foreign) expect(seen).not.toBe(own);
+      else expect(seen).toBe(own);
+    }
+    expect(forms.size).toBe(5);
   });
 });
 

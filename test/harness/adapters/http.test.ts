@@ -210,7 +210,7 @@ describe('the http adapter', () => {
     let server: Listening;
     beforeAll(async () => {
       [tls, other] = await Promise.all([createTlsMaterial(), createTlsMaterial()]);
-      server = await listen(() => ({ status: 200, body: { hello: 'tls' } }), { tls });
+      server = await listen((request) => ({ status: 200, body: { hello: 'tls', host: request.authority } }), { tls });
     });
     afterAll(async () => {
       await server.close();
@@ -220,7 +220,17 @@ describe('the http adapter', () => {
       const role = track(createHttpRole({ baseUrl: server.url, ca: tls.ca }));
       expect(role.tls).toBe('verified');
       const response = await role.send({ method: 'GET', path: '/' });
-      expect(JSON.parse(new TextDecoder().decode(response.body))).toEqual({ hello: 'tls' });
+      expect(JSON.parse(new TextDecoder().decode(response.body))).toEqual({ hello: 'tls', host: new URL(server.url).host });
+    });
+
+    // undici takes the TLS server name from a Host header; the adapter keeps the base URL's, so a foreign Host reaches the target.
+    it.each(['127.0.0.1', 'localhost'])('sends a Host naming another authority over TLS to %s, the certificate checked against the base URL', async (name) => {
+      const role = track(createHttpRole({ baseUrl: `https://${name}:${new URL(server.url).port}`, ca: tls.ca }));
+      for (const host of ['evil.example', 'evil.example:8443', '[2001:db8::7]:443', 'LOCALHOST.']) {
+        const response = await role.send({ method: 'GET', path: '/', headers: { host } });
+        expect(JSON.parse(new TextDecoder().decode(response.body))).toEqual({ hello: 'tls', host });
+      }
+      expect(await transportCode(track(createHttpRole({ baseUrl: `https://${name}:${new URL(server.url).port}`, ca: other.ca })).send({ method: 'GET', path: '/', headers: { host: 'evil.example' } }))).toBe('TLS');
     });
 
     it('reports TLS when the server is not signed by the trusted CA', async () => {

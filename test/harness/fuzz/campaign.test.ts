@@ -116,7 +116,7 @@ describe('the stateful fuzzer', () => {
 
   // The reference's own mutants: a genuine race stays a race finding, in a burst of copies or among different
   // requests released together; an identity fault is named by the identity rule; an expiry
-  // applied only on read is met by the Lock Request it refuses.
+  // applied only on read is met by the Lock Request it refuses; a wrong updated_at by the status read that shows it.
   it.each([
     ['op-redeem-non-atomic', 2, 'CPP-RACE-1', 'redeem', 'concurrent answers', 'exactly one 200 → more than one'],
     ['op-redeem-non-atomic', 1, 'CPP-RACE-1', 'mix', 'concurrent answers', 'no order of the requests explains them'],
@@ -124,6 +124,9 @@ describe('the stateful fuzzer', () => {
     ['op-identity-level-off-by-one', 3, 'CPP-IDN-1', 'redeem', 'status', '403 REDEEMER_NOT_IDENTIFIED → 200'],
     // Expiry applied only when something reads: with balances read at observations alone, a Lock Request for the returned funds meets it.
     ['op-expiry-applied-on-read', 2, 'CPP-BAL-1', 'issue', 'status', '200 → 422 INSUFFICIENT_BALANCE'],
+    // updated_at (PROFILE.md §4.7), judged on every status read: moved by a refused renewal, or stamped when a read applies the expiry.
+    ['op-updated-at-stamped-before-checks', 5, 'PRF-STS-1', 'status', 'updated_at', 'differs'],
+    ['op-expired-stamped-when-applied', 1, 'PRF-STS-1', 'status', 'updated_at', 'differs'],
   ])('names the reference mutant %s (seed %i) by %s', async (mutant, seed, requirement, kind, what, difference) => {
     const running = await startReference({ port: 0, plaintextPort: null, mutant });
     const role = createHttpRole({ baseUrl: running.url, ca: running.tls.ca });

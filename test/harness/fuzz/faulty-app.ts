@@ -16,6 +16,8 @@ export type AppFault =
   | 'length-from-header'
   /** A 5xx answer is retried once: the single-use token is sent twice. */
   | 'retry-on-server-error'
+  /** A 408 or 429 answer is taken for throttling and retried once: the single-use token is sent twice. */
+  | 'retry-on-throttle'
   /** The retrieval URL is resolved against the endpoint's origin (`new URL('/cpr/' + token, endpoint)`): its base path is lost. */
   | 'base-path-dropped'
   /** The endpoint is everything after `endpoint=`, other query parameters included. */
@@ -34,6 +36,7 @@ export const APP_FAULTS: readonly AppFault[] = [
   'media-type-exact',
   'length-from-header',
   'retry-on-server-error',
+  'retry-on-throttle',
   'base-path-dropped',
   'endpoint-query-swallowed',
   'plaintext-endpoint-retrieved',
@@ -107,9 +110,11 @@ export function faultyApp(inner: PayingAppRole, fault: AppFault, ca: string): Pa
         return retrieve(retrievalUrl(parsed.endpoint, parsed.token));
       case 'base-path-dropped':
         return retrieve(new URL(`/cpr/${parsed.token}`, parsed.endpoint).href);
-      case 'retry-on-server-error': {
+      case 'retry-on-server-error':
+      case 'retry-on-throttle': {
         const first = await inner.read(input);
-        return !first.ok && first.code === 'RETRIEVAL_FAILED' && / 5\d\d/.test(first.message) ? inner.read(input) : first;
+        const again = fault === 'retry-on-server-error' ? / 5\d\d/ : / (408|429)\b/;
+        return !first.ok && first.code === 'RETRIEVAL_FAILED' && again.test(first.message) ? inner.read(input) : first;
       }
       default:
         return inner.read(input);

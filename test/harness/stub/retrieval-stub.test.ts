@@ -52,6 +52,28 @@ describe('the retrieval stub', () => {
     expect(stub.seen(served.id).map((s) => s.where)).toEqual(['retrieval', 'redirect-target']);
   });
 
+  it.each([
+    ['other-host', 'redirect-target', true],
+    ['plaintext', 'redirect-target', false],
+    ['itself', 'redirect-target', true],
+  ] as const)('points a redirect %s, and records a client that follows it (%s, over TLS: %s)', async (to, where, secure) => {
+    const served = stub.serve({ body, headers: json, redirect: 301, redirectTo: to }, { basePath: '/pay/acme%20gmbh' });
+    const first = await get(served.url);
+    expect(first.status).toBe(301);
+    const location = new URL(String(first.headers.location));
+    expect(location.protocol).toBe(secure ? 'https:' : 'http:');
+    if (to === 'other-host') expect(location.hostname).toBe('localhost');
+    await get(location.href).catch(() => undefined);
+    expect(stub.seen(served.id).map((s) => [s.where, s.secure])).toEqual([['retrieval', true], [where, secure]]);
+  });
+
+  it('answers a redirect without Location', async () => {
+    const served = stub.serve({ body, headers: json, redirect: 303, redirectTo: 'none' }, { basePath: '' });
+    const first = await get(served.url);
+    expect(first.status).toBe(303);
+    expect(first.headers.location).toBeUndefined();
+  });
+
   it('cuts a truncated body off halfway', async () => {
     const served = stub.serve({ body, headers: json, truncate: true }, { basePath: '' });
     await expect(get(served.url)).rejects.toThrow();

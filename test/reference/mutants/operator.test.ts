@@ -40,6 +40,14 @@ function torsionSigned(lock: LockRequest, principal: { readonly secretKey: Uint8
   return { ...lock, signature: encodeB64url(forgeTorsionSignature(principal.secretKey, principal.publicKey, signingInput('lock-request', lock), r)) };
 }
 
+/** A status read signed for the authority other.example, which `header` names. */
+async function readSignedElsewhere(f: Fixture, header: 'host' | 'x-forwarded-host'): Promise<unknown> {
+  const { pack } = await f.issuePack();
+  const path = `/v1/cashpack/${pack.pack_id}/status`;
+  const signature = signRequestAs({ method: 'GET', authority: 'other.example', path }, { secretKey: f.principal.secretKey, kid: f.principal.jwk.kid }, f.clock.nowSeconds(), 'profile');
+  return answer(await f.send('GET', path, { headers: { ...signature, [header]: 'other.example' } }));
+}
+
 const PROBES: Record<MutantOfRole<'operator'>, Probe> = {
   'op-route-prefix-match': {
     observes: 'a GET of the policy document with a segment after its path',
@@ -418,6 +426,39 @@ const PROBES: Record<MutantOfRole<'operator'>, Probe> = {
     correct: 'EXPIRED',
     mutant: 'ACTIVE',
   },
+  'op-updated-at-stamped-before-checks': {
+    observes: "updated_at after a renewal by a key that is not the bearer, ten seconds after issue",
+    async observe(f) {
+      const { pack } = await f.issuePack();
+      f.clock.advance(10);
+      const stranger = createSigningKey();
+      const refused = answer(await f.renew(pack, f.renewal(pack, stranger).entry));
+      return [refused, (await f.status(pack.pack_id)).body.updated_at === pack.issued_at];
+    },
+    correct: ['BEARER_MISMATCH', true],
+    mutant: ['BEARER_MISMATCH', false],
+  },
+  'op-updated-at-stamped-by-read': {
+    observes: 'updated_at read ten seconds after issue',
+    async observe(f) {
+      const { pack } = await f.issuePack();
+      f.clock.advance(10);
+      return (await f.status(pack.pack_id)).body.updated_at === pack.issued_at;
+    },
+    correct: true,
+    mutant: false,
+  },
+  'op-expired-stamped-when-applied': {
+    observes: "updated_at of a pack first read ten seconds after its expiry",
+    async observe(f) {
+      const { pack } = await f.issuePack({ requested_expiry: f.clock.now() + HOUR_MS });
+      f.clock.advance(3610);
+      const { status, updated_at } = (await f.status(pack.pack_id)).body;
+      return [status, updated_at === pack.expiry];
+    },
+    correct: ['EXPIRED', true],
+    mutant: ['EXPIRED', false],
+  },
   'op-expiry-applied-on-read': {
     observes: 'a Lock Request for the whole balance at the expiry instant of a pack that locked it, nothing read in between',
     fixture: { balance: '100' },
@@ -542,12 +583,13 @@ const PROBES: Record<MutantOfRole<'operator'>, Probe> = {
   },
   'op-authority-from-forwarded-host': {
     observes: 'a status read signed for the authority other.example, sent with X-Forwarded-Host: other.example',
-    async observe(f) {
-      const { pack } = await f.issuePack();
-      const path = `/v1/cashpack/${pack.pack_id}/status`;
-      const signature = signRequestAs({ method: 'GET', authority: 'other.example', path }, { secretKey: f.principal.secretKey, kid: f.principal.jwk.kid }, f.clock.nowSeconds(), 'profile');
-      return answer(await f.send('GET', path, { headers: { ...signature, 'x-forwarded-host': 'other.example' } }));
-    },
+    observe: (f) => readSignedElsewhere(f, 'x-forwarded-host'),
+    correct: 'UNAUTHENTICATED',
+    mutant: 200,
+  },
+  'op-authority-from-host-header': {
+    observes: 'a status read signed for the authority other.example, sent with Host: other.example',
+    observe: (f) => readSignedElsewhere(f, 'host'),
     correct: 'UNAUTHENTICATED',
     mutant: 200,
   },

@@ -263,6 +263,12 @@ const PROBES: Record<MutantOfRole<'payee'>, Probe> = {
     correct: 'payee.test',
     mutant: 'evil.example',
   },
+  'payee-endpoint-from-host-header': {
+    observes: 'the endpoint host of a request created with Host: evil.example',
+    observe: (payee) => qrEndpointHost(payee, { host: 'evil.example' }, 'payee.test'),
+    correct: 'payee.test',
+    mutant: 'evil.example',
+  },
   'payee-token-prefix-match': {
     observes: 'a retrieval with the token and two characters more, then with the token',
     async observe(payee) {

@@ -82,14 +82,14 @@ beforeAll(async () => {
 afterAll(() => stub.close());
 
 /** The outcome of resolving a URI of the stub serving IBAN_CPR, and what the stub saw: `outcome/retrievals/in the clear`. */
-async function resolved(app: PayingApp, exhibit: { readonly status?: number; readonly padTo?: number }, placement: { readonly plaintext?: boolean }): Promise<string> {
+async function resolved(app: PayingApp, exhibit: { readonly status?: number; readonly padTo?: number; readonly redirect?: number }, placement: { readonly plaintext?: boolean }): Promise<string> {
   const json = JSON.stringify(IBAN_CPR);
   const body = new TextEncoder().encode(exhibit.padTo === undefined ? json : json.padEnd(exhibit.padTo, ' '));
-  const served = stub.serve({ ...(exhibit.status !== undefined ? { status: exhibit.status } : {}), headers: { 'content-type': 'application/json' }, body }, { basePath: '', ...placement });
+  const served = stub.serve({ ...(exhibit.status !== undefined ? { status: exhibit.status } : {}), ...(exhibit.redirect !== undefined ? { redirect: exhibit.redirect } : {}), headers: { 'content-type': 'application/json' }, body }, { basePath: '', ...placement });
   try {
     const result = outcome(await app.read({ kind: 'uri', uri: served.uri }));
     const seen = stub.seen(served.id);
-    return `${result}/${seen.filter((s) => s.where === 'retrieval').length}/${seen.filter((s) => !s.secure).length}`;
+    return `${result}/${seen.filter((s) => s.where === 'retrieval').length}/${seen.filter((s) => !s.secure).length}${exhibit.redirect !== undefined ? `/${seen.filter((s) => s.where === 'redirect-target').length}` : ''}`;
   } finally {
     stub.forget(served.id);
   }
@@ -411,6 +411,18 @@ const PROBES: Record<MutantOfRole<'paying-app'>, Probe> = {
     observe: (app) => resolved(app, { status: 503 }, {}),
     correct: 'RETRIEVAL_FAILED/1/0',
     mutant: 'RETRIEVAL_FAILED/2/0',
+  },
+  'app-throttled-retrieval-retried': {
+    observes: 'a token URI whose payee answers 429',
+    observe: (app) => resolved(app, { status: 429 }, {}),
+    correct: 'RETRIEVAL_FAILED/1/0',
+    mutant: 'RETRIEVAL_FAILED/2/0',
+  },
+  'app-redirect-followed': {
+    observes: 'a token URI whose payee answers 302 to a second path (retrievals/plaintext/followed)',
+    observe: (app) => resolved(app, { redirect: 302 }, {}),
+    correct: 'RETRIEVAL_FAILED/1/0/0',
+    mutant: 'accepted/1/0/1',
   },
   'app-retrieval-limit-off-by-one': {
     observes: 'a token URI whose payee serves a body of exactly 65 536 bytes, with its Content-Length',

@@ -1,0 +1,67 @@
+// What a payee's server may answer a paying application's retrieval of a token
+// URI with (PROFILE.md §8.3, §10), as classes: the status (every class of error
+// status, every 3xx redirect, wherever it points), the media type (JSON spelled
+// otherwise, another type, none), and how the body arrives (chunked without
+// Content-Length, slowly, cut off). One source for the paying-app fuzzer
+// (harness/fuzz/paying-app/) and the property of this field (PROP-APP-015).
+import fc from 'fast-check';
+import type { ClassValue } from './catalogue.ts';
+
+/**
+ * Where a redirect's Location points: the second path on the same listener
+ * (same-host), on the server's other name (other-host), on its plaintext
+ * listener (plaintext: the token would travel in the clear), the retrieval URL
+ * itself (itself: a loop), or nowhere (none: no Location at all).
+ */
+export type RedirectTarget = 'same-host' | 'other-host' | 'plaintext' | 'itself' | 'none';
+export const REDIRECT_TARGETS: readonly RedirectTarget[] = ['same-host', 'other-host', 'plaintext', 'itself', 'none'];
+
+/** One answer: the body as application/json (ok), or one odd thing about it. */
+export type RetrievalAnswer =
+  | 'ok'
+  | { readonly mediaType: string }
+  | { readonly otherType: string | null }
+  | { readonly status: number }
+  | { readonly redirect: number; readonly to?: RedirectTarget }
+  | 'chunked'
+  | 'slow'
+  | 'truncated';
+
+/** Every class of error status (RETRIEVAL_FAILED, the token not sent again): the payee's own codes, throttling and the common ones most often, then any 4xx and 5xx. */
+export const retrievalErrorStatus = (): fc.Arbitrary<RetrievalAnswer> =>
+  fc.record({
+    status: fc.oneof(
+      { arbitrary: fc.constantFrom(404, 410, 400, 401, 403, 408, 429), weight: 3 },
+      { arbitrary: fc.integer({ min: 400, max: 499 }), weight: 1 },
+      { arbitrary: fc.constantFrom(500, 502, 503, 504), weight: 2 },
+      { arbitrary: fc.integer({ min: 500, max: 599 }), weight: 1 },
+    ),
+  });
+
+/** Every 3xx, pointing anywhere (never followed). */
+export const retrievalRedirect = (): fc.Arbitrary<RetrievalAnswer> => fc.record({ redirect: fc.constantFrom(300, 301, 302, 303, 304, 305, 307, 308), to: fc.constantFrom(...REDIRECT_TARGETS) });
+
+/** The class retrieval.status: an error status or a redirect. */
+export const retrievalStatus = (): fc.Arbitrary<RetrievalAnswer> => fc.oneof(retrievalErrorStatus(), retrievalRedirect());
+
+/** application/json spelled otherwise (letter case, parameters: read), another media type or none (read or refused: the profile fixes neither). */
+export const retrievalMediaType = (): fc.Arbitrary<RetrievalAnswer> =>
+  fc.oneof(
+    { arbitrary: fc.record({ mediaType: fc.constantFrom('application/json; charset=utf-8', 'Application/JSON', 'application/json;charset=UTF-8', 'APPLICATION/JSON ; charset="utf-8"') }), weight: 2 },
+    { arbitrary: fc.record({ otherType: fc.constantFrom('text/plain', 'text/html', 'application/octet-stream', null) }), weight: 1 },
+  );
+
+/** The body chunked without Content-Length (its size counted as it arrives), slowly (pauses the stub bounds), or cut off halfway. */
+export const retrievalDelivery = (): fc.Arbitrary<RetrievalAnswer> => fc.constantFrom<RetrievalAnswer>('chunked', 'slow', 'truncated');
+
+/** Any answer, ordinary ones most often: what the fuzzer draws from. */
+export const retrievalAnswer = (): fc.Arbitrary<RetrievalAnswer> =>
+  fc.oneof({ arbitrary: fc.constant<RetrievalAnswer>('ok'), weight: 4 }, { arbitrary: retrievalMediaType(), weight: 3 }, { arbitrary: retrievalStatus(), weight: 4 }, { arbitrary: retrievalDelivery(), weight: 3 });
+
+/** The class an answer is a member of. */
+export function retrievalClass(answer: RetrievalAnswer): ClassValue<RetrievalAnswer> {
+  const note = typeof answer === 'string' ? answer : JSON.stringify(answer);
+  if (typeof answer === 'object' && ('status' in answer || 'redirect' in answer)) return { class: 'retrieval.status', value: answer, note };
+  if (typeof answer === 'object') return { class: 'retrieval.media-type', value: answer, note };
+  return { class: 'retrieval.body', value: answer, note };
+}

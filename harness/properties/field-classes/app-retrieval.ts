@@ -1,0 +1,107 @@
+// PROP-APP-015: what the paying application does with every class of answer a
+// payee's server may give its retrieval of a token URI (PROFILE.md §8.3, §10;
+// spec §4.1, §4.4, §5.1): every error status and every redirect wherever it
+// points (RETRIEVAL_FAILED, the token sent once and never where a redirect
+// points), application/json spelled otherwise (read) and other media types
+// (read or refused), bodies chunked at and over the 65 536-byte bound, slow,
+// cut off or empty. The answers are the fuzzer's own classes
+// (generators/classes/retrieval-answer.ts), served by the harness's retrieval
+// stub, and judged by the fuzzer's oracle; what the stub saw is judged too.
+import fc from 'fast-check';
+import { retrievalClass, retrievalDelivery, retrievalErrorStatus, retrievalMediaType, retrievalRedirect, type RetrievalAnswer } from '../../../generators/classes/index.ts';
+import { validCpr } from '../../../generators/index.ts';
+import type { AppResult } from '../../adapters/types.ts';
+import { StepError, type ScenarioContext } from '../../scenarios/context.ts';
+import { appCall } from '../../scenarios/actions.ts';
+import { encode, exhibitOf, FAR_AHEAD } from '../../fuzz/paying-app/execute.ts';
+import { expectRead, type Expectation } from '../../fuzz/paying-app/oracle.ts';
+import type { Encoding } from '../../fuzz/paying-app/spec.ts';
+import { define } from '../support.ts';
+import type { Coverage, PropertyFailure } from '../types.ts';
+
+const FILE = 'harness/properties/field-classes/app-retrieval.ts';
+/** What every case judges: one retrieval of <endpoint>/cpr/<token> (spec §4.4), and the result PROFILE.md §8.3 gives each answer. */
+const JUDGED = ['DLV-RESOLVE-1', 'PRF-APP-1'];
+const FIELD = 'retrieved: GET <endpoint>/cpr/{token}';
+
+/** How a body that arrives chunked is sized: as written, at the bound, one byte over, or nothing. */
+type Size = Extract<Encoding, 'plain' | 'at-limit' | 'over-limit' | 'empty'>;
+
+interface RetrievalCase {
+  readonly doc: unknown;
+  /** Of the class retrieval.status: an error status, and a redirect. */
+  readonly status: RetrievalAnswer;
+  readonly redirect: RetrievalAnswer;
+  readonly mediaType: RetrievalAnswer;
+  readonly delivery: RetrievalAnswer;
+  readonly size: Size;
+  readonly basePath: string;
+  readonly host: '127.0.0.1' | 'localhost';
+}
+
+const COVERS: Coverage[] = [
+  { field: FIELD, class: 'retrieval.status' },
+  { field: FIELD, class: 'retrieval.media-type' },
+  { field: FIELD, class: 'retrieval.body' },
+];
+
+const cases: fc.Arbitrary<RetrievalCase> = fc.record({
+  doc: validCpr({ now: FAR_AHEAD }) as fc.Arbitrary<unknown>,
+  status: retrievalErrorStatus(),
+  redirect: retrievalRedirect(),
+  mediaType: retrievalMediaType(),
+  delivery: retrievalDelivery(),
+  size: fc.constantFrom<Size>('plain', 'at-limit', 'over-limit', 'empty'),
+  basePath: fc.constantFrom('', '/shop', '/shops/acme%20gmbh', '/pay/acme(eu)'),
+  host: fc.constantFrom('127.0.0.1' as const, 'localhost' as const),
+});
+
+const shown = (r: AppResult | { crashed: true; message: string }): unknown => ('crashed' in r ? { crashed: r.message.slice(0, 200) } : r.ok ? 'accepted' : { rejected: r.code });
+
+/** One retrieval: the answer served, the application's result against the oracle's, and what the stub saw. */
+async function retrieve(ctx: ScenarioContext, c: RetrievalCase, answer: RetrievalAnswer, encoding: Encoding): Promise<PropertyFailure | undefined> {
+  const stub = ctx.target.stub;
+  if (!stub) throw new StepError('skipped', "the paying application was not told to trust the harness's retrieval stub");
+  const member = retrievalClass(answer);
+  const text = encode(c.doc, encoding);
+  const served = stub.serve(exhibitOf(answer, new TextEncoder().encode(text)), { basePath: c.basePath, host: c.host });
+  const what = `a token URI at ${served.endpoint} answered ${member.note} (${member.class}), its body ${encoding === 'plain' ? 'the CPR' : encoding}`;
+  try {
+    const expected: Expectation = expectRead({ doc: { valid: c.doc }, channel: 'qr', encoding, serving: answer }, c.doc, undefined, Date.now());
+    const result = await appCall(() => ctx.app().read({ kind: 'uri', uri: served.uri }));
+    const crashed = 'crashed' in result;
+    const same = expected.find((o) => (o.kind === 'accept' ? !crashed && result.ok : !crashed && !result.ok && o.code === result.code));
+    // Charged to the oracle's rule when it is one this property judges in every case, else to the profile's rule for results.
+    if (!same) return { expected: expected.map((o) => (o.kind === 'accept' ? 'accepted' : `rejected ${o.code}`)), actual: shown(result), message: what, requirements: [JUDGED.includes(expected[0].requirement) ? expected[0].requirement : 'PRF-APP-1'] };
+    const seen = stub.seen(served.id);
+    const count = (test: (s: (typeof seen)[number]) => boolean) => seen.filter(test).length;
+    const faults: [number, string, string][] = [
+      [count((s) => !s.secure), 'PRF-APP-1', 'a redirect to the plaintext listener was followed: the token was sent in the clear'],
+      [count((s) => s.where === 'redirect-target'), 'PRF-APP-1', 'a redirect was followed'],
+      [count((s) => s.where === 'elsewhere'), 'DLV-RESOLVE-1', 'the token was sent elsewhere than <endpoint>/cpr/<token>'],
+      [Math.max(0, count((s) => s.where === 'retrieval') - 1), 'DLV-RESOLVE-1', 'the token was sent more than once'],
+    ];
+    const fault = faults.find(([n]) => n > 0);
+    return fault ? { expected: 'one GET of <endpoint>/cpr/<token>, over TLS, nowhere else', actual: seen, message: `${what}: ${fault[2]}`, requirements: [fault[1]] } : undefined;
+  } finally {
+    stub.forget(served.id);
+  }
+}
+
+export const APP_RETRIEVAL = define<RetrievalCase>({
+  id: 'PROP-APP-015',
+  title: 'every class of retrieval answer: error statuses and redirects anywhere are RETRIEVAL_FAILED with the token sent once, never followed; JSON media types in any spelling read; bodies chunked at and over the bound, slow, cut off or empty judged as they arrive',
+  requirements: JUDGED,
+  level: 'MUST',
+  role: 'paying-app',
+  sections: ['§4.1', '§4.4', '§5.1', 'PROFILE §8.3', 'PROFILE §10'],
+  needs: [],
+  stub: true,
+  defaultRuns: 20,
+  file: FILE,
+  covers: COVERS,
+  arbitrary: () => cases,
+  async check(ctx, c) {
+    return (await retrieve(ctx, c, c.status, 'plain')) ?? (await retrieve(ctx, c, c.redirect, 'plain')) ?? (await retrieve(ctx, c, c.mediaType, 'plain')) ?? retrieve(ctx, c, c.delivery, c.size);
+  },
+});

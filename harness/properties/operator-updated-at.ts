@@ -1,0 +1,182 @@
+// PROP-OP-015: a status response's updated_at is the Operator's clock at the
+// pack's last state change (PROFILE.md §4.7): its issue, each renewal, its
+// redemption or cancellation, and for EXPIRED the expiry instant, however late
+// the Operator notices it (§5.1). Reads and refused requests leave it as it
+// was. Each case is a generated sequence on one pack under the Operator's
+// frozen clock: clock moves of any size and to either side of the expiry
+// instant, renewals granted and refused (by a key that is not the bearer, past
+// max_chain_depth, of a pack that has ended), redemptions, cancellations,
+// each step followed or not by a read, and one read at the end; every read is
+// judged against the instant the sequence predicts.
+import fc from 'fast-check';
+import { formatTimestamp } from '../../profile/time.ts';
+import { createSigningKey, type CashPack, type SigningKey } from '../../profile/cashpack/index.ts';
+import { signRequestAs } from '../../profile/http-signature.ts';
+import { StepError, type HttpResult, type ScenarioContext } from '../scenarios/context.ts';
+import { jsonRequest, send } from '../scenarios/http.ts';
+import { buildCancel } from '../fuzz/messages.ts';
+import { define } from './support.ts';
+import type { PropertyFailure } from './types.ts';
+import { restoreClock, setClock } from './field-classes/clock.ts';
+import { issuePack, lifetimeSeconds, operatorNow, operatorSetup, redeemRequest, redemption, renewal, type OperatorSetup } from './field-classes/operator-setup.ts';
+
+const FILE = 'harness/properties/operator-updated-at.ts';
+
+/** What a step does to the pack after the clock moves. */
+type Action =
+  | 'none'
+  | 'renew'
+  /** A renewal signed by a key that is not the current bearer: refused whatever the pack's state. */
+  | 'renew-foreign'
+  | 'redeem'
+  | 'cancel';
+
+/** How far the clock moves first: seconds on, or to the pack's expiry instant plus an offset (never backwards). */
+type Move = { readonly by: number } | { readonly toExpiry: number };
+
+interface Step {
+  readonly move: Move;
+  readonly action: Action;
+  /** A status read after the action. */
+  readonly read: boolean;
+}
+
+const move: fc.Arbitrary<Move> = fc.oneof(
+  { arbitrary: fc.constant({ by: 0 }), weight: 1 },
+  { arbitrary: fc.integer({ min: 1, max: 5 }).map((by) => ({ by })), weight: 2 },
+  { arbitrary: fc.integer({ min: 6, max: 900 }).map((by) => ({ by })), weight: 2 },
+  { arbitrary: fc.constantFrom(-1, 0, 1, 2, 60).map((toExpiry) => ({ toExpiry })), weight: 1 },
+);
+
+const action: fc.Arbitrary<Action> = fc.oneof(
+  { arbitrary: fc.constant('none' as const), weight: 2 },
+  { arbitrary: fc.constant('renew' as const), weight: 3 },
+  { arbitrary: fc.constant('renew-foreign' as const), weight: 3 },
+  { arbitrary: fc.constant('redeem' as const), weight: 1 },
+  { arbitrary: fc.constant('cancel' as const), weight: 1 },
+);
+
+const cases = fc.array(fc.record({ move, action, read: fc.boolean() }), { minLength: 1, maxLength: 8 });
+
+/** What the sequence predicts of the pack (PROFILE.md §4.7, §5.1). */
+interface Predicted {
+  status: 'ACTIVE' | 'REDEEMED' | 'EXPIRED' | 'CANCELLED';
+  updatedAtMs: number;
+  depth: number;
+}
+
+const stamp = (ms: number) => formatTimestamp(ms, 'cashpack');
+const codeOf = (r: HttpResult): unknown => (r.status === 200 ? 200 : ((r.body as { code?: unknown } | undefined)?.code ?? r.status));
+
+async function judgeCase(ctx: ScenarioContext, setup: OperatorSetup, ops: readonly Step[]): Promise<PropertyFailure | undefined> {
+  const { policy, principal, redeemer } = setup;
+  let now = Math.floor((await operatorNow(ctx)) / 1000) * 1000;
+  await setClock(ctx, 'operator', now);
+  let bearer: SigningKey = createSigningKey();
+  let pack: CashPack = await issuePack(ctx, setup, bearer, now);
+  const expiryMs = now + lifetimeSeconds(policy) * 1000;
+  const cancels = ctx.target.capabilities('operator').has('cancel');
+  const state: Predicted = { status: 'ACTIVE', updatedAtMs: now, depth: 0 };
+  const done: string[] = ['issued'];
+  const moveTo = async (ms: number) => {
+    if (ms <= now) return;
+    now = ms;
+    await setClock(ctx, 'operator', now);
+    // §5.1: expired at the expiry instant, whenever it is noticed.
+    if (state.status === 'ACTIVE' && now >= expiryMs) Object.assign(state, { status: 'EXPIRED', updatedAtMs: expiryMs });
+  };
+  // An operation answered otherwise than its own rule says leaves nothing to predict: its own scenarios judge it.
+  const unexpected = (answer: HttpResult, expected: unknown, what: string, judgedBy: string): never => {
+    throw new StepError('error', `${done.join(', ')}; then ${what} answered ${JSON.stringify({ status: answer.status, code: codeOf(answer) })} where ${JSON.stringify(expected)} was due, so updated_at cannot be predicted (${judgedBy} judge that)`, 'HARNESS_SETUP_FAILED');
+  };
+
+  const read = async (): Promise<PropertyFailure | undefined> => {
+    const path = `/v1/cashpack/${pack.pack_id}/status`;
+    const signature = signRequestAs({ method: 'GET', authority: ctx.http('operator').authority, path }, { secretKey: principal.secretKey, kid: principal.jwk.kid }, Math.floor(now / 1000), 'profile');
+    const answer = await send(ctx, 'operator', { method: 'GET', path, headers: { ...signature } });
+    if (answer.status !== 200) return { expected: 200, actual: { status: answer.status, code: codeOf(answer) }, message: `${done.join(', ')}; then a status read by the issuing Principal`, requirements: ['CPP-STS-1'] };
+    const body = answer.body as { status?: unknown; updated_at?: unknown };
+    if (body.status !== state.status) return { expected: state.status, actual: body.status ?? null, message: `${done.join(', ')}; then the status read's status`, requirements: ['CPP-STS-1'] };
+    if (body.updated_at !== stamp(state.updatedAtMs)) {
+      return { expected: stamp(state.updatedAtMs), actual: body.updated_at ?? null, message: `${done.join(', ')}; then the status read's updated_at (the pack's last state change, PROFILE.md §4.7)`, requirements: ['PRF-STS-1'] };
+    }
+    done.push('read');
+    return undefined;
+  };
+
+  for (const step of ops) {
+    if ('by' in step.move) {
+      await moveTo(now + step.move.by * 1000);
+      if (step.move.by > 0) done.push(`the clock ${step.move.by} s on`);
+    } else {
+      await moveTo(expiryMs + step.move.toExpiry * 1000);
+      done.push(`the clock to the expiry instant ${step.move.toExpiry < 0 ? '' : '+'}${step.move.toExpiry} s`);
+    }
+    const failure = await act(step.action);
+    if (failure) return failure;
+    if (step.read) {
+      const seen = await read();
+      if (seen) return seen;
+    }
+  }
+  return read();
+
+  async function act(kind: Action): Promise<PropertyFailure | undefined> {
+    switch (kind) {
+      case 'none':
+        return undefined;
+      case 'renew':
+      case 'renew-foreign': {
+        const foreign = kind === 'renew-foreign';
+        const next = createSigningKey();
+        const answer = await send(ctx, 'operator', jsonRequest('POST', '/v1/cashpack/renew', { cash_pack: pack, renewal: renewal(pack, foreign ? createSigningKey() : bearer, now, next) }));
+        const granted = !foreign && state.status === 'ACTIVE' && state.depth < policy.max_chain_depth;
+        const what = foreign ? 'a renewal signed by a key that is not the bearer' : `a renewal by the bearer at depth ${state.depth} (max_chain_depth ${policy.max_chain_depth}) of a ${state.status} pack`;
+        if ((answer.status === 200) !== granted) unexpected(answer, granted ? 200 : 'a refusal', what, 'the renew scenarios');
+        if (granted) {
+          [pack, bearer] = [answer.body as CashPack, next];
+          Object.assign(state, { updatedAtMs: now, depth: state.depth + 1 });
+        }
+        done.push(`${what}: ${granted ? 'granted' : 'refused'}`);
+        return undefined;
+      }
+      case 'redeem': {
+        const text = JSON.stringify({ cash_pack: pack, redemption: redemption(pack, bearer, redeemer, now) });
+        const answer = await send(ctx, 'operator', redeemRequest(ctx, text, redeemer, Math.floor(now / 1000)));
+        const granted = state.status === 'ACTIVE';
+        if ((answer.status === 200) !== granted) unexpected(answer, granted ? 200 : 'a refusal', `a redemption by the bearer of a ${state.status} pack`, 'the redeem scenarios');
+        if (granted) Object.assign(state, { status: 'REDEEMED', updatedAtMs: now });
+        done.push(`a redemption: ${granted ? 'granted' : 'refused'}`);
+        return undefined;
+      }
+      case 'cancel': {
+        // Without the optional capability the sequence goes on without it.
+        if (!cancels) return undefined;
+        const answer = await send(ctx, 'operator', buildCancel(pack.pack_id));
+        const granted = state.status === 'ACTIVE';
+        if ((answer.status === 200) !== granted) unexpected(answer, granted ? 200 : 'a refusal', `a cancellation of a ${state.status} pack`, 'the cancellation scenarios');
+        if (granted) Object.assign(state, { status: 'CANCELLED', updatedAtMs: now });
+        done.push(`a cancellation: ${granted ? 'granted' : 'refused'}`);
+        return undefined;
+      }
+    }
+  }
+}
+
+export const OPERATOR_UPDATED_AT = define<readonly Step[]>({
+  id: 'PROP-OP-015',
+  title: "updated_at is the Operator's clock at the pack's last state change, the expiry instant for EXPIRED, whatever reads, refusals and clock moves come between",
+  // Only what every case judges: the operations between the reads are judged by their own scenarios.
+  requirements: ['PRF-STS-1', 'CPP-STS-1'],
+  level: 'PROFILE',
+  role: 'operator',
+  sections: ['PROFILE §4.7', 'PROFILE §5', 'PROFILE §5.1', '§3.2'],
+  needs: ['provision', 'clock'],
+  defaultRuns: 10,
+  file: FILE,
+  arbitrary: () => cases,
+  async check(ctx, ops) {
+    return judgeCase(ctx, await operatorSetup(ctx), ops);
+  },
+  teardown: (ctx) => restoreClock(ctx, 'operator'),
+});
