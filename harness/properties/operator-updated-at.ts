@@ -172,6 +172,8 @@ export const OPERATOR_UPDATED_AT = define<readonly Step[]>({
   role: 'operator',
   sections: ['PROFILE §4.7', 'PROFILE §5', 'PROFILE §5.1', '§3.2'],
   needs: ['provision', 'clock'],
+  // It moves the Operator's clock between operations on one pack: nothing else may run beside it.
+  shares: 'clock',
   defaultRuns: 10,
   file: FILE,
   arbitrary: () => cases,
