@@ -32,8 +32,8 @@ const NEAR = ['segment-after', 'longer-last-segment', 'segment-before', 'other-v
 type Near = (typeof NEAR)[number];
 
 interface RouteCase {
-  /** Per resource: the wrong method to send, and how to move its path with which segment. */
-  readonly resources: readonly { readonly method: number; readonly near: Near; readonly segment: string }[];
+  /** Per resource: the wrong method to send, and the segment each way of moving its path uses. */
+  readonly resources: readonly { readonly method: number; readonly segments: readonly string[] }[];
 }
 
 const COVERS: Coverage[] = RESOURCES.flatMap(({ field }) => [
@@ -43,7 +43,7 @@ const COVERS: Coverage[] = RESOURCES.flatMap(({ field }) => [
 
 const segment = fc.stringMatching(/^[a-z0-9._-]{1,12}$/).filter((s) => s !== '.' && s !== '..');
 const cases: fc.Arbitrary<RouteCase> = fc.record({
-  resources: fc.tuple(...RESOURCES.map(() => fc.record({ method: fc.nat(), near: fc.constantFrom(...NEAR), segment }))),
+  resources: fc.tuple(...RESOURCES.map(() => fc.record({ method: fc.nat(), segments: fc.tuple(...NEAR.map(() => segment)) }))),
 });
 
 /** The path moved off `path` as `near` says. */
@@ -80,10 +80,15 @@ async function judgeResource(ctx: Parameters<typeof send>[0], resource: (typeof 
   if (!resource.methods.every((m) => allow.includes(m)) || allow.includes(method)) {
     return { expected: { allow: `every one of ${resource.methods.join(', ')}, not ${method}` }, actual: { allow: wrong.headers['allow'] ?? null }, message: `${what}: a 405 names the methods the resource takes in Allow (RFC 9110 §15.5.6)`, requirements: ['PRF-HTTP-1'] };
   }
-  const near = nearPath(path, c.near, c.segment);
+  // Every way of moving the path, each case: a fault may sit in one of them only (a pattern without its start or its end anchor).
   const own = resource.methods[0];
-  const elsewhere = await send(ctx, 'operator', { method: own, path: near, ...(own === 'POST' ? { headers: { 'content-type': 'application/json' }, body: '{}' } : {}) });
-  return expectProblem(elsewhere, 404, 'NOT_FOUND', `${own} ${near}: a path near ${resource.field} (${c.near}) that names no resource of PROFILE.md §4`, ['PRF-HTTP-1']);
+  for (const [k, how] of NEAR.entries()) {
+    const near = nearPath(path, how, c.segments[k]!);
+    const elsewhere = await send(ctx, 'operator', { method: own, path: near, ...(own === 'POST' ? { headers: { 'content-type': 'application/json' }, body: '{}' } : {}) });
+    const failure = expectProblem(elsewhere, 404, 'NOT_FOUND', `${own} ${near}: a path near ${resource.field} (${how}) that names no resource of PROFILE.md §4`, ['PRF-HTTP-1']);
+    if (failure) return failure;
+  }
+  return undefined;
 }
 
 export const OPERATOR_ROUTES = define<RouteCase>({
