@@ -22,7 +22,7 @@ Exit codes: 0 (even when no role can be fuzzed), 2 usage error or a report
 that cannot be read.
 `;
 
-export interface FuzzableRoles {
+interface FuzzableRoles {
   readonly roles: readonly FuzzRole[];
   readonly left: readonly { readonly role: FuzzRole; readonly why: string }[];
 }

@@ -24,7 +24,7 @@ import { ACTIONS, type ActionSpec } from '../scenarios/vocabulary.ts';
 import type { PlanTest } from './plan.ts';
 
 /** What the run knows of the target that decides who runs alone. */
-export interface SharedStateFacts {
+interface SharedStateFacts {
   /** The Operator's policy is tight, or could not be read (then assumed so). */
   readonly tightPolicy: boolean;
 }

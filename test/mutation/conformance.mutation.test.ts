@@ -16,7 +16,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { runCampaign, type CampaignResult } from '../../harness/fuzz/index.ts';
 import { runPayeeCampaign } from '../../harness/fuzz/payee/index.ts';
 import { runAppCampaign } from '../../harness/fuzz/paying-app/index.ts';
@@ -30,11 +30,18 @@ import { MUTATION_RUN, mutationVerdict, narrowed } from './verdict.ts';
 const plan = narrowed(planOf(inject('scenarios'), PROPERTIES), MUTATION_RUN.only);
 
 // A seeded reference: the same keys and pack ids on every run, so what a test reaches does not vary between runs.
-// Started by the first test that needs it, not in a hook: a mutant that keeps the reference from starting
-// (a default policy that is no valid policy, say) then fails every test, where a failing hook would only skip them.
-let started: Promise<Target> | undefined;
-const reference = (): Promise<Target> => (started ??= embeddedTarget({ reference: { seed: MUTATION_RUN.referenceSeed } }));
+// Started in the hook, so that Stryker counts the code of its start-up as reached by every test (a mutant
+// there runs them all); the hook itself never fails: a mutant that keeps the reference from starting (a
+// default policy that is no valid policy, say) fails every test that asks for it, where a failing hook would
+// only skip them.
+let started: Promise<Target>;
+const reference = (): Promise<Target> => started;
 const outDir = mkdtempSync(join(tmpdir(), 'cpr-mutation-'));
+
+beforeAll(async () => {
+  started = embeddedTarget({ reference: { seed: MUTATION_RUN.referenceSeed } });
+  await started.catch(() => undefined);
+});
 
 afterAll(async () => {
   await started?.then((target) => target.close(), () => undefined);

@@ -47,7 +47,7 @@ const cases: fc.Arbitrary<RouteCase> = fc.record({
 });
 
 /** The path moved off `path` as `near` says. */
-export function nearPath(path: string, near: Near, segment: string): string {
+function nearPath(path: string, near: Near, segment: string): string {
   const segments = path.split('/').slice(1);
   switch (near) {
     case 'segment-after':
