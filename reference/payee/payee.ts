@@ -189,10 +189,12 @@ function checkOptions(options: PayeeOptions, faults: Faults): PayeeConfig {
     base_url: options.baseUrl,
     token_lifetime_seconds: lifetime,
     request_validity_seconds: validity,
+    // Stryker disable next-line all: test control's configuration answer (PROFILE.md §12): the harness knows the embedded reference's plaintext listener without it; a --target URL run reads it (test/harness covers that)
     ...(options.plaintextBaseUrl !== undefined ? { plaintext_base_url: options.plaintextBaseUrl } : {}),
   };
 }
 
+// Stryker disable all: the payee's check of the CPR it built from test-control input (PROFILE.md §12): only input the harness never sends fails it, and faults that skip it are hand-made
 /** Which input member a violation of the built CPR goes back to. */
 const INPUT_FIELD_OF_PATH: ReadonlyArray<readonly [string, keyof CreateRequestInput]> = [
   ['/value/amount', 'amount'],
@@ -203,7 +205,6 @@ const INPUT_FIELD_OF_PATH: ReadonlyArray<readonly [string, keyof CreateRequestIn
 ];
 
 /** The payee never serves a CPR that breaks a rule (spec §4.8); input that would is a 400. */
-// Stryker disable all: the payee's check of the CPR it built from test-control input (PROFILE.md §12): only input the harness never sends fails it, and faults that skip it are hand-made
 function assertValid(cpr: Cpr, validitySeconds: number): void {
   const result = validateCpr(cpr, { validitySeconds });
   if (result.ok) return;

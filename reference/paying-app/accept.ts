@@ -9,6 +9,7 @@ import { reject, type Accepted, type Rejection } from './rejection.ts';
 export function accept(input: unknown, now: number, faults: Faults = NO_FAULTS): Accepted | Rejection {
   // Mutant app-rail-hint-case-folded: rail_hint is upper-cased before it is read, so "on_chain" is taken for ON_CHAIN.
   const doc = faults.has('app-rail-hint-case-folded') ? foldedRailHint(input) : input;
+  // Stryker disable next-line ConditionalExpression: for a document that is no object, no rule orders CPR_VERSION_UNSUPPORTED before CPR_INVALID (PROFILE.md §8.3); validation refuses it either way
   if (typeof doc === 'object' && doc !== null && !Array.isArray(doc)) {
     const version = (doc as Record<string, unknown>).cpr_version;
     // Mutant app-version-unchecked: any version goes on.
