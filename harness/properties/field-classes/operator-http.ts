@@ -22,7 +22,7 @@ import { define, sameJson } from '../support.ts';
 import type { Coverage, PropertyFailure } from '../types.ts';
 import { lifetimeSeconds, operatorNow, operatorSetup, redeemRequest, redemption, renewal, type OperatorSetup } from './operator-setup.ts';
 import { restoreClock } from './clock.ts';
-import { problemDefects } from './problem.ts';
+import { expectProblem } from './problem.ts';
 
 const FILE = 'harness/properties/field-classes/operator-http.ts';
 
@@ -64,13 +64,6 @@ const codeOf = (r: HttpResult): unknown => (r.body as { code?: unknown } | undef
 
 /** JSON text followed by white space up to `bytes` UTF-8 bytes (the text itself when it is that long already). */
 const padded = (text: string, bytes: number): string => text + ' '.repeat(Math.max(0, bytes - Buffer.byteLength(text)));
-
-/** A refusal that must be this status and a profile problem; undefined when it is. */
-function refusal(r: HttpResult, status: number, code: string | undefined, what: string, requirements: string[]): PropertyFailure | undefined {
-  const defects = r.status === status ? problemDefects(r, code) : [`HTTP ${r.status}`];
-  if (defects.length === 0) return undefined;
-  return { expected: { status, ...(code ? { code } : {}), content_type: 'application/problem+json' }, actual: { status: r.status, code: codeOf(r) ?? null, defects }, message: what, requirements: r.status === status ? ['PRF-ERR-1', 'CPP-ERR-1'] : requirements };
-}
 
 interface Endpoint {
   readonly name: (typeof BODIES)[number];
@@ -135,7 +128,7 @@ async function judgeCase(ctx: ScenarioContext, setup: OperatorSetup, c: HttpCase
       }),
     ];
     for (const [text, type, status, code, what, requirements, chunked] of refusals) {
-      const failure = refusal(await send(ctx, 'operator', { ...endpoint.request(text, type), chunked: chunked === true }), status, code, what, requirements);
+      const failure = expectProblem(await send(ctx, 'operator', { ...endpoint.request(text, type), chunked: chunked === true }), status, code, what, requirements);
       if (failure) return failure;
     }
     // The same message, its member names escaped, under a JSON media type of another spelling, padded to max_body_bytes and chunked: accepted.
@@ -158,14 +151,14 @@ async function statusAndDocuments(ctx: ScenarioContext, setup: OperatorSetup, c:
   if (honest.status !== 200) return { expected: 200, actual: { status: honest.status, code: codeOf(honest) ?? null }, message: `a status read by the issuing Principal, with ${c.headers.note}`, requirements: ['CPP-STS-1', 'PRF-AUTH-1'] };
   const claimed = hostile.headers['x-forwarded-host'] ?? hostile.host;
   const elsewhere = await send(ctx, 'operator', { method: 'GET', path, headers: { ...signed(claimed), ...hostile.headers, 'x-forwarded-host': claimed } });
-  const refusedElsewhere = refusal(elsewhere, 401, 'UNAUTHENTICATED', `a status read signed for the authority ${claimed}, sent with X-Forwarded-Host: ${claimed}`, ['PRF-AUTH-1']);
+  const refusedElsewhere = expectProblem(elsewhere, 401, 'UNAUTHENTICATED', `a status read signed for the authority ${claimed}, sent with X-Forwarded-Host: ${claimed}`, ['PRF-AUTH-1']);
   if (refusedElsewhere) return refusedElsewhere;
   const misdirected = await foreignHostReads(ctx, c, honest, path, signed);
   if (misdirected) return misdirected;
-  const unsigned = refusal(await send(ctx, 'operator', { method: 'GET', path }), 401, 'UNAUTHENTICATED', 'an unsigned status read', ['PRF-AUTH-1']);
+  const unsigned = expectProblem(await send(ctx, 'operator', { method: 'GET', path }), 401, 'UNAUTHENTICATED', 'an unsigned status read', ['PRF-AUTH-1']);
   if (unsigned) return unsigned;
   const otherPath = `/v1/cashpack/${crypto.randomUUID()}/status`;
-  const unknown = refusal(await send(ctx, 'operator', { method: 'GET', path: otherPath, headers: { ...signed(authority, otherPath) } }), 403, 'FORBIDDEN', 'a Principal reading a pack that does not exist', ['CPP-STS-1', 'PRF-AUTH-1']);
+  const unknown = expectProblem(await send(ctx, 'operator', { method: 'GET', path: otherPath, headers: { ...signed(authority, otherPath) } }), 403, 'FORBIDDEN', 'a Principal reading a pack that does not exist', ['CPP-STS-1', 'PRF-AUTH-1']);
   if (unknown) return unknown;
   // The public documents: the same with a signature by a key nobody registered, and with forwarding headers.
   for (const document of ['/.well-known/cashpack-policy.json', '/.well-known/cashpack-pubkey.json']) {
@@ -229,7 +222,7 @@ async function controlBodies(ctx: ScenarioContext, setup: OperatorSetup, c: Http
         if (answer.status === 200 || answer.status === 201) continue;
         return { expected: '200 or 201', actual: { status: answer.status, code: codeOf(answer) ?? null }, message: `test control ${path}: ${text.note}`, requirements: ['PRF-JSON-1', 'PRF-CTL-1'] };
       }
-      const failure = refusal(answer, 400, undefined, `test control ${path}: ${text.note}`, ['PRF-JSON-1', 'PRF-CTL-1']);
+      const failure = expectProblem(answer, 400, undefined, `test control ${path}: ${text.note}`, ['PRF-JSON-1', 'PRF-CTL-1']);
       if (failure) return failure;
     }
   }
