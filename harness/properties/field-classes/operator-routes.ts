@@ -57,7 +57,7 @@ function nearPath(path: string, near: Near, segment: string): string {
     case 'segment-before':
       return `/${segment}${path}`;
     case 'other-version':
-      // v1 → v2 under /v1/, cashpack- → cashpack-<segment> under /.well-known/.
+      // /v1/… → /v2/…; /.well-known/cashpack-policy.json → /.well-known/xcashpack-policy.json.
       return segments[0] === 'v1' ? `/v2/${segments.slice(1).join('/')}` : `/${segments[0]}/x${segments.slice(1).join('/')}`;
   }
 }
