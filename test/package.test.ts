@@ -101,7 +101,7 @@ describe.skipIf(!PACK_TEST)('the packed tarball installed into an empty folder (
     expect(certified.status, `${certified.stdout}\n${certified.stderr}`).toBe(0);
     const kid = /signed by key (\S+), generated for this package/.exec(certified.stdout)?.[1];
     expect(kid).toBeDefined();
-    const verified = cli(['verify-package', 'cert.tar.gz', '--kid', kid!]);
+    const verified = cli(['verify-package', 'cert.tar.gz', `--kid=${kid!}`]);
     expect(verified.status, verified.stderr).toBe(0);
     expect(verified.stdout).toMatch(/conformant/);
   }, 900_000);

@@ -171,7 +171,7 @@ export async function certify(argv: string[], io: CommandIo = processIo()): Prom
   } else {
     terminal.line(`signed by key ${key.kid} (${keyFile})`);
   }
-  terminal.line(`check it with: cpr-conformance verify-package ${archive} --kid ${key.kid}`);
+  terminal.line(`check it with: cpr-conformance verify-package ${archive} --kid=${key.kid}`);
   return report.verdict === 'conformant' ? EXIT.conformant : EXIT.nonConformant;
 }
 

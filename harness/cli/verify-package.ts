@@ -12,7 +12,7 @@ import { processIo, type CommandIo } from '../io.ts';
 /** verify-package's options: they parse the command line and write its --help. */
 export const VERIFY_OPTIONS = {
   key: { type: 'string', value: 'FILE', help: 'require this signer: an OKP Ed25519 JWK file (a public key is enough; of a private one only x is read)' },
-  kid: { type: 'string', value: 'THUMBPRINT', help: 'require the signer whose RFC 7638 thumbprint this is' },
+  kid: { type: 'string', value: 'THUMBPRINT', help: 'require the signer whose RFC 7638 thumbprint this is (write --kid=THUMBPRINT: a thumbprint may start with -)' },
 } as const satisfies Readonly<Record<string, Declared>>;
 
 const VERIFY_HELP = `Usage: cpr-conformance verify-package FILE [options]

@@ -93,7 +93,7 @@ describe('certify the embedded reference', () => {
     expect(unpinned.stdout).toMatch(/coverage: +\d+ of \d+ deciding requirements/);
     expect(unpinned.stdout).toMatch(/suite digest: +sha256:[0-9a-f]{64} \(\d+ files; the same as this checkout's\)/);
     expect(unpinned.stdout).toContain('target:        embedded reference');
-    const byKid = await verifyOutput([archive, '--kid', kid!]);
+    const byKid = await verifyOutput([archive, `--kid=${kid!}`]);
     expect(byKid.status).toBe(0);
     expect(byKid.stdout).toContain(`signed by key ${kid} (the required key)`);
     expect((await verifyOutput([archive, '--key', keyFile])).stdout).toContain(`signed by key ${kid} (the required key)`);
@@ -144,8 +144,8 @@ describe('verify-package refuses a tampered package', () => {
     await expect(compare([archive, tampered, '--report-dir', join(work, 'compare-tampered')])).rejects.toMatchObject({ code: 'PACKAGE_DIGEST_MISMATCH' });
     // --kid pins the signer of every package compared.
     const stranger = freshSigningKey().kid;
-    await expect(compare([archive, '--kid', stranger, '--report-dir', join(work, 'compare-kid')])).rejects.toMatchObject({ code: 'PACKAGE_SIGNER_MISMATCH', message: expect.stringContaining(`${archive} failed verification: `) });
-    expect((await quietly(() => compare([archive, '--kid', key.kid, '--report-dir', join(work, 'compare-kid')]))).status).toBe(0);
+    await expect(compare([archive, `--kid=${stranger}`, '--report-dir', join(work, 'compare-kid')])).rejects.toMatchObject({ code: 'PACKAGE_SIGNER_MISMATCH', message: expect.stringContaining(`${archive} failed verification: `) });
+    expect((await quietly(() => compare([archive, `--kid=${key.kid}`, '--report-dir', join(work, 'compare-kid')]))).status).toBe(0);
     const out = join(work, 'compare-package');
     expect((await quietly(() => compare([archive, '--report-dir', out]))).status).toBe(0);
     expect(readFileSync(join(out, 'compare.md'), 'utf8')).toContain('embedded reference');
@@ -251,7 +251,7 @@ describe('verify-package refuses a tampered package', () => {
     expect(r.stdout).toBe('');
     // The command throws the code; the command line turns any such error into exit 2 and these lines.
     await expect(verifyOutput([join(work, 'dropped.tar.gz')])).rejects.toMatchObject({ code: 'PACKAGE_ENTRIES_INVALID', hint: expect.stringContaining('signature.jws') });
-    await expect(verifyOutput([archive, '--kid', freshSigningKey().kid])).rejects.toMatchObject({ code: 'PACKAGE_SIGNER_MISMATCH' });
+    await expect(verifyOutput([archive, `--kid=${freshSigningKey().kid}`])).rejects.toMatchObject({ code: 'PACKAGE_SIGNER_MISMATCH' });
   });
 });
 
