@@ -20,6 +20,9 @@ interface PropertyRunOptions {
   readonly rerun: (id: string) => string;
 }
 
+/** Shrink candidates tried after a property's first failure (each one a case sent to the target). */
+export const SHRINK_ATTEMPTS = 200;
+
 export async function executeProperty(def: PropertyDefinition, target: ScenarioTarget, options: PropertyRunOptions): Promise<TestResult> {
   const started = performance.now();
   const runs = Math.max(1, Math.ceil((options.runs ?? def.defaultRuns) / (def.caseWeight ?? 1)));
@@ -61,18 +64,23 @@ export async function executeProperty(def: PropertyDefinition, target: ScenarioT
   }
   let last: { failure: PropertyFailure; transcript: Exchange[] } | undefined;
   let harnessError: StepError | Error | undefined;
+  // Shrinking is bounded by a count of candidates, not by time: the smallest
+  // failure found within SHRINK_ATTEMPTS candidates is the one reported.
+  let shrinkAttempts = 0;
+  const property = fc.asyncProperty(arbitrary, async (value) => {
+    if (last !== undefined) shrinkAttempts += 1;
+    ctx.transcript.length = 0;
+    try {
+      const failure = await def.check(ctx, value);
+      if (failure) last = { failure, transcript: [...ctx.transcript] };
+      return failure === undefined;
+    } catch (error) {
+      harnessError = error as Error;
+      throw error;
+    }
+  });
   const details = await fc.check(
-    fc.asyncProperty(arbitrary, async (value) => {
-      ctx.transcript.length = 0;
-      try {
-        const failure = await def.check(ctx, value);
-        if (failure) last = { failure, transcript: [...ctx.transcript] };
-        return failure === undefined;
-      } catch (error) {
-        harnessError = error as Error;
-        throw error;
-      }
-    }),
+    withShrinkBudget(property, () => shrinkAttempts < SHRINK_ATTEMPTS),
     { seed: options.seed, numRuns: runs, ...(options.timeLimitMs ? { interruptAfterTimeLimit: options.timeLimitMs, markInterruptAsFailure: false } : {}) },
   );
   // What the cases changed on the target is put back whatever they found; a teardown that fails is the harness's own error.
@@ -94,7 +102,7 @@ export async function executeProperty(def: PropertyDefinition, target: ScenarioT
     const checks = attributed(only, options, false, last.failure.expected, { counterexample: details.counterexample?.[0], seen: last.failure.actual }, last.failure.message);
     const notEvaluated = def.requirements.filter((r) => !only.requirements.includes(r)).map((requirement) => ({ check: 'property', requirement, after: `property (${only.requirements.join(', ')})` }));
     return finish('failed', checks, last.transcript, {
-      reason: `falsified after ${ran} case(s), shrunk ${details.numShrinks} time(s): ${last.failure.message}`,
+      reason: `falsified after ${ran} case(s), shrunk ${details.numShrinks} time(s)${shrinkAttempts >= SHRINK_ATTEMPTS ? ` (shrinking stopped after ${SHRINK_ATTEMPTS} candidates)` : ''}: ${last.failure.message}`,
       path: details.counterexamplePath ?? '',
       ...(notEvaluated.length > 0 ? { not_evaluated: notEvaluated } : {}),
     });
@@ -102,6 +110,24 @@ export async function executeProperty(def: PropertyDefinition, target: ScenarioT
   if (ran === 0) return finish('error', [], [], { reason: 'no generated case ran within the time limit' });
   const note = ran < runs ? ` (${ran} of ${runs} cases ran before the time limit)` : '';
   return finish('passed', attributed(def, options, true, `${runs} generated cases hold`, `${ran} held${note}`, `${def.title}${note}`), []);
+}
+
+/**
+ * The property with its shrink candidates cut off once `more()` says so. The
+ * cut is on the stream of candidates, not in the predicate: building a
+ * candidate can cost as much as sending it (documents are signed and encoded).
+ */
+function withShrinkBudget<T>(property: fc.IAsyncPropertyWithHooks<[T]>, more: () => boolean): fc.IAsyncPropertyWithHooks<[T]> {
+  return {
+    isAsync: () => true,
+    generate: (mrng, runId) => property.generate(mrng, runId),
+    shrink: (value) => property.shrink(value).takeWhile(more),
+    run: (value) => property.run(value),
+    runBeforeEach: () => property.runBeforeEach(),
+    runAfterEach: () => property.runAfterEach(),
+    beforeEach: (hook) => property.beforeEach(hook),
+    afterEach: (hook) => property.afterEach(hook),
+  };
 }
 
 function attributed(def: Pick<PropertyDefinition, 'requirements'>, options: PropertyRunOptions, passed: boolean, expected: unknown, actual: unknown, message: string): CheckResult[] {

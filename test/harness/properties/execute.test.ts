@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ScenarioTarget } from '../../../harness/scenarios/context.ts';
-import { executeProperty } from '../../../harness/properties/execute.ts';
+import { executeProperty, SHRINK_ATTEMPTS } from '../../../harness/properties/execute.ts';
 import type { PropertyDefinition } from '../../../harness/properties/types.ts';
 
 const target = (capabilities: string[] = []): ScenarioTarget =>
@@ -49,6 +49,23 @@ describe('executing a property', () => {
     expect(result.path).toMatch(/^\d+(:\d+)*$/);
     expect(result.checks[0]).toMatchObject({ passed: false, expected: 'at most 50', actual: { counterexample: 51, seen: 51 } });
     expect(result.reason).toMatch(/falsified after \d+ case\(s\), shrunk \d+ time\(s\): 51 is too large/);
+  });
+
+  it('bounds shrinking by a count of candidates, and says where it stopped', async () => {
+    // Only the first case fails: no candidate is smaller and failing, and a
+    // list of 300 numbers has far more candidates than the budget.
+    let calls = 0;
+    const wide = property(() => true, {
+      arbitrary: () => fc.array(fc.nat(), { minLength: 300, maxLength: 300 }) as fc.Arbitrary<unknown>,
+      check: async () => (calls++ === 0 ? { expected: 'none', actual: 'first', message: 'the first case fails' } : undefined),
+    });
+    const result = await executeProperty(wide, target(), options);
+    expect(result.status).toBe('failed');
+    expect(calls).toBe(1 + SHRINK_ATTEMPTS);
+    expect(result.reason).toContain(`shrunk 0 time(s) (shrinking stopped after ${SHRINK_ATTEMPTS} candidates): the first case fails`);
+    // A shrink that ends within the budget says nothing of it.
+    const small = await executeProperty(property((n) => n <= 50), target(), options);
+    expect(small.reason).not.toContain('stopped');
   });
 
   it('is reproducible by seed', async () => {
