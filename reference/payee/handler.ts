@@ -116,7 +116,10 @@ async function retrieveNonAtomic(payee: PayeeCore, token: string): Promise<RefRe
 }
 // Stryker restore all
 
-const SESSION_STORE_ROUND_TRIP_MS = 20;
+// A slow store: wide enough that 20 requests released together (new TLS
+// connections among them) all land in it on a loaded machine; at 20 ms the
+// mutant survived a targeted selftest beside other work.
+const SESSION_STORE_ROUND_TRIP_MS = 250;
 
 async function createRequest(payee: PayeeCore, request: RefRequest): Promise<RefResponse> {
   // Mutant payee-control-bom-stripped: a byte order mark before the body is dropped, as many JSON body parsers do.
