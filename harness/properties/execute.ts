@@ -14,6 +14,8 @@ import { PROPERTIES_FILE, type PropertyDefinition, type PropertyFailure } from '
 interface PropertyRunOptions {
   readonly seed: number;
   readonly runs?: number;
+  /** Shrink candidates tried after the first failure; SHRINK_ATTEMPTS when absent. */
+  readonly shrinkAttempts?: number;
   /** Wall-clock budget for one property; it stops early (and says so) past it. */
   readonly timeLimitMs?: number;
   readonly levelOf: (requirement: string) => Level;
@@ -67,6 +69,7 @@ export async function executeProperty(def: PropertyDefinition, target: ScenarioT
   // Shrinking is bounded by a count of candidates, not by time: the smallest
   // failure found within SHRINK_ATTEMPTS candidates is the one reported.
   let shrinkAttempts = 0;
+  const shrinkBudget = options.shrinkAttempts ?? SHRINK_ATTEMPTS;
   const property = fc.asyncProperty(arbitrary, async (value) => {
     if (last !== undefined) shrinkAttempts += 1;
     ctx.transcript.length = 0;
@@ -80,7 +83,7 @@ export async function executeProperty(def: PropertyDefinition, target: ScenarioT
     }
   });
   const details = await fc.check(
-    withShrinkBudget(property, () => shrinkAttempts < SHRINK_ATTEMPTS),
+    withShrinkBudget(property, () => shrinkAttempts < shrinkBudget),
     { seed: options.seed, numRuns: runs, ...(options.timeLimitMs ? { interruptAfterTimeLimit: options.timeLimitMs, markInterruptAsFailure: false } : {}) },
   );
   // What the cases changed on the target is put back whatever they found; a teardown that fails is the harness's own error.
@@ -102,7 +105,7 @@ export async function executeProperty(def: PropertyDefinition, target: ScenarioT
     const checks = attributed(only, options, false, last.failure.expected, { counterexample: details.counterexample?.[0], seen: last.failure.actual }, last.failure.message);
     const notEvaluated = def.requirements.filter((r) => !only.requirements.includes(r)).map((requirement) => ({ check: 'property', requirement, after: `property (${only.requirements.join(', ')})` }));
     return finish('failed', checks, last.transcript, {
-      reason: `falsified after ${ran} case(s), shrunk ${details.numShrinks} time(s)${shrinkAttempts >= SHRINK_ATTEMPTS ? ` (shrinking stopped after ${SHRINK_ATTEMPTS} candidates)` : ''}: ${last.failure.message}`,
+      reason: `falsified after ${ran} case(s), shrunk ${details.numShrinks} time(s)${shrinkBudget === 0 ? ' (not shrunk)' : shrinkAttempts >= shrinkBudget ? ` (shrinking stopped after ${shrinkBudget} candidates)` : ''}: ${last.failure.message}`,
       path: details.counterexamplePath ?? '',
       ...(notEvaluated.length > 0 ? { not_evaluated: notEvaluated } : {}),
     });

@@ -63,6 +63,8 @@ interface PlanOptions {
   readonly seed: number;
   /** Cases per property; each property's default when absent. */
   readonly propertyRuns?: number;
+  /** Shrink candidates after a property's first failure; SHRINK_ATTEMPTS when absent. */
+  readonly shrinkAttempts?: number;
   /** Runs of each test (1 to MAX_REPEAT); default 1. */
   readonly repeat?: number;
   /** The rerun command without its `--only ID` part. */
@@ -335,6 +337,7 @@ async function runOne(test: PlanTest, target: ScenarioTarget, guard: RunGuard, l
     executeProperty(property, target, {
       seed,
       ...(options.propertyRuns !== undefined ? { runs: options.propertyRuns } : {}),
+      ...(options.shrinkAttempts !== undefined ? { shrinkAttempts: options.shrinkAttempts } : {}),
       timeLimitMs: limits.propertyTimeLimitMs,
       levelOf: (id) => findRequirement(id)?.level ?? property.level,
       rerun: () => rerun,

@@ -40,16 +40,39 @@ export function selftestPlan(catches?: readonly string[]): PlanTest[] {
 }
 
 /** Runs the suite (or `catches`' part of it) against the reference, with `mutant` switched on when given. */
-export async function suiteAgainst(mutant: string | undefined, catches?: readonly string[], concurrency = DEFAULT_CONCURRENCY): Promise<{ results: TestResult[]; durationMs: number }> {
+export function suiteAgainst(mutant: string | undefined, catches?: readonly string[], concurrency = DEFAULT_CONCURRENCY): Promise<{ results: TestResult[]; durationMs: number }> {
+  return testsAgainst(mutant, selftestPlan(catches), { concurrency });
+}
+
+/**
+ * A targeted selftest's mutant: its scenarios first, and its properties (each
+ * the work of many scenarios) only when no scenario killed it by a requirement
+ * it declares. The full selftest lists every test that kills a mutant; this
+ * one stops at what decides it.
+ */
+export async function targetedAgainst(spec: MutantSpec): Promise<MutantRow> {
+  const plan = selftestPlan(spec.catches);
+  const first = await testsAgainst(spec.name, plan.filter((t) => t.kind === 'scenario'), { shrinkAttempts: 0 });
+  const row = mutantRow(spec, first.results, first.durationMs);
+  const properties = plan.filter((t) => t.kind === 'property');
+  if ((row.killed && row.flagged === null) || properties.length === 0) return row;
+  const then = await testsAgainst(spec.name, properties, { shrinkAttempts: 0 });
+  return mutantRow(spec, [...first.results, ...then.results], first.durationMs + then.durationMs);
+}
+
+/** `shrinkAttempts`: a kill needs a failure, not a small one; the full selftest shrinks as `run` does. */
+async function testsAgainst(mutant: string | undefined, tests: readonly PlanTest[], { concurrency = DEFAULT_CONCURRENCY, shrinkAttempts }: { concurrency?: number; shrinkAttempts?: number } = {}): Promise<{ results: TestResult[]; durationMs: number }> {
   const started = performance.now();
+  if (tests.length === 0) return { results: [], durationMs: 0 };
   // Held as every command that drives a target holds it: the reference is private, but the path is the same.
   const target = await holdLease(await embeddedTarget({ reference: { ...(mutant ? { mutant } : {}) } }), { holder: leaseHolder('selftest') });
   try {
     // The engine `run` uses, with its rules and bounds: only the seed and the property budget are fixed.
-    const { results } = await runPlan(selftestPlan(catches), scenarioTarget(target), {
+    const { results } = await runPlan(tests, scenarioTarget(target), {
       seed: SELFTEST_SEED,
       propertyRuns: SELFTEST_PROPERTY_RUNS,
       concurrency,
+      ...(shrinkAttempts !== undefined ? { shrinkAttempts } : {}),
       rerunBase: `npx cpr-conformance run${mutant ? ` --target <serve --mutant ${mutant}>` : ''}`,
     });
     return { results, durationMs: Math.round(performance.now() - started) };
@@ -63,8 +86,8 @@ export async function workerMain(names: readonly string[], targeted: boolean): P
   for (const name of names) {
     const spec = MUTANTS.find((m) => m.name === name);
     if (!spec) throw new Error(`unknown mutant ${name}`);
-    const { results, durationMs } = await suiteAgainst(name, targeted ? spec.catches : undefined);
-    process.stdout.write(`${JSON.stringify(mutantRow(spec, results, durationMs))}\n`);
+    const row = targeted ? await targetedAgainst(spec) : await suiteAgainst(name).then(({ results, durationMs }) => mutantRow(spec, results, durationMs));
+    process.stdout.write(`${JSON.stringify(row)}\n`);
   }
 }
 

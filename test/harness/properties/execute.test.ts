@@ -63,6 +63,11 @@ describe('executing a property', () => {
     expect(result.status).toBe('failed');
     expect(calls).toBe(1 + SHRINK_ATTEMPTS);
     expect(result.reason).toContain(`shrunk 0 time(s) (shrinking stopped after ${SHRINK_ATTEMPTS} candidates): the first case fails`);
+    // With no budget (the targeted selftest: a kill needs a failure, not a small one) the first failure is the one reported.
+    calls = 0;
+    const unshrunk = await executeProperty(wide, target(), { ...options, shrinkAttempts: 0 });
+    expect(calls).toBe(1);
+    expect(unshrunk.reason).toContain('shrunk 0 time(s) (not shrunk): the first case fails');
     // A shrink that ends within the budget says nothing of it.
     const small = await executeProperty(property((n) => n <= 50), target(), options);
     expect(small.reason).not.toContain('stopped');
