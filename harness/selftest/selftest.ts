@@ -50,7 +50,7 @@ export function suiteAgainst(mutant: string | undefined, catches?: readonly stri
  * it declares. The full selftest lists every test that kills a mutant; this
  * one stops at what decides it.
  */
-export async function targetedAgainst(spec: MutantSpec): Promise<MutantRow> {
+async function targetedAgainst(spec: MutantSpec): Promise<MutantRow> {
   const plan = selftestPlan(spec.catches);
   const first = await testsAgainst(spec.name, plan.filter((t) => t.kind === 'scenario'), { shrinkAttempts: 0 });
   const row = mutantRow(spec, first.results, first.durationMs);
