@@ -6,7 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { ISOLATED } from '../vitest.config.ts';
+import { ISOLATED, SLOW } from '../vitest.config.ts';
 
 const TEST_ROOT = fileURLToPath(new URL('./', import.meta.url));
 const files = readdirSync(TEST_ROOT, { recursive: true, encoding: 'utf8' })
@@ -32,6 +32,15 @@ describe('the tests themselves', () => {
   it('that replace a module (vi.mock) are exactly the ones vitest.config.ts isolates', () => {
     const replacing = files.filter((f) => f.name !== SELF && /\bvi\.(mock|doMock)\(/.test(f.text)).map((f) => `test/${f.name.split('\\').join('/')}`);
     expect(replacing.sort()).toEqual([...ISOLATED].sort());
+  });
+
+  // npm test runs the fast tier, npm run test:slow the slow one (test/support/tiers.ts):
+  // a name in SLOW that names no file would drop nothing and say nothing.
+  it('of the slow tier are files that exist, each listed once', () => {
+    const names = new Set(files.map((f) => `test/${f.name.split('\\').join('/')}`));
+    expect(SLOW.filter((f) => !names.has(f))).toEqual([]);
+    expect(new Set(SLOW).size).toBe(SLOW.length);
+    expect(SLOW.filter((f) => ISOLATED.includes(f))).toEqual([]);
   });
 
   it('read data beside the checkout only through test/support/external-vectors.ts', () => {

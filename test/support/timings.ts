@@ -1,15 +1,14 @@
-// `npm run test:timings`: where npm test's time goes. Runs its three phases as
-// npm test does (type check, vitest, the targeted selftest), one after another,
-// and prints each phase's wall and CPU time (the CPU of the phase's processes,
-// children included, read from /proc on Linux) and the test files that took
-// longest. Figures, never judged: timings live here, not in the tests.
-import { spawnSync } from 'node:child_process';
+// `npm run test:timings [fast|slow]`: where a tier's time goes (npm test is
+// the fast tier, `npm run test:slow` the slow one). Runs the tier's steps as
+// the tier does (tiers.ts: the commands of one step side by side), with their
+// output hidden, and prints each step's wall and CPU time (the CPU of its
+// processes, children included, read from /proc on Linux) and the test files
+// that took longest. Figures, never judged: timings live here, not in the tests.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { ROOT, runCommand, TIERS } from './tiers.ts';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const TOP = Number(process.env['CPR_TIMINGS_TOP'] ?? 15);
 
 /** CPU seconds of this process's waited-for children (and theirs), or undefined off Linux. */
@@ -27,16 +26,7 @@ interface Phase {
   readonly name: string;
   readonly wallS: number;
   readonly cpuS: number | undefined;
-  readonly status: number | null;
-}
-
-function phase(name: string, command: string, args: readonly string[]): Phase {
-  const cpuBefore = childrenCpu();
-  const started = performance.now();
-  const r = spawnSync(command, args, { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
-  const wallS = (performance.now() - started) / 1000;
-  const cpuAfter = childrenCpu();
-  return { name, wallS, cpuS: cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore, status: r.status };
+  readonly status: number;
 }
 
 interface VitestJson {
@@ -49,20 +39,31 @@ interface VitestJson {
   }[];
 }
 
+const tier = process.argv[2] ?? 'fast';
+if (tier !== 'fast' && tier !== 'slow') {
+  process.stderr.write(`usage: npm run test:timings [-- fast|slow] (got ${JSON.stringify(tier)})\n`);
+  process.exit(2);
+}
 const out = mkdtempSync(join(tmpdir(), 'cpr-timings-'));
 try {
   const json = join(out, 'vitest.json');
-  const bin = (name: string) => join(ROOT, 'node_modules', '.bin', name);
-  const phases = [
-    phase('type check (tsc --noEmit)', bin('tsc'), ['--noEmit']),
-    phase('tests (vitest run)', bin('vitest'), ['run', '--reporter=json', `--outputFile=${json}`]),
-    phase('selftest --targeted', process.execPath, [join(ROOT, 'bin/cpr-conformance.js'), 'selftest', '--targeted', '--report-dir', join(out, 'selftest')]),
-  ];
+  const phases: Phase[] = [];
+  for (const step of TIERS[tier]) {
+    const cpuBefore = childrenCpu();
+    const started = performance.now();
+    // vitest also writes its JSON report (per-file figures); the selftest writes its matrix away from reports/.
+    const statuses = await Promise.all(
+      step.map((c) => runCommand(c, c.kind === 'vitest' ? ['--reporter=json', `--outputFile=${json}`] : c.kind === 'selftest' ? ['--report-dir', join(out, 'selftest')] : [], 'ignore')),
+    );
+    const wallS = (performance.now() - started) / 1000;
+    const cpuAfter = childrenCpu();
+    phases.push({ name: step.map((c) => c.name).join(' beside '), wallS, cpuS: cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore, status: Math.max(...statuses) });
+  }
   const fmt = (s: number | undefined) => (s === undefined ? '     n/a' : `${s.toFixed(1).padStart(7)}s`);
-  process.stdout.write(`phase                          wall      CPU   exit\n`);
-  for (const p of phases) process.stdout.write(`${p.name.padEnd(28)} ${fmt(p.wallS)} ${fmt(p.cpuS)}   ${p.status ?? 'signal'}\n`);
+  process.stdout.write(`step${' '.repeat(52)}wall      CPU   exit\n`);
+  for (const p of phases) process.stdout.write(`${p.name.padEnd(54)} ${fmt(p.wallS)} ${fmt(p.cpuS)}   ${p.status}\n`);
   const cpu = phases.every((p) => p.cpuS !== undefined) ? phases.reduce((sum, p) => sum + p.cpuS!, 0) : undefined;
-  process.stdout.write(`${'npm test'.padEnd(28)} ${fmt(phases.reduce((sum, p) => sum + p.wallS, 0))} ${fmt(cpu)}\n`);
+  process.stdout.write(`${(tier === 'fast' ? 'npm test' : 'npm run test:slow').padEnd(54)} ${fmt(phases.reduce((sum, p) => sum + p.wallS, 0))} ${fmt(cpu)}\n`);
   let files: VitestJson['testResults'] = [];
   try {
     files = (JSON.parse(readFileSync(json, 'utf8')) as VitestJson).testResults;
