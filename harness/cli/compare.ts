@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSy
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { compareHtml, compareMarkdown, compareReports, compareText, diffFails, diffMarkdown, diffReports, diffText, endpointBadge, type CompareInput } from '../report/compare/index.ts';
 import { REPORT_JSON, REPORT_SCHEMA_VERSION, readReport } from '../report/index.ts';
-import { verifyPackage } from '../certify/package.ts';
+import { verifyPackage } from '../certify/index.ts';
 import { terminalOf } from '../runner/terminal.ts';
 import { optionsHelp, parseCommand, type Declared } from './args.ts';
 import { EXIT, HarnessError } from './errors.ts';
