@@ -2,7 +2,7 @@
 // answer no property accepts), the derivation context, and how a failure reads.
 import { canonicalJson } from '../../profile/jcs.ts';
 import type { AppResult, CprInput } from '../adapters/types.ts';
-import { appCall } from '../scenarios/actions.ts';
+import { appCall } from '../scenarios/actions/index.ts';
 import type { ScenarioContext } from '../scenarios/context.ts';
 import type { PropertyDefinition, PropertyFailure } from './types.ts';
 

@@ -5,7 +5,7 @@ import type fc from 'fast-check';
 import type { Level, Role } from '../../profile/registry.ts';
 import type { Capability } from '../../profile/control.ts';
 import type { AdapterKind } from '../adapters/types.ts';
-import type { Policy } from '../scenarios/actions.ts';
+import type { Policy } from '../scenarios/actions/index.ts';
 import type { ScenarioContext } from '../scenarios/context.ts';
 import type { SharedState } from '../scenarios/vocabulary.ts';
 import type { FieldClassId } from '../../generators/classes/catalogue.ts';

@@ -17,7 +17,7 @@
 import { movesSharedState, SHARED_STATE_ROUTES } from '../../profile/control.ts';
 import { interceptSend } from '../adapters/intercept.ts';
 import type { HttpRole } from '../adapters/types.ts';
-import { tightPolicy, type Policy } from '../scenarios/actions.ts';
+import { tightPolicy, type Policy } from '../scenarios/actions/index.ts';
 import { StepError, type ScenarioTarget } from '../scenarios/context.ts';
 import type { Step } from '../scenarios/types.ts';
 import { ACTIONS, type ActionSpec } from '../scenarios/vocabulary.ts';

@@ -15,7 +15,7 @@ import cprSchema from '../../profile/schemas/cpr.schema.json' with { type: 'json
 import paymentSchema from '../../profile/schemas/payment.schema.json' with { type: 'json' };
 import type { HttpResult, ScenarioContext } from './context.ts';
 import { StepError } from './context.ts';
-import { ACTION_IMPLEMENTATIONS, operatorKey } from './actions.ts';
+import { ACTION_IMPLEMENTATIONS, operatorKey } from './actions/index.ts';
 import { Params } from './params.ts';
 import type { CheckName } from './vocabulary.ts';
 

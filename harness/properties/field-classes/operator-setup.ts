@@ -8,7 +8,7 @@ import { buildLockRequest, buildRedemption, buildRenewal, createSigningKey, type
 import { signRequestAs } from '../../../profile/http-signature.ts';
 import { IDENTITY_LEVELS } from '../../../profile/control.ts';
 import type { WireRequest } from '../../adapters/types.ts';
-import { adoptClock, policyOf, tightPolicy, type Policy } from '../../scenarios/actions.ts';
+import { adoptClock, policyOf, tightPolicy, type Policy } from '../../scenarios/actions/index.ts';
 import { StepError, type HttpResult, type ScenarioContext } from '../../scenarios/context.ts';
 import { jsonRequest, send } from '../../scenarios/http.ts';
 import { setClock } from './clock.ts';
