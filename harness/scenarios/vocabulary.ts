@@ -6,6 +6,7 @@ import { IDENTITY_LEVELS, type Capability } from '../../profile/control.ts';
 import { SIGNATURE_LAYOUTS } from '../../profile/http-signature.ts';
 import { TORSION_R_KINDS } from '../crypto/ed25519-forge.ts';
 import { MESSAGE_KINDS } from '../../profile/cashpack/schemas.ts';
+import { isProblemCode } from '../../profile/problems.ts';
 
 type Schema = Readonly<Record<string, unknown>>;
 
@@ -44,6 +45,13 @@ export interface ActionSpec {
   readonly requireOneOf?: readonly (readonly string[])[];
   /** State every test against the target shares, which the action moves: a scenario using it runs alone (runner/shared-state.ts). */
   readonly shares?: SharedState;
+  /**
+   * What a setup step (`setup: true`) proves when it has no requirement of its
+   * own named: the requirement of the operation it performs. Its failure ends
+   * the test as HARNESS_SETUP_FAILED under this requirement, not under those
+   * being tested. An action without one needs `setup: REQUIREMENT-ID`.
+   */
+  readonly setupRequirement?: string;
 }
 
 /**
@@ -122,7 +130,7 @@ export const ACTIONS = {
   sign: { summary: 'sign an object as a profile message type (PROFILE.md §2.2)', params: { type: MESSAGE_TYPE, key: KEY, object: ANY }, required: ['type', 'key', 'object'] },
   'create-request': { summary: 'have the payee create a payment request (PROFILE.md §12)', params: { with: { type: 'object' } }, required: [], capability: 'provision' },
   'payee-config': { summary: "read the payee's configured token lifetime and validity window", params: {}, required: [], capability: 'provision' },
-  fulfil: { summary: 'mark a request fulfilled at the payee; the result is the HTTP response', params: { request_id: T }, required: ['request_id'], capability: 'fulfil' },
+  fulfil: { summary: 'mark a request fulfilled at the payee; the result is the HTTP response', params: { request_id: T }, required: ['request_id'], capability: 'fulfil', setupRequirement: 'PRF-CTL-1' },
   clock: { summary: "freeze, set or advance the implementation's clock; the result is { now (epoch seconds), frozen }", params: { role: ROLE, freeze: { type: 'boolean' }, set: T, advance: INT_OR_T(0) }, required: [], capability: 'clock', shares: 'clock' },
   credential: {
     summary: "bind a key name to a credential from the target file (principal, redeemer or staff): for implementations without test control",
@@ -133,20 +141,21 @@ export const ACTIONS = {
   'provision-principal': { summary: 'register a funded Principal with a new key', params: { key: KEY, balance: T, asset: ANY }, required: ['key', 'balance'], capability: 'provision' },
   'provision-redeemer': { summary: 'register an identified redeemer at an identity level', params: { key: KEY, identity_level: INT_OR_T(IDENTITY_LEVELS.min, IDENTITY_LEVELS.max) }, required: ['key', 'identity_level'], capability: 'provision' },
   'provision-staff': { summary: 'register an Operator staff key (reads any status)', params: { key: KEY }, required: ['key'], capability: 'provision' },
-  cancel: { summary: 'cancel a pack as the Operator; the result is the HTTP response', params: { pack_id: T }, required: ['pack_id'], capability: 'cancel' },
+  cancel: { summary: 'cancel a pack as the Operator; the result is the HTTP response', params: { pack_id: T }, required: ['pack_id'], capability: 'cancel', setupRequirement: 'PRF-CTL-1' },
   balance: { summary: "read a Principal's or redeemer's balance", params: { principal: KEY, redeemer: KEY }, required: [], capability: 'balance' },
   policy: { summary: "fetch the Operator Policy Document and signing key; the result is { policy, key }", params: {}, required: [] },
   'lock-request': { summary: 'build a signed Lock Request (not sent)', params: LOCK, required: ['principal', 'bearer', 'amount'] },
   renewal: { summary: 'build a signed Renewal Entry (not sent)', params: RENEWAL, required: ['pack', 'bearer', 'new_bearer'] },
   redemption: { summary: 'build a signed Redemption Request (not sent)', params: REDEMPTION, required: ['pack', 'bearer', 'redeemer'] },
-  issue: { summary: 'build a Lock Request and POST it to /v1/cashpack/issue', params: LOCK, required: ['principal', 'bearer', 'amount'] },
-  renew: { summary: 'build a Renewal Entry and POST it with the pack to /v1/cashpack/renew', params: RENEWAL, required: ['pack', 'bearer', 'new_bearer'] },
+  issue: { summary: 'build a Lock Request and POST it to /v1/cashpack/issue', params: LOCK, required: ['principal', 'bearer', 'amount'], setupRequirement: 'CPP-ISS-1' },
+  renew: { summary: 'build a Renewal Entry and POST it with the pack to /v1/cashpack/renew', params: RENEWAL, required: ['pack', 'bearer', 'new_bearer'], setupRequirement: 'CPP-RNW-1' },
   redeem: {
     summary: 'build a Redemption Request and POST it with the pack to /v1/cashpack/redeem, signed at the HTTP layer by the redeemer (identify_as: false omits it)',
     params: { ...REDEMPTION, identify_as: { oneOf: [KEY, { const: false }] }, signed_at: INT_OR_T(), signature: SIGNATURE_LAYOUT },
     required: ['pack', 'bearer', 'redeemer'],
+    setupRequirement: 'CPP-RED-1',
   },
-  status: { summary: 'GET /v1/cashpack/{pack_id}/status signed by a key (false: unsigned)', params: { pack_id: T, sign_as: { oneOf: [KEY, { const: false }] }, signed_at: INT_OR_T(), signature: SIGNATURE_LAYOUT }, required: ['pack_id', 'sign_as'] },
+  status: { summary: 'GET /v1/cashpack/{pack_id}/status signed by a key (false: unsigned)', params: { pack_id: T, sign_as: { oneOf: [KEY, { const: false }] }, signed_at: INT_OR_T(), signature: SIGNATURE_LAYOUT }, required: ['pack_id', 'sign_as'], setupRequirement: 'CPP-STS-1' },
   'app-read': {
     summary: 'give the paying application a CPR as JSON text, an object, a file or a URI',
     params: {
@@ -193,38 +202,47 @@ export const ACTIONS = {
 
 export type ActionName = keyof typeof ACTIONS;
 
-/**
- * What a setup step (`setup: true`) proves when it has no requirement of its own
- * named: the requirement of the operation it performs. Its failure ends the test
- * as HARNESS_SETUP_FAILED under this requirement, not under those being tested.
- */
-export const SETUP_REQUIREMENTS: Readonly<Partial<Record<ActionName, string>>> = {
-  issue: 'CPP-ISS-1',
-  renew: 'CPP-RNW-1',
-  redeem: 'CPP-RED-1',
-  status: 'CPP-STS-1',
-  cancel: 'PRF-CTL-1',
-  fulfil: 'PRF-CTL-1',
-};
+/** The requirement a setup step of this action proves when it names none (ActionSpec.setupRequirement). */
+export function setupRequirementOf(name: ActionName): string | undefined {
+  return (ACTIONS[name] as ActionSpec).setupRequirement;
+}
 
-/**
- * The checks that judge a step's outcome (did the operation succeed, was it
- * refused, with which code). When one fails, the target's state is no longer
- * the one later steps assume, so the scenario stops there. Any other failed
- * check (a value, a signature, a header, a profile status beside the right
- * spec outcome) is recorded and the scenario goes on.
- */
-export const OUTCOME_CHECKS: ReadonlySet<string> = new Set(['status', 'not_status', 'problem', 'accepted', 'rejected', 'exactly_one', 'all']);
+/** The profile rules some checks judge beside their own requirement (CheckSpec.charges). */
+export const PROBLEM_STATUS_RULE = 'PRF-ERR-1';
+export const ENDPOINT_ENCODING_RULE = 'PRF-URI-1';
+export const REJECTION_FORM_RULE = 'PRF-APP-1';
 
-interface CheckSpec {
+export interface CheckSpec {
   readonly summary: string;
   readonly arg: Schema;
+  /**
+   * The check judges a step's outcome (did the operation succeed, was it
+   * refused, with which code). When one fails, the target's state is no longer
+   * the one later steps assume, so the scenario stops there, and the step's
+   * other checks are not judged. Any other failed check (a value, a signature,
+   * a header, a profile status beside the right spec outcome) is recorded and
+   * the scenario goes on.
+   */
+  readonly gates?: true;
+  /**
+   * Which requirements the check can charge beside its own, for its argument:
+   * read by what a scenario can judge (scenarioRequirements), so a targeted run
+   * and the coverage catalogue know every requirement a test can fail. An extra
+   * a check records outside this list is a harness fault.
+   */
+  readonly charges?: (arg: unknown) => readonly string[];
 }
 
 export const CHECKS = {
-  status: { summary: 'the HTTP status is this code, in this class (4xx) or one of these codes', arg: { oneOf: [{ type: 'integer', minimum: 100, maximum: 599 }, { enum: ['1xx', '2xx', '3xx', '4xx', '5xx'] }, { type: 'array', items: { type: 'integer' }, minItems: 1 }] } },
-  not_status: { summary: 'the HTTP status is not this code or class', arg: { oneOf: [{ type: 'integer' }, { enum: ['1xx', '2xx', '3xx', '4xx', '5xx'] }] } },
-  problem: { summary: 'an application/problem+json body whose code is this; its HTTP status is checked against PROFILE.md §11 as a PROFILE check', arg: CODE },
+  status: { gates: true, summary: 'the HTTP status is this code, in this class (4xx) or one of these codes', arg: { oneOf: [{ type: 'integer', minimum: 100, maximum: 599 }, { enum: ['1xx', '2xx', '3xx', '4xx', '5xx'] }, { type: 'array', items: { type: 'integer' }, minItems: 1 }] } },
+  not_status: { gates: true, summary: 'the HTTP status is not this code or class', arg: { oneOf: [{ type: 'integer' }, { enum: ['1xx', '2xx', '3xx', '4xx', '5xx'] }] } },
+  problem: {
+    gates: true,
+    summary: 'an application/problem+json body whose code is this; its HTTP status is checked against PROFILE.md §11 as a PROFILE check',
+    arg: CODE,
+    // A literal that is no protocol code has no status of its own; a template may be one.
+    charges: (arg) => (typeof arg === 'string' && !arg.includes('${') && !isProblemCode(arg) ? [] : [PROBLEM_STATUS_RULE]),
+  },
   content_type: { summary: 'the media type (parameters ignored)', arg: { type: 'string' } },
   header: { summary: 'a response header equals, matches or is absent', arg: object({ name: { type: 'string' }, equals: T, matches: { type: 'string' }, absent: { const: true } }, ['name']) },
   schema: {
@@ -243,6 +261,7 @@ export const CHECKS = {
     summary:
       "a QR or deep-link URI is the one the payee's base URL gives (spec §4.4: std-cpr://<token>?endpoint=<url>), compared as URIs (RFC 3986 §6.2: case, percent-encoding, IPv6 forms, default port); as PRF-URI-1, the base URL keeps PROFILE.md §8.1 and the endpoint is percent-encoded as encodeURIComponent does",
     arg: object({ uri: T, token: T, base_url: T }, ['uri', 'token', 'base_url']),
+    charges: () => [ENDPOINT_ENCODING_RULE],
   },
   no_payer_data: { summary: 'no member anywhere is payer, authorization, settlement or payer_* (PROFILE.md §7.5)', arg: { const: true } },
   profile_id: {
@@ -256,8 +275,9 @@ export const CHECKS = {
   one_of: { summary: 'a value is deeply equal to one of a list (the answers of concurrent requests that some order of them explains, say)', arg: object({ value: ANY, in: { type: 'array', minItems: 1 } }, ['value', 'in']) },
   signature_valid: { summary: "a signed message verifies (strict rule) under the Operator's well-known key or a named key", arg: object({ value: ANY, type: MESSAGE_TYPE, key: KEY }, ['value', 'type']) },
   chain_digest: { summary: 'the chain digest recomputed by the harness from pack_id, initial_bearer_pk and renewal_chain equals the one in the pack', arg: T },
-  exactly_one: { summary: 'of parallel responses, exactly one has this status', arg: object({ status: { type: 'integer' } }, ['status']) },
+  exactly_one: { gates: true, summary: 'of parallel responses, exactly one has this status', arg: object({ status: { type: 'integer' } }, ['status']) },
   all: {
+    gates: true,
     summary: 'every parallel response has this status, class or one of these statuses, and (with problem) one of these problem codes',
     arg: object({ status: { oneOf: [{ type: 'integer' }, { enum: ['2xx', '4xx'] }, { type: 'array', items: { type: 'integer' }, minItems: 1 }] }, problem: { type: 'array', items: CODE, minItems: 1 } }, ['status']),
   },
@@ -277,12 +297,24 @@ export const CHECKS = {
       'a secret (a retrieval token) is not derived from public values: not one of them, their digits, their hex, their SHA-256, SHA-1 or MD5 (or a prefix of one), and unlike each of `others` in at least a quarter of its bits',
     arg: object({ value: T, from: { type: 'array', items: ANY, minItems: 1 }, others: { type: 'array', items: ANY } }, ['value', 'from']),
   },
-  accepted: { summary: 'the paying application accepted (a CPR or a Payment, no rejection)', arg: { const: true } },
+  accepted: { gates: true, summary: 'the paying application accepted (a CPR or a Payment, no rejection)', arg: { const: true } },
   rejected: {
+    gates: true,
     summary:
       "the paying application rejected (did not process) the request, and did not crash; the profile's part (PROFILE.md §8.3: a human-readable message, this code, and with CPR_INVALID the violated requirement) is checked apart as PRF-APP-1",
     arg: { oneOf: [CODE, object({ code: CODE, violation: { type: 'string' } })] },
+    charges: () => [REJECTION_FORM_RULE],
   },
 } as const satisfies Readonly<Record<string, CheckSpec>>;
 
 export type CheckName = keyof typeof CHECKS;
+
+/** Whether a failure of this check stops the scenario (CheckSpec.gates). */
+export function gatesLaterChecks(name: CheckName): boolean {
+  return (CHECKS[name] as CheckSpec).gates === true;
+}
+
+/** The requirements a check can charge beside its own, for this argument (CheckSpec.charges). */
+export function extraRequirements(name: CheckName, arg: unknown): readonly string[] {
+  return (CHECKS[name] as CheckSpec).charges?.(arg) ?? [];
+}
