@@ -49,7 +49,7 @@ export async function operatorNow(ctx: ScenarioContext): Promise<number> {
   return ctx.nowSeconds() * 1000;
 }
 
-/** A lifetime the policy permits, an hour when it can (actions.ts keeps two seconds from either end). */
+/** A lifetime the policy permits, an hour when it can (actions/cashpack.ts keeps two seconds from either end). */
 export function lifetimeSeconds(policy: Policy): number {
   const { expiry_min_seconds: min, expiry_max_seconds: max } = policy;
   const margin = max - min >= 4 ? 2 : 0;
