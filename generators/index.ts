@@ -45,7 +45,7 @@ export {
   type LockRequestCase,
   type RedeemCase,
   type RenewCase,
-} from './cashpack.ts';
+} from './cashpack/index.ts';
 export {
   MALFORMED_KINDS,
   MAX_BODY_BYTES,

@@ -20,7 +20,7 @@
 // maxBodyBytes expects 413 PAYLOAD_TOO_LARGE, so the bodies serve every limit a
 // policy may set, the smallest included.
 import fc from 'fast-check';
-import { validLockRequest, validRedemption, validRenewal, type CashpackMessageKind } from './cashpack.ts';
+import { validLockRequest, validRedemption, validRenewal, type CashpackMessageKind } from './cashpack/index.ts';
 
 export type MalformedLayer = 'http' | 'json' | 'schema';
 

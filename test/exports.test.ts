@@ -47,14 +47,16 @@ describe('exports', () => {
 });
 
 describe('layers (README "Architecture")', () => {
-  const IMPORT = /^\s*(?:import|export)\b[^'"]*?from\s+['"](\.[^'"]+)['"]/gm;
+  const IMPORT = /^\s*(?:import|export)\b[^'"]*?from\s+['"](\.[^'"]+)['"]|\bimport\(\s*['"](\.[^'"]+)['"]\s*\)/gm;
+  /** Where each file's relative imports (static and dynamic) land, as paths from the root. */
+  const targetsOf = (file: string): string[] => [...text.get(file)!.matchAll(IMPORT)].map(([, from, dynamic]) => relative(ROOT, join(ROOT, dirname(file), (from ?? dynamic)!)));
   /** Where each file's relative imports land, as top-level folders. */
-  const importsOf = (file: string): string[] =>
-    [...text.get(file)!.matchAll(IMPORT)].map(([, spec]) => relative(ROOT, join(ROOT, dirname(file), spec!)).split('/')[0]!);
+  const importsOf = (file: string): string[] => targetsOf(file).map((target) => target.split('/')[0]!);
 
   it.each([
     ['profile', ['profile']],
     ['reference', ['profile', 'reference']],
+    ['generators', ['profile', 'generators']],
   ])('%s imports only from %j', (layer, allowed) => {
     const crossings = [...text.keys()]
       .filter((f) => f.startsWith(`${layer}/`))
@@ -62,12 +64,64 @@ describe('layers (README "Architecture")', () => {
     expect(crossings).toEqual([]);
   });
 
+  /**
+   * The folders of harness/, bottom to top: each imports only from its own
+   * layer and those below it (and from profile/, generators/, reference/).
+   * `.` is the files directly in harness/ (errors, io, text, version).
+   * properties/ and fuzz/ are one layer: the fuzzer generates documents from
+   * the properties' field classes, and the paying application's properties
+   * judge with the fuzzer's oracle.
+   */
+  const HARNESS_LAYERS: readonly (readonly string[])[] = [
+    ['.'],
+    ['adapters', 'crypto'],
+    ['report'],
+    ['stub'],
+    ['target'],
+    ['scenarios'],
+    ['properties', 'fuzz'],
+    ['runner'],
+    ['certify', 'selftest', 'vectors', 'bench'],
+    ['cli'],
+  ];
+  /** The harness folder a path is in (`.` for harness/*.ts), or undefined outside harness/. */
+  const harnessFolder = (path: string): string | undefined => {
+    const parts = path.split('/');
+    if (parts[0] !== 'harness') return undefined;
+    return parts.length > 2 ? parts[1] : '.';
+  };
+  const layerOf = (folder: string): number => HARNESS_LAYERS.findIndex((layer) => layer.includes(folder));
+  /** Each import of a harness file that goes up, or into a folder with no layer. */
+  const upward = (files: readonly string[]): string[] =>
+    files.flatMap((file) => {
+      const from = harnessFolder(file)!;
+      return targetsOf(file).flatMap((target) => {
+        const to = harnessFolder(target);
+        if (to === undefined) return ['profile', 'generators', 'reference'].includes(target.split('/')[0]!) ? [] : [`${file} -> ${target} (outside the layers)`];
+        return layerOf(from) < 0 || layerOf(to) < 0 || layerOf(to) > layerOf(from) ? [`${file} (${from}) -> ${target} (${to})`] : [];
+      });
+    });
+  const harnessFiles = () => [...text.keys()].filter((f) => f.startsWith('harness/'));
+
+  it('gives every folder of harness/ a layer', () => {
+    const folders = readdirSync(join(ROOT, 'harness'), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+    expect(folders.length).toBeGreaterThan(10);
+    expect(folders.filter((folder) => layerOf(folder) < 0)).toEqual([]);
+  });
+
+  it('harness/ folders import only from their layer and those below', () => {
+    expect(upward(harnessFiles())).toEqual([]);
+  });
+
   it('would see a crossing (the check can fail)', () => {
     text.set('profile/zz-probe.ts', "import { x } from '../harness/errors.ts';\n");
+    text.set('harness/report/zz-probe.ts', "const { runPlan } = await import('../runner/plan.ts');\n");
     try {
       expect(importsOf('profile/zz-probe.ts')).toEqual(['harness']);
+      expect(upward(['harness/report/zz-probe.ts'])).toEqual(['harness/report/zz-probe.ts (report) -> harness/runner/plan.ts (runner)']);
     } finally {
       text.delete('profile/zz-probe.ts');
+      text.delete('harness/report/zz-probe.ts');
     }
   });
 });

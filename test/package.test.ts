@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { suiteDigest } from '../harness/certify/package.ts';
+import { suiteDigest } from '../harness/certify/suite.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const PACK_TEST = process.env['CPR_PACK_TEST'] === '1';

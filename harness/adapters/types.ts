@@ -37,8 +37,8 @@ export interface WireResponse {
  * broken (PROTOCOL), or an implementation that crashed on the call (CRASHED: a
  * module that threw, a child that answered an error). Never a conformance
  * result by itself; a paying application's crash is its answer to a CPR
- * (actions.ts appCall), every other code is a harness error.
- * Internal signal, caught in runner/guard.ts, scenarios/http.ts, scenarios/actions.ts, properties/execute.ts, target/preflight.ts, fuzz/campaign.ts: each gives it a code of the taxonomy (HARNESS_TARGET_UNREACHABLE, HARNESS_ADAPTER_PROTOCOL, ...).
+ * (actions/app-call.ts appCall), every other code is a harness error.
+ * Internal signal, caught in runner/guard.ts, scenarios/http.ts, scenarios/actions/app-call.ts, properties/execute.ts, target/preflight.ts, fuzz/campaign.ts: each gives it a code of the taxonomy (HARNESS_TARGET_UNREACHABLE, HARNESS_ADAPTER_PROTOCOL, ...).
  */
 export class TransportError extends Error {
   constructor(

@@ -1,9 +1,9 @@
 // `cpr-conformance certify`: the whole suite against a target, packaged as signed
-// evidence (harness/certify/package.ts) when the run is certification-grade.
+// evidence (harness/certify/) when the run is certification-grade.
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { buildPackage, certificationProblems, freshSigningKey, privateJwk, readSigningKey, suiteDigest, targetSlug, type SigningKey } from '../certify/package.ts';
+import { buildPackage, certificationProblems, freshSigningKey, privateJwk, readSigningKey, suiteDigest, targetSlug, type SigningKey } from '../certify/index.ts';
 import { readReport, REPORT_JSON } from '../report/json.ts';
 import { conformanceRun, defaultReportDir } from '../runner/run.ts';
 import { terminalOf } from '../runner/terminal.ts';

@@ -53,7 +53,7 @@ export async function main(argv: string[], io: CommandIo = processIo()): Promise
   const [name, ...rest] = argv;
   if (name === '--version' || name === '-V' || name === 'version') {
     // The suite's digest is what a certification package names: two installs with one digest judge alike.
-    const { suiteDigest } = await import('../certify/package.ts');
+    const { suiteDigest } = await import('../certify/suite.ts');
     io.stdout.write(`${versionLine()}\nsuite digest sha256:${suiteDigest().digest} (suites/, profile/, PROFILE.md and the judging code under harness/)\n`);
     return 0;
   }

@@ -1,8 +1,8 @@
 // `cpr-conformance verify-package FILE`: checks a certification package in
-// memory (harness/certify/package.ts) and says what it certifies.
+// memory (harness/certify/verify.ts) and says what it certifies.
 import { readFileSync, statSync } from 'node:fs';
 import { ARCHIVE_LIMITS } from '../certify/archive.ts';
-import { readPublicKid, suiteDigest, verifyPackage } from '../certify/package.ts';
+import { readPublicKid, suiteDigest, verifyPackage } from '../certify/index.ts';
 import { coverageLine, targetName } from '../report/wording.ts';
 import { stripControl } from '../text.ts';
 import { optionsHelp, parseCommand, type Declared } from './args.ts';

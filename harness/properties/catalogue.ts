@@ -2,7 +2,7 @@
 // rule over generated inputs, against any target, through the adapters.
 import fc from 'fast-check';
 import { findPayerMembers, validateCpr } from '../../profile/cpr/index.ts';
-import { ACTION_IMPLEMENTATIONS, appCall } from '../scenarios/actions.ts';
+import { ACTION_IMPLEMENTATIONS, appCall } from '../scenarios/actions/index.ts';
 import { Params } from '../scenarios/params.ts';
 import { StepError, type HttpResult } from '../scenarios/context.ts';
 import { send } from '../scenarios/http.ts';

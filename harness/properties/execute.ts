@@ -6,7 +6,7 @@ import type { Level } from '../../profile/registry.ts';
 import type { CheckResult, Exchange, TestResult } from '../report/model.ts';
 import type { TestErrorCode } from '../errors.ts';
 import { ScenarioContext, StepError, stepErrorFields, type ScenarioTarget } from '../scenarios/context.ts';
-import { policyOf } from '../scenarios/actions.ts';
+import { policyOf } from '../scenarios/actions/index.ts';
 import { TransportError } from '../adapters/types.ts';
 import type { Scenario } from '../scenarios/types.ts';
 import { PROPERTIES_FILE, type PropertyDefinition, type PropertyFailure } from './types.ts';

@@ -2,7 +2,7 @@
 // answer no property accepts), the derivation context, and how a failure reads.
 import { canonicalJson } from '../../profile/jcs.ts';
 import type { AppResult, CprInput } from '../adapters/types.ts';
-import { appCall } from '../scenarios/actions.ts';
+import { appCall } from '../scenarios/actions/index.ts';
 import type { ScenarioContext } from '../scenarios/context.ts';
 import type { PropertyDefinition, PropertyFailure } from './types.ts';
 
@@ -22,7 +22,7 @@ export const CONTEXT = {
   now: '2099-01-01T00:00:00Z',
 };
 
-/** The paying application's answer; a crash is an answer no property accepts (actions.ts appCall). */
+/** The paying application's answer; a crash is an answer no property accepts (actions/app-call.ts appCall). */
 export type Answer = AppResult | { readonly ok: false; readonly crashed: true; readonly code: 'CRASHED'; readonly message: string };
 
 export const read = (ctx: ScenarioContext, input: CprInput): Promise<Answer> => appCall(() => ctx.app().read(input));

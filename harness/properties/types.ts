@@ -5,7 +5,7 @@ import type fc from 'fast-check';
 import type { Level, Role } from '../../profile/registry.ts';
 import type { Capability } from '../../profile/control.ts';
 import type { AdapterKind } from '../adapters/types.ts';
-import type { Policy } from '../scenarios/actions.ts';
+import type { Policy } from '../scenarios/actions/index.ts';
 import type { ScenarioContext } from '../scenarios/context.ts';
 import type { SharedState } from '../scenarios/vocabulary.ts';
 import type { FieldClassId } from '../../generators/classes/catalogue.ts';
@@ -73,7 +73,7 @@ export interface PropertyDefinition<T = unknown> {
    * State every test against the target shares that the property moves
    * (vocabulary.ts SharedState): it then runs alone (runner/shared-state.ts).
    * `clock-if-tight-policy`: only where the Operator's policy is tight
-   * (actions.ts tightPolicy), when its setup freezes the clock.
+   * (actions/policy.ts tightPolicy), when its setup freezes the clock.
    */
   readonly shares?: SharedState | 'clock-if-tight-policy';
   /** Puts back what the cases changed on the target (a clock set to other dates, say); runs once after the last case. */

@@ -35,7 +35,7 @@ interface Blocked {
 /**
  * No usable answer. UNAVAILABLE is not (this adapter has no such transport), nor,
  * in-process or from a child process, CRASHED: a call that threw or answered an
- * error is the implementation's answer (actions.ts appCall). A broken adapter
+ * error is the implementation's answer (actions/app-call.ts appCall). A broken adapter
  * contract (PROTOCOL) is counted: a child that prints garbage is gone for good.
  */
 const COUNTED: Readonly<Record<'wire' | 'call', ReadonlySet<TransportError['code']>>> = {

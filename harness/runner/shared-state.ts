@@ -8,7 +8,7 @@
 //                   `parallel` step by its route (profile/control.ts
 //                   SHARED_STATE_ROUTES), a templated path by its literal start
 //   the engine      an Operator scenario runs on a frozen clock where the
-//                   Operator's policy is tight (actions.ts exactClockForPolicy)
+//                   Operator's policy is tight (actions/exact-clock.ts exactClockForPolicy)
 //   a property      PropertyDefinition.shares (properties/types.ts)
 //
 // A test run beside others that sends a shared-state request anyway is stopped
@@ -17,7 +17,7 @@
 import { movesSharedState, SHARED_STATE_ROUTES } from '../../profile/control.ts';
 import { interceptSend } from '../adapters/intercept.ts';
 import type { HttpRole } from '../adapters/types.ts';
-import { tightPolicy, type Policy } from '../scenarios/actions.ts';
+import { tightPolicy, type Policy } from '../scenarios/actions/index.ts';
 import { StepError, type ScenarioTarget } from '../scenarios/context.ts';
 import type { Step } from '../scenarios/types.ts';
 import { ACTIONS, type ActionSpec } from '../scenarios/vocabulary.ts';
@@ -51,7 +51,7 @@ export function needsPolicy(plan: readonly PlanTest[]): boolean {
 }
 
 /**
- * Whether the Operator's policy is tight (actions.ts tightPolicy), read once
+ * Whether the Operator's policy is tight (actions/policy.ts tightPolicy), read once
  * outside any test; a policy that cannot be read counts as tight, so that the
  * tests it decides run alone, as a sequential run would run them.
  */

@@ -15,9 +15,9 @@ import cprSchema from '../../profile/schemas/cpr.schema.json' with { type: 'json
 import paymentSchema from '../../profile/schemas/payment.schema.json' with { type: 'json' };
 import type { HttpResult, ScenarioContext } from './context.ts';
 import { StepError } from './context.ts';
-import { ACTION_IMPLEMENTATIONS, operatorKey } from './actions.ts';
+import { ACTION_IMPLEMENTATIONS, operatorKey } from './actions/index.ts';
 import { Params } from './params.ts';
-import type { CheckName } from './vocabulary.ts';
+import { ENDPOINT_ENCODING_RULE, PROBLEM_STATUS_RULE, REJECTION_FORM_RULE, type CheckName } from './vocabulary.ts';
 
 export interface Judgement {
   readonly passed: boolean;
@@ -105,24 +105,6 @@ function http(subject: unknown, check: string): HttpResult {
 function mediaType(headers: Readonly<Record<string, string>>): string | undefined {
   return headers['content-type']?.split(';')[0]?.trim().toLowerCase();
 }
-
-/** The profile rules some checks judge beside their own requirement (a check's extras). */
-const PROBLEM_STATUS_RULE = 'PRF-ERR-1';
-const ENDPOINT_ENCODING_RULE = 'PRF-URI-1';
-const REJECTION_FORM_RULE = 'PRF-APP-1';
-
-/**
- * Which requirements a check can charge beside its own, for its argument: read
- * by the checks below and by what a scenario can judge (scenarioRequirements),
- * so a targeted run and the coverage catalogue know every requirement a test
- * can fail. An extra a check records outside this table is a harness fault.
- */
-export const EXTRA_REQUIREMENTS: Readonly<Partial<Record<CheckName, (arg: unknown) => readonly string[]>>> = {
-  // A literal that is no protocol code has no status of its own; a template may be one.
-  problem: (arg) => (typeof arg === 'string' && !arg.includes('${') && !isProblemCode(arg) ? [] : [PROBLEM_STATUS_RULE]),
-  delivery_uri: () => [ENDPOINT_ENCODING_RULE],
-  rejected: () => [REJECTION_FORM_RULE],
-};
 
 export const CHECK_IMPLEMENTATIONS: Readonly<Record<CheckName, Check>> = {
   status: (_ctx, arg, subject) => {

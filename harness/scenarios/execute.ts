@@ -16,15 +16,15 @@
 // evaluated and reported.
 import type { Level } from '../../profile/registry.ts';
 import type { Basis, CheckResult, Outcome, TestResult } from '../report/model.ts';
-import { ACTION_IMPLEMENTATIONS, adoptClock, exactClockForPolicy, policyOf } from './actions.ts';
+import { ACTION_IMPLEMENTATIONS, adoptClock, exactClockForPolicy, policyOf } from './actions/index.ts';
 import { Params } from './params.ts';
-import { CHECK_IMPLEMENTATIONS, EXTRA_REQUIREMENTS, comparedMember, type Judgement } from './checks.ts';
+import { CHECK_IMPLEMENTATIONS, comparedMember, type Judgement } from './checks.ts';
 import type { TestErrorCode } from '../errors.ts';
 import { ScenarioContext, StepError, stepErrorFields, type ScenarioTarget } from './context.ts';
 import { send } from './http.ts';
 import { referencedNames, render, TemplateError } from './template.ts';
 import type { CheckEntry, Scenario, Step } from './types.ts';
-import { OUTCOME_CHECKS } from './vocabulary.ts';
+import { extraRequirements, gatesLaterChecks } from './vocabulary.ts';
 import { checkClock, unmovedClock, watchClock } from './clock-watch.ts';
 import { parseTimestamp } from '../../profile/time.ts';
 
@@ -174,7 +174,7 @@ async function runStep(ctx: ScenarioContext, step: Step, progress: Progress): Pr
     if (v.precondition) continue;
     const { own, extras } = checkResults(ctx, step, check, v, setup);
     ctx.checks.push(...own, ...extras);
-    const gating = OUTCOME_CHECKS.has(check.name) && !(check.requirement !== undefined && ctx.levelOf(check.requirement) === 'PROFILE' && ctx.scenario.level !== 'PROFILE');
+    const gating = gatesLaterChecks(check.name) && !(check.requirement !== undefined && ctx.levelOf(check.requirement) === 'PROFILE' && ctx.scenario.level !== 'PROFILE');
     if (gating && !v.passed) differed ??= { after: `${check.name} (${own.map((e) => e.requirement).join(', ')})`, stage: checkStage(check) };
     for (const entry of [...own, ...extras].filter((e) => !e.passed)) {
       const member = entry.check === check.name ? comparedMember(check.arg) : undefined;
@@ -203,7 +203,7 @@ async function runStep(ctx: ScenarioContext, step: Step, progress: Progress): Pr
  */
 function checkStage(check: CheckEntry): number {
   if (check.name === 'assume') return 0;
-  if (OUTCOME_CHECKS.has(check.name)) return 1;
+  if (gatesLaterChecks(check.name)) return 1;
   return 2;
 }
 
@@ -225,9 +225,9 @@ function checkResults(ctx: ScenarioContext, step: Step, check: CheckEntry, v: Ju
     message: v.message,
     ...mark,
   }));
-  const declared = EXTRA_REQUIREMENTS[check.name]?.(check.arg) ?? [];
+  const declared = extraRequirements(check.name, check.arg);
   const undeclared = (v.extra ?? []).filter((x) => !declared.includes(x.requirement));
-  if (undeclared.length > 0) throw new Error(`check ${check.name} charged ${undeclared.map((x) => x.requirement).join(', ')} outside EXTRA_REQUIREMENTS`);
+  if (undeclared.length > 0) throw new Error(`check ${check.name} charged ${undeclared.map((x) => x.requirement).join(', ')} outside its declared charges (vocabulary.ts CheckSpec.charges)`);
   const extras = (v.extra ?? []).map((x) => ({ check: x.check, requirement: x.requirement, level: ctx.levelOf(x.requirement), passed: x.passed, ...stepOf(ctx), expected: x.expected, actual: x.actual, message: x.message, ...mark }));
   return { own, extras };
 }
@@ -311,9 +311,9 @@ function allChecks(steps: readonly Step[]): CheckEntry[] {
   return steps.flatMap((s) => [...s.expect, ...allChecks(s.body ?? [])]);
 }
 
-/** Every requirement a scenario can judge: those it lists, those its checks name and their extras (EXTRA_REQUIREMENTS), inside repeats too. */
+/** Every requirement a scenario can judge: those it lists, those its checks name and their extras (CheckSpec.charges), inside repeats too. */
 export function scenarioRequirements(scenario: Pick<Scenario, 'requirements' | 'steps'>): string[] {
-  return [...new Set([...scenario.requirements, ...allChecks(scenario.steps).flatMap((c) => [...(c.requirement ? [c.requirement] : []), ...(EXTRA_REQUIREMENTS[c.name]?.(c.arg) ?? [])])])];
+  return [...new Set([...scenario.requirements, ...allChecks(scenario.steps).flatMap((c) => [...(c.requirement ? [c.requirement] : []), ...extraRequirements(c.name, c.arg)])])];
 }
 
 /** With clock control, `now` is the target's clock; otherwise ours. The harness watches it from here on (clock-watch.ts). */

@@ -13,7 +13,7 @@ import { HarnessError } from '../errors.ts';
 import { scenarioSchema } from './schema.ts';
 import { referencedNames } from './template.ts';
 import type { CheckEntry, Scenario, Step, Suite } from './types.ts';
-import { ACTIONS, CHECKS, SETUP_REQUIREMENTS, type ActionName, type CheckName } from './vocabulary.ts';
+import { ACTIONS, CHECKS, setupRequirementOf, type ActionName, type CheckName } from './vocabulary.ts';
 
 export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const SUITES_DIR = join(PROJECT_ROOT, 'suites');
@@ -147,7 +147,7 @@ function toStep(raw: Record<string, unknown>, index: number, label: string, line
   const name = action as ActionName;
   let setupRequirement: string | undefined;
   if (setup !== undefined) {
-    setupRequirement = setup === true ? SETUP_REQUIREMENTS[name] : (setup as string);
+    setupRequirement = setup === true ? setupRequirementOf(name) : (setup as string);
     if (setupRequirement === undefined) invalid(lineOf(['setup']), `a ${name} step has no requirement of its own: write the one its checks prove (setup: REQUIREMENT-ID)`);
     if (checks.length === 0) invalid(lineOf(['setup']), 'a setup step without expect proves nothing: give it the check that the setup worked, or drop "setup"');
   }

@@ -24,7 +24,7 @@ export interface Step {
   readonly expect: readonly CheckEntry[];
   /**
    * Set on a setup step: the requirement its checks prove (given, or the
-   * action's own, vocabulary.ts SETUP_REQUIREMENTS). A failure there ends the
+   * action's own, vocabulary.ts ActionSpec.setupRequirement). A failure there ends the
    * test as HARNESS_SETUP_FAILED under this requirement.
    */
   readonly setup?: string;

@@ -6,6 +6,7 @@ import { IDENTITY_LEVELS, type Capability } from '../../profile/control.ts';
 import { SIGNATURE_LAYOUTS } from '../../profile/http-signature.ts';
 import { TORSION_R_KINDS } from '../crypto/ed25519-forge.ts';
 import { MESSAGE_KINDS } from '../../profile/cashpack/schemas.ts';
+import { isProblemCode } from '../../profile/problems.ts';
 
 type Schema = Readonly<Record<string, unknown>>;
 
@@ -34,7 +35,7 @@ const object = (properties: Record<string, Schema>, required: string[] = []): Sc
 });
 
 export interface ActionSpec {
-  /** What the step does, for suites/README.md and `explain`. */
+  /** What the step does (Markdown): its row of the table in suites/README.md (tables.ts). */
   readonly summary: string;
   readonly params: Readonly<Record<string, Schema>>;
   readonly required: readonly string[];
@@ -44,6 +45,13 @@ export interface ActionSpec {
   readonly requireOneOf?: readonly (readonly string[])[];
   /** State every test against the target shares, which the action moves: a scenario using it runs alone (runner/shared-state.ts). */
   readonly shares?: SharedState;
+  /**
+   * What a setup step (`setup: true`) proves when it has no requirement of its
+   * own named: the requirement of the operation it performs. Its failure ends
+   * the test as HARNESS_SETUP_FAILED under this requirement, not under those
+   * being tested. An action without one needs `setup: REQUIREMENT-ID`.
+   */
+  readonly setupRequirement?: string;
 }
 
 /**
@@ -83,10 +91,9 @@ const CASHPACK_STEPS: readonly Schema[] = [
 ];
 
 export const ACTIONS = {
-  http: { summary: 'send one HTTP request to a role', params: HTTP_PARAMS, required: ['method', 'path'] },
+  http: { summary: "one HTTP request: `method`, `path`, optional `role`, `headers`, `json`, `body` or `body_base64` (bytes a string cannot hold), `content_type`, `sign_as` (RFC 9421 by a named key, `signed_at` to set its `created`, `signature` for a layout other than the profile's), `transport: plaintext`", params: HTTP_PARAMS, required: ['method', 'path'] },
   parallel: {
-    summary:
-      'send N copies of one request released together, or with `of` N separately built (fresh ids, own signatures) issue, renew or redeem requests, or with `steps` different operator requests (issue, renew, redeem, status, cancel) released together; the result has `responses`, `statuses` and `sent`',
+    summary: "`copies` of one request released together, or with `of: { do: issue | renew | redeem, ... }` N separately built messages (fresh ids, own signatures) released together, or with `steps: [...]` different operator requests (`issue`, `renew`, `redeem`, `status`, `cancel`, each with its step's parameters) released together; the result has `responses`, `statuses` and `sent` (per request; none for a status read or a cancellation)",
     params: {
       ...HTTP_PARAMS,
       copies: { type: 'integer', minimum: 2, maximum: 100 },
@@ -107,48 +114,49 @@ export const ACTIONS = {
     required: [],
     requireOneOf: [['copies', 'of'], ['copies', 'method', 'path'], ['steps']],
   },
-  let: { summary: 'name values computed from templates', params: { values: { type: 'object', propertyNames: { $ref: '#/$defs/name' } } }, required: ['values'] },
+  let: { summary: '`values`: name values computed from templates', params: { values: { type: 'object', propertyNames: { $ref: '#/$defs/name' } } }, required: ['values'] },
   repeat: {
-    summary: 'run `steps` `times` times (0 allowed; at most 10 000), with `${i}` the 0-based iteration; names captured in an iteration are seen by the next and after the loop',
+    summary: "run `steps` `times` times (0 allowed, at most 10 000; the target's values may set it: `${p.policy.max_chain_depth}`); inside, `${i}` is the 0-based iteration, key names may be templates (`\"k${i + 1}\"`), and a name captured in one iteration is seen by the next and after the loop",
     params: { times: INT_OR_T(0), steps: { type: 'array', minItems: 1, items: { $ref: '#/$defs/step' } } },
     required: ['times', 'steps'],
   },
   tamper: {
-    summary: 'a modified copy of a value: set or delete members (dotted paths), flip a signature bit, or re-sign (with torsion_r, a signature whose R is a point of small order, canonical or not, that only a verifier laxer than PROFILE.md §2.3 accepts)',
+    summary: 'a modified copy of `value`: `set` / `delete` dotted paths, `flip_signature`, `resign: { type, key }` (with `torsion_r`, a signature whose R is a point of small order, canonical or not, that only a verifier laxer than PROFILE.md §2.3 accepts)',
     params: { value: T, set: { type: 'object' }, delete: { type: 'array', items: { type: 'string' } }, flip_signature: { type: 'boolean' }, resign: object({ type: MESSAGE_TYPE, key: KEY, torsion_r: { enum: [...TORSION_R_KINDS] } }, ['type', 'key']) },
     required: ['value'],
   },
-  keygen: { summary: 'generate named Ed25519 key pairs (the result holds their JWKs)', params: { names: { type: 'array', items: KEY, minItems: 1 } }, required: ['names'] },
-  sign: { summary: 'sign an object as a profile message type (PROFILE.md §2.2)', params: { type: MESSAGE_TYPE, key: KEY, object: ANY }, required: ['type', 'key', 'object'] },
-  'create-request': { summary: 'have the payee create a payment request (PROFILE.md §12)', params: { with: { type: 'object' } }, required: [], capability: 'provision' },
-  'payee-config': { summary: "read the payee's configured token lifetime and validity window", params: {}, required: [], capability: 'provision' },
-  fulfil: { summary: 'mark a request fulfilled at the payee; the result is the HTTP response', params: { request_id: T }, required: ['request_id'], capability: 'fulfil' },
-  clock: { summary: "freeze, set or advance the implementation's clock; the result is { now (epoch seconds), frozen }", params: { role: ROLE, freeze: { type: 'boolean' }, set: T, advance: INT_OR_T(0) }, required: [], capability: 'clock', shares: 'clock' },
+  keygen: { summary: '`names`: Ed25519 key pairs; `${name}` is the public JWK', params: { names: { type: 'array', items: KEY, minItems: 1 } }, required: ['names'] },
+  sign: { summary: 'sign `object` as a message `type` (PROFILE.md §2.2) with `key`', params: { type: MESSAGE_TYPE, key: KEY, object: ANY }, required: ['type', 'key', 'object'] },
+  'create-request': { summary: 'the payee creates a request (PROFILE.md §12): `with: { sub_interface, amount?, memo?, rail_hint?, extensions? }`; the result has `request_id`, `cpr`, `token`, `token_expires_at`, `qr_uri`, `deep_link`, `inline_uri`, `qr_png`', params: { with: { type: 'object' } }, required: [], capability: 'provision' },
+  'payee-config': { summary: "the payee's configured `token_lifetime_seconds`, `request_validity_seconds`, `base_url`", params: {}, required: [], capability: 'provision' },
+  fulfil: { summary: 'mark `request_id` fulfilled at the payee; the result is the HTTP answer', params: { request_id: T }, required: ['request_id'], capability: 'fulfil', setupRequirement: 'PRF-CTL-1' },
+  clock: { summary: "`freeze`, `set`, `advance` (seconds) the implementation's clock; the result is `{ now, frozen }` (`now` in epoch seconds), and a frozen clock is released after the scenario. The clock is every test's: a scenario with this step runs alone, with no other test in flight (`run --concurrency`)", params: { role: ROLE, freeze: { type: 'boolean' }, set: T, advance: INT_OR_T(0) }, required: [], capability: 'clock', shares: 'clock' },
   credential: {
-    summary: "bind a key name to a credential from the target file (principal, redeemer or staff): for implementations without test control",
+    summary: "bind `key` to the target file's `of: principal | redeemer | staff` credential (for targets without test control; skipped when the file has none); those parties are every test's, so a scenario with this step runs alone",
     params: { key: KEY, of: { enum: ['principal', 'redeemer', 'staff'] } },
     required: ['key', 'of'],
     shares: 'credentials',
   },
-  'provision-principal': { summary: 'register a funded Principal with a new key', params: { key: KEY, balance: T, asset: ANY }, required: ['key', 'balance'], capability: 'provision' },
-  'provision-redeemer': { summary: 'register an identified redeemer at an identity level', params: { key: KEY, identity_level: INT_OR_T(IDENTITY_LEVELS.min, IDENTITY_LEVELS.max) }, required: ['key', 'identity_level'], capability: 'provision' },
-  'provision-staff': { summary: 'register an Operator staff key (reads any status)', params: { key: KEY }, required: ['key'], capability: 'provision' },
-  cancel: { summary: 'cancel a pack as the Operator; the result is the HTTP response', params: { pack_id: T }, required: ['pack_id'], capability: 'cancel' },
-  balance: { summary: "read a Principal's or redeemer's balance", params: { principal: KEY, redeemer: KEY }, required: [], capability: 'balance' },
-  policy: { summary: "fetch the Operator Policy Document and signing key; the result is { policy, key }", params: {}, required: [] },
-  'lock-request': { summary: 'build a signed Lock Request (not sent)', params: LOCK, required: ['principal', 'bearer', 'amount'] },
-  renewal: { summary: 'build a signed Renewal Entry (not sent)', params: RENEWAL, required: ['pack', 'bearer', 'new_bearer'] },
-  redemption: { summary: 'build a signed Redemption Request (not sent)', params: REDEMPTION, required: ['pack', 'bearer', 'redeemer'] },
-  issue: { summary: 'build a Lock Request and POST it to /v1/cashpack/issue', params: LOCK, required: ['principal', 'bearer', 'amount'] },
-  renew: { summary: 'build a Renewal Entry and POST it with the pack to /v1/cashpack/renew', params: RENEWAL, required: ['pack', 'bearer', 'new_bearer'] },
+  'provision-principal': { summary: 'a funded Principal `key` with a `balance` (and `asset`)', params: { key: KEY, balance: T, asset: ANY }, required: ['key', 'balance'], capability: 'provision' },
+  'provision-redeemer': { summary: 'an identified redeemer `key` at an `identity_level`', params: { key: KEY, identity_level: INT_OR_T(IDENTITY_LEVELS.min, IDENTITY_LEVELS.max) }, required: ['key', 'identity_level'], capability: 'provision' },
+  'provision-staff': { summary: 'an Operator staff `key` (reads any status)', params: { key: KEY }, required: ['key'], capability: 'provision' },
+  cancel: { summary: 'cancel `pack_id` as the Operator; the result is the HTTP answer', params: { pack_id: T }, required: ['pack_id'], capability: 'cancel', setupRequirement: 'PRF-CTL-1' },
+  balance: { summary: "a `principal`'s or `redeemer`'s balance", params: { principal: KEY, redeemer: KEY }, required: [], capability: 'balance' },
+  policy: { summary: 'the Operator Policy Document and signing key: `${x.policy}`, `${x.key}`', params: {}, required: [] },
+  'lock-request': { summary: 'build a signed Lock Request without sending it', params: LOCK, required: ['principal', 'bearer', 'amount'] },
+  renewal: { summary: 'build a signed Renewal Entry without sending it', params: RENEWAL, required: ['pack', 'bearer', 'new_bearer'] },
+  redemption: { summary: 'build a signed Redemption Request without sending it', params: REDEMPTION, required: ['pack', 'bearer', 'redeemer'] },
+  issue: { summary: 'build a Lock Request and POST it to `/v1/cashpack/issue`; the result is the HTTP answer plus `sent` (the message)', params: LOCK, required: ['principal', 'bearer', 'amount'], setupRequirement: 'CPP-ISS-1' },
+  renew: { summary: 'build a Renewal Entry and POST it with the `pack` to `/v1/cashpack/renew`; the result is the HTTP answer plus `sent` (the message)', params: RENEWAL, required: ['pack', 'bearer', 'new_bearer'], setupRequirement: 'CPP-RNW-1' },
   redeem: {
-    summary: 'build a Redemption Request and POST it with the pack to /v1/cashpack/redeem, signed at the HTTP layer by the redeemer (identify_as: false omits it)',
+    summary: 'build a Redemption Request and POST it with the `pack` to `/v1/cashpack/redeem`, signed at the HTTP layer by the redeemer (`identify_as: false` omits it); the result is the HTTP answer plus `sent` (the message)',
     params: { ...REDEMPTION, identify_as: { oneOf: [KEY, { const: false }] }, signed_at: INT_OR_T(), signature: SIGNATURE_LAYOUT },
     required: ['pack', 'bearer', 'redeemer'],
+    setupRequirement: 'CPP-RED-1',
   },
-  status: { summary: 'GET /v1/cashpack/{pack_id}/status signed by a key (false: unsigned)', params: { pack_id: T, sign_as: { oneOf: [KEY, { const: false }] }, signed_at: INT_OR_T(), signature: SIGNATURE_LAYOUT }, required: ['pack_id', 'sign_as'] },
+  status: { summary: "`GET /v1/cashpack/{pack_id}/status` signed by `sign_as` (or `false`), `signed_at` to set the signature's `created`", params: { pack_id: T, sign_as: { oneOf: [KEY, { const: false }] }, signed_at: INT_OR_T(), signature: SIGNATURE_LAYOUT }, required: ['pack_id', 'sign_as'], setupRequirement: 'CPP-STS-1' },
   'app-read': {
-    summary: 'give the paying application a CPR as JSON text, an object, a file or a URI',
+    summary: 'the paying application reads `input: { kind: json | object | file | uri, ... }`',
     params: {
       input: {
         oneOf: [
@@ -161,10 +169,9 @@ export const ACTIONS = {
     },
     required: ['input'],
   },
-  'app-derive': { summary: 'have the paying application derive a Payment from a CPR and a derivation context', params: { cpr: ANY, context: { type: 'object' } }, required: ['cpr', 'context'] },
+  'app-derive': { summary: 'the paying application derives a Payment from `cpr` and a derivation `context`', params: { cpr: ANY, context: { type: 'object' } }, required: ['cpr', 'context'] },
   'stub-serve': {
-    summary:
-      "have the harness's retrieval stub serve GET <base_path>/cpr/<token> with this answer (status, headers, body; chunked, slow, cut off halfway, or a redirect to a path that would serve it: redirect_to same-host by default, other-host, plaintext, itself, or none for no Location); the result has id, token, endpoint, uri (std-cpr://<token>?endpoint=...) and url. Skipped when the paying application was not told to trust the stub",
+    summary: "the harness's own retrieval stub (a stand-in payee on loopback, TLS with a CA the paying application is told to trust) serves `GET <base_path>/cpr/<token>` with this answer: `status`, `content_type`, `headers`, `body` / `body_base64` / `json`, and `chunked`, `chunk_delay_ms` (a slow body), `truncate` (cut off halfway), `redirect` (a 3xx to a path that would serve the same body), `redirect_to` (where it points: `same-host` by default, `other-host` the stub's other name, `plaintext` its plaintext listener, `itself` the retrieval URL, a loop, or `none`, no Location), `host`, `plaintext` (an `http://` endpoint); the result has `id`, `token`, `endpoint`, `uri` and `url`. Skipped when the paying application was not told to trust the stub: `run` starts it when a selected scenario uses it (DLV-RESOLVE-003 to 005, TOK-TLS-004, fuzzer regressions of a paying application) or a selected property serves from it (PROP-APP-015), and the embedded reference's paying application always trusts one",
     params: {
       status: INT_OR_T(100, 599),
       content_type: T,
@@ -185,7 +192,7 @@ export const ACTIONS = {
     requireOneOf: [['body'], ['body_base64'], ['json']],
   },
   'stub-log': {
-    summary: "what the retrieval stub was asked for a `stub-serve` exhibit (its id): requests (method, path, secure, where: retrieval, redirect-target or elsewhere), and the counts retrievals, redirected, elsewhere and plaintext",
+    summary: 'what the stub was asked for exhibit `served` (a `stub-serve` id): `requests` (`method`, `path`, `secure`, `where`: `retrieval`, `redirect-target` or `elsewhere`) and the counts `retrievals`, `redirected`, `elsewhere`, `plaintext`',
     params: { served: T },
     required: ['served'],
   },
@@ -193,96 +200,116 @@ export const ACTIONS = {
 
 export type ActionName = keyof typeof ACTIONS;
 
-/**
- * What a setup step (`setup: true`) proves when it has no requirement of its own
- * named: the requirement of the operation it performs. Its failure ends the test
- * as HARNESS_SETUP_FAILED under this requirement, not under those being tested.
- */
-export const SETUP_REQUIREMENTS: Readonly<Partial<Record<ActionName, string>>> = {
-  issue: 'CPP-ISS-1',
-  renew: 'CPP-RNW-1',
-  redeem: 'CPP-RED-1',
-  status: 'CPP-STS-1',
-  cancel: 'PRF-CTL-1',
-  fulfil: 'PRF-CTL-1',
-};
+/** The requirement a setup step of this action proves when it names none (ActionSpec.setupRequirement). */
+export function setupRequirementOf(name: ActionName): string | undefined {
+  return (ACTIONS[name] as ActionSpec).setupRequirement;
+}
 
-/**
- * The checks that judge a step's outcome (did the operation succeed, was it
- * refused, with which code). When one fails, the target's state is no longer
- * the one later steps assume, so the scenario stops there. Any other failed
- * check (a value, a signature, a header, a profile status beside the right
- * spec outcome) is recorded and the scenario goes on.
- */
-export const OUTCOME_CHECKS: ReadonlySet<string> = new Set(['status', 'not_status', 'problem', 'accepted', 'rejected', 'exactly_one', 'all']);
+/** The profile rules some checks judge beside their own requirement (CheckSpec.charges). */
+export const PROBLEM_STATUS_RULE = 'PRF-ERR-1';
+export const ENDPOINT_ENCODING_RULE = 'PRF-URI-1';
+export const REJECTION_FORM_RULE = 'PRF-APP-1';
 
-interface CheckSpec {
+export interface CheckSpec {
+  /** When the check passes (Markdown): its row of the table in suites/README.md (tables.ts). */
   readonly summary: string;
   readonly arg: Schema;
+  /**
+   * The check judges a step's outcome (did the operation succeed, was it
+   * refused, with which code). When one fails, the target's state is no longer
+   * the one later steps assume, so the scenario stops there, and the step's
+   * other checks are not judged. Any other failed check (a value, a signature,
+   * a header, a profile status beside the right spec outcome) is recorded and
+   * the scenario goes on.
+   */
+  readonly gates?: true;
+  /**
+   * Which requirements the check can charge beside its own, for its argument:
+   * read by what a scenario can judge (scenarioRequirements), so a targeted run
+   * and the coverage catalogue know every requirement a test can fail. An extra
+   * a check records outside this list is a harness fault.
+   */
+  readonly charges?: (arg: unknown) => readonly string[];
 }
 
 export const CHECKS = {
-  status: { summary: 'the HTTP status is this code, in this class (4xx) or one of these codes', arg: { oneOf: [{ type: 'integer', minimum: 100, maximum: 599 }, { enum: ['1xx', '2xx', '3xx', '4xx', '5xx'] }, { type: 'array', items: { type: 'integer' }, minItems: 1 }] } },
-  not_status: { summary: 'the HTTP status is not this code or class', arg: { oneOf: [{ type: 'integer' }, { enum: ['1xx', '2xx', '3xx', '4xx', '5xx'] }] } },
-  problem: { summary: 'an application/problem+json body whose code is this; its HTTP status is checked against PROFILE.md §11 as a PROFILE check', arg: CODE },
+  status: { gates: true, summary: 'the HTTP status is the code, the class (`4xx`) or one of a list', arg: { oneOf: [{ type: 'integer', minimum: 100, maximum: 599 }, { enum: ['1xx', '2xx', '3xx', '4xx', '5xx'] }, { type: 'array', items: { type: 'integer' }, minItems: 1 }] } },
+  not_status: { gates: true, summary: 'the HTTP status is not the code or class (no response at all counts as not)', arg: { oneOf: [{ type: 'integer' }, { enum: ['1xx', '2xx', '3xx', '4xx', '5xx'] }] } },
+  problem: {
+    gates: true,
+    summary: '`application/problem+json` with this `code` (and, as PRF-ERR-1, the status PROFILE.md §11 gives it)',
+    arg: CODE,
+    // A literal that is no protocol code has no status of its own; a template may be one.
+    charges: (arg) => (typeof arg === 'string' && !arg.includes('${') && !isProblemCode(arg) ? [] : [PROBLEM_STATUS_RULE]),
+  },
   content_type: { summary: 'the media type (parameters ignored)', arg: { type: 'string' } },
-  header: { summary: 'a response header equals, matches or is absent', arg: object({ name: { type: 'string' }, equals: T, matches: { type: 'string' }, absent: { const: true } }, ['name']) },
+  header: { summary: 'a response header `equals`, `matches` or is `absent`', arg: object({ name: { type: 'string' }, equals: T, matches: { type: 'string' }, absent: { const: true } }, ['name']) },
   schema: {
-    summary: "the step's body (or `value`) validates against a profile JSON Schema: cpr, payment, or a cash-pack message kind (cash-pack, status, policy, pubkey, problem, redemption-confirmation, ...)",
+    summary: "the step's body validates against a profile schema (`cpr`, `payment`, `cash-pack`, `status`, `policy`, `pubkey`, `problem`, `redemption-confirmation`, ...); `{ of: NAME, value: X }` validates another value. An unknown name is refused when the file loads",
     arg: { oneOf: [SCHEMA_NAME, object({ of: SCHEMA_NAME, value: ANY }, ['of', 'value'])] },
   },
   cpr_valid: {
-    summary: 'the value is a valid CPR (spec §2, PROFILE.md §7), optionally within a validity window; with `rule`, only that registry rule is judged (the others are left to their own checks)',
+    summary: 'a valid CPR (spec §2, PROFILE.md §7), optionally within `validity_seconds`; with `rule: ID`, only that registry rule is judged (the others are left to their own checks)',
     arg: { oneOf: [{ const: true }, object({ validity_seconds: INT_OR_T(), rule: { $ref: '#/$defs/requirementId' } })] },
   },
   inline_decodes_to: {
-    summary: 'an inline delivery URI (std-cpr://inline/...) decodes, by the profile\'s strict rules, to JSON deeply equal to this value',
+    summary: "`{ uri, value }`: an inline URI (`std-cpr://inline/...`) decodes by the profile's strict rules (strict base64url, JSON) to exactly `value`",
     arg: object({ uri: T, value: ANY }, ['uri', 'value']),
   },
   delivery_uri: {
-    summary:
-      "a QR or deep-link URI is the one the payee's base URL gives (spec §4.4: std-cpr://<token>?endpoint=<url>), compared as URIs (RFC 3986 §6.2: case, percent-encoding, IPv6 forms, default port); as PRF-URI-1, the base URL keeps PROFILE.md §8.1 and the endpoint is percent-encoded as encodeURIComponent does",
+    summary: '`{ uri, token, base_url }`: a QR or deep-link URI is `std-cpr://<token>?endpoint=<base_url>` (spec §4.4) compared as a URI (RFC 3986 §6.2: letter case, percent-encoding, IPv6 forms, the default port; other query parameters ignored), never by a pattern for one shape of base URL; as PRF-URI-1, the base URL keeps PROFILE.md §8.1 and the endpoint is percent-encoded as `encodeURIComponent` does',
     arg: object({ uri: T, token: T, base_url: T }, ['uri', 'token', 'base_url']),
+    charges: () => [ENDPOINT_ENCODING_RULE],
   },
-  no_payer_data: { summary: 'no member anywhere is payer, authorization, settlement or payer_* (PROFILE.md §7.5)', arg: { const: true } },
+  no_payer_data: { summary: 'no `payer`, `authorization`, `settlement` or `payer_*` member anywhere (PROFILE.md §7.5)', arg: { const: true } },
   profile_id: {
-    summary: "the value is this harness's profile identifier (PROFILE.md §13); for an earlier one the message says which rules changed since it, and when (PROFILE.md §14)",
+    summary: "a templated value is this harness's profile identifier (PROFILE.md §13); for an earlier one the failure says which rules changed since, and when (PROFILE.md §14)",
     arg: T,
   },
-  equals: { summary: 'two values are deeply equal', arg: object({ value: ANY, to: ANY }, ['value', 'to']) },
-  not_equals: { summary: 'two values differ', arg: object({ value: ANY, to: ANY }, ['value', 'to']) },
-  matches: { summary: 'a string matches a regular expression', arg: object({ value: T, pattern: { type: 'string' } }, ['value', 'pattern']) },
-  at_most: { summary: 'a number is at most a bound', arg: object({ value: ANY, max: ANY }, ['value', 'max']) },
-  one_of: { summary: 'a value is deeply equal to one of a list (the answers of concurrent requests that some order of them explains, say)', arg: object({ value: ANY, in: { type: 'array', minItems: 1 } }, ['value', 'in']) },
-  signature_valid: { summary: "a signed message verifies (strict rule) under the Operator's well-known key or a named key", arg: object({ value: ANY, type: MESSAGE_TYPE, key: KEY }, ['value', 'type']) },
-  chain_digest: { summary: 'the chain digest recomputed by the harness from pack_id, initial_bearer_pk and renewal_chain equals the one in the pack', arg: T },
-  exactly_one: { summary: 'of parallel responses, exactly one has this status', arg: object({ status: { type: 'integer' } }, ['status']) },
+  equals: { summary: '`{ value, to }`: two templated values are deeply equal', arg: object({ value: ANY, to: ANY }, ['value', 'to']) },
+  not_equals: { summary: '`{ value, to }`: two templated values differ', arg: object({ value: ANY, to: ANY }, ['value', 'to']) },
+  matches: { summary: '`{ value, pattern }`: a templated string matches a regular expression', arg: object({ value: T, pattern: { type: 'string' } }, ['value', 'pattern']) },
+  at_most: { summary: '`{ value, max }`: a number is at most a bound', arg: object({ value: ANY, max: ANY }, ['value', 'max']) },
+  one_of: { summary: '`{ value, in: [...] }`: the value is deeply equal to one of the list (the statuses of concurrent requests that some order of them gives, say)', arg: object({ value: ANY, in: { type: 'array', minItems: 1 } }, ['value', 'in']) },
+  signature_valid: { summary: "a signed message verifies (strict rule) under the Operator's well-known key or a named `key`", arg: object({ value: ANY, type: MESSAGE_TYPE, key: KEY }, ['value', 'type']) },
+  chain_digest: { summary: "the harness recomputes the pack's chain digest from `pack_id`, `initial_bearer_pk` and `renewal_chain` and gets the one in the pack", arg: T },
+  exactly_one: { gates: true, summary: 'over a `parallel` result: exactly one response has this `status`', arg: object({ status: { type: 'integer' } }, ['status']) },
   all: {
-    summary: 'every parallel response has this status, class or one of these statuses, and (with problem) one of these problem codes',
+    gates: true,
+    summary: 'over a `parallel` result: every response has this `status`, class or one of a list and, with `problem`, one of these codes',
     arg: object({ status: { oneOf: [{ type: 'integer' }, { enum: ['2xx', '4xx'] }, { type: 'array', items: { type: 'integer' }, minItems: 1 }] }, problem: { type: 'array', items: CODE, minItems: 1 } }, ['status']),
   },
   assume: {
-    summary:
-      "a precondition: when the values differ the scenario is never failed. `basis` says why it can differ: `spec` (the target does not offer an optional feature the rule is about) and `policy` (the target's published policy makes the rule vacuous) make it not applicable, no gap in coverage; `harness` (the harness could not build the input the rule needs) makes it skipped: not exercised",
+    summary: "a precondition on the target (its policy, say): when the values differ the scenario is never failed, and the check is not itself an observation. `basis` says why they can differ: `spec` (the target does not offer an optional feature the rule is about) and `policy` (the target's published policy makes the rule vacuous) make it **not applicable**, no gap in coverage; `harness` (the harness could not build the input the rule needs) makes it skipped: not exercised",
     arg: object({ value: ANY, to: ANY, basis: { enum: ['spec', 'policy', 'harness'] }, reason: { type: 'string' } }, ['value', 'to', 'basis', 'reason']),
   },
   balance: { summary: 'a balance read through test control has these amounts', arg: object({ principal: KEY, redeemer: KEY, available: T, locked: T, held: T }) },
-  qr_decodes_to: { summary: 'a PNG decodes with a real QR decoder to exactly this string', arg: object({ png: T, uri: T }, ['png', 'uri']) },
+  qr_decodes_to: { summary: 'a PNG decodes, with a real QR decoder, to exactly this string', arg: object({ png: T, uri: T }, ['png', 'uri']) },
   qr_format: {
-    summary: 'a QR PNG is encoded as PROFILE.md §8.1 says: byte mode only, error correction M, a quiet zone of at least 4 modules',
+    summary: 'a QR PNG uses byte mode only, error correction M and a quiet zone of at least 4 modules (PROFILE.md §8.1)',
     arg: object({ png: T }, ['png']),
   },
   not_derived: {
-    summary:
-      'a secret (a retrieval token) is not derived from public values: not one of them, their digits, their hex, their SHA-256, SHA-1 or MD5 (or a prefix of one), and unlike each of `others` in at least a quarter of its bits',
+    summary: 'a secret (a retrieval token) is not derived from public values: not one of them, their digits, their hex, their SHA-256, SHA-1 or MD5 (or a prefix of one), and unlike each of `others` in at least a quarter of its bits',
     arg: object({ value: T, from: { type: 'array', items: ANY, minItems: 1 }, others: { type: 'array', items: ANY } }, ['value', 'from']),
   },
-  accepted: { summary: 'the paying application accepted (a CPR or a Payment, no rejection)', arg: { const: true } },
+  accepted: { gates: true, summary: 'the paying application accepted (a CPR or a Payment, no rejection)', arg: { const: true } },
   rejected: {
-    summary:
-      "the paying application rejected (did not process) the request, and did not crash; the profile's part (PROFILE.md §8.3: a human-readable message, this code, and with CPR_INVALID the violated requirement) is checked apart as PRF-APP-1",
+    gates: true,
+    summary: "the paying application rejected (did not process) the request without crashing; the profile's part of a rejection (PROFILE.md §8.3: a human-readable message, the `code`, and with `CPR_INVALID` the `violation`, a requirement ID) is checked apart under PRF-APP-1",
     arg: { oneOf: [CODE, object({ code: CODE, violation: { type: 'string' } })] },
+    charges: () => [REJECTION_FORM_RULE],
   },
 } as const satisfies Readonly<Record<string, CheckSpec>>;
 
 export type CheckName = keyof typeof CHECKS;
+
+/** Whether a failure of this check stops the scenario (CheckSpec.gates). */
+export function gatesLaterChecks(name: CheckName): boolean {
+  return (CHECKS[name] as CheckSpec).gates === true;
+}
+
+/** The requirements a check can charge beside its own, for this argument (CheckSpec.charges). */
+export function extraRequirements(name: CheckName, arg: unknown): readonly string[] {
+  return (CHECKS[name] as CheckSpec).charges?.(arg) ?? [];
+}

@@ -1,4 +1,4 @@
-// Cash-pack messages (generators/cashpack.ts): valid ones validate and verify;
+// Cash-pack messages (generators/cashpack/): valid ones validate and verify;
 // corrupted ones are broken exactly as labelled. A small model of PROFILE.md §5's
 // check order (below) says which code an Operator answers; the Lock Request cases
 // are also sent to the reference Operator.

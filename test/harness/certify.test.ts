@@ -12,7 +12,7 @@ import * as ed from '@noble/ed25519';
 import { sha512 } from '@noble/hashes/sha2.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { readArchive, writeArchive } from '../../harness/certify/archive.ts';
-import { buildPackage, certificationProblems, freshSigningKey, PACKAGE_ENTRIES, privateJwk, readSigningKey, verifyPackage, type SigningKey } from '../../harness/certify/package.ts';
+import { buildPackage, certificationProblems, freshSigningKey, PACKAGE_ENTRIES, privateJwk, readSigningKey, verifyPackage, type SigningKey } from '../../harness/certify/index.ts';
 import { certify } from '../../harness/cli/certify.ts';
 import { compare } from '../../harness/cli/compare.ts';
 import { verifyPackageCommand } from '../../harness/cli/verify-package.ts';

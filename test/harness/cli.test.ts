@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { PROFILE_ID } from '../../profile/version.ts';
-import { suiteDigest } from '../../harness/certify/package.ts';
+import { suiteDigest } from '../../harness/certify/suite.ts';
 import { cliHere } from './hostile/support.ts';
 import { main } from '../../harness/cli/main.ts';
 

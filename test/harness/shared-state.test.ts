@@ -34,7 +34,7 @@ describe('the shared-state routes', () => {
 
 /** The source of each action of ACTION_IMPLEMENTATIONS, by name: from its key to the next one. */
 function actionSources(): Map<string, string> {
-  const text = source('harness/scenarios/actions.ts');
+  const text = source('harness/scenarios/actions/table.ts');
   const body = text.slice(text.indexOf('export const ACTION_IMPLEMENTATIONS'), text.indexOf('\n};\n', text.indexOf('export const ACTION_IMPLEMENTATIONS')));
   const keys = [...body.matchAll(/^ {2}'?([a-z-]+)'?: /gm)];
   return new Map(keys.map((m, i) => [m[1]!, body.slice(m.index, keys[i + 1]?.index ?? body.length)]));

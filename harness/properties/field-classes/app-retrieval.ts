@@ -12,7 +12,7 @@ import { retrievalClass, retrievalDelivery, retrievalErrorStatus, retrievalMedia
 import { validCpr } from '../../../generators/index.ts';
 import type { AppResult } from '../../adapters/types.ts';
 import { StepError, type ScenarioContext } from '../../scenarios/context.ts';
-import { appCall } from '../../scenarios/actions.ts';
+import { appCall } from '../../scenarios/actions/index.ts';
 import { encode, exhibitOf, FAR_AHEAD } from '../../fuzz/paying-app/execute.ts';
 import { expectRead, type Expectation } from '../../fuzz/paying-app/oracle.ts';
 import type { Encoding } from '../../fuzz/paying-app/spec.ts';

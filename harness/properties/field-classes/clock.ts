@@ -5,7 +5,7 @@
 // would have seen.
 import { formatTimestamp, parseTimestamp } from '../../../profile/time.ts';
 import type { Role } from '../../../profile/registry.ts';
-import { adoptClock } from '../../scenarios/actions.ts';
+import { adoptClock } from '../../scenarios/actions/index.ts';
 import { StepError, type ScenarioContext } from '../../scenarios/context.ts';
 import { jsonRequest, send } from '../../scenarios/http.ts';
 

@@ -8,7 +8,7 @@ import { buildLockRequest, buildRedemption, buildRenewal, createSigningKey, type
 import { signRequestAs } from '../../../profile/http-signature.ts';
 import { IDENTITY_LEVELS } from '../../../profile/control.ts';
 import type { WireRequest } from '../../adapters/types.ts';
-import { adoptClock, policyOf, tightPolicy, type Policy } from '../../scenarios/actions.ts';
+import { adoptClock, policyOf, tightPolicy, type Policy } from '../../scenarios/actions/index.ts';
 import { StepError, type HttpResult, type ScenarioContext } from '../../scenarios/context.ts';
 import { jsonRequest, send } from '../../scenarios/http.ts';
 import { setClock } from './clock.ts';
@@ -49,7 +49,7 @@ export async function operatorNow(ctx: ScenarioContext): Promise<number> {
   return ctx.nowSeconds() * 1000;
 }
 
-/** A lifetime the policy permits, an hour when it can (actions.ts keeps two seconds from either end). */
+/** A lifetime the policy permits, an hour when it can (actions/cashpack.ts keeps two seconds from either end). */
 export function lifetimeSeconds(policy: Policy): number {
   const { expiry_min_seconds: min, expiry_max_seconds: max } = policy;
   const margin = max - min >= 4 ? 2 : 0;

@@ -2,7 +2,7 @@
 // warning there too. A new warning is listed, and does not fail the diff as a
 // new failure does; a warning that passes again is a fix.
 import { describe, expect, it } from 'vitest';
-import { diffFails, diffMarkdown, diffReports, diffText } from '../../../harness/report/compare.ts';
+import { diffFails, diffMarkdown, diffReports, diffText } from '../../../harness/report/compare/index.ts';
 import type { TestResult } from '../../../harness/report/model.ts';
 import { buildReport, fixtureTests, type FixtureOptions } from './fixture.ts';
 

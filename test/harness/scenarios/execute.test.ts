@@ -6,7 +6,7 @@ import { createSigningKey } from '../../../profile/cashpack/index.ts';
 import { executeScenario, scenarioRequirements } from '../../../harness/scenarios/execute.ts';
 import { FUNCTIONS } from '../../../harness/scenarios/template.ts';
 import { CHECK_IMPLEMENTATIONS } from '../../../harness/scenarios/checks.ts';
-import { ACTION_IMPLEMENTATIONS } from '../../../harness/scenarios/actions.ts';
+import { ACTION_IMPLEMENTATIONS } from '../../../harness/scenarios/actions/index.ts';
 import { assess } from '../../../harness/report/aggregate.ts';
 import { loadRegistry } from '../../../profile/registry.ts';
 import { parseSuite } from '../../../harness/scenarios/load.ts';

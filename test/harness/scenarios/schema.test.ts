@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { HarnessError } from '../../../harness/errors.ts';
 import { loadSuites, parseSuite, SUITES_DIR } from '../../../harness/scenarios/load.ts';
 import { scenarioSchemaText } from '../../../harness/scenarios/schema.ts';
+import { SUITES_README, suitesReadmeText } from '../../../harness/scenarios/tables.ts';
 import { loadRegistry, sectionsOf, sectionsOfAll } from '../../../profile/registry.ts';
 
 const HEADER = `suite: probe
@@ -26,6 +27,14 @@ function failure(text: string): HarnessError {
 describe('the scenario schema', () => {
   it('is the file generated from the vocabulary (run `npm run scenario-schema` after changing it)', () => {
     expect(readFileSync(join(SUITES_DIR, 'scenario.schema.json'), 'utf8')).toBe(scenarioSchemaText());
+  });
+
+  it('has the tables of actions and checks in suites/README.md built from the same vocabulary (run `npm run scenario-schema`)', () => {
+    const committed = readFileSync(SUITES_README, 'utf8');
+    expect(committed).toBe(suitesReadmeText(committed));
+    expect(committed).toContain('| `not_derived` |');
+    // An edited row is not what the vocabulary gives.
+    expect(suitesReadmeText(committed.replace('| `let` | `values`', '| `let` | `vals`'))).toBe(committed);
   });
 
   it('accepts every committed suite file', () => {

@@ -1,0 +1,152 @@
+// The cash-pack messages issue, renew and redeem steps build, sign and send, with
+// fresh ids unless given, inside the Operator's policy unless told to go beyond it.
+import { isAmount } from '../../../profile/amount.ts';
+import { buildLockRequest, buildRedemption, buildRenewal, type CashPack } from '../../../profile/cashpack/index.ts';
+import type { WireRequest } from '../../adapters/types.ts';
+import { StepError, type ScenarioContext } from '../context.ts';
+import { jsonRequest, send } from '../http.ts';
+import type { Params } from '../params.ts';
+import { policyOf } from './policy.ts';
+import { httpSignature } from './requests.ts';
+
+interface Prepared {
+  readonly request: WireRequest;
+  /** The cash-pack message the request carries. */
+  readonly sent: unknown;
+  /** The pack a renewal presents. */
+  readonly pack?: unknown;
+}
+
+/** Builds (and signs) the request an issue, renew or redeem step sends, with fresh ids unless given. */
+export function prepareCashpack(ctx: ScenarioContext, p: Params): Prepared | Promise<Prepared> {
+  switch (p.choice('do', ['issue', 'renew', 'redeem'] as const)) {
+    case 'issue':
+      return lockRequest(ctx, p).then((message) => ({ request: jsonRequest('POST', '/v1/cashpack/issue', message), sent: message }));
+    case 'renew':
+      return renewalEntry(ctx, p).then((renewal) => ({ request: jsonRequest('POST', '/v1/cashpack/renew', { cash_pack: p.value('pack'), renewal }), sent: renewal, pack: p.value('pack') }));
+    case 'redeem': {
+      const redemption = redemptionRequest(ctx, p);
+      const body = JSON.stringify({ cash_pack: p.value('pack'), redemption });
+      const headers: Record<string, string> = { 'content-type': 'application/json' };
+      const identify = p.value('identify_as') === false ? undefined : (p.key('identify_as', 'optional') ?? p.key('redeemer'));
+      if (identify !== undefined) Object.assign(headers, httpSignature(ctx, 'operator', 'POST', '/v1/cashpack/redeem', body, identify, p));
+      return { request: { method: 'POST', path: '/v1/cashpack/redeem', headers, body }, sent: redemption };
+    }
+    default:
+      throw new StepError('error', `parallel "of" builds issue, renew or redeem steps, not ${String(p.value('do'))}`, 'SCENARIO_INVALID');
+  }
+}
+
+/** One request of a parallel step's `steps`: an issue, renew or redeem (built and signed as their own steps build them), a status read or a cancellation. */
+export function prepareOperatorRequest(ctx: ScenarioContext, p: Params): Prepared | Promise<Prepared> {
+  const kind = p.oneOf('do', ['issue', 'renew', 'redeem', 'status', 'cancel'] as const);
+  if (kind === 'status') {
+    const path = `/v1/cashpack/${encodeURIComponent(p.text('pack_id'))}/status`;
+    const headers = p.value('sign_as') === false ? {} : httpSignature(ctx, 'operator', 'GET', path, undefined, p.key('sign_as'), p);
+    return { request: { method: 'GET', path, headers }, sent: undefined };
+  }
+  if (kind === 'cancel') return { request: jsonRequest('POST', `/_control/operator/packs/${encodeURIComponent(p.text('pack_id'))}/cancel`, {}), sent: undefined };
+  return prepareCashpack(ctx, p);
+}
+
+export async function sendPrepared(ctx: ScenarioContext, prepared: Prepared | Promise<Prepared>): Promise<unknown> {
+  const built = await prepared;
+  await fitsBodyLimit(ctx, built);
+  const { request, sent } = built;
+  const answer = await send(ctx, 'operator', request);
+  const pack = answer.body as { pack_id?: unknown; renewal_chain?: unknown } | undefined;
+  if (answer.status === 200 && typeof pack?.pack_id === 'string' && Array.isArray(pack.renewal_chain)) {
+    ctx.packDepths.set(pack.pack_id, Math.max(pack.renewal_chain.length, ctx.packDepths.get(pack.pack_id) ?? 0));
+  }
+  return { ...answer, sent };
+}
+
+/**
+ * A pack walked deep grows with every renewal: once the message no longer fits
+ * the Operator's max_body_bytes, its 413 is right and the scenario's story
+ * cannot go on there (the limits tests send their oversized bodies with `http`).
+ * A renewal short of max_chain_depth says so: the policy's own two limits leave
+ * that depth out of reach.
+ */
+export async function fitsBodyLimit(ctx: ScenarioContext, { request, pack }: Pick<Prepared, 'request' | 'pack'>): Promise<void> {
+  const size = typeof request.body === 'string' ? Buffer.byteLength(request.body) : (request.body?.length ?? 0);
+  const policy = await policyOf(ctx);
+  if (size <= policy.max_body_bytes) return;
+  const chain = (pack as { renewal_chain?: unknown } | undefined)?.renewal_chain;
+  const depth = Array.isArray(chain) && chain.length < policy.max_chain_depth ? `: a renewal of a pack ${chain.length} renewal(s) deep no longer fits, so no chain reaches the target's max_chain_depth of ${policy.max_chain_depth}` : '';
+  throw StepError.notApplicable('policy', `the scenario sends a ${size}-byte ${request.path} message, and the target's max_body_bytes is ${policy.max_body_bytes}${depth}`);
+}
+
+/**
+ * A lifetime inside the Operator's permitted range (PROFILE.md §4.8): an hour
+ * when the range allows, kept two seconds clear of either end when it can be,
+ * so that a clock read a second apart still lands inside.
+ */
+function defaultLifetime(policy: { readonly expiry_min_seconds: number; readonly expiry_max_seconds: number }): number {
+  const { expiry_min_seconds: min, expiry_max_seconds: max } = policy;
+  const margin = max - min >= 4 ? 2 : 0;
+  return Math.min(Math.max(3600, min + margin), max - margin);
+}
+
+/** A step that sends what the Operator's policy forbids does so only when it says so (`beyond_limit: true`); otherwise the scenario does not apply to this target. */
+function withinLimits(what: string, p: Params, exceeds: string | undefined): void {
+  if (exceeds !== undefined && p.boolean('beyond_limit') !== true) throw StepError.notApplicable('policy', `the scenario ${what}, but ${exceeds}`);
+}
+
+export async function lockRequest(ctx: ScenarioContext, p: Params) {
+  const now = ctx.nowSeconds();
+  const policy = await policyOf(ctx);
+  const amount = p.text('amount');
+  withinLimits(`issues ${amount}`, p, isAmount(amount) && isAmount(policy.max_amount) && BigInt(amount) > BigInt(policy.max_amount) ? `the target's max_amount is ${policy.max_amount}` : undefined);
+  const expiry = p.text('requested_expiry', 'optional') ?? (now + (p.integer('expiry_in', 'optional') ?? defaultLifetime(policy))) * 1000;
+  const requestId = p.text('request_id', 'optional');
+  return buildLockRequest({
+    principal: ctx.key(p.key('principal')),
+    ...(requestId !== undefined ? { request_id: requestId } : {}),
+    amount,
+    asset: (p.value('asset') ?? policy.assets[0]) as Parameters<typeof buildLockRequest>[0]['asset'],
+    initialBearer: ctx.key(p.key('bearer')).jwk,
+    requested_expiry: expiry,
+    created_at: p.text('created_at', 'optional') ?? now * 1000,
+  });
+}
+
+export async function renewalEntry(ctx: ScenarioContext, p: Params) {
+  const pack = packOf(p.value('pack'));
+  const policy = await policyOf(ctx);
+  // The Operator judges depth by its stored state (PROFILE.md §5): a pack presented in an earlier version is as deep as the latest seen.
+  const depth = Math.max(Array.isArray(pack.renewal_chain) ? pack.renewal_chain.length : 0, ctx.packDepths.get(pack.pack_id) ?? 0);
+  withinLimits(`renews a pack ${depth} renewal(s) deep`, p, typeof policy.max_chain_depth === 'number' && depth >= policy.max_chain_depth ? `the target's max_chain_depth is ${policy.max_chain_depth}` : undefined);
+  return buildRenewal({
+    bearer: ctx.key(p.key('bearer')),
+    pack,
+    new_bearer: ctx.key(p.key('new_bearer')).jwk,
+    ...optionalText(p, 'renewal_id'),
+    ...optionalText(p, 'prev_chain_digest'),
+    created_at: p.text('created_at', 'optional') ?? ctx.nowSeconds() * 1000,
+  });
+}
+
+export function redemptionRequest(ctx: ScenarioContext, p: Params) {
+  return buildRedemption({
+    bearer: ctx.key(p.key('bearer')),
+    pack: packOf(p.value('pack')),
+    redeemer_kid: ctx.key(p.key('redeemer')).jwk.kid,
+    ...optionalText(p, 'redemption_id'),
+    created_at: p.text('created_at', 'optional') ?? ctx.nowSeconds() * 1000,
+  });
+}
+
+/** `{ [name]: text }` when the step gives it, else nothing. */
+function optionalText<K extends string>(p: Params, name: K): Partial<Record<K, string>> {
+  const text = p.text(name, 'optional');
+  return text === undefined ? {} : ({ [name]: text } as Record<K, string>);
+}
+
+function packOf(value: unknown): CashPack {
+  const pack = value as Partial<CashPack> | undefined;
+  if (!pack || typeof pack.pack_id !== 'string' || typeof pack.chain_digest !== 'string') {
+    throw new StepError('error', 'the value given as a pack is not a cash-pack; check the step that produced it');
+  }
+  return pack as CashPack;
+}

@@ -1,0 +1,44 @@
+// Test-control calls (PROFILE.md §12) that set a scenario up: a failure is a setup
+// failure, never a conformance one.
+import { parseTimestamp } from '../../../profile/index.ts';
+import type { Role } from '../../../profile/registry.ts';
+import { createSigningKey } from '../../../profile/cashpack/index.ts';
+import type { WireRequest } from '../../adapters/types.ts';
+import { StepError, type ScenarioContext } from '../context.ts';
+import { jsonRequest, send } from '../http.ts';
+import type { Params } from '../params.ts';
+
+/** A test-control call that must succeed; a failure means setup failed, not conformance. */
+export async function control(ctx: ScenarioContext, role: Role, method: string, path: string, json?: unknown): Promise<unknown> {
+  const request: WireRequest = json === undefined ? { method, path } : jsonRequest(method, path, json);
+  const result = await send(ctx, role, request);
+  if (result.status === null || result.status < 200 || result.status > 299) {
+    throw new StepError('error', `test control ${method} ${path} answered ${result.status}: ${result.text.slice(0, 300)}`);
+  }
+  if (result.body === undefined) throw new StepError('error', `test control ${method} ${path} did not answer JSON`);
+  return result.body;
+}
+
+export function adoptClock(ctx: ScenarioContext, state: { now: string; frozen: boolean }): void {
+  const ms = parseTimestamp(state.now);
+  if (ms === undefined) throw new StepError('error', `test control reported an unreadable clock ${JSON.stringify(state.now)}`);
+  ctx.setClockView(ms, state.frozen);
+}
+
+export function ensureKey(ctx: ScenarioContext, name: string) {
+  let key = ctx.keys.get(name);
+  if (!key) {
+    key = createSigningKey();
+    ctx.keys.set(name, key);
+    ctx.vars[name] = key.jwk;
+  }
+  return key;
+}
+
+export async function readBalance(ctx: ScenarioContext, p: Params): Promise<unknown> {
+  const principal = p.key('principal', 'optional');
+  if (principal !== undefined) return control(ctx, 'operator', 'GET', `/_control/operator/principals/${ctx.key(principal).jwk.kid}/balance`);
+  const redeemer = p.key('redeemer', 'optional');
+  if (redeemer !== undefined) return control(ctx, 'operator', 'GET', `/_control/operator/redeemers/${ctx.key(redeemer).jwk.kid}/balance`);
+  throw new StepError('error', 'balance needs principal or redeemer', 'SCENARIO_INVALID');
+}
