@@ -25,6 +25,11 @@ const LIFECYCLE_FLAGS = {
   'stop-grace': { type: 'string', value: 'S', help: 'seconds between SIGTERM and SIGKILL (default 5)' },
 } as const satisfies Readonly<Record<string, Declared>>;
 
+/** --ca, in the same words for every command that takes --target URL. */
+export const CA_FLAG = {
+  ca: { type: 'string', value: 'FILE', help: 'with --target URL: the CA certificate to trust' },
+} as const satisfies Readonly<Record<string, Declared>>;
+
 /** The flags of the target, declared once for every command that opens one. */
 export const TARGET_FLAGS = {
   target: { type: 'string' },
