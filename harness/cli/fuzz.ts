@@ -167,7 +167,7 @@ export async function fuzz(argv: string[], io: CommandIo = processIo()): Promise
   const terminal = terminalOf(io);
 
   const requestTimeoutMs = integerOption('fuzz', 'request-timeout', values['request-timeout'], 1, 600_000);
-  const stopServer = await serverUp(serverOptionsOf(values, 'fuzz', choice, values.start === undefined ? outDir : writableDir(outDir, '--out')), terminal);
+  const stopServer = await serverUp(serverOptionsOf(values, 'fuzz', choice, values.start === undefined ? outDir : writableDir(outDir, '--out'), io.env), terminal);
   const opened = await openCampaign(role, choice, terminal, { ...(requestTimeoutMs !== undefined ? { requestTimeoutMs } : {}), ...leaseWaitOf(values, 'fuzz'), command: 'fuzz' }).catch(async (error: unknown) => {
     await stopServer();
     throw error;
@@ -186,7 +186,7 @@ export async function fuzz(argv: string[], io: CommandIo = processIo()): Promise
     const shardText = shard === undefined ? '' : `shard ${shard.text} of campaign seed ${campaignSeed}, `;
     const laneText = role === 'operator' ? `, ${lanes} lane${lanes === 1 ? '' : 's'}` : '';
     terminal.line(`cpr-conformance fuzz${role === 'operator' ? '' : ` --role ${role}`} (${PROFILE_ID}) against ${opened.name}: ${shardText}seed ${seed}${laneText}, budget ${budgetText}`);
-    const progress = createProgressDisplay();
+    const progress = createProgressDisplay(io.stderr, io.env);
     const reproduce = ['cpr-conformance fuzz', ...(role === 'operator' ? [] : [`--role ${role}`]), `--seed ${seed}`, ...(role === 'operator' ? [`--lanes ${lanes}`] : []), ...targetArgs(values), budget.kind === 'runs' ? `--runs ${budget.runs}` : `--time ${budget.ms / 1000}`].join(' ');
     const result = await opened.run({ seed, budget, lanes, outDir, targetName: opened.name, reproduce, ...(reduceAttempts !== undefined ? { reduceAttempts } : {}), onProgress: (p) => progress.update(p) }).finally(() => progress.end());
     terminal.line(`${result.runs} model runs (${result.shrinks} more while shrinking, ${result.reductions} while reducing), ${result.ops} ${role === 'paying-app' ? 'calls to the application' : 'HTTP operations'} in ${(result.elapsedMs / 1000).toFixed(1)} s`);

@@ -116,7 +116,7 @@ export async function run(argv: string[], io: CommandIo = processIo()): Promise<
   const reporters = reportersOf('run', values.reporter);
   // Checked before anything starts: a folder that cannot be written is a usage error now, not after the run.
   const reportDir = writableDir(values['report-dir'] ?? defaultReportDir(), '--report-dir');
-  const server = serverOptionsOf(values, 'run', target, reportDir);
+  const server = serverOptionsOf(values, 'run', target, reportDir, io.env);
   const allowHosts = allowHostsOf(values['allow-host'], target);
   const requestTimeoutMs = integerOption('run', 'request-timeout', values['request-timeout'], 1, 600_000);
   const unreachableAfter = integerOption('run', 'unreachable-after', values['unreachable-after'], 0, 1_000_000);

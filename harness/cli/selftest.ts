@@ -44,7 +44,7 @@ export async function selftestCommand(argv: string[], io: CommandIo = processIo(
     return 0;
   }
   if (values.worker !== undefined) {
-    await workerMain(values.worker.split(','), values.targeted === true);
+    await workerMain(values.worker.split(','), values.targeted === true, io.stdout);
     return 0;
   }
   const names = values.mutant ?? [];
@@ -53,6 +53,8 @@ export async function selftestCommand(argv: string[], io: CommandIo = processIo(
   const terminal = terminalOf(io);
   terminal.line(`selftest: the reference and ${names.length || MUTANTS.length} mutant(s)${values.targeted ? ', each against the tests of the requirements it declares' : ''}`);
   const matrix = await selftest({
+    env: io.env,
+    notice: (text) => terminal.error(text),
     mutants: names,
     targeted: values.targeted === true,
     ...(values.workers !== undefined ? { workers: integerOption('selftest', 'workers', values.workers, 1, 64)! } : {}),

@@ -103,7 +103,7 @@ function generate(check: boolean, io: CommandIo): number {
 
 const LABEL: Record<CaseStatus, string> = { pass: 'PASS', fail: 'FAIL', skipped: 'SKIP', 'not-applicable': 'N/A ', error: 'ERR ' };
 
-function targetOf(values: Values): VerifyTarget {
+function targetOf(values: Values, env: CommandIo['env']): VerifyTarget {
   const target = values.target;
   if (target === undefined) {
     if (values.ca !== undefined) throw new HarnessError('USAGE_ERROR', '--ca goes with --target URL', 'see: cpr-conformance vectors --help');
@@ -111,7 +111,7 @@ function targetOf(values: Values): VerifyTarget {
   }
   if (/^https?:\/\//i.test(target)) return { kind: 'url', url: target, ...(values.ca !== undefined ? { caFile: values.ca } : {}) };
   if (values.ca !== undefined) throw new HarnessError('USAGE_ERROR', '--ca goes with --target URL; a target file sets tls per role');
-  return { kind: 'file', path: target };
+  return { kind: 'file', path: target, env };
 }
 
 function kindsOf(values: Values): VectorKind[] {
@@ -131,7 +131,7 @@ async function verify(values: Values, io: CommandIo): Promise<number> {
   const json = values.json === true;
   const failuresOnly = values.failures === true;
   const report = await verifyVectors({
-    target: targetOf(values),
+    target: targetOf(values, io.env),
     kinds: kindsOf(values),
     ...leaseWaitOf(values, 'vectors'),
     onWarning: (text: string) => io.stderr.write(`warning: ${stripControl(text)}\n`),
