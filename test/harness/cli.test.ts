@@ -84,6 +84,25 @@ describe('cpr-conformance command line', () => {
     expect(out.stderr).toBe('cpr-conformance: interrupted: stopping the run and writing a partial report (again to exit at once)\n');
   });
 
+  it('starts selftest\'s workers with the environment main() is given, and says on its stderr when one fails', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cpr-cli-selftest-'));
+    const out = { stdout: '', stderr: '' };
+    // A Node option no Node knows: a worker started with this environment stops at once; the process's own is untouched.
+    const io = { stdout: { write: (t: string) => (out.stdout += t) }, stderr: { write: (t: string) => (out.stderr += t) }, env: { ...process.env, CI: 'true', NODE_OPTIONS: '--cpr-no-such-node-option' } };
+    const mutant = 'payee-request-id-reused';
+    const stderr = vi.spyOn(process.stderr, 'write');
+    try {
+      expect(await main(['selftest', '--mutant', mutant, '--targeted', '--workers', '1', '--report-dir', dir], io)).toBe(1);
+      expect(stderr).not.toHaveBeenCalled();
+    } finally {
+      stderr.mockRestore();
+      rmSync(dir, { recursive: true, force: true });
+    }
+    expect(out.stderr).toMatch(new RegExp(`^selftest worker for ${mutant} stopped with \\d+: .*--cpr-no-such-node-option`, 'm'));
+    expect(out.stdout).toMatch(new RegExp(`^${mutant} +SURVIVED`, 'm'));
+    expect(out.stdout).toContain('not run: its worker failed');
+  }, 180_000);
+
   it('exits 2 and prints usage when no command is given', async () => {
     const r = await inProcess();
     expect(r.status).toBe(2);
@@ -107,6 +126,9 @@ describe('cpr-conformance command line', () => {
     [['vectors', 'verify', '--kidn', 'jcs'], /Unknown option '--kidn' \(did you mean --kind\?\)/],
     [['vectors', 'genrate'], /unknown vectors command "genrate" \(did you mean "generate"\?\)/],
     [['report', 'merg', 'x'], /unknown report command "merg" \(did you mean "merge"\?\)/],
+    // An option before the subcommand is judged as an option, not as a command's name.
+    [['report', '--report-di', 'x'], /Unknown option '--report-di' \(did you mean --report-dir\?\)/],
+    [['report', '--strict', 'merge', 'x'], /USAGE_ERROR: report takes its command first, then --strict/],
     [['explain', 'CPP-RPL1'], /no requirement, scenario, property, error code or profile version is "CPP-RPL1" \(did you mean CPP-RPL-1\?\)/],
     [['help', 'rnu'], /unknown command "rnu" \(did you mean "run"\?\)/],
     // Nothing close: no guess.
