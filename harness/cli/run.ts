@@ -54,7 +54,7 @@ const RUN_OUTPUT = {
   'write-timings': { type: 'string', value: 'FILE', help: "also write each test's time (the median with --repeat) as a timings table for --shard-timings; the committed suites/timings.json is written with --repeat 5 --concurrency 1 against the embedded reference (a test's time side by side includes its neighbours')" },
 } as const satisfies Readonly<Record<string, Declared>>;
 
-/** Every option run parses: the target's shared flags (cli/target-options.ts) with run's own words for --target, --ca and --insecure. */
+/** Every option run parses: the target's shared flags (cli/target-options.ts) with run's own words for --target and --insecure. */
 export const RUN_OPTIONS = { ...TARGET_FLAGS, ...RUN_TARGET, ...RUN_SELECTION, ...RUN_VERDICT, ...RUN_BOUNDS, ...RUN_OUTPUT } as const;
 
 const RUN_HELP = () => `Usage: cpr-conformance run [options]
