@@ -105,7 +105,8 @@ function missingRow(spec: MutantSpec): MutantRow {
   return { ...spec, killed: false, caught_by: [], failed_tests: [], errors: ['the worker running this mutant stopped before reporting it'], flagged: 'not run: its worker failed', duration_ms: 0 };
 }
 
-function runWorker(names: readonly string[], options: SelftestOptions): Promise<MutantRow[]> {
+/** A worker process running `names`, with the command's environment: the rows it reported (a worker that fails is said through options.notice). */
+export function runWorker(names: readonly string[], options: SelftestOptions): Promise<MutantRow[]> {
   if (names.length === 0) return Promise.resolve([]);
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [BIN, 'selftest', '--worker', names.join(','), ...(options.targeted === true ? ['--targeted'] : [])], { stdio: ['ignore', 'pipe', 'pipe'], env: options.env });
