@@ -19,7 +19,7 @@ const WIDTH = 80;
 
 /** The "Options:" lines of a command's --help, from its declarations: one entry each, then -h, --help. */
 export function optionsHelp(options: Readonly<Record<string, Declared>>): string {
-  return `${optionLines(options)}\n${helpEntry('  -h, --help', 'show this help')}`;
+  return [optionLines(options), helpEntry('  -h, --help', 'show this help')].filter((text) => text !== '').join('\n');
 }
 
 /** One --help entry for each declared option, in declaration order. */

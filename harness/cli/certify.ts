@@ -7,13 +7,54 @@ import { buildPackage, certificationProblems, freshSigningKey, privateJwk, readS
 import { readReport, REPORT_JSON } from '../report/json.ts';
 import { conformanceRun, defaultReportDir } from '../runner/run.ts';
 import { terminalOf } from '../runner/terminal.ts';
-import { integerOption, parse } from './args.ts';
+import { integerOption, optionLines, optionsHelp, parse, type Declared } from './args.ts';
 import { EXIT, HarnessError } from './errors.ts';
-import { allowHostsOf, leaseWaitOf, rerunBase, serverOptionsOf, TARGET_FLAGS, targetChoice, withServer, writableDir } from './target-options.ts';
+import { allowHostsOf, leaseWaitOf, LIFECYCLE_HELP, rerunBase, serverOptionsOf, TARGET_FLAGS, targetChoice, withServer, writableDir } from './target-options.ts';
 import { printSummary } from './summary.ts';
-import { REPORTER_FLAG, REPORTER_HELP, reportersOf, reportFiles } from './reporters.ts';
+import { REPORTER_FLAG, reportersOf, reportFiles } from './reporters.ts';
 import { fileStamp } from '../text.ts';
 import { processIo, type CommandIo } from '../io.ts';
+import { RUN_OPTIONS } from './run.ts';
+
+/** certify's options, by the heading its --help lists them under: they parse the command line and write its --help. */
+const CERTIFY_TARGET = {
+  target: RUN_OPTIONS.target,
+  ca: RUN_OPTIONS.ca,
+  insecure: RUN_OPTIONS.insecure,
+  'allow-host': RUN_OPTIONS['allow-host'],
+  'lease-wait': RUN_OPTIONS['lease-wait'],
+} as const satisfies Readonly<Record<string, Declared>>;
+
+const CERTIFY_RUN = {
+  'request-timeout': RUN_OPTIONS['request-timeout'],
+  'unreachable-after': RUN_OPTIONS['unreachable-after'],
+  'time-limit': { ...RUN_OPTIONS['time-limit'], help: `${RUN_OPTIONS['time-limit'].help}. A run cut short gets no package` },
+  seed: RUN_OPTIONS.seed,
+  strict: { type: 'boolean', help: 'SHOULD requirements decide too (recorded)' },
+} as const satisfies Readonly<Record<string, Declared>>;
+
+const CERTIFY_PACKAGE = {
+  out: { type: 'string', value: 'FILE', help: 'the archive (default reports/certification-<target>-<date>.tar.gz)' },
+  key: { type: 'string', value: 'FILE', help: 'the signing key: a private OKP Ed25519 JWK (kty, crv, x, d). Without it a fresh key is generated and written beside the archive as FILE.key.jwk (mode 0600), and its thumbprint (the signature\'s kid) is printed' },
+  'report-dir': RUN_OPTIONS['report-dir'],
+  ...REPORTER_FLAG,
+} as const satisfies Readonly<Record<string, Declared>>;
+
+/** Flags of run that would narrow or relax the run: parsed, so that the refusal says why. */
+const NARROWING = {
+  only: { type: 'string', value: 'ID', help: 'it selects tests' },
+  role: { type: 'string', value: 'ROLE', help: 'it selects roles' },
+  shard: { type: 'string', value: 'i/n', help: 'it runs a part of the suite' },
+  scenario: { type: 'string', value: 'FILE', help: 'it adds scenarios from outside the suite' },
+  baseline: { type: 'string', value: 'FILE', help: 'it changes the exit code for known failures' },
+  'allow-partial': { type: 'boolean', help: 'it accepts an incomplete run' },
+  'profile-advisory': { type: 'boolean', help: 'it makes PROFILE failures warnings' },
+  'property-runs': { type: 'string', value: 'N', help: 'it changes how many cases each property runs' },
+  'no-properties': { type: 'boolean', help: 'it leaves the properties out' },
+} as const satisfies Readonly<Record<string, Declared>>;
+
+/** Every option certify parses: the target's shared flags, its own, and run's that it refuses. */
+export const CERTIFY_OPTIONS = { ...TARGET_FLAGS, ...CERTIFY_TARGET, ...CERTIFY_RUN, ...CERTIFY_PACKAGE, ...NARROWING } as const;
 
 const CERTIFY_HELP = `Usage: cpr-conformance certify [options]
 
@@ -32,82 +73,28 @@ or the target's policy) and no harness error. Any other run gets none: exit 2
 with NOT_CERTIFICATION_GRADE; its reports are written all the same.
 
 Target (as for run; with none, the embedded reference implementation):
-  --target FILE|URL     a target file, or a base URL (payee and operator roles)
-  --ca FILE             with a URL: the CA certificate to trust
-  --insecure            with a URL: skip TLS verification (recorded)
-  --allow-host HOST     as for run; repeatable
-  --lease-wait S        as for run: wait up to S seconds for the target's
-                        test-control lease when another client holds it
-  --control-token-env NAME, --start "COMMAND", --ready URL, --ready-timeout S,
-  --stop-grace S        as for run: the server is started before the run and
-                        stopped after it
-  --request-timeout MS  as for run
-  --unreachable-after N as for run
-  --time-limit S        as for run; a run cut short gets no package
-  --seed N              seed for the properties (default random, recorded)
-  --strict              SHOULD requirements decide too (recorded)
+${optionLines(CERTIFY_TARGET)}
+${LIFECYCLE_HELP}
+Run (as for run):
+${optionLines(CERTIFY_RUN)}
 
 Package:
-  --out FILE            the archive (default
-                        reports/certification-<target>-<date>.tar.gz)
-  --key FILE            the signing key: a private OKP Ed25519 JWK (kty, crv,
-                        x, d). Without it a fresh key is generated and written
-                        beside the archive as FILE.key.jwk (mode 0600), and its
-                        thumbprint (the signature's kid) is printed
-  --report-dir DIR      where the run's reports go (default reports/<run-id>/)
-${REPORTER_HELP}
-  -h, --help            show this help
+${optionsHelp(CERTIFY_PACKAGE)}
 
-Not accepted, because a certification is of everything: --only, --role,
---shard, --scenario, --baseline, --allow-partial, --profile-advisory,
---property-runs, --no-properties (use run for those).
+Not accepted, because a certification is of everything (use run for these):
+${optionLines(NARROWING)}
 
 Exit codes: 0 conformant, package written; 1 non-conformant, package written;
 2 not certification-grade (no package), harness or usage error.
 `;
 
-/** Flags of run that would narrow or relax the run: parsed, so that the refusal says why. */
-const NARROWING = {
-  only: 'it selects tests',
-  role: 'it selects roles',
-  shard: 'it runs a part of the suite',
-  scenario: 'it adds scenarios from outside the suite',
-  baseline: 'it changes the exit code for known failures',
-  'allow-partial': 'it accepts an incomplete run',
-  'profile-advisory': 'it makes PROFILE failures warnings',
-  'property-runs': 'it changes how many cases each property runs',
-  'no-properties': 'it leaves the properties out',
-} as const;
-
 export async function certify(argv: string[], io: CommandIo = processIo()): Promise<number> {
-  const values = parse('certify', argv, {
-    ...TARGET_FLAGS,
-    'allow-host': { type: 'string', multiple: true },
-    'lease-wait': { type: 'string' },
-    'request-timeout': { type: 'string' },
-    'unreachable-after': { type: 'string' },
-    'time-limit': { type: 'string' },
-    seed: { type: 'string' },
-    strict: { type: 'boolean' },
-    out: { type: 'string' },
-    key: { type: 'string' },
-    'report-dir': { type: 'string' },
-    only: { type: 'string', multiple: true },
-    role: { type: 'string', multiple: true },
-    shard: { type: 'string' },
-    scenario: { type: 'string', multiple: true },
-    baseline: { type: 'string' },
-    'allow-partial': { type: 'boolean' },
-    'profile-advisory': { type: 'boolean' },
-    'property-runs': { type: 'string' },
-    'no-properties': { type: 'boolean' },
-    ...REPORTER_FLAG,
-  });
+  const values = parse('certify', argv, CERTIFY_OPTIONS);
   if (values.help) {
     io.stdout.write(CERTIFY_HELP);
     return 0;
   }
-  for (const [flag, why] of Object.entries(NARROWING) as [keyof typeof NARROWING, string][]) {
+  for (const [flag, { help: why }] of Object.entries(NARROWING) as [keyof typeof NARROWING, Declared][]) {
     if (values[flag] !== undefined) {
       throw new HarnessError('USAGE_ERROR', `certify takes no --${flag}: ${why}, and a certification is of the whole suite against every role of the target`, 'run such a run with: cpr-conformance run; see: cpr-conformance certify --help');
     }
@@ -115,7 +102,7 @@ export async function certify(argv: string[], io: CommandIo = processIo()): Prom
   const target = targetChoice(values, 'certify', io.env);
   const reporters = reportersOf('certify', values.reporter);
   const reportDir = writableDir(values['report-dir'] ?? defaultReportDir(), '--report-dir');
-  const server = serverOptionsOf(values, 'certify', target, reportDir);
+  const server = serverOptionsOf(values, 'certify', target, reportDir, io.env);
   const allowHosts = allowHostsOf(values['allow-host'], target);
   const requestTimeoutMs = integerOption('certify', 'request-timeout', values['request-timeout'], 1, 600_000);
   const unreachableAfter = integerOption('certify', 'unreachable-after', values['unreachable-after'], 0, 1_000_000);

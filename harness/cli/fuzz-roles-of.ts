@@ -6,17 +6,24 @@
 import { FUZZ_ROLES, type FuzzRole } from '../fuzz/crash.ts';
 import { readReport } from '../report/json.ts';
 import type { Report } from '../report/model.ts';
-import { parseCommand } from './args.ts';
+import { optionsHelp, parseCommand, type Declared } from './args.ts';
 import { HarnessError } from './errors.ts';
 import { FUZZ_NEEDS } from './fuzz-roles.ts';
+import { processIo, type CommandIo } from '../io.ts';
+
+/** fuzz roles takes no options but --help: declared all the same, so its --help and parsing come from one place. */
+export const FUZZ_ROLES_OPTIONS = {} as const satisfies Readonly<Record<string, Declared>>;
 
 const ROLES_HELP = `Usage: cpr-conformance fuzz roles REPORT
 
 Prints, one a line, the roles the target of a run (its report.json) can be
 fuzzed in: every role it has among those the run selected (--role; all when
 none), the operator and the payee only with the test-control capabilities their
-fuzzers need (the operator: ${FUZZ_NEEDS.operator.capabilities.join(', ')}; the payee: ${FUZZ_NEEDS.payee.capabilities.join(', ')}).
-Each role left out is named on stderr with why.
+fuzzers need (the operator: ${FUZZ_NEEDS.operator.capabilities.join(', ')}; the payee:
+${FUZZ_NEEDS.payee.capabilities.join(', ')}). Each role left out is named on stderr with why.
+
+Options:
+${optionsHelp(FUZZ_ROLES_OPTIONS)}
 
 Exit codes: 0 (even when no role can be fuzzed), 2 usage error or a report
 that cannot be read.
@@ -46,15 +53,15 @@ export function fuzzableRoles(report: Pick<Report, 'run'>): FuzzableRoles {
   return { roles, left };
 }
 
-export async function fuzzRolesOf(argv: string[]): Promise<number> {
-  const { values, positionals } = parseCommand('fuzz roles', argv, {});
+export async function fuzzRolesOf(argv: string[], io: CommandIo = processIo()): Promise<number> {
+  const { values, positionals } = parseCommand('fuzz roles', argv, FUZZ_ROLES_OPTIONS);
   if (values.help) {
-    process.stdout.write(ROLES_HELP);
+    io.stdout.write(ROLES_HELP);
     return 0;
   }
   if (positionals.length !== 1) throw new HarnessError('USAGE_ERROR', 'fuzz roles needs one report.json', 'e.g. cpr-conformance fuzz roles reports/latest/report.json');
   const { roles, left } = fuzzableRoles(readReport(positionals[0]!));
-  for (const role of roles) process.stdout.write(`${role}\n`);
-  for (const { role, why } of left) process.stderr.write(`cpr-conformance: not fuzzing the ${role}: ${why}\n`);
+  for (const role of roles) io.stdout.write(`${role}\n`);
+  for (const { role, why } of left) io.stderr.write(`cpr-conformance: not fuzzing the ${role}: ${why}\n`);
   return 0;
 }

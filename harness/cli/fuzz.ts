@@ -9,12 +9,44 @@ import { causeText, createProgressDisplay, FUZZ_CAPABILITIES, MAX_LANES, type Bu
 import { openCampaign, openHttpFuzzRole, roleOption, type OpenedHttpRole, type OpenOptions } from './fuzz-roles.ts';
 import type { TargetChoice } from '../runner/resolve-target.ts';
 import { terminalOf, type Terminal } from '../runner/terminal.ts';
-import { integerOption, parse, shardOption } from './args.ts';
+import { integerOption, optionLines, optionsHelp, parse, shardOption, type Declared } from './args.ts';
 import { shardBudget, shardSeeds, writeShardRecord } from '../fuzz/shards.ts';
 import { EXIT, HarnessError } from './errors.ts';
-import { leaseWaitOf, serverOptionsOf, serverUp, TARGET_FLAGS, targetChoice, writableDir } from './target-options.ts';
+import { CA_FLAG, leaseWaitOf, LIFECYCLE_HELP, serverOptionsOf, serverUp, TARGET_FLAGS, targetChoice, writableDir } from './target-options.ts';
 import { uniqueStamp } from '../text.ts';
 import { processIo, type CommandIo } from '../io.ts';
+
+/** Concurrent worlds of a `fuzz` campaign unless --lanes says otherwise. */
+const DEFAULT_LANES = 4;
+
+/** fuzz's options, by the heading its --help lists them under: they parse the command line and write its --help. */
+const FUZZ_ROLE = {
+  role: { type: 'string', value: 'ROLE', help: 'operator (default), payee or paying-app' },
+} as const satisfies Readonly<Record<string, Declared>>;
+
+const FUZZ_TARGET = {
+  target: { type: 'string', value: 'FILE|URL', help: "a target file (see: cpr-conformance init), or the operator's (payee's) base URL" },
+  ...CA_FLAG,
+  insecure: { type: 'boolean', help: 'with --target URL: skip TLS verification' },
+  'request-timeout': { type: 'string', value: 'MS', help: 'deadline of each request to the target (default 10000): a target that stops answering ends the campaign after one such wait (exit 2)' },
+  'lease-wait': { type: 'string', value: 'S', help: "when another run or campaign holds the target's test-control lease (PROFILE.md §12), wait up to S seconds for it; without it the campaign stops at once (HARNESS_TARGET_BUSY, exit 2). Shards of a campaign against one target instance take turns this way" },
+} as const satisfies Readonly<Record<string, Declared>>;
+
+const FUZZ_BUDGET = {
+  time: { type: 'string', value: 'S', help: 'explore for S seconds (default 30); shrinking a failure has its own bound (half the budget, 10 s to 120 s)' },
+  runs: { type: 'string', value: 'N', help: 'explore N model runs instead of a time budget' },
+  seed: { type: 'string', value: 'N', help: 'seed (default random, printed): the same seed explores the same command sequences' },
+  'reduce-attempts': { type: 'string', value: 'N', help: 'runs the reduction after shrinking makes at most (default 100, 0 for none): each tries the finding without a command, a burst member or an account' },
+  lanes: { type: 'string', value: 'N', help: `operator only: worlds per model run, driven concurrently (default ${DEFAULT_LANES}, 1 to ${MAX_LANES}): each has its own accounts and packs, so a run finds what N sequential runs would, while N requests are in flight. A finding is written as the history of the one world that failed.` },
+  shard: { type: 'string', value: 'i/n', help: "run shard i of n of the campaign (on n machines, the same --seed, --lanes and budget on each): shard 1 explores with the seed itself, shard i > 1 with a seed derived from it and i. --time is each shard's own; --runs N is the campaign's, split between the shards. Always writes DIR/fuzz-shard.json; join the shards with: cpr-conformance fuzz merge DIR..." },
+} as const satisfies Readonly<Record<string, Declared>>;
+
+const FUZZ_OUTPUT = {
+  out: { type: 'string', value: 'DIR', help: 'where crash-<seed>.json and regression-<seed>.yaml go when something is found (default reports/fuzz-<time>/)' },
+} as const satisfies Readonly<Record<string, Declared>>;
+
+/** Every option fuzz parses: the target's shared flags and its own. */
+export const FUZZ_OPTIONS = { ...TARGET_FLAGS, ...FUZZ_ROLE, ...FUZZ_TARGET, ...FUZZ_BUDGET, ...FUZZ_OUTPUT } as const;
 
 const FUZZ_HELP = `Usage: cpr-conformance fuzz [options]
        cpr-conformance fuzz merge DIR... [--out DIR]
@@ -57,9 +89,10 @@ in one rule; with a BOM, a member twice or escaped names at any depth, no
 JSON, at and over 65 536 bytes; read through every channel, token URIs served
 by the harness's retrieval stub (TLS with a CA the application is told to
 trust) with redirects, other media types, error statuses, chunked, slow and
-cut-off bodies; Payments derived at and within a second of the expiry. The profile's own validator is the oracle; the stub records every
-request (plaintext, elsewhere, twice is a finding). The target needs a
-paying_app role (a target file; the embedded reference's by default).
+cut-off bodies; Payments derived at and within a second of the expiry. The
+profile's own validator is the oracle; the stub records every request
+(plaintext, elsewhere, twice is a finding). The target needs a paying_app role
+(a target file; the embedded reference's by default).
 
 For the Operator the target needs the test-control capabilities provision,
 clock, balance and cancel (PROFILE.md §12). The campaign holds its lease when
@@ -68,54 +101,20 @@ move ends the campaign as a harness error (HARNESS_CLOCK_MOVED), never a
 finding.
 
 Role:
-  --role ROLE           operator (default), payee or paying-app
+${optionLines(FUZZ_ROLE)}
 
 Target:
-  --target FILE|URL     a target file (see: cpr-conformance init), or the
-                        operator's (payee's) base URL
-  --ca FILE             with --target URL: the CA certificate to trust
-  --insecure            with --target URL: skip TLS verification
-  --request-timeout MS  deadline of each request to the target (default
-                        10000): a target that stops answering ends the
-                        campaign after one such wait (exit 2)
-  --lease-wait S        when another run or campaign holds the target's
-                        test-control lease (PROFILE.md §12), wait up to S
-                        seconds for it; without it the campaign stops at once
-                        (HARNESS_TARGET_BUSY, exit 2). Shards of a campaign
-                        against one target instance take turns this way
-  --control-token-env NAME, --start "COMMAND", --ready URL, --ready-timeout S,
-  --stop-grace S        as for run: the server is started before the campaign
-                        (its output in --out DIR/server.log) and stopped
-                        after it, Ctrl-C included
+${optionLines(FUZZ_TARGET)}
+${LIFECYCLE_HELP}
+For a campaign the report folder is --out DIR: a --start server's output goes
+to DIR/server.log; it is started before the campaign and stopped after it,
+Ctrl-C included.
 
 Budget:
-  --time S              explore for S seconds (default 30); shrinking a
-                        failure has its own bound (half the budget, 10 s to
-                        120 s)
-  --runs N              explore N model runs instead of a time budget
-  --seed N              seed (default random, printed): the same seed explores
-                        the same command sequences
-  --reduce-attempts N   runs the reduction after shrinking makes at most
-                        (default 100, 0 for none): each tries the finding
-                        without a command, a burst member or an account
-  --lanes N             operator only: worlds per model run, driven
-                        concurrently (default 4, 1 to 16): each has its own
-                        accounts and packs, so a run finds what N
-                        sequential runs would, while N requests are in
-                        flight. A finding is written as the
-                        history of the one world that failed.
-  --shard i/n           run shard i of n of the campaign (on n machines, the
-                        same --seed, --lanes and budget on each): shard 1
-                        explores with the seed itself, shard i > 1 with a seed
-                        derived from it and i. --time is each shard's own;
-                        --runs N is the campaign's, split between the shards.
-                        Always writes DIR/fuzz-shard.json; join the shards
-                        with: cpr-conformance fuzz merge DIR...
+${optionLines(FUZZ_BUDGET)}
 
 Output:
-  --out DIR             where crash-<seed>.json and regression-<seed>.yaml go
-                        when something is found (default reports/fuzz-<time>/)
-  -h, --help            show this help
+${optionsHelp(FUZZ_OUTPUT)}
 
 fuzz merge DIR... joins the --out folders of the shards of one campaign into
 --out DIR (default reports/fuzz-merged): fuzz.json, summary.md and each
@@ -141,25 +140,10 @@ usage error, unreachable target or missing capability.
 
 const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 
-/** Concurrent worlds of a `fuzz` campaign unless --lanes says otherwise. */
-const DEFAULT_LANES = 4;
-
 export async function fuzz(argv: string[], io: CommandIo = processIo()): Promise<number> {
-  if (argv[0] === 'merge') return (await import('./fuzz-merge.ts')).fuzzMerge(argv.slice(1));
-  if (argv[0] === 'roles') return (await import('./fuzz-roles-of.ts')).fuzzRolesOf(argv.slice(1));
-  const values = parse('fuzz', argv, {
-    ...TARGET_FLAGS,
-    time: { type: 'string' },
-    runs: { type: 'string' },
-    seed: { type: 'string' },
-    lanes: { type: 'string' },
-    'reduce-attempts': { type: 'string' },
-    shard: { type: 'string' },
-    out: { type: 'string' },
-    'request-timeout': { type: 'string' },
-    role: { type: 'string' },
-    'lease-wait': { type: 'string' },
-  });
+  if (argv[0] === 'merge') return (await import('./fuzz-merge.ts')).fuzzMerge(argv.slice(1), io);
+  if (argv[0] === 'roles') return (await import('./fuzz-roles-of.ts')).fuzzRolesOf(argv.slice(1), io);
+  const values = parse('fuzz', argv, FUZZ_OPTIONS);
   if (values.help) {
     io.stdout.write(FUZZ_HELP);
     return 0;
@@ -183,7 +167,7 @@ export async function fuzz(argv: string[], io: CommandIo = processIo()): Promise
   const terminal = terminalOf(io);
 
   const requestTimeoutMs = integerOption('fuzz', 'request-timeout', values['request-timeout'], 1, 600_000);
-  const stopServer = await serverUp(serverOptionsOf(values, 'fuzz', choice, values.start === undefined ? outDir : writableDir(outDir, '--out')), terminal);
+  const stopServer = await serverUp(serverOptionsOf(values, 'fuzz', choice, values.start === undefined ? outDir : writableDir(outDir, '--out'), io.env), terminal);
   const opened = await openCampaign(role, choice, terminal, { ...(requestTimeoutMs !== undefined ? { requestTimeoutMs } : {}), ...leaseWaitOf(values, 'fuzz'), command: 'fuzz' }).catch(async (error: unknown) => {
     await stopServer();
     throw error;
@@ -202,7 +186,7 @@ export async function fuzz(argv: string[], io: CommandIo = processIo()): Promise
     const shardText = shard === undefined ? '' : `shard ${shard.text} of campaign seed ${campaignSeed}, `;
     const laneText = role === 'operator' ? `, ${lanes} lane${lanes === 1 ? '' : 's'}` : '';
     terminal.line(`cpr-conformance fuzz${role === 'operator' ? '' : ` --role ${role}`} (${PROFILE_ID}) against ${opened.name}: ${shardText}seed ${seed}${laneText}, budget ${budgetText}`);
-    const progress = createProgressDisplay();
+    const progress = createProgressDisplay(io.stderr, io.env);
     const reproduce = ['cpr-conformance fuzz', ...(role === 'operator' ? [] : [`--role ${role}`]), `--seed ${seed}`, ...(role === 'operator' ? [`--lanes ${lanes}`] : []), ...targetArgs(values), budget.kind === 'runs' ? `--runs ${budget.runs}` : `--time ${budget.ms / 1000}`].join(' ');
     const result = await opened.run({ seed, budget, lanes, outDir, targetName: opened.name, reproduce, ...(reduceAttempts !== undefined ? { reduceAttempts } : {}), onProgress: (p) => progress.update(p) }).finally(() => progress.end());
     terminal.line(`${result.runs} model runs (${result.shrinks} more while shrinking, ${result.reductions} while reducing), ${result.ops} ${role === 'paying-app' ? 'calls to the application' : 'HTTP operations'} in ${(result.elapsedMs / 1000).toFixed(1)} s`);

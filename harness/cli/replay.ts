@@ -12,11 +12,19 @@ import { scenarioTarget } from '../runner/scenario-target.ts';
 import { terminalOf, type Terminal } from '../runner/terminal.ts';
 import { executeScenario } from '../scenarios/execute.ts';
 import { loadSuiteFile } from '../scenarios/load.ts';
-import { integerOption, parseCommand } from './args.ts';
+import { integerOption, optionsHelp, parseCommand, type Declared } from './args.ts';
 import { EXIT, HarnessError } from './errors.ts';
 import { openOperator } from './fuzz.ts';
-import { targetChoice } from './target-options.ts';
+import { CA_FLAG, targetChoice } from './target-options.ts';
 import { processIo, type CommandIo } from '../io.ts';
+
+/** replay's options: they parse the command line and write its --help. */
+export const REPLAY_OPTIONS = {
+  target: { type: 'string', value: 'FILE|URL', help: "a target file, or the operator's or payee's base URL (default: the embedded reference implementation); a paying application's finding is replayed against the paying_app role of a target file or of the embedded reference (the harness starts its retrieval stub and has the application trust it)" },
+  ...CA_FLAG,
+  insecure: { type: 'boolean', help: 'with --target URL: skip TLS verification' },
+  'request-timeout': { type: 'string', value: 'MS', help: 'deadline of each request to the target (default 10000)' },
+} as const satisfies Readonly<Record<string, Declared>>;
 
 const REPLAY_HELP = `Usage: cpr-conformance replay FILE [options]
 
@@ -29,16 +37,7 @@ file names the role it came from):
   regression-<seed>.yaml  the regression scenario (as run --scenario runs it)
 
 Target:
-  --target FILE|URL     a target file, or the operator's or payee's base URL
-                        (default: the embedded reference implementation); a
-                        paying application's finding is replayed against the
-                        paying_app role of a target file or of the embedded
-                        reference (the harness starts its retrieval stub and
-                        has the application trust it)
-  --ca FILE             with --target URL: the CA certificate to trust
-  --insecure            with --target URL: skip TLS verification
-  --request-timeout MS  deadline of each request to the target (default 10000)
-  -h, --help            show this help
+${optionsHelp(REPLAY_OPTIONS)}
 
 Exit codes: 0 fixed, 1 still failing, 2 harness or usage error, unreachable
 target or missing capability.
@@ -150,7 +149,7 @@ async function replayScenarios(suite: ReturnType<typeof loadSuiteFile>, target: 
 }
 
 function parseReplayArgs(argv: string[]) {
-  return parseCommand('replay', argv, { target: { type: 'string' }, ca: { type: 'string' }, insecure: { type: 'boolean' }, 'request-timeout': { type: 'string' } });
+  return parseCommand('replay', argv, REPLAY_OPTIONS);
 }
 
 function requirementSummary(id: string): string {

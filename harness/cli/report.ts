@@ -5,7 +5,7 @@ import { exitCodeOf, mergeReports, readReport, writeAllReports } from '../report
 import { committedCatalogue } from '../runner/catalogue.ts';
 import { terminalOf } from '../runner/terminal.ts';
 import { didYouMean } from '../text.ts';
-import { optionsHelp, parse, type Declared } from './args.ts';
+import { optionsHelp, parse, parseCommand, type Declared } from './args.ts';
 import { EXIT, HarnessError } from './errors.ts';
 import { printSummary } from './summary.ts';
 import { REPORTER_FLAG, reportersOf, reportFiles } from './reporters.ts';
@@ -37,6 +37,11 @@ export async function report(argv: string[], io: CommandIo = processIo()): Promi
   if (sub === '--help' || sub === '-h' || sub === undefined) {
     io.stdout.write(REPORT_HELP);
     return sub === undefined ? EXIT.error : 0;
+  }
+  if (sub.startsWith('-')) {
+    // An option before the command: an unknown one is refused as every command refuses one, with a guess.
+    parseCommand('report', argv, REPORT_OPTIONS);
+    throw new HarnessError('USAGE_ERROR', `report takes its command first, then ${sub}`, 'e.g. cpr-conformance report merge DIR... --report-dir out; see: cpr-conformance report --help');
   }
   if (sub !== 'merge') throw new HarnessError('USAGE_ERROR', `unknown report command "${sub}"${didYouMean(sub ?? '', ['merge'], (w) => `"${w}"`)}`, 'see: cpr-conformance report --help');
   const dirs = rest.filter((a, i) => !a.startsWith('-') && rest[i - 1] !== '--report-dir' && rest[i - 1] !== '--reporter');

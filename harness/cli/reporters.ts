@@ -5,7 +5,7 @@
 import { REPORT_VIEWS, type ViewName } from '../report/write.ts';
 import { didYouMean } from '../text.ts';
 import { HarnessError } from './errors.ts';
-import { optionLines, type Declared } from './args.ts';
+import type { Declared } from './args.ts';
 
 const VIEW_NAMES = Object.keys(REPORT_VIEWS) as ViewName[];
 
@@ -26,9 +26,6 @@ export const REPORTER_FLAG = {
     help: `write only these reports. Default all: terminal (the closing lines: verdict, failures, exit reason), json (report.json), ${VIEW_NAMES.map((name) => `${name} (${reportFile(name)})`).join(', ')}. report.json is written whatever is chosen: every other command (explain, compare, report merge, --baseline) reads it`,
   },
 } as const satisfies Readonly<Record<string, Declared>>;
-
-/** The --reporter lines of a --help written by hand (run, certify). */
-export const REPORTER_HELP = optionLines(REPORTER_FLAG);
 
 /** The reporters the --reporter values name; every one when none is given. */
 export function reportersOf(command: string, given: readonly string[] | undefined): Reporters {

@@ -7,7 +7,7 @@ import { terminalOf } from '../runner/terminal.ts';
 import { integerOption, optionLines, optionsHelp, parse, shardOption, type Declared } from './args.ts';
 import { MAX_CONCURRENCY, MAX_REPEAT } from '../runner/plan.ts';
 import { EXIT, HarnessError } from './errors.ts';
-import { allowHostsOf, leaseWaitOf, LIFECYCLE_HELP, rerunBase, serverOptionsOf, TARGET_FLAGS, targetChoice, withServer, writableDir } from './target-options.ts';
+import { allowHostsOf, CA_FLAG, leaseWaitOf, LIFECYCLE_HELP, rerunBase, serverOptionsOf, TARGET_FLAGS, targetChoice, withServer, writableDir } from './target-options.ts';
 import { rolesOf } from './list.ts';
 import { printSummary } from './summary.ts';
 import { REPORTER_FLAG, reportersOf, reportFiles } from './reporters.ts';
@@ -16,7 +16,7 @@ import { processIo, type CommandIo } from '../io.ts';
 /** run's options, by the heading its --help lists them under: they parse the command line and write its --help. */
 const RUN_TARGET = {
   target: { type: 'string', value: 'FILE|URL', help: 'a target file (see: cpr-conformance init), or a base URL: shorthand for the http adapter on the payee and operator roles at that URL, with its test-control interface' },
-  ca: { type: 'string', value: 'FILE', help: 'with --target URL: the CA certificate to trust' },
+  ...CA_FLAG,
   insecure: { type: 'boolean', help: 'with --target URL: skip TLS verification (recorded in the report; prefer --ca)' },
   'allow-host': { type: 'string', multiple: true, value: 'HOST', help: "let the reference paying application retrieve token URIs from HOST (host or host:port) too. By default it follows a QR or deep-link endpoint only to the target's own hosts (no request forgery through a CPR URI)" },
   'lease-wait': { type: 'string', value: 'S', help: "when another run or campaign holds the target's test-control lease (PROFILE.md §12), wait up to S seconds for it; without it the run stops at once (HARNESS_TARGET_BUSY, exit 2, every test an error)" },
@@ -54,7 +54,7 @@ const RUN_OUTPUT = {
   'write-timings': { type: 'string', value: 'FILE', help: "also write each test's time (the median with --repeat) as a timings table for --shard-timings; the committed suites/timings.json is written with --repeat 5 --concurrency 1 against the embedded reference (a test's time side by side includes its neighbours')" },
 } as const satisfies Readonly<Record<string, Declared>>;
 
-/** Every option run parses: the target's shared flags (cli/target-options.ts) with run's own words for --target, --ca and --insecure. */
+/** Every option run parses: the target's shared flags (cli/target-options.ts) with run's own words for --target and --insecure. */
 export const RUN_OPTIONS = { ...TARGET_FLAGS, ...RUN_TARGET, ...RUN_SELECTION, ...RUN_VERDICT, ...RUN_BOUNDS, ...RUN_OUTPUT } as const;
 
 const RUN_HELP = () => `Usage: cpr-conformance run [options]
@@ -86,10 +86,11 @@ offers one (PROFILE.md §12), so no other client moves its clock; with a target
 that offers none, a clock move the run did not make turns the tests it touched
 into errors (HARNESS_CLOCK_MOVED), never failures.
 
-Whatever the target does, a complete report is written. Ctrl-C stops the run and writes the results so far,
-marked incomplete (exit 2); a second Ctrl-C exits at once. Text from the target
-never reaches the terminal raw, and the target file's control tokens and private
-keys never appear in any report or output.
+Whatever the target does, a complete report is written. Ctrl-C stops the run
+and writes the results so far, marked incomplete (exit 2); a second Ctrl-C
+exits at once. Text from the target never reaches the terminal raw, and the
+target file's control tokens and private keys never appear in any report or
+output.
 
 Exit codes: 0 conformant, 1 non-conformant, 2 harness or usage error,
 unreachable target, interrupted, or nothing selected, 3 incomplete (nothing
@@ -115,7 +116,7 @@ export async function run(argv: string[], io: CommandIo = processIo()): Promise<
   const reporters = reportersOf('run', values.reporter);
   // Checked before anything starts: a folder that cannot be written is a usage error now, not after the run.
   const reportDir = writableDir(values['report-dir'] ?? defaultReportDir(), '--report-dir');
-  const server = serverOptionsOf(values, 'run', target, reportDir);
+  const server = serverOptionsOf(values, 'run', target, reportDir, io.env);
   const allowHosts = allowHostsOf(values['allow-host'], target);
   const requestTimeoutMs = integerOption('run', 'request-timeout', values['request-timeout'], 1, 600_000);
   const unreachableAfter = integerOption('run', 'unreachable-after', values['unreachable-after'], 0, 1_000_000);

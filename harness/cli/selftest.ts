@@ -7,9 +7,18 @@ import { selftest, workerMain } from '../selftest/selftest.ts';
 import { selftestPassed } from '../selftest/matrix.ts';
 import { PROJECT_ROOT } from '../scenarios/load.ts';
 import { terminalOf } from '../runner/terminal.ts';
-import { integerOption, parse } from './args.ts';
+import { integerOption, optionsHelp, parse, type Declared } from './args.ts';
 import { EXIT, HarnessError } from './errors.ts';
 import { processIo, type CommandIo } from '../io.ts';
+
+/** selftest's options: they parse the command line and write its --help. */
+export const SELFTEST_OPTIONS = {
+  mutant: { type: 'string', multiple: true, value: 'NAME', help: 'only this mutant' },
+  targeted: { type: 'boolean', help: "each mutant runs only the tests that can judge a requirement it declares (npm test's quick form; the reference still runs the whole suite). Without it every mutant runs every test, and a kill by an undeclared requirement is flagged: the full matrix" },
+  workers: { type: 'string', value: 'N', help: 'worker processes (default: the number of cores)' },
+  'report-dir': { type: 'string', value: 'DIR', help: 'where to write the matrix (default reports/selftest-<time>)' },
+  worker: { type: 'string', value: 'NAMES', help: 'internal: a worker process runs those mutants (selftest starts them itself)' },
+} as const satisfies Readonly<Record<string, Declared>>;
 
 const SELFTEST_HELP = `Usage: cpr-conformance selftest [options]
 
@@ -22,35 +31,20 @@ killed, by a check of a requirement it declares. Prints the kill matrix
 kill-matrix.json and kill-matrix.html.
 
 Options:
-  --mutant NAME      only this mutant; repeatable
-  --targeted         each mutant runs only the tests that can judge a
-                     requirement it declares (npm test's quick form; the
-                     reference still runs the whole suite). Without it every
-                     mutant runs every test, and a kill by an undeclared
-                     requirement is flagged: the full matrix
-  --workers N        worker processes (default: the number of cores)
-  --report-dir DIR   where to write the matrix (default reports/selftest-<time>)
-  -h, --help         show this help
+${optionsHelp(SELFTEST_OPTIONS)}
 
 Exit codes: 0 every mutant killed by a declared check and the reference
 conformant; 1 otherwise; 2 usage or harness error.
-(--worker NAMES is internal: a worker process runs those mutants.)
 `;
 
 export async function selftestCommand(argv: string[], io: CommandIo = processIo()): Promise<number> {
-  const values = parse('selftest', argv, {
-    mutant: { type: 'string', multiple: true },
-    targeted: { type: 'boolean' },
-    workers: { type: 'string' },
-    'report-dir': { type: 'string' },
-    worker: { type: 'string' },
-  });
+  const values = parse('selftest', argv, SELFTEST_OPTIONS);
   if (values.help) {
     io.stdout.write(SELFTEST_HELP);
     return 0;
   }
   if (values.worker !== undefined) {
-    await workerMain((values.worker as string).split(','), values.targeted === true);
+    await workerMain(values.worker.split(','), values.targeted === true, io.stdout);
     return 0;
   }
   const names = values.mutant ?? [];
@@ -59,6 +53,8 @@ export async function selftestCommand(argv: string[], io: CommandIo = processIo(
   const terminal = terminalOf(io);
   terminal.line(`selftest: the reference and ${names.length || MUTANTS.length} mutant(s)${values.targeted ? ', each against the tests of the requirements it declares' : ''}`);
   const matrix = await selftest({
+    env: io.env,
+    notice: (text) => terminal.error(text),
     mutants: names,
     targeted: values.targeted === true,
     ...(values.workers !== undefined ? { workers: integerOption('selftest', 'workers', values.workers, 1, 64)! } : {}),

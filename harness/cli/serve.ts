@@ -5,9 +5,30 @@ import { PROFILE_ID } from '../../profile/index.ts';
 import { MUTANTS, describeMutants } from '../../reference/mutants.ts';
 import { PolicyError } from '../../reference/operator/policy.ts';
 import { startReference, type ReferenceOptions } from '../../reference/start.ts';
-import { integerOption, parse } from './args.ts';
+import { integerOption, optionsHelp, parse, type Declared } from './args.ts';
 import { HarnessError } from './errors.ts';
 import { processIo, type CommandIo } from '../io.ts';
+
+/** serve's options: they parse the command line and write its --help. */
+export const SERVE_OPTIONS = {
+  host: { type: 'string', value: 'HOST', help: 'address to bind (default 127.0.0.1); an IPv6 address such as ::1 gives https://[::1]:PORT' },
+  'base-path': { type: 'string', value: 'PATH', help: 'serve every route under PATH, percent-encoded as in a URL, e.g. /shops/acme%20gmbh or /pay/acme(eu) (default: the root)' },
+  port: { type: 'string', value: 'N', help: 'HTTPS port (default 8443; 0 picks a free port)' },
+  'plaintext-port': { type: 'string', value: 'N', help: 'plaintext port that refuses to serve CPRs, to test spec §5.1.4 (default 8080; 0 picks a free port)' },
+  'no-plaintext': { type: 'boolean', help: 'do not open the plaintext port' },
+  'ca-out': { type: 'string', value: 'FILE', help: 'also write the CA certificate (PEM) to FILE' },
+  'freeze-clock': { type: 'boolean', help: 'start with the clock frozen (test control moves it)' },
+  seed: { type: 'string', value: 'TEXT', help: "derive the Operator's signing key and pack ids from TEXT: two servers with one seed give the same answers to the same requests (benchmark replays)" },
+  'token-lifetime': { type: 'string', value: 'S', help: 'retrieval token lifetime in seconds (default 300)' },
+  'request-validity': { type: 'string', value: 'S', help: 'CPR validity window in seconds (default 900)' },
+  policy: { type: 'string', value: 'FILE', help: 'JSON or YAML with Operator Policy members to override (max_amount, max_chain_depth, expiry_min_seconds, expiry_max_seconds, required_identity_level, request_window_seconds)' },
+  'control-token': { type: 'string', value: 'TOKEN', help: 'require "Authorization: Bearer TOKEN" on /_control' },
+  'no-control': { type: 'boolean', help: 'disable the test-control interface' },
+  'no-lease': { type: 'boolean', help: 'offer no test-control lease (PROFILE.md §12): any client may move the clock at any time, as with an implementation without one' },
+  mutant: { type: 'string', value: 'NAME', help: 'switch one fault on (see --list-mutants): a deliberately non-conformant reference, to see what the suite reports' },
+  'list-mutants': { type: 'boolean', help: 'list the mutants and exit' },
+  json: { type: 'boolean', help: 'print the start-up facts as one JSON line' },
+} as const satisfies Readonly<Record<string, Declared>>;
 
 const SERVE_HELP = `Usage: cpr-conformance serve [options]
 
@@ -24,59 +45,11 @@ Its certificate comes from a CA generated at start-up and names localhost,
 it where you want it).
 
 Options:
-  --host HOST               address to bind (default 127.0.0.1); an IPv6
-                            address such as ::1 gives https://[::1]:PORT
-  --base-path PATH          serve every route under PATH, percent-encoded as
-                            in a URL, e.g. /shops/acme%20gmbh or /pay/acme(eu)
-                            (default: the root)
-  --port N                  HTTPS port (default 8443; 0 picks a free port)
-  --plaintext-port N        plaintext port that refuses to serve CPRs, to test
-                            spec §5.1.4 (default 8080; 0 picks a free port)
-  --no-plaintext            do not open the plaintext port
-  --ca-out FILE             also write the CA certificate (PEM) to FILE
-  --freeze-clock            start with the clock frozen (test control moves it)
-  --seed TEXT               derive the Operator's signing key and pack ids from
-                            TEXT: two servers with one seed give the same
-                            answers to the same requests (benchmark replays)
-  --token-lifetime S        retrieval token lifetime in seconds (default 300)
-  --request-validity S      CPR validity window in seconds (default 900)
-  --policy FILE             JSON or YAML with Operator Policy members to override
-                            (max_amount, max_chain_depth, expiry_min_seconds,
-                            expiry_max_seconds, required_identity_level,
-                            request_window_seconds)
-  --control-token TOKEN     require "Authorization: Bearer TOKEN" on /_control
-  --no-control              disable the test-control interface
-  --no-lease                offer no test-control lease (PROFILE.md §12): any
-                            client may move the clock at any time, as with an
-                            implementation without one
-  --mutant NAME             switch one fault on (see --list-mutants): a
-                            deliberately non-conformant reference, to see
-                            what the suite reports
-  --list-mutants            list the mutants and exit
-  --json                    print the start-up facts as one JSON line
-  -h, --help                show this help
+${optionsHelp(SERVE_OPTIONS)}
 `;
 
 export async function serve(argv: string[], io: CommandIo = processIo()): Promise<number> {
-  const values = parse('serve', argv, {
-    host: { type: 'string' },
-    'base-path': { type: 'string' },
-    port: { type: 'string' },
-    'plaintext-port': { type: 'string' },
-    'no-plaintext': { type: 'boolean' },
-    'ca-out': { type: 'string' },
-    'freeze-clock': { type: 'boolean' },
-    seed: { type: 'string' },
-    'token-lifetime': { type: 'string' },
-    'request-validity': { type: 'string' },
-    policy: { type: 'string' },
-    'control-token': { type: 'string' },
-    'no-control': { type: 'boolean' },
-    'no-lease': { type: 'boolean' },
-    json: { type: 'boolean' },
-    mutant: { type: 'string' },
-    'list-mutants': { type: 'boolean' },
-  });
+  const values = parse('serve', argv, SERVE_OPTIONS);
   if (values.help) {
     io.stdout.write(SERVE_HELP);
     return 0;
@@ -87,7 +60,7 @@ export async function serve(argv: string[], io: CommandIo = processIo()): Promis
   }
   const options = referenceOptions(values);
   const reference = await startOrExplain(options);
-  const caFile = (values['ca-out'] as string | undefined) ?? reference.caFile;
+  const caFile = values['ca-out'] ?? reference.caFile;
   if (values['ca-out'] !== undefined) writeFileSync(caFile, reference.tls.ca);
   printFacts(reference, options, caFile, values.json === true, io);
   await new Promise<void>((resolve) => {
@@ -99,25 +72,25 @@ export async function serve(argv: string[], io: CommandIo = processIo()): Promis
 }
 
 /** The reference's options from serve's flags, each checked. */
-function referenceOptions(values: ReturnType<typeof parse>): ReferenceOptions {
-  const mutant = values.mutant as string | undefined;
+function referenceOptions(values: ReturnType<typeof parse<typeof SERVE_OPTIONS>>): ReferenceOptions {
+  const mutant = values.mutant;
   if (mutant !== undefined && !MUTANTS.some((m) => m.name === mutant)) {
     throw new HarnessError('USAGE_ERROR', `unknown mutant ${JSON.stringify(mutant)}`, 'list them with: cpr-conformance serve --list-mutants');
   }
   return {
-    host: (values.host as string | undefined) ?? '127.0.0.1',
+    host: values.host ?? '127.0.0.1',
     port: integerOption('serve', 'port', values.port, 0, 65535) ?? 8443,
     plaintextPort: values['no-plaintext'] ? null : (integerOption('serve', 'plaintext-port', values['plaintext-port'], 0, 65535) ?? 8080),
     freezeClock: values['freeze-clock'] === true,
-    ...optional('basePath', values['base-path'] as string | undefined),
+    ...optional('basePath', values['base-path']),
     controlEnabled: values['no-control'] !== true,
     lease: values['no-lease'] !== true,
     ...optional('mutant', mutant),
-    ...optional('seed', values.seed as string | undefined),
+    ...optional('seed', values.seed),
     ...optional('tokenLifetimeSeconds', integerOption('serve', 'token-lifetime', values['token-lifetime'], 1, 86_400)),
     ...optional('requestValiditySeconds', integerOption('serve', 'request-validity', values['request-validity'], 1, 31_536_000)),
-    ...optional('controlToken', values['control-token'] as string | undefined),
-    ...optional('policy', values.policy === undefined ? undefined : readPolicy(values.policy as string)),
+    ...optional('controlToken', values['control-token']),
+    ...optional('policy', values.policy === undefined ? undefined : readPolicy(values.policy)),
   };
 }
 

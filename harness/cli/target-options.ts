@@ -8,6 +8,9 @@ import { dirname, join, resolve } from 'node:path';
 import type { TargetChoice } from '../runner/resolve-target.ts';
 import { checkAllowedHosts } from '../../reference/paying-app/hosts.ts';
 import { startServer, type ServerOptions } from '../target/lifecycle.ts';
+
+/** A --start server as the command line gives it; its notices go to the command's terminal. */
+type ServerCommand = Omit<ServerOptions, 'notice'>;
 import type { Terminal } from '../runner/terminal.ts';
 import { HarnessError } from './errors.ts';
 import { integerOption, optionLines, type Declared } from './args.ts';
@@ -23,6 +26,11 @@ const LIFECYCLE_FLAGS = {
   ready: { type: 'string', value: 'URL', help: 'with --start: poll URL until it answers with a status below 500 (default: the --target URL; its certificate is checked by the run, not here)' },
   'ready-timeout': { type: 'string', value: 'S', help: 'how long the server may take to answer --ready (default 60); a server that exits first, or does not answer in time, is a harness error quoting its last output lines (exit 2), never a conformance result' },
   'stop-grace': { type: 'string', value: 'S', help: 'seconds between SIGTERM and SIGKILL (default 5)' },
+} as const satisfies Readonly<Record<string, Declared>>;
+
+/** --ca, in the same words for every command that takes --target URL. */
+export const CA_FLAG = {
+  ca: { type: 'string', value: 'FILE', help: 'with --target URL: the CA certificate to trust' },
 } as const satisfies Readonly<Record<string, Declared>>;
 
 /** The flags of the target, declared once for every command that opens one. */
@@ -71,10 +79,10 @@ function tokenFrom(name: string, env: CommandIo['env']): string {
 
 /**
  * The --start server of a command, or undefined without --start. Its log goes
- * to `logDir`/server.log. --ready defaults to the --target URL; with a target
- * file it must be given.
+ * to `logDir`/server.log, and it starts with the command's environment. --ready
+ * defaults to the --target URL; with a target file it must be given.
  */
-export function serverOptionsOf(values: Record<string, unknown>, command: string, choice: TargetChoice, logDir: string): ServerOptions | undefined {
+export function serverOptionsOf(values: Record<string, unknown>, command: string, choice: TargetChoice, logDir: string, env: CommandIo['env']): ServerCommand | undefined {
   const start = values.start as string | undefined;
   const help = `see: cpr-conformance ${command} --help`;
   if (start === undefined) {
@@ -97,6 +105,7 @@ export function serverOptionsOf(values: Record<string, unknown>, command: string
   const stopGrace = integerOption(command, 'stop-grace', values['stop-grace'], 0, 600) ?? DEFAULT_STOP_GRACE_S;
   return {
     command: start,
+    env,
     readyUrl: ready,
     readyTimeoutMs: readyTimeout * 1000,
     stopGraceMs: stopGrace * 1000,
@@ -105,7 +114,7 @@ export function serverOptionsOf(values: Record<string, unknown>, command: string
 }
 
 /** Runs `body` with the --start server up (when there is one), and stops it afterwards whatever happens. */
-export async function withServer<T>(options: ServerOptions | undefined, terminal: Terminal, body: () => Promise<T>): Promise<T> {
+export async function withServer<T>(options: ServerCommand | undefined, terminal: Terminal, body: () => Promise<T>): Promise<T> {
   const stop = await serverUp(options, terminal);
   try {
     return await body();
@@ -115,10 +124,10 @@ export async function withServer<T>(options: ServerOptions | undefined, terminal
 }
 
 /** Starts the --start server (when there is one) and waits until it is ready; the function returned stops it, saying how. */
-export async function serverUp(options: ServerOptions | undefined, terminal: Terminal): Promise<() => Promise<void>> {
+export async function serverUp(options: ServerCommand | undefined, terminal: Terminal): Promise<() => Promise<void>> {
   if (options === undefined) return async () => undefined;
   terminal.line(`server: starting ${JSON.stringify(options.command)} (output: ${options.logFile}); waiting up to ${options.readyTimeoutMs / 1000} s for ${options.readyUrl}`);
-  const server = await startServer(options);
+  const server = await startServer({ ...options, notice: (text) => terminal.error(text) });
   terminal.line(`server: ready (pid ${server.pid})`);
   return async () => {
     const stopped = await server.stop();

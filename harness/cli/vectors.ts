@@ -5,43 +5,47 @@ import { checkVectors, writeVectors } from '../vectors/generate.ts';
 import { VECTOR_KINDS, isVectorKind, type VectorKind } from '../vectors/model.ts';
 import { verifyVectors, type CaseReport, type CaseStatus, type VerifyTarget } from '../vectors/verify.ts';
 import { didYouMean, stripControl } from '../text.ts';
-import { parseCommand } from './args.ts';
-import { leaseWaitOf } from './target-options.ts';
+import { optionLines, optionsHelp, parseCommand, type Declared } from './args.ts';
+import { CA_FLAG, leaseWaitOf } from './target-options.ts';
 import { EXIT, HarnessError } from './errors.ts';
 import { processIo, type CommandIo } from '../io.ts';
+
+/** Each subcommand's options: they parse the command line and write --help; an option of the other one is refused. */
+export const VECTORS_GENERATE_OPTIONS = {
+  check: { type: 'boolean', help: 'change nothing; exit 1 naming the files that differ from a fresh generation' },
+} as const satisfies Readonly<Record<string, Declared>>;
+
+export const VECTORS_VERIFY_OPTIONS = {
+  target: { type: 'string', value: 'FILE|URL', help: 'a target file (see: cpr-conformance init) or a base URL: only the sequences (retrieval-token, replay) run; the pure kinds are reported as not applicable to a remote target' },
+  ...CA_FLAG,
+  'lease-wait': { type: 'string', value: 'S', help: "when another client holds the target's test-control lease (PROFILE.md §12), wait up to S seconds for it; without it verify stops at once (HARNESS_TARGET_BUSY, exit 2). The sequences move the target's clock, so verify holds the lease while they run" },
+  kind: { type: 'string', multiple: true, value: 'KIND', help: `only this kind (${VECTOR_KINDS.join(', ')})` },
+  failures: { type: 'boolean', help: 'print only the cases that did not pass' },
+  json: { type: 'boolean', help: 'one JSON report instead of text' },
+} as const satisfies Readonly<Record<string, Declared>>;
+
+const VECTORS_OPTIONS = { ...VECTORS_GENERATE_OPTIONS, ...VECTORS_VERIFY_OPTIONS } as const;
 
 export const VECTORS_HELP = `Usage: cpr-conformance vectors <generate|verify> [options]
 
 The published test vectors in vectors/ (format: vectors/vector.schema.json; how
 to use them from any language: vectors/README.md).
 
-  generate              rewrite vectors/*.json (and harness/vectors/ledger.json,
-                        which keeps tcIds stable) from the generators: the same
-                        bytes every time
-    --check             change nothing; exit 1 naming the files that differ
-                        from a fresh generation
+vectors generate rewrites vectors/*.json (and harness/vectors/ledger.json,
+which keeps tcIds stable) from the generators: the same bytes every time.
 
-  verify                run the vectors and report every case (tcId, expected
-                        result, result seen) and a summary. With no --target,
-                        against the reference: its functions for the pure kinds
-                        and, for the request/response sequences, the reference
-                        started on loopback over HTTPS with its own CA
-    --target FILE|URL   a target file (see: cpr-conformance init) or a base URL:
-                        only the sequences (retrieval-token, replay) run; the
-                        pure kinds are reported as not applicable to a remote
-                        target
-    --ca FILE           with --target URL: the CA certificate to trust
-    --lease-wait S      when another client holds the target's test-control
-                        lease (PROFILE.md §12), wait up to S seconds for it;
-                        without it verify stops at once (HARNESS_TARGET_BUSY,
-                        exit 2). The sequences move the target's clock, so
-                        verify holds the lease while they run
-    --kind KIND         only this kind; repeatable. Kinds:
-                        ${VECTOR_KINDS.join(', ')}
-    --failures          print only the cases that did not pass
-    --json              one JSON report instead of text
+Options of generate:
+${optionLines(VECTORS_GENERATE_OPTIONS)}
 
-  -h, --help            show this help
+vectors verify runs the vectors and reports every case (tcId, expected result,
+result seen) and a summary. With no --target, against the reference: its
+functions for the pure kinds and, for the request/response sequences, the
+reference started on loopback over HTTPS with its own CA.
+
+Options of verify:
+${optionLines(VECTORS_VERIFY_OPTIONS)}
+
+${optionsHelp({})}
 
 Exit codes: 0 success (generate), no drift (--check) or every case matched
 (verify); 1 drift or a mismatch; 2 harness or usage error, unreachable target.
@@ -57,10 +61,10 @@ export async function vectors(argv: string[], io: CommandIo = processIo()): Prom
   if (extra.length > 0) throw new HarnessError('USAGE_ERROR', `unexpected argument ${JSON.stringify(extra[0])}`, 'see: cpr-conformance vectors --help');
   switch (sub) {
     case 'generate':
-      only(values, ['check'], 'generate');
+      only(values, VECTORS_GENERATE_OPTIONS, 'generate');
       return generate(values.check === true, io);
     case 'verify':
-      only(values, ['target', 'ca', 'kind', 'json', 'failures', 'lease-wait'], 'verify');
+      only(values, VECTORS_VERIFY_OPTIONS, 'verify');
       return verify(values, io);
     case undefined:
       io.stdout.write(VECTORS_HELP);
@@ -73,20 +77,12 @@ export async function vectors(argv: string[], io: CommandIo = processIo()): Prom
 type Values = ReturnType<typeof parseVectorArgs>['values'];
 
 function parseVectorArgs(argv: string[]) {
-  return parseCommand('vectors', argv, {
-    check: { type: 'boolean' },
-    target: { type: 'string' },
-    ca: { type: 'string' },
-    'lease-wait': { type: 'string' },
-    kind: { type: 'string', multiple: true },
-    json: { type: 'boolean' },
-    failures: { type: 'boolean' },
-  });
+  return parseCommand('vectors', argv, VECTORS_OPTIONS);
 }
 
 /** Options belong to one subcommand: --check with verify is a usage error, not silently ignored. */
-function only(values: Values, allowed: readonly string[], sub: string): void {
-  const stray = Object.keys(values).filter((k) => k !== 'help' && values[k as keyof Values] !== undefined && !allowed.includes(k));
+function only(values: Values, allowed: Readonly<Record<string, Declared>>, sub: string): void {
+  const stray = Object.keys(values).filter((k) => k !== 'help' && values[k as keyof Values] !== undefined && !Object.hasOwn(allowed, k));
   if (stray.length > 0) throw new HarnessError('USAGE_ERROR', `--${stray[0]} is not an option of vectors ${sub}`, 'see: cpr-conformance vectors --help');
 }
 
@@ -107,7 +103,7 @@ function generate(check: boolean, io: CommandIo): number {
 
 const LABEL: Record<CaseStatus, string> = { pass: 'PASS', fail: 'FAIL', skipped: 'SKIP', 'not-applicable': 'N/A ', error: 'ERR ' };
 
-function targetOf(values: Values): VerifyTarget {
+function targetOf(values: Values, env: CommandIo['env']): VerifyTarget {
   const target = values.target;
   if (target === undefined) {
     if (values.ca !== undefined) throw new HarnessError('USAGE_ERROR', '--ca goes with --target URL', 'see: cpr-conformance vectors --help');
@@ -115,7 +111,7 @@ function targetOf(values: Values): VerifyTarget {
   }
   if (/^https?:\/\//i.test(target)) return { kind: 'url', url: target, ...(values.ca !== undefined ? { caFile: values.ca } : {}) };
   if (values.ca !== undefined) throw new HarnessError('USAGE_ERROR', '--ca goes with --target URL; a target file sets tls per role');
-  return { kind: 'file', path: target };
+  return { kind: 'file', path: target, env };
 }
 
 function kindsOf(values: Values): VectorKind[] {
@@ -135,7 +131,7 @@ async function verify(values: Values, io: CommandIo): Promise<number> {
   const json = values.json === true;
   const failuresOnly = values.failures === true;
   const report = await verifyVectors({
-    target: targetOf(values),
+    target: targetOf(values, io.env),
     kinds: kindsOf(values),
     ...leaseWaitOf(values, 'vectors'),
     onWarning: (text: string) => io.stderr.write(`warning: ${stripControl(text)}\n`),

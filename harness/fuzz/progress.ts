@@ -1,6 +1,7 @@
 // Live progress of a campaign on stderr: on a TTY (and not CI) one line redrawn;
 // otherwise a plain line every few seconds and at each change of phase.
 import type { CampaignProgress, Phase } from './campaign.ts';
+import type { CommandIo, OutputStream } from '../io.ts';
 
 interface ProgressDisplay {
   update(progress: CampaignProgress): void;
@@ -15,7 +16,8 @@ const PHASE: Readonly<Record<Phase, string>> = {
   done: 'done',
 };
 
-export function createProgressDisplay(stream: NodeJS.WriteStream = process.stderr, env: NodeJS.ProcessEnv = process.env, plainEveryMs = 5000): ProgressDisplay {
+/** Progress on `stream` (the command's stderr), as `env` says (CI). */
+export function createProgressDisplay(stream: OutputStream, env: CommandIo['env'], plainEveryMs = 5000): ProgressDisplay {
   const live = stream.isTTY === true && !env.CI;
   let drawn = false;
   let lastPhase: Phase | undefined;

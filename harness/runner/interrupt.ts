@@ -15,18 +15,19 @@ interface Interrupts {
   dispose(): void;
 }
 
-export function watchInterrupts(stderr: NodeJS.WritableStream = process.stderr): Interrupts {
+/** Watches for SIGINT and SIGTERM; `notice` says what each one does (the command's stderr, cli/main.ts). */
+export function watchInterrupts(notice: (text: string) => void): Interrupts {
   let fired = false;
   let release!: () => void;
   const signalled = new Promise<void>((resolve) => (release = resolve));
   const listeners: (() => void)[] = [];
   const handler = () => {
     if (fired) {
-      stderr.write('cpr-conformance: interrupted again: exiting without a report\n');
+      notice('cpr-conformance: interrupted again: exiting without a report');
       process.exit(EXIT.error);
     }
     fired = true;
-    stderr.write('cpr-conformance: interrupted: stopping the run and writing a partial report (again to exit at once)\n');
+    notice('cpr-conformance: interrupted: stopping the run and writing a partial report (again to exit at once)');
     release();
     for (const listener of listeners) listener();
   };

@@ -177,7 +177,7 @@ async function executePlan(
 ): Promise<Executed> {
   const { terminal, seed, fileConfig } = run;
   const repeat = options.repeat ?? 1;
-  const interrupts = watchInterrupts();
+  const interrupts = watchInterrupts((text) => terminal.error(text));
   // An interrupt also ends a wait for the lease.
   const stopWaiting = new AbortController();
   interrupts.onSignal(() => stopWaiting.abort());

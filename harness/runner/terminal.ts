@@ -25,8 +25,8 @@ export function terminalOf(io: CommandIo): Terminal {
   return createTerminal(io.stdout, io.env, io.stderr);
 }
 
-/** Lines to `stream`, errors to `errors` (the process's stdout and stderr unless given), as `env` says (CI, NO_COLOR, TERM). */
-export function createTerminal(stream: OutputStream = process.stdout, env: Readonly<Record<string, string | undefined>> = process.env, errors: OutputStream = process.stderr): Terminal {
+/** Lines to `stream`, errors to `errors`, as `env` says (CI, NO_COLOR, TERM). */
+export function createTerminal(stream: OutputStream, env: CommandIo['env'], errors: OutputStream): Terminal {
   const live = stream.isTTY === true && !env.CI;
   const colour = live && env.NO_COLOR === undefined && env.TERM !== 'dumb';
   const paint = (code: number, text: string) => (colour ? `\u001b[${code}m${text}\u001b[0m` : text);

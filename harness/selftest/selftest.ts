@@ -16,6 +16,7 @@ import { embeddedTarget } from '../target/target.ts';
 import { mutantRow, type KillMatrix, type MutantRow } from './matrix.ts';
 import { DEFAULT_CONCURRENCY, planOf, planRequirements, runPlan, type PlanTest } from '../runner/plan.ts';
 import { holdLease, leaseHolder } from '../runner/lease.ts';
+import type { CommandIo, OutputStream } from '../io.ts';
 
 export const SELFTEST_SEED = 20261121;
 /** Cases per property in selftest: a fixed, modest budget. */
@@ -81,17 +82,20 @@ async function testsAgainst(mutant: string | undefined, tests: readonly PlanTest
   }
 }
 
-/** In a worker process: run each named mutant and print one JSON line per mutant. */
-export async function workerMain(names: readonly string[], targeted: boolean): Promise<void> {
+/** In a worker process: run each named mutant and write one JSON line per mutant to `out` (the worker's stdout, which selftest reads). */
+export async function workerMain(names: readonly string[], targeted: boolean, out: OutputStream): Promise<void> {
   for (const name of names) {
     const spec = MUTANTS.find((m) => m.name === name);
     if (!spec) throw new Error(`unknown mutant ${name}`);
     const row = targeted ? await targetedAgainst(spec) : await suiteAgainst(name).then(({ results, durationMs }) => mutantRow(spec, results, durationMs));
-    process.stdout.write(`${JSON.stringify(row)}\n`);
+    out.write(`${JSON.stringify(row)}\n`);
   }
 }
 
 interface SelftestOptions {
+  /** The command's environment, the workers' too, and where a worker that fails is reported (cli/main.ts). */
+  readonly env: CommandIo['env'];
+  readonly notice: (text: string) => void;
   readonly mutants?: readonly string[];
   readonly workers?: number;
   /** Each mutant runs only the tests that can judge a requirement it declares. */
@@ -99,13 +103,13 @@ interface SelftestOptions {
   readonly onRow?: (row: MutantRow) => void;
 }
 
-export async function selftest(options: SelftestOptions = {}): Promise<KillMatrix> {
+export async function selftest(options: SelftestOptions): Promise<KillMatrix> {
   const started = performance.now();
   const chosen: MutantSpec[] = options.mutants?.length ? options.mutants.map((n) => MUTANTS.find((m) => m.name === n)!).filter(Boolean) : [...MUTANTS];
   const workers = Math.max(1, Math.min(options.workers ?? availableParallelism(), chosen.length));
   const shares = Array.from({ length: workers }, (_, w) => chosen.filter((_, i) => i % workers === w).map((m) => m.name));
   // The reference run happens alongside the workers: it is one more share of the work.
-  const [reference, ...rows] = await Promise.all([suiteAgainst(undefined), ...shares.map((share) => runWorker(share, options.targeted === true, options.onRow))]);
+  const [reference, ...rows] = await Promise.all([suiteAgainst(undefined), ...shares.map((share) => runWorker(share, options))]);
   const notPassed = reference.results.filter((r) => r.status !== 'passed').map((r) => `${r.id} ${r.status}: ${reasonText(r) ?? ''}`.slice(0, 300));
   const byName = new Map(rows.flat().map((r) => [r.name, r]));
   const mutants = chosen.map((m) => byName.get(m.name) ?? missingRow(m));
@@ -124,10 +128,11 @@ function missingRow(spec: MutantSpec): MutantRow {
   return { ...spec, killed: false, caught_by: [], failed_tests: [], errors: ['the worker running this mutant stopped before reporting it'], flagged: 'not run: its worker failed', duration_ms: 0 };
 }
 
-function runWorker(names: readonly string[], targeted: boolean, onRow?: (row: MutantRow) => void): Promise<MutantRow[]> {
+/** A worker process running `names`, with the command's environment: the rows it reported (a worker that fails is said through options.notice). */
+export function runWorker(names: readonly string[], options: SelftestOptions): Promise<MutantRow[]> {
   if (names.length === 0) return Promise.resolve([]);
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, 'selftest', '--worker', names.join(','), ...(targeted ? ['--targeted'] : [])], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'selftest', '--worker', names.join(','), ...(options.targeted === true ? ['--targeted'] : [])], { stdio: ['ignore', 'pipe', 'pipe'], env: options.env });
     const rows: MutantRow[] = [];
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => {
@@ -136,10 +141,10 @@ function runWorker(names: readonly string[], targeted: boolean, onRow?: (row: Mu
     createInterface({ input: child.stdout }).on('line', (line) => {
       const row = JSON.parse(line) as MutantRow;
       rows.push(row);
-      onRow?.(row);
+      options.onRow?.(row);
     });
     child.on('close', (code) => {
-      if (code !== 0 && rows.length < names.length) process.stderr.write(`selftest worker for ${names.join(', ')} stopped with ${code}: ${stderr}\n`);
+      if (code !== 0 && rows.length < names.length) options.notice(`selftest worker for ${names.join(', ')} stopped with ${code}: ${stderr}`);
       resolve(rows);
     });
   });

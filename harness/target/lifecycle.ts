@@ -14,6 +14,8 @@ import { HarnessError } from '../errors.ts';
 export interface ServerOptions {
   /** A shell command line (`sh -c`), run in the current folder. */
   readonly command: string;
+  /** Its environment: the command's (cli/main.ts). */
+  readonly env: Readonly<Record<string, string | undefined>>;
   /** Polled until it answers with a status below 500 (any answer but a server error means the server is up). */
   readonly readyUrl: string;
   /** How long the server may take to answer the ready URL. */
@@ -24,6 +26,8 @@ export interface ServerOptions {
   readonly logFile: string;
   /** Time between two polls of the ready URL; default 200 ms. */
   readonly pollIntervalMs?: number;
+  /** Where a notice of the harness's own goes (the command's stderr, cli/main.ts): the server's output never does. */
+  readonly notice: (text: string) => void;
 }
 
 /** How the server ended. */
@@ -67,7 +71,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   try {
     // A process group of its own (detached): a terminal's Ctrl-C does not reach it
     // behind the harness's back, and a stop reaches every process the shell started.
-    child = spawn('/bin/sh', ['-c', options.command], { detached: true, stdio: ['ignore', log, log] });
+    child = spawn('/bin/sh', ['-c', options.command], { detached: true, stdio: ['ignore', log, log], env: options.env });
   } finally {
     closeSync(log);
   }
@@ -118,7 +122,7 @@ function supervise(child: ChildProcess, options: ServerOptions): Supervised {
     // While it starts, the wait says so (INTERRUPTED) and stops it; afterwards this is the only handler.
     if (server.starting) return;
     void server.stop().finally(() => {
-      process.stderr.write(`cpr-conformance: interrupted: the --start server was stopped\n`);
+      options.notice('cpr-conformance: interrupted: the --start server was stopped');
       process.exit(2);
     });
   };

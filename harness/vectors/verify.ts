@@ -22,7 +22,8 @@ import { runSequence } from './sequence.ts';
 export type VerifyTarget =
   | { readonly kind: 'reference' }
   | { readonly kind: 'url'; readonly url: string; readonly caFile?: string }
-  | { readonly kind: 'file'; readonly path: string };
+  /** `env`: where the file's control.token_env names are read (the command's environment). */
+  | { readonly kind: 'file'; readonly path: string; readonly env: Readonly<Record<string, string | undefined>> };
 
 export interface VerifyOptions {
   readonly target?: VerifyTarget;
@@ -110,7 +111,7 @@ async function referenceSide(): Promise<HttpSide> {
 }
 
 async function remoteSide(target: Exclude<VerifyTarget, { kind: 'reference' }>): Promise<HttpSide> {
-  const opened = target.kind === 'url' ? await targetFromUrl(target.url, target.caFile !== undefined ? { caFile: target.caFile } : {}) : await openTarget(loadTargetFile(target.path));
+  const opened = target.kind === 'url' ? await targetFromUrl(target.url, target.caFile !== undefined ? { caFile: target.caFile } : {}) : await openTarget(loadTargetFile(target.path, target.env));
   return {
     name: opened.name,
     roles: { ...(opened.payee ? { payee: opened.payee } : {}), ...(opened.operator ? { operator: opened.operator } : {}) },

@@ -51,6 +51,39 @@ describe('cpr-conformance command line', () => {
     expect(out.stderr).toMatch(/^cpr-conformance: USAGE_ERROR: unknown command "rn"/);
   });
 
+  it('says that a run was interrupted on the stderr main() is given, never the process\'s', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cpr-cli-interrupt-'));
+    const out = { stdout: '', stderr: '' };
+    let signalled = false;
+    const io = {
+      stdout: {
+        write: (t: string) => {
+          out.stdout += t;
+          // Ctrl-C once the tests are under way, as a user would press it.
+          if (!signalled && /^PASS /m.test(out.stdout)) {
+            signalled = true;
+            process.emit('SIGINT');
+          }
+        },
+      },
+      stderr: { write: (t: string) => (out.stderr += t) },
+      env: { ...process.env, CI: 'true' },
+    };
+    const stdout = vi.spyOn(process.stdout, 'write');
+    const stderr = vi.spyOn(process.stderr, 'write');
+    try {
+      expect(await main(['run', '--only', 'CPP-', '--no-properties', '--reporter', 'json', '--report-dir', dir], io)).toBe(2);
+      expect(stdout).not.toHaveBeenCalled();
+      expect(stderr).not.toHaveBeenCalled();
+    } finally {
+      stdout.mockRestore();
+      stderr.mockRestore();
+      rmSync(dir, { recursive: true, force: true });
+    }
+    expect(signalled).toBe(true);
+    expect(out.stderr).toBe('cpr-conformance: interrupted: stopping the run and writing a partial report (again to exit at once)\n');
+  });
+
   it('exits 2 and prints usage when no command is given', async () => {
     const r = await inProcess();
     expect(r.status).toBe(2);
@@ -74,6 +107,9 @@ describe('cpr-conformance command line', () => {
     [['vectors', 'verify', '--kidn', 'jcs'], /Unknown option '--kidn' \(did you mean --kind\?\)/],
     [['vectors', 'genrate'], /unknown vectors command "genrate" \(did you mean "generate"\?\)/],
     [['report', 'merg', 'x'], /unknown report command "merg" \(did you mean "merge"\?\)/],
+    // An option before the subcommand is judged as an option, not as a command's name.
+    [['report', '--report-di', 'x'], /Unknown option '--report-di' \(did you mean --report-dir\?\)/],
+    [['report', '--strict', 'merge', 'x'], /USAGE_ERROR: report takes its command first, then --strict/],
     [['explain', 'CPP-RPL1'], /no requirement, scenario, property, error code or profile version is "CPP-RPL1" \(did you mean CPP-RPL-1\?\)/],
     [['help', 'rnu'], /unknown command "rnu" \(did you mean "run"\?\)/],
     // Nothing close: no guess.

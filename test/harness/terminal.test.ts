@@ -18,7 +18,7 @@ function stream(tty: boolean): { written: () => string; stream: NodeJS.WriteStre
 function progressOf(tty: boolean, options: Parameters<typeof buildReport>[0]): string {
   const report = buildReport(options);
   const out = stream(tty);
-  const terminal = createTerminal(out.stream, { NO_COLOR: '1' });
+  const terminal = createTerminal(out.stream, { NO_COLOR: '1' }, out.stream);
   const counts = Object.fromEntries(SHOWN_OUTCOMES.map((o) => [o, 0])) as Record<ShownOutcome, number>;
   report.tests.forEach((t, i) => {
     counts[shownOutcome(t)]++;

@@ -1,7 +1,14 @@
 // A command's --help is written from the options it declares: the declaration
 // that parses a flag is the one that documents it.
 import { describe, expect, it } from 'vitest';
-import { helpEntry, optionsHelp, type Declared } from '../../../harness/cli/args.ts';
+import { helpEntry, optionLines, optionsHelp, type Declared } from '../../../harness/cli/args.ts';
+import { CERTIFY_OPTIONS } from '../../../harness/cli/certify.ts';
+import { FUZZ_OPTIONS } from '../../../harness/cli/fuzz.ts';
+import { FUZZ_ROLES_OPTIONS } from '../../../harness/cli/fuzz-roles-of.ts';
+import { REPLAY_OPTIONS } from '../../../harness/cli/replay.ts';
+import { SELFTEST_OPTIONS } from '../../../harness/cli/selftest.ts';
+import { SERVE_OPTIONS } from '../../../harness/cli/serve.ts';
+import { VECTORS_GENERATE_OPTIONS, VECTORS_VERIFY_OPTIONS } from '../../../harness/cli/vectors.ts';
 import { BENCH_OPTIONS } from '../../../harness/cli/bench.ts';
 import { COMPARE_OPTIONS } from '../../../harness/cli/compare.ts';
 import { COVERAGE_OPTIONS } from '../../../harness/cli/coverage.ts';
@@ -38,32 +45,75 @@ describe('optionsHelp', () => {
   });
 });
 
-describe('the --help of a command that declares its options', () => {
-  it.each<[string, Readonly<Record<string, Declared>>]>([
-    ['init', INIT_OPTIONS],
-    ['coverage', COVERAGE_OPTIONS],
-    ['report', REPORT_OPTIONS],
-    ['list', LIST_OPTIONS],
-    ['explain', EXPLAIN_OPTIONS],
-    ['verify-package', VERIFY_OPTIONS],
-    ['compare', COMPARE_OPTIONS],
-    ['fuzz merge', FUZZ_MERGE_OPTIONS],
-    ['bench', BENCH_OPTIONS],
-  ])('%s lists exactly the options it parses', async (command, options) => {
+/** Every command and subcommand, with the options it declares. */
+const DECLARED: readonly (readonly [string, Readonly<Record<string, Declared>>])[] = [
+  ['run', RUN_OPTIONS],
+  ['list', LIST_OPTIONS],
+  ['explain', EXPLAIN_OPTIONS],
+  ['coverage', COVERAGE_OPTIONS],
+  ['fuzz', FUZZ_OPTIONS],
+  ['fuzz merge', FUZZ_MERGE_OPTIONS],
+  ['fuzz roles', FUZZ_ROLES_OPTIONS],
+  ['replay', REPLAY_OPTIONS],
+  ['serve', SERVE_OPTIONS],
+  ['selftest', SELFTEST_OPTIONS],
+  ['vectors', { ...VECTORS_GENERATE_OPTIONS, ...VECTORS_VERIFY_OPTIONS }],
+  ['bench', BENCH_OPTIONS],
+  ['init', INIT_OPTIONS],
+  ['report merge', REPORT_OPTIONS],
+  ['compare', COMPARE_OPTIONS],
+  ['certify', CERTIFY_OPTIONS],
+  ['verify-package', VERIFY_OPTIONS],
+];
+
+/**
+ * What is wrong with a --help against the declarations: an entry listed twice
+ * or not declared, a declared option not listed, or listed in words other than
+ * its declaration's (a --help written by hand).
+ */
+function helpProblems(help: string, options: Readonly<Record<string, Declared>>): string[] {
+  const listed = [...help.matchAll(/^ {2}(?:-h, )?--([a-z][a-z-]*)/gm)].map((m) => m[1]!);
+  const declared = [...Object.keys(options), 'help'];
+  return [
+    ...listed.filter((name, i) => listed.indexOf(name) !== i).map((name) => `--${name} listed twice`),
+    ...listed.filter((name) => !declared.includes(name)).map((name) => `--${name} listed, not declared`),
+    ...declared.filter((name) => !listed.includes(name)).map((name) => `--${name} declared, not listed`),
+    ...Object.entries(options)
+      .filter(([name, option]) => !help.includes(optionLines({ [name]: option })))
+      .map(([name]) => `--${name} not in the words of its declaration`),
+  ];
+}
+
+describe('the --help of every command', () => {
+  it('covers every command main() lists', async () => {
+    const top = await cliHere(['--help']);
+    const commands = [...top.stdout.slice(top.stdout.indexOf('\nCommands:\n')).matchAll(/^ {2}([a-z-]+) {2}/gm)].map((m) => m[1]);
+    expect(commands.length).toBeGreaterThan(10);
+    expect([...new Set(DECLARED.map(([command]) => command.split(' ')[0]))].sort()).toEqual([...commands].sort());
+  });
+
+  it.each(DECLARED)('%s lists exactly the options it parses, each in the words of its declaration', async (command, options) => {
     const r = await cliHere([...command.split(' '), '--help']);
     expect(r.status).toBe(0);
-    const section = r.stdout.slice(r.stdout.indexOf('\nOptions:\n'));
-    const listed = [...section.matchAll(/^ {2}(?:-h, )?--([a-z][a-z-]*)/gm)].map((m) => m[1]);
-    expect(listed).toEqual([...Object.keys(options), 'help']);
-    expect(section).toContain(optionsHelp(options));
+    expect(helpProblems(r.stdout, options)).toEqual([]);
   });
-});
 
-describe('run --help, its options under headings', () => {
-  it('lists exactly the options run parses, each once', async () => {
-    const help = (await cliHere(['run', '--help'])).stdout;
-    const listed = [...help.matchAll(/^ {2}(?:-h, )?--([a-z][a-z-]*)/gm)].map((m) => m[1]);
-    expect([...listed].sort()).toEqual([...Object.keys(RUN_OPTIONS), 'help'].sort());
+  it('would see an entry written by hand, one left out and one not declared', async () => {
+    const help = (await cliHere(['serve', '--help'])).stdout;
+    const entry = optionLines({ port: SERVE_OPTIONS.port });
+    expect(helpProblems(help.replace(entry, entry.replace(/^( {2}--port N) +/, '$1   ')), SERVE_OPTIONS)).toEqual(['--port not in the words of its declaration']);
+    expect(helpProblems(help.replace(`${entry}\n`, ''), SERVE_OPTIONS)).toEqual(['--port declared, not listed', '--port not in the words of its declaration']);
+    expect(helpProblems(`${help}  --portal N   a door\n`, SERVE_OPTIONS)).toEqual(['--portal listed, not declared']);
+  });
+
+  it.each(DECLARED)('%s refuses a misspelt option with USAGE_ERROR, naming the option meant', async (command, options) => {
+    for (const name of Object.keys(options)) {
+      const typo = `--${name.slice(0, -1)}${name.endsWith('x') ? 'y' : 'x'}`;
+      const r = await cliHere([...command.split(' '), typo]);
+      expect(r.status, typo).toBe(2);
+      expect(r.stderr, typo).toContain(`cpr-conformance: USAGE_ERROR: Unknown option '${typo}' (did you mean --${name}?)`);
+      expect(r.stderr, typo).toMatch(new RegExp(`\\n {2}hint: see: cpr-conformance ${command.split(' ')[0]}( [a-z]+)? --help\\n`));
+    }
   });
 });
 
@@ -73,7 +123,7 @@ describe('the target flags run, certify and fuzz share', () => {
     for (const name of Object.keys(TARGET_FLAGS)) expect(help).toMatch(new RegExp(`--${name}\\b`));
   });
 
-  it('are described in run --help in the words of their declarations (certify and fuzz refer to run)', async () => {
-    expect((await cliHere(['run', '--help'])).stdout).toContain(LIFECYCLE_HELP);
+  it.each(['run', 'certify', 'fuzz'])('are described in %s --help in the words of their declarations', async (command) => {
+    expect((await cliHere([command, '--help'])).stdout).toContain(LIFECYCLE_HELP);
   });
 });

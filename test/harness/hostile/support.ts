@@ -10,7 +10,6 @@ import { fileURLToPath } from 'node:url';
 import { afterAll } from 'vitest';
 import { main } from '../../../harness/cli/main.ts';
 import { readReport, type Report } from '../../../harness/report/index.ts';
-import { captured } from '../../support/captured.ts';
 import type { CommandIo } from '../../../harness/io.ts';
 
 export const BIN = fileURLToPath(new URL('../../../bin/cpr-conformance.js', import.meta.url));
@@ -61,10 +60,9 @@ export async function cliHere(args: readonly string[], options: Pick<CliOptions,
     stderr: { write: (text: string) => (out.stderr += text) },
     env: { ...process.env, CI: 'true', NO_COLOR: '1', ...options.env },
   };
-  // What the layers below the commands write to the process's streams themselves
-  // (an interrupt's notice, a --start server's) is kept too.
-  const below = await captured(() => main([...args], io));
-  return { status: below.code, signal: null, stdout: out.stdout + below.stdout, stderr: out.stderr + below.stderr };
+  // Everything a command says goes to io, the notices of the layers below it included (test/harness/io.test.ts).
+  const status = await main([...args], io);
+  return { status, signal: null, stdout: out.stdout, stderr: out.stderr };
 }
 
 /**

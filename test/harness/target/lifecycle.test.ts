@@ -16,6 +16,9 @@ const work = mkdtempSync(join(tmpdir(), 'cpr-lifecycle-'));
 let n = 0;
 
 
+/** The harness's own notices, as the command's stderr would get them. */
+const notices: string[] = [];
+
 async function options(mode: string, overrides: Partial<ServerOptions> = {}): Promise<ServerOptions & { pidFile: string }> {
   const port = await freePort();
   const dir = join(work, `s${n++}`);
@@ -28,6 +31,8 @@ async function options(mode: string, overrides: Partial<ServerOptions> = {}): Pr
     stopGraceMs: 5_000,
     logFile: join(dir, 'server.log'),
     pollIntervalMs: 50,
+    env: process.env,
+    notice: (text) => notices.push(text),
     pidFile,
     ...overrides,
   };
@@ -109,6 +114,37 @@ describe('a server started with --start', () => {
     expect(await server.stop()).toEqual({ killed: true });
     expect(alive(o.pidFile)).toBe(false);
     expect(readFileSync(o.logFile, 'utf8')).toContain('ignoring SIGTERM');
+  });
+
+  it('stopped by Ctrl-C that nothing else handles says so to the notice it was given, not to the process\'s stderr', async () => {
+    const o = await options('ready');
+    const server = await startServer(o);
+    const exit = vi.spyOn(process, 'exit').mockImplementation((() => undefined) as never);
+    const stderr = vi.spyOn(process.stderr, 'write');
+    notices.length = 0;
+    try {
+      expect(process.listenerCount('SIGINT')).toBe(1);
+      process.emit('SIGINT');
+      await vi.waitFor(() => expect(exit).toHaveBeenCalledWith(2), { timeout: 30_000, interval: 20 });
+      expect(notices).toEqual(['cpr-conformance: interrupted: the --start server was stopped']);
+      expect(stderr).not.toHaveBeenCalled();
+      expect(alive(o.pidFile)).toBe(false);
+    } finally {
+      exit.mockRestore();
+      stderr.mockRestore();
+      await server.stop();
+    }
+  });
+
+  it('starts with the environment it is given, not the process\'s', async () => {
+    const o = await options('ready');
+    expect(process.env['CPR_GIVEN_TO_THE_SERVER']).toBeUndefined();
+    const server = await startServer({ ...o, command: `echo "given: $CPR_GIVEN_TO_THE_SERVER"; ${o.command}`, env: { ...process.env, CPR_GIVEN_TO_THE_SERVER: 'to-it-alone' } });
+    try {
+      expect(readFileSync(o.logFile, 'utf8')).toContain('given: to-it-alone\n');
+    } finally {
+      await server.stop();
+    }
   });
 
   it('that exited by itself says so when stopped', async () => {
