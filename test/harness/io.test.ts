@@ -19,7 +19,7 @@ const ALLOWED: Readonly<Record<string, { readonly uses: number; readonly why: st
   'bench/run-wall.ts': { uses: 1, why: "times run as a cold process started as a user starts it, with the process's environment and CI=true" },
   'bench/memory-probe.ts': { uses: 2, why: "the main of the child process bench starts: its stdout is the line bench reads, its stderr what bench quotes when it fails" },
   'bench/mutation-table.ts': { uses: 2, why: 'the main of `npm run mutation-table`, a script of its own, not a command' },
-  'scenarios/write-schema.ts': { uses: 1, why: 'the main of `npm run scenario-schema`, a script of its own, not a command' },
+  'scenarios/write-schema.ts': { uses: 2, why: 'the main of `npm run scenario-schema`, a script of its own, not a command' },
 };
 
 const PROCESS_IO = /\bprocess\s*(?:\.\s*|\[\s*['"])(stdout|stderr|env)\b|\{[^}]*\b(?:stdout|stderr|env)\b[^}]*\}\s*=\s*process\b/g;
