@@ -6,7 +6,7 @@
 //                      Node, seed and start, the SHA-256 of the suite that ran and
 //                      of every other file of the package
 //   capabilities.json  the test-control capabilities each role declared
-//   policy.json        the Operator Policy Document as the run observed it
+//   policy.json        the Operator Policy Document as the run read it (run.target.facts)
 //   target.json        the target as the report describes it (no secret)
 //   signature.jws      a detached JWS (RFC 7515 Appendix F), EdDSA (RFC 8037),
 //                      over manifest.json's bytes; its protected header carries
@@ -24,7 +24,6 @@ import type { SuiteDigest } from './suite.ts';
 
 export const FORMAT = 'cpr-conformance certification package 2';
 
-const POLICY_PATH = '/.well-known/cashpack-policy.json';
 
 /** The files the manifest gives a digest of; with manifest.json and signature.jws, every entry of a package. */
 export const DIGESTED = ['capabilities.json', 'policy.json', 'report.json', 'target.json'] as const;
@@ -112,46 +111,16 @@ function capabilitiesOf(report: Report): Record<string, { capabilities: readonly
 }
 
 /**
- * The Operator Policy Document as the run observed it: the operator's first
- * complete 200 answer to GET /.well-known/cashpack-policy.json in the run's
- * transcripts (through the run's own adapter and transport), else its first
- * answer of any kind; with how often it was read and how many different
- * answers came.
+ * The Operator Policy Document as the run read it, once, when the target opened
+ * (report.json run.target.facts): its answer as it came, or why none came.
  */
 function policyOf(report: Report): Record<string, unknown> {
-  if (!Object.hasOwn(report.run.target.roles, 'operator')) return { applicable: false, reason: 'the target has no operator role' };
-  const reads = report.tests.flatMap((t) =>
-    t.transcript.filter((e) => e.role === 'operator' && e.request.method === 'GET' && pathOf(e.request.url) === POLICY_PATH && e.response !== undefined).map((e) => ({ test: t.id, exchange: e })),
-  );
-  const chosen = reads.find((r) => r.exchange.response!.status === 200 && r.exchange.response!.truncated !== true) ?? reads[0];
-  if (chosen === undefined) return { applicable: true, observed: false, reason: `no test of the run read ${POLICY_PATH}` };
-  const response = chosen.exchange.response!;
-  const body = response.body ?? '';
-  let document: unknown;
-  try {
-    document = JSON.parse(body);
-  } catch {
-    document = undefined;
-  }
-  const contentType = Object.entries(response.headers).find(([name]) => name.toLowerCase() === 'content-type')?.[1];
-  return {
-    applicable: true,
-    observed: true,
-    url: chosen.exchange.request.url,
-    test: chosen.test,
-    status: response.status,
-    ...(contentType !== undefined ? { content_type: contentType } : {}),
-    ...(document !== undefined ? { document } : { body }),
-    ...(response.truncated ? { truncated: true } : {}),
-    reads: reads.length,
-    distinct_answers: new Set(reads.map((r) => `${r.exchange.response!.status} ${r.exchange.response!.body ?? ''}`)).size,
-  };
-}
-
-function pathOf(url: string): string {
-  try {
-    return new URL(url, 'http://in-process.invalid').pathname;
-  } catch {
-    return url;
-  }
+  const operator = report.run.target.roles.operator;
+  if (operator === undefined) return { applicable: false, reason: 'the target has no operator role' };
+  const fact = report.run.target.facts?.operator?.policy;
+  if (fact === undefined) return { applicable: true, observed: false, reason: 'the run read no facts of the target (it could not be opened)' };
+  const url = `${operator.base_url ?? ''}${fact.path}`;
+  if ('no_answer' in fact) return { applicable: true, observed: false, url, reason: `no answer when the target opened: ${fact.no_answer}` };
+  const { path: _path, ...answer } = fact;
+  return { applicable: true, observed: true, url, ...answer };
 }

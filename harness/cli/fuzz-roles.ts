@@ -2,6 +2,7 @@
 // alone (the embedded reference when none is given), its test-control
 // capabilities checked, and its campaign run with the options every role's
 // campaign takes (harness/fuzz/engine.ts).
+import type { TargetFacts } from '../target/facts.ts';
 import type { HttpRole, PayingAppRole } from '../adapters/types.ts';
 import { FUZZ_CAPABILITIES, runCampaign, type CampaignResult } from '../fuzz/index.ts';
 import { FUZZ_ROLES, type FuzzRole } from '../fuzz/crash.ts';
@@ -57,7 +58,7 @@ export async function openCampaign(role: FuzzRole, choice: TargetChoice, termina
   switch (role) {
     case 'operator': {
       const opened = await openHttpFuzzRole('operator', choice, terminal, FUZZ_NEEDS.operator.capabilities, options);
-      return { name: opened.name, run: (call) => runCampaign({ operator: opened.role, ...call }), close: opened.close };
+      return { name: opened.name, run: (call) => runCampaign({ operator: opened.role, facts: opened.facts, ...call }), close: opened.close };
     }
     case 'payee': {
       const opened = await openHttpFuzzRole('payee', choice, terminal, FUZZ_NEEDS.payee.capabilities, options);
@@ -88,6 +89,8 @@ export async function openPayingApp(choice: TargetChoice, terminal: Terminal, op
 export interface OpenedHttpRole {
   readonly name: string;
   readonly role: HttpRole;
+  /** What the target publishes, read once when it opened (target/facts.ts). */
+  readonly facts: TargetFacts;
   readonly capabilities: ReadonlySet<string>;
   readonly target: Target;
   close(): Promise<void>;
@@ -115,6 +118,7 @@ export async function openHttpFuzzRole(name: 'operator' | 'payee', choice: Targe
     return {
       name: resolved.description.name,
       role: target[name]!,
+      facts: resolved.facts,
       capabilities: have,
       target,
       close: async () => {

@@ -3,6 +3,8 @@
 // reduced by the campaign loop every role shares (engine.ts), then written as
 // DIR/crash-<seed>.json and DIR/regression-<seed>.yaml. An unreachable target
 // or test control that refuses is a harness error (exit 2), never a finding.
+import { HTTP_DEFAULTS } from '../adapters/http.ts';
+import { answeredDocument, discoverFacts, POLICY_PATH, PUBKEY_PATH, type FactAnswer, type TargetFacts } from '../target/facts.ts';
 import fc from 'fast-check';
 import { operatorKeyOf, validateMessage, type PolicyDocument, type PubkeyDocument } from '../../profile/cashpack/index.ts';
 import { TransportError, type HttpRole } from '../adapters/types.ts';
@@ -28,6 +30,8 @@ export type { Budget, CampaignProgress, Phase } from './engine.ts';
 
 export interface CampaignOptions {
   readonly operator: HttpRole;
+  /** What the target publishes, as read when it opened (target/facts.ts); read from the operator when absent. */
+  readonly facts?: TargetFacts;
   readonly seed: number;
   readonly budget: Budget;
   /** Bound of the shrinking phase; default: half the time budget, at least 10 s and at most 120 s (30 s with a run budget). */
@@ -70,7 +74,7 @@ export const FUZZ_CAPABILITIES = ['provision', 'clock', 'balance', 'cancel'] as 
 export async function runCampaign(options: CampaignOptions): Promise<CampaignResult> {
   const lanes = options.lanes ?? 1;
   if (!Number.isInteger(lanes) || lanes < 1 || lanes > MAX_LANES) throw new RangeError(`lanes is an integer from 1 to ${MAX_LANES}`);
-  const context = await openContext(options.operator, options.tap);
+  const context = await openContext(options.operator, options.tap, options.facts);
   try {
     const { found, ...result } = await runEngine(options, operatorRole(context, lanes, options.maxCommands ?? (lanes === 1 ? 30 : 90 * lanes)));
     return { ...result, ...(found ? { failure: await writeFindings(options, context, found) } : {}) };
@@ -147,24 +151,32 @@ export async function runOnce(context: FuzzContext, setups: readonly RunSetup[],
 }
 
 /** The policy, the Operator's key and a warm connection pool (bursts are released on open connections). */
-export async function openContext(operator: HttpRole, tap?: ExchangeTap): Promise<FuzzContext> {
+export async function openContext(operator: HttpRole, tap?: ExchangeTap, facts?: TargetFacts): Promise<FuzzContext> {
   const client = new FuzzClient(operator, tap);
   try {
-    const policyReply = await client.send({ method: 'GET', path: '/.well-known/cashpack-policy.json', headers: { accept: 'application/json' } });
-    const check = validateMessage('policy', policyReply.body);
-    if (policyReply.status !== 200 || !check.ok) {
-      throw new HarnessError('CONFIG_INVALID', `the Operator Policy Document could not be read (HTTP ${policyReply.status}${check.ok ? '' : `: ${check.errors.slice(0, 3).join('; ')}`})`, 'the fuzzer takes the policy from /.well-known/cashpack-policy.json; check CPP-WK-1 with: cpr-conformance run --only CPP-WK-1');
+    const { policy, key } = facts?.operator ?? (await discoverFacts({ operator }, HTTP_DEFAULTS.timeoutMs)).operator!;
+    for (const answer of [policy, key]) {
+      if ('no_answer' in answer) throw new HarnessError('HARNESS_TARGET_UNREACHABLE', `the operator did not answer GET ${answer.path}: ${answer.no_answer}`, 'is it still running? A finding needs answers to compare');
     }
-    const keyReply = await client.send({ method: 'GET', path: '/.well-known/cashpack-pubkey.json', headers: { accept: 'application/json' } });
-    const operatorKey = keyReply.status === 200 && keyReply.body ? operatorKeyOf(keyReply.body as PubkeyDocument) : undefined;
-    if (!operatorKey) throw new HarnessError('CONFIG_INVALID', "the Operator's key could not be read from /.well-known/cashpack-pubkey.json", 'check CPP-WK-2 with: cpr-conformance run --only CPP-WK-2');
+    const policyBody = answeredDocument(policy);
+    const check = validateMessage('policy', policyBody);
+    if (policyBody === undefined || !check.ok) {
+      throw new HarnessError('CONFIG_INVALID', `the Operator Policy Document could not be read (${answerText(policy)}${policyBody !== undefined && !check.ok ? `: ${check.errors.slice(0, 3).join('; ')}` : ''})`, `the fuzzer takes the policy from ${POLICY_PATH}; check CPP-WK-1 with: cpr-conformance run --only CPP-WK-1`);
+    }
+    const keyBody = answeredDocument(key);
+    const operatorKey = keyBody ? operatorKeyOf(keyBody as PubkeyDocument) : undefined;
+    if (!operatorKey) throw new HarnessError('CONFIG_INVALID', `the Operator's key could not be read from ${PUBKEY_PATH} (${answerText(key)})`, 'check CPP-WK-2 with: cpr-conformance run --only CPP-WK-2');
     // GET, not HEAD: after HEAD answers the pool stopped reusing its connections (undici 7 against the reference).
-    await Promise.all(Array.from({ length: 8 }, () => client.send({ method: 'GET', path: '/.well-known/cashpack-policy.json' })));
-    const policyDocument = policyReply.body as PolicyDocument;
+    await Promise.all(Array.from({ length: 8 }, () => client.send({ method: 'GET', path: POLICY_PATH })));
+    const policyDocument = policyBody as PolicyDocument;
     return { client, policyDocument, policy: modelPolicy(policyDocument), operatorKey };
   } catch (error) {
     throw toHarnessError(error);
   }
+}
+
+function answerText(answer: FactAnswer): string {
+  return 'no_answer' in answer ? `no answer: ${answer.no_answer}` : `HTTP ${answer.status}${answer.truncated ? ', cut off at the body limit' : ''}`;
 }
 
 function writeFindings(options: CampaignOptions, context: FuzzContext, found: Found<FailingRun>): Promise<FoundFailure> {

@@ -3,7 +3,7 @@
 import type { RunIssueCode, TestErrorCode } from '../errors.ts';
 import type { Level, Role } from '../../profile/registry.ts';
 
-export const REPORT_SCHEMA_VERSION = 4;
+export const REPORT_SCHEMA_VERSION = 5;
 
 /** What happened to one test (a scenario or a property). */
 export type Outcome = 'passed' | 'failed' | 'skipped' | 'not-applicable' | 'error';
@@ -236,6 +236,24 @@ export interface RunInfo {
   readonly incomplete: boolean;
 }
 
+/** One GET of a document the target publishes (target/facts.ts). */
+export type FactAnswer =
+  | {
+      readonly path: string;
+      readonly status: number;
+      readonly content_type?: string;
+      /** The body as JSON, when it parses. */
+      readonly document?: unknown;
+      /** The start of a body that is not JSON. */
+      readonly text?: string;
+      readonly truncated?: true;
+    }
+  | { readonly path: string; readonly no_answer: string };
+
+export interface TargetFacts {
+  readonly operator?: { readonly policy: FactAnswer; readonly key: FactAnswer };
+}
+
 export interface TargetDescription {
   readonly name: string;
   readonly embedded: boolean;
@@ -245,6 +263,8 @@ export interface TargetDescription {
    * when (profile/version.ts). A note: it changes no result.
    */
   readonly profile_notice?: string;
+  /** What the target publishes about itself (its Operator's well-known documents), as read once when it opened (target/facts.ts). */
+  readonly facts?: TargetFacts;
   readonly roles: Readonly<
     Partial<
       Record<

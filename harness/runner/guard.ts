@@ -107,6 +107,7 @@ export class RunGuard {
       ...(target.hostGuard !== undefined ? { hostGuard: target.hostGuard } : {}),
       ...(target.stub !== undefined ? { stub: target.stub } : {}),
       ...(target.controlLease !== undefined ? { controlLease: (role: 'payee' | 'operator') => target.controlLease!(role) } : {}),
+      ...(target.facts !== undefined ? { facts: () => target.facts!() } : {}),
     };
   }
 

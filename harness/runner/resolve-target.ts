@@ -2,6 +2,7 @@
 // lease this command holds when it offers one (lease.ts): the run drives it; its
 // config is what opens it again elsewhere (the fuzzer's operator alone).
 import { profileNoticeOf } from '../target/control.ts';
+import { discoverFacts, type TargetFacts } from '../target/facts.ts';
 import { loadTargetFile } from '../target/load.ts';
 import { preflight } from '../target/preflight.ts';
 import { embeddedTarget, openTarget, targetFromUrl, type OpenOptions, type Target } from '../target/target.ts';
@@ -22,6 +23,8 @@ export type TargetChoice =
 
 export interface ResolvedTarget {
   readonly target: Target;
+  /** What the target publishes about itself, read once when it opened (target/facts.ts). */
+  readonly facts: TargetFacts;
   readonly config: TargetConfig;
   readonly description: TargetDescription;
   close(): Promise<void>;
@@ -77,18 +80,23 @@ export async function resolveTarget(choice: TargetChoice, terminal: Terminal, op
   if (target.description.roles && Object.values(target.description.roles).some((r) => r?.tls === 'insecure')) {
     terminal.line('warning: TLS verification is off for this target (--insecure); the report records it');
   }
-  const notice = await profileNoticeOf(target, options.requestTimeoutMs ?? 3000).catch(async (error: unknown) => {
-    await target.close();
-    await stub?.close();
-    throw error;
-  });
-  const description = notice === undefined ? target.description : { ...target.description, profile_notice: notice };
+  // The target's facts, read once: every test and the report take them from here.
+  const timeoutMs = options.requestTimeoutMs ?? 3000;
+  const found = await discoverFacts(target, timeoutMs)
+    .then(async (facts) => ({ facts, notice: await profileNoticeOf(target, timeoutMs, facts) }))
+    .catch(async (error: unknown) => {
+      await target.close();
+      await stub?.close();
+      throw error;
+    });
+  const { facts, notice } = found;
+  const description = { ...target.description, ...(notice !== undefined ? { profile_notice: notice } : {}), ...(facts.operator ? { facts } : {}) };
   for (const line of targetNotes(description)) terminal.line(`warning: ${line}`);
   const close = async () => {
     await target.close();
     await stub?.close();
   };
-  return { target, config: target.config, description, close };
+  return { target, config: target.config, description, facts, close };
 }
 
 async function open(choice: TargetChoice, options: ResolveOptions & { readonly stubServer?: RetrievalStub }): Promise<Target> {

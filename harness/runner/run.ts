@@ -223,7 +223,7 @@ async function executePlan(
         const counts = { passed: 0, failed: 0, warning: 0, skipped: 0, 'not-applicable': 0, error: 0 };
         // Each result judged as the report will judge it, so a warning is never shown as a failure.
         const judge = warningJudge(loadRegistry(), options);
-        const ran = await runPlan(plan, scenarioTarget(target.target), {
+        const ran = await runPlan(plan, scenarioTarget(target.target, target.facts), {
           seed,
           ...(options.propertyRuns !== undefined ? { propertyRuns: options.propertyRuns } : {}),
           repeat,

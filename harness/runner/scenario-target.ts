@@ -5,11 +5,21 @@ import type { Role } from '../../profile/registry.ts';
 import type { HttpRole } from '../adapters/types.ts';
 import { readBeforeClockMoves } from '../scenarios/clock-watch.ts';
 import type { ScenarioTarget } from '../scenarios/context.ts';
+import { discoverFacts, type TargetFacts } from '../target/facts.ts';
 import type { Target } from '../target/target.ts';
+
+/** Deadline of a fact read on first use (the run's own reads take its request timeout). */
+const FACTS_TIMEOUT_MS = 10_000;
 
 const NONE: ReadonlySet<never> = new Set();
 
-export function scenarioTarget(target: Target): ScenarioTarget {
+/**
+ * `facts`: what the target publishes, as read when it opened (resolve-target.ts);
+ * without them (a target opened by other means) they are read on first use,
+ * once for every test.
+ */
+export function scenarioTarget(target: Target, facts?: TargetFacts): ScenarioTarget {
+  let known: Promise<TargetFacts> | undefined = facts && Promise.resolve(facts);
   const watched = new Map<HttpRole, HttpRole>();
   const httpRole = (role: 'payee' | 'operator'): HttpRole | undefined => {
     const inner = target[role];
@@ -27,5 +37,6 @@ export function scenarioTarget(target: Target): ScenarioTarget {
     ...(target.hostGuard !== undefined ? { hostGuard: target.hostGuard } : {}),
     ...(target.stub !== undefined ? { stub: target.stub } : {}),
     controlLease: (role) => target.config[role]?.controlLease,
+    facts: () => (known ??= discoverFacts(target, FACTS_TIMEOUT_MS)),
   };
 }

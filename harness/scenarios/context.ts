@@ -1,5 +1,6 @@
 // What a running scenario holds: the target's roles, captured values, keys, the
 // transcript of every exchange and the results of every check.
+import type { TargetFacts } from '../target/facts.ts';
 import type { Level, Role } from '../../profile/registry.ts';
 import type { TestErrorCode } from '../errors.ts';
 import type { Capability } from '../../profile/control.ts';
@@ -22,6 +23,8 @@ export interface ScenarioTarget {
   readonly stub?: RetrievalStub;
   /** The id of the test-control lease this run holds on the role's implementation (runner/lease.ts), when it holds one. */
   controlLease?(role: 'payee' | 'operator'): string | undefined;
+  /** What the target publishes about itself, read once for the whole run (target/facts.ts); read-only. */
+  facts?(): Promise<TargetFacts>;
 }
 
 export interface NamedKey {

@@ -30,9 +30,14 @@ export async function send(ctx: ScenarioContext, role: Role, request: WireReques
   }
 }
 
-/** The parsed body when the media type is JSON (application/json or +json) and it parses; otherwise undefined. */
+/** Whether a Content-Type names JSON (application/json or +json). */
+export function isJsonMediaType(contentType: string | undefined): boolean {
+  return contentType !== undefined && /^application\/([a-z0-9.+-]*\+)?json\b/i.test(contentType);
+}
+
+/** The parsed body when the media type is JSON and it parses; otherwise undefined. */
 export function parseJson(contentType: string | undefined, text: string): unknown {
-  if (!contentType || !/^application\/([a-z0-9.+-]*\+)?json\b/i.test(contentType)) return undefined;
+  if (!isJsonMediaType(contentType)) return undefined;
   try {
     return JSON.parse(text) as unknown;
   } catch {

@@ -7,6 +7,7 @@ import { interceptSend } from '../adapters/intercept.ts';
 import { TransportError, type HttpRole, type WireRequest } from '../adapters/types.ts';
 import { CAPABILITIES, type Capability } from '../../profile/control.ts';
 import { profileNotice } from '../../profile/version.ts';
+import { answeredDocument, POLICY_PATH, type TargetFacts } from './facts.ts';
 import type { Target } from './target.ts';
 
 const CONTROL_PREFIX = '/_control/';
@@ -77,7 +78,7 @@ function isPlaintextBase(url: string): boolean {
 
 /** The places a role names its profile, read in this order. */
 const SOURCES = [
-  { role: 'operator', path: '/.well-known/cashpack-policy.json', what: 'policy document' },
+  { role: 'operator', path: POLICY_PATH, what: 'policy document' },
   { role: 'operator', path: '/_control/capabilities', what: 'capability discovery' },
   { role: 'payee', path: '/_control/capabilities', what: 'capability discovery' },
 ] as const;
@@ -88,7 +89,7 @@ const SOURCES = [
  * is not this profile's; nothing when every one is (or none can be read: an
  * unreadable policy is its own tests' business).
  */
-export async function profileNoticeOf(target: Pick<Target, 'payee' | 'operator' | 'capabilities'>, timeoutMs: number): Promise<string | undefined> {
+export async function profileNoticeOf(target: Pick<Target, 'payee' | 'operator' | 'capabilities'>, timeoutMs: number, facts: TargetFacts): Promise<string | undefined> {
   const seen = new Map<unknown, string[]>();
   const asked = new Set<string>();
   for (const source of SOURCES) {
@@ -98,12 +99,17 @@ export async function profileNoticeOf(target: Pick<Target, 'payee' | 'operator' 
     const key = `${role.baseUrl ?? role.description} ${source.path}`;
     if (asked.has(key)) continue;
     asked.add(key);
-    const named = await advertised(role, source.path, timeoutMs);
+    // The policy document is a fact read once when the target opened (facts.ts).
+    const named = source.path === POLICY_PATH ? profileOf(answeredDocument(facts.operator?.policy)) : await advertised(role, source.path, timeoutMs);
     if (named === undefined || profileNotice(named) === undefined) continue;
     seen.set(named, [...(seen.get(named) ?? []), `the ${source.role}'s ${source.what}`]);
   }
   if (seen.size === 0) return undefined;
   return [...seen].map(([named, where]) => `${where.join(' and ')} name${where.length === 1 ? 's' : ''} another profile: ${profileNotice(named)}`).join('; ');
+}
+
+function profileOf(document: unknown): unknown {
+  return typeof document === 'object' && document !== null && !Array.isArray(document) ? (document as Record<string, unknown>)['profile'] : undefined;
 }
 
 /** The `profile` member of a JSON answer, when there is one. */

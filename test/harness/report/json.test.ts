@@ -18,7 +18,7 @@ const run: Presence<RunInfo> = {
   suite_version: 'required', profile_version: 'required', spec_versions: 'required', target: 'required', seed: 'required', started_at: 'required', duration_ms: 'required',
   node_version: 'required', strict: 'required', profile_advisory: 'required', allow_partial: 'required', selection: 'required', shard: 'optional', repeat: 'optional', baseline: 'optional', command: 'required', incomplete: 'required',
 };
-const target: Presence<TargetDescription> = { name: 'required', embedded: 'required', profile_notice: 'optional', roles: 'required' };
+const target: Presence<TargetDescription> = { name: 'required', embedded: 'required', profile_notice: 'optional', facts: 'optional', roles: 'required' };
 const roleTarget: Presence<RoleTarget> = { adapter: 'required', base_url: 'optional', tls: 'required', capabilities: 'required', capabilities_note: 'optional' };
 const summary: Presence<Summary> = { total: 'required', passed: 'required', failed: 'required', warned: 'required', skipped: 'required', not_applicable: 'required', error: 'required', warnings: 'required' };
 const coverage: Presence<Coverage> = { roles: 'required', deciding: 'required', passed: 'required', failed: 'required', not_applicable: 'required', not_applicable_ids: 'required', untested: 'required', untested_ids: 'required' };
