@@ -25,7 +25,7 @@ import type { ReferenceOptions } from '../../reference/start.ts';
 import type { ThreadCommand, ThreadMessage } from '../../reference/thread.ts';
 
 /** Default deadline of a start: loading the TypeScript sources on a busy machine takes seconds. */
-export const REFERENCE_START_TIMEOUT_MS = 60_000;
+const REFERENCE_START_TIMEOUT_MS = 60_000;
 /** How long a close waits for the reference to close its listeners before the thread is ended regardless. */
 const CLOSE_GRACE_MS = 5_000;
 

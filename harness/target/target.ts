@@ -196,7 +196,7 @@ export async function targetFromUrl(url: string, given: UrlTargetOptions = {}): 
 }
 
 /** Where the embedded reference runs: a worker thread of its own (the default), or the harness's thread. */
-export type ReferenceThread = 'own' | 'harness';
+type ReferenceThread = 'own' | 'harness';
 
 /**
  * No target: the reference on loopback, trusted through its own CA (a real trust
