@@ -63,6 +63,11 @@ export const ERRORS = {
     summary: 'the --start command could not be run, or exited before its --ready URL answered: nothing was tested',
     hint: "the message quotes the command's last output lines; all of it is in server.log in the report folder",
   },
+  HARNESS_REFERENCE_START_FAILED: {
+    scopes: ['command'],
+    summary: 'the embedded reference (the target when none is given) did not start on its thread: nothing was tested',
+    hint: 'the message quotes the reason: an unknown --mutant, a bad policy, or a thread that gave no word in time (a machine too busy to load it)',
+  },
   HARNESS_TARGET_NOT_READY: {
     scopes: ['command'],
     summary: 'the --ready URL gave no answer below 500 before --ready-timeout passed: the server started by --start was stopped, nothing was tested',

@@ -84,3 +84,8 @@ export function requestCount(groups: readonly RecordedGroup[]): number {
   for (const g of groups) n += g.requests.length;
   return n;
 }
+
+/** A request's method and path with its ids left out, e.g. `GET /v1/cashpack/{id}/status`. */
+export function pathShape(method: string, path: string): string {
+  return `${method} ${path.replace(/\/v1\/cashpack\/[^/]+\/status$/, '/v1/cashpack/{id}/status').replace(/\/(principals|redeemers|packs)\/[^/]+\//, '/$1/{id}/')}`;
+}

@@ -2,6 +2,7 @@
 // the lines that say how the figures were obtained.
 import { FIGURES, formatTarget, formatValue } from './figures.ts';
 import type { BenchReport } from './bench.ts';
+import type { ThroughputResult } from './throughput.ts';
 import { renderMutationScore } from './mutation-score.ts';
 import { MUTANTS } from '../../reference/mutants.ts';
 
@@ -20,8 +21,16 @@ export function renderTable(report: BenchReport): string {
     `throughput: ${throughput.rounds.length} fuzz/raw round pairs, ${throughput.lanes} lanes; fuzz ${throughput.rounds.map((r) => Math.round(r.fuzz.opsPerSecond)).join(', ')} ops/s; raw ${throughput.rounds.map((r) => Math.round(r.raw.opsPerSecond)).join(', ')} ops/s; ${
       throughput.pinned ? `harness on CPU ${throughput.pinned.harness}, reference on CPU ${throughput.pinned.target} (taskset)` : 'not pinned to CPUs (no taskset, or one core): harness and reference share the cores'
     }`,
+    `raw replay: ${differing(throughput.differenceSources)}`,
     `memory: ${probe.measured_ops.toLocaleString('en-US')} operations after ${probe.warmup_ops.toLocaleString('en-US')} of warm-up${probe.capped ? `, fewer than the ${probe.target_ops.toLocaleString('en-US')} planned: the time cap was reached` : ''}; RSS ${probe.baseline.rss_mb} → ${probe.final.rss_mb} MB (peak ${probe.peak_rss_mb}), JS heap in use +${memory.heapGrowthMb.toFixed(1)} MB${probe.gc_forced ? '' : ' (no forced GC: --expose-gc was not honoured)'}`,
     'the reference is served from its own process (cpr-conformance serve) as any target would be: throughput and memory are the harness\'s',
   ];
   return [line(header), ...rows.map(line), '', ...notes, '', `selftest kill matrix: ${MUTANTS.length} hand-made mutants (reference/mutants.ts), each one chosen with the check that kills it (cpr-conformance selftest)`, ...renderMutationScore(report.mutation)].join('\n');
+}
+
+/** The raw loop's differing answers by source, as a line: every one has a named source, or says it has none. */
+function differing(sources: ThroughputResult['differenceSources']): string {
+  const total = Object.values(sources).reduce((a, b) => a + b, 0);
+  if (total === 0) return 'every answer identical to the fuzzer\'s';
+  return `${total} answer(s) differ from the fuzzer's: ${sources.clock} clock read(s) while it ran, ${sources.race} race(s) of requests sent together, ${sources['after-race']} later in a lane whose race went otherwise, ${sources.unexplained} unexplained`;
 }

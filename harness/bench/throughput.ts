@@ -16,8 +16,8 @@ import { join } from 'node:path';
 import { createHttpRole } from '../adapters/http.ts';
 import { HarnessError } from '../errors.ts';
 import { runCampaign } from '../fuzz/index.ts';
-import { adapterLikeAgent, replay, type LoopResult } from './raw-loop.ts';
-import { createRecorder, requestCount, type RecordedGroup } from './recorder.ts';
+import { adapterLikeAgent, replay, type DifferenceSource, type LoopResult } from './raw-loop.ts';
+import { createRecorder, pathShape, requestCount, type RecordedGroup } from './recorder.ts';
 import { pinningPlan, pinSelf, type Pinning } from './pinning.ts';
 import { serveReference, type ServedReference } from './served.ts';
 
@@ -48,6 +48,8 @@ export interface ThroughputResult {
   readonly ratio: number;
   /** Share of the raw loop's answers identical to the fuzzer's, over every round, the warm-up included. */
   readonly identicalShare: number;
+  /** The answers that differed, over the same rounds, by their source (raw-loop.ts DifferenceSource). */
+  readonly differenceSources: Readonly<Record<DifferenceSource, number>>;
   readonly rounds: readonly Round[];
   /** Requests per path shape over the measured rounds, e.g. `POST /v1/cashpack/issue`. */
   readonly mix: Readonly<Record<string, number>>;
@@ -76,6 +78,7 @@ export async function measureThroughput(options: ThroughputOptions, onRound?: (r
     const recorder = createRecorder();
     let identical = 0;
     let compared = 0;
+    const sources: Record<DifferenceSource, number> = { clock: 0, race: 0, 'after-race': 0, unexplained: 0 };
     const mix: Record<string, number> = {};
     /** One fuzz campaign against the first server and the raw loop sending its recording to the second. */
     const pair = async (ms: number, campaignSeed: number): Promise<{ round: Round; groups: RecordedGroup[] }> => {
@@ -89,6 +92,7 @@ export async function measureThroughput(options: ThroughputOptions, onRound?: (r
       const raw = await replay({ baseUrl: mirror.url, groups, authority }, agent);
       identical += raw.identical;
       compared += raw.compared;
+      for (const [source, n] of Object.entries(raw.differenceSources) as [DifferenceSource, number][]) sources[source] += n;
       const ops = requestCount(groups);
       return { round: { fuzz: { ops, elapsedMs: result.elapsedMs, opsPerSecond: ops / (result.elapsedMs / 1000), runs: result.runs, recordedGroups: groups.length }, raw }, groups };
     };
@@ -108,6 +112,7 @@ export async function measureThroughput(options: ThroughputOptions, onRound?: (r
       // Paired: the medians of the two columns may come from different rounds.
       ratio: median(rounds.map((r) => r.fuzz.opsPerSecond / r.raw.opsPerSecond)),
       identicalShare: identical / compared,
+      differenceSources: sources,
       rounds,
       mix,
     };
@@ -122,7 +127,7 @@ export async function measureThroughput(options: ThroughputOptions, onRound?: (r
 /** Counts the recording's requests per path shape into `into`. */
 function tally(into: Record<string, number>, groups: readonly RecordedGroup[]): void {
   for (const r of groups.flatMap((g) => g.requests)) {
-    const shape = `${r.method} ${r.path.replace(/\/v1\/cashpack\/[^/]+\/status$/, '/v1/cashpack/{id}/status').replace(/\/(principals|redeemers|packs)\/[^/]+\//, '/$1/{id}/')}`;
+    const shape = pathShape(r.method, r.path);
     into[shape] = (into[shape] ?? 0) + 1;
   }
 }

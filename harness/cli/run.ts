@@ -12,6 +12,7 @@ import { rolesOf } from './list.ts';
 import { printSummary } from './summary.ts';
 import { REPORTER_FLAG, reportersOf, reportFiles } from './reporters.ts';
 import { processIo, type CommandIo } from '../io.ts';
+import { bootReferenceThread } from '../target/reference-thread.ts';
 
 /** run's options, by the heading its --help lists them under: they parse the command line and write its --help. */
 const RUN_TARGET = {
@@ -121,6 +122,8 @@ export async function run(argv: string[], io: CommandIo = processIo()): Promise<
   const requestTimeoutMs = integerOption('run', 'request-timeout', values['request-timeout'], 1, 600_000);
   const unreachableAfter = integerOption('run', 'unreachable-after', values['unreachable-after'], 0, 1_000_000);
   const timeLimit = integerOption('run', 'time-limit', values['time-limit'], 1, 7 * 86_400);
+  // The embedded reference's thread loads its modules while the suites load.
+  if (target.kind === 'embedded') bootReferenceThread();
   const terminal = terminalOf(io);
   const baseline = values.baseline === undefined ? undefined : readBaseline(values.baseline, values.scenario ?? []);
   if (baseline !== undefined && baseline.unknown.length > 0) {

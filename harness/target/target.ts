@@ -15,11 +15,12 @@ import type { Capability } from '../../profile/control.ts';
 import type { TargetDescription } from '../report/model.ts';
 import { createRole as createReferenceRole } from '../../reference/adapter.ts';
 import { checkAllowedHosts, type HostPattern } from '../../reference/paying-app/hosts.ts';
-import { startReference, type ReferenceOptions } from '../../reference/start.ts';
+import { startReference, type ReferenceOptions, type RunningReference } from '../../reference/start.ts';
 import type { AppRoleConfig, HttpRoleConfig, RoleCredentials, TargetConfig } from './config.ts';
 import { RetrievalStub } from '../stub/retrieval-stub.ts';
 import { discoverCapabilities, discoverPlaintextUrl, withControlToken, type Discovery } from './control.ts';
 import { withLease } from './lease.ts';
+import { startReferenceThread, type ThreadedReference } from './reference-thread.ts';
 import { guard } from './preflight.ts';
 
 /** The reference as a module role (the embedded paying application). */
@@ -194,13 +195,20 @@ export async function targetFromUrl(url: string, given: UrlTargetOptions = {}): 
   }
 }
 
+/** Where the embedded reference runs: a worker thread of its own (the default), or the harness's thread. */
+type ReferenceThread = 'own' | 'harness';
+
 /**
  * No target: the reference on loopback, trusted through its own CA (a real trust
  * decision, never insecure), with the reference paying application in-process
- * on the reference's clock.
+ * on the reference's clock. The reference serves from a thread of its own
+ * (reference-thread.ts), so its work does not queue behind the harness's;
+ * `thread: 'harness'` keeps it in this thread, for mutation testing, whose
+ * instrumentation of reference/ lives in this thread's globals.
  */
-export async function embeddedTarget(options: { readonly reference?: ReferenceOptions } & OpenOptions = {}): Promise<Target> {
-  const ref = await startReference({ port: 0, plaintextPort: 0, ...options.reference });
+export async function embeddedTarget(options: { readonly reference?: ReferenceOptions; readonly thread?: ReferenceThread } & OpenOptions = {}): Promise<Target> {
+  const referenceOptions: ReferenceOptions = { port: 0, plaintextPort: 0, ...options.reference };
+  const ref = options.thread === 'harness' ? inThisThread(await startReference(referenceOptions)) : await startReferenceThread(referenceOptions);
   const opened: { close(): Promise<void> }[] = [];
   try {
     // The reference's paying application always trusts a retrieval stub (its own unless given one):
@@ -210,7 +218,7 @@ export async function embeddedTarget(options: { readonly reference?: ReferenceOp
     const httpRole = createHttpRole({
       baseUrl: ref.url,
       ...(ref.plaintextUrl !== undefined ? { plaintextBaseUrl: ref.plaintextUrl } : {}),
-      ca: ref.tls.ca,
+      ca: ref.ca,
       ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
     });
     const role = options.reference?.controlToken !== undefined ? withControlToken(httpRole, options.reference.controlToken) : httpRole;
@@ -225,7 +233,7 @@ export async function embeddedTarget(options: { readonly reference?: ReferenceOp
       ...(token !== undefined ? { control_token: token } : {}),
       ...(ref.mutant !== undefined ? { mutant: ref.mutant } : {}),
     };
-    const appCa = `${ref.tls.ca}\n${stub.ca}`;
+    const appCa = `${ref.ca}\n${stub.ca}`;
     const payingApp = (await moduleRole(createReferenceRole as CreateRole, {
       role: 'paying-app',
       description: 'reference/adapter.ts',
@@ -239,7 +247,7 @@ export async function embeddedTarget(options: { readonly reference?: ReferenceOp
       adapter: 'http',
       baseUrl: ref.url,
       ...(ref.plaintextUrl !== undefined ? { plaintextBaseUrl: ref.plaintextUrl } : {}),
-      ca: ref.tls.ca,
+      ca: ref.ca,
       insecure: false,
       settings: {},
       ...(token !== undefined ? { controlToken: token } : {}),
@@ -272,6 +280,11 @@ export async function embeddedTarget(options: { readonly reference?: ReferenceOp
     await ref.close();
     throw error;
   }
+}
+
+/** The facts of a reference started in this thread, as its own thread gives them. */
+function inThisThread(ref: RunningReference): Omit<ThreadedReference, 'threadId'> {
+  return { url: ref.url, plaintextUrl: ref.plaintextUrl, ca: ref.tls.ca, mutant: ref.mutant, close: () => ref.close() };
 }
 
 function readCaFile(file: string): string {

@@ -39,7 +39,8 @@ const reference = (): Promise<Target> => started;
 const outDir = mkdtempSync(join(tmpdir(), 'cpr-mutation-'));
 
 beforeAll(async () => {
-  started = embeddedTarget({ reference: { seed: MUTATION_RUN.referenceSeed } });
+  // In this thread: Stryker's switch of the active mutant and its record of what each test reaches are this thread's globals.
+  started = embeddedTarget({ reference: { seed: MUTATION_RUN.referenceSeed }, thread: 'harness' });
   await started.catch(() => undefined);
 });
 

@@ -194,6 +194,11 @@ describe('the raw replay', () => {
     expect(new Set(recording.map((g) => g.lane)).size).toBe(4);
     // The first clock read differs; so may the winner of a race the fuzzer ran (a burst) and what followed in that world.
     expect(result.identical / result.compared).toBeGreaterThan(0.97);
+    // Every answer that differs has a named source: the clock while it ran, a race, or what followed a race in its lane.
+    const sources = result.differenceSources;
+    expect(sources.clock + sources.race + sources['after-race'] + sources.unexplained).toBe(result.compared - result.identical);
+    expect(sources.unexplained).toBe(0);
+    expect(Object.values(result.differingParts).reduce((a, b) => a + b, 0)).toBe(result.compared - result.identical);
   }, 30_000);
 
   it('sees the differences when the second reference has another seed', async () => {
@@ -202,6 +207,9 @@ describe('the raw replay', () => {
     // signatures do not: about a fifth of the answers differ, far above the same seed's few.
     expect(result.compared - result.identical).toBeGreaterThan(result.compared / 10);
     expect(Object.keys(result.differences).length).toBeGreaterThan(0);
+    // Differences no race or clock explains are counted as such, and named by what differed.
+    expect(result.differenceSources.unexplained).toBeGreaterThan(0);
+    expect(Object.keys(result.differingParts).some((part) => /^POST \/v1\/cashpack\/issue 200 -> 200: .*signature/.test(part))).toBe(true);
   }, 30_000);
 
   it('sees the differences when the requests go without the Host their signatures cover', async () => {

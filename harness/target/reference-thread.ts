@@ -1,0 +1,141 @@
+// The embedded reference on a thread of its own (a node:worker_threads Worker
+// running reference/thread.ts): its answers cost the harness's thread nothing, so
+// on two cores the harness and the reference work at once. The harness talks to
+// it over loopback HTTP, as to any target; this module only starts it, learns
+// its URLs and CA from its first message, and closes it.
+//
+// Loading the reference's modules in a new thread takes a second or two, so a
+// command that knows early that it will need the reference boots its thread
+// first (bootReferenceThread): the thread loads while the harness loads its
+// suites, and the start takes that thread; a closed reference leaves its
+// thread waiting for the next start in this process. At most one thread waits.
+//
+// Every way a start can go wrong ends in HARNESS_REFERENCE_START_FAILED with the
+// thread's own message: an error in startReference (an unknown mutant, a policy
+// that is no policy), a thread that fails to load, dies or exits first, or no
+// word within the start deadline. A thread never keeps the process alive while
+// it waits or serves (unref): a harness that crashes or forgets to close it
+// still exits.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { HarnessError } from '../errors.ts';
+import type { ReferenceOptions } from '../../reference/start.ts';
+import type { ThreadCommand, ThreadMessage } from '../../reference/thread.ts';
+
+/** Default deadline of a start: loading the TypeScript sources on a busy machine takes seconds. */
+const REFERENCE_START_TIMEOUT_MS = 60_000;
+/** How long a close waits for the reference to close its listeners before the thread is ended regardless. */
+const CLOSE_GRACE_MS = 5_000;
+
+export interface ThreadedReference {
+  readonly url: string;
+  readonly plaintextUrl: string | undefined;
+  readonly ca: string;
+  readonly mutant: string | undefined;
+  /** The worker's thread id (diagnostics, and the tests that see it end). */
+  readonly threadId: number;
+  /** Closes the reference's listeners; its thread ends or waits for the next start (closeThread). Idempotent. */
+  close(): Promise<void>;
+}
+
+/** A thread loading or waiting for its options; `fault` is why it ended, once it has. */
+interface Booted {
+  readonly worker: Worker;
+  readonly exited: Promise<void>;
+  fault: string | undefined;
+}
+
+const ENTRY = new URL('../../reference/thread.ts', import.meta.url).href;
+let spare: Booted | undefined;
+
+/** Starts loading a reference thread for the next startReferenceThread, unless one is loading already. */
+export function bootReferenceThread(): void {
+  if (spare === undefined || spare.fault !== undefined) spare = boot();
+}
+
+export async function startReferenceThread(options: ReferenceOptions, startTimeoutMs = REFERENCE_START_TIMEOUT_MS): Promise<ThreadedReference> {
+  const booted = spare !== undefined && spare.fault === undefined ? spare : boot();
+  spare = undefined;
+  const { worker } = booted;
+  const failed = (message: string) => new HarnessError('HARNESS_REFERENCE_START_FAILED', `the embedded reference did not start: ${message}`);
+  worker.ref();
+  const started = await new Promise<Extract<ThreadMessage, { kind: 'started' }> | HarnessError>((resolve) => {
+    const onMessage = (message: ThreadMessage) => {
+      if (message.kind === 'started') settle(message);
+      else if (message.kind === 'failed') settle(failed(message.message));
+    };
+    const onEnd = () => settle(failed(booted.fault ?? 'its thread ended'));
+    const timer = setTimeout(() => settle(failed(`no word from its thread within ${startTimeoutMs} ms`)), startTimeoutMs);
+    function settle(outcome: Extract<ThreadMessage, { kind: 'started' }> | HarnessError) {
+      clearTimeout(timer);
+      worker.off('message', onMessage).off('error', onEnd).off('exit', onEnd);
+      resolve(outcome);
+    }
+    if (booted.fault !== undefined) return settle(failed(booted.fault));
+    worker.on('message', onMessage).on('error', onEnd).on('exit', onEnd);
+    worker.postMessage({ kind: 'start', options } satisfies ThreadCommand);
+  });
+  if (started instanceof HarnessError) {
+    await worker.terminate();
+    throw started;
+  }
+  // Once listening, the thread is held alive by the harness's use of it, never the other way round.
+  worker.unref();
+  let closing: Promise<void> | undefined;
+  return {
+    url: started.url,
+    plaintextUrl: started.plaintextUrl,
+    ca: started.ca,
+    mutant: started.mutant,
+    threadId: worker.threadId,
+    close: () => (closing ??= closeThread(booted)),
+  };
+}
+
+function boot(): Booted {
+  // The thread has no TypeScript loader of its own (the launcher's is registered per thread): it registers tsx first.
+  const code = `import(${JSON.stringify(tsxEsmApi())}).then((tsx) => { tsx.register(); return import(${JSON.stringify(ENTRY)}); })`;
+  const worker = new Worker(code, { eval: true });
+  worker.unref();
+  const booted: Booted = {
+    worker,
+    exited: new Promise<void>((resolve) => worker.once('exit', () => resolve())),
+    fault: undefined,
+  };
+  worker.once('error', (error) => (booted.fault ??= error.message));
+  worker.once('exit', (code) => (booted.fault ??= `its thread exited with code ${code}`));
+  return booted;
+}
+
+/**
+ * Asks the reference to close (its listeners, its CA file). A thread that did
+ * so in time waits, loaded, as the next start's spare (a selftest starts one
+ * reference per mutant), unless one waits already; any other is ended.
+ */
+async function closeThread(booted: Booted): Promise<void> {
+  const { worker, exited } = booted;
+  let onMessage: ((message: ThreadMessage) => void) | undefined;
+  const closed = new Promise<boolean>((resolve) => worker.on('message', (onMessage = (message) => message.kind === 'closed' && resolve(true))));
+  worker.ref();
+  worker.postMessage({ kind: 'close' } satisfies ThreadCommand);
+  let timer: NodeJS.Timeout | undefined;
+  const clean = await Promise.race([closed, exited.then(() => false), new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), CLOSE_GRACE_MS)))]);
+  clearTimeout(timer);
+  worker.off('message', onMessage!);
+  if (clean && booted.fault === undefined && spare === undefined) {
+    worker.unref();
+    spare = booted;
+    return;
+  }
+  await worker.terminate();
+  await exited;
+}
+
+/** tsx's ES module API (its `import` export: require.resolve would give the CommonJS one). */
+function tsxEsmApi(): string {
+  const manifestFile = createRequire(import.meta.url).resolve('tsx/package.json');
+  const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as { exports: Record<string, { import: { default: string } }> };
+  return new URL(manifest.exports['./esm/api']!.import.default, pathToFileURL(manifestFile)).href;
+}

@@ -1,0 +1,137 @@
+// The embedded reference on a thread of its own: it serves over loopback as any
+// target, a start that cannot succeed is HARNESS_REFERENCE_START_FAILED with the
+// thread's reason, and its thread never keeps a process alive: not after close,
+// not when the harness forgets to close it, not after Ctrl-C. (An uncaught
+// exception ends the process, and its threads with it, whatever they hold.)
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { HarnessError } from '../../../harness/errors.ts';
+import { bootReferenceThread, startReferenceThread } from '../../../harness/target/reference-thread.ts';
+import { embeddedTarget } from '../../../harness/target/target.ts';
+import { cli } from '../hostile/support.ts';
+
+vi.setConfig({ testTimeout: 60_000 });
+
+const dir = mkdtempSync(join(tmpdir(), 'cpr-reference-thread-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const THREAD = pathToFileURL(join(import.meta.dirname, '../../../harness/target/reference-thread.ts')).href;
+
+/** Whether a TCP connection to the URL's port is accepted. */
+function accepts(url: string): Promise<boolean> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = connect({ host: hostname, port: Number(port) });
+    socket.once('connect', () => (socket.destroy(), resolve(true)));
+    socket.once('error', () => resolve(false));
+  });
+}
+
+/** Runs a script (an ES module in TypeScript) in a Node process of its own, with tsx; its exit code and output. */
+function script(name: string, body: string): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  const file = join(dir, `${name}.mts`);
+  writeFileSync(file, `import { get } from 'node:https';\nimport { startReferenceThread } from ${JSON.stringify(THREAD)};\n${body}\n`);
+  const child = spawn(process.execPath, ['--import', 'tsx', file], { cwd: join(import.meta.dirname, '../../..'), stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  // Far beyond any start: only a thread that holds the process alive reaches it.
+  const kill = setTimeout(() => child.kill('SIGKILL'), 50_000);
+  return new Promise((resolve) => child.once('close', (status) => (clearTimeout(kill), resolve({ status, stdout, stderr }))));
+}
+
+describe('the embedded reference on its own thread', () => {
+  it('serves every role over loopback from another thread, and close stops its listeners', async () => {
+    const target = await embeddedTarget();
+    const answer = await target.operator!.send({ method: 'GET', path: '/.well-known/cashpack-policy.json', headers: {}, body: new Uint8Array() });
+    expect(answer.status).toBe(200);
+    const url = target.config.payee!.adapter === 'http' ? target.config.payee!.baseUrl : '';
+    expect(await accepts(url)).toBe(true);
+    await target.close();
+    expect(await accepts(url)).toBe(false);
+  });
+
+  it('starts from a thread booted ahead, with the options of the start, and closes twice as once', async () => {
+    bootReferenceThread();
+    bootReferenceThread();
+    const reference = await startReferenceThread({ port: 0, plaintextPort: null, mutant: 'op-status-open' });
+    expect(reference.mutant).toBe('op-status-open');
+    expect(reference.plaintextUrl).toBeUndefined();
+    expect(reference.threadId).toBeGreaterThan(0);
+    await Promise.all([reference.close(), reference.close()]);
+    expect(await accepts(reference.url)).toBe(false);
+  });
+
+  it('a closed reference leaves its thread, loaded, to the next start, which may switch another mutant on', async () => {
+    const first = await startReferenceThread({ port: 0, plaintextPort: null, mutant: 'op-status-open' });
+    await first.close();
+    const second = await startReferenceThread({ port: 0, plaintextPort: null });
+    try {
+      expect(second.threadId).toBe(first.threadId);
+      expect(second.mutant).toBeUndefined();
+      expect(second.url).not.toBe(first.url);
+      expect(await accepts(second.url)).toBe(true);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it.each([
+    ['an unknown mutant', { mutant: 'no-such-mutant' }, /did not start: unknown mutant "no-such-mutant"/],
+    ['a policy that is no policy', { policy: { max_body_bytes: 0 } }, /did not start: invalid operator policy: \/max_body_bytes/],
+  ])('a start refused for %s is HARNESS_REFERENCE_START_FAILED with the reason', async (_, reference, reason) => {
+    const error = await embeddedTarget({ reference }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(HarnessError);
+    expect((error as HarnessError).code).toBe('HARNESS_REFERENCE_START_FAILED');
+    expect((error as HarnessError).message).toMatch(reason);
+  });
+
+  it('a thread that gives no word within the start deadline is HARNESS_REFERENCE_START_FAILED, and is ended', async () => {
+    // No thread loads its modules and starts the reference in a millisecond.
+    const error = await startReferenceThread({ port: 0, plaintextPort: null }, 1).catch((e: unknown) => e);
+    expect((error as HarnessError).code).toBe('HARNESS_REFERENCE_START_FAILED');
+    expect((error as HarnessError).message).toMatch(/no word from its thread within 1 ms/);
+  });
+});
+
+describe('its thread never keeps a process alive', () => {
+  it('when the harness never closes it: the process ends once its own work is done', async () => {
+    // One request without keep-alive, so that nothing of this process's own holds it open.
+    const r = await script(
+      'forgotten',
+      `const reference = await startReferenceThread({ port: 0, plaintextPort: null });
+const status = await new Promise((resolve, reject) => get(new URL('/.well-known/cashpack-policy.json', reference.url), { ca: reference.ca, agent: false }, (res) => (res.resume(), resolve(res.statusCode))).once('error', reject));
+console.log('answered', status);`,
+    );
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toContain('answered 200');
+    expect(r.status).toBe(0);
+  });
+
+  it('when a run against it is interrupted with SIGINT', async () => {
+    const report = join(dir, 'interrupted');
+    let signalled = false;
+    const r = await cli(['run', '--report-dir', report], {
+      onSpawn: (child, output) => {
+        const poll = setInterval(() => {
+          // Once the tests are under way against the reference (the run's header is out), interrupt it.
+          if (!output.stdout().includes('against embedded reference')) return;
+          clearInterval(poll);
+          signalled = true;
+          child.kill('SIGINT');
+        }, 50);
+        child.once('close', () => clearInterval(poll));
+      },
+    });
+    expect(signalled).toBe(true);
+    expect(r.signal).toBeNull();
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/interrupted/);
+  });
+});
