@@ -61,7 +61,11 @@ async function targetedAgainst(spec: MutantSpec): Promise<MutantRow> {
   return mutantRow(spec, [...first.results, ...then.results], first.durationMs + then.durationMs);
 }
 
-/** `shrinkAttempts`: a kill needs a failure, not a small one; the full selftest shrinks as `run` does. */
+/**
+ * `shrinkAttempts`: against a mutant 0 in both selftests: a kill, and which
+ * requirements charged it, need a failure, not a small one (`run` against the
+ * mutant, the command each row's tests name, shrinks).
+ */
 async function testsAgainst(mutant: string | undefined, tests: readonly PlanTest[], { concurrency = DEFAULT_CONCURRENCY, shrinkAttempts }: { concurrency?: number; shrinkAttempts?: number } = {}): Promise<{ results: TestResult[]; durationMs: number }> {
   const started = performance.now();
   if (tests.length === 0) return { results: [], durationMs: 0 };
@@ -87,7 +91,7 @@ export async function workerMain(names: readonly string[], targeted: boolean, ou
   for (const name of names) {
     const spec = MUTANTS.find((m) => m.name === name);
     if (!spec) throw new Error(`unknown mutant ${name}`);
-    const row = targeted ? await targetedAgainst(spec) : await suiteAgainst(name).then(({ results, durationMs }) => mutantRow(spec, results, durationMs));
+    const row = targeted ? await targetedAgainst(spec) : await testsAgainst(name, selftestPlan(), { shrinkAttempts: 0 }).then(({ results, durationMs }) => mutantRow(spec, results, durationMs));
     out.write(`${JSON.stringify(row)}\n`);
   }
 }
