@@ -155,14 +155,13 @@ export async function openContext(operator: HttpRole, tap?: ExchangeTap, facts?:
   const client = new FuzzClient(operator, tap);
   try {
     const { policy, key } = facts?.operator ?? (await discoverFacts({ operator }, HTTP_DEFAULTS.timeoutMs)).operator!;
-    for (const answer of [policy, key]) {
-      if ('no_answer' in answer) throw new HarnessError('HARNESS_TARGET_UNREACHABLE', `the operator did not answer GET ${answer.path}: ${answer.no_answer}`, 'is it still running? A finding needs answers to compare');
-    }
+    answered(policy);
     const policyBody = answeredDocument(policy);
     const check = validateMessage('policy', policyBody);
     if (policyBody === undefined || !check.ok) {
       throw new HarnessError('CONFIG_INVALID', `the Operator Policy Document could not be read (${answerText(policy)}${policyBody !== undefined && !check.ok ? `: ${check.errors.slice(0, 3).join('; ')}` : ''})`, `the fuzzer takes the policy from ${POLICY_PATH}; check CPP-WK-1 with: cpr-conformance run --only CPP-WK-1`);
     }
+    answered(key);
     const keyBody = answeredDocument(key);
     const operatorKey = keyBody ? operatorKeyOf(keyBody as PubkeyDocument) : undefined;
     if (!operatorKey) throw new HarnessError('CONFIG_INVALID', `the Operator's key could not be read from ${PUBKEY_PATH} (${answerText(key)})`, 'check CPP-WK-2 with: cpr-conformance run --only CPP-WK-2');
@@ -173,6 +172,11 @@ export async function openContext(operator: HttpRole, tap?: ExchangeTap, facts?:
   } catch (error) {
     throw toHarnessError(error);
   }
+}
+
+/** A document no answer came for: the operator is not answering, which no policy check can say. */
+function answered(answer: FactAnswer): void {
+  if ('no_answer' in answer) throw new HarnessError('HARNESS_TARGET_UNREACHABLE', `the operator did not answer GET ${answer.path}: ${answer.no_answer}`, 'is it still running? A finding needs answers to compare');
 }
 
 function answerText(answer: FactAnswer): string {
