@@ -1,5 +1,7 @@
 // The benchmark's figures: each key of bench.json, what it measures and its
-// target on the reference machine. The table, the verdict and the
+// target on the reference machine: the project's goals (a full run in 3 s
+// cold, the fuzzer at 0.9 of the raw loop, the raw replay identical for 99.9%
+// of requests), not what it reaches today. The table, the verdict and the
 // README's Performance section are all read from here.
 
 export type FigureKey =
@@ -36,14 +38,14 @@ export interface Figure {
 }
 
 export const FIGURES: readonly Figure[] = [
-  { key: 'run_wall_s', unit: 's', digits: 1, target: { op: '<=', value: 15 }, what: 'a full `cpr-conformance run` against the embedded reference (its default `--concurrency`), as a cold child process: spawn to exit' },
+  { key: 'run_wall_s', unit: 's', digits: 1, target: { op: '<=', value: 3 }, what: 'a full `cpr-conformance run` against the embedded reference (its default `--concurrency`), as a cold child process: spawn to exit' },
   { key: 'run_wall_sequential_s', unit: 's', digits: 1, what: 'the same run with `--concurrency 1`, one test after another, measured right after it: what running tests side by side saves' },
   { key: 'checks_executed', unit: 'checks', digits: 0, what: 'check results in that run’s report.json' },
   { key: 'tests_executed', unit: 'tests', digits: 0, what: 'scenarios and properties in that run’s report.json' },
   { key: 'fuzz_ops_per_s', unit: 'ops/s', digits: 0, what: 'HTTP requests per second of the stateful fuzzer against the embedded reference (median of the rounds)' },
   { key: 'raw_ops_per_s', unit: 'ops/s', digits: 0, what: 'a plain undici loop (the http adapter’s pool settings) sending the requests the fuzzer sent, with its order, lanes and bursts, to a second reference with the same seed and the first one’s Host (median)' },
-  { key: 'ratio', unit: '', digits: 2, target: { op: '>=', value: 0.8 }, what: 'the median over the rounds of each round’s fuzz / raw (paired: a round’s two halves run back to back): how close the fuzzer drives the server to what it can serve' },
-  { key: 'raw_identical_share', unit: '', digits: 4, target: { op: '>=', value: 0.98 }, what: 'share of the raw loop’s answers byte-identical to the fuzzer’s: the baseline did the same server work, or the ratio means nothing (the winner of a race the fuzzer runs, and what follows in that world, may differ)' },
+  { key: 'ratio', unit: '', digits: 2, target: { op: '>=', value: 0.9 }, what: 'the median over the rounds of each round’s fuzz / raw (paired: a round’s two halves run back to back): how close the fuzzer drives the server to what it can serve' },
+  { key: 'raw_identical_share', unit: '', digits: 4, target: { op: '>=', value: 0.999 }, what: 'share of the raw loop’s answers byte-identical to the fuzzer’s: the baseline did the same server work, or the ratio means nothing (the winner of a race the fuzzer runs, and what follows in that world, may differ)' },
   { key: 'valid_cprs_per_s', unit: 'CPRs/s', digits: 0, what: 'fast-check samples of validCpr() per second' },
   { key: 'broken_cprs_per_s', unit: 'CPRs/s', digits: 0, what: 'fast-check samples of brokenCpr() (valid but for one rule) per second' },
   { key: 'rss_growth_mb', unit: 'MB', digits: 1, target: { op: '<=', value: 50 }, what: 'resident memory growth of a fuzz process (fuzzer and embedded reference) over a long fuzz after warm-up, after forced GC' },
