@@ -12,6 +12,7 @@ import { suiteAgainst } from '../../harness/selftest/selftest.ts';
 import { SPEC_VERSIONS, SUITE_VERSION } from '../../harness/version.ts';
 import { compare } from '../../harness/cli/compare.ts';
 import { cliHere, type CliResult } from './hostile/support.ts';
+import { referenceResults } from '../support/reference-run.ts';
 
 vi.setConfig({ testTimeout: 60_000 });
 
@@ -72,7 +73,7 @@ function save(name: string, report: Report): Report {
 const failing = (report: Report) => report.requirements.filter((r) => r.status === 'failed' || r.status === 'warning').map((r) => r.id);
 
 beforeAll(async () => {
-  const reference = (await suiteAgainst(undefined)).results;
+  const reference = [...(await referenceResults())];
   const memo = (await suiteAgainst(MEMO)).results;
   const token = (await suiteAgainst(TOKEN)).results;
   save('reference', reportOf(reference, REFERENCE));

@@ -9,7 +9,8 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { TestResult } from '../../harness/report/model.ts';
 import { conformanceRun } from '../../harness/runner/run.ts';
 import type { Terminal } from '../../harness/runner/terminal.ts';
-import { SELFTEST_PROPERTY_RUNS, SELFTEST_SEED, suiteAgainst } from '../../harness/selftest/selftest.ts';
+import { SELFTEST_PROPERTY_RUNS, SELFTEST_SEED } from '../../harness/selftest/selftest.ts';
+import { referenceResults } from '../support/reference-run.ts';
 
 vi.setConfig({ testTimeout: 180_000 });
 
@@ -41,9 +42,9 @@ const embeddedRun = (given: { seed: number; propertyRuns?: number; concurrency?:
 describe('one engine', () => {
   it('run and selftest conclude the same for every test of the embedded reference', async () => {
     const run = await conformanceRun(embeddedRun({ seed: SELFTEST_SEED, propertyRuns: SELFTEST_PROPERTY_RUNS, reportDir: join(dir, 'run') }), quiet);
-    const selftest = await suiteAgainst(undefined);
+    const selftest = await referenceResults();
     expect(run.report.tests.length).toBeGreaterThan(300);
-    expect(run.report.tests.map(conclusion)).toEqual(selftest.results.map(conclusion));
+    expect(run.report.tests.map(conclusion)).toEqual(selftest.map(conclusion));
     expect(run.report.verdict).toBe('conformant');
   });
 
