@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import YAML from 'yaml';
 import Ajv2020 from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
+import { deepFreeze } from './freeze.ts';
 
 const REGISTRY_URL = new URL('../suites/requirements.yaml', import.meta.url);
 const SCHEMA_URL = new URL('../suites/requirements.schema.json', import.meta.url);
@@ -201,10 +202,3 @@ function valueAt(data: unknown, pointer: string): unknown {
   return value;
 }
 
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null) {
-    for (const child of Object.values(value)) deepFreeze(child);
-    Object.freeze(value);
-  }
-  return value;
-}

@@ -40,9 +40,9 @@ export function selftestPlan(catches?: readonly string[]): PlanTest[] {
   return plan.filter((test) => planRequirements(test).some((id) => declared.has(id)));
 }
 
-/** Runs the suite (or `catches`' part of it) against the reference, with `mutant` switched on when given. */
-export function suiteAgainst(mutant: string | undefined, catches?: readonly string[], concurrency = DEFAULT_CONCURRENCY): Promise<{ results: TestResult[]; durationMs: number }> {
-  return testsAgainst(mutant, selftestPlan(catches), { concurrency });
+/** Runs the whole suite against the reference, with `mutant` switched on when given, as `run` would (shrinking included). */
+export function suiteAgainst(mutant: string | undefined): Promise<{ results: TestResult[]; durationMs: number }> {
+  return testsAgainst(mutant, selftestPlan());
 }
 
 /**

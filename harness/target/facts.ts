@@ -6,6 +6,7 @@
 // key. They are recorded as they were answered; whether they are usable is
 // judged where they are used (scenarios/actions/policy.ts, fuzz/campaign.ts),
 // and whether they are right by their own tests (CPP-WK-*, PRF-WK-1).
+import { deepFreeze } from '../../profile/freeze.ts';
 import { TransportError, type HttpRole } from '../adapters/types.ts';
 import type { FactAnswer, TargetFacts } from '../report/model.ts';
 
@@ -51,12 +52,4 @@ async function read(role: HttpRole, path: string, timeoutMs: number): Promise<Fa
     if (!(error instanceof TransportError)) throw error;
     return { path, no_answer: error.message };
   }
-}
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const member of Object.values(value)) deepFreeze(member);
-  }
-  return value;
 }
