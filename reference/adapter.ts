@@ -10,6 +10,8 @@
 // (reference/mutants.ts) in every role created with it; roles with different
 // mutants never share a world. `settings.lease: false` leaves the test-control
 // lease out (PROFILE.md §12): any client may then move the shared clock.
+// `settings.record_switches: true` switches no fault on but notes each switch
+// consulted in APP_SWITCHES (selftest learns which tests reach which mutant).
 import { Agent, request } from 'undici';
 import { parseTimestamp, problem, PROBLEM_CONTENT_TYPE } from '../profile/index.ts';
 import { Clock } from './clock.ts';
@@ -22,7 +24,7 @@ import { createPayee, type Payee } from './payee/index.ts';
 import { createPayingApp, type PayingAppOptions } from './paying-app/index.ts';
 import type { ReadInput } from './paying-app/index.ts';
 import { checkAllowedHosts } from './paying-app/hosts.ts';
-import { faultsFor, type Faults } from './mutants.ts';
+import { faultsFor, SwitchRecorder, type Faults } from './mutants.ts';
 import { createRouter } from './router.ts';
 
 type RoleName = 'payee' | 'operator' | 'paying-app';
@@ -53,6 +55,9 @@ interface World {
 
 const worlds = new Map<string, World>();
 
+/** The switches consulted by the roles created with `settings.record_switches` in this module instance. */
+export const APP_SWITCHES = new SwitchRecorder();
+
 function worldFor(instance: string, faults: Faults): World {
   let world = worlds.get(instance);
   if (!world) {
@@ -74,8 +79,10 @@ export function createRole(options: { role: RoleName; settings: Readonly<Record<
   const settings = options.settings ?? {};
   const mutant = settings['mutant'];
   if (mutant !== undefined && typeof mutant !== 'string') throw new TypeError('settings.mutant is the name of a mutant (reference/mutants.ts)');
-  const faults = faultsFor(mutant);
-  const instance = JSON.stringify([typeof settings['instance'] === 'string' ? settings['instance'] : 'default', faults.active ?? null]);
+  const recording = settings['record_switches'] === true;
+  if (recording && mutant !== undefined) throw new TypeError('settings.record_switches notes the switches of the reference with no fault on: not with settings.mutant');
+  const faults = recording ? APP_SWITCHES.faults : faultsFor(mutant);
+  const instance = JSON.stringify([typeof settings['instance'] === 'string' ? settings['instance'] : 'default', faults.active ?? (recording ? 'record_switches' : null)]);
   const world = worldFor(instance, faults);
   let closed = false;
   const close = () => {

@@ -1073,6 +1073,30 @@ export function faultsFor(name: string | undefined): Faults {
   return Object.freeze({ has: (candidate: MutantName) => candidate === name, active: name });
 }
 
+/**
+ * The reference as it should be, noting each switch it consults: `has` answers
+ * false and remembers the name. selftest runs the suite against it one test at
+ * a time to learn which tests reach each mutant's switch: a test that never
+ * consults a mutant's switch runs the same with that fault on, for the fault
+ * changes nothing before its switch is asked.
+ */
+export class SwitchRecorder {
+  readonly #consulted = new Set<MutantName>();
+  readonly faults: Faults = Object.freeze({
+    has: (name: MutantName) => {
+      this.#consulted.add(name);
+      return false;
+    },
+  });
+
+  /** The switches consulted since the last take, sorted; forgets them. */
+  take(): MutantName[] {
+    const names = [...this.#consulted].sort();
+    this.#consulted.clear();
+    return names;
+  }
+}
+
 /** One line per mutant (name, role, description), for `serve --list-mutants` and help texts. */
 export function describeMutants(): string {
   const width = Math.max(...MUTANTS.map((m) => m.name.length));

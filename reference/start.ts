@@ -15,7 +15,7 @@ import { createControlHandler } from './control.ts';
 import { listen, MAX_BODY_BYTES, type Listening } from './http/server.ts';
 import { withOwnAuthority } from './http/authority.ts';
 import type { Handler } from './http/types.ts';
-import { faultsFor, type MutantName } from './mutants.ts';
+import { faultsFor, SwitchRecorder, type MutantName } from './mutants.ts';
 import { createOperator, type Operator, type Policy } from './operator/index.ts';
 import { createPayee, type Payee } from './payee/index.ts';
 import { createPlaintextRouter, createRouter } from './router.ts';
@@ -50,6 +50,11 @@ export interface ReferenceOptions {
    * same requests (the benchmark replays a recording this way).
    */
   readonly seed?: string;
+  /**
+   * No fault on, but every switch consulted is noted (SwitchRecorder): selftest
+   * learns from it which tests reach which mutant. Not with `mutant`.
+   */
+  readonly recordSwitches?: boolean;
 }
 
 export interface RunningReference {
@@ -64,13 +69,17 @@ export interface RunningReference {
   readonly operator: Operator;
   /** The fault switched on, if any; a paying application meant to share it needs it too (reference/adapter.ts `settings.mutant`). */
   readonly mutant: MutantName | undefined;
+  /** With `recordSwitches`: the switches consulted so far. */
+  readonly switches: SwitchRecorder | undefined;
   close(): Promise<void>;
 }
 
 export async function startReference(options: ReferenceOptions = {}): Promise<RunningReference> {
   const host = options.host ?? '127.0.0.1';
   const basePath = checkBasePath(options.basePath ?? '');
-  const faults = faultsFor(options.mutant);
+  if (options.recordSwitches === true && options.mutant !== undefined) throw new Error('recordSwitches notes the switches of the reference with no fault on: not with a mutant');
+  const switches = options.recordSwitches === true ? new SwitchRecorder() : undefined;
+  const faults = switches?.faults ?? faultsFor(options.mutant);
   const clock = new Clock();
   if (options.freezeClock) clock.freeze();
   // Built before any port is bound: a bad policy fails without leaving listeners open.
@@ -132,6 +141,7 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
     payee,
     operator,
     mutant: faults.active,
+    switches,
     async close() {
       await Promise.all([secure.close(), plain?.close()]);
       rmSync(dir, { recursive: true, force: true });

@@ -11,10 +11,11 @@ import { startReference, type ReferenceOptions, type RunningReference } from './
 export type ThreadMessage =
   | { readonly kind: 'started'; readonly url: string; readonly plaintextUrl: string | undefined; readonly ca: string; readonly mutant: string | undefined }
   | { readonly kind: 'failed'; readonly message: string }
-  | { readonly kind: 'closed' };
+  | { readonly kind: 'closed' }
+  | { readonly kind: 'switches'; readonly names: readonly string[] };
 
-/** What the harness posts to the thread: start, then close, and so on. */
-export type ThreadCommand = { readonly kind: 'start'; readonly options: ReferenceOptions } | { readonly kind: 'close' };
+/** What the harness posts to the thread: start, then close, and so on (and, between them, what switches were consulted). */
+export type ThreadCommand = { readonly kind: 'start'; readonly options: ReferenceOptions } | { readonly kind: 'close' } | { readonly kind: 'switches' };
 
 function serve(port: MessagePort): void {
   const post = (message: ThreadMessage) => port.postMessage(message);
@@ -31,6 +32,9 @@ function serve(port: MessagePort): void {
           return undefined;
         },
       );
+    } else if (command.kind === 'switches') {
+      // The switches a reference started with recordSwitches consulted since the last ask.
+      void (running ?? Promise.resolve(undefined)).then((reference) => post({ kind: 'switches', names: reference?.switches?.take() ?? [] }));
     } else if (command.kind === 'close') {
       // Closed, the thread may start another reference (the next mutant of a selftest) without loading again.
       const closing = running ?? Promise.resolve(undefined);

@@ -1,10 +1,10 @@
 // `cpr-conformance selftest`: proves the suite catches faulty implementations.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { MUTANTS } from '../../reference/mutants.ts';
 import { matrixHtml, matrixText } from '../selftest/render.ts';
 import { selftest, workerMain } from '../selftest/selftest.ts';
-import { selftestPassed } from '../selftest/matrix.ts';
+import { selftestPassed, type SwitchReach } from '../selftest/matrix.ts';
 import { PROJECT_ROOT } from '../scenarios/load.ts';
 import { terminalOf } from '../runner/terminal.ts';
 import { integerOption, optionsHelp, parse, type Declared } from './args.ts';
@@ -18,6 +18,7 @@ export const SELFTEST_OPTIONS = {
   workers: { type: 'string', value: 'N', help: 'worker processes (default: the number of cores)' },
   'report-dir': { type: 'string', value: 'DIR', help: 'where to write the matrix (default reports/selftest-<time>)' },
   worker: { type: 'string', value: 'NAMES', help: 'internal: a worker process runs those mutants (selftest starts them itself)' },
+  reach: { type: 'string', value: 'FILE', help: "internal: a full matrix's worker reads there which tests reach each switch" },
 } as const satisfies Readonly<Record<string, Declared>>;
 
 const SELFTEST_HELP = `Usage: cpr-conformance selftest [options]
@@ -25,7 +26,11 @@ const SELFTEST_HELP = `Usage: cpr-conformance selftest [options]
 Runs the whole suite (scenarios and a fixed-seed property budget) against the
 reference, which must be conformant, and against every mutant: the reference
 with one fault switched on (see serve --list-mutants). Each mutant must be
-killed, by a check of a requirement it declares. Prints the kill matrix
+killed, by a check of a requirement it declares. The reference runs one test
+at a time, noting which mutants' switches each test consults; each mutant then
+runs the tests that reach its switch and those of the requirements it
+declares (a test that never asks for a fault's switch runs the same with it
+on), every test when its switch is asked while the target opens. Prints the kill matrix
 (mutant x the requirement IDs whose checks caught it) and a last line
 "selftest: K/N mutants killed, reference conformant", and writes the matrix as
 kill-matrix.json and kill-matrix.html.
@@ -44,7 +49,9 @@ export async function selftestCommand(argv: string[], io: CommandIo = processIo(
     return 0;
   }
   if (values.worker !== undefined) {
-    await workerMain(values.worker.split(','), values.targeted === true, io.stdout);
+    if ((values.reach === undefined) === (values.targeted !== true)) throw new HarnessError('USAGE_ERROR', 'a selftest worker takes --targeted or --reach FILE', 'selftest starts its workers itself: run cpr-conformance selftest');
+    const form = values.reach !== undefined ? { reach: JSON.parse(readFileSync(values.reach, 'utf8')) as SwitchReach } : ({ targeted: true } as const);
+    await workerMain(values.worker.split(','), form, io.stdout);
     return 0;
   }
   const names = values.mutant ?? [];

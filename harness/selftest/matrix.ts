@@ -20,6 +20,14 @@ export interface MutantRow {
   /** Tests that errored under this mutant (a harness error, not a kill). */
   readonly errors: readonly string[];
   readonly flagged: string | null;
+  /** How many tests ran against it. */
+  readonly tests: number;
+  /**
+   * The full matrix: how many tests of the suite were left out because, run
+   * against the reference, they never consulted this mutant's switch (they run
+   * the same with it on) and judge no requirement it declares.
+   */
+  readonly unreached?: number;
   readonly duration_ms: number;
 }
 
@@ -31,7 +39,20 @@ export interface KillMatrix {
   readonly seed: number;
   /** Each mutant ran only the tests that can judge a requirement it declares (`selftest --targeted`). */
   readonly targeted: boolean;
+  /**
+   * The full matrix: the switches consulted while the reference's target
+   * opened (a mutant among them ran every test), and per test the switches it
+   * consulted, from the reference run one test at a time.
+   */
+  readonly reach?: SwitchReach;
   readonly duration_ms: number;
+}
+
+/** Which mutants' switches the reference consulted, while its target opened and in each test. */
+export interface SwitchReach {
+  readonly at_open: readonly string[];
+  /** Test ID -> the switches consulted while it ran. */
+  readonly by_test: Readonly<Record<string, readonly string[]>>;
 }
 
 export function mutantRow(spec: Pick<MutantRow, 'name' | 'role' | 'family' | 'description' | 'catches'>, results: readonly TestResult[], durationMs: number): MutantRow {
@@ -54,7 +75,7 @@ export function mutantRow(spec: Pick<MutantRow, 'name' | 'role' | 'family' | 'de
     : expected
       ? null
       : `caught only by requirements it does not declare (${caughtBy.join(', ')}); expected one of ${spec.catches.join(', ')}`;
-  return { ...spec, killed, caught_by: caughtBy, failed_tests: failed.map((r) => r.id).sort(), errors, flagged, duration_ms: durationMs };
+  return { ...spec, killed, caught_by: caughtBy, failed_tests: failed.map((r) => r.id).sort(), errors, flagged, tests: results.length, duration_ms: durationMs };
 }
 
 export function summaryLine(matrix: KillMatrix): string {

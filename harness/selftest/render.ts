@@ -8,6 +8,7 @@ export function matrixText(matrix: KillMatrix): string {
   const lines = [
     `reference: ${matrix.reference.conformant ? 'conformant' : 'NOT conformant'} (${matrix.reference.tests} tests, ${(matrix.reference.duration_ms / 1000).toFixed(1)} s)`,
     ...matrix.reference.not_passed.map((t) => `  not passed: ${t}`),
+    ...(matrix.reach !== undefined ? [reachLine(matrix)] : []),
     '',
     `${'mutant'.padEnd(width)}  result    caught by (registry IDs)`,
   ];
@@ -18,6 +19,13 @@ export function matrixText(matrix: KillMatrix): string {
   }
   lines.push('', summaryLine(matrix));
   return `${lines.join('\n')}\n`;
+}
+
+/** How much of the suite the full matrix ran against each mutant (reachingPlan). */
+function reachLine(matrix: KillMatrix): string {
+  const ran = matrix.mutants.reduce((sum, m) => sum + m.tests, 0);
+  const left = matrix.mutants.reduce((sum, m) => sum + (m.unreached ?? 0), 0);
+  return `each mutant ran the tests that reach its switch in the reference and those of its requirements: ${ran} test runs, ${left} left out that never consult the switch (${matrix.reach!.at_open.length} switches asked while the target opens: those mutants ran every test)`;
 }
 
 export function matrixHtml(matrix: KillMatrix): string {

@@ -2,6 +2,9 @@
 // every mutant (each must be killed by a check it declares). Mutants run in
 // worker processes, a share each, so the two cores are both used.
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
@@ -13,8 +16,8 @@ import { scenarioTarget } from '../runner/scenario-target.ts';
 import { loadSuites } from '../scenarios/load.ts';
 import type { Scenario } from '../scenarios/types.ts';
 import { embeddedTarget } from '../target/target.ts';
-import { mutantRow, type KillMatrix, type MutantRow } from './matrix.ts';
-import { DEFAULT_CONCURRENCY, planOf, planRequirements, runPlan, type PlanTest } from '../runner/plan.ts';
+import { mutantRow, type KillMatrix, type MutantRow, type SwitchReach } from './matrix.ts';
+import { DEFAULT_CONCURRENCY, planOf, planRequirements, runPlan, testId, type PlanTest } from '../runner/plan.ts';
 import { holdLease, leaseHolder } from '../runner/lease.ts';
 import type { CommandIo, OutputStream } from '../io.ts';
 
@@ -38,6 +41,48 @@ export function selftestPlan(catches?: readonly string[]): PlanTest[] {
   if (catches === undefined) return plan;
   const declared = new Set(catches);
   return plan.filter((test) => planRequirements(test).some((id) => declared.has(id)));
+}
+
+/**
+ * The tests of the full matrix for one mutant: those that consulted its switch
+ * when the reference ran them, and those that judge a requirement it declares
+ * (as a targeted selftest runs them); every test when its switch was consulted
+ * while the target opened, or for a test the reach does not know. A test that
+ * never asks for a fault's switch runs the same with the fault on: the fault
+ * changes nothing before its switch is asked. The time a test takes can make
+ * it ask on one run and not on another: a kill by such a test may be missed,
+ * never invented, and the declared tests run regardless.
+ */
+export function reachingPlan(spec: Pick<MutantSpec, 'name' | 'catches'>, reach: SwitchReach): PlanTest[] {
+  const plan = selftestPlan();
+  if (reach.at_open.includes(spec.name)) return plan;
+  const declared = new Set(spec.catches);
+  return plan.filter((test) => reach.by_test[testId(test)]?.includes(spec.name) !== false || planRequirements(test).some((id) => declared.has(id)));
+}
+
+/**
+ * The whole suite against the reference, one test at a time, noting the fault
+ * switches each test consults (reference/mutants.ts SwitchRecorder): the
+ * reference's verdict and the reach of every switch, for reachingPlan.
+ */
+export async function referenceReach(plan: readonly PlanTest[] = selftestPlan()): Promise<{ results: TestResult[]; durationMs: number; reach: SwitchReach }> {
+  const started = performance.now();
+  const target = await holdLease(await embeddedTarget({ reference: { recordSwitches: true } }), { holder: leaseHolder('selftest') });
+  try {
+    const consulted = target.switchesConsulted!;
+    const atOpen = await consulted();
+    const scenarios = scenarioTarget(target);
+    const results: TestResult[] = [];
+    const byTest: Record<string, readonly string[]> = {};
+    for (const test of plan) {
+      const outcome = await runPlan([test], scenarios, { seed: SELFTEST_SEED, propertyRuns: SELFTEST_PROPERTY_RUNS, rerunBase: 'npx cpr-conformance run' });
+      results.push(...outcome.results);
+      byTest[testId(test)] = await consulted();
+    }
+    return { results, durationMs: Math.round(performance.now() - started), reach: { at_open: atOpen, by_test: byTest } };
+  } finally {
+    await target.close();
+  }
 }
 
 /** Runs the whole suite against the reference, with `mutant` switched on when given, as `run` would (shrinking included). */
@@ -87,13 +132,19 @@ async function testsAgainst(mutant: string | undefined, tests: readonly PlanTest
 }
 
 /** In a worker process: run each named mutant and write one JSON line per mutant to `out` (the worker's stdout, which selftest reads). */
-export async function workerMain(names: readonly string[], targeted: boolean, out: OutputStream): Promise<void> {
+export async function workerMain(names: readonly string[], form: { readonly targeted: true } | { readonly reach: SwitchReach }, out: OutputStream): Promise<void> {
   for (const name of names) {
     const spec = MUTANTS.find((m) => m.name === name);
     if (!spec) throw new Error(`unknown mutant ${name}`);
-    const row = targeted ? await targetedAgainst(spec) : await testsAgainst(name, selftestPlan(), { shrinkAttempts: 0 }).then(({ results, durationMs }) => mutantRow(spec, results, durationMs));
-    out.write(`${JSON.stringify(row)}\n`);
+    out.write(`${JSON.stringify('reach' in form ? await reachedAgainst(spec, form.reach) : await targetedAgainst(spec))}\n`);
   }
+}
+
+/** A full matrix's mutant: every test its switch reaches (reachingPlan). */
+async function reachedAgainst(spec: MutantSpec, reach: SwitchReach): Promise<MutantRow> {
+  const plan = reachingPlan(spec, reach);
+  const { results, durationMs } = await testsAgainst(spec.name, plan, { shrinkAttempts: 0 });
+  return { ...mutantRow(spec, results, durationMs), unreached: selftestPlan().length - plan.length };
 }
 
 interface SelftestOptions {
@@ -112,8 +163,17 @@ export async function selftest(options: SelftestOptions): Promise<KillMatrix> {
   const chosen: MutantSpec[] = options.mutants?.length ? options.mutants.map((n) => MUTANTS.find((m) => m.name === n)!).filter(Boolean) : [...MUTANTS];
   const workers = Math.max(1, Math.min(options.workers ?? availableParallelism(), chosen.length));
   const shares = Array.from({ length: workers }, (_, w) => chosen.filter((_, i) => i % workers === w).map((m) => m.name));
-  // The reference run happens alongside the workers: it is one more share of the work.
-  const [reference, ...rows] = await Promise.all([suiteAgainst(undefined), ...shares.map((share) => runWorker(share, options))]);
+  let reference: { results: TestResult[]; durationMs: number; reach?: SwitchReach };
+  let rows: MutantRow[][];
+  if (options.targeted === true) {
+    // The reference run happens alongside the workers: it is one more share of the work.
+    [reference, ...rows] = await Promise.all([suiteAgainst(undefined), ...shares.map((share) => runWorker(share, options))]);
+  } else {
+    // The full matrix: first the reference one test at a time, noting what each reaches; then each mutant runs the tests its switch reaches.
+    reference = await referenceReach();
+    const reach = reference.reach!;
+    rows = await withReachFile(reach, (file) => Promise.all(shares.map((share) => runWorker(share, options, file))));
+  }
   const notPassed = reference.results.filter((r) => r.status !== 'passed').map((r) => `${r.id} ${r.status}: ${reasonText(r) ?? ''}`.slice(0, 300));
   const byName = new Map(rows.flat().map((r) => [r.name, r]));
   const mutants = chosen.map((m) => byName.get(m.name) ?? missingRow(m));
@@ -124,19 +184,33 @@ export async function selftest(options: SelftestOptions): Promise<KillMatrix> {
     total: mutants.length,
     seed: SELFTEST_SEED,
     targeted: options.targeted === true,
+    ...(reference.reach !== undefined ? { reach: reference.reach } : {}),
     duration_ms: Math.round(performance.now() - started),
   };
 }
 
 function missingRow(spec: MutantSpec): MutantRow {
-  return { ...spec, killed: false, caught_by: [], failed_tests: [], errors: ['the worker running this mutant stopped before reporting it'], flagged: 'not run: its worker failed', duration_ms: 0 };
+  return { ...spec, killed: false, caught_by: [], failed_tests: [], errors: ['the worker running this mutant stopped before reporting it'], flagged: 'not run: its worker failed', tests: 0, duration_ms: 0 };
+}
+
+/** The reach written to a file of its own for the workers to read (selftest --worker --reach FILE), removed after. */
+async function withReachFile<T>(reach: SwitchReach, use: (file: string) => Promise<T>): Promise<T> {
+  const dir = mkdtempSync(join(tmpdir(), 'cpr-selftest-'));
+  try {
+    const file = join(dir, 'reach.json');
+    writeFileSync(file, JSON.stringify(reach));
+    return await use(file);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** A worker process running `names`, with the command's environment: the rows it reported (a worker that fails is said through options.notice). */
-export function runWorker(names: readonly string[], options: SelftestOptions): Promise<MutantRow[]> {
+export function runWorker(names: readonly string[], options: SelftestOptions, reachFile?: string): Promise<MutantRow[]> {
   if (names.length === 0) return Promise.resolve([]);
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, 'selftest', '--worker', names.join(','), ...(options.targeted === true ? ['--targeted'] : [])], { stdio: ['ignore', 'pipe', 'pipe'], env: options.env });
+    const form = reachFile !== undefined ? ['--reach', reachFile] : ['--targeted'];
+    const child = spawn(process.execPath, [BIN, 'selftest', '--worker', names.join(','), ...form], { stdio: ['ignore', 'pipe', 'pipe'], env: options.env });
     const rows: MutantRow[] = [];
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => {

@@ -36,6 +36,8 @@ export interface ThreadedReference {
   readonly mutant: string | undefined;
   /** The worker's thread id (diagnostics, and the tests that see it end). */
   readonly threadId: number;
+  /** Started with recordSwitches: the switches the reference consulted since the last call (SwitchRecorder). */
+  takeSwitches(): Promise<readonly string[]>;
   /** Closes the reference's listeners; its thread ends or waits for the next start (closeThread). Idempotent. */
   close(): Promise<void>;
 }
@@ -90,8 +92,25 @@ export async function startReferenceThread(options: ReferenceOptions, startTimeo
     ca: started.ca,
     mutant: started.mutant,
     threadId: worker.threadId,
+    takeSwitches: () => askSwitches(worker),
     close: () => (closing ??= closeThread(booted)),
   };
+}
+
+function askSwitches(worker: Worker): Promise<readonly string[]> {
+  return new Promise((resolve, reject) => {
+    const onMessage = (message: ThreadMessage) => {
+      if (message.kind !== 'switches') return;
+      worker.off('message', onMessage).off('exit', onExit);
+      resolve(message.names);
+    };
+    const onExit = () => {
+      worker.off('message', onMessage);
+      reject(new HarnessError('HARNESS_INTERNAL', "the embedded reference's thread ended before it said which switches it consulted"));
+    };
+    worker.on('message', onMessage).once('exit', onExit);
+    worker.postMessage({ kind: 'switches' } satisfies ThreadCommand);
+  });
 }
 
 function boot(): Booted {

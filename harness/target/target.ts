@@ -13,7 +13,7 @@ import { TransportError, type HttpRole, type PayingAppRole } from '../adapters/t
 import { HarnessError } from '../errors.ts';
 import type { Capability } from '../../profile/control.ts';
 import type { TargetDescription } from '../report/model.ts';
-import { createRole as createReferenceRole } from '../../reference/adapter.ts';
+import { APP_SWITCHES, createRole as createReferenceRole } from '../../reference/adapter.ts';
 import { checkAllowedHosts, type HostPattern } from '../../reference/paying-app/hosts.ts';
 import { startReference, type ReferenceOptions, type RunningReference } from '../../reference/start.ts';
 import type { AppRoleConfig, HttpRoleConfig, RoleCredentials, TargetConfig } from './config.ts';
@@ -53,6 +53,11 @@ export interface Target {
    * capabilities resolved to explicit lists. Holds secrets, like the file it came from.
    */
   readonly config: TargetConfig;
+  /**
+   * The embedded reference started with `recordSwitches`: the fault switches
+   * (reference/mutants.ts) its roles consulted since the last call, sorted.
+   */
+  readonly switchesConsulted?: () => Promise<readonly string[]>;
   close(): Promise<void>;
 }
 
@@ -232,6 +237,7 @@ export async function embeddedTarget(options: { readonly reference?: ReferenceOp
       allowed_hosts: [...new Set([new URL(ref.url).host, ...(options.allowHosts ?? []), ...stub.hosts])],
       ...(token !== undefined ? { control_token: token } : {}),
       ...(ref.mutant !== undefined ? { mutant: ref.mutant } : {}),
+      ...(options.reference?.recordSwitches === true ? { record_switches: true } : {}),
     };
     const appCa = `${ref.ca}\n${stub.ca}`;
     const payingApp = (await moduleRole(createReferenceRole as CreateRole, {
@@ -270,6 +276,7 @@ export async function embeddedTarget(options: { readonly reference?: ReferenceOp
       stub,
       capabilities: { payee: capabilities, operator: capabilities },
       credentials: { payee: {}, operator: {} },
+      ...(options.reference?.recordSwitches === true ? { switchesConsulted: async () => [...new Set([...(await ref.takeSwitches()), ...APP_SWITCHES.take()])].sort() } : {}),
       close: async () => {
         await closeAll(opened);
         await ref.close();
@@ -284,7 +291,7 @@ export async function embeddedTarget(options: { readonly reference?: ReferenceOp
 
 /** The facts of a reference started in this thread, as its own thread gives them. */
 function inThisThread(ref: RunningReference): Omit<ThreadedReference, 'threadId'> {
-  return { url: ref.url, plaintextUrl: ref.plaintextUrl, ca: ref.tls.ca, mutant: ref.mutant, close: () => ref.close() };
+  return { url: ref.url, plaintextUrl: ref.plaintextUrl, ca: ref.tls.ca, mutant: ref.mutant, takeSwitches: async () => ref.switches?.take() ?? [], close: () => ref.close() };
 }
 
 function readCaFile(file: string): string {
