@@ -5,7 +5,17 @@
 //
 // Names are stable: a selftest report, a CI log and `serve --mutant NAME` all
 // refer to them. Never reuse a name for another fault.
+//
+// Two kinds, by who must catch the fault (`catcher`): the suite's mutants, which
+// selftest requires the suite's scenarios and properties to kill, and the
+// fuzzer's: faults nobody placed a check for, which only the fuzzer of their
+// role must find (harness/fuzz/README.md "Faults nobody pointed to"). A fuzzer
+// mutant is the reference with one part written again with the mistake, in
+// reference/faults/ (switched on with `faults.hasAny(...)` at the part it replaces).
 import type { Family, Role } from '../profile/registry.ts';
+
+/** Who must catch a mutant: the suite (selftest kills it) or only the fuzzer of its role. */
+export type Catcher = 'suite' | 'fuzzer';
 
 export interface MutantSpec {
   /** kebab-case, stable; prefixed with its role (payee-, app-, op-) or ctl- for test control. */
@@ -14,8 +24,14 @@ export interface MutantSpec {
   readonly role: Role;
   /** What is wrong, one sentence. */
   readonly description: string;
-  /** Registry IDs whose scenarios or properties should detect it. */
+  /** Registry IDs whose scenarios or properties should detect it (for a fuzzer mutant: the rules its findings are named by). */
   readonly catches: readonly string[];
+  /**
+   * 'suite' (the default): selftest requires the suite to kill it. 'fuzzer': a
+   * fault the suite's scenarios are not required to kill, only the fuzzer of its
+   * role (`cpr-conformance fuzz`); selftest counts it neither killed nor survived.
+   */
+  readonly catcher?: Catcher;
 }
 
 const CATALOGUE = [
@@ -1045,20 +1061,31 @@ const CATALOGUE = [
 
 export type MutantName = (typeof CATALOGUE)[number]['name'];
 
-/** The mutants of one role, as a type: a table keyed by it must name every one. */
-export type MutantOfRole<R extends Role> = Extract<(typeof CATALOGUE)[number], { readonly role: R }>['name'];
+type FuzzerEntry = Extract<(typeof CATALOGUE)[number], { readonly catcher: 'fuzzer' }>;
 
-export const MUTANTS: readonly (MutantSpec & { readonly name: MutantName })[] = CATALOGUE;
+/** The fuzzer mutants (catcher 'fuzzer'), as a type. */
+export type FuzzerMutantName = FuzzerEntry['name'];
+
+/** The fuzzer mutants of one role, as a type: the table of its faulty parts in reference/faults/ names every one. */
+export type FuzzerMutantOfRole<R extends Role> = Extract<FuzzerEntry, { readonly role: R }>['name'];
+
+/** The suite's mutants of one role, as a type: a table keyed by it must name every one. */
+export type MutantOfRole<R extends Role> = Exclude<Extract<(typeof CATALOGUE)[number], { readonly role: R }>['name'], FuzzerMutantName>;
+
+/** The catalogue, each entry with its catcher ('suite' where it names none). */
+export const MUTANTS: readonly (MutantSpec & { readonly name: MutantName; readonly catcher: Catcher })[] = CATALOGUE.map((m) => ({ catcher: 'suite' as const, ...m }));
 
 /** Which fault is switched on: at most one. */
 export interface Faults {
   has(name: MutantName): boolean;
+  /** True when the fault switched on is one of `names` (a part of the reference written again for several faults: reference/faults/). */
+  hasAny(names: readonly MutantName[]): boolean;
   /** The mutant switched on, if any. */
   readonly active?: MutantName;
 }
 
 /** The reference as it should be. */
-export const NO_FAULTS: Faults = Object.freeze({ has: () => false });
+export const NO_FAULTS: Faults = Object.freeze({ has: () => false, hasAny: () => false });
 
 export function isMutantName(name: string): name is MutantName {
   return MUTANTS.some((m) => m.name === name);
@@ -1070,11 +1097,11 @@ export function faultsFor(name: string | undefined): Faults {
   if (!isMutantName(name)) {
     throw new Error(`unknown mutant ${JSON.stringify(name)}; the mutants are: ${MUTANTS.map((m) => m.name).join(', ')}`);
   }
-  return Object.freeze({ has: (candidate: MutantName) => candidate === name, active: name });
+  return Object.freeze({ has: (candidate: MutantName) => candidate === name, hasAny: (names: readonly MutantName[]) => names.includes(name), active: name });
 }
 
-/** One line per mutant (name, role, description), for `serve --list-mutants` and help texts. */
+/** One line per mutant (name, role, who must catch it, description), for `serve --list-mutants` and help texts. */
 export function describeMutants(): string {
   const width = Math.max(...MUTANTS.map((m) => m.name.length));
-  return MUTANTS.map((m) => `${m.name.padEnd(width)}  ${m.role.padEnd(10)}  ${m.description}`).join('\n') + '\n';
+  return MUTANTS.map((m) => `${m.name.padEnd(width)}  ${m.role.padEnd(10)}  ${m.catcher.padEnd(6)}  ${m.description}`).join('\n') + '\n';
 }

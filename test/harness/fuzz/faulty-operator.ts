@@ -95,7 +95,7 @@ export interface FaultyOperator {
 
 // The reference's own mutant switches (reference/mutants.ts) are threaded
 // through its context and state; none is on here.
-const NO_MUTANT = Object.freeze({ has: () => false });
+const NO_MUTANT = Object.freeze({ has: () => false, hasAny: () => false });
 const State = OperatorState as unknown as new (requestWindowSeconds: number, faults: typeof NO_MUTANT) => OperatorState;
 
 export async function startFaultyOperator(fault: Fault, policy: Partial<Policy> = {}): Promise<FaultyOperator> {

@@ -59,6 +59,11 @@ describe('the mutant catalogue', () => {
     }
   });
 
+  it("says who must catch each mutant: the suite unless the entry names the fuzzer", () => {
+    for (const m of MUTANTS) expect(['suite', 'fuzzer'], m.name).toContain(m.catcher);
+    expect(MUTANTS.filter((m) => m.catcher === 'suite').length).toBeGreaterThanOrEqual(40);
+  });
+
   it('has a fault site in the reference for every mutant', () => {
     const sources = referenceSources().join('\n');
     const missing = MUTANTS.filter((m) => !sources.includes(`'${m.name}'`)).map((m) => m.name);
@@ -81,6 +86,14 @@ describe('faultsFor', () => {
     }
   });
 
+  it('answers hasAny for a list holding the fault switched on, and for no other', () => {
+    const faults = faultsFor('op-replay-unchecked');
+    expect(faults.hasAny(['payee-token-reusable', 'op-replay-unchecked'])).toBe(true);
+    expect(faults.hasAny(['payee-token-reusable', 'op-replay-namespaces-split'])).toBe(false);
+    expect(faults.hasAny([])).toBe(false);
+    expect(NO_FAULTS.hasAny(MUTANTS.map((m) => m.name))).toBe(false);
+  });
+
   it('rejects an unknown name with the list of valid ones', () => {
     expect(() => faultsFor('token-reusable')).toThrow(/unknown mutant "token-reusable".*payee-token-reusable/s);
     expect(() => faultsFor('')).toThrow(Error);
@@ -90,11 +103,11 @@ describe('faultsFor', () => {
 });
 
 describe('describeMutants', () => {
-  it('lists every mutant on its own line with its role and description', () => {
+  it('lists every mutant on its own line with its role, who must catch it and its description', () => {
     const lines = describeMutants().trimEnd().split('\n');
     expect(lines).toHaveLength(MUTANTS.length);
     MUTANTS.forEach((m, i) => {
-      expect(lines[i]).toMatch(new RegExp(`^${m.name} +${m.role} +`));
+      expect(lines[i]).toMatch(new RegExp(`^${m.name} +${m.role} +${m.catcher} +`));
       expect(lines[i]?.endsWith(m.description)).toBe(true);
     });
   });
