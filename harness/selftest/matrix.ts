@@ -32,7 +32,7 @@ export interface MutantRow {
 }
 
 /** The fuzzer mutants of a selftest: never counted in killed or total. */
-export interface FuzzerMutants {
+interface FuzzerMutants {
   /** Those left to the fuzzer unrun: every one of the catalogue when no --mutant names any. */
   readonly not_run: readonly string[];
   /** Those named with --mutant: the suite run against each, as information (what it misses is no failure). */

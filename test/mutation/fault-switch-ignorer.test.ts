@@ -2,6 +2,7 @@
 // which nodes of a reference source it ignores (the switch, its negation, the
 // branch only the switch opens) and which it leaves to Stryker (the correct
 // path beside it), for both switches: faults.has(NAME) and faults.hasAny(NAMES).
+import { readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { REASON, shouldIgnore } from '../../mutation/fault-switch-ignorer.js';
@@ -53,5 +54,14 @@ describe('the fault-switch ignorer', () => {
 
   it('leaves any other has() and a switch of another object alone', () => {
     expect(ignoredIn('const a = names.has(x) ? one : two; const b = faults.hasOwnProperty(x) ? one : two; const c = faults.any(x) ? one : two;')).toEqual([]);
+  });
+});
+
+describe('the Stryker configuration', () => {
+  it('leaves out every file of reference/faults/: only a fuzzer mutant reaches them', async () => {
+    const config = ((await import(new URL('../../stryker.config.mjs', import.meta.url).href)) as { default: { mutate: string[] } }).default;
+    const faults = readdirSync(new URL('../../reference/faults/', import.meta.url)).filter((f) => f.endsWith('.ts'));
+    expect(faults.length).toBeGreaterThan(0);
+    for (const file of faults) expect(config.mutate, file).toContain(`!reference/faults/${file}`);
   });
 });

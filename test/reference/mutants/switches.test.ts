@@ -1,8 +1,14 @@
 // The ways to switch a mutant on from outside the reference: startReference's
-// `mutant` option (serve --mutant) and the module adapter's `settings.mutant`.
+// `mutant` option (serve --mutant) and the module adapter's `settings.mutant`,
+// for suite and fuzzer mutants alike. A fuzzer mutant (catcher 'fuzzer': a part
+// written again in reference/faults/) differs from the correct reference where
+// its description says, seen here with a direct request (the fuzz campaign
+// tests prove the fuzzer finds each one).
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildLockRequest, createSigningKey, type CashPack, type LockRequest } from '../../../profile/cashpack/index.ts';
 import { createRole } from '../../../reference/adapter.ts';
+import type { RefRequest } from '../../../reference/http/types.ts';
 import { startReference, type RunningReference } from '../../../reference/start.ts';
 
 interface AppRole {
@@ -10,8 +16,8 @@ interface AppRole {
   close(): Promise<void>;
 }
 
-const CPR_2 = {
-  cpr_version: 'CPR-2.0',
+const CPR = {
+  cpr_version: 'CPR-1.0',
   request_id: '4e1f7a2c-9b3d-4c5e-8f6a-0b1c2d3e4f50',
   created_at: '2030-01-01T00:00:00Z',
   expires_at: '2099-01-01T00:00:00Z',
@@ -19,6 +25,7 @@ const CPR_2 = {
   value: { amount: '1250', asset: { type: 'fiat', code: 'EUR' } },
   beneficiary_name: 'Beispiel Buchhandlung GmbH',
 };
+const CPR_2 = { ...CPR, cpr_version: 'CPR-2.0' };
 
 describe('startReference({ mutant })', () => {
   let correct: RunningReference;
@@ -66,5 +73,63 @@ describe("the module adapter's settings.mutant", () => {
     } finally {
       await Promise.all([correct.close(), mutant.close()]);
     }
+  });
+});
+
+/** A request to one of the reference's handlers, in process, as its server hands it over. */
+function requestOf(method: string, path: string, body?: unknown): RefRequest {
+  return { method, path, query: new URLSearchParams(), headers: body === undefined ? {} : { 'content-type': 'application/json' }, body: body === undefined ? new Uint8Array() : new TextEncoder().encode(JSON.stringify(body)), authority: 'reference.test', secure: true };
+}
+
+/** The correct reference and one with `mutant` on, both started with startReference. */
+function startPair(mutant: string): { correct: RunningReference; faulty: RunningReference } {
+  const pair = {} as { correct: RunningReference; faulty: RunningReference };
+  beforeAll(async () => {
+    [pair.correct, pair.faulty] = await Promise.all([startReference({ plaintextPort: null, freezeClock: true }), startReference({ plaintextPort: null, freezeClock: true, mutant })]);
+  });
+  afterAll(async () => {
+    await Promise.all([pair.correct?.close(), pair.faulty?.close()]);
+  });
+  return pair;
+}
+
+describe('op-replay-store-off, started with startReference({ mutant })', () => {
+  const refs = startPair('op-replay-store-off');
+
+  /** A provisioned Principal's Lock Request, sent twice: the two status codes. */
+  async function twice(ref: RunningReference): Promise<number[]> {
+    const principal = createSigningKey();
+    expect(ref.operator.provisionPrincipal({ public_key: principal.jwk, asset: { type: 'fiat', code: 'EUR' }, balance: '1000' }).ok).toBe(true);
+    const now = ref.clock.now();
+    const lock: LockRequest = buildLockRequest({ principal, amount: '100', asset: { type: 'fiat', code: 'EUR' }, initialBearer: createSigningKey().jwk, requested_expiry: now + 3_600_000, created_at: now });
+    const statuses: number[] = [];
+    for (const _ of [1, 2]) statuses.push((await ref.operator.serve(requestOf('POST', '/v1/cashpack/issue', lock))).status);
+    return statuses;
+  }
+
+  it('issues a pack again for a Lock Request it has seen, where the reference answers DUPLICATE_ID', async () => {
+    expect(await twice(refs.correct)).toEqual([200, 409]);
+    expect(await twice(refs.faulty)).toEqual([200, 200]);
+  });
+});
+
+describe('op-pack-expiry-late, started with startReference({ mutant })', () => {
+  const refs = startPair('op-pack-expiry-late');
+
+  async function expiryOf(ref: RunningReference): Promise<{ requested: string; returned: string }> {
+    const principal = createSigningKey();
+    ref.operator.provisionPrincipal({ public_key: principal.jwk, asset: { type: 'fiat', code: 'EUR' }, balance: '1000' });
+    const now = ref.clock.now();
+    const lock = buildLockRequest({ principal, amount: '100', asset: { type: 'fiat', code: 'EUR' }, initialBearer: createSigningKey().jwk, requested_expiry: now + 3_600_000, created_at: now });
+    const answer = await ref.operator.serve(requestOf('POST', '/v1/cashpack/issue', lock));
+    expect(answer.status).toBe(200);
+    return { requested: lock.requested_expiry, returned: (answer.body as CashPack).expiry };
+  }
+
+  it('returns a pack whose expiry is a second later than requested', async () => {
+    const correct = await expiryOf(refs.correct);
+    expect(correct.returned).toBe(correct.requested);
+    const faulty = await expiryOf(refs.faulty);
+    expect(Date.parse(faulty.returned) - Date.parse(faulty.requested)).toBe(1000);
   });
 });
