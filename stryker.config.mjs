@@ -26,6 +26,8 @@ export default {
     '!reference/paying-app/mutant-validation.ts',
     '!reference/faults/operator.ts',
     '!reference/faults/knobs.ts',
+    '!reference/faults/payee.ts',
+    '!reference/faults/app.ts',
     '!reference/control.ts',
     '!reference/operator/control.ts',
     '!reference/operator/provision.ts',

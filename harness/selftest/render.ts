@@ -11,9 +11,9 @@ export function matrixText(matrix: KillMatrix): string {
   const lines = [
     `reference: ${matrix.reference.conformant ? 'conformant' : 'NOT conformant'} (${matrix.reference.tests} tests, ${(matrix.reference.duration_ms / 1000).toFixed(1)} s)`,
     ...matrix.reference.not_passed.map((t) => `  not passed: ${t}`),
-    '',
-    `${'mutant'.padEnd(width)}  result    caught by (registry IDs)`,
   ];
+  // A selftest of fuzzer mutants alone has no matrix to head.
+  if (matrix.mutants.length > 0 || matrix.fuzzer.informational.length === 0) lines.push('', `${'mutant'.padEnd(width)}  result    caught by (registry IDs)`);
   for (const m of matrix.mutants) {
     const result = m.killed ? (m.flagged ? 'killed?' : 'killed') : 'SURVIVED';
     lines.push(`${m.name.padEnd(width)}  ${result.padEnd(8)}  ${m.caught_by.join(', ') || '-'}`);

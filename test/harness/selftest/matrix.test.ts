@@ -89,6 +89,8 @@ describe('the fuzzer mutants of a selftest', () => {
     expect(text).toMatch(/op-replay-store-off\s+information: no test of the suite failed against it/);
     expect(text).toMatch(/op-digest-unchecked\s+information: tests of CPP-CHN-2 failed against it/);
     expect(text).not.toMatch(/SURVIVED|killed\s+CPP-CHN-2/);
+    // No suite mutant ran: no matrix to head.
+    expect(text).not.toContain('caught by (registry IDs)');
     expect(fuzzerLine(matrix)).toMatch(/2 run for information/);
     expect(fuzzerLine(base({ not_run: [], informational: [] }))).toBeUndefined();
   });

@@ -5,6 +5,9 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FAMILIES, findRequirement } from '../../../profile/registry.ts';
+import { APP_FAULTS } from '../../../reference/faults/app.ts';
+import { OPERATOR_FAULTS } from '../../../reference/faults/operator.ts';
+import { PAYEE_FAULTS } from '../../../reference/faults/payee.ts';
 import { MUTANTS, NO_FAULTS, describeMutants, faultsFor, isMutantName } from '../../../reference/mutants.ts';
 
 const REFERENCE_DIR = new URL('../../../reference/', import.meta.url).pathname;
@@ -59,9 +62,11 @@ describe('the mutant catalogue', () => {
     }
   });
 
-  it("says who must catch each mutant: the suite unless the entry names the fuzzer", () => {
+  it("says who must catch each mutant: the suite unless the entry names the fuzzer, and both kinds are there", () => {
     for (const m of MUTANTS) expect(['suite', 'fuzzer'], m.name).toContain(m.catcher);
     expect(MUTANTS.filter((m) => m.catcher === 'suite').length).toBeGreaterThanOrEqual(40);
+    // Every role has faults nobody placed a check for, which only its fuzzer must find.
+    expect(new Set(MUTANTS.filter((m) => m.catcher === 'fuzzer').map((m) => m.role))).toEqual(new Set(['operator', 'payee', 'paying-app']));
   });
 
   it('has a fault site in the reference for every mutant', () => {
@@ -99,6 +104,18 @@ describe('faultsFor', () => {
     expect(() => faultsFor('')).toThrow(Error);
     expect(isMutantName('payee-token-reusable')).toBe(true);
     expect(isMutantName('constructor')).toBe(false);
+  });
+});
+
+describe('the fuzzer mutants', () => {
+  it('switches each fuzzer mutant on by the table of faulty parts of its role (reference/faults/), and no suite mutant', () => {
+    const tables = { operator: OPERATOR_FAULTS, payee: PAYEE_FAULTS, 'paying-app': APP_FAULTS } as const;
+    for (const m of MUTANTS.filter((m) => m.catcher === 'fuzzer')) expect(faultsFor(m.name).hasAny(tables[m.role]), m.name).toBe(true);
+    const switched = [...OPERATOR_FAULTS, ...PAYEE_FAULTS, ...APP_FAULTS];
+    expect(new Set(switched).size).toBe(switched.length);
+    expect([...switched].sort()).toEqual(MUTANTS.filter((m) => m.catcher === 'fuzzer').map((m) => m.name).sort());
+    // A suite mutant never opens a faulty part.
+    for (const m of MUTANTS.filter((s) => s.catcher === 'suite')) expect(faultsFor(m.name).hasAny(switched), m.name).toBe(false);
   });
 });
 

@@ -2,17 +2,17 @@
 // `mutant` option (serve --mutant) and the module adapter's `settings.mutant`,
 // for suite and fuzzer mutants alike. A fuzzer mutant (catcher 'fuzzer': a part
 // written again in reference/faults/) differs from the correct reference where
-// its description says, seen here with a direct request (the fuzz campaign
-// tests prove the fuzzer finds each one).
+// its description says, seen here with one direct request per role (the fuzz
+// campaign tests prove the fuzzer finds each one).
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildLockRequest, createSigningKey, type CashPack, type LockRequest } from '../../../profile/cashpack/index.ts';
 import { createRole } from '../../../reference/adapter.ts';
-import type { RefRequest } from '../../../reference/http/types.ts';
+import type { RefRequest, RefResponse } from '../../../reference/http/types.ts';
 import { startReference, type RunningReference } from '../../../reference/start.ts';
 
 interface AppRole {
-  read(input: unknown): Promise<{ ok: boolean; code?: string }>;
+  read(input: unknown): Promise<{ ok: boolean; code?: string; violations?: { requirement: string }[] }>;
   close(): Promise<void>;
 }
 
@@ -131,5 +131,52 @@ describe('op-pack-expiry-late, started with startReference({ mutant })', () => {
     expect(correct.returned).toBe(correct.requested);
     const faulty = await expiryOf(refs.faulty);
     expect(Date.parse(faulty.returned) - Date.parse(faulty.requested)).toBe(1000);
+  });
+});
+
+describe('payee fuzzer mutants, started with startReference({ mutant })', () => {
+  const caseInsensitive = startPair('payee-token-case-insensitive');
+  const cacheable = startPair('payee-refusal-cacheable');
+
+  const get = (ref: RunningReference, path: string): Promise<RefResponse> => Promise.resolve(ref.payee.handler(requestOf('GET', path)));
+
+  it('payee-token-case-insensitive: the upper-case spelling of a token serves the CPR', async () => {
+    const statusOf = async (ref: RunningReference) => {
+      const { token } = await ref.payee.createRequest({ sub_interface: 'IBAN', amount: '1250' });
+      expect(token).not.toBe(token.toUpperCase());
+      return (await get(ref, `/cpr/${token.toUpperCase()}`)).status;
+    };
+    expect(await statusOf(caseInsensitive.correct)).toBe(404);
+    expect(await statusOf(caseInsensitive.faulty)).toBe(200);
+  });
+
+  it('payee-refusal-cacheable: a refused retrieval goes out without no-store, a served one with it', async () => {
+    const cacheControl = async (ref: RunningReference, path: string) => (await get(ref, path)).headers?.['cache-control'];
+    expect(await cacheControl(cacheable.correct, '/cpr/0123456789abcdef')).toBe('no-store');
+    expect(await cacheControl(cacheable.faulty, '/cpr/0123456789abcdef')).not.toMatch(/no-store/);
+    const { token } = await cacheable.faulty.payee.createRequest({ sub_interface: 'IBAN', amount: '1250' });
+    expect(await cacheControl(cacheable.faulty, `/cpr/${token}`)).toBe('no-store');
+  });
+});
+
+describe("paying-app fuzzer mutants, through the module adapter's settings.mutant", () => {
+  it.each([
+    ['app-bom-stripped', { kind: 'json', text: `\uFEFF${JSON.stringify(CPR)}` }, 'PRF-JSON-1'],
+    ['app-nanosecond-fraction-accepted', { kind: 'object', value: { ...CPR, created_at: '2030-01-01T00:00:00.1234567Z' } }, 'PRF-TIME-1'],
+    ['app-payer-depth-limited', { kind: 'object', value: { ...CPR, extensions: { 'com.example.x': { a: { b: { c: { payer: { name: 'P' } } } } } } } }, 'CPR-PAYER-1'],
+  ])('%s reads what the reference refuses', async (mutant, input, requirement) => {
+    const correct = createRole({ role: 'paying-app', settings: {} }) as AppRole;
+    const faulty = createRole({ role: 'paying-app', settings: { mutant } }) as AppRole;
+    try {
+      const refused = await correct.read(input);
+      expect(refused).toMatchObject({ ok: false, code: 'CPR_INVALID' });
+      expect(refused.violations?.map((v) => v.requirement)).toContain(requirement);
+      expect(await faulty.read(input)).toMatchObject({ ok: true });
+      // What the fault leaves alone still reads as the reference reads it.
+      expect(await faulty.read({ kind: 'object', value: CPR })).toMatchObject({ ok: true });
+      expect(await faulty.read({ kind: 'object', value: { ...CPR, cpr_version: 'CPR-2.0' } })).toMatchObject({ ok: false, code: 'CPR_VERSION_UNSUPPORTED' });
+    } finally {
+      await Promise.all([correct.close(), faulty.close()]);
+    }
   });
 });
