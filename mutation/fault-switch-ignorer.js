@@ -1,6 +1,7 @@
 // A Stryker ignorer (stryker.config.json "ignorers"): the hand-made faults of
 // reference/mutants.ts are switched on by `faults.has('name')` at their sites in
-// reference/. In a mutation run no fault is on, so a mutant of the switch itself,
+// reference/, or by `faults.hasAny(NAMES)` where a part written again for several
+// faults (reference/faults/) replaces the reference's own. In a mutation run no fault is on, so a mutant of the switch itself,
 // or of the code it guards, changes nothing a test could observe: it is
 // reported as Ignored with this reason, never as a survivor or a kill. The
 // correct path beside the switch (the `else`, the other arm) is mutated as usual.
@@ -11,11 +12,13 @@ export const REASON = 'a hand-made fault of reference/mutants.ts, off in a mutat
 const CALLS = new Set(['CallExpression', 'OptionalCallExpression']);
 const MEMBERS = new Set(['MemberExpression', 'OptionalMemberExpression']);
 
-/** `<anything>.faults.has(...)` or `faults.has(...)`, optional chaining (`settings.faults?.has(...)`) included. */
-function isFaultSwitch(node) {
+const SWITCHES = new Set(['has', 'hasAny']);
+
+/** `<anything>.faults.has(...)` or `faults.has(...)` (or `.hasAny(...)`), optional chaining (`settings.faults?.has(...)`) included. */
+export function isFaultSwitch(node) {
   if (!CALLS.has(node?.type) || !MEMBERS.has(node.callee.type)) return false;
   const { object, property } = node.callee;
-  if (property.type !== 'Identifier' || property.name !== 'has') return false;
+  if (property.type !== 'Identifier' || !SWITCHES.has(property.name)) return false;
   return (object.type === 'Identifier' && object.name === 'faults') || (MEMBERS.has(object.type) && object.property.type === 'Identifier' && object.property.name === 'faults');
 }
 
@@ -30,7 +33,7 @@ function opensOnlyWithFault(node) {
  * fault, which selftest kills), `switch && more`, and the branch such a test
  * alone opens.
  */
-function shouldIgnore(path) {
+export function shouldIgnore(path) {
   const { node, parent, key } = path;
   if (opensOnlyWithFault(node)) return REASON;
   if (node.type === 'UnaryExpression' && node.operator === '!' && isFaultSwitch(node.argument)) return REASON;

@@ -5,7 +5,17 @@
 //
 // Names are stable: a selftest report, a CI log and `serve --mutant NAME` all
 // refer to them. Never reuse a name for another fault.
+//
+// Two kinds, by who must catch the fault (`catcher`): the suite's mutants, which
+// selftest requires the suite's scenarios and properties to kill, and the
+// fuzzer's: faults nobody placed a check for, which only the fuzzer of their
+// role must find (harness/fuzz/README.md "Faults nobody pointed to"). A fuzzer
+// mutant is the reference with one part written again with the mistake, in
+// reference/faults/ (switched on with `faults.hasAny(...)` at the part it replaces).
 import type { Family, Role } from '../profile/registry.ts';
+
+/** Who must catch a mutant: the suite (selftest kills it) or only the fuzzer of its role. */
+export type Catcher = 'suite' | 'fuzzer';
 
 export interface MutantSpec {
   /** kebab-case, stable; prefixed with its role (payee-, app-, op-) or ctl- for test control. */
@@ -14,8 +24,14 @@ export interface MutantSpec {
   readonly role: Role;
   /** What is wrong, one sentence. */
   readonly description: string;
-  /** Registry IDs whose scenarios or properties should detect it. */
+  /** Registry IDs whose scenarios or properties should detect it (for a fuzzer mutant: the rules its findings are named by). */
   readonly catches: readonly string[];
+  /**
+   * 'suite' (the default): selftest requires the suite to kill it. 'fuzzer': a
+   * fault the suite's scenarios are not required to kill, only the fuzzer of its
+   * role (`cpr-conformance fuzz`); selftest counts it neither killed nor survived.
+   */
+  readonly catcher?: Catcher;
 }
 
 const CATALOGUE = [
@@ -1041,24 +1057,391 @@ const CATALOGUE = [
     description: 'the payee refuses invalid test-control input (an amount, a memo, a rail hint ...) with a 400 in its own JSON shape, as validation middleware does, not a problem document',
     catches: ['PRF-ERR-1'],
   },
+  // ------------------------------------------------------ caught by the fuzzer
+  // Faults nobody placed a check for (catcher 'fuzzer'): the suite need not kill
+  // them, the fuzzer of their role must (test/harness/fuzz/). Their code is in
+  // reference/faults/.
+  {
+    name: 'op-replay-store-off',
+    family: 'cashpack-errors',
+    role: 'operator',
+    catcher: 'fuzzer',
+    description: 'the replay store never reports an id as seen, so every message id may be used again',
+    catches: ['CPP-RPL-1'],
+  },
+  {
+    name: 'op-replay-store-once',
+    family: 'cashpack-errors',
+    role: 'operator',
+    catcher: 'fuzzer',
+    description: 'the replay store lets exactly one duplicate id through, then works: a failure that does not come back',
+    catches: ['CPP-RPL-1'],
+  },
+  {
+    name: 'op-digest-unchecked',
+    family: 'cashpack-crypto',
+    role: 'operator',
+    catcher: 'fuzzer',
+    description: "renew step 9 is left out: a renewal's prev_chain_digest is never compared with the pack's chain_digest",
+    catches: ['CPP-CHN-2'],
+  },
+  {
+    name: 'op-non-atomic-redeem',
+    family: 'cashpack-lifecycle',
+    role: 'operator',
+    catcher: 'fuzzer',
+    description: 'redeem checks the pack, then yields 5 ms before it moves the funds, without checking again',
+    catches: ['CPP-RACE-1'],
+  },
+  {
+    name: 'op-pack-expiry-late',
+    family: 'cashpack-endpoints',
+    role: 'operator',
+    catcher: 'fuzzer',
+    description: 'issue answers with a pack whose expiry is a second later than requested, properly signed: only a comparison of the returned members sees it',
+    catches: ['CPP-ISS-1'],
+  },
+  {
+    name: 'op-identity-level-strict',
+    family: 'cashpack-errors',
+    role: 'operator',
+    catcher: 'fuzzer',
+    description: 'redeem step 9 compares with <= where the profile says <: a redeemer exactly at required_identity_level is refused REDEEMER_NOT_IDENTIFIED',
+    catches: ['CPP-IDN-1'],
+  },
+  {
+    name: 'op-contended-redeem-refused',
+    family: 'cashpack-lifecycle',
+    role: 'operator',
+    catcher: 'fuzzer',
+    description: 'redemptions of one pack that meet in flight are all refused INSTRUMENT_NOT_ACTIVE: of concurrent redemptions none succeeds',
+    catches: ['CPP-RACE-1'],
+  },
+  {
+    name: 'op-redeemer-credit-lost-update',
+    family: 'cashpack-lifecycle',
+    role: 'operator',
+    catcher: 'fuzzer',
+    description: 'redeem credits the redeemer by reading its credit, waiting 20 ms and writing the sum back, so concurrent redemptions to one redeemer lose credit',
+    catches: ['CPP-RED-1', 'CPP-FND-1'],
+  },
+  {
+    name: 'op-redeem-rechecks-status-only',
+    family: 'cashpack-lifecycle',
+    role: 'operator',
+    catcher: 'fuzzer',
+    description: 'redeem checks, waits 20 ms on a ledger round trip, then re-checks only that the pack is still ACTIVE, so a renewal in between goes unseen',
+    catches: ['CPP-CHN-1', 'CPP-RACE-1'],
+  },
+  {
+    name: 'op-cancel-unchecked-after-wait',
+    family: 'cashpack-lifecycle',
+    role: 'operator',
+    catcher: 'fuzzer',
+    description: 'cancel checks that the pack is ACTIVE, waits 20 ms on a legal hold service, then cancels without checking again',
+    catches: ['CPP-RACE-1'],
+  },
+  {
+    name: 'op-status-depth-before-pack',
+    family: 'cashpack-lifecycle',
+    role: 'operator',
+    catcher: 'fuzzer',
+    description: "a renewal writes the pack's chain_depth column 20 ms before the signed pack, so a status read in between shows a depth no pack has",
+    catches: ['CPP-CHN-1'],
+  },
+  {
+    name: 'op-balance-in-doubles',
+    family: 'cashpack-lifecycle',
+    role: 'operator',
+    catcher: 'fuzzer',
+    description: "issue computes the Principal's new available balance in binary floating point, so amounts beyond 2^53 are rounded",
+    catches: ['CPP-FND-1'],
+  },
+  {
+    name: 'op-balance-asset-blind',
+    family: 'cashpack-lifecycle',
+    role: 'operator',
+    catcher: 'fuzzer',
+    description: "issue step 9 reads the Principal's balance whatever asset the Lock Request names",
+    catches: ['CPP-BAL-1'],
+  },
+  {
+    name: 'op-limit-before-asset',
+    family: 'cashpack-errors',
+    role: 'operator',
+    catcher: 'fuzzer',
+    description: 'issue checks max_amount before the asset, so a request breaking both is refused AMOUNT_EXCEEDS_LIMIT instead of ASSET_NOT_SUPPORTED',
+    catches: ['PRF-ORDER-1'],
+  },
+  {
+    name: 'op-lookup-before-pack-signature',
+    family: 'cashpack-crypto',
+    role: 'operator',
+    catcher: 'fuzzer',
+    description: 'renew and redeem look pack_id up before they verify the presented cash-pack, so a forged pack with an unknown id is refused NOT_FOUND instead of INVALID_SIGNATURE',
+    catches: ['CPP-SIG-1'],
+  },
+  {
+    name: 'op-renewal-stamps-issued-at',
+    family: 'cashpack-lifecycle',
+    role: 'operator',
+    catcher: 'fuzzer',
+    description: "a renewal re-signs the pack with issued_at set to the Operator's now, as if it were a new issue",
+    catches: ['PRF-MSG-1'],
+  },
+  {
+    name: 'op-identity-window-from-created-at',
+    family: 'cashpack-crypto',
+    role: 'operator',
+    catcher: 'fuzzer',
+    description: "the redeemer's HTTP signature created is judged against the Redemption Request's created_at instead of the Operator's clock",
+    catches: ['CPP-IDN-1'],
+  },
+  {
+    name: 'op-verification-cached-by-digest',
+    family: 'cashpack-crypto',
+    role: 'operator',
+    catcher: 'fuzzer',
+    description: 'cash-pack verification is cached by chain_digest: a digest once verified passes, whatever else the presented pack says',
+    catches: ['CPP-SIG-1'],
+  },
+  {
+    name: 'op-identity-level-cached',
+    family: 'cashpack-errors',
+    role: 'operator',
+    catcher: 'fuzzer',
+    description: "a redeemer's identity level is cached at its first identification, so a re-provisioned level is never seen",
+    catches: ['CPP-IDN-1'],
+  },
+  {
+    name: 'op-reprovision-replaces-account',
+    family: 'test-control',
+    role: 'operator',
+    catcher: 'fuzzer',
+    description: 'provisioning a known Principal again replaces its account, forgetting its locked and held funds and its active packs',
+    catches: ['PRF-CTL-1'],
+  },
+  {
+    name: 'op-replay-store-capacity',
+    family: 'cashpack-errors',
+    role: 'operator',
+    catcher: 'fuzzer',
+    description: 'the replay store holds at most 1 000 ids, forgetting the oldest first, so an id within its window is accepted again',
+    catches: ['CPP-RPL-1'],
+  },
+  {
+    name: 'op-expiry-sweep-limited',
+    family: 'cashpack-lifecycle',
+    role: 'operator',
+    catcher: 'fuzzer',
+    description: "expiry before a balance is read or checked visits only the first 16 of a Principal's active packs",
+    catches: ['CPP-EXP-2', 'CPP-FND-1'],
+  },
+  {
+    name: 'payee-token-prefix-lookup',
+    family: 'retrieval-token',
+    role: 'payee',
+    catcher: 'fuzzer',
+    description: "tokens are looked up by prefix (a LIKE 'token%' query): a truncated token of 8 characters or more serves the CPR",
+    catches: ['TOK-AUTH-1'],
+  },
+  {
+    name: 'payee-token-case-insensitive',
+    family: 'retrieval-token',
+    role: 'payee',
+    catcher: 'fuzzer',
+    description: 'tokens are compared case-insensitively (a case-insensitive collation): an upper-case token serves the CPR',
+    catches: ['TOK-AUTH-1'],
+  },
+  {
+    name: 'payee-token-extension-ignored',
+    family: 'retrieval-token',
+    role: 'payee',
+    catcher: 'fuzzer',
+    description: 'only the first 32 characters of the path are looked up (a fixed-width column): an extended token serves the CPR',
+    catches: ['TOK-AUTH-1'],
+  },
+  {
+    name: 'payee-token-prefix-stripped',
+    family: 'retrieval-token',
+    role: 'payee',
+    catcher: 'fuzzer',
+    description: 'a token is found by suffix (a route that strips an unknown prefix): a prefixed token serves the CPR',
+    catches: ['TOK-AUTH-1'],
+  },
+  {
+    name: 'payee-token-expiry-instant-served',
+    family: 'retrieval-token',
+    role: 'payee',
+    catcher: 'fuzzer',
+    description: "the token's lifetime is compared with >: at token_expires_at itself the token still serves the CPR once",
+    catches: ['TOK-EXP-1'],
+  },
+  {
+    name: 'payee-refusal-burns-token',
+    family: 'retrieval-token',
+    role: 'payee',
+    catcher: 'fuzzer',
+    description: 'a failed lookup burns the lower-cased token: presenting the upper-case token consumes the real one',
+    catches: ['TOK-ONCE-1'],
+  },
+  {
+    name: 'payee-fulfil-on-token-window',
+    family: 'test-control',
+    role: 'payee',
+    catcher: 'fuzzer',
+    description: "fulfilment is judged against the token's expiry instead of the request's: refused REQUEST_EXPIRED once the token expired",
+    catches: ['PRF-CTL-1'],
+  },
+  {
+    name: 'payee-refusal-cacheable',
+    family: 'retrieval-token',
+    role: 'payee',
+    catcher: 'fuzzer',
+    description: 'refusals of /cpr are sent without Cache-Control (only the 200 route sets it)',
+    catches: ['PRF-TOK-1'],
+  },
+  {
+    name: 'payee-fulfil-check-then-act',
+    family: 'derivation',
+    role: 'payee',
+    catcher: 'fuzzer',
+    description: 'fulfilment checks, then records, with a store round trip between: concurrent fulfilments of one request all succeed',
+    catches: ['DRV-SINGLE-1'],
+  },
+  {
+    name: 'app-media-type-exact',
+    family: 'delivery',
+    role: 'paying-app',
+    catcher: 'fuzzer',
+    description: 'only the exact media type application/json is taken from a retrieval: application/json; charset=utf-8 is refused',
+    catches: ['PRF-APP-1'],
+  },
+  {
+    name: 'app-length-from-header',
+    family: 'delivery',
+    role: 'paying-app',
+    catcher: 'fuzzer',
+    description: "the retrieval's body limit is checked against Content-Length only: a chunked body of any size is read",
+    catches: ['PRF-APP-1'],
+  },
+  {
+    name: 'app-retry-on-server-error',
+    family: 'delivery',
+    role: 'paying-app',
+    catcher: 'fuzzer',
+    description: 'a 5xx answer to a retrieval is retried once: the single-use token is sent twice',
+    catches: ['DLV-RESOLVE-1'],
+  },
+  {
+    name: 'app-retry-on-throttle',
+    family: 'delivery',
+    role: 'paying-app',
+    catcher: 'fuzzer',
+    description: 'a 408 or 429 answer to a retrieval is taken for throttling and retried once: the single-use token is sent twice',
+    catches: ['DLV-RESOLVE-1'],
+  },
+  {
+    name: 'app-base-path-dropped',
+    family: 'delivery',
+    role: 'paying-app',
+    catcher: 'fuzzer',
+    description: "the retrieval URL is resolved against the endpoint's origin (new URL('/cpr/' + token, endpoint)): its base path is lost",
+    catches: ['PRF-APP-1'],
+  },
+  {
+    name: 'app-endpoint-query-swallowed',
+    family: 'delivery',
+    role: 'paying-app',
+    catcher: 'fuzzer',
+    description: 'the endpoint of a token URI is everything after endpoint=, other query parameters included',
+    catches: ['PRF-APP-1'],
+  },
+  {
+    name: 'app-plaintext-endpoint-retrieved',
+    family: 'delivery',
+    role: 'paying-app',
+    catcher: 'fuzzer',
+    description: "an http:// endpoint is retrieved as it is, by the application's own URI parser: the token travels in the clear",
+    catches: ['PRF-APP-1'],
+  },
+  {
+    name: 'app-bom-stripped',
+    family: 'encoding',
+    role: 'paying-app',
+    catcher: 'fuzzer',
+    description: "a byte order mark before direct JSON is dropped (a text reader's convenience), so the document is read",
+    catches: ['PRF-JSON-1'],
+  },
+  {
+    name: 'app-reference-trimmed',
+    family: 'derivation',
+    role: 'paying-app',
+    catcher: 'fuzzer',
+    description: "the Payment's intent.reference is the memo trimmed of white space",
+    catches: ['DRV-INTENT-1'],
+  },
+  {
+    name: 'app-retrieval-client-json',
+    family: 'delivery',
+    role: 'paying-app',
+    catcher: 'fuzzer',
+    description: "the retrieved body is parsed with the HTTP client's own JSON reader (a BOM dropped, the last of two equal members kept), then read as a value",
+    catches: ['PRF-APP-1'],
+  },
+  {
+    name: 'app-nanosecond-fraction-accepted',
+    family: 'encoding',
+    role: 'paying-app',
+    catcher: 'fuzzer',
+    description: 'fraction digits beyond milliseconds are refused only up to microseconds: a timestamp with 7 to 9 is read',
+    catches: ['PRF-TIME-1'],
+  },
+  {
+    name: 'app-nested-duplicate-accepted',
+    family: 'encoding',
+    role: 'paying-app',
+    catcher: 'fuzzer',
+    description: "member names are checked for duplicates among the document's own members only: one written twice inside payee, value or extensions is read, the last copy kept",
+    catches: ['PRF-JSON-1', 'PRF-APP-1'],
+  },
+  {
+    name: 'app-payer-depth-limited',
+    family: 'cpr-structure',
+    role: 'paying-app',
+    catcher: 'fuzzer',
+    description: 'payer data is looked for three objects deep below extensions only: anything deeper is read',
+    catches: ['CPR-PAYER-1', 'PRF-PAYER-1'],
+  },
 ] as const satisfies readonly MutantSpec[];
 
 export type MutantName = (typeof CATALOGUE)[number]['name'];
 
-/** The mutants of one role, as a type: a table keyed by it must name every one. */
-export type MutantOfRole<R extends Role> = Extract<(typeof CATALOGUE)[number], { readonly role: R }>['name'];
+type FuzzerEntry = Extract<(typeof CATALOGUE)[number], { readonly catcher: 'fuzzer' }>;
 
-export const MUTANTS: readonly (MutantSpec & { readonly name: MutantName })[] = CATALOGUE;
+/** The fuzzer mutants (catcher 'fuzzer'), as a type. */
+export type FuzzerMutantName = FuzzerEntry['name'];
+
+/** The fuzzer mutants of one role, as a type: the table of its faulty parts in reference/faults/ names every one. */
+export type FuzzerMutantOfRole<R extends Role> = Extract<FuzzerEntry, { readonly role: R }>['name'];
+
+/** The suite's mutants of one role, as a type: a table keyed by it must name every one. */
+export type MutantOfRole<R extends Role> = Exclude<Extract<(typeof CATALOGUE)[number], { readonly role: R }>['name'], FuzzerMutantName>;
+
+/** The catalogue, each entry with its catcher ('suite' where it names none). */
+export const MUTANTS: readonly (MutantSpec & { readonly name: MutantName; readonly catcher: Catcher })[] = CATALOGUE.map((m) => ({ catcher: 'suite' as const, ...m }));
 
 /** Which fault is switched on: at most one. */
 export interface Faults {
   has(name: MutantName): boolean;
+  /** True when the fault switched on is one of `names` (a part of the reference written again for several faults: reference/faults/). */
+  hasAny(names: readonly MutantName[]): boolean;
   /** The mutant switched on, if any. */
   readonly active?: MutantName;
 }
 
 /** The reference as it should be. */
-export const NO_FAULTS: Faults = Object.freeze({ has: () => false });
+export const NO_FAULTS: Faults = Object.freeze({ has: () => false, hasAny: () => false });
 
 export function isMutantName(name: string): name is MutantName {
   return MUTANTS.some((m) => m.name === name);
@@ -1070,7 +1453,7 @@ export function faultsFor(name: string | undefined): Faults {
   if (!isMutantName(name)) {
     throw new Error(`unknown mutant ${JSON.stringify(name)}; the mutants are: ${MUTANTS.map((m) => m.name).join(', ')}`);
   }
-  return Object.freeze({ has: (candidate: MutantName) => candidate === name, active: name });
+  return Object.freeze({ has: (candidate: MutantName) => candidate === name, hasAny: (names: readonly MutantName[]) => names.includes(name), active: name });
 }
 
 /**
@@ -1087,6 +1470,10 @@ export class SwitchRecorder {
       this.#consulted.add(name);
       return false;
     },
+    hasAny: (names: readonly MutantName[]) => {
+      for (const name of names) this.#consulted.add(name);
+      return false;
+    },
   });
 
   /** The switches consulted since the last take, sorted; forgets them. */
@@ -1097,8 +1484,8 @@ export class SwitchRecorder {
   }
 }
 
-/** One line per mutant (name, role, description), for `serve --list-mutants` and help texts. */
+/** One line per mutant (name, role, who must catch it, description), for `serve --list-mutants` and help texts. */
 export function describeMutants(): string {
   const width = Math.max(...MUTANTS.map((m) => m.name.length));
-  return MUTANTS.map((m) => `${m.name.padEnd(width)}  ${m.role.padEnd(10)}  ${m.description}`).join('\n') + '\n';
+  return MUTANTS.map((m) => `${m.name.padEnd(width)}  ${m.role.padEnd(10)}  ${m.catcher.padEnd(6)}  ${m.description}`).join('\n') + '\n';
 }

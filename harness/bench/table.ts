@@ -25,7 +25,7 @@ export function renderTable(report: BenchReport): string {
     `memory: ${probe.measured_ops.toLocaleString('en-US')} operations after ${probe.warmup_ops.toLocaleString('en-US')} of warm-up${probe.capped ? `, fewer than the ${probe.target_ops.toLocaleString('en-US')} planned: the time cap was reached` : ''}; RSS ${probe.baseline.rss_mb} → ${probe.final.rss_mb} MB (peak ${probe.peak_rss_mb}), JS heap in use +${memory.heapGrowthMb.toFixed(1)} MB${probe.gc_forced ? '' : ' (no forced GC: --expose-gc was not honoured)'}`,
     'the reference is served from its own process (cpr-conformance serve) as any target would be: throughput and memory are the harness\'s',
   ];
-  return [line(header), ...rows.map(line), '', ...notes, '', `selftest kill matrix: ${MUTANTS.length} hand-made mutants (reference/mutants.ts), each one chosen with the check that kills it (cpr-conformance selftest)`, ...renderMutationScore(report.mutation)].join('\n');
+  return [line(header), ...rows.map(line), '', ...notes, '', `selftest kill matrix: ${MUTANTS.filter((m) => m.catcher === 'suite').length} hand-made mutants (reference/mutants.ts), each one chosen with the check that kills it (cpr-conformance selftest); ${MUTANTS.filter((m) => m.catcher === 'fuzzer').length} more only the fuzzer must find`, ...renderMutationScore(report.mutation)].join('\n');
 }
 
 /** The raw loop's differing answers by source, as a line: every one has a named source, or says it has none. */

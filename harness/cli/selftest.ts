@@ -3,7 +3,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { MUTANTS } from '../../reference/mutants.ts';
 import { matrixHtml, matrixText } from '../selftest/render.ts';
-import { selftest, workerMain } from '../selftest/selftest.ts';
+import { selftest, selftestSelection, workerMain } from '../selftest/selftest.ts';
 import { selftestPassed, type SwitchReach } from '../selftest/matrix.ts';
 import { PROJECT_ROOT } from '../scenarios/load.ts';
 import { terminalOf } from '../runner/terminal.ts';
@@ -13,7 +13,7 @@ import { processIo, type CommandIo } from '../io.ts';
 
 /** selftest's options: they parse the command line and write its --help. */
 export const SELFTEST_OPTIONS = {
-  mutant: { type: 'string', multiple: true, value: 'NAME', help: 'only this mutant' },
+  mutant: { type: 'string', multiple: true, value: 'NAME', help: "only this mutant. A fuzzer mutant (serve --list-mutants: catcher fuzzer) is run too, as information: its row says which tests failed against it, and it counts neither as killed nor as survived" },
   targeted: { type: 'boolean', help: "each mutant runs only the tests that can judge a requirement it declares, its scenarios first and its properties only when no scenario killed it (npm test's quick form; the reference still runs the whole suite). Without it every mutant runs every test, and a kill by an undeclared requirement is flagged: the full matrix. Either way a property failing against a mutant is not shrunk" },
   workers: { type: 'string', value: 'N', help: 'worker processes (default: the number of cores)' },
   'report-dir': { type: 'string', value: 'DIR', help: 'where to write the matrix (default reports/selftest-<time>)' },
@@ -24,22 +24,29 @@ export const SELFTEST_OPTIONS = {
 const SELFTEST_HELP = `Usage: cpr-conformance selftest [options]
 
 Runs the whole suite (scenarios and a fixed-seed property budget) against the
-reference, which must be conformant, and against every mutant: the reference
-with one fault switched on (see serve --list-mutants). Each mutant must be
+reference, which must be conformant, and against every suite mutant: the
+reference with one fault switched on (see serve --list-mutants). Each must be
 killed, by a check of a requirement it declares. The reference runs one test
 at a time, noting which mutants' switches each test consults; each mutant then
 runs the tests that reach its switch and those of the requirements it
 declares (a test that never asks for a fault's switch runs the same with it
-on), every test when its switch is asked while the target opens. Prints the kill matrix
-(mutant x the requirement IDs whose checks caught it) and a last line
+on), every test when its switch is asked while the target opens. Prints the
+kill matrix (mutant x the requirement IDs whose checks caught it), the line
 "selftest: K/N mutants killed, reference conformant", and writes the matrix as
 kill-matrix.json and kill-matrix.html.
+
+The fuzzer mutants (catcher fuzzer in serve --list-mutants) are faults nobody
+placed a check for: the suite is not required to kill them, the fuzzer of
+their role is (cpr-conformance fuzz --role ROLE against serve --mutant NAME).
+selftest counts them neither killed nor survived and says how many it left to
+the fuzzer; named with --mutant, one is run for information.
 
 Options:
 ${optionsHelp(SELFTEST_OPTIONS)}
 
-Exit codes: 0 every mutant killed by a declared check and the reference
-conformant; 1 otherwise; 2 usage or harness error.
+Exit codes: 0 every suite mutant run killed by a declared check and the
+reference conformant (fuzzer mutants run for information do not count); 1
+otherwise; 2 usage or harness error.
 `;
 
 export async function selftestCommand(argv: string[], io: CommandIo = processIo()): Promise<number> {
@@ -58,14 +65,17 @@ export async function selftestCommand(argv: string[], io: CommandIo = processIo(
   const unknown = names.filter((n) => !MUTANTS.some((m) => m.name === n));
   if (unknown.length > 0) throw new HarnessError('USAGE_ERROR', `unknown mutant(s): ${unknown.join(', ')}`, 'list them with: cpr-conformance serve --list-mutants');
   const terminal = terminalOf(io);
-  terminal.line(`selftest: the reference and ${names.length || MUTANTS.length} mutant(s)${values.targeted ? ', each against the tests of the requirements it declares' : ''}`);
+  const { chosen } = selftestSelection(names);
+  const fuzzerNamed = chosen.filter((m) => m.catcher === 'fuzzer').length;
+  const information = fuzzerNamed > 0 ? `, and ${fuzzerNamed} fuzzer mutant(s) for information only` : '';
+  terminal.line(`selftest: the reference and ${chosen.length - fuzzerNamed} mutant(s)${values.targeted ? ', each against the tests of the requirements it declares' : ''}${information}`);
   const matrix = await selftest({
     env: io.env,
     notice: (text) => terminal.error(text),
     mutants: names,
     targeted: values.targeted === true,
     ...(values.workers !== undefined ? { workers: integerOption('selftest', 'workers', values.workers, 1, 64)! } : {}),
-    onRow: (row) => terminal.line(`  ${row.killed ? (row.flagged ? 'killed?' : 'killed ') : 'SURVIVED'} ${row.name}`),
+    onRow: (row) => terminal.line(`  ${row.catcher === 'fuzzer' ? 'info   ' : row.killed ? (row.flagged ? 'killed?' : 'killed ') : 'SURVIVED'} ${row.name}`),
   });
   const dir = resolve(values['report-dir'] ?? join(PROJECT_ROOT, 'reports', `selftest-${new Date().toISOString().replace(/[-:]/g, '').replace(/\..*$/, '')}`));
   mkdirSync(dir, { recursive: true });

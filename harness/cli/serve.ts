@@ -25,8 +25,8 @@ export const SERVE_OPTIONS = {
   'control-token': { type: 'string', value: 'TOKEN', help: 'require "Authorization: Bearer TOKEN" on /_control' },
   'no-control': { type: 'boolean', help: 'disable the test-control interface' },
   'no-lease': { type: 'boolean', help: 'offer no test-control lease (PROFILE.md §12): any client may move the clock at any time, as with an implementation without one' },
-  mutant: { type: 'string', value: 'NAME', help: 'switch one fault on (see --list-mutants): a deliberately non-conformant reference, to see what the suite reports' },
-  'list-mutants': { type: 'boolean', help: 'list the mutants and exit' },
+  mutant: { type: 'string', value: 'NAME', help: 'switch one fault on (see --list-mutants): a deliberately non-conformant reference, to see what the suite (a suite mutant) or the fuzzer (a fuzzer mutant) reports' },
+  'list-mutants': { type: 'boolean', help: 'list the mutants and exit: name, role, who must catch it (suite: selftest requires the suite to kill it; fuzzer: only cpr-conformance fuzz must find it), what is wrong' },
   json: { type: 'boolean', help: 'print the start-up facts as one JSON line' },
 } as const satisfies Readonly<Record<string, Declared>>;
 

@@ -2,6 +2,10 @@
 // A mutant is killed when at least one test failed; it is flagged when no
 // requirement it declares (`catches`) is among those that caught it, or when the
 // suite could not run against it (harness errors are never counted as kills).
+// A fuzzer mutant (reference/mutants.ts, catcher 'fuzzer') is not required of
+// the suite: it is counted neither killed nor survived, and when it is run (named
+// with --mutant) its row is information only.
+import type { Catcher } from '../../reference/mutants.ts';
 import { observedFailure } from '../report/aggregate.ts';
 import type { TestResult } from '../report/model.ts';
 import { reasonText } from '../report/wording.ts';
@@ -12,6 +16,9 @@ export interface MutantRow {
   readonly family: string;
   readonly description: string;
   readonly catches: readonly string[];
+  /** Who must catch it: 'suite' rows make the matrix; 'fuzzer' rows are information (KillMatrix.fuzzer). */
+  readonly catcher: Catcher;
+  /** At least one test failed against it (for a fuzzer mutant: the suite caught it anyway, which nothing requires). */
   readonly killed: boolean;
   /** Registry IDs of the failed checks (and of failed tests without a failed check). */
   readonly caught_by: readonly string[];
@@ -19,6 +26,7 @@ export interface MutantRow {
   readonly failed_tests: readonly string[];
   /** Tests that errored under this mutant (a harness error, not a kill). */
   readonly errors: readonly string[];
+  /** Why a suite mutant's row fails selftest; always null for a fuzzer mutant, which nothing requires the suite to kill. */
   readonly flagged: string | null;
   /** How many tests ran against it. */
   readonly tests: number;
@@ -31,11 +39,21 @@ export interface MutantRow {
   readonly duration_ms: number;
 }
 
+/** The fuzzer mutants of a selftest: never counted in killed or total. */
+interface FuzzerMutants {
+  /** Those left to the fuzzer unrun: every one of the catalogue when no --mutant names any. */
+  readonly not_run: readonly string[];
+  /** Those named with --mutant: the suite run against each, as information (what it misses is no failure). */
+  readonly informational: readonly MutantRow[];
+}
+
 export interface KillMatrix {
   readonly reference: { readonly conformant: boolean; readonly tests: number; readonly not_passed: readonly string[]; readonly duration_ms: number };
+  /** The suite mutants: each must be killed by a check it declares. */
   readonly mutants: readonly MutantRow[];
   readonly killed: number;
   readonly total: number;
+  readonly fuzzer: FuzzerMutants;
   readonly seed: number;
   /** Each mutant ran only the tests that can judge a requirement it declares (`selftest --targeted`). */
   readonly targeted: boolean;
@@ -55,7 +73,7 @@ export interface SwitchReach {
   readonly by_test: Readonly<Record<string, readonly string[]>>;
 }
 
-export function mutantRow(spec: Pick<MutantRow, 'name' | 'role' | 'family' | 'description' | 'catches'>, results: readonly TestResult[], durationMs: number): MutantRow {
+export function mutantRow(spec: Pick<MutantRow, 'name' | 'role' | 'family' | 'description' | 'catches'> & { readonly catcher?: Catcher }, results: readonly TestResult[], durationMs: number): MutantRow {
   // A failed setup step is an observed failure too, of the setup's own requirement.
   const failed = results.filter(observedFailure);
   const caught = new Set<string>();
@@ -68,18 +86,30 @@ export function mutantRow(spec: Pick<MutantRow, 'name' | 'role' | 'family' | 'de
   const errors = results.filter((r) => r.status === 'error' && !observedFailure(r)).map((r) => `${r.id}: ${reasonText(r) ?? ''}`.slice(0, 300));
   const killed = failed.length > 0;
   const expected = spec.catches.some((id) => caught.has(id));
-  const flagged = !killed
+  const catcher = spec.catcher ?? 'suite';
+  const flagged =
+    catcher === 'fuzzer' ? null
+    : !killed
     ? errors.length > 0
       ? `survived; ${errors.length} test(s) could not run against it`
       : 'survived: no check failed'
     : expected
       ? null
       : `caught only by requirements it does not declare (${caughtBy.join(', ')}); expected one of ${spec.catches.join(', ')}`;
-  return { ...spec, killed, caught_by: caughtBy, failed_tests: failed.map((r) => r.id).sort(), errors, flagged, tests: results.length, duration_ms: durationMs };
+  return { ...spec, catcher, killed, caught_by: caughtBy, failed_tests: failed.map((r) => r.id).sort(), errors, flagged, tests: results.length, duration_ms: durationMs };
 }
 
 export function summaryLine(matrix: KillMatrix): string {
   return `selftest${matrix.targeted ? ' --targeted' : ''}: ${matrix.killed}/${matrix.total} mutants killed, reference ${matrix.reference.conformant ? 'conformant' : 'NOT conformant'}`;
+}
+
+/** What a selftest says of its fuzzer mutants, one line; undefined when it had none. */
+export function fuzzerLine(matrix: KillMatrix): string | undefined {
+  const { not_run: notRun, informational } = matrix.fuzzer;
+  const count = notRun.length + informational.length;
+  if (count === 0) return undefined;
+  const run = informational.length > 0 ? `, ${informational.length} run for information (what the suite made of them)` : '';
+  return `${count} fuzzer mutant(s), not required of the suite, neither killed nor survived${run}: the fuzzer must find them (cpr-conformance fuzz --role ROLE against cpr-conformance serve --mutant NAME)`;
 }
 
 /** Exit 0 only when the reference is conformant and every mutant was killed by a check it declares. */

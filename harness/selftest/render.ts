@@ -1,23 +1,29 @@
 // The kill matrix as terminal text, JSON and a self-contained HTML page.
 import { escapeHtml } from '../report/html.ts';
-import type { KillMatrix } from './matrix.ts';
-import { summaryLine } from './matrix.ts';
+import type { KillMatrix, MutantRow } from './matrix.ts';
+import { fuzzerLine, summaryLine } from './matrix.ts';
+
+/** A fuzzer mutant's row: what the suite made of it, never a kill or a survival. */
+const informationText = (m: MutantRow): string => (m.killed ? `information: tests of ${m.caught_by.join(', ') || '-'} failed against it` : m.errors.length > 0 ? `information: ${m.errors.length} test(s) could not run against it, none failed` : 'information: no test of the suite failed against it');
 
 export function matrixText(matrix: KillMatrix): string {
-  const width = Math.max(...matrix.mutants.map((m) => m.name.length), 10);
+  const width = Math.max(...[...matrix.mutants, ...matrix.fuzzer.informational].map((m) => m.name.length), 10);
   const lines = [
     `reference: ${matrix.reference.conformant ? 'conformant' : 'NOT conformant'} (${matrix.reference.tests} tests, ${(matrix.reference.duration_ms / 1000).toFixed(1)} s)`,
     ...matrix.reference.not_passed.map((t) => `  not passed: ${t}`),
     ...(matrix.reach !== undefined ? [reachLine(matrix)] : []),
-    '',
-    `${'mutant'.padEnd(width)}  result    caught by (registry IDs)`,
   ];
+  // A selftest of fuzzer mutants alone has no matrix to head.
+  if (matrix.mutants.length > 0 || matrix.fuzzer.informational.length === 0) lines.push('', `${'mutant'.padEnd(width)}  result    caught by (registry IDs)`);
   for (const m of matrix.mutants) {
     const result = m.killed ? (m.flagged ? 'killed?' : 'killed') : 'SURVIVED';
     lines.push(`${m.name.padEnd(width)}  ${result.padEnd(8)}  ${m.caught_by.join(', ') || '-'}`);
     if (m.flagged) lines.push(`${''.padEnd(width)}  !         ${m.flagged}`);
   }
-  lines.push('', summaryLine(matrix));
+  if (matrix.fuzzer.informational.length > 0) lines.push('', `${'fuzzer mutant'.padEnd(width)}  not required of the suite`);
+  for (const m of matrix.fuzzer.informational) lines.push(`${m.name.padEnd(width)}  ${informationText(m)}`);
+  const fuzzer = fuzzerLine(matrix);
+  lines.push('', summaryLine(matrix), ...(fuzzer ? [fuzzer] : []));
   return `${lines.join('\n')}\n`;
 }
 
@@ -34,6 +40,8 @@ export function matrixHtml(matrix: KillMatrix): string {
       (m) => `<tr class="${m.killed && !m.flagged ? 'killed' : 'survived'}"><td><code>${escapeHtml(m.name)}</code></td><td>${escapeHtml(m.role)}</td><td>${escapeHtml(m.family)}</td><td>${escapeHtml(m.description)}</td><td>${escapeHtml(m.catches.join(', '))}</td><td>${m.killed ? (m.flagged ? 'killed (flagged)' : 'killed') : 'SURVIVED'}</td><td>${escapeHtml(m.caught_by.join(', '))}</td><td>${escapeHtml(m.flagged ?? '')}</td></tr>`,
     )
     .join('\n');
+  const fuzzer = fuzzerLine(matrix);
+  const information = matrix.fuzzer.informational.map((m) => `<li><code>${escapeHtml(m.name)}</code>: ${escapeHtml(informationText(m))}</li>`).join('\n');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
 <title>cpr-conformance selftest: kill matrix</title>
@@ -42,6 +50,6 @@ export function matrixHtml(matrix: KillMatrix): string {
 <p>Each mutant is the reference with one fault switched on. It is killed when a check of the suite fails against it; "caught by" lists the registry requirements whose checks failed. A mutant caught only by requirements it does not declare is flagged. Seed ${matrix.seed}; ${(matrix.duration_ms / 1000).toFixed(1)} s.</p>
 <table><thead><tr><th>mutant</th><th>role</th><th>family</th><th>fault</th><th>should be caught by</th><th>result</th><th>caught by</th><th>note</th></tr></thead><tbody>
 ${rows}
-</tbody></table></body></html>
+</tbody></table>${fuzzer ? `\n<p>${escapeHtml(fuzzer)}</p>` : ''}${information ? `\n<ul>\n${information}\n</ul>` : ''}</body></html>
 `;
 }

@@ -1,6 +1,8 @@
 // selftest: the suite against the reference (which must be conformant) and against
-// every mutant (each must be killed by a check it declares). Mutants run in
-// worker processes, a share each, so the two cores are both used.
+// every suite mutant (each must be killed by a check it declares). Mutants run in
+// worker processes, a share each, so the two cores are both used. The fuzzer
+// mutants (catcher 'fuzzer') are left to the fuzzer; one named with --mutant is
+// run too, and its row is information: what the suite made of it.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -151,6 +153,7 @@ interface SelftestOptions {
   /** The command's environment, the workers' too, and where a worker that fails is reported (cli/main.ts). */
   readonly env: CommandIo['env'];
   readonly notice: (text: string) => void;
+  /** These mutants only (a fuzzer mutant among them is run as information); default every suite mutant. */
   readonly mutants?: readonly string[];
   readonly workers?: number;
   /** Each mutant runs only the tests that can judge a requirement it declares. */
@@ -158,9 +161,19 @@ interface SelftestOptions {
   readonly onRow?: (row: MutantRow) => void;
 }
 
+/**
+ * The mutants a selftest runs: those named (a fuzzer mutant among them run as
+ * information), or every suite mutant; and the fuzzer mutants it leaves to the
+ * fuzzer unrun (every one when none is named).
+ */
+export function selftestSelection(names: readonly string[] = []): { readonly chosen: readonly (typeof MUTANTS)[number][]; readonly notRun: readonly string[] } {
+  if (names.length > 0) return { chosen: names.map((n) => MUTANTS.find((m) => m.name === n)!).filter(Boolean), notRun: [] };
+  return { chosen: MUTANTS.filter((m) => m.catcher === 'suite'), notRun: MUTANTS.filter((m) => m.catcher === 'fuzzer').map((m) => m.name) };
+}
+
 export async function selftest(options: SelftestOptions): Promise<KillMatrix> {
   const started = performance.now();
-  const chosen: MutantSpec[] = options.mutants?.length ? options.mutants.map((n) => MUTANTS.find((m) => m.name === n)!).filter(Boolean) : [...MUTANTS];
+  const { chosen, notRun } = selftestSelection(options.mutants);
   const workers = Math.max(1, Math.min(options.workers ?? availableParallelism(), chosen.length));
   const shares = Array.from({ length: workers }, (_, w) => chosen.filter((_, i) => i % workers === w).map((m) => m.name));
   let reference: { results: TestResult[]; durationMs: number; reach?: SwitchReach };
@@ -176,12 +189,14 @@ export async function selftest(options: SelftestOptions): Promise<KillMatrix> {
   }
   const notPassed = reference.results.filter((r) => r.status !== 'passed').map((r) => `${r.id} ${r.status}: ${reasonText(r) ?? ''}`.slice(0, 300));
   const byName = new Map(rows.flat().map((r) => [r.name, r]));
-  const mutants = chosen.map((m) => byName.get(m.name) ?? missingRow(m));
+  const rowOf = (m: (typeof MUTANTS)[number]) => byName.get(m.name) ?? missingRow(m);
+  const mutants = chosen.filter((m) => m.catcher === 'suite').map(rowOf);
   return {
     reference: { conformant: notPassed.length === 0, tests: reference.results.length, not_passed: notPassed, duration_ms: reference.durationMs },
     mutants,
     killed: mutants.filter((m) => m.killed).length,
     total: mutants.length,
+    fuzzer: { not_run: notRun, informational: chosen.filter((m) => m.catcher === 'fuzzer').map(rowOf) },
     seed: SELFTEST_SEED,
     targeted: options.targeted === true,
     ...(reference.reach !== undefined ? { reach: reference.reach } : {}),
@@ -189,8 +204,8 @@ export async function selftest(options: SelftestOptions): Promise<KillMatrix> {
   };
 }
 
-function missingRow(spec: MutantSpec): MutantRow {
-  return { ...spec, killed: false, caught_by: [], failed_tests: [], errors: ['the worker running this mutant stopped before reporting it'], flagged: 'not run: its worker failed', tests: 0, duration_ms: 0 };
+function missingRow(spec: (typeof MUTANTS)[number]): MutantRow {
+  return { ...spec, killed: false, caught_by: [], failed_tests: [], errors: ['the worker running this mutant stopped before reporting it'], flagged: spec.catcher === 'fuzzer' ? null : 'not run: its worker failed', tests: 0, duration_ms: 0 };
 }
 
 /** The reach written to a file of its own for the workers to read (selftest --worker --reach FILE), removed after. */

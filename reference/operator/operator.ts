@@ -24,6 +24,7 @@ import { OperatorState } from './state.ts';
 import { redeemNonAtomic } from './redeem.ts';
 import { issueNonAtomic } from './issue.ts';
 import { readStatus } from './status.ts';
+import { faultyOperator, OPERATOR_FAULTS } from '../faults/operator.ts';
 
 export interface OperatorOptions {
   /** The one shared clock (PROFILE.md §12). */
@@ -49,8 +50,9 @@ export interface Operator {
   /** Synchronous: see router.ts on atomicity. */
   readonly handler: (request: RefRequest) => RefResponse;
   /**
-   * What a server calls: `handler` itself, except under the mutant
-   * op-redeem-non-atomic, whose redemptions answer asynchronously.
+   * What a server calls: `handler` itself, except under the mutants
+   * op-redeem-non-atomic and op-issue-non-atomic, whose redemptions or issues
+   * answer asynchronously, and the Operator's fuzzer mutants (reference/faults/).
    */
   readonly serve: Handler;
   readonly policy: Policy;
@@ -102,8 +104,10 @@ export function createOperator(options: OperatorOptions): Operator {
   return {
     handler,
     // Mutants op-redeem-non-atomic and op-issue-non-atomic: redemptions, or issues, leave the synchronous path.
+    // The Operator's fuzzer mutants: endpoints written again with one mistake (reference/faults/operator.ts).
     serve:
-      faults.has('op-redeem-non-atomic') ? (request) => (isPost(request, '/v1/cashpack/redeem') ? redeemNonAtomic(ctx, request) : handler(request))
+      faults.hasAny(OPERATOR_FAULTS) ? faultyOperator(ctx, handler)
+      : faults.has('op-redeem-non-atomic') ? (request) => (isPost(request, '/v1/cashpack/redeem') ? redeemNonAtomic(ctx, request) : handler(request))
       : faults.has('op-issue-non-atomic') ? (request) => (isPost(request, '/v1/cashpack/issue') ? issueNonAtomic(ctx, request) : handler(request))
       : handler,
     policy,

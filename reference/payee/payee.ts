@@ -9,6 +9,7 @@ import type { Handler } from '../http/types.ts';
 import { NO_FAULTS, type Faults, type MutantName } from '../mutants.ts';
 import { buildCpr } from './build-cpr.ts';
 import { createPayeeHandler } from './handler.ts';
+import { faultyPayee, PAYEE_FAULTS } from '../faults/payee.ts';
 import { PayeeInputError, checkRequestInput, type CreateRequestInput } from './input.ts';
 import { renderQrPng } from './qr.ts';
 import { RequestStore, type FulfilOutcome } from './requests.ts';
@@ -115,7 +116,8 @@ export function createPayee(options: PayeeOptions): Payee {
     fulfil: (requestId) => requests.fulfil(requestId, clock.now()),
     stats: () => ({ tokens: tokens.size, requests: requests.size }),
   };
-  return { ...payee, handler: createPayeeHandler(payee) };
+  // The payee's fuzzer mutants: its routes with one careless change (reference/faults/payee.ts).
+  return { ...payee, handler: faults.hasAny(PAYEE_FAULTS) ? faultyPayee(payee, clock, createPayeeHandler(payee)) : createPayeeHandler(payee) };
 }
 
 // Stryker disable next-line ArithmeticOperator: only the payee-expiry-unbounded fault uses it

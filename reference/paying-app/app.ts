@@ -3,6 +3,7 @@
 // with a Rejection value.
 import { RAIL_HINTS } from '../../profile/cpr/index.ts';
 import { NO_FAULTS, type Faults } from '../mutants.ts';
+import { APP_FAULTS, faultyApp } from '../faults/app.ts';
 import { derivePayment, type Derivation } from './derive.ts';
 import { checkAllowedHosts } from './hosts.ts';
 import type { DerivationContext } from './payment.ts';
@@ -61,7 +62,7 @@ export function createPayingApp(options: PayingAppOptions = {}): PayingApp {
   };
   const deriveSettings = { now, supportedRails, faults };
 
-  return {
+  const app: PayingApp = {
     read: (input) => readCpr(input, readSettings),
     derive: (cpr, context) => derivePayment(cpr, context, deriveSettings),
     async process(input, context) {
@@ -72,6 +73,8 @@ export function createPayingApp(options: PayingAppOptions = {}): PayingApp {
       return derived.ok ? { ...derived, notices: [...new Set([...read.notices, ...derived.notices])] } : derived;
     },
   };
+  // The paying application's fuzzer mutants: retrieval, reading or derivation written again with one careless step (reference/faults/app.ts).
+  return faults.hasAny(APP_FAULTS) ? faultyApp(app, readSettings) : app;
 }
 
 /** Bad options throw at construction (STYLE.md). */

@@ -13,7 +13,7 @@ import { ENDPOINT_RULES } from '../../../harness/fuzz/model.ts';
 import type { BreachEndpoint, CommandSpec } from '../../../harness/fuzz/spec.ts';
 import type { FuzzContext } from '../../../harness/fuzz/world.ts';
 import { startReference, type RunningReference } from '../../../reference/start.ts';
-import { startFaultyOperator } from './faulty-operator.ts';
+import { startMutant } from './scenario-target.ts';
 
 // The state the state-dependent breakers need: a pack at max_chain_depth (0), a redeemed one (1), ids sent before.
 const PRELUDE: readonly CommandSpec[] = [
@@ -85,10 +85,9 @@ describe('every pair of checks broken at once', () => {
   }, 120_000);
 
   it('finds an Operator that checks the limit before the asset at that pair, by the order rule', async () => {
-    const faulty = await startFaultyOperator('limit-before-asset');
-    const faultyRole = createHttpRole({ baseUrl: faulty.url });
+    const faulty = await startMutant('op-limit-before-asset');
     try {
-      const on = await openContext(faultyRole);
+      const on = await openContext(faulty.role);
       const asset = ENDPOINT_RULES.issue.checks.findIndex((c) => c.code === 'ASSET_NOT_SUPPORTED');
       const limit = ENDPOINT_RULES.issue.checks.findIndex((c) => c.code === 'AMOUNT_EXCEEDS_LIMIT');
       expect((await breachRun(on, 'issue', [asset])).error).toBeUndefined();
@@ -97,7 +96,6 @@ describe('every pair of checks broken at once', () => {
       expect(run.error).toBeInstanceOf(Mismatch);
       expect((run.error as Mismatch).detail.cause).toEqual({ requirement: 'PRF-ORDER-1', kind: 'issue', what: 'problem code', difference: '422 ASSET_NOT_SUPPORTED → 422 AMOUNT_EXCEEDS_LIMIT' });
     } finally {
-      await faultyRole.close();
       await faulty.close();
     }
   });

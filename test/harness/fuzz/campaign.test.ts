@@ -9,8 +9,8 @@ import { readCrashFile, regressionId, replayCrash, runCampaign, type CampaignRes
 import { executeScenario } from '../../../harness/scenarios/execute.ts';
 import { loadSuiteFile } from '../../../harness/scenarios/load.ts';
 import { startReference } from '../../../reference/start.ts';
-import { startFaultyOperator, type Fault, type FaultyOperator } from './faulty-operator.ts';
-import { scenarioOptions, scenarioTarget, useReference } from './scenario-target.ts';
+import type { FuzzerMutantName } from '../../../reference/mutants.ts';
+import { scenarioOptions, scenarioTarget, startMutant, useReference, type MutantUnderTest } from './scenario-target.ts';
 import { captured } from '../../support/captured.ts';
 
 /** Runs a command in this process and returns its exit code and what it printed. */
@@ -30,28 +30,27 @@ describe('the stateful fuzzer', () => {
 
   // One fault at a time; the seed is fixed so the test explores the same sequences every time.
   // With lanes, what is found is one world's history: a sequential run of its own that replays alone.
-  const FAULTS: [Fault, string, number, number][] = [
-    ['replay-store-off', 'CPP-RPL-1', 11, 1],
-    ['digest-unchecked', 'CPP-CHN-2', 3, 1],
-    ['non-atomic-redeem', 'CPP-RACE-1', 1, 1],
-    ['replay-store-off', 'CPP-RPL-1', 4, 4],
-    ['digest-unchecked', 'CPP-CHN-2', 5, 4],
+  const FAULTS: [FuzzerMutantName, string, number, number][] = [
+    ['op-replay-store-off', 'CPP-RPL-1', 11, 1],
+    ['op-digest-unchecked', 'CPP-CHN-2', 3, 1],
+    ['op-non-atomic-redeem', 'CPP-RACE-1', 1, 1],
+    ['op-replay-store-off', 'CPP-RPL-1', 4, 4],
+    ['op-digest-unchecked', 'CPP-CHN-2', 5, 4],
     // Seen only in a member of the returned pack: the regression must check that member too.
-    ['pack-expiry-late', 'CPP-ISS-1', 2, 1],
+    ['op-pack-expiry-late', 'CPP-ISS-1', 2, 1],
   ];
 
   describe.each(FAULTS)('with the fault %s (%#)', (fault, requirement, seed, lanes) => {
-    let faulty: FaultyOperator;
+    let faulty: MutantUnderTest;
     let role: HttpRole;
     let result: CampaignResult;
     beforeAll(async () => {
-      faulty = await startFaultyOperator(fault);
-      role = createHttpRole({ baseUrl: faulty.url });
+      faulty = await startMutant(fault);
+      role = faulty.role;
       const outDir = join(ref.dir, lanes === 1 ? fault : `${fault}-lanes`);
       result = await runCampaign({ operator: role, seed, lanes, budget: { kind: 'runs', runs: 300 / lanes }, shrinkMs: 8000, outDir, targetName: fault });
     }, 40_000);
     afterAll(async () => {
-      await role.close();
       await faulty.close();
     });
 
@@ -92,8 +91,8 @@ describe('the stateful fuzzer', () => {
   });
 
   it('names an identity fault met inside a burst by the identity rule, and keeps only the issue and the redeem it needs', async () => {
-    const faulty = await startFaultyOperator('identity-level-strict');
-    const role = createHttpRole({ baseUrl: faulty.url });
+    const faulty = await startMutant('op-identity-level-strict');
+    const role = faulty.role;
     try {
       // With seed 15 the first failing run meets the fault in a burst of redemptions, which shrinking keeps.
       const result = await runCampaign({ operator: role, seed: 15, lanes: 1, budget: { kind: 'runs', runs: 300 }, shrinkMs: 8000, outDir: join(ref.dir, 'identity'), targetName: 'identity' });
@@ -109,7 +108,6 @@ describe('the stateful fuzzer', () => {
       expect(result.failure!.reproduction).toMatchObject({ reproduces: true });
       expect((await executeScenario(scenario, scenarioTarget(ref.role), scenarioOptions)).status).toBe('passed');
     } finally {
-      await role.close();
       await faulty.close();
     }
   }, 40_000);
@@ -146,25 +144,24 @@ describe('the stateful fuzzer', () => {
   }, 120_000);
 
   it('reports a failure that does not come back as FLAKY, with its files', async () => {
-    const faulty = await startFaultyOperator('replay-store-once');
-    const role = createHttpRole({ baseUrl: faulty.url });
+    const faulty = await startMutant('op-replay-store-once');
+    const role = faulty.role;
     try {
       const result = await runCampaign({ operator: role, seed: 11, budget: { kind: 'runs', runs: 300 }, shrinkMs: 5000, outDir: join(ref.dir, 'flaky'), targetName: 'flaky' });
       expect(result.failure).toMatchObject({ flaky: true, detail: { requirement: 'CPP-RPL-1' } });
       expect(readCrashFile(result.failure!.crashFile).flaky).toBe(true);
       expect(readFileSync(result.failure!.regressionFile, 'utf8')).toContain('FLAKY');
     } finally {
-      await role.close();
       await faulty.close();
     }
   }, 30_000);
 
   it('replay says "still failing" or "fixed" for a crash file and a regression scenario', async () => {
-    const faulty = await startFaultyOperator('digest-unchecked');
+    const faulty = await startMutant('op-digest-unchecked');
     try {
-      const files = [readCrashFile(join(ref.dir, 'digest-unchecked', 'crash-3.json')).regression, 'crash-3.json'].map((f) => join(ref.dir, 'digest-unchecked', f));
+      const files = [readCrashFile(join(ref.dir, 'op-digest-unchecked', 'crash-3.json')).regression, 'crash-3.json'].map((f) => join(ref.dir, 'op-digest-unchecked', f));
       for (const file of files) {
-        const still = await cli(replay, [file, '--target', faulty.url]);
+        const still = await cli(replay, [file, '--target', faulty.reference.url, '--ca', faulty.reference.caFile]);
         expect(still.code).toBe(1);
         expect(still.stdout).toContain('still failing');
         expect(still.stdout).toContain('CHAIN_DIGEST_MISMATCH');

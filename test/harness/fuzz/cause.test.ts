@@ -2,8 +2,6 @@
 // for it, whatever command carried the request: the table of answerDifference,
 // then real runs against operators with one fault each.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHttpRole } from '../../../harness/adapters/http.ts';
-import type { HttpRole } from '../../../harness/adapters/types.ts';
 import { answerDifference, causeKey, type Answer } from '../../../harness/fuzz/cause.ts';
 import { openContext, runOnce } from '../../../harness/fuzz/campaign.ts';
 import { FuzzCommand } from '../../../harness/fuzz/commands.ts';
@@ -12,7 +10,8 @@ import { ENDPOINT_RULES, type Endpoint, type Prediction } from '../../../harness
 import type { CommandSpec } from '../../../harness/fuzz/spec.ts';
 import type { FuzzContext } from '../../../harness/fuzz/world.ts';
 import { PROBLEM_STATUS, type ProblemCode } from '../../../profile/index.ts';
-import { startFaultyOperator, type Fault, type FaultyOperator } from './faulty-operator.ts';
+import type { FuzzerMutantName } from '../../../reference/mutants.ts';
+import { startMutant, type MutantUnderTest } from './scenario-target.ts';
 
 const SUCCESS: Prediction<object> = { ok: true, status: 200 };
 
@@ -65,31 +64,27 @@ const CARRIERS: [string, CommandSpec][] = [
 ];
 
 describe('the cause of a run, whatever command carried the request', () => {
-  const servers: FaultyOperator[] = [];
-  const roles: HttpRole[] = [];
-  const contexts = new Map<Fault, FuzzContext>();
+  const servers: MutantUnderTest[] = [];
+  const contexts = new Map<FuzzerMutantName, FuzzContext>();
   beforeAll(async () => {
-    for (const fault of ['identity-level-strict', 'non-atomic-redeem', 'contended-redeem-refused'] as const) {
-      const server = await startFaultyOperator(fault);
-      const role = createHttpRole({ baseUrl: server.url });
+    for (const fault of ['op-identity-level-strict', 'op-non-atomic-redeem', 'op-contended-redeem-refused'] as const) {
+      const server = await startMutant(fault);
       servers.push(server);
-      roles.push(role);
-      contexts.set(fault, await openContext(role));
+      contexts.set(fault, await openContext(server.role));
     }
   });
   afterAll(async () => {
-    for (const role of roles) await role.close();
     for (const server of servers) await server.close();
   });
 
-  const failureOf = async (fault: Fault, commands: readonly CommandSpec[]) => {
+  const failureOf = async (fault: FuzzerMutantName, commands: readonly CommandSpec[]) => {
     const run = await runOnce(contexts.get(fault)!, [{ balance: 'max' }], commands.map((spec) => new FuzzCommand(spec)), () => false);
     expect(run.error).toBeInstanceOf(Mismatch);
     return { detail: (run.error as Mismatch).detail, world: run.world! };
   };
 
   it.each(CARRIERS)('names a redeemer refused at the required level by the identity rule, in %s', async (_name, carrier) => {
-    const { detail, world } = await failureOf('identity-level-strict', [ISSUE, carrier]);
+    const { detail, world } = await failureOf('op-identity-level-strict', [ISSUE, carrier]);
     expect(detail.cause).toEqual({ requirement: 'CPP-IDN-1', kind: 'redeem', what: 'status', difference: '200 → 403 REDEEMER_NOT_IDENTIFIED' });
     expect(detail.requirement).toBe('CPP-IDN-1');
     expect(detail.rule).toMatch(/^PROFILE\.md §5 redeem step 9: the model passes this check/);
@@ -98,10 +93,10 @@ describe('the cause of a run, whatever command carried the request', () => {
     expect(carrier.kind === 'mix' ? checks[0] : checks.at(-1)).toMatchObject({ requirement: 'CPP-IDN-1' });
   });
 
-  it.each<[Fault, string]>([
-    ['non-atomic-redeem', 'more than one'],
+  it.each<[FuzzerMutantName, string]>([
+    ['op-non-atomic-redeem', 'more than one'],
     // Every copy refused as a loser would be: nobody won a race one must win.
-    ['contended-redeem-refused', 'none'],
+    ['op-contended-redeem-refused', 'none'],
   ])('names a burst the fault %s lets %s succeed by the concurrency rule', async (fault, winners) => {
     const { detail } = await failureOf(fault, [ISSUE, CARRIERS[1]![1]]);
     expect(detail.cause).toEqual({ requirement: 'CPP-RACE-1', kind: 'redeem', what: 'concurrent answers', difference: `exactly one 200 → ${winners}` });

@@ -1,8 +1,6 @@
 // The reduction after shrinking: a finding keeps only the commands, burst
 // members and accounts its cause needs, within a count of runs.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHttpRole } from '../../../harness/adapters/http.ts';
-import type { HttpRole } from '../../../harness/adapters/types.ts';
 import { openContext, runOnce } from '../../../harness/fuzz/campaign.ts';
 import { FuzzCommand } from '../../../harness/fuzz/commands.ts';
 import { HarnessFault, Mismatch } from '../../../harness/fuzz/mismatch.ts';
@@ -11,15 +9,14 @@ import { regressionText } from '../../../harness/fuzz/regression.ts';
 import type { CommandSpec } from '../../../harness/fuzz/spec.ts';
 import type { FuzzContext, RunSetup } from '../../../harness/fuzz/world.ts';
 import YAML from 'yaml';
-import { startFaultyOperator, type FaultyOperator } from './faulty-operator.ts';
+import { startMutant, type MutantUnderTest } from './scenario-target.ts';
 
 const ISSUE: CommandSpec = { kind: 'issue', amount: { small: 5 }, expiry: 'typical', signer: 'principal' };
 const REDEEM: CommandSpec = { kind: 'redeem', pack: 0, by: 'bearer', identity: 'identified' };
 const SETUP: RunSetup = { balance: 'max' };
 
 describe('the reduction of a finding to what its cause needs', () => {
-  let faulty: FaultyOperator;
-  let role: HttpRole;
+  let faulty: MutantUnderTest;
   let context: FuzzContext;
   let calls = 0;
   const run: RunWorld = (setup, commands) => {
@@ -36,12 +33,10 @@ describe('the reduction of a finding to what its cause needs', () => {
 
   beforeAll(async () => {
     // Redeem step 9 with <= for <: the redeemer at the required level is refused.
-    faulty = await startFaultyOperator('identity-level-strict');
-    role = createHttpRole({ baseUrl: faulty.url });
-    context = await openContext(role);
+    faulty = await startMutant('op-identity-level-strict');
+    context = await openContext(faulty.role);
   });
   afterAll(async () => {
-    await role.close();
     await faulty.close();
   });
 

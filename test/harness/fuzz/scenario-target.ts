@@ -1,6 +1,7 @@
 // What the fuzz tests share: the embedded reference with a scratch folder,
-// opened before a file's tests and closed after, and the target a regression
-// scenario runs against (an Operator with every test-control capability).
+// opened before a file's tests and closed after, the reference with a mutant
+// switched on, and the target a regression scenario runs against (an Operator
+// with every test-control capability).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +11,8 @@ import type { HttpRole } from '../../../harness/adapters/types.ts';
 import type { ScenarioTarget } from '../../../harness/scenarios/context.ts';
 import type { Capability } from '../../../profile/control.ts';
 import { findRequirement } from '../../../profile/registry.ts';
+import type { MutantName } from '../../../reference/mutants.ts';
+import type { Policy } from '../../../reference/operator/policy.ts';
 import { startReference, type RunningReference } from '../../../reference/start.ts';
 
 const ALL: Capability[] = ['provision', 'clock', 'cancel', 'balance', 'fulfil'];
@@ -47,4 +50,25 @@ export function useReference(prefix: string): ReferenceUnderTest {
     rmSync(under.dir, { recursive: true, force: true });
   });
   return under;
+}
+
+export interface MutantUnderTest {
+  readonly reference: RunningReference;
+  /** An HTTP role that trusts the reference's CA. */
+  readonly role: HttpRole;
+  close(): Promise<void>;
+}
+
+/** The reference with `mutant` switched on (reference/mutants.ts), over TLS only, and a role that trusts it. */
+export async function startMutant(mutant: MutantName, policy: Partial<Policy> = {}): Promise<MutantUnderTest> {
+  const reference = await startReference({ port: 0, plaintextPort: null, mutant, policy });
+  const role = createHttpRole({ baseUrl: reference.url, ca: reference.tls.ca });
+  return {
+    reference,
+    role,
+    close: async () => {
+      await role.close();
+      await reference.close();
+    },
+  };
 }

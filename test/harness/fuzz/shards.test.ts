@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { fuzz } from '../../../harness/cli/fuzz.ts';
 import { readCrashFile } from '../../../harness/fuzz/crash.ts';
 import { findingKey, mergeFuzzShards, shardBudget, shardSeeds, SHARD_FILE } from '../../../harness/fuzz/shards.ts';
-import { startFaultyOperator, type FaultyOperator } from './faulty-operator.ts';
+import { startMutant, type MutantUnderTest } from './scenario-target.ts';
 import { captured } from '../../support/captured.ts';
 
 /** Runs a command in this process and returns its exit code and what it printed. */
@@ -49,11 +49,11 @@ describe('shard seeds and budgets', () => {
 describe('a campaign of 4 shards against an operator with a fault', () => {
   const work = mkdtempSync(join(tmpdir(), 'cpr-fuzz-shards-'));
   const shard = (i: number) => join(work, `fuzz-${i}`);
-  let faulty: FaultyOperator;
+  let faulty: MutantUnderTest;
   const codes: number[] = [];
   beforeAll(async () => {
-    faulty = await startFaultyOperator('digest-unchecked');
-    for (const i of [1, 2, 3, 4]) codes.push((await cli(['--target', faulty.url, '--shard', `${i}/4`, '--seed', '3', '--runs', '400', '--lanes', '1', '--out', shard(i)])).code);
+    faulty = await startMutant('op-digest-unchecked');
+    for (const i of [1, 2, 3, 4]) codes.push((await cli(['--target', faulty.reference.url, '--ca', faulty.reference.caFile, '--shard', `${i}/4`, '--seed', '3', '--runs', '400', '--lanes', '1', '--out', shard(i)])).code);
   }, 60_000);
   afterAll(async () => {
     await faulty.close();
@@ -146,10 +146,10 @@ describe('a campaign of 4 shards against an operator with a fault', () => {
 describe('a campaign of 2 shards against an operator that refuses a redeemer at the required identity level', () => {
   const work = mkdtempSync(join(tmpdir(), 'cpr-fuzz-identity-'));
   const shard = (i: number) => join(work, `fuzz-${i}`);
-  let faulty: FaultyOperator;
+  let faulty: MutantUnderTest;
   beforeAll(async () => {
-    faulty = await startFaultyOperator('identity-level-strict');
-    for (const i of [1, 2]) await cli(['--target', faulty.url, '--shard', `${i}/2`, '--seed', '2', '--runs', '40', '--lanes', '1', '--out', shard(i)]);
+    faulty = await startMutant('op-identity-level-strict');
+    for (const i of [1, 2]) await cli(['--target', faulty.reference.url, '--ca', faulty.reference.caFile, '--shard', `${i}/2`, '--seed', '2', '--runs', '40', '--lanes', '1', '--out', shard(i)]);
   }, 60_000);
   afterAll(async () => {
     await faulty.close();

@@ -1,5 +1,6 @@
-// The faults nobody pointed to: each knob of fixture-operator.ts is one
-// realistic mistake the suite and the fuzzer were never shown (the suite and
+// The faults nobody pointed to: each knob of reference/faults/knobs.ts is one
+// realistic mistake the suite and the fuzzer were never shown, a fuzzer mutant
+// of reference/mutants.ts (the suite and
 // the fuzzer before the model grew missed every one). The fuzzer must find each
 // with a fixed seed within a fixed count of runs, name it by the requirement of
 // the rule it breaks, confirm it against fresh state, and write a regression
@@ -13,8 +14,9 @@ import { executeScenario } from '../../../harness/scenarios/execute.ts';
 import { loadSuiteFile, SUITES_DIR } from '../../../harness/scenarios/load.ts';
 import type { Policy } from '../../../reference/operator/policy.ts';
 import { startReference } from '../../../reference/start.ts';
-import { startFaultyOperator, type FaultyOperator, type KnobFault } from './faulty-operator.ts';
-import { scenarioOptions, scenarioTarget, useReference } from './scenario-target.ts';
+import type { KnobFault } from '../../../reference/faults/knobs.ts';
+import { startKnoblessOperator } from './knobbed-operator.ts';
+import { scenarioOptions, scenarioTarget, startMutant, useReference, type MutantUnderTest } from './scenario-target.ts';
 
 /** A policy with a second asset: a Lock Request may name a listed asset that is not the Principal's. */
 const TWO_ASSETS: Partial<Policy> = { assets: [{ type: 'fiat', code: 'EUR' }, { type: 'fiat', code: 'USD' }] };
@@ -27,27 +29,27 @@ const RUNS = 300;
 // of the balances; an expiry left undone at the clock move, or at the next read).
 const FAULTS: [KnobFault, number, readonly string[], Partial<Policy>?][] = [
   // Concurrency between different operations, and across packs sharing one redeemer.
-  ['redeemer-credit-lost-update', 1, ['CPP-RED-1', 'CPP-FND-1']],
-  ['redeem-rechecks-status-only', 1, ['CPP-CHN-1', 'CPP-RACE-1']],
-  ['cancel-unchecked-after-wait', 2, ['CPP-RACE-1']],
-  ['status-depth-before-pack', 2, ['CPP-CHN-1']],
+  ['op-redeemer-credit-lost-update', 1, ['CPP-RED-1', 'CPP-FND-1']],
+  ['op-redeem-rechecks-status-only', 1, ['CPP-CHN-1', 'CPP-RACE-1']],
+  ['op-cancel-unchecked-after-wait', 2, ['CPP-RACE-1']],
+  ['op-status-depth-before-pack', 2, ['CPP-CHN-1']],
   // Amounts beyond 2^53; every asset of the policy.
-  ['balance-in-doubles', 1, ['CPP-FND-1']],
-  ['balance-asset-blind', 1, ['CPP-BAL-1'], TWO_ASSETS],
+  ['op-balance-in-doubles', 1, ['CPP-FND-1']],
+  ['op-balance-asset-blind', 1, ['CPP-BAL-1'], TWO_ASSETS],
   // Error precedence.
-  ['limit-before-asset', 1, ['PRF-ORDER-1']],
-  ['lookup-before-pack-signature', 2, ['CPP-SIG-1']],
+  ['op-limit-before-asset', 1, ['PRF-ORDER-1']],
+  ['op-lookup-before-pack-signature', 2, ['CPP-SIG-1']],
   // Whose clock.
-  ['renewal-stamps-issued-at', 1, ['PRF-MSG-1']],
-  ['identity-window-from-created-at', 2, ['CPP-IDN-1']],
+  ['op-renewal-stamps-issued-at', 1, ['PRF-MSG-1']],
+  ['op-identity-window-from-created-at', 2, ['CPP-IDN-1']],
   // Stale and tampered pack versions.
-  ['verification-cached-by-digest', 1, ['CPP-SIG-1']],
+  ['op-verification-cached-by-digest', 1, ['CPP-SIG-1']],
   // Re-provisioned identities.
-  ['identity-level-cached', 2, ['CPP-IDN-1']],
-  ['reprovision-replaces-account', 1, ['PRF-CTL-1']],
+  ['op-identity-level-cached', 2, ['CPP-IDN-1']],
+  ['op-reprovision-replaces-account', 1, ['PRF-CTL-1']],
   // By count.
-  ['replay-store-capacity', 1, ['CPP-RPL-1']],
-  ['expiry-sweep-limited', 2, ['CPP-EXP-2', 'CPP-FND-1']],
+  ['op-replay-store-capacity', 1, ['CPP-RPL-1']],
+  ['op-expiry-sweep-limited', 2, ['CPP-EXP-2', 'CPP-FND-1']],
 ];
 
 describe('the faults nobody pointed to', () => {
@@ -56,8 +58,8 @@ describe('the faults nobody pointed to', () => {
   it.each([
     ['the policy of the reference', {}],
     ['two assets', TWO_ASSETS],
-  ] as const)('the fixture Operator with no knob answers as the reference does (%s)', async (_name, policy) => {
-    const clean = await startFaultyOperator('fixture-clean', policy);
+  ] as const)('the knobbed Operator with no knob answers as the reference does (%s)', async (_name, policy) => {
+    const clean = await startKnoblessOperator(policy);
     const role = createHttpRole({ baseUrl: clean.url });
     try {
       const result = await runCampaign({ operator: role, seed: 1, lanes: 1, budget: { kind: 'runs', runs: RUNS }, outDir: join(ref.dir, 'clean'), targetName: 'fixture-clean' });
@@ -70,16 +72,15 @@ describe('the faults nobody pointed to', () => {
   }, 300_000);
 
   describe.each(FAULTS)('%s (seed %i)', (fault, seed, requirements, policy) => {
-    let faulty: FaultyOperator;
+    let faulty: MutantUnderTest;
     let role: HttpRole;
     let result: CampaignResult;
     beforeAll(async () => {
-      faulty = await startFaultyOperator(fault, policy ?? {});
-      role = createHttpRole({ baseUrl: faulty.url });
+      faulty = await startMutant(fault, policy ?? {});
+      role = faulty.role;
       result = await runCampaign({ operator: role, seed, lanes: 1, budget: { kind: 'runs', runs: RUNS }, shrinkMs: 8000, reduceAttempts: 60, outDir: join(ref.dir, fault), targetName: fault });
     }, 300_000);
     afterAll(async () => {
-      await role.close();
       await faulty.close();
     });
 
@@ -114,19 +115,19 @@ describe('the faults nobody pointed to', () => {
 });
 
 // The suite keeps the fuzzer's mixed groups as scenarios (suites/cashpack/1.2-mixed-races.yaml):
-// each fails on the concurrency fault it stands for, and passes on the fixture with no knob.
+// each fails on the concurrency fault it stands for, and passes on the knobbed Operator with no knob.
 describe('the mixed races of the suite', () => {
   const suite = loadSuiteFile(join(SUITES_DIR, 'cashpack', '1.2-mixed-races.yaml'));
-  it.each<[KnobFault | 'non-atomic-redeem', readonly string[]]>([
-    ['fixture-clean', []],
-    ['cancel-unchecked-after-wait', ['CPP-RACE-005']],
-    ['redeem-rechecks-status-only', ['CPP-RACE-006']],
-    ['non-atomic-redeem', ['CPP-RACE-006']],
-    ['status-depth-before-pack', ['CPP-RACE-007']],
-    ['redeemer-credit-lost-update', ['CPP-RACE-008']],
+  it.each<[KnobFault | 'op-non-atomic-redeem' | 'no knob', readonly string[]]>([
+    ['no knob', []],
+    ['op-cancel-unchecked-after-wait', ['CPP-RACE-005']],
+    ['op-redeem-rechecks-status-only', ['CPP-RACE-006']],
+    ['op-non-atomic-redeem', ['CPP-RACE-006']],
+    ['op-status-depth-before-pack', ['CPP-RACE-007']],
+    ['op-redeemer-credit-lost-update', ['CPP-RACE-008']],
   ])('against %s, fail: %j', async (fault, failing) => {
-    const server = await startFaultyOperator(fault);
-    const role = createHttpRole({ baseUrl: server.url });
+    const server = fault === 'no knob' ? await startKnoblessOperator() : await startMutant(fault);
+    const role = 'role' in server ? server.role : createHttpRole({ baseUrl: server.url });
     try {
       const failed: string[] = [];
       for (const scenario of suite.scenarios) {
@@ -137,7 +138,7 @@ describe('the mixed races of the suite', () => {
       }
       expect(failed).toEqual(failing);
     } finally {
-      await role.close();
+      if (!('role' in server)) await role.close();
       await server.close();
     }
   }, 120_000);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mutantRow, selftestPassed, summaryLine, type KillMatrix } from '../../../harness/selftest/matrix.ts';
+import { fuzzerLine, mutantRow, selftestPassed, summaryLine, type KillMatrix } from '../../../harness/selftest/matrix.ts';
 import { matrixHtml, matrixText } from '../../../harness/selftest/render.ts';
 import type { CheckResult, TestResult } from '../../../harness/report/model.ts';
 
@@ -33,6 +33,7 @@ describe('the kill matrix', () => {
       mutants,
       killed: mutants.filter((m) => m.killed).length,
       total: mutants.length,
+      fuzzer: { not_run: [], informational: [] },
       seed: 1,
       targeted: false,
       duration_ms: 1,
@@ -43,8 +44,54 @@ describe('the kill matrix', () => {
     expect(summaryLine(matrix([killed, mutantRow(spec, [], 1)]))).toBe('selftest: 1/2 mutants killed, reference conformant');
     expect(summaryLine({ ...matrix([killed]), targeted: true })).toBe('selftest --targeted: 1/1 mutants killed, reference conformant');
     expect(matrixText(matrix([killed]))).toMatch(/op-limit-off-by-one\s+killed\s+CPP-LIM-1/);
+    expect(matrixText(matrix([killed]))).not.toMatch(/fuzzer/);
     const html = matrixHtml(matrix([{ ...killed, description: '<script>alert(1)</script>' }]));
     expect(html).not.toContain('<script>');
     expect(html).toContain('&lt;script&gt;');
+  });
+});
+
+describe('the fuzzer mutants of a selftest', () => {
+  const fuzzerSpec = { ...spec, name: 'op-replay-store-off', catcher: 'fuzzer' as const };
+  const base = (fuzzer: KillMatrix['fuzzer'], mutants: KillMatrix['mutants'] = []): KillMatrix => ({
+    reference: { conformant: true, tests: 1, not_passed: [], duration_ms: 1 },
+    mutants,
+    killed: mutants.filter((m) => m.killed).length,
+    total: mutants.length,
+    fuzzer,
+    seed: 1,
+    targeted: false,
+    duration_ms: 1,
+  });
+
+  it('are never flagged: a miss is no survival, a failure no kill the suite owes', () => {
+    expect(mutantRow(fuzzerSpec, [test('A', 'passed')], 1)).toMatchObject({ catcher: 'fuzzer', killed: false, flagged: null });
+    expect(mutantRow(fuzzerSpec, [test('A', 'failed', ['PRF-ERR-1'])], 1)).toMatchObject({ catcher: 'fuzzer', killed: true, caught_by: ['PRF-ERR-1'], flagged: null });
+    expect(mutantRow(spec, [], 1).catcher).toBe('suite');
+  });
+
+  it('count neither in killed nor in total, and the text says they are left to the fuzzer', () => {
+    const killed = mutantRow(spec, [test('A', 'failed', ['CPP-LIM-1'])], 1);
+    const matrix = base({ not_run: ['op-replay-store-off', 'payee-refusal-cacheable'], informational: [] }, [killed]);
+    expect(summaryLine(matrix)).toBe('selftest: 1/1 mutants killed, reference conformant');
+    expect(fuzzerLine(matrix)).toMatch(/^2 fuzzer mutant\(s\), not required of the suite, neither killed nor survived: the fuzzer must find them \(cpr-conformance fuzz/);
+    expect(matrixText(matrix)).toContain(fuzzerLine(matrix));
+    expect(matrixHtml(matrix)).toContain('2 fuzzer mutant(s), not required of the suite');
+  });
+
+  it('run for information pass or fail nothing: the rows say what the suite made of them', () => {
+    const missed = mutantRow(fuzzerSpec, [test('A', 'passed')], 1);
+    const caught = mutantRow({ ...fuzzerSpec, name: 'op-digest-unchecked' }, [test('A', 'failed', ['CPP-CHN-2'])], 1);
+    const matrix = base({ not_run: [], informational: [missed, caught] });
+    expect(selftestPassed(matrix)).toBe(true);
+    expect(summaryLine(matrix)).toBe('selftest: 0/0 mutants killed, reference conformant');
+    const text = matrixText(matrix);
+    expect(text).toMatch(/op-replay-store-off\s+information: no test of the suite failed against it/);
+    expect(text).toMatch(/op-digest-unchecked\s+information: tests of CPP-CHN-2 failed against it/);
+    expect(text).not.toMatch(/SURVIVED|killed\s+CPP-CHN-2/);
+    // No suite mutant ran: no matrix to head.
+    expect(text).not.toContain('caught by (registry IDs)');
+    expect(fuzzerLine(matrix)).toMatch(/2 run for information/);
+    expect(fuzzerLine(base({ not_run: [], informational: [] }))).toBeUndefined();
   });
 });

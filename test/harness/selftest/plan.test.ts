@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { MUTANTS } from '../../../reference/mutants.ts';
 import { planRequirements, testId } from '../../../harness/runner/plan.ts';
-import { selftestPlan } from '../../../harness/selftest/selftest.ts';
+import { selftestPlan, selftestSelection } from '../../../harness/selftest/selftest.ts';
 
 describe('selftestPlan', () => {
   const whole = selftestPlan();
@@ -24,5 +24,23 @@ describe('selftestPlan', () => {
   it('gives every mutant at least one test to be killed by', () => {
     const none = MUTANTS.filter((m) => selftestPlan(m.catches).length === 0).map((m) => m.name);
     expect(none).toEqual([]);
+  });
+});
+
+describe('selftestSelection', () => {
+  it('runs every suite mutant and leaves every fuzzer mutant to the fuzzer when none is named', () => {
+    const { chosen, notRun } = selftestSelection();
+    expect(chosen.map((m) => m.name)).toEqual(MUTANTS.filter((m) => m.catcher === 'suite').map((m) => m.name));
+    expect(notRun).toEqual(MUTANTS.filter((m) => m.catcher === 'fuzzer').map((m) => m.name));
+    expect(notRun.length).toBeGreaterThan(0);
+  });
+
+  it('runs the mutants named, a fuzzer mutant among them too (as information), and leaves none unrun', () => {
+    const { chosen, notRun } = selftestSelection(['op-replay-store-off', 'payee-token-reusable']);
+    expect(chosen.map((m) => [m.name, m.catcher])).toEqual([
+      ['op-replay-store-off', 'fuzzer'],
+      ['payee-token-reusable', 'suite'],
+    ]);
+    expect(notRun).toEqual([]);
   });
 });

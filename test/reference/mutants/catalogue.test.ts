@@ -5,6 +5,9 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FAMILIES, findRequirement } from '../../../profile/registry.ts';
+import { APP_FAULTS } from '../../../reference/faults/app.ts';
+import { OPERATOR_FAULTS } from '../../../reference/faults/operator.ts';
+import { PAYEE_FAULTS } from '../../../reference/faults/payee.ts';
 import { MUTANTS, NO_FAULTS, describeMutants, faultsFor, isMutantName } from '../../../reference/mutants.ts';
 
 const REFERENCE_DIR = new URL('../../../reference/', import.meta.url).pathname;
@@ -59,6 +62,13 @@ describe('the mutant catalogue', () => {
     }
   });
 
+  it("says who must catch each mutant: the suite unless the entry names the fuzzer, and both kinds are there", () => {
+    for (const m of MUTANTS) expect(['suite', 'fuzzer'], m.name).toContain(m.catcher);
+    expect(MUTANTS.filter((m) => m.catcher === 'suite').length).toBeGreaterThanOrEqual(40);
+    // Every role has faults nobody placed a check for, which only its fuzzer must find.
+    expect(new Set(MUTANTS.filter((m) => m.catcher === 'fuzzer').map((m) => m.role))).toEqual(new Set(['operator', 'payee', 'paying-app']));
+  });
+
   it('has a fault site in the reference for every mutant', () => {
     const sources = referenceSources().join('\n');
     const missing = MUTANTS.filter((m) => !sources.includes(`'${m.name}'`)).map((m) => m.name);
@@ -81,6 +91,14 @@ describe('faultsFor', () => {
     }
   });
 
+  it('answers hasAny for a list holding the fault switched on, and for no other', () => {
+    const faults = faultsFor('op-replay-unchecked');
+    expect(faults.hasAny(['payee-token-reusable', 'op-replay-unchecked'])).toBe(true);
+    expect(faults.hasAny(['payee-token-reusable', 'op-replay-namespaces-split'])).toBe(false);
+    expect(faults.hasAny([])).toBe(false);
+    expect(NO_FAULTS.hasAny(MUTANTS.map((m) => m.name))).toBe(false);
+  });
+
   it('rejects an unknown name with the list of valid ones', () => {
     expect(() => faultsFor('token-reusable')).toThrow(/unknown mutant "token-reusable".*payee-token-reusable/s);
     expect(() => faultsFor('')).toThrow(Error);
@@ -89,12 +107,24 @@ describe('faultsFor', () => {
   });
 });
 
+describe('the fuzzer mutants', () => {
+  it('switches each fuzzer mutant on by the table of faulty parts of its role (reference/faults/), and no suite mutant', () => {
+    const tables = { operator: OPERATOR_FAULTS, payee: PAYEE_FAULTS, 'paying-app': APP_FAULTS } as const;
+    for (const m of MUTANTS.filter((m) => m.catcher === 'fuzzer')) expect(faultsFor(m.name).hasAny(tables[m.role]), m.name).toBe(true);
+    const switched = [...OPERATOR_FAULTS, ...PAYEE_FAULTS, ...APP_FAULTS];
+    expect(new Set(switched).size).toBe(switched.length);
+    expect([...switched].sort()).toEqual(MUTANTS.filter((m) => m.catcher === 'fuzzer').map((m) => m.name).sort());
+    // A suite mutant never opens a faulty part.
+    for (const m of MUTANTS.filter((s) => s.catcher === 'suite')) expect(faultsFor(m.name).hasAny(switched), m.name).toBe(false);
+  });
+});
+
 describe('describeMutants', () => {
-  it('lists every mutant on its own line with its role and description', () => {
+  it('lists every mutant on its own line with its role, who must catch it and its description', () => {
     const lines = describeMutants().trimEnd().split('\n');
     expect(lines).toHaveLength(MUTANTS.length);
     MUTANTS.forEach((m, i) => {
-      expect(lines[i]).toMatch(new RegExp(`^${m.name} +${m.role} +`));
+      expect(lines[i]).toMatch(new RegExp(`^${m.name} +${m.role} +${m.catcher} +`));
       expect(lines[i]?.endsWith(m.description)).toBe(true);
     });
   });

@@ -3,29 +3,29 @@
 // step in PROFILE.md §5's order, with knobs: each knob is one realistic mistake
 // an implementer could make. With no knob set it answers as the reference does
 // (a test fuzzes it clean), so whatever the fuzzer finds with a knob set is that
-// knob's doing. The faulty operator (faulty-operator.ts) serves it.
-//
-// Nothing in reference/ is edited; the reference's own mutants (reference/mutants.ts)
-// are a different catalogue, which the suite was shown.
-import { decodeB64urlFixed, digestText, formatTimestamp, genesisDigest, parseTimestamp, readDigest, renewalDigest, toAmount, verifyRequest } from '../../../profile/index.ts';
-import { verifyCashPack, type AssetDescriptor, type CashPack, type LockRequest, type RedemptionRequest, type RenewalEntry } from '../../../profile/cashpack/index.ts';
-import { json, problemResponse } from '../../../reference/http/respond.ts';
-import type { RefRequest, RefResponse } from '../../../reference/http/types.ts';
-import { readJson, readMessage } from '../../../reference/operator/body.ts';
-import { deepFreeze, isFresh, keyOf, sameKey, verifies, type OperatorContext } from '../../../reference/operator/context.ts';
-import { applyExpiry } from '../../../reference/operator/expiry.ts';
-import { provisionPrincipal } from '../../../reference/operator/provision.ts';
-import { confirmation } from '../../../reference/operator/redeem.ts';
-import { status as referenceStatus } from '../../../reference/operator/status.ts';
-import { assetKey, type PackRecord, type PrincipalAccount, type RedeemerAccount } from '../../../reference/operator/state.ts';
-import { credit, endPack, openPack } from '../../../reference/operator/transitions.ts';
+// knob's doing. Each knob's fault is a fuzzer mutant of reference/mutants.ts
+// (KNOB_FAULTS); operator.ts serves it.
+import { decodeB64urlFixed, digestText, formatTimestamp, genesisDigest, parseTimestamp, readDigest, renewalDigest, toAmount, verifyRequest } from '../../profile/index.ts';
+import { verifyCashPack, type AssetDescriptor, type CashPack, type LockRequest, type RedemptionRequest, type RenewalEntry } from '../../profile/cashpack/index.ts';
+import { json, problemResponse } from '../http/respond.ts';
+import type { RefRequest, RefResponse } from '../http/types.ts';
+import { readJson, readMessage } from '../operator/body.ts';
+import { deepFreeze, isFresh, keyOf, sameKey, verifies, type OperatorContext } from '../operator/context.ts';
+import { applyExpiry } from '../operator/expiry.ts';
+import { provisionPrincipal } from '../operator/provision.ts';
+import { confirmation } from '../operator/redeem.ts';
+import { status as referenceStatus } from '../operator/status.ts';
+import { assetKey, type PackRecord, type PrincipalAccount, type RedeemerAccount } from '../operator/state.ts';
+import { credit, endPack, openPack } from '../operator/transitions.ts';
+import type { FuzzerMutantOfRole } from '../mutants.ts';
+
 
 /** Issue steps 2–9 of PROFILE.md §5, by name. */
-export type IssueStep = 'signature' | 'principal' | 'fresh' | 'replay' | 'asset' | 'limit' | 'expiry' | 'balance';
+type IssueStep = 'signature' | 'principal' | 'fresh' | 'replay' | 'asset' | 'limit' | 'expiry' | 'balance';
 const ISSUE_ORDER: readonly IssueStep[] = ['signature', 'principal', 'fresh', 'replay', 'asset', 'limit', 'expiry', 'balance'];
 
 /** The knobs: each, set, is one mistake. None set: the reference's behaviour. */
-export interface Knobs {
+interface Knobs {
   /** Issue steps 2–9 in another order. */
   readonly issueOrder?: readonly IssueStep[];
   /** Renew and redeem look pack_id up (step 3) before they verify the presented cash-pack (step 2). */
@@ -58,6 +58,37 @@ export interface Knobs {
   readonly reprovisionReplacesAccount?: true;
 }
 
+/**
+ * The fuzzer mutants that are a knob set, each a realistic single mistake the
+ * suite and the fuzzer were never shown, by the class of fault it stands for.
+ */
+export const KNOB_FAULTS = {
+  // Concurrency between different operations, and across packs sharing an account.
+  'op-redeemer-credit-lost-update': { redeemerCreditReadModifyWrite: 20 },
+  'op-redeem-rechecks-status-only': { redeemRechecksStatusOnly: 20 },
+  'op-cancel-unchecked-after-wait': { cancelWaits: 20 },
+  'op-status-depth-before-pack': { depthWrittenBeforePack: 20 },
+  // Amounts beyond 2^53, and every asset of the policy.
+  'op-balance-in-doubles': { balanceInDoubles: true },
+  'op-balance-asset-blind': { balanceAssetBlind: true },
+  // Error precedence: two rules broken at once.
+  'op-limit-before-asset': { issueOrder: ['signature', 'principal', 'fresh', 'replay', 'limit', 'asset', 'expiry', 'balance'] },
+  'op-lookup-before-pack-signature': { lookupBeforePackSignature: true },
+  // Whose clock.
+  'op-renewal-stamps-issued-at': { renewalStampsIssuedAt: true },
+  'op-identity-window-from-created-at': { identityWindowFromCreatedAt: true },
+  // Stale and tampered pack versions.
+  'op-verification-cached-by-digest': { packVerifiedByDigest: true },
+  // Re-provisioned identities.
+  'op-identity-level-cached': { identityLevelCached: true },
+  'op-reprovision-replaces-account': { reprovisionReplacesAccount: true },
+  // By count.
+  'op-replay-store-capacity': { replayCapacity: 1000 },
+  'op-expiry-sweep-limited': { expirySweepLimit: 16 },
+} as const satisfies Readonly<Partial<Record<FuzzerMutantOfRole<'operator'>, Knobs>>>;
+
+export type KnobFault = keyof typeof KNOB_FAULTS;
+
 type Answer = RefResponse | Promise<RefResponse>;
 type Refusal = { readonly ok: false; readonly response: RefResponse };
 
@@ -66,8 +97,8 @@ type Refusal = { readonly ok: false; readonly response: RefResponse };
  * requests it takes over and returns undefined for the others (the reference's
  * router answers those).
  */
-export function fixtureOperator(ctx: OperatorContext, knobs: Knobs): (request: RefRequest) => Answer | undefined {
-  const op = new FixtureOperator(ctx, knobs);
+export function knobbedOperator(ctx: OperatorContext, knobs: Knobs): (request: RefRequest) => Answer | undefined {
+  const op = new KnobbedOperator(ctx, knobs);
   return (request) => {
     const { method, path } = request;
     if (method === 'POST' && path === '/v1/cashpack/issue') return op.issue(request);
@@ -90,7 +121,7 @@ interface IdStore {
   seenBefore(id: string, nowMs: number): boolean;
 }
 
-class FixtureOperator {
+class KnobbedOperator {
   private readonly ids: IdStore;
   private readonly verified = new Set<string>();
   private readonly levels = new Map<string, number>();
