@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { join, relative, resolve } from 'node:path';
 import { PROFILE_ID } from '../../profile/index.ts';
 import type { HttpRole } from '../adapters/types.ts';
-import { causeText, createProgressDisplay, FUZZ_CAPABILITIES, MAX_LANES, type Budget } from '../fuzz/index.ts';
+import { causeText, createProgressDisplay, FUZZ_CAPABILITIES, MAX_LANES, SHRINK_RUNS, type Budget } from '../fuzz/index.ts';
 import { openCampaign, openHttpFuzzRole, roleOption, type OpenedHttpRole, type OpenOptions } from './fuzz-roles.ts';
 import type { TargetChoice } from '../runner/resolve-target.ts';
 import { terminalOf, type Terminal } from '../runner/terminal.ts';
@@ -34,7 +34,7 @@ const FUZZ_TARGET = {
 
 const FUZZ_BUDGET = {
   time: { type: 'string', value: 'S', help: 'explore for S seconds (default 30); shrinking a failure has its own bound (half the budget, 10 s to 120 s)' },
-  runs: { type: 'string', value: 'N', help: 'explore N model runs instead of a time budget' },
+  runs: { type: 'string', value: 'N', help: `explore N model runs instead of a time budget; shrinking a failure then makes at most ${SHRINK_RUNS} runs` },
   seed: { type: 'string', value: 'N', help: 'seed (default random, printed): the same seed explores the same command sequences' },
   'reduce-attempts': { type: 'string', value: 'N', help: 'runs the reduction after shrinking makes at most (default 100, 0 for none): each tries the finding without a command, a burst member or an account' },
   lanes: { type: 'string', value: 'N', help: `operator only: worlds per model run, driven concurrently (default ${DEFAULT_LANES}, 1 to ${MAX_LANES}): each has its own accounts and packs, so a run finds what N sequential runs would, while N requests are in flight. A finding is written as the history of the one world that failed.` },

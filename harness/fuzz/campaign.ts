@@ -34,8 +34,10 @@ export interface CampaignOptions {
   readonly facts?: TargetFacts;
   readonly seed: number;
   readonly budget: Budget;
-  /** Bound of the shrinking phase; default: half the time budget, at least 10 s and at most 120 s (30 s with a run budget). */
+  /** Time bound of the shrinking phase (engine.ts EngineOptions.shrinkMs). */
   readonly shrinkMs?: number;
+  /** Most model runs shrinking makes (engine.ts EngineOptions.shrinkRuns). */
+  readonly shrinkRuns?: number;
   /** Runs the reduction after shrinking makes at most (reduce.ts); default 100, 0 for none. */
   readonly reduceAttempts?: number;
   /** Longest command sequence of one model run; default 30, and 90 per lane with more than one lane. */

@@ -72,11 +72,26 @@ export interface CampaignRole<I, F extends Failing> {
   ops(): number;
 }
 
+/**
+ * Default bound of shrinking under a run budget: the Operator's faults of the
+ * fuzzer's own tests shrink in 4 to 140 runs.
+ */
+export const SHRINK_RUNS = 500;
+
 interface EngineOptions {
   readonly seed: number;
   readonly budget: Budget;
-  /** Bound of the shrinking phase; default: half the time budget, at least 10 s and at most 120 s (30 s with a run budget). */
+  /**
+   * Time bound of the shrinking phase; default: half the time budget, at least
+   * 10 s and at most 120 s; with a run budget 120 s, a safety net behind shrinkRuns.
+   */
   readonly shrinkMs?: number;
+  /**
+   * Most model runs shrinking makes; default SHRINK_RUNS with a run budget (a
+   * campaign bounded by counts shrinks by a count too, so load cannot change
+   * what it finds), none with a time budget.
+   */
+  readonly shrinkRuns?: number;
   /** Runs the reduction after shrinking makes at most; default 100, 0 for none. */
   readonly reduceAttempts?: number;
   readonly onProgress?: (progress: CampaignProgress) => void;
@@ -134,6 +149,8 @@ interface EngineState<F extends Failing> {
   deadline: number;
   runs: number;
   shrinks: number;
+  /** Most shrinking runs. */
+  readonly shrinkRuns: number;
   failures: number;
   reductions: number;
   /** A harness fault: it ends the campaign. */
@@ -149,9 +166,10 @@ interface EngineState<F extends Failing> {
 export async function runEngine<I, F extends Failing>(options: EngineOptions, role: CampaignRole<I, F>): Promise<EngineResult<F>> {
   const started = performance.now();
   const budget = options.budget;
-  const shrinkMs = options.shrinkMs ?? (budget.kind === 'time' ? Math.min(Math.max(budget.ms / 2, 10_000), 120_000) : 30_000);
+  const shrinkMs = options.shrinkMs ?? (budget.kind === 'time' ? Math.min(Math.max(budget.ms / 2, 10_000), 120_000) : 120_000);
   const state: EngineState<F> = {
     phase: 'explore',
+    shrinkRuns: options.shrinkRuns ?? (budget.kind === 'runs' ? SHRINK_RUNS : Number.POSITIVE_INFINITY),
     deadline: budget.kind === 'time' ? started + budget.ms : Number.POSITIVE_INFINITY,
     runs: 0,
     shrinks: 0,
@@ -246,7 +264,7 @@ export async function runEngine<I, F extends Failing>(options: EngineOptions, ro
  * runs a time limit left in flight and rethrows a fault.
  */
 function campaignProperty<I, F extends Failing>(role: CampaignRole<I, F>, state: EngineState<F>) {
-  const halted = () => state.fault !== undefined || performance.now() >= state.deadline;
+  const halted = () => state.fault !== undefined || performance.now() >= state.deadline || (state.phase === 'shrink' && state.shrinks >= state.shrinkRuns);
   const property = fc.asyncProperty(role.input, (input) => {
     const run = (async () => {
       if (halted()) return;

@@ -5,6 +5,7 @@
 export { FUZZ_CAPABILITIES, MAX_LANES, openContext, replayCrash, runCampaign, runOnce, type Budget, type CampaignOptions, type CampaignProgress, type CampaignResult, type FoundFailure, type Phase, type ReplayOutcome } from './campaign.ts';
 export { answerDifference, causeKey, causeText, sameCause, type Cause, type CauseKind } from './cause.ts';
 export { DEFAULT_REDUCE_ATTEMPTS, reduceFinding } from './reduce.ts';
+export { SHRINK_RUNS } from './engine.ts';
 export { COMMAND_ARBITRARIES, commandsArbitrary, FuzzCommand } from './commands.ts';
 export { describe as describeCommand, type CommandSpec } from './spec.ts';
 export { LaneFailure, Run, type RunModel } from './lanes.ts';

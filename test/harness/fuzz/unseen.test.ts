@@ -78,7 +78,7 @@ describe('the faults nobody pointed to', () => {
     beforeAll(async () => {
       faulty = await startMutant(fault, policy ?? {});
       role = faulty.role;
-      result = await runCampaign({ operator: role, seed, lanes: 1, budget: { kind: 'runs', runs: RUNS }, shrinkMs: 8000, reduceAttempts: 60, outDir: join(ref.dir, fault), targetName: fault });
+      result = await runCampaign({ operator: role, seed, lanes: 1, budget: { kind: 'runs', runs: RUNS }, reduceAttempts: 60, outDir: join(ref.dir, fault), targetName: fault });
     }, 300_000);
     afterAll(async () => {
       await faulty.close();

@@ -56,7 +56,7 @@ describe('the payee fuzzer', () => {
   ])('finds the mutant %s (seed %i) by %s', async (fault, seed, requirement) => {
     const faulty = await embeddedTarget({ reference: { mutant: fault } });
     try {
-      const result = await runPayeeCampaign({ payee: faulty.payee!, capabilities: faulty.capabilities.payee, seed, budget: { kind: 'runs', runs: RUNS }, shrinkMs: 8000, reduceAttempts: 30, outDir: join(dir, fault), targetName: fault });
+      const result = await runPayeeCampaign({ payee: faulty.payee!, capabilities: faulty.capabilities.payee, seed, budget: { kind: 'runs', runs: RUNS }, reduceAttempts: 30, outDir: join(dir, fault), targetName: fault });
       expect(result.failure, `${fault} not found in ${RUNS} runs`).toBeDefined();
       expect(result.failure!.detail.requirement).toBe(requirement);
       expect(result.failure!.flaky).toBe(false);

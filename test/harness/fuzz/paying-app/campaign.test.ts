@@ -74,7 +74,7 @@ describe('the paying-app fuzzer', () => {
     ['app-reference-trimmed', 1, 120, 'DRV-INTENT-1'],
     ['app-retrieval-client-json', 1, 40, 'PRF-APP-1'],
   ])('finds the mutant %s (seed %i, %i runs) by %s', async (fault, seed, runs, requirement) => {
-    const result = await runAppCampaign({ app: await mutantApp(fault), stub, seed, budget: { kind: 'runs', runs }, shrinkMs: 4000, reduceAttempts: 20, outDir: join(dir, fault), targetName: fault });
+    const result = await runAppCampaign({ app: await mutantApp(fault), stub, seed, budget: { kind: 'runs', runs }, reduceAttempts: 20, outDir: join(dir, fault), targetName: fault });
     expect(result.failure, `${fault} not found in ${runs} runs`).toBeDefined();
     expect(result.failure!.detail.requirement).toBe(requirement);
     expect(result.failure!.flaky).toBe(false);
@@ -82,7 +82,7 @@ describe('the paying-app fuzzer', () => {
 
   it('writes a crash file and a regression scenario served by the retrieval stub: failing against the fault, passing against the reference', async () => {
     const faulty = await mutantApp('app-base-path-dropped');
-    const result = await runAppCampaign({ app: faulty, stub, seed: 1, budget: { kind: 'runs', runs: 40 }, shrinkMs: 4000, reduceAttempts: 20, outDir: join(dir, 'files'), targetName: 'faulty' });
+    const result = await runAppCampaign({ app: faulty, stub, seed: 1, budget: { kind: 'runs', runs: 40 }, reduceAttempts: 20, outDir: join(dir, 'files'), targetName: 'faulty' });
     const failure = result.failure!;
     expect(failure.reproduction?.reproduces).toBe(true);
     const suite = loadSuiteFile(failure.regressionFile);
@@ -115,7 +115,7 @@ describe('the paying-app fuzzer on faults in classes nobody pointed to', () => {
   /** Both document sources against one application, with one seed and 120 runs: what each finds. */
   async function both(app: PayingAppRole, name: string, seed: number) {
     const run = (documents: DocumentSource) =>
-      runAppCampaign({ app, stub, seed, budget: { kind: 'runs', runs: 120 }, shrinkMs: 4000, reduceAttempts: 10, outDir: join(dir, `${name}-${documents}`), targetName: name, documents });
+      runAppCampaign({ app, stub, seed, budget: { kind: 'runs', runs: 120 }, reduceAttempts: 10, outDir: join(dir, `${name}-${documents}`), targetName: name, documents });
     return { classes: await run('field-classes'), examples: await run('examples') };
   }
 
