@@ -34,8 +34,17 @@ export interface ThroughputOptions {
 }
 
 export interface Round {
-  readonly fuzz: { readonly ops: number; readonly elapsedMs: number; readonly opsPerSecond: number; readonly runs: number; readonly recordedGroups: number };
-  readonly raw: LoopResult;
+  readonly fuzz: {
+    readonly ops: number;
+    readonly elapsedMs: number;
+    readonly opsPerSecond: number;
+    readonly runs: number;
+    readonly recordedGroups: number;
+    /** CPU time of the harness's process (every thread) per request while it fuzzed, in µs: its own cost, whatever else the machine runs. */
+    readonly cpuUsPerOp: number;
+  };
+  /** With the CPU time of the harness's process per request while the loop sent and compared them (µs). */
+  readonly raw: LoopResult & { readonly cpuUsPerOp: number };
 }
 
 export interface ThroughputResult {
@@ -83,18 +92,22 @@ export async function measureThroughput(options: ThroughputOptions, onRound?: (r
     /** One fuzz campaign against the first server and the raw loop sending its recording to the second. */
     const pair = async (ms: number, campaignSeed: number): Promise<{ round: Round; groups: RecordedGroup[] }> => {
       const groups = recorder.start();
+      const fuzzCpu = process.cpuUsage();
       const result = await runCampaign({ operator: role, seed: campaignSeed, budget: { kind: 'time', ms }, shrinkMs: 1000, outDir, targetName: 'embedded reference', lanes: options.lanes, tap: recorder.tap });
       recorder.stop();
+      const fuzzCpuUs = cpuSince(fuzzCpu);
       if (result.failure) {
         keepFindings = true;
         throw new HarnessError('HARNESS_INTERNAL', `the fuzzer found a difference in the reference (${result.failure.message}); a throughput figure would be meaningless`, `see ${result.failure.crashFile}`);
       }
-      const raw = await replay({ baseUrl: mirror.url, groups, authority }, agent);
+      const rawCpu = process.cpuUsage();
+      const loop = await replay({ baseUrl: mirror.url, groups, authority }, agent);
+      const raw = { ...loop, cpuUsPerOp: cpuSince(rawCpu) / loop.ops };
       identical += raw.identical;
       compared += raw.compared;
       for (const [source, n] of Object.entries(raw.differenceSources) as [DifferenceSource, number][]) sources[source] += n;
       const ops = requestCount(groups);
-      return { round: { fuzz: { ops, elapsedMs: result.elapsedMs, opsPerSecond: ops / (result.elapsedMs / 1000), runs: result.runs, recordedGroups: groups.length }, raw }, groups };
+      return { round: { fuzz: { ops, elapsedMs: result.elapsedMs, opsPerSecond: ops / (result.elapsedMs / 1000), runs: result.runs, recordedGroups: groups.length, cpuUsPerOp: fuzzCpuUs / ops }, raw }, groups };
     };
     await pair(options.warmupMs, options.seed * 1000);
     const rounds: Round[] = [];
@@ -122,6 +135,12 @@ export async function measureThroughput(options: ThroughputOptions, onRound?: (r
     unpin();
     if (!keepFindings) rmSync(outDir, { recursive: true, force: true });
   }
+}
+
+/** User and system CPU time of this process since `start`, in µs. */
+function cpuSince(start: NodeJS.CpuUsage): number {
+  const used = process.cpuUsage(start);
+  return used.user + used.system;
 }
 
 /** Counts the recording's requests per path shape into `into`. */
