@@ -7,8 +7,7 @@ import { renderMutationScore } from './mutation-score.ts';
 import { MUTANTS } from '../../reference/mutants.ts';
 
 export function renderTable(report: BenchReport): string {
-  const judged = report.plan !== 'quick';
-  const rows = FIGURES.map((f) => [f.key, formatValue({ ...f, unit: '' }, report.figures[f.key]), f.unit, formatTarget(f), report.verdicts[f.key] ?? (judged || !f.target ? '' : 'not judged')]);
+  const rows = FIGURES.map((f) => [f.key, formatValue({ ...f, unit: '' }, report.figures[f.key]), f.unit, formatTarget(f), report.verdicts[f.key] ?? (f.target ? 'not judged' : '')]);
   const header = ['figure', 'value', 'unit', 'target', 'result'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: readonly string[]) => cells.map((c, i) => (i === 1 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join('  ').trimEnd();

@@ -106,10 +106,11 @@ export async function measureThroughput(options: ThroughputOptions, onRound?: (r
   try {
     if (pinned) unpin = pinSelf(pinned.harness);
     const serverSeed = `bench-${options.seed}`;
-    const fuzzed = await serveReference({ seed: serverSeed, ...cpus });
-    servers.push(fuzzed);
-    const mirror = await serveReference({ seed: serverSeed, ...cpus });
-    servers.push(mirror);
+    // Both start at once: each spends seconds loading its modules.
+    const started = await Promise.allSettled([serveReference({ seed: serverSeed, ...cpus }), serveReference({ seed: serverSeed, ...cpus })]);
+    for (const s of started) if (s.status === 'fulfilled') servers.push(s.value);
+    for (const s of started) if (s.status === 'rejected') throw s.reason;
+    const [fuzzed, mirror] = servers as [ServedReference, ServedReference];
     const role = createHttpRole({ baseUrl: fuzzed.url, ca: fuzzed.ca });
     closers.push(() => role.close());
     const agent = adapterLikeAgent(mirror.ca);

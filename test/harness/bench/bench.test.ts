@@ -114,8 +114,14 @@ describe('verdicts', () => {
     ['raw_identical_share', 0.97],
     ['rss_growth_mb', 50.1],
     ['ratio', Number.NaN],
+    ['duration_s', 91],
   ] as const)('fails %s at %d', (key, value) => {
     expect(verdicts({ ...passing, [key]: value })[key]).toBe('FAIL');
+  });
+
+  it('judges the benchmark\'s own duration in the default plan only: --long takes longer on purpose', () => {
+    expect(verdicts({ ...passing, duration_s: 240 }, 'long').duration_s).toBeUndefined();
+    expect(verdicts({ ...passing, ratio: 0.5 }, 'long').ratio).toBe('FAIL');
   });
 });
 
