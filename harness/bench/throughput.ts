@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { createHttpRole } from '../adapters/http.ts';
 import type { HttpRole, WireRequest } from '../adapters/types.ts';
 import type { Races } from '../fuzz/client.ts';
-import { jsonRequest } from '../scenarios/http.ts';
+import { jsonRequest, parseJson } from '../scenarios/http.ts';
 import { formatTimestamp, parseTimestamp } from '../../profile/index.ts';
 import { HarnessError } from '../errors.ts';
 import { runCampaign } from '../fuzz/index.ts';
@@ -202,7 +202,7 @@ const CLOCK_PATH = '/_control/clock';
 async function clockControl(role: HttpRole, request: WireRequest): Promise<number> {
   const response = await role.send(request);
   const text = Buffer.from(response.body).toString('utf8');
-  const now = response.status === 200 ? parseTimestamp((JSON.parse(text) as { now?: unknown }).now) : undefined;
+  const now = response.status === 200 ? parseTimestamp((parseJson(response.headers['content-type'], text) as { now?: unknown } | undefined)?.now) : undefined;
   if (now === undefined) throw new HarnessError('HARNESS_INTERNAL', `the benchmark's reference answered ${request.method} ${CLOCK_PATH} with ${response.status}: ${text.slice(0, 200)}`, 'the benchmark sets the clocks of the references it started; this is a fault of the benchmark');
   return now;
 }
