@@ -59,11 +59,15 @@ function changeClock(clock: Clock, request: RefRequest): RefResponse {
   if (advance !== undefined && !(Number.isSafeInteger(advance) && (advance as number) >= 0)) {
     return problemResponse('MALFORMED_REQUEST', 'advance_seconds is an integer >= 0');
   }
+  // A frozen clock let run answers the instant it runs on from: read again
+  // after unfreezing, it may already be a millisecond later, and two references
+  // given the same requests would answer them differently.
+  const released = freeze === false && at === undefined && advance === undefined && clock.state().frozen ? clock.now() : undefined;
   if (freeze === true) clock.freeze();
   if (freeze === false) clock.unfreeze();
   if (at !== undefined) clock.set(at);
   if (advance !== undefined) clock.advance(advance as number);
-  return json(200, clockView(clock));
+  return json(200, released === undefined ? clockView(clock) : { now: formatTimestamp(released), frozen: false });
 }
 
 /**

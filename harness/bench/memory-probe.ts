@@ -38,9 +38,14 @@ export interface MemoryProbeResult {
   readonly failure?: string;
 }
 
+/** Most of maxMs the warm-up may take. */
+const WARMUP_SHARE = 0.4;
+
 export interface MemoryProbeOptions {
   readonly targetOps: number;
+  /** Operations before the baseline sample, or fewer when WARMUP_SHARE of maxMs has passed. */
   readonly warmupOps: number;
+  /** Bound of the whole probe, warm-up included. */
   readonly maxMs: number;
   /** Length of one campaign (one sample each). */
   readonly sliceMs: number;
@@ -80,7 +85,9 @@ async function memoryProbe(options: MemoryProbeOptions): Promise<MemoryProbeResu
   try {
     let seed = options.seed;
     let failure: string | undefined;
-    while (ops < options.warmupOps && !failure) failure = await slice(seed++);
+    // On a slow machine the warm-up stops early, so that the measured span keeps most of the time.
+    const warmupUntil = started + options.maxMs * WARMUP_SHARE;
+    while (ops < options.warmupOps && !failure && performance.now() < warmupUntil) failure = await slice(seed++);
     const baseline = sample();
     const samples = [baseline];
     const deadline = started + options.maxMs;

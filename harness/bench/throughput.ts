@@ -14,6 +14,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHttpRole } from '../adapters/http.ts';
+import type { HttpRole, WireRequest } from '../adapters/types.ts';
+import type { Races } from '../fuzz/client.ts';
+import { jsonRequest, parseJson } from '../scenarios/http.ts';
+import { formatTimestamp, parseTimestamp } from '../../profile/index.ts';
 import { HarnessError } from '../errors.ts';
 import { runCampaign } from '../fuzz/index.ts';
 import { adapterLikeAgent, replay, type DifferenceSource, type LoopResult } from './raw-loop.ts';
@@ -34,9 +38,39 @@ export interface ThroughputOptions {
 }
 
 export interface Round {
-  readonly fuzz: { readonly ops: number; readonly elapsedMs: number; readonly opsPerSecond: number; readonly runs: number; readonly recordedGroups: number };
-  readonly raw: LoopResult;
+  readonly fuzz: {
+    readonly ops: number;
+    readonly elapsedMs: number;
+    readonly opsPerSecond: number;
+    readonly runs: number;
+    readonly recordedGroups: number;
+    /** CPU time of the harness's process (every thread) per request while it fuzzed, in µs: its own cost, whatever else the machine runs. */
+    readonly cpuUsPerOp: number;
+  };
+  /** With the CPU time of the harness's process per request while the loop sent and compared them (µs). */
+  readonly raw: LoopResult & { readonly cpuUsPerOp: number };
 }
+
+/** How the raw replay's answers compared with the fuzzer's over some pairs. */
+export interface Identity {
+  /** Answers equal to the fuzzer's, of `compared`. */
+  readonly identical: number;
+  readonly compared: number;
+  /** The answers that differed, by their source (raw-loop.ts DifferenceSource). */
+  readonly differenceSources: Readonly<Record<DifferenceSource, number>>;
+}
+
+/**
+ * The sources of non-determinism the benchmark controls, and how: the clocks
+ * of both references are frozen at one instant before each pair (so the
+ * fuzzer's first clock read answers alike on both), and the identity round
+ * fuzzes with races off (client.ts Races: requests sent together go out one
+ * after the other, so the target meets them in one order on both).
+ */
+export const CONTROLLED = {
+  clock: 'both references frozen at one whole second before each pair, the fuzzer\'s and the raw loop\'s',
+  race: 'off in the identity round: the requests a command sends together go out one after the other, in the order it made them',
+} as const;
 
 export interface ThroughputResult {
   /** The CPUs of harness and target, when they were pinned (pinning.ts). */
@@ -46,10 +80,16 @@ export interface ThroughputResult {
   readonly rawOpsPerSecond: number;
   /** Median over the rounds of each round's fuzz / raw: a round's two halves ran back to back on the same machine state. */
   readonly ratio: number;
-  /** Share of the raw loop's answers identical to the fuzzer's, over every round, the warm-up included. */
+  /**
+   * Share of the raw loop's answers identical to the fuzzer's in the identity
+   * round: the warm-up pair, fuzzed with races off, both clocks frozen at one
+   * instant first (CONTROLLED).
+   */
   readonly identicalShare: number;
-  /** The answers that differed, over the same rounds, by their source (raw-loop.ts DifferenceSource). */
-  readonly differenceSources: Readonly<Record<DifferenceSource, number>>;
+  /** The identity round (the warm-up pair), and what it controlled. */
+  readonly identity: Identity & { readonly races: 'off'; readonly controlled: typeof CONTROLLED };
+  /** The measured rounds, whose fuzzer races requests on purpose (only the clock is controlled): a race's winner, and what follows in its lane, may differ. */
+  readonly racing: Identity & { readonly races: 'on' };
   readonly rounds: readonly Round[];
   /** Requests per path shape over the measured rounds, e.g. `POST /v1/cashpack/issue`. */
   readonly mix: Readonly<Record<string, number>>;
@@ -66,40 +106,49 @@ export async function measureThroughput(options: ThroughputOptions, onRound?: (r
   try {
     if (pinned) unpin = pinSelf(pinned.harness);
     const serverSeed = `bench-${options.seed}`;
-    const fuzzed = await serveReference({ seed: serverSeed, ...cpus });
-    servers.push(fuzzed);
-    const mirror = await serveReference({ seed: serverSeed, ...cpus });
-    servers.push(mirror);
+    // Both start at once: each spends seconds loading its modules.
+    const started = await Promise.allSettled([serveReference({ seed: serverSeed, ...cpus }), serveReference({ seed: serverSeed, ...cpus })]);
+    for (const s of started) if (s.status === 'fulfilled') servers.push(s.value);
+    for (const s of started) if (s.status === 'rejected') throw s.reason;
+    const [fuzzed, mirror] = servers as [ServedReference, ServedReference];
     const role = createHttpRole({ baseUrl: fuzzed.url, ca: fuzzed.ca });
     closers.push(() => role.close());
     const agent = adapterLikeAgent(mirror.ca);
     closers.push(() => agent.close());
+    // Test control of the second reference, for its clock; the raw loop sends through its own agent.
+    const mirrorRole = createHttpRole({ baseUrl: mirror.url, ca: mirror.ca });
+    closers.push(() => mirrorRole.close());
     const authority = new URL(fuzzed.url).host;
     const recorder = createRecorder();
-    let identical = 0;
-    let compared = 0;
-    const sources: Record<DifferenceSource, number> = { clock: 0, race: 0, 'after-race': 0, unexplained: 0 };
+    const identity = tallyOf();
+    const racing = tallyOf();
     const mix: Record<string, number> = {};
-    /** One fuzz campaign against the first server and the raw loop sending its recording to the second. */
-    const pair = async (ms: number, campaignSeed: number): Promise<{ round: Round; groups: RecordedGroup[] }> => {
+    /** One fuzz campaign against the first server and the raw loop sending its recording to the second, both clocks frozen at one instant first. */
+    const pair = async (ms: number, campaignSeed: number, races: Races, into: Tally): Promise<{ round: Round; groups: RecordedGroup[] }> => {
+      await freezeBoth(role, mirrorRole);
       const groups = recorder.start();
-      const result = await runCampaign({ operator: role, seed: campaignSeed, budget: { kind: 'time', ms }, shrinkMs: 1000, outDir, targetName: 'embedded reference', lanes: options.lanes, tap: recorder.tap });
+      const fuzzCpu = process.cpuUsage();
+      const result = await runCampaign({ operator: role, seed: campaignSeed, budget: { kind: 'time', ms }, shrinkMs: 1000, outDir, targetName: 'embedded reference', lanes: options.lanes, tap: recorder.tap, races });
       recorder.stop();
+      const fuzzCpuUs = cpuSince(fuzzCpu);
       if (result.failure) {
         keepFindings = true;
         throw new HarnessError('HARNESS_INTERNAL', `the fuzzer found a difference in the reference (${result.failure.message}); a throughput figure would be meaningless`, `see ${result.failure.crashFile}`);
       }
-      const raw = await replay({ baseUrl: mirror.url, groups, authority }, agent);
-      identical += raw.identical;
-      compared += raw.compared;
-      for (const [source, n] of Object.entries(raw.differenceSources) as [DifferenceSource, number][]) sources[source] += n;
+      const rawCpu = process.cpuUsage();
+      const loop = await replay({ baseUrl: mirror.url, groups, authority }, agent);
+      const raw = { ...loop, cpuUsPerOp: cpuSince(rawCpu) / loop.ops };
+      into.identical += raw.identical;
+      into.compared += raw.compared;
+      for (const [source, n] of Object.entries(raw.differenceSources) as [DifferenceSource, number][]) into.differenceSources[source] += n;
       const ops = requestCount(groups);
-      return { round: { fuzz: { ops, elapsedMs: result.elapsedMs, opsPerSecond: ops / (result.elapsedMs / 1000), runs: result.runs, recordedGroups: groups.length }, raw }, groups };
+      return { round: { fuzz: { ops, elapsedMs: result.elapsedMs, opsPerSecond: ops / (result.elapsedMs / 1000), runs: result.runs, recordedGroups: groups.length, cpuUsPerOp: fuzzCpuUs / ops }, raw }, groups };
     };
-    await pair(options.warmupMs, options.seed * 1000);
+    // The warm-up is the identity round: races off, so every answer the replay gets can be the fuzzer's.
+    await pair(options.warmupMs, options.seed * 1000, 'off', identity);
     const rounds: Round[] = [];
     for (let i = 0; i < options.rounds; i++) {
-      const { round, groups } = await pair(options.roundMs, options.seed * 1000 + i + 1);
+      const { round, groups } = await pair(options.roundMs, options.seed * 1000 + i + 1, 'on', racing);
       rounds.push(round);
       tally(mix, groups);
       onRound?.(round, i);
@@ -111,8 +160,9 @@ export async function measureThroughput(options: ThroughputOptions, onRound?: (r
       rawOpsPerSecond: median(rounds.map((r) => r.raw.opsPerSecond)),
       // Paired: the medians of the two columns may come from different rounds.
       ratio: median(rounds.map((r) => r.fuzz.opsPerSecond / r.raw.opsPerSecond)),
-      identicalShare: identical / compared,
-      differenceSources: sources,
+      identicalShare: identity.identical / identity.compared,
+      identity: { ...identity, races: 'off', controlled: CONTROLLED },
+      racing: { ...racing, races: 'on' },
       rounds,
       mix,
     };
@@ -122,6 +172,45 @@ export async function measureThroughput(options: ThroughputOptions, onRound?: (r
     unpin();
     if (!keepFindings) rmSync(outDir, { recursive: true, force: true });
   }
+}
+
+interface Tally {
+  identical: number;
+  compared: number;
+  readonly differenceSources: Record<DifferenceSource, number>;
+}
+
+function tallyOf(): Tally {
+  return { identical: 0, compared: 0, differenceSources: { clock: 0, race: 0, 'after-race': 0, unexplained: 0 } };
+}
+
+/**
+ * Freezes both references' clocks at one whole second, later than either
+ * reads: the fuzzer's first read of the clock (its run freezing it) then
+ * answers the same on the second when the raw loop replays it. Setting the
+ * clock is test control (PROFILE.md §12) and stays out of the recording.
+ */
+export async function freezeBoth(...roles: HttpRole[]): Promise<void> {
+  const reads = await Promise.all(roles.map((r) => clockControl(r, { method: 'GET', path: CLOCK_PATH })));
+  const at = Math.ceil(Math.max(...reads) / 1000) * 1000 + 1000;
+  await Promise.all(roles.map((r) => clockControl(r, jsonRequest('POST', CLOCK_PATH, { freeze: true, set: formatTimestamp(at) }))));
+}
+
+const CLOCK_PATH = '/_control/clock';
+
+/** A clock call that must answer 200 with the clock's `now`; anything else is the harness's fault, not a figure. */
+async function clockControl(role: HttpRole, request: WireRequest): Promise<number> {
+  const response = await role.send(request);
+  const text = Buffer.from(response.body).toString('utf8');
+  const now = response.status === 200 ? parseTimestamp((parseJson(response.headers['content-type'], text) as { now?: unknown } | undefined)?.now) : undefined;
+  if (now === undefined) throw new HarnessError('HARNESS_INTERNAL', `the benchmark's reference answered ${request.method} ${CLOCK_PATH} with ${response.status}: ${text.slice(0, 200)}`, 'the benchmark sets the clocks of the references it started; this is a fault of the benchmark');
+  return now;
+}
+
+/** User and system CPU time of this process since `start`, in µs. */
+function cpuSince(start: NodeJS.CpuUsage): number {
+  const used = process.cpuUsage(start);
+  return used.user + used.system;
 }
 
 /** Counts the recording's requests per path shape into `into`. */

@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { operatorKeyOf, validateMessage, type PolicyDocument, type PubkeyDocument } from '../../profile/cashpack/index.ts';
 import { TransportError, type HttpRole } from '../adapters/types.ts';
 import { HarnessError } from '../errors.ts';
-import { FuzzClient, jsonRequest, type ExchangeTap } from './client.ts';
+import { FuzzClient, jsonRequest, type ExchangeTap, type Races } from './client.ts';
 import { commandsArbitrary, FuzzCommand } from './commands.ts';
 import { describe } from './spec.ts';
 import type { CrashFile } from './crash.ts';
@@ -49,6 +49,8 @@ export interface CampaignOptions {
   readonly lanes?: number;
   /** Sees every request and answer (the benchmark records with it). */
   readonly tap?: ExchangeTap;
+  /** Whether requests sent together race at the target (client.ts Races); default `on`. The benchmark turns them off to measure the replay's identity. */
+  readonly races?: Races;
   /** Where the crash file and the regression scenario go (created when something is found). */
   readonly outDir: string;
   /** Shown in the crash file. */
@@ -76,7 +78,7 @@ export const FUZZ_CAPABILITIES = ['provision', 'clock', 'balance', 'cancel'] as 
 export async function runCampaign(options: CampaignOptions): Promise<CampaignResult> {
   const lanes = options.lanes ?? 1;
   if (!Number.isInteger(lanes) || lanes < 1 || lanes > MAX_LANES) throw new RangeError(`lanes is an integer from 1 to ${MAX_LANES}`);
-  const context = await openContext(options.operator, options.tap, options.facts);
+  const context = await openContext(options.operator, options.tap, options.facts, options.races);
   try {
     const { found, ...result } = await runEngine(options, operatorRole(context, lanes, options.maxCommands ?? (lanes === 1 ? 30 : 90 * lanes)));
     return { ...result, ...(found ? { failure: await writeFindings(options, context, found) } : {}) };
@@ -153,8 +155,8 @@ export async function runOnce(context: FuzzContext, setups: readonly RunSetup[],
 }
 
 /** The policy, the Operator's key and a warm connection pool (bursts are released on open connections). */
-export async function openContext(operator: HttpRole, tap?: ExchangeTap, facts?: TargetFacts): Promise<FuzzContext> {
-  const client = new FuzzClient(operator, tap);
+export async function openContext(operator: HttpRole, tap?: ExchangeTap, facts?: TargetFacts, races: Races = 'on'): Promise<FuzzContext> {
+  const client = new FuzzClient(operator, tap, races);
   try {
     const { policy, key } = facts?.operator ?? (await discoverFacts({ operator }, HTTP_DEFAULTS.timeoutMs)).operator!;
     answered(policy);

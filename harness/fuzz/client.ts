@@ -69,13 +69,26 @@ function formatted(e: RawExchange): Exchange {
  */
 export type ExchangeTap = (request: WireRequest, lane: number | undefined) => ((response: WireResponse) => void) | undefined;
 
+/**
+ * Whether requests a command sends together (bursts, mixes, floods, balance
+ * reads) race at the target (`on`, the fuzzer's way), or go out one after the
+ * other in the order the command made them, each once the one before in its
+ * lane is answered (`off`): which one the target takes first is then no longer
+ * the scheduler's choice, so a replay of the requests meets the same order (the
+ * benchmark's identity round). The model accepts every order either way.
+ */
+export type Races = 'on' | 'off';
+
 export class FuzzClient {
   /** HTTP operations sent, for the throughput figure. */
   ops = 0;
+  /** With races off: the last request of each lane, which the next one waits for. */
+  private readonly tails = new Map<number | undefined, Promise<unknown>>();
 
   constructor(
     readonly role: HttpRole,
     private readonly tap?: ExchangeTap,
+    readonly races: Races = 'on',
   ) {}
 
   get authority(): string {
@@ -87,7 +100,20 @@ export class FuzzClient {
    * concerns); a TransportError (no answer at all) propagates: it is never a
    * conformance result.
    */
-  async send(request: WireRequest, logs: readonly ExchangeLog[] = [], lane?: number): Promise<Reply> {
+  send(request: WireRequest, logs: readonly ExchangeLog[] = [], lane?: number): Promise<Reply> {
+    if (this.races === 'on') return this.exchange(request, logs, lane);
+    const previous = this.tails.get(lane);
+    const sent = previous === undefined ? this.exchange(request, logs, lane) : previous.then(() => this.exchange(request, logs, lane));
+    // The next one waits for this one's answer, or for its failure, which its own caller sees.
+    const tail = sent.catch(() => undefined);
+    this.tails.set(lane, tail);
+    void tail.then(() => {
+      if (this.tails.get(lane) === tail) this.tails.delete(lane);
+    });
+    return sent;
+  }
+
+  private async exchange(request: WireRequest, logs: readonly ExchangeLog[], lane: number | undefined): Promise<Reply> {
     this.ops += 1;
     const started = performance.now();
     const tapped = this.tap?.(request, lane);

@@ -9,6 +9,7 @@ export { SHRINK_RUNS } from './engine.ts';
 export { COMMAND_ARBITRARIES, commandsArbitrary, FuzzCommand } from './commands.ts';
 export { describe as describeCommand, type CommandSpec } from './spec.ts';
 export { LaneFailure, Run, type RunModel } from './lanes.ts';
+export type { ExchangeTap, Races } from './client.ts';
 export { CRASH_FORMAT, readCrashFile, type CrashFile } from './crash.ts';
 export { HarnessFault, Mismatch, type MismatchDetail } from './mismatch.ts';
 export { modelPolicy, OperatorModel, type ModelPolicy } from './model.ts';

@@ -356,7 +356,7 @@ export class OperatorModel {
    * PROFILE.md §6: one namespace for request_id, renewal_id and redemption_id;
    * id → instant it was recorded.
    */
-  private readonly seen = new Map<string, number>();
+  private seen = RecordedIds.empty();
 
   constructor(
     readonly policy: ModelPolicy,
@@ -587,7 +587,7 @@ export class OperatorModel {
     for (const [kid, r] of this.redeemers) copy.redeemers.set(kid, { ...r, credits: new Map(r.credits) });
     for (const kid of this.staff) copy.staff.add(kid);
     for (const [id, pack] of this.packs) copy.packs.set(id, { ...pack, digests: [...pack.digests], bearers: [...pack.bearers] });
-    for (const [id, at] of this.seen) copy.seen.set(id, at);
+    copy.seen = this.seen.fork();
     return copy;
   }
 
@@ -632,6 +632,45 @@ export class OperatorModel {
     pack.status = 'EXPIRED';
     // PROFILE.md §4.7, §5.1: stamped at the expiry instant, whenever the Operator notices.
     pack.updatedAtMs = pack.expiryMs;
+  }
+}
+
+/**
+ * The ids a model recorded, copied cheaply: copies share what was recorded
+ * before they were made and keep what each records after to itself. The ids
+ * only grow with a run (floods add hundreds), and judging concurrent requests
+ * copies the model once per order of them (linearize.ts), a dozen copies in a
+ * row with nothing recorded between: they all share one base.
+ */
+class RecordedIds {
+  private constructor(
+    /** Shared with copies: never written once shared. */
+    private base: ReadonlyMap<string, number>,
+    /** Recorded since the base was shared. */
+    private own: Map<string, number>,
+  ) {}
+
+  static empty(): RecordedIds {
+    return new RecordedIds(new Map(), new Map());
+  }
+
+  get(id: string): number | undefined {
+    return this.own.get(id) ?? this.base.get(id);
+  }
+
+  set(id: string, at: number): void {
+    this.own.set(id, at);
+  }
+
+  /** A copy with the same ids; what either records afterwards the other does not see. */
+  fork(): RecordedIds {
+    if (this.own.size > 0) {
+      const merged = new Map(this.base);
+      for (const [id, at] of this.own) merged.set(id, at);
+      this.base = merged;
+      this.own = new Map();
+    }
+    return new RecordedIds(this.base, new Map());
   }
 }
 

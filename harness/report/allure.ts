@@ -11,7 +11,8 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LabelName, Stage, Status, type Attachment, type Label, type StepResult, type TestResult as AllureResult } from 'allure-js-commons';
-import { FileSystemWriter, md5 } from 'allure-js-commons/sdk/reporter';
+import type { Category } from 'allure-js-commons/sdk';
+import { md5, stringifyEnvInfo } from 'allure-js-commons/sdk/reporter';
 import { displayValue } from './json.ts';
 import type { CheckResult, Report, TestResult } from './model.ts';
 import { atStep, shownOutcome, stabilityText, targetName, VERDICT_WORD, WARNING_MEANING, reasonText } from './wording.ts';
@@ -38,7 +39,7 @@ export function writeAllureResults(dir: string, report: Report): string {
   const resultsDir = join(dir, ALLURE_DIR);
   rmSync(resultsDir, { recursive: true, force: true });
   mkdirSync(resultsDir, { recursive: true });
-  const writer = new FileSystemWriter({ resultsDir });
+  const writer = plainWriter(resultsDir);
   let clock = Date.parse(report.run.started_at);
   for (const test of report.tests) {
     const start = clock;
@@ -57,6 +58,23 @@ export function writeAllureResults(dir: string, report: Report): string {
   const executor = { name: 'cpr-conformance', type: 'cpr-conformance', reportName: `cpr-conformance: ${VERDICT_WORD[report.verdict]} (${targetName(report.run.target)})` };
   writeFileSync(join(resultsDir, 'executor.json'), `${JSON.stringify(executor, null, 2)}\n`);
   return resultsDir;
+}
+
+/**
+ * The files allure-js-commons' FileSystemWriter writes, by the same names and
+ * in the same form, written plainly: that writer syncs each file to disk
+ * through a temporary one, and a full run writes hundreds (a result and a
+ * transcript per test), which took a noticeable share of a run's time. A
+ * report cut short is written again by running again.
+ */
+function plainWriter(resultsDir: string) {
+  const json = (name: string, value: unknown) => writeFileSync(join(resultsDir, name), JSON.stringify(value), 'utf8');
+  return {
+    writeResult: (result: AllureResult) => json(`${result.uuid}-result.json`, result),
+    writeAttachment: (name: string, content: Buffer) => writeFileSync(join(resultsDir, name), content),
+    writeEnvironmentInfo: (info: Readonly<Record<string, string>>) => writeFileSync(join(resultsDir, 'environment.properties'), stringifyEnvInfo(info), 'utf8'),
+    writeCategoriesDefinitions: (categories: readonly Category[]) => json('categories.json', categories),
+  };
 }
 
 type Attach = (name: string, body: string) => Attachment;

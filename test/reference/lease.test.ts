@@ -132,3 +132,18 @@ describe('the test-control lease', () => {
     }
   });
 });
+
+describe('the clock control', () => {
+  it('answers a frozen clock let run with the instant it runs on from, though real time moves while it answers', async () => {
+    let real = T0 + 250;
+    // Each read of real time is a millisecond later: the answer must not depend on how many reads it takes.
+    const clock = new Clock(() => (real += 1));
+    const handler = createControlHandler(clock);
+    const post = async (json: unknown) => (await handler({ method: 'POST', path: '/_control/clock', query: new URLSearchParams(), headers: { 'content-type': 'application/json' }, body: new TextEncoder().encode(JSON.stringify(json)), authority: 'x', secure: true })) as RefResponse & { body: Record<string, unknown> };
+    expect((await post({ freeze: true, set: '2030-01-01T00:00:07Z' })).body).toEqual({ now: '2030-01-01T00:00:07Z', frozen: true });
+    expect((await post({ freeze: false })).body).toEqual({ now: '2030-01-01T00:00:07Z', frozen: false });
+    // Running, it moves on from there.
+    expect(clock.now()).toBeGreaterThan(Date.UTC(2030, 0, 1, 0, 0, 7));
+    expect((await post({ freeze: false })).body.now).not.toBe('2030-01-01T00:00:07Z');
+  });
+});

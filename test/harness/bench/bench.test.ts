@@ -9,6 +9,7 @@ import type { MemorySample } from '../../../harness/bench/memory-probe.ts';
 import { createRecorder, requestCount, type RecordedGroup } from '../../../harness/bench/recorder.ts';
 import { adapterLikeAgent, replay } from '../../../harness/bench/raw-loop.ts';
 import { cpuList } from '../../../harness/bench/pinning.ts';
+import { freezeBoth } from '../../../harness/bench/throughput.ts';
 import { createHttpRole } from '../../../harness/adapters/http.ts';
 import { runCampaign } from '../../../harness/fuzz/index.ts';
 import { startReference } from '../../../reference/start.ts';
@@ -113,8 +114,14 @@ describe('verdicts', () => {
     ['raw_identical_share', 0.97],
     ['rss_growth_mb', 50.1],
     ['ratio', Number.NaN],
+    ['duration_s', 91],
   ] as const)('fails %s at %d', (key, value) => {
     expect(verdicts({ ...passing, [key]: value })[key]).toBe('FAIL');
+  });
+
+  it('judges the benchmark\'s own duration in the default plan only: --long takes longer on purpose', () => {
+    expect(verdicts({ ...passing, duration_s: 240 }, 'long').duration_s).toBeUndefined();
+    expect(verdicts({ ...passing, ratio: 0.5 }, 'long').ratio).toBe('FAIL');
   });
 });
 
@@ -219,6 +226,46 @@ describe('the raw replay', () => {
     expect(wrong.differences['200 -> 401'] ?? 0).toBeGreaterThan(0);
     expect(wrong.identical).toBeLessThan(right.identical);
   }, 30_000);
+});
+
+describe('the raw replay with the sources of non-determinism controlled', () => {
+  // The benchmark's identity round: the fuzzer with races off, both references'
+  // clocks frozen at one instant before the recording and before the replay.
+  // Every answer is then the fuzzer's; without the second clock frozen, the
+  // fuzzer's first read of the clock (the run freezing it) differs.
+  const recordAndReplay = async (freezeSecond: boolean) => {
+    const first = await startReference({ seed: 'identity-test', plaintextPort: null });
+    const second = await startReference({ seed: 'identity-test', plaintextPort: null });
+    const role = createHttpRole({ baseUrl: first.url, ca: first.tls.ca });
+    const secondRole = createHttpRole({ baseUrl: second.url, ca: second.tls.ca });
+    const agent = adapterLikeAgent(second.tls.ca);
+    try {
+      await freezeBoth(role, ...(freezeSecond ? [secondRole] : []));
+      const recorder = createRecorder();
+      const groups = recorder.start();
+      const result = await runCampaign({ operator: role, seed: 11, lanes: 3, budget: { kind: 'runs', runs: 8 }, outDir: tmpdir(), targetName: 'test', tap: recorder.tap, races: 'off' });
+      expect(result.failure).toBeUndefined();
+      return { groups, loop: await replay({ baseUrl: second.url, groups, authority: new URL(first.url).host }, agent) };
+    } finally {
+      await agent.close();
+      await Promise.all([role.close(), secondRole.close()]);
+      await Promise.all([first.close(), second.close()]);
+    }
+  };
+
+  it('gets every answer the fuzzer got, bursts included', async () => {
+    const { groups, loop } = await recordAndReplay(true);
+    expect(loop.compared).toBeGreaterThan(100);
+    expect(loop.identical).toBe(loop.compared);
+    // Races off: no lane sent two requests in one turn.
+    expect(groups.every((g) => g.requests.length === 1)).toBe(true);
+  }, 60_000);
+
+  it('sees the clock read differ when only the first reference was frozen', async () => {
+    const { loop } = await recordAndReplay(false);
+    expect(loop.differenceSources.clock).toBeGreaterThan(0);
+    expect(loop.differenceSources.race + loop.differenceSources['after-race']).toBe(0);
+  }, 60_000);
 });
 
 describe('CPU pinning', () => {

@@ -110,6 +110,26 @@ describe('the operator model (PROFILE.md §5, §6)', () => {
     expect(codeOf(m.issue(lock({ id: stale.id })).outcome)).toBe(200);
   });
 
+  it('copies: a copy remembers the ids recorded before it, and neither sees what the other records after', () => {
+    const m = model();
+    const before = lock();
+    m.issue(before).commit(uuid());
+    const copies = [m.clone(), m.clone()];
+    const inOriginal = lock();
+    m.issue(inOriginal).commit(uuid());
+    const inCopy = lock();
+    copies[0]!.issue(inCopy).commit(uuid());
+    const later = m.clone();
+    expect([m, ...copies, later].map((c) => [before, inOriginal, inCopy].map((msg) => c.remembers(msg.id)))).toEqual([
+      [true, true, false],
+      [true, false, true],
+      [true, false, false],
+      [true, true, false],
+    ]);
+    expect(codeOf(copies[1]!.issue(lock({ id: inOriginal.id })).outcome)).toBe(200);
+    expect(codeOf(later.issue(lock({ id: inOriginal.id })).outcome)).toBe('409 DUPLICATE_ID');
+  });
+
   it('remembers an id for less than twice the window (§6: MUST), may have forgotten it from then on, and a resend is stale by then', () => {
     const m = model();
     const message = lock();
