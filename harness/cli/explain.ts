@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { findRequirement, loadRegistry } from '../../profile/registry.ts';
 import { didYouMean } from '../text.ts';
 import { PROPERTIES, findProperty } from '../properties/catalogue.ts';
-import { loadSuites, PROJECT_ROOT } from '../scenarios/load.ts';
+import { flatSteps, loadSuites, PROJECT_ROOT } from '../scenarios/load.ts';
 import { optionsHelp, parse, type Declared } from './args.ts';
 import { HarnessError } from './errors.ts';
 import { ERRORS, isErrorCode, type ErrorScope } from '../errors.ts';
@@ -170,7 +170,7 @@ function protocolCode(code: ProtocolCode, scenarios: readonly Scenario[]): strin
   const registry = new Map(loadRegistry().map((r) => [r.id, r]));
   const expecting = new Map<string, Set<string>>();
   for (const scenario of scenarios) {
-    for (const check of allSteps(scenario.steps).flatMap((step) => step.expect)) {
+    for (const check of flatSteps(scenario.steps).flatMap((step) => step.expect)) {
       const expects = check.name === 'problem' ? check.arg === code : check.name === 'all' && JSON.stringify((check.arg as { problem?: unknown } | undefined)?.problem ?? null).includes(`"${code}"`);
       if (!expects) continue;
       for (const requirement of check.requirement !== undefined ? [check.requirement] : scenario.requirements) expecting.set(requirement, (expecting.get(requirement) ?? new Set()).add(scenario.id));
@@ -188,10 +188,6 @@ function protocolCode(code: ProtocolCode, scenarios: readonly Scenario[]): strin
     out.push(`    ${id}${requirement ? `  ${requirement.level}  ${requirement.summary}` : ''}`, `      in ${[...tests].sort().join(', ')}`);
   }
   return out;
-}
-
-function allSteps(steps: readonly Step[]): Step[] {
-  return steps.flatMap((step) => [step, ...allSteps(step.body ?? [])]);
 }
 
 /** The text under a "### 5.1 ..." heading (or "## 5 ...") of the spec, up to the next heading. */

@@ -9,7 +9,7 @@ import { discoverFacts, type TargetFacts } from '../target/facts.ts';
 import type { Target } from '../target/target.ts';
 
 /** Deadline of a fact read on first use (the run's own reads take its request timeout). */
-const FACTS_TIMEOUT_MS = 10_000;
+export const FACTS_TIMEOUT_MS = 10_000;
 
 const NONE: ReadonlySet<never> = new Set();
 

@@ -20,6 +20,7 @@ import type { HttpRole } from '../adapters/types.ts';
 import { tightPolicy, type Policy } from '../scenarios/actions/index.ts';
 import { StepError, type ScenarioTarget } from '../scenarios/context.ts';
 import type { Step } from '../scenarios/types.ts';
+import { flatSteps } from '../scenarios/load.ts';
 import { ACTIONS, type ActionSpec } from '../scenarios/vocabulary.ts';
 import type { PlanTest } from './plan.ts';
 
@@ -37,7 +38,7 @@ export function runsAlone(test: PlanTest, facts: SharedStateFacts): string | und
     return shares && `it moves the target's ${shares === 'clock' ? 'clock' : 'credentials'}`;
   }
   const { scenario } = test;
-  for (const step of stepsOf(scenario.steps)) {
+  for (const step of flatSteps(scenario.steps)) {
     const why = stepMoves(step);
     if (why) return `step ${step.label} ${why}`;
   }
@@ -97,13 +98,6 @@ export function confine(target: ScenarioTarget, id: string): ScenarioTarget {
       return roles.get(role);
     },
   };
-}
-
-function* stepsOf(steps: readonly Step[]): Generator<Step> {
-  for (const step of steps) {
-    yield step;
-    if (step.body) yield* stepsOf(step.body);
-  }
 }
 
 /** What shared state the step moves, in words; undefined when none. */

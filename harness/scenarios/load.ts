@@ -215,7 +215,7 @@ export function usesAction(scenario: Scenario, action: ActionName): boolean {
 }
 
 /** Every step, those inside repeats included. */
-function flatSteps(steps: readonly Step[]): Step[] {
+export function flatSteps(steps: readonly Step[]): Step[] {
   return steps.flatMap((s) => [s, ...flatSteps(s.body ?? [])]);
 }
 

@@ -14,8 +14,9 @@ import { MUTANTS, type MutantSpec } from '../../reference/mutants.ts';
 import { PROPERTIES } from '../properties/catalogue.ts';
 import type { TestResult } from '../report/model.ts';
 import { reasonText } from '../report/wording.ts';
-import { scenarioTarget } from '../runner/scenario-target.ts';
-import { loadSuites } from '../scenarios/load.ts';
+import { FACTS_TIMEOUT_MS, scenarioTarget } from '../runner/scenario-target.ts';
+import { discoverFacts } from '../target/facts.ts';
+import { loadSuites, usesAction } from '../scenarios/load.ts';
 import type { Scenario } from '../scenarios/types.ts';
 import { embeddedTarget } from '../target/target.ts';
 import { mutantRow, type KillMatrix, type MutantRow, type SwitchReach } from './matrix.ts';
@@ -52,14 +53,21 @@ export function selftestPlan(catches?: readonly string[]): PlanTest[] {
  * while the target opened, or for a test the reach does not know. A test that
  * never asks for a fault's switch runs the same with the fault on: the fault
  * changes nothing before its switch is asked. The time a test takes can make
- * it ask on one run and not on another: a kill by such a test may be missed,
- * never invented, and the declared tests run regardless.
+ * it ask on one run and not on another: a test that releases requests together
+ * (a `parallel` step) runs against every mutant of its role, and the declared
+ * tests run regardless; a kill may be missed by the reach, never invented.
  */
-export function reachingPlan(spec: Pick<MutantSpec, 'name' | 'catches'>, reach: SwitchReach): PlanTest[] {
+export function reachingPlan(spec: Pick<MutantSpec, 'name' | 'catches' | 'role'>, reach: SwitchReach): PlanTest[] {
   const plan = selftestPlan();
   if (reach.at_open.includes(spec.name)) return plan;
   const declared = new Set(spec.catches);
-  return plan.filter((test) => reach.by_test[testId(test)]?.includes(spec.name) !== false || planRequirements(test).some((id) => declared.has(id)));
+  return plan.filter(
+    (test) =>
+      reach.by_test[testId(test)]?.includes(spec.name) !== false ||
+      planRequirements(test).some((id) => declared.has(id)) ||
+      // Which of the requests a test releases together wins decides which switches it asks: one run of the reference says only what one order asked.
+      (test.kind === 'scenario' && test.scenario.role === spec.role && usesAction(test.scenario, 'parallel')),
+  );
 }
 
 /**
@@ -72,8 +80,11 @@ export async function referenceReach(plan: readonly PlanTest[] = selftestPlan())
   const target = await holdLease(await embeddedTarget({ reference: { recordSwitches: true } }), { holder: leaseHolder('selftest') });
   try {
     const consulted = target.switchesConsulted!;
+    // What the target publishes is read once, here, as `run` reads it when the target opens: a test
+    // taking it from there asks no switch, so the switches its reading asks are asked while the target opens.
+    const facts = await discoverFacts(target, FACTS_TIMEOUT_MS);
     const atOpen = await consulted();
-    const scenarios = scenarioTarget(target);
+    const scenarios = scenarioTarget(target, facts);
     const results: TestResult[] = [];
     const byTest: Record<string, readonly string[]> = {};
     for (const test of plan) {

@@ -7,6 +7,7 @@ import { planRequirements, runPlan, testId, type PlanTest } from '../../../harne
 import { scenarioTarget } from '../../../harness/runner/scenario-target.ts';
 import type { SwitchReach } from '../../../harness/selftest/matrix.ts';
 import { reachingPlan, referenceReach, SELFTEST_PROPERTY_RUNS, SELFTEST_SEED, selftestPlan } from '../../../harness/selftest/selftest.ts';
+import { usesAction } from '../../../harness/scenarios/load.ts';
 import { embeddedTarget } from '../../../harness/target/target.ts';
 import { MUTANTS, SwitchRecorder } from '../../../reference/mutants.ts';
 
@@ -26,7 +27,7 @@ describe('reachingPlan', () => {
   const whole = selftestPlan();
   const [a, b, c] = whole.filter((t) => t.kind === 'scenario' && planRequirements(t).every((id) => id !== 'CPR-ID-1')) as [PlanTest, PlanTest, PlanTest];
   const declared = whole.find((t) => planRequirements(t).includes('CPR-ID-1'))!;
-  const spec = { name: 'payee-request-id-reused', catches: ['CPR-ID-1'] };
+  const spec = { name: 'payee-request-id-reused', catches: ['CPR-ID-1'], role: 'payee' as const };
   const byTest = Object.fromEntries(whole.map((t) => [testId(t), [] as string[]]));
 
   it('keeps the tests that consulted the switch and those of a declared requirement, in the order of the suite', () => {
@@ -37,6 +38,15 @@ describe('reachingPlan', () => {
     expect(plan).not.toContain(testId(a));
     expect(plan).not.toContain(testId(c));
     expect(plan).toEqual(whole.map(testId).filter((id) => plan.includes(id)));
+  });
+
+  it('keeps every test of its role that releases requests together: which request wins decides which switches it asks', () => {
+    const racing = (role: string) => whole.filter((t) => t.kind === 'scenario' && t.scenario.role === role && usesAction(t.scenario, 'parallel')).map(testId);
+    expect(racing('payee').length).toBeGreaterThan(0);
+    expect(racing('operator').length).toBeGreaterThan(0);
+    const plan = reachingPlan(spec, { at_open: [], by_test: byTest }).map(testId);
+    expect(plan).toEqual(expect.arrayContaining(racing('payee')));
+    for (const id of racing('operator')) expect(plan).not.toContain(id);
   });
 
   it('keeps every test when the switch was consulted while the target opened, and a test the reach does not know', () => {
