@@ -31,7 +31,8 @@ export function matrixText(matrix: KillMatrix): string {
 function reachLine(matrix: KillMatrix): string {
   const ran = matrix.mutants.reduce((sum, m) => sum + m.tests, 0);
   const left = matrix.mutants.reduce((sum, m) => sum + (m.unreached ?? 0), 0);
-  return `each mutant ran the tests that reach its switch in the reference and those of its requirements: ${ran} test runs, ${left} left out that never consult the switch (${matrix.reach!.at_open.length} switches asked while the target opens: those mutants ran every test)`;
+  const atOpen = matrix.mutants.filter((m) => matrix.reach!.at_open.includes(m.name)).length;
+  return `each mutant ran the tests that reach its switch in the reference, those of its requirements and its role's racing tests: ${ran} test runs, ${left} left out that never ask for its switch (${atOpen} mutant(s) whose switch is asked while the target opens ran every test)`;
 }
 
 export function matrixHtml(matrix: KillMatrix): string {

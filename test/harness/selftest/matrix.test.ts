@@ -45,6 +45,12 @@ describe('the kill matrix', () => {
     expect(summaryLine({ ...matrix([killed]), targeted: true })).toBe('selftest --targeted: 1/1 mutants killed, reference conformant');
     expect(matrixText(matrix([killed]))).toMatch(/op-limit-off-by-one\s+killed\s+CPP-LIM-1/);
     expect(matrixText(matrix([killed]))).not.toMatch(/fuzzer/);
+    // The full matrix says how much of the suite each mutant ran, and how many mutants ran all of it.
+    const reached = { ...killed, tests: 3, unreached: 2 };
+    const other = { ...mutantRow({ ...spec, name: 'op-other' }, [test('A', 'failed', ['CPP-LIM-1'])], 1), tests: 5, unreached: 0 };
+    const full = { ...matrix([reached, other]), reach: { at_open: ['op-other', 'op-replay-store-off'], by_test: {} } };
+    expect(matrixText(full)).toContain(': 8 test runs, 2 left out that never ask for its switch (1 mutant(s) whose switch is asked while the target opens ran every test)');
+    expect(matrixText(matrix([killed]))).not.toContain('test runs');
     const html = matrixHtml(matrix([{ ...killed, description: '<script>alert(1)</script>' }]));
     expect(html).not.toContain('<script>');
     expect(html).toContain('&lt;script&gt;');
