@@ -229,7 +229,8 @@ export async function runEngine<I, F extends Failing>(options: EngineOptions, ro
       path: explore.counterexamplePath,
       numRuns: 1,
       endOnFailure: false,
-      plugins: [fc.interruptAfterTimeLimit(shrinkMs)],
+      // The count ends shrinking as the time limit does: fast-check stops asking for candidates at once.
+      plugins: [fc.interruptAfterTimeLimit(shrinkMs), interruptWhen(() => state.shrinks >= state.shrinkRuns)],
     });
     await settle();
 
@@ -253,6 +254,11 @@ export async function runEngine<I, F extends Failing>(options: EngineOptions, ro
     if (timer) clearInterval(timer);
     state.phase = 'done';
   }
+}
+
+/** A fast-check plugin that interrupts the check, as its time limit would, once `stop` says so. */
+function interruptWhen<Ts>(stop: () => boolean): fc.Plugin<Ts> {
+  return () => ({ decorateRun: (nestedRun) => (value) => (stop() ? Promise.resolve(new fc.PreconditionFailure(true)) : nestedRun(value)) });
 }
 
 /**
