@@ -11,7 +11,7 @@ export function matrixText(matrix: KillMatrix): string {
   const lines = [
     `reference: ${matrix.reference.conformant ? 'conformant' : 'NOT conformant'} (${matrix.reference.tests} tests, ${(matrix.reference.duration_ms / 1000).toFixed(1)} s)`,
     ...matrix.reference.not_passed.map((t) => `  not passed: ${t}`),
-    ...(matrix.reach !== undefined ? [reachLine(matrix)] : []),
+    ...(matrix.reach !== undefined && matrix.mutants.length > 0 ? [reachLine(matrix)] : []),
   ];
   // A selftest of fuzzer mutants alone has no matrix to head.
   if (matrix.mutants.length > 0 || matrix.fuzzer.informational.length === 0) lines.push('', `${'mutant'.padEnd(width)}  result    caught by (registry IDs)`);

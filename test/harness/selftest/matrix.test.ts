@@ -51,6 +51,7 @@ describe('the kill matrix', () => {
     const full = { ...matrix([reached, other]), reach: { at_open: ['op-other', 'op-replay-store-off'], by_test: {} } };
     expect(matrixText(full)).toContain(': 8 test runs, 2 left out that never ask for its switch (1 mutant(s) whose switch is asked while the target opens ran every test)');
     expect(matrixText(matrix([killed]))).not.toContain('test runs');
+    expect(matrixText({ ...matrix([]), reach: full.reach })).not.toContain('test runs');
     const html = matrixHtml(matrix([{ ...killed, description: '<script>alert(1)</script>' }]));
     expect(html).not.toContain('<script>');
     expect(html).toContain('&lt;script&gt;');
