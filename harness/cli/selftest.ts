@@ -14,7 +14,7 @@ import { processIo, type CommandIo } from '../io.ts';
 /** selftest's options: they parse the command line and write its --help. */
 export const SELFTEST_OPTIONS = {
   mutant: { type: 'string', multiple: true, value: 'NAME', help: "only this mutant. A fuzzer mutant (serve --list-mutants: catcher fuzzer) is run too, as information: its row says which tests failed against it, and it counts neither as killed nor as survived" },
-  targeted: { type: 'boolean', help: "each mutant runs only the tests that can judge a requirement it declares, its scenarios first and its properties only when no scenario killed it (npm test's quick form; the reference still runs the whole suite). Without it every mutant runs every test, and a kill by an undeclared requirement is flagged: the full matrix. Either way a property failing against a mutant is not shrunk" },
+  targeted: { type: 'boolean', help: "each mutant runs only the tests that can judge a requirement it declares, its scenarios first and its properties only when no scenario killed it (npm test's quick form; the reference still runs the whole suite). Without it every mutant runs every test that reaches its switch (see above), and a kill by an undeclared requirement is flagged: the full matrix. Either way a property failing against a mutant is not shrunk" },
   workers: { type: 'string', value: 'N', help: 'worker processes (default: the number of cores)' },
   'report-dir': { type: 'string', value: 'DIR', help: 'where to write the matrix (default reports/selftest-<time>)' },
   worker: { type: 'string', value: 'NAMES', help: 'internal: a worker process runs those mutants (selftest starts them itself)' },

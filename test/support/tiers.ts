@@ -35,7 +35,7 @@ export const TIERS: Readonly<Record<'fast' | 'slow', readonly (readonly Command[
     [selftest('selftest --targeted', '--targeted')],
   ],
   // The files of SLOW, with the packed package and the Stryker check switched
-  // on, then the full kill matrix: every mutant against every test.
+  // on, then the full kill matrix: every mutant against every test that reaches its switch.
   slow: [
     [{ name: 'tests (vitest, slow tier)', kind: 'vitest', command: bin('vitest'), args: ['run', '--project', 'slow'], env: { CPR_PACK_TEST: '1', CPR_MUTATION_CHECK: '1' } }],
     [selftest('selftest (full kill matrix)')],
