@@ -270,7 +270,7 @@ function interruptWhen<Ts>(stop: () => boolean): fc.Plugin<Ts> {
  * runs a time limit left in flight and rethrows a fault.
  */
 function campaignProperty<I, F extends Failing>(role: CampaignRole<I, F>, state: EngineState<F>) {
-  const halted = () => state.fault !== undefined || performance.now() >= state.deadline || (state.phase === 'shrink' && state.shrinks >= state.shrinkRuns);
+  const halted = () => state.fault !== undefined || performance.now() >= state.deadline;
   const property = fc.asyncProperty(role.input, (input) => {
     const run = (async () => {
       if (halted()) return;
