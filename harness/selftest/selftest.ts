@@ -5,9 +5,8 @@
 // run too, and its row is information: what the suite made of it.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
 import { MUTANTS, type MutantSpec } from '../../reference/mutants.ts';
@@ -194,9 +193,9 @@ export async function selftest(options: SelftestOptions): Promise<KillMatrix> {
     [reference, ...rows] = await Promise.all([suiteAgainst(undefined), ...shares.map((share) => runWorker(share, options))]);
   } else {
     // The full matrix: first the reference one test at a time, noting what each reaches; then each mutant runs the tests its switch reaches.
-    reference = await referenceReach();
-    const reach = reference.reach!;
-    rows = await withReachFile(reach, (file) => Promise.all(shares.map((share) => runWorker(share, options, file))));
+    const reached = await referenceReach();
+    reference = reached;
+    rows = await withReachFile(reached.reach, (file) => Promise.all(shares.map((share) => runWorker(share, options, file))));
   }
   const notPassed = reference.results.filter((r) => r.status !== 'passed').map((r) => `${r.id} ${r.status}: ${reasonText(r) ?? ''}`.slice(0, 300));
   const byName = new Map(rows.flat().map((r) => [r.name, r]));
