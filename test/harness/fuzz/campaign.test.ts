@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createHttpRole } from '../../../harness/adapters/http.ts';
 import type { HttpRole } from '../../../harness/adapters/types.ts';
 import { fuzz } from '../../../harness/cli/fuzz.ts';
 import { replay } from '../../../harness/cli/replay.ts';
@@ -9,7 +8,7 @@ import { readCrashFile, regressionId, replayCrash, runCampaign, type CampaignRes
 import { executeScenario } from '../../../harness/scenarios/execute.ts';
 import { loadSuiteFile } from '../../../harness/scenarios/load.ts';
 import { startReference } from '../../../reference/start.ts';
-import type { FuzzerMutantName } from '../../../reference/mutants.ts';
+import type { FuzzerMutantName, MutantName } from '../../../reference/mutants.ts';
 import { scenarioOptions, scenarioTarget, startMutant, useReference, type MutantUnderTest } from './scenario-target.ts';
 import { captured } from '../../support/captured.ts';
 
@@ -115,7 +114,7 @@ describe('the stateful fuzzer', () => {
   // The reference's own mutants: a genuine race stays a race finding, in a burst of copies or among different
   // requests released together; an identity fault is named by the identity rule; an expiry
   // applied only on read is met by the Lock Request it refuses; a wrong updated_at by the status read that shows it.
-  it.each([
+  it.each<[MutantName, number, string, string, string, string]>([
     ['op-redeem-non-atomic', 2, 'CPP-RACE-1', 'redeem', 'concurrent answers', 'exactly one 200 → more than one'],
     ['op-redeem-non-atomic', 1, 'CPP-RACE-1', 'mix', 'concurrent answers', 'no order of the requests explains them'],
     ['op-issue-non-atomic', 1, 'CPP-BAL-1', 'issue', 'concurrent answers', 'exactly one 200 → more than one'],
@@ -126,14 +125,12 @@ describe('the stateful fuzzer', () => {
     ['op-updated-at-stamped-before-checks', 5, 'PRF-STS-1', 'status', 'updated_at', 'differs'],
     ['op-expired-stamped-when-applied', 1, 'PRF-STS-1', 'status', 'updated_at', 'differs'],
   ])('names the reference mutant %s (seed %i) by %s', async (mutant, seed, requirement, kind, what, difference) => {
-    const running = await startReference({ port: 0, plaintextPort: null, mutant });
-    const role = createHttpRole({ baseUrl: running.url, ca: running.tls.ca });
+    const faulty = await startMutant(mutant);
     try {
-      const result = await runCampaign({ operator: role, seed, lanes: 1, budget: { kind: 'runs', runs: 300 }, outDir: join(ref.dir, mutant), targetName: mutant });
+      const result = await runCampaign({ operator: faulty.role, seed, lanes: 1, budget: { kind: 'runs', runs: 300 }, outDir: join(ref.dir, mutant), targetName: mutant });
       expect(result.failure).toMatchObject({ flaky: false, detail: { requirement, cause: { requirement, kind, what, difference } } });
     } finally {
-      await role.close();
-      await running.close();
+      await faulty.close();
     }
   }, 120_000);
 
