@@ -15,6 +15,7 @@
 // show that it did.
 import { Agent, type Dispatcher } from 'undici';
 import { HTTP_DEFAULTS } from '../adapters/http.ts';
+import { CONTROL_INPUTS } from '../../profile/control.ts';
 import { pathShape, type RecordedGroup, type RecordedRequest } from './recorder.ts';
 
 interface ReplayOptions {
@@ -59,6 +60,11 @@ export interface LoopResult {
  * - `unexplained`: none of these: a source of non-determinism nobody named.
  */
 export type DifferenceSource = 'clock' | 'race' | 'after-race' | 'unexplained';
+
+/** A count of none for every source. */
+export function noDifferences(): Record<DifferenceSource, number> {
+  return { clock: 0, race: 0, 'after-race': 0, unexplained: 0 };
+}
 
 /** The http adapter's pool: same connection count and keep-alive (harness/adapters/http.ts). */
 export function adapterLikeAgent(ca: string | undefined): Agent {
@@ -119,7 +125,7 @@ export async function replay(options: ReplayOptions, agent: Agent): Promise<Loop
   let identical = 0;
   const differences: Record<string, number> = {};
   const differingParts: Record<string, number> = {};
-  const differenceSources: Record<DifferenceSource, number> = { clock: 0, race: 0, 'after-race': 0, unexplained: 0 };
+  const differenceSources = noDifferences();
   const raced = new Set<number | undefined>();
   groups.forEach((group, g) =>
     group.requests.forEach((request, i) => {
@@ -132,7 +138,7 @@ export async function replay(options: ReplayOptions, agent: Agent): Promise<Loop
         const part = `${pathShape(request.method, request.path)} ${key}${want && want.status === got.status ? `: ${differingMembers(want.body, got.body)}` : ''}`;
         differingParts[part] = (differingParts[part] ?? 0) + 1;
         const source: DifferenceSource =
-          group.lane === undefined && /\/_control\/clock$/.test(request.path) ? 'clock' : group.requests.length > 1 ? 'race' : raced.has(group.lane) ? 'after-race' : 'unexplained';
+          group.lane === undefined && request.path.endsWith(CONTROL_INPUTS.clock.path) ? 'clock' : group.requests.length > 1 ? 'race' : raced.has(group.lane) ? 'after-race' : 'unexplained';
         if (source === 'race') raced.add(group.lane);
         differenceSources[source] += 1;
       }

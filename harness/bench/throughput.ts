@@ -18,9 +18,10 @@ import type { HttpRole, WireRequest } from '../adapters/types.ts';
 import type { Races } from '../fuzz/client.ts';
 import { jsonRequest, parseJson } from '../scenarios/http.ts';
 import { formatTimestamp, parseTimestamp } from '../../profile/index.ts';
+import { CONTROL_INPUTS } from '../../profile/control.ts';
 import { HarnessError } from '../errors.ts';
 import { runCampaign } from '../fuzz/index.ts';
-import { adapterLikeAgent, replay, type DifferenceSource, type LoopResult } from './raw-loop.ts';
+import { adapterLikeAgent, noDifferences, replay, type DifferenceSource, type LoopResult } from './raw-loop.ts';
 import { createRecorder, pathShape, requestCount, type RecordedGroup } from './recorder.ts';
 import { pinningPlan, pinSelf, type Pinning } from './pinning.ts';
 import { serveReference, type ServedReference } from './served.ts';
@@ -181,7 +182,7 @@ interface Tally {
 }
 
 function tallyOf(): Tally {
-  return { identical: 0, compared: 0, differenceSources: { clock: 0, race: 0, 'after-race': 0, unexplained: 0 } };
+  return { identical: 0, compared: 0, differenceSources: noDifferences() };
 }
 
 /**
@@ -196,7 +197,8 @@ export async function freezeBoth(...roles: HttpRole[]): Promise<void> {
   await Promise.all(roles.map((r) => clockControl(r, jsonRequest('POST', CLOCK_PATH, { freeze: true, set: formatTimestamp(at) }))));
 }
 
-const CLOCK_PATH = '/_control/clock';
+/** The clock's test-control route (PROFILE.md §12): read with GET, set with POST. */
+const CLOCK_PATH = CONTROL_INPUTS.clock.path;
 
 /** A clock call that must answer 200 with the clock's `now`; anything else is the harness's fault, not a figure. */
 async function clockControl(role: HttpRole, request: WireRequest): Promise<number> {
