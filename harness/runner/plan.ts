@@ -2,11 +2,13 @@
 // target, under the same rules whoever calls it (`run`, `selftest`, `bench`,
 // the project's tests):
 //
-//   concurrency up to N tests in flight, started in plan order; a test that
-//               moves state every test shares (the clock) runs alone, after
-//               the tests in flight and before any later one (shared-state.ts);
-//               results are handed on in plan order, so they are those of a
-//               run one at a time
+//   concurrency up to N tests in flight; a test that moves state every test
+//               shares (the clock) runs alone (shared-state.ts). Side by side,
+//               the tests that run alone start first, one at a time in plan
+//               order, then the others longest first by their measured time
+//               (startOrder); one at a time, tests start in plan order.
+//               Results are handed on in plan order whatever order the tests
+//               start and end in, so they are those of a run one at a time
 //
 //   guard       a role that stops answering is cut off after N consecutive
 //               transport failures; its later tests are reported without being
@@ -78,6 +80,11 @@ interface PlanOptions {
    * another. Tests that move state every test shares run alone (shared-state.ts).
    */
   readonly concurrency?: number;
+  /**
+   * Test ID -> ms of one run (timings.ts): side by side, the tests that run
+   * beside others start longest first (startOrder). Without it they start in plan order.
+   */
+  readonly timings?: ReadonlyMap<string, number>;
   /** Called with each result in plan order, as soon as it and every test before it have ended. */
   readonly onResult?: (result: TestResult) => void;
 }
@@ -127,12 +134,7 @@ interface ShardPartition {
  * plan and timings give the same partition on every machine.
  */
 export function partitionPlan(plan: readonly PlanTest[], count: number, timings: ReadonlyMap<string, number> = new Map()): ShardPartition {
-  const known = plan.map((t) => timings.get(testId(t))).filter((ms): ms is number => ms !== undefined && Number.isFinite(ms) && ms >= 0);
-  const unknownMs = median(known) ?? 1;
-  const estimate = plan.map((t) => {
-    const ms = timings.get(testId(t));
-    return ms !== undefined && Number.isFinite(ms) && ms >= 0 ? ms : unknownMs;
-  });
+  const { estimate, unknownMs, known } = estimatesOf(plan, timings);
   const order = plan.map((_, index) => index).sort((a, b) => estimate[b]! - estimate[a]! || compareIds(testId(plan[a]!), testId(plan[b]!)) || a - b);
   const totals: number[] = Array.from({ length: count }, () => 0);
   const sizes: number[] = Array.from({ length: count }, () => 0);
@@ -148,8 +150,37 @@ export function partitionPlan(plan: readonly PlanTest[], count: number, timings:
     shards: totals.map((_, k) => plan.filter((_, index) => owner[index] === k)),
     estimatedMs: totals,
     unknownMs,
-    unknown: plan.length - known.length,
+    unknown: plan.length - known,
   };
+}
+
+/** Each test's estimated ms by `timings`; a test it does not know gets the median of the known ones (1 ms when none is known). */
+function estimatesOf(plan: readonly PlanTest[], timings: ReadonlyMap<string, number>): { estimate: number[]; unknownMs: number; known: number } {
+  const usable = (ms: number | undefined): ms is number => ms !== undefined && Number.isFinite(ms) && ms >= 0;
+  const known = plan.map((t) => timings.get(testId(t))).filter(usable);
+  const unknownMs = median(known) ?? 1;
+  const estimate = plan.map((t) => {
+    const ms = timings.get(testId(t));
+    return usable(ms) ? ms : unknownMs;
+  });
+  return { estimate, unknownMs, known: known.length };
+}
+
+/**
+ * The order the tests of a plan start in, as plan indices, side by side
+ * (`alone[i]`: test i runs alone). The tests that run alone come first, in plan
+ * order: each has the target to itself and nothing waits beside it. Then the
+ * others, longest first by `timings` (estimatesOf; ties in plan order), so the
+ * longest never starts last, with the other slots idle until it ends. Which
+ * test starts when changes no result: each test provisions its own parties,
+ * and one that moves shared state runs alone (shared-state.ts).
+ */
+export function startOrder(plan: readonly PlanTest[], alone: readonly boolean[], timings: ReadonlyMap<string, number> = new Map()): number[] {
+  const { estimate } = estimatesOf(plan, timings);
+  const indices = plan.map((_, index) => index);
+  const first = indices.filter((index) => alone[index]);
+  const rest = indices.filter((index) => !alone[index]).sort((a, b) => estimate[b]! - estimate[a]! || a - b);
+  return [...first, ...rest];
 }
 
 /** Shard `i/n` of a plan (partitionPlan); the whole plan without one. */
@@ -194,29 +225,29 @@ export async function runPlan(plan: readonly PlanTest[], target: ScenarioTarget,
   const facts = { tightPolicy: concurrency > 1 && needsPolicy(plan) ? await readTightPolicy(target) : false };
   const alone = plan.map((test) => concurrency === 1 || runsAlone(test, facts) !== undefined);
 
-  // Tests start in plan order; their results are handed on in plan order too,
-  // each once every test before it has ended (null: left out after an interrupt).
+  // Tests start in `order`; their results are handed on in plan order, each once
+  // every test before it has ended (undefined: not ended or never started; null:
+  // left out after an interrupt).
   const ended: (TestResult | null | undefined)[] = new Array<undefined>(plan.length);
   const results: TestResult[] = [];
   let handedOn = 0;
-  let started = 0;
   const handOn = () => {
-    for (; handedOn < started && ended[handedOn] !== undefined; handedOn++) {
+    for (; handedOn < plan.length && ended[handedOn] !== undefined; handedOn++) {
       const result = ended[handedOn];
       if (!result) continue;
       results.push(result);
       options.onResult?.(result);
     }
   };
+  const order = concurrency === 1 ? plan.map((_, index) => index) : startOrder(plan, alone, options.timings);
   const inFlight = new Set<Promise<void>>();
   let aloneInFlight = false;
   let thrown: { readonly error: unknown } | undefined;
-  while (started < plan.length && !options.interrupts?.fired && !thrown) {
-    const index = started;
+  for (const index of order) {
+    if (options.interrupts?.fired || thrown) break;
     // A test that runs alone waits for every test in flight, and holds back every later one until it ends.
     while (inFlight.size > 0 && (alone[index] || aloneInFlight || inFlight.size >= concurrency)) await Promise.race(inFlight);
     if (options.interrupts?.fired || thrown) break;
-    started += 1;
     aloneInFlight = alone[index]!;
     const test = plan[index]!;
     const seen = alone[index] ? guarded : confine(guarded, testId(test));
@@ -233,6 +264,9 @@ export async function runPlan(plan: readonly PlanTest[], target: ScenarioTarget,
     inFlight.add(task);
   }
   await Promise.all(inFlight);
+  // Every test that started has ended: one still undefined never started (an interrupt, a throw).
+  for (let index = handedOn; index < plan.length; index++) ended[index] ??= null;
+  handOn();
   if (thrown) throw thrown.error;
   return { results, interrupted: options.interrupts?.fired === true };
 }

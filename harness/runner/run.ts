@@ -31,7 +31,7 @@ import { describeChoice, resolveTarget, type TargetChoice } from './resolve-targ
 import { selectProperties, selectScenarios, type Selection } from './select.ts';
 import { PROPERTIES } from '../properties/catalogue.ts';
 import { DEFAULT_CONCURRENCY, heldBack, planOf, planRequirements, runPlan, unrunProperty, type PlanTest } from './plan.ts';
-import { shardingOf, writeTimings } from './timings.ts';
+import { loadTimings, shardingOf, writeTimings } from './timings.ts';
 import { scenarioTarget } from './scenario-target.ts';
 import { watchInterrupts } from './interrupt.ts';
 import type { Terminal } from './terminal.ts';
@@ -229,6 +229,8 @@ async function executePlan(
           repeat,
           // Side by side against the embedded reference, one at a time against anyone else's server unless asked.
           concurrency: options.concurrency ?? (description.embedded ? DEFAULT_CONCURRENCY : 1),
+          // Side by side, the longest tests start first (plan.ts startOrder).
+          timings: loadTimings(options.shardTimings).ms,
           rerunBase: options.rerunBase,
           limits: {
             ...(options.unreachableAfter !== undefined ? { unreachableAfter: options.unreachableAfter } : {}),
