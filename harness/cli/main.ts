@@ -14,10 +14,16 @@ interface Command {
   readonly summary: string;
   /** Loaded only when chosen: --version and --help never pay for the runner. */
   readonly load: () => Promise<CommandFn>;
+  /** What may start before the command's modules load (a hint from the raw arguments; the command decides). */
+  readonly early?: (argv: readonly string[]) => Promise<void>;
 }
 
 const COMMANDS: Readonly<Record<string, Command>> = {
-  run: { summary: 'run the suite against a target (the embedded reference when none is given): verdict and reports', load: async () => (await import('./run.ts')).run },
+  run: {
+    summary: 'run the suite against a target (the embedded reference when none is given): verdict and reports',
+    load: async () => (await import('./run.ts')).run,
+    early: async (argv) => (await import('./run-early.ts')).runEarly(argv),
+  },
   list: { summary: 'list the scenarios a run would execute, with a count', load: async () => (await import('./list.ts')).list },
   explain: { summary: 'show a requirement (spec text, tests covering it) or a scenario', load: async () => (await import('./explain.ts')).explain },
   coverage: { summary: 'the field coverage table: every field, every class, the properties that generate it', load: async () => (await import('./coverage.ts')).coverage },
@@ -67,7 +73,9 @@ export async function main(argv: string[], io: CommandIo = processIo()): Promise
       io.stdout.write(HELP);
       return name === undefined ? EXIT.error : 0;
     }
-    return await (await commandNamed(name).load())(rest, io);
+    const command = commandNamed(name);
+    await command.early?.(rest);
+    return await (await command.load())(rest, io);
   } catch (error) {
     return report(error, io.stderr);
   }

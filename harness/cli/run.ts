@@ -122,7 +122,7 @@ export async function run(argv: string[], io: CommandIo = processIo()): Promise<
   const requestTimeoutMs = integerOption('run', 'request-timeout', values['request-timeout'], 1, 600_000);
   const unreachableAfter = integerOption('run', 'unreachable-after', values['unreachable-after'], 0, 1_000_000);
   const timeLimit = integerOption('run', 'time-limit', values['time-limit'], 1, 7 * 86_400);
-  // The embedded reference's thread loads its modules while the suites load.
+  // The embedded reference's thread loads its modules while the suites load (booted already when run-early.ts saw no --target).
   if (target.kind === 'embedded') bootReferenceThread();
   const terminal = terminalOf(io);
   const baseline = values.baseline === undefined ? undefined : readBaseline(values.baseline, values.scenario ?? []);
