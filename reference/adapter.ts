@@ -14,7 +14,7 @@
 // consulted in APP_SWITCHES (selftest learns which tests reach which mutant).
 import { Agent, request } from 'undici';
 import { parseTimestamp, problem, PROBLEM_CONTENT_TYPE } from '../profile/index.ts';
-import { Clock } from './clock.ts';
+import { Clock, sharedClockReader } from './clock.ts';
 import { createControlHandler } from './control.ts';
 import { MAX_BODY_BYTES } from './http/server.ts';
 import { serializeResponse } from './http/respond.ts';
@@ -156,7 +156,10 @@ function notFound(detail: string): RefResponse {
  * token retrieval. Its clock is the world's shared clock or, with
  * `settings.clock_from` (a reference base URL), that reference's one clock
  * (PROFILE.md §12), read from GET /_control/clock before each call, with
- * `settings.control_token` when the reference needs one. `supported_rails`
+ * `settings.control_token` when the reference needs one; or, with
+ * `settings.clock_shared` (an in-process setting: the SharedArrayBuffer of
+ * Clock.share), the clock of a reference running in this process, read from
+ * that memory (the embedded reference's thread shares it). `supported_rails`
  * overrides the rails it pays with; `allowed_hosts` (`host` or `host:port`) are
  * the only hosts it retrieves token URIs from (the harness sets it: no SSRF).
  */
@@ -169,10 +172,12 @@ function payingApp(world: World, settings: Readonly<Record<string, unknown>>, ca
     ...(Array.isArray(rails) ? { supportedRails: rails as string[] } : {}),
     ...(hosts !== undefined ? { allowedHosts: checkAllowedHosts(hosts) } : {}),
   };
-  const remote = typeof settings['clock_from'] === 'string' ? remoteClock(settings['clock_from'], settings['control_token'], ca) : undefined;
+  const shared = settings['clock_shared'];
+  const local = shared === undefined ? undefined : sharedClockReader(shared as SharedArrayBuffer);
+  const remote = local === undefined && typeof settings['clock_from'] === 'string' ? remoteClock(settings['clock_from'], settings['control_token'], ca) : undefined;
   // One library instance per call, at that call's instant: concurrent calls never share a clock reading.
   const appAt = async () => {
-    const now = remote ? await remote.now() : world.clock.now();
+    const now = local ? local() : remote ? await remote.now() : world.clock.now();
     return createPayingApp({ ...base, clock: () => now });
   };
   return {

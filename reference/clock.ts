@@ -12,6 +12,8 @@ interface ClockState {
 export class Clock {
   private offset = 0;
   private frozenAt: number | undefined;
+  /** Where share() publishes the state: a sequence number, then offset and frozen instant (NaN when running). */
+  private published: { readonly sequence: Int32Array; readonly state: Float64Array } | undefined;
 
   /** Who may move this clock; on real time (the source), not on the clock itself. */
   readonly lease: Lease;
@@ -36,26 +38,81 @@ export class Clock {
   /** Freezes at the current instant (or at `at`), truncated to whole seconds so boundaries are exact. */
   freeze(at: number = this.now()): void {
     this.frozenAt = Math.floor(at / 1000) * 1000;
+    this.publish();
   }
 
   /** Moves the clock to `at`; a running clock keeps running from there. */
   set(at: number): void {
     if (this.frozenAt !== undefined) this.frozenAt = at;
     else this.offset = at - this.source();
+    this.publish();
   }
 
   unfreeze(): void {
     if (this.frozenAt === undefined) return;
     this.offset = this.frozenAt - this.source();
     this.frozenAt = undefined;
+    this.publish();
   }
 
   advance(seconds: number): void {
     if (!Number.isInteger(seconds) || seconds < 0) throw new RangeError('the clock only moves forward, in whole seconds');
     if (this.frozenAt !== undefined) this.frozenAt += seconds * 1000;
     else this.offset += seconds * 1000;
+    this.publish();
   }
+
+  // Stryker disable all: test plumbing, as test control is (stryker.config.mjs): only the harness's paying application reads the shared clock; test/reference/clock.test.ts tests it
+  /**
+   * This clock's state in memory another thread of this process can read
+   * (sharedClockReader), kept current from now on: the embedded reference's
+   * paying application, in the harness's thread, reads the reference's one
+   * clock there instead of over test control.
+   */
+  share(): SharedArrayBuffer {
+    if (this.published === undefined) {
+      const buffer = new SharedArrayBuffer(SHARED_BYTES);
+      this.published = { sequence: new Int32Array(buffer, 0, 1), state: new Float64Array(buffer, 8, 2) };
+      this.publish();
+    }
+    return this.published.sequence.buffer as SharedArrayBuffer;
+  }
+
+  /** Writes the state where share() put it: the sequence is odd while it changes, so a reader never takes half of it. */
+  private publish(): void {
+    const published = this.published;
+    if (published === undefined) return;
+    Atomics.add(published.sequence, 0, 1);
+    published.state[0] = this.offset;
+    published.state[1] = this.frozenAt ?? Number.NaN;
+    Atomics.add(published.sequence, 0, 1);
+  }
+  // Stryker restore all
 }
+
+// Stryker disable all: test plumbing, as Clock.share above
+/** A shared clock's memory: the sequence (4 bytes and 4 of padding), the offset and the frozen instant. */
+const SHARED_BYTES = 24;
+
+/**
+ * The now() of the clock that shared `buffer` (Clock.share), read from any
+ * thread of its process: the frozen instant, or `source()` (real time, as the
+ * clock's own) plus its offset.
+ */
+export function sharedClockReader(buffer: SharedArrayBuffer, source: () => number = Date.now): () => number {
+  if (!(buffer instanceof SharedArrayBuffer) || buffer.byteLength !== SHARED_BYTES) throw new TypeError('not the memory of a shared clock (Clock.share)');
+  const sequence = new Int32Array(buffer, 0, 1);
+  const state = new Float64Array(buffer, 8, 2);
+  return () => {
+    for (;;) {
+      const before = Atomics.load(sequence, 0);
+      const offset = state[0]!;
+      const frozenAt = state[1]!;
+      if (before % 2 === 0 && Atomics.load(sequence, 0) === before) return Number.isNaN(frozenAt) ? source() + offset : frozenAt;
+    }
+  };
+}
+// Stryker restore all
 
 /** A lease on the test control of the implementation whose clock this is (PROFILE.md §12, lease). */
 export interface LeaseView {

@@ -1,15 +1,15 @@
 // The reference as a worker thread's whole program (harness/target/reference-thread.ts
 // starts it). The thread loads its modules first and then waits for the options
 // to start with, so a harness can have it load while it loads its own. It then
-// runs startReference, posts the facts back once it listens (or the message of
-// why it could not start) and closes it when asked, ready to start another. The harness reaches it over
+// runs startReference, posts the facts back once it listens (its URLs, CA and
+// the memory its clock is shared in; or the message of why it could not start) and closes it when asked, ready to start another. The harness reaches it over
 // HTTP only (its routes and test control), as it reaches a server of its own.
 import { parentPort, type MessagePort } from 'node:worker_threads';
 import { startReference, type ReferenceOptions, type RunningReference } from './start.ts';
 
 /** What the thread posts to the harness. */
 export type ThreadMessage =
-  | { readonly kind: 'started'; readonly url: string; readonly plaintextUrl: string | undefined; readonly ca: string; readonly mutant: string | undefined }
+  | { readonly kind: 'started'; readonly url: string; readonly plaintextUrl: string | undefined; readonly ca: string; readonly mutant: string | undefined; readonly clock: SharedArrayBuffer }
   | { readonly kind: 'failed'; readonly message: string }
   | { readonly kind: 'closed' }
   | { readonly kind: 'switches'; readonly names: readonly string[] };
@@ -24,7 +24,7 @@ function serve(port: MessagePort): void {
     if (command.kind === 'start' && running === undefined) {
       running = startReference(command.options).then(
         (reference) => {
-          post({ kind: 'started', url: reference.url, plaintextUrl: reference.plaintextUrl, ca: reference.tls.ca, mutant: reference.mutant });
+          post({ kind: 'started', url: reference.url, plaintextUrl: reference.plaintextUrl, ca: reference.tls.ca, mutant: reference.mutant, clock: reference.clock.share() });
           return reference;
         },
         (error: unknown) => {

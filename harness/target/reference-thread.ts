@@ -34,6 +34,8 @@ export interface ThreadedReference {
   readonly plaintextUrl: string | undefined;
   readonly ca: string;
   readonly mutant: string | undefined;
+  /** The reference's one clock, shared with this thread (reference/clock.ts sharedClockReader). */
+  readonly clock: SharedArrayBuffer;
   /** The worker's thread id (diagnostics, and the tests that see it end). */
   readonly threadId: number;
   /** Started with recordSwitches: the switches the reference consulted since the last call (SwitchRecorder). */
@@ -91,6 +93,7 @@ export async function startReferenceThread(options: ReferenceOptions, startTimeo
     plaintextUrl: started.plaintextUrl,
     ca: started.ca,
     mutant: started.mutant,
+    clock: started.clock,
     threadId: worker.threadId,
     takeSwitches: () => askSwitches(worker),
     close: () => (closing ??= closeThread(booted)),

@@ -229,11 +229,12 @@ export async function embeddedTarget(options: { readonly reference?: ReferenceOp
     const role = options.reference?.controlToken !== undefined ? withControlToken(httpRole, options.reference.controlToken) : httpRole;
     opened.push(role);
     const token = options.reference?.controlToken;
-    // The paying app reads the reference's one clock (PROFILE.md §12) over test control.
+    // The paying app reads the reference's one clock (PROFILE.md §12) where the
+    // reference shares it in this process's memory, not over test control.
     // A mutant switched on in the reference is switched on in its paying app too.
     // It follows token URIs to the reference's own host only, unless told otherwise (--allow-host).
     const appSettings = {
-      clock_from: ref.url,
+      clock_shared: ref.clock,
       allowed_hosts: [...new Set([new URL(ref.url).host, ...(options.allowHosts ?? []), ...stub.hosts])],
       ...(token !== undefined ? { control_token: token } : {}),
       ...(ref.mutant !== undefined ? { mutant: ref.mutant } : {}),
@@ -291,7 +292,7 @@ export async function embeddedTarget(options: { readonly reference?: ReferenceOp
 
 /** The facts of a reference started in this thread, as its own thread gives them. */
 function inThisThread(ref: RunningReference): Omit<ThreadedReference, 'threadId'> {
-  return { url: ref.url, plaintextUrl: ref.plaintextUrl, ca: ref.tls.ca, mutant: ref.mutant, takeSwitches: async () => ref.switches?.take() ?? [], close: () => ref.close() };
+  return { url: ref.url, plaintextUrl: ref.plaintextUrl, ca: ref.tls.ca, mutant: ref.mutant, clock: ref.clock.share(), takeSwitches: async () => ref.switches?.take() ?? [], close: () => ref.close() };
 }
 
 function readCaFile(file: string): string {

@@ -9,10 +9,12 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { Agent, request } from 'undici';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { HarnessError } from '../../../harness/errors.ts';
 import { bootReferenceThread, startReferenceThread } from '../../../harness/target/reference-thread.ts';
 import { embeddedTarget } from '../../../harness/target/target.ts';
+import { sharedClockReader } from '../../../reference/clock.ts';
 import { cli } from '../hostile/support.ts';
 
 vi.setConfig({ testTimeout: 60_000 });
@@ -46,6 +48,18 @@ function script(name: string, body: string): Promise<{ status: number | null; st
   return new Promise((resolve) => child.once('close', (status) => (clearTimeout(kill), resolve({ status, stdout, stderr }))));
 }
 
+/** POST `body` to the reference's `path` over TLS, trusting its CA: the status and the answer's `now`. */
+async function fetchJson(reference: { readonly url: string; readonly ca: string }, path: string, body: object): Promise<{ status: number; now: string }> {
+  const agent = new Agent({ connect: { ca: reference.ca } });
+  try {
+    const answer = await request(`${reference.url}${path}`, { method: 'POST', dispatcher: agent, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const json = (await answer.body.json()) as { now: string };
+    return { status: answer.statusCode, now: json.now };
+  } finally {
+    await agent.close();
+  }
+}
+
 describe('the embedded reference on its own thread', () => {
   it('serves every role over loopback from another thread, and close stops its listeners', async () => {
     const target = await embeddedTarget();
@@ -55,6 +69,30 @@ describe('the embedded reference on its own thread', () => {
     expect(await accepts(url)).toBe(true);
     await target.close();
     expect(await accepts(url)).toBe(false);
+  });
+
+  it("shares its one clock with this thread: a move over test control is read here at once, frozen or running", async () => {
+    const reference = await startReferenceThread({ port: 0 });
+    try {
+      const now = sharedClockReader(reference.clock);
+      const move = async (body: object) => {
+        const answer = await fetchJson(reference, '/_control/clock', body);
+        expect(answer.status).toBe(200);
+        return Date.parse(answer.now);
+      };
+      const frozen = await move({ freeze: true, set: '2020-01-01T00:00:00Z' });
+      expect(now()).toBe(frozen);
+      expect(now()).toBe(Date.parse('2020-01-01T00:00:00Z'));
+      await move({ advance_seconds: 90 });
+      expect(now()).toBe(Date.parse('2020-01-01T00:01:30Z'));
+      await move({ freeze: false });
+      const read = now();
+      // Running again, from the instant it was frozen at, on this process's real time.
+      expect(read).toBeGreaterThanOrEqual(Date.parse('2020-01-01T00:01:30Z'));
+      expect(read).toBeLessThan(Date.parse('2020-01-01T00:01:30Z') + 30_000);
+    } finally {
+      await reference.close();
+    }
   });
 
   it('starts from a thread booted ahead, with the options of the start, and closes twice as once', async () => {
