@@ -33,7 +33,7 @@ function reportSchema(): SchemaObject {
 function validate(): ValidateFunction {
   if (validator === undefined) {
     // `.default`: CommonJS module objects under NodeNext typing (see profile/registry.ts).
-    const ajv = new Ajv2020.default({ allErrors: true, strict: true });
+    const ajv = new Ajv2020.default({ allErrors: true, strict: true, code: { optimize: false } });
     addFormats.default(ajv, ['date-time']);
     validator = ajv.compile(reportSchema());
   }

@@ -73,7 +73,7 @@ let compiled: { readonly ajv: InstanceType<typeof Ajv2020.default>; readonly val
 /** The payload schemas, compiled on first use (as profile/registry.ts does): importing the checks costs no compilation. */
 function payloadSchemas(): NonNullable<typeof compiled> {
   if (compiled === undefined) {
-    const ajv = new Ajv2020.default({ allErrors: false, strict: false });
+    const ajv = new Ajv2020.default({ allErrors: false, strict: false, code: { optimize: false } });
     addFormats.default(ajv);
     compiled = { ajv, validators: { cpr: ajv.compile(CPR_SCHEMAS.cpr), payment: ajv.compile(CPR_SCHEMAS.payment) } };
   }
