@@ -12,7 +12,7 @@ import { rolesOf } from './list.ts';
 import { printSummary } from './summary.ts';
 import { REPORTER_FLAG, reportersOf, reportFiles } from './reporters.ts';
 import { processIo, type CommandIo } from '../io.ts';
-import { bootReferenceThread } from '../target/reference-thread.ts';
+import { bootReferenceThread, EMBEDDED_REFERENCE_OPTIONS } from '../target/reference-thread.ts';
 
 /** run's options, by the heading its --help lists them under: they parse the command line and write its --help. */
 const RUN_TARGET = {
@@ -123,7 +123,7 @@ export async function run(argv: string[], io: CommandIo = processIo()): Promise<
   const unreachableAfter = integerOption('run', 'unreachable-after', values['unreachable-after'], 0, 1_000_000);
   const timeLimit = integerOption('run', 'time-limit', values['time-limit'], 1, 7 * 86_400);
   // The embedded reference's thread loads its modules while the suites load (booted already when run-early.ts saw no --target).
-  if (target.kind === 'embedded') bootReferenceThread();
+  if (target.kind === 'embedded') bootReferenceThread(EMBEDDED_REFERENCE_OPTIONS);
   const terminal = terminalOf(io);
   const baseline = values.baseline === undefined ? undefined : readBaseline(values.baseline, values.scenario ?? []);
   if (baseline !== undefined && baseline.unknown.length > 0) {

@@ -49,14 +49,36 @@ interface Booted {
   readonly worker: Worker;
   readonly exited: Promise<void>;
   fault: string | undefined;
+  /** A start posted as soon as the thread was booted (bootReferenceThread with options), and the thread's answer to it. */
+  early: { readonly options: string; readonly answer: Promise<Started | string> } | undefined;
 }
+
+type Started = Extract<ThreadMessage, { kind: 'started' }>;
+
+/**
+ * What a command that certifies the embedded reference starts it with (target.ts
+ * embeddedTarget): every listener on a port of the system's choosing.
+ */
+export const EMBEDDED_REFERENCE_OPTIONS: ReferenceOptions = { port: 0, plaintextPort: 0 };
 
 const ENTRY = new URL('../../reference/thread.ts', import.meta.url).href;
 let spare: Booted | undefined;
 
-/** Starts loading a reference thread for the next startReferenceThread, unless one is loading already. */
-export function bootReferenceThread(): void {
+/**
+ * Starts loading a reference thread for the next startReferenceThread, unless
+ * one is loading already. With `options`, the thread also starts a reference
+ * with them as soon as it has loaded: a later start with the same options takes
+ * that reference, one with other options closes it and starts its own.
+ */
+export function bootReferenceThread(options?: ReferenceOptions): void {
   if (spare === undefined || spare.fault !== undefined) spare = boot();
+  if (options !== undefined && spare.early === undefined) spare.early = { options: JSON.stringify(options), answer: answerTo(spare, options) };
+}
+
+/** The URL of the reference the waiting thread started early, once it listens; undefined when it started none, or could not (diagnostics, tests). */
+export async function earlyReferenceUrl(): Promise<string | undefined> {
+  const answer = await spare?.early?.answer;
+  return typeof answer === 'object' ? answer.url : undefined;
 }
 
 export async function startReferenceThread(options: ReferenceOptions, startTimeoutMs = REFERENCE_START_TIMEOUT_MS): Promise<ThreadedReference> {
@@ -65,26 +87,24 @@ export async function startReferenceThread(options: ReferenceOptions, startTimeo
   const { worker } = booted;
   const failed = (message: string) => new HarnessError('HARNESS_REFERENCE_START_FAILED', `the embedded reference did not start: ${message}`);
   worker.ref();
-  const started = await new Promise<Extract<ThreadMessage, { kind: 'started' }> | HarnessError>((resolve) => {
-    const onMessage = (message: ThreadMessage) => {
-      if (message.kind === 'started') settle(message);
-      else if (message.kind === 'failed') settle(failed(message.message));
-    };
-    const onEnd = () => settle(failed(booted.fault ?? 'its thread ended'));
-    const timer = setTimeout(() => settle(failed(`no word from its thread within ${startTimeoutMs} ms`)), startTimeoutMs);
-    function settle(outcome: Extract<ThreadMessage, { kind: 'started' }> | HarnessError) {
-      clearTimeout(timer);
-      worker.off('message', onMessage).off('error', onEnd).off('exit', onEnd);
-      resolve(outcome);
-    }
-    if (booted.fault !== undefined) return settle(failed(booted.fault));
-    worker.on('message', onMessage).on('error', onEnd).on('exit', onEnd);
-    worker.postMessage({ kind: 'start', options } satisfies ThreadCommand);
-  });
-  if (started instanceof HarnessError) {
-    await worker.terminate();
-    throw started;
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<string>((resolve) => (timer = setTimeout(() => resolve(`no word from its thread within ${startTimeoutMs} ms`), startTimeoutMs)));
+  const { early } = booted;
+  booted.early = undefined;
+  let answer: Promise<Started | string>;
+  if (early !== undefined && early.options === JSON.stringify(options)) answer = early.answer;
+  else {
+    // Started early with other options (or failed to): closed first, so that the thread takes this start.
+    if (early !== undefined) await Promise.race([early.answer.then(() => askClose(booted)), deadline]);
+    answer = answerTo(booted, options);
   }
+  const outcome = await Promise.race([answer, deadline]);
+  clearTimeout(timer);
+  if (typeof outcome === 'string') {
+    await worker.terminate();
+    throw failed(outcome);
+  }
+  const started = outcome;
   // Once listening, the thread is held alive by the harness's use of it, never the other way round.
   worker.unref();
   let closing: Promise<void> | undefined;
@@ -98,6 +118,25 @@ export async function startReferenceThread(options: ReferenceOptions, startTimeo
     takeSwitches: () => askSwitches(worker),
     close: () => (closing ??= closeThread(booted)),
   };
+}
+
+/** Posts a start to the thread; resolves with its facts once it listens, or with why it did not start. */
+function answerTo(booted: Booted, options: ReferenceOptions): Promise<Started | string> {
+  const { worker } = booted;
+  return new Promise((resolve) => {
+    const onMessage = (message: ThreadMessage) => {
+      if (message.kind === 'started') settle(message);
+      else if (message.kind === 'failed') settle(message.message);
+    };
+    const onEnd = () => settle(booted.fault ?? 'its thread ended');
+    function settle(outcome: Started | string) {
+      worker.off('message', onMessage).off('error', onEnd).off('exit', onEnd);
+      resolve(outcome);
+    }
+    if (booted.fault !== undefined) return settle(booted.fault);
+    worker.on('message', onMessage).on('error', onEnd).on('exit', onEnd);
+    worker.postMessage({ kind: 'start', options } satisfies ThreadCommand);
+  });
 }
 
 function askSwitches(worker: Worker): Promise<readonly string[]> {
@@ -125,6 +164,7 @@ function boot(): Booted {
     worker,
     exited: new Promise<void>((resolve) => worker.once('exit', () => resolve())),
     fault: undefined,
+    early: undefined,
   };
   worker.once('error', (error) => (booted.fault ??= error.message));
   worker.once('exit', (code) => (booted.fault ??= `its thread exited with code ${code}`));
@@ -138,14 +178,8 @@ function boot(): Booted {
  */
 async function closeThread(booted: Booted): Promise<void> {
   const { worker, exited } = booted;
-  let onMessage: ((message: ThreadMessage) => void) | undefined;
-  const closed = new Promise<boolean>((resolve) => worker.on('message', (onMessage = (message) => message.kind === 'closed' && resolve(true))));
   worker.ref();
-  worker.postMessage({ kind: 'close' } satisfies ThreadCommand);
-  let timer: NodeJS.Timeout | undefined;
-  const clean = await Promise.race([closed, exited.then(() => false), new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), CLOSE_GRACE_MS)))]);
-  clearTimeout(timer);
-  worker.off('message', onMessage!);
+  const clean = await askClose(booted);
   if (clean && booted.fault === undefined && spare === undefined) {
     worker.unref();
     spare = booted;
@@ -153,6 +187,19 @@ async function closeThread(booted: Booted): Promise<void> {
   }
   await worker.terminate();
   await exited;
+}
+
+/** Asks the thread to close its reference; whether it said it did within the grace. */
+async function askClose(booted: Booted): Promise<boolean> {
+  const { worker, exited } = booted;
+  let onMessage: ((message: ThreadMessage) => void) | undefined;
+  const closed = new Promise<boolean>((resolve) => worker.on('message', (onMessage = (message) => message.kind === 'closed' && resolve(true))));
+  worker.postMessage({ kind: 'close' } satisfies ThreadCommand);
+  let timer: NodeJS.Timeout | undefined;
+  const clean = await Promise.race([closed, exited.then(() => false), new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), CLOSE_GRACE_MS)))]);
+  clearTimeout(timer);
+  worker.off('message', onMessage!);
+  return clean;
 }
 
 /** tsx's ES module API (its `import` export: require.resolve would give the CommonJS one). */

@@ -20,7 +20,7 @@ import type { AppRoleConfig, HttpRoleConfig, RoleCredentials, TargetConfig } fro
 import { RetrievalStub } from '../stub/retrieval-stub.ts';
 import { discoverCapabilities, discoverPlaintextUrl, withControlToken, type Discovery } from './control.ts';
 import { withLease } from './lease.ts';
-import { startReferenceThread, type ThreadedReference } from './reference-thread.ts';
+import { EMBEDDED_REFERENCE_OPTIONS, startReferenceThread, type ThreadedReference } from './reference-thread.ts';
 import { guard } from './preflight.ts';
 
 /** The reference as a module role (the embedded paying application). */
@@ -212,7 +212,7 @@ type ReferenceThread = 'own' | 'harness';
  * instrumentation of reference/ lives in this thread's globals.
  */
 export async function embeddedTarget(options: { readonly reference?: ReferenceOptions; readonly thread?: ReferenceThread } & OpenOptions = {}): Promise<Target> {
-  const referenceOptions: ReferenceOptions = { port: 0, plaintextPort: 0, ...options.reference };
+  const referenceOptions: ReferenceOptions = { ...EMBEDDED_REFERENCE_OPTIONS, ...options.reference };
   const ref = options.thread === 'harness' ? inThisThread(await startReference(referenceOptions)) : await startReferenceThread(referenceOptions);
   const opened: { close(): Promise<void> }[] = [];
   try {

@@ -12,7 +12,7 @@ import { pathToFileURL } from 'node:url';
 import { Agent, request } from 'undici';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { HarnessError } from '../../../harness/errors.ts';
-import { bootReferenceThread, startReferenceThread } from '../../../harness/target/reference-thread.ts';
+import { bootReferenceThread, earlyReferenceUrl, startReferenceThread } from '../../../harness/target/reference-thread.ts';
 import { embeddedTarget } from '../../../harness/target/target.ts';
 import { sharedClockReader } from '../../../reference/clock.ts';
 import { cli } from '../hostile/support.ts';
@@ -104,6 +104,41 @@ describe('the embedded reference on its own thread', () => {
     expect(reference.threadId).toBeGreaterThan(0);
     await Promise.all([reference.close(), reference.close()]);
     expect(await accepts(reference.url)).toBe(false);
+  });
+
+  it('starts a reference as soon as a thread booted with options has loaded: a start with those options takes it, one with others gets its own', async () => {
+    bootReferenceThread({ port: 0, plaintextPort: null, mutant: 'op-status-open' });
+    // Started before anyone asked: its listener accepts before the start is called.
+    const early = { url: (await earlyReferenceUrl())! };
+    expect(early.url).toMatch(/^https:/);
+    expect(await accepts(early.url)).toBe(true);
+    const same = await startReferenceThread({ port: 0, plaintextPort: null, mutant: 'op-status-open' });
+    try {
+      expect(same.url).toBe(early.url);
+      expect(same.mutant).toBe('op-status-open');
+    } finally {
+      await same.close();
+    }
+    bootReferenceThread({ port: 0, plaintextPort: null, mutant: 'op-status-open' });
+    const other = await startReferenceThread({ port: 0, plaintextPort: null });
+    try {
+      expect(other.mutant).toBeUndefined();
+      expect(await accepts(other.url)).toBe(true);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('reports an early start that failed when the start with its options is asked for, and starts afresh with other options', async () => {
+    bootReferenceThread({ port: 0, plaintextPort: null, mutant: 'no-such-mutant' });
+    await expect(startReferenceThread({ port: 0, plaintextPort: null, mutant: 'no-such-mutant' })).rejects.toMatchObject({ code: 'HARNESS_REFERENCE_START_FAILED', message: expect.stringMatching(/no-such-mutant/) });
+    bootReferenceThread({ port: 0, plaintextPort: null, mutant: 'no-such-mutant' });
+    const fine = await startReferenceThread({ port: 0, plaintextPort: null });
+    try {
+      expect(await accepts(fine.url)).toBe(true);
+    } finally {
+      await fine.close();
+    }
   });
 
   it('a closed reference leaves its thread, loaded, to the next start, which may switch another mutant on', async () => {
