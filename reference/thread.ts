@@ -2,9 +2,14 @@
 // starts it). The thread loads its modules first and then waits for the options
 // to start with, so a harness can have it load while it loads its own. It then
 // runs startReference, posts the facts back once it listens (its URLs, CA and
-// the memory its clock is shared in; or the message of why it could not start) and closes it when asked, ready to start another. The harness reaches it over
-// HTTP only (its routes and test control), as it reaches a server of its own.
+// the memory its clock is shared in; or the message of why it could not start)
+// and closes it when asked, ready to start another. The harness reaches the
+// payee and the Operator over HTTP only (their routes and test control), as it
+// reaches a server of its own; the reference paying application, a library,
+// is served from here too on request, its calls and answers messages, so its
+// work (QR codes, retrievals, validation) is not done in the harness's thread.
 import { parentPort, type MessagePort } from 'node:worker_threads';
+import { APP_SWITCHES, createRole } from './adapter.ts';
 import { startReference, type ReferenceOptions, type RunningReference } from './start.ts';
 
 /** What the thread posts to the harness. */
@@ -12,16 +17,69 @@ export type ThreadMessage =
   | { readonly kind: 'started'; readonly url: string; readonly plaintextUrl: string | undefined; readonly ca: string; readonly mutant: string | undefined; readonly clock: SharedArrayBuffer }
   | { readonly kind: 'failed'; readonly message: string }
   | { readonly kind: 'closed' }
-  | { readonly kind: 'switches'; readonly names: readonly string[] };
+  | { readonly kind: 'switches'; readonly names: readonly string[] }
+  | { readonly kind: 'app-answer'; readonly call: number; readonly value?: unknown; readonly thrown?: string };
+
+/** The reference paying application served from this thread (reference/adapter.ts, role paying-app): opened, called, closed. */
+type AppCommand =
+  | { readonly kind: 'app-open'; readonly call: number; readonly app: number; readonly settings: Readonly<Record<string, unknown>>; readonly ca: string | undefined }
+  | {
+      readonly kind: 'app-call';
+      readonly call: number;
+      readonly app: number;
+      readonly method: 'read' | 'derive';
+      readonly args: readonly unknown[];
+      /** The process's TZ as the harness's thread has it at the call (a property judges the application in other zones). */
+      readonly zone: string | undefined;
+    }
+  | { readonly kind: 'app-close'; readonly call: number; readonly app: number };
 
 /** What the harness posts to the thread: start, then close, and so on (and, between them, what switches were consulted). */
-export type ThreadCommand = { readonly kind: 'start'; readonly options: ReferenceOptions } | { readonly kind: 'close' } | { readonly kind: 'switches' };
+export type ThreadCommand = { readonly kind: 'start'; readonly options: ReferenceOptions } | { readonly kind: 'close' } | { readonly kind: 'switches' } | AppCommand;
+
+interface App {
+  read(...args: unknown[]): unknown;
+  derive(...args: unknown[]): unknown;
+  close(): unknown;
+}
 
 function serve(port: MessagePort): void {
   const post = (message: ThreadMessage) => port.postMessage(message);
   let running: Promise<RunningReference | undefined> | undefined;
+  const apps = new Map<number, App>();
+  // Each app command is answered once, with its value or the message of what it threw.
+  const answer = (call: number, work: () => unknown) =>
+    void Promise.resolve()
+      .then(work)
+      .then(
+        (value) => post({ kind: 'app-answer', call, value }),
+        (error: unknown) => post({ kind: 'app-answer', call, thrown: (error as Error)?.message ?? String(error) }),
+      );
   port.on('message', (command: ThreadCommand) => {
-    if (command.kind === 'start' && running === undefined) {
+    if (command.kind === 'app-open') {
+      answer(command.call, () => {
+        apps.set(command.app, createRole({ role: 'paying-app', settings: command.settings, ...(command.ca !== undefined ? { ca: command.ca } : {}) }) as App);
+        return true;
+      });
+    } else if (command.kind === 'app-call') {
+      answer(command.call, () => {
+        const app = apps.get(command.app);
+        if (app === undefined) throw new Error(`no paying application ${command.app} is open in this thread`);
+        // The thread shares the process's environment; setting TZ here makes this thread's dates follow it.
+        if (command.zone !== process.env['TZ']) {
+          if (command.zone === undefined) delete process.env['TZ'];
+          else process.env['TZ'] = command.zone;
+        }
+        return app[command.method](...command.args);
+      });
+    } else if (command.kind === 'app-close') {
+      answer(command.call, async () => {
+        const app = apps.get(command.app);
+        apps.delete(command.app);
+        await app?.close();
+        return true;
+      });
+    } else if (command.kind === 'start' && running === undefined) {
       running = startReference(command.options).then(
         (reference) => {
           post({ kind: 'started', url: reference.url, plaintextUrl: reference.plaintextUrl, ca: reference.tls.ca, mutant: reference.mutant, clock: reference.clock.share() });
@@ -34,12 +92,20 @@ function serve(port: MessagePort): void {
       );
     } else if (command.kind === 'switches') {
       // The switches a reference started with recordSwitches consulted since the last ask.
-      void (running ?? Promise.resolve(undefined)).then((reference) => post({ kind: 'switches', names: reference?.switches?.take() ?? [] }));
+      // The paying application served from this thread notes its own (reference/adapter.ts APP_SWITCHES).
+      void (running ?? Promise.resolve(undefined)).then((reference) => post({ kind: 'switches', names: [...(reference?.switches?.take() ?? []), ...APP_SWITCHES.take()] }));
     } else if (command.kind === 'close') {
       // Closed, the thread may start another reference (the next mutant of a selftest) without loading again.
       const closing = running ?? Promise.resolve(undefined);
       running = undefined;
-      void closing.then((reference) => reference?.close()).finally(() => post({ kind: 'closed' }));
+      const open = [...apps.values()];
+      apps.clear();
+      void closing
+        .then(async (reference) => {
+          await Promise.allSettled(open.map((app) => app.close()));
+          await reference?.close();
+        })
+        .finally(() => post({ kind: 'closed' }));
     }
   });
 }

@@ -19,10 +19,11 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import { SHARE_ENV, Worker } from 'node:worker_threads';
 import { HarnessError } from '../errors.ts';
 import type { ReferenceOptions } from '../../reference/start.ts';
 import type { ThreadCommand, ThreadMessage } from '../../reference/thread.ts';
+import type { CreateRoleOptions, ModulePayingAppImplementation } from '../adapters/module.ts';
 
 /** Default deadline of a start: loading the TypeScript sources on a busy machine takes seconds. */
 const REFERENCE_START_TIMEOUT_MS = 60_000;
@@ -40,6 +41,8 @@ export interface ThreadedReference {
   readonly threadId: number;
   /** Started with recordSwitches: the switches the reference consulted since the last call (SwitchRecorder). */
   takeSwitches(): Promise<readonly string[]>;
+  /** The reference paying application served from the thread (reference/adapter.ts createRole, role paying-app), as the module contract's { read, derive, close }. */
+  openPayingApp(options: CreateRoleOptions): Promise<ModulePayingAppImplementation>;
   /** Closes the reference's listeners; its thread ends or waits for the next start (closeThread). Idempotent. */
   close(): Promise<void>;
 }
@@ -105,7 +108,9 @@ export async function startReferenceThread(options: ReferenceOptions, startTimeo
     throw failed(outcome);
   }
   const started = outcome;
-  // Once listening, the thread is held alive by the harness's use of it, never the other way round.
+  const apps = appChannel(worker);
+  // Once listening, the thread is held alive by the harness's use of it, never the other way round
+  // (after the channel's listener: listening for a worker's messages refs it).
   worker.unref();
   let closing: Promise<void> | undefined;
   return {
@@ -116,7 +121,73 @@ export async function startReferenceThread(options: ReferenceOptions, startTimeo
     clock: started.clock,
     threadId: worker.threadId,
     takeSwitches: () => askSwitches(worker),
-    close: () => (closing ??= closeThread(booted)),
+    openPayingApp: apps.open,
+    close: () => (closing ??= closeThread(booted).finally(apps.detach)),
+  };
+}
+
+type AppCommand = Extract<ThreadCommand, { kind: `app-${string}` }>;
+type Unnumbered<T> = T extends unknown ? Omit<T, 'call'> : never;
+
+/**
+ * Calls to the paying application served from the thread: each command is
+ * numbered and answered once, with its value or the message of what it threw
+ * (a throw the module adapter reports as the application's, as it would an
+ * in-process module's). Each call carries the process's TZ as this thread
+ * has it, which the thread takes before the call: the application runs in the
+ * zone a module in this thread would. While a call waits the thread is held alive, as a
+ * request on a socket holds its process. Detached when the reference closes;
+ * a call still waiting then, or when the thread ends, is refused.
+ */
+function appChannel(worker: Worker): { open(options: CreateRoleOptions): Promise<ModulePayingAppImplementation>; detach(): void } {
+  const pending = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
+  let calls = 0;
+  let apps = 0;
+  // A call waiting for its answer holds the process alive, as a request on a socket would.
+  const settled = () => pending.size === 0 && worker.unref();
+  const refuseAll = (why: string) => {
+    for (const waiting of pending.values()) waiting.reject(new Error(why));
+    pending.clear();
+    settled();
+  };
+  const onMessage = (message: ThreadMessage) => {
+    if (message.kind !== 'app-answer') return;
+    const waiting = pending.get(message.call);
+    if (waiting === undefined) return;
+    pending.delete(message.call);
+    settled();
+    if (message.thrown !== undefined) waiting.reject(new Error(message.thrown));
+    else waiting.resolve(message.value);
+  };
+  const onExit = () => refuseAll("the embedded reference's thread ended");
+  worker.on('message', onMessage).on('exit', onExit);
+  const ask = (command: Unnumbered<AppCommand>) =>
+    new Promise<unknown>((resolve, reject) => {
+      const call = ++calls;
+      if (pending.size === 0) worker.ref();
+      pending.set(call, { resolve, reject });
+      try {
+        worker.postMessage({ ...command, call } as AppCommand satisfies ThreadCommand);
+      } catch (error) {
+        pending.delete(call);
+        settled();
+        reject(error as Error);
+      }
+    });
+  return {
+    async open(options) {
+      const app = ++apps;
+      await ask({ kind: 'app-open', app, settings: options.settings, ca: options.ca });
+      return {
+        read: (input) => ask({ kind: 'app-call', app, method: 'read', args: [input], zone: process.env['TZ'] }) as never,
+        derive: (cpr, context) => ask({ kind: 'app-call', app, method: 'derive', args: [cpr, context], zone: process.env['TZ'] }) as never,
+        close: () => ask({ kind: 'app-close', app }),
+      };
+    },
+    detach() {
+      worker.off('message', onMessage).off('exit', onExit);
+      refuseAll('the embedded reference was closed');
+    },
   };
 }
 
@@ -158,7 +229,8 @@ function askSwitches(worker: Worker): Promise<readonly string[]> {
 function boot(): Booted {
   // The thread has no TypeScript loader of its own (the launcher's is registered per thread): it registers tsx first.
   const code = `import(${JSON.stringify(tsxEsmApi())}).then((tsx) => { tsx.register(); return import(${JSON.stringify(ENTRY)}); })`;
-  const worker = new Worker(code, { eval: true });
+  // The process's environment is shared, not copied: the paying application served from the thread runs in the process's TZ.
+  const worker = new Worker(code, { eval: true, env: SHARE_ENV });
   worker.unref();
   const booted: Booted = {
     worker,

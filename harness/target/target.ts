@@ -205,15 +205,17 @@ type ReferenceThread = 'own' | 'harness';
 
 /**
  * No target: the reference on loopback, trusted through its own CA (a real trust
- * decision, never insecure), with the reference paying application in-process
- * on the reference's clock. The reference serves from a thread of its own
+ * decision, never insecure), with the reference paying application on the
+ * reference's clock, served from the reference's thread (in-process with
+ * `thread: 'harness'`). The reference serves from a thread of its own
  * (reference-thread.ts), so its work does not queue behind the harness's;
  * `thread: 'harness'` keeps it in this thread, for mutation testing, whose
  * instrumentation of reference/ lives in this thread's globals.
  */
 export async function embeddedTarget(options: { readonly reference?: ReferenceOptions; readonly thread?: ReferenceThread } & OpenOptions = {}): Promise<Target> {
   const referenceOptions: ReferenceOptions = { ...EMBEDDED_REFERENCE_OPTIONS, ...options.reference };
-  const ref = options.thread === 'harness' ? inThisThread(await startReference(referenceOptions)) : await startReferenceThread(referenceOptions);
+  const ref: Omit<ThreadedReference, 'threadId' | 'openPayingApp'> & Partial<Pick<ThreadedReference, 'openPayingApp'>> =
+    options.thread === 'harness' ? inThisThread(await startReference(referenceOptions)) : await startReferenceThread(referenceOptions);
   const opened: { close(): Promise<void> }[] = [];
   try {
     // The reference's paying application always trusts a retrieval stub (its own unless given one):
@@ -241,7 +243,10 @@ export async function embeddedTarget(options: { readonly reference?: ReferenceOp
       ...(options.reference?.recordSwitches === true ? { record_switches: true } : {}),
     };
     const appCa = `${ref.ca}\n${stub.ca}`;
-    const payingApp = (await moduleRole(createReferenceRole as CreateRole, {
+    // Served from the reference's thread when it has one: its work is not the harness's thread's.
+    const { openPayingApp } = ref;
+    const factory: CreateRole = openPayingApp ?? (createReferenceRole as CreateRole);
+    const payingApp = (await moduleRole(factory, {
       role: 'paying-app',
       description: 'reference/adapter.ts',
       settings: appSettings,
@@ -291,7 +296,7 @@ export async function embeddedTarget(options: { readonly reference?: ReferenceOp
 }
 
 /** The facts of a reference started in this thread, as its own thread gives them. */
-function inThisThread(ref: RunningReference): Omit<ThreadedReference, 'threadId'> {
+function inThisThread(ref: RunningReference): Omit<ThreadedReference, 'threadId' | 'openPayingApp'> {
   return { url: ref.url, plaintextUrl: ref.plaintextUrl, ca: ref.tls.ca, mutant: ref.mutant, clock: ref.clock.share(), takeSwitches: async () => ref.switches?.take() ?? [], close: () => ref.close() };
 }
 

@@ -14,6 +14,8 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import { HarnessError } from '../../../harness/errors.ts';
 import { bootReferenceThread, earlyReferenceUrl, startReferenceThread } from '../../../harness/target/reference-thread.ts';
 import { embeddedTarget } from '../../../harness/target/target.ts';
+import type { ModulePayingAppImplementation } from '../../../harness/adapters/module.ts';
+import { createRole as createReferenceRole } from '../../../reference/adapter.ts';
 import { sharedClockReader } from '../../../reference/clock.ts';
 import { cli } from '../hostile/support.ts';
 
@@ -48,13 +50,13 @@ function script(name: string, body: string): Promise<{ status: number | null; st
   return new Promise((resolve) => child.once('close', (status) => (clearTimeout(kill), resolve({ status, stdout, stderr }))));
 }
 
-/** POST `body` to the reference's `path` over TLS, trusting its CA: the status and the answer's `now`. */
-async function fetchJson(reference: { readonly url: string; readonly ca: string }, path: string, body: object): Promise<{ status: number; now: string }> {
+/** POST `body` to the reference's `path` over TLS, trusting its CA: the status, the answer and its `now`. */
+async function fetchJson(reference: { readonly url: string; readonly ca: string }, path: string, body: object): Promise<{ status: number; now: string; body: Record<string, unknown> }> {
   const agent = new Agent({ connect: { ca: reference.ca } });
   try {
     const answer = await request(`${reference.url}${path}`, { method: 'POST', dispatcher: agent, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    const json = (await answer.body.json()) as { now: string };
-    return { status: answer.statusCode, now: json.now };
+    const json = (await answer.body.json()) as Record<string, unknown>;
+    return { status: answer.statusCode, now: json['now'] as string, body: json };
   } finally {
     await agent.close();
   }
@@ -141,6 +143,31 @@ describe('the embedded reference on its own thread', () => {
     }
   });
 
+  it('serves the reference paying application from its thread, answering as the module in this thread does', async () => {
+    const reference = await startReferenceThread({ port: 0, plaintextPort: null });
+    try {
+      const settings = { clock_shared: reference.clock, allowed_hosts: [new URL(reference.url).host] };
+      const there = await reference.openPayingApp({ role: 'paying-app', settings, ca: reference.ca });
+      const here = createReferenceRole({ role: 'paying-app', settings, ca: reference.ca }) as ModulePayingAppImplementation;
+      const created = await fetchJson(reference, '/_control/payee/requests', { sub_interface: 'IBAN', amount: '5' });
+      expect(created.status).toBe(201);
+      const inputs = [
+        { kind: 'object', value: created.body['cpr'] },
+        { kind: 'uri', uri: created.body['inline_uri'] as string },
+        { kind: 'json', text: '{"cpr_version":"CPR-0"}' },
+      ] as const;
+      for (const input of inputs) expect(await there.read(input)).toEqual(await here.read(input));
+      expect(await there.read(inputs[0])).toMatchObject({ ok: true, cpr: { value: { amount: '5' } } });
+      expect(await there.read(inputs[2])).toMatchObject({ ok: false, code: 'CPR_VERSION_UNSUPPORTED' });
+      await there.close?.();
+      await here.close?.();
+      // A closed application answers nothing: the call is refused with the thread's reason.
+      await expect(there.read(inputs[2])).rejects.toThrow(/no paying application \d+ is open in this thread/);
+    } finally {
+      await reference.close();
+    }
+  });
+
   it('a closed reference leaves its thread, loaded, to the next start, which may switch another mutant on', async () => {
     const first = await startReferenceThread({ port: 0, plaintextPort: null, mutant: 'op-status-open' });
     await first.close();
@@ -184,6 +211,18 @@ console.log('answered', status);`,
     );
     expect(r.stderr).toBe('');
     expect(r.stdout).toContain('answered 200');
+    expect(r.status).toBe(0);
+  });
+
+  it('but a call to its paying application holds the process until it is answered, then lets it end', async () => {
+    const r = await script(
+      'app-call',
+      `const reference = await startReferenceThread({ port: 0, plaintextPort: null });
+const app = await reference.openPayingApp({ role: 'paying-app', settings: { clock_shared: reference.clock }, ca: reference.ca });
+console.log('read', JSON.stringify(await app.read({ kind: 'json', text: '{"cpr_version":"CPR-0"}' })));`,
+    );
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toContain('read {"ok":false,"code":"CPR_VERSION_UNSUPPORTED"');
     expect(r.status).toBe(0);
   });
 
