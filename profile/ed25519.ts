@@ -142,9 +142,21 @@ function publicKeyObject(publicKey: Uint8Array): KeyObject | undefined {
 
 function privateKeyObject(secretKey: Uint8Array): KeyObject {
   if (secretKey.length !== 32) throw new RangeError('an Ed25519 secret key is a 32-byte seed');
+  const seen = privateByArray.get(secretKey);
+  if (seen !== undefined && sameBytes(seen.seed, secretKey)) return seen.key;
   const id = Buffer.from(secretKey).toString('hex');
-  const cached = recall(privateCache, id);
-  if (cached) return cached;
-  const d = Buffer.from(secretKey).toString('base64url');
-  return remember(privateCache, id, createPrivateKey({ key: { kty: 'OKP', crv: 'Ed25519', d, x: UNUSED_X }, format: 'jwk' }));
+  const key = recall(privateCache, id) ?? remember(privateCache, id, createPrivateKey({ key: { kty: 'OKP', crv: 'Ed25519', d: Buffer.from(secretKey).toString('base64url'), x: UNUSED_X }, format: 'jwk' }));
+  privateByArray.set(secretKey, { seed: Uint8Array.from(secretKey), key });
+  return key;
+}
+
+// A signer passes the same array for each message it signs: its key object is
+// found by the array, with the bytes it held then (an array written since is
+// looked up by its bytes again), without a hex id and a move in the LRU cache.
+const privateByArray = new WeakMap<Uint8Array, { readonly seed: Uint8Array; readonly key: KeyObject }>();
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }

@@ -20,17 +20,21 @@ export function parseTimestamp(text: unknown, kind: TimestampKind = 'cpr'): numb
 }
 
 export function formatTimestamp(ms: number, kind: TimestampKind = 'cpr'): string {
-  const last = lastFormatted[kind];
-  if (last.ms === ms) return last.text;
+  const cache = formatted[kind];
+  const known = cache.get(ms);
+  if (known !== undefined) return known;
   const iso = new Date(ms).toISOString();
   const text = kind === 'cashpack' || ms % 1000 === 0 ? iso.replace(/\.\d{3}Z$/, 'Z') : iso;
-  lastFormatted[kind] = { ms, text };
+  if (cache.size >= FORMATTED_LIMIT) cache.clear();
+  cache.set(ms, text);
   return text;
 }
 
-// Under a frozen clock every message of a run carries the same instant: the last
-// text of each kind is kept.
-const lastFormatted: Record<TimestampKind, { readonly ms: number; readonly text: string }> = { cpr: { ms: Number.NaN, text: '' }, cashpack: { ms: Number.NaN, text: '' } };
+// Under a frozen clock the messages of a run carry a few instants over and over
+// (the Operator's now, an expiry a lifetime after it, a second either side of a
+// window), one after the other: the texts of each kind are kept, up to a bound.
+const formatted: Record<TimestampKind, Map<number, string>> = { cpr: new Map(), cashpack: new Map() };
+const FORMATTED_LIMIT = 256;
 
 function daysInMonth(year: number, month: number): number {
   return new Date(utc(year, month, 0)).getUTCDate();

@@ -197,14 +197,33 @@ function exchange(agent: Agent, options: Dispatcher.DispatchOptions, deadline: n
 }
 
 function concat(chunks: readonly Uint8Array[], size: number): Uint8Array {
-  if (chunks.length === 1 && chunks[0]!.length === size) return new Uint8Array(chunks[0]!);
-  const out = new Uint8Array(size);
+  const out = ownBytes(size);
   let at = 0;
   for (const chunk of chunks) {
     out.set(chunk, at);
     at += chunk.length;
   }
   return out;
+}
+
+// A body is copied out of the socket's buffers (undici hands out views of them).
+// Small bodies, nearly every answer, share slabs: one allocation per slab
+// rather than an ArrayBuffer of its own per answer, each of which costs more
+// to make and to collect than the copy.
+const SLAB_BYTES = 64 * 1024;
+const SLAB_LARGEST = 4 * 1024;
+let slab = new ArrayBuffer(0);
+let slabAt = 0;
+
+function ownBytes(size: number): Uint8Array {
+  if (size > SLAB_LARGEST) return new Uint8Array(size);
+  if (slabAt + size > slab.byteLength) {
+    slab = new ArrayBuffer(SLAB_BYTES);
+    slabAt = 0;
+  }
+  const bytes = new Uint8Array(slab, slabAt, size);
+  slabAt += (size + 7) & ~7;
+  return bytes;
 }
 
 // Error codes of undici and of the system, by what they mean for a request.

@@ -28,14 +28,25 @@ export interface Ctx {
 
 /** The same context, for the requests of one endpoint (a replay's, a burst's, one operation of an interleaving). */
 export function on(ctx: Ctx, op: CauseKind): Ctx {
-  return {
-    m: ctx.m,
-    w: ctx.w,
-    op,
-    get label() {
-      return ctx.label;
-    },
-  };
+  return new OnEndpoint(ctx, op);
+}
+
+/** A command's context for one endpoint: its label still read from the command's, only when a comparison fails. */
+class OnEndpoint implements Ctx {
+  readonly m: FuzzModel;
+  readonly w: World;
+
+  constructor(
+    private readonly command: Ctx,
+    readonly op: CauseKind,
+  ) {
+    this.m = command.m;
+    this.w = command.w;
+  }
+
+  get label(): string {
+    return this.command.label;
+  }
 }
 
 /** One comparison: the check in the scenario language, and whether it holds now. */

@@ -81,6 +81,21 @@ describe('timestamps (PROFILE.md §1)', () => {
     expect(seen).toEqual(['2026-01-01T00:00:01Z', '2026-01-01T00:00:01.250Z', '2026-01-01T00:00:01Z', '2026-01-01T00:00:02Z', '2026-01-01T00:00:01.250Z']);
     expect(() => formatTimestamp(Number.NaN, 'cashpack')).toThrow(RangeError);
   });
+
+  it('writes every instant as Date does, whatever instants came before it and how often', () => {
+    const written = (ms: number, kind: 'cpr' | 'cashpack') => {
+      const iso = new Date(ms).toISOString();
+      return kind === 'cashpack' || ms % 1000 === 0 ? iso.replace(/\.\d{3}Z$/, 'Z') : iso;
+    };
+    // Instants from a small set (each written again and again) and from a wide one (past any bound on what is kept).
+    const instant = fc.oneof(fc.integer({ min: 0, max: 20 }).map((k) => Date.UTC(2026, 0, 1) + k * 250), fc.integer({ min: 0, max: 4_102_444_800_000 }));
+    fc.assert(
+      fc.property(fc.array(fc.tuple(instant, fc.constantFrom('cpr' as const, 'cashpack' as const)), { maxLength: 600 }), (calls) => {
+        for (const [ms, kind] of calls) expect(formatTimestamp(ms, kind)).toBe(written(ms, kind));
+      }),
+      { numRuns: 50 },
+    );
+  });
 });
 
 describe('UUIDs (PROFILE.md §1)', () => {

@@ -67,6 +67,16 @@ describe('Ed25519 strict verification (PROFILE.md §2.3)', () => {
     }
   });
 
+  it('signs with the bytes a secret key array holds now, after another key was written into it', () => {
+    const secret = generateKeyPair().secretKey;
+    const msg = Uint8Array.of(7, 8, 9);
+    expect(Buffer.from(signBytes(msg, secret))).toEqual(Buffer.from(noble.sign(msg, secret)));
+    for (let i = 0; i < 3; i++) {
+      secret.set(generateKeyPair().secretKey);
+      expect(Buffer.from(signBytes(msg, secret))).toEqual(Buffer.from(noble.sign(msg, secret)));
+    }
+  });
+
   it('rejects exactly the small-order points noble identifies, and non-canonical encodings', () => {
     // The eight torsion points: multiples of an order-8 point.
     const order8 = noble.Point.fromHex('26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05');

@@ -141,6 +141,17 @@ describe('the http adapter', () => {
     await expect.poll(() => clientGone).toBe(true);
   });
 
+  it('keeps every answer\'s body its own, whatever the answers around it', async () => {
+    // Sizes from empty to past what shares a buffer with other answers, enough of them to fill several.
+    const sizes = Array.from({ length: 120 }, (_, i) => [0, 1, 7, 8, 9, 700, 4095, 4096, 4097, 9000][i % 10]! + (i % 3));
+    const bodyOf = (i: number) => Buffer.alloc(sizes[i]!, 0x41 + (i % 26));
+    const server = track(await serve((req, res) => res.end(bodyOf(Number(req.url!.slice(1))))));
+    const role = track(createHttpRole({ baseUrl: server.url }));
+    const responses = [];
+    for (let start = 0; start < sizes.length; start += 8) responses.push(...(await Promise.all(sizes.slice(start, start + 8).map((_, k) => role.send({ method: 'GET', path: `/${start + k}` })))));
+    responses.forEach((response, i) => expect(Buffer.from(response.body).equals(bodyOf(i))).toBe(true));
+  });
+
   it('returns a redirect as it is, without following it', async () => {
     let followed = 0;
     const server = track(
