@@ -16,6 +16,7 @@ const ALLOWED: Readonly<Record<string, { readonly uses: number; readonly why: st
   'target/load.ts': { uses: 1, why: "loadTargetFile's default environment for callers that are not a command (the project's tests); every command passes io.env" },
   'adapters/process.ts': { uses: 1, why: "a child-process adapter starts with the harness process's environment (PATH, HOME, what its runtime needs), as any program it starts would; the target file's env is added to it" },
   'properties/field-classes/app-time.ts': { uses: 4, why: "moves the process's own time zone (TZ) while a paying application runs in process, and puts it back: Date reads it from the process, not from a command's io" },
+  'target/reference-thread.ts': { uses: 2, why: "each call to the paying application served from the reference's thread carries the process's own TZ as this thread has it (app-time.ts moves it), for the thread to take: Date reads it from the process" },
   'bench/run-wall.ts': { uses: 1, why: "times run as a cold process started as a user starts it, with the process's environment and CI=true" },
   'bench/memory-probe.ts': { uses: 2, why: "the main of the child process bench starts: its stdout is the line bench reads, its stderr what bench quotes when it fails" },
   'bench/mutation-table.ts': { uses: 2, why: 'the main of `npm run mutation-table`, a script of its own, not a command' },
