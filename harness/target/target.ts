@@ -13,9 +13,8 @@ import { TransportError, type HttpRole, type PayingAppRole } from '../adapters/t
 import { HarnessError } from '../errors.ts';
 import type { Capability } from '../../profile/control.ts';
 import type { TargetDescription } from '../report/model.ts';
-import { APP_SWITCHES, createRole as createReferenceRole } from '../../reference/adapter.ts';
 import { checkAllowedHosts, type HostPattern } from '../../reference/paying-app/hosts.ts';
-import { startReference, type ReferenceOptions, type RunningReference } from '../../reference/start.ts';
+import type { ReferenceOptions, RunningReference } from '../../reference/start.ts';
 import type { AppRoleConfig, HttpRoleConfig, RoleCredentials, TargetConfig } from './config.ts';
 import { RetrievalStub } from '../stub/retrieval-stub.ts';
 import { discoverCapabilities, discoverPlaintextUrl, withControlToken, type Discovery } from './control.ts';
@@ -215,7 +214,7 @@ type ReferenceThread = 'own' | 'harness';
 export async function embeddedTarget(options: { readonly reference?: ReferenceOptions; readonly thread?: ReferenceThread } & OpenOptions = {}): Promise<Target> {
   const referenceOptions: ReferenceOptions = { ...EMBEDDED_REFERENCE_OPTIONS, ...options.reference };
   const ref: Omit<ThreadedReference, 'threadId' | 'openPayingApp'> & Partial<Pick<ThreadedReference, 'openPayingApp'>> =
-    options.thread === 'harness' ? inThisThread(await startReference(referenceOptions)) : await startReferenceThread(referenceOptions);
+    options.thread === 'harness' ? inThisThread(await (await import('../../reference/start.ts')).startReference(referenceOptions)) : await startReferenceThread(referenceOptions);
   const opened: { close(): Promise<void> }[] = [];
   try {
     // The reference's paying application always trusts a retrieval stub (its own unless given one):
@@ -245,7 +244,8 @@ export async function embeddedTarget(options: { readonly reference?: ReferenceOp
     const appCa = `${ref.ca}\n${stub.ca}`;
     // Served from the reference's thread when it has one: its work is not the harness's thread's.
     const { openPayingApp } = ref;
-    const factory: CreateRole = openPayingApp ?? (createReferenceRole as CreateRole);
+    // The reference's modules are loaded in this thread only when it serves from here (their loading is the thread's work otherwise).
+    const factory: CreateRole = openPayingApp ?? ((await import('../../reference/adapter.ts')).createRole as CreateRole);
     const payingApp = (await moduleRole(factory, {
       role: 'paying-app',
       description: 'reference/adapter.ts',
@@ -282,7 +282,7 @@ export async function embeddedTarget(options: { readonly reference?: ReferenceOp
       stub,
       capabilities: { payee: capabilities, operator: capabilities },
       credentials: { payee: {}, operator: {} },
-      ...(options.reference?.recordSwitches === true ? { switchesConsulted: async () => [...new Set([...(await ref.takeSwitches()), ...APP_SWITCHES.take()])].sort() } : {}),
+      ...(options.reference?.recordSwitches === true ? { switchesConsulted: async () => [...new Set([...(await ref.takeSwitches()), ...(await import('../../reference/adapter.ts')).APP_SWITCHES.take()])].sort() } : {}),
       close: async () => {
         await closeAll(opened);
         await ref.close();
