@@ -37,14 +37,20 @@ describe('the Stryker configuration', () => {
   });
 });
 
-/** The line of reference/payee/handler.ts that refuses a token in the clear with a problem (found, not hard-coded: the file moves). */
-const TLS_REFUSAL = (() => {
-  const lines = readFileSync(`${ROOT}reference/payee/handler.ts`, 'utf8').split('\n');
-  const at = lines.findIndex((l) => l.includes("problemResponse('TLS_REQUIRED'")) + 1;
-  return `${at}-${at}`;
-})();
+/** The lines of `file` from the first that includes `from` to the first after it that includes `to` (found, not hard-coded: the files move). */
+function linesOf(file: string, from: string, to: string = from): string {
+  const lines = readFileSync(`${ROOT}${file}`, 'utf8').split('\n');
+  const start = lines.findIndex((l) => l.includes(from));
+  const end = lines.findIndex((l, i) => i >= start && l.includes(to));
+  if (start < 0 || end < 0) throw new Error(`${file} no longer has the lines the check mutates (${from} ... ${to})`);
+  return `${file}:${start + 1}-${end + 1}`;
+}
 
-describe('a mutation run over the take and peek of the payee token store, and its refusal in the clear', () => {
+/** The payee token store's peek (every check of a token, the fault switch of one mutant among them), and its refusal in the clear with a problem. */
+const PEEK = linesOf('reference/payee/tokens.ts', 'peek(token: string, now: number)', 'return { ok: true, cpr: entry.cpr }');
+const TLS_REFUSAL = linesOf('reference/payee/handler.ts', "problemResponse('TLS_REQUIRED'");
+
+describe('a mutation run over the peek of the payee token store, and its refusal in the clear', () => {
   it('completes, kills every mutant of the lines, and ignores the fault switches and the free text among them', async () => {
     // Only the retrieval-token scenarios run (CPR_MUTATION_ONLY reaches Stryker's test runner through the environment).
     process.env['CPR_MUTATION_ONLY'] = 'TOK-';
@@ -52,7 +58,7 @@ describe('a mutation run over the take and peek of the payee token store, and it
     try {
       results = await new Stryker({
         configFile: `${ROOT}stryker.config.mjs`,
-        mutate: ['reference/payee/tokens.ts:46-64', `reference/payee/handler.ts:${TLS_REFUSAL}`],
+        mutate: [PEEK, TLS_REFUSAL],
         incremental: false,
         // The type check of every mutant costs more than the run; the campaign has it.
         checkers: [],
