@@ -135,15 +135,15 @@ type Unnumbered<T> = T extends unknown ? Omit<T, 'call'> : never;
  * (a throw the module adapter reports as the application's, as it would an
  * in-process module's). Each call carries the process's TZ as this thread
  * has it, which the thread takes before the call: the application runs in the
- * zone a module in this thread would. While a call waits the thread is held alive, as a
- * request on a socket holds its process. Detached when the reference closes;
- * a call still waiting then, or when the thread ends, is refused.
+ * zone a module in this thread would. While a call waits, the thread is held
+ * alive, as a request on a socket holds its process. Detached when the
+ * reference closes; a call still waiting then, or when the thread ends, is
+ * refused.
  */
 function appChannel(worker: Worker): { open(options: CreateRoleOptions): Promise<ModulePayingAppImplementation>; detach(): void } {
   const pending = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
   let calls = 0;
   let apps = 0;
-  // A call waiting for its answer holds the process alive, as a request on a socket would.
   const settled = () => pending.size === 0 && worker.unref();
   const refuseAll = (why: string) => {
     for (const waiting of pending.values()) waiting.reject(new Error(why));
