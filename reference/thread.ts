@@ -47,6 +47,8 @@ function serve(port: MessagePort): void {
   const post = (message: ThreadMessage) => port.postMessage(message);
   let running: Promise<RunningReference | undefined> | undefined;
   const apps = new Map<number, App>();
+  // The TZ this thread last took for a call (the process's at its start).
+  let zone = process.env['TZ'];
   // Each app command is answered once, with its value or the message of what it threw.
   const answer = (call: number, work: () => unknown) =>
     void Promise.resolve()
@@ -65,10 +67,13 @@ function serve(port: MessagePort): void {
       answer(command.call, () => {
         const app = apps.get(command.app);
         if (app === undefined) throw new Error(`no paying application ${command.app} is open in this thread`);
-        // The thread shares the process's environment; setting TZ here makes this thread's dates follow it.
-        if (command.zone !== process.env['TZ']) {
-          if (command.zone === undefined) delete process.env['TZ'];
-          else process.env['TZ'] = command.zone;
+        // The thread shares the process's environment, where the harness's thread may have set TZ already;
+        // this thread's dates follow a change only once TZ is set here, so it is set whenever the zone of
+        // the calls changes, whatever the environment holds.
+        if (command.zone !== zone) {
+          zone = command.zone;
+          if (zone === undefined) delete process.env['TZ'];
+          else process.env['TZ'] = zone;
         }
         return app[command.method](...command.args);
       });
