@@ -49,14 +49,13 @@ function serve(port: MessagePort): void {
   const apps = new Map<number, App>();
   // The TZ this thread last took for a call (the process's at its start).
   let zone = process.env['TZ'];
-  // Each app command is answered once, with its value or the message of what it threw.
+  // Each app command is answered once, with its value or the message of what it threw (a value
+  // that cannot be posted included: the call is answered, never left waiting).
   const answer = (call: number, work: () => unknown) =>
     void Promise.resolve()
       .then(work)
-      .then(
-        (value) => post({ kind: 'app-answer', call, value }),
-        (error: unknown) => post({ kind: 'app-answer', call, thrown: (error as Error)?.message ?? String(error) }),
-      );
+      .then((value) => post({ kind: 'app-answer', call, value }))
+      .catch((error: unknown) => post({ kind: 'app-answer', call, thrown: messageOf(error) }));
   port.on('message', (command: ThreadCommand) => {
     if (command.kind === 'app-open') {
       answer(command.call, () => {
@@ -91,7 +90,7 @@ function serve(port: MessagePort): void {
           return reference;
         },
         (error: unknown) => {
-          post({ kind: 'failed', message: (error as Error)?.message ?? String(error) });
+          post({ kind: 'failed', message: messageOf(error) });
           return undefined;
         },
       );
@@ -113,6 +112,10 @@ function serve(port: MessagePort): void {
         .finally(() => post({ kind: 'closed' }));
     }
   });
+}
+
+function messageOf(error: unknown): string {
+  return (error as Error)?.message ?? String(error);
 }
 
 if (parentPort === null) throw new Error('reference/thread.ts is the program of a worker thread, not of a process');
