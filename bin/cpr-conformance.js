@@ -1,9 +1,11 @@
 #!/usr/bin/env node
-// Launcher: registers tsx so the TypeScript sources run without a build step.
+// Launcher: runs the command from the build of the TypeScript sources
+// (bundle.js: rebuilt whenever a source changed), or, when there is no usable
+// build, from the sources themselves through tsx.
 import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { register } from 'tsx/esm/api';
+import { bundledMain } from './bundle.js';
 
 // The fuzzer keeps each model run's state (worlds, exchanges, scripts) while it
 // allocates fast; with V8's default 16 MB semi-spaces every young collection
@@ -25,8 +27,10 @@ if ((args[0] === 'fuzz' || args[0] === 'bench') && !chosen) {
   });
   child.once('exit', (code, signal) => process.exit(code ?? 128 + (constants.signals[signal] ?? 0)));
 } else {
-  register();
-  const { main } = await import('../harness/cli/main.ts');
+  const built = await bundledMain();
+  if (built === undefined) (await import('tsx/esm/api')).register();
+  /** @type {typeof import('../harness/cli/main.ts')} */
+  const { main } = await import(built ?? '../harness/cli/main.ts');
   // Exit explicitly: a stray handle (an unreachable target's socket, say) must never
   // keep the command alive after it has decided its result.
   // The command writes to this process's streams and reads its environment; tests give main() their own.

@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { HarnessError } from '../errors.ts';
+import { importableTypeScript } from '../bundle.ts';
 import {
   TransportError,
   type AppResult,
@@ -83,6 +84,7 @@ export async function loadModuleRole(path: string, options: ModuleRoleOptions): 
   if (!existsSync(file)) throw new HarnessError('CONFIG_INVALID', `module ${file} does not exist`, 'module paths are relative to the target file');
   let exports: Record<string, unknown>;
   try {
+    await importableTypeScript();
     exports = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
   } catch (error) {
     throw new HarnessError('CONFIG_INVALID', `module ${file} could not be loaded: ${(error as Error)?.message ?? String(error)}`);

@@ -21,6 +21,7 @@ import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { SHARE_ENV, Worker } from 'node:worker_threads';
 import { HarnessError } from '../errors.ts';
+import { BUNDLE_DIR } from '../bundle.ts';
 import type { ReferenceOptions } from '../../reference/start.ts';
 import type { ThreadCommand, ThreadMessage } from '../../reference/thread.ts';
 import type { CreateRoleOptions, ModulePayingAppImplementation } from '../adapters/module.ts';
@@ -64,7 +65,8 @@ type Started = Extract<ThreadMessage, { kind: 'started' }>;
  */
 export const EMBEDDED_REFERENCE_OPTIONS: ReferenceOptions = { port: 0, plaintextPort: 0 };
 
-const ENTRY = new URL('../../reference/thread.ts', import.meta.url).href;
+/** The thread's module: the build's, when this process runs from one (bin/bundle.js), else the source, loaded through tsx. */
+const ENTRY = BUNDLE_DIR === undefined ? new URL('../../reference/thread.ts', import.meta.url).href : new URL('thread.js', BUNDLE_DIR).href;
 let spare: Booted | undefined;
 
 /**
@@ -227,8 +229,8 @@ function askSwitches(worker: Worker): Promise<readonly string[]> {
 }
 
 function boot(): Booted {
-  // The thread has no TypeScript loader of its own (the launcher's is registered per thread): it registers tsx first.
-  const code = `import(${JSON.stringify(tsxEsmApi())}).then((tsx) => { tsx.register(); return import(${JSON.stringify(ENTRY)}); })`;
+  // From the sources, the thread has no TypeScript loader of its own (the launcher's is registered per thread): it registers tsx first.
+  const code = BUNDLE_DIR === undefined ? `import(${JSON.stringify(tsxEsmApi())}).then((tsx) => { tsx.register(); return import(${JSON.stringify(ENTRY)}); })` : `import(${JSON.stringify(ENTRY)})`;
   // The process's environment is shared, not copied: the paying application served from the thread runs in the process's TZ.
   const worker = new Worker(code, { eval: true, env: SHARE_ENV });
   worker.unref();

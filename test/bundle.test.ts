@@ -1,0 +1,97 @@
+// The launcher's build of the sources (bin/bundle.js), on a small project of
+// its own: built once, reused while no source changes, built again when one
+// does, never used when it cannot be built.
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+// @ts-expect-error -- the launcher is plain JavaScript, without declarations.
+import { bundledMain } from '../bin/bundle.js';
+
+const build = bundledMain as (root: string) => Promise<string | undefined>;
+const roots: string[] = [];
+
+/** A project with the two entry points the build bundles; `main` reads a data file beside its own source. */
+function project(files: Record<string, string> = {}): string {
+  const root = mkdtempSync(join(tmpdir(), 'cpr-bundle-'));
+  roots.push(root);
+  const all: Record<string, string> = {
+    'package.json': '{ "type": "module" }\n',
+    'tsconfig.json': '{}\n',
+    'harness/bundle.ts': 'export const BUNDLE_DIR: URL | undefined = undefined;\n',
+    'harness/data.txt': 'beside the source\n',
+    'harness/cli/main.ts': [
+      "import { readFileSync } from 'node:fs';",
+      "import { BUNDLE_DIR } from '../bundle.ts';",
+      "import { word } from './word.ts';",
+      'export const bundleDir: string | undefined = BUNDLE_DIR?.href;',
+      "export const data: string = readFileSync(new URL('../data.txt', import.meta.url), 'utf8');",
+      'export const said: string = word;',
+      '',
+    ].join('\n'),
+    'harness/cli/word.ts': "export const word: string = 'first';\n",
+    'reference/thread.ts': 'export const thread = true;\n',
+    ...files,
+  };
+  for (const [path, text] of Object.entries(all)) {
+    mkdirSync(join(root, path, '..'), { recursive: true });
+    writeFileSync(join(root, path), text);
+  }
+  return root;
+}
+
+async function load(url: string): Promise<{ bundleDir?: string; data: string; said: string }> {
+  return (await import(url)) as { bundleDir?: string; data: string; said: string };
+}
+
+afterEach(() => {
+  for (const root of roots.splice(0)) rmSync(root, { recursive: true, force: true });
+});
+
+describe('the launcher build', () => {
+  it('bundles main.ts and thread.ts into the cache; each module keeps its source location, and harness/bundle.ts says where the build is', async () => {
+    const root = project();
+    const url = await build(root);
+    expect(url).toBeDefined();
+    const dir = new URL('./', url);
+    expect(fileURLToPath(dir).startsWith(join(root, 'node_modules', '.cache', 'cpr-conformance'))).toBe(true);
+    expect(readFileSync(new URL('thread.js', dir), 'utf8')).toContain('thread = true');
+    const main = await load(url!);
+    expect(main.data).toBe('beside the source\n');
+    expect(main.said).toBe('first');
+    expect(main.bundleDir).toBe(dir.href);
+  });
+
+  it('is reused while no input changed, and built again, elsewhere, when one did', async () => {
+    const root = project();
+    const first = await build(root);
+    // What a command runs is the cache: a change made to the build itself shows, so no second build happened.
+    writeFileSync(fileURLToPath(first!), 'export const said = "from the cache";\n');
+    expect(await build(root)).toBe(first);
+    expect((await load(`${first!}?again`)).said).toBe('from the cache');
+
+    writeFileSync(join(root, 'harness/cli/word.ts'), "export const word: string = 'second';\n");
+    const second = await build(root);
+    expect(second).not.toBe(first);
+    expect((await load(second!)).said).toBe('second');
+    // tsconfig.json is an input though nothing imports it.
+    writeFileSync(join(root, 'tsconfig.json'), '{ "compilerOptions": {} }\n');
+    expect(await build(root)).not.toBe(second);
+  });
+
+  it('gives nothing to run (the launcher then runs the sources through tsx) when the sources do not build', async () => {
+    expect(await build(project({ 'harness/cli/word.ts': 'export const word: string = ;\n' }))).toBeUndefined();
+    expect(await build(project({ 'harness/bundle.ts': 'export const BUNDLE_DIR = undefined;\n' }))).toBeUndefined();
+  });
+
+  it("builds the project's own sources, and its command line runs from the build", async () => {
+    const url = await build(fileURLToPath(new URL('../', import.meta.url)));
+    expect(url).toBeDefined();
+    const { main } = (await import(url!)) as { main: (argv: string[], io: unknown) => Promise<number> };
+    let out = '';
+    const stdout = { write: (text: string) => ((out += text), true) };
+    expect(await main(['list', '--help'], { stdout, stderr: stdout, env: {} })).toBe(0);
+    expect(out).toContain('Usage: cpr-conformance list');
+  });
+});
