@@ -1,18 +1,19 @@
 // The launcher's build of the TypeScript sources: esbuild bundles the command
 // line (harness/cli/main.ts) and the embedded reference's thread
-// (reference/thread.ts) into a few ES modules, which Node loads without a
-// TypeScript loader. Through tsx, each of the ~350 modules is resolved and
-// transformed through a loader thread, in both threads: about a second of
-// every command's start.
+// (reference/thread.ts), with the packages they import, into a few ES modules
+// that Node loads without a TypeScript loader. Through tsx, each of the ~350
+// source modules is resolved and transformed through a loader thread, in both
+// threads, and each of the ~600 package files is found, read and (CommonJS)
+// lexed on its own: about a second of every command's start.
 //
 // The build is a cache, never a second source of truth. It lives in
 // node_modules/.cache/cpr-conformance/ with the digest of every file it was
-// built from (and of this file, esbuild's version, tsconfig.json and
-// package.json); a command uses it only when every one of those files still
-// has that digest, and builds it again (about half a second) when one does not.
-// When the build cannot be made or written (a read-only install, a syntax
-// error), the launcher runs the sources through tsx as before, which reports
-// any error itself.
+// built from, packages' files included (and of this file, esbuild's version,
+// tsconfig.json and package.json); a command uses it only when every one of
+// those files still has that digest, and builds it again (about a second) when
+// one does not. When the build cannot be made or written (a read-only install,
+// a syntax error), the launcher runs the sources through tsx as before, which
+// reports any error itself.
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -90,8 +91,10 @@ async function build(root, cache) {
       format: 'esm',
       platform: 'node',
       target: 'node20',
-      // Packages stay where npm put them: the build depends on the project's files only.
-      packages: 'external',
+      // tsx starts a loader of its own from its files (harness/bundle.ts importableTypeScript).
+      external: ['tsx', 'esbuild'],
+      // The CommonJS packages' require() of Node's modules, in an ES module.
+      banner: { js: "import { createRequire as __cprCreateRequire } from 'node:module'; const require = __cprCreateRequire(import.meta.url);" },
       outdir: tmp,
       // For NODE_OPTIONS=--enable-source-maps: stack traces that name the sources.
       sourcemap: 'linked',

@@ -1,6 +1,7 @@
 // The requirement registry (suites/requirements.yaml), validated against its own
 // schema (suites/requirements.schema.json): spec content is data (STYLE.md §1).
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import YAML from 'yaml';
 import Ajv2020 from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
@@ -9,6 +10,8 @@ import { deepFreeze } from './freeze.ts';
 const REGISTRY_URL = new URL('../suites/requirements.yaml', import.meta.url);
 const SCHEMA_URL = new URL('../suites/requirements.schema.json', import.meta.url);
 const REGISTRY_NAME = 'suites/requirements.yaml';
+/** The files the registry is read from: what depends on the registry depends on them. */
+export const REGISTRY_FILES: readonly string[] = [fileURLToPath(REGISTRY_URL), fileURLToPath(SCHEMA_URL)];
 
 /** Key words of the spec, plus PROFILE for a choice of PROFILE.md. */
 export const LEVELS = ['MUST', 'SHOULD', 'MAY', 'PROFILE'] as const;

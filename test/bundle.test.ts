@@ -1,7 +1,7 @@
 // The launcher's build of the sources (bin/bundle.js), on a small project of
 // its own: built once, reused while no source changes, built again when one
 // does, never used when it cannot be built.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -85,13 +85,20 @@ describe('the launcher build', () => {
     expect(await build(project({ 'harness/bundle.ts': 'export const BUNDLE_DIR = undefined;\n' }))).toBeUndefined();
   });
 
-  it("builds the project's own sources, and its command line runs from the build", async () => {
+  it("builds the project's own sources; its command line runs from the build and keeps the suites it loaded there", async () => {
     const url = await build(fileURLToPath(new URL('../', import.meta.url)));
     expect(url).toBeDefined();
     const { main } = (await import(url!)) as { main: (argv: string[], io: unknown) => Promise<number> };
-    let out = '';
-    const stdout = { write: (text: string) => ((out += text), true) };
-    expect(await main(['list', '--help'], { stdout, stderr: stdout, env: {} })).toBe(0);
-    expect(out).toContain('Usage: cpr-conformance list');
+    const list = async (argv: string[]) => {
+      let out = '';
+      const stdout = { write: (text: string) => ((out += text), true) };
+      expect(await main(argv, { stdout, stderr: stdout, env: {} })).toBe(0);
+      return out;
+    };
+    expect(await list(['list', '--help'])).toContain('Usage: cpr-conformance list');
+    const first = await list(['list']);
+    expect(readdirSync(new URL('./', url)).filter((name) => /^suites-[0-9a-f]{32}\.json$/.test(name))).toHaveLength(1);
+    expect(await list(['list'])).toBe(first);
+    expect(first).toMatch(/\d+ scenario/);
   });
 });

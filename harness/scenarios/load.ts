@@ -8,7 +8,8 @@ import { fileURLToPath } from 'node:url';
 import Ajv2020 from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import YAML, { LineCounter, isMap, isSeq, type Document, type Node } from 'yaml';
-import { loadRegistry, sectionsOfAll } from '../../profile/registry.ts';
+import { loadRegistry, REGISTRY_FILES, sectionsOfAll } from '../../profile/registry.ts';
+import { keptInBuild } from '../bundle.ts';
 import { HarnessError } from '../errors.ts';
 import { scenarioSchema } from './schema.ts';
 import { referencedNames } from './template.ts';
@@ -45,8 +46,17 @@ export function suiteFiles(dir = SUITES_DIR): string[] {
   return out;
 }
 
+/**
+ * The suites of `files`, checked across files too (unique scenario IDs). A
+ * command running from the launcher's build loads and validates a set of files
+ * once: the next reads what it found, as long as no file (nor the requirement
+ * registry) changed (harness/bundle.ts keptInBuild).
+ */
 export function loadSuites(files: readonly string[] = suiteFiles()): Suite[] {
-  const suites = files.map((f) => loadSuiteFile(f));
+  return keptInBuild('suites', [...files, ...REGISTRY_FILES], () => checkedAcross(files.map((f) => loadSuiteFile(f))));
+}
+
+function checkedAcross(suites: Suite[]): Suite[] {
   const seen = new Map<string, Scenario>();
   for (const scenario of suites.flatMap((s) => s.scenarios)) {
     const first = seen.get(scenario.id);
