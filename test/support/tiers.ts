@@ -1,6 +1,7 @@
 // The project's own test tiers, one home for what each runs:
 //   npm test            tsx test/support/tiers.ts fast
 //   npm run test:slow   tsx test/support/tiers.ts slow
+//   npm run selftest    the full kill matrix (`matrix`, for timings.ts)
 // A tier is a list of steps run one after another; the commands of one step
 // run side by side (the type check needs no test and no test needs it, so it
 // runs beside the tests). A step that fails stops the tier after it: its
@@ -24,7 +25,7 @@ export interface Command {
 const bin = (name: string): string => join(ROOT, 'node_modules', '.bin', name);
 const selftest = (name: string, ...args: string[]): Command => ({ name, kind: 'selftest', command: process.execPath, args: [join(ROOT, 'bin/cpr-conformance.js'), 'selftest', ...args] });
 
-export const TIERS: Readonly<Record<'fast' | 'slow', readonly (readonly Command[])[]>> = {
+export const TIERS: Readonly<Record<'fast' | 'slow' | 'matrix', readonly (readonly Command[])[]>> = {
   // Under two minutes on a quiet 2-core machine: every file outside
   // vitest.config.ts's SLOW list, and each mutant against its own tests.
   fast: [
@@ -34,12 +35,10 @@ export const TIERS: Readonly<Record<'fast' | 'slow', readonly (readonly Command[
     ],
     [selftest('selftest --targeted', '--targeted')],
   ],
-  // The files of SLOW, with the packed package and the Stryker check switched
-  // on, then the full kill matrix: every mutant against every test that reaches its switch.
-  slow: [
-    [{ name: 'tests (vitest, slow tier)', kind: 'vitest', command: bin('vitest'), args: ['run', '--project', 'slow'], env: { CPR_PACK_TEST: '1', CPR_MUTATION_CHECK: '1' } }],
-    [selftest('selftest (full kill matrix)')],
-  ],
+  // The files of SLOW, with the packed package and the Stryker check switched on.
+  slow: [[{ name: 'tests (vitest, slow tier)', kind: 'vitest', command: bin('vitest'), args: ['run', '--project', 'slow'], env: { CPR_PACK_TEST: '1', CPR_MUTATION_CHECK: '1' } }]],
+  // `npm run selftest` on its own: every mutant against every test that reaches its switch.
+  matrix: [[selftest('selftest (full kill matrix)')]],
 };
 
 /** Runs one command with the terminal's streams; resolves with its exit status (1 for a signal or a failed start). */

@@ -1,5 +1,6 @@
-// `npm run test:timings [fast|slow]`: where a tier's time goes (npm test is
-// the fast tier, `npm run test:slow` the slow one). Runs the tier's steps as
+// `npm run test:timings [fast|slow|matrix]`: where a tier's time goes (npm
+// test is the fast tier, `npm run test:slow` the slow one, `npm run selftest`
+// the full kill matrix). Runs the tier's steps as
 // the tier does (tiers.ts: the commands of one step side by side), with their
 // output hidden, and prints each step's wall and CPU time (the CPU of its
 // processes, children included, read from /proc on Linux) and the test files
@@ -40,8 +41,8 @@ interface VitestJson {
 }
 
 const tier = process.argv[2] ?? 'fast';
-if (tier !== 'fast' && tier !== 'slow') {
-  process.stderr.write(`usage: npm run test:timings [-- fast|slow] (got ${JSON.stringify(tier)})\n`);
+if (tier !== 'fast' && tier !== 'slow' && tier !== 'matrix') {
+  process.stderr.write(`usage: npm run test:timings [-- fast|slow|matrix] (got ${JSON.stringify(tier)})\n`);
   process.exit(2);
 }
 const out = mkdtempSync(join(tmpdir(), 'cpr-timings-'));
