@@ -33,22 +33,32 @@ type Validation = { readonly ok: true } | { readonly ok: false; readonly errors:
 const SCHEMA_DIR = new URL('../schemas/cashpack/', import.meta.url);
 const SCHEMA_FILES = ['common', ...MESSAGE_KINDS];
 
-let validators: Readonly<Record<MessageKind, ValidateFunction>> | undefined;
+let ajv: InstanceType<typeof Ajv2020.default> | undefined;
+const validators = new Map<MessageKind, ValidateFunction>();
 
-/** Every message kind's validator, compiled on first use (as profile/registry.ts does): importing the profile costs no compilation. */
-function messageValidators(): Readonly<Record<MessageKind, ValidateFunction>> {
-  if (validators !== undefined) return validators;
-  // `.default`: the CommonJS module object under NodeNext typing (see profile/registry.ts).
-  // strictRequired is off: the asset schema's conditional `required` names a member declared one level up.
-  const ajv = new Ajv2020.default({ allErrors: true, strict: true, strictRequired: false });
-  // Every date-time in these schemas is a cash-pack timestamp (PROFILE.md §1): whole
-  // seconds, and the date and time must exist (no 02-30, no leap second).
-  ajv.addFormat('date-time', { type: 'string', validate: (text: string) => parseTimestamp(text, 'cashpack') !== undefined });
-  for (const name of SCHEMA_FILES) {
-    ajv.addSchema(JSON.parse(readFileSync(new URL(`${name}.schema.json`, SCHEMA_DIR), 'utf8')) as object);
+/**
+ * A message kind's validator, compiled on its first use (as profile/registry.ts
+ * does): importing the profile costs no compilation, and a thread compiles
+ * only the kinds it reads (the reference, the requests; the harness, the
+ * answers). The schemas are read and added once.
+ */
+function validatorOf(kind: MessageKind): ValidateFunction {
+  let validate = validators.get(kind);
+  if (validate !== undefined) return validate;
+  if (ajv === undefined) {
+    // `.default`: the CommonJS module object under NodeNext typing (see profile/registry.ts).
+    // strictRequired is off: the asset schema's conditional `required` names a member declared one level up.
+    ajv = new Ajv2020.default({ allErrors: true, strict: true, strictRequired: false });
+    // Every date-time in these schemas is a cash-pack timestamp (PROFILE.md §1): whole
+    // seconds, and the date and time must exist (no 02-30, no leap second).
+    ajv.addFormat('date-time', { type: 'string', validate: (text: string) => parseTimestamp(text, 'cashpack') !== undefined });
+    for (const name of SCHEMA_FILES) {
+      ajv.addSchema(JSON.parse(readFileSync(new URL(`${name}.schema.json`, SCHEMA_DIR), 'utf8')) as object);
+    }
   }
-  validators = Object.fromEntries(MESSAGE_KINDS.map((kind) => [kind, ajv.getSchema(`${SCHEMA_ID_BASE}${kind}.schema.json`)!])) as Record<MessageKind, ValidateFunction>;
-  return validators;
+  validate = ajv.getSchema(`${SCHEMA_ID_BASE}${kind}.schema.json`)!;
+  validators.set(kind, validate);
+  return validate;
 }
 
 type Json = Record<string, unknown>;
@@ -74,7 +84,7 @@ const SEMANTIC: Partial<Record<MessageKind, SemanticCheck>> = {
 
 /** Validates `value` as a message of `kind`: schema, then the semantic rules. */
 export function validateMessage(kind: MessageKind, value: unknown): Validation {
-  const validate = messageValidators()[kind];
+  const validate = validatorOf(kind);
   // `if` only wraps the failing `then` or `else` branch, which is reported on its own.
   if (!validate(value)) return { ok: false, errors: (validate.errors ?? []).filter((e) => e.keyword !== 'if').map(describe) };
   const object = value as Json;
