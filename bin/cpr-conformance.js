@@ -27,7 +27,8 @@ if ((args[0] === 'fuzz' || args[0] === 'bench') && !chosen) {
   });
   child.once('exit', (code, signal) => process.exit(code ?? 128 + (constants.signals[signal] ?? 0)));
 } else {
-  const built = await bundledMain();
+  // CPR_CONFORMANCE_SOURCES=1: from the sources even when the build is usable (a debugger's breakpoints in the .ts files).
+  const built = process.env.CPR_CONFORMANCE_SOURCES === '1' ? undefined : await bundledMain();
   if (built === undefined) (await import('tsx/esm/api')).register();
   /** @type {typeof import('../harness/cli/main.ts')} */
   const { main } = await import(built ?? '../harness/cli/main.ts');

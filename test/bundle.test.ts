@@ -2,6 +2,7 @@
 // its own: built once, reused while no source changes, built again when one
 // does, never used when it cannot be built.
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -83,6 +84,22 @@ describe('the launcher build', () => {
   it('gives nothing to run (the launcher then runs the sources through tsx) when the sources do not build', async () => {
     expect(await build(project({ 'harness/cli/word.ts': 'export const word: string = ;\n' }))).toBeUndefined();
     expect(await build(project({ 'harness/bundle.ts': 'export const BUNDLE_DIR = undefined;\n' }))).toBeUndefined();
+    // Nowhere to write it: a file where the cache folder would be.
+    expect(await build(project({ 'node_modules/.cache/cpr-conformance': 'not a folder\n' }))).toBeUndefined();
+  });
+
+  it('leaves the launcher running the sources through tsx when told to (CPR_CONFORMANCE_SOURCES=1), with the same answers', () => {
+    const bin = fileURLToPath(new URL('../bin/cpr-conformance.js', import.meta.url));
+    const cli = (args: string[], env: Record<string, string>) => spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', env: { ...process.env, ...env } });
+    const fromSources = { CPR_CONFORMANCE_SOURCES: '1' };
+    expect(cli(['--version'], fromSources).stdout).toMatch(/\nruns from the TypeScript sources\n$/);
+    expect(cli(['--version'], {}).stdout).toMatch(/\nruns from the launcher's build of the sources, .*\n$/);
+    const sources = cli(['list', '--role', 'payee'], fromSources);
+    const built = cli(['list', '--role', 'payee'], {});
+    expect(sources.status, sources.stderr).toBe(0);
+    expect(built.status, built.stderr).toBe(0);
+    expect(sources.stdout).toMatch(/scenario\(s\) of/);
+    expect(sources.stdout).toBe(built.stdout);
   });
 
   it("builds the project's own sources; its command line runs from the build and keeps the suites it loaded there", async () => {

@@ -1,12 +1,14 @@
 // The cpr-conformance command line: a table of commands, each with its own
 // --help. Exit codes: 0 conformant / success, 1 non-conformant, 2 harness or
 // usage error.
+import { fileURLToPath } from 'node:url';
 import { didYouMean, stripControl } from '../text.ts';
 import { versionLine } from '../version.ts';
 import { PROFILE_ID } from '../../profile/version.ts';
 import { RegistryError } from '../../profile/registry.ts';
 import { EXIT, HarnessError } from './errors.ts';
 import { processIo, type CommandIo, type OutputStream } from '../io.ts';
+import { BUNDLE_DIR } from '../bundle.ts';
 
 type CommandFn = (argv: string[], io: CommandIo) => Promise<number>;
 
@@ -54,13 +56,18 @@ Run "cpr-conformance <command> --help" (or "cpr-conformance help <command>")
 for a command's options; "cpr-conformance --version" for the versions.
 `;
 
+/** Which code this process runs: the launcher's build of the sources (bin/bundle.js), or the sources themselves. */
+function runsFrom(): string {
+  return BUNDLE_DIR === undefined ? 'runs from the TypeScript sources' : `runs from the launcher's build of the sources, ${fileURLToPath(BUNDLE_DIR)}`;
+}
+
 /** The command line: `io` is what the command writes to and reads its environment from (the process's unless given). */
 export async function main(argv: string[], io: CommandIo = processIo()): Promise<number> {
   const [name, ...rest] = argv;
   if (name === '--version' || name === '-V' || name === 'version') {
     // The suite's digest is what a certification package names: two installs with one digest judge alike.
     const { suiteDigest } = await import('../certify/suite.ts');
-    io.stdout.write(`${versionLine()}\nsuite digest sha256:${suiteDigest().digest} (suites/, profile/, PROFILE.md and the judging code under harness/)\n`);
+    io.stdout.write(`${versionLine()}\nsuite digest sha256:${suiteDigest().digest} (suites/, profile/, PROFILE.md and the judging code under harness/)\n${runsFrom()}\n`);
     return 0;
   }
   try {

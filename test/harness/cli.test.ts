@@ -144,9 +144,11 @@ describe('cpr-conformance command line', () => {
     const r = flag === '--version' ? run(flag) : await inProcess(flag);
     expect(r.status).toBe(0);
     const version = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
-    expect(r.stdout).toBe(
-      `cpr-conformance ${version} (profile ${PROFILE_ID}; CPR-1.0 (1.0.0 Draft), CPP-001 (1.0.0 Draft); node ${process.version})\nsuite digest sha256:${suiteDigest().digest} (suites/, profile/, PROFILE.md and the judging code under harness/)\n`,
-    );
+    // Spawned, the launcher runs its build of the sources; in process, these tests run the sources.
+    const from = flag === '--version' ? "runs from the launcher's build of the sources, [^\n]+/node_modules/\\.cache/cpr-conformance/[0-9a-f]{16}/" : 'runs from the TypeScript sources';
+    const head = `cpr-conformance ${version} (profile ${PROFILE_ID}; CPR-1.0 (1.0.0 Draft), CPP-001 (1.0.0 Draft); node ${process.version})\nsuite digest sha256:${suiteDigest().digest} (suites/, profile/, PROFILE.md and the judging code under harness/)\n`;
+    expect(r.stdout.startsWith(head)).toBe(true);
+    expect(r.stdout.slice(head.length)).toMatch(new RegExp(`^${from}\\n$`));
   });
 
   it('prints a command\'s own help with help COMMAND', async () => {
