@@ -27,8 +27,14 @@ const ALWAYS = ['package.json', 'tsconfig.json'];
 const BUNDLE_MARK = 'harness/bundle.ts';
 const BUNDLE_DIR_IN_SOURCES = 'export const BUNDLE_DIR: URL | undefined = undefined;';
 const BUNDLE_DIR_IN_BUILD = 'export const BUNDLE_DIR: URL | undefined = new URL("./", import.meta.url);';
-/** A superseded build is removed once it is this old: a command still running from it has long loaded its modules. */
-const STALE_MS = 60 * 60 * 1000;
+/**
+ * A superseded build is removed when no live process uses it (each command
+ * leaves a `.user-<pid>` file in the build it runs from: a long fuzzing
+ * campaign may still load a module of it, or start the reference's thread
+ * again) and nothing has been written in it for this long (a command that chose
+ * it is about to say so).
+ */
+const STALE_MS = 10 * 60 * 1000;
 
 /**
  * The URL of the build's command-line module (`main.js`; `thread.js` beside
@@ -41,6 +47,7 @@ export async function bundledMain(root = ROOT) {
   try {
     const current = readCurrent(cache);
     const dir = current !== undefined && current.digest === digestOf(root, current.inputs) ? current.dir : await build(root, cache);
+    using(join(cache, dir));
     return pathToFileURL(join(cache, dir, 'main.js')).href;
   } catch {
     return undefined;
@@ -148,14 +155,41 @@ function sourceLocations(root, outdir, read) {
   };
 }
 
+/** Marks `dir` as used by this process until it exits. */
+function using(dir) {
+  const mark = join(dir, `.user-${process.pid}`);
+  try {
+    writeFileSync(mark, '');
+    process.once('exit', () => rmSync(mark, { force: true }));
+  } catch {
+    // A build another user made, read-only here: used as it is, and never pruned from here either.
+  }
+}
+
 function prune(cache, keep) {
   for (const name of readdirSync(cache)) {
     const path = join(cache, name);
     if (name === keep || name === 'current.json') continue;
     try {
-      if (Date.now() - statSync(path).mtimeMs > STALE_MS) rmSync(path, { recursive: true, force: true });
+      if (Date.now() - statSync(path).mtimeMs > STALE_MS && !inUse(path)) rmSync(path, { recursive: true, force: true });
     } catch {
       // Removed by another command meanwhile.
     }
   }
+}
+
+/** Whether a live process marked `path` (a build folder) as the one it runs from. */
+function inUse(path) {
+  if (!statSync(path).isDirectory()) return false;
+  return readdirSync(path).some((name) => {
+    const pid = /^\.user-(\d+)$/.exec(name)?.[1];
+    if (pid === undefined) return false;
+    try {
+      process.kill(Number(pid), 0);
+      return true;
+    } catch (error) {
+      // EPERM: alive, another user's.
+      return error.code === 'EPERM';
+    }
+  });
 }

@@ -1,7 +1,7 @@
 // The launcher's build of the sources (bin/bundle.js), on a small project of
 // its own: built once, reused while no source changes, built again when one
 // does, never used when it cannot be built.
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -79,6 +79,30 @@ describe('the launcher build', () => {
     // tsconfig.json is an input though nothing imports it.
     writeFileSync(join(root, 'tsconfig.json'), '{ "compilerOptions": {} }\n');
     expect(await build(root)).not.toBe(second);
+  });
+
+  it('removes a superseded build once nothing was written in it for ten minutes and no live process runs from it', async () => {
+    const root = project();
+    const first = await build(root);
+    const cache = join(root, 'node_modules', '.cache', 'cpr-conformance');
+    const older = Date.now() / 1000 - 3600;
+    const superseded = (name: string, user?: number) => {
+      mkdirSync(join(cache, name));
+      if (user !== undefined) writeFileSync(join(cache, name, `.user-${user}`), '');
+      utimesSync(join(cache, name), older, older);
+    };
+    superseded('in-use', process.pid);
+    superseded('abandoned');
+    // A process that has ended: a child that has been waited for.
+    superseded('left-by-the-dead', spawnSync(process.execPath, ['-e', '0']).pid);
+    superseded('recent');
+    utimesSync(join(cache, 'recent'), new Date(), new Date());
+    // This process runs from the first build (it marked it): kept too, though it is superseded and old.
+    const firstDir = fileURLToPath(new URL('./', first));
+    utimesSync(firstDir, older, older);
+    writeFileSync(join(root, 'harness/cli/word.ts'), "export const word: string = 'second';\n");
+    const second = await build(root);
+    expect(readdirSync(cache).sort()).toEqual(['current.json', 'in-use', 'recent', ...[firstDir, fileURLToPath(new URL('./', second))].map((d) => d.split('/').at(-2)!)].sort());
   });
 
   it('gives nothing to run (the launcher then runs the sources through tsx) when the sources do not build', async () => {
