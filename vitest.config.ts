@@ -1,5 +1,7 @@
 import { availableParallelism } from 'node:os';
+import { relative, sep } from 'node:path';
 import { configDefaults, defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 // CPR_SELF_ALLURE=DIR: the project's own tests also write Allure results there
 // (a conformance run writes its own allure-results/ from report.json).
@@ -21,36 +23,52 @@ export const ISOLATED = ['test/harness/registry-error.test.ts'];
 // these, and .ci/run runs both. Every file is in exactly one tier
 // (test/portability.test.ts checks the list names files that exist).
 export const SLOW = [
-  'test/action.test.ts',
-  'test/examples.test.ts',
-  'test/package.test.ts',
-  'test/mutation/stryker.test.ts',
-  'test/suites/base-urls.test.ts',
-  'test/suites/policies.test.ts',
-  'test/suites/reference.test.ts',
-  'test/harness/bench/bench.test.ts',
-  'test/harness/certify.test.ts',
-  'test/harness/compare.test.ts',
-  'test/harness/concurrent-runs.test.ts',
-  'test/harness/one-engine.test.ts',
-  'test/harness/run.test.ts',
-  'test/harness/target/lifecycle.test.ts',
-  'test/harness/verdict/warnings.test.ts',
-  'test/harness/fuzz/breach.test.ts',
-  'test/harness/fuzz/campaign.test.ts',
-  'test/harness/fuzz/clock.test.ts',
-  'test/harness/fuzz/unseen.test.ts',
-  'test/harness/fuzz/shards.test.ts',
-  'test/harness/fuzz/payee/campaign.test.ts',
-  'test/harness/fuzz/paying-app/campaign.test.ts',
-  'test/harness/hostile/clock.test.ts',
-  'test/harness/hostile/fuzz.test.ts',
-  'test/harness/hostile/interrupt.test.ts',
-  'test/harness/hostile/run.test.ts',
-  'test/harness/hostile/stores.test.ts',
-  'test/harness/hostile/report-safety.test.ts',
-  'test/harness/hostile/secrets.test.ts',
+  // Longest first (seconds on a 2-core machine): the order the slow tier starts them in (SlowLongestFirst).
+  'test/mutation/stryker.test.ts', // 93
+  'test/harness/fuzz/paying-app/campaign.test.ts', // 80
+  'test/harness/fuzz/unseen.test.ts', // 74
+  'test/harness/bench/bench.test.ts', // 69
+  'test/package.test.ts', // 53
+  'test/harness/fuzz/campaign.test.ts', // 49
+  'test/harness/one-engine.test.ts', // 36
+  'test/harness/certify.test.ts', // 35
+  'test/harness/hostile/interrupt.test.ts', // 35
+  'test/suites/base-urls.test.ts', // 33
+  'test/action.test.ts', // 30
+  'test/suites/policies.test.ts', // 27
+  'test/harness/target/lifecycle.test.ts', // 26
+  'test/harness/hostile/run.test.ts', // 26
+  'test/harness/run.test.ts', // 26
+  'test/harness/compare.test.ts', // 24
+  'test/harness/concurrent-runs.test.ts', // 20
+  'test/harness/fuzz/payee/campaign.test.ts', // 19
+  'test/harness/verdict/warnings.test.ts', // 14
+  'test/harness/fuzz/clock.test.ts', // 12
+  'test/examples.test.ts', // 11
+  'test/harness/hostile/stores.test.ts', // 11
+  'test/harness/hostile/fuzz.test.ts', // 9
+  'test/harness/hostile/report-safety.test.ts', // 5
+  'test/harness/hostile/clock.test.ts', // 5
+  'test/harness/fuzz/shards.test.ts', // 4
+  'test/harness/fuzz/breach.test.ts', // 4
+  'test/harness/hostile/secrets.test.ts', // 2
+  'test/suites/reference.test.ts', // 0.3
 ];
+
+/**
+ * The slow tier starts its files in SLOW's order, longest first, so that the
+ * two workers end together. Vitest orders by the durations it cached on an
+ * earlier run, and without them (CI's clean clone) by file size, largest
+ * first: the Stryker check, the longest file and one of the smallest, then
+ * started near the end, alone.
+ */
+class SlowLongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const rank = (file: TestSpecification) => SLOW.indexOf(relative(import.meta.dirname, file.moduleId).split(sep).join('/'));
+    return sorted.every((file) => rank(file) >= 0) ? [...sorted].sort((a, b) => rank(a) - rank(b)) : sorted;
+  }
+}
 
 const exclude = [...configDefaults.exclude, 'test/mutation/*.mutation.test.ts', ...(mutationCheck ? [] : ['test/mutation/stryker.test.ts'])];
 
@@ -65,6 +83,7 @@ export default defineConfig({
     // 2-core machine. Most test files wait on loopback servers and child
     // processes rather than compute, so two workers even there.
     maxWorkers: Math.max(2, availableParallelism()),
+    sequence: { sequencer: SlowLongestFirst },
     testTimeout: 20_000,
     ...(selfAllure
       ? { setupFiles: ['allure-vitest/setup'], reporters: ['default', ['allure-vitest/reporter', { resultsDir: selfAllure }]] }
