@@ -1,5 +1,5 @@
 // Validation of the cash-pack messages (PROFILE.md §4): the JSON Schemas of
-// profile/schemas/cashpack/ compiled once at module load, plus the rules a schema
+// profile/schemas/cashpack/ (each kind compiled on its first use), plus the rules a schema
 // cannot express (PROFILE.md §1, §2.1, §5 step 1, §11).
 import { readFileSync } from 'node:fs';
 import Ajv2020 from 'ajv/dist/2020.js';
