@@ -21,7 +21,7 @@ import { join, relative, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
-/** Project files every build depends on, whatever it imports (esbuild reads them). */
+/** Project files every build depends on, whatever it imports (esbuild reads them when they are there). */
 const ALWAYS = ['package.json', 'tsconfig.json'];
 /** The one module that differs in the build: it says where the build is. */
 const BUNDLE_MARK = 'harness/bundle.ts';
@@ -73,8 +73,18 @@ function readCurrent(cache) {
  */
 function digestOf(root, inputs, read = new Map()) {
   const hash = createHash('sha256').update(builder());
-  for (const input of inputs) hash.update(`\0${input}\0`).update(read.get(input) ?? readFileSync(join(root, input)));
+  for (const input of inputs) hash.update(`\0${input}\0`).update(read.get(input) ?? contentOf(join(root, input)));
   return hash.digest('hex');
+}
+
+/** A file's bytes; a file that is not there (an installed package has no tsconfig.json; a source was deleted) as a mark no file has. */
+function contentOf(path) {
+  try {
+    return readFileSync(path);
+  } catch (error) {
+    if (error.code === 'ENOENT') return '\0absent\0';
+    throw error;
+  }
 }
 
 let builderText;

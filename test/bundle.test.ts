@@ -105,6 +105,16 @@ describe('the launcher build', () => {
     expect(readdirSync(cache).sort()).toEqual(['current.json', 'in-use', 'recent', ...[firstDir, fileURLToPath(new URL('./', second))].map((d) => d.split('/').at(-2)!)].sort());
   });
 
+  it('builds without tsconfig.json (an installed package has none), and again once there is one', async () => {
+    const root = project();
+    rmSync(join(root, 'tsconfig.json'));
+    const first = await build(root);
+    expect(first).toBeDefined();
+    expect(await build(root)).toBe(first);
+    writeFileSync(join(root, 'tsconfig.json'), '{}\n');
+    expect(await build(root)).not.toBe(first);
+  });
+
   it('gives nothing to run (the launcher then runs the sources through tsx) when the sources do not build', async () => {
     expect(await build(project({ 'harness/cli/word.ts': 'export const word: string = ;\n' }))).toBeUndefined();
     expect(await build(project({ 'harness/bundle.ts': 'export const BUNDLE_DIR = undefined;\n' }))).toBeUndefined();

@@ -74,6 +74,8 @@ describe.skipIf(!PACK_TEST)('the packed tarball installed into an empty folder (
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toContain(`cpr-conformance ${manifest.version} (`);
     expect(r.stdout).toContain(`suite digest sha256:${suiteDigest().digest}`);
+    // The installed package builds its sources as a clone does (esbuild is a dependency), into its own node_modules/.cache.
+    expect(r.stdout).toMatch(/\nruns from the launcher's build of the sources, .*\/node_modules\/cpr-conformance\/node_modules\/\.cache\/cpr-conformance\/[0-9a-f]{16}\/\n$/);
   }, 300_000);
 
   it('lists and explains, saying the spec is not shown', () => {
