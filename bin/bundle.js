@@ -89,8 +89,7 @@ function contentOf(path) {
 
 let builderText;
 function builder() {
-  const manifest = createRequire(import.meta.url).resolve('esbuild/package.json');
-  builderText ??= `${readFileSync(manifest, 'utf8')}\0${readFileSync(new URL(import.meta.url), 'utf8')}`;
+  builderText ??= `${readFileSync(createRequire(import.meta.url).resolve('esbuild/package.json'), 'utf8')}\0${readFileSync(new URL(import.meta.url), 'utf8')}`;
   return builderText;
 }
 

@@ -66,8 +66,9 @@ export class Clock {
   /**
    * This clock's state in memory another thread of this process can read
    * (sharedClockReader), kept current from now on: the embedded reference's
-   * paying application, in the harness's thread, reads the reference's one
-   * clock there instead of over test control.
+   * paying application, served from the reference's thread (or, for mutation
+   * testing, from the harness's), reads the reference's one clock there
+   * instead of over test control.
    */
   share(): SharedArrayBuffer {
     if (this.published === undefined) {
