@@ -1,3 +1,6 @@
+import fc from 'fast-check';
+import { PNG } from 'pngjs';
+import QRCode from 'qrcode';
 import { Agent, request, type Dispatcher } from 'undici';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parseTimestamp } from '../../profile/index.ts';
@@ -5,7 +8,7 @@ import { SUB_INTERFACES, decodeQrPng, inspectQrPng, isEvmAddress, parseDeliveryU
 import { Clock } from '../../reference/clock.ts';
 import { listen, type Listening } from '../../reference/http/server.ts';
 import { createTlsMaterial } from '../../reference/tls.ts';
-import { PayeeInputError, createPayee, renderQrSvg, type CreatedRequest, type Payee } from '../../reference/payee/index.ts';
+import { PayeeInputError, createPayee, renderQrPng, renderQrSvg, type CreatedRequest, type Payee } from '../../reference/payee/index.ts';
 
 let secure: Listening;
 let plain: Listening;
@@ -170,6 +173,32 @@ describe('created requests', () => {
     expect(inspectQrPng(png)).toMatchObject({ text: created.qr_uri, modes: ['byte'], errorCorrection: 'M', quietZoneModules: 4 });
     expect(created.deep_link).toBe(created.qr_uri);
     expect(parseDeliveryUri(created.qr_uri)).toEqual({ kind: 'token', token: created.token, endpoint: secure.url });
+  });
+
+  it('writes the PNG pixel for pixel as the qrcode library\'s own renderer draws it, for any URI up to the inline bound', async () => {
+    /** Size, and one byte per pixel: 1 where it is dark. */
+    const darkPixels = (png: Buffer) => {
+      const { width, height, data } = PNG.sync.read(png);
+      const dark = Buffer.alloc(width * height);
+      for (let i = 0; i < dark.length; i++) dark[i] = data[4 * i]! + data[4 * i + 1]! + data[4 * i + 2]! < 3 * 128 ? 1 : 0;
+      return { width, height, dark };
+    };
+    const uris = fc.oneof(
+      fc.string({ unit: 'binary', maxLength: 120 }).map((s) => `std-cpr://inline/${s}`),
+      fc.integer({ min: 1, max: 2048 - 'std-cpr://inline/'.length }).map((n) => `std-cpr://inline/${'x'.repeat(n)}`),
+    );
+    await fc.assert(
+      fc.asyncProperty(uris, async (uri) => {
+        const ours = renderQrPng(uri);
+        const theirs = await QRCode.toBuffer([{ data: Buffer.from(uri, 'utf8'), mode: 'byte' }], { errorCorrectionLevel: 'M', margin: 4, type: 'png' });
+        // The same image: what the reference's own test above decodes is what the library draws.
+        const [a, b] = [darkPixels(ours), darkPixels(theirs)];
+        expect([a.width, a.height]).toEqual([b.width, b.height]);
+        const differing = a.dark.findIndex((pixel, i) => pixel !== b.dark[i]);
+        expect(differing === -1 ? 'every pixel alike' : `pixel ${differing % a.width},${Math.floor(differing / a.width)} differs`).toBe('every pixel alike');
+      }),
+      { numRuns: 12, seed: 8 },
+    );
   });
 
   it('also renders the QR code as SVG with the 4-module quiet zone', async () => {
