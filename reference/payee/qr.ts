@@ -24,19 +24,20 @@ export function renderQrPng(uri: string): Buffer {
   const { modules } = QRCode.create(segments(uri), { errorCorrectionLevel: OPTIONS.errorCorrectionLevel });
   const side = (modules.size + 2 * OPTIONS.margin) * SCALE;
   const stride = 1 + Math.ceil(side / 8);
-  // Every row starts with filter type 0 (none); all bits start white.
+  // Every row starts with filter type 0 (none); all pixels start white. Each
+  // module row is drawn once into its first pixel row, then copied SCALE - 1 times.
   const raw = Buffer.alloc(stride * side, 0xff);
-  for (let y = 0; y < side; y++) {
-    raw[y * stride] = 0;
-    const row = Math.floor(y / SCALE) - OPTIONS.margin;
-    if (row < 0 || row >= modules.size) continue;
+  for (let y = 0; y < side; y++) raw[y * stride] = 0;
+  for (let row = 0; row < modules.size; row++) {
+    const first = (row + OPTIONS.margin) * SCALE * stride;
     for (let col = 0; col < modules.size; col++) {
       if (!modules.get(row, col)) continue;
       for (let x = (col + OPTIONS.margin) * SCALE, end = x + SCALE; x < end; x++) {
-        const at = y * stride + 1 + (x >> 3);
+        const at = first + 1 + (x >> 3);
         raw[at] = raw[at]! & ~(0x80 >> (x & 7));
       }
     }
+    for (let copy = 1; copy < SCALE; copy++) raw.copy(raw, first + copy * stride, first, first + stride);
   }
   const header = Buffer.alloc(13);
   header.writeUInt32BE(side, 0);
