@@ -11,6 +11,7 @@ interface QrInspection {
   /** Segment modes in order, e.g. ['byte']. */
   readonly modes: readonly string[];
   readonly errorCorrection: ErrorCorrection;
+  /** The narrowest of the four sides' quiet zones, in modules. */
   readonly quietZoneModules: number;
 }
 
@@ -43,16 +44,21 @@ export function inspectQrPng(png: Uint8Array): QrInspection | undefined {
   const code = decode(clamped(raster), raster.width, raster.height);
   if (!code) return undefined;
   const size = 17 + 4 * code.version;
-  const margin = firstDarkRow(raster);
-  if (margin === undefined) return undefined;
-  const scale = (raster.width - 2 * margin) / size;
-  const dark = (row: number, col: number) => isDark(raster, Math.floor(margin + (col + 0.5) * scale), Math.floor(margin + (row + 0.5) * scale));
+  // The symbol's dark modules reach all four of its edges (three finder
+  // patterns, and the format information beside the fourth corner), so the box
+  // around the dark pixels is the symbol: its size gives the scale on each
+  // axis, and what lies outside it on each side is that side's quiet zone.
+  const box = darkBox(raster);
+  if (box === undefined) return undefined;
+  const scaleX = (box.right - box.left + 1) / size;
+  const scaleY = (box.bottom - box.top + 1) / size;
+  const dark = (row: number, col: number) => isDark(raster, Math.floor(box.left + (col + 0.5) * scaleX), Math.floor(box.top + (row + 0.5) * scaleY));
   return {
     text: code.data,
     version: code.version,
     modes: code.chunks.map((c) => c.type),
     errorCorrection: errorCorrection(dark, size),
-    quietZoneModules: margin / scale,
+    quietZoneModules: Math.min(box.left / scaleX, (raster.width - 1 - box.right) / scaleX, box.top / scaleY, (raster.height - 1 - box.bottom) / scaleY),
   };
 }
 
@@ -74,12 +80,21 @@ function isDark(raster: Raster, x: number, y: number): boolean {
   return luminance < 128;
 }
 
-/** The top row of the finder pattern: its distance from the edge is the quiet zone in pixels. */
-function firstDarkRow(raster: Raster): number | undefined {
+/** The first and last rows and columns that hold a dark pixel: each row is read from both ends up to its outermost dark pixels. */
+function darkBox(raster: Raster): { readonly left: number; readonly right: number; readonly top: number; readonly bottom: number } | undefined {
+  let [left, right, top, bottom] = [raster.width, -1, -1, -1];
   for (let y = 0; y < raster.height; y++) {
-    for (let x = 0; x < raster.width; x++) if (isDark(raster, x, y)) return y;
+    let first = 0;
+    while (first < raster.width && !isDark(raster, first, y)) first++;
+    if (first === raster.width) continue;
+    let last = raster.width - 1;
+    while (!isDark(raster, last, y)) last--;
+    if (top < 0) top = y;
+    bottom = y;
+    left = Math.min(left, first);
+    right = Math.max(right, last);
   }
-  return undefined;
+  return top < 0 ? undefined : { left, right, top, bottom };
 }
 
 // ISO/IEC 18004 §7.9: the 15-bit format information is masked with 0x5412 and its
