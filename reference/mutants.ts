@@ -165,6 +165,20 @@ const CATALOGUE = [
     catches: ['DLV-QR-1'],
   },
   {
+    name: 'payee-qr-level-l',
+    family: 'delivery',
+    role: 'payee',
+    description: 'the payee draws its QR codes at error-correction level L, the smallest symbol, instead of M',
+    catches: ['PRF-QR-1'],
+  },
+  {
+    name: 'payee-qr-quiet-zone-narrow',
+    family: 'delivery',
+    role: 'payee',
+    description: 'the payee crops its QR images to a quiet zone of 2 modules instead of 4',
+    catches: ['PRF-QR-1'],
+  },
+  {
     name: 'payee-inline-uri-unbounded',
     family: 'delivery',
     role: 'payee',

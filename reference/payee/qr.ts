@@ -20,19 +20,22 @@ function segments(uri: string) {
  * the symbol, and a full conformance run renders one per payee request. The
  * pixels are the same (test/reference/payee.test.ts compares them).
  */
-export function renderQrPng(uri: string): Buffer {
-  const { modules } = QRCode.create(segments(uri), { errorCorrectionLevel: OPTIONS.errorCorrectionLevel });
-  const side = (modules.size + 2 * OPTIONS.margin) * SCALE;
+export function renderQrPng(uri: string, drawn: { readonly level?: 'L' | 'M'; readonly margin?: number } = {}): Buffer {
+  // Mutants payee-qr-level-l and payee-qr-quiet-zone-narrow draw otherwise.
+  const { level = OPTIONS.errorCorrectionLevel, margin = OPTIONS.margin } = drawn;
+  // Stryker disable next-line ObjectLiteral: the library's default level is M
+  const { modules } = QRCode.create(segments(uri), { errorCorrectionLevel: level });
+  const side = (modules.size + 2 * margin) * SCALE;
   const stride = 1 + Math.ceil(side / 8);
   // Every row starts with filter type 0 (none); all pixels start white. Each
   // module row is drawn once into its first pixel row, then copied SCALE - 1 times.
   const raw = Buffer.alloc(stride * side, 0xff);
   for (let y = 0; y < side; y++) raw[y * stride] = 0;
   for (let row = 0; row < modules.size; row++) {
-    const first = (row + OPTIONS.margin) * SCALE * stride;
+    const first = (row + margin) * SCALE * stride;
     for (let col = 0; col < modules.size; col++) {
       if (!modules.get(row, col)) continue;
-      for (let x = (col + OPTIONS.margin) * SCALE, end = x + SCALE; x < end; x++) {
+      for (let x = (col + margin) * SCALE, end = x + SCALE; x < end; x++) {
         const at = first + 1 + (x >> 3);
         raw[at] = raw[at]! & ~(0x80 >> (x & 7));
       }

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { serializeResponse } from '../../../reference/http/respond.ts';
 import { isUuid, parseTimestamp } from '../../../profile/index.ts';
-import { buildQrUri, codePoints, decodeQrPng, findPayerMembers, parseDeliveryUri } from '../../../profile/cpr/index.ts';
+import { buildQrUri, codePoints, decodeQrPng, findPayerMembers, inspectQrPng, parseDeliveryUri } from '../../../profile/cpr/index.ts';
 import { Clock } from '../../../reference/clock.ts';
 import type { RefResponse } from '../../../reference/http/types.ts';
 import { MUTANTS, faultsFor, type Faults, type MutantOfRole } from '../../../reference/mutants.ts';
@@ -55,6 +55,22 @@ const PROBES: Record<MutantOfRole<'payee'>, Probe> = {
     },
     correct: true,
     mutant: false,
+  },
+  'payee-qr-level-l': {
+    observes: "the QR image's error-correction level",
+    async observe(payee) {
+      return inspectQrPng(Buffer.from((await ibanRequest(payee)).qr_png, 'base64'))?.errorCorrection;
+    },
+    correct: 'M',
+    mutant: 'L',
+  },
+  'payee-qr-quiet-zone-narrow': {
+    observes: "the QR image's narrowest quiet zone, in modules",
+    async observe(payee) {
+      return inspectQrPng(Buffer.from((await ibanRequest(payee)).qr_png, 'base64'))?.quietZoneModules;
+    },
+    correct: 4,
+    mutant: 2,
   },
   'payee-expiry-unbounded': {
     observes: 'expires_at − created_at in seconds (the validity window is 900)',
