@@ -3,6 +3,7 @@
 // hard cap on response bodies, and redirects returned as they are: a conformance
 // harness reports what the implementation said, it never follows it elsewhere.
 import { Readable } from 'node:stream';
+import { createSecureContext } from 'node:tls';
 import { Agent, buildConnector, type Dispatcher } from 'undici';
 import { TransportError, type HttpRole, type WireRequest, type WireResponse } from './types.ts';
 
@@ -42,7 +43,8 @@ export function createHttpRole(options: HttpRoleOptions): HttpRole {
   // (SNI, and the name the certificate is checked against) is always the base
   // URL's host: undici would take it from a Host header the request sets, and a
   // test sends a Host naming another authority to see what the target does with it.
-  const connector = buildConnector({ rejectUnauthorized: !insecure, ...(options.ca !== undefined ? { ca: options.ca } : {}), timeout: timeoutMs });
+  // The CA is parsed once, into one secure context (given as `ca`, it was parsed again for every connection).
+  const connector = buildConnector({ rejectUnauthorized: !insecure, ...(options.ca !== undefined ? { secureContext: createSecureContext({ ca: options.ca }) } : {}), timeout: timeoutMs });
   const agent = new Agent({
     connections,
     keepAliveTimeout: 4_000,

@@ -2,6 +2,7 @@
 // over TLS only (spec §5.1.4), to an allowed host only (hosts.ts), with a time
 // limit and a body cap, trusting the given CA (a real trust decision, never
 // skipped verification), never following a redirect.
+import { createSecureContext, type SecureContext } from 'node:tls';
 import { Agent, request } from 'undici';
 import { parseIJson } from '../../profile/index.ts';
 import { hostAllowed, hostOf, type HostPattern } from './hosts.ts';
@@ -23,6 +24,23 @@ type Retrieved = { readonly ok: true; readonly doc: unknown } | Rejection;
 // Stryker disable next-line Regex: PROFILE.md §8.3 lets an application read or refuse a JSON body served under another media type (class retrieval.media-type); the body's JSON is what is judged
 const JSON_MEDIA_TYPE = /^application\/json\s*(;.*)?$/i;
 
+// A TLS context trusting exactly the given CAs, made once per CA text: given as
+// `ca`, the PEM was parsed again for every retrieval's connection, which cost
+// about as much as the request itself. Bounded: an application told of a new CA
+// keeps at most the last few.
+const contexts = new Map<string, SecureContext>();
+const CONTEXTS_KEPT = 8;
+
+function trusting(ca: string): SecureContext {
+  let context = contexts.get(ca);
+  if (context === undefined) {
+    if (contexts.size >= CONTEXTS_KEPT) contexts.delete(contexts.keys().next().value!);
+    context = createSecureContext({ ca });
+    contexts.set(ca, context);
+  }
+  return context;
+}
+
 export async function retrieveCpr(url: string, settings: RetrievalSettings): Promise<Retrieved> {
   const target = new URL(url);
   // Mutant app-plaintext-endpoint-fetched: the endpoint's scheme is not looked at.
@@ -34,8 +52,8 @@ export async function retrieveCpr(url: string, settings: RetrievalSettings): Pro
     return failed(`its endpoint ${hostOf(target)} is not a host this application may contact (allowed: ${allowed})`);
   }
   // One agent per retrieval: a token is single use, so there is no connection worth keeping.
-  // Stryker disable next-line ConditionalExpression: `ca: undefined` is no CA option, as its absence is
-  const agent = new Agent({ connect: { ...(settings.ca !== undefined ? { ca: settings.ca } : {}), timeout: settings.timeoutMs } });
+  // Stryker disable next-line ConditionalExpression: no secure context is the system's CAs, as its absence is
+  const agent = new Agent({ connect: { ...(settings.ca !== undefined ? { secureContext: trusting(settings.ca) } : {}), timeout: settings.timeoutMs } });
   try {
     const response = await request(url, {
       // Stryker disable next-line StringLiteral: undici's default method is GET

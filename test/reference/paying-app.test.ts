@@ -163,6 +163,16 @@ describe('read: rejections', () => {
     const closed = buildQrUri('ab'.repeat(16), 'https://127.0.0.1:1');
     expect(await app.read({ kind: 'uri', uri: closed })).toMatchObject({ ok: false, code: 'RETRIEVAL_FAILED' });
   });
+
+  it('trusts exactly the CA it is given, retrieval after retrieval, whatever another application trusts', async () => {
+    const stranger = await createTlsMaterial();
+    const other = createPayingApp({ clock: () => clock.now(), ca: stranger.ca });
+    for (let i = 0; i < 2; i++) {
+      const [first, second] = [await payee.createRequest({ sub_interface: 'IBAN' }), await payee.createRequest({ sub_interface: 'IBAN' })];
+      expect(await other.read({ kind: 'uri', uri: first.qr_uri })).toMatchObject({ ok: false, code: 'RETRIEVAL_FAILED' });
+      expect(await app.read({ kind: 'uri', uri: second.qr_uri })).toMatchObject({ ok: true });
+    }
+  });
 });
 
 describe('derive', () => {
