@@ -150,6 +150,13 @@ const CATALOGUE = [
     catches: ['SUB-CHAIN-2', 'PRF-PAY-1'],
   },
   {
+    name: 'payee-instant-key-type-missing',
+    family: 'sub-interfaces',
+    role: 'payee',
+    description: 'the payee leaves key_type out of its instant-key requests, giving key_value alone',
+    catches: ['SUB-KEY-1'],
+  },
+  {
     name: 'app-key-type-closed',
     family: 'sub-interfaces',
     role: 'paying-app',
@@ -163,6 +170,13 @@ const CATALOGUE = [
     role: 'payee',
     description: 'the QR image encodes the https retrieval URL instead of the std-cpr:// URI the payee reports',
     catches: ['DLV-QR-1'],
+  },
+  {
+    name: 'payee-retrieval-text-plain',
+    family: 'delivery',
+    role: 'payee',
+    description: 'the payee serves a retrieved CPR as text/plain; charset=utf-8 instead of application/json',
+    catches: ['TOK-GET-1'],
   },
   {
     name: 'payee-qr-level-l',
@@ -612,6 +626,13 @@ const CATALOGUE = [
     role: 'payee',
     description: 'the payee writes request_id in upper case',
     catches: ['PRF-ID-1'],
+  },
+  {
+    name: 'payee-timestamp-local-time',
+    family: 'encoding',
+    role: 'payee',
+    description: 'the payee writes created_at and expires_at in its local time, two hours ahead of UTC, with a +02:00 offset',
+    catches: ['CPR-TIME-1'],
   },
   {
     name: 'payee-timestamp-offset',

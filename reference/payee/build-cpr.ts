@@ -34,6 +34,11 @@ export function buildCpr(input: CreateRequestInput, times: CprTimes, faults: Fau
     ...sample.other(reference, memo),
     ...(input.extensions !== undefined ? { extensions: structuredClone(input.extensions) } : {}),
   };
+  // Mutant payee-instant-key-type-missing: key_value alone, in the rail address and its top-level copy.
+  if (faults.has('payee-instant-key-type-missing') && input.sub_interface === 'INSTANT_KEY') {
+    delete (cpr as { key_type?: string }).key_type;
+    delete (cpr.payee.rail_address as { key_type?: string }).key_type;
+  }
   // Mutant payee-iban-mirror-spaced: the top-level copy in the printed form of an IBAN.
   if (faults.has('payee-iban-mirror-spaced') && typeof cpr.iban === 'string') (cpr as { iban: string }).iban = cpr.iban.replace(/(.{4})(?=.)/g, '$1 ');
   // Mutant payee-payer-field-leaked: the payee's own customer reference for the payer goes out with the request.

@@ -98,7 +98,9 @@ function retrieve(payee: PayeeCore, token: string): RefResponse {
     // Mutant payee-problem-type-about-blank: RFC 9457's default type in place of the profile's.
     return payee.faults.has('payee-problem-type-about-blank') ? { ...response, body: { ...(response.body as object), type: 'about:blank' } } : response;
   }
-  return json(200, result.cpr satisfies Cpr, retrievalHeaders(payee));
+  // Mutant payee-retrieval-text-plain: the CPR served as text.
+  const headers = payee.faults.has('payee-retrieval-text-plain') ? { ...retrievalHeaders(payee), 'content-type': 'text/plain; charset=utf-8' } : retrievalHeaders(payee);
+  return json(200, result.cpr satisfies Cpr, headers);
 }
 
 /**

@@ -125,7 +125,12 @@ export function createPayee(options: PayeeOptions): Payee {
 const YEAR_MS = 365 * 24 * 3600 * 1000;
 
 /** Mutants whose CPR breaks a rule, which the payee's own validation would otherwise refuse to serve. */
+// Stryker disable next-line ArithmeticOperator: only the payee-timestamp-local-time fault uses it
+const LOCAL_OFFSET_MS = 2 * 3600 * 1000;
+
 const INVALID_CPR_FAULTS = [
+  'payee-timestamp-local-time',
+  'payee-instant-key-type-missing',
   'payee-expiry-unbounded',
   'payee-payer-field-leaked',
   'payee-on-chain-hint-missing',
@@ -145,6 +150,8 @@ function requestId(faults: Faults, startupRequestId: string): string {
 
 /** PROFILE.md §1: RFC 3339 UTC written with Z. */
 function timestamp(faults: Faults, ms: number): string {
+  // Mutant payee-timestamp-local-time: the same instant written in local time, two hours ahead.
+  if (faults.has('payee-timestamp-local-time')) return formatTimestamp(ms + LOCAL_OFFSET_MS, 'cpr').replace(/Z$/, '+02:00');
   const written = formatTimestamp(ms, 'cpr');
   return faults.has('payee-timestamp-offset') ? written.replace(/Z$/, '+00:00') : written; // mutant: an offset instead of Z
 }

@@ -253,6 +253,29 @@ const PROBES: Record<MutantOfRole<'payee'>, Probe> = {
     correct: true,
     mutant: false,
   },
+  'payee-timestamp-local-time': {
+    observes: 'created_at of a request made at 2026-01-01T00:00:00Z',
+    observe: async (payee) => (await ibanRequest(payee)).cpr.created_at,
+    correct: '2026-01-01T00:00:00Z',
+    mutant: '2026-01-01T02:00:00+02:00',
+  },
+  'payee-retrieval-text-plain': {
+    observes: 'the content type of a retrieved CPR',
+    async observe(payee) {
+      return (await get(payee, `/cpr/${(await ibanRequest(payee)).token}`)).headers?.['content-type'];
+    },
+    correct: 'application/json',
+    mutant: 'text/plain; charset=utf-8',
+  },
+  'payee-instant-key-type-missing': {
+    observes: 'the key_type of an instant-key request, at the top level and in rail_address',
+    async observe(payee) {
+      const { cpr } = await payee.createRequest({ sub_interface: 'INSTANT_KEY', amount: '500' });
+      return [cpr.key_type, (cpr.payee.rail_address as { key_type?: unknown }).key_type];
+    },
+    correct: ['EVP', 'EVP'],
+    mutant: [undefined, undefined],
+  },
   'payee-timestamp-offset': {
     observes: 'whether created_at and expires_at are written with Z',
     async observe(payee) {
