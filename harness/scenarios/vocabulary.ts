@@ -242,7 +242,7 @@ export const CHECKS = {
     // A literal that is no protocol code has no status of its own; a template may be one.
     charges: (arg) => (typeof arg === 'string' && !arg.includes('${') && !isProblemCode(arg) ? [] : [PROBLEM_STATUS_RULE]),
   },
-  content_type: { summary: 'the media type (parameters ignored)', arg: { type: 'string' } },
+  content_type: { gates: true, summary: 'the media type (parameters ignored); an answer in another is not the document the later checks read', arg: { type: 'string' } },
   header: { summary: 'a response header `equals`, `matches` or is `absent`', arg: object({ name: { type: 'string' }, equals: T, matches: { type: 'string' }, absent: { const: true } }, ['name']) },
   schema: {
     summary: "the step's body validates against a profile schema (`cpr`, `payment`, `cash-pack`, `status`, `policy`, `pubkey`, `problem`, `redemption-confirmation`, ...); `{ of: NAME, value: X }` validates another value. An unknown name is refused when the file loads",

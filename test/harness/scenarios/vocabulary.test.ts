@@ -140,7 +140,7 @@ describe('the vocabulary is the one definition of each action and check', () => 
   });
 
   it('gates on the checks that judge an outcome, and on no other', () => {
-    expect((Object.keys(CHECKS) as CheckName[]).filter(gatesLaterChecks).sort()).toEqual(['accepted', 'all', 'exactly_one', 'not_status', 'problem', 'rejected', 'status']);
+    expect((Object.keys(CHECKS) as CheckName[]).filter(gatesLaterChecks).sort()).toEqual(['accepted', 'all', 'content_type', 'exactly_one', 'not_status', 'problem', 'rejected', 'status']);
   });
 
   it('charges an extra only from a check whose definition declares it', () => {
