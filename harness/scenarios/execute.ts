@@ -24,7 +24,7 @@ import { ScenarioContext, StepError, stepErrorFields, type ScenarioTarget } from
 import { send } from './http.ts';
 import { referencedNames, render, TemplateError } from './template.ts';
 import type { CheckEntry, Scenario, Step } from './types.ts';
-import { extraRequirements, gatesLaterChecks } from './vocabulary.ts';
+import { extraRequirements, gatesLaterChecks, judgesBodyForm } from './vocabulary.ts';
 import { checkClock, unmovedClock, watchClock } from './clock-watch.ts';
 import { parseTimestamp } from '../../profile/time.ts';
 
@@ -196,15 +196,17 @@ async function runStep(ctx: ScenarioContext, step: Step, progress: Progress): Pr
 /**
  * The order a step's checks are judged in: preconditions, then the outcome
  * (status, problem code, accepted, rejected: each judges the answer itself, so
- * all are judged), then everything about the body and the state. A failed
- * outcome means the answer is not the one the later checks presume (a problem
- * body where a pack was due), so they are not evaluated and charge nothing;
- * only the checks that saw the difference do.
+ * all are judged), then the body's media type, then everything about the body
+ * and the state. A failed outcome means the answer is not the one the later
+ * checks presume (a problem body where a pack was due), and a body in another
+ * media type is not the document they read, so they are not evaluated and
+ * charge nothing; only the checks that saw the difference do.
  */
 function checkStage(check: CheckEntry): number {
   if (check.name === 'assume') return 0;
+  if (judgesBodyForm(check.name)) return 2;
   if (gatesLaterChecks(check.name)) return 1;
-  return 2;
+  return 3;
 }
 
 function inEvaluationOrder(checks: readonly CheckEntry[]): CheckEntry[] {

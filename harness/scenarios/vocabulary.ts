@@ -221,8 +221,13 @@ export interface CheckSpec {
    * other checks are not judged. Any other failed check (a value, a signature,
    * a header, a profile status beside the right spec outcome) is recorded and
    * the scenario goes on.
+   *
+   * `'body'`: the check judges the form of the answer the outcome checks
+   * accepted (its media type), so it is judged after them, and only when they
+   * passed; when it fails, the checks that read the body are not judged, as
+   * the body is not the document they read, and the scenario stops there.
    */
-  readonly gates?: true;
+  readonly gates?: true | 'body';
   /**
    * Which requirements the check can charge beside its own, for its argument:
    * read by what a scenario can judge (scenarioRequirements), so a targeted run
@@ -242,7 +247,7 @@ export const CHECKS = {
     // A literal that is no protocol code has no status of its own; a template may be one.
     charges: (arg) => (typeof arg === 'string' && !arg.includes('${') && !isProblemCode(arg) ? [] : [PROBLEM_STATUS_RULE]),
   },
-  content_type: { gates: true, summary: 'the media type (parameters ignored); an answer in another is not the document the later checks read', arg: { type: 'string' } },
+  content_type: { gates: 'body', summary: 'the media type (parameters ignored); judged after the outcome checks, and a body in another is not the document the later checks read', arg: { type: 'string' } },
   header: { summary: 'a response header `equals`, `matches` or is `absent`', arg: object({ name: { type: 'string' }, equals: T, matches: { type: 'string' }, absent: { const: true } }, ['name']) },
   schema: {
     summary: "the step's body validates against a profile schema (`cpr`, `payment`, `cash-pack`, `status`, `policy`, `pubkey`, `problem`, `redemption-confirmation`, ...); `{ of: NAME, value: X }` validates another value. An unknown name is refused when the file loads",
@@ -306,7 +311,12 @@ export type CheckName = keyof typeof CHECKS;
 
 /** Whether a failure of this check stops the scenario (CheckSpec.gates). */
 export function gatesLaterChecks(name: CheckName): boolean {
-  return (CHECKS[name] as CheckSpec).gates === true;
+  return (CHECKS[name] as CheckSpec).gates !== undefined;
+}
+
+/** Whether the check judges the form of the body the outcome checks accepted (CheckSpec.gates `'body'`): judged after them. */
+export function judgesBodyForm(name: CheckName): boolean {
+  return (CHECKS[name] as CheckSpec).gates === 'body';
 }
 
 /** The requirements a check can charge beside its own, for this argument (CheckSpec.charges). */

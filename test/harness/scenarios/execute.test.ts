@@ -328,10 +328,39 @@ ${setup}        principal: alice
       expect(result.status).toBe('failed');
       expect(result.checks.filter((c) => !c.passed).map((c) => [c.check, c.requirement])).toEqual([['status', 'TOK-ONCE-1']]);
       expect(result.not_evaluated).toEqual([
+        { check: 'content_type', requirement: 'TOK-GET-1', step: '3', after: 'status (TOK-ONCE-1)' },
         { check: 'schema', requirement: 'CPR-VAL-1', step: '3', after: 'status (TOK-ONCE-1)' },
         { check: 'no_payer_data', requirement: 'CPR-PAYER-1', step: '3', after: 'status (TOK-ONCE-1)' },
-        { check: 'content_type', requirement: 'TOK-GET-1', step: '3', after: 'status (TOK-ONCE-1)' },
       ]);
+    });
+
+    it('judges the media type after the outcome: a body in another leaves the checks that read it not evaluated', async () => {
+      // The retrieval answers 200 application/json; the step claims text/plain, so the body is not the document its schema check reads.
+      const retrieval = `  - id: TOK-GET-901
+    title: a retrieval
+    requirements: [TOK-GET-1]
+    level: MUST
+    needs: [provision]
+    steps:
+      - do: create-request
+        with: { sub_interface: IBAN }
+        as: req
+      - do: http
+        method: GET
+        path: /cpr/\${req.token}
+        expect:
+          - schema: cpr
+            requirement: CPR-VAL-1
+          - content_type: text/plain
+          - status: 200
+`;
+      const result = await executeScenario(scenario(retrieval), target(http), options);
+      expect(result.status).toBe('failed');
+      expect(result.checks.map((c) => [c.check, c.requirement, c.passed])).toEqual([
+        ['status', 'TOK-GET-1', true],
+        ['content_type', 'TOK-GET-1', false],
+      ]);
+      expect(result.not_evaluated).toEqual([{ check: 'schema', requirement: 'CPR-VAL-1', step: '2', after: 'content_type (TOK-GET-1)' }]);
     });
 
     it('judges every outcome check of the answer, each under its own requirement, and leaves the body unjudged after a wrong one', async () => {
