@@ -33,25 +33,26 @@ function scenario(body: string, role = 'payee') {
 
 const options = { levelOf: (id: string) => findRequirement(id)?.level ?? 'MUST', rerun: (id: string) => `npx cpr-conformance run --only ${id}` } as const;
 
-const SECOND_GET = (expectation: string) => `  - id: TOK-ONCE-901
-    title: a second retrieval is refused
-    requirements: [TOK-ONCE-1]
+/** A scenario that creates an IBAN request and retrieves it, once with `first` as its checks when given, then with `expectation`. */
+const RETRIEVAL = (head: { readonly id: string; readonly title: string; readonly requirement: string; readonly first?: string }, expectation: string) => {
+  const get = (expect: string) => `      - do: http
+        method: GET
+        path: /cpr/\${req.token}
+        expect:${expect}
+`;
+  return `  - id: ${head.id}
+    title: ${head.title}
+    requirements: [${head.requirement}]
     level: MUST
     needs: [provision]
     steps:
       - do: create-request
         with: { sub_interface: IBAN }
         as: req
-      - do: http
-        method: GET
-        path: /cpr/\${req.token}
-        expect: [{ status: 200 }]
-      - do: http
-        method: GET
-        path: /cpr/\${req.token}
-        expect:
-${expectation}
-`;
+${head.first !== undefined ? get(` ${head.first}`) : ''}${get(`\n${expectation}`)}`;
+};
+
+const SECOND_GET = (expectation: string) => RETRIEVAL({ id: 'TOK-ONCE-901', title: 'a second retrieval is refused', requirement: 'TOK-ONCE-1', first: '[{ status: 200 }]' }, expectation);
 
 describe('executing a scenario', () => {
   let ref: RunningReference;
@@ -336,24 +337,7 @@ ${setup}        principal: alice
 
     it('judges the media type after the outcome: a body in another leaves the checks that read it not evaluated', async () => {
       // The retrieval answers 200 application/json; the step claims text/plain, so the body is not the document its schema check reads.
-      const retrieval = `  - id: TOK-GET-901
-    title: a retrieval
-    requirements: [TOK-GET-1]
-    level: MUST
-    needs: [provision]
-    steps:
-      - do: create-request
-        with: { sub_interface: IBAN }
-        as: req
-      - do: http
-        method: GET
-        path: /cpr/\${req.token}
-        expect:
-          - schema: cpr
-            requirement: CPR-VAL-1
-          - content_type: text/plain
-          - status: 200
-`;
+      const retrieval = RETRIEVAL({ id: 'TOK-GET-901', title: 'a retrieval', requirement: 'TOK-GET-1' }, ['          - schema: cpr', '            requirement: CPR-VAL-1', '          - content_type: text/plain', '          - status: 200'].join('\n'));
       const result = await executeScenario(scenario(retrieval), target(http), options);
       expect(result.status).toBe('failed');
       expect(result.checks.map((c) => [c.check, c.requirement, c.passed])).toEqual([
