@@ -124,10 +124,10 @@ export function createPayee(options: PayeeOptions): Payee {
 // Stryker disable next-line ArithmeticOperator: only the payee-expiry-unbounded fault uses it
 const YEAR_MS = 365 * 24 * 3600 * 1000;
 
-/** Mutants whose CPR breaks a rule, which the payee's own validation would otherwise refuse to serve. */
 // Stryker disable next-line ArithmeticOperator: only the payee-timestamp-local-time fault uses it
 const LOCAL_OFFSET_MS = 2 * 3600 * 1000;
 
+/** Mutants whose CPR breaks a rule, which the payee's own validation would otherwise refuse to serve. */
 const INVALID_CPR_FAULTS = [
   'payee-timestamp-local-time',
   'payee-instant-key-type-missing',
