@@ -44,10 +44,11 @@ export function inspectQrPng(png: Uint8Array): QrInspection | undefined {
   const code = decode(clamped(raster), raster.width, raster.height);
   if (!code) return undefined;
   const size = 17 + 4 * code.version;
-  // The symbol's dark modules reach all four of its edges (three finder
-  // patterns, and the format information beside the fourth corner), so the box
-  // around the dark pixels is the symbol: its size gives the scale on each
-  // axis, and what lies outside it on each side is that side's quiet zone.
+  // The three finder patterns reach all four edges of the symbol (the top-left
+  // one the top and left, the top-right one the right, the bottom-left one the
+  // bottom), so the box around the dark pixels is the symbol: its size gives
+  // the scale on each axis, and what lies outside it on each side is that
+  // side's quiet zone.
   const box = darkBox(raster);
   if (box === undefined) return undefined;
   const scaleX = (box.right - box.left + 1) / size;
