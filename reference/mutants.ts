@@ -520,6 +520,13 @@ const CATALOGUE = [
     catches: ['PRF-ORDER-1', 'CPP-LIM-1'],
   },
   {
+    name: 'op-unknown-principal-issued',
+    family: 'cashpack-errors',
+    role: 'operator',
+    description: 'the Operator opens an account for any key that signs a Lock Request, funded with the amount it asks for: an unregistered principal_pk obtains issuance',
+    catches: ['CPP-PRN-1'],
+  },
+  {
     name: 'op-unknown-principal-empty',
     family: 'cashpack-errors',
     role: 'operator',

@@ -62,7 +62,8 @@ function checkIssue(ctx: OperatorContext, request: RefRequest): { readonly ok: t
     return refuse(problemResponse('INVALID_SIGNATURE', 'the Lock Request signature does not verify under principal_pk'));
   }
   // 3. Only an identified account holder obtains issuance (spec §1.2).
-  const principal = ctx.state.principals.get(lock.principal_pk.kid);
+  // Mutant op-unknown-principal-issued: any key that signs a Lock Request gets an account, funded with what it asks for.
+  const principal = ctx.state.principals.get(lock.principal_pk.kid) ?? (ctx.faults.has('op-unknown-principal-issued') ? walkIn(ctx, lock) : undefined);
   if (!principal) {
     // Mutant op-unknown-principal-empty: an unknown key is read as an empty account.
     if (ctx.faults.has('op-unknown-principal-empty')) return refuse(insufficientBalance());
@@ -112,6 +113,13 @@ function checkIssue(ctx: OperatorContext, request: RefRequest): { readonly ok: t
 }
 
 /** A Principal holds funds in the asset it was provisioned with, and none in any other (PROFILE.md §5 issue step 9). */
+/** Mutant op-unknown-principal-issued: an account opened for the key that signed the Lock Request, holding the amount it asks for. */
+function walkIn(ctx: OperatorContext, lock: LockRequest): PrincipalAccount {
+  const account: PrincipalAccount = { kid: lock.principal_pk.kid, publicKey: keyOf(lock.principal_pk), asset: lock.asset, available: BigInt(lock.amount), locked: 0n, held: 0n, activePacks: new Set() };
+  ctx.state.principals.set(account.kid, account);
+  return account;
+}
+
 function availableIn(principal: PrincipalAccount, asset: AssetDescriptor): bigint {
   // Stryker disable next-line ConditionalExpression: not equivalent, but unobservable here: under the one-asset policy the mutation run uses, a lock in another asset is refused before (README "Mutation testing" names it)
   return assetKey(principal.asset) === assetKey(asset) ? principal.available : 0n;

@@ -278,6 +278,12 @@ const PROBES: Record<MutantOfRole<'operator'>, Probe> = {
     correct: 'AMOUNT_EXCEEDS_LIMIT',
     mutant: 'INSUFFICIENT_BALANCE',
   },
+  'op-unknown-principal-issued': {
+    observes: 'a Lock Request by a key that is not a registered Principal',
+    observe: async (f) => answer(await f.issue(f.lockRequest({ principal: createSigningKey() }))),
+    correct: 'PRINCIPAL_UNKNOWN',
+    mutant: 200,
+  },
   'op-unknown-principal-empty': {
     observes: 'a Lock Request by a key that is not a registered Principal',
     observe: async (f) => answer(await f.issue(f.lockRequest({ principal: createSigningKey() }))),
