@@ -112,7 +112,6 @@ function checkIssue(ctx: OperatorContext, request: RefRequest): { readonly ok: t
   return { ok: true, value: { lock, principal, amount, expiryMs, now } };
 }
 
-/** A Principal holds funds in the asset it was provisioned with, and none in any other (PROFILE.md §5 issue step 9). */
 /** Mutant op-unknown-principal-issued: an account opened for the key that signed the Lock Request, holding the amount it asks for. */
 function walkIn(ctx: OperatorContext, lock: LockRequest): PrincipalAccount {
   const account: PrincipalAccount = { kid: lock.principal_pk.kid, publicKey: keyOf(lock.principal_pk), asset: lock.asset, available: BigInt(lock.amount), locked: 0n, held: 0n, activePacks: new Set() };
@@ -120,6 +119,7 @@ function walkIn(ctx: OperatorContext, lock: LockRequest): PrincipalAccount {
   return account;
 }
 
+/** A Principal holds funds in the asset it was provisioned with, and none in any other (PROFILE.md §5 issue step 9). */
 function availableIn(principal: PrincipalAccount, asset: AssetDescriptor): bigint {
   // Stryker disable next-line ConditionalExpression: not equivalent, but unobservable here: under the one-asset policy the mutation run uses, a lock in another asset is refused before (README "Mutation testing" names it)
   return assetKey(principal.asset) === assetKey(asset) ? principal.available : 0n;
