@@ -150,6 +150,13 @@ const CATALOGUE = [
     catches: ['SUB-CHAIN-2', 'PRF-PAY-1'],
   },
   {
+    name: 'payee-account-beneficiary-missing',
+    family: 'sub-interfaces',
+    role: 'payee',
+    description: 'the payee leaves beneficiary_name out of its account requests, giving the account number alone',
+    catches: ['SUB-ACCT-1'],
+  },
+  {
     name: 'payee-instant-key-type-missing',
     family: 'sub-interfaces',
     role: 'payee',
@@ -170,6 +177,13 @@ const CATALOGUE = [
     role: 'payee',
     description: 'the QR image encodes the https retrieval URL instead of the std-cpr:// URI the payee reports',
     catches: ['DLV-QR-1'],
+  },
+  {
+    name: 'payee-deep-link-https',
+    family: 'delivery',
+    role: 'payee',
+    description: 'the payee gives the https retrieval URL of the token as its deep link, instead of a URI in the QR format (std-cpr://)',
+    catches: ['DLV-DEEP-1'],
   },
   {
     name: 'payee-retrieval-text-plain',

@@ -94,7 +94,8 @@ export function createPayee(options: PayeeOptions): Payee {
       requests.register(cpr.request_id, now + validityMs, now);
       const qrUri = qrUriOf(faults, token, forwardedBaseUrl ?? config.base_url);
       // Mutant payee-deep-link-token-reusable: the deep link gets a token of its own, which is never consumed.
-      const deepLink = faults.has('payee-deep-link-token-reusable') ? qrUriOf(faults, tokens.issue(cpr, now, true).token, config.base_url) : qrUri;
+      // Mutant payee-deep-link-https: the deep link is the token's https retrieval URL.
+      const deepLink = faults.has('payee-deep-link-token-reusable') ? qrUriOf(faults, tokens.issue(cpr, now, true).token, config.base_url) : faults.has('payee-deep-link-https') ? retrievalUrl(config.base_url, token) : qrUri;
       const inlineUri = inlineUriOf(faults, cpr);
       // Mutant payee-qr-other-uri: the image encodes the retrieval URL, not the URI reported beside it.
       const qrContent = faults.has('payee-qr-other-uri') ? retrievalUrl(config.base_url, token) : qrUri;
@@ -131,6 +132,7 @@ const LOCAL_OFFSET_MS = 2 * 3600 * 1000;
 const INVALID_CPR_FAULTS = [
   'payee-timestamp-local-time',
   'payee-instant-key-type-missing',
+  'payee-account-beneficiary-missing',
   'payee-expiry-unbounded',
   'payee-payer-field-leaked',
   'payee-on-chain-hint-missing',

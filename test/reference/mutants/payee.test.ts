@@ -267,6 +267,18 @@ const PROBES: Record<MutantOfRole<'payee'>, Probe> = {
     correct: 'application/json',
     mutant: 'text/plain; charset=utf-8',
   },
+  'payee-account-beneficiary-missing': {
+    observes: 'whether an account request carries beneficiary_name',
+    observe: async (payee) => Object.hasOwn((await payee.createRequest({ sub_interface: 'ACCOUNT', amount: '4999' })).cpr, 'beneficiary_name'),
+    correct: true,
+    mutant: false,
+  },
+  'payee-deep-link-https': {
+    observes: 'the scheme of the deep link',
+    observe: async (payee) => new URL((await ibanRequest(payee)).deep_link).protocol,
+    correct: 'std-cpr:',
+    mutant: 'https:',
+  },
   'payee-instant-key-type-missing': {
     observes: 'the key_type of an instant-key request, at the top level and in rail_address',
     async observe(payee) {
