@@ -9,4 +9,4 @@ export * from './qr-decode.ts';
 export type * from './types.ts';
 export * from './uri.ts';
 export { compareTokenUri, normalizeUri, sameUri, type TokenUriComparison } from './uri-equivalence.ts';
-export { identifySubInterface, unknownRailHint, validateCpr, type ValidateOptions } from './validate.ts';
+export { CPR_RULES, identifySubInterface, unknownRailHint, validateCpr, type ValidateOptions } from './validate.ts';

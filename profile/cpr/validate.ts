@@ -33,6 +33,17 @@ import type { Cpr, CprValidation, Violation } from './types.ts';
 
 type Json = Record<string, unknown>;
 
+/**
+ * Every registry rule a violation of validateCpr can name (a test keeps the
+ * two equal): what a check that validates a CPR can charge.
+ */
+export const CPR_RULES: readonly string[] = [
+  'CPR-VER-1', 'CPR-ID-1', 'CPR-TIME-1', 'CPR-TIME-2', 'CPR-MEMO-1', 'CPR-RAIL-1', 'CPR-EXT-1', 'CPR-PAYEE-1', 'CPR-PAYER-1',
+  'CPR-VAL-1', 'CPR-VAL-2',
+  'SUB-CHAIN-1', 'SUB-IBAN-1', 'SUB-ACCT-1', 'SUB-KEY-1',
+  'PRF-CPR-1', 'PRF-TIME-1', 'PRF-AMT-1', 'PRF-RAIL-1',
+];
+
 export interface ValidateOptions {
   /** The payee's configured validity window; expires_at − created_at must not exceed it (spec §4.8). */
   readonly validitySeconds?: number;

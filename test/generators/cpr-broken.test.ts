@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CPR_MUTATIONS, DEFAULT_NOW, brokenCpr, type BrokenCpr, type BrokenCprConstraints } from '../../generators/index.ts';
-import { SUB_INTERFACES, validateCpr } from '../../profile/cpr/index.ts';
+import { CPR_RULES, SUB_INTERFACES, validateCpr } from '../../profile/cpr/index.ts';
 import { findRequirement } from '../../profile/registry.ts';
 import { accept } from '../../reference/paying-app/accept.ts';
 
@@ -49,6 +49,13 @@ describe('brokenCpr', () => {
     const mutations = new Set(sample.map((b) => b.mutation));
     expect(CPR_MUTATIONS.map((m) => m.name).filter((n) => !mutations.has(n))).toEqual([]);
     expect(new Set(sample.map((b) => b.rule))).toEqual(new Set(CPR_MUTATIONS.map((m) => m.rule)));
+  });
+
+  it('names only the rules of CPR_RULES, and every one of them: what a check that validates a CPR can charge', () => {
+    const named = new Set(fc.sample(brokenCpr(), { seed: SEED, numRuns: 1500 }).flatMap((b) => [...brokenRules(b, 900)]));
+    expect([...named].filter((id) => !CPR_RULES.includes(id))).toEqual([]);
+    expect(CPR_RULES.filter((id) => !named.has(id))).toEqual([]);
+    for (const id of CPR_RULES) expect(findRequirement(id), id).toBeDefined();
   });
 
   it('has a table of uniquely named mutations whose rules are registry IDs', () => {
