@@ -14,6 +14,7 @@ import { answerDifference, type CauseKind } from './cause.ts';
 import { Mismatch } from './mismatch.ts';
 import { ENDPOINT_RULES, type Endpoint, type Prediction } from './model.ts';
 import type { FuzzModel, ScriptCheck, ScriptStep, World } from './world.ts';
+import { mediaType } from '../media-type.ts';
 
 /**
  * What a command runs with: its model, its world, its name and the request
@@ -90,7 +91,7 @@ export function judgeEqual(ctx: JudgeCtx, step: ScriptStep, what: string, requir
  */
 export function judgeAnswer(ctx: Ctx, step: ScriptStep, kind: Endpoint, outcome: Prediction<object>, reply: Reply, script?: ScriptCheck): void {
   const actual = answerOf(reply);
-  const differs = answerDifference(kind, outcome, { status: reply.status, code: actual.code ?? undefined, contentType: mediaType(reply) });
+  const differs = answerDifference(kind, outcome, { status: reply.status, code: actual.code ?? undefined, contentType: mediaType(reply.headers) });
   const requirement = differs?.requirement ?? (outcome.ok ? ENDPOINT_RULES[kind].success : outcome.requirement);
   const rule = differs?.rule ?? (outcome.ok ? undefined : outcome.rule);
   judge(on(ctx, kind), step, {
@@ -112,7 +113,7 @@ export function answerCheck(kind: Endpoint, outcome: Prediction<object>): Script
 
 /** Whether an answer is the one predicted: status, problem code and media type (cause.ts), the body aside. */
 export function answerMatches(kind: Endpoint, outcome: Prediction<object>, reply: Reply): boolean {
-  return answerDifference(kind, outcome, { status: reply.status, code: answerOf(reply).code ?? undefined, contentType: mediaType(reply) }) === undefined;
+  return answerDifference(kind, outcome, { status: reply.status, code: answerOf(reply).code ?? undefined, contentType: mediaType(reply.headers) }) === undefined;
 }
 
 /** A message valid against its profile schema (PROFILE.md §4). `at` is the value's template, the step's body when absent. */
@@ -204,7 +205,7 @@ function pathOf(template: string): string {
 
 function answerOf(reply: Reply): { status: number; code?: ProblemCode | null; content_type?: string; detail?: string } {
   const body = reply.body as { code?: unknown; detail?: unknown } | undefined;
-  const type = mediaType(reply);
+  const type = mediaType(reply.headers);
   return {
     status: reply.status,
     ...(reply.status !== 200 ? { code: typeof body?.code === 'string' ? (body.code as ProblemCode) : null } : {}),
@@ -213,9 +214,6 @@ function answerOf(reply: Reply): { status: number; code?: ProblemCode | null; co
   };
 }
 
-function mediaType(reply: Reply): string | undefined {
-  return reply.headers['content-type']?.split(';')[0]?.trim().toLowerCase();
-}
 
 /** An answer's status and problem code: "200", "409 INSTRUMENT_NOT_ACTIVE". */
 export function answerKey(reply: Reply): string {

@@ -10,6 +10,7 @@ import { TransportError, type HttpRole, type WireResponse } from '../adapters/ty
 import { testKey } from './keys.ts';
 import type { Json, VectorTest } from './model.ts';
 import { show } from './check/types.ts';
+import { mediaType } from '../media-type.ts';
 
 type SequenceOutcome =
   | { readonly status: 'passed' }
@@ -176,7 +177,7 @@ function compare(response: WireResponse, expect: Step['expect'], scope: Scope): 
   if (response.status !== expect.status) return `expected status ${expect.status}${expect.code ? ` ${expect.code}` : ''}, got ${seen}`;
   if (expect.code !== undefined && code !== expect.code) return `expected code ${expect.code}, got ${seen}`;
   if (expect.content_type !== undefined) {
-    const type = (response.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+    const type = mediaType(response.headers) ?? '';
     if (type !== expect.content_type) return `expected Content-Type ${expect.content_type}, got ${type || 'none'}`;
   }
   for (const [name, value] of Object.entries(expect.headers ?? {})) {
