@@ -2,6 +2,8 @@
 // rule over generated inputs, against any target, through the adapters.
 import fc from 'fast-check';
 import { findPayerMembers, validateCpr } from '../../profile/cpr/index.ts';
+import { cprRulesOf, violatedRules } from '../cpr-charges.ts';
+import { mediaType } from '../media-type.ts';
 import { ACTION_IMPLEMENTATIONS, appCall } from '../scenarios/actions/index.ts';
 import { Params } from '../scenarios/params.ts';
 import { StepError, type HttpResult } from '../scenarios/context.ts';
@@ -35,6 +37,7 @@ export const PROPERTIES: readonly PropertyDefinition[] = [
     id: 'PROP-PAYEE-001',
     title: 'the payee never serves payer data and always serves a valid CPR, whatever it is asked to put in a request',
     requirements: ['CPR-PAYER-1', 'TOK-GET-1'],
+    charges: () => cprRulesOf('payee'),
     level: 'MUST',
     role: 'payee',
     sections: ['§4.7.1', '§4.8'],
@@ -44,11 +47,13 @@ export const PROPERTIES: readonly PropertyDefinition[] = [
     async check(ctx, input) {
       const created = (await ACTION_IMPLEMENTATIONS['create-request'](ctx, new Params('create-request', { with: input }))) as { token: string };
       const served: HttpResult = await send(ctx, 'payee', { method: 'GET', path: `/cpr/${created.token}` });
-      if (served.status !== 200) return { expected: 200, actual: served.status, message: 'the first retrieval must return the CPR' };
+      if (served.status !== 200) return { expected: 200, actual: served.status, message: 'the first retrieval must return the CPR', requirements: ['TOK-GET-1'] };
+      if (mediaType(served.headers) !== 'application/json') return { expected: 'application/json', actual: served.headers['content-type'] ?? null, message: 'the first retrieval must return the CPR as application/json', requirements: ['TOK-GET-1'] };
       const payer = findPayerMembers(served.body);
-      if (payer.length > 0) return { expected: 'no payer members', actual: payer, message: 'the served CPR carries payer data' };
+      if (payer.length > 0) return { expected: 'no payer members', actual: payer, message: 'the served CPR carries payer data', requirements: ['CPR-PAYER-1'] };
       const valid = validateCpr(served.body);
-      if (!valid.ok) return { expected: 'a valid CPR', actual: valid.violations, message: 'the served CPR is not valid' };
+      // Each violation is charged to the rule it breaks; one no payee rule names stays with TOK-GET-1 (the retrieval returns a CPR).
+      if (!valid.ok) return { expected: 'a valid CPR', actual: valid.violations, message: 'the served CPR is not valid', requirements: violatedRules(valid.violations, 'payee', ['TOK-GET-1']) };
       return undefined;
     },
   }),

@@ -100,10 +100,10 @@ export async function executeProperty(def: PropertyDefinition, target: ScenarioT
   }
   const ran = details.numRuns;
   if (details.failed && last) {
-    const charged = last.failure.requirements?.filter((r) => def.requirements.includes(r)) ?? [];
+    const charged = last.failure.requirements?.filter((r) => propertyRequirements(def).includes(r)) ?? [];
     const only = charged.length > 0 ? { ...def, requirements: charged } : def;
     const checks = attributed(only, options, false, last.failure.expected, { counterexample: details.counterexample?.[0], seen: last.failure.actual }, last.failure.message);
-    const notEvaluated = def.requirements.filter((r) => !only.requirements.includes(r)).map((requirement) => ({ check: 'property', requirement, after: `property (${only.requirements.join(', ')})` }));
+    const notEvaluated = propertyRequirements(def).filter((r) => !only.requirements.includes(r)).map((requirement) => ({ check: 'property', requirement, after: `property (${only.requirements.join(', ')})` }));
     return finish('failed', checks, last.transcript, {
       reason: `falsified after ${ran} case(s), shrunk ${details.numShrinks} time(s)${shrinkBudget === 0 ? ' (not shrunk)' : shrinkAttempts >= shrinkBudget ? ` (shrinking stopped after ${shrinkBudget} candidates)` : ''}: ${last.failure.message}`,
       path: details.counterexamplePath ?? '',
@@ -112,7 +112,7 @@ export async function executeProperty(def: PropertyDefinition, target: ScenarioT
   }
   if (ran === 0) return finish('error', [], [], { reason: 'no generated case ran within the time limit' });
   const note = ran < runs ? ` (${ran} of ${runs} cases ran before the time limit)` : '';
-  return finish('passed', attributed(def, options, true, `${runs} generated cases hold`, `${ran} held${note}`, `${def.title}${note}`), []);
+  return finish('passed', attributed({ requirements: propertyRequirements(def) }, options, true, `${runs} generated cases hold`, `${ran} held${note}`, `${def.title}${note}`), []);
 }
 
 /**
@@ -156,4 +156,9 @@ function asScenario(def: PropertyDefinition): Scenario {
 /** A call the adapter could not carry: a broken contract, or no answer. */
 function transportCode(error: TransportError): TestErrorCode {
   return error.code === 'PROTOCOL' ? 'HARNESS_ADAPTER_PROTOCOL' : 'HARNESS_TARGET_UNREACHABLE';
+}
+
+/** Every requirement a property can judge: its own and those a failed case can be charged (PropertyDefinition.charges). */
+export function propertyRequirements(def: Pick<PropertyDefinition, 'requirements' | 'charges'>): readonly string[] {
+  return def.charges === undefined ? def.requirements : [...new Set([...def.requirements, ...def.charges()])];
 }

@@ -17,9 +17,10 @@ export interface PropertyFailure {
   readonly message: string;
   /**
    * The requirements whose rule this case broke, when the property judges
-   * several: the failure is charged to these alone, and the property's other
-   * requirements are listed as not evaluated (the case stopped the run).
-   * Absent: every requirement of the property.
+   * several: the failure is charged to these alone (its requirements and
+   * charges), and the property's other requirements are listed as not
+   * evaluated (the case stopped the run). Absent: every requirement of the
+   * property.
    */
   readonly requirements?: readonly string[];
 }
@@ -42,6 +43,13 @@ export interface PropertyDefinition<T = unknown> {
   readonly id: string;
   readonly title: string;
   readonly requirements: readonly string[];
+  /**
+   * The requirements a failed case can be charged beside these: the rules a
+   * CPR it was served can break (harness/cpr-charges.ts). A targeted run and
+   * the coverage catalogue count them as judged by the property. A function,
+   * as they are read from the registry: importing the catalogue reads nothing.
+   */
+  readonly charges?: () => readonly string[];
   readonly level: Level;
   readonly role: Role;
   readonly sections: readonly string[];

@@ -3,6 +3,7 @@
 // covers (`uncovered`); and which roles decide a run's verdict.
 import { ROLES, type Role } from '../../profile/registry.ts';
 import { PROPERTIES } from '../properties/catalogue.ts';
+import { propertyRequirements } from '../properties/execute.ts';
 import type { PropertyDefinition } from '../properties/types.ts';
 import { loadSuites } from '../scenarios/load.ts';
 import type { Scenario } from '../scenarios/types.ts';
@@ -17,7 +18,7 @@ export function suiteCatalogue(scenarios: readonly Scenario[], properties: reado
     out.set(requirement, tests);
   };
   for (const s of scenarios) for (const id of scenarioRequirements(s)) add(id, s.id);
-  for (const p of properties) for (const id of p.requirements) add(id, p.id);
+  for (const p of properties) for (const id of propertyRequirements(p)) add(id, p.id);
   return out;
 }
 

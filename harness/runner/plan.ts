@@ -28,7 +28,7 @@
 // Each test yields exactly one TestResult, handed to `onResult` in plan order.
 // Shards (shardOf) are balanced by each test's measured time (timings.ts).
 import { findRequirement } from '../../profile/registry.ts';
-import { executeProperty } from '../properties/execute.ts';
+import { executeProperty, propertyRequirements } from '../properties/execute.ts';
 import { PROPERTIES_FILE, type PropertyDefinition } from '../properties/types.ts';
 import type { RepeatRecord, TestResult } from '../report/model.ts';
 import type { TestErrorCode } from '../errors.ts';
@@ -102,7 +102,7 @@ export function planOf(scenarios: readonly Scenario[], properties: readonly Prop
 
 /** The requirements a test of a plan can judge. */
 export function planRequirements(test: PlanTest): readonly string[] {
-  return test.kind === 'scenario' ? scenarioRequirements(test.scenario) : test.property.requirements;
+  return test.kind === 'scenario' ? scenarioRequirements(test.scenario) : propertyRequirements(test.property);
 }
 
 /** Most runs of one test (`--repeat`). */

@@ -17,7 +17,9 @@ import type { HttpResult, ScenarioContext } from './context.ts';
 import { StepError } from './context.ts';
 import { ACTION_IMPLEMENTATIONS, operatorKey } from './actions/index.ts';
 import { Params } from './params.ts';
+import { chargeViolations, cprRulesOf } from '../cpr-charges.ts';
 import { ENDPOINT_ENCODING_RULE, PROBLEM_STATUS_RULE, REJECTION_FORM_RULE, type CheckName } from './vocabulary.ts';
+import { mediaType } from '../media-type.ts';
 
 export interface Judgement {
   readonly passed: boolean;
@@ -28,10 +30,16 @@ export interface Judgement {
   readonly precondition?: boolean;
   /** Further results the check produces under other requirements (problem -> its HTTP status). */
   readonly extra?: readonly (Judgement & { readonly check: string; readonly requirement: string })[];
+  /** The check's own result under one of its own requirements, where it differs from the others' (each judged on its own violations). */
+  readonly under?: Readonly<Record<string, Judgement>>;
 }
 
-/** `written` is the check's argument as the scenario wrote it, before its templates were filled in. */
-type Check = (ctx: ScenarioContext, arg: unknown, subject: unknown, written?: unknown) => Judgement | Promise<Judgement>;
+/**
+ * `written` is the check's argument as the scenario wrote it, before its
+ * templates were filled in; `own` the requirements its own result is recorded
+ * under (the one it names, else the scenario's claim).
+ */
+type Check = (ctx: ScenarioContext, arg: unknown, subject: unknown, written: unknown, own: readonly string[]) => Judgement | Promise<Judgement>;
 
 /**
  * The member a comparison looked at, as the scenario names it: "pack_id" for
@@ -102,10 +110,6 @@ function http(subject: unknown, check: string): HttpResult {
   return r as HttpResult;
 }
 
-function mediaType(headers: Readonly<Record<string, string>>): string | undefined {
-  return headers['content-type']?.split(';')[0]?.trim().toLowerCase();
-}
-
 export const CHECK_IMPLEMENTATIONS: Readonly<Record<CheckName, Check>> = {
   status: (_ctx, arg, subject) => {
     const r = http(subject, 'status');
@@ -167,17 +171,37 @@ export const CHECK_IMPLEMENTATIONS: Readonly<Record<CheckName, Check>> = {
     return judgement(result.ok, `valid against cashpack/${name}.schema.json`, result.ok ? 'valid' : result.errors.slice(0, 5), `schema ${name}`);
   },
 
-  cpr_valid: (_ctx, arg, subject) => {
+  cpr_valid: (ctx, arg, subject, _written, own) => {
     const a = typeof arg === 'object' && arg !== null ? Params.of('cpr_valid', arg) : undefined;
     const windowSeconds = a?.integer('validity_seconds', 'optional');
     const rule = a?.text('rule', 'optional');
     const result = validateCpr(bodyOf(subject), windowSeconds === undefined ? {} : { validitySeconds: windowSeconds });
+    const violations = result.ok ? [] : result.violations;
     if (rule !== undefined) {
       // Only the named rule: a defect another rule names is for that rule's own check.
-      const broken = result.ok ? [] : result.violations.filter((v) => v.requirement === rule);
+      const broken = violations.filter((v) => v.requirement === rule);
       return judgement(broken.length === 0, `no violation of ${rule}`, broken.length === 0 ? 'none' : broken, `CPR rule ${rule} (spec §2, PROFILE.md §7)`);
     }
-    return judgement(result.ok, 'a valid CPR', result.ok ? 'valid' : result.violations, 'CPR validity (spec §2, PROFILE.md §7)');
+    // Each violation is charged to the rule it breaks (harness/cpr-charges.ts), and every other rule the validator judged held here.
+    const role = ctx.scenario.role;
+    const charged = chargeViolations(violations, role, own);
+    const extra = cprRulesOf(role)
+      .filter((requirement) => !own.includes(requirement))
+      .map((requirement) => {
+        const broken = charged.byRule.get(requirement);
+        return { check: 'cpr_valid', requirement, ...judgement(broken === undefined, `no violation of ${requirement}`, broken ?? 'none', `CPR rule ${requirement} (spec §2, PROFILE.md §7)`) };
+      });
+    // Each own requirement is judged on the violations that name it, and on those no rule of this role can take.
+    const unowned = charged.own.filter((v) => !own.includes(v.requirement));
+    const ownJudgement = (requirement: string): Judgement => {
+      const broken = charged.own.filter((v) => v.requirement === requirement || unowned.includes(v));
+      return broken.length > 0
+        ? judgement(false, 'a valid CPR', broken, 'CPR validity (spec §2, PROFILE.md §7)')
+        : judgement(true, 'a valid CPR', result.ok ? 'valid' : `no violation of ${requirement}; the others are charged to the rules they break`, 'CPR validity (spec §2, PROFILE.md §7)');
+    };
+    const under = Object.fromEntries(own.map((requirement) => [requirement, ownJudgement(requirement)]));
+    const main = judgement(charged.own.length === 0, 'a valid CPR', charged.own.length === 0 ? (result.ok ? 'valid' : 'no violation of its own rules') : charged.own, 'CPR validity (spec §2, PROFILE.md §7)');
+    return { ...main, extra, under };
   },
 
   inline_decodes_to: (_ctx, arg) => {

@@ -163,19 +163,19 @@ async function runStep(ctx: ScenarioContext, step: Step, progress: Progress): Pr
   let differed: { readonly after: string; readonly stage: number } | undefined;
   for (const check of inEvaluationOrder(step.expect)) {
     if (differed !== undefined && checkStage(check) > differed.stage) {
-      const requirements = setup !== undefined && check.requirement === undefined ? [setup] : attribution(ctx.scenario, check.requirement);
-      ctx.notEvaluated.push(...requirements.map((requirement) => ({ check: check.name, requirement, ...stepOf(ctx), after: differed!.after })));
+      ctx.notEvaluated.push(...ownRequirements(ctx, check, setup).map((requirement) => ({ check: check.name, requirement, ...stepOf(ctx), after: differed!.after })));
       continue;
     }
     const scope = ctx.scope(result);
     const inputs = renderValues(ctx, step, () => ({ arg: render(check.arg, scope), subject: check.on === undefined ? result : render(check.on, scope) }), progress, check);
     if (inputs === undefined) return false;
-    const v = await CHECK_IMPLEMENTATIONS[check.name](ctx, inputs.arg, inputs.subject, check.arg);
+    const charged = ownRequirements(ctx, check, setup);
+    const v = await CHECK_IMPLEMENTATIONS[check.name](ctx, inputs.arg, inputs.subject, check.arg, charged);
     if (v.precondition) continue;
-    const { own, extras } = checkResults(ctx, step, check, v, setup);
+    const { own, extras } = checkResults(ctx, check, v, charged, setup !== undefined);
     ctx.checks.push(...own, ...extras);
     const gating = gatesLaterChecks(check.name) && !(check.requirement !== undefined && ctx.levelOf(check.requirement) === 'PROFILE' && ctx.scenario.level !== 'PROFILE');
-    if (gating && !v.passed) differed ??= { after: `${check.name} (${own.map((e) => e.requirement).join(', ')})`, stage: checkStage(check) };
+    if (gating && own.some((e) => !e.passed)) differed ??= { after: `${check.name} (${own.map((e) => e.requirement).join(', ')})`, stage: checkStage(check) };
     for (const entry of [...own, ...extras].filter((e) => !e.passed)) {
       const member = entry.check === check.name ? comparedMember(check.arg) : undefined;
       const what = `${entry.check}${member === undefined ? '' : ` ${member}`} (${entry.requirement}): expected ${brief(entry.expected)}, got ${brief(entry.actual)}`;
@@ -214,20 +214,13 @@ function inEvaluationOrder(checks: readonly CheckEntry[]): CheckEntry[] {
 }
 
 /** The results a check records: its own (under each requirement it proves) and its extras (under theirs). */
-function checkResults(ctx: ScenarioContext, step: Step, check: CheckEntry, v: Judgement, setup: string | undefined): { own: CheckResult[]; extras: CheckResult[] } {
-  const mark = setup !== undefined ? { setup: true as const } : {};
-  const own = (setup !== undefined && check.requirement === undefined ? [setup] : attribution(ctx.scenario, check.requirement)).map((requirement) => ({
-    check: check.name,
-    requirement,
-    level: ctx.levelOf(requirement),
-    passed: v.passed,
-    ...stepOf(ctx),
-    expected: v.expected,
-    actual: v.actual,
-    message: v.message,
-    ...mark,
-  }));
-  const declared = extraRequirements(check.name, check.arg);
+function checkResults(ctx: ScenarioContext, check: CheckEntry, v: Judgement, charged: readonly string[], setup: boolean): { own: CheckResult[]; extras: CheckResult[] } {
+  const mark = setup ? { setup: true as const } : {};
+  const own = charged.map((requirement) => {
+    const j = v.under?.[requirement] ?? v;
+    return { check: check.name, requirement, level: ctx.levelOf(requirement), passed: j.passed, ...stepOf(ctx), expected: j.expected, actual: j.actual, message: j.message, ...mark };
+  });
+  const declared = extraRequirements(check.name, check.arg, ctx.scenario.role);
   const undeclared = (v.extra ?? []).filter((x) => !declared.includes(x.requirement));
   if (undeclared.length > 0) throw new Error(`check ${check.name} charged ${undeclared.map((x) => x.requirement).join(', ')} outside its declared charges (vocabulary.ts CheckSpec.charges)`);
   const extras = (v.extra ?? []).map((x) => ({ check: x.check, requirement: x.requirement, level: ctx.levelOf(x.requirement), passed: x.passed, ...stepOf(ctx), expected: x.expected, actual: x.actual, message: x.message, ...mark }));
@@ -297,6 +290,11 @@ export function applicability(scenario: Scenario, target: ScenarioTarget): { out
   return undefined;
 }
 
+/** The requirements a check's own result goes to: a setup step's requirement when it names none, else its attribution. */
+function ownRequirements(ctx: ScenarioContext, check: CheckEntry, setup: string | undefined): string[] {
+  return setup !== undefined && check.requirement === undefined ? [setup] : attribution(ctx.scenario, check.requirement);
+}
+
 /**
  * Which requirements a check proves: the one it names, or else every requirement
  * of the scenario that no check names explicitly (the scenario's claim), so each
@@ -314,8 +312,8 @@ function allChecks(steps: readonly Step[]): CheckEntry[] {
 }
 
 /** Every requirement a scenario can judge: those it lists, those its checks name and their extras (CheckSpec.charges), inside repeats too. */
-export function scenarioRequirements(scenario: Pick<Scenario, 'requirements' | 'steps'>): string[] {
-  return [...new Set([...scenario.requirements, ...allChecks(scenario.steps).flatMap((c) => [...(c.requirement ? [c.requirement] : []), ...extraRequirements(c.name, c.arg)])])];
+export function scenarioRequirements(scenario: Pick<Scenario, 'requirements' | 'steps' | 'role'>): string[] {
+  return [...new Set([...scenario.requirements, ...allChecks(scenario.steps).flatMap((c) => [...(c.requirement ? [c.requirement] : []), ...extraRequirements(c.name, c.arg, scenario.role)])])];
 }
 
 /** With clock control, `now` is the target's clock; otherwise ours. The harness watches it from here on (clock-watch.ts). */

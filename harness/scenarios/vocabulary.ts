@@ -7,6 +7,8 @@ import { SIGNATURE_LAYOUTS } from '../../profile/http-signature.ts';
 import { TORSION_R_KINDS } from '../crypto/ed25519-forge.ts';
 import { MESSAGE_KINDS } from '../../profile/cashpack/schemas.ts';
 import { isProblemCode } from '../../profile/problems.ts';
+import type { Role } from '../../profile/registry.ts';
+import { cprRulesOf } from '../cpr-charges.ts';
 
 type Schema = Readonly<Record<string, unknown>>;
 
@@ -229,12 +231,13 @@ export interface CheckSpec {
    */
   readonly gates?: true | 'body';
   /**
-   * Which requirements the check can charge beside its own, for its argument:
-   * read by what a scenario can judge (scenarioRequirements), so a targeted run
-   * and the coverage catalogue know every requirement a test can fail. An extra
-   * a check records outside this list is a harness fault.
+   * Which requirements the check can charge beside its own, for its argument
+   * in a scenario of this role: read by what a scenario can judge
+   * (scenarioRequirements), so a targeted run and the coverage catalogue know
+   * every requirement a test can fail. An extra a check records outside this
+   * list is a harness fault.
    */
-  readonly charges?: (arg: unknown) => readonly string[];
+  readonly charges?: (arg: unknown, role: Role) => readonly string[];
 }
 
 export const CHECKS = {
@@ -254,8 +257,10 @@ export const CHECKS = {
     arg: { oneOf: [SCHEMA_NAME, object({ of: SCHEMA_NAME, value: ANY }, ['of', 'value'])] },
   },
   cpr_valid: {
-    summary: 'a valid CPR (spec §2, PROFILE.md §7), optionally within `validity_seconds`; with `rule: ID`, only that registry rule is judged (the others are left to their own checks)',
+    summary:
+      'a valid CPR (spec §2, PROFILE.md §7), optionally within `validity_seconds`; each violation is charged to the registry rule it breaks (a rule that does not bind the scenario\'s role, and the check\'s own requirements, to the check); with `rule: ID`, only that rule is judged (the others are left to their own checks)',
     arg: { oneOf: [{ const: true }, object({ validity_seconds: INT_OR_T(), rule: { $ref: '#/$defs/requirementId' } })] },
+    charges: (arg, role) => (cprValidRule(arg) === undefined ? cprRulesOf(role) : []),
   },
   inline_decodes_to: {
     summary: "`{ uri, value }`: an inline URI (`std-cpr://inline/...`) decodes by the profile's strict rules (strict base64url, JSON) to exactly `value`",
@@ -319,7 +324,13 @@ export function judgesBodyForm(name: CheckName): boolean {
   return (CHECKS[name] as CheckSpec).gates === 'body';
 }
 
-/** The requirements a check can charge beside its own, for this argument (CheckSpec.charges). */
-export function extraRequirements(name: CheckName, arg: unknown): readonly string[] {
-  return (CHECKS[name] as CheckSpec).charges?.(arg) ?? [];
+/** The requirements a check can charge beside its own, for this argument in a scenario of this role (CheckSpec.charges). */
+export function extraRequirements(name: CheckName, arg: unknown, role: Role): readonly string[] {
+  return (CHECKS[name] as CheckSpec).charges?.(arg, role) ?? [];
+}
+
+/** The one rule a `cpr_valid` judges (`{ rule: ID }`), or undefined when it judges the whole CPR. */
+function cprValidRule(arg: unknown): string | undefined {
+  const rule = typeof arg === 'object' && arg !== null ? (arg as { rule?: unknown }).rule : undefined;
+  return typeof rule === 'string' ? rule : undefined;
 }

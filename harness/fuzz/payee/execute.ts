@@ -8,6 +8,7 @@
 // and is not part of the run's history.
 import { isDeepStrictEqual } from 'node:util';
 import { formatTimestamp, newUuid, type ProblemCode } from '../../../profile/index.ts';
+import { violatedRules } from '../../cpr-charges.ts';
 import { compareTokenUri, identifySubInterface, MAX_INLINE_URI_BYTES, parseDeliveryUri, RAIL_HINTS, SUB_INTERFACE_FIELDS, validateCpr } from '../../../profile/cpr/index.ts';
 import { validateMessage } from '../../../profile/cashpack/index.ts';
 import type { WireRequest } from '../../adapters/types.ts';
@@ -20,6 +21,7 @@ import { control, type ScriptCheck, type ScriptStep } from '../world.ts';
 import { allows, FULFIL_RULES, RETRIEVE_RULES, type Answer, type BurstDecision, type Expectation, type Expected, type PayeeModel, type Presented } from './model.ts';
 import type { PayeeCommand, PayeeCommandKind, RequestInput, TokenVariant, Via } from './spec.ts';
 import { instant, type CreatedRequest, type PayeeWorld, type RealRequest } from './world.ts';
+import { mediaType } from '../../media-type.ts';
 
 type Executor<K extends PayeeCommandKind> = (spec: Extract<PayeeCommand, { kind: K }>, m: PayeeModel, w: PayeeWorld) => Promise<'ran' | 'skipped'>;
 
@@ -203,7 +205,8 @@ function judgeCreated(ctx: JudgeCtx, step: ScriptStep, input: RequestInput, crea
   const first = validity.ok ? undefined : validity.violations[0];
   judge(ctx, step, {
     what: 'the CPR the payee created (spec §2, PROFILE.md §7)',
-    requirement: first?.requirement ?? 'CPR-TIME-2',
+    // The rule the first violation breaks; one no payee rule names is test control's (the CPR it returns).
+    requirement: validity.ok ? 'CPR-TIME-2' : violatedRules(validity.violations, 'payee', ['PRF-CTL-1'])[0]!,
     expected: 'a valid CPR',
     actual: validity.ok ? 'a valid CPR' : validity.violations.slice(0, 3),
     holds: validity.ok,
@@ -332,7 +335,7 @@ const SCRATCH = (): ScriptStep => ({ fields: {}, expect: [] });
  */
 function judgeAnswer(ctx: JudgeCtx, step: ScriptStep | undefined, kind: string, rules: EndpointRules, expected: Expectation, reply: Reply): Answer {
   const answer = answerOf(reply);
-  const type = mediaTypeOf(reply);
+  const type = mediaType(reply.headers);
   const closest = expected.find((e) => allows([e], answer)) ?? expected[0];
   const allowed = allows(expected, answer) && (answer.status === 200 || type === 'application/problem+json');
   const differs = allowed ? undefined : answerDifference(kind, closest, { status: answer.status, code: answer.code, contentType: type }, rules);
@@ -373,13 +376,10 @@ function codeOf(reply: Reply): string | undefined {
   return typeof code === 'string' ? code : undefined;
 }
 
-function mediaTypeOf(reply: Reply): string | undefined {
-  return reply.headers['content-type']?.split(';')[0]?.trim().toLowerCase();
-}
 
 /** A served CPR: application/json, and the request the payee created (spec §4.1). */
 function judgeServed(ctx: JudgeCtx, step: ScriptStep | undefined, request: RealRequest, reply: Reply): void {
-  const type = mediaTypeOf(reply);
+  const type = mediaType(reply.headers);
   judge(ctx, step ?? SCRATCH(), { what: 'the media type of a served CPR (spec §4.1)', requirement: 'TOK-GET-1', expected: 'application/json', actual: type ?? null, holds: type === 'application/json', script: step ? { content_type: 'application/json' } : undefined, differed: 'content type', difference: `application/json → ${type ?? 'none'}` });
   judge(ctx, step ?? SCRATCH(), { what: 'the CPR served is the one created', requirement: 'TOK-GET-1', expected: request.created.cpr, actual: reply.body ?? reply.text.slice(0, 300), holds: isDeepStrictEqual(reply.body, request.created.cpr), script: step ? { equals: { value: '${res.body}', to: `\${${request.ref}.cpr}` } } : undefined });
 }

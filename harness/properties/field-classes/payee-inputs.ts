@@ -9,7 +9,8 @@
 import fc from 'fast-check';
 import { isAmount } from '../../../profile/amount.ts';
 import { codePoints, findPayerMembers, isRailHint, isSubInterface, SUB_INTERFACES, validateCpr } from '../../../profile/cpr/index.ts';
-import { findRequirement } from '../../../profile/registry.ts';
+import { cprRulesOf, violatedRules } from '../../cpr-charges.ts';
+import { mediaType } from '../../media-type.ts';
 import { amountVariant, jsonTextVariant, letterCaseVariant, payerDataVariant, textVariant, type ClassValue, type FieldClassId } from '../../../generators/classes/index.ts';
 import type { ScenarioContext } from '../../scenarios/context.ts';
 import { send } from '../../scenarios/http.ts';
@@ -82,8 +83,6 @@ function allowed(input: Doc): boolean {
   return true;
 }
 
-const payeeRequirements = (ids: readonly string[]): string[] => ids.filter((id) => findRequirement(id)?.roles.includes('payee'));
-
 async function judge(ctx: ScenarioContext, a: Ask, validity: number): Promise<PropertyFailure | undefined> {
   const where = `asked ${a.note}`;
   const body = a.text ?? JSON.stringify(a.input);
@@ -103,11 +102,12 @@ async function judge(ctx: ScenarioContext, a: Ask, validity: number): Promise<Pr
   if (typeof token !== 'string') return { expected: 'a token', actual: created.body, message: `${where}: no token`, requirements: ['PRF-CTL-1'] };
   const served = await send(ctx, 'payee', { method: 'GET', path: `/cpr/${token}` });
   if (served.status !== 200) return { expected: 200, actual: served.status, message: `${where}: the first retrieval of the new request`, requirements: ['TOK-GET-1'] };
+  if (mediaType(served.headers) !== 'application/json') return { expected: 'application/json', actual: served.headers['content-type'] ?? null, message: `${where}: the new request served in another media type`, requirements: ['TOK-GET-1'] };
   const cpr = served.body as Doc;
   const payer = findPayerMembers(cpr);
   if (payer.length > 0) return { expected: 'no payer members', actual: payer.map((p) => p.path), message: `${where}: payer data served`, requirements: ['CPR-PAYER-1', 'PRF-PAYER-1'] };
   const valid = validateCpr(cpr, { validitySeconds: validity });
-  if (!valid.ok) return { expected: 'a valid CPR', actual: valid.violations, message: `${where}: an invalid CPR served`, requirements: payeeRequirements(valid.violations.map((v) => v.requirement)) };
+  if (!valid.ok) return { expected: 'a valid CPR', actual: valid.violations, message: `${where}: an invalid CPR served`, requirements: violatedRules(valid.violations, 'payee', ['TOK-GET-1']) };
   if (!ok) return undefined;
   const value = cpr.value as Doc;
   const carried: [string, unknown, unknown, string[]][] = [
@@ -125,6 +125,7 @@ export const PAYEE_INPUTS = define<readonly Ask[]>({
   id: 'PROP-PAYEE-010',
   title: 'what the payee is asked to serve is served exactly (amounts beyond 2^53, text outside ASCII, NFD, at 140 code points) or refused with a problem document, never as an invalid CPR or with payer data at any depth',
   requirements: ['PRF-CTL-1', 'PRF-AMT-1', 'PRF-LEN-1', 'PRF-JSON-1', 'PRF-ERR-1', 'CPR-PAYER-1', 'PRF-PAYER-1', 'CPR-MEMO-1', 'CPR-VAL-2', 'TOK-GET-1'],
+  charges: () => cprRulesOf('payee'),
   level: 'PROFILE',
   role: 'payee',
   sections: ['PROFILE §12', 'PROFILE §1', 'PROFILE §7', '§4.7.1', '§4.8'],

@@ -56,7 +56,8 @@ describe('a payee whose QR and deep-link endpoint is another host', () => {
     expect(r.stderr.split(said)).toHaveLength(2);
     expect(r.stderr).toContain(`--allow-host ${other}`);
     expect(out.errors).toEqual([{ code: 'HARNESS_HOST_NOT_ALLOWED', message: expect.stringContaining(`3 test(s) stopped at a delivery URI the harness's paying application does not follow: the payee advertises its base URL as ${elsewhere.url}`) }]);
-    expect(payee.stats.paths.filter((p) => p === 'POST /_control/payee/requests')).toHaveLength(3);
+    // Each scenario creates a request the harness retrieves itself (its CPR valid, so the payee is not at fault), then the one the application reads.
+    expect(payee.stats.paths.filter((p) => p === 'POST /_control/payee/requests')).toHaveLength(6);
     expect(elsewhere.stats.connections).toBe(0);
   });
 

@@ -51,6 +51,20 @@ describe('executing a property', () => {
     expect(result.reason).toMatch(/falsified after \d+ case\(s\), shrunk \d+ time\(s\): 51 is too large/);
   });
 
+  it('charges a failed case to the rules it names among its requirements and charges, and a pass to all of them', async () => {
+    const charges = () => ['CPR-TIME-1', 'PRF-CPR-1'];
+    const held = await executeProperty(property(() => true, { charges }), target(), options);
+    expect(held.checks.map((c) => [c.requirement, c.passed])).toEqual(['CPR-MEMO-1', 'PRF-LEN-1', 'CPR-TIME-1', 'PRF-CPR-1'].map((id) => [id, true]));
+    const broke = (requirements: string[]) =>
+      executeProperty(property(() => true, { charges, check: async (_ctx, n) => ((n as number) <= 50 ? undefined : { expected: 'a valid CPR', actual: n, message: 'invalid', requirements }) }), target(), options);
+    // A rule of its charges: only that one fails, the others were not evaluated.
+    const charged = await broke(['CPR-TIME-1']);
+    expect(charged.checks.map((c) => [c.requirement, c.passed])).toEqual([['CPR-TIME-1', false]]);
+    expect(charged.not_evaluated?.map((n) => n.requirement)).toEqual(['CPR-MEMO-1', 'PRF-LEN-1', 'PRF-CPR-1']);
+    // A rule neither its own nor a charge: the property's own requirements carry it.
+    expect((await broke(['CPR-VER-1'])).checks.map((c) => c.requirement)).toEqual(['CPR-MEMO-1', 'PRF-LEN-1']);
+  });
+
   it('bounds shrinking by a count of candidates, and says where it stopped', async () => {
     // Only the first case fails: no candidate is smaller and failing, and a
     // list of 300 numbers has far more candidates than the budget.

@@ -4,6 +4,8 @@ import type { HttpRole } from '../../../harness/adapters/types.ts';
 import type { NamedKey, ScenarioTarget } from '../../../harness/scenarios/context.ts';
 import { createSigningKey } from '../../../profile/cashpack/index.ts';
 import { executeScenario, scenarioRequirements } from '../../../harness/scenarios/execute.ts';
+import { cprRulesOf } from '../../../harness/cpr-charges.ts';
+import type { CheckResult } from '../../../harness/report/model.ts';
 import { FUNCTIONS } from '../../../harness/scenarios/template.ts';
 import { CHECK_IMPLEMENTATIONS } from '../../../harness/scenarios/checks.ts';
 import { ACTION_IMPLEMENTATIONS } from '../../../harness/scenarios/actions/index.ts';
@@ -362,6 +364,48 @@ ${setup}        principal: alice
       const otherStatus = await executeScenario(scenario(SECOND_GET('          - header: { name: cache-control, equals: "no-store" }\n            requirement: PRF-TOK-2\n          - status: 404\n            requirement: PRF-TOK-1\n          - problem: TOKEN_CONSUMED')), target(http), options);
       expect(otherStatus.not_evaluated).toBeUndefined();
       expect(otherStatus.checks.filter((c) => !c.passed).map((c) => c.requirement)).toEqual(['PRF-TOK-1']);
+    });
+
+    it('charges each violation of a served CPR to the rule it breaks, and keeps for the check only its own and the rules of another role', async () => {
+      const served = (change: string) => `  - id: CPR-MEMO-901
+    title: a CPR read for its memo
+    requirements: [CPR-MEMO-1]
+    level: MUST
+    steps:
+      - do: let
+        values:
+          cpr:
+            cpr_version: CPR-1.0
+            request_id: 5d4c3b2a-1f0e-4d9c-8b7a-6f5e4d3c2b1a
+            created_at: "2026-01-01T00:00:00Z"
+            expires_at: "2099-01-01T00:00:00Z"
+            payee: { rail_address: { iban: DE89370400440532013000 } }
+            value: { amount: "1250", asset: { type: fiat, code: EUR } }
+            memo: Invoice 2026-0042
+            beneficiary_name: Beispiel Buchhandlung GmbH
+        as: base
+      - do: tamper
+        value: \${base.cpr}
+        set: ${change}
+        as: doc
+        expect:
+          - cpr_valid: true
+            on: \${doc}
+`;
+      const run = async (change: string) => (await executeScenario(scenario(served(change)), target(http), options)).checks;
+      const failed = (checks: readonly CheckResult[]) => checks.filter((c) => !c.passed).map((c) => c.requirement);
+      // A valid CPR: the check's own requirement holds, and every payee rule the validator judged.
+      const valid = await run('{ memo: Invoice 2026-0043 }');
+      expect(valid.map((c) => [c.check, c.requirement, c.passed])).toEqual([['cpr_valid', 'CPR-MEMO-1', true], ...cprRulesOf('payee').filter((id) => id !== 'CPR-MEMO-1').map((id) => ['cpr_valid', id, true])]);
+      expect(valid.map((c) => c.requirement)).not.toContain('CPR-VER-1');
+      // A timestamp in local time and an unknown member: two rules the payee breaks, neither the memo's.
+      const two = await run('{ created_at: "2026-01-01T02:00:00+02:00", surplus: 1 }');
+      expect(failed(two)).toEqual(['CPR-TIME-1', 'PRF-CPR-1']);
+      expect(two[0]).toMatchObject({ requirement: 'CPR-MEMO-1', passed: true });
+      expect(two.find((c) => c.requirement === 'CPR-TIME-1')?.actual).toEqual([{ requirement: 'CPR-TIME-1', path: '/created_at', message: expect.any(String) }]);
+      // Its own rule broken: charged to it. A rule of the paying application's (CPR-VER-1) stays with the check.
+      expect(failed(await run(`{ memo: "${'x'.repeat(141)}" }`))).toEqual(['CPR-MEMO-1']);
+      expect(failed(await run('{ cpr_version: CPR-2.0 }'))).toEqual(['CPR-MEMO-1']);
     });
 
     // Harness code that throws is the harness's defect in every layer: never charged to the target.

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ACTIONS, CHECKS, extraRequirements, gatesLaterChecks, setupRequirementOf, type ActionName, type CheckName } from '../../../harness/scenarios/vocabulary.ts';
-import { loadRegistry } from '../../../profile/registry.ts';
+import { findRequirement, loadRegistry, ROLES } from '../../../profile/registry.ts';
 
 const SCENARIOS = fileURLToPath(new URL('../../../harness/scenarios/', import.meta.url));
 const read = (file: string) => readFileSync(join(SCENARIOS, file), 'utf8');
@@ -133,9 +133,16 @@ describe('the vocabulary is the one definition of each action and check', () => 
   it('names, for every setup requirement and every extra a check can charge, a requirement of the registry', () => {
     const ids = new Set(loadRegistry().map((r) => r.id));
     const setup = (Object.keys(ACTIONS) as ActionName[]).flatMap((name) => setupRequirementOf(name) ?? []);
-    const charged = (Object.keys(CHECKS) as CheckName[]).flatMap((name) => [...extraRequirements(name, 'INVALID_SIGNATURE'), ...extraRequirements(name, {})]);
+    const charged = (Object.keys(CHECKS) as CheckName[]).flatMap((name) => ROLES.flatMap((role) => [...extraRequirements(name, 'INVALID_SIGNATURE', role), ...extraRequirements(name, {}, role)]));
     expect(setup.length).toBeGreaterThanOrEqual(6);
     expect(charged.length).toBeGreaterThanOrEqual(3);
+    // A CPR's violations are charged only to rules that bind the scenario's role.
+    for (const role of ROLES) {
+      const rules = extraRequirements('cpr_valid', true, role);
+      expect(rules.length, role).toBeGreaterThan(role === 'operator' ? -1 : 5);
+      expect(rules.filter((id) => !findRequirement(id)?.roles.includes(role)), role).toEqual([]);
+      expect(extraRequirements('cpr_valid', { rule: 'CPR-TIME-1' }, role)).toEqual([]);
+    }
     expect([...setup, ...charged].filter((id) => !ids.has(id))).toEqual([]);
   });
 
