@@ -1,12 +1,13 @@
 // `cpr-conformance bench`: the performance benchmark (harness/bench/). Prints a
 // table of every figure with its target and writes DIR/bench.json.
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { FIGURES, formatTarget, FULL_PLAN, LONG_PLAN, PHASE_TITLES, QUICK_PLAN, renderTable, runBench, writeBenchJson } from '../bench/index.ts';
 import { PROJECT_ROOT } from '../scenarios/load.ts';
 import { optionsHelp, parse, type Declared } from './args.ts';
 import { EXIT, HarnessError } from './errors.ts';
 import { uniqueStamp } from '../text.ts';
 import { processIo, type CommandIo } from '../io.ts';
+import { writableDir } from './target-options.ts';
 
 /** bench's options: they parse the command line and write its --help. */
 export const BENCH_OPTIONS = {
@@ -65,7 +66,7 @@ export async function bench(argv: string[], io: CommandIo = processIo()): Promis
   }
   if (values.quick && values.long) throw new HarnessError('USAGE_ERROR', '--quick and --long contradict each other', 'give one: --quick for a smoke test, --long for the figures the README reports');
   const plan = values.quick ? QUICK_PLAN : values.long ? LONG_PLAN : FULL_PLAN;
-  const dir = resolve(values.out ?? join(PROJECT_ROOT, 'reports', `bench-${uniqueStamp(new Date())}`));
+  const dir = writableDir(values.out ?? join(PROJECT_ROOT, 'reports', `bench-${uniqueStamp(new Date())}`), '--out');
   const started = performance.now();
   const report = await runBench(plan, (phase) => io.stderr.write(`bench: ${PHASE_TITLES[phase]} (${((performance.now() - started) / 1000).toFixed(0)} s)\n`));
   const file = writeBenchJson(dir, report);

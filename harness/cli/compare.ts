@@ -9,6 +9,7 @@ import { terminalOf } from '../runner/terminal.ts';
 import { optionsHelp, parseCommand, type Declared } from './args.ts';
 import { EXIT, HarnessError } from './errors.ts';
 import { processIo, type CommandIo } from '../io.ts';
+import { writableDir } from './target-options.ts';
 
 /** compare's options: they parse the command line and write its --help. */
 export const COMPARE_OPTIONS = {
@@ -71,7 +72,7 @@ export async function compare(argv: string[], io: CommandIo = processIo()): Prom
     io.stdout.write(COMPARE_HELP);
     return 0;
   }
-  const out = resolve(values['report-dir'] ?? join('reports', 'compare'));
+  const out = writableDir(values['report-dir'] ?? join('reports', 'compare'), '--report-dir');
   const kid = values.kid;
   if (kid !== undefined && !/^[A-Za-z0-9_-]{43}$/.test(kid)) throw new HarnessError('USAGE_ERROR', `--kid takes an RFC 7638 thumbprint (43 base64url characters), not ${JSON.stringify(kid)}`, 'see: cpr-conformance compare --help');
   const loadInput = (input: string) => load(input, kid);

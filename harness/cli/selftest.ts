@@ -1,6 +1,6 @@
 // `cpr-conformance selftest`: proves the suite catches faulty implementations.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { MUTANTS } from '../../reference/mutants.ts';
 import { matrixHtml, matrixText } from '../selftest/render.ts';
 import { selftest, selftestSelection, workerMain } from '../selftest/selftest.ts';
@@ -10,6 +10,7 @@ import { terminalOf } from '../runner/terminal.ts';
 import { integerOption, optionsHelp, parse, type Declared } from './args.ts';
 import { EXIT, HarnessError } from './errors.ts';
 import { processIo, type CommandIo } from '../io.ts';
+import { writableDir } from './target-options.ts';
 
 /** selftest's options: they parse the command line and write its --help. */
 export const SELFTEST_OPTIONS = {
@@ -64,6 +65,8 @@ export async function selftestCommand(argv: string[], io: CommandIo = processIo(
   const names = values.mutant ?? [];
   const unknown = names.filter((n) => !MUTANTS.some((m) => m.name === n));
   if (unknown.length > 0) throw new HarnessError('USAGE_ERROR', `unknown mutant(s): ${unknown.join(', ')}`, 'list them with: cpr-conformance serve --list-mutants');
+  // Checked before the mutants run: a folder that cannot be written is said now, not after minutes of work.
+  const dir = writableDir(values['report-dir'] ?? join(PROJECT_ROOT, 'reports', `selftest-${new Date().toISOString().replace(/[-:]/g, '').replace(/\..*$/, '')}`), '--report-dir');
   const terminal = terminalOf(io);
   const { chosen } = selftestSelection(names);
   const fuzzerNamed = chosen.filter((m) => m.catcher === 'fuzzer').length;
@@ -77,8 +80,6 @@ export async function selftestCommand(argv: string[], io: CommandIo = processIo(
     ...(values.workers !== undefined ? { workers: integerOption('selftest', 'workers', values.workers, 1, 64)! } : {}),
     onRow: (row) => terminal.line(`  ${row.catcher === 'fuzzer' ? 'info   ' : row.killed ? (row.flagged ? 'killed?' : 'killed ') : 'SURVIVED'} ${row.name}`),
   });
-  const dir = resolve(values['report-dir'] ?? join(PROJECT_ROOT, 'reports', `selftest-${new Date().toISOString().replace(/[-:]/g, '').replace(/\..*$/, '')}`));
-  mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'kill-matrix.json'), `${JSON.stringify(matrix, null, 2)}\n`);
   writeFileSync(join(dir, 'kill-matrix.html'), matrixHtml(matrix));
   io.stdout.write(`\n${matrixText(matrix)}`);

@@ -33,6 +33,18 @@ describe('bad input to run', () => {
     expect(r.stdout).toBe('');
   });
 
+  // The other commands that write a folder say so before they start: selftest would otherwise fail after minutes of work.
+  it.each<[string, string[]]>([
+    ['selftest', ['selftest', '--mutant', 'payee-timestamp-offset', '--report-dir']],
+    ['compare', ['compare', 'a', 'b', '--report-dir']],
+    ['bench', ['bench', '--quick', '--out']],
+  ])('%s with a folder that is a file is a usage error (exit 2) before anything runs', async (_name, args) => {
+    const r = await cliHere([...args, join(work, 'a-file')]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/^cpr-conformance: USAGE_ERROR: --(report-dir|out) \S+a-file cannot be written \(EEXIST\)\n {2}hint: give a folder you can write to/);
+    expect(r.stdout).toBe('');
+  });
+
   it('a plaintext target is told to use https before anything is sent', async () => {
     const r = await cliHere(['run', '--target', 'http://127.0.0.1:9', '--no-properties', '--only', 'CPP-ISS-001', '--report-dir', join(work, 'plaintext')]);
     expect(r.stdout.split('\n')[0]).toBe('warning: --target http://127.0.0.1:9 is plaintext http: use https (the spec serves every role over TLS), e.g. --target https://127.0.0.1:9 --ca FILE');
