@@ -3,14 +3,13 @@
 // of the check it breaks; a mutant's run packaged as non-conformant evidence; a
 // partial run refused; hostile archives read without harm; packaging
 // deterministic.
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import * as ed from '@noble/ed25519';
 import { sha512 } from '@noble/hashes/sha2.js';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { readArchive, writeArchive } from '../../harness/certify/archive.ts';
 import { buildPackage, certificationProblems, freshSigningKey, PACKAGE_ENTRIES, privateJwk, readSigningKey, verifyPackage, type SigningKey } from '../../harness/certify/index.ts';
 import { certify } from '../../harness/cli/certify.ts';
@@ -22,7 +21,7 @@ import { decodeB64url, encodeB64url } from '../../profile/b64url.ts';
 import { canonicalBytes } from '../../profile/jcs.ts';
 import { publicJwk } from '../../profile/jwk.ts';
 import { PROFILE_ID } from '../../profile/version.ts';
-import { BIN, cli, REFERENCE_ADAPTER } from './hostile/support.ts';
+import { cli, REFERENCE_ADAPTER, served } from './hostile/support.ts';
 import { captured } from '../support/captured.ts';
 
 ed.hashes.sha512 = sha512;
@@ -473,24 +472,4 @@ function tarGz(entries: readonly RawEntry[]): Uint8Array {
   }
   blocks.push(Buffer.alloc(1024));
   return gzipSync(Buffer.concat(blocks));
-}
-
-/** `serve` with these options on free ports, stopped after the file's tests; its start-up facts. */
-function served(...options: string[]): Promise<{ url: string; ca_file: string }> {
-  let child: ReturnType<typeof spawn> | undefined;
-  const facts = new Promise<{ url: string; ca_file: string }>((resolve, reject) => {
-    beforeAll(() => {
-      child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--plaintext-port', '0', '--json', ...options], { stdio: ['ignore', 'pipe', 'pipe'] });
-      let out = '';
-      child.stdout!.on('data', (d: Buffer) => {
-        out += d.toString();
-        if (out.includes('\n')) resolve(JSON.parse(out.split('\n')[0]!) as { url: string; ca_file: string });
-      });
-      child.once('exit', (code) => reject(new Error(`serve exited with ${code}`)));
-    });
-  });
-  afterAll(() => {
-    child?.kill('SIGTERM');
-  });
-  return facts;
 }

@@ -7,7 +7,7 @@ import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll } from 'vitest';
+import { afterAll, beforeAll } from 'vitest';
 import { main } from '../../../harness/cli/main.ts';
 import { readReport, type Report } from '../../../harness/report/index.ts';
 import type { CommandIo } from '../../../harness/io.ts';
@@ -69,19 +69,28 @@ export async function cliHere(args: readonly string[], options: Pick<CliOptions,
  * `cpr-conformance serve OPTIONS` in a child process (the reference over TLS,
  * on free ports), stopped after the file's tests: its base URL and CA file.
  */
+/**
+ * `serve` with these options on free ports, started before the file's (or the
+ * describe's) tests and stopped after them; its start-up facts. Started in
+ * beforeAll, so a file whose tests are all filtered out starts nothing.
+ */
 export function served(...options: string[]): Promise<{ url: string; ca_file: string }> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--plaintext-port', '0', '--json', ...options], { stdio: ['ignore', 'pipe', 'pipe'] });
-  afterAll(() => {
-    child.kill('SIGTERM');
-  });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-      if (out.includes('\n')) resolve(JSON.parse(out.split('\n')[0]!) as { url: string; ca_file: string });
+  let child: ReturnType<typeof spawn> | undefined;
+  const facts = new Promise<{ url: string; ca_file: string }>((resolve, reject) => {
+    beforeAll(() => {
+      child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--plaintext-port', '0', '--json', ...options], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      child.stdout!.on('data', (d: Buffer) => {
+        out += d.toString();
+        if (out.includes('\n')) resolve(JSON.parse(out.split('\n')[0]!) as { url: string; ca_file: string });
+      });
+      child.once('exit', (code) => reject(new Error(`serve exited with ${code}`)));
     });
-    child.once('exit', (code) => reject(new Error(`serve exited with ${code}`)));
   });
+  afterAll(() => {
+    child?.kill('SIGTERM');
+  });
+  return facts;
 }
 
 export function workDir(name: string): string {
