@@ -307,6 +307,13 @@ const CATALOGUE = [
     catches: ['DRV-PARTIAL-1'],
   },
   {
+    name: 'app-open-amount-through-double',
+    family: 'derivation',
+    role: 'paying-app',
+    description: "the paying app reads the payer's amount for an open request as a JavaScript number, so one beyond 2^53 is paid rounded",
+    catches: ['DRV-OPEN-1'],
+  },
+  {
     name: 'app-payment-id-reused',
     family: 'derivation',
     role: 'paying-app',

@@ -117,6 +117,8 @@ function paymentAmount(requested: string | undefined, offered: unknown, faults: 
   // Stryker disable next-line ConditionalExpression: an absent amount is no amount either: the next line gives the same code
   if (offered === undefined) return reject('AMOUNT_REQUIRED', 'This request leaves the amount to the payer: enter the amount to pay.');
   if (!isAmount(offered)) return reject('AMOUNT_REQUIRED', `${JSON.stringify(offered)} is not an amount: enter a whole number of the asset's smallest unit.`);
+  // Stryker disable next-line all: only the app-open-amount-through-double fault takes this branch
+  if (faults.has('app-open-amount-through-double')) return BigInt(Number(offered)).toString(); // mutant: rounded through a double
   return offered;
 }
 

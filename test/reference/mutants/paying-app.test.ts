@@ -205,6 +205,16 @@ const PROBES: Record<MutantOfRole<'paying-app'>, Probe> = {
     correct: { amount: '1250', asset: { type: 'fiat', code: 'EUR' } },
     mutant: { amount: '1360', asset: { type: 'fiat', code: 'USD' } },
   },
+  'app-open-amount-through-double': {
+    observes: "the payer's amount 2^53 + 1 for an open request",
+    async observe(app) {
+      const { amount: _open, ...value } = IBAN_CPR.value;
+      const derived = app.derive({ ...IBAN_CPR, value }, { ...CONTEXT, payer_amount: '9007199254740993' });
+      return derived.ok ? derived.payment.value.amount : derived.code;
+    },
+    correct: '9007199254740993',
+    mutant: '9007199254740992',
+  },
   'app-partial-payment-accepted': {
     observes: 'a payer amount of 1000 for a request of 1250',
     async observe(app) {
