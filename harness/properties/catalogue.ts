@@ -11,7 +11,7 @@ import { send } from '../scenarios/http.ts';
 import { brokenCpr, inlineUri, malformedBody, MAX_BODY_BYTES, validCpr, type CashpackMessageKind } from '../../generators/index.ts';
 import { FIELD_PROPERTIES } from './field-classes/index.ts';
 import { OPERATOR_UPDATED_AT } from './operator-updated-at.ts';
-import { CONTEXT, crash, crashed, define, FUTURE, read, rejectionFailure } from './support.ts';
+import { CONTEXT, crash, crashed, define, FUTURE, read, refusalOf, REFUSAL_RULES, rejectionFailure } from './support.ts';
 import type { PropertyDefinition } from './types.ts';
 
 const OPERATOR_ENDPOINTS: Readonly<Record<CashpackMessageKind, string>> = {
@@ -70,7 +70,7 @@ export const PROPERTIES: readonly PropertyDefinition[] = [
     async check(ctx, cpr) {
       const result = await read(ctx, { kind: 'object', value: cpr });
       if (crashed(result)) return crash(result, 'accepted');
-      return result.ok ? undefined : rejectionFailure(result, 'accepted');
+      return result.ok ? undefined : { ...rejectionFailure(result, 'accepted'), requirements: await refusalOf(ctx, cpr, []) };
     },
   }),
   define({
@@ -112,6 +112,7 @@ export const PROPERTIES: readonly PropertyDefinition[] = [
     id: 'PROP-DRV-001',
     title: 'derivation preserves the amount and asset exactly, or takes the payer amount when open',
     requirements: ['DRV-VALUE-1', 'DRV-OPEN-1'],
+    charges: () => REFUSAL_RULES,
     level: 'MUST',
     role: 'paying-app',
     sections: ['§4.7.5', '§4.6.4'],
@@ -126,13 +127,16 @@ export const PROPERTIES: readonly PropertyDefinition[] = [
       const value = (result.ok ? (result.payment as { value?: unknown } | undefined)?.value : undefined) as { amount?: unknown; asset?: unknown } | undefined;
       const expected = { amount: open ? payerAmount : requested.amount, asset: requested.asset };
       const same = value !== undefined && JSON.stringify(value.amount) === JSON.stringify(expected.amount) && JSON.stringify(value.asset) === JSON.stringify(expected.asset);
-      return same ? undefined : { expected, actual: result.ok ? value ?? null : { rejected: result.code, message: result.message }, message: 'the Payment value is not the requested value' };
+      if (same) return undefined;
+      const failure = { expected, actual: result.ok ? value ?? null : { rejected: result.code, message: result.message }, message: 'the Payment value is not the requested value' };
+      return result.ok ? failure : { ...failure, requirements: await refusalOf(ctx, cpr, open ? ['DRV-OPEN-1'] : ['DRV-VALUE-1']) };
     },
   }),
   define({
     id: 'PROP-DLV-001',
     title: 'the paying application accepts every valid inline URI and rejects every malformed one',
     requirements: ['DLV-INLINE-1', 'PRF-B64-1'],
+    charges: () => REFUSAL_RULES,
     level: 'MUST',
     role: 'paying-app',
     sections: ['§4.4', 'PROFILE §8.1'],
@@ -142,7 +146,8 @@ export const PROPERTIES: readonly PropertyDefinition[] = [
     async check(ctx, delivery) {
       const result = await read(ctx, { kind: 'uri', uri: delivery.uri });
       if (crashed(result)) return crash(result, delivery.malformed ? { code: delivery.expected.code } : 'accepted');
-      if (!delivery.malformed) return result.ok ? undefined : rejectionFailure(result, 'accepted');
+      // A valid inline URI refused: its CPR refused on its own is a refusal of the CPR, not of the inline form.
+      if (!delivery.malformed) return result.ok ? undefined : { ...rejectionFailure(result, 'accepted'), requirements: await refusalOf(ctx, delivery.cpr, ['DLV-INLINE-1', 'PRF-B64-1']) };
       return !result.ok && result.code === delivery.expected.code ? undefined : rejectionFailure(result, { code: delivery.expected.code, defect: delivery.defect });
     },
   }),

@@ -78,3 +78,42 @@ export function sameJson(a: unknown, b: unknown): boolean {
     return false;
   }
 }
+
+/** The rules a refusal of a valid CPR is charged to (refusalOf). */
+export const REFUSAL_RULES: readonly string[] = ['DRV-VALID-1', 'CPR-EXT-1', 'SUB-OPEN-1'];
+
+/** An open-list code of the spec's own examples, for each open-list field (spec §2.5). */
+const LISTED_CODES = { key_type: 'CPF', routing_code_type: 'ABA' } as const;
+
+type Doc = Record<string, unknown>;
+
+/**
+ * What the application's refusal of a valid CPR is charged to, found by
+ * difference. When it refuses the CPR read on its own: read again without its
+ * extensions and accepted, it did not ignore them (CPR-EXT-1); with its
+ * open-list codes replaced by listed ones and accepted, it closed the list
+ * (SUB-OPEN-1); else it refused a valid CPR (DRV-VALID-1). When it accepts the
+ * CPR read on its own, the refusal is of what the property added (a context,
+ * an inline form): `beyond`. Each difference is one more read, made only for
+ * a refusal.
+ */
+export async function refusalOf(ctx: ScenarioContext, value: unknown, beyond: readonly string[]): Promise<string[]> {
+  const cpr = value as Doc;
+  const accepts = async (doc: Doc) => {
+    const again = await read(ctx, { kind: 'object', value: doc });
+    return !crashed(again) && again.ok;
+  };
+  if (beyond.length > 0 && (await accepts(cpr))) return [...beyond];
+  if (cpr.extensions !== undefined) {
+    const { extensions: _extensions, ...without } = cpr;
+    if (await accepts(without)) return ['CPR-EXT-1'];
+  }
+  const address = ((cpr.payee as Doc | undefined)?.rail_address ?? {}) as Doc;
+  const open = (Object.keys(LISTED_CODES) as (keyof typeof LISTED_CODES)[]).filter((field) => typeof address[field] === 'string' && address[field] !== LISTED_CODES[field]);
+  if (open.length > 0) {
+    const listed = Object.fromEntries(open.map((field) => [field, LISTED_CODES[field]]));
+    const mirrored = Object.fromEntries(open.filter((field) => field in cpr).map((field) => [field, LISTED_CODES[field]]));
+    if (await accepts({ ...cpr, ...mirrored, payee: { ...(cpr.payee as Doc), rail_address: { ...address, ...listed } } })) return ['SUB-OPEN-1'];
+  }
+  return ['DRV-VALID-1'];
+}

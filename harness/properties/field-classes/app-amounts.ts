@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { validCpr } from '../../../generators/index.ts';
 import { amountVariant, type ClassValue } from '../../../generators/classes/index.ts';
-import { CONTEXT, crashed, define, derive, firstFailure, FUTURE } from '../support.ts';
+import { CONTEXT, crashed, define, derive, firstFailure, FUTURE, refusalOf, REFUSAL_RULES } from '../support.ts';
 import type { Coverage, PropertyFailure } from '../types.ts';
 
 const FILE = 'harness/properties/field-classes/app-amounts.ts';
@@ -57,6 +57,7 @@ export const APP_AMOUNTS = define<AmountCase>({
   id: 'PROP-APP-013',
   title: "the payer's amount is taken exactly: the requested amount only, never one unit either side or any other beyond 2^53; an open amount carried as given; a malformed one never paid",
   requirements: ['DRV-PARTIAL-1', 'DRV-VALUE-1', 'DRV-OPEN-1'],
+  charges: () => REFUSAL_RULES,
   level: 'MUST',
   role: 'paying-app',
   sections: ['§4.6.3', '§4.6.4', '§4.7.5', 'PROFILE §1'],
@@ -81,7 +82,8 @@ export const APP_AMOUNTS = define<AmountCase>({
         expected: paid ? { amount: offer.offered.value } : 'refused',
         actual: crashed(result) ? { crashed: result.message } : result.ok ? { amount } : { code: result.code, message: result.message },
         message: where,
-        requirements: offer.requested === undefined ? ['DRV-OPEN-1'] : paid ? ['DRV-VALUE-1'] : ['DRV-PARTIAL-1', 'DRV-VALUE-1'],
+        // A payment refused: when the request itself is refused, that is a refusal of a valid CPR.
+        requirements: paid && !crashed(result) && !result.ok ? await refusalOf(ctx, cpr, offer.requested === undefined ? ['DRV-OPEN-1'] : ['DRV-VALUE-1']) : offer.requested === undefined ? ['DRV-OPEN-1'] : paid ? ['DRV-VALUE-1'] : ['DRV-PARTIAL-1', 'DRV-VALUE-1'],
       };
     });
   },

@@ -11,7 +11,7 @@ import { validCpr } from '../../../generators/index.ts';
 import { amountVariant, textVariant, type ClassValue } from '../../../generators/classes/index.ts';
 import { payloadSchemaErrors } from '../../scenarios/checks.ts';
 import { fieldInventory } from '../fields.ts';
-import { CONTEXT, crashed, define, derive, firstFailure, FUTURE, sameJson as same } from '../support.ts';
+import { CONTEXT, crashed, define, derive, firstFailure, FUTURE, refusalOf, REFUSAL_RULES, sameJson as same } from '../support.ts';
 import type { Coverage, PropertyFailure } from '../types.ts';
 
 const FILE = 'harness/properties/field-classes/app-derived.ts';
@@ -101,6 +101,7 @@ export const APP_DERIVED = define<readonly Derivation[]>({
   id: 'PROP-APP-012',
   title: 'the derived Payment copies the CPR and the context unchanged, adding, dropping and re-forming nothing, whatever the text, case and size of its members',
   requirements: ['DRV-SHAPE-1', 'DRV-VALUE-1', 'DRV-OPEN-1', 'DRV-INTENT-1', 'DRV-PAYER-1', 'PRF-PAY-1'],
+  charges: () => REFUSAL_RULES,
   level: 'MUST',
   role: 'paying-app',
   sections: ['§4.5', '§4.7.5', 'PROFILE §9'],
@@ -114,7 +115,8 @@ export const APP_DERIVED = define<readonly Derivation[]>({
     return firstFailure(ctx, all, 4, async (d) => {
       const result = await derive(ctx, d.cpr, d.context as never);
       if (crashed(result) || !result.ok || typeof result.payment !== 'object' || result.payment === null) {
-        return { expected: 'a Payment', actual: crashed(result) ? { crashed: result.message } : result.ok ? 'no Payment' : { code: result.code, message: result.message }, message: `${d.sub} request (${d.notes.join('; ')}) was not derived`, requirements: ['DRV-SHAPE-1'] };
+        const requirements = crashed(result) || result.ok ? ['DRV-SHAPE-1'] : await refusalOf(ctx, d.cpr, ['DRV-SHAPE-1']);
+        return { expected: 'a Payment', actual: crashed(result) ? { crashed: result.message } : result.ok ? 'no Payment' : { code: result.code, message: result.message }, message: `${d.sub} request (${d.notes.join('; ')}) was not derived`, requirements };
       }
       return judge(d, result.payment as Doc);
     });

@@ -16,7 +16,7 @@ import { appCall } from '../../scenarios/actions/index.ts';
 import { encode, exhibitOf, FAR_AHEAD } from '../../fuzz/paying-app/execute.ts';
 import { expectRead, type Expectation } from '../../fuzz/paying-app/oracle.ts';
 import type { Encoding } from '../../fuzz/paying-app/spec.ts';
-import { define } from '../support.ts';
+import { define, refusalOf, REFUSAL_RULES } from '../support.ts';
 import type { Coverage, PropertyFailure } from '../types.ts';
 
 const FILE = 'harness/properties/field-classes/app-retrieval.ts';
@@ -72,7 +72,12 @@ async function retrieve(ctx: ScenarioContext, c: RetrievalCase, answer: Retrieva
     const crashed = 'crashed' in result;
     const same = expected.find((o) => (o.kind === 'accept' ? !crashed && result.ok : !crashed && !result.ok && o.code === result.code));
     // Charged to the oracle's rule when it is one this property judges in every case, else to the profile's rule for results.
-    if (!same) return { expected: expected.map((o) => (o.kind === 'accept' ? 'accepted' : `rejected ${o.code}`)), actual: shown(result), message: what, requirements: [JUDGED.includes(expected[0].requirement) ? expected[0].requirement : 'PRF-APP-1'] };
+    if (!same) {
+      const charged = JUDGED.includes(expected[0].requirement) ? expected[0].requirement : 'PRF-APP-1';
+      // A CPR that was to be read, refused: when the application refuses it read on its own, that is a refusal of a valid CPR.
+      const refused = !crashed && !result.ok && expected.some((o) => o.kind === 'accept');
+      return { expected: expected.map((o) => (o.kind === 'accept' ? 'accepted' : `rejected ${o.code}`)), actual: shown(result), message: what, requirements: refused ? await refusalOf(ctx, c.doc, [charged]) : [charged] };
+    }
     const seen = stub.seen(served.id);
     const count = (test: (s: (typeof seen)[number]) => boolean) => seen.filter(test).length;
     const faults: [number, string, string][] = [
@@ -92,6 +97,7 @@ export const APP_RETRIEVAL = define<RetrievalCase>({
   id: 'PROP-APP-015',
   title: 'every class of retrieval answer: error statuses and redirects anywhere are RETRIEVAL_FAILED with the token sent once, never followed; JSON media types in any spelling read; bodies chunked at and over the bound, slow, cut off or empty judged as they arrive',
   requirements: JUDGED,
+  charges: () => REFUSAL_RULES,
   level: 'MUST',
   role: 'paying-app',
   sections: ['§4.1', '§4.4', '§5.1', 'PROFILE §8.3', 'PROFILE §10'],
