@@ -26,6 +26,23 @@ interface ProfileVersion {
 
 export const PROFILE_VERSIONS: readonly ProfileVersion[] = [
   {
+    id: 'CPP-PROFILE-1.3',
+    date: '2026-11-26',
+    summary: "Which registry rule a field defect breaks: the spec's rule for a value without the meaning the spec gives its member, the profile's rule for one written otherwise",
+    changes: [
+      {
+        section: '§7.3, §7.4, §8.3',
+        rule: "a sub-interface field or asset member that is missing where required, not a string, or a string without the meaning the spec gives it (an EVM address, 16 bytes, an IBAN, a BIC, an ISO 20022 purpose code, an ISO 4217 code, at most 140 characters) breaks the spec's rule named for the member (SUB-CHAIN-1, SUB-CHAIN-3, SUB-IBAN-1, SUB-IBAN-2, SUB-ACCT-1, SUB-KEY-1, CPR-VAL-1, CPR-VAL-3); a string with that meaning written otherwise than the profile's format breaks only the profile's rule (PRF-EVM-1, PRF-IBAN-1, PRF-FIELD-1, PRF-ASSET-1), by the table \"Field defects\" in §7.4",
+        change: 'a paying application names the registry ID of a field defect by that table (a mixed-case receiver_address with a failing EIP-55 checksum is PRF-EVM-1, not SUB-CHAIN-1; a lower-case fiat code is PRF-ASSET-1, not CPR-VAL-1); which values it rejects does not change',
+      },
+      {
+        section: '§4.8, §12',
+        rule: 'the policy document and capability discovery name CPP-PROFILE-1.3',
+        change: 'advertise CPP-PROFILE-1.3 once the rule above is met',
+      },
+    ],
+  },
+  {
     id: 'CPP-PROFILE-1.2',
     date: '2026-11-26',
     summary: "A rule for the status response's updated_at, @authority never taken from a Host naming another host, a violation's path as a JSON Pointer, and 405 with Allow and 404 for paths no resource has",
