@@ -147,6 +147,19 @@ const badChecksumAddress: fc.Arbitrary<string> = fc
     return '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD'; // EIP-55 vector with its last letter's case flipped
   });
 
+/** An EVM address in its EIP-55 form (mixed case). */
+const evmAddress: fc.Arbitrary<string> = fc.uint8Array({ minLength: 20, maxLength: 20 }).map((bytes) => toChecksumAddress(`0x${Buffer.from(bytes).toString('hex')}`));
+
+/** ISO 13616 paper format: groups of four, spaced. */
+const paperFormat = (iban: string): string => iban.replace(/(.{4})(?!$)/g, '$1 ');
+
+/** An ON_CHAIN request whose asset is a crypto asset without chain_id, so the on-chain chain_id can change alone. */
+function onChainWithoutAssetChain(cpr: Cpr): Doc {
+  const doc = clone(cpr);
+  doc.value.asset = { type: 'crypto', code: doc.value.asset.code };
+  return doc;
+}
+
 /** Another valid value for an address field (for a top-level copy that disagrees). */
 const OTHER_VALUE: Readonly<Record<string, (v: string) => string>> = {
   chain_id: (v) => (v === '1' ? '137' : '1'),
@@ -361,10 +374,17 @@ const MUTATIONS: CprMutation[] = [
   entry('asset.type:unknown', 'CPR-VAL-1', ALL, replace(['value', 'asset', 'type'], ['FIAT', 'token', 'cash', 'coin', '', 1, null], 'unknown asset type')),
   entry('missing:value.asset.type', 'CPR-VAL-1', ALL, remove(['value', 'asset', 'type'])),
   entry('missing:value.asset.code', 'CPR-VAL-1', ALL, remove(['value', 'asset', 'code'])),
-  entry('asset.code:bad-format', 'CPR-VAL-1', ALL, (cpr) => {
+  // PROFILE.md §7.4 "Field defects": a code without the spec's meaning breaks CPR-VAL-3, one written otherwise PRF-ASSET-1.
+  entry('asset.code:not-a-code', 'CPR-VAL-3', ALL, (cpr) => {
     const fiat = cpr.value.asset.type === 'fiat';
-    const values: unknown[] = fiat ? ['eur', 'EURO', 'E1R', '', '€', 978] : ['', 'US DC', 'X'.repeat(65), 'ÜSDC', 42];
-    return replace(['value', 'asset', 'code'], values, `bad ${fiat ? 'ISO 4217' : 'token'} code`)(cpr);
+    const values: unknown[] = fiat ? ['EURO', 'E1R', 'EU', '€', '', '978', 978, null] : ['', 42, null, true];
+    return replace(['value', 'asset', 'code'], values, `not ${fiat ? 'an ISO 4217 code' : 'a token symbol or contract reference'}`)(cpr);
+  }),
+  entry('asset.code:non-profile-form', 'PRF-ASSET-1', ALL, (cpr) => {
+    const fiat = cpr.value.asset.type === 'fiat';
+    const code = cpr.value.asset.code as string;
+    const values: unknown[] = fiat ? [code.toLowerCase(), code[0] + code.slice(1).toLowerCase()] : ['US DC', 'X'.repeat(65), 'ÜSDC', 'tab\tUSDC'];
+    return replace(['value', 'asset', 'code'], values, `${fiat ? 'an ISO 4217 code' : 'a token code'} not written as the profile requires`)(cpr);
   }),
   entry('asset.chain_id:missing-for-chain-bound-type', 'CPR-VAL-1', ALL, (cpr) =>
     fc.constantFrom('stablecoin', 'tokenized').map((type) => {
@@ -376,9 +396,10 @@ const MUTATIONS: CprMutation[] = [
     }),
   ),
   // On ON_CHAIN requests a different string chain_id also breaks PRF-RAIL-1 (the two must agree), so only non-strings there.
-  entry('asset.chain_id:bad-format', 'CPR-VAL-1', ALL, (cpr, sub) =>
-    replace(['value', 'asset', 'chain_id'], sub === 'ON_CHAIN' ? [1, null, true] : ['0', '01', 'eip155', 'Ethereum', 'EIP155:1', 'ab:1', '', 1], 'bad chain_id')(cpr),
+  entry('asset.chain_id:not-a-chain-id', 'CPR-VAL-1', ALL, (cpr, sub) =>
+    replace(['value', 'asset', 'chain_id'], sub === 'ON_CHAIN' ? [1, null, true] : ['', 1, null, true], 'chain_id not a non-empty string')(cpr),
   ),
+  entry('asset.chain_id:non-profile-form', 'PRF-ASSET-1', OFF_CHAIN, replace(['value', 'asset', 'chain_id'], ['0', '01', '0x1', 'eip155', 'Ethereum', 'EIP155:1', 'ab:1', ' 1'], 'chain_id neither decimal EIP-155 nor CAIP-2')),
   entry(
     'amount:not-an-amount',
     'CPR-VAL-2',
@@ -392,41 +413,83 @@ const MUTATIONS: CprMutation[] = [
     replace(['value', 'amount'], ['0', '007', '1e3', '1E6', '1e400', '+5', '1.0', '1.', '-0', '1250e-1', '1' + '0'.repeat(78), 100, 0], 'a whole amount not written as the profile requires'),
   ),
 
-  // §2.5 ON_CHAIN (reported under SUB-CHAIN-1) ----------------------------------------
-  entry('ON_CHAIN:evm-address:bad-checksum', 'SUB-CHAIN-1', ['ON_CHAIN'], replaceAddress(['receiver_address', 'contract_address'], badChecksumAddress, 'mixed case with a wrong EIP-55 checksum')),
-  entry(
-    'ON_CHAIN:evm-address:bad-format',
-    'SUB-CHAIN-1',
-    ['ON_CHAIN'],
-    replaceAddress(
-      ['receiver_address', 'contract_address'],
-      ['0x' + 'a'.repeat(39), 'a'.repeat(40), '0x' + 'b'.repeat(41), '0X' + 'c'.repeat(40), '0x' + 'g'.repeat(40), '', 42],
-      'not an EVM address',
+  // §2.5 sub-interfaces. PROFILE.md §7.4 "Field defects": a value without the spec's meaning breaks the
+  // spec's rule (SUB-CHAIN-1, SUB-CHAIN-3, SUB-IBAN-1, SUB-IBAN-2, SUB-ACCT-1, SUB-KEY-1), one with it
+  // written otherwise the profile's (PRF-EVM-1, PRF-IBAN-1, PRF-FIELD-1).
+
+  // ON_CHAIN ----------------------------------------------------------------------------
+  ...(['receiver_address', 'contract_address'] as const).map((field) =>
+    entry(
+      `ON_CHAIN:${field}:not-an-address`,
+      field === 'receiver_address' ? 'SUB-CHAIN-1' : 'SUB-CHAIN-3',
+      ['ON_CHAIN'],
+      replaceAddress([field], ['0x' + 'a'.repeat(39), '0x' + 'b'.repeat(41), '0x' + 'g'.repeat(40), 'c'.repeat(39), 'vitalik.eth', '', 42, null], 'not 20 bytes of hex'),
     ),
   ),
-  entry('ON_CHAIN:chain_id:not-decimal', 'SUB-CHAIN-1', ['ON_CHAIN'], (cpr) =>
-    fc.constantFrom('eip155:1', 'eip155:137', 'cosmos:cosmoshub-4').map((value) => {
-      // A CAIP-2 id is a valid asset chain_id but not an on-chain one; the asset copy follows so the two still agree.
-      const doc = clone(cpr);
+  entry('ON_CHAIN:evm-address:bad-checksum', 'PRF-EVM-1', ['ON_CHAIN'], replaceAddress(['receiver_address', 'contract_address'], badChecksumAddress, 'mixed case with a wrong EIP-55 checksum')),
+  entry('ON_CHAIN:evm-address:non-profile-form', 'PRF-EVM-1', ['ON_CHAIN'], (cpr) =>
+    fc.tuple(fc.constantFrom('receiver_address', 'contract_address'), evmAddress).chain(([field, address]) =>
+      fc.constantFrom(address.slice(2), address.slice(2).toLowerCase(), '0X' + address.slice(2).toLowerCase(), '0X' + address.slice(2).toUpperCase()).map((value) => {
+        const doc = clone(cpr);
+        putAddress(doc, field, value);
+        return { cpr: doc, path: ptr('payee', 'rail_address', field), description: `20 bytes written without 0x or with 0X: payee.rail_address.${field} = ${show(value)}` };
+      }),
+    ),
+  ),
+  entry('ON_CHAIN:chain_id:empty', 'SUB-CHAIN-1', ['ON_CHAIN'], (cpr) =>
+    fc.constantFrom<unknown>('', 1, null).map((value) => {
+      const doc = onChainWithoutAssetChain(cpr);
       putAddress(doc, 'chain_id', value);
-      if (Object.hasOwn(doc.value.asset, 'chain_id')) doc.value.asset.chain_id = value;
-      return { cpr: doc, path: '/payee/rail_address/chain_id', description: `on-chain chain_id ${value} is not a decimal EVM chain id` };
+      return { cpr: doc, path: '/payee/rail_address/chain_id', description: `on-chain chain_id ${show(value)}, the asset a crypto asset without a chain_id` };
     }),
   ),
-  entry(
-    'ON_CHAIN:domain_separator:bad',
-    'SUB-CHAIN-1',
-    ['ON_CHAIN'],
-    replaceTop(['domain_separator'], ['0x' + 'ab'.repeat(31) + 'a', 'ab'.repeat(32), '0x' + 'ab'.repeat(20), '0x' + 'zz'.repeat(32), 42], 'not 0x + 64 hex digits'),
+  entry('ON_CHAIN:chain_id:not-decimal', 'PRF-EVM-1', ['ON_CHAIN'], (cpr) =>
+    fc.oneof(
+      fc.constantFrom('eip155:1', 'eip155:137', 'cosmos:cosmoshub-4').map((value) => {
+        // A CAIP-2 id is a valid asset chain_id but not an on-chain one; the asset copy follows so the two still agree.
+        const doc = clone(cpr);
+        putAddress(doc, 'chain_id', value);
+        if (Object.hasOwn(doc.value.asset, 'chain_id')) doc.value.asset.chain_id = value;
+        return { cpr: doc, path: '/payee/rail_address/chain_id', description: `on-chain chain_id ${value} is not a decimal EVM chain id` };
+      }),
+      fc.constantFrom('0x1', '01', '0', ' 1', 'mainnet').map((value) => {
+        // Not an asset chain_id either: the asset becomes a crypto asset without one.
+        const doc = onChainWithoutAssetChain(cpr);
+        putAddress(doc, 'chain_id', value);
+        return { cpr: doc, path: '/payee/rail_address/chain_id', description: `on-chain chain_id ${show(value)} is not a decimal EVM chain id` };
+      }),
+    ),
   ),
   entry(
-    'ON_CHAIN:reference:not-uuid',
+    'ON_CHAIN:domain_separator:not-32-bytes',
+    'SUB-CHAIN-3',
+    ['ON_CHAIN'],
+    replaceTop(['domain_separator'], ['0x' + 'ab'.repeat(31) + 'a', '0x' + 'ab'.repeat(20), '0x' + 'zz'.repeat(32), 'ab'.repeat(33), '', 42], 'not 32 bytes of hex'),
+  ),
+  entry(
+    'ON_CHAIN:domain_separator:non-profile-form',
+    'PRF-FIELD-1',
+    ['ON_CHAIN'],
+    replaceTop(['domain_separator'], ['ab'.repeat(32), 'AB'.repeat(32), '0X' + 'ab'.repeat(32)], '32 bytes written without 0x or with 0X'),
+  ),
+  entry(
+    'ON_CHAIN:reference:not-16-bytes',
     'SUB-CHAIN-1',
     ['ON_CHAIN'],
     replaceTop(
       ['order_reference', 'acquirer_id'],
-      ['0f1e2d3c4b5a69788796a5b4c3d2e1f0', '0F1E2D3C-4B5A-6978-8796-A5B4C3D2E1F0', '0x0f1e2d3c4b5a69788796a5b4c3d2e1f0', '{0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0}', '', 0],
-      '16 bytes not written as a canonical UUID',
+      ['{0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0}', 'urn:uuid:0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0', '0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1', '0f1e2d3c4b5a69788796a5b4c3d2e1f000', 'ORDER-42', '', 0, null],
+      'not 16 bytes',
+    ),
+  ),
+  entry(
+    'ON_CHAIN:reference:non-profile-form',
+    'PRF-FIELD-1',
+    ['ON_CHAIN'],
+    replaceTop(
+      ['order_reference', 'acquirer_id'],
+      ['0f1e2d3c4b5a69788796a5b4c3d2e1f0', '0F1E2D3C-4B5A-6978-8796-A5B4C3D2E1F0', '0x0f1e2d3c4b5a69788796a5b4c3d2e1f0', '0X0F1E2D3C4B5A69788796A5B4C3D2E1F0'],
+      '16 bytes not written as a canonical lower-case UUID',
     ),
   ),
   entry('ON_CHAIN:rail_hint:not-on-chain', 'SUB-CHAIN-1', ['ON_CHAIN'], (cpr) =>
@@ -442,15 +505,18 @@ const MUTATIONS: CprMutation[] = [
     return fc.constant({ cpr: doc, path: '/rail_hint', description: `rail_hint ON_CHAIN on a ${sub} request` });
   }),
 
-  // §2.5 IBAN (reported under SUB-IBAN-1) ---------------------------------------------
+  // IBAN --------------------------------------------------------------------------------
   entry('IBAN:iban:bad-check-digits', 'SUB-IBAN-1', ['IBAN'], (cpr) =>
-    fc.integer({ min: 1, max: 95 }).map((shift) => {
+    fc.tuple(fc.integer({ min: 1, max: 95 }), fc.boolean()).map(([shift, spaced]) => {
       const iban = cpr.payee.rail_address.iban as string;
       const digits = Number(iban.slice(2, 4));
       const bad = String(((digits - 2 + shift) % 97) + 2).padStart(2, '0'); // 02..98, never the original
+      const value = iban.slice(0, 2) + bad + iban.slice(4);
+      // Spaced too: the spec's reading removes the spaces, and the check digits still fail.
+      const written = spaced ? paperFormat(value) : value;
       const doc = clone(cpr);
-      putAddress(doc, 'iban', iban.slice(0, 2) + bad + iban.slice(4));
-      return { cpr: doc, path: '/payee/rail_address/iban', description: `IBAN check digits ${bad} instead of ${iban.slice(2, 4)}` };
+      putAddress(doc, 'iban', written);
+      return { cpr: doc, path: '/payee/rail_address/iban', description: `IBAN check digits ${bad} instead of ${iban.slice(2, 4)}: ${written}` };
     }),
   ),
   entry('IBAN:iban:bad-bban-digit', 'SUB-IBAN-1', ['IBAN'], (cpr) =>
@@ -465,38 +531,55 @@ const MUTATIONS: CprMutation[] = [
       return { cpr: doc, path: '/payee/rail_address/iban', description: `IBAN digit ${at} changed, check digits kept` };
     }),
   ),
-  entry('IBAN:iban:not-electronic-format', 'SUB-IBAN-1', ['IBAN'], (cpr) =>
+  entry('IBAN:iban:not-an-iban', 'SUB-IBAN-1', ['IBAN'], (cpr) =>
     fc
       .constantFrom<(i: string) => unknown>(
-        (i) => i.toLowerCase(),
-        (i) => i.replace(/(.{4})(?!$)/g, '$1 '),
         (i) => i.slice(0, -1),
         (i) => `${i}0`,
         (i) => `IBAN${i}`,
+        (i) => i.replace(/(.{4})(?!$)/g, '$1-'),
+        () => '',
         () => 12345,
+        () => null,
       )
       .map((f) => {
         const value = f(cpr.payee.rail_address.iban as string);
         const doc = clone(cpr);
         putAddress(doc, 'iban', value);
-        return { cpr: doc, path: '/payee/rail_address/iban', description: `IBAN not in electronic format: ${show(value)}` };
+        return { cpr: doc, path: '/payee/rail_address/iban', description: `not a valid IBAN: ${show(value)}` };
       }),
   ),
-  entry('IBAN:bic:bad', 'SUB-IBAN-1', ['IBAN'], replaceAddress(['bic'], ['COBADEF', 'cobadeffxxx', 'COBAXXFFXXX', '1OBADEFF', 'COBADEFFXX', 'COBADEFF XXX', ''], 'not an ISO 9362 BIC')),
-  entry('IBAN:purpose_code:bad', 'SUB-IBAN-1', ['IBAN'], replaceTop(['purpose_code'], ['gdds', 'GDD', 'GDDSX', 'GD S', ''], 'not an ISO 20022 purpose code')),
-  ...perSub('end_to_end_id', ['IBAN', 'ACCOUNT'], () =>
-    replaceTop(['end_to_end_id'], ['', 'E'.repeat(36), 'naïve-ref', 'tab\there', '€'], 'not Max35Text'),
+  entry('IBAN:iban:non-profile-form', 'PRF-IBAN-1', ['IBAN'], (cpr) =>
+    fc
+      .constantFrom<(i: string) => string>((i) => i.toLowerCase(), (i) => paperFormat(i), (i) => paperFormat(i).toLowerCase(), (i) => i.slice(0, 2).toLowerCase() + i.slice(2))
+      .map((f) => {
+        const value = f(cpr.payee.rail_address.iban as string);
+        const doc = clone(cpr);
+        putAddress(doc, 'iban', value);
+        return { cpr: doc, path: '/payee/rail_address/iban', description: `a valid IBAN in paper format or lower case: ${show(value)}` };
+      }),
   ),
+  entry('IBAN:bic:not-a-bic', 'SUB-IBAN-1', ['IBAN'], replaceAddress(['bic'], ['COBADEF', 'COBAXXFFXXX', 'cobaxxffxxx', '1OBADEFF', 'COBADEFFXX', 'COBADEFF XXX', '', 42], 'not an ISO 9362 BIC')),
+  entry('IBAN:bic:non-profile-form', 'PRF-IBAN-1', ['IBAN'], replaceAddress(['bic'], ['cobadeffxxx', 'CobaDEFF', 'deutdeff', 'Gbdvgb22'], 'a valid BIC not in upper case')),
+  entry('IBAN:purpose_code:not-a-purpose-code', 'SUB-IBAN-2', ['IBAN'], replaceTop(['purpose_code'], ['GDD', 'GDDSX', 'GD S', 'GD-S', '', 42, null], 'not an ISO 20022 purpose code')),
+  entry('IBAN:purpose_code:non-profile-form', 'PRF-FIELD-1', ['IBAN'], replaceTop(['purpose_code'], ['gdds', 'Gdds', 'cbf1'], 'a purpose code not in upper case')),
+  ...perSub('end_to_end_id', ['IBAN', 'ACCOUNT'], () => replaceTop(['end_to_end_id'], [42, null, true], 'not a string'), 'not-a-string'),
+  entry('end_to_end_id:non-profile-form', 'PRF-FIELD-1', ['IBAN', 'ACCOUNT'], replaceTop(['end_to_end_id'], ['', 'E'.repeat(36), 'naïve-ref', 'tab\there', '€'], 'not Max35Text')),
   ...perSub('remittance_info', ['IBAN', 'ACCOUNT'], () => replaceTop(['remittance_info'], tooLong, 'over 140 code points'), 'too-long'),
   ...perSub('beneficiary_name', ['IBAN', 'ACCOUNT'], () => remove(['beneficiary_name']), 'missing'),
-  ...perSub('beneficiary_name', ['IBAN', 'ACCOUNT', 'INSTANT_KEY'], () => replaceTop(['beneficiary_name'], fc.oneof(fc.constant<unknown>(''), tooLong, fc.constant<unknown>(7)), 'not 1..140 code points')),
+  ...perSub('beneficiary_name', ['IBAN', 'ACCOUNT', 'INSTANT_KEY'], () => replaceTop(['beneficiary_name'], [7, null, ['Beispiel GmbH']], 'not a string'), 'not-a-string'),
+  entry('beneficiary_name:non-profile-form', 'PRF-FIELD-1', ['IBAN', 'ACCOUNT', 'INSTANT_KEY'], replaceTop(['beneficiary_name'], fc.oneof(fc.constant<unknown>(''), tooLong), 'not 1..140 code points')),
 
-  // §2.5 ACCOUNT (SUB-ACCT-1) and INSTANT_KEY (SUB-KEY-1) --------------------------------
-  entry('ACCOUNT:account-text:bad', 'SUB-ACCT-1', ['ACCOUNT'], replaceAddress(['account_number', 'routing_code', 'bank_name'], fc.oneof(fc.constant<unknown>(''), tooLong, fc.constant<unknown>(123456)), 'not 1..140 code points')),
-  entry('ACCOUNT:routing_code_type:bad', 'SUB-ACCT-1', ['ACCOUNT'], replaceAddress(['routing_code_type'], ['aba', '1ABA', 'ABA-CODE', '', 'A'.repeat(33)], 'not an open-list code')),
-  entry('INSTANT_KEY:key_type:bad', 'SUB-KEY-1', ['INSTANT_KEY'], replaceAddress(['key_type'], ['email', 'E-MAIL', '', '9X', 'A'.repeat(33)], 'not an open-list code')),
-  entry('INSTANT_KEY:key_value:bad', 'SUB-KEY-1', ['INSTANT_KEY'], replaceAddress(['key_value'], fc.oneof(fc.constant<unknown>(''), tooLong, fc.constant<unknown>(5511999999999)), 'not 1..140 code points')),
-  entry('INSTANT_KEY:txid:bad', 'SUB-KEY-1', ['INSTANT_KEY'], replaceTop(['txid'], fc.oneof(fc.constant<unknown>(''), tooLong), 'not 1..140 code points')),
+  // ACCOUNT and INSTANT_KEY ---------------------------------------------------------------
+  entry('ACCOUNT:address-field:not-a-string', 'SUB-ACCT-1', ['ACCOUNT'], replaceAddress(['account_number', 'routing_code', 'routing_code_type', 'bank_name'], [123456, null, true], 'not a string')),
+  entry('ACCOUNT:account-text:non-profile-form', 'PRF-FIELD-1', ['ACCOUNT'], replaceAddress(['account_number', 'routing_code', 'bank_name'], fc.oneof(fc.constant<unknown>(''), tooLong), 'not 1..140 code points')),
+  entry('ACCOUNT:routing_code_type:non-profile-form', 'PRF-FIELD-1', ['ACCOUNT'], replaceAddress(['routing_code_type'], ['aba', '1ABA', 'ABA-CODE', '', 'A'.repeat(33)], 'not an open-list code')),
+  entry('INSTANT_KEY:address-field:not-a-string', 'SUB-KEY-1', ['INSTANT_KEY'], replaceAddress(['key_type', 'key_value'], [5511999999999, null, false], 'not a string')),
+  entry('INSTANT_KEY:txid:not-a-string', 'SUB-KEY-1', ['INSTANT_KEY'], replaceTop(['txid'], [42, null], 'not a string')),
+  entry('INSTANT_KEY:key_type:non-profile-form', 'PRF-FIELD-1', ['INSTANT_KEY'], replaceAddress(['key_type'], ['email', 'E-MAIL', '', '9X', 'A'.repeat(33)], 'not an open-list code')),
+  entry('INSTANT_KEY:key-text:non-profile-form', 'PRF-FIELD-1', ['INSTANT_KEY'], (cpr) =>
+    fc.oneof(replaceAddress(['key_value'], fc.oneof(fc.constant<unknown>(''), tooLong), 'not 1..140 code points')(cpr), replaceTop(['txid'], fc.oneof(fc.constant<unknown>(''), tooLong), 'not 1..140 code points')(cpr)),
+  ),
 
   // PROFILE.md §7.4: rail_address is authoritative and closed (PRF-RAIL-1) -------------
   entry('mirror:mismatch', 'PRF-RAIL-1', ALL, (cpr) =>

@@ -2,7 +2,7 @@
 // sub-interfaces, which fields belong to which sub-interface, which of them are
 // address fields (held in payee.rail_address) and the format of each.
 import * as F from './formats.ts';
-import type { Format } from './formats.ts';
+import type { FieldFormat } from './formats.ts';
 
 export const CPR_VERSION = 'CPR-1.0';
 
@@ -53,31 +53,45 @@ export function isSubInterface(value: unknown): value is SubInterface {
   return typeof value === 'string' && (SUB_INTERFACES as readonly string[]).includes(value);
 }
 
-/** Every sub-interface field, with its format (PROFILE.md §7.4). */
-export const RAIL_FIELD_FORMATS = {
-  chain_id: F.EVM_CHAIN_ID,
-  receiver_address: F.EVM_ADDRESS,
-  contract_address: F.EVM_ADDRESS,
-  domain_separator: F.DOMAIN_SEPARATOR,
-  order_reference: F.UUID_16_BYTES,
-  acquirer_id: F.UUID_16_BYTES,
-  iban: F.IBAN,
-  bic: F.BIC,
-  beneficiary_name: F.NAME,
-  remittance_info: F.REMITTANCE,
-  end_to_end_id: F.MAX35_TEXT,
-  purpose_code: F.PURPOSE_CODE,
-  account_number: F.NAME,
-  routing_code: F.NAME,
-  routing_code_type: F.OPEN_LIST_CODE,
-  bank_name: F.NAME,
-  key_type: F.OPEN_LIST_CODE,
-  key_value: F.NAME,
-  txid: F.NAME,
-} as const satisfies Record<string, Format>;
+/** A field's format and the rules its defects break (PROFILE.md §7.4, "Field defects"). */
+export interface RailFieldRule {
+  readonly format: FieldFormat;
+  /** Registry ID of the spec's rule, when it is not the sub-interface's own. */
+  readonly spec?: string;
+  /** Registry ID of the profile's rule for the written form. */
+  readonly profile?: string;
+}
 
-export type RailField = keyof typeof RAIL_FIELD_FORMATS;
-export const RAIL_FIELDS = Object.keys(RAIL_FIELD_FORMATS) as readonly RailField[];
+/**
+ * Every sub-interface field with its format (PROFILE.md §7.4) and the rules a
+ * defect of it breaks ("Field defects"): `spec` when the value lacks the spec's
+ * meaning (absent: the sub-interface's own rule), `profile` when it has it but
+ * is written otherwise (absent: the profile asks no other form).
+ */
+export const RAIL_FIELD_RULES = {
+  chain_id: { format: F.ON_CHAIN_CHAIN_ID, profile: 'PRF-EVM-1' },
+  receiver_address: { format: F.EVM_ADDRESS, profile: 'PRF-EVM-1' },
+  contract_address: { format: F.EVM_ADDRESS, spec: 'SUB-CHAIN-3', profile: 'PRF-EVM-1' },
+  domain_separator: { format: F.DOMAIN_SEPARATOR, spec: 'SUB-CHAIN-3', profile: 'PRF-FIELD-1' },
+  order_reference: { format: F.UUID_16_BYTES, profile: 'PRF-FIELD-1' },
+  acquirer_id: { format: F.UUID_16_BYTES, profile: 'PRF-FIELD-1' },
+  iban: { format: F.IBAN, profile: 'PRF-IBAN-1' },
+  bic: { format: F.BIC, profile: 'PRF-IBAN-1' },
+  beneficiary_name: { format: F.NAME, profile: 'PRF-FIELD-1' },
+  remittance_info: { format: F.REMITTANCE },
+  end_to_end_id: { format: F.MAX35_TEXT, profile: 'PRF-FIELD-1' },
+  purpose_code: { format: F.PURPOSE_CODE, spec: 'SUB-IBAN-2', profile: 'PRF-FIELD-1' },
+  account_number: { format: F.NAME, profile: 'PRF-FIELD-1' },
+  routing_code: { format: F.NAME, profile: 'PRF-FIELD-1' },
+  routing_code_type: { format: F.OPEN_LIST_CODE, profile: 'PRF-FIELD-1' },
+  bank_name: { format: F.NAME, profile: 'PRF-FIELD-1' },
+  key_type: { format: F.OPEN_LIST_CODE, profile: 'PRF-FIELD-1' },
+  key_value: { format: F.NAME, profile: 'PRF-FIELD-1' },
+  txid: { format: F.NAME, profile: 'PRF-FIELD-1' },
+} as const satisfies Record<string, RailFieldRule>;
+
+export type RailField = keyof typeof RAIL_FIELD_RULES;
+export const RAIL_FIELDS = Object.keys(RAIL_FIELD_RULES) as readonly RailField[];
 
 interface FieldGroup {
   readonly required: readonly RailField[];
@@ -85,7 +99,7 @@ interface FieldGroup {
 }
 
 interface SubInterfaceSpec {
-  /** Registry ID of the sub-interface's field rules. */
+  /** Registry ID of the sub-interface's field rules (the spec's rule of a field that names none of its own). */
   readonly requirement: string;
   /** Held in payee.rail_address (authoritative); may be mirrored at the top level. */
   readonly address: FieldGroup;

@@ -11,7 +11,7 @@ import {
   CPR_VERSION,
   EXTENSION_KEY,
   PAYEE_FIELDS,
-  RAIL_FIELD_FORMATS,
+  RAIL_FIELD_RULES,
   RAIL_FIELDS,
   RAIL_HINT_SUB_INTERFACE,
   SUB_INTERFACES,
@@ -23,10 +23,11 @@ import {
   otherFields,
   type AssetType,
   type RailField,
+  type RailFieldRule,
   type SubInterface,
 } from './fields.ts';
 import { Findings, pointer, type Finding } from './findings.ts';
-import { CHAIN_ID, FIAT_CODE, TOKEN_CODE, text, type Format } from './formats.ts';
+import { CHAIN_ID, FIAT_CODE, TOKEN_CODE, text, type FieldFormat, type Format } from './formats.ts';
 import { amountFinding, timestampFinding } from './lexical.ts';
 import { findPayerMembers } from './payer-data.ts';
 import type { Cpr, CprValidation, Violation } from './types.ts';
@@ -39,9 +40,9 @@ type Json = Record<string, unknown>;
  */
 export const CPR_RULES: readonly string[] = [
   'CPR-VER-1', 'CPR-ID-1', 'CPR-TIME-1', 'CPR-TIME-2', 'CPR-MEMO-1', 'CPR-RAIL-1', 'CPR-EXT-1', 'CPR-PAYEE-1', 'CPR-PAYER-1',
-  'CPR-VAL-1', 'CPR-VAL-2',
-  'SUB-CHAIN-1', 'SUB-IBAN-1', 'SUB-ACCT-1', 'SUB-KEY-1',
-  'PRF-CPR-1', 'PRF-TIME-1', 'PRF-AMT-1', 'PRF-RAIL-1',
+  'CPR-VAL-1', 'CPR-VAL-2', 'CPR-VAL-3',
+  'SUB-CHAIN-1', 'SUB-CHAIN-3', 'SUB-IBAN-1', 'SUB-IBAN-2', 'SUB-ACCT-1', 'SUB-KEY-1',
+  'PRF-CPR-1', 'PRF-TIME-1', 'PRF-AMT-1', 'PRF-RAIL-1', 'PRF-ASSET-1', 'PRF-EVM-1', 'PRF-IBAN-1', 'PRF-FIELD-1',
 ];
 
 export interface ValidateOptions {
@@ -57,6 +58,18 @@ interface MemberRule {
 
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 const format = (f: Format) => (v: unknown) => (f.test(v) ? undefined : `must be ${f.expected}`);
+
+/**
+ * PROFILE.md §7.4 "Field defects": a value without the spec's meaning is a
+ * finding of the caller's (spec) rule; one with it, written otherwise than the
+ * profile's format, breaks `profile` only.
+ */
+const fieldFinding = (f: FieldFormat, profile: string | undefined) => (v: unknown): Finding | undefined => {
+  if (f.test(v)) return undefined;
+  if (profile === undefined || !f.meaning.test(v)) return `must be ${f.meaning.expected}`;
+  return { requirement: profile, message: `must be ${f.expected}` };
+};
+
 const MEMO = text(0, 140);
 const DISPLAY_NAME = text(1, 140);
 
@@ -179,7 +192,7 @@ function checkPayee(doc: Json, out: Findings): SubInterface | undefined {
   return sub;
 }
 
-/** Spec §2.3, PROFILE.md §7.3. */
+/** Spec §2.3, PROFILE.md §7.3 (the code and chain_id by "Field defects" in §7.4). */
 function checkValue(doc: Json, out: Findings): void {
   const value = doc.value;
   if (!isObject(value)) {
@@ -199,20 +212,22 @@ function checkValue(doc: Json, out: Findings): void {
   if (!knownType) out.add('CPR-VAL-1', '/value/asset/type', `must be one of ${ASSET_TYPES.join(', ')}`);
   const codeFormat = type === 'fiat' ? FIAT_CODE : TOKEN_CODE;
   if (!Object.hasOwn(asset, 'code')) out.add('CPR-VAL-1', '/value/asset/code', 'is required');
-  else out.record('CPR-VAL-1', '/value/asset/code', format(codeFormat)(asset.code));
-  if (Object.hasOwn(asset, 'chain_id')) out.record('CPR-VAL-1', '/value/asset/chain_id', format(CHAIN_ID)(asset.chain_id));
+  else out.record('CPR-VAL-3', '/value/asset/code', fieldFinding(codeFormat, 'PRF-ASSET-1')(asset.code));
+  if (Object.hasOwn(asset, 'chain_id')) out.record('CPR-VAL-1', '/value/asset/chain_id', fieldFinding(CHAIN_ID, 'PRF-ASSET-1')(asset.chain_id));
   else if (knownType && CHAIN_BOUND_ASSET_TYPES.includes(type as AssetType)) {
     out.add('CPR-VAL-1', '/value/asset/chain_id', `is required when the asset type is ${String(type)}`);
   }
 }
 
-/** Spec §2.5, PROFILE.md §7.4: the fields, their formats, the authoritative copy and the ON_CHAIN coupling. */
+/** Spec §2.5, PROFILE.md §7.4: the fields, their formats ("Field defects"), the authoritative copy and the ON_CHAIN coupling. */
 function checkSubInterface(doc: Json, sub: SubInterface, out: Findings): void {
   const spec = SUB_INTERFACE_FIELDS[sub];
   const railAddress = (doc.payee as Json).rail_address as Json;
   const address = addressFields(sub);
-  const checkFormat = (field: RailField, value: unknown, path: string) =>
-    out.record(spec.requirement, path, format(RAIL_FIELD_FORMATS[field])(value));
+  const checkFormat = (field: RailField, value: unknown, path: string) => {
+    const rule: RailFieldRule = RAIL_FIELD_RULES[field];
+    out.record(rule.spec ?? spec.requirement, path, fieldFinding(rule.format, rule.profile)(value));
+  };
 
   for (const [key, value] of Object.entries(railAddress)) {
     const path = pointer('payee', 'rail_address', key);

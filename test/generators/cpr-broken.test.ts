@@ -70,7 +70,7 @@ describe('brokenCpr', () => {
 
   it('covers every rule validateCpr reports', () => {
     const rules = new Set(CPR_MUTATIONS.map((m) => m.rule));
-    for (const id of ['CPR-VER-1', 'CPR-ID-1', 'CPR-TIME-1', 'CPR-TIME-2', 'PRF-TIME-1', 'CPR-MEMO-1', 'CPR-RAIL-1', 'CPR-EXT-1', 'CPR-PAYER-1', 'PRF-CPR-1', 'CPR-PAYEE-1', 'CPR-VAL-1', 'CPR-VAL-2', 'PRF-AMT-1', 'SUB-CHAIN-1', 'SUB-IBAN-1', 'SUB-ACCT-1', 'SUB-KEY-1', 'PRF-RAIL-1']) {
+    for (const id of ['CPR-VER-1', 'CPR-ID-1', 'CPR-TIME-1', 'CPR-TIME-2', 'PRF-TIME-1', 'CPR-MEMO-1', 'CPR-RAIL-1', 'CPR-EXT-1', 'CPR-PAYER-1', 'PRF-CPR-1', 'CPR-PAYEE-1', 'CPR-VAL-1', 'CPR-VAL-2', 'CPR-VAL-3', 'PRF-AMT-1', 'PRF-ASSET-1', 'SUB-CHAIN-1', 'SUB-CHAIN-3', 'SUB-IBAN-1', 'SUB-IBAN-2', 'SUB-ACCT-1', 'SUB-KEY-1', 'PRF-EVM-1', 'PRF-IBAN-1', 'PRF-FIELD-1', 'PRF-RAIL-1']) {
       expect(rules.has(id), id).toBe(true);
     }
   });

@@ -133,12 +133,23 @@ const MUTATIONS: readonly Row[] = [
   ['asset missing', 'IBAN', (d) => delete d.value.asset, 'CPR-VAL-1'],
   ['asset type unknown', 'IBAN', (d) => (d.value.asset.type = 'cash'), 'CPR-VAL-1'],
   ['asset code missing', 'IBAN', (d) => delete d.value.asset.code, 'CPR-VAL-1'],
-  ['fiat code lower case', 'IBAN', (d) => (d.value.asset.code = 'eur'), 'CPR-VAL-1'],
-  ['fiat code of four letters', 'IBAN', (d) => (d.value.asset.code = 'EURO'), 'CPR-VAL-1'],
-  ['token code with a space', 'ON_CHAIN', (d) => (d.value.asset.code = 'US DC'), 'CPR-VAL-1'],
   ['stablecoin without chain_id', 'ON_CHAIN', (d) => delete d.value.asset.chain_id, 'CPR-VAL-1'],
   ['tokenized without chain_id', 'ON_CHAIN', (d) => ((d.value.asset.type = 'tokenized'), delete d.value.asset.chain_id), 'CPR-VAL-1'],
-  ['asset chain_id neither decimal nor CAIP-2', 'IBAN', (d) => (d.value.asset.chain_id = 'Main Net'), 'CPR-VAL-1'],
+  // Field defects (PROFILE.md §7.4): asset code (CPR-VAL-3 / PRF-ASSET-1) and chain_id (CPR-VAL-1 / PRF-ASSET-1)
+  ['fiat code of four letters', 'IBAN', (d) => (d.value.asset.code = 'EURO'), 'CPR-VAL-3'],
+  ['fiat code with a digit', 'IBAN', (d) => (d.value.asset.code = 'E1R'), 'CPR-VAL-3'],
+  ['fiat code a number', 'IBAN', (d) => (d.value.asset.code = 978), 'CPR-VAL-3'],
+  ['token code empty', 'ON_CHAIN', (d) => (d.value.asset.code = ''), 'CPR-VAL-3'],
+  ['token code a number', 'ON_CHAIN', (d) => (d.value.asset.code = 42), 'CPR-VAL-3'],
+  ['fiat code lower case', 'IBAN', (d) => (d.value.asset.code = 'eur'), 'PRF-ASSET-1'],
+  ['fiat code mixed case', 'IBAN', (d) => (d.value.asset.code = 'Eur'), 'PRF-ASSET-1'],
+  ['token code with a space', 'ON_CHAIN', (d) => (d.value.asset.code = 'US DC'), 'PRF-ASSET-1'],
+  ['token code of 65 characters', 'ON_CHAIN', (d) => (d.value.asset.code = 'T'.repeat(65)), 'PRF-ASSET-1'],
+  ['token code not ASCII', 'ON_CHAIN', (d) => (d.value.asset.code = 'ÜSDC'), 'PRF-ASSET-1'],
+  ['asset chain_id empty', 'IBAN', (d) => (d.value.asset.chain_id = ''), 'CPR-VAL-1'],
+  ['asset chain_id a number', 'IBAN', (d) => (d.value.asset.chain_id = 1), 'CPR-VAL-1'],
+  ['asset chain_id neither decimal nor CAIP-2', 'IBAN', (d) => (d.value.asset.chain_id = 'Main Net'), 'PRF-ASSET-1'],
+  ['asset chain_id 0x1', 'IBAN', (d) => (d.value.asset.chain_id = '0x1'), 'PRF-ASSET-1'],
   // CPR-VAL-2 / PRF-AMT-1 (more in the amount table)
   ['amount as a JSON number', 'IBAN', (d) => (d.value.amount = 1999), 'PRF-AMT-1'],
   ['amount with a fraction', 'IBAN', (d) => (d.value.amount = '19.99'), 'CPR-VAL-2'],
@@ -160,38 +171,80 @@ const MUTATIONS: readonly Row[] = [
   ['extensions.payer', 'IBAN', (d) => (d.extensions.payer = 'alice'), 'CPR-PAYER-1'],
   ['payer_ member nested in an extension', 'IBAN', (d) => (d.extensions['com.example.crm'] = { customer: { payer_email: 'a@example.com' } }), 'CPR-PAYER-1'],
   ['settlement inside an extension array', 'IBAN', (d) => (d.extensions['com.example.list'] = [{ settlement: 'T+1' }]), 'CPR-PAYER-1'],
-  // SUB-CHAIN-1
-  ['receiver_address with a bad EIP-55 checksum', 'ON_CHAIN', address('receiver_address', RECEIVER.replace('aA', 'Aa')), 'SUB-CHAIN-1', VALIDATOR_ONLY],
+  // SUB-CHAIN-1 and the ON_CHAIN field defects (PROFILE.md §7.4): SUB-CHAIN-1 / SUB-CHAIN-3 / PRF-EVM-1 / PRF-FIELD-1
   ['receiver_address too short', 'ON_CHAIN', address('receiver_address', RECEIVER.slice(0, 41)), 'SUB-CHAIN-1'],
-  ['contract_address without 0x', 'ON_CHAIN', address('contract_address', CONTRACT.slice(2) + '00'), 'SUB-CHAIN-1'],
-  ['on-chain chain_id in CAIP-2 form', 'ON_CHAIN', (d) => (address('chain_id', 'eip155:1')(d), (d.value.asset.chain_id = 'eip155:1')), 'SUB-CHAIN-1'],
-  ['domain_separator of 2 bytes', 'ON_CHAIN', (d) => (d.domain_separator = '0x1234'), 'SUB-CHAIN-1'],
+  ['receiver_address of 41 hex digits', 'ON_CHAIN', address('receiver_address', RECEIVER + 'a'), 'SUB-CHAIN-1'],
+  ['receiver_address with a letter that is no hex digit', 'ON_CHAIN', address('receiver_address', RECEIVER.slice(0, -1) + 'g'), 'SUB-CHAIN-1'],
+  ['receiver_address a name', 'ON_CHAIN', address('receiver_address', 'vitalik.eth'), 'SUB-CHAIN-1'],
+  ['receiver_address a number', 'ON_CHAIN', address('receiver_address', 42), 'SUB-CHAIN-1'],
+  ['receiver_address with a bad EIP-55 checksum', 'ON_CHAIN', address('receiver_address', RECEIVER.replace('aA', 'Aa')), 'PRF-EVM-1', VALIDATOR_ONLY],
+  ['receiver_address without 0x', 'ON_CHAIN', address('receiver_address', RECEIVER.slice(2).toLowerCase()), 'PRF-EVM-1'],
+  ['receiver_address with 0X', 'ON_CHAIN', address('receiver_address', '0X' + RECEIVER.slice(2).toLowerCase()), 'PRF-EVM-1'],
+  ['contract_address of 39 hex digits', 'ON_CHAIN', address('contract_address', CONTRACT.slice(0, 41)), 'SUB-CHAIN-3'],
+  ['contract_address a number', 'ON_CHAIN', address('contract_address', 7), 'SUB-CHAIN-3'],
+  ['contract_address without 0x', 'ON_CHAIN', address('contract_address', CONTRACT.slice(2)), 'PRF-EVM-1'],
+  ['contract_address with a bad EIP-55 checksum', 'ON_CHAIN', address('contract_address', '0xF' + CONTRACT.slice(3)), 'PRF-EVM-1', VALIDATOR_ONLY],
+  ['on-chain chain_id empty', 'ON_CHAIN', (d) => (address('chain_id', '')(d), delete d.value.asset.chain_id, (d.value.asset.type = 'crypto')), 'SUB-CHAIN-1'],
+  ['on-chain chain_id a number', 'ON_CHAIN', (d) => (address('chain_id', 1)(d), delete d.value.asset.chain_id, (d.value.asset.type = 'crypto')), 'SUB-CHAIN-1'],
+  ['on-chain chain_id in CAIP-2 form', 'ON_CHAIN', (d) => (address('chain_id', 'eip155:1')(d), (d.value.asset.chain_id = 'eip155:1')), 'PRF-EVM-1'],
+  ['on-chain chain_id in hex', 'ON_CHAIN', (d) => (address('chain_id', '0x1')(d), delete d.value.asset.chain_id, (d.value.asset.type = 'crypto')), 'PRF-EVM-1'],
+  ['domain_separator of 2 bytes', 'ON_CHAIN', (d) => (d.domain_separator = '0x1234'), 'SUB-CHAIN-3'],
+  ['domain_separator not hex', 'ON_CHAIN', (d) => (d.domain_separator = '0x' + 'zz'.repeat(32)), 'SUB-CHAIN-3'],
+  ['domain_separator a number', 'ON_CHAIN', (d) => (d.domain_separator = 42), 'SUB-CHAIN-3'],
+  ['domain_separator without 0x', 'ON_CHAIN', (d) => (d.domain_separator = 'ab'.repeat(32)), 'PRF-FIELD-1'],
+  ['domain_separator with 0X', 'ON_CHAIN', (d) => (d.domain_separator = '0X' + 'ab'.repeat(32)), 'PRF-FIELD-1'],
   ['order_reference not 16 bytes', 'ON_CHAIN', (d) => (d.order_reference = 'ORDER-42'), 'SUB-CHAIN-1'],
-  ['order_reference as upper-case UUID', 'ON_CHAIN', (d) => (d.order_reference = d.order_reference.toUpperCase()), 'SUB-CHAIN-1'],
-  ['acquirer_id as 32 hex digits', 'ON_CHAIN', (d) => (d.acquirer_id = '0'.repeat(32)), 'SUB-CHAIN-1'],
+  ['order_reference of 15 bytes as a UUID', 'ON_CHAIN', (d) => (d.order_reference = d.order_reference.slice(0, -2)), 'SUB-CHAIN-1'],
+  ['order_reference in braces', 'ON_CHAIN', (d) => (d.order_reference = `{${d.order_reference}}`), 'SUB-CHAIN-1'],
+  ['acquirer_id a number', 'ON_CHAIN', (d) => (d.acquirer_id = 0), 'SUB-CHAIN-1'],
+  ['order_reference as upper-case UUID', 'ON_CHAIN', (d) => (d.order_reference = d.order_reference.toUpperCase()), 'PRF-FIELD-1'],
+  ['order_reference without hyphens', 'ON_CHAIN', (d) => (d.order_reference = d.order_reference.replaceAll('-', '')), 'PRF-FIELD-1'],
+  ['acquirer_id as 32 hex digits', 'ON_CHAIN', (d) => (d.acquirer_id = '0'.repeat(32)), 'PRF-FIELD-1'],
+  ['acquirer_id as 0x and 32 hex digits', 'ON_CHAIN', (d) => (d.acquirer_id = '0x' + '0'.repeat(32)), 'PRF-FIELD-1'],
   ['ON_CHAIN request without rail_hint', 'ON_CHAIN', (d) => delete d.rail_hint, 'SUB-CHAIN-1'],
   ['ON_CHAIN request with rail_hint SEPA_CT', 'ON_CHAIN', (d) => (d.rail_hint = 'SEPA_CT'), 'SUB-CHAIN-1'],
   ['rail_hint ON_CHAIN on an IBAN request', 'IBAN', (d) => (d.rail_hint = 'ON_CHAIN'), 'SUB-CHAIN-1'],
-  // SUB-IBAN-1
+  // SUB-IBAN-1 and the IBAN field defects: SUB-IBAN-1 / SUB-IBAN-2 / PRF-IBAN-1 / PRF-FIELD-1
   ['iban with a bad check digit', 'IBAN', address('iban', 'DE88370400440532013000'), 'SUB-IBAN-1', VALIDATOR_ONLY],
   ['iban one digit short for DE', 'IBAN', address('iban', 'DE8937040044053201300'), 'SUB-IBAN-1', VALIDATOR_ONLY],
-  ['iban with spaces', 'IBAN', address('iban', 'DE89 3704 0044 0532 0130 00'), 'SUB-IBAN-1'],
-  ['iban lower case', 'IBAN', address('iban', 'de89370400440532013000'), 'SUB-IBAN-1'],
-  ['bic lower case', 'IBAN', address('bic', 'cobadeffxxx'), 'SUB-IBAN-1'],
+  ['iban with a bad check digit, spaced', 'IBAN', address('iban', 'DE88 3704 0044 0532 0130 00'), 'SUB-IBAN-1'],
+  ['iban a number', 'IBAN', address('iban', 89370400440532013000), 'SUB-IBAN-1'],
+  ['iban with spaces', 'IBAN', address('iban', 'DE89 3704 0044 0532 0130 00'), 'PRF-IBAN-1'],
+  ['iban lower case', 'IBAN', address('iban', 'de89370400440532013000'), 'PRF-IBAN-1'],
   ['bic with an unknown country', 'IBAN', address('bic', 'COBAXXFFXXX'), 'SUB-IBAN-1', VALIDATOR_ONLY],
+  ['bic of 10 characters', 'IBAN', address('bic', 'COBADEFFXX'), 'SUB-IBAN-1'],
+  ['bic lower case with an unknown country', 'IBAN', address('bic', 'cobaxxffxxx'), 'SUB-IBAN-1'],
+  ['bic lower case', 'IBAN', address('bic', 'cobadeffxxx'), 'PRF-IBAN-1'],
+  ['bic mixed case', 'IBAN', address('bic', 'CobaDEFF'), 'PRF-IBAN-1'],
   ['beneficiary_name missing', 'IBAN', (d) => delete d.beneficiary_name, 'SUB-IBAN-1'],
+  ['beneficiary_name a number', 'IBAN', (d) => (d.beneficiary_name = 7), 'SUB-IBAN-1'],
+  ['beneficiary_name empty', 'IBAN', (d) => (d.beneficiary_name = ''), 'PRF-FIELD-1'],
+  ['beneficiary_name of 141 code points', 'IBAN', (d) => (d.beneficiary_name = 'b'.repeat(141)), 'PRF-FIELD-1'],
   ['remittance_info of 141 code points', 'IBAN', (d) => (d.remittance_info = 'r'.repeat(141)), 'SUB-IBAN-1'],
-  ['end_to_end_id of 36 characters', 'IBAN', (d) => (d.end_to_end_id = 'E'.repeat(36)), 'SUB-IBAN-1'],
-  ['purpose_code of 5 letters', 'IBAN', (d) => (d.purpose_code = 'GOODS'), 'SUB-IBAN-1'],
-  // SUB-ACCT-1
+  ['remittance_info a number', 'IBAN', (d) => (d.remittance_info = 42), 'SUB-IBAN-1'],
+  ['end_to_end_id a number', 'IBAN', (d) => (d.end_to_end_id = 42), 'SUB-IBAN-1'],
+  ['end_to_end_id of 36 characters', 'IBAN', (d) => (d.end_to_end_id = 'E'.repeat(36)), 'PRF-FIELD-1'],
+  ['end_to_end_id not ASCII', 'IBAN', (d) => (d.end_to_end_id = 'Rechnung-Ä42'), 'PRF-FIELD-1'],
+  ['purpose_code of 5 letters', 'IBAN', (d) => (d.purpose_code = 'GOODS'), 'SUB-IBAN-2'],
+  ['purpose_code of 3 letters', 'IBAN', (d) => (d.purpose_code = 'GDD'), 'SUB-IBAN-2'],
+  ['purpose_code a number', 'IBAN', (d) => (d.purpose_code = 1234), 'SUB-IBAN-2'],
+  ['purpose_code lower case', 'IBAN', (d) => (d.purpose_code = 'gdds'), 'PRF-FIELD-1'],
+  // SUB-ACCT-1 / PRF-FIELD-1
   ['account beneficiary_name missing', 'ACCOUNT', (d) => delete d.beneficiary_name, 'SUB-ACCT-1'],
-  ['account_number empty', 'ACCOUNT', address('account_number', ''), 'SUB-ACCT-1'],
-  ['routing_code_type lower case', 'ACCOUNT', address('routing_code_type', 'aba'), 'SUB-ACCT-1'],
+  ['account_number a number', 'ACCOUNT', address('account_number', 123456789), 'SUB-ACCT-1'],
+  ['routing_code_type a number', 'ACCOUNT', address('routing_code_type', 1), 'SUB-ACCT-1'],
   ['account remittance_info of 141 code points', 'ACCOUNT', (d) => (d.remittance_info = SMILE.repeat(141)), 'SUB-ACCT-1'],
-  // SUB-KEY-1
-  ['key_type lower case', 'INSTANT_KEY', address('key_type', 'evp'), 'SUB-KEY-1'],
-  ['key_value empty', 'INSTANT_KEY', address('key_value', ''), 'SUB-KEY-1'],
-  ['txid of 141 code points', 'INSTANT_KEY', (d) => (d.txid = 't'.repeat(141)), 'SUB-KEY-1'],
+  ['account end_to_end_id null', 'ACCOUNT', (d) => (d.end_to_end_id = null), 'SUB-ACCT-1'],
+  ['account_number empty', 'ACCOUNT', address('account_number', ''), 'PRF-FIELD-1'],
+  ['bank_name of 141 code points', 'ACCOUNT', (d) => (d.payee.rail_address.bank_name = 'b'.repeat(141)), 'PRF-FIELD-1'],
+  ['routing_code_type lower case', 'ACCOUNT', address('routing_code_type', 'aba'), 'PRF-FIELD-1'],
+  // SUB-KEY-1 / PRF-FIELD-1
+  ['key_value a number', 'INSTANT_KEY', address('key_value', 5511999999999), 'SUB-KEY-1'],
+  ['key_type null', 'INSTANT_KEY', address('key_type', null), 'SUB-KEY-1'],
+  ['instant-key beneficiary_name a number', 'INSTANT_KEY', (d) => (d.beneficiary_name = 7), 'SUB-KEY-1'],
+  ['key_type lower case', 'INSTANT_KEY', address('key_type', 'evp'), 'PRF-FIELD-1'],
+  ['key_value empty', 'INSTANT_KEY', address('key_value', ''), 'PRF-FIELD-1'],
+  ['txid of 141 code points', 'INSTANT_KEY', (d) => (d.txid = 't'.repeat(141)), 'PRF-FIELD-1'],
   // PRF-CPR-1: closed objects
   ['unknown top-level member', 'IBAN', (d) => (d.note = 'hi'), 'PRF-CPR-1'],
   ['another sub-interface field at the top level', 'ON_CHAIN', (d) => (d.iban = 'DE89370400440532013000'), 'PRF-CPR-1'],
@@ -216,6 +269,8 @@ const ACCEPTED: ReadonlyArray<readonly [string, SubInterface, (doc: Doc) => void
   ['no top-level mirrors', 'IBAN', (d) => (delete d.iban, delete d.bic)],
   ['an all-lower-case EVM address', 'ON_CHAIN', address('receiver_address', RECEIVER.toLowerCase())],
   ['an all-upper-case EVM address', 'ON_CHAIN', address('receiver_address', '0x' + RECEIVER.slice(2).toUpperCase())],
+  ['a domain_separator in upper-case hex digits', 'ON_CHAIN', (d) => (d.domain_separator = '0x' + 'AB'.repeat(32))],
+  ['a purpose_code of letters and digits', 'IBAN', (d) => (d.purpose_code = 'CBF1')],
   ['no acquirer_id, domain_separator or contract_address', 'ON_CHAIN', (d) => (delete d.acquirer_id, delete d.domain_separator, delete d.contract_address, delete d.payee.rail_address.contract_address)],
   ['crypto without chain_id', 'ON_CHAIN', (d) => ((d.value.asset.type = 'crypto'), (d.value.asset.code = 'ETH'), delete d.value.asset.chain_id)],
   ['a CAIP-2 chain_id on a fiat asset', 'IBAN', (d) => (d.value.asset.chain_id = 'eip155:1')],
@@ -268,6 +323,19 @@ describe('validateCpr', () => {
       d.routing_code_type = 'ABA ';
     });
     expect(requirementsOf(doc).sort()).toEqual(['CPR-MEMO-1', 'CPR-PAYER-1', 'CPR-VAL-2', 'CPR-VER-1', 'PRF-RAIL-1'].sort());
+  });
+
+  it('names one rule per member for a field defect: the spec\'s when the value lacks its meaning, else the profile\'s (PROFILE.md §7.4)', () => {
+    const violations = (doc: Doc) => {
+      const result = validateCpr(doc);
+      return result.ok ? [] : result.violations.map((v) => [v.requirement, v.path]);
+    };
+    expect(violations(variant('ON_CHAIN', address('receiver_address', RECEIVER.replace('aA', 'Aa'))))).toEqual([['PRF-EVM-1', '/payee/rail_address/receiver_address']]);
+    expect(violations(variant('ON_CHAIN', address('receiver_address', 'Z' + RECEIVER.slice(1))))).toEqual([['SUB-CHAIN-1', '/payee/rail_address/receiver_address']]);
+    expect(violations(variant('IBAN', (d) => ((d.purpose_code = 'gdd'), (d.value.asset.code = 'eur'))))).toEqual([
+      ['PRF-ASSET-1', '/value/asset/code'],
+      ['SUB-IBAN-2', '/purpose_code'],
+    ]);
   });
 
   it('reports only requirement IDs the registry defines', () => {
