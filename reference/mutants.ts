@@ -86,6 +86,13 @@ const CATALOGUE = [
     catches: ['CPR-MEMO-1'],
   },
   {
+    name: 'payee-asset-code-lower-case',
+    family: 'cpr-structure',
+    role: 'payee',
+    description: "the payee writes a fiat request's ISO 4217 asset code in lower case (eur), a code the spec knows written otherwise than the profile's ^[A-Z]{3}$",
+    catches: ['PRF-ASSET-1'],
+  },
+  {
     name: 'app-chain-id-condition-ignored',
     family: 'cpr-structure',
     role: 'paying-app',
@@ -127,6 +134,13 @@ const CATALOGUE = [
     role: 'payee',
     description: 'the top-level copy of an IBAN is written in its printed form (groups of four, spaced), so it no longer equals rail_address.iban',
     catches: ['PRF-RAIL-1'],
+  },
+  {
+    name: 'payee-evm-checksum-broken',
+    family: 'sub-interfaces',
+    role: 'payee',
+    description: "the payee serves its on-chain receiver_address in mixed case with a failing EIP-55 checksum (one letter's case changed): still 20 bytes, written against the profile's form",
+    catches: ['PRF-EVM-1'],
   },
   {
     name: 'payee-on-chain-hint-missing',

@@ -2,7 +2,7 @@
 // payee with the authoritative rail_address, its top-level mirror, and the
 // sub-interface's other fields. No payer data ever (spec §4.8).
 import { randomBytes } from 'node:crypto';
-import { CPR_VERSION, SUB_INTERFACE_FIELDS, type Cpr } from '../../profile/cpr/index.ts';
+import { CPR_VERSION, SUB_INTERFACE_FIELDS, type AssetDescriptor, type Cpr } from '../../profile/cpr/index.ts';
 import type { Faults } from '../mutants.ts';
 import type { CreateRequestInput } from './input.ts';
 import { RAIL_SAMPLES } from './samples.ts';
@@ -27,7 +27,7 @@ export function buildCpr(input: CreateRequestInput, times: CprTimes, faults: Fau
     expires_at: times.expires_at,
     payee: { display_name: input.display_name ?? sample.displayName, rail_address: { ...sample.address } },
     // Mutant payee-amount-through-double: the amount kept as a double and written back as an integer.
-    value: { ...(input.amount !== undefined ? { amount: faults.has('payee-amount-through-double') ? BigInt(Number(input.amount)).toString() : input.amount } : {}), asset: { ...sample.asset } },
+    value: { ...(input.amount !== undefined ? { amount: faults.has('payee-amount-through-double') ? BigInt(Number(input.amount)).toString() : input.amount } : {}), asset: assetOf(sample.asset, faults) },
     ...(memo !== undefined ? { memo } : {}),
     rail_hint: input.rail_hint ?? defaultHint,
     ...sample.address,
@@ -41,8 +41,20 @@ export function buildCpr(input: CreateRequestInput, times: CprTimes, faults: Fau
     delete (cpr as { key_type?: string }).key_type;
     delete (cpr.payee.rail_address as { key_type?: string }).key_type;
   }
+  // Mutant payee-evm-checksum-broken: the receiver address, in rail_address and its top-level copy, with its last
+  // letter (a lower-case d in the sample's EIP-55 address) in upper case, so the checksum fails.
+  if (faults.has('payee-evm-checksum-broken') && typeof cpr.receiver_address === 'string') {
+    const broken = cpr.receiver_address.slice(0, -1) + cpr.receiver_address.slice(-1).toUpperCase();
+    (cpr as { receiver_address: string }).receiver_address = broken;
+    (cpr.payee.rail_address as { receiver_address: string }).receiver_address = broken;
+  }
   // Mutant payee-iban-mirror-spaced: the top-level copy in the printed form of an IBAN.
   if (faults.has('payee-iban-mirror-spaced') && typeof cpr.iban === 'string') (cpr as { iban: string }).iban = cpr.iban.replace(/(.{4})(?=.)/g, '$1 ');
   // Mutant payee-payer-field-leaked: the payee's own customer reference for the payer goes out with the request.
   return faults.has('payee-payer-field-leaked') ? ({ ...cpr, payer_reference: `cust-${reference.slice(0, 8)}` } as Cpr) : cpr;
+}
+
+/** The sample's asset; mutant payee-asset-code-lower-case writes a fiat code in lower case. */
+function assetOf(asset: AssetDescriptor, faults: Faults): AssetDescriptor {
+  return faults.has('payee-asset-code-lower-case') && asset.type === 'fiat' ? { ...asset, code: asset.code.toLowerCase() } : { ...asset };
 }

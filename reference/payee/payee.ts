@@ -141,6 +141,8 @@ const INVALID_CPR_FAULTS = [
   'payee-timestamp-offset',
   'payee-amount-through-double',
   'payee-payer-check-top-level',
+  'payee-evm-checksum-broken',
+  'payee-asset-code-lower-case',
 ] as const satisfies readonly MutantName[];
 
 /** Spec §4.7.3: a new, globally unique request_id for every request. */

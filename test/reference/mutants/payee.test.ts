@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { serializeResponse } from '../../../reference/http/respond.ts';
 import { isUuid, parseTimestamp } from '../../../profile/index.ts';
-import { buildQrUri, codePoints, decodeQrPng, findPayerMembers, inspectQrPng, parseDeliveryUri } from '../../../profile/cpr/index.ts';
+import { buildQrUri, codePoints, decodeQrPng, findPayerMembers, inspectQrPng, isEvmAddress, parseDeliveryUri } from '../../../profile/cpr/index.ts';
 import { Clock } from '../../../reference/clock.ts';
 import type { RefResponse } from '../../../reference/http/types.ts';
 import { MUTANTS, faultsFor, type Faults, type MutantOfRole } from '../../../reference/mutants.ts';
@@ -92,6 +92,22 @@ const PROBES: Record<MutantOfRole<'payee'>, Probe> = {
     observe: async (payee) => (await ibanRequest(payee)).cpr.iban,
     correct: 'DE89370400440532013000',
     mutant: 'DE89 3704 0044 0532 0130 00',
+  },
+  'payee-evm-checksum-broken': {
+    observes: "an on-chain request's receiver_address, whether its top-level copy equals it and whether it is a valid EIP-55 address; an IBAN request's receiver_address",
+    async observe(payee) {
+      const { cpr } = await payee.createRequest({ sub_interface: 'ON_CHAIN', amount: '1000000' });
+      const address = (cpr.payee.rail_address as { receiver_address?: string }).receiver_address;
+      return [address, cpr.receiver_address === address, isEvmAddress(address), (await ibanRequest(payee)).cpr.receiver_address];
+    },
+    correct: ['0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed', true, true, undefined],
+    mutant: ['0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD', true, false, undefined],
+  },
+  'payee-asset-code-lower-case': {
+    observes: 'the asset code of a fiat (IBAN) request and of an on-chain (stablecoin) one',
+    observe: async (payee) => [(await ibanRequest(payee)).cpr.value.asset.code, (await payee.createRequest({ sub_interface: 'ON_CHAIN', amount: '1000000' })).cpr.value.asset.code],
+    correct: ['EUR', 'USDC'],
+    mutant: ['eur', 'USDC'],
   },
   'payee-on-chain-hint-missing': {
     observes: 'the rail_hint of an on-chain request',
