@@ -1,6 +1,6 @@
 // `cpr-conformance compare INPUT...`: implementations side by side, with badges;
 // `compare --diff BEFORE AFTER`: what changed between two runs of one implementation.
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { compareHtml, compareMarkdown, compareReports, compareText, diffFails, diffMarkdown, diffReports, diffText, endpointBadge, type CompareInput } from '../report/compare/index.ts';
 import { REPORT_JSON, REPORT_SCHEMA_VERSION, readReport } from '../report/index.ts';
@@ -72,7 +72,7 @@ export async function compare(argv: string[], io: CommandIo = processIo()): Prom
     io.stdout.write(COMPARE_HELP);
     return 0;
   }
-  const out = writableDir(values['report-dir'] ?? join('reports', 'compare'), '--report-dir');
+  const out = resolve(values['report-dir'] ?? join('reports', 'compare'));
   const kid = values.kid;
   if (kid !== undefined && !/^[A-Za-z0-9_-]{43}$/.test(kid)) throw new HarnessError('USAGE_ERROR', `--kid takes an RFC 7638 thumbprint (43 base64url characters), not ${JSON.stringify(kid)}`, 'see: cpr-conformance compare --help');
   const loadInput = (input: string) => load(input, kid);
@@ -109,8 +109,9 @@ function diffCommand(positionals: readonly string[], out: string, force: boolean
   return diffFails(diff) ? EXIT.nonConformant : EXIT.conformant;
 }
 
+/** Writes one file of the output, the folder made (or refused as a usage error) on first use: a refused input writes nothing. */
 function write(dir: string, name: string, text: string): string {
-  mkdirSync(dir, { recursive: true });
+  writableDir(dir, '--report-dir');
   const file = join(dir, name);
   writeFileSync(file, text);
   return file;

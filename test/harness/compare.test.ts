@@ -268,6 +268,11 @@ describe('compare of hostile or mismatched reports', () => {
     expect(() => readdirSync(out)).toThrow();
   });
 
+  it('refuses an output folder that is a file with USAGE_ERROR and a hint', async () => {
+    writeFileSync(at('a-file'), '');
+    await expect(compare([at('reference'), '--report-dir', at('a-file')])).rejects.toMatchObject({ code: 'USAGE_ERROR', message: expect.stringMatching(/^--report-dir \S+a-file cannot be written \(EEXIST\)$/), hint: expect.stringMatching(/give a folder you can write to/) });
+  });
+
   it('refuses a call without inputs, --diff without two, and --force without --diff', async () => {
     await expect(compare([])).rejects.toMatchObject({ code: 'USAGE_ERROR', message: expect.stringMatching(/^compare needs at least one INPUT/) });
     await expect(compare(['--diff', at('reference')])).rejects.toMatchObject({ code: 'USAGE_ERROR', message: 'compare --diff takes two inputs, BEFORE and AFTER; got 1' });
