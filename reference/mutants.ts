@@ -86,6 +86,27 @@ const CATALOGUE = [
     catches: ['CPR-MEMO-1'],
   },
   {
+    name: 'payee-domain-separator-short',
+    family: 'cpr-structure',
+    role: 'payee',
+    description: 'the payee serves an on-chain domain_separator one hex digit short: 63 digits, no 32-byte EIP-712 domain separator',
+    catches: ['SUB-CHAIN-3'],
+  },
+  {
+    name: 'payee-order-reference-upper-case',
+    family: 'cpr-structure',
+    role: 'payee',
+    description: "the payee writes an on-chain order_reference as an upper-case UUID: the same 16 bytes, written otherwise than the profile's canonical lower-case form",
+    catches: ['PRF-FIELD-1'],
+  },
+  {
+    name: 'payee-purpose-code-five-letters',
+    family: 'cpr-structure',
+    role: 'payee',
+    description: 'the payee serves an IBAN request whose purpose_code has five letters (GOODS), no ISO 20022 purpose code',
+    catches: ['SUB-IBAN-2'],
+  },
+  {
     name: 'payee-asset-code-lower-case',
     family: 'cpr-structure',
     role: 'payee',

@@ -48,6 +48,11 @@ export function buildCpr(input: CreateRequestInput, times: CprTimes, faults: Fau
     (cpr as { receiver_address: string }).receiver_address = broken;
     (cpr.payee.rail_address as { receiver_address: string }).receiver_address = broken;
   }
+  // Mutants payee-domain-separator-short, payee-order-reference-upper-case and payee-purpose-code-five-letters:
+  // one field of the sub-interface's others, without the spec's meaning or written otherwise.
+  if (faults.has('payee-domain-separator-short') && typeof cpr.domain_separator === 'string') (cpr as { domain_separator: string }).domain_separator = cpr.domain_separator.slice(0, -1);
+  if (faults.has('payee-order-reference-upper-case') && typeof cpr.order_reference === 'string') (cpr as { order_reference: string }).order_reference = cpr.order_reference.toUpperCase();
+  if (faults.has('payee-purpose-code-five-letters') && typeof cpr.purpose_code === 'string') (cpr as { purpose_code: string }).purpose_code = 'GOODS';
   // Mutant payee-iban-mirror-spaced: the top-level copy in the printed form of an IBAN.
   if (faults.has('payee-iban-mirror-spaced') && typeof cpr.iban === 'string') (cpr as { iban: string }).iban = cpr.iban.replace(/(.{4})(?=.)/g, '$1 ');
   // Mutant payee-payer-field-leaked: the payee's own customer reference for the payer goes out with the request.

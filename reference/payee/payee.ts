@@ -143,6 +143,9 @@ const INVALID_CPR_FAULTS = [
   'payee-payer-check-top-level',
   'payee-evm-checksum-broken',
   'payee-asset-code-lower-case',
+  'payee-domain-separator-short',
+  'payee-order-reference-upper-case',
+  'payee-purpose-code-five-letters',
 ] as const satisfies readonly MutantName[];
 
 /** Spec §4.7.3: a new, globally unique request_id for every request. */

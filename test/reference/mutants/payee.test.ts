@@ -103,6 +103,27 @@ const PROBES: Record<MutantOfRole<'payee'>, Probe> = {
     correct: ['0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed', true, true, undefined],
     mutant: ['0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD', true, false, undefined],
   },
+  'payee-domain-separator-short': {
+    observes: "the length of an on-chain request's domain_separator",
+    observe: async (payee) => ((await payee.createRequest({ sub_interface: 'ON_CHAIN', amount: '1000000' })).cpr.domain_separator as string).length,
+    correct: 66,
+    mutant: 65,
+  },
+  'payee-order-reference-upper-case': {
+    observes: "whether an on-chain request's order_reference is a canonical lower-case UUID, and the same one upper-cased",
+    async observe(payee) {
+      const reference = (await payee.createRequest({ sub_interface: 'ON_CHAIN', amount: '1000000' })).cpr.order_reference as string;
+      return [isUuid(reference), isUuid(reference.toLowerCase())];
+    },
+    correct: [true, true],
+    mutant: [false, true],
+  },
+  'payee-purpose-code-five-letters': {
+    observes: "an IBAN request's purpose_code",
+    observe: async (payee) => (await ibanRequest(payee)).cpr.purpose_code,
+    correct: 'GDDS',
+    mutant: 'GOODS',
+  },
   'payee-asset-code-lower-case': {
     observes: 'the asset code of a fiat (IBAN) request and of an on-chain (stablecoin) one',
     observe: async (payee) => [(await ibanRequest(payee)).cpr.value.asset.code, (await payee.createRequest({ sub_interface: 'ON_CHAIN', amount: '1000000' })).cpr.value.asset.code],
