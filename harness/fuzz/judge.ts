@@ -214,7 +214,6 @@ function answerOf(reply: Reply): { status: number; code?: ProblemCode | null; co
   };
 }
 
-
 /** An answer's status and problem code: "200", "409 INSTRUMENT_NOT_ACTIVE". */
 export function answerKey(reply: Reply): string {
   return reply.status === 200 ? '200' : `${reply.status} ${String((reply.body as { code?: unknown } | undefined)?.code ?? '')}`.trim();

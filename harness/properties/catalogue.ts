@@ -1,9 +1,7 @@
 // The properties a run executes besides the scenarios: each checks a
 // rule over generated inputs, against any target, through the adapters.
 import fc from 'fast-check';
-import { findPayerMembers, validateCpr } from '../../profile/cpr/index.ts';
-import { cprRulesOf, violatedRules } from '../cpr-charges.ts';
-import { mediaType } from '../media-type.ts';
+import { cprRulesOf } from '../cpr-charges.ts';
 import { ACTION_IMPLEMENTATIONS, appCall } from '../scenarios/actions/index.ts';
 import { Params } from '../scenarios/params.ts';
 import { StepError, type HttpResult } from '../scenarios/context.ts';
@@ -11,7 +9,7 @@ import { send } from '../scenarios/http.ts';
 import { brokenCpr, inlineUri, malformedBody, MAX_BODY_BYTES, validCpr, type CashpackMessageKind } from '../../generators/index.ts';
 import { FIELD_PROPERTIES } from './field-classes/index.ts';
 import { OPERATOR_UPDATED_AT } from './operator-updated-at.ts';
-import { CONTEXT, crash, crashed, define, FUTURE, read, refusalOf, REFUSAL_RULES, rejectionFailure } from './support.ts';
+import { CONTEXT, crash, crashed, define, FUTURE, read, refusalOf, REFUSAL_RULES, rejectionFailure, servedCprDefect } from './support.ts';
 import type { PropertyDefinition } from './types.ts';
 
 const OPERATOR_ENDPOINTS: Readonly<Record<CashpackMessageKind, string>> = {
@@ -47,14 +45,7 @@ export const PROPERTIES: readonly PropertyDefinition[] = [
     async check(ctx, input) {
       const created = (await ACTION_IMPLEMENTATIONS['create-request'](ctx, new Params('create-request', { with: input }))) as { token: string };
       const served: HttpResult = await send(ctx, 'payee', { method: 'GET', path: `/cpr/${created.token}` });
-      if (served.status !== 200) return { expected: 200, actual: served.status, message: 'the first retrieval must return the CPR', requirements: ['TOK-GET-1'] };
-      if (mediaType(served.headers) !== 'application/json') return { expected: 'application/json', actual: served.headers['content-type'] ?? null, message: 'the first retrieval must return the CPR as application/json', requirements: ['TOK-GET-1'] };
-      const payer = findPayerMembers(served.body);
-      if (payer.length > 0) return { expected: 'no payer members', actual: payer, message: 'the served CPR carries payer data', requirements: ['CPR-PAYER-1'] };
-      const valid = validateCpr(served.body);
-      // Each violation is charged to the rule it breaks; one no payee rule names stays with TOK-GET-1 (the retrieval returns a CPR).
-      if (!valid.ok) return { expected: 'a valid CPR', actual: valid.violations, message: 'the served CPR is not valid', requirements: violatedRules(valid.violations, 'payee', ['TOK-GET-1']) };
-      return undefined;
+      return servedCprDefect(served, ['CPR-PAYER-1']);
     },
   }),
   define({

@@ -1,9 +1,12 @@
 // What the properties share: the paying application's answers (a crash is an
 // answer no property accepts), the derivation context, and how a failure reads.
+import { findPayerMembers, validateCpr } from '../../profile/cpr/index.ts';
 import { canonicalJson } from '../../profile/jcs.ts';
 import type { AppResult, CprInput } from '../adapters/types.ts';
+import { violatedRules } from '../cpr-charges.ts';
+import { mediaType } from '../media-type.ts';
 import { appCall } from '../scenarios/actions/index.ts';
-import type { ScenarioContext } from '../scenarios/context.ts';
+import type { HttpResult, ScenarioContext } from '../scenarios/context.ts';
 import type { PropertyDefinition, PropertyFailure } from './types.ts';
 
 /**
@@ -116,4 +119,20 @@ export async function refusalOf(ctx: ScenarioContext, value: unknown, beyond: re
     if (await accepts({ ...cpr, ...mirrored, payee: { ...(cpr.payee as Doc), rail_address: { ...address, ...listed } } })) return ['SUB-OPEN-1'];
   }
   return ['DRV-VALID-1'];
+}
+
+/**
+ * The first defect of a payee's answer to the first retrieval of a request,
+ * each charged to the rule it breaks: another status or media type
+ * (TOK-GET-1), payer members (`payerRules`), a violation of the rule
+ * validateCpr names (one no payee rule names: TOK-GET-1, the retrieval
+ * returns a CPR). `validitySeconds`: the payee's window, when it is known.
+ */
+export function servedCprDefect(served: HttpResult, payerRules: readonly string[], validitySeconds?: number): PropertyFailure | undefined {
+  if (served.status !== 200) return { expected: 200, actual: served.status, message: 'the first retrieval did not return the CPR', requirements: ['TOK-GET-1'] };
+  if (mediaType(served.headers) !== 'application/json') return { expected: 'application/json', actual: served.headers['content-type'] ?? null, message: 'the CPR was served in another media type', requirements: ['TOK-GET-1'] };
+  const payer = findPayerMembers(served.body);
+  if (payer.length > 0) return { expected: 'no payer members', actual: payer.map((p) => p.path), message: 'the served CPR carries payer data', requirements: payerRules };
+  const valid = validateCpr(served.body, validitySeconds === undefined ? {} : { validitySeconds });
+  return valid.ok ? undefined : { expected: 'a valid CPR', actual: valid.violations, message: 'the served CPR is not valid', requirements: violatedRules(valid.violations, 'payee', ['TOK-GET-1']) };
 }

@@ -376,7 +376,6 @@ function codeOf(reply: Reply): string | undefined {
   return typeof code === 'string' ? code : undefined;
 }
 
-
 /** A served CPR: application/json, and the request the payee created (spec §4.1). */
 function judgeServed(ctx: JudgeCtx, step: ScriptStep | undefined, request: RealRequest, reply: Reply): void {
   const type = mediaType(reply.headers);

@@ -8,14 +8,13 @@
 // by the profile's validator, with the payee's own validity window.
 import fc from 'fast-check';
 import { isAmount } from '../../../profile/amount.ts';
-import { codePoints, findPayerMembers, isRailHint, isSubInterface, SUB_INTERFACES, validateCpr } from '../../../profile/cpr/index.ts';
-import { cprRulesOf, violatedRules } from '../../cpr-charges.ts';
-import { mediaType } from '../../media-type.ts';
+import { codePoints, findPayerMembers, isRailHint, isSubInterface, SUB_INTERFACES } from '../../../profile/cpr/index.ts';
+import { cprRulesOf } from '../../cpr-charges.ts';
 import { amountVariant, jsonTextVariant, letterCaseVariant, payerDataVariant, textVariant, type ClassValue, type FieldClassId } from '../../../generators/classes/index.ts';
 import type { ScenarioContext } from '../../scenarios/context.ts';
 import { send } from '../../scenarios/http.ts';
 import { fieldsOf } from '../fields.ts';
-import { define, firstFailure, sameJson } from '../support.ts';
+import { define, firstFailure, sameJson, servedCprDefect } from '../support.ts';
 import { payeeConfig } from './payee-config.ts';
 import { problemDefects } from './problem.ts';
 import type { Coverage, PropertyFailure } from '../types.ts';
@@ -101,14 +100,10 @@ async function judge(ctx: ScenarioContext, a: Ask, validity: number): Promise<Pr
   const token = (created.body as { token?: unknown } | undefined)?.token;
   if (typeof token !== 'string') return { expected: 'a token', actual: created.body, message: `${where}: no token`, requirements: ['PRF-CTL-1'] };
   const served = await send(ctx, 'payee', { method: 'GET', path: `/cpr/${token}` });
-  if (served.status !== 200) return { expected: 200, actual: served.status, message: `${where}: the first retrieval of the new request`, requirements: ['TOK-GET-1'] };
-  if (mediaType(served.headers) !== 'application/json') return { expected: 'application/json', actual: served.headers['content-type'] ?? null, message: `${where}: the new request served in another media type`, requirements: ['TOK-GET-1'] };
-  const cpr = served.body as Doc;
-  const payer = findPayerMembers(cpr);
-  if (payer.length > 0) return { expected: 'no payer members', actual: payer.map((p) => p.path), message: `${where}: payer data served`, requirements: ['CPR-PAYER-1', 'PRF-PAYER-1'] };
-  const valid = validateCpr(cpr, { validitySeconds: validity });
-  if (!valid.ok) return { expected: 'a valid CPR', actual: valid.violations, message: `${where}: an invalid CPR served`, requirements: violatedRules(valid.violations, 'payee', ['TOK-GET-1']) };
+  const defect = servedCprDefect(served, ['CPR-PAYER-1', 'PRF-PAYER-1'], validity);
+  if (defect) return { ...defect, message: `${where}: ${defect.message}` };
   if (!ok) return undefined;
+  const cpr = served.body as Doc;
   const value = cpr.value as Doc;
   const carried: [string, unknown, unknown, string[]][] = [
     ['amount', a.input.amount, value.amount, ['PRF-AMT-1', 'PRF-CTL-1']],
