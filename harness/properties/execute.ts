@@ -94,7 +94,7 @@ export async function executeProperty(def: PropertyDefinition, target: ScenarioT
   }
 
   if (harnessError) {
-    if (harnessError instanceof StepError) return finish(harnessError.outcome, [], ctx.transcript, stepErrorFields(harnessError));
+    if (harnessError instanceof StepError) return finish(harnessError.outcome, setupChecks(harnessError, options), ctx.transcript, stepErrorFields(harnessError));
     const code = harnessError instanceof TransportError ? transportCode(harnessError) : 'HARNESS_INTERNAL';
     return finish('error', [], ctx.transcript, { reason: code === 'HARNESS_INTERNAL' ? `harness failure: ${harnessError.stack ?? harnessError.message}` : harnessError.message, error_code: code });
   }
@@ -131,6 +131,13 @@ function withShrinkBudget<T>(property: fc.IAsyncPropertyWithHooks<[T]>, more: ()
     beforeEach: (hook) => property.beforeEach(hook),
     afterEach: (hook) => property.afterEach(hook),
   };
+}
+
+/** A failed setup's observation, under the requirement it observed failing (StepError.setupFailed); none for any other error. */
+function setupChecks(error: StepError, options: PropertyRunOptions): CheckResult[] {
+  const requirement = error.setupRequirement;
+  if (requirement === undefined) return [];
+  return [{ check: 'setup', requirement, level: options.levelOf(requirement), passed: false, expected: `an answer as ${requirement} says`, actual: error.message, message: 'a setup operation of the property failed its own requirement', setup: true }];
 }
 
 function attributed(def: Pick<PropertyDefinition, 'requirements'>, options: PropertyRunOptions, passed: boolean, expected: unknown, actual: unknown, message: string): CheckResult[] {

@@ -18,7 +18,7 @@ import { buildCancel } from '../fuzz/messages.ts';
 import { define } from './support.ts';
 import type { PropertyFailure } from './types.ts';
 import { restoreClock, setClock } from './field-classes/clock.ts';
-import { issuePack, lifetimeSeconds, operatorNow, operatorSetup, redeemRequest, redemption, renewal, type OperatorSetup } from './field-classes/operator-setup.ts';
+import { issuePack, lifetimeSeconds, operatorNow, operatorSetup, redeemRequest, redemption, renewal, renewedPack, type OperatorSetup } from './field-classes/operator-setup.ts';
 
 const FILE = 'harness/properties/operator-updated-at.ts';
 
@@ -85,9 +85,9 @@ async function judgeCase(ctx: ScenarioContext, setup: OperatorSetup, ops: readon
     // §5.1: expired at the expiry instant, whenever it is noticed.
     if (state.status === 'ACTIVE' && now >= expiryMs) Object.assign(state, { status: 'EXPIRED', updatedAtMs: expiryMs });
   };
-  // An operation answered otherwise than its own rule says leaves nothing to predict: its own scenarios judge it.
-  const unexpected = (answer: HttpResult, expected: unknown, what: string, judgedBy: string): never => {
-    throw new StepError('error', `${done.join(', ')}; then ${what} answered ${JSON.stringify({ status: answer.status, code: codeOf(answer) })} where ${JSON.stringify(expected)} was due, so updated_at cannot be predicted (${judgedBy} judge that)`, 'HARNESS_SETUP_FAILED');
+  // An operation answered otherwise than its own rule says leaves nothing to predict: a failed setup of that rule, not of updated_at.
+  const unexpected = (answer: HttpResult, expected: unknown, what: string, requirement: string): never => {
+    throw StepError.setupFailed(requirement, `${done.join(', ')}; then ${what} answered ${JSON.stringify({ status: answer.status, code: codeOf(answer) })} where ${JSON.stringify(expected)} was due (${requirement}), so updated_at cannot be predicted`);
   };
 
   const read = async (): Promise<PropertyFailure | undefined> => {
@@ -132,9 +132,11 @@ async function judgeCase(ctx: ScenarioContext, setup: OperatorSetup, ops: readon
         const answer = await send(ctx, 'operator', jsonRequest('POST', '/v1/cashpack/renew', { cash_pack: pack, renewal: renewal(pack, foreign ? createSigningKey() : bearer, now, next) }));
         const granted = !foreign && state.status === 'ACTIVE' && state.depth < policy.max_chain_depth;
         const what = foreign ? 'a renewal signed by a key that is not the bearer' : `a renewal by the bearer at depth ${state.depth} (max_chain_depth ${policy.max_chain_depth}) of a ${state.status} pack`;
-        if ((answer.status === 200) !== granted) unexpected(answer, granted ? 200 : 'a refusal', what, 'the renew scenarios');
+        // The rule of the answer that was due: a granted renewal, or the refusal of a foreign key, a pack no longer ACTIVE, a chain at its depth.
+        const rule = granted ? 'CPP-RNW-1' : foreign ? 'CPP-BRR-1' : state.status !== 'ACTIVE' ? 'CPP-ACT-1' : 'CPP-DEPTH-1';
+        if ((answer.status === 200) !== granted) unexpected(answer, granted ? 200 : 'a refusal', what, rule);
         if (granted) {
-          [pack, bearer] = [answer.body as CashPack, next];
+          [pack, bearer] = [renewedPack(answer, next, `${done.join(', ')}; then ${what}`), next];
           Object.assign(state, { updatedAtMs: now, depth: state.depth + 1 });
         }
         done.push(`${what}: ${granted ? 'granted' : 'refused'}`);
@@ -144,7 +146,7 @@ async function judgeCase(ctx: ScenarioContext, setup: OperatorSetup, ops: readon
         const text = JSON.stringify({ cash_pack: pack, redemption: redemption(pack, bearer, redeemer, now) });
         const answer = await send(ctx, 'operator', redeemRequest(ctx, text, redeemer, Math.floor(now / 1000)));
         const granted = state.status === 'ACTIVE';
-        if ((answer.status === 200) !== granted) unexpected(answer, granted ? 200 : 'a refusal', `a redemption by the bearer of a ${state.status} pack`, 'the redeem scenarios');
+        if ((answer.status === 200) !== granted) unexpected(answer, granted ? 200 : 'a refusal', `a redemption by the bearer of a ${state.status} pack`, granted ? 'CPP-RED-1' : 'CPP-ACT-1');
         if (granted) Object.assign(state, { status: 'REDEEMED', updatedAtMs: now });
         done.push(`a redemption: ${granted ? 'granted' : 'refused'}`);
         return undefined;
@@ -154,7 +156,7 @@ async function judgeCase(ctx: ScenarioContext, setup: OperatorSetup, ops: readon
         if (!cancels) return undefined;
         const answer = await send(ctx, 'operator', buildCancel(pack.pack_id));
         const granted = state.status === 'ACTIVE';
-        if ((answer.status === 200) !== granted) unexpected(answer, granted ? 200 : 'a refusal', `a cancellation of a ${state.status} pack`, 'the cancellation scenarios');
+        if ((answer.status === 200) !== granted) unexpected(answer, granted ? 200 : 'a refusal', `a cancellation of a ${state.status} pack`, 'PRF-CTL-1');
         if (granted) Object.assign(state, { status: 'CANCELLED', updatedAtMs: now });
         done.push(`a cancellation: ${granted ? 'granted' : 'refused'}`);
         return undefined;

@@ -62,6 +62,8 @@ export class StepError extends Error {
   readonly code: TestErrorCode | undefined;
   /** With outcome `not-applicable`: the spec's condition or the target's policy. */
   readonly basis: Basis | undefined;
+  /** With code HARNESS_SETUP_FAILED (StepError.setupFailed): the requirement the failed setup observed failing. */
+  setupRequirement: string | undefined;
 
   constructor(outcome: 'error' | 'skipped', message: string, code?: TestErrorCode);
   constructor(outcome: 'not-applicable', message: string, code: undefined, basis: Basis);
@@ -75,6 +77,18 @@ export class StepError extends Error {
 
   static notApplicable(basis: Basis, message: string): StepError {
     return new StepError('not-applicable', message, undefined, basis);
+  }
+
+  /**
+   * A property's setup (the pack it needs, an operation between its reads) was
+   * answered otherwise than `requirement` says: an observed failure of that
+   * requirement, the ones under test not exercised (HARNESS_SETUP_FAILED, as a
+   * scenario's failed setup step).
+   */
+  static setupFailed(requirement: string, message: string): StepError {
+    const error = new StepError('error', message, 'HARNESS_SETUP_FAILED');
+    error.setupRequirement = requirement;
+    return error;
   }
 }
 

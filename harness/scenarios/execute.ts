@@ -16,7 +16,7 @@
 // evaluated and reported.
 import type { Level } from '../../profile/registry.ts';
 import type { Basis, CheckResult, Outcome, TestResult } from '../report/model.ts';
-import { ACTION_IMPLEMENTATIONS, adoptClock, exactClockForPolicy, policyOf } from './actions/index.ts';
+import { ACTION_IMPLEMENTATIONS, adoptClock, exactClockForPolicy, HANDOVER_REQUIREMENT, handovers, policyOf, sendsRenewals } from './actions/index.ts';
 import { Params } from './params.ts';
 import { CHECK_IMPLEMENTATIONS, comparedMember, type Judgement } from './checks.ts';
 import type { TestErrorCode } from '../errors.ts';
@@ -158,6 +158,13 @@ async function runStep(ctx: ScenarioContext, step: Step, progress: Progress): Pr
     else ctx.setupCaptures.delete(step.as);
   }
   const setup = step.setup !== undefined && !ctx.scenario.requirements.includes(step.setup) ? step.setup : undefined;
+  // A granted renewal that did not hand the pack over: every check of this step and of the later ones presumes the new bearer.
+  if (judgeHandovers(ctx, step, params, result, setup, progress)) {
+    const after = `handover (${HANDOVER_REQUIREMENT})`;
+    for (const check of step.expect) ctx.notEvaluated.push(...ownRequirements(ctx, check, setup).map((requirement) => ({ check: check.name, requirement, ...stepOf(ctx), after })));
+    if (!progress.setup) progress.stopped = `the scenario stopped at step ${step.label}: a renewal was granted without handing the pack over, so what follows, acting as the new bearer, would test nothing`;
+    return false;
+  }
   let stop = false;
   // The answer a check presumes: once an outcome check saw another answer, the checks after it are about an answer that never came.
   let differed: { readonly after: string; readonly stage: number } | undefined;
@@ -191,6 +198,30 @@ async function runStep(ctx: ScenarioContext, step: Step, progress: Progress): Pr
   }
   if (stop && !progress.setup) progress.stopped = `the scenario stopped after step ${step.label}: its outcome differed, so later steps would not test what they claim`;
   return !stop;
+}
+
+/**
+ * What the harness judges on every renewal answered 200, whatever the scenario
+ * lists, before the step's own checks: the pack names the new bearer
+ * (HANDOVER_REQUIREMENT, CPP-RNW-1). Returns true when one did not: the
+ * scenario stops there, its step's checks not evaluated, so a renewal's fault
+ * is charged to the renewal once, never to the checks that presume the
+ * handover (the losers of a race refused as by the new bearer's pack) or to
+ * the redemptions, renewals and status reads that acted as that bearer.
+ */
+function judgeHandovers(ctx: ScenarioContext, step: Step, params: Readonly<Record<string, unknown>>, result: unknown, setup: string | undefined, progress: Progress): boolean {
+  const requirement = HANDOVER_REQUIREMENT;
+  let failed = false;
+  for (const h of handovers(step.action, params, result)) {
+    const message = h.passed ? 'the renewed pack names the new bearer' : 'the renewal was granted but the pack does not name the new bearer in current_bearer_pk';
+    ctx.checks.push({ check: 'handover', requirement, level: ctx.levelOf(requirement), passed: h.passed, ...stepOf(ctx), expected: h.expected, actual: h.actual, message, ...(setup !== undefined ? { setup: true as const } : {}) });
+    if (h.passed || failed) continue;
+    failed = true;
+    const what = `handover (${requirement}): expected current_bearer_pk ${brief(h.expected)}, got ${brief(h.actual)}`;
+    if (setup !== undefined) progress.setup ??= { step, requirement, what };
+    else progress.failures.push(`step ${step.label} (${step.action}, line ${step.line}): ${what}`);
+  }
+  return failed;
 }
 
 /**
@@ -311,9 +342,14 @@ function allChecks(steps: readonly Step[]): CheckEntry[] {
   return steps.flatMap((s) => [...s.expect, ...allChecks(s.body ?? [])]);
 }
 
-/** Every requirement a scenario can judge: those it lists, those its checks name and their extras (CheckSpec.charges), inside repeats too. */
+/** Every requirement a scenario can judge: those it lists, those its checks name and their extras (CheckSpec.charges), the handover of every renewal it sends (judgeHandovers), inside repeats too. */
 export function scenarioRequirements(scenario: Pick<Scenario, 'requirements' | 'steps' | 'role'>): string[] {
-  return [...new Set([...scenario.requirements, ...allChecks(scenario.steps).flatMap((c) => [...(c.requirement ? [c.requirement] : []), ...extraRequirements(c.name, c.arg, scenario.role)])])];
+  const handedOver = allSteps(scenario.steps).some((s) => sendsRenewals(s.action, s.params)) ? [HANDOVER_REQUIREMENT] : [];
+  return [...new Set([...scenario.requirements, ...allChecks(scenario.steps).flatMap((c) => [...(c.requirement ? [c.requirement] : []), ...extraRequirements(c.name, c.arg, scenario.role)]), ...handedOver])];
+}
+
+function allSteps(steps: readonly Step[]): Step[] {
+  return steps.flatMap((s) => [s, ...allSteps(s.body ?? [])]);
 }
 
 /** With clock control, `now` is the target's clock; otherwise ours. The harness watches it from here on (clock-watch.ts). */

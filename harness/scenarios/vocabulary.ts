@@ -95,7 +95,7 @@ const CASHPACK_STEPS: readonly Schema[] = [
 export const ACTIONS = {
   http: { summary: "one HTTP request: `method`, `path`, optional `role`, `headers`, `json`, `body` or `body_base64` (bytes a string cannot hold), `content_type`, `sign_as` (RFC 9421 by a named key, `signed_at` to set its `created`, `signature` for a layout other than the profile's), `transport: plaintext`", params: HTTP_PARAMS, required: ['method', 'path'] },
   parallel: {
-    summary: "`copies` of one request released together, or with `of: { do: issue | renew | redeem, ... }` N separately built messages (fresh ids, own signatures) released together, or with `steps: [...]` different operator requests (`issue`, `renew`, `redeem`, `status`, `cancel`, each with its step's parameters) released together; the result has `responses`, `statuses` and `sent` (per request; none for a status read or a cancellation)",
+    summary: "`copies` of one request released together, or with `of: { do: issue | renew | redeem, ... }` N separately built messages (fresh ids, own signatures) released together, or with `steps: [...]` different operator requests (`issue`, `renew`, `redeem`, `status`, `cancel`, each with its step's parameters) released together; the result has `responses`, `statuses` and `sent` (per request; none for a status read or a cancellation); each renewal answered 200 must name its new bearer (CPP-RNW-1, as `renew`)",
     params: {
       ...HTTP_PARAMS,
       copies: { type: 'integer', minimum: 2, maximum: 100 },
@@ -149,7 +149,7 @@ export const ACTIONS = {
   renewal: { summary: 'build a signed Renewal Entry without sending it', params: RENEWAL, required: ['pack', 'bearer', 'new_bearer'] },
   redemption: { summary: 'build a signed Redemption Request without sending it', params: REDEMPTION, required: ['pack', 'bearer', 'redeemer'] },
   issue: { summary: 'build a Lock Request and POST it to `/v1/cashpack/issue`; the result is the HTTP answer plus `sent` (the message)', params: LOCK, required: ['principal', 'bearer', 'amount'], setupRequirement: 'CPP-ISS-1' },
-  renew: { summary: 'build a Renewal Entry and POST it with the `pack` to `/v1/cashpack/renew`; the result is the HTTP answer plus `sent` (the message)', params: RENEWAL, required: ['pack', 'bearer', 'new_bearer'], setupRequirement: 'CPP-RNW-1' },
+  renew: { summary: 'build a Renewal Entry and POST it with the `pack` to `/v1/cashpack/renew`; the result is the HTTP answer plus `sent` (the message). An answer 200 whose `current_bearer_pk` is not the new bearer fails CPP-RNW-1 and ends the scenario, whatever it tests: every later step as that bearer presumes the handover', params: RENEWAL, required: ['pack', 'bearer', 'new_bearer'], setupRequirement: 'CPP-RNW-1' },
   redeem: {
     summary: 'build a Redemption Request and POST it with the `pack` to `/v1/cashpack/redeem`, signed at the HTTP layer by the redeemer (`identify_as: false` omits it); the result is the HTTP answer plus `sent` (the message)',
     params: { ...REDEMPTION, identify_as: { oneOf: [KEY, { const: false }] }, signed_at: INT_OR_T(), signature: SIGNATURE_LAYOUT },

@@ -4,6 +4,7 @@
 // identity level, and a pack renewed once (so its chain has an entry), with
 // its current bearer. Cases that only expect a refusal reuse the pack: a
 // refused request changes nothing (PROFILE.md §5).
+import { isDeepStrictEqual } from 'node:util';
 import { buildLockRequest, buildRedemption, buildRenewal, createSigningKey, type CashPack, type LockRequest, type RedemptionRequest, type RenewalEntry, type SigningKey } from '../../../profile/cashpack/index.ts';
 import { signRequestAs } from '../../../profile/http-signature.ts';
 import { IDENTITY_LEVELS } from '../../../profile/control.ts';
@@ -81,7 +82,7 @@ export function redeemRequest(ctx: ScenarioContext, text: string, redeemer: Sign
 /** Issues a pack to `bearer` and returns it, or throws when the Operator will not (its own tests judge issue). */
 export async function issuePack(ctx: ScenarioContext, setup: Pick<OperatorSetup, 'principal' | 'policy'>, bearer: SigningKey, now: number, lifetime?: number): Promise<CashPack> {
   const answer = await send(ctx, 'operator', jsonRequest('POST', '/v1/cashpack/issue', lockRequest(setup, now, { bearer: bearer.jwk, ...(lifetime !== undefined ? { lifetime } : {}) })));
-  if (answer.status !== 200) throw new StepError('error', `setting up: the Operator did not issue a pack (HTTP ${answer.status}: ${answer.text.slice(0, 200)}); its own scenarios judge issue`, 'HARNESS_SETUP_FAILED');
+  if (answer.status !== 200) throw StepError.setupFailed('CPP-ISS-1', `setting up: the Operator did not issue a pack (HTTP ${answer.status}: ${answer.text.slice(0, 200)}); its own scenarios judge issue`);
   return answer.body as CashPack;
 }
 
@@ -101,8 +102,22 @@ async function makeSetup(ctx: ScenarioContext): Promise<OperatorSetup> {
   const issued = await issuePack(ctx, { principal, policy }, bearer, now);
   if (policy.max_chain_depth === 0) return { policy, principal, redeemer, pack: issued, bearer };
   const renewed = await send(ctx, 'operator', jsonRequest('POST', '/v1/cashpack/renew', { cash_pack: issued, renewal: renewal(issued, bearer, now, next) }));
-  if (renewed.status !== 200) throw new StepError('error', `setting up: the Operator did not renew a pack (HTTP ${renewed.status}: ${renewed.text.slice(0, 200)}); its own scenarios judge renew`, 'HARNESS_SETUP_FAILED');
-  return { policy, principal, redeemer, pack: renewed.body as CashPack, bearer: next };
+  if (renewed.status !== 200) throw StepError.setupFailed('CPP-RNW-1', `setting up: the Operator did not renew a pack (HTTP ${renewed.status}: ${renewed.text.slice(0, 200)}); its own scenarios judge renew`);
+  return { policy, principal, redeemer, pack: renewedPack(renewed, next, 'setting up: a renewal'), bearer: next };
+}
+
+/**
+ * The pack a granted renewal returned, which names `next` as its bearer; one
+ * that does not ends the property as a failed setup of CPP-RNW-1
+ * (HARNESS_SETUP_FAILED), never as a failure of what it judges with the pack
+ * afterwards, as a scenario's renewal does (scenarios/execute.ts judgeHandovers).
+ */
+export function renewedPack(answer: HttpResult, next: SigningKey, what: string): CashPack {
+  const pack = answer.body as CashPack;
+  if (!isDeepStrictEqual(pack?.current_bearer_pk, next.jwk)) {
+    throw StepError.setupFailed('CPP-RNW-1', `${what} was granted, but the pack names ${JSON.stringify(pack?.current_bearer_pk ?? null)} as its bearer, not the new bearer ${JSON.stringify(next.jwk)}: what follows as that bearer would judge nothing`);
+  }
+  return pack;
 }
 
 /** The setup of this run of the property, made on first use. */

@@ -1,5 +1,6 @@
 // The cash-pack messages issue, renew and redeem steps build, sign and send, with
 // fresh ids unless given, inside the Operator's policy unless told to go beyond it.
+import { isDeepStrictEqual } from 'node:util';
 import { isAmount } from '../../../profile/amount.ts';
 import { buildLockRequest, buildRedemption, buildRenewal, type CashPack } from '../../../profile/cashpack/index.ts';
 import type { WireRequest } from '../../adapters/types.ts';
@@ -59,6 +60,55 @@ export async function sendPrepared(ctx: ScenarioContext, prepared: Prepared | Pr
     ctx.packDepths.set(pack.pack_id, Math.max(pack.renewal_chain.length, ctx.packDepths.get(pack.pack_id) ?? 0));
   }
   return { ...answer, sent };
+}
+
+/** One renewal answered 200, with the pack it returned: does it name the new bearer the renewal gave? */
+export interface Handover {
+  readonly passed: boolean;
+  readonly expected: unknown;
+  readonly actual: unknown;
+}
+
+const RENEW_PATH = '/v1/cashpack/renew';
+
+/**
+ * What every renewal answered 200 shows, whatever the scenario tests: the pack
+ * names the new bearer in current_bearer_pk (CPP-RNW-1).
+ */
+export const HANDOVER_REQUIREMENT = 'CPP-RNW-1';
+
+/**
+ * Whether a step (its action and parameters, as written or rendered) sends
+ * renewals: a renew step, a parallel step of renewals (`of`, `steps`), or an
+ * http or parallel step POSTing JSON to the renew endpoint.
+ */
+export function sendsRenewals(action: string, params: Readonly<Record<string, unknown>>): boolean {
+  const does = (x: unknown) => (x as { do?: unknown } | undefined)?.do === 'renew';
+  if (action === 'renew') return true;
+  if (action === 'parallel' && (does(params.of) || (Array.isArray(params.steps) && params.steps.some(does)))) return true;
+  return (action === 'http' || action === 'parallel') && params.method === 'POST' && params.path === RENEW_PATH && params.json !== undefined;
+}
+
+/**
+ * The handovers in a step's result: every renewal it sent that was answered 200
+ * with a JSON object. A renew step's result is `{ status, body, sent }`, a
+ * parallel step's `{ responses, sent }` (`sent` per request); a renewal sent as
+ * raw JSON (http, parallel `copies`) names its new bearer in the rendered
+ * `json.renewal`. Any other answer is judged by the step's own checks.
+ */
+export function handovers(action: string, params: Readonly<Record<string, unknown>>, result: unknown): Handover[] {
+  if (!sendsRenewals(action, params)) return [];
+  const r = result as { status?: unknown; body?: unknown; sent?: unknown; responses?: unknown } | undefined;
+  const written = (params.json as { renewal?: { new_bearer_pk?: unknown } } | undefined)?.renewal;
+  const answers: unknown[] = Array.isArray(r?.responses) ? r.responses : [r];
+  const sent: unknown[] = Array.isArray(r?.sent) ? r.sent : [r?.sent];
+  return answers.flatMap((answer, i) => {
+    const entry = (sent[i] ?? written) as { new_bearer_pk?: unknown } | undefined;
+    const { status, body } = (answer ?? {}) as { status?: unknown; body?: unknown };
+    if (entry?.new_bearer_pk === undefined || status !== 200 || typeof body !== 'object' || body === null || Array.isArray(body)) return [];
+    const actual = (body as { current_bearer_pk?: unknown }).current_bearer_pk;
+    return [{ passed: isDeepStrictEqual(actual, entry.new_bearer_pk), expected: entry.new_bearer_pk, actual }];
+  });
 }
 
 /**

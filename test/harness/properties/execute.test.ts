@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { ScenarioTarget } from '../../../harness/scenarios/context.ts';
+import { StepError, type ScenarioTarget } from '../../../harness/scenarios/context.ts';
 import { executeProperty, SHRINK_ATTEMPTS } from '../../../harness/properties/execute.ts';
 import type { PropertyDefinition } from '../../../harness/properties/types.ts';
 
@@ -105,5 +105,15 @@ describe('executing a property', () => {
   it('reports an exception in a check as a harness error, not a conformance failure', async () => {
     const result = await executeProperty(property(() => { throw new Error('boom'); }), target(), options);
     expect(result).toMatchObject({ status: 'error', error_code: 'HARNESS_INTERNAL', reason: expect.stringMatching(/^harness failure: Error: boom/) });
+  });
+
+  it("records a failed setup under the requirement it observed failing, never under the property's own", async () => {
+    const failing = property(() => true, { check: async () => { throw StepError.setupFailed('CPP-RNW-1', 'a renewal was granted, but the pack names the old bearer'); } });
+    const result = await executeProperty(failing, target(), options);
+    expect(result).toMatchObject({ status: 'error', error_code: 'HARNESS_SETUP_FAILED', reason: 'a renewal was granted, but the pack names the old bearer' });
+    expect(result.checks).toEqual([expect.objectContaining({ check: 'setup', requirement: 'CPP-RNW-1', passed: false, setup: true })]);
+    // Any other step error records nothing.
+    const other = await executeProperty(property(() => true, { check: async () => { throw new StepError('error', 'test control refused'); } }), target(), options);
+    expect(other).toMatchObject({ status: 'error', error_code: 'HARNESS_STEP_FAILED', checks: [] });
   });
 });

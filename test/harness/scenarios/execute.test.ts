@@ -247,9 +247,10 @@ ${setup}        principal: alice
     it('passes through a setup step that worked, recording its check under its own requirement', async () => {
       const result = await executeScenario(scenario(ISSUE('        setup: true\n', '100'), 'operator'), target(http), options);
       expect(result.status).toBe('passed');
-      expect(result.checks.map((c) => [c.requirement, c.passed, c.setup ?? false])).toEqual([
-        ['CPP-ISS-1', true, true],
-        ['CPP-RNW-1', true, false],
+      expect(result.checks.map((c) => [c.check, c.requirement, c.passed, c.setup ?? false])).toEqual([
+        ['status', 'CPP-ISS-1', true, true],
+        ['handover', 'CPP-RNW-1', true, false],
+        ['status', 'CPP-RNW-1', true, false],
       ]);
     });
 
@@ -538,6 +539,121 @@ ${setup}        principal: alice
     const wrong = await executeScenario(scenario(body('[[200, 200, 200, 200]]'), 'operator'), target(http), options);
     expect(wrong.status).toBe('failed');
     expect(() => scenario(body(orders).replace('needs: [provision, balance, cancel]', 'needs: [provision, balance]'), 'operator')).toThrow(/a parallel step that cancels needs the "cancel" capability/);
+  });
+});
+
+describe('a renewal that does not hand the pack over', () => {
+  // The Operator grants renewals but leaves current_bearer_pk as it was.
+  let ref: RunningReference;
+  let http: HttpRole;
+  beforeAll(async () => {
+    ref = await startReference({ port: 0, plaintextPort: null, mutant: 'op-renew-keeps-bearer' });
+    http = createHttpRole({ baseUrl: ref.url, ca: ref.tls.ca });
+  });
+  afterAll(async () => {
+    await http.close();
+    await ref.close();
+  });
+
+  /** An issue, then `renewal` (steps sending carol's renewal of bob's pack), then a redemption by carol under CPP-RED-1. */
+  const WALK = (renewal: string, requirements = '[CPP-RED-1]') => `  - id: CPP-RED-901
+    title: the new bearer redeems
+    requirements: ${requirements}
+    level: MUST
+    needs: [provision]
+    steps:
+      - do: provision-principal
+        key: alice
+        balance: "1000"
+      - do: provision-redeemer
+        key: rita
+        identity_level: 3
+      - do: keygen
+        names: [bob, carol]
+      - do: issue
+        setup: true
+        principal: alice
+        bearer: bob
+        amount: "10"
+        as: issued
+        expect: [{ status: 200 }]
+${renewal}      - do: redeem
+        pack: \${issued.body}
+        bearer: carol
+        redeemer: rita
+        expect: [{ status: 200 }]
+`;
+  const RENEW = `      - do: renew
+        pack: \${issued.body}
+        bearer: bob
+        new_bearer: carol
+        expect:
+          - status: 200
+          - equals: { value: "\${len(res.body.renewal_chain)}", to: 1 }
+`;
+
+  it("charges CPP-RNW-1 alone, before the step's own checks, and stops: the redemption as the new bearer is never sent", async () => {
+    const result = await executeScenario(scenario(WALK(RENEW), 'operator'), target(http), options);
+    expect(result.status).toBe('failed');
+    expect(result.checks.filter((c) => !c.passed).map((c) => [c.check, c.requirement, c.step])).toEqual([['handover', 'CPP-RNW-1', '5']]);
+    expect(result.not_evaluated?.map((n) => [n.check, n.requirement, n.after])).toEqual([
+      ['status', 'CPP-RED-1', 'handover (CPP-RNW-1)'],
+      ['equals', 'CPP-RED-1', 'handover (CPP-RNW-1)'],
+    ]);
+    expect(result.reason).toMatch(/^step 5 \(renew, line \d+\): handover \(CPP-RNW-1\): expected current_bearer_pk .*a renewal was granted without handing the pack over/);
+    expect(result.transcript.some((e) => e.request.url.endsWith('/v1/cashpack/redeem'))).toBe(false);
+    // Judged only the renewal: in the aggregate, CPP-RED-1 is not failed.
+    const statuses = assess(loadRegistry(), [result], [], { strict: false, scopeRoles: ['operator'] }).requirements.filter((r) => r.status === 'failed').map((r) => r.id);
+    expect(statuses).toEqual(['CPP-RNW-1']);
+  });
+
+  it('ends a setup renewal as HARNESS_SETUP_FAILED under CPP-RNW-1', async () => {
+    const result = await executeScenario(scenario(WALK(RENEW.replace('      - do: renew\n', '      - do: renew\n        setup: true\n')), 'operator'), target(http), options);
+    expect(result).toMatchObject({ status: 'error', error_code: 'HARNESS_SETUP_FAILED' });
+    expect(result.checks.filter((c) => !c.passed)).toEqual([expect.objectContaining({ check: 'handover', requirement: 'CPP-RNW-1', setup: true })]);
+    expect(result.reason).toMatch(/failed CPP-RNW-1: handover/);
+  });
+
+  it('judges renewals sent as raw JSON and released together: http, parallel copies and parallel steps', async () => {
+    const entry = `      - do: renewal
+        pack: \${issued.body}
+        bearer: bob
+        new_bearer: carol
+        as: entry
+`;
+    const sent = [
+      `${entry}      - do: http
+        method: POST
+        path: /v1/cashpack/renew
+        json: { cash_pack: "\${issued.body}", renewal: "\${entry}" }
+        expect: [{ status: 200 }]
+`,
+      `${entry}      - do: parallel
+        method: POST
+        path: /v1/cashpack/renew
+        copies: 3
+        json: { cash_pack: "\${issued.body}", renewal: "\${entry}" }
+        expect: [{ exactly_one: { status: 200 } }]
+`,
+      `      - do: parallel
+        of: { do: renew, pack: "\${issued.body}", bearer: bob, new_bearer: carol }
+        copies: 3
+        expect: [{ exactly_one: { status: 200 } }]
+`,
+      `      - do: parallel
+        steps:
+          - { do: renew, pack: "\${issued.body}", bearer: bob, new_bearer: carol }
+          - { do: status, pack_id: "\${issued.body.pack_id}", sign_as: alice }
+        expect: [{ equals: { value: "\${len(res.responses)}", to: 2 } }]
+`,
+    ];
+    for (const renewal of sent) {
+      const s = scenario(WALK(renewal), 'operator');
+      expect(scenarioRequirements(s)).toEqual(['CPP-RED-1', 'CPP-RNW-1']);
+      const result = await executeScenario(s, target(http), options);
+      expect(result.checks.filter((c) => !c.passed).map((c) => [c.check, c.requirement])).toEqual([['handover', 'CPP-RNW-1']]);
+      expect(result.transcript.some((e) => e.request.url.endsWith('/v1/cashpack/redeem'))).toBe(false);
+    }
   });
 });
 
