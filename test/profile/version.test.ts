@@ -35,6 +35,13 @@ describe('the profile identifier and its changelog', () => {
     expect(section.trimEnd().endsWith(changesSection())).toBe(true);
   });
 
+  it('is the identifier the policy document (§4.8) and capability discovery (§12) are shown to carry', () => {
+    const profile = read('PROFILE.md').slice(0, read('PROFILE.md').indexOf('## 14. Changes'));
+    const shown = [...profile.matchAll(/`(CPP-PROFILE-[\d.]+)`, the identifier of this profile|"profile": "(CPP-PROFILE-[\d.]+)"/g)].map((m) => m[1] ?? m[2]);
+    expect(shown).toHaveLength(2);
+    expect(shown).toEqual([PROFILE_ID, PROFILE_ID]);
+  });
+
   it('is the identifier the vector files and their schema carry', () => {
     expect(vectorSchema.properties.profile.const).toBe(PROFILE_ID);
     expect(JSON.parse(read('vectors/jcs.json')).profile).toBe(PROFILE_ID);
