@@ -587,7 +587,7 @@ const CATALOGUE = [
     family: 'cashpack-errors',
     role: 'operator',
     description: 'an unregistered principal_pk is read as an empty account: still refused, but with INSUFFICIENT_BALANCE (step 9) instead of PRINCIPAL_UNKNOWN (step 3)',
-    catches: ['PRF-ORDER-1', 'PRF-ERR-1'],
+    catches: ['PRF-ORDER-1'],
   },
   // ------------------------------------------------------------ cashpack-lifecycle
   {

@@ -125,15 +125,17 @@ export const CHECK_IMPLEMENTATIONS: Readonly<Record<CheckName, Check>> = {
     const r = http(subject, 'problem');
     const body = r.body as { code?: unknown } | undefined;
     const type = mediaType(r.headers);
-    const code = body?.code;
-    const passed = type === 'application/problem+json' && code === arg;
-    const expectedStatus = isProblemCode(arg) ? PROBLEM_STATUS[arg] : undefined;
-    const main = judgement(passed, { content_type: 'application/problem+json', code: arg }, { content_type: type ?? null, code: code ?? null }, passed ? `problem ${String(arg)}` : `expected problem ${String(arg)}`);
-    if (expectedStatus === undefined) return main;
-    return {
-      ...main,
-      extra: [{ check: 'problem_status', requirement: PROBLEM_STATUS_RULE, ...judgement(r.status === expectedStatus, expectedStatus, r.status, `PROFILE.md §11 gives ${String(arg)} the status ${expectedStatus}`) }],
-    };
+    const code = typeof body === 'object' && body !== null ? body.code : undefined;
+    // The code is the rule's (the spec names the error codes, §7.1); the document's form and status are the profile's.
+    const passed = code === arg;
+    const main = judgement(passed, { code: arg }, { content_type: type ?? null, code: code ?? null }, passed ? `problem ${String(arg)}` : `expected problem ${String(arg)}`);
+    if (!isProblemCode(arg) || r.status === null || r.status < 400) return main;
+    // PRF-ERR-1 judges the error the answer is: a problem document with the status §11 gives the code it carries (the expected one's when it carries none of §11's).
+    const carried = isProblemCode(code) ? code : arg;
+    const form = { content_type: 'application/problem+json', status: PROBLEM_STATUS[carried] };
+    const seen = { content_type: type ?? null, status: r.status };
+    const held = type === form.content_type && r.status === form.status;
+    return { ...main, extra: [{ check: 'problem_form', requirement: PROBLEM_STATUS_RULE, ...judgement(held, form, seen, `PROFILE.md §11: an error is application/problem+json, and ${carried} has the status ${form.status}`) }] };
   },
 
   // An identifier from the changelog's past is answered with what changed since it (profile/version.ts).

@@ -245,7 +245,7 @@ export const CHECKS = {
   not_status: { gates: true, summary: 'the HTTP status is not the code or class (no response at all counts as not)', arg: { oneOf: [{ type: 'integer' }, { enum: ['1xx', '2xx', '3xx', '4xx', '5xx'] }] } },
   problem: {
     gates: true,
-    summary: '`application/problem+json` with this `code` (and, as PRF-ERR-1, the status PROFILE.md §11 gives it)',
+    summary: 'an error carrying this `code`; an error answer is judged apart, as PRF-ERR-1, for its form: `application/problem+json` with the status PROFILE.md §11 gives the code it carries (nothing of PRF-ERR-1 is judged of an answer that is no error)',
     arg: CODE,
     // A literal that is no protocol code has no status of its own; a template may be one.
     charges: (arg) => (typeof arg === 'string' && !arg.includes('${') && !isProblemCode(arg) ? [] : [PROBLEM_STATUS_RULE]),

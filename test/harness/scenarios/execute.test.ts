@@ -75,7 +75,7 @@ describe('executing a scenario', () => {
       ['status', 'TOK-ONCE-1', true],
       ['status', 'TOK-ONCE-1', true],
       ['problem', 'PRF-TOK-1', true],
-      ['problem_status', 'PRF-ERR-1', true],
+      ['problem_form', 'PRF-ERR-1', true],
     ]);
     expect(result.transcript.map((e) => e.response?.status)).toEqual([201, 200, 410]);
     expect(result.rerun).toBe('npx cpr-conformance run --only TOK-ONCE-901');
@@ -359,7 +359,7 @@ ${setup}        principal: alice
 
     it('judges the code beside the status: a wrong code leaves the body unjudged, a right code with another profile status does not', async () => {
       const wrongCode = await executeScenario(scenario(SECOND_GET('          - header: { name: cache-control, equals: "max-age=1" }\n            requirement: PRF-TOK-2\n          - problem: TOKEN_EXPIRED\n          - status: 4xx')), target(http), options);
-      expect(wrongCode.checks.map((c) => [c.check, c.passed])).toEqual([['status', true], ['problem', false], ['problem_status', true], ['status', true]]);
+      expect(wrongCode.checks.map((c) => [c.check, c.passed])).toEqual([['status', true], ['problem', false], ['problem_form', true], ['status', true]]);
       expect(wrongCode.not_evaluated?.map((n) => [n.check, n.after])).toEqual([['header', 'problem (TOK-ONCE-1)']]);
       // A profile status in a spec scenario never decides what the answer was.
       const otherStatus = await executeScenario(scenario(SECOND_GET('          - header: { name: cache-control, equals: "no-store" }\n            requirement: PRF-TOK-2\n          - status: 404\n            requirement: PRF-TOK-1\n          - problem: TOKEN_CONSUMED')), target(http), options);
@@ -654,6 +654,26 @@ ${renewal}      - do: redeem
       expect(result.checks.filter((c) => !c.passed).map((c) => [c.check, c.requirement])).toEqual([['handover', 'CPP-RNW-1']]);
       expect(result.transcript.some((e) => e.request.url.endsWith('/v1/cashpack/redeem'))).toBe(false);
     }
+  });
+});
+
+describe('the problem check', () => {
+  const answer = (status: number, body: unknown, contentType = 'application/problem+json') => ({ status, headers: { 'content-type': contentType }, body, text: JSON.stringify(body), bytes: new Uint8Array() });
+  const judge = async (subject: unknown) => {
+    const v = await CHECK_IMPLEMENTATIONS.problem(undefined as never, 'INSTRUMENT_NOT_ACTIVE', subject, 'INSTRUMENT_NOT_ACTIVE', ['CPP-ACT-1']);
+    return { code: v.passed, form: v.extra?.map((x) => [x.requirement, x.passed, x.expected]) };
+  };
+
+  it('judges the code under its rule and the form of an error under PRF-ERR-1, by the code the answer carries', async () => {
+    expect(await judge(answer(409, { code: 'INSTRUMENT_NOT_ACTIVE' }))).toEqual({ code: true, form: [['PRF-ERR-1', true, { content_type: 'application/problem+json', status: 409 }]] });
+    // The right code as plain JSON, or with another status: only the profile's form is wrong.
+    const form409 = { content_type: 'application/problem+json', status: 409 };
+    expect(await judge(answer(409, { code: 'INSTRUMENT_NOT_ACTIVE' }, 'application/json'))).toEqual({ code: true, form: [['PRF-ERR-1', false, form409]] });
+    expect(await judge(answer(400, { code: 'INSTRUMENT_NOT_ACTIVE' }))).toEqual({ code: true, form: [['PRF-ERR-1', false, form409]] });
+    // Another code with its own status: a wrong code, not also a wrong status.
+    expect(await judge(answer(422, { code: 'INSUFFICIENT_BALANCE' }))).toEqual({ code: false, form: [['PRF-ERR-1', true, { content_type: 'application/problem+json', status: 422 }]] });
+    // No error at all (a renewal granted where a refusal was due): nothing of PRF-ERR-1 to judge.
+    expect(await judge(answer(200, { pack_id: 'p' }, 'application/json'))).toEqual({ code: false, form: undefined });
   });
 });
 
