@@ -96,7 +96,7 @@ export function payloadSchemaErrors(schema: PayloadSchema, value: unknown): stri
 
 const judgement = (passed: boolean, expected: unknown, actual: unknown, message: string): Judgement => ({ passed, expected, actual, message });
 
-function statusMatches(status: number | null, expected: unknown): boolean {
+export function statusMatches(status: number | null, expected: unknown): boolean {
   if (status === null) return false;
   if (typeof expected === 'number') return status === expected;
   if (Array.isArray(expected)) return expected.includes(status);

@@ -18,7 +18,7 @@ import type { Level } from '../../profile/registry.ts';
 import type { Basis, CheckResult, Outcome, TestResult } from '../report/model.ts';
 import { ACTION_IMPLEMENTATIONS, adoptClock, exactClockForPolicy, HANDOVER_REQUIREMENT, handovers, policyOf, sendsRenewals } from './actions/index.ts';
 import { Params } from './params.ts';
-import { CHECK_IMPLEMENTATIONS, comparedMember, type Judgement } from './checks.ts';
+import { CHECK_IMPLEMENTATIONS, comparedMember, statusMatches, type Judgement } from './checks.ts';
 import type { TestErrorCode } from '../errors.ts';
 import { ScenarioContext, StepError, stepErrorFields, type ScenarioTarget } from './context.ts';
 import { send } from './http.ts';
@@ -159,7 +159,8 @@ async function runStep(ctx: ScenarioContext, step: Step, progress: Progress): Pr
   }
   const setup = step.setup !== undefined && !ctx.scenario.requirements.includes(step.setup) ? step.setup : undefined;
   // A granted renewal that did not hand the pack over: every check of this step and of the later ones presumes the new bearer.
-  if (judgeHandovers(ctx, step, params, result, setup, progress)) {
+  // Not where the step says a refusal was due: then the grant itself is what its checks charge.
+  if (!refusalDue(step.expect) && judgeHandovers(ctx, step, params, result, setup, progress)) {
     const after = `handover (${HANDOVER_REQUIREMENT})`;
     for (const check of step.expect) ctx.notEvaluated.push(...ownRequirements(ctx, check, setup).map((requirement) => ({ check: check.name, requirement, ...stepOf(ctx), after })));
     if (!progress.setup) progress.stopped = `the scenario stopped at step ${step.label}: a renewal was granted without handing the pack over, so what follows, acting as the new bearer, would test nothing`;
@@ -198,6 +199,27 @@ async function runStep(ctx: ScenarioContext, step: Step, progress: Progress): Pr
   }
   if (stop && !progress.setup) progress.stopped = `the scenario stopped after step ${step.label}: its outcome differed, so later steps would not test what they claim`;
   return !stop;
+}
+
+/**
+ * Whether a step's checks say its renewal was to be refused: a status that is
+ * not 200, a problem, or statuses that all exclude 200. A renewal granted there
+ * broke the rule those checks judge, whatever pack it returned.
+ */
+function refusalDue(checks: readonly CheckEntry[]): boolean {
+  return checks.some((c) => {
+    if (c.name === 'problem') return true;
+    if (c.name === 'status') return !isTemplate(c.arg) && !statusMatches(200, c.arg);
+    if (c.name === 'all') {
+      const status = (c.arg as { status?: unknown } | undefined)?.status;
+      return status !== undefined && !isTemplate(status) && !statusMatches(200, status);
+    }
+    return false;
+  });
+}
+
+function isTemplate(value: unknown): boolean {
+  return typeof value === 'string' && value.includes('${');
 }
 
 /**

@@ -607,6 +607,15 @@ ${renewal}      - do: redeem
     expect(statuses).toEqual(['CPP-RNW-1']);
   });
 
+  it('leaves a renewal granted where its step wanted a refusal to the checks that wanted it', async () => {
+    for (const refusal of ['status: 4xx', 'problem: BEARER_MISMATCH']) {
+      const result = await executeScenario(scenario(WALK(RENEW.replace('          - status: 200\n', `          - ${refusal}\n`)), 'operator'), target(http), options);
+      expect(result.status).toBe('failed');
+      expect(result.checks.some((c) => c.check === 'handover')).toBe(false);
+      expect(result.checks.filter((c) => !c.passed).map((c) => c.requirement)).toContain('CPP-RED-1');
+    }
+  });
+
   it('ends a setup renewal as HARNESS_SETUP_FAILED under CPP-RNW-1', async () => {
     const result = await executeScenario(scenario(WALK(RENEW.replace('      - do: renew\n', '      - do: renew\n        setup: true\n')), 'operator'), target(http), options);
     expect(result).toMatchObject({ status: 'error', error_code: 'HARNESS_SETUP_FAILED' });
