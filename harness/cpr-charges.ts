@@ -11,6 +11,16 @@ import { findRequirement, type Role } from '../profile/registry.ts';
 
 const binds = (id: string, role: Role): boolean => findRequirement(id)?.roles.includes(role) ?? false;
 
+/**
+ * What a paying application that processed an invalid CPR broke: DRV-VALID-1
+ * (an invalid request is not processed) and each rule the CPR broke that binds
+ * it. Never the rule of the channel it came through, nor the profile's form of
+ * a rejection (PRF-APP-1): there was no rejection.
+ */
+export function acceptanceCharges(broken: readonly string[]): string[] {
+  return ['DRV-VALID-1', ...new Set(broken.filter((id) => binds(id, 'paying-app') && id !== 'DRV-VALID-1'))];
+}
+
 /** The rules of CPR_RULES that bind this role: what validating a CPR can charge in a test of it. */
 export function cprRulesOf(role: Role): string[] {
   return CPR_RULES.filter((id) => binds(id, role));

@@ -1,7 +1,7 @@
 // The properties a run executes besides the scenarios: each checks a
 // rule over generated inputs, against any target, through the adapters.
 import fc from 'fast-check';
-import { cprRulesOf } from '../cpr-charges.ts';
+import { acceptanceCharges, cprRulesOf } from '../cpr-charges.ts';
 import { ACTION_IMPLEMENTATIONS, appCall } from '../scenarios/actions/index.ts';
 import { Params } from '../scenarios/params.ts';
 import { StepError, type HttpResult } from '../scenarios/context.ts';
@@ -84,6 +84,7 @@ export const PROPERTIES: readonly PropertyDefinition[] = [
     id: 'PROP-APP-003',
     title: 'a one-rule-broken CPR is rejected for exactly that rule (CPR_INVALID naming it, or CPR_VERSION_UNSUPPORTED)',
     requirements: ['PRF-APP-1'],
+    charges: () => acceptanceCharges(cprRulesOf('paying-app')),
     level: 'PROFILE',
     role: 'paying-app',
     sections: ['PROFILE §8.3'],
@@ -93,7 +94,8 @@ export const PROPERTIES: readonly PropertyDefinition[] = [
     async check(ctx, broken) {
       const result = await read(ctx, { kind: 'object', value: broken.cpr });
       if (crashed(result)) return crash(result, { code: 'CPR_INVALID', violation: broken.rule });
-      if (result.ok) return rejectionFailure(result, { code: 'CPR_INVALID', violation: broken.rule });
+      // Processed, not rejected: what breaks is the rule and DRV-VALID-1, not the form of a rejection there was none of.
+      if (result.ok) return { ...rejectionFailure(result, { code: 'CPR_INVALID', violation: broken.rule }), requirements: acceptanceCharges([broken.rule]) };
       const named = (result.violations ?? []).some((v) => (v as { requirement?: unknown }).requirement === broken.rule);
       const versionCode = broken.rule === 'CPR-VER-1' && result.code === 'CPR_VERSION_UNSUPPORTED';
       return (result.code === 'CPR_INVALID' && named) || versionCode ? undefined : rejectionFailure(result, { code: 'CPR_INVALID', violation: broken.rule, mutation: broken.description });

@@ -6,10 +6,10 @@
 // one member of every (field, class) pair the inventory gives the CPR.
 import fc from 'fast-check';
 import { addressFields, otherFields, SUB_INTERFACES, validateCpr, type SubInterface } from '../../../profile/cpr/index.ts';
-import { findRequirement } from '../../../profile/registry.ts';
 import { validCpr } from '../../../generators/index.ts';
 import { payerDataVariant, type ClassValue } from '../../../generators/classes/index.ts';
 import { fieldsOf, type Field } from '../fields.ts';
+import { acceptanceCharges } from '../../cpr-charges.ts';
 import { crashed, define, firstFailure, FUTURE } from '../support.ts';
 import type { Coverage } from '../types.ts';
 import { deliveryPath, readThrough, type DeliveryPath } from './delivery-paths.ts';
@@ -66,7 +66,6 @@ function item(field: Field, cls: AppClass, all: readonly Record<string, unknown>
 }
 
 /** Requirements a violation names that bind the paying application, besides DRV-VALID-1. */
-const appRequirements = (ids: readonly string[]): string[] => [...new Set(ids.filter((id) => findRequirement(id)?.roles.includes('paying-app')))];
 
 const REQUIREMENTS = ['DRV-VALID-1', 'CPR-PAYER-1', 'PRF-PAYER-1', 'CPR-RAIL-1', 'CPR-VER-1', 'PRF-TIME-1', 'PRF-AMT-1', 'PRF-LEN-1', 'PRF-ID-1', 'PRF-ASSET-1', 'PRF-EVM-1', 'PRF-IBAN-1', 'PRF-FIELD-1', 'DLV-FILE-1', 'DLV-INLINE-1'];
 
@@ -95,7 +94,7 @@ export const APP_FIELDS = define<{ readonly items: readonly Item[] }>({
         expected,
         actual: answer.ok ? 'accepted' : { code: answer.code, message: answer.message },
         message: `${where}: ${oracle.ok ? 'a valid CPR was refused' : 'an invalid CPR was accepted'}`,
-        requirements: oracle.ok ? ['DRV-VALID-1', ...(it.field === 'cpr/rail_hint' ? ['CPR-RAIL-1'] : [])] : ['DRV-VALID-1', ...appRequirements(oracle.violations.map((v) => v.requirement))],
+        requirements: oracle.ok ? ['DRV-VALID-1', ...(it.field === 'cpr/rail_hint' ? ['CPR-RAIL-1'] : [])] : acceptanceCharges(oracle.violations.map((v) => v.requirement)),
       };
     });
   },
