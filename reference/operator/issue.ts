@@ -79,8 +79,11 @@ function checkIssue(ctx: OperatorContext, request: RefRequest): { readonly ok: t
     return refuse(problemResponse('ASSET_NOT_SUPPORTED', 'asset is not one of the policy assets'));
   }
   const amount = BigInt(lock.amount);
-  // Mutant op-balance-before-limit: step 9 runs before step 7.
-  if (ctx.faults.has('op-balance-before-limit') && availableIn(principal, lock.asset) < amount) return refuse(insufficientBalance());
+  // Mutant op-balance-before-limit: step 9 runs before step 7 (the funds of expired packs back first, as step 9 has them).
+  if (ctx.faults.has('op-balance-before-limit')) {
+    applyPrincipalExpiries(ctx.state, principal, now);
+    if (availableIn(principal, lock.asset) < amount) return refuse(insufficientBalance());
+  }
   // 7. Spec §8 maximum amount; equal is allowed.
   const limit = BigInt(ctx.policy.max_amount);
   const overLimit = ctx.faults.has('op-limit-off-by-one') ? amount >= limit : amount > limit; // mutant: the maximum itself refused
