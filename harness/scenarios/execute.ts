@@ -276,7 +276,8 @@ function checkResults(ctx: ScenarioContext, check: CheckEntry, v: Judgement, cha
   const declared = extraRequirements(check.name, check.arg, ctx.scenario.role);
   const undeclared = (v.extra ?? []).filter((x) => !declared.includes(x.requirement));
   if (undeclared.length > 0) throw new Error(`check ${check.name} charged ${undeclared.map((x) => x.requirement).join(', ')} outside its declared charges (vocabulary.ts CheckSpec.charges)`);
-  const extras = (v.extra ?? []).map((x) => ({ check: x.check, requirement: x.requirement, level: ctx.levelOf(x.requirement), passed: x.passed, ...stepOf(ctx), expected: x.expected, actual: x.actual, message: x.message, ...mark }));
+  // An extra judges a rule of its own beside the setup's (the form of a refusal the setup needed): a failure there is that rule's, and the setup still holds.
+  const extras = (v.extra ?? []).map((x) => ({ check: x.check, requirement: x.requirement, level: ctx.levelOf(x.requirement), passed: x.passed, ...stepOf(ctx), expected: x.expected, actual: x.actual, message: x.message }));
   return { own, extras };
 }
 

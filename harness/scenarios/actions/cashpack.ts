@@ -63,7 +63,7 @@ export async function sendPrepared(ctx: ScenarioContext, prepared: Prepared | Pr
 }
 
 /** One renewal answered 200, with the pack it returned: does it name the new bearer the renewal gave? */
-export interface Handover {
+interface Handover {
   readonly passed: boolean;
   readonly expected: unknown;
   readonly actual: unknown;
