@@ -24,7 +24,7 @@ import { ScenarioContext, StepError, stepErrorFields, type ScenarioTarget } from
 import { send } from './http.ts';
 import { referencedNames, render, TemplateError } from './template.ts';
 import type { CheckEntry, Scenario, Step } from './types.ts';
-import { extraRequirements, gatesLaterChecks, judgesBodyForm } from './vocabulary.ts';
+import { extraRequirements, extrasAreForm, gatesLaterChecks, judgesBodyForm } from './vocabulary.ts';
 import { checkClock, unmovedClock, watchClock } from './clock-watch.ts';
 import { parseTimestamp } from '../../profile/time.ts';
 
@@ -276,8 +276,9 @@ function checkResults(ctx: ScenarioContext, check: CheckEntry, v: Judgement, cha
   const declared = extraRequirements(check.name, check.arg, ctx.scenario.role);
   const undeclared = (v.extra ?? []).filter((x) => !declared.includes(x.requirement));
   if (undeclared.length > 0) throw new Error(`check ${check.name} charged ${undeclared.map((x) => x.requirement).join(', ')} outside its declared charges (vocabulary.ts CheckSpec.charges)`);
-  // An extra judges a rule of its own beside the setup's (the form of a refusal the setup needed): a failure there is that rule's, and the setup still holds.
-  const extras = (v.extra ?? []).map((x) => ({ check: x.check, requirement: x.requirement, level: ctx.levelOf(x.requirement), passed: x.passed, ...stepOf(ctx), expected: x.expected, actual: x.actual, message: x.message }));
+  // The form of a refusal a setup needed is a rule of its own: a failure there is that rule's, and the setup still holds (CheckSpec.formExtras).
+  const extraMark = extrasAreForm(check.name) ? {} : mark;
+  const extras = (v.extra ?? []).map((x) => ({ check: x.check, requirement: x.requirement, level: ctx.levelOf(x.requirement), passed: x.passed, ...stepOf(ctx), expected: x.expected, actual: x.actual, message: x.message, ...extraMark }));
   return { own, extras };
 }
 

@@ -238,6 +238,14 @@ export interface CheckSpec {
    * list is a harness fault.
    */
   readonly charges?: (arg: unknown, role: Role) => readonly string[];
+  /**
+   * What it charges beside its own requirement is the form of the answer (a
+   * refusal's media type and status, a rejection's code and message, an
+   * endpoint's encoding), never what the answer is. In a setup step such a
+   * failure is its rule's and the setup still holds; the extras of any other
+   * check (the rules a served CPR breaks) are the setup's own substance.
+   */
+  readonly formExtras?: true;
 }
 
 export const CHECKS = {
@@ -249,6 +257,7 @@ export const CHECKS = {
     arg: CODE,
     // A literal that is no protocol code has no status of its own; a template may be one.
     charges: (arg) => (typeof arg === 'string' && !arg.includes('${') && !isProblemCode(arg) ? [] : [PROBLEM_STATUS_RULE]),
+    formExtras: true,
   },
   content_type: { gates: 'body', summary: 'the media type (parameters ignored); judged after the outcome checks, and a body in another is not the document the later checks read', arg: { type: 'string' } },
   header: { summary: 'a response header `equals`, `matches` or is `absent`', arg: object({ name: { type: 'string' }, equals: T, matches: { type: 'string' }, absent: { const: true } }, ['name']) },
@@ -270,6 +279,7 @@ export const CHECKS = {
     summary: '`{ uri, token, base_url }`: a QR or deep-link URI is `std-cpr://<token>?endpoint=<base_url>` (spec §4.4) compared as a URI (RFC 3986 §6.2: letter case, percent-encoding, IPv6 forms, the default port; other query parameters ignored), never by a pattern for one shape of base URL; as PRF-URI-1, the base URL keeps PROFILE.md §8.1 and the endpoint is percent-encoded as `encodeURIComponent` does',
     arg: object({ uri: T, token: T, base_url: T }, ['uri', 'token', 'base_url']),
     charges: () => [ENDPOINT_ENCODING_RULE],
+    formExtras: true,
   },
   no_payer_data: { summary: 'no `payer`, `authorization`, `settlement` or `payer_*` member anywhere (PROFILE.md §7.5)', arg: { const: true } },
   profile_id: {
@@ -309,6 +319,7 @@ export const CHECKS = {
     summary: "the paying application rejected (did not process) the request without crashing; the profile's part of a rejection (PROFILE.md §8.3: a human-readable message, the `code`, and with `CPR_INVALID` the `violation`, a requirement ID) is checked apart under PRF-APP-1",
     arg: { oneOf: [CODE, object({ code: CODE, violation: { type: 'string' } })] },
     charges: () => [REJECTION_FORM_RULE],
+    formExtras: true,
   },
 } as const satisfies Readonly<Record<string, CheckSpec>>;
 
@@ -325,6 +336,11 @@ export function judgesBodyForm(name: CheckName): boolean {
 }
 
 /** The requirements a check can charge beside its own, for this argument in a scenario of this role (CheckSpec.charges). */
+/** Whether a check's extras judge only the form of the answer (CheckSpec.formExtras). */
+export function extrasAreForm(name: CheckName): boolean {
+  return (CHECKS[name] as CheckSpec).formExtras === true;
+}
+
 export function extraRequirements(name: CheckName, arg: unknown, role: Role): readonly string[] {
   return (CHECKS[name] as CheckSpec).charges?.(arg, role) ?? [];
 }
