@@ -1,0 +1,60 @@
+// One fault, one rule: a fault of one operation is charged to that operation's
+// rule, not to every later test that builds on it. Each case runs the tests
+// that once charged a catalogued fault to their own rules, against the
+// reference with that fault, and asks which requirements failed (what the kill
+// matrix calls "caught by"). A harness change that lets a cascade back in
+// fails here, in the fast tier; the full kill matrix (npm run selftest) shows
+// the rest.
+import { afterEach, describe, expect, it } from 'vitest';
+import { findProperty } from '../../../harness/properties/catalogue.ts';
+import { planOf, runPlan } from '../../../harness/runner/plan.ts';
+import { scenarioTarget } from '../../../harness/runner/scenario-target.ts';
+import { loadSuites } from '../../../harness/scenarios/load.ts';
+import { mutantRow } from '../../../harness/selftest/matrix.ts';
+import { embeddedTarget, type Target } from '../../../harness/target/target.ts';
+import { MUTANTS } from '../../../reference/mutants.ts';
+
+const scenarios = loadSuites().flatMap((s) => s.scenarios);
+let open: Target | undefined;
+afterEach(async () => {
+  await open?.close();
+  open = undefined;
+});
+
+/** The requirements that failed in `tests` against the reference with `mutant` switched on. */
+async function caughtBy(mutant: string, tests: readonly string[]): Promise<string[]> {
+  const spec = MUTANTS.find((m) => m.name === mutant)!;
+  open = await embeddedTarget({ reference: { mutant } });
+  const plan = planOf(
+    scenarios.filter((s) => tests.includes(s.id)),
+    tests.flatMap((id) => findProperty(id) ?? []),
+  );
+  expect(plan).toHaveLength(tests.length);
+  const { results } = await runPlan(plan, scenarioTarget(open), { seed: 1, rerunBase: 'run' });
+  const row = mutantRow(spec, results, 0);
+  // Every test named was one that the fault reaches.
+  expect(row.failed_tests).toEqual([...tests].sort());
+  return [...row.caught_by];
+}
+
+describe('a fault is charged to the rule of the operation it is in', () => {
+  it('a renewal that keeps the old bearer: CPP-RNW-1, never the redemptions, races and reads that act as the new one', async () => {
+    expect(await caughtBy('op-renew-keeps-bearer', ['CPP-RED-002', 'CPP-RACE-002', 'CPP-RACE-004', 'CPP-IDN-001', 'CPP-SIG-003', 'PRF-ORDER-002', 'PROP-OP-012', 'PROP-OP-015'])).toEqual(['CPP-RNW-1']);
+  }, 60_000);
+
+  it('an issue that locks nothing: CPP-FND-1, never the cancellation, expiry, race or replay read in a balance later', async () => {
+    expect(await caughtBy('op-issue-locks-nothing', ['CPP-CAN-001', 'CPP-EXP-006', 'CPP-RACE-001', 'CPP-RPL-001', 'PROP-OP-013'])).toEqual(['CPP-FND-1']);
+  }, 60_000);
+
+  it('an Operator that verifies no signature: CPP-SIG-1, never the order of checks or the replay store built on it', async () => {
+    expect(await caughtBy('op-signatures-unverified', ['PRF-ORDER-001', 'PRF-ORDER-006', 'PRF-RPL-003'])).toEqual(['CPP-SIG-1']);
+  }, 60_000);
+
+  it("a payee's timestamps in local time: the CPR's rule, never the delivery the paying application rightly refuses", async () => {
+    expect(await caughtBy('payee-timestamp-local-time', ['DLV-DEEP-001', 'DLV-RESOLVE-001', 'DLV-INLINE-001', 'DLV-SUPPORT-002'])).toEqual(['CPR-TIME-1']);
+  }, 60_000);
+
+  it('a paying application that processes a 141-character memo: DRV-VALID-1, never the inline channel or the form of a rejection', async () => {
+    expect(await caughtBy('app-memo-141-accepted', ['DLV-INLINE-004', 'PROP-APP-003'])).toEqual(['DRV-VALID-1']);
+  }, 60_000);
+});
