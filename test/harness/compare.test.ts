@@ -315,9 +315,10 @@ describe('compare --diff BEFORE AFTER', () => {
     expect(listed.requirements.sort()).toEqual(failing(pr).sort());
     expect(listed.tests.sort()).toEqual(newlyFailing(pr).sort());
     expect(listed.requirements).toContain('CPR-MEMO-1');
-    expect(md).toMatch(/^## cpr-conformance diff: new failures \d+ requirement\(s\), \d+ test\(s\)\n\n\*\*Fails\*\*: new failures\./);
+    expect(md).toMatch(/^## cpr-conformance diff: new failures \d+ requirement\(s\), \d+ test\(s\); coverage lost 1 requirement\(s\), 0 test\(s\)\n\n\*\*Fails\*\*: new failures and 1 deciding requirement\(s\) no longer exercised\./);
     expect(md).not.toContain('### Fixes');
-    expect(md).not.toContain('### Coverage lost');
+    // The inline scenario first has the application refuse the long memo read directly: with the fault, that setup fails and the channel goes unexercised.
+    expect(idsUnder(md, '### Coverage lost (observed before, not exercised now)')).toEqual({ requirements: ['DLV-INLINE-1'], tests: [] });
     expect(md).not.toContain('### Other changes');
     expect(r.stdout).toContain(`new failures: ${listed.requirements.length + listed.tests.length}\n  requirement CPR-MEMO-1: passed -> failed — failed in CPR-MEMO-`);
     expect(r.stdout).toContain(`written: ${join(out, 'diff.md')}`);

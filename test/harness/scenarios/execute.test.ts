@@ -249,7 +249,6 @@ ${setup}        principal: alice
       expect(result.status).toBe('passed');
       expect(result.checks.map((c) => [c.check, c.requirement, c.passed, c.setup ?? false])).toEqual([
         ['status', 'CPP-ISS-1', true, true],
-        ['handover', 'CPP-RNW-1', true, false],
         ['status', 'CPP-RNW-1', true, false],
       ]);
     });
