@@ -114,6 +114,27 @@ const CATALOGUE = [
     catches: ['PRF-ASSET-1'],
   },
   {
+    name: 'payee-asset-code-numeric',
+    family: 'cpr-structure',
+    role: 'payee',
+    description: "the payee writes a fiat request's asset code as the currency's ISO 4217 numeric code (978 for EUR), not the alphabetic code the spec asks for",
+    catches: ['CPR-VAL-3'],
+  },
+  {
+    name: 'payee-request-id-version-7',
+    family: 'cpr-structure',
+    role: 'payee',
+    description: 'the payee draws each request_id as a time-ordered version 7 UUID (RFC 9562 §5.7), a database-friendly key, instead of the version 4 the spec recommends',
+    catches: ['CPR-ID-2'],
+  },
+  {
+    name: 'payee-record-status-served',
+    family: 'cpr-structure',
+    role: 'payee',
+    description: 'the payee serves its stored record of the request as the CPR, with its bookkeeping member status ("OPEN") beside the CPR\'s fields',
+    catches: ['PRF-CPR-1'],
+  },
+  {
     name: 'app-chain-id-condition-ignored',
     family: 'cpr-structure',
     role: 'paying-app',
@@ -297,6 +318,13 @@ const CATALOGUE = [
     role: 'payee',
     description: 'the payee serves the CPR over plaintext HTTP as over TLS',
     catches: ['TOK-TLS-1', 'PRF-TOK-1'],
+  },
+  {
+    name: 'payee-plaintext-token-kept',
+    family: 'retrieval-token',
+    role: 'payee',
+    description: 'the payee refuses a retrieval over plaintext HTTP with 403 TLS_REQUIRED but leaves the token valid, though it travelled in the clear',
+    catches: ['PRF-TOK-2'],
   },
   {
     name: 'payee-token-race',

@@ -55,11 +55,22 @@ export function buildCpr(input: CreateRequestInput, times: CprTimes, faults: Fau
   if (faults.has('payee-purpose-code-five-letters') && typeof cpr.purpose_code === 'string') (cpr as { purpose_code: string }).purpose_code = 'GOODS';
   // Mutant payee-iban-mirror-spaced: the top-level copy in the printed form of an IBAN.
   if (faults.has('payee-iban-mirror-spaced') && typeof cpr.iban === 'string') (cpr as { iban: string }).iban = cpr.iban.replace(/(.{4})(?=.)/g, '$1 ');
+  // Mutant payee-record-status-served: the stored record's bookkeeping member goes out with the request.
+  if (faults.has('payee-record-status-served')) return { ...cpr, status: 'OPEN' } as Cpr;
   // Mutant payee-payer-field-leaked: the payee's own customer reference for the payer goes out with the request.
   return faults.has('payee-payer-field-leaked') ? ({ ...cpr, payer_reference: `cust-${reference.slice(0, 8)}` } as Cpr) : cpr;
 }
 
-/** The sample's asset; mutant payee-asset-code-lower-case writes a fiat code in lower case. */
+/**
+ * The sample's asset; mutant payee-asset-code-lower-case writes a fiat code in
+ * lower case, mutant payee-asset-code-numeric as its ISO 4217 numeric code.
+ */
 function assetOf(asset: AssetDescriptor, faults: Faults): AssetDescriptor {
-  return faults.has('payee-asset-code-lower-case') && asset.type === 'fiat' ? { ...asset, code: asset.code.toLowerCase() } : { ...asset };
+  if (faults.has('payee-asset-code-lower-case') && asset.type === 'fiat') return { ...asset, code: asset.code.toLowerCase() };
+  if (faults.has('payee-asset-code-numeric') && asset.type === 'fiat') return { ...asset, code: ISO_4217_NUMERIC[asset.code] ?? asset.code };
+  return { ...asset };
 }
+
+/** Mutant payee-asset-code-numeric: the ISO 4217 numeric codes of the samples' currencies. */
+// Stryker disable next-line ObjectLiteral,StringLiteral: only the payee-asset-code-numeric fault reads this table
+const ISO_4217_NUMERIC: Readonly<Record<string, string>> = { EUR: '978', USD: '840', BRL: '986' };
