@@ -121,6 +121,20 @@ const CATALOGUE = [
     catches: ['CPR-VAL-3'],
   },
   {
+    name: 'payee-amount-major-units',
+    family: 'cpr-structure',
+    role: 'payee',
+    description: "the payee writes a fiat request's amount in major units with two fraction digits, as an invoice prints it (12.50 for 1250), not in the asset's smallest unit",
+    catches: ['CPR-VAL-2'],
+  },
+  {
+    name: 'payee-amount-json-number',
+    family: 'cpr-structure',
+    role: 'payee',
+    description: "the payee writes a request's amount as a JSON number (4999), as its numeric column serializes, not as the decimal string the profile asks for",
+    catches: ['PRF-AMT-1'],
+  },
+  {
     name: 'payee-request-id-version-7',
     family: 'cpr-structure',
     role: 'payee',

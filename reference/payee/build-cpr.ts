@@ -26,8 +26,7 @@ export function buildCpr(input: CreateRequestInput, times: CprTimes, faults: Fau
     created_at: times.created_at,
     expires_at: times.expires_at,
     payee: { display_name: input.display_name ?? sample.displayName, rail_address: { ...sample.address } },
-    // Mutant payee-amount-through-double: the amount kept as a double and written back as an integer.
-    value: { ...(input.amount !== undefined ? { amount: faults.has('payee-amount-through-double') ? BigInt(Number(input.amount)).toString() : input.amount } : {}), asset: assetOf(sample.asset, faults) },
+    value: { ...(input.amount !== undefined ? { amount: amountOf(input.amount, sample.asset, faults) } : {}), asset: assetOf(sample.asset, faults) },
     ...(memo !== undefined ? { memo } : {}),
     rail_hint: input.rail_hint ?? defaultHint,
     ...sample.address,
@@ -59,6 +58,20 @@ export function buildCpr(input: CreateRequestInput, times: CprTimes, faults: Fau
   if (faults.has('payee-record-status-served')) return { ...cpr, status: 'OPEN' } as Cpr;
   // Mutant payee-payer-field-leaked: the payee's own customer reference for the payer goes out with the request.
   return faults.has('payee-payer-field-leaked') ? ({ ...cpr, payer_reference: `cust-${reference.slice(0, 8)}` } as Cpr) : cpr;
+}
+
+/** The served amount: the one asked for, as it was written (a decimal string in the asset's smallest unit). */
+function amountOf(amount: string, asset: AssetDescriptor, faults: Faults): string {
+  // Mutant payee-amount-through-double: the amount kept as a double and written back as an integer.
+  if (faults.has('payee-amount-through-double')) return BigInt(Number(amount)).toString();
+  // Mutant payee-amount-major-units: a fiat amount in major units (every sample currency has two minor digits).
+  if (faults.has('payee-amount-major-units') && asset.type === 'fiat') {
+    const digits = amount.padStart(3, '0');
+    return `${digits.slice(0, -2)}.${digits.slice(-2)}`;
+  }
+  // Mutant payee-amount-json-number: a JSON number where the profile writes a string (the CPR type cannot say so).
+  if (faults.has('payee-amount-json-number')) return Number(amount) as unknown as string;
+  return amount;
 }
 
 /**

@@ -148,6 +148,8 @@ const INVALID_CPR_FAULTS = [
   'payee-order-reference-upper-case',
   'payee-purpose-code-five-letters',
   'payee-asset-code-numeric',
+  'payee-amount-major-units',
+  'payee-amount-json-number',
   'payee-record-status-served',
 ] as const satisfies readonly MutantName[];
 

@@ -146,6 +146,27 @@ const PROBES: Record<MutantOfRole<'payee'>, Probe> = {
     correct: [['EUR', 'USD', 'USDC'], []],
     mutant: [['978', '840', 'USDC'], ['CPR-VAL-3']],
   },
+  'payee-amount-major-units': {
+    observes: 'the served amounts of fiat requests for 1250, 5 and 120000 and of an on-chain one for 1000000, and the rules the first breaks',
+    async observe(payee) {
+      const asked = [['IBAN', '1250'], ['ACCOUNT', '5'], ['INSTANT_KEY', '120000'], ['ON_CHAIN', '1000000']] as const;
+      const served = [];
+      for (const [sub_interface, amount] of asked) served.push((await payee.createRequest({ sub_interface, amount })).cpr);
+      return [served.map((cpr) => cpr.value.amount), brokenRules(served[0])];
+    },
+    correct: [['1250', '5', '120000', '1000000'], []],
+    mutant: [['12.50', '0.05', '1200.00', '1000000'], ['CPR-VAL-2']],
+  },
+  'payee-amount-json-number': {
+    observes: 'the served amount of a request for 4999, as the JSON a retrieval answers, and the rules it breaks',
+    async observe(payee) {
+      const { token } = await payee.createRequest({ sub_interface: 'ACCOUNT', amount: '4999' });
+      const cpr = (await get(payee, `/cpr/${token}`)).body as { value: unknown };
+      return [JSON.stringify(cpr.value).match(/"amount":[^,}]*/)?.[0], brokenRules(cpr)];
+    },
+    correct: ['"amount":"4999"', []],
+    mutant: ['"amount":4999', ['PRF-AMT-1']],
+  },
   'payee-request-id-version-7': {
     observes: "request_id's version digit, and whether its first 48 bits are the creation time (2026-01-01T00:00:00Z) in milliseconds",
     async observe(payee) {
