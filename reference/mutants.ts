@@ -149,6 +149,13 @@ const CATALOGUE = [
     catches: ['PRF-CPR-1'],
   },
   {
+    name: 'payee-rail-address-empty',
+    family: 'cpr-structure',
+    role: 'payee',
+    description: 'the payee serves payee.rail_address as an empty object and its address fields at the top level only, as a RailAddress type written from the spec\'s table (which lists no members) serializes it',
+    catches: ['CPR-PAYEE-1'],
+  },
+  {
     name: 'app-chain-id-condition-ignored',
     family: 'cpr-structure',
     role: 'paying-app',

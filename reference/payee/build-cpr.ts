@@ -25,7 +25,8 @@ export function buildCpr(input: CreateRequestInput, times: CprTimes, faults: Fau
     request_id: times.request_id,
     created_at: times.created_at,
     expires_at: times.expires_at,
-    payee: { display_name: input.display_name ?? sample.displayName, rail_address: { ...sample.address } },
+    // Mutant payee-rail-address-empty: the address fields at the top level only.
+    payee: { display_name: input.display_name ?? sample.displayName, rail_address: faults.has('payee-rail-address-empty') ? {} : { ...sample.address } },
     value: { ...(input.amount !== undefined ? { amount: amountOf(input.amount, sample.asset, faults) } : {}), asset: assetOf(sample.asset, faults) },
     ...(memo !== undefined ? { memo } : {}),
     rail_hint: input.rail_hint ?? defaultHint,

@@ -151,6 +151,7 @@ const INVALID_CPR_FAULTS = [
   'payee-amount-major-units',
   'payee-amount-json-number',
   'payee-record-status-served',
+  'payee-rail-address-empty',
 ] as const satisfies readonly MutantName[];
 
 /** Spec §4.7.3: a new, globally unique request_id for every request; spec §2.1: a version 4 UUID. */

@@ -185,6 +185,15 @@ const PROBES: Record<MutantOfRole<'payee'>, Probe> = {
     correct: [undefined, []],
     mutant: ['OPEN', ['PRF-CPR-1']],
   },
+  'payee-rail-address-empty': {
+    observes: "an IBAN request's rail_address and top-level iban, and the rules it breaks",
+    async observe(payee) {
+      const { cpr } = await ibanRequest(payee);
+      return [cpr.payee.rail_address, cpr.iban, brokenRules(cpr)];
+    },
+    correct: [{ iban: 'DE89370400440532013000', bic: 'COBADEFFXXX' }, 'DE89370400440532013000', []],
+    mutant: [{}, 'DE89370400440532013000', ['CPR-PAYEE-1']],
+  },
   'payee-on-chain-hint-missing': {
     observes: 'the rail_hint of an on-chain request',
     observe: async (payee) => (await payee.createRequest({ sub_interface: 'ON_CHAIN', amount: '1000000' })).cpr.rail_hint,
