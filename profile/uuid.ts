@@ -18,10 +18,19 @@ export function newUuid(): string {
  * requests arrive in (a replayed benchmark); never for ids that must be unguessable.
  */
 export function seededUuid(seed: Uint8Array, name: string): string {
-  const bytes = createHash('sha256').update(seed).update(name).digest().subarray(0, 16);
-  bytes[6] = (bytes[6]! & 0x0f) | 0x40;
-  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
-  const hex = bytes.toString('hex');
+  return uuidOfBytes(createHash('sha256').update(seed).update(name).digest().subarray(0, 16), 4);
+}
+
+/**
+ * The canonical text of 16 bytes made a UUID of this version (RFC 9562 §4.1,
+ * §4.2): the version in the high nibble of byte 6, the variant bits 10 in
+ * byte 8, every other bit as given.
+ */
+export function uuidOfBytes(bytes: Uint8Array, version: number): string {
+  const copy = Buffer.from(bytes.subarray(0, 16));
+  copy[6] = (copy[6]! & 0x0f) | (version << 4);
+  copy[8] = (copy[8]! & 0x3f) | 0x80;
+  const hex = copy.toString('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 

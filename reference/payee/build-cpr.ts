@@ -25,9 +25,9 @@ export function buildCpr(input: CreateRequestInput, times: CprTimes, faults: Fau
     request_id: times.request_id,
     created_at: times.created_at,
     expires_at: times.expires_at,
-    payee: { display_name: input.display_name ?? sample.displayName, rail_address: { ...sample.address } },
-    // Mutant payee-amount-through-double: the amount kept as a double and written back as an integer.
-    value: { ...(input.amount !== undefined ? { amount: faults.has('payee-amount-through-double') ? BigInt(Number(input.amount)).toString() : input.amount } : {}), asset: assetOf(sample.asset, faults) },
+    // Mutant payee-rail-address-empty: the address fields at the top level only.
+    payee: { display_name: input.display_name ?? sample.displayName, rail_address: faults.has('payee-rail-address-empty') ? {} : { ...sample.address } },
+    value: { ...(input.amount !== undefined ? { amount: amountOf(input.amount, sample.asset, faults) } : {}), asset: assetOf(sample.asset, faults) },
     ...(memo !== undefined ? { memo } : {}),
     rail_hint: input.rail_hint ?? defaultHint,
     ...sample.address,
@@ -55,11 +55,36 @@ export function buildCpr(input: CreateRequestInput, times: CprTimes, faults: Fau
   if (faults.has('payee-purpose-code-five-letters') && typeof cpr.purpose_code === 'string') (cpr as { purpose_code: string }).purpose_code = 'GOODS';
   // Mutant payee-iban-mirror-spaced: the top-level copy in the printed form of an IBAN.
   if (faults.has('payee-iban-mirror-spaced') && typeof cpr.iban === 'string') (cpr as { iban: string }).iban = cpr.iban.replace(/(.{4})(?=.)/g, '$1 ');
+  // Mutant payee-record-status-served: the stored record's bookkeeping member goes out with the request.
+  if (faults.has('payee-record-status-served')) return { ...cpr, status: 'OPEN' } as Cpr;
   // Mutant payee-payer-field-leaked: the payee's own customer reference for the payer goes out with the request.
   return faults.has('payee-payer-field-leaked') ? ({ ...cpr, payer_reference: `cust-${reference.slice(0, 8)}` } as Cpr) : cpr;
 }
 
-/** The sample's asset; mutant payee-asset-code-lower-case writes a fiat code in lower case. */
-function assetOf(asset: AssetDescriptor, faults: Faults): AssetDescriptor {
-  return faults.has('payee-asset-code-lower-case') && asset.type === 'fiat' ? { ...asset, code: asset.code.toLowerCase() } : { ...asset };
+/** The served amount: the one asked for, as it was written (a decimal string in the asset's smallest unit). */
+function amountOf(amount: string, asset: AssetDescriptor, faults: Faults): string {
+  // Mutant payee-amount-through-double: the amount kept as a double and written back as an integer.
+  if (faults.has('payee-amount-through-double')) return BigInt(Number(amount)).toString();
+  // Mutant payee-amount-major-units: a fiat amount in major units (every sample currency has two minor digits).
+  if (faults.has('payee-amount-major-units') && asset.type === 'fiat') {
+    const digits = amount.padStart(3, '0');
+    return `${digits.slice(0, -2)}.${digits.slice(-2)}`;
+  }
+  // Mutant payee-amount-json-number: a JSON number where the profile writes a string (the CPR type cannot say so).
+  if (faults.has('payee-amount-json-number')) return Number(amount) as unknown as string;
+  return amount;
 }
+
+/**
+ * The sample's asset; mutant payee-asset-code-lower-case writes a fiat code in
+ * lower case, mutant payee-asset-code-numeric as its ISO 4217 numeric code.
+ */
+function assetOf(asset: AssetDescriptor, faults: Faults): AssetDescriptor {
+  if (faults.has('payee-asset-code-lower-case') && asset.type === 'fiat') return { ...asset, code: asset.code.toLowerCase() };
+  if (faults.has('payee-asset-code-numeric') && asset.type === 'fiat') return { ...asset, code: ISO_4217_NUMERIC[asset.code] ?? asset.code };
+  return { ...asset };
+}
+
+/** Mutant payee-asset-code-numeric: the ISO 4217 numeric codes of the samples' currencies. */
+// Stryker disable next-line ObjectLiteral,StringLiteral: only the payee-asset-code-numeric fault reads this table
+const ISO_4217_NUMERIC: Readonly<Record<string, string>> = { EUR: '978', USD: '840', BRL: '986' };

@@ -66,8 +66,11 @@ export function createPayeeHandler(payee: PayeeCore): Handler {
     // Spec §5.1.4: tokens only over TLS. A token seen in the clear is burned (mutant payee-serves-plaintext: not refused).
     if (retrieval && !request.secure && !payee.faults.has('payee-serves-plaintext')) {
       const token = request.path.slice('/cpr/'.length);
-      // Stryker disable next-line ConditionalExpression,StringLiteral: burning the empty token is a no-op
-      if (token !== '') payee.burn(token);
+      // Mutant payee-plaintext-token-kept: refused, but the token stays valid.
+      if (!payee.faults.has('payee-plaintext-token-kept')) {
+        // Stryker disable next-line ConditionalExpression,StringLiteral: burning the empty token is a no-op
+        if (token !== '') payee.burn(token);
+      }
       return problemResponse('TLS_REQUIRED', 'retrieval tokens are accepted only over TLS; this token is now invalid', headers);
     }
     const matching = ROUTES.map((route) => ({ route, match: route.pattern.exec(request.path) })).filter((m) => m.match !== null);

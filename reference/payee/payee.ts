@@ -1,7 +1,8 @@
 // The reference payee system (spec §1.1, §4.1, §4.4, §5.1; PROFILE.md §8, §10, §12):
 // creates CPRs with a unique request_id and a bounded expires_at, hands them out
 // through single-use retrieval tokens, and records fulfilment.
-import { encodeB64url, formatTimestamp, newUuid } from '../../profile/index.ts';
+import { randomBytes } from 'node:crypto';
+import { encodeB64url, formatTimestamp, newUuid, uuidOfBytes } from '../../profile/index.ts';
 import { buildInlineUri, buildQrUri, endpointProblem, MAX_INLINE_URI_BYTES, retrievalUrl, validateCpr, type Cpr } from '../../profile/cpr/index.ts';
 import type { CreatedRequest as ControlCreatedRequest, PayeeConfig } from '../../profile/control.ts';
 import type { Clock } from '../clock.ts';
@@ -80,7 +81,7 @@ export function createPayee(options: PayeeOptions): Payee {
       const cpr = buildCpr(
         input,
         {
-          request_id: requestId(faults, startupRequestId),
+          request_id: requestId(faults, startupRequestId, now),
           created_at: timestamp(faults, now),
           // Mutant payee-expiry-unbounded: a year instead of the configured window.
           expires_at: timestamp(faults, now + (faults.has('payee-expiry-unbounded') ? YEAR_MS : validityMs)),
@@ -146,14 +147,29 @@ const INVALID_CPR_FAULTS = [
   'payee-domain-separator-short',
   'payee-order-reference-upper-case',
   'payee-purpose-code-five-letters',
+  'payee-asset-code-numeric',
+  'payee-amount-major-units',
+  'payee-amount-json-number',
+  'payee-record-status-served',
+  'payee-rail-address-empty',
 ] as const satisfies readonly MutantName[];
 
-/** Spec §4.7.3: a new, globally unique request_id for every request. */
-function requestId(faults: Faults, startupRequestId: string): string {
+/** Spec §4.7.3: a new, globally unique request_id for every request; spec §2.1: a version 4 UUID. */
+function requestId(faults: Faults, startupRequestId: string, now: number): string {
   if (faults.has('payee-request-id-reused')) return startupRequestId; // mutant: one id for all
   if (faults.has('payee-request-id-upper-case')) return newUuid().toUpperCase(); // mutant: not the canonical form
+  if (faults.has('payee-request-id-version-7')) return uuidV7(now); // mutant: unique, but not version 4
   return newUuid();
 }
+
+/** Mutant payee-request-id-version-7: RFC 9562 §5.7, the creation time in milliseconds in the first 48 bits, the rest random. */
+// Stryker disable all: only the payee-request-id-version-7 fault calls this function
+function uuidV7(now: number): string {
+  const bytes = randomBytes(16);
+  bytes.writeUIntBE(now, 0, 6);
+  return uuidOfBytes(bytes, 7);
+}
+// Stryker restore all
 
 /** PROFILE.md §1: RFC 3339 UTC written with Z. */
 function timestamp(faults: Faults, ms: number): string {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { isAmount } from '../../profile/amount.ts';
 import { decodeB64url, decodeB64urlFixed, encodeB64url } from '../../profile/b64url.ts';
 import { formatTimestamp, parseTimestamp } from '../../profile/time.ts';
-import { isUuid, seededUuid, uuidBytes } from '../../profile/uuid.ts';
+import { isUuid, seededUuid, uuidBytes, uuidOfBytes } from '../../profile/uuid.ts';
 
 describe('strict base64url (PROFILE.md §1)', () => {
   it('round-trips every byte string through exactly one encoding', () => {
@@ -114,6 +114,21 @@ describe('UUIDs (PROFILE.md §1)', () => {
     expect(new Set(ids).size).toBe(50);
     expect(names.some((name) => ids.includes(seededUuid(new Uint8Array([2]), name)))).toBe(false);
     for (const id of ids) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  });
+
+  it('makes 16 bytes a canonical UUID of a version, with the variant bits 10 and every other bit kept', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ minLength: 16, maxLength: 16 }), fc.integer({ min: 1, max: 8 }), (bytes, version) => {
+        const id = uuidOfBytes(bytes, version);
+        expect(isUuid(id)).toBe(true);
+        const back = uuidBytes(id);
+        expect(back[6]! >> 4).toBe(version);
+        expect(back[8]! >> 6).toBe(0b10);
+        expect([back[6]! & 0x0f, back[8]! & 0x3f]).toEqual([bytes[6]! & 0x0f, bytes[8]! & 0x3f]);
+        expect([...back.slice(0, 6), back[7], ...back.slice(9)]).toEqual([...bytes.slice(0, 6), bytes[7], ...bytes.slice(9)]);
+      }),
+    );
+    expect(uuidOfBytes(new Uint8Array(16), 7)).toBe('00000000-0000-7000-8000-000000000000');
   });
 
   it('gives the 16 bytes of a UUID', () => {

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { serializeResponse } from '../../../reference/http/respond.ts';
 import { isUuid, parseTimestamp } from '../../../profile/index.ts';
-import { buildQrUri, codePoints, decodeQrPng, findPayerMembers, inspectQrPng, isEvmAddress, parseDeliveryUri } from '../../../profile/cpr/index.ts';
+import { buildQrUri, codePoints, decodeQrPng, findPayerMembers, inspectQrPng, isEvmAddress, parseDeliveryUri, validateCpr } from '../../../profile/cpr/index.ts';
 import { Clock } from '../../../reference/clock.ts';
 import type { RefResponse } from '../../../reference/http/types.ts';
 import { MUTANTS, faultsFor, type Faults, type MutantOfRole } from '../../../reference/mutants.ts';
@@ -45,6 +45,12 @@ async function qrEndpointHost(payee: Payee, headers: Record<string, string>, aut
 }
 
 const ibanRequest = (payee: Payee) => payee.createRequest({ sub_interface: 'IBAN', amount: '1250', memo: 'Invoice 2026-0042' });
+
+/** The rules validateCpr names for a document (none for a valid CPR). */
+const brokenRules = (doc: unknown): string[] => {
+  const result = validateCpr(doc);
+  return result.ok ? [] : [...new Set(result.violations.map((v) => v.requirement))];
+};
 
 const PROBES: Record<MutantOfRole<'payee'>, Probe> = {
   'payee-request-id-reused': {
@@ -129,6 +135,64 @@ const PROBES: Record<MutantOfRole<'payee'>, Probe> = {
     observe: async (payee) => [(await ibanRequest(payee)).cpr.value.asset.code, (await payee.createRequest({ sub_interface: 'ON_CHAIN', amount: '1000000' })).cpr.value.asset.code],
     correct: ['EUR', 'USDC'],
     mutant: ['eur', 'USDC'],
+  },
+  'payee-asset-code-numeric': {
+    observes: 'the asset codes of fiat requests (IBAN, ACCOUNT) and of an on-chain (stablecoin) one, and the rules the IBAN request breaks',
+    async observe(payee) {
+      const codes = [];
+      for (const sub_interface of ['IBAN', 'ACCOUNT', 'ON_CHAIN'] as const) codes.push((await payee.createRequest({ sub_interface })).cpr.value.asset.code);
+      return [codes, brokenRules((await ibanRequest(payee)).cpr)];
+    },
+    correct: [['EUR', 'USD', 'USDC'], []],
+    mutant: [['978', '840', 'USDC'], ['CPR-VAL-3']],
+  },
+  'payee-amount-major-units': {
+    observes: 'the served amounts of fiat requests for 1250, 5 and 120000 and of an on-chain one for 1000000, and the rules the first breaks',
+    async observe(payee) {
+      const asked = [['IBAN', '1250'], ['ACCOUNT', '5'], ['INSTANT_KEY', '120000'], ['ON_CHAIN', '1000000']] as const;
+      const served = [];
+      for (const [sub_interface, amount] of asked) served.push((await payee.createRequest({ sub_interface, amount })).cpr);
+      return [served.map((cpr) => cpr.value.amount), brokenRules(served[0])];
+    },
+    correct: [['1250', '5', '120000', '1000000'], []],
+    mutant: [['12.50', '0.05', '1200.00', '1000000'], ['CPR-VAL-2']],
+  },
+  'payee-amount-json-number': {
+    observes: 'the served amount of a request for 4999, as the JSON a retrieval answers, and the rules it breaks',
+    async observe(payee) {
+      const { token } = await payee.createRequest({ sub_interface: 'ACCOUNT', amount: '4999' });
+      const cpr = (await get(payee, `/cpr/${token}`)).body as { value: unknown };
+      return [JSON.stringify(cpr.value).match(/"amount":[^,}]*/)?.[0], brokenRules(cpr)];
+    },
+    correct: ['"amount":"4999"', []],
+    mutant: ['"amount":4999', ['PRF-AMT-1']],
+  },
+  'payee-request-id-version-7': {
+    observes: "request_id's version digit, and whether its first 48 bits are the creation time (2026-01-01T00:00:00Z) in milliseconds",
+    async observe(payee) {
+      const { request_id } = await ibanRequest(payee);
+      return [request_id[14], request_id.replace('-', '').slice(0, 12) === Date.UTC(2026, 0, 1).toString(16).padStart(12, '0')];
+    },
+    correct: ['4', false],
+    mutant: ['7', true],
+  },
+  'payee-record-status-served': {
+    observes: 'the status member of a retrieved CPR, and the rules it breaks',
+    async observe(payee) {
+      const body = (await get(payee, `/cpr/${(await ibanRequest(payee)).token}`)).body as Record<string, unknown>;
+      return [body.status, brokenRules(body)];
+    },
+    correct: [undefined, []],
+    mutant: ['OPEN', ['PRF-CPR-1']],
+  },
+  'payee-rail-address-empty': {
+    observes: "an IBAN request's rail_address and top-level iban, and the rules it breaks",
+    async observe(payee) {
+      const { cpr } = await ibanRequest(payee);
+      return [cpr.payee.rail_address, cpr.iban, brokenRules(cpr)];
+    },
+    correct: [{ iban: 'DE89370400440532013000', bic: 'COBADEFFXXX' }, 'DE89370400440532013000', []],
+    mutant: [{}, 'DE89370400440532013000', ['CPR-PAYEE-1']],
   },
   'payee-on-chain-hint-missing': {
     observes: 'the rail_hint of an on-chain request',
@@ -215,6 +279,15 @@ const PROBES: Record<MutantOfRole<'payee'>, Probe> = {
     },
     correct: 'TLS_REQUIRED',
     mutant: 200,
+  },
+  'payee-plaintext-token-kept': {
+    observes: 'a retrieval over plaintext HTTP, then one over TLS with the same token',
+    async observe(payee) {
+      const { token } = await ibanRequest(payee);
+      return [answer(await get(payee, `/cpr/${token}`, false)), answer(await get(payee, `/cpr/${token}`))];
+    },
+    correct: ['TLS_REQUIRED', 'TOKEN_CONSUMED'],
+    mutant: ['TLS_REQUIRED', 200],
   },
   'payee-token-race': {
     observes: 'three concurrent retrievals with one token',
