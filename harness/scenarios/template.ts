@@ -93,6 +93,42 @@ export const FUNCTIONS: Readonly<Record<string, (...args: unknown[]) => unknown>
     return { type: 'fiat', code };
   },
   /**
+   * An asset with the code of a listed one but another identity (another type,
+   * or another chain): what an Operator that matches assets by code alone
+   * takes for the listed one (PROFILE.md §5 issue step 6 compares the whole
+   * AssetDescriptor).
+   */
+  recoded_asset: (assets) => {
+    need(Array.isArray(assets) && assets.length > 0, "recoded_asset() takes the policy's assets");
+    const identity = (a: { type?: unknown; code?: unknown; chain_id?: unknown }) => `${String(a.type)}|${String(a.code)}|${String(a.chain_id ?? '')}`;
+    const listed = new Set((assets as { type?: unknown; code?: unknown; chain_id?: unknown }[]).map(identity));
+    const code = String((assets[0] as { code?: unknown }).code);
+    const candidates = [{ type: 'crypto', code }, ...(/^[A-Z]{3}$/.test(code) ? [{ type: 'fiat', code }] : []), { type: 'tokenized', code, chain_id: '1' }, { type: 'tokenized', code, chain_id: '2' }];
+    const found = candidates.find((a) => !listed.has(identity(a)));
+    need(found !== undefined, `the policy lists every asset with the code ${code}`);
+    return found;
+  },
+  /** `list` with `value` at its end (a list collected over the iterations of a repeat). */
+  push: (list, value) => {
+    need(Array.isArray(list), 'push() takes a list');
+    return [...list, value];
+  },
+  /**
+   * The bit positions, of the first 128 bits of each hex string of `values`, that
+   * hold the same value in all of them: none, for 32 strings of 128 random bits,
+   * but with chance 128 / 2^31; a UUIDv4 written as hex fixes six.
+   */
+  fixed_bits: (values) => {
+    need(Array.isArray(values) && values.length >= 2 && values.every((v) => typeof v === 'string' && /^[0-9a-f]{32}/.test(v)), 'fixed_bits() takes two or more strings of at least 32 lower-case hex digits');
+    const bits = (values as string[]).map((v) => BigInt(`0x${v.slice(0, 32)}`));
+    const fixed: number[] = [];
+    for (let i = 0; i < 128; i++) {
+      const bit = (b: bigint) => (b >> BigInt(127 - i)) & 1n;
+      if (bits.every((b) => bit(b) === bit(bits[0]!))) fixed.push(i);
+    }
+    return fixed;
+  },
+  /**
    * The first of a parallel step's responses whose status is 2xx (the winner of a
    * race), whatever its place. Given the step's whole result, it also carries what
    * that copy sent (`sent`).

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { evaluate, referencedNames, render, TemplateError } from '../../../harness/scenarios/template.ts';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { evaluate, FUNCTIONS, referencedNames, render, TemplateError } from '../../../harness/scenarios/template.ts';
 
 const scope = { req: { token: 'ab', list: [1, { x: 'y' }] }, p: { max: '1000000', min: 60 }, now: 1_700_000_000 };
 
@@ -53,5 +54,24 @@ describe('scenario templates', () => {
 
   it('names only the root names a template uses', () => {
     expect(referencedNames('${a.b + c} ${uuid()} ${d[e]}')).toEqual(['a', 'c', 'd', 'e']);
+  });
+});
+
+describe('template functions for tokens and assets', () => {
+  it('fixed_bits names the bits no token varies: none over random tokens, six for UUIDv4s written as hex', () => {
+    const hex = () => Array.from(randomBytes(16)).map((b) => b.toString(16).padStart(2, '0')).join('');
+    const random = Array.from({ length: 32 }, hex);
+    expect(FUNCTIONS.fixed_bits!(random)).toEqual([]);
+    const uuids = Array.from({ length: 32 }, () => randomUUID().replaceAll('-', ''));
+    // The version nibble (bits 48-51, 0100) and the variant (bits 64-65, 10).
+    expect(FUNCTIONS.fixed_bits!(uuids)).toEqual([48, 49, 50, 51, 64, 65]);
+    expect(() => evaluate('fixed_bits(x)', { x: ['0123'] })).toThrow(TemplateError);
+  });
+
+  it('recoded_asset keeps a listed code under another identity, and push appends', () => {
+    expect(FUNCTIONS.recoded_asset!([{ type: 'fiat', code: 'EUR' }])).toEqual({ type: 'crypto', code: 'EUR' });
+    expect(FUNCTIONS.recoded_asset!([{ type: 'crypto', code: 'ETH' }])).toEqual({ type: 'fiat', code: 'ETH' });
+    expect(FUNCTIONS.recoded_asset!([{ type: 'crypto', code: 'USDC' }])).toEqual({ type: 'tokenized', code: 'USDC', chain_id: '1' });
+    expect(FUNCTIONS.push!([1], 2)).toEqual([1, 2]);
   });
 });
