@@ -341,6 +341,13 @@ const CATALOGUE = [
     catches: ['TOK-TLS-1', 'PRF-TOK-1'],
   },
   {
+    name: 'payee-tls-from-forwarded-proto',
+    family: 'retrieval-token',
+    role: 'payee',
+    description: 'the payee takes a request carrying X-Forwarded-Proto: https for one over TLS, so any client that sends the header gets the CPR in the clear',
+    catches: ['TOK-TLS-1'],
+  },
+  {
     name: 'payee-plaintext-token-kept',
     family: 'retrieval-token',
     role: 'payee',
@@ -438,6 +445,13 @@ const CATALOGUE = [
     role: 'payee',
     description: 'the payee never marks a request consumed, so it can be fulfilled again',
     catches: ['DRV-SINGLE-1'],
+  },
+  {
+    name: 'payee-fulfil-consumes-expired',
+    family: 'test-control',
+    role: 'payee',
+    description: 'the payee marks a request consumed before it checks its expiry, so a refused fulfilment of an expired request turns the next one into 409 REQUEST_CONSUMED',
+    catches: ['PRF-CTL-1'],
   },
   // ----------------------------------------------------------- cashpack-endpoints
   {
@@ -539,6 +553,20 @@ const CATALOGUE = [
     role: 'operator',
     description: 'the Operator has no depth check: a chain grows past max_chain_depth and CHAIN_DEPTH_EXCEEDED is never returned',
     catches: ['CPP-DEPTH-1'],
+  },
+  {
+    name: 'op-depth-from-presented-pack',
+    family: 'cashpack-errors',
+    role: 'operator',
+    description: 'the Operator reads the chain depth from the pack version presented, not its stored state: an earlier version renews a chain already at max_chain_depth',
+    catches: ['CPP-DEPTH-1'],
+  },
+  {
+    name: 'op-asset-matched-by-code',
+    family: 'cashpack-errors',
+    role: 'operator',
+    description: "the Operator matches a Lock Request's asset to the policy's by its code alone, so {crypto, EUR} passes for {fiat, EUR}",
+    catches: ['PRF-ERR-1'],
   },
   {
     name: 'op-depth-checked-first',
@@ -954,6 +982,13 @@ const CATALOGUE = [
     family: 'retrieval-token',
     role: 'payee',
     description: "the payee's retrieval token is the SHA-256 of the request's request_id, cut to 128 bits: well-formed, unique, and computable by anyone who has seen the invoice",
+    catches: ['PRF-TOK-1'],
+  },
+  {
+    name: 'payee-token-from-uuid',
+    family: 'retrieval-token',
+    role: 'payee',
+    description: "the payee's retrieval token is a UUIDv4 without its hyphens: 32 lower-case hex digits, but 122 random bits and six fixed (version and variant)",
     catches: ['PRF-TOK-1'],
   },
   // ---------------------------------------------------------- a SHOULD, and only that

@@ -74,8 +74,10 @@ function checkIssue(ctx: OperatorContext, request: RefRequest): { readonly ok: t
   // 5. Replay (spec §7.1 DUPLICATE_ID): from here on the id is recorded, whatever follows.
   if (isReplay(ctx, 'request_id', lock.request_id, now)) return refuse(problemResponse('DUPLICATE_ID', 'request_id has been seen before'));
   // 6. The asset is one the Operator issues (PROFILE.md §4.8 assets).
+  // Mutant op-asset-matched-by-code: a policy asset matched by its code alone ({crypto, EUR} taken for {fiat, EUR}).
+  const sameAsset = (asset: typeof lock.asset) => (ctx.faults.has('op-asset-matched-by-code') ? asset.code === lock.asset.code : assetKey(asset) === assetKey(lock.asset));
   // Stryker disable next-line MethodExpression: not equivalent, but unobservable here: under the one-asset policy the mutation run uses, some and every agree (README "Mutation testing" names it)
-  if (!ctx.policy.assets.some((asset) => assetKey(asset) === assetKey(lock.asset))) {
+  if (!ctx.policy.assets.some(sameAsset)) {
     return refuse(problemResponse('ASSET_NOT_SUPPORTED', 'asset is not one of the policy assets'));
   }
   const amount = BigInt(lock.amount);

@@ -28,7 +28,8 @@ export const renew: Endpoint = (ctx, request) => {
     return problemResponse('CHAIN_DIGEST_MISMATCH', 'prev_chain_digest is not the current chain_digest');
   }
   // 10. Spec §7.1, §8: the chain has not reached the maximum depth.
-  if (chainFull(ctx, pack)) return depthExceeded(ctx);
+  // Mutant op-depth-from-presented-pack: the depth read from the version presented, not the stored one.
+  if (chainFull(ctx, ctx.faults.has('op-depth-from-presented-pack') ? presented : pack)) return depthExceeded(ctx);
 
   // 11. Success: append, roll the digest, hand over to new_bearer_pk, re-sign.
   record.pack = deepFreeze(ctx.keys.sign('cash-pack', renewed(ctx, pack, renewal)));

@@ -64,7 +64,9 @@ export function createPayeeHandler(payee: PayeeCore): Handler {
     const retrieval = request.path.startsWith('/cpr/');
     const headers = retrieval ? retrievalHeaders(payee) : {};
     // Spec §5.1.4: tokens only over TLS. A token seen in the clear is burned (mutant payee-serves-plaintext: not refused).
-    if (retrieval && !request.secure && !payee.faults.has('payee-serves-plaintext')) {
+    // Mutant payee-tls-from-forwarded-proto: a client's own X-Forwarded-Proto: https passes for TLS.
+    const secure = request.secure || (payee.faults.has('payee-tls-from-forwarded-proto') && request.headers['x-forwarded-proto'] === 'https');
+    if (retrieval && !secure && !payee.faults.has('payee-serves-plaintext')) {
       const token = request.path.slice('/cpr/'.length);
       // Mutant payee-plaintext-token-kept: refused, but the token stays valid.
       if (!payee.faults.has('payee-plaintext-token-kept')) {

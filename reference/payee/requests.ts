@@ -33,6 +33,8 @@ export class RequestStore {
     const entry = this.entries.get(requestId);
     if (!entry) return 'NOT_FOUND';
     if (entry.consumed) return 'REQUEST_CONSUMED';
+    // Mutant payee-fulfil-consumes-expired: the request is marked consumed before its expiry is checked.
+    if (this.faults.has('payee-fulfil-consumes-expired')) entry.consumed = true;
     if (this.faults.has('payee-fulfil-at-expiry') ? now > entry.expiresAt : now >= entry.expiresAt) return 'REQUEST_EXPIRED'; // mutant: the instant itself still fulfils
     if (!this.faults.has('payee-fulfil-repeatable')) entry.consumed = true; // mutant: never marked consumed
     return 'FULFILLED';

@@ -1,7 +1,7 @@
 // Retrieval tokens, spec §5.1 and PROFILE.md §10: at least 128 random bits in
 // lower-case hex, single use, expiring after the payee's lifetime. The
 // check-and-consume is synchronous, so of concurrent retrievals exactly one wins.
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Cpr } from '../../profile/cpr/index.ts';
 import type { Faults } from '../mutants.ts';
 
@@ -38,7 +38,10 @@ export class TokenStore {
   issue(cpr: Cpr, now: number, reusable = false): { readonly token: string; readonly expiresAt: number } {
     this.prune(now);
     // Mutant payee-token-from-request-id: the token is a hash of the request_id, which anyone who sees an invoice knows.
-    const token = this.faults.has('payee-token-from-request-id') ? createHash('sha256').update(cpr.request_id).digest('hex').slice(0, 2 * TOKEN_BYTES) : randomBytes(TOKEN_BYTES).toString('hex');
+    // Mutant payee-token-from-uuid: the token is a UUIDv4 without its hyphens, 122 random bits and six fixed ones.
+    const token = this.faults.has('payee-token-from-request-id') ? createHash('sha256').update(cpr.request_id).digest('hex').slice(0, 2 * TOKEN_BYTES)
+      : this.faults.has('payee-token-from-uuid') ? randomUUID().replaceAll('-', '')
+      : randomBytes(TOKEN_BYTES).toString('hex');
     const expiresAt = now + this.lifetimeMs;
     this.entries.set(token, { cpr, expiresAt, consumed: false, ...(reusable ? { reusable } : {}) });
     return { token, expiresAt };

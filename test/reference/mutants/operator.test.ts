@@ -339,6 +339,23 @@ const PROBES: Record<MutantOfRole<'operator'>, Probe> = {
     correct: 'BEARER_MISMATCH',
     mutant: 200,
   },
+  'op-depth-from-presented-pack': {
+    observes: 'the current bearer renewing, at max_chain_depth 1, the issued version of a pack renewed once, naming the stored digest',
+    fixture: { policy: { max_chain_depth: 1 } },
+    async observe(f) {
+      const { pack, bearer } = await f.issuePack();
+      const renewed = await f.renewPack(pack, bearer);
+      return answer(await f.renew(pack, f.renewal(pack, renewed.bearer, { prev_chain_digest: renewed.pack.chain_digest }).entry));
+    },
+    correct: 'CHAIN_DEPTH_EXCEEDED',
+    mutant: 200,
+  },
+  'op-asset-matched-by-code': {
+    observes: "a Lock Request in the code of the policy's asset under another type",
+    observe: async (f) => answer(await f.issue(f.lockRequest({ asset: { type: 'crypto', code: 'EUR' } }))),
+    correct: 'ASSET_NOT_SUPPORTED',
+    mutant: 'INSUFFICIENT_BALANCE',
+  },
   'op-digest-from-presented-pack': {
     observes: 'the current bearer renewing the pack as it was before the last renewal, naming that version\'s digest',
     async observe(f) {

@@ -308,6 +308,34 @@ const PROBES: Record<MutantOfRole<'payee'>, Probe> = {
     correct: ['no-store', 'no-store'],
     mutant: ['private, max-age=300', 'private, max-age=300'],
   },
+  'payee-fulfil-consumes-expired': {
+    observes: 'two fulfilments of a request after its expires_at',
+    async observe(payee, clock) {
+      const created = await ibanRequest(payee);
+      clock.set(parseTimestamp(created.cpr.expires_at, 'cpr')!);
+      return [payee.fulfil(created.request_id), payee.fulfil(created.request_id)];
+    },
+    correct: ['REQUEST_EXPIRED', 'REQUEST_EXPIRED'],
+    mutant: ['REQUEST_EXPIRED', 'REQUEST_CONSUMED'],
+  },
+  'payee-tls-from-forwarded-proto': {
+    observes: 'a plaintext retrieval that carries X-Forwarded-Proto: https',
+    async observe(payee) {
+      const { token } = await ibanRequest(payee);
+      return answer(await payee.handler({ method: 'GET', path: `/cpr/${token}`, query: new URLSearchParams(), headers: { 'x-forwarded-proto': 'https' }, body: new Uint8Array(), authority: 'payee.test', secure: false }));
+    },
+    correct: 'TLS_REQUIRED',
+    mutant: 200,
+  },
+  'payee-token-from-uuid': {
+    observes: "whether the 13th hex digit of eight tokens is always 4 (a UUIDv4's version)",
+    async observe(payee) {
+      const tokens = await Promise.all(Array.from({ length: 8 }, async () => (await ibanRequest(payee)).token));
+      return tokens.every((t) => t[12] === '4');
+    },
+    correct: false,
+    mutant: true,
+  },
   'payee-fulfil-repeatable': {
     observes: 'two fulfilments of one request',
     async observe(payee) {
