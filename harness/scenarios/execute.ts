@@ -16,7 +16,7 @@
 // evaluated and reported.
 import type { Level } from '../../profile/registry.ts';
 import type { Basis, CheckResult, Outcome, TestResult } from '../report/model.ts';
-import { ACTION_IMPLEMENTATIONS, adoptClock, exactClockForPolicy, HANDOVER_REQUIREMENT, handovers, policyOf, sendsRenewals } from './actions/index.ts';
+import { ACTION_IMPLEMENTATIONS, adoptClock, exactClockForPolicy, failedHandover, HANDOVER_REQUIREMENT, policyOf, sendsRenewals } from './actions/index.ts';
 import { Params } from './params.ts';
 import { CHECK_IMPLEMENTATIONS, comparedMember, statusMatches, type Judgement } from './checks.ts';
 import type { TestErrorCode } from '../errors.ts';
@@ -235,7 +235,7 @@ function judgeHandovers(ctx: ScenarioContext, step: Step, params: Readonly<Recor
   const requirement = HANDOVER_REQUIREMENT;
   // A guard, as the clock watch is: it records what it found wrong; a scenario about CPP-RNW-1 checks the handover it claims itself.
   // (A pass recorded for every renewal would also make a race's checks depend on which request won.)
-  const wrong = handovers(step.action, params, result).find((h) => !h.passed);
+  const wrong = failedHandover(step.action, params, result);
   if (wrong === undefined) return false;
   ctx.checks.push({ check: 'handover', requirement, level: ctx.levelOf(requirement), passed: false, ...stepOf(ctx), expected: wrong.expected, actual: wrong.actual, message: 'the renewal was granted but the pack does not name the new bearer in current_bearer_pk', ...(setup !== undefined ? { setup: true as const } : {}) });
   const what = `handover (${requirement}): expected current_bearer_pk ${brief(wrong.expected)}, got ${brief(wrong.actual)}`;
@@ -361,7 +361,7 @@ function attribution(scenario: Scenario, named: string | undefined): string[] {
 }
 
 function allChecks(steps: readonly Step[]): CheckEntry[] {
-  return steps.flatMap((s) => [...s.expect, ...allChecks(s.body ?? [])]);
+  return allSteps(steps).flatMap((s) => s.expect);
 }
 
 /** Every requirement a scenario can judge: those it lists, those its checks name and their extras (CheckSpec.charges), the handover of every renewal it sends (judgeHandovers), inside repeats too. */

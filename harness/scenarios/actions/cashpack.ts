@@ -62,13 +62,6 @@ export async function sendPrepared(ctx: ScenarioContext, prepared: Prepared | Pr
   return { ...answer, sent };
 }
 
-/** One renewal answered 200, with the pack it returned: does it name the new bearer the renewal gave? */
-interface Handover {
-  readonly passed: boolean;
-  readonly expected: unknown;
-  readonly actual: unknown;
-}
-
 const RENEW_PATH = '/v1/cashpack/renew';
 
 /**
@@ -90,25 +83,28 @@ export function sendsRenewals(action: string, params: Readonly<Record<string, un
 }
 
 /**
- * The handovers in a step's result: every renewal it sent that was answered 200
- * with a JSON object. A renew step's result is `{ status, body, sent }`, a
- * parallel step's `{ responses, sent }` (`sent` per request); a renewal sent as
- * raw JSON (http, parallel `copies`) names its new bearer in the rendered
- * `json.renewal`. Any other answer is judged by the step's own checks.
+ * The first renewal of a step's result that was answered 200 with a JSON object
+ * not naming the new bearer it gave, as what was expected and what came; none
+ * when every such renewal handed over. A renew step's result is
+ * `{ status, body, sent }`, a parallel step's `{ responses, sent }` (`sent` per
+ * request); a renewal sent as raw JSON (http, parallel `copies`) names its new
+ * bearer in the rendered `json.renewal`. Any other answer is judged by the
+ * step's own checks.
  */
-export function handovers(action: string, params: Readonly<Record<string, unknown>>, result: unknown): Handover[] {
-  if (!sendsRenewals(action, params)) return [];
+export function failedHandover(action: string, params: Readonly<Record<string, unknown>>, result: unknown): { readonly expected: unknown; readonly actual: unknown } | undefined {
+  if (!sendsRenewals(action, params)) return undefined;
   const r = result as { status?: unknown; body?: unknown; sent?: unknown; responses?: unknown } | undefined;
   const written = (params.json as { renewal?: { new_bearer_pk?: unknown } } | undefined)?.renewal;
   const answers: unknown[] = Array.isArray(r?.responses) ? r.responses : [r];
   const sent: unknown[] = Array.isArray(r?.sent) ? r.sent : [r?.sent];
-  return answers.flatMap((answer, i) => {
-    const entry = (sent[i] ?? written) as { new_bearer_pk?: unknown } | undefined;
+  for (const [i, answer] of answers.entries()) {
+    const expected = ((sent[i] ?? written) as { new_bearer_pk?: unknown } | undefined)?.new_bearer_pk;
     const { status, body } = (answer ?? {}) as { status?: unknown; body?: unknown };
-    if (entry?.new_bearer_pk === undefined || status !== 200 || typeof body !== 'object' || body === null || Array.isArray(body)) return [];
+    if (expected === undefined || status !== 200 || typeof body !== 'object' || body === null || Array.isArray(body)) continue;
     const actual = (body as { current_bearer_pk?: unknown }).current_bearer_pk;
-    return [{ passed: isDeepStrictEqual(actual, entry.new_bearer_pk), expected: entry.new_bearer_pk, actual }];
-  });
+    if (!isDeepStrictEqual(actual, expected)) return { expected, actual };
+  }
+  return undefined;
 }
 
 /**
