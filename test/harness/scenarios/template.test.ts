@@ -68,10 +68,21 @@ describe('template functions for tokens and assets', () => {
     expect(() => evaluate('fixed_bits(x)', { x: ['0123'] })).toThrow(TemplateError);
   });
 
-  it('recoded_asset keeps a listed code under another identity, and push appends', () => {
-    expect(FUNCTIONS.recoded_asset!([{ type: 'fiat', code: 'EUR' }])).toEqual({ type: 'crypto', code: 'EUR' });
-    expect(FUNCTIONS.recoded_asset!([{ type: 'crypto', code: 'ETH' }])).toEqual({ type: 'fiat', code: 'ETH' });
-    expect(FUNCTIONS.recoded_asset!([{ type: 'crypto', code: 'USDC' }])).toEqual({ type: 'tokenized', code: 'USDC', chain_id: '1' });
+  it('recoded_assets gives every other asset with a listed code, valid and unlisted, and push appends', () => {
+    expect(FUNCTIONS.recoded_assets!([{ type: 'fiat', code: 'EUR' }])).toEqual([
+      { type: 'stablecoin', code: 'EUR', chain_id: '1' },
+      { type: 'crypto', code: 'EUR' },
+      { type: 'tokenized', code: 'EUR', chain_id: '1' },
+      { type: 'fiat', code: 'EUR', chain_id: '1' },
+    ]);
+    // A code that is no ISO 4217 code is never written as fiat; a chained asset moves to another chain.
+    expect(FUNCTIONS.recoded_assets!([{ type: 'stablecoin', code: 'USDC', chain_id: '1' }])).toEqual([
+      { type: 'crypto', code: 'USDC' },
+      { type: 'tokenized', code: 'USDC', chain_id: '1' },
+      { type: 'stablecoin', code: 'USDC', chain_id: '2' },
+    ]);
+    // What the policy lists is never offered as another asset.
+    expect(FUNCTIONS.recoded_assets!([{ type: 'fiat', code: 'EUR' }, { type: 'crypto', code: 'EUR' }]).map((a) => JSON.stringify(a))).not.toContain('{"type":"crypto","code":"EUR"}');
     expect(FUNCTIONS.push!([1], 2)).toEqual([1, 2]);
   });
 });
