@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import YAML from 'yaml';
 import Ajv2020 from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
+import { keptInBuild } from '../harness/bundle.ts';
 import { deepFreeze } from './freeze.ts';
 
 const REGISTRY_URL = new URL('../suites/requirements.yaml', import.meta.url);
@@ -89,6 +90,7 @@ export class RegistryError extends Error {
 
 let validator: ValidateFunction | undefined;
 let cached: readonly Requirement[] | undefined;
+let byId: ReadonlyMap<string, Requirement> | undefined;
 
 function schemaValidator(): ValidateFunction {
   if (validator === undefined) {
@@ -119,24 +121,32 @@ export function validateRegistry(data: unknown, source: string = REGISTRY_NAME):
   return deepFreeze(structuredClone(data) as Requirement[]);
 }
 
-/** Reads, validates and caches suites/requirements.yaml. */
+/**
+ * Reads, validates and caches suites/requirements.yaml. A command running from
+ * the launcher's build reads and validates it once: the next reads what it
+ * found, as long as neither the registry nor its schema changed
+ * (harness/bundle.ts keptInBuild).
+ */
 export function loadRegistry(): readonly Requirement[] {
-  if (cached === undefined) {
-    let data: unknown;
-    try {
-      data = YAML.parse(readFileSync(REGISTRY_URL, 'utf8'));
-    } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      throw new RegistryError(REGISTRY_NAME, [{ entry: '(document)', field: '(syntax)', expected: `valid YAML: ${reason}` }]);
-    }
-    cached = validateRegistry(data, REGISTRY_NAME);
-  }
+  cached ??= deepFreeze(keptInBuild('registry', REGISTRY_FILES, readRegistry));
   return cached;
+}
+
+function readRegistry(): readonly Requirement[] {
+  let data: unknown;
+  try {
+    data = YAML.parse(readFileSync(REGISTRY_URL, 'utf8'));
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new RegistryError(REGISTRY_NAME, [{ entry: '(document)', field: '(syntax)', expected: `valid YAML: ${reason}` }]);
+  }
+  return validateRegistry(data, REGISTRY_NAME);
 }
 
 /** The entry with this ID, or undefined. */
 export function findRequirement(id: string): Requirement | undefined {
-  return loadRegistry().find((r) => r.id === id);
+  byId ??= new Map(loadRegistry().map((r) => [r.id, r]));
+  return byId.get(id);
 }
 
 function duplicateIds(entries: readonly unknown[]): RegistryIssue[] {
