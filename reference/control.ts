@@ -35,7 +35,7 @@ export function createControlHandler(clock: Clock, options: ControlOptions = {})
       // The clock is the state every client shares: while a lease is held, only its holder moves it.
       const header = request.headers[LEASE.header];
       if (leased && !clock.lease.admits(typeof header === 'string' ? header : undefined)) return busy(clock.lease.current()!, 'the clock is leased to another client');
-      return changeClock(clock, request);
+      return changeClock(clock, request, options.faults ?? NO_FAULTS);
     }
     if (leased && (request.path === LEASE_PATH || request.path.startsWith(`${LEASE_PATH}/`))) return leaseRoute(clock, request, options.faults ?? NO_FAULTS);
     return problemResponse('NOT_FOUND', `no control route ${request.path}`);
@@ -43,8 +43,9 @@ export function createControlHandler(clock: Clock, options: ControlOptions = {})
 }
 
 /** `{ freeze?: boolean, set?: timestamp, advance_seconds?: integer >= 0 }`, applied in that order. */
-function changeClock(clock: Clock, request: RefRequest): RefResponse {
-  const body = readJsonBody(request);
+function changeClock(clock: Clock, request: RefRequest, faults: Faults): RefResponse {
+  // Mutant ctl-clock-json-parse: the clock's body read as JSON.parse reads it, after a byte order mark dropped: a member twice is taken, the last copy kept.
+  const body = faults.has('ctl-clock-json-parse') ? looseJsonBody(request) : readJsonBody(request);
   if (!body.ok) return body.response;
   const input = body.value;
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
@@ -68,6 +69,15 @@ function changeClock(clock: Clock, request: RefRequest): RefResponse {
   if (at !== undefined) clock.set(at);
   if (advance !== undefined) clock.advance(advance as number);
   return json(200, released === undefined ? clockView(clock) : { now: formatTimestamp(released), frozen: false });
+}
+
+function looseJsonBody(request: RefRequest): ReturnType<typeof readJsonBody> {
+  const text = Buffer.from(request.body).toString('utf8').replace(/^\uFEFF/, '');
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown };
+  } catch {
+    return readJsonBody(request);
+  }
 }
 
 /**

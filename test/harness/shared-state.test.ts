@@ -71,8 +71,11 @@ describe('runsAlone', () => {
   it('runs alone each scenario with a step that moves the clock, and each property that declares it, and lets the rest run beside others', () => {
     const clockSteps = plan.filter((t) => t.kind === 'scenario' && JSON.stringify(t.scenario.steps).includes('"action":"clock"')).map(testId);
     expect(clockSteps.length).toBeGreaterThan(10);
-    expect(alone(false)).toEqual(expect.arrayContaining([...clockSteps, 'PROP-OP-012', 'PROP-OP-014', 'PROP-PAYEE-012']));
+    expect(alone(false)).toEqual(expect.arrayContaining([...clockSteps, 'PROP-OP-012', 'PROP-CTL-002', 'PROP-PAYEE-012']));
+    // Their own accounts only: beside others unless the policy is tight.
     expect(alone(false)).not.toContain('PROP-OP-010');
+    expect(alone(false)).not.toContain('PROP-OP-014');
+    expect(alone(true)).toContain('PROP-OP-014');
     expect(alone(false).length).toBeLessThan(plan.length / 4);
   });
 

@@ -14,18 +14,19 @@
 // force is the run's own, which the case renews but never releases.
 import fc from 'fast-check';
 import { LEASE } from '../../../profile/control.ts';
-import { alterToken, jsonTextVariant, textVariant, tokenAlteration, type ClassValue, type TextValue, type TokenAlteration } from '../../../generators/classes/index.ts';
+import { alterToken, textVariant, tokenAlteration, type TextValue, type TokenAlteration } from '../../../generators/classes/index.ts';
 import type { WireRequest } from '../../adapters/types.ts';
 import { StepError, type HttpResult, type ScenarioContext } from '../../scenarios/context.ts';
 import { send } from '../../scenarios/http.ts';
 import { define } from '../support.ts';
 import type { Coverage, PropertyFailure } from '../types.ts';
 import { problemDefects } from './problem.ts';
+import { jsonTextOf, JSON_TEXT_CLASSES } from './variants.ts';
 
 const FILE = 'harness/properties/field-classes/control-lease.ts';
 
 const HOLDER_CLASSES = ['text.non-ascii', 'text.length', 'text.normalisation'] as const;
-const JSON_CLASSES = ['json.escaped-name', 'json.duplicate', 'json.bom'] as const;
+const JSON_CLASSES = JSON_TEXT_CLASSES;
 const ALTERATIONS = ['cut-end', 'cut-start', 'append', 'prepend', 'upper-case', 'twice'] as const;
 /** Long enough to outlast a case, short enough that a lease left behind by a crash ends soon. */
 const TTL = 60;
@@ -66,8 +67,6 @@ const cases: fc.Arbitrary<LeaseCase> = fc.record({
 
 const jsonPost = (path: string, text: string): WireRequest => ({ method: 'POST', path, headers: { 'content-type': 'application/json' }, body: text });
 
-const textOf = (cls: (typeof JSON_CLASSES)[number], value: Record<string, unknown>, s: number): ClassValue<string> => fc.sample(jsonTextVariant({ class: cls, value }), { seed: s, numRuns: 1 })[0]! as ClassValue<string>;
-
 const bodyOf = (r: HttpResult) => (r.body ?? {}) as { code?: unknown; lease_id?: unknown; holder?: unknown; held?: unknown; expires_at?: unknown };
 
 /** Malformed input: any 4xx problem response (PROFILE.md §11); undefined when it is one. */
@@ -93,8 +92,8 @@ async function judgeCase(ctx: ScenarioContext, role: 'operator' | 'payee', c: Le
   const overText = JSON.stringify({ holder: c.over.value, ttl_seconds: TTL });
   const refusals: [string, string][] = [
     [overText, `a holder of ${c.over.note}`],
-    [textOf('json.duplicate', acquisition, c.seeds[0]).value, `an acquisition with ${textOf('json.duplicate', acquisition, c.seeds[0]).note}`],
-    [textOf('json.bom', acquisition, c.seeds[1]).value, 'an acquisition after a byte order mark'],
+    [jsonTextOf('json.duplicate', acquisition, c.seeds[0]).value, `an acquisition with ${jsonTextOf('json.duplicate', acquisition, c.seeds[0]).note}`],
+    [jsonTextOf('json.bom', acquisition, c.seeds[1]).value, 'an acquisition after a byte order mark'],
   ];
   for (const [text, what] of refusals) {
     const answer = await call(jsonPost('/_control/lease', text));
@@ -109,7 +108,7 @@ async function judgeCase(ctx: ScenarioContext, role: 'operator' | 'payee', c: Le
   if (before.held === true && runs === undefined) throw new StepError('skipped', `another client holds the lease (${String(before.holder).slice(0, 80)}): the lease's rules can be seen only with it free or held by this run`);
 
   // The holder at the bound, in code points, and every other member of its classes: taken (201, or 409 while this run holds the lease).
-  const taken = await call(jsonPost('/_control/lease', c.escaped ? textOf('json.escaped-name', acquisition, c.seeds[2]).value : JSON.stringify(acquisition)));
+  const taken = await call(jsonPost('/_control/lease', c.escaped ? jsonTextOf('json.escaped-name', acquisition, c.seeds[2]).value : JSON.stringify(acquisition)));
   const holderWhat = `a holder of ${c.holder.note}${c.escaped ? ', member names escaped' : ''}`;
   let id: string;
   let own = false;
@@ -127,10 +126,10 @@ async function judgeCase(ctx: ScenarioContext, role: 'operator' | 'payee', c: Le
   try {
     // The renewal body in its JSON classes: the same body escaped; a member twice or a BOM refused.
     const renewal = { ttl_seconds: TTL };
-    const renewed = await call(jsonPost(`/_control/lease/${id}`, textOf('json.escaped-name', renewal, c.seeds[3]).value));
+    const renewed = await call(jsonPost(`/_control/lease/${id}`, jsonTextOf('json.escaped-name', renewal, c.seeds[3]).value));
     if (renewed.status !== 200 || bodyOf(renewed).lease_id !== id) return fail({ status: 200, lease_id: id }, renewed, 'a renewal with escaped member names: the same body, renewed');
     for (const cls of ['json.duplicate', 'json.bom'] as const) {
-      const failure = malformed(await call(jsonPost(`/_control/lease/${id}`, textOf(cls, renewal, c.seeds[3]).value)), `a renewal with ${textOf(cls, renewal, c.seeds[3]).note}: refused`);
+      const failure = malformed(await call(jsonPost(`/_control/lease/${id}`, jsonTextOf(cls, renewal, c.seeds[3]).value)), `a renewal with ${jsonTextOf(cls, renewal, c.seeds[3]).note}: refused`);
       if (failure) return failure;
     }
 

@@ -9,6 +9,7 @@ import { APP_ENCODINGS } from './app-encodings.ts';
 import { APP_FIELDS } from './app-fields.ts';
 import { APP_RETRIEVAL } from './app-retrieval.ts';
 import { APP_TIME } from './app-time.ts';
+import { CONTROL_CLOCK } from './control-clock.ts';
 import { CONTROL_LEASE } from './control-lease.ts';
 import { OPERATOR_AMOUNTS } from './operator-amounts.ts';
 import { OPERATOR_FIELDS } from './operator-fields.ts';
@@ -20,4 +21,4 @@ import { PAYEE_INPUTS } from './payee-inputs.ts';
 import { PAYEE_TIME } from './payee-time.ts';
 import { PAYEE_TOKENS } from './payee-tokens.ts';
 
-export const FIELD_PROPERTIES: readonly PropertyDefinition[] = [APP_FIELDS, APP_TIME, APP_DERIVED, APP_AMOUNTS, APP_ENCODINGS, APP_RETRIEVAL, PAYEE_INPUTS, PAYEE_TOKENS, PAYEE_TIME, OPERATOR_FIELDS, OPERATOR_SIGNATURES, OPERATOR_TIME, OPERATOR_AMOUNTS, OPERATOR_HTTP, OPERATOR_ROUTES, CONTROL_LEASE];
+export const FIELD_PROPERTIES: readonly PropertyDefinition[] = [APP_FIELDS, APP_TIME, APP_DERIVED, APP_AMOUNTS, APP_ENCODINGS, APP_RETRIEVAL, PAYEE_INPUTS, PAYEE_TOKENS, PAYEE_TIME, OPERATOR_FIELDS, OPERATOR_SIGNATURES, OPERATOR_TIME, OPERATOR_AMOUNTS, OPERATOR_HTTP, OPERATOR_ROUTES, CONTROL_LEASE, CONTROL_CLOCK];

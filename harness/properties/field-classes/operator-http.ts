@@ -2,7 +2,8 @@
 // §4.8, §11, §12): a request body is application/json in any letter case and
 // with parameters, and any other media type is 415; member names written with
 // \u escapes are the same members, a member twice at any depth or a byte
-// order mark is 400, on every endpoint and on every test-control body; a body
+// order mark is 400, on every endpoint and on the test-control bodies that
+// provision accounts (the clock's is PROP-CTL-002's: it moves shared state); a body
 // sent chunked, without Content-Length, is read at max_body_bytes and is 413
 // one byte over; a
 // public document fetched with an HTTP Message Signature, or with forwarding
@@ -14,7 +15,7 @@
 import fc from 'fast-check';
 import { buildLockRequest, createSigningKey, type CashPack, type SigningKey } from '../../../profile/cashpack/index.ts';
 import { signRequestAs } from '../../../profile/http-signature.ts';
-import { foreignHost, hostChoice, jsonTextVariant, mediaTypeVariant, untrustedHeaders, type ClassValue, type HostChoice, type UntrustedHeaders } from '../../../generators/classes/index.ts';
+import { foreignHost, hostChoice, mediaTypeVariant, untrustedHeaders, type ClassValue, type HostChoice, type UntrustedHeaders } from '../../../generators/classes/index.ts';
 import type { WireRequest } from '../../adapters/types.ts';
 import type { HttpResult, ScenarioContext } from '../../scenarios/context.ts';
 import { send } from '../../scenarios/http.ts';
@@ -23,12 +24,13 @@ import type { Coverage, PropertyFailure } from '../types.ts';
 import { lifetimeSeconds, operatorNow, operatorSetup, redeemRequest, redemption, renewal, type OperatorSetup } from './operator-setup.ts';
 import { restoreClock } from './clock.ts';
 import { expectProblem } from './problem.ts';
+import { jsonTextOf, JSON_TEXT_CLASSES } from './variants.ts';
 
 const FILE = 'harness/properties/field-classes/operator-http.ts';
 
 const BODIES = ['lock-request', 'renew-request', 'redeem-request'] as const;
-const CONTROL = ['principal', 'redeemer', 'staff', 'clock'] as const;
-const JSON_CLASSES = ['json.escaped-name', 'json.duplicate', 'json.bom'] as const;
+const CONTROL = ['principal', 'redeemer', 'staff'] as const;
+const JSON_CLASSES = JSON_TEXT_CLASSES;
 
 interface HttpCase {
   /** Per body: a JSON media type, another media type, and seeds for its JSON variants. */
@@ -57,8 +59,6 @@ const cases: fc.Arbitrary<HttpCase> = fc.record({
   headers: untrustedHeaders(),
   host: hostChoice(),
 });
-
-const textOf = (cls: (typeof JSON_CLASSES)[number], value: Record<string, unknown>, s: number): ClassValue<string> => fc.sample(jsonTextVariant({ class: cls, value }), { seed: s, numRuns: 1 })[0]! as ClassValue<string>;
 
 const codeOf = (r: HttpResult): unknown => (r.body as { code?: unknown } | undefined)?.code;
 
@@ -123,7 +123,7 @@ async function judgeCase(ctx: ScenarioContext, setup: OperatorSetup, c: HttpCase
       [plain, spec.other.value, 415, 'UNSUPPORTED_MEDIA_TYPE', `${endpoint.name} sent as ${spec.other.note}`, ['PRF-HTTP-1']],
       [padded(plain, limit + 1), 'application/json', 413, 'PAYLOAD_TOO_LARGE', `${endpoint.name} of max_body_bytes + 1 (${limit + 1}) bytes, sent chunked without Content-Length`, ['PRF-HTTP-1'], true],
       ...JSON_CLASSES.slice(1).map((cls, k): Refusal => {
-        const text = textOf(cls, message, spec.seeds[k + 1]!);
+        const text = jsonTextOf(cls, message, spec.seeds[k + 1]!);
         return [text.value, 'application/json', 400, 'MALFORMED_REQUEST', `${endpoint.name}: ${text.note}`, ['PRF-JSON-1']];
       }),
     ];
@@ -132,7 +132,7 @@ async function judgeCase(ctx: ScenarioContext, setup: OperatorSetup, c: HttpCase
       if (failure) return failure;
     }
     // The same message, its member names escaped, under a JSON media type of another spelling, padded to max_body_bytes and chunked: accepted.
-    const escaped = textOf('json.escaped-name', message, spec.seeds[0]!);
+    const escaped = jsonTextOf('json.escaped-name', message, spec.seeds[0]!);
     const answer = await send(ctx, 'operator', { ...endpoint.request(padded(escaped.value, limit), spec.json.value), chunked: true });
     if (answer.status !== 200) return { expected: 200, actual: { status: answer.status, code: codeOf(answer) ?? null }, message: `${endpoint.name}: ${escaped.note}, sent as ${spec.json.note}, padded to max_body_bytes (${limit}) and chunked`, requirements: answer.status === 415 || answer.status === 413 ? ['PRF-HTTP-1'] : ['PRF-JSON-1'] };
     endpoint.accepted?.(answer.body);
@@ -209,13 +209,11 @@ async function controlBodies(ctx: ScenarioContext, setup: OperatorSetup, c: Http
     principal: ['/_control/operator/principals', { public_key: createSigningKey().jwk, asset: policy.assets[0], balance: '1' }],
     redeemer: ['/_control/operator/redeemers', { public_key: createSigningKey().jwk, identity_level: 0 }],
     staff: ['/_control/operator/staff', { public_key: createSigningKey().jwk }],
-    // Moving the clock by nothing; by at most a second, should a duplicate be taken.
-    clock: ['/_control/clock', { advance_seconds: 0 }],
   };
   for (const [i, name] of CONTROL.entries()) {
     const [path, value] = bodies[name];
     for (const [k, cls] of JSON_CLASSES.entries()) {
-      const text = textOf(cls, value, (c.control[i]! + k) % 2 ** 31);
+      const text = jsonTextOf(cls, value, (c.control[i]! + k) % 2 ** 31);
       const answer = await send(ctx, 'operator', { method: 'POST', path, headers: { 'content-type': 'application/json' }, body: text.value });
       // Escaped member names are the same members: taken as the plain body would be.
       if (cls === 'json.escaped-name') {
@@ -237,8 +235,8 @@ export const OPERATOR_HTTP = define<HttpCase>({
   role: 'operator',
   sections: ['PROFILE §1', 'PROFILE §2.4', 'PROFILE §4.8', 'PROFILE §11', 'PROFILE §12'],
   needs: ['provision'],
-  // It sends POST /_control/clock bodies, some of which the target takes (a move by nothing).
-  shares: 'clock',
+  // Each case provisions accounts of its own; its setup freezes the clock under a tight policy.
+  shares: 'clock-if-tight-policy',
   defaultRuns: 10,
   caseWeight: 3,
   file: FILE,

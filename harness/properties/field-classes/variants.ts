@@ -11,6 +11,7 @@ import {
   amountVariant,
   binaryVariant,
   identifierVariant,
+  jsonTextVariant,
   letterCaseVariant,
   MAX_AMOUNT,
   textVariant,
@@ -19,6 +20,14 @@ import {
   type FieldClassId,
 } from '../../../generators/classes/index.ts';
 import type { Field } from '../fields.ts';
+
+/** The I-JSON rule's classes of a JSON text (generators/classes/json-text.ts). */
+export const JSON_TEXT_CLASSES = ['json.escaped-name', 'json.duplicate', 'json.bom'] as const;
+
+/** `value` written as JSON text in class `cls`, the variant `seed` picks. */
+export function jsonTextOf(cls: (typeof JSON_TEXT_CLASSES)[number], value: Record<string, unknown>, seed: number): ClassValue<string> {
+  return fc.sample(jsonTextVariant({ class: cls, value }), { seed, numRuns: 1 })[0]! as ClassValue<string>;
+}
 
 /** Classes whose members are a different spelling or form of the field's value: the validators say which are accepted. */
 const FORM_CLASSES = [

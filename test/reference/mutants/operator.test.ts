@@ -632,6 +632,17 @@ const PROBES: Record<MutantOfRole<'operator'>, Probe> = {
     correct: 'PAYLOAD_TOO_LARGE',
     mutant: 200,
   },
+  'ctl-clock-json-parse': {
+    observes: 'a test-control clock body with advance_seconds written twice',
+    async observe(f, mutant) {
+      const handler = createControlHandler(f.clock, { faults: faultsFor(mutant) });
+      const body = new TextEncoder().encode('{"advance_seconds":0,"advance_seconds":1}');
+      const response = await handler({ method: 'POST', path: '/_control/clock', query: new URLSearchParams(), headers: { 'content-type': 'application/json' }, body, authority: 'operator.test', secure: true });
+      return response.status < 300 ? response.status : (response.body as { code?: unknown }).code;
+    },
+    correct: 'MALFORMED_REQUEST',
+    mutant: 200,
+  },
   'op-control-bom-stripped': {
     observes: 'a redeemer provisioning body that starts with a byte order mark',
     async observe(f) {
