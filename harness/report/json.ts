@@ -2,9 +2,10 @@
 // report.schema.json both when written and when read back (`report merge`).
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Ajv2020 from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
+import { fileURLToPath } from 'node:url';
 import type { ErrorObject, ValidateFunction } from 'ajv';
+import { fullFormats } from 'ajv-formats/dist/formats.js';
+import { keptValidators } from '../../profile/kept-validators.ts';
 import { HarnessError } from '../errors.ts';
 import type { Report } from './model.ts';
 
@@ -30,13 +31,15 @@ function reportSchema(): SchemaObject {
   return schema;
 }
 
+/** The report schema's validator, compiled on first use or read from the launcher's build (profile/kept-validators.ts). */
 function validate(): ValidateFunction {
-  if (validator === undefined) {
-    // `.default`: CommonJS module objects under NodeNext typing (see profile/registry.ts).
-    const ajv = new Ajv2020.default({ allErrors: true, strict: true, code: { optimize: false } });
-    addFormats.default(ajv, ['date-time']);
-    validator = ajv.compile(reportSchema());
-  }
+  validator ??= keptValidators({
+    name: 'report',
+    inputs: [fileURLToPath(SCHEMA_URL)],
+    options: { allErrors: true, strict: true },
+    formats: { 'date-time': fullFormats['date-time'] },
+    validators: () => ({ report: reportSchema() }),
+  }).report;
   return validator;
 }
 

@@ -3,9 +3,10 @@
 // assigns to the code, as a separate PROFILE-level result (PROFILE.md §11).
 import { createHash } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
-import Ajv2020 from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
+import { fileURLToPath } from 'node:url';
 import type { ValidateFunction } from 'ajv';
+import { fullFormats } from 'ajv-formats/dist/formats.js';
+import { keptValidators } from '../../profile/kept-validators.ts';
 import { PROBLEM_STATUS, isProblemCode } from '../../profile/problems.ts';
 import { recomputeChainDigest, validateMessage, verifyCashPack, verifyConfirmation, type CashPack, type MessageKind, type RedemptionConfirmation } from '../../profile/cashpack/index.ts';
 import { compareTokenUri, decodeQrPng, findPayerMembers, inspectQrPng, parseDeliveryUri, validateCpr } from '../../profile/cpr/index.ts';
@@ -75,22 +76,30 @@ const BALANCE_MEMBERS = ['available', 'locked', 'held'] as const;
 /** The payload schemas of profile/schemas/ a `schema` check names directly. */
 const CPR_SCHEMAS = { cpr: cprSchema, payment: paymentSchema } as const;
 type PayloadSchema = keyof typeof CPR_SCHEMAS;
+const PAYLOAD_SCHEMA_FILES = ['cpr', 'payment'].map((name) => fileURLToPath(new URL(`../../profile/schemas/${name}.schema.json`, import.meta.url)));
 
-let compiled: { readonly ajv: InstanceType<typeof Ajv2020.default>; readonly validators: Readonly<Record<PayloadSchema, ValidateFunction>> } | undefined;
+let compiled: Readonly<Record<PayloadSchema, ValidateFunction>> | undefined;
 
-/** The payload schemas, compiled on first use (as profile/registry.ts does): importing the checks costs no compilation. */
-function payloadSchemas(): NonNullable<typeof compiled> {
-  if (compiled === undefined) {
-    const ajv = new Ajv2020.default({ allErrors: false, strict: false, code: { optimize: false } });
-    addFormats.default(ajv);
-    compiled = { ajv, validators: { cpr: ajv.compile(CPR_SCHEMAS.cpr), payment: ajv.compile(CPR_SCHEMAS.payment) } };
-  }
+/** The payload schemas, compiled on first use or read from the launcher's build (profile/kept-validators.ts): importing the checks costs no compilation. */
+function payloadSchemas(): Readonly<Record<PayloadSchema, ValidateFunction>> {
+  compiled ??= keptValidators({
+    name: 'payloads',
+    inputs: PAYLOAD_SCHEMA_FILES,
+    options: { allErrors: false, strict: false },
+    formats: fullFormats,
+    validators: () => CPR_SCHEMAS,
+  });
   return compiled;
+}
+
+/** Ajv's errorsText: each error as `data<path> <message>`, joined by commas. */
+function errorsText(errors: ValidateFunction['errors']): string {
+  return errors && errors.length > 0 ? errors.map((e) => `data${e.instancePath} ${e.message ?? ''}`).join(', ') : 'No errors';
 }
 
 /** What the CPR or Payment schema (profile/schemas/) finds wrong with a value; empty when it is valid. */
 export function payloadSchemaErrors(schema: PayloadSchema, value: unknown): string[] {
-  const validate = payloadSchemas().validators[schema];
+  const validate = payloadSchemas()[schema];
   return validate(value) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? 'is invalid'}`);
 }
 
@@ -164,10 +173,9 @@ export const CHECK_IMPLEMENTATIONS: Readonly<Record<CheckName, Check>> = {
     const value = named ? named.value('value') : bodyOf(subject);
     const name = named ? named.text('of') : String(arg);
     if (name in CPR_SCHEMAS) {
-      const { ajv, validators } = payloadSchemas();
-      const validate = validators[name as PayloadSchema];
+      const validate = payloadSchemas()[name as PayloadSchema];
       const ok = validate(value);
-      return judgement(ok, `valid against ${name}.schema.json`, ok ? 'valid' : ajv.errorsText(validate.errors), `schema ${name}`);
+      return judgement(ok, `valid against ${name}.schema.json`, ok ? 'valid' : errorsText(validate.errors), `schema ${name}`);
     }
     const result = validateMessage(name as MessageKind, value);
     return judgement(result.ok, `valid against cashpack/${name}.schema.json`, result.ok ? 'valid' : result.errors.slice(0, 5), `schema ${name}`);

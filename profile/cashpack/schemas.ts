@@ -1,9 +1,10 @@
 // Validation of the cash-pack messages (PROFILE.md §4): the JSON Schemas of
-// profile/schemas/cashpack/ (each kind compiled on its first use), plus the rules a schema
+// profile/schemas/cashpack/ (compiled once per build, profile/kept-validators.ts), plus the rules a schema
 // cannot express (PROFILE.md §1, §2.1, §5 step 1, §11).
 import { readFileSync } from 'node:fs';
-import Ajv2020 from 'ajv/dist/2020.js';
+import { fileURLToPath } from 'node:url';
 import type { ErrorObject, ValidateFunction } from 'ajv';
+import { keptValidators, type ValidatorSpec } from '../kept-validators.ts';
 import { readJwk } from '../jwk.ts';
 import { PROBLEM_STATUS, PROBLEM_TYPE_BASE, isProblemCode } from '../problems.ts';
 import { parseTimestamp } from '../time.ts';
@@ -33,32 +34,29 @@ type Validation = { readonly ok: true } | { readonly ok: false; readonly errors:
 const SCHEMA_DIR = new URL('../schemas/cashpack/', import.meta.url);
 const SCHEMA_FILES = ['common', ...MESSAGE_KINDS];
 
-let ajv: InstanceType<typeof Ajv2020.default> | undefined;
-const validators = new Map<MessageKind, ValidateFunction>();
+/** The messages' validators: the schemas of SCHEMA_DIR, one validator per kind (profile/kept-validators.ts). */
+export const MESSAGE_VALIDATORS: ValidatorSpec<MessageKind> = {
+  name: 'cashpack',
+  inputs: SCHEMA_FILES.map((name) => fileURLToPath(new URL(`${name}.schema.json`, SCHEMA_DIR))),
+  // strictRequired is off: the asset schema's conditional `required` names a member declared one level up.
+  options: { allErrors: true, strict: true, strictRequired: false },
+  // Every date-time in these schemas is a cash-pack timestamp (PROFILE.md §1): whole
+  // seconds, and the date and time must exist (no 02-30, no leap second).
+  formats: { 'date-time': { type: 'string', validate: (text: string) => parseTimestamp(text, 'cashpack') !== undefined } },
+  shared: () => SCHEMA_FILES.map((name) => JSON.parse(readFileSync(new URL(`${name}.schema.json`, SCHEMA_DIR), 'utf8')) as object),
+  validators: () => Object.fromEntries(MESSAGE_KINDS.map((k) => [k, `${SCHEMA_ID_BASE}${k}.schema.json`])) as Record<MessageKind, string>,
+};
+
+let validators: Readonly<Record<MessageKind, ValidateFunction>> | undefined;
 
 /**
- * A message kind's validator, compiled on its first use (as profile/registry.ts
- * does): importing the profile costs no compilation, and a thread compiles
- * only the kinds it reads (the reference, the requests; the harness, the
- * answers). The schemas are read and added once.
+ * A message kind's validator. Importing the profile costs no compilation: the
+ * validators are compiled on their first use, or, running from the launcher's
+ * build, read compiled from it.
  */
 function validatorOf(kind: MessageKind): ValidateFunction {
-  let validate = validators.get(kind);
-  if (validate !== undefined) return validate;
-  if (ajv === undefined) {
-    // `.default`: the CommonJS module object under NodeNext typing (see profile/registry.ts).
-    // strictRequired is off: the asset schema's conditional `required` names a member declared one level up.
-    ajv = new Ajv2020.default({ allErrors: true, strict: true, strictRequired: false });
-    // Every date-time in these schemas is a cash-pack timestamp (PROFILE.md §1): whole
-    // seconds, and the date and time must exist (no 02-30, no leap second).
-    ajv.addFormat('date-time', { type: 'string', validate: (text: string) => parseTimestamp(text, 'cashpack') !== undefined });
-    for (const name of SCHEMA_FILES) {
-      ajv.addSchema(JSON.parse(readFileSync(new URL(`${name}.schema.json`, SCHEMA_DIR), 'utf8')) as object);
-    }
-  }
-  validate = ajv.getSchema(`${SCHEMA_ID_BASE}${kind}.schema.json`)!;
-  validators.set(kind, validate);
-  return validate;
+  validators ??= keptValidators(MESSAGE_VALIDATORS);
+  return validators[kind];
 }
 
 type Json = Record<string, unknown>;
