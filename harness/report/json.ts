@@ -97,11 +97,13 @@ export function readReport(file: string): Report {
  * trailing newline. An invalid report is a harness bug: it throws, never writes.
  */
 export function writeJsonReport(dir: string, report: Report): string {
-  const problems = reportProblems(JSON.parse(JSON.stringify(report)));
+  // What is judged is what would be written: the text, read back.
+  const text = reportJson(report);
+  const problems = reportProblems(JSON.parse(text));
   if (problems.length > 0) throw new HarnessError('HARNESS_INTERNAL', `refusing to write an invalid report.json:\n${problemText(problems)}`);
   const file = join(dir, REPORT_JSON);
   mkdirSync(dir, { recursive: true });
-  writeFileSync(file, reportJson(report));
+  writeFileSync(file, text);
   return file;
 }
 
