@@ -21,6 +21,8 @@ export interface BenchPlan {
   readonly name: 'full' | 'long' | 'quick';
   /** `run` arguments beyond --report-dir and --seed: none for a full run. */
   readonly runArgs: readonly string[];
+  /** Cold processes of the run timed one after another: run_wall_s is their median (one host's speed drifts by a tenth from one to the next). */
+  readonly runWallRuns: number;
   readonly throughput: ThroughputOptions;
   /** Sampling time of each generator. */
   readonly generatorMs: number;
@@ -39,6 +41,7 @@ export interface BenchPlan {
 export const FULL_PLAN: BenchPlan = {
   name: 'full',
   runArgs: [],
+  runWallRuns: 3,
   throughput: { warmupMs: 3_000, roundMs: 2_000, rounds: 6, seed: 1, lanes: 8 },
   generatorMs: 1_000,
   signingMs: 500,
@@ -49,6 +52,7 @@ export const FULL_PLAN: BenchPlan = {
 export const LONG_PLAN: BenchPlan = {
   name: 'long',
   runArgs: [],
+  runWallRuns: 5,
   throughput: { warmupMs: 4_000, roundMs: 3_000, rounds: 15, seed: 1, lanes: 8 },
   generatorMs: 5_000,
   signingMs: 2_000,
@@ -61,6 +65,7 @@ export const LONG_PLAN: BenchPlan = {
 export const QUICK_PLAN: BenchPlan = {
   name: 'quick',
   runArgs: ['--no-properties', '--only', 'CPP-WK-'],
+  runWallRuns: 1,
   throughput: { warmupMs: 500, roundMs: 750, rounds: 2, seed: 1, lanes: 4 },
   generatorMs: 300,
   signingMs: 100,
@@ -109,7 +114,7 @@ export const PHASE_TITLES: Readonly<Record<Phase, string>> = {
 export async function runBench(plan: BenchPlan, onPhase: (phase: Phase) => void = () => {}): Promise<BenchReport> {
   const started = performance.now();
   onPhase('run');
-  const run = await measureRunWall({ args: plan.runArgs, seed: 1 });
+  const run = await measureRunWall({ args: plan.runArgs, seed: 1, runs: plan.runWallRuns });
   // Right after, so both meet the machine alike; second, so that what the first warmed (the file cache) helps this one.
   const runSequential = await measureRunWall({ args: plan.runArgs, concurrency: 1, seed: 1 });
   onPhase('throughput');

@@ -1,12 +1,14 @@
 // A conformance run as a user starts it: `cpr-conformance run` in a new Node
 // process against the embedded reference, timed from spawn to exit, with the
-// numbers of tests and checks read back from its report.json.
+// numbers of tests and checks read back from its report.json. Timed `runs`
+// times, one after another: the figure is the median, and every time is kept.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HarnessError } from '../errors.ts';
 import { PROJECT_ROOT } from '../scenarios/load.ts';
+import { median } from './throughput.ts';
 
 interface RunWallOptions {
   /** Extra `run` arguments; a full run has none. */
@@ -14,10 +16,15 @@ interface RunWallOptions {
   readonly seed: number;
   /** `--concurrency`; run's default when absent. */
   readonly concurrency?: number;
+  /** Cold processes timed one after another (default 1). */
+  readonly runs?: number;
 }
 
 export interface RunWallResult {
+  /** The median of `samples`. */
   readonly wallSeconds: number;
+  /** Each timed process, spawn to exit, in the order they ran. */
+  readonly samples: readonly number[];
   readonly tests: number;
   readonly checks: number;
   readonly verdict: string;
@@ -32,17 +39,20 @@ export async function measureRunWall(options: RunWallOptions): Promise<RunWallRe
   try {
     // Untimed first: the launcher brings its build of the sources up to date (bin/bundle.js), so the figure is a cold process's, not a first build's.
     await cli([CLI, '--version']);
-    const started = performance.now();
-    const { code, stderr } = await cli(args);
-    const wallSeconds = (performance.now() - started) / 1000;
-    // A full run is conformant (0); a selection (--quick) is at best incomplete (3).
-    const expected = options.args.length === 0 ? [0] : [0, 3];
-    if (code === null || !expected.includes(code)) {
-      throw new HarnessError('HARNESS_INTERNAL', `the timed conformance run exited with ${code}, not ${expected.join(' or ')}: ${stderr.trim().split('\n').slice(-3).join(' | ')}`, `run it alone: cpr-conformance ${args.slice(1).join(' ')}`);
+    const samples: number[] = [];
+    for (let k = 0; k < (options.runs ?? 1); k++) {
+      const started = performance.now();
+      const { code, stderr } = await cli(args);
+      samples.push((performance.now() - started) / 1000);
+      // A full run is conformant (0); a selection (--quick) is at best incomplete (3).
+      const expected = options.args.length === 0 ? [0] : [0, 3];
+      if (code === null || !expected.includes(code)) {
+        throw new HarnessError('HARNESS_INTERNAL', `the timed conformance run exited with ${code}, not ${expected.join(' or ')}: ${stderr.trim().split('\n').slice(-3).join(' | ')}`, `run it alone: cpr-conformance ${args.slice(1).join(' ')}`);
+      }
     }
     const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as { verdict: string; tests: { checks?: unknown[] }[] };
     const checks = report.tests.reduce((n, t) => n + (t.checks?.length ?? 0), 0);
-    return { wallSeconds, tests: report.tests.length, checks, verdict: report.verdict, command: ['cpr-conformance', ...args.slice(1).map((a) => (a === dir ? '<tmp>' : a))] };
+    return { wallSeconds: median(samples), samples, tests: report.tests.length, checks, verdict: report.verdict, command: ['cpr-conformance', ...args.slice(1).map((a) => (a === dir ? '<tmp>' : a))] };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -16,7 +16,7 @@ export function renderTable(report: BenchReport): string {
   const probe = memory.probe;
   const notes = [
     `machine: ${m.cpus} × ${m.model}, Node ${m.node}${m.node_flags.length > 0 ? ` (${m.node_flags.join(' ')})` : ''}, ${m.platform}/${m.arch}, ${m.memory_gb} GB${report.plan === 'quick' ? ' (--quick: every phase shortened, the figures are not representative)' : ''}`,
-    `run: ${run.command.join(' ')} → ${run.verdict}; then ${runSequential.command.join(' ')} → ${runSequential.verdict}`,
+    `run: ${run.command.join(' ')} → ${run.verdict}${run.samples.length > 1 ? `, the median of ${run.samples.length} cold processes (${run.samples.map((s) => s.toFixed(2)).join(', ')} s)` : ''}; then ${runSequential.command.join(' ')} → ${runSequential.verdict}`,
     `throughput: ${throughput.rounds.length} fuzz/raw round pairs, ${throughput.lanes} lanes; fuzz ${throughput.rounds.map((r) => Math.round(r.fuzz.opsPerSecond)).join(', ')} ops/s; raw ${throughput.rounds.map((r) => Math.round(r.raw.opsPerSecond)).join(', ')} ops/s; ${
       throughput.pinned ? `harness on CPU ${throughput.pinned.harness}, reference on CPU ${throughput.pinned.target} (taskset)` : 'not pinned to CPUs (no taskset, or one core): harness and reference share the cores'
     }`,

@@ -21,8 +21,8 @@ const BENCH_HELP = `Usage: cpr-conformance bench [options]
 Measures the harness against the embedded reference implementation and prints
 one row per figure, with its target and PASS or FAIL:
 
-  run_wall_s          a full \`run\` as a cold process (and the tests and checks
-                      it executed)
+  run_wall_s          a full \`run\` as a cold process: the median of three
+                      (five with --long), and the tests and checks it executed
   run_wall_sequential_s  the same run with --concurrency 1, right after it
   fuzz_ops_per_s      six rounds (fifteen with --long): the stateful fuzzer
   raw_ops_per_s       (8 lanes, 2 s; 3 s with --long) against a reference

@@ -63,7 +63,11 @@ describe('cpr-conformance bench --quick', () => {
     expect(Number.isFinite(json[key])).toBe(true);
   });
 
-  it('counts the tests and checks of the run it timed', () => {
+  it('counts the tests and checks of the run it timed, and keeps each time with its median', () => {
+    const run = (json.detail as { run: { wallSeconds: number; samples: number[] } }).run;
+    expect(run.samples).toHaveLength(1);
+    expect(run.wallSeconds).toBe(run.samples[0]);
+    expect(json.run_wall_s).toBeCloseTo(run.wallSeconds, 3);
     expect(json.tests_executed).toBeGreaterThan(0);
     expect(json.checks_executed as number).toBeGreaterThanOrEqual(json.tests_executed as number);
   });
