@@ -20,6 +20,7 @@
 // - timestamps with and without a 1-3 digit fraction; created_at at or before
 //   `now`, expires_at after `now` and at most `validitySeconds` after created_at.
 import fc from 'fast-check';
+import { deferred, matching } from './parts/deferred.ts';
 import {
   RAIL_HINTS,
   RAIL_HINT_SUB_INTERFACE,
@@ -199,8 +200,8 @@ const railParts = (optional: Maybe): Readonly<Record<SubInterface, fc.Arbitrary<
     .map(({ iban, bic, asset, ...other }) => ({ address: defined({ iban, bic }), other: defined(other), asset })),
   ACCOUNT: fc
     .record({
-      account_number: fc.oneof(fc.stringMatching(/^[0-9]{4,17}$/), name),
-      routing_code: optional(fc.oneof(fc.stringMatching(/^[0-9]{9}$/), name)),
+      account_number: fc.oneof(matching(/^[0-9]{4,17}$/), name),
+      routing_code: optional(fc.oneof(matching(/^[0-9]{9}$/), name)),
       routing_code_type: optional(R.openListCode(['ABA', 'SORT_CODE', 'IFSC', 'BSB', 'CLABE'])),
       bank_name: optional(name),
       beneficiary_name: name,
@@ -218,13 +219,15 @@ const railParts = (optional: Maybe): Readonly<Record<SubInterface, fc.Arbitrary<
       key_type: R.openListCode(['EVP', 'CPF', 'CNPJ', 'EMAIL', 'PHONE', 'VPA']),
       key_value: fc.oneof(fc.uuid(), fc.emailAddress().filter((e) => e.length <= 140), name),
       beneficiary_name: optional(name),
-      txid: optional(fc.oneof(fc.stringMatching(/^[A-Za-z0-9]{1,35}$/), name)),
+      txid: optional(fc.oneof(matching(/^[A-Za-z0-9]{1,35}$/), name)),
       asset: offChainAsset,
     })
     .map(({ key_type, key_value, asset, ...other }) => ({ address: { key_type, key_value }, other: defined(other), asset })),
 });
 
-const RAIL_PARTS = { any: railParts(optional), all: railParts(always) } as const;
+/** The rail members of each sub-interface, with any or all optional ones: each set built on its first use. */
+const RAIL_PARTS: Partial<Record<'any' | 'all', Readonly<Record<SubInterface, fc.Arbitrary<RailPart>>>>> = {};
+const railPartsOf = (optionalFields: 'any' | 'all') => (RAIL_PARTS[optionalFields] ??= railParts(optionalFields === 'all' ? always : optional));
 
 /** rail_hint values compatible with a sub-interface: absent, OPEN, or a rail it usually travels on. */
 export function compatibleRailHints(sub: SubInterface): readonly RailHint[] {
@@ -244,8 +247,8 @@ const extensionKey = fc.oneof(
   fc
     .tuple(
       fc.constantFrom('com', 'org', 'io', 'dev', 'net', 'eu'),
-      fc.array(fc.stringMatching(/^[a-z0-9][a-z0-9-]{0,12}$/), { minLength: 1, maxLength: 3 }),
-      fc.stringMatching(/^[A-Za-z0-9_-]{1,16}$/),
+      fc.array(matching(/^[a-z0-9][a-z0-9-]{0,12}$/), { minLength: 1, maxLength: 3 }),
+      matching(/^[A-Za-z0-9_-]{1,16}$/),
     )
     .map(([tld, labels, key]) => [tld, ...labels, key].join('.')),
 );
@@ -279,7 +282,7 @@ function forSubInterface(sub: SubInterface, c: ResolvedCprConstraints): fc.Arbit
       request_id: fc.oneof({ weight: 4, arbitrary: fc.uuid({ version: 4 }) }, { weight: 1, arbitrary: fc.uuid() }),
       times: times(c.now, c.validitySeconds),
       display_name: maybe(name),
-      rail: RAIL_PARTS[c.optionalFields][sub],
+      rail: railPartsOf(c.optionalFields)[sub],
       amount: amountFor(c.amount),
       memo: c.maxMemoCodePoints === 0 ? fc.constant(undefined) : maybe(codePointText(0, c.maxMemoCodePoints)),
       rail_hint: railHint(sub),
@@ -307,6 +310,7 @@ function forSubInterface(sub: SubInterface, c: ResolvedCprConstraints): fc.Arbit
 /** Valid CPRs (see the header). Throws RangeError at construction for a bad constraint. */
 export function validCpr(constraints: ValidCprConstraints = {}): fc.Arbitrary<Cpr> {
   const c = resolveCprConstraints(constraints);
-  if (c.subInterface !== undefined) return forSubInterface(c.subInterface, c);
-  return fc.oneof(...SUB_INTERFACES.map((sub) => forSubInterface(sub, c)));
+  // Built on the first draw (parts/deferred.ts): many callers declare theirs at module level.
+  if (c.subInterface !== undefined) return deferred(() => forSubInterface(c.subInterface!, c));
+  return deferred(() => fc.oneof(...SUB_INTERFACES.map((sub) => forSubInterface(sub, c))));
 }

@@ -12,6 +12,7 @@
 // Instants inside daylight-saving time are dstInstant's (time-zone.ts);
 // boundaries are boundaryOffset's (boundary.ts).
 import fc from 'fast-check';
+import { matching } from '../parts/deferred.ts';
 import type { ClassValue } from './catalogue.ts';
 
 export type TimestampKind = 'cpr' | 'cashpack';
@@ -55,7 +56,7 @@ export function timestampVariant(constraints: TimestampVariantConstraints): fc.A
   switch (cls) {
     case 'timestamp.fraction':
       return fc.integer({ min: 1, max: 9 }).chain((digits) =>
-        fc.stringMatching(new RegExp(`^[0-9]{${digits}}$`)).map((fraction) => {
+        matching(new RegExp(`^[0-9]{${digits}}$`)).map((fraction) => {
           const accepted = kind === 'cpr' && digits <= 3;
           return { class: cls, value: `${base}.${fraction}Z`, ms: whole + Number(fraction.slice(0, 3).padEnd(3, '0')), accepted, note: `${digits} fraction digit(s)` };
         }),

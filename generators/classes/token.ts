@@ -4,6 +4,7 @@
 // and leaves the real token as it was. The alteration is data, applied with
 // alterToken once the payee has handed the token out.
 import fc from 'fast-check';
+import { matching } from '../parts/deferred.ts';
 import type { ClassValue } from './catalogue.ts';
 
 export type TokenAlteration =
@@ -11,7 +12,7 @@ export type TokenAlteration =
   | { readonly kind: 'append' | 'prepend'; readonly text: string }
   | { readonly kind: 'twice' | 'upper-case' };
 
-const hex = fc.stringMatching(/^[0-9a-f]{1,8}$/);
+const hex = matching(/^[0-9a-f]{1,8}$/);
 
 export function tokenAlteration(): fc.Arbitrary<TokenAlteration> {
   return fc.oneof(

@@ -2,6 +2,7 @@
 // digits, BICs, EVM addresses in every accepted case form, chain ids and codes.
 // Internal: not re-exported from generators/index.ts.
 import fc from 'fast-check';
+import { matching } from './deferred.ts';
 import { toChecksumAddress } from '../../profile/cpr/index.ts';
 
 // ---------------------------------------------------------------- IBAN (ISO 13616)
@@ -84,7 +85,7 @@ export const evmChainId: fc.Arbitrary<string> = fc.oneof(
 /** CAIP-2 chain id (namespace:reference), PROFILE.md §7.3. */
 export const caip2ChainId: fc.Arbitrary<string> = fc.oneof(
   fc.constantFrom('eip155:1', 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp', 'bip122:000000000019d6689c085ae165831e93', 'cosmos:cosmoshub-4'),
-  fc.tuple(fc.stringMatching(/^[-a-z0-9]{3,8}$/), fc.stringMatching(/^[-_a-zA-Z0-9]{1,32}$/)).map(([ns, ref]) => `${ns}:${ref}`),
+  fc.tuple(matching(/^[-a-z0-9]{3,8}$/), matching(/^[-_a-zA-Z0-9]{1,32}$/)).map(([ns, ref]) => `${ns}:${ref}`),
 );
 
 /** `0x` + 64 hex digits (an EIP-712 domain separator). */
@@ -96,7 +97,7 @@ export const domainSeparator: fc.Arbitrary<string> = fc
 
 export const fiatCode: fc.Arbitrary<string> = fc.oneof(
   { weight: 3, arbitrary: fc.constantFrom('EUR', 'USD', 'GBP', 'CHF', 'BRL', 'INR', 'JPY') },
-  { weight: 1, arbitrary: fc.stringMatching(/^[A-Z]{3}$/) },
+  { weight: 1, arbitrary: matching(/^[A-Z]{3}$/) },
 );
 
 /** Token symbol or contract reference: 1..64 printable ASCII without spaces. */
@@ -107,11 +108,11 @@ export const tokenCode: fc.Arbitrary<string> = fc.oneof(
 
 /** Open-list codes `^[A-Z][A-Z0-9_]{0,31}$` (routing_code_type, key_type). */
 export function openListCode(known: readonly string[]): fc.Arbitrary<string> {
-  return fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...known) }, { weight: 1, arbitrary: fc.stringMatching(/^[A-Z][A-Z0-9_]{0,31}$/) });
+  return fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...known) }, { weight: 1, arbitrary: matching(/^[A-Z][A-Z0-9_]{0,31}$/) });
 }
 
 /** ISO 20022 ExternalPurpose1Code. */
 export const purposeCode: fc.Arbitrary<string> = fc.oneof(
   fc.constantFrom('GDDS', 'SALA', 'SUPP', 'RENT', 'CHAR'),
-  fc.stringMatching(/^[A-Z0-9]{4}$/),
+  matching(/^[A-Z0-9]{4}$/),
 );

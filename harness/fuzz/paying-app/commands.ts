@@ -6,6 +6,7 @@
 // valid documents at instants around their expires_at, with and without the
 // payer's amount and the rails the application serves.
 import fc from 'fast-check';
+import { matching } from '../../../generators/parts/deferred.ts';
 import { RAIL_HINTS, type Cpr } from '../../../profile/cpr/index.ts';
 import { brokenCpr, validCpr } from '../../../generators/index.ts';
 import { codePointText } from '../../../generators/parts/text.ts';
@@ -97,7 +98,7 @@ function context(doc: Cpr): fc.Arbitrary<DeriveContext> {
     .record({
       payer: fc.record({ id: fc.uuid(), name: codePointText(1, 40) }),
       rail: fc.constantFrom<unknown>('SEPA_INST', 'card', { network: 'visa', last4: '4242' }),
-      authorization: fc.record({ token: fc.stringMatching(/^[0-9a-f]{16}$/) }),
+      authorization: fc.record({ token: matching(/^[0-9a-f]{16}$/) }),
       payer_amount: weighted<string | undefined>([fc.constant(requested), 3], [fc.constant(undefined), 2], [amountText, 1]),
       supported_rails: weighted<string[] | undefined>([fc.constant(undefined), 3], [fc.subarray([...RAIL_HINTS]), 1]),
     })
