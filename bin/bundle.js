@@ -24,7 +24,7 @@ const ROOT = fileURLToPath(new URL('../', import.meta.url));
 /** Project files every build depends on, whatever it imports (esbuild reads them when they are there). */
 const ALWAYS = ['package.json', 'tsconfig.json'];
 /** The one module that differs in the build: it says where the build is. */
-const BUNDLE_MARK = 'harness/bundle.ts';
+const BUNDLE_MARK = 'profile/build.ts';
 const BUNDLE_DIR_IN_SOURCES = 'export const BUNDLE_DIR: URL | undefined = undefined;';
 const BUNDLE_DIR_IN_BUILD = 'export const BUNDLE_DIR: URL | undefined = new URL("./", import.meta.url);';
 /**
@@ -142,7 +142,7 @@ async function build(root, cache) {
  * Each module keeps its own location: `import.meta.url` in a source file reads
  * as that file's URL (the sources find their data files, schemas and README
  * beside them), computed from the build's own location so that the project
- * folder may move. harness/bundle.ts is the one module that says where the
+ * folder may move. profile/build.ts is the one module that says where the
  * build is.
  */
 function sourceLocations(root, outdir, read) {

@@ -3,7 +3,7 @@
 // take about 80 ms to compile, in each thread that reads them, on every
 // command's start. Running from the launcher's build, a set of validators is
 // compiled once, its source (Ajv's standalone code) kept in the build
-// (harness/bundle.ts keptInBuild, keyed by the schema files), and every later
+// (profile/build.ts keptInBuild, keyed by the schema files), and every later
 // command evaluates that source: a few milliseconds. From the sources (tsx,
 // vitest) each validator is compiled on its first use, as Ajv does; both are
 // built from the one spec (the same options, schemas and formats), and
@@ -12,7 +12,7 @@ import { createRequire } from 'node:module';
 import { _, type Format, type Options, type ValidateFunction } from 'ajv';
 import Ajv2020 from 'ajv/dist/2020.js';
 import standaloneCode from 'ajv/dist/standalone/index.js';
-import { BUNDLE_DIR, keptInBuild } from '../harness/bundle.ts';
+import { BUNDLE_DIR, keptInBuild } from './build.ts';
 
 export interface ValidatorSpec<K extends string> {
   /** Names the set in the build (one kept set per name). */

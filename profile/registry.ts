@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import YAML from 'yaml';
 import Ajv2020 from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import { keptInBuild } from '../harness/bundle.ts';
+import { keptInBuild } from './build.ts';
 import { deepFreeze } from './freeze.ts';
 
 const REGISTRY_URL = new URL('../suites/requirements.yaml', import.meta.url);
@@ -125,7 +125,7 @@ export function validateRegistry(data: unknown, source: string = REGISTRY_NAME):
  * Reads, validates and caches suites/requirements.yaml. A command running from
  * the launcher's build reads and validates it once: the next reads what it
  * found, as long as neither the registry nor its schema changed
- * (harness/bundle.ts keptInBuild).
+ * (profile/build.ts keptInBuild).
  */
 export function loadRegistry(): readonly Requirement[] {
   cached ??= deepFreeze(keptInBuild('registry', REGISTRY_FILES, readRegistry));

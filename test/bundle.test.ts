@@ -20,11 +20,11 @@ function project(files: Record<string, string> = {}): string {
   const all: Record<string, string> = {
     'package.json': '{ "type": "module" }\n',
     'tsconfig.json': '{}\n',
-    'harness/bundle.ts': 'export const BUNDLE_DIR: URL | undefined = undefined;\n',
+    'profile/build.ts': 'export const BUNDLE_DIR: URL | undefined = undefined;\n',
     'harness/data.txt': 'beside the source\n',
     'harness/cli/main.ts': [
       "import { readFileSync } from 'node:fs';",
-      "import { BUNDLE_DIR } from '../bundle.ts';",
+      "import { BUNDLE_DIR } from '../../profile/build.ts';",
       "import { word } from './word.ts';",
       'export const bundleDir: string | undefined = BUNDLE_DIR?.href;',
       "export const data: string = readFileSync(new URL('../data.txt', import.meta.url), 'utf8');",
@@ -51,7 +51,7 @@ afterEach(() => {
 });
 
 describe('the launcher build', () => {
-  it('bundles main.ts and thread.ts into the cache; each module keeps its source location, and harness/bundle.ts says where the build is', async () => {
+  it('bundles main.ts and thread.ts into the cache; each module keeps its source location, and profile/build.ts says where the build is', async () => {
     const root = project();
     const url = await build(root);
     expect(url).toBeDefined();
@@ -117,7 +117,7 @@ describe('the launcher build', () => {
 
   it('gives nothing to run (the launcher then runs the sources through tsx) when the sources do not build', async () => {
     expect(await build(project({ 'harness/cli/word.ts': 'export const word: string = ;\n' }))).toBeUndefined();
-    expect(await build(project({ 'harness/bundle.ts': 'export const BUNDLE_DIR = undefined;\n' }))).toBeUndefined();
+    expect(await build(project({ 'profile/build.ts': 'export const BUNDLE_DIR = undefined;\n' }))).toBeUndefined();
     // Nowhere to write it: a file where the cache folder would be.
     expect(await build(project({ 'node_modules/.cache/cpr-conformance': 'not a folder\n' }))).toBeUndefined();
   });

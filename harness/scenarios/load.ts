@@ -50,7 +50,7 @@ export function suiteFiles(dir = SUITES_DIR): string[] {
  * The suites of `files`, checked across files too (unique scenario IDs). A
  * command running from the launcher's build loads and validates a set of files
  * once: the next reads what it found, as long as no file (nor the requirement
- * registry) changed (harness/bundle.ts keptInBuild).
+ * registry) changed (profile/build.ts keptInBuild).
  */
 export function loadSuites(files: readonly string[] = suiteFiles()): Suite[] {
   return keptInBuild('suites', [...files, ...REGISTRY_FILES], () => checkedAcross(files.map((f) => loadSuiteFile(f))));

@@ -1,4 +1,4 @@
-// harness/bundle.ts keptInBuild: a value computed from files read at run time,
+// profile/build.ts keptInBuild: a value computed from files read at run time,
 // kept in the launcher's build folder for the next command while those files
 // do not change.
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { keptInBuild } from '../../harness/bundle.ts';
+import { keptInBuild } from '../../profile/build.ts';
 
 let root: string;
 let dir: URL;
