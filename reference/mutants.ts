@@ -1212,6 +1212,13 @@ const CATALOGUE = [
     catches: ['PRF-AMT-1', 'CPP-FND-1'],
   },
   {
+    name: 'op-jwk-kid-unchecked',
+    family: 'encoding',
+    role: 'operator',
+    description: "the Operator takes a key's kid as written and never compares it with the key's RFC 7638 thumbprint, as a reader that keys accounts by the kid it is given does",
+    catches: ['PRF-JWK-1'],
+  },
+  {
     name: 'op-created-at-fraction-accepted',
     family: 'encoding',
     role: 'operator',

@@ -677,6 +677,12 @@ const PROBES: Record<MutantOfRole<'operator'>, Probe> = {
     correct: '9007199254740993',
     mutant: '9007199254740992',
   },
+  'op-jwk-kid-unchecked': {
+    observes: "a Lock Request whose initial bearer's kid is another key's thumbprint",
+    observe: async (f) => answer(await f.issue(f.lockRequest({ initialBearer: { ...createSigningKey().jwk, kid: createSigningKey().jwk.kid } }))),
+    correct: 'MALFORMED_REQUEST',
+    mutant: 200,
+  },
   'op-created-at-fraction-accepted': {
     observes: 'a Lock Request created at .500 of a second',
     observe: async (f) => answer(await f.issue(f.lockRequest({ created_at: '2026-01-01T00:00:00.500Z' }))),
