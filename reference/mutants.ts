@@ -1212,6 +1212,13 @@ const CATALOGUE = [
     catches: ['PRF-AMT-1', 'CPP-FND-1'],
   },
   {
+    name: 'op-issue-201-created',
+    family: 'cashpack-endpoints',
+    role: 'operator',
+    description: 'the Operator answers a Lock Request it grants with 201 Created and the pack, as a REST framework answers a POST that creates a resource, where the profile gives 200',
+    catches: ['CPP-ISS-1'],
+  },
+  {
     name: 'op-jwk-kid-unchecked',
     family: 'encoding',
     role: 'operator',

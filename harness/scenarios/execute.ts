@@ -16,7 +16,7 @@
 // evaluated and reported.
 import type { Level } from '../../profile/registry.ts';
 import type { Basis, CheckResult, Outcome, TestResult } from '../report/model.ts';
-import { ACTION_IMPLEMENTATIONS, adoptClock, exactClockForPolicy, failedHandover, HANDOVER_REQUIREMENT, policyOf, sendsRenewals } from './actions/index.ts';
+import { ACTION_IMPLEMENTATIONS, adoptClock, exactClockForPolicy, failedHandover, GRANT_REQUIREMENTS, grantedOperation, grantedOtherwise, HANDOVER_REQUIREMENT, policyOf, sendsRenewals } from './actions/index.ts';
 import { Params } from './params.ts';
 import { CHECK_IMPLEMENTATIONS, comparedMember, statusMatches, type Judgement } from './checks.ts';
 import type { TestErrorCode } from '../errors.ts';
@@ -158,6 +158,16 @@ async function runStep(ctx: ScenarioContext, step: Step, progress: Progress): Pr
     else ctx.setupCaptures.delete(step.as);
   }
   const setup = step.setup !== undefined && !ctx.scenario.requirements.includes(step.setup) ? step.setup : undefined;
+  // An operation granted with another success status than 200: the step's checks, and the later steps, presume the answer the profile gives.
+  // Not where the step says a refusal was due: then the grant itself is what its checks charge.
+  const grantWrong = refusalDue(step.expect) ? undefined : grantedOtherwise(step.action, params, result);
+  if (grantWrong !== undefined) {
+    judgeGrant(ctx, step, grantWrong, setup, progress);
+    const after = `grant (${GRANT_REQUIREMENTS[grantWrong.operation]})`;
+    for (const check of step.expect) ctx.notEvaluated.push(...ownRequirements(ctx, check, setup).map((requirement) => ({ check: check.name, requirement, ...stepOf(ctx), after })));
+    if (!progress.setup) progress.stopped = `the scenario stopped at step ${step.label}: the ${grantWrong.operation} was granted with another status than 200, so what follows would test nothing`;
+    return false;
+  }
   // A granted renewal that did not hand the pack over: every check of this step and of the later ones presumes the new bearer.
   // Not where the step says a refusal was due: then the grant itself is what its checks charge.
   if (!refusalDue(step.expect) && judgeHandovers(ctx, step, params, result, setup, progress)) {
@@ -242,6 +252,22 @@ function judgeHandovers(ctx: ScenarioContext, step: Step, params: Readonly<Recor
   if (setup !== undefined) progress.setup ??= { step, requirement, what };
   else progress.failures.push(`step ${step.label} (${step.action}, line ${step.line}): ${what}`);
   return true;
+}
+
+/**
+ * What the harness judges on every step that issues, renews or redeems
+ * (grantedOperation), whatever the scenario lists, before the step's own
+ * checks: a grant answers 200 (GRANT_REQUIREMENTS). One granted with another
+ * success status is recorded here and the scenario stops there, so the fault is
+ * charged once, to the operation, never to every scenario that issues a pack
+ * to test something else, nor to the rule of a form the grant accepted.
+ */
+function judgeGrant(ctx: ScenarioContext, step: Step, wrong: NonNullable<ReturnType<typeof grantedOtherwise>>, setup: string | undefined, progress: Progress): void {
+  const requirement = GRANT_REQUIREMENTS[wrong.operation]!;
+  ctx.checks.push({ check: 'grant', requirement, level: ctx.levelOf(requirement), passed: false, ...stepOf(ctx), expected: wrong.expected, actual: wrong.actual, message: `the ${wrong.operation} was granted with HTTP ${wrong.actual}, where PROFILE.md §5 grants it with 200`, ...(setup !== undefined ? { setup: true as const } : {}) });
+  const what = `grant (${requirement}): expected HTTP ${wrong.expected}, got ${wrong.actual}`;
+  if (setup !== undefined) progress.setup ??= { step, requirement, what };
+  else progress.failures.push(`step ${step.label} (${step.action}, line ${step.line}): ${what}`);
 }
 
 /**
@@ -364,10 +390,14 @@ function allChecks(steps: readonly Step[]): CheckEntry[] {
   return allSteps(steps).flatMap((s) => s.expect);
 }
 
-/** Every requirement a scenario can judge: those it lists, those its checks name and their extras (CheckSpec.charges), the handover of every renewal it sends (judgeHandovers), inside repeats too. */
+/** Every requirement a scenario can judge: those it lists, those its checks name and their extras (CheckSpec.charges), the handover of every renewal it sends (judgeHandovers) and the grant of every issue, renew and redeem (judgeGrant), inside repeats too. */
 export function scenarioRequirements(scenario: Pick<Scenario, 'requirements' | 'steps' | 'role'>): string[] {
   const handedOver = allSteps(scenario.steps).some((s) => sendsRenewals(s.action, s.params)) ? [HANDOVER_REQUIREMENT] : [];
-  return [...new Set([...scenario.requirements, ...allChecks(scenario.steps).flatMap((c) => [...(c.requirement ? [c.requirement] : []), ...extraRequirements(c.name, c.arg, scenario.role)]), ...handedOver])];
+  const granted = allSteps(scenario.steps).flatMap((s) => {
+    const operation = grantedOperation(s.action, s.params);
+    return operation === undefined ? [] : [GRANT_REQUIREMENTS[operation]!];
+  });
+  return [...new Set([...scenario.requirements, ...allChecks(scenario.steps).flatMap((c) => [...(c.requirement ? [c.requirement] : []), ...extraRequirements(c.name, c.arg, scenario.role)]), ...handedOver, ...granted])];
 }
 
 function allSteps(steps: readonly Step[]): Step[] {

@@ -45,7 +45,8 @@ interface CheckedIssue {
 function settle(ctx: OperatorContext, { lock, principal, amount, expiryMs, now }: CheckedIssue): RefResponse {
   const record = newPack(ctx, lock, amount, expiryMs, now);
   openPack(ctx.state, principal, record);
-  return json(200, record.pack);
+  // Mutant op-issue-201-created: the new pack answered 201 Created, as a REST framework answers a POST that creates a resource.
+  return json(ctx.faults.has('op-issue-201-created') ? 201 : 200, record.pack);
 }
 
 /** Steps 1–9: everything that can refuse a Lock Request. */

@@ -108,6 +108,52 @@ export function failedHandover(action: string, params: Readonly<Record<string, u
 }
 
 /**
+ * The requirement whose grant the answer to each single operation shows, whatever
+ * the scenario tests: PROFILE.md §5 grants a Lock Request, a renewal and a
+ * redemption with 200 and the pack (or the confirmation).
+ */
+export const GRANT_REQUIREMENTS: Readonly<Record<string, string>> = { issue: 'CPP-ISS-1', renew: 'CPP-RNW-1', redeem: 'CPP-RED-1' };
+
+/** The endpoint of each operation (PROFILE.md §5), by which an http or parallel step names it. */
+const GRANT_PATHS: Readonly<Record<string, string>> = { '/v1/cashpack/issue': 'issue', '/v1/cashpack/renew': 'renew', '/v1/cashpack/redeem': 'redeem' };
+
+/**
+ * The operation a step sends (issue, renew or redeem), by its action or, for an
+ * http or parallel step, by the endpoint it POSTs to; undefined for any other step.
+ */
+export function grantedOperation(action: string, params: Readonly<Record<string, unknown>>): string | undefined {
+  if (Object.hasOwn(GRANT_REQUIREMENTS, action)) return action;
+  const does = (x: unknown) => (x as { do?: unknown } | undefined)?.do;
+  if (action === 'parallel') {
+    const ofDo = does(params.of);
+    if (typeof ofDo === 'string' && Object.hasOwn(GRANT_REQUIREMENTS, ofDo)) return ofDo;
+    const kinds = Array.isArray(params.steps) ? [...new Set(params.steps.map(does))] : [];
+    if (kinds.length === 1 && typeof kinds[0] === 'string' && Object.hasOwn(GRANT_REQUIREMENTS, kinds[0])) return kinds[0];
+  }
+  if ((action === 'http' || action === 'parallel') && params.method === 'POST' && typeof params.path === 'string' && Object.hasOwn(GRANT_PATHS, params.path)) return GRANT_PATHS[params.path];
+  return undefined;
+}
+
+/**
+ * The first answer of a step's operation (grantedOperation) that granted it
+ * with another success status than 200 (201 Created, 202 Accepted, 204): what
+ * was expected and what came; none when every grant answered 200, whatever
+ * else was answered (the step's own checks judge refusals). A single step's
+ * result is `{ status, body }`, a parallel step's `{ responses }`.
+ */
+export function grantedOtherwise(action: string, params: Readonly<Record<string, unknown>>, result: unknown): { readonly operation: string; readonly expected: number; readonly actual: number } | undefined {
+  const operation = grantedOperation(action, params);
+  if (operation === undefined) return undefined;
+  const r = result as { status?: unknown; responses?: unknown } | undefined;
+  const answers: unknown[] = Array.isArray(r?.responses) ? r.responses : [r];
+  for (const answer of answers) {
+    const status = (answer as { status?: unknown } | undefined)?.status;
+    if (typeof status === 'number' && status >= 200 && status < 300 && status !== 200) return { operation, expected: 200, actual: status };
+  }
+  return undefined;
+}
+
+/**
  * A pack walked deep grows with every renewal: once the message no longer fits
  * the Operator's max_body_bytes, its 413 is right and the scenario's story
  * cannot go on there (the limits tests send their oversized bodies with `http`).

@@ -46,6 +46,10 @@ describe('a fault is charged to the rule of the operation it is in', () => {
     expect(await caughtBy('op-issue-locks-nothing', ['CPP-CAN-001', 'CPP-EXP-006', 'CPP-RACE-001', 'CPP-RPL-001', 'PROP-OP-013'])).toEqual(['CPP-FND-1']);
   }, 60_000);
 
+  it('a Lock Request granted with 201 Created: CPP-ISS-1, never the rule of a scenario that issues a pack to test something else, nor of a form the grant accepted', async () => {
+    expect(await caughtBy('op-issue-201-created', ['CPP-BAL-001', 'CPP-BAL-003', 'CPP-RACE-001', 'PRF-B64-101', 'PRF-JWK-001', 'PRF-ORDER-001', 'PROP-OP-013'])).toEqual(['CPP-ISS-1']);
+  }, 60_000);
+
   it('an Operator that verifies no signature: CPP-SIG-1, never the order of checks or the replay store built on it', async () => {
     expect(await caughtBy('op-signatures-unverified', ['PRF-ORDER-001', 'PRF-ORDER-006', 'PRF-RPL-003'])).toEqual(['CPP-SIG-1']);
   }, 60_000);

@@ -677,6 +677,12 @@ const PROBES: Record<MutantOfRole<'operator'>, Probe> = {
     correct: '9007199254740993',
     mutant: '9007199254740992',
   },
+  'op-issue-201-created': {
+    observes: 'a valid Lock Request',
+    observe: async (f) => (await f.issue()).status,
+    correct: 200,
+    mutant: 201,
+  },
   'op-jwk-kid-unchecked': {
     observes: "a Lock Request whose initial bearer's kid is another key's thumbprint",
     observe: async (f) => answer(await f.issue(f.lockRequest({ initialBearer: { ...createSigningKey().jwk, kid: createSigningKey().jwk.kid } }))),
