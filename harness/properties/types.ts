@@ -82,8 +82,10 @@ export interface PropertyDefinition<T = unknown> {
    * (vocabulary.ts SharedState): it then runs alone (runner/shared-state.ts).
    * `clock-if-tight-policy`: only where the Operator's policy is tight
    * (actions/policy.ts tightPolicy), when its setup freezes the clock.
+   * `time-zone`: it sets the harness process's TZ, which a paying application
+   * served in this process (the embedded reference's, a module adapter) reads.
    */
-  readonly shares?: SharedState | 'clock-if-tight-policy';
+  readonly shares?: SharedState | 'clock-if-tight-policy' | 'time-zone';
   /** Puts back what the cases changed on the target (a clock set to other dates, say); runs once after the last case. */
   teardown?(ctx: ScenarioContext): Promise<void>;
   /** The file that defines it, for reports. @defaultValue PROPERTIES_FILE */

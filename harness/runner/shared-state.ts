@@ -9,7 +9,9 @@
 //                   SHARED_STATE_ROUTES), a templated path by its literal start
 //   the engine      an Operator scenario runs on a frozen clock where the
 //                   Operator's policy is tight (actions/exact-clock.ts exactClockForPolicy)
-//   a property      PropertyDefinition.shares (properties/types.ts)
+//   a property      PropertyDefinition.shares (properties/types.ts), the
+//                   process's time zone included (an in-process paying
+//                   application reads it)
 //
 // A test run beside others that sends a shared-state request anyway is stopped
 // there as a harness error (confine), never judged: a declaration that is
@@ -35,6 +37,7 @@ export function runsAlone(test: PlanTest, facts: SharedStateFacts): string | und
   if (test.kind === 'property') {
     const { shares } = test.property;
     if (shares === 'clock-if-tight-policy') return facts.tightPolicy ? "its setup freezes the Operator's clock under the target's tight policy" : undefined;
+    if (shares === 'time-zone') return "it sets the process's time zone, which an in-process paying application reads";
     return shares && `it moves the target's ${shares === 'clock' ? 'clock' : 'credentials'}`;
   }
   const { scenario } = test;

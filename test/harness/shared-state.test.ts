@@ -62,6 +62,14 @@ describe('the declarations', () => {
     }
     expect(PROPERTIES.filter((p) => p.shares !== undefined).length).toBeGreaterThan(0);
   });
+
+  it("mark every property that sets the process's time zone as sharing state, and run it alone", () => {
+    const zoned = PROPERTIES.filter((p) => source(p.file ?? PROPERTIES_FILE).includes('inZone('));
+    expect(zoned.map((p) => p.id)).toContain('PROP-APP-011');
+    for (const property of zoned) expect([property.id, property.shares]).toEqual([property.id, expect.any(String)]);
+    const app = PROPERTIES.find((p) => p.id === 'PROP-APP-011')!;
+    expect(runsAlone({ kind: 'property', property: app }, { tightPolicy: false })).toMatch(/time zone/);
+  });
 });
 
 describe('runsAlone', () => {

@@ -62,6 +62,8 @@ export const APP_TIME = define<TimeCase>({
   role: 'paying-app',
   sections: ['§4.5.1', '§4.7.2', 'PROFILE §1', 'PROFILE §8.3'],
   needs: [],
+  // It sets the process's TZ while a case is judged: a paying application beside it, in this process, would judge in that zone too.
+  shares: 'time-zone',
   defaultRuns: 20,
   file: FILE,
   covers: COVERS,
