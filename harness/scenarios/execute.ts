@@ -158,22 +158,11 @@ async function runStep(ctx: ScenarioContext, step: Step, progress: Progress): Pr
     else ctx.setupCaptures.delete(step.as);
   }
   const setup = step.setup !== undefined && !ctx.scenario.requirements.includes(step.setup) ? step.setup : undefined;
-  // An operation granted with another success status than 200: the step's checks, and the later steps, presume the answer the profile gives.
-  // Not where the step says a refusal was due: then the grant itself is what its checks charge.
-  const grantWrong = refusalDue(step.expect) ? undefined : grantedOtherwise(step.action, params, result);
-  if (grantWrong !== undefined) {
-    judgeGrant(ctx, step, grantWrong, setup, progress);
-    const after = `grant (${GRANT_REQUIREMENTS[grantWrong.operation]})`;
-    for (const check of step.expect) ctx.notEvaluated.push(...ownRequirements(ctx, check, setup).map((requirement) => ({ check: check.name, requirement, ...stepOf(ctx), after })));
-    if (!progress.setup) progress.stopped = `the scenario stopped at step ${step.label}: the ${grantWrong.operation} was granted with another status than 200, so what follows would test nothing`;
-    return false;
-  }
-  // A granted renewal that did not hand the pack over: every check of this step and of the later ones presumes the new bearer.
-  // Not where the step says a refusal was due: then the grant itself is what its checks charge.
-  if (!refusalDue(step.expect) && judgeHandovers(ctx, step, params, result, setup, progress)) {
-    const after = `handover (${HANDOVER_REQUIREMENT})`;
-    for (const check of step.expect) ctx.notEvaluated.push(...ownRequirements(ctx, check, setup).map((requirement) => ({ check: check.name, requirement, ...stepOf(ctx), after })));
-    if (!progress.setup) progress.stopped = `the scenario stopped at step ${step.label}: a renewal was granted without handing the pack over, so what follows, acting as the new bearer, would test nothing`;
+  // An operation granted with another status than 200, or a renewal granted without handing the pack over: the
+  // step's checks, and the later steps, presume the answer the profile gives (guardFinding).
+  const guarded = guardFinding(step, params, result);
+  if (guarded !== undefined) {
+    recordGuard(ctx, step, guarded, setup, progress);
     return false;
   }
   let stop = false;
@@ -232,42 +221,83 @@ function isTemplate(value: unknown): boolean {
   return typeof value === 'string' && value.includes('${');
 }
 
-/**
- * What the harness judges on every renewal answered 200, whatever the scenario
- * lists, before the step's own checks: the pack names the new bearer
- * (HANDOVER_REQUIREMENT, CPP-RNW-1). Returns true when one did not: the
- * scenario stops there, its step's checks not evaluated, so a renewal's fault
- * is charged to the renewal once, never to the checks that presume the
- * handover (the losers of a race refused as by the new bearer's pack) or to
- * the redemptions, renewals and status reads that acted as that bearer.
- */
-function judgeHandovers(ctx: ScenarioContext, step: Step, params: Readonly<Record<string, unknown>>, result: unknown, setup: string | undefined, progress: Progress): boolean {
-  const requirement = HANDOVER_REQUIREMENT;
-  // A guard, as the clock watch is: it records what it found wrong; a scenario about CPP-RNW-1 checks the handover it claims itself.
-  // (A pass recorded for every renewal would also make a race's checks depend on which request won.)
-  const wrong = failedHandover(step.action, params, result);
-  if (wrong === undefined) return false;
-  ctx.checks.push({ check: 'handover', requirement, level: ctx.levelOf(requirement), passed: false, ...stepOf(ctx), expected: wrong.expected, actual: wrong.actual, message: 'the renewal was granted but the pack does not name the new bearer in current_bearer_pk', ...(setup !== undefined ? { setup: true as const } : {}) });
-  const what = `handover (${requirement}): expected current_bearer_pk ${brief(wrong.expected)}, got ${brief(wrong.actual)}`;
-  if (setup !== undefined) progress.setup ??= { step, requirement, what };
-  else progress.failures.push(`step ${step.label} (${step.action}, line ${step.line}): ${what}`);
-  return true;
+/** What a guard found wrong with a step's answer, before the step's own checks. */
+interface GuardFinding {
+  readonly check: 'grant' | 'handover';
+  readonly requirement: string;
+  readonly expected: unknown;
+  readonly actual: unknown;
+  readonly message: string;
+  /** The finding in one line, for the test's reason. */
+  readonly what: string;
+  /** Why the scenario stops there. */
+  readonly why: string;
 }
 
 /**
- * What the harness judges on every step that issues, renews or redeems
- * (grantedOperation), whatever the scenario lists, before the step's own
- * checks: a grant answers 200 (GRANT_REQUIREMENTS). One granted with another
- * success status is recorded here and the scenario stops there, so the fault is
- * charged once, to the operation, never to every scenario that issues a pack
- * to test something else, nor to the rule of a form the grant accepted.
+ * What the harness judges on every step that issues, renews or redeems, whatever
+ * the scenario lists, before the step's own checks, unless those checks say a
+ * refusal was due (then the grant itself is what they charge):
+ *
+ *   grant     the operation (grantedOperation) granted answers 200
+ *             (GRANT_REQUIREMENTS: CPP-ISS-1, CPP-RNW-1, CPP-RED-1); one granted
+ *             with another success status is charged to the operation, never
+ *             to every scenario that issues a pack to test something else, nor
+ *             to the rule of a form the grant accepted
+ *   handover  every renewal answered 200 names the new bearer in
+ *             current_bearer_pk (HANDOVER_REQUIREMENT, CPP-RNW-1); every later
+ *             check presumes it (the losers of a race refused as by the new
+ *             bearer's pack, the redemptions, renewals and status reads that act
+ *             as that bearer)
+ *
+ * Guards, as the clock watch is: they record only what they found wrong (a
+ * scenario about the rule checks what it claims itself; a pass recorded for
+ * every renewal would also make a race's checks depend on which request won).
  */
-function judgeGrant(ctx: ScenarioContext, step: Step, wrong: NonNullable<ReturnType<typeof grantedOtherwise>>, setup: string | undefined, progress: Progress): void {
-  const requirement = GRANT_REQUIREMENTS[wrong.operation]!;
-  ctx.checks.push({ check: 'grant', requirement, level: ctx.levelOf(requirement), passed: false, ...stepOf(ctx), expected: wrong.expected, actual: wrong.actual, message: `the ${wrong.operation} was granted with HTTP ${wrong.actual}, where PROFILE.md §5 grants it with 200`, ...(setup !== undefined ? { setup: true as const } : {}) });
-  const what = `grant (${requirement}): expected HTTP ${wrong.expected}, got ${wrong.actual}`;
+function guardFinding(step: Step, params: Readonly<Record<string, unknown>>, result: unknown): GuardFinding | undefined {
+  if (refusalDue(step.expect)) return undefined;
+  const grant = grantedOtherwise(step.action, params, result);
+  if (grant !== undefined) {
+    const requirement = GRANT_REQUIREMENTS[grant.operation]!;
+    return {
+      check: 'grant',
+      requirement,
+      expected: grant.expected,
+      actual: grant.actual,
+      message: `the ${grant.operation} was granted with HTTP ${grant.actual}, where PROFILE.md §5 grants it with 200`,
+      what: `grant (${requirement}): expected HTTP ${grant.expected}, got ${grant.actual}`,
+      why: `the ${grant.operation} was granted with another status than 200, so what follows would test nothing`,
+    };
+  }
+  const handover = failedHandover(step.action, params, result);
+  if (handover !== undefined) {
+    const requirement = HANDOVER_REQUIREMENT;
+    return {
+      check: 'handover',
+      requirement,
+      expected: handover.expected,
+      actual: handover.actual,
+      message: 'the renewal was granted but the pack does not name the new bearer in current_bearer_pk',
+      what: `handover (${requirement}): expected current_bearer_pk ${brief(handover.expected)}, got ${brief(handover.actual)}`,
+      why: 'a renewal was granted without handing the pack over, so what follows, acting as the new bearer, would test nothing',
+    };
+  }
+  return undefined;
+}
+
+/**
+ * A guard's finding, recorded once under its rule (a failed setup when the step
+ * is one); the step's own checks are listed as not evaluated and the scenario
+ * stops there.
+ */
+function recordGuard(ctx: ScenarioContext, step: Step, found: GuardFinding, setup: string | undefined, progress: Progress): void {
+  const { check, requirement, expected, actual, message, what } = found;
+  ctx.checks.push({ check, requirement, level: ctx.levelOf(requirement), passed: false, ...stepOf(ctx), expected, actual, message, ...(setup !== undefined ? { setup: true as const } : {}) });
   if (setup !== undefined) progress.setup ??= { step, requirement, what };
   else progress.failures.push(`step ${step.label} (${step.action}, line ${step.line}): ${what}`);
+  const after = `${check} (${requirement})`;
+  for (const entry of step.expect) ctx.notEvaluated.push(...ownRequirements(ctx, entry, setup).map((id) => ({ check: entry.name, requirement: id, ...stepOf(ctx), after })));
+  if (!progress.setup) progress.stopped = `the scenario stopped at step ${step.label}: ${found.why}`;
 }
 
 /**
@@ -390,7 +420,7 @@ function allChecks(steps: readonly Step[]): CheckEntry[] {
   return allSteps(steps).flatMap((s) => s.expect);
 }
 
-/** Every requirement a scenario can judge: those it lists, those its checks name and their extras (CheckSpec.charges), the handover of every renewal it sends (judgeHandovers) and the grant of every issue, renew and redeem (judgeGrant), inside repeats too. */
+/** Every requirement a scenario can judge: those it lists, those its checks name and their extras (CheckSpec.charges), the handover of every renewal it sends and the grant of every issue, renew and redeem (guardFinding), inside repeats too. */
 export function scenarioRequirements(scenario: Pick<Scenario, 'requirements' | 'steps' | 'role'>): string[] {
   const handedOver = allSteps(scenario.steps).some((s) => sendsRenewals(s.action, s.params)) ? [HANDOVER_REQUIREMENT] : [];
   const granted = allSteps(scenario.steps).flatMap((s) => {

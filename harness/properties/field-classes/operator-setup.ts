@@ -110,7 +110,7 @@ async function makeSetup(ctx: ScenarioContext): Promise<OperatorSetup> {
  * The pack a granted renewal returned, which names `next` as its bearer; one
  * that does not ends the property as a failed setup of CPP-RNW-1
  * (HARNESS_SETUP_FAILED), never as a failure of what it judges with the pack
- * afterwards, as a scenario's renewal does (scenarios/execute.ts judgeHandovers).
+ * afterwards, as a scenario's renewal does (scenarios/execute.ts guardFinding).
  */
 export function renewedPack(answer: HttpResult, next: SigningKey, what: string): CashPack {
   const pack = answer.body as CashPack;
