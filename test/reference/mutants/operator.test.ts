@@ -22,10 +22,14 @@ interface Probe {
   readonly mutant: unknown;
 }
 
-/** A test-control request to the routes every role shares (reference/control.ts), on the fixture's clock and its lease. */
+/**
+ * A test-control request to the routes every role shares (reference/control.ts), on the fixture's clock and its lease:
+ * `json` sent as JSON, or as the text it is when given as `{ raw }`.
+ */
 async function control(f: Fixture, mutant: string | undefined, method: string, path: string, json?: unknown): Promise<Reply> {
   const handler = createControlHandler(f.clock, { faults: faultsFor(mutant) });
-  const body = new TextEncoder().encode(json === undefined ? '' : JSON.stringify(json));
+  const raw = (json as { raw?: unknown } | undefined)?.raw;
+  const body = new TextEncoder().encode(json === undefined ? '' : typeof raw === 'string' ? raw : JSON.stringify(json));
   const response = await handler({ method, path, query: new URLSearchParams(), headers: json === undefined ? {} : { 'content-type': 'application/json' }, body, authority: 'operator.test', secure: true });
   return { status: response.status, headers: { ...response.headers }, body: response.body === undefined ? undefined : JSON.parse(JSON.stringify(response.body)) };
 }
@@ -634,12 +638,7 @@ const PROBES: Record<MutantOfRole<'operator'>, Probe> = {
   },
   'ctl-clock-json-parse': {
     observes: 'a test-control clock body with advance_seconds written twice',
-    async observe(f, mutant) {
-      const handler = createControlHandler(f.clock, { faults: faultsFor(mutant) });
-      const body = new TextEncoder().encode('{"advance_seconds":0,"advance_seconds":1}');
-      const response = await handler({ method: 'POST', path: '/_control/clock', query: new URLSearchParams(), headers: { 'content-type': 'application/json' }, body, authority: 'operator.test', secure: true });
-      return response.status < 300 ? response.status : (response.body as { code?: unknown }).code;
-    },
+    observe: async (f, mutant) => answer(await control(f, mutant, 'POST', '/_control/clock', { raw: '{"advance_seconds":0,"advance_seconds":1}' })),
     correct: 'MALFORMED_REQUEST',
     mutant: 200,
   },
