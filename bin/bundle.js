@@ -1,10 +1,13 @@
 // The launcher's build of the TypeScript sources: esbuild bundles the command
 // line (harness/cli/main.ts) and the embedded reference's thread
-// (reference/thread.ts), with the packages they import, into a few ES modules
-// that Node loads without a TypeScript loader. Through tsx, each of the ~350
-// source modules is resolved and transformed through a loader thread, in both
-// threads, and each of the ~600 package files is found, read and (CommonJS)
-// lexed on its own: about a second of every command's start.
+// (reference/thread.ts), with the packages they import, into two CommonJS
+// modules that Node loads without a TypeScript loader. Through tsx, each of the
+// ~350 source modules is resolved and transformed through a loader thread, in
+// both threads, and each of the ~600 package files is found, read and
+// (CommonJS) lexed on its own: about a second of every command's start.
+// CommonJS, because V8 keeps compiled code between processes only for a
+// script (bin/compiled.cjs runs them with it); the sources are ES modules in
+// strict mode, and so is the build.
 //
 // The build is a cache, never a second source of truth. It lives in
 // node_modules/.cache/cpr-conformance/ with the digest of every file it was
@@ -18,7 +21,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, relative, sep } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 /** Project files every build depends on, whatever it imports (esbuild reads them when they are there). */
@@ -27,6 +30,8 @@ const ALWAYS = ['package.json', 'tsconfig.json'];
 const BUNDLE_MARK = 'profile/build.ts';
 const BUNDLE_DIR_IN_SOURCES = 'export const BUNDLE_DIR: URL | undefined = undefined;';
 const BUNDLE_DIR_IN_BUILD = 'export const BUNDLE_DIR: URL | undefined = new URL("./", import.meta.url);';
+/** What import.meta.url reads as in the build (a CommonJS module has no import.meta). */
+const IMPORT_META_URL = '__cprImportMetaUrl';
 /**
  * A superseded build is removed when no live process uses it (each command
  * leaves a `.user-<pid>` file in the build it runs from: a long fuzzing
@@ -37,10 +42,10 @@ const BUNDLE_DIR_IN_BUILD = 'export const BUNDLE_DIR: URL | undefined = new URL(
 const STALE_MS = 10 * 60 * 1000;
 
 /**
- * The URL of the build's command-line module (`main.js`; `thread.js` beside
- * it), built first when a source changed; undefined when there is no usable
- * build (the caller runs the sources through tsx). `root` is the project's
- * folder (tests build projects of their own).
+ * The path of the build's command-line module (`main.cjs`; `thread.cjs` beside
+ * it; bin/compiled.cjs runs them), built first when a source changed;
+ * undefined when there is no usable build (the caller runs the sources through
+ * tsx). `root` is the project's folder (tests build projects of their own).
  */
 export async function bundledMain(root = ROOT) {
   const cache = join(root, 'node_modules', '.cache', 'cpr-conformance');
@@ -48,7 +53,7 @@ export async function bundledMain(root = ROOT) {
     const current = readCurrent(cache);
     const dir = current !== undefined && current.digest === digestOf(root, current.inputs) ? current.dir : await build(root, cache);
     using(join(cache, dir));
-    return pathToFileURL(join(cache, dir, 'main.js')).href;
+    return join(cache, dir, 'main.cjs');
   } catch {
     return undefined;
   }
@@ -103,14 +108,16 @@ async function build(root, cache) {
       absWorkingDir: root,
       entryPoints: { main: 'harness/cli/main.ts', thread: 'reference/thread.ts' },
       bundle: true,
-      splitting: true,
-      format: 'esm',
+      format: 'cjs',
       platform: 'node',
       target: 'node20',
       // tsx starts a loader of its own from its files (harness/bundle.ts importableTypeScript).
       external: ['tsx', 'esbuild'],
-      // The CommonJS packages' require() of Node's modules, in an ES module.
-      banner: { js: "import { createRequire as __cprCreateRequire } from 'node:module'; const require = __cprCreateRequire(import.meta.url);" },
+      // Strict, as the ES modules it is built from; import.meta.url, where a module
+      // does not say its own (a package's), is the build's, as in an ES module.
+      banner: { js: `"use strict";\nvar ${IMPORT_META_URL} = require("node:url").pathToFileURL(__filename).href;` },
+      define: { 'import.meta.url': IMPORT_META_URL },
+      outExtension: { '.js': '.cjs' },
       outdir: tmp,
       // For NODE_OPTIONS=--enable-source-maps: stack traces that name the sources.
       sourcemap: 'linked',

@@ -3,10 +3,12 @@
 // (bundle.js: rebuilt whenever a source changed), or, when there is no usable
 // build, from the sources themselves through tsx.
 import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { constants } from 'node:os';
-import { setFlagsFromString } from 'node:v8';
 import { fileURLToPath } from 'node:url';
 import { bundledMain } from './bundle.js';
+
+const { runCompiled, setV8Flags } = createRequire(import.meta.url)('./compiled.cjs');
 
 // The fuzzer keeps each model run's state (worlds, exchanges, scripts) while it
 // allocates fast; with V8's default 16 MB semi-spaces every young collection
@@ -41,14 +43,20 @@ if ((args[0] === 'fuzz' || args[0] === 'bench') && !usesFlag(YOUNG_GENERATION)) 
   // run the compiler threads' time falls from about 1.8 s to 0.7 s and the run
   // takes about 0.5 s less (README "Performance"). Long commands keep V8's
   // default; a budget set on the command line or in NODE_OPTIONS is kept.
-  if (SHORT_COMMANDS.has(args[0]) && !usesFlag(INTERRUPT_BUDGET)) setFlagsFromString(`${INTERRUPT_BUDGET}=${4 * 67_584}`);
+  const short = SHORT_COMMANDS.has(args[0]);
+  if (short && !usesFlag(INTERRUPT_BUDGET)) setV8Flags(`${INTERRUPT_BUDGET}=${4 * 67_584}`);
   // CPR_CONFORMANCE_SOURCES=1: from the sources even when the build is usable (a debugger's breakpoints in the .ts files).
   const built = process.env.CPR_CONFORMANCE_SOURCES === '1' ? undefined : await bundledMain();
   if (built === undefined) (await import('tsx/esm/api')).register();
+  // A short command's start is a good share of its time: it keeps the code V8 compiled for it (compiled.cjs).
+  const compiled = built === undefined ? undefined : runCompiled(built, short ? args[0] : 'command');
   /** @type {typeof import('../harness/cli/main.ts')} */
-  const { main } = await import(built ?? '../harness/cli/main.ts');
+  const { main } = compiled?.exports ?? (await import('../harness/cli/main.ts'));
+  // The command writes to this process's streams and reads its environment; tests give main() their own.
+  const code = await main(args, { stdout: process.stdout, stderr: process.stderr, env: process.env });
+  // A short command that did its work (not a usage error) ran the functions worth keeping.
+  if (short && code <= 1) compiled?.save();
   // Exit explicitly: a stray handle (an unreachable target's socket, say) must never
   // keep the command alive after it has decided its result.
-  // The command writes to this process's streams and reads its environment; tests give main() their own.
-  process.exit(await main(args, { stdout: process.stdout, stderr: process.stderr, env: process.env }));
+  process.exit(code);
 }

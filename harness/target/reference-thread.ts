@@ -18,7 +18,7 @@
 // still exits.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { SHARE_ENV, Worker } from 'node:worker_threads';
 import { HarnessError } from '../errors.ts';
 import { BUNDLE_DIR } from '../bundle.ts';
@@ -66,7 +66,9 @@ type Started = Extract<ThreadMessage, { kind: 'started' }>;
 export const EMBEDDED_REFERENCE_OPTIONS: ReferenceOptions = { port: 0, plaintextPort: 0 };
 
 /** The thread's module: the build's, when this process runs from one (bin/bundle.js), else the source, loaded through tsx. */
-const ENTRY = BUNDLE_DIR === undefined ? new URL('../../reference/thread.ts', import.meta.url).href : new URL('thread.js', BUNDLE_DIR).href;
+const ENTRY = BUNDLE_DIR === undefined ? new URL('../../reference/thread.ts', import.meta.url).href : new URL('thread.cjs', BUNDLE_DIR).href;
+/** What runs the build's thread module with V8's code cache (bin/compiled.cjs). */
+const COMPILED = fileURLToPath(new URL('../../bin/compiled.cjs', import.meta.url));
 let spare: Booted | undefined;
 
 /**
@@ -230,7 +232,8 @@ function askSwitches(worker: Worker): Promise<readonly string[]> {
 
 function boot(): Booted {
   // From the sources, the thread has no TypeScript loader of its own (the launcher's is registered per thread): it registers tsx first.
-  const code = BUNDLE_DIR === undefined ? `import(${JSON.stringify(tsxEsmApi())}).then((tsx) => { tsx.register(); return import(${JSON.stringify(ENTRY)}); })` : `import(${JSON.stringify(ENTRY)})`;
+  // From the build, it keeps the code V8 compiled for it, under the V8 flags the launcher set (compiled.cjs), once asked to close the first time.
+  const code = BUNDLE_DIR === undefined ? `import(${JSON.stringify(tsxEsmApi())}).then((tsx) => { tsx.register(); return import(${JSON.stringify(ENTRY)}); })` : builtThread();
   // The process's environment is shared, not copied: the paying application served from the thread runs in the process's TZ.
   const worker = new Worker(code, { eval: true, env: SHARE_ENV });
   worker.unref();
@@ -243,6 +246,13 @@ function boot(): Booted {
   worker.once('error', (error) => (booted.fault ??= error.message));
   worker.once('exit', (code) => (booted.fault ??= `its thread exited with code ${code}`));
   return booted;
+}
+
+/** The thread's code when this process runs from the build: thread.cjs through compiled.cjs, its code saved when first asked to close. */
+function builtThread(): string {
+  const { v8FlagsSet } = createRequire(import.meta.url)(COMPILED) as { v8FlagsSet(): string };
+  const run = `require(${JSON.stringify(COMPILED)}).runCompiled(${JSON.stringify(fileURLToPath(ENTRY))}, 'thread', ${JSON.stringify(v8FlagsSet())})`;
+  return `const compiled = ${run}; require('node:worker_threads').parentPort.on('message', (command) => command.kind === ${JSON.stringify('close' satisfies ThreadCommand['kind'])} && compiled.save());`;
 }
 
 /**
