@@ -42,20 +42,35 @@ export function zoneOffsetMinutes(zone: string, ms: number): number {
 
 const DAY = 86_400_000;
 
+/** zoneOffsetMinutes at a UTC midnight, kept: the instants drawn for one zone look at the same midnights. */
+const midnightOffsets = new Map<string, number>();
+
+function offsetAtMidnight(zone: string, ms: number): number {
+  const key = `${zone} ${ms}`;
+  let offset = midnightOffsets.get(key);
+  if (offset === undefined) midnightOffsets.set(key, (offset = zoneOffsetMinutes(zone, ms)));
+  return offset;
+}
+
 /** The zone's offset outside summer time in the year of `ms`: the smaller of mid-January's and mid-July's. */
 function standardOffset(zone: string, ms: number): number {
   const year = new Date(ms).getUTCFullYear();
   return Math.min(zoneOffsetMinutes(zone, Date.UTC(year, 0, 15)), zoneOffsetMinutes(zone, Date.UTC(year, 6, 15)));
 }
 
-/** The first instant at or after `ms`, to the second, where the zone's offset is not what it was at `ms` (within 366 days). */
+/**
+ * The first instant at or after `ms`, to the second, where the zone's offset is
+ * not what it was at `ms` (within 367 UTC midnights). The midnights are looked
+ * at first, each once per zone (offsetAtMidnight), then the day of the switch
+ * to the second: drawing an instant cost about 180 formattings of a date.
+ */
 function nextSwitch(zone: string, ms: number): number | undefined {
   const start = zoneOffsetMinutes(zone, ms);
   let lo = ms;
-  let hi = ms;
+  let hi = Math.floor(ms / DAY) * DAY;
   for (let i = 0; i < 367; i++) {
     hi += DAY;
-    if (zoneOffsetMinutes(zone, hi) !== start) break;
+    if (offsetAtMidnight(zone, hi) !== start) break;
     lo = hi;
     if (i === 366) return undefined;
   }

@@ -18,6 +18,21 @@ describe('dstInstant', () => {
     );
   });
 
+  it('places the instants near a switch to the second: the offset changes between the second before it and the switch', () => {
+    let near = 0;
+    fc.assert(
+      fc.property(dstInstant({ from: Date.UTC(2026, 0, 1) }), (i) => {
+        const around = /, (-?\d) s from a switch of /.exec(i.note)?.[1];
+        if (around === undefined) return;
+        near++;
+        const at = i.value - Number(around) * 1000;
+        expect(zoneOffsetMinutes(i.zone, at - 1000), i.note).not.toBe(zoneOffsetMinutes(i.zone, at));
+      }),
+      { seed: 11, numRuns: 80 },
+    );
+    expect(near).toBeGreaterThan(10);
+  });
+
   it('reads offsets from Intl whatever the process TZ', () => {
     const before = process.env.TZ;
     process.env.TZ = 'Asia/Kolkata';
