@@ -12,7 +12,7 @@
 // lease out (PROFILE.md §12): any client may then move the shared clock.
 // `settings.record_switches: true` switches no fault on but notes each switch
 // consulted in APP_SWITCHES (selftest learns which tests reach which mutant).
-import { Agent, request } from 'undici';
+import { Agent, request } from '../profile/undici.ts';
 import { parseTimestamp, problem, PROBLEM_CONTENT_TYPE } from '../profile/index.ts';
 import { Clock, sharedClockReader } from './clock.ts';
 import { createControlHandler } from './control.ts';

@@ -4,7 +4,7 @@
 // harness reports what the implementation said, it never follows it elsewhere.
 import { Readable } from 'node:stream';
 import { createSecureContext } from 'node:tls';
-import { Agent, buildConnector, type Dispatcher } from 'undici';
+import { Agent, buildConnector, type Dispatcher } from '../../profile/undici.ts';
 import { TransportError, type HttpRole, type WireRequest, type WireResponse } from './types.ts';
 
 interface HttpRoleOptions {

@@ -13,7 +13,7 @@
 // same state and get the same answers. The server does exactly the work the
 // fuzzer's traffic caused, and every answer is compared with the recorded one to
 // show that it did.
-import { Agent, type Dispatcher } from 'undici';
+import { Agent, type Dispatcher } from '../../profile/undici.ts';
 import { HTTP_DEFAULTS } from '../adapters/http.ts';
 import { CONTROL_INPUTS } from '../../profile/control.ts';
 import { pathShape, type RecordedGroup, type RecordedRequest } from './recorder.ts';

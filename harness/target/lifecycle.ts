@@ -8,7 +8,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { Agent, request } from 'undici';
+import { Agent, request } from '../../profile/undici.ts';
 import { HarnessError } from '../errors.ts';
 
 export interface ServerOptions {

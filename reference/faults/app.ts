@@ -4,7 +4,7 @@
 // HTTP client or validator would be. createPayingApp hands this out in place of
 // itself when one of these faults is switched on. None was shown to the suite.
 import { readFileSync } from 'node:fs';
-import { Agent, request } from 'undici';
+import { Agent, request } from '../../profile/undici.ts';
 import { identifySubInterface, parseDeliveryUri, retrievalUrl, type Cpr } from '../../profile/cpr/index.ts';
 import type { Faults, FuzzerMutantOfRole } from '../mutants.ts';
 import type { PayingApp } from '../paying-app/app.ts';

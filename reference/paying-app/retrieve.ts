@@ -3,7 +3,7 @@
 // limit and a body cap, trusting the given CA (a real trust decision, never
 // skipped verification), never following a redirect.
 import { createSecureContext, type SecureContext } from 'node:tls';
-import { Agent, request } from 'undici';
+import { Agent, request } from '../../profile/undici.ts';
 import { parseIJson } from '../../profile/index.ts';
 import { hostAllowed, hostOf, type HostPattern } from './hosts.ts';
 import { reject, type Rejection } from './rejection.ts';
