@@ -7,15 +7,16 @@
 // produced for it last time (`cachedData`): the functions a command ran then
 // are not compiled again.
 //
-// The code is a cache, checked by V8 itself: it is used only for the same
-// source, V8 version and V8 flags, and rejected otherwise (then compiled as
-// without it, and written again). V8 checks only the source's length, and not
-// that the code is whole: the file carries both digests, checked first. It is kept beside the module, one file per
-// use (a command, the reference's thread) and per set of flags, so that
-// commands and flags do not keep replacing each other's code. Nothing here
-// fails a command: code that cannot be read, written or used is compiled.
-// With --enable-source-maps, the module is required as any other (Node maps
-// stack traces only for what its loader loaded), without the cache.
+// The code is a cache. V8 uses it only under the same V8 version and flags,
+// and rejects it otherwise (the module is then compiled as without it, and the
+// code written again); of the source it checks only the length, and it does
+// not check that the code is whole, so the file carries the digests of both,
+// checked first. It is kept beside the module, one file per use (a command,
+// the reference's thread) and per set of flags, so that commands and flags do
+// not keep replacing each other's code. Code that cannot be read, written or
+// used fails nothing: the module is compiled. With --enable-source-maps, the
+// module is required as any other (Node maps stack traces only for what its
+// own loader loaded), without the cache.
 'use strict';
 const { createHash } = require('node:crypto');
 const { readFileSync, renameSync, rmSync, writeFileSync } = require('node:fs');
