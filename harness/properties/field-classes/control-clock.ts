@@ -8,17 +8,15 @@
 import fc from 'fast-check';
 import { CONTROL_INPUTS } from '../../../profile/control.ts';
 import type { ScenarioContext } from '../../scenarios/context.ts';
-import { send } from '../../scenarios/http.ts';
 import { define } from '../support.ts';
 import type { Coverage, PropertyFailure } from '../types.ts';
-import { expectProblem } from './problem.ts';
-import { jsonTextOf, JSON_TEXT_CLASSES } from './variants.ts';
+import { CONTROL_JUDGED, controlBodyInClasses } from './operator-http.ts';
+import { JSON_TEXT_CLASSES } from './variants.ts';
 
 const FILE = 'harness/properties/field-classes/control-clock.ts';
 const PATH = CONTROL_INPUTS.clock.path;
 /** A move by nothing; a duplicate written with another value moves by a second. */
 const BODY = { advance_seconds: 0 };
-const JUDGED = ['PRF-JSON-1', 'PRF-CTL-1'];
 
 interface ClockBodyCase {
   /** Picks the variant of each class (the k-th class takes seed + k). */
@@ -29,25 +27,14 @@ const COVERS: Coverage[] = [...JSON_TEXT_CLASSES, 'http.problem' as const].map((
 
 const cases: fc.Arbitrary<ClockBodyCase> = fc.record({ seed: fc.integer({ min: 0, max: 2 ** 31 - 1 }) });
 
-async function judgeCase(ctx: ScenarioContext, c: ClockBodyCase): Promise<PropertyFailure | undefined> {
-  for (const [k, cls] of JSON_TEXT_CLASSES.entries()) {
-    const text = jsonTextOf(cls, BODY, (c.seed + k) % 2 ** 31);
-    const answer = await send(ctx, 'operator', { method: 'POST', path: PATH, headers: { 'content-type': 'application/json' }, body: text.value });
-    // Escaped member names are the same members: taken as the plain body would be.
-    if (cls === 'json.escaped-name') {
-      if (answer.status === 200) continue;
-      return { expected: 200, actual: { status: answer.status, code: (answer.body as { code?: unknown } | undefined)?.code ?? null }, message: `test control ${PATH}: ${text.note}`, requirements: JUDGED };
-    }
-    const failure = expectProblem(answer, 400, undefined, `test control ${PATH}: ${text.note}`, JUDGED);
-    if (failure) return failure;
-  }
-  return undefined;
+function judgeCase(ctx: ScenarioContext, c: ClockBodyCase): Promise<PropertyFailure | undefined> {
+  return controlBodyInClasses(ctx, PATH, BODY, c.seed, [200]);
 }
 
 export const CONTROL_CLOCK = define<ClockBodyCase>({
   id: 'PROP-CTL-002',
   title: "the test-control clock's body in every class of the I-JSON rule: escaped member names taken, a member twice or a byte order mark refused as a problem document",
-  requirements: JUDGED,
+  requirements: CONTROL_JUDGED,
   level: 'PROFILE',
   role: 'operator',
   sections: ['PROFILE §1', 'PROFILE §11', 'PROFILE §12'],

@@ -26,7 +26,6 @@ import { jsonTextOf, JSON_TEXT_CLASSES } from './variants.ts';
 const FILE = 'harness/properties/field-classes/control-lease.ts';
 
 const HOLDER_CLASSES = ['text.non-ascii', 'text.length', 'text.normalisation'] as const;
-const JSON_CLASSES = JSON_TEXT_CLASSES;
 const ALTERATIONS = ['cut-end', 'cut-start', 'append', 'prepend', 'upper-case', 'twice'] as const;
 /** Long enough to outlast a case, short enough that a lease left behind by a crash ends soon. */
 const TTL = 60;
@@ -45,7 +44,7 @@ interface LeaseCase {
 
 const COVERS: Coverage[] = [
   ...HOLDER_CLASSES.map((cls) => ({ field: 'control:lease/holder', class: cls })),
-  ...['control:lease', 'control:lease-renewal'].flatMap((field) => [...JSON_CLASSES, 'http.problem' as const].map((cls) => ({ field, class: cls }))),
+  ...['control:lease', 'control:lease-renewal'].flatMap((field) => [...JSON_TEXT_CLASSES, 'http.problem' as const].map((cls) => ({ field, class: cls }))),
   ...['POST /_control/lease/{lease_id}', 'DELETE /_control/lease/{lease_id}'].flatMap((field) => [
     { field, class: 'token.altered' as const },
     { field, class: 'http.problem' as const },
