@@ -114,7 +114,7 @@ export const PHASE_TITLES: Readonly<Record<Phase, string>> = {
 export async function runBench(plan: BenchPlan, onPhase: (phase: Phase) => void = () => {}): Promise<BenchReport> {
   const started = performance.now();
   onPhase('run');
-  const run = await measureRunWall({ args: plan.runArgs, seed: 1, runs: plan.runWallRuns });
+  const run = await measureRunWall({ args: plan.runArgs, seed: 1, runs: plan.runWallRuns, warmUp: true });
   // Right after, so both meet the machine alike; second, so that what the first warmed (the file cache) helps this one.
   const runSequential = await measureRunWall({ args: plan.runArgs, concurrency: 1, seed: 1 });
   onPhase('throughput');
