@@ -6,6 +6,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import fc from 'fast-check';
 import * as undici from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Agent, buildConnector, request } from '../../profile/undici.ts';
@@ -55,6 +56,8 @@ describe('profile/undici.ts', () => {
         [new URL(`${origin}/a/b`), { dispatcher: agent, method: 'DELETE' }],
         // undici's types leave out `path`, which its request() reads all the same.
         [origin, { dispatcher: agent, path: 'no-slash?q=1' } as never],
+        [origin, { dispatcher: agent, path: '/from-path' } as never],
+        // A path in both: refused (opts.path goes with an origin only).
         [`${origin}/ignored`, { dispatcher: agent, path: '/from-path' } as never],
         [`${origin}/put-by-default`, { dispatcher: agent, body: 'a body' }],
         [`${origin}/posted`, { dispatcher: agent, method: 'POST', body: '{"a":1}' }],
@@ -69,6 +72,34 @@ describe('profile/undici.ts', () => {
       for (const call of calls) expect(await outcome(request, ...call), JSON.stringify(call[1] ?? null)).toEqual(await outcome(undici.request, ...call));
       expect(await outcome(request, `${origin}/put-by-default`, { dispatcher: agent, body: 'a body' })).toMatchObject({ echo: { method: 'PUT', body: 'a body' } });
       expect(await outcome(request, '', { dispatcher: agent })).toEqual({ thrown: 'InvalidArgumentError', message: 'invalid url' });
+    } finally {
+      await agent.close();
+    }
+  });
+
+  it("answers as undici's own request() for generated URLs, paths and options", async () => {
+    const agent = new Agent();
+    // Path text across its classes: unreserved, reserved and percent-encoded characters, non-ASCII, a query, a fragment, none.
+    const pathText = fc.string({ unit: fc.constantFrom('a', 'Z', '0', '/', '?', '#', '&', '=', '%', '%20', '%2F', 'é', '€', '😀', ' ', '.', '..', '~'), maxLength: 12 });
+    try {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.record({
+            path: fc.oneof(pathText, pathText.map((p) => `/${p}`)),
+            asOption: fc.boolean(),
+            asUrl: fc.boolean(),
+            method: fc.constantFrom(undefined, 'GET', 'POST', 'DELETE', 'PATCH'),
+            body: fc.option(fc.string({ maxLength: 8 }), { nil: undefined }),
+          }),
+          async ({ path, asOption, asUrl, method, body }) => {
+            const base = asOption ? origin : `${origin}/${path}`;
+            const url = asUrl ? (() => { try { return new URL(base); } catch { return base; } })() : base;
+            const opts = { dispatcher: agent, ...(asOption ? { path } : {}), ...(method !== undefined ? { method } : {}), ...(body !== undefined ? { body } : {}) } as never;
+            expect(await outcome(request, url, opts)).toEqual(await outcome(undici.request, url, opts));
+          },
+        ),
+        { seed: 7, numRuns: 60 },
+      );
     } finally {
       await agent.close();
     }
