@@ -78,36 +78,89 @@ export async function flood(spec: Spec<'flood'>, ctx: Ctx): Promise<void> {
   const lifetime = policy.expiryMaxSeconds + 1;
   const now = m.operator.now;
   const bearer = w.newBearer();
-  const builds = Array.from({ length: spec.count }, () => buildIssue(w, now, { signer: KEY.principal, bearer, amount: 1n, expiryMs: now + lifetime * 1000 }));
+  // Each is refused at step 8 whatever the order: built, predicted and committed
+  // one by one, in order, as a place among the FLOOD_IN_FLIGHT in flight frees
+  // up; built all first, thousands of them would keep the harness from reading
+  // the answers of other lanes for as long.
+  const build = () => {
+    const built = buildIssue(w, now, { signer: KEY.principal, bearer, amount: 1n, expiryMs: now + lifetime * 1000 });
+    const decision = m.operator.issue(built.message);
+    decision.commit(undefined);
+    return { built, outcome: decision.outcome };
+  };
+  const head = build();
+  const second = spec.count > 1 ? build() : undefined;
   const first = w.capture();
   const lock = { principal: KEY.principal, bearer, amount: '1', ...assetField(w, w.principalAsset), expiry_in: lifetime };
   const firstStep = w.step({ do: 'issue', ...lock, as: first });
   const inner = { do: 'issue', ...lock, expect: [] as Record<string, unknown>[] };
-  const rest = builds.length > 1 ? w.step({ do: 'repeat', times: builds.length - 1, steps: [inner], note: `the Operator remembers every id recorded less than twice the window ago (PROFILE.md §6), however many` }) : undefined;
-  // Each is refused at step 8 whatever the order: predicted and committed one by one, sent FLOOD_IN_FLIGHT at a time.
-  const decisions = builds.map((b) => {
-    const decision = m.operator.issue(b.message);
-    decision.commit(undefined);
-    return decision.outcome;
-  });
-  if (decisions[1]) inner.expect.push(answerCheck('issue', decisions[1]));
-  w.sent.push({ message: builds[0]!.message, request: builds[0]!.request, sentRef: `${first}.sent` });
+  const rest = second !== undefined ? w.step({ do: 'repeat', times: spec.count - 1, steps: [inner], note: `the Operator remembers every id recorded less than twice the window ago (PROFILE.md §6), however many` }) : undefined;
+  if (second?.outcome) inner.expect.push(answerCheck('issue', second.outcome));
+  w.sent.push({ message: head.built.message, request: head.built.request, sentRef: `${first}.sent` });
   m.sent = w.sent.length;
-  for (let start = 0; start < builds.length && !m.halted(); start += FLOOD_IN_FLIGHT) {
-    const chunk = builds.slice(start, start + FLOOD_IN_FLIGHT);
-    const replies = await Promise.all(chunk.map((b, i) => w.send(b.request, start + i === 0)));
-    replies.forEach((reply, i) => {
-      const at = start + i;
-      judgeAnswer(ctx, at === 0 ? firstStep : { fields: {}, expect: [] }, 'issue', decisions[at]!, reply);
-    });
-  }
+  const outcomes = [head.outcome];
+  await inWindow(spec.count, FLOOD_IN_FLIGHT, m.halted, (at) => {
+    const { built, outcome } = at === 0 ? head : at === 1 ? second! : build();
+    outcomes[at] = outcome;
+    return w.send(built.request, at === 0);
+  }, (at, reply) => judgeAnswer(ctx, at === 0 ? firstStep : { fields: {}, expect: [] }, 'issue', outcomes[at]!, reply));
   if (rest === undefined || m.halted()) return;
   // The probe: a valid Lock Request with the first id.
   const probeBearer = w.newBearer();
   const typical = resolveExpiry('typical', policy.expiryMinSeconds, policy.expiryMaxSeconds);
-  const built = buildIssue(w, now, { signer: KEY.principal, bearer: probeBearer, amount: 1n, expiryMs: now + typical * 1000, id: builds[0]!.message.id });
+  const built = buildIssue(w, now, { signer: KEY.principal, bearer: probeBearer, amount: 1n, expiryMs: now + typical * 1000, id: head.built.message.id });
   const capture = w.capture();
   const fields = { do: 'issue', principal: KEY.principal, bearer: probeBearer, amount: toAmount(1n), ...assetField(w, w.principalAsset), expiry_in: typical, request_id: ref(`${first}.sent.request_id`), as: capture };
   await performIssue(ctx, built, fields, capture, probeBearer, { onReply: () => w.readBalancesNow(false) });
   await w.checkBalances(m, ctx, 'CPP-RPL-1', false);
+}
+
+/**
+ * Starts `count` requests, at most `width` in flight and none once `halted`,
+ * each as soon as a place frees up, and judges the answers in the order the
+ * requests were started (a difference is reported at the earliest one that
+ * shows it, whatever order the answers came in). Rejects with the first error,
+ * starting no more.
+ */
+export function inWindow<R>(count: number, width: number, halted: () => boolean, start: (at: number) => Promise<R>, judge: (at: number, reply: R) => void): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const arrived = new Map<number, R>();
+    let next = 0;
+    let judged = 0;
+    let active = 0;
+    let failed = false;
+    const fail = (error: unknown) => {
+      failed = true;
+      reject(error);
+    };
+    const launch = (): void => {
+      while (!failed && active < width && next < count && !halted()) {
+        const at = next++;
+        active += 1;
+        let sent: Promise<R>;
+        try {
+          sent = start(at);
+        } catch (error) {
+          return fail(error);
+        }
+        sent.then((reply) => {
+          active -= 1;
+          if (failed) return;
+          arrived.set(at, reply);
+          try {
+            while (arrived.has(judged)) {
+              const r = arrived.get(judged)!;
+              arrived.delete(judged);
+              judge(judged++, r);
+            }
+          } catch (error) {
+            return fail(error);
+          }
+          launch();
+        }, fail);
+      }
+      if (active === 0 && !failed) resolve();
+    };
+    launch();
+  });
 }
