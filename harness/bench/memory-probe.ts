@@ -10,7 +10,6 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createHttpRole } from '../adapters/http.ts';
 import { runCampaign } from '../fuzz/index.ts';
-import { supplyFreshKeys } from '../crypto/key-supply.ts';
 import { serveReference } from './served.ts';
 
 export interface MemorySample {
@@ -59,8 +58,6 @@ const MB = 1024 * 1024;
 
 async function memoryProbe(options: MemoryProbeOptions): Promise<MemoryProbeResult> {
   const gc = (globalThis as { gc?: () => void }).gc;
-  // As `cpr-conformance fuzz` does (cli/main.ts): fresh keys come from the supply's thread.
-  supplyFreshKeys();
   // The target runs in its own process: this measures the harness's memory, not the reference's state.
   const reference = await serveReference();
   const role = createHttpRole({ baseUrl: reference.url, ca: reference.ca });
