@@ -44,32 +44,11 @@ function freshSeed(): Uint8Array {
   return seed;
 }
 
-/** A fresh key made ahead elsewhere (harness/crypto/key-supply.ts): its seed, the x of its JWK, and its key object. */
-export interface SuppliedKey {
-  readonly seed: Uint8Array;
-  readonly x: string;
-  readonly key: KeyObject;
-}
-
-let freshKeySource: (() => SuppliedKey | undefined) | undefined;
-
-/** Where generateKeyPair() takes a fresh key from before making one; undefined: always made here. */
-export function setFreshKeySource(source: (() => SuppliedKey | undefined) | undefined): void {
-  freshKeySource = source;
-}
-
 /** The pair of `seed`, or of a fresh random seed; its key object is kept for signing. */
-export function generateKeyPair(seed?: Uint8Array): Ed25519KeyPair {
-  const supplied = seed === undefined ? freshKeySource?.() : undefined;
-  if (supplied !== undefined) {
-    const secretKey = Uint8Array.from(supplied.seed);
-    privateByArray.set(secretKey, { seed: Uint8Array.from(secretKey), key: supplied.key });
-    return { secretKey, publicKey: new Uint8Array(Buffer.from(supplied.x, 'base64url')) };
-  }
-  const own = seed ?? freshSeed();
+export function generateKeyPair(seed: Uint8Array = freshSeed()): Ed25519KeyPair {
   // The private key's JWK export carries the x OpenSSL derived from d.
-  const x = privateKeyObject(own).export({ format: 'jwk' }).x!;
-  return { secretKey: Uint8Array.from(own), publicKey: new Uint8Array(Buffer.from(x, 'base64url')) };
+  const x = privateKeyObject(seed).export({ format: 'jwk' }).x!;
+  return { secretKey: Uint8Array.from(seed), publicKey: new Uint8Array(Buffer.from(x, 'base64url')) };
 }
 
 export function signBytes(message: Uint8Array, secretKey: Uint8Array): Uint8Array {

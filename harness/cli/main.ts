@@ -9,7 +9,6 @@ import { RegistryError } from '../../profile/registry.ts';
 import { EXIT, HarnessError } from './errors.ts';
 import { processIo, type CommandIo, type OutputStream } from '../io.ts';
 import { BUNDLE_DIR } from '../bundle.ts';
-import { supplyFreshKeys } from '../crypto/key-supply.ts';
 
 type CommandFn = (argv: string[], io: CommandIo) => Promise<number>;
 
@@ -19,8 +18,6 @@ interface Command {
   readonly load: () => Promise<CommandFn>;
   /** What may start before the command's modules load (a hint from the raw arguments; the command decides). */
   readonly early?: (argv: readonly string[]) => Promise<void>;
-  /** It makes fresh Ed25519 keys by the hundred: they are made ahead on a thread of their own (crypto/key-supply.ts). */
-  readonly freshKeys?: true;
 }
 
 const COMMANDS: Readonly<Record<string, Command>> = {
@@ -28,21 +25,20 @@ const COMMANDS: Readonly<Record<string, Command>> = {
     summary: 'run the suite against a target (the embedded reference when none is given): verdict and reports',
     load: async () => (await import('./run.ts')).run,
     early: async (argv) => (await import('./run-early.ts')).runEarly(argv),
-    freshKeys: true,
   },
   list: { summary: 'list the scenarios a run would execute, with a count', load: async () => (await import('./list.ts')).list },
   explain: { summary: 'show a requirement (spec text, tests covering it) or a scenario', load: async () => (await import('./explain.ts')).explain },
   coverage: { summary: 'the field coverage table: every field, every class, the properties that generate it', load: async () => (await import('./coverage.ts')).coverage },
-  fuzz: { summary: 'stateful model-based fuzzing of an operator; failures shrunk into regression scenarios', load: async () => (await import('./fuzz.ts')).fuzz, freshKeys: true },
-  replay: { summary: 'replay a fuzzer crash file or regression scenario: fixed or still failing', load: async () => (await import('./replay.ts')).replay, freshKeys: true },
+  fuzz: { summary: 'stateful model-based fuzzing of an operator; failures shrunk into regression scenarios', load: async () => (await import('./fuzz.ts')).fuzz },
+  replay: { summary: 'replay a fuzzer crash file or regression scenario: fixed or still failing', load: async () => (await import('./replay.ts')).replay },
   serve: { summary: 'start the reference implementation on loopback', load: async () => (await import('./serve.ts')).serve },
-  selftest: { summary: 'prove the suite kills every mutant of the reference (the kill matrix)', load: async () => (await import('./selftest.ts')).selftestCommand, freshKeys: true },
+  selftest: { summary: 'prove the suite kills every mutant of the reference (the kill matrix)', load: async () => (await import('./selftest.ts')).selftestCommand },
   vectors: { summary: 'vectors generate | verify: the published test vectors', load: async () => (await import('./vectors.ts')).vectors },
-  bench: { summary: 'benchmark the harness: run time, fuzz vs raw throughput, memory, signing rates', load: async () => (await import('./bench.ts')).bench, freshKeys: true },
+  bench: { summary: 'benchmark the harness: run time, fuzz vs raw throughput, memory, signing rates', load: async () => (await import('./bench.ts')).bench },
   init: { summary: 'write a commented target-file template', load: async () => (await import('./init.ts')).init },
   report: { summary: 'report merge DIR...: join sharded reports into one', load: async () => (await import('./report.ts')).report },
   compare: { summary: 'compare reports of implementations side by side, or --diff two runs of one', load: async () => (await import('./compare.ts')).compare },
-  certify: { summary: 'run the whole suite and write a signed certification package', load: async () => (await import('./certify.ts')).certify, freshKeys: true },
+  certify: { summary: 'run the whole suite and write a signed certification package', load: async () => (await import('./certify.ts')).certify },
   'verify-package': { summary: 'check a certification package: signature, digests, consistency, grade', load: async () => (await import('./verify-package.ts')).verifyPackageCommand },
 };
 
@@ -85,7 +81,6 @@ export async function main(argv: string[], io: CommandIo = processIo()): Promise
       return name === undefined ? EXIT.error : 0;
     }
     const command = commandNamed(name);
-    if (command.freshKeys) supplyFreshKeys();
     await command.early?.(rest);
     return await (await command.load())(rest, io);
   } catch (error) {
