@@ -1,6 +1,7 @@
 // The grant of an operation (actions/cashpack.ts grantedOperation,
 // grantedOtherwise): which steps send an issue, a renewal or a redemption, and
 // which answers granted one with another success status than 200.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { GRANT_REQUIREMENTS, grantedOperation, grantedOtherwise } from '../../../harness/scenarios/actions/index.ts';
 
@@ -41,5 +42,30 @@ describe('grantedOtherwise', () => {
     expect(grantedOtherwise('issue', {}, { status: null })).toBeUndefined();
     expect(grantedOtherwise('parallel', { of: { do: 'issue' } }, { responses: [{ status: 200 }, { status: 409 }, { status: 500 }] })).toBeUndefined();
     expect(grantedOtherwise('status', {}, { status: 201 })).toBeUndefined();
+  });
+
+  it('over every status and every operation step, alone or among a parallel step\'s answers: found exactly for a 2xx other than 200, the first such', () => {
+    const steps: [string, Record<string, unknown>, string][] = [
+      ['issue', {}, 'issue'],
+      ['renew', {}, 'renew'],
+      ['redeem', {}, 'redeem'],
+      ['parallel', { of: { do: 'renew' } }, 'renew'],
+      ['parallel', { steps: [{ do: 'redeem' }, { do: 'redeem' }] }, 'redeem'],
+      ['http', { method: 'POST', path: '/v1/cashpack/issue' }, 'issue'],
+      ['parallel', { method: 'POST', path: '/v1/cashpack/renew' }, 'renew'],
+    ];
+    const status = fc.oneof(fc.integer({ min: 100, max: 599 }), fc.integer({ min: 200, max: 299 }), fc.constant(null));
+    fc.assert(
+      fc.property(fc.constantFrom(...steps), fc.array(status, { minLength: 1, maxLength: 6 }), fc.boolean(), ([action, params, operation], statuses, single) => {
+        const answers = single ? statuses.slice(0, 1) : statuses;
+        const result = single ? { status: answers[0] } : { responses: answers.map((s) => ({ status: s })) };
+        const other = answers.find((s) => s !== null && s >= 200 && s < 300 && s !== 200);
+        expect(grantedOtherwise(action, params, result)).toEqual(other === undefined ? undefined : { operation, expected: 200, actual: other });
+        // A read, or a POST elsewhere, is never a grant, whatever it answered.
+        expect(grantedOtherwise('status', {}, result)).toBeUndefined();
+        expect(grantedOtherwise('http', { method: 'POST', path: '/_control/clock' }, result)).toBeUndefined();
+      }),
+      { seed: 9, numRuns: 400 },
+    );
   });
 });
