@@ -34,7 +34,13 @@ export interface BenchPlan {
 /**
  * The default: every figure, judged, in at most a minute and a half (the
  * duration_s target). Six paired rounds of 2 s give the ratio's median and
- * spread; the memory probe's 30,000 operations after warm-up show a leak of
+ * spread, after the identity round (3 s, untimed). A warm-up with races on
+ * as well is left to --long: 3 s of it (and 2.5 s of replay) took the first
+ * round's harness CPU from 369-444 µs a request to 345-369 but left the ratio
+ * within its noise (0.77, 0.81, 0.71, 0.78 against 0.70, 0.84, 0.73, 0.76,
+ * alternating); 8 s raised it by 0.08 to 0.10 in three pairs (8 s against a
+ * third reference, not replayed: by 0.005 to 0.09), at 11 s more of a budget
+ * of 90. The memory probe's 30,000 operations after warm-up show a leak of
  * 1.7 kB or more per operation (the target's 50 MB); --long's 200,000 one of
  * 250 bytes.
  */
@@ -42,18 +48,18 @@ export const FULL_PLAN: BenchPlan = {
   name: 'full',
   runArgs: [],
   runWallRuns: 3,
-  throughput: { warmupMs: 3_000, roundMs: 2_000, rounds: 6, seed: 1, lanes: 8 },
+  throughput: { warmupMs: 3_000, racingWarmupMs: 0, roundMs: 2_000, rounds: 6, seed: 1, lanes: 8 },
   generatorMs: 1_000,
   signingMs: 500,
   memory: { targetOps: 30_000, warmupOps: 10_000, maxMs: 25_000, sliceMs: 2_500, seed: 100, lanes: 4 },
 };
 
-/** `--long`: fifteen rounds, and the memory run of 200,000 operations (about four minutes). */
+/** `--long`: fifteen rounds after a racing warm-up of 8 s, and the memory run of 200,000 operations (about four minutes). */
 export const LONG_PLAN: BenchPlan = {
   name: 'long',
   runArgs: [],
   runWallRuns: 5,
-  throughput: { warmupMs: 4_000, roundMs: 3_000, rounds: 15, seed: 1, lanes: 8 },
+  throughput: { warmupMs: 4_000, racingWarmupMs: 8_000, roundMs: 3_000, rounds: 15, seed: 1, lanes: 8 },
   generatorMs: 5_000,
   signingMs: 2_000,
   // 200,000 operations after 40,000 of warm-up (the heap settles), at most 150 s;
@@ -66,7 +72,7 @@ export const QUICK_PLAN: BenchPlan = {
   name: 'quick',
   runArgs: ['--no-properties', '--only', 'CPP-WK-'],
   runWallRuns: 1,
-  throughput: { warmupMs: 500, roundMs: 750, rounds: 2, seed: 1, lanes: 4 },
+  throughput: { warmupMs: 500, racingWarmupMs: 300, roundMs: 750, rounds: 2, seed: 1, lanes: 4 },
   generatorMs: 300,
   signingMs: 100,
   memory: { targetOps: 1_500, warmupOps: 300, maxMs: 6_000, sliceMs: 500, seed: 100, lanes: 4 },

@@ -20,13 +20,17 @@ export function renderTable(report: BenchReport): string {
     `throughput: ${throughput.rounds.length} fuzz/raw round pairs, ${throughput.lanes} lanes; fuzz ${throughput.rounds.map((r) => Math.round(r.fuzz.opsPerSecond)).join(', ')} ops/s; raw ${throughput.rounds.map((r) => Math.round(r.raw.opsPerSecond)).join(', ')} ops/s; ${
       throughput.pinned ? `harness on CPU ${throughput.pinned.harness}, reference on CPU ${throughput.pinned.target} (taskset)` : 'not pinned to CPUs (no taskset, or one core): harness and reference share the cores'
     }`,
-    `harness CPU per request (its process, every thread): fuzz ${throughput.rounds.map((r) => Math.round(r.fuzz.cpuUsPerOp)).join(', ')} µs; raw loop ${throughput.rounds.map((r) => Math.round(r.raw.cpuUsPerOp)).join(', ')} µs`,
+    `harness CPU per request (its process, every thread): fuzz ${throughput.rounds.map((r) => Math.round(r.fuzz.cpuUsPerOp)).join(', ')} µs; raw loop ${throughput.rounds.map((r) => Math.round(r.raw.cpuUsPerOp)).join(', ')} µs; in the untimed warm-up before them (${warmupNames(throughput.warmup.length)}): fuzz ${throughput.warmup.map((r) => Math.round(r.fuzz.cpuUsPerOp)).join(', ')} µs`,
     `raw replay, identity round (the warm-up; controlled: the fuzzer's races off, ${CONTROLLED.clock}): ${throughput.identity.identical} of ${throughput.identity.compared} answers identical; ${differing(throughput.identity.differenceSources)}`,
     `raw replay, measured rounds (races on, as the fuzzer runs; clocks frozen alike): ${throughput.racing.identical} of ${throughput.racing.compared} answers identical; ${differing(throughput.racing.differenceSources)}`,
     `memory: ${probe.measured_ops.toLocaleString('en-US')} operations after ${probe.warmup_ops.toLocaleString('en-US')} of warm-up${probe.capped ? `, fewer than the ${probe.target_ops.toLocaleString('en-US')} planned: the time cap was reached` : ''}; RSS ${probe.baseline.rss_mb} → ${probe.final.rss_mb} MB (peak ${probe.peak_rss_mb}), JS heap in use ${memory.heapGrowthMb >= 0 ? '+' : ''}${memory.heapGrowthMb.toFixed(1)} MB${probe.gc_forced ? '' : ' (no forced GC: --expose-gc was not honoured)'}`,
     'the reference is served from its own process (cpr-conformance serve) as any target would be: throughput and memory are the harness\'s',
   ];
   return [line(header), ...rows.map(line), '', ...notes, '', `selftest kill matrix: ${MUTANTS.filter((m) => m.catcher === 'suite').length} hand-made mutants (reference/mutants.ts), each one chosen with the check that kills it (cpr-conformance selftest); ${MUTANTS.filter((m) => m.catcher === 'fuzzer').length} more only the fuzzer must find`, ...renderMutationScore(report.mutation)].join('\n');
+}
+
+function warmupNames(pairs: number): string {
+  return pairs > 1 ? 'the identity round, then fuzzing with races on' : 'the identity round';
 }
 
 /** The raw loop's differing answers by source, as a line: every one has a named source, or says it has none. */

@@ -27,8 +27,13 @@ import { pinningPlan, pinSelf, type Pinning } from './pinning.ts';
 import { serveReference, type ServedReference } from './served.ts';
 
 export interface ThroughputOptions {
-  /** Fuzzing before the first round, replayed untimed (JIT, pools, state). */
+  /** Fuzzing before the first round, replayed untimed (JIT, pools, state): the identity round. */
   readonly warmupMs: number;
+  /**
+   * Then fuzzing with races on, replayed untimed like a round, that no figure
+   * counts: V8 compiles the racing paths too before anything is measured. 0 skips it.
+   */
+  readonly racingWarmupMs: number;
   /** Length of each round's fuzzing; the raw loop takes what it takes. */
   readonly roundMs: number;
   /** Measured pairs; the figures are medians over them. */
@@ -92,6 +97,8 @@ export interface ThroughputResult {
   /** The measured rounds, whose fuzzer races requests on purpose (only the clock is controlled): a race's winner, and what follows in its lane, may differ. */
   readonly racing: Identity & { readonly races: 'on' };
   readonly rounds: readonly Round[];
+  /** The untimed pairs before them: the identity round, then the racing warm-up when there is one. */
+  readonly warmup: readonly Round[];
   /** Requests per path shape over the measured rounds, e.g. `POST /v1/cashpack/issue`. */
   readonly mix: Readonly<Record<string, number>>;
 }
@@ -146,7 +153,9 @@ export async function measureThroughput(options: ThroughputOptions, onRound?: (r
       return { round: { fuzz: { ops, elapsedMs: result.elapsedMs, opsPerSecond: ops / (result.elapsedMs / 1000), runs: result.runs, recordedGroups: groups.length, cpuUsPerOp: fuzzCpuUs / ops }, raw }, groups };
     };
     // The warm-up is the identity round: races off, so every answer the replay gets can be the fuzzer's.
-    await pair(options.warmupMs, options.seed * 1000, 'off', identity);
+    const warmup = [(await pair(options.warmupMs, options.seed * 1000, 'off', identity)).round];
+    // After the identity round, which must meet both references in the state their seed gives them.
+    if (options.racingWarmupMs > 0) warmup.push((await pair(options.racingWarmupMs, options.seed * 1000 + 999, 'on', tallyOf())).round);
     const rounds: Round[] = [];
     for (let i = 0; i < options.rounds; i++) {
       const { round, groups } = await pair(options.roundMs, options.seed * 1000 + i + 1, 'on', racing);
@@ -165,6 +174,7 @@ export async function measureThroughput(options: ThroughputOptions, onRound?: (r
       identity: { ...identity, races: 'off', controlled: CONTROLLED },
       racing: { ...racing, races: 'on' },
       rounds,
+      warmup,
       mix,
     };
   } finally {

@@ -74,6 +74,20 @@ describe('cpr-conformance bench --quick', () => {
     expect(json.checks_executed as number).toBeGreaterThanOrEqual(json.tests_executed as number);
   });
 
+  it('warms up with the identity round, then a racing pair, and counts neither in the rounds', () => {
+    const throughput = (json.detail as { throughput: { warmup: { fuzz: { ops: number; cpuUsPerOp: number }; raw: { ops: number } }[]; rounds: unknown[]; identity: { compared: number } } }).throughput;
+    expect(throughput.warmup).toHaveLength(2);
+    for (const pair of throughput.warmup) {
+      expect(pair.fuzz.ops).toBeGreaterThan(0);
+      expect(pair.raw.ops).toBe(pair.fuzz.ops);
+      expect(pair.fuzz.cpuUsPerOp).toBeGreaterThan(0);
+    }
+    // The identity figure is the first pair's alone.
+    expect(throughput.identity.compared).toBe(throughput.warmup[0]!.raw.ops);
+    expect(throughput.rounds).toHaveLength(2);
+    expect(result.stdout).toMatch(/in the untimed warm-up before them \(the identity round, then fuzzing with races on\): fuzz \d+, \d+ µs/);
+  });
+
   it('describes the machine', () => {
     expect(json.machine).toMatchObject({ cpus: expect.any(Number), model: expect.any(String), node: process.version, platform: process.platform });
   });
