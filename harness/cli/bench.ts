@@ -12,7 +12,7 @@ import { writableDir } from './target-options.ts';
 /** bench's options: they parse the command line and write its --help. */
 export const BENCH_OPTIONS = {
   out: { type: 'string', value: 'DIR', help: 'where bench.json goes (default reports/bench-<time>/)' },
-  long: { type: 'boolean', help: 'fifteen throughput rounds and the memory run of 200,000 operations: the figures the README reports' },
+  long: { type: 'boolean', help: 'an 8 s racing warm-up (untimed), fifteen throughput rounds and the memory run of 200,000 operations: the figures the README reports' },
   quick: { type: 'boolean', help: 'shorten every phase (seconds in all): a smoke test of the benchmark itself; its figures are printed but not judged' },
 } as const satisfies Readonly<Record<string, Declared>>;
 
@@ -43,9 +43,10 @@ one row per figure, with its target and PASS or FAIL:
   duration_s          the whole benchmark
 
 Each phase runs alone; by default the whole benchmark aims at a minute and a
-half (a memory run of 30,000 operations; --long: fifteen 3 s rounds and
-200,000 operations, about four minutes), in a Node with 128 MB semi-spaces, as
-the fuzz command runs. Targets:
+half (a memory run of 30,000 operations; --long: an untimed pair of 8 s with
+races on after the identity round, so V8 has compiled the fuzzer before any
+round, fifteen 3 s rounds and 200,000 operations, about four minutes), in a
+Node with 128 MB semi-spaces, as the fuzz command runs. Targets:
 ${FIGURES.filter((f) => f.target).map((f) => `  ${f.key.padEnd(20)}${formatTarget(f)}${f.target!.plan ? ' (the default plan)' : ''}`).join('\n')}
 Where taskset exists and there are two cores or more, the throughput phase
 pins the harness and the reference to different CPUs.
