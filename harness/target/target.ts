@@ -163,9 +163,11 @@ export async function targetFromUrl(url: string, given: UrlTargetOptions = {}): 
     return options.controlToken ? withControlToken(role, options.controlToken) : role;
   };
   let role = make();
+  // One URL for both roles: a message about it names both (a fuzz of the Operator meets it too).
+  const both = 'payee and operator';
   try {
-    const { capabilities, note } = await guard('payee', role, () => discoverCapabilities(role, discovery));
-    const plaintext = capabilities.has('provision') ? await guard('payee', role, () => discoverPlaintextUrl(role, discovery)) : undefined;
+    const { capabilities, note } = await guard(both, role, () => discoverCapabilities(role, discovery));
+    const plaintext = capabilities.has('provision') ? await guard(both, role, () => discoverPlaintextUrl(role, discovery)) : undefined;
     if (plaintext !== undefined) {
       await role.close();
       role = make(plaintext);

@@ -66,7 +66,7 @@ describe('a target whose certificate the harness does not trust', () => {
     const out = join(work, 'tls');
     const r = await cliHere(['run', '--target', url, '--ca', wrongCa, '--only', 'CPP-ISS-001', '--no-properties', '--report-dir', out]);
     expect(r.status).toBe(2);
-    expect(r.stderr).toMatch(/HARNESS_TLS_UNTRUSTED: payee at https:\/\/127\.0\.0\.1:\d+ answered, but its TLS certificate is not trusted: .*\((SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT_LOCALLY|DEPTH_ZERO_SELF_SIGNED_CERT)\)/);
+    expect(r.stderr).toMatch(/HARNESS_TLS_UNTRUSTED: payee and operator at https:\/\/127\.0\.0\.1:\d+ answered, but its TLS certificate is not trusted: .*\((SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT_LOCALLY|DEPTH_ZERO_SELF_SIGNED_CERT)\)/);
     expect(r.stderr).toMatch(/hint: give the CA that issued the certificate: --ca FILE/);
     expect(r.stderr).not.toContain('UNREACHABLE');
     const json = report(out);

@@ -204,7 +204,7 @@ paying_app: { adapter: process, command: [${process.execPath}, ${FIXTURE}] }
     it('fails with HARNESS_TARGET_UNREACHABLE on the refused connection, not after a deadline, when nothing listens', async () => {
       const error = (await targetFromUrl('http://127.0.0.1:9').catch((e: unknown) => e)) as HarnessError;
       expect(error).toMatchObject({ code: 'HARNESS_TARGET_UNREACHABLE' });
-      expect(error.message).toMatch(/did not answer: .*ECONNREFUSED/);
+      expect(error.message).toMatch(/^payee and operator at http:\/\/127\.0\.0\.1:9 did not answer: .*ECONNREFUSED/);
       expect(error.message).not.toMatch(/within \d+ ms/);
     });
   });
