@@ -54,9 +54,28 @@ export function parseCommand<T extends Options>(command: string, argv: string[],
   } catch (error) {
     let message = (error as Error).message.replace(/\. To specify.*$/s, '');
     const unknown = /^Unknown option '(-{1,2}[^']*)'/.exec(message)?.[1];
-    if (unknown !== undefined) message += didYouMean(unknown.split('=')[0]!, Object.keys(all).map((name) => `--${name}`));
+    if (unknown !== undefined) message += meant(unknown.split('=')[0]!, Object.keys(all).map((name) => `--${name}`));
     throw new HarnessError('USAGE_ERROR', message, `see: cpr-conformance ${command} --help`);
   }
+}
+
+/**
+ * Flags other tools spell otherwise, each group one meaning: the project says
+ * --report-dir for a run's reports and --out for what other commands write,
+ * --time for a fuzzing budget and --time-limit for a run's deadline.
+ */
+const SYNONYMS: readonly (readonly string[])[] = [
+  ['--report-dir', '--out', '--output', '--output-dir', '--out-dir', '--outdir', '--dir', '-o'],
+  ['--time', '--time-limit', '--seconds', '--duration'],
+  ['--concurrency', '--jobs', '-j', '--parallel', '--workers'],
+];
+
+/** " (did you mean X?)" for a misspelt flag, or for another tool's name of one the command has; or nothing. */
+export function meant(typed: string, known: readonly string[]): string {
+  const spelt = didYouMean(typed, known);
+  if (spelt !== '') return spelt;
+  const same = SYNONYMS.find((group) => group.includes(typed))?.filter((flag) => flag !== typed && known.includes(flag)) ?? [];
+  return same.length === 0 ? '' : ` (did you mean ${same.join(' or ')}?)`;
 }
 
 export function integerOption(command: string, name: string, value: unknown, min: number, max: number, hint = `see: cpr-conformance ${command} --help`): number | undefined {

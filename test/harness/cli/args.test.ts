@@ -1,7 +1,7 @@
 // A command's --help is written from the options it declares: the declaration
 // that parses a flag is the one that documents it.
 import { describe, expect, it } from 'vitest';
-import { helpEntry, optionLines, optionsHelp, type Declared } from '../../../harness/cli/args.ts';
+import { helpEntry, meant, optionLines, optionsHelp, type Declared } from '../../../harness/cli/args.ts';
 import { CERTIFY_OPTIONS } from '../../../harness/cli/certify.ts';
 import { FUZZ_OPTIONS } from '../../../harness/cli/fuzz.ts';
 import { FUZZ_ROLES_OPTIONS } from '../../../harness/cli/fuzz-roles-of.ts';
@@ -21,6 +21,7 @@ import { RUN_OPTIONS } from '../../../harness/cli/run.ts';
 import { VERIFY_OPTIONS } from '../../../harness/cli/verify-package.ts';
 import { LIFECYCLE_HELP, TARGET_FLAGS } from '../../../harness/cli/target-options.ts';
 import { cliHere } from '../hostile/support.ts';
+import { didYouMean } from '../../../harness/text.ts';
 
 describe('optionsHelp', () => {
   it('gives each declared option one entry, in order, with its value name, then -h, --help', () => {
@@ -114,6 +115,41 @@ describe('the --help of every command', () => {
       expect(r.stderr, typo).toContain(`cpr-conformance: USAGE_ERROR: Unknown option '${typo}' (did you mean --${name}?)`);
       expect(r.stderr, typo).toMatch(new RegExp(`\\n {2}hint: see: cpr-conformance ${command.split(' ')[0]}( [a-z]+)? --help\\n`));
     }
+  });
+});
+
+describe('another tool\'s name for a flag', () => {
+  const GROUPS = [
+    ['--report-dir', '--out', '--output', '--output-dir', '--out-dir', '--outdir', '--dir', '-o'],
+    ['--time', '--time-limit', '--seconds', '--duration'],
+    ['--concurrency', '--jobs', '-j', '--parallel', '--workers'],
+  ];
+
+  it.each(DECLARED)('%s answers with the flags it has of the same meaning, and never a flag it lacks', (_command, options) => {
+    const known = [...Object.keys(options), 'help'].map((name) => `--${name}`);
+    for (const group of GROUPS) {
+      const declared = group.filter((flag) => known.includes(flag));
+      for (const typed of group.filter((flag) => !known.includes(flag))) {
+        const answer = meant(typed, known);
+        const named = /^ \(did you mean (.+)\?\)$/.exec(answer)?.[1]?.split(' or ') ?? [];
+        for (const flag of named) expect(known, `${typed}: ${answer}`).toContain(flag);
+        if (declared.length > 0) expect(named.length, typed).toBeGreaterThan(0);
+        // A close spelling comes first (--output for --out); without one, every flag of the group the command has.
+        if (didYouMean(typed, known) === '') expect(named, typed).toEqual(declared);
+      }
+    }
+  });
+
+  it('is named in the usage error, end to end', async () => {
+    const r = await cliHere(['report', 'merge', 'x', '--out', 'y']);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain("USAGE_ERROR: Unknown option '--out' (did you mean --report-dir?)");
+    const f = await cliHere(['fuzz', '--seconds', '3']);
+    expect(f.stderr).toContain("USAGE_ERROR: Unknown option '--seconds' (did you mean --time?)");
+  });
+
+  it('is nothing for a flag no group holds and nothing is close to', () => {
+    expect(meant('--frobnicate', ['--out', '--time'])).toBe('');
   });
 });
 
