@@ -64,7 +64,7 @@ export function parseCommand<T extends Options>(command: string, argv: string[],
  * --report-dir for a run's reports and --out for what other commands write,
  * --time for a fuzzing budget and --time-limit for a run's deadline.
  */
-const SYNONYMS: readonly (readonly string[])[] = [
+export const SYNONYMS: readonly (readonly string[])[] = [
   ['--report-dir', '--out', '--output', '--output-dir', '--out-dir', '--outdir', '--dir', '-o'],
   ['--time', '--time-limit', '--seconds', '--duration'],
   ['--concurrency', '--jobs', '-j', '--parallel', '--workers'],

@@ -1,7 +1,7 @@
 // A command's --help is written from the options it declares: the declaration
 // that parses a flag is the one that documents it.
 import { describe, expect, it } from 'vitest';
-import { helpEntry, meant, optionLines, optionsHelp, type Declared } from '../../../harness/cli/args.ts';
+import { helpEntry, meant, optionLines, optionsHelp, SYNONYMS, type Declared } from '../../../harness/cli/args.ts';
 import { CERTIFY_OPTIONS } from '../../../harness/cli/certify.ts';
 import { FUZZ_OPTIONS } from '../../../harness/cli/fuzz.ts';
 import { FUZZ_ROLES_OPTIONS } from '../../../harness/cli/fuzz-roles-of.ts';
@@ -119,15 +119,9 @@ describe('the --help of every command', () => {
 });
 
 describe('another tool\'s name for a flag', () => {
-  const GROUPS = [
-    ['--report-dir', '--out', '--output', '--output-dir', '--out-dir', '--outdir', '--dir', '-o'],
-    ['--time', '--time-limit', '--seconds', '--duration'],
-    ['--concurrency', '--jobs', '-j', '--parallel', '--workers'],
-  ];
-
   it.each(DECLARED)('%s answers with the flags it has of the same meaning, and never a flag it lacks', (_command, options) => {
     const known = [...Object.keys(options), 'help'].map((name) => `--${name}`);
-    for (const group of GROUPS) {
+    for (const group of SYNONYMS) {
       const declared = group.filter((flag) => known.includes(flag));
       for (const typed of group.filter((flag) => !known.includes(flag))) {
         const answer = meant(typed, known);
