@@ -84,7 +84,7 @@ export async function main(argv: string[], io: CommandIo = processIo()): Promise
     await command.early?.(rest);
     return await (await command.load())(rest, io);
   } catch (error) {
-    return report(error, io.stderr);
+    return report(error, io.stderr, name !== undefined && Object.hasOwn(COMMANDS, name) ? name : undefined);
   }
 }
 
@@ -97,12 +97,14 @@ function commandNamed(name: string): Command {
   return command;
 }
 
-function report(error: unknown, stderr: OutputStream): number {
+function report(error: unknown, stderr: OutputStream, command?: string): number {
   // The registry is the profile's: its own error, reported under the harness's code for it.
   if (error instanceof RegistryError) error = new HarnessError('REGISTRY_INVALID', error.message);
   if (error instanceof HarnessError) {
     stderr.write(`cpr-conformance: ${error.code}: ${stripControl(error.message)}\n`);
-    if (error.hint) stderr.write(`  hint: ${stripControl(error.hint)}\n`);
+    // A code's own hint speaks of "<command>": the command that failed is known here.
+    const hint = command === undefined ? error.hint : error.hint.replaceAll('<command>', command);
+    if (hint) stderr.write(`  hint: ${stripControl(hint)}\n`);
   } else {
     stderr.write(`cpr-conformance: HARNESS_INTERNAL: ${stripControl((error as Error)?.stack ?? String(error))}\n`);
   }

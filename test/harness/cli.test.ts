@@ -114,12 +114,16 @@ describe('cpr-conformance command line', () => {
     [['help', 'rnu'], /unknown command "rnu" \(did you mean "run"\?\)/],
     // Nothing close: no guess.
     [['frobnicate-everything'], /unknown command "frobnicate-everything"\n/],
+    // A code's own hint names the command that failed.
+    [['replay', '/nonexistent/crash.json'], /USAGE_ERROR: cannot read \/nonexistent\/crash\.json.*\n {2}hint: see: cpr-conformance replay --help\n/],
+    [['report', 'merge', '/nonexistent/shard'], /USAGE_ERROR: cannot read report .*\n {2}hint: see: cpr-conformance report --help\n/],
   ])('rejects %j with a stable code, a hint and exit 2', async (args, message) => {
     // fuzz and bench go through the launcher's child Node: spawned, as a user runs them.
     const r = args[0] === 'fuzz' || args[0] === 'bench' || args[0] === 'frobnicate' ? run(...args) : await inProcess(...args);
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(message);
     expect(r.stderr).toMatch(/\n  hint: \S/);
+    expect(r.stderr).not.toContain('<command>');
   });
 
   it('ends a fuzz campaign, and the Node it runs in, when the command is sent SIGTERM', async () => {
