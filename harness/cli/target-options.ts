@@ -66,9 +66,23 @@ export function targetChoice(values: Record<string, unknown>, command: string, e
     const controlToken = tokenEnv === undefined ? undefined : tokenFrom(tokenEnv, env);
     return { kind: 'url', url: target, ...(values.ca !== undefined ? { caFile: values.ca as string } : {}), insecure: values.insecure === true, ...(controlToken !== undefined ? { controlToken } : {}) };
   }
+  refuseUrlLike(target);
   if (values.ca !== undefined || values.insecure) throw new HarnessError('USAGE_ERROR', '--ca and --insecure go with --target URL; a target file sets tls per role', help);
   if (tokenEnv !== undefined) throw new HarnessError('USAGE_ERROR', '--control-token-env goes with --target URL; a target file names the variable itself', 'set control.token_env in the target file (see: cpr-conformance init)');
   return { kind: 'file', path: target, env };
+}
+
+/**
+ * A --target that is not http(s) and names no file but looks like a URL: a
+ * URL of another scheme, or host:port without one. A USAGE_ERROR saying which,
+ * rather than a target file that cannot be read.
+ */
+export function refuseUrlLike(target: string): void {
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(target)?.[1];
+  if (scheme !== undefined) throw new HarnessError('USAGE_ERROR', `--target ${target}: a target URL is http or https, not ${scheme}`, 'e.g. --target https://127.0.0.1:8443, or a target file (see: cpr-conformance init)');
+  if (/^(\[[0-9a-f:.]+\]|[a-z0-9.-]+):\d{1,5}(\/\S*)?$/i.test(target) && !existsSync(target)) {
+    throw new HarnessError('USAGE_ERROR', `--target ${target} is neither a target file nor a URL (did you mean https://${target}?)`, 'a URL target names its scheme: --target https://HOST:PORT (or http://)');
+  }
 }
 
 function tokenFrom(name: string, env: CommandIo['env']): string {

@@ -6,7 +6,7 @@ import { VECTOR_KINDS, isVectorKind, type VectorKind } from '../vectors/model.ts
 import { verifyVectors, type CaseReport, type CaseStatus, type VerifyTarget } from '../vectors/verify.ts';
 import { didYouMean, stripControl } from '../text.ts';
 import { optionLines, optionsHelp, parseCommand, type Declared } from './args.ts';
-import { CA_FLAG, leaseWaitOf } from './target-options.ts';
+import { CA_FLAG, leaseWaitOf, refuseUrlLike } from './target-options.ts';
 import { EXIT, HarnessError } from './errors.ts';
 import { processIo, type CommandIo } from '../io.ts';
 
@@ -110,6 +110,7 @@ function targetOf(values: Values, env: CommandIo['env']): VerifyTarget {
     return { kind: 'reference' };
   }
   if (/^https?:\/\//i.test(target)) return { kind: 'url', url: target, ...(values.ca !== undefined ? { caFile: values.ca } : {}) };
+  refuseUrlLike(target);
   if (values.ca !== undefined) throw new HarnessError('USAGE_ERROR', '--ca goes with --target URL; a target file sets tls per role');
   return { kind: 'file', path: target, env };
 }

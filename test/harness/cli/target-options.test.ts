@@ -25,6 +25,8 @@ describe('bad input to run', () => {
     ['a token variable with a target file', ['--target', 'x.yaml', '--control-token-env', 'HOME'], /USAGE_ERROR: --control-token-env goes with --target URL; a target file names the variable itself/],
     ['--ready without --start', ['--target', 'https://127.0.0.1:9', '--ready', 'https://127.0.0.1:9/'], /USAGE_ERROR: --ready goes with --start "COMMAND"/],
     ['--start without a target', ['--start', 'true'], /USAGE_ERROR: --start starts the implementation under test: give its --target too/],
+    ['a URL of another scheme', ['--target', 'ftp://127.0.0.1/x'], /^cpr-conformance: USAGE_ERROR: --target ftp:\/\/127\.0\.0\.1\/x: a target URL is http or https, not ftp\n/],
+    ['host:port without a scheme', ['--target', '127.0.0.1:8443'], /^cpr-conformance: USAGE_ERROR: --target 127\.0\.0\.1:8443 is neither a target file nor a URL \(did you mean https:\/\/127\.0\.0\.1:8443\?\)\n/],
   ])('%s is a usage error (exit 2) before anything runs', async (_name, args, message) => {
     const r = await cliHere(['run', ...args]);
     expect(r.status).toBe(2);
