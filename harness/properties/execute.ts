@@ -66,6 +66,8 @@ export async function executeProperty(def: PropertyDefinition, target: ScenarioT
   }
   let last: { failure: PropertyFailure; transcript: Exchange[] } | undefined;
   let harnessError: StepError | Error | undefined;
+  /** The exchanges of the case that threw it: the teardown's come after and are not its evidence. */
+  let errorTranscript: Exchange[] | undefined;
   // Shrinking is bounded by a count of candidates, not by time: the smallest
   // failure found within SHRINK_ATTEMPTS candidates is the one reported.
   let shrinkAttempts = 0;
@@ -79,6 +81,7 @@ export async function executeProperty(def: PropertyDefinition, target: ScenarioT
       return failure === undefined;
     } catch (error) {
       harnessError = error as Error;
+      errorTranscript = [...ctx.transcript];
       throw error;
     }
   });
@@ -94,9 +97,11 @@ export async function executeProperty(def: PropertyDefinition, target: ScenarioT
   }
 
   if (harnessError) {
-    if (harnessError instanceof StepError) return finish(harnessError.outcome, setupChecks(harnessError, options), ctx.transcript, stepErrorFields(harnessError));
+    // A teardown that failed keeps its own exchanges (errorTranscript is then unset).
+    const transcript = errorTranscript ?? ctx.transcript;
+    if (harnessError instanceof StepError) return finish(harnessError.outcome, setupChecks(harnessError, options), transcript, stepErrorFields(harnessError));
     const code = harnessError instanceof TransportError ? transportCode(harnessError) : 'HARNESS_INTERNAL';
-    return finish('error', [], ctx.transcript, { reason: code === 'HARNESS_INTERNAL' ? `harness failure: ${harnessError.stack ?? harnessError.message}` : harnessError.message, error_code: code });
+    return finish('error', [], transcript, { reason: code === 'HARNESS_INTERNAL' ? `harness failure: ${harnessError.stack ?? harnessError.message}` : harnessError.message, error_code: code });
   }
   const ran = details.numRuns;
   if (details.failed && last) {

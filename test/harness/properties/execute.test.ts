@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { StepError, type ScenarioTarget } from '../../../harness/scenarios/context.ts';
 import { executeProperty, SHRINK_ATTEMPTS } from '../../../harness/properties/execute.ts';
 import type { PropertyDefinition } from '../../../harness/properties/types.ts';
+import type { Exchange } from '../../../harness/report/model.ts';
 
 const target = (capabilities: string[] = []): ScenarioTarget =>
   ({
@@ -115,5 +116,31 @@ describe('executing a property', () => {
     // Any other step error records nothing.
     const other = await executeProperty(property(() => true, { check: async () => { throw new StepError('error', 'test control refused'); } }), target(), options);
     expect(other).toMatchObject({ status: 'error', error_code: 'HARNESS_STEP_FAILED', checks: [] });
+  });
+
+  it("shows the exchanges of the case that failed its setup, not the teardown's after it; a teardown that fails shows its own", async () => {
+    const exchange = (method: string, path: string, status: number): Exchange => ({ role: 'operator', request: { method, url: `https://op.test${path}`, headers: {} }, response: { status, headers: {} }, duration_ms: 1 });
+    const issue = exchange('POST', '/v1/cashpack/issue', 422);
+    const restore = exchange('POST', '/_control/clock', 200);
+    const failing = property(() => true, {
+      check: async (ctx) => {
+        ctx.transcript.push(issue);
+        throw StepError.setupFailed('CPP-ISS-1', 'the Operator did not issue a pack');
+      },
+      teardown: async (ctx) => void ctx.transcript.push(restore),
+    });
+    const result = await executeProperty(failing, target(), options);
+    expect(result.error_code).toBe('HARNESS_SETUP_FAILED');
+    expect(result.transcript.at(-1)).toEqual(issue);
+    expect(result.transcript).not.toContainEqual(restore);
+    const brokenTeardown = property(() => true, {
+      teardown: async (ctx) => {
+        ctx.transcript.push(restore);
+        throw new StepError('error', 'the clock could not be put back');
+      },
+    });
+    const torn = await executeProperty(brokenTeardown, target(), options);
+    expect(torn).toMatchObject({ status: 'error', error_code: 'HARNESS_STEP_FAILED' });
+    expect(torn.transcript.at(-1)).toEqual(restore);
   });
 });
