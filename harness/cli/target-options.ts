@@ -224,7 +224,7 @@ export function rerunBase(values: Record<string, unknown>): string {
   if (values['request-timeout'] !== undefined) parts.push(`--request-timeout ${values['request-timeout'] as string}`);
   for (const f of (values.scenario as string[] | undefined) ?? []) parts.push(`--scenario ${shellQuote(f)}`);
   if (values.strict) parts.push('--strict');
-  if (values.seed !== undefined) parts.push(`--seed ${values.seed as string}`);
+  // No --seed: a property's rerun adds the run's seed (the one given, or the one drawn), and a scenario draws nothing.
   return parts.join(' ');
 }
 

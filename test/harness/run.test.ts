@@ -65,6 +65,14 @@ describe('cpr-conformance run', () => {
     expect(readFileSync(join(out, 'junit.xml'), 'utf8')).toMatch(/<failure /);
   });
 
+  it('gives each test a rerun command with the run\'s seed once for a property, and none for a scenario', async () => {
+    const out = dir();
+    const r = await cli('run', '--only', 'PROP-OP-016', '--only', 'CPP-WK-001', '--seed', '7', '--report-dir', out);
+    expect(r.status, r.stderr).toBe(3);
+    const reruns = Object.fromEntries(readReport(join(out, 'report.json')).tests.map((t) => [t.id, t.rerun]));
+    expect(reruns).toEqual({ 'PROP-OP-016': 'npx cpr-conformance run --only PROP-OP-016 --seed 7', 'CPP-WK-001': 'npx cpr-conformance run --only CPP-WK-001' });
+  });
+
   it('exits 2 on the refused connection when nothing listens at the target, running no test', async () => {
     const out = dir();
     const r = await cli('run', '--target', 'https://127.0.0.1:9', '--report-dir', out);
