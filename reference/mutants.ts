@@ -696,6 +696,13 @@ const CATALOGUE = [
     catches: ['PRF-STS-1'],
   },
   {
+    name: 'op-status-deep-pack-active',
+    family: 'cashpack-lifecycle',
+    role: 'operator',
+    description: 'the status of a pack three renewals deep or more reads ACTIVE, whether it was redeemed, cancelled or expired: a status kept apart for the first renewals only',
+    catches: ['CPP-STS-1'],
+  },
+  {
     name: 'op-updated-at-stamped-by-read',
     family: 'cashpack-lifecycle',
     role: 'operator',

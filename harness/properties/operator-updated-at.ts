@@ -5,10 +5,14 @@
 // was. Each case is a generated sequence on one pack under the Operator's
 // frozen clock: clock moves of any size and to either side of the expiry
 // instant, renewals granted and refused (by a key that is not the bearer, past
-// max_chain_depth, of a pack that has ended), redemptions, cancellations,
-// each step followed or not by a read, and one read at the end; every read is
-// judged against the instant the sequence predicts.
+// max_chain_depth, of a pack that has ended), renewals in a row up to the
+// policy's max_chain_depth, redemptions, cancellations, each step followed or
+// not by a read, and one read at the end; every read is judged whole against
+// what the sequence predicts: status and updated_at, and the pack's id,
+// amount, asset, expiry, chain_depth and chain_digest (§4.7) at whatever depth
+// and in whatever status the pack is.
 import fc from 'fast-check';
+import { isDeepStrictEqual } from 'node:util';
 import { formatTimestamp } from '../../profile/time.ts';
 import { createSigningKey, type CashPack, type SigningKey } from '../../profile/cashpack/index.ts';
 import { signRequestAs } from '../../profile/http-signature.ts';
@@ -28,6 +32,8 @@ type Action =
   | 'renew'
   /** A renewal signed by a key that is not the current bearer: refused whatever the pack's state. */
   | 'renew-foreign'
+  /** Renewals by the bearer until the chain is at max_chain_depth (one more is refused). */
+  | 'renew-to-limit'
   | 'redeem'
   | 'cancel';
 
@@ -52,6 +58,7 @@ const action: fc.Arbitrary<Action> = fc.oneof(
   { arbitrary: fc.constant('none' as const), weight: 2 },
   { arbitrary: fc.constant('renew' as const), weight: 3 },
   { arbitrary: fc.constant('renew-foreign' as const), weight: 3 },
+  { arbitrary: fc.constant('renew-to-limit' as const), weight: 2 },
   { arbitrary: fc.constant('redeem' as const), weight: 1 },
   { arbitrary: fc.constant('cancel' as const), weight: 1 },
 );
@@ -95,8 +102,13 @@ async function judgeCase(ctx: ScenarioContext, setup: OperatorSetup, ops: readon
     const signature = signRequestAs({ method: 'GET', authority: ctx.http('operator').authority, path }, { secretKey: principal.secretKey, kid: principal.jwk.kid }, Math.floor(now / 1000), 'profile');
     const answer = await send(ctx, 'operator', { method: 'GET', path, headers: { ...signature } });
     if (answer.status !== 200) return { expected: 200, actual: { status: answer.status, code: codeOf(answer) }, message: `${done.join(', ')}; then a status read by the issuing Principal`, requirements: ['CPP-STS-1'] };
-    const body = answer.body as { status?: unknown; updated_at?: unknown };
+    const body = answer.body as Record<string, unknown>;
     if (body.status !== state.status) return { expected: state.status, actual: body.status ?? null, message: `${done.join(', ')}; then the status read's status`, requirements: ['CPP-STS-1'] };
+    // The rest of §4.7, from the pack as the Operator last returned it.
+    const members = { pack_id: pack.pack_id, amount: pack.amount, asset: pack.asset, expiry: pack.expiry, chain_depth: state.depth, chain_digest: pack.chain_digest };
+    for (const [name, expected] of Object.entries(members)) {
+      if (!isDeepStrictEqual(body[name], expected)) return { expected, actual: body[name] ?? null, message: `${done.join(', ')}; then the status read's ${name} (PROFILE.md §4.7, the pack at depth ${state.depth}, ${state.status})`, requirements: ['CPP-STS-1'] };
+    }
     if (body.updated_at !== stamp(state.updatedAtMs)) {
       return { expected: stamp(state.updatedAtMs), actual: body.updated_at ?? null, message: `${done.join(', ')}; then the status read's updated_at (the pack's last state change, PROFILE.md §4.7)`, requirements: ['PRF-STS-1'] };
     }
@@ -125,6 +137,13 @@ async function judgeCase(ctx: ScenarioContext, setup: OperatorSetup, ops: readon
     switch (kind) {
       case 'none':
         return undefined;
+      case 'renew-to-limit': {
+        for (let more = policy.max_chain_depth - state.depth; more > 0 && state.status === 'ACTIVE'; more--) {
+          const failure = await act('renew');
+          if (failure) return failure;
+        }
+        return undefined;
+      }
       case 'renew':
       case 'renew-foreign': {
         const foreign = kind === 'renew-foreign';
@@ -167,7 +186,7 @@ async function judgeCase(ctx: ScenarioContext, setup: OperatorSetup, ops: readon
 
 export const OPERATOR_UPDATED_AT = define<readonly Step[]>({
   id: 'PROP-OP-015',
-  title: "updated_at is the Operator's clock at the pack's last state change, the expiry instant for EXPIRED, whatever reads, refusals and clock moves come between",
+  title: "a status read at any depth and in any status answers as predicted: updated_at the Operator's clock at the pack's last state change (the expiry instant for EXPIRED), and every other member of the status response, whatever reads, refusals and clock moves come between",
   // Only what every case judges: the operations between the reads are judged by their own scenarios.
   requirements: ['PRF-STS-1', 'CPP-STS-1'],
   level: 'PROFILE',

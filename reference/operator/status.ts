@@ -29,15 +29,16 @@ export const status: Endpoint = (ctx, request, [packId]) => {
   applyExpiry(ctx.state, record, now);
   // Mutant op-updated-at-stamped-by-read: the read touches the record as if it changed it.
   if (ctx.faults.has('op-updated-at-stamped-by-read')) record.updatedAtMs = now;
-  return json(200, statusOf(record));
+  return json(200, statusOf(ctx, record));
 };
 
 /** PROFILE.md §4.7; chain_depth is the length of renewal_chain. */
-function statusOf(record: PackRecord): PackStatus {
+function statusOf(ctx: OperatorContext, record: PackRecord): PackStatus {
   const { pack } = record;
   return {
     pack_id: pack.pack_id,
-    status: record.status,
+    // Mutant op-status-deep-pack-active: a pack three renewals deep or more reads ACTIVE whatever it is.
+    status: ctx.faults.has('op-status-deep-pack-active') && pack.renewal_chain.length >= 3 ? 'ACTIVE' : record.status,
     amount: pack.amount,
     asset: pack.asset,
     expiry: pack.expiry,
@@ -52,5 +53,5 @@ export function readStatus(ctx: OperatorContext, packId: string): PackStatus | u
   const record = ctx.state.packs.get(packId);
   if (!record) return undefined;
   applyExpiry(ctx.state, record, ctx.clock.now());
-  return statusOf(record);
+  return statusOf(ctx, record);
 }

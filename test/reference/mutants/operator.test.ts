@@ -465,6 +465,17 @@ const PROBES: Record<MutantOfRole<'operator'>, Probe> = {
     correct: ['BEARER_MISMATCH', true],
     mutant: ['BEARER_MISMATCH', false],
   },
+  'op-status-deep-pack-active': {
+    observes: 'the status read of a pack redeemed after three renewals',
+    async observe(f) {
+      let { pack, bearer } = await f.issuePack();
+      for (let i = 0; i < 3; i++) ({ pack, bearer } = await f.renewPack(pack, bearer));
+      expect((await f.redeem(pack, f.redemption(pack, bearer))).status).toBe(200);
+      return (await f.status(pack.pack_id)).body.status;
+    },
+    correct: 'REDEEMED',
+    mutant: 'ACTIVE',
+  },
   'op-updated-at-stamped-by-read': {
     observes: 'updated_at read ten seconds after issue',
     async observe(f) {
