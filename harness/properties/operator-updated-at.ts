@@ -10,7 +10,9 @@
 // not by a read, and one read at the end; every read is judged whole against
 // what the sequence predicts: status and updated_at, and the pack's id,
 // amount, asset, expiry, chain_depth and chain_digest (§4.7) at whatever depth
-// and in whatever status the pack is.
+// and in whatever status the pack is. The pack's amount is one of its classes,
+// from the target's own max_amount: one unit, half of it, all of it, and 2^53 + 1
+// when the maximum allows it.
 import fc from 'fast-check';
 import { isDeepStrictEqual } from 'node:util';
 import { formatTimestamp } from '../../profile/time.ts';
@@ -22,7 +24,7 @@ import { buildCancel } from '../fuzz/messages.ts';
 import { define } from './support.ts';
 import type { PropertyFailure } from './types.ts';
 import { restoreClock, setClock } from './field-classes/clock.ts';
-import { issuePack, lifetimeSeconds, operatorNow, operatorSetup, redeemRequest, redemption, renewal, renewedPack, type OperatorSetup } from './field-classes/operator-setup.ts';
+import { issuePack, lifetimeSeconds, MOST_PER_PACK, operatorNow, operatorSetup, redeemRequest, redemption, renewal, renewedPack, type OperatorSetup } from './field-classes/operator-setup.ts';
 
 const FILE = 'harness/properties/operator-updated-at.ts';
 
@@ -63,7 +65,26 @@ const action: fc.Arbitrary<Action> = fc.oneof(
   { arbitrary: fc.constant('cancel' as const), weight: 1 },
 );
 
-const cases = fc.array(fc.record({ move, action, read: fc.boolean() }), { minLength: 1, maxLength: 8 });
+/** The pack's amount, as a class of the target's max_amount (amountOf). */
+type AmountClass = 'one' | 'half' | 'max' | 'beyond-2^53';
+
+interface Case {
+  readonly amount: AmountClass;
+  readonly steps: readonly Step[];
+}
+
+const cases: fc.Arbitrary<Case> = fc.record({
+  amount: fc.constantFrom<AmountClass>('one', 'half', 'max', 'beyond-2^53'),
+  steps: fc.array(fc.record({ move, action, read: fc.boolean() }), { minLength: 1, maxLength: 8 }),
+});
+
+/** An amount of the class, within max_amount (2^53 + 1 is max_amount itself where the maximum is lower) and within what the setup's Principal holds. */
+function amountOf(amountClass: AmountClass, maxAmount: string): string {
+  const max = BigInt(maxAmount) < MOST_PER_PACK ? BigInt(maxAmount) : MOST_PER_PACK;
+  const beyond = 2n ** 53n + 1n;
+  const value = { one: 1n, half: max / 2n > 0n ? max / 2n : 1n, max, 'beyond-2^53': beyond <= max ? beyond : max }[amountClass];
+  return value.toString();
+}
 
 /** What the sequence predicts of the pack (PROFILE.md §4.7, §5.1). */
 interface Predicted {
@@ -75,16 +96,17 @@ interface Predicted {
 const stamp = (ms: number) => formatTimestamp(ms, 'cashpack');
 const codeOf = (r: HttpResult): unknown => (r.status === 200 ? 200 : ((r.body as { code?: unknown } | undefined)?.code ?? r.status));
 
-async function judgeCase(ctx: ScenarioContext, setup: OperatorSetup, ops: readonly Step[]): Promise<PropertyFailure | undefined> {
+async function judgeCase(ctx: ScenarioContext, setup: OperatorSetup, { amount: amountClass, steps: ops }: Case): Promise<PropertyFailure | undefined> {
   const { policy, principal, redeemer } = setup;
   let now = Math.floor((await operatorNow(ctx)) / 1000) * 1000;
   await setClock(ctx, 'operator', now);
   let bearer: SigningKey = createSigningKey();
-  let pack: CashPack = await issuePack(ctx, setup, bearer, now);
+  const amount = amountOf(amountClass, policy.max_amount);
+  let pack: CashPack = await issuePack(ctx, setup, bearer, now, undefined, amount);
   const expiryMs = now + lifetimeSeconds(policy) * 1000;
   const cancels = ctx.target.capabilities('operator').has('cancel');
   const state: Predicted = { status: 'ACTIVE', updatedAtMs: now, depth: 0 };
-  const done: string[] = ['issued'];
+  const done: string[] = [`issued (amount ${amount})`];
   const moveTo = async (ms: number) => {
     if (ms <= now) return;
     now = ms;
@@ -184,7 +206,7 @@ async function judgeCase(ctx: ScenarioContext, setup: OperatorSetup, ops: readon
   }
 }
 
-export const OPERATOR_UPDATED_AT = define<readonly Step[]>({
+export const OPERATOR_UPDATED_AT = define<Case>({
   id: 'PROP-OP-015',
   title: "a status read at any depth and in any status answers as predicted: updated_at the Operator's clock at the pack's last state change (the expiry instant for EXPIRED), and every other member of the status response, whatever reads, refusals and clock moves come between",
   // Only what every case judges: the operations between the reads are judged by their own scenarios.

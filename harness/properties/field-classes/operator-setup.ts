@@ -26,6 +26,9 @@ export interface OperatorSetup {
 /** A balance no run of cases exhausts. */
 const DEEP_BALANCE = `1${'0'.repeat(60)}`;
 
+/** The most one pack of a property may hold: a thousandth of the Principal's balance, so its cases and their shrinking never run it dry, whatever the target's max_amount (up to 78 digits). */
+export const MOST_PER_PACK = BigInt(DEEP_BALANCE) / 1000n;
+
 const setups = new WeakMap<ScenarioContext, Promise<OperatorSetup>>();
 
 /** A test-control call that must succeed: its failure is the harness's setup, not the target's conformance. */
@@ -80,8 +83,8 @@ export function redeemRequest(ctx: ScenarioContext, text: string, redeemer: Sign
 }
 
 /** Issues a pack to `bearer` and returns it, or throws when the Operator will not (its own tests judge issue). */
-export async function issuePack(ctx: ScenarioContext, setup: Pick<OperatorSetup, 'principal' | 'policy'>, bearer: SigningKey, now: number, lifetime?: number): Promise<CashPack> {
-  const answer = await send(ctx, 'operator', jsonRequest('POST', '/v1/cashpack/issue', lockRequest(setup, now, { bearer: bearer.jwk, ...(lifetime !== undefined ? { lifetime } : {}) })));
+export async function issuePack(ctx: ScenarioContext, setup: Pick<OperatorSetup, 'principal' | 'policy'>, bearer: SigningKey, now: number, lifetime?: number, amount?: string): Promise<CashPack> {
+  const answer = await send(ctx, 'operator', jsonRequest('POST', '/v1/cashpack/issue', lockRequest(setup, now, { bearer: bearer.jwk, ...(lifetime !== undefined ? { lifetime } : {}), ...(amount !== undefined ? { amount } : {}) })));
   if (answer.status !== 200) throw StepError.setupFailed('CPP-ISS-1', `setting up: the Operator did not issue a pack (HTTP ${answer.status}: ${answer.text.slice(0, 200)}); its own scenarios judge issue`);
   return answer.body as CashPack;
 }
