@@ -6,7 +6,8 @@
 // frozen clock: clock moves of any size and to either side of the expiry
 // instant, renewals granted and refused (by a key that is not the bearer, past
 // max_chain_depth, of a pack that has ended), renewals in a row up to the
-// policy's max_chain_depth, redemptions, cancellations, each step followed or
+// policy's max_chain_depth (at most 16 a step, and never one whose body
+// max_body_bytes would refuse), redemptions, cancellations, each step followed or
 // not by a read, and one read at the end; every read is judged whole against
 // what the sequence predicts: status and updated_at, and the pack's id,
 // amount, asset, expiry, chain_depth and chain_digest (§4.7) at whatever depth
@@ -65,6 +66,9 @@ const action: fc.Arbitrary<Action> = fc.oneof(
   { arbitrary: fc.constant('cancel' as const), weight: 1 },
 );
 
+/** Most renewals one renew-to-limit step sends: a chain of any max_chain_depth is reached in a few steps, none takes long. */
+const MOST_IN_A_ROW = 16;
+
 /** The pack's amount, as a class of the target's max_amount (amountOf). */
 type AmountClass = 'one' | 'half' | 'max' | 'beyond-2^53';
 
@@ -107,6 +111,8 @@ async function judgeCase(ctx: ScenarioContext, setup: OperatorSetup, { amount: a
   const cancels = ctx.target.capabilities('operator').has('cancel');
   const state: Predicted = { status: 'ACTIVE', updatedAtMs: now, depth: 0 };
   const done: string[] = [`issued (amount ${amount})`];
+  /** Whether the pack's next renewal would be over max_body_bytes. */
+  let outgrown = false;
   const moveTo = async (ms: number) => {
     if (ms <= now) return;
     now = ms;
@@ -160,7 +166,7 @@ async function judgeCase(ctx: ScenarioContext, setup: OperatorSetup, { amount: a
       case 'none':
         return undefined;
       case 'renew-to-limit': {
-        for (let more = policy.max_chain_depth - state.depth; more > 0 && state.status === 'ACTIVE'; more--) {
+        for (let more = Math.min(policy.max_chain_depth - state.depth, MOST_IN_A_ROW); more > 0 && state.status === 'ACTIVE' && !outgrown; more--) {
           const failure = await act('renew');
           if (failure) return failure;
         }
@@ -170,8 +176,16 @@ async function judgeCase(ctx: ScenarioContext, setup: OperatorSetup, { amount: a
       case 'renew-foreign': {
         const foreign = kind === 'renew-foreign';
         const next = createSigningKey();
-        const answer = await send(ctx, 'operator', jsonRequest('POST', '/v1/cashpack/renew', { cash_pack: pack, renewal: renewal(pack, foreign ? createSigningKey() : bearer, now, next) }));
+        const request = jsonRequest('POST', '/v1/cashpack/renew', { cash_pack: pack, renewal: renewal(pack, foreign ? createSigningKey() : bearer, now, next) });
         const granted = !foreign && state.status === 'ACTIVE' && state.depth < policy.max_chain_depth;
+        // A chain its renewals outgrow before max_chain_depth (the body limit is the target's to choose): the next one is not sent.
+        const size = Buffer.byteLength(request.body ?? '');
+        if (granted && size > policy.max_body_bytes) {
+          outgrown = true;
+          done.push(`no renewal at depth ${state.depth}: its ${size}-byte body is over max_body_bytes ${policy.max_body_bytes}`);
+          return undefined;
+        }
+        const answer = await send(ctx, 'operator', request);
         const what = foreign ? 'a renewal signed by a key that is not the bearer' : `a renewal by the bearer at depth ${state.depth} (max_chain_depth ${policy.max_chain_depth}) of a ${state.status} pack`;
         // The rule of the answer that was due: a granted renewal, or the refusal of a foreign key, a pack no longer ACTIVE, a chain at its depth.
         const rule = granted ? 'CPP-RNW-1' : foreign ? 'CPP-BRR-1' : state.status !== 'ACTIVE' ? 'CPP-ACT-1' : 'CPP-DEPTH-1';
