@@ -320,6 +320,13 @@ const CATALOGUE = [
     catches: ['TOK-ONCE-1'],
   },
   {
+    name: 'payee-token-with-memo-reusable',
+    family: 'retrieval-token',
+    role: 'payee',
+    description: 'a retrieval token whose CPR carries a memo is never consumed: every retrieval serves it again (one path of the store, for requests with a memo, forgets to burn the token)',
+    catches: ['TOK-ONCE-1'],
+  },
+  {
     name: 'payee-token-burned-on-refusal',
     family: 'retrieval-token',
     role: 'payee',

@@ -52,8 +52,10 @@ export class TokenStore {
     const result = this.peek(token, now);
     // Mutant payee-token-burned-on-refusal: a refusal consumes the token as well.
     const consumes = result.ok || this.faults.has('payee-token-burned-on-refusal');
+    // Mutant payee-token-with-memo-reusable: a token whose CPR carries a memo is never consumed.
+    const memoKept = this.faults.has('payee-token-with-memo-reusable') && result.ok && result.cpr.memo !== undefined;
     // Stryker disable next-line OptionalChaining: outside the hand-made faults a token is consumed only when it was found (result.ok)
-    if (consumes && !this.faults.has('payee-token-reusable') && !this.entries.get(this.key(token))?.reusable) this.burn(token); // mutant: never consumed
+    if (consumes && !memoKept && !this.faults.has('payee-token-reusable') && !this.entries.get(this.key(token))?.reusable) this.burn(token); // mutant: never consumed
     return result;
   }
 

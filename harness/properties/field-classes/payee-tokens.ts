@@ -6,11 +6,14 @@
 // sends (X-Forwarded-Host and the like), and a Host naming another host or
 // the payee's own written another way, change neither the URIs the payee writes
 // nor what it serves; a call with such a Host may be refused (spec §4.1, §4.4,
-// §5.1; PROFILE.md §8.1, §10, §11).
+// §5.1; PROFILE.md §8.1, §10, §11). The request behind the token is of any
+// sub-interface, with or without an amount (beyond 2^53 too) and a memo (text
+// outside ASCII, of the full 140 code points, in NFD): a token serves once
+// whatever it carries.
 import fc from 'fast-check';
 import { compareTokenUri, parseDeliveryUri } from '../../../profile/cpr/index.ts';
 import { SUB_INTERFACES } from '../../../profile/cpr/fields.ts';
-import { alterToken, foreignHost, hostChoice, tokenAlteration, untrustedHeaders, type ClassValue, type HostChoice, type TokenAlteration, type UntrustedHeaders } from '../../../generators/classes/index.ts';
+import { alterToken, foreignHost, hostChoice, textVariant, tokenAlteration, untrustedHeaders, type ClassValue, type HostChoice, type TokenAlteration, type UntrustedHeaders } from '../../../generators/classes/index.ts';
 import { StepError, type HttpResult } from '../../scenarios/context.ts';
 import { send } from '../../scenarios/http.ts';
 import { define } from '../support.ts';
@@ -25,6 +28,9 @@ type Channel = (typeof CHANNELS)[number];
 
 interface TokenCase {
   readonly sub: string;
+  /** The request's optional members, each present or not. */
+  readonly amount: string | null;
+  readonly memo: string | null;
   readonly headers: ClassValue<UntrustedHeaders>;
   /** A Host header against the payee's authority, sent with the forwarding headers when the request is created (over HTTP only). */
   readonly host: HostChoice;
@@ -41,8 +47,17 @@ const COVERS: Coverage[] = [
   { field: 'POST /_control/payee/requests', class: 'http.untrusted-headers' },
 ];
 
+/** A memo the profile allows (1..140 code points), in each class of text. */
+const memo = fc
+  .constantFrom('text.non-ascii', 'text.length', 'text.normalisation' as const)
+  .chain((cls) => textVariant({ class: cls, min: 1, max: 140 }))
+  .filter((t) => t.withinBounds)
+  .map((t) => t.value);
+
 const cases: fc.Arbitrary<TokenCase> = fc.record({
   sub: fc.constantFrom(...SUB_INTERFACES),
+  amount: fc.option(fc.bigInt({ min: 1n, max: 10n ** 24n }).map(String)),
+  memo: fc.option(memo),
   headers: untrustedHeaders(),
   host: hostChoice(),
   alter: tokenAlteration(),
@@ -55,6 +70,10 @@ function refusal(result: HttpResult, code: string, where: string, requirements: 
   if (result.status === 200) return fail(code, 200, `${where}: served`, requirements);
   const defects = problemDefects(result, code);
   return defects.length === 0 ? undefined : fail({ problem: code }, { status: result.status, defects }, `${where}: not the profile's problem`, ['PRF-TOK-1', 'PRF-ERR-1']);
+}
+
+function describeAsked(c: TokenCase): string {
+  return `${c.sub}, ${c.amount === null ? 'no amount' : `amount ${c.amount}`}, ${c.memo === null ? 'no memo' : `a memo of ${[...c.memo].length} code points`}`;
 }
 
 export const PAYEE_TOKENS = define<TokenCase>({
@@ -73,7 +92,8 @@ export const PAYEE_TOKENS = define<TokenCase>({
   async check(ctx, c) {
     const { baseUrl: base } = await payeeConfig(ctx);
     const hostile = c.headers.value.headers;
-    const ask = (headers: Record<string, string>) => send(ctx, 'payee', { method: 'POST', path: '/_control/payee/requests', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ sub_interface: c.sub }) });
+    const asked = { sub_interface: c.sub, ...(c.amount !== null ? { amount: c.amount } : {}), ...(c.memo !== null ? { memo: c.memo } : {}) };
+    const ask = (headers: Record<string, string>) => send(ctx, 'payee', { method: 'POST', path: '/_control/payee/requests', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(asked) });
     const http = ctx.http('payee');
     const host = http.kind === 'http' ? foreignHost(http.authority, c.host) : undefined;
     // With a Host naming another host the payee may refuse the call (any 4xx); then it is asked without that Host.
@@ -108,7 +128,7 @@ export const PAYEE_TOKENS = define<TokenCase>({
       const token = tokens.get(channel)!;
       for (const attempt of [1, 2]) {
         const answer = await send(ctx, 'payee', { method: 'GET', path: `/cpr/${token}`, headers: hostile });
-        const where = `retrieval ${attempt} through ${channel} (channels in the order ${c.channels.join(', ')}; ${c.headers.note}), after the token ${altered.note} was tried`;
+        const where = `retrieval ${attempt} through ${channel} (channels in the order ${c.channels.join(', ')}; ${c.headers.note}; a request ${describeAsked(c)}), after the token ${altered.note} was tried`;
         if (!served.has(token)) {
           if (answer.status !== 200) return fail(200, { status: answer.status, body: answer.body }, `${where}: the first retrieval of this token`, ['TOK-GET-1', 'TOK-AUTH-1']);
           served.add(token);
