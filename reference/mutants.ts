@@ -703,6 +703,13 @@ const CATALOGUE = [
     catches: ['PRF-STS-1'],
   },
   {
+    name: 'op-expiry-late-seconds-dropped',
+    family: 'cashpack-lifecycle',
+    role: 'operator',
+    description: "a pack asked to expire in the last ten seconds of a minute (:50 to :59) is signed with the minute itself as its expiry: a formatter that rounds the late seconds away",
+    catches: ['CPP-ISS-1'],
+  },
+  {
     name: 'op-status-deep-pack-active',
     family: 'cashpack-lifecycle',
     role: 'operator',

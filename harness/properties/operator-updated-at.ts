@@ -13,7 +13,8 @@
 // amount, asset, expiry, chain_depth and chain_digest (§4.7) at whatever depth
 // and in whatever status the pack is. The pack's amount is one of its classes,
 // from the target's own max_amount: one unit, half of it, all of it, and 2^53 + 1
-// when the maximum allows it.
+// when the maximum allows it; it is issued at any second of the minute, and
+// its expiry must be the one asked for (CPP-ISS-1).
 import fc from 'fast-check';
 import { isDeepStrictEqual } from 'node:util';
 import { formatTimestamp } from '../../profile/time.ts';
@@ -74,11 +75,14 @@ type AmountClass = 'one' | 'half' | 'max' | 'beyond-2^53';
 
 interface Case {
   readonly amount: AmountClass;
+  /** The second of the minute the pack is issued at (and, its lifetime a whole number of minutes or not, its expiry's class of instant). */
+  readonly second: number;
   readonly steps: readonly Step[];
 }
 
 const cases: fc.Arbitrary<Case> = fc.record({
   amount: fc.constantFrom<AmountClass>('one', 'half', 'max', 'beyond-2^53'),
+  second: fc.integer({ min: 0, max: 59 }),
   steps: fc.array(fc.record({ move, action, read: fc.boolean() }), { minLength: 1, maxLength: 8 }),
 });
 
@@ -100,14 +104,18 @@ interface Predicted {
 const stamp = (ms: number) => formatTimestamp(ms, 'cashpack');
 const codeOf = (r: HttpResult): unknown => (r.status === 200 ? 200 : ((r.body as { code?: unknown } | undefined)?.code ?? r.status));
 
-async function judgeCase(ctx: ScenarioContext, setup: OperatorSetup, { amount: amountClass, steps: ops }: Case): Promise<PropertyFailure | undefined> {
+async function judgeCase(ctx: ScenarioContext, setup: OperatorSetup, { amount: amountClass, second, steps: ops }: Case): Promise<PropertyFailure | undefined> {
   const { policy, principal, redeemer } = setup;
-  let now = Math.floor((await operatorNow(ctx)) / 1000) * 1000;
+  // The clock forward to the next instant at the case's second of the minute (never back: ids recorded stay in the past).
+  const clockAt = Math.floor((await operatorNow(ctx)) / 1000) * 1000;
+  let now = clockAt + ((((second * 1000 - (clockAt % 60_000)) % 60_000) + 60_000) % 60_000);
   await setClock(ctx, 'operator', now);
   let bearer: SigningKey = createSigningKey();
   const amount = amountOf(amountClass, policy.max_amount);
   let pack: CashPack = await issuePack(ctx, setup, bearer, now, undefined, amount);
   const expiryMs = now + lifetimeSeconds(policy) * 1000;
+  // Every later prediction counts from the expiry asked for: a pack issued with another fails its issue's rule.
+  if (pack.expiry !== stamp(expiryMs)) return { expected: stamp(expiryMs), actual: pack.expiry ?? null, message: `a pack issued at ${stamp(now)} (second ${second} of the minute): its expiry, asked for as requested_expiry`, requirements: ['CPP-ISS-1'] };
   const cancels = ctx.target.capabilities('operator').has('cancel');
   const state: Predicted = { status: 'ACTIVE', updatedAtMs: now, depth: 0 };
   const done: string[] = [`issued (amount ${amount})`];
@@ -223,8 +231,8 @@ async function judgeCase(ctx: ScenarioContext, setup: OperatorSetup, { amount: a
 export const OPERATOR_UPDATED_AT = define<Case>({
   id: 'PROP-OP-015',
   title: "a status read at any depth and in any status answers as predicted: updated_at the Operator's clock at the pack's last state change (the expiry instant for EXPIRED), and every other member of the status response, whatever reads, refusals and clock moves come between",
-  // Only what every case judges: the operations between the reads are judged by their own scenarios.
-  requirements: ['PRF-STS-1', 'CPP-STS-1'],
+  // Only what every case judges: the pack's issue as asked, and its reads; the operations between them are judged by their own scenarios.
+  requirements: ['PRF-STS-1', 'CPP-STS-1', 'CPP-ISS-1'],
   level: 'PROFILE',
   role: 'operator',
   sections: ['PROFILE §4.7', 'PROFILE §5', 'PROFILE §5.1', '§3.2'],

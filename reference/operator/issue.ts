@@ -143,7 +143,8 @@ function newPack(ctx: OperatorContext, lock: LockRequest, amount: bigint, expiry
     asset: lock.asset,
     // Mutant op-issued-at-from-created-at: the Principal's created_at written as the instant of issue.
     issued_at: ctx.faults.has('op-issued-at-from-created-at') ? lock.created_at : formatTimestamp(now, 'cashpack'),
-    expiry: lock.requested_expiry,
+    // Mutant op-expiry-late-seconds-dropped: an expiry in the last ten seconds of its minute written as the minute itself.
+    expiry: ctx.faults.has('op-expiry-late-seconds-dropped') && Number(lock.requested_expiry.slice(17, 19)) >= 50 ? `${lock.requested_expiry.slice(0, 17)}00Z` : lock.requested_expiry,
     initial_bearer_pk: lock.initial_bearer_pk,
     current_bearer_pk: lock.initial_bearer_pk,
     renewal_chain: [],

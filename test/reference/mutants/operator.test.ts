@@ -465,6 +465,20 @@ const PROBES: Record<MutantOfRole<'operator'>, Probe> = {
     correct: ['BEARER_MISMATCH', true],
     mutant: ['BEARER_MISMATCH', false],
   },
+  'op-expiry-late-seconds-dropped': {
+    observes: 'the expiry of packs asked to expire at :49 and at :55 of a minute',
+    async observe(f) {
+      const base = Math.ceil(f.clock.now() / 60_000) * 60_000 + 3_600_000;
+      const expiries = [];
+      for (const at of [base + 49_000, base + 55_000]) {
+        const { pack } = await f.issuePack({ requested_expiry: at });
+        expiries.push(pack.expiry.slice(17));
+      }
+      return expiries;
+    },
+    correct: ['49Z', '55Z'],
+    mutant: ['49Z', '00Z'],
+  },
   'op-status-deep-pack-active': {
     observes: 'the status read of a pack redeemed after three renewals',
     async observe(f) {
