@@ -36,7 +36,7 @@ type Action =
   | 'renew'
   /** A renewal signed by a key that is not the current bearer: refused whatever the pack's state. */
   | 'renew-foreign'
-  /** Renewals by the bearer until the chain is at max_chain_depth (one more is refused). */
+  /** Renewals by the bearer towards max_chain_depth: at most MOST_IN_A_ROW, none whose body max_body_bytes would refuse. */
   | 'renew-to-limit'
   | 'redeem'
   | 'cancel';
@@ -75,7 +75,7 @@ type AmountClass = 'one' | 'half' | 'max' | 'beyond-2^53';
 
 interface Case {
   readonly amount: AmountClass;
-  /** The second of the minute the pack is issued at (and, its lifetime a whole number of minutes or not, its expiry's class of instant). */
+  /** The second of the minute the pack is issued at; its expiry falls that many seconds, plus the lifetime's, into a minute. */
   readonly second: number;
   readonly steps: readonly Step[];
 }

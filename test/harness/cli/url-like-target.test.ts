@@ -2,7 +2,7 @@
 // error saying which (another scheme, or host:port without one), before any
 // target file is looked for: generated over hosts, ports, paths and schemes.
 import fc from 'fast-check';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -60,7 +60,16 @@ describe('a --target that reads as a URL but is none the harness takes', () => {
     const dir = mkdtempSync(join(tmpdir(), 'cpr-url-like-'));
     const file = join(dir, '127.0.0.1:8443');
     writeFileSync(file, '');
-    // An absolute name never reads as host:port; a relative one does only when no such file exists.
+    // An absolute name never reads as host:port.
     expect(refusal(file)).toBeUndefined();
+    // A bare host:port name is a file when one of that name is there (relative to the working folder), a URL meant when none is.
+    const name = `127.0.0.1:${20_000 + Math.floor(Math.random() * 40_000)}`;
+    writeFileSync(name, '');
+    try {
+      expect(refusal(name)).toBeUndefined();
+    } finally {
+      rmSync(name, { force: true });
+    }
+    expect(refusal(name)?.code).toBe('USAGE_ERROR');
   });
 });
