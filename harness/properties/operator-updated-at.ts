@@ -12,8 +12,9 @@
 // what the sequence predicts: status and updated_at, and the pack's id,
 // amount, asset, expiry, chain_depth and chain_digest (§4.7) at whatever depth
 // and in whatever status the pack is. The pack's amount is one of its classes,
-// from the target's own max_amount: one unit, half of it, all of it, and 2^53 + 1
-// when the maximum allows it; it is issued at any second of the minute, and
+// from the target's own max_amount: one unit, half of it, all of it, 2^53 + 1
+// when the maximum allows it, and one drawn anywhere up to it (or anywhere above
+// 2^53); it is issued at any second of the minute, and
 // its expiry must be the one asked for (CPP-ISS-1).
 import fc from 'fast-check';
 import { isDeepStrictEqual } from 'node:util';
@@ -71,26 +72,35 @@ const action: fc.Arbitrary<Action> = fc.oneof(
 const MOST_IN_A_ROW = 16;
 
 /** The pack's amount, as a class of the target's max_amount (amountOf). */
-type AmountClass = 'one' | 'half' | 'max' | 'beyond-2^53';
+type AmountClass = 'one' | 'half' | 'max' | 'beyond-2^53' | 'any' | 'any-beyond-2^53';
 
 interface Case {
   readonly amount: AmountClass;
+  /** Where in its range an `any` class falls: a fraction of 2^64. */
+  readonly at: bigint;
   /** The second of the minute the pack is issued at; its expiry falls that many seconds, plus the lifetime's, into a minute. */
   readonly second: number;
   readonly steps: readonly Step[];
 }
 
 const cases: fc.Arbitrary<Case> = fc.record({
-  amount: fc.constantFrom<AmountClass>('one', 'half', 'max', 'beyond-2^53'),
+  amount: fc.constantFrom<AmountClass>('one', 'half', 'max', 'beyond-2^53', 'any', 'any-beyond-2^53'),
+  at: fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }),
   second: fc.integer({ min: 0, max: 59 }),
   steps: fc.array(fc.record({ move, action, read: fc.boolean() }), { minLength: 1, maxLength: 8 }),
 });
 
-/** An amount of the class, within max_amount (2^53 + 1 is max_amount itself where the maximum is lower) and within what the setup's Principal holds. */
-function amountOf(amountClass: AmountClass, maxAmount: string): string {
+/**
+ * An amount of the class, within max_amount (2^53 + 1 is max_amount itself
+ * where the maximum is lower) and within what the setup's Principal holds;
+ * `any` falls `at` / 2^64 of the way from 1 to that maximum, `any-beyond-2^53`
+ * as far from 2^53 + 1 (digits no double holds, short of the maximum).
+ */
+function amountOf(amountClass: AmountClass, at: bigint, maxAmount: string): string {
   const max = BigInt(maxAmount) < MOST_PER_PACK ? BigInt(maxAmount) : MOST_PER_PACK;
   const beyond = 2n ** 53n + 1n;
-  const value = { one: 1n, half: max / 2n > 0n ? max / 2n : 1n, max, 'beyond-2^53': beyond <= max ? beyond : max }[amountClass];
+  const within = (low: bigint) => (low >= max ? max : low + (((max - low) * at) >> 64n));
+  const value = { one: 1n, half: max / 2n > 0n ? max / 2n : 1n, max, 'beyond-2^53': beyond <= max ? beyond : max, any: within(1n), 'any-beyond-2^53': within(beyond) }[amountClass];
   return value.toString();
 }
 
@@ -104,14 +114,14 @@ interface Predicted {
 const stamp = (ms: number) => formatTimestamp(ms, 'cashpack');
 const codeOf = (r: HttpResult): unknown => (r.status === 200 ? 200 : ((r.body as { code?: unknown } | undefined)?.code ?? r.status));
 
-async function judgeCase(ctx: ScenarioContext, setup: OperatorSetup, { amount: amountClass, second, steps: ops }: Case): Promise<PropertyFailure | undefined> {
+async function judgeCase(ctx: ScenarioContext, setup: OperatorSetup, { amount: amountClass, at, second, steps: ops }: Case): Promise<PropertyFailure | undefined> {
   const { policy, principal, redeemer } = setup;
   // The clock forward to the next instant at the case's second of the minute (never back: ids recorded stay in the past).
   const clockAt = Math.floor((await operatorNow(ctx)) / 1000) * 1000;
   let now = clockAt + ((((second * 1000 - (clockAt % 60_000)) % 60_000) + 60_000) % 60_000);
   await setClock(ctx, 'operator', now);
   let bearer: SigningKey = createSigningKey();
-  const amount = amountOf(amountClass, policy.max_amount);
+  const amount = amountOf(amountClass, at, policy.max_amount);
   let pack: CashPack = await issuePack(ctx, setup, bearer, now, undefined, amount);
   const expiryMs = now + lifetimeSeconds(policy) * 1000;
   // Every later prediction counts from the expiry asked for: a pack issued with another fails its issue's rule.
