@@ -263,9 +263,13 @@ function scrub(value: unknown): unknown {
 }
 
 function extensions(maxKeys: number, maybe: Maybe): fc.Arbitrary<Doc | undefined> {
-  if (maxKeys === 0) return fc.constant(undefined);
+  return maxKeys === 0 ? fc.constant(undefined) : maybe(cprExtensions(maxKeys));
+}
+
+/** An `extensions` member as validCpr writes one: up to `maxKeys` (≥ 1) `std:` and reverse-domain keys, any JSON values, none payer-named. */
+export function cprExtensions(maxKeys: number): fc.Arbitrary<Doc> {
   const value = fc.jsonValue({ maxDepth: 3, stringUnit: 'grapheme' }).map(scrub);
-  return maybe(fc.dictionary(extensionKey, value, { maxKeys, noNullPrototype: true }));
+  return fc.dictionary(extensionKey, value, { maxKeys, noNullPrototype: true });
 }
 
 // ------------------------------------------------------------- the request

@@ -4,6 +4,7 @@ export {
   DEFAULT_NOW,
   MEMO_LIMIT,
   compatibleRailHints,
+  cprExtensions,
   resolveCprConstraints,
   validCpr,
   type AmountKind,

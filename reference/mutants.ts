@@ -327,6 +327,13 @@ const CATALOGUE = [
     catches: ['TOK-ONCE-1'],
   },
   {
+    name: 'payee-token-with-extensions-reusable',
+    family: 'retrieval-token',
+    role: 'payee',
+    description: 'a retrieval token whose CPR carries extensions is never consumed: every retrieval serves it again (the store copies requests with extensions through another path, which forgets to burn the token)',
+    catches: ['TOK-ONCE-1'],
+  },
+  {
     name: 'payee-token-burned-on-refusal',
     family: 'retrieval-token',
     role: 'payee',

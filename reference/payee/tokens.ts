@@ -54,8 +54,10 @@ export class TokenStore {
     const consumes = result.ok || this.faults.has('payee-token-burned-on-refusal');
     // Mutant payee-token-with-memo-reusable: a token whose CPR carries a memo is never consumed.
     const memoKept = this.faults.has('payee-token-with-memo-reusable') && result.ok && result.cpr.memo !== undefined;
+    // Mutant payee-token-with-extensions-reusable: a token whose CPR carries extensions is never consumed.
+    const extensionsKept = this.faults.has('payee-token-with-extensions-reusable') && result.ok && result.cpr.extensions !== undefined;
     // Stryker disable next-line OptionalChaining: outside the hand-made faults a token is consumed only when it was found (result.ok)
-    if (consumes && !memoKept && !this.faults.has('payee-token-reusable') && !this.entries.get(this.key(token))?.reusable) this.burn(token); // mutant: never consumed
+    if (consumes && !memoKept && !extensionsKept && !this.faults.has('payee-token-reusable') && !this.entries.get(this.key(token))?.reusable) this.burn(token); // mutant: never consumed
     return result;
   }
 

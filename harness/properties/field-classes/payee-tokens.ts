@@ -7,12 +7,14 @@
 // the payee's own written another way, change neither the URIs the payee writes
 // nor what it serves; a call with such a Host may be refused (spec §4.1, §4.4,
 // §5.1; PROFILE.md §8.1, §10, §11). The request behind the token is of any
-// sub-interface, with or without an amount (beyond 2^53 too) and a memo (text
-// outside ASCII, of the full 140 code points, in NFD): a token serves once
+// sub-interface, with or without an amount (beyond 2^53 too), a memo (text
+// outside ASCII, of the full 140 code points, in NFD), a rail_hint the
+// sub-interface travels on and extensions (any JSON): a token serves once
 // whatever it carries.
 import fc from 'fast-check';
 import { compareTokenUri, parseDeliveryUri } from '../../../profile/cpr/index.ts';
-import { SUB_INTERFACES } from '../../../profile/cpr/fields.ts';
+import { SUB_INTERFACES, type SubInterface } from '../../../profile/cpr/fields.ts';
+import { compatibleRailHints, cprExtensions } from '../../../generators/index.ts';
 import { alterToken, foreignHost, hostChoice, textVariant, tokenAlteration, untrustedHeaders, type ClassValue, type HostChoice, type TokenAlteration, type UntrustedHeaders } from '../../../generators/classes/index.ts';
 import { StepError, type HttpResult } from '../../scenarios/context.ts';
 import { send } from '../../scenarios/http.ts';
@@ -27,10 +29,12 @@ const CHANNELS = ['token', 'qr_uri', 'deep_link'] as const;
 type Channel = (typeof CHANNELS)[number];
 
 interface TokenCase {
-  readonly sub: string;
+  readonly sub: SubInterface;
   /** The request's optional members, each present or not. */
   readonly amount: string | null;
   readonly memo: string | null;
+  readonly rail_hint: string | null;
+  readonly extensions: Record<string, unknown> | null;
   readonly headers: ClassValue<UntrustedHeaders>;
   /** A Host header against the payee's authority, sent with the forwarding headers when the request is created (over HTTP only). */
   readonly host: HostChoice;
@@ -56,12 +60,18 @@ const memo = fc
 
 const cases: fc.Arbitrary<TokenCase> = fc.record({
   sub: fc.constantFrom(...SUB_INTERFACES),
+  hint: fc.option(fc.nat()),
   amount: fc.option(fc.bigInt({ min: 1n, max: 10n ** 24n }).map(String)),
   memo: fc.option(memo),
+  extensions: fc.option(cprExtensions(2)),
   headers: untrustedHeaders(),
   host: hostChoice(),
   alter: tokenAlteration(),
   channels: fc.shuffledSubarray([...CHANNELS], { minLength: 3, maxLength: 3 }),
+}).map(({ hint, ...c }) => {
+  // A rail hint the sub-interface travels on, or none.
+  const hints = compatibleRailHints(c.sub);
+  return { ...c, rail_hint: hint === null ? null : hints[hint % hints.length]! };
 });
 
 const fail = (expected: unknown, actual: unknown, message: string, requirements: string[]): PropertyFailure => ({ expected, actual, message, requirements });
@@ -73,7 +83,8 @@ function refusal(result: HttpResult, code: string, where: string, requirements: 
 }
 
 function describeAsked(c: TokenCase): string {
-  return `${c.sub}, ${c.amount === null ? 'no amount' : `amount ${c.amount}`}, ${c.memo === null ? 'no memo' : `a memo of ${[...c.memo].length} code points`}`;
+  const extensions = c.extensions === null ? 'no extensions' : `extensions ${JSON.stringify(c.extensions).slice(0, 80)}`;
+  return `${c.sub}, ${c.amount === null ? 'no amount' : `amount ${c.amount}`}, ${c.memo === null ? 'no memo' : `a memo of ${[...c.memo].length} code points`}, ${c.rail_hint === null ? 'no rail_hint' : `rail_hint ${c.rail_hint}`}, ${extensions}`;
 }
 
 export const PAYEE_TOKENS = define<TokenCase>({
@@ -92,7 +103,7 @@ export const PAYEE_TOKENS = define<TokenCase>({
   async check(ctx, c) {
     const { baseUrl: base } = await payeeConfig(ctx);
     const hostile = c.headers.value.headers;
-    const asked = { sub_interface: c.sub, ...(c.amount !== null ? { amount: c.amount } : {}), ...(c.memo !== null ? { memo: c.memo } : {}) };
+    const asked = { sub_interface: c.sub, ...(c.amount !== null ? { amount: c.amount } : {}), ...(c.memo !== null ? { memo: c.memo } : {}), ...(c.rail_hint !== null ? { rail_hint: c.rail_hint } : {}), ...(c.extensions !== null ? { extensions: c.extensions } : {}) };
     const ask = (headers: Record<string, string>) => send(ctx, 'payee', { method: 'POST', path: '/_control/payee/requests', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(asked) });
     const http = ctx.http('payee');
     const host = http.kind === 'http' ? foreignHost(http.authority, c.host) : undefined;

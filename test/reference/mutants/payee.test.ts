@@ -261,6 +261,16 @@ const PROBES: Record<MutantOfRole<'payee'>, Probe> = {
     correct: [200, 'TOKEN_CONSUMED', 200, 'TOKEN_CONSUMED'],
     mutant: [200, 200, 200, 'TOKEN_CONSUMED'],
   },
+  'payee-token-with-extensions-reusable': {
+    observes: 'two retrievals with one token, of a request with extensions and of one without',
+    async observe(payee) {
+      const { token } = await payee.createRequest({ sub_interface: 'IBAN', amount: '1250', extensions: { 'std:invoice': { number: '2026-0042' } } });
+      const plain = await ibanRequest(payee);
+      return [answer(await get(payee, `/cpr/${token}`)), answer(await get(payee, `/cpr/${token}`)), answer(await get(payee, `/cpr/${plain.token}`)), answer(await get(payee, `/cpr/${plain.token}`))];
+    },
+    correct: [200, 'TOKEN_CONSUMED', 200, 'TOKEN_CONSUMED'],
+    mutant: [200, 200, 200, 'TOKEN_CONSUMED'],
+  },
   'payee-token-burned-on-refusal': {
     observes: 'two retrievals at the end of the token lifetime (300 s)',
     async observe(payee, clock) {
