@@ -298,6 +298,13 @@ const CATALOGUE = [
     catches: ['DLV-INLINE-1', 'PRF-B64-1'],
   },
   {
+    name: 'payee-inline-not-utf8',
+    family: 'delivery',
+    role: 'payee',
+    description: "the payee's inline URI carries the JSON's UTF-16 code units cut to one byte each (Latin-1) instead of its UTF-8: right for every request in ASCII, another CPR (or no JSON) for a memo, name or extension outside it",
+    catches: ['DLV-INLINE-1'],
+  },
+  {
     name: 'payee-endpoint-unencoded',
     family: 'delivery',
     role: 'payee',

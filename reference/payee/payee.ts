@@ -200,6 +200,11 @@ function inlineUriOf(faults: Faults, cpr: Cpr): string | undefined {
   if (faults.has('payee-inline-padded')) return `std-cpr://inline/${Buffer.from(JSON.stringify(cpr), 'utf8').toString('base64')}`;
   // Mutant payee-inline-uri-unbounded: the length bound is forgotten.
   if (faults.has('payee-inline-uri-unbounded')) return `std-cpr://inline/${encodeB64url(new TextEncoder().encode(JSON.stringify(cpr)))}`;
+  // Mutant payee-inline-not-utf8: the JSON's UTF-16 code units cut to one byte each (Latin-1), not its UTF-8.
+  if (faults.has('payee-inline-not-utf8')) {
+    const uri = `std-cpr://inline/${encodeB64url(Buffer.from(JSON.stringify(cpr), 'latin1'))}`;
+    return uri.length <= MAX_INLINE_URI_BYTES ? uri : undefined;
+  }
   const uri = buildInlineUri(cpr);
   // Mutant payee-inline-limit-off-by-one: a URI of exactly the limit is withheld too.
   return faults.has('payee-inline-limit-off-by-one') && uri !== undefined && new TextEncoder().encode(uri).length === MAX_INLINE_URI_BYTES ? undefined : uri;

@@ -5,10 +5,12 @@
 // astral characters kept whole); any other input is refused, or at least never
 // served as an invalid CPR or one carrying payer data, at whatever depth of
 // extensions (spec §4.7.1, §4.8; PROFILE.md §1, §7). The served CPR is judged
-// by the profile's validator, with the payee's own validity window.
+// by the profile's validator, with the payee's own validity window, and the
+// inline URI the payee writes for it must carry that same CPR as UTF-8 JSON
+// (spec §4.4, PROFILE.md §8.1), whatever text it holds.
 import fc from 'fast-check';
 import { isAmount } from '../../../profile/amount.ts';
-import { codePoints, findPayerMembers, isRailHint, isSubInterface, SUB_INTERFACES } from '../../../profile/cpr/index.ts';
+import { codePoints, findPayerMembers, isRailHint, isSubInterface, MAX_INLINE_URI_BYTES, parseDeliveryUri, SUB_INTERFACES } from '../../../profile/cpr/index.ts';
 import { cprRulesOf } from '../../cpr-charges.ts';
 import { amountVariant, jsonTextVariant, letterCaseVariant, payerDataVariant, textVariant, type ClassValue, type FieldClassId } from '../../../generators/classes/index.ts';
 import type { ScenarioContext } from '../../scenarios/context.ts';
@@ -113,13 +115,45 @@ async function judge(ctx: ScenarioContext, a: Ask, validity: number): Promise<Pr
   ];
   const differs = carried.find(([, asked, got]) => asked !== undefined && !sameJson(asked, got));
   if (differs) return { expected: differs[1], actual: differs[2], message: `${where}: ${differs[0]} not served as asked`, requirements: differs[3] };
-  return undefined;
+  return inlineDefect(cpr, (created.body as { inline_uri?: unknown }).inline_uri, where);
+}
+
+/** The longest an inline URI of `cpr` can honestly be: its JSON without white space, every character outside ASCII and every solidus escaped. */
+function longestInlineBytes(cpr: unknown): number {
+  const escaped = JSON.stringify(cpr).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).replace(/\//g, '\\/');
+  return 'std-cpr://inline/'.length + Math.ceil((escaped.length * 4) / 3);
+}
+
+/**
+ * The inline URI of the request created, as the same CPR the token serves
+ * (spec §4.4, PROFILE.md §8.1): strict base64url of its UTF-8 JSON, at most
+ * 2 048 bytes; absent only for a CPR whose JSON cannot fit (judged only when
+ * no way of writing it could: every character outside ASCII escaped).
+ */
+function inlineDefect(served: Doc, inline: unknown, where: string): PropertyFailure | undefined {
+  if (inline === undefined) {
+    const longest = longestInlineBytes(served);
+    return longest <= MAX_INLINE_URI_BYTES ? { expected: 'an inline_uri', actual: 'none', message: `${where}: no inline URI for a request whose inline form is at most ${longest} bytes`, requirements: ['PRF-INLINE-1'] } : undefined;
+  }
+  const parsed = parseDeliveryUri(inline);
+  if (parsed.kind === 'error') {
+    const requirements = /bytes/.test(parsed.reason) ? ['PRF-INLINE-1'] : /base64url/.test(parsed.reason) ? ['PRF-B64-1'] : ['DLV-INLINE-1', 'PRF-INLINE-1'];
+    return { expected: 'std-cpr://inline/<base64url of the CPR\'s UTF-8 JSON>', actual: { inline_uri: inline, reason: parsed.reason }, message: `${where}: the inline URI does not decode`, requirements };
+  }
+  if (parsed.kind !== 'inline') return { expected: 'an inline URI', actual: inline, message: `${where}: inline_uri is a ${parsed.kind} URI`, requirements: ['DLV-INLINE-1'] };
+  let decoded: unknown;
+  try {
+    decoded = JSON.parse(parsed.json);
+  } catch {
+    return { expected: 'JSON', actual: parsed.json.slice(0, 300), message: `${where}: the inline URI's payload is not JSON`, requirements: ['DLV-INLINE-1'] };
+  }
+  return sameJson(decoded, served) ? undefined : { expected: served, actual: decoded, message: `${where}: the inline URI carries another CPR than the token serves`, requirements: ['DLV-INLINE-1', 'PRF-INLINE-1'] };
 }
 
 export const PAYEE_INPUTS = define<readonly Ask[]>({
   id: 'PROP-PAYEE-010',
   title: 'what the payee is asked to serve is served exactly (amounts beyond 2^53, text outside ASCII, NFD, at 140 code points) or refused with a problem document, never as an invalid CPR or with payer data at any depth',
-  requirements: ['PRF-CTL-1', 'PRF-AMT-1', 'PRF-LEN-1', 'PRF-JSON-1', 'PRF-ERR-1', 'CPR-PAYER-1', 'PRF-PAYER-1', 'CPR-MEMO-1', 'CPR-VAL-2', 'TOK-GET-1'],
+  requirements: ['PRF-CTL-1', 'PRF-AMT-1', 'PRF-LEN-1', 'PRF-JSON-1', 'PRF-ERR-1', 'CPR-PAYER-1', 'PRF-PAYER-1', 'CPR-MEMO-1', 'CPR-VAL-2', 'TOK-GET-1', 'DLV-INLINE-1', 'PRF-INLINE-1', 'PRF-B64-1'],
   charges: () => cprRulesOf('payee'),
   level: 'PROFILE',
   role: 'payee',

@@ -215,6 +215,18 @@ const PROBES: Record<MutantOfRole<'payee'>, Probe> = {
     correct: true,
     mutant: false,
   },
+  'payee-inline-not-utf8': {
+    observes: 'the memos the inline URIs of two requests decode to: one in ASCII, one outside it',
+    async observe(payee) {
+      const memoOf = async (memo: string) => {
+        const parsed = parseDeliveryUri((await payee.createRequest({ sub_interface: 'IBAN', amount: '1250', memo })).inline_uri);
+        return parsed.kind === 'inline' ? (JSON.parse(parsed.json) as { memo?: string }).memo : parsed.kind;
+      };
+      return [await memoOf('Invoice 42'), await memoOf('Café €5 𝄞')];
+    },
+    correct: ['Invoice 42', 'Café €5 𝄞'],
+    mutant: ['Invoice 42', 'error'],
+  },
   'payee-inline-uri-unbounded': {
     observes: 'the inline URI of a request too large for 2 048 bytes',
     async observe(payee) {
