@@ -135,6 +135,13 @@ const CATALOGUE = [
     catches: ['PRF-AMT-1'],
   },
   {
+    name: 'payee-request-id-from-instant',
+    family: 'cpr-structure',
+    role: 'payee',
+    description: 'the payee makes request_id from the creation instant and the input (so that a retried creation gets its id back): identical requests created in one millisecond share one request_id',
+    catches: ['CPR-ID-1'],
+  },
+  {
     name: 'payee-request-id-version-7',
     family: 'cpr-structure',
     role: 'payee',
@@ -1098,6 +1105,13 @@ const CATALOGUE = [
     role: 'paying-app',
     description: "the paying app writes the Payment payee's EVM addresses in lower case, dropping their checksum case: no longer the request's payee",
     catches: ['DRV-SHAPE-1', 'PRF-PAY-1'],
+  },
+  {
+    name: 'app-payee-named-from-beneficiary',
+    family: 'derivation',
+    role: 'paying-app',
+    description: "the paying app names a payee that has no display_name by the request's beneficiary_name: the Payment's payee is no longer the request's for IBAN, ACCOUNT and INSTANT_KEY requests without a name",
+    catches: ['DRV-SHAPE-1'],
   },
   {
     name: 'app-payer-amount-compared-as-number',

@@ -2,7 +2,7 @@
 // creates CPRs with a unique request_id and a bounded expires_at, hands them out
 // through single-use retrieval tokens, and records fulfilment.
 import { randomBytes } from 'node:crypto';
-import { encodeB64url, formatTimestamp, newUuid, uuidOfBytes } from '../../profile/index.ts';
+import { encodeB64url, formatTimestamp, newUuid, seededUuid, uuidOfBytes } from '../../profile/index.ts';
 import { buildInlineUri, buildQrUri, endpointProblem, MAX_INLINE_URI_BYTES, retrievalUrl, validateCpr, type Cpr } from '../../profile/cpr/index.ts';
 import type { CreatedRequest as ControlCreatedRequest, PayeeConfig } from '../../profile/control.ts';
 import type { Clock } from '../clock.ts';
@@ -81,7 +81,7 @@ export function createPayee(options: PayeeOptions): Payee {
       const cpr = buildCpr(
         input,
         {
-          request_id: requestId(faults, startupRequestId, now),
+          request_id: requestId(faults, startupRequestId, now, input),
           created_at: timestamp(faults, now),
           // Mutant payee-expiry-unbounded: a year instead of the configured window.
           expires_at: timestamp(faults, now + (faults.has('payee-expiry-unbounded') ? YEAR_MS : validityMs)),
@@ -155,8 +155,10 @@ const INVALID_CPR_FAULTS = [
 ] as const satisfies readonly MutantName[];
 
 /** Spec §4.7.3: a new, globally unique request_id for every request; spec §2.1: a version 4 UUID. */
-function requestId(faults: Faults, startupRequestId: string, now: number): string {
+function requestId(faults: Faults, startupRequestId: string, now: number, input: CreateRequestInput): string {
   if (faults.has('payee-request-id-reused')) return startupRequestId; // mutant: one id for all
+  // Mutant payee-request-id-from-instant: made from the instant and the input (a retry's idempotence), so identical requests at one instant share it.
+  if (faults.has('payee-request-id-from-instant')) return seededUuid(new TextEncoder().encode(String(now)), JSON.stringify(input));
   if (faults.has('payee-request-id-upper-case')) return newUuid().toUpperCase(); // mutant: not the canonical form
   if (faults.has('payee-request-id-version-7')) return uuidV7(now); // mutant: unique, but not version 4
   return newUuid();

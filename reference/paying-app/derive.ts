@@ -69,7 +69,7 @@ export function derivePayment(doc: unknown, context: DerivationContext, settings
     id: faults.has('app-payment-id-reused') ? cpr.request_id : newUuid(), // mutant: the request's id, not a new one
     state: 'CREATED',
     payer: faults.has('app-payer-from-cpr') ? cpr.payee : ctx.payer, // mutant: payer and payee mixed up
-    payee: faults.has('app-payee-address-lowercased') ? lowerCaseAddresses(cpr.payee) : structuredClone(cpr.payee), // mutant: EVM addresses re-formed
+    payee: faults.has('app-payee-address-lowercased') ? lowerCaseAddresses(cpr.payee) : faults.has('app-payee-named-from-beneficiary') ? namedFromBeneficiary(cpr) : structuredClone(cpr.payee), // mutants: EVM addresses re-formed; a display_name added
     // Mutant app-amount-converted: the converted amount replaces the requested value.
     value: conversion && faults.has('app-amount-converted') ? { amount: conversion.amount, asset: structuredClone(conversion.asset) } : { amount, asset: structuredClone(cpr.value.asset) },
     intent,
@@ -123,7 +123,7 @@ function paymentAmount(requested: string | undefined, offered: unknown, faults: 
 }
 
 /** Mutant app-payee-address-lowercased: EVM addresses written in lower case, their checksum case dropped. */
-// Stryker disable all: only the app-payee-address-lowercased fault calls this function
+// Stryker disable all: only the app-payee-address-lowercased and app-payee-named-from-beneficiary faults call these functions
 function lowerCaseAddresses(payee: Cpr['payee']): Cpr['payee'] {
   const copy = structuredClone(payee) as { rail_address: Record<string, unknown> };
   for (const field of ['receiver_address', 'contract_address']) {
@@ -131,6 +131,12 @@ function lowerCaseAddresses(payee: Cpr['payee']): Cpr['payee'] {
     if (typeof value === 'string') copy.rail_address[field] = value.toLowerCase();
   }
   return copy as unknown as Cpr['payee'];
+}
+
+/** Mutant app-payee-named-from-beneficiary: a payee without display_name is named by the request's beneficiary_name. */
+function namedFromBeneficiary(cpr: Cpr): Cpr['payee'] {
+  const beneficiary = (cpr as { beneficiary_name?: string }).beneficiary_name;
+  return { ...(beneficiary !== undefined ? { display_name: beneficiary } : {}), ...structuredClone(cpr.payee) };
 }
 // Stryker restore all
 

@@ -1,6 +1,6 @@
 // PROP-APP-012: the derived Payment (PROFILE.md §9) copies what it must from
 // the CPR and the derivation context, unchanged, and adds or drops nothing:
-// every optional member of every sub-interface present, memos and names in NFD
+// every optional member of every sub-interface present, or any of them, memos and names in NFD
 // and outside ASCII, EVM addresses in every letter case, amounts beyond 2^53,
 // payer, rail and authorization of any shape. The oracle is the mapping of
 // spec §4.5 as PROFILE.md §9 writes it, and the Payment schema.
@@ -41,20 +41,27 @@ const COVERS: Coverage[] = [
 
 const opaque = fc.dictionary(fc.string({ minLength: 1, maxLength: 8 }), fc.jsonValue({ maxDepth: 2 }), { minKeys: 1, maxKeys: 4 });
 
-/** One derivation per sub-interface, every optional member present; the text and amount classes spread over them. */
+/**
+ * One derivation per sub-interface, each with every optional member present or
+ * any of them (a mapping may go wrong only when a member is absent, a name
+ * say); the text classes spread over them, each sub-interface taking each in
+ * turn (`turn`), and the large amount on the first.
+ */
 const derivations: fc.Arbitrary<Derivation[]> = fc
   .tuple(
-    fc.tuple(...SUB_INTERFACES.map((subInterface) => validCpr({ now: FUTURE, subInterface, optionalFields: 'all', maxExtensionKeys: 1 }))),
+    fc.tuple(...SUB_INTERFACES.map((subInterface) => fc.constantFrom('all' as const, 'any' as const).chain((optionalFields) => validCpr({ now: FUTURE, subInterface, optionalFields, maxExtensionKeys: 1 }).map((cpr) => ({ cpr, optionalFields }))))),
     fc.tuple(...TEXT_TARGETS.map(([, cls]) => textVariant({ class: cls, min: 1, max: 140 }))),
+    fc.nat({ max: TEXT_TARGETS.length - 1 }),
     amountVariant({ class: 'amount.large' }),
     fc.tuple(...SUB_INTERFACES.map(() => fc.record({ payer: opaque, rail: opaque, authorization: opaque, payer_amount: fc.bigInt({ min: 1n, max: 10n ** 40n }).map(String) }))),
   )
-  .map(([cprs, texts, large, contexts]) =>
+  .map(([cprs, texts, turn, large, contexts]) =>
     SUB_INTERFACES.map((sub, i) => {
-      let cpr = structuredClone(cprs[i]) as unknown as Doc;
-      const notes: string[] = [];
-      const text = texts[i]! as ClassValue<string>;
-      const [pointer] = TEXT_TARGETS[i]!;
+      let cpr = structuredClone(cprs[i]!.cpr) as unknown as Doc;
+      const notes: string[] = [cprs[i]!.optionalFields === 'all' ? 'every optional member' : 'optional members present or not'];
+      const target = (i + turn) % TEXT_TARGETS.length;
+      const text = texts[target]! as ClassValue<string>;
+      const [pointer] = TEXT_TARGETS[target]!;
       if (pointer === '/memo') cpr.memo = text.value;
       else cpr = { ...cpr, payee: { ...(cpr.payee as Doc), display_name: text.value } };
       notes.push(`${pointer} ${text.note}`);

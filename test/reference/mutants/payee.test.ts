@@ -167,6 +167,17 @@ const PROBES: Record<MutantOfRole<'payee'>, Probe> = {
     correct: ['"amount":"4999"', []],
     mutant: ['"amount":4999', ['PRF-AMT-1']],
   },
+  'payee-request-id-from-instant': {
+    observes: 'whether two identical requests share a request_id: created at one instant, and a second apart',
+    async observe(payee, clock) {
+      const [a, b] = [await ibanRequest(payee), await ibanRequest(payee)];
+      clock.advance(1);
+      const c = await ibanRequest(payee);
+      return [a.request_id === b.request_id, b.request_id === c.request_id];
+    },
+    correct: [false, false],
+    mutant: [true, false],
+  },
   'payee-request-id-version-7': {
     observes: "request_id's version digit, and whether its first 48 bits are the creation time (2026-01-01T00:00:00Z) in milliseconds",
     async observe(payee) {

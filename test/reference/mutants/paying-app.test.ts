@@ -379,6 +379,17 @@ const PROBES: Record<MutantOfRole<'paying-app'>, Probe> = {
     correct: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
     mutant: '0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed',
   },
+  'app-payee-named-from-beneficiary': {
+    observes: "the Payment payee of an IBAN request with a display_name and of one without",
+    observe: async (app) => {
+      const named = app.derive(IBAN_CPR, CONTEXT);
+      const { display_name: _, ...unnamed } = IBAN_CPR.payee;
+      const bare = app.derive(iban({ payee: unnamed }), CONTEXT);
+      return [named.ok ? named.payment.payee.display_name : named.code, bare.ok ? ('display_name' in bare.payment.payee ? bare.payment.payee.display_name : 'none') : bare.code];
+    },
+    correct: ['Beispiel Buchhandlung GmbH', 'none'],
+    mutant: ['Beispiel Buchhandlung GmbH', 'Beispiel Buchhandlung GmbH'],
+  },
   'app-payer-amount-compared-as-number': {
     observes: 'a payer amount of 2^53 offered for a request of 2^53 + 1',
     observe: async (app) => {
