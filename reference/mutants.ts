@@ -1135,6 +1135,13 @@ const CATALOGUE = [
     catches: ['TOK-TLS-2'],
   },
   {
+    name: 'app-endpoint-decoded-twice',
+    family: 'delivery',
+    role: 'paying-app',
+    description: "the paying app resolves the endpoint's percent-escapes once more before retrieving (decodeURI), so a base path with %28, %21 or %25 is fetched at another path: right for every payee at the root of its host",
+    catches: ['DLV-RESOLVE-1'],
+  },
+  {
     name: 'app-retrieval-retried-on-server-error',
     family: 'delivery',
     role: 'paying-app',

@@ -115,6 +115,7 @@ async function loadUri(uri: string, settings: ReadSettings): Promise<Loaded> {
     case 'inline':
       return parseJson(parsed.json, settings.faults);
     case 'token':
-      return retrieveCpr(retrievalUrl(parsed.endpoint, parsed.token), settings);
+      // Mutant app-endpoint-decoded-twice: the endpoint's percent-escapes resolved once more (decodeURI), so %28 becomes ( and %25 a bare %.
+      return retrieveCpr(retrievalUrl(settings.faults.has('app-endpoint-decoded-twice') ? decodeURI(parsed.endpoint) : parsed.endpoint, parsed.token), settings);
   }
 }

@@ -9,7 +9,7 @@
 // stub, and judged by the fuzzer's oracle; what the stub saw is judged too.
 import fc from 'fast-check';
 import { retrievalClass, retrievalDelivery, retrievalErrorStatus, retrievalMediaType, retrievalRedirect, type RetrievalAnswer } from '../../../generators/classes/index.ts';
-import { validCpr } from '../../../generators/index.ts';
+import { legalBaseUrl, validCpr } from '../../../generators/index.ts';
 import type { AppResult } from '../../adapters/types.ts';
 import { StepError, type ScenarioContext } from '../../scenarios/context.ts';
 import { appCall } from '../../scenarios/actions/index.ts';
@@ -52,7 +52,11 @@ const cases: fc.Arbitrary<RetrievalCase> = fc.record({
   mediaType: retrievalMediaType(),
   delivery: retrievalDelivery(),
   size: fc.constantFrom<Size>('plain', 'at-limit', 'over-limit', 'empty'),
-  basePath: fc.constantFrom('', '/shop', '/shops/acme%20gmbh', '/pay/acme(eu)'),
+  // The payee's base path: a few fixed ones, and any RFC 3986 allows (sub-delimiters, reserved characters percent-encoded, UTF-8 in either hex case).
+  basePath: fc.oneof(
+    { weight: 1, arbitrary: fc.constantFrom('', '/shop', '/shops/acme%20gmbh', '/pay/acme(eu)') },
+    { weight: 3, arbitrary: legalBaseUrl({ hosts: 'loopback', ipv6: false, port: 443 }).map((b) => b.path) },
+  ),
   host: fc.constantFrom('127.0.0.1' as const, 'localhost' as const),
 });
 

@@ -83,7 +83,7 @@ beforeAll(async () => {
 afterAll(() => stub.close());
 
 /** The outcome of resolving a URI of the stub serving IBAN_CPR, and what the stub saw: `outcome/retrievals/in the clear`. */
-async function resolved(app: PayingApp, exhibit: { readonly status?: number; readonly padTo?: number; readonly redirect?: number }, placement: { readonly plaintext?: boolean }): Promise<string> {
+async function resolved(app: PayingApp, exhibit: { readonly status?: number; readonly padTo?: number; readonly redirect?: number }, placement: { readonly plaintext?: boolean; readonly basePath?: string }): Promise<string> {
   const json = JSON.stringify(IBAN_CPR);
   const body = new TextEncoder().encode(exhibit.padTo === undefined ? json : json.padEnd(exhibit.padTo, ' '));
   const served = stub.serve({ ...(exhibit.status !== undefined ? { status: exhibit.status } : {}), ...(exhibit.redirect !== undefined ? { redirect: exhibit.redirect } : {}), headers: { 'content-type': 'application/json' }, body }, { basePath: '', ...placement });
@@ -427,6 +427,12 @@ const PROBES: Record<MutantOfRole<'paying-app'>, Probe> = {
     observe: (app) => resolved(app, {}, { plaintext: true }),
     correct: 'URI_INVALID/0/0',
     mutant: 'RETRIEVAL_FAILED/1/1',
+  },
+  'app-endpoint-decoded-twice': {
+    observes: 'a token URI whose payee is at a base path with %28 and %25 escapes, and one at the root',
+    observe: async (app) => [await resolved(app, {}, { basePath: '/pay/acme%28eu%29/100%25' }), await resolved(app, {}, {})],
+    correct: ['accepted/1/0', 'accepted/1/0'],
+    mutant: ['RETRIEVAL_FAILED/0/0', 'accepted/1/0'],
   },
   'app-retrieval-retried-on-server-error': {
     observes: 'a token URI whose payee answers 503',
