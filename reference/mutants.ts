@@ -540,6 +540,13 @@ const CATALOGUE = [
     catches: ['CPP-BRR-1'],
   },
   {
+    name: 'op-bearer-compared-as-json',
+    family: 'cashpack-crypto',
+    role: 'operator',
+    description: "the Operator compares the bearer's JWK with the pack's current_bearer_pk as JSON text, not by x: the bearer's own key with its members in another order than it was registered in gets BEARER_MISMATCH",
+    catches: ['CPP-RNW-1', 'CPP-RED-1'],
+  },
+  {
     name: 'op-chain-digest-wrong',
     family: 'cashpack-crypto',
     role: 'operator',

@@ -14,8 +14,10 @@
 // and in whatever status the pack is. The pack's amount is one of its classes,
 // from the target's own max_amount: one unit, half of it, all of it, 2^53 + 1
 // when the maximum allows it, and one drawn anywhere up to it (or anywhere above
-// 2^53); it is issued at any second of the minute, and
-// its expiry must be the one asked for (CPP-ISS-1).
+// 2^53); it is issued at any second of the minute, and its expiry must be the
+// one asked for (CPP-ISS-1). Every key a message names is written with its
+// JWK's members in a generated order: the same key, whatever order it was
+// registered in (PROFILE.md §2.1).
 import fc from 'fast-check';
 import { isDeepStrictEqual } from 'node:util';
 import { formatTimestamp } from '../../profile/time.ts';
@@ -27,7 +29,7 @@ import { buildCancel } from '../fuzz/messages.ts';
 import { define } from './support.ts';
 import type { PropertyFailure } from './types.ts';
 import { restoreClock, setClock } from './field-classes/clock.ts';
-import { issuePack, lifetimeSeconds, MOST_PER_PACK, operatorNow, operatorSetup, redeemRequest, redemption, renewal, renewedPack, type OperatorSetup } from './field-classes/operator-setup.ts';
+import { inMemberOrder, issuePack, JWK_MEMBERS, lifetimeSeconds, MOST_PER_PACK, operatorNow, operatorSetup, redeemRequest, redemption, renewal, renewedPack, type OperatorSetup } from './field-classes/operator-setup.ts';
 
 const FILE = 'harness/properties/operator-updated-at.ts';
 
@@ -75,6 +77,8 @@ const MOST_IN_A_ROW = 16;
 type AmountClass = 'one' | 'half' | 'max' | 'beyond-2^53' | 'any' | 'any-beyond-2^53';
 
 interface Case {
+  /** The member orders the keys' JWKs are written in, one message after another (the same key presented in another order than it was registered in). */
+  readonly orders: readonly (readonly (typeof JWK_MEMBERS)[number][])[];
   readonly amount: AmountClass;
   /** Where in its range an `any` class falls: a fraction of 2^64. */
   readonly at: bigint;
@@ -84,6 +88,7 @@ interface Case {
 }
 
 const cases: fc.Arbitrary<Case> = fc.record({
+  orders: fc.array(fc.shuffledSubarray([...JWK_MEMBERS], { minLength: JWK_MEMBERS.length, maxLength: JWK_MEMBERS.length }), { minLength: 1, maxLength: 3 }),
   amount: fc.constantFrom<AmountClass>('one', 'half', 'max', 'beyond-2^53', 'any', 'any-beyond-2^53'),
   at: fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }),
   second: fc.integer({ min: 0, max: 59 }),
@@ -114,7 +119,7 @@ interface Predicted {
 const stamp = (ms: number) => formatTimestamp(ms, 'cashpack');
 const codeOf = (r: HttpResult): unknown => (r.status === 200 ? 200 : ((r.body as { code?: unknown } | undefined)?.code ?? r.status));
 
-async function judgeCase(ctx: ScenarioContext, setup: OperatorSetup, { amount: amountClass, at, second, steps: ops }: Case): Promise<PropertyFailure | undefined> {
+async function judgeCase(ctx: ScenarioContext, setup: OperatorSetup, { orders, amount: amountClass, at, second, steps: ops }: Case): Promise<PropertyFailure | undefined> {
   const { policy, principal, redeemer } = setup;
   // The clock forward to the next instant at the case's second of the minute (never back: ids recorded stay in the past).
   const clockAt = Math.floor((await operatorNow(ctx)) / 1000) * 1000;
@@ -122,7 +127,10 @@ async function judgeCase(ctx: ScenarioContext, setup: OperatorSetup, { amount: a
   await setClock(ctx, 'operator', now);
   let bearer: SigningKey = createSigningKey();
   const amount = amountOf(amountClass, at, policy.max_amount);
-  let pack: CashPack = await issuePack(ctx, setup, bearer, now, undefined, amount);
+  // Each key a message names is written in the next of the case's member orders.
+  let written = 0;
+  const ordered = (key: SigningKey) => inMemberOrder(key, orders[written++ % orders.length]!);
+  let pack: CashPack = await issuePack(ctx, setup, ordered(bearer), now, undefined, amount);
   const expiryMs = now + lifetimeSeconds(policy) * 1000;
   // Every later prediction counts from the expiry asked for: a pack issued with another fails its issue's rule.
   if (pack.expiry !== stamp(expiryMs)) return { expected: stamp(expiryMs), actual: pack.expiry ?? null, message: `a pack issued at ${stamp(now)} (second ${second} of the minute): its expiry, asked for as requested_expiry`, requirements: ['CPP-ISS-1'] };
@@ -194,7 +202,7 @@ async function judgeCase(ctx: ScenarioContext, setup: OperatorSetup, { amount: a
       case 'renew-foreign': {
         const foreign = kind === 'renew-foreign';
         const next = createSigningKey();
-        const request = jsonRequest('POST', '/v1/cashpack/renew', { cash_pack: pack, renewal: renewal(pack, foreign ? createSigningKey() : bearer, now, next) });
+        const request = jsonRequest('POST', '/v1/cashpack/renew', { cash_pack: pack, renewal: renewal(pack, ordered(foreign ? createSigningKey() : bearer), now, ordered(next)) });
         const granted = !foreign && state.status === 'ACTIVE' && state.depth < policy.max_chain_depth;
         // A chain its renewals outgrow before max_chain_depth (the body limit is the target's to choose): the next one is not sent.
         const size = Buffer.byteLength(request.body ?? '');
@@ -216,7 +224,7 @@ async function judgeCase(ctx: ScenarioContext, setup: OperatorSetup, { amount: a
         return undefined;
       }
       case 'redeem': {
-        const text = JSON.stringify({ cash_pack: pack, redemption: redemption(pack, bearer, redeemer, now) });
+        const text = JSON.stringify({ cash_pack: pack, redemption: redemption(pack, ordered(bearer), redeemer, now) });
         const answer = await send(ctx, 'operator', redeemRequest(ctx, text, redeemer, Math.floor(now / 1000)));
         const granted = state.status === 'ACTIVE';
         if ((answer.status === 200) !== granted) unexpected(answer, granted ? 200 : 'a refusal', `a redemption by the bearer of a ${state.status} pack`, granted ? 'CPP-RED-1' : 'CPP-ACT-1');

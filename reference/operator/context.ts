@@ -96,6 +96,8 @@ export function isCurrentBearer(ctx: OperatorContext, pack: CashPack, key: OkpJw
     // mutant: any key that ever held the pack passes
     return [pack.initial_bearer_pk, ...pack.renewal_chain.map((entry) => entry.new_bearer_pk)].some((held) => sameKey(held, key));
   }
+  // Mutant op-bearer-compared-as-json: the JWKs compared as written, so the bearer's key with its members in another order is another key.
+  if (ctx.faults.has('op-bearer-compared-as-json')) return JSON.stringify(key) === JSON.stringify(pack.current_bearer_pk);
   return sameKey(key, pack.current_bearer_pk);
 }
 

@@ -71,6 +71,14 @@ export function lockRequest(setup: Pick<OperatorSetup, 'principal' | 'policy'>, 
   });
 }
 
+/** The members of a public JWK (PROFILE.md §2.1), in the order a key may be written. */
+export const JWK_MEMBERS = ['kty', 'crv', 'x', 'kid'] as const;
+
+/** The same key, its JWK's members written in `order` (JSON objects are unordered: the same key, PROFILE.md §2.1). */
+export function inMemberOrder(key: SigningKey, order: readonly (typeof JWK_MEMBERS)[number][]): SigningKey {
+  return { ...key, jwk: Object.fromEntries(order.map((member) => [member, key.jwk[member]])) as unknown as SigningKey['jwk'] };
+}
+
 export const renewal = (pack: CashPack, bearer: SigningKey, now: number, next: SigningKey = createSigningKey()): RenewalEntry => buildRenewal({ bearer, pack, new_bearer: next.jwk, created_at: now });
 
 export const redemption = (pack: CashPack, bearer: SigningKey, redeemer: SigningKey, now: number): RedemptionRequest => buildRedemption({ bearer, pack, redeemer_kid: redeemer.jwk.kid, created_at: now });

@@ -117,6 +117,16 @@ const PROBES: Record<MutantOfRole<'operator'>, Probe> = {
     correct: 'INVALID_SIGNATURE',
     mutant: 200,
   },
+  'op-bearer-compared-as-json': {
+    observes: "a redemption by the bearer, its key's JWK written with the members in reverse order",
+    async observe(f) {
+      const { pack, bearer } = await f.issuePack();
+      const reversed = { ...bearer, jwk: Object.fromEntries(Object.entries(bearer.jwk).reverse()) as typeof bearer.jwk };
+      return answer(await f.redeem(pack, f.redemption(pack, reversed)));
+    },
+    correct: 200,
+    mutant: 'BEARER_MISMATCH',
+  },
   'op-previous-bearer-accepted': {
     observes: 'a redemption by the bearer before the last renewal',
     async observe(f) {
