@@ -717,6 +717,13 @@ const CATALOGUE = [
     catches: ['CPP-EXP-2', 'PRF-LIFE-1'],
   },
   {
+    name: 'op-expiry-sweep-in-issue-order',
+    family: 'cashpack-lifecycle',
+    role: 'operator',
+    description: "the Operator's sweep before a balance is read or a Lock Request judged stops at the first of the Principal's packs still running, as if packs expired in the order they were issued: a later pack that expires first keeps its funds locked until someone reads its status",
+    catches: ['CPP-EXP-2'],
+  },
+  {
     name: 'op-expiry-one-second-late',
     family: 'cashpack-lifecycle',
     role: 'operator',

@@ -14,5 +14,10 @@ export function applyExpiry(state: OperatorState, record: PackRecord, nowMs: num
 
 /** Before a Principal's balance is read: every one of its packs that has expired. */
 export function applyPrincipalExpiries(state: OperatorState, principal: PrincipalAccount, nowMs: number): void {
-  for (const packId of [...principal.activePacks]) applyExpiry(state, state.packs.get(packId)!, nowMs);
+  for (const packId of [...principal.activePacks]) {
+    const record = state.packs.get(packId)!;
+    // Mutant op-expiry-sweep-in-issue-order: the sweep stops at the first pack still running, as if packs expired in the order they were issued.
+    if (state.faults.has('op-expiry-sweep-in-issue-order') && record.expiryMs > nowMs) break;
+    applyExpiry(state, record, nowMs);
+  }
 }

@@ -463,6 +463,17 @@ const PROBES: Record<MutantOfRole<'operator'>, Probe> = {
     correct: 'EXPIRED',
     mutant: 'ACTIVE',
   },
+  'op-expiry-sweep-in-issue-order': {
+    observes: "the Principal's locked funds once the second of two packs of one unit, issued second, has expired first, nothing read between",
+    async observe(f) {
+      await f.issuePack({ amount: 1n, requested_expiry: f.clock.now() + 2 * HOUR_MS });
+      await f.issuePack({ amount: 1n, requested_expiry: f.clock.now() + HOUR_MS });
+      f.clock.advance(3600);
+      return f.balance().locked;
+    },
+    correct: '1',
+    mutant: '2',
+  },
   'op-updated-at-stamped-before-checks': {
     observes: "updated_at after a renewal by a key that is not the bearer, ten seconds after issue",
     async observe(f) {

@@ -1,0 +1,125 @@
+// PROP-OP-017: each pack's funds come back at its own expiry instant (PROFILE.md
+// §5.1), whatever the order its Principal's packs were issued in and expire in.
+// A fresh Principal issues two to six packs at one instant, of generated amounts
+// and lifetimes (their expiry order any permutation of their issue order, ties
+// too); the clock then moves, with nothing read on the way, to a second before,
+// at or a second after one of their expiry instants, or beyond them all; and
+// the first request after the move is a balance read, or a Lock Request one
+// unit over what must be available and one of exactly that (reads change
+// nothing, §12: an expiry applied only when a pack is read is no expiry). What
+// the Principal holds is predicted from the instants alone.
+import fc from 'fast-check';
+import { buildLockRequest, createSigningKey, type SigningKey } from '../../profile/cashpack/index.ts';
+import type { HttpResult, ScenarioContext } from '../scenarios/context.ts';
+import { jsonRequest, send } from '../scenarios/http.ts';
+import { define } from './support.ts';
+import type { PropertyFailure } from './types.ts';
+import { restoreClock, setClock } from './field-classes/clock.ts';
+import { policyOf, type Policy } from '../scenarios/actions/index.ts';
+import { control, issuePack, lifetimeSeconds, operatorNow, provisionPrincipal } from './field-classes/operator-setup.ts';
+
+const FILE = 'harness/properties/operator-expiries.ts';
+
+interface PackPlan {
+  /** Where its lifetime falls in the policy's range (up to an hour of it), a fraction of 2^16. */
+  readonly lifetimeAt: number;
+  /** Its amount, a fraction of 2^16 of the most one pack may hold here. */
+  readonly amountAt: number;
+}
+
+/** Where the clock moves after the issues: to the `nth` expiry instant in time order, shifted by `offset` seconds, or past them all. */
+type Move = { readonly nth: number; readonly offset: -1 | 0 | 1 } | { readonly beyond: true };
+
+interface Case {
+  readonly packs: readonly PackPlan[];
+  readonly move: Move;
+  /** The first request after the move. */
+  readonly probe: 'balance' | 'lock';
+  /** Funds the Principal keeps beyond what its packs lock. */
+  readonly spare: number;
+}
+
+const cases: fc.Arbitrary<Case> = fc.record({
+  packs: fc.array(fc.record({ lifetimeAt: fc.integer({ min: 0, max: 0xffff }), amountAt: fc.integer({ min: 0, max: 0xffff }) }), { minLength: 2, maxLength: 6 }),
+  move: fc.oneof(
+    { weight: 6, arbitrary: fc.record({ nth: fc.nat({ max: 5 }), offset: fc.constantFrom(-1 as const, 0 as const, 1 as const) }) },
+    { weight: 1, arbitrary: fc.constant({ beyond: true as const }) },
+  ),
+  probe: fc.constantFrom('balance' as const, 'lock' as const),
+  spare: fc.integer({ min: 0, max: 1000 }),
+});
+
+/** The most one pack holds here: the target's max_amount, at most a million units (the Principal's balance is their sum). */
+const MOST = 1_000_000n;
+
+const answerOf = (r: HttpResult): unknown => (r.status === 200 ? 200 : ((r.body as { code?: unknown } | undefined)?.code ?? r.status));
+
+async function judgeCase(ctx: ScenarioContext, policy: Policy, c: Case): Promise<PropertyFailure | undefined> {
+  const most = BigInt(policy.max_amount) < MOST ? BigInt(policy.max_amount) : MOST;
+  // The clock is frozen throughout: every lifetime the policy permits, from its first whole second.
+  const min = Math.max(policy.expiry_min_seconds, 1);
+  const span = Math.max(0, Math.min(policy.expiry_max_seconds - min, 3600));
+  const packs = c.packs.map((p) => ({ lifetime: min + Math.floor((span * p.lifetimeAt) / 0xffff), amount: 1n + ((most - 1n) * BigInt(p.amountAt)) / 0xffffn }));
+  const locked = packs.reduce((sum, p) => sum + p.amount, 0n);
+  const balance = locked + BigInt(c.spare);
+
+  const principal: SigningKey = createSigningKey();
+  await provisionPrincipal(ctx, principal, balance.toString(), policy);
+  // Every pack issued at one whole second, in the case's order.
+  const issuedAt = Math.floor((await operatorNow(ctx)) / 1000) * 1000 + 1000;
+  await setClock(ctx, 'operator', issuedAt);
+  for (const p of packs) await issuePack(ctx, { principal, policy }, createSigningKey(), issuedAt, p.lifetime, p.amount.toString());
+
+  const expiries = packs.map((p) => issuedAt + p.lifetime * 1000).sort((a, b) => a - b);
+  const to = 'beyond' in c.move ? expiries.at(-1)! + 1000 : expiries[c.move.nth % expiries.length]! + c.move.offset * 1000;
+  await setClock(ctx, 'operator', Math.max(to, issuedAt));
+  const now = Math.max(to, issuedAt);
+  // PROFILE.md §5.1: a pack whose expiry is at or before the clock is EXPIRED, its amount available again.
+  const running = packs.filter((p) => issuedAt + p.lifetime * 1000 > now);
+  const stillLocked = running.reduce((sum, p) => sum + p.amount, 0n);
+  const available = balance - stillLocked;
+  const story = `${packs.length} packs issued at one instant (lifetimes ${packs.map((p) => `${p.lifetime} s`).join(', ')}; amounts ${packs.map((p) => p.amount).join(', ')}) from a balance of ${balance}, the clock then ${now - issuedAt} ms on with nothing read between: ${packs.length - running.length} expired, ${running.length} running`;
+
+  if (c.probe === 'lock') {
+    // One unit over what is available is refused; all of it is granted (within max_amount: else the balance alone is judged).
+    const lock = (amount: bigint) =>
+      send(ctx, 'operator', jsonRequest('POST', '/v1/cashpack/issue', buildLockRequest({ principal, amount: amount.toString(), asset: policy.assets[0] as never, initialBearer: createSigningKey().jwk, requested_expiry: now + lifetimeSeconds(policy) * 1000, created_at: now })));
+    for (const [amount, expected] of [[available + 1n, 'INSUFFICIENT_BALANCE'], [available, 200]] as const) {
+      if (amount < 1n || amount > BigInt(policy.max_amount)) continue;
+      const answer = await lock(amount);
+      const seen = answerOf(answer);
+      // Refused for want of funds that were due back: the expiry's; granted beyond them: the balance rule's, or an expiry come early.
+      if (seen !== expected) return { expected, actual: { status: answer.status, body: answer.body }, message: `${story}; then a Lock Request for ${amount}, the first request after the move`, requirements: seen === 'INSUFFICIENT_BALANCE' ? ['CPP-EXP-2'] : ['CPP-BAL-1', 'CPP-EXP-2'] };
+      if (expected === 200) return balanceDefect(ctx, principal, { available: 0n, locked: stillLocked + amount }, `${story}; then ${amount} locked, all that was available`);
+    }
+  }
+  return balanceDefect(ctx, principal, { available, locked: stillLocked }, story);
+}
+
+async function balanceDefect(ctx: ScenarioContext, principal: SigningKey, expected: { available: bigint; locked: bigint }, story: string): Promise<PropertyFailure | undefined> {
+  const read = (await control(ctx, { method: 'GET', path: `/_control/operator/principals/${principal.jwk.kid}/balance` })).body as Record<string, unknown>;
+  const want = { available: expected.available.toString(), locked: expected.locked.toString() };
+  if (read.available === want.available && read.locked === want.locked) return undefined;
+  // Less available than predicted: funds that were due back are not (the expiry's rule); more: an amount not locked, or an expiry come early.
+  const short = typeof read.available === 'string' && /^\d+$/.test(read.available) && BigInt(read.available) < expected.available;
+  return { expected: want, actual: read, message: `${story}: the Principal's balance`, requirements: short ? ['CPP-EXP-2'] : ['CPP-EXP-2', 'CPP-FND-1'] };
+}
+
+export const OPERATOR_EXPIRIES = define<Case>({
+  id: 'PROP-OP-017',
+  title: "each pack's funds come back at its own expiry instant, whatever order its Principal's packs were issued and expire in, with nothing read between the clock's move and the next request",
+  requirements: ['CPP-EXP-2', 'CPP-FND-1', 'CPP-BAL-1'],
+  level: 'MUST',
+  role: 'operator',
+  sections: ['§3.2', 'PROFILE §5.1', 'PROFILE §12'],
+  needs: ['provision', 'clock'],
+  // It moves the Operator's clock: nothing else may run beside it.
+  shares: 'clock',
+  defaultRuns: 8,
+  file: FILE,
+  arbitrary: () => cases,
+  async check(ctx, c) {
+    return judgeCase(ctx, await policyOf(ctx), c);
+  },
+  teardown: (ctx) => restoreClock(ctx, 'operator'),
+});
