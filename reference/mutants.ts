@@ -632,6 +632,13 @@ const CATALOGUE = [
     catches: ['CPP-RPL-1', 'PRF-RPL-1'],
   },
   {
+    name: 'op-replay-window-from-created-at',
+    family: 'cashpack-errors',
+    role: 'operator',
+    description: "the Operator counts an id's two windows from the message's created_at, not from its own clock when it recorded the id: an id first sent dated a window behind the clock is forgotten a window early",
+    catches: ['CPP-RPL-1'],
+  },
+  {
     name: 'op-replay-namespaces-split',
     family: 'cashpack-errors',
     role: 'operator',

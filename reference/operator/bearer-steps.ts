@@ -47,7 +47,7 @@ export function bearerSteps<E extends keyof typeof BEARER_MESSAGES>(ctx: Operato
   if (!isFresh(ctx, message.created_at, now)) return reject('STALE_REQUEST', 'created_at is outside the request window');
   // 6. Replay (spec §7.1 DUPLICATE_ID): from here on the id is recorded, whatever follows.
   const id = (message as unknown as Record<string, string>)[spec.id]!;
-  if (isReplay(ctx, spec.id, id, now)) return reject('DUPLICATE_ID', `${spec.id} has been seen before`);
+  if (isReplay(ctx, spec.id, id, now, message.created_at)) return reject('DUPLICATE_ID', `${spec.id} has been seen before`);
   // 7. Spec §3.2: only an ACTIVE pack, after applying expiry (PROFILE.md §5.1).
   // Mutant op-expiry-judged-at-created-at: expiry judged at the message's created_at, not the clock.
   applyExpiry(ctx.state, record, ctx.faults.has('op-expiry-judged-at-created-at') ? parseTimestamp(message.created_at, 'cashpack')! : now);

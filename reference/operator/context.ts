@@ -46,8 +46,10 @@ export function isFresh(ctx: OperatorContext, createdAt: string, nowMs: number):
 type MessageId = 'request_id' | 'renewal_id' | 'redemption_id';
 
 /** PROFILE.md §5 "seen before → DUPLICATE_ID; otherwise recorded": true when `id` is a replay. */
-export function isReplay(ctx: OperatorContext, kind: MessageId, id: string, nowMs: number): boolean {
+export function isReplay(ctx: OperatorContext, kind: MessageId, id: string, nowMs: number, createdAt: string): boolean {
   if (ctx.faults.has('op-replay-unchecked')) return false; // mutant: ids never recorded
+  // Mutant op-replay-window-from-created-at: the id recorded at the message's created_at, so one dated a window back is forgotten a window early.
+  if (ctx.faults.has('op-replay-window-from-created-at')) return ctx.state.replay.seenBefore(id, parseTimestamp(createdAt, 'cashpack') ?? nowMs);
   if (ctx.faults.has('op-replay-namespaces-split')) return ctx.state.replay.seenBefore(`${kind}:${id}`, nowMs); // mutant: one namespace per kind
   return ctx.state.replay.seenBefore(id, nowMs);
 }

@@ -73,7 +73,7 @@ function checkIssue(ctx: OperatorContext, request: RefRequest): { readonly ok: t
   // 4. Freshness (PROFILE.md §6).
   if (!isFresh(ctx, lock.created_at, now)) return refuse(problemResponse('STALE_REQUEST', 'created_at is outside the request window'));
   // 5. Replay (spec §7.1 DUPLICATE_ID): from here on the id is recorded, whatever follows.
-  if (isReplay(ctx, 'request_id', lock.request_id, now)) return refuse(problemResponse('DUPLICATE_ID', 'request_id has been seen before'));
+  if (isReplay(ctx, 'request_id', lock.request_id, now, lock.created_at)) return refuse(problemResponse('DUPLICATE_ID', 'request_id has been seen before'));
   // 6. The asset is one the Operator issues (PROFILE.md §4.8 assets).
   // Mutant op-asset-matched-by-code: a policy asset matched by its code alone ({crypto, EUR} taken for {fiat, EUR}).
   const sameAsset = (asset: typeof lock.asset) => (ctx.faults.has('op-asset-matched-by-code') ? asset.code === lock.asset.code : assetKey(asset) === assetKey(lock.asset));

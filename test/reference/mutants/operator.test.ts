@@ -239,6 +239,18 @@ const PROBES: Record<MutantOfRole<'operator'>, Probe> = {
     correct: 'DUPLICATE_ID',
     mutant: 200,
   },
+  'op-replay-window-from-created-at': {
+    observes: 'a request_id first sent dated a window behind the clock, reused two windows less a second later',
+    async observe(f) {
+      const window = f.operator.policy.request_window_seconds;
+      const id = randomUUID();
+      await f.issuePack({ request_id: id, created_at: f.clock.now() - window * 1000 });
+      f.clock.advance(2 * window - 1);
+      return answer(await f.issue(f.lockRequest({ request_id: id })));
+    },
+    correct: 'DUPLICATE_ID',
+    mutant: 200,
+  },
   'op-redeemer-unidentified': {
     observes: "a redemption without the redeemer's HTTP Message Signature",
     async observe(f) {
