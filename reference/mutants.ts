@@ -1075,6 +1075,13 @@ const CATALOGUE = [
   // harness's own host guard (a harness error); only comparing it, as a URI, with the
   // one the payee's advertised base URL gives catches it.
   {
+    name: 'payee-endpoint-origin-only',
+    family: 'delivery',
+    role: 'payee',
+    description: "the payee writes its base URL's origin alone as the endpoint of its QR URIs and deep links (a normalised URL), dropping the base path: right for every payee at the root of its host",
+    catches: ['DLV-QR-1', 'DLV-DEEP-1', 'PRF-URI-1'],
+  },
+  {
     name: 'payee-endpoint-host-renamed',
     family: 'delivery',
     role: 'payee',

@@ -61,9 +61,12 @@ type Started = Extract<ThreadMessage, { kind: 'started' }>;
 
 /**
  * What a command that certifies the embedded reference starts it with (target.ts
- * embeddedTarget): every listener on a port of the system's choosing.
+ * embeddedTarget): every listener on a port of the system's choosing, under a
+ * base path, so that every run judges what a payee writes of a base URL that
+ * is more than an origin (PROFILE.md §8.1): a path of two segments with
+ * parentheses and UTF-8 percent-encoded.
  */
-export const EMBEDDED_REFERENCE_OPTIONS: ReferenceOptions = { port: 0, plaintextPort: 0 };
+export const EMBEDDED_REFERENCE_OPTIONS: ReferenceOptions = { port: 0, plaintextPort: 0, basePath: '/shops/caf%C3%A9(eu)' };
 
 /** The thread's module: the build's, when this process runs from one (bin/bundle.js), else the source, loaded through tsx. */
 const ENTRY = BUNDLE_DIR === undefined ? new URL('../../reference/thread.ts', import.meta.url).href : new URL('thread.cjs', BUNDLE_DIR).href;

@@ -185,6 +185,7 @@ function timestamp(faults: Faults, ms: number): string {
 function qrUriOf(faults: Faults, token: string, baseUrl: string): string {
   if (faults.has('payee-endpoint-unencoded')) return `std-cpr://${token}?endpoint=${baseUrl}`; // mutant: the endpoint as is
   if (faults.has('payee-endpoint-host-renamed')) return buildQrUri(token, renamedHost(baseUrl)); // mutant: another name for the host
+  if (faults.has('payee-endpoint-origin-only')) return buildQrUri(token, new URL(baseUrl).origin); // mutant: the base URL's path dropped
   return buildQrUri(token, baseUrl);
 }
 

@@ -12,7 +12,7 @@ import type { RefResponse } from '../../../reference/http/types.ts';
 import { MUTANTS, faultsFor, type Faults, type MutantOfRole } from '../../../reference/mutants.ts';
 import { PayeeInputError, createPayee, type Payee } from '../../../reference/payee/index.ts';
 
-const BASE_URL = 'https://payee.test';
+const BASE_URL = 'https://payee.test/shops/caf%C3%A9(eu)';
 
 interface Probe {
   /** What the probe looks at. */
@@ -255,6 +255,15 @@ const PROBES: Record<MutantOfRole<'payee'>, Probe> = {
     },
     correct: 'payee.test',
     mutant: 'localhost',
+  },
+  'payee-endpoint-origin-only': {
+    observes: "the endpoint of the QR URI of a payee whose base URL has a path",
+    async observe(payee) {
+      const parsed = parseDeliveryUri((await ibanRequest(payee)).qr_uri);
+      return parsed.kind === 'token' ? parsed.endpoint : parsed.kind;
+    },
+    correct: BASE_URL,
+    mutant: 'https://payee.test',
   },
   'payee-endpoint-unencoded': {
     observes: 'whether qr_uri carries the percent-encoded endpoint',
