@@ -31,6 +31,14 @@ export function publicJwk(publicKey: Uint8Array): OkpJwk {
   return { kty: 'OKP', crv: 'Ed25519', x, kid: jwkThumbprint(x) };
 }
 
+/** The members of a profile JWK, in the order publicJwk writes them. */
+export const JWK_MEMBERS = ['kty', 'crv', 'x', 'kid'] as const;
+
+/** The same key with its members written in `order`: JSON objects are unordered, two keys are the same exactly when their x are (§2.1). */
+export function jwkInMemberOrder(jwk: OkpJwk, order: readonly (typeof JWK_MEMBERS)[number][]): OkpJwk {
+  return Object.fromEntries(order.map((member) => [member, jwk[member]])) as unknown as OkpJwk;
+}
+
 type JwkResult = { readonly ok: true; readonly publicKey: Uint8Array; readonly kid: string } | { readonly ok: false; readonly reason: string };
 
 const MEMBERS = ['crv', 'kid', 'kty', 'x'];

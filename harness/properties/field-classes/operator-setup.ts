@@ -7,6 +7,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { buildLockRequest, buildRedemption, buildRenewal, createSigningKey, type CashPack, type LockRequest, type RedemptionRequest, type RenewalEntry, type SigningKey } from '../../../profile/cashpack/index.ts';
 import { signRequestAs } from '../../../profile/http-signature.ts';
+import { jwkInMemberOrder, type JWK_MEMBERS } from '../../../profile/jwk.ts';
 import { IDENTITY_LEVELS } from '../../../profile/control.ts';
 import type { WireRequest } from '../../adapters/types.ts';
 import { adoptClock, policyOf, tightPolicy, type Policy } from '../../scenarios/actions/index.ts';
@@ -71,12 +72,11 @@ export function lockRequest(setup: Pick<OperatorSetup, 'principal' | 'policy'>, 
   });
 }
 
-/** The members of a public JWK (PROFILE.md §2.1), in the order a key may be written. */
-export const JWK_MEMBERS = ['kty', 'crv', 'x', 'kid'] as const;
+export { JWK_MEMBERS } from '../../../profile/jwk.ts';
 
 /** The same key, its JWK's members written in `order` (JSON objects are unordered: the same key, PROFILE.md §2.1). */
 export function inMemberOrder(key: SigningKey, order: readonly (typeof JWK_MEMBERS)[number][]): SigningKey {
-  return { ...key, jwk: Object.fromEntries(order.map((member) => [member, key.jwk[member]])) as unknown as SigningKey['jwk'] };
+  return { ...key, jwk: jwkInMemberOrder(key.jwk, order) };
 }
 
 export const renewal = (pack: CashPack, bearer: SigningKey, now: number, next: SigningKey = createSigningKey()): RenewalEntry => buildRenewal({ bearer, pack, new_bearer: next.jwk, created_at: now });

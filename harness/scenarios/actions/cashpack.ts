@@ -2,7 +2,8 @@
 // fresh ids unless given, inside the Operator's policy unless told to go beyond it.
 import { isDeepStrictEqual } from 'node:util';
 import { isAmount } from '../../../profile/amount.ts';
-import { buildLockRequest, buildRedemption, buildRenewal, type CashPack } from '../../../profile/cashpack/index.ts';
+import { buildLockRequest, buildRedemption, buildRenewal, type CashPack, type SigningKey } from '../../../profile/cashpack/index.ts';
+import { jwkInMemberOrder } from '../../../profile/jwk.ts';
 import type { WireRequest } from '../../adapters/types.ts';
 import { StepError, type ScenarioContext } from '../context.ts';
 import { jsonRequest, send } from '../http.ts';
@@ -210,7 +211,7 @@ export async function renewalEntry(ctx: ScenarioContext, p: Params) {
   const depth = Math.max(Array.isArray(pack.renewal_chain) ? pack.renewal_chain.length : 0, ctx.packDepths.get(pack.pack_id) ?? 0);
   withinLimits(`renews a pack ${depth} renewal(s) deep`, p, typeof policy.max_chain_depth === 'number' && depth >= policy.max_chain_depth ? `the target's max_chain_depth is ${policy.max_chain_depth}` : undefined);
   return buildRenewal({
-    bearer: ctx.key(p.key('bearer')),
+    bearer: presented(ctx.key(p.key('bearer'))),
     pack,
     new_bearer: ctx.key(p.key('new_bearer')).jwk,
     ...optionalText(p, 'renewal_id'),
@@ -219,9 +220,19 @@ export async function renewalEntry(ctx: ScenarioContext, p: Params) {
   });
 }
 
+/**
+ * The bearer as a renewal or redemption presents it: its JWK's members in
+ * reverse order, as an issue or a renewal never registers it, so every
+ * scenario that renews or redeems judges that the Operator knows the bearer
+ * by its x, not by how its JWK is written (PROFILE.md §2.1).
+ */
+function presented(key: SigningKey): SigningKey {
+  return { ...key, jwk: jwkInMemberOrder(key.jwk, ['kid', 'x', 'crv', 'kty']) };
+}
+
 export function redemptionRequest(ctx: ScenarioContext, p: Params) {
   return buildRedemption({
-    bearer: ctx.key(p.key('bearer')),
+    bearer: presented(ctx.key(p.key('bearer'))),
     pack: packOf(p.value('pack')),
     redeemer_kid: ctx.key(p.key('redeemer')).jwk.kid,
     ...optionalText(p, 'redemption_id'),
