@@ -16,7 +16,7 @@
 // evaluated and reported.
 import type { Level } from '../../profile/registry.ts';
 import type { Basis, CheckResult, Outcome, TestResult } from '../report/model.ts';
-import { ACTION_IMPLEMENTATIONS, adoptClock, exactClockForPolicy, failedHandover, GRANT_REQUIREMENTS, grantedOperation, grantedOtherwise, HANDOVER_REQUIREMENT, policyOf, sendsRenewals } from './actions/index.ts';
+import { ACTION_IMPLEMENTATIONS, adoptClock, bearerRefused, exactClockForPolicy, failedHandover, GRANT_REQUIREMENTS, grantedOperation, grantedOtherwise, HANDOVER_REQUIREMENT, policyOf, sendsRenewals } from './actions/index.ts';
 import { Params } from './params.ts';
 import { CHECK_IMPLEMENTATIONS, comparedMember, statusMatches, type Judgement } from './checks.ts';
 import type { TestErrorCode } from '../errors.ts';
@@ -160,7 +160,7 @@ async function runStep(ctx: ScenarioContext, step: Step, progress: Progress): Pr
   const setup = step.setup !== undefined && !ctx.scenario.requirements.includes(step.setup) ? step.setup : undefined;
   // An operation granted with another status than 200, or a renewal granted without handing the pack over: the
   // step's checks, and the later steps, presume the answer the profile gives (guardFinding).
-  const guarded = guardFinding(step, params, result);
+  const guarded = guardFinding(ctx, step, params, result);
   if (guarded !== undefined) {
     recordGuard(ctx, step, guarded, setup, progress);
     return false;
@@ -223,7 +223,7 @@ function isTemplate(value: unknown): boolean {
 
 /** What a guard found wrong with a step's answer, before the step's own checks. */
 interface GuardFinding {
-  readonly check: 'grant' | 'handover';
+  readonly check: 'grant' | 'handover' | 'bearer';
   readonly requirement: string;
   readonly expected: unknown;
   readonly actual: unknown;
@@ -244,6 +244,10 @@ interface GuardFinding {
  *             with another success status is charged to the operation, never
  *             to every scenario that issues a pack to test something else, nor
  *             to the rule of a form the grant accepted
+ *   bearer    a renewal or redemption by the key the presented pack (the
+ *             latest version seen) names as its current bearer is not refused
+ *             BEARER_MISMATCH (GRANT_REQUIREMENTS: CPP-RNW-1, CPP-RED-1); the
+ *             scenario sends it to test something else
  *   handover  every renewal answered 200 names the new bearer in
  *             current_bearer_pk (HANDOVER_REQUIREMENT, CPP-RNW-1); every later
  *             check presumes it (the losers of a race refused as by the new
@@ -254,8 +258,21 @@ interface GuardFinding {
  * scenario about the rule checks what it claims itself; a pass recorded for
  * every renewal would also make a race's checks depend on which request won).
  */
-function guardFinding(step: Step, params: Readonly<Record<string, unknown>>, result: unknown): GuardFinding | undefined {
+function guardFinding(ctx: ScenarioContext, step: Step, params: Readonly<Record<string, unknown>>, result: unknown): GuardFinding | undefined {
   if (refusalDue(step.expect)) return undefined;
+  const refused = bearerRefused(ctx, step.action, params, result);
+  if (refused !== undefined) {
+    const requirement = GRANT_REQUIREMENTS[refused.operation]!;
+    return {
+      check: 'bearer',
+      requirement,
+      expected: { bearer: refused.bearer },
+      actual: { status: 403, code: 'BEARER_MISMATCH' },
+      message: `the ${refused.operation} by the key the pack names as its current bearer (the same x, PROFILE.md §2.1) was refused BEARER_MISMATCH`,
+      what: `bearer (${requirement}): the pack's current bearer refused BEARER_MISMATCH`,
+      why: `the ${refused.operation} by the pack's own bearer was refused, so what follows would test nothing`,
+    };
+  }
   const grant = grantedOtherwise(step.action, params, result);
   if (grant !== undefined) {
     const requirement = GRANT_REQUIREMENTS[grant.operation]!;

@@ -155,6 +155,26 @@ export function grantedOtherwise(action: string, params: Readonly<Record<string,
 }
 
 /**
+ * A renew or redeem step whose answer is 403 BEARER_MISMATCH although its
+ * message names, as bearer_pk, the key the presented pack names as its current
+ * bearer (the same x, PROFILE.md §2.1), and the pack is the latest version of it
+ * this scenario has seen answered: the Operator refused the pack's own bearer,
+ * a fault of the operation (CPP-RNW-1, CPP-RED-1), not of the rule the scenario
+ * tests with it. Undefined for any other step or answer (an older version of a
+ * pack presented after a renewal is rightly refused this way).
+ */
+export function bearerRefused(ctx: ScenarioContext, action: string, params: Readonly<Record<string, unknown>>, result: unknown): { readonly operation: string; readonly bearer: unknown } | undefined {
+  if (action !== 'renew' && action !== 'redeem') return undefined;
+  const r = result as { status?: unknown; body?: { code?: unknown }; sent?: { bearer_pk?: { x?: unknown } } } | undefined;
+  if (r?.status !== 403 || r.body?.code !== 'BEARER_MISMATCH') return undefined;
+  const pack = params.pack as { pack_id?: unknown; current_bearer_pk?: { x?: unknown }; renewal_chain?: unknown } | undefined;
+  const x = r.sent?.bearer_pk?.x;
+  if (typeof x !== 'string' || x !== pack?.current_bearer_pk?.x || typeof pack.pack_id !== 'string' || !Array.isArray(pack.renewal_chain)) return undefined;
+  if (pack.renewal_chain.length < (ctx.packDepths.get(pack.pack_id) ?? 0)) return undefined;
+  return { operation: action, bearer: pack.current_bearer_pk };
+}
+
+/**
  * A pack walked deep grows with every renewal: once the message no longer fits
  * the Operator's max_body_bytes, its 413 is right and the scenario's story
  * cannot go on there (the limits tests send their oversized bodies with `http`).

@@ -42,6 +42,10 @@ describe('a fault is charged to the rule of the operation it is in', () => {
     expect(await caughtBy('op-renew-keeps-bearer', ['CPP-RED-002', 'CPP-RACE-002', 'CPP-RACE-004', 'CPP-IDN-001', 'CPP-SIG-003', 'PRF-ORDER-002', 'PROP-OP-012', 'PROP-OP-015'])).toEqual(['CPP-RNW-1']);
   }, 60_000);
 
+  it("an Operator that compares the bearer's JWK as JSON text: CPP-RNW-1 and CPP-RED-1, never the rules of the scenarios that renew or redeem as the pack's own bearer to test something else", async () => {
+    expect(await caughtBy('op-bearer-compared-as-json', ['CPP-CHN-001', 'CPP-DEPTH-001', 'CPP-WK-003', 'CPP-BRR-001', 'CPP-EP-001', 'CPP-RED-001'])).toEqual(['CPP-RED-1', 'CPP-RNW-1']);
+  }, 60_000);
+
   it('an issue that locks nothing: CPP-FND-1, never the cancellation, expiry, race or replay read in a balance later', async () => {
     expect(await caughtBy('op-issue-locks-nothing', ['CPP-CAN-001', 'CPP-EXP-006', 'CPP-RACE-001', 'CPP-RPL-001', 'PROP-OP-013'])).toEqual(['CPP-FND-1']);
   }, 60_000);
