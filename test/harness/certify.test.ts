@@ -13,6 +13,8 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import { readArchive, writeArchive } from '../../harness/certify/archive.ts';
 import { buildPackage, certificationProblems, freshSigningKey, PACKAGE_ENTRIES, privateJwk, readSigningKey, verifyPackage, type SigningKey } from '../../harness/certify/index.ts';
 import { certify } from '../../harness/cli/certify.ts';
+import { EMBEDDED_REFERENCE_OPTIONS } from '../../harness/target/reference-thread.ts';
+
 import { compare } from '../../harness/cli/compare.ts';
 import { verifyPackageCommand } from '../../harness/cli/verify-package.ts';
 import { HarnessError } from '../../harness/errors.ts';
@@ -23,6 +25,9 @@ import { publicJwk } from '../../profile/jwk.ts';
 import { PROFILE_ID } from '../../profile/version.ts';
 import { cli, REFERENCE_ADAPTER, served } from './hostile/support.ts';
 import { captured } from '../support/captured.ts';
+
+/** `text` matched literally in a regular expression. */
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 ed.hashes.sha512 = sha512;
 vi.setConfig({ testTimeout: 90_000, hookTimeout: 60_000 });
@@ -75,7 +80,7 @@ describe('certify the embedded reference', () => {
     const policy = JSON.parse(text('policy.json'));
     expect(policy).toMatchObject({ applicable: true, observed: true, status: 200, document: { profile: PROFILE_ID } });
     // Read once when the target opened: the same answer report.json records as the target's facts.
-    expect(policy).toMatchObject({ url: expect.stringMatching(/^https:\/\/127\.0\.0\.1:\d+\/\.well-known\/cashpack-policy\.json$/), content_type: expect.stringMatching(/^application\/json/) });
+    expect(policy).toMatchObject({ url: expect.stringMatching(new RegExp(`^https://127\\.0\\.0\\.1:\\d+${escapeRegExp(EMBEDDED_REFERENCE_OPTIONS.basePath ?? '')}/\\.well-known/cashpack-policy\\.json$`)), content_type: expect.stringMatching(/^application\/json/) });
     expect(policy.document).toEqual((report.run.target.facts!.operator!.policy as { document: unknown }).document);
 
     // The signature, checked with another Ed25519 implementation than the verifier's.
