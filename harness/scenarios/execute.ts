@@ -158,8 +158,9 @@ async function runStep(ctx: ScenarioContext, step: Step, progress: Progress): Pr
     else ctx.setupCaptures.delete(step.as);
   }
   const setup = step.setup !== undefined && !ctx.scenario.requirements.includes(step.setup) ? step.setup : undefined;
-  // An operation granted with another status than 200, or a renewal granted without handing the pack over: the
-  // step's checks, and the later steps, presume the answer the profile gives (guardFinding).
+  // An operation granted with another status than 200, one by the pack's own bearer refused BEARER_MISMATCH, or a
+  // renewal granted without handing the pack over: the step's checks, and the later steps, presume the answer the
+  // profile gives (guardFinding).
   const guarded = guardFinding(ctx, step, params, result);
   if (guarded !== undefined) {
     recordGuard(ctx, step, guarded, setup, progress);
