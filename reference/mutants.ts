@@ -1114,6 +1114,13 @@ const CATALOGUE = [
     catches: ['DRV-EXP-1', 'DRV-VALID-1'],
   },
   {
+    name: 'app-expiry-fraction-leading-zeros-dropped',
+    family: 'derivation',
+    role: 'paying-app',
+    description: "the paying app reads expires_at's fraction as a number padded to milliseconds, dropping its leading zeros: .05 is taken for 500 ms, so a request is fulfilled up to 0.9 s after it expired",
+    catches: ['DRV-EXP-1'],
+  },
+  {
     name: 'app-validity-compared-in-seconds',
     family: 'derivation',
     role: 'paying-app',

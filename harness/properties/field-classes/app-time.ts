@@ -73,7 +73,8 @@ export const APP_TIME = define<TimeCase>({
       instant: dstInstant(),
       expiry: boundaryOffset({ tick: 'ms' }),
       lifetime: boundaryOffset({ tick: 'ms' }),
-      fraction: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 999 })),
+      // None, and fractions written with two leading zeros, one, or none (.005, .05, .5): each digit's place read right.
+      fraction: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 9 }), fc.integer({ min: 10, max: 99 }), fc.integer({ min: 100, max: 999 })),
       withinSecond: fc.integer({ min: 1, max: 999 }),
       padded: fc.boolean(),
     }),

@@ -340,6 +340,12 @@ const PROBES: Record<MutantOfRole<'paying-app'>, Probe> = {
     correct: 'CPR_INVALID',
     mutant: 'accepted',
   },
+  'app-expiry-fraction-leading-zeros-dropped': {
+    observes: 'a request whose expires_at is 00:15:00.05, derived at 00:15:00.2',
+    observe: async (app) => outcome(app.derive({ ...IBAN_CPR, expires_at: '2030-01-01T00:15:00.05Z' }, { ...CONTEXT, now: Date.UTC(2030, 0, 1, 0, 15, 0, 200) })),
+    correct: 'CPR_EXPIRED',
+    mutant: 'accepted',
+  },
   'app-expiry-local-time': {
     observes: 'a request ten minutes from expiry, read on a device in Europe/Berlin',
     async observe(app) {
