@@ -9,14 +9,14 @@
 // nothing, §12: an expiry applied only when a pack is read is no expiry). What
 // the Principal holds is predicted from the instants alone.
 import fc from 'fast-check';
-import { buildLockRequest, createSigningKey, type SigningKey } from '../../profile/cashpack/index.ts';
-import type { HttpResult, ScenarioContext } from '../scenarios/context.ts';
+import { createSigningKey, type SigningKey } from '../../profile/cashpack/index.ts';
+import type { ScenarioContext } from '../scenarios/context.ts';
 import { jsonRequest, send } from '../scenarios/http.ts';
 import { define } from './support.ts';
 import type { PropertyFailure } from './types.ts';
 import { restoreClock, setClock } from './field-classes/clock.ts';
 import { policyOf, type Policy } from '../scenarios/actions/index.ts';
-import { control, issuePack, lifetimeSeconds, operatorNow, provisionPrincipal } from './field-classes/operator-setup.ts';
+import { answerOf, balanceOf, issuePack, lockRequest, operatorNow, provisionPrincipal } from './field-classes/operator-setup.ts';
 
 const FILE = 'harness/properties/operator-expiries.ts';
 
@@ -52,8 +52,6 @@ const cases: fc.Arbitrary<Case> = fc.record({
 /** The most one pack holds here: the target's max_amount, at most a million units (the Principal's balance is their sum). */
 const MOST = 1_000_000n;
 
-const answerOf = (r: HttpResult): unknown => (r.status === 200 ? 200 : ((r.body as { code?: unknown } | undefined)?.code ?? r.status));
-
 async function judgeCase(ctx: ScenarioContext, policy: Policy, c: Case): Promise<PropertyFailure | undefined> {
   const most = BigInt(policy.max_amount) < MOST ? BigInt(policy.max_amount) : MOST;
   // The clock is frozen throughout: every lifetime the policy permits, from its first whole second.
@@ -72,8 +70,8 @@ async function judgeCase(ctx: ScenarioContext, policy: Policy, c: Case): Promise
 
   const expiries = packs.map((p) => issuedAt + p.lifetime * 1000).sort((a, b) => a - b);
   const to = 'beyond' in c.move ? expiries.at(-1)! + 1000 : expiries[c.move.nth % expiries.length]! + c.move.offset * 1000;
-  await setClock(ctx, 'operator', Math.max(to, issuedAt));
   const now = Math.max(to, issuedAt);
+  await setClock(ctx, 'operator', now);
   // PROFILE.md §5.1: a pack whose expiry is at or before the clock is EXPIRED, its amount available again.
   const running = packs.filter((p) => issuedAt + p.lifetime * 1000 > now);
   const stillLocked = running.reduce((sum, p) => sum + p.amount, 0n);
@@ -82,8 +80,7 @@ async function judgeCase(ctx: ScenarioContext, policy: Policy, c: Case): Promise
 
   if (c.probe === 'lock') {
     // One unit over what is available is refused; all of it is granted (within max_amount: else the balance alone is judged).
-    const lock = (amount: bigint) =>
-      send(ctx, 'operator', jsonRequest('POST', '/v1/cashpack/issue', buildLockRequest({ principal, amount: amount.toString(), asset: policy.assets[0] as never, initialBearer: createSigningKey().jwk, requested_expiry: now + lifetimeSeconds(policy) * 1000, created_at: now })));
+    const lock = (amount: bigint) => send(ctx, 'operator', jsonRequest('POST', '/v1/cashpack/issue', lockRequest({ principal, policy }, now, { amount: amount.toString() })));
     for (const [amount, expected] of [[available + 1n, 'INSUFFICIENT_BALANCE'], [available, 200]] as const) {
       if (amount < 1n || amount > BigInt(policy.max_amount)) continue;
       const answer = await lock(amount);
@@ -97,7 +94,7 @@ async function judgeCase(ctx: ScenarioContext, policy: Policy, c: Case): Promise
 }
 
 async function balanceDefect(ctx: ScenarioContext, principal: SigningKey, expected: { available: bigint; locked: bigint }, story: string): Promise<PropertyFailure | undefined> {
-  const read = (await control(ctx, { method: 'GET', path: `/_control/operator/principals/${principal.jwk.kid}/balance` })).body as Record<string, unknown>;
+  const read = await balanceOf(ctx, principal);
   const want = { available: expected.available.toString(), locked: expected.locked.toString() };
   if (read.available === want.available && read.locked === want.locked) return undefined;
   // Less available than predicted: funds that were due back are not (the expiry's rule); more: an amount not locked, or an expiry come early.

@@ -29,7 +29,7 @@ import { buildCancel } from '../fuzz/messages.ts';
 import { define } from './support.ts';
 import type { PropertyFailure } from './types.ts';
 import { restoreClock, setClock } from './field-classes/clock.ts';
-import { inMemberOrder, issuePack, JWK_MEMBERS, lifetimeSeconds, MOST_PER_PACK, operatorNow, operatorSetup, redeemRequest, redemption, renewal, renewedPack, type OperatorSetup } from './field-classes/operator-setup.ts';
+import { answerOf, inMemberOrder, issuePack, JWK_MEMBERS, lifetimeSeconds, MOST_PER_PACK, operatorNow, operatorSetup, redeemRequest, redemption, renewal, renewedPack, type OperatorSetup } from './field-classes/operator-setup.ts';
 
 const FILE = 'harness/properties/operator-updated-at.ts';
 
@@ -117,7 +117,6 @@ interface Predicted {
 }
 
 const stamp = (ms: number) => formatTimestamp(ms, 'cashpack');
-const codeOf = (r: HttpResult): unknown => (r.status === 200 ? 200 : ((r.body as { code?: unknown } | undefined)?.code ?? r.status));
 
 async function judgeCase(ctx: ScenarioContext, setup: OperatorSetup, { orders, amount: amountClass, at, second, steps: ops }: Case): Promise<PropertyFailure | undefined> {
   const { policy, principal, redeemer } = setup;
@@ -148,14 +147,14 @@ async function judgeCase(ctx: ScenarioContext, setup: OperatorSetup, { orders, a
   };
   // An operation answered otherwise than its own rule says leaves nothing to predict: a failed setup of that rule, not of updated_at.
   const unexpected = (answer: HttpResult, expected: unknown, what: string, requirement: string): never => {
-    throw StepError.setupFailed(requirement, `${done.join(', ')}; then ${what} answered ${JSON.stringify({ status: answer.status, code: codeOf(answer) })} where ${JSON.stringify(expected)} was due (${requirement}), so updated_at cannot be predicted`);
+    throw StepError.setupFailed(requirement, `${done.join(', ')}; then ${what} answered ${JSON.stringify({ status: answer.status, code: answerOf(answer) })} where ${JSON.stringify(expected)} was due (${requirement}), so updated_at cannot be predicted`);
   };
 
   const read = async (): Promise<PropertyFailure | undefined> => {
     const path = `/v1/cashpack/${pack.pack_id}/status`;
     const signature = signRequestAs({ method: 'GET', authority: ctx.http('operator').authority, path }, { secretKey: principal.secretKey, kid: principal.jwk.kid }, Math.floor(now / 1000), 'profile');
     const answer = await send(ctx, 'operator', { method: 'GET', path, headers: { ...signature } });
-    if (answer.status !== 200) return { expected: 200, actual: { status: answer.status, code: codeOf(answer) }, message: `${done.join(', ')}; then a status read by the issuing Principal`, requirements: ['CPP-STS-1'] };
+    if (answer.status !== 200) return { expected: 200, actual: { status: answer.status, code: answerOf(answer) }, message: `${done.join(', ')}; then a status read by the issuing Principal`, requirements: ['CPP-STS-1'] };
     const body = answer.body as Record<string, unknown>;
     if (body.status !== state.status) return { expected: state.status, actual: body.status ?? null, message: `${done.join(', ')}; then the status read's status`, requirements: ['CPP-STS-1'] };
     // The rest of §4.7, from the pack as the Operator last returned it.

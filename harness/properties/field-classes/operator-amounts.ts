@@ -10,11 +10,11 @@ import fc from 'fast-check';
 import { isBalance } from '../../../profile/amount.ts';
 import { buildLockRequest, createSigningKey, type SigningKey } from '../../../profile/cashpack/index.ts';
 import { amountVariant, type ClassValue } from '../../../generators/classes/index.ts';
-import type { HttpResult, ScenarioContext } from '../../scenarios/context.ts';
+import type { ScenarioContext } from '../../scenarios/context.ts';
 import { jsonRequest, send } from '../../scenarios/http.ts';
 import { define } from '../support.ts';
 import type { Coverage, PropertyFailure } from '../types.ts';
-import { control, lifetimeSeconds, operatorNow, operatorSetup, provisionPrincipal, type OperatorSetup } from './operator-setup.ts';
+import { answerOf, balanceOf, lifetimeSeconds, operatorNow, operatorSetup, provisionPrincipal, type OperatorSetup } from './operator-setup.ts';
 import { restoreClock } from './clock.ts';
 
 const FILE = 'harness/properties/field-classes/operator-amounts.ts';
@@ -43,12 +43,6 @@ const cases: fc.Arbitrary<AmountCase> = fc.record({
   malformed: amountVariant({ class: 'amount.non-canonical' }).filter((v) => v.value !== '0'),
   smallPerMille: fc.integer({ min: 1, max: 1000 }),
 });
-
-async function balanceOf(ctx: ScenarioContext, key: SigningKey): Promise<Record<string, unknown>> {
-  return (await control(ctx, { method: 'GET', path: `/_control/operator/principals/${key.jwk.kid}/balance` })).body as Record<string, unknown>;
-}
-
-const answerOf = (r: HttpResult): unknown => (r.status === 200 ? 200 : (r.body as { code?: unknown } | undefined)?.code ?? r.status);
 
 async function judgeCase(ctx: ScenarioContext, setup: OperatorSetup, c: AmountCase): Promise<PropertyFailure | undefined> {
   const { policy } = setup;

@@ -41,6 +41,14 @@ export async function control(ctx: ScenarioContext, request: WireRequest): Promi
   return answer;
 }
 
+/** A Principal's balance through test control (PROFILE.md §12). */
+export async function balanceOf(ctx: ScenarioContext, key: SigningKey): Promise<Record<string, unknown>> {
+  return (await control(ctx, { method: 'GET', path: `/_control/operator/principals/${key.jwk.kid}/balance` })).body as Record<string, unknown>;
+}
+
+/** 200, or the problem code of a refusal (the status when it has none). */
+export const answerOf = (r: HttpResult): unknown => (r.status === 200 ? 200 : ((r.body as { code?: unknown } | undefined)?.code ?? r.status));
+
 export async function provisionPrincipal(ctx: ScenarioContext, key: SigningKey, balance: string, policy: Policy): Promise<void> {
   await control(ctx, jsonRequest('POST', '/_control/operator/principals', { public_key: key.jwk, asset: policy.assets[0], balance }));
 }
