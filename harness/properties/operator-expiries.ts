@@ -1,8 +1,9 @@
 // PROP-OP-017: each pack's funds come back at its own expiry instant (PROFILE.md
 // §5.1), whatever the order its Principal's packs were issued in and expire in.
 // A fresh Principal issues two to six packs at one instant, of generated amounts
-// and lifetimes (their expiry order any permutation of their issue order, ties
-// too); the clock then moves, with nothing read on the way, to a second before,
+// (up to a million units, or beyond 2^53 where max_amount allows) and lifetimes
+// (their expiry order any permutation of their issue order, ties too); the
+// clock then moves, with nothing read on the way, to a second before,
 // at or a second after one of their expiry instants, or beyond them all; and
 // the first request after the move is a balance read, or a Lock Request one
 // unit over what must be available and one of exactly that (reads change
@@ -10,20 +11,21 @@
 // the Principal holds is predicted from the instants alone.
 import fc from 'fast-check';
 import { createSigningKey, type SigningKey } from '../../profile/cashpack/index.ts';
-import type { ScenarioContext } from '../scenarios/context.ts';
+import { StepError, type HttpResult, type ScenarioContext } from '../scenarios/context.ts';
 import { jsonRequest, send } from '../scenarios/http.ts';
 import { define } from './support.ts';
 import type { PropertyFailure } from './types.ts';
 import { restoreClock, setClock } from './field-classes/clock.ts';
 import { policyOf, type Policy } from '../scenarios/actions/index.ts';
-import { answerOf, balanceOf, issuePack, lockRequest, operatorNow, provisionPrincipal } from './field-classes/operator-setup.ts';
+import { answerOf, balanceOf, lockRequest, MOST_PER_PACK, operatorNow, provisionPrincipal } from './field-classes/operator-setup.ts';
 
 const FILE = 'harness/properties/operator-expiries.ts';
 
 interface PackPlan {
   /** Where its lifetime falls in the policy's range (up to an hour of it), a fraction of 2^16. */
   readonly lifetimeAt: number;
-  /** Its amount, a fraction of 2^16 of the most one pack may hold here. */
+  /** Its amount: of a million units at most, or beyond 2^53 (where max_amount allows), `amountAt` / 2^16 of the way up. */
+  readonly large: boolean;
   readonly amountAt: number;
 }
 
@@ -40,7 +42,7 @@ interface Case {
 }
 
 const cases: fc.Arbitrary<Case> = fc.record({
-  packs: fc.array(fc.record({ lifetimeAt: fc.integer({ min: 0, max: 0xffff }), amountAt: fc.integer({ min: 0, max: 0xffff }) }), { minLength: 2, maxLength: 6 }),
+  packs: fc.array(fc.record({ lifetimeAt: fc.integer({ min: 0, max: 0xffff }), large: fc.boolean(), amountAt: fc.integer({ min: 0, max: 0xffff }) }), { minLength: 2, maxLength: 6 }),
   move: fc.oneof(
     { weight: 6, arbitrary: fc.record({ nth: fc.nat({ max: 5 }), offset: fc.constantFrom(-1 as const, 0 as const, 1 as const) }) },
     { weight: 1, arbitrary: fc.constant({ beyond: true as const }) },
@@ -49,15 +51,21 @@ const cases: fc.Arbitrary<Case> = fc.record({
   spare: fc.integer({ min: 0, max: 1000 }),
 });
 
-/** The most one pack holds here: the target's max_amount, at most a million units (the Principal's balance is their sum). */
-const MOST = 1_000_000n;
+/** The most a small pack holds: the target's max_amount, at most a million units. */
+const SMALL = 1_000_000n;
+const BEYOND_2_53 = 2n ** 53n + 1n;
+
+/** A pack's amount: small, or beyond 2^53 up to max_amount (at most MOST_PER_PACK: the Principal's balance is their sum). */
+function amountOf(p: PackPlan, maxAmount: bigint): bigint {
+  const [low, high] = p.large && maxAmount >= BEYOND_2_53 ? [BEYOND_2_53, maxAmount < MOST_PER_PACK ? maxAmount : MOST_PER_PACK] : [1n, maxAmount < SMALL ? maxAmount : SMALL];
+  return low + ((high - low) * BigInt(p.amountAt)) / 0xffffn;
+}
 
 async function judgeCase(ctx: ScenarioContext, policy: Policy, c: Case): Promise<PropertyFailure | undefined> {
-  const most = BigInt(policy.max_amount) < MOST ? BigInt(policy.max_amount) : MOST;
   // The clock is frozen throughout: every lifetime the policy permits, from its first whole second.
   const min = Math.max(policy.expiry_min_seconds, 1);
   const span = Math.max(0, Math.min(policy.expiry_max_seconds - min, 3600));
-  const packs = c.packs.map((p) => ({ lifetime: min + Math.floor((span * p.lifetimeAt) / 0xffff), amount: 1n + ((most - 1n) * BigInt(p.amountAt)) / 0xffffn }));
+  const packs = c.packs.map((p) => ({ lifetime: min + Math.floor((span * p.lifetimeAt) / 0xffff), amount: amountOf(p, BigInt(policy.max_amount)) }));
   const locked = packs.reduce((sum, p) => sum + p.amount, 0n);
   const balance = locked + BigInt(c.spare);
 
@@ -66,7 +74,14 @@ async function judgeCase(ctx: ScenarioContext, policy: Policy, c: Case): Promise
   // Every pack issued at one whole second, in the case's order.
   const issuedAt = Math.floor((await operatorNow(ctx)) / 1000) * 1000 + 1000;
   await setClock(ctx, 'operator', issuedAt);
-  for (const p of packs) await issuePack(ctx, { principal, policy }, createSigningKey(), issuedAt, p.lifetime, p.amount.toString());
+  let funded = balance;
+  for (const [i, p] of packs.entries()) {
+    const answer = await send(ctx, 'operator', jsonRequest('POST', '/v1/cashpack/issue', lockRequest({ principal, policy }, issuedAt, { amount: p.amount.toString(), lifetime: p.lifetime })));
+    // Refused for want of funds the Principal has: the balance rule's fault, not an issue the property could not set up.
+    if (answerOf(answer) === 'INSUFFICIENT_BALANCE') return { expected: 200, actual: { status: answer.status, body: answer.body }, message: `pack ${i + 1} of ${packs.length}, of ${p.amount}, from ${funded} available (a balance of ${balance})`, requirements: ['CPP-BAL-1'] };
+    if (answer.status !== 200) throw StepError.setupFailed('CPP-ISS-1', `setting up: the Operator did not issue pack ${i + 1} of ${packs.length} (HTTP ${answer.status}: ${answer.text.slice(0, 200)}); its own scenarios judge issue`);
+    funded -= p.amount;
+  }
 
   const expiries = packs.map((p) => issuedAt + p.lifetime * 1000).sort((a, b) => a - b);
   const to = 'beyond' in c.move ? expiries.at(-1)! + 1000 : expiries[c.move.nth % expiries.length]! + c.move.offset * 1000;
@@ -85,12 +100,31 @@ async function judgeCase(ctx: ScenarioContext, policy: Policy, c: Case): Promise
       if (amount < 1n || amount > BigInt(policy.max_amount)) continue;
       const answer = await lock(amount);
       const seen = answerOf(answer);
-      // Refused for want of funds that were due back: the expiry's; granted beyond them: the balance rule's, or an expiry come early.
-      if (seen !== expected) return { expected, actual: { status: answer.status, body: answer.body }, message: `${story}; then a Lock Request for ${amount}, the first request after the move`, requirements: seen === 'INSUFFICIENT_BALANCE' ? ['CPP-EXP-2'] : ['CPP-BAL-1', 'CPP-EXP-2'] };
+      const asked = `${story}; then a Lock Request for ${amount}`;
+      if (seen === 'INSUFFICIENT_BALANCE' && expected === 200) return refusedAll(ctx, principal, { available, locked: stillLocked }, asked, () => lock(amount));
+      // Granted beyond what is available: the balance rule's, or an expiry come early.
+      if (seen !== expected) return { expected, actual: { status: answer.status, body: answer.body }, message: asked, requirements: ['CPP-BAL-1', 'CPP-EXP-2'] };
       if (expected === 200) return balanceDefect(ctx, principal, { available: 0n, locked: stillLocked + amount }, `${story}; then ${amount} locked, all that was available`);
     }
   }
   return balanceDefect(ctx, principal, { available, locked: stillLocked }, story);
+}
+
+/**
+ * All that must be available, asked for and refused INSUFFICIENT_BALANCE: funds
+ * due back that are not (the expiry's rule), or a balance rule that refuses the
+ * whole balance (CPP-BAL-1). The balance is read, then the same amount asked
+ * for again: short on the read, the expiry's; granted once read, the expiry was
+ * applied only by the read (reads change nothing, PROFILE.md §12); refused
+ * again with the balance reading it available, the balance rule's.
+ */
+async function refusedAll(ctx: ScenarioContext, principal: SigningKey, expected: { available: bigint; locked: bigint }, asked: string, again: () => Promise<HttpResult>): Promise<PropertyFailure> {
+  const short = await balanceDefect(ctx, principal, expected, `${asked}, refused INSUFFICIENT_BALANCE`);
+  if (short) return short;
+  const retried = await again();
+  return answerOf(retried) === 200
+    ? { expected: 200, actual: 'INSUFFICIENT_BALANCE, then granted once the balance was read', message: `${asked}: refused for want of funds until a balance read brought them back`, requirements: ['CPP-EXP-2'] }
+    : { expected: 200, actual: { status: retried.status, body: retried.body }, message: `${asked}: refused INSUFFICIENT_BALANCE, and again once the balance read ${expected.available} available`, requirements: ['CPP-BAL-1'] };
 }
 
 async function balanceDefect(ctx: ScenarioContext, principal: SigningKey, expected: { available: bigint; locked: bigint }, story: string): Promise<PropertyFailure | undefined> {
