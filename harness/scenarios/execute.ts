@@ -16,7 +16,7 @@
 // evaluated and reported.
 import type { Level } from '../../profile/registry.ts';
 import type { Basis, CheckResult, Outcome, TestResult } from '../report/model.ts';
-import { ACTION_IMPLEMENTATIONS, adoptClock, bearerRefused, exactClockForPolicy, failedHandover, GRANT_REQUIREMENTS, grantedOperation, grantedOtherwise, HANDOVER_REQUIREMENT, policyOf, sendsRenewals } from './actions/index.ts';
+import { ACTION_IMPLEMENTATIONS, adoptClock, bearerRefused, exactClockForPolicy, failedHandover, GRANT_REQUIREMENTS, grantedOperation, grantedOtherwise, HANDOVER_REQUIREMENT, notePackDepths, policyOf, sendsRenewals } from './actions/index.ts';
 import { Params } from './params.ts';
 import { CHECK_IMPLEMENTATIONS, comparedMember, statusMatches, type Judgement } from './checks.ts';
 import type { TestErrorCode } from '../errors.ts';
@@ -162,6 +162,7 @@ async function runStep(ctx: ScenarioContext, step: Step, progress: Progress): Pr
   // renewal granted without handing the pack over: the step's checks, and the later steps, presume the answer the
   // profile gives (guardFinding).
   const guarded = guardFinding(ctx, step, params, result);
+  notePackDepths(ctx, result);
   if (guarded !== undefined) {
     recordGuard(ctx, step, guarded, setup, progress);
     return false;
@@ -218,6 +219,24 @@ function refusalDue(checks: readonly CheckEntry[]): boolean {
   });
 }
 
+/**
+ * The codes PROFILE.md §5 checks after the bearer (renew and redeem step 8):
+ * a request that is due one of these has passed the bearer check first, so a
+ * BEARER_MISMATCH for the pack's own bearer is the bearer check's fault, not
+ * the order's nor the rule the scenario tests.
+ */
+const AFTER_BEARER: Readonly<Record<string, readonly string[]>> = {
+  renew: ['CHAIN_DIGEST_MISMATCH', 'CHAIN_DEPTH_EXCEEDED'],
+  redeem: ['REDEEMER_NOT_IDENTIFIED'],
+};
+
+/** A renewal or redemption (grantedOperation) whose refusal due is named, by its problem checks, as one of the codes checked after the bearer only. */
+function dueAfterBearer(operation: string | undefined, checks: readonly CheckEntry[]): boolean {
+  const after = operation !== undefined && Object.hasOwn(AFTER_BEARER, operation) ? AFTER_BEARER[operation] : undefined;
+  const codes = checks.filter((c) => c.name === 'problem').map((c) => c.arg);
+  return after !== undefined && codes.length > 0 && codes.every((c) => typeof c === 'string' && after.includes(c));
+}
+
 function isTemplate(value: unknown): boolean {
   return typeof value === 'string' && value.includes('${');
 }
@@ -238,7 +257,9 @@ interface GuardFinding {
 /**
  * What the harness judges on every step that issues, renews or redeems, whatever
  * the scenario lists, before the step's own checks, unless those checks say a
- * refusal was due (then the grant itself is what they charge):
+ * refusal was due (then the grant itself is what they charge; the bearer guard
+ * still stands when every code due is one PROFILE.md §5 checks after the
+ * bearer, AFTER_BEARER):
  *
  *   grant     the operation (grantedOperation) granted answers 200
  *             (GRANT_REQUIREMENTS: CPP-ISS-1, CPP-RNW-1, CPP-RED-1); one granted
@@ -248,7 +269,9 @@ interface GuardFinding {
  *   bearer    a renewal or redemption by the key the presented pack (the
  *             latest version seen) names as its current bearer is not refused
  *             BEARER_MISMATCH (GRANT_REQUIREMENTS: CPP-RNW-1, CPP-RED-1); the
- *             scenario sends it to test something else
+ *             scenario sends it to test something else: alone, raw (http) or
+ *             in a race none of whose requests on that pack was granted, and
+ *             also where the refusal due is one checked after the bearer
  *   handover  every renewal answered 200 names the new bearer in
  *             current_bearer_pk (HANDOVER_REQUIREMENT, CPP-RNW-1); every later
  *             check presumes it (the losers of a race refused as by the new
@@ -260,8 +283,9 @@ interface GuardFinding {
  * every renewal would also make a race's checks depend on which request won).
  */
 function guardFinding(ctx: ScenarioContext, step: Step, params: Readonly<Record<string, unknown>>, result: unknown): GuardFinding | undefined {
-  if (refusalDue(step.expect)) return undefined;
-  const refused = bearerRefused(ctx, step.action, params, result);
+  const due = refusalDue(step.expect);
+  const refused = !due || dueAfterBearer(grantedOperation(step.action, params), step.expect) ? bearerRefused(ctx, step.action, params, result) : undefined;
+  if (due && refused === undefined) return undefined;
   if (refused !== undefined) {
     const requirement = GRANT_REQUIREMENTS[refused.operation]!;
     return {

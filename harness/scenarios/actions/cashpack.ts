@@ -56,10 +56,7 @@ export async function sendPrepared(ctx: ScenarioContext, prepared: Prepared | Pr
   await fitsBodyLimit(ctx, built);
   const { request, sent } = built;
   const answer = await send(ctx, 'operator', request);
-  const pack = answer.body as { pack_id?: unknown; renewal_chain?: unknown } | undefined;
-  if (answer.status === 200 && typeof pack?.pack_id === 'string' && Array.isArray(pack.renewal_chain)) {
-    ctx.packDepths.set(pack.pack_id, Math.max(pack.renewal_chain.length, ctx.packDepths.get(pack.pack_id) ?? 0));
-  }
+  notePackDepths(ctx, answer);
   return { ...answer, sent };
 }
 
@@ -154,24 +151,84 @@ export function grantedOtherwise(action: string, params: Readonly<Record<string,
   return undefined;
 }
 
+/** One renewal or redemption a step sent: the pack it presented, the message (Renewal Entry or Redemption Request) and the answer. */
+interface SentOperation {
+  readonly operation: string;
+  readonly pack: unknown;
+  readonly message: unknown;
+  readonly answer: unknown;
+}
+
 /**
- * A renew or redeem step whose answer is 403 BEARER_MISMATCH although its
+ * Every issue, renewal or redemption a step sent, with what it presented and
+ * what came back: a renew or redeem step's one, each request of a parallel step
+ * (`of`, `steps`, or `copies` of an http request) and an http step POSTing JSON
+ * to an operation's endpoint (its `json` names the pack and the message).
+ */
+function sentOperations(action: string, params: Readonly<Record<string, unknown>>, result: unknown): SentOperation[] {
+  const r = result as { responses?: unknown; sent?: unknown } | undefined;
+  if (action === 'renew' || action === 'redeem') return [{ operation: action, pack: params.pack, message: r?.sent, answer: result }];
+  const http = (answer: unknown): SentOperation[] => {
+    const operation = params.method === 'POST' && typeof params.path === 'string' && Object.hasOwn(GRANT_PATHS, params.path) ? GRANT_PATHS[params.path]! : undefined;
+    const json = params.json as { cash_pack?: unknown; renewal?: unknown; redemption?: unknown } | undefined;
+    if (operation === undefined || typeof json !== 'object' || json === null) return [];
+    return [{ operation, pack: json.cash_pack, message: operation === 'renew' ? json.renewal : json.redemption, answer }];
+  };
+  if (action === 'http') return http(result);
+  if (action !== 'parallel' || !Array.isArray(r?.responses)) return [];
+  const sent: unknown[] = Array.isArray(r.sent) ? r.sent : [];
+  const of = params.of as { do?: unknown; pack?: unknown } | undefined;
+  const steps = Array.isArray(params.steps) ? (params.steps as ({ do?: unknown; pack?: unknown } | undefined)[]) : undefined;
+  return r.responses.flatMap((answer, i) => {
+    const step = steps ? steps[i] : of;
+    if (step === undefined) return http(answer);
+    return typeof step?.do === 'string' ? [{ operation: step.do, pack: step.pack, message: sent[i], answer }] : [];
+  });
+}
+
+/**
+ * A renewal or redemption of a step answered 403 BEARER_MISMATCH although its
  * message names, as bearer_pk, the key the presented pack names as its current
- * bearer (the same x, PROFILE.md §2.1), and the pack is the latest version of it
- * this scenario has seen answered: the Operator refused the pack's own bearer,
- * a fault of the operation (CPP-RNW-1, CPP-RED-1), not of the rule the scenario
+ * bearer (the same x, PROFILE.md §2.1), the pack is the latest version of it
+ * this scenario has seen answered, and no other request of the step on that
+ * pack was granted (a refused request changes nothing, PROFILE.md §5, so each
+ * met the pack as presented): the Operator refused the pack's own bearer, a
+ * fault of the operation (CPP-RNW-1, CPP-RED-1), not of the rule the scenario
  * tests with it. Undefined for any other step or answer (an older version of a
- * pack presented after a renewal is rightly refused this way).
+ * pack presented after a renewal, or a race's loser after the winner's
+ * renewal, is rightly refused this way).
  */
 export function bearerRefused(ctx: ScenarioContext, action: string, params: Readonly<Record<string, unknown>>, result: unknown): { readonly operation: string; readonly bearer: unknown } | undefined {
-  if (action !== 'renew' && action !== 'redeem') return undefined;
-  const r = result as { status?: unknown; body?: { code?: unknown }; sent?: { bearer_pk?: { x?: unknown } } } | undefined;
-  if (r?.status !== 403 || r.body?.code !== 'BEARER_MISMATCH') return undefined;
-  const pack = params.pack as { pack_id?: unknown; current_bearer_pk?: { x?: unknown }; renewal_chain?: unknown } | undefined;
-  const x = r.sent?.bearer_pk?.x;
-  if (typeof x !== 'string' || x !== pack?.current_bearer_pk?.x || typeof pack.pack_id !== 'string' || !Array.isArray(pack.renewal_chain)) return undefined;
-  if (pack.renewal_chain.length < (ctx.packDepths.get(pack.pack_id) ?? 0)) return undefined;
-  return { operation: action, bearer: pack.current_bearer_pk };
+  const sent = sentOperations(action, params, result);
+  const packIdOf = (pack: unknown) => (pack as { pack_id?: unknown } | undefined)?.pack_id;
+  const granted = new Set(sent.filter((s) => (s.answer as { status?: unknown } | undefined)?.status === 200).map((s) => packIdOf(s.pack)));
+  for (const { operation, pack: presented, message, answer } of sent) {
+    if (operation !== 'renew' && operation !== 'redeem') continue;
+    const a = answer as { status?: unknown; body?: { code?: unknown } } | undefined;
+    if (a?.status !== 403 || a.body?.code !== 'BEARER_MISMATCH') continue;
+    const pack = presented as { pack_id?: unknown; current_bearer_pk?: { x?: unknown }; renewal_chain?: unknown } | undefined;
+    const x = (message as { bearer_pk?: { x?: unknown } } | undefined)?.bearer_pk?.x;
+    if (typeof x !== 'string' || x !== pack?.current_bearer_pk?.x || typeof pack.pack_id !== 'string' || !Array.isArray(pack.renewal_chain)) continue;
+    if (pack.renewal_chain.length < (ctx.packDepths.get(pack.pack_id) ?? 0) || granted.has(pack.pack_id)) continue;
+    return { operation, bearer: pack.current_bearer_pk };
+  }
+  return undefined;
+}
+
+/**
+ * Notes the depth of every pack a step's answers granted (200 with the pack:
+ * an issue or a renewal, sent alone, in parallel or as raw JSON), so that the
+ * bearer guard knows an older version of it from the latest.
+ */
+export function notePackDepths(ctx: ScenarioContext, result: unknown): void {
+  const r = result as { responses?: unknown } | undefined;
+  const answers: unknown[] = Array.isArray(r?.responses) ? r.responses : [result];
+  for (const answer of answers) {
+    const { status, body } = (answer ?? {}) as { status?: unknown; body?: { pack_id?: unknown; renewal_chain?: unknown } };
+    if (status === 200 && typeof body?.pack_id === 'string' && Array.isArray(body.renewal_chain)) {
+      ctx.packDepths.set(body.pack_id, Math.max(body.renewal_chain.length, ctx.packDepths.get(body.pack_id) ?? 0));
+    }
+  }
 }
 
 /**

@@ -666,6 +666,149 @@ ${renewal}      - do: redeem
   });
 });
 
+describe("the pack's own bearer refused BEARER_MISMATCH", () => {
+  // op-bearer-compared-as-json refuses the bearer whose JWK comes with its members in another order, as every renewal
+  // and redemption the scenario actions build presents it; the reference refuses only the wrong key.
+  const refs: Record<string, { ref: RunningReference; http: HttpRole }> = {};
+  beforeAll(async () => {
+    for (const [name, mutant] of [['faulty', 'op-bearer-compared-as-json'], ['reference', undefined]] as const) {
+      const ref = await startReference({ port: 0, plaintextPort: null, ...(mutant ? { mutant } : {}) });
+      refs[name] = { ref, http: createHttpRole({ baseUrl: ref.url, ca: ref.tls.ca }) };
+    }
+  });
+  afterAll(async () => {
+    for (const { ref, http } of Object.values(refs)) {
+      await http.close();
+      await ref.close();
+    }
+  });
+
+  /** bob's pack issued by alice, then `steps`, under `requirement`. */
+  const PACK = (steps: string, requirement = 'CPP-IDN-1') => `  - id: CPP-IDN-901
+    title: probe
+    requirements: [${requirement}]
+    level: MUST
+    needs: [provision]
+    steps:
+      - do: provision-principal
+        key: alice
+        balance: "1000"
+      - do: provision-redeemer
+        key: rita
+        identity_level: 3
+      - do: keygen
+        names: [bob, carol]
+      - do: issue
+        setup: true
+        principal: alice
+        bearer: bob
+        amount: "10"
+        as: issued
+        expect: [{ status: 200 }]
+${steps}`;
+  const run = (steps: string, on: 'faulty' | 'reference', requirement?: string) => executeScenario(scenario(PACK(steps, requirement), 'operator'), target(refs[on]!.http), options);
+  const failed = (result: { readonly checks: readonly CheckResult[] }) => result.checks.filter((c) => !c.passed).map((c) => [c.check, c.requirement]);
+
+  it('is charged to the operation where the refusal due is one PROFILE.md §5 checks after the bearer, and stops the scenario', async () => {
+    const unidentified = `      - do: redeem
+        pack: \${issued.body}
+        bearer: bob
+        redeemer: rita
+        identify_as: false
+        expect:
+          - status: 4xx
+          - problem: REDEEMER_NOT_IDENTIFIED
+`;
+    const result = await run(unidentified, 'faulty');
+    expect(failed(result)).toEqual([['bearer', 'CPP-RED-1']]);
+    expect(result.reason).toMatch(/bearer \(CPP-RED-1\): the pack's current bearer refused BEARER_MISMATCH/);
+    // The reference refuses it as the scenario expects.
+    expect((await run(unidentified, 'reference')).status).toBe('passed');
+  });
+
+  it('is left to the scenario\'s own checks where the refusal due stands before the bearer', async () => {
+    // A redeemed pack is INSTRUMENT_NOT_ACTIVE (step 7): a BEARER_MISMATCH there breaks the order, which CPP-ACT-1 judges.
+    const result = await run(`      - do: redeem
+        pack: \${issued.body}
+        bearer: carol
+        redeemer: rita
+        expect: [{ status: 403 }]
+      - do: renew
+        pack: \${issued.body}
+        bearer: bob
+        new_bearer: carol
+        expect:
+          - status: 409
+          - problem: INSTRUMENT_NOT_ACTIVE
+`, 'faulty', 'CPP-ACT-1');
+    expect(failed(result)).toEqual([['status', 'CPP-ACT-1'], ['problem', 'CPP-ACT-1']]);
+  });
+
+  it('is charged to the operation in a race nobody won, and in a renewal sent as raw JSON', async () => {
+    const races = [
+      `      - do: parallel
+        of: { do: renew, pack: "\${issued.body}", bearer: bob, new_bearer: carol }
+        copies: 3
+        expect: [{ exactly_one: { status: 200 } }]
+`,
+      `      - do: parallel
+        steps:
+          - { do: renew, pack: "\${issued.body}", bearer: bob, new_bearer: carol }
+          - { do: redeem, pack: "\${issued.body}", bearer: bob, redeemer: rita }
+        expect: [{ exactly_one: { status: 200 } }]
+`,
+      `      - do: renewal
+        pack: \${issued.body}
+        bearer: bob
+        new_bearer: carol
+        as: entry
+      - do: http
+        method: POST
+        path: /v1/cashpack/renew
+        json: { cash_pack: "\${issued.body}", renewal: "\${entry}" }
+        expect: [{ status: 200 }]
+`,
+    ];
+    for (const steps of races) {
+      // The first of the step's requests refused so: the renewal, in each.
+      expect(failed(await run(steps, 'faulty', 'CPP-RACE-1'))).toEqual([['bearer', 'CPP-RNW-1']]);
+      expect((await run(steps, 'reference', 'CPP-RACE-1')).status).toBe('passed');
+    }
+  });
+
+  it('is never charged to the operation once a renewal the scenario saw granted handed the pack on: in the same race, or raw before', async () => {
+    // The renewal wins and the redemption by bob then rightly meets carol's pack; or the pack is renewed raw, and bob's older
+    // version is refused BEARER_MISMATCH before its digest (step 8 before 9): the scenario's own rule judges what it expected.
+    const raced = await run(`      - do: parallel
+        steps:
+          - { do: renew, pack: "\${issued.body}", bearer: bob, new_bearer: carol }
+          - { do: redeem, pack: "\${issued.body}", bearer: bob, redeemer: rita }
+        as: both
+        expect:
+          - one_of: { value: "\${both.statuses}", in: [[200, 403], [409, 200]] }
+`, 'reference', 'CPP-RACE-1');
+    expect(raced.status).toBe('passed');
+    const stale = await run(`      - do: renewal
+        pack: \${issued.body}
+        bearer: bob
+        new_bearer: carol
+        as: entry
+      - do: http
+        method: POST
+        path: /v1/cashpack/renew
+        json: { cash_pack: "\${issued.body}", renewal: "\${entry}" }
+        expect: [{ status: 200 }]
+      - do: renew
+        pack: \${issued.body}
+        bearer: bob
+        new_bearer: bob
+        expect:
+          - problem: CHAIN_DIGEST_MISMATCH
+`, 'reference', 'CPP-CHN-1');
+    expect(failed(stale)).toEqual([['problem', 'CPP-CHN-1']]);
+  });
+});
+
 describe('the problem check', () => {
   const answer = (status: number, body: unknown, contentType = 'application/problem+json') => ({ status, headers: { 'content-type': contentType }, body, text: JSON.stringify(body), bytes: new Uint8Array() });
   const judge = async (subject: unknown) => {

@@ -46,6 +46,12 @@ describe('a fault is charged to the rule of the operation it is in', () => {
     expect(await caughtBy('op-bearer-compared-as-json', ['CPP-CHN-001', 'CPP-DEPTH-001', 'CPP-WK-003', 'CPP-BRR-001', 'CPP-EP-001', 'CPP-RED-001'])).toEqual(['CPP-RED-1', 'CPP-RNW-1']);
   }, 60_000);
 
+  it("the pack's own bearer refused where a later check's refusal was due, in a race nobody won, or in a renewal sent as raw JSON: CPP-RNW-1 and CPP-RED-1, never the identity, race or signature rule the scenario tests", async () => {
+    // CPP-IDN-002 is due REDEEMER_NOT_IDENTIFIED (PROFILE.md §5 redeem step 9, after the bearer); CPP-RACE-002 and CPP-RACE-006
+    // race copies and a renewal against a redemption; CPP-SIG-003 sends the untouched entry with http.
+    expect(await caughtBy('op-bearer-compared-as-json', ['CPP-IDN-002', 'CPP-RACE-002', 'CPP-RACE-006', 'CPP-SIG-003'])).toEqual(['CPP-RED-1', 'CPP-RNW-1']);
+  }, 60_000);
+
   it('an issue that locks nothing: CPP-FND-1, never the cancellation, expiry, race or replay read in a balance later', async () => {
     expect(await caughtBy('op-issue-locks-nothing', ['CPP-CAN-001', 'CPP-EXP-006', 'CPP-RACE-001', 'CPP-RPL-001', 'PROP-OP-013'])).toEqual(['CPP-FND-1']);
   }, 60_000);
