@@ -26,6 +26,28 @@ interface ProfileVersion {
 
 export const PROFILE_VERSIONS: readonly ProfileVersion[] = [
   {
+    id: 'CPP-PROFILE-1.4',
+    date: '2026-11-27',
+    summary: 'How long a payee knows the retrieval tokens and requests it made',
+    changes: [
+      {
+        section: '§10',
+        rule: 'a payee knows every token it issued, consumed or expired, and answers it TOKEN_CONSUMED or TOKEN_EXPIRED, until at least one token lifetime after the token expired; after that it MAY forget it and answer 404 TOKEN_UNKNOWN (1.3 named no end, so a payee had to remember every token for ever)',
+        change: 'nothing: a payee that remembers its tokens longer, or for ever, stays conformant; one that forgot a token sooner keeps it known for a lifetime after it expired',
+      },
+      {
+        section: '§12',
+        rule: 'a request is known to fulfil, and answered REQUEST_CONSUMED or REQUEST_EXPIRED, until at least request_validity_seconds after its expires_at; after that it MAY be forgotten (404 NOT_FOUND)',
+        change: 'as above: nothing, unless the payee forgot its requests sooner',
+      },
+      {
+        section: '§4.8, §12',
+        rule: 'the policy document and capability discovery name CPP-PROFILE-1.4',
+        change: 'advertise CPP-PROFILE-1.4',
+      },
+    ],
+  },
+  {
     id: 'CPP-PROFILE-1.3',
     date: '2026-11-26',
     summary: "Which registry rule a field defect breaks: the spec's rule for a value without the meaning the spec gives its member, the profile's rule for one written otherwise",

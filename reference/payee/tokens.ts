@@ -26,7 +26,8 @@ export class TokenStore {
    * @param lifetimeMs how long a token can be used
    * @param retainMs how long after expiry a token is still recognised, so that it
    *   answers TOKEN_EXPIRED / TOKEN_CONSUMED rather than TOKEN_UNKNOWN; after that
-   *   it is pruned, which keeps the store bounded
+   *   it is pruned, which keeps the store bounded (PROFILE.md §10: at least a
+   *   token lifetime)
    * @param faults the fault switched on, if any (reference/mutants.ts)
    */
   constructor(
@@ -87,7 +88,7 @@ export class TokenStore {
     return this.entries.size;
   }
 
-  // Stryker disable next-line BlockStatement: never pruning keeps an expired token known longer (TOKEN_EXPIRED rather than TOKEN_UNKNOWN, PROFILE.md §10 allows either once it expired); only memory changes
+  // Stryker disable next-line BlockStatement: never pruning keeps an expired token known longer (TOKEN_EXPIRED rather than TOKEN_UNKNOWN, PROFILE.md §10 allows either a lifetime after it expired); only memory changes
   private prune(now: number): void {
     // Stryker disable next-line BlockStatement: pruning nothing keeps expired entries known longer, as the prune's own disable says
     for (const [token, entry] of this.entries) {

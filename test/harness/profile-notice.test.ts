@@ -27,8 +27,8 @@ describe('a target that names CPP-PROFILE-1.0 (mutant op-policy-older-profile)',
     expect(run.status).toBe(1);
     const r = report(out);
     const failed = r.tests.find((t) => t.id === 'CPP-WK-001')!.checks.filter((c) => !c.passed);
-    expect(failed.map((c) => [c.check, c.requirement, c.expected, c.actual])).toEqual([['profile_id', 'PRF-WK-1', 'CPP-PROFILE-1.3', 'CPP-PROFILE-1.0']]);
-    expect(failed[0]!.message).toMatch(/^CPP-PROFILE-1\.0 \(2026-11-21\) is an earlier version of this profile; this harness tests CPP-PROFILE-1\.3\. Changed since: §2\.4 \(CPP-PROFILE-1\.1, 2026-11-25\)/);
+    expect(failed.map((c) => [c.check, c.requirement, c.expected, c.actual])).toEqual([['profile_id', 'PRF-WK-1', 'CPP-PROFILE-1.4', 'CPP-PROFILE-1.0']]);
+    expect(failed[0]!.message).toMatch(/^CPP-PROFILE-1\.0 \(2026-11-21\) is an earlier version of this profile; this harness tests CPP-PROFILE-1\.4\. Changed since: §2\.4 \(CPP-PROFILE-1\.1, 2026-11-25\)/);
     expect(failed[0]!.message).toContain('§4.3 (CPP-PROFILE-1.1, 2026-11-25)');
     expect(failed[0]!.message).toContain('§4.7 (CPP-PROFILE-1.2, 2026-11-26)');
     expect(failed[0]!.message).toContain('§7.3, §7.4, §8.3 (CPP-PROFILE-1.3, 2026-11-26)');
@@ -50,7 +50,7 @@ describe('a target that names CPP-PROFILE-1.0 (mutant op-policy-older-profile)',
     expect(test.stdout).toMatch(/profile_id \(PRF-WK-1\) at step 1: CPP-PROFILE-1\.0 \(2026-11-21\) is an earlier version/);
     const version = await cliHere(['explain', 'CPP-PROFILE-1.0']);
     expect(version.status).toBe(0);
-    expect(version.stdout).toMatch(/^CPP-PROFILE-1\.0 {2}\(a profile version, 2026-11-21; this harness tests CPP-PROFILE-1\.3\)/);
+    expect(version.stdout).toMatch(/^CPP-PROFILE-1\.0 {2}\(a profile version, 2026-11-21; this harness tests CPP-PROFILE-1\.4\)/);
     expect(version.stdout).toMatch(/^ {2}CPP-PROFILE-1\.1 \(2026-11-25\)\n {4}§2\.4: the form of an HTTP Message Signature is exact/m);
   });
 });

@@ -61,16 +61,17 @@ describe('profileNotice', () => {
 
   it('tells an implementation of CPP-PROFILE-1.0 every rule changed since, with its section and date', () => {
     const notice = profileNotice('CPP-PROFILE-1.0')!;
-    expect(notice).toMatch(/^CPP-PROFILE-1\.0 \(2026-11-21\) is an earlier version of this profile; this harness tests CPP-PROFILE-1\.3\./);
+    expect(notice).toMatch(/^CPP-PROFILE-1\.0 \(2026-11-21\) is an earlier version of this profile; this harness tests CPP-PROFILE-1\.4\./);
     for (const v of PROFILE_VERSIONS.slice(0, -1)) for (const change of v.changes) expect(notice).toContain(`${change.section} (${v.id}, ${v.date}): ${change.rule}; built against the earlier text: ${change.change}`);
     expect(notice).toContain('§2.4 (CPP-PROFILE-1.1, 2026-11-25)');
     expect(notice).toContain('§4.7 (CPP-PROFILE-1.2, 2026-11-26)');
     expect(notice).toContain('§7.3, §7.4, §8.3 (CPP-PROFILE-1.3, 2026-11-26)');
+    expect(notice).toContain('§10 (CPP-PROFILE-1.4, 2026-11-27)');
   });
 
   it('tells an implementation of CPP-PROFILE-1.1 only what changed after it: the rule for updated_at, then the field defects', () => {
     const notice = profileNotice('CPP-PROFILE-1.1')!;
-    expect(notice).toMatch(/^CPP-PROFILE-1\.1 \(2026-11-25\) is an earlier version of this profile; this harness tests CPP-PROFILE-1\.3\./);
+    expect(notice).toMatch(/^CPP-PROFILE-1\.1 \(2026-11-25\) is an earlier version of this profile; this harness tests CPP-PROFILE-1\.4\./);
     expect(notice).toContain("§4.7 (CPP-PROFILE-1.2, 2026-11-26): updated_at is the Operator's clock at the pack's last state change");
     expect(notice).toContain('§7.3, §7.4, §8.3 (CPP-PROFILE-1.3, 2026-11-26)');
     expect(notice).not.toContain('§2.4 (CPP-PROFILE-1.1');
@@ -78,9 +79,16 @@ describe('profileNotice', () => {
 
   it('tells an implementation of CPP-PROFILE-1.2 only which registry rule a field defect breaks', () => {
     const notice = profileNotice('CPP-PROFILE-1.2')!;
-    expect(notice).toMatch(/^CPP-PROFILE-1\.2 \(2026-11-26\) is an earlier version of this profile; this harness tests CPP-PROFILE-1\.3\./);
+    expect(notice).toMatch(/^CPP-PROFILE-1\.2 \(2026-11-26\) is an earlier version of this profile; this harness tests CPP-PROFILE-1\.4\./);
     expect(notice).toContain('§7.3, §7.4, §8.3 (CPP-PROFILE-1.3, 2026-11-26): a sub-interface field or asset member that is missing where required');
     expect(notice).not.toContain('§4.7 (CPP-PROFILE-1.2');
+  });
+
+  it('tells an implementation of CPP-PROFILE-1.3 only how long a payee knows its tokens', () => {
+    const notice = profileNotice('CPP-PROFILE-1.3')!;
+    expect(notice).toMatch(/^CPP-PROFILE-1\.3 \(2026-11-26\) is an earlier version of this profile; this harness tests CPP-PROFILE-1\.4\./);
+    expect(notice).toContain('§10 (CPP-PROFILE-1.4, 2026-11-27): a payee knows every token it issued');
+    expect(notice).not.toContain('(CPP-PROFILE-1.3, 2026-11-26)');
   });
 
   it.each([
