@@ -1,0 +1,209 @@
+// PROP-PAYEE-013: a request and its retrieval token each live their own
+// lifetime (spec §2.1, §5.1.1; PROFILE.md §10, §12). One to four pairs of
+// requests are created with the payee's clock frozen at one instant (a
+// fraction of a second into it). Each pair is judged at a moment drawn from
+// the target's own instants: the end of the configured token lifetime, the
+// token_expires_at the payee reported, the request's expires_at, and the ends
+// of the times after expiry the payee must still know the token (a token
+// lifetime) and the request (its validity), each a millisecond or a second
+// before, at or after; anywhere between two of them; or long after all. The
+// pairs are visited in the order of their moments, the clock only moving
+// forward, so what the payee did at one moment (a sweep of expired entries,
+// say) is there at the next. At each, in either order, the first request's
+// token is retrieved and the second request fulfilled: the token is served
+// while those instants are all ahead, refused TOKEN_EXPIRED from the end of
+// its lifetime on and, a lifetime after it expired, TOKEN_EXPIRED or
+// TOKEN_UNKNOWN (§10 lets it be forgotten then); the request is fulfilled
+// before its expires_at and refused REQUEST_EXPIRED from it on, or NOT_FOUND a
+// validity period after it (§12), whatever became of its token.
+import fc from 'fast-check';
+import { SUB_INTERFACES, type SubInterface } from '../../profile/cpr/fields.ts';
+import { formatTimestamp, parseTimestamp } from '../../profile/time.ts';
+import { StepError, type HttpResult, type ScenarioContext } from '../scenarios/context.ts';
+import { jsonRequest, send } from '../scenarios/http.ts';
+import { define } from './support.ts';
+import type { PropertyFailure } from './types.ts';
+import { restoreClock, setClock } from './field-classes/clock.ts';
+import { payeeConfig } from './field-classes/payee-config.ts';
+import { problemDefects } from './field-classes/problem.ts';
+
+const FILE = 'harness/properties/payee-lifetimes.ts';
+
+/**
+ * The instants a moment is drawn from: the end of the configured token lifetime,
+ * the payee's token_expires_at, the request's expires_at, and the end of the
+ * lifetime after expiry that PROFILE.md §10 has the payee still know the token,
+ * and the validity period after expires_at that §12 has it know the request.
+ */
+const ANCHORS = ['lifetime', 'reported', 'expires_at', 'known_until', 'request_known_until'] as const;
+type Anchor = (typeof ANCHORS)[number];
+
+/** Where the clock moves: an anchor shifted by some milliseconds, a point `at` (of 2^16) of the way between two anchors, or past them all. */
+type Moment = { readonly anchor: Anchor; readonly offsetMs: number } | { readonly between: readonly [Anchor, Anchor]; readonly at: number } | { readonly after: number };
+
+/** One pair of requests, and the moment they are judged at. */
+interface Visit {
+  readonly subs: readonly [SubInterface, SubInterface];
+  readonly moment: Moment;
+  /** Retrieve the first request's token before fulfilling the second, or after. */
+  readonly tokenFirst: boolean;
+}
+
+interface Case {
+  /** The instant every request is created at: whole seconds, then `fraction` milliseconds. */
+  readonly seconds: number;
+  readonly fraction: number;
+  /** Judged in the order of their moments, the clock only moving forward. */
+  readonly visits: readonly Visit[];
+}
+
+// Exact boundaries (a millisecond either side, or at) are drawn more often than a second either side.
+const moment: fc.Arbitrary<Moment> = fc.oneof(
+  { weight: 4, arbitrary: fc.record({ anchor: fc.constantFrom(...ANCHORS), offsetMs: fc.constantFrom(-1000, -1, -1, 0, 0, 0, 1, 1, 1000) }) },
+  { weight: 2, arbitrary: fc.record({ between: fc.tuple(fc.constantFrom(...ANCHORS), fc.constantFrom(...ANCHORS)).filter(([a, b]) => a !== b), at: fc.integer({ min: 1, max: 0xffff }) }) },
+  { weight: 1, arbitrary: fc.record({ after: fc.integer({ min: 1, max: 86_400_000 }) }) },
+);
+
+const cases: fc.Arbitrary<Case> = fc.record({
+  // 2001-09-09 to 2100-01-01: the clock is frozen there and put back afterwards.
+  seconds: fc.integer({ min: 1_000_000_000, max: 4_102_444_800 }),
+  fraction: fc.integer({ min: 0, max: 999 }),
+  visits: fc.array(fc.record({ subs: fc.tuple(fc.constantFrom(...SUB_INTERFACES), fc.constantFrom(...SUB_INTERFACES)), moment, tokenFirst: fc.boolean() }), { minLength: 1, maxLength: 4 }),
+});
+
+function momentAt(m: Moment, anchors: Readonly<Record<Anchor, number>>): number {
+  if ('anchor' in m) return anchors[m.anchor] + m.offsetMs;
+  if ('between' in m) {
+    const [a, b] = [anchors[m.between[0]], anchors[m.between[1]]];
+    return a + Math.floor(((b - a) * m.at) / 0x10000);
+  }
+  return Math.max(...Object.values(anchors)) + m.after;
+}
+
+function describeMoment(m: Moment): string {
+  if ('anchor' in m) return m.offsetMs === 0 ? `at ${m.anchor}` : `${Math.abs(m.offsetMs)} ms ${m.offsetMs < 0 ? 'before' : 'after'} ${m.anchor}`;
+  if ('between' in m) return `${m.at}/65536 of the way from ${m.between[0]} to ${m.between[1]}`;
+  return `${m.after} ms after the last of them`;
+}
+
+interface Created {
+  readonly requestId: string;
+  readonly token: string;
+  /** expires_at of the CPR, and token_expires_at, as the payee wrote them. */
+  readonly written: { readonly expires_at: unknown; readonly token_expires_at: unknown };
+  readonly expiresAt: number | undefined;
+  readonly reported: number | undefined;
+}
+
+async function create(ctx: ScenarioContext, sub: SubInterface): Promise<Created> {
+  const answer = await send(ctx, 'payee', jsonRequest('POST', '/_control/payee/requests', { sub_interface: sub }));
+  const body = answer.body as { request_id?: unknown; token?: unknown; cpr?: { expires_at?: unknown }; token_expires_at?: unknown } | undefined;
+  if ((answer.status !== 201 && answer.status !== 200) || typeof body?.request_id !== 'string' || typeof body.token !== 'string') {
+    throw new StepError('error', `test control POST /_control/payee/requests answered ${answer.status}: ${answer.text.slice(0, 200)}`);
+  }
+  const written = { expires_at: body.cpr?.expires_at, token_expires_at: body.token_expires_at };
+  return { requestId: body.request_id, token: body.token, written, expiresAt: parseTimestamp(written.expires_at), reported: parseTimestamp(written.token_expires_at) };
+}
+
+/** A refusal with `code` as PROFILE.md §10 and §12 write it, or what was wrong with the answer. */
+function refusedWith(answer: HttpResult, code: string): unknown {
+  if (answer.status === 200) return { status: 200 };
+  const defects = problemDefects(answer, code);
+  return defects.length === 0 ? undefined : { status: answer.status, defects };
+}
+
+/** The instants of a pair's first request that moments are placed on. */
+function anchorsOf(at: number, lifetime: number, validity: number, made: Created): Record<Anchor, number> {
+  const end = at + lifetime * 1000;
+  return { lifetime: end, reported: made.reported!, expires_at: made.expiresAt!, known_until: Math.min(end, made.reported!) + lifetime * 1000, request_known_until: made.expiresAt! + validity * 1000 };
+}
+
+interface VisitAt {
+  readonly lifetime: number;
+  readonly validity: number;
+  readonly at: number;
+  readonly now: number;
+  readonly story: string;
+  readonly tokenFirst: boolean;
+  readonly retrieved: Created;
+  readonly fulfilled: Created;
+}
+
+/** One pair at its moment: the first request's token retrieved, the second request fulfilled, in the order drawn. */
+async function judgeVisit(ctx: ScenarioContext, v: VisitAt): Promise<PropertyFailure | undefined> {
+  const { lifetime, validity, now, story } = v;
+  const anchors = anchorsOf(v.at, lifetime, validity, v.retrieved);
+  const retrieve = () => send(ctx, 'payee', { method: 'GET', path: `/cpr/${v.retrieved.token}` });
+  const fulfil = () => send(ctx, 'payee', jsonRequest('POST', `/_control/payee/requests/${encodeURIComponent(v.fulfilled.requestId)}/fulfil`, {}));
+  const got = v.tokenFirst ? await retrieve() : undefined;
+  const done = await fulfil();
+  const token = got ?? (await retrieve());
+  // The token: refused from the end of its configured lifetime on (a lifetime after it expired, possibly as a token
+  // the payee forgot); served while that end, the payee's own token_expires_at and the request's expires_at are all
+  // ahead (between them, either answer is the payee's choice).
+  if (now >= anchors.lifetime) {
+    if (token.status === 200) return { expected: { problem: 'TOKEN_EXPIRED' }, actual: { status: 200 }, message: `${story}: the token served ${now - anchors.lifetime} ms after its ${lifetime} s lifetime ended`, requirements: ['TOK-EXP-1'] };
+    const forgettable = now >= anchors.known_until;
+    const wrong = refusedWith(token, 'TOKEN_EXPIRED');
+    if (wrong !== undefined && !(forgettable && refusedWith(token, 'TOKEN_UNKNOWN') === undefined)) {
+      return { expected: { problem: forgettable ? ['TOKEN_EXPIRED', 'TOKEN_UNKNOWN'] : 'TOKEN_EXPIRED' }, actual: wrong, message: `${story}: the expired token's refusal`, requirements: ['PRF-TOK-1'] };
+    }
+  } else if (now < Math.min(anchors.lifetime, anchors.reported, anchors.expires_at) && token.status !== 200) {
+    return { expected: 200, actual: { status: token.status, body: token.body }, message: `${story}: the token refused before its lifetime, its token_expires_at and its request's expires_at`, requirements: ['TOK-GET-1'] };
+  }
+  // The other request: fulfilled before its own expires_at, refused REQUEST_EXPIRED at or after it (or, a validity
+  // period after it, forgotten).
+  const expiresAt = v.fulfilled.expiresAt!;
+  if (now < expiresAt) {
+    if (done.status !== 200) return { expected: 200, actual: { status: done.status, body: done.body }, message: `${story}: fulfilling the second request ${expiresAt - now} ms before its expires_at`, requirements: ['PRF-CTL-1'] };
+    return undefined;
+  }
+  const forgettable = now >= expiresAt + validity * 1000;
+  const wrong = refusedWith(done, 'REQUEST_EXPIRED');
+  if (wrong !== undefined && !(forgettable && refusedWith(done, 'NOT_FOUND') === undefined)) {
+    return { expected: { problem: forgettable ? ['REQUEST_EXPIRED', 'NOT_FOUND'] : 'REQUEST_EXPIRED' }, actual: wrong, message: `${story}: fulfilling the second request ${now - expiresAt} ms after its expires_at`, requirements: ['PRF-CTL-1'] };
+  }
+  return undefined;
+}
+
+export const PAYEE_LIFETIMES = define<Case>({
+  id: 'PROP-PAYEE-013',
+  title: 'a request and its retrieval token each live their own lifetime: the token refused TOKEN_EXPIRED from its end on, the request fulfilled until its expires_at, at moments drawn from the payee\'s own instants',
+  requirements: ['TOK-EXP-1', 'TOK-GET-1', 'PRF-TOK-1', 'PRF-CTL-1', 'CPR-TIME-1'],
+  level: 'MUST',
+  role: 'payee',
+  sections: ['§2.1', '§5.1.1', 'PROFILE §10', 'PROFILE §12'],
+  needs: ['provision', 'clock', 'fulfil'],
+  // It moves the payee's clock through test control.
+  shares: 'clock',
+  defaultRuns: 10,
+  file: FILE,
+  arbitrary: () => cases,
+  async check(ctx, c): Promise<PropertyFailure | undefined> {
+    const { tokenLifetimeSeconds: lifetime, validitySeconds: validity } = await payeeConfig(ctx);
+    const at = c.seconds * 1000 + c.fraction;
+    await setClock(ctx, 'payee', at);
+    const pairs: { readonly visit: Visit; readonly retrieved: Created; readonly fulfilled: Created; readonly now: number }[] = [];
+    for (const visit of c.visits) {
+      const retrieved = await create(ctx, visit.subs[0]);
+      const fulfilled = await create(ctx, visit.subs[1]);
+      for (const made of [retrieved, fulfilled]) {
+        // Without both instants no moment can be placed: an unreadable one is the CPR's rule, or test control's.
+        if (made.expiresAt === undefined || made.reported === undefined) {
+          return { expected: 'expires_at and token_expires_at as PROFILE.md §1 timestamps', actual: made.written, message: `a request created with the clock frozen at ${formatTimestamp(at, 'cpr')}`, requirements: made.expiresAt === undefined ? ['CPR-TIME-1'] : ['PRF-CTL-1'] };
+        }
+      }
+      pairs.push({ visit, retrieved, fulfilled, now: Math.max(at, momentAt(visit.moment, anchorsOf(at, lifetime, validity, retrieved))) });
+    }
+    pairs.sort((a, b) => a.now - b.now);
+    const created = `${pairs.length * 2} requests created with the clock frozen at ${formatTimestamp(at, 'cpr')} (token lifetime ${lifetime} s, validity ${validity} s)`;
+    for (const [i, { visit, retrieved, fulfilled, now }] of pairs.entries()) {
+      await setClock(ctx, 'payee', now);
+      const story = `${created}; pair ${i + 1} of ${pairs.length} (the first wrote ${JSON.stringify(retrieved.written)}, the second ${JSON.stringify(fulfilled.written)}) with the clock set ${describeMoment(visit.moment)}, to ${formatTimestamp(now, 'cpr')}, ${visit.tokenFirst ? 'the token retrieved first' : 'the request fulfilled first'}`;
+      const failure = await judgeVisit(ctx, { lifetime, validity, at, now, story, tokenFirst: visit.tokenFirst, retrieved, fulfilled });
+      if (failure) return failure;
+    }
+    return undefined;
+  },
+  teardown: (ctx) => restoreClock(ctx, 'payee'),
+});
