@@ -3,6 +3,11 @@
 // scenario schema is generated from these constants; the target-file schema
 // is checked against them by a test) say the same.
 
+import { isAmount } from './amount.ts';
+import { codePoints } from './cpr/formats.ts';
+import { isRailHint, isSubInterface } from './cpr/fields.ts';
+import { findPayerMembers } from './cpr/payer-data.ts';
+
 /** The capabilities a target may list at `GET /_control/capabilities`. */
 export const CAPABILITIES = ['provision', 'clock', 'cancel', 'balance', 'fulfil', 'lease'] as const;
 export type Capability = (typeof CAPABILITIES)[number];
@@ -90,3 +95,23 @@ export const CONTROL_INPUTS = {
   lease: { method: 'POST', path: '/_control/lease', readers: ['payee', 'operator'], members: { holder: 'text', ttl_seconds: 'integer' } },
   'lease-renewal': { method: 'POST', path: '/_control/lease/{lease_id}', readers: ['payee', 'operator'], members: { ttl_seconds: 'integer' } },
 } as const satisfies Readonly<Record<string, ControlInput>>;
+
+/**
+ * Whether the profile lets a payee serve what a `POST /_control/payee/requests`
+ * body asks for (PROFILE.md §7, §12): a sub-interface, and each optional member
+ * one a CPR can carry (an amount, a memo and a display_name of at most 140 code
+ * points, a rail_hint the sub-interface travels on, extensions without payer
+ * data). A payee creates every such request; it may refuse any other.
+ */
+export function payeeRequestAllowed(input: unknown): boolean {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) return false;
+  const r = input as Readonly<Record<string, unknown>>;
+  const sub = r.sub_interface;
+  if (!isSubInterface(sub)) return false;
+  if (r.amount !== undefined && !isAmount(r.amount)) return false;
+  if (r.memo !== undefined && !(typeof r.memo === 'string' && codePoints(r.memo) <= 140)) return false;
+  if (r.display_name !== undefined && !(typeof r.display_name === 'string' && codePoints(r.display_name) >= 1 && codePoints(r.display_name) <= 140)) return false;
+  if (r.rail_hint !== undefined && !(isRailHint(r.rail_hint) && (r.rail_hint === 'ON_CHAIN') === (sub === 'ON_CHAIN'))) return false;
+  if (r.extensions !== undefined && findPayerMembers(r.extensions).length > 0) return false;
+  return true;
+}

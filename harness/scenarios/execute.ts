@@ -96,6 +96,12 @@ async function runScenario(ctx: ScenarioContext, scenario: Scenario, target: Sce
   } catch (error) {
     const where = ctx.stepLabel === undefined ? 'before the first step' : `step ${ctx.stepLabel}`;
     if (error instanceof StepError) {
+      // A setup call answered otherwise than its own rule says (a test-control call refused): observed under that rule.
+      if (error.setupRequirement !== undefined) {
+        const requirement = error.setupRequirement;
+        ctx.checks.push({ check: 'setup', requirement, level: ctx.levelOf(requirement), passed: false, expected: `an answer as ${requirement} says`, actual: error.message, message: `${where} failed ${requirement}`, setup: true, ...stepOf(ctx) });
+        if (progress.failures.length === 0) return harnessError('HARNESS_SETUP_FAILED', `${where} failed ${requirement}: ${error.message}; ${scenario.requirements.join(', ')} not exercised`);
+      }
       // What the scenario observed before the step that could not be carried out still stands.
       if (progress.failures.length > 0) return finish('failed', `${failureReason(progress)}; then ${where} could not be carried out: ${error.message}`);
       const { reason, ...fields } = stepErrorFields(error, `${where}: ${error.message}`);

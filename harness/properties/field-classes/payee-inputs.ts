@@ -9,8 +9,8 @@
 // inline URI the payee writes for it must carry that same CPR as UTF-8 JSON
 // (spec §4.4, PROFILE.md §8.1), whatever text it holds.
 import fc from 'fast-check';
-import { isAmount } from '../../../profile/amount.ts';
-import { codePoints, findPayerMembers, isRailHint, isSubInterface, MAX_INLINE_URI_BYTES, parseDeliveryUri, SUB_INTERFACES } from '../../../profile/cpr/index.ts';
+import { payeeRequestAllowed } from '../../../profile/control.ts';
+import { MAX_INLINE_URI_BYTES, parseDeliveryUri, SUB_INTERFACES } from '../../../profile/cpr/index.ts';
 import { cprRulesOf } from '../../cpr-charges.ts';
 import { amountVariant, jsonTextVariant, letterCaseVariant, payerDataVariant, textVariant, type ClassValue, type FieldClassId } from '../../../generators/classes/index.ts';
 import type { ScenarioContext } from '../../scenarios/context.ts';
@@ -72,25 +72,13 @@ const asks: fc.Arbitrary<Ask[]> = fc.tuple(
   ),
 );
 
-/** Whether the profile lets a payee serve what `input` asks for (PROFILE.md §7, §12). */
-function allowed(input: Doc): boolean {
-  const sub = input.sub_interface;
-  if (!isSubInterface(sub)) return false;
-  if (input.amount !== undefined && !isAmount(input.amount)) return false;
-  if (input.memo !== undefined && !(typeof input.memo === 'string' && codePoints(input.memo) <= 140)) return false;
-  if (input.display_name !== undefined && !(typeof input.display_name === 'string' && codePoints(input.display_name) >= 1 && codePoints(input.display_name) <= 140)) return false;
-  if (input.rail_hint !== undefined && !(isRailHint(input.rail_hint) && (input.rail_hint === 'ON_CHAIN') === (sub === 'ON_CHAIN'))) return false;
-  if (input.extensions !== undefined && findPayerMembers(input.extensions).length > 0) return false;
-  return true;
-}
-
 async function judge(ctx: ScenarioContext, a: Ask, validity: number): Promise<PropertyFailure | undefined> {
   const where = `asked ${a.note}`;
   const body = a.text ?? JSON.stringify(a.input);
   const created = await send(ctx, 'payee', { method: 'POST', path: PATH, headers: { 'content-type': 'application/json' }, body });
   // A body that is not I-JSON (PROFILE.md §1) is refused; escaped member names are the same members.
   const iJson = a.text === undefined || a.class === 'json.escaped-name';
-  const ok = allowed(a.input) && iJson;
+  const ok = payeeRequestAllowed(a.input) && iJson;
   if (created.status === null || created.status >= 500) return { expected: ok ? 201 : 'a 4xx refusal', actual: created.status, message: `${where}: the payee failed`, requirements: ['PRF-CTL-1'] };
   if (created.status >= 400) {
     if (ok) return { expected: 201, actual: { status: created.status, body: created.body }, message: `${where}: a request the profile allows was refused`, requirements: a.text === undefined ? ['PRF-CTL-1'] : ['PRF-JSON-1', 'PRF-CTL-1'] };

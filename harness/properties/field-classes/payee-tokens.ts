@@ -18,6 +18,8 @@ import { compatibleRailHints, cprExtensions } from '../../../generators/index.ts
 import { alterToken, foreignHost, hostChoice, textVariant, tokenAlteration, untrustedHeaders, type ClassValue, type HostChoice, type TokenAlteration, type UntrustedHeaders } from '../../../generators/classes/index.ts';
 import { StepError, type HttpResult } from '../../scenarios/context.ts';
 import { send } from '../../scenarios/http.ts';
+import { CONTROL_RULE } from '../../scenarios/actions/index.ts';
+import { payeeRequestAllowed } from '../../../profile/control.ts';
 import { define } from '../support.ts';
 import type { Coverage, PropertyFailure } from '../types.ts';
 import { payeeConfig } from './payee-config.ts';
@@ -116,7 +118,8 @@ export const PAYEE_TOKENS = define<TokenCase>({
       // Refused only because of the client's forwarding headers: they changed what the payee does.
       const plain = await ask({});
       if (plain.status === 201 || plain.status === 200) return fail(created.status === null ? 'an answer' : 201, { status: created.status, body: created.body }, `a request created with ${note}, which without them is created`, ['DLV-QR-1', 'PRF-URI-1']);
-      throw new StepError('error', `test control POST /_control/payee/requests answered ${plain.status}: ${plain.text.slice(0, 200)}`);
+      const said = `test control POST /_control/payee/requests answered ${plain.status}: ${plain.text.slice(0, 200)}`;
+      throw plain.status !== null && payeeRequestAllowed(asked) ? StepError.setupFailed(CONTROL_RULE, `${said} (a request the profile lets a payee serve)`) : new StepError('error', said);
     }
     const body = created.body as Record<Channel, string>;
     // The URIs name the payee's own base URL, whatever the client's headers claimed.

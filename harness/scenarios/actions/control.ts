@@ -1,19 +1,28 @@
-// Test-control calls (PROFILE.md §12) that set a scenario up: a failure is a setup
-// failure, never a conformance one.
+// Test-control calls (PROFILE.md §12) that set a scenario up: a failure is a
+// setup failure. It is observed under PRF-CTL-1 only where the harness can
+// vouch for the call: a payee asked for a request the profile lets it serve
+// (payeeRequestAllowed) that refuses it; any other failed call is a harness
+// error, never a conformance result.
 import { parseTimestamp } from '../../../profile/index.ts';
 import type { Role } from '../../../profile/registry.ts';
 import { createSigningKey } from '../../../profile/cashpack/index.ts';
+import { CONTROL_INPUTS, payeeRequestAllowed } from '../../../profile/control.ts';
 import type { WireRequest } from '../../adapters/types.ts';
 import { StepError, type ScenarioContext } from '../context.ts';
 import { jsonRequest, send } from '../http.ts';
 import type { Params } from '../params.ts';
 
-/** A test-control call that must succeed; a failure means setup failed, not conformance. */
+/** The rule of the test-control interface (PROFILE.md §12). */
+export const CONTROL_RULE = 'PRF-CTL-1';
+
+/** A test-control call that must succeed; a failure means setup failed (PRF-CTL-1 where the call was one §12 must answer), not conformance. */
 export async function control(ctx: ScenarioContext, role: Role, method: string, path: string, json?: unknown): Promise<unknown> {
   const request: WireRequest = json === undefined ? { method, path } : jsonRequest(method, path, json);
   const result = await send(ctx, role, request);
   if (result.status === null || result.status < 200 || result.status > 299) {
-    throw new StepError('error', `test control ${method} ${path} answered ${result.status}: ${result.text.slice(0, 300)}`);
+    const said = `test control ${method} ${path} answered ${result.status}: ${result.text.slice(0, 300)}`;
+    if (result.status !== null && method === 'POST' && path === CONTROL_INPUTS['payee-request'].path && payeeRequestAllowed(json)) throw StepError.setupFailed(CONTROL_RULE, `${said} (a request the profile lets a payee serve)`);
+    throw new StepError('error', said);
   }
   if (result.body === undefined) throw new StepError('error', `test control ${method} ${path} did not answer JSON`);
   return result.body;

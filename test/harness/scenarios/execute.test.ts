@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createHttpRole } from '../../../harness/adapters/http.ts';
 import type { HttpRole } from '../../../harness/adapters/types.ts';
@@ -131,6 +133,24 @@ describe('executing a scenario', () => {
     const result = await executeScenario(s, target(http), options);
     expect(result.status).toBe('error');
     expect(result.reason).toMatch(/test control POST \/_control\/payee\/requests answered 400/);
+  });
+
+  it("charges PRF-CTL-1 for a request the profile lets a payee serve that its test control refuses: a setup failure, the scenario's rule not exercised", async () => {
+    // A payee whose test control refuses every request it is asked to create.
+    const server = createServer((_req, res) => {
+      res.writeHead(400, { 'content-type': 'application/problem+json' }).end(JSON.stringify({ type: 'about:blank', title: 'malformed', status: 400, code: 'MALFORMED_REQUEST' }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const refusing = createHttpRole({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
+    try {
+      const result = await executeScenario(scenario(SECOND_GET('          - status: 4xx')), target(refusing), options);
+      expect(result).toMatchObject({ status: 'error', error_code: 'HARNESS_SETUP_FAILED' });
+      expect(result.reason).toMatch(/^step 1 failed PRF-CTL-1: test control POST \/_control\/payee\/requests answered 400: .* \(a request the profile lets a payee serve\); TOK-ONCE-1 not exercised$/);
+      expect(result.checks.map((c) => [c.check, c.requirement, c.passed, c.setup])).toEqual([['setup', 'PRF-CTL-1', false, true]]);
+    } finally {
+      await refusing.close();
+      server.close();
+    }
   });
 
   it('reports a target that does not answer as a harness error', async () => {
