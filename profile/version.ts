@@ -28,12 +28,17 @@ export const PROFILE_VERSIONS: readonly ProfileVersion[] = [
   {
     id: 'CPP-PROFILE-1.4',
     date: '2026-11-27',
-    summary: 'How long a payee knows the retrieval tokens and requests it made',
+    summary: 'How long a payee knows the retrieval tokens and requests it made, and a display_name for the requests test control creates',
     changes: [
       {
         section: '§10',
         rule: 'a payee knows every token it issued, consumed or expired, and answers it TOKEN_CONSUMED or TOKEN_EXPIRED, until at least one token lifetime after the token expired; after that it MAY forget it and answer 404 TOKEN_UNKNOWN (1.3 named no end, so a payee had to remember every token for ever)',
         change: 'nothing: a payee that remembers its tokens longer, or for ever, stays conformant; one that forgot a token sooner keeps it known for a lifetime after it expired',
+      },
+      {
+        section: '§12',
+        rule: "POST /_control/payee/requests takes display_name (1 to 140 code points), written as the request's payee.display_name, beside the members it took",
+        change: 'a payee\'s test control creates requests with a display_name it is given',
       },
       {
         section: '§12',
