@@ -7,7 +7,9 @@
 // extensions (spec §4.7.1, §4.8; PROFILE.md §1, §7). The served CPR is judged
 // by the profile's validator, with the payee's own validity window, and the
 // inline URI the payee writes for it must carry that same CPR as UTF-8 JSON
-// (spec §4.4, PROFILE.md §8.1), whatever text it holds.
+// (spec §4.4, PROFILE.md §8.1), whatever text it holds; each case also asks
+// for a request whose CPR falls anywhere around the inline URI's 2 048-byte
+// bound, its text in characters of one to four UTF-8 bytes.
 import fc from 'fast-check';
 import { payeeRequestAllowed } from '../../../profile/control.ts';
 import { MAX_INLINE_URI_BYTES, parseDeliveryUri, SUB_INTERFACES } from '../../../profile/cpr/index.ts';
@@ -60,6 +62,28 @@ function ask(member: string, cls: FieldClassId): fc.Arbitrary<{ value: unknown; 
   }
 }
 
+/** Characters of one, two, three and four UTF-8 bytes (and ASCII and two-byte mixed): what a bound counted in UTF-16 units or characters misjudges. */
+const WIDTHS = ['a', 'é', '€', '支', '😀', 'aé'] as const;
+
+/** `n` code points of `unit` repeated. */
+const textOf = (unit: string, n: number): string => [...unit.repeat(n)].slice(0, n).join('');
+
+/**
+ * A request whose CPR's UTF-8 JSON falls anywhere from well under to well over
+ * the inline URI's 2 048-byte bound (PROFILE.md §8.1): a memo and a
+ * display_name of up to 140 code points and an extension text of up to 700,
+ * all in one width of character. Its inline URI is judged as every other
+ * (inlineDefect): present, at most 2 048 bytes and the same CPR.
+ */
+const nearInlineBound: fc.Arbitrary<Ask> = fc
+  .record({ sub: fc.constantFrom(...SUB_INTERFACES), unit: fc.constantFrom(...WIDTHS), memo: fc.integer({ min: 0, max: 140 }), name: fc.integer({ min: 1, max: 140 }), note: fc.integer({ min: 0, max: 700 }) })
+  .map(({ sub, unit, memo, name, note }): Ask => {
+    const input: Doc = { sub_interface: sub, display_name: textOf(unit, name), extensions: { 'com.example.note': textOf(unit, note) } };
+    if (memo > 0) input.memo = textOf(unit, memo);
+    const bytes = Buffer.byteLength(JSON.stringify(input));
+    return { field: 'control:payee-request/memo', class: 'text.non-ascii', input, note: `a ${sub} request with memo, display_name and an extension text of "${unit}" (${memo}, ${name} and ${note} code points; ${bytes} bytes of input JSON), near the inline bound` };
+  });
+
 const asks: fc.Arbitrary<Ask[]> = fc.tuple(
   ...TARGETS.map(({ field, cls }) =>
     fc.tuple(base, field.pointer === '' ? fc.constant(undefined) : ask(field.pointer.slice(1), cls)).chain(([input, v]) => {
@@ -70,6 +94,7 @@ const asks: fc.Arbitrary<Ask[]> = fc.tuple(
       return fc.constant<Ask>({ field: field.id, class: cls, input: { ...input, [field.pointer.slice(1)]: v!.value }, note: `${field.pointer.slice(1)} ${v!.note}` });
     }),
   ),
+  nearInlineBound,
 );
 
 async function judge(ctx: ScenarioContext, a: Ask, validity: number): Promise<PropertyFailure | undefined> {
