@@ -4,7 +4,8 @@
 // points (RETRIEVAL_FAILED, the token sent once and never where a redirect
 // points), application/json spelled otherwise (read) and other media types
 // (read or refused), bodies chunked at and over the 65 536-byte bound, slow,
-// cut off or empty. The answers are the fuzzer's own classes
+// cut off or empty, and bodies that are not I-JSON (a byte order mark, a member
+// twice, HTML) or are the same JSON with escaped member names. The answers are the fuzzer's own classes
 // (generators/classes/retrieval-answer.ts), served by the harness's retrieval
 // stub, and judged by the fuzzer's oracle; what the stub saw is judged too.
 import fc from 'fast-check';
@@ -24,8 +25,12 @@ const FILE = 'harness/properties/field-classes/app-retrieval.ts';
 const JUDGED = ['DLV-RESOLVE-1', 'PRF-APP-1'];
 const FIELD = 'retrieved: GET <endpoint>/cpr/{token}';
 
-/** How a body that arrives chunked is sized: as written, at the bound, one byte over, or nothing. */
-type Size = Extract<Encoding, 'plain' | 'at-limit' | 'over-limit' | 'empty'>;
+/**
+ * How the body of the delivery's retrieval is written: as the CPR, at the
+ * 65 536-byte bound, one byte over, nothing; or not I-JSON (a byte order mark,
+ * a member twice, no JSON at all), or the same JSON with escaped member names.
+ */
+type Size = Extract<Encoding, 'plain' | 'at-limit' | 'over-limit' | 'empty' | 'bom' | 'duplicate-member' | 'not-json' | 'escaped-names'>;
 
 interface RetrievalCase {
   readonly doc: unknown;
@@ -51,7 +56,7 @@ const cases: fc.Arbitrary<RetrievalCase> = fc.record({
   redirect: retrievalRedirect(),
   mediaType: retrievalMediaType(),
   delivery: retrievalDelivery(),
-  size: fc.constantFrom<Size>('plain', 'at-limit', 'over-limit', 'empty'),
+  size: fc.constantFrom<Size>('plain', 'at-limit', 'over-limit', 'empty', 'bom', 'duplicate-member', 'not-json', 'escaped-names'),
   // The payee's base path: a few fixed ones, and any RFC 3986 allows (sub-delimiters, reserved characters percent-encoded, UTF-8 in either hex case).
   basePath: fc.oneof(
     { weight: 1, arbitrary: fc.constantFrom('', '/shop', '/shops/acme%20gmbh', '/pay/acme(eu)') },
@@ -99,7 +104,7 @@ async function retrieve(ctx: ScenarioContext, c: RetrievalCase, answer: Retrieva
 
 export const APP_RETRIEVAL = define<RetrievalCase>({
   id: 'PROP-APP-015',
-  title: 'every class of retrieval answer: error statuses and redirects anywhere are RETRIEVAL_FAILED with the token sent once, never followed; JSON media types in any spelling read; bodies chunked at and over the bound, slow, cut off or empty judged as they arrive',
+  title: 'every class of retrieval answer: error statuses and redirects anywhere are RETRIEVAL_FAILED with the token sent once, never followed; JSON media types in any spelling read; bodies chunked at and over the bound, slow, cut off, empty or not I-JSON judged as they arrive',
   requirements: JUDGED,
   charges: () => REFUSAL_RULES,
   level: 'MUST',
