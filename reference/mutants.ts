@@ -312,6 +312,13 @@ const CATALOGUE = [
     catches: ['DLV-INLINE-1'],
   },
   {
+    name: 'payee-inline-bound-utf16',
+    family: 'delivery',
+    role: 'payee',
+    description: "the payee decides whether the inline URI fits its 2 048 bytes from the JSON's UTF-16 length, not its UTF-8 bytes: exact for a CPR in ASCII, and inline URIs of up to half again as long for one whose text is outside it",
+    catches: ['PRF-INLINE-1'],
+  },
+  {
     name: 'payee-endpoint-unencoded',
     family: 'delivery',
     role: 'payee',
@@ -1189,6 +1196,13 @@ const CATALOGUE = [
     role: 'paying-app',
     description: 'the paying app takes a 408 or 429 for throttling and retries the retrieval, sending the single-use token a second time',
     catches: ['DLV-RESOLVE-1'],
+  },
+  {
+    name: 'app-retrieval-decoded-leniently',
+    family: 'delivery',
+    role: 'paying-app',
+    description: 'the paying app decodes the retrieved body with a default TextDecoder before parsing it: a byte order mark is dropped and bytes that are not UTF-8 become U+FFFD, so a body that is not I-JSON is read where it is RETRIEVAL_FAILED',
+    catches: ['PRF-APP-1'],
   },
   {
     name: 'app-redirect-followed',

@@ -197,6 +197,15 @@ function renamedHost(baseUrl: string): string {
 }
 // Stryker restore all
 
+// Stryker disable all: the fault's own reading, reached only with its switch on (reference/mutants.ts)
+/** Mutant payee-inline-bound-utf16: base64url writes n bytes as ceil(4n / 3) characters, n taken as the JSON's UTF-16 length. */
+function inlineBoundedByUtf16(cpr: Cpr): string | undefined {
+  const json = JSON.stringify(cpr);
+  const fits = 'std-cpr://inline/'.length + Math.ceil((json.length * 4) / 3) <= MAX_INLINE_URI_BYTES;
+  return fits ? `std-cpr://inline/${encodeB64url(new TextEncoder().encode(json))}` : undefined;
+}
+// Stryker restore all
+
 /** PROFILE.md §8.1: absent when the URI would exceed 2 048 bytes. */
 function inlineUriOf(faults: Faults, cpr: Cpr): string | undefined {
   // Mutant payee-inline-padded: the platform's base64, padded, with + and /.
@@ -208,6 +217,8 @@ function inlineUriOf(faults: Faults, cpr: Cpr): string | undefined {
     const uri = `std-cpr://inline/${encodeB64url(Buffer.from(JSON.stringify(cpr), 'latin1'))}`;
     return uri.length <= MAX_INLINE_URI_BYTES ? uri : undefined;
   }
+  // Mutant payee-inline-bound-utf16: whether the URI fits is estimated from the JSON's UTF-16 length, not its UTF-8 bytes.
+  if (faults.has('payee-inline-bound-utf16')) return inlineBoundedByUtf16(cpr);
   const uri = buildInlineUri(cpr);
   // Mutant payee-inline-limit-off-by-one: a URI of exactly the limit is withheld too.
   return faults.has('payee-inline-limit-off-by-one') && uri !== undefined && new TextEncoder().encode(uri).length === MAX_INLINE_URI_BYTES ? undefined : uri;

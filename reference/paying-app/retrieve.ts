@@ -93,7 +93,8 @@ export async function retrieveCpr(url: string, settings: RetrievalSettings): Pro
     // Stryker disable next-line ConditionalExpression: PROFILE.md §8.3 lets an application read or refuse a JSON body served under another media type (class retrieval.media-type); the body's JSON is what is judged
     if (typeof type !== 'string' || !JSON_MEDIA_TYPE.test(type)) return failed('the response is not application/json');
     try {
-      return { ok: true, doc: parseIJson(bytes) };
+      // Mutant app-retrieval-decoded-leniently: the body through a default TextDecoder first, which drops a byte order mark and replaces bytes that are not UTF-8.
+      return { ok: true, doc: parseIJson(settings.faults?.has('app-retrieval-decoded-leniently') ? new TextDecoder().decode(bytes) : bytes) };
     } catch (error) {
       return failed(`the response is not I-JSON (${(error as Error).message})`);
     }

@@ -69,19 +69,25 @@ const WIDTHS = ['a', 'é', '€', '支', '😀', 'aé'] as const;
 const textOf = (unit: string, n: number): string => [...unit.repeat(n)].slice(0, n).join('');
 
 /**
- * A request whose CPR's UTF-8 JSON falls anywhere from well under to well over
- * the inline URI's 2 048-byte bound (PROFILE.md §8.1): a memo and a
- * display_name of up to 140 code points and an extension text of up to 700,
- * all in one width of character. Its inline URI is judged as every other
- * (inlineDefect): present, at most 2 048 bytes and the same CPR.
+ * A request whose CPR's UTF-8 JSON falls around the inline URI's 2 048-byte
+ * bound (PROFILE.md §8.1: 1 523 bytes of JSON): 700 to 1 600 bytes of text in
+ * one width of character, shared between a memo and a display_name (up to 140
+ * code points each) and an extension text. In a width over one byte such a
+ * CPR is over the bound by its bytes and under it by its UTF-16 units or
+ * characters. Its inline URI is judged as every other (inlineDefect): present,
+ * at most 2 048 bytes and the same CPR.
  */
 const nearInlineBound: fc.Arbitrary<Ask> = fc
-  .record({ sub: fc.constantFrom(...SUB_INTERFACES), unit: fc.constantFrom(...WIDTHS), memo: fc.integer({ min: 0, max: 140 }), name: fc.integer({ min: 1, max: 140 }), note: fc.integer({ min: 0, max: 700 }) })
-  .map(({ sub, unit, memo, name, note }): Ask => {
+  .record({ sub: fc.constantFrom(...SUB_INTERFACES), unit: fc.constantFrom(...WIDTHS), bytes: fc.integer({ min: 700, max: 1600 }), memoAt: fc.integer({ min: 0, max: 140 }), nameAt: fc.integer({ min: 1, max: 140 }) })
+  .map(({ sub, unit, bytes, memoAt, nameAt }): Ask => {
+    const perCodePoint = Buffer.byteLength(unit) / [...unit].length;
+    const total = Math.max(1, Math.round(bytes / perCodePoint));
+    const memo = Math.min(memoAt, total);
+    const name = Math.min(nameAt, Math.max(1, total - memo));
+    const note = Math.max(0, total - memo - name);
     const input: Doc = { sub_interface: sub, display_name: textOf(unit, name), extensions: { 'com.example.note': textOf(unit, note) } };
     if (memo > 0) input.memo = textOf(unit, memo);
-    const bytes = Buffer.byteLength(JSON.stringify(input));
-    return { field: 'control:payee-request/memo', class: 'text.non-ascii', input, note: `a ${sub} request with memo, display_name and an extension text of "${unit}" (${memo}, ${name} and ${note} code points; ${bytes} bytes of input JSON), near the inline bound` };
+    return { field: 'control:payee-request/memo', class: 'text.non-ascii', input, note: `a ${sub} request with memo, display_name and an extension text of "${unit}" (${memo}, ${name} and ${note} code points, about ${bytes} bytes), near the inline bound` };
   });
 
 const asks: fc.Arbitrary<Ask[]> = fc.tuple(

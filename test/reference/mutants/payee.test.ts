@@ -238,6 +238,16 @@ const PROBES: Record<MutantOfRole<'payee'>, Probe> = {
     correct: ['Invoice 42', 'Café €5 𝄞'],
     mutant: ['Invoice 42', 'error'],
   },
+  'payee-inline-bound-utf16': {
+    observes: 'the inline URI of a request whose memo, name and terms are 140, 140 and 300 code points of 支 (over 2 048 bytes inline, under it counted in UTF-16 units)',
+    async observe(payee) {
+      const text = (n: number) => '支'.repeat(n);
+      const created = await payee.createRequest({ sub_interface: 'ON_CHAIN', memo: text(140), display_name: text(140), extensions: { 'com.example.terms': text(300) } });
+      return created.inline_uri === undefined ? 'absent' : 'present';
+    },
+    correct: 'absent',
+    mutant: 'present',
+  },
   'payee-inline-uri-unbounded': {
     observes: 'the inline URI of a request too large for 2 048 bytes',
     async observe(payee) {

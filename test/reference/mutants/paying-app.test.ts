@@ -83,9 +83,9 @@ beforeAll(async () => {
 afterAll(() => stub.close());
 
 /** The outcome of resolving a URI of the stub serving IBAN_CPR, and what the stub saw: `outcome/retrievals/in the clear`. */
-async function resolved(app: PayingApp, exhibit: { readonly status?: number; readonly padTo?: number; readonly redirect?: number }, placement: { readonly plaintext?: boolean; readonly basePath?: string }): Promise<string> {
+async function resolved(app: PayingApp, exhibit: { readonly status?: number; readonly padTo?: number; readonly redirect?: number; readonly bom?: boolean }, placement: { readonly plaintext?: boolean; readonly basePath?: string }): Promise<string> {
   const json = JSON.stringify(IBAN_CPR);
-  const body = new TextEncoder().encode(exhibit.padTo === undefined ? json : json.padEnd(exhibit.padTo, ' '));
+  const body = new TextEncoder().encode(`${exhibit.bom ? '\uFEFF' : ''}${exhibit.padTo === undefined ? json : json.padEnd(exhibit.padTo, ' ')}`);
   const served = stub.serve({ ...(exhibit.status !== undefined ? { status: exhibit.status } : {}), ...(exhibit.redirect !== undefined ? { redirect: exhibit.redirect } : {}), headers: { 'content-type': 'application/json' }, body }, { basePath: '', ...placement });
   try {
     const result = outcome(await app.read({ kind: 'uri', uri: served.uri }));
@@ -457,6 +457,12 @@ const PROBES: Record<MutantOfRole<'paying-app'>, Probe> = {
     observe: (app) => resolved(app, { redirect: 302 }, {}),
     correct: 'RETRIEVAL_FAILED/1/0/0',
     mutant: 'accepted/1/0/1',
+  },
+  'app-retrieval-decoded-leniently': {
+    observes: 'a token URI whose payee serves the CPR after a UTF-8 byte order mark, as application/json',
+    observe: (app) => resolved(app, { bom: true }, {}),
+    correct: 'RETRIEVAL_FAILED/1/0',
+    mutant: 'accepted/1/0',
   },
   'app-retrieval-limit-off-by-one': {
     observes: 'a token URI whose payee serves a body of exactly 65 536 bytes, with its Content-Length',
