@@ -120,6 +120,8 @@ export class ScenarioContext {
   stepLabel: string | undefined = undefined;
   /** The deepest renewal_chain seen for each pack_id in the Operator's answers. */
   readonly packDepths = new Map<string, number>();
+  /** The expiry instant (ms) of each pack_id granted in the Operator's answers. */
+  readonly packExpiries = new Map<string, number>();
   /** Names captured by setup steps, so that a value missing from their answers is charged to the setup. */
   readonly setupCaptures = new Map<string, Step>();
   /** Set when the scenario froze the clock, so it is released afterwards. */

@@ -16,7 +16,7 @@
 // evaluated and reported.
 import type { Level } from '../../profile/registry.ts';
 import type { Basis, CheckResult, Outcome, TestResult } from '../report/model.ts';
-import { ACTION_IMPLEMENTATIONS, adoptClock, bearerRefused, exactClockForPolicy, failedHandover, GRANT_REQUIREMENTS, grantedOperation, grantedOtherwise, HANDOVER_REQUIREMENT, notePackDepths, policyOf, sendsRenewals } from './actions/index.ts';
+import { ACTION_IMPLEMENTATIONS, adoptClock, BALANCE_REQUIREMENT, balanceRefused, bearerRefused, exactClockForPolicy, failedHandover, GRANT_REQUIREMENTS, grantedOperation, grantedOtherwise, HANDOVER_REQUIREMENT, notePackDepths, policyOf, sendsRenewals } from './actions/index.ts';
 import { Params } from './params.ts';
 import { CHECK_IMPLEMENTATIONS, comparedMember, statusMatches, type Judgement } from './checks.ts';
 import type { TestErrorCode } from '../errors.ts';
@@ -167,7 +167,7 @@ async function runStep(ctx: ScenarioContext, step: Step, progress: Progress): Pr
   // An operation granted with another status than 200, one by the pack's own bearer refused BEARER_MISMATCH, or a
   // renewal granted without handing the pack over: the step's checks, and the later steps, presume the answer the
   // profile gives (guardFinding).
-  const guarded = guardFinding(ctx, step, params, result);
+  const guarded = await guardFinding(ctx, step, params, result);
   notePackDepths(ctx, result);
   if (guarded !== undefined) {
     recordGuard(ctx, step, guarded, setup, progress);
@@ -249,7 +249,7 @@ function isTemplate(value: unknown): boolean {
 
 /** What a guard found wrong with a step's answer, before the step's own checks. */
 interface GuardFinding {
-  readonly check: 'grant' | 'handover' | 'bearer';
+  readonly check: 'grant' | 'handover' | 'bearer' | 'balance';
   readonly requirement: string;
   readonly expected: unknown;
   readonly actual: unknown;
@@ -278,6 +278,10 @@ interface GuardFinding {
  *             scenario sends it to test something else: alone, raw (http) or
  *             in a race none of whose requests on that pack was granted, and
  *             also where the refusal due is one checked after the bearer
+ *   balance   a Lock Request refused INSUFFICIENT_BALANCE while the balance,
+ *             read right after it with the clock frozen, holds the amount
+ *             (BALANCE_REQUIREMENT, CPP-BAL-1): the scenario issues a pack to
+ *             test something else
  *   handover  every renewal answered 200 names the new bearer in
  *             current_bearer_pk (HANDOVER_REQUIREMENT, CPP-RNW-1); every later
  *             check presumes it (the losers of a race refused as by the new
@@ -288,7 +292,7 @@ interface GuardFinding {
  * scenario about the rule checks what it claims itself; a pass recorded for
  * every renewal would also make a race's checks depend on which request won).
  */
-function guardFinding(ctx: ScenarioContext, step: Step, params: Readonly<Record<string, unknown>>, result: unknown): GuardFinding | undefined {
+async function guardFinding(ctx: ScenarioContext, step: Step, params: Readonly<Record<string, unknown>>, result: unknown): Promise<GuardFinding | undefined> {
   const due = refusalDue(step.expect);
   const refused = !due || dueAfterBearer(grantedOperation(step.action, params), step.expect) ? bearerRefused(ctx, step.action, params, result) : undefined;
   if (due && refused === undefined) return undefined;
@@ -302,6 +306,18 @@ function guardFinding(ctx: ScenarioContext, step: Step, params: Readonly<Record<
       message: `the ${refused.operation} by the key the pack names as its current bearer (the same x, PROFILE.md §2.1) was refused BEARER_MISMATCH`,
       what: `bearer (${requirement}): the pack's current bearer refused BEARER_MISMATCH`,
       why: `the ${refused.operation} by the pack's own bearer was refused, so what follows would test nothing`,
+    };
+  }
+  const short = due ? undefined : await balanceRefused(ctx, step.action, params, result);
+  if (short !== undefined) {
+    return {
+      check: 'balance',
+      requirement: BALANCE_REQUIREMENT,
+      expected: { amount: short.amount, balance: short.balance },
+      actual: { status: 422, code: 'INSUFFICIENT_BALANCE' },
+      message: `a Lock Request for ${short.amount} was refused INSUFFICIENT_BALANCE, and the Principal's balance read right after it (the clock frozen) holds that much in the asset asked for (PROFILE.md §5 issue step 9: equal is allowed)`,
+      what: `balance (${BALANCE_REQUIREMENT}): ${short.amount} refused INSUFFICIENT_BALANCE with at least that much available`,
+      why: 'the Operator refused funds the Principal has, so what follows would test nothing',
     };
   }
   const grant = grantedOtherwise(step.action, params, result);
@@ -475,7 +491,9 @@ export function scenarioRequirements(scenario: Pick<Scenario, 'requirements' | '
     const operation = grantedOperation(s.action, s.params);
     return operation === undefined ? [] : [GRANT_REQUIREMENTS[operation]!];
   });
-  return [...new Set([...scenario.requirements, ...allChecks(scenario.steps).flatMap((c) => [...(c.requirement ? [c.requirement] : []), ...extraRequirements(c.name, c.arg, scenario.role)]), ...handedOver, ...granted])];
+  // A Lock Request refused for funds the Principal has is the balance rule's (the balance guard).
+  const funded = allSteps(scenario.steps).some((s) => s.action === 'issue') ? [BALANCE_REQUIREMENT] : [];
+  return [...new Set([...scenario.requirements, ...allChecks(scenario.steps).flatMap((c) => [...(c.requirement ? [c.requirement] : []), ...extraRequirements(c.name, c.arg, scenario.role)]), ...handedOver, ...granted, ...funded])];
 }
 
 function allSteps(steps: readonly Step[]): Step[] {

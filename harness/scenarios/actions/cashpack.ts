@@ -2,6 +2,7 @@
 // fresh ids unless given, inside the Operator's policy unless told to go beyond it.
 import { isDeepStrictEqual } from 'node:util';
 import { isAmount } from '../../../profile/amount.ts';
+import { parseTimestamp } from '../../../profile/time.ts';
 import { buildLockRequest, buildRedemption, buildRenewal, type CashPack, type SigningKey } from '../../../profile/cashpack/index.ts';
 import { jwkInMemberOrder } from '../../../profile/jwk.ts';
 import type { WireRequest } from '../../adapters/types.ts';
@@ -215,18 +216,53 @@ export function bearerRefused(ctx: ScenarioContext, action: string, params: Read
   return undefined;
 }
 
+/** How near a refusal and the balance read after it a pack's expiry must not fall for the read to say what the refusal met. */
+const EXPIRY_MARGIN_MS = 2000;
+
+/** The rule a Lock Request refused for want of funds its Principal has breaks (PROFILE.md §5 issue step 9: equal is allowed). */
+export const BALANCE_REQUIREMENT = 'CPP-BAL-1';
+
 /**
- * Notes the depth of every pack a step's answers granted (200 with the pack:
- * an issue or a renewal, sent alone, in parallel or as raw JSON), so that the
- * bearer guard knows an older version of it from the latest.
+ * An issue step answered 422 INSUFFICIENT_BALANCE although the Principal's
+ * balance, read through test control right after it, holds at least the amount
+ * in the asset asked for: the Operator refused funds it has (CPP-BAL-1), a
+ * fault of the balance rule, not of the rule the scenario tests with the pack
+ * it wanted. Judged where the target offers the balance capability, with its
+ * clock frozen or with no pack the scenario was granted expiring within
+ * EXPIRY_MARGIN_MS of the refusal and the read (only an expiry brings funds
+ * back to a Principal); undefined otherwise, or for any other answer.
+ */
+export async function balanceRefused(ctx: ScenarioContext, action: string, params: Readonly<Record<string, unknown>>, result: unknown): Promise<{ readonly amount: string; readonly balance: unknown } | undefined> {
+  if (action !== 'issue' || !ctx.target.capabilities('operator').has('balance')) return undefined;
+  const r = result as { status?: unknown; body?: { code?: unknown }; sent?: { amount?: unknown; asset?: unknown } } | undefined;
+  if (r?.status !== 422 || r.body?.code !== 'INSUFFICIENT_BALANCE' || typeof params.principal !== 'string' || !isAmount(r.sent?.amount)) return undefined;
+  const key = ctx.keys.get(params.principal);
+  if (key === undefined) return undefined;
+  const from = ctx.nowSeconds() * 1000 - EXPIRY_MARGIN_MS;
+  const read = await send(ctx, 'operator', { method: 'GET', path: `/_control/operator/principals/${encodeURIComponent(key.jwk.kid)}/balance` });
+  const to = ctx.nowSeconds() * 1000 + EXPIRY_MARGIN_MS;
+  const balance = read.body as { asset?: unknown; available?: unknown } | undefined;
+  if (read.status !== 200 || !isAmount(balance?.available) || !isDeepStrictEqual(balance.asset, r.sent.asset)) return undefined;
+  // A running clock: a pack that expired between the refusal and the read would have brought its funds back since.
+  if (!ctx.clockFrozen && [...ctx.packExpiries.values()].some((expiry) => expiry >= from && expiry <= to)) return undefined;
+  return BigInt(balance.available) >= BigInt(r.sent.amount) ? { amount: r.sent.amount, balance } : undefined;
+}
+
+/**
+ * Notes the depth and expiry of every pack a step's answers granted (200 with
+ * the pack: an issue or a renewal, sent alone, in parallel or as raw JSON), so
+ * that the bearer guard knows an older version of it from the latest, and the
+ * balance guard whether funds could have come back between two requests.
  */
 export function notePackDepths(ctx: ScenarioContext, result: unknown): void {
   const r = result as { responses?: unknown } | undefined;
   const answers: unknown[] = Array.isArray(r?.responses) ? r.responses : [result];
   for (const answer of answers) {
-    const { status, body } = (answer ?? {}) as { status?: unknown; body?: { pack_id?: unknown; renewal_chain?: unknown } };
+    const { status, body } = (answer ?? {}) as { status?: unknown; body?: { pack_id?: unknown; renewal_chain?: unknown; expiry?: unknown } };
     if (status === 200 && typeof body?.pack_id === 'string' && Array.isArray(body.renewal_chain)) {
       ctx.packDepths.set(body.pack_id, Math.max(body.renewal_chain.length, ctx.packDepths.get(body.pack_id) ?? 0));
+      const expiry = parseTimestamp(body.expiry);
+      if (expiry !== undefined) ctx.packExpiries.set(body.pack_id, expiry);
     }
   }
 }

@@ -677,8 +677,8 @@ ${renewal}      - do: redeem
     ];
     for (const renewal of sent) {
       const s = scenario(WALK(renewal), 'operator');
-      // The scenario's own, the handover of its renewals and the grant of the pack it issues (guardFinding).
-      expect(scenarioRequirements(s)).toEqual(['CPP-RED-1', 'CPP-RNW-1', 'CPP-ISS-1']);
+      // The scenario's own, the handover of its renewals, the grant of the pack it issues and its balance (guardFinding).
+      expect(scenarioRequirements(s)).toEqual(['CPP-RED-1', 'CPP-RNW-1', 'CPP-ISS-1', 'CPP-BAL-1']);
       const result = await executeScenario(s, target(http), options);
       expect(result.checks.filter((c) => !c.passed).map((c) => [c.check, c.requirement])).toEqual([['handover', 'CPP-RNW-1']]);
       expect(result.transcript.some((e) => e.request.url.endsWith('/v1/cashpack/redeem'))).toBe(false);

@@ -52,6 +52,11 @@ describe('a fault is charged to the rule of the operation it is in', () => {
     expect(await caughtBy('op-bearer-compared-as-json', ['CPP-IDN-002', 'CPP-RACE-002', 'CPP-RACE-006', 'CPP-SIG-003'])).toEqual(['CPP-RED-1', 'CPP-RNW-1']);
   }, 60_000);
 
+  it('an Operator that refuses a Lock Request for exactly the balance: CPP-BAL-1, never the races and expiry whose setup takes the whole balance', async () => {
+    // CPP-EXP-009 runs on a frozen clock; the races on a running one, with no pack of theirs expiring near the refusal.
+    expect(await caughtBy('op-balance-off-by-one', ['CPP-RACE-005', 'CPP-RACE-006', 'CPP-RACE-007', 'CPP-RACE-008', 'CPP-EXP-009'])).toEqual(['CPP-BAL-1']);
+  }, 60_000);
+
   it('an issue that locks nothing: CPP-FND-1, never the cancellation, expiry, race or replay read in a balance later', async () => {
     expect(await caughtBy('op-issue-locks-nothing', ['CPP-CAN-001', 'CPP-EXP-006', 'CPP-RACE-001', 'CPP-RPL-001', 'PROP-OP-013'])).toEqual(['CPP-FND-1']);
   }, 60_000);
