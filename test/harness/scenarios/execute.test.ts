@@ -58,6 +58,30 @@ ${head.first !== undefined ? get(` ${head.first}`) : ''}${get(`\n${expectation}`
 
 const SECOND_GET = (expectation: string) => RETRIEVAL({ id: 'TOK-ONCE-901', title: 'a second retrieval is refused', requirement: 'TOK-ONCE-1', first: '[{ status: 200 }]' }, expectation);
 
+/** An Operator scenario: alice (1 000 units) issues bob a pack of 10 (`issued`, a setup step), with rita a redeemer at level 3 and carol a key; then `steps`. */
+const BOBS_PACK = (head: { readonly id: string; readonly title: string; readonly requirements: string }, steps: string) => `  - id: ${head.id}
+    title: ${head.title}
+    requirements: ${head.requirements}
+    level: MUST
+    needs: [provision]
+    steps:
+      - do: provision-principal
+        key: alice
+        balance: "1000"
+      - do: provision-redeemer
+        key: rita
+        identity_level: 3
+      - do: keygen
+        names: [bob, carol]
+      - do: issue
+        setup: true
+        principal: alice
+        bearer: bob
+        amount: "10"
+        as: issued
+        expect: [{ status: 200 }]
+${steps}`;
+
 describe('executing a scenario', () => {
   let ref: RunningReference;
   let http: HttpRole;
@@ -575,33 +599,16 @@ describe('a renewal that does not hand the pack over', () => {
   });
 
   /** An issue, then `renewal` (steps sending carol's renewal of bob's pack), then a redemption by carol under CPP-RED-1. */
-  const WALK = (renewal: string, requirements = '[CPP-RED-1]') => `  - id: CPP-RED-901
-    title: the new bearer redeems
-    requirements: ${requirements}
-    level: MUST
-    needs: [provision]
-    steps:
-      - do: provision-principal
-        key: alice
-        balance: "1000"
-      - do: provision-redeemer
-        key: rita
-        identity_level: 3
-      - do: keygen
-        names: [bob, carol]
-      - do: issue
-        setup: true
-        principal: alice
-        bearer: bob
-        amount: "10"
-        as: issued
-        expect: [{ status: 200 }]
-${renewal}      - do: redeem
+  const WALK = (renewal: string, requirements = '[CPP-RED-1]') =>
+    BOBS_PACK(
+      { id: 'CPP-RED-901', title: 'the new bearer redeems', requirements },
+      `${renewal}      - do: redeem
         pack: \${issued.body}
         bearer: carol
         redeemer: rita
         expect: [{ status: 200 }]
-`;
+`,
+    );
   const RENEW = `      - do: renew
         pack: \${issued.body}
         bearer: bob
@@ -704,28 +711,7 @@ describe("the pack's own bearer refused BEARER_MISMATCH", () => {
   });
 
   /** bob's pack issued by alice, then `steps`, under `requirement`. */
-  const PACK = (steps: string, requirement = 'CPP-IDN-1') => `  - id: CPP-IDN-901
-    title: probe
-    requirements: [${requirement}]
-    level: MUST
-    needs: [provision]
-    steps:
-      - do: provision-principal
-        key: alice
-        balance: "1000"
-      - do: provision-redeemer
-        key: rita
-        identity_level: 3
-      - do: keygen
-        names: [bob, carol]
-      - do: issue
-        setup: true
-        principal: alice
-        bearer: bob
-        amount: "10"
-        as: issued
-        expect: [{ status: 200 }]
-${steps}`;
+  const PACK = (steps: string, requirement = 'CPP-IDN-1') => BOBS_PACK({ id: 'CPP-IDN-901', title: 'probe', requirements: `[${requirement}]` }, steps);
   const run = (steps: string, on: 'faulty' | 'reference', requirement?: string) => executeScenario(scenario(PACK(steps, requirement), 'operator'), target(refs[on]!.http), options);
   const failed = (result: { readonly checks: readonly CheckResult[] }) => result.checks.filter((c) => !c.passed).map((c) => [c.check, c.requirement]);
 
