@@ -3,10 +3,14 @@
 // every optional member of every sub-interface present, or any of them, memos and names in NFD
 // and outside ASCII, EVM addresses in every letter case, amounts beyond 2^53,
 // payer, rail and authorization of any shape. The oracle is the mapping of
-// spec §4.5 as PROFILE.md §9 writes it, and the Payment schema.
+// spec §4.5 as PROFILE.md §9 writes it, and the Payment schema. Each request is
+// then derived again with a supported_rails of the context (none at all, or
+// any of the listed rails): refused RAIL_UNSUPPORTED exactly when its hinted
+// rail is a listed one other than OPEN that the list leaves out (spec §4.6.1).
 import fc from 'fast-check';
 import { isUuid } from '../../../profile/uuid.ts';
 import { otherFields, SUB_INTERFACES, ZERO_ACQUIRER_ID, type SubInterface } from '../../../profile/cpr/index.ts';
+import { isRailHint, RAIL_HINTS } from '../../../profile/cpr/fields.ts';
 import { validCpr } from '../../../generators/index.ts';
 import { amountVariant, textVariant, type ClassValue } from '../../../generators/classes/index.ts';
 import { payloadSchemaErrors } from '../../scenarios/checks.ts';
@@ -23,6 +27,8 @@ interface Derivation {
   readonly cpr: Doc;
   readonly context: Doc;
   readonly notes: readonly string[];
+  /** The supported_rails of the second derivation. */
+  readonly rails: readonly string[];
 }
 
 /** Text classes each case writes into memo and display_name, and where. */
@@ -54,8 +60,10 @@ const derivations: fc.Arbitrary<Derivation[]> = fc
     fc.nat({ max: TEXT_TARGETS.length - 1 }),
     amountVariant({ class: 'amount.large' }),
     fc.tuple(...SUB_INTERFACES.map(() => fc.record({ payer: opaque, rail: opaque, authorization: opaque, payer_amount: fc.bigInt({ min: 1n, max: 10n ** 40n }).map(String) }))),
+    // An application that serves no rail here, or some of the listed ones.
+    fc.tuple(...SUB_INTERFACES.map(() => fc.oneof({ weight: 1, arbitrary: fc.constant<string[]>([]) }, { weight: 2, arbitrary: fc.subarray([...RAIL_HINTS] as string[]) }))),
   )
-  .map(([cprs, texts, turn, large, contexts]) =>
+  .map(([cprs, texts, turn, large, contexts, rails]) =>
     SUB_INTERFACES.map((sub, i) => {
       let cpr = structuredClone(cprs[i]!.cpr) as unknown as Doc;
       const notes: string[] = [cprs[i]!.optionalFields === 'all' ? 'every optional member' : 'optional members present or not'];
@@ -71,7 +79,7 @@ const derivations: fc.Arbitrary<Derivation[]> = fc
       }
       const { payer_amount, ...context } = contexts[i]!;
       const open = (cpr.value as Doc).amount === undefined;
-      return { sub, cpr, context: { ...context, now: CONTEXT.now, ...(open ? { payer_amount } : {}) }, notes };
+      return { sub, cpr, context: { ...context, now: CONTEXT.now, ...(open ? { payer_amount } : {}) }, notes, rails: rails[i]! };
     }),
   );
 
@@ -104,10 +112,22 @@ function judge(d: Derivation, payment: Doc): PropertyFailure | undefined {
   return { expected, actual, message: `${d.sub} request (${d.notes.join('; ')}): ${what}`, requirements };
 }
 
+/** The same request derived with the context's supported_rails: RAIL_UNSUPPORTED exactly when its hinted rail (a listed one, not OPEN) is left out. */
+async function withRails(ctx: Parameters<typeof derive>[0], d: Derivation): Promise<PropertyFailure | undefined> {
+  const hint = d.cpr.rail_hint;
+  const unsupported = isRailHint(hint) && hint !== 'OPEN' && !d.rails.includes(hint);
+  const result = await derive(ctx, d.cpr, { ...d.context, supported_rails: d.rails } as never);
+  const seen = crashed(result) ? { crashed: result.message } : result.ok ? 'a Payment' : { code: result.code };
+  const where = `${d.sub} request with rail_hint ${JSON.stringify(hint ?? null)} (${d.notes.join('; ')}), derived with supported_rails ${JSON.stringify(d.rails)}`;
+  if (unsupported) return !crashed(result) && !result.ok && result.code === 'RAIL_UNSUPPORTED' ? undefined : { expected: { rejected: 'RAIL_UNSUPPORTED' }, actual: seen, message: `${where}: a rail the application does not serve`, requirements: ['DRV-RAIL-1'] };
+  if (!crashed(result) && result.ok) return undefined;
+  return { expected: 'a Payment', actual: seen, message: `${where}: a rail it serves, or none hinted`, requirements: crashed(result) || result.ok ? ['DRV-RAIL-1'] : await refusalOf(ctx, d.cpr, ['DRV-RAIL-1']) };
+}
+
 export const APP_DERIVED = define<readonly Derivation[]>({
   id: 'PROP-APP-012',
   title: 'the derived Payment copies the CPR and the context unchanged, adding, dropping and re-forming nothing, whatever the text, case and size of its members',
-  requirements: ['DRV-SHAPE-1', 'DRV-VALUE-1', 'DRV-OPEN-1', 'DRV-INTENT-1', 'DRV-PAYER-1', 'PRF-PAY-1'],
+  requirements: ['DRV-SHAPE-1', 'DRV-VALUE-1', 'DRV-OPEN-1', 'DRV-INTENT-1', 'DRV-PAYER-1', 'PRF-PAY-1', 'DRV-RAIL-1'],
   charges: () => REFUSAL_RULES,
   level: 'MUST',
   role: 'paying-app',
@@ -125,7 +145,7 @@ export const APP_DERIVED = define<readonly Derivation[]>({
         const requirements = crashed(result) || result.ok ? ['DRV-SHAPE-1'] : await refusalOf(ctx, d.cpr, ['DRV-SHAPE-1']);
         return { expected: 'a Payment', actual: crashed(result) ? { crashed: result.message } : result.ok ? 'no Payment' : { code: result.code, message: result.message }, message: `${d.sub} request (${d.notes.join('; ')}) was not derived`, requirements };
       }
-      return judge(d, result.payment as Doc);
+      return judge(d, result.payment as Doc) ?? (await withRails(ctx, d));
     });
   },
 });
