@@ -2,7 +2,8 @@
 // channel that carries it (the token, the QR URI, the deep link), and nothing
 // that is not the token serves or spends it: cut short, extended, prefixed or
 // in upper case, it is unknown (404 TOKEN_UNKNOWN) and the real token still
-// works. Every refusal is a problem document. Forwarding headers a client
+// works; nor does a request on the real token with another method than GET
+// (HEAD, OPTIONS, a write), which retrieves nothing. Every refusal is a problem document. Forwarding headers a client
 // sends (X-Forwarded-Host and the like), and a Host naming another host or
 // the payee's own written another way, change neither the URIs the payee writes
 // nor what it serves; a call with such a Host may be refused (spec §4.1, §4.4,
@@ -28,6 +29,8 @@ import { problemDefects } from './problem.ts';
 const FILE = 'harness/properties/field-classes/payee-tokens.ts';
 
 const CHANNELS = ['token', 'qr_uri', 'deep_link'] as const;
+/** Methods that are no retrieval (spec §4.1 retrieves with GET): a link checker's HEAD, a preflight, a write. */
+const PROBES = ['HEAD', 'OPTIONS', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
 type Channel = (typeof CHANNELS)[number];
 
 interface TokenCase {
@@ -44,6 +47,8 @@ interface TokenCase {
   readonly alter: TokenAlteration;
   /** The order the channels are tried in. */
   readonly channels: readonly Channel[];
+  /** A request with another method than GET, sent on the real token before any retrieval: it retrieves nothing, so it spends nothing. */
+  readonly probe: (typeof PROBES)[number];
 }
 
 const COVERS: Coverage[] = [
@@ -70,6 +75,7 @@ const cases: fc.Arbitrary<TokenCase> = fc.record({
   host: hostChoice(),
   alter: tokenAlteration(),
   channels: fc.shuffledSubarray([...CHANNELS], { minLength: 3, maxLength: 3 }),
+  probe: fc.constantFrom(...PROBES),
 }).map(({ hint, ...c }) => {
   // A rail hint the sub-interface travels on, or none.
   const hints = compatibleRailHints(c.sub);
@@ -136,6 +142,8 @@ export const PAYEE_TOKENS = define<TokenCase>({
     const probe = await send(ctx, 'payee', { method: 'GET', path: `/cpr/${altered.value}`, headers: hostile });
     const unknown = refusal(probe, 'TOKEN_UNKNOWN', `the token ${altered.note}`, ['TOK-AUTH-1', 'PRF-TOK-1']);
     if (unknown) return unknown;
+    // A request that is no retrieval (any answer) leaves the token to its first GET.
+    const probed = await send(ctx, 'payee', { method: c.probe, path: `/cpr/${body.token}`, headers: hostile });
     // Each distinct token serves once, whichever channel carries it, in the generated order.
     const served = new Set<string>();
     for (const channel of c.channels) {
@@ -144,7 +152,8 @@ export const PAYEE_TOKENS = define<TokenCase>({
         const answer = await send(ctx, 'payee', { method: 'GET', path: `/cpr/${token}`, headers: hostile });
         const where = `retrieval ${attempt} through ${channel} (channels in the order ${c.channels.join(', ')}; ${c.headers.note}; a request ${describeAsked(c)}), after the token ${altered.note} was tried`;
         if (!served.has(token)) {
-          if (answer.status !== 200) return fail(200, { status: answer.status, body: answer.body }, `${where}: the first retrieval of this token`, ['TOK-GET-1', 'TOK-AUTH-1']);
+          const spentBy = (answer.body as { code?: unknown } | undefined)?.code === 'TOKEN_CONSUMED' && token === body.token ? `, after a ${c.probe} of it answered ${probed.status}` : '';
+          if (answer.status !== 200) return fail(200, { status: answer.status, body: answer.body }, `${where}: the first retrieval of this token${spentBy}`, spentBy ? ['TOK-ONCE-1'] : ['TOK-GET-1', 'TOK-AUTH-1']);
           served.add(token);
           continue;
         }
