@@ -10,7 +10,8 @@
 // headers, is served as without; a forwarding header never stands in for the
 // authority a signature covers; a Host naming another host (or the
 // Operator's own written another way) is refused or changes nothing, and a
-// signature made for the authority it names identifies nobody; and every
+// signature made for the authority it names identifies nobody; a status read
+// with a query is signed over its path alone (RFC 9421 @path); and every
 // refusal is a problem document.
 import fc from 'fast-check';
 import { buildLockRequest, createSigningKey, type CashPack, type SigningKey } from '../../../profile/cashpack/index.ts';
@@ -38,6 +39,8 @@ interface HttpCase {
   readonly headers: ClassValue<UntrustedHeaders>;
   /** A Host header against the target's authority (over HTTP only: an in-process role has no Host). */
   readonly host: HostChoice;
+  /** A query string on the status read: RFC 9421 §2.2.6 leaves it out of @path (PROFILE.md §2.4). */
+  readonly query: string;
 }
 
 const COVERS: Coverage[] = [
@@ -57,6 +60,7 @@ const cases: fc.Arbitrary<HttpCase> = fc.record({
   control: fc.tuple(...CONTROL.map(() => seed)),
   headers: untrustedHeaders(),
   host: hostChoice(),
+  query: fc.constantFrom('?', '?fields=all', '?a=1&b=%20x', `?pack_id=${'0'.repeat(8)}-0000-4000-8000-${'0'.repeat(12)}`, '?%2Fv1=%3F'),
 });
 
 const codeOf = (r: HttpResult): unknown => (r.body as { code?: unknown } | undefined)?.code;
@@ -154,6 +158,8 @@ async function statusAndDocuments(ctx: ScenarioContext, setup: OperatorSetup, c:
   if (refusedElsewhere) return refusedElsewhere;
   const misdirected = await foreignHostReads(ctx, c, honest, path, signed);
   if (misdirected) return misdirected;
+  const queried = await queryReads(ctx, honest, path, c.query, signed);
+  if (queried) return queried;
   const unsigned = expectProblem(await send(ctx, 'operator', { method: 'GET', path }), 401, 'UNAUTHENTICATED', 'an unsigned status read', ['PRF-AUTH-1']);
   if (unsigned) return unsigned;
   const otherPath = `/v1/cashpack/${crypto.randomUUID()}/status`;
@@ -170,6 +176,24 @@ async function statusAndDocuments(ctx: ScenarioContext, setup: OperatorSetup, c:
     }
   }
   return undefined;
+}
+
+/**
+ * A status read whose URL carries a query (PROFILE.md §2.4, RFC 9421 §2.2.6:
+ * @path is the path alone): signed over the path, it identifies its signer, so
+ * it is answered as without the query or refused for the query (a 4xx other
+ * than 401, as no rule fixes one), never UNAUTHENTICATED; signed over the path
+ * and the query, its signature covers what @path is not and fails: refused.
+ */
+async function queryReads(ctx: ScenarioContext, honest: HttpResult, path: string, query: string, signed: (as: string, p?: string) => ReturnType<typeof signRequestAs>): Promise<PropertyFailure | undefined> {
+  const authority = ctx.http('operator').authority;
+  const right = await send(ctx, 'operator', { method: 'GET', path: `${path}${query}`, headers: { ...signed(authority, path) } });
+  const answered = right.status === 200 && sameJson(right.body, honest.body);
+  if (!answered && !(refusedAny(right) && right.status !== 401)) {
+    return { expected: { status: '200 with the status, or a 4xx refusal of the query other than 401', body: honest.body }, actual: { status: right.status, code: codeOf(right) ?? null }, message: `a status read by the issuing Principal at ${path}${query}, @path signed as the path alone (RFC 9421 §2.2.6)`, requirements: ['PRF-AUTH-1'] };
+  }
+  const wrong = await send(ctx, 'operator', { method: 'GET', path: `${path}${query}`, headers: { ...signed(authority, `${path}${query}`) } });
+  return refusedAny(wrong) ? undefined : { expected: 'a 4xx refusal: @path does not hold the query', actual: { status: wrong.status, code: codeOf(wrong) ?? null }, message: `a status read at ${path}${query} whose signature put the query in @path`, requirements: ['PRF-AUTH-1'] };
 }
 
 /** A refusal of any 4xx status: what a request for another authority may get, as no rule fixes one (421 Misdirected Request, 400, 401, 403, 404). */
