@@ -355,6 +355,13 @@ const CATALOGUE = [
     catches: ['TOK-ONCE-1'],
   },
   {
+    name: 'payee-head-spends-token',
+    family: 'retrieval-token',
+    role: 'payee',
+    description: "the payee answers HEAD /cpr/<token> as its GET (as frameworks do), so a link checker's HEAD retrieves nothing and spends the token, and the paying application's GET meets TOKEN_CONSUMED",
+    catches: ['TOK-ONCE-1'],
+  },
+  {
     name: 'payee-token-burned-on-refusal',
     family: 'retrieval-token',
     role: 'payee',
@@ -459,6 +466,13 @@ const CATALOGUE = [
     role: 'paying-app',
     description: "the paying app fills the Payment's payer from the CPR (its payee descriptor) instead of the derivation context",
     catches: ['DRV-PAYER-1'],
+  },
+  {
+    name: 'app-empty-supported-rails-ignored',
+    family: 'derivation',
+    role: 'paying-app',
+    description: 'the paying app takes an empty supported_rails for none given and falls back to every rail, so it pays by a hinted rail it said it cannot serve',
+    catches: ['DRV-RAIL-1'],
   },
   {
     name: 'app-unsupported-rail-ignored',
@@ -918,6 +932,13 @@ const CATALOGUE = [
   // ------------------------------------------- unhappy paths of the wire rules
   // Faults that pass every test that only walks the happy path: each rule's
   // refusals exercised on the wire, with inputs that are otherwise valid.
+  {
+    name: 'op-signature-path-with-query',
+    family: 'cashpack-crypto',
+    role: 'operator',
+    description: "the Operator writes @path with the request's query, as the request line has it (RFC 9421 §2.2.6 leaves the query to @query): a status read or redemption signed right whose URL has a query identifies nobody, and one signed over path and query is taken",
+    catches: ['PRF-AUTH-1'],
+  },
   {
     name: 'op-http-signature-any-components',
     family: 'cashpack-crypto',

@@ -79,7 +79,10 @@ export function verifyCaller(ctx: OperatorContext, request: RefRequest, lookupKe
   const forwarded = ctx.faults.has('op-authority-from-forwarded-host') && typeof request.headers['x-forwarded-host'] === 'string' ? request.headers['x-forwarded-host'] : undefined;
   // Mutant op-authority-from-host-header: @authority taken from the Host header as sent, whatever it names.
   const host = ctx.faults.has('op-authority-from-host-header') && typeof request.headers['host'] === 'string' ? request.headers['host'] : undefined;
-  const target = { method: request.method, authority: forwarded ?? host ?? request.authority, path: request.path, query: request.query.toString(), body: request.body };
+  const query = request.query.toString();
+  // Mutant op-signature-path-with-query: @path written with the query, as the request line has it.
+  const path = ctx.faults.has('op-signature-path-with-query') && query !== '' ? `${request.path}?${query}` : request.path;
+  const target = { method: request.method, authority: forwarded ?? host ?? request.authority, path, query, body: request.body };
   const options = { headers: request.headers, lookupKey, nowSeconds: Math.floor(nowMs / 1000), windowSeconds: ctx.policy.request_window_seconds };
   if (ctx.faults.has('op-http-signature-any-components')) return verifyRequestLoosely(target, options, 'any-components');
   if (ctx.faults.has('op-http-signature-any-parameters')) return verifyRequestLoosely(target, options, 'any-parameters');

@@ -77,7 +77,9 @@ export function createPayeeHandler(payee: PayeeCore): Handler {
     }
     const matching = ROUTES.map((route) => ({ route, match: route.pattern.exec(request.path) })).filter((m) => m.match !== null);
     // Stryker disable next-line ConditionalExpression: the payee's answer to another method or path is no rule: PROFILE.md binds 405 and 404 to the Operator (PRF-HTTP-1)
-    const chosen = matching.find((m) => m.route.method === request.method);
+    // Mutant payee-head-spends-token: HEAD routed as GET (RFC 9110 §9.3.2 answers it so), so a HEAD retrieves and spends the token.
+    const method = request.method === 'HEAD' && payee.faults.has('payee-head-spends-token') ? 'GET' : request.method;
+    const chosen = matching.find((m) => m.route.method === method);
     if (chosen?.match) return chosen.route.run(payee, request, chosen.match);
     // Stryker disable all: the payee's answer to another method or path is no rule: PROFILE.md binds 405 and 404 to the Operator (PRF-HTTP-1)
     if (matching.length > 0) {

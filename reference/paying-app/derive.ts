@@ -45,7 +45,9 @@ export function derivePayment(doc: unknown, context: DerivationContext, settings
   const { cpr, subInterface } = accepted;
 
   // 2. Select the rail: rail_hint is a non-binding signal (§4.7.4).
-  const railProblem = checkRail(cpr.rail_hint, Array.isArray(ctx.supported_rails) ? ctx.supported_rails : settings.supportedRails);
+  // Mutant app-empty-supported-rails-ignored: an empty list taken for none given, so every rail counts as served.
+  const given = Array.isArray(ctx.supported_rails) && !(ctx.supported_rails.length === 0 && faults.has('app-empty-supported-rails-ignored'));
+  const railProblem = checkRail(cpr.rail_hint, given ? ctx.supported_rails! : settings.supportedRails);
   if (railProblem && !faults.has('app-unsupported-rail-ignored')) return railProblem; // mutant: refused in silence
 
   // 4. Construct the value: amount and asset unmodified (§4.7.5), the payer's amount only when open (§4.6.3-4).

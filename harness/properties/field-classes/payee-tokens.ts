@@ -47,8 +47,8 @@ interface TokenCase {
   readonly alter: TokenAlteration;
   /** The order the channels are tried in. */
   readonly channels: readonly Channel[];
-  /** A request with another method than GET, sent on the real token before any retrieval: it retrieves nothing, so it spends nothing. */
-  readonly probe: (typeof PROBES)[number];
+  /** Requests with other methods than GET, sent on the real token before any retrieval, in this order: they retrieve nothing, so they spend nothing. */
+  readonly probes: readonly (typeof PROBES)[number][];
 }
 
 const COVERS: Coverage[] = [
@@ -75,7 +75,7 @@ const cases: fc.Arbitrary<TokenCase> = fc.record({
   host: hostChoice(),
   alter: tokenAlteration(),
   channels: fc.shuffledSubarray([...CHANNELS], { minLength: 3, maxLength: 3 }),
-  probe: fc.constantFrom(...PROBES),
+  probes: fc.shuffledSubarray([...PROBES], { minLength: PROBES.length, maxLength: PROBES.length }),
 }).map(({ hint, ...c }) => {
   // A rail hint the sub-interface travels on, or none.
   const hints = compatibleRailHints(c.sub);
@@ -142,8 +142,9 @@ export const PAYEE_TOKENS = define<TokenCase>({
     const probe = await send(ctx, 'payee', { method: 'GET', path: `/cpr/${altered.value}`, headers: hostile });
     const unknown = refusal(probe, 'TOKEN_UNKNOWN', `the token ${altered.note}`, ['TOK-AUTH-1', 'PRF-TOK-1']);
     if (unknown) return unknown;
-    // A request that is no retrieval (any answer) leaves the token to its first GET.
-    const probed = await send(ctx, 'payee', { method: c.probe, path: `/cpr/${body.token}`, headers: hostile });
+    // Requests that are no retrieval (any answer) leave the token to its first GET.
+    const probed: string[] = [];
+    for (const method of c.probes) probed.push(`${method} ${(await send(ctx, 'payee', { method, path: `/cpr/${body.token}`, headers: hostile })).status}`);
     // Each distinct token serves once, whichever channel carries it, in the generated order.
     const served = new Set<string>();
     for (const channel of c.channels) {
@@ -152,7 +153,7 @@ export const PAYEE_TOKENS = define<TokenCase>({
         const answer = await send(ctx, 'payee', { method: 'GET', path: `/cpr/${token}`, headers: hostile });
         const where = `retrieval ${attempt} through ${channel} (channels in the order ${c.channels.join(', ')}; ${c.headers.note}; a request ${describeAsked(c)}), after the token ${altered.note} was tried`;
         if (!served.has(token)) {
-          const spentBy = (answer.body as { code?: unknown } | undefined)?.code === 'TOKEN_CONSUMED' && token === body.token ? `, after a ${c.probe} of it answered ${probed.status}` : '';
+          const spentBy = (answer.body as { code?: unknown } | undefined)?.code === 'TOKEN_CONSUMED' && token === body.token ? `, after ${probed.join(', ')} of it (method and answer)` : '';
           if (answer.status !== 200) return fail(200, { status: answer.status, body: answer.body }, `${where}: the first retrieval of this token${spentBy}`, spentBy ? ['TOK-ONCE-1'] : ['TOK-GET-1', 'TOK-AUTH-1']);
           served.add(token);
           continue;

@@ -316,6 +316,15 @@ const PROBES: Record<MutantOfRole<'operator'>, Probe> = {
     correct: 'PRINCIPAL_UNKNOWN',
     mutant: 'INSUFFICIENT_BALANCE',
   },
+  'op-signature-path-with-query': {
+    observes: 'a status read at the pack\'s path with the query fields=all, signed over the path alone',
+    async observe(f) {
+      const { pack } = await f.issuePack();
+      return answer(await f.send('GET', `/v1/cashpack/${pack.pack_id}/status`, { signer: f.principal, query: 'fields=all' }));
+    },
+    correct: 200,
+    mutant: 'UNAUTHENTICATED',
+  },
   'op-http-signature-any-components': {
     observes: 'a status read whose valid signature leaves out @authority',
     async observe(f) {

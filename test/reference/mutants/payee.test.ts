@@ -313,6 +313,16 @@ const PROBES: Record<MutantOfRole<'payee'>, Probe> = {
     correct: [200, 'TOKEN_CONSUMED', 200, 'TOKEN_CONSUMED'],
     mutant: [200, 200, 200, 'TOKEN_CONSUMED'],
   },
+  'payee-head-spends-token': {
+    observes: 'a HEAD of a fresh token, then its GET',
+    async observe(payee) {
+      const { token } = await ibanRequest(payee);
+      await payee.handler({ method: 'HEAD', path: `/cpr/${token}`, query: new URLSearchParams(), headers: {}, body: new Uint8Array(), authority: 'payee.test', secure: true });
+      return answer(await get(payee, `/cpr/${token}`));
+    },
+    correct: 200,
+    mutant: 'TOKEN_CONSUMED',
+  },
   'payee-token-burned-on-refusal': {
     observes: 'two retrievals at the end of the token lifetime (300 s)',
     async observe(payee, clock) {

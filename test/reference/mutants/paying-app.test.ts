@@ -295,6 +295,12 @@ const PROBES: Record<MutantOfRole<'paying-app'>, Probe> = {
     correct: CONTEXT.payer,
     mutant: IBAN_CPR.payee,
   },
+  'app-empty-supported-rails-ignored': {
+    observes: 'a request hinting SEPA_CT to an application that serves no rail here (supported_rails: [])',
+    observe: async (app) => outcome(app.derive(IBAN_CPR, { ...CONTEXT, supported_rails: [] })),
+    correct: 'RAIL_UNSUPPORTED',
+    mutant: 'accepted',
+  },
   'app-unsupported-rail-ignored': {
     observes: 'a request hinting SEPA_CT to an application that pays by PIX only',
     observe: async (app) => outcome(app.derive(IBAN_CPR, { ...CONTEXT, supported_rails: ['PIX'] })),

@@ -50,6 +50,8 @@ export interface SendOptions {
   readonly layout?: SignatureLayout;
   /** `created` of that signature, in seconds; defaults to the clock. */
   readonly signedAt?: number;
+  /** The request's query (without the `?`), left out of @path as RFC 9421 §2.2.6 says. */
+  readonly query?: string;
 }
 
 export interface FixtureOptions {
@@ -113,7 +115,7 @@ export function createFixture(options: FixtureOptions = {}): Fixture {
       const target = { method, authority: AUTHORITY, path, ...(body.length > 0 ? { body } : {}) };
       Object.assign(headers, signRequestAs(target, { secretKey: opts.signer.secretKey, kid: opts.signer.jwk.kid }, opts.signedAt ?? clock.nowSeconds(), opts.layout ?? 'profile'));
     }
-    const request: RefRequest = { method, path, query: new URLSearchParams(), headers, body, authority: AUTHORITY, secure: true };
+    const request: RefRequest = { method, path, query: new URLSearchParams(opts.query ?? ''), headers, body, authority: AUTHORITY, secure: true };
     const response = await operator.serve(request);
     const text = response.body === undefined ? undefined : JSON.stringify(response.body);
     return { status: response.status, headers: { ...response.headers }, body: text === undefined ? undefined : JSON.parse(text) };
