@@ -5,7 +5,8 @@
 // points), application/json spelled otherwise (read) and other media types
 // (read or refused), bodies chunked at and over the 65 536-byte bound, slow,
 // cut off or empty, and bodies that are not I-JSON (a byte order mark, a member
-// twice, HTML) or are the same JSON with escaped member names. The answers are the fuzzer's own classes
+// twice, HTML) or are the same JSON with escaped member names; the token URIs
+// carry other query parameters before or after their endpoint, or none. The answers are the fuzzer's own classes
 // (generators/classes/retrieval-answer.ts), served by the harness's retrieval
 // stub, and judged by the fuzzer's oracle; what the stub saw is judged too.
 import fc from 'fast-check';
@@ -45,6 +46,8 @@ interface RetrievalCase {
   readonly text: Text;
   readonly basePath: string;
   readonly host: '127.0.0.1' | 'localhost';
+  /** Other query parameters of the token URI, before or after endpoint, which a paying application ignores (PROFILE.md §8.1). */
+  readonly extra: { readonly where: 'before' | 'after'; readonly params: string } | null;
 }
 
 const COVERS: Coverage[] = [
@@ -67,7 +70,15 @@ const cases: fc.Arbitrary<RetrievalCase> = fc.record({
     { weight: 3, arbitrary: legalBaseUrl({ hosts: 'loopback', ipv6: false, port: 443 }).map((b) => b.path) },
   ),
   host: fc.constantFrom('127.0.0.1' as const, 'localhost' as const),
+  extra: fc.option(fc.record({ where: fc.constantFrom('before' as const, 'after' as const), params: fc.constantFrom('lang=de', 'utm_source=mail&v=2', 'x=%26%3D', 'endpoint_hint=1') })),
 });
+
+/** The token URI with the case's other parameters put before or after its endpoint. */
+function withParams(uri: string, extra: RetrievalCase['extra']): string {
+  if (extra === null) return uri;
+  const [head, query] = [uri.slice(0, uri.indexOf('?')), uri.slice(uri.indexOf('?') + 1)];
+  return extra.where === 'before' ? `${head}?${extra.params}&${query}` : `${head}?${query}&${extra.params}`;
+}
 
 const shown = (r: AppResult | { crashed: true; message: string }): unknown => ('crashed' in r ? { crashed: r.message.slice(0, 200) } : r.ok ? 'accepted' : { rejected: r.code });
 
@@ -78,10 +89,10 @@ async function retrieve(ctx: ScenarioContext, c: RetrievalCase, answer: Retrieva
   const member = retrievalClass(answer);
   const text = encode(c.doc, encoding);
   const served = stub.serve(exhibitOf(answer, new TextEncoder().encode(text)), { basePath: c.basePath, host: c.host });
-  const what = `a token URI at ${served.endpoint} answered ${member.note} (${member.class}), its body ${encoding === 'plain' ? 'the CPR' : encoding}`;
+  const what = `a token URI at ${served.endpoint}${c.extra === null ? '' : ` with "${c.extra.params}" ${c.extra.where} its endpoint`} answered ${member.note} (${member.class}), its body ${encoding === 'plain' ? 'the CPR' : encoding}`;
   try {
     const expected: Expectation = expectRead({ doc: { valid: c.doc }, channel: 'qr', encoding, serving: answer }, c.doc, undefined, Date.now());
-    const result = await appCall(() => ctx.app().read({ kind: 'uri', uri: served.uri }));
+    const result = await appCall(() => ctx.app().read({ kind: 'uri', uri: withParams(served.uri, c.extra) }));
     const crashed = 'crashed' in result;
     const same = expected.find((o) => (o.kind === 'accept' ? !crashed && result.ok : !crashed && !result.ok && o.code === result.code));
     // Charged to the oracle's rule when it is one this property judges in every case, else to the profile's rule for results.
