@@ -6,9 +6,10 @@
 // (read or refused), bodies chunked at and over the 65 536-byte bound, slow,
 // cut off or empty, and bodies that are not I-JSON (a byte order mark, a member
 // twice, HTML) or are the same JSON with escaped member names; the token URIs
-// carry other query parameters before or after their endpoint, or none. The answers are the fuzzer's own classes
-// (generators/classes/retrieval-answer.ts), served by the harness's retrieval
-// stub, and judged by the fuzzer's oracle; what the stub saw is judged too.
+// carry other query parameters before or after their endpoint, or none. The
+// answers are the fuzzer's own classes (generators/classes/retrieval-answer.ts),
+// served by the harness's retrieval stub, and judged by the fuzzer's oracle;
+// what the stub saw is judged too.
 import fc from 'fast-check';
 import { retrievalClass, retrievalDelivery, retrievalErrorStatus, retrievalMediaType, retrievalRedirect, type RetrievalAnswer } from '../../../generators/classes/index.ts';
 import { legalBaseUrl, validCpr } from '../../../generators/index.ts';
