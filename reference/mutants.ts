@@ -583,6 +583,13 @@ const CATALOGUE = [
   },
   // --------------------------------------------------------------- cashpack-errors
   {
+    name: 'op-balance-any-asset',
+    family: 'cashpack-errors',
+    role: 'operator',
+    description: "the Operator's balance check ignores the asset: a Principal funded in one asset the policy lists locks a pack in another out of it (observable only under a policy of two assets or more)",
+    catches: ['CPP-BAL-1'],
+  },
+  {
     name: 'op-balance-off-by-one',
     family: 'cashpack-errors',
     role: 'operator',
@@ -1223,6 +1230,13 @@ const CATALOGUE = [
     family: 'delivery',
     role: 'paying-app',
     description: 'the paying app decodes the retrieved body with a default TextDecoder before parsing it: a byte order mark is dropped and bytes that are not UTF-8 become U+FFFD, so a body that is not I-JSON is read where it is RETRIEVAL_FAILED',
+    catches: ['PRF-APP-1'],
+  },
+  {
+    name: 'app-endpoint-first-parameter',
+    family: 'delivery',
+    role: 'paying-app',
+    description: 'the paying app checks a token URI\'s shape as std-cpr://<token>?endpoint=..., so a valid URI with another parameter before endpoint (a router\'s ?lang=de&) is URI_INVALID and never retrieved',
     catches: ['PRF-APP-1'],
   },
   {

@@ -68,7 +68,7 @@ type Started = Extract<ThreadMessage, { kind: 'started' }>;
  * to QR version 6 (a longer one, /shops/caf%C3%A9(eu), made them version 7:
  * a decode 1.4 ms dearer, and a cold run about 0.2 s longer).
  */
-export const EMBEDDED_REFERENCE_OPTIONS: ReferenceOptions = { port: 0, plaintextPort: 0, basePath: '/pay/%C3%A9(1)' };
+export const EMBEDDED_REFERENCE_OPTIONS: ReferenceOptions = { port: 0, plaintextPort: 0, basePath: '/pay/%C3%A9(1)', policy: { assets: [{ type: 'fiat', code: 'EUR' }, { type: 'stablecoin', code: 'USDC', chain_id: '1' }] } };
 
 /** The thread's module: the build's, when this process runs from one (bin/bundle.js), else the source, loaded through tsx. */
 const ENTRY = BUNDLE_DIR === undefined ? new URL('../../reference/thread.ts', import.meta.url).href : new URL('thread.cjs', BUNDLE_DIR).href;

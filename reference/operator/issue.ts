@@ -77,7 +77,6 @@ function checkIssue(ctx: OperatorContext, request: RefRequest): { readonly ok: t
   // 6. The asset is one the Operator issues (PROFILE.md §4.8 assets).
   // Mutant op-asset-matched-by-code: a policy asset matched by its code alone ({crypto, EUR} taken for {fiat, EUR}).
   const sameAsset = (asset: typeof lock.asset) => (ctx.faults.has('op-asset-matched-by-code') ? asset.code === lock.asset.code : assetKey(asset) === assetKey(lock.asset));
-  // Stryker disable next-line MethodExpression: not equivalent, but unobservable here: under the one-asset policy the mutation run uses, some and every agree (README "Mutation testing" names it)
   if (!ctx.policy.assets.some(sameAsset)) {
     return refuse(problemResponse('ASSET_NOT_SUPPORTED', 'asset is not one of the policy assets'));
   }
@@ -111,7 +110,8 @@ function checkIssue(ctx: OperatorContext, request: RefRequest): { readonly ok: t
   // Packs that expired are back in it, whether or not anyone has read them since (PROFILE.md §5.1: as if at the expiry instant).
   // Mutant op-expiry-applied-on-read: their funds return only when something reads the pack or the balance.
   if (!ctx.faults.has('op-expiry-applied-on-read')) applyPrincipalExpiries(ctx.state, principal, now);
-  const available = availableIn(principal, lock.asset);
+  // Mutant op-balance-any-asset: the balance counted whatever asset the Principal holds it in.
+  const available = ctx.faults.has('op-balance-any-asset') ? principal.available : availableIn(principal, lock.asset);
   const short = ctx.faults.has('op-balance-off-by-one') ? available <= amount : available < amount; // mutant: the whole balance refused
   if (short) return refuse(insufficientBalance());
 
@@ -127,7 +127,6 @@ function walkIn(ctx: OperatorContext, lock: LockRequest): PrincipalAccount {
 
 /** A Principal holds funds in the asset it was provisioned with, and none in any other (PROFILE.md §5 issue step 9). */
 function availableIn(principal: PrincipalAccount, asset: AssetDescriptor): bigint {
-  // Stryker disable next-line ConditionalExpression: not equivalent, but unobservable here: under the one-asset policy the mutation run uses, a lock in another asset is refused before (README "Mutation testing" names it)
   return assetKey(principal.asset) === assetKey(asset) ? principal.available : 0n;
 }
 

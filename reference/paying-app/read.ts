@@ -95,6 +95,13 @@ async function loadFile(path: string, settings: ReadSettings): Promise<Loaded> {
   }
 }
 
+// Stryker disable all: only the app-endpoint-first-parameter fault calls it (reference/mutants.ts)
+/** Mutant app-endpoint-first-parameter: an inline URI, or a token URI whose query starts with endpoint. */
+function endpointFirst(uri: string): boolean {
+  return uri.startsWith('std-cpr://inline/') || /^std-cpr:\/\/[^/?#]+\?endpoint=/.test(uri);
+}
+// Stryker restore all
+
 async function loadUri(uri: string, settings: ReadSettings): Promise<Loaded> {
   // Mutant app-plaintext-endpoint-fetched: an http:// endpoint is taken as it is, and the token sent there in the clear.
   const plaintext = settings.faults.has('app-plaintext-endpoint-fetched') && /[?&]endpoint=http(:|%3A)/i.test(uri);
@@ -102,6 +109,10 @@ async function loadUri(uri: string, settings: ReadSettings): Promise<Loaded> {
   if (plaintext) {
     const parsed = parseDeliveryUri(uri.replace(/([?&]endpoint=)http(:|%3A)/i, '$1https$2'));
     if (parsed.kind === 'token') return retrieveCpr(retrievalUrl(parsed.endpoint.replace(/^https:/i, 'http:'), parsed.token), settings);
+  }
+  // Mutant app-endpoint-first-parameter: a token URI's shape checked as std-cpr://<token>?endpoint=..., endpoint first.
+  if (settings.faults.has('app-endpoint-first-parameter') && !endpointFirst(uri)) {
+    return reject('URI_INVALID', 'This is not a payment request link: expected std-cpr://<token>?endpoint=<url>.');
   }
   // Mutant app-inline-padding-accepted: a lenient decoder that drops = padding.
   const parsed = parseDeliveryUri(settings.faults.has('app-inline-padding-accepted') && uri.startsWith('std-cpr://inline/') ? uri.replace(/=+$/, '') : uri);

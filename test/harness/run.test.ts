@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { readReport } from '../../harness/report/index.ts';
+import { EMBEDDED_REFERENCE_OPTIONS } from '../../harness/target/reference-thread.ts';
 import { cliHere, served } from './hostile/support.ts';
 
 // Each test spawns whole conformance runs: their duration follows the machine's load.
@@ -198,7 +199,10 @@ describe('run --target against a server without the test-control interface', () 
 });
 
 describe('run --target against a separately started serve', () => {
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--plaintext-port', '0', '--json'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  // The embedded reference's policy (two assets), so that the two runs meet the same Operator.
+  const policy = join(mkdtempSync(join(tmpdir(), 'cpr-serve-policy-')), 'policy.json');
+  writeFileSync(policy, JSON.stringify(EMBEDDED_REFERENCE_OPTIONS.policy));
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--plaintext-port', '0', '--policy', policy, '--json'], { stdio: ['ignore', 'pipe', 'pipe'] });
   afterAll(() => {
     child.kill('SIGTERM');
   });

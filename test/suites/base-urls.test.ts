@@ -16,6 +16,7 @@ import { planOf, runPlan } from '../../harness/runner/plan.ts';
 import { scenarioTarget } from '../../harness/runner/scenario-target.ts';
 import { loadSuites } from '../../harness/scenarios/load.ts';
 import { embeddedTarget } from '../../harness/target/target.ts';
+import { EMBEDDED_REFERENCE_OPTIONS } from '../../harness/target/reference-thread.ts';
 import { loadRegistry } from '../../profile/registry.ts';
 import { startReference, type ReferenceOptions, type RunningReference } from '../../reference/start.ts';
 import { cliHere, REFERENCE_ADAPTER, workDir } from '../harness/hostile/support.ts';
@@ -65,7 +66,8 @@ describe('a target file naming the payee localhost, which advertises 127.0.0.1',
   const work = workDir('host-alias');
 
   beforeAll(async () => {
-    ref = await startReference({ host: '127.0.0.1' });
+    // The embedded reference's policy (two assets): every test runs, none is not applicable by the policy.
+    ref = await startReference({ host: '127.0.0.1', policy: EMBEDDED_REFERENCE_OPTIONS.policy! });
     const { port } = new URL(ref.url);
     const alias = `https://localhost:${port}`;
     const tls = ['  tls:', `    ca_file: ${ref.caFile}`];

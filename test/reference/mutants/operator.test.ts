@@ -157,6 +157,13 @@ const PROBES: Record<MutantOfRole<'operator'>, Probe> = {
     correct: 'CHAIN_DIGEST_MISMATCH',
     mutant: 200,
   },
+  'op-balance-any-asset': {
+    observes: 'a Lock Request for 100 USDC by a Principal funded with 500 EUR, under a policy of both',
+    fixture: { balance: '500', policy: { assets: [{ type: 'fiat', code: 'EUR' }, { type: 'stablecoin', code: 'USDC', chain_id: '1' }] } },
+    observe: async (f) => answer(await f.issue(f.lockRequest({ amount: '100', asset: { type: 'stablecoin', code: 'USDC', chain_id: '1' } }))),
+    correct: 'INSUFFICIENT_BALANCE',
+    mutant: 200,
+  },
   'op-balance-off-by-one': {
     observes: 'a Lock Request for exactly the available balance',
     fixture: { balance: '500' },

@@ -83,12 +83,13 @@ beforeAll(async () => {
 afterAll(() => stub.close());
 
 /** The outcome of resolving a URI of the stub serving IBAN_CPR, and what the stub saw: `outcome/retrievals/in the clear`. */
-async function resolved(app: PayingApp, exhibit: { readonly status?: number; readonly padTo?: number; readonly redirect?: number; readonly bom?: boolean }, placement: { readonly plaintext?: boolean; readonly basePath?: string }): Promise<string> {
+async function resolved(app: PayingApp, exhibit: { readonly status?: number; readonly padTo?: number; readonly redirect?: number; readonly bom?: boolean }, placement: { readonly plaintext?: boolean; readonly basePath?: string; readonly paramsFirst?: string }): Promise<string> {
   const json = JSON.stringify(IBAN_CPR);
   const body = new TextEncoder().encode(`${exhibit.bom ? '\uFEFF' : ''}${exhibit.padTo === undefined ? json : json.padEnd(exhibit.padTo, ' ')}`);
   const served = stub.serve({ ...(exhibit.status !== undefined ? { status: exhibit.status } : {}), ...(exhibit.redirect !== undefined ? { redirect: exhibit.redirect } : {}), headers: { 'content-type': 'application/json' }, body }, { basePath: '', ...placement });
   try {
-    const result = outcome(await app.read({ kind: 'uri', uri: served.uri }));
+    const uri = placement.paramsFirst === undefined ? served.uri : served.uri.replace('?', `?${placement.paramsFirst}&`);
+    const result = outcome(await app.read({ kind: 'uri', uri }));
     const seen = stub.seen(served.id);
     return `${result}/${seen.filter((s) => s.where === 'retrieval').length}/${seen.filter((s) => !s.secure).length}${exhibit.redirect !== undefined ? `/${seen.filter((s) => s.where === 'redirect-target').length}` : ''}`;
   } finally {
@@ -469,6 +470,12 @@ const PROBES: Record<MutantOfRole<'paying-app'>, Probe> = {
     observe: (app) => resolved(app, { bom: true }, {}),
     correct: 'RETRIEVAL_FAILED/1/0',
     mutant: 'accepted/1/0',
+  },
+  'app-endpoint-first-parameter': {
+    observes: 'a token URI whose query has lang=de before endpoint (retrievals/plaintext)',
+    observe: (app) => resolved(app, {}, { paramsFirst: 'lang=de' }),
+    correct: 'accepted/1/0',
+    mutant: 'URI_INVALID/0/0',
   },
   'app-retrieval-limit-off-by-one': {
     observes: 'a token URI whose payee serves a body of exactly 65 536 bytes, with its Content-Length',
