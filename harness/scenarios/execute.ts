@@ -279,7 +279,8 @@ interface GuardFinding {
  *             in a race none of whose requests on that pack was granted, and
  *             also where the refusal due is one checked after the bearer
  *   balance   a Lock Request refused INSUFFICIENT_BALANCE while the balance,
- *             read right after it with the clock frozen, holds the amount
+ *             read right after it (the clock frozen, or no pack of the
+ *             scenario expiring in between), holds the amount
  *             (BALANCE_REQUIREMENT, CPP-BAL-1): the scenario issues a pack to
  *             test something else
  *   handover  every renewal answered 200 names the new bearer in
@@ -315,7 +316,7 @@ async function guardFinding(ctx: ScenarioContext, step: Step, params: Readonly<R
       requirement: BALANCE_REQUIREMENT,
       expected: { amount: short.amount, balance: short.balance },
       actual: { status: 422, code: 'INSUFFICIENT_BALANCE' },
-      message: `a Lock Request for ${short.amount} was refused INSUFFICIENT_BALANCE, and the Principal's balance read right after it (the clock frozen) holds that much in the asset asked for (PROFILE.md §5 issue step 9: equal is allowed)`,
+      message: `a Lock Request for ${short.amount} was refused INSUFFICIENT_BALANCE, and the Principal's balance read right after it, with no pack of the scenario expiring in between, holds that much in the asset asked for (PROFILE.md §5 issue step 9: equal is allowed)`,
       what: `balance (${BALANCE_REQUIREMENT}): ${short.amount} refused INSUFFICIENT_BALANCE with at least that much available`,
       why: 'the Operator refused funds the Principal has, so what follows would test nothing',
     };
