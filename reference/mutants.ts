@@ -362,6 +362,13 @@ const CATALOGUE = [
     catches: ['TOK-ONCE-1'],
   },
   {
+    name: 'payee-tls-refusal-live-tokens-only',
+    family: 'retrieval-token',
+    role: 'payee',
+    description: 'over plaintext the payee refuses only a live token with 403 TLS_REQUIRED; an unknown or used one gets 404 or 410 in the clear, telling an eavesdropper what became of it',
+    catches: ['PRF-TOK-1'],
+  },
+  {
     name: 'payee-token-burned-on-refusal',
     family: 'retrieval-token',
     role: 'payee',

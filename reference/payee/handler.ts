@@ -66,7 +66,9 @@ export function createPayeeHandler(payee: PayeeCore): Handler {
     // Spec §5.1.4: tokens only over TLS. A token seen in the clear is burned (mutant payee-serves-plaintext: not refused).
     // Mutant payee-tls-from-forwarded-proto: a client's own X-Forwarded-Proto: https passes for TLS.
     const secure = request.secure || (payee.faults.has('payee-tls-from-forwarded-proto') && request.headers['x-forwarded-proto'] === 'https');
-    if (retrieval && !secure && !payee.faults.has('payee-serves-plaintext')) {
+    // Mutant payee-tls-refusal-live-tokens-only: only a live token is refused in the clear; any other gets its ordinary answer, there.
+    const refusable = !payee.faults.has('payee-tls-refusal-live-tokens-only') || payee.peek(request.path.slice('/cpr/'.length)).ok;
+    if (retrieval && !secure && !payee.faults.has('payee-serves-plaintext') && refusable) {
       const token = request.path.slice('/cpr/'.length);
       // Mutant payee-plaintext-token-kept: refused, but the token stays valid.
       if (!payee.faults.has('payee-plaintext-token-kept')) {

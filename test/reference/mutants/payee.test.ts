@@ -323,6 +323,16 @@ const PROBES: Record<MutantOfRole<'payee'>, Probe> = {
     correct: 200,
     mutant: 'TOKEN_CONSUMED',
   },
+  'payee-tls-refusal-live-tokens-only': {
+    observes: 'a plaintext retrieval of a token the payee never issued, and of one already retrieved over TLS',
+    async observe(payee) {
+      const { token } = await ibanRequest(payee);
+      await get(payee, `/cpr/${token}`);
+      return [answer(await get(payee, `/cpr/${token}00`, false)), answer(await get(payee, `/cpr/${token}`, false))];
+    },
+    correct: ['TLS_REQUIRED', 'TLS_REQUIRED'],
+    mutant: ['TOKEN_UNKNOWN', 'TOKEN_CONSUMED'],
+  },
   'payee-token-burned-on-refusal': {
     observes: 'two retrievals at the end of the token lifetime (300 s)',
     async observe(payee, clock) {
