@@ -67,6 +67,7 @@ export function createPayeeHandler(payee: PayeeCore): Handler {
     // Mutant payee-tls-from-forwarded-proto: a client's own X-Forwarded-Proto: https passes for TLS.
     const secure = request.secure || (payee.faults.has('payee-tls-from-forwarded-proto') && request.headers['x-forwarded-proto'] === 'https');
     // Mutant payee-tls-refusal-live-tokens-only: only a live token is refused in the clear; any other gets its ordinary answer, there.
+    // Stryker disable next-line all: only the payee-tls-refusal-live-tokens-only fault makes it false; without it every token is refused in the clear
     const refusable = !payee.faults.has('payee-tls-refusal-live-tokens-only') || payee.peek(request.path.slice('/cpr/'.length)).ok;
     if (retrieval && !secure && !payee.faults.has('payee-serves-plaintext') && refusable) {
       const token = request.path.slice('/cpr/'.length);
