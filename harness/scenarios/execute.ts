@@ -168,6 +168,7 @@ async function runStep(ctx: ScenarioContext, step: Step, progress: Progress): Pr
   // renewal granted without handing the pack over: the step's checks, and the later steps, presume the answer the
   // profile gives (guardFinding).
   const guarded = await guardFinding(ctx, step, params, result);
+  // Every step's granted packs, sent alone, in parallel or raw (the one place they are noted).
   notePackDepths(ctx, result);
   if (guarded !== undefined) {
     recordGuard(ctx, step, guarded, setup, progress);

@@ -57,7 +57,6 @@ export async function sendPrepared(ctx: ScenarioContext, prepared: Prepared | Pr
   await fitsBodyLimit(ctx, built);
   const { request, sent } = built;
   const answer = await send(ctx, 'operator', request);
-  notePackDepths(ctx, answer);
   return { ...answer, sent };
 }
 
