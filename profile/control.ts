@@ -96,6 +96,11 @@ export const CONTROL_INPUTS = {
   'lease-renewal': { method: 'POST', path: '/_control/lease/{lease_id}', readers: ['payee', 'operator'], members: { ttl_seconds: 'integer' } },
 } as const satisfies Readonly<Record<string, ControlInput>>;
 
+/** Where a Principal's or a redeemer's balance is read (capability balance, PROFILE.md §12), by its key's kid. */
+export function balancePath(party: 'principal' | 'redeemer', kid: string): string {
+  return `/_control/operator/${party}s/${encodeURIComponent(kid)}/balance`;
+}
+
 /**
  * Whether the profile lets a payee serve what a `POST /_control/payee/requests`
  * body asks for (PROFILE.md §7, §12): a sub-interface, and each optional member

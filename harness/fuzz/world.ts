@@ -7,6 +7,7 @@
 // the exchanges (for the crash file) and the script of scenario steps its
 // history corresponds to (for the regression scenario).
 import { formatTimestamp, newUuid, parseTimestamp, signRequest, toAmount } from '../../profile/index.ts';
+import { balancePath } from '../../profile/control.ts';
 import { createSigningKey, type AssetDescriptor, type CashPack, type PolicyDocument, type SigningKey } from '../../profile/cashpack/index.ts';
 import type { WireRequest } from '../adapters/types.ts';
 import type { CommandSpec } from './spec.ts';
@@ -295,7 +296,7 @@ export class World {
    * order. Reads have no effect and the clock is frozen: they go out together.
    */
   readBalances(redeemers: boolean): Promise<Reply[]> {
-    const paths = [`/_control/operator/principals/${this.kid(KEY.principal)}/balance`, ...(redeemers ? this.redeemerNames().map((name) => `/_control/operator/redeemers/${this.kid(name)}/balance`) : [])];
+    const paths = [balancePath('principal', this.kid(KEY.principal)), ...(redeemers ? this.redeemerNames().map((name) => balancePath('redeemer', this.kid(name))) : [])];
     return Promise.all(paths.map((path) => this.send({ method: 'GET', path })));
   }
 

@@ -8,7 +8,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { buildLockRequest, buildRedemption, buildRenewal, createSigningKey, type CashPack, type LockRequest, type RedemptionRequest, type RenewalEntry, type SigningKey } from '../../../profile/cashpack/index.ts';
 import { signRequestAs } from '../../../profile/http-signature.ts';
 import { jwkInMemberOrder, type JWK_MEMBERS } from '../../../profile/jwk.ts';
-import { IDENTITY_LEVELS } from '../../../profile/control.ts';
+import { balancePath, IDENTITY_LEVELS } from '../../../profile/control.ts';
 import type { WireRequest } from '../../adapters/types.ts';
 import { adoptClock, policyOf, tightPolicy, type Policy } from '../../scenarios/actions/index.ts';
 import { StepError, type HttpResult, type ScenarioContext } from '../../scenarios/context.ts';
@@ -43,7 +43,7 @@ export async function control(ctx: ScenarioContext, request: WireRequest): Promi
 
 /** A Principal's balance through test control (PROFILE.md §12). */
 export async function balanceOf(ctx: ScenarioContext, key: SigningKey): Promise<Record<string, unknown>> {
-  return (await control(ctx, { method: 'GET', path: `/_control/operator/principals/${key.jwk.kid}/balance` })).body as Record<string, unknown>;
+  return (await control(ctx, { method: 'GET', path: balancePath('principal', key.jwk.kid) })).body as Record<string, unknown>;
 }
 
 /** 200, or the problem code of a refusal (the status when it has none). */

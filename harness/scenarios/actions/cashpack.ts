@@ -3,6 +3,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { isAmount } from '../../../profile/amount.ts';
 import { parseTimestamp } from '../../../profile/time.ts';
+import { balancePath } from '../../../profile/control.ts';
 import { buildLockRequest, buildRedemption, buildRenewal, type CashPack, type SigningKey } from '../../../profile/cashpack/index.ts';
 import { jwkInMemberOrder } from '../../../profile/jwk.ts';
 import type { WireRequest } from '../../adapters/types.ts';
@@ -238,7 +239,7 @@ export async function balanceRefused(ctx: ScenarioContext, action: string, param
   const key = ctx.keys.get(params.principal);
   if (key === undefined) return undefined;
   const from = ctx.nowSeconds() * 1000 - EXPIRY_MARGIN_MS;
-  const read = await send(ctx, 'operator', { method: 'GET', path: `/_control/operator/principals/${encodeURIComponent(key.jwk.kid)}/balance` });
+  const read = await send(ctx, 'operator', { method: 'GET', path: balancePath('principal', key.jwk.kid) });
   const to = ctx.nowSeconds() * 1000 + EXPIRY_MARGIN_MS;
   const balance = read.body as { asset?: unknown; available?: unknown } | undefined;
   if (read.status !== 200 || !isAmount(balance?.available) || !isDeepStrictEqual(balance.asset, r.sent.asset)) return undefined;

@@ -6,7 +6,7 @@
 import { parseTimestamp } from '../../../profile/index.ts';
 import type { Role } from '../../../profile/registry.ts';
 import { createSigningKey } from '../../../profile/cashpack/index.ts';
-import { CONTROL_INPUTS, payeeRequestAllowed } from '../../../profile/control.ts';
+import { balancePath, CONTROL_INPUTS, payeeRequestAllowed } from '../../../profile/control.ts';
 import type { WireRequest } from '../../adapters/types.ts';
 import { StepError, type ScenarioContext } from '../context.ts';
 import { jsonRequest, send } from '../http.ts';
@@ -46,8 +46,8 @@ export function ensureKey(ctx: ScenarioContext, name: string) {
 
 export async function readBalance(ctx: ScenarioContext, p: Params): Promise<unknown> {
   const principal = p.key('principal', 'optional');
-  if (principal !== undefined) return control(ctx, 'operator', 'GET', `/_control/operator/principals/${ctx.key(principal).jwk.kid}/balance`);
+  if (principal !== undefined) return control(ctx, 'operator', 'GET', balancePath('principal', ctx.key(principal).jwk.kid));
   const redeemer = p.key('redeemer', 'optional');
-  if (redeemer !== undefined) return control(ctx, 'operator', 'GET', `/_control/operator/redeemers/${ctx.key(redeemer).jwk.kid}/balance`);
+  if (redeemer !== undefined) return control(ctx, 'operator', 'GET', balancePath('redeemer', ctx.key(redeemer).jwk.kid));
   throw new StepError('error', 'balance needs principal or redeemer', 'SCENARIO_INVALID');
 }
