@@ -21,7 +21,7 @@ import { SUB_INTERFACES, type SubInterface } from '../../profile/cpr/fields.ts';
 import { formatTimestamp, parseTimestamp } from '../../profile/time.ts';
 import { StepError, type HttpResult, type ScenarioContext } from '../scenarios/context.ts';
 import { jsonRequest, send } from '../scenarios/http.ts';
-import { CONTROL_RULE } from '../scenarios/actions/index.ts';
+import { control, CONTROL_RULE } from '../scenarios/actions/index.ts';
 import { define } from './support.ts';
 import type { PropertyFailure } from './types.ts';
 import { restoreClock, setClock } from './field-classes/clock.ts';
@@ -97,11 +97,8 @@ interface Created {
 }
 
 async function create(ctx: ScenarioContext, sub: SubInterface): Promise<Created> {
-  const answer = await send(ctx, 'payee', jsonRequest('POST', '/_control/payee/requests', { sub_interface: sub }));
-  const body = answer.body as { request_id?: unknown; token?: unknown; cpr?: { expires_at?: unknown }; token_expires_at?: unknown } | undefined;
-  if ((answer.status !== 201 && answer.status !== 200) || typeof body?.request_id !== 'string' || typeof body.token !== 'string') {
-    throw answer.status === null ? new StepError('error', `test control POST /_control/payee/requests got no answer: ${answer.error ?? ''}`) : StepError.setupFailed(CONTROL_RULE, `test control POST /_control/payee/requests answered ${answer.status}: ${answer.text.slice(0, 200)} (a request the profile lets a payee serve)`);
-  }
+  const body = (await control(ctx, 'payee', 'POST', '/_control/payee/requests', { sub_interface: sub })) as { request_id?: unknown; token?: unknown; cpr?: { expires_at?: unknown }; token_expires_at?: unknown };
+  if (typeof body.request_id !== 'string' || typeof body.token !== 'string') throw StepError.setupFailed(CONTROL_RULE, `test control POST /_control/payee/requests answered without a request_id and a token: ${JSON.stringify(body).slice(0, 200)}`);
   const written = { expires_at: body.cpr?.expires_at, token_expires_at: body.token_expires_at };
   return { requestId: body.request_id, token: body.token, written, expiresAt: parseTimestamp(written.expires_at), reported: parseTimestamp(written.token_expires_at) };
 }

@@ -9,9 +9,7 @@ import fc from 'fast-check';
 import { parseTimestamp } from '../../../profile/time.ts';
 import { SUB_INTERFACES } from '../../../profile/cpr/fields.ts';
 import { dstInstant, type DstInstant } from '../../../generators/classes/index.ts';
-import { StepError } from '../../scenarios/context.ts';
-import { send } from '../../scenarios/http.ts';
-import { CONTROL_RULE } from '../../scenarios/actions/index.ts';
+import { control } from '../../scenarios/actions/index.ts';
 import { define } from '../support.ts';
 import type { Coverage, PropertyFailure } from '../types.ts';
 import { restoreClock, setClock } from './clock.ts';
@@ -52,10 +50,7 @@ export const PAYEE_TIME = define<PayeeTimeCase>({
     const at = c.instant.value + c.fraction;
     return inZone(c.instant.zone, async (): Promise<PropertyFailure | undefined> => {
       await setClock(ctx, 'payee', at);
-      const created = await send(ctx, 'payee', { method: 'POST', path: '/_control/payee/requests', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sub_interface: c.sub }) });
-      if (created.status === null) throw new StepError('error', `test control POST /_control/payee/requests got no answer: ${created.error ?? ''}`);
-      if (created.status !== 201 && created.status !== 200) throw StepError.setupFailed(CONTROL_RULE, `test control POST /_control/payee/requests answered ${created.status}: ${created.text.slice(0, 200)} (a request the profile lets a payee serve)`);
-      const body = created.body as { cpr?: { created_at?: unknown; expires_at?: unknown }; token_expires_at?: unknown };
+      const body = (await control(ctx, 'payee', 'POST', '/_control/payee/requests', { sub_interface: c.sub })) as { cpr?: { created_at?: unknown; expires_at?: unknown }; token_expires_at?: unknown };
       const createdAt = parseTimestamp(body.cpr?.created_at);
       const expiresAt = parseTimestamp(body.cpr?.expires_at);
       const tokenExpires = parseTimestamp(body.token_expires_at);

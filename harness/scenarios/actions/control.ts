@@ -15,16 +15,20 @@ import type { Params } from '../params.ts';
 /** The rule of the test-control interface (PROFILE.md §12). */
 export const CONTROL_RULE = 'PRF-CTL-1';
 
-/** A test-control call that must succeed; a failure means setup failed (PRF-CTL-1 where the call was one §12 must answer), not conformance. */
+/**
+ * A test-control call that must succeed; a failure means setup failed, not
+ * conformance: a harness error, but PRF-CTL-1 failed where the call is one §12
+ * must answer (a request the profile lets a payee serve) and was answered
+ * otherwise than with 2xx and JSON.
+ */
 export async function control(ctx: ScenarioContext, role: Role, method: string, path: string, json?: unknown): Promise<unknown> {
   const request: WireRequest = json === undefined ? { method, path } : jsonRequest(method, path, json);
   const result = await send(ctx, role, request);
-  if (result.status === null || result.status < 200 || result.status > 299) {
-    const said = `test control ${method} ${path} answered ${result.status}: ${result.text.slice(0, 300)}`;
-    if (result.status !== null && method === 'POST' && path === CONTROL_INPUTS['payee-request'].path && payeeRequestAllowed(json)) throw StepError.setupFailed(CONTROL_RULE, `${said} (a request the profile lets a payee serve)`);
-    throw new StepError('error', said);
-  }
-  if (result.body === undefined) throw new StepError('error', `test control ${method} ${path} did not answer JSON`);
+  const vouched = method === 'POST' && path === CONTROL_INPUTS['payee-request'].path && payeeRequestAllowed(json);
+  const failed = (said: string) => (vouched ? StepError.setupFailed(CONTROL_RULE, `${said} (a request the profile lets a payee serve)`) : new StepError('error', said));
+  if (result.status === null) throw new StepError('error', `test control ${method} ${path} got no answer: ${result.error ?? ''}`);
+  if (result.status < 200 || result.status > 299) throw failed(`test control ${method} ${path} answered ${result.status}: ${result.text.slice(0, 300)}`);
+  if (result.body === undefined) throw failed(`test control ${method} ${path} did not answer JSON`);
   return result.body;
 }
 
