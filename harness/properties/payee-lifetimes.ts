@@ -15,7 +15,8 @@
 // its lifetime on and, a lifetime after it expired, TOKEN_EXPIRED or
 // TOKEN_UNKNOWN (§10 lets it be forgotten then); the request is fulfilled
 // before its expires_at and refused REQUEST_EXPIRED from it on, or NOT_FOUND a
-// validity period after it (§12), whatever became of its token.
+// validity period after it (§12), whatever became of its token. Over the
+// payee's plaintext listener the expired token is 403 TLS_REQUIRED (§10).
 import fc from 'fast-check';
 import { SUB_INTERFACES, type SubInterface } from '../../profile/cpr/fields.ts';
 import { formatTimestamp, parseTimestamp } from '../../profile/time.ts';
@@ -27,6 +28,7 @@ import type { PropertyFailure } from './types.ts';
 import { restoreClock, setClock } from './field-classes/clock.ts';
 import { payeeConfig } from './field-classes/payee-config.ts';
 import { problemDefects } from './field-classes/problem.ts';
+import { plaintextRefusals } from './field-classes/payee-tokens.ts';
 
 const FILE = 'harness/properties/payee-lifetimes.ts';
 
@@ -146,6 +148,9 @@ async function judgeVisit(ctx: ScenarioContext, v: VisitAt): Promise<PropertyFai
     if (wrong !== undefined && !(forgettable && refusedWith(token, 'TOKEN_UNKNOWN') === undefined)) {
       return { expected: { problem: forgettable ? ['TOKEN_EXPIRED', 'TOKEN_UNKNOWN'] : 'TOKEN_EXPIRED' }, actual: wrong, message: `${story}: the expired token's refusal`, requirements: ['PRF-TOK-1'] };
     }
+    // Over plaintext, expired as it is, it is refused as every token is there.
+    const clear = await plaintextRefusals(ctx, [[v.retrieved.token, `${story}: the expired token`]]);
+    if (clear) return clear;
   } else if (now < Math.min(anchors.lifetime, anchors.reported, anchors.expires_at) && token.status !== 200) {
     return { expected: 200, actual: { status: token.status, body: token.body }, message: `${story}: the token refused before its lifetime, its token_expires_at and its request's expires_at`, requirements: ['TOK-GET-1'] };
   }

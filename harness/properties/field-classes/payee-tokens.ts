@@ -3,7 +3,9 @@
 // that is not the token serves or spends it: cut short, extended, prefixed or
 // in upper case, it is unknown (404 TOKEN_UNKNOWN) and the real token still
 // works; nor does a request on the real token with another method than GET
-// (HEAD, OPTIONS, a write), which retrieves nothing. Every refusal is a problem document. Forwarding headers a client
+// (HEAD, OPTIONS, a write), which retrieves nothing. Over the payee's
+// plaintext listener the altered token and the used one are each 403
+// TLS_REQUIRED, as a live one is. Every refusal is a problem document. Forwarding headers a client
 // sends (X-Forwarded-Host and the like), and a Host naming another host or
 // the payee's own written another way, change neither the URIs the payee writes
 // nor what it serves; a call with such a Host may be refused (spec §4.1, §4.4,
@@ -17,7 +19,7 @@ import { compareTokenUri, parseDeliveryUri } from '../../../profile/cpr/index.ts
 import { SUB_INTERFACES, type SubInterface } from '../../../profile/cpr/fields.ts';
 import { compatibleRailHints, cprExtensions } from '../../../generators/index.ts';
 import { alterToken, foreignHost, hostChoice, textVariant, tokenAlteration, untrustedHeaders, type ClassValue, type HostChoice, type TokenAlteration, type UntrustedHeaders } from '../../../generators/classes/index.ts';
-import { StepError, type HttpResult } from '../../scenarios/context.ts';
+import { StepError, type HttpResult, type ScenarioContext } from '../../scenarios/context.ts';
 import { send } from '../../scenarios/http.ts';
 import { CONTROL_RULE } from '../../scenarios/actions/index.ts';
 import { payeeRequestAllowed } from '../../../profile/control.ts';
@@ -84,10 +86,18 @@ const cases: fc.Arbitrary<TokenCase> = fc.record({
 
 const fail = (expected: unknown, actual: unknown, message: string, requirements: string[]): PropertyFailure => ({ expected, actual, message, requirements });
 
+/**
+ * A refusal with `code` (PROFILE.md §10, §11): served, it fails `requirements`;
+ * refused with another code, the profile's token codes (PRF-TOK-1); with the
+ * code but not as a problem document with its status, the error form
+ * (PRF-ERR-1).
+ */
 function refusal(result: HttpResult, code: string, where: string, requirements: string[]): PropertyFailure | undefined {
   if (result.status === 200) return fail(code, 200, `${where}: served`, requirements);
   const defects = problemDefects(result, code);
-  return defects.length === 0 ? undefined : fail({ problem: code }, { status: result.status, defects }, `${where}: not the profile's problem`, ['PRF-TOK-1', 'PRF-ERR-1']);
+  if (defects.length === 0) return undefined;
+  const coded = (result.body as { code?: unknown } | undefined)?.code === code;
+  return fail({ problem: code }, { status: result.status, defects }, `${where}: ${coded ? "not the profile's problem" : 'another code'}`, coded ? ['PRF-ERR-1'] : ['PRF-TOK-1']);
 }
 
 function describeAsked(c: TokenCase): string {
@@ -162,6 +172,24 @@ export const PAYEE_TOKENS = define<TokenCase>({
         if (spent) return spent;
       }
     }
-    return undefined;
+    return plaintextRefusals(ctx, [[altered.value, `the token ${altered.note}`], [body.token, 'the token, used']]);
   },
 });
+
+/**
+ * Over the payee's plaintext listener, where it declares one (PROFILE.md §10),
+ * every /cpr/ request is 403 TLS_REQUIRED whatever the token names: one it
+ * never issued, one already used or expired (an answer that tells them apart
+ * says in the clear what became of the token). No answer at all is no
+ * plaintext service.
+ */
+export async function plaintextRefusals(ctx: ScenarioContext, tokens: readonly (readonly [string, string])[]): Promise<PropertyFailure | undefined> {
+  if (ctx.http('payee').plaintextBaseUrl === undefined) return undefined;
+  for (const [token, what] of tokens) {
+    const answer = await send(ctx, 'payee', { method: 'GET', path: `/cpr/${token}`, transport: 'plaintext' });
+    if (answer.status === null) continue;
+    const wrong = refusal(answer, 'TLS_REQUIRED', `${what}, retrieved over plaintext`, ['PRF-TOK-1']);
+    if (wrong) return wrong;
+  }
+  return undefined;
+}
