@@ -1086,6 +1086,13 @@ const CATALOGUE = [
     description: 'the payee still fulfils a request at the very instant of its expires_at',
     catches: ['PRF-CTL-1', 'DRV-SINGLE-1'],
   },
+  {
+    name: 'payee-request-retention-token-lifetime',
+    family: 'cpr-structure',
+    role: 'payee',
+    description: "the payee keeps an expired request for a token lifetime, the token store's retention copied, not for its validity period: fulfilling it between the two ends answers NOT_FOUND where PROFILE.md §12 wants REQUEST_EXPIRED",
+    catches: ['PRF-CTL-1'],
+  },
   // -------------------------------------------------- what cannot be seen, and what can
   // Randomness cannot be observed from outside (the report names that part of the
   // requirement unverifiable); derivation from public values can.

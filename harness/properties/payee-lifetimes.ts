@@ -9,7 +9,13 @@
 // before, at or after; anywhere between two of them; or long after all. The
 // pairs are visited in the order of their moments, the clock only moving
 // forward, so what the payee did at one moment (a sweep of expired entries,
-// say) is there at the next. At each, in either order, the first request's
+// say) is there at the next; from one case to the next too, as a payee's clock
+// in service runs: each case starts after the last moment of the one before and
+// after the clock the property found, so every request the payee keeps from
+// before is older than the case's own (a payee that sweeps its requests in the
+// order it made them, stopping at the first it must keep, then sweeps as it
+// would in service, where one made earlier with the clock set later would hold
+// back every sweep). At each, in either order, the first request's
 // token is retrieved and the second request fulfilled: the token is served
 // while those instants are all ahead, refused TOKEN_EXPIRED from the end of
 // its lifetime on and, a lifetime after it expired, TOKEN_EXPIRED or
@@ -25,7 +31,7 @@ import { jsonRequest, send } from '../scenarios/http.ts';
 import { control, CONTROL_RULE } from '../scenarios/actions/index.ts';
 import { define } from './support.ts';
 import type { PropertyFailure } from './types.ts';
-import { restoreClock, setClock } from './field-classes/clock.ts';
+import { clockBefore, restoreClock, setClock } from './field-classes/clock.ts';
 import { payeeConfig } from './field-classes/payee-config.ts';
 import { problemDefects } from './field-classes/problem.ts';
 import { plaintextRefusals } from './field-classes/payee-tokens.ts';
@@ -53,7 +59,11 @@ interface Visit {
 }
 
 interface Case {
-  /** The instant every request is created at: whole seconds, then `fraction` milliseconds. */
+  /**
+   * The instant every request is created at: whole seconds, then `fraction`
+   * milliseconds; a case drawn before where the clock already went starts at
+   * the next whole second after it instead.
+   */
   readonly seconds: number;
   readonly fraction: number;
   /** Judged in the order of their moments, the clock only moving forward. */
@@ -88,6 +98,9 @@ function describeMoment(m: Moment): string {
   if ('between' in m) return `${m.at}/65536 of the way from ${m.between[0]} to ${m.between[1]}`;
   return `${m.after} ms after the last of them`;
 }
+
+/** The last moment a case of this run set the clock to: the next case starts after it. */
+const floors = new WeakMap<ScenarioContext, number>();
 
 interface Created {
   readonly requestId: string;
@@ -184,7 +197,8 @@ export const PAYEE_LIFETIMES = define<Case>({
   arbitrary: () => cases,
   async check(ctx, c): Promise<PropertyFailure | undefined> {
     const { tokenLifetimeSeconds: lifetime, validitySeconds: validity } = await payeeConfig(ctx);
-    const at = c.seconds * 1000 + c.fraction;
+    const floor = floors.get(ctx) ?? (await clockBefore(ctx, 'payee'));
+    const at = Math.max(c.seconds, Math.floor(floor / 1000) + 1) * 1000 + c.fraction;
     await setClock(ctx, 'payee', at);
     const pairs: { readonly visit: Visit; readonly retrieved: Created; readonly fulfilled: Created; readonly now: number }[] = [];
     for (const visit of c.visits) {
@@ -199,6 +213,7 @@ export const PAYEE_LIFETIMES = define<Case>({
       pairs.push({ visit, retrieved, fulfilled, now: Math.max(at, momentAt(visit.moment, anchorsOf(at, lifetime, validity, retrieved))) });
     }
     pairs.sort((a, b) => a.now - b.now);
+    floors.set(ctx, pairs.at(-1)!.now);
     const created = `${pairs.length * 2} requests created with the clock frozen at ${formatTimestamp(at, 'cpr')} (token lifetime ${lifetime} s, validity ${validity} s)`;
     for (const [i, { visit, retrieved, fulfilled, now }] of pairs.entries()) {
       await setClock(ctx, 'payee', now);

@@ -65,7 +65,8 @@ export function createPayee(options: PayeeOptions): Payee {
   const lifetimeMs = config.token_lifetime_seconds * 1000;
   const validityMs = config.request_validity_seconds * 1000;
   const tokens = new TokenStore(lifetimeMs, lifetimeMs, faults);
-  const requests = new RequestStore(validityMs, faults);
+  // Stryker disable next-line all: only the payee-request-retention-token-lifetime fault keeps a request as long as a token
+  const requests = new RequestStore(faults.has('payee-request-retention-token-lifetime') ? lifetimeMs : validityMs, faults);
   // Mutant payee-request-id-reused: drawn once, given to every request.
   const startupRequestId = newUuid();
 

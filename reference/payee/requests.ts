@@ -44,11 +44,11 @@ export class RequestStore {
     return this.entries.size;
   }
 
-  // Stryker disable next-line BlockStatement: never pruning keeps a request known longer (REQUEST_EXPIRED rather than NOT_FOUND): nothing requires it forgotten; only memory changes
+  // Stryker disable next-line BlockStatement: never pruning keeps a request known longer (REQUEST_EXPIRED rather than NOT_FOUND): PROFILE.md §12 sets the least it is kept, nothing requires it forgotten; only memory changes
   private prune(now: number): void {
     // Stryker disable next-line BlockStatement: pruning nothing keeps expired entries known longer, as the prune's own disable says
     for (const [id, entry] of this.entries) {
-      // Stryker disable next-line ConditionalExpression,EqualityOperator: how long an expired request stays known is the payee's choice (never, or a millisecond less, is conformant)
+      // Stryker disable next-line ConditionalExpression,EqualityOperator: true and >= keep an expired request longer (never forgotten, or a millisecond more), which PROFILE.md §12 allows; false and <= forget one still to be known, which PROP-PAYEE-013 sees (as it sees payee-request-retention-token-lifetime), disabled with them as Stryker disables a mutator's replacements together
       if (entry.expiresAt + this.retainMs > now) break;
       this.entries.delete(id);
     }

@@ -92,7 +92,7 @@ export class TokenStore {
   private prune(now: number): void {
     // Stryker disable next-line BlockStatement: pruning nothing keeps expired entries known longer, as the prune's own disable says
     for (const [token, entry] of this.entries) {
-      // Stryker disable next-line ConditionalExpression,EqualityOperator: how long an expired token stays known is the payee's choice (PROFILE.md §10)
+      // Stryker disable next-line ConditionalExpression,EqualityOperator: true and >= keep an expired token known longer (never forgotten, or a millisecond more), which PROFILE.md §10 allows; false and <= forget one still to be known (PROP-PAYEE-013 sees it), disabled with them as Stryker disables a mutator's replacements together
       if (entry.expiresAt + this.retainMs > now) break;
       this.entries.delete(token);
     }

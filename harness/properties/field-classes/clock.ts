@@ -26,12 +26,25 @@ async function clockCall(ctx: ScenarioContext, role: Role, body?: unknown): Prom
   return { now: state.now, frozen: state.frozen === true };
 }
 
+/** The clock as it was before the first setClock of this context (read now, when there was none yet). */
+async function remembered(ctx: ScenarioContext, role: Role): Promise<Saved> {
+  let before = saved.get(ctx);
+  if (!before) {
+    const state = await clockCall(ctx, role);
+    before = { targetMs: parseTimestamp(state.now)!, localMs: Date.now(), frozen: state.frozen };
+    saved.set(ctx, before);
+  }
+  return before;
+}
+
+/** The role's clock as it stood before the first case moved it: the instant the cases' own clock starts from. */
+export async function clockBefore(ctx: ScenarioContext, role: Role): Promise<number> {
+  return (await remembered(ctx, role)).targetMs;
+}
+
 /** Freezes the role's clock at `ms` (the first call remembers the clock as it was). */
 export async function setClock(ctx: ScenarioContext, role: Role, ms: number): Promise<void> {
-  if (!saved.has(ctx)) {
-    const before = await clockCall(ctx, role);
-    saved.set(ctx, { targetMs: parseTimestamp(before.now)!, localMs: Date.now(), frozen: before.frozen });
-  }
+  await remembered(ctx, role);
   adoptClock(ctx, await clockCall(ctx, role, { freeze: true, set: formatTimestamp(ms, 'cpr') }));
 }
 

@@ -4,7 +4,8 @@
 // expires_at, as PROFILE.md §10 and §12 allow), and fails, under the rule whose
 // answer was wrong, against a payee that serves a token at its expiry instant,
 // one that never lets it expire, one that refuses a request once its token
-// lapsed and one that fulfils a request at its expires_at.
+// lapsed, one that fulfils a request at its expires_at and one that forgets an
+// expired request a token lifetime after it, not a validity period.
 import { describe, expect, it } from 'vitest';
 import { executeProperty } from '../../../harness/properties/execute.ts';
 import { PAYEE_LIFETIMES } from '../../../harness/properties/payee-lifetimes.ts';
@@ -20,12 +21,27 @@ describe('PROP-PAYEE-013 (a request and its token, each its own lifetime)', () =
     ['payee-token-never-expires', 'failed', 'TOK-EXP-1'],
     ['payee-fulfil-on-token-window', 'failed', 'PRF-CTL-1'],
     ['payee-fulfil-at-expiry', 'failed', 'PRF-CTL-1'],
+    ['payee-request-retention-token-lifetime', 'failed', 'PRF-CTL-1'],
   ])('against %s: %s', async (mutant, status, requirement) => {
     const target = await embeddedTarget(mutant === 'the reference' ? {} : { reference: { mutant } });
     try {
       const result = await executeProperty(PAYEE_LIFETIMES, scenarioTarget(target), options);
       expect(result.status, result.reason).toBe(status);
       if (requirement !== undefined) expect([...new Set(result.checks.filter((c) => !c.passed).map((c) => c.requirement))]).toEqual([requirement]);
+    } finally {
+      await target.close();
+    }
+  });
+
+  // Seeds 3, 5 and 10 draw a case's instant before an earlier case's: with each case at the instant it drew, the
+  // reference's prune (in the order it made its requests, stopping at the first it keeps) was held back there and
+  // the early forgetting passed. Each case starts after the one before, as a clock in service runs.
+  it.each([3, 5, 10])('a payee that forgets a request a token lifetime after it expired is caught with seed %i, whose cases draw instants out of order', async (seed) => {
+    const target = await embeddedTarget({ reference: { mutant: 'payee-request-retention-token-lifetime' } });
+    try {
+      const result = await executeProperty(PAYEE_LIFETIMES, scenarioTarget(target), { ...options, seed });
+      expect(result.status, result.reason).toBe('failed');
+      expect([...new Set(result.checks.filter((c) => !c.passed).map((c) => c.requirement))]).toEqual(['PRF-CTL-1']);
     } finally {
       await target.close();
     }

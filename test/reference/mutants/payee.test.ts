@@ -427,6 +427,16 @@ const PROBES: Record<MutantOfRole<'payee'>, Probe> = {
     correct: ['FULFILLED', 'REQUEST_CONSUMED'],
     mutant: ['FULFILLED', 'FULFILLED'],
   },
+  'payee-request-retention-token-lifetime': {
+    observes: 'a fulfilment a token lifetime (300 s) after expires_at, within the validity period (900 s)',
+    async observe(payee, clock) {
+      const created = await ibanRequest(payee);
+      clock.set(parseTimestamp(created.cpr.expires_at, 'cpr')! + 300_000);
+      return payee.fulfil(created.request_id);
+    },
+    correct: 'REQUEST_EXPIRED',
+    mutant: 'NOT_FOUND',
+  },
   'payee-fulfil-at-expiry': {
     observes: 'a fulfilment at the very instant of expires_at',
     async observe(payee, clock) {
