@@ -326,6 +326,13 @@ const CATALOGUE = [
     catches: ['PRF-URI-1'],
   },
   {
+    name: 'payee-endpoint-minimal-escape',
+    family: 'delivery',
+    role: 'payee',
+    description: "the payee escapes its URIs' endpoint by hand, only '%', ': / ? # & = +' and white space: a base URL with '[ ]' (an IPv6 host) or '@ ; , $' in its path goes out with them raw, where PROFILE.md §8.1 encodes every character encodeURIComponent does",
+    catches: ['PRF-URI-1'],
+  },
+  {
     name: 'app-inline-padding-accepted',
     family: 'delivery',
     role: 'paying-app',
@@ -835,6 +842,13 @@ const CATALOGUE = [
     description: 'a renewal appends its entry but leaves current_bearer_pk unchanged',
     catches: ['CPP-RNW-1'],
   },
+  {
+    name: 'op-renewal-restamps-issued-at',
+    family: 'cashpack-lifecycle',
+    role: 'operator',
+    description: "a renewal dates the pack it signs again with the Operator's clock, so the renewed pack's issued_at is the renewal's instant, not its issue's",
+    catches: ['PRF-MSG-1'],
+  },
   // -------------------------------------------------------------------- robustness
   {
     name: 'op-malformed-json-500',
@@ -935,6 +949,13 @@ const CATALOGUE = [
     role: 'operator',
     description: "the clock's test-control body is read with JSON.parse after dropping a byte order mark, as many body parsers do: a member written twice is taken (the last copy), and so is a body after a byte order mark",
     catches: ['PRF-JSON-1', 'PRF-CTL-1'],
+  },
+  {
+    name: 'ctl-reprovision-before-expiries',
+    family: 'test-control',
+    role: 'operator',
+    description: "provisioning a Principal again sets its balance first and settles the packs that expired since afterwards: their funds land on top of the new balance (and, still counted locked, refuse an asset change), where PROFILE.md §12 brings them back first and replaces them",
+    catches: ['PRF-CTL-1'],
   },
   {
     name: 'ctl-lease-id-prefix-match',

@@ -5,10 +5,15 @@
 // (their expiry order any permutation of their issue order, ties too); the
 // clock then moves, with nothing read on the way, to a second before,
 // at or a second after one of their expiry instants, or beyond them all; and
-// the first request after the move is a balance read, or a Lock Request one
+// the first request after the move is a balance read, a Lock Request one
 // unit over what must be available and one of exactly that (reads change
-// nothing, §12: an expiry applied only when a pack is read is no expiry). What
+// nothing, §12: an expiry applied only when a pack is read is no expiry), or
+// the Principal provisioned again, with a generated balance and, where the
+// policy lists two assets, sometimes the other asset (§12 "Provisioning
+// again": the funds of the packs that expired are back first and replaced
+// with the new balance; the asset changes only while nothing is locked). What
 // the Principal holds is predicted from the instants alone.
+import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { createSigningKey, type SigningKey } from '../../profile/cashpack/index.ts';
 import { StepError, type HttpResult, type ScenarioContext } from '../scenarios/context.ts';
@@ -36,7 +41,9 @@ interface Case {
   readonly packs: readonly PackPlan[];
   readonly move: Move;
   /** The first request after the move. */
-  readonly probe: 'balance' | 'lock';
+  readonly probe: 'balance' | 'lock' | 'provision';
+  /** With `provision`: the balance provisioned again, and whether in the policy's other asset (where it lists two). */
+  readonly again: { readonly balance: number; readonly otherAsset: boolean };
   /** Funds the Principal keeps beyond what its packs lock. */
   readonly spare: number;
 }
@@ -47,7 +54,8 @@ const cases: fc.Arbitrary<Case> = fc.record({
     { weight: 6, arbitrary: fc.record({ nth: fc.nat({ max: 5 }), offset: fc.constantFrom(-1 as const, 0 as const, 1 as const) }) },
     { weight: 1, arbitrary: fc.constant({ beyond: true as const }) },
   ),
-  probe: fc.constantFrom('balance' as const, 'lock' as const),
+  probe: fc.constantFrom('balance' as const, 'lock' as const, 'provision' as const, 'provision' as const),
+  again: fc.record({ balance: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 1_000_000 })), otherAsset: fc.boolean() }),
   spare: fc.integer({ min: 0, max: 1000 }),
 });
 
@@ -107,7 +115,35 @@ async function judgeCase(ctx: ScenarioContext, policy: Policy, c: Case): Promise
       if (expected === 200) return balanceDefect(ctx, principal, { available: 0n, locked: stillLocked + amount }, `${story}; then ${amount} locked, all that was available`);
     }
   }
+  if (c.probe === 'provision') return provisionedAgain(ctx, policy, principal, { available, locked: stillLocked }, c.again, story);
   return balanceDefect(ctx, principal, { available, locked: stillLocked }, story);
+}
+
+/**
+ * The Principal provisioned again as the first request after the move (PROFILE.md
+ * §12 "Provisioning again"): its available balance becomes the new one, the
+ * funds of the packs that expired back first and replaced with it; what is
+ * still locked stays; another asset is refused 400 MALFORMED_REQUEST while
+ * anything is locked, and taken when nothing is. A provisioning answered
+ * otherwise, or a balance other than that after it, is test control's rule; a
+ * locked amount other than the running packs', the expiry's.
+ */
+async function provisionedAgain(ctx: ScenarioContext, policy: Policy, principal: SigningKey, before: { available: bigint; locked: bigint }, again: Case['again'], story: string): Promise<PropertyFailure | undefined> {
+  const other = again.otherAsset && policy.assets.length > 1;
+  const asset = policy.assets[other ? 1 : 0];
+  const refused = other && before.locked > 0n;
+  const asked = `${story}; then the Principal provisioned again with ${again.balance}${other ? ` in its other asset ${JSON.stringify(asset)}` : ''}`;
+  const answer = await send(ctx, 'operator', jsonRequest('POST', '/_control/operator/principals', { public_key: principal.jwk, asset, balance: String(again.balance) }));
+  const status = answer.status !== null && answer.status >= 200 && answer.status < 300 ? '2xx' : answerOf(answer);
+  const expected = refused ? 'MALFORMED_REQUEST' : '2xx';
+  if (status !== expected) return { expected: refused ? { status: 400, problem: 'MALFORMED_REQUEST' } : 'a 2xx answer', actual: { status: answer.status, body: answer.body }, message: `${asked}${refused ? `, while ${before.locked} is locked` : ', with nothing locked or the asset kept'}`, requirements: ['PRF-CTL-1'] };
+  const read = await balanceOf(ctx, principal);
+  const want = refused ? { available: before.available.toString(), locked: before.locked.toString() } : { available: String(again.balance), locked: before.locked.toString() };
+  if (read.locked !== want.locked) return { expected: want, actual: read, message: `${asked}: the Principal's balance`, requirements: ['CPP-EXP-2'] };
+  if (read.available !== want.available || !isDeepStrictEqual(read.asset, refused ? policy.assets[0] : asset)) {
+    return { expected: { ...want, asset: refused ? policy.assets[0] : asset }, actual: read, message: `${asked}${refused ? ', refused' : ''}: the Principal's balance`, requirements: ['PRF-CTL-1'] };
+  }
+  return undefined;
 }
 
 /**
@@ -138,8 +174,8 @@ async function balanceDefect(ctx: ScenarioContext, principal: SigningKey, expect
 
 export const OPERATOR_EXPIRIES = define<Case>({
   id: 'PROP-OP-017',
-  title: "each pack's funds come back at its own expiry instant, whatever order its Principal's packs were issued and expire in, with nothing read between the clock's move and the next request",
-  requirements: ['CPP-EXP-2', 'CPP-FND-1', 'CPP-BAL-1'],
+  title: "each pack's funds come back at its own expiry instant, whatever order its Principal's packs were issued and expire in, with nothing read between the clock's move and the next request, a Lock Request or the Principal provisioned again",
+  requirements: ['CPP-EXP-2', 'CPP-FND-1', 'CPP-BAL-1', 'PRF-CTL-1'],
   level: 'MUST',
   role: 'operator',
   sections: ['§3.2', 'PROFILE §5.1', 'PROFILE §12'],

@@ -216,7 +216,7 @@ async function judgeCase(ctx: ScenarioContext, setup: OperatorSetup, { orders, a
         const rule = granted ? 'CPP-RNW-1' : foreign ? 'CPP-BRR-1' : state.status !== 'ACTIVE' ? 'CPP-ACT-1' : 'CPP-DEPTH-1';
         if ((answer.status === 200) !== granted) unexpected(answer, granted ? 200 : 'a refusal', what, rule);
         if (granted) {
-          [pack, bearer] = [renewedPack(answer, next, `${done.join(', ')}; then ${what}`), next];
+          [pack, bearer] = [renewedPack(answer, next, `${done.join(', ')}; then ${what}`, pack), next];
           Object.assign(state, { updatedAtMs: now, depth: state.depth + 1 });
         }
         done.push(`${what}: ${granted ? 'granted' : 'refused'}`);

@@ -8,6 +8,7 @@ import type { AdapterKind, HttpRole, PayingAppRole, WireRequest, WireResponse } 
 import type { Basis, CheckResult, Exchange, NotEvaluated } from '../report/model.ts';
 import type { Scenario, Step } from './types.ts';
 import type { RetrievalStub } from '../stub/retrieval-stub.ts';
+import type { KeptMembers } from './actions/cashpack.ts';
 
 /** The part of a target a scenario needs. */
 export interface ScenarioTarget {
@@ -122,6 +123,8 @@ export class ScenarioContext {
   readonly packDepths = new Map<string, number>();
   /** The expiry instant (ms) of each pack_id granted in the Operator's answers. */
   readonly packExpiries = new Map<string, number>();
+  /** The members a renewal keeps (actions/cashpack.ts keptMembers) of each pack_id as the Operator issued it. */
+  readonly packIssued = new Map<string, KeptMembers>();
   /** Names captured by setup steps, so that a value missing from their answers is charged to the setup. */
   readonly setupCaptures = new Map<string, Step>();
   /** Set when the scenario froze the clock, so it is released afterwards. */

@@ -16,7 +16,7 @@
 // evaluated and reported.
 import type { Level } from '../../profile/registry.ts';
 import type { Basis, CheckResult, Outcome, TestResult } from '../report/model.ts';
-import { ACTION_IMPLEMENTATIONS, adoptClock, BALANCE_REQUIREMENT, balanceRefused, bearerRefused, exactClockForPolicy, failedHandover, GRANT_REQUIREMENTS, grantedOperation, grantedOtherwise, HANDOVER_REQUIREMENT, notePackDepths, policyOf, sendsRenewals } from './actions/index.ts';
+import { ACTION_IMPLEMENTATIONS, adoptClock, BALANCE_REQUIREMENT, balanceRefused, bearerRefused, exactClockForPolicy, failedHandover, GRANT_REQUIREMENTS, grantedOperation, grantedOtherwise, HANDOVER_REQUIREMENT, KEPT_REQUIREMENTS, notePackDepths, policyOf, renewalChanged, sendsRenewals } from './actions/index.ts';
 import { Params } from './params.ts';
 import { CHECK_IMPLEMENTATIONS, comparedMember, statusMatches, type Judgement } from './checks.ts';
 import type { TestErrorCode } from '../errors.ts';
@@ -250,7 +250,7 @@ function isTemplate(value: unknown): boolean {
 
 /** What a guard found wrong with a step's answer, before the step's own checks. */
 interface GuardFinding {
-  readonly check: 'grant' | 'handover' | 'bearer' | 'balance';
+  readonly check: 'grant' | 'handover' | 'kept' | 'bearer' | 'balance';
   readonly requirement: string;
   readonly expected: unknown;
   readonly actual: unknown;
@@ -289,6 +289,10 @@ interface GuardFinding {
  *             check presumes it (the losers of a race refused as by the new
  *             bearer's pack, the redemptions, renewals and status reads that act
  *             as that bearer)
+ *   kept      every renewal answered 200 keeps the members of the pack as the
+ *             Operator issued it (amount, asset, expiry, initial_bearer_pk:
+ *             CPP-RNW-1; issued_at: PRF-MSG-1); every later check presumes the
+ *             pack it renewed
  *
  * Guards, as the clock watch is: they record only what they found wrong (a
  * scenario about the rule checks what it claims itself; a pass recorded for
@@ -346,6 +350,19 @@ async function guardFinding(ctx: ScenarioContext, step: Step, params: Readonly<R
       message: 'the renewal was granted but the pack does not name the new bearer in current_bearer_pk',
       what: `handover (${requirement}): expected current_bearer_pk ${brief(handover.expected)}, got ${brief(handover.actual)}`,
       why: 'a renewal was granted without handing the pack over, so what follows, acting as the new bearer, would test nothing',
+    };
+  }
+  const changed = renewalChanged(ctx, step.action, params, result);
+  if (changed !== undefined) {
+    const { member, requirement } = changed;
+    return {
+      check: 'kept',
+      requirement,
+      expected: { [member]: changed.expected },
+      actual: { [member]: changed.actual },
+      message: `the renewal was granted but the pack's ${member} is not the one it was issued with (PROFILE.md §4.3, §5 renew step 11: a renewal keeps every member but renewal_chain, chain_digest, current_bearer_pk and signature)`,
+      what: `kept (${requirement}): the renewed pack's ${member} changed from ${brief(changed.expected)} to ${brief(changed.actual)}`,
+      why: 'a renewal was granted with another pack than the one renewed, so what follows would test nothing',
     };
   }
   return undefined;
@@ -486,9 +503,9 @@ function allChecks(steps: readonly Step[]): CheckEntry[] {
   return allSteps(steps).flatMap((s) => s.expect);
 }
 
-/** Every requirement a scenario can judge: those it lists, those its checks name and their extras (CheckSpec.charges), the handover of every renewal it sends and the grant of every issue, renew and redeem (guardFinding), inside repeats too. */
+/** Every requirement a scenario can judge: those it lists, those its checks name and their extras (CheckSpec.charges), the handover and kept members of every renewal it sends and the grant of every issue, renew and redeem (guardFinding), inside repeats too. */
 export function scenarioRequirements(scenario: Pick<Scenario, 'requirements' | 'steps' | 'role'>): string[] {
-  const handedOver = allSteps(scenario.steps).some((s) => sendsRenewals(s.action, s.params)) ? [HANDOVER_REQUIREMENT] : [];
+  const handedOver = allSteps(scenario.steps).some((s) => sendsRenewals(s.action, s.params)) ? [HANDOVER_REQUIREMENT, ...KEPT_REQUIREMENTS] : [];
   const granted = allSteps(scenario.steps).flatMap((s) => {
     const operation = grantedOperation(s.action, s.params);
     return operation === undefined ? [] : [GRANT_REQUIREMENTS[operation]!];

@@ -64,11 +64,13 @@ type Started = Extract<ThreadMessage, { kind: 'started' }>;
  * embeddedTarget): every listener on a port of the system's choosing, under a
  * base path, so that every run judges what a payee writes of a base URL that
  * is more than an origin (PROFILE.md §8.1): a path of two segments with
- * parentheses and UTF-8 percent-encoded, short enough that its QR URIs keep
- * to QR version 6 (a longer one, /shops/caf%C3%A9(eu), made them version 7:
- * a decode 1.4 ms dearer, and a cold run about 0.2 s longer).
+ * parentheses, UTF-8 percent-encoded and a ';' (a sub-delimiter
+ * encodeURIComponent encodes and a hand-written escaper may leave raw), short
+ * enough that its QR URIs keep to QR version 6, at its 106 bytes in byte mode
+ * with a five-digit port (a longer one, /shops/caf%C3%A9(eu), made them
+ * version 7: a decode 1.4 ms dearer, and a cold run about 0.2 s longer).
  */
-export const EMBEDDED_REFERENCE_OPTIONS: ReferenceOptions = { port: 0, plaintextPort: 0, basePath: '/pay/%C3%A9(1)', policy: { assets: [{ type: 'fiat', code: 'EUR' }, { type: 'stablecoin', code: 'USDC', chain_id: '1' }] } };
+export const EMBEDDED_REFERENCE_OPTIONS: ReferenceOptions = { port: 0, plaintextPort: 0, basePath: '/p/%C3%A9;(1)', policy: { assets: [{ type: 'fiat', code: 'EUR' }, { type: 'stablecoin', code: 'USDC', chain_id: '1' }] } };
 
 /** The thread's module: the build's, when this process runs from one (bin/bundle.js), else the source, loaded through tsx. */
 const ENTRY = BUNDLE_DIR === undefined ? new URL('../../reference/thread.ts', import.meta.url).href : new URL('thread.cjs', BUNDLE_DIR).href;

@@ -77,12 +77,16 @@ export function provisionPrincipal(ctx: OperatorContext, input: unknown): Attemp
   const balance = ctx.faults.has('op-balance-as-double') ? BigInt(Number(read.value.balance)).toString() : read.value.balance;
   const known = ctx.state.principals.get(public_key.kid);
   if (known) {
-    applyPrincipalExpiries(ctx.state, known, ctx.clock.now());
+    // Mutant ctl-reprovision-before-expiries: the account set first, the packs that expired since settled on top of it.
+    const late = ctx.faults.has('ctl-reprovision-before-expiries');
+    if (!late) applyPrincipalExpiries(ctx.state, known, ctx.clock.now());
     if (assetKey(known.asset) !== assetKey(asset) && known.locked + known.held > 0n) {
       return failure('MALFORMED_REQUEST', 'the asset of a Principal with locked or held funds cannot change');
     }
     known.asset = structuredClone(asset);
     known.available = BigInt(balance);
+    // Stryker disable next-line all: only the ctl-reprovision-before-expiries fault settles the expiries after the account is set
+    if (late) applyPrincipalExpiries(ctx.state, known, ctx.clock.now());
   } else {
     ctx.state.principals.set(public_key.kid, {
       kid: public_key.kid,

@@ -2,7 +2,7 @@
 // The current bearer hands the pack to a new key; intermediate bearers are not
 // identified (spec §1.2, §5.2), so no caller authentication is asked.
 // Steps run synchronously once the body is read (atomicity: see router.ts).
-import { decodeB64urlFixed, digestText, readDigest, renewalDigest } from '../../profile/index.ts';
+import { decodeB64urlFixed, digestText, formatTimestamp, readDigest, renewalDigest } from '../../profile/index.ts';
 import type { CashPack, RenewalEntry } from '../../profile/cashpack/index.ts';
 import { json, problemResponse } from '../http/respond.ts';
 import { bearerSteps } from './bearer-steps.ts';
@@ -55,6 +55,7 @@ function renewed(ctx: OperatorContext, pack: CashPack, renewal: RenewalEntry): O
   const digest = renewalDigest(readDigest(pack.chain_digest)!, renewal.renewal_id, keyOf(hashedKey), decodeB64urlFixed(renewal.signature, 64)!);
   return {
     ...unsigned,
+    ...restampedIssue(ctx),
     // Mutant op-renew-keeps-bearer: the hand-over is forgotten.
     current_bearer_pk: ctx.faults.has('op-renew-keeps-bearer') ? pack.current_bearer_pk : renewal.new_bearer_pk,
     renewal_chain: [...pack.renewal_chain, renewal],
@@ -62,3 +63,10 @@ function renewed(ctx: OperatorContext, pack: CashPack, renewal: RenewalEntry): O
     operator_kid: ctx.keys.jwk.kid,
   };
 }
+
+// Stryker disable all: only the op-renewal-restamps-issued-at fault dates the pack again
+/** Mutant op-renewal-restamps-issued-at: the renewed pack is dated as if issued at the renewal. */
+function restampedIssue(ctx: OperatorContext): { issued_at?: string } {
+  return ctx.faults.has('op-renewal-restamps-issued-at') ? { issued_at: formatTimestamp(ctx.clock.now(), 'cashpack') } : {};
+}
+// Stryker restore all

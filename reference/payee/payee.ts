@@ -187,8 +187,16 @@ function qrUriOf(faults: Faults, token: string, baseUrl: string): string {
   if (faults.has('payee-endpoint-unencoded')) return `std-cpr://${token}?endpoint=${baseUrl}`; // mutant: the endpoint as is
   if (faults.has('payee-endpoint-host-renamed')) return buildQrUri(token, renamedHost(baseUrl)); // mutant: another name for the host
   if (faults.has('payee-endpoint-origin-only')) return buildQrUri(token, new URL(baseUrl).origin); // mutant: the base URL's path dropped
+  if (faults.has('payee-endpoint-minimal-escape')) return `std-cpr://${token}?endpoint=${minimallyEscaped(baseUrl)}`; // mutant: a hand-written escaper
   return buildQrUri(token, baseUrl);
 }
+
+// Stryker disable all: only the payee-endpoint-minimal-escape fault calls this function
+/** Mutant payee-endpoint-minimal-escape: only '%', the delimiters that would end or split the value, and white space escaped. */
+function minimallyEscaped(value: string): string {
+  return value.replace(/[%:/?#&=+\s]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
+}
+// Stryker restore all
 
 /** Mutant payee-endpoint-host-renamed: localhost for an address (127.0.0.1 for localhost), the rest as it is. */
 // Stryker disable all: only the payee-endpoint-host-renamed fault calls this function

@@ -10,7 +10,7 @@ import { signRequestAs } from '../../../profile/http-signature.ts';
 import { jwkInMemberOrder, type JWK_MEMBERS } from '../../../profile/jwk.ts';
 import { balancePath, IDENTITY_LEVELS } from '../../../profile/control.ts';
 import type { WireRequest } from '../../adapters/types.ts';
-import { adoptClock, policyOf, tightPolicy, type Policy } from '../../scenarios/actions/index.ts';
+import { adoptClock, changedAtRenewal, keptMembers, policyOf, tightPolicy, type Policy } from '../../scenarios/actions/index.ts';
 import { StepError, type HttpResult, type ScenarioContext } from '../../scenarios/context.ts';
 import { jsonRequest, send } from '../../scenarios/http.ts';
 import { setClock } from './clock.ts';
@@ -122,19 +122,25 @@ async function makeSetup(ctx: ScenarioContext): Promise<OperatorSetup> {
   if (policy.max_chain_depth === 0) return { policy, principal, redeemer, pack: issued, bearer };
   const renewed = await send(ctx, 'operator', jsonRequest('POST', '/v1/cashpack/renew', { cash_pack: issued, renewal: renewal(issued, bearer, now, next) }));
   if (renewed.status !== 200) throw StepError.setupFailed('CPP-RNW-1', `setting up: the Operator did not renew a pack (HTTP ${renewed.status}: ${renewed.text.slice(0, 200)}); its own scenarios judge renew`);
-  return { policy, principal, redeemer, pack: renewedPack(renewed, next, 'setting up: a renewal'), bearer: next };
+  return { policy, principal, redeemer, pack: renewedPack(renewed, next, 'setting up: a renewal', issued), bearer: next };
 }
 
 /**
- * The pack a granted renewal returned, which names `next` as its bearer; one
- * that does not ends the property as a failed setup of CPP-RNW-1
+ * The pack a granted renewal of `presented` returned, which names `next` as its
+ * bearer and keeps the members of the pack it renewed (amount, asset, expiry,
+ * initial bearer, issued_at: actions/cashpack.ts changedAtRenewal); one that
+ * does not ends the property as a failed setup of the member's rule
  * (HARNESS_SETUP_FAILED), never as a failure of what it judges with the pack
  * afterwards, as a scenario's renewal does (scenarios/execute.ts guardFinding).
  */
-export function renewedPack(answer: HttpResult, next: SigningKey, what: string): CashPack {
+export function renewedPack(answer: HttpResult, next: SigningKey, what: string, presented: CashPack): CashPack {
   const pack = answer.body as CashPack;
   if (!isDeepStrictEqual(pack?.current_bearer_pk, next.jwk)) {
     throw StepError.setupFailed('CPP-RNW-1', `${what} was granted, but the pack names ${JSON.stringify(pack?.current_bearer_pk ?? null)} as its bearer, not the new bearer ${JSON.stringify(next.jwk)}: what follows as that bearer would judge nothing`);
+  }
+  const changed = changedAtRenewal(keptMembers(presented), pack);
+  if (changed !== undefined) {
+    throw StepError.setupFailed(changed.requirement, `${what} was granted, but the pack's ${changed.member} is ${JSON.stringify(changed.actual ?? null)} where the pack it renewed had ${JSON.stringify(changed.expected ?? null)} (PROFILE.md §4.3, §5 renew step 11: a renewal keeps it): what follows with the pack would judge another one`);
   }
   return pack;
 }

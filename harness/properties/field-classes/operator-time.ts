@@ -101,7 +101,7 @@ async function judgeCase(ctx: ScenarioContext, setup: OperatorSetup, c: Operator
   const renewed = await send(ctx, 'operator', jsonRequest('POST', '/v1/cashpack/renew', { cash_pack: pack, renewal: renewal(pack, bearer, renewAt.ms, next) }));
   if (policy.max_chain_depth > 0) {
     if (code(renewed) !== (renewAt.fresh ? 200 : 'STALE_REQUEST')) return mismatch(renewAt.fresh ? 200 : 'STALE_REQUEST', renewed, `${where}: a renewal with ${renewAt.note}`, ['PRF-FRESH-1', 'PRF-BOUND-1']);
-    if (renewed.status === 200) [pack, current] = [renewedPack(renewed, next, `${where}: a renewal with ${renewAt.note}`), next];
+    if (renewed.status === 200) [pack, current] = [renewedPack(renewed, next, `${where}: a renewal with ${renewAt.note}`, pack), next];
   }
   const redeemAt = createdAt(c.redeemCreated, now, window);
   const body = JSON.stringify({ cash_pack: pack, redemption: redemption(pack, current, setup.redeemer, redeemAt.ms) });

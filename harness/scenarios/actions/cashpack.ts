@@ -83,27 +83,90 @@ export function sendsRenewals(action: string, params: Readonly<Record<string, un
 
 /**
  * The first renewal of a step's result that was answered 200 with a JSON object
- * not naming the new bearer it gave, as what was expected and what came; none
- * when every such renewal handed over. A renew step's result is
- * `{ status, body, sent }`, a parallel step's `{ responses, sent }` (`sent` per
- * request); a renewal sent as raw JSON (http, parallel `copies`) names its new
- * bearer in the rendered `json.renewal`. Any other answer is judged by the
- * step's own checks.
+ * (grantedRenewals) not naming the new bearer it gave, as what was expected and
+ * what came; none when every such renewal handed over. Any other answer is
+ * judged by the step's own checks.
  */
 export function failedHandover(action: string, params: Readonly<Record<string, unknown>>, result: unknown): { readonly expected: unknown; readonly actual: unknown } | undefined {
-  if (!sendsRenewals(action, params)) return undefined;
+  for (const { body, newBearer } of grantedRenewals(action, params, result)) {
+    const actual = (body as { current_bearer_pk?: unknown }).current_bearer_pk;
+    if (!isDeepStrictEqual(actual, newBearer)) return { expected: newBearer, actual };
+  }
+  return undefined;
+}
+
+/**
+ * What a renewal keeps of the pack it renews (PROFILE.md §4.3, §5 renew step
+ * 11: the chain grows, its digest rolls, the bearer changes and the Operator
+ * signs again; nothing else), with the rule each member is charged to:
+ * issued_at is the Operator's clock when it issued the pack (§4.3), the rest
+ * the renewal's. Instants are compared as instants and the initial bearer by
+ * its key, so that a member written another legal way is judged by the rules of
+ * its form, not here.
+ */
+const KEPT_AT_RENEWAL = [
+  ['amount', HANDOVER_REQUIREMENT],
+  ['asset', HANDOVER_REQUIREMENT],
+  ['expiry', HANDOVER_REQUIREMENT],
+  ['initial_bearer_pk', HANDOVER_REQUIREMENT],
+  ['issued_at', 'PRF-MSG-1'],
+] as const;
+
+/** The requirements a renewal's kept members are charged to (KEPT_AT_RENEWAL). */
+export const KEPT_REQUIREMENTS: readonly string[] = [...new Set(KEPT_AT_RENEWAL.map(([, requirement]) => requirement))];
+
+export type KeptMembers = Readonly<Record<(typeof KEPT_AT_RENEWAL)[number][0], unknown>>;
+
+/** A pack's members a renewal keeps, as they are compared (KEPT_AT_RENEWAL). */
+export function keptMembers(pack: unknown): KeptMembers {
+  const p = (pack ?? {}) as { amount?: unknown; asset?: unknown; expiry?: unknown; initial_bearer_pk?: { x?: unknown }; issued_at?: unknown };
+  const instant = (value: unknown) => parseTimestamp(value) ?? value;
+  return { amount: p.amount, asset: p.asset, expiry: instant(p.expiry), initial_bearer_pk: p.initial_bearer_pk?.x, issued_at: instant(p.issued_at) };
+}
+
+/** The first member a renewed pack changed from `kept` (the pack as issued), with its rule; none when it kept them all. */
+export function changedAtRenewal(kept: KeptMembers, renewed: unknown): { readonly member: string; readonly requirement: string; readonly expected: unknown; readonly actual: unknown } | undefined {
+  const now = keptMembers(renewed);
+  for (const [member, requirement] of KEPT_AT_RENEWAL) {
+    if (!isDeepStrictEqual(now[member], kept[member])) return { member, requirement, expected: kept[member], actual: now[member] };
+  }
+  return undefined;
+}
+
+/**
+ * The first renewal of a step's result answered 200 whose pack changed a
+ * member it keeps from the pack as the Operator issued it (noted by
+ * notePackDepths from its issue); none when each kept them, or the pack's
+ * issue was not seen.
+ */
+export function renewalChanged(ctx: ScenarioContext, action: string, params: Readonly<Record<string, unknown>>, result: unknown): ReturnType<typeof changedAtRenewal> {
+  for (const { body } of grantedRenewals(action, params, result)) {
+    const id = (body as { pack_id?: unknown }).pack_id;
+    const issued = typeof id === 'string' ? ctx.packIssued.get(id) : undefined;
+    const changed = issued && changedAtRenewal(issued, body);
+    if (changed) return changed;
+  }
+  return undefined;
+}
+
+/**
+ * The renewals of a step answered 200 with a JSON object, each with the new
+ * bearer it gave. A renew step's result is `{ status, body, sent }`, a parallel
+ * step's `{ responses, sent }` (`sent` per request: a renewal's names its new
+ * bearer, whatever else the step sent beside it); a renewal sent as raw JSON
+ * (http, parallel `copies`) names its new bearer in the rendered `json.renewal`.
+ */
+function grantedRenewals(action: string, params: Readonly<Record<string, unknown>>, result: unknown): { readonly body: object; readonly newBearer: unknown }[] {
+  if (!sendsRenewals(action, params)) return [];
   const r = result as { status?: unknown; body?: unknown; sent?: unknown; responses?: unknown } | undefined;
   const written = (params.json as { renewal?: { new_bearer_pk?: unknown } } | undefined)?.renewal;
   const answers: unknown[] = Array.isArray(r?.responses) ? r.responses : [r];
   const sent: unknown[] = Array.isArray(r?.sent) ? r.sent : [r?.sent];
-  for (const [i, answer] of answers.entries()) {
-    const expected = ((sent[i] ?? written) as { new_bearer_pk?: unknown } | undefined)?.new_bearer_pk;
+  return answers.flatMap((answer, i) => {
+    const newBearer = ((sent[i] ?? written) as { new_bearer_pk?: unknown } | undefined)?.new_bearer_pk;
     const { status, body } = (answer ?? {}) as { status?: unknown; body?: unknown };
-    if (expected === undefined || status !== 200 || typeof body !== 'object' || body === null || Array.isArray(body)) continue;
-    const actual = (body as { current_bearer_pk?: unknown }).current_bearer_pk;
-    if (!isDeepStrictEqual(actual, expected)) return { expected, actual };
-  }
-  return undefined;
+    return newBearer === undefined || status !== 200 || typeof body !== 'object' || body === null || Array.isArray(body) ? [] : [{ body, newBearer }];
+  });
 }
 
 /**
@@ -252,7 +315,8 @@ export async function balanceRefused(ctx: ScenarioContext, action: string, param
  * Notes the depth and expiry of every pack a step's answers granted (200 with
  * the pack: an issue or a renewal, sent alone, in parallel or as raw JSON), so
  * that the bearer guard knows an older version of it from the latest, and the
- * balance guard whether funds could have come back between two requests.
+ * balance guard whether funds could have come back between two requests; and
+ * the members a renewal keeps of each pack as issued.
  */
 export function notePackDepths(ctx: ScenarioContext, result: unknown): void {
   const r = result as { responses?: unknown } | undefined;
@@ -261,6 +325,8 @@ export function notePackDepths(ctx: ScenarioContext, result: unknown): void {
     const { status, body } = (answer ?? {}) as { status?: unknown; body?: { pack_id?: unknown; renewal_chain?: unknown; expiry?: unknown } };
     if (status === 200 && typeof body?.pack_id === 'string' && Array.isArray(body.renewal_chain)) {
       ctx.packDepths.set(body.pack_id, Math.max(body.renewal_chain.length, ctx.packDepths.get(body.pack_id) ?? 0));
+      // The pack as issued: what every renewal of it keeps (renewalChanged).
+      if (body.renewal_chain.length === 0 && !ctx.packIssued.has(body.pack_id)) ctx.packIssued.set(body.pack_id, keptMembers(body));
       const expiry = parseTimestamp(body.expiry);
       if (expiry !== undefined) ctx.packExpiries.set(body.pack_id, expiry);
     }

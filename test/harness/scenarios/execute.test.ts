@@ -684,12 +684,63 @@ describe('a renewal that does not hand the pack over', () => {
     ];
     for (const renewal of sent) {
       const s = scenario(WALK(renewal), 'operator');
-      // The scenario's own, the handover of its renewals, the grant of the pack it issues and its balance (guardFinding).
-      expect(scenarioRequirements(s)).toEqual(['CPP-RED-1', 'CPP-RNW-1', 'CPP-ISS-1', 'CPP-BAL-1']);
+      // The scenario's own, the handover and kept members of its renewals, the grant of the pack it issues and its balance (guardFinding).
+      expect(scenarioRequirements(s)).toEqual(['CPP-RED-1', 'CPP-RNW-1', 'PRF-MSG-1', 'CPP-ISS-1', 'CPP-BAL-1']);
       const result = await executeScenario(s, target(http), options);
       expect(result.checks.filter((c) => !c.passed).map((c) => [c.check, c.requirement])).toEqual([['handover', 'CPP-RNW-1']]);
       expect(result.transcript.some((e) => e.request.url.endsWith('/v1/cashpack/redeem'))).toBe(false);
     }
+  });
+});
+
+describe('a renewal that changes what it keeps of the pack', () => {
+  // The Operator grants renewals but dates the pack again with its clock (issued_at is the issue's, PROFILE.md §4.3).
+  let ref: RunningReference;
+  let http: HttpRole;
+  beforeAll(async () => {
+    ref = await startReference({ port: 0, plaintextPort: null, mutant: 'op-renewal-restamps-issued-at' });
+    http = createHttpRole({ baseUrl: ref.url, ca: ref.tls.ca });
+  });
+  afterAll(async () => {
+    await http.close();
+    await ref.close();
+  });
+
+  /** bob's pack renewed to carol `after` seconds after its issue, then redeemed by carol. */
+  const LATER = (after: number) =>
+    BOBS_PACK(
+      { id: 'CPP-RED-902', title: 'the new bearer redeems a pack renewed later', requirements: '[CPP-RED-1]' },
+      `      - do: clock
+        freeze: true
+      - do: clock
+        advance: ${after}
+      - do: renew
+        pack: \${issued.body}
+        bearer: bob
+        new_bearer: carol
+        as: renewed
+        expect: [{ status: 200 }]
+      - do: redeem
+        pack: \${renewed.body}
+        bearer: carol
+        redeemer: rita
+        expect: [{ status: 200 }]
+`,
+    ).replace('needs: [provision]', 'needs: [provision, clock]');
+
+  it("charges PRF-MSG-1 alone for a renewed pack's new issued_at, and stops before the redemption", async () => {
+    const result = await executeScenario(scenario(LATER(60), 'operator'), target(http), options);
+    expect(result.status).toBe('failed');
+    expect(result.checks.filter((c) => !c.passed).map((c) => [c.check, c.requirement, c.step])).toEqual([['kept', 'PRF-MSG-1', '7']]);
+    expect(result.reason).toMatch(/kept \(PRF-MSG-1\): the renewed pack's issued_at changed/);
+    expect(result.transcript.some((e) => e.request.url.endsWith('/v1/cashpack/redeem'))).toBe(false);
+    expect(scenarioRequirements(scenario(LATER(60), 'operator'))).toEqual(expect.arrayContaining(['CPP-RNW-1', 'PRF-MSG-1']));
+  });
+
+  it('finds nothing where the clock did not move: the same instant written again is the one issued', async () => {
+    const result = await executeScenario(scenario(LATER(0), 'operator'), target(http), options);
+    expect(result.reason).toBeUndefined();
+    expect(result.status).toBe('passed');
   });
 });
 

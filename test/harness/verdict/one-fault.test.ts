@@ -42,6 +42,10 @@ describe('a fault is charged to the rule of the operation it is in', () => {
     expect(await caughtBy('op-renew-keeps-bearer', ['CPP-RED-002', 'CPP-RACE-002', 'CPP-RACE-004', 'CPP-IDN-001', 'CPP-SIG-003', 'PRF-ORDER-002', 'PROP-OP-012', 'PROP-OP-015'])).toEqual(['CPP-RNW-1']);
   }, 60_000);
 
+  it('a renewal that dates the pack again: PRF-MSG-1, never the rule of a scenario or property that renews to test something else', async () => {
+    expect(await caughtBy('op-renewal-restamps-issued-at', ['CPP-ACT-001', 'PROP-OP-015'])).toEqual(['PRF-MSG-1']);
+  }, 60_000);
+
   it("an Operator that compares the bearer's JWK as JSON text: CPP-RNW-1 and CPP-RED-1, never the rules of the scenarios that renew or redeem as the pack's own bearer to test something else", async () => {
     expect(await caughtBy('op-bearer-compared-as-json', ['CPP-CHN-001', 'CPP-DEPTH-001', 'CPP-WK-003', 'CPP-BRR-001', 'CPP-EP-001', 'CPP-RED-001'])).toEqual(['CPP-RED-1', 'CPP-RNW-1']);
   }, 60_000);

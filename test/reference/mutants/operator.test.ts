@@ -617,6 +617,18 @@ const PROBES: Record<MutantOfRole<'operator'>, Probe> = {
     correct: true,
     mutant: false,
   },
+  'op-renewal-restamps-issued-at': {
+    observes: "the issued_at of a pack renewed a minute after it was issued",
+    async observe(f) {
+      const { pack, bearer } = await f.issuePack();
+      f.clock.advance(60);
+      const { entry } = f.renewal(pack, bearer);
+      const reply = await f.renew(pack, entry);
+      return reply.body.issued_at === pack.issued_at;
+    },
+    correct: true,
+    mutant: false,
+  },
   'op-malformed-json-500': {
     observes: 'a truncated JSON body, through the module adapter that turns a throw into a 500',
     async observe(_f, mutant) {
@@ -663,6 +675,18 @@ const PROBES: Record<MutantOfRole<'operator'>, Probe> = {
     },
     correct: ['INSTRUMENT_NOT_ACTIVE', 'REDEEMED'],
     mutant: ['CANCELLED', 'REDEEMED'],
+  },
+  'ctl-reprovision-before-expiries': {
+    observes: 'the Principal provisioned again with 500 once a pack it issued has expired, unread, and its balance then',
+    async observe(f) {
+      const { pack } = await f.issuePack();
+      f.clock.set(Date.parse(pack.expiry) + 1000);
+      expect(f.operator.provisionPrincipal({ public_key: f.principal.jwk, asset: pack.asset, balance: '500' }).ok).toBe(true);
+      const available = BigInt(f.balance().available);
+      return available === 500n ? '500' : available > 500n ? 'more than 500' : 'less than 500';
+    },
+    correct: '500',
+    mutant: 'more than 500',
   },
   'ctl-lease-holder-utf16-length': {
     observes: 'a lease acquired by a holder of 200 astral characters (400 UTF-16 units)',

@@ -12,7 +12,7 @@ import type { RefResponse } from '../../../reference/http/types.ts';
 import { MUTANTS, faultsFor, type Faults, type MutantOfRole } from '../../../reference/mutants.ts';
 import { PayeeInputError, createPayee, type Payee } from '../../../reference/payee/index.ts';
 
-const BASE_URL = 'https://payee.test/shops/caf%C3%A9(eu)';
+const BASE_URL = 'https://payee.test/shops;v=1/caf%C3%A9(eu)';
 
 interface Probe {
   /** What the probe looks at. */
@@ -283,6 +283,15 @@ const PROBES: Record<MutantOfRole<'payee'>, Probe> = {
     },
     correct: true,
     mutant: false,
+  },
+  'payee-endpoint-minimal-escape': {
+    observes: "the endpoint of qr_uri for a base URL whose path has a ';'",
+    async observe(payee) {
+      const created = await ibanRequest(payee);
+      return created.qr_uri.slice(created.qr_uri.indexOf('=') + 1);
+    },
+    correct: encodeURIComponent(BASE_URL),
+    mutant: 'https%3A%2F%2Fpayee.test%2Fshops;v%3D1%2Fcaf%25C3%25A9(eu)',
   },
   'payee-token-reusable': {
     observes: 'two retrievals with one token',
