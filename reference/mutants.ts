@@ -815,6 +815,13 @@ const CATALOGUE = [
     catches: ['PRF-STS-1'],
   },
   {
+    name: 'op-cancel-updated-at-unstamped',
+    family: 'cashpack-lifecycle',
+    role: 'operator',
+    description: "a cancellation leaves the pack's updated_at as it was (the Operator's own act taken for no change of the pack), so a cancelled pack's status shows its issue or last renewal where PROFILE.md §4.7 wants the cancellation's instant",
+    catches: ['PRF-STS-1'],
+  },
+  {
     name: 'op-cancel-releases-funds',
     family: 'cashpack-lifecycle',
     role: 'operator',
@@ -1272,6 +1279,13 @@ const CATALOGUE = [
     family: 'delivery',
     role: 'paying-app',
     description: 'the paying app checks a token URI\'s shape as std-cpr://<token>?endpoint=..., so a valid URI with another parameter before endpoint (a router\'s ?lang=de&) is URI_INVALID and never retrieved',
+    catches: ['PRF-APP-1'],
+  },
+  {
+    name: 'app-endpoint-scheme-case-sensitive',
+    family: 'delivery',
+    role: 'paying-app',
+    description: "the paying app checks that a token URI's endpoint is https by its text's first eight characters, so an endpoint written HTTPS:// or Https:// (the same URI, RFC 3986 §3.1) is URI_INVALID and never retrieved",
     catches: ['PRF-APP-1'],
   },
   {

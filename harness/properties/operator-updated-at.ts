@@ -8,7 +8,9 @@
 // max_chain_depth, of a pack that has ended), renewals in a row up to the
 // policy's max_chain_depth (at most 16 a step, and never one whose body
 // max_body_bytes would refuse), redemptions, cancellations, each step followed or
-// not by a read, and one read at the end; every read is judged whole against
+// not by a read; then a last move and, two cases in three, a redemption or a
+// cancellation (whatever became of the pack before), and one read at the end;
+// every read is judged whole against
 // what the sequence predicts: status and updated_at, and the pack's id,
 // amount, asset, expiry, chain_depth and chain_digest (§4.7) at whatever depth
 // and in whatever status the pack is. The pack's amount is one of its classes,
@@ -85,6 +87,8 @@ interface Case {
   /** The second of the minute the pack is issued at; its expiry falls that many seconds, plus the lifetime's, into a minute. */
   readonly second: number;
   readonly steps: readonly Step[];
+  /** The last step: a move and nothing, a redemption or a cancellation (the state changes that end a pack), then the last read. */
+  readonly end: Step;
 }
 
 const cases: fc.Arbitrary<Case> = fc.record({
@@ -93,6 +97,7 @@ const cases: fc.Arbitrary<Case> = fc.record({
   at: fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }),
   second: fc.integer({ min: 0, max: 59 }),
   steps: fc.array(fc.record({ move, action, read: fc.boolean() }), { minLength: 1, maxLength: 8 }),
+  end: fc.record({ move, action: fc.constantFrom<Action>('none', 'redeem', 'cancel'), read: fc.constant(false) }),
 });
 
 /**
@@ -118,7 +123,8 @@ interface Predicted {
 
 const stamp = (ms: number) => formatTimestamp(ms, 'cashpack');
 
-async function judgeCase(ctx: ScenarioContext, setup: OperatorSetup, { orders, amount: amountClass, at, second, steps: ops }: Case): Promise<PropertyFailure | undefined> {
+async function judgeCase(ctx: ScenarioContext, setup: OperatorSetup, { orders, amount: amountClass, at, second, steps, end }: Case): Promise<PropertyFailure | undefined> {
+  const ops = [...steps, end];
   const { policy, principal, redeemer } = setup;
   // The clock forward to the next instant at the case's second of the minute (never back: ids recorded stay in the past).
   const clockAt = Math.floor((await operatorNow(ctx)) / 1000) * 1000;

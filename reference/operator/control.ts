@@ -40,7 +40,8 @@ export function cancelPack(ctx: OperatorContext, packId: string): Attempt<Cancel
     if (ctx.faults.has('ctl-cancel-terminal-ok')) return success({ pack_id: packId, status: 'CANCELLED' });
     return failure('INSTRUMENT_NOT_ACTIVE', `the pack is ${record.status}: terminal states never change`);
   }
-  endPack(ctx.state, record, { status: 'CANCELLED' }, now);
+  // Mutant op-cancel-updated-at-unstamped: a cancellation taken for no change of the pack's own, updated_at left as it was.
+  endPack(ctx.state, record, { status: 'CANCELLED' }, ctx.faults.has('op-cancel-updated-at-unstamped') ? record.updatedAtMs : now);
   return success({ pack_id: packId, status: 'CANCELLED' });
 }
 

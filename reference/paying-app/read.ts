@@ -126,6 +126,9 @@ async function loadUri(uri: string, settings: ReadSettings): Promise<Loaded> {
     case 'inline':
       return parseJson(parsed.json, settings.faults);
     case 'token':
+      // Mutant app-endpoint-scheme-case-sensitive: "only over TLS" checked as a prefix of the text, so HTTPS:// is refused.
+      // Stryker disable next-line all: only the app-endpoint-scheme-case-sensitive fault refuses an endpoint here
+      if (settings.faults.has('app-endpoint-scheme-case-sensitive') && !parsed.endpoint.startsWith('https://')) return reject('URI_INVALID', 'This is not a payment request link: its endpoint is not an https URL.');
       // Mutant app-endpoint-decoded-twice: the endpoint's percent-escapes resolved once more (decodeURI), so %28 becomes ( and %25 a bare %.
       return retrieveCpr(retrievalUrl(settings.faults.has('app-endpoint-decoded-twice') ? decodeURI(parsed.endpoint) : parsed.endpoint, parsed.token), settings);
   }

@@ -6,7 +6,8 @@
 // (read or refused), bodies chunked at and over the 65 536-byte bound, slow,
 // cut off or empty, and bodies that are not I-JSON (a byte order mark, a member
 // twice, HTML) or are the same JSON with escaped member names; the token URIs
-// carry other query parameters before or after their endpoint, or none. The
+// carry other query parameters before or after their endpoint, or none, and
+// their endpoint's scheme and host in any letter case. The
 // answers are the fuzzer's own classes (generators/classes/retrieval-answer.ts),
 // served by the harness's retrieval stub, and judged by the fuzzer's oracle;
 // what the stub saw is judged too.
@@ -49,6 +50,8 @@ interface RetrievalCase {
   readonly host: '127.0.0.1' | 'localhost';
   /** Other query parameters of the token URI, before or after endpoint, which a paying application ignores (PROFILE.md §8.1). */
   readonly extra: { readonly where: 'before' | 'after'; readonly params: string } | null;
+  /** How the endpoint's scheme and host are spelt: their letter case does not matter (RFC 3986 §3.1, §3.2.2; PROFILE.md §8.1). */
+  readonly spelling: { readonly scheme: 'https' | 'HTTPS' | 'Https'; readonly host: 'as-is' | 'upper' | 'mixed' };
 }
 
 const COVERS: Coverage[] = [
@@ -72,7 +75,23 @@ const cases: fc.Arbitrary<RetrievalCase> = fc.record({
   ),
   host: fc.constantFrom('127.0.0.1' as const, 'localhost' as const),
   extra: fc.option(fc.record({ where: fc.constantFrom('before' as const, 'after' as const), params: fc.constantFrom('lang=de', 'utm_source=mail&v=2', 'x=%26%3D', 'endpoint_hint=1') })),
+  spelling: fc.record({ scheme: fc.constantFrom('https' as const, 'HTTPS' as const, 'Https' as const), host: fc.constantFrom('as-is' as const, 'upper' as const, 'mixed' as const) }),
 });
+
+/**
+ * The token URI with its endpoint's scheme and host in the case's letter case:
+ * the same URI (RFC 3986 §6.2.2.1), which the paying application reads as it
+ * reads the one written in lower case.
+ */
+function spelt(uri: string, spelling: RetrievalCase['spelling']): string {
+  const at = uri.indexOf('endpoint=https%3A%2F%2F');
+  if (at < 0) return uri;
+  const hostAt = at + 'endpoint=https%3A%2F%2F'.length;
+  const hostEnd = uri.indexOf('%3A', hostAt);
+  const host = uri.slice(hostAt, hostEnd < 0 ? undefined : hostEnd);
+  const casedHost = spelling.host === 'upper' ? host.toUpperCase() : spelling.host === 'mixed' ? [...host].map((ch, i) => (i % 2 === 0 ? ch.toUpperCase() : ch)).join('') : host;
+  return `${uri.slice(0, at)}endpoint=${spelling.scheme}%3A%2F%2F${casedHost}${hostEnd < 0 ? '' : uri.slice(hostEnd)}`;
+}
 
 /** The token URI with the case's other parameters put before or after its endpoint. */
 function withParams(uri: string, extra: RetrievalCase['extra']): string {
@@ -90,10 +109,11 @@ async function retrieve(ctx: ScenarioContext, c: RetrievalCase, answer: Retrieva
   const member = retrievalClass(answer);
   const text = encode(c.doc, encoding);
   const served = stub.serve(exhibitOf(answer, new TextEncoder().encode(text)), { basePath: c.basePath, host: c.host });
-  const what = `a token URI at ${served.endpoint}${c.extra === null ? '' : ` with "${c.extra.params}" ${c.extra.where} its endpoint`} answered ${member.note} (${member.class}), its body ${encoding === 'plain' ? 'the CPR' : encoding}`;
+  const uri = spelt(withParams(served.uri, c.extra), c.spelling);
+  const what = `a token URI ${uri}${c.extra === null ? '' : ` (with "${c.extra.params}" ${c.extra.where} its endpoint)`} answered ${member.note} (${member.class}), its body ${encoding === 'plain' ? 'the CPR' : encoding}`;
   try {
     const expected: Expectation = expectRead({ doc: { valid: c.doc }, channel: 'qr', encoding, serving: answer }, c.doc, undefined, Date.now());
-    const result = await appCall(() => ctx.app().read({ kind: 'uri', uri: withParams(served.uri, c.extra) }));
+    const result = await appCall(() => ctx.app().read({ kind: 'uri', uri }));
     const crashed = 'crashed' in result;
     const same = expected.find((o) => (o.kind === 'accept' ? !crashed && result.ok : !crashed && !result.ok && o.code === result.code));
     // Charged to the oracle's rule when it is one this property judges in every case, else to the profile's rule for results.

@@ -560,6 +560,18 @@ const PROBES: Record<MutantOfRole<'operator'>, Probe> = {
     correct: ['EXPIRED', true],
     mutant: ['EXPIRED', false],
   },
+  'op-cancel-updated-at-unstamped': {
+    observes: 'updated_at of a pack cancelled a minute after its issue',
+    async observe(f) {
+      const { pack } = await f.issuePack();
+      f.clock.advance(60);
+      expect(f.operator.cancel(pack.pack_id).ok).toBe(true);
+      const { status, updated_at } = (await f.status(pack.pack_id)).body;
+      return [status, updated_at === pack.issued_at];
+    },
+    correct: ['CANCELLED', false],
+    mutant: ['CANCELLED', true],
+  },
   'op-expiry-applied-on-read': {
     observes: 'a Lock Request for the whole balance at the expiry instant of a pack that locked it, nothing read in between',
     fixture: { balance: '100' },

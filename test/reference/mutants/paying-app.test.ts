@@ -83,12 +83,13 @@ beforeAll(async () => {
 afterAll(() => stub.close());
 
 /** The outcome of resolving a URI of the stub serving IBAN_CPR, and what the stub saw: `outcome/retrievals/in the clear`. */
-async function resolved(app: PayingApp, exhibit: { readonly status?: number; readonly padTo?: number; readonly redirect?: number; readonly bom?: boolean }, placement: { readonly plaintext?: boolean; readonly basePath?: string; readonly paramsFirst?: string }): Promise<string> {
+async function resolved(app: PayingApp, exhibit: { readonly status?: number; readonly padTo?: number; readonly redirect?: number; readonly bom?: boolean }, placement: { readonly plaintext?: boolean; readonly basePath?: string; readonly paramsFirst?: string; readonly scheme?: string }): Promise<string> {
   const json = JSON.stringify(IBAN_CPR);
   const body = new TextEncoder().encode(`${exhibit.bom ? '\uFEFF' : ''}${exhibit.padTo === undefined ? json : json.padEnd(exhibit.padTo, ' ')}`);
   const served = stub.serve({ ...(exhibit.status !== undefined ? { status: exhibit.status } : {}), ...(exhibit.redirect !== undefined ? { redirect: exhibit.redirect } : {}), headers: { 'content-type': 'application/json' }, body }, { basePath: '', ...placement });
   try {
-    const uri = placement.paramsFirst === undefined ? served.uri : served.uri.replace('?', `?${placement.paramsFirst}&`);
+    const withParams = placement.paramsFirst === undefined ? served.uri : served.uri.replace('?', `?${placement.paramsFirst}&`);
+    const uri = placement.scheme === undefined ? withParams : withParams.replace('endpoint=https%3A', `endpoint=${placement.scheme}%3A`);
     const result = outcome(await app.read({ kind: 'uri', uri }));
     const seen = stub.seen(served.id);
     return `${result}/${seen.filter((s) => s.where === 'retrieval').length}/${seen.filter((s) => !s.secure).length}${exhibit.redirect !== undefined ? `/${seen.filter((s) => s.where === 'redirect-target').length}` : ''}`;
@@ -474,6 +475,12 @@ const PROBES: Record<MutantOfRole<'paying-app'>, Probe> = {
   'app-endpoint-first-parameter': {
     observes: 'a token URI whose query has lang=de before endpoint (retrievals/plaintext)',
     observe: (app) => resolved(app, {}, { paramsFirst: 'lang=de' }),
+    correct: 'accepted/1/0',
+    mutant: 'URI_INVALID/0/0',
+  },
+  'app-endpoint-scheme-case-sensitive': {
+    observes: 'a token URI whose endpoint is written HTTPS:// (retrievals/plaintext)',
+    observe: (app) => resolved(app, {}, { scheme: 'HTTPS' }),
     correct: 'accepted/1/0',
     mutant: 'URI_INVALID/0/0',
   },
