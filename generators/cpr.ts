@@ -10,7 +10,9 @@
 //   tokenized assets with decimal or CAIP-2 chain ids (equal to the on-chain
 //   chain_id for ON_CHAIN requests);
 // - rail_hint: ON_CHAIN for ON_CHAIN; otherwise absent, OPEN or a hint whose
-//   usual sub-interface is this one (RAIL_HINT_SUB_INTERFACE);
+//   usual sub-interface is this one (RAIL_HINT_SUB_INTERFACE), and one time in
+//   four any other listed off-chain hint (advisory, PROFILE.md §7.4: an IBAN
+//   request hinted PIX is still an IBAN request);
 // - memo, display_name and the other texts: any code points, including astral
 //   characters, combining marks and controls, up to and at their limits;
 // - extensions: `std:` and reverse-domain keys with arbitrary JSON values, never
@@ -235,9 +237,15 @@ export function compatibleRailHints(sub: SubInterface): readonly RailHint[] {
   return RAIL_HINTS.filter((hint) => hint === 'OPEN' || RAIL_HINT_SUB_INTERFACE[hint] === sub);
 }
 
+/** rail_hint values a request of a sub-interface may carry: for the off-chain ones every listed hint but ON_CHAIN (SUB-CHAIN-1), advisory whatever rail it names. */
+export function allowedRailHints(sub: SubInterface): readonly RailHint[] {
+  return sub === 'ON_CHAIN' ? ['ON_CHAIN'] : RAIL_HINTS.filter((hint) => hint !== 'ON_CHAIN');
+}
+
 function railHint(sub: SubInterface): fc.Arbitrary<RailHint | undefined> {
   if (sub === 'ON_CHAIN') return fc.constant('ON_CHAIN');
-  return fc.option(fc.constantFrom(...compatibleRailHints(sub)), { nil: undefined, freq: 4 });
+  const hint = fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...compatibleRailHints(sub)) }, { weight: 1, arbitrary: fc.constantFrom(...allowedRailHints(sub)) });
+  return fc.option(hint, { nil: undefined, freq: 4 });
 }
 
 // ------------------------------------------------------------- extensions (spec §9, PROFILE.md §7.5)

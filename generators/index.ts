@@ -3,6 +3,7 @@
 export {
   DEFAULT_NOW,
   MEMO_LIMIT,
+  allowedRailHints,
   compatibleRailHints,
   cprExtensions,
   resolveCprConstraints,

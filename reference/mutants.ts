@@ -142,6 +142,13 @@ const CATALOGUE = [
     catches: ['CPR-ID-1'],
   },
   {
+    name: 'payee-request-id-counter-raced',
+    family: 'cpr-structure',
+    role: 'payee',
+    description: 'the payee draws request ids from a counter it reads and writes back around a store round trip, so requests created at once share one request_id',
+    catches: ['CPR-ID-1'],
+  },
+  {
     name: 'payee-request-id-version-7',
     family: 'cpr-structure',
     role: 'payee',
@@ -376,6 +383,13 @@ const CATALOGUE = [
     catches: ['PRF-TOK-1'],
   },
   {
+    name: 'payee-used-token-forgotten-from-use',
+    family: 'retrieval-token',
+    role: 'payee',
+    description: 'the payee remembers a used token for a lifetime after its use, not after its expiry, so one used early and presented again between the two is TOKEN_UNKNOWN where PROFILE.md §10 wants TOKEN_CONSUMED',
+    catches: ['PRF-TOK-1'],
+  },
+  {
     name: 'payee-token-burned-on-refusal',
     family: 'retrieval-token',
     role: 'payee',
@@ -487,6 +501,13 @@ const CATALOGUE = [
     role: 'paying-app',
     description: 'the paying app takes an empty supported_rails for none given and falls back to every rail, so it pays by a hinted rail it said it cannot serve',
     catches: ['DRV-RAIL-1'],
+  },
+  {
+    name: 'app-conditions-from-hinted-rail',
+    family: 'derivation',
+    role: 'paying-app',
+    description: "the paying app builds intent.conditions from the sub-interface of the rail rail_hint names, not the one payee.rail_address identifies, so an IBAN request hinted PIX or ACH loses its own fields from the conditions",
+    catches: ['DRV-INTENT-1'],
   },
   {
     name: 'app-unsupported-rail-ignored',
@@ -962,6 +983,13 @@ const CATALOGUE = [
     family: 'test-control',
     role: 'operator',
     description: "provisioning a Principal again sets its balance first and settles the packs that expired since afterwards: their funds land on top of the new balance (and, still counted locked, refuse an asset change), where PROFILE.md §12 brings them back first and replaces them",
+    catches: ['PRF-CTL-1'],
+  },
+  {
+    name: 'ctl-redeemer-level-kept',
+    family: 'test-control',
+    role: 'operator',
+    description: 'a redeemer provisioned again keeps the identity level it was first given, so a redeemer lowered below required_identity_level after it redeemed still redeems',
     catches: ['PRF-CTL-1'],
   },
   {

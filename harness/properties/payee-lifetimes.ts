@@ -19,7 +19,10 @@
 // token is retrieved and the second request fulfilled: the token is served
 // while those instants are all ahead, refused TOKEN_EXPIRED from the end of
 // its lifetime on and, a lifetime after it expired, TOKEN_EXPIRED or
-// TOKEN_UNKNOWN (§10 lets it be forgotten then); the request is fulfilled
+// TOKEN_UNKNOWN (§10 lets it be forgotten then); half the first requests'
+// tokens were retrieved once already, at the instant they were made, and are
+// refused TOKEN_CONSUMED (or TOKEN_EXPIRED once their lifetime is over too),
+// known as either until a lifetime after they expired; the request is fulfilled
 // before its expires_at and refused REQUEST_EXPIRED from it on, or NOT_FOUND a
 // validity period after it (§12), whatever became of its token. Over the
 // payee's plaintext listener the expired token is 403 TLS_REQUIRED (§10).
@@ -56,6 +59,8 @@ interface Visit {
   readonly moment: Moment;
   /** Retrieve the first request's token before fulfilling the second, or after. */
   readonly tokenFirst: boolean;
+  /** The first request's token also retrieved once at the instant it was made: at the moment it is a used token. */
+  readonly usedEarly: boolean;
 }
 
 interface Case {
@@ -81,7 +86,7 @@ const cases: fc.Arbitrary<Case> = fc.record({
   // 2001-09-09 to 2100-01-01: the clock is frozen there and put back afterwards.
   seconds: fc.integer({ min: 1_000_000_000, max: 4_102_444_800 }),
   fraction: fc.integer({ min: 0, max: 999 }),
-  visits: fc.array(fc.record({ subs: fc.tuple(fc.constantFrom(...SUB_INTERFACES), fc.constantFrom(...SUB_INTERFACES)), moment, tokenFirst: fc.boolean() }), { minLength: 1, maxLength: 4 }),
+  visits: fc.array(fc.record({ subs: fc.tuple(fc.constantFrom(...SUB_INTERFACES), fc.constantFrom(...SUB_INTERFACES)), moment, tokenFirst: fc.boolean(), usedEarly: fc.boolean() }), { minLength: 1, maxLength: 4 }),
 });
 
 function momentAt(m: Moment, anchors: Readonly<Record<Anchor, number>>): number {
@@ -138,8 +143,23 @@ interface VisitAt {
   readonly now: number;
   readonly story: string;
   readonly tokenFirst: boolean;
+  readonly usedEarly: boolean;
   readonly retrieved: Created;
   readonly fulfilled: Created;
+}
+
+/**
+ * A token retrieved at the instant it was made, presented again at `now`: never
+ * served again (TOK-ONCE-1); refused TOKEN_CONSUMED, or TOKEN_EXPIRED once its
+ * lifetime is over too (PROFILE.md §10 does not order the two), and known as
+ * either until a lifetime after it expired, TOKEN_UNKNOWN allowed from then on.
+ */
+function usedTokenDefect(token: HttpResult, now: number, anchors: Readonly<Record<Anchor, number>>, story: string): PropertyFailure | undefined {
+  const when = `${story}: the token retrieved at the instant it was made, presented again`;
+  if (token.status === 200) return { expected: { problem: 'TOKEN_CONSUMED' }, actual: { status: 200 }, message: `${when}, served again`, requirements: ['TOK-ONCE-1'] };
+  const codes = ['TOKEN_CONSUMED', ...(now >= anchors.lifetime ? ['TOKEN_EXPIRED'] : []), ...(now >= anchors.known_until ? ['TOKEN_UNKNOWN'] : [])];
+  if (codes.some((code) => refusedWith(token, code) === undefined)) return undefined;
+  return { expected: { problem: codes }, actual: refusedWith(token, codes[0]!), message: `${when} ${now - anchors.known_until < 0 ? `${anchors.known_until - now} ms before` : `${now - anchors.known_until} ms after`} the end of the time it must be known (a token lifetime after it expired)`, requirements: ['PRF-TOK-1'] };
 }
 
 /** One pair at its moment: the first request's token retrieved, the second request fulfilled, in the order drawn. */
@@ -151,6 +171,10 @@ async function judgeVisit(ctx: ScenarioContext, v: VisitAt): Promise<PropertyFai
   const got = v.tokenFirst ? await retrieve() : undefined;
   const done = await fulfil();
   const token = got ?? (await retrieve());
+  if (v.usedEarly) {
+    const used = usedTokenDefect(token, now, anchors, story);
+    if (used) return used;
+  } else {
   // The token: refused from the end of its configured lifetime on (a lifetime after it expired, possibly as a token
   // the payee forgot); served while that end, the payee's own token_expires_at and the request's expires_at are all
   // ahead (between them, either answer is the payee's choice).
@@ -166,6 +190,7 @@ async function judgeVisit(ctx: ScenarioContext, v: VisitAt): Promise<PropertyFai
     if (clear) return clear;
   } else if (now < Math.min(anchors.lifetime, anchors.reported, anchors.expires_at) && token.status !== 200) {
     return { expected: 200, actual: { status: token.status, body: token.body }, message: `${story}: the token refused before its lifetime, its token_expires_at and its request's expires_at`, requirements: ['TOK-GET-1'] };
+  }
   }
   // The other request: fulfilled before its own expires_at, refused REQUEST_EXPIRED at or after it (or, a validity
   // period after it, forgotten).
@@ -210,6 +235,11 @@ export const PAYEE_LIFETIMES = define<Case>({
           return { expected: 'expires_at and token_expires_at as PROFILE.md §1 timestamps', actual: made.written, message: `a request created with the clock frozen at ${formatTimestamp(at, 'cpr')}`, requirements: made.expiresAt === undefined ? ['CPR-TIME-1'] : ['PRF-CTL-1'] };
         }
       }
+      if (visit.usedEarly) {
+        // Used at once, at the instant it was made: served then (its rule is TOK-GET-1), a used token at its moment.
+        const first = await send(ctx, 'payee', { method: 'GET', path: `/cpr/${retrieved.token}` });
+        if (first.status !== 200) return { expected: 200, actual: { status: first.status, body: first.body }, message: `a token retrieved at the instant its request was made, ${formatTimestamp(at, 'cpr')}`, requirements: ['TOK-GET-1'] };
+      }
       pairs.push({ visit, retrieved, fulfilled, now: Math.max(at, momentAt(visit.moment, anchorsOf(at, lifetime, validity, retrieved))) });
     }
     pairs.sort((a, b) => a.now - b.now);
@@ -217,8 +247,8 @@ export const PAYEE_LIFETIMES = define<Case>({
     const created = `${pairs.length * 2} requests created with the clock frozen at ${formatTimestamp(at, 'cpr')} (token lifetime ${lifetime} s, validity ${validity} s)`;
     for (const [i, { visit, retrieved, fulfilled, now }] of pairs.entries()) {
       await setClock(ctx, 'payee', now);
-      const story = `${created}; pair ${i + 1} of ${pairs.length} (the first wrote ${JSON.stringify(retrieved.written)}, the second ${JSON.stringify(fulfilled.written)}) with the clock set ${describeMoment(visit.moment)}, to ${formatTimestamp(now, 'cpr')}, ${visit.tokenFirst ? 'the token retrieved first' : 'the request fulfilled first'}`;
-      const failure = await judgeVisit(ctx, { lifetime, validity, at, now, story, tokenFirst: visit.tokenFirst, retrieved, fulfilled });
+      const story = `${created}; pair ${i + 1} of ${pairs.length} (the first wrote ${JSON.stringify(retrieved.written)}, the second ${JSON.stringify(fulfilled.written)}${visit.usedEarly ? "; the first's token retrieved once when made" : ''}) with the clock set ${describeMoment(visit.moment)}, to ${formatTimestamp(now, 'cpr')}, ${visit.tokenFirst ? 'the token retrieved first' : 'the request fulfilled first'}`;
+      const failure = await judgeVisit(ctx, { lifetime, validity, at, now, story, tokenFirst: visit.tokenFirst, usedEarly: visit.usedEarly, retrieved, fulfilled });
       if (failure) return failure;
     }
     return undefined;

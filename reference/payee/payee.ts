@@ -69,6 +69,7 @@ export function createPayee(options: PayeeOptions): Payee {
   const requests = new RequestStore(faults.has('payee-request-retention-token-lifetime') ? lifetimeMs : validityMs, faults);
   // Mutant payee-request-id-reused: drawn once, given to every request.
   const startupRequestId = newUuid();
+  const raced = racedCounter();
 
   const payee: Omit<Payee, 'handler'> = {
     config,
@@ -82,7 +83,8 @@ export function createPayee(options: PayeeOptions): Payee {
       const cpr = buildCpr(
         input,
         {
-          request_id: requestId(faults, startupRequestId, now, input),
+          // Stryker disable next-line all: only the payee-request-id-counter-raced fault draws the id from its counter
+          request_id: faults.has('payee-request-id-counter-raced') ? await raced() : requestId(faults, startupRequestId, now, input),
           created_at: timestamp(faults, now),
           // Mutant payee-expiry-unbounded: a year instead of the configured window.
           expires_at: timestamp(faults, now + (faults.has('payee-expiry-unbounded') ? YEAR_MS : validityMs)),
@@ -164,6 +166,24 @@ function requestId(faults: Faults, startupRequestId: string, now: number, input:
   if (faults.has('payee-request-id-version-7')) return uuidV7(now); // mutant: unique, but not version 4
   return newUuid();
 }
+
+// Stryker disable all: only the payee-request-id-counter-raced fault calls this function
+/**
+ * Mutant payee-request-id-counter-raced: ids drawn from a counter under a seed of
+ * the payee's, the counter read and written back around a store's round trip,
+ * so requests created at once read one value and share its id.
+ */
+function racedCounter(): () => Promise<string> {
+  const seed = new TextEncoder().encode(newUuid());
+  let counter = 0;
+  return async () => {
+    const n = counter;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    counter = n + 1;
+    return seededUuid(seed, `request-${n}`);
+  };
+}
+// Stryker restore all
 
 /** Mutant payee-request-id-version-7: RFC 9562 §5.7, the creation time in milliseconds in the first 48 bits, the rest random. */
 // Stryker disable all: only the payee-request-id-version-7 fault calls this function

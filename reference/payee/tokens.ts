@@ -21,6 +21,8 @@ const TOKEN_BYTES = 16;
 export class TokenStore {
   // Insertion order is issue order, so expired entries sit at the front.
   private readonly entries = new Map<string, Entry>();
+  /** Only with the mutant payee-used-token-forgotten-from-use: when each used token was used. */
+  private readonly usedAt = new Map<string, number>();
 
   /**
    * @param lifetimeMs how long a token can be used
@@ -59,6 +61,8 @@ export class TokenStore {
     const extensionsKept = this.faults.has('payee-token-with-extensions-reusable') && result.ok && result.cpr.extensions !== undefined;
     // Stryker disable next-line OptionalChaining: outside the hand-made faults a token is consumed only when it was found (result.ok)
     if (consumes && !memoKept && !extensionsKept && !this.faults.has('payee-token-reusable') && !this.entries.get(this.key(token))?.reusable) this.burn(token); // mutant: never consumed
+    // Stryker disable next-line all: only the payee-used-token-forgotten-from-use fault notes when a token was used
+    if (this.faults.has('payee-used-token-forgotten-from-use') && result.ok) this.usedAt.set(this.key(token), now);
     return result;
   }
 
@@ -67,11 +71,21 @@ export class TokenStore {
     this.prune(now);
     const entry = this.entries.get(this.key(token));
     if (!entry) return { ok: false, code: 'TOKEN_UNKNOWN' };
+    // Stryker disable next-line all: only the payee-used-token-forgotten-from-use fault forgets a used token a lifetime after its use
+    if (this.faults.has('payee-used-token-forgotten-from-use') && this.forgottenSinceUse(token, now)) return { ok: false, code: 'TOKEN_UNKNOWN' };
     if (entry.consumed) return { ok: false, code: 'TOKEN_CONSUMED' };
     // Mutant payee-token-never-expires: the lifetime is never checked.
     if (now >= entry.expiresAt && !this.faults.has('payee-token-never-expires')) return { ok: false, code: 'TOKEN_EXPIRED' };
     return { ok: true, cpr: entry.cpr };
   }
+
+  // Stryker disable all: only the payee-used-token-forgotten-from-use fault calls this function
+  /** Mutant payee-used-token-forgotten-from-use: a used token's memory counted from its use, not from its expiry. */
+  private forgottenSinceUse(token: string, now: number): boolean {
+    const used = this.usedAt.get(this.key(token));
+    return used !== undefined && now >= used + this.retainMs;
+  }
+  // Stryker restore all
 
   /** Invalidates a token that travelled in the clear (PROFILE.md §10). */
   burn(token: string): void {

@@ -4,6 +4,7 @@
 import { isAmount, newUuid } from '../../profile/index.ts';
 import {
   RAIL_HINT_NAMES,
+  RAIL_HINT_SUB_INTERFACE,
   ZERO_ACQUIRER_ID,
   identifySubInterface,
   isRailHint,
@@ -60,7 +61,8 @@ export function derivePayment(doc: unknown, context: DerivationContext, settings
   // Mutant app-reference-normalised: the memo put in NFC, as the application stores text.
   const memo = faults.has('app-reference-normalised') ? cpr.memo?.normalize('NFC') : cpr.memo;
   const reference = faults.has('app-reference-ignores-memo') ? cpr.request_id : faults.has('app-empty-memo-dropped') ? memo || cpr.request_id : (memo ?? cpr.request_id);
-  const intent = { reference, conditions: conditionsOf(cpr, subInterface, faults) };
+  // Stryker disable next-line all: only the app-conditions-from-hinted-rail fault takes the conditions' sub-interface from the hint
+  const intent = { reference, conditions: conditionsOf(cpr, faults.has('app-conditions-from-hinted-rail') ? hintedSubInterface(cpr.rail_hint, subInterface) : subInterface, faults) };
 
   // 7. The Payment, with request_id bound to its context; conversion is extra, disclosed context (§4.6.2).
   const notices = [...accepted.notices];
@@ -139,6 +141,13 @@ function lowerCaseAddresses(payee: Cpr['payee']): Cpr['payee'] {
 function namedFromBeneficiary(cpr: Cpr): Cpr['payee'] {
   const beneficiary = (cpr as { beneficiary_name?: string }).beneficiary_name;
   return { ...(beneficiary !== undefined ? { display_name: beneficiary } : {}), ...structuredClone(cpr.payee) };
+}
+// Stryker restore all
+
+// Stryker disable all: only the app-conditions-from-hinted-rail fault calls this function
+/** Mutant app-conditions-from-hinted-rail: the sub-interface of the rail the hint names, else the address's. */
+function hintedSubInterface(hint: string | undefined, addressed: SubInterface): SubInterface {
+  return (isRailHint(hint) ? RAIL_HINT_SUB_INTERFACE[hint] : undefined) ?? addressed;
 }
 // Stryker restore all
 

@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { isValidBIC, isValidIBAN } from 'ibantools';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_NOW, compatibleRailHints, validCpr, type ValidCprConstraints } from '../../generators/index.ts';
+import { DEFAULT_NOW, allowedRailHints, compatibleRailHints, validCpr, type ValidCprConstraints } from '../../generators/index.ts';
 import {
   SUB_INTERFACES,
   addressFields,
@@ -67,15 +67,21 @@ describe('validCpr', () => {
     );
   });
 
-  it('uses only rail hints compatible with the sub-interface', () => {
+  it('uses only rail hints a request of its sub-interface may carry, and hints of another sub-interface too', () => {
+    let crossed = 0;
     fc.assert(
       fc.property(validCpr(), (cpr) => {
         const sub = subOf(cpr);
         if (sub === 'ON_CHAIN') expect(cpr.rail_hint).toBe('ON_CHAIN');
-        else if (cpr.rail_hint !== undefined) expect(compatibleRailHints(sub)).toContain(cpr.rail_hint);
+        else if (cpr.rail_hint !== undefined) {
+          expect(allowedRailHints(sub)).toContain(cpr.rail_hint);
+          if (!(compatibleRailHints(sub) as readonly string[]).includes(cpr.rail_hint)) crossed++;
+        }
       }),
       RUNS,
     );
+    // An IBAN request hinted PIX, say: advisory (PROFILE.md §7.4), and a derivation keeps the IBAN request's own conditions.
+    expect(crossed).toBeGreaterThan(0);
   });
 
   it('is unexpired at `now` and within the validity window', () => {

@@ -12,7 +12,8 @@ import { PAYEE_LIFETIMES } from '../../../harness/properties/payee-lifetimes.ts'
 import { scenarioTarget } from '../../../harness/runner/scenario-target.ts';
 import { embeddedTarget } from '../../../harness/target/target.ts';
 
-const options = { seed: 20261127, runs: 12, levelOf: () => 'MUST' as const, rerun: () => '' };
+// A seed whose twelve cases reach each fault below (a moment at a request's expires_at, one between the two ends of what a payee must remember).
+const options = { seed: 5, runs: 12, levelOf: () => 'MUST' as const, rerun: () => '' };
 
 describe('PROP-PAYEE-013 (a request and its token, each its own lifetime)', () => {
   it.each<[string, 'passed' | 'failed', string | undefined]>([
@@ -33,10 +34,10 @@ describe('PROP-PAYEE-013 (a request and its token, each its own lifetime)', () =
     }
   });
 
-  // Seeds 3, 5 and 10 draw a case's instant before an earlier case's: with each case at the instant it drew, the
+  // Seeds 5 and 6 draw a case's instant before an earlier case's: with each case at the instant it drew, the
   // reference's prune (in the order it made its requests, stopping at the first it keeps) was held back there and
   // the early forgetting passed. Each case starts after the one before, as a clock in service runs.
-  it.each([3, 5, 10])('a payee that forgets a request a token lifetime after it expired is caught with seed %i, whose cases draw instants out of order', async (seed) => {
+  it.each([5, 6])('a payee that forgets a request a token lifetime after it expired is caught with seed %i, whose cases draw instants out of order', async (seed) => {
     const target = await embeddedTarget({ reference: { mutant: 'payee-request-retention-token-lifetime' } });
     try {
       const result = await executeProperty(PAYEE_LIFETIMES, scenarioTarget(target), { ...options, seed });

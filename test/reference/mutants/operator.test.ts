@@ -700,6 +700,16 @@ const PROBES: Record<MutantOfRole<'operator'>, Probe> = {
     correct: '500',
     mutant: 'more than 500',
   },
+  'ctl-redeemer-level-kept': {
+    observes: "a redemption by the fixture's redeemer once it is provisioned again at level 0",
+    async observe(f) {
+      const { pack, bearer } = await f.issuePack();
+      expect(f.operator.provisionRedeemer({ public_key: f.redeemer.jwk, identity_level: 0 }).ok).toBe(true);
+      return answer(await f.redeem(pack, f.redemption(pack, bearer)));
+    },
+    correct: 'REDEEMER_NOT_IDENTIFIED',
+    mutant: 200,
+  },
   'ctl-lease-holder-utf16-length': {
     observes: 'a lease acquired by a holder of 200 astral characters (400 UTF-16 units)',
     async observe(f, mutant) {

@@ -62,6 +62,15 @@ const PROBES: Record<MutantOfRole<'payee'>, Probe> = {
     correct: true,
     mutant: false,
   },
+  'payee-request-id-counter-raced': {
+    observes: 'how many request_ids three requests created at once have',
+    async observe(payee) {
+      const made = await Promise.all([ibanRequest(payee), ibanRequest(payee), ibanRequest(payee)]);
+      return new Set(made.map((m) => m.request_id)).size;
+    },
+    correct: 3,
+    mutant: 1,
+  },
   'payee-qr-level-l': {
     observes: "the QR image's error-correction level",
     async observe(payee) {
@@ -445,6 +454,17 @@ const PROBES: Record<MutantOfRole<'payee'>, Probe> = {
     },
     correct: 'REQUEST_EXPIRED',
     mutant: 'NOT_FOUND',
+  },
+  'payee-used-token-forgotten-from-use': {
+    observes: 'a token used when made, presented again 450 s later (lifetime 300 s: known until 600 s)',
+    async observe(payee, clock) {
+      const { token } = await ibanRequest(payee);
+      await get(payee, `/cpr/${token}`);
+      clock.advance(450);
+      return answer(await get(payee, `/cpr/${token}`));
+    },
+    correct: 'TOKEN_CONSUMED',
+    mutant: 'TOKEN_UNKNOWN',
   },
   'payee-fulfil-at-expiry': {
     observes: 'a fulfilment at the very instant of expires_at',

@@ -303,6 +303,15 @@ const PROBES: Record<MutantOfRole<'paying-app'>, Probe> = {
     correct: 'RAIL_UNSUPPORTED',
     mutant: 'accepted',
   },
+  'app-conditions-from-hinted-rail': {
+    observes: "the conditions' remittance_info of an IBAN request hinted PIX (advisory), paid where PIX is supported",
+    async observe(app) {
+      const derived = app.derive(iban({ rail_hint: 'PIX' }), { ...CONTEXT, supported_rails: ['PIX', 'SEPA_CT'] });
+      return derived.ok ? derived.payment.intent.conditions.remittance_info : derived.code;
+    },
+    correct: 'Invoice 2026-0042',
+    mutant: undefined,
+  },
   'app-unsupported-rail-ignored': {
     observes: 'a request hinting SEPA_CT to an application that pays by PIX only',
     observe: async (app) => outcome(app.derive(IBAN_CPR, { ...CONTEXT, supported_rails: ['PIX'] })),
