@@ -1767,7 +1767,7 @@ const CATALOGUE = [
     role: 'paying-app',
     catcher: 'fuzzer',
     description: "the retrieval URL is resolved against the endpoint's origin (new URL('/cpr/' + token, endpoint)): its base path is lost",
-    catches: ['PRF-APP-1'],
+    catches: ['PRF-APP-1', 'DLV-RESOLVE-1'],
   },
   {
     name: 'app-endpoint-query-swallowed',

@@ -210,7 +210,7 @@ async function judgeVisit(ctx: ScenarioContext, v: VisitAt): Promise<PropertyFai
 export const PAYEE_LIFETIMES = define<Case>({
   id: 'PROP-PAYEE-013',
   title: 'a request and its retrieval token each live their own lifetime: the token refused TOKEN_EXPIRED from its end on, the request fulfilled until its expires_at, at moments drawn from the payee\'s own instants',
-  requirements: ['TOK-EXP-1', 'TOK-GET-1', 'PRF-TOK-1', 'PRF-CTL-1', 'CPR-TIME-1'],
+  requirements: ['TOK-EXP-1', 'TOK-GET-1', 'TOK-ONCE-1', 'PRF-TOK-1', 'PRF-CTL-1', 'CPR-TIME-1'],
   level: 'MUST',
   role: 'payee',
   sections: ['§2.1', '§5.1.1', 'PROFILE §10', 'PROFILE §12'],

@@ -67,7 +67,8 @@ describe('the paying-app fuzzer', () => {
     ['app-length-from-header', 4, 40, 'PRF-APP-1'],
     ['app-retry-on-server-error', 2, 40, 'DLV-RESOLVE-1'],
     ['app-retry-on-throttle', 2, 40, 'DLV-RESOLVE-1'],
-    ['app-base-path-dropped', 1, 40, 'PRF-APP-1'],
+    // Named by where the token went (DLV-RESOLVE-1) or by the result (PRF-APP-1), whichever a case meets first: seed 1 meets the first.
+    ['app-base-path-dropped', 1, 40, 'DLV-RESOLVE-1'],
     ['app-endpoint-query-swallowed', 3, 40, 'PRF-APP-1'],
     ['app-plaintext-endpoint-retrieved', 2, 40, 'PRF-APP-1'],
     ['app-bom-stripped', 2, 40, 'PRF-JSON-1'],
