@@ -510,6 +510,13 @@ const CATALOGUE = [
     catches: ['DRV-INTENT-1'],
   },
   {
+    name: 'app-open-amount-from-conversion',
+    family: 'derivation',
+    role: 'paying-app',
+    description: "for an open request derived with a conversion, the paying app pays the conversion's amount (what the payer spends in its own asset) as value.amount in place of the payer's amount",
+    catches: ['DRV-OPEN-1'],
+  },
+  {
     name: 'app-unsupported-rail-ignored',
     family: 'derivation',
     role: 'paying-app',

@@ -52,7 +52,10 @@ export function derivePayment(doc: unknown, context: DerivationContext, settings
   if (railProblem && !faults.has('app-unsupported-rail-ignored')) return railProblem; // mutant: refused in silence
 
   // 4. Construct the value: amount and asset unmodified (§4.7.5), the payer's amount only when open (§4.6.3-4).
-  const amount = paymentAmount(cpr.value.amount, ctx.payer_amount, faults);
+  // Mutant app-open-amount-from-conversion: an open amount taken from the conversion's amount, what the payer spends in its own asset.
+  // Stryker disable next-line all: only the app-open-amount-from-conversion fault reads the conversion's amount here
+  const entered = faults.has('app-open-amount-from-conversion') && cpr.value.amount === undefined ? ((ctx.conversion as { amount?: string } | undefined)?.amount ?? ctx.payer_amount) : ctx.payer_amount;
+  const amount = paymentAmount(cpr.value.amount, entered, faults);
   if (typeof amount !== 'string') return amount;
 
   // 5. Intent: memo as reference, else request_id; conditions from the sub-interface.

@@ -3,7 +3,9 @@
 // only that amount is paid, and an offer one unit either side of it, or any
 // other amount beyond 2^53, is refused; an open request pays the payer's
 // amount exactly, however large; an amount not in the profile's form is never
-// paid.
+// paid. Half the cases derive with a conversion in the context (another asset,
+// another amount): disclosed context that never replaces the value (§4.6.2,
+// §4.7.5; PROFILE.md §9), so the amounts paid and refused are the same.
 import fc from 'fast-check';
 import { validCpr } from '../../../generators/index.ts';
 import { amountVariant, type ClassValue } from '../../../generators/classes/index.ts';
@@ -24,7 +26,18 @@ interface AmountCase {
   readonly fixed: Doc;
   readonly open: Doc;
   readonly offers: readonly Offer[];
+  /** What the payer spends when the application converts (DerivationContext.conversion), or none. */
+  readonly conversion: { readonly asset: Doc; readonly amount: string; readonly rate: string } | null;
 }
+
+const conversion = fc.option(
+  fc.record({
+    asset: fc.constantFrom<Doc>({ type: 'fiat', code: 'USD' }, { type: 'stablecoin', code: 'USDC', chain_id: '1' }, { type: 'crypto', code: 'BTC' }),
+    amount: fc.bigInt({ min: 1n, max: 10n ** 40n }).map(String),
+    rate: fc.constantFrom('1.088', '0.5', '12.25', '0.000031'),
+  }),
+  { nil: null },
+);
 
 const COVERS: Coverage[] = [
   ...(['amount.large', 'amount.non-canonical', 'amount.bound'] as const).map((cls) => ({ field: 'derivation-context/payer_amount', class: cls })),
@@ -40,7 +53,7 @@ const cases: fc.Arbitrary<AmountCase> = fc
     amountVariant({ class: 'amount.non-canonical' }),
   )
   .chain(([cpr, requested, other, malformed]) =>
-    amountVariant({ class: 'amount.bound', bound: BigInt(requested.value as string) }).map((bound) => {
+    fc.tuple(amountVariant({ class: 'amount.bound', bound: BigInt(requested.value as string) }), conversion).map(([bound, converted]) => {
       const fixed = withAmount(cpr, requested.value as string);
       const offers: Offer[] = [
         { class: 'amount.bound', requested: requested.value as string, offered: bound },
@@ -49,7 +62,7 @@ const cases: fc.Arbitrary<AmountCase> = fc
         { class: 'amount.non-canonical', requested: requested.value as string, offered: malformed },
         { class: 'amount.non-canonical', requested: undefined, offered: malformed },
       ];
-      return { fixed, open: cpr, offers };
+      return { fixed, open: cpr, offers, conversion: converted };
     }),
   );
 
@@ -70,12 +83,12 @@ export const APP_AMOUNTS = define<AmountCase>({
   async check(ctx, c) {
     return firstFailure(ctx, c.offers, 5, async (offer): Promise<PropertyFailure | undefined> => {
       const cpr = offer.requested === undefined ? c.open : c.fixed;
-      const result = await derive(ctx, cpr, { ...CONTEXT, payer_amount: offer.offered.value as string });
+      const result = await derive(ctx, cpr, { ...CONTEXT, payer_amount: offer.offered.value as string, ...(c.conversion === null ? {} : { conversion: c.conversion }) });
       const canonical = typeof offer.offered.value === 'string' && /^[1-9][0-9]{0,77}$/.test(offer.offered.value);
       // Paid exactly when the offer is an amount and, for a fixed request, the requested one.
       const paid = canonical && (offer.requested === undefined || offer.offered.value === offer.requested);
       const amount = !crashed(result) && result.ok ? ((result.payment as Doc | undefined)?.value as Doc | undefined)?.amount : undefined;
-      const where = `${offer.requested === undefined ? 'an open request' : `a request for ${offer.requested}`}, the payer offering ${JSON.stringify(offer.offered.value)} (${offer.offered.note})`;
+      const where = `${offer.requested === undefined ? 'an open request' : `a request for ${offer.requested}`}, the payer offering ${JSON.stringify(offer.offered.value)} (${offer.offered.note})${c.conversion === null ? '' : `, converted to ${c.conversion.amount} ${JSON.stringify(c.conversion.asset)}`}`;
       if (paid && amount === offer.offered.value) return undefined;
       if (!paid && !crashed(result) && !result.ok) return undefined;
       return {

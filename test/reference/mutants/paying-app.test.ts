@@ -217,6 +217,16 @@ const PROBES: Record<MutantOfRole<'paying-app'>, Probe> = {
     correct: '9007199254740993',
     mutant: '9007199254740992',
   },
+  'app-open-amount-from-conversion': {
+    observes: "the amount paid for an open request, the payer offering 1000 and the application converting to 1085 USD",
+    async observe(app) {
+      const { amount: _open, ...value } = IBAN_CPR.value;
+      const derived = app.derive({ ...IBAN_CPR, value }, { ...CONTEXT, payer_amount: '1000', conversion: { asset: { type: 'fiat', code: 'USD' }, amount: '1085', rate: '1.085' } });
+      return derived.ok ? derived.payment.value.amount : derived.code;
+    },
+    correct: '1000',
+    mutant: '1085',
+  },
   'app-partial-payment-accepted': {
     observes: 'a payer amount of 1000 for a request of 1250',
     async observe(app) {
