@@ -162,6 +162,30 @@ function usedTokenDefect(token: HttpResult, now: number, anchors: Readonly<Recor
   return { expected: { problem: codes }, actual: refusedWith(token, codes[0]!), message: `${when} ${now - anchors.known_until < 0 ? `${anchors.known_until - now} ms before` : `${now - anchors.known_until} ms after`} the end of the time it must be known (a token lifetime after it expired)`, requirements: ['PRF-TOK-1'] };
 }
 
+/**
+ * The token, unused until its moment: refused from the end of its configured
+ * lifetime on (a lifetime after it expired, possibly as a token the payee
+ * forgot), and over plaintext as every token is there; served while that end,
+ * the payee's own token_expires_at and the request's expires_at are all ahead
+ * (between them, either answer is the payee's choice).
+ */
+async function unusedTokenDefect(ctx: ScenarioContext, v: VisitAt, token: HttpResult, anchors: Readonly<Record<Anchor, number>>): Promise<PropertyFailure | undefined> {
+  const { lifetime, now, story } = v;
+  if (now >= anchors.lifetime) {
+    if (token.status === 200) return { expected: { problem: 'TOKEN_EXPIRED' }, actual: { status: 200 }, message: `${story}: the token served ${now - anchors.lifetime} ms after its ${lifetime} s lifetime ended`, requirements: ['TOK-EXP-1'] };
+    const forgettable = now >= anchors.known_until;
+    const wrong = refusedWith(token, 'TOKEN_EXPIRED');
+    if (wrong !== undefined && !(forgettable && refusedWith(token, 'TOKEN_UNKNOWN') === undefined)) {
+      return { expected: { problem: forgettable ? ['TOKEN_EXPIRED', 'TOKEN_UNKNOWN'] : 'TOKEN_EXPIRED' }, actual: wrong, message: `${story}: the expired token's refusal`, requirements: ['PRF-TOK-1'] };
+    }
+    return plaintextRefusals(ctx, [[v.retrieved.token, `${story}: the expired token`]]);
+  }
+  if (now < Math.min(anchors.lifetime, anchors.reported, anchors.expires_at) && token.status !== 200) {
+    return { expected: 200, actual: { status: token.status, body: token.body }, message: `${story}: the token refused before its lifetime, its token_expires_at and its request's expires_at`, requirements: ['TOK-GET-1'] };
+  }
+  return undefined;
+}
+
 /** One pair at its moment: the first request's token retrieved, the second request fulfilled, in the order drawn. */
 async function judgeVisit(ctx: ScenarioContext, v: VisitAt): Promise<PropertyFailure | undefined> {
   const { lifetime, validity, now, story } = v;
@@ -171,27 +195,8 @@ async function judgeVisit(ctx: ScenarioContext, v: VisitAt): Promise<PropertyFai
   const got = v.tokenFirst ? await retrieve() : undefined;
   const done = await fulfil();
   const token = got ?? (await retrieve());
-  if (v.usedEarly) {
-    const used = usedTokenDefect(token, now, anchors, story);
-    if (used) return used;
-  } else {
-  // The token: refused from the end of its configured lifetime on (a lifetime after it expired, possibly as a token
-  // the payee forgot); served while that end, the payee's own token_expires_at and the request's expires_at are all
-  // ahead (between them, either answer is the payee's choice).
-  if (now >= anchors.lifetime) {
-    if (token.status === 200) return { expected: { problem: 'TOKEN_EXPIRED' }, actual: { status: 200 }, message: `${story}: the token served ${now - anchors.lifetime} ms after its ${lifetime} s lifetime ended`, requirements: ['TOK-EXP-1'] };
-    const forgettable = now >= anchors.known_until;
-    const wrong = refusedWith(token, 'TOKEN_EXPIRED');
-    if (wrong !== undefined && !(forgettable && refusedWith(token, 'TOKEN_UNKNOWN') === undefined)) {
-      return { expected: { problem: forgettable ? ['TOKEN_EXPIRED', 'TOKEN_UNKNOWN'] : 'TOKEN_EXPIRED' }, actual: wrong, message: `${story}: the expired token's refusal`, requirements: ['PRF-TOK-1'] };
-    }
-    // Over plaintext, expired as it is, it is refused as every token is there.
-    const clear = await plaintextRefusals(ctx, [[v.retrieved.token, `${story}: the expired token`]]);
-    if (clear) return clear;
-  } else if (now < Math.min(anchors.lifetime, anchors.reported, anchors.expires_at) && token.status !== 200) {
-    return { expected: 200, actual: { status: token.status, body: token.body }, message: `${story}: the token refused before its lifetime, its token_expires_at and its request's expires_at`, requirements: ['TOK-GET-1'] };
-  }
-  }
+  const tokenDefect = v.usedEarly ? usedTokenDefect(token, now, anchors, story) : await unusedTokenDefect(ctx, v, token, anchors);
+  if (tokenDefect) return tokenDefect;
   // The other request: fulfilled before its own expires_at, refused REQUEST_EXPIRED at or after it (or, a validity
   // period after it, forgotten).
   const expiresAt = v.fulfilled.expiresAt!;

@@ -360,7 +360,7 @@ async function guardFinding(ctx: ScenarioContext, step: Step, params: Readonly<R
       requirement,
       expected: { [member]: changed.expected },
       actual: { [member]: changed.actual },
-      message: `the renewal was granted but the pack's ${member} is not the one it was issued with (PROFILE.md §4.3, §5 renew step 11: a renewal keeps every member but renewal_chain, chain_digest, current_bearer_pk and signature)`,
+      message: `the renewal was granted but the pack's ${member} is not the one it was issued with (PROFILE.md §4.3, §5 renew step 11: a renewal keeps every member but renewal_chain, chain_digest, current_bearer_pk, operator_kid and signature)`,
       what: `kept (${requirement}): the renewed pack's ${member} changed from ${brief(changed.expected)} to ${brief(changed.actual)}`,
       why: 'a renewal was granted with another pack than the one renewed, so what follows would test nothing',
     };

@@ -98,7 +98,8 @@ export function failedHandover(action: string, params: Readonly<Record<string, u
 /**
  * What a renewal keeps of the pack it renews (PROFILE.md §4.3, §5 renew step
  * 11: the chain grows, its digest rolls, the bearer changes and the Operator
- * signs again; nothing else), with the rule each member is charged to:
+ * signs again, under the key operator_kid then names; nothing else), with the
+ * rule each member is charged to:
  * issued_at is the Operator's clock when it issued the pack (§4.3), the rest
  * the renewal's. Instants are compared as instants and the initial bearer by
  * its key, so that a member written another legal way is judged by the rules of
