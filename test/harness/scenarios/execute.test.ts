@@ -585,18 +585,24 @@ ${setup}        principal: alice
   });
 });
 
-describe('a renewal that does not hand the pack over', () => {
-  // The Operator grants renewals but leaves current_bearer_pk as it was.
-  let ref: RunningReference;
-  let http: HttpRole;
+/** The reference, with `mutant` switched on when given, served for the describe block that calls this (started before all its tests, closed after them). */
+function servedReference(mutant?: string): { http(): HttpRole } {
+  let ref: RunningReference | undefined;
+  let http: HttpRole | undefined;
   beforeAll(async () => {
-    ref = await startReference({ port: 0, plaintextPort: null, mutant: 'op-renew-keeps-bearer' });
+    ref = await startReference({ port: 0, plaintextPort: null, ...(mutant ? { mutant } : {}) });
     http = createHttpRole({ baseUrl: ref.url, ca: ref.tls.ca });
   });
   afterAll(async () => {
-    await http.close();
-    await ref.close();
+    await http?.close();
+    await ref?.close();
   });
+  return { http: () => http! };
+}
+
+describe('a renewal that does not hand the pack over', () => {
+  // The Operator grants renewals but leaves current_bearer_pk as it was.
+  const faulty = servedReference('op-renew-keeps-bearer');
 
   /** An issue, then `renewal` (steps sending carol's renewal of bob's pack), then a redemption by carol under CPP-RED-1. */
   const WALK = (renewal: string, requirements = '[CPP-RED-1]') =>
@@ -619,7 +625,7 @@ describe('a renewal that does not hand the pack over', () => {
 `;
 
   it("charges CPP-RNW-1 alone, before the step's own checks, and stops: the redemption as the new bearer is never sent", async () => {
-    const result = await executeScenario(scenario(WALK(RENEW), 'operator'), target(http), options);
+    const result = await executeScenario(scenario(WALK(RENEW), 'operator'), target(faulty.http()), options);
     expect(result.status).toBe('failed');
     expect(result.checks.filter((c) => !c.passed).map((c) => [c.check, c.requirement, c.step])).toEqual([['handover', 'CPP-RNW-1', '5']]);
     expect(result.not_evaluated?.map((n) => [n.check, n.requirement, n.after])).toEqual([
@@ -635,7 +641,7 @@ describe('a renewal that does not hand the pack over', () => {
 
   it('leaves a renewal granted where its step wanted a refusal to the checks that wanted it', async () => {
     for (const refusal of ['status: 4xx', 'problem: BEARER_MISMATCH']) {
-      const result = await executeScenario(scenario(WALK(RENEW.replace('          - status: 200\n', `          - ${refusal}\n`)), 'operator'), target(http), options);
+      const result = await executeScenario(scenario(WALK(RENEW.replace('          - status: 200\n', `          - ${refusal}\n`)), 'operator'), target(faulty.http()), options);
       expect(result.status).toBe('failed');
       expect(result.checks.some((c) => c.check === 'handover')).toBe(false);
       expect(result.checks.filter((c) => !c.passed).map((c) => c.requirement)).toContain('CPP-RED-1');
@@ -643,7 +649,7 @@ describe('a renewal that does not hand the pack over', () => {
   });
 
   it('ends a setup renewal as HARNESS_SETUP_FAILED under CPP-RNW-1', async () => {
-    const result = await executeScenario(scenario(WALK(RENEW.replace('      - do: renew\n', '      - do: renew\n        setup: true\n')), 'operator'), target(http), options);
+    const result = await executeScenario(scenario(WALK(RENEW.replace('      - do: renew\n', '      - do: renew\n        setup: true\n')), 'operator'), target(faulty.http()), options);
     expect(result).toMatchObject({ status: 'error', error_code: 'HARNESS_SETUP_FAILED' });
     expect(result.checks.filter((c) => !c.passed)).toEqual([expect.objectContaining({ check: 'handover', requirement: 'CPP-RNW-1', setup: true })]);
     expect(result.reason).toMatch(/failed CPP-RNW-1: handover/);
@@ -686,7 +692,7 @@ describe('a renewal that does not hand the pack over', () => {
       const s = scenario(WALK(renewal), 'operator');
       // The scenario's own, the handover and kept members of its renewals, the grant of the pack it issues and its balance (guardFinding).
       expect(scenarioRequirements(s)).toEqual(['CPP-RED-1', 'CPP-RNW-1', 'PRF-MSG-1', 'CPP-ISS-1', 'CPP-BAL-1']);
-      const result = await executeScenario(s, target(http), options);
+      const result = await executeScenario(s, target(faulty.http()), options);
       expect(result.checks.filter((c) => !c.passed).map((c) => [c.check, c.requirement])).toEqual([['handover', 'CPP-RNW-1']]);
       expect(result.transcript.some((e) => e.request.url.endsWith('/v1/cashpack/redeem'))).toBe(false);
     }
@@ -695,16 +701,7 @@ describe('a renewal that does not hand the pack over', () => {
 
 describe('a renewal that changes what it keeps of the pack', () => {
   // The Operator grants renewals but dates the pack again with its clock (issued_at is the issue's, PROFILE.md §4.3).
-  let ref: RunningReference;
-  let http: HttpRole;
-  beforeAll(async () => {
-    ref = await startReference({ port: 0, plaintextPort: null, mutant: 'op-renewal-restamps-issued-at' });
-    http = createHttpRole({ baseUrl: ref.url, ca: ref.tls.ca });
-  });
-  afterAll(async () => {
-    await http.close();
-    await ref.close();
-  });
+  const faulty = servedReference('op-renewal-restamps-issued-at');
 
   /** bob's pack renewed to carol `after` seconds after its issue, then redeemed by carol. */
   const LATER = (after: number) =>
@@ -729,7 +726,7 @@ describe('a renewal that changes what it keeps of the pack', () => {
     ).replace('needs: [provision]', 'needs: [provision, clock]');
 
   it("charges PRF-MSG-1 alone for a renewed pack's new issued_at, and stops before the redemption", async () => {
-    const result = await executeScenario(scenario(LATER(60), 'operator'), target(http), options);
+    const result = await executeScenario(scenario(LATER(60), 'operator'), target(faulty.http()), options);
     expect(result.status).toBe('failed');
     expect(result.checks.filter((c) => !c.passed).map((c) => [c.check, c.requirement, c.step])).toEqual([['kept', 'PRF-MSG-1', '7']]);
     expect(result.reason).toMatch(/kept \(PRF-MSG-1\): the renewed pack's issued_at changed/);
@@ -738,7 +735,7 @@ describe('a renewal that changes what it keeps of the pack', () => {
   });
 
   it('finds nothing where the clock did not move: the same instant written again is the one issued', async () => {
-    const result = await executeScenario(scenario(LATER(0), 'operator'), target(http), options);
+    const result = await executeScenario(scenario(LATER(0), 'operator'), target(faulty.http()), options);
     expect(result.reason).toBeUndefined();
     expect(result.status).toBe('passed');
   });
@@ -747,23 +744,11 @@ describe('a renewal that changes what it keeps of the pack', () => {
 describe("the pack's own bearer refused BEARER_MISMATCH", () => {
   // op-bearer-compared-as-json refuses the bearer whose JWK comes with its members in another order, as every renewal
   // and redemption the scenario actions build presents it; the reference refuses only the wrong key.
-  const refs: Record<string, { ref: RunningReference; http: HttpRole }> = {};
-  beforeAll(async () => {
-    for (const [name, mutant] of [['faulty', 'op-bearer-compared-as-json'], ['reference', undefined]] as const) {
-      const ref = await startReference({ port: 0, plaintextPort: null, ...(mutant ? { mutant } : {}) });
-      refs[name] = { ref, http: createHttpRole({ baseUrl: ref.url, ca: ref.tls.ca }) };
-    }
-  });
-  afterAll(async () => {
-    for (const { ref, http } of Object.values(refs)) {
-      await http.close();
-      await ref.close();
-    }
-  });
+  const refs = { faulty: servedReference('op-bearer-compared-as-json'), reference: servedReference() };
 
   /** bob's pack issued by alice, then `steps`, under `requirement`. */
   const PACK = (steps: string, requirement = 'CPP-IDN-1') => BOBS_PACK({ id: 'CPP-IDN-901', title: 'probe', requirements: `[${requirement}]` }, steps);
-  const run = (steps: string, on: 'faulty' | 'reference', requirement?: string) => executeScenario(scenario(PACK(steps, requirement), 'operator'), target(refs[on]!.http), options);
+  const run = (steps: string, on: 'faulty' | 'reference', requirement?: string) => executeScenario(scenario(PACK(steps, requirement), 'operator'), target(refs[on].http()), options);
   const failed = (result: { readonly checks: readonly CheckResult[] }) => result.checks.filter((c) => !c.passed).map((c) => [c.check, c.requirement]);
 
   it('is charged to the operation where the refusal due is one PROFILE.md §5 checks after the bearer, and stops the scenario', async () => {
