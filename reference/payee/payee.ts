@@ -69,7 +69,8 @@ export function createPayee(options: PayeeOptions): Payee {
   const requests = new RequestStore(faults.has('payee-request-retention-token-lifetime') ? lifetimeMs : validityMs, faults);
   // Mutant payee-request-id-reused: drawn once, given to every request.
   const startupRequestId = newUuid();
-  const raced = racedCounter();
+  // Stryker disable next-line all: only the payee-request-id-counter-raced fault keeps a counter
+  const raced = faults.has('payee-request-id-counter-raced') ? racedCounter() : undefined;
 
   const payee: Omit<Payee, 'handler'> = {
     config,
@@ -84,7 +85,7 @@ export function createPayee(options: PayeeOptions): Payee {
         input,
         {
           // Stryker disable next-line all: only the payee-request-id-counter-raced fault draws the id from its counter
-          request_id: faults.has('payee-request-id-counter-raced') ? await raced() : requestId(faults, startupRequestId, now, input),
+          request_id: raced ? await raced() : requestId(faults, startupRequestId, now, input),
           created_at: timestamp(faults, now),
           // Mutant payee-expiry-unbounded: a year instead of the configured window.
           expires_at: timestamp(faults, now + (faults.has('payee-expiry-unbounded') ? YEAR_MS : validityMs)),
