@@ -1000,6 +1000,13 @@ const CATALOGUE = [
     catches: ['PRF-CTL-1'],
   },
   {
+    name: 'ctl-redeemer-credits-reset',
+    family: 'test-control',
+    role: 'operator',
+    description: 'a redeemer provisioned again loses the funds released to it, where PROFILE.md §12 keeps them',
+    catches: ['PRF-CTL-1'],
+  },
+  {
     name: 'ctl-lease-id-prefix-match',
     family: 'test-control',
     role: 'operator',

@@ -9,6 +9,7 @@ import { send } from '../scenarios/http.ts';
 import { brokenCpr, inlineUri, malformedBody, MAX_BODY_BYTES, validCpr, type CashpackMessageKind } from '../../generators/index.ts';
 import { FIELD_PROPERTIES } from './field-classes/index.ts';
 import { OPERATOR_EXPIRIES } from './operator-expiries.ts';
+import { OPERATOR_IDENTITY } from './operator-identity.ts';
 import { OPERATOR_UPDATED_AT } from './operator-updated-at.ts';
 import { PAYEE_LIFETIMES } from './payee-lifetimes.ts';
 import { CONTEXT, crash, crashed, define, FUTURE, read, refusalOf, REFUSAL_RULES, rejectionFailure, servedCprDefect } from './support.ts';
@@ -172,6 +173,7 @@ export const PROPERTIES: readonly PropertyDefinition[] = [
   }),
   OPERATOR_UPDATED_AT,
   OPERATOR_EXPIRIES,
+  OPERATOR_IDENTITY,
   PAYEE_LIFETIMES,
   // Every field, every class: generated across the field inventory (fields.ts), one property per path family.
   ...FIELD_PROPERTIES,

@@ -108,8 +108,11 @@ export function provisionRedeemer(ctx: OperatorContext, input: unknown): Attempt
   const { public_key, identity_level } = read.value;
   const known = ctx.state.redeemers.get(public_key.kid);
   // Mutant ctl-redeemer-level-kept: a redeemer provisioned again keeps the identity level it was first given.
-  if (known) known.identity_level = ctx.faults.has('ctl-redeemer-level-kept') ? known.identity_level : identity_level;
-  else ctx.state.redeemers.set(public_key.kid, { kid: public_key.kid, publicKey: keyBytes(public_key), identity_level, credits: new Map() });
+  if (known) {
+    known.identity_level = ctx.faults.has('ctl-redeemer-level-kept') ? known.identity_level : identity_level;
+    // Mutant ctl-redeemer-credits-reset: provisioning a redeemer again opens its account afresh, dropping the funds released to it.
+    if (ctx.faults.has('ctl-redeemer-credits-reset')) known.credits.clear();
+  } else ctx.state.redeemers.set(public_key.kid, { kid: public_key.kid, publicKey: keyBytes(public_key), identity_level, credits: new Map() });
   return success({ kid: public_key.kid });
 }
 

@@ -710,6 +710,18 @@ const PROBES: Record<MutantOfRole<'operator'>, Probe> = {
     correct: 'REDEEMER_NOT_IDENTIFIED',
     mutant: 200,
   },
+  'ctl-redeemer-credits-reset': {
+    observes: "the fixture's redeemer's balance once it has redeemed a pack of 7 and is provisioned again at its level",
+    async observe(f) {
+      const { pack, bearer } = await f.issuePack({ amount: '7' });
+      expect(answer(await f.redeem(pack, f.redemption(pack, bearer)))).toBe(200);
+      expect(f.operator.provisionRedeemer({ public_key: f.redeemer.jwk, identity_level: 3 }).ok).toBe(true);
+      const read = f.operator.redeemerBalance(f.redeemer.jwk.kid);
+      return read.ok ? read.value.available : read.problem.code;
+    },
+    correct: '7',
+    mutant: '0',
+  },
   'ctl-lease-holder-utf16-length': {
     observes: 'a lease acquired by a holder of 200 astral characters (400 UTF-16 units)',
     async observe(f, mutant) {

@@ -1,0 +1,153 @@
+// PROP-OP-018: a redeemer's identity level decides each redemption as it stands
+// when the redemption arrives (PROFILE.md §5 redeem step 9), through any
+// sequence of provisionings (§12 "Provisioning again": its level becomes the
+// new one; the funds released to it stay). A fresh redeemer is provisioned at a
+// generated level 0 to 3, then, two to six times, provisioned again or not (at
+// a generated level: up, down, the same, twice in a row) and a redemption sent
+// or not; the last step always redeems. A redemption is granted exactly when
+// the level in force is at least the policy's required_identity_level, else
+// refused REDEEMER_NOT_IDENTIFIED; a refused pack stays ACTIVE (a failed
+// request changes nothing, §5) and is the one the next redemption presents.
+// Where the Operator offers balance reads, the redeemer's available balance is
+// then the sum of the packs it was granted, however often it was provisioned
+// since. A level read only when raised, only at the first identification or
+// only from the first provisioning, and credits dropped or kept by a
+// provisioning, each show in some sequence.
+import fc from 'fast-check';
+import { createSigningKey, type CashPack, type SigningKey } from '../../profile/cashpack/index.ts';
+import { balancePath, IDENTITY_LEVELS } from '../../profile/control.ts';
+import { policyOf, tightPolicy, type Policy } from '../scenarios/actions/index.ts';
+import { StepError, type ScenarioContext } from '../scenarios/context.ts';
+import { jsonRequest, send } from '../scenarios/http.ts';
+import { define } from './support.ts';
+import type { PropertyFailure } from './types.ts';
+import { restoreClock, setClock } from './field-classes/clock.ts';
+import { answerOf, control, issuePack, operatorNow, provisionPrincipal, redeemRequest, redemption } from './field-classes/operator-setup.ts';
+
+const FILE = 'harness/properties/operator-identity.ts';
+
+interface Step {
+  /** The level the redeemer is provisioned again at before this step's redemption; none: not provisioned again. */
+  readonly level: number | undefined;
+  readonly redeem: boolean;
+}
+
+interface Case {
+  readonly initial: number;
+  readonly steps: readonly Step[];
+}
+
+const level = fc.integer({ min: IDENTITY_LEVELS.min, max: IDENTITY_LEVELS.max });
+
+const cases: fc.Arbitrary<Case> = fc.record({
+  initial: level,
+  steps: fc
+    .array(fc.record({ level: fc.option(level, { nil: undefined, freq: 3 }), redeem: fc.boolean() }), { minLength: 2, maxLength: 6 })
+    // The last step always redeems: every sequence ends judged on the level it left.
+    .map((steps) => steps.map((s, i) => (i === steps.length - 1 ? { ...s, redeem: true } : s))),
+});
+
+/** Where the redeemer's level came from: its first provisioning (the identity rule's) or a provisioning again (test control's). */
+const chargedFor = (reprovisioned: boolean): string[] => (reprovisioned ? ['PRF-CTL-1'] : ['PRF-IDN-1', 'CPP-IDN-1']);
+
+async function judgeCase(ctx: ScenarioContext, policy: Policy, c: Case): Promise<PropertyFailure | undefined> {
+  const required = policy.required_identity_level;
+  const maxAmount = BigInt(policy.max_amount);
+  // One pack per step at most, of 1, 2, 3... units (within max_amount): a credit shows which packs it counts.
+  const amountOf = (i: number) => (BigInt(i + 1) < maxAmount ? BigInt(i + 1) : maxAmount);
+  const principal = createSigningKey();
+  const funds = c.steps.reduce((sum, _, i) => sum + amountOf(i), 0n);
+  await provisionPrincipal(ctx, principal, funds.toString(), policy);
+  const redeemer = createSigningKey();
+  await control(ctx, jsonRequest('POST', '/_control/operator/redeemers', { public_key: redeemer.jwk, identity_level: c.initial }));
+  let now = await operatorNow(ctx);
+  if (tightPolicy(policy) !== undefined) {
+    now = Math.floor(now / 1000) * 1000;
+    await setClock(ctx, 'operator', now);
+  }
+
+  const story = [`a redeemer provisioned at identity level ${c.initial} (required_identity_level ${required})`];
+  let inForce = c.initial;
+  let reprovisioned = false;
+  let creditedSinceProvisioning = false;
+  /** Reprovisioned after it was credited: a lost credit is then test control's rule ("the funds released to it stay"). */
+  let creditThenProvisioned = false;
+  let credited = 0n;
+  let issued = 0;
+  /** The pack the next redemption presents: one that was refused stays ACTIVE and comes back. */
+  let pending: { pack: CashPack; bearer: SigningKey; amount: bigint; refused: boolean } | undefined;
+
+  for (const step of c.steps) {
+    if (step.level !== undefined) {
+      const answer = await send(ctx, 'operator', jsonRequest('POST', '/_control/operator/redeemers', { public_key: redeemer.jwk, identity_level: step.level }));
+      story.push(`provisioned again at level ${step.level}`);
+      if (answer.status === null || answer.status < 200 || answer.status > 299) {
+        return { expected: 'a 2xx answer', actual: { status: answer.status, body: answer.body }, message: story.join(', then '), requirements: ['PRF-CTL-1'] };
+      }
+      inForce = step.level;
+      reprovisioned = true;
+      creditThenProvisioned ||= creditedSinceProvisioning;
+      creditedSinceProvisioning = false;
+    }
+    if (!step.redeem) continue;
+    if (!pending) {
+      const bearer = createSigningKey();
+      const amount = amountOf(issued++);
+      pending = { pack: await issuePack(ctx, { principal, policy }, bearer, now, undefined, amount.toString()), bearer, amount, refused: false };
+    }
+    const text = JSON.stringify({ cash_pack: pending.pack, redemption: redemption(pending.pack, pending.bearer, redeemer, now) });
+    const answer = await send(ctx, 'operator', redeemRequest(ctx, text, redeemer, Math.floor(now / 1000)));
+    const granted = inForce >= required;
+    const expected = granted ? 200 : 'REDEEMER_NOT_IDENTIFIED';
+    const seen = answerOf(answer);
+    story.push(`a redemption of ${pending.refused ? 'the pack refused before' : `a fresh pack of ${pending.amount}`} at level ${inForce}`);
+    if (seen !== expected) {
+      // A pack refused before and now not ACTIVE: the refusal changed it (PROFILE.md §5: a failed request changes nothing).
+      const refusalChangedIt = pending.refused && seen === 'INSTRUMENT_NOT_ACTIVE';
+      return {
+        expected: granted ? 200 : { status: 403, problem: 'REDEEMER_NOT_IDENTIFIED' },
+        actual: { status: answer.status, body: answer.body },
+        message: story.join(', then '),
+        requirements: refusalChangedIt ? ['PRF-ORDER-1'] : chargedFor(reprovisioned),
+      };
+    }
+    if (granted) {
+      credited += pending.amount;
+      creditedSinceProvisioning = true;
+      pending = undefined;
+    } else pending.refused = true;
+  }
+
+  if (!ctx.target.capabilities('operator').has('balance')) return undefined;
+  const read = (await control(ctx, { method: 'GET', path: balancePath('redeemer', redeemer.jwk.kid) })).body as Record<string, unknown> | undefined;
+  if (read?.['available'] === credited.toString()) return undefined;
+  return {
+    expected: { available: credited.toString() },
+    actual: read ?? null,
+    message: `${story.join(', then ')}: the redeemer's balance`,
+    requirements: creditThenProvisioned ? ['PRF-CTL-1'] : ['CPP-RED-1'],
+  };
+}
+
+export const OPERATOR_IDENTITY = define<Case>({
+  id: 'PROP-OP-018',
+  title: "a redeemer's identity level decides each redemption as it stands, through any sequence of provisionings up, down and the same; a refused pack stays ACTIVE; the funds released to the redeemer stay",
+  requirements: ['PRF-IDN-1', 'CPP-IDN-1', 'PRF-CTL-1', 'PRF-ORDER-1', 'CPP-RED-1'],
+  level: 'PROFILE',
+  role: 'operator',
+  sections: ['§5.2', '§7.1', 'PROFILE §5', 'PROFILE §12'],
+  needs: ['provision'],
+  // Messages are dated on a frozen clock under a tight policy.
+  shares: 'clock-if-tight-policy',
+  defaultRuns: 8,
+  file: FILE,
+  arbitrary: () => cases,
+  async check(ctx, c) {
+    const policy = await policyOf(ctx);
+    if (tightPolicy(policy) !== undefined && !ctx.target.capabilities('operator').has('clock')) {
+      throw new StepError('skipped', `missing test-control capability: clock (the target ${tightPolicy(policy)}, which the harness hits only with the target's clock frozen)`);
+    }
+    return judgeCase(ctx, policy, c);
+  },
+  teardown: (ctx) => restoreClock(ctx, 'operator'),
+});
