@@ -8,7 +8,7 @@
 // the first request after the move is a balance read, a Lock Request one
 // unit over what must be available and one of exactly that (reads change
 // nothing, §12: an expiry applied only when a pack is read is no expiry), or
-// the Principal provisioned again, with a generated balance and, where the
+// the Principal provisioned again, with a generated balance (past 2^53 too) and, where the
 // policy lists two assets, sometimes the other asset (§12 "Provisioning
 // again": the funds of the packs that expired are back first and replaced
 // with the new balance; the asset changes only while nothing is locked). What
@@ -43,7 +43,7 @@ interface Case {
   /** The first request after the move. */
   readonly probe: 'balance' | 'lock' | 'provision';
   /** With `provision`: the balance provisioned again, and whether in the policy's other asset (where it lists two). */
-  readonly again: { readonly balance: number; readonly otherAsset: boolean };
+  readonly again: { readonly balance: bigint; readonly otherAsset: boolean };
   /** Funds the Principal keeps beyond what its packs lock. */
   readonly spare: number;
 }
@@ -55,7 +55,11 @@ const cases: fc.Arbitrary<Case> = fc.record({
     { weight: 1, arbitrary: fc.constant({ beyond: true as const }) },
   ),
   probe: fc.constantFrom('balance' as const, 'lock' as const, 'provision' as const, 'provision' as const),
-  again: fc.record({ balance: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 1_000_000 })), otherAsset: fc.boolean() }),
+  again: fc.record({
+    // None, a small one, one either side of 2^53, or far beyond it: a balance kept as a double loses the last digits.
+    balance: fc.oneof(fc.constant(0n), fc.bigInt({ min: 1n, max: 1_000_000n }), fc.bigInt({ min: 2n ** 53n - 1n, max: 2n ** 53n + 3n }), { weight: 2, arbitrary: fc.bigInt({ min: 2n ** 53n, max: 10n ** 40n }) }),
+    otherAsset: fc.boolean(),
+  }),
   spare: fc.integer({ min: 0, max: 1000 }),
 });
 
