@@ -12,6 +12,7 @@ import { OPERATOR_EXPIRIES } from './operator-expiries.ts';
 import { OPERATOR_IDENTITY } from './operator-identity.ts';
 import { OPERATOR_UPDATED_AT } from './operator-updated-at.ts';
 import { PAYEE_LIFETIMES } from './payee-lifetimes.ts';
+import { PAYEE_IDS } from './payee-ids.ts';
 import { CONTEXT, crash, crashed, define, FUTURE, read, refusalOf, REFUSAL_RULES, rejectionFailure, servedCprDefect } from './support.ts';
 import type { PropertyDefinition } from './types.ts';
 
@@ -175,6 +176,7 @@ export const PROPERTIES: readonly PropertyDefinition[] = [
   OPERATOR_EXPIRIES,
   OPERATOR_IDENTITY,
   PAYEE_LIFETIMES,
+  PAYEE_IDS,
   // Every field, every class: generated across the field inventory (fields.ts), one property per path family.
   ...FIELD_PROPERTIES,
 ];

@@ -1,0 +1,98 @@
+// PROP-PAYEE-014: every request a payee creates gets a request_id of its own
+// (spec §4.7.3, CPR-ID-1) and a token of its own (PROFILE.md §10: at least 128
+// random bits), however the creations come: with the payee's clock frozen at
+// one instant for the whole property, each case creates one to four batches
+// of one to four requests, a batch's requests released together and the
+// batches one after another; each request either the same as a template
+// (sub-interface, amount, memo) or varied in any of them. No id and no token
+// may repeat within the property's cases: an id made from the instant and the
+// input, a counter read and written back around a store's round trip, a token
+// derived from the request, each repeats in some of these sequences.
+import fc from 'fast-check';
+import { SUB_INTERFACES } from '../../profile/cpr/fields.ts';
+import { control } from '../scenarios/actions/index.ts';
+import type { ScenarioContext } from '../scenarios/context.ts';
+import { define } from './support.ts';
+import type { PropertyFailure } from './types.ts';
+import { clockBefore, restoreClock, setClock } from './field-classes/clock.ts';
+
+const FILE = 'harness/properties/payee-ids.ts';
+
+/** What a request asks for: the template's, or with any of its members changed. */
+interface Ask {
+  readonly sub: (typeof SUB_INTERFACES)[number] | undefined;
+  readonly amount: string | null | undefined;
+  readonly memo: string | null | undefined;
+}
+
+type Case = readonly (readonly Ask[])[];
+
+const TEMPLATE = { sub_interface: 'INSTANT_KEY', amount: '1250', memo: 'same instant' } as const;
+
+/** undefined: the template's value; null: the member left out. */
+const ask: fc.Arbitrary<Ask> = fc.oneof(
+  { weight: 2, arbitrary: fc.constant({ sub: undefined, amount: undefined, memo: undefined }) },
+  fc.record({
+    sub: fc.option(fc.constantFrom(...SUB_INTERFACES), { nil: undefined }),
+    amount: fc.constantFrom(undefined, null, '1', '1250', '12345678901234567890123'),
+    memo: fc.constantFrom(undefined, null, 'same instant', 'another memo', 'Ünïcödé memo'),
+  }),
+);
+
+const cases: fc.Arbitrary<Case> = fc.array(fc.array(ask, { minLength: 1, maxLength: 4 }), { minLength: 1, maxLength: 4 });
+
+function bodyOf(a: Ask): Record<string, string> {
+  const body: Record<string, string> = { sub_interface: a.sub ?? TEMPLATE.sub_interface };
+  const amount = a.amount === undefined ? TEMPLATE.amount : a.amount;
+  const memo = a.memo === undefined ? TEMPLATE.memo : a.memo;
+  if (amount !== null) body['amount'] = amount;
+  if (memo !== null) body['memo'] = memo;
+  return body;
+}
+
+/** Every request_id and token the property's cases were given, with the request that got it. */
+const seen = new WeakMap<ScenarioContext, { ids: Map<string, string>; tokens: Map<string, string> }>();
+
+async function judgeCase(ctx: ScenarioContext, c: Case): Promise<PropertyFailure | undefined> {
+  const at = await clockBefore(ctx, 'payee');
+  await setClock(ctx, 'payee', at);
+  let given = seen.get(ctx);
+  if (!given) seen.set(ctx, (given = { ids: new Map(), tokens: new Map() }));
+  const story = `the clock frozen at ${new Date(at).toISOString()} for every case, ${given.ids.size} requests created before this case; this case's batches ${c.map((b) => b.length).join(', ')}`;
+  for (const [b, batch] of c.entries()) {
+    const bodies = batch.map(bodyOf);
+    const answers = (await Promise.all(bodies.map((body) => control(ctx, 'payee', 'POST', '/_control/payee/requests', body)))) as { request_id?: unknown; cpr?: { request_id?: unknown }; token?: unknown }[];
+    for (const [i, answer] of answers.entries()) {
+      const what = `request ${i + 1} of batch ${b + 1} (${JSON.stringify(bodies[i])})`;
+      const id = answer.cpr?.request_id ?? answer.request_id;
+      if (typeof id === 'string') {
+        const before = given.ids.get(id);
+        if (before !== undefined) return { expected: 'a request_id of its own', actual: { request_id: id, also_given_to: before }, message: `${story}: ${what}`, requirements: ['CPR-ID-1'] };
+        given.ids.set(id, what);
+      }
+      if (typeof answer.token === 'string') {
+        const before = given.tokens.get(answer.token);
+        if (before !== undefined) return { expected: 'a token of its own', actual: { token: answer.token, also_given_to: before }, message: `${story}: ${what}`, requirements: ['PRF-TOK-1'] };
+        given.tokens.set(answer.token, what);
+      }
+    }
+  }
+  return undefined;
+}
+
+export const PAYEE_IDS = define<Case>({
+  id: 'PROP-PAYEE-014',
+  title: 'the payee gives every request its own request_id and token, created at one instant in generated batches released together, the same request or varied',
+  requirements: ['CPR-ID-1', 'PRF-TOK-1', 'PRF-CTL-1'],
+  level: 'MUST',
+  role: 'payee',
+  sections: ['§4.7.3', 'PROFILE §10', 'PROFILE §12'],
+  needs: ['provision', 'clock'],
+  // It freezes the payee's clock.
+  shares: 'clock',
+  defaultRuns: 5,
+  file: FILE,
+  arbitrary: () => cases,
+  check: judgeCase,
+  teardown: (ctx) => restoreClock(ctx, 'payee'),
+});
