@@ -69,6 +69,13 @@ export interface CorruptionEntry {
   readonly apply: (base: CashpackCase, s: PackSetup | undefined, r: Resolved) => fc.Arbitrary<Corruption>;
 }
 
+/** A base64url signature with the first bit of its first byte flipped (as the scenario's tamper flip_signature does). */
+export function flipped(signature: string): string {
+  const bytes = Buffer.from(signature, 'base64url');
+  bytes[0] = bytes[0]! ^ 0x01;
+  return bytes.toString('base64url');
+}
+
 function flip(signature: string, byte: number, bit: number): string {
   const raw = decodeB64urlFixed(signature, 64)!.slice();
   raw[byte] = raw[byte]! ^ (1 << bit);

@@ -3,6 +3,8 @@
 // something; amounts, lifetimes and clock moves sit at the policy's bounds.
 import { formatTimestamp, newUuid, parseTimestamp, signObject, toAmount } from '../../profile/index.ts';
 import type { AssetDescriptor, CashPack } from '../../profile/cashpack/index.ts';
+import { unlistedAsset } from '../../generators/cashpack/assets.ts';
+import { flipped } from '../../generators/cashpack/corruptions.ts';
 import type { Ctx } from './judge.ts';
 import { assetKey, type PackState } from './model.ts';
 import { KEY, type RealPack, type World } from './world.ts';
@@ -151,15 +153,13 @@ export function resolveAdvance(choice: AdvanceChoice, ctx: Ctx): number {
 export function resolveAsset(choice: AssetChoice | undefined, w: World): AssetDescriptor {
   const assets = w.context.policyDocument.assets;
   if (choice === undefined) return w.principalAsset;
-  if (choice === 'unlisted') return unlistedAsset(assets);
+  if (choice === 'unlisted') return unlisted(assets);
   return assets[choice.policy % assets.length]!;
 }
 
-/** A fiat asset the policy does not list (as the scenario function unlisted_asset() picks one). */
-function unlistedAsset(assets: readonly AssetDescriptor[]): AssetDescriptor {
-  const listed = new Set(assets.map((a) => JSON.stringify(a)));
-  const code = ['XTS', 'XXX', 'XBA', 'XBB', 'XBC', 'XBD', 'XDR', 'XSU', 'XUA'].find((c) => !listed.has(JSON.stringify({ type: 'fiat', code: c })));
-  return { type: 'fiat', code: code ?? 'XTS' } as AssetDescriptor;
+/** A fiat asset the policy does not list (as the scenario function unlisted_asset() picks one; XTS when it lists them all). */
+function unlisted(assets: readonly AssetDescriptor[]): AssetDescriptor {
+  return unlistedAsset(assets) ?? { type: 'fiat', code: 'XTS' };
 }
 
 /** The signed version of a pack a command presents, and how the scenario names it. */
@@ -213,13 +213,6 @@ export function tamperedPack(w: World, version: { readonly pack: CashPack; reado
   if (changed !== undefined) return { pack: { ...content, signature } as CashPack, fields };
   fields.flip_signature = true;
   return { pack: { ...content, signature: flipped(signature) } as CashPack, fields };
-}
-
-/** A base64url signature with the first bit of its first byte flipped (as the scenario's tamper flip_signature does). */
-export function flipped(signature: string): string {
-  const bytes = Buffer.from(signature, 'base64url');
-  bytes[0] = bytes[0]! ^ 0x01;
-  return bytes.toString('base64url');
 }
 
 /** A scenario step's asset, when it is not the policy's first (the scenario's default). */

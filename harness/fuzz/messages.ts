@@ -5,7 +5,7 @@ import type { WireRequest } from '../adapters/types.ts';
 import { jsonRequest } from './client.ts';
 import { assetKey, type IssueMessage, type RedeemMessage, type RenewMessage, type StatusQuery } from './model.ts';
 import type { World } from './world.ts';
-import { flipped } from './choices.ts';
+import { flipped } from '../../generators/cashpack/corruptions.ts';
 
 export interface Built<M, W> {
   readonly message: M;

@@ -10,6 +10,7 @@ import { brokenCpr, inlineUri, malformedBody, MAX_BODY_BYTES, validCpr, type Cas
 import { FIELD_PROPERTIES } from './field-classes/index.ts';
 import { OPERATOR_EXPIRIES } from './operator-expiries.ts';
 import { OPERATOR_IDENTITY } from './operator-identity.ts';
+import { OPERATOR_ORDER } from './operator-order.ts';
 import { OPERATOR_UPDATED_AT } from './operator-updated-at.ts';
 import { PAYEE_LIFETIMES } from './payee-lifetimes.ts';
 import { PAYEE_IDS } from './payee-ids.ts';
@@ -175,6 +176,7 @@ export const PROPERTIES: readonly PropertyDefinition[] = [
   OPERATOR_UPDATED_AT,
   OPERATOR_EXPIRIES,
   OPERATOR_IDENTITY,
+  OPERATOR_ORDER,
   PAYEE_LIFETIMES,
   PAYEE_IDS,
   // Every field, every class: generated across the field inventory (fields.ts), one property per path family.

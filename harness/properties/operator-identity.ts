@@ -16,13 +16,13 @@
 import fc from 'fast-check';
 import { createSigningKey, type CashPack, type SigningKey } from '../../profile/cashpack/index.ts';
 import { balancePath, IDENTITY_LEVELS } from '../../profile/control.ts';
-import { policyOf, tightPolicy, type Policy } from '../scenarios/actions/index.ts';
-import { StepError, type ScenarioContext } from '../scenarios/context.ts';
+import type { Policy } from '../scenarios/actions/index.ts';
+import type { ScenarioContext } from '../scenarios/context.ts';
 import { jsonRequest, send } from '../scenarios/http.ts';
 import { define } from './support.ts';
 import type { PropertyFailure } from './types.ts';
-import { restoreClock, setClock } from './field-classes/clock.ts';
-import { answerOf, control, issuePack, operatorNow, provisionPrincipal, redeemRequest, redemption } from './field-classes/operator-setup.ts';
+import { restoreClock } from './field-classes/clock.ts';
+import { answerOf, control, issuePack, operatorNow, policyOnItsClock, provisionPrincipal, redeemRequest, redemption } from './field-classes/operator-setup.ts';
 
 const FILE = 'harness/properties/operator-identity.ts';
 
@@ -60,11 +60,7 @@ async function judgeCase(ctx: ScenarioContext, policy: Policy, c: Case): Promise
   await provisionPrincipal(ctx, principal, funds.toString(), policy);
   const redeemer = createSigningKey();
   await control(ctx, jsonRequest('POST', '/_control/operator/redeemers', { public_key: redeemer.jwk, identity_level: c.initial }));
-  let now = await operatorNow(ctx);
-  if (tightPolicy(policy) !== undefined) {
-    now = Math.floor(now / 1000) * 1000;
-    await setClock(ctx, 'operator', now);
-  }
+  const now = await operatorNow(ctx);
 
   const story = [`a redeemer provisioned at identity level ${c.initial} (required_identity_level ${required})`];
   let inForce = c.initial;
@@ -142,12 +138,6 @@ export const OPERATOR_IDENTITY = define<Case>({
   defaultRuns: 8,
   file: FILE,
   arbitrary: () => cases,
-  async check(ctx, c) {
-    const policy = await policyOf(ctx);
-    if (tightPolicy(policy) !== undefined && !ctx.target.capabilities('operator').has('clock')) {
-      throw new StepError('skipped', `missing test-control capability: clock (the target ${tightPolicy(policy)}, which the harness hits only with the target's clock frozen)`);
-    }
-    return judgeCase(ctx, policy, c);
-  },
+  check: async (ctx, c) => judgeCase(ctx, await policyOnItsClock(ctx), c),
   teardown: (ctx) => restoreClock(ctx, 'operator'),
 });

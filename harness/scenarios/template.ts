@@ -13,7 +13,8 @@ import { decodeB64urlFixed, digestText, encodeB64url, genesisDigest, readDigest,
 import { formatTimestamp, parseTimestamp } from '../../profile/time.ts';
 import { isAmount } from '../../profile/amount.ts';
 import { isUuid } from '../../profile/uuid.ts';
-import { canonicalJson } from '../../profile/jcs.ts';
+import type { AssetDescriptor } from '../../profile/cashpack/types.ts';
+import { recodedAssets, unlistedAsset } from '../../generators/cashpack/assets.ts';
 
 /** Internal signal, caught in scenarios/execute.ts: a value the target's answers lacked, judged there (a failed check, or setup failed). */
 export class TemplateError extends Error {
@@ -39,9 +40,6 @@ class ArgumentError extends Error {}
 function need(condition: boolean, message: string): asserts condition {
   if (!condition) throw new ArgumentError(message);
 }
-
-/** The asset types of an AssetDescriptor (spec §2.3). */
-const ASSET_TYPES = ['fiat', 'stablecoin', 'crypto', 'tokenized'] as const;
 
 /** Epoch milliseconds a Date can hold (ECMA-262 §21.4.1.22). */
 const MAX_TIME_MS = 8.64e15;
@@ -91,40 +89,14 @@ export const FUNCTIONS: Readonly<Record<string, (...args: unknown[]) => unknown>
   /** A fiat asset none of `assets` is (the first of XTS, XXX, XBA, ... the policy does not list). */
   unlisted_asset: (assets) => {
     need(Array.isArray(assets), "unlisted_asset() takes the policy's assets");
-    const listed = new Set(assets.map((a) => JSON.stringify(a)));
-    const code = ['XTS', 'XXX', 'XBA', 'XBB', 'XBC', 'XBD', 'XDR', 'XSU', 'XUA'].find((c) => !listed.has(JSON.stringify({ type: 'fiat', code: c })));
-    need(code !== undefined, 'the policy lists every test currency');
-    return { type: 'fiat', code };
+    const asset = unlistedAsset(assets as AssetDescriptor[]);
+    need(asset !== undefined, 'the policy lists every test currency');
+    return asset;
   },
-  /**
-   * Every asset that shares the code of a listed one but is another asset:
-   * each other type (with a chain where the type needs one), and the same type
-   * on another chain or with none. An Operator that matches assets by their code
-   * alone, or by code and type, or ignores the chain, takes one of them for the
-   * listed one (PROFILE.md §5 issue step 6 compares the whole AssetDescriptor).
-   * Only descriptors the asset schema allows; none the policy lists.
-   */
+  /** Every asset that shares the code of a listed one but is another asset (generators/cashpack/assets.ts recodedAssets). */
   recoded_assets: (assets) => {
     need(Array.isArray(assets) && assets.length > 0, "recoded_assets() takes the policy's assets");
-    type Asset = { type: string; code: string; chain_id?: string };
-    const listed = assets as Asset[];
-    const seen = new Set(listed.map((a) => canonicalJson(a)));
-    const chained = (type: string) => type === 'stablecoin' || type === 'tokenized';
-    const out: Asset[] = [];
-    const add = (a: Asset) => {
-      const key = canonicalJson(a);
-      if (!seen.has(key) && (a.type !== 'fiat' || /^[A-Z]{3}$/.test(a.code)) && (a.chain_id !== undefined || !chained(a.type))) {
-        seen.add(key);
-        out.push(a);
-      }
-    };
-    for (const { type, code, chain_id } of listed) {
-      for (const other of ASSET_TYPES.filter((t) => t !== type)) add(chained(other) ? { type: other, code, chain_id: chain_id ?? '1' } : { type: other, code });
-      const otherChain = chain_id === '1' ? '2' : '1';
-      add({ type, code, chain_id: otherChain });
-      if (chain_id !== undefined && !chained(type)) add({ type, code });
-    }
-    return out;
+    return recodedAssets(assets as AssetDescriptor[]);
   },
   /** `list` with `value` at its end (a list collected over the iterations of a repeat). */
   push: (list, value) => {

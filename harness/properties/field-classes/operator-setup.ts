@@ -62,6 +62,21 @@ export async function operatorNow(ctx: ScenarioContext): Promise<number> {
   return ctx.nowSeconds() * 1000;
 }
 
+/**
+ * The Operator's policy, with the Operator's clock frozen at a whole second
+ * when the policy is tight (a property's messages are then dated exactly, as
+ * its scenarios are; the property's teardown lets the clock run again). A
+ * tight policy without the clock capability skips the property, naming it.
+ */
+export async function policyOnItsClock(ctx: ScenarioContext): Promise<Policy> {
+  const policy = await policyOf(ctx);
+  const tight = tightPolicy(policy);
+  if (tight === undefined) return policy;
+  if (!ctx.target.capabilities('operator').has('clock')) throw new StepError('skipped', `missing test-control capability: clock (the target ${tight}, which the harness hits only with the target's clock frozen)`);
+  await setClock(ctx, 'operator', Math.floor((await operatorNow(ctx)) / 1000) * 1000);
+  return policy;
+}
+
 /** A lifetime the policy permits, an hour when it can (actions/cashpack.ts keeps two seconds from either end). */
 export function lifetimeSeconds(policy: Policy): number {
   const { expiry_min_seconds: min, expiry_max_seconds: max } = policy;
