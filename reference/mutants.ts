@@ -1289,6 +1289,20 @@ const CATALOGUE = [
     catches: ['TOK-TLS-2'],
   },
   {
+    name: 'app-tls-unverified',
+    family: 'delivery',
+    role: 'paying-app',
+    description: "the paying app retrieves a token URI without verifying the server's certificate: the token goes to any server on the endpoint's host and port",
+    catches: ['TOK-TLS-2'],
+  },
+  {
+    name: 'app-tls-name-unchecked-for-address',
+    family: 'delivery',
+    role: 'paying-app',
+    description: "for an endpoint named by IP address, the paying app checks the server's certificate chain but not that the certificate names that address: any certificate from a trusted CA gets the token",
+    catches: ['TOK-TLS-2'],
+  },
+  {
     name: 'app-endpoint-decoded-twice',
     family: 'delivery',
     role: 'paying-app',
@@ -1718,6 +1732,13 @@ const CATALOGUE = [
     catcher: 'fuzzer',
     description: 'a failed lookup burns the lower-cased token: presenting the upper-case token consumes the real one',
     catches: ['TOK-ONCE-1'],
+  },
+  {
+    name: 'payee-read-consumes-request',
+    family: 'test-control',
+    role: 'payee',
+    description: 'reading a request through its token (GET /cpr/<token>) also marks it fulfilled, so its first fulfilment after a read is refused REQUEST_CONSUMED',
+    catches: ['PRF-CTL-1', 'DRV-SINGLE-1'],
   },
   {
     name: 'payee-fulfil-on-token-window',

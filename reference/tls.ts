@@ -20,7 +20,15 @@ export interface TlsMaterial {
   readonly key: string;
 }
 
-export async function createTlsMaterial(hosts: { dns?: string[]; ip?: string[] } = {}): Promise<TlsMaterial> {
+/** A certificate authority of its own: the PEM of its certificate, and what issues server certificates under it. */
+interface TlsAuthority {
+  /** PEM of the CA certificate that clients should trust. */
+  readonly ca: string;
+  /** A server certificate (PEM) and its private key (PEM, PKCS #8) for `hosts`: by default localhost, 127.0.0.1 and ::1. */
+  issue(hosts?: { dns?: string[]; ip?: string[] }): Promise<{ readonly cert: string; readonly key: string }>;
+}
+
+export async function createCertificateAuthority(): Promise<TlsAuthority> {
   const subtle = webcrypto.subtle;
   const notBefore = new Date(Date.now() - DAY);
   const notAfter = new Date(Date.now() + 30 * DAY);
@@ -37,27 +45,38 @@ export async function createTlsMaterial(hosts: { dns?: string[]; ip?: string[] }
       await x509.SubjectKeyIdentifierExtension.create(caKeys.publicKey),
     ],
   });
-  const leafKeys = (await subtle.generateKey(ALGORITHM, true, ['sign', 'verify'])) as KeyPair;
-  const names = [
-    ...(hosts.dns ?? ['localhost']).map((value) => ({ type: 'dns' as const, value })),
-    ...(hosts.ip ?? ['127.0.0.1', '::1']).map((value) => ({ type: 'ip' as const, value })),
-  ];
-  const leaf = await x509.X509CertificateGenerator.create({
-    subject: 'CN=localhost',
-    issuer: caCert.subject,
-    notBefore,
-    notAfter,
-    publicKey: leafKeys.publicKey,
-    signingKey: caKeys.privateKey,
-    signingAlgorithm: ALGORITHM,
-    extensions: [
-      new x509.BasicConstraintsExtension(false, undefined, true),
-      new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true),
-      new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.serverAuth]),
-      new x509.SubjectAlternativeNameExtension(names),
-      await x509.AuthorityKeyIdentifierExtension.create(caKeys.publicKey),
-    ],
-  });
-  const pkcs8 = await subtle.exportKey('pkcs8', leafKeys.privateKey);
-  return { ca: caCert.toString('pem'), cert: leaf.toString('pem'), key: x509.PemConverter.encode(pkcs8, 'PRIVATE KEY') };
+  return {
+    ca: caCert.toString('pem'),
+    async issue(hosts = {}) {
+      const leafKeys = (await subtle.generateKey(ALGORITHM, true, ['sign', 'verify'])) as KeyPair;
+      const names = [
+        ...(hosts.dns ?? ['localhost']).map((value) => ({ type: 'dns' as const, value })),
+        ...(hosts.ip ?? ['127.0.0.1', '::1']).map((value) => ({ type: 'ip' as const, value })),
+      ];
+      const leaf = await x509.X509CertificateGenerator.create({
+        subject: 'CN=localhost',
+        issuer: caCert.subject,
+        notBefore,
+        notAfter,
+        publicKey: leafKeys.publicKey,
+        signingKey: caKeys.privateKey,
+        signingAlgorithm: ALGORITHM,
+        extensions: [
+          new x509.BasicConstraintsExtension(false, undefined, true),
+          new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true),
+          new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.serverAuth]),
+          new x509.SubjectAlternativeNameExtension(names),
+          await x509.AuthorityKeyIdentifierExtension.create(caKeys.publicKey),
+        ],
+      });
+      const pkcs8 = await subtle.exportKey('pkcs8', leafKeys.privateKey);
+      return { cert: leaf.toString('pem'), key: x509.PemConverter.encode(pkcs8, 'PRIVATE KEY') };
+    },
+  };
+}
+
+/** A CA of its own and one server certificate under it, for `hosts` (by default localhost, 127.0.0.1 and ::1). */
+export async function createTlsMaterial(hosts: { dns?: string[]; ip?: string[] } = {}): Promise<TlsMaterial> {
+  const authority = await createCertificateAuthority();
+  return { ca: authority.ca, ...(await authority.issue(hosts)) };
 }

@@ -22,7 +22,9 @@
 // TOKEN_UNKNOWN (§10 lets it be forgotten then); half the first requests'
 // tokens were retrieved once already, at the instant they were made, and are
 // refused TOKEN_CONSUMED (or TOKEN_EXPIRED once their lifetime is over too),
-// known as either until a lifetime after they expired; the request is fulfilled
+// known as either until a lifetime after they expired; half the second
+// requests are read through their token when made, as a paying application
+// reads a request before it pays it; the request is fulfilled
 // before its expires_at and refused REQUEST_EXPIRED from it on, or NOT_FOUND a
 // validity period after it (§12), whatever became of its token. Over the
 // payee's plaintext listener the expired token is 403 TLS_REQUIRED (§10).
@@ -61,6 +63,8 @@ interface Visit {
   readonly tokenFirst: boolean;
   /** The first request's token also retrieved once at the instant it was made: at the moment it is a used token. */
   readonly usedEarly: boolean;
+  /** The second request's token retrieved at the instant it was made, as a paying application reads a request before it is paid. */
+  readonly readBeforePaid: boolean;
 }
 
 interface Case {
@@ -86,7 +90,7 @@ const cases: fc.Arbitrary<Case> = fc.record({
   // 2001-09-09 to 2100-01-01: the clock is frozen there and put back afterwards.
   seconds: fc.integer({ min: 1_000_000_000, max: 4_102_444_800 }),
   fraction: fc.integer({ min: 0, max: 999 }),
-  visits: fc.array(fc.record({ subs: fc.tuple(fc.constantFrom(...SUB_INTERFACES), fc.constantFrom(...SUB_INTERFACES)), moment, tokenFirst: fc.boolean(), usedEarly: fc.boolean() }), { minLength: 1, maxLength: 4 }),
+  visits: fc.array(fc.record({ subs: fc.tuple(fc.constantFrom(...SUB_INTERFACES), fc.constantFrom(...SUB_INTERFACES)), moment, tokenFirst: fc.boolean(), usedEarly: fc.boolean(), readBeforePaid: fc.boolean() }), { minLength: 1, maxLength: 4 }),
 });
 
 function momentAt(m: Moment, anchors: Readonly<Record<Anchor, number>>): number {
@@ -201,7 +205,9 @@ async function judgeVisit(ctx: ScenarioContext, v: VisitAt): Promise<PropertyFai
   // period after it, forgotten).
   const expiresAt = v.fulfilled.expiresAt!;
   if (now < expiresAt) {
-    if (done.status !== 200) return { expected: 200, actual: { status: done.status, body: done.body }, message: `${story}: fulfilling the second request ${expiresAt - now} ms before its expires_at`, requirements: ['PRF-CTL-1'] };
+    // Refused as consumed, never fulfilled before: the first fulfilment is 200 (PROFILE.md §12), and a request is consumed by its fulfilment alone (a read of it, say, consumes nothing).
+    const consumed = refusedWith(done, 'REQUEST_CONSUMED') === undefined;
+    if (done.status !== 200) return { expected: 200, actual: { status: done.status, body: done.body }, message: `${story}: fulfilling the second request ${expiresAt - now} ms before its expires_at${consumed ? ', its first fulfilment' : ''}`, requirements: consumed ? ['PRF-CTL-1', 'DRV-SINGLE-1'] : ['PRF-CTL-1'] };
     return undefined;
   }
   const forgettable = now >= expiresAt + validity * 1000;
@@ -215,7 +221,7 @@ async function judgeVisit(ctx: ScenarioContext, v: VisitAt): Promise<PropertyFai
 export const PAYEE_LIFETIMES = define<Case>({
   id: 'PROP-PAYEE-013',
   title: 'a request and its retrieval token each live their own lifetime: the token refused TOKEN_EXPIRED from its end on, the request fulfilled until its expires_at, at moments drawn from the payee\'s own instants',
-  requirements: ['TOK-EXP-1', 'TOK-GET-1', 'TOK-ONCE-1', 'PRF-TOK-1', 'PRF-CTL-1', 'CPR-TIME-1'],
+  requirements: ['TOK-EXP-1', 'TOK-GET-1', 'TOK-ONCE-1', 'PRF-TOK-1', 'PRF-CTL-1', 'CPR-TIME-1', 'DRV-SINGLE-1'],
   level: 'MUST',
   role: 'payee',
   sections: ['§2.1', '§5.1.1', 'PROFILE §10', 'PROFILE §12'],
@@ -245,6 +251,11 @@ export const PAYEE_LIFETIMES = define<Case>({
         const first = await send(ctx, 'payee', { method: 'GET', path: `/cpr/${retrieved.token}` });
         if (first.status !== 200) return { expected: 200, actual: { status: first.status, body: first.body }, message: `a token retrieved at the instant its request was made, ${formatTimestamp(at, 'cpr')}`, requirements: ['TOK-GET-1'] };
       }
+      if (visit.readBeforePaid) {
+        // Read before it is paid, as a paying application reads it: the request is still fulfilled until its expires_at.
+        const read = await send(ctx, 'payee', { method: 'GET', path: `/cpr/${fulfilled.token}` });
+        if (read.status !== 200) return { expected: 200, actual: { status: read.status, body: read.body }, message: `a token retrieved at the instant its request was made, ${formatTimestamp(at, 'cpr')}`, requirements: ['TOK-GET-1'] };
+      }
       pairs.push({ visit, retrieved, fulfilled, now: Math.max(at, momentAt(visit.moment, anchorsOf(at, lifetime, validity, retrieved))) });
     }
     pairs.sort((a, b) => a.now - b.now);
@@ -252,7 +263,7 @@ export const PAYEE_LIFETIMES = define<Case>({
     const created = `${pairs.length * 2} requests created with the clock frozen at ${formatTimestamp(at, 'cpr')} (token lifetime ${lifetime} s, validity ${validity} s)`;
     for (const [i, { visit, retrieved, fulfilled, now }] of pairs.entries()) {
       await setClock(ctx, 'payee', now);
-      const story = `${created}; pair ${i + 1} of ${pairs.length} (the first wrote ${JSON.stringify(retrieved.written)}, the second ${JSON.stringify(fulfilled.written)}${visit.usedEarly ? "; the first's token retrieved once when made" : ''}) with the clock set ${describeMoment(visit.moment)}, to ${formatTimestamp(now, 'cpr')}, ${visit.tokenFirst ? 'the token retrieved first' : 'the request fulfilled first'}`;
+      const story = `${created}; pair ${i + 1} of ${pairs.length} (the first wrote ${JSON.stringify(retrieved.written)}, the second ${JSON.stringify(fulfilled.written)}${visit.usedEarly ? "; the first's token retrieved once when made" : ''}${visit.readBeforePaid ? "; the second's token retrieved when made, before it is fulfilled" : ''}) with the clock set ${describeMoment(visit.moment)}, to ${formatTimestamp(now, 'cpr')}, ${visit.tokenFirst ? 'the token retrieved first' : 'the request fulfilled first'}`;
       const failure = await judgeVisit(ctx, { lifetime, validity, at, now, story, tokenFirst: visit.tokenFirst, usedEarly: visit.usedEarly, retrieved, fulfilled });
       if (failure) return failure;
     }

@@ -4,6 +4,10 @@
 // asked. It listens on loopback over TLS, with a certificate from a CA of its
 // own that the application is told to trust (a real trust decision, never
 // skipped verification), and over plaintext, where no token must ever arrive.
+// Two more TLS listeners are impostors whose certificate an application that
+// verifies the server refuses: one from that same CA naming another host only,
+// one from a CA the application is never told to trust; a token that arrives
+// there was sent to a server whose identity was not checked.
 //
 // Each retrieval is an exhibit: a fresh token under a base path, and the answer
 // to `GET <base path>/cpr/<token>`: any status, headers and body, the body in
@@ -17,7 +21,7 @@ import { createServer as createHttpServer, type IncomingMessage, type Server, ty
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { normalizeUri } from '../../profile/cpr/index.ts';
-import { createTlsMaterial } from '../../reference/tls.ts';
+import { createCertificateAuthority, createTlsMaterial } from '../../reference/tls.ts';
 import { REDIRECT_TARGETS, type RedirectTarget } from '../../generators/classes/retrieval-answer.ts';
 
 /** What one retrieval URL answers. */
@@ -41,6 +45,15 @@ export interface Exhibit {
 
 export { REDIRECT_TARGETS, type RedirectTarget };
 
+/**
+ * A certificate a paying application must refuse (RFC 9110 §4.3.4: an https
+ * client verifies the server's identity): from the CA it trusts but naming
+ * another host only (`other-name`), or naming the stub's host but from a CA it
+ * was never told to trust (`untrusted-ca`).
+ */
+export const IMPOSTORS = ['other-name', 'untrusted-ca'] as const;
+export type Impostor = (typeof IMPOSTORS)[number];
+
 /** Where an exhibit is served. */
 interface Placement {
   /** The base URL's path, as written in a URL (percent-encodings allowed), '' or starting with '/'. */
@@ -49,6 +62,8 @@ interface Placement {
   readonly host?: 'localhost' | '127.0.0.1';
   /** The endpoint is the plaintext listener (http://): a conformant application never sends the token there. */
   readonly plaintext?: boolean;
+  /** The endpoint is an impostor's TLS listener: a conformant application refuses its certificate and sends no token. */
+  readonly impostor?: Impostor;
 }
 
 export interface Served {
@@ -93,25 +108,43 @@ export class RetrievalStub {
     readonly ca: string,
     private readonly tls: Listener,
     private readonly plain: Listener,
+    private readonly impostors: Readonly<Record<Impostor, Listener>>,
   ) {}
 
-  /** Starts both listeners on 127.0.0.1, with a certificate for localhost and 127.0.0.1 from a CA made here. */
+  /**
+   * Starts the listeners on 127.0.0.1: TLS with a certificate for localhost and
+   * 127.0.0.1 from a CA made here, plaintext, and the two impostors.
+   */
   static async start(): Promise<RetrievalStub> {
-    const material = await createTlsMaterial({ dns: ['localhost'], ip: ['127.0.0.1'] });
+    const [authority, untrusted] = await Promise.all([createCertificateAuthority(), createTlsMaterial({ dns: ['localhost'], ip: ['127.0.0.1'] })]);
+    const [own, otherName] = await Promise.all([authority.issue({ dns: ['localhost'], ip: ['127.0.0.1'] }), authority.issue({ dns: ['impostor.invalid'], ip: [] })]);
     let stub: RetrievalStub | undefined;
     const handler = (secure: boolean) => (req: IncomingMessage, res: ServerResponse) => stub!.answer(req, res, secure);
-    const tls = await listenOn(createHttpsServer({ key: material.key, cert: material.cert }, handler(true)));
-    const plain = await listenOn(createHttpServer(handler(false))).catch(async (error: unknown) => {
-      await tls.close();
+    const started: Listener[] = [];
+    const listen = async (server: Server) => {
+      const listener = await listenOn(server);
+      started.push(listener);
+      return listener;
+    };
+    try {
+      const [tls, plain, other, stranger] = await Promise.all([
+        listen(createHttpsServer({ key: own.key, cert: own.cert }, handler(true))),
+        listen(createHttpServer(handler(false))),
+        listen(createHttpsServer({ key: otherName.key, cert: otherName.cert }, handler(true))),
+        listen(createHttpsServer({ key: untrusted.key, cert: untrusted.cert }, handler(true))),
+      ]);
+      stub = new RetrievalStub(authority.ca, tls, plain, { 'other-name': other, 'untrusted-ca': stranger });
+      return stub;
+    } catch (error) {
+      await Promise.all(started.map((listener) => listener.close()));
       throw error;
-    });
-    stub = new RetrievalStub(material.ca, tls, plain);
-    return stub;
+    }
   }
 
-  /** `host:port` of both listeners, under both names: what an allow-list of the application must hold. */
+  /** `host:port` of every listener, under both names: what an allow-list of the application must hold (the impostors' too, so that only their certificates keep the token from them). */
   get hosts(): string[] {
-    return ['127.0.0.1', 'localhost'].flatMap((host) => [`${host}:${this.tls.port}`, `${host}:${this.plain.port}`]);
+    const ports = [this.tls.port, this.plain.port, ...Object.values(this.impostors).map((l) => l.port)];
+    return ['127.0.0.1', 'localhost'].flatMap((host) => ports.map((port) => `${host}:${port}`));
   }
 
   /** Registers an exhibit under a fresh token. */
@@ -121,7 +154,8 @@ export class RetrievalStub {
     if (placement.basePath !== '' && (!placement.basePath.startsWith('/') || placement.basePath.endsWith('/'))) throw new RangeError('basePath is empty or starts with "/" and does not end with one');
     const id = `x${++this.counter}`;
     const token = randomBytes(16).toString('hex');
-    const port = placement.plaintext ? this.plain.port : this.tls.port;
+    if (placement.plaintext && placement.impostor !== undefined) throw new RangeError('an impostor listens over TLS: not with plaintext');
+    const port = placement.plaintext ? this.plain.port : placement.impostor !== undefined ? this.impostors[placement.impostor].port : this.tls.port;
     const endpoint = `${placement.plaintext ? 'http' : 'https'}://${placement.host ?? '127.0.0.1'}:${port}${placement.basePath}`;
     const served: Served = { id, token, endpoint, uri: `std-cpr://${token}?endpoint=${encodeURIComponent(endpoint)}`, url: `${endpoint}/cpr/${token}` };
     this.entries.set(id, { exhibit, served, retrievalPath: pathOf(served.url), redirectPath: pathOf(`${endpoint}/moved/cpr/${token}`), seen: [] });
@@ -141,7 +175,7 @@ export class RetrievalStub {
   async close(): Promise<void> {
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
-    await Promise.all([this.tls.close(), this.plain.close()]);
+    await Promise.all([this.tls.close(), this.plain.close(), ...Object.values(this.impostors).map((l) => l.close())]);
   }
 
   private answer(req: IncomingMessage, res: ServerResponse, secure: boolean): void {

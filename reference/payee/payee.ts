@@ -117,7 +117,12 @@ export function createPayee(options: PayeeOptions): Payee {
         qr_png: renderQrPng(qrContent, { ...(faults.has('payee-qr-level-l') ? { level: 'L' } : {}), ...(faults.has('payee-qr-quiet-zone-narrow') ? { margin: 2 } : {}) }).toString('base64'),
       };
     },
-    retrieve: (token) => tokens.take(token, clock.now()),
+    retrieve: (token) => {
+      const taken = tokens.take(token, clock.now());
+      // Stryker disable next-line all: only the payee-read-consumes-request fault marks a request fulfilled when its CPR is read
+      if (faults.has('payee-read-consumes-request') && taken.ok) requests.fulfil(taken.cpr.request_id, clock.now());
+      return taken;
+    },
     peek: (token) => tokens.peek(token, clock.now()),
     burn: (token) => tokens.burn(token),
     fulfil: (requestId) => requests.fulfil(requestId, clock.now()),

@@ -2,6 +2,7 @@
 // over TLS only (spec §5.1.4), to an allowed host only (hosts.ts), with a time
 // limit and a body cap, trusting the given CA (a real trust decision, never
 // skipped verification), never following a redirect.
+import { isIP } from 'node:net';
 import { createSecureContext, type SecureContext } from 'node:tls';
 import { Agent, request } from '../../profile/undici.ts';
 import { parseIJson } from '../../profile/index.ts';
@@ -43,6 +44,17 @@ function trusting(ca: string): SecureContext {
   return context;
 }
 
+// Stryker disable all: only the app-tls-unverified and app-tls-name-unchecked-for-address faults call this function
+/** The verification the faults leave out: any certificate, or the names of one for an endpoint named by address. */
+function unverified(faults: Faults | undefined, target: URL): { rejectUnauthorized?: false; checkServerIdentity?: () => undefined } {
+  // Mutant app-tls-unverified: the server's certificate is not verified at all.
+  if (faults?.has('app-tls-unverified')) return { rejectUnauthorized: false };
+  // Mutant app-tls-name-unchecked-for-address: for an endpoint named by IP address, the certificate's names are not compared with it.
+  if (faults?.has('app-tls-name-unchecked-for-address') && isIP(target.hostname.replace(/^\[|\]$/g, '')) !== 0) return { checkServerIdentity: () => undefined };
+  return {};
+}
+// Stryker restore all
+
 export async function retrieveCpr(url: string, settings: RetrievalSettings): Promise<Retrieved> {
   const target = new URL(url);
   // Mutant app-plaintext-endpoint-fetched: the endpoint's scheme is not looked at.
@@ -55,7 +67,7 @@ export async function retrieveCpr(url: string, settings: RetrievalSettings): Pro
   }
   // One agent per retrieval: a token is single use, so there is no connection worth keeping.
   // Stryker disable next-line ConditionalExpression: no secure context is the system's CAs, as its absence is
-  const agent = new Agent({ connect: { ...(settings.ca !== undefined ? { secureContext: trusting(settings.ca) } : {}), timeout: settings.timeoutMs } });
+  const agent = new Agent({ connect: { ...(settings.ca !== undefined ? { secureContext: trusting(settings.ca) } : {}), timeout: settings.timeoutMs, ...unverified(settings.faults, target) } });
   try {
     const response = await request(url, {
       // Stryker disable next-line StringLiteral: undici's default method is GET

@@ -12,7 +12,7 @@ import { StepError, type ScenarioContext } from '../context.ts';
 import { jsonRequest, send } from '../http.ts';
 import { Params } from '../params.ts';
 import { APP_INPUT_KINDS, type ActionName } from '../vocabulary.ts';
-import { REDIRECT_TARGETS } from '../../stub/retrieval-stub.ts';
+import { IMPOSTORS, REDIRECT_TARGETS } from '../../stub/retrieval-stub.ts';
 import { appCall } from './app-call.ts';
 import { fitsBodyLimit, lockRequest, prepareCashpack, prepareOperatorRequest, redemptionRequest, renewalEntry, sendPrepared } from './cashpack.ts';
 import { adoptClock, control, ensureKey, readBalance } from './control.ts';
@@ -171,7 +171,8 @@ export const ACTION_IMPLEMENTATIONS: Readonly<Record<Exclude<ActionName, 'repeat
       ...(p.has('redirect_to') ? { redirectTo: p.oneOf('redirect_to', REDIRECT_TARGETS) } : {}),
     };
     const host = p.choice('host', ['127.0.0.1', 'localhost'] as const);
-    return stub.serve(exhibit, { basePath: p.has('base_path') ? p.text('base_path') : '', ...(host !== undefined ? { host } : {}), ...(p.boolean('plaintext') ? { plaintext: true } : {}) });
+    const impostor = p.choice('certificate', IMPOSTORS);
+    return stub.serve(exhibit, { basePath: p.has('base_path') ? p.text('base_path') : '', ...(host !== undefined ? { host } : {}), ...(p.boolean('plaintext') ? { plaintext: true } : {}), ...(impostor !== undefined ? { impostor } : {}) });
   },
   'stub-log': async (ctx, p) => {
     const stub = ctx.target.stub;

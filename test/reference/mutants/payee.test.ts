@@ -445,6 +445,16 @@ const PROBES: Record<MutantOfRole<'payee'>, Probe> = {
     correct: ['FULFILLED', 'REQUEST_CONSUMED'],
     mutant: ['FULFILLED', 'FULFILLED'],
   },
+  'payee-read-consumes-request': {
+    observes: "a request's first fulfilment once its CPR was read through its token",
+    async observe(payee) {
+      const { request_id, token } = await ibanRequest(payee);
+      expect(payee.retrieve(token).ok).toBe(true);
+      return payee.fulfil(request_id);
+    },
+    correct: 'FULFILLED',
+    mutant: 'REQUEST_CONSUMED',
+  },
   'payee-request-retention-token-lifetime': {
     observes: 'a fulfilment a token lifetime (300 s) after expires_at, within the validity period (900 s)',
     async observe(payee, clock) {

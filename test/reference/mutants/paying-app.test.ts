@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RetrievalStub } from '../../../harness/stub/retrieval-stub.ts';
+import { RetrievalStub, type Impostor } from '../../../harness/stub/retrieval-stub.ts';
 import { encodeB64url } from '../../../profile/index.ts';
 import { MUTANTS, faultsFor, type Faults, type MutantOfRole } from '../../../reference/mutants.ts';
 import { createPayingApp, type DerivationContext, type Derivation, type PayingApp } from '../../../reference/paying-app/index.ts';
@@ -83,7 +83,7 @@ beforeAll(async () => {
 afterAll(() => stub.close());
 
 /** The outcome of resolving a URI of the stub serving IBAN_CPR, and what the stub saw: `outcome/retrievals/in the clear`. */
-async function resolved(app: PayingApp, exhibit: { readonly status?: number; readonly padTo?: number; readonly redirect?: number; readonly bom?: boolean }, placement: { readonly plaintext?: boolean; readonly basePath?: string; readonly paramsFirst?: string; readonly scheme?: string }): Promise<string> {
+async function resolved(app: PayingApp, exhibit: { readonly status?: number; readonly padTo?: number; readonly redirect?: number; readonly bom?: boolean }, placement: { readonly plaintext?: boolean; readonly basePath?: string; readonly paramsFirst?: string; readonly scheme?: string; readonly impostor?: Impostor; readonly host?: 'localhost' | '127.0.0.1' }): Promise<string> {
   const json = JSON.stringify(IBAN_CPR);
   const body = new TextEncoder().encode(`${exhibit.bom ? '\uFEFF' : ''}${exhibit.padTo === undefined ? json : json.padEnd(exhibit.padTo, ' ')}`);
   const served = stub.serve({ ...(exhibit.status !== undefined ? { status: exhibit.status } : {}), ...(exhibit.redirect !== undefined ? { redirect: exhibit.redirect } : {}), headers: { 'content-type': 'application/json' }, body }, { basePath: '', ...placement });
@@ -460,6 +460,18 @@ const PROBES: Record<MutantOfRole<'paying-app'>, Probe> = {
     observe: (app) => resolved(app, {}, { plaintext: true }),
     correct: 'URI_INVALID/0/0',
     mutant: 'RETRIEVAL_FAILED/1/1',
+  },
+  'app-tls-unverified': {
+    observes: 'a token URI served with a certificate from a CA the application was not told to trust',
+    observe: (app) => resolved(app, {}, { impostor: 'untrusted-ca' }),
+    correct: 'RETRIEVAL_FAILED/0/0',
+    mutant: 'accepted/1/0',
+  },
+  'app-tls-name-unchecked-for-address': {
+    observes: "token URIs served with a certificate from the trusted CA that names another host, the endpoint named by address and by name",
+    observe: async (app) => [await resolved(app, {}, { impostor: 'other-name', host: '127.0.0.1' }), await resolved(app, {}, { impostor: 'other-name', host: 'localhost' })],
+    correct: ['RETRIEVAL_FAILED/0/0', 'RETRIEVAL_FAILED/0/0'],
+    mutant: ['accepted/1/0', 'RETRIEVAL_FAILED/0/0'],
   },
   'app-endpoint-decoded-twice': {
     observes: 'a token URI whose payee is at a base path with %28 and %25 escapes, and one at the root',
