@@ -44,7 +44,7 @@ function trusting(ca: string): SecureContext {
   return context;
 }
 
-// Stryker disable all: only the app-tls-unverified and app-tls-name-unchecked-for-address faults call this function
+// Stryker disable all: only the app-tls-unverified fault and the app-tls-name-unchecked-for-address fault call this function
 /** The verification the faults leave out: any certificate, or the names of one for an endpoint named by address. */
 function unverified(faults: Faults | undefined, target: URL): { rejectUnauthorized?: false; checkServerIdentity?: () => undefined } {
   // Mutant app-tls-unverified: the server's certificate is not verified at all.
