@@ -11,6 +11,7 @@ import { FIELD_PROPERTIES } from './field-classes/index.ts';
 import { OPERATOR_EXPIRIES } from './operator-expiries.ts';
 import { OPERATOR_IDENTITY } from './operator-identity.ts';
 import { OPERATOR_ORDER } from './operator-order.ts';
+import { OPERATOR_ORDER_PACKS } from './operator-order-packs.ts';
 import { OPERATOR_UPDATED_AT } from './operator-updated-at.ts';
 import { PAYEE_LIFETIMES } from './payee-lifetimes.ts';
 import { PAYEE_IDS } from './payee-ids.ts';
@@ -177,6 +178,7 @@ export const PROPERTIES: readonly PropertyDefinition[] = [
   OPERATOR_EXPIRIES,
   OPERATOR_IDENTITY,
   OPERATOR_ORDER,
+  OPERATOR_ORDER_PACKS,
   PAYEE_LIFETIMES,
   PAYEE_IDS,
   // Every field, every class: generated across the field inventory (fields.ts), one property per path family.
