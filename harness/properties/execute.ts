@@ -58,8 +58,11 @@ export async function executeProperty(def: PropertyDefinition, target: ScenarioT
   if (missing.length > 0) return finish('skipped', [], [], { reason: `missing test-control capability: ${missing.join(', ')}`, missing_capabilities: missing });
 
   let arbitrary: fc.Arbitrary<unknown>;
+  let vacuous: ReadonlySet<string> = new Set();
   try {
-    arbitrary = def.arbitrary(def.role === 'operator' ? { policy: await policyOf(ctx) } : {});
+    const environment = def.role === 'operator' ? { policy: await policyOf(ctx) } : {};
+    arbitrary = def.arbitrary(environment);
+    vacuous = new Set(def.vacuousUnder?.(environment) ?? []);
   } catch (error) {
     if (!(error instanceof StepError)) throw error;
     return finish(error.outcome, [], ctx.transcript, stepErrorFields(error));
@@ -117,7 +120,10 @@ export async function executeProperty(def: PropertyDefinition, target: ScenarioT
   }
   if (ran === 0) return finish('error', [], [], { reason: 'no generated case ran within the time limit' });
   const note = ran < runs ? ` (${ran} of ${runs} cases ran before the time limit)` : '';
-  return finish('passed', attributed({ requirements: propertyRequirements(def) }, options, true, `${runs} generated cases hold`, `${ran} held${note}`, `${def.title}${note}`), []);
+  // A rule the target's policy left this property no case of is neither claimed nor covered by its pass: its scenarios say why it is vacuous.
+  const claimed = propertyRequirements(def).filter((r) => !vacuous.has(r));
+  const covered = vacuous.size > 0 ? { requirements: def.requirements.filter((r) => !vacuous.has(r)) } : {};
+  return finish('passed', attributed({ requirements: claimed }, options, true, `${runs} generated cases hold`, `${ran} held${note}`, `${def.title}${note}`), [], covered);
 }
 
 /**

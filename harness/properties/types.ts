@@ -73,6 +73,13 @@ export interface PropertyDefinition<T = unknown> {
    * generate, or StepError('skipped') when the generator cannot serve the policy.
    */
   readonly arbitrary: (target: PropertyEnvironment) => fc.Arbitrary<T>;
+  /**
+   * The requirements the target's policy leaves this property no case of (a
+   * step no well-formed message can break there): a pass does not claim them,
+   * so that a rule the policy makes vacuous stays not applicable, as its
+   * scenarios say. A failure can still be charged to them.
+   */
+  readonly vacuousUnder?: (target: PropertyEnvironment) => readonly string[];
   /** Resolves to undefined when the property holds for `value`. */
   check(ctx: ScenarioContext, value: T): Promise<PropertyFailure | undefined>;
   /** The (field, class) pairs every case generates and checks; empty for a property that is about no field class. */

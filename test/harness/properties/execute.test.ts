@@ -66,6 +66,17 @@ describe('executing a property', () => {
     expect((await broke(['CPR-VER-1'])).checks.map((c) => c.requirement)).toEqual(['CPR-MEMO-1', 'PRF-LEN-1']);
   });
 
+  it('neither claims nor covers by a pass what the policy left it no case of, and still charges a failure to it', async () => {
+    const vacuousUnder = () => ['PRF-LEN-1'];
+    const held = await executeProperty(property(() => true, { vacuousUnder }), target(), options);
+    expect(held.status).toBe('passed');
+    expect(held.requirements).toEqual(['CPR-MEMO-1']);
+    expect(held.checks.map((c) => c.requirement)).toEqual(['CPR-MEMO-1']);
+    const broke = await executeProperty(property(() => true, { vacuousUnder, check: async (_ctx, n) => ((n as number) <= 50 ? undefined : { expected: 'at most 50', actual: n, message: 'too long', requirements: ['PRF-LEN-1'] }) }), target(), options);
+    expect(broke.status).toBe('failed');
+    expect(broke.checks.map((c) => [c.requirement, c.passed])).toEqual([['PRF-LEN-1', false]]);
+  });
+
   it('bounds shrinking by a count of candidates, and says where it stopped', async () => {
     // Only the first case fails: no candidate is smaller and failing, and a
     // list of 300 numbers has far more candidates than the budget.
