@@ -1000,6 +1000,13 @@ const CATALOGUE = [
     catches: ['PRF-CTL-1'],
   },
   {
+    name: 'ctl-reprovision-clears-held',
+    family: 'test-control',
+    role: 'operator',
+    description: 'a Principal provisioned again loses the funds its cancelled packs hold, where PROFILE.md §12 keeps its held funds',
+    catches: ['PRF-CTL-1'],
+  },
+  {
     name: 'ctl-redeemer-credits-reset',
     family: 'test-control',
     role: 'operator',
@@ -1287,6 +1294,13 @@ const CATALOGUE = [
     role: 'paying-app',
     description: 'the paying app fetches a token URI whose endpoint is http://, sending the token in the clear',
     catches: ['TOK-TLS-2'],
+  },
+  {
+    name: 'app-same-code-conversion-undisclosed',
+    family: 'derivation',
+    role: 'paying-app',
+    description: "a conversion into an asset that shares the requested asset's code (USDC on another chain, a tokenized EUR for fiat EUR) is taken for no conversion: the Payment's context.conversion and its disclosure are dropped",
+    catches: ['DRV-CONV-1'],
   },
   {
     name: 'app-tls-unverified',

@@ -2,17 +2,20 @@
 // §5.1), whatever the order its Principal's packs were issued in and expire in.
 // A fresh Principal issues two to six packs at one instant, of generated amounts
 // (up to a million units, or beyond 2^53 where max_amount allows) and lifetimes
-// (their expiry order any permutation of their issue order, ties too); the
-// clock then moves, with nothing read on the way, to a second before,
-// at or a second after one of their expiry instants, or beyond them all; and
-// the first request after the move is a balance read, a Lock Request one
-// unit over what must be available and one of exactly that (reads change
-// nothing, §12: an expiry applied only when a pack is read is no expiry), or
-// the Principal provisioned again, with a generated balance (past 2^53 too) and, where the
-// policy lists two assets, sometimes the other asset (§12 "Provisioning
-// again": the funds of the packs that expired are back first and replaced
-// with the new balance; the asset changes only while nothing is locked). What
-// the Principal holds is predicted from the instants alone.
+// (their expiry order any permutation of their issue order, ties too), one of
+// them cancelled at once two times in three (where the Operator offers
+// cancel: its funds held from then on, its expiry changing nothing); the
+// clock then moves,
+// with nothing read on the way, to a second before, at or a second after one
+// of their expiry instants, or beyond them all; and the first request after
+// the move is a balance read, a Lock Request one unit over what must be
+// available and one of exactly that (reads change nothing, §12: an expiry
+// applied only when a pack is read is no expiry), or the Principal provisioned
+// again, with a generated balance (past 2^53 too) and, where the policy lists
+// two assets, sometimes the other asset (§12 "Provisioning again": the funds of
+// the packs that expired are back first and replaced with the new balance,
+// held funds stay; the asset changes only while nothing is locked or held).
+// What the Principal holds is predicted from the instants alone.
 import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { createSigningKey, type SigningKey } from '../../profile/cashpack/index.ts';
@@ -34,6 +37,13 @@ interface PackPlan {
   readonly amountAt: number;
 }
 
+/** What a Principal holds: available, locked by ACTIVE packs, held by cancelled ones. */
+interface Funds {
+  readonly available: bigint;
+  readonly locked: bigint;
+  readonly held: bigint;
+}
+
 /** Where the clock moves after the issues: to the `nth` expiry instant in time order, shifted by `offset` seconds, or past them all. */
 type Move = { readonly nth: number; readonly offset: -1 | 0 | 1 } | { readonly beyond: true };
 
@@ -46,6 +56,8 @@ interface Case {
   readonly again: { readonly balance: bigint; readonly otherAsset: boolean };
   /** Funds the Principal keeps beyond what its packs lock. */
   readonly spare: number;
+  /** Which pack (modulo their count) is cancelled right after the issues, if any: its funds held from then on, whatever its expiry (PROFILE.md §5.1). */
+  readonly cancelled: number | null;
 }
 
 const cases: fc.Arbitrary<Case> = fc.record({
@@ -61,6 +73,7 @@ const cases: fc.Arbitrary<Case> = fc.record({
     otherAsset: fc.boolean(),
   }),
   spare: fc.integer({ min: 0, max: 1000 }),
+  cancelled: fc.option(fc.nat({ max: 5 }), { nil: null, freq: 3 }),
 });
 
 /** The most a small pack holds: the target's max_amount, at most a million units. */
@@ -87,23 +100,32 @@ async function judgeCase(ctx: ScenarioContext, policy: Policy, c: Case): Promise
   const issuedAt = Math.floor((await operatorNow(ctx)) / 1000) * 1000 + 1000;
   await setClock(ctx, 'operator', issuedAt);
   let funded = balance;
+  const packIds: string[] = [];
   for (const [i, p] of packs.entries()) {
     const answer = await send(ctx, 'operator', jsonRequest('POST', '/v1/cashpack/issue', lockRequest({ principal, policy }, issuedAt, { amount: p.amount.toString(), lifetime: p.lifetime })));
     // Refused for want of funds the Principal has: the balance rule's fault, not an issue the property could not set up.
     if (answerOf(answer) === 'INSUFFICIENT_BALANCE') return { expected: 200, actual: { status: answer.status, body: answer.body }, message: `pack ${i + 1} of ${packs.length}, of ${p.amount}, from ${funded} available (a balance of ${balance})`, requirements: ['CPP-BAL-1'] };
     if (answer.status !== 200) throw StepError.setupFailed('CPP-ISS-1', `setting up: the Operator did not issue pack ${i + 1} of ${packs.length} (HTTP ${answer.status}: ${answer.text.slice(0, 200)}); its own scenarios judge issue`);
     funded -= p.amount;
+    packIds.push((answer.body as { pack_id: string }).pack_id);
   }
+  // One pack cancelled at the same instant: CANCELLED, its amount held from then on, its expiry changing nothing (PROFILE.md §5.1).
+  const cancelled = c.cancelled !== null && ctx.target.capabilities('operator').has('cancel') ? c.cancelled % packs.length : undefined;
+  if (cancelled !== undefined) {
+    const answer = await send(ctx, 'operator', jsonRequest('POST', `/_control/operator/packs/${encodeURIComponent(packIds[cancelled]!)}/cancel`, {}));
+    if (answer.status !== 200) return { expected: 200, actual: { status: answer.status, body: answer.body }, message: `pack ${cancelled + 1} of ${packs.length}, ACTIVE, cancelled through test control`, requirements: ['PRF-CTL-1'] };
+  }
+  const held = cancelled === undefined ? 0n : packs[cancelled]!.amount;
 
   const expiries = packs.map((p) => issuedAt + p.lifetime * 1000).sort((a, b) => a - b);
   const to = 'beyond' in c.move ? expiries.at(-1)! + 1000 : expiries[c.move.nth % expiries.length]! + c.move.offset * 1000;
   const now = Math.max(to, issuedAt);
   await setClock(ctx, 'operator', now);
   // PROFILE.md §5.1: a pack whose expiry is at or before the clock is EXPIRED, its amount available again.
-  const running = packs.filter((p) => issuedAt + p.lifetime * 1000 > now);
+  const running = packs.filter((p, i) => i !== cancelled && issuedAt + p.lifetime * 1000 > now);
   const stillLocked = running.reduce((sum, p) => sum + p.amount, 0n);
-  const available = balance - stillLocked;
-  const story = `${packs.length} packs issued at one instant (lifetimes ${packs.map((p) => `${p.lifetime} s`).join(', ')}; amounts ${packs.map((p) => p.amount).join(', ')}) from a balance of ${balance}, the clock then ${now - issuedAt} ms on with nothing read between: ${packs.length - running.length} expired, ${running.length} running`;
+  const available = balance - stillLocked - held;
+  const story = `${packs.length} packs issued at one instant (lifetimes ${packs.map((p) => `${p.lifetime} s`).join(', ')}; amounts ${packs.map((p) => p.amount).join(', ')}) from a balance of ${balance}${cancelled === undefined ? '' : `, pack ${cancelled + 1} cancelled then (${held} held)`}, the clock then ${now - issuedAt} ms on with nothing read between: ${packs.length - running.length - (cancelled === undefined ? 0 : 1)} expired, ${running.length} running`;
 
   if (c.probe === 'lock') {
     // One unit over what is available is refused; all of it is granted (within max_amount: else the balance alone is judged).
@@ -113,14 +135,14 @@ async function judgeCase(ctx: ScenarioContext, policy: Policy, c: Case): Promise
       const answer = await lock(amount);
       const seen = answerOf(answer);
       const asked = `${story}; then a Lock Request for ${amount}`;
-      if (seen === 'INSUFFICIENT_BALANCE' && expected === 200) return refusedAll(ctx, principal, { available, locked: stillLocked }, asked, () => lock(amount));
+      if (seen === 'INSUFFICIENT_BALANCE' && expected === 200) return refusedAll(ctx, principal, { available, locked: stillLocked, held }, asked, () => lock(amount));
       // Granted beyond what is available: the balance rule's, or an expiry come early.
       if (seen !== expected) return { expected, actual: { status: answer.status, body: answer.body }, message: asked, requirements: ['CPP-BAL-1', 'CPP-EXP-2'] };
-      if (expected === 200) return balanceDefect(ctx, principal, { available: 0n, locked: stillLocked + amount }, `${story}; then ${amount} locked, all that was available`);
+      if (expected === 200) return balanceDefect(ctx, principal, { available: 0n, locked: stillLocked + amount, held }, `${story}; then ${amount} locked, all that was available`);
     }
   }
-  if (c.probe === 'provision') return provisionedAgain(ctx, policy, principal, { available, locked: stillLocked }, c.again, story);
-  return balanceDefect(ctx, principal, { available, locked: stillLocked }, story);
+  if (c.probe === 'provision') return provisionedAgain(ctx, policy, principal, { available, locked: stillLocked, held }, c.again, story);
+  return balanceDefect(ctx, principal, { available, locked: stillLocked, held }, story);
 }
 
 /**
@@ -132,18 +154,20 @@ async function judgeCase(ctx: ScenarioContext, policy: Policy, c: Case): Promise
  * otherwise, or a balance other than that after it, is test control's rule; a
  * locked amount other than the running packs', the expiry's.
  */
-async function provisionedAgain(ctx: ScenarioContext, policy: Policy, principal: SigningKey, before: { available: bigint; locked: bigint }, again: Case['again'], story: string): Promise<PropertyFailure | undefined> {
+async function provisionedAgain(ctx: ScenarioContext, policy: Policy, principal: SigningKey, before: Funds, again: Case['again'], story: string): Promise<PropertyFailure | undefined> {
   const other = again.otherAsset && policy.assets.length > 1;
   const asset = policy.assets[other ? 1 : 0];
-  const refused = other && before.locked > 0n;
+  const refused = other && before.locked + before.held > 0n;
   const asked = `${story}; then the Principal provisioned again with ${again.balance}${other ? ` in its other asset ${JSON.stringify(asset)}` : ''}`;
   const answer = await send(ctx, 'operator', jsonRequest('POST', '/_control/operator/principals', { public_key: principal.jwk, asset, balance: String(again.balance) }));
   const status = answer.status !== null && answer.status >= 200 && answer.status < 300 ? '2xx' : answerOf(answer);
   const expected = refused ? 'MALFORMED_REQUEST' : '2xx';
-  if (status !== expected) return { expected: refused ? { status: 400, problem: 'MALFORMED_REQUEST' } : 'a 2xx answer', actual: { status: answer.status, body: answer.body }, message: `${asked}${refused ? `, while ${before.locked} is locked` : ', with nothing locked or the asset kept'}`, requirements: ['PRF-CTL-1'] };
+  if (status !== expected) return { expected: refused ? { status: 400, problem: 'MALFORMED_REQUEST' } : 'a 2xx answer', actual: { status: answer.status, body: answer.body }, message: `${asked}${refused ? `, while ${before.locked} is locked and ${before.held} held` : ', with nothing locked or held, or the asset kept'}`, requirements: ['PRF-CTL-1'] };
   const read = await balanceOf(ctx, principal);
-  const want = refused ? { available: before.available.toString(), locked: before.locked.toString() } : { available: String(again.balance), locked: before.locked.toString() };
+  const want = { available: (refused ? before.available : again.balance).toString(), locked: before.locked.toString(), held: before.held.toString() };
   if (read.locked !== want.locked) return { expected: want, actual: read, message: `${asked}: the Principal's balance`, requirements: ['CPP-EXP-2'] };
+  // Held funds stay through a provisioning (PROFILE.md §12), as they stay through an expiry (§5.1).
+  if (read.held !== want.held) return { expected: want, actual: read, message: `${asked}: the Principal's balance`, requirements: ['PRF-CTL-1'] };
   if (read.available !== want.available || !isDeepStrictEqual(read.asset, refused ? policy.assets[0] : asset)) {
     return { expected: { ...want, asset: refused ? policy.assets[0] : asset }, actual: read, message: `${asked}${refused ? ', refused' : ''}: the Principal's balance`, requirements: ['PRF-CTL-1'] };
   }
@@ -158,7 +182,7 @@ async function provisionedAgain(ctx: ScenarioContext, policy: Policy, principal:
  * applied only by the read (reads change nothing, PROFILE.md §12); refused
  * again with the balance reading it available, the balance rule's.
  */
-async function refusedAll(ctx: ScenarioContext, principal: SigningKey, expected: { available: bigint; locked: bigint }, asked: string, again: () => Promise<HttpResult>): Promise<PropertyFailure> {
+async function refusedAll(ctx: ScenarioContext, principal: SigningKey, expected: Funds, asked: string, again: () => Promise<HttpResult>): Promise<PropertyFailure> {
   const short = await balanceDefect(ctx, principal, expected, `${asked}, refused INSUFFICIENT_BALANCE`);
   if (short) return short;
   const retried = await again();
@@ -167,10 +191,12 @@ async function refusedAll(ctx: ScenarioContext, principal: SigningKey, expected:
     : { expected: 200, actual: { status: retried.status, body: retried.body }, message: `${asked}: refused INSUFFICIENT_BALANCE, and again once the balance read ${expected.available} available`, requirements: ['CPP-BAL-1'] };
 }
 
-async function balanceDefect(ctx: ScenarioContext, principal: SigningKey, expected: { available: bigint; locked: bigint }, story: string): Promise<PropertyFailure | undefined> {
+async function balanceDefect(ctx: ScenarioContext, principal: SigningKey, expected: Funds, story: string): Promise<PropertyFailure | undefined> {
   const read = await balanceOf(ctx, principal);
-  const want = { available: expected.available.toString(), locked: expected.locked.toString() };
-  if (read.available === want.available && read.locked === want.locked) return undefined;
+  const want = { available: expected.available.toString(), locked: expected.locked.toString(), held: expected.held.toString() };
+  if (read.available === want.available && read.locked === want.locked && read.held === want.held) return undefined;
+  // Held funds released at the cancelled pack's expiry: cancellation is terminal, its funds held pending instruction (§1.2, PROFILE.md §5.1).
+  if (read.held !== want.held) return { expected: want, actual: read, message: `${story}: the Principal's balance`, requirements: ['CPP-CAN-1'] };
   // Less available than predicted: funds that were due back are not (the expiry's rule); more: an amount not locked, or an expiry come early.
   const short = typeof read.available === 'string' && /^\d+$/.test(read.available) && BigInt(read.available) < expected.available;
   return { expected: want, actual: read, message: `${story}: the Principal's balance`, requirements: short ? ['CPP-EXP-2'] : ['CPP-EXP-2', 'CPP-FND-1'] };
@@ -179,7 +205,7 @@ async function balanceDefect(ctx: ScenarioContext, principal: SigningKey, expect
 export const OPERATOR_EXPIRIES = define<Case>({
   id: 'PROP-OP-017',
   title: "each pack's funds come back at its own expiry instant, whatever order its Principal's packs were issued and expire in, with nothing read between the clock's move and the next request, a Lock Request or the Principal provisioned again",
-  requirements: ['CPP-EXP-2', 'CPP-FND-1', 'CPP-BAL-1', 'PRF-CTL-1'],
+  requirements: ['CPP-EXP-2', 'CPP-FND-1', 'CPP-BAL-1', 'PRF-CTL-1', 'CPP-CAN-1'],
   level: 'MUST',
   role: 'operator',
   sections: ['§3.2', 'PROFILE §5.1', 'PROFILE §12'],

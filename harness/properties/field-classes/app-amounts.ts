@@ -4,9 +4,14 @@
 // other amount beyond 2^53, is refused; an open request pays the payer's
 // amount exactly, however large; an amount not in the profile's form is never
 // paid. Half the cases derive with a conversion in the context (another asset,
-// another amount): disclosed context that never replaces the value (§4.6.2,
-// §4.7.5; PROFILE.md §9), so the amounts paid and refused are the same.
+// half of those sharing the requested asset's code on another chain or of
+// another type; another amount): disclosed in the Payment's context as given,
+// and never replacing the value (§4.6.2, §4.7.5; PROFILE.md §9), so the
+// amounts paid and refused are the same.
+import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
+import { recodedAssets } from '../../../generators/cashpack/assets.ts';
+import type { AssetDescriptor } from '../../../profile/cashpack/types.ts';
 import { validCpr } from '../../../generators/index.ts';
 import { amountVariant, type ClassValue } from '../../../generators/classes/index.ts';
 import { CONTEXT, crashed, define, derive, firstFailure, FUTURE, refusalOf, REFUSAL_RULES } from '../support.ts';
@@ -30,14 +35,24 @@ interface AmountCase {
   readonly conversion: { readonly asset: Doc; readonly amount: string; readonly rate: string } | null;
 }
 
-const conversion = fc.option(
-  fc.record({
-    asset: fc.constantFrom<Doc>({ type: 'fiat', code: 'USD' }, { type: 'stablecoin', code: 'USDC', chain_id: '1' }, { type: 'crypto', code: 'BTC' }),
-    amount: fc.bigInt({ min: 1n, max: 10n ** 40n }).map(String),
-    rate: fc.constantFrom('1.088', '0.5', '12.25', '0.000031'),
-  }),
-  { nil: null },
-);
+/**
+ * A conversion into another asset, or none: one of another code, or (half the
+ * time, where there is one) one that shares the requested asset's code but is
+ * another asset, of another type or on another chain (assets are compared
+ * whole: a conversion into it is still a conversion to disclose).
+ */
+const conversionFrom = (requested: Doc) => {
+  const recoded = recodedAssets([requested as unknown as AssetDescriptor]) as unknown as Doc[];
+  const others = fc.constantFrom<Doc>({ type: 'fiat', code: 'USD' }, { type: 'stablecoin', code: 'USDC', chain_id: '1' }, { type: 'crypto', code: 'BTC' });
+  return fc.option(
+    fc.record({
+      asset: recoded.length > 0 ? fc.oneof(others, fc.constantFrom(...recoded)) : others,
+      amount: fc.bigInt({ min: 1n, max: 10n ** 40n }).map(String),
+      rate: fc.constantFrom('1.088', '0.5', '12.25', '0.000031'),
+    }),
+    { nil: null },
+  );
+};
 
 const COVERS: Coverage[] = [
   ...(['amount.large', 'amount.non-canonical', 'amount.bound'] as const).map((cls) => ({ field: 'derivation-context/payer_amount', class: cls })),
@@ -53,7 +68,7 @@ const cases: fc.Arbitrary<AmountCase> = fc
     amountVariant({ class: 'amount.non-canonical' }),
   )
   .chain(([cpr, requested, other, malformed]) =>
-    fc.tuple(amountVariant({ class: 'amount.bound', bound: BigInt(requested.value as string) }), conversion).map(([bound, converted]) => {
+    fc.tuple(amountVariant({ class: 'amount.bound', bound: BigInt(requested.value as string) }), conversionFrom((cpr.value as Doc).asset as Doc)).map(([bound, converted]) => {
       const fixed = withAmount(cpr, requested.value as string);
       const offers: Offer[] = [
         { class: 'amount.bound', requested: requested.value as string, offered: bound },
@@ -69,7 +84,7 @@ const cases: fc.Arbitrary<AmountCase> = fc
 export const APP_AMOUNTS = define<AmountCase>({
   id: 'PROP-APP-013',
   title: "the payer's amount is taken exactly: the requested amount only, never one unit either side or any other beyond 2^53; an open amount carried as given; a malformed one never paid",
-  requirements: ['DRV-PARTIAL-1', 'DRV-VALUE-1', 'DRV-OPEN-1'],
+  requirements: ['DRV-PARTIAL-1', 'DRV-VALUE-1', 'DRV-OPEN-1', 'DRV-CONV-1'],
   charges: () => REFUSAL_RULES,
   level: 'MUST',
   role: 'paying-app',
@@ -89,7 +104,12 @@ export const APP_AMOUNTS = define<AmountCase>({
       const paid = canonical && (offer.requested === undefined || offer.offered.value === offer.requested);
       const amount = !crashed(result) && result.ok ? ((result.payment as Doc | undefined)?.value as Doc | undefined)?.amount : undefined;
       const where = `${offer.requested === undefined ? 'an open request' : `a request for ${offer.requested}`}, the payer offering ${JSON.stringify(offer.offered.value)} (${offer.offered.note})${c.conversion === null ? '' : `, converted to ${c.conversion.amount} ${JSON.stringify(c.conversion.asset)}`}`;
-      if (paid && amount === offer.offered.value) return undefined;
+      if (paid && amount === offer.offered.value) {
+        // The conversion is disclosed as the application's own context: what the payer spends, never in place of the value (PROFILE.md §9).
+        const disclosed = !crashed(result) && result.ok ? ((result.payment as Doc | undefined)?.context as Doc | undefined)?.conversion : undefined;
+        if (c.conversion === null || isDeepStrictEqual(disclosed, { ...c.conversion, disclosed: true })) return undefined;
+        return { expected: { context: { conversion: { ...c.conversion, disclosed: true } } }, actual: { context: { conversion: disclosed ?? null } }, message: `${where}: the conversion in the Payment's context`, requirements: ['DRV-CONV-1'] };
+      }
       if (!paid && !crashed(result) && !result.ok) return undefined;
       return {
         expected: paid ? { amount: offer.offered.value } : 'refused',

@@ -710,6 +710,17 @@ const PROBES: Record<MutantOfRole<'operator'>, Probe> = {
     correct: 'REDEEMER_NOT_IDENTIFIED',
     mutant: 200,
   },
+  'ctl-reprovision-clears-held': {
+    observes: "the fixture's Principal's held funds once a pack of 7 is cancelled and the Principal provisioned again",
+    async observe(f) {
+      const { pack } = await f.issuePack({ amount: '7' });
+      expect(f.operator.cancel(pack.pack_id).ok).toBe(true);
+      expect(f.operator.provisionPrincipal({ public_key: f.principal.jwk, asset: pack.asset, balance: '500' }).ok).toBe(true);
+      return f.balance().held;
+    },
+    correct: '7',
+    mutant: '0',
+  },
   'ctl-redeemer-credits-reset': {
     observes: "the fixture's redeemer's balance once it has redeemed a pack of 7 and is provisioned again at its level",
     async observe(f) {

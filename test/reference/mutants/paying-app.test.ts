@@ -207,6 +207,16 @@ const PROBES: Record<MutantOfRole<'paying-app'>, Probe> = {
     correct: { amount: '1250', asset: { type: 'fiat', code: 'EUR' } },
     mutant: { amount: '1360', asset: { type: 'fiat', code: 'USD' } },
   },
+  'app-same-code-conversion-undisclosed': {
+    observes: "the Payment's context.conversion when the payer's money is converted into tokenized EUR for a fiat EUR request",
+    async observe(app) {
+      const conversion = { asset: { type: 'tokenized', code: 'EUR', chain_id: '1' } as const, amount: '1250', rate: '1' };
+      const derived = app.derive(IBAN_CPR, { ...CONTEXT, conversion });
+      return derived.ok ? ((derived.payment.context as { conversion?: unknown }).conversion ?? 'none') : derived.code;
+    },
+    correct: { asset: { type: 'tokenized', code: 'EUR', chain_id: '1' }, amount: '1250', rate: '1', disclosed: true },
+    mutant: 'none',
+  },
   'app-open-amount-through-double': {
     observes: "the payer's amount 2^53 + 1 for an open request",
     async observe(app) {
