@@ -16,6 +16,7 @@
 import fc from 'fast-check';
 import { createSigningKey, type CashPack, type SigningKey } from '../../profile/cashpack/index.ts';
 import { balancePath, IDENTITY_LEVELS } from '../../profile/control.ts';
+import { PROBLEM_STATUS } from '../../profile/problems.ts';
 import type { Policy } from '../scenarios/actions/index.ts';
 import type { ScenarioContext } from '../scenarios/context.ts';
 import { jsonRequest, send } from '../scenarios/http.ts';
@@ -101,7 +102,7 @@ async function judgeCase(ctx: ScenarioContext, policy: Policy, c: Case): Promise
       // A pack refused before and now not ACTIVE: the refusal changed it (PROFILE.md §5: a failed request changes nothing).
       const refusalChangedIt = pending.refused && seen === 'INSTRUMENT_NOT_ACTIVE';
       return {
-        expected: granted ? 200 : { status: 403, problem: 'REDEEMER_NOT_IDENTIFIED' },
+        expected: granted ? 200 : { status: PROBLEM_STATUS.REDEEMER_NOT_IDENTIFIED, problem: 'REDEEMER_NOT_IDENTIFIED' },
         actual: { status: answer.status, body: answer.body },
         message: story.join(', then '),
         requirements: refusalChangedIt ? ['PRF-ORDER-1'] : chargedFor(reprovisioned),
