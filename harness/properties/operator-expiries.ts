@@ -171,7 +171,8 @@ async function provisionedAgain(ctx: ScenarioContext, policy: Policy, principal:
   if (read.available !== want.available || !isDeepStrictEqual(read.asset, refused ? policy.assets[0] : asset)) {
     return { expected: { ...want, asset: refused ? policy.assets[0] : asset }, actual: read, message: `${asked}${refused ? ', refused' : ''}: the Principal's balance`, requirements: ['PRF-CTL-1'] };
   }
-  return undefined;
+  // Refused, it is provisioned again in its own asset: granted, what is locked and held staying.
+  return refused ? provisionedAgain(ctx, policy, principal, before, { ...again, otherAsset: false }, `${asked}, refused`) : undefined;
 }
 
 /**
