@@ -1,6 +1,8 @@
 // tokenAlteration: a retrieval token altered the ways a careless lookup still
 // matches (class token.altered): cut short at either end, extended, prefixed,
-// in upper case, doubled. None is the token: a payee answers each as unknown
+// in upper case, doubled; or replaced by a name a lookup in a plain object
+// finds without any token (constructor, __proto__, ...). None is the token: a
+// payee answers each as unknown
 // and leaves the real token as it was. The alteration is data, applied with
 // alterToken once the payee has handed the token out.
 import fc from 'fast-check';
@@ -10,7 +12,11 @@ import type { ClassValue } from './catalogue.ts';
 export type TokenAlteration =
   | { readonly kind: 'cut-end' | 'cut-start'; readonly n: number }
   | { readonly kind: 'append' | 'prepend'; readonly text: string }
-  | { readonly kind: 'twice' | 'upper-case' };
+  | { readonly kind: 'twice' | 'upper-case' }
+  | { readonly kind: 'object-name'; readonly text: string };
+
+/** Names an object (or its prototype) has of its own: a token store kept in a plain object finds them without a token. */
+const OBJECT_NAMES = ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf', 'prototype', 'isPrototypeOf'];
 
 const hex = matching(/^[0-9a-f]{1,8}$/);
 
@@ -19,6 +25,7 @@ export function tokenAlteration(): fc.Arbitrary<TokenAlteration> {
     fc.record({ kind: fc.constantFrom('cut-end' as const, 'cut-start' as const), n: fc.integer({ min: 1, max: 8 }) }),
     fc.record({ kind: fc.constantFrom('append' as const, 'prepend' as const), text: hex }),
     fc.record({ kind: fc.constantFrom('twice' as const, 'upper-case' as const) }),
+    fc.record({ kind: fc.constant('object-name' as const), text: fc.constantFrom(...OBJECT_NAMES) }),
   );
 }
 
@@ -40,5 +47,7 @@ export function alterToken(token: string, alteration: TokenAlteration): ClassVal
       return label(`${token}${token}`, 'written twice');
     case 'twice':
       return label(`${token}${token}`, 'written twice');
+    case 'object-name':
+      return label(alteration.text, `replaced by ${JSON.stringify(alteration.text)}, a name a plain object has without it`);
   }
 }

@@ -26,7 +26,7 @@ import { jsonTextOf, JSON_TEXT_CLASSES } from './variants.ts';
 const FILE = 'harness/properties/field-classes/control-lease.ts';
 
 const HOLDER_CLASSES = ['text.non-ascii', 'text.length', 'text.normalisation'] as const;
-const ALTERATIONS = ['cut-end', 'cut-start', 'append', 'prepend', 'upper-case', 'twice'] as const;
+const ALTERATIONS = ['cut-end', 'cut-start', 'append', 'prepend', 'upper-case', 'twice', 'object-name'] as const;
 /** Long enough to outlast a case, short enough that a lease left behind by a crash ends soon. */
 const TTL = 60;
 

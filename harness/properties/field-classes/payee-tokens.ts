@@ -51,6 +51,8 @@ interface TokenCase {
   readonly channels: readonly Channel[];
   /** Requests with other methods than GET, sent on the real token before any retrieval, in this order: they retrieve nothing, so they spend nothing. */
   readonly probes: readonly (typeof PROBES)[number][];
+  /** The method of the requests sent over the payee's plaintext listener at the end: every one of them is 403 TLS_REQUIRED (PROFILE.md §10). */
+  readonly plaintextMethod: string;
 }
 
 const COVERS: Coverage[] = [
@@ -78,6 +80,7 @@ const cases: fc.Arbitrary<TokenCase> = fc.record({
   alter: tokenAlteration(),
   channels: fc.shuffledSubarray([...CHANNELS], { minLength: 3, maxLength: 3 }),
   probes: fc.shuffledSubarray([...PROBES], { minLength: PROBES.length, maxLength: PROBES.length }),
+  plaintextMethod: fc.constantFrom('GET', 'GET', ...PROBES.filter((m) => m !== 'HEAD')),
 }).map(({ hint, ...c }) => {
   // A rail hint the sub-interface travels on, or none.
   const hints = compatibleRailHints(c.sub);
@@ -172,23 +175,23 @@ export const PAYEE_TOKENS = define<TokenCase>({
         if (spent) return spent;
       }
     }
-    return plaintextRefusals(ctx, [[altered.value, `the token ${altered.note}`], [body.token, 'the token, used']]);
+    return plaintextRefusals(ctx, [[altered.value, `the token ${altered.note}`], [body.token, 'the token, used']], c.plaintextMethod);
   },
 });
 
 /**
  * Over the payee's plaintext listener, where it declares one (PROFILE.md §10),
- * every /cpr/ request is 403 TLS_REQUIRED whatever the token names: one it
+ * every /cpr/ request is 403 TLS_REQUIRED, whatever its method and whatever the token names: one it
  * never issued, one already used or expired (an answer that tells them apart
  * says in the clear what became of the token). No answer at all is no
  * plaintext service.
  */
-export async function plaintextRefusals(ctx: ScenarioContext, tokens: readonly (readonly [string, string])[]): Promise<PropertyFailure | undefined> {
+export async function plaintextRefusals(ctx: ScenarioContext, tokens: readonly (readonly [string, string])[], method: string = 'GET'): Promise<PropertyFailure | undefined> {
   if (ctx.http('payee').plaintextBaseUrl === undefined) return undefined;
   for (const [token, what] of tokens) {
-    const answer = await send(ctx, 'payee', { method: 'GET', path: `/cpr/${token}`, transport: 'plaintext' });
+    const answer = await send(ctx, 'payee', { method, path: `/cpr/${token}`, transport: 'plaintext' });
     if (answer.status === null) continue;
-    const wrong = refusal(answer, 'TLS_REQUIRED', `${what}, retrieved over plaintext`, ['PRF-TOK-1']);
+    const wrong = refusal(answer, 'TLS_REQUIRED', `${what}, ${method === 'GET' ? 'retrieved' : `sent ${method}`} over plaintext`, ['PRF-TOK-1']);
     if (wrong) return wrong;
   }
   return undefined;
