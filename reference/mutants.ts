@@ -1748,6 +1748,20 @@ const CATALOGUE = [
     catches: ['TOK-ONCE-1'],
   },
   {
+    name: 'payee-plaintext-refusal-get-only',
+    family: 'retrieval-token',
+    role: 'payee',
+    description: 'over plaintext only GET /cpr/<token> is refused TLS_REQUIRED; another method gets its ordinary answer (405), where PROFILE.md §10 refuses every /cpr/* request in the clear',
+    catches: ['PRF-TOK-1'],
+  },
+  {
+    name: 'payee-token-store-plain-object',
+    family: 'retrieval-token',
+    role: 'payee',
+    description: 'the token store is looked up as a plain object, so /cpr/constructor, /cpr/__proto__ and the like are served (an empty document) instead of 404 TOKEN_UNKNOWN',
+    catches: ['TOK-AUTH-1', 'PRF-TOK-1'],
+  },
+  {
     name: 'payee-read-consumes-request',
     family: 'test-control',
     role: 'payee',

@@ -351,6 +351,23 @@ const PROBES: Record<MutantOfRole<'payee'>, Probe> = {
     correct: ['TLS_REQUIRED', 'TLS_REQUIRED'],
     mutant: ['TOKEN_UNKNOWN', 'TOKEN_CONSUMED'],
   },
+  'payee-plaintext-refusal-get-only': {
+    observes: 'a DELETE of a live token over plaintext',
+    async observe(payee) {
+      const { token } = await ibanRequest(payee);
+      return answer(await payee.handler({ method: 'DELETE', path: `/cpr/${token}`, query: new URLSearchParams(), headers: {}, body: new Uint8Array(), authority: 'payee.test', secure: false }));
+    },
+    correct: 'TLS_REQUIRED',
+    mutant: 'METHOD_NOT_ALLOWED',
+  },
+  'payee-token-store-plain-object': {
+    observes: 'retrievals of /cpr/constructor and /cpr/__proto__ over TLS',
+    async observe(payee) {
+      return [answer(await get(payee, '/cpr/constructor')), answer(await get(payee, '/cpr/__proto__'))];
+    },
+    correct: ['TOKEN_UNKNOWN', 'TOKEN_UNKNOWN'],
+    mutant: [200, 200],
+  },
   'payee-token-burned-on-refusal': {
     observes: 'two retrievals at the end of the token lifetime (300 s)',
     async observe(payee, clock) {
