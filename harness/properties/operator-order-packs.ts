@@ -31,6 +31,7 @@ import { jsonRequest, send } from '../scenarios/http.ts';
 import { define } from './support.ts';
 import type { PropertyFailure } from './types.ts';
 import { restoreClock } from './field-classes/clock.ts';
+import { brokenSteps, misansweredRules, stale, staleCreatedAt, type Stale } from './field-classes/check-order.ts';
 import { answerOf, issuePack, operatorNow, operatorSetup, policyOnItsClock, redeemRequest, renewal, renewedPack, type OperatorSetup } from './field-classes/operator-setup.ts';
 
 const FILE = 'harness/properties/operator-order-packs.ts';
@@ -54,6 +55,9 @@ const IDENTITY = { code: 'REDEEMER_NOT_IDENTIFIED', rule: 'CPP-IDN-1' } as const
 const orderOf = (step: Step): number => (step === 'identity' ? 9 : step);
 const infoOf = (step: Step) => (step === 'identity' ? IDENTITY : STEPS[step]);
 
+/** How a step of renew or redeem is ordered, answered and charged (check-order.ts misansweredRules). */
+const RULES_OF_STEPS = { orderOf, codeOf: (step: Step) => infoOf(step).code, ruleOf: (step: Step) => infoOf(step).rule };
+
 /** The id is recorded at step 6, once steps 2 to 5 have passed (PROFILE.md §6). */
 const RECORDED_AT = 6;
 
@@ -68,15 +72,13 @@ const DEEPEST_WALKED = 16;
  */
 const walkable = (policy: Policy) => policy.max_chain_depth <= DEEPEST_WALKED && 1500 + 600 * (policy.max_chain_depth + 1) <= policy.max_body_bytes;
 
-/** Seconds kept from an edge the harness's view of a running clock may be off by. */
-const MARGIN_S = 2;
 
 interface Case {
   readonly kind: Kind;
   /** Drawn from the kind's steps; sorted by the profile's order. */
   readonly broken: readonly Step[];
   readonly signature: 'flipped' | 'other-key';
-  readonly stale: { readonly side: -1 | 1; readonly by: number };
+  readonly stale: Stale;
   /**
    * The copy of the pack the message is built on: the current one, or (where the
    * pack was renewed) the one before its last renewal, genuine too (PROFILE.md §5:
@@ -91,21 +93,13 @@ interface Case {
 }
 
 const stepsOf = (kind: Kind): Step[] => [...(Object.keys(STEPS).map(Number) as (keyof typeof STEPS)[]).filter((s) => (STEPS[s].kinds as readonly Kind[]).includes(kind)), ...(kind === 'redeem' ? (['identity'] as const) : [])];
-/** The step that decides, drawn evenly (each is the first broken as often), and up to two later ones broken with it. */
-const brokenSteps = (kind: Kind): fc.Arbitrary<Step[]> => {
-  const steps = stepsOf(kind);
-  return fc.constantFrom(...steps).chain((first) => {
-    const later = steps.filter((s) => orderOf(s) > orderOf(first));
-    return fc.subarray(later, { maxLength: Math.min(2, later.length) }).map((broken) => [first, ...broken]);
-  });
-};
 
 const cases: fc.Arbitrary<Case> = fc.constantFrom<Kind>('renew', 'redeem').chain((kind) =>
   fc.record({
     kind: fc.constant(kind),
-    broken: brokenSteps(kind),
+    broken: brokenSteps(stepsOf(kind), orderOf),
     signature: fc.constantFrom('flipped' as const, 'other-key' as const),
-    stale: fc.record({ side: fc.constantFrom(-1 as const, 1 as const), by: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 86_400 })) }),
+    stale,
     copy: fc.oneof({ weight: 1, arbitrary: fc.constant('current' as const) }, { weight: 2, arbitrary: fc.constant('stale' as const) }),
     digest: fc.constantFrom('zero' as const, 'random' as const),
     identity: fc.constantFrom('unregistered' as const, 'other-signer' as const),
@@ -194,10 +188,9 @@ async function judgeCase(ctx: ScenarioContext, policy: Policy, drawn: Case): Pro
   const { redeemer } = state.setup;
   const now = await operatorNow(ctx);
   const window = policy.request_window_seconds;
-  const staleMs = (side: -1 | 1) => now + side * (window + MARGIN_S + drawn.stale.by) * 1000;
-  const staleSide = ([drawn.stale.side, -drawn.stale.side] as (-1 | 1)[]).find((side) => staleMs(side) >= 0 && staleMs(side) <= 253_402_300_799_000);
+  const staleAt = staleCreatedAt(now, window, drawn.stale);
   // A step the target's own values leave no room to break is left out.
-  const breakable = (step: Step) => (step === 5 ? staleSide !== undefined : step === 10 ? walkable(policy) : true);
+  const breakable = (step: Step) => (step === 5 ? staleAt !== undefined : step === 10 ? walkable(policy) : true);
   const broken = drawn.broken.filter(breakable);
   if (broken.length === 0) return undefined;
   const breaks = (step: Step) => broken.includes(step);
@@ -211,7 +204,7 @@ async function judgeCase(ctx: ScenarioContext, policy: Policy, drawn: Case): Pro
   // The current bearer signs (the stored state decides, whatever version is presented); step 8's is another.
   const named = breaks(8) ? (stale?.bearer ?? createSigningKey()) : held.bearer;
   const signer = breaks(4) && drawn.signature === 'other-key' ? { jwk: named.jwk, secretKey: createSigningKey().secretKey } : named;
-  const createdAt = breaks(5) ? staleMs(staleSide!) : now;
+  const createdAt = breaks(5) ? staleAt! : now;
   // Redeem step 9: the HTTP signature by a key no redeemer has, naming itself as redeemer_kid, or by a stranger under the redeemer's keyid.
   const identifiedBy = !breaks('identity') ? redeemer : drawn.identity === 'unregistered' ? createSigningKey() : { ...redeemer, secretKey: createSigningKey().secretKey };
   const id = breaks(6) ? state.recorded[state.recorded.length - 1]! : undefined;
@@ -227,12 +220,8 @@ async function judgeCase(ctx: ScenarioContext, policy: Policy, drawn: Case): Pro
   const story = `a ${kind === 'renew' ? 'renewal' : 'redemption'} presenting ${version === held.pack ? 'the current version of' : 'the version before the last renewal of'} ${breaks(7) ? 'a redeemed' : breaks(10) ? 'a max_chain_depth deep' : 'an ACTIVE'} pack, breaking ${kind} step${broken.length > 1 ? 's' : ''} ${broken.map((s) => `${orderOf(s)} (${infoOf(s).code})`).join(', ')}${breaks(8) ? `, named and signed by ${named === held.older?.bearer ? 'the previous bearer' : 'a stranger'}` : ''}${breaks('identity') ? `, its HTTP signature ${drawn.identity === 'unregistered' ? 'by a key no redeemer has' : "by a stranger under the redeemer's keyid"}` : ''}${breaks(4) ? `, its signature ${drawn.signature === 'flipped' ? 'flipped' : "by another key than the bearer it names"}` : ''}${breaks(9) ? `, a prev_chain_digest of ${stale ? 'that version' : drawn.digest === 'random' ? 'random bytes' : 'zero bytes'}` : ''}`;
   const answer = await send2(ctx, kind, presented, message as unknown as Record<string, unknown>, identifiedBy, now);
   const seen = answerOf(answer);
-  if (seen !== expected || answer.status !== PROBLEM_STATUS[expected]) {
-    const seenSteps = broken.filter((s) => infoOf(s).code === seen);
-    const before = stepsOf(kind).filter((s) => orderOf(s) < orderOf(first) && infoOf(s).code === seen && !breaks(s));
-    const requirements = seen === expected ? ['PRF-ERR-1'] : seenSteps.length > 0 ? ['PRF-ORDER-1'] : before.length > 0 ? [infoOf(before[0]!).rule] : [infoOf(first).rule];
-    return { expected: { status: PROBLEM_STATUS[expected], problem: expected }, actual: { status: answer.status, body: answer.body }, message: story, requirements };
-  }
+  const wrong = misansweredRules(seen, answer.status, { code: expected, status: PROBLEM_STATUS[expected] }, broken, stepsOf(kind), RULES_OF_STEPS);
+  if (wrong.length > 0) return { expected: { status: PROBLEM_STATUS[expected], problem: expected }, actual: { status: answer.status, body: answer.body }, message: story, requirements: wrong };
 
   // The id: recorded once both signatures and freshness passed. A valid message with it on the ACTIVE pack says which.
   const isRecorded = orderOf(first) >= RECORDED_AT || breaks(6);

@@ -22,6 +22,7 @@ import { jsonRequest, send } from '../scenarios/http.ts';
 import { define } from './support.ts';
 import type { PropertyFailure } from './types.ts';
 import { restoreClock } from './field-classes/clock.ts';
+import { brokenSteps, LAST_MS, MARGIN_S, misansweredRules, stale, staleCreatedAt, type Stale } from './field-classes/check-order.ts';
 import { answerOf, balanceOf, lifetimeSeconds, MOST_PER_PACK, operatorNow, policyOnItsClock, provisionPrincipal } from './field-classes/operator-setup.ts';
 
 const FILE = 'harness/properties/operator-order.ts';
@@ -40,6 +41,9 @@ const STEPS = {
 type Step = keyof typeof STEPS;
 const STEP_NUMBERS = Object.keys(STEPS).map(Number) as Step[];
 
+/** How a step of issue is ordered, answered and charged (check-order.ts misansweredRules). */
+const RULES_OF_STEPS = { orderOf: (step: Step) => step, codeOf: (step: Step) => STEPS[step].code, ruleOf: (step: Step) => STEPS[step].rule };
+
 /** The id is recorded at step 5, once steps 2 to 4 have passed (PROFILE.md §6). */
 const RECORDED_AT: Step = 5;
 
@@ -47,7 +51,7 @@ interface Broken {
   readonly broken: readonly Step[];
   readonly signature: 'flipped' | 'other-key';
   /** Seconds beyond the freshness window (and a margin for a running clock), before or after the clock. */
-  readonly stale: { readonly side: -1 | 1; readonly by: number };
+  readonly stale: Stale;
   readonly asset: { readonly recoded: boolean; readonly pick: number };
   /** How far over max_amount. */
   readonly over: bigint;
@@ -58,16 +62,10 @@ interface Broken {
   readonly balanceRead: boolean;
 }
 
-/** The step that decides, drawn evenly (each is the first broken as often), and up to two later ones broken with it (every pair is one order two checks can be swapped in). */
-const brokenSteps: fc.Arbitrary<Step[]> = fc.constantFrom(...STEP_NUMBERS).chain((first) => {
-  const later = STEP_NUMBERS.filter((s) => s > first);
-  return fc.subarray(later, { maxLength: Math.min(2, later.length) }).map((broken) => [first, ...broken]);
-});
-
 const broken: fc.Arbitrary<Broken> = fc.record({
-  broken: brokenSteps,
+  broken: brokenSteps(STEP_NUMBERS, (step) => step),
   signature: fc.constantFrom('flipped' as const, 'other-key' as const),
-  stale: fc.record({ side: fc.constantFrom(-1 as const, 1 as const), by: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 86_400 })) }),
+  stale,
   asset: fc.record({ recoded: fc.boolean(), pick: fc.nat() }),
   over: fc.oneof(fc.constant(1n), fc.bigInt({ min: 2n, max: 1000n }), fc.bigInt({ min: 2n ** 53n, max: 10n ** 40n })),
   amountAt: fc.integer({ min: 0, max: 0xffff }),
@@ -79,8 +77,6 @@ const broken: fc.Arbitrary<Broken> = fc.record({
 type Case = readonly Broken[];
 const cases: fc.Arbitrary<Case> = fc.array(broken, { minLength: 2, maxLength: 2 });
 
-/** Seconds kept from an edge the harness's view of a running clock may be off by (a second either way, and the time a step takes). */
-const MARGIN_S = 2;
 
 interface Parties {
   /** Funded beyond any case: the valid Lock Requests' Principal. */
@@ -110,8 +106,6 @@ function partiesOf(ctx: ScenarioContext, policy: Policy): Promise<Parties> {
 
 /** The largest amount PROFILE.md §1 lets a message carry (78 digits): past it, a Lock Request is malformed, not over the limit. */
 const LARGEST_AMOUNT = 10n ** 78n - 1n;
-/** The last instant an RFC 3339 timestamp can write (9999-12-31T23:59:59Z). */
-const LAST_MS = 253_402_300_799_000;
 
 async function judgeBroken(ctx: ScenarioContext, policy: Policy, drawn: Broken): Promise<PropertyFailure | undefined> {
   const { rich, poor, recorded } = await partiesOf(ctx, policy);
@@ -120,12 +114,11 @@ async function judgeBroken(ctx: ScenarioContext, policy: Policy, drawn: Broken):
   const window = policy.request_window_seconds;
   // A step the target's own values leave no room to break, with a message that is still well-formed, is left out.
   const over = maxAmount + drawn.over > LARGEST_AMOUNT ? LARGEST_AMOUNT - maxAmount : drawn.over;
-  const staleMs = (side: -1 | 1) => now + side * (window + MARGIN_S + drawn.stale.by) * 1000;
-  const staleSide = [drawn.stale.side, -drawn.stale.side as -1 | 1].find((side) => staleMs(side) >= 0 && staleMs(side) <= LAST_MS);
+  const staleAt = staleCreatedAt(now, window, drawn.stale);
   const recoded = recodedAssets(policy.assets as AssetDescriptor[]);
   const otherAsset = drawn.asset.recoded && recoded.length > 0 ? recoded[drawn.asset.pick % recoded.length]! : (unlistedAsset(policy.assets as AssetDescriptor[]) ?? recoded[drawn.asset.pick % Math.max(1, recoded.length)]);
-  const breakable = (step: Step) => (step === 7 ? over > 0n : step === 4 ? staleSide !== undefined : step === 6 ? otherAsset !== undefined : true);
-  const c = { ...drawn, broken: drawn.broken.filter(breakable), over, stale: { ...drawn.stale, side: staleSide ?? drawn.stale.side } };
+  const breakable = (step: Step) => (step === 7 ? over > 0n : step === 4 ? staleAt !== undefined : step === 6 ? otherAsset !== undefined : true);
+  const c = { ...drawn, broken: drawn.broken.filter(breakable), over };
   if (c.broken.length === 0) return undefined;
   const breaks = (step: Step) => c.broken.includes(step);
   const valid = (principal: SigningKey, requestId?: string): LockRequest =>
@@ -156,7 +149,7 @@ async function judgeBroken(ctx: ScenarioContext, policy: Policy, drawn: Broken):
     asset: breaks(6) ? otherAsset! : (policy.assets[0] as AssetDescriptor),
     initialBearer: createSigningKey().jwk,
     requested_expiry: breaks(8) ? invalidExpiry(now, policy, c.expiry) : now + lifetimeSeconds(policy) * 1000,
-    created_at: breaks(4) ? staleMs(c.stale.side) : now,
+    created_at: breaks(4) ? staleAt! : now,
   });
   const sent = breaks(2) && c.signature === 'flipped' ? { ...lock, signature: flipped(lock.signature) } : lock;
   const first = c.broken[0]!;
@@ -166,12 +159,8 @@ async function judgeBroken(ctx: ScenarioContext, policy: Policy, drawn: Broken):
 
   const answer = await send(ctx, 'operator', jsonRequest('POST', '/v1/cashpack/issue', sent));
   const seen = answerOf(answer);
-  if (seen !== expected || answer.status !== PROBLEM_STATUS[expected]) {
-    const seenStep = STEP_NUMBERS.find((s) => STEPS[s].code === seen);
-    // Another broken step's code: the order; a code of a step before the first broken one, on a value that passes it: that step's rule; else the first broken step's check did not answer.
-    const requirements = seen === expected ? ['PRF-ERR-1'] : seenStep !== undefined && breaks(seenStep) ? ['PRF-ORDER-1'] : seenStep !== undefined && seenStep < first ? [STEPS[seenStep].rule] : [STEPS[first].rule];
-    return { expected: { status: PROBLEM_STATUS[expected], problem: expected }, actual: { status: answer.status, body: answer.body }, message: story, requirements };
-  }
+  const wrong = misansweredRules(seen, answer.status, { code: expected, status: PROBLEM_STATUS[expected] }, c.broken, STEP_NUMBERS, RULES_OF_STEPS);
+  if (wrong.length > 0) return { expected: { status: PROBLEM_STATUS[expected], problem: expected }, actual: { status: answer.status, body: answer.body }, message: story, requirements: wrong };
 
   // A refusal changes nothing but the id it records (PROFILE.md §5, §6).
   if (before !== undefined) {
