@@ -18,9 +18,13 @@ export default {
   // All of the reference but the hand-made faults (the catalogue, the lax
   // verifiers and the validator's faults only its mutants call, and the parts
   // written again for the fuzzer mutants, reference/faults/), test control (PROFILE.md §12): its
-  // routes, the provisioning of principals and the payee's request input, and the throw-away TLS
+  // routes, the provisioning of principals and the payee's request input, the throw-away TLS
   // material (tls.ts: its names, critical flags and validity margins are no rule of the spec or the
-  // profile; a certificate a client must refuse is the retrieval stub's to make).
+  // profile; a certificate a client must refuse is the retrieval stub's to make), and how the
+  // reference is started and hosted: its start-up options, listeners and certificate names
+  // (start.ts), the module adapter's wiring (adapter.ts) and the worker thread that hosts it
+  // (thread.ts), which test/reference/start.test.ts and its neighbours test. What it serves is
+  // the handlers' code (operator/, payee/, paying-app/, http/, router.ts, clock.ts).
   mutate: [
     'reference/**/*.ts',
     '!reference/mutants.ts',
@@ -35,6 +39,9 @@ export default {
     '!reference/operator/provision.ts',
     '!reference/payee/input.ts',
     '!reference/tls.ts',
+    '!reference/start.ts',
+    '!reference/adapter.ts',
+    '!reference/thread.ts',
   ],
   // The file is committed: a rerun tests only the mutants of code (or tests) that changed.
   incremental: true,

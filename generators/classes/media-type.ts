@@ -25,7 +25,7 @@ export function mediaTypeVariant(constraints: MediaTypeVariantConstraints): fc.A
       });
   }
   return fc
-    .tuple(flip, fc.constantFrom('text/plain', 'application/jsonx', 'application/json-patch+json', 'application/problem+json', 'application/x-www-form-urlencoded', 'application/ld+json', 'text/json', 'application', 'json'))
+    .tuple(flip, fc.constantFrom('text/plain', 'application/jsonx', 'application/json-patch+json', 'application/problem+json', 'application/x-www-form-urlencoded', 'application/ld+json', 'text/json', 'application', 'json', 'x-application/json', 'text/plain; profile=application/json'))
     .map(([flips, type]) => {
       const value = cased(type, flips);
       return { class: 'http.media-type' as const, value, note: `Content-Type ${value}` };
