@@ -156,6 +156,16 @@ export class Lease {
     return { ok: true, lease: this.held };
   }
 
+  // Stryker disable all: only the ctl-lease-renewal-extends-expiry fault renews this way
+  /** Mutant ctl-lease-renewal-extends-expiry: the TTL added to the expiry in force, not to now. */
+  extend(id: string, ttlSeconds: number): { readonly ok: true; readonly lease: LeaseView } | Refusal {
+    const held = this.current();
+    if (held?.id !== id) return { ok: false, held };
+    this.held = { ...held, expiresAt: held.expiresAt + ttlSeconds * 1000 };
+    return { ok: true, lease: this.held };
+  }
+  // Stryker restore all
+
   release(id: string): boolean {
     if (this.current()?.id !== id) return false;
     this.held = undefined;

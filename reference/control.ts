@@ -107,7 +107,8 @@ function leaseRoute(clock: Clock, request: RefRequest, faults: Faults): RefRespo
   if (request.method !== 'POST') return problemResponse('METHOD_NOT_ALLOWED', 'use POST to renew, DELETE to release', { allow: 'POST, DELETE' });
   const input = leaseInput(request, false, faults);
   if (!input.ok) return input.response;
-  const renewed = lease.renew(id, input.ttlSeconds);
+  // MUTANT ctl-lease-renewal-extends-expiry: a renewal adds ttl_seconds to the expiry in force, not to now.
+  const renewed = faults.has('ctl-lease-renewal-extends-expiry') ? lease.extend(id, input.ttlSeconds) : lease.renew(id, input.ttlSeconds);
   return renewed.ok ? json(200, leaseBody(renewed.lease)) : gone(renewed.held);
 }
 

@@ -65,6 +65,13 @@ const CATALOGUE = [
     catches: ['PRF-HTTP-1'],
   },
   {
+    name: 'op-route-trailing-slash-tolerated',
+    family: 'cashpack-endpoints',
+    role: 'operator',
+    description: 'the Operator strips trailing slashes before it routes, as a router that is not strict does: POST /v1/cashpack/issue/ issues a pack and GET /.well-known/cashpack-policy.json/ serves the policy, where PROFILE.md §11 wants 404 for a path no resource has',
+    catches: ['PRF-HTTP-1'],
+  },
+  {
     name: 'op-405-without-allow',
     family: 'cashpack-endpoints',
     role: 'operator',
@@ -1007,6 +1014,13 @@ const CATALOGUE = [
     catches: ['PRF-CTL-1'],
   },
   {
+    name: 'ctl-reprovision-asset-change-ignores-held',
+    family: 'test-control',
+    role: 'operator',
+    description: "a Principal provisioned again may change its asset while funds are held, as long as nothing is locked: after a cancellation, its held funds in the old asset are then counted in the new one, where PROFILE.md §12 refuses the change (400 MALFORMED_REQUEST)",
+    catches: ['PRF-CTL-1'],
+  },
+  {
     name: 'ctl-redeemer-credits-reset',
     family: 'test-control',
     role: 'operator',
@@ -1020,6 +1034,13 @@ const CATALOGUE = [
     description: 'a lease is renewed or released by any prefix of its lease_id',
     catches: ['PRF-CTL-1'],
   },
+  {
+    name: 'ctl-lease-renewal-extends-expiry',
+    family: 'test-control',
+    role: 'operator',
+    description: 'a lease renewal adds ttl_seconds to the expiry in force instead of counting it from now: each renewal lengthens the lease, and a holder that crashed after renewing locks the clock longer than its ttl_seconds',
+    catches: ['PRF-CTL-1'],
+  },
   // ------------------------------------------- unhappy paths of the wire rules
   // Faults that pass every test that only walks the happy path: each rule's
   // refusals exercised on the wire, with inputs that are otherwise valid.
@@ -1028,6 +1049,20 @@ const CATALOGUE = [
     family: 'cashpack-crypto',
     role: 'operator',
     description: "the Operator writes @path with the request's query, as the request line has it (RFC 9421 §2.2.6 leaves the query to @query): a status read or redemption signed right whose URL has a query identifies nobody, and one signed over path and query is taken",
+    catches: ['PRF-AUTH-1'],
+  },
+  {
+    name: 'op-signature-created-clock-rounded',
+    family: 'cashpack-crypto',
+    role: 'operator',
+    description: "the Operator reads its clock to the nearest second before it compares an HTTP Message Signature's created with it: at a clock in the second half of a second, a signature created a window and a second ahead of the clock's second is taken as fresh",
+    catches: ['PRF-AUTH-1'],
+  },
+  {
+    name: 'op-own-authority-port-compared',
+    family: 'cashpack-crypto',
+    role: 'operator',
+    description: "the Operator takes a Host as its own only when host and port are its primary authority's: its own host on another port, where a front server of its own may listen, is judged as another host, so a status read or redemption signed for it identifies nobody",
     catches: ['PRF-AUTH-1'],
   },
   {
@@ -1300,6 +1335,13 @@ const CATALOGUE = [
     family: 'derivation',
     role: 'paying-app',
     description: "a conversion into an asset that shares the requested asset's code (USDC on another chain, a tokenized EUR for fiat EUR) is taken for no conversion: the Payment's context.conversion and its disclosure are dropped",
+    catches: ['DRV-CONV-1'],
+  },
+  {
+    name: 'app-conversion-rate-through-double',
+    family: 'derivation',
+    role: 'paying-app',
+    description: 'the conversion rate is read as a number and written back into the Payment\'s context: "1.0850" is disclosed as "1.085", "0.0000001" as "1e-7", and a rate of more digits than a double holds as another rate',
     catches: ['DRV-CONV-1'],
   },
   {

@@ -130,6 +130,7 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
         ...(options.controlToken !== undefined ? { controlToken: options.controlToken } : {}),
       }),
     ),
+    faults,
   );
 
   return {

@@ -24,14 +24,13 @@ import fc from 'fast-check';
 import { isDeepStrictEqual } from 'node:util';
 import { formatTimestamp } from '../../profile/time.ts';
 import { createSigningKey, type CashPack, type SigningKey } from '../../profile/cashpack/index.ts';
-import { signRequestAs } from '../../profile/http-signature.ts';
 import { StepError, type HttpResult, type ScenarioContext } from '../scenarios/context.ts';
 import { jsonRequest, send } from '../scenarios/http.ts';
 import { buildCancel } from '../fuzz/messages.ts';
 import { define } from './support.ts';
 import type { PropertyFailure } from './types.ts';
 import { restoreClock, setClock } from './field-classes/clock.ts';
-import { answerOf, inMemberOrder, issuePack, JWK_MEMBERS, lifetimeSeconds, MOST_PER_PACK, operatorNow, operatorSetup, redeemRequest, redemption, renewal, renewedPack, type OperatorSetup } from './field-classes/operator-setup.ts';
+import { answerOf, inMemberOrder, issuePack, JWK_MEMBERS, lifetimeSeconds, MOST_PER_PACK, operatorNow, operatorSetup, redeemRequest, redemption, renewal, renewedPack, statusRequest, type OperatorSetup } from './field-classes/operator-setup.ts';
 
 const FILE = 'harness/properties/operator-updated-at.ts';
 
@@ -157,9 +156,7 @@ async function judgeCase(ctx: ScenarioContext, setup: OperatorSetup, { orders, a
   };
 
   const read = async (): Promise<PropertyFailure | undefined> => {
-    const path = `/v1/cashpack/${pack.pack_id}/status`;
-    const signature = signRequestAs({ method: 'GET', authority: ctx.http('operator').authority, path }, { secretKey: principal.secretKey, kid: principal.jwk.kid }, Math.floor(now / 1000), 'profile');
-    const answer = await send(ctx, 'operator', { method: 'GET', path, headers: { ...signature } });
+    const answer = await send(ctx, 'operator', statusRequest(ctx, pack.pack_id, principal, Math.floor(now / 1000)));
     if (answer.status !== 200) return { expected: 200, actual: { status: answer.status, code: answerOf(answer) }, message: `${done.join(', ')}; then a status read by the issuing Principal`, requirements: ['CPP-STS-1'] };
     const body = answer.body as Record<string, unknown>;
     if (body.status !== state.status) return { expected: state.status, actual: body.status ?? null, message: `${done.join(', ')}; then the status read's status`, requirements: ['CPP-STS-1'] };

@@ -83,7 +83,11 @@ export function verifyCaller(ctx: OperatorContext, request: RefRequest, lookupKe
   // Mutant op-signature-path-with-query: @path written with the query, as the request line has it.
   const path = ctx.faults.has('op-signature-path-with-query') && query !== '' ? `${request.path}?${query}` : request.path;
   const target = { method: request.method, authority: forwarded ?? host ?? request.authority, path, query, body: request.body };
-  const options = { headers: request.headers, lookupKey, nowSeconds: Math.floor(nowMs / 1000), windowSeconds: ctx.policy.request_window_seconds };
+  const clockSecond = Math.floor(nowMs / 1000);
+  // Mutant op-signature-created-clock-rounded: the clock read to the nearest second, not its own second, before `created` is compared with it.
+  // Stryker disable next-line all: only the op-signature-created-clock-rounded fault rounds the clock
+  const nowSeconds = ctx.faults.has('op-signature-created-clock-rounded') ? Math.round(nowMs / 1000) : clockSecond;
+  const options = { headers: request.headers, lookupKey, nowSeconds, windowSeconds: ctx.policy.request_window_seconds };
   if (ctx.faults.has('op-http-signature-any-components')) return verifyRequestLoosely(target, options, 'any-components');
   if (ctx.faults.has('op-http-signature-any-parameters')) return verifyRequestLoosely(target, options, 'any-parameters');
   if (ctx.faults.has('op-content-digest-unchecked')) return verifyRequestLoosely(target, options, 'digest-unchecked');

@@ -80,7 +80,9 @@ export function provisionPrincipal(ctx: OperatorContext, input: unknown): Attemp
     // Mutant ctl-reprovision-before-expiries: the account set first, the packs that expired since settled on top of it.
     const late = ctx.faults.has('ctl-reprovision-before-expiries');
     if (!late) applyPrincipalExpiries(ctx.state, known, ctx.clock.now());
-    if (assetKey(known.asset) !== assetKey(asset) && known.locked + known.held > 0n) {
+    // Mutant ctl-reprovision-asset-change-ignores-held: the asset may change while funds are held, as long as nothing is locked.
+    const bound = ctx.faults.has('ctl-reprovision-asset-change-ignores-held') ? known.locked : known.locked + known.held;
+    if (assetKey(known.asset) !== assetKey(asset) && bound > 0n) {
       return failure('MALFORMED_REQUEST', 'the asset of a Principal with locked or held funds cannot change');
     }
     known.asset = structuredClone(asset);

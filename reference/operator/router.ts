@@ -65,9 +65,12 @@ interface RouterOptions {
 }
 
 export function route(ctx: OperatorContext, request: RefRequest, options: RouterOptions): RefResponse {
+  // Mutant op-route-trailing-slash-tolerated: trailing slashes stripped before routing, as a router that is not strict does.
+  // Stryker disable next-line all: only the op-route-trailing-slash-tolerated fault strips them
+  const path = ctx.faults.has('op-route-trailing-slash-tolerated') && request.path.length > 1 ? request.path.replace(/\/+$/, '') : request.path;
   for (const candidate of routes()) {
     // Mutant op-route-prefix-match: a route's pattern is taken without its end anchor, so a longer path is answered as the resource.
-    const match = (ctx.faults.has('op-route-prefix-match') ? new RegExp(candidate.path.source.replace(/\$$/, '')) : candidate.path).exec(request.path);
+    const match = (ctx.faults.has('op-route-prefix-match') ? new RegExp(candidate.path.source.replace(/\$$/, '')) : candidate.path).exec(path);
     if (!match) continue;
     // Stryker disable next-line ConditionalExpression: the reference's own start-up option: every run the harness makes has test control on, and a target without it is judged without its routes
     if (candidate.control && !options.control) return problemResponse('CONTROL_DISABLED', 'the test-control interface is disabled');

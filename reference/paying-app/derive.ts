@@ -27,6 +27,11 @@ interface DeriveSettings {
 
 export type Derivation = { readonly ok: true; readonly payment: Payment; readonly notices: readonly string[] } | Rejection;
 
+// Stryker disable all: only the app-conversion-rate-through-double fault reads the rate as a number
+/** The rate as the context gives it (mutant app-conversion-rate-through-double: read as a number and written back, losing trailing zeros, to an exponent, past a double's precision). */
+const disclosedRate = (rate: string, faults: Faults): string => (faults.has('app-conversion-rate-through-double') ? String(Number(rate)) : rate);
+// Stryker restore all
+
 /** Spec §2.5: values a sub-interface implies when a field is absent. */
 const CONDITION_DEFAULTS: Readonly<Partial<Record<SubInterface, { readonly [F in RailField]?: string }>>> = {
   ON_CHAIN: { acquirer_id: ZERO_ACQUIRER_ID },
@@ -72,7 +77,7 @@ export function derivePayment(doc: unknown, context: DerivationContext, settings
   // Mutant app-same-code-conversion-undisclosed: a conversion into an asset of the requested asset's code (another chain, another type) is taken for none.
   // Stryker disable next-line all: only the app-same-code-conversion-undisclosed fault compares the conversion's code
   const sameCode = faults.has('app-same-code-conversion-undisclosed') && ctx.conversion?.asset?.code === cpr.value.asset.code;
-  const conversion = ctx.conversion && !sameCode ? { asset: ctx.conversion.asset, amount: ctx.conversion.amount, rate: ctx.conversion.rate, disclosed: true as const } : undefined;
+  const conversion = ctx.conversion && !sameCode ? { asset: ctx.conversion.asset, amount: ctx.conversion.amount, rate: disclosedRate(ctx.conversion.rate, faults), disclosed: true as const } : undefined;
   // Stryker disable next-line OptionalChaining,StringLiteral: free text for a reader (a notice, PROFILE.md §8.3; the disclosure itself is context.conversion.disclosed)
   if (conversion) notices.push(`conversion disclosed to the payer: pays ${conversion.amount} ${conversion.asset?.code} at rate ${conversion.rate}; the requested value is unchanged`);
   const payment: Payment = {

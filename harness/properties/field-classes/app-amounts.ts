@@ -5,9 +5,9 @@
 // amount exactly, however large; an amount not in the profile's form is never
 // paid. Half the cases derive with a conversion in the context (another asset,
 // half of those sharing the requested asset's code on another chain or of
-// another type; another amount): disclosed in the Payment's context as given,
-// and never replacing the value (§4.6.2, §4.7.5; PROFILE.md §9), so the
-// amounts paid and refused are the same.
+// another type; another amount; a rate of every decimal class): disclosed in
+// the Payment's context as given, and never replacing the value (§4.6.2,
+// §4.7.5; PROFILE.md §9), so the amounts paid and refused are the same.
 import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { recodedAssets } from '../../../generators/cashpack/assets.ts';
@@ -48,11 +48,26 @@ const conversionFrom = (requested: Doc) => {
     fc.record({
       asset: recoded.length > 0 ? fc.oneof(others, fc.constantFrom(...recoded)) : others,
       amount: fc.bigInt({ min: 1n, max: 10n ** 40n }).map(String),
-      rate: fc.constantFrom('1.088', '0.5', '12.25', '0.000031'),
+      rate: decimalRate,
     }),
     { nil: null },
   );
 };
+
+/**
+ * A rate as the Payment schema writes one (`^(0|[1-9][0-9]*)(\.[0-9]+)?$`), in
+ * every class a number type loses: a whole number, a fraction with zeros
+ * before its digits (down to 10^-12) and after them, and more significant
+ * digits than a double holds (up to 24 before the point and 20 after). It is
+ * disclosed as given, never as a number read back.
+ */
+const decimalRate = fc
+  .tuple(
+    fc.oneof(fc.constant('0'), fc.bigInt({ min: 1n, max: 10n ** 24n }).map(String)),
+    fc.option(fc.tuple(fc.nat({ max: 12 }), fc.bigInt({ min: 1n, max: 10n ** 20n }), fc.nat({ max: 3 })), { nil: undefined }),
+  )
+  .map(([whole, fraction]) => (fraction === undefined ? whole : `${whole}.${'0'.repeat(fraction[0])}${fraction[1]}${'0'.repeat(fraction[2])}`))
+  .filter((rate) => rate !== '0');
 
 const COVERS: Coverage[] = [
   ...(['amount.large', 'amount.non-canonical', 'amount.bound'] as const).map((cls) => ({ field: 'derivation-context/payer_amount', class: cls })),
@@ -103,7 +118,7 @@ export const APP_AMOUNTS = define<AmountCase>({
       // Paid exactly when the offer is an amount and, for a fixed request, the requested one.
       const paid = canonical && (offer.requested === undefined || offer.offered.value === offer.requested);
       const amount = !crashed(result) && result.ok ? ((result.payment as Doc | undefined)?.value as Doc | undefined)?.amount : undefined;
-      const where = `${offer.requested === undefined ? 'an open request' : `a request for ${offer.requested}`}, the payer offering ${JSON.stringify(offer.offered.value)} (${offer.offered.note})${c.conversion === null ? '' : `, converted to ${c.conversion.amount} ${JSON.stringify(c.conversion.asset)}`}`;
+      const where = `${offer.requested === undefined ? 'an open request' : `a request for ${offer.requested}`}, the payer offering ${JSON.stringify(offer.offered.value)} (${offer.offered.note})${c.conversion === null ? '' : `, converted to ${c.conversion.amount} ${JSON.stringify(c.conversion.asset)} at the rate ${c.conversion.rate}`}`;
       if (paid && amount === offer.offered.value) {
         // The conversion is disclosed as the application's own context: what the payer spends, never in place of the value (PROFILE.md §9).
         const disclosed = !crashed(result) && result.ok ? ((result.payment as Doc | undefined)?.context as Doc | undefined)?.conversion : undefined;

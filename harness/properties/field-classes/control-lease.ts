@@ -10,10 +10,13 @@
 // starts), a case also moves the clock with an altered Control-Lease header
 // (409), reads its holder back exactly as written (non-ASCII, NFC or NFD),
 // and after releasing it finds it gone: renewed or released again, 404
-// NOT_FOUND. When this run holds the lease (runner/lease.ts), the lease in
+// NOT_FOUND. Each renewal's expires_at is ttl_seconds from that renewal, on
+// real time: two lie as far apart as the renewals, on the harness's monotonic
+// clock. When this run holds the lease (runner/lease.ts), the lease in
 // force is the run's own, which the case renews but never releases.
 import fc from 'fast-check';
 import { LEASE } from '../../../profile/control.ts';
+import { parseTimestamp } from '../../../profile/time.ts';
 import { alterToken, textVariant, tokenAlteration, type TextValue, type TokenAlteration } from '../../../generators/classes/index.ts';
 import type { WireRequest } from '../../adapters/types.ts';
 import { StepError, type HttpResult, type ScenarioContext } from '../../scenarios/context.ts';
@@ -122,11 +125,33 @@ async function judgeCase(ctx: ScenarioContext, role: 'operator' | 'payee', c: Le
     own = true;
     if (b.holder !== c.holder.value) return fail({ holder: c.holder.value }, taken, `${holderWhat}: the holder written back exactly`);
   }
+  // A renewal runs its TTL from its own moment, on real time (PROFILE.md §12): the expires_at of two
+  // renewals lie as far apart as the two requests did, on the harness's monotonic clock, give or take a
+  // second for a time written in whole seconds; never a TTL further, as an expiry extended from the last one is.
+  let previous: { readonly expiresAt: number; readonly sent: number; readonly answered: number } | undefined;
+  const renew = async (text: string, what: string): Promise<PropertyFailure | HttpResult> => {
+    const sent = performance.now();
+    const answer = await call(jsonPost(`/_control/lease/${id}`, text));
+    const answered = performance.now();
+    if (answer.status !== 200 || bodyOf(answer).lease_id !== id) return fail({ status: 200, lease_id: id }, answer, what);
+    const expiresAt = typeof bodyOf(answer).expires_at === 'string' ? parseTimestamp(bodyOf(answer).expires_at as string, 'cpr') : undefined;
+    if (expiresAt === undefined) return fail({ expires_at: 'a timestamp' }, answer, `${what}: its expires_at`);
+    const last = previous;
+    previous = { expiresAt, sent, answered };
+    if (last === undefined) return answer;
+    const apart = expiresAt - last.expiresAt;
+    const [least, most] = [sent - last.answered - 1000, answered - last.sent + 1000];
+    if (apart < least || apart > most) {
+      return { expected: `expires_at ${Math.round(least)} to ${Math.round(most)} ms after the last renewal's, each ttl_seconds (${TTL}) from its renewal`, actual: { expires_at: bodyOf(answer).expires_at, ms_after_the_last: apart }, message: `${what}: a renewal counts ttl_seconds from now, on real time`, requirements: ['PRF-CTL-1'] };
+    }
+    return answer;
+  };
+  const isFailure = (r: PropertyFailure | HttpResult): r is PropertyFailure => 'requirements' in r;
   try {
     // The renewal body in its JSON classes: the same body escaped; a member twice or a BOM refused.
     const renewal = { ttl_seconds: TTL };
-    const renewed = await call(jsonPost(`/_control/lease/${id}`, jsonTextOf('json.escaped-name', renewal, c.seeds[3]).value));
-    if (renewed.status !== 200 || bodyOf(renewed).lease_id !== id) return fail({ status: 200, lease_id: id }, renewed, 'a renewal with escaped member names: the same body, renewed');
+    const renewed = await renew(jsonTextOf('json.escaped-name', renewal, c.seeds[3]).value, 'a renewal with escaped member names: the same body, renewed');
+    if (isFailure(renewed)) return renewed;
     for (const cls of ['json.duplicate', 'json.bom'] as const) {
       const failure = malformed(await call(jsonPost(`/_control/lease/${id}`, jsonTextOf(cls, renewal, c.seeds[3]).value)), `a renewal with ${jsonTextOf(cls, renewal, c.seeds[3]).note}: refused`);
       if (failure) return failure;
@@ -145,8 +170,8 @@ async function judgeCase(ctx: ScenarioContext, role: 'operator' | 'payee', c: Le
         const failure = refusal(moved, 409, 'CONTROL_BUSY', `a clock move with Control-Lease ${altered.note}: not the holder`);
         if (failure) return failure;
       }
-      const still = await call(jsonPost(`/_control/lease/${id}`, JSON.stringify(renewal)));
-      if (still.status !== 200 || bodyOf(still).lease_id !== id) return fail({ status: 200, lease_id: id }, still, `after the lease_id ${altered.note} was presented: the lease in force untouched`);
+      const still = await renew(JSON.stringify(renewal), `after the lease_id ${altered.note} was presented: the lease in force untouched`);
+      if (isFailure(still)) return still;
     }
 
     if (own) {

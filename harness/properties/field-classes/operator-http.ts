@@ -10,7 +10,8 @@
 // headers, is served as without; a forwarding header never stands in for the
 // authority a signature covers; a Host naming another host (or the
 // Operator's own written another way) is refused or changes nothing, and a
-// signature made for the authority it names identifies nobody; a status read
+// signature made for the authority it names identifies nobody, while one made
+// for the Operator's own host on another port identifies its signer; a status read
 // with a query is signed over its path alone (RFC 9421 @path); and every
 // refusal is a problem document.
 import fc from 'fast-check';
@@ -203,7 +204,8 @@ const refusedAny = (r: HttpResult): boolean => r.status !== null && r.status >= 
  * A Host naming another host, or the target's own on another port or written another way
  * (PROFILE.md §2.4): a status read signed for the target's authority is refused
  * or answered as with the real Host; one signed for the authority a foreign Host
- * names identifies nobody; the public documents are refused or the same.
+ * names identifies nobody, one signed for its own host on another port identifies
+ * its signer; the public documents are refused or the same.
  */
 async function foreignHostReads(ctx: ScenarioContext, c: HttpCase, honest: HttpResult, path: string, signed: (as: string, p?: string) => ReturnType<typeof signRequestAs>): Promise<PropertyFailure | undefined> {
   const http = ctx.http('operator');
@@ -214,6 +216,14 @@ async function foreignHostReads(ctx: ScenarioContext, c: HttpCase, honest: HttpR
   const asOwn = await send(ctx, 'operator', { method: 'GET', path, headers: { ...signed(http.authority), host: host.value.host } });
   const own = sameOrRefused(asOwn, honest, `a status read signed for the target's authority, sent with ${host.note}`, ['CPP-STS-1', 'PRF-AUTH-1']);
   if (own) return own;
+  // Its own host on another port is not another host (a front server of its own may listen there): a read
+  // signed for that authority identifies its signer. Answered as the honest read, or refused for the
+  // authority with a 4xx other than 401, which would say the signature identifies nobody.
+  const otherPort = foreignHost(http.authority, { form: 'other-port', pick: c.host.pick });
+  const ownElsewhere = await send(ctx, 'operator', { method: 'GET', path, headers: { ...signed(otherPort.value.host), host: otherPort.value.host } });
+  if (!(ownElsewhere.status === 200 && sameJson(ownElsewhere.body, honest.body)) && !(refusedAny(ownElsewhere) && ownElsewhere.status !== 401)) {
+    return { expected: { status: '200 with the same body, or a 4xx refusal of the authority other than 401', body: honest.body }, actual: { status: ownElsewhere.status, code: codeOf(ownElsewhere) ?? null }, message: `a status read by the issuing Principal signed for the authority its ${otherPort.note} names`, requirements: ['PRF-AUTH-1'] };
+  }
   if (host.value.foreign) {
     const forged = await send(ctx, 'operator', { method: 'GET', path, headers: { ...signed(host.value.host), host: host.value.host } });
     if (!refusedAny(forged)) return { expected: 'a 4xx refusal: a signature made for another host identifies nobody here', actual: { status: forged.status, code: codeOf(forged) ?? null }, message: `a status read signed for the authority its ${host.note} names`, requirements: ['PRF-AUTH-1'] };

@@ -2,7 +2,8 @@
 // §15.5.5–6). Every resource of §4 answers a method it does not take with 405
 // METHOD_NOT_ALLOWED and an Allow header naming the methods it does take; and a
 // path near one of them that is none of them (a segment more before or after,
-// a last segment written longer, another version or collection segment) with
+// an empty one after it among them: a trailing slash; a last segment written
+// longer, another version or collection segment) with
 // 404 NOT_FOUND, never as the resource it resembles. Letter case is left alone:
 // a server that routes paths without regard to case is not judged here.
 import { randomUUID } from 'node:crypto';
@@ -43,8 +44,10 @@ const COVERS: Coverage[] = RESOURCES.flatMap(({ field }) => [
 ]);
 
 const segment = matching(/^[a-z0-9._-]{1,12}$/).filter((s) => s !== '.' && s !== '..');
+/** A segment after the resource's path may also be empty, or two empty ones: a trailing slash, or two (a router that strips them answers the resource). */
+const segmentAfter = fc.oneof(segment, fc.constantFrom('', '/'));
 const cases: fc.Arbitrary<RouteCase> = fc.record({
-  resources: fc.tuple(...RESOURCES.map(() => fc.record({ segments: fc.tuple(...NEAR.map(() => segment)) }))),
+  resources: fc.tuple(...RESOURCES.map(() => fc.record({ segments: fc.tuple(...NEAR.map((how) => (how === 'segment-after' ? segmentAfter : segment))) }))),
 });
 
 /** The path moved off `path` as `near` says. */

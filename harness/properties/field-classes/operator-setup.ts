@@ -113,6 +113,12 @@ export function redeemRequest(ctx: ScenarioContext, text: string, redeemer: Sign
   return { method: 'POST', path: '/v1/cashpack/redeem', headers: { 'content-type': 'application/json', ...signature, ...headers }, body: text };
 }
 
+/** A status read of `packId`, its HTTP Message Signature by `signer` created at `createdSeconds` (PROFILE.md §2.4). */
+export function statusRequest(ctx: ScenarioContext, packId: string, signer: SigningKey, createdSeconds: number): WireRequest & { readonly headers: Record<string, string> } {
+  const path = `/v1/cashpack/${packId}/status`;
+  return { method: 'GET', path, headers: { ...signRequestAs({ method: 'GET', authority: ctx.http('operator').authority, path }, { secretKey: signer.secretKey, kid: signer.jwk.kid }, createdSeconds, 'profile') } };
+}
+
 /** Issues a pack to `bearer` and returns it, or throws when the Operator will not (its own tests judge issue). */
 export async function issuePack(ctx: ScenarioContext, setup: Pick<OperatorSetup, 'principal' | 'policy'>, bearer: SigningKey, now: number, lifetime?: number, amount?: string): Promise<CashPack> {
   const answer = await send(ctx, 'operator', jsonRequest('POST', '/v1/cashpack/issue', lockRequest(setup, now, { bearer: bearer.jwk, ...(lifetime !== undefined ? { lifetime } : {}), ...(amount !== undefined ? { amount } : {}) })));

@@ -10,7 +10,6 @@ import fc from 'fast-check';
 import { encodeB64url } from '../../../profile/b64url.ts';
 import { jwkThumbprint, type OkpJwk } from '../../../profile/jwk.ts';
 import { signingInput, signObject, type MessageType } from '../../../profile/signing.ts';
-import { signRequestAs } from '../../../profile/http-signature.ts';
 import { createSigningKey, type CashPack, type SigningKey } from '../../../profile/cashpack/index.ts';
 import { signatureMalleation, weakKey, type ClassValue, type Malleation, type WeakKey } from '../../../generators/classes/index.ts';
 import { forgeUnderSmallOrderKey, malleate, withSPlusL } from '../../crypto/ed25519-malleate.ts';
@@ -18,7 +17,7 @@ import type { HttpResult, ScenarioContext } from '../../scenarios/context.ts';
 import { jsonRequest, send } from '../../scenarios/http.ts';
 import { define, firstFailure } from '../support.ts';
 import type { Coverage, PropertyFailure } from '../types.ts';
-import { issuePack, lockRequest, operatorNow, operatorSetup, redeemRequest, redemption, renewal, type OperatorSetup } from './operator-setup.ts';
+import { issuePack, lockRequest, operatorNow, operatorSetup, redeemRequest, redemption, renewal, statusRequest, type OperatorSetup } from './operator-setup.ts';
 import { restoreClock } from './clock.ts';
 
 const FILE = 'harness/properties/field-classes/operator-signatures.ts';
@@ -89,11 +88,12 @@ function items(ctx: ScenarioContext, setup: OperatorSetup, now: number, c: Signa
     async () => verdict(await send(ctx, 'operator', redeem(setup.pack, bentSigned('redemption-request', redemption(setup.pack, setup.bearer, setup.redeemer, now) as unknown as Doc, setup.bearer, redeemM.value))), 400, 'INVALID_SIGNATURE', `a Redemption Request signed with ${redeemM.note}`, sig),
     async () => verdict(await send(ctx, 'operator', redeem(bentPack(setup.pack, packM2.value), redemption(setup.pack, setup.bearer, setup.redeemer, now) as unknown as Doc)), 400, 'INVALID_SIGNATURE', `a redemption presenting the pack with ${packM2.note}`, sig),
     async () => {
-      const path = `/v1/cashpack/${setup.pack.pack_id}/status`;
-      const headers = signRequestAs({ method: 'GET', authority: ctx.http('operator').authority, path }, { secretKey: setup.principal.secretKey, kid: setup.principal.jwk.kid }, seconds, 'profile');
-      const raw = /:([A-Za-z0-9+/=]+):/.exec(headers.signature)![1]!;
+      const read = statusRequest(ctx, setup.pack.pack_id, setup.principal, seconds);
+      const headers = read.headers;
+      const signature = headers['signature']!;
+      const raw = /:([A-Za-z0-9+/=]+):/.exec(signature)![1]!;
       const bent = Buffer.from(withSPlusL(Buffer.from(raw, 'base64'), statusM.value.multiple)).toString('base64');
-      return verdict(await send(ctx, 'operator', { method: 'GET', path, headers: { ...headers, signature: headers.signature.replace(raw, bent) } }), 401, 'UNAUTHENTICATED', `a status read whose HTTP Message Signature has ${statusM.note}`, ['PRF-AUTH-1', 'PRF-SIG-2']);
+      return verdict(await send(ctx, 'operator', { ...read, headers: { ...headers, signature: signature.replace(raw, bent) } }), 401, 'UNAUTHENTICATED', `a status read whose HTTP Message Signature has ${statusM.note}`, ['PRF-AUTH-1', 'PRF-SIG-2']);
     },
   ];
   const [principalK, renewerK, redeemerK, initialK, nextK] = c.keys as [ClassValue<WeakKey>, ClassValue<WeakKey>, ClassValue<WeakKey>, ClassValue<WeakKey>, ClassValue<WeakKey>];

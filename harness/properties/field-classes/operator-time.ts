@@ -5,7 +5,13 @@
 // either end of the freshness window is fresh exactly when it is inside; a
 // requested expiry at and around either end of the permitted range is granted
 // exactly inside it; a pack's issued_at is the Operator's clock, never the
-// message's, in whole seconds even when the clock stands at a fraction.
+// message's, in whole seconds even when the clock stands at a fraction. With
+// the clock at that fraction, HTTP Message Signatures (four status reads, a
+// redemption) and a Lock Request are dated around the window where every
+// reading of "within the window of the clock" agrees: the clock's second plus
+// the window, or minus the window less one, is inside; a second further out
+// either way is outside. (The clock's second minus the window is 1 s + the
+// fraction from the clock: whether that is inside, PROFILE.md leaves open.)
 import fc from 'fast-check';
 import { formatTimestamp, parseTimestamp } from '../../../profile/time.ts';
 import { buildLockRequest, createSigningKey, type CashPack } from '../../../profile/cashpack/index.ts';
@@ -16,7 +22,7 @@ import { define } from '../support.ts';
 import type { Coverage, PropertyFailure } from '../types.ts';
 import { inZone } from './app-time.ts';
 import { restoreClock, setClock } from './clock.ts';
-import { issuePack, lifetimeSeconds, operatorSetup, redeemRequest, redemption, renewal, renewedPack, type OperatorSetup } from './operator-setup.ts';
+import { issuePack, lifetimeSeconds, operatorSetup, redeemRequest, redemption, renewal, renewedPack, statusRequest, type OperatorSetup } from './operator-setup.ts';
 
 const FILE = 'harness/properties/field-classes/operator-time.ts';
 
@@ -34,7 +40,25 @@ interface OperatorTimeCase {
   readonly redeemCreated: Dated;
   /** The clock at a fraction of a second, for the issued_at of a last pack. */
   readonly fraction: number;
+  /** At that clock: the Lock Request's created_at and the redemption's HTTP Message Signature, at one of the places every reading agrees on. */
+  readonly atFraction: { readonly lock: Unambiguous; readonly redeem: Unambiguous };
 }
+
+/** Seconds from the fractional clock's own second, in windows and seconds, and whether every reading of the window takes it as fresh. */
+interface Unambiguous {
+  readonly windows: -1 | 1;
+  readonly seconds: -1 | 0 | 1;
+  readonly fresh: boolean;
+}
+
+/** The places around a window, at a clock standing at a fraction of its second, that no reading of PROFILE.md §2.4 and §6 judges otherwise. */
+const UNAMBIGUOUS: readonly Unambiguous[] = [
+  { windows: 1, seconds: 0, fresh: true },
+  { windows: 1, seconds: 1, fresh: false },
+  { windows: -1, seconds: 1, fresh: true },
+  { windows: -1, seconds: -1, fresh: false },
+];
+const unambiguousNote = (u: Unambiguous, window: number): string => `${u.windows > 0 ? '+' : '-'}${window} s${u.seconds === 0 ? '' : ` ${u.seconds > 0 ? '+' : '-'} 1 s`} from the clock's second (${u.fresh ? 'fresh' : 'stale'} however the fraction is read)`;
 
 const COVERS: Coverage[] = [
   ...['lock-request/created_at', 'lock-request/requested_expiry', 'renew-request/renewal/created_at', 'redeem-request/redemption/created_at'].flatMap((field) => [
@@ -54,6 +78,7 @@ const cases: fc.Arbitrary<OperatorTimeCase> = fc.record({
   renewCreated: dated([-1, 0, 1]),
   redeemCreated: dated([-1, 0, 1]),
   fraction: fc.integer({ min: 1, max: 999 }),
+  atFraction: fc.record({ lock: fc.constantFrom(...UNAMBIGUOUS), redeem: fc.constantFrom(...UNAMBIGUOUS) }),
 });
 
 const stamp = (ms: number) => formatTimestamp(ms, 'cashpack');
@@ -115,18 +140,34 @@ async function judgeCase(ctx: ScenarioContext, setup: OperatorSetup, c: Operator
   const wholeLifetime = Math.max(lifetimeSeconds(policy), policy.expiry_min_seconds + 1);
   if (wholeLifetime - c.fraction / 1000 > policy.expiry_max_seconds) return undefined;
   await setClock(ctx, 'operator', at);
-  const last = await issuePack(ctx, setup, createSigningKey(), now, wholeLifetime);
+  const lastBearer = createSigningKey();
+  const last = await issuePack(ctx, setup, lastBearer, now, wholeLifetime);
   const issuedAt = parseTimestamp(last.issued_at, 'cashpack');
+  const atWhere = `the Operator's clock set to ${new Date(at).toISOString()} (${c.instant.zone})`;
   if (issuedAt === undefined || Math.abs(issuedAt - at) >= 1000) {
-    return { expected: `issued_at in whole seconds, within a second of ${new Date(at).toISOString()}`, actual: last.issued_at, message: `the Operator's clock set to ${new Date(at).toISOString()} (${c.instant.zone})`, requirements: ['PRF-MSG-1', 'PRF-TIME-1'] };
+    return { expected: `issued_at in whole seconds, within a second of ${new Date(at).toISOString()}`, actual: last.issued_at, message: atWhere, requirements: ['PRF-MSG-1', 'PRF-TIME-1'] };
   }
+  const dated = (u: Unambiguous): number => now / 1000 + u.windows * window + u.seconds;
+  for (const u of UNAMBIGUOUS) {
+    const read = await send(ctx, 'operator', statusRequest(ctx, last.pack_id, setup.principal, dated(u)));
+    if (code(read) !== (u.fresh ? 200 : 'UNAUTHENTICATED')) return mismatch(u.fresh ? 200 : 'UNAUTHENTICATED', read, `${atWhere}: a status read by the issuing Principal, its HTTP Message Signature created ${unambiguousNote(u, window)}`, ['PRF-AUTH-1']);
+  }
+  const lockAt = c.atFraction.lock;
+  const lateLock = buildLockRequest({ principal: setup.principal, amount: '1', asset: policy.assets[0] as never, initialBearer: createSigningKey().jwk, requested_expiry: now + wholeLifetime * 1000, created_at: dated(lockAt) * 1000 });
+  const issuedAtFraction = await send(ctx, 'operator', jsonRequest('POST', '/v1/cashpack/issue', lateLock));
+  if (code(issuedAtFraction) !== (lockAt.fresh ? 200 : 'STALE_REQUEST')) return mismatch(lockAt.fresh ? 200 : 'STALE_REQUEST', issuedAtFraction, `${atWhere}: a Lock Request created ${unambiguousNote(lockAt, window)}`, ['PRF-FRESH-1', 'PRF-BOUND-1']);
+  const identity = c.atFraction.redeem;
+  const lastBody = JSON.stringify({ cash_pack: last, redemption: redemption(last, lastBearer, setup.redeemer, now) });
+  const redeemedAtFraction = await send(ctx, 'operator', redeemRequest(ctx, lastBody, setup.redeemer, dated(identity)));
+  const due = identity.fresh ? 200 : 'REDEEMER_NOT_IDENTIFIED';
+  if (code(redeemedAtFraction) !== due) return mismatch(due, redeemedAtFraction, `${atWhere}: a redemption whose redeemer's HTTP Message Signature is created ${unambiguousNote(identity, window)}`, ['PRF-IDN-1', 'CPP-IDN-1']);
   return undefined;
 }
 
 export const OPERATOR_TIME = define<OperatorTimeCase>({
   id: 'PROP-OP-012',
   title: "every time rule is the Operator's clock's, to the second, in any time zone: freshness and the expiry range at and around either edge, inside daylight-saving time; issued_at whole seconds at a fractional clock",
-  requirements: ['PRF-FRESH-1', 'CPP-EXP-1', 'PRF-BOUND-1', 'PRF-MSG-1', 'PRF-TIME-1'],
+  requirements: ['PRF-FRESH-1', 'CPP-EXP-1', 'PRF-BOUND-1', 'PRF-MSG-1', 'PRF-TIME-1', 'PRF-AUTH-1', 'PRF-IDN-1', 'CPP-IDN-1'],
   level: 'PROFILE',
   role: 'operator',
   sections: ['PROFILE §1', 'PROFILE §4.8', 'PROFILE §5', 'PROFILE §6', '§8'],

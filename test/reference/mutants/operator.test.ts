@@ -10,7 +10,8 @@ import { createSigningKey, operatorKeyOf, recomputeChainDigest, verifyCashPack, 
 import { createRole } from '../../../reference/adapter.ts';
 import { createControlHandler } from '../../../reference/control.ts';
 import { MUTANTS, faultsFor, type MutantOfRole } from '../../../reference/mutants.ts';
-import { createFixture, type Fixture, type FixtureOptions, type Reply } from '../operator/fixture.ts';
+import { AUTHORITY, createFixture, type Fixture, type FixtureOptions, type Reply } from '../operator/fixture.ts';
+import { withOwnAuthority } from '../../../reference/http/authority.ts';
 
 interface Probe {
   /** What the probe looks at. */
@@ -57,6 +58,12 @@ const PROBES: Record<MutantOfRole<'operator'>, Probe> = {
     observes: 'a GET of the policy document with a segment after its path',
     observe: async (f) => (await f.send('GET', '/.well-known/cashpack-policy.json/x')).status,
     correct: 404,
+    mutant: 200,
+  },
+  'op-route-trailing-slash-tolerated': {
+    observes: 'a valid Lock Request POSTed to the issue path with a trailing slash',
+    observe: async (f) => answer(await f.send('POST', '/v1/cashpack/issue/', { json: f.lockRequest() })),
+    correct: 'NOT_FOUND',
     mutant: 200,
   },
   'op-405-without-allow': {
@@ -331,6 +338,16 @@ const PROBES: Record<MutantOfRole<'operator'>, Probe> = {
     },
     correct: 200,
     mutant: 'UNAUTHENTICATED',
+  },
+  'op-signature-created-clock-rounded': {
+    observes: "a status read signed a window and a second after the clock's second, the clock at .700 of it",
+    async observe(f) {
+      const { pack } = await f.issuePack();
+      f.clock.set(f.clock.now() + 700);
+      return answer(await f.send('GET', `/v1/cashpack/${pack.pack_id}/status`, { signer: f.principal, signedAt: f.clock.nowSeconds() + f.operator.policy.request_window_seconds + 1 }));
+    },
+    correct: 'UNAUTHENTICATED',
+    mutant: 200,
   },
   'op-http-signature-any-components': {
     observes: 'a status read whose valid signature leaves out @authority',
@@ -721,6 +738,18 @@ const PROBES: Record<MutantOfRole<'operator'>, Probe> = {
     correct: '7',
     mutant: '0',
   },
+  'ctl-reprovision-asset-change-ignores-held': {
+    observes: "the fixture's Principal, its only pack (of 7) cancelled, provisioned again in the policy's other asset",
+    fixture: { policy: { assets: [{ type: 'fiat', code: 'EUR' }, { type: 'stablecoin', code: 'USDC', chain_id: '1' }] } },
+    async observe(f) {
+      const { pack } = await f.issuePack({ amount: '7' });
+      expect(f.operator.cancel(pack.pack_id).ok).toBe(true);
+      const outcome = f.operator.provisionPrincipal({ public_key: f.principal.jwk, asset: { type: 'stablecoin', code: 'USDC', chain_id: '1' }, balance: '500' });
+      return outcome.ok ? 'provisioned' : outcome.problem.code;
+    },
+    correct: 'MALFORMED_REQUEST',
+    mutant: 'provisioned',
+  },
   'ctl-redeemer-credits-reset': {
     observes: "the fixture's redeemer's balance once it has redeemed a pack of 7 and is provisioned again at its level",
     async observe(f) {
@@ -751,11 +780,35 @@ const PROBES: Record<MutantOfRole<'operator'>, Probe> = {
     correct: 'CONTROL_BUSY',
     mutant: 200,
   },
+  'ctl-lease-renewal-extends-expiry': {
+    observes: 'how far a lease renewed at once ends after the lease as granted, in seconds',
+    async observe(f, mutant) {
+      const granted = (await control(f, mutant, 'POST', '/_control/lease', { holder: 'probe', ttl_seconds: 60 })).body;
+      const renewed = (await control(f, mutant, 'POST', `/_control/lease/${granted.lease_id as string}`, { ttl_seconds: 60 })).body;
+      return Math.round((Date.parse(renewed.expires_at as string) - Date.parse(granted.expires_at as string)) / 1000);
+    },
+    correct: 0,
+    mutant: 60,
+  },
   'op-authority-from-forwarded-host': {
     observes: 'a status read signed for the authority other.example, sent with X-Forwarded-Host: other.example',
     observe: (f) => readSignedElsewhere(f, 'x-forwarded-host'),
     correct: 'UNAUTHENTICATED',
     mutant: 200,
+  },
+  'op-own-authority-port-compared': {
+    observes: "a status read signed for the Operator's own host on another port, sent with that Host",
+    async observe(f, mutant) {
+      const { pack } = await f.issuePack();
+      const path = `/v1/cashpack/${pack.pack_id}/status`;
+      const elsewhere = `${AUTHORITY}:8443`;
+      const served = withOwnAuthority(`${AUTHORITY}:443`, [], f.operator.serve, faultsFor(mutant));
+      const headers = signRequestAs({ method: 'GET', authority: elsewhere, path }, { secretKey: f.principal.secretKey, kid: f.principal.jwk.kid }, f.clock.nowSeconds(), 'profile');
+      const response = await served({ method: 'GET', path, query: new URLSearchParams(), headers: { ...headers }, body: new Uint8Array(), authority: elsewhere, secure: true });
+      return response.status < 300 ? response.status : (response.body as { code?: unknown } | undefined)?.code;
+    },
+    correct: 200,
+    mutant: 'UNAUTHENTICATED',
   },
   'op-authority-from-host-header': {
     observes: 'a status read signed for the authority other.example, sent with Host: other.example',

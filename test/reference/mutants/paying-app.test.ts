@@ -217,6 +217,15 @@ const PROBES: Record<MutantOfRole<'paying-app'>, Probe> = {
     correct: { asset: { type: 'tokenized', code: 'EUR', chain_id: '1' }, amount: '1250', rate: '1', disclosed: true },
     mutant: 'none',
   },
+  'app-conversion-rate-through-double': {
+    observes: "the rate of the Payment's context.conversion when the payer's money is converted at 1.0850",
+    async observe(app) {
+      const derived = app.derive(IBAN_CPR, { ...CONTEXT, conversion: { asset: { type: 'fiat', code: 'USD' }, amount: '1085', rate: '1.0850' } });
+      return derived.ok ? (derived.payment.context as { conversion?: { rate?: unknown } }).conversion?.rate : derived.code;
+    },
+    correct: '1.0850',
+    mutant: '1.085',
+  },
   'app-open-amount-through-double': {
     observes: "the payer's amount 2^53 + 1 for an open request",
     async observe(app) {
