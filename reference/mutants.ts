@@ -943,6 +943,13 @@ const CATALOGUE = [
     catches: ['PRF-LEN-1', 'CPR-MEMO-1'],
   },
   {
+    name: 'payee-empty-memo-dropped',
+    family: 'cpr-structure',
+    role: 'payee',
+    description: 'the payee copies the memo it is asked for by its truthiness: a request for the empty memo (0 code points, which PROFILE.md §7.1 allows) is served without one, so a paying application takes request_id as its reference',
+    catches: ['PRF-CTL-1', 'PRF-LEN-1'],
+  },
+  {
     name: 'app-memo-utf16-length',
     family: 'encoding',
     role: 'paying-app',
@@ -1112,6 +1119,13 @@ const CATALOGUE = [
     family: 'cashpack-errors',
     role: 'operator',
     description: "a renewal's prev_chain_digest is compared with the digest of the pack version presented, not the stored one, so a stale version with its own digest renews",
+    catches: ['CPP-CHN-2'],
+  },
+  {
+    name: 'op-chain-digest-case-insensitive',
+    family: 'cashpack-errors',
+    role: 'operator',
+    description: "the Operator compares a renewal's prev_chain_digest with the pack's chain_digest in one letter case, as hex digests may be: base64url is case-sensitive, so a digest with letters in the other case, which names other bytes, is taken",
     catches: ['CPP-CHN-2'],
   },
   {

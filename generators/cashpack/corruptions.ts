@@ -76,6 +76,26 @@ export function flipped(signature: string): string {
   return bytes.toString('base64url');
 }
 
+/**
+ * `text` (base64url) with the letter case of one to three of its letters
+ * changed, which `pick` chooses: another value, as base64url is case-sensitive
+ * (a digest compared as hex text would be taken). The last character, whose
+ * unused bits must be zero, is kept, so the text stays canonical. Without a
+ * letter before it, a bit flipped.
+ */
+export function recased(text: string, pick: number): string {
+  const letters = [...text.slice(0, -1)].flatMap((ch, i) => (/[A-Za-z]/.test(ch) ? [i] : []));
+  if (letters.length === 0) return flipped(text);
+  const chars = [...text];
+  const count = 1 + (pick % Math.min(3, letters.length));
+  for (let k = 0; k < count; k++) {
+    const i = letters[(Math.floor(pick / 3) + k * 7) % letters.length]!;
+    const ch = chars[i]!;
+    chars[i] = ch === ch.toUpperCase() ? ch.toLowerCase() : ch.toUpperCase();
+  }
+  return chars.join('');
+}
+
 function flip(signature: string, byte: number, bit: number): string {
   const raw = decodeB64urlFixed(signature, 64)!.slice();
   raw[byte] = raw[byte]! ^ (1 << bit);
@@ -195,14 +215,16 @@ export const CORRUPTIONS: readonly CorruptionEntry[] = [
     apply: (base, s) =>
       fc.tuple(fc.nat(), fc.uint8Array({ minLength: 32, maxLength: 32 })).map(([pick, random]): Corruption => {
         const earlier = s!.digests.slice(0, -1);
-        const choice = pick % (earlier.length + 2);
+        const choice = pick % (earlier.length + 3);
+        const current = s!.pack.chain_digest;
         const [prev, variant] =
           choice < earlier.length
             ? [earlier[choice]!, `D${choice}, an earlier digest of the chain`]
             : choice === earlier.length
               ? [digestText(genesisDigest(s!.spareId, s!.bearers[0]!.publicKey)), 'the genesis digest of another pack']
-              : [encodeB64url(random), 'random 32 bytes'];
-        const current = s!.pack.chain_digest;
+              : choice === earlier.length + 1
+                ? [recased(current, Math.floor(pick / (earlier.length + 3))), 'the chain_digest with letters in other case']
+                : [encodeB64url(random), 'random 32 bytes'];
         const stale = prev === current ? encodeB64url(random.map((b) => b ^ 0xff)) : prev;
         return { message: bearerMessage(base as RenewCase, s!, { signer: (base as RenewCase).bearer, prev: stale }), variant, description: `prev_chain_digest is ${variant}, not the pack's chain_digest` };
       }),

@@ -6,7 +6,8 @@
 // | text.non-ascii     | BMP letters, astral characters, combining marks, right-to-left text, ZWJ, emoji   |
 // |                    | sequences, within the bounds                                                     |
 // | text.length        | exactly max code points holding astral characters (more UTF-16 units and UTF-8   |
-// |                    | bytes than max), max + 1 code points, min − 1 code points                         |
+// |                    | bytes than max), max + 1 code points, exactly min (the empty text when min is 0), |
+// |                    | min − 1 code points                                                               |
 // | text.normalisation | a text in NFD that NFC writes otherwise, or in NFC that NFD writes otherwise      |
 //
 // Each value says how many code points it has and whether it lies within the
@@ -58,8 +59,9 @@ export function textVariant(constraints: TextVariantConstraints): fc.Arbitrary<T
         }),
       );
       const over = fc.array(fc.oneof(astral, asciiUnit), { minLength: max + 1, maxLength: max + 1 }).map((units) => label(units.join(''), `${max + 1} code points, one over`));
+      const atMin = fc.array(fc.oneof(astral, asciiUnit), { minLength: min, maxLength: min }).map((units) => label(units.join(''), min === 0 ? 'the empty text (0 code points, the least)' : `exactly ${min} code point(s), the least`));
       const under = min > 0 ? [fc.array(asciiUnit, { minLength: min - 1, maxLength: min - 1 }).map((units) => label(units.join(''), `${min - 1} code points, one under`))] : [];
-      return fc.oneof(atMax, over, ...under);
+      return fc.oneof(atMax, over, atMin, ...under);
     }
     case 'text.normalisation':
       return fc

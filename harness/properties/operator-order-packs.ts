@@ -6,7 +6,8 @@
 // another key than the bearer it names; created_at on either side of the
 // window; an id recorded before; a pack already redeemed; a bearer that is
 // not the current one (the previous bearer or a stranger, signing as itself);
-// a prev_chain_digest of the version before the last renewal, of random bytes
+// a prev_chain_digest of the version before the last renewal, the current one
+// with letters in other case (base64url is case-sensitive), of random bytes
 // or of zero bytes; a pack at max_chain_depth; a redemption whose HTTP signature is by a
 // key no redeemer has, or by a stranger under the redeemer's keyid. Step 3 (an
 // unknown pack_id) is never broken: a pack the Operator does not know cannot
@@ -24,7 +25,7 @@ import fc from 'fast-check';
 import { buildRedemption, buildRenewal, createSigningKey, type CashPack, type SigningKey } from '../../profile/cashpack/index.ts';
 import { encodeB64url } from '../../profile/b64url.ts';
 import { PROBLEM_STATUS } from '../../profile/problems.ts';
-import { flipped } from '../../generators/cashpack/corruptions.ts';
+import { flipped, recased } from '../../generators/cashpack/corruptions.ts';
 import type { Policy } from '../scenarios/actions/index.ts';
 import { StepError, type HttpResult, type ScenarioContext } from '../scenarios/context.ts';
 import { jsonRequest, send } from '../scenarios/http.ts';
@@ -87,7 +88,9 @@ interface Case {
    * copy, step 8's bearer is a stranger and step 9's digest random or zero bytes.
    */
   readonly copy: 'current' | 'stale';
-  readonly digest: 'zero' | 'random';
+  readonly digest: 'zero' | 'random' | 'recased';
+  /** Which letters of the current digest change case, when recased. */
+  readonly recase: number;
   /** Redeem step 9's caller: a key no redeemer has, naming itself, or a stranger's signature under the registered redeemer's keyid. */
   readonly identity: 'unregistered' | 'other-signer';
 }
@@ -101,7 +104,8 @@ const cases: fc.Arbitrary<Case> = fc.constantFrom<Kind>('renew', 'redeem').chain
     signature: fc.constantFrom('flipped' as const, 'other-key' as const),
     stale,
     copy: fc.oneof({ weight: 1, arbitrary: fc.constant('current' as const) }, { weight: 2, arbitrary: fc.constant('stale' as const) }),
-    digest: fc.constantFrom('zero' as const, 'random' as const),
+    digest: fc.constantFrom('zero' as const, 'random' as const, 'recased' as const),
+    recase: fc.nat(),
     identity: fc.constantFrom('unregistered' as const, 'other-signer' as const),
   }),
 );
@@ -208,7 +212,7 @@ async function judgeCase(ctx: ScenarioContext, policy: Policy, drawn: Case): Pro
   // Redeem step 9: the HTTP signature by a key no redeemer has, naming itself as redeemer_kid, or by a stranger under the redeemer's keyid.
   const identifiedBy = !breaks('identity') ? redeemer : drawn.identity === 'unregistered' ? createSigningKey() : { ...redeemer, secretKey: createSigningKey().secretKey };
   const id = breaks(6) ? state.recorded[state.recorded.length - 1]! : undefined;
-  const wrongDigest = stale?.pack.chain_digest ?? encodeB64url(drawn.digest === 'random' ? randomBytes(32) : new Uint8Array(32));
+  const wrongDigest = stale?.pack.chain_digest ?? (drawn.digest === 'recased' ? recased(held.pack.chain_digest, drawn.recase) : encodeB64url(drawn.digest === 'random' ? randomBytes(32) : new Uint8Array(32)));
   const built =
     kind === 'renew'
       ? buildRenewal({ bearer: signer, pack: held.pack, new_bearer: createSigningKey().jwk, created_at: createdAt, ...(id !== undefined ? { renewal_id: id } : {}), ...(breaks(9) ? { prev_chain_digest: wrongDigest } : {}) })
@@ -217,7 +221,7 @@ async function judgeCase(ctx: ScenarioContext, policy: Policy, drawn: Case): Pro
 
   const first = broken[0]!;
   const expected = infoOf(first).code;
-  const story = `a ${kind === 'renew' ? 'renewal' : 'redemption'} presenting ${version === held.pack ? 'the current version of' : 'the version before the last renewal of'} ${breaks(7) ? 'a redeemed' : breaks(10) ? 'a max_chain_depth deep' : 'an ACTIVE'} pack, breaking ${kind} step${broken.length > 1 ? 's' : ''} ${broken.map((s) => `${orderOf(s)} (${infoOf(s).code})`).join(', ')}${breaks(8) ? `, named and signed by ${named === held.older?.bearer ? 'the previous bearer' : 'a stranger'}` : ''}${breaks('identity') ? `, its HTTP signature ${drawn.identity === 'unregistered' ? 'by a key no redeemer has' : "by a stranger under the redeemer's keyid"}` : ''}${breaks(4) ? `, its signature ${drawn.signature === 'flipped' ? 'flipped' : "by another key than the bearer it names"}` : ''}${breaks(9) ? `, a prev_chain_digest of ${stale ? 'that version' : drawn.digest === 'random' ? 'random bytes' : 'zero bytes'}` : ''}`;
+  const story = `a ${kind === 'renew' ? 'renewal' : 'redemption'} presenting ${version === held.pack ? 'the current version of' : 'the version before the last renewal of'} ${breaks(7) ? 'a redeemed' : breaks(10) ? 'a max_chain_depth deep' : 'an ACTIVE'} pack, breaking ${kind} step${broken.length > 1 ? 's' : ''} ${broken.map((s) => `${orderOf(s)} (${infoOf(s).code})`).join(', ')}${breaks(8) ? `, named and signed by ${named === held.older?.bearer ? 'the previous bearer' : 'a stranger'}` : ''}${breaks('identity') ? `, its HTTP signature ${drawn.identity === 'unregistered' ? 'by a key no redeemer has' : "by a stranger under the redeemer's keyid"}` : ''}${breaks(4) ? `, its signature ${drawn.signature === 'flipped' ? 'flipped' : "by another key than the bearer it names"}` : ''}${breaks(9) ? `, a prev_chain_digest of ${stale ? 'that version' : drawn.digest === 'random' ? 'random bytes' : drawn.digest === 'recased' ? 'the current digest with letters in other case' : 'zero bytes'}` : ''}`;
   const answer = await send2(ctx, kind, presented, message as unknown as Record<string, unknown>, identifiedBy, now);
   const seen = answerOf(answer);
   const wrong = misansweredRules(seen, answer.status, { code: expected, status: PROBLEM_STATUS[expected] }, broken, stepsOf(kind), RULES_OF_STEPS);

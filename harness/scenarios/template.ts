@@ -178,6 +178,15 @@ export const FUNCTIONS: Readonly<Record<string, (...args: unknown[]) => unknown>
     need(prev !== undefined && signature !== undefined && isUuid(e.renewal_id), 'renewal_digest takes a chain digest and a Renewal Entry');
     return digestText(renewalDigest(prev, e.renewal_id, keyBytes(e.new_bearer_pk), signature));
   },
+  /**
+   * Base64url text with every letter before its last character in the other case:
+   * another value of the same length, still canonical (PROFILE.md §1: base64url is
+   * case-sensitive; the last character, whose unused bits must be zero, is kept).
+   */
+  b64url_other_case: (text) => {
+    need(typeof text === 'string' && /[A-Za-z]/.test(text.slice(0, -1)), 'b64url_other_case() takes base64url text with a letter before its last character');
+    return [...text].map((ch, i) => (i === text.length - 1 ? ch : ch === ch.toUpperCase() ? ch.toLowerCase() : ch.toUpperCase())).join('');
+  },
   /** Code points `start` to `end` (exclusive; negative counts from the end). */
   slice: (text, start, end) => [...String(text)].slice(Number(start), end === undefined ? undefined : Number(end)).join(''),
 };

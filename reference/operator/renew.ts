@@ -24,7 +24,10 @@ export const renew: Endpoint = (ctx, request) => {
   // 9. Spec §7.1: the entry refers to the instrument's current digest (mutant op-chain-digest-unchecked: never
   // compared; op-digest-from-presented-pack: compared with the version the caller presents).
   const current = ctx.faults.has('op-digest-from-presented-pack') ? presented.chain_digest : pack.chain_digest;
-  if (renewal.prev_chain_digest !== current && !ctx.faults.has('op-chain-digest-unchecked')) {
+  // Mutant op-chain-digest-case-insensitive: the digests compared in one letter case, as hex digests may be.
+  const named = ctx.faults.has('op-chain-digest-case-insensitive') ? renewal.prev_chain_digest.toLowerCase() : renewal.prev_chain_digest;
+  const held = ctx.faults.has('op-chain-digest-case-insensitive') ? current.toLowerCase() : current;
+  if (named !== held && !ctx.faults.has('op-chain-digest-unchecked')) {
     return problemResponse('CHAIN_DIGEST_MISMATCH', 'prev_chain_digest is not the current chain_digest');
   }
   // 10. Spec §7.1, §8: the chain has not reached the maximum depth.

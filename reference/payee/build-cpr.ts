@@ -34,6 +34,8 @@ export function buildCpr(input: CreateRequestInput, times: CprTimes, faults: Fau
     ...sample.other(reference, memo),
     ...(input.extensions !== undefined ? { extensions: structuredClone(input.extensions) } : {}),
   };
+  // Mutant payee-empty-memo-dropped: the memo copied by its truthiness, so the empty memo is dropped.
+  if (faults.has('payee-empty-memo-dropped') && memo === '') delete (cpr as { memo?: string }).memo;
   // Mutant payee-account-beneficiary-missing: the account number alone.
   if (faults.has('payee-account-beneficiary-missing') && input.sub_interface === 'ACCOUNT') delete (cpr as { beneficiary_name?: string }).beneficiary_name;
   // Mutant payee-instant-key-type-missing: key_value alone, in the rail address and its top-level copy.

@@ -2,7 +2,8 @@
 // `POST /_control/payee/requests`), every member in every class of its kind:
 // an input the profile allows is served exactly as asked (amounts beyond 2^53
 // digit for digit, text outside ASCII and in NFD unchanged, 140 code points of
-// astral characters kept whole); any other input is refused, or at least never
+// astral characters kept whole, a text of the least length, the empty memo
+// among them, kept too); any other input is refused, or at least never
 // served as an invalid CPR or one carrying payer data, at whatever depth of
 // extensions (spec §4.7.1, §4.8; PROFILE.md §1, §7). The served CPR is judged
 // by the profile's validator, with the payee's own validity window, and the
@@ -171,7 +172,7 @@ function inlineDefect(served: Doc, inline: unknown, where: string): PropertyFail
 
 export const PAYEE_INPUTS = define<readonly Ask[]>({
   id: 'PROP-PAYEE-010',
-  title: 'what the payee is asked to serve is served exactly (amounts beyond 2^53, text outside ASCII, NFD, at 140 code points) or refused with a problem document, never as an invalid CPR or with payer data at any depth',
+  title: 'what the payee is asked to serve is served exactly (amounts beyond 2^53, text outside ASCII, NFD, at 140 code points or the least) or refused with a problem document, never as an invalid CPR or with payer data at any depth',
   requirements: ['PRF-CTL-1', 'PRF-AMT-1', 'PRF-LEN-1', 'PRF-JSON-1', 'PRF-ERR-1', 'CPR-PAYER-1', 'PRF-PAYER-1', 'CPR-MEMO-1', 'CPR-VAL-2', 'TOK-GET-1', 'DLV-INLINE-1', 'PRF-INLINE-1', 'PRF-B64-1'],
   charges: () => cprRulesOf('payee'),
   level: 'PROFILE',

@@ -15,16 +15,25 @@ describe('textVariant', () => {
     );
   });
 
-  it('text.length: exactly max code points with more UTF-16 units and UTF-8 bytes, or one over, or one under', () => {
+  it('text.length: exactly max code points with more UTF-16 units and UTF-8 bytes, or one over, or exactly min, or one under', () => {
+    const seen = new Set<number>();
     fc.assert(
       fc.property(textVariant({ class: 'text.length', min: 1, max: 35 }), (v) => {
+        seen.add(v.codePoints);
         expect(v.codePoints).toBe(cp(v.value));
-        expect([0, 35, 36]).toContain(v.codePoints);
+        expect([0, 1, 35, 36]).toContain(v.codePoints);
         if (v.codePoints === 35) expect(v.value.length > 35 && Buffer.byteLength(v.value) > 35).toBe(true);
-        expect(v.withinBounds).toBe(v.codePoints === 35);
+        expect(v.withinBounds).toBe(v.codePoints === 35 || v.codePoints === 1);
       }),
       { seed: 10, numRuns: 200 },
     );
+    expect([...seen].sort((a, b) => a - b)).toEqual([0, 1, 35, 36]);
+  });
+
+  it('text.length with no least length: the empty text is its lower edge, and nothing is under it', () => {
+    const values = fc.sample(textVariant({ class: 'text.length', min: 0, max: 10 }), { seed: 12, numRuns: 200 });
+    expect(values.some((v) => v.value === '' && v.withinBounds)).toBe(true);
+    expect(values.every((v) => v.codePoints >= 0 && (v.withinBounds ? v.codePoints <= 10 : v.codePoints === 11))).toBe(true);
   });
 
   it('text.normalisation: written in one form that the other writes otherwise', () => {

@@ -425,6 +425,17 @@ const PROBES: Record<MutantOfRole<'operator'>, Probe> = {
     correct: 'CHAIN_DIGEST_MISMATCH',
     mutant: 200,
   },
+  'op-chain-digest-case-insensitive': {
+    observes: "the current bearer renewing with the pack's chain_digest, its letters before the last character in the other case",
+    async observe(f) {
+      const { pack, bearer } = await f.issuePack();
+      const digest = pack.chain_digest;
+      const recased = [...digest].map((ch, i) => (i === digest.length - 1 ? ch : ch === ch.toUpperCase() ? ch.toLowerCase() : ch.toUpperCase())).join('');
+      return answer(await f.renew(pack, f.renewal(pack, bearer, { prev_chain_digest: recased }).entry));
+    },
+    correct: 'CHAIN_DIGEST_MISMATCH',
+    mutant: 200,
+  },
   'op-replay-store-one-window': {
     observes: 'a fresh Lock Request reusing a request_id recorded one window and a second earlier',
     async observe(f) {

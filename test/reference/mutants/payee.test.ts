@@ -589,6 +589,12 @@ const PROBES: Record<MutantOfRole<'payee'>, Probe> = {
     correct: 140,
     mutant: 70,
   },
+  'payee-empty-memo-dropped': {
+    observes: 'the memo of a request asked for with the empty memo',
+    observe: async (payee) => (await payee.createRequest({ sub_interface: 'ON_CHAIN', memo: '' })).cpr.memo ?? 'none',
+    correct: '',
+    mutant: 'none',
+  },
   'ctl-extensions-dropped': {
     observes: 'the extensions of a request asked to carry some',
     observe: async (payee) => (await payee.createRequest({ sub_interface: 'INSTANT_KEY', extensions: { 'com.example.order': { id: 'P-318' } } })).cpr.extensions,
