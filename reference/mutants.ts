@@ -1021,6 +1021,13 @@ const CATALOGUE = [
     catches: ['PRF-CTL-1'],
   },
   {
+    name: 'ctl-reprovision-drops-running-packs',
+    family: 'test-control',
+    role: 'operator',
+    description: "a Principal provisioned again forgets which of its packs are running: when they expire after it, their funds stay locked for a balance read and a Lock Request until someone reads that pack's status, where PROFILE.md §12 keeps its packs and §5.1 brings the funds back at the expiry instant",
+    catches: ['CPP-EXP-2'],
+  },
+  {
     name: 'ctl-reprovision-asset-change-ignores-held',
     family: 'test-control',
     role: 'operator',
@@ -1352,6 +1359,13 @@ const CATALOGUE = [
     catches: ['DRV-CONV-1'],
   },
   {
+    name: 'app-amount-before-rail',
+    family: 'derivation',
+    role: 'paying-app',
+    description: "the paying app builds the value before it selects the rail (spec §4.5 has step 2 before step 4): a request whose hinted rail it does not serve, with a payer's amount it refuses, is answered PARTIAL_PAYMENT_UNSUPPORTED or AMOUNT_REQUIRED, not RAIL_UNSUPPORTED",
+    catches: ['DRV-RAIL-1'],
+  },
+  {
     name: 'app-conversion-rate-through-double',
     family: 'derivation',
     role: 'paying-app',
@@ -1398,6 +1412,13 @@ const CATALOGUE = [
     family: 'delivery',
     role: 'paying-app',
     description: 'the paying app decodes the retrieved body with a default TextDecoder before parsing it: a byte order mark is dropped and bytes that are not UTF-8 become U+FFFD, so a body that is not I-JSON is read where it is RETRIEVAL_FAILED',
+    catches: ['PRF-APP-1'],
+  },
+  {
+    name: 'app-retrieved-non-json-invalid',
+    family: 'delivery',
+    role: 'paying-app',
+    description: 'a token URL answered with a body that is no JSON at all (HTML, nothing) is rejected as CPR_INVALID, where PROFILE.md §8.3 has it RETRIEVAL_FAILED',
     catches: ['PRF-APP-1'],
   },
   {

@@ -16,7 +16,8 @@
 // the packs that expired are back first and replaced with the new balance,
 // held funds stay; the asset changes only while nothing is locked or held;
 // refused in the other asset for what was locked with a pack cancelled, the
-// Principal is refused it again once only the held funds are left).
+// Principal is refused it again once only the held funds are left), and the
+// packs still running come back at their expiries after it.
 // What the Principal holds is predicted from the instants alone.
 import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
@@ -146,12 +147,15 @@ async function judgeCase(ctx: ScenarioContext, policy: Policy, c: Case): Promise
   }
   if (c.probe === 'provision') {
     const failure = await provisionedAgain(ctx, policy, principal, { available, locked: stillLocked, held }, c.again, story);
-    if (failure !== undefined || held === 0n || stillLocked === 0n || !(c.again.otherAsset && policy.assets.length > 1)) return failure;
-    // Refused for what was locked, then provisioned in its own asset; then past every expiry, with only the
-    // cancelled pack's funds held: the other asset is refused still ("while nothing is locked or held", §12).
+    if (failure !== undefined || stillLocked === 0n) return failure;
+    // Its packs stay through the provisioning (§12), so the funds of those still running come back at their
+    // expiries after it: the clock past every one of them. With a pack cancelled, once only its funds are
+    // held, the other asset is refused still ("while nothing is locked or held", §12).
     await setClock(ctx, 'operator', expiries.at(-1)! + 1000);
-    const then = `${story}; then refused in its other asset, provisioned again with ${c.again.balance} in its own, and the clock moved past every expiry (${stillLocked} back, ${held} still held)`;
-    return provisionedAgain(ctx, policy, principal, { available: c.again.balance + stillLocked, locked: 0n, held }, c.again, then);
+    const then = `${story}; then provisioned again with ${c.again.balance}${c.again.otherAsset && policy.assets.length > 1 ? ' (refused in its other asset first)' : ''}, and the clock moved past every expiry (${stillLocked} back${held > 0n ? `, ${held} still held` : ''})`;
+    const after = { available: c.again.balance + stillLocked, locked: 0n, held };
+    if (held > 0n && c.again.otherAsset && policy.assets.length > 1) return provisionedAgain(ctx, policy, principal, after, c.again, then);
+    return balanceDefect(ctx, principal, after, then);
   }
   return balanceDefect(ctx, principal, { available, locked: stillLocked, held }, story);
 }

@@ -89,6 +89,8 @@ export function provisionPrincipal(ctx: OperatorContext, input: unknown): Attemp
     known.available = BigInt(balance);
     // Mutant ctl-reprovision-clears-held: provisioning again opens the account afresh, dropping the funds its cancelled packs hold.
     if (ctx.faults.has('ctl-reprovision-clears-held')) known.held = 0n;
+    // Mutant ctl-reprovision-drops-running-packs: the account opened afresh forgets which of its packs run, so their expiries never bring funds back to it.
+    if (ctx.faults.has('ctl-reprovision-drops-running-packs')) known.activePacks.clear();
     // Stryker disable next-line all: only the ctl-reprovision-before-expiries fault settles the expiries after the account is set
     if (late) applyPrincipalExpiries(ctx.state, known, ctx.clock.now());
   } else {

@@ -54,7 +54,9 @@ export function derivePayment(doc: unknown, context: DerivationContext, settings
   // Mutant app-empty-supported-rails-ignored: an empty list taken for none given, so every rail counts as served.
   const given = Array.isArray(ctx.supported_rails) && !(ctx.supported_rails.length === 0 && faults.has('app-empty-supported-rails-ignored'));
   const railProblem = checkRail(cpr.rail_hint, given ? ctx.supported_rails! : settings.supportedRails);
-  if (railProblem && !faults.has('app-unsupported-rail-ignored')) return railProblem; // mutant: refused in silence
+  // Mutant app-amount-before-rail: the value built before the rail is selected, so a refused amount is answered first.
+  const railFirst = !faults.has('app-amount-before-rail');
+  if (railProblem && railFirst && !faults.has('app-unsupported-rail-ignored')) return railProblem; // mutant: refused in silence
 
   // 4. Construct the value: amount and asset unmodified (§4.7.5), the payer's amount only when open (§4.6.3-4).
   // Mutant app-open-amount-from-conversion: an open amount taken from the conversion's amount, what the payer spends in its own asset.
@@ -62,6 +64,7 @@ export function derivePayment(doc: unknown, context: DerivationContext, settings
   const entered = faults.has('app-open-amount-from-conversion') && cpr.value.amount === undefined ? ((ctx.conversion as { amount?: string } | undefined)?.amount ?? ctx.payer_amount) : ctx.payer_amount;
   const amount = paymentAmount(cpr.value.amount, entered, faults);
   if (typeof amount !== 'string') return amount;
+  if (faults.has('app-amount-before-rail') && railProblem) return railProblem;
 
   // 5. Intent: memo as reference, else request_id; conditions from the sub-interface.
   // Mutant app-reference-ignores-memo: request_id always.

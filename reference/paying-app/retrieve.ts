@@ -108,6 +108,8 @@ export async function retrieveCpr(url: string, settings: RetrievalSettings): Pro
       // Mutant app-retrieval-decoded-leniently: the body through a default TextDecoder first, which drops a byte order mark and replaces bytes that are not UTF-8.
       return { ok: true, doc: parseIJson(settings.faults?.has('app-retrieval-decoded-leniently') ? new TextDecoder().decode(bytes) : bytes) };
     } catch (error) {
+      // Mutant app-retrieved-non-json-invalid: a body that is no JSON answered as an invalid CPR, not as a retrieval that failed.
+      if (settings.faults?.has('app-retrieved-non-json-invalid')) return reject('CPR_INVALID', 'This payment request is not valid JSON.', { violations: [{ requirement: 'PRF-JSON-1', path: '', message: 'is not I-JSON' }] });
       return failed(`the response is not I-JSON (${(error as Error).message})`);
     }
   } catch (error) {

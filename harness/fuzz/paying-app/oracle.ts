@@ -117,7 +117,10 @@ function expectRetrieval(serving: Serving, endpoint: Endpoint | undefined, encod
   if (typeof serving === 'object' && 'redirect' in serving) return [failed(`a redirect (${serving.redirect}), never followed,`)];
   if (serving === 'truncated') return [failed('a body cut off'), reject('CPR_INVALID', 'PRF-APP-1', 'a body cut off is no JSON')];
   if (encoding === 'over-limit') return [failed('a body over 65 536 bytes')];
-  const read: Expectation = notJson(encoding) ? [failed('a body that is not JSON'), reject('CPR_INVALID', 'PRF-JSON-1', JSON_RULE, ['PRF-JSON-1'])] : content();
+  // No JSON at all (HTML, nothing) is a retrieval that failed (PROFILE.md §8.3); JSON that is not I-JSON
+  // (a byte order mark, a member twice) may be taken for one, or read as a CPR that is invalid.
+  const noJson = encoding === 'not-json' || encoding === 'empty';
+  const read: Expectation = noJson ? [failed('a body that is no JSON at all')] : notJson(encoding) ? [failed('a body that is not I-JSON'), reject('CPR_INVALID', 'PRF-JSON-1', JSON_RULE, ['PRF-JSON-1'])] : content();
   // Neither a slow body nor a JSON body under another media type is a rule of the profile: reading it and refusing it are both right.
   if (serving === 'slow' || (typeof serving === 'object' && 'otherType' in serving)) return read.some((o) => o.code === 'RETRIEVAL_FAILED') ? read : [...read, failed(serving === 'slow' ? 'a body the application would not wait for' : 'a body not served as application/json')];
   return read;

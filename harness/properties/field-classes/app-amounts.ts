@@ -7,11 +7,15 @@
 // half of those sharing the requested asset's code on another chain or of
 // another type; another amount; a rate of every decimal class): disclosed in
 // the Payment's context as given, and never replacing the value (§4.6.2,
-// §4.7.5; PROFILE.md §9), so the amounts paid and refused are the same.
+// §4.7.5; PROFILE.md §9), so the amounts paid and refused are the same. Each
+// refused offer is also derived with a supported_rails that leaves out the
+// request's hinted rail: the rail is selected before the value is built (§4.5,
+// steps in order), so it is RAIL_UNSUPPORTED, never the amount's code.
 import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { recodedAssets } from '../../../generators/cashpack/assets.ts';
 import type { AssetDescriptor } from '../../../profile/cashpack/types.ts';
+import { isRailHint, RAIL_HINTS } from '../../../profile/cpr/fields.ts';
 import { validCpr } from '../../../generators/index.ts';
 import { amountVariant, type ClassValue } from '../../../generators/classes/index.ts';
 import { CONTEXT, crashed, define, derive, firstFailure, FUTURE, refusalOf, REFUSAL_RULES } from '../support.ts';
@@ -96,10 +100,26 @@ const cases: fc.Arbitrary<AmountCase> = fc
     }),
   );
 
+/**
+ * A refused offer to a request whose hinted rail the context's supported_rails
+ * leaves out: the rail is selected before the value is built (spec §4.5, steps
+ * in order: 2 before 4), so the refusal is RAIL_UNSUPPORTED, as PROP-APP-012
+ * wants for that rail alone, never the amount's code.
+ */
+async function railFirst(ctx: Parameters<typeof derive>[0], cpr: Doc, context: Doc, where: string): Promise<PropertyFailure | undefined> {
+  const hint = cpr.rail_hint;
+  if (!isRailHint(hint) || hint === 'OPEN') return undefined;
+  const rails = RAIL_HINTS.filter((r) => r !== hint && r !== 'OPEN');
+  const result = await derive(ctx, cpr, { ...context, supported_rails: rails } as never);
+  if (!crashed(result) && !result.ok && result.code === 'RAIL_UNSUPPORTED') return undefined;
+  const seen = crashed(result) ? { crashed: result.message } : result.ok ? 'a Payment' : { code: result.code };
+  return { expected: { rejected: 'RAIL_UNSUPPORTED' }, actual: seen, message: `${where}, derived with supported_rails ${JSON.stringify(rails)}, its hinted rail ${hint} left out: the rail is selected before the value is built (spec §4.5)`, requirements: ['DRV-RAIL-1'] };
+}
+
 export const APP_AMOUNTS = define<AmountCase>({
   id: 'PROP-APP-013',
   title: "the payer's amount is taken exactly: the requested amount only, never one unit either side or any other beyond 2^53; an open amount carried as given; a malformed one never paid",
-  requirements: ['DRV-PARTIAL-1', 'DRV-VALUE-1', 'DRV-OPEN-1', 'DRV-CONV-1'],
+  requirements: ['DRV-PARTIAL-1', 'DRV-VALUE-1', 'DRV-OPEN-1', 'DRV-CONV-1', 'DRV-RAIL-1'],
   charges: () => REFUSAL_RULES,
   level: 'MUST',
   role: 'paying-app',
@@ -125,7 +145,7 @@ export const APP_AMOUNTS = define<AmountCase>({
         if (c.conversion === null || isDeepStrictEqual(disclosed, { ...c.conversion, disclosed: true })) return undefined;
         return { expected: { context: { conversion: { ...c.conversion, disclosed: true } } }, actual: { context: { conversion: disclosed ?? null } }, message: `${where}: the conversion in the Payment's context`, requirements: ['DRV-CONV-1'] };
       }
-      if (!paid && !crashed(result) && !result.ok) return undefined;
+      if (!paid && !crashed(result) && !result.ok) return railFirst(ctx, cpr, { ...CONTEXT, payer_amount: offer.offered.value as string }, where);
       return {
         expected: paid ? { amount: offer.offered.value } : 'refused',
         actual: crashed(result) ? { crashed: result.message } : result.ok ? { amount } : { code: result.code, message: result.message },

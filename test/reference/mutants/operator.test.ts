@@ -761,6 +761,17 @@ const PROBES: Record<MutantOfRole<'operator'>, Probe> = {
     correct: 'MALFORMED_REQUEST',
     mutant: 'provisioned',
   },
+  'ctl-reprovision-drops-running-packs': {
+    observes: "the fixture's Principal's locked funds once its pack of 7 expires after the Principal was provisioned again",
+    async observe(f) {
+      const { pack } = await f.issuePack({ amount: '7' });
+      expect(f.operator.provisionPrincipal({ public_key: f.principal.jwk, asset: pack.asset, balance: '500' }).ok).toBe(true);
+      f.clock.set(Date.parse(pack.expiry) + 1000);
+      return f.balance().locked;
+    },
+    correct: '0',
+    mutant: '7',
+  },
   'ctl-redeemer-credits-reset': {
     observes: "the fixture's redeemer's balance once it has redeemed a pack of 7 and is provisioned again at its level",
     async observe(f) {

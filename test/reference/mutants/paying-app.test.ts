@@ -83,8 +83,8 @@ beforeAll(async () => {
 afterAll(() => stub.close());
 
 /** The outcome of resolving a URI of the stub serving IBAN_CPR, and what the stub saw: `outcome/retrievals/in the clear`. */
-async function resolved(app: PayingApp, exhibit: { readonly status?: number; readonly padTo?: number; readonly redirect?: number; readonly bom?: boolean }, placement: { readonly plaintext?: boolean; readonly basePath?: string; readonly paramsFirst?: string; readonly scheme?: string; readonly impostor?: Impostor; readonly host?: 'localhost' | '127.0.0.1' }): Promise<string> {
-  const json = JSON.stringify(IBAN_CPR);
+async function resolved(app: PayingApp, exhibit: { readonly status?: number; readonly padTo?: number; readonly redirect?: number; readonly bom?: boolean; readonly html?: boolean }, placement: { readonly plaintext?: boolean; readonly basePath?: string; readonly paramsFirst?: string; readonly scheme?: string; readonly impostor?: Impostor; readonly host?: 'localhost' | '127.0.0.1' }): Promise<string> {
+  const json = exhibit.html ? '<html><body>Payment request</body></html>' : JSON.stringify(IBAN_CPR);
   const body = new TextEncoder().encode(`${exhibit.bom ? '\uFEFF' : ''}${exhibit.padTo === undefined ? json : json.padEnd(exhibit.padTo, ' ')}`);
   const served = stub.serve({ ...(exhibit.status !== undefined ? { status: exhibit.status } : {}), ...(exhibit.redirect !== undefined ? { redirect: exhibit.redirect } : {}), headers: { 'content-type': 'application/json' }, body }, { basePath: '', ...placement });
   try {
@@ -216,6 +216,15 @@ const PROBES: Record<MutantOfRole<'paying-app'>, Probe> = {
     },
     correct: { asset: { type: 'tokenized', code: 'EUR', chain_id: '1' }, amount: '1250', rate: '1', disclosed: true },
     mutant: 'none',
+  },
+  'app-amount-before-rail': {
+    observes: 'a request for 1250 on SEPA_CT, derived with supported_rails that leave SEPA_CT out and a payer offering 1249',
+    async observe(app) {
+      const derived = app.derive({ ...IBAN_CPR, rail_hint: 'SEPA_CT' }, { ...CONTEXT, payer_amount: '1249', supported_rails: ['ON_CHAIN'] });
+      return derived.ok ? 'a Payment' : derived.code;
+    },
+    correct: 'RAIL_UNSUPPORTED',
+    mutant: 'PARTIAL_PAYMENT_UNSUPPORTED',
   },
   'app-conversion-rate-through-double': {
     observes: "the rate of the Payment's context.conversion when the payer's money is converted at 1.0850",
@@ -521,6 +530,12 @@ const PROBES: Record<MutantOfRole<'paying-app'>, Probe> = {
     observe: (app) => resolved(app, { bom: true }, {}),
     correct: 'RETRIEVAL_FAILED/1/0',
     mutant: 'accepted/1/0',
+  },
+  'app-retrieved-non-json-invalid': {
+    observes: 'a token URI whose payee serves an HTML page as application/json',
+    observe: (app) => resolved(app, { html: true }, {}),
+    correct: 'RETRIEVAL_FAILED/1/0',
+    mutant: 'CPR_INVALID/1/0',
   },
   'app-endpoint-first-parameter': {
     observes: 'a token URI whose query has lang=de before endpoint (retrievals/plaintext)',
