@@ -137,7 +137,7 @@ async function judgeCase(ctx: ScenarioContext, setup: OperatorSetup, c: Operator
   // whole-second expiry lies a whole number of seconds after `now`, so at least a second past
   // the minimum from the fractional clock; a policy of one lifetime leaves no such expiry.
   const at = now + c.fraction;
-  const wholeLifetime = Math.max(lifetimeSeconds(policy), policy.expiry_min_seconds + 1);
+  const wholeLifetime = wholeSecondLifetime(policy);
   if (wholeLifetime - c.fraction / 1000 > policy.expiry_max_seconds) return undefined;
   await setClock(ctx, 'operator', at);
   const lastBearer = createSigningKey();
@@ -164,10 +164,15 @@ async function judgeCase(ctx: ScenarioContext, setup: OperatorSetup, c: Operator
   return undefined;
 }
 
+/** The lifetime of a pack issued at a fractional clock with a whole-second expiry: at least a second past the minimum. */
+const wholeSecondLifetime = (policy: OperatorSetup['policy']): number => Math.max(lifetimeSeconds(policy), policy.expiry_min_seconds + 1);
+
 export const OPERATOR_TIME = define<OperatorTimeCase>({
   id: 'PROP-OP-012',
   title: "every time rule is the Operator's clock's, to the second, in any time zone: freshness and the expiry range at and around either edge, inside daylight-saving time; issued_at whole seconds at a fractional clock",
   requirements: ['PRF-FRESH-1', 'CPP-EXP-1', 'PRF-BOUND-1', 'PRF-MSG-1', 'PRF-TIME-1', 'PRF-AUTH-1', 'PRF-IDN-1', 'CPP-IDN-1'],
+  // A policy whose expiry range is one instant wide lets no pack be issued at a fractional clock: the part judged there has no case.
+  vacuousUnder: ({ policy }) => (policy !== undefined && wholeSecondLifetime(policy) > policy.expiry_max_seconds ? ['PRF-TIME-1', 'PRF-AUTH-1', 'PRF-IDN-1', 'CPP-IDN-1'] : []),
   level: 'PROFILE',
   role: 'operator',
   sections: ['PROFILE §1', 'PROFILE §4.8', 'PROFILE §5', 'PROFILE §6', '§8'],
