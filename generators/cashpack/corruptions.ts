@@ -88,8 +88,10 @@ export function recased(text: string, pick: number): string {
   if (letters.length === 0) return flipped(text);
   const chars = [...text];
   const count = 1 + (pick % Math.min(3, letters.length));
+  // Distinct letters: one changed twice would be changed back.
+  const start = Math.floor(pick / 3) % letters.length;
   for (let k = 0; k < count; k++) {
-    const i = letters[(Math.floor(pick / 3) + k * 7) % letters.length]!;
+    const i = letters[(start + k) % letters.length]!;
     const ch = chars[i]!;
     chars[i] = ch === ch.toUpperCase() ? ch.toLowerCase() : ch.toUpperCase();
   }

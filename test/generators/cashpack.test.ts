@@ -28,6 +28,7 @@ import {
 import type { OkpJwk } from '../../profile/jwk.ts';
 import { Clock } from '../../reference/clock.ts';
 import { createOperator } from '../../reference/operator/index.ts';
+import { recased } from '../../generators/cashpack/corruptions.ts';
 
 const SEED = 20260104;
 const RUNS = { seed: SEED, numRuns: 100 };
@@ -282,5 +283,23 @@ describe('cash-pack constraints', () => {
       const b = fc.sample(arb as fc.Arbitrary<{ message: unknown }>, { seed: 5, numRuns: 3 }).map((c) => JSON.stringify(c.message));
       expect(a).toEqual(b);
     }
+  });
+});
+
+describe('recased', () => {
+  it('changes the letter case of one to three letters of base64url text, never its last character: another canonical value of the same length', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ minLength: 32, maxLength: 32 }), fc.nat(), (bytes, pick) => {
+        const text = Buffer.from(bytes).toString('base64url');
+        const changed = recased(text, pick);
+        const differing = [...text].filter((ch, i) => ch !== changed[i]).length;
+        expect(changed.length).toBe(text.length);
+        expect(changed.at(-1)).toBe(text.at(-1));
+        expect(changed.toLowerCase()).toBe(text.toLowerCase());
+        expect(decodeB64urlFixed(changed, 32)).toBeDefined();
+        expect(differing >= 1 && differing <= 3 ? 'one to three' : differing).toBe('one to three');
+      }),
+      { seed: 21, numRuns: 300 },
+    );
   });
 });
