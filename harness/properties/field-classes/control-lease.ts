@@ -129,7 +129,7 @@ async function judgeCase(ctx: ScenarioContext, role: 'operator' | 'payee', c: Le
   // renewals lie as far apart as the two requests did, on the harness's monotonic clock, give or take a
   // second for a time written in whole seconds; never a TTL further, as an expiry extended from the last one is.
   let previous: { readonly expiresAt: number; readonly sent: number; readonly answered: number } | undefined;
-  const renew = async (text: string, what: string): Promise<PropertyFailure | HttpResult> => {
+  const renew = async (text: string, what: string): Promise<PropertyFailure | undefined> => {
     const sent = performance.now();
     const answer = await call(jsonPost(`/_control/lease/${id}`, text));
     const answered = performance.now();
@@ -138,20 +138,17 @@ async function judgeCase(ctx: ScenarioContext, role: 'operator' | 'payee', c: Le
     if (expiresAt === undefined) return fail({ expires_at: 'a timestamp' }, answer, `${what}: its expires_at`);
     const last = previous;
     previous = { expiresAt, sent, answered };
-    if (last === undefined) return answer;
+    if (last === undefined) return undefined;
     const apart = expiresAt - last.expiresAt;
     const [least, most] = [sent - last.answered - 1000, answered - last.sent + 1000];
-    if (apart < least || apart > most) {
-      return { expected: `expires_at ${Math.round(least)} to ${Math.round(most)} ms after the last renewal's, each ttl_seconds (${TTL}) from its renewal`, actual: { expires_at: bodyOf(answer).expires_at, ms_after_the_last: apart }, message: `${what}: a renewal counts ttl_seconds from now, on real time`, requirements: ['PRF-CTL-1'] };
-    }
-    return answer;
+    if (apart >= least && apart <= most) return undefined;
+    return { expected: `expires_at ${Math.round(least)} to ${Math.round(most)} ms after the last renewal's, each ttl_seconds (${TTL}) from its renewal`, actual: { expires_at: bodyOf(answer).expires_at, ms_after_the_last: apart }, message: `${what}: a renewal counts ttl_seconds from now, on real time`, requirements: ['PRF-CTL-1'] };
   };
-  const isFailure = (r: PropertyFailure | HttpResult): r is PropertyFailure => 'requirements' in r;
   try {
     // The renewal body in its JSON classes: the same body escaped; a member twice or a BOM refused.
     const renewal = { ttl_seconds: TTL };
     const renewed = await renew(jsonTextOf('json.escaped-name', renewal, c.seeds[3]).value, 'a renewal with escaped member names: the same body, renewed');
-    if (isFailure(renewed)) return renewed;
+    if (renewed) return renewed;
     for (const cls of ['json.duplicate', 'json.bom'] as const) {
       const failure = malformed(await call(jsonPost(`/_control/lease/${id}`, jsonTextOf(cls, renewal, c.seeds[3]).value)), `a renewal with ${jsonTextOf(cls, renewal, c.seeds[3]).note}: refused`);
       if (failure) return failure;
@@ -171,7 +168,7 @@ async function judgeCase(ctx: ScenarioContext, role: 'operator' | 'payee', c: Le
         if (failure) return failure;
       }
       const still = await renew(JSON.stringify(renewal), `after the lease_id ${altered.note} was presented: the lease in force untouched`);
-      if (isFailure(still)) return still;
+      if (still) return still;
     }
 
     if (own) {

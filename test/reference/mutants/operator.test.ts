@@ -12,6 +12,7 @@ import { createControlHandler } from '../../../reference/control.ts';
 import { MUTANTS, faultsFor, type MutantOfRole } from '../../../reference/mutants.ts';
 import { AUTHORITY, createFixture, type Fixture, type FixtureOptions, type Reply } from '../operator/fixture.ts';
 import { withOwnAuthority } from '../../../reference/http/authority.ts';
+import { recased } from '../../../generators/cashpack/corruptions.ts';
 
 interface Probe {
   /** What the probe looks at. */
@@ -426,12 +427,10 @@ const PROBES: Record<MutantOfRole<'operator'>, Probe> = {
     mutant: 200,
   },
   'op-chain-digest-case-insensitive': {
-    observes: "the current bearer renewing with the pack's chain_digest, its letters before the last character in the other case",
+    observes: "the current bearer renewing with the pack's chain_digest, one of its letters in the other case",
     async observe(f) {
       const { pack, bearer } = await f.issuePack();
-      const digest = pack.chain_digest;
-      const recased = [...digest].map((ch, i) => (i === digest.length - 1 ? ch : ch === ch.toUpperCase() ? ch.toLowerCase() : ch.toUpperCase())).join('');
-      return answer(await f.renew(pack, f.renewal(pack, bearer, { prev_chain_digest: recased }).entry));
+      return answer(await f.renew(pack, f.renewal(pack, bearer, { prev_chain_digest: recased(pack.chain_digest, 0) }).entry));
     },
     correct: 'CHAIN_DIGEST_MISMATCH',
     mutant: 200,
