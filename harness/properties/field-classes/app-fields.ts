@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { addressFields, otherFields, SUB_INTERFACES, validateCpr, type SubInterface } from '../../../profile/cpr/index.ts';
 import { validCpr } from '../../../generators/index.ts';
-import { payerDataVariant, type ClassValue } from '../../../generators/classes/index.ts';
+import { letterCaseVariant, payerDataVariant, type ClassValue } from '../../../generators/classes/index.ts';
 import { fieldsOf, type Field } from '../fields.ts';
 import { acceptanceCharges } from '../../cpr-charges.ts';
 import { crashed, define, firstFailure, FUTURE } from '../support.ts';
@@ -44,7 +44,24 @@ export function cprWith(base: Record<string, unknown>, field: Field, value: unkn
 
 type AppClass = FormClass | 'payer.depth';
 
-const TARGETS = fieldsOf('cpr').flatMap((field) => field.classes.filter((c): c is AppClass => isFormClass(c) || c === 'payer.depth').map((cls) => ({ field, cls })));
+interface Target {
+  readonly field: Field;
+  readonly cls: AppClass;
+  /** The value whose letters the variant changes, where one value decides more than the others. */
+  readonly around?: string;
+}
+
+// rail_hint's case matters for one value: an ON_CHAIN request must carry exactly
+// "ON_CHAIN", and "on_chain" on any other request is an unlisted hint, read as
+// no preference (PROFILE.md §7.4, §8.3). Every case writes ON_CHAIN in other
+// letters, on a request of a drawn sub-interface, besides the drawn value's variant.
+const RAIL_HINT_DECIDING = 'ON_CHAIN';
+
+const TARGETS: readonly Target[] = fieldsOf('cpr').flatMap((field) =>
+  field.classes
+    .filter((c): c is AppClass => isFormClass(c) || c === 'payer.depth')
+    .flatMap((cls): Target[] => [{ field, cls }, ...(field.pointer === '/rail_hint' && cls === 'enum.case' ? [{ field, cls, around: RAIL_HINT_DECIDING }] : [])]),
+);
 
 interface Item {
   readonly field: string;
@@ -56,11 +73,16 @@ interface Item {
 
 const bases = fc.tuple(...SUB_INTERFACES.map((subInterface) => validCpr({ now: FUTURE, subInterface, amount: 'fixed', maxExtensionKeys: 1 }).map((cpr) => cpr as unknown as Record<string, unknown>)));
 
-function item(field: Field, cls: AppClass, all: readonly Record<string, unknown>[]): fc.Arbitrary<Item> {
+function item({ field, cls, around }: Target, all: readonly Record<string, unknown>[]): fc.Arbitrary<Item> {
   const subs = subInterfacesOf(field);
   return fc.tuple(fc.constantFrom(...subs), deliveryPath).chain(([sub, path]) => {
     const base = all[SUB_INTERFACES.indexOf(sub)]!;
-    const variant = cls === 'payer.depth' ? payerDataVariant().map((v): ClassValue => ({ class: cls, value: v.value.extensions, note: v.note })) : formVariant(field, cls, getAt(base, field.pointer));
+    const variant =
+      cls === 'payer.depth'
+        ? payerDataVariant().map((v): ClassValue => ({ class: cls, value: v.value.extensions, note: v.note }))
+        : around !== undefined && cls === 'enum.case'
+          ? letterCaseVariant({ class: cls, value: around })
+          : formVariant(field, cls, getAt(base, field.pointer));
     return variant.map((v) => ({ field: field.id, class: cls, variant: v, path, doc: cprWith(base, field, v.value) }));
   });
 }
@@ -80,8 +102,8 @@ export const APP_FIELDS = define<{ readonly items: readonly Item[] }>({
   defaultRuns: 20,
   caseWeight: 10,
   file: FILE,
-  covers: TARGETS.map(({ field, cls }): Coverage => ({ field: field.id, class: cls })),
-  arbitrary: () => bases.chain((all) => fc.tuple(...TARGETS.map(({ field, cls }) => item(field, cls, all)))).map((items) => ({ items })),
+  covers: TARGETS.filter((t) => t.around === undefined).map(({ field, cls }): Coverage => ({ field: field.id, class: cls })),
+  arbitrary: () => bases.chain((all) => fc.tuple(...TARGETS.map((target) => item(target, all)))).map((items) => ({ items })),
   async check(ctx, { items }) {
     return firstFailure(ctx, items, 16, async (it) => {
       const oracle = validateCpr(it.doc);
