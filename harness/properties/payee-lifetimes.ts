@@ -19,10 +19,13 @@
 // token is retrieved and the second request fulfilled: the token is served
 // while those instants are all ahead, refused TOKEN_EXPIRED from the end of
 // its lifetime on and, a lifetime after it expired, TOKEN_EXPIRED or
-// TOKEN_UNKNOWN (§10 lets it be forgotten then); half the first requests'
-// tokens were retrieved once already, at the instant they were made, and are
-// refused TOKEN_CONSUMED (or TOKEN_EXPIRED once their lifetime is over too),
-// known as either until a lifetime after they expired; half the second
+// TOKEN_UNKNOWN (§10 lets it be forgotten then); a third of the first
+// requests' tokens were retrieved once already, at the instant they were made,
+// and are refused TOKEN_CONSUMED (or TOKEN_EXPIRED once their lifetime is over
+// too), known as either until a lifetime after they expired; another third were
+// presented over the payee's plaintext listener then, and are known as long
+// (refused either way, or served as unused ones while they were left valid,
+// which §10 only advises against); half the second
 // requests are read through their token when made, as a paying application
 // reads a request before it pays it; the request is fulfilled
 // before its expires_at and refused REQUEST_EXPIRED from it on, or NOT_FOUND a
@@ -55,14 +58,20 @@ type Anchor = (typeof ANCHORS)[number];
 /** Where the clock moves: an anchor shifted by some milliseconds, a point `at` (of 2^16) of the way between two anchors, or past them all. */
 type Moment = { readonly anchor: Anchor; readonly offsetMs: number } | { readonly between: readonly [Anchor, Anchor]; readonly at: number } | { readonly after: number };
 
+type UsedEarly = false | 'tls' | 'plaintext';
+
 /** One pair of requests, and the moment they are judged at. */
 interface Visit {
   readonly subs: readonly [SubInterface, SubInterface];
   readonly moment: Moment;
   /** Retrieve the first request's token before fulfilling the second, or after. */
   readonly tokenFirst: boolean;
-  /** The first request's token also retrieved once at the instant it was made: at the moment it is a used token. */
-  readonly usedEarly: boolean;
+  /**
+   * The first request's token also presented once at the instant it was made:
+   * retrieved over TLS (at the moment it is a used token), or over the payee's
+   * plaintext listener (refused there, and invalidated or not: PROFILE.md §10).
+   */
+  readonly usedEarly: UsedEarly;
   /** The second request's token retrieved at the instant it was made, as a paying application reads a request before it is paid. */
   readonly readBeforePaid: boolean;
 }
@@ -90,7 +99,7 @@ const cases: fc.Arbitrary<Case> = fc.record({
   // 2001-09-09 to 2100-01-01: the clock is frozen there and put back afterwards.
   seconds: fc.integer({ min: 1_000_000_000, max: 4_102_444_800 }),
   fraction: fc.integer({ min: 0, max: 999 }),
-  visits: fc.array(fc.record({ subs: fc.tuple(fc.constantFrom(...SUB_INTERFACES), fc.constantFrom(...SUB_INTERFACES)), moment, tokenFirst: fc.boolean(), usedEarly: fc.boolean(), readBeforePaid: fc.boolean() }), { minLength: 1, maxLength: 4 }),
+  visits: fc.array(fc.record({ subs: fc.tuple(fc.constantFrom(...SUB_INTERFACES), fc.constantFrom(...SUB_INTERFACES)), moment, tokenFirst: fc.boolean(), usedEarly: fc.constantFrom<UsedEarly>(false, 'tls', 'plaintext'), readBeforePaid: fc.boolean() }), { minLength: 1, maxLength: 4 }),
 });
 
 function momentAt(m: Moment, anchors: Readonly<Record<Anchor, number>>): number {
@@ -147,21 +156,31 @@ interface VisitAt {
   readonly now: number;
   readonly story: string;
   readonly tokenFirst: boolean;
-  readonly usedEarly: boolean;
+  readonly usedEarly: UsedEarly;
   readonly retrieved: Created;
   readonly fulfilled: Created;
 }
 
 /**
- * A token retrieved at the instant it was made, presented again at `now`: never
- * served again (TOK-ONCE-1); refused TOKEN_CONSUMED, or TOKEN_EXPIRED once its
- * lifetime is over too (PROFILE.md §10 does not order the two), and known as
- * either until a lifetime after it expired, TOKEN_UNKNOWN allowed from then on.
+ * A token presented at the instant it was made, presented again over TLS at `now`.
+ * Retrieved then over TLS: never served again (TOK-ONCE-1); refused
+ * TOKEN_CONSUMED, or TOKEN_EXPIRED once its lifetime is over too (PROFILE.md §10
+ * does not order the two). Presented then over plaintext: the token SHOULD have
+ * been invalidated (TOK-TLS-002 judges that), and §10 names no code for a token
+ * invalidated so, so it is refused TOKEN_CONSUMED or TOKEN_EXPIRED, or, still
+ * valid, served as an unused one is until its lifetime ends. Either way it is
+ * known until a lifetime after it expired, TOKEN_UNKNOWN allowed from then on
+ * only (a payee that counts that time from the presentation forgets it early).
  */
-function usedTokenDefect(token: HttpResult, now: number, anchors: Readonly<Record<Anchor, number>>, story: string): PropertyFailure | undefined {
-  const when = `${story}: the token retrieved at the instant it was made, presented again`;
-  if (token.status === 200) return { expected: { problem: 'TOKEN_CONSUMED' }, actual: { status: 200 }, message: `${when}, served again`, requirements: ['TOK-ONCE-1'] };
-  const codes = ['TOKEN_CONSUMED', ...(now >= anchors.lifetime ? ['TOKEN_EXPIRED'] : []), ...(now >= anchors.known_until ? ['TOKEN_UNKNOWN'] : [])];
+function usedTokenDefect(token: HttpResult, now: number, anchors: Readonly<Record<Anchor, number>>, story: string, via: 'tls' | 'plaintext'): PropertyFailure | undefined {
+  const when = `${story}: the token ${via === 'tls' ? 'retrieved' : 'presented over plaintext'} at the instant it was made, presented again`;
+  if (token.status === 200 && (via === 'tls' || now >= anchors.lifetime)) {
+    return via === 'tls'
+      ? { expected: { problem: 'TOKEN_CONSUMED' }, actual: { status: 200 }, message: `${when}, served again`, requirements: ['TOK-ONCE-1'] }
+      : { expected: { problem: ['TOKEN_CONSUMED', 'TOKEN_EXPIRED'] }, actual: { status: 200 }, message: `${when}, served ${now - anchors.lifetime} ms after its lifetime ended`, requirements: ['TOK-EXP-1'] };
+  }
+  if (token.status === 200) return undefined;
+  const codes = ['TOKEN_CONSUMED', ...(via === 'plaintext' || now >= anchors.lifetime ? ['TOKEN_EXPIRED'] : []), ...(now >= anchors.known_until ? ['TOKEN_UNKNOWN'] : [])];
   if (codes.some((code) => refusedWith(token, code) === undefined)) return undefined;
   return { expected: { problem: codes }, actual: refusedWith(token, codes[0]!), message: `${when} ${now - anchors.known_until < 0 ? `${anchors.known_until - now} ms before` : `${now - anchors.known_until} ms after`} the end of the time it must be known (a token lifetime after it expired)`, requirements: ['PRF-TOK-1'] };
 }
@@ -199,7 +218,7 @@ async function judgeVisit(ctx: ScenarioContext, v: VisitAt): Promise<PropertyFai
   const got = v.tokenFirst ? await retrieve() : undefined;
   const done = await fulfil();
   const token = got ?? (await retrieve());
-  const tokenDefect = v.usedEarly ? usedTokenDefect(token, now, anchors, story) : await unusedTokenDefect(ctx, v, token, anchors);
+  const tokenDefect = v.usedEarly ? usedTokenDefect(token, now, anchors, story, v.usedEarly) : await unusedTokenDefect(ctx, v, token, anchors);
   if (tokenDefect) return tokenDefect;
   // The other request: fulfilled before its own expires_at, refused REQUEST_EXPIRED at or after it (or, a validity
   // period after it, forgotten).
@@ -237,7 +256,10 @@ export const PAYEE_LIFETIMES = define<Case>({
     const at = Math.max(c.seconds, Math.floor(floor / 1000) + 1) * 1000 + c.fraction;
     await setClock(ctx, 'payee', at);
     const pairs: { readonly visit: Visit; readonly retrieved: Created; readonly fulfilled: Created; readonly now: number }[] = [];
-    for (const visit of c.visits) {
+    // The pairs whose first token goes over plaintext are made first: a payee that sweeps its tokens in
+    // the order it made them, stopping at the first it must keep, reaches a token only once every token
+    // made before it may go, so one it stops knowing early is seen only when it is the oldest.
+    for (const visit of [...c.visits].sort((a, b) => Number(a.usedEarly !== 'plaintext') - Number(b.usedEarly !== 'plaintext'))) {
       const retrieved = await create(ctx, visit.subs[0]);
       const fulfilled = await create(ctx, visit.subs[1]);
       for (const made of [retrieved, fulfilled]) {
@@ -246,24 +268,30 @@ export const PAYEE_LIFETIMES = define<Case>({
           return { expected: 'expires_at and token_expires_at as PROFILE.md §1 timestamps', actual: made.written, message: `a request created with the clock frozen at ${formatTimestamp(at, 'cpr')}`, requirements: made.expiresAt === undefined ? ['CPR-TIME-1'] : ['PRF-CTL-1'] };
         }
       }
-      if (visit.usedEarly) {
+      // Over plaintext only where the payee listens on it.
+      const usedEarly = visit.usedEarly === 'plaintext' && ctx.http('payee').plaintextBaseUrl === undefined ? false : visit.usedEarly;
+      if (usedEarly === 'tls') {
         // Used at once, at the instant it was made: served then (its rule is TOK-GET-1), a used token at its moment.
         const first = await send(ctx, 'payee', { method: 'GET', path: `/cpr/${retrieved.token}` });
         if (first.status !== 200) return { expected: 200, actual: { status: first.status, body: first.body }, message: `a token retrieved at the instant its request was made, ${formatTimestamp(at, 'cpr')}`, requirements: ['TOK-GET-1'] };
+      } else if (usedEarly === 'plaintext') {
+        // Presented in the clear at the instant it was made: refused there 403 TLS_REQUIRED.
+        const clear = await plaintextRefusals(ctx, [[retrieved.token, `a token presented at the instant its request was made, ${formatTimestamp(at, 'cpr')}`]]);
+        if (clear) return clear;
       }
       if (visit.readBeforePaid) {
         // Read before it is paid, as a paying application reads it: the request is still fulfilled until its expires_at.
         const read = await send(ctx, 'payee', { method: 'GET', path: `/cpr/${fulfilled.token}` });
         if (read.status !== 200) return { expected: 200, actual: { status: read.status, body: read.body }, message: `a token retrieved at the instant its request was made, ${formatTimestamp(at, 'cpr')}`, requirements: ['TOK-GET-1'] };
       }
-      pairs.push({ visit, retrieved, fulfilled, now: Math.max(at, momentAt(visit.moment, anchorsOf(at, lifetime, validity, retrieved))) });
+      pairs.push({ visit: { ...visit, usedEarly }, retrieved, fulfilled, now: Math.max(at, momentAt(visit.moment, anchorsOf(at, lifetime, validity, retrieved))) });
     }
     pairs.sort((a, b) => a.now - b.now);
     floors.set(ctx, pairs.at(-1)!.now);
     const created = `${pairs.length * 2} requests created with the clock frozen at ${formatTimestamp(at, 'cpr')} (token lifetime ${lifetime} s, validity ${validity} s)`;
     for (const [i, { visit, retrieved, fulfilled, now }] of pairs.entries()) {
       await setClock(ctx, 'payee', now);
-      const story = `${created}; pair ${i + 1} of ${pairs.length} (the first wrote ${JSON.stringify(retrieved.written)}, the second ${JSON.stringify(fulfilled.written)}${visit.usedEarly ? "; the first's token retrieved once when made" : ''}${visit.readBeforePaid ? "; the second's token retrieved when made, before it is fulfilled" : ''}) with the clock set ${describeMoment(visit.moment)}, to ${formatTimestamp(now, 'cpr')}, ${visit.tokenFirst ? 'the token retrieved first' : 'the request fulfilled first'}`;
+      const story = `${created}; pair ${i + 1} of ${pairs.length} (the first wrote ${JSON.stringify(retrieved.written)}, the second ${JSON.stringify(fulfilled.written)}${visit.usedEarly === 'tls' ? "; the first's token retrieved once when made" : visit.usedEarly === 'plaintext' ? "; the first's token presented over plaintext when made" : ''}${visit.readBeforePaid ? "; the second's token retrieved when made, before it is fulfilled" : ''}) with the clock set ${describeMoment(visit.moment)}, to ${formatTimestamp(now, 'cpr')}, ${visit.tokenFirst ? 'the token retrieved first' : 'the request fulfilled first'}`;
       const failure = await judgeVisit(ctx, { lifetime, validity, at, now, story, tokenFirst: visit.tokenFirst, usedEarly: visit.usedEarly, retrieved, fulfilled });
       if (failure) return failure;
     }
