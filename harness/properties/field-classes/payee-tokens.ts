@@ -5,7 +5,8 @@
 // works; nor does a request on the real token with another method than GET
 // (HEAD, OPTIONS, a write), which retrieves nothing. Over the payee's
 // plaintext listener the altered token and the used one are each 403
-// TLS_REQUIRED, as a live one is. Every refusal is a problem document. Forwarding headers a client
+// TLS_REQUIRED, as a live one is, and the altered one, never issued, is still
+// unknown over TLS afterwards. Every refusal is a problem document. Forwarding headers a client
 // sends (X-Forwarded-Host and the like), and a Host naming another host or
 // the payee's own written another way, change neither the URIs the payee writes
 // nor what it serves; a call with such a Host may be refused (spec §4.1, §4.4,
@@ -175,7 +176,11 @@ export const PAYEE_TOKENS = define<TokenCase>({
         if (spent) return spent;
       }
     }
-    return plaintextRefusals(ctx, [[altered.value, `the token ${altered.note}`], [body.token, 'the token, used']], c.plaintextMethod);
+    const clear = await plaintextRefusals(ctx, [[altered.value, `the token ${altered.note}`], [body.token, 'the token, used']], c.plaintextMethod);
+    if (clear) return clear;
+    // Invalidating what travelled in the clear makes no token of a string the payee never issued: still unknown over TLS.
+    const after = await send(ctx, 'payee', { method: 'GET', path: `/cpr/${altered.value}`, headers: hostile });
+    return refusal(after, 'TOKEN_UNKNOWN', `the token ${altered.note}, retrieved over TLS after it was sent ${c.plaintextMethod} over plaintext`, ['TOK-AUTH-1', 'PRF-TOK-1']);
   },
 });
 
