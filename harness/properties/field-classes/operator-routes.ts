@@ -2,8 +2,9 @@
 // §15.5.5–6). Every resource of §4 answers a method it does not take with 405
 // METHOD_NOT_ALLOWED and an Allow header naming the methods it does take; and a
 // path near one of them that is none of them (a segment more before or after,
-// an empty one after it among them: a trailing slash; a last segment written
-// longer, another version or collection segment) with
+// an empty one after it among them: a trailing slash; one more between any two
+// of its segments; a last segment written longer, another version or
+// collection segment) with
 // 404 NOT_FOUND, never as the resource it resembles. Letter case is left alone:
 // a server that routes paths without regard to case is not judged here.
 import { randomUUID } from 'node:crypto';
@@ -30,7 +31,7 @@ const RESOURCES = [
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
 /** How a path is moved off a resource: each gives a path that names no resource of §4. */
-const NEAR = ['segment-after', 'longer-last-segment', 'segment-before', 'other-version'] as const;
+const NEAR = ['segment-after', 'longer-last-segment', 'segment-before', 'other-version', 'segment-inside'] as const;
 type Near = (typeof NEAR)[number];
 
 interface RouteCase {
@@ -50,19 +51,22 @@ const cases: fc.Arbitrary<RouteCase> = fc.record({
   resources: fc.tuple(...RESOURCES.map(() => fc.record({ segments: fc.tuple(...NEAR.map((how) => (how === 'segment-after' ? segmentAfter : segment))) }))),
 });
 
-/** The path moved off `path` as `near` says. */
-function nearPath(path: string, near: Near, segment: string): string {
+/** The paths moved off `path` as `near` says: one, or with a segment inside, one at each place between two of its segments. */
+function nearPaths(path: string, near: Near, segment: string): string[] {
   const segments = path.split('/').slice(1);
   switch (near) {
     case 'segment-after':
-      return `${path}/${segment}`;
+      return [`${path}/${segment}`];
     case 'longer-last-segment':
-      return `${path}${segment.replace(/^[./]+/, '') || 'x'}`;
+      return [`${path}${segment.replace(/^[./]+/, '') || 'x'}`];
     case 'segment-before':
-      return `/${segment}${path}`;
+      return [`/${segment}${path}`];
     case 'other-version':
       // /v1/… → /v2/…; /.well-known/cashpack-policy.json → /.well-known/xcashpack-policy.json.
-      return segments[0] === 'v1' ? `/v2/${segments.slice(1).join('/')}` : `/${segments[0]}/x${segments.slice(1).join('/')}`;
+      return [segments[0] === 'v1' ? `/v2/${segments.slice(1).join('/')}` : `/${segments[0]}/x${segments.slice(1).join('/')}`];
+    case 'segment-inside':
+      // /v1/x/cashpack/issue, /v1/cashpack/x/{pack_id}/status, /v1/cashpack/{pack_id}/x/status: a parameter matched across segments answers some of them.
+      return segments.slice(1).map((_, gap) => `/${[...segments.slice(0, gap + 1), segment, ...segments.slice(gap + 1)].join('/')}`);
   }
 }
 
@@ -87,8 +91,7 @@ async function judgeResource(ctx: Parameters<typeof send>[0], resource: (typeof 
   }
   // Every way of moving the path, each case: a fault may sit in one of them only (a pattern without its start or its end anchor).
   const own = resource.methods[0];
-  for (const [k, how] of NEAR.entries()) {
-    const near = nearPath(path, how, c.segments[k]!);
+  for (const [k, how] of NEAR.entries()) for (const near of nearPaths(path, how, c.segments[k]!)) {
     const elsewhere = await send(ctx, 'operator', { method: own, path: near, ...(own === 'POST' ? { headers: { 'content-type': 'application/json' }, body: '{}' } : {}) });
     const failure = expectProblem(elsewhere, 404, 'NOT_FOUND', `${own} ${near}: a path near ${resource.field} (${how}) that names no resource of PROFILE.md §4`, ['PRF-HTTP-1']);
     if (failure) return failure;
