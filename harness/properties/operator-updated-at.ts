@@ -10,6 +10,8 @@
 // max_body_bytes would refuse), redemptions, cancellations, each step followed or
 // not by a read; then a last move and, two cases in three, a redemption or a
 // cancellation (whatever became of the pack before), and one read at the end;
+// each step's messages are dated anywhere in the freshness window, behind or
+// ahead of the clock (PROFILE.md §6): updated_at is the clock's all the same;
 // every read is judged whole against
 // what the sequence predicts: status and updated_at, and the pack's id,
 // amount, asset, expiry, chain_depth and chain_digest (§4.7) at whatever depth
@@ -53,6 +55,12 @@ interface Step {
   readonly action: Action;
   /** A status read after the action. */
   readonly read: boolean;
+  /**
+   * Where in the freshness window the action's messages are dated: created_at
+   * this share (-1 to 1) of request_window_seconds less one second from the
+   * clock, before or after (PROFILE.md §6), while updated_at is the clock's.
+   */
+  readonly skew: number;
 }
 
 const move: fc.Arbitrary<Move> = fc.oneof(
@@ -60,6 +68,12 @@ const move: fc.Arbitrary<Move> = fc.oneof(
   { arbitrary: fc.integer({ min: 1, max: 5 }).map((by) => ({ by })), weight: 2 },
   { arbitrary: fc.integer({ min: 6, max: 900 }).map((by) => ({ by })), weight: 2 },
   { arbitrary: fc.constantFrom(-1, 0, 1, 2, 60).map((toExpiry) => ({ toExpiry })), weight: 1 },
+);
+
+const skew: fc.Arbitrary<number> = fc.oneof(
+  { arbitrary: fc.constant(0), weight: 2 },
+  { arbitrary: fc.constantFrom(-1, 1), weight: 1 },
+  { arbitrary: fc.integer({ min: -0x10000, max: 0x10000 }).map((n) => n / 0x10000), weight: 2 },
 );
 
 const action: fc.Arbitrary<Action> = fc.oneof(
@@ -95,8 +109,8 @@ const cases: fc.Arbitrary<Case> = fc.record({
   amount: fc.constantFrom<AmountClass>('one', 'half', 'max', 'beyond-2^53', 'any', 'any-beyond-2^53'),
   at: fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }),
   second: fc.integer({ min: 0, max: 59 }),
-  steps: fc.array(fc.record({ move, action, read: fc.boolean() }), { minLength: 1, maxLength: 8 }),
-  end: fc.record({ move, action: fc.constantFrom<Action>('none', 'redeem', 'cancel'), read: fc.constant(false) }),
+  steps: fc.array(fc.record({ move, action, read: fc.boolean(), skew }), { minLength: 1, maxLength: 8 }),
+  end: fc.record({ move, action: fc.constantFrom<Action>('none', 'redeem', 'cancel'), read: fc.constant(false), skew }),
 });
 
 /**
@@ -172,6 +186,9 @@ async function judgeCase(ctx: ScenarioContext, setup: OperatorSetup, { orders, a
     return undefined;
   };
 
+  /** When the step's messages say they were made, and how the story says so. */
+  let signedAt = now;
+  let dated = '';
   for (const step of ops) {
     if ('by' in step.move) {
       await moveTo(now + step.move.by * 1000);
@@ -180,6 +197,10 @@ async function judgeCase(ctx: ScenarioContext, setup: OperatorSetup, { orders, a
       await moveTo(expiryMs + step.move.toExpiry * 1000);
       done.push(`the clock to the expiry instant ${step.move.toExpiry < 0 ? '' : '+'}${step.move.toExpiry} s`);
     }
+    // Fresh at any second of the window short of its ends (whose instant a fraction of the clock would blur).
+    const skewSeconds = Math.round(step.skew * Math.max(policy.request_window_seconds - 1, 0));
+    signedAt = now + skewSeconds * 1000;
+    dated = skewSeconds === 0 ? '' : `, created_at ${Math.abs(skewSeconds)} s ${skewSeconds < 0 ? 'behind' : 'ahead of'} the clock`;
     const failure = await act(step.action);
     if (failure) return failure;
     if (step.read) {
@@ -204,7 +225,7 @@ async function judgeCase(ctx: ScenarioContext, setup: OperatorSetup, { orders, a
       case 'renew-foreign': {
         const foreign = kind === 'renew-foreign';
         const next = createSigningKey();
-        const request = jsonRequest('POST', '/v1/cashpack/renew', { cash_pack: pack, renewal: renewal(pack, ordered(foreign ? createSigningKey() : bearer), now, ordered(next)) });
+        const request = jsonRequest('POST', '/v1/cashpack/renew', { cash_pack: pack, renewal: renewal(pack, ordered(foreign ? createSigningKey() : bearer), signedAt, ordered(next)) });
         const granted = !foreign && state.status === 'ACTIVE' && state.depth < policy.max_chain_depth;
         // A chain its renewals outgrow before max_chain_depth (the body limit is the target's to choose): the next one is not sent.
         const size = Buffer.byteLength(request.body ?? '');
@@ -214,7 +235,7 @@ async function judgeCase(ctx: ScenarioContext, setup: OperatorSetup, { orders, a
           return undefined;
         }
         const answer = await send(ctx, 'operator', request);
-        const what = foreign ? 'a renewal signed by a key that is not the bearer' : `a renewal by the bearer at depth ${state.depth} (max_chain_depth ${policy.max_chain_depth}) of a ${state.status} pack`;
+        const what = `${foreign ? 'a renewal signed by a key that is not the bearer' : `a renewal by the bearer at depth ${state.depth} (max_chain_depth ${policy.max_chain_depth}) of a ${state.status} pack`}${dated}`;
         // The rule of the answer that was due: a granted renewal, or the refusal of a foreign key, a pack no longer ACTIVE, a chain at its depth.
         const rule = granted ? 'CPP-RNW-1' : foreign ? 'CPP-BRR-1' : state.status !== 'ACTIVE' ? 'CPP-ACT-1' : 'CPP-DEPTH-1';
         if ((answer.status === 200) !== granted) unexpected(answer, granted ? 200 : 'a refusal', what, rule);
@@ -226,12 +247,12 @@ async function judgeCase(ctx: ScenarioContext, setup: OperatorSetup, { orders, a
         return undefined;
       }
       case 'redeem': {
-        const text = JSON.stringify({ cash_pack: pack, redemption: redemption(pack, ordered(bearer), redeemer, now) });
+        const text = JSON.stringify({ cash_pack: pack, redemption: redemption(pack, ordered(bearer), redeemer, signedAt) });
         const answer = await send(ctx, 'operator', redeemRequest(ctx, text, redeemer, Math.floor(now / 1000)));
         const granted = state.status === 'ACTIVE';
         if ((answer.status === 200) !== granted) unexpected(answer, granted ? 200 : 'a refusal', `a redemption by the bearer of a ${state.status} pack`, granted ? 'CPP-RED-1' : 'CPP-ACT-1');
         if (granted) Object.assign(state, { status: 'REDEEMED', updatedAtMs: now });
-        done.push(`a redemption: ${granted ? 'granted' : 'refused'}`);
+        done.push(`a redemption${dated}: ${granted ? 'granted' : 'refused'}`);
         return undefined;
       }
       case 'cancel': {
