@@ -11,7 +11,9 @@
 // reading of "within the window of the clock" agrees: the clock's second plus
 // the window, or minus the window less one, is inside; a second further out
 // either way is outside. (The clock's second minus the window is 1 s + the
-// fraction from the clock: whether that is inside, PROFILE.md leaves open.)
+// fraction from the clock: whether that is inside, PROFILE.md §6 leaves open,
+// as it does a requested_expiry exactly expiry_min_seconds after the clock's
+// second.)
 import fc from 'fast-check';
 import { formatTimestamp, parseTimestamp } from '../../../profile/time.ts';
 import { buildLockRequest, createSigningKey, type CashPack } from '../../../profile/cashpack/index.ts';
