@@ -44,10 +44,17 @@ export const retrievalRedirect = (): fc.Arbitrary<RetrievalAnswer> => fc.record(
 /** The class retrieval.status: an error status or a redirect. */
 export const retrievalStatus = (): fc.Arbitrary<RetrievalAnswer> => fc.oneof(retrievalErrorStatus(), retrievalRedirect());
 
-/** application/json spelled otherwise (letter case, parameters: read), another media type or none (read or refused: the profile fixes neither). */
+/**
+ * application/json spelled otherwise (letter case, parameters: read), with a
+ * charset that is not UTF-8 (read as UTF-8 all the same: JSON defines no
+ * charset parameter and "adding one really has no effect on compliant
+ * recipients", RFC 8259 §11), another media type or none (read or refused: the
+ * profile fixes neither).
+ */
 export const retrievalMediaType = (): fc.Arbitrary<RetrievalAnswer> =>
   fc.oneof(
     { arbitrary: fc.record({ mediaType: fc.constantFrom('application/json; charset=utf-8', 'Application/JSON', 'application/json;charset=UTF-8', 'APPLICATION/JSON ; charset="utf-8"') }), weight: 2 },
+    { arbitrary: fc.record({ mediaType: fc.constantFrom('application/json; charset=iso-8859-1', 'application/json; charset=windows-1252', 'application/json;charset=US-ASCII', 'application/json; charset=utf-16', 'application/json; charset="x-unknown"') }), weight: 1 },
     { arbitrary: fc.record({ otherType: fc.constantFrom('text/plain', 'text/html', 'application/octet-stream', null) }), weight: 1 },
   );
 

@@ -2,7 +2,8 @@
 // payee's server may give its retrieval of a token URI (PROFILE.md §8.3, §10;
 // spec §4.1, §4.4, §5.1): every error status and every redirect wherever it
 // points (RETRIEVAL_FAILED, the token sent once and never where a redirect
-// points), application/json spelled otherwise (read) and other media types
+// points), application/json spelled otherwise or with a charset that is not
+// UTF-8 (read, as UTF-8: the CPR read is the one served) and other media types
 // (read or refused), bodies chunked at and over the 65 536-byte bound, slow,
 // cut off or empty, and bodies that are not I-JSON (a byte order mark, a member
 // twice, HTML) or are the same JSON with escaped member names; the token URIs
@@ -20,7 +21,7 @@ import { appCall } from '../../scenarios/actions/index.ts';
 import { encode, exhibitOf, FAR_AHEAD } from '../../fuzz/paying-app/execute.ts';
 import { expectRead, type Expectation } from '../../fuzz/paying-app/oracle.ts';
 import type { Encoding } from '../../fuzz/paying-app/spec.ts';
-import { define, refusalOf, REFUSAL_RULES } from '../support.ts';
+import { define, refusalOf, REFUSAL_RULES, sameJson } from '../support.ts';
 import type { Coverage, PropertyFailure } from '../types.ts';
 
 const FILE = 'harness/properties/field-classes/app-retrieval.ts';
@@ -100,6 +101,15 @@ function withParams(uri: string, extra: RetrievalCase['extra']): string {
   return extra.where === 'before' ? `${head}?${extra.params}&${query}` : `${head}?${query}&${extra.params}`;
 }
 
+/** The JSON value a served body holds, when it is JSON a reader takes as it is (no byte order mark, no member twice). */
+function servedValue(text: string): unknown {
+  try {
+    return text.startsWith('\uFEFF') ? undefined : JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
 const shown = (r: AppResult | { crashed: true; message: string }): unknown => ('crashed' in r ? { crashed: r.message.slice(0, 200) } : r.ok ? 'accepted' : { rejected: r.code });
 
 /** One retrieval: the answer served, the application's result against the oracle's, and what the stub saw. */
@@ -122,6 +132,11 @@ async function retrieve(ctx: ScenarioContext, c: RetrievalCase, answer: Retrieva
       // A CPR that was to be read, refused: when the application refuses it read on its own, that is a refusal of a valid CPR.
       const refused = !crashed && !result.ok && expected.some((o) => o.kind === 'accept');
       return { expected: expected.map((o) => (o.kind === 'accept' ? 'accepted' : `rejected ${o.code}`)), actual: shown(result), message: what, requirements: refused ? await refusalOf(ctx, c.doc, [charged]) : [charged] };
+    }
+    // What was read is the CPR served (spec §4.4), whatever the media type's parameters say of its characters.
+    const read = result as AppResult & { ok: true };
+    if (expected.some((o) => o.kind === 'accept') && result.ok && read.cpr !== undefined && servedValue(text) !== undefined && !sameJson(read.cpr, servedValue(text))) {
+      return { expected: servedValue(text), actual: read.cpr, message: `${what}: the CPR read is not the one served`, requirements: ['DLV-RESOLVE-1'] };
     }
     const seen = stub.seen(served.id);
     const count = (test: (s: (typeof seen)[number]) => boolean) => seen.filter(test).length;
