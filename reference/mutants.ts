@@ -72,6 +72,13 @@ const CATALOGUE = [
     catches: ['PRF-HTTP-1'],
   },
   {
+    name: 'op-route-parameter-spans-segments',
+    family: 'cashpack-endpoints',
+    role: 'operator',
+    description: 'the path parameter of the status route matches whatever lies between its fixed parts, slashes too: GET /v1/cashpack/x/y/status is answered as a status read (401 unsigned), where PROFILE.md §11 wants 404 for a path no resource has',
+    catches: ['PRF-HTTP-1'],
+  },
+  {
     name: 'op-405-without-allow',
     family: 'cashpack-endpoints',
     role: 'operator',
@@ -857,6 +864,13 @@ const CATALOGUE = [
     catches: ['PRF-STS-1'],
   },
   {
+    name: 'op-renewal-updated-at-from-created-at',
+    family: 'cashpack-lifecycle',
+    role: 'operator',
+    description: "a renewal stamps the pack's updated_at with the Renewal Entry's created_at (when the bearer signed it), not the Operator's clock: a renewal dated anywhere in the freshness window shows that date, where PROFILE.md §4.7 wants the Operator's clock at the change",
+    catches: ['PRF-STS-1'],
+  },
+  {
     name: 'op-cancel-releases-funds',
     family: 'cashpack-lifecycle',
     role: 'operator',
@@ -1422,6 +1436,13 @@ const CATALOGUE = [
     catches: ['PRF-APP-1'],
   },
   {
+    name: 'app-retrieval-charset-honoured',
+    family: 'delivery',
+    role: 'paying-app',
+    description: "a retrieved body is decoded in the charset Content-Type names: under charset=iso-8859-1 a UTF-8 CPR's text turns into mojibake, under utf-16 the retrieval fails, where JSON defines no charset (RFC 8259 §11) and the CPR read is the one served",
+    catches: ['DLV-RESOLVE-1'],
+  },
+  {
     name: 'app-endpoint-first-parameter',
     family: 'delivery',
     role: 'paying-app',
@@ -1829,6 +1850,13 @@ const CATALOGUE = [
     family: 'retrieval-token',
     role: 'payee',
     description: 'over plaintext only GET /cpr/<token> is refused TLS_REQUIRED; another method gets its ordinary answer (405), where PROFILE.md §10 refuses every /cpr/* request in the clear',
+    catches: ['PRF-TOK-1'],
+  },
+  {
+    name: 'payee-plaintext-unknown-token-denied',
+    family: 'retrieval-token',
+    role: 'payee',
+    description: 'every string presented over plaintext goes on a deny-list, issued or not, and a lookup that finds no token answers a listed one TOKEN_CONSUMED: a token never issued is answered as used once it travelled in the clear, where PROFILE.md §10 keeps it 404 TOKEN_UNKNOWN',
     catches: ['PRF-TOK-1'],
   },
   {

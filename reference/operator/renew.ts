@@ -2,7 +2,7 @@
 // The current bearer hands the pack to a new key; intermediate bearers are not
 // identified (spec §1.2, §5.2), so no caller authentication is asked.
 // Steps run synchronously once the body is read (atomicity: see router.ts).
-import { decodeB64urlFixed, digestText, formatTimestamp, readDigest, renewalDigest } from '../../profile/index.ts';
+import { decodeB64urlFixed, digestText, formatTimestamp, parseTimestamp, readDigest, renewalDigest } from '../../profile/index.ts';
 import type { CashPack, RenewalEntry } from '../../profile/cashpack/index.ts';
 import { json, problemResponse } from '../http/respond.ts';
 import { bearerSteps } from './bearer-steps.ts';
@@ -36,7 +36,9 @@ export const renew: Endpoint = (ctx, request) => {
 
   // 11. Success: append, roll the digest, hand over to new_bearer_pk, re-sign.
   record.pack = deepFreeze(ctx.keys.sign('cash-pack', renewed(ctx, pack, renewal)));
-  record.updatedAtMs = now;
+  // Mutant op-renewal-updated-at-from-created-at: the hand-over stamped when the bearer signed it, not when the Operator made it.
+  // Stryker disable next-line all: only the op-renewal-updated-at-from-created-at fault reads the entry's created_at here
+  record.updatedAtMs = ctx.faults.has('op-renewal-updated-at-from-created-at') ? (parseTimestamp(renewal.created_at, 'cashpack') ?? now) : now;
   return json(200, record.pack);
 };
 

@@ -70,7 +70,12 @@ export function route(ctx: OperatorContext, request: RefRequest, options: Router
   const path = ctx.faults.has('op-route-trailing-slash-tolerated') && request.path.length > 1 ? request.path.replace(/\/+$/, '') : request.path;
   for (const candidate of routes()) {
     // Mutant op-route-prefix-match: a route's pattern is taken without its end anchor, so a longer path is answered as the resource.
-    const match = (ctx.faults.has('op-route-prefix-match') ? new RegExp(candidate.path.source.replace(/\$$/, '')) : candidate.path).exec(path);
+    // Mutant op-route-parameter-spans-segments: a path parameter matches whatever lies between the fixed parts, slashes too.
+    const pattern = ctx.faults.has('op-route-prefix-match') ? new RegExp(candidate.path.source.replace(/\$$/, ''))
+      // Stryker disable next-line all: only the op-route-parameter-spans-segments fault widens the parameter
+      : ctx.faults.has('op-route-parameter-spans-segments') ? new RegExp(candidate.path.source.replaceAll(SEGMENT, '(.+)'))
+      : candidate.path;
+    const match = pattern.exec(path);
     if (!match) continue;
     // Stryker disable next-line ConditionalExpression: the reference's own start-up option: every run the harness makes has test control on, and a target without it is judged without its routes
     if (candidate.control && !options.control) return problemResponse('CONTROL_DISABLED', 'the test-control interface is disabled');

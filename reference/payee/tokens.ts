@@ -23,6 +23,8 @@ export class TokenStore {
   private readonly entries = new Map<string, Entry>();
   /** Only with the mutant payee-used-token-forgotten-from-use: when each used token was used. */
   private readonly usedAt = new Map<string, number>();
+  /** Only with the mutant payee-plaintext-unknown-token-denied: every string presented in the clear, issued or not. */
+  private readonly denied = new Set<string>();
 
   /**
    * @param lifetimeMs how long a token can be used
@@ -73,6 +75,9 @@ export class TokenStore {
     // Mutant payee-token-store-plain-object: the store looked up as a plain object, which has constructor, __proto__, toString... of its own: such a name is served, an empty document.
     // Stryker disable next-line all: only the payee-token-store-plain-object fault finds a name no token has
     if (!entry && this.faults.has('payee-token-store-plain-object') && this.key(token) in {}) return { ok: true, cpr: {} as Cpr };
+    // Mutant payee-plaintext-unknown-token-denied: a string never issued but once sent in the clear is answered as used.
+    // Stryker disable next-line all: only the payee-plaintext-unknown-token-denied fault keeps a deny-list
+    if (!entry && this.faults.has('payee-plaintext-unknown-token-denied') && this.denied.has(this.key(token))) return { ok: false, code: 'TOKEN_CONSUMED' };
     if (!entry) return { ok: false, code: 'TOKEN_UNKNOWN' };
     // Stryker disable next-line all: only the payee-used-token-forgotten-from-use fault forgets a used token a lifetime after its use
     if (this.faults.has('payee-used-token-forgotten-from-use') && this.forgottenSinceUse(token, now)) return { ok: false, code: 'TOKEN_UNKNOWN' };
@@ -92,6 +97,8 @@ export class TokenStore {
 
   /** Invalidates a token that travelled in the clear (PROFILE.md §10). */
   burn(token: string): void {
+    // Stryker disable next-line all: only the payee-plaintext-unknown-token-denied fault keeps a deny-list
+    if (this.faults.has('payee-plaintext-unknown-token-denied')) this.denied.add(this.key(token));
     const entry = this.entries.get(this.key(token));
     if (entry) entry.consumed = true;
   }

@@ -105,6 +105,9 @@ export async function retrieveCpr(url: string, settings: RetrievalSettings): Pro
     // Stryker disable next-line ConditionalExpression: PROFILE.md §8.3 lets an application read or refuse a JSON body served under another media type (class retrieval.media-type); the body's JSON is what is judged
     if (typeof type !== 'string' || !JSON_MEDIA_TYPE.test(type)) return failed('the response is not application/json');
     try {
+      // Mutant app-retrieval-charset-honoured: the body decoded in the charset Content-Type names, which JSON does not define (RFC 8259 §11).
+      // Stryker disable next-line all: only the app-retrieval-charset-honoured fault reads a charset
+      if (settings.faults?.has('app-retrieval-charset-honoured')) return { ok: true, doc: parseIJson(inDeclaredCharset(bytes, type)) };
       // Mutant app-retrieval-decoded-leniently: the body through a default TextDecoder first, which drops a byte order mark and replaces bytes that are not UTF-8.
       return { ok: true, doc: parseIJson(settings.faults?.has('app-retrieval-decoded-leniently') ? new TextDecoder().decode(bytes) : bytes) };
     } catch (error) {
@@ -119,6 +122,13 @@ export async function retrieveCpr(url: string, settings: RetrievalSettings): Pro
     agent.destroy().catch(() => undefined);
   }
 }
+
+// Stryker disable all: only the app-retrieval-charset-honoured fault calls this function
+function inDeclaredCharset(bytes: Uint8Array, type: string): Uint8Array | string {
+  const charset = /;\s*charset\s*=\s*"?([^";\s]+)"?/i.exec(type)?.[1];
+  return charset === undefined || /^utf-?8$/i.test(charset) ? bytes : new TextDecoder(charset, { fatal: true, ignoreBOM: true }).decode(bytes);
+}
+// Stryker restore all
 
 function failed(reason: string): Rejection {
   return reject('RETRIEVAL_FAILED', `The payment request could not be retrieved: ${reason}.`);

@@ -67,6 +67,12 @@ const PROBES: Record<MutantOfRole<'operator'>, Probe> = {
     correct: 'NOT_FOUND',
     mutant: 200,
   },
+  'op-route-parameter-spans-segments': {
+    observes: 'an unsigned GET of a status path with one segment more inside its pack id',
+    observe: async (f) => answer(await f.send('GET', '/v1/cashpack/x/y/status')),
+    correct: 'NOT_FOUND',
+    mutant: 'UNAUTHENTICATED',
+  },
   'op-405-without-allow': {
     observes: 'the Allow header of a GET of the issue endpoint',
     observe: async (f) => (await f.send('GET', '/v1/cashpack/issue')).headers['allow'] ?? null,
@@ -598,6 +604,19 @@ const PROBES: Record<MutantOfRole<'operator'>, Probe> = {
     },
     correct: ['CANCELLED', false],
     mutant: ['CANCELLED', true],
+  },
+  'op-renewal-updated-at-from-created-at': {
+    observes: 'updated_at of a pack renewed a minute after its issue by an entry dated 30 s before the clock',
+    async observe(f) {
+      const { pack, bearer } = await f.issuePack();
+      f.clock.advance(60);
+      const renewed = await f.renew(pack, f.renewal(pack, bearer, { created_at: f.clock.now() - 30_000 }).entry);
+      expect(renewed.status).toBe(200);
+      const { updated_at } = (await f.status(pack.pack_id)).body;
+      return (Date.parse(updated_at) - Date.parse(pack.issued_at)) / 1000;
+    },
+    correct: 60,
+    mutant: 30,
   },
   'op-expiry-applied-on-read': {
     observes: 'a Lock Request for the whole balance at the expiry instant of a pack that locked it, nothing read in between',

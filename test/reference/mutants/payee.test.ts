@@ -360,6 +360,16 @@ const PROBES: Record<MutantOfRole<'payee'>, Probe> = {
     correct: 'TLS_REQUIRED',
     mutant: 'METHOD_NOT_ALLOWED',
   },
+  'payee-plaintext-unknown-token-denied': {
+    observes: 'a token never issued, sent over plaintext, then retrieved over TLS',
+    async observe(payee) {
+      const never = 'ab'.repeat(16);
+      expect(answer(await get(payee, `/cpr/${never}`, false))).toBe('TLS_REQUIRED');
+      return answer(await get(payee, `/cpr/${never}`));
+    },
+    correct: 'TOKEN_UNKNOWN',
+    mutant: 'TOKEN_CONSUMED',
+  },
   'payee-token-store-plain-object': {
     observes: 'retrievals of /cpr/constructor and /cpr/__proto__ over TLS',
     async observe(payee) {
