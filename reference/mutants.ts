@@ -1903,7 +1903,7 @@ const CATALOGUE = [
     role: 'paying-app',
     catcher: 'fuzzer',
     description: 'only the exact media type application/json is taken from a retrieval: application/json; charset=utf-8 is refused',
-    catches: ['PRF-APP-1'],
+    catches: ['PRF-APP-1', 'DLV-RESOLVE-1'],
   },
   {
     name: 'app-length-from-header',
