@@ -1,5 +1,7 @@
 // PROP-PAYEE-011: a retrieval token serves its request once, through every
-// channel that carries it (the token, the QR URI, the deep link), and nothing
+// channel that carries it (the token, the QR URI, the deep link), the CPR test
+// control made, member for member, whatever Accept header that takes
+// application/json the retrieval sends (a media range, other letters), and nothing
 // that is not the token serves or spends it: cut short, extended, prefixed or
 // in upper case, it is unknown (404 TOKEN_UNKNOWN) and the real token still
 // works; nor does a request on the real token with another method than GET
@@ -24,7 +26,7 @@ import { StepError, type HttpResult, type ScenarioContext } from '../../scenario
 import { send } from '../../scenarios/http.ts';
 import { CONTROL_RULE } from '../../scenarios/actions/index.ts';
 import { payeeRequestAllowed } from '../../../profile/control.ts';
-import { define } from '../support.ts';
+import { define, sameJson } from '../support.ts';
 import type { Coverage, PropertyFailure } from '../types.ts';
 import { payeeConfig } from './payee-config.ts';
 import { problemDefects } from './problem.ts';
@@ -54,7 +56,17 @@ interface TokenCase {
   readonly probes: readonly (typeof PROBES)[number][];
   /** The method of the requests sent over the payee's plaintext listener at the end: every one of them is 403 TLS_REQUIRED (PROFILE.md §10). */
   readonly plaintextMethod: string;
+  /** The Accept header of every retrieval, or none: each accepts the application/json the payee serves. */
+  readonly accept: string | null;
 }
+
+/**
+ * Accept headers that take application/json (RFC 9110 §12.5.1: a media range,
+ * a subtype wildcard, the type in other letters, §8.3.1; quality values; a
+ * browser's list): a payee may not refuse a retrieval for them (406) nor spend
+ * nothing, it serves the CPR.
+ */
+const ACCEPTS = ['application/json', '*/*', 'application/*', 'Application/JSON', 'application/json;q=0.9, text/plain;q=0.5', 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8'] as const;
 
 const COVERS: Coverage[] = [
   { field: 'GET /cpr/{token}', class: 'token.altered' },
@@ -82,6 +94,7 @@ const cases: fc.Arbitrary<TokenCase> = fc.record({
   channels: fc.shuffledSubarray([...CHANNELS], { minLength: 3, maxLength: 3 }),
   probes: fc.shuffledSubarray([...PROBES], { minLength: PROBES.length, maxLength: PROBES.length }),
   plaintextMethod: fc.constantFrom('GET', 'GET', ...PROBES.filter((m) => m !== 'HEAD')),
+  accept: fc.option(fc.constantFrom(...ACCEPTS)),
 }).map(({ hint, ...c }) => {
   // A rail hint the sub-interface travels on, or none.
   const hints = compatibleRailHints(c.sub);
@@ -141,7 +154,7 @@ export const PAYEE_TOKENS = define<TokenCase>({
       const said = `test control POST /_control/payee/requests answered ${plain.status}: ${plain.text.slice(0, 200)}`;
       throw plain.status !== null && payeeRequestAllowed(asked) ? StepError.setupFailed(CONTROL_RULE, `${said} (a request the profile lets a payee serve)`) : new StepError('error', said);
     }
-    const body = created.body as Record<Channel, string>;
+    const body = created.body as Record<Channel, string> & { readonly cpr: unknown };
     // The URIs name the payee's own base URL, whatever the client's headers claimed.
     const tokens = new Map<Channel, string>([['token', body.token]]);
     for (const channel of ['qr_uri', 'deep_link'] as const) {
@@ -159,16 +172,18 @@ export const PAYEE_TOKENS = define<TokenCase>({
     // Requests that are no retrieval (any answer) leave the token to its first GET.
     const probed: string[] = [];
     for (const method of c.probes) probed.push(`${method} ${(await send(ctx, 'payee', { method, path: `/cpr/${body.token}`, headers: hostile })).status}`);
-    // Each distinct token serves once, whichever channel carries it, in the generated order.
+    // Each distinct token serves once, whichever channel carries it, in the generated order: the request the payee made.
     const served = new Set<string>();
+    const retrieving = { ...hostile, ...(c.accept !== null ? { accept: c.accept } : {}) };
     for (const channel of c.channels) {
       const token = tokens.get(channel)!;
       for (const attempt of [1, 2]) {
-        const answer = await send(ctx, 'payee', { method: 'GET', path: `/cpr/${token}`, headers: hostile });
-        const where = `retrieval ${attempt} through ${channel} (channels in the order ${c.channels.join(', ')}; ${c.headers.note}; a request ${describeAsked(c)}), after the token ${altered.note} was tried`;
+        const answer = await send(ctx, 'payee', { method: 'GET', path: `/cpr/${token}`, headers: retrieving });
+        const where = `retrieval ${attempt} through ${channel} (channels in the order ${c.channels.join(', ')}; ${c.headers.note}${c.accept !== null ? `; Accept: ${c.accept}` : ''}; a request ${describeAsked(c)}), after the token ${altered.note} was tried`;
         if (!served.has(token)) {
           const spentBy = (answer.body as { code?: unknown } | undefined)?.code === 'TOKEN_CONSUMED' && token === body.token ? `, after ${probed.join(', ')} of it (method and answer)` : '';
           if (answer.status !== 200) return fail(200, { status: answer.status, body: answer.body }, `${where}: the first retrieval of this token${spentBy}`, spentBy ? ['TOK-ONCE-1'] : ['TOK-GET-1', 'TOK-AUTH-1']);
+          if (!sameJson(answer.body, body.cpr)) return fail(body.cpr, answer.body, `${where}: the CPR served is not the one test control made (spec §4.1, §4.4: the full CPR)`, ['TOK-GET-1']);
           served.add(token);
           continue;
         }
