@@ -3,8 +3,8 @@
 // METHOD_NOT_ALLOWED and an Allow header naming the methods it does take; and a
 // path near one of them that is none of them (a segment more before or after,
 // an empty one after it among them: a trailing slash; one more between any two
-// of its segments; a last segment written longer, another version or
-// collection segment) with
+// of its segments; a separator between two of them percent-encoded, %2F; a
+// last segment written longer, another version or collection segment) with
 // 404 NOT_FOUND, never as the resource it resembles. Letter case is left alone:
 // a server that routes paths without regard to case is not judged here.
 import { randomUUID } from 'node:crypto';
@@ -31,7 +31,7 @@ const RESOURCES = [
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
 /** How a path is moved off a resource: each gives a path that names no resource of §4. */
-const NEAR = ['segment-after', 'longer-last-segment', 'segment-before', 'other-version', 'segment-inside'] as const;
+const NEAR = ['segment-after', 'longer-last-segment', 'segment-before', 'other-version', 'segment-inside', 'separator-encoded'] as const;
 type Near = (typeof NEAR)[number];
 
 interface RouteCase {
@@ -67,6 +67,12 @@ function nearPaths(path: string, near: Near, segment: string): string[] {
     case 'segment-inside':
       // /v1/x/cashpack/issue, /v1/cashpack/x/{pack_id}/status, /v1/cashpack/{pack_id}/x/status: a parameter matched across segments answers some of them.
       return segments.slice(1).map((_, gap) => `/${[...segments.slice(0, gap + 1), segment, ...segments.slice(gap + 1)].join('/')}`);
+    case 'separator-encoded': {
+      // /v1/cashpack/{pack_id}%2Fstatus: a reserved character and its percent-encoding differ (RFC 3986 §2.2, PROFILE.md §8.1),
+      // so the path has a segment fewer; a router that decodes before it matches answers the resource. Hex digits in the drawn case.
+      const slash = segment.length % 2 === 0 ? '%2F' : '%2f';
+      return segments.slice(1).map((_, gap) => `/${segments.slice(0, gap + 1).join('/')}${slash}${segments.slice(gap + 1).join('/')}`);
+    }
   }
 }
 
