@@ -88,16 +88,30 @@ export const PROPERTIES: readonly PropertyDefinition[] = [
   }),
   define({
     id: 'PROP-APP-003',
-    title: 'a one-rule-broken CPR is rejected for exactly that rule (CPR_INVALID naming it, or CPR_VERSION_UNSUPPORTED)',
+    title: 'a one-rule-broken CPR is rejected for exactly that rule (CPR_INVALID naming it, or CPR_VERSION_UNSUPPORTED), and CPR_VERSION_UNSUPPORTED when its cpr_version is wrong too',
     requirements: ['PRF-APP-1'],
     charges: () => acceptanceCharges(cprRulesOf('paying-app')),
     level: 'PROFILE',
     role: 'paying-app',
-    sections: ['PROFILE §8.3'],
+    sections: ['PROFILE §8.2', 'PROFILE §8.3'],
     needs: [],
     defaultRuns: 120,
-    arbitrary: () => brokenCpr({ now: FUTURE }),
-    async check(ctx, broken) {
+    // One case in four also writes cpr_version otherwise (or leaves it out): the version is validated
+    // first (PROFILE.md §8.2), and a document written to another version is CPR_VERSION_UNSUPPORTED
+    // whatever else it breaks (§8.3), as a newer version's members are unknown to this one.
+    arbitrary: () => fc.tuple(brokenCpr({ now: FUTURE }), fc.oneof({ weight: 3, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.constantFrom('CPR-2.0', 'CPR-1.1', 'cpr-1.0', 'CPR-1', undefined) })),
+    async check(ctx, [broken, version]) {
+      // A document that is a JSON object, whose version can be written otherwise.
+      const object = typeof broken.cpr === 'object' && broken.cpr !== null && !Array.isArray(broken.cpr);
+      if (version !== null && object && broken.rule !== 'CPR-VER-1') {
+        const { cpr_version: _version, ...rest } = broken.cpr as Record<string, unknown>;
+        const doc = version === undefined ? rest : { ...rest, cpr_version: version };
+        const result = await read(ctx, { kind: 'object', value: doc });
+        const expected = { code: 'CPR_VERSION_UNSUPPORTED', also: { broken: broken.rule, by: broken.description }, cpr_version: version ?? 'left out' };
+        if (crashed(result)) return crash(result, expected);
+        if (result.ok) return { ...rejectionFailure(result, expected), requirements: acceptanceCharges(['CPR-VER-1']) };
+        return result.code === 'CPR_VERSION_UNSUPPORTED' ? undefined : rejectionFailure(result, expected);
+      }
       const result = await read(ctx, { kind: 'object', value: broken.cpr });
       if (crashed(result)) return crash(result, { code: 'CPR_INVALID', violation: broken.rule });
       // Processed, not rejected: what breaks is the rule and DRV-VALID-1, not the form of a rejection there was none of.
