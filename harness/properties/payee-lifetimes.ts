@@ -29,7 +29,9 @@
 // requests are read through their token when made, as a paying application
 // reads a request before it pays it; the request is fulfilled
 // before its expires_at and refused REQUEST_EXPIRED from it on, or NOT_FOUND a
-// validity period after it (§12), whatever became of its token. Over the
+// validity period after it (§12), whatever became of its token; and its token,
+// presented after the fulfilment, is known as long as any other (a fulfilment
+// invalidates nothing, §10). Over the
 // payee's plaintext listener the expired token is 403 TLS_REQUIRED (§10).
 import fc from 'fast-check';
 import { SUB_INTERFACES, type SubInterface } from '../../profile/cpr/fields.ts';
@@ -157,23 +159,42 @@ interface VisitAt {
   readonly story: string;
   readonly tokenFirst: boolean;
   readonly usedEarly: UsedEarly;
+  /** The second request's token was retrieved when it was made. */
+  readonly readBeforePaid: boolean;
   readonly retrieved: Created;
   readonly fulfilled: Created;
 }
 
 /**
- * A token presented at the instant it was made, presented again over TLS at `now`.
- * Retrieved then over TLS: never served again (TOK-ONCE-1); refused
+ * What became of a token before its moment, where that decides what it may answer.
+ * `tls`: retrieved over TLS at the instant it was made. `plaintext`: presented over
+ * plaintext then. `paid`: unused, its request fulfilled since.
+ */
+type Before = 'tls' | 'plaintext' | 'paid';
+
+const BEFORE: Readonly<Record<Before, string>> = {
+  tls: 'the token retrieved at the instant it was made, presented again',
+  plaintext: 'the token presented over plaintext at the instant it was made, presented again',
+  paid: "the token of a request fulfilled since, never retrieved, presented after the fulfilment",
+};
+
+/**
+ * A token presented over TLS at `now`, after what `before` says became of it.
+ * Retrieved over TLS: never served again (TOK-ONCE-1); refused
  * TOKEN_CONSUMED, or TOKEN_EXPIRED once its lifetime is over too (PROFILE.md §10
- * does not order the two). Presented then over plaintext: the token SHOULD have
+ * does not order the two). Presented over plaintext: the token SHOULD have
  * been invalidated (TOK-TLS-002 judges that), and §10 names no code for a token
  * invalidated so, so it is refused TOKEN_CONSUMED or TOKEN_EXPIRED, or, still
- * valid, served as an unused one is until its lifetime ends. Either way it is
- * known until a lifetime after it expired, TOKEN_UNKNOWN allowed from then on
- * only (a payee that counts that time from the presentation forgets it early).
+ * valid, served as an unused one is until its lifetime ends. Unused, its
+ * request fulfilled: §10 makes a fulfilment invalidate nothing, and says
+ * nothing of a token the payee stops serving once it is paid, so the same.
+ * Either way it is known until a lifetime after it expired, TOKEN_UNKNOWN
+ * allowed from then on only (a payee that counts that time from the
+ * presentation, or forgets a paid request's token, forgets it early).
  */
-function usedTokenDefect(token: HttpResult, now: number, anchors: Readonly<Record<Anchor, number>>, story: string, via: 'tls' | 'plaintext'): PropertyFailure | undefined {
-  const when = `${story}: the token ${via === 'tls' ? 'retrieved' : 'presented over plaintext'} at the instant it was made, presented again`;
+function usedTokenDefect(token: HttpResult, now: number, anchors: Readonly<Record<Anchor, number>>, story: string, before: Before): PropertyFailure | undefined {
+  const via = before === 'tls' ? 'tls' : 'plaintext';
+  const when = `${story}: ${BEFORE[before]}`;
   if (token.status === 200 && (via === 'tls' || now >= anchors.lifetime)) {
     return via === 'tls'
       ? { expected: { problem: 'TOKEN_CONSUMED' }, actual: { status: 200 }, message: `${when}, served again`, requirements: ['TOK-ONCE-1'] }
@@ -220,6 +241,10 @@ async function judgeVisit(ctx: ScenarioContext, v: VisitAt): Promise<PropertyFai
   const token = got ?? (await retrieve());
   const tokenDefect = v.usedEarly ? usedTokenDefect(token, now, anchors, story, v.usedEarly) : await unusedTokenDefect(ctx, v, token, anchors);
   if (tokenDefect) return tokenDefect;
+  // The other request's token, after the fulfilment (or its refusal): a fulfilment forgets no token (PROFILE.md §10).
+  const paidToken = await send(ctx, 'payee', { method: 'GET', path: `/cpr/${v.fulfilled.token}` });
+  const paidDefect = usedTokenDefect(paidToken, now, anchorsOf(v.at, lifetime, validity, v.fulfilled), `${story}; the second request's token`, v.readBeforePaid ? 'tls' : 'paid');
+  if (paidDefect) return paidDefect;
   // The other request: fulfilled before its own expires_at, refused REQUEST_EXPIRED at or after it (or, a validity
   // period after it, forgotten).
   const expiresAt = v.fulfilled.expiresAt!;
@@ -292,7 +317,7 @@ export const PAYEE_LIFETIMES = define<Case>({
     for (const [i, { visit, retrieved, fulfilled, now }] of pairs.entries()) {
       await setClock(ctx, 'payee', now);
       const story = `${created}; pair ${i + 1} of ${pairs.length} (the first wrote ${JSON.stringify(retrieved.written)}, the second ${JSON.stringify(fulfilled.written)}${visit.usedEarly === 'tls' ? "; the first's token retrieved once when made" : visit.usedEarly === 'plaintext' ? "; the first's token presented over plaintext when made" : ''}${visit.readBeforePaid ? "; the second's token retrieved when made, before it is fulfilled" : ''}) with the clock set ${describeMoment(visit.moment)}, to ${formatTimestamp(now, 'cpr')}, ${visit.tokenFirst ? 'the token retrieved first' : 'the request fulfilled first'}`;
-      const failure = await judgeVisit(ctx, { lifetime, validity, at, now, story, tokenFirst: visit.tokenFirst, usedEarly: visit.usedEarly, retrieved, fulfilled });
+      const failure = await judgeVisit(ctx, { lifetime, validity, at, now, story, tokenFirst: visit.tokenFirst, usedEarly: visit.usedEarly, readBeforePaid: visit.readBeforePaid, retrieved, fulfilled });
       if (failure) return failure;
     }
     return undefined;
