@@ -79,6 +79,13 @@ const CATALOGUE = [
     catches: ['PRF-HTTP-1'],
   },
   {
+    name: 'op-route-path-percent-decoded',
+    family: 'cashpack-endpoints',
+    role: 'operator',
+    description: 'the Operator decodes the path before it routes it, so %2F becomes a separator: GET /v1/cashpack/{pack_id}%2Fstatus is answered as a status read, where a reserved character and its percent-encoding differ (PROFILE.md §8.1) and §11 wants 404 for a path no resource has',
+    catches: ['PRF-HTTP-1'],
+  },
+  {
     name: 'op-405-without-allow',
     family: 'cashpack-endpoints',
     role: 'operator',
@@ -1443,6 +1450,13 @@ const CATALOGUE = [
     catches: ['DLV-RESOLVE-1'],
   },
   {
+    name: 'app-version-decides-only-alone',
+    family: 'cpr-structure',
+    role: 'paying-app',
+    description: 'CPR_VERSION_UNSUPPORTED only when the version is the one defect: a CPR-2.0 document with a member 1.0 does not know is CPR_INVALID, where PROFILE.md §8.2 validates the version first and §8.3 answers CPR_VERSION_UNSUPPORTED for it',
+    catches: ['PRF-APP-1'],
+  },
+  {
     name: 'app-endpoint-first-parameter',
     family: 'delivery',
     role: 'paying-app',
@@ -1858,6 +1872,27 @@ const CATALOGUE = [
     role: 'payee',
     description: 'every string presented over plaintext goes on a deny-list, issued or not, and a lookup that finds no token answers a listed one TOKEN_CONSUMED: a token never issued is answered as used once it travelled in the clear, where PROFILE.md §10 keeps it 404 TOKEN_UNKNOWN',
     catches: ['PRF-TOK-1'],
+  },
+  {
+    name: 'payee-fulfil-forgets-token',
+    family: 'retrieval-token',
+    role: 'payee',
+    description: "a fulfilment drops the request's retrieval token with it: presented afterwards, a used token is TOKEN_UNKNOWN and an unused live one too, where PROFILE.md §10 keeps every token known until a lifetime after it expired",
+    catches: ['PRF-TOK-1'],
+  },
+  {
+    name: 'payee-accept-matched-literally',
+    family: 'retrieval-token',
+    role: 'payee',
+    description: 'a retrieval whose Accept does not spell application/json or */* in lower case is answered 406, the token unspent: Accept: application/* or Application/JSON takes the JSON the payee serves (RFC 9110 §12.5.1, §8.3.1) and is refused',
+    catches: ['TOK-GET-1'],
+  },
+  {
+    name: 'payee-retrieval-drops-null-members',
+    family: 'retrieval-token',
+    role: 'payee',
+    description: "the CPR a token serves is written with its null members left out: an extension whose value is null is missing from the retrieval, where the token serves the full CPR the payee made (spec §4.1, §4.4)",
+    catches: ['TOK-GET-1'],
   },
   {
     name: 'payee-token-store-plain-object',

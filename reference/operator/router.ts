@@ -67,7 +67,11 @@ interface RouterOptions {
 export function route(ctx: OperatorContext, request: RefRequest, options: RouterOptions): RefResponse {
   // Mutant op-route-trailing-slash-tolerated: trailing slashes stripped before routing, as a router that is not strict does.
   // Stryker disable next-line all: only the op-route-trailing-slash-tolerated fault strips them
-  const path = ctx.faults.has('op-route-trailing-slash-tolerated') && request.path.length > 1 ? request.path.replace(/\/+$/, '') : request.path;
+  const path = ctx.faults.has('op-route-trailing-slash-tolerated') && request.path.length > 1 ? request.path.replace(/\/+$/, '')
+    // Mutant op-route-path-percent-decoded: the path decoded before it is matched, so %2F becomes a separator.
+    // Stryker disable next-line all: only the op-route-path-percent-decoded fault decodes the path
+    : ctx.faults.has('op-route-path-percent-decoded') ? decodedPath(request.path)
+    : request.path;
   for (const candidate of routes()) {
     // Mutant op-route-prefix-match: a route's pattern is taken without its end anchor, so a longer path is answered as the resource.
     // Mutant op-route-parameter-spans-segments: a path parameter matches whatever lies between the fixed parts, slashes too.
@@ -89,3 +93,13 @@ export function route(ctx: OperatorContext, request: RefRequest, options: Router
   }
   return problemResponse('NOT_FOUND', `no such resource: ${request.path}`);
 }
+
+// Stryker disable all: only the op-route-path-percent-decoded fault calls this function
+function decodedPath(path: string): string {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
+}
+// Stryker restore all

@@ -1,7 +1,7 @@
 // HTTP face of the payee: `GET /cpr/<token>` (spec §4.1, §5.1; PROFILE.md §10) and
 // the payee's test-control routes (PROFILE.md §12). Routes are a table; a known
 // path with another method is 405, an unknown path 404.
-import { isUuid } from '../../profile/index.ts';
+import { isUuid, PROBLEM_CONTENT_TYPE } from '../../profile/index.ts';
 import type { Cpr } from '../../profile/cpr/index.ts';
 import { json, problemResponse, readJsonBody } from '../http/respond.ts';
 import type { Handler, RefRequest, RefResponse } from '../http/types.ts';
@@ -48,7 +48,9 @@ const ROUTES: readonly Route[] = [
     method: 'GET',
     // Mutant payee-token-race: the non-atomic retrieval below.
     // Stryker disable next-line StringLiteral: the pattern always captures the token, so the fallback is never taken
-    run: (payee, _request, match) => (payee.faults.has('payee-token-race') ? retrieveNonAtomic : retrieve)(payee, match[1] ?? ''),
+    // Mutant payee-accept-matched-literally: an Accept that does not spell application/json or */* is answered 406.
+    // Stryker disable next-line all: only the payee-accept-matched-literally fault reads Accept
+    run: (payee, request, match) => (payee.faults.has('payee-accept-matched-literally') && !literallyJson(request) ? notAcceptable(payee) : (payee.faults.has('payee-token-race') ? retrieveNonAtomic : retrieve)(payee, match[1] ?? '')),
   },
   // Stryker disable next-line Regex: test control (PROFILE.md §12): the harness calls its routes only as the profile spells them
   { pattern: /^\/_control\/payee\/requests$/, method: 'POST', run: createRequest },
@@ -111,8 +113,25 @@ function retrieve(payee: PayeeCore, token: string): RefResponse {
   }
   // Mutant payee-retrieval-text-plain: the CPR served as text.
   const headers = payee.faults.has('payee-retrieval-text-plain') ? { ...retrievalHeaders(payee), 'content-type': 'text/plain; charset=utf-8' } : retrievalHeaders(payee);
-  return json(200, result.cpr satisfies Cpr, headers);
+  // Mutant payee-retrieval-drops-null-members: the CPR written with its null members left out.
+  // Stryker disable next-line all: only the payee-retrieval-drops-null-members fault writes it so
+  return json(200, payee.faults.has('payee-retrieval-drops-null-members') ? withoutNulls(result.cpr) : (result.cpr satisfies Cpr), headers);
 }
+
+// Stryker disable all: only the payee-retrieval-drops-null-members and payee-accept-matched-literally faults call these functions
+function withoutNulls(cpr: Cpr): Uint8Array {
+  return new TextEncoder().encode(JSON.stringify(cpr, (_key, value: unknown) => (value === null ? undefined : value)));
+}
+
+function literallyJson(request: RefRequest): boolean {
+  const accept = request.headers['accept'];
+  return typeof accept !== 'string' || accept.trim() === '' || /application\/json|\*\/\*/.test(accept);
+}
+
+function notAcceptable(payee: PayeeCore): RefResponse {
+  return { status: 406, headers: { 'content-type': PROBLEM_CONTENT_TYPE, ...retrievalHeaders(payee) }, body: { type: 'about:blank', title: 'Not Acceptable', status: 406, detail: 'a payment request is served as application/json only' } };
+}
+// Stryker restore all
 
 /**
  * Mutant payee-token-race: the token is checked, then an await (a session-store

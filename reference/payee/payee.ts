@@ -125,7 +125,13 @@ export function createPayee(options: PayeeOptions): Payee {
     },
     peek: (token) => tokens.peek(token, clock.now()),
     burn: (token) => tokens.burn(token),
-    fulfil: (requestId) => requests.fulfil(requestId, clock.now()),
+    fulfil: (requestId) => {
+      const outcome = requests.fulfil(requestId, clock.now());
+      // Mutant payee-fulfil-forgets-token: a fulfilled request's retrieval token dropped with it.
+      // Stryker disable next-line all: only the payee-fulfil-forgets-token fault drops it
+      if (faults.has('payee-fulfil-forgets-token') && outcome === 'FULFILLED') tokens.forgetRequest(requestId);
+      return outcome;
+    },
     stats: () => ({ tokens: tokens.size, requests: requests.size }),
   };
   // The payee's fuzzer mutants: its routes with one careless change (reference/faults/payee.ts).

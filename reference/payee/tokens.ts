@@ -103,6 +103,13 @@ export class TokenStore {
     if (entry) entry.consumed = true;
   }
 
+  // Stryker disable all: only the payee-fulfil-forgets-token fault calls this method
+  /** Mutant payee-fulfil-forgets-token: the tokens issued for a request dropped. */
+  forgetRequest(requestId: string): void {
+    for (const [token, entry] of this.entries) if (entry.cpr.request_id === requestId) this.entries.delete(token);
+  }
+  // Stryker restore all
+
   /** The store's key for a presented token (mutant payee-token-prefix-match: its first 32 characters). */
   private key(token: string): string {
     return this.faults.has('payee-token-prefix-match') ? token.slice(0, 2 * TOKEN_BYTES) : token;

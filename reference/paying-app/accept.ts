@@ -12,8 +12,11 @@ export function accept(input: unknown, now: number, faults: Faults = NO_FAULTS):
   // Stryker disable next-line ConditionalExpression: for a document that is no object, no rule orders CPR_VERSION_UNSUPPORTED before CPR_INVALID (PROFILE.md §8.3); validation refuses it either way
   if (typeof doc === 'object' && doc !== null && !Array.isArray(doc)) {
     const version = (doc as Record<string, unknown>).cpr_version;
+    // Mutant app-version-decides-only-alone: CPR_VERSION_UNSUPPORTED only when the version is all that is wrong.
+    // Stryker disable next-line all: only the app-version-decides-only-alone fault validates before the version
+    const otherDefects = faults.has('app-version-decides-only-alone') && hasOtherDefects(doc, faults);
     // Mutant app-version-unchecked: any version goes on.
-    if (version !== CPR_VERSION && !faults.has('app-version-unchecked')) {
+    if (version !== CPR_VERSION && !faults.has('app-version-unchecked') && !otherDefects) {
       // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: free text for a reader (a rejection message: only its presence is a rule, PROFILE.md §8.3)
       const shown = version === undefined ? 'no cpr_version' : `cpr_version ${JSON.stringify(version)}`;
       // Stryker disable next-line ObjectLiteral: violations are required with CPR_INVALID only (PROFILE.md §8.3); beside CPR_VERSION_UNSUPPORTED they are optional
@@ -59,6 +62,13 @@ function expiryInstant(text: string, faults: Faults): number {
 function fractionAsNumber(text: string): number {
   const fraction = /\.(\d+)Z$/.exec(text)?.[1] ?? '0';
   return (parseTimestamp(text.replace(/\.\d+Z$/, 'Z'), 'cpr') ?? -Infinity) + Number(String(Number(fraction)).padEnd(3, '0'));
+}
+// Stryker restore all
+
+// Stryker disable all: only the app-version-decides-only-alone fault calls this function
+function hasOtherDefects(doc: unknown, faults: Faults): boolean {
+  const result = mutantValidation(doc, validateCpr(doc), faults);
+  return !result.ok && !result.violations.every((v) => v.path === '/cpr_version');
 }
 // Stryker restore all
 

@@ -182,7 +182,9 @@ export const PAYEE_TOKENS = define<TokenCase>({
         const where = `retrieval ${attempt} through ${channel} (channels in the order ${c.channels.join(', ')}; ${c.headers.note}${c.accept !== null ? `; Accept: ${c.accept}` : ''}; a request ${describeAsked(c)}), after the token ${altered.note} was tried`;
         if (!served.has(token)) {
           const spentBy = (answer.body as { code?: unknown } | undefined)?.code === 'TOKEN_CONSUMED' && token === body.token ? `, after ${probed.join(', ')} of it (method and answer)` : '';
-          if (answer.status !== 200) return fail(200, { status: answer.status, body: answer.body }, `${where}: the first retrieval of this token${spentBy}`, spentBy ? ['TOK-ONCE-1'] : ['TOK-GET-1', 'TOK-AUTH-1']);
+          // The token taken for another (a token code) is its authentication's fault too; any other refusal is the retrieval's alone.
+          const tokenRefused = String((answer.body as { code?: unknown } | undefined)?.code ?? '').startsWith('TOKEN_');
+          if (answer.status !== 200) return fail(200, { status: answer.status, body: answer.body }, `${where}: the first retrieval of this token${spentBy}`, spentBy ? ['TOK-ONCE-1'] : tokenRefused ? ['TOK-GET-1', 'TOK-AUTH-1'] : ['TOK-GET-1']);
           if (!sameJson(answer.body, body.cpr)) return fail(body.cpr, answer.body, `${where}: the CPR served is not the one test control made (spec §4.1, §4.4: the full CPR)`, ['TOK-GET-1']);
           served.add(token);
           continue;

@@ -73,6 +73,12 @@ const PROBES: Record<MutantOfRole<'operator'>, Probe> = {
     correct: 'NOT_FOUND',
     mutant: 'UNAUTHENTICATED',
   },
+  'op-route-path-percent-decoded': {
+    observes: "an unsigned GET of a pack's status path with its last separator written %2F",
+    observe: async (f) => answer(await f.send('GET', '/v1/cashpack/00000000-0000-4000-8000-000000000000%2Fstatus')),
+    correct: 'NOT_FOUND',
+    mutant: 'UNAUTHENTICATED',
+  },
   'op-405-without-allow': {
     observes: 'the Allow header of a GET of the issue endpoint',
     observe: async (f) => (await f.send('GET', '/v1/cashpack/issue')).headers['allow'] ?? null,

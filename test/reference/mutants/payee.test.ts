@@ -370,6 +370,36 @@ const PROBES: Record<MutantOfRole<'payee'>, Probe> = {
     correct: 'TOKEN_UNKNOWN',
     mutant: 'TOKEN_CONSUMED',
   },
+  'payee-fulfil-forgets-token': {
+    observes: 'the token of a request, never retrieved, presented after the request was fulfilled',
+    async observe(payee) {
+      const { request_id, token } = await ibanRequest(payee);
+      expect(payee.fulfil(request_id)).toBe('FULFILLED');
+      return answer(await get(payee, `/cpr/${token}`));
+    },
+    correct: 200,
+    mutant: 'TOKEN_UNKNOWN',
+  },
+  'payee-accept-matched-literally': {
+    observes: 'a retrieval with Accept: application/*',
+    async observe(payee) {
+      const { token } = await ibanRequest(payee);
+      return (await payee.handler({ method: 'GET', path: `/cpr/${token}`, query: new URLSearchParams(), headers: { accept: 'application/*' }, body: new Uint8Array(), authority: 'payee.test', secure: true })).status;
+    },
+    correct: 200,
+    mutant: 406,
+  },
+  'payee-retrieval-drops-null-members': {
+    observes: 'the extensions a token serves of a request made with one whose value is null',
+    async observe(payee) {
+      const { token } = await payee.createRequest({ sub_interface: 'IBAN', amount: '1250', extensions: { 'com.example.note': null, 'com.example.n': 1 } });
+      const response = await get(payee, `/cpr/${token}`);
+      const body = response.body instanceof Uint8Array ? JSON.parse(new TextDecoder().decode(response.body)) : response.body;
+      return (body as { extensions?: unknown }).extensions;
+    },
+    correct: { 'com.example.note': null, 'com.example.n': 1 },
+    mutant: { 'com.example.n': 1 },
+  },
   'payee-token-store-plain-object': {
     observes: 'retrievals of /cpr/constructor and /cpr/__proto__ over TLS',
     async observe(payee) {

@@ -108,6 +108,12 @@ const PROBES: Record<MutantOfRole<'paying-app'>, Probe> = {
     correct: ['/value/amount'],
     mutant: ['value.amount'],
   },
+  'app-version-decides-only-alone': {
+    observes: 'a request written to CPR-2.0 with a member 1.0 does not know',
+    observe: async (app) => outcome(await read(app, iban({ cpr_version: 'CPR-2.0', settlement_window: 'PT5M' }))),
+    correct: 'CPR_VERSION_UNSUPPORTED',
+    mutant: 'CPR_INVALID',
+  },
   'app-memo-141-accepted': {
     observes: 'a memo of 141 characters',
     observe: async (app) => outcome(await read(app, iban({ memo: 'x'.repeat(141) }))),
