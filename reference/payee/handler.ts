@@ -48,9 +48,7 @@ const ROUTES: readonly Route[] = [
     method: 'GET',
     // Mutant payee-token-race: the non-atomic retrieval below.
     // Stryker disable next-line StringLiteral: the pattern always captures the token, so the fallback is never taken
-    // Mutant payee-accept-matched-literally: an Accept that does not spell application/json or */* is answered 406.
-    // Stryker disable next-line all: only the payee-accept-matched-literally fault reads Accept
-    run: (payee, request, match) => (payee.faults.has('payee-accept-matched-literally') && !literallyJson(request) ? notAcceptable(payee) : (payee.faults.has('payee-token-race') ? retrieveNonAtomic : retrieve)(payee, match[1] ?? '')),
+    run: (payee, request, match) => notAcceptable(payee, request) ?? (payee.faults.has('payee-token-race') ? retrieveNonAtomic : retrieve)(payee, match[1] ?? ''),
   },
   // Stryker disable next-line Regex: test control (PROFILE.md §12): the harness calls its routes only as the profile spells them
   { pattern: /^\/_control\/payee\/requests$/, method: 'POST', run: createRequest },
@@ -118,20 +116,21 @@ function retrieve(payee: PayeeCore, token: string): RefResponse {
   return json(200, payee.faults.has('payee-retrieval-drops-null-members') ? withoutNulls(result.cpr) : (result.cpr satisfies Cpr), headers);
 }
 
-// Stryker disable all: only the payee-retrieval-drops-null-members and payee-accept-matched-literally faults call these functions
+// Stryker disable all: only the payee-retrieval-drops-null-members fault calls this function
 function withoutNulls(cpr: Cpr): Uint8Array {
   return new TextEncoder().encode(JSON.stringify(cpr, (_key, value: unknown) => (value === null ? undefined : value)));
 }
-
-function literallyJson(request: RefRequest): boolean {
-  const accept = request.headers['accept'];
-  return typeof accept !== 'string' || accept.trim() === '' || /application\/json|\*\/\*/.test(accept);
-}
-
-function notAcceptable(payee: PayeeCore): RefResponse {
-  return { status: 406, headers: { 'content-type': PROBLEM_CONTENT_TYPE, ...retrievalHeaders(payee) }, body: { type: 'about:blank', title: 'Not Acceptable', status: 406, detail: 'a payment request is served as application/json only' } };
-}
 // Stryker restore all
+
+/** Mutant payee-accept-matched-literally: an Accept that does not spell application/json or *\/* is answered 406; otherwise undefined, the retrieval goes on. */
+function notAcceptable(payee: PayeeCore, request: RefRequest): RefResponse | undefined {
+  if (!payee.faults.has('payee-accept-matched-literally')) return undefined;
+  // Stryker disable all: only the payee-accept-matched-literally fault reads Accept
+  const accept = request.headers['accept'];
+  if (typeof accept !== 'string' || accept.trim() === '' || /application\/json|\*\/\*/.test(accept)) return undefined;
+  return { status: 406, headers: { 'content-type': PROBLEM_CONTENT_TYPE, ...retrievalHeaders(payee) }, body: { type: 'about:blank', title: 'Not Acceptable', status: 406, detail: 'a payment request is served as application/json only' } };
+  // Stryker restore all
+}
 
 /**
  * Mutant payee-token-race: the token is checked, then an await (a session-store
