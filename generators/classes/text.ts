@@ -4,7 +4,8 @@
 // | class              | members                                                                          |
 // |--------------------|----------------------------------------------------------------------------------|
 // | text.non-ascii     | BMP letters, astral characters, combining marks, right-to-left text, ZWJ, emoji   |
-// |                    | sequences, within the bounds                                                     |
+// |                    | sequences, within the bounds; one in four begins and ends with white space (a    |
+// |                    | space, a no-break, an em or an ideographic space) that a trim would take away    |
 // | text.length        | exactly max code points holding astral characters (more UTF-16 units and UTF-8   |
 // |                    | bytes than max), max + 1 code points, exactly min (the empty text when min is 0), |
 // |                    | min − 1 code points                                                               |
@@ -35,6 +36,8 @@ const cp = (s: string): number => [...s].length;
 const NON_ASCII_UNITS = ['é', 'ß', 'Ω', 'Ж', 'ש', 'ع', '中', '한', '😀', '𝄞', '𠜎', '💶', '\u0301', '\u200d', '\u200f', '\u00a0', 'ǅ', 'ﬃ', 'İ', 'ı'];
 const nonAsciiUnit = fc.oneof(fc.constantFrom(...NON_ASCII_UNITS), fc.integer({ min: 0xa0, max: 0xd7ff }).map((c) => String.fromCodePoint(c)), fc.integer({ min: 0x10000, max: 0x10fff }).map((c) => String.fromCodePoint(c)));
 const asciiUnit = fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCodePoint(c));
+/** White space a trim takes away (String.prototype.trim, most languages' strip). */
+const edgeSpace = fc.constantFrom(' ', '\u00a0', '\u2003', '\u3000');
 const astral = fc.constantFrom('😀', '𝄞', '𠜎', '💶', '🇪', '🀄');
 
 /** Words whose NFC and NFD spellings differ. */
@@ -48,9 +51,16 @@ export function textVariant(constraints: TextVariantConstraints): fc.Arbitrary<T
   switch (cls) {
     case 'text.non-ascii':
       return fc
-        .array(fc.oneof({ weight: 3, arbitrary: nonAsciiUnit }, { weight: 1, arbitrary: asciiUnit }), { minLength: Math.max(min, 1), maxLength: Math.min(max, 40) })
-        .map((units) => (units.some((u) => u.codePointAt(0)! > 0x7f) ? units : ['é', ...units.slice(1)]))
-        .map((units) => label(units.join(''), `${units.length} code point(s), not ASCII`));
+        .tuple(fc.array(fc.oneof({ weight: 3, arbitrary: nonAsciiUnit }, { weight: 1, arbitrary: asciiUnit }), { minLength: Math.max(min, 1), maxLength: Math.min(max, 40) }), fc.option(fc.tuple(edgeSpace, edgeSpace), { freq: 3 }))
+        .map(([units, edges]) => {
+          const inner = units.some((u) => u.codePointAt(0)! > 0x7f) ? units : ['é', ...units.slice(1)];
+          if (edges === null || inner.length < 3) return label(inner.join(''), `${inner.length} code point(s), not ASCII`);
+          // White space at either end, in place of the first and last units: the same length.
+          const middle = inner.slice(1, -1);
+          if (!middle.some((u) => u.codePointAt(0)! > 0x7f)) middle[0] = 'é';
+          const framed = [edges[0], ...middle, edges[1]];
+          return label(framed.join(''), `${framed.length} code point(s), not ASCII, beginning and ending with white space`);
+        });
     case 'text.length': {
       const atMax = fc.array(fc.oneof(astral, nonAsciiUnit, asciiUnit), { minLength: max - 1, maxLength: max - 1 }).chain((rest) =>
         astral.map((a) => {

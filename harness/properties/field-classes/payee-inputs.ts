@@ -1,7 +1,8 @@
 // PROP-PAYEE-010: what a payee is asked to put in a request (PROFILE.md §12
 // `POST /_control/payee/requests`), every member in every class of its kind:
 // an input the profile allows is served exactly as asked (amounts beyond 2^53
-// digit for digit, text outside ASCII and in NFD unchanged, 140 code points of
+// digit for digit, text outside ASCII, in NFD or with white space at its ends
+// unchanged, extensions of any JSON member for member, 140 code points of
 // astral characters kept whole, a text of the least length, the empty memo
 // among them, kept too); any other input is refused, or at least never
 // served as an invalid CPR or one carrying payer data, at whatever depth of
@@ -16,6 +17,7 @@ import { payeeRequestAllowed } from '../../../profile/control.ts';
 import { MAX_INLINE_URI_BYTES, parseDeliveryUri, SUB_INTERFACES } from '../../../profile/cpr/index.ts';
 import { cprRulesOf } from '../../cpr-charges.ts';
 import { amountVariant, jsonTextVariant, letterCaseVariant, payerDataVariant, textVariant, type ClassValue, type FieldClassId } from '../../../generators/classes/index.ts';
+import { cprExtensions } from '../../../generators/index.ts';
 import type { ScenarioContext } from '../../scenarios/context.ts';
 import { send } from '../../scenarios/http.ts';
 import { fieldsOf } from '../fields.ts';
@@ -41,7 +43,11 @@ interface Ask {
 /** Every (member, class) pair asked for; http.problem is judged on the refusals, which every case has (a duplicate member, a byte order mark). */
 const TARGETS = fieldsOf('control:payee-request').flatMap((f) => f.classes.filter((cls) => cls !== 'http.problem').map((cls) => ({ field: f, cls })));
 
-const base = fc.record({ sub_interface: fc.constantFrom(...SUB_INTERFACES), amount: fc.bigInt({ min: 1n, max: 10n ** 9n }).map(String) });
+// Extensions (any JSON: arrays, nulls, nested objects) one request in three, besides the member the class varies.
+const base = fc.record(
+  { sub_interface: fc.constantFrom(...SUB_INTERFACES), amount: fc.bigInt({ min: 1n, max: 10n ** 9n }).map(String), extensions: fc.option(cprExtensions(2), { nil: undefined, freq: 2 }) },
+  { requiredKeys: ['sub_interface', 'amount'] },
+);
 
 function ask(member: string, cls: FieldClassId): fc.Arbitrary<{ value: unknown; note: string }> {
   switch (cls) {
@@ -132,6 +138,7 @@ async function judge(ctx: ScenarioContext, a: Ask, validity: number): Promise<Pr
     ['memo', a.input.memo, cpr.memo, ['PRF-CTL-1', ...(a.class === 'text.length' ? ['PRF-LEN-1'] : [])]],
     ['display_name', a.input.display_name, (cpr.payee as Doc).display_name, ['PRF-CTL-1', ...(a.class === 'text.length' ? ['PRF-LEN-1'] : [])]],
     ['rail_hint', a.input.rail_hint, cpr.rail_hint, ['PRF-CTL-1']],
+    ['extensions', a.input.extensions, cpr.extensions, ['PRF-CTL-1']],
   ];
   const differs = carried.find(([, asked, got]) => asked !== undefined && !sameJson(asked, got));
   if (differs) return { expected: differs[1], actual: differs[2], message: `${where}: ${differs[0]} not served as asked`, requirements: differs[3] };

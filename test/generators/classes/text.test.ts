@@ -15,6 +15,18 @@ describe('textVariant', () => {
     );
   });
 
+  it('text.non-ascii: some texts begin and end with white space a trim takes away, at the same length', () => {
+    const framed = fc.sample(textVariant({ class: 'text.non-ascii', min: 1, max: 140 }), { seed: 3, numRuns: 400 }).filter((v) => v.note.includes('white space'));
+    expect(framed.length).toBeGreaterThan(40);
+    for (const v of framed) {
+      expect(v.value.trim()).not.toBe(v.value);
+      expect(/^\s.*\S.*\s$/su.test(v.value)).toBe(true);
+      expect(v.codePoints).toBe(cp(v.value));
+      expect(v.withinBounds).toBe(true);
+      expect(/[^\x00-\x7f]/u.test(v.value.trim())).toBe(true);
+    }
+  });
+
   it('text.length: exactly max code points with more UTF-16 units and UTF-8 bytes, or one over, or exactly min, or one under', () => {
     const seen = new Set<number>();
     fc.assert(
