@@ -418,7 +418,7 @@ export const CHECK_IMPLEMENTATIONS: Readonly<Record<CheckName, Check>> = {
   rejected: (_ctx, arg, subject) => {
     const r = subject as { ok?: boolean; crashed?: boolean; code?: string; message?: string; violations?: { requirement?: string; path?: unknown }[] } | undefined;
     const given = typeof arg === 'string' ? undefined : Params.of('rejected', arg);
-    const expected = given === undefined ? { code: String(arg) } : { code: given.text('code', 'optional'), violation: given.text('violation', 'optional') };
+    const expected = given === undefined ? { code: String(arg) } : { code: given.text('code', 'optional'), violation: given.text('violation', 'optional'), path: given.text('path', 'optional') };
     if (r?.crashed) return judgement(false, { rejected: true }, { crashed: r.message }, 'the paying application crashed instead of answering');
     const rejected = r?.ok === false;
     const main = judgement(rejected, { rejected: true }, rejected ? { rejected: true, code: r.code ?? null } : { rejected: false }, rejected ? 'the paying application rejects' : 'the paying application processed what it should have refused');
@@ -436,6 +436,18 @@ export const CHECK_IMPLEMENTATIONS: Readonly<Record<CheckName, Check>> = {
               { violations: [expected.violation] },
               { violations: (r.violations ?? []).map((v) => v.requirement ?? null) },
               'PROFILE.md §8.3: a CPR_INVALID rejection lists the registry ID of each broken rule',
+            ),
+          ]
+        : []),
+      // Where the rule broke, when the scenario knows it: "" for the document itself, or a text that is no JSON document.
+      ...(expected.violation !== undefined && expected.path !== undefined && r.code === 'CPR_INVALID' && (r.violations ?? []).some((v) => v.requirement === expected.violation)
+        ? [
+            profile(
+              'rejection_violation_at',
+              (r.violations ?? []).some((v) => v.requirement === expected.violation && v.path === expected.path),
+              { requirement: expected.violation, path: expected.path },
+              (r.violations ?? []).filter((v) => v.requirement === expected.violation).map((v) => v.path ?? null),
+              `PROFILE.md §8.3: the violation's path is the JSON Pointer of the offending member (${expected.path === '' ? '"" for the document itself, or a text that is no JSON document' : expected.path})`,
             ),
           ]
         : []),

@@ -317,8 +317,8 @@ export const CHECKS = {
   accepted: { gates: true, summary: 'the paying application accepted (a CPR or a Payment, no rejection)', arg: { const: true } },
   rejected: {
     gates: true,
-    summary: "the paying application rejected (did not process) the request without crashing; the profile's part of a rejection (PROFILE.md §8.3: a human-readable message, the `code`, and with `CPR_INVALID` the `violation`, a requirement ID) is checked apart under PRF-APP-1",
-    arg: { oneOf: [CODE, object({ code: CODE, violation: { type: 'string' } })] },
+    summary: "the paying application rejected (did not process) the request without crashing; the profile's part of a rejection (PROFILE.md §8.3: a human-readable message, the `code`, and with `CPR_INVALID` the `violation`, a requirement ID, and with `path` the JSON Pointer that violation names) is checked apart under PRF-APP-1",
+    arg: { oneOf: [CODE, object({ code: CODE, violation: { type: 'string' }, path: { type: 'string' } })] },
     charges: () => [REJECTION_FORM_RULE],
     formExtras: true,
   },
