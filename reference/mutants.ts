@@ -1457,6 +1457,13 @@ const CATALOGUE = [
     catches: ['PRF-APP-1'],
   },
   {
+    name: 'app-root-pointer-written-slash',
+    family: 'cpr-structure',
+    role: 'paying-app',
+    description: 'a text that is no JSON document is refused with a violation whose path is "/", the pointer of a member named by the empty string, where PROFILE.md §8.3 names the document ""',
+    catches: ['PRF-APP-1'],
+  },
+  {
     name: 'app-endpoint-first-parameter',
     family: 'delivery',
     role: 'paying-app',
@@ -1893,6 +1900,20 @@ const CATALOGUE = [
     role: 'payee',
     description: "the CPR a token serves is written with its null members left out: an extension whose value is null is missing from the retrieval, where the token serves the full CPR the payee made (spec §4.1, §4.4)",
     catches: ['TOK-GET-1'],
+  },
+  {
+    name: 'payee-display-name-trimmed',
+    family: 'cpr-structure',
+    role: 'payee',
+    description: 'the display_name a payee is asked for is written trimmed of the white space at its ends (a space, a no-break or an ideographic space), where PROFILE.md §12 writes it as the request\'s payee.display_name',
+    catches: ['PRF-CTL-1'],
+  },
+  {
+    name: 'payee-extension-arrays-copied-as-objects',
+    family: 'cpr-structure',
+    role: 'payee',
+    description: 'the extensions a payee is asked for are copied by a hand-written deep copy that takes arrays for objects: ["gift"] is written {"0":"gift"}, where PROFILE.md §12 writes the members it took into the request',
+    catches: ['PRF-CTL-1'],
   },
   {
     name: 'payee-token-store-plain-object',

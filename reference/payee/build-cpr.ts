@@ -26,13 +26,15 @@ export function buildCpr(input: CreateRequestInput, times: CprTimes, faults: Fau
     created_at: times.created_at,
     expires_at: times.expires_at,
     // Mutant payee-rail-address-empty: the address fields at the top level only.
-    payee: { display_name: input.display_name ?? sample.displayName, rail_address: faults.has('payee-rail-address-empty') ? {} : { ...sample.address } },
+    // Mutant payee-display-name-trimmed: the name given written without the white space at its ends.
+    payee: { display_name: faults.has('payee-display-name-trimmed') ? (input.display_name ?? sample.displayName).trim() : (input.display_name ?? sample.displayName), rail_address: faults.has('payee-rail-address-empty') ? {} : { ...sample.address } },
     value: { ...(input.amount !== undefined ? { amount: amountOf(input.amount, sample.asset, faults) } : {}), asset: assetOf(sample.asset, faults) },
     ...(memo !== undefined ? { memo } : {}),
     rail_hint: input.rail_hint ?? defaultHint,
     ...sample.address,
     ...sample.other(reference, memo),
-    ...(input.extensions !== undefined ? { extensions: structuredClone(input.extensions) } : {}),
+    // Mutant payee-extension-arrays-copied-as-objects: a hand-written deep copy that takes arrays for objects.
+    ...(input.extensions !== undefined ? { extensions: faults.has('payee-extension-arrays-copied-as-objects') ? (plainCopy(input.extensions) as Record<string, unknown>) : structuredClone(input.extensions) } : {}),
   };
   // Mutant payee-empty-memo-dropped: the memo copied by its truthiness, so the empty memo is dropped.
   if (faults.has('payee-empty-memo-dropped') && memo === '') delete (cpr as { memo?: string }).memo;
@@ -90,3 +92,10 @@ function assetOf(asset: AssetDescriptor, faults: Faults): AssetDescriptor {
 /** Mutant payee-asset-code-numeric: the ISO 4217 numeric codes of the samples' currencies. */
 // Stryker disable next-line ObjectLiteral,StringLiteral: only the payee-asset-code-numeric fault reads this table
 const ISO_4217_NUMERIC: Readonly<Record<string, string>> = { EUR: '978', USD: '840', BRL: '986' };
+
+// Stryker disable all: only the payee-extension-arrays-copied-as-objects fault calls this function
+function plainCopy(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, plainCopy(inner)]));
+}
+// Stryker restore all

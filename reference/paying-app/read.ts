@@ -34,9 +34,9 @@ const LOADERS: { readonly [K in ReadInput['kind']]: Loader<K> } = {
     try {
       const text = JSON.stringify(input.value);
       // Stryker disable next-line ConditionalExpression: parsing nothing throws, and the catch below gives the same rejection
-      return text === undefined ? notJson('the value is not JSON') : parseJson(text, settings.faults);
+      return text === undefined ? notJson('the value is not JSON', settings.faults) : parseJson(text, settings.faults);
     } catch (error) {
-      return notJson((error as Error).message);
+      return notJson((error as Error).message, settings.faults);
     }
   },
 };
@@ -65,13 +65,14 @@ function parseJson(text: string | Uint8Array, faults: Faults): Loaded {
     }
     return { ok: true, doc: parseIJson(text) };
   } catch (error) {
-    return notJson((error as Error).message);
+    return notJson((error as Error).message, faults);
   }
 }
 
-function notJson(detail: string): Rejection {
+function notJson(detail: string, faults: Faults | undefined): Rejection {
   return reject('CPR_INVALID', `This payment request is not valid JSON: ${detail}.`, {
-    violations: [{ requirement: 'PRF-JSON-1', path: '', message: `is not I-JSON: ${detail}` }],
+    // Mutant app-root-pointer-written-slash: the document named "/", the pointer of a member named by the empty string.
+    violations: [{ requirement: 'PRF-JSON-1', path: faults?.has('app-root-pointer-written-slash') ? '/' : '', message: `is not I-JSON: ${detail}` }],
   });
 }
 

@@ -400,6 +400,18 @@ const PROBES: Record<MutantOfRole<'payee'>, Probe> = {
     correct: { 'com.example.note': null, 'com.example.n': 1 },
     mutant: { 'com.example.n': 1 },
   },
+  'payee-display-name-trimmed': {
+    observes: 'the display_name of a request asked for with an ideographic space at its end',
+    observe: async (payee) => (await payee.createRequest({ sub_interface: 'IBAN', amount: '1250', display_name: 'Café Müller\u3000' })).cpr.payee.display_name,
+    correct: 'Café Müller\u3000',
+    mutant: 'Café Müller',
+  },
+  'payee-extension-arrays-copied-as-objects': {
+    observes: 'the extensions of a request asked for with an array in one',
+    observe: async (payee) => (await payee.createRequest({ sub_interface: 'IBAN', amount: '1250', extensions: { 'com.example.order': { tags: ['gift'] } } })).cpr.extensions,
+    correct: { 'com.example.order': { tags: ['gift'] } },
+    mutant: { 'com.example.order': { tags: { 0: 'gift' } } },
+  },
   'payee-token-store-plain-object': {
     observes: 'retrievals of /cpr/constructor and /cpr/__proto__ over TLS',
     async observe(payee) {

@@ -114,6 +114,15 @@ const PROBES: Record<MutantOfRole<'paying-app'>, Probe> = {
     correct: 'CPR_VERSION_UNSUPPORTED',
     mutant: 'CPR_INVALID',
   },
+  'app-root-pointer-written-slash': {
+    observes: 'the violation paths of a direct text that is no JSON',
+    async observe(app) {
+      const result = await app.read({ kind: 'json', text: '{"cpr_version":' });
+      return result.ok ? 'accepted' : (result.violations ?? []).map((v) => v.path);
+    },
+    correct: [''],
+    mutant: ['/'],
+  },
   'app-memo-141-accepted': {
     observes: 'a memo of 141 characters',
     observe: async (app) => outcome(await read(app, iban({ memo: 'x'.repeat(141) }))),
