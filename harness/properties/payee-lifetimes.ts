@@ -175,7 +175,7 @@ type Before = 'tls' | 'plaintext' | 'paid';
 const BEFORE: Readonly<Record<Before, string>> = {
   tls: 'the token retrieved at the instant it was made, presented again',
   plaintext: 'the token presented over plaintext at the instant it was made, presented again',
-  paid: "the token of a request fulfilled since, never retrieved, presented after the fulfilment",
+  paid: 'the token of a request fulfilled since (or refused as expired), never retrieved before, presented after the fulfilment',
 };
 
 /**

@@ -101,7 +101,7 @@ function withParams(uri: string, extra: RetrievalCase['extra']): string {
   return extra.where === 'before' ? `${head}?${extra.params}&${query}` : `${head}?${query}&${extra.params}`;
 }
 
-/** The JSON value a served body holds, when it is JSON a reader takes as it is (no byte order mark, no member twice). */
+/** The JSON value a served body holds, when it is JSON text at all (a byte order mark before it, and no JSON, give none). */
 function servedValue(text: string): unknown {
   try {
     return text.startsWith('\uFEFF') ? undefined : JSON.parse(text);
@@ -135,8 +135,9 @@ async function retrieve(ctx: ScenarioContext, c: RetrievalCase, answer: Retrieva
     }
     // What was read is the CPR served (spec §4.4), whatever the media type's parameters say of its characters.
     const read = result as AppResult & { ok: true };
-    if (expected.some((o) => o.kind === 'accept') && result.ok && read.cpr !== undefined && servedValue(text) !== undefined && !sameJson(read.cpr, servedValue(text))) {
-      return { expected: servedValue(text), actual: read.cpr, message: `${what}: the CPR read is not the one served`, requirements: ['DLV-RESOLVE-1'] };
+    const value = servedValue(text);
+    if (expected.some((o) => o.kind === 'accept') && result.ok && read.cpr !== undefined && value !== undefined && !sameJson(read.cpr, value)) {
+      return { expected: value, actual: read.cpr, message: `${what}: the CPR read is not the one served`, requirements: ['DLV-RESOLVE-1'] };
     }
     const seen = stub.seen(served.id);
     const count = (test: (s: (typeof seen)[number]) => boolean) => seen.filter(test).length;

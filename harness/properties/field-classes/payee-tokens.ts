@@ -63,8 +63,8 @@ interface TokenCase {
 /**
  * Accept headers that take application/json (RFC 9110 §12.5.1: a media range,
  * a subtype wildcard, the type in other letters, §8.3.1; quality values; a
- * browser's list): a payee may not refuse a retrieval for them (406) nor spend
- * nothing, it serves the CPR.
+ * browser's list): a payee neither refuses a retrieval for them (406) nor leaves
+ * the token unspent, it serves the CPR.
  */
 const ACCEPTS = ['application/json', '*/*', 'application/*', 'Application/JSON', 'application/json;q=0.9, text/plain;q=0.5', 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8'] as const;
 
@@ -194,7 +194,7 @@ export const PAYEE_TOKENS = define<TokenCase>({
       }
     }
     const clear = await plaintextRefusals(ctx, [[altered.value, `the token ${altered.note}`], [body.token, 'the token, used']], c.plaintextMethod);
-    if (clear) return clear;
+    if (clear || http.plaintextBaseUrl === undefined) return clear;
     // Invalidating what travelled in the clear makes no token of a string the payee never issued: still unknown over TLS.
     const after = await send(ctx, 'payee', { method: 'GET', path: `/cpr/${altered.value}`, headers: hostile });
     return refusal(after, 'TOKEN_UNKNOWN', `the token ${altered.note}, retrieved over TLS after it was sent ${c.plaintextMethod} over plaintext`, ['TOK-AUTH-1', 'PRF-TOK-1']);
