@@ -348,6 +348,10 @@ function judgeResult(ctx: JudgeCtx, step: ScriptStep, expected: Expectation, res
   if (same?.violations !== undefined) {
     const named = (rejection.violations ?? []).map((v) => (v as { requirement?: unknown })?.requirement);
     judge(ctx, step, { what: 'the violations of a CPR_INVALID rejection (PROFILE.md §8.3)', requirement: 'PRF-APP-1', expected: { any_of: same.violations }, actual: named, holds: named.some((r) => same.violations!.includes(r as string)), differed: 'violations', difference: `none of ${same.violations.join(', ')}` });
+    if (same.at !== undefined) {
+      const at = (rejection.violations ?? []).filter((v) => same.violations!.includes((v as { requirement?: unknown })?.requirement as string)).map((v) => (v as { path?: unknown })?.path);
+      judge(ctx, step, { what: "the path of the violation (PROFILE.md §8.3: the offending member's JSON Pointer)", requirement: 'PRF-APP-1', expected: same.at, actual: at, holds: at.length === 0 || at.includes(same.at), differed: 'violation path', difference: `not ${JSON.stringify(same.at)}` });
+    }
   }
   const message = typeof rejection.message === 'string' && rejection.message.trim().length >= 10;
   judge(ctx, step, { what: 'the rejection message (PROFILE.md §8.3: human readable)', requirement: 'PRF-APP-1', expected: 'a human-readable message', actual: rejection.message ?? null, holds: message, differed: 'message', difference: 'no human-readable message' });

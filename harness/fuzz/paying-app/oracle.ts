@@ -16,6 +16,8 @@ export interface Outcome {
   readonly code?: string;
   /** With CPR_INVALID: the registry IDs of which `violations` must name one. */
   readonly violations?: readonly string[];
+  /** Where it is known: the JSON Pointer that violation names ("" for a text that is no JSON document, PROFILE.md §8.3). */
+  readonly at?: string;
   readonly requirement: string;
   /** Where the profile says so, and why it applies. */
   readonly rule: string;
@@ -82,16 +84,28 @@ export function documentOutcomes(doc: unknown, channel: Channel | 'derive', now:
 /** The bytes the channel carries hold I-JSON (PROFILE.md §1) or not. */
 function notJson(encoding: Encoding): boolean {
   if (typeof encoding === 'object') return encoding.json.class === 'json.duplicate';
-  return encoding === 'bom' || encoding === 'duplicate-member' || encoding === 'not-json' || encoding === 'empty';
+  return encoding === 'duplicate-member' || noJsonText(encoding);
+}
+
+/**
+ * The bytes hold no JSON text at all (a byte order mark before it, nothing, HTML):
+ * the violation names the document, "" (PROFILE.md §8.3). A member written twice
+ * may be charged to that member, so its path is left open.
+ */
+function noJsonText(encoding: Encoding): boolean {
+  return encoding === 'bom' || encoding === 'not-json' || encoding === 'empty';
 }
 
 const JSON_RULE = 'PROFILE.md §1, §8.3: not I-JSON (a byte order mark, a member written twice, or no JSON at all, an empty body included)';
+
+/** CPR_INVALID for bytes that are not I-JSON, naming the document where they hold no JSON text at all. */
+const invalidText = (encoding: Encoding): Outcome => ({ ...reject('CPR_INVALID', 'PRF-JSON-1', JSON_RULE, ['PRF-JSON-1']), ...(noJsonText(encoding) ? { at: '' } : {}) });
 
 /** What a read of `doc`, written with `encoding`, delivered through `channel`, may get at the application's clock `now`. */
 export function expectRead(command: { readonly doc: Document; readonly channel: Channel; readonly encoding: Encoding; readonly serving?: Serving; readonly endpoint?: Endpoint }, doc: unknown, uriBytes: number | undefined, now: number): Expectation {
   const { channel, encoding } = command;
   const rule = 'rule' in command.doc ? command.doc.rule : undefined;
-  const content = (): Expectation => (notJson(encoding) ? [reject('CPR_INVALID', 'PRF-JSON-1', JSON_RULE, ['PRF-JSON-1'])] : documentOutcomes(doc, channel, now, rule));
+  const content = (): Expectation => (notJson(encoding) ? [invalidText(encoding)] : documentOutcomes(doc, channel, now, rule));
   switch (channel) {
     case 'object':
       return documentOutcomes(doc, channel, now, rule);
@@ -120,7 +134,7 @@ function expectRetrieval(serving: Serving, endpoint: Endpoint | undefined, encod
   // No JSON at all (HTML, nothing) is a retrieval that failed (PROFILE.md §8.3); JSON that is not I-JSON
   // (a byte order mark, a member twice) may be taken for one, or read as a CPR that is invalid.
   const noJson = encoding === 'not-json' || encoding === 'empty';
-  const read: Expectation = noJson ? [failed('a body that is no JSON at all')] : notJson(encoding) ? [failed('a body that is not I-JSON'), reject('CPR_INVALID', 'PRF-JSON-1', JSON_RULE, ['PRF-JSON-1'])] : content();
+  const read: Expectation = noJson ? [failed('a body that is no JSON at all')] : notJson(encoding) ? [failed('a body that is not I-JSON'), invalidText(encoding)] : content();
   // Neither a slow body nor a JSON body under another media type is a rule of the profile: reading it and refusing it are both right.
   if (serving === 'slow' || (typeof serving === 'object' && 'otherType' in serving)) return read.some((o) => o.code === 'RETRIEVAL_FAILED') ? read : [...read, failed(serving === 'slow' ? 'a body the application would not wait for' : 'a body not served as application/json')];
   return read;

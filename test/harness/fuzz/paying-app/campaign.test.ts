@@ -75,6 +75,8 @@ describe('the paying-app fuzzer', () => {
     ['app-bom-stripped', 2, 40, 'PRF-JSON-1'],
     ['app-reference-trimmed', 1, 120, 'DRV-INTENT-1'],
     ['app-retrieval-client-json', 4, 40, 'PRF-APP-1'],
+    // A suite mutant the fuzzer finds too: every text that is no JSON, on every channel, names the document "".
+    ['app-root-pointer-written-slash', 1, 40, 'PRF-APP-1'],
   ])('finds the mutant %s (seed %i, %i runs) by %s', async (fault, seed, runs, requirement) => {
     const result = await runAppCampaign({ app: await mutantApp(fault), stub, seed, budget: { kind: 'runs', runs }, reduceAttempts: 20, outDir: join(dir, fault), targetName: fault });
     expect(result.failure, `${fault} not found in ${runs} runs`).toBeDefined();
