@@ -20,6 +20,7 @@ export function buildCpr(input: CreateRequestInput, times: CprTimes, faults: Fau
   const memo = faults.has('payee-memo-utf16-truncated') ? input.memo?.slice(0, 140) : input.memo;
   // Mutant payee-on-chain-hint-missing: every sub-interface gets the same default hint.
   const defaultHint = faults.has('payee-on-chain-hint-missing') ? 'OPEN' : SUB_INTERFACE_FIELDS[input.sub_interface].defaultRailHint;
+  const displayName = input.display_name ?? sample.displayName;
   const cpr: Cpr = {
     cpr_version: CPR_VERSION,
     request_id: times.request_id,
@@ -27,7 +28,7 @@ export function buildCpr(input: CreateRequestInput, times: CprTimes, faults: Fau
     expires_at: times.expires_at,
     // Mutant payee-rail-address-empty: the address fields at the top level only.
     // Mutant payee-display-name-trimmed: the name given written without the white space at its ends.
-    payee: { display_name: faults.has('payee-display-name-trimmed') ? (input.display_name ?? sample.displayName).trim() : (input.display_name ?? sample.displayName), rail_address: faults.has('payee-rail-address-empty') ? {} : { ...sample.address } },
+    payee: { display_name: faults.has('payee-display-name-trimmed') ? displayName.trim() : displayName, rail_address: faults.has('payee-rail-address-empty') ? {} : { ...sample.address } },
     value: { ...(input.amount !== undefined ? { amount: amountOf(input.amount, sample.asset, faults) } : {}), asset: assetOf(sample.asset, faults) },
     ...(memo !== undefined ? { memo } : {}),
     rail_hint: input.rail_hint ?? defaultHint,
