@@ -74,7 +74,8 @@ export interface RunningReference {
   close(): Promise<void>;
 }
 
-export async function startReference(options: ReferenceOptions = {}): Promise<RunningReference> {
+/** `tls`: the material to serve with (a twin takes its reference's), else a CA of its own, made here. */
+export async function startReference(options: ReferenceOptions = {}, given?: { readonly tls?: TlsMaterial }): Promise<RunningReference> {
   const host = options.host ?? '127.0.0.1';
   const basePath = checkBasePath(options.basePath ?? '');
   if (options.recordSwitches === true && options.mutant !== undefined) throw new Error('recordSwitches notes the switches of the reference with no fault on: not with a mutant');
@@ -84,7 +85,7 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
   if (options.freezeClock) clock.freeze();
   // Built before any port is bound: a bad policy fails without leaving listeners open.
   const operator = createOperator({ clock, faults, ...(options.policy ? { policy: options.policy } : {}), ...(options.seed !== undefined ? seeded(options.seed) : {}) });
-  const tls = await createTlsMaterial(certificateNames(host));
+  const tls = given?.tls ?? (await createTlsMaterial(certificateNames(host)));
   const dir = mkdtempSync(join(tmpdir(), 'cpr-reference-'));
   const caFile = join(dir, 'ca.pem');
   writeFileSync(caFile, tls.ca);

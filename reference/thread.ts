@@ -14,8 +14,8 @@ import { startReference, type ReferenceOptions, type RunningReference } from './
 
 /** What the thread posts to the harness. */
 export type ThreadMessage =
-  | { readonly kind: 'started'; readonly url: string; readonly plaintextUrl: string | undefined; readonly ca: string; readonly mutant: string | undefined; readonly clock: SharedArrayBuffer }
-  | { readonly kind: 'failed'; readonly message: string }
+  | { readonly kind: 'started'; readonly start: number; readonly url: string; readonly plaintextUrl: string | undefined; readonly ca: string; readonly mutant: string | undefined; readonly clock: SharedArrayBuffer }
+  | { readonly kind: 'failed'; readonly start: number; readonly message: string }
   | { readonly kind: 'closed' }
   | { readonly kind: 'switches'; readonly names: readonly string[] }
   | { readonly kind: 'app-answer'; readonly call: number; readonly value?: unknown; readonly thrown?: string };
@@ -35,7 +35,8 @@ type AppCommand =
   | { readonly kind: 'app-close'; readonly call: number; readonly app: number };
 
 /** What the harness posts to the thread: start, then close, and so on (and, between them, what switches were consulted). */
-export type ThreadCommand = { readonly kind: 'start'; readonly options: ReferenceOptions } | { readonly kind: 'close' } | { readonly kind: 'switches' } | AppCommand;
+/** A start is numbered by the harness; its answer (started, failed) carries the number. */
+export type ThreadCommand = { readonly kind: 'start'; readonly start: number; readonly options: ReferenceOptions } | { readonly kind: 'close' } | { readonly kind: 'switches' } | AppCommand;
 
 interface App {
   read(...args: unknown[]): unknown;
@@ -45,7 +46,8 @@ interface App {
 
 function serve(port: MessagePort): void {
   const post = (message: ThreadMessage) => port.postMessage(message);
-  let running: Promise<RunningReference | undefined> | undefined;
+  // The references running in this thread: the first, then any twin started beside it (each on its own ports and clock).
+  const running: Promise<RunningReference | undefined>[] = [];
   const apps = new Map<number, App>();
   // The TZ this thread last took for a call (the process's at its start).
   let zone = process.env['TZ'];
@@ -83,35 +85,42 @@ function serve(port: MessagePort): void {
         await app?.close();
         return true;
       });
-    } else if (command.kind === 'start' && running === undefined) {
-      running = startReference(command.options).then(
+    } else if (command.kind === 'start') {
+      // A twin, started beside a running reference on the same host, serves with its TLS material: it makes no CA of its own.
+      const first = running[0];
+      const starting = (first === undefined ? startReference(command.options) : first.then((reference) => startReference(command.options, reference !== undefined && sameHost(reference, command.options) ? { tls: reference.tls } : {}))).then(
         (reference) => {
-          post({ kind: 'started', url: reference.url, plaintextUrl: reference.plaintextUrl, ca: reference.tls.ca, mutant: reference.mutant, clock: reference.clock.share() });
+          post({ kind: 'started', start: command.start, url: reference.url, plaintextUrl: reference.plaintextUrl, ca: reference.tls.ca, mutant: reference.mutant, clock: reference.clock.share() });
           return reference;
         },
         (error: unknown) => {
-          post({ kind: 'failed', message: messageOf(error) });
+          post({ kind: 'failed', start: command.start, message: messageOf(error) });
           return undefined;
         },
       );
+      running.push(starting);
     } else if (command.kind === 'switches') {
       // The switches a reference started with recordSwitches consulted since the last ask.
       // The paying application served from this thread notes its own (reference/adapter.ts APP_SWITCHES).
-      void (running ?? Promise.resolve(undefined)).then((reference) => post({ kind: 'switches', names: [...(reference?.switches?.take() ?? []), ...APP_SWITCHES.take()] }));
+      void Promise.all(running).then((references) => post({ kind: 'switches', names: [...references.flatMap((reference) => reference?.switches?.take() ?? []), ...APP_SWITCHES.take()] }));
     } else if (command.kind === 'close') {
       // Closed, the thread may start another reference (the next mutant of a selftest) without loading again.
-      const closing = running ?? Promise.resolve(undefined);
-      running = undefined;
+      const closing = Promise.all(running.splice(0));
       const open = [...apps.values()];
       apps.clear();
       void closing
-        .then(async (reference) => {
+        .then(async (references) => {
           await Promise.allSettled(open.map((app) => app.close()));
-          await reference?.close();
+          await Promise.all(references.map((reference) => reference?.close()));
         })
         .finally(() => post({ kind: 'closed' }));
     }
   });
+}
+
+/** Whether `options` listen on the host `reference` listens on (its certificate names it). */
+function sameHost(reference: RunningReference, options: ReferenceOptions): boolean {
+  return new URL(reference.url).hostname === new URL(`https://${options.host ?? '127.0.0.1'}`).hostname;
 }
 
 function messageOf(error: unknown): string {

@@ -7,6 +7,10 @@
 //               the tests that run alone start first, one at a time in plan
 //               order, then the others longest first by their measured time
 //               (startOrder); one at a time, tests start in plan order.
+//               Given twins of the target (the embedded reference's: same
+//               code and options, ports, state and clock of their own), a
+//               test alone only for the target's own clock or lease runs on
+//               a twin instead, one at a time there, beside the others.
 //               Results are handed on in plan order whatever order the tests
 //               start and end in, so they are those of a run one at a time
 //
@@ -36,7 +40,7 @@ import type { ScenarioTarget } from '../scenarios/context.ts';
 import { applicability, executeScenario, scenarioRequirements, unrunResult } from '../scenarios/execute.ts';
 import type { Scenario } from '../scenarios/types.ts';
 import { RunGuard, type TestBound } from './guard.ts';
-import { confine, needsPolicy, readTightPolicy, runsAlone } from './shared-state.ts';
+import { aloneReason, confine, needsPolicy, readTightPolicy } from './shared-state.ts';
 
 /** One test of a plan. */
 export type PlanTest = { readonly kind: 'scenario'; readonly scenario: Scenario } | { readonly kind: 'property'; readonly property: PropertyDefinition };
@@ -87,6 +91,12 @@ interface PlanOptions {
   readonly timings?: ReadonlyMap<string, number>;
   /** Called with each result in plan order, as soon as it and every test before it have ended. */
   readonly onResult?: (result: TestResult) => void;
+  /**
+   * Opens a twin of the target (Target.twin): side by side, the tests alone
+   * only for the target's own state run on it, one at a time, beside the others.
+   * One that does not open leaves them alone on the target.
+   */
+  readonly twin?: () => Promise<ScenarioTarget>;
 }
 
 interface PlanOutcome {
@@ -202,6 +212,30 @@ function compareIds(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
+/**
+ * Twins of the target a run opens at most (PlanOptions.twin), each running its
+ * lane of tests one at a time. In a full run against the embedded reference one
+ * lane ended last, about 0.4 s after the other tests; two end with them
+ * (README "Performance").
+ */
+const TWIN_LANES = 2;
+
+/** `indices` dealt into at most `n` lanes of about equal estimated time: longest first, each to the lane that ends first (ties: the lower lane, then plan order). */
+export function lanesOf(indices: readonly number[], estimate: readonly number[], n: number): number[][] {
+  const lanes: number[][] = [];
+  const load: number[] = [];
+  for (const index of [...indices].sort((a, b) => estimate[b]! - estimate[a]! || a - b)) {
+    let k = lanes.length < n ? lanes.length : load.indexOf(Math.min(...load));
+    if (k === lanes.length) {
+      lanes.push([]);
+      load.push(0);
+    }
+    lanes[k]!.push(index);
+    load[k]! += estimate[index]!;
+  }
+  return lanes;
+}
+
 /** Most tests in flight at once (`--concurrency`). */
 export const MAX_CONCURRENCY = 64;
 
@@ -223,7 +257,13 @@ export async function runPlan(plan: readonly PlanTest[], target: ScenarioTarget,
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > MAX_CONCURRENCY) throw new RangeError(`concurrency is an integer from 1 to ${MAX_CONCURRENCY}`);
   // Alone or beside others (shared-state.ts); one at a time, every test is alone.
   const facts = { tightPolicy: concurrency > 1 && needsPolicy(plan) ? await readTightPolicy(target) : false };
-  const alone = plan.map((test) => concurrency === 1 || runsAlone(test, facts) !== undefined);
+  const reasons = plan.map((test) => aloneReason(test, facts));
+  const alone = plan.map((_, index) => concurrency === 1 || reasons[index] !== undefined);
+  // Side by side with twins of the target at hand (PlanOptions.twin), a test alone only for the
+  // target's own state (its clock, its lease) runs on a twin: each twin takes a lane of them, run one
+  // at a time there, beside the others. A lane holds one of the `concurrency` slots until it is done.
+  const laneCount = concurrency > 1 && options.twin !== undefined ? Math.min(TWIN_LANES, concurrency - 1) : 0;
+  const onTwin = plan.map((_, index) => laneCount > 0 && reasons[index]?.scope === 'target');
 
   // Tests start in `order`; their results are handed on in plan order, each once
   // every test before it has ended (undefined: not ended or never started; null:
@@ -241,29 +281,78 @@ export async function runPlan(plan: readonly PlanTest[], target: ScenarioTarget,
   };
   const order = concurrency === 1 ? plan.map((_, index) => index) : startOrder(plan, alone, options.timings);
   const inFlight = new Set<Promise<void>>();
-  let aloneInFlight = false;
+  const besideInFlight = new Set<Promise<void>>();
   let thrown: { readonly error: unknown } | undefined;
-  for (const index of order) {
-    if (options.interrupts?.fired || thrown) break;
-    // A test that runs alone waits for every test in flight, and holds back every later one until it ends.
-    while (inFlight.size > 0 && (alone[index] || aloneInFlight || inFlight.size >= concurrency)) await Promise.race(inFlight);
-    if (options.interrupts?.fired || thrown) break;
-    aloneInFlight = alone[index]!;
-    const test = plan[index]!;
-    const seen = alone[index] ? guarded : confine(guarded, testId(test));
-    const task: Promise<void> = runRepeats(test, seen, guard, limits, options, repeat, stop)
+  const stopped = () => options.interrupts?.fired === true || thrown !== undefined;
+  /** Starts test `index` against `seen`; in flight until it ends. */
+  const launch = (index: number, seen: ScenarioTarget): Promise<void> => {
+    const task: Promise<void> = runRepeats(plan[index]!, seen, guard, limits, options, repeat, stop)
       .then(
         (result) => void (ended[index] = result ?? null),
         (error: unknown) => void ((ended[index] = null), (thrown ??= { error })),
       )
       .finally(() => {
         inFlight.delete(task);
-        if (alone[index]) aloneInFlight = false;
+        besideInFlight.delete(task);
         handOn();
       });
     inFlight.add(task);
+    return task;
+  };
+  const allEnded = async () => {
+    while (inFlight.size > 0) await Promise.race(inFlight);
+  };
+  /** Runs `indices` one at a time against `seen`, each once the one before it has ended. */
+  const oneAtATime = async (indices: readonly number[], seen: ScenarioTarget) => {
+    for (const index of indices) {
+      if (stopped()) break;
+      await launch(index, seen);
+    }
+  };
+
+  // The twins open while the tests alone on the target run; each lane's tests go longest first.
+  const lanes = lanesOf(order.filter((index) => onTwin[index]), estimatesOf(plan, options.timings ?? new Map()).estimate, laneCount);
+  const twins = lanes.map(() => options.twin!().then((opened) => guard.guard(opened), () => undefined));
+  let lanesRunning = 0;
+  let onLanes: Promise<unknown> | undefined;
+  /** Starts the lanes, each on its twin; when a twin did not open, their tests run alone here instead, one at a time, before anything else starts. */
+  const startLanes = async () => {
+    const opened = await Promise.all(twins);
+    if (opened.some((twin) => twin === undefined)) {
+      await allEnded();
+      await oneAtATime(lanes.flat().sort((a, b) => a - b), guarded);
+      return;
+    }
+    lanesRunning = lanes.length;
+    onLanes = Promise.all(lanes.map((lane, k) => oneAtATime(lane, opened[k]!).finally(() => lanesRunning--)));
+  };
+  let lanesStarted = false;
+  for (const index of order) {
+    if (onTwin[index]) continue;
+    if (stopped()) break;
+    if (alone[index]) {
+      // A test that runs alone waits for every test in flight, and holds back every later one until it ends.
+      await allEnded();
+      if (!stopped()) await launch(index, guarded);
+      continue;
+    }
+    // The tests alone first (startOrder), then the lanes, beside the others.
+    if (!lanesStarted) {
+      lanesStarted = true;
+      await startLanes();
+      if (stopped()) break;
+    }
+    while (besideInFlight.size >= concurrency - lanesRunning) await Promise.race(inFlight);
+    if (stopped()) break;
+    besideInFlight.add(launch(index, confine(guarded, testId(plan[index]!))));
   }
-  await Promise.all(inFlight);
+  // Every test ran alone: the lanes start after them.
+  if (!lanesStarted && !stopped()) {
+    await allEnded();
+    await startLanes();
+  }
+  await onLanes;
+  await allEnded();
   // Every test that started has ended: one still undefined never started (an interrupt, a throw).
   for (let index = handedOn; index < plan.length; index++) ended[index] ??= null;
   handOn();

@@ -27,6 +27,8 @@ export interface ResolvedTarget {
   readonly facts: TargetFacts;
   readonly config: TargetConfig;
   readonly description: TargetDescription;
+  /** The embedded reference only: the same target on a twin of the reference (Target.twin), ready as this one is, closed with it. */
+  readonly twin?: () => Promise<ResolvedTarget>;
   close(): Promise<void>;
 }
 
@@ -60,6 +62,30 @@ export async function resolveTarget(choice: TargetChoice, terminal: Terminal, op
     await stub?.close();
     throw error;
   }
+  let resolved: ResolvedTarget;
+  try {
+    resolved = await ready(opened, terminal, options, true);
+  } catch (error) {
+    await stub?.close();
+    throw error;
+  }
+  const { twin } = opened;
+  return {
+    ...resolved,
+    close: async () => {
+      await resolved.close();
+      await stub?.close();
+    },
+    ...(twin !== undefined ? { twin: async () => ready(await twin(), terminal, options, false) } : {}),
+  };
+}
+
+/**
+ * An opened target made ready for a run: reachable, its lease held, its facts
+ * read; closed (and its lease given back) on any failure. `say`: whether its
+ * warnings are said (a twin's are its reference's, said once).
+ */
+async function ready(opened: Target, terminal: Terminal, options: ResolveOptions, say: boolean): Promise<ResolvedTarget> {
   let target: Target;
   try {
     // Fails within seconds when a role does not answer (HARNESS_TARGET_UNREACHABLE).
@@ -74,10 +100,9 @@ export async function resolveTarget(choice: TargetChoice, terminal: Terminal, op
     });
   } catch (error) {
     await opened.close();
-    await stub?.close();
     throw error;
   }
-  if (target.description.roles && Object.values(target.description.roles).some((r) => r?.tls === 'insecure')) {
+  if (say && target.description.roles && Object.values(target.description.roles).some((r) => r?.tls === 'insecure')) {
     terminal.line('warning: TLS verification is off for this target (--insecure); the report records it');
   }
   // The target's facts, read once: every test and the report take them from here.
@@ -86,17 +111,12 @@ export async function resolveTarget(choice: TargetChoice, terminal: Terminal, op
     .then(async (facts) => ({ facts, notice: await profileNoticeOf(target, timeoutMs, facts) }))
     .catch(async (error: unknown) => {
       await target.close();
-      await stub?.close();
       throw error;
     });
   const { facts, notice } = found;
   const description = { ...target.description, ...(notice !== undefined ? { profile_notice: notice } : {}), ...(facts.operator ? { facts } : {}) };
-  for (const line of targetNotes(description)) terminal.line(`warning: ${line}`);
-  const close = async () => {
-    await target.close();
-    await stub?.close();
-  };
-  return { target, config: target.config, description, facts, close };
+  if (say) for (const line of targetNotes(description)) terminal.line(`warning: ${line}`);
+  return { target, config: target.config, description, facts, close: () => target.close() };
 }
 
 async function open(choice: TargetChoice, options: ResolveOptions & { readonly stubServer?: RetrievalStub }): Promise<Target> {

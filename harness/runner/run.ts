@@ -27,7 +27,7 @@ import type { TargetConfig } from '../target/config.ts';
 import { loadTargetFile } from '../target/load.ts';
 import { advertisedHostRefused } from '../target/host-guard.ts';
 import { Secrets, targetSecrets } from '../target/secrets.ts';
-import { describeChoice, resolveTarget, type TargetChoice } from './resolve-target.ts';
+import { describeChoice, resolveTarget, type ResolvedTarget, type TargetChoice } from './resolve-target.ts';
 import { selectProperties, selectScenarios, type Selection } from './select.ts';
 import { PROPERTIES } from '../properties/catalogue.ts';
 import { DEFAULT_CONCURRENCY, heldBack, planOf, planRequirements, runPlan, unrunProperty, type PlanTest } from './plan.ts';
@@ -210,6 +210,8 @@ async function executePlan(
     } else {
       const target = opened.target;
       description = target.description;
+      // The embedded reference's twins (plan.ts), closed with it.
+      const twins: Promise<ResolvedTarget>[] = [];
       try {
         // Said once, before any test: the payee's own base URL is where the harness's paying application may not go.
         const refusal = await advertisedHostRefused(target.target, options.requestTimeoutMs);
@@ -223,7 +225,17 @@ async function executePlan(
         const counts = { passed: 0, failed: 0, warning: 0, skipped: 0, 'not-applicable': 0, error: 0 };
         // Each result judged as the report will judge it, so a warning is never shown as a failure.
         const judge = warningJudge(loadRegistry(), options);
+        const { twin } = target;
         const ran = await runPlan(plan, scenarioTarget(target.target, target.facts), {
+          ...(twin !== undefined
+            ? {
+                twin: () => {
+                  const opening = twin();
+                  twins.push(opening);
+                  return opening.then((opened) => scenarioTarget(opened.target, opened.facts));
+                },
+              }
+            : {}),
           seed,
           ...(options.propertyRuns !== undefined ? { propertyRuns: options.propertyRuns } : {}),
           repeat,
@@ -248,6 +260,7 @@ async function executePlan(
         const refused = results.filter((t) => t.error_code === 'HARNESS_HOST_NOT_ALLOWED').length;
         if (refused > 0) issues.push({ code: 'HARNESS_HOST_NOT_ALLOWED', message: `${refused} test(s) stopped at a delivery URI the harness's paying application does not follow: ${refusal ?? "see each test's reason"}` });
       } finally {
+        await Promise.all(twins.map((opening) => opening.then((opened) => opened.close(), () => undefined)));
         await target.close();
       }
     }

@@ -32,21 +32,34 @@ interface SharedStateFacts {
   readonly tightPolicy: boolean;
 }
 
-/** Why the test must run alone against the target; undefined when it may run beside others. */
-export function runsAlone(test: PlanTest, facts: SharedStateFacts): string | undefined {
+/**
+ * Why the test must run alone against the target; undefined when it may run
+ * beside others. `scope` is what it moves: `target`, the target's own state
+ * (its clock, its lease), which a twin of the target has its own of; `process`,
+ * what every target of the process shares (the time zone, the target file's
+ * credentials).
+ */
+export function aloneReason(test: PlanTest, facts: SharedStateFacts): { readonly why: string; readonly scope: 'target' | 'process' } | undefined {
+  const target = (why: string | undefined) => (why === undefined ? undefined : { why, scope: 'target' as const });
+  const process = (why: string) => ({ why, scope: 'process' as const });
   if (test.kind === 'property') {
     const { shares } = test.property;
-    if (shares === 'clock-if-tight-policy') return facts.tightPolicy ? "its setup freezes the Operator's clock under the target's tight policy" : undefined;
-    if (shares === 'time-zone') return "it sets the process's time zone, which an in-process paying application reads";
-    return shares && `it moves the target's ${shares === 'clock' ? 'clock' : 'credentials'}`;
+    if (shares === 'clock-if-tight-policy') return target(facts.tightPolicy ? "its setup freezes the Operator's clock under the target's tight policy" : undefined);
+    if (shares === 'time-zone') return process("it sets the process's time zone, which an in-process paying application reads");
+    if (shares === 'credentials') return process("it moves the target's credentials");
+    return target(shares && "it moves the target's clock");
   }
   const { scenario } = test;
   for (const step of flatSteps(scenario.steps)) {
-    const why = stepMoves(step);
-    if (why) return `step ${step.label} ${why}`;
+    const moves = stepMoves(step);
+    if (moves) return { why: `step ${step.label} ${moves.why}`, scope: moves.scope };
   }
-  if (scenario.role === 'operator' && facts.tightPolicy) return "an Operator scenario runs on a frozen clock under the target's tight policy";
-  return undefined;
+  return target(scenario.role === 'operator' && facts.tightPolicy ? "an Operator scenario runs on a frozen clock under the target's tight policy" : undefined);
+}
+
+/** Why the test must run alone against the target; undefined when it may run beside others. */
+export function runsAlone(test: PlanTest, facts: SharedStateFacts): string | undefined {
+  return aloneReason(test, facts)?.why;
 }
 
 /** Whether any test of the plan runs alone only under a tight policy: then the policy is read first. */
@@ -103,14 +116,15 @@ export function confine(target: ScenarioTarget, id: string): ScenarioTarget {
   };
 }
 
-/** What shared state the step moves, in words; undefined when none. */
-function stepMoves(step: Step): string | undefined {
+/** What shared state the step moves, in words, and whose it is; undefined when none. */
+function stepMoves(step: Step): { readonly why: string; readonly scope: 'target' | 'process' } | undefined {
   const shares = (ACTIONS[step.action] as ActionSpec).shares;
-  if (shares) return `(${step.action}) moves the target's ${shares}`;
+  if (shares) return { why: `(${step.action}) moves the target's ${shares}`, scope: shares === 'clock' ? 'target' : 'process' };
   if (step.action !== 'http' && step.action !== 'parallel') return undefined;
   const { method, path } = step.params;
   if (typeof path !== 'string' || typeof method !== 'string') return undefined;
-  return mayMoveSharedState(method, path) ? `sends ${method} ${path}, a request that moves state every test shares` : undefined;
+  // The shared routes are the clock's and the lease's: the target's own state.
+  return mayMoveSharedState(method, path) ? { why: `sends ${method} ${path}, a request that moves state every test shares`, scope: 'target' } : undefined;
 }
 
 /** A path with templates may name a shared route when its literal start could begin one. */

@@ -44,9 +44,18 @@ export interface ThreadedReference {
   takeSwitches(): Promise<readonly string[]>;
   /** The reference paying application served from the thread (reference/adapter.ts createRole, role paying-app), as the module contract's { read, derive, close }. */
   openPayingApp(options: CreateRoleOptions): Promise<ModulePayingAppImplementation>;
-  /** Closes the reference's listeners; its thread ends or waits for the next start (closeThread). Idempotent. */
+  /**
+   * Starts a second reference with the same options in the same thread, on ports
+   * and a clock of its own (its twin): tests that move the clock run on it beside
+   * the others. Closed with this one.
+   */
+  twin(): Promise<TwinReference>;
+  /** Closes the reference's listeners (and its twins'); its thread ends or waits for the next start (closeThread). Idempotent. */
   close(): Promise<void>;
 }
+
+/** A twin's facts: closed with the reference it was started beside. */
+type TwinReference = Pick<ThreadedReference, 'url' | 'plaintextUrl' | 'ca' | 'mutant' | 'clock' | 'openPayingApp'>;
 
 /** A thread loading or waiting for its options; `fault` is why it ended, once it has. */
 interface Booted {
@@ -133,6 +142,13 @@ export async function startReferenceThread(options: ReferenceOptions, startTimeo
     threadId: worker.threadId,
     takeSwitches: () => askSwitches(worker),
     openPayingApp: apps.open,
+    twin: async () => {
+      if (closing !== undefined) throw failed('it was closed before its twin started');
+      worker.ref();
+      const twin = await answerTo(booted, options).finally(() => worker.unref());
+      if (typeof twin === 'string') throw failed(`its twin did not start: ${twin}`);
+      return { url: twin.url, plaintextUrl: twin.plaintextUrl, ca: twin.ca, mutant: twin.mutant, clock: twin.clock, openPayingApp: apps.open };
+    },
     close: () => (closing ??= closeThread(booted).finally(apps.detach)),
   };
 }
@@ -202,13 +218,17 @@ function appChannel(worker: Worker): { open(options: CreateRoleOptions): Promise
   };
 }
 
+let starts = 0;
+
 /** Posts a start to the thread; resolves with its facts once it listens, or with why it did not start. */
 function answerTo(booted: Booted, options: ReferenceOptions): Promise<Started | string> {
   const { worker } = booted;
+  // Starts in flight at once (a reference's twins) are told apart by their number.
+  const start = ++starts;
   return new Promise((resolve) => {
     const onMessage = (message: ThreadMessage) => {
-      if (message.kind === 'started') settle(message);
-      else if (message.kind === 'failed') settle(message.message);
+      if (message.kind === 'started' && message.start === start) settle(message);
+      else if (message.kind === 'failed' && message.start === start) settle(message.message);
     };
     const onEnd = () => settle(booted.fault ?? 'its thread ended');
     function settle(outcome: Started | string) {
@@ -217,7 +237,7 @@ function answerTo(booted: Booted, options: ReferenceOptions): Promise<Started | 
     }
     if (booted.fault !== undefined) return settle(booted.fault);
     worker.on('message', onMessage).on('error', onEnd).on('exit', onEnd);
-    worker.postMessage({ kind: 'start', options } satisfies ThreadCommand);
+    worker.postMessage({ kind: 'start', start, options } satisfies ThreadCommand);
   });
 }
 

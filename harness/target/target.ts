@@ -57,6 +57,12 @@ export interface Target {
    * (reference/mutants.ts) its roles consulted since the last call, sorted.
    */
   readonly switchesConsulted?: () => Promise<readonly string[]>;
+  /**
+   * The embedded reference only: opens the same target again on a twin of the
+   * reference (same options and thread, its own ports, state and clock), closed
+   * with this one. The tests that move the clock run on it, beside the others.
+   */
+  readonly twin?: () => Promise<Target>;
   close(): Promise<void>;
 }
 
@@ -213,10 +219,28 @@ type ReferenceThread = 'own' | 'harness';
  * `thread: 'harness'` keeps it in this thread, for mutation testing, whose
  * instrumentation of reference/ lives in this thread's globals.
  */
-export async function embeddedTarget(options: { readonly reference?: ReferenceOptions; readonly thread?: ReferenceThread } & OpenOptions = {}): Promise<Target> {
+export async function embeddedTarget(options: EmbeddedOptions = {}): Promise<Target> {
   const referenceOptions: ReferenceOptions = { ...EMBEDDED_REFERENCE_OPTIONS, ...options.reference };
-  const ref: Omit<ThreadedReference, 'threadId' | 'openPayingApp'> & Partial<Pick<ThreadedReference, 'openPayingApp'>> =
-    options.thread === 'harness' ? inThisThread(await (await import('../../reference/start.ts')).startReference(referenceOptions)) : await startReferenceThread(referenceOptions);
+  if (options.thread === 'harness') {
+    const ref = inThisThread(await (await import('../../reference/start.ts')).startReference(referenceOptions));
+    return onReference(ref, options, () => ref.close());
+  }
+  const ref = await startReferenceThread(referenceOptions);
+  // The twin shares the thread, the stub and the switches' record; it is closed with the reference.
+  const twin = async (stub: RetrievalStub | undefined): Promise<Target> => {
+    const { switchesConsulted: _, ...target } = await onReference(await ref.twin(), { ...options, ...(stub !== undefined ? { stub } : {}) }, async () => undefined);
+    return target;
+  };
+  return onReference(ref, options, () => ref.close(), twin);
+}
+
+type EmbeddedOptions = { readonly reference?: ReferenceOptions; readonly thread?: ReferenceThread } & OpenOptions;
+
+/** The facts of a reference started, in its own thread or this one; `takeSwitches` only where the switches are recorded. */
+type StartedReference = Omit<ThreadedReference, 'threadId' | 'openPayingApp' | 'twin' | 'takeSwitches' | 'close'> & Partial<Pick<ThreadedReference, 'openPayingApp' | 'takeSwitches'>>;
+
+/** The embedded target on a started reference, closed by `closeReference`; `twin` opens another on a twin of it. */
+async function onReference(ref: StartedReference, options: EmbeddedOptions, closeReference: () => Promise<void>, twin?: (stub: RetrievalStub | undefined) => Promise<Target>): Promise<Target> {
   const opened: { close(): Promise<void> }[] = [];
   try {
     // The reference's paying application always trusts a retrieval stub (its own unless given one):
@@ -284,21 +308,24 @@ export async function embeddedTarget(options: { readonly reference?: ReferenceOp
       stub,
       capabilities: { payee: capabilities, operator: capabilities },
       credentials: { payee: {}, operator: {} },
-      ...(options.reference?.recordSwitches === true ? { switchesConsulted: async () => [...new Set([...(await ref.takeSwitches()), ...(await import('../../reference/adapter.ts')).APP_SWITCHES.take()])].sort() } : {}),
+      ...(options.reference?.recordSwitches === true && ref.takeSwitches !== undefined
+        ? { switchesConsulted: async () => [...new Set([...(await ref.takeSwitches!()), ...(await import('../../reference/adapter.ts')).APP_SWITCHES.take()])].sort() }
+        : {}),
+      ...(twin !== undefined ? { twin: () => twin(stub) } : {}),
       close: async () => {
         await closeAll(opened);
-        await ref.close();
+        await closeReference();
       },
     });
   } catch (error) {
     await closeAll(opened);
-    await ref.close();
+    await closeReference();
     throw error;
   }
 }
 
 /** The facts of a reference started in this thread, as its own thread gives them. */
-function inThisThread(ref: RunningReference): Omit<ThreadedReference, 'threadId' | 'openPayingApp'> {
+function inThisThread(ref: RunningReference): StartedReference & { close(): Promise<void> } {
   return { url: ref.url, plaintextUrl: ref.plaintextUrl, ca: ref.tls.ca, mutant: ref.mutant, clock: ref.clock.share(), takeSwitches: async () => ref.switches?.take() ?? [], close: () => ref.close() };
 }
 

@@ -5,7 +5,7 @@ import { TransportError, type HttpRole, type WireRequest, type WireResponse } fr
 import { PROPERTIES } from '../../harness/properties/catalogue.ts';
 import type { PropertyDefinition } from '../../harness/properties/types.ts';
 import type { TestResult } from '../../harness/report/model.ts';
-import { partitionPlan, planOf, runPlan, shardOf, startOrder, testId, type PlanTest } from '../../harness/runner/plan.ts';
+import { lanesOf, partitionPlan, planOf, runPlan, shardOf, startOrder, testId, type PlanTest } from '../../harness/runner/plan.ts';
 import { loadTimings, TIMINGS_FILE } from '../../harness/runner/timings.ts';
 import type { ScenarioTarget } from '../../harness/scenarios/context.ts';
 import { loadSuites, parseSuite } from '../../harness/scenarios/load.ts';
@@ -230,6 +230,74 @@ describe('runPlan --concurrency', () => {
     expect(seen).toEqual(results.map((r) => r.id));
   });
 
+  /** n scenarios that each move the clock then GET /c/i (TOK-GET-95x): they run alone, or on a twin. */
+  function clockedScenarios(n: number) {
+    const body = Array.from({ length: n }, (_, i) => `  - id: TOK-GET-95${i}\n    title: c${i}\n    requirements: [TOK-GET-1]\n    level: MUST\n    needs: [clock]\n    steps:\n      - do: clock\n        advance: 0\n      - do: http\n        method: GET\n        path: /c/${i}\n        expect: [{ status: 200 }]\n`).join('');
+    return parseSuite(`suite: probe\ntitle: probe\nsections: ["§5.1"]\nrole: payee\nscenarios:\n${body}`, 'suites/cpr/probe.yaml').scenarios;
+  }
+
+  it('runs the tests that move the clock on twins of the target, one at a time on each, beside the others and never over the concurrency; results stay in plan order', async () => {
+    const gate = gated();
+    const twinGates = [gated(), gated()];
+    const opened: number[] = [];
+    const withClock = (role: HttpRole): ScenarioTarget => ({ ...target(role), capabilities: () => new Set(['clock'] as const) });
+    const twin = async () => withClock(twinGates[opened.push(opened.length) - 1]!.role);
+    const seen: string[] = [];
+    const plan = planOf([...scenarios(2), ...clockedScenarios(3)], []);
+    const running = runPlan(plan, withClock(gate.role), { ...options, concurrency: 3, twin, onResult: (r) => seen.push(r.id) });
+    // Two lanes (3 clocked tests), each on its own twin, and one slot beside them.
+    await twinGates[0]!.held('/c/0');
+    await twinGates[1]!.held('/c/1');
+    await gate.held('/t/0');
+    expect(opened).toEqual([0, 1]);
+    expect(gate.waiting.has('/t/1')).toBe(false);
+    expect(gate.log).not.toContain('POST clock');
+    // A lane runs its tests one after another: /c/2, dealt to the first lane, waits for /c/0.
+    expect([...twinGates[0]!.waiting.keys(), ...twinGates[1]!.waiting.keys()]).toEqual(['/c/0', '/c/1']);
+    twinGates[0]!.release('/c/0');
+    await twinGates[0]!.held('/c/2');
+    expect(twinGates[0]!.log.filter((e) => e === 'POST clock')).toEqual(['POST clock', 'POST clock']);
+    expect(gate.waiting.has('/t/1')).toBe(false);
+    // The lane done frees its slot for the test beside.
+    twinGates[1]!.release('/c/1');
+    await gate.held('/t/1');
+    twinGates[0]!.release('/c/2');
+    gate.release('/t/0');
+    gate.release('/t/1');
+    const { results } = await running;
+    expect(results.map((r) => [r.id, r.status])).toEqual(['TOK-GET-900', 'TOK-GET-901', 'TOK-GET-950', 'TOK-GET-951', 'TOK-GET-952'].map((id) => [id, 'passed']));
+    expect(seen).toEqual(results.map((r) => r.id));
+  });
+
+  it('runs the tests that move the clock alone on the target, before the others, when a twin does not open', async () => {
+    const gate = gated();
+    const withClock: ScenarioTarget = { ...target(gate.role), capabilities: () => new Set(['clock'] as const) };
+    const plan = planOf([...scenarios(2), ...clockedScenarios(2)], []);
+    const running = runPlan(plan, withClock, { ...options, concurrency: 4, twin: () => Promise.reject(new Error('no twin')) });
+    await gate.held('/c/0');
+    expect(gate.waiting.size).toBe(1);
+    gate.release('/c/0');
+    await gate.held('/c/1');
+    expect(gate.waiting.size).toBe(1);
+    gate.release('/c/1');
+    await gate.held('/t/0');
+    await gate.held('/t/1');
+    gate.release('/t/0');
+    gate.release('/t/1');
+    const { results } = await running;
+    expect(results.every((r) => r.status === 'passed')).toBe(true);
+    expect(gate.log.filter((e) => e.startsWith('start '))).toEqual(['start /c/0', 'start /c/1', 'start /t/0', 'start /t/1']);
+  });
+
+  it('opens no twin one test at a time: every test runs alone on the target, in plan order', async () => {
+    const role = payee(async (request) => (request.path === '/_control/clock' ? { ...(await ok()), body: new TextEncoder().encode(JSON.stringify({ now: new Date().toISOString(), frozen: false })) } : ok()));
+    const withClock: ScenarioTarget = { ...target(role), capabilities: () => new Set(['clock'] as const) };
+    let twins = 0;
+    const { results } = await runPlan(planOf([...clockedScenarios(2), ...scenarios(1)], []), withClock, { ...options, concurrency: 1, twin: async () => (twins++, withClock) });
+    expect(results.map((r) => r.status)).toEqual(['passed', 'passed', 'passed']);
+    expect(twins).toBe(0);
+  });
+
   it('starts the longest tests first by their measured time, and hands results on in plan order', async () => {
     const gate = gated();
     const seen: string[] = [];
@@ -391,6 +459,29 @@ describe('runPlan --repeat', () => {
     expect(results[0]).toMatchObject({ status: 'skipped' });
     expect(results[0]!.repeat).toBeUndefined();
     expect(sent).toBe(0);
+  });
+});
+
+describe('lanesOf', () => {
+  it('deals the tests into at most n lanes, longest first, each to the lane that ends first', () => {
+    const estimate = [50, 10, 40, 30, 20, 5];
+    expect(lanesOf([0, 1, 2, 3, 4, 5], estimate, 2)).toEqual([[0, 4, 1], [2, 3, 5]]);
+    expect(lanesOf([1, 5], estimate, 3)).toEqual([[1], [5]]);
+    expect(lanesOf([], estimate, 2)).toEqual([]);
+  });
+
+  it('puts every test in exactly one lane, and no lane ends later than the shortest one plus the longest test', () => {
+    fc.assert(
+      fc.property(fc.array(fc.nat(1000), { maxLength: 30 }), fc.integer({ min: 1, max: 5 }), (ms, n) => {
+        const indices = ms.map((_, i) => i);
+        const lanes = lanesOf(indices, ms, n);
+        expect(lanes.flat().sort((a, b) => a - b)).toEqual(indices);
+        expect(lanes.length).toBe(Math.min(n, ms.length));
+        const loads = lanes.map((lane) => lane.reduce((sum, i) => sum + ms[i]!, 0));
+        if (loads.length > 0) expect(Math.max(...loads)).toBeLessThanOrEqual(Math.min(...loads) + Math.max(...ms));
+      }),
+      { numRuns: 200 },
+    );
   });
 });
 

@@ -8,7 +8,7 @@ import { movesSharedState } from '../../profile/control.ts';
 import { PROPERTIES } from '../../harness/properties/catalogue.ts';
 import { PROPERTIES_FILE } from '../../harness/properties/types.ts';
 import { planOf, testId } from '../../harness/runner/plan.ts';
-import { runsAlone } from '../../harness/runner/shared-state.ts';
+import { aloneReason, runsAlone } from '../../harness/runner/shared-state.ts';
 import { loadSuites, parseSuite, PROJECT_ROOT } from '../../harness/scenarios/load.ts';
 import { ACTIONS, type ActionSpec } from '../../harness/scenarios/vocabulary.ts';
 
@@ -102,5 +102,16 @@ describe('runsAlone', () => {
     expect(why('/_control/clock', 'GET')).toBeUndefined();
     expect(why('/cpr/${req.token}')).toBeUndefined();
     expect(why('/_control/operator/principals')).toBeUndefined();
+  });
+
+  it("says whose state a test moves: the target's own (its clock, its lease: a twin of the target has its own) or the process's (the time zone)", () => {
+    const scope = (tightPolicy: boolean) => new Map(plan.flatMap((t) => { const reason = aloneReason(t, { tightPolicy }); return reason ? [[testId(t), reason.scope] as const] : []; }));
+    const loose = scope(false);
+    expect(loose.get('PROP-APP-011')).toBe('process');
+    expect([...loose].filter(([, s]) => s === 'process').map(([id]) => id)).toEqual(['PROP-APP-011']);
+    for (const id of ['PROP-OP-012', 'PROP-CTL-001', 'PROP-CTL-002', 'PROP-PAYEE-013', 'TOK-EXP-001']) expect([id, loose.get(id)]).toEqual([id, 'target']);
+    // Frozen under a tight policy: the Operator's clock, the target's.
+    expect(scope(true).get('PROP-OP-014')).toBe('target');
+    for (const t of plan) expect(aloneReason(t, { tightPolicy: true })?.why).toBe(runsAlone(t, { tightPolicy: true }));
   });
 });

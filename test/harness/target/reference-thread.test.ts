@@ -10,7 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Agent, request } from 'undici';
+import fc from 'fast-check';
 import { afterAll, describe, expect, it, vi } from 'vitest';
+import { validCpr } from '../../../generators/index.ts';
 import { HarnessError } from '../../../harness/errors.ts';
 import { bootReferenceThread, earlyReferenceUrl, startReferenceThread } from '../../../harness/target/reference-thread.ts';
 import { embeddedTarget } from '../../../harness/target/target.ts';
@@ -95,6 +97,31 @@ describe('the embedded reference on its own thread', () => {
     } finally {
       await reference.close();
     }
+  });
+
+  it('starts twins in its thread, two at once: each on ports and a clock of its own, with its own paying application, all closed with it', async () => {
+    const target = await embeddedTarget({ reference: { mutant: 'op-status-open' } });
+    try {
+      const twins = await Promise.all([target.twin!(), target.twin!()]);
+      const urls = [target, ...twins].map((t) => (t.config.operator?.adapter === 'http' ? t.config.operator.baseUrl : ''));
+      expect(new Set(urls).size).toBe(3);
+      const clock = async (t: typeof target, body?: object) => {
+        const answer = await t.operator!.send({ method: body ? 'POST' : 'GET', path: '/_control/clock', headers: { 'content-type': 'application/json' }, body: new TextEncoder().encode(body ? JSON.stringify(body) : '') });
+        return JSON.parse(new TextDecoder().decode(answer.body)) as { now: string; frozen: boolean };
+      };
+      expect(await clock(twins[0]!, { freeze: true, set: '2020-01-01T00:00:00Z' })).toEqual({ now: '2020-01-01T00:00:00Z', frozen: true });
+      expect((await clock(twins[1]!)).frozen).toBe(false);
+      expect((await clock(target)).frozen).toBe(false);
+      // Each paying application reads its own reference's clock: the frozen twin's sees 2020.
+      const [cpr] = fc.sample(validCpr({ now: Date.parse('2020-01-01T00:00:00Z') }), { seed: 1, numRuns: 1 });
+      const answers = await Promise.all([target, twins[0]!].map((t) => t.payingApp!.read({ kind: 'json', text: JSON.stringify(cpr) })));
+      expect(answers.map((a) => (a as { ok: boolean }).ok)).toEqual([false, true]);
+      // Started with the reference's options: its mutant too.
+      expect(twins.every((t) => t.config.payingApp?.settings['mutant'] === 'op-status-open')).toBe(true);
+    } finally {
+      await target.close();
+    }
+    expect(await accepts(target.config.operator?.adapter === 'http' ? target.config.operator.baseUrl : '')).toBe(false);
   });
 
   it('starts from a thread booted ahead, with the options of the start, and closes twice as once', async () => {
