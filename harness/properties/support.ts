@@ -1,6 +1,7 @@
 // What the properties share: the paying application's answers (a crash is an
 // answer no property accepts), the derivation context, and how a failure reads.
 import { findPayerMembers, validateCpr } from '../../profile/cpr/index.ts';
+import { parseIJson } from '../../profile/ijson.ts';
 import { canonicalJson } from '../../profile/jcs.ts';
 import type { AppResult, CprInput } from '../adapters/types.ts';
 import { violatedRules } from '../cpr-charges.ts';
@@ -131,6 +132,12 @@ export async function refusalOf(ctx: ScenarioContext, value: unknown, beyond: re
 export function servedCprDefect(served: HttpResult, payerRules: readonly string[], validitySeconds?: number): PropertyFailure | undefined {
   if (served.status !== 200) return { expected: 200, actual: served.status, message: 'the first retrieval did not return the CPR', requirements: ['TOK-GET-1'] };
   if (mediaType(served.headers) !== 'application/json') return { expected: 'application/json', actual: served.headers['content-type'] ?? null, message: 'the CPR was served in another media type', requirements: ['TOK-GET-1'] };
+  // Its bytes as sent, not as a lenient decoder reads them (one that drops a byte order mark, or mends bad UTF-8).
+  try {
+    parseIJson(served.bytes);
+  } catch (error) {
+    return { expected: 'I-JSON: UTF-8 without a byte order mark, no duplicate member names, no lone surrogates (PROFILE.md §1)', actual: (error as Error).message, message: 'the CPR was served as a text that is not I-JSON', requirements: ['PRF-JSON-1', 'TOK-GET-1'] };
+  }
   const payer = findPayerMembers(served.body);
   if (payer.length > 0) return { expected: 'no payer members', actual: payer.map((p) => p.path), message: 'the served CPR carries payer data', requirements: payerRules };
   const valid = validateCpr(served.body, validitySeconds === undefined ? {} : { validitySeconds });

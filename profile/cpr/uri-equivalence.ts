@@ -206,6 +206,9 @@ export function compareTokenUri(uri: string, token: string, baseUrl: string): To
     form.push(`the endpoint ${JSON.stringify(raw)} is not valid percent-encoding of UTF-8`);
     return { expected, form, encoding };
   }
+  // A URI is ASCII (RFC 3986 §2): what the base URL writes percent-encoded, its endpoint must not carry decoded
+  // (the same resource to a parser that maps an IRI, but not the base URL encodeURIComponent was given).
+  if (/[^\x00-\x7f]/.test(endpoint) && !/[^\x00-\x7f]/.test(baseUrl)) encoding.push(`the endpoint decodes to ${JSON.stringify(endpoint)}, with characters outside ASCII where the base URL ${JSON.stringify(baseUrl)} has their percent-encoding: its own escapes were decoded before it was encoded`);
   const problem = endpointProblem(endpoint);
   if (problem !== undefined) form.push(`the endpoint ${JSON.stringify(endpoint)} is no base URL: ${problem}`);
   else if (!sameUri(endpoint, baseUrl)) form.push(`the endpoint ${JSON.stringify(endpoint)} is not the base URL ${JSON.stringify(baseUrl)}, compared as URIs (RFC 3986 §6.2)`);

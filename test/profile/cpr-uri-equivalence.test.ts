@@ -126,8 +126,11 @@ describe('compareTokenUri', () => {
     fc.assert(
       fc.property(legalBaseUrl(), HEX, (b, token) => {
         const c = compareTokenUri(`std-cpr://${token}?endpoint=${b.url}`, token, b.url);
-        expect(c.encoding).toHaveLength(1);
         expect(c.encoding[0]).toMatch(/^the endpoint leaves ":", "\/".* unencoded, which encodeURIComponent percent-encodes$/);
+        // Decoded once more than it was encoded, percent-encoded UTF-8 comes out as itself: not the URI the base URL is.
+        // (An "&" in the path ends the parameter before any.)
+        const utf8 = /%[89A-Fa-f][0-9A-Fa-f]/.test(b.path.split('&')[0]!);
+        expect(c.encoding.slice(1)).toEqual(utf8 ? [expect.stringMatching(/^the endpoint decodes to ".*", with characters outside ASCII where the base URL/)] : []);
         // Decoded once more than it was encoded, a percent-encoded reserved or disallowed ASCII character (a space, "/", "$") is no longer
         // the base URL; encoded UTF-8 maps back to itself (RFC 3987 §3.1) and an encoded unreserved character is that character.
         const reservedAscii = [...b.path.matchAll(/%([0-9A-Fa-f]{2})/g)].some(([, h]) => Number.parseInt(h!, 16) < 0x80 && !/[A-Za-z0-9._~-]/.test(String.fromCharCode(Number.parseInt(h!, 16))));
@@ -151,6 +154,16 @@ describe('compareTokenUri', () => {
     const base = 'https://[::1]:8443/pay/acme(eu)';
     const c = compareTokenUri(build(token, base), token, base);
     expect(c.form.some((f) => reason.test(f)), JSON.stringify(c.form)).toBe(true);
+  });
+
+  it("fails an endpoint whose base URL's own escapes were decoded first: UTF-8 outside ASCII, a reserved character, a space", () => {
+    const token = 'ef'.repeat(16);
+    const decodedFirst = (base: string) => compareTokenUri(qr(token, decodeURI(base)), token, base);
+    // Outside ASCII: the same resource to a parser that maps an IRI (RFC 3987), not the base URL as written.
+    expect(decodedFirst('https://127.0.0.1:8443/p/%C3%A9;(1)')).toMatchObject({ form: [], encoding: [expect.stringMatching(/^the endpoint decodes to "https:\/\/127.0.0.1:8443\/p\/é;\(1\)", with characters outside ASCII/)] });
+    // A reserved character and its encoding are different resources; a space is no URI at all.
+    expect(decodedFirst('https://h/pay/acme%28eu%29').form).toEqual([expect.stringMatching(/is not the base URL/)]);
+    expect(decodedFirst('https://h/shops/acme%20gmbh').form).toEqual([expect.stringMatching(/is no base URL/)]);
   });
 
   it('ignores query parameters other than endpoint, before or after it (PROFILE.md §8.1)', () => {
