@@ -177,6 +177,13 @@ const CATALOGUE = [
     catches: ['CPR-ID-2'],
   },
   {
+    name: 'payee-request-id-variant-unset',
+    family: 'cpr-structure',
+    role: 'payee',
+    description: 'the payee writes each request_id by hand from 16 random bytes, the version nibble set to 4 but the RFC 9562 variant bits (10) left as drawn: three ids in four are no version 4 UUID, where the spec recommends one',
+    catches: ['CPR-ID-2'],
+  },
+  {
     name: 'payee-record-status-served',
     family: 'cpr-structure',
     role: 'payee',
@@ -358,6 +365,13 @@ const CATALOGUE = [
     family: 'delivery',
     role: 'payee',
     description: "the payee escapes its URIs' endpoint by hand, only '%', ': / ? # & = +' and white space: a base URL with '[ ]' (an IPv6 host) or '@ ; , $' in its path goes out with them raw, where PROFILE.md §8.1 encodes every character encodeURIComponent does",
+    catches: ['PRF-URI-1'],
+  },
+  {
+    name: 'payee-endpoint-escapes-decoded',
+    family: 'delivery',
+    role: 'payee',
+    description: "the payee decodes its base URL's own escapes before it percent-encodes it as the endpoint (decodeURI, against escaping them twice): /p/%C3%A9 goes out as /p/é, /acme%28eu%29 as /acme(eu), another resource, where PROFILE.md §8.1 encodes the base URL as it is",
     catches: ['PRF-URI-1'],
   },
   {
@@ -1900,6 +1914,13 @@ const CATALOGUE = [
     role: 'payee',
     description: "the CPR a token serves is written with its null members left out: an extension whose value is null is missing from the retrieval, where the token serves the full CPR the payee made (spec §4.1, §4.4)",
     catches: ['TOK-GET-1'],
+  },
+  {
+    name: 'payee-retrieval-bom-non-ascii',
+    family: 'retrieval-token',
+    role: 'payee',
+    description: 'a CPR with text outside ASCII (a memo, a display_name in another script) is served with the UTF-8 byte order mark in front, where PROFILE.md §1 writes JSON as I-JSON, UTF-8 without one (RFC 8259 §8.1)',
+    catches: ['PRF-JSON-1', 'TOK-GET-1'],
   },
   {
     name: 'payee-display-name-trimmed',

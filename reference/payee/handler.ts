@@ -111,6 +111,9 @@ function retrieve(payee: PayeeCore, token: string): RefResponse {
   }
   // Mutant payee-retrieval-text-plain: the CPR served as text.
   const headers = payee.faults.has('payee-retrieval-text-plain') ? { ...retrievalHeaders(payee), 'content-type': 'text/plain; charset=utf-8' } : retrievalHeaders(payee);
+  // Mutant payee-retrieval-bom-non-ascii: a CPR with text outside ASCII sent with the UTF-8 signature (a byte order mark) in front.
+  // Stryker disable next-line all: only the payee-retrieval-bom-non-ascii fault writes it so
+  if (payee.faults.has('payee-retrieval-bom-non-ascii') && /[^\x00-\x7f]/.test(JSON.stringify(result.cpr))) return json(200, new TextEncoder().encode(`\uFEFF${JSON.stringify(result.cpr)}`), headers);
   // Mutant payee-retrieval-drops-null-members: the CPR written with its null members left out.
   // Stryker disable next-line all: only the payee-retrieval-drops-null-members fault writes it so
   return json(200, payee.faults.has('payee-retrieval-drops-null-members') ? withoutNulls(result.cpr) : (result.cpr satisfies Cpr), headers);

@@ -176,8 +176,21 @@ function requestId(faults: Faults, startupRequestId: string, now: number, input:
   if (faults.has('payee-request-id-from-instant')) return seededUuid(new TextEncoder().encode(String(now)), JSON.stringify(input));
   if (faults.has('payee-request-id-upper-case')) return newUuid().toUpperCase(); // mutant: not the canonical form
   if (faults.has('payee-request-id-version-7')) return uuidV7(now); // mutant: unique, but not version 4
+  if (faults.has('payee-request-id-variant-unset')) return uuidVariantUnset(); // mutant: version 4 bits, not its variant's
   return newUuid();
 }
+
+/** Mutant payee-request-id-variant-unset: 16 random bytes with the version nibble set to 4 and the RFC 9562 variant bits (10) left as drawn. */
+// Stryker disable all: only the payee-request-id-variant-unset fault calls this function
+function uuidVariantUnset(): string {
+  const bytes = randomBytes(16);
+  bytes[6] = (bytes[6]! & 0x0f) | 0x40;
+  // Drawn as 10 by chance one time in four: the other three, always (a variant of 00, 01 or 11).
+  if ((bytes[8]! & 0xc0) === 0x80) bytes[8] = bytes[8]! ^ 0x40;
+  const hex = bytes.toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+// Stryker restore all
 
 // Stryker disable all: only the payee-request-id-counter-raced fault calls this function
 /**
@@ -220,6 +233,9 @@ function qrUriOf(faults: Faults, token: string, baseUrl: string): string {
   if (faults.has('payee-endpoint-host-renamed')) return buildQrUri(token, renamedHost(baseUrl)); // mutant: another name for the host
   if (faults.has('payee-endpoint-origin-only')) return buildQrUri(token, new URL(baseUrl).origin); // mutant: the base URL's path dropped
   if (faults.has('payee-endpoint-minimal-escape')) return `std-cpr://${token}?endpoint=${minimallyEscaped(baseUrl)}`; // mutant: a hand-written escaper
+  // Mutant payee-endpoint-escapes-decoded: the base URL's own escapes decoded first, so that none is escaped twice (%2520).
+  // Stryker disable next-line all: only the payee-endpoint-escapes-decoded fault writes it so
+  if (faults.has('payee-endpoint-escapes-decoded')) return `std-cpr://${token}?endpoint=${encodeURIComponent(decodeURI(baseUrl))}`;
   return buildQrUri(token, baseUrl);
 }
 

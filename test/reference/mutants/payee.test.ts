@@ -196,6 +196,16 @@ const PROBES: Record<MutantOfRole<'payee'>, Probe> = {
     correct: ['4', false],
     mutant: ['7', true],
   },
+  'payee-request-id-variant-unset': {
+    observes: 'the variant digit (the first of the fourth group) of eight request_ids: 8, 9, a or b for RFC 9562\'s variant',
+    async observe(payee) {
+      const ids = [];
+      for (let i = 0; i < 8; i++) ids.push((await ibanRequest(payee)).request_id);
+      return ids.every((id) => /^[89ab]$/.test(id[19]!));
+    },
+    correct: true,
+    mutant: false,
+  },
   'payee-record-status-served': {
     observes: 'the status member of a retrieved CPR, and the rules it breaks',
     async observe(payee) {
@@ -302,6 +312,15 @@ const PROBES: Record<MutantOfRole<'payee'>, Probe> = {
     correct: encodeURIComponent(BASE_URL),
     mutant: 'https%3A%2F%2Fpayee.test%2Fshops;v%3D1%2Fcaf%25C3%25A9(eu)',
   },
+  'payee-endpoint-escapes-decoded': {
+    observes: "the endpoint of qr_uri for a base URL whose path holds %C3%A9, decoded as a paying application reads it",
+    async observe(payee) {
+      const created = await ibanRequest(payee);
+      return decodeURIComponent(created.qr_uri.slice(created.qr_uri.indexOf('=') + 1));
+    },
+    correct: BASE_URL,
+    mutant: 'https://payee.test/shops;v=1/café(eu)',
+  },
   'payee-token-reusable': {
     observes: 'two retrievals with one token',
     async observe(payee) {
@@ -399,6 +418,20 @@ const PROBES: Record<MutantOfRole<'payee'>, Probe> = {
     },
     correct: { 'com.example.note': null, 'com.example.n': 1 },
     mutant: { 'com.example.n': 1 },
+  },
+  'payee-retrieval-bom-non-ascii': {
+    observes: 'the first bytes of the CPR a token serves, for a request with a memo outside ASCII and for one without',
+    async observe(payee) {
+      const first = async (memo: string) => {
+        const { token } = await payee.createRequest({ sub_interface: 'IBAN', amount: '1250', memo });
+        const body = (await get(payee, `/cpr/${token}`)).body;
+        const bytes = body instanceof Uint8Array ? body : new TextEncoder().encode(JSON.stringify(body));
+        return Buffer.from(bytes.subarray(0, 3)).toString('hex');
+      };
+      return [await first('Café au lait'), await first('Cafe au lait')];
+    },
+    correct: ['7b2263', '7b2263'],
+    mutant: ['efbbbf', '7b2263'],
   },
   'payee-display-name-trimmed': {
     observes: 'the display_name of a request asked for with an ideographic space at its end',
