@@ -2,7 +2,9 @@
 // §5.1), whatever the order its Principal's packs were issued in and expire in.
 // A fresh Principal issues two to six packs at one instant, of generated amounts
 // (up to a million units, or beyond 2^53 where max_amount allows) and lifetimes
-// (their expiry order any permutation of their issue order, ties too), one of
+// (half within the policy's first hour, the others anywhere up to
+// expiry_max_seconds or in the last quarter of its range;
+// their expiry order any permutation of their issue order, ties too), one of
 // them cancelled at once two times in three (where the Operator offers
 // cancel: its funds held from then on, its expiry changing nothing); the
 // clock then moves,
@@ -33,8 +35,14 @@ import { answerOf, balanceOf, lockRequest, MOST_PER_PACK, operatorNow, provision
 const FILE = 'harness/properties/operator-expiries.ts';
 
 interface PackPlan {
-  /** Where its lifetime falls in the policy's range (up to an hour of it), a fraction of 2^16. */
+  /** Where its lifetime falls in the part of the policy's range `reach` names, a fraction of 2^16. */
   readonly lifetimeAt: number;
+  /**
+   * That part: its first hour, all of it, or its last quarter (down from
+   * expiry_max_seconds: days, past the 2^31 ms a timer of 32 bits holds, under
+   * the default 30 days).
+   */
+  readonly reach: 'hour' | 'any' | 'top';
   /** Its amount: of a million units at most, or beyond 2^53 (where max_amount allows), `amountAt` / 2^16 of the way up. */
   readonly large: boolean;
   readonly amountAt: number;
@@ -64,7 +72,7 @@ interface Case {
 }
 
 const cases: fc.Arbitrary<Case> = fc.record({
-  packs: fc.array(fc.record({ lifetimeAt: fc.integer({ min: 0, max: 0xffff }), large: fc.boolean(), amountAt: fc.integer({ min: 0, max: 0xffff }) }), { minLength: 2, maxLength: 6 }),
+  packs: fc.array(fc.record({ lifetimeAt: fc.integer({ min: 0, max: 0xffff }), reach: fc.constantFrom('hour' as const, 'hour' as const, 'hour' as const, 'any' as const, 'top' as const, 'top' as const), large: fc.boolean(), amountAt: fc.integer({ min: 0, max: 0xffff }) }), { minLength: 2, maxLength: 6 }),
   move: fc.oneof(
     { weight: 6, arbitrary: fc.record({ nth: fc.nat({ max: 5 }), offset: fc.constantFrom(-1 as const, 0 as const, 1 as const) }) },
     { weight: 1, arbitrary: fc.constant({ beyond: true as const }) },
@@ -91,10 +99,15 @@ function amountOf(p: PackPlan, maxAmount: bigint): bigint {
 }
 
 async function judgeCase(ctx: ScenarioContext, policy: Policy, c: Case): Promise<PropertyFailure | undefined> {
-  // The clock is frozen throughout: every lifetime the policy permits, from its first whole second.
+  // The clock is frozen throughout: every lifetime the policy permits, from its first whole second (half within
+  // its first hour, where the expiries of a case fall close together; the others anywhere, or in its last quarter).
   const min = Math.max(policy.expiry_min_seconds, 1);
-  const span = Math.max(0, Math.min(policy.expiry_max_seconds - min, 3600));
-  const packs = c.packs.map((p) => ({ lifetime: min + Math.floor((span * p.lifetimeAt) / 0xffff), amount: amountOf(p, BigInt(policy.max_amount)) }));
+  const whole = Math.max(0, policy.expiry_max_seconds - min);
+  const lifetimeOf = (p: PackPlan): number => {
+    if (p.reach === 'top') return policy.expiry_max_seconds - Math.floor((Math.floor(whole / 4) * p.lifetimeAt) / 0xffff);
+    return min + Math.floor(((p.reach === 'any' ? whole : Math.min(whole, 3600)) * p.lifetimeAt) / 0xffff);
+  };
+  const packs = c.packs.map((p) => ({ lifetime: lifetimeOf(p), amount: amountOf(p, BigInt(policy.max_amount)) }));
   const locked = packs.reduce((sum, p) => sum + p.amount, 0n);
   const balance = locked + BigInt(c.spare);
 

@@ -6,10 +6,12 @@
 // spec §4.5 as PROFILE.md §9 writes it, and the Payment schema. Each request is
 // then derived again with a supported_rails of the context (none at all, or
 // any of the listed rails): refused RAIL_UNSUPPORTED exactly when its hinted
-// rail is a listed one other than OPEN that the list leaves out (spec §4.6.1).
+// rail is a listed one other than OPEN that the list leaves out (spec §4.6.1);
+// a hint none of the listed values (one request in three) is no preference,
+// whatever the list holds (PROFILE.md §8.3).
 import fc from 'fast-check';
 import { isUuid } from '../../../profile/uuid.ts';
-import { otherFields, SUB_INTERFACES, ZERO_ACQUIRER_ID, type SubInterface } from '../../../profile/cpr/index.ts';
+import { otherFields, SUB_INTERFACES, validateCpr, ZERO_ACQUIRER_ID, type SubInterface } from '../../../profile/cpr/index.ts';
 import { isRailHint, RAIL_HINTS } from '../../../profile/cpr/fields.ts';
 import { validCpr } from '../../../generators/index.ts';
 import { amountVariant, textVariant, type ClassValue } from '../../../generators/classes/index.ts';
@@ -45,6 +47,15 @@ const COVERS: Coverage[] = [
   { field: 'cpr/value/amount', class: 'amount.large' },
 ];
 
+/** rail_hint values none of the eight (PROFILE.md §7.4): other rails, a listed one in other letters or words, any upper-case name. */
+const UNLISTED_HINT = fc
+  .oneof(
+    fc.constantFrom('FEDNOW', 'RTP', 'BACS', 'FASTER_PAYMENTS', 'ZELLE', 'CARD', 'SEPA', 'SEPA_INSTANT', 'PIX_QR'),
+    fc.constantFrom(...RAIL_HINTS).map((hint) => hint.toLowerCase()),
+    fc.stringMatching(/^[A-Z][A-Z0-9_]{1,14}$/),
+  )
+  .filter((hint) => !isRailHint(hint));
+
 const opaque = fc.dictionary(fc.string({ minLength: 1, maxLength: 8 }), fc.jsonValue({ maxDepth: 2 }), { minKeys: 1, maxKeys: 4 });
 
 /**
@@ -62,8 +73,10 @@ const derivations: fc.Arbitrary<Derivation[]> = fc
     fc.tuple(...SUB_INTERFACES.map(() => fc.record({ payer: opaque, rail: opaque, authorization: opaque, payer_amount: fc.bigInt({ min: 1n, max: 10n ** 40n }).map(String) }))),
     // An application that serves no rail here, or some of the listed ones.
     fc.tuple(...SUB_INTERFACES.map(() => fc.oneof({ weight: 1, arbitrary: fc.constant<string[]>([]) }, { weight: 2, arbitrary: fc.subarray([...RAIL_HINTS] as string[]) }))),
+    // A rail_hint outside the eight one request in three (no preference: PROFILE.md §8.3), whatever rails are served.
+    fc.tuple(...SUB_INTERFACES.map(() => fc.option(UNLISTED_HINT, { nil: undefined, freq: 2 }))),
   )
-  .map(([cprs, texts, turn, large, contexts, rails]) =>
+  .map(([cprs, texts, turn, large, contexts, rails, unlisted]) =>
     SUB_INTERFACES.map((sub, i) => {
       let cpr = structuredClone(cprs[i]!.cpr) as unknown as Doc;
       const notes: string[] = [cprs[i]!.optionalFields === 'all' ? 'every optional member' : 'optional members present or not'];
@@ -76,6 +89,12 @@ const derivations: fc.Arbitrary<Derivation[]> = fc
       if (i === 0) {
         cpr = { ...cpr, value: { ...(cpr.value as Doc), amount: large.value } };
         notes.push(`amount ${large.note}`);
+      }
+      // Only where the request stays valid: an ON_CHAIN request carries ON_CHAIN (PROFILE.md §7.4).
+      const hinted = unlisted[i] === undefined ? undefined : { ...cpr, rail_hint: unlisted[i] };
+      if (hinted !== undefined && validateCpr(hinted).ok) {
+        cpr = hinted;
+        notes.push(`rail_hint ${JSON.stringify(unlisted[i])}, none of the listed values`);
       }
       const { payer_amount, ...context } = contexts[i]!;
       const open = (cpr.value as Doc).amount === undefined;

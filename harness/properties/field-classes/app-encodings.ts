@@ -2,7 +2,9 @@
 // reads JSON from (direct text, a file, an inline URI; PROFILE.md §1 I-JSON,
 // §8): member names written with \u escapes are the same members; a member
 // twice, at any depth, spelled plainly or with escapes, is refused; so is a
-// byte order mark.
+// byte order mark. What an in-memory document can hold as well is judged on
+// the object path too: a string or a member name with an unpaired surrogate is
+// refused, and so is nesting one level past the bound of 32, which is taken.
 import fc from 'fast-check';
 import { validCpr } from '../../../generators/index.ts';
 import { jsonTextVariant, type ClassValue } from '../../../generators/classes/index.ts';
@@ -23,34 +25,91 @@ interface Reading {
 
 const COVERS: Coverage[] = CLASSES.map((cls) => ({ field: 'cpr', class: cls }));
 
+/** A document that breaks I-JSON (or keeps to it) in what an object holds as well as a text: judged on every path, the object included. */
+interface Edge {
+  readonly text: string;
+  readonly note: string;
+  readonly accept: boolean;
+  readonly path: DeliveryPath;
+}
+
+const ALL_PATHS: readonly DeliveryPath[] = ['object', ...TEXT_PATHS];
+
+/** An unpaired surrogate (either half) somewhere in a string or a member name the CPR carries; JSON.stringify writes it escaped. */
+function withLoneSurrogate(cpr: Record<string, unknown>, where: number, unit: number, at: number): { doc: Record<string, unknown>; note: string } {
+  const lone = String.fromCharCode(unit);
+  const into = (text: string) => text.slice(0, at % (text.length + 1)) + lone + text.slice(at % (text.length + 1));
+  const extensions = (cpr.extensions ?? {}) as Record<string, unknown>;
+  const half = unit < 0xdc00 ? 'high' : 'low';
+  switch (where % 4) {
+    case 0:
+      return { doc: { ...cpr, memo: into(typeof cpr.memo === 'string' ? cpr.memo : 'memo') }, note: `memo holding a lone ${half} surrogate` };
+    case 1:
+      return { doc: { ...cpr, payee: { ...(cpr.payee as object), display_name: into(String((cpr.payee as { display_name?: unknown }).display_name ?? 'Payee')) } }, note: `payee.display_name holding a lone ${half} surrogate` };
+    case 2:
+      return { doc: { ...cpr, extensions: { ...extensions, 'com.example.note': into('note') } }, note: `an extension's value holding a lone ${half} surrogate` };
+    default:
+      return { doc: { ...cpr, extensions: { ...extensions, [into('com.example.n')]: 1 } }, note: `an extension's member name holding a lone ${half} surrogate` };
+  }
+}
+
+/** An extension nested so that the document is `depth` deep (the root object is 1, extensions 2). */
+function nestedTo(cpr: Record<string, unknown>, depth: number, arrays: boolean): Record<string, unknown> {
+  let value: unknown = 0;
+  for (let level = 0; level < depth - 2; level++) value = arrays ? [value] : { a: value };
+  return { ...cpr, extensions: { ...((cpr.extensions ?? {}) as object), 'com.example.deep': value } };
+}
+
+const edges: fc.Arbitrary<Edge[]> = fc
+  .record({
+    cpr: validCpr({ now: FUTURE, maxExtensionKeys: 2 }),
+    where: fc.nat(),
+    unit: fc.oneof(fc.integer({ min: 0xd800, max: 0xdbff }), fc.integer({ min: 0xdc00, max: 0xdfff })),
+    at: fc.nat(),
+    over: fc.boolean(),
+    arrays: fc.boolean(),
+  })
+  .map(({ cpr, where, unit, at, over, arrays }) => {
+    const doc = cpr as unknown as Record<string, unknown>;
+    const lone = withLoneSurrogate(doc, where, unit, at);
+    const depth = over ? 33 : 32;
+    return ALL_PATHS.flatMap((path) => [
+      { text: JSON.stringify(lone.doc), note: lone.note, accept: false, path },
+      { text: JSON.stringify(nestedTo(doc, depth, arrays)), note: `nested ${depth} deep (${arrays ? 'arrays' : 'objects'} in an extension)`, accept: !over, path },
+    ]);
+  });
+
 const readings: fc.Arbitrary<Reading[]> = validCpr({ now: FUTURE, maxExtensionKeys: 2 }).chain((cpr) =>
   fc.tuple(...CLASSES.map((cls) => jsonTextVariant({ class: cls, value: cpr as unknown as Record<string, unknown> }))).map((texts) =>
     CLASSES.flatMap((cls, i) => TEXT_PATHS.map((path) => ({ class: cls, text: texts[i]! as ClassValue<string>, path }))),
   ),
 );
 
-export const APP_ENCODINGS = define<readonly Reading[]>({
+/** Each case: the three classes on the text paths, and the edges on every path. */
+const cases: fc.Arbitrary<(Reading | Edge)[]> = fc.tuple(readings, edges).map(([r, e]) => [...r, ...e]);
+
+export const APP_ENCODINGS = define<readonly (Reading | Edge)[]>({
   id: 'PROP-APP-014',
-  title: 'escaped member names, duplicate members at any depth and a byte order mark are judged alike on every path a paying application reads JSON from',
+  title: 'escaped member names, duplicate members at any depth, a byte order mark, lone surrogates and nesting at the depth bound are judged alike on every path a paying application reads JSON from, the in-memory object included',
   requirements: ['PRF-JSON-1', 'DRV-VALID-1', 'DLV-FILE-1', 'DLV-INLINE-1'],
   level: 'PROFILE',
   role: 'paying-app',
   sections: ['PROFILE §1', 'PROFILE §8', '§4.4'],
   needs: [],
   defaultRuns: 20,
-  caseWeight: 3,
+  caseWeight: 5,
   file: FILE,
   covers: COVERS,
-  arbitrary: () => readings,
+  arbitrary: () => cases,
   async check(ctx, all) {
     return firstFailure(ctx, all, 9, async (r): Promise<PropertyFailure | undefined> => {
-      const { answer, path } = await readThrough(ctx, r.path, r.text.value);
-      const accept = r.class === 'json.escaped-name';
+      const [text, note, accept] = 'class' in r ? [r.text.value, r.text.note, r.class === 'json.escaped-name'] : [r.text, r.note, r.accept];
+      const { answer, path } = await readThrough(ctx, r.path, text);
       if (!crashed(answer) && answer.ok === accept) return undefined;
       return {
         expected: accept ? 'accepted' : 'refused: not I-JSON',
         actual: crashed(answer) ? { crashed: answer.message } : answer.ok ? 'accepted' : { code: answer.code, message: answer.message },
-        message: `${r.text.note}, read as ${path}`,
+        message: `${note}, read as ${path}`,
         requirements: accept ? ['DRV-VALID-1'] : ['PRF-JSON-1', ...(path === 'file' ? ['DLV-FILE-1'] : path === 'inline' ? ['DLV-INLINE-1'] : [])],
       };
     });

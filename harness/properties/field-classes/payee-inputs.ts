@@ -14,7 +14,7 @@
 // bound, its text in characters of one to four UTF-8 bytes.
 import fc from 'fast-check';
 import { payeeRequestAllowed } from '../../../profile/control.ts';
-import { MAX_INLINE_URI_BYTES, parseDeliveryUri, SUB_INTERFACES } from '../../../profile/cpr/index.ts';
+import { MAX_INLINE_URI_BYTES, parseDeliveryUri, RAIL_HINTS, SUB_INTERFACES } from '../../../profile/cpr/index.ts';
 import { cprRulesOf } from '../../cpr-charges.ts';
 import { amountVariant, jsonTextVariant, letterCaseVariant, payerDataVariant, textVariant, type ClassValue, type FieldClassId } from '../../../generators/classes/index.ts';
 import { cprExtensions } from '../../../generators/index.ts';
@@ -44,9 +44,19 @@ interface Ask {
 const TARGETS = fieldsOf('control:payee-request').flatMap((f) => f.classes.filter((cls) => cls !== 'http.problem').map((cls) => ({ field: f, cls })));
 
 // Extensions (any JSON: arrays, nulls, nested objects) one request in three, besides the member the class varies.
-const base = fc.record(
-  { sub_interface: fc.constantFrom(...SUB_INTERFACES), amount: fc.bigInt({ min: 1n, max: 10n ** 9n }).map(String), extensions: fc.option(cprExtensions(2), { nil: undefined, freq: 2 }) },
-  { requiredKeys: ['sub_interface', 'amount'] },
+// A listed rail_hint one request in three, any the sub-interface takes: ON_CHAIN binds both ways, every other hint is
+// advisory (PROFILE.md §7.4), so a hint usual for another sub-interface is asked for as often as its own. The base
+// input stays one the profile allows: only the member a class varies may break a rule.
+const base = fc.constantFrom(...SUB_INTERFACES).chain((sub_interface) =>
+  fc.record(
+    {
+      sub_interface: fc.constant(sub_interface),
+      amount: fc.bigInt({ min: 1n, max: 10n ** 9n }).map(String),
+      extensions: fc.option(cprExtensions(2), { nil: undefined, freq: 2 }),
+      rail_hint: fc.option(fc.constantFrom(...RAIL_HINTS.filter((hint) => (hint === 'ON_CHAIN') === (sub_interface === 'ON_CHAIN'))), { nil: undefined, freq: 2 }),
+    },
+    { requiredKeys: ['sub_interface', 'amount'] },
+  ),
 );
 
 function ask(member: string, cls: FieldClassId): fc.Arbitrary<{ value: unknown; note: string }> {
@@ -97,6 +107,14 @@ const nearInlineBound: fc.Arbitrary<Ask> = fc
     return { field: 'control:payee-request/memo', class: 'text.non-ascii', input, note: `a ${sub} request with memo, display_name and an extension text of "${unit}" (${memo}, ${name} and ${note} code points, about ${bytes} bytes), near the inline bound` };
   });
 
+/** The memo at its least, the empty text, in every case (a copy by the memo's truthiness drops it), on a generated request. */
+const emptyMemo: fc.Arbitrary<Ask> = base.map((input) => ({
+  field: 'control:payee-request/memo',
+  class: 'text.length',
+  input: { ...input, memo: '' },
+  note: `memo the empty text (0 code points, the least), a ${input.sub_interface} request${input.rail_hint !== undefined ? ` hinted ${input.rail_hint}` : ''}`,
+}));
+
 const asks: fc.Arbitrary<Ask[]> = fc.tuple(
   ...TARGETS.map(({ field, cls }) =>
     fc.tuple(base, field.pointer === '' ? fc.constant(undefined) : ask(field.pointer.slice(1), cls)).chain(([input, v]) => {
@@ -104,10 +122,13 @@ const asks: fc.Arbitrary<Ask[]> = fc.tuple(
         // The body itself, written as the class says: escaped member names (the same members), a member twice or a byte order mark (not I-JSON).
         return jsonTextVariant({ class: cls as 'json.escaped-name' | 'json.duplicate' | 'json.bom', value: input }).map((text): Ask => ({ field: field.id, class: cls, input, note: (text as ClassValue<string>).note, text: text.value as string }));
       }
-      return fc.constant<Ask>({ field: field.id, class: cls, input: { ...input, [field.pointer.slice(1)]: v!.value }, note: `${field.pointer.slice(1)} ${v!.note}` });
+      const member = field.pointer.slice(1);
+      const hinted = member !== 'rail_hint' && input.rail_hint !== undefined ? ` (a ${input.sub_interface} request hinted ${input.rail_hint})` : '';
+      return fc.constant<Ask>({ field: field.id, class: cls, input: { ...input, [member]: v!.value }, note: `${member} ${v!.note}${hinted}` });
     }),
   ),
   nearInlineBound,
+  emptyMemo,
 );
 
 async function judge(ctx: ScenarioContext, a: Ask, validity: number): Promise<PropertyFailure | undefined> {
