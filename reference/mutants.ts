@@ -538,6 +538,13 @@ const CATALOGUE = [
     catches: ['DRV-RAIL-1'],
   },
   {
+    name: 'app-unknown-hint-read-as-usual-rail',
+    family: 'derivation',
+    role: 'paying-app',
+    description: "a rail_hint none of the listed values is read as the rail the request's sub-interface is usually paid on (SEPA_CT for an IBAN), not as OPEN: refused RAIL_UNSUPPORTED where that rail is not served, where PROFILE.md §8.3 treats it as no preference",
+    catches: ['DRV-RAIL-1'],
+  },
+  {
     name: 'app-conditions-from-hinted-rail',
     family: 'derivation',
     role: 'paying-app',
@@ -827,6 +834,13 @@ const CATALOGUE = [
     role: 'operator',
     description: "an expired pack's amount stays locked instead of returning to the Principal",
     catches: ['CPP-EXP-2', 'PRF-LIFE-1'],
+  },
+  {
+    name: 'op-expiry-timer-overflow',
+    family: 'cashpack-lifecycle',
+    role: 'operator',
+    description: "each pack is expired by a timer set for its remaining lifetime, which never looks at the clock: a delay past 2^31 - 1 ms is 1 ms to Node, so a pack issued for more than about 24.86 days (the default maximum is 30) expires at once, its funds back long before its expiry",
+    catches: ['CPP-EXP-2', 'CPP-FND-1'],
   },
   {
     name: 'op-expiry-sweep-in-issue-order',
@@ -1471,6 +1485,13 @@ const CATALOGUE = [
     catches: ['PRF-APP-1'],
   },
   {
+    name: 'app-object-input-not-ijson-checked',
+    family: 'encoding',
+    role: 'paying-app',
+    description: 'an in-memory document is deep-copied as it is, never read as I-JSON: a string or a member name with a lone surrogate, or nesting past 32, is accepted on the object path alone, where PROFILE.md §1 refuses it on every path',
+    catches: ['PRF-JSON-1'],
+  },
+  {
     name: 'app-root-pointer-written-slash',
     family: 'cpr-structure',
     role: 'paying-app',
@@ -1914,6 +1935,13 @@ const CATALOGUE = [
     role: 'payee',
     description: "the CPR a token serves is written with its null members left out: an extension whose value is null is missing from the retrieval, where the token serves the full CPR the payee made (spec §4.1, §4.4)",
     catches: ['TOK-GET-1'],
+  },
+  {
+    name: 'payee-rail-hint-bound-to-sub-interface',
+    family: 'cpr-structure',
+    role: 'payee',
+    description: "the payee refuses a rail_hint usual for another sub-interface's address (an ACCOUNT request hinted SWIFT, an IBAN request hinted PIX), where PROFILE.md §7.4 binds only ON_CHAIN and keeps every other hint advisory",
+    catches: ['PRF-CTL-1'],
   },
   {
     name: 'payee-retrieval-bom-non-ascii',

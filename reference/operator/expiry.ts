@@ -21,3 +21,18 @@ export function applyPrincipalExpiries(state: OperatorState, principal: Principa
     applyExpiry(state, record, nowMs);
   }
 }
+
+/**
+ * Mutant op-expiry-timer-overflow: the pack expired by a timer set for its
+ * remaining lifetime on the Operator's clock, without a look at the clock when
+ * it fires. A delay past 2^31 - 1 ms (about 24.86 days) is taken by Node as
+ * 1 ms: a pack issued for longer expires at once.
+ */
+// Stryker disable all: only the op-expiry-timer-overflow fault calls this function
+export function scheduleExpiry(state: OperatorState, record: PackRecord, nowMs: number): void {
+  const timer = setTimeout(() => {
+    if (record.status === 'ACTIVE') endPack(state, record, { status: 'EXPIRED' }, record.expiryMs);
+  }, record.expiryMs - nowMs);
+  timer.unref();
+}
+// Stryker restore all

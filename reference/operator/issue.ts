@@ -9,7 +9,7 @@ import { readMessage } from './body.ts';
 import { deepFreeze, isFresh, isReplay, keyOf, verifies, type Endpoint, type OperatorContext } from './context.ts';
 import { assetKey, type PackRecord, type PrincipalAccount } from './state.ts';
 import { openPack } from './transitions.ts';
-import { applyPrincipalExpiries } from './expiry.ts';
+import { applyPrincipalExpiries, scheduleExpiry } from './expiry.ts';
 
 export const issue: Endpoint = (ctx, request) => {
   const checked = checkIssue(ctx, request);
@@ -45,6 +45,8 @@ interface CheckedIssue {
 function settle(ctx: OperatorContext, { lock, principal, amount, expiryMs, now }: CheckedIssue): RefResponse {
   const record = newPack(ctx, lock, amount, expiryMs, now);
   openPack(ctx.state, principal, record);
+  // Mutant op-expiry-timer-overflow: a timer set for the pack's remaining lifetime expires it, whatever the clock says.
+  if (ctx.faults.has('op-expiry-timer-overflow')) scheduleExpiry(ctx.state, record, now);
   // Mutant op-issue-201-created: the new pack answered 201 Created, as a REST framework answers a POST that creates a resource.
   return json(ctx.faults.has('op-issue-201-created') ? 201 : 200, record.pack);
 }

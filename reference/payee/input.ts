@@ -77,5 +77,12 @@ export function checkRequestInput(value: unknown, faults: Faults = NO_FAULTS): I
     const problem = field === 'extensions' && faults.has('payee-payer-check-top-level') ? topLevelPayerProblem(value[field]) : rule.check(value[field]);
     if (problem) return { ok: false, field, detail: problem };
   }
+  // Mutant payee-rail-hint-bound-to-sub-interface: a hinted rail refused unless it is one the sub-interface's address is usually paid on.
+  // Stryker disable next-line all: only the payee-rail-hint-bound-to-sub-interface fault refuses it
+  if (faults.has('payee-rail-hint-bound-to-sub-interface') && USUAL_SUB_INTERFACE[value.rail_hint as string] !== undefined && USUAL_SUB_INTERFACE[value.rail_hint as string] !== value.sub_interface) return { ok: false, field: 'rail_hint', detail: `${String(value.rail_hint)} is paid to another sub-interface's address` };
   return { ok: true, input: value as unknown as CreateRequestInput };
 }
+
+/** Mutant payee-rail-hint-bound-to-sub-interface: the sub-interface each listed rail is usually paid to (OPEN none). */
+// Stryker disable next-line all: only the payee-rail-hint-bound-to-sub-interface fault reads this table
+const USUAL_SUB_INTERFACE: Readonly<Record<string, SubInterface>> = { SEPA_CT: 'IBAN', SEPA_INST: 'IBAN', SWIFT: 'IBAN', ACH: 'ACCOUNT', PIX: 'INSTANT_KEY', UPI: 'INSTANT_KEY', ON_CHAIN: 'ON_CHAIN' };

@@ -5,6 +5,7 @@ import { isAmount, newUuid } from '../../profile/index.ts';
 import {
   RAIL_HINT_NAMES,
   RAIL_HINT_SUB_INTERFACE,
+  SUB_INTERFACE_FIELDS,
   ZERO_ACQUIRER_ID,
   identifySubInterface,
   isRailHint,
@@ -53,7 +54,10 @@ export function derivePayment(doc: unknown, context: DerivationContext, settings
   // 2. Select the rail: rail_hint is a non-binding signal (§4.7.4).
   // Mutant app-empty-supported-rails-ignored: an empty list taken for none given, so every rail counts as served.
   const given = Array.isArray(ctx.supported_rails) && !(ctx.supported_rails.length === 0 && faults.has('app-empty-supported-rails-ignored'));
-  const railProblem = checkRail(cpr.rail_hint, given ? ctx.supported_rails! : settings.supportedRails);
+  // Mutant app-unknown-hint-read-as-usual-rail: a hint none of the listed values read as the rail the sub-interface is usually paid on, not as OPEN.
+  // Stryker disable next-line all: only the app-unknown-hint-read-as-usual-rail fault reads it so
+  const hint = faults.has('app-unknown-hint-read-as-usual-rail') && cpr.rail_hint !== undefined && !isRailHint(cpr.rail_hint) ? SUB_INTERFACE_FIELDS[subInterface].defaultRailHint : cpr.rail_hint;
+  const railProblem = checkRail(hint, given ? ctx.supported_rails! : settings.supportedRails);
   // Mutant app-amount-before-rail: the value built before the rail is selected, so a refused amount is answered first.
   const railFirst = !faults.has('app-amount-before-rail');
   if (railProblem && railFirst && !faults.has('app-unsupported-rail-ignored')) return railProblem; // mutant: refused in silence

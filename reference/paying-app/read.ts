@@ -32,6 +32,9 @@ const LOADERS: { readonly [K in ReadInput['kind']]: Loader<K> } = {
   // (no cycles, no undefined or BigInt, no lone surrogates, bounded depth).
   object: (input, settings) => {
     try {
+      // Mutant app-object-input-not-ijson-checked: the value deep-copied as it is, never read as I-JSON.
+      // Stryker disable next-line all: only the app-object-input-not-ijson-checked fault copies it so
+      if (settings.faults.has('app-object-input-not-ijson-checked')) return { ok: true, doc: structuredClone(input.value) };
       const text = JSON.stringify(input.value);
       // Stryker disable next-line ConditionalExpression: parsing nothing throws, and the catch below gives the same rejection
       return text === undefined ? notJson('the value is not JSON', settings.faults) : parseJson(text, settings.faults);

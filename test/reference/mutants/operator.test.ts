@@ -530,6 +530,16 @@ const PROBES: Record<MutantOfRole<'operator'>, Probe> = {
     correct: 'EXPIRED',
     mutant: 'ACTIVE',
   },
+  'op-expiry-timer-overflow': {
+    observes: "the status of a pack issued for 30 days (the policy's maximum), 20 ms of real time after the issue, the clock unmoved",
+    async observe(f) {
+      const { pack } = await f.issuePack({ amount: 1n, requested_expiry: f.clock.now() + 30 * 24 * HOUR_MS });
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      return [(await f.status(pack.pack_id)).body.status, f.balance().locked];
+    },
+    correct: ['ACTIVE', '1'],
+    mutant: ['EXPIRED', '0'],
+  },
   'op-expiry-sweep-in-issue-order': {
     observes: "the Principal's locked funds once the second of two packs of one unit, issued second, has expired first, nothing read between",
     async observe(f) {

@@ -419,6 +419,21 @@ const PROBES: Record<MutantOfRole<'payee'>, Probe> = {
     correct: { 'com.example.note': null, 'com.example.n': 1 },
     mutant: { 'com.example.n': 1 },
   },
+  'payee-rail-hint-bound-to-sub-interface': {
+    observes: 'the rail_hint of an ACCOUNT request asked for with SWIFT, and of an IBAN request with PIX (advisory: PROFILE.md §7.4)',
+    async observe(payee) {
+      const hinted = async (sub_interface: 'ACCOUNT' | 'IBAN', rail_hint: 'SWIFT' | 'PIX') => {
+        try {
+          return (await payee.createRequest({ sub_interface, amount: '1250', rail_hint })).cpr.rail_hint;
+        } catch (error) {
+          return error instanceof PayeeInputError ? 'refused' : String(error);
+        }
+      };
+      return [await hinted('ACCOUNT', 'SWIFT'), await hinted('IBAN', 'PIX')];
+    },
+    correct: ['SWIFT', 'PIX'],
+    mutant: ['refused', 'refused'],
+  },
   'payee-retrieval-bom-non-ascii': {
     observes: 'the first bytes of the CPR a token serves, for a request with a memo outside ASCII and for one without',
     async observe(payee) {

@@ -114,6 +114,16 @@ const PROBES: Record<MutantOfRole<'paying-app'>, Probe> = {
     correct: 'CPR_VERSION_UNSUPPORTED',
     mutant: 'CPR_INVALID',
   },
+  'app-object-input-not-ijson-checked': {
+    observes: 'an in-memory request whose memo holds a lone high surrogate, and one nested 33 deep in an extension',
+    async observe(app) {
+      let deep: unknown = 0;
+      for (let level = 0; level < 31; level++) deep = [deep];
+      return [outcome(await app.read({ kind: 'object', value: iban({ memo: 'Invoice \ud800' }) })), outcome(await app.read({ kind: 'object', value: iban({ extensions: { 'com.example.deep': deep } }) }))];
+    },
+    correct: ['CPR_INVALID', 'CPR_INVALID'],
+    mutant: ['accepted', 'accepted'],
+  },
   'app-root-pointer-written-slash': {
     observes: 'the violation paths of a direct text that is no JSON',
     async observe(app) {
@@ -349,6 +359,12 @@ const PROBES: Record<MutantOfRole<'paying-app'>, Probe> = {
     },
     correct: CONTEXT.payer,
     mutant: IBAN_CPR.payee,
+  },
+  'app-unknown-hint-read-as-usual-rail': {
+    observes: 'an IBAN request hinted FEDNOW (none of the listed values), derived where only SWIFT is served',
+    observe: async (app) => outcome(app.derive(iban({ rail_hint: 'FEDNOW' }), { ...CONTEXT, supported_rails: ['SWIFT'] })),
+    correct: 'accepted',
+    mutant: 'RAIL_UNSUPPORTED',
   },
   'app-empty-supported-rails-ignored': {
     observes: 'a request hinting SEPA_CT to an application that serves no rail here (supported_rails: [])',
