@@ -61,6 +61,13 @@ interface Step {
    * clock, before or after (PROFILE.md §6), while updated_at is the clock's.
    */
   readonly skew: number;
+  /**
+   * Whom a renewal hands the pack to: a fresh key (0), the bearer itself, or
+   * a key that held it before (PROFILE.md §5 renew: no step refuses a
+   * new_bearer_pk for having been one; the spec's disposable keys are the
+   * holder's practice, not a rule the Operator enforces).
+   */
+  readonly handTo: 'fresh' | 'self' | 'earlier';
 }
 
 const move: fc.Arbitrary<Move> = fc.oneof(
@@ -69,6 +76,9 @@ const move: fc.Arbitrary<Move> = fc.oneof(
   { arbitrary: fc.integer({ min: 6, max: 900 }).map((by) => ({ by })), weight: 2 },
   { arbitrary: fc.constantFrom(-1, 0, 1, 2, 60).map((toExpiry) => ({ toExpiry })), weight: 1 },
 );
+
+/** A fresh key two renewals in three; else the bearer itself, or a key that held the pack before. */
+const handTo = fc.constantFrom<Step['handTo']>('fresh', 'fresh', 'fresh', 'fresh', 'self', 'earlier');
 
 const skew: fc.Arbitrary<number> = fc.oneof(
   { arbitrary: fc.constant(0), weight: 2 },
@@ -109,8 +119,8 @@ const cases: fc.Arbitrary<Case> = fc.record({
   amount: fc.constantFrom<AmountClass>('one', 'half', 'max', 'beyond-2^53', 'any', 'any-beyond-2^53'),
   at: fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }),
   second: fc.integer({ min: 0, max: 59 }),
-  steps: fc.array(fc.record({ move, action, read: fc.boolean(), skew }), { minLength: 1, maxLength: 8 }),
-  end: fc.record({ move, action: fc.constantFrom<Action>('none', 'redeem', 'cancel'), read: fc.constant(false), skew }),
+  steps: fc.array(fc.record({ move, action, read: fc.boolean(), skew, handTo }), { minLength: 1, maxLength: 8 }),
+  end: fc.record({ move, action: fc.constantFrom<Action>('none', 'redeem', 'cancel'), read: fc.constant(false), skew, handTo: fc.constant('fresh' as const) }),
 });
 
 /**
@@ -144,6 +154,9 @@ async function judgeCase(ctx: ScenarioContext, setup: OperatorSetup, { orders, a
   let now = clockAt + ((((second * 1000 - (clockAt % 60_000)) % 60_000) + 60_000) % 60_000);
   await setClock(ctx, 'operator', now);
   let bearer: SigningKey = createSigningKey();
+  // Every key that has held the pack, the first bearer first.
+  const holders: SigningKey[] = [bearer];
+  let handTo: Step['handTo'] = 'fresh';
   const amount = amountOf(amountClass, at, policy.max_amount);
   // Each key a message names is written in the next of the case's member orders.
   let written = 0;
@@ -201,6 +214,7 @@ async function judgeCase(ctx: ScenarioContext, setup: OperatorSetup, { orders, a
     const skewSeconds = Math.round(step.skew * Math.max(policy.request_window_seconds - 1, 0));
     signedAt = now + skewSeconds * 1000;
     dated = skewSeconds === 0 ? '' : `, created_at ${Math.abs(skewSeconds)} s ${skewSeconds < 0 ? 'behind' : 'ahead of'} the clock`;
+    handTo = step.handTo;
     const failure = await act(step.action);
     if (failure) return failure;
     if (step.read) {
@@ -224,7 +238,10 @@ async function judgeCase(ctx: ScenarioContext, setup: OperatorSetup, { orders, a
       case 'renew':
       case 'renew-foreign': {
         const foreign = kind === 'renew-foreign';
-        const next = createSigningKey();
+        // The first key that held the pack before the bearer, when there is one, for a hand-back.
+        const earlier = holders.find((key) => key !== bearer);
+        const next = handTo === 'self' ? bearer : handTo === 'earlier' && earlier !== undefined ? earlier : createSigningKey();
+        const handedTo = next === bearer ? ', back to the bearer itself' : holders.includes(next) ? ', back to a key that held it before' : '';
         const request = jsonRequest('POST', '/v1/cashpack/renew', { cash_pack: pack, renewal: renewal(pack, ordered(foreign ? createSigningKey() : bearer), signedAt, ordered(next)) });
         const granted = !foreign && state.status === 'ACTIVE' && state.depth < policy.max_chain_depth;
         // A chain its renewals outgrow before max_chain_depth (the body limit is the target's to choose): the next one is not sent.
@@ -235,12 +252,13 @@ async function judgeCase(ctx: ScenarioContext, setup: OperatorSetup, { orders, a
           return undefined;
         }
         const answer = await send(ctx, 'operator', request);
-        const what = `${foreign ? 'a renewal signed by a key that is not the bearer' : `a renewal by the bearer at depth ${state.depth} (max_chain_depth ${policy.max_chain_depth}) of a ${state.status} pack`}${dated}`;
+        const what = `${foreign ? 'a renewal signed by a key that is not the bearer' : `a renewal by the bearer at depth ${state.depth} (max_chain_depth ${policy.max_chain_depth}) of a ${state.status} pack`}${handedTo}${dated}`;
         // The rule of the answer that was due: a granted renewal, or the refusal of a foreign key, a pack no longer ACTIVE, a chain at its depth.
         const rule = granted ? 'CPP-RNW-1' : foreign ? 'CPP-BRR-1' : state.status !== 'ACTIVE' ? 'CPP-ACT-1' : 'CPP-DEPTH-1';
         if ((answer.status === 200) !== granted) unexpected(answer, granted ? 200 : 'a refusal', what, rule);
         if (granted) {
           [pack, bearer] = [renewedPack(answer, next, `${done.join(', ')}; then ${what}`, pack), next];
+          if (!holders.includes(next)) holders.push(next);
           Object.assign(state, { updatedAtMs: now, depth: state.depth + 1 });
         }
         done.push(`${what}: ${granted ? 'granted' : 'refused'}`);

@@ -62,16 +62,24 @@ const conversionFrom = (requested: Doc) => {
  * A rate as the Payment schema writes one (`^(0|[1-9][0-9]*)(\.[0-9]+)?$`), in
  * every class a number type loses: a whole number, a fraction with zeros
  * before its digits (down to 10^-12) and after them, and more significant
- * digits than a double holds (up to 24 before the point and 20 after). It is
- * disclosed as given, never as a number read back.
+ * digits than a double holds (up to 24 before the point and 20 after), and
+ * one at par (1, 1.0, ...) a case in five. It is disclosed as given, never as
+ * a number read back.
  */
-const decimalRate = fc
-  .tuple(
-    fc.oneof(fc.constant('0'), fc.bigInt({ min: 1n, max: 10n ** 24n }).map(String)),
-    fc.option(fc.tuple(fc.nat({ max: 12 }), fc.bigInt({ min: 1n, max: 10n ** 20n }), fc.nat({ max: 3 })), { nil: undefined }),
-  )
-  .map(([whole, fraction]) => (fraction === undefined ? whole : `${whole}.${'0'.repeat(fraction[0])}${fraction[1]}${'0'.repeat(fraction[2])}`))
-  .filter((rate) => rate !== '0');
+const decimalRate = fc.oneof(
+  {
+    weight: 4,
+    arbitrary: fc
+      .tuple(
+        fc.oneof(fc.constant('0'), fc.bigInt({ min: 1n, max: 10n ** 24n }).map(String)),
+        fc.option(fc.tuple(fc.nat({ max: 12 }), fc.bigInt({ min: 1n, max: 10n ** 20n }), fc.nat({ max: 3 })), { nil: undefined }),
+      )
+      .map(([whole, fraction]) => (fraction === undefined ? whole : `${whole}.${'0'.repeat(fraction[0])}${fraction[1]}${'0'.repeat(fraction[2])}`))
+      .filter((rate) => rate !== '0'),
+  },
+  // At par, however written: a conversion all the same, into another asset, disclosed as every other.
+  { weight: 1, arbitrary: fc.constantFrom('1', '1.0', '1.00', '1.000000') },
+);
 
 const COVERS: Coverage[] = [
   ...(['amount.large', 'amount.non-canonical', 'amount.bound'] as const).map((cls) => ({ field: 'derivation-context/payer_amount', class: cls })),
