@@ -538,6 +538,13 @@ const CATALOGUE = [
     catches: ['DRV-RAIL-1'],
   },
   {
+    name: 'app-conversion-at-par-undisclosed',
+    family: 'derivation',
+    role: 'paying-app',
+    description: 'a conversion at rate 1 ("1", "1.0": a EUR stablecoin for EUR) is taken for none: not disclosed in the Payment\'s context, where spec §4.6.2 discloses every conversion as extra context',
+    catches: ['DRV-CONV-1'],
+  },
+  {
     name: 'app-unknown-hint-read-as-usual-rail',
     family: 'derivation',
     role: 'paying-app',
@@ -834,6 +841,13 @@ const CATALOGUE = [
     role: 'operator',
     description: "an expired pack's amount stays locked instead of returning to the Principal",
     catches: ['CPP-EXP-2', 'PRF-LIFE-1'],
+  },
+  {
+    name: 'op-renew-previous-key-refused',
+    family: 'cashpack-lifecycle',
+    role: 'operator',
+    description: "a renewal handing the pack back to a key that has held it (A to B to A, or A to A) is refused BEARER_MISMATCH, the spec's disposable keys read as a rule the Operator enforces, where PROFILE.md §5 renew refuses no new_bearer_pk for having been one",
+    catches: ['CPP-RNW-1'],
   },
   {
     name: 'op-expiry-timer-overflow',
@@ -1483,6 +1497,13 @@ const CATALOGUE = [
     role: 'paying-app',
     description: 'CPR_VERSION_UNSUPPORTED only when the version is the one defect: a CPR-2.0 document with a member 1.0 does not know is CPR_INVALID, where PROFILE.md §8.2 validates the version first and §8.3 answers CPR_VERSION_UNSUPPORTED for it',
     catches: ['PRF-APP-1'],
+  },
+  {
+    name: 'app-endpoint-parameter-name-case-folded',
+    family: 'delivery',
+    role: 'paying-app',
+    description: 'query parameter names of a token URI are read in lower case, so Endpoint= and ENDPOINT= count as endpoint: a URI that also carries one is refused for its two endpoints, where PROFILE.md §8.1 ignores every parameter other than endpoint',
+    catches: ['DLV-RESOLVE-1'],
   },
   {
     name: 'app-object-input-not-ijson-checked',

@@ -84,7 +84,10 @@ export function derivePayment(doc: unknown, context: DerivationContext, settings
   // Mutant app-same-code-conversion-undisclosed: a conversion into an asset of the requested asset's code (another chain, another type) is taken for none.
   // Stryker disable next-line all: only the app-same-code-conversion-undisclosed fault compares the conversion's code
   const sameCode = faults.has('app-same-code-conversion-undisclosed') && ctx.conversion?.asset?.code === cpr.value.asset.code;
-  const conversion = ctx.conversion && !sameCode ? { asset: ctx.conversion.asset, amount: ctx.conversion.amount, rate: disclosedRate(ctx.conversion.rate, faults), disclosed: true as const } : undefined;
+  // Mutant app-conversion-at-par-undisclosed: a conversion at rate 1 (a EUR stablecoin for EUR, say) taken for none.
+  // Stryker disable next-line all: only the app-conversion-at-par-undisclosed fault reads the rate so
+  const atPar = faults.has('app-conversion-at-par-undisclosed') && typeof ctx.conversion?.rate === 'string' && /^1(\.0*)?$/.test(ctx.conversion.rate);
+  const conversion = ctx.conversion && !sameCode && !atPar ? { asset: ctx.conversion.asset, amount: ctx.conversion.amount, rate: disclosedRate(ctx.conversion.rate, faults), disclosed: true as const } : undefined;
   // Stryker disable next-line OptionalChaining,StringLiteral: free text for a reader (a notice, PROFILE.md §8.3; the disclosure itself is context.conversion.disclosed)
   if (conversion) notices.push(`conversion disclosed to the payer: pays ${conversion.amount} ${conversion.asset?.code} at rate ${conversion.rate}; the requested value is unchanged`);
   const payment: Payment = {

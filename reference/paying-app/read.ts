@@ -118,8 +118,11 @@ async function loadUri(uri: string, settings: ReadSettings): Promise<Loaded> {
   if (settings.faults.has('app-endpoint-first-parameter') && !endpointFirst(uri)) {
     return reject('URI_INVALID', 'This is not a payment request link: expected std-cpr://<token>?endpoint=<url>.');
   }
+  // Mutant app-endpoint-parameter-name-case-folded: query parameter names read in lower case (Endpoint=, ENDPOINT= taken for endpoint=).
+  // Stryker disable next-line all: only the app-endpoint-parameter-name-case-folded fault folds them
+  const named = settings.faults.has('app-endpoint-parameter-name-case-folded') && !uri.startsWith('std-cpr://inline/') ? uri.replace(/([?&])([^=&#]*)=/g, (_m, sep: string, name: string) => `${sep}${name.toLowerCase()}=`) : uri;
   // Mutant app-inline-padding-accepted: a lenient decoder that drops = padding.
-  const parsed = parseDeliveryUri(settings.faults.has('app-inline-padding-accepted') && uri.startsWith('std-cpr://inline/') ? uri.replace(/=+$/, '') : uri);
+  const parsed = parseDeliveryUri(settings.faults.has('app-inline-padding-accepted') && uri.startsWith('std-cpr://inline/') ? uri.replace(/=+$/, '') : named);
   // Mutant app-inline-needs-padding: a standard base64 decoder that wants whole 4-character groups.
   if (settings.faults.has('app-inline-needs-padding') && parsed.kind === 'inline' && (uri.length - 'std-cpr://inline/'.length) % 4 !== 0) {
     return reject('URI_INVALID', 'This is not a payment request link: the inline payload is not whole base64 groups.');

@@ -530,6 +530,19 @@ const PROBES: Record<MutantOfRole<'operator'>, Probe> = {
     correct: 'EXPIRED',
     mutant: 'ACTIVE',
   },
+  'op-renew-previous-key-refused': {
+    observes: 'a renewal from A to B, then one from B back to A, and one from A to A',
+    async observe(f) {
+      const { pack, bearer: a } = await f.issuePack();
+      const toB = await f.renewPack(pack, a);
+      const back = await f.renew(toB.pack, f.renewal(toB.pack, toB.bearer, { new_bearer: a.jwk }).entry);
+      if (back.status !== 200) return [answer(back)];
+      const again = back.body as unknown as CashPack;
+      return [answer(back), answer(await f.renew(again, f.renewal(again, a, { new_bearer: a.jwk }).entry))];
+    },
+    correct: [200, 200],
+    mutant: ['BEARER_MISMATCH'],
+  },
   'op-expiry-timer-overflow': {
     observes: "the status of a pack issued for 30 days (the policy's maximum), 20 ms of real time after the issue, the clock unmoved",
     async observe(f) {

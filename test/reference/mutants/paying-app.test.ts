@@ -63,6 +63,12 @@ function iban(changes: Record<string, unknown>): Record<string, unknown> {
 
 /** 'accepted', or the rejection code. */
 const outcome = (result: Accepted | Rejection | Derivation): string => (result.ok ? 'accepted' : result.code);
+
+/** The Payment's context.conversion when IBAN_CPR is derived with `conversion` ('none' when it has none), or the rejection's code. */
+function conversionOf(app: PayingApp, conversion: NonNullable<DerivationContext['conversion']>): unknown {
+  const derived = app.derive(IBAN_CPR, { ...CONTEXT, conversion });
+  return derived.ok ? ((derived.payment.context as { conversion?: unknown }).conversion ?? 'none') : derived.code;
+}
 const read = (app: PayingApp, value: unknown) => app.read({ kind: 'object', value });
 
 interface Probe {
@@ -113,6 +119,15 @@ const PROBES: Record<MutantOfRole<'paying-app'>, Probe> = {
     observe: async (app) => outcome(await read(app, iban({ cpr_version: 'CPR-2.0', settlement_window: 'PT5M' }))),
     correct: 'CPR_VERSION_UNSUPPORTED',
     mutant: 'CPR_INVALID',
+  },
+  'app-endpoint-parameter-name-case-folded': {
+    observes: 'a token URI of the reference payee read with Endpoint= and ENDPOINT= parameters after its own endpoint',
+    async observe(app) {
+      const result = await app.read({ kind: 'uri', uri: `std-cpr://${'a'.repeat(32)}?endpoint=https%3A%2F%2F127.0.0.1%3A9&Endpoint=x&ENDPOINT=y` });
+      return result.ok ? 'accepted' : result.code === 'URI_INVALID' && /endpoint parameter/.test(result.message) ? 'URI_INVALID: endpoints' : result.code;
+    },
+    correct: 'RETRIEVAL_FAILED',
+    mutant: 'URI_INVALID: endpoints',
   },
   'app-object-input-not-ijson-checked': {
     observes: 'an in-memory request whose memo holds a lone high surrogate, and one nested 33 deep in an extension',
@@ -234,11 +249,7 @@ const PROBES: Record<MutantOfRole<'paying-app'>, Probe> = {
   },
   'app-same-code-conversion-undisclosed': {
     observes: "the Payment's context.conversion when the payer's money is converted into tokenized EUR for a fiat EUR request",
-    async observe(app) {
-      const conversion = { asset: { type: 'tokenized', code: 'EUR', chain_id: '1' } as const, amount: '1250', rate: '1' };
-      const derived = app.derive(IBAN_CPR, { ...CONTEXT, conversion });
-      return derived.ok ? ((derived.payment.context as { conversion?: unknown }).conversion ?? 'none') : derived.code;
-    },
+    observe: async (app) => conversionOf(app, { asset: { type: 'tokenized', code: 'EUR', chain_id: '1' }, amount: '1250', rate: '1' }),
     correct: { asset: { type: 'tokenized', code: 'EUR', chain_id: '1' }, amount: '1250', rate: '1', disclosed: true },
     mutant: 'none',
   },
@@ -359,6 +370,12 @@ const PROBES: Record<MutantOfRole<'paying-app'>, Probe> = {
     },
     correct: CONTEXT.payer,
     mutant: IBAN_CPR.payee,
+  },
+  'app-conversion-at-par-undisclosed': {
+    observes: "the Payment's context.conversion when the payer's money is converted into USDC at the rate 1.0 for a EUR request",
+    observe: async (app) => conversionOf(app, { asset: { type: 'stablecoin', code: 'USDC', chain_id: '1' }, amount: '1250', rate: '1.0' }),
+    correct: { asset: { type: 'stablecoin', code: 'USDC', chain_id: '1' }, amount: '1250', rate: '1.0', disclosed: true },
+    mutant: 'none',
   },
   'app-unknown-hint-read-as-usual-rail': {
     observes: 'an IBAN request hinted FEDNOW (none of the listed values), derived where only SWIFT is served',
