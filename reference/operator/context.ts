@@ -101,14 +101,18 @@ export function keyOf(jwk: OkpJwk): Uint8Array {
 
 /** Spec §5.2: the message was submitted by the holder of current_bearer_pk. */
 export function isCurrentBearer(ctx: OperatorContext, pack: CashPack, key: OkpJwk): boolean {
-  if (ctx.faults.has('op-previous-bearer-accepted')) {
-    // mutant: any key that ever held the pack passes
-    return [pack.initial_bearer_pk, ...pack.renewal_chain.map((entry) => entry.new_bearer_pk)].some((held) => sameKey(held, key));
-  }
+  if (ctx.faults.has('op-previous-bearer-accepted')) return hasHeld(pack, key); // mutant: any key that ever held the pack passes
   // Mutant op-bearer-compared-as-json: the JWKs compared as written, so the bearer's key with its members in another order is another key.
   if (ctx.faults.has('op-bearer-compared-as-json')) return JSON.stringify(key) === JSON.stringify(pack.current_bearer_pk);
   return sameKey(key, pack.current_bearer_pk);
 }
+
+// Stryker disable all: only the op-previous-bearer-accepted and op-renew-previous-key-refused faults call this function
+/** Whether `key` has held the pack: its initial bearer, or the new bearer of one of its renewals. */
+export function hasHeld(pack: CashPack, key: OkpJwk): boolean {
+  return [pack.initial_bearer_pk, ...pack.renewal_chain.map((entry) => entry.new_bearer_pk)].some((held) => sameKey(held, key));
+}
+// Stryker restore all
 
 /** PROFILE.md §2.1: two keys are the same key exactly when their x values are equal. */
 export function sameKey(a: OkpJwk, b: OkpJwk): boolean {

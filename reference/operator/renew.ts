@@ -6,7 +6,7 @@ import { decodeB64urlFixed, digestText, formatTimestamp, parseTimestamp, readDig
 import type { CashPack, RenewalEntry } from '../../profile/cashpack/index.ts';
 import { json, problemResponse } from '../http/respond.ts';
 import { bearerSteps } from './bearer-steps.ts';
-import { deepFreeze, isCurrentBearer, keyOf, sameKey, type Endpoint, type OperatorContext } from './context.ts';
+import { deepFreeze, hasHeld, isCurrentBearer, keyOf, type Endpoint, type OperatorContext } from './context.ts';
 
 export const renew: Endpoint = (ctx, request) => {
   // 1.–7. Syntax, the pack's and the entry's signatures, freshness, replay, ACTIVE.
@@ -32,7 +32,7 @@ export const renew: Endpoint = (ctx, request) => {
   }
   // Mutant op-renew-previous-key-refused: a pack never handed back to a key that has held it (the spec's disposable keys read as a rule).
   // Stryker disable next-line all: only the op-renew-previous-key-refused fault refuses it
-  if (ctx.faults.has('op-renew-previous-key-refused') && [pack.initial_bearer_pk, ...pack.renewal_chain.map((entry) => entry.new_bearer_pk)].some((key) => sameKey(key, renewal.new_bearer_pk))) return problemResponse('BEARER_MISMATCH', 'new_bearer_pk has held this pack before');
+  if (ctx.faults.has('op-renew-previous-key-refused') && hasHeld(pack, renewal.new_bearer_pk)) return problemResponse('BEARER_MISMATCH', 'new_bearer_pk has held this pack before');
   // 10. Spec §7.1, §8: the chain has not reached the maximum depth.
   // Mutant op-depth-from-presented-pack: the depth read from the version presented, not the stored one.
   if (chainFull(ctx, ctx.faults.has('op-depth-from-presented-pack') ? presented : pack)) return depthExceeded(ctx);

@@ -184,11 +184,10 @@ function requestId(faults: Faults, startupRequestId: string, now: number, input:
 // Stryker disable all: only the payee-request-id-variant-unset fault calls this function
 function uuidVariantUnset(): string {
   const bytes = randomBytes(16);
-  bytes[6] = (bytes[6]! & 0x0f) | 0x40;
-  // Drawn as 10 by chance one time in four: the other three, always (a variant of 00, 01 or 11).
-  if ((bytes[8]! & 0xc0) === 0x80) bytes[8] = bytes[8]! ^ 0x40;
-  const hex = bytes.toString('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  const id = uuidOfBytes(bytes, 4);
+  // The variant digit as drawn, its two top bits 11 where they were drawn as 10: a variant of 00, 01 or 11, never 10.
+  const drawn = bytes[8]! >> 4;
+  return `${id.slice(0, 19)}${(drawn >> 2 === 2 ? drawn | 0b0100 : drawn).toString(16)}${id.slice(20)}`;
 }
 // Stryker restore all
 
