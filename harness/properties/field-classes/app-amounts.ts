@@ -63,7 +63,7 @@ const conversionFrom = (requested: Doc) => {
  * every class a number type loses: a whole number, a fraction with zeros
  * before its digits (down to 10^-12) and after them, and more significant
  * digits than a double holds (up to 24 before the point and 20 after), and
- * one at par (1, 1.0, ...) a case in five. It is disclosed as given, never as
+ * one at par (1, 1.0, 1.00, ...) a case in five. It is disclosed as given, never as
  * a number read back.
  */
 const decimalRate = fc.oneof(
@@ -77,8 +77,8 @@ const decimalRate = fc.oneof(
       .map(([whole, fraction]) => (fraction === undefined ? whole : `${whole}.${'0'.repeat(fraction[0])}${fraction[1]}${'0'.repeat(fraction[2])}`))
       .filter((rate) => rate !== '0'),
   },
-  // At par, however written: a conversion all the same, into another asset, disclosed as every other.
-  { weight: 1, arbitrary: fc.constantFrom('1', '1.0', '1.00', '1.000000') },
+  // At par, with any number of zeros after the point (none, or no point): a conversion all the same, disclosed as every other.
+  { weight: 1, arbitrary: fc.option(fc.nat({ max: 20 }), { nil: undefined }).map((zeros) => (zeros === undefined ? '1' : `1.${'0'.repeat(zeros + 1)}`)) },
 );
 
 const COVERS: Coverage[] = [

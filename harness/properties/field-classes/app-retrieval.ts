@@ -7,13 +7,14 @@
 // (read or refused), bodies chunked at and over the 65 536-byte bound, slow,
 // cut off or empty, and bodies that are not I-JSON (a byte order mark, a member
 // twice, HTML) or are the same JSON with escaped member names; the token URIs
-// carry other query parameters before or after their endpoint, or none, and
+// carry other query parameters before or after their endpoint (one named
+// endpoint in other letters among them), or none, and
 // their endpoint's scheme and host in any letter case. The
 // answers are the fuzzer's own classes (generators/classes/retrieval-answer.ts),
 // served by the harness's retrieval stub, and judged by the fuzzer's oracle;
 // what the stub saw is judged too.
 import fc from 'fast-check';
-import { retrievalClass, retrievalDelivery, retrievalErrorStatus, retrievalMediaType, retrievalRedirect, type RetrievalAnswer } from '../../../generators/classes/index.ts';
+import { letterCaseVariant, retrievalClass, retrievalDelivery, retrievalErrorStatus, retrievalMediaType, retrievalRedirect, type RetrievalAnswer } from '../../../generators/classes/index.ts';
 import { legalBaseUrl, validCpr } from '../../../generators/index.ts';
 import type { AppResult } from '../../adapters/types.ts';
 import { StepError, type ScenarioContext } from '../../scenarios/context.ts';
@@ -61,6 +62,11 @@ const COVERS: Coverage[] = [
   { field: FIELD, class: 'retrieval.body' },
 ];
 
+/** A parameter named endpoint in other letters (Endpoint, ENDPOINT, eNdPoint...): another parameter, since a query's names are compared as written. */
+const otherEndpointName = fc
+  .tuple(letterCaseVariant({ class: 'enum.case', value: 'endpoint' }), fc.constantFrom('', 'x', 'https%3A%2F%2Fpay.example.invalid'))
+  .map(([name, value]) => `${name.value}=${value}`);
+
 const cases: fc.Arbitrary<RetrievalCase> = fc.record({
   doc: validCpr({ now: FAR_AHEAD }) as fc.Arbitrary<unknown>,
   status: retrievalErrorStatus(),
@@ -75,7 +81,7 @@ const cases: fc.Arbitrary<RetrievalCase> = fc.record({
     { weight: 3, arbitrary: legalBaseUrl({ hosts: 'loopback', ipv6: false, port: 443 }).map((b) => b.path) },
   ),
   host: fc.constantFrom('127.0.0.1' as const, 'localhost' as const),
-  extra: fc.option(fc.record({ where: fc.constantFrom('before' as const, 'after' as const), params: fc.constantFrom('lang=de', 'utm_source=mail&v=2', 'x=%26%3D', 'endpoint_hint=1') })),
+  extra: fc.option(fc.record({ where: fc.constantFrom('before' as const, 'after' as const), params: fc.oneof(fc.constantFrom('lang=de', 'utm_source=mail&v=2', 'x=%26%3D', 'endpoint_hint=1'), otherEndpointName) })),
   spelling: fc.record({ scheme: fc.constantFrom('https' as const, 'HTTPS' as const, 'Https' as const), host: fc.constantFrom('as-is' as const, 'upper' as const, 'mixed' as const) }),
 });
 
