@@ -47,8 +47,8 @@ interface ReportMutant {
 }
 
 const ROLES: readonly MutationRole[] = ['operator', 'payee', 'paying-app', 'shared'];
-/** The fault-switch ignorer's reason, or a disable comment's "only the <mutant> fault calls/reads/uses ...". */
-const FAULT_SWITCH = /hand-made fault of reference\/mutants\.ts|^only the [a-z0-9-]+ fault /;
+/** The fault-switch ignorer's reason, or a disable comment's "only the <mutant> fault calls/reads/uses ..." ("only the <mutant> and <mutant> faults ..." for code several share). */
+const FAULT_SWITCH = /hand-made fault of reference\/mutants\.ts|^only the [a-z0-9-]+ fault |^only the [a-z0-9-]+(?:,? (?:and )?[a-z0-9-]+)+ faults /;
 const FREE_TEXT = /^free text for a reader/;
 
 /** reference/operator/x.ts → operator; anything else under reference/ → shared. */
