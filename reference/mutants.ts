@@ -432,6 +432,13 @@ const CATALOGUE = [
     catches: ['PRF-TOK-1'],
   },
   {
+    name: 'payee-token-expiry-whole-second',
+    family: 'retrieval-token',
+    role: 'payee',
+    description: 'a retrieval token made a fraction into a second is refused TOKEN_EXPIRED from the whole second its lifetime ends in, before its token_expires_at (expiry judged in whole seconds)',
+    catches: ['TOK-GET-1'],
+  },
+  {
     name: 'payee-token-never-expires',
     family: 'retrieval-token',
     role: 'payee',
@@ -1006,6 +1013,13 @@ const CATALOGUE = [
     catches: ['PRF-LEN-1', 'CPR-MEMO-1'],
   },
   {
+    name: 'payee-memo-line-breaks-folded',
+    family: 'encoding',
+    role: 'payee',
+    description: "the payee writes the memo's line breaks (CR, LF, CRLF, U+2028, U+2029) as spaces, serving another memo than the one asked for",
+    catches: ['PRF-CTL-1'],
+  },
+  {
     name: 'payee-empty-memo-dropped',
     family: 'cpr-structure',
     role: 'payee',
@@ -1499,6 +1513,13 @@ const CATALOGUE = [
     catches: ['PRF-APP-1'],
   },
   {
+    name: 'app-endpoint-escapes-upper-hex-only',
+    family: 'delivery',
+    role: 'paying-app',
+    description: "a token URI's percent-escapes are decoded only with upper-case hex digits (%3A, not %3a), so an endpoint written https%3a%2f%2f... is refused or retrieved from another URL, where PROFILE.md §8.1 makes the case of hex digits change nothing",
+    catches: ['DLV-RESOLVE-1'],
+  },
+  {
     name: 'app-endpoint-parameter-name-case-folded',
     family: 'delivery',
     role: 'paying-app',
@@ -1524,14 +1545,14 @@ const CATALOGUE = [
     family: 'delivery',
     role: 'paying-app',
     description: 'the paying app checks a token URI\'s shape as std-cpr://<token>?endpoint=..., so a valid URI with another parameter before endpoint (a router\'s ?lang=de&) is URI_INVALID and never retrieved',
-    catches: ['PRF-APP-1'],
+    catches: ['DLV-RESOLVE-1'],
   },
   {
     name: 'app-endpoint-scheme-case-sensitive',
     family: 'delivery',
     role: 'paying-app',
     description: "the paying app checks that a token URI's endpoint is https by its text's first eight characters, so an endpoint written HTTPS:// or Https:// (the same URI, RFC 3986 §3.1) is URI_INVALID and never retrieved",
-    catches: ['PRF-APP-1'],
+    catches: ['DLV-RESOLVE-1'],
   },
   {
     name: 'app-redirect-followed',
@@ -2029,7 +2050,7 @@ const CATALOGUE = [
     role: 'paying-app',
     catcher: 'fuzzer',
     description: 'only the exact media type application/json is taken from a retrieval: application/json; charset=utf-8 is refused',
-    catches: ['PRF-APP-1', 'DLV-RESOLVE-1'],
+    catches: ['DLV-RESOLVE-1'],
   },
   {
     name: 'app-length-from-header',
@@ -2061,7 +2082,7 @@ const CATALOGUE = [
     role: 'paying-app',
     catcher: 'fuzzer',
     description: "the retrieval URL is resolved against the endpoint's origin (new URL('/cpr/' + token, endpoint)): its base path is lost",
-    catches: ['PRF-APP-1', 'DLV-RESOLVE-1'],
+    catches: ['DLV-RESOLVE-1'],
   },
   {
     name: 'app-endpoint-query-swallowed',

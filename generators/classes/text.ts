@@ -4,11 +4,13 @@
 // | class              | members                                                                          |
 // |--------------------|----------------------------------------------------------------------------------|
 // | text.non-ascii     | BMP letters, astral characters, combining marks, right-to-left text, ZWJ, emoji   |
-// |                    | sequences, within the bounds; one in four begins and ends with white space (a    |
-// |                    | space, a no-break, an em or an ideographic space) that a trim would take away    |
+// |                    | sequences, within the bounds; two in three hold a line break or other control    |
+// |                    | (LF, CR, CRLF, tab, VT, FF, NEL, U+2028, U+2029) that a one-line field folds;    |
+// |                    | one in four begins and ends with white space (a space, a no-break, an em or an   |
+// |                    | ideographic space) that a trim would take away                                   |
 // | text.length        | exactly max code points holding astral characters (more UTF-16 units and UTF-8   |
-// |                    | bytes than max), max + 1 code points, exactly min (the empty text when min is 0), |
-// |                    | min − 1 code points                                                               |
+// |                    | bytes than max; line breaks and controls among the others), max + 1 code points, |
+// |                    | exactly min (the empty text when min is 0), min − 1 code points                  |
 // | text.normalisation | a text in NFD that NFC writes otherwise, or in NFC that NFD writes otherwise      |
 //
 // Each value says how many code points it has and whether it lies within the
@@ -36,6 +38,11 @@ const cp = (s: string): number => [...s].length;
 const NON_ASCII_UNITS = ['é', 'ß', 'Ω', 'Ж', 'ש', 'ع', '中', '한', '😀', '𝄞', '𠜎', '💶', '\u0301', '\u200d', '\u200f', '\u00a0', 'ǅ', 'ﬃ', 'İ', 'ı'];
 const nonAsciiUnit = fc.oneof(fc.constantFrom(...NON_ASCII_UNITS), fc.integer({ min: 0xa0, max: 0xd7ff }).map((c) => String.fromCodePoint(c)), fc.integer({ min: 0x10000, max: 0x10fff }).map((c) => String.fromCodePoint(c)));
 const asciiUnit = fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCodePoint(c));
+/** Line breaks and other controls that a field written on one line folds into a space or drops (CRLF is two code points). */
+const LINE_BREAKS = ['\n', '\r', '\r\n', '\t', '\u000b', '\u000c', '\u0085', '\u2028', '\u2029'];
+const lineBreakUnit = fc.constantFrom(...LINE_BREAKS);
+/** A code point outside ASCII that is neither white space nor a control: what a text.non-ascii value always holds. */
+const visible = (u: string): boolean => u.codePointAt(0)! > 0x7f && u.trim() !== '' && !LINE_BREAKS.includes(u);
 /** White space a trim takes away (String.prototype.trim, most languages' strip). */
 const edgeSpace = fc.constantFrom(' ', '\u00a0', '\u2003', '\u3000');
 const astral = fc.constantFrom('😀', '𝄞', '𠜎', '💶', '🇪', '🀄');
@@ -51,18 +58,29 @@ export function textVariant(constraints: TextVariantConstraints): fc.Arbitrary<T
   switch (cls) {
     case 'text.non-ascii':
       return fc
-        .tuple(fc.array(fc.oneof({ weight: 3, arbitrary: nonAsciiUnit }, { weight: 1, arbitrary: asciiUnit }), { minLength: Math.max(min, 1), maxLength: Math.min(max, 40) }), fc.option(fc.tuple(edgeSpace, edgeSpace), { freq: 3 }))
-        .map(([units, edges]) => {
-          const inner = units.some((u) => u.codePointAt(0)! > 0x7f) ? units : ['é', ...units.slice(1)];
-          if (edges === null || inner.length < 3) return label(inner.join(''), `${inner.length} code point(s), not ASCII`);
-          // White space at either end, in place of the first and last units: the same length.
+        .tuple(
+          fc.array(fc.oneof({ weight: 3, arbitrary: nonAsciiUnit }, { weight: 1, arbitrary: asciiUnit }), { minLength: Math.max(min, 1), maxLength: Math.min(max, 40) }),
+          fc.option(fc.tuple(edgeSpace, edgeSpace), { freq: 3 }),
+          // Two texts in three hold a line break or control, anywhere.
+          fc.option(fc.tuple(lineBreakUnit, fc.nat()), { freq: 3 }),
+        )
+        .map(([units, edges, lineBreak]) => {
+          // Inside the text where it has room, where white space framing it leaves it.
+          const at = lineBreak === null ? 0 : units.length < 2 ? units.length : 1 + (lineBreak[1] % (units.length - 1));
+          const withBreak = lineBreak === null ? units : [...units.slice(0, at), lineBreak[0], ...units.slice(at)];
+          // One code point each but CRLF: a text cut back to its bounds.
+          const cut = [...withBreak.join('')].slice(0, Math.max(Math.min(max, 40), min));
+          const inner = cut.some(visible) ? cut : ['é', ...cut.slice(1)];
+          const breaks = (text: readonly string[]) => (text.some((u) => LINE_BREAKS.includes(u)) ? ', with a line break or control' : '');
+          if (edges === null || inner.length < 3) return label(inner.join(''), `${inner.length} code point(s), not ASCII${breaks(inner)}`);
+          // White space at either end, in place of the first and last code points: the same length.
           const middle = inner.slice(1, -1);
-          if (!middle.some((u) => u.codePointAt(0)! > 0x7f)) middle[0] = 'é';
+          if (!middle.some(visible)) middle[0] = 'é';
           const framed = [edges[0], ...middle, edges[1]];
-          return label(framed.join(''), `${framed.length} code point(s), not ASCII, beginning and ending with white space`);
+          return label(framed.join(''), `${framed.length} code point(s), not ASCII${breaks(framed)}, beginning and ending with white space`);
         });
     case 'text.length': {
-      const atMax = fc.array(fc.oneof(astral, nonAsciiUnit, asciiUnit), { minLength: max - 1, maxLength: max - 1 }).chain((rest) =>
+      const atMax = fc.array(fc.oneof(astral, nonAsciiUnit, asciiUnit, lineBreakUnit.filter((u) => u !== '\r\n')), { minLength: max - 1, maxLength: max - 1 }).chain((rest) =>
         astral.map((a) => {
           const value = [a, ...rest].join('');
           return label(value, `exactly ${max} code points, ${value.length} UTF-16 units, ${Buffer.byteLength(value)} UTF-8 bytes`);

@@ -6,7 +6,11 @@
 // token_expires_at the payee reported, the request's expires_at, and the ends
 // of the times after expiry the payee must still know the token (a token
 // lifetime) and the request (its validity), each a millisecond or a second
-// before, at or after; anywhere between two of them; or long after all. The
+// before, at or after; within the whole second one falls in (the first pair of
+// every case so for the token's lifetime, its token_expires_at or the
+// request's expires_at: they end a fraction into a second, which a payee
+// counting whole seconds ends early); anywhere between two of them; or long
+// after all. The
 // pairs are visited in the order of their moments, the clock only moving
 // forward, so what the payee did at one moment (a sweep of expired entries,
 // say) is there at the next; from one case to the next too, as a payee's clock
@@ -57,8 +61,17 @@ const FILE = 'harness/properties/payee-lifetimes.ts';
 const ANCHORS = ['lifetime', 'reported', 'expires_at', 'known_until', 'request_known_until'] as const;
 type Anchor = (typeof ANCHORS)[number];
 
-/** Where the clock moves: an anchor shifted by some milliseconds, a point `at` (of 2^16) of the way between two anchors, or past them all. */
-type Moment = { readonly anchor: Anchor; readonly offsetMs: number } | { readonly between: readonly [Anchor, Anchor]; readonly at: number } | { readonly after: number };
+/**
+ * Where the clock moves: an anchor shifted by some milliseconds, the whole second
+ * an anchor falls in shifted so (its start, a millisecond either side, or any
+ * millisecond of it: what a payee counting in whole seconds misjudges), a point
+ * `at` (of 2^16) of the way between two anchors, or past them all.
+ */
+type Moment =
+  | { readonly anchor: Anchor; readonly offsetMs: number }
+  | { readonly secondOf: Anchor; readonly offsetMs: number }
+  | { readonly between: readonly [Anchor, Anchor]; readonly at: number }
+  | { readonly after: number };
 
 type UsedEarly = false | 'tls' | 'plaintext';
 
@@ -90,22 +103,35 @@ interface Case {
   readonly visits: readonly Visit[];
 }
 
+/** Within the whole second `anchors` fall in: its start, a millisecond either side of it, or any millisecond of it. */
+const secondOf = (anchors: readonly Anchor[]): fc.Arbitrary<Moment> => fc.record({ secondOf: fc.constantFrom(...anchors), offsetMs: fc.oneof(fc.constantFrom(-1, 0, 1), fc.integer({ min: 0, max: 999 })) });
+
 // Exact boundaries (a millisecond either side, or at) are drawn more often than a second either side.
 const moment: fc.Arbitrary<Moment> = fc.oneof(
   { weight: 4, arbitrary: fc.record({ anchor: fc.constantFrom(...ANCHORS), offsetMs: fc.constantFrom(-1000, -1, -1, 0, 0, 0, 1, 1, 1000) }) },
+  { weight: 2, arbitrary: secondOf(ANCHORS) },
   { weight: 3, arbitrary: fc.record({ between: fc.tuple(fc.constantFrom(...ANCHORS), fc.constantFrom(...ANCHORS)).filter(([a, b]) => a !== b), at: fc.integer({ min: 1, max: 0xffff }) }) },
   { weight: 1, arbitrary: fc.record({ after: fc.integer({ min: 1, max: 86_400_000 }) }) },
 );
+
+const visit = (when: fc.Arbitrary<Moment>, usedEarly: fc.Arbitrary<UsedEarly>): fc.Arbitrary<Visit> =>
+  fc.record({ subs: fc.tuple(fc.constantFrom(...SUB_INTERFACES), fc.constantFrom(...SUB_INTERFACES)), moment: when, tokenFirst: fc.boolean(), usedEarly, readBeforePaid: fc.boolean() });
 
 const cases: fc.Arbitrary<Case> = fc.record({
   // 2001-09-09 to 2100-01-01: the clock is frozen there and put back afterwards.
   seconds: fc.integer({ min: 1_000_000_000, max: 4_102_444_800 }),
   fraction: fc.integer({ min: 0, max: 999 }),
-  visits: fc.array(fc.record({ subs: fc.tuple(fc.constantFrom(...SUB_INTERFACES), fc.constantFrom(...SUB_INTERFACES)), moment, tokenFirst: fc.boolean(), usedEarly: fc.constantFrom<UsedEarly>(false, 'tls', 'plaintext'), readBeforePaid: fc.boolean() }), { minLength: 1, maxLength: 4 }),
+  // The first visit of every case judges an unused token, or its request, within the whole second its token's
+  // lifetime, its token_expires_at or its expires_at ends in: the requests are made a fraction into a second, so
+  // that second's start is before the end (a payee counting whole seconds ends them there).
+  visits: fc
+    .tuple(visit(secondOf(['lifetime', 'reported', 'expires_at']), fc.constant<UsedEarly>(false)), fc.array(visit(moment, fc.constantFrom<UsedEarly>(false, 'tls', 'plaintext')), { maxLength: 3 }))
+    .map(([first, others]) => [first, ...others]),
 });
 
 function momentAt(m: Moment, anchors: Readonly<Record<Anchor, number>>): number {
   if ('anchor' in m) return anchors[m.anchor] + m.offsetMs;
+  if ('secondOf' in m) return Math.floor(anchors[m.secondOf] / 1000) * 1000 + m.offsetMs;
   if ('between' in m) {
     const [a, b] = [anchors[m.between[0]], anchors[m.between[1]]];
     return a + Math.floor(((b - a) * m.at) / 0x10000);
@@ -115,6 +141,7 @@ function momentAt(m: Moment, anchors: Readonly<Record<Anchor, number>>): number 
 
 function describeMoment(m: Moment): string {
   if ('anchor' in m) return m.offsetMs === 0 ? `at ${m.anchor}` : `${Math.abs(m.offsetMs)} ms ${m.offsetMs < 0 ? 'before' : 'after'} ${m.anchor}`;
+  if ('secondOf' in m) return m.offsetMs === 0 ? `at the start of the whole second ${m.secondOf} falls in` : `${Math.abs(m.offsetMs)} ms ${m.offsetMs < 0 ? 'before' : 'after'} the start of the whole second ${m.secondOf} falls in`;
   if ('between' in m) return `${m.at}/65536 of the way from ${m.between[0]} to ${m.between[1]}`;
   return `${m.after} ms after the last of them`;
 }

@@ -82,6 +82,9 @@ export class TokenStore {
     // Stryker disable next-line all: only the payee-used-token-forgotten-from-use fault forgets a used token a lifetime after its use
     if (this.faults.has('payee-used-token-forgotten-from-use') && this.forgottenSinceUse(token, now)) return { ok: false, code: 'TOKEN_UNKNOWN' };
     if (entry.consumed) return { ok: false, code: 'TOKEN_CONSUMED' };
+    // Mutant payee-token-expiry-whole-second: the lifetime judged in whole seconds, as a store with a TTL in seconds keeps it.
+    // Stryker disable next-line all: only the payee-token-expiry-whole-second fault counts whole seconds
+    if (this.faults.has('payee-token-expiry-whole-second') && Math.floor(now / 1000) >= Math.floor(entry.expiresAt / 1000)) return { ok: false, code: 'TOKEN_EXPIRED' };
     // Mutant payee-token-never-expires: the lifetime is never checked.
     if (now >= entry.expiresAt && !this.faults.has('payee-token-never-expires')) return { ok: false, code: 'TOKEN_EXPIRED' };
     return { ok: true, cpr: entry.cpr };

@@ -121,8 +121,11 @@ async function loadUri(uri: string, settings: ReadSettings): Promise<Loaded> {
   // Mutant app-endpoint-parameter-name-case-folded: query parameter names read in lower case (Endpoint=, ENDPOINT= taken for endpoint=).
   // Stryker disable next-line all: only the app-endpoint-parameter-name-case-folded fault folds them
   const named = settings.faults.has('app-endpoint-parameter-name-case-folded') && !uri.startsWith('std-cpr://inline/') ? uri.replace(/([?&])([^=&#]*)=/g, (_m, sep: string, name: string) => `${sep}${name.toLowerCase()}=`) : uri;
+  // Mutant app-endpoint-escapes-upper-hex-only: only escapes written as encodeURIComponent writes them (%3A, not %3a) decoded.
+  // Stryker disable next-line all: only the app-endpoint-escapes-upper-hex-only fault keeps the others as text
+  const escaped = settings.faults.has('app-endpoint-escapes-upper-hex-only') && !uri.startsWith('std-cpr://inline/') ? named.replace(/%([0-9a-fA-F]{2})/g, (escape, hex: string) => (/[a-f]/.test(hex) ? `%25${hex}` : escape)) : named;
   // Mutant app-inline-padding-accepted: a lenient decoder that drops = padding.
-  const parsed = parseDeliveryUri(settings.faults.has('app-inline-padding-accepted') && uri.startsWith('std-cpr://inline/') ? uri.replace(/=+$/, '') : named);
+  const parsed = parseDeliveryUri(settings.faults.has('app-inline-padding-accepted') && uri.startsWith('std-cpr://inline/') ? uri.replace(/=+$/, '') : escaped);
   // Mutant app-inline-needs-padding: a standard base64 decoder that wants whole 4-character groups.
   if (settings.faults.has('app-inline-needs-padding') && parsed.kind === 'inline' && (uri.length - 'std-cpr://inline/'.length) % 4 !== 0) {
     return reject('URI_INVALID', 'This is not a payment request link: the inline payload is not whole base64 groups.');

@@ -9,7 +9,8 @@
 // twice, HTML) or are the same JSON with escaped member names; the token URIs
 // carry other query parameters before or after their endpoint (one named
 // endpoint in other letters among them), or none, and
-// their endpoint's scheme and host in any letter case. The
+// their endpoint's scheme, host and the hex digits of its escapes in any
+// letter case (a token URI refused URI_INVALID then was not read: DLV-RESOLVE-1). The
 // answers are the fuzzer's own classes (generators/classes/retrieval-answer.ts),
 // served by the harness's retrieval stub, and judged by the fuzzer's oracle;
 // what the stub saw is judged too.
@@ -52,8 +53,11 @@ interface RetrievalCase {
   readonly host: '127.0.0.1' | 'localhost';
   /** Other query parameters of the token URI, before or after endpoint, which a paying application ignores (PROFILE.md §8.1). */
   readonly extra: { readonly where: 'before' | 'after'; readonly params: string } | null;
-  /** How the endpoint's scheme and host are spelt: their letter case does not matter (RFC 3986 §3.1, §3.2.2; PROFILE.md §8.1). */
-  readonly spelling: { readonly scheme: 'https' | 'HTTPS' | 'Https'; readonly host: 'as-is' | 'upper' | 'mixed' };
+  /**
+   * How the endpoint's scheme, host and percent-escapes are spelt: the letter case of the first two, and of the
+   * escapes' hex digits, does not matter (RFC 3986 §3.1, §3.2.2, §6.2.2.1; PROFILE.md §8.1).
+   */
+  readonly spelling: { readonly scheme: 'https' | 'HTTPS' | 'Https'; readonly host: 'as-is' | 'upper' | 'mixed'; readonly escapes: 'upper' | 'lower' | 'mixed' };
 }
 
 const COVERS: Coverage[] = [
@@ -82,13 +86,14 @@ const cases: fc.Arbitrary<RetrievalCase> = fc.record({
   ),
   host: fc.constantFrom('127.0.0.1' as const, 'localhost' as const),
   extra: fc.option(fc.record({ where: fc.constantFrom('before' as const, 'after' as const), params: fc.oneof(fc.constantFrom('lang=de', 'utm_source=mail&v=2', 'x=%26%3D', 'endpoint_hint=1'), otherEndpointName) })),
-  spelling: fc.record({ scheme: fc.constantFrom('https' as const, 'HTTPS' as const, 'Https' as const), host: fc.constantFrom('as-is' as const, 'upper' as const, 'mixed' as const) }),
+  spelling: fc.record({ scheme: fc.constantFrom('https' as const, 'HTTPS' as const, 'Https' as const), host: fc.constantFrom('as-is' as const, 'upper' as const, 'mixed' as const), escapes: fc.constantFrom('upper' as const, 'lower' as const, 'mixed' as const) }),
 });
 
 /**
- * The token URI with its endpoint's scheme and host in the case's letter case:
- * the same URI (RFC 3986 §6.2.2.1), which the paying application reads as it
- * reads the one written in lower case.
+ * The token URI with its endpoint's scheme and host in the case's letter case,
+ * and the hex digits of the endpoint's percent-escapes (%3A, %2F, %25...) in
+ * lower case or alternately: the same URI (RFC 3986 §6.2.2.1), which the paying
+ * application reads as it reads the one written as encodeURIComponent does.
  */
 function spelt(uri: string, spelling: RetrievalCase['spelling']): string {
   const at = uri.indexOf('endpoint=https%3A%2F%2F');
@@ -97,7 +102,11 @@ function spelt(uri: string, spelling: RetrievalCase['spelling']): string {
   const hostEnd = uri.indexOf('%3A', hostAt);
   const host = uri.slice(hostAt, hostEnd < 0 ? undefined : hostEnd);
   const casedHost = spelling.host === 'upper' ? host.toUpperCase() : spelling.host === 'mixed' ? [...host].map((ch, i) => (i % 2 === 0 ? ch.toUpperCase() : ch)).join('') : host;
-  return `${uri.slice(0, at)}endpoint=${spelling.scheme}%3A%2F%2F${casedHost}${hostEnd < 0 ? '' : uri.slice(hostEnd)}`;
+  const valueEnd = uri.indexOf('&', at);
+  const rest = hostEnd < 0 ? '' : uri.slice(hostEnd, valueEnd < 0 ? undefined : valueEnd);
+  let n = 0;
+  const hexCase = (text: string) => (spelling.escapes === 'upper' ? text : text.replace(/%[0-9A-F]{2}/g, (escape) => (spelling.escapes === 'lower' || n++ % 2 === 0 ? escape.toLowerCase() : escape)));
+  return `${uri.slice(0, at)}endpoint=${spelling.scheme}${hexCase('%3A%2F%2F')}${casedHost}${hexCase(rest)}${valueEnd < 0 ? '' : uri.slice(valueEnd)}`;
 }
 
 /** The token URI with the case's other parameters put before or after its endpoint. */
@@ -134,7 +143,9 @@ async function retrieve(ctx: ScenarioContext, c: RetrievalCase, answer: Retrieva
     const same = expected.find((o) => (o.kind === 'accept' ? !crashed && result.ok : !crashed && !result.ok && o.code === result.code));
     // Charged to the oracle's rule when it is one this property judges in every case, else to the profile's rule for results.
     if (!same) {
-      const charged = JUDGED.includes(expected[0].requirement) ? expected[0].requirement : 'PRF-APP-1';
+      // A token URI of §8.1 refused as none (URI_INVALID): it was not read, whatever its retrieval would have answered.
+      const unread = !crashed && !result.ok && result.code === 'URI_INVALID' && !expected.some((o) => o.kind === 'reject' && o.code === 'URI_INVALID');
+      const charged = unread ? 'DLV-RESOLVE-1' : JUDGED.includes(expected[0].requirement) ? expected[0].requirement : 'PRF-APP-1';
       // A CPR that was to be read, refused: when the application refuses it read on its own, that is a refusal of a valid CPR.
       const refused = !crashed && !result.ok && expected.some((o) => o.kind === 'accept');
       return { expected: expected.map((o) => (o.kind === 'accept' ? 'accepted' : `rejected ${o.code}`)), actual: shown(result), message: what, requirements: refused ? await refusalOf(ctx, c.doc, [charged]) : [charged] };

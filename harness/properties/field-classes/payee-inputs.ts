@@ -154,10 +154,13 @@ async function judge(ctx: ScenarioContext, a: Ask, validity: number): Promise<Pr
   if (!ok) return undefined;
   const cpr = served.body as Doc;
   const value = cpr.value as Doc;
+  // A text at its bound served at another length breaks the length rule; served otherwise at its length, only the control's.
+  const lengthRule = (asked: unknown, got: unknown): string[] => (a.class === 'text.length' && typeof asked === 'string' && (typeof got !== 'string' || [...got].length !== [...asked].length) ? ['PRF-LEN-1'] : []);
+  const name = (cpr.payee as Doc).display_name;
   const carried: [string, unknown, unknown, string[]][] = [
     ['amount', a.input.amount, value.amount, ['PRF-AMT-1', 'PRF-CTL-1']],
-    ['memo', a.input.memo, cpr.memo, ['PRF-CTL-1', ...(a.class === 'text.length' ? ['PRF-LEN-1'] : [])]],
-    ['display_name', a.input.display_name, (cpr.payee as Doc).display_name, ['PRF-CTL-1', ...(a.class === 'text.length' ? ['PRF-LEN-1'] : [])]],
+    ['memo', a.input.memo, cpr.memo, ['PRF-CTL-1', ...lengthRule(a.input.memo, cpr.memo)]],
+    ['display_name', a.input.display_name, name, ['PRF-CTL-1', ...lengthRule(a.input.display_name, name)]],
     ['rail_hint', a.input.rail_hint, cpr.rail_hint, ['PRF-CTL-1']],
     ['extensions', a.input.extensions, cpr.extensions, ['PRF-CTL-1']],
   ];

@@ -27,6 +27,20 @@ describe('textVariant', () => {
     }
   });
 
+  it('text.non-ascii: many texts hold a line break or another control a one-line field folds, within the bounds (none of one code point, which is not ASCII)', () => {
+    const breaks = /[\n\r\t\v\f\u0085\u2028\u2029]/u;
+    for (const max of [1, 3, 140]) {
+      const values = fc.sample(textVariant({ class: 'text.non-ascii', min: 0, max }), { seed: 5, numRuns: 300 });
+      const held = values.filter((v) => breaks.test(v.value));
+      if (max === 1) expect(held).toEqual([]);
+      else expect(held.length).toBeGreaterThan(max === 3 ? 90 : 150);
+      for (const v of values) {
+        expect(v.withinBounds).toBe(true);
+        expect(v.note.includes('line break')).toBe(breaks.test(v.value));
+      }
+    }
+  });
+
   it('text.length: exactly max code points with more UTF-16 units and UTF-8 bytes, or one over, or exactly min, or one under', () => {
     const seen = new Set<number>();
     fc.assert(

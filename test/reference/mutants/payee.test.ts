@@ -478,6 +478,18 @@ const PROBES: Record<MutantOfRole<'payee'>, Probe> = {
     correct: ['TOKEN_EXPIRED', 'TOKEN_EXPIRED'],
     mutant: ['TOKEN_EXPIRED', 'TOKEN_CONSUMED'],
   },
+  'payee-token-expiry-whole-second': {
+    observes: 'a retrieval 1 ms before the end of the lifetime (300 s) of a token made 600 ms into a second',
+    async observe(payee, clock) {
+      const made = Date.UTC(2026, 0, 1) + 600;
+      clock.set(made);
+      const { token } = await ibanRequest(payee);
+      clock.set(made + 299_999);
+      return answer(await get(payee, `/cpr/${token}`));
+    },
+    correct: 200,
+    mutant: 'TOKEN_EXPIRED',
+  },
   'payee-token-never-expires': {
     observes: 'a retrieval at the end of the token lifetime (300 s)',
     async observe(payee, clock) {
@@ -688,6 +700,12 @@ const PROBES: Record<MutantOfRole<'payee'>, Probe> = {
     observe: async (payee) => codePoints((await payee.createRequest({ sub_interface: 'IBAN', memo: '😀'.repeat(140) })).cpr.memo ?? ''),
     correct: 140,
     mutant: 70,
+  },
+  'payee-memo-line-breaks-folded': {
+    observes: 'the memo served for one asked with a line feed, a CRLF and a line separator',
+    observe: async (payee) => (await payee.createRequest({ sub_interface: 'ACCOUNT', memo: 'Rechnung 7\nZeile\r\nzwei\u2028drei' })).cpr.memo,
+    correct: 'Rechnung 7\nZeile\r\nzwei\u2028drei',
+    mutant: 'Rechnung 7 Zeile zwei drei',
   },
   'payee-empty-memo-dropped': {
     observes: 'the memo of a request asked for with the empty memo',

@@ -120,6 +120,15 @@ const PROBES: Record<MutantOfRole<'paying-app'>, Probe> = {
     correct: 'CPR_VERSION_UNSUPPORTED',
     mutant: 'CPR_INVALID',
   },
+  'app-endpoint-escapes-upper-hex-only': {
+    observes: 'a token URI whose endpoint is written with lower-case hex escapes (https%3a%2f%2f127.0.0.1%3a9), read',
+    async observe(app) {
+      const result = await app.read({ kind: 'uri', uri: `std-cpr://${'a'.repeat(32)}?endpoint=https%3a%2f%2f127.0.0.1%3a9` });
+      return result.ok ? 'accepted' : result.code;
+    },
+    correct: 'RETRIEVAL_FAILED',
+    mutant: 'URI_INVALID',
+  },
   'app-endpoint-parameter-name-case-folded': {
     observes: 'a token URI of the reference payee read with Endpoint= and ENDPOINT= parameters after its own endpoint',
     async observe(app) {
