@@ -274,9 +274,29 @@ function extensions(maxKeys: number, maybe: Maybe): fc.Arbitrary<Doc | undefined
   return maxKeys === 0 ? fc.constant(undefined) : maybe(cprExtensions(maxKeys));
 }
 
-/** An `extensions` member as validCpr writes one: up to `maxKeys` (≥ 1) `std:` and reverse-domain keys, any JSON values, none payer-named. */
+/**
+ * Member names every JavaScript object already has (Object.prototype's): a copy
+ * made member by member by assignment loses `__proto__` (it sets the copy's
+ * prototype instead), and a lookup by name finds the others where there is no
+ * such member. JSON gives them no meaning: they are members like any other.
+ */
+const BUILT_IN_NAMES = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf', 'prototype', '__defineGetter__'] as const;
+
+/** An object with one member of a built-in name (an own member, as JSON.parse makes it; half of them `__proto__`), alone or in an array. */
+const builtInNamed: fc.Arbitrary<unknown> = fc
+  .tuple(fc.oneof(fc.constant('__proto__'), fc.constantFrom(...BUILT_IN_NAMES)), fc.jsonValue({ maxDepth: 1, stringUnit: 'grapheme' }), fc.boolean())
+  .map(([name, inner, listed]) => {
+    const member = Object.fromEntries([[name, scrub(inner)]]);
+    return listed ? [member] : member;
+  });
+
+/**
+ * An `extensions` member as validCpr writes one: up to `maxKeys` (≥ 1) `std:` and
+ * reverse-domain keys, any JSON values (one in four an object with a member of
+ * a built-in name), none payer-named.
+ */
 export function cprExtensions(maxKeys: number): fc.Arbitrary<Doc> {
-  const value = fc.jsonValue({ maxDepth: 3, stringUnit: 'grapheme' }).map(scrub);
+  const value = fc.oneof({ weight: 3, arbitrary: fc.jsonValue({ maxDepth: 3, stringUnit: 'grapheme' }).map(scrub) }, { weight: 1, arbitrary: builtInNamed });
   return fc.dictionary(extensionKey, value, { maxKeys, noNullPrototype: true });
 }
 

@@ -13,6 +13,7 @@
 // mutant is the reference with one part written again with the mistake, in
 // reference/faults/ (switched on with `faults.hasAny(...)` at the part it replaces).
 import type { Family, Role } from '../profile/registry.ts';
+import type { Policy } from './operator/policy.ts';
 
 /** Who must catch a mutant: the suite (selftest kills it) or only the fuzzer of its role. */
 export type Catcher = 'suite' | 'fuzzer';
@@ -32,6 +33,13 @@ export interface MutantSpec {
    * role (`cpr-conformance fuzz`); selftest counts it neither killed nor survived.
    */
   readonly catcher?: Catcher;
+  /**
+   * The Operator policy members (over the defaults) the reference runs this
+   * mutant under: a fault that shows only where a legal policy differs from
+   * the reference's defaults (a limit read from the defaults, say). selftest
+   * starts the mutant with it, and `serve --mutant` too unless --policy is given.
+   */
+  readonly policy?: Partial<Policy>;
 }
 
 const CATALOGUE = [
@@ -681,6 +689,13 @@ const CATALOGUE = [
   },
   // --------------------------------------------------------------- cashpack-errors
   {
+    name: 'op-held-funds-spendable',
+    family: 'cashpack-errors',
+    role: 'operator',
+    description: "the funds held for a cancelled pack count towards the Principal's balance at issue: a Lock Request over what is available but within it and the held funds is granted, spending the held funds",
+    catches: ['CPP-BAL-1'],
+  },
+  {
     name: 'op-balance-any-asset',
     family: 'cashpack-errors',
     role: 'operator',
@@ -700,6 +715,14 @@ const CATALOGUE = [
     role: 'operator',
     description: 'AMOUNT_EXCEEDS_LIMIT is returned when the amount equals max_amount',
     catches: ['CPP-LIM-1', 'PRF-BOUND-1'],
+  },
+  {
+    name: 'op-depth-limit-fixed',
+    family: 'cashpack-errors',
+    role: 'operator',
+    description: "the renewal depth is checked against the default policy's max_chain_depth (8), not the one the Operator publishes: under a policy of 3, renewals past the third are granted (observable only under a policy whose max_chain_depth is not the default)",
+    catches: ['CPP-DEPTH-1'],
+    policy: { max_chain_depth: 3 },
   },
   {
     name: 'op-depth-off-by-one',
@@ -1997,6 +2020,13 @@ const CATALOGUE = [
     family: 'cpr-structure',
     role: 'payee',
     description: 'the display_name a payee is asked for is written trimmed of the white space at its ends (a space, a no-break or an ideographic space), where PROFILE.md §12 writes it as the request\'s payee.display_name',
+    catches: ['PRF-CTL-1'],
+  },
+  {
+    name: 'payee-extension-proto-member-lost',
+    family: 'cpr-structure',
+    role: 'payee',
+    description: 'the payee copies extensions member by member by assignment, so a member named __proto__ at any depth sets the copy\'s prototype and is not served',
     catches: ['PRF-CTL-1'],
   },
   {

@@ -90,7 +90,8 @@ function referenceOptions(values: ReturnType<typeof parse<typeof SERVE_OPTIONS>>
     ...optional('tokenLifetimeSeconds', integerOption('serve', 'token-lifetime', values['token-lifetime'], 1, 86_400)),
     ...optional('requestValiditySeconds', integerOption('serve', 'request-validity', values['request-validity'], 1, 31_536_000)),
     ...optional('controlToken', values['control-token']),
-    ...optional('policy', values.policy === undefined ? undefined : readPolicy(values.policy)),
+    // A mutant that shows only under a policy other than the defaults is served under it, unless --policy says otherwise.
+    ...optional('policy', values.policy === undefined ? MUTANTS.find((m) => m.name === mutant)?.policy : readPolicy(values.policy)),
   };
 }
 
@@ -135,7 +136,7 @@ function printFacts(reference: Awaited<ReturnType<typeof startReference>>, optio
         `  trust      CA certificate ${facts.ca_file}`,
         `  clock      ${facts.clock}${options.controlEnabled ? ' (POST /_control/clock freezes, sets and advances it)' : ''}`,
         `  control    ${facts.control}`,
-        ...(options.mutant ? [`  MUTANT     ${options.mutant}: deliberately NOT conformant`] : []),
+        ...(options.mutant ? [`  MUTANT     ${options.mutant}: deliberately NOT conformant${options.policy !== undefined && MUTANTS.find((m) => m.name === options.mutant)?.policy === options.policy ? `, under its policy ${JSON.stringify(options.policy)}` : ''}`] : []),
         'Press Ctrl-C to stop.',
         '',
       ].join('\n'),

@@ -10,7 +10,8 @@
 // clock then moves,
 // with nothing read on the way, to a second before, at or a second after one
 // of their expiry instants, or beyond them all; and the first request after
-// the move is a balance read, a Lock Request one unit over what must be
+// the move is a balance read (then those two Lock Requests: held funds are
+// not available), a Lock Request one unit over what must be
 // available and one of exactly that (reads change nothing, §12: an expiry
 // applied only when a pack is read is no expiry), or the Principal provisioned
 // again, with a generated balance (past 2^53 too) and, where the policy lists
@@ -144,20 +145,27 @@ async function judgeCase(ctx: ScenarioContext, policy: Policy, c: Case): Promise
   const available = balance - stillLocked - held;
   const story = `${packs.length} packs issued at one instant (lifetimes ${packs.map((p) => `${p.lifetime} s`).join(', ')}; amounts ${packs.map((p) => p.amount).join(', ')}) from a balance of ${balance}${cancelled === undefined ? '' : `, pack ${cancelled + 1} cancelled then (${held} held)`}, the clock then ${now - issuedAt} ms on with nothing read between: ${packs.length - running.length - (cancelled === undefined ? 0 : 1)} expired, ${running.length} running`;
 
-  if (c.probe === 'lock') {
-    // One unit over what is available is refused; all of it is granted (within max_amount: else the balance alone is judged).
+  /**
+   * One unit over what is available is refused; all of it is granted (within max_amount: else the balance alone
+   * is judged). `after` says what came before: nothing (the move), or a balance read, after which a refusal
+   * of what is available, or a grant beyond it, is the balance rule's alone (held funds counted as available, say).
+   */
+  const lockProbe = async (after: string, charged: string[]): Promise<PropertyFailure | undefined> => {
     const lock = (amount: bigint) => send(ctx, 'operator', jsonRequest('POST', '/v1/cashpack/issue', lockRequest({ principal, policy }, now, { amount: amount.toString() })));
     for (const [amount, expected] of [[available + 1n, 'INSUFFICIENT_BALANCE'], [available, 200]] as const) {
       if (amount < 1n || amount > BigInt(policy.max_amount)) continue;
       const answer = await lock(amount);
       const seen = answerOf(answer);
-      const asked = `${story}; then a Lock Request for ${amount}`;
+      const asked = `${story}${after}; then a Lock Request for ${amount}`;
       if (seen === 'INSUFFICIENT_BALANCE' && expected === 200) return refusedAll(ctx, principal, { available, locked: stillLocked, held }, asked, () => lock(amount));
       // Granted beyond what is available: the balance rule's, or an expiry come early.
-      if (seen !== expected) return { expected, actual: { status: answer.status, body: answer.body }, message: asked, requirements: ['CPP-BAL-1', 'CPP-EXP-2'] };
-      if (expected === 200) return balanceDefect(ctx, principal, { available: 0n, locked: stillLocked + amount, held }, `${story}; then ${amount} locked, all that was available`);
+      if (seen !== expected) return { expected, actual: { status: answer.status, body: answer.body }, message: asked, requirements: charged };
+      if (expected === 200) return balanceDefect(ctx, principal, { available: 0n, locked: stillLocked + amount, held }, `${story}${after}; then ${amount} locked, all that was available`);
     }
-  }
+    // Nothing to grant (none available, or more than max_amount): the balance alone.
+    return balanceDefect(ctx, principal, { available, locked: stillLocked, held }, `${story}${after}`);
+  };
+  if (c.probe === 'lock') return lockProbe('', ['CPP-BAL-1', 'CPP-EXP-2']);
   if (c.probe === 'provision') {
     const failure = await provisionedAgain(ctx, policy, principal, { available, locked: stillLocked, held }, c.again, story);
     if (failure !== undefined || stillLocked === 0n) return failure;
@@ -170,7 +178,8 @@ async function judgeCase(ctx: ScenarioContext, policy: Policy, c: Case): Promise
     if (held > 0n && c.again.otherAsset && policy.assets.length > 1) return provisionedAgain(ctx, policy, principal, after, c.again, then);
     return balanceDefect(ctx, principal, after, then);
   }
-  return balanceDefect(ctx, principal, { available, locked: stillLocked, held }, story);
+  // The balance read first, then the same two Lock Requests: what is held (a cancelled pack's) is no more available than what is locked.
+  return (await balanceDefect(ctx, principal, { available, locked: stillLocked, held }, story)) ?? lockProbe('; then the balance read', ['CPP-BAL-1']);
 }
 
 /**

@@ -126,8 +126,10 @@ async function targetedAgainst(spec: MutantSpec): Promise<MutantRow> {
 async function testsAgainst(mutant: string | undefined, tests: readonly PlanTest[], { concurrency = DEFAULT_CONCURRENCY, shrinkAttempts }: { concurrency?: number; shrinkAttempts?: number } = {}): Promise<{ results: TestResult[]; durationMs: number }> {
   const started = performance.now();
   if (tests.length === 0) return { results: [], durationMs: 0 };
+  // A mutant that shows only under a policy other than the defaults runs under it (MutantSpec.policy).
+  const policy = MUTANTS.find((m) => m.name === mutant)?.policy;
   // Held as every command that drives a target holds it: the reference is private, but the path is the same.
-  const target = await holdLease(await embeddedTarget({ reference: { ...(mutant ? { mutant } : {}) } }), { holder: leaseHolder('selftest') });
+  const target = await holdLease(await embeddedTarget({ reference: { ...(mutant ? { mutant } : {}), ...(policy ? { policy } : {}) } }), { holder: leaseHolder('selftest') });
   try {
     // The engine `run` uses, with its rules and bounds: only the seed and the property budget are fixed.
     const { results } = await runPlan(tests, scenarioTarget(target), {
@@ -135,7 +137,7 @@ async function testsAgainst(mutant: string | undefined, tests: readonly PlanTest
       propertyRuns: SELFTEST_PROPERTY_RUNS,
       concurrency,
       ...(shrinkAttempts !== undefined ? { shrinkAttempts } : {}),
-      rerunBase: `npx cpr-conformance run${mutant ? ` --target <serve --mutant ${mutant}>` : ''}`,
+      rerunBase: `npx cpr-conformance run${mutant ? ` --target <serve --mutant ${mutant}${policy ? `, under its policy ${JSON.stringify(policy)}` : ''}>` : ''}`,
     });
     return { results, durationMs: Math.round(performance.now() - started) };
   } finally {

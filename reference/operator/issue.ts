@@ -43,6 +43,9 @@ interface CheckedIssue {
 
 /** 10. Success: funds locked, a new ACTIVE pack, signed and returned. */
 function settle(ctx: OperatorContext, { lock, principal, amount, expiryMs, now }: CheckedIssue): RefResponse {
+  // Mutant op-held-funds-spendable: what is available spent first, then the held funds.
+  // Stryker disable next-line all: only the op-held-funds-spendable fault spends held funds
+  if (ctx.faults.has('op-held-funds-spendable') && amount > principal.available) [principal.held, principal.available] = [principal.held - (amount - principal.available), amount];
   const record = newPack(ctx, lock, amount, expiryMs, now);
   openPack(ctx.state, principal, record);
   // Mutant op-expiry-timer-overflow: a timer set for the pack's remaining lifetime expires it, whatever the clock says.
@@ -113,7 +116,10 @@ function checkIssue(ctx: OperatorContext, request: RefRequest): { readonly ok: t
   // Mutant op-expiry-applied-on-read: their funds return only when something reads the pack or the balance.
   if (!ctx.faults.has('op-expiry-applied-on-read')) applyPrincipalExpiries(ctx.state, principal, now);
   // Mutant op-balance-any-asset: the balance counted whatever asset the Principal holds it in.
-  const available = ctx.faults.has('op-balance-any-asset') ? principal.available : availableIn(principal, lock.asset);
+  const counted = ctx.faults.has('op-balance-any-asset') ? principal.available : availableIn(principal, lock.asset);
+  // Mutant op-held-funds-spendable: the funds held for cancelled packs counted as the Principal's to spend.
+  // Stryker disable next-line all: only the op-held-funds-spendable fault counts them
+  const available = ctx.faults.has('op-held-funds-spendable') ? counted + principal.held : counted;
   const short = ctx.faults.has('op-balance-off-by-one') ? available <= amount : available < amount; // mutant: the whole balance refused
   if (short) return refuse(insufficientBalance());
 

@@ -6,6 +6,7 @@ import { decodeB64urlFixed, digestText, formatTimestamp, parseTimestamp, readDig
 import type { CashPack, RenewalEntry } from '../../profile/cashpack/index.ts';
 import { json, problemResponse } from '../http/respond.ts';
 import { bearerSteps } from './bearer-steps.ts';
+import { DEFAULT_POLICY } from './policy.ts';
 import { deepFreeze, hasHeld, isCurrentBearer, keyOf, type Endpoint, type OperatorContext } from './context.ts';
 
 export const renew: Endpoint = (ctx, request) => {
@@ -48,7 +49,10 @@ export const renew: Endpoint = (ctx, request) => {
 function chainFull(ctx: OperatorContext, pack: CashPack): boolean {
   const depth = pack.renewal_chain.length;
   if (ctx.faults.has('op-depth-unchecked')) return false; // mutant: no limit at all
-  return ctx.faults.has('op-depth-off-by-one') ? depth > ctx.policy.max_chain_depth : depth >= ctx.policy.max_chain_depth; // mutant: one renewal too many
+  // Mutant op-depth-limit-fixed: the limit is the default policy's, whatever max_chain_depth the Operator publishes.
+  // Stryker disable next-line all: only the op-depth-limit-fixed fault reads the default
+  const limit = ctx.faults.has('op-depth-limit-fixed') ? DEFAULT_POLICY.max_chain_depth : ctx.policy.max_chain_depth;
+  return ctx.faults.has('op-depth-off-by-one') ? depth > limit : depth >= limit; // mutant: one renewal too many
 }
 
 function depthExceeded(ctx: OperatorContext) {

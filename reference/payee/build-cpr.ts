@@ -38,7 +38,8 @@ export function buildCpr(input: CreateRequestInput, times: CprTimes, faults: Fau
     ...sample.address,
     ...sample.other(reference, memo),
     // Mutant payee-extension-arrays-copied-as-objects: a hand-written deep copy that takes arrays for objects.
-    ...(input.extensions !== undefined ? { extensions: faults.has('payee-extension-arrays-copied-as-objects') ? (plainCopy(input.extensions) as Record<string, unknown>) : structuredClone(input.extensions) } : {}),
+    // Mutant payee-extension-proto-member-lost: a hand-written deep copy by assignment, which loses a member named __proto__.
+    ...(input.extensions !== undefined ? { extensions: faults.has('payee-extension-arrays-copied-as-objects') ? (plainCopy(input.extensions) as Record<string, unknown>) : faults.has('payee-extension-proto-member-lost') ? (assignedCopy(input.extensions) as Record<string, unknown>) : structuredClone(input.extensions) } : {}),
   };
   // Mutant payee-empty-memo-dropped: the memo copied by its truthiness, so the empty memo is dropped.
   if (faults.has('payee-empty-memo-dropped') && memo === '') delete (cpr as { memo?: string }).memo;
@@ -96,6 +97,16 @@ function assetOf(asset: AssetDescriptor, faults: Faults): AssetDescriptor {
 /** Mutant payee-asset-code-numeric: the ISO 4217 numeric codes of the samples' currencies. */
 // Stryker disable next-line ObjectLiteral,StringLiteral: only the payee-asset-code-numeric fault reads this table
 const ISO_4217_NUMERIC: Readonly<Record<string, string>> = { EUR: '978', USD: '840', BRL: '986' };
+
+// Stryker disable all: only the payee-extension-proto-member-lost fault calls this function
+function assignedCopy(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(assignedCopy);
+  if (typeof value !== 'object' || value === null) return value;
+  const copy: Record<string, unknown> = {};
+  for (const [key, inner] of Object.entries(value)) copy[key] = assignedCopy(inner);
+  return copy;
+}
+// Stryker restore all
 
 // Stryker disable all: only the payee-extension-arrays-copied-as-objects fault calls this function
 function plainCopy(value: unknown): unknown {

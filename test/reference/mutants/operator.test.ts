@@ -184,6 +184,17 @@ const PROBES: Record<MutantOfRole<'operator'>, Probe> = {
     correct: 'INSUFFICIENT_BALANCE',
     mutant: 200,
   },
+  'op-held-funds-spendable': {
+    observes: 'a Lock Request for 950 by a Principal of 1000 whose pack of 100 was cancelled (900 available, 100 held)',
+    fixture: { balance: '1000' },
+    async observe(f) {
+      const { pack } = await f.issuePack({ amount: '100' });
+      expect(f.operator.cancel(pack.pack_id).ok).toBe(true);
+      return answer(await f.issue(f.lockRequest({ amount: '950' })));
+    },
+    correct: 'INSUFFICIENT_BALANCE',
+    mutant: 200,
+  },
   'op-balance-off-by-one': {
     observes: 'a Lock Request for exactly the available balance',
     fixture: { balance: '500' },
@@ -196,6 +207,17 @@ const PROBES: Record<MutantOfRole<'operator'>, Probe> = {
     observe: async (f) => answer(await f.issue(f.lockRequest({ amount: f.operator.policy.max_amount }))),
     correct: 200,
     mutant: 'AMOUNT_EXCEEDS_LIMIT',
+  },
+  'op-depth-limit-fixed': {
+    observes: 'the fourth renewal of a pack under a max_chain_depth of 3',
+    fixture: { policy: { max_chain_depth: 3 } },
+    async observe(f) {
+      let { pack, bearer } = await f.issuePack();
+      for (let i = 0; i < 3; i++) ({ pack, bearer } = await f.renewPack(pack, bearer));
+      return answer(await f.renew(pack, f.renewal(pack, bearer).entry));
+    },
+    correct: 'CHAIN_DEPTH_EXCEEDED',
+    mutant: 200,
   },
   'op-depth-off-by-one': {
     observes: 'a renewal of a pack whose chain has max_chain_depth (1) entries',

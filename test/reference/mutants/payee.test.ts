@@ -460,6 +460,12 @@ const PROBES: Record<MutantOfRole<'payee'>, Probe> = {
     correct: { 'com.example.order': { tags: ['gift'] } },
     mutant: { 'com.example.order': { tags: { 0: 'gift' } } },
   },
+  'payee-extension-proto-member-lost': {
+    observes: 'the extensions of a request asked for with a member named __proto__ (as JSON.parse reads it), written back as JSON',
+    observe: async (payee) => JSON.stringify((await payee.createRequest({ sub_interface: 'IBAN', extensions: JSON.parse('{"com.example.order":{"__proto__":{"id":7},"n":1}}') })).cpr.extensions),
+    correct: '{"com.example.order":{"__proto__":{"id":7},"n":1}}',
+    mutant: '{"com.example.order":{"n":1}}',
+  },
   'payee-token-store-plain-object': {
     observes: 'retrievals of /cpr/constructor and /cpr/__proto__ over TLS',
     async observe(payee) {
