@@ -13,7 +13,7 @@
 // mutant is the reference with one part written again with the mistake, in
 // reference/faults/ (switched on with `faults.hasAny(...)` at the part it replaces).
 import type { Family, Role } from '../profile/registry.ts';
-import type { Policy } from './operator/policy.ts';
+import type { ReferenceOptions } from './start.ts';
 
 /** Who must catch a mutant: the suite (selftest kills it) or only the fuzzer of its role. */
 export type Catcher = 'suite' | 'fuzzer';
@@ -34,13 +34,17 @@ export interface MutantSpec {
    */
   readonly catcher?: Catcher;
   /**
-   * The Operator policy members (over the defaults) the reference runs this
-   * mutant under: a fault that shows only where a legal policy differs from
-   * the reference's defaults (a limit read from the defaults, say). selftest
-   * starts the mutant with it, and `serve --mutant` too unless --policy is given.
+   * The legal configuration the reference runs this mutant under, where it is
+   * not the reference's default: Operator policy members over the defaults, a
+   * payee's token lifetime or request validity. For a fault that shows only
+   * there (a limit read from the defaults, say). selftest starts the mutant so,
+   * and `serve --mutant` too for each part its flags do not give.
    */
-  readonly policy?: Partial<Policy>;
+  readonly configuration?: MutantConfiguration;
 }
+
+/** What MutantSpec.configuration may set: the reference's options a deployment chooses. */
+type MutantConfiguration = Pick<ReferenceOptions, 'policy' | 'tokenLifetimeSeconds' | 'requestValiditySeconds'>;
 
 const CATALOGUE = [
   // ---------------------------------------------------------------- cpr-structure
@@ -225,6 +229,13 @@ const CATALOGUE = [
     role: 'paying-app',
     description: 'the paying app rejects an extensions key that is neither std: nor reverse-domain instead of ignoring it',
     catches: ['CPR-EXT-1'],
+  },
+  {
+    name: 'app-payer-in-array-accepted',
+    family: 'cpr-structure',
+    role: 'paying-app',
+    description: 'the paying app looks for payer data through the request\'s objects only: a payer-named member inside an array (extensions.x.items[0].payer) is accepted',
+    catches: ['CPR-PAYER-1', 'PRF-PAYER-1'],
   },
   {
     name: 'app-payer-field-accepted',
@@ -438,6 +449,14 @@ const CATALOGUE = [
     role: 'payee',
     description: 'a refused retrieval consumes the token too, so an expired token is called consumed from its second retrieval on',
     catches: ['PRF-TOK-1'],
+  },
+  {
+    name: 'payee-token-lifetime-fixed',
+    family: 'retrieval-token',
+    role: 'payee',
+    description: 'retrieval tokens live the token store\'s own 300 s whatever lifetime the payee is configured with and reports in token_expires_at: under a lifetime of 600 s, a live token is refused TOKEN_EXPIRED from 300 s on (observable only under a lifetime other than 300 s)',
+    catches: ['TOK-GET-1'],
+    configuration: { tokenLifetimeSeconds: 600 },
   },
   {
     name: 'payee-token-expiry-whole-second',
@@ -717,12 +736,36 @@ const CATALOGUE = [
     catches: ['CPP-LIM-1', 'PRF-BOUND-1'],
   },
   {
+    name: 'op-identity-level-zero-unidentified',
+    family: 'cashpack-errors',
+    role: 'operator',
+    description: 'a redeemer of identity level 0 is never identified, even under a policy whose required_identity_level is 0: its redemption is refused REDEEMER_NOT_IDENTIFIED (observable only under such a policy)',
+    catches: ['CPP-RED-1', 'CPP-IDN-1'],
+    configuration: { policy: { required_identity_level: 0 } },
+  },
+  {
+    name: 'op-depth-zero-unlimited',
+    family: 'cashpack-errors',
+    role: 'operator',
+    description: 'a max_chain_depth of 0 is read as no limit configured: every renewal is granted where CHAIN_DEPTH_EXCEEDED is due (observable only under such a policy)',
+    catches: ['CPP-DEPTH-1'],
+    configuration: { policy: { max_chain_depth: 0 } },
+  },
+  {
+    name: 'op-body-limit-fixed',
+    family: 'cashpack-errors',
+    role: 'operator',
+    description: "the Operator's handlers refuse bodies over 65 536 bytes whatever max_body_bytes the policy publishes: under a policy of 131 072, a body it allows is refused 413 (observable only under a policy above 65 536)",
+    catches: ['PRF-BOUND-1'],
+    configuration: { policy: { max_body_bytes: 131_072 } },
+  },
+  {
     name: 'op-depth-limit-fixed',
     family: 'cashpack-errors',
     role: 'operator',
     description: "the renewal depth is checked against the default policy's max_chain_depth (8), not the one the Operator publishes: under a policy of 3, renewals past the third are granted (observable only under a policy whose max_chain_depth is not the default)",
     catches: ['CPP-DEPTH-1'],
-    policy: { max_chain_depth: 3 },
+    configuration: { policy: { max_chain_depth: 3 } },
   },
   {
     name: 'op-depth-off-by-one',

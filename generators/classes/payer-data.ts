@@ -1,7 +1,8 @@
 // payerDataVariant: extensions that carry a payer-named member (PROFILE.md
 // §7.5) at any depth: a member of extensions itself, of an object nested in
-// it, or of an object inside an array (class payer.depth). A rule applied at
-// the top level only passes every one that is nested.
+// it, or of an object inside an array, half of them on a path through an
+// array (class payer.depth). A rule applied at the top level only passes every
+// one that is nested, one that walks objects only every one inside an array.
 import fc from 'fast-check';
 import { matching } from '../parts/deferred.ts';
 import type { ClassValue } from './catalogue.ts';
@@ -24,9 +25,15 @@ const CHILD_KEYS = fc.constantFrom('customer', 'lines', 'meta', 'ref', 'details'
 export function payerDataVariant(constraints: PayerDataVariantConstraints = {}): fc.Arbitrary<ClassValue<PayerData>> {
   const { maxDepth = 4 } = constraints;
   if (!Number.isInteger(maxDepth) || maxDepth < 0 || maxDepth > 8) throw new RangeError(`payerDataVariant: constraints.maxDepth must be an integer from 0 to 8, got ${String(maxDepth)}`);
-  const step = fc.oneof(CHILD_KEYS.map((k) => ({ key: k, array: false })), fc.constant({ key: '0', array: true }));
+  const inArray = { key: '0', array: true };
+  const step = fc.oneof(CHILD_KEYS.map((k) => ({ key: k, array: false })), fc.constant(inArray));
+  // Half the paths go through an array at least once (at any place of the path): a search that walks objects only misses them.
+  const steps = fc.oneof(
+    fc.array(step, { maxLength: maxDepth }),
+    maxDepth === 0 ? fc.array(step, { maxLength: 0 }) : fc.tuple(fc.array(step, { maxLength: maxDepth - 1 }), fc.nat()).map(([rest, at]) => [...rest.slice(0, at % (rest.length + 1)), inArray, ...rest.slice(at % (rest.length + 1))]),
+  );
   return fc
-    .tuple(EXT_KEYS, fc.array(step, { maxLength: maxDepth }), NAMES, fc.jsonValue({ maxDepth: 1 }), fc.boolean())
+    .tuple(EXT_KEYS, steps, NAMES, fc.jsonValue({ maxDepth: 1 }), fc.boolean())
     .map(([extKey, steps, name, payerValue, topLevel]) => {
       if (topLevel && steps.length === 0) {
         return { class: 'payer.depth' as const, value: { extensions: { [extKey]: 'ok', [name]: payerValue }, path: `/extensions/${name}` }, note: `extensions.${name}` };

@@ -77,6 +77,8 @@ function referenceOptions(values: ReturnType<typeof parse<typeof SERVE_OPTIONS>>
   if (mutant !== undefined && !MUTANTS.some((m) => m.name === mutant)) {
     throw new HarnessError('USAGE_ERROR', `unknown mutant ${JSON.stringify(mutant)}`, 'list them with: cpr-conformance serve --list-mutants');
   }
+  // A mutant that shows only under a configuration other than the defaults is served under it, part by part, unless a flag says otherwise.
+  const configured = MUTANTS.find((m) => m.name === mutant)?.configuration ?? {};
   return {
     host: values.host ?? '127.0.0.1',
     port: integerOption('serve', 'port', values.port, 0, 65535) ?? 8443,
@@ -87,11 +89,10 @@ function referenceOptions(values: ReturnType<typeof parse<typeof SERVE_OPTIONS>>
     lease: values['no-lease'] !== true,
     ...optional('mutant', mutant),
     ...optional('seed', values.seed),
-    ...optional('tokenLifetimeSeconds', integerOption('serve', 'token-lifetime', values['token-lifetime'], 1, 86_400)),
-    ...optional('requestValiditySeconds', integerOption('serve', 'request-validity', values['request-validity'], 1, 31_536_000)),
+    ...optional('tokenLifetimeSeconds', integerOption('serve', 'token-lifetime', values['token-lifetime'], 1, 86_400) ?? configured.tokenLifetimeSeconds),
+    ...optional('requestValiditySeconds', integerOption('serve', 'request-validity', values['request-validity'], 1, 31_536_000) ?? configured.requestValiditySeconds),
     ...optional('controlToken', values['control-token']),
-    // A mutant that shows only under a policy other than the defaults is served under it, unless --policy says otherwise.
-    ...optional('policy', values.policy === undefined ? MUTANTS.find((m) => m.name === mutant)?.policy : readPolicy(values.policy)),
+    ...optional('policy', values.policy === undefined ? configured.policy : readPolicy(values.policy)),
   };
 }
 
@@ -136,7 +137,7 @@ function printFacts(reference: Awaited<ReturnType<typeof startReference>>, optio
         `  trust      CA certificate ${facts.ca_file}`,
         `  clock      ${facts.clock}${options.controlEnabled ? ' (POST /_control/clock freezes, sets and advances it)' : ''}`,
         `  control    ${facts.control}`,
-        ...(options.mutant ? [`  MUTANT     ${options.mutant}: deliberately NOT conformant${options.policy !== undefined && MUTANTS.find((m) => m.name === options.mutant)?.policy === options.policy ? `, under its policy ${JSON.stringify(options.policy)}` : ''}`] : []),
+        ...(options.mutant ? [`  MUTANT     ${options.mutant}: deliberately NOT conformant${configuredNote(options)}`] : []),
         'Press Ctrl-C to stop.',
         '',
       ].join('\n'),
@@ -160,4 +161,12 @@ function readPolicy(file: string): ReferenceOptions['policy'] {
     throw new HarnessError('CONFIG_INVALID', `--policy ${file} must hold an object of policy members`);
   }
   return value as ReferenceOptions['policy'];
+}
+
+/** For a mutant served under its own configuration (MutantSpec.configuration): which parts of it are in force. */
+function configuredNote(options: ReferenceOptions): string {
+  const configured = MUTANTS.find((m) => m.name === options.mutant)?.configuration;
+  if (configured === undefined) return '';
+  const inForce = Object.entries(configured).filter(([key, value]) => options[key as keyof ReferenceOptions] === value);
+  return inForce.length === 0 ? '' : `, configured ${JSON.stringify(Object.fromEntries(inForce))}`;
 }

@@ -126,10 +126,10 @@ async function targetedAgainst(spec: MutantSpec): Promise<MutantRow> {
 async function testsAgainst(mutant: string | undefined, tests: readonly PlanTest[], { concurrency = DEFAULT_CONCURRENCY, shrinkAttempts }: { concurrency?: number; shrinkAttempts?: number } = {}): Promise<{ results: TestResult[]; durationMs: number }> {
   const started = performance.now();
   if (tests.length === 0) return { results: [], durationMs: 0 };
-  // A mutant that shows only under a policy other than the defaults runs under it (MutantSpec.policy).
-  const policy = MUTANTS.find((m) => m.name === mutant)?.policy;
+  // A mutant that shows only under a configuration other than the defaults runs under it (MutantSpec.configuration).
+  const configuration = MUTANTS.find((m) => m.name === mutant)?.configuration;
   // Held as every command that drives a target holds it: the reference is private, but the path is the same.
-  const target = await holdLease(await embeddedTarget({ reference: { ...(mutant ? { mutant } : {}), ...(policy ? { policy } : {}) } }), { holder: leaseHolder('selftest') });
+  const target = await holdLease(await embeddedTarget({ reference: { ...(mutant ? { mutant } : {}), ...configuration } }), { holder: leaseHolder('selftest') });
   try {
     // The engine `run` uses, with its rules and bounds: only the seed and the property budget are fixed.
     const { results } = await runPlan(tests, scenarioTarget(target), {
@@ -137,7 +137,7 @@ async function testsAgainst(mutant: string | undefined, tests: readonly PlanTest
       propertyRuns: SELFTEST_PROPERTY_RUNS,
       concurrency,
       ...(shrinkAttempts !== undefined ? { shrinkAttempts } : {}),
-      rerunBase: `npx cpr-conformance run${mutant ? ` --target <serve --mutant ${mutant}${policy ? `, under its policy ${JSON.stringify(policy)}` : ''}>` : ''}`,
+      rerunBase: `npx cpr-conformance run${mutant ? ` --target <serve --mutant ${mutant}${configuration ? `, configured ${JSON.stringify(configuration)}` : ''}>` : ''}`,
     });
     return { results, durationMs: Math.round(performance.now() - started) };
   } finally {

@@ -2,6 +2,7 @@
 // max_body_bytes, I-JSON, and a valid message of its kind.
 import { validateMessage, type MessageKind, type MessageTypes } from '../../profile/cashpack/index.ts';
 import { problemResponse, readJsonBody } from '../http/respond.ts';
+import { MAX_BODY_BYTES } from '../http/server.ts';
 import type { RefRequest, RefResponse } from '../http/types.ts';
 import { deepFreeze, type OperatorContext } from './context.ts';
 
@@ -12,7 +13,9 @@ type BodyRead<T> = { readonly ok: true; readonly value: T } | { readonly ok: fal
  * reference/http/server.ts, which answers 413 before a handler sees the request.
  */
 export function readJson(ctx: OperatorContext, request: RefRequest): BodyRead<unknown> {
-  const limit = ctx.policy.max_body_bytes;
+  // Mutant op-body-limit-fixed: the profile's most (65 536 bytes), not the policy's max_body_bytes.
+  // Stryker disable next-line all: only the op-body-limit-fixed fault reads the constant
+  const limit = ctx.faults.has('op-body-limit-fixed') ? MAX_BODY_BYTES : ctx.policy.max_body_bytes;
   // Mutant op-body-limit-from-content-length: the size is the Content-Length header's word, none when the body comes chunked.
   const size = ctx.faults.has('op-body-limit-from-content-length') ? Number(request.headers['content-length'] ?? 0) : request.body.length;
   // Stryker disable next-line ConditionalExpression: a second guard: reference/http/server.ts answers 413 before a handler sees a body over max_body_bytes

@@ -85,7 +85,10 @@ function identifyRedeemer(ctx: OperatorContext, request: RefRequest, redemption:
   if (signature.kid !== redemption.redeemer_kid) return failure('REDEEMER_NOT_IDENTIFIED', 'the signing redeemer is not redeemer_kid');
   const redeemer = ctx.state.redeemers.get(signature.kid)!;
   const required = ctx.faults.has('op-identity-level-off-by-one') ? ctx.policy.required_identity_level - 1 : ctx.policy.required_identity_level; // mutant: one level short passes
-  if (redeemer.identity_level < required || (ctx.faults.has('op-identity-level-exclusive') && redeemer.identity_level === required)) {
+  // Mutant op-identity-level-zero-unidentified: a redeemer of level 0 never identified, even where the policy asks for 0.
+  // Stryker disable next-line all: only the op-identity-level-zero-unidentified fault reads the level so
+  const unverified = ctx.faults.has('op-identity-level-zero-unidentified') && !redeemer.identity_level;
+  if (unverified || redeemer.identity_level < required || (ctx.faults.has('op-identity-level-exclusive') && redeemer.identity_level === required)) {
     return failure('REDEEMER_NOT_IDENTIFIED', `identity level ${redeemer.identity_level} is below ${ctx.policy.required_identity_level}`);
   }
   return success(redeemer);

@@ -49,6 +49,9 @@ export const renew: Endpoint = (ctx, request) => {
 function chainFull(ctx: OperatorContext, pack: CashPack): boolean {
   const depth = pack.renewal_chain.length;
   if (ctx.faults.has('op-depth-unchecked')) return false; // mutant: no limit at all
+  // Mutant op-depth-zero-unlimited: a max_chain_depth of 0 read as no limit configured.
+  // Stryker disable next-line all: only the op-depth-zero-unlimited fault reads 0 so
+  if (ctx.faults.has('op-depth-zero-unlimited') && ctx.policy.max_chain_depth === 0) return false;
   // Mutant op-depth-limit-fixed: the limit is the default policy's, whatever max_chain_depth the Operator publishes.
   // Stryker disable next-line all: only the op-depth-limit-fixed fault reads the default
   const limit = ctx.faults.has('op-depth-limit-fixed') ? DEFAULT_POLICY.max_chain_depth : ctx.policy.max_chain_depth;

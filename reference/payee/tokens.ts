@@ -85,6 +85,9 @@ export class TokenStore {
     // Mutant payee-token-expiry-whole-second: the lifetime judged in whole seconds, as a store with a TTL in seconds keeps it.
     // Stryker disable next-line all: only the payee-token-expiry-whole-second fault counts whole seconds
     if (this.faults.has('payee-token-expiry-whole-second') && Math.floor(now / 1000) >= Math.floor(entry.expiresAt / 1000)) return { ok: false, code: 'TOKEN_EXPIRED' };
+    // Mutant payee-token-lifetime-fixed: the store's own 300 s, whatever lifetime the payee is configured with and reports.
+    // Stryker disable next-line all: only the payee-token-lifetime-fixed fault reads the fixed lifetime
+    if (this.faults.has('payee-token-lifetime-fixed') && now >= entry.expiresAt - this.lifetimeMs + 300_000) return { ok: false, code: 'TOKEN_EXPIRED' };
     // Mutant payee-token-never-expires: the lifetime is never checked.
     if (now >= entry.expiresAt && !this.faults.has('payee-token-never-expires')) return { ok: false, code: 'TOKEN_EXPIRED' };
     return { ok: true, cpr: entry.cpr };

@@ -13,6 +13,8 @@ const FORGIVEN: ReadonlyArray<readonly [MutantName, (violation: Violation, doc: 
   ['app-memo-141-accepted', (v, doc) => v.path === '/memo' && typeof doc.memo === 'string' && codePoints(doc.memo) <= 141],
   ['app-chain-id-condition-ignored', (v) => v.path === '/value/asset/chain_id' && v.message.startsWith('is required')],
   ['app-payer-field-accepted', (v) => v.requirement === 'CPR-PAYER-1' || v.requirement === 'PRF-PAYER-1'],
+  // Payer data looked for through the request's objects only: a payer member inside an array is not seen.
+  ['app-payer-in-array-accepted', (v, doc) => (v.requirement === 'CPR-PAYER-1' || v.requirement === 'PRF-PAYER-1') && throughArray(doc, v.path)],
   // The IBAN's own check only: an iban in another sub-interface's rail_address (PRF-RAIL-1) is still refused.
   ['app-iban-checksum-unchecked', (v, doc) => (v.requirement === 'SUB-IBAN-1' || v.requirement === 'PRF-IBAN-1') && v.path.endsWith('/iban') && /^[A-Z]{2}[0-9]{2}[A-Z0-9]{1,30}$/.test(String(valueAt(doc, v.path)))],
   ['app-leading-zero-amount', (v, doc) => v.path === '/value/amount' && /^0+[1-9][0-9]*$/.test(String(valueAt(doc, v.path)))],
@@ -74,6 +76,16 @@ function isJson(value: unknown): value is Json {
 }
 
 /** The value at a JSON Pointer of the CPR (segments without escapes, as the validator writes them). */
+/** Whether the JSON Pointer `path` passes through an array on its way from the root. */
+function throughArray(doc: Json, path: string): boolean {
+  let node: unknown = doc;
+  for (const segment of path.split('/').slice(1)) {
+    if (Array.isArray(node)) return true;
+    node = typeof node === 'object' && node !== null ? (node as Json)[segment.replaceAll('~1', '/').replaceAll('~0', '~')] : undefined;
+  }
+  return false;
+}
+
 function valueAt(doc: Json, path: string): unknown {
   let node: unknown = doc;
   for (const segment of path.split('/').slice(1)) node = isJson(node) ? node[segment] : undefined;

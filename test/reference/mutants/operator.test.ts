@@ -39,6 +39,19 @@ async function control(f: Fixture, mutant: string | undefined, method: string, p
 /** 200 for a success, else the problem code. */
 const answer = (reply: Reply): unknown => (reply.status < 300 ? reply.status : reply.body?.code);
 
+/** The answer to a renewal of a pack renewed `depth` times since its issue. */
+async function renewalAtDepth(f: Fixture, depth: number): Promise<unknown> {
+  let { pack, bearer } = await f.issuePack();
+  for (let i = 0; i < depth; i++) ({ pack, bearer } = await f.renewPack(pack, bearer));
+  return answer(await f.renew(pack, f.renewal(pack, bearer).entry));
+}
+
+/** The answer to a redemption of a pack just issued, by its bearer and the fixture's redeemer. */
+async function redeemFresh(f: Fixture): Promise<unknown> {
+  const { pack, bearer } = await f.issuePack();
+  return answer(await f.redeem(pack, f.redemption(pack, bearer)));
+}
+
 const HOUR_MS = 3_600_000;
 
 /** The Lock Request with a signature whose R is a torsion point (harness/crypto/ed25519-forge.ts). */
@@ -211,11 +224,7 @@ const PROBES: Record<MutantOfRole<'operator'>, Probe> = {
   'op-depth-limit-fixed': {
     observes: 'the fourth renewal of a pack under a max_chain_depth of 3',
     fixture: { policy: { max_chain_depth: 3 } },
-    async observe(f) {
-      let { pack, bearer } = await f.issuePack();
-      for (let i = 0; i < 3; i++) ({ pack, bearer } = await f.renewPack(pack, bearer));
-      return answer(await f.renew(pack, f.renewal(pack, bearer).entry));
-    },
+    observe: (f) => renewalAtDepth(f, 3),
     correct: 'CHAIN_DEPTH_EXCEEDED',
     mutant: 200,
   },
@@ -312,22 +321,41 @@ const PROBES: Record<MutantOfRole<'operator'>, Probe> = {
   'op-identity-level-off-by-one': {
     observes: 'a redeemer one level below required_identity_level (2)',
     fixture: { redeemerLevel: 1 },
-    async observe(f) {
-      const { pack, bearer } = await f.issuePack();
-      return answer(await f.redeem(pack, f.redemption(pack, bearer)));
-    },
+    observe: redeemFresh,
     correct: 'REDEEMER_NOT_IDENTIFIED',
     mutant: 200,
   },
   'op-identity-level-exclusive': {
     observes: 'a redeemer exactly at required_identity_level (2)',
     fixture: { redeemerLevel: 2 },
-    async observe(f) {
-      const { pack, bearer } = await f.issuePack();
-      return answer(await f.redeem(pack, f.redemption(pack, bearer)));
-    },
+    observe: redeemFresh,
     correct: 200,
     mutant: 'REDEEMER_NOT_IDENTIFIED',
+  },
+  'op-identity-level-zero-unidentified': {
+    observes: 'a redemption by a redeemer of level 0 under a required_identity_level of 0',
+    fixture: { redeemerLevel: 0, policy: { required_identity_level: 0 } },
+    observe: redeemFresh,
+    correct: 200,
+    mutant: 'REDEEMER_NOT_IDENTIFIED',
+  },
+  'op-depth-zero-unlimited': {
+    observes: 'a renewal of a fresh pack under a max_chain_depth of 0',
+    fixture: { policy: { max_chain_depth: 0 } },
+    observe: (f) => renewalAtDepth(f, 0),
+    correct: 'CHAIN_DEPTH_EXCEEDED',
+    mutant: 200,
+  },
+  'op-body-limit-fixed': {
+    observes: 'a valid Lock Request padded to 100 000 bytes under a max_body_bytes of 131 072',
+    fixture: { policy: { max_body_bytes: 131_072 } },
+    async observe(f) {
+      const text = JSON.stringify(f.lockRequest());
+      const raw = text + ' '.repeat(100_000 - Buffer.byteLength(text));
+      return answer(await f.send('POST', '/v1/cashpack/issue', { raw, headers: { 'content-type': 'application/json' } }));
+    },
+    correct: 200,
+    mutant: 'PAYLOAD_TOO_LARGE',
   },
   'op-freshness-unchecked': {
     observes: 'a Lock Request created one second beyond request_window_seconds ago',

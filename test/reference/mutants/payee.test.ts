@@ -18,15 +18,17 @@ interface Probe {
   /** What the probe looks at. */
   readonly observes: string;
   observe(payee: Payee, clock: Clock): Promise<unknown>;
+  /** The payee's configuration, where the probe needs one other than the defaults (both payees get it). */
+  readonly fixture?: { readonly tokenLifetimeSeconds?: number };
   /** What the correct payee shows, and what the mutant shows. */
   readonly correct: unknown;
   readonly mutant: unknown;
 }
 
-function newPayee(faults?: Faults): { payee: Payee; clock: Clock } {
+function newPayee(faults?: Faults, fixture: Probe['fixture'] = {}): { payee: Payee; clock: Clock } {
   const clock = new Clock();
   clock.freeze(Date.UTC(2026, 0, 1));
-  return { payee: createPayee({ clock, baseUrl: BASE_URL, plaintextBaseUrl: 'http://payee.test', ...(faults ? { faults } : {}) }), clock };
+  return { payee: createPayee({ clock, baseUrl: BASE_URL, plaintextBaseUrl: 'http://payee.test', ...fixture, ...(faults ? { faults } : {}) }), clock };
 }
 
 async function get(payee: Payee, path: string, secure = true): Promise<RefResponse> {
@@ -484,6 +486,17 @@ const PROBES: Record<MutantOfRole<'payee'>, Probe> = {
     correct: ['TOKEN_EXPIRED', 'TOKEN_EXPIRED'],
     mutant: ['TOKEN_EXPIRED', 'TOKEN_CONSUMED'],
   },
+  'payee-token-lifetime-fixed': {
+    observes: 'a retrieval 400 s after its request was made, under a token lifetime of 600 s',
+    fixture: { tokenLifetimeSeconds: 600 },
+    async observe(payee, clock) {
+      const { token } = await ibanRequest(payee);
+      clock.advance(400);
+      return answer(await get(payee, `/cpr/${token}`));
+    },
+    correct: 200,
+    mutant: 'TOKEN_EXPIRED',
+  },
   'payee-token-expiry-whole-second': {
     observes: 'a retrieval 1 ms before the end of the lifetime (300 s) of a token made 600 ms into a second',
     async observe(payee, clock) {
@@ -818,11 +831,11 @@ describe('payee mutants', () => {
   describe.each(Object.entries(PROBES))('%s', (name, probe) => {
     const description = MUTANTS.find((m) => m.name === name)?.description;
     it(`the correct payee: ${probe.observes}`, async () => {
-      const { payee, clock } = newPayee();
+      const { payee, clock } = newPayee(undefined, probe.fixture);
       expect(await probe.observe(payee, clock)).toEqual(probe.correct);
     });
     it(`the mutant (${description}): ${probe.observes}`, async () => {
-      const { payee, clock } = newPayee(faultsFor(name));
+      const { payee, clock } = newPayee(faultsFor(name), probe.fixture);
       expect(await probe.observe(payee, clock)).toEqual(probe.mutant);
     });
   });

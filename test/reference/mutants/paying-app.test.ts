@@ -196,6 +196,12 @@ const PROBES: Record<MutantOfRole<'paying-app'>, Probe> = {
     correct: 'CPR_INVALID',
     mutant: 'accepted',
   },
+  'app-payer-in-array-accepted': {
+    observes: 'a request whose extension holds a payer member inside an array',
+    observe: async (app) => outcome(await read(app, iban({ extensions: { 'com.example.order': { items: [{ payer: { name: 'Alex Example' } }] } } }))),
+    correct: 'CPR_INVALID',
+    mutant: 'accepted',
+  },
   'app-version-unchecked': {
     observes: 'a request of cpr_version CPR-2.0',
     observe: async (app) => outcome(await read(app, iban({ cpr_version: 'CPR-2.0' }))),
