@@ -64,9 +64,11 @@ function changeClock(clock: Clock, request: RefRequest, faults: Faults): RefResp
   // after unfreezing, it may already be a millisecond later, and two references
   // given the same requests would answer them differently.
   const released = freeze === false && at === undefined && advance === undefined && clock.state().frozen ? clock.now() : undefined;
+  // Mutant ctl-clock-set-then-frozen: the clock moved first, then frozen, which stops it at its whole second.
+  if (faults.has('ctl-clock-set-then-frozen') && at !== undefined) clock.set(at);
   if (freeze === true) clock.freeze();
   if (freeze === false) clock.unfreeze();
-  if (at !== undefined) clock.set(at);
+  if (at !== undefined && !faults.has('ctl-clock-set-then-frozen')) clock.set(at);
   if (advance !== undefined) clock.advance(advance as number);
   return json(200, released === undefined ? clockView(clock) : { now: formatTimestamp(released), frozen: false });
 }

@@ -1079,6 +1079,13 @@ const CATALOGUE = [
     catches: ['PRF-LEN-1', 'CPR-MEMO-1'],
   },
   {
+    name: 'payee-memo-nul-dropped',
+    family: 'encoding',
+    role: 'payee',
+    description: 'the payee stores the memo without U+0000 (a text column that cannot hold it), serving another memo than the one asked for',
+    catches: ['PRF-CTL-1'],
+  },
+  {
     name: 'payee-memo-line-breaks-folded',
     family: 'encoding',
     role: 'payee',
@@ -1189,6 +1196,13 @@ const CATALOGUE = [
     family: 'test-control',
     role: 'operator',
     description: 'a lease is renewed or released by any prefix of its lease_id',
+    catches: ['PRF-CTL-1'],
+  },
+  {
+    name: 'ctl-clock-set-then-frozen',
+    family: 'test-control',
+    role: 'operator',
+    description: 'test control asked to freeze the clock and set it in one request moves it first and freezes it after, which stops it at its whole second: a clock set to 12:00:00.250 stands at 12:00:00',
     catches: ['PRF-CTL-1'],
   },
   {
@@ -1577,6 +1591,13 @@ const CATALOGUE = [
     role: 'paying-app',
     description: 'CPR_VERSION_UNSUPPORTED only when the version is the one defect: a CPR-2.0 document with a member 1.0 does not know is CPR_INVALID, where PROFILE.md §8.2 validates the version first and §8.3 answers CPR_VERSION_UNSUPPORTED for it',
     catches: ['PRF-APP-1'],
+  },
+  {
+    name: 'app-token-length-fixed-32',
+    family: 'delivery',
+    role: 'paying-app',
+    description: "the paying app takes a token for 32 hex digits (128 bits): a token URI whose token has 33 to 128, which PROFILE.md §10 allows, is refused URI_INVALID and never retrieved",
+    catches: ['DLV-RESOLVE-1'],
   },
   {
     name: 'app-endpoint-escapes-upper-hex-only',

@@ -5,7 +5,8 @@
 // |--------------------|----------------------------------------------------------------------------------|
 // | text.non-ascii     | BMP letters, astral characters, combining marks, right-to-left text, ZWJ, emoji   |
 // |                    | sequences, within the bounds; two in three hold a line break or other control    |
-// |                    | (LF, CR, CRLF, tab, VT, FF, NEL, U+2028, U+2029) that a one-line field folds;    |
+// |                    | (LF, CR, CRLF, tab, VT, FF, NEL, U+2028, U+2029, NUL, DEL) that a one-line field |
+// |                    | folds or a store drops;                                                          |
 // |                    | one in four begins and ends with white space (a space, a no-break, an em or an   |
 // |                    | ideographic space) that a trim would take away                                   |
 // | text.length        | exactly max code points holding astral characters (more UTF-16 units and UTF-8   |
@@ -38,8 +39,8 @@ const cp = (s: string): number => [...s].length;
 const NON_ASCII_UNITS = ['é', 'ß', 'Ω', 'Ж', 'ש', 'ع', '中', '한', '😀', '𝄞', '𠜎', '💶', '\u0301', '\u200d', '\u200f', '\u00a0', 'ǅ', 'ﬃ', 'İ', 'ı'];
 const nonAsciiUnit = fc.oneof(fc.constantFrom(...NON_ASCII_UNITS), fc.integer({ min: 0xa0, max: 0xd7ff }).map((c) => String.fromCodePoint(c)), fc.integer({ min: 0x10000, max: 0x10fff }).map((c) => String.fromCodePoint(c)));
 const asciiUnit = fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCodePoint(c));
-/** Line breaks and other controls that a field written on one line folds into a space or drops (CRLF is two code points). */
-const LINE_BREAKS = ['\n', '\r', '\r\n', '\t', '\u000b', '\u000c', '\u0085', '\u2028', '\u2029'];
+/** Line breaks and other controls that a field written on one line folds into a space or drops, and NUL and DEL, which a store of C strings or a text column drops (CRLF is two code points). */
+const LINE_BREAKS = ['\n', '\r', '\r\n', '\t', '\u000b', '\u000c', '\u0085', '\u2028', '\u2029', '\u0000', '\u007f'];
 const lineBreakUnit = fc.constantFrom(...LINE_BREAKS);
 /** A code point outside ASCII that is neither white space nor a control: what a text.non-ascii value always holds. */
 const visible = (u: string): boolean => u.codePointAt(0)! > 0x7f && u.trim() !== '' && !LINE_BREAKS.includes(u);

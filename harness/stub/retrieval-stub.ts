@@ -64,6 +64,8 @@ interface Placement {
   readonly plaintext?: boolean;
   /** The endpoint is an impostor's TLS listener: a conformant application refuses its certificate and sends no token. */
   readonly impostor?: Impostor;
+  /** The token's length in hex digits, 32 to 128 (PROFILE.md §10); 32 by default. */
+  readonly tokenDigits?: number;
 }
 
 export interface Served {
@@ -153,7 +155,9 @@ export class RetrievalStub {
     if (exhibit.redirect !== undefined && (exhibit.redirect < 300 || exhibit.redirect > 399)) throw new RangeError('redirect is a 3xx status');
     if (placement.basePath !== '' && (!placement.basePath.startsWith('/') || placement.basePath.endsWith('/'))) throw new RangeError('basePath is empty or starts with "/" and does not end with one');
     const id = `x${++this.counter}`;
-    const token = randomBytes(16).toString('hex');
+    const digits = placement.tokenDigits ?? 32;
+    if (!Number.isInteger(digits) || digits < 32 || digits > 128) throw new RangeError('tokenDigits is 32 to 128');
+    const token = randomBytes(Math.ceil(digits / 2)).toString('hex').slice(0, digits);
     if (placement.plaintext && placement.impostor !== undefined) throw new RangeError('an impostor listens over TLS: not with plaintext');
     const port = placement.plaintext ? this.plain.port : placement.impostor !== undefined ? this.impostors[placement.impostor].port : this.tls.port;
     const endpoint = `${placement.plaintext ? 'http' : 'https'}://${placement.host ?? '127.0.0.1'}:${port}${placement.basePath}`;

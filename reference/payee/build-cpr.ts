@@ -19,8 +19,11 @@ export function buildCpr(input: CreateRequestInput, times: CprTimes, faults: Fau
   // Mutant payee-memo-line-breaks-folded: the memo's line breaks written as spaces, as a one-line remittance field wants.
   // Stryker disable next-line all: only the payee-memo-line-breaks-folded fault folds them
   const asked = faults.has('payee-memo-line-breaks-folded') ? input.memo?.replace(/\r\n|[\r\n\u2028\u2029]/g, ' ') : input.memo;
+  // Mutant payee-memo-nul-dropped: the memo stored without U+0000, as a text column that cannot hold it keeps it.
+  // Stryker disable next-line all: only the payee-memo-nul-dropped fault drops it
+  const stored = faults.has('payee-memo-nul-dropped') ? asked?.replaceAll('\u0000', '') : asked;
   // Mutant payee-memo-utf16-truncated: 140 JavaScript string units, not 140 code points.
-  const memo = faults.has('payee-memo-utf16-truncated') ? asked?.slice(0, 140) : asked;
+  const memo = faults.has('payee-memo-utf16-truncated') ? stored?.slice(0, 140) : stored;
   // Mutant payee-on-chain-hint-missing: every sub-interface gets the same default hint.
   const defaultHint = faults.has('payee-on-chain-hint-missing') ? 'OPEN' : SUB_INTERFACE_FIELDS[input.sub_interface].defaultRailHint;
   const displayName = input.display_name ?? sample.displayName;

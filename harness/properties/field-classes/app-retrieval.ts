@@ -7,7 +7,7 @@
 // (read or refused), bodies chunked at and over the 65 536-byte bound, slow,
 // cut off or empty, and bodies that are not I-JSON (a byte order mark, a member
 // twice, HTML) or are the same JSON with escaped member names; the token URIs
-// carry other query parameters before or after their endpoint (one named
+// carry tokens of 32 to 128 hex digits and other query parameters before or after their endpoint (one named
 // endpoint in other letters among them), or none, and
 // their endpoint's scheme, host and the hex digits of its escapes in any
 // letter case (a token URI refused URI_INVALID then was not read: DLV-RESOLVE-1). The
@@ -51,6 +51,8 @@ interface RetrievalCase {
   readonly text: Text;
   readonly basePath: string;
   readonly host: '127.0.0.1' | 'localhost';
+  /** The token's length in hex digits: 32, 128 or any between (PROFILE.md §10 takes 32 to 128). */
+  readonly tokenDigits: number;
   /** Other query parameters of the token URI, before or after endpoint, which a paying application ignores (PROFILE.md §8.1). */
   readonly extra: { readonly where: 'before' | 'after'; readonly params: string } | null;
   /**
@@ -85,6 +87,7 @@ const cases: fc.Arbitrary<RetrievalCase> = fc.record({
     { weight: 3, arbitrary: legalBaseUrl({ hosts: 'loopback', ipv6: false, port: 443 }).map((b) => b.path) },
   ),
   host: fc.constantFrom('127.0.0.1' as const, 'localhost' as const),
+  tokenDigits: fc.oneof(fc.constantFrom(32, 33, 127, 128), fc.integer({ min: 32, max: 128 })),
   extra: fc.option(fc.record({ where: fc.constantFrom('before' as const, 'after' as const), params: fc.oneof(fc.constantFrom('lang=de', 'utm_source=mail&v=2', 'x=%26%3D', 'endpoint_hint=1'), otherEndpointName) })),
   spelling: fc.record({ scheme: fc.constantFrom('https' as const, 'HTTPS' as const, 'Https' as const), host: fc.constantFrom('as-is' as const, 'upper' as const, 'mixed' as const), escapes: fc.constantFrom('upper' as const, 'lower' as const, 'mixed' as const) }),
 });
@@ -133,7 +136,7 @@ async function retrieve(ctx: ScenarioContext, c: RetrievalCase, answer: Retrieva
   if (!stub) throw new StepError('skipped', "the paying application was not told to trust the harness's retrieval stub");
   const member = retrievalClass(answer);
   const text = encode(c.doc, encoding);
-  const served = stub.serve(exhibitOf(answer, new TextEncoder().encode(text)), { basePath: c.basePath, host: c.host });
+  const served = stub.serve(exhibitOf(answer, new TextEncoder().encode(text)), { basePath: c.basePath, host: c.host, tokenDigits: c.tokenDigits });
   const uri = spelt(withParams(served.uri, c.extra), c.spelling);
   const what = `a token URI ${uri}${c.extra === null ? '' : ` (with "${c.extra.params}" ${c.extra.where} its endpoint)`} answered ${member.note} (${member.class}), its body ${encoding === 'plain' ? 'the CPR' : encoding}`;
   try {

@@ -5,7 +5,7 @@
 // would have seen.
 import { formatTimestamp, parseTimestamp } from '../../../profile/time.ts';
 import type { Role } from '../../../profile/registry.ts';
-import { adoptClock } from '../../scenarios/actions/index.ts';
+import { adoptClock, CONTROL_RULE } from '../../scenarios/actions/index.ts';
 import { StepError, type ScenarioContext } from '../../scenarios/context.ts';
 import { jsonRequest, send } from '../../scenarios/http.ts';
 
@@ -45,7 +45,13 @@ export async function clockBefore(ctx: ScenarioContext, role: Role): Promise<num
 /** Freezes the role's clock at `ms` (the first call remembers the clock as it was). */
 export async function setClock(ctx: ScenarioContext, role: Role, ms: number): Promise<void> {
   await remembered(ctx, role);
-  adoptClock(ctx, await clockCall(ctx, role, { freeze: true, set: formatTimestamp(ms, 'cpr') }));
+  const set = formatTimestamp(ms, 'cpr');
+  const state = await clockCall(ctx, role, { freeze: true, set });
+  // PROFILE.md §12: with the clock frozen the harness sets exact boundaries; set and frozen, it stands at that instant, to the millisecond.
+  if (parseTimestamp(state.now) !== ms || !state.frozen) {
+    throw StepError.setupFailed(CONTROL_RULE, `test control POST /_control/clock {"freeze":true,"set":"${set}"} answered ${JSON.stringify(state)}: the clock set and frozen stands at that instant`);
+  }
+  adoptClock(ctx, state);
 }
 
 /** Puts the clock back: where it was plus the time that has passed, running unless it was frozen. */

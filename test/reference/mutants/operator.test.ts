@@ -899,6 +899,12 @@ const PROBES: Record<MutantOfRole<'operator'>, Probe> = {
     correct: 'CONTROL_BUSY',
     mutant: 200,
   },
+  'ctl-clock-set-then-frozen': {
+    observes: 'the clock after {"freeze": true, "set": "2026-03-01T12:00:00.250Z"}',
+    observe: async (f, mutant) => (await control(f, mutant, 'POST', '/_control/clock', { freeze: true, set: '2026-03-01T12:00:00.250Z' })).body,
+    correct: { now: '2026-03-01T12:00:00.250Z', frozen: true },
+    mutant: { now: '2026-03-01T12:00:00Z', frozen: true },
+  },
   'ctl-lease-renewal-extends-expiry': {
     observes: 'how far a lease renewed at once ends after the lease as granted, in seconds',
     async observe(f, mutant) {

@@ -720,6 +720,12 @@ const PROBES: Record<MutantOfRole<'payee'>, Probe> = {
     correct: 140,
     mutant: 70,
   },
+  'payee-memo-nul-dropped': {
+    observes: 'the memo served for one asked with a NUL between two words',
+    observe: async (payee) => (await payee.createRequest({ sub_interface: 'IBAN', memo: 'Rechnung\u00007' })).cpr.memo,
+    correct: 'Rechnung\u00007',
+    mutant: 'Rechnung7',
+  },
   'payee-memo-line-breaks-folded': {
     observes: 'the memo served for one asked with a line feed, a CRLF and a line separator',
     observe: async (payee) => (await payee.createRequest({ sub_interface: 'ACCOUNT', memo: 'Rechnung 7\nZeile\r\nzwei\u2028drei' })).cpr.memo,

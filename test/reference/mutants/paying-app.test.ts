@@ -120,12 +120,15 @@ const PROBES: Record<MutantOfRole<'paying-app'>, Probe> = {
     correct: 'CPR_VERSION_UNSUPPORTED',
     mutant: 'CPR_INVALID',
   },
+  'app-token-length-fixed-32': {
+    observes: 'a token URI whose token has 64 hex digits, pointing at a closed port, read',
+    observe: async (app) => outcome(await app.read({ kind: 'uri', uri: `std-cpr://${'a'.repeat(64)}?endpoint=https%3A%2F%2F127.0.0.1%3A9` })),
+    correct: 'RETRIEVAL_FAILED',
+    mutant: 'URI_INVALID',
+  },
   'app-endpoint-escapes-upper-hex-only': {
     observes: 'a token URI whose endpoint is written with lower-case hex escapes (https%3a%2f%2f127.0.0.1%3a9), read',
-    async observe(app) {
-      const result = await app.read({ kind: 'uri', uri: `std-cpr://${'a'.repeat(32)}?endpoint=https%3a%2f%2f127.0.0.1%3a9` });
-      return result.ok ? 'accepted' : result.code;
-    },
+    observe: async (app) => outcome(await app.read({ kind: 'uri', uri: `std-cpr://${'a'.repeat(32)}?endpoint=https%3a%2f%2f127.0.0.1%3a9` })),
     correct: 'RETRIEVAL_FAILED',
     mutant: 'URI_INVALID',
   },
