@@ -38,6 +38,14 @@ async function get(payee: Payee, path: string, secure = true): Promise<RefRespon
 /** 200, or the problem code. */
 const answer = (response: RefResponse): unknown => (response.status < 300 ? response.status : (response.body as { code?: string }).code);
 
+/** The answer to a retrieval of an IBAN request's token `afterMs` after the request was made at `madeAt` (by default where the frozen clock stands). */
+async function retrievalAfter(payee: Payee, clock: Clock, afterMs: number, madeAt = clock.now()): Promise<unknown> {
+  clock.set(madeAt);
+  const { token } = await ibanRequest(payee);
+  clock.set(madeAt + afterMs);
+  return answer(await get(payee, `/cpr/${token}`));
+}
+
 /** The host of the QR URI's endpoint, for a request created through test control with these headers and this Host. */
 async function qrEndpointHost(payee: Payee, headers: Record<string, string>, authority: string): Promise<string> {
   const body = new TextEncoder().encode(JSON.stringify({ sub_interface: 'IBAN', amount: '1250' }));
@@ -489,33 +497,19 @@ const PROBES: Record<MutantOfRole<'payee'>, Probe> = {
   'payee-token-lifetime-fixed': {
     observes: 'a retrieval 400 s after its request was made, under a token lifetime of 600 s',
     fixture: { tokenLifetimeSeconds: 600 },
-    async observe(payee, clock) {
-      const { token } = await ibanRequest(payee);
-      clock.advance(400);
-      return answer(await get(payee, `/cpr/${token}`));
-    },
+    observe: (payee, clock) => retrievalAfter(payee, clock, 400_000),
     correct: 200,
     mutant: 'TOKEN_EXPIRED',
   },
   'payee-token-expiry-whole-second': {
     observes: 'a retrieval 1 ms before the end of the lifetime (300 s) of a token made 600 ms into a second',
-    async observe(payee, clock) {
-      const made = Date.UTC(2026, 0, 1) + 600;
-      clock.set(made);
-      const { token } = await ibanRequest(payee);
-      clock.set(made + 299_999);
-      return answer(await get(payee, `/cpr/${token}`));
-    },
+    observe: (payee, clock) => retrievalAfter(payee, clock, 299_999, Date.UTC(2026, 0, 1) + 600),
     correct: 200,
     mutant: 'TOKEN_EXPIRED',
   },
   'payee-token-never-expires': {
     observes: 'a retrieval at the end of the token lifetime (300 s)',
-    async observe(payee, clock) {
-      const { token } = await ibanRequest(payee);
-      clock.advance(300);
-      return answer(await get(payee, `/cpr/${token}`));
-    },
+    observe: (payee, clock) => retrievalAfter(payee, clock, 300_000),
     correct: 'TOKEN_EXPIRED',
     mutant: 200,
   },
