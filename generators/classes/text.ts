@@ -5,8 +5,8 @@
 // |--------------------|----------------------------------------------------------------------------------|
 // | text.non-ascii     | BMP letters, astral characters, combining marks, right-to-left text, ZWJ, emoji   |
 // |                    | sequences, within the bounds; two in three hold a line break or other control    |
-// |                    | (LF, CR, CRLF, tab, VT, FF, NEL, U+2028, U+2029, NUL, DEL) that a one-line field |
-// |                    | folds or a store drops;                                                          |
+// |                    | (LF, CR, CRLF, tab, VT, FF, NEL, U+2028, U+2029, NUL, DEL, one in four any       |
+// |                    | other C0 or C1 control) that a one-line field folds or a store drops;            |
 // |                    | one in four begins and ends with white space (a space, a no-break, an em or an   |
 // |                    | ideographic space) that a trim would take away                                   |
 // | text.length        | exactly max code points holding astral characters (more UTF-16 units and UTF-8   |
@@ -41,9 +41,15 @@ const nonAsciiUnit = fc.oneof(fc.constantFrom(...NON_ASCII_UNITS), fc.integer({ 
 const asciiUnit = fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCodePoint(c));
 /** Line breaks and other controls that a field written on one line folds into a space or drops, and NUL and DEL, which a store of C strings or a text column drops (CRLF is two code points). */
 const LINE_BREAKS = ['\n', '\r', '\r\n', '\t', '\u000b', '\u000c', '\u0085', '\u2028', '\u2029', '\u0000', '\u007f'];
-const lineBreakUnit = fc.constantFrom(...LINE_BREAKS);
+/** A control code point (C0, DEL, C1) or a line or paragraph separator. */
+const CONTROL = /^[\u0000-\u001f\u007f-\u009f\u2028\u2029]$/u;
+/** The named ones, or any other C0 or C1 control. */
+const lineBreakUnit = fc.oneof(
+  { weight: 3, arbitrary: fc.constantFrom(...LINE_BREAKS) },
+  { weight: 1, arbitrary: fc.oneof(fc.integer({ min: 0, max: 0x1f }), fc.integer({ min: 0x7f, max: 0x9f })).map((c) => String.fromCodePoint(c)) },
+);
 /** A code point outside ASCII that is neither white space nor a control: what a text.non-ascii value always holds. */
-const visible = (u: string): boolean => u.codePointAt(0)! > 0x7f && u.trim() !== '' && !LINE_BREAKS.includes(u);
+const visible = (u: string): boolean => u.codePointAt(0)! > 0x7f && u.trim() !== '' && !CONTROL.test(u);
 /** White space a trim takes away (String.prototype.trim, most languages' strip). */
 const edgeSpace = fc.constantFrom(' ', '\u00a0', '\u2003', '\u3000');
 const astral = fc.constantFrom('😀', '𝄞', '𠜎', '💶', '🇪', '🀄');
@@ -72,7 +78,7 @@ export function textVariant(constraints: TextVariantConstraints): fc.Arbitrary<T
           // One code point each but CRLF: a text cut back to its bounds.
           const cut = [...withBreak.join('')].slice(0, Math.max(Math.min(max, 40), min));
           const inner = cut.some(visible) ? cut : ['é', ...cut.slice(1)];
-          const breaks = (text: readonly string[]) => (text.some((u) => LINE_BREAKS.includes(u)) ? ', with a line break or control' : '');
+          const breaks = (text: readonly string[]) => (text.some((u) => CONTROL.test(u)) ? ', with a line break or control' : '');
           if (edges === null || inner.length < 3) return label(inner.join(''), `${inner.length} code point(s), not ASCII${breaks(inner)}`);
           // White space at either end, in place of the first and last code points: the same length.
           const middle = inner.slice(1, -1);

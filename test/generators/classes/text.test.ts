@@ -28,7 +28,7 @@ describe('textVariant', () => {
   });
 
   it('text.non-ascii: many texts hold a line break or another control a one-line field folds, within the bounds (none of one code point, which is not ASCII)', () => {
-    const breaks = /[\n\r\t\v\f\u0085\u2028\u2029\u0000\u007f]/u;
+    const breaks = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/u;
     for (const max of [1, 3, 140]) {
       const values = fc.sample(textVariant({ class: 'text.non-ascii', min: 0, max }), { seed: 5, numRuns: 300 });
       const held = values.filter((v) => breaks.test(v.value));
