@@ -1,11 +1,12 @@
 // The physical limit: a plain undici loop sending a recorded fuzz campaign
 // (recorder.ts) once more, with the keep-alive pool settings of the http adapter
 // (harness/adapters/http.ts) and nothing else: no signing, no model, no checks.
-// It keeps the fuzzer's order and concurrency and nothing more: the groups of a
-// lane are sent one after the other, each as soon as the previous one is
-// answered, the lanes side by side, and a request of the whole run (the clock)
-// waits for every lane, as in the fuzzer (harness/fuzz/lanes.ts); the requests
-// of a group go out together.
+// It keeps the fuzzer's order and concurrency and nothing more: the requests of
+// a lane go out in their order, each as soon as as many of its lane's answers
+// are in as had come in when the fuzzer sent it (one after the other for a
+// sequential command, a group together, a flood's window refilled as answers
+// come in), the lanes side by side, and a request of the whole run (the clock)
+// waits for every lane, as in the fuzzer (harness/fuzz/lanes.ts).
 //
 // It is sent to a second reference started with the seed of the first
 // (served.ts), with the first one's Host: same signing key, same pack ids, the
@@ -53,8 +54,9 @@ export interface LoopResult {
  * Why an answer of the raw loop may differ from the fuzzer's although both
  * servers have one seed and meet the same requests:
  * - `clock`: a read of the clock while it runs (the fuzzer's first, before it sets it);
- * - `race`: one of requests sent together (a burst the fuzzer races on purpose):
- *   which one the server takes first is the scheduler's choice, on both servers;
+ * - `race`: one of requests of a lane in flight together (a burst the fuzzer
+ *   races on purpose, a flood's window): which one the server takes first is
+ *   the scheduler's choice, on both servers;
  * - `after-race`: a later request of a lane in which a race came out otherwise,
  *   whose world then holds another state (not proven to follow from it);
  * - `unexplained`: none of these: a source of non-determinism nobody named.
@@ -97,27 +99,53 @@ export async function replay(options: ReplayOptions, agent: Agent): Promise<Loop
   const started = performance.now();
   // A lane's failure is kept, not left unhandled, and thrown at the next wait for every lane.
   let failure: { readonly error: unknown } | undefined;
-  const send = async (group: RecordedGroup, at: number) => {
-    if (failure) return;
-    try {
-      answers[at] = group.requests.length === 1 ? [await one(group.requests[0]!)] : await Promise.all(group.requests.map(one));
-      ops += group.requests.length;
-    } catch (error) {
-      failure ??= { error };
-    }
-  };
-  let lanes = new Map<number, Promise<void>>();
+  groups.forEach((group, g) => (answers[g] = new Array(group.requests.length)));
+  /** Answers of each lane in so far. */
+  const answered = new Map<number, number>();
+  /** Sends a lane's requests of one stretch between requests of the whole run, each once its lane has as many answers as it was sent after. */
+  const lane = (id: number, slots: readonly Slot[]) =>
+    new Promise<void>((resolve) => {
+      let next = 0;
+      let inFlight = 0;
+      const pump = (): void => {
+        while (!failure && next < slots.length && slots[next]!.request.after <= (answered.get(id) ?? 0)) {
+          const slot = slots[next++]!;
+          inFlight += 1;
+          one(slot.request).then(
+            (answer) => {
+              answers[slot.group]![slot.index] = answer;
+              ops += 1;
+              answered.set(id, (answered.get(id) ?? 0) + 1);
+            },
+            (error: unknown) => void (failure ??= { error }),
+          ).finally(() => {
+            inFlight -= 1;
+            pump();
+          });
+        }
+        if (inFlight > 0) return;
+        // Nothing in flight, so nothing more can come in: a request still waiting waits for answers its lane never sent for.
+        if (!failure && next < slots.length) failure = { error: new RangeError(`the recording's request ${next} of lane ${id} was sent after ${slots[next]!.request.after} answers of its lane, more than the lane had requests before it`) };
+        resolve();
+      };
+      pump();
+    });
+  let stretch = new Map<number, Slot[]>();
   const allLanes = async () => {
-    await Promise.all(lanes.values());
-    lanes = new Map();
+    await Promise.all([...stretch].map(([id, slots]) => lane(id, slots)));
+    stretch = new Map();
     if (failure) throw failure.error;
   };
   for (const [at, group] of groups.entries()) {
     if (group.lane === undefined) {
       await allLanes();
-      await send(group, at);
+      const got = await Promise.all(group.requests.map(one));
+      answers[at] = got;
+      ops += got.length;
     } else {
-      lanes.set(group.lane, (lanes.get(group.lane) ?? Promise.resolve()).then(() => send(group, at)));
+      const slots = stretch.get(group.lane) ?? [];
+      group.requests.forEach((request, index) => slots.push({ request, group: at, index }));
+      stretch.set(group.lane, slots);
     }
   }
   await allLanes();
@@ -127,6 +155,7 @@ export async function replay(options: ReplayOptions, agent: Agent): Promise<Loop
   const differingParts: Record<string, number> = {};
   const differenceSources = noDifferences();
   const raced = new Set<number | undefined>();
+  const overlapped = inFlightTogether(groups);
   groups.forEach((group, g) =>
     group.requests.forEach((request, i) => {
       const got = answers[g]![i]!;
@@ -138,13 +167,46 @@ export async function replay(options: ReplayOptions, agent: Agent): Promise<Loop
         const part = `${pathShape(request.method, request.path)} ${key}${want && want.status === got.status ? `: ${differingMembers(want.body, got.body)}` : ''}`;
         differingParts[part] = (differingParts[part] ?? 0) + 1;
         const source: DifferenceSource =
-          group.lane === undefined && request.path.endsWith(CONTROL_INPUTS.clock.path) ? 'clock' : group.requests.length > 1 ? 'race' : raced.has(group.lane) ? 'after-race' : 'unexplained';
+          group.lane === undefined && request.path.endsWith(CONTROL_INPUTS.clock.path) ? 'clock' : overlapped[g]![i] ? 'race' : raced.has(group.lane) ? 'after-race' : 'unexplained';
         if (source === 'race') raced.add(group.lane);
         differenceSources[source] += 1;
       }
     }),
   );
   return { ops, elapsedMs, opsPerSecond: ops / (elapsedMs / 1000), identical, compared: ops, differences, differingParts, differenceSources };
+}
+
+/** A recorded request and where its answer goes. */
+interface Slot {
+  readonly request: RecordedRequest;
+  readonly group: number;
+  readonly index: number;
+}
+
+/**
+ * For each request, whether another request of its lane was in flight with it
+ * when the fuzzer sent them: it went out with fewer answers of its lane in
+ * than requests before it, or a later one went out before its answer could
+ * have come in. Which of those the server takes first is the scheduler's choice.
+ */
+export function inFlightTogether(groups: readonly RecordedGroup[]): boolean[][] {
+  const out = groups.map((group) => group.requests.map(() => group.lane === undefined && group.requests.length > 1));
+  const byLane = new Map<number, { after: number; g: number; i: number }[]>();
+  groups.forEach((group, g) => {
+    if (group.lane === undefined) return;
+    const list = byLane.get(group.lane) ?? [];
+    group.requests.forEach((request, i) => list.push({ after: request.after, g, i }));
+    byLane.set(group.lane, list);
+  });
+  for (const list of byLane.values()) {
+    let laterLeast = Number.POSITIVE_INFINITY;
+    for (let k = list.length - 1; k >= 0; k--) {
+      const { after, g, i } = list[k]!;
+      out[g]![i] = after < k || laterLeast <= k;
+      laterLeast = Math.min(laterLeast, after);
+    }
+  }
+  return out;
 }
 
 /** The top-level members two JSON object bodies disagree on, or `body` when either is no JSON object. */

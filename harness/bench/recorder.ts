@@ -1,9 +1,12 @@
 // Records every request the fuzzer sends (an ExchangeTap on the campaign), in
-// order, with the lane of the world that sent it and the answer it got, so that
-// the raw loop (raw-loop.ts) can send the same requests again in the same
-// order, with the same concurrency, and compare answers. Requests of one lane
-// handed over in one synchronous turn (a fuzzer burst: Promise.all over N
-// sends) form one group, which the raw loop sends concurrently, as the fuzzer did.
+// order, with the lane of the world that sent it, how many of that lane's
+// answers had come in when it went out, and the answer it got, so that the raw
+// loop (raw-loop.ts) can send the same requests again in the same order, with
+// the same concurrency, and compare answers. Requests of one lane handed over
+// in one synchronous turn (a fuzzer burst: Promise.all over N sends) form one
+// group; a request sent while others of its lane were still unanswered (a
+// flood's window, each place refilled as an answer comes in) records how many
+// had come in, so the raw loop keeps as many in flight as the fuzzer did.
 import type { WireRequest } from '../adapters/types.ts';
 import type { ExchangeTap } from '../fuzz/client.ts';
 
@@ -17,6 +20,13 @@ export interface RecordedRequest {
   readonly path: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly body?: string | Uint8Array;
+  /**
+   * Answers of its lane that had come in when it was sent: it depended on
+   * those and on no later one. Every earlier request of its lane, for one
+   * sent after all of them were answered; fewer for one sent while some were
+   * in flight (a burst, a flood's window).
+   */
+  readonly after: number;
   /** Set when the answer arrives. */
   answer?: RecordedAnswer;
 }
@@ -41,14 +51,18 @@ export function createRecorder(): Recorder {
   let groups: RecordedGroup[] | undefined;
   /** The group still open in this synchronous turn, per lane. */
   const open = new Map<number | undefined, RecordedGroup>();
+  /** Answers come in so far, per lane, in the open recording. */
+  const answered = new Map<number | undefined, number>();
   const tap: ExchangeTap = (request: WireRequest, lane: number | undefined) => {
     if (!groups) return undefined;
+    const recording = groups;
     // The fuzzer never changes a request it has sent: the recording keeps its parts as they are.
     const entry: RecordedRequest = {
       method: request.method,
       path: request.path,
       headers: request.headers ?? {},
       ...(request.body !== undefined ? { body: request.body } : {}),
+      after: answered.get(lane) ?? 0,
     };
     const group = open.get(lane);
     if (group) group.requests.push(entry);
@@ -61,6 +75,8 @@ export function createRecorder(): Recorder {
     }
     return (response) => {
       entry.answer = { status: response.status, body: response.body };
+      // An answer that comes in after the recording it belongs to ended counts for none.
+      if (groups === recording) answered.set(lane, (answered.get(lane) ?? 0) + 1);
     };
   };
   return {
@@ -69,6 +85,7 @@ export function createRecorder(): Recorder {
       const fresh: RecordedGroup[] = [];
       groups = fresh;
       open.clear();
+      answered.clear();
       return fresh;
     },
     stop() {

@@ -37,5 +37,5 @@ function warmupNames(pairs: number): string {
 function differing(sources: Identity['differenceSources']): string {
   const total = Object.values(sources).reduce((a, b) => a + b, 0);
   if (total === 0) return 'none differs';
-  return `${total} answer(s) differ from the fuzzer's: ${sources.clock} clock read(s) while it ran, ${sources.race} race(s) of requests sent together, ${sources['after-race']} later in a lane whose race went otherwise, ${sources.unexplained} unexplained`;
+  return `${total} answer(s) differ from the fuzzer's: ${sources.clock} clock read(s) while it ran, ${sources.race} race(s) of requests of one lane in flight together, ${sources['after-race']} later in a lane whose race went otherwise, ${sources.unexplained} unexplained`;
 }

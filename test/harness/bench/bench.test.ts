@@ -1,13 +1,15 @@
 // The benchmark's contract, never its speed: timings live in the benchmark.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { WireRequest, WireResponse } from '../../../harness/adapters/types.ts';
 import { trendRise } from '../../../harness/bench/memory.ts';
 import type { MemorySample } from '../../../harness/bench/memory-probe.ts';
-import { createRecorder, requestCount, type RecordedGroup } from '../../../harness/bench/recorder.ts';
-import { adapterLikeAgent, replay } from '../../../harness/bench/raw-loop.ts';
+import { createRecorder, requestCount, type RecordedGroup, type RecordedRequest } from '../../../harness/bench/recorder.ts';
+import { adapterLikeAgent, inFlightTogether, replay } from '../../../harness/bench/raw-loop.ts';
 import { cpuList } from '../../../harness/bench/pinning.ts';
 import { freezeBoth } from '../../../harness/bench/throughput.ts';
 import { jsonRequest } from '../../../harness/scenarios/http.ts';
@@ -168,7 +170,38 @@ describe('the request recorder', () => {
       [0, ['/d']],
     ]);
     expect(requestCount(groups)).toBe(5);
-    expect(groups[0]!.requests[0]).toEqual({ method: 'POST', path: '/clock', headers: { 'content-type': 'application/json' }, body: '{}', answer: { status: 200, body: new Uint8Array([1]) } });
+    expect(groups[0]!.requests[0]).toEqual({ method: 'POST', path: '/clock', headers: { 'content-type': 'application/json' }, body: '{}', after: 0, answer: { status: 200, body: new Uint8Array([1]) } });
+    // Each request knows how many answers of its lane had come in when it went out.
+    expect(groups.map((g) => g.requests.map((r) => r.after))).toEqual([[0], [0, 0], [0], [2]]);
+  });
+
+  it('records a window of requests refilled as answers come in: each waits for as many answers as the fuzzer had', async () => {
+    const recorder = createRecorder();
+    const groups = recorder.start();
+    // Three in flight at once, then one more each time an answer comes in, as a flood's window does.
+    const pending = ['/f1', '/f2', '/f3'].map((path) => recorder.tap(request(path), 0)!);
+    await Promise.resolve();
+    for (const [i, path] of ['/f4', '/f5'].entries()) {
+      pending[i]!(answered);
+      pending.push(recorder.tap(request(path), 0)!);
+      await Promise.resolve();
+    }
+    for (const done of pending.slice(2)) done(answered);
+    expect(groups.map((g) => g.requests.map((r) => [r.path, r.after]))).toEqual([[['/f1', 0], ['/f2', 0], ['/f3', 0]], [['/f4', 1]], [['/f5', 2]]]);
+    // In flight together: all five (each overlapped another of its lane).
+    expect(inFlightTogether(groups).flat()).toEqual([true, true, true, true, true]);
+  });
+
+  it('counts in flight together only requests that were: a sequential lane has none, a burst all of its group', () => {
+    const entry = (after: number): RecordedRequest => ({ method: 'GET', path: '/x', headers: {}, after });
+    const groups: RecordedGroup[] = [
+      { lane: 0, requests: [entry(0)] },
+      { lane: 0, requests: [entry(1), entry(1)] },
+      { lane: undefined, requests: [entry(0)] },
+      { lane: 0, requests: [entry(3)] },
+      { lane: 1, requests: [entry(0)] },
+    ];
+    expect(inFlightTogether(groups)).toEqual([[false], [true, true], [false], [false], [false]]);
   });
 
   it('records nothing once stopped', async () => {
@@ -177,6 +210,60 @@ describe('the request recorder', () => {
     recorder.stop();
     await send(recorder, '/x', 0);
     expect(groups).toEqual([]);
+  });
+});
+
+describe('the raw replay\'s concurrency', () => {
+  // A plain HTTP server that answers each request 20 ms after it came and notes
+  // how many were in flight at once: the replay keeps as many in flight as the
+  // recording says the fuzzer had, no more and no fewer.
+  let server: Server;
+  let origin: string;
+  let inFlight = 0;
+  let most = 0;
+  beforeAll(async () => {
+    server = createServer((_request, response) => {
+      inFlight += 1;
+      most = Math.max(most, inFlight);
+      setTimeout(() => {
+        inFlight -= 1;
+        response.end('{}');
+      }, 20);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  const lane = (afters: readonly number[]): RecordedGroup[] => afters.map((after) => ({ lane: 0, requests: [{ method: 'GET', path: '/x', headers: {}, after, answer: { status: 200, body: new TextEncoder().encode('{}') } }] }));
+  const mostInFlight = async (groups: RecordedGroup[]) => {
+    most = 0;
+    const agent = adapterLikeAgent(undefined);
+    try {
+      const result = await replay({ baseUrl: origin, groups }, agent);
+      expect(result.identical).toBe(requestCount(groups));
+      return most;
+    } finally {
+      await agent.close();
+    }
+  };
+
+  it('sends a sequential lane one request at a time', async () => {
+    expect(await mostInFlight(lane([0, 1, 2, 3, 4, 5]))).toBe(1);
+  });
+
+  it('keeps a window full as answers come in, as the fuzzer\'s flood did', async () => {
+    // Four at once, then each later one after one more answer: four in flight all along.
+    expect(await mostInFlight(lane([0, 0, 0, 0, 1, 2, 3, 4, 5, 6]))).toBe(4);
+  });
+
+  it('refuses a recording whose request waits for answers its lane never sent for', async () => {
+    const agent = adapterLikeAgent(undefined);
+    try {
+      await expect(replay({ baseUrl: origin, groups: lane([0, 3]) }, agent)).rejects.toThrow(/after 3 answers of its lane/);
+    } finally {
+      await agent.close();
+    }
   });
 });
 
