@@ -2,14 +2,26 @@
 // node:crypto (OpenSSL) does the arithmetic: it checks S < L and the cofactorless
 // equation by comparing encodings. The canonical-encoding and small-order
 // restrictions, on which libraries disagree, are checked here first.
-import { createHash, createPrivateKey, createPublicKey, KeyObject, randomFillSync, sign, verify } from 'node:crypto';
+import { createPrivateKey, createPublicKey, hash, KeyObject, randomFillSync, sign, verify } from 'node:crypto';
 
 const P = 2n ** 255n - 19n;
 const L = 2n ** 252n + 27742317777372353535851937790883648493n;
 // y-coordinates of the eight points of small order (order 1, 2, 4 and 8):
 // (0,1), (0,-1), (±sqrt(-1),0) and the four order-8 points with y = ±Y8.
 const Y8 = 2707385501144840649318225287225658788936804267575313519463743609750303402022n;
-const SMALL_ORDER_Y = new Set([0n, 1n, P - 1n, Y8, P - Y8]);
+
+/** The 32-byte little-endian encoding of n < 2^256. */
+function encoded(n: bigint): Uint8Array {
+  const out = new Uint8Array(32);
+  for (let i = 0; i < 32; i++) out[i] = Number((n >> BigInt(8 * i)) & 0xffn);
+  return out;
+}
+
+// The bounds and the small-order y values as little-endian bytes: every check
+// compares bytes, never building an integer of the input.
+const P_BYTES = encoded(P);
+const L_BYTES = encoded(L);
+const SMALL_ORDER_Y = [0n, 1n, P - 1n, Y8, P - Y8].map(encoded);
 
 interface Ed25519KeyPair {
   /** 32-byte seed (RFC 8032 private key). */
@@ -55,11 +67,25 @@ export function signBytes(message: Uint8Array, secretKey: Uint8Array): Uint8Arra
   return new Uint8Array(sign(null, message, privateKeyObject(secretKey)));
 }
 
-/** Little-endian integer of 32 bytes, with the top bit of the last byte cleared when `clearSign`. */
-function littleEndian(bytes: Uint8Array, clearSign: boolean): bigint {
-  let n = 0n;
-  for (let i = 31; i >= 0; i--) n = (n << 8n) | BigInt(i === 31 && clearSign ? bytes[i]! & 0x7f : bytes[i]!);
-  return n;
+/**
+ * Whether the 32-byte little-endian number in `bytes` (its top bit cleared
+ * when `clearSign`) is below the one `bound` encodes.
+ */
+function below(bytes: Uint8Array, bound: Uint8Array, clearSign: boolean): boolean {
+  for (let i = 31; i >= 0; i--) {
+    const b = i === 31 && clearSign ? bytes[i]! & 0x7f : bytes[i]!;
+    if (b !== bound[i]) return b < bound[i]!;
+  }
+  return false;
+}
+
+/** Whether y (the encoding with its sign bit cleared) is one of `values`. */
+function yAmong(bytes: Uint8Array, values: readonly Uint8Array[]): boolean {
+  return values.some((value) => {
+    if ((bytes[31]! & 0x7f) !== value[31]) return false;
+    for (let i = 0; i < 31; i++) if (bytes[i] !== value[i]) return false;
+    return true;
+  });
 }
 
 /**
@@ -69,16 +95,14 @@ function littleEndian(bytes: Uint8Array, clearSign: boolean): bigint {
  * Whether the encoding decodes to a curve point at all is left to the verifier.
  */
 export function isAcceptablePointEncoding(bytes: Uint8Array): boolean {
-  if (bytes.length !== 32) return false;
-  const y = littleEndian(bytes, true);
-  return y < P && !SMALL_ORDER_Y.has(y);
+  return bytes.length === 32 && below(bytes, P_BYTES, true) && !yAmong(bytes, SMALL_ORDER_Y);
 }
 
 /** The strict verification rule of PROFILE.md §2.3. Never throws on bad input. */
 export function verifyStrict(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array): boolean {
   if (publicKey.length !== 32 || signature.length !== 64) return false;
   const r = signature.subarray(0, 32);
-  if (littleEndian(signature.subarray(32), false) >= L) return false;
+  if (!below(signature.subarray(32), L_BYTES, false)) return false;
   if (!isAcceptablePointEncoding(publicKey) || !isAcceptablePointEncoding(r)) return false;
   const id = Buffer.concat([publicKey, signature]).toString('base64');
   const seen = recall(verified, id);
@@ -103,7 +127,7 @@ const verified = new Map<string, Buffer>();
 const VERIFIED_LIMIT = 1024;
 
 function digestOf(message: Uint8Array): Buffer {
-  return createHash('sha256').update(message).digest();
+  return hash('sha256', message, 'buffer');
 }
 
 // Key objects are cached: importing a key is a measurable share of a verification.
