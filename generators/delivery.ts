@@ -54,6 +54,13 @@ export interface MalformedDelivery {
 export interface TokenUriConstraints {
   /** Generate URIs with exactly one defect instead of valid ones. @defaultValue false */
   readonly malformed?: boolean;
+  /**
+   * The base URLs the URIs carry (absolute https, PROFILE.md §8.1), and the
+   * defects are built on: one where nothing answers, say, so that an
+   * application that retrieves a malformed URI all the same answers at once.
+   * @defaultValue any endpointUrl
+   */
+  readonly endpoints?: fc.Arbitrary<string>;
 }
 
 export interface InlineUriConstraints extends TokenUriConstraints {
@@ -85,21 +92,32 @@ export const endpointUrl: fc.Arbitrary<string> = fc
   .tuple(host, fc.option(fc.integer({ min: 1, max: 65535 }), { nil: undefined }), fc.array(segment, { maxLength: 4 }))
   .map(([h, port, path]) => `https://${h}${port === undefined ? '' : `:${port}`}${path.map((s) => `/${s}`).join('')}`);
 
-const qrValid = fc.tuple(token, endpointUrl).map(
-  ([t, endpoint]): TokenDelivery => ({ malformed: false, form: 'qr', uri: buildQrUri(t, endpoint), token: t, endpoint }),
-);
+const qrValidFrom = (endpoints: fc.Arbitrary<string> = endpointUrl) =>
+  fc.tuple(token, endpoints).map(([t, endpoint]): TokenDelivery => ({ malformed: false, form: 'qr', uri: buildQrUri(t, endpoint), token: t, endpoint }));
 
 const extraParam = fc.oneof(
   fc.tuple(matching(/^[a-z_]{1,10}$/), matching(/^[A-Za-z0-9._~-]{0,10}$/)).map(([k, v]) => (k === 'endpoint' ? `x${k}=${v}` : `${k}=${v}`)),
   fc.constantFrom('utm_source=qr', 'v=1', 'flag', 'endpointx=https%3A%2F%2Fevil.example', ''),
 );
 
-const deepValid = fc
-  .tuple(token, endpointUrl, fc.array(extraParam, { maxLength: 2 }), fc.array(extraParam, { maxLength: 2 }))
-  .map(([t, endpoint, before, after]): TokenDelivery => {
+const deepValidFrom = (endpoints: fc.Arbitrary<string> = endpointUrl) =>
+  fc.tuple(token, endpoints, fc.array(extraParam, { maxLength: 2 }), fc.array(extraParam, { maxLength: 2 })).map(([t, endpoint, before, after]): TokenDelivery => {
     const params = [...before, `endpoint=${encodeURIComponent(endpoint)}`, ...after];
     return { malformed: false, form: 'deep-link', uri: `std-cpr://${t}?${params.join('&')}`, token: t, endpoint };
   });
+
+/**
+ * What makes a base URL no endpoint of §8.1 when it follows one: a trailing
+ * slash, a query (empty, one parameter or several, the slash before it or
+ * not), a fragment (empty or not, after a query or not), or white space.
+ */
+const endpointTail: fc.Arbitrary<string> = fc.oneof(
+  fc.constantFrom('/', ' ', '?', '#', '/?', '?a=1', '#frag', '?a=1#b'),
+  fc
+    .tuple(fc.constantFrom('', '/'), fc.array(matching(/^[a-z][a-z0-9_]{0,5}(=[A-Za-z0-9._~-]{0,6})?$/), { minLength: 1, maxLength: 3 }), fc.option(matching(/^#[A-Za-z0-9]{0,6}$/), { nil: '' }))
+    .map(([slash, params, fragment]) => `${slash}?${params.join('&')}${fragment}`),
+  matching(/^\/?#[A-Za-z0-9._~-]{0,8}$/),
+);
 
 interface TokenDefect {
   readonly defect: string;
@@ -159,7 +177,7 @@ const TOKEN_DEFECTS: readonly TokenDefect[] = [
     requirement: 'PRF-URI-1',
     build: (t, e) =>
       fc
-        .constantFrom(`${e}/`, `${e}?a=1`, `${e}#frag`, `${e} `, 'https://')
+        .oneof(fc.constant('https://'), endpointTail.map((tail) => `${e}${tail}`))
         .map((bad) => ({ uri: q(t, bad), description: `endpoint ${JSON.stringify(bad)} has a trailing slash, query, fragment, white space or no host` })),
   },
   {
@@ -169,9 +187,9 @@ const TOKEN_DEFECTS: readonly TokenDefect[] = [
   },
 ];
 
-function tokenMalformed(form: 'qr' | 'deep-link'): fc.Arbitrary<MalformedDelivery> {
+function tokenMalformed(form: 'qr' | 'deep-link', endpoints: fc.Arbitrary<string> = endpointUrl): fc.Arbitrary<MalformedDelivery> {
   const formRequirement = form === 'qr' ? 'DLV-QR-1' : 'DLV-DEEP-1';
-  return fc.tuple(fc.constantFrom(...TOKEN_DEFECTS), token, endpointUrl).chain(([d, t, e]) =>
+  return fc.tuple(fc.constantFrom(...TOKEN_DEFECTS), token, endpoints).chain(([d, t, e]) =>
     d.build(t, e).map(
       ({ uri, description }): MalformedDelivery => ({
         malformed: true,
@@ -186,19 +204,19 @@ function tokenMalformed(form: 'qr' | 'deep-link'): fc.Arbitrary<MalformedDeliver
 }
 
 /** QR URIs as a payee renders them; with `malformed: true`, one defect each (URI_INVALID). */
-export function qrUri(constraints?: { readonly malformed?: false }): fc.Arbitrary<TokenDelivery>;
-export function qrUri(constraints: { readonly malformed: true }): fc.Arbitrary<MalformedDelivery>;
+export function qrUri(constraints?: { readonly malformed?: false; readonly endpoints?: fc.Arbitrary<string> }): fc.Arbitrary<TokenDelivery>;
+export function qrUri(constraints: { readonly malformed: true; readonly endpoints?: fc.Arbitrary<string> }): fc.Arbitrary<MalformedDelivery>;
 export function qrUri(constraints?: TokenUriConstraints): fc.Arbitrary<TokenDelivery | MalformedDelivery>;
 export function qrUri(constraints: TokenUriConstraints = {}): fc.Arbitrary<TokenDelivery | MalformedDelivery> {
-  return malformedFlag('qrUri', constraints) ? tokenMalformed('qr') : qrValid;
+  return malformedFlag('qrUri', constraints) ? tokenMalformed('qr', constraints.endpoints) : qrValidFrom(constraints.endpoints);
 }
 
 /** Deep links (the QR form, other query parameters allowed and ignored); with `malformed: true`, one defect each. */
-export function deepLink(constraints?: { readonly malformed?: false }): fc.Arbitrary<TokenDelivery>;
-export function deepLink(constraints: { readonly malformed: true }): fc.Arbitrary<MalformedDelivery>;
+export function deepLink(constraints?: { readonly malformed?: false; readonly endpoints?: fc.Arbitrary<string> }): fc.Arbitrary<TokenDelivery>;
+export function deepLink(constraints: { readonly malformed: true; readonly endpoints?: fc.Arbitrary<string> }): fc.Arbitrary<MalformedDelivery>;
 export function deepLink(constraints?: TokenUriConstraints): fc.Arbitrary<TokenDelivery | MalformedDelivery>;
 export function deepLink(constraints: TokenUriConstraints = {}): fc.Arbitrary<TokenDelivery | MalformedDelivery> {
-  return malformedFlag('deepLink', constraints) ? tokenMalformed('deep-link') : deepValid;
+  return malformedFlag('deepLink', constraints) ? tokenMalformed('deep-link', constraints.endpoints) : deepValidFrom(constraints.endpoints);
 }
 
 // ------------------------------------------------------------- inline URIs

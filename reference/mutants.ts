@@ -466,6 +466,13 @@ const CATALOGUE = [
     catches: ['TOK-GET-1'],
   },
   {
+    name: 'payee-token-expires-at-truncated',
+    family: 'retrieval-token',
+    role: 'payee',
+    description: 'the payee reports token_expires_at in whole seconds, up to 999 ms before the instant its token store expires the token at: a token made a fraction into a second is still served at and after the expiry the payee reported',
+    catches: ['TOK-EXP-1'],
+  },
+  {
     name: 'payee-token-never-expires',
     family: 'retrieval-token',
     role: 'payee',
@@ -1598,6 +1605,13 @@ const CATALOGUE = [
     role: 'paying-app',
     description: "the paying app takes a token for 32 hex digits (128 bits): a token URI whose token has 33 to 128, which PROFILE.md §10 allows, is refused URI_INVALID and never retrieved",
     catches: ['DLV-RESOLVE-1'],
+  },
+  {
+    name: 'app-endpoint-query-kept',
+    family: 'delivery',
+    role: 'paying-app',
+    description: "the paying app reads a token URI's endpoint with the URL parser: one with a query or a fragment, which PROFILE.md §8.1 does not allow, is retrieved at <path>/cpr/<token>?<query> instead of refused URI_INVALID, the token sent",
+    catches: ['PRF-URI-1'],
   },
   {
     name: 'app-endpoint-escapes-upper-hex-only',

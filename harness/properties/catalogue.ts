@@ -6,7 +6,7 @@ import { ACTION_IMPLEMENTATIONS, appCall } from '../scenarios/actions/index.ts';
 import { Params } from '../scenarios/params.ts';
 import { StepError, type HttpResult } from '../scenarios/context.ts';
 import { send } from '../scenarios/http.ts';
-import { brokenCpr, inlineUri, malformedBody, MAX_BODY_BYTES, validCpr, type CashpackMessageKind } from '../../generators/index.ts';
+import { brokenCpr, deepLink, inlineUri, malformedBody, MAX_BODY_BYTES, qrUri, validCpr, type CashpackMessageKind } from '../../generators/index.ts';
 import { FIELD_PROPERTIES } from './field-classes/index.ts';
 import { OPERATOR_EXPIRIES } from './operator-expiries.ts';
 import { OPERATOR_IDENTITY } from './operator-identity.ts';
@@ -17,6 +17,9 @@ import { PAYEE_LIFETIMES } from './payee-lifetimes.ts';
 import { PAYEE_IDS } from './payee-ids.ts';
 import { CONTEXT, crash, crashed, define, FUTURE, read, refusalOf, REFUSAL_RULES, rejectionFailure, servedCprDefect } from './support.ts';
 import type { PropertyDefinition } from './types.ts';
+
+/** Base URLs on loopback's discard port, where nothing answers: a retrieval there fails at once. */
+const NOWHERE = fc.tuple(fc.constantFrom('https://127.0.0.1:9', 'https://localhost:9'), fc.constantFrom('', '/pay', '/shops/acme%20gmbh')).map(([origin, path]) => origin + path);
 
 const OPERATOR_ENDPOINTS: Readonly<Record<CashpackMessageKind, string>> = {
   'lock-request': '/v1/cashpack/issue',
@@ -162,6 +165,28 @@ export const PROPERTIES: readonly PropertyDefinition[] = [
       // A valid inline URI refused: its CPR refused on its own is a refusal of the CPR, not of the inline form.
       if (!delivery.malformed) return result.ok ? undefined : { ...rejectionFailure(result, 'accepted'), requirements: await refusalOf(ctx, delivery.cpr, ['DLV-INLINE-1', 'PRF-B64-1']) };
       return !result.ok && result.code === delivery.expected.code ? undefined : rejectionFailure(result, { code: delivery.expected.code, defect: delivery.defect });
+    },
+  }),
+  define({
+    id: 'PROP-DLV-002',
+    title: 'the paying application refuses every malformed token URI, QR or deep link, URI_INVALID without retrieving it',
+    requirements: ['DLV-QR-1', 'DLV-DEEP-1', 'PRF-URI-1'],
+    level: 'MUST',
+    role: 'paying-app',
+    sections: ['§4.4', 'PROFILE §8.1', 'PROFILE §8.3'],
+    needs: [],
+    defaultRuns: 50,
+    // Eight URIs a case, each with one defect of its own (ten kinds), built on a loopback port where nothing
+    // answers: an application that retrieves one all the same answers at once, and otherwise than URI_INVALID.
+    arbitrary: () => fc.array(fc.oneof(qrUri({ malformed: true, endpoints: NOWHERE }), deepLink({ malformed: true, endpoints: NOWHERE })), { minLength: 8, maxLength: 8 }),
+    async check(ctx, deliveries) {
+      for (const delivery of deliveries) {
+        const result = await read(ctx, { kind: 'uri', uri: delivery.uri });
+        const expected = { uri: delivery.uri, code: delivery.expected.code, defect: delivery.defect, description: delivery.description };
+        if (crashed(result)) return crash(result, expected, [delivery.expected.requirement]);
+        if (result.ok || result.code !== delivery.expected.code) return { ...rejectionFailure(result, expected), requirements: [delivery.expected.requirement] };
+      }
+      return undefined;
     },
   }),
   define({

@@ -22,7 +22,8 @@
 // back every sweep). At each, in either order, the first request's
 // token is retrieved and the second request fulfilled: the token is served
 // while those instants are all ahead, refused TOKEN_EXPIRED from the end of
-// its lifetime on and, a lifetime after it expired, TOKEN_EXPIRED or
+// its lifetime on (or from the token_expires_at the payee reported, when it
+// reported an earlier one) and, a lifetime after it expired, TOKEN_EXPIRED or
 // TOKEN_UNKNOWN (§10 lets it be forgotten then); a third of the first
 // requests' tokens were retrieved once already, at the instant they were made,
 // and are refused TOKEN_CONSUMED (or TOKEN_EXPIRED once their lifetime is over
@@ -172,6 +173,17 @@ function refusedWith(answer: HttpResult, code: string): unknown {
   return defects.length === 0 ? undefined : { status: answer.status, defects };
 }
 
+/**
+ * Where the token's life ends: the end of its configured lifetime, or the
+ * token_expires_at the payee reported when that is earlier (PROP-PAYEE-012
+ * allows it a second short): a token expires at the instant the payee says
+ * it does (TOK-EXP-003), so a payee that reports one instant and keeps
+ * serving the token past it, to the end of the lifetime, is seen.
+ */
+function tokenEnd(anchors: Readonly<Record<Anchor, number>>): number {
+  return Math.min(anchors.lifetime, anchors.reported);
+}
+
 /** The instants of a pair's first request that moments are placed on. */
 function anchorsOf(at: number, lifetime: number, validity: number, made: Created): Record<Anchor, number> {
   const end = at + lifetime * 1000;
@@ -222,28 +234,32 @@ const BEFORE: Readonly<Record<Before, string>> = {
 function usedTokenDefect(token: HttpResult, now: number, anchors: Readonly<Record<Anchor, number>>, story: string, before: Before): PropertyFailure | undefined {
   const via = before === 'tls' ? 'tls' : 'plaintext';
   const when = `${story}: ${BEFORE[before]}`;
-  if (token.status === 200 && (via === 'tls' || now >= anchors.lifetime)) {
+  if (token.status === 200 && (via === 'tls' || now >= tokenEnd(anchors))) {
     return via === 'tls'
       ? { expected: { problem: 'TOKEN_CONSUMED' }, actual: { status: 200 }, message: `${when}, served again`, requirements: ['TOK-ONCE-1'] }
-      : { expected: { problem: ['TOKEN_CONSUMED', 'TOKEN_EXPIRED'] }, actual: { status: 200 }, message: `${when}, served ${now - anchors.lifetime} ms after its lifetime ended`, requirements: ['TOK-EXP-1'] };
+      : { expected: { problem: ['TOKEN_CONSUMED', 'TOKEN_EXPIRED'] }, actual: { status: 200 }, message: `${when}, served ${now - tokenEnd(anchors)} ms after it expired (its lifetime, or the token_expires_at the payee reported, whichever came first)`, requirements: ['TOK-EXP-1'] };
   }
   if (token.status === 200) return undefined;
-  const codes = ['TOKEN_CONSUMED', ...(via === 'plaintext' || now >= anchors.lifetime ? ['TOKEN_EXPIRED'] : []), ...(now >= anchors.known_until ? ['TOKEN_UNKNOWN'] : [])];
+  const codes = ['TOKEN_CONSUMED', ...(via === 'plaintext' || now >= tokenEnd(anchors) ? ['TOKEN_EXPIRED'] : []), ...(now >= anchors.known_until ? ['TOKEN_UNKNOWN'] : [])];
   if (codes.some((code) => refusedWith(token, code) === undefined)) return undefined;
   return { expected: { problem: codes }, actual: refusedWith(token, codes[0]!), message: `${when} ${now - anchors.known_until < 0 ? `${anchors.known_until - now} ms before` : `${now - anchors.known_until} ms after`} the end of the time it must be known (a token lifetime after it expired)`, requirements: ['PRF-TOK-1'] };
 }
 
 /**
  * The token, unused until its moment: refused from the end of its configured
- * lifetime on (a lifetime after it expired, possibly as a token the payee
- * forgot), and over plaintext as every token is there; served while that end,
+ * lifetime on, or from the earlier token_expires_at the payee reported (a
+ * lifetime after it expired, possibly as a token the payee forgot), and over
+ * plaintext as every token is there; served while that end,
  * the payee's own token_expires_at and the request's expires_at are all ahead
  * (between them, either answer is the payee's choice).
  */
 async function unusedTokenDefect(ctx: ScenarioContext, v: VisitAt, token: HttpResult, anchors: Readonly<Record<Anchor, number>>): Promise<PropertyFailure | undefined> {
   const { lifetime, now, story } = v;
-  if (now >= anchors.lifetime) {
-    if (token.status === 200) return { expected: { problem: 'TOKEN_EXPIRED' }, actual: { status: 200 }, message: `${story}: the token served ${now - anchors.lifetime} ms after its ${lifetime} s lifetime ended`, requirements: ['TOK-EXP-1'] };
+  if (now >= tokenEnd(anchors)) {
+    if (token.status === 200) {
+      const ended = anchors.reported < anchors.lifetime ? `after the token_expires_at the payee reported (${anchors.lifetime - anchors.reported} ms before its ${lifetime} s lifetime ends)` : `after its ${lifetime} s lifetime ended`;
+      return { expected: { problem: 'TOKEN_EXPIRED' }, actual: { status: 200 }, message: `${story}: the token served ${now - tokenEnd(anchors)} ms ${ended}`, requirements: ['TOK-EXP-1'] };
+    }
     const forgettable = now >= anchors.known_until;
     const wrong = refusedWith(token, 'TOKEN_EXPIRED');
     if (wrong !== undefined && !(forgettable && refusedWith(token, 'TOKEN_UNKNOWN') === undefined)) {

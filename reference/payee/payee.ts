@@ -108,7 +108,9 @@ export function createPayee(options: PayeeOptions): Payee {
         request_id: cpr.request_id,
         cpr,
         token,
-        token_expires_at: formatTimestamp(expiresAt, 'cpr'),
+        // Mutant payee-token-expires-at-truncated: the token's expiry reported in whole seconds, while the store keeps the exact instant.
+        // Stryker disable next-line all: only the payee-token-expires-at-truncated fault writes whole seconds
+        token_expires_at: formatTimestamp(expiresAt, faults.has('payee-token-expires-at-truncated') ? 'cashpack' : 'cpr'),
         qr_uri: qrUri,
         deep_link: deepLink,
         // Stryker disable next-line ConditionalExpression: an undefined member is left out of the JSON answer anyway

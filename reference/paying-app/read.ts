@@ -106,6 +106,27 @@ function endpointFirst(uri: string): boolean {
 }
 // Stryker restore all
 
+// Stryker disable all: only the app-endpoint-query-kept fault calls it (reference/mutants.ts)
+/**
+ * Mutant app-endpoint-query-kept: a token URI whose endpoint carries a query or
+ * a fragment, read with the URL parser: /cpr/<token> goes onto its path, its
+ * query stays, its fragment is dropped.
+ */
+function queryKept(uri: string): string | undefined {
+  const m = /^std-cpr:\/\/([0-9a-f]{32,128})\?(?:[^#]*&)?endpoint=([^&#]*)/.exec(uri);
+  if (!m) return undefined;
+  try {
+    const url = new URL(decodeURIComponent(m[2]!));
+    if (url.protocol !== 'https:' || (url.search === '' && url.hash === '')) return undefined;
+    url.pathname = `${url.pathname.replace(/\/$/, '')}/cpr/${m[1]}`;
+    url.hash = '';
+    return url.href;
+  } catch {
+    return undefined;
+  }
+}
+// Stryker restore all
+
 async function loadUri(uri: string, settings: ReadSettings): Promise<Loaded> {
   // Mutant app-plaintext-endpoint-fetched: an http:// endpoint is taken as it is, and the token sent there in the clear.
   const plaintext = settings.faults.has('app-plaintext-endpoint-fetched') && /[?&]endpoint=http(:|%3A)/i.test(uri);
@@ -131,8 +152,12 @@ async function loadUri(uri: string, settings: ReadSettings): Promise<Loaded> {
     return reject('URI_INVALID', 'This is not a payment request link: the inline payload is not whole base64 groups.');
   }
   switch (parsed.kind) {
-    case 'error':
+    case 'error': {
+      // Stryker disable next-line all: only the app-endpoint-query-kept fault retrieves such a URI
+      const kept = settings.faults.has('app-endpoint-query-kept') ? queryKept(escaped) : undefined;
+      if (kept !== undefined) return retrieveCpr(kept, settings);
       return reject('URI_INVALID', `This is not a payment request link: ${parsed.reason}.`);
+    }
     case 'inline':
       return parseJson(parsed.json, settings.faults);
     case 'token':

@@ -507,6 +507,17 @@ const PROBES: Record<MutantOfRole<'payee'>, Probe> = {
     correct: 200,
     mutant: 'TOKEN_EXPIRED',
   },
+  'payee-token-expires-at-truncated': {
+    observes: 'a retrieval at the token_expires_at the payee reported for a token made 600 ms into a second',
+    async observe(payee, clock) {
+      clock.set(Date.UTC(2026, 0, 1) + 600);
+      const made = await ibanRequest(payee);
+      clock.set(Date.parse(made.token_expires_at));
+      return answer(await get(payee, `/cpr/${made.token}`));
+    },
+    correct: 'TOKEN_EXPIRED',
+    mutant: 200,
+  },
   'payee-token-never-expires': {
     observes: 'a retrieval at the end of the token lifetime (300 s)',
     observe: (payee, clock) => retrievalAfter(payee, clock, 300_000),
