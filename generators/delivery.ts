@@ -107,12 +107,20 @@ const deepValidFrom = (endpoints: fc.Arbitrary<string> = endpointUrl) =>
   });
 
 /**
+ * White space in an endpoint: a space, the tab and line breaks a WHATWG URL
+ * parser removes without a word (and, at either end, the spaces it trims), a
+ * no-break and an ideographic space.
+ */
+const endpointSpace = fc.constantFrom(' ', '\t', '\n', '\r', '\u00a0', '\u3000');
+
+/**
  * What makes a base URL no endpoint of §8.1 when it follows one: a trailing
  * slash, a query (empty, one parameter or several, the slash before it or
  * not), a fragment (empty or not, after a query or not), or white space.
  */
 const endpointTail: fc.Arbitrary<string> = fc.oneof(
-  fc.constantFrom('/', ' ', '?', '#', '/?', '?a=1', '#frag', '?a=1#b'),
+  fc.constantFrom('/', '?', '#', '/?', '?a=1', '#frag', '?a=1#b'),
+  endpointSpace,
   fc
     .tuple(fc.constantFrom('', '/'), fc.array(matching(/^[a-z][a-z0-9_]{0,5}(=[A-Za-z0-9._~-]{0,6})?$/), { minLength: 1, maxLength: 3 }), fc.option(matching(/^#[A-Za-z0-9]{0,6}$/), { nil: '' }))
     .map(([slash, params, fragment]) => `${slash}?${params.join('&')}${fragment}`),
@@ -177,7 +185,7 @@ const TOKEN_DEFECTS: readonly TokenDefect[] = [
     requirement: 'PRF-URI-1',
     build: (t, e) =>
       fc
-        .oneof(fc.constant('https://'), endpointTail.map((tail) => `${e}${tail}`))
+        .oneof(fc.constant('https://'), endpointTail.map((tail) => `${e}${tail}`), endpointSpace.map((space) => `${space}${e}`))
         .map((bad) => ({ uri: q(t, bad), description: `endpoint ${JSON.stringify(bad)} has a trailing slash, query, fragment, white space or no host` })),
   },
   {
