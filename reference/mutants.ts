@@ -1607,6 +1607,13 @@ const CATALOGUE = [
     catches: ['DLV-RESOLVE-1'],
   },
   {
+    name: 'app-endpoint-ipv6-refused',
+    family: 'delivery',
+    role: 'paying-app',
+    description: "the paying app checks a token URI's endpoint against a host name or IPv4 address with an optional port: an endpoint whose host is an IPv6 literal (https://[::1]:8443), which PROFILE.md §8.1 allows, is refused URI_INVALID and never retrieved",
+    catches: ['DLV-RESOLVE-1'],
+  },
+  {
     name: 'app-endpoint-query-kept',
     family: 'delivery',
     role: 'paying-app',

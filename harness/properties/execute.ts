@@ -60,7 +60,7 @@ export async function executeProperty(def: PropertyDefinition, target: ScenarioT
   let arbitrary: fc.Arbitrary<unknown>;
   let vacuous: ReadonlySet<string> = new Set();
   try {
-    const environment = def.role === 'operator' ? { policy: await policyOf(ctx) } : {};
+    const environment = def.role === 'operator' ? { policy: await policyOf(ctx) } : def.role === 'paying-app' ? { stubIpv6: target.stub?.ipv6 ?? false } : {};
     arbitrary = def.arbitrary(environment);
     vacuous = new Set(def.vacuousUnder?.(environment) ?? []);
   } catch (error) {

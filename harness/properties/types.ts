@@ -103,6 +103,8 @@ export interface PropertyDefinition<T = unknown> {
 interface PropertyEnvironment {
   /** The Operator Policy Document, for properties of the operator role. */
   readonly policy?: Policy;
+  /** For properties of the paying-app role: the harness's retrieval stub also listens on ::1, so endpoints may name it by an IPv6 literal. */
+  readonly stubIpv6?: boolean;
 }
 
 /** Where property results point in reports. */

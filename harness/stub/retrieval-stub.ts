@@ -9,6 +9,11 @@
 // one from a CA the application is never told to trust; a token that arrives
 // there was sent to a server whose identity was not checked.
 //
+// Every listener has a twin on the IPv6 loopback ::1 (its own port) when the
+// machine has one, so that an endpoint may name the stub by an IPv6 literal in
+// any of its spellings ([::1], [0:0:0:0:0:0:0:1]...: PROFILE.md §8.1 allows a
+// base URL's host to be one); `ipv6` says whether it does.
+//
 // Each retrieval is an exhibit: a fresh token under a base path, and the answer
 // to `GET <base path>/cpr/<token>`: any status, headers and body, the body in
 // one piece or chunked (no Content-Length), slowly (pauses between chunks,
@@ -19,7 +24,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo, type Server as NetServer } from 'node:net';
 import { normalizeUri } from '../../profile/cpr/index.ts';
 import { createCertificateAuthority, createTlsMaterial } from '../../reference/tls.ts';
 import { REDIRECT_TARGETS, type RedirectTarget } from '../../generators/classes/retrieval-answer.ts';
@@ -58,8 +63,8 @@ export type Impostor = (typeof IMPOSTORS)[number];
 interface Placement {
   /** The base URL's path, as written in a URL (percent-encodings allowed), '' or starting with '/'. */
   readonly basePath: string;
-  /** How the endpoint names the stub's host. */
-  readonly host?: 'localhost' | '127.0.0.1';
+  /** How the endpoint names the stub's host: a name, an IPv4 address, or an IPv6 literal of ::1 in brackets (only when `ipv6`). */
+  readonly host?: StubHost;
   /** The endpoint is the plaintext listener (http://): a conformant application never sends the token there. */
   readonly plaintext?: boolean;
   /** The endpoint is an impostor's TLS listener: a conformant application refuses its certificate and sends no token. */
@@ -67,6 +72,12 @@ interface Placement {
   /** The token's length in hex digits, 32 to 128 (PROFILE.md §10); 32 by default. */
   readonly tokenDigits?: number;
 }
+
+/** The IPv6 loopback in the spellings RFC 4291 §2.2 allows: one address, written five ways. */
+export const IPV6_LOOPBACK_SPELLINGS = ['[::1]', '[0:0:0:0:0:0:0:1]', '[0::1]', '[::0:1]', '[0000:0000:0000:0000:0000:0000:0000:0001]'] as const;
+export type StubHost = 'localhost' | '127.0.0.1' | (typeof IPV6_LOOPBACK_SPELLINGS)[number];
+
+const isIpv6 = (host: string): boolean => host.startsWith('[');
 
 export interface Served {
   readonly id: string;
@@ -114,26 +125,29 @@ export class RetrievalStub {
   ) {}
 
   /**
-   * Starts the listeners on 127.0.0.1: TLS with a certificate for localhost and
-   * 127.0.0.1 from a CA made here, plaintext, and the two impostors.
+   * Starts the listeners on 127.0.0.1, and their twins on ::1 when the machine
+   * has an IPv6 loopback: TLS with a certificate for localhost, 127.0.0.1 and
+   * ::1 from a CA made here, plaintext, and the two impostors.
    */
   static async start(): Promise<RetrievalStub> {
-    const [authority, untrusted] = await Promise.all([createCertificateAuthority(), createTlsMaterial({ dns: ['localhost'], ip: ['127.0.0.1'] })]);
-    const [own, otherName] = await Promise.all([authority.issue({ dns: ['localhost'], ip: ['127.0.0.1'] }), authority.issue({ dns: ['impostor.invalid'], ip: [] })]);
+    const names = { dns: ['localhost'], ip: ['127.0.0.1', '::1'] };
+    const [authority, untrusted] = await Promise.all([createCertificateAuthority(), createTlsMaterial(names)]);
+    const [own, otherName] = await Promise.all([authority.issue(names), authority.issue({ dns: ['impostor.invalid'], ip: [] })]);
     let stub: RetrievalStub | undefined;
     const handler = (secure: boolean) => (req: IncomingMessage, res: ServerResponse) => stub!.answer(req, res, secure);
     const started: Listener[] = [];
-    const listen = async (server: Server) => {
-      const listener = await listenOn(server);
+    const ipv6 = await hasIpv6Loopback();
+    const listen = async (make: () => Server) => {
+      const listener = await listenOn(make, ipv6);
       started.push(listener);
       return listener;
     };
     try {
       const [tls, plain, other, stranger] = await Promise.all([
-        listen(createHttpsServer({ key: own.key, cert: own.cert }, handler(true))),
-        listen(createHttpServer(handler(false))),
-        listen(createHttpsServer({ key: otherName.key, cert: otherName.cert }, handler(true))),
-        listen(createHttpsServer({ key: untrusted.key, cert: untrusted.cert }, handler(true))),
+        listen(() => createHttpsServer({ key: own.key, cert: own.cert }, handler(true))),
+        listen(() => createHttpServer(handler(false))),
+        listen(() => createHttpsServer({ key: otherName.key, cert: otherName.cert }, handler(true))),
+        listen(() => createHttpsServer({ key: untrusted.key, cert: untrusted.cert }, handler(true))),
       ]);
       stub = new RetrievalStub(authority.ca, tls, plain, { 'other-name': other, 'untrusted-ca': stranger });
       return stub;
@@ -143,10 +157,18 @@ export class RetrievalStub {
     }
   }
 
-  /** `host:port` of every listener, under both names: what an allow-list of the application must hold (the impostors' too, so that only their certificates keep the token from them). */
+  /** Whether the listeners have twins on ::1: an endpoint may then name the stub by an IPv6 literal. */
+  get ipv6(): boolean {
+    return this.tls.port6 !== undefined;
+  }
+
+  /** `host:port` of every listener, under every name: what an allow-list of the application must hold (the impostors' too, so that only their certificates keep the token from them). */
   get hosts(): string[] {
-    const ports = [this.tls.port, this.plain.port, ...Object.values(this.impostors).map((l) => l.port)];
-    return ['127.0.0.1', 'localhost'].flatMap((host) => ports.map((port) => `${host}:${port}`));
+    const listeners = [this.tls, this.plain, ...Object.values(this.impostors)];
+    return [
+      ...['127.0.0.1', 'localhost'].flatMap((host) => listeners.map((l) => `${host}:${l.port}`)),
+      ...listeners.flatMap((l) => (l.port6 === undefined ? [] : [`[::1]:${l.port6}`])),
+    ];
   }
 
   /** Registers an exhibit under a fresh token. */
@@ -159,8 +181,10 @@ export class RetrievalStub {
     if (!Number.isInteger(digits) || digits < 32 || digits > 128) throw new RangeError('tokenDigits is 32 to 128');
     const token = randomBytes(Math.ceil(digits / 2)).toString('hex').slice(0, digits);
     if (placement.plaintext && placement.impostor !== undefined) throw new RangeError('an impostor listens over TLS: not with plaintext');
-    const port = placement.plaintext ? this.plain.port : placement.impostor !== undefined ? this.impostors[placement.impostor].port : this.tls.port;
-    const endpoint = `${placement.plaintext ? 'http' : 'https'}://${placement.host ?? '127.0.0.1'}:${port}${placement.basePath}`;
+    const host = placement.host ?? '127.0.0.1';
+    const listener = placement.plaintext ? this.plain : placement.impostor !== undefined ? this.impostors[placement.impostor] : this.tls;
+    if (isIpv6(host) && !this.ipv6) throw new RangeError(`the stub has no listener on ::1 (this machine has no IPv6 loopback): no endpoint at ${host}`);
+    const endpoint = `${placement.plaintext ? 'http' : 'https'}://${host}:${portOf(listener, host)}${placement.basePath}`;
     const served: Served = { id, token, endpoint, uri: `std-cpr://${token}?endpoint=${encodeURIComponent(endpoint)}`, url: `${endpoint}/cpr/${token}` };
     this.entries.set(id, { exhibit, served, retrievalPath: pathOf(served.url), redirectPath: pathOf(`${endpoint}/moved/cpr/${token}`), seen: [] });
     return served;
@@ -220,7 +244,7 @@ export class RetrievalStub {
       case 'other-host':
         return `https://${at.hostname === 'localhost' ? '127.0.0.1' : 'localhost'}:${this.tls.port}${moved}`;
       case 'plaintext':
-        return `http://${at.hostname}:${this.plain.port}${moved}`;
+        return `http://${at.hostname}:${portOf(this.plain, at.hostname)}${moved}`;
       case 'itself':
         return url;
       case 'none':
@@ -264,23 +288,67 @@ function pathOf(url: string): string {
 }
 
 interface Listener {
+  /** On 127.0.0.1. */
   readonly port: number;
+  /** Its twin's on ::1, when there is one. */
+  readonly port6?: number;
   close(): Promise<void>;
 }
 
-async function listenOn(server: Server): Promise<Listener> {
-  server.keepAliveTimeout = 1000;
-  server.headersTimeout = 10_000;
-  await new Promise<void>((resolve, reject) => {
+/** The port that serves an endpoint naming `host`: the twin's on ::1 for an IPv6 literal. */
+function portOf(listener: Listener, host: string): number {
+  return isIpv6(host) ? listener.port6! : listener.port;
+}
+
+/** Whether a server can listen on ::1 here (a container may have no IPv6 at all). */
+async function hasIpv6Loopback(): Promise<boolean> {
+  const probe = createNetServer();
+  try {
+    await bound(probe, '::1');
+    return true;
+  } catch {
+    return false;
+  } finally {
+    probe.close();
+  }
+}
+
+function bound(server: Server | NetServer, address: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
+    server.listen(0, address, () => {
+      server.off('error', reject);
+      resolve();
+    });
   });
-  return {
-    port: (server.address() as AddressInfo).port,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
+}
+
+/** A server on 127.0.0.1, and a twin made alike on ::1 when `ipv6`. */
+async function listenOn(make: () => Server, ipv6: boolean): Promise<Listener> {
+  const servers = ipv6 ? [make(), make()] : [make()];
+  const closeAll = () =>
+    Promise.all(
+      servers.map(
+        (server) =>
+          new Promise<void>((resolve) => {
+            if (!server.listening) return resolve();
+            server.close(() => resolve());
+            server.closeAllConnections();
+          }),
+      ),
+    ).then(() => undefined);
+  try {
+    await Promise.all(
+      servers.map((server, i) => {
+        server.keepAliveTimeout = 1000;
+        server.headersTimeout = 10_000;
+        return bound(server, i === 0 ? '127.0.0.1' : '::1');
       }),
-  };
+    );
+  } catch (error) {
+    await closeAll();
+    throw error;
+  }
+  const [v4, v6] = servers.map((server) => (server.address() as AddressInfo).port);
+  return { port: v4!, ...(v6 !== undefined ? { port6: v6 } : {}), close: closeAll };
 }

@@ -164,6 +164,9 @@ async function loadUri(uri: string, settings: ReadSettings): Promise<Loaded> {
       // Mutant app-token-length-fixed-32: a token taken for 128 bits, 32 hex digits, where PROFILE.md §10 allows 32 to 128.
       // Stryker disable next-line all: only the app-token-length-fixed-32 fault refuses the longer ones
       if (settings.faults.has('app-token-length-fixed-32') && parsed.token.length !== 32) return reject('URI_INVALID', 'This is not a payment request link: its token is not 32 hex digits.');
+      // Mutant app-endpoint-ipv6-refused: the endpoint's authority checked as a host name or IPv4 address with an optional port, so an IPv6 literal names no host.
+      // Stryker disable next-line all: only the app-endpoint-ipv6-refused fault refuses an endpoint here
+      if (settings.faults.has('app-endpoint-ipv6-refused') && !/^https:\/\/[A-Za-z0-9.-]+(?::[0-9]{1,5})?(?:\/|$)/i.test(parsed.endpoint)) return reject('URI_INVALID', 'This is not a payment request link: its endpoint does not name a host.');
       // Mutant app-endpoint-scheme-case-sensitive: "only over TLS" checked as a prefix of the text, so HTTPS:// is refused.
       // Stryker disable next-line all: only the app-endpoint-scheme-case-sensitive fault refuses an endpoint here
       if (settings.faults.has('app-endpoint-scheme-case-sensitive') && !parsed.endpoint.startsWith('https://')) return reject('URI_INVALID', 'This is not a payment request link: its endpoint is not an https URL.');

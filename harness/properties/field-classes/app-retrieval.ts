@@ -10,7 +10,9 @@
 // carry tokens of 32 to 128 hex digits and other query parameters before or after their endpoint (one named
 // endpoint in other letters among them), or none, and
 // their endpoint's scheme, host and the hex digits of its escapes in any
-// letter case (a token URI refused URI_INVALID then was not read: DLV-RESOLVE-1). The
+// letter case (a token URI refused URI_INVALID then was not read: DLV-RESOLVE-1),
+// their endpoint's host a name, an IPv4 address or, where the machine has an
+// IPv6 loopback, an IPv6 literal in any of its spellings (PROFILE.md §8.1). The
 // answers are the fuzzer's own classes (generators/classes/retrieval-answer.ts),
 // served by the harness's retrieval stub, and judged by the fuzzer's oracle;
 // what the stub saw is judged too.
@@ -18,6 +20,7 @@ import fc from 'fast-check';
 import { letterCaseVariant, retrievalClass, retrievalDelivery, retrievalErrorStatus, retrievalMediaType, retrievalRedirect, type RetrievalAnswer } from '../../../generators/classes/index.ts';
 import { legalBaseUrl, validCpr } from '../../../generators/index.ts';
 import type { AppResult } from '../../adapters/types.ts';
+import { IPV6_LOOPBACK_SPELLINGS, type StubHost } from '../../stub/retrieval-stub.ts';
 import { StepError, type ScenarioContext } from '../../scenarios/context.ts';
 import { appCall } from '../../scenarios/actions/index.ts';
 import { encode, exhibitOf, FAR_AHEAD } from '../../fuzz/paying-app/execute.ts';
@@ -50,7 +53,7 @@ interface RetrievalCase {
   readonly size: Size;
   readonly text: Text;
   readonly basePath: string;
-  readonly host: '127.0.0.1' | 'localhost';
+  readonly host: StubHost;
   /** The token's length in hex digits: 32, 128 or any between (PROFILE.md §10 takes 32 to 128). */
   readonly tokenDigits: number;
   /** Other query parameters of the token URI, before or after endpoint, which a paying application ignores (PROFILE.md §8.1). */
@@ -73,7 +76,10 @@ const otherEndpointName = fc
   .tuple(letterCaseVariant({ class: 'enum.case', value: 'endpoint' }), fc.constantFrom('', 'x', 'https%3A%2F%2Fpay.example.invalid'))
   .map(([name, value]) => `${name.value}=${value}`);
 
-const cases: fc.Arbitrary<RetrievalCase> = fc.record({
+/** The stub's host as an endpoint names it: localhost, 127.0.0.1, or ::1 written any way RFC 4291 §2.2 allows (where the stub listens there). */
+const hostOf = (ipv6: boolean): fc.Arbitrary<StubHost> => (ipv6 ? fc.oneof(fc.constantFrom<StubHost>('127.0.0.1', 'localhost'), fc.constantFrom<StubHost>(...IPV6_LOOPBACK_SPELLINGS)) : fc.constantFrom<StubHost>('127.0.0.1', 'localhost'));
+
+const cases = (ipv6: boolean): fc.Arbitrary<RetrievalCase> => fc.record({
   doc: validCpr({ now: FAR_AHEAD }) as fc.Arbitrary<unknown>,
   status: retrievalErrorStatus(),
   redirect: retrievalRedirect(),
@@ -86,7 +92,7 @@ const cases: fc.Arbitrary<RetrievalCase> = fc.record({
     { weight: 1, arbitrary: fc.constantFrom('', '/shop', '/shops/acme%20gmbh', '/pay/acme(eu)') },
     { weight: 3, arbitrary: legalBaseUrl({ hosts: 'loopback', ipv6: false, port: 443 }).map((b) => b.path) },
   ),
-  host: fc.constantFrom('127.0.0.1' as const, 'localhost' as const),
+  host: hostOf(ipv6),
   tokenDigits: fc.oneof(fc.constantFrom(32, 33, 127, 128), fc.integer({ min: 32, max: 128 })),
   extra: fc.option(fc.record({ where: fc.constantFrom('before' as const, 'after' as const), params: fc.oneof(fc.constantFrom('lang=de', 'utm_source=mail&v=2', 'x=%26%3D', 'endpoint_hint=1'), otherEndpointName) })),
   spelling: fc.record({ scheme: fc.constantFrom('https' as const, 'HTTPS' as const, 'Https' as const), host: fc.constantFrom('as-is' as const, 'upper' as const, 'mixed' as const), escapes: fc.constantFrom('upper' as const, 'lower' as const, 'mixed' as const) }),
@@ -102,7 +108,8 @@ function spelt(uri: string, spelling: RetrievalCase['spelling']): string {
   const at = uri.indexOf('endpoint=https%3A%2F%2F');
   if (at < 0) return uri;
   const hostAt = at + 'endpoint=https%3A%2F%2F'.length;
-  const hostEnd = uri.indexOf('%3A', hostAt);
+  // An IPv6 literal's colons are escaped too: the port's colon is the first after its closing bracket.
+  const hostEnd = uri.indexOf('%3A', uri.startsWith('%5B', hostAt) ? uri.indexOf('%5D', hostAt) : hostAt);
   const host = uri.slice(hostAt, hostEnd < 0 ? undefined : hostEnd);
   const casedHost = spelling.host === 'upper' ? host.toUpperCase() : spelling.host === 'mixed' ? [...host].map((ch, i) => (i % 2 === 0 ? ch.toUpperCase() : ch)).join('') : host;
   const valueEnd = uri.indexOf('&', at);
@@ -187,7 +194,7 @@ export const APP_RETRIEVAL = define<RetrievalCase>({
   defaultRuns: 20,
   file: FILE,
   covers: COVERS,
-  arbitrary: () => cases,
+  arbitrary: (target) => cases(target.stubIpv6 === true),
   async check(ctx, c) {
     // The five retrievals are independent (each its own token, served and forgotten on its own), so they
     // run side by side: a slow body's pauses no longer add up. The first failure, in this order, is the case's.

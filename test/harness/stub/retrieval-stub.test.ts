@@ -2,7 +2,7 @@
 // what it records of the requests that name an exhibit's token.
 import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RetrievalStub } from '../../../harness/stub/retrieval-stub.ts';
+import { IPV6_LOOPBACK_SPELLINGS, RetrievalStub } from '../../../harness/stub/retrieval-stub.ts';
 import { createPayingApp } from '../../../reference/paying-app/index.ts';
 
 const body = new TextEncoder().encode(JSON.stringify({ hello: 'world' }));
@@ -33,6 +33,23 @@ describe('the retrieval stub', () => {
     expect(answer).toMatchObject({ status: 200, text: '{"hello":"world"}' });
     expect(answer.headers['content-length']).toBe(String(body.length));
     expect(stub.seen(served.id)).toEqual([{ method: 'GET', path: `/shops/acme%20gmbh/cpr/${served.token}`, secure: true, where: 'retrieval' }]);
+  });
+
+  // Where the machine has no IPv6 loopback (some containers), the stub says so and refuses such an endpoint.
+  it.each(IPV6_LOOPBACK_SPELLINGS)('serves an endpoint naming it by the IPv6 literal %s on its ::1 twin, its certificate naming ::1, when the machine has an IPv6 loopback', async (host) => {
+    if (!stub.ipv6) {
+      expect(() => stub.serve({ body, headers: json }, { basePath: '', host })).toThrow(/no listener on ::1/);
+      return;
+    }
+    const served = stub.serve({ body, headers: json, redirect: 302, redirectTo: 'plaintext' }, { basePath: '/pay', host });
+    expect(served.endpoint).toMatch(new RegExp(`^https://${host.replace(/[[\]]/g, '\\$&')}:\\d+/pay$`));
+    expect(stub.hosts).toContain(new URL(served.endpoint).host);
+    const first = await get(served.url);
+    expect(first.status).toBe(302);
+    // The plaintext twin on ::1 answers a token with nothing but the record that it arrived in the clear.
+    expect(new URL(String(first.headers.location)).hostname).toBe('[::1]');
+    expect((await get(String(first.headers.location))).status).toBe(404);
+    expect(stub.seen(served.id).map((s) => [s.where, s.secure])).toEqual([['retrieval', true], ['redirect-target', false]]);
   });
 
   it('sends a chunked body without Content-Length, slowly when asked', async () => {

@@ -126,6 +126,12 @@ const PROBES: Record<MutantOfRole<'paying-app'>, Probe> = {
     correct: 'RETRIEVAL_FAILED',
     mutant: 'URI_INVALID',
   },
+  'app-endpoint-ipv6-refused': {
+    observes: 'a token URI whose endpoint is an IPv6 literal (https://[::1]:9), pointing at a closed port, read',
+    observe: async (app) => outcome(await app.read({ kind: 'uri', uri: `std-cpr://${'a'.repeat(32)}?endpoint=${encodeURIComponent('https://[::1]:9')}` })),
+    correct: 'RETRIEVAL_FAILED',
+    mutant: 'URI_INVALID',
+  },
   'app-endpoint-query-kept': {
     observes: 'a token URI whose endpoint carries a query (https://127.0.0.1:9/pay?x=1), pointing at a closed port, read',
     observe: async (app) => outcome(await app.read({ kind: 'uri', uri: `std-cpr://${'a'.repeat(32)}?endpoint=${encodeURIComponent('https://127.0.0.1:9/pay?x=1')}` })),
