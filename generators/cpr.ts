@@ -15,7 +15,8 @@
 //   request hinted PIX is still an IBAN request);
 // - memo, display_name and the other texts: any code points, including astral
 //   characters, combining marks and controls, up to and at their limits;
-// - extensions: `std:` and reverse-domain keys with arbitrary JSON values, never
+// - extensions: `std:` and reverse-domain keys with arbitrary JSON values (strings
+//   that look like dates, numbers or other types among them), never
 //   a payer-named member (PROFILE.md §7.5);
 // - EVM addresses lower case, upper case or EIP-55; IBANs with correct check
 //   digits (DE, FR with its RIB key, GB, NL, AT, CH); BICs; UUID references;
@@ -23,6 +24,7 @@
 //   `now`, expires_at after `now` and at most `validitySeconds` after created_at.
 import fc from 'fast-check';
 import { deferred, matching } from './parts/deferred.ts';
+import { lookalikeValue } from './classes/lookalike.ts';
 import {
   RAIL_HINTS,
   RAIL_HINT_SUB_INTERFACE,
@@ -292,11 +294,12 @@ const builtInNamed: fc.Arbitrary<unknown> = fc
 
 /**
  * An `extensions` member as validCpr writes one: up to `maxKeys` (≥ 1) `std:` and
- * reverse-domain keys, any JSON values (one in four an object with a member of
- * a built-in name), none payer-named.
+ * reverse-domain keys, any JSON values (one in five an object with a member of
+ * a built-in name, one in five strings that look like dates, numbers or other
+ * types' words: parts/lookalike.ts), none payer-named.
  */
 export function cprExtensions(maxKeys: number): fc.Arbitrary<Doc> {
-  const value = fc.oneof({ weight: 3, arbitrary: fc.jsonValue({ maxDepth: 3, stringUnit: 'grapheme' }).map(scrub) }, { weight: 1, arbitrary: builtInNamed });
+  const value = fc.oneof({ weight: 3, arbitrary: fc.jsonValue({ maxDepth: 3, stringUnit: 'grapheme' }).map(scrub) }, { weight: 1, arbitrary: builtInNamed }, { weight: 1, arbitrary: lookalikeValue });
   return fc.dictionary(extensionKey, value, { maxKeys, noNullPrototype: true });
 }
 

@@ -451,6 +451,14 @@ const CATALOGUE = [
     catches: ['PRF-TOK-1'],
   },
   {
+    name: 'payee-validity-stretched-to-token-lifetime',
+    family: 'cpr-structure',
+    role: 'payee',
+    description: "the payee makes a request outlive the token that delivers it: its validity window is the longer of the configured request validity and token lifetime, so under a token lifetime of 900 s and a validity of 300 s every CPR's expires_at is 900 s after its created_at (observable only under such a configuration)",
+    catches: ['CPR-TIME-2'],
+    configuration: { tokenLifetimeSeconds: 900, requestValiditySeconds: 300 },
+  },
+  {
     name: 'payee-token-lifetime-fixed',
     family: 'retrieval-token',
     role: 'payee',
@@ -741,6 +749,14 @@ const CATALOGUE = [
     role: 'operator',
     description: 'AMOUNT_EXCEEDS_LIMIT is returned when the amount equals max_amount',
     catches: ['CPP-LIM-1', 'PRF-BOUND-1'],
+  },
+  {
+    name: 'op-max-amount-compared-as-doubles',
+    family: 'cashpack-errors',
+    role: 'operator',
+    description: 'issue step 7 compares the amount with max_amount as JavaScript numbers: under a max_amount past 2^53 (10^19), an amount a unit above it rounds to the same double and is issued instead of refused AMOUNT_EXCEEDS_LIMIT (observable only under such a policy)',
+    catches: ['CPP-LIM-1'],
+    configuration: { policy: { max_amount: '10000000000000000000' } },
   },
   {
     name: 'op-identity-level-zero-unidentified',
@@ -2112,6 +2128,13 @@ const CATALOGUE = [
     family: 'cpr-structure',
     role: 'payee',
     description: 'the payee copies extensions member by member by assignment, so a member named __proto__ at any depth sets the copy\'s prototype and is not served',
+    catches: ['PRF-CTL-1'],
+  },
+  {
+    name: 'payee-extension-date-times-revived',
+    family: 'cpr-structure',
+    role: 'payee',
+    description: 'the payee copies extensions through JSON with a date reviver: a string that looks like a date-time ("2026-03-01T10:00:00+01:00", "…T10:00:00Z", an impossible 30 February) is served rewritten in UTC with milliseconds, or as null',
     catches: ['PRF-CTL-1'],
   },
   {

@@ -83,6 +83,7 @@ export const FIELD_CLASSES = [
   { id: 'token.channel', summary: 'single use through every delivery channel (the token, the QR URI, the deep link)' },
   // recursive and derived data
   { id: 'payer.depth', summary: 'a payer-named member at any depth of extensions: never served, refused' },
+  { id: 'json.lookalike', summary: 'strings that look like another type (date-times in every zone and fraction, impossible dates, long or signed integers, exponents, hex, true/null), alone, in arrays and objects: carried as written' },
   { id: 'derived.exact', summary: 'copied into the Payment unchanged: no member added, dropped or re-formed' },
 ] as const satisfies readonly FieldClass[];
 

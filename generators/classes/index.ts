@@ -8,6 +8,7 @@ export { boundaryOffset, type BoundaryOffsetConstraints } from './boundary.ts';
 export { identifierVariant, lettered, type IdentifierVariantConstraints } from './identifier.ts';
 export { jsonTextChoices, jsonTextVariant, writeJsonText, type JsonTextChoices, type JsonTextVariantConstraints } from './json-text.ts';
 export { letterCaseVariant, type LetterCaseVariantConstraints } from './letter-case.ts';
+export { lookalikeString, lookalikeValue } from './lookalike.ts';
 export { mediaTypeVariant, type MediaTypeVariantConstraints } from './media-type.ts';
 export { payerDataVariant, type PayerData, type PayerDataVariantConstraints } from './payer-data.ts';
 export { signatureMalleation, type Malleation, type MalleationKind, type SignatureMalleationConstraints } from './signature.ts';

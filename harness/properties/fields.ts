@@ -271,8 +271,8 @@ const CONTROL_KINDS: Readonly<Record<ControlMemberKind, { readonly kind: FieldKi
   amount: { kind: 'amount' },
   balance: { kind: 'amount', classes: ['amount.large', 'amount.non-canonical'] },
   text: { kind: 'free-text' },
-  // The payee's own rule for extensions it is asked to serve: no payer data at any depth.
-  extensions: { kind: 'opaque', classes: ['payer.depth'] },
+  // The payee's own rule for extensions it is asked to serve: no payer data at any depth, and the rest carried as written.
+  extensions: { kind: 'opaque', classes: ['payer.depth', 'json.lookalike'] },
   // Keys and assets are the harness's own setup: they carry no data into what the target serves.
   jwk: { kind: 'public-key', classes: [] },
   asset: { kind: 'opaque', classes: [] },

@@ -42,7 +42,8 @@ export function buildCpr(input: CreateRequestInput, times: CprTimes, faults: Fau
     ...sample.other(reference, memo),
     // Mutant payee-extension-arrays-copied-as-objects: a hand-written deep copy that takes arrays for objects.
     // Mutant payee-extension-proto-member-lost: a hand-written deep copy by assignment, which loses a member named __proto__.
-    ...(input.extensions !== undefined ? { extensions: faults.has('payee-extension-arrays-copied-as-objects') ? (plainCopy(input.extensions) as Record<string, unknown>) : faults.has('payee-extension-proto-member-lost') ? (assignedCopy(input.extensions) as Record<string, unknown>) : structuredClone(input.extensions) } : {}),
+    // Mutant payee-extension-date-times-revived: a copy through JSON with a date reviver, so date-time strings come back in UTC with milliseconds.
+    ...(input.extensions !== undefined ? { extensions: faults.has('payee-extension-arrays-copied-as-objects') ? (plainCopy(input.extensions) as Record<string, unknown>) : faults.has('payee-extension-proto-member-lost') ? (assignedCopy(input.extensions) as Record<string, unknown>) : faults.has('payee-extension-date-times-revived') ? revivedCopy(input.extensions) : structuredClone(input.extensions) } : {}),
   };
   // Mutant payee-empty-memo-dropped: the memo copied by its truthiness, so the empty memo is dropped.
   if (faults.has('payee-empty-memo-dropped') && memo === '') delete (cpr as { memo?: string }).memo;
@@ -108,6 +109,14 @@ function assignedCopy(value: unknown): unknown {
   const copy: Record<string, unknown> = {};
   for (const [key, inner] of Object.entries(value)) copy[key] = assignedCopy(inner);
   return copy;
+}
+// Stryker restore all
+
+// Stryker disable all: only the payee-extension-date-times-revived fault calls this function
+/** A copy through a document store's JSON reader, which revives date-time strings as dates (written back by Date.toJSON). */
+function revivedCopy(extensions: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const dateTime = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})$/;
+  return JSON.parse(JSON.stringify(extensions), (_key, value: unknown) => (typeof value === 'string' && dateTime.test(value) ? new Date(value) : value)) as Record<string, unknown>;
 }
 // Stryker restore all
 

@@ -63,7 +63,9 @@ export function createPayee(options: PayeeOptions): Payee {
   const config = checkOptions(options, faults);
   const { clock } = options;
   const lifetimeMs = config.token_lifetime_seconds * 1000;
-  const validityMs = config.request_validity_seconds * 1000;
+  // Mutant payee-validity-stretched-to-token-lifetime: a request made to outlive the token that delivers it, its window the longer of the two.
+  // Stryker disable next-line all: only the payee-validity-stretched-to-token-lifetime fault stretches the window
+  const validityMs = (faults.has('payee-validity-stretched-to-token-lifetime') ? Math.max(config.request_validity_seconds, config.token_lifetime_seconds) : config.request_validity_seconds) * 1000;
   const tokens = new TokenStore(lifetimeMs, lifetimeMs, faults);
   // Stryker disable next-line all: only the payee-request-retention-token-lifetime fault keeps a request as long as a token
   const requests = new RequestStore(faults.has('payee-request-retention-token-lifetime') ? lifetimeMs : validityMs, faults);
@@ -148,6 +150,7 @@ const LOCAL_OFFSET_MS = 2 * 3600 * 1000;
 
 /** Mutants whose CPR breaks a rule, which the payee's own validation would otherwise refuse to serve. */
 const INVALID_CPR_FAULTS = [
+  'payee-validity-stretched-to-token-lifetime',
   'payee-timestamp-local-time',
   'payee-instant-key-type-missing',
   'payee-account-beneficiary-missing',

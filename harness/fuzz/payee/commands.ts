@@ -1,7 +1,8 @@
 // The arbitraries that choose the payee fuzzer's commands (spec.ts). Requests
 // of every sub-interface with every optional input present or absent (amounts
 // up to 78 digits, around and beyond 2^53; memos and names of any code points
-// up to their limits; extensions with any JSON), sized to the 2 048-byte inline
+// up to their limits; extensions with any JSON, strings that look like dates or
+// numbers among them), sized to the 2 048-byte inline
 // bound; retrievals through every channel, with the token itself or strings
 // near it, over TLS and plaintext, alone or concurrently; clock moves by whole
 // seconds, by the payee's own lifetime and window, and to within a millisecond
@@ -11,6 +12,7 @@ import { matching } from '../../../generators/parts/deferred.ts';
 import { isPayerMemberName, SUB_INTERFACES, type SubInterface } from '../../../profile/cpr/index.ts';
 import { compatibleRailHints } from '../../../generators/cpr.ts';
 import { codePointText } from '../../../generators/parts/text.ts';
+import { lookalikeValue } from '../../../generators/classes/index.ts';
 import { asData } from '../literal.ts';
 import { VIAS, type ClockMove, type PayeeCommand, type PayeeCommandKind, type PayeeSetup, type RequestInput, type TokenVariant } from './spec.ts';
 
@@ -34,7 +36,7 @@ function scrub(value: unknown): unknown {
   return Object.is(value, -0) ? 0 : value;
 }
 
-const extensions = fc.dictionary(matching(/^(std:[a-z]{1,8}|com\.example\.[a-z]{1,8})$/), fc.jsonValue({ maxDepth: 2, stringUnit: 'grapheme' }).map(scrub), { minKeys: 1, maxKeys: 3, noNullPrototype: true });
+const extensions = fc.dictionary(matching(/^(std:[a-z]{1,8}|com\.example\.[a-z]{1,8})$/), fc.oneof({ weight: 3, arbitrary: fc.jsonValue({ maxDepth: 2, stringUnit: 'grapheme' }).map(scrub) }, { weight: 1, arbitrary: lookalikeValue }), { minKeys: 1, maxKeys: 3, noNullPrototype: true });
 
 const input: fc.Arbitrary<RequestInput> = sub.chain((s) =>
   fc.record(

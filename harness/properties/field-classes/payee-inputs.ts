@@ -2,7 +2,8 @@
 // `POST /_control/payee/requests`), every member in every class of its kind:
 // an input the profile allows is served exactly as asked (amounts beyond 2^53
 // digit for digit, text outside ASCII, in NFD or with white space at its ends
-// unchanged, extensions of any JSON member for member, 140 code points of
+// unchanged, extensions of any JSON member for member (strings that look like
+// date-times, numbers or other types' words among them), 140 code points of
 // astral characters kept whole, a text of the least length, the empty memo
 // among them, kept too); any other input is refused, or at least never
 // served as an invalid CPR or one carrying payer data, at whatever depth of
@@ -16,7 +17,7 @@ import fc from 'fast-check';
 import { payeeRequestAllowed } from '../../../profile/control.ts';
 import { MAX_INLINE_URI_BYTES, parseDeliveryUri, RAIL_HINTS, SUB_INTERFACES } from '../../../profile/cpr/index.ts';
 import { cprRulesOf } from '../../cpr-charges.ts';
-import { amountVariant, jsonTextVariant, letterCaseVariant, payerDataVariant, textVariant, type ClassValue, type FieldClassId } from '../../../generators/classes/index.ts';
+import { amountVariant, jsonTextVariant, letterCaseVariant, lookalikeValue, payerDataVariant, textVariant, type ClassValue, type FieldClassId } from '../../../generators/classes/index.ts';
 import { cprExtensions } from '../../../generators/index.ts';
 import type { ScenarioContext } from '../../scenarios/context.ts';
 import { send } from '../../scenarios/http.ts';
@@ -74,6 +75,8 @@ function ask(member: string, cls: FieldClassId): fc.Arbitrary<{ value: unknown; 
       return textVariant({ class: cls, min: member === 'display_name' ? 1 : 0, max: 140 });
     case 'payer.depth':
       return payerDataVariant().map((v) => ({ value: v.value.extensions, note: v.note }));
+    case 'json.lookalike':
+      return fc.dictionary(fc.constantFrom('std:when', 'std:count', 'com.example.pos.meta'), lookalikeValue, { minKeys: 1, maxKeys: 3, noNullPrototype: true }).map((value) => ({ value, note: `strings that look like another type: ${JSON.stringify(value).slice(0, 80)}` }));
     default:
       throw new Error(`no payee input for ${member} in ${cls}`);
   }
@@ -203,7 +206,7 @@ function inlineDefect(served: Doc, inline: unknown, where: string): PropertyFail
 
 export const PAYEE_INPUTS = define<readonly Ask[]>({
   id: 'PROP-PAYEE-010',
-  title: 'what the payee is asked to serve is served exactly (amounts beyond 2^53, text outside ASCII, NFD, at 140 code points or the least) or refused with a problem document, never as an invalid CPR or with payer data at any depth',
+  title: 'what the payee is asked to serve is served exactly (amounts beyond 2^53, text outside ASCII, NFD, at 140 code points or the least, extension strings that look like dates or numbers) or refused with a problem document, never as an invalid CPR or with payer data at any depth',
   requirements: ['PRF-CTL-1', 'PRF-AMT-1', 'PRF-LEN-1', 'PRF-JSON-1', 'PRF-ERR-1', 'CPR-PAYER-1', 'PRF-PAYER-1', 'CPR-MEMO-1', 'CPR-VAL-2', 'TOK-GET-1', 'DLV-INLINE-1', 'PRF-INLINE-1', 'PRF-B64-1'],
   charges: () => cprRulesOf('payee'),
   level: 'PROFILE',

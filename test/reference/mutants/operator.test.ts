@@ -221,6 +221,13 @@ const PROBES: Record<MutantOfRole<'operator'>, Probe> = {
     correct: 200,
     mutant: 'AMOUNT_EXCEEDS_LIMIT',
   },
+  'op-max-amount-compared-as-doubles': {
+    observes: 'a Lock Request for a unit more than a max_amount of 10^19, by a Principal funded for it',
+    fixture: { policy: { max_amount: '10000000000000000000' }, balance: '20000000000000000000' },
+    observe: async (f) => answer(await f.issue(f.lockRequest({ amount: '10000000000000000001' }))),
+    correct: 'AMOUNT_EXCEEDS_LIMIT',
+    mutant: 200,
+  },
   'op-depth-limit-fixed': {
     observes: 'the fourth renewal of a pack under a max_chain_depth of 3',
     fixture: { policy: { max_chain_depth: 3 } },

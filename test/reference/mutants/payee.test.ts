@@ -19,7 +19,7 @@ interface Probe {
   readonly observes: string;
   observe(payee: Payee, clock: Clock): Promise<unknown>;
   /** The payee's configuration, where the probe needs one other than the defaults (both payees get it). */
-  readonly fixture?: { readonly tokenLifetimeSeconds?: number };
+  readonly fixture?: { readonly tokenLifetimeSeconds?: number; readonly requestValiditySeconds?: number };
   /** What the correct payee shows, and what the mutant shows. */
   readonly correct: unknown;
   readonly mutant: unknown;
@@ -476,6 +476,12 @@ const PROBES: Record<MutantOfRole<'payee'>, Probe> = {
     correct: '{"com.example.order":{"__proto__":{"id":7},"n":1}}',
     mutant: '{"com.example.order":{"n":1}}',
   },
+  'payee-extension-date-times-revived': {
+    observes: 'the extensions of a request asked for with a date-time string at an offset, written back as JSON',
+    observe: async (payee) => JSON.stringify((await payee.createRequest({ sub_interface: 'IBAN', extensions: { 'com.example.pos': { at: '2026-03-01T10:00:00+01:00' } } })).cpr.extensions),
+    correct: '{"com.example.pos":{"at":"2026-03-01T10:00:00+01:00"}}',
+    mutant: '{"com.example.pos":{"at":"2026-03-01T09:00:00.000Z"}}',
+  },
   'payee-token-store-plain-object': {
     observes: 'retrievals of /cpr/constructor and /cpr/__proto__ over TLS',
     async observe(payee) {
@@ -493,6 +499,16 @@ const PROBES: Record<MutantOfRole<'payee'>, Probe> = {
     },
     correct: ['TOKEN_EXPIRED', 'TOKEN_EXPIRED'],
     mutant: ['TOKEN_EXPIRED', 'TOKEN_CONSUMED'],
+  },
+  'payee-validity-stretched-to-token-lifetime': {
+    observes: "a request's validity (expires_at - created_at, in seconds) under a token lifetime of 900 s and a request validity of 300 s",
+    fixture: { tokenLifetimeSeconds: 900, requestValiditySeconds: 300 },
+    observe: async (payee) => {
+      const { cpr } = await payee.createRequest({ sub_interface: 'IBAN' });
+      return (Date.parse(cpr.expires_at) - Date.parse(cpr.created_at)) / 1000;
+    },
+    correct: 300,
+    mutant: 900,
   },
   'payee-token-lifetime-fixed': {
     observes: 'a retrieval 400 s after its request was made, under a token lifetime of 600 s',
