@@ -282,6 +282,9 @@ const CONTROL_KINDS: Readonly<Record<ControlMemberKind, { readonly kind: FieldKi
   timestamp: { kind: 'timestamp', classes: ['timestamp.dst', 'timestamp.fraction'] },
 };
 
+/** Texts a payee serves as asked, whatever they look like: strings that look like dates or numbers too. */
+const LOOKALIKE_TEXT = new Set(['payee-request/memo', 'payee-request/display_name']);
+
 /** The bounds of the payee's text inputs: those of the CPR members they become. */
 const CONTROL_TEXT: Readonly<Record<string, TextBounds>> = {
   memo: { min: 0, max: 140, ascii: false },
@@ -300,7 +303,7 @@ function controlFields(): Field[] {
         pointer: `/${member}`,
         kind,
         readers: input.readers,
-        classes: classes ?? CLASSES_OF_KIND[kind],
+        classes: [...(classes ?? CLASSES_OF_KIND[kind]), ...(LOOKALIKE_TEXT.has(`${message}/${member}`) ? (['json.lookalike'] as const) : [])],
         source: 'profile/control.ts',
         ...(CONTROL_TEXT[member] !== undefined && memberKind === 'text' ? { text: CONTROL_TEXT[member] } : {}),
       };

@@ -93,9 +93,10 @@ function checkIssue(ctx: OperatorContext, request: RefRequest): { readonly ok: t
   }
   // 7. Spec §8 maximum amount; equal is allowed.
   const limit = BigInt(ctx.policy.max_amount);
+  const over = ctx.faults.has('op-limit-off-by-one') ? amount >= limit : amount > limit; // mutant: the maximum itself refused
   // Mutant op-max-amount-compared-as-doubles: the amount and the limit compared as JavaScript numbers, equal past 2^53 where they differ.
   // Stryker disable next-line all: only the op-max-amount-compared-as-doubles fault compares doubles
-  const overLimit = ctx.faults.has('op-max-amount-compared-as-doubles') ? Number(amount) > Number(limit) : ctx.faults.has('op-limit-off-by-one') ? amount >= limit : amount > limit; // mutant: the maximum itself refused
+  const overLimit = ctx.faults.has('op-max-amount-compared-as-doubles') ? Number(amount) > Number(limit) : over;
   if (overLimit) {
     return refuse(problemResponse('AMOUNT_EXCEEDS_LIMIT', `amount exceeds max_amount ${ctx.policy.max_amount}`));
   }

@@ -114,7 +114,7 @@ function assignedCopy(value: unknown): unknown {
 
 // Stryker disable all: only the payee-extension-date-times-revived fault calls this function
 /** A copy through a document store's JSON reader, which revives date-time strings as dates (written back by Date.toJSON). */
-function revivedCopy(extensions: Readonly<Record<string, unknown>>): Record<string, unknown> {
+function revivedCopy(extensions: unknown): Record<string, unknown> {
   const dateTime = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})$/;
   return JSON.parse(JSON.stringify(extensions), (_key, value: unknown) => (typeof value === 'string' && dateTime.test(value) ? new Date(value) : value)) as Record<string, unknown>;
 }

@@ -63,9 +63,10 @@ export function createPayee(options: PayeeOptions): Payee {
   const config = checkOptions(options, faults);
   const { clock } = options;
   const lifetimeMs = config.token_lifetime_seconds * 1000;
+  const configuredValidityMs = config.request_validity_seconds * 1000;
   // Mutant payee-validity-stretched-to-token-lifetime: a request made to outlive the token that delivers it, its window the longer of the two.
   // Stryker disable next-line all: only the payee-validity-stretched-to-token-lifetime fault stretches the window
-  const validityMs = (faults.has('payee-validity-stretched-to-token-lifetime') ? Math.max(config.request_validity_seconds, config.token_lifetime_seconds) : config.request_validity_seconds) * 1000;
+  const validityMs = faults.has('payee-validity-stretched-to-token-lifetime') ? Math.max(configuredValidityMs, lifetimeMs) : configuredValidityMs;
   const tokens = new TokenStore(lifetimeMs, lifetimeMs, faults);
   // Stryker disable next-line all: only the payee-request-retention-token-lifetime fault keeps a request as long as a token
   const requests = new RequestStore(faults.has('payee-request-retention-token-lifetime') ? lifetimeMs : validityMs, faults);

@@ -2,8 +2,9 @@
 // `POST /_control/payee/requests`), every member in every class of its kind:
 // an input the profile allows is served exactly as asked (amounts beyond 2^53
 // digit for digit, text outside ASCII, in NFD or with white space at its ends
-// unchanged, extensions of any JSON member for member (strings that look like
-// date-times, numbers or other types' words among them), 140 code points of
+// unchanged, extensions of any JSON member for member, strings that look like
+// date-times, numbers or other types' words in extensions, memo and
+// display_name served as written (class json.lookalike), 140 code points of
 // astral characters kept whole, a text of the least length, the empty memo
 // among them, kept too); any other input is refused, or at least never
 // served as an invalid CPR or one carrying payer data, at whatever depth of
@@ -17,7 +18,7 @@ import fc from 'fast-check';
 import { payeeRequestAllowed } from '../../../profile/control.ts';
 import { MAX_INLINE_URI_BYTES, parseDeliveryUri, RAIL_HINTS, SUB_INTERFACES } from '../../../profile/cpr/index.ts';
 import { cprRulesOf } from '../../cpr-charges.ts';
-import { amountVariant, jsonTextVariant, letterCaseVariant, lookalikeValue, payerDataVariant, textVariant, type ClassValue, type FieldClassId } from '../../../generators/classes/index.ts';
+import { amountVariant, jsonTextVariant, letterCaseVariant, lookalikeString, lookalikeValue, payerDataVariant, textVariant, type ClassValue, type FieldClassId } from '../../../generators/classes/index.ts';
 import { cprExtensions } from '../../../generators/index.ts';
 import type { ScenarioContext } from '../../scenarios/context.ts';
 import { send } from '../../scenarios/http.ts';
@@ -76,6 +77,7 @@ function ask(member: string, cls: FieldClassId): fc.Arbitrary<{ value: unknown; 
     case 'payer.depth':
       return payerDataVariant().map((v) => ({ value: v.value.extensions, note: v.note }));
     case 'json.lookalike':
+      if (member !== 'extensions') return lookalikeString.map((value) => ({ value, note: `text that looks like another type: ${JSON.stringify(value)}` }));
       return fc.dictionary(fc.constantFrom('std:when', 'std:count', 'com.example.pos.meta'), lookalikeValue, { minKeys: 1, maxKeys: 3, noNullPrototype: true }).map((value) => ({ value, note: `strings that look like another type: ${JSON.stringify(value).slice(0, 80)}` }));
     default:
       throw new Error(`no payee input for ${member} in ${cls}`);
