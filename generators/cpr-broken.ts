@@ -608,6 +608,26 @@ const MUTATIONS: CprMutation[] = [
         return { cpr: doc, path: '/value/asset/chain_id', description: `value.asset.chain_id ${id} differs from the on-chain chain_id ${String(cpr.payee.rail_address.chain_id)}` };
       }),
   ),
+  // The same value in another valid spelling, where PROFILE.md §7.4 wants the text equal: the chain as CAIP-2
+  // (eip155:<n> for the rail's <n>), an address copy in the other letter case. A reader that compares them as
+  // chains or as addresses, not as the text they are, takes them for equal.
+  entry('ON_CHAIN:asset.chain_id:caip2-of-rail', 'PRF-RAIL-1', ['ON_CHAIN'], (cpr) => {
+    const doc = clone(cpr);
+    const id = `eip155:${String(cpr.payee.rail_address.chain_id)}`;
+    doc.value.asset.chain_id = id;
+    return fc.constant({ cpr: doc, path: '/value/asset/chain_id', description: `value.asset.chain_id ${id}: the on-chain chain_id ${String(cpr.payee.rail_address.chain_id)} written as CAIP-2` });
+  }),
+  entry('ON_CHAIN:receiver_address:copy-in-other-case', 'PRF-RAIL-1', ['ON_CHAIN'], (cpr) => {
+    const doc = clone(cpr);
+    const address = String(cpr.payee.rail_address.receiver_address);
+    const body = address.slice(2);
+    // Lower case when the rail's has an upper-case letter (EIP-55 or upper case), upper case otherwise; an address of digits alone gets letters first.
+    const lettered = /[a-fA-F]/.test(body) ? address : `0x${'a'.repeat(40)}`;
+    putAddress(doc, 'receiver_address', lettered);
+    const copy = /[A-F]/.test(lettered.slice(2)) ? `0x${lettered.slice(2).toLowerCase()}` : `0x${lettered.slice(2).toUpperCase()}`;
+    doc.receiver_address = copy;
+    return fc.constant({ cpr: doc, path: '/receiver_address', description: `top-level receiver_address ${copy}: payee.rail_address.receiver_address ${lettered} in the other letter case` });
+  }),
 ];
 
 /** The mutation table: every entry's name, rule and sub-interfaces. */

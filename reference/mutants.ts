@@ -751,6 +751,13 @@ const CATALOGUE = [
     catches: ['CPP-LIM-1', 'PRF-BOUND-1'],
   },
   {
+    name: 'op-asset-compared-as-json-text',
+    family: 'cashpack-errors',
+    role: 'operator',
+    description: 'issue step 6 matches the Lock Request\'s asset with the policy\'s by their JSON text: an asset written with its members in another order ({"code":"EUR","type":"fiat"} against the policy\'s {"type":"fiat","code":"EUR"}), the same JSON value, is refused ASSET_NOT_SUPPORTED',
+    catches: ['PRF-JSON-1'],
+  },
+  {
     name: 'op-max-amount-compared-as-doubles',
     family: 'cashpack-errors',
     role: 'operator',
@@ -1621,6 +1628,20 @@ const CATALOGUE = [
     role: 'paying-app',
     description: "the paying app takes a token for 32 hex digits (128 bits): a token URI whose token has 33 to 128, which PROFILE.md §10 allows, is refused URI_INVALID and never retrieved",
     catches: ['DLV-RESOLVE-1'],
+  },
+  {
+    name: 'app-caip2-chain-id-equated',
+    family: 'cpr-structure',
+    role: 'paying-app',
+    description: "the paying app compares chains as chains: an ON_CHAIN request whose value.asset.chain_id is the CAIP-2 eip155:<n> of the rail's decimal chain_id <n>, which PROFILE.md §7.4 wants equal to it, is accepted instead of refused CPR_INVALID",
+    catches: ['DRV-VALID-1', 'PRF-RAIL-1'],
+  },
+  {
+    name: 'app-token-expired-read-as-cpr-expired',
+    family: 'delivery',
+    role: 'paying-app',
+    description: "the paying app reads the code of a payee's refusal: a retrieval answered 410 with the problem TOKEN_EXPIRED is reported CPR_EXPIRED, though no CPR and no expires_at was read, instead of RETRIEVAL_FAILED",
+    catches: ['PRF-APP-1'],
   },
   {
     name: 'app-endpoint-ipv6-refused',

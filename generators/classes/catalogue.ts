@@ -63,7 +63,7 @@ export const FIELD_CLASSES = [
   { id: 'signature.malleable', summary: 'S ≥ L, a non-canonical R, a small-order R under the right key: refused as INVALID_SIGNATURE' },
   { id: 'key.weak', summary: 'a small-order or non-canonical A: its signatures refused; a kid that is not its thumbprint: malformed' },
   { id: 'signed.altered', summary: 'a signed member changed after signing: INVALID_SIGNATURE' },
-  { id: 'json.escaped-name', summary: 'member names written with \\u escapes: the same members' },
+  { id: 'json.escaped-name', summary: 'member names written with \\u escapes, and each object\'s members in another order: the same members' },
   { id: 'json.duplicate', summary: 'a member twice, spelled plainly or with escapes, at any depth: refused' },
   { id: 'json.bom', summary: 'a UTF-8 byte order mark before the document: refused' },
   // HTTP
@@ -75,7 +75,7 @@ export const FIELD_CLASSES = [
   { id: 'http.path', summary: 'a path near the resource that names none (a segment more before or after, a longer last segment, another version): 404 NOT_FOUND' },
   { id: 'http.problem', summary: 'every error: application/problem+json with type, title, status and code as PROFILE.md §11 gives them' },
   // what a paying application retrieves (PROFILE.md §8.3)
-  { id: 'retrieval.status', summary: 'any 4xx or 5xx, any 3xx pointing anywhere (its host, another name, plaintext, itself, nowhere): RETRIEVAL_FAILED, the token sent once and never where a redirect points' },
+  { id: 'retrieval.status', summary: "any 4xx or 5xx (the payee's own refusals with their problem documents among them), any 3xx pointing anywhere (its host, another name, plaintext, itself, nowhere): RETRIEVAL_FAILED, the token sent once and never where a redirect points" },
   { id: 'retrieval.media-type', summary: 'application/json in other letter case or with parameters: read; another media type or none: read or refused' },
   { id: 'retrieval.body', summary: 'chunked without Content-Length at and over 65 536 bytes, slow, cut off, empty or not JSON: read when whole, JSON and at most the bound; refused otherwise' },
   // credentials

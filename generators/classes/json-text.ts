@@ -3,7 +3,8 @@
 //
 // | class             | the text                                                                      | I-JSON |
 // |-------------------|-------------------------------------------------------------------------------|--------|
-// | json.escaped-name | member names (at any depth) with some characters written as \u escapes        | yes: the same value |
+// | json.escaped-name | member names (at any depth) with some characters written as \u escapes, the  | yes: the same value |
+// |                   | members of every object in their own order, reversed or shuffled              |        |
 // | json.duplicate    | one member (at any depth) written twice, the second name plain or escaped,     | no     |
 // |                   | with the same or another value, before or after the first                      |        |
 // | json.bom          | the text after a byte order mark (U+FEFF, EF BB BF in UTF-8)                  | no     |
@@ -42,6 +43,8 @@ const escapeOne = (name: string, at: number): string => {
 interface Writing {
   /** How to write a member name (its JSON string body, without quotes), by the object and the member's index. */
   readonly name: (object: Record<string, Json>, key: string) => string;
+  /** The order an object's members are written in (RFC 8259 §4: an object is unordered); their own when absent. */
+  readonly order?: (members: [string, Json][]) => [string, Json][];
   /** Extra members written into an object, before or after a member. */
   readonly extra?: { readonly object: Record<string, Json>; readonly key: string; readonly text: string; readonly before: boolean };
 }
@@ -49,7 +52,7 @@ interface Writing {
 function write(value: Json, how: Writing): string {
   if (Array.isArray(value)) return `[${value.map((v) => write(v, how)).join(',')}]`;
   if (!isObject(value)) return JSON.stringify(value);
-  const members = Object.entries(value).flatMap(([k, v]) => {
+  const members = (how.order ? how.order(Object.entries(value)) : Object.entries(value)).flatMap(([k, v]) => {
     const own = `"${how.name(value, k)}":${write(v, how)}`;
     const extra = how.extra && how.extra.object === value && how.extra.key === k ? how.extra.text : undefined;
     return extra === undefined ? [own] : how.extra!.before ? [extra, own] : [own, extra];
@@ -66,8 +69,34 @@ const plain = (_o: Record<string, Json>, key: string): string => JSON.stringify(
  */
 export type JsonTextChoices =
   | { readonly class: 'json.bom' }
-  | { readonly class: 'json.escaped-name'; readonly escape: readonly boolean[]; readonly whole: boolean; readonly at: number }
+  | { readonly class: 'json.escaped-name'; readonly escape: readonly boolean[]; readonly whole: boolean; readonly at: number; readonly order?: MemberOrder }
   | { readonly class: 'json.duplicate'; readonly object: number; readonly member: number; readonly escapedName: boolean; readonly sameValue: boolean; readonly before: boolean; readonly at: number };
+
+/** The order members are written in: their own, reversed in every object, or shuffled by a seed (each object its own way). */
+export type MemberOrder = 'own' | 'reversed' | { readonly shuffle: number };
+
+const memberOrder: fc.Arbitrary<MemberOrder> = fc.oneof(fc.constantFrom<MemberOrder>('own', 'reversed'), fc.nat().map((shuffle): MemberOrder => ({ shuffle })));
+
+/** Members put in `order`; a shuffle draws from a small deterministic generator, one stream for the whole text. */
+function ordering(order: MemberOrder | undefined): ((members: [string, Json][]) => [string, Json][]) | undefined {
+  if (order === undefined || order === 'own') return undefined;
+  if (order === 'reversed') return (members) => [...members].reverse();
+  let state = (order.shuffle >>> 0) || 1;
+  const next = () => {
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    return (state >>> 0) / 2 ** 32;
+  };
+  return (members) => {
+    const out = [...members];
+    for (let i = out.length - 1; i > 0; i--) {
+      const j = Math.floor(next() * (i + 1));
+      [out[i], out[j]] = [out[j]!, out[i]!];
+    }
+    return out;
+  };
+}
 
 /** The choices of one member of `cls`. */
 export function jsonTextChoices(cls: JsonTextChoices['class']): fc.Arbitrary<JsonTextChoices> {
@@ -75,7 +104,7 @@ export function jsonTextChoices(cls: JsonTextChoices['class']): fc.Arbitrary<Jso
     case 'json.bom':
       return fc.constant({ class: cls });
     case 'json.escaped-name':
-      return fc.record({ escape: fc.array(fc.boolean(), { minLength: 1, maxLength: 64 }), whole: fc.boolean(), at: fc.nat() }).map((c) => ({ class: cls, ...c }));
+      return fc.record({ escape: fc.array(fc.boolean(), { minLength: 1, maxLength: 64 }), whole: fc.boolean(), at: fc.nat(), order: memberOrder }).map((c) => ({ class: cls, ...c }));
     case 'json.duplicate':
       return fc.record({ object: fc.nat(), member: fc.nat(), escapedName: fc.boolean(), sameValue: fc.boolean(), before: fc.boolean(), at: fc.nat() }).map((c) => ({ class: cls, ...c }));
     default:
@@ -100,7 +129,10 @@ export function writeJsonText(input: Readonly<Record<string, unknown>>, choices:
         escaped++;
         return whole ? escapeAll(key) : escapeOne(key, at);
       };
-      return { class: choices.class, value: write(value, { name }), note: `${escaped} member name(s) written with \\u escapes` };
+      const order = choices.order ?? 'own';
+      const reorder = ordering(order);
+      const text = write(value, { name, ...(reorder ? { order: reorder } : {}) });
+      return { class: choices.class, value: text, note: `${escaped} member name(s) written with \\u escapes${order === 'own' ? '' : order === 'reversed' ? ', the members of every object in reverse order' : ', the members of every object shuffled'}` };
     }
     case 'json.duplicate': {
       const all = objects(value);

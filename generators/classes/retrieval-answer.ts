@@ -21,22 +21,47 @@ export type RetrievalAnswer =
   | 'ok'
   | { readonly mediaType: string }
   | { readonly otherType: string | null }
-  | { readonly status: number }
+  /** An error status, its body the CPR served as JSON, or (`problem`) the problem document a payee answers with that code (PROFILE.md §10, §11). */
+  | { readonly status: number; readonly problem?: string }
   | { readonly redirect: number; readonly to?: RedirectTarget }
   | 'chunked'
   | 'slow'
   | 'truncated';
 
-/** Every class of error status (RETRIEVAL_FAILED, the token not sent again): the payee's own codes, throttling and the common ones most often, then any 4xx and 5xx. */
+/** The refusals PROFILE.md §10 gives a payee's retrieval, with their statuses: what a conformant payee answers a used, expired, unknown or plaintext token with. */
+const PAYEE_REFUSALS: readonly (readonly [number, string])[] = [
+  [410, 'TOKEN_EXPIRED'],
+  [410, 'TOKEN_CONSUMED'],
+  [404, 'TOKEN_UNKNOWN'],
+  [403, 'TLS_REQUIRED'],
+];
+
+/**
+ * Every class of error status (RETRIEVAL_FAILED, the token not sent again,
+ * whatever the body says): the payee's own refusals with their problem
+ * documents, and the payee's codes, throttling and the common statuses with a
+ * JSON body most often, then any 4xx and 5xx.
+ */
 export const retrievalErrorStatus = (): fc.Arbitrary<RetrievalAnswer> =>
-  fc.record({
-    status: fc.oneof(
-      { arbitrary: fc.constantFrom(404, 410, 400, 401, 403, 408, 429), weight: 3 },
-      { arbitrary: fc.integer({ min: 400, max: 499 }), weight: 1 },
-      { arbitrary: fc.constantFrom(500, 502, 503, 504), weight: 2 },
-      { arbitrary: fc.integer({ min: 500, max: 599 }), weight: 1 },
-    ),
-  });
+  fc.oneof(
+    { arbitrary: fc.constantFrom(...PAYEE_REFUSALS).map(([status, problem]): RetrievalAnswer => ({ status, problem })), weight: 2 },
+    {
+      arbitrary: fc.record({
+        status: fc.oneof(
+          { arbitrary: fc.constantFrom(404, 410, 400, 401, 403, 408, 429), weight: 3 },
+          { arbitrary: fc.integer({ min: 400, max: 499 }), weight: 1 },
+          { arbitrary: fc.constantFrom(500, 502, 503, 504), weight: 2 },
+          { arbitrary: fc.integer({ min: 500, max: 599 }), weight: 1 },
+        ),
+      }),
+      weight: 3,
+    },
+  );
+
+/** The problem document (PROFILE.md §11) a payee answers a refused retrieval with. */
+export function payeeProblem(status: number, code: string): Record<string, unknown> {
+  return { type: `https://cpr-conformance.dev/problems/${code}`, title: code.toLowerCase().replaceAll('_', ' '), status, code };
+}
 
 /** Every 3xx, pointing anywhere (never followed). */
 export const retrievalRedirect = (): fc.Arbitrary<RetrievalAnswer> => fc.record({ redirect: fc.constantFrom(300, 301, 302, 303, 304, 305, 307, 308), to: fc.constantFrom(...REDIRECT_TARGETS) });

@@ -90,6 +90,27 @@ export const PROPERTIES: readonly PropertyDefinition[] = [
     },
   }),
   define({
+    id: 'PROP-APP-016',
+    title: 'a copy PROFILE.md §7.4 wants equal to its original, written as another spelling of the same thing (the chain as CAIP-2 eip155:<n>, an address in the other letter case), is refused CPR_INVALID for PRF-RAIL-1',
+    requirements: ['PRF-RAIL-1'],
+    charges: () => acceptanceCharges(['PRF-RAIL-1']),
+    level: 'PROFILE',
+    role: 'paying-app',
+    sections: ['PROFILE §7.4', 'PROFILE §8.3'],
+    needs: [],
+    defaultRuns: 25,
+    // Among every one-rule-broken CPR these are two mutations of seventy: drawn alone, each is met in every run.
+    arbitrary: () => brokenCpr({ now: FUTURE, mutations: ['ON_CHAIN:asset.chain_id:caip2-of-rail', 'ON_CHAIN:receiver_address:copy-in-other-case'] }),
+    async check(ctx, broken) {
+      const result = await read(ctx, { kind: 'object', value: broken.cpr });
+      const expected = { code: 'CPR_INVALID', violation: broken.rule, by: broken.description };
+      if (crashed(result)) return crash(result, expected);
+      if (result.ok) return { ...rejectionFailure(result, expected), requirements: acceptanceCharges([broken.rule]) };
+      const named = (result.violations ?? []).some((v) => (v as { requirement?: unknown }).requirement === broken.rule);
+      return result.code === 'CPR_INVALID' && named ? undefined : rejectionFailure(result, expected);
+    },
+  }),
+  define({
     id: 'PROP-APP-003',
     title: 'a one-rule-broken CPR is rejected for exactly that rule (CPR_INVALID naming it, or CPR_VERSION_UNSUPPORTED), and CPR_VERSION_UNSUPPORTED when its cpr_version is wrong too',
     requirements: ['PRF-APP-1'],

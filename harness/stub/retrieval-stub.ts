@@ -27,7 +27,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import { createServer as createNetServer, type AddressInfo, type Server as NetServer } from 'node:net';
 import { normalizeUri } from '../../profile/cpr/index.ts';
 import { createCertificateAuthority, createTlsMaterial } from '../../reference/tls.ts';
-import { REDIRECT_TARGETS, type RedirectTarget } from '../../generators/classes/retrieval-answer.ts';
+import { payeeProblem, REDIRECT_TARGETS, type RedirectTarget } from '../../generators/classes/retrieval-answer.ts';
 
 /** What one retrieval URL answers. */
 export interface Exhibit {
@@ -221,7 +221,7 @@ export class RetrievalStub {
     const at = entry === undefined ? undefined : path === entry.retrievalPath ? 'retrieval' : path === entry.redirectPath ? 'redirect-target' : undefined;
     if (!secure || entry === undefined || at === undefined || req.method !== 'GET') {
       // What a payee says of a token it does not serve here (PROFILE.md §10).
-      const body = JSON.stringify({ type: 'https://cpr-conformance.dev/problems/TOKEN_UNKNOWN', title: 'token unknown', status: 404, code: 'TOKEN_UNKNOWN' });
+      const body = JSON.stringify(payeeProblem(404, 'TOKEN_UNKNOWN'));
       res.writeHead(404, { 'content-type': 'application/problem+json', 'content-length': Buffer.byteLength(body), 'cache-control': 'no-store' }).end(body);
       return;
     }

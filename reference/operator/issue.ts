@@ -81,7 +81,8 @@ function checkIssue(ctx: OperatorContext, request: RefRequest): { readonly ok: t
   if (isReplay(ctx, 'request_id', lock.request_id, now, lock.created_at)) return refuse(problemResponse('DUPLICATE_ID', 'request_id has been seen before'));
   // 6. The asset is one the Operator issues (PROFILE.md §4.8 assets).
   // Mutant op-asset-matched-by-code: a policy asset matched by its code alone ({crypto, EUR} taken for {fiat, EUR}).
-  const sameAsset = (asset: typeof lock.asset) => (ctx.faults.has('op-asset-matched-by-code') ? asset.code === lock.asset.code : assetKey(asset) === assetKey(lock.asset));
+  // Mutant op-asset-compared-as-json-text: a policy asset matched by its JSON text, so the order its members were written in decides.
+  const sameAsset = (asset: typeof lock.asset) => (ctx.faults.has('op-asset-matched-by-code') ? asset.code === lock.asset.code : ctx.faults.has('op-asset-compared-as-json-text') ? JSON.stringify(asset) === JSON.stringify(lock.asset) : assetKey(asset) === assetKey(lock.asset));
   if (!ctx.policy.assets.some(sameAsset)) {
     return refuse(problemResponse('ASSET_NOT_SUPPORTED', 'asset is not one of the policy assets'));
   }

@@ -17,6 +17,8 @@ const FORGIVEN: ReadonlyArray<readonly [MutantName, (violation: Violation, doc: 
   ['app-payer-in-array-accepted', (v, doc) => (v.requirement === 'CPR-PAYER-1' || v.requirement === 'PRF-PAYER-1') && throughArray(doc, v.path)],
   // The IBAN's own check only: an iban in another sub-interface's rail_address (PRF-RAIL-1) is still refused.
   ['app-iban-checksum-unchecked', (v, doc) => (v.requirement === 'SUB-IBAN-1' || v.requirement === 'PRF-IBAN-1') && v.path.endsWith('/iban') && /^[A-Z]{2}[0-9]{2}[A-Z0-9]{1,30}$/.test(String(valueAt(doc, v.path)))],
+  // Chains compared as chains: an asset's CAIP-2 eip155:<n> taken for the rail's decimal <n>.
+  ['app-caip2-chain-id-equated', (v, doc) => v.path === '/value/asset/chain_id' && v.requirement === 'PRF-RAIL-1' && valueAt(doc, v.path) === `eip155:${String(valueAt(doc, '/payee/rail_address/chain_id'))}`],
   ['app-leading-zero-amount', (v, doc) => v.path === '/value/amount' && /^0+[1-9][0-9]*$/.test(String(valueAt(doc, v.path)))],
   // A fraction of any length read as RFC 3339 allows it.
   ['app-timestamp-fraction-unbounded', (v, doc) => /^\/(created_at|expires_at)$/.test(v.path) && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{4,9}Z$/.test(String(valueAt(doc, v.path)))],

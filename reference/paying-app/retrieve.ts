@@ -99,6 +99,9 @@ export async function retrieveCpr(url: string, settings: RetrievalSettings): Pro
     if (response.statusCode >= 300 && response.statusCode < 400 && typeof location === 'string' && settings.faults?.has('app-redirect-followed')) {
       return retrieveCpr(new URL(location, url).href, { ...settings, faults: NO_FAULTS });
     }
+    // Mutant app-token-expired-read-as-cpr-expired: a payee's 410 TOKEN_EXPIRED taken to say the request itself expired.
+    // Stryker disable next-line all: only the app-token-expired-read-as-cpr-expired fault reads the refusal's code
+    if (settings.faults?.has('app-token-expired-read-as-cpr-expired') && response.statusCode === 410 && problemCode(bytes) === ' (TOKEN_EXPIRED)') return reject('CPR_EXPIRED', 'This payment request has expired: the payee no longer serves it.');
     if (response.statusCode !== 200) return failed(`the payee answered ${response.statusCode}${problemCode(bytes)}`);
     if (bytes === undefined) return failed(`the response is larger than ${settings.maxBodyBytes} bytes`);
     const type = response.headers['content-type'];

@@ -1,6 +1,7 @@
 // PROP-APP-015: what the paying application does with every class of answer a
 // payee's server may give its retrieval of a token URI (PROFILE.md §8.3, §10;
-// spec §4.1, §4.4, §5.1): every error status and every redirect wherever it
+// spec §4.1, §4.4, §5.1): every error status (the payee's own refusals, 410
+// TOKEN_EXPIRED among them, with their problem documents) and every redirect wherever it
 // points (RETRIEVAL_FAILED, the token sent once and never where a redirect
 // points), application/json spelled otherwise or with a charset that is not
 // UTF-8 (read, as UTF-8: the CPR read is the one served) and other media types

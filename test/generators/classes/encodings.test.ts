@@ -30,6 +30,19 @@ describe('jsonTextVariant', () => {
     }
   });
 
+  it('json.escaped-name: members in their own order, reversed in every object, or shuffled, the value the same', () => {
+    const orders = new Set<string>();
+    for (const v of fc.sample(jsonTextVariant({ class: 'json.escaped-name', value }), { seed: 15, numRuns: 100 })) {
+      const parsed = parseIJson(v.value) as Record<string, unknown>;
+      expect(parsed).toEqual(value);
+      orders.add(`${Object.keys(parsed).join(',')}|${Object.keys(parsed.b as object).join(',')}`);
+    }
+    expect(orders.has('a,b,amount|c,d')).toBe(true);
+    expect(orders.has('amount,b,a|d,c')).toBe(true);
+    // A shuffle too: some order that is neither.
+    expect(orders.size).toBeGreaterThan(2);
+  });
+
   it('json.duplicate and json.bom: never I-JSON', () => {
     for (const cls of ['json.duplicate', 'json.bom'] as const) {
       for (const v of fc.sample(jsonTextVariant({ class: cls, value }), { seed: 14, numRuns: 100 })) expect(() => parseIJson(v.value), v.note).toThrow();

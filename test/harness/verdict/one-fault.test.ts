@@ -77,7 +77,7 @@ describe('a fault is charged to the rule of the operation it is in', () => {
     expect(await caughtBy('payee-timestamp-local-time', ['DLV-DEEP-001', 'DLV-RESOLVE-001', 'DLV-INLINE-001', 'DLV-SUPPORT-002'])).toEqual(['CPR-TIME-1']);
   }, 60_000);
 
-  it('a paying application that processes a 141-character memo: DRV-VALID-1, never the inline channel or the form of a rejection', async () => {
-    expect(await caughtBy('app-memo-141-accepted', ['DLV-INLINE-004', 'PROP-APP-003'])).toEqual(['DRV-VALID-1']);
+  it('a paying application that processes a 141-character memo: DRV-VALID-1, never the inline channel', async () => {
+    expect(await caughtBy('app-memo-141-accepted', ['DLV-INLINE-004', 'PROP-APP-002'])).toEqual(['DRV-VALID-1']);
   }, 60_000);
 });

@@ -221,6 +221,16 @@ const PROBES: Record<MutantOfRole<'operator'>, Probe> = {
     correct: 200,
     mutant: 'AMOUNT_EXCEEDS_LIMIT',
   },
+  'op-asset-compared-as-json-text': {
+    observes: "a Lock Request whose asset has the policy's members in the other order",
+    observe: async (f) => {
+      const asset = f.operator.policy.assets[0]!;
+      const reversed = Object.fromEntries(Object.entries(asset).reverse()) as typeof asset;
+      return answer(await f.issue(f.lockRequest({ asset: reversed })));
+    },
+    correct: 200,
+    mutant: 'ASSET_NOT_SUPPORTED',
+  },
   'op-max-amount-compared-as-doubles': {
     observes: 'a Lock Request for a unit more than a max_amount of 10^19, by a Principal funded for it',
     fixture: { policy: { max_amount: '10000000000000000000' }, balance: '20000000000000000000' },

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RetrievalStub, type Impostor } from '../../../harness/stub/retrieval-stub.ts';
+import { payeeProblem } from '../../../generators/classes/index.ts';
 import { encodeB64url } from '../../../profile/index.ts';
 import { MUTANTS, faultsFor, type Faults, type MutantOfRole } from '../../../reference/mutants.ts';
 import { createPayingApp, type DerivationContext, type Derivation, type PayingApp } from '../../../reference/paying-app/index.ts';
@@ -89,8 +90,8 @@ beforeAll(async () => {
 afterAll(() => stub.close());
 
 /** The outcome of resolving a URI of the stub serving IBAN_CPR, and what the stub saw: `outcome/retrievals/in the clear`. */
-async function resolved(app: PayingApp, exhibit: { readonly status?: number; readonly padTo?: number; readonly redirect?: number; readonly bom?: boolean; readonly html?: boolean; readonly contentType?: string }, placement: { readonly plaintext?: boolean; readonly basePath?: string; readonly paramsFirst?: string; readonly scheme?: string; readonly impostor?: Impostor; readonly host?: 'localhost' | '127.0.0.1' }): Promise<string> {
-  const json = exhibit.html ? '<html><body>Payment request</body></html>' : JSON.stringify(IBAN_CPR);
+async function resolved(app: PayingApp, exhibit: { readonly status?: number; readonly padTo?: number; readonly redirect?: number; readonly bom?: boolean; readonly html?: boolean; readonly contentType?: string; readonly problem?: string }, placement: { readonly plaintext?: boolean; readonly basePath?: string; readonly paramsFirst?: string; readonly scheme?: string; readonly impostor?: Impostor; readonly host?: 'localhost' | '127.0.0.1' }): Promise<string> {
+  const json = exhibit.html ? '<html><body>Payment request</body></html>' : exhibit.problem !== undefined ? JSON.stringify(payeeProblem(exhibit.status ?? 410, exhibit.problem)) : JSON.stringify(IBAN_CPR);
   const body = new TextEncoder().encode(`${exhibit.bom ? '\uFEFF' : ''}${exhibit.padTo === undefined ? json : json.padEnd(exhibit.padTo, ' ')}`);
   const served = stub.serve({ ...(exhibit.status !== undefined ? { status: exhibit.status } : {}), ...(exhibit.redirect !== undefined ? { redirect: exhibit.redirect } : {}), headers: { 'content-type': exhibit.contentType ?? 'application/json' }, body }, { basePath: '', ...placement });
   try {
@@ -446,6 +447,12 @@ const PROBES: Record<MutantOfRole<'paying-app'>, Probe> = {
     correct: 'accepted',
     mutant: 'CPR_INVALID',
   },
+  'app-caip2-chain-id-equated': {
+    observes: "an ON_CHAIN request whose asset chain_id is eip155:1, its rail's chain_id 1",
+    observe: async (app) => outcome(await read(app, { ...ON_CHAIN_CPR, value: { amount: '1000000', asset: { type: 'stablecoin', code: 'USDC', chain_id: 'eip155:1' } } })),
+    correct: 'CPR_INVALID',
+    mutant: 'accepted',
+  },
   'app-leading-zero-amount': {
     observes: 'the amount "01250"',
     observe: async (app) => outcome(await read(app, iban({ value: { amount: '01250', asset: { type: 'fiat', code: 'EUR' } } }))),
@@ -584,6 +591,12 @@ const PROBES: Record<MutantOfRole<'paying-app'>, Probe> = {
     observe: async (app) => [await resolved(app, {}, { basePath: '/pay/acme%28eu%29/100%25' }), await resolved(app, {}, {})],
     correct: ['accepted/1/0', 'accepted/1/0'],
     mutant: ['RETRIEVAL_FAILED/0/0', 'accepted/1/0'],
+  },
+  'app-token-expired-read-as-cpr-expired': {
+    observes: 'a token URI whose payee answers 410 with the problem TOKEN_EXPIRED',
+    observe: (app) => resolved(app, { status: 410, problem: 'TOKEN_EXPIRED', contentType: 'application/problem+json' }, {}),
+    correct: 'RETRIEVAL_FAILED/1/0',
+    mutant: 'CPR_EXPIRED/1/0',
   },
   'app-retrieval-retried-on-server-error': {
     observes: 'a token URI whose payee answers 503',
