@@ -48,7 +48,9 @@ export const retrievalErrorStatus = (): fc.Arbitrary<RetrievalAnswer> =>
     {
       arbitrary: fc.record({
         status: fc.oneof(
-          { arbitrary: fc.constantFrom(404, 410, 400, 401, 403, 408, 429), weight: 3 },
+          { arbitrary: fc.constantFrom(404, 410, 400, 401, 403), weight: 2 },
+          // Throttling, which a client may be tempted to retry.
+          { arbitrary: fc.constantFrom(408, 429), weight: 2 },
           { arbitrary: fc.integer({ min: 400, max: 499 }), weight: 1 },
           { arbitrary: fc.constantFrom(500, 502, 503, 504), weight: 2 },
           { arbitrary: fc.integer({ min: 500, max: 599 }), weight: 1 },

@@ -67,7 +67,7 @@ describe('the paying-app fuzzer', () => {
     // that first; the others meet first the application's result for another media type, PRF-APP-1).
     ['app-media-type-exact', 3, 40, 'DLV-RESOLVE-1'],
     ['app-length-from-header', 4, 40, 'PRF-APP-1'],
-    ['app-retry-on-server-error', 2, 40, 'DLV-RESOLVE-1'],
+    ['app-retry-on-server-error', 3, 40, 'DLV-RESOLVE-1'],
     ['app-retry-on-throttle', 2, 40, 'DLV-RESOLVE-1'],
     // Named by where the token went (DLV-RESOLVE-1) or by the result (PRF-APP-1), whichever a case meets first: seed 1 meets the first.
     ['app-base-path-dropped', 1, 40, 'DLV-RESOLVE-1'],
