@@ -15,7 +15,8 @@
 //   request hinted PIX is still an IBAN request);
 // - memo, display_name and the other texts: any code points, including astral
 //   characters, combining marks and controls, up to and at their limits;
-// - extensions: `std:` and reverse-domain keys with arbitrary JSON values (strings
+// - extensions: `std:` and reverse-domain keys, and keys of neither form (allowed:
+//   PROFILE.md §7.1 says SHOULD), with arbitrary JSON values (strings
 //   that look like dates, numbers or other types among them), never
 //   a payer-named member (PROFILE.md §7.5);
 // - EVM addresses lower case, upper case or EIP-55; IBANs with correct check
@@ -252,8 +253,10 @@ function railHint(sub: SubInterface): fc.Arbitrary<RailHint | undefined> {
 
 // ------------------------------------------------------------- extensions (spec §9, PROFILE.md §7.5)
 
+// Keys SHOULD be `std:` or reverse-domain (PROFILE.md §7.1): a key of neither form is allowed too, and carried as any other.
 const extensionKey = fc.oneof(
   printableAscii(1, 24).map((k) => `std:${k}`),
+  matching(/^[A-Za-z_$][A-Za-z0-9_$-]{0,15}$/).filter((k) => !isPayerMemberName(k)),
   fc
     .tuple(
       fc.constantFrom('com', 'org', 'io', 'dev', 'net', 'eu'),

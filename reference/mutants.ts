@@ -758,6 +758,14 @@ const CATALOGUE = [
     catches: ['PRF-JSON-1'],
   },
   {
+    name: 'op-redeemer-credited-in-first-asset',
+    family: 'cashpack-errors',
+    role: 'operator',
+    description: "the Operator keeps every redeemer's account in one settlement asset, the policy's first: under a policy of two assets (EUR, USD), a redemption of a USD pack credits the redeemer EUR (observable only under a policy of several assets)",
+    catches: ['CPP-RED-1'],
+    configuration: { policy: { assets: [{ type: 'fiat', code: 'EUR' }, { type: 'fiat', code: 'USD' }] } },
+  },
+  {
     name: 'op-max-amount-compared-as-doubles',
     family: 'cashpack-errors',
     role: 'operator',
@@ -2156,6 +2164,13 @@ const CATALOGUE = [
     family: 'cpr-structure',
     role: 'payee',
     description: 'the payee copies extensions through JSON with a date reviver: a string that looks like a date-time ("2026-03-01T10:00:00+01:00", "…T10:00:00Z", an impossible 30 February) is served rewritten in UTC with milliseconds, or as null',
+    catches: ['PRF-CTL-1'],
+  },
+  {
+    name: 'payee-extension-keys-unnamespaced-dropped',
+    family: 'cpr-structure',
+    role: 'payee',
+    description: 'the payee passes on only std: and reverse-domain extension keys: a key of neither form ("myKey", "_x"), which PROFILE.md §7.1 advises against but allows, is left out of the served CPR',
     catches: ['PRF-CTL-1'],
   },
   {

@@ -10,12 +10,15 @@
 // request changes nothing, §5) and is the one the next redemption presents.
 // Where the Operator offers balance reads, the redeemer's available balance is
 // then the sum of the packs it was granted, however often it was provisioned
-// since. A level read only when raised, only at the first identification or
+// since, in the packs' asset: the Principal holds, and its packs lock, any of
+// the policy's assets, not only the first, and a read that names another asset
+// shows none of it. A level read only when raised, only at the first identification or
 // only from the first provisioning, and credits dropped or kept by a
 // provisioning, each show in some sequence.
 import fc from 'fast-check';
 import { createSigningKey, type CashPack, type SigningKey } from '../../profile/cashpack/index.ts';
 import { balancePath, IDENTITY_LEVELS } from '../../profile/control.ts';
+import { canonicalJson } from '../../profile/jcs.ts';
 import { PROBLEM_STATUS } from '../../profile/problems.ts';
 import type { Policy } from '../scenarios/actions/index.ts';
 import type { ScenarioContext } from '../scenarios/context.ts';
@@ -34,6 +37,8 @@ interface Step {
 }
 
 interface Case {
+  /** Which of the policy's assets (modulo their number). */
+  readonly asset: number;
   readonly initial: number;
   readonly steps: readonly Step[];
 }
@@ -41,6 +46,8 @@ interface Case {
 const level = fc.integer({ min: IDENTITY_LEVELS.min, max: IDENTITY_LEVELS.max });
 
 const cases: fc.Arbitrary<Case> = fc.record({
+  // Which of the policy's assets the Principal holds and its packs lock (taken modulo their number): any of them, not only the first.
+  asset: fc.nat(),
   initial: level,
   steps: fc
     .array(fc.record({ level: fc.option(level, { nil: undefined, freq: 3 }), redeem: fc.boolean() }), { minLength: 2, maxLength: 6 })
@@ -58,7 +65,8 @@ async function judgeCase(ctx: ScenarioContext, policy: Policy, c: Case): Promise
   const amountOf = (i: number) => (BigInt(i + 1) < maxAmount ? BigInt(i + 1) : maxAmount);
   const principal = createSigningKey();
   const funds = c.steps.reduce((sum, _, i) => sum + amountOf(i), 0n);
-  await provisionPrincipal(ctx, principal, funds.toString(), policy);
+  const asset = policy.assets[c.asset % policy.assets.length]!;
+  await provisionPrincipal(ctx, principal, funds.toString(), policy, asset);
   const redeemer = createSigningKey();
   await control(ctx, jsonRequest('POST', '/_control/operator/redeemers', { public_key: redeemer.jwk, identity_level: c.initial }));
   const now = await operatorNow(ctx);
@@ -90,7 +98,7 @@ async function judgeCase(ctx: ScenarioContext, policy: Policy, c: Case): Promise
     if (!pending) {
       const bearer = createSigningKey();
       const amount = amountOf(issued++);
-      pending = { pack: await issuePack(ctx, { principal, policy }, bearer, now, undefined, amount.toString()), bearer, amount, refused: false };
+      pending = { pack: await issuePack(ctx, { principal, policy }, bearer, now, undefined, amount.toString(), asset), bearer, amount, refused: false };
     }
     const text = JSON.stringify({ cash_pack: pending.pack, redemption: redemption(pending.pack, pending.bearer, redeemer, now) });
     const answer = await send(ctx, 'operator', redeemRequest(ctx, text, redeemer, Math.floor(now / 1000)));
@@ -117,9 +125,12 @@ async function judgeCase(ctx: ScenarioContext, policy: Policy, c: Case): Promise
 
   if (!ctx.target.capabilities('operator').has('balance')) return undefined;
   const read = (await control(ctx, { method: 'GET', path: balancePath('redeemer', redeemer.jwk.kid) })).body as Record<string, unknown> | undefined;
-  if (read?.['available'] === credited.toString()) return undefined;
+  // The read names one asset (PROFILE.md §12): the packs' own holds what was released, any other asset none of it.
+  const inPackAsset = canonicalJson(read?.['asset'] ?? null) === canonicalJson(asset);
+  const due = inPackAsset ? credited.toString() : '0';
+  if (read?.['available'] === due) return undefined;
   return {
-    expected: { available: credited.toString() },
+    expected: { asset: inPackAsset ? asset : read?.['asset'], available: due },
     actual: read ?? null,
     message: `${story.join(', then ')}: the redeemer's balance`,
     requirements: creditThenProvisioned ? ['PRF-CTL-1'] : ['CPP-RED-1'],

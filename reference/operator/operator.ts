@@ -97,6 +97,8 @@ export function createOperator(options: OperatorOptions): Operator {
     faults,
     newPackId: idSeed ? (lock) => seededUuid(idSeed, `${lock.request_id}\n${lock.signature}`) : () => newUuid(),
   };
+  // Stryker disable next-line all: only the op-redeemer-credited-in-first-asset fault sets it
+  if (faults.has('op-redeemer-credited-in-first-asset')) ctx.state.settlementAsset = policy.assets[0];
   const routing = { control: options.control ?? true };
   const routed = (request: RefRequest) => route(ctx, request, routing);
   // Mutant op-duplicate-id-status-400: a hand-written status table that gets DUPLICATE_ID wrong.

@@ -45,6 +45,8 @@ export class OperatorState {
   readonly staff = new Map<string, Uint8Array>();
   readonly packs = new Map<string, PackRecord>();
   readonly replay: ReplayStore;
+  /** Set only under the op-redeemer-credited-in-first-asset fault: the one asset redeemers are credited in. */
+  settlementAsset: AssetDescriptor | undefined;
 
   /** @param faults the fault switched on, if any (reference/mutants.ts); the transitions consult it */
   constructor(requestWindowSeconds: number, readonly faults: Faults) {

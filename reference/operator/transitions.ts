@@ -13,7 +13,8 @@ type EndingOf<S extends Ending['status']> = Extract<Ending, { readonly status: S
 
 /** Where the locked amount goes when a pack ends (spec §1.2). */
 const RELEASE_FUNDS: { readonly [S in Ending['status']]: (principal: PrincipalAccount, amount: bigint, ending: EndingOf<S>, record: PackRecord, state: OperatorState) => void } = {
-  REDEEMED: (_principal, amount, ending, record) => credit(ending.redeemer, record.pack.asset, amount),
+  // Mutant op-redeemer-credited-in-first-asset: a redeemer's account kept in one settlement asset, the policy's first.
+  REDEEMED: (_principal, amount, ending, record, state) => credit(ending.redeemer, state.settlementAsset ?? record.pack.asset, amount),
   EXPIRED: (principal, amount, _ending, _record, state) => {
     if (state.faults.has('op-expiry-funds-kept')) principal.locked += amount; // mutant: the amount stays locked
     else principal.available += amount;

@@ -49,8 +49,9 @@ export async function balanceOf(ctx: ScenarioContext, key: SigningKey): Promise<
 /** 200, or the problem code of a refusal (the status when it has none). */
 export const answerOf = (r: HttpResult): unknown => (r.status === 200 ? 200 : ((r.body as { code?: unknown } | undefined)?.code ?? r.status));
 
-export async function provisionPrincipal(ctx: ScenarioContext, key: SigningKey, balance: string, policy: Policy): Promise<void> {
-  await control(ctx, jsonRequest('POST', '/_control/operator/principals', { public_key: key.jwk, asset: policy.assets[0], balance }));
+/** A Principal funded with `balance` of `asset` (by default the policy's first). */
+export async function provisionPrincipal(ctx: ScenarioContext, key: SigningKey, balance: string, policy: Policy, asset: Policy['assets'][number] = policy.assets[0]!): Promise<void> {
+  await control(ctx, jsonRequest('POST', '/_control/operator/principals', { public_key: key.jwk, asset, balance }));
 }
 
 /** The Operator's clock in ms (its own, through test control, when it offers it). */
@@ -84,11 +85,11 @@ export function lifetimeSeconds(policy: Policy): number {
   return Math.min(Math.max(3600, min + margin), max - margin);
 }
 
-export function lockRequest(setup: Pick<OperatorSetup, 'principal' | 'policy'>, now: number, overrides: { amount?: string; bearer?: SigningKey['jwk']; lifetime?: number } = {}): LockRequest {
+export function lockRequest(setup: Pick<OperatorSetup, 'principal' | 'policy'>, now: number, overrides: { amount?: string; bearer?: SigningKey['jwk']; lifetime?: number; asset?: Policy['assets'][number] } = {}): LockRequest {
   return buildLockRequest({
     principal: setup.principal,
     amount: overrides.amount ?? '1',
-    asset: setup.policy.assets[0] as Parameters<typeof buildLockRequest>[0]['asset'],
+    asset: (overrides.asset ?? setup.policy.assets[0]) as Parameters<typeof buildLockRequest>[0]['asset'],
     initialBearer: overrides.bearer ?? createSigningKey().jwk,
     requested_expiry: now + (overrides.lifetime ?? lifetimeSeconds(setup.policy)) * 1000,
     created_at: now,
@@ -120,8 +121,8 @@ export function statusRequest(ctx: ScenarioContext, packId: string, signer: Sign
 }
 
 /** Issues a pack to `bearer` and returns it, or throws when the Operator will not (its own tests judge issue). */
-export async function issuePack(ctx: ScenarioContext, setup: Pick<OperatorSetup, 'principal' | 'policy'>, bearer: SigningKey, now: number, lifetime?: number, amount?: string): Promise<CashPack> {
-  const answer = await send(ctx, 'operator', jsonRequest('POST', '/v1/cashpack/issue', lockRequest(setup, now, { bearer: bearer.jwk, ...(lifetime !== undefined ? { lifetime } : {}), ...(amount !== undefined ? { amount } : {}) })));
+export async function issuePack(ctx: ScenarioContext, setup: Pick<OperatorSetup, 'principal' | 'policy'>, bearer: SigningKey, now: number, lifetime?: number, amount?: string, asset?: Policy['assets'][number]): Promise<CashPack> {
+  const answer = await send(ctx, 'operator', jsonRequest('POST', '/v1/cashpack/issue', lockRequest(setup, now, { bearer: bearer.jwk, ...(lifetime !== undefined ? { lifetime } : {}), ...(amount !== undefined ? { amount } : {}), ...(asset !== undefined ? { asset } : {}) })));
   if (answer.status !== 200) throw StepError.setupFailed('CPP-ISS-1', `setting up: the Operator did not issue a pack (HTTP ${answer.status}: ${answer.text.slice(0, 200)}); its own scenarios judge issue`);
   return answer.body as CashPack;
 }

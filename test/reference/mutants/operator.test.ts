@@ -10,7 +10,7 @@ import { createSigningKey, operatorKeyOf, recomputeChainDigest, verifyCashPack, 
 import { createRole } from '../../../reference/adapter.ts';
 import { createControlHandler } from '../../../reference/control.ts';
 import { MUTANTS, faultsFor, type MutantOfRole } from '../../../reference/mutants.ts';
-import { AUTHORITY, createFixture, type Fixture, type FixtureOptions, type Reply } from '../operator/fixture.ts';
+import { AUTHORITY, createFixture, EUR, type Fixture, type FixtureOptions, type Reply } from '../operator/fixture.ts';
 import { withOwnAuthority } from '../../../reference/http/authority.ts';
 import { recased } from '../../../generators/cashpack/corruptions.ts';
 
@@ -230,6 +230,18 @@ const PROBES: Record<MutantOfRole<'operator'>, Probe> = {
     },
     correct: 200,
     mutant: 'ASSET_NOT_SUPPORTED',
+  },
+  'op-redeemer-credited-in-first-asset': {
+    observes: "the redeemer's EUR balance once it redeemed a EUR pack of 7, under a policy of USD then EUR",
+    fixture: { policy: { assets: [{ type: 'fiat', code: 'USD' }, EUR] } },
+    async observe(f) {
+      const { pack, bearer } = await f.issuePack({ amount: '7' });
+      expect(answer(await f.redeem(pack, f.redemption(pack, bearer)))).toBe(200);
+      const read = f.operator.redeemerBalance(f.redeemer.jwk.kid, EUR);
+      return read.ok ? read.value.available : read.problem.code;
+    },
+    correct: '7',
+    mutant: '0',
   },
   'op-max-amount-compared-as-doubles': {
     observes: 'a Lock Request for a unit more than a max_amount of 10^19, by a Principal funded for it',

@@ -482,6 +482,12 @@ const PROBES: Record<MutantOfRole<'payee'>, Probe> = {
     correct: '{"com.example.pos":{"at":"2026-03-01T10:00:00+01:00"}}',
     mutant: '{"com.example.pos":{"at":"2026-03-01T09:00:00.000Z"}}',
   },
+  'payee-extension-keys-unnamespaced-dropped': {
+    observes: 'the extensions of a request asked for with a key of neither std: nor reverse-domain form, written back as JSON',
+    observe: async (payee) => JSON.stringify((await payee.createRequest({ sub_interface: 'IBAN', extensions: { myKey: 1, 'std:tip': 2 } })).cpr.extensions),
+    correct: '{"myKey":1,"std:tip":2}',
+    mutant: '{"std:tip":2}',
+  },
   'payee-token-store-plain-object': {
     observes: 'retrievals of /cpr/constructor and /cpr/__proto__ over TLS',
     async observe(payee) {
