@@ -68,9 +68,9 @@ describe('the paying-app fuzzer', () => {
     ['app-media-type-exact', 3, 40, 'DLV-RESOLVE-1'],
     ['app-length-from-header', 4, 40, 'PRF-APP-1'],
     ['app-retry-on-server-error', 3, 40, 'DLV-RESOLVE-1'],
-    ['app-retry-on-throttle', 2, 40, 'DLV-RESOLVE-1'],
-    // Named by where the token went (DLV-RESOLVE-1) or by the result (PRF-APP-1), whichever a case meets first: seed 1 meets the first.
-    ['app-base-path-dropped', 1, 40, 'DLV-RESOLVE-1'],
+    ['app-retry-on-throttle', 4, 40, 'DLV-RESOLVE-1'],
+    // Named by where the token went (DLV-RESOLVE-1) or by the result (PRF-APP-1), whichever a case meets first: seed 2 meets the first (seed 1 the second).
+    ['app-base-path-dropped', 2, 40, 'DLV-RESOLVE-1'],
     // Found with seeds 1 to 6; named by the result (PRF-APP-1) where a case meets that first (seed 4), else by where the token went.
     ['app-endpoint-query-swallowed', 4, 40, 'PRF-APP-1'],
     ['app-plaintext-endpoint-retrieved', 2, 40, 'PRF-APP-1'],
