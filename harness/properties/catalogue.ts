@@ -99,7 +99,7 @@ export const PROPERTIES: readonly PropertyDefinition[] = [
     sections: ['PROFILE §7.4', 'PROFILE §8.3'],
     needs: [],
     defaultRuns: 25,
-    // Among every one-rule-broken CPR these are two mutations of seventy: drawn alone, each is met in every run.
+    // Among every one-rule-broken CPR these are two mutations of eighty-three: drawn alone, each is met in every run.
     arbitrary: () => brokenCpr({ now: FUTURE, mutations: ['ON_CHAIN:asset.chain_id:caip2-of-rail', 'ON_CHAIN:receiver_address:copy-in-other-case'] }),
     async check(ctx, broken) {
       const result = await read(ctx, { kind: 'object', value: broken.cpr });
