@@ -63,7 +63,8 @@ const segment = fc
 /** Letters of a host in random case: DNS names and IPv6 hex digits are case-insensitive. */
 const anyCase = (text: string) => fc.array(fc.boolean(), { minLength: text.length, maxLength: text.length }).map((upper) => [...text].map((c, i) => (upper[i] ? c.toUpperCase() : c)).join(''));
 
-const IPV6_LOOPBACK = ['[::1]', '[0:0:0:0:0:0:0:1]', '[0::1]', '[::0:1]', '[0000:0000:0000:0000:0000:0000:0000:0001]'];
+/** The IPv6 loopback ::1 in brackets, in the spellings RFC 4291 §2.2 allows: one address, written five ways. */
+export const IPV6_LOOPBACK = ['[::1]', '[0:0:0:0:0:0:0:1]', '[0::1]', '[::0:1]', '[0000:0000:0000:0000:0000:0000:0000:0001]'] as const;
 
 function hostArbitrary(hosts: 'any' | 'loopback', ipv6: boolean): fc.Arbitrary<{ host: string; hostKind: BaseUrlHostKind }> {
   if (hosts === 'loopback') {

@@ -13,7 +13,7 @@ export {
   type ValidCprConstraints,
 } from './cpr.ts';
 export { CPR_MUTATIONS, brokenCpr, type BrokenCpr, type BrokenCprConstraints, type CprMutation, type MutationResult } from './cpr-broken.ts';
-export { legalBaseUrl, type BaseUrlConstraints, type BaseUrlHostKind, type LegalBaseUrl } from './base-url.ts';
+export { IPV6_LOOPBACK, legalBaseUrl, type BaseUrlConstraints, type BaseUrlHostKind, type LegalBaseUrl } from './base-url.ts';
 export {
   DELIVERY_DEFECTS,
   deepLink,

@@ -18,4 +18,4 @@ export { DST_ZONES, dstInstant, zoneOffsetMinutes, type DstInstant, type DstInst
 export { alterToken, tokenAlteration, type TokenAlteration } from './token.ts';
 export { foreignHost, hostChoice, untrustedHeaders, type ForeignHost, type HostChoice, type UntrustedHeaders } from './untrusted-headers.ts';
 export { weakKey, type WeakKey, type WeakKeyKind } from './weak-key.ts';
-export { payeeProblem, REDIRECT_TARGETS, retrievalAnswer, retrievalClass, retrievalDelivery, retrievalErrorStatus, retrievalMediaType, retrievalRedirect, retrievalStatus, type RedirectTarget, type RetrievalAnswer } from './retrieval-answer.ts';
+export { REDIRECT_TARGETS, retrievalAnswer, retrievalClass, retrievalDelivery, retrievalErrorStatus, retrievalMediaType, retrievalRedirect, retrievalStatus, type RedirectTarget, type RetrievalAnswer } from './retrieval-answer.ts';

@@ -9,6 +9,7 @@
 // |                   | with the same or another value, before or after the first                      |        |
 // | json.bom          | the text after a byte order mark (U+FEFF, EF BB BF in UTF-8)                  | no     |
 import fc from 'fast-check';
+import { seededShuffler } from '../parts/shuffle.ts';
 import type { ClassValue } from './catalogue.ts';
 
 export interface JsonTextVariantConstraints {
@@ -77,25 +78,11 @@ export type MemberOrder = 'own' | 'reversed' | { readonly shuffle: number };
 
 const memberOrder: fc.Arbitrary<MemberOrder> = fc.oneof(fc.constantFrom<MemberOrder>('own', 'reversed'), fc.nat().map((shuffle): MemberOrder => ({ shuffle })));
 
-/** Members put in `order`; a shuffle draws from a small deterministic generator, one stream for the whole text. */
+/** Members put in `order`; a shuffle draws from one seeded stream for the whole text. */
 function ordering(order: MemberOrder | undefined): ((members: [string, Json][]) => [string, Json][]) | undefined {
   if (order === undefined || order === 'own') return undefined;
   if (order === 'reversed') return (members) => [...members].reverse();
-  let state = (order.shuffle >>> 0) || 1;
-  const next = () => {
-    state ^= state << 13;
-    state ^= state >>> 17;
-    state ^= state << 5;
-    return (state >>> 0) / 2 ** 32;
-  };
-  return (members) => {
-    const out = [...members];
-    for (let i = out.length - 1; i > 0; i--) {
-      const j = Math.floor(next() * (i + 1));
-      [out[i], out[j]] = [out[j]!, out[i]!];
-    }
-    return out;
-  };
+  return seededShuffler(order.shuffle);
 }
 
 /** The choices of one member of `cls`. */

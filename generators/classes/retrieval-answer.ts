@@ -5,6 +5,7 @@
 // Content-Length, slowly, cut off). One source for the paying-app fuzzer
 // (harness/fuzz/paying-app/) and the property of this field (PROP-APP-015).
 import fc from 'fast-check';
+import { PROBLEM_STATUS, type ProblemCode } from '../../profile/problems.ts';
 import type { ClassValue } from './catalogue.ts';
 
 /**
@@ -22,19 +23,14 @@ export type RetrievalAnswer =
   | { readonly mediaType: string }
   | { readonly otherType: string | null }
   /** An error status, its body the CPR served as JSON, or (`problem`) the problem document a payee answers with that code (PROFILE.md §10, §11). */
-  | { readonly status: number; readonly problem?: string }
+  | { readonly status: number; readonly problem?: ProblemCode }
   | { readonly redirect: number; readonly to?: RedirectTarget }
   | 'chunked'
   | 'slow'
   | 'truncated';
 
 /** The refusals PROFILE.md §10 gives a payee's retrieval, with their statuses: what a conformant payee answers a used, expired, unknown or plaintext token with. */
-const PAYEE_REFUSALS: readonly (readonly [number, string])[] = [
-  [410, 'TOKEN_EXPIRED'],
-  [410, 'TOKEN_CONSUMED'],
-  [404, 'TOKEN_UNKNOWN'],
-  [403, 'TLS_REQUIRED'],
-];
+const PAYEE_REFUSALS: readonly ProblemCode[] = ['TOKEN_EXPIRED', 'TOKEN_CONSUMED', 'TOKEN_UNKNOWN', 'TLS_REQUIRED'];
 
 /**
  * Every class of error status (RETRIEVAL_FAILED, the token not sent again,
@@ -44,7 +40,7 @@ const PAYEE_REFUSALS: readonly (readonly [number, string])[] = [
  */
 export const retrievalErrorStatus = (): fc.Arbitrary<RetrievalAnswer> =>
   fc.oneof(
-    { arbitrary: fc.constantFrom(...PAYEE_REFUSALS).map(([status, problem]): RetrievalAnswer => ({ status, problem })), weight: 2 },
+    { arbitrary: fc.constantFrom(...PAYEE_REFUSALS).map((problem): RetrievalAnswer => ({ status: PROBLEM_STATUS[problem], problem })), weight: 2 },
     {
       arbitrary: fc.record({
         status: fc.oneof(
@@ -59,11 +55,6 @@ export const retrievalErrorStatus = (): fc.Arbitrary<RetrievalAnswer> =>
       weight: 3,
     },
   );
-
-/** The problem document (PROFILE.md §11) a payee answers a refused retrieval with. */
-export function payeeProblem(status: number, code: string): Record<string, unknown> {
-  return { type: `https://cpr-conformance.dev/problems/${code}`, title: code.toLowerCase().replaceAll('_', ' '), status, code };
-}
 
 /** Every 3xx, pointing anywhere (never followed). */
 export const retrievalRedirect = (): fc.Arbitrary<RetrievalAnswer> => fc.record({ redirect: fc.constantFrom(300, 301, 302, 303, 304, 305, 307, 308), to: fc.constantFrom(...REDIRECT_TARGETS) });

@@ -4,6 +4,7 @@
 // a flood of Lock Requests whose ids the Operator must all remember (§6: every
 // id recorded less than twice the window ago is a duplicate, however many there
 // are), probed with the first of them at the end.
+import { seededShuffler } from '../../generators/parts/shuffle.ts';
 import { toAmount } from '../../profile/index.ts';
 import { assetField, ref, resolveExpiry } from './choices.ts';
 import { answerCheck, judgeAnswer, type Ctx } from './judge.ts';
@@ -43,25 +44,9 @@ export function lifetimesOf(count: number, order: LifetimeOrder, policy: ModelPo
   const min = policy.expiryMinSeconds;
   const span = Math.min(policy.expiryMaxSeconds - min, 3600);
   const step = Math.max(0, Math.floor(span / Math.max(count, 1)));
-  const ranks = Array.from({ length: count }, (_, i) => i);
-  if (order === 'descending') ranks.reverse();
-  else if (typeof order === 'object') shuffle(ranks, order.shuffle);
+  const inOrder = Array.from({ length: count }, (_, i) => i);
+  const ranks = order === 'descending' ? inOrder.reverse() : typeof order === 'object' ? seededShuffler(order.shuffle)(inOrder) : inOrder;
   return ranks.map((k) => Math.min(min + k * step, policy.expiryMaxSeconds));
-}
-
-/** Fisher–Yates with a small deterministic generator (a replay shuffles the same way). */
-function shuffle(items: number[], seed: number): void {
-  let state = (seed >>> 0) || 1;
-  const next = () => {
-    state ^= state << 13;
-    state ^= state >>> 17;
-    state ^= state << 5;
-    return (state >>> 0) / 2 ** 32;
-  };
-  for (let i = items.length - 1; i > 0; i--) {
-    const j = Math.floor(next() * (i + 1));
-    [items[i], items[j]] = [items[j]!, items[i]!];
-  }
 }
 
 /**

@@ -27,7 +27,8 @@ import { createServer as createHttpsServer } from 'node:https';
 import { createServer as createNetServer, type AddressInfo, type Server as NetServer } from 'node:net';
 import { normalizeUri } from '../../profile/cpr/index.ts';
 import { createCertificateAuthority, createTlsMaterial } from '../../reference/tls.ts';
-import { payeeProblem, REDIRECT_TARGETS, type RedirectTarget } from '../../generators/classes/retrieval-answer.ts';
+import { IPV6_LOOPBACK } from '../../generators/index.ts';
+import { REDIRECT_TARGETS, type RedirectTarget } from '../../generators/classes/retrieval-answer.ts';
 
 /** What one retrieval URL answers. */
 export interface Exhibit {
@@ -73,9 +74,8 @@ interface Placement {
   readonly tokenDigits?: number;
 }
 
-/** The IPv6 loopback in the spellings RFC 4291 §2.2 allows: one address, written five ways. */
-export const IPV6_LOOPBACK_SPELLINGS = ['[::1]', '[0:0:0:0:0:0:0:1]', '[0::1]', '[::0:1]', '[0000:0000:0000:0000:0000:0000:0000:0001]'] as const;
-export type StubHost = 'localhost' | '127.0.0.1' | (typeof IPV6_LOOPBACK_SPELLINGS)[number];
+/** How an endpoint names the stub: a name, an IPv4 address, or ::1 in one of its spellings (generators/base-url.ts). */
+export type StubHost = 'localhost' | '127.0.0.1' | (typeof IPV6_LOOPBACK)[number];
 
 const isIpv6 = (host: string): boolean => host.startsWith('[');
 
@@ -221,7 +221,7 @@ export class RetrievalStub {
     const at = entry === undefined ? undefined : path === entry.retrievalPath ? 'retrieval' : path === entry.redirectPath ? 'redirect-target' : undefined;
     if (!secure || entry === undefined || at === undefined || req.method !== 'GET') {
       // What a payee says of a token it does not serve here (PROFILE.md §10).
-      const body = JSON.stringify(payeeProblem(404, 'TOKEN_UNKNOWN'));
+      const body = JSON.stringify({ type: 'https://cpr-conformance.dev/problems/TOKEN_UNKNOWN', title: 'token unknown', status: 404, code: 'TOKEN_UNKNOWN' });
       res.writeHead(404, { 'content-type': 'application/problem+json', 'content-length': Buffer.byteLength(body), 'cache-control': 'no-store' }).end(body);
       return;
     }

@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { encodeB64url, formatTimestamp, isUuid, parseTimestamp } from '../../../profile/index.ts';
 import { isRailHint, validateCpr, type Cpr } from '../../../profile/cpr/index.ts';
-import { payeeProblem, writeJsonText } from '../../../generators/classes/index.ts';
+import { writeJsonText } from '../../../generators/classes/index.ts';
+import { problem, PROBLEM_CONTENT_TYPE } from '../../../profile/problems.ts';
 import { TransportError, type AppResult, type CprInput, type PayingAppRole } from '../../adapters/types.ts';
 import type { Exhibit, RetrievalStub, Seen } from '../../stub/retrieval-stub.ts';
 import { judge, judgeEqual, type JudgeCtx } from '../judge.ts';
@@ -185,7 +186,7 @@ export function exhibitOf(serving: Serving, body: Uint8Array): Exhibit {
   if (serving === 'truncated') return { body, headers: JSON_TYPE, truncate: true };
   if ('mediaType' in serving) return { body, headers: { 'content-type': serving.mediaType } };
   if ('otherType' in serving) return { body, ...(serving.otherType !== null ? { headers: { 'content-type': serving.otherType } } : {}) };
-  if ('status' in serving && serving.problem !== undefined) return { body: new TextEncoder().encode(JSON.stringify(payeeProblem(serving.status, serving.problem))), headers: { 'content-type': 'application/problem+json' }, status: serving.status };
+  if ('status' in serving && serving.problem !== undefined) return { body: new TextEncoder().encode(JSON.stringify(problem(serving.problem, 'the retrieval token is refused'))), headers: { 'content-type': PROBLEM_CONTENT_TYPE }, status: serving.status };
   if ('status' in serving) return { body, headers: JSON_TYPE, status: serving.status };
   return { body, headers: JSON_TYPE, redirect: serving.redirect, ...(serving.to !== undefined ? { redirectTo: serving.to } : {}) };
 }

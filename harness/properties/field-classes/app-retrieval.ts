@@ -19,9 +19,9 @@
 // what the stub saw is judged too.
 import fc from 'fast-check';
 import { letterCaseVariant, retrievalClass, retrievalDelivery, retrievalErrorStatus, retrievalMediaType, retrievalRedirect, type RetrievalAnswer } from '../../../generators/classes/index.ts';
-import { legalBaseUrl, validCpr } from '../../../generators/index.ts';
+import { IPV6_LOOPBACK, legalBaseUrl, validCpr } from '../../../generators/index.ts';
 import type { AppResult } from '../../adapters/types.ts';
-import { IPV6_LOOPBACK_SPELLINGS, type StubHost } from '../../stub/retrieval-stub.ts';
+import type { StubHost } from '../../stub/retrieval-stub.ts';
 import { StepError, type ScenarioContext } from '../../scenarios/context.ts';
 import { appCall } from '../../scenarios/actions/index.ts';
 import { encode, exhibitOf, FAR_AHEAD } from '../../fuzz/paying-app/execute.ts';
@@ -78,7 +78,7 @@ const otherEndpointName = fc
   .map(([name, value]) => `${name.value}=${value}`);
 
 /** The stub's host as an endpoint names it: localhost, 127.0.0.1, or ::1 written any way RFC 4291 §2.2 allows (where the stub listens there). */
-const hostOf = (ipv6: boolean): fc.Arbitrary<StubHost> => (ipv6 ? fc.oneof(fc.constantFrom<StubHost>('127.0.0.1', 'localhost'), fc.constantFrom<StubHost>(...IPV6_LOOPBACK_SPELLINGS)) : fc.constantFrom<StubHost>('127.0.0.1', 'localhost'));
+const hostOf = (ipv6: boolean): fc.Arbitrary<StubHost> => (ipv6 ? fc.oneof(fc.constantFrom<StubHost>('127.0.0.1', 'localhost'), fc.constantFrom<StubHost>(...IPV6_LOOPBACK)) : fc.constantFrom<StubHost>('127.0.0.1', 'localhost'));
 
 const cases = (ipv6: boolean): fc.Arbitrary<RetrievalCase> => fc.record({
   doc: validCpr({ now: FAR_AHEAD }) as fc.Arbitrary<unknown>,

@@ -2,7 +2,8 @@
 // what it records of the requests that name an exhibit's token.
 import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { IPV6_LOOPBACK_SPELLINGS, RetrievalStub } from '../../../harness/stub/retrieval-stub.ts';
+import { IPV6_LOOPBACK } from '../../../generators/index.ts';
+import { RetrievalStub } from '../../../harness/stub/retrieval-stub.ts';
 import { createPayingApp } from '../../../reference/paying-app/index.ts';
 
 const body = new TextEncoder().encode(JSON.stringify({ hello: 'world' }));
@@ -36,7 +37,7 @@ describe('the retrieval stub', () => {
   });
 
   // Where the machine has no IPv6 loopback (some containers), the stub says so and refuses such an endpoint.
-  it.each(IPV6_LOOPBACK_SPELLINGS)('serves an endpoint naming it by the IPv6 literal %s on its ::1 twin, its certificate naming ::1, when the machine has an IPv6 loopback', async (host) => {
+  it.each(IPV6_LOOPBACK)('serves an endpoint naming it by the IPv6 literal %s on its ::1 twin, its certificate naming ::1, when the machine has an IPv6 loopback', async (host) => {
     if (!stub.ipv6) {
       expect(() => stub.serve({ body, headers: json }, { basePath: '', host })).toThrow(/no listener on ::1/);
       return;

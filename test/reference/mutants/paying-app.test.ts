@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RetrievalStub, type Impostor } from '../../../harness/stub/retrieval-stub.ts';
-import { payeeProblem } from '../../../generators/classes/index.ts';
 import { encodeB64url } from '../../../profile/index.ts';
+import { problem, type ProblemCode } from '../../../profile/problems.ts';
 import { MUTANTS, faultsFor, type Faults, type MutantOfRole } from '../../../reference/mutants.ts';
 import { createPayingApp, type DerivationContext, type Derivation, type PayingApp } from '../../../reference/paying-app/index.ts';
 import type { Accepted, Rejection } from '../../../reference/paying-app/index.ts';
@@ -90,8 +90,8 @@ beforeAll(async () => {
 afterAll(() => stub.close());
 
 /** The outcome of resolving a URI of the stub serving IBAN_CPR, and what the stub saw: `outcome/retrievals/in the clear`. */
-async function resolved(app: PayingApp, exhibit: { readonly status?: number; readonly padTo?: number; readonly redirect?: number; readonly bom?: boolean; readonly html?: boolean; readonly contentType?: string; readonly problem?: string }, placement: { readonly plaintext?: boolean; readonly basePath?: string; readonly paramsFirst?: string; readonly scheme?: string; readonly impostor?: Impostor; readonly host?: 'localhost' | '127.0.0.1' }): Promise<string> {
-  const json = exhibit.html ? '<html><body>Payment request</body></html>' : exhibit.problem !== undefined ? JSON.stringify(payeeProblem(exhibit.status ?? 410, exhibit.problem)) : JSON.stringify(IBAN_CPR);
+async function resolved(app: PayingApp, exhibit: { readonly status?: number; readonly padTo?: number; readonly redirect?: number; readonly bom?: boolean; readonly html?: boolean; readonly contentType?: string; readonly problem?: ProblemCode }, placement: { readonly plaintext?: boolean; readonly basePath?: string; readonly paramsFirst?: string; readonly scheme?: string; readonly impostor?: Impostor; readonly host?: 'localhost' | '127.0.0.1' }): Promise<string> {
+  const json = exhibit.html ? '<html><body>Payment request</body></html>' : exhibit.problem !== undefined ? JSON.stringify(problem(exhibit.problem, 'the retrieval token has expired')) : JSON.stringify(IBAN_CPR);
   const body = new TextEncoder().encode(`${exhibit.bom ? '\uFEFF' : ''}${exhibit.padTo === undefined ? json : json.padEnd(exhibit.padTo, ' ')}`);
   const served = stub.serve({ ...(exhibit.status !== undefined ? { status: exhibit.status } : {}), ...(exhibit.redirect !== undefined ? { redirect: exhibit.redirect } : {}), headers: { 'content-type': exhibit.contentType ?? 'application/json' }, body }, { basePath: '', ...placement });
   try {
