@@ -617,16 +617,20 @@ const MUTATIONS: CprMutation[] = [
     doc.value.asset.chain_id = id;
     return fc.constant({ cpr: doc, path: '/value/asset/chain_id', description: `value.asset.chain_id ${id}: the on-chain chain_id ${String(cpr.payee.rail_address.chain_id)} written as CAIP-2` });
   }),
-  entry('ON_CHAIN:receiver_address:copy-in-other-case', 'PRF-RAIL-1', ['ON_CHAIN'], (cpr) => {
-    const doc = clone(cpr);
-    const address = String(cpr.payee.rail_address.receiver_address);
-    const body = address.slice(2);
-    // Lower case when the rail's has an upper-case letter (EIP-55 or upper case), upper case otherwise; an address of digits alone gets letters first.
-    const lettered = /[a-fA-F]/.test(body) ? address : `0x${'a'.repeat(40)}`;
-    putAddress(doc, 'receiver_address', lettered);
-    const copy = /[A-F]/.test(lettered.slice(2)) ? `0x${lettered.slice(2).toLowerCase()}` : `0x${lettered.slice(2).toUpperCase()}`;
-    doc.receiver_address = copy;
-    return fc.constant({ cpr: doc, path: '/receiver_address', description: `top-level receiver_address ${copy}: payee.rail_address.receiver_address ${lettered} in the other letter case` });
+  entry('ON_CHAIN:address:copy-in-other-case', 'PRF-RAIL-1', ['ON_CHAIN'], (cpr) => {
+    // Each EVM address the rail holds (receiver_address, and contract_address when present), its copy in lower or upper case, whichever differs.
+    const fields = ['receiver_address', 'contract_address'].filter((f) => typeof (cpr.payee.rail_address as Doc)[f] === 'string');
+    return fc.tuple(fc.constantFrom(...fields), fc.boolean()).map(([field, upper]) => {
+      const doc = clone(cpr);
+      const address = String((cpr.payee.rail_address as Doc)[field]);
+      // An address of digits alone has no other letter case: it gets letters first.
+      const lettered = /[a-fA-F]/.test(address.slice(2)) ? address : `0x${'a'.repeat(40)}`;
+      putAddress(doc, field, lettered);
+      const spellings = [`0x${lettered.slice(2).toLowerCase()}`, `0x${lettered.slice(2).toUpperCase()}`].filter((s) => s !== lettered);
+      const copy = spellings[upper ? spellings.length - 1 : 0]!;
+      doc[field] = copy;
+      return { cpr: doc, path: ptr(field), description: `top-level ${field} ${copy}: payee.rail_address.${field} ${lettered} in another letter case` };
+    });
   }),
 ];
 

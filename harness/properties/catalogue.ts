@@ -91,7 +91,7 @@ export const PROPERTIES: readonly PropertyDefinition[] = [
   }),
   define({
     id: 'PROP-APP-016',
-    title: 'a copy PROFILE.md §7.4 wants equal to its original, written as another spelling of the same thing (the chain as CAIP-2 eip155:<n>, an address in the other letter case), is refused CPR_INVALID for PRF-RAIL-1',
+    title: 'a copy PROFILE.md §7.4 wants equal to its original, written as another spelling of the same thing (the chain as CAIP-2 eip155:<n>, an address copy in another letter case), is refused CPR_INVALID for PRF-RAIL-1',
     requirements: ['PRF-RAIL-1'],
     charges: () => acceptanceCharges(['PRF-RAIL-1']),
     level: 'PROFILE',
@@ -100,7 +100,7 @@ export const PROPERTIES: readonly PropertyDefinition[] = [
     needs: [],
     defaultRuns: 25,
     // Among every one-rule-broken CPR these are two mutations of eighty-three: drawn alone, each is met in every run.
-    arbitrary: () => brokenCpr({ now: FUTURE, mutations: ['ON_CHAIN:asset.chain_id:caip2-of-rail', 'ON_CHAIN:receiver_address:copy-in-other-case'] }),
+    arbitrary: () => brokenCpr({ now: FUTURE, mutations: ['ON_CHAIN:asset.chain_id:caip2-of-rail', 'ON_CHAIN:address:copy-in-other-case'] }),
     async check(ctx, broken) {
       const result = await read(ctx, { kind: 'object', value: broken.cpr });
       const expected = { code: 'CPR_INVALID', violation: broken.rule, by: broken.description };
