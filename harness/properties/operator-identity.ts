@@ -98,7 +98,7 @@ async function judgeCase(ctx: ScenarioContext, policy: Policy, c: Case): Promise
     if (!pending) {
       const bearer = createSigningKey();
       const amount = amountOf(issued++);
-      pending = { pack: await issuePack(ctx, { principal, policy }, bearer, now, undefined, amount.toString(), asset), bearer, amount, refused: false };
+      pending = { pack: await issuePack(ctx, { principal, policy }, bearer, now, { amount: amount.toString(), asset }), bearer, amount, refused: false };
     }
     const text = JSON.stringify({ cash_pack: pending.pack, redemption: redemption(pending.pack, pending.bearer, redeemer, now) });
     const answer = await send(ctx, 'operator', redeemRequest(ctx, text, redeemer, Math.floor(now / 1000)));

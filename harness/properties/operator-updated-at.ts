@@ -161,7 +161,7 @@ async function judgeCase(ctx: ScenarioContext, setup: OperatorSetup, { orders, a
   // Each key a message names is written in the next of the case's member orders.
   let written = 0;
   const ordered = (key: SigningKey) => inMemberOrder(key, orders[written++ % orders.length]!);
-  let pack: CashPack = await issuePack(ctx, setup, ordered(bearer), now, undefined, amount);
+  let pack: CashPack = await issuePack(ctx, setup, ordered(bearer), now, { amount });
   const expiryMs = now + lifetimeSeconds(policy) * 1000;
   // Every later prediction counts from the expiry asked for: a pack issued with another fails its issue's rule.
   if (pack.expiry !== stamp(expiryMs)) return { expected: stamp(expiryMs), actual: pack.expiry ?? null, message: `a pack issued at ${stamp(now)} (second ${second} of the minute): its expiry, asked for as requested_expiry`, requirements: ['CPP-ISS-1'] };

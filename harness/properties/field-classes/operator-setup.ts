@@ -121,8 +121,8 @@ export function statusRequest(ctx: ScenarioContext, packId: string, signer: Sign
 }
 
 /** Issues a pack to `bearer` and returns it, or throws when the Operator will not (its own tests judge issue). */
-export async function issuePack(ctx: ScenarioContext, setup: Pick<OperatorSetup, 'principal' | 'policy'>, bearer: SigningKey, now: number, lifetime?: number, amount?: string, asset?: Policy['assets'][number]): Promise<CashPack> {
-  const answer = await send(ctx, 'operator', jsonRequest('POST', '/v1/cashpack/issue', lockRequest(setup, now, { bearer: bearer.jwk, ...(lifetime !== undefined ? { lifetime } : {}), ...(amount !== undefined ? { amount } : {}), ...(asset !== undefined ? { asset } : {}) })));
+export async function issuePack(ctx: ScenarioContext, setup: Pick<OperatorSetup, 'principal' | 'policy'>, bearer: SigningKey, now: number, options: { lifetime?: number; amount?: string; asset?: Policy['assets'][number] } = {}): Promise<CashPack> {
+  const answer = await send(ctx, 'operator', jsonRequest('POST', '/v1/cashpack/issue', lockRequest(setup, now, { ...options, bearer: bearer.jwk })));
   if (answer.status !== 200) throw StepError.setupFailed('CPP-ISS-1', `setting up: the Operator did not issue a pack (HTTP ${answer.status}: ${answer.text.slice(0, 200)}); its own scenarios judge issue`);
   return answer.body as CashPack;
 }

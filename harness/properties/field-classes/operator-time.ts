@@ -143,7 +143,7 @@ async function judgeCase(ctx: ScenarioContext, setup: OperatorSetup, c: Operator
   if (wholeLifetime - c.fraction / 1000 > policy.expiry_max_seconds) return undefined;
   await setClock(ctx, 'operator', at);
   const lastBearer = createSigningKey();
-  const last = await issuePack(ctx, setup, lastBearer, now, wholeLifetime);
+  const last = await issuePack(ctx, setup, lastBearer, now, { lifetime: wholeLifetime });
   const issuedAt = parseTimestamp(last.issued_at, 'cashpack');
   const atWhere = `the Operator's clock set to ${new Date(at).toISOString()} (${c.instant.zone})`;
   if (issuedAt === undefined || Math.abs(issuedAt - at) >= 1000) {
