@@ -9,6 +9,7 @@ import { MESSAGE_KINDS } from '../../profile/cashpack/schemas.ts';
 import { isProblemCode } from '../../profile/problems.ts';
 import type { Role } from '../../profile/registry.ts';
 import { cprRulesOf } from '../cpr-charges.ts';
+import { STUB_HOSTS } from '../stub/hosts.ts';
 
 type Schema = Readonly<Record<string, unknown>>;
 
@@ -173,7 +174,7 @@ export const ACTIONS = {
   },
   'app-derive': { summary: 'the paying application derives a Payment from `cpr` and a derivation `context`', params: { cpr: ANY, context: { type: 'object' } }, required: ['cpr', 'context'] },
   'stub-serve': {
-    summary: "the harness's own retrieval stub (a stand-in payee on loopback, TLS with a CA the paying application is told to trust) serves `GET <base_path>/cpr/<token>` with this answer: `status`, `content_type`, `headers`, `body` / `body_base64` / `json`, and `chunked`, `chunk_delay_ms` (a slow body), `truncate` (cut off halfway), `redirect` (a 3xx to a path that would serve the same body), `redirect_to` (where it points: `same-host` by default, `other-host` the stub's other name, `plaintext` its plaintext listener, `itself` the retrieval URL, a loop, or `none`, no Location), `host`, `plaintext` (an `http://` endpoint), `certificate` (served by an impostor whose certificate the application must refuse: `other-name`, from the CA it trusts but naming another host only, or `untrusted-ca`, from a CA it was never told to trust); the result has `id`, `token`, `endpoint`, `uri` and `url`. Skipped when the paying application was not told to trust the stub: `run` starts it when a selected scenario uses it (DLV-RESOLVE-003 to 005, TOK-TLS-004 and 006, fuzzer regressions of a paying application) or a selected property serves from it (PROP-APP-015), and the embedded reference's paying application always trusts one",
+    summary: "the harness's own retrieval stub (a stand-in payee on loopback, TLS with a CA the paying application is told to trust) serves `GET <base_path>/cpr/<token>` with this answer: `status`, `content_type`, `headers`, `body` / `body_base64` / `json`, and `chunked`, `chunk_delay_ms` (a slow body), `truncate` (cut off halfway), `redirect` (a 3xx to a path that would serve the same body), `redirect_to` (where it points: `same-host` by default, `other-host` the stub's other name, `plaintext` its plaintext listener, `itself` the retrieval URL, a loop, or `none`, no Location), `host` (how the endpoint names the stub: `127.0.0.1` by default, `localhost`, or ::1 in one of five spellings, `[::1]` to `[0000:…:0001]`, the step skipped where the machine has no IPv6 loopback), `plaintext` (an `http://` endpoint), `certificate` (served by an impostor whose certificate the application must refuse: `other-name`, from the CA it trusts but naming another host only, or `untrusted-ca`, from a CA it was never told to trust); the result has `id`, `token`, `endpoint`, `uri` and `url`. Skipped when the paying application was not told to trust the stub: `run` starts it when a selected scenario uses it (DLV-RESOLVE-003 to 005, TOK-TLS-004 and 006, fuzzer regressions of a paying application) or a selected property serves from it (PROP-APP-015), and the embedded reference's paying application always trusts one",
     params: {
       status: INT_OR_T(100, 599),
       content_type: T,
@@ -187,7 +188,7 @@ export const ACTIONS = {
       redirect: { type: 'integer', minimum: 300, maximum: 399 },
       redirect_to: { enum: ['same-host', 'other-host', 'plaintext', 'itself', 'none'] },
       base_path: T,
-      host: { enum: ['127.0.0.1', 'localhost'] },
+      host: { enum: [...STUB_HOSTS] },
       plaintext: { type: 'boolean' },
       certificate: { enum: ['other-name', 'untrusted-ca'] },
     },

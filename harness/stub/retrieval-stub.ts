@@ -27,7 +27,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import { createServer as createNetServer, type AddressInfo, type Server as NetServer } from 'node:net';
 import { normalizeUri } from '../../profile/cpr/index.ts';
 import { createCertificateAuthority, createTlsMaterial } from '../../reference/tls.ts';
-import { IPV6_LOOPBACK } from '../../generators/index.ts';
+import { isIpv6, type StubHost } from './hosts.ts';
 import { REDIRECT_TARGETS, type RedirectTarget } from '../../generators/classes/retrieval-answer.ts';
 
 /** What one retrieval URL answers. */
@@ -74,10 +74,7 @@ interface Placement {
   readonly tokenDigits?: number;
 }
 
-/** How an endpoint names the stub: a name, an IPv4 address, or ::1 in one of its spellings (generators/base-url.ts). */
-export type StubHost = 'localhost' | '127.0.0.1' | (typeof IPV6_LOOPBACK)[number];
-
-const isIpv6 = (host: string): boolean => host.startsWith('[');
+export { isIpv6, STUB_HOSTS, type StubHost } from './hosts.ts';
 
 export interface Served {
   readonly id: string;

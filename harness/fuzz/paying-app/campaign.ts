@@ -45,7 +45,7 @@ export async function runAppCampaign(options: AppCampaignOptions): Promise<Campa
 function appRole(context: AppContext, maxCommands: number, documents: DocumentSource): CampaignRole<AppCommand[], AppFailing> {
   const run = (_setup: AppSetup, commands: readonly AppCommand[]) => runOnce(context, commands, () => false);
   return {
-    input: appCommands(maxCommands, documents),
+    input: appCommands(maxCommands, documents, context.stub.ipv6),
     run: (commands, halted) => runOnce(context, commands, halted),
     reduce: (failing, attempts, onAttempt) => reduceSequence({ run, simpler, leaveOut: () => [] }, failing, attempts, onAttempt),
     commands: (failing) => failing.commands.map(describe),
@@ -84,6 +84,7 @@ function simpler(spec: AppCommand): AppCommand[] {
   if (spec.encoding !== 'plain') out.push({ ...spec, encoding: 'plain' });
   if (spec.dating !== 'as-generated') out.push({ ...spec, dating: 'as-generated' });
   if (spec.endpoint && (spec.endpoint.basePath !== '' || spec.endpoint.extraQuery !== undefined)) out.push({ ...spec, endpoint: { host: spec.endpoint.host, basePath: '', ...(spec.endpoint.plaintext ? { plaintext: true } : {}) } });
+  if (spec.endpoint && spec.endpoint.host !== '127.0.0.1') out.push({ ...spec, endpoint: { ...spec.endpoint, host: '127.0.0.1' } });
   if (spec.channel !== 'object' && spec.encoding === 'plain' && spec.serving === undefined) out.push({ ...spec, channel: 'object' });
   return [...out, ...documents.map((doc) => ({ ...spec, doc }))];
 }

@@ -8,7 +8,7 @@
 import fc from 'fast-check';
 import { matching } from '../../../generators/parts/deferred.ts';
 import { RAIL_HINTS, type Cpr } from '../../../profile/cpr/index.ts';
-import { brokenCpr, validCpr } from '../../../generators/index.ts';
+import { brokenCpr, IPV6_LOOPBACK, validCpr } from '../../../generators/index.ts';
 import { codePointText } from '../../../generators/parts/text.ts';
 import { boundaryOffset, jsonTextChoices } from '../../../generators/classes/index.ts';
 import { drawnCpr, type Draw } from './documents.ts';
@@ -16,6 +16,7 @@ import { asData } from '../literal.ts';
 import { FAR_AHEAD } from './execute.ts';
 import type { AppCommand, AppCommandKind, Channel, DeriveContext, Document, Encoding, Endpoint, Serving } from './spec.ts';
 import { retrievalAnswer } from '../../../generators/classes/retrieval-answer.ts';
+import { isIpv6, type StubHost } from '../../stub/hosts.ts';
 
 const weighted = <T>(...entries: [fc.Arbitrary<T>, number][]) => fc.oneof(...entries.map(([arbitrary, weight]) => ({ arbitrary, weight })));
 
@@ -68,24 +69,33 @@ function encoding(channel: Channel, source: DocumentSource): fc.Arbitrary<Encodi
 
 const serving: fc.Arbitrary<Serving> = retrievalAnswer();
 
-/** Base paths a payee may have (PROFILE.md §8.1): none, plain segments, percent-encodings, sub-delimiters. */
-const endpoint: fc.Arbitrary<Endpoint> = fc
+/**
+ * The stub's host as a token URI names it: by name or IPv4 address, or (one
+ * time in three) by ::1 in one of its spellings. Where the stub has no ::1
+ * listener those draws name it 127.0.0.1: one seed draws the same commands on
+ * every machine but for that host.
+ */
+const stubHost = (ipv6: boolean): fc.Arbitrary<StubHost> =>
+  weighted<StubHost>([fc.constantFrom<StubHost>('127.0.0.1', 'localhost'), 2], [fc.constantFrom<StubHost>(...IPV6_LOOPBACK), 1]).map((host) => (ipv6 || !isIpv6(host) ? host : '127.0.0.1'));
+
+/** Base URLs a payee may have (PROFILE.md §8.1): its host (stubHost), and no path, plain segments, percent-encodings, sub-delimiters. */
+const endpoint = (ipv6: boolean): fc.Arbitrary<Endpoint> => fc
   .record({
-    host: fc.constantFrom('127.0.0.1' as const, 'localhost' as const),
+    host: stubHost(ipv6),
     basePath: fc.constantFrom('', '/shop', '/shops/acme%20gmbh', '/pay/acme(eu)', '/a/b/c', '/%7Euser/pay', '/caf%C3%A9'),
     extraQuery: weighted<string | undefined>([fc.constant(undefined), 4], [fc.constantFrom('lang=pt-BR', 'v=2&x=%26'), 1]),
     plaintext: weighted<true | undefined>([fc.constant(undefined), 12], [fc.constant(true as const), 1]),
   })
   .map(({ extraQuery, plaintext, ...e }) => ({ ...e, ...(extraQuery !== undefined ? { extraQuery } : {}), ...(plaintext ? { plaintext } : {}) }));
 
-const read = (source: DocumentSource): fc.Arbitrary<AppCommand> => fc.constantFrom<Channel>('json', 'object', 'file', 'inline', 'qr', 'deep-link').chain((channel) =>
+const read = (source: DocumentSource, ipv6: boolean): fc.Arbitrary<AppCommand> => fc.constantFrom<Channel>('json', 'object', 'file', 'inline', 'qr', 'deep-link').chain((channel) =>
   fc
     .record({
       doc: DOCUMENTS[source],
       dating: weighted([fc.constant('as-generated' as const), 5], [fc.constant('expired' as const), 1]),
       encoding: encoding(channel, source),
       serving,
-      endpoint,
+      endpoint: endpoint(ipv6),
     })
     .map(({ serving: s, endpoint: e, ...rest }) => ({ kind: 'read' as const, channel, ...rest, ...(channel === 'qr' || channel === 'deep-link' ? { serving: s, endpoint: e } : {}) })),
 );
@@ -120,12 +130,12 @@ const derive = (source: DocumentSource): fc.Arbitrary<AppCommand> => {
   return documents.chain((d) => fc.record({ context: context(d.doc as Cpr), nowFromExpiryMs: nowFromExpiry(source) }).map((c) => ({ kind: 'derive' as const, ...d, ...c })));
 };
 
-/** One arbitrary per command kind, with its weight. */
-export function appCommandArbitraries(source: DocumentSource = 'field-classes'): Readonly<Record<AppCommandKind, [fc.Arbitrary<AppCommand>, number]>> {
-  return { read: [read(source), 3], derive: [derive(source), 1] };
+/** One arbitrary per command kind, with its weight; `ipv6`: the stub listens on ::1 (RetrievalStub.ipv6), so token URIs may name it there. */
+export function appCommandArbitraries(source: DocumentSource = 'field-classes', ipv6 = false): Readonly<Record<AppCommandKind, [fc.Arbitrary<AppCommand>, number]>> {
+  return { read: [read(source, ipv6), 3], derive: [derive(source), 1] };
 }
 
 /** A model run's commands: each stands alone, so a run is a handful of them. */
-export function appCommands(maxCommands = 8, source: DocumentSource = 'field-classes'): fc.Arbitrary<AppCommand[]> {
-  return fc.array(weighted(...Object.values(appCommandArbitraries(source))).map(asData), { minLength: 1, maxLength: maxCommands, size: 'max' });
+export function appCommands(maxCommands = 8, source: DocumentSource = 'field-classes', ipv6 = false): fc.Arbitrary<AppCommand[]> {
+  return fc.array(weighted(...Object.values(appCommandArbitraries(source, ipv6))).map(asData), { minLength: 1, maxLength: maxCommands, size: 'max' });
 }

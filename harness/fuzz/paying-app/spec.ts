@@ -2,6 +2,7 @@
 // carries the very documents it read, and `replay` gives them again).
 import type { JsonTextChoices } from '../../../generators/classes/index.ts';
 import type { Draw } from './documents.ts';
+import type { StubHost } from '../../stub/hosts.ts';
 import type { RetrievalAnswer } from '../../../generators/classes/retrieval-answer.ts';
 
 /** How a CPR reaches the application (spec §4.4): direct JSON, an in-memory value, a file, an inline URI, or a token URI (QR or deep link) it must retrieve. */
@@ -25,7 +26,7 @@ export type Serving = RetrievalAnswer;
 
 /** Where a token URI points: the stand-in payee's base URL (host, path) and what else its query holds. */
 export interface Endpoint {
-  readonly host: '127.0.0.1' | 'localhost';
+  readonly host: StubHost;
   readonly basePath: string;
   /** Other query parameters, which a paying application ignores (PROFILE.md §8.1). */
   readonly extraQuery?: string;

@@ -13,6 +13,7 @@ import { jsonRequest, send } from '../http.ts';
 import { Params } from '../params.ts';
 import { APP_INPUT_KINDS, type ActionName } from '../vocabulary.ts';
 import { IMPOSTORS, REDIRECT_TARGETS } from '../../stub/retrieval-stub.ts';
+import { isIpv6, STUB_HOSTS } from '../../stub/hosts.ts';
 import { appCall } from './app-call.ts';
 import { fitsBodyLimit, lockRequest, prepareCashpack, prepareOperatorRequest, redemptionRequest, renewalEntry, sendPrepared } from './cashpack.ts';
 import { adoptClock, control, ensureKey, readBalance } from './control.ts';
@@ -170,7 +171,8 @@ export const ACTION_IMPLEMENTATIONS: Readonly<Record<Exclude<ActionName, 'repeat
       ...(p.has('redirect') ? { redirect: p.integer('redirect') } : {}),
       ...(p.has('redirect_to') ? { redirectTo: p.oneOf('redirect_to', REDIRECT_TARGETS) } : {}),
     };
-    const host = p.choice('host', ['127.0.0.1', 'localhost'] as const);
+    const host = p.choice('host', STUB_HOSTS);
+    if (host !== undefined && isIpv6(host) && !stub.ipv6) throw new StepError('skipped', `the step names the retrieval stub at ${host}, and this machine has no IPv6 loopback for it to listen on`);
     const impostor = p.choice('certificate', IMPOSTORS);
     return stub.serve(exhibit, { basePath: p.has('base_path') ? p.text('base_path') : '', ...(host !== undefined ? { host } : {}), ...(p.boolean('plaintext') ? { plaintext: true } : {}), ...(impostor !== undefined ? { impostor } : {}) });
   },
