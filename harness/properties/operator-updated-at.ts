@@ -7,7 +7,7 @@
 // instant, renewals granted and refused (by a key that is not the bearer, past
 // max_chain_depth, of a pack that has ended), renewals in a row up to the
 // policy's max_chain_depth (at most 16 a step, and never one whose body
-// max_body_bytes would refuse), redemptions, cancellations, each step followed or
+// max_body_bytes would refuse), redemptions (none whose body it would refuse), cancellations, each step followed or
 // not by a read; then a last move and, two cases in three, a redemption or a
 // cancellation (whatever became of the pack before), and one read at the end;
 // each step's messages are dated anywhere in the freshness window, behind or
@@ -266,6 +266,12 @@ async function judgeCase(ctx: ScenarioContext, setup: OperatorSetup, { orders, a
       }
       case 'redeem': {
         const text = JSON.stringify({ cash_pack: pack, redemption: redemption(pack, ordered(bearer), redeemer, signedAt) });
+        // A pack its renewals made larger than the body limit allows is not presented (whatever the answer, 413 says nothing of updated_at).
+        const size = Buffer.byteLength(text);
+        if (size > policy.max_body_bytes) {
+          done.push(`no redemption at depth ${state.depth}: its ${size}-byte body is over max_body_bytes ${policy.max_body_bytes}`);
+          return undefined;
+        }
         const answer = await send(ctx, 'operator', redeemRequest(ctx, text, redeemer, Math.floor(now / 1000)));
         const granted = state.status === 'ACTIVE';
         if ((answer.status === 200) !== granted) unexpected(answer, granted ? 200 : 'a refusal', `a redemption by the bearer of a ${state.status} pack`, granted ? 'CPP-RED-1' : 'CPP-ACT-1');

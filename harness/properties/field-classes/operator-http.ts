@@ -121,22 +121,27 @@ async function judgeCase(ctx: ScenarioContext, setup: OperatorSetup, c: HttpCase
     const spec = c.bodies[i]!;
     const message = endpoint.message();
     const plain = JSON.stringify(message);
-    // Refusals first: none of them changes anything.
+    // A message the target's body limit leaves no room for (a small max_body_bytes, PROFILE.md §4.8): this endpoint and those after it, which need its answer, are not judged here.
+    if (Buffer.byteLength(plain) > limit) break;
+    // Refusals first: none of them changes anything. A malformed text the limit leaves no room for is refused PAYLOAD_TOO_LARGE first (PROFILE.md §5 step 1's order).
     type Refusal = [string, string, number, string, string, string[], boolean?];
+    const malformed = (text: string, what: string): Refusal =>
+      Buffer.byteLength(text) > limit ? [text, 'application/json', 413, 'PAYLOAD_TOO_LARGE', `${what}, over max_body_bytes (${limit})`, ['PRF-HTTP-1']] : [text, 'application/json', 400, 'MALFORMED_REQUEST', what, ['PRF-JSON-1']];
     const refusals: Refusal[] = [
       [plain, spec.other.value, 415, 'UNSUPPORTED_MEDIA_TYPE', `${endpoint.name} sent as ${spec.other.note}`, ['PRF-HTTP-1']],
       [padded(plain, limit + 1), 'application/json', 413, 'PAYLOAD_TOO_LARGE', `${endpoint.name} of max_body_bytes + 1 (${limit + 1}) bytes, sent chunked without Content-Length`, ['PRF-HTTP-1'], true],
       ...JSON_TEXT_CLASSES.slice(1).map((cls, k): Refusal => {
         const text = jsonTextOf(cls, message, spec.seeds[k + 1]!);
-        return [text.value, 'application/json', 400, 'MALFORMED_REQUEST', `${endpoint.name}: ${text.note}`, ['PRF-JSON-1']];
+        return malformed(text.value, `${endpoint.name}: ${text.note}`);
       }),
     ];
     for (const [text, type, status, code, what, requirements, chunked] of refusals) {
       const failure = expectProblem(await send(ctx, 'operator', { ...endpoint.request(text, type), chunked: chunked === true }), status, code, what, requirements);
       if (failure) return failure;
     }
-    // The same message, its member names escaped, under a JSON media type of another spelling, padded to max_body_bytes and chunked: accepted.
-    const escaped = jsonTextOf('json.escaped-name', message, spec.seeds[0]!);
+    // The same message, its member names escaped (written plainly where escapes would take it over the limit), under a JSON media type of another spelling, padded to max_body_bytes and chunked: accepted.
+    const drawn = jsonTextOf('json.escaped-name', message, spec.seeds[0]!);
+    const escaped = Buffer.byteLength(drawn.value) <= limit ? drawn : { value: plain, note: `its names written plainly (${drawn.note} would be over max_body_bytes)` };
     const answer = await send(ctx, 'operator', { ...endpoint.request(padded(escaped.value, limit), spec.json.value), chunked: true });
     if (answer.status !== 200) return { expected: 200, actual: { status: answer.status, code: codeOf(answer) ?? null }, message: `${endpoint.name}: ${escaped.note}, sent as ${spec.json.note}, padded to max_body_bytes (${limit}) and chunked`, requirements: answer.status === 415 || answer.status === 413 ? ['PRF-HTTP-1'] : ['PRF-JSON-1'] };
     endpoint.accepted?.(answer.body);

@@ -341,13 +341,13 @@ export function notePackDepths(ctx: ScenarioContext, result: unknown): void {
  * A renewal short of max_chain_depth says so: the policy's own two limits leave
  * that depth out of reach.
  */
-export async function fitsBodyLimit(ctx: ScenarioContext, { request, pack }: Pick<Prepared, 'request' | 'pack'>): Promise<void> {
+export async function fitsBodyLimit(ctx: ScenarioContext, { request, pack }: Pick<Prepared, 'request' | 'pack'>, who = 'the scenario'): Promise<void> {
   const size = typeof request.body === 'string' ? Buffer.byteLength(request.body) : (request.body?.length ?? 0);
   const policy = await policyOf(ctx);
   if (size <= policy.max_body_bytes) return;
   const chain = (pack as { renewal_chain?: unknown } | undefined)?.renewal_chain;
   const depth = Array.isArray(chain) && chain.length < policy.max_chain_depth ? `: a renewal of a pack ${chain.length} renewal(s) deep no longer fits, so no chain reaches the target's max_chain_depth of ${policy.max_chain_depth}` : '';
-  throw StepError.notApplicable('policy', `the scenario sends a ${size}-byte ${request.path} message, and the target's max_body_bytes is ${policy.max_body_bytes}${depth}`);
+  throw StepError.notApplicable('policy', `${who} sends a ${size}-byte ${request.path} message, and the target's max_body_bytes is ${policy.max_body_bytes}${depth}`);
 }
 
 /**
