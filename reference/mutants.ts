@@ -459,6 +459,22 @@ const CATALOGUE = [
     configuration: { tokenLifetimeSeconds: 900, requestValiditySeconds: 300 },
   },
   {
+    name: 'payee-validity-whole-minutes',
+    family: 'cpr-structure',
+    role: 'payee',
+    description: "the payee keeps a request's validity in whole minutes, rounded up: under a request validity of 90 s every CPR's expires_at is 120 s after its created_at (observable only under a validity that is not a multiple of 60 s)",
+    catches: ['CPR-TIME-2'],
+    configuration: { requestValiditySeconds: 90 },
+  },
+  {
+    name: 'payee-token-capped-at-request-expiry',
+    family: 'delivery',
+    role: 'payee',
+    description: "the payee refuses a live token TOKEN_EXPIRED once the request it delivers has expired: under a token lifetime of 600 s and a validity of 300 s, a first retrieval 300 to 599 s after creation, which PROFILE.md §10 answers with the CPR, is 410 (observable only under a token lifetime longer than the validity)",
+    catches: ['TOK-EXP-1'],
+    configuration: { tokenLifetimeSeconds: 600, requestValiditySeconds: 300 },
+  },
+  {
     name: 'payee-token-lifetime-fixed',
     family: 'retrieval-token',
     role: 'payee',
@@ -772,6 +788,14 @@ const CATALOGUE = [
     description: 'issue step 7 compares the amount with max_amount as JavaScript numbers: under a max_amount past 2^53 (10^19), an amount a unit above it rounds to the same double and is issued instead of refused AMOUNT_EXCEEDS_LIMIT (observable only under such a policy)',
     catches: ['CPP-LIM-1'],
     configuration: { policy: { max_amount: '10000000000000000000' } },
+  },
+  {
+    name: 'op-media-type-before-size',
+    family: 'cashpack-errors',
+    role: 'operator',
+    description: 'step 1 turns a body that is not application/json away before it measures it: under a max_body_bytes of 4 096, a text/plain body of 4 097 to 65 536 bytes is answered 415 UNSUPPORTED_MEDIA_TYPE where PROFILE.md §5 wants 413 first (observable only under a body limit below the server\'s own 65 536)',
+    catches: ['PRF-HTTP-1'],
+    configuration: { policy: { max_body_bytes: 4096 } },
   },
   {
     name: 'op-identity-level-zero-unidentified',
@@ -1656,6 +1680,13 @@ const CATALOGUE = [
     family: 'delivery',
     role: 'paying-app',
     description: "the paying app checks a token URI's endpoint against a host name or IPv4 address with an optional port: an endpoint whose host is an IPv6 literal (https://[::1]:8443), which PROFILE.md §8.1 allows, is refused URI_INVALID and never retrieved",
+    catches: ['DLV-RESOLVE-1'],
+  },
+  {
+    name: 'app-token-uri-bounded-as-inline',
+    family: 'delivery',
+    role: 'paying-app',
+    description: "the paying app applies the inline form's 2 048-byte bound to every delivery URI: a token URI longer than that (a long base path, other query parameters), which PROFILE.md §8.1 does not bound, is refused URI_INVALID and never retrieved",
     catches: ['DLV-RESOLVE-1'],
   },
   {

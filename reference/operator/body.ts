@@ -13,6 +13,9 @@ type BodyRead<T> = { readonly ok: true; readonly value: T } | { readonly ok: fal
  * reference/http/server.ts, which answers 413 before a handler sees the request.
  */
 export function readJson(ctx: OperatorContext, request: RefRequest): BodyRead<unknown> {
+  // Mutant op-media-type-before-size: only JSON is ever read, so a body of another media type is turned away before it is measured (415 before 413).
+  // Stryker disable next-line all: only the op-media-type-before-size fault checks the media type first
+  if (ctx.faults.has('op-media-type-before-size') && !/^application\/json\s*(;.*)?$/i.test(String(request.headers['content-type']))) return { ok: false, response: problemResponse('UNSUPPORTED_MEDIA_TYPE', 'request bodies must be application/json') };
   // Mutant op-body-limit-fixed: the profile's most (65 536 bytes), not the policy's max_body_bytes.
   // Stryker disable next-line all: only the op-body-limit-fixed fault reads the constant
   const limit = ctx.faults.has('op-body-limit-fixed') ? MAX_BODY_BYTES : ctx.policy.max_body_bytes;

@@ -63,7 +63,10 @@ export function createPayee(options: PayeeOptions): Payee {
   const config = checkOptions(options, faults);
   const { clock } = options;
   const lifetimeMs = config.token_lifetime_seconds * 1000;
-  const configuredValidityMs = config.request_validity_seconds * 1000;
+  // Mutant payee-validity-whole-minutes: the validity kept in whole minutes (a ledger's TTL column), rounded up so that none is cut short.
+  // Stryker disable next-line all: only the payee-validity-whole-minutes fault rounds the window
+  const validitySeconds = faults.has('payee-validity-whole-minutes') ? Math.ceil(config.request_validity_seconds / 60) * 60 : config.request_validity_seconds;
+  const configuredValidityMs = validitySeconds * 1000;
   // Mutant payee-validity-stretched-to-token-lifetime: a request made to outlive the token that delivers it, its window the longer of the two.
   // Stryker disable next-line all: only the payee-validity-stretched-to-token-lifetime fault stretches the window
   const validityMs = faults.has('payee-validity-stretched-to-token-lifetime') ? Math.max(configuredValidityMs, lifetimeMs) : configuredValidityMs;
@@ -97,7 +100,7 @@ export function createPayee(options: PayeeOptions): Payee {
       );
       // A mutant whose CPR breaks a rule skips this safety net, or its fault would never reach the wire.
       // Stryker disable next-line all: the payee's check of the CPR it built from test-control input (PROFILE.md §12): only input the harness never sends fails it, and faults that skip it are hand-made
-      if (!INVALID_CPR_FAULTS.some((name) => faults.has(name))) assertValid(cpr, config.request_validity_seconds);
+      if (!INVALID_CPR_FAULTS.some((name) => faults.has(name))) assertValid(cpr, validitySeconds);
       const { token, expiresAt } = tokens.issue(cpr, now);
       requests.register(cpr.request_id, now + validityMs, now);
       const qrUri = qrUriOf(faults, token, forwardedBaseUrl ?? config.base_url);

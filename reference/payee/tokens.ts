@@ -82,6 +82,9 @@ export class TokenStore {
     // Stryker disable next-line all: only the payee-used-token-forgotten-from-use fault forgets a used token a lifetime after its use
     if (this.faults.has('payee-used-token-forgotten-from-use') && this.forgottenSinceUse(token, now)) return { ok: false, code: 'TOKEN_UNKNOWN' };
     if (entry.consumed) return { ok: false, code: 'TOKEN_CONSUMED' };
+    // Mutant payee-token-capped-at-request-expiry: a token never outlives the request it delivers, refused TOKEN_EXPIRED once the request has expired.
+    // Stryker disable next-line all: only the payee-token-capped-at-request-expiry fault ends a token with its request
+    if (this.faults.has('payee-token-capped-at-request-expiry') && now >= Date.parse(entry.cpr.expires_at)) return { ok: false, code: 'TOKEN_EXPIRED' };
     // Mutant payee-token-expiry-whole-second: the lifetime judged in whole seconds, as a store with a TTL in seconds keeps it.
     // Stryker disable next-line all: only the payee-token-expiry-whole-second fault counts whole seconds
     if (this.faults.has('payee-token-expiry-whole-second') && Math.floor(now / 1000) >= Math.floor(entry.expiresAt / 1000)) return { ok: false, code: 'TOKEN_EXPIRED' };

@@ -3,7 +3,7 @@
 // document; all then pass the same acceptance (accept.ts).
 import { open } from 'node:fs/promises';
 import { parseIJson } from '../../profile/index.ts';
-import { parseDeliveryUri, retrievalUrl } from '../../profile/cpr/index.ts';
+import { MAX_INLINE_URI_BYTES, parseDeliveryUri, retrievalUrl } from '../../profile/cpr/index.ts';
 import type { Faults } from '../mutants.ts';
 import { accept } from './accept.ts';
 import { reject, type Accepted, type Rejection } from './rejection.ts';
@@ -164,6 +164,9 @@ async function loadUri(uri: string, settings: ReadSettings): Promise<Loaded> {
       // Mutant app-token-length-fixed-32: a token taken for 128 bits, 32 hex digits, where PROFILE.md §10 allows 32 to 128.
       // Stryker disable next-line all: only the app-token-length-fixed-32 fault refuses the longer ones
       if (settings.faults.has('app-token-length-fixed-32') && parsed.token.length !== 32) return reject('URI_INVALID', 'This is not a payment request link: its token is not 32 hex digits.');
+      // Mutant app-token-uri-bounded-as-inline: the inline form's 2 048-byte bound applied to a token URI too, as to anything a QR code holds.
+      // Stryker disable next-line all: only the app-token-uri-bounded-as-inline fault refuses a long token URI
+      if (settings.faults.has('app-token-uri-bounded-as-inline') && Buffer.byteLength(uri) > MAX_INLINE_URI_BYTES) return reject('URI_INVALID', `This is not a payment request link: a delivery URI is at most ${MAX_INLINE_URI_BYTES} bytes.`);
       // Mutant app-endpoint-ipv6-refused: the endpoint's authority checked as a host name or IPv4 address with an optional port, so an IPv6 literal names no host.
       // Stryker disable next-line all: only the app-endpoint-ipv6-refused fault refuses an endpoint here
       if (settings.faults.has('app-endpoint-ipv6-refused') && !/^https:\/\/[A-Za-z0-9.-]+(?::[0-9]{1,5})?(?:\/|$)/i.test(parsed.endpoint)) return reject('URI_INVALID', 'This is not a payment request link: its endpoint does not name a host.');

@@ -9,7 +9,8 @@
 // cut off or empty, and bodies that are not I-JSON (a byte order mark, a member
 // twice, HTML) or are the same JSON with escaped member names; the token URIs
 // carry tokens of 32 to 128 hex digits and other query parameters before or after their endpoint (one named
-// endpoint in other letters among them), or none, and
+// endpoint in other letters among them; one that makes the URI 2 048 bytes long, one byte more, or twice that:
+// the inline form's bound is not theirs), or none, and
 // their endpoint's scheme, host and the hex digits of its escapes in any
 // letter case (a token URI refused URI_INVALID then was not read: DLV-RESOLVE-1),
 // their endpoint's host a name, an IPv4 address or, where the machine has an
@@ -20,6 +21,7 @@
 import fc from 'fast-check';
 import { letterCaseVariant, retrievalClass, retrievalDelivery, retrievalErrorStatus, retrievalMediaType, retrievalRedirect, type RetrievalAnswer } from '../../../generators/classes/index.ts';
 import { IPV6_LOOPBACK, legalBaseUrl, validCpr } from '../../../generators/index.ts';
+import { MAX_INLINE_URI_BYTES } from '../../../profile/cpr/uri.ts';
 import type { AppResult } from '../../adapters/types.ts';
 import type { StubHost } from '../../stub/retrieval-stub.ts';
 import { StepError, type ScenarioContext } from '../../scenarios/context.ts';
@@ -60,6 +62,11 @@ interface RetrievalCase {
   /** Other query parameters of the token URI, before or after endpoint, which a paying application ignores (PROFILE.md §8.1). */
   readonly extra: { readonly where: 'before' | 'after'; readonly params: string } | null;
   /**
+   * The whole token URI's length in bytes, made up by one more parameter at its end: at the inline form's 2 048-byte
+   * bound, one byte over it, or twice it (PROFILE.md §8.1 bounds only the inline form); null, as it comes.
+   */
+  readonly length: number | null;
+  /**
    * How the endpoint's scheme, host and percent-escapes are spelt: the letter case of the first two, and of the
    * escapes' hex digits, does not matter (RFC 3986 §3.1, §3.2.2, §6.2.2.1; PROFILE.md §8.1).
    */
@@ -96,6 +103,7 @@ const cases = (ipv6: boolean): fc.Arbitrary<RetrievalCase> => fc.record({
   host: hostOf(ipv6),
   tokenDigits: fc.oneof(fc.constantFrom(32, 33, 127, 128), fc.integer({ min: 32, max: 128 })),
   extra: fc.option(fc.record({ where: fc.constantFrom('before' as const, 'after' as const), params: fc.oneof(fc.constantFrom('lang=de', 'utm_source=mail&v=2', 'x=%26%3D', 'endpoint_hint=1'), otherEndpointName) })),
+  length: fc.oneof({ weight: 2, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.constantFrom(MAX_INLINE_URI_BYTES, MAX_INLINE_URI_BYTES + 1, 2 * MAX_INLINE_URI_BYTES) }),
   spelling: fc.record({ scheme: fc.constantFrom('https' as const, 'HTTPS' as const, 'Https' as const), host: fc.constantFrom('as-is' as const, 'upper' as const, 'mixed' as const), escapes: fc.constantFrom('upper' as const, 'lower' as const, 'mixed' as const) }),
 });
 
@@ -127,6 +135,13 @@ function withParams(uri: string, extra: RetrievalCase['extra']): string {
   return extra.where === 'before' ? `${head}?${extra.params}&${query}` : `${head}?${query}&${extra.params}`;
 }
 
+/** The token URI with a parameter `pad=xxx…` at its end that makes it `length` bytes long (no longer than it is when it already reaches that). */
+function lengthened(uri: string, length: number | null): string {
+  if (length === null) return uri;
+  const room = length - Buffer.byteLength(uri) - '&pad='.length;
+  return room < 0 ? uri : `${uri}&pad=${'x'.repeat(room)}`;
+}
+
 /** The JSON value a served body holds, when it is JSON text at all (a byte order mark before it, and no JSON, give none). */
 function servedValue(text: string): unknown {
   try {
@@ -145,8 +160,8 @@ async function retrieve(ctx: ScenarioContext, c: RetrievalCase, answer: Retrieva
   const member = retrievalClass(answer);
   const text = encode(c.doc, encoding);
   const served = stub.serve(exhibitOf(answer, new TextEncoder().encode(text)), { basePath: c.basePath, host: c.host, tokenDigits: c.tokenDigits });
-  const uri = spelt(withParams(served.uri, c.extra), c.spelling);
-  const what = `a token URI ${uri}${c.extra === null ? '' : ` (with "${c.extra.params}" ${c.extra.where} its endpoint)`} answered ${member.note} (${member.class}), its body ${encoding === 'plain' ? 'the CPR' : encoding}`;
+  const uri = lengthened(spelt(withParams(served.uri, c.extra), c.spelling), c.length);
+  const what = `a token URI ${uri.length > 300 ? `${uri.slice(0, 240)}… (${uri.length} bytes)` : uri}${c.extra === null ? '' : ` (with "${c.extra.params}" ${c.extra.where} its endpoint)`} answered ${member.note} (${member.class}), its body ${encoding === 'plain' ? 'the CPR' : encoding}`;
   try {
     const expected: Expectation = expectRead({ doc: { valid: c.doc }, channel: 'qr', encoding, serving: answer }, c.doc, undefined, Date.now());
     const result = await appCall(() => ctx.app().read({ kind: 'uri', uri }));

@@ -1001,6 +1001,16 @@ const PROBES: Record<MutantOfRole<'operator'>, Probe> = {
     correct: 'MALFORMED_REQUEST',
     mutant: 201,
   },
+  'op-media-type-before-size': {
+    observes: 'a valid Lock Request padded to 5 000 bytes, sent as text/plain, under a max_body_bytes of 4 096',
+    fixture: { policy: { max_body_bytes: 4096 } },
+    async observe(f) {
+      const text = JSON.stringify(f.lockRequest());
+      return answer(await f.send('POST', '/v1/cashpack/issue', { raw: text + ' '.repeat(5000 - Buffer.byteLength(text)), headers: { 'content-type': 'text/plain' } }));
+    },
+    correct: 'PAYLOAD_TOO_LARGE',
+    mutant: 'UNSUPPORTED_MEDIA_TYPE',
+  },
   'op-media-type-case-sensitive': {
     observes: 'a valid Lock Request sent as Application/JSON',
     observe: async (f) => answer(await f.send('POST', '/v1/cashpack/issue', { raw: JSON.stringify(f.lockRequest()), headers: { 'content-type': 'Application/JSON' } })),

@@ -46,6 +46,12 @@ async function retrievalAfter(payee: Payee, clock: Clock, afterMs: number, madeA
   return answer(await get(payee, `/cpr/${token}`));
 }
 
+/** An IBAN request's validity in seconds: its expires_at less its created_at. */
+async function validityOf(payee: Payee): Promise<number> {
+  const { cpr } = await payee.createRequest({ sub_interface: 'IBAN' });
+  return (Date.parse(cpr.expires_at) - Date.parse(cpr.created_at)) / 1000;
+}
+
 /** The host of the QR URI's endpoint, for a request created through test control with these headers and this Host. */
 async function qrEndpointHost(payee: Payee, headers: Record<string, string>, authority: string): Promise<string> {
   const body = new TextEncoder().encode(JSON.stringify({ sub_interface: 'IBAN', amount: '1250' }));
@@ -509,12 +515,23 @@ const PROBES: Record<MutantOfRole<'payee'>, Probe> = {
   'payee-validity-stretched-to-token-lifetime': {
     observes: "a request's validity (expires_at - created_at, in seconds) under a token lifetime of 900 s and a request validity of 300 s",
     fixture: { tokenLifetimeSeconds: 900, requestValiditySeconds: 300 },
-    observe: async (payee) => {
-      const { cpr } = await payee.createRequest({ sub_interface: 'IBAN' });
-      return (Date.parse(cpr.expires_at) - Date.parse(cpr.created_at)) / 1000;
-    },
+    observe: validityOf,
     correct: 300,
     mutant: 900,
+  },
+  'payee-validity-whole-minutes': {
+    observes: "a request's validity (expires_at - created_at, in seconds) under a request validity of 90 s",
+    fixture: { requestValiditySeconds: 90 },
+    observe: validityOf,
+    correct: 90,
+    mutant: 120,
+  },
+  'payee-token-capped-at-request-expiry': {
+    observes: 'a first retrieval 400 s after its request was made, under a token lifetime of 600 s and a request validity of 300 s',
+    fixture: { tokenLifetimeSeconds: 600, requestValiditySeconds: 300 },
+    observe: (payee, clock) => retrievalAfter(payee, clock, 400_000),
+    correct: 200,
+    mutant: 'TOKEN_EXPIRED',
   },
   'payee-token-lifetime-fixed': {
     observes: 'a retrieval 400 s after its request was made, under a token lifetime of 600 s',

@@ -133,6 +133,15 @@ const PROBES: Record<MutantOfRole<'paying-app'>, Probe> = {
     correct: 'RETRIEVAL_FAILED',
     mutant: 'URI_INVALID',
   },
+  'app-token-uri-bounded-as-inline': {
+    observes: 'a token URI of 2 049 bytes (another parameter pads it), pointing at a closed port, read',
+    observe: async (app) => {
+      const uri = `std-cpr://${'a'.repeat(32)}?endpoint=https%3A%2F%2F127.0.0.1%3A9&pad=`;
+      return outcome(await app.read({ kind: 'uri', uri: uri + 'x'.repeat(2049 - uri.length) }));
+    },
+    correct: 'RETRIEVAL_FAILED',
+    mutant: 'URI_INVALID',
+  },
   'app-endpoint-query-kept': {
     observes: 'a token URI whose endpoint carries a query (https://127.0.0.1:9/pay?x=1), pointing at a closed port, read',
     observe: async (app) => outcome(await app.read({ kind: 'uri', uri: `std-cpr://${'a'.repeat(32)}?endpoint=${encodeURIComponent('https://127.0.0.1:9/pay?x=1')}` })),
