@@ -1380,6 +1380,20 @@ const CATALOGUE = [
     catches: ['CPP-EXP-1'],
   },
   {
+    name: 'op-http-signature-verdict-cached',
+    family: 'cashpack-crypto',
+    role: 'operator',
+    description: "the Operator keeps each HTTP Message Signature that verified, by its Signature header's value, and takes it again while its created is in the window: the same headers sent for another pack's status path (or with another redemption body) identify their signer, where the signature base no longer matches and 401 UNAUTHENTICATED is due",
+    catches: ['PRF-AUTH-1'],
+  },
+  {
+    name: 'op-issued-at-rounded',
+    family: 'cashpack-endpoints',
+    role: 'operator',
+    description: "an issued pack's issued_at is the Operator's clock rounded to the nearest second (Math.round), not the second it stands in: from the half second on it names the next second, which has not come",
+    catches: ['PRF-MSG-1'],
+  },
+  {
     name: 'op-issued-at-from-created-at',
     family: 'cashpack-endpoints',
     role: 'operator',
@@ -1681,6 +1695,13 @@ const CATALOGUE = [
     role: 'paying-app',
     description: "the paying app checks a token URI's endpoint against a host name or IPv4 address with an optional port: an endpoint whose host is an IPv6 literal (https://[::1]:8443), which PROFILE.md §8.1 allows, is refused URI_INVALID and never retrieved",
     catches: ['DLV-RESOLVE-1'],
+  },
+  {
+    name: 'app-escaped-surrogate-pair-refused',
+    family: 'encoding',
+    role: 'paying-app',
+    description: 'the paying app refuses JSON text holding any \\uD800-\\uDFFF escape, taking I-JSON\'s ban on surrogates (RFC 7493 §2.1) for a ban on their escapes: a valid CPR whose memo holds a character beyond the BMP written as its escaped surrogate pair (\\ud83d\\ude00) is refused CPR_INVALID',
+    catches: ['DRV-VALID-1'],
   },
   {
     name: 'app-token-uri-bounded-as-inline',

@@ -63,7 +63,7 @@ export const FIELD_CLASSES = [
   { id: 'signature.malleable', summary: 'S ≥ L, a non-canonical R, a small-order R under the right key: refused as INVALID_SIGNATURE' },
   { id: 'key.weak', summary: 'a small-order or non-canonical A: its signatures refused; a kid that is not its thumbprint: malformed' },
   { id: 'signed.altered', summary: 'a signed member changed after signing: INVALID_SIGNATURE' },
-  { id: 'json.escaped-name', summary: 'member names written with \\u escapes, and each object\'s members in another order: the same members' },
+  { id: 'json.escaped-name', summary: 'member names written with \\u escapes (and, with every character of the names, string values\' non-ASCII characters, a pair of escapes beyond the BMP), and each object\'s members in another order: the same members' },
   { id: 'json.duplicate', summary: 'a member twice, spelled plainly or with escapes, at any depth: refused' },
   { id: 'json.bom', summary: 'a UTF-8 byte order mark before the document: refused' },
   // HTTP

@@ -3,8 +3,9 @@
 //
 // | class             | the text                                                                      | I-JSON |
 // |-------------------|-------------------------------------------------------------------------------|--------|
-// | json.escaped-name | member names (at any depth) with some characters written as \u escapes, the  | yes: the same value |
-// |                   | members of every object in their own order, reversed or shuffled              |        |
+// | json.escaped-name | member names (at any depth) with some characters written as \u escapes (where | yes: the same value |
+// |                   | all are, string values' non-ASCII ones too, beyond the BMP as surrogate pairs), |        |
+// |                   | the members of every object in their own order, reversed or shuffled          |        |
 // | json.duplicate    | one member (at any depth) written twice, the second name plain or escaped,     | no     |
 // |                   | with the same or another value, before or after the first                      |        |
 // | json.bom          | the text after a byte order mark (U+FEFF, EF BB BF in UTF-8)                  | no     |
@@ -48,10 +49,13 @@ interface Writing {
   readonly order?: (members: [string, Json][]) => [string, Json][];
   /** Extra members written into an object, before or after a member. */
   readonly extra?: { readonly object: Record<string, Json>; readonly key: string; readonly text: string; readonly before: boolean };
+  /** How to write a string value (its whole JSON string, quotes included); JSON.stringify's way when absent. */
+  readonly string?: (value: string) => string;
 }
 
 function write(value: Json, how: Writing): string {
   if (Array.isArray(value)) return `[${value.map((v) => write(v, how)).join(',')}]`;
+  if (typeof value === 'string' && how.string) return how.string(value);
   if (!isObject(value)) return JSON.stringify(value);
   const members = (how.order ? how.order(Object.entries(value)) : Object.entries(value)).flatMap(([k, v]) => {
     const own = `"${how.name(value, k)}":${write(v, how)}`;
@@ -62,6 +66,9 @@ function write(value: Json, how: Writing): string {
 }
 
 const plain = (_o: Record<string, Json>, key: string): string => JSON.stringify(key).slice(1, -1);
+
+/** A string value with every character outside ASCII written as a \u escape, one outside the BMP as its escaped surrogate pair (RFC 8259 §7): the same string. */
+const escapedString = (value: string): string => JSON.stringify(value).replace(/[^\x00-\x7f]/g, (unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
 /**
  * The choices that make one member of a class, as plain data (a fuzzer's
@@ -118,8 +125,9 @@ export function writeJsonText(input: Readonly<Record<string, unknown>>, choices:
       };
       const order = choices.order ?? 'own';
       const reorder = ordering(order);
-      const text = write(value, { name, ...(reorder ? { order: reorder } : {}) });
-      return { class: choices.class, value: text, note: `${escaped} member name(s) written with \\u escapes${order === 'own' ? '' : order === 'reversed' ? ', the members of every object in reverse order' : ', the members of every object shuffled'}` };
+      // Where every character of a name is escaped, so is every character of a string value outside ASCII (a pair of escapes beyond the BMP).
+      const text = write(value, { name, ...(reorder ? { order: reorder } : {}), ...(whole ? { string: escapedString } : {}) });
+      return { class: choices.class, value: text, note: `${escaped} member name(s) written with \\u escapes${whole ? ', string values outside ASCII too' : ''}${order === 'own' ? '' : order === 'reversed' ? ', the members of every object in reverse order' : ', the members of every object shuffled'}` };
     }
     case 'json.duplicate': {
       const all = objects(value);

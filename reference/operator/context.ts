@@ -91,8 +91,29 @@ export function verifyCaller(ctx: OperatorContext, request: RefRequest, lookupKe
   if (ctx.faults.has('op-http-signature-any-components')) return verifyRequestLoosely(target, options, 'any-components');
   if (ctx.faults.has('op-http-signature-any-parameters')) return verifyRequestLoosely(target, options, 'any-parameters');
   if (ctx.faults.has('op-content-digest-unchecked')) return verifyRequestLoosely(target, options, 'digest-unchecked');
+  // Mutant op-http-signature-verdict-cached: a Signature header that verified once is taken again, by its value, while its created is in the window and its key registered.
+  // Stryker disable next-line all: only the op-http-signature-verdict-cached fault keeps verdicts
+  if (ctx.faults.has('op-http-signature-verdict-cached')) return cachedVerdict(ctx, request.headers, clockSecond, (kid: string) => lookupKey(kid) !== undefined, () => verifyRequest(target, options));
   return verifyRequest(target, options);
 }
+
+// Stryker disable all: only the op-http-signature-verdict-cached fault runs this
+/** Signatures that verified, by the value of their Signature header, for each Operator (the mutant op-http-signature-verdict-cached). */
+const verdicts = new WeakMap<object, Map<string, { readonly kid: string; readonly created: number }>>();
+
+function cachedVerdict(ctx: OperatorContext, headers: unknown, clockSecond: number, registered: (kid: string) => boolean, verify: () => SignatureCheck): SignatureCheck {
+  const seen = verdicts.get(ctx) ?? new Map<string, { readonly kid: string; readonly created: number }>();
+  verdicts.set(ctx, seen);
+  const h = headers as Record<string, unknown>;
+  const presented = typeof h.signature === 'string' ? h.signature : undefined;
+  const known = presented === undefined ? undefined : seen.get(presented);
+  if (known && Math.abs(known.created - clockSecond) <= ctx.policy.request_window_seconds && registered(known.kid)) return { ok: true, kid: known.kid } as SignatureCheck;
+  const checked = verify();
+  const created = Number(/;created=(\d+)/.exec(String(h['signature-input']))?.[1]);
+  if (checked.ok && presented !== undefined && Number.isSafeInteger(created)) seen.set(presented, { kid: checked.kid, created });
+  return checked;
+}
+// Stryker restore all
 
 /** The raw key of a JWK that passed message validation. */
 export function keyOf(jwk: OkpJwk): Uint8Array {

@@ -148,12 +148,15 @@ function insufficientBalance() {
 
 function newPack(ctx: OperatorContext, lock: LockRequest, amount: bigint, expiryMs: number, now: number): PackRecord {
   const packId = ctx.newPackId(lock);
+  // Mutant op-issued-at-rounded: the clock written in Unix seconds as Math.round(ms / 1000), the next second from the half second on.
+  // Stryker disable next-line all: only the op-issued-at-rounded fault rounds the clock
+  const issuedAt = ctx.faults.has('op-issued-at-rounded') ? Math.round(now / 1000) * 1000 : now;
   const unsigned: Omit<CashPack, 'signature'> = {
     pack_id: packId,
     amount: lock.amount,
     asset: lock.asset,
     // Mutant op-issued-at-from-created-at: the Principal's created_at written as the instant of issue.
-    issued_at: ctx.faults.has('op-issued-at-from-created-at') ? lock.created_at : formatTimestamp(now, 'cashpack'),
+    issued_at: ctx.faults.has('op-issued-at-from-created-at') ? lock.created_at : formatTimestamp(issuedAt, 'cashpack'),
     // Mutant op-expiry-late-seconds-dropped: an expiry in the last ten seconds of its minute written as the minute itself.
     expiry: ctx.faults.has('op-expiry-late-seconds-dropped') && Number(lock.requested_expiry.slice(17, 19)) >= 50 ? `${lock.requested_expiry.slice(0, 17)}00Z` : lock.requested_expiry,
     initial_bearer_pk: lock.initial_bearer_pk,

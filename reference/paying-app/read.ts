@@ -66,6 +66,9 @@ function parseJson(text: string | Uint8Array, faults: Faults): Loaded {
       parseIJson(decoded.replaceAll('\\u', '_u'));
       return { ok: true, doc: JSON.parse(decoded) };
     }
+    // Mutant app-escaped-surrogate-pair-refused: "I-JSON admits no surrogates" read as no \uD800-\uDFFF escape at all, so a character beyond the BMP written as its escaped pair is refused.
+    // Stryker disable next-line all: only the app-escaped-surrogate-pair-refused fault looks for such escapes
+    if (faults.has('app-escaped-surrogate-pair-refused') && /\\u[dD][89a-fA-F][0-9a-fA-F]{2}/.test(typeof text === 'string' ? text : new TextDecoder().decode(text))) throw new Error('a string holds a surrogate code point (RFC 7493 §2.1)');
     return { ok: true, doc: parseIJson(text) };
   } catch (error) {
     return notJson((error as Error).message, faults);

@@ -12,8 +12,9 @@
 // Operator's own written another way) is refused or changes nothing, and a
 // signature made for the authority it names identifies nobody, while one made
 // for the Operator's own host on another port identifies its signer; a status read
-// with a query is signed over its path alone (RFC 9421 @path); and every
-// refusal is a problem document.
+// with a query is signed over its path alone (RFC 9421 @path); the headers of a
+// read just answered, sent word for word for another path, identify nobody; and
+// every refusal is a problem document.
 import fc from 'fast-check';
 import { buildLockRequest, createSigningKey, type CashPack, type SigningKey } from '../../../profile/cashpack/index.ts';
 import { signRequestAs } from '../../../profile/http-signature.ts';
@@ -156,7 +157,8 @@ async function statusAndDocuments(ctx: ScenarioContext, setup: OperatorSetup, c:
   const path = `/v1/cashpack/${setup.pack.pack_id}/status`;
   const signed = (as: string, p = path) => signRequestAs({ method: 'GET', authority: as, path: p }, { secretKey: principal.secretKey, kid: principal.jwk.kid }, seconds, 'profile');
   // Forwarding headers change nothing; a signature for the host they claim identifies nobody here.
-  const honest = await send(ctx, 'operator', { method: 'GET', path, headers: { ...signed(authority), ...hostile.headers } });
+  const honestHeaders = { ...signed(authority), ...hostile.headers };
+  const honest = await send(ctx, 'operator', { method: 'GET', path, headers: honestHeaders });
   if (honest.status !== 200) return { expected: 200, actual: { status: honest.status, code: codeOf(honest) ?? null }, message: `a status read by the issuing Principal, with ${c.headers.note}`, requirements: ['CPP-STS-1', 'PRF-AUTH-1'] };
   const claimed = hostile.headers['x-forwarded-host'] ?? hostile.host;
   const elsewhere = await send(ctx, 'operator', { method: 'GET', path, headers: { ...signed(claimed), ...hostile.headers, 'x-forwarded-host': claimed } });
@@ -171,6 +173,9 @@ async function statusAndDocuments(ctx: ScenarioContext, setup: OperatorSetup, c:
   const otherPath = `/v1/cashpack/${crypto.randomUUID()}/status`;
   const unknown = expectProblem(await send(ctx, 'operator', { method: 'GET', path: otherPath, headers: { ...signed(authority, otherPath) } }), 403, 'FORBIDDEN', 'a Principal reading a pack that does not exist', ['CPP-STS-1', 'PRF-AUTH-1']);
   if (unknown) return unknown;
+  // The read just answered, its headers word for word, for that other path: its signature base holds the first path (RFC 9421 §2.5), so it identifies nobody here, however lately it verified.
+  const replayed = expectProblem(await send(ctx, 'operator', { method: 'GET', path: otherPath, headers: honestHeaders }), 401, 'UNAUTHENTICATED', "the headers of the status read just answered, word for word, sent for another pack's path", ['PRF-AUTH-1']);
+  if (replayed) return replayed;
   // The public documents: the same with a signature by a key nobody registered, and with forwarding headers.
   for (const document of ['/.well-known/cashpack-policy.json', '/.well-known/cashpack-pubkey.json']) {
     const stranger = createSigningKey();

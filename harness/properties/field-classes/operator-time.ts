@@ -5,7 +5,9 @@
 // either end of the freshness window is fresh exactly when it is inside; a
 // requested expiry at and around either end of the permitted range is granted
 // exactly inside it; a pack's issued_at is the Operator's clock, never the
-// message's, in whole seconds even when the clock stands at a fraction. With
+// message's, in whole seconds even when the clock stands at a fraction (the
+// second it stands in, rounded down: a fraction either side of the half
+// second among those drawn). With
 // the clock at that fraction, HTTP Message Signatures (four status reads, a
 // redemption) and a Lock Request are dated around the window where every
 // reading of "within the window of the clock" agrees: the clock's second plus
@@ -79,7 +81,8 @@ const cases: fc.Arbitrary<OperatorTimeCase> = fc.record({
   expiry: dated([-1, 1]),
   renewCreated: dated([-1, 0, 1]),
   redeemCreated: dated([-1, 0, 1]),
-  fraction: fc.integer({ min: 1, max: 999 }),
+  // Either side of the half second too (where rounding to the nearest second and rounding down part).
+  fraction: fc.oneof(fc.constantFrom(1, 499, 500, 999), fc.integer({ min: 1, max: 999 })),
   atFraction: fc.record({ lock: fc.constantFrom(...UNAMBIGUOUS), redeem: fc.constantFrom(...UNAMBIGUOUS) }),
 });
 
@@ -146,8 +149,10 @@ async function judgeCase(ctx: ScenarioContext, setup: OperatorSetup, c: Operator
   const last = await issuePack(ctx, setup, lastBearer, now, { lifetime: wholeLifetime });
   const issuedAt = parseTimestamp(last.issued_at, 'cashpack');
   const atWhere = `the Operator's clock set to ${new Date(at).toISOString()} (${c.instant.zone})`;
-  if (issuedAt === undefined || Math.abs(issuedAt - at) >= 1000) {
-    return { expected: `issued_at in whole seconds, within a second of ${new Date(at).toISOString()}`, actual: last.issued_at, message: atWhere, requirements: ['PRF-MSG-1', 'PRF-TIME-1'] };
+  // Whole seconds, the clock rounded down (PROFILE.md §1, §6): the second the clock stands in, never the next, which has not come.
+  const second = Math.floor(at / 1000) * 1000;
+  if (issuedAt !== second) {
+    return { expected: `issued_at ${stamp(second)}, the whole second of the clock at issue`, actual: last.issued_at, message: atWhere, requirements: ['PRF-MSG-1', 'PRF-TIME-1'] };
   }
   const dated = (u: Unambiguous): number => now / 1000 + u.windows * window + u.seconds;
   for (const u of UNAMBIGUOUS) {

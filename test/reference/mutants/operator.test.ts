@@ -459,6 +459,18 @@ const PROBES: Record<MutantOfRole<'operator'>, Probe> = {
     correct: 'UNAUTHENTICATED',
     mutant: 200,
   },
+  'op-http-signature-verdict-cached': {
+    observes: "a status read's signature headers, which were just answered, sent word for word for another pack of the same Principal",
+    async observe(f) {
+      const [{ pack: first }, { pack: second }] = [await f.issuePack(), await f.issuePack()];
+      const path = `/v1/cashpack/${first.pack_id}/status`;
+      const headers: Record<string, string> = { ...signRequestAs({ method: 'GET', authority: AUTHORITY, path }, { secretKey: f.principal.secretKey, kid: f.principal.jwk.kid }, f.clock.nowSeconds(), 'profile') };
+      await f.send('GET', path, { headers });
+      return answer(await f.send('GET', `/v1/cashpack/${second.pack_id}/status`, { headers }));
+    },
+    correct: 'UNAUTHENTICATED',
+    mutant: 200,
+  },
   'op-content-digest-unchecked': {
     observes: 'a redemption whose signed Content-Digest is of other bytes than the body',
     async observe(f) {
@@ -546,6 +558,17 @@ const PROBES: Record<MutantOfRole<'operator'>, Probe> = {
     },
     correct: 200,
     mutant: 'EXPIRY_INVALID',
+  },
+  'op-issued-at-rounded': {
+    observes: 'issued_at of a pack issued with the clock 700 ms into a second',
+    async observe(f) {
+      const second = Math.floor(f.clock.now() / 1000) * 1000;
+      f.clock.set(second + 700);
+      const { pack } = await f.issuePack({ created_at: second });
+      return pack.issued_at === formatTimestamp(second, 'cashpack');
+    },
+    correct: true,
+    mutant: false,
   },
   'op-issued-at-from-created-at': {
     observes: 'issued_at of a pack whose Lock Request is dated a minute early',

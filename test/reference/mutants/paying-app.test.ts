@@ -468,6 +468,15 @@ const PROBES: Record<MutantOfRole<'paying-app'>, Probe> = {
     correct: 'CPR_INVALID',
     mutant: 'accepted',
   },
+  'app-escaped-surrogate-pair-refused': {
+    observes: 'JSON text of a valid CPR whose memo ends in U+1F600 written as its escaped surrogate pair',
+    async observe(app) {
+      const text = JSON.stringify({ ...IBAN_CPR, memo: 'Invoice \u{1F600}' }).replace('\u{1F600}', '\\ud83d\\ude00');
+      return outcome(await app.read({ kind: 'json', text }));
+    },
+    correct: 'accepted',
+    mutant: 'CPR_INVALID',
+  },
   'app-duplicate-members-accepted': {
     observes: 'JSON text naming memo twice',
     async observe(app) {
