@@ -7,6 +7,7 @@ import type { CheckResult, Exchange, TestResult } from '../report/model.ts';
 import type { TestErrorCode } from '../errors.ts';
 import { ScenarioContext, StepError, stepErrorFields, type ScenarioTarget } from '../scenarios/context.ts';
 import { policyOf } from '../scenarios/actions/index.ts';
+import { rawBodyFits } from '../scenarios/actions/cashpack.ts';
 import { TransportError } from '../adapters/types.ts';
 import type { Scenario } from '../scenarios/types.ts';
 import { PROPERTIES_FILE, type PropertyDefinition, type PropertyFailure } from './types.ts';
@@ -30,6 +31,8 @@ export async function executeProperty(def: PropertyDefinition, target: ScenarioT
   const runs = Math.max(1, Math.ceil((options.runs ?? def.defaultRuns) / (def.caseWeight ?? 1)));
   // The context is shaped like a scenario's so properties share the engine's actions and transcript.
   const ctx = new ScenarioContext(target, asScenario(def), options.levelOf);
+  // A case whose message the target's own body limit refuses judges nothing of what the property asks (its limit tests send theirs as over the limit).
+  ctx.beforeSend = (role, request) => (role === 'operator' ? rawBodyFits(ctx, request, false, 'the property') : Promise.resolve());
   const base = {
     id: def.id,
     title: def.title,

@@ -244,11 +244,11 @@ async function judgeCase(ctx: ScenarioContext, setup: OperatorSetup, { orders, a
         const handedTo = next === bearer ? ', back to the bearer itself' : holders.includes(next) ? ', back to a key that held it before' : '';
         const request = jsonRequest('POST', '/v1/cashpack/renew', { cash_pack: pack, renewal: renewal(pack, ordered(foreign ? createSigningKey() : bearer), signedAt, ordered(next)) });
         const granted = !foreign && state.status === 'ACTIVE' && state.depth < policy.max_chain_depth;
-        // A chain its renewals outgrow before max_chain_depth (the body limit is the target's to choose): the next one is not sent.
+        // A chain its renewals outgrow before max_chain_depth (the body limit is the target's to choose): the next one is not sent, nor a refused one as large (its 413 says nothing of updated_at).
         const size = Buffer.byteLength(request.body ?? '');
-        if (granted && size > policy.max_body_bytes) {
-          outgrown = true;
-          done.push(`no renewal at depth ${state.depth}: its ${size}-byte body is over max_body_bytes ${policy.max_body_bytes}`);
+        if (size > policy.max_body_bytes) {
+          if (granted) outgrown = true;
+          done.push(`no ${foreign ? 'renewal signed by another key' : 'renewal'} at depth ${state.depth}: its ${size}-byte body is over max_body_bytes ${policy.max_body_bytes}`);
           return undefined;
         }
         const answer = await send(ctx, 'operator', request);

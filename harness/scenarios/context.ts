@@ -129,6 +129,11 @@ export class ScenarioContext {
   readonly setupCaptures = new Map<string, Step>();
   /** Set when the scenario froze the clock, so it is released afterwards. */
   clockTouched: Role | undefined;
+  /**
+   * Run before each request `send` makes (unless it is sent as over the limit on purpose): a property's
+   * stops it, as not applicable, where the target's body limit leaves only 413 to answer it (properties/execute.ts).
+   */
+  beforeSend: ((role: Role, request: WireRequest) => Promise<void>) | undefined;
   private clockView: ClockView | undefined;
   operatorKey: Uint8Array | undefined;
 

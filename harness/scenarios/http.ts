@@ -6,7 +6,13 @@ import { StepError, type HttpResult, type ScenarioContext } from './context.ts';
 
 const decoder = new TextDecoder('utf-8', { fatal: false });
 
-export async function send(ctx: ScenarioContext, role: Role, request: WireRequest): Promise<HttpResult> {
+interface SendOptions {
+  /** The request is over the target's max_body_bytes on purpose (a test of the limit itself): no ScenarioContext.beforeSend. */
+  readonly overLimit?: boolean;
+}
+
+export async function send(ctx: ScenarioContext, role: Role, request: WireRequest, options: SendOptions = {}): Promise<HttpResult> {
+  if (ctx.beforeSend !== undefined && options.overLimit !== true) await ctx.beforeSend(role, request);
   const adapter = ctx.http(role);
   const plaintext = request.transport === 'plaintext';
   const via = plaintext ? (adapter.plaintextBaseUrl !== undefined ? ('plaintext-listener' as const) : ('tls-port' as const)) : undefined;

@@ -111,6 +111,20 @@ describe('the suite against the reference under legal policies other than its de
     expect(assessed.tests.map((t) => `${t.id} ${t.status}${t.reason ? `: ${t.reason}` : ''}`)).toEqual(['PROP-OP-015 passed']);
   }, 60_000);
 
+  // Below a renewal of a pack renewed once, and below some malformed bodies the error scenarios send: what no longer
+  // fits is not exercised (skipped, naming both sizes) or, for a pack already renewed, out of the policy's reach;
+  // never failed for the Operator's rightful 413, and never conformant on what was not exercised.
+  it('reports a run under a body limit of 1 536 bytes incomplete, naming the limit, with nothing failed', async () => {
+    const assessed = await certify({ max_body_bytes: 1536 });
+    expect(assessed.summary.failed).toBe(0);
+    expect(assessed.summary.error).toBe(0);
+    const skipped = assessed.tests.filter((t) => t.status === 'skipped');
+    expect(skipped.length).toBeGreaterThan(0);
+    for (const t of skipped) expect(t.reason, t.id).toMatch(/max_body_bytes is 1536: only PAYLOAD_TOO_LARGE answers it/);
+    expect(assessed.tests.filter((t) => t.status === 'not-applicable' && /max_body_bytes is 1536: a renewal of a pack \d+ renewal\(s\) deep/.test(t.reason ?? '')).length).toBeGreaterThan(0);
+    expect(assessed.verdict).toBe('incomplete');
+  }, 180_000);
+
   it('names both limits where the body limit leaves max_chain_depth out of reach', async () => {
     const depthScenarios = scenarios.filter((s) => s.requirements.includes('CPP-DEPTH-1'));
     const assessed = await certify({ max_chain_depth: 200, max_body_bytes: 4096 }, { only: depthScenarios });

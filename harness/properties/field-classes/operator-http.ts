@@ -137,7 +137,7 @@ async function judgeCase(ctx: ScenarioContext, setup: OperatorSetup, c: HttpCase
       }),
     ];
     for (const [text, type, status, code, what, requirements, chunked] of refusals) {
-      const failure = expectProblem(await send(ctx, 'operator', { ...endpoint.request(text, type), chunked: chunked === true }), status, code, what, requirements);
+      const failure = expectProblem(await send(ctx, 'operator', { ...endpoint.request(text, type), chunked: chunked === true }, { overLimit: status === 413 }), status, code, what, requirements);
       if (failure) return failure;
     }
     // The same message, its member names escaped (written plainly where escapes would take it over the limit), under a JSON media type of another spelling, padded to max_body_bytes and chunked: accepted.

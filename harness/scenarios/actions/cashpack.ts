@@ -335,19 +335,61 @@ export function notePackDepths(ctx: ScenarioContext, result: unknown): void {
 }
 
 /**
- * A pack walked deep grows with every renewal: once the message no longer fits
- * the Operator's max_body_bytes, its 413 is right and the scenario's story
- * cannot go on there (the limits tests send their oversized bodies with `http`).
- * A renewal short of max_chain_depth says so: the policy's own two limits leave
- * that depth out of reach.
+ * A message over the Operator's max_body_bytes: its 413 is right, so what the
+ * test meant to exercise with it cannot be exercised on this target. Where the
+ * message carries a pack already renewed, the policy's own two limits leave
+ * that depth out of reach (not applicable, as max_chain_depth would: a renewal
+ * short of it says so). Where it carries none, or a pack never renewed (a Lock
+ * Request, the first renewal or a redemption of a fresh pack), the limit
+ * leaves no room for the operation at all: nothing of it is exercised here
+ * (skipped, so a requirement no other test exercised is not exercised, never
+ * passed on nothing).
  */
-export async function fitsBodyLimit(ctx: ScenarioContext, { request, pack }: Pick<Prepared, 'request' | 'pack'>, who = 'the scenario'): Promise<void> {
+async function overBodyLimit(ctx: ScenarioContext, request: WireRequest, pack: () => unknown, who: string, limit: number): Promise<void> {
   const size = typeof request.body === 'string' ? Buffer.byteLength(request.body) : (request.body?.length ?? 0);
+  if (size <= limit) return;
+  const chain = (pack() as { renewal_chain?: unknown } | undefined)?.renewal_chain;
+  const sends = `${who} sends a ${size}-byte ${request.path} message, and the target's max_body_bytes is ${limit}`;
+  if (!Array.isArray(chain) || chain.length === 0) throw new StepError('skipped', `${sends}: only PAYLOAD_TOO_LARGE answers it, and the message holds no renewed pack, so the limit leaves no room for what it tests`);
   const policy = await policyOf(ctx);
-  if (size <= policy.max_body_bytes) return;
-  const chain = (pack as { renewal_chain?: unknown } | undefined)?.renewal_chain;
-  const depth = Array.isArray(chain) && chain.length < policy.max_chain_depth ? `: a renewal of a pack ${chain.length} renewal(s) deep no longer fits, so no chain reaches the target's max_chain_depth of ${policy.max_chain_depth}` : '';
-  throw StepError.notApplicable('policy', `${who} sends a ${size}-byte ${request.path} message, and the target's max_body_bytes is ${policy.max_body_bytes}${depth}`);
+  const depth = chain.length < policy.max_chain_depth ? `: a renewal of a pack ${chain.length} renewal(s) deep no longer fits, so no chain reaches the target's max_chain_depth of ${policy.max_chain_depth}` : `: a pack ${chain.length} renewal(s) deep no longer fits`;
+  throw StepError.notApplicable('policy', `${sends}${depth}`);
+}
+
+/** A message the harness built (fitsBodyLimit's guard of every operation it sends, the limits tests sending theirs with `http`). */
+export async function fitsBodyLimit(ctx: ScenarioContext, { request, pack }: Pick<Prepared, 'request' | 'pack'>, who = 'the scenario'): Promise<void> {
+  await overBodyLimit(ctx, request, () => pack ?? packIn(request.body), who, (await policyOf(ctx)).max_body_bytes);
+}
+
+/** An Operator endpoint whose body the policy's max_body_bytes bounds (PROFILE.md §5 step 1). */
+const BOUNDED_PATH = /\/v1\/cashpack\/(issue|renew|redeem)$/;
+
+/**
+ * A raw request the scenario writes itself (an `http` step, raw copies sent at
+ * once) or a property sends, to the Operator's issue, renew or redeem, over
+ * the target's max_body_bytes: judged as a built message is (overBodyLimit),
+ * its pack read from its body. A step that expects PAYLOAD_TOO_LARGE or 413 is
+ * the limit's own test and goes on; so does one whose Operator publishes no
+ * usable policy.
+ */
+export async function rawBodyFits(ctx: ScenarioContext, request: WireRequest, expectsTooLarge: boolean, who = 'the scenario'): Promise<void> {
+  if (expectsTooLarge || request.method !== 'POST' || !BOUNDED_PATH.test(request.path.split('?')[0]!)) return;
+  let limit: number;
+  try {
+    limit = (await policyOf(ctx)).max_body_bytes;
+  } catch {
+    return;
+  }
+  await overBodyLimit(ctx, request, () => packIn(request.body), who, limit);
+}
+
+/** The cash_pack a request body holds, when it is JSON with one. */
+function packIn(body: WireRequest['body']): unknown {
+  try {
+    return (JSON.parse(typeof body === 'string' ? body : new TextDecoder().decode(body)) as { cash_pack?: unknown } | null)?.cash_pack;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
