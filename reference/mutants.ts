@@ -459,6 +459,13 @@ const CATALOGUE = [
     configuration: { tokenLifetimeSeconds: 900, requestValiditySeconds: 300 },
   },
   {
+    name: 'payee-unknown-request-answered-expired',
+    family: 'cpr-structure',
+    role: 'payee',
+    description: 'the payee takes a request id it does not hold for one it pruned after its expiry: fulfilling an id it never issued is answered 410 REQUEST_EXPIRED, where PROFILE.md §12 wants 404 NOT_FOUND',
+    catches: ['PRF-CTL-1'],
+  },
+  {
     name: 'payee-validity-whole-minutes',
     family: 'cpr-structure',
     role: 'payee',

@@ -36,8 +36,10 @@
 // before its expires_at and refused REQUEST_EXPIRED from it on, or NOT_FOUND a
 // validity period after it (§12), whatever became of its token; and its token,
 // presented after the fulfilment, is known as long as any other (a fulfilment
-// invalidates nothing, §10). Over the
+// invalidates nothing, §10); an id the payee never issued (a fresh one, or the
+// second request's with its last digit changed) is NOT_FOUND at every moment. Over the
 // payee's plaintext listener the expired token is 403 TLS_REQUIRED (§10).
+import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { SUB_INTERFACES, type SubInterface } from '../../profile/cpr/fields.ts';
 import { formatTimestamp, parseTimestamp } from '../../profile/time.ts';
@@ -288,6 +290,11 @@ async function judgeVisit(ctx: ScenarioContext, v: VisitAt): Promise<PropertyFai
   const paidToken = await send(ctx, 'payee', { method: 'GET', path: `/cpr/${v.fulfilled.token}` });
   const paidDefect = usedTokenDefect(paidToken, now, anchorsOf(v.at, lifetime, validity, v.fulfilled), `${story}; the second request's token`, v.readBeforePaid ? 'tls' : 'paid');
   if (paidDefect) return paidDefect;
+  // An id the payee never issued, at the same moment: the second request's with its last hex digit changed, or a fresh one. Unknown: 404 NOT_FOUND (PROFILE.md §12), never a known request's refusal.
+  const neverIssued = v.tokenFirst ? `${v.fulfilled.requestId.slice(0, -1)}${v.fulfilled.requestId.endsWith('0') ? '1' : '0'}` : randomUUID();
+  const unknown = await send(ctx, 'payee', jsonRequest('POST', `/_control/payee/requests/${neverIssued}/fulfil`, {}));
+  const notFound = refusedWith(unknown, 'NOT_FOUND');
+  if (notFound !== undefined) return { expected: { status: 404, problem: 'NOT_FOUND' }, actual: notFound, message: `${story}: fulfilling ${neverIssued}, an id the payee never issued (${v.tokenFirst ? "the second request's with its last digit changed" : 'a fresh one'})`, requirements: ['PRF-CTL-1'] };
   // The other request: fulfilled before its own expires_at, refused REQUEST_EXPIRED at or after it (or, a validity
   // period after it, forgotten).
   const expiresAt = v.fulfilled.expiresAt!;

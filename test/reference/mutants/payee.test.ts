@@ -2,7 +2,7 @@
 // payee and against the mutant, observes the correct behaviour and the described
 // fault. The payee is driven in process, through createRequest and its handler
 // (its fuzzer mutants are probed in switches.test.ts).
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { serializeResponse } from '../../../reference/http/respond.ts';
 import { isUuid, parseTimestamp } from '../../../profile/index.ts';
@@ -609,6 +609,12 @@ const PROBES: Record<MutantOfRole<'payee'>, Probe> = {
     },
     correct: ['REQUEST_EXPIRED', 'REQUEST_EXPIRED'],
     mutant: ['REQUEST_EXPIRED', 'REQUEST_CONSUMED'],
+  },
+  'payee-unknown-request-answered-expired': {
+    observes: 'a fulfilment of a request id the payee never issued',
+    observe: async (payee) => payee.fulfil(randomUUID()),
+    correct: 'NOT_FOUND',
+    mutant: 'REQUEST_EXPIRED',
   },
   'payee-tls-from-forwarded-proto': {
     observes: 'a plaintext retrieval that carries X-Forwarded-Proto: https',
