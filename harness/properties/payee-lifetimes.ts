@@ -287,12 +287,15 @@ async function judgeVisit(ctx: ScenarioContext, v: VisitAt): Promise<PropertyFai
   const tokenDefect = v.usedEarly ? usedTokenDefect(token, now, anchors, story, v.usedEarly) : await unusedTokenDefect(ctx, v, token, anchors);
   if (tokenDefect) return tokenDefect;
   // The other request's token, after the fulfilment (or its refusal): a fulfilment forgets no token (PROFILE.md §10).
-  const paidToken = await send(ctx, 'payee', { method: 'GET', path: `/cpr/${v.fulfilled.token}` });
+  // Beside it, an id the payee never issued, at the same moment: the second request's with its last hex digit changed,
+  // or a fresh one. Unknown: 404 NOT_FOUND (PROFILE.md §12), never a known request's refusal.
+  const neverIssued = v.tokenFirst ? `${v.fulfilled.requestId.slice(0, -1)}${v.fulfilled.requestId.endsWith('0') ? '1' : '0'}` : randomUUID();
+  const [paidToken, unknown] = await Promise.all([
+    send(ctx, 'payee', { method: 'GET', path: `/cpr/${v.fulfilled.token}` }),
+    send(ctx, 'payee', jsonRequest('POST', `/_control/payee/requests/${neverIssued}/fulfil`, {})),
+  ]);
   const paidDefect = usedTokenDefect(paidToken, now, anchorsOf(v.at, lifetime, validity, v.fulfilled), `${story}; the second request's token`, v.readBeforePaid ? 'tls' : 'paid');
   if (paidDefect) return paidDefect;
-  // An id the payee never issued, at the same moment: the second request's with its last hex digit changed, or a fresh one. Unknown: 404 NOT_FOUND (PROFILE.md §12), never a known request's refusal.
-  const neverIssued = v.tokenFirst ? `${v.fulfilled.requestId.slice(0, -1)}${v.fulfilled.requestId.endsWith('0') ? '1' : '0'}` : randomUUID();
-  const unknown = await send(ctx, 'payee', jsonRequest('POST', `/_control/payee/requests/${neverIssued}/fulfil`, {}));
   const notFound = refusedWith(unknown, 'NOT_FOUND');
   if (notFound !== undefined) return { expected: { status: 404, problem: 'NOT_FOUND' }, actual: notFound, message: `${story}: fulfilling ${neverIssued}, an id the payee never issued (${v.tokenFirst ? "the second request's with its last digit changed" : 'a fresh one'})`, requirements: ['PRF-CTL-1'] };
   // The other request: fulfilled before its own expires_at, refused REQUEST_EXPIRED at or after it (or, a validity
