@@ -131,7 +131,7 @@ export class ScenarioContext {
   clockTouched: Role | undefined;
   /**
    * Run before each request `send` makes (unless it is sent as over the limit on purpose): a property's
-   * stops it, as not applicable, where the target's body limit leaves only 413 to answer it (properties/execute.ts).
+   * stops it where the target's body limit leaves only 413 to answer it (properties/execute.ts; actions/cashpack.ts overBodyLimit).
    */
   beforeSend: ((role: Role, request: WireRequest) => Promise<void>) | undefined;
   private clockView: ClockView | undefined;

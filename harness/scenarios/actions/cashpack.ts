@@ -356,7 +356,7 @@ async function overBodyLimit(ctx: ScenarioContext, request: WireRequest, pack: (
   throw StepError.notApplicable('policy', `${sends}${depth}`);
 }
 
-/** A message the harness built (fitsBodyLimit's guard of every operation it sends, the limits tests sending theirs with `http`). */
+/** A message the harness built for an operation: every issue, renewal and redemption a scenario sends (the limits tests send their oversized bodies with `http`). */
 export async function fitsBodyLimit(ctx: ScenarioContext, { request, pack }: Pick<Prepared, 'request' | 'pack'>, who = 'the scenario'): Promise<void> {
   await overBodyLimit(ctx, request, () => pack ?? packIn(request.body), who, (await policyOf(ctx)).max_body_bytes);
 }
