@@ -163,7 +163,8 @@ async function runStep(ctx: ScenarioContext, step: Step, progress: Progress): Pr
   const params = renderValues(ctx, step, () => render(step.params, ctx.scope()) as Record<string, unknown>, progress);
   if (params === undefined) return false;
   // A raw request (or raw copies sent at once) the target's own body limit refuses whatever the step expects: the step does not fit this target (rawBodyFits).
-  if (step.action === 'http' || (step.action === 'parallel' && params.of === undefined && params.steps === undefined)) {
+  // (Only a POST can be one: a GET is not built twice.)
+  if ((step.action === 'http' || (step.action === 'parallel' && params.of === undefined && params.steps === undefined)) && params.method === 'POST') {
     const p = new Params('http', params);
     if (roleOf(ctx, p) === 'operator') await rawBodyFits(ctx, httpRequest(ctx, p), expectsTooLarge(step));
   }
