@@ -41,6 +41,13 @@ export interface MutantSpec {
    * and `serve --mutant` too for each part its flags do not give.
    */
   readonly configuration?: MutantConfiguration;
+  /**
+   * What the machine must offer for the suite to reach the fault: `ipv6-loopback`,
+   * a listener on ::1 (the retrieval stub names itself by an IPv6 literal only
+   * there). Where it is missing, selftest says the mutant cannot be exercised on
+   * this machine and runs it only under CI=true (where it must be killed).
+   */
+  readonly needs?: 'ipv6-loopback';
 }
 
 /** What MutantSpec.configuration may set: the reference's options a deployment chooses. */
@@ -1702,6 +1709,7 @@ const CATALOGUE = [
     role: 'paying-app',
     description: "the paying app checks a token URI's endpoint against a host name or IPv4 address with an optional port: an endpoint whose host is an IPv6 literal (https://[::1]:8443), which PROFILE.md §8.1 allows, is refused URI_INVALID and never retrieved",
     catches: ['DLV-RESOLVE-1'],
+    needs: 'ipv6-loopback',
   },
   {
     name: 'app-escaped-surrogate-pair-refused',

@@ -42,6 +42,10 @@ their role is (cpr-conformance fuzz --role ROLE against serve --mutant NAME).
 selftest counts them neither killed nor survived and says how many it left to
 the fuzzer; named with --mutant, one is run for information.
 
+A suite mutant whose fault the suite reaches only with what this machine lacks
+(an IPv6 loopback, ::1, for app-endpoint-ipv6-refused) is left out and named,
+counted neither killed nor survived; with CI=true it runs and must be killed.
+
 Options:
 ${optionsHelp(SELFTEST_OPTIONS)}
 

@@ -54,6 +54,8 @@ export interface KillMatrix {
   readonly killed: number;
   readonly total: number;
   readonly fuzzer: FuzzerMutants;
+  /** Suite mutants not run: this machine lacks what the suite needs to reach their fault (MutantSpec.needs), and CI is not set. */
+  readonly unavailable?: readonly { readonly name: string; readonly reason: string }[];
   readonly seed: number;
   /** Each mutant ran only the tests that can judge a requirement it declares (`selftest --targeted`). */
   readonly targeted: boolean;
@@ -101,6 +103,13 @@ export function mutantRow(spec: Pick<MutantRow, 'name' | 'role' | 'family' | 'de
 
 export function summaryLine(matrix: KillMatrix): string {
   return `selftest${matrix.targeted ? ' --targeted' : ''}: ${matrix.killed}/${matrix.total} mutants killed, reference ${matrix.reference.conformant ? 'conformant' : 'NOT conformant'}`;
+}
+
+/** What a selftest says of the mutants this machine could not exercise, one line; undefined when there were none. */
+export function unavailableLine(matrix: KillMatrix): string | undefined {
+  const left = matrix.unavailable ?? [];
+  if (left.length === 0) return undefined;
+  return `${left.length} mutant(s) not exercisable on this machine, neither killed nor survived: ${left.map((m) => `${m.name} (${m.reason})`).join(', ')}; CI=true runs them`;
 }
 
 /** What a selftest says of its fuzzer mutants, one line; undefined when it had none. */

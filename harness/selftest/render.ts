@@ -1,7 +1,7 @@
 // The kill matrix as terminal text, JSON and a self-contained HTML page.
 import { escapeHtml } from '../report/html.ts';
 import type { KillMatrix, MutantRow } from './matrix.ts';
-import { fuzzerLine, summaryLine } from './matrix.ts';
+import { fuzzerLine, summaryLine, unavailableLine } from './matrix.ts';
 
 /** A fuzzer mutant's row: what the suite made of it, never a kill or a survival. */
 const informationText = (m: MutantRow): string => (m.killed ? `information: tests of ${m.caught_by.join(', ') || '-'} failed against it` : m.errors.length > 0 ? `information: ${m.errors.length} test(s) could not run against it, none failed` : 'information: no test of the suite failed against it');
@@ -23,7 +23,8 @@ export function matrixText(matrix: KillMatrix): string {
   if (matrix.fuzzer.informational.length > 0) lines.push('', `${'fuzzer mutant'.padEnd(width)}  not required of the suite`);
   for (const m of matrix.fuzzer.informational) lines.push(`${m.name.padEnd(width)}  ${informationText(m)}`);
   const fuzzer = fuzzerLine(matrix);
-  lines.push('', summaryLine(matrix), ...(fuzzer ? [fuzzer] : []));
+  const unavailable = unavailableLine(matrix);
+  lines.push('', summaryLine(matrix), ...(unavailable ? [unavailable] : []), ...(fuzzer ? [fuzzer] : []));
   return `${lines.join('\n')}\n`;
 }
 

@@ -19,6 +19,7 @@ import { loadSuites, usesAction } from '../scenarios/load.ts';
 import type { Scenario } from '../scenarios/types.ts';
 import { embeddedTarget } from '../target/target.ts';
 import { mutantRow, type KillMatrix, type MutantRow, type SwitchReach } from './matrix.ts';
+import { hasIpv6Loopback } from '../stub/hosts.ts';
 import { DEFAULT_CONCURRENCY, planOf, planRequirements, runPlan, testId, type PlanTest } from '../runner/plan.ts';
 import { holdLease, leaseHolder } from '../runner/lease.ts';
 import type { CommandIo, OutputStream } from '../io.ts';
@@ -183,9 +184,21 @@ export function selftestSelection(names: readonly string[] = []): { readonly cho
   return { chosen: MUTANTS.filter((m) => m.catcher === 'suite'), notRun: MUTANTS.filter((m) => m.catcher === 'fuzzer').map((m) => m.name) };
 }
 
+/**
+ * The chosen mutants this machine cannot exercise (MutantSpec.needs), with why;
+ * none under CI, where every mutant runs and must be killed.
+ */
+export function unexercisable(chosen: readonly Pick<MutantSpec, 'name' | 'needs'>[], machine: { readonly ipv6: boolean; readonly ci: boolean }): { readonly name: string; readonly reason: string }[] {
+  if (machine.ci) return [];
+  return chosen.filter((m) => m.needs === 'ipv6-loopback' && !machine.ipv6).map((m) => ({ name: m.name, reason: 'needs an IPv6 loopback, ::1, which this machine lacks' }));
+}
+
 export async function selftest(options: SelftestOptions): Promise<KillMatrix> {
   const started = performance.now();
-  const { chosen, notRun } = selftestSelection(options.mutants);
+  const selection = selftestSelection(options.mutants);
+  const unavailable = unexercisable(selection.chosen, { ipv6: await hasIpv6Loopback(), ci: options.env.CI === 'true' });
+  const notRun = selection.notRun;
+  const chosen = selection.chosen.filter((m) => !unavailable.some((u) => u.name === m.name));
   const workers = Math.max(1, Math.min(options.workers ?? availableParallelism(), chosen.length));
   const shares = Array.from({ length: workers }, (_, w) => chosen.filter((_, i) => i % workers === w).map((m) => m.name));
   let reference: { results: TestResult[]; durationMs: number; reach?: SwitchReach };
@@ -209,6 +222,7 @@ export async function selftest(options: SelftestOptions): Promise<KillMatrix> {
     killed: mutants.filter((m) => m.killed).length,
     total: mutants.length,
     fuzzer: { not_run: notRun, informational: chosen.filter((m) => m.catcher === 'fuzzer').map(rowOf) },
+    ...(unavailable.length > 0 ? { unavailable } : {}),
     seed: SELFTEST_SEED,
     targeted: options.targeted === true,
     ...(reference.reach !== undefined ? { reach: reference.reach } : {}),

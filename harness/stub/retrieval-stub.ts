@@ -27,7 +27,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import { createServer as createNetServer, type AddressInfo, type Server as NetServer } from 'node:net';
 import { normalizeUri } from '../../profile/cpr/index.ts';
 import { createCertificateAuthority, createTlsMaterial } from '../../reference/tls.ts';
-import { isIpv6, type StubHost } from './hosts.ts';
+import { hasIpv6Loopback, isIpv6, type StubHost } from './hosts.ts';
 import { REDIRECT_TARGETS, type RedirectTarget } from '../../generators/classes/retrieval-answer.ts';
 
 /** What one retrieval URL answers. */
@@ -295,19 +295,6 @@ interface Listener {
 /** The port that serves an endpoint naming `host`: the twin's on ::1 for an IPv6 literal. */
 function portOf(listener: Listener, host: string): number {
   return isIpv6(host) ? listener.port6! : listener.port;
-}
-
-/** Whether a server can listen on ::1 here (a container may have no IPv6 at all). */
-async function hasIpv6Loopback(): Promise<boolean> {
-  const probe = createNetServer();
-  try {
-    await bound(probe, '::1');
-    return true;
-  } catch {
-    return false;
-  } finally {
-    probe.close();
-  }
 }
 
 function bound(server: Server | NetServer, address: string): Promise<void> {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { fuzzerLine, mutantRow, selftestPassed, summaryLine, type KillMatrix } from '../../../harness/selftest/matrix.ts';
+import { fuzzerLine, mutantRow, selftestPassed, summaryLine, unavailableLine, type KillMatrix } from '../../../harness/selftest/matrix.ts';
+import { unexercisable } from '../../../harness/selftest/selftest.ts';
 import { matrixHtml, matrixText } from '../../../harness/selftest/render.ts';
 import type { CheckResult, TestResult } from '../../../harness/report/model.ts';
 
@@ -100,5 +101,26 @@ describe('the fuzzer mutants of a selftest', () => {
     expect(text).not.toContain('caught by (registry IDs)');
     expect(fuzzerLine(matrix)).toMatch(/2 run for information/);
     expect(fuzzerLine(base({ not_run: [], informational: [] }))).toBeUndefined();
+  });
+});
+
+// A mutant whose fault the suite reaches only with what this machine may lack (MutantSpec.needs): said, never counted.
+describe('mutants this machine cannot exercise', () => {
+  const needing = { ...spec, name: 'app-endpoint-ipv6-refused', needs: 'ipv6-loopback' as const };
+  it('leaves out a mutant that needs an IPv6 loopback where there is none, and none under CI or where there is one', () => {
+    expect(unexercisable([spec, needing], { ipv6: false, ci: false })).toEqual([{ name: 'app-endpoint-ipv6-refused', reason: 'needs an IPv6 loopback, ::1, which this machine lacks' }]);
+    expect(unexercisable([spec, needing], { ipv6: true, ci: false })).toEqual([]);
+    expect(unexercisable([spec, needing], { ipv6: false, ci: true })).toEqual([]);
+  });
+
+  it('says which in the text, passes nothing off as killed, and counts it in neither', () => {
+    const killed = mutantRow(spec, [test('A', 'failed', ['CPP-LIM-1'])], 1);
+    const plain: KillMatrix = { reference: { conformant: true, tests: 1, not_passed: [], duration_ms: 1 }, mutants: [killed], killed: 1, total: 1, fuzzer: { not_run: [], informational: [] }, seed: 1, targeted: false, duration_ms: 1 };
+    const matrix: KillMatrix = { ...plain, unavailable: unexercisable([needing], { ipv6: false, ci: false }) };
+    expect(summaryLine(matrix)).toBe('selftest: 1/1 mutants killed, reference conformant');
+    expect(unavailableLine(matrix)).toBe('1 mutant(s) not exercisable on this machine, neither killed nor survived: app-endpoint-ipv6-refused (needs an IPv6 loopback, ::1, which this machine lacks); CI=true runs them');
+    expect(matrixText(matrix)).toContain(unavailableLine(matrix));
+    expect(selftestPassed(matrix)).toBe(true);
+    expect(unavailableLine(plain)).toBeUndefined();
   });
 });
