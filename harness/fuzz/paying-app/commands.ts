@@ -75,7 +75,7 @@ const serving: fc.Arbitrary<Serving> = retrievalAnswer();
  * listener those draws name it 127.0.0.1: one seed draws the same commands on
  * every machine but for that host.
  */
-const stubHost = (ipv6: boolean): fc.Arbitrary<StubHost> =>
+export const stubHost = (ipv6: boolean): fc.Arbitrary<StubHost> =>
   weighted<StubHost>([fc.constantFrom<StubHost>('127.0.0.1', 'localhost'), 2], [fc.constantFrom<StubHost>(...IPV6_LOOPBACK), 1]).map((host) => (ipv6 || !isIpv6(host) ? host : '127.0.0.1'));
 
 /** Base URLs a payee may have (PROFILE.md §8.1): its host (stubHost), and no path, plain segments, percent-encodings, sub-delimiters. */
