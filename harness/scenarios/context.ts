@@ -134,6 +134,11 @@ export class ScenarioContext {
    * stops it where the target's body limit leaves only 413 to answer it (properties/execute.ts; actions/cashpack.ts overBodyLimit).
    */
   beforeSend: ((role: Role, request: WireRequest) => Promise<void>) | undefined;
+  /**
+   * What a property's cases left unjudged, each said once (a part of the case the target's policy
+   * leaves no room for): a pass names them, so it never reads as having judged them.
+   */
+  readonly leftOut = new Set<string>();
   private clockView: ClockView | undefined;
   operatorKey: Uint8Array | undefined;
 

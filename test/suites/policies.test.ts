@@ -111,6 +111,17 @@ describe('the suite against the reference under legal policies other than its de
     expect(assessed.tests.map((t) => `${t.id} ${t.status}${t.reason ? `: ${t.reason}` : ''}`)).toEqual(['PROP-OP-015 passed']);
   }, 60_000);
 
+  // A redemption of a pack renewed once is over 1 536 bytes: PROP-OP-014 judges the endpoints before it and the
+  // Operator's other surfaces, and its pass names what it left out (it stopped there silently before).
+  it('runs PROP-OP-014 under a body limit of 1 536 bytes, its pass naming the endpoint it left out', async () => {
+    const assessed = await certify({ max_body_bytes: 1536 }, { properties: properties.filter((p) => p.id === 'PROP-OP-014'), seed: 1, propertyRuns: 0 });
+    const [result] = assessed.tests;
+    expect(`${result?.id} ${result?.status}`).toBe('PROP-OP-014 passed');
+    for (const check of result!.checks) expect(check.message).toMatch(/; left out: redeem-request, as the redeem-request is over max_body_bytes \(1536\)$/);
+    const full = await certify({}, { properties: properties.filter((p) => p.id === 'PROP-OP-014'), seed: 1, propertyRuns: 0 });
+    for (const check of full.tests[0]!.checks) expect(check.message).not.toMatch(/left out/);
+  }, 60_000);
+
   // Below a renewal of a pack renewed once, and below some malformed bodies the error scenarios send: what no longer
   // fits is not exercised (skipped, naming both sizes) or, for a pack already renewed, out of the policy's reach;
   // never failed for the Operator's rightful 413, and never conformant on what was not exercised.

@@ -122,8 +122,12 @@ async function judgeCase(ctx: ScenarioContext, setup: OperatorSetup, c: HttpCase
     const spec = c.bodies[i]!;
     const message = endpoint.message();
     const plain = JSON.stringify(message);
-    // A message the target's body limit leaves no room for (a small max_body_bytes, PROFILE.md §4.8): this endpoint and those after it, which need its answer, are not judged here.
-    if (Buffer.byteLength(plain) > limit) break;
+    // A message the target's body limit leaves no room for (a small max_body_bytes, PROFILE.md §4.8): this endpoint and those after it, which need its answer, are not judged here, and the result says so.
+    if (Buffer.byteLength(plain) > limit) {
+      const rest = endpoints.slice(i).map((e) => e.name).filter((name) => name !== 'renew-request' || policy.max_chain_depth !== 0);
+      ctx.leftOut.add(`${rest.join(' and ')}, as the ${endpoint.name} is over max_body_bytes (${limit})`);
+      break;
+    }
     // Refusals first: none of them changes anything. A malformed text the limit leaves no room for is refused PAYLOAD_TOO_LARGE first (PROFILE.md §5 step 1's order).
     type Refusal = [string, string, number, string, string, string[], boolean?];
     const malformed = (text: string, what: string): Refusal =>
