@@ -187,6 +187,20 @@ export const FUNCTIONS: Readonly<Record<string, (...args: unknown[]) => unknown>
     need(typeof text === 'string' && /[A-Za-z]/.test(text.slice(0, -1)), 'b64url_other_case() takes base64url text with a letter before its last character');
     return [...text].map((ch, i) => (i === text.length - 1 ? ch : ch === ch.toUpperCase() ? ch.toLowerCase() : ch.toUpperCase())).join('');
   },
+  /**
+   * An object's JSON text with `member` written twice, the same value both times (first, and
+   * again in its place): a member twice that only a parser keeping the last one would take as valid.
+   */
+  twice: (value, member) => {
+    need(typeof value === 'object' && value !== null && !Array.isArray(value) && typeof member === 'string' && Object.hasOwn(value, member), 'twice() takes an object and the name of one of its members');
+    return `{${JSON.stringify(member)}:${JSON.stringify((value as Record<string, unknown>)[member])},${JSON.stringify(value).slice(1)}`;
+  },
+  /** The first of `texts` of at most `limit` UTF-8 bytes (the last one when none is): a body sized from the target's own max_body_bytes. */
+  fit: (limit, ...texts) => {
+    const bytes = Number(limit);
+    need(Number.isSafeInteger(bytes) && texts.length > 0 && texts.every((t) => typeof t === 'string'), 'fit() takes a number of bytes and one or more strings');
+    return (texts as string[]).find((t) => Buffer.byteLength(t) <= bytes) ?? texts[texts.length - 1];
+  },
   /** Code points `start` to `end` (exclusive; negative counts from the end). */
   slice: (text, start, end) => [...String(text)].slice(Number(start), end === undefined ? undefined : Number(end)).join(''),
 };

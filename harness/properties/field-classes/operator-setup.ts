@@ -19,7 +19,7 @@ export interface OperatorSetup {
   readonly policy: Policy;
   readonly principal: SigningKey;
   readonly redeemer: SigningKey;
-  /** Renewed once; its current bearer is `bearer`. */
+  /** Renewed once (fresh where max_chain_depth is 0, or where max_body_bytes leaves no room for a message presenting a pack renewed once); its current bearer is `bearer`. */
   readonly pack: CashPack;
   readonly bearer: SigningKey;
 }
@@ -144,7 +144,14 @@ async function makeSetup(ctx: ScenarioContext): Promise<OperatorSetup> {
   if (policy.max_chain_depth === 0) return { policy, principal, redeemer, pack: issued, bearer };
   const renewed = await send(ctx, 'operator', jsonRequest('POST', '/v1/cashpack/renew', { cash_pack: issued, renewal: renewal(issued, bearer, now, next) }));
   if (renewed.status !== 200) throw StepError.setupFailed('CPP-RNW-1', `setting up: the Operator did not renew a pack (HTTP ${renewed.status}: ${renewed.text.slice(0, 200)}); its own scenarios judge renew`);
-  return { policy, principal, redeemer, pack: renewedPack(renewed, next, 'setting up: a renewal', issued), bearer: next };
+  const pack = renewedPack(renewed, next, 'setting up: a renewal', issued);
+  // A body limit that leaves no room for a renewal or a redemption of a pack renewed once (a small max_body_bytes, PROFILE.md §4.8):
+  // the cases present a fresh pack instead, whose messages the limit still takes, and the property's result says so.
+  const largest = Math.max(...[{ cash_pack: pack, renewal: renewal(pack, next, now) }, { cash_pack: pack, redemption: redemption(pack, next, redeemer, now) }].map((m) => Buffer.byteLength(JSON.stringify(m))));
+  if (largest <= policy.max_body_bytes) return { policy, principal, redeemer, pack, bearer: next };
+  ctx.leftOut.add(`a pack with a renewal in its chain, as a ${largest}-byte message presenting one is over max_body_bytes (${policy.max_body_bytes}): the cases present a fresh pack`);
+  const fresh = createSigningKey();
+  return { policy, principal, redeemer, pack: await issuePack(ctx, { principal, policy }, fresh, now), bearer: fresh };
 }
 
 /**

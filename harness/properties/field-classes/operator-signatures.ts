@@ -107,6 +107,11 @@ function items(ctx: ScenarioContext, setup: OperatorSetup, now: number, c: Signa
     if (answer.status !== 200) return undefined; // an Operator may refuse to hand a pack to such a key
     const pack = answer.body as CashPack;
     const r = weak.sign('redemption-request', { ...(redemption(pack, createSigningKey(), setup.redeemer, now) as unknown as Doc), bearer_pk: weak.jwk });
+    // A redemption the target's body limit leaves no room for (a pack renewed once, under a small max_body_bytes): not sent, and the result says so.
+    if (Buffer.byteLength(JSON.stringify({ cash_pack: pack, redemption: r })) > setup.policy.max_body_bytes) {
+      ctx.leftOut.add(`the redemption of ${what}, as it is over max_body_bytes (${setup.policy.max_body_bytes})`);
+      return undefined;
+    }
     return verdict(await send(ctx, 'operator', redeem(pack, r)), 400, 'INVALID_SIGNATURE', `${what} (${k.note}), then redeemed with a signature by nobody under it`, sig);
   };
   const weakItems: Item[] = [

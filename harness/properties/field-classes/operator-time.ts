@@ -134,7 +134,14 @@ async function judgeCase(ctx: ScenarioContext, setup: OperatorSetup, c: Operator
     if (renewed.status === 200) [pack, current] = [renewedPack(renewed, next, `${where}: a renewal with ${renewAt.note}`, pack), next];
   }
   const redeemAt = createdAt(c.redeemCreated, now, window);
-  const body = JSON.stringify({ cash_pack: pack, redemption: redemption(pack, current, setup.redeemer, redeemAt.ms) });
+  let body = JSON.stringify({ cash_pack: pack, redemption: redemption(pack, current, setup.redeemer, redeemAt.ms) });
+  // A pack renewed once that the target's body limit leaves no room to redeem (a small max_body_bytes): a fresh pack's redemption is timed instead, and the result says so.
+  if (Buffer.byteLength(body) > policy.max_body_bytes) {
+    ctx.leftOut.add(`the redemption of the pack just renewed, as it is over max_body_bytes (${policy.max_body_bytes}): a fresh pack is redeemed instead`);
+    current = createSigningKey();
+    pack = await issuePack(ctx, setup, current, now);
+    body = JSON.stringify({ cash_pack: pack, redemption: redemption(pack, current, setup.redeemer, redeemAt.ms) });
+  }
   const redeemed = await send(ctx, 'operator', redeemRequest(ctx, body, setup.redeemer, Math.floor(now / 1000)));
   if (code(redeemed) !== (redeemAt.fresh ? 200 : 'STALE_REQUEST')) return mismatch(redeemAt.fresh ? 200 : 'STALE_REQUEST', redeemed, `${where}: a redemption with ${redeemAt.note}`, ['PRF-FRESH-1', 'PRF-BOUND-1']);
 

@@ -28,6 +28,12 @@ describe('scenario templates', () => {
     ['${share(9, 10)}', '1'],
     [`\${share("${'9'.repeat(78)}", 10)}`, '9'.repeat(77)],
     ['${share(p.max, 10) * 3 + 1}', '300001'],
+    ['${twice(req.list[1], "x")}', '{"x":"y","x":"y"}'],
+    ['${twice(p, "min")}', '{"min":60,"max":"1000000","min":60}'],
+    ['${fit(5, "abcdef", "abc")}', 'abc'],
+    ['${fit(6, "abcdef", "abc")}', 'abcdef'],
+    ['${fit(3, "ééé", "éé", "x")}', 'x'],
+    ['${fit(1, "ab", "cd")}', 'cd'],
   ])('renders %s', (text, value) => {
     expect(render(text, scope)).toEqual(value);
   });
@@ -47,6 +53,9 @@ describe('scenario templates', () => {
     ['a share of a negative number', 'share(0 - 5, 2)', /share\(\) cannot take/],
     ['zero shares', 'share(p.max, 0)', /share\(\) cannot take "1000000", 0/],
     ['a share of nothing', 'share(p.none, 2)', /share\(\) cannot take undefined, 2/],
+    ['a member an object does not have written twice', 'twice(p, "none")', /twice\(\) takes an object and the name of one of its members/],
+    ['a list written with a member twice', 'twice(req.list, "0")', /twice\(\) takes an object/],
+    ['a fit of nothing', 'fit(5)', /fit\(\) takes a number of bytes and one or more strings/],
   ])('refuses %s', (_name, expr, message) => {
     expect(() => evaluate(expr, scope)).toThrow(TemplateError);
     expect(() => evaluate(expr, scope)).toThrow(message);
