@@ -296,13 +296,37 @@ const builtInNamed: fc.Arbitrary<unknown> = fc
   });
 
 /**
+ * A member name near a payer name that is none (PROFILE.md §7.5 names exactly
+ * `payer`, `authorization`, `settlement` and `payer_`…): one of them in another
+ * letter case (`Payer`, `AUTHORIZATION`, `Payer_Ref`), or a neighbour (`payers`,
+ * `payer-id`, `authorisation`, fullwidth `ｐａｙｅｒ`). A reader that folds case or
+ * matches loosely refuses a valid CPR on it.
+ */
+const payerNearName: fc.Arbitrary<string> = fc
+  .oneof(
+    fc
+      .tuple(fc.constantFrom('payer', 'authorization', 'settlement', 'payer_ref', 'payer_id'), fc.array(fc.boolean(), { minLength: 13, maxLength: 13 }))
+      .map(([name, upper]) => [...name].map((ch, i) => (upper[i] ? ch.toUpperCase() : ch)).join(''))
+      .map((name) => (isPayerMemberName(name) ? `${name[0]!.toUpperCase()}${name.slice(1)}` : name)),
+    fc.constantFrom('payers', 'payerid', 'payer-id', 'payer.ref', 'payee_payer', 'authorisation', 'authorizations', 'settlements', '_payer', 'payer ', 'ｐａｙｅｒ'),
+  )
+  .filter((name) => !isPayerMemberName(name));
+
+/** An object with one member of a name near a payer name, alone or in an array. */
+const payerNearNamed: fc.Arbitrary<unknown> = fc.tuple(payerNearName, fc.jsonValue({ maxDepth: 1, stringUnit: 'grapheme' }), fc.boolean()).map(([name, inner, listed]) => {
+  const member = Object.fromEntries([[name, scrub(inner)]]);
+  return listed ? [member] : member;
+});
+
+/**
  * An `extensions` member as validCpr writes one: up to `maxKeys` (≥ 1) `std:` and
- * reverse-domain keys, any JSON values (one in five an object with a member of
- * a built-in name, one in five strings that look like dates, numbers or other
- * types' words: parts/lookalike.ts), none payer-named.
+ * reverse-domain keys, any JSON values (one in six an object with a member of
+ * a built-in name, one in six an object with a member named near a payer name,
+ * one in six strings that look like dates, numbers or other types' words:
+ * parts/lookalike.ts), none payer-named.
  */
 export function cprExtensions(maxKeys: number): fc.Arbitrary<Doc> {
-  const value = fc.oneof({ weight: 3, arbitrary: fc.jsonValue({ maxDepth: 3, stringUnit: 'grapheme' }).map(scrub) }, { weight: 1, arbitrary: builtInNamed }, { weight: 1, arbitrary: lookalikeValue });
+  const value = fc.oneof({ weight: 3, arbitrary: fc.jsonValue({ maxDepth: 3, stringUnit: 'grapheme' }).map(scrub) }, { weight: 1, arbitrary: builtInNamed }, { weight: 1, arbitrary: payerNearNamed }, { weight: 1, arbitrary: lookalikeValue });
   return fc.dictionary(extensionKey, value, { maxKeys, noNullPrototype: true });
 }
 

@@ -245,6 +245,13 @@ const CATALOGUE = [
     catches: ['CPR-PAYER-1', 'PRF-PAYER-1'],
   },
   {
+    name: 'app-payer-names-case-folded',
+    family: 'cpr-structure',
+    role: 'paying-app',
+    description: 'the paying app looks for payer-named members in any letter case: a valid CPR whose extensions hold Payer, AUTHORIZATION or Payer_Ref is refused, where PROFILE.md §7.5 names exactly payer, authorization, settlement and payer_…',
+    catches: ['CPR-EXT-1'],
+  },
+  {
     name: 'app-payer-field-accepted',
     family: 'cpr-structure',
     role: 'paying-app',
@@ -2204,6 +2211,13 @@ const CATALOGUE = [
     role: 'payee',
     description: "the payee refuses a rail_hint usual for another sub-interface's address (an ACCOUNT request hinted SWIFT, an IBAN request hinted PIX), where PROFILE.md §7.4 binds only ON_CHAIN and keeps every other hint advisory",
     catches: ['PRF-CTL-1'],
+  },
+  {
+    name: 'payee-rail-hint-case-folded',
+    family: 'cpr-structure',
+    role: 'payee',
+    description: 'the payee takes a rail_hint in any letter case (sepa_inst, Pix) and serves it as given: a CPR whose rail_hint is none of the listed values, which a payee never sends (PROFILE.md §7.1)',
+    catches: ['CPR-RAIL-1', 'PRF-CTL-1'],
   },
   {
     name: 'payee-retrieval-bom-non-ascii',

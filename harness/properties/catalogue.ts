@@ -15,7 +15,7 @@ import { OPERATOR_ORDER_PACKS } from './operator-order-packs.ts';
 import { OPERATOR_UPDATED_AT } from './operator-updated-at.ts';
 import { PAYEE_LIFETIMES } from './payee-lifetimes.ts';
 import { PAYEE_IDS } from './payee-ids.ts';
-import { CONTEXT, crash, crashed, define, FUTURE, read, refusalOf, REFUSAL_RULES, rejectionFailure, servedCprDefect } from './support.ts';
+import { CONTEXT, crash, crashed, define, FUTURE, read, refusalOf, REFUSAL_RULES, rejectionFailure, servedCprDefect, SERVED_CPR_CHARGES } from './support.ts';
 import type { PropertyDefinition } from './types.ts';
 
 /** Base URLs on loopback's discard port, where nothing answers: a retrieval there fails at once. */
@@ -44,7 +44,7 @@ export const PROPERTIES: readonly PropertyDefinition[] = [
     id: 'PROP-PAYEE-001',
     title: 'the payee never serves payer data and always serves a valid CPR, whatever it is asked to put in a request',
     requirements: ['CPR-PAYER-1', 'TOK-GET-1'],
-    charges: () => cprRulesOf('payee'),
+    charges: () => [...cprRulesOf('payee'), ...SERVED_CPR_CHARGES],
     level: 'MUST',
     role: 'payee',
     sections: ['§4.7.1', '§4.8'],

@@ -1,6 +1,6 @@
 // What the properties share: the paying application's answers (a crash is an
 // answer no property accepts), the derivation context, and how a failure reads.
-import { findPayerMembers, validateCpr } from '../../profile/cpr/index.ts';
+import { findPayerMembers, unknownRailHint, validateCpr } from '../../profile/cpr/index.ts';
 import { parseIJson } from '../../profile/ijson.ts';
 import { canonicalJson } from '../../profile/jcs.ts';
 import type { AppResult, CprInput } from '../adapters/types.ts';
@@ -141,5 +141,12 @@ export function servedCprDefect(served: HttpResult, payerRules: readonly string[
   const payer = findPayerMembers(served.body);
   if (payer.length > 0) return { expected: 'no payer members', actual: payer.map((p) => p.path), message: 'the served CPR carries payer data', requirements: payerRules };
   const valid = validateCpr(served.body, validitySeconds === undefined ? {} : { validitySeconds });
-  return valid.ok ? undefined : { expected: 'a valid CPR', actual: valid.violations, message: 'the served CPR is not valid', requirements: violatedRules(valid.violations, 'payee', ['TOK-GET-1']) };
+  if (!valid.ok) return { expected: 'a valid CPR', actual: valid.violations, message: 'the served CPR is not valid', requirements: violatedRules(valid.violations, 'payee', ['TOK-GET-1']) };
+  // A paying application reads any rail_hint; a payee sends only the listed ones (PROFILE.md §7.1), and its test
+  // control provisions no request with another (§12): the rule of the CPR, and the control that made it so.
+  const hint = unknownRailHint(served.body);
+  return hint === undefined ? undefined : { expected: 'a listed rail_hint (PROFILE.md §7.1: a payee sends only those)', actual: (served.body as { rail_hint?: unknown }).rail_hint, message: `the served CPR's ${hint.message}`, requirements: [hint.requirement, 'PRF-CTL-1'] };
 }
+
+/** What servedCprDefect can charge beside the CPR rules that bind a payee: a property that judges with it lists them among its charges. */
+export const SERVED_CPR_CHARGES: readonly string[] = ['CPR-RAIL-1', 'PRF-CTL-1'];

@@ -74,7 +74,10 @@ export function checkRequestInput(value: unknown, faults: Faults = NO_FAULTS): I
       if (rule.required) return { ok: false, field, detail: 'is required' };
       continue;
     }
-    const problem = field === 'extensions' && faults.has('payee-payer-check-top-level') ? topLevelPayerProblem(value[field]) : rule.check(value[field]);
+    // Mutant payee-rail-hint-case-folded: a rail_hint checked in upper case, and served as given.
+    // Stryker disable next-line all: only the payee-rail-hint-case-folded fault reads the hint folded
+    const given = field === 'rail_hint' && faults.has('payee-rail-hint-case-folded') && typeof value[field] === 'string' ? value[field].toUpperCase() : value[field];
+    const problem = field === 'extensions' && faults.has('payee-payer-check-top-level') ? topLevelPayerProblem(value[field]) : rule.check(given);
     if (problem) return { ok: false, field, detail: problem };
   }
   // Mutant payee-rail-hint-bound-to-sub-interface: a hinted rail refused unless it is one the sub-interface's address is usually paid on.

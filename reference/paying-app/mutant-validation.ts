@@ -3,7 +3,7 @@
 // strict adds one. Only a mutant reaches this file, so mutation testing leaves
 // it out (stryker.config.mjs), as it does the catalogue.
 import { parseTimestamp } from '../../profile/index.ts';
-import { EXTENSION_KEY, codePoints, identifySubInterface, type CprValidation, type Violation } from '../../profile/cpr/index.ts';
+import { EXTENSION_KEY, codePoints, identifySubInterface, isPayerMemberName, type CprValidation, type Violation } from '../../profile/cpr/index.ts';
 import type { Faults, MutantName } from '../mutants.ts';
 
 type Json = Record<string, unknown>;
@@ -55,6 +55,14 @@ const ADDED: ReadonlyArray<readonly [MutantName, (doc: Json) => Violation | unde
     },
   ],
   [
+    // Payer-named members looked for in any letter case: a valid CPR whose extensions hold `Payer` or `AUTHORIZATION` refused.
+    'app-payer-names-case-folded',
+    (doc) => {
+      const path = foldedPayerName(doc, '');
+      return path === undefined ? undefined : { requirement: 'CPR-PAYER-1', path, message: 'a CPR carries no payer, authorization or settlement data' };
+    },
+  ],
+  [
     'app-memo-utf16-length',
     (doc) => (typeof doc.memo === 'string' && doc.memo.length > 140 ? { requirement: 'CPR-MEMO-1', path: '/memo', message: 'must be at most 140 characters' } : undefined),
   ],
@@ -71,6 +79,24 @@ export function mutantValidation(doc: unknown, result: CprValidation, faults: Fa
   if (result.ok) return result;
   const sub = isJson(doc.payee) && isJson(doc.payee.rail_address) ? identifySubInterface(doc.payee.rail_address, doc.rail_hint) : undefined;
   return sub === undefined ? result : { ok: true, cpr: doc as unknown as Extract<CprValidation, { ok: true }>['cpr'], subInterface: sub, notices: [] };
+}
+
+/** The path of the first member whose name is a payer name (PROFILE.md §7.5) in another letter case. */
+function foldedPayerName(node: unknown, at: string): string | undefined {
+  if (Array.isArray(node)) {
+    for (const [i, item] of node.entries()) {
+      const found = foldedPayerName(item, `${at}/${i}`);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  }
+  if (!isJson(node)) return undefined;
+  for (const [key, child] of Object.entries(node)) {
+    if (!isPayerMemberName(key) && isPayerMemberName(key.toLowerCase())) return `${at}/${key}`;
+    const found = foldedPayerName(child, `${at}/${key}`);
+    if (found !== undefined) return found;
+  }
+  return undefined;
 }
 
 function isJson(value: unknown): value is Json {

@@ -23,7 +23,7 @@ import { cprExtensions } from '../../../generators/index.ts';
 import type { ScenarioContext } from '../../scenarios/context.ts';
 import { send } from '../../scenarios/http.ts';
 import { fieldsOf } from '../fields.ts';
-import { define, firstFailure, sameJson, servedCprDefect } from '../support.ts';
+import { define, firstFailure, sameJson, servedCprDefect, SERVED_CPR_CHARGES } from '../support.ts';
 import { payeeConfig } from './payee-config.ts';
 import { problemDefects } from './problem.ts';
 import type { Coverage, PropertyFailure } from '../types.ts';
@@ -210,7 +210,7 @@ export const PAYEE_INPUTS = define<readonly Ask[]>({
   id: 'PROP-PAYEE-010',
   title: 'what the payee is asked to serve is served exactly (amounts beyond 2^53, text outside ASCII, NFD, at 140 code points or the least, extension strings that look like dates or numbers) or refused with a problem document, never as an invalid CPR or with payer data at any depth',
   requirements: ['PRF-CTL-1', 'PRF-AMT-1', 'PRF-LEN-1', 'PRF-JSON-1', 'PRF-ERR-1', 'CPR-PAYER-1', 'PRF-PAYER-1', 'CPR-MEMO-1', 'CPR-VAL-2', 'TOK-GET-1', 'DLV-INLINE-1', 'PRF-INLINE-1', 'PRF-B64-1'],
-  charges: () => cprRulesOf('payee'),
+  charges: () => [...cprRulesOf('payee'), ...SERVED_CPR_CHARGES],
   level: 'PROFILE',
   role: 'payee',
   sections: ['PROFILE §12', 'PROFILE §1', 'PROFILE §7', '§4.7.1', '§4.8'],

@@ -435,6 +435,21 @@ const PROBES: Record<MutantOfRole<'payee'>, Probe> = {
     correct: { 'com.example.note': null, 'com.example.n': 1 },
     mutant: { 'com.example.n': 1 },
   },
+  'payee-rail-hint-case-folded': {
+    observes: 'the rail_hint of an IBAN request asked for as sepa_inst, and of an INSTANT_KEY request as Pix',
+    async observe(payee) {
+      const hinted = async (sub_interface: 'IBAN' | 'INSTANT_KEY', rail_hint: string) => {
+        try {
+          return (await payee.createRequest({ sub_interface, amount: '1250', rail_hint } as never)).cpr.rail_hint;
+        } catch (error) {
+          return error instanceof PayeeInputError ? 'refused' : String(error);
+        }
+      };
+      return [await hinted('IBAN', 'sepa_inst'), await hinted('INSTANT_KEY', 'Pix')];
+    },
+    correct: ['refused', 'refused'],
+    mutant: ['sepa_inst', 'Pix'],
+  },
   'payee-rail-hint-bound-to-sub-interface': {
     observes: 'the rail_hint of an ACCOUNT request asked for with SWIFT, and of an IBAN request with PIX (advisory: PROFILE.md §7.4)',
     async observe(payee) {

@@ -221,6 +221,12 @@ const PROBES: Record<MutantOfRole<'paying-app'>, Probe> = {
     correct: 'CPR_INVALID',
     mutant: 'accepted',
   },
+  'app-payer-names-case-folded': {
+    observes: 'a request whose extension holds members named Payer and AUTHORIZATION (no payer names: PROFILE.md §7.5 names exactly payer, authorization, settlement and payer_…)',
+    observe: async (app) => outcome(await read(app, iban({ extensions: { 'com.example.roles': { Payer: 'customer', AUTHORIZATION: 'none' } } }))),
+    correct: 'accepted',
+    mutant: 'CPR_INVALID',
+  },
   'app-payer-in-array-accepted': {
     observes: 'a request whose extension holds a payer member inside an array',
     observe: async (app) => outcome(await read(app, iban({ extensions: { 'com.example.order': { items: [{ payer: { name: 'Alex Example' } }] } } }))),
