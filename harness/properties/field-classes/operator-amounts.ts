@@ -49,12 +49,12 @@ async function judgeCase(ctx: ScenarioContext, setup: OperatorSetup, c: AmountCa
   const max = BigInt(policy.max_amount);
   const now = await operatorNow(ctx);
   const lock = (principal: SigningKey, amount: string) =>
-    send(ctx, 'operator', jsonRequest('POST', '/v1/cashpack/issue', buildLockRequest({ principal, amount, asset: policy.assets[0] as never, initialBearer: createSigningKey().jwk, requested_expiry: now + lifetimeSeconds(policy) * 1000, created_at: now })));
+    send(ctx, 'operator', jsonRequest('POST', '/v1/cashpack/issue', buildLockRequest({ principal, amount, asset: setup.asset as never, initialBearer: createSigningKey().jwk, requested_expiry: now + lifetimeSeconds(policy) * 1000, created_at: now })));
 
   // A balance beyond 2^53, read back exactly.
   const p = createSigningKey();
   const balance = BigInt(c.balance.value as string);
-  await provisionPrincipal(ctx, p, balance.toString(), policy);
+  await provisionPrincipal(ctx, p, balance.toString(), policy, setup.asset);
   const read = await balanceOf(ctx, p);
   if (read.available !== balance.toString()) return { expected: { available: balance.toString() }, actual: read, message: `a Principal provisioned with ${balance} (${c.balance.note})`, requirements: ['PRF-AMT-1', 'PRF-CTL-1'] };
 
@@ -82,7 +82,7 @@ async function judgeCase(ctx: ScenarioContext, setup: OperatorSetup, c: AmountCa
   // A balance at the limit of what it can lock: one unit more is refused, the whole of it is locked.
   const q = createSigningKey();
   const small = (max * BigInt(c.smallPerMille)) / 1000n || 1n;
-  await provisionPrincipal(ctx, q, small.toString(), policy);
+  await provisionPrincipal(ctx, q, small.toString(), policy, setup.asset);
   for (const [amount, expected] of [[small + 1n, small + 1n > max ? 'AMOUNT_EXCEEDS_LIMIT' : 'INSUFFICIENT_BALANCE'], [small, 200]] as const) {
     const answer = await lock(q, amount.toString());
     if (answerOf(answer) !== expected) return { expected, actual: { status: answer.status, body: answer.body }, message: `a Lock Request for ${amount} from a balance of ${small}`, requirements: ['CPP-BAL-1', 'PRF-BOUND-1'] };

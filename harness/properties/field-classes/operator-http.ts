@@ -89,7 +89,7 @@ async function judgeCase(ctx: ScenarioContext, setup: OperatorSetup, c: HttpCase
   const endpoints: Endpoint[] = [
     {
       name: 'lock-request',
-      message: () => buildLockRequest({ principal, amount: '1', asset: policy.assets[0] as never, initialBearer: bearer.jwk, requested_expiry: now + lifetimeSeconds(policy) * 1000, created_at: now }) as unknown as Record<string, unknown>,
+      message: () => buildLockRequest({ principal, amount: '1', asset: setup.asset as never, initialBearer: bearer.jwk, requested_expiry: now + lifetimeSeconds(policy) * 1000, created_at: now }) as unknown as Record<string, unknown>,
       request: post('/v1/cashpack/issue'),
       accepted: (body) => (pack = body as CashPack),
     },

@@ -22,7 +22,15 @@ export interface OperatorSetup {
   /** Renewed once (fresh where max_chain_depth is 0, or where max_body_bytes leaves no room for a message presenting a pack renewed once); its current bearer is `bearer`. */
   readonly pack: CashPack;
   readonly bearer: SigningKey;
+  /** The asset `principal` holds and its packs are issued in (setupAsset). */
+  readonly asset: Policy['assets'][number];
 }
+
+/**
+ * The asset a property's Principal holds: the policy's last, where the scenarios issue in its first and
+ * PROP-OP-018 draws from all, so that a target of several assets has each judged by a whole catalogue.
+ */
+export const setupAsset = (policy: Policy): Policy['assets'][number] => policy.assets[policy.assets.length - 1]!;
 
 /** A balance no run of cases exhausts. */
 const DEEP_BALANCE = `1${'0'.repeat(60)}`;
@@ -85,11 +93,12 @@ export function lifetimeSeconds(policy: Policy): number {
   return Math.min(Math.max(3600, min + margin), max - margin);
 }
 
-export function lockRequest(setup: Pick<OperatorSetup, 'principal' | 'policy'>, now: number, overrides: { amount?: string; bearer?: SigningKey['jwk']; lifetime?: number; asset?: Policy['assets'][number] } = {}): LockRequest {
+/** A Lock Request by the setup's Principal, in its asset (the policy's first where it names none). */
+export function lockRequest(setup: Pick<OperatorSetup, 'principal' | 'policy'> & Partial<Pick<OperatorSetup, 'asset'>>, now: number, overrides: { amount?: string; bearer?: SigningKey['jwk']; lifetime?: number; asset?: Policy['assets'][number] } = {}): LockRequest {
   return buildLockRequest({
     principal: setup.principal,
     amount: overrides.amount ?? '1',
-    asset: (overrides.asset ?? setup.policy.assets[0]) as Parameters<typeof buildLockRequest>[0]['asset'],
+    asset: (overrides.asset ?? setup.asset ?? setup.policy.assets[0]) as Parameters<typeof buildLockRequest>[0]['asset'],
     initialBearer: overrides.bearer ?? createSigningKey().jwk,
     requested_expiry: now + (overrides.lifetime ?? lifetimeSeconds(setup.policy)) * 1000,
     created_at: now,
@@ -121,7 +130,7 @@ export function statusRequest(ctx: ScenarioContext, packId: string, signer: Sign
 }
 
 /** Issues a pack to `bearer` and returns it, or throws when the Operator will not (its own tests judge issue). */
-export async function issuePack(ctx: ScenarioContext, setup: Pick<OperatorSetup, 'principal' | 'policy'>, bearer: SigningKey, now: number, options: { lifetime?: number; amount?: string; asset?: Policy['assets'][number] } = {}): Promise<CashPack> {
+export async function issuePack(ctx: ScenarioContext, setup: Pick<OperatorSetup, 'principal' | 'policy'> & Partial<Pick<OperatorSetup, 'asset'>>, bearer: SigningKey, now: number, options: { lifetime?: number; amount?: string; asset?: Policy['assets'][number] } = {}): Promise<CashPack> {
   const answer = await send(ctx, 'operator', jsonRequest('POST', '/v1/cashpack/issue', lockRequest(setup, now, { ...options, bearer: bearer.jwk })));
   if (answer.status !== 200) throw StepError.setupFailed('CPP-ISS-1', `setting up: the Operator did not issue a pack (HTTP ${answer.status}: ${answer.text.slice(0, 200)}); its own scenarios judge issue`);
   return answer.body as CashPack;
@@ -130,7 +139,8 @@ export async function issuePack(ctx: ScenarioContext, setup: Pick<OperatorSetup,
 async function makeSetup(ctx: ScenarioContext): Promise<OperatorSetup> {
   const policy = await policyOf(ctx);
   const [principal, redeemer, bearer, next] = [createSigningKey(), createSigningKey(), createSigningKey(), createSigningKey()];
-  await provisionPrincipal(ctx, principal, DEEP_BALANCE, policy);
+  const asset = setupAsset(policy);
+  await provisionPrincipal(ctx, principal, DEEP_BALANCE, policy, asset);
   await control(ctx, jsonRequest('POST', '/_control/operator/redeemers', { public_key: redeemer.jwk, identity_level: IDENTITY_LEVELS.max }));
   let now = await operatorNow(ctx);
   // A policy that leaves less room than a running clock allows is met on a frozen one, as its scenarios are (the property's teardown lets it run again).
@@ -140,18 +150,18 @@ async function makeSetup(ctx: ScenarioContext): Promise<OperatorSetup> {
     now = Math.floor(now / 1000) * 1000;
     await setClock(ctx, 'operator', now);
   }
-  const issued = await issuePack(ctx, { principal, policy }, bearer, now);
-  if (policy.max_chain_depth === 0) return { policy, principal, redeemer, pack: issued, bearer };
+  const issued = await issuePack(ctx, { principal, policy, asset }, bearer, now);
+  if (policy.max_chain_depth === 0) return { policy, principal, redeemer, pack: issued, bearer, asset };
   const renewed = await send(ctx, 'operator', jsonRequest('POST', '/v1/cashpack/renew', { cash_pack: issued, renewal: renewal(issued, bearer, now, next) }));
   if (renewed.status !== 200) throw StepError.setupFailed('CPP-RNW-1', `setting up: the Operator did not renew a pack (HTTP ${renewed.status}: ${renewed.text.slice(0, 200)}); its own scenarios judge renew`);
   const pack = renewedPack(renewed, next, 'setting up: a renewal', issued);
   // A body limit that leaves no room for a renewal or a redemption of a pack renewed once (a small max_body_bytes, PROFILE.md §4.8):
   // the cases present a fresh pack instead, whose messages the limit still takes, and the property's result says so.
   const largest = Math.max(...[{ cash_pack: pack, renewal: renewal(pack, next, now) }, { cash_pack: pack, redemption: redemption(pack, next, redeemer, now) }].map((m) => Buffer.byteLength(JSON.stringify(m))));
-  if (largest <= policy.max_body_bytes) return { policy, principal, redeemer, pack, bearer: next };
+  if (largest <= policy.max_body_bytes) return { policy, principal, redeemer, pack, bearer: next, asset };
   ctx.leftOut.add(`a pack with a renewal in its chain, as a ${largest}-byte message presenting one is over max_body_bytes (${policy.max_body_bytes}): the cases present a fresh pack`);
   const fresh = createSigningKey();
-  return { policy, principal, redeemer, pack: await issuePack(ctx, { principal, policy }, fresh, now), bearer: fresh };
+  return { policy, principal, redeemer, pack: await issuePack(ctx, { principal, policy, asset }, fresh, now), bearer: fresh, asset };
 }
 
 /**

@@ -112,7 +112,7 @@ async function judgeCase(ctx: ScenarioContext, setup: OperatorSetup, c: Operator
   const expiryMs = now + edge * 1000 + c.expiry.offset.value;
   const lifetime = (expiryMs - now) / 1000;
   const granted = lifetime >= policy.expiry_min_seconds && lifetime <= policy.expiry_max_seconds;
-  const lock = buildLockRequest({ principal: setup.principal, amount: '1', asset: policy.assets[0] as never, initialBearer: createSigningKey().jwk, requested_expiry: expiryMs, created_at: created.ms });
+  const lock = buildLockRequest({ principal: setup.principal, amount: '1', asset: setup.asset as never, initialBearer: createSigningKey().jwk, requested_expiry: expiryMs, created_at: created.ms });
   const issued = await send(ctx, 'operator', jsonRequest('POST', '/v1/cashpack/issue', lock));
   const expected = !created.fresh ? 'STALE_REQUEST' : !granted ? 'EXPIRY_INVALID' : 200;
   const what = `${where}: a Lock Request with ${created.note}, requesting an expiry ${lifetime} s ahead (${c.expiry.edge < 0 ? 'minimum' : 'maximum'} ${edge} s, ${c.expiry.offset.note})`;
@@ -167,7 +167,7 @@ async function judgeCase(ctx: ScenarioContext, setup: OperatorSetup, c: Operator
     if (code(read) !== (u.fresh ? 200 : 'UNAUTHENTICATED')) return mismatch(u.fresh ? 200 : 'UNAUTHENTICATED', read, `${atWhere}: a status read by the issuing Principal, its HTTP Message Signature created ${unambiguousNote(u, window)}`, ['PRF-AUTH-1']);
   }
   const lockAt = c.atFraction.lock;
-  const lateLock = buildLockRequest({ principal: setup.principal, amount: '1', asset: policy.assets[0] as never, initialBearer: createSigningKey().jwk, requested_expiry: now + wholeLifetime * 1000, created_at: dated(lockAt) * 1000 });
+  const lateLock = buildLockRequest({ principal: setup.principal, amount: '1', asset: setup.asset as never, initialBearer: createSigningKey().jwk, requested_expiry: now + wholeLifetime * 1000, created_at: dated(lockAt) * 1000 });
   const issuedAtFraction = await send(ctx, 'operator', jsonRequest('POST', '/v1/cashpack/issue', lateLock));
   if (code(issuedAtFraction) !== (lockAt.fresh ? 200 : 'STALE_REQUEST')) return mismatch(lockAt.fresh ? 200 : 'STALE_REQUEST', issuedAtFraction, `${atWhere}: a Lock Request created ${unambiguousNote(lockAt, window)}`, ['PRF-FRESH-1', 'PRF-BOUND-1']);
   const identity = c.atFraction.redeem;
