@@ -288,8 +288,8 @@ const MUTATIONS: CprMutation[] = [
   ),
   entry('payer:in-extensions', 'CPR-PAYER-1', ALL, (cpr) =>
     fc
-      .tuple(fc.constantFrom('payer', 'payer_email', 'authorization', 'settlement'), fc.constantFrom('direct', 'nested', 'in-array'))
-      .map(([key, where]) => {
+      .tuple(fc.constantFrom('payer', 'payer_email', 'authorization', 'settlement'), fc.constantFrom('direct', 'nested', 'in-array'), fc.constantFrom('com.example.checkout', 'com.example/checkout', 'com.example.check~out', 'com.example.a~1b/v2'))
+      .map(([key, where, extKey]) => {
         const doc = clone(cpr);
         const ext: Doc = (doc.extensions as Doc | undefined) ?? {};
         doc.extensions = ext;
@@ -298,7 +298,6 @@ const MUTATIONS: CprMutation[] = [
           put(ext, [key], { name: 'Jane Doe' });
           return { cpr: doc, path: ptr('extensions', key), description: `payer member ${key} as an extensions key` };
         }
-        const extKey = 'com.example.checkout';
         put(ext, [extKey], where === 'nested' ? { context: member } : { items: [member] });
         const path = where === 'nested' ? ptr('extensions', extKey, 'context', key) : ptr('extensions', extKey, 'items', '0', key);
         return { cpr: doc, path, description: `payer member ${key} inside extensions.${extKey}` };
@@ -319,13 +318,22 @@ const MUTATIONS: CprMutation[] = [
     'unknown-member:top-level',
     'PRF-CPR-1',
     ALL,
-    replaceTop(['amount', 'currency', 'note', 'callback_url', 'signature', 'version', 'x-custom', 'payee_name', 'Memo'], ['x', 1, {}, null], 'unknown top-level member'),
+    // Names holding "/" or "~" too: their JSON Pointer escapes them (RFC 6901 §3, "~1" and "~0").
+    replaceTop(['amount', 'currency', 'note', 'callback_url', 'signature', 'version', 'x-custom', 'payee_name', 'Memo', 'meta/v2', '~note', 'a~1b', 'x/~y'], ['x', 1, {}, null], 'unknown top-level member'),
   ),
   entry('unknown-member:nested', 'PRF-CPR-1', ALL, (cpr) =>
     fc.constantFrom(['payee', 'email'], ['value', 'currency'], ['value', 'asset', 'decimals'], ['value', 'minimum']).map((path) => {
       const doc = clone(cpr);
       put(doc, path, 'x');
       return { cpr: doc, path: ptr(...path), description: `unknown member ${path.join('.')}` };
+    }),
+  ),
+  // A member whose name holds "/" or "~", at the top or inside an object: its violation's path escapes them (RFC 6901 §3).
+  entry('unknown-member:name-with-slash-or-tilde', 'PRF-CPR-1', ALL, (cpr) =>
+    fc.tuple(fc.constantFrom([], ['payee'], ['value'], ['value', 'asset']), fc.constantFrom('meta/v2', '~note', 'a~1b', 'x/~y', '/', '~')).map(([at, name]) => {
+      const doc = clone(cpr);
+      put(doc, [...at, name], 'x');
+      return { cpr: doc, path: ptr(...at, name), description: `unknown member ${JSON.stringify(name)}${at.length > 0 ? ` in ${at.join('.')}` : ' at the top level'}` };
     }),
   ),
   entry('rail-field:other-sub-interface-at-top-level', 'PRF-CPR-1', ALL, (cpr, sub) => {

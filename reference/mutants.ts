@@ -245,6 +245,13 @@ const CATALOGUE = [
     catches: ['CPR-PAYER-1', 'PRF-PAYER-1'],
   },
   {
+    name: 'app-violation-pointer-unescaped',
+    family: 'cpr-structure',
+    role: 'paying-app',
+    description: 'the paying app writes a violation\'s path with its escapes undone (~1 as /, ~0 as ~): a member named meta/v2 is reported at /meta/v2, a pointer to another member, where PROFILE.md §8.3 asks for the JSON Pointer of the offending member',
+    catches: ['PRF-APP-1'],
+  },
+  {
     name: 'app-payer-names-case-folded',
     family: 'cpr-structure',
     role: 'paying-app',
@@ -793,6 +800,14 @@ const CATALOGUE = [
     role: 'operator',
     description: 'issue step 6 matches the Lock Request\'s asset with the policy\'s by their JSON text: an asset written with its members in another order ({"code":"EUR","type":"fiat"} against the policy\'s {"type":"fiat","code":"EUR"}), the same JSON value, is refused ASSET_NOT_SUPPORTED',
     catches: ['PRF-JSON-1'],
+  },
+  {
+    name: 'op-replay-retention-fixed',
+    family: 'cashpack-errors',
+    role: 'operator',
+    description: "the Operator sizes its replay store from the default window of 300 s: under a policy whose request_window_seconds is 600, an id reused more than 600 s but less than twice the window after it was recorded is taken (observable only under a window above 300 s)",
+    catches: ['CPP-RPL-1'],
+    configuration: { policy: { request_window_seconds: 600 } },
   },
   {
     name: 'op-redeemer-credited-in-first-asset',
@@ -2211,6 +2226,13 @@ const CATALOGUE = [
     role: 'payee',
     description: "the payee refuses a rail_hint usual for another sub-interface's address (an ACCOUNT request hinted SWIFT, an IBAN request hinted PIX), where PROFILE.md §7.4 binds only ON_CHAIN and keeps every other hint advisory",
     catches: ['PRF-CTL-1'],
+  },
+  {
+    name: 'payee-plaintext-leak-voids-request',
+    family: 'retrieval-token',
+    role: 'payee',
+    description: 'the payee withdraws the request whose live token was presented over plaintext: its first fulfilment is refused REQUEST_CONSUMED, where PROFILE.md §12 fulfils a known, unexpired request once (the token may go, §10; the request stays)',
+    catches: ['PRF-CTL-1', 'DRV-SINGLE-1'],
   },
   {
     name: 'payee-rail-hint-case-folded',

@@ -15,7 +15,7 @@ import { OPERATOR_ORDER_PACKS } from './operator-order-packs.ts';
 import { OPERATOR_UPDATED_AT } from './operator-updated-at.ts';
 import { PAYEE_LIFETIMES } from './payee-lifetimes.ts';
 import { PAYEE_IDS } from './payee-ids.ts';
-import { CONTEXT, crash, crashed, define, FUTURE, read, refusalOf, REFUSAL_RULES, rejectionFailure, servedCprDefect, SERVED_CPR_CHARGES } from './support.ts';
+import { CONTEXT, crash, crashed, define, FUTURE, read, refusalOf, REFUSAL_RULES, rejectionFailure, servedCprDefect, SERVED_CPR_CHARGES, unlocatedPaths } from './support.ts';
 import type { PropertyDefinition } from './types.ts';
 
 /** Base URLs on loopback's discard port, where nothing answers: a retrieval there fails at once. */
@@ -99,7 +99,7 @@ export const PROPERTIES: readonly PropertyDefinition[] = [
     sections: ['PROFILE §7.4', 'PROFILE §8.3'],
     needs: [],
     defaultRuns: 25,
-    // Among every one-rule-broken CPR these are two mutations of eighty-three: drawn alone, each is met in every run.
+    // Among every one-rule-broken CPR these are two mutations of eighty-four: drawn alone, each is met in every run.
     arbitrary: () => brokenCpr({ now: FUTURE, mutations: ['ON_CHAIN:asset.chain_id:caip2-of-rail', 'ON_CHAIN:address:copy-in-other-case'] }),
     async check(ctx, broken) {
       const result = await read(ctx, { kind: 'object', value: broken.cpr });
@@ -112,7 +112,7 @@ export const PROPERTIES: readonly PropertyDefinition[] = [
   }),
   define({
     id: 'PROP-APP-003',
-    title: 'a one-rule-broken CPR is rejected for exactly that rule (CPR_INVALID naming it, or CPR_VERSION_UNSUPPORTED), and CPR_VERSION_UNSUPPORTED when its cpr_version is wrong too',
+    title: 'a one-rule-broken CPR is rejected for exactly that rule (CPR_INVALID naming it at a JSON Pointer to where it broke, or CPR_VERSION_UNSUPPORTED), and CPR_VERSION_UNSUPPORTED when its cpr_version is wrong too',
     requirements: ['PRF-APP-1'],
     charges: () => acceptanceCharges(cprRulesOf('paying-app')),
     level: 'PROFILE',
@@ -142,7 +142,10 @@ export const PROPERTIES: readonly PropertyDefinition[] = [
       if (result.ok) return { ...rejectionFailure(result, { code: 'CPR_INVALID', violation: broken.rule }), requirements: acceptanceCharges([broken.rule]) };
       const named = (result.violations ?? []).some((v) => (v as { requirement?: unknown }).requirement === broken.rule);
       const versionCode = broken.rule === 'CPR-VER-1' && result.code === 'CPR_VERSION_UNSUPPORTED';
-      return (result.code === 'CPR_INVALID' && named) || versionCode ? undefined : rejectionFailure(result, { code: 'CPR_INVALID', violation: broken.rule, mutation: broken.description });
+      if (!((result.code === 'CPR_INVALID' && named) || versionCode)) return rejectionFailure(result, { code: 'CPR_INVALID', violation: broken.rule, mutation: broken.description });
+      // The broken rule's violations point where in the document it broke (PROFILE.md §8.3), member names holding "/" or "~" escaped.
+      const lost = result.code === 'CPR_INVALID' ? unlocatedPaths(broken.cpr, result.violations ?? [], broken.rule, broken.path) : [];
+      return lost.length === 0 ? undefined : { expected: { violations: `paths that are JSON Pointers into the document (RFC 6901), such as ${JSON.stringify(broken.path)}` }, actual: { unlocated: lost }, message: `${broken.description}: a violation's path points nowhere in the document`, requirements: ['PRF-APP-1'] };
     },
   }),
   define({

@@ -30,9 +30,10 @@
 // too), known as either until a lifetime after they expired; another third were
 // presented over the payee's plaintext listener then, and are known as long
 // (refused either way, or served as unused ones while they were left valid,
-// which §10 only advises against); half the second
+// which §10 only advises against); a third of the second
 // requests are read through their token when made, as a paying application
-// reads a request before it pays it; the request is fulfilled
+// reads a request before it pays it, and a third have their token presented
+// over plaintext then (the token may go, the request stays); the request is fulfilled
 // before its expires_at and refused REQUEST_EXPIRED from it on, or NOT_FOUND a
 // validity period after it (§12), whatever became of its token; and its token,
 // presented after the fulfilment, is known as long as any other (a fulfilment
@@ -90,8 +91,12 @@ interface Visit {
    * plaintext listener (refused there, and invalidated or not: PROFILE.md §10).
    */
   readonly usedEarly: UsedEarly;
-  /** The second request's token retrieved at the instant it was made, as a paying application reads a request before it is paid. */
-  readonly readBeforePaid: boolean;
+  /**
+   * The second request's token also presented at the instant it was made: retrieved over TLS, as a paying
+   * application reads a request before it is paid, or over the payee's plaintext listener (refused there,
+   * PROFILE.md §10): the request is fulfilled all the same.
+   */
+  readonly readBeforePaid: UsedEarly;
 }
 
 interface Case {
@@ -118,7 +123,7 @@ const moment: fc.Arbitrary<Moment> = fc.oneof(
 );
 
 const visit = (when: fc.Arbitrary<Moment>, usedEarly: fc.Arbitrary<UsedEarly>): fc.Arbitrary<Visit> =>
-  fc.record({ subs: fc.tuple(fc.constantFrom(...SUB_INTERFACES), fc.constantFrom(...SUB_INTERFACES)), moment: when, tokenFirst: fc.boolean(), usedEarly, readBeforePaid: fc.boolean() });
+  fc.record({ subs: fc.tuple(fc.constantFrom(...SUB_INTERFACES), fc.constantFrom(...SUB_INTERFACES)), moment: when, tokenFirst: fc.boolean(), usedEarly, readBeforePaid: fc.constantFrom<UsedEarly>(false, 'tls', 'plaintext') });
 
 const cases: fc.Arbitrary<Case> = fc.record({
   // 2001-09-09 to 2100-01-01: the clock is frozen there and put back afterwards.
@@ -200,8 +205,8 @@ interface VisitAt {
   readonly story: string;
   readonly tokenFirst: boolean;
   readonly usedEarly: UsedEarly;
-  /** The second request's token was retrieved when it was made. */
-  readonly readBeforePaid: boolean;
+  /** How the second request's token was presented when it was made, if it was. */
+  readonly readBeforePaid: UsedEarly;
   readonly retrieved: Created;
   readonly fulfilled: Created;
 }
@@ -294,7 +299,7 @@ async function judgeVisit(ctx: ScenarioContext, v: VisitAt): Promise<PropertyFai
     send(ctx, 'payee', { method: 'GET', path: `/cpr/${v.fulfilled.token}` }),
     send(ctx, 'payee', jsonRequest('POST', `/_control/payee/requests/${neverIssued}/fulfil`, {})),
   ]);
-  const paidDefect = usedTokenDefect(paidToken, now, anchorsOf(v.at, lifetime, validity, v.fulfilled), `${story}; the second request's token`, v.readBeforePaid ? 'tls' : 'paid');
+  const paidDefect = usedTokenDefect(paidToken, now, anchorsOf(v.at, lifetime, validity, v.fulfilled), `${story}; the second request's token`, v.readBeforePaid === false ? 'paid' : v.readBeforePaid);
   if (paidDefect) return paidDefect;
   const notFound = refusedWith(unknown, 'NOT_FOUND');
   if (notFound !== undefined) return { expected: { status: 404, problem: 'NOT_FOUND' }, actual: notFound, message: `${story}: fulfilling ${neverIssued}, an id the payee never issued (${v.tokenFirst ? "the second request's with its last digit changed" : 'a fresh one'})`, requirements: ['PRF-CTL-1'] };
@@ -357,19 +362,24 @@ export const PAYEE_LIFETIMES = define<Case>({
         const clear = await plaintextRefusals(ctx, [[retrieved.token, `a token presented at the instant its request was made, ${formatTimestamp(at, 'cpr')}`]]);
         if (clear) return clear;
       }
-      if (visit.readBeforePaid) {
+      const readBeforePaid = visit.readBeforePaid === 'plaintext' && ctx.http('payee').plaintextBaseUrl === undefined ? false : visit.readBeforePaid;
+      if (readBeforePaid === 'tls') {
         // Read before it is paid, as a paying application reads it: the request is still fulfilled until its expires_at.
         const read = await send(ctx, 'payee', { method: 'GET', path: `/cpr/${fulfilled.token}` });
         if (read.status !== 200) return { expected: 200, actual: { status: read.status, body: read.body }, message: `a token retrieved at the instant its request was made, ${formatTimestamp(at, 'cpr')}`, requirements: ['TOK-GET-1'] };
+      } else if (readBeforePaid === 'plaintext') {
+        // Its token presented in the clear: the token may go (PROFILE.md §10), the request stays to be fulfilled (§12).
+        const clear = await plaintextRefusals(ctx, [[fulfilled.token, `a token presented at the instant its request was made, ${formatTimestamp(at, 'cpr')}`]]);
+        if (clear) return clear;
       }
-      pairs.push({ visit: { ...visit, usedEarly }, retrieved, fulfilled, now: Math.max(at, momentAt(visit.moment, anchorsOf(at, lifetime, validity, retrieved))) });
+      pairs.push({ visit: { ...visit, usedEarly, readBeforePaid }, retrieved, fulfilled, now: Math.max(at, momentAt(visit.moment, anchorsOf(at, lifetime, validity, retrieved))) });
     }
     pairs.sort((a, b) => a.now - b.now);
     floors.set(ctx, pairs.at(-1)!.now);
     const created = `${pairs.length * 2} requests created with the clock frozen at ${formatTimestamp(at, 'cpr')} (token lifetime ${lifetime} s, validity ${validity} s)`;
     for (const [i, { visit, retrieved, fulfilled, now }] of pairs.entries()) {
       await setClock(ctx, 'payee', now);
-      const story = `${created}; pair ${i + 1} of ${pairs.length} (the first wrote ${JSON.stringify(retrieved.written)}, the second ${JSON.stringify(fulfilled.written)}${visit.usedEarly === 'tls' ? "; the first's token retrieved once when made" : visit.usedEarly === 'plaintext' ? "; the first's token presented over plaintext when made" : ''}${visit.readBeforePaid ? "; the second's token retrieved when made, before it is fulfilled" : ''}) with the clock set ${describeMoment(visit.moment)}, to ${formatTimestamp(now, 'cpr')}, ${visit.tokenFirst ? 'the token retrieved first' : 'the request fulfilled first'}`;
+      const story = `${created}; pair ${i + 1} of ${pairs.length} (the first wrote ${JSON.stringify(retrieved.written)}, the second ${JSON.stringify(fulfilled.written)}${visit.usedEarly === 'tls' ? "; the first's token retrieved once when made" : visit.usedEarly === 'plaintext' ? "; the first's token presented over plaintext when made" : ''}${visit.readBeforePaid === 'tls' ? "; the second's token retrieved when made, before it is fulfilled" : visit.readBeforePaid === 'plaintext' ? "; the second's token presented over plaintext when made, before it is fulfilled" : ''}) with the clock set ${describeMoment(visit.moment)}, to ${formatTimestamp(now, 'cpr')}, ${visit.tokenFirst ? 'the token retrieved first' : 'the request fulfilled first'}`;
       const failure = await judgeVisit(ctx, { lifetime, validity, at, now, story, tokenFirst: visit.tokenFirst, usedEarly: visit.usedEarly, readBeforePaid: visit.readBeforePaid, retrieved, fulfilled });
       if (failure) return failure;
     }

@@ -150,3 +150,33 @@ export function servedCprDefect(served: HttpResult, payerRules: readonly string[
 
 /** What servedCprDefect can charge beside the CPR rules that bind a payee: a property that judges with it lists them among its charges. */
 export const SERVED_CPR_CHARGES: readonly string[] = ['CPR-RAIL-1', 'PRF-CTL-1'];
+
+/**
+ * The paths of a CPR_INVALID rejection's violations of `rule` that point nowhere it
+ * could have broken (PROFILE.md §8.3: the JSON Pointer, RFC 6901, of the offending
+ * member): not a pointer; or one whose tokens, unescaped ("~1" is "/", "~0" is "~"),
+ * leave the document before the last (which may name a missing member) and that is
+ * neither `where` (the place the rule was broken) nor above or below it. A member
+ * named beneath a missing one where the rule broke is allowed; an app that writes a
+ * member name's "/" or "~" unescaped points elsewhere.
+ */
+export function unlocatedPaths(doc: unknown, violations: readonly unknown[], rule: string, where: string): unknown[] {
+  const inLine = (path: string) => path === where || path.startsWith(`${where}/`) || where.startsWith(`${path}/`) || path === '';
+  return violations
+    .filter((v) => (v as { requirement?: unknown } | null)?.requirement === rule)
+    .map((v) => (v as { path?: unknown }).path)
+    .filter((path) => !isPointer(path) || !(locates(doc, path) || inLine(path)));
+}
+
+const isPointer = (path: unknown): path is string => typeof path === 'string' && /^(\/([^~/]|~[01])*)*$/u.test(path);
+
+function locates(doc: unknown, path: string): boolean {
+  const tokens = path.split('/').slice(1).map((t) => t.replaceAll('~1', '/').replaceAll('~0', '~'));
+  let node = doc;
+  for (const token of tokens.slice(0, -1)) {
+    if (Array.isArray(node) && /^(0|[1-9][0-9]*)$/.test(token) && Number(token) < node.length) node = node[Number(token)];
+    else if (typeof node === 'object' && node !== null && !Array.isArray(node) && Object.hasOwn(node, token)) node = (node as Record<string, unknown>)[token];
+    else return false;
+  }
+  return tokens.length === 0 || (typeof node === 'object' && node !== null);
+}

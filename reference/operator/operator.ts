@@ -9,7 +9,7 @@ import { NO_FAULTS, type Faults } from '../mutants.ts';
 import { failure, success, type OperatorContext, type Attempt } from './context.ts';
 import { cancelPack, principalBalance, redeemerBalance, type Cancelled, type PrincipalBalance, type RedeemerBalance } from './control.ts';
 import { createOperatorKeys, pubkeyDocument } from './keys.ts';
-import { policyDocument, resolvePolicy, type Policy } from './policy.ts';
+import { DEFAULT_POLICY, policyDocument, resolvePolicy, type Policy } from './policy.ts';
 import {
   provisionPrincipal,
   provisionRedeemer,
@@ -89,11 +89,14 @@ export function createOperator(options: OperatorOptions): Operator {
   const policy = resolvePolicy(options.policy, keys.jwk.kid);
   const faults = options.faults ?? NO_FAULTS;
   const idSeed = options.idSeed;
+  // Mutant op-replay-retention-fixed: the replay store sized from the default window, whatever the policy publishes.
+  // Stryker disable next-line all: only the op-replay-retention-fixed fault reads the default window
+  const window = faults.has('op-replay-retention-fixed') ? DEFAULT_POLICY.request_window_seconds : policy.request_window_seconds;
   const ctx: OperatorContext = {
     clock: options.clock,
     policy,
     keys,
-    state: new OperatorState(policy.request_window_seconds, faults),
+    state: new OperatorState(window, faults),
     faults,
     newPackId: idSeed ? (lock) => seededUuid(idSeed, `${lock.request_id}\n${lock.signature}`) : () => newUuid(),
   };

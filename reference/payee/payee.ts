@@ -132,7 +132,14 @@ export function createPayee(options: PayeeOptions): Payee {
       return taken;
     },
     peek: (token) => tokens.peek(token, clock.now()),
-    burn: (token) => tokens.burn(token),
+    burn: (token) => {
+      // Mutant payee-plaintext-leak-voids-request: a token seen in the clear withdraws its request too (a fulfilment of it refused REQUEST_CONSUMED).
+      // Stryker disable next-line all: only the payee-plaintext-leak-voids-request fault reads the token before burning it
+      const leaked = faults.has('payee-plaintext-leak-voids-request') ? tokens.peek(token, clock.now()) : undefined;
+      tokens.burn(token);
+      // Stryker disable next-line all: only the payee-plaintext-leak-voids-request fault marks the request fulfilled
+      if (leaked?.ok) requests.fulfil(leaked.cpr.request_id, clock.now());
+    },
     fulfil: (requestId) => {
       const outcome = requests.fulfil(requestId, clock.now());
       // Mutant payee-fulfil-forgets-token: a fulfilled request's retrieval token dropped with it.

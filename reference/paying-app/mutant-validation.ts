@@ -74,7 +74,9 @@ export function mutantValidation(doc: unknown, result: CprValidation, faults: Fa
   const added = ADDED.filter(([name]) => faults.has(name)).flatMap(([, find]) => find(doc) ?? []);
   const violations = [...(result.ok ? [] : result.violations.filter((v) => !forgiven.some((test) => test(v, doc)))), ...added];
   // Mutant app-violation-path-dotted: /value/amount written value.amount.
-  const named = faults.has('app-violation-path-dotted') ? violations.map((v) => ({ ...v, path: v.path.split('/').slice(1).join('.') })) : violations;
+  const dotted = faults.has('app-violation-path-dotted') ? violations.map((v) => ({ ...v, path: v.path.split('/').slice(1).join('.') })) : violations;
+  // Mutant app-violation-pointer-unescaped: the pointer's escapes undone for display (~1 to /, ~0 to ~): it names another member, or none.
+  const named = faults.has('app-violation-pointer-unescaped') ? dotted.map((v) => ({ ...v, path: v.path.replaceAll('~1', '/').replaceAll('~0', '~') })) : dotted;
   if (named.length > 0) return { ok: false, violations: named };
   if (result.ok) return result;
   const sub = isJson(doc.payee) && isJson(doc.payee.rail_address) ? identifySubInterface(doc.payee.rail_address, doc.rail_hint) : undefined;

@@ -30,7 +30,7 @@ export interface OperatorSetup {
  * The asset a property's Principal holds: the policy's last, where the scenarios issue in its first and
  * PROP-OP-018 draws from all, so that a target of several assets has each judged by a whole catalogue.
  */
-export const setupAsset = (policy: Policy): Policy['assets'][number] => policy.assets[policy.assets.length - 1]!;
+const setupAsset = (policy: Policy): Policy['assets'][number] => policy.assets[policy.assets.length - 1]!;
 
 /** A balance no run of cases exhausts. */
 const DEEP_BALANCE = `1${'0'.repeat(60)}`;

@@ -326,6 +326,18 @@ const PROBES: Record<MutantOfRole<'operator'>, Probe> = {
     correct: 'DUPLICATE_ID',
     mutant: 200,
   },
+  'op-replay-retention-fixed': {
+    observes: 'a request_id reused 601 s after it was recorded, under a request_window_seconds of 600',
+    fixture: { policy: { request_window_seconds: 600 } },
+    async observe(f) {
+      const id = randomUUID();
+      await f.issuePack({ request_id: id });
+      f.clock.advance(601);
+      return answer(await f.issue(f.lockRequest({ request_id: id })));
+    },
+    correct: 'DUPLICATE_ID',
+    mutant: 200,
+  },
   'op-replay-window-from-created-at': {
     observes: 'a request_id first sent dated a window behind the clock, reused two windows less a second later',
     async observe(f) {

@@ -658,6 +658,16 @@ const PROBES: Record<MutantOfRole<'payee'>, Probe> = {
     correct: ['FULFILLED', 'REQUEST_CONSUMED'],
     mutant: ['FULFILLED', 'FULFILLED'],
   },
+  'payee-plaintext-leak-voids-request': {
+    observes: "a request's first fulfilment once its live token was presented over plaintext (and burned)",
+    async observe(payee) {
+      const { request_id, token } = await ibanRequest(payee);
+      payee.burn(token);
+      return payee.fulfil(request_id);
+    },
+    correct: 'FULFILLED',
+    mutant: 'REQUEST_CONSUMED',
+  },
   'payee-read-consumes-request': {
     observes: "a request's first fulfilment once its CPR was read through its token",
     async observe(payee) {

@@ -106,6 +106,15 @@ async function resolved(app: PayingApp, exhibit: { readonly status?: number; rea
 }
 
 const PROBES: Record<MutantOfRole<'paying-app'>, Probe> = {
+  'app-violation-pointer-unescaped': {
+    observes: 'the paths of the violations of a request with an unknown member named meta/v2 and one named ~note',
+    async observe(app) {
+      const result = await read(app, iban({ 'meta/v2': 'x', '~note': 'x' }));
+      return result.ok ? 'accepted' : (result.violations ?? []).map((v) => v.path).sort();
+    },
+    correct: ['/meta~1v2', '/~0note'],
+    mutant: ['/meta/v2', '/~note'],
+  },
   'app-violation-path-dotted': {
     observes: 'the paths of the violations of a request whose amount has a leading zero',
     async observe(app) {
