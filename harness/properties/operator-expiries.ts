@@ -171,11 +171,12 @@ async function judgeCase(ctx: ScenarioContext, policy: Policy, c: Case): Promise
     if (failure !== undefined || stillLocked === 0n) return failure;
     // Its packs stay through the provisioning (§12), so the funds of those still running come back at their
     // expiries after it: the clock past every one of them. With a pack cancelled, once only its funds are
-    // held, the other asset is refused still ("while nothing is locked or held", §12).
+    // held, the other asset is refused still ("while nothing is locked or held", §12); with none, the other
+    // asset is taken now, nothing read since the move: the funds of the packs that expired are back first.
     await setClock(ctx, 'operator', expiries.at(-1)! + 1000);
-    const then = `${story}; then provisioned again with ${c.again.balance}${c.again.otherAsset && policy.assets.length > 1 ? ' (refused in its other asset first)' : ''}, and the clock moved past every expiry (${stillLocked} back${held > 0n ? `, ${held} still held` : ''})`;
+    const then = `${story}; then provisioned again with ${c.again.balance}${c.again.otherAsset && policy.assets.length > 1 ? ' (refused in its other asset first)' : ''}, and the clock moved past every expiry (${stillLocked} back${held > 0n ? `, ${held} still held` : ''}) with nothing read between`;
     const after = { available: c.again.balance + stillLocked, locked: 0n, held };
-    if (held > 0n && c.again.otherAsset && policy.assets.length > 1) return provisionedAgain(ctx, policy, principal, after, c.again, then);
+    if (c.again.otherAsset && policy.assets.length > 1) return provisionedAgain(ctx, policy, principal, after, c.again, then);
     return balanceDefect(ctx, principal, after, then);
   }
   // The balance read first, then the same two Lock Requests: what is held (a cancelled pack's) is no more available than what is locked.
