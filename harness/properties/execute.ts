@@ -122,12 +122,13 @@ export async function executeProperty(def: PropertyDefinition, target: ScenarioT
     });
   }
   if (ran === 0) return finish('error', [], [], { reason: 'no generated case ran within the time limit' });
-  const left = ctx.leftOut.size > 0 ? `; left out: ${[...ctx.leftOut].join('; ')}` : '';
+  const leftOut = [...ctx.leftOut];
+  const left = leftOut.length > 0 ? `; left out: ${leftOut.join('; ')}` : '';
   const note = `${ran < runs ? ` (${ran} of ${runs} cases ran before the time limit)` : ''}${left}`;
   // A rule the target's policy left this property no case of is neither claimed nor covered by its pass: its scenarios say why it is vacuous.
   const claimed = propertyRequirements(def).filter((r) => !vacuous.has(r));
   const covered = vacuous.size > 0 ? { requirements: def.requirements.filter((r) => !vacuous.has(r)) } : {};
-  return finish('passed', attributed({ requirements: claimed }, options, true, `${runs} generated cases hold`, `${ran} held${note}`, `${def.title}${note}`), [], covered);
+  return finish('passed', attributed({ requirements: claimed }, options, true, `${runs} generated cases hold`, `${ran} held${note}`, `${def.title}${note}`), [], { ...covered, ...(leftOut.length > 0 ? { left_out: leftOut } : {}) });
 }
 
 /**

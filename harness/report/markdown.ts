@@ -34,6 +34,7 @@ export function summaryMarkdown(report: Report): string {
   out.push(...failureDetails(report));
   out.push(...warningDetails(report));
   out.push(...notApplicable(report));
+  out.push(...leftOutList(report));
   return `${out.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
 }
 
@@ -194,6 +195,13 @@ function notApplicable(report: Report): string[] {
   for (const t of others.slice(0, DETAILED_FAILURES)) out.push(`- ${inline(t.id)} (basis ${inline(t.basis ?? 'spec')}): ${inline(firstLine(t.reason ?? 'does not apply to this target'))}`);
   if (others.length > DETAILED_FAILURES) out.push(`- ${others.length - DETAILED_FAILURES} more, listed in report.html and report.json.`);
   return [...out, ''];
+}
+
+/** Passed tests that left parts of their cases out, the target's configuration leaving no room for them: the pass claims nothing of those. */
+function leftOutList(report: Report): string[] {
+  const tests = report.tests.filter((t) => t.status === 'passed' && (t.left_out?.length ?? 0) > 0);
+  if (tests.length === 0) return [];
+  return ['### Passed with parts left out', '', ...tests.map((t) => `- ${inline(t.id)}: ${inline(t.left_out!.join('; '))}`), ''];
 }
 
 function firstLine(text: string): string {

@@ -141,6 +141,11 @@ export interface TestResult {
    * answer. They charge nothing; only the check that saw the difference does.
    */
   readonly not_evaluated?: readonly NotEvaluated[];
+  /**
+   * With status `passed`: parts of the test's cases the target's own configuration left no room for
+   * (a message over its max_body_bytes, say), each said once. The pass claims nothing of them.
+   */
+  readonly left_out?: readonly string[];
   readonly transcript: readonly Exchange[];
   /** The command that reruns this test alone. */
   readonly rerun: string;

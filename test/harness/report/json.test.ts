@@ -25,7 +25,7 @@ const coverage: Presence<Coverage> = { roles: 'required', deciding: 'required', 
 const requirement: Presence<RequirementResult> = { id: 'required', level: 'required', roles: 'required', sections: 'required', family: 'required', summary: 'required', status: 'required', deciding: 'required', reason: 'optional', basis: 'optional', unverifiable: 'optional', tests: 'required' };
 const testResult: Presence<TestResult> = {
   id: 'required', title: 'required', kind: 'required', file: 'required', sections: 'required', requirements: 'required', level: 'required', role: 'required', status: 'required',
-  warning: 'optional', duration_ms: 'required', reason: 'optional', basis: 'optional', error_code: 'optional', not_run: 'optional', missing_capabilities: 'optional', checks: 'required', not_evaluated: 'optional', transcript: 'required', rerun: 'required', seed: 'optional', path: 'optional',
+  warning: 'optional', duration_ms: 'required', reason: 'optional', basis: 'optional', error_code: 'optional', not_run: 'optional', missing_capabilities: 'optional', checks: 'required', not_evaluated: 'optional', left_out: 'optional', transcript: 'required', rerun: 'required', seed: 'optional', path: 'optional',
   known_failure: 'optional', repeat: 'optional',
 };
 const checkResult: Presence<CheckResult> = { check: 'required', requirement: 'required', level: 'required', passed: 'required', step: 'optional', expected: 'required', actual: 'required', message: 'required', setup: 'optional' };

@@ -169,6 +169,14 @@ describe('summaryMarkdown', () => {
     expect(section.split('\n').filter((l) => l.startsWith('- '))).toEqual(['- Every paying-app test (3): the target has no paying-app role.', '- TOK-TLS-001 (basis spec): the target is in-process: no transport']);
   });
 
+  it('lists the passed tests that left parts out, and what, and no section when none did', () => {
+    const passed = fixtureTests().find((t) => t.status === 'passed')!;
+    const out = summaryMarkdown(buildReport({ tests: [...fixtureTests(), { ...passed, id: 'PROP-OP-014', left_out: ['redeem-request, as the redeem-request is over max_body_bytes (1536)'] }] }));
+    const section = out.slice(out.indexOf('### Passed with parts left out'));
+    expect(section.split('\n').filter((l) => l.startsWith('- '))).toEqual(['- PROP-OP-014: redeem-request, as the redeem-request is over max\\_body\\_bytes (1536)']);
+    expect(summaryMarkdown(buildReport({ tests: fixtureTests() }))).not.toContain('### Passed with parts left out');
+  });
+
   it('gives expected and actual of each failed check as fenced blocks', () => {
     expect(fences).toContainEqual({ info: 'text', content: '{\n  "status": 400,\n  "code": "INVALID_REQUEST"\n}' });
     expect(fences.some((f) => f.content.includes('"title": "<script>alert(1)</script>"'))).toBe(true);
