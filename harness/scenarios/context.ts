@@ -130,8 +130,9 @@ export class ScenarioContext {
   /** Set when the scenario froze the clock, so it is released afterwards. */
   clockTouched: Role | undefined;
   /**
-   * Run before each request `send` makes (unless it is sent as over the limit on purpose): a property's
-   * stops it where the target's body limit leaves only 413 to answer it (properties/execute.ts; actions/cashpack.ts overBodyLimit).
+   * Run before each request `send` makes (unless it is sent as over the limit on purpose): a property's, and a
+   * scenario's during a raw `http` or `parallel` step, stops it where the target's body limit leaves only 413 to
+   * answer it (properties/execute.ts, scenarios/execute.ts runStep; actions/cashpack.ts overBodyLimit).
    */
   beforeSend: ((role: Role, request: WireRequest) => Promise<void>) | undefined;
   /**

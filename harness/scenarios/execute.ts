@@ -17,7 +17,6 @@
 import type { Level } from '../../profile/registry.ts';
 import type { Basis, CheckResult, Outcome, TestResult } from '../report/model.ts';
 import { rawBodyFits } from './actions/cashpack.ts';
-import { httpRequest, roleOf } from './actions/requests.ts';
 import { ACTION_IMPLEMENTATIONS, adoptClock, BALANCE_REQUIREMENT, balanceRefused, bearerRefused, exactClockForPolicy, failedHandover, GRANT_REQUIREMENTS, grantedOperation, grantedOtherwise, HANDOVER_REQUIREMENT, KEPT_REQUIREMENTS, notePackDepths, policyOf, renewalChanged, sendsRenewals } from './actions/index.ts';
 import { Params } from './params.ts';
 import { CHECK_IMPLEMENTATIONS, comparedMember, statusMatches, type Judgement } from './checks.ts';
@@ -155,20 +154,23 @@ async function runRepeat(ctx: ScenarioContext, step: Step, progress: Progress): 
   return true;
 }
 
-/** Runs one step and its checks; returns false when the scenario must stop. */
 /** Whether a step expects the Operator's body limit to refuse it: PAYLOAD_TOO_LARGE, or 413. */
 const expectsTooLarge = (step: Step): boolean => step.expect.some((e) => (e.name === 'problem' && e.arg === 'PAYLOAD_TOO_LARGE') || (e.name === 'status' && e.arg === 413));
 
+/** Runs one step and its checks; returns false when the scenario must stop. */
 async function runStep(ctx: ScenarioContext, step: Step, progress: Progress): Promise<boolean> {
   const params = renderValues(ctx, step, () => render(step.params, ctx.scope()) as Record<string, unknown>, progress);
   if (params === undefined) return false;
-  // A raw request (or raw copies sent at once) the target's own body limit refuses whatever the step expects: the step does not fit this target (rawBodyFits).
-  // (Only a POST can be one: a GET is not built twice.)
-  if ((step.action === 'http' || (step.action === 'parallel' && params.of === undefined && params.steps === undefined)) && params.method === 'POST') {
-    const p = new Params('http', params);
-    if (roleOf(ctx, p) === 'operator') await rawBodyFits(ctx, httpRequest(ctx, p), expectsTooLarge(step));
+  // A raw request (or raw copies sent at once) the target's own body limit refuses whatever the step expects: the step does
+  // not fit this target (rawBodyFits), judged on each request as it is sent. Built messages are judged by their actions (fitsBodyLimit).
+  const raw = step.action === 'http' || (step.action === 'parallel' && params.of === undefined && params.steps === undefined);
+  if (raw) ctx.beforeSend = (role, request) => (role === 'operator' ? rawBodyFits(ctx, request, expectsTooLarge(step)) : Promise.resolve());
+  let result: unknown;
+  try {
+    result = await ACTION_IMPLEMENTATIONS[step.action as Exclude<typeof step.action, 'repeat'>](ctx, new Params(step.action, params));
+  } finally {
+    if (raw) ctx.beforeSend = undefined;
   }
-  const result = await ACTION_IMPLEMENTATIONS[step.action as Exclude<typeof step.action, 'repeat'>](ctx, new Params(step.action, params));
   if (step.as) {
     ctx.vars[step.as] = result;
     if (step.setup !== undefined) ctx.setupCaptures.set(step.as, step);
