@@ -287,13 +287,15 @@ function extensions(maxKeys: number, maybe: Maybe): fc.Arbitrary<Doc | undefined
  */
 const BUILT_IN_NAMES = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf', 'prototype', '__defineGetter__'] as const;
 
-/** An object with one member of a built-in name (an own member, as JSON.parse makes it; half of them `__proto__`), alone or in an array. */
-const builtInNamed: fc.Arbitrary<unknown> = fc
-  .tuple(fc.oneof(fc.constant('__proto__'), fc.constantFrom(...BUILT_IN_NAMES)), fc.jsonValue({ maxDepth: 1, stringUnit: 'grapheme' }), fc.boolean())
-  .map(([name, inner, listed]) => {
+/** An object with one member named from `names` (an own member, as JSON.parse makes it), alone or in an array. */
+const namedMember = (names: fc.Arbitrary<string>): fc.Arbitrary<unknown> =>
+  fc.tuple(names, fc.jsonValue({ maxDepth: 1, stringUnit: 'grapheme' }), fc.boolean()).map(([name, inner, listed]) => {
     const member = Object.fromEntries([[name, scrub(inner)]]);
     return listed ? [member] : member;
   });
+
+/** An object with one member of a built-in name (half of them `__proto__`), alone or in an array. */
+const builtInNamed = namedMember(fc.oneof(fc.constant('__proto__'), fc.constantFrom(...BUILT_IN_NAMES)));
 
 /**
  * A member name near a payer name that is none (PROFILE.md §7.5 names exactly
@@ -313,10 +315,7 @@ const payerNearName: fc.Arbitrary<string> = fc
   .filter((name) => !isPayerMemberName(name));
 
 /** An object with one member of a name near a payer name, alone or in an array. */
-const payerNearNamed: fc.Arbitrary<unknown> = fc.tuple(payerNearName, fc.jsonValue({ maxDepth: 1, stringUnit: 'grapheme' }), fc.boolean()).map(([name, inner, listed]) => {
-  const member = Object.fromEntries([[name, scrub(inner)]]);
-  return listed ? [member] : member;
-});
+const payerNearNamed = namedMember(payerNearName);
 
 /**
  * An `extensions` member as validCpr writes one: up to `maxKeys` (≥ 1) `std:` and

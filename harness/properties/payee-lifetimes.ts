@@ -280,6 +280,21 @@ async function unusedTokenDefect(ctx: ScenarioContext, v: VisitAt, token: HttpRe
   return undefined;
 }
 
+/** How a token is presented early where the payee can take it so: over plaintext only where it listens on plaintext. */
+const reachable = (ctx: ScenarioContext, how: UsedEarly): UsedEarly => (how === 'plaintext' && ctx.http('payee').plaintextBaseUrl === undefined ? false : how);
+
+/**
+ * A token presented at the instant its request was made: over TLS it is served (its rule is TOK-GET-1); over
+ * plaintext it is refused 403 TLS_REQUIRED (the token may go, PROFILE.md §10; its request stays, §12).
+ */
+async function presentedEarly(ctx: ScenarioContext, token: string, how: UsedEarly, at: number): Promise<PropertyFailure | undefined> {
+  const when = `a token ${how === 'tls' ? 'retrieved' : 'presented'} at the instant its request was made, ${formatTimestamp(at, 'cpr')}`;
+  if (how === 'plaintext') return plaintextRefusals(ctx, [[token, when]]);
+  if (how === false) return undefined;
+  const first = await send(ctx, 'payee', { method: 'GET', path: `/cpr/${token}` });
+  return first.status === 200 ? undefined : { expected: 200, actual: { status: first.status, body: first.body }, message: when, requirements: ['TOK-GET-1'] };
+}
+
 /** One pair at its moment: the first request's token retrieved, the second request fulfilled, in the order drawn. */
 async function judgeVisit(ctx: ScenarioContext, v: VisitAt): Promise<PropertyFailure | undefined> {
   const { lifetime, validity, now, story } = v;
@@ -352,26 +367,12 @@ export const PAYEE_LIFETIMES = define<Case>({
         }
       }
       // Over plaintext only where the payee listens on it.
-      const usedEarly = visit.usedEarly === 'plaintext' && ctx.http('payee').plaintextBaseUrl === undefined ? false : visit.usedEarly;
-      if (usedEarly === 'tls') {
-        // Used at once, at the instant it was made: served then (its rule is TOK-GET-1), a used token at its moment.
-        const first = await send(ctx, 'payee', { method: 'GET', path: `/cpr/${retrieved.token}` });
-        if (first.status !== 200) return { expected: 200, actual: { status: first.status, body: first.body }, message: `a token retrieved at the instant its request was made, ${formatTimestamp(at, 'cpr')}`, requirements: ['TOK-GET-1'] };
-      } else if (usedEarly === 'plaintext') {
-        // Presented in the clear at the instant it was made: refused there 403 TLS_REQUIRED.
-        const clear = await plaintextRefusals(ctx, [[retrieved.token, `a token presented at the instant its request was made, ${formatTimestamp(at, 'cpr')}`]]);
-        if (clear) return clear;
-      }
-      const readBeforePaid = visit.readBeforePaid === 'plaintext' && ctx.http('payee').plaintextBaseUrl === undefined ? false : visit.readBeforePaid;
-      if (readBeforePaid === 'tls') {
-        // Read before it is paid, as a paying application reads it: the request is still fulfilled until its expires_at.
-        const read = await send(ctx, 'payee', { method: 'GET', path: `/cpr/${fulfilled.token}` });
-        if (read.status !== 200) return { expected: 200, actual: { status: read.status, body: read.body }, message: `a token retrieved at the instant its request was made, ${formatTimestamp(at, 'cpr')}`, requirements: ['TOK-GET-1'] };
-      } else if (readBeforePaid === 'plaintext') {
-        // Its token presented in the clear: the token may go (PROFILE.md §10), the request stays to be fulfilled (§12).
-        const clear = await plaintextRefusals(ctx, [[fulfilled.token, `a token presented at the instant its request was made, ${formatTimestamp(at, 'cpr')}`]]);
-        if (clear) return clear;
-      }
+      const usedEarly = reachable(ctx, visit.usedEarly);
+      const readBeforePaid = reachable(ctx, visit.readBeforePaid);
+      // The first request's token used at once, at the instant it was made (a used token at its moment); the second's read
+      // before it is paid, as a paying application reads it (its request still fulfilled until its expires_at).
+      const early = (await presentedEarly(ctx, retrieved.token, usedEarly, at)) ?? (await presentedEarly(ctx, fulfilled.token, readBeforePaid, at));
+      if (early) return early;
       pairs.push({ visit: { ...visit, usedEarly, readBeforePaid }, retrieved, fulfilled, now: Math.max(at, momentAt(visit.moment, anchorsOf(at, lifetime, validity, retrieved))) });
     }
     pairs.sort((a, b) => a.now - b.now);

@@ -86,7 +86,6 @@ const otherEndpointName = fc
   .tuple(letterCaseVariant({ class: 'enum.case', value: 'endpoint' }), fc.constantFrom('', 'x', 'https%3A%2F%2Fpay.example.invalid'))
   .map(([name, value]) => `${name.value}=${value}`);
 
-
 const cases = (ipv6: boolean): fc.Arbitrary<RetrievalCase> => fc.record({
   doc: validCpr({ now: FAR_AHEAD }) as fc.Arbitrary<unknown>,
   status: retrievalErrorStatus(),

@@ -117,14 +117,16 @@ async function judgeCase(ctx: ScenarioContext, setup: OperatorSetup, c: HttpCase
     },
   ];
   let nextBearer: SigningKey | undefined;
+  // No renewal is sent where the policy allows none.
+  const unsent = (e: Endpoint): boolean => e.name === 'renew-request' && policy.max_chain_depth === 0;
   for (const [i, endpoint] of endpoints.entries()) {
-    if (endpoint.name === 'renew-request' && policy.max_chain_depth === 0) continue;
+    if (unsent(endpoint)) continue;
     const spec = c.bodies[i]!;
     const message = endpoint.message();
     const plain = JSON.stringify(message);
     // A message the target's body limit leaves no room for (a small max_body_bytes, PROFILE.md §4.8): this endpoint and those after it, which need its answer, are not judged here, and the result says so.
     if (Buffer.byteLength(plain) > limit) {
-      const rest = endpoints.slice(i).map((e) => e.name).filter((name) => name !== 'renew-request' || policy.max_chain_depth !== 0);
+      const rest = endpoints.slice(i).filter((e) => !unsent(e)).map((e) => e.name);
       ctx.leftOut.add(`${rest.join(' and ')}, as the ${endpoint.name} is over max_body_bytes (${limit})`);
       break;
     }
