@@ -64,7 +64,7 @@ const base = fc.constantFrom(...SUB_INTERFACES).chain((sub_interface) =>
 function ask(member: string, cls: FieldClassId): fc.Arbitrary<{ value: unknown; note: string }> {
   switch (cls) {
     case 'enum.case':
-      return (member === 'sub_interface' ? fc.constantFrom(...SUB_INTERFACES) : fc.constantFrom('ON_CHAIN', 'SEPA_CT', 'PIX', 'OPEN')).chain((value) => letterCaseVariant({ class: cls, value }));
+      return (member === 'sub_interface' ? fc.constantFrom(...SUB_INTERFACES) : fc.constantFrom(...RAIL_HINTS)).chain((value) => letterCaseVariant({ class: cls, value }));
     case 'amount.large':
     case 'amount.non-canonical':
       return amountVariant({ class: cls });
