@@ -2,6 +2,7 @@
 // remember what it has seen (replay ids, retrieval tokens, payee requests) stay
 // bounded: each entry expires, and the store holds at most what arrived within
 // its retention, however long the load goes on.
+import fc from 'fast-check';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -81,6 +82,29 @@ describe('stores bounded under many operations', () => {
     expect(largest).toBeLessThanOrEqual(50 * 121 + perSecond);
     store.seenBefore('late', 600_000 + 121_000);
     expect(store.size).toBe(1);
+  });
+
+  it('the replay store remembers every id recorded less than twice the window ago and forgets every older one, whatever way the clock moves', () => {
+    const retention = 600_000;
+    // Ids (some used again) at instants that go forward and back, by up to three retentions at once.
+    const steps = fc.array(fc.record({ id: fc.integer({ min: 0, max: 40 }), move: fc.integer({ min: -3 * retention, max: 3 * retention }) }), { minLength: 1, maxLength: 200 });
+    fc.assert(
+      fc.property(steps, (moves) => {
+        const store = new ReplayStore(retention);
+        const recorded = new Map<string, number>();
+        let now = 10 * retention;
+        for (const { id, move } of moves) {
+          now += move;
+          // Forgotten exactly when recorded more than the retention before the clock; kept otherwise, an instant after the clock's included.
+          for (const [known, at] of recorded) if (now - at > retention) recorded.delete(known);
+          const key = `id-${id}`;
+          expect(store.seenBefore(key, now)).toBe(recorded.has(key));
+          if (!recorded.has(key)) recorded.set(key, now);
+          expect(store.size).toBe(recorded.size);
+        }
+      }),
+      { numRuns: 200, seed: 7 },
+    );
   });
 
   it('the token store forgets tokens after their lifetime and retention, used or not', () => {
