@@ -810,6 +810,13 @@ const CATALOGUE = [
     configuration: { policy: { request_window_seconds: 600 } },
   },
   {
+    name: 'op-pack-id-from-request-id',
+    family: 'cashpack-lifecycle',
+    role: 'operator',
+    description: "the Operator names each pack after its Lock Request's request_id (a name-based UUID of it): a request_id it has forgotten, twice the window after it was recorded, and that comes again issues a pack under the first pack's id, which then reads as the new one",
+    catches: ['CPP-ISS-1'],
+  },
+  {
     name: 'op-redeemer-credited-in-first-asset',
     family: 'cashpack-errors',
     role: 'operator',

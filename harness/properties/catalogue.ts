@@ -9,6 +9,7 @@ import { send } from '../scenarios/http.ts';
 import { brokenCpr, deepLink, inlineUri, malformedBody, MAX_BODY_BYTES, qrUri, validCpr, type CashpackMessageKind } from '../../generators/index.ts';
 import { FIELD_PROPERTIES } from './field-classes/index.ts';
 import { OPERATOR_EXPIRIES } from './operator-expiries.ts';
+import { OPERATOR_REPLAY } from './operator-replay.ts';
 import { OPERATOR_IDENTITY } from './operator-identity.ts';
 import { OPERATOR_ORDER } from './operator-order.ts';
 import { OPERATOR_ORDER_PACKS } from './operator-order-packs.ts';
@@ -243,6 +244,7 @@ export const PROPERTIES: readonly PropertyDefinition[] = [
   OPERATOR_IDENTITY,
   OPERATOR_ORDER,
   OPERATOR_ORDER_PACKS,
+  OPERATOR_REPLAY,
   PAYEE_LIFETIMES,
   PAYEE_IDS,
   // Every field, every class: generated across the field inventory (fields.ts), one property per path family.

@@ -84,6 +84,10 @@ export interface StateSize {
   readonly replay: number;
 }
 
+/** The namespace of the op-pack-id-from-request-id fault's pack ids. */
+// Stryker disable next-line StringLiteral: only the op-pack-id-from-request-id fault names pack ids in it
+const PACK_ID_NAMESPACE = new TextEncoder().encode('pack');
+
 export function createOperator(options: OperatorOptions): Operator {
   const keys = createOperatorKeys(options.signingSeed);
   const policy = resolvePolicy(options.policy, keys.jwk.kid);
@@ -98,7 +102,9 @@ export function createOperator(options: OperatorOptions): Operator {
     keys,
     state: new OperatorState(window, faults),
     faults,
-    newPackId: idSeed ? (lock) => seededUuid(idSeed, `${lock.request_id}\n${lock.signature}`) : () => newUuid(),
+    // Mutant op-pack-id-from-request-id: the pack id a name-based UUID of the request_id alone, so a request_id used again once forgotten issues a pack under the first one's id.
+    // Stryker disable next-line all: only the op-pack-id-from-request-id fault names a pack after its request_id
+    newPackId: faults.has('op-pack-id-from-request-id') ? (lock) => seededUuid(PACK_ID_NAMESPACE, lock.request_id) : idSeed ? (lock) => seededUuid(idSeed, `${lock.request_id}\n${lock.signature}`) : () => newUuid(),
   };
   // Stryker disable next-line all: only the op-redeemer-credited-in-first-asset fault sets it
   if (faults.has('op-redeemer-credited-in-first-asset')) ctx.state.settlementAsset = policy.assets[0];

@@ -338,6 +338,18 @@ const PROBES: Record<MutantOfRole<'operator'>, Probe> = {
     correct: 'DUPLICATE_ID',
     mutant: 200,
   },
+  'op-pack-id-from-request-id': {
+    observes: 'the pack_id of a pack issued with a request_id used again twice the window and a second after it was recorded',
+    async observe(f) {
+      const id = randomUUID();
+      const first = await f.issuePack({ request_id: id });
+      f.clock.advance(2 * f.operator.policy.request_window_seconds + 1);
+      const again = await f.issue(f.lockRequest({ request_id: id }));
+      return (again.body as { pack_id?: string }).pack_id === first.pack.pack_id ? 'the first pack_id' : 'a pack_id of its own';
+    },
+    correct: 'a pack_id of its own',
+    mutant: 'the first pack_id',
+  },
   'op-replay-window-from-created-at': {
     observes: 'a request_id first sent dated a window behind the clock, reused two windows less a second later',
     async observe(f) {
