@@ -163,6 +163,23 @@ const TOKEN_DEFECTS: readonly TokenDefect[] = [
   },
   { defect: 'uri-fragment', requirement: 'form', build: (t, e) => fixed(`${q(t, e)}#pay`, 'a fragment after the query') },
   {
+    // The token is the whole authority and nothing follows it but the query (§8.1): a path after it (what a
+    // hierarchical URI reader or a link handler may add or pass over), a port, or userinfo before it.
+    defect: 'token-not-whole-authority',
+    requirement: 'form',
+    build: (t, e) =>
+      fc
+        .oneof(
+          fc.array(segment, { maxLength: 3 }).chain((segments) => fc.constantFrom('', '/').map((end) => ({ after: `/${segments.join('/')}${segments.length > 0 ? end : ''}`, before: '' }))),
+          fc.option(fc.integer({ min: 0, max: 65535 }), { nil: undefined }).map((port) => ({ after: `:${port ?? ''}`, before: '' })),
+          fc.option(segment, { nil: '' }).map((user) => ({ after: '', before: `${user}@` })),
+        )
+        .map(({ after, before }) => ({
+          uri: `std-cpr://${before}${t}${after}?endpoint=${encodeURIComponent(e)}`,
+          description: after !== '' ? `${JSON.stringify(after)} between the token and the query` : `userinfo ${JSON.stringify(before)} before the token`,
+        })),
+  },
+  {
     defect: 'missing-endpoint',
     requirement: 'PRF-URI-1',
     build: (t) => fc.constantFrom(`std-cpr://${t}`, `std-cpr://${t}?`, `std-cpr://${t}?url=https%3A%2F%2Fpay.example`).map((uri) => ({ uri, description: 'no endpoint parameter' })),

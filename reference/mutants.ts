@@ -1762,6 +1762,13 @@ const CATALOGUE = [
     catches: ['PRF-URI-1'],
   },
   {
+    name: 'app-token-uri-path-passed-over',
+    family: 'delivery',
+    role: 'paying-app',
+    description: "the paying app reads a token URI as a hierarchical URI and passes over a path between the token and the query (std-cpr://<token>/?endpoint=..., as a link handler may add one): the token is retrieved and spent where PROFILE.md §8.1 gives no such form and §8.3 asks for URI_INVALID with no request made",
+    catches: ['DLV-QR-1', 'DLV-DEEP-1'],
+  },
+  {
     name: 'app-endpoint-escapes-upper-hex-only',
     family: 'delivery',
     role: 'paying-app',

@@ -142,9 +142,12 @@ async function loadUri(uri: string, settings: ReadSettings): Promise<Loaded> {
   if (settings.faults.has('app-endpoint-first-parameter') && !endpointFirst(uri)) {
     return reject('URI_INVALID', 'This is not a payment request link: expected std-cpr://<token>?endpoint=<url>.');
   }
+  // Mutant app-token-uri-path-passed-over: a path between the token and the query (std-cpr://<token>/x?endpoint=...) passed over, as a hierarchical URI reader would.
+  // Stryker disable next-line all: only the app-token-uri-path-passed-over fault drops it
+  const pathless = settings.faults.has('app-token-uri-path-passed-over') && !uri.startsWith('std-cpr://inline/') ? uri.replace(/^(std-cpr:\/\/[^/?#]+)\/[^?#]*(?=\?)/, '$1') : uri;
   // Mutant app-endpoint-parameter-name-case-folded: query parameter names read in lower case (Endpoint=, ENDPOINT= taken for endpoint=).
   // Stryker disable next-line all: only the app-endpoint-parameter-name-case-folded fault folds them
-  const named = settings.faults.has('app-endpoint-parameter-name-case-folded') && !uri.startsWith('std-cpr://inline/') ? uri.replace(/([?&])([^=&#]*)=/g, (_m, sep: string, name: string) => `${sep}${name.toLowerCase()}=`) : uri;
+  const named = settings.faults.has('app-endpoint-parameter-name-case-folded') && !uri.startsWith('std-cpr://inline/') ? pathless.replace(/([?&])([^=&#]*)=/g, (_m, sep: string, name: string) => `${sep}${name.toLowerCase()}=`) : pathless;
   // Mutant app-endpoint-escapes-upper-hex-only: only escapes written as encodeURIComponent writes them (%3A, not %3a) decoded.
   // Stryker disable next-line all: only the app-endpoint-escapes-upper-hex-only fault keeps the others as text
   const escaped = settings.faults.has('app-endpoint-escapes-upper-hex-only') && !uri.startsWith('std-cpr://inline/') ? named.replace(/%([0-9a-fA-F]{2})/g, (escape, hex: string) => (/[a-f]/.test(hex) ? `%25${hex}` : escape)) : named;

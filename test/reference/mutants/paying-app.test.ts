@@ -157,6 +157,12 @@ const PROBES: Record<MutantOfRole<'paying-app'>, Probe> = {
     correct: 'URI_INVALID',
     mutant: 'RETRIEVAL_FAILED',
   },
+  'app-token-uri-path-passed-over': {
+    observes: 'a token URI with a path after its token (std-cpr://<token>/pay?endpoint=https://127.0.0.1:9), pointing at a closed port, read',
+    observe: async (app) => outcome(await app.read({ kind: 'uri', uri: `std-cpr://${'a'.repeat(32)}/pay?endpoint=${encodeURIComponent('https://127.0.0.1:9')}` })),
+    correct: 'URI_INVALID',
+    mutant: 'RETRIEVAL_FAILED',
+  },
   'app-endpoint-escapes-upper-hex-only': {
     observes: 'a token URI whose endpoint is written with lower-case hex escapes (https%3a%2f%2f127.0.0.1%3a9), read',
     observe: async (app) => outcome(await app.read({ kind: 'uri', uri: `std-cpr://${'a'.repeat(32)}?endpoint=https%3a%2f%2f127.0.0.1%3a9` })),
