@@ -2312,6 +2312,13 @@ const CATALOGUE = [
     catches: ['PRF-CTL-1', 'DRV-SINGLE-1'],
   },
   {
+    name: 'payee-retrieval-reopens-request',
+    family: 'test-control',
+    role: 'payee',
+    description: "a served retrieval writes its request's record again, whole: a request fulfilled before its token was first retrieved is open again, and a second fulfilment is granted where PROFILE.md §12 answers 409 REQUEST_CONSUMED",
+    catches: ['PRF-CTL-1', 'DRV-SINGLE-1'],
+  },
+  {
     name: 'payee-fulfil-on-token-window',
     family: 'test-control',
     role: 'payee',

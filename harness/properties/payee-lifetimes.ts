@@ -37,7 +37,8 @@
 // before its expires_at and refused REQUEST_EXPIRED from it on, or NOT_FOUND a
 // validity period after it (§12), whatever became of its token; and its token,
 // presented after the fulfilment, is known as long as any other (a fulfilment
-// invalidates nothing, §10); an id the payee never issued (a fresh one, or the
+// invalidates nothing, §10), and the request, fulfilled again after that,
+// is refused REQUEST_CONSUMED (§12); an id the payee never issued (a fresh one, or the
 // second request's with its last digit changed) is NOT_FOUND at every moment. Over the
 // payee's plaintext listener the expired token is 403 TLS_REQUIRED (§10).
 import { randomUUID } from 'node:crypto';
@@ -325,6 +326,9 @@ async function judgeVisit(ctx: ScenarioContext, v: VisitAt): Promise<PropertyFai
     // Refused as consumed, never fulfilled before: the first fulfilment is 200 (PROFILE.md §12), and a request is consumed by its fulfilment alone (a read of it, say, consumes nothing).
     const consumed = refusedWith(done, 'REQUEST_CONSUMED') === undefined;
     if (done.status !== 200) return { expected: 200, actual: { status: done.status, body: done.body }, message: `${story}: fulfilling the second request ${expiresAt - now} ms before its expires_at${consumed ? ', its first fulfilment' : ''}`, requirements: consumed ? ['PRF-CTL-1', 'DRV-SINGLE-1'] : ['PRF-CTL-1'] };
+    // Fulfilled, it stays consumed whatever was done with its token since (presented above, and served where it was unused).
+    const again = refusedWith(await fulfil(), 'REQUEST_CONSUMED');
+    if (again !== undefined) return { expected: { status: 409, problem: 'REQUEST_CONSUMED' }, actual: again, message: `${story}: fulfilling the second request a second time, after its token was presented`, requirements: ['PRF-CTL-1', 'DRV-SINGLE-1'] };
     return undefined;
   }
   const forgettable = now >= expiresAt + validity * 1000;

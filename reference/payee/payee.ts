@@ -2,7 +2,7 @@
 // creates CPRs with a unique request_id and a bounded expires_at, hands them out
 // through single-use retrieval tokens, and records fulfilment.
 import { randomBytes } from 'node:crypto';
-import { encodeB64url, formatTimestamp, newUuid, seededUuid, uuidOfBytes } from '../../profile/index.ts';
+import { encodeB64url, formatTimestamp, newUuid, parseTimestamp, seededUuid, uuidOfBytes } from '../../profile/index.ts';
 import { buildInlineUri, buildQrUri, endpointProblem, MAX_INLINE_URI_BYTES, retrievalUrl, validateCpr, type Cpr } from '../../profile/cpr/index.ts';
 import type { CreatedRequest as ControlCreatedRequest, PayeeConfig } from '../../profile/control.ts';
 import type { Clock } from '../clock.ts';
@@ -129,6 +129,9 @@ export function createPayee(options: PayeeOptions): Payee {
       const taken = tokens.take(token, clock.now());
       // Stryker disable next-line all: only the payee-read-consumes-request fault marks a request fulfilled when its CPR is read
       if (faults.has('payee-read-consumes-request') && taken.ok) requests.fulfil(taken.cpr.request_id, clock.now());
+      // Mutant payee-retrieval-reopens-request: a served retrieval writes its request's record again, whole, so that a request fulfilled before is open once more.
+      // Stryker disable next-line all: only the payee-retrieval-reopens-request fault writes it again
+      if (faults.has('payee-retrieval-reopens-request') && taken.ok) requests.register(taken.cpr.request_id, parseTimestamp(taken.cpr.expires_at)!, clock.now());
       return taken;
     },
     peek: (token) => tokens.peek(token, clock.now()),

@@ -678,6 +678,17 @@ const PROBES: Record<MutantOfRole<'payee'>, Probe> = {
     correct: 'FULFILLED',
     mutant: 'REQUEST_CONSUMED',
   },
+  'payee-retrieval-reopens-request': {
+    observes: "a request's second fulfilment once its unused token was retrieved after the first",
+    async observe(payee) {
+      const { request_id, token } = await ibanRequest(payee);
+      expect(payee.fulfil(request_id)).toBe('FULFILLED');
+      expect(payee.retrieve(token).ok).toBe(true);
+      return payee.fulfil(request_id);
+    },
+    correct: 'REQUEST_CONSUMED',
+    mutant: 'FULFILLED',
+  },
   'payee-request-retention-token-lifetime': {
     observes: 'a fulfilment a token lifetime (300 s) after expires_at, within the validity period (900 s)',
     async observe(payee, clock) {
