@@ -33,7 +33,7 @@ import type { Policy } from '../scenarios/actions/index.ts';
 import { define } from './support.ts';
 import type { PropertyFailure } from './types.ts';
 import { restoreClock, setClock } from './field-classes/clock.ts';
-import { answerOf, balanceOf, issuePack, lifetimeSeconds, operatorNow, operatorSetup, policyOnItsClock, redeemRequest, statusRequest, type OperatorSetup } from './field-classes/operator-setup.ts';
+import { answerOf, balanceOf, issuePack, lifetimeSeconds, operatorNow, operatorParties, policyOnItsClock, redeemRequest, statusRequest, type OperatorParties } from './field-classes/operator-setup.ts';
 
 const FILE = 'harness/properties/operator-replay.ts';
 
@@ -86,7 +86,7 @@ interface Held {
 }
 
 /** The message of `kind` with id `id`, created at `at` (ms): on a fresh Lock Request, or on `held`'s pack. */
-function messageOf(kind: Kind, id: string, setup: OperatorSetup, at: number, held: Held | undefined): { readonly path: string; readonly body: unknown } {
+function messageOf(kind: Kind, id: string, setup: OperatorParties, at: number, held: Held | undefined): { readonly path: string; readonly body: unknown } {
   if (kind === 'issue') {
     return { path: '/v1/cashpack/issue', body: buildLockRequest({ principal: setup.principal, request_id: id, amount: '1', asset: setup.asset as Parameters<typeof buildLockRequest>[0]['asset'], initialBearer: createSigningKey().jwk, requested_expiry: at + lifetimeSeconds(setup.policy) * 1000, created_at: at }) };
   }
@@ -95,7 +95,7 @@ function messageOf(kind: Kind, id: string, setup: OperatorSetup, at: number, hel
   return { path: '/v1/cashpack/redeem', body: { cash_pack: pack, redemption: buildRedemption({ bearer, pack, redeemer_kid: setup.redeemer.jwk.kid, created_at: at, redemption_id: id }) } };
 }
 
-async function sendMessage(ctx: ScenarioContext, setup: OperatorSetup, message: { readonly path: string; readonly body: unknown }, at: number): Promise<HttpResult> {
+async function sendMessage(ctx: ScenarioContext, setup: OperatorParties, message: { readonly path: string; readonly body: unknown }, at: number): Promise<HttpResult> {
   if (message.path !== '/v1/cashpack/redeem') return send(ctx, 'operator', jsonRequest('POST', message.path, message.body));
   return send(ctx, 'operator', redeemRequest(ctx, JSON.stringify(message.body), setup.redeemer, Math.floor(at / 1000)));
 }
@@ -104,7 +104,7 @@ const NAME_OF: Record<Kind, string> = { issue: 'Lock Request', renew: 'renewal',
 const ID_OF: Record<Kind, string> = { issue: 'request_id', renew: 'renewal_id', redeem: 'redemption_id' };
 
 /** The status documents of `packIds` as the Principal reads them now, and its balance. */
-async function stateOf(ctx: ScenarioContext, setup: OperatorSetup, packIds: readonly string[], at: number): Promise<{ readonly statuses: readonly unknown[]; readonly balance: unknown }> {
+async function stateOf(ctx: ScenarioContext, setup: OperatorParties, packIds: readonly string[], at: number): Promise<{ readonly statuses: readonly unknown[]; readonly balance: unknown }> {
   const statuses: unknown[] = [];
   for (const id of packIds) {
     const read = await send(ctx, 'operator', statusRequest(ctx, id, setup.principal, Math.floor(at / 1000)));
@@ -112,6 +112,19 @@ async function stateOf(ctx: ScenarioContext, setup: OperatorSetup, packIds: read
     statuses.push(read.body);
   }
   return { statuses, balance: await balanceOf(ctx, setup.principal) };
+}
+
+/**
+ * Whether a message of `kind` is over the target's max_body_bytes (a small
+ * limit, PROFILE.md §4.8, leaves no room for a renewal or a redemption
+ * presenting even a fresh pack): the case is then left out, and the
+ * property's result says so.
+ */
+function overLimit(ctx: ScenarioContext, policy: Policy, kind: Kind, message: { readonly body: unknown }): boolean {
+  const bytes = Buffer.byteLength(JSON.stringify(message.body));
+  if (bytes <= policy.max_body_bytes) return false;
+  ctx.leftOut.add(`the cases that send a ${NAME_OF[kind]}, as a ${NAME_OF[kind]} presenting a fresh pack is over max_body_bytes (${policy.max_body_bytes})`);
+  return true;
 }
 
 /** What a refusal or a grant of an id seen before is charged to: spec §7.1 names request_id and renewal_id reused in their own kind; the shared namespace and redemption_id are the profile's (§6). */
@@ -123,7 +136,7 @@ function replayRules(first: Kind, again: Kind): string[] {
 const RULE_OF: Record<Kind, string> = { issue: 'CPP-ISS-1', renew: 'CPP-RNW-1', redeem: 'CPP-RED-1' };
 
 async function judgeCase(ctx: ScenarioContext, policy: Policy, c: Case): Promise<PropertyFailure | undefined> {
-  const setup = await operatorSetup(ctx);
+  const setup = await operatorParties(ctx);
   const w = policy.request_window_seconds;
   const t0 = Math.floor((await operatorNow(ctx)) / 1000) * 1000 + 1000;
   await setClock(ctx, 'operator', t0);
@@ -138,7 +151,9 @@ async function judgeCase(ctx: ScenarioContext, policy: Policy, c: Case): Promise
   } else {
     const bearer = createSigningKey();
     const pack = await issuePack(ctx, setup, bearer, t0, { amount: '1' });
-    const answer = await sendMessage(ctx, setup, messageOf(c.first, id, setup, t0, { pack, bearer }), t0);
+    const message = messageOf(c.first, id, setup, t0, { pack, bearer });
+    if (overLimit(ctx, policy, c.first, message)) return undefined;
+    const answer = await sendMessage(ctx, setup, message, t0);
     if (answer.status !== 200) throw StepError.setupFailed(RULE_OF[c.first], `setting up: the Operator did not grant a ${NAME_OF[c.first]} of a pack it had just issued (HTTP ${answer.status}: ${answer.text.slice(0, 200)}); its own scenarios judge it`);
     firstPackId = pack.pack_id;
   }
@@ -153,6 +168,7 @@ async function judgeCase(ctx: ScenarioContext, policy: Policy, c: Case): Promise
   const packIds = [firstPackId, ...(second ? [second.pack.pack_id] : [])];
   const before = await stateOf(ctx, setup, packIds, at);
   const message = messageOf(c.again, id, setup, at, second);
+  if (overLimit(ctx, policy, c.again, message)) return undefined;
   const answer = await sendMessage(ctx, setup, message, at);
   const seen = answerOf(answer);
   // Set back more than twice the window, the id was recorded "less than twice the window ago" by its sign and

@@ -136,12 +136,21 @@ export async function issuePack(ctx: ScenarioContext, setup: Pick<OperatorSetup,
   return answer.body as CashPack;
 }
 
-async function makeSetup(ctx: ScenarioContext): Promise<OperatorSetup> {
+/** The parties of a property's setup: its Principal, funded beyond what any run of cases spends, in setupAsset, and a redeemer at the highest identity level. */
+export type OperatorParties = Pick<OperatorSetup, 'policy' | 'principal' | 'redeemer' | 'asset'>;
+
+async function makeParties(ctx: ScenarioContext): Promise<OperatorParties> {
   const policy = await policyOf(ctx);
-  const [principal, redeemer, bearer, next] = [createSigningKey(), createSigningKey(), createSigningKey(), createSigningKey()];
+  const [principal, redeemer] = [createSigningKey(), createSigningKey()];
   const asset = setupAsset(policy);
   await provisionPrincipal(ctx, principal, DEEP_BALANCE, policy, asset);
   await control(ctx, jsonRequest('POST', '/_control/operator/redeemers', { public_key: redeemer.jwk, identity_level: IDENTITY_LEVELS.max }));
+  return { policy, principal, redeemer, asset };
+}
+
+async function makeSetup(ctx: ScenarioContext): Promise<OperatorSetup> {
+  const { policy, principal, redeemer, asset } = await makeParties(ctx);
+  const [bearer, next] = [createSigningKey(), createSigningKey()];
   let now = await operatorNow(ctx);
   // A policy that leaves less room than a running clock allows is met on a frozen one, as its scenarios are (the property's teardown lets it run again).
   const tight = tightPolicy(policy);
@@ -186,10 +195,21 @@ export function renewedPack(answer: HttpResult, next: SigningKey, what: string, 
 
 /** The setup of this run of the property, made on first use. */
 export function operatorSetup(ctx: ScenarioContext): Promise<OperatorSetup> {
-  let setup = setups.get(ctx);
-  if (!setup) {
-    setup = makeSetup(ctx);
-    setups.set(ctx, setup);
+  return once(setups, ctx, makeSetup);
+}
+
+const parties = new WeakMap<ScenarioContext, Promise<OperatorParties>>();
+
+/** The setup's parties alone (no pack issued or renewed), for a property that makes its own packs; made on first use. */
+export function operatorParties(ctx: ScenarioContext): Promise<OperatorParties> {
+  return once(parties, ctx, makeParties);
+}
+
+function once<T>(made: WeakMap<ScenarioContext, Promise<T>>, ctx: ScenarioContext, make: (ctx: ScenarioContext) => Promise<T>): Promise<T> {
+  let value = made.get(ctx);
+  if (!value) {
+    value = make(ctx);
+    made.set(ctx, value);
   }
-  return setup;
+  return value;
 }
