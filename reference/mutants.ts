@@ -810,6 +810,13 @@ const CATALOGUE = [
     configuration: { policy: { request_window_seconds: 600 } },
   },
   {
+    name: 'op-chain-entries-freshness-checked',
+    family: 'cashpack-errors',
+    role: 'operator',
+    description: "the Operator holds every Renewal Entry of a presented pack to the freshness window as well as the message: a pack renewed more than request_window_seconds ago is refused STALE_REQUEST at its next renewal or redemption, where PROFILE.md §6 dates only the message's own created_at",
+    catches: ['CPP-RNW-1', 'CPP-RED-1'],
+  },
+  {
     name: 'op-pack-id-from-request-id',
     family: 'cashpack-lifecycle',
     role: 'operator',
@@ -2310,6 +2317,13 @@ const CATALOGUE = [
     role: 'payee',
     description: 'reading a request through its token (GET /cpr/<token>) also marks it fulfilled, so its first fulfilment after a read is refused REQUEST_CONSUMED',
     catches: ['PRF-CTL-1', 'DRV-SINGLE-1'],
+  },
+  {
+    name: 'payee-token-expiry-clock-never-back',
+    family: 'retrieval-token',
+    role: 'payee',
+    description: "the payee's token store judges expiry at the latest instant it has seen, so that a clock set back brings no token back: with the payee's one clock set back (PROFILE.md §12), a token made then is refused TOKEN_EXPIRED at once, where it lives its lifetime from the instant it was made (PROFILE.md §10)",
+    catches: ['TOK-EXP-1', 'TOK-GET-1'],
   },
   {
     name: 'payee-retrieval-reopens-request',

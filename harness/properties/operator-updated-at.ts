@@ -3,7 +3,8 @@
 // redemption or cancellation, and for EXPIRED the expiry instant, however late
 // the Operator notices it (§5.1). Reads and refused requests leave it as it
 // was. Each case is a generated sequence on one pack under the Operator's
-// frozen clock: clock moves of any size and to either side of the expiry
+// frozen clock: clock moves of any size (one to three of the target's request
+// windows, a second either side, among them) and to either side of the expiry
 // instant, renewals granted and refused (by a key that is not the bearer, past
 // max_chain_depth, of a pack that has ended), renewals in a row up to the
 // policy's max_chain_depth (at most 16 a step, and never one whose body
@@ -47,8 +48,13 @@ type Action =
   | 'redeem'
   | 'cancel';
 
-/** How far the clock moves first: seconds on, or to the pack's expiry instant plus an offset (never backwards). */
-type Move = { readonly by: number } | { readonly toExpiry: number };
+/**
+ * How far the clock moves first (never backwards): seconds on, one to three of
+ * the target's request windows on (a second either side: messages and entries
+ * made before then are out of the window), or to the pack's expiry instant
+ * plus an offset.
+ */
+type Move = { readonly by: number } | { readonly windows: 1 | 2 | 3; readonly plus: -1 | 0 | 1 } | { readonly toExpiry: number };
 
 interface Step {
   readonly move: Move;
@@ -74,6 +80,7 @@ const move: fc.Arbitrary<Move> = fc.oneof(
   { arbitrary: fc.constant({ by: 0 }), weight: 1 },
   { arbitrary: fc.integer({ min: 1, max: 5 }).map((by) => ({ by })), weight: 2 },
   { arbitrary: fc.integer({ min: 6, max: 900 }).map((by) => ({ by })), weight: 2 },
+  { arbitrary: fc.record({ windows: fc.constantFrom<1 | 2 | 3>(1, 2, 3), plus: fc.constantFrom<-1 | 0 | 1>(-1, 0, 1) }), weight: 2 },
   { arbitrary: fc.constantFrom(-1, 0, 1, 2, 60).map((toExpiry) => ({ toExpiry })), weight: 1 },
 );
 
@@ -203,9 +210,10 @@ async function judgeCase(ctx: ScenarioContext, setup: OperatorSetup, { orders, a
   let signedAt = now;
   let dated = '';
   for (const step of ops) {
-    if ('by' in step.move) {
-      await moveTo(now + step.move.by * 1000);
-      if (step.move.by > 0) done.push(`the clock ${step.move.by} s on`);
+    if (!('toExpiry' in step.move)) {
+      const by = 'by' in step.move ? step.move.by : step.move.windows * policy.request_window_seconds + step.move.plus;
+      await moveTo(now + by * 1000);
+      if (by > 0) done.push(`the clock ${by} s on`);
     } else {
       await moveTo(expiryMs + step.move.toExpiry * 1000);
       done.push(`the clock to the expiry instant ${step.move.toExpiry < 0 ? '' : '+'}${step.move.toExpiry} s`);

@@ -15,8 +15,10 @@
 // forward, so what the payee did at one moment (a sweep of expired entries,
 // say) is there at the next; from one case to the next too, as a payee's clock
 // in service runs: each case starts after the last moment of the one before and
-// after the clock the property found, so every request the payee keeps from
-// before is older than the case's own (a payee that sweeps its requests in the
+// after the clock the property found (but one case in four, which starts at its
+// own instant, the clock set back however far it went: the payee's one clock
+// reads that instant, and its requests and tokens live from it, §12), so every
+// request the payee keeps from before is older than the case's own (a payee that sweeps its requests in the
 // order it made them, stopping at the first it must keep, then sweeps as it
 // would in service, where one made earlier with the clock set later would hold
 // back every sweep). At each, in either order, the first request's
@@ -108,6 +110,8 @@ interface Case {
    */
   readonly seconds: number;
   readonly fraction: number;
+  /** The case starts at its own instant even where the clock already went later: the payee's clock set back. */
+  readonly back: boolean;
   /** Judged in the order of their moments, the clock only moving forward. */
   readonly visits: readonly Visit[];
 }
@@ -130,6 +134,9 @@ const cases: fc.Arbitrary<Case> = fc.record({
   // 2001-09-09 to 2100-01-01: the clock is frozen there and put back afterwards.
   seconds: fc.integer({ min: 1_000_000_000, max: 4_102_444_800 }),
   fraction: fc.integer({ min: 0, max: 999 }),
+  // One case in four starts where it was drawn, however far the clock went: set back, the payee's one clock reads
+  // that instant (PROFILE.md §12), and its requests and tokens live their lifetimes from it.
+  back: fc.constantFrom(true, false, false, false),
   // The first visit of every case judges an unused token, or its request, within the whole second its token's
   // lifetime, its token_expires_at or its expires_at ends in: the requests are made a fraction into a second, so
   // that second's start is before the end (a payee counting whole seconds ends them there).
@@ -355,7 +362,7 @@ export const PAYEE_LIFETIMES = define<Case>({
   async check(ctx, c): Promise<PropertyFailure | undefined> {
     const { tokenLifetimeSeconds: lifetime, validitySeconds: validity } = await payeeConfig(ctx);
     const floor = floors.get(ctx) ?? (await clockBefore(ctx, 'payee'));
-    const at = Math.max(c.seconds, Math.floor(floor / 1000) + 1) * 1000 + c.fraction;
+    const at = (c.back ? c.seconds : Math.max(c.seconds, Math.floor(floor / 1000) + 1)) * 1000 + c.fraction;
     await setClock(ctx, 'payee', at);
     const pairs: { readonly visit: Visit; readonly retrieved: Created; readonly fulfilled: Created; readonly now: number }[] = [];
     // The pairs whose first token goes over plaintext are made first: a payee that sweeps its tokens in
@@ -380,8 +387,9 @@ export const PAYEE_LIFETIMES = define<Case>({
       pairs.push({ visit: { ...visit, usedEarly, readBeforePaid }, retrieved, fulfilled, now: Math.max(at, momentAt(visit.moment, anchorsOf(at, lifetime, validity, retrieved))) });
     }
     pairs.sort((a, b) => a.now - b.now);
-    floors.set(ctx, pairs.at(-1)!.now);
-    const created = `${pairs.length * 2} requests created with the clock frozen at ${formatTimestamp(at, 'cpr')} (token lifetime ${lifetime} s, validity ${validity} s)`;
+    // A case set back leaves the next one to start after every moment before it all the same.
+    floors.set(ctx, Math.max(floor, pairs.at(-1)!.now));
+    const created = `${pairs.length * 2} requests created with the clock frozen at ${formatTimestamp(at, 'cpr')}${at < floor ? ` (set back from ${formatTimestamp(floor, 'cpr')})` : ''} (token lifetime ${lifetime} s, validity ${validity} s)`;
     for (const [i, { visit, retrieved, fulfilled, now }] of pairs.entries()) {
       await setClock(ctx, 'payee', now);
       const story = `${created}; pair ${i + 1} of ${pairs.length} (the first wrote ${JSON.stringify(retrieved.written)}, the second ${JSON.stringify(fulfilled.written)}${visit.usedEarly === 'tls' ? "; the first's token retrieved once when made" : visit.usedEarly === 'plaintext' ? "; the first's token presented over plaintext when made" : ''}${visit.readBeforePaid === 'tls' ? "; the second's token retrieved when made, before it is fulfilled" : visit.readBeforePaid === 'plaintext' ? "; the second's token presented over plaintext when made, before it is fulfilled" : ''}) with the clock set ${describeMoment(visit.moment)}, to ${formatTimestamp(now, 'cpr')}, ${visit.tokenFirst ? 'the token retrieved first' : 'the request fulfilled first'}`;

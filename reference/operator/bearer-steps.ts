@@ -45,6 +45,9 @@ export function bearerSteps<E extends keyof typeof BEARER_MESSAGES>(ctx: Operato
   }
   // 5. Freshness (PROFILE.md §6).
   if (!isFresh(ctx, message.created_at, now)) return reject('STALE_REQUEST', 'created_at is outside the request window');
+  // Mutant op-chain-entries-freshness-checked: the presented pack's Renewal Entries held to the window too, so a pack renewed over a window ago is neither renewed nor redeemed again.
+  // Stryker disable next-line all: only the op-chain-entries-freshness-checked fault dates the chain
+  if (ctx.faults.has('op-chain-entries-freshness-checked') && pack.renewal_chain.some((entry) => !isFresh(ctx, entry.created_at, now))) return reject('STALE_REQUEST', 'a renewal of the presented pack is outside the request window');
   // 6. Replay (spec §7.1 DUPLICATE_ID): from here on the id is recorded, whatever follows.
   const id = (message as unknown as Record<string, string>)[spec.id]!;
   if (isReplay(ctx, spec.id, id, now, message.created_at)) return reject('DUPLICATE_ID', `${spec.id} has been seen before`);

@@ -25,6 +25,8 @@ export class TokenStore {
   private readonly usedAt = new Map<string, number>();
   /** Only with the mutant payee-plaintext-unknown-token-denied: every string presented in the clear, issued or not. */
   private readonly denied = new Set<string>();
+  /** Only with the mutant payee-token-expiry-clock-never-back: the latest instant a token was judged at. */
+  private latest = Number.NEGATIVE_INFINITY;
 
   /**
    * @param lifetimeMs how long a token can be used
@@ -69,8 +71,11 @@ export class TokenStore {
   }
 
   /** What a retrieval would get now, without consuming the token. */
-  peek(token: string, now: number): TakeResult {
-    this.prune(now);
+  peek(token: string, clockNow: number): TakeResult {
+    this.prune(clockNow);
+    // Mutant payee-token-expiry-clock-never-back: expiry judged at the latest instant the store has seen, so that a clock set back brings no token back, nor lets a new one live.
+    // Stryker disable next-line all: only the payee-token-expiry-clock-never-back fault keeps the latest instant
+    const now = this.faults.has('payee-token-expiry-clock-never-back') ? (this.latest = Math.max(this.latest, clockNow)) : clockNow;
     const entry = this.entries.get(this.key(token));
     // Mutant payee-token-store-plain-object: the store looked up as a plain object, which has constructor, __proto__, toString... of its own: such a name is served, an empty document.
     // Stryker disable next-line all: only the payee-token-store-plain-object fault finds a name no token has

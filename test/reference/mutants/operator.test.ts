@@ -338,6 +338,17 @@ const PROBES: Record<MutantOfRole<'operator'>, Probe> = {
     correct: 'DUPLICATE_ID',
     mutant: 200,
   },
+  'op-chain-entries-freshness-checked': {
+    observes: 'a redemption of a pack renewed a window and a second before',
+    async observe(f) {
+      const { pack, bearer } = await f.issuePack();
+      const renewed = await f.renewPack(pack, bearer);
+      f.clock.advance(f.operator.policy.request_window_seconds + 1);
+      return answer(await f.redeem(renewed.pack, f.redemption(renewed.pack, renewed.bearer)));
+    },
+    correct: 200,
+    mutant: 'STALE_REQUEST',
+  },
   'op-pack-id-from-request-id': {
     observes: 'the pack_id of a pack issued with a request_id used again twice the window and a second after it was recorded',
     async observe(f) {

@@ -678,6 +678,19 @@ const PROBES: Record<MutantOfRole<'payee'>, Probe> = {
     correct: 'FULFILLED',
     mutant: 'REQUEST_CONSUMED',
   },
+  'payee-token-expiry-clock-never-back': {
+    observes: 'a token made with the clock set back a day, after a token was read, retrieved at once',
+    async observe(payee, clock) {
+      const first = await ibanRequest(payee);
+      expect(payee.retrieve(first.token).ok).toBe(true);
+      clock.set(clock.now() - 86_400_000);
+      const { token } = await ibanRequest(payee);
+      const taken = payee.retrieve(token);
+      return taken.ok ? 'served' : taken.code;
+    },
+    correct: 'served',
+    mutant: 'TOKEN_EXPIRED',
+  },
   'payee-retrieval-reopens-request': {
     observes: "a request's second fulfilment once its unused token was retrieved after the first",
     async observe(payee) {
