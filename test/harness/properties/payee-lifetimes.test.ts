@@ -6,16 +6,18 @@
 // one that never lets it expire, one that refuses a request once its token
 // lapsed, one that fulfils a request at its expires_at, one that forgets an
 // expired request a token lifetime after it, not a validity period, and one that
-// counts a read of a request through its token as its fulfilment, and one that
-// judges a token's lifetime in whole seconds.
+// counts a read of a request through its token as its fulfilment, one that
+// judges a token's lifetime in whole seconds, one that reopens a fulfilled
+// request when its token is served, and one that judges a token's expiry at the
+// latest instant it has seen (its clock set back).
 import { describe, expect, it } from 'vitest';
 import { executeProperty } from '../../../harness/properties/execute.ts';
 import { PAYEE_LIFETIMES } from '../../../harness/properties/payee-lifetimes.ts';
 import { scenarioTarget } from '../../../harness/runner/scenario-target.ts';
 import { embeddedTarget } from '../../../harness/target/target.ts';
 
-// A seed whose twelve cases reach each fault below (a moment at a request's expires_at, one between the two ends of what a payee must remember, a request read before its moment).
-const options = { seed: 4, runs: 12, levelOf: () => 'MUST' as const, rerun: () => '' };
+// A seed whose twelve cases reach each fault below (a moment at a request's expires_at, one between the two ends of what a payee must remember, a request read before its moment, a case set back).
+const options = { seed: 7, runs: 12, levelOf: () => 'MUST' as const, rerun: () => '' };
 
 describe('PROP-PAYEE-013 (a request and its token, each its own lifetime)', () => {
   it.each<[string, 'passed' | 'failed', readonly string[]]>([
@@ -29,6 +31,10 @@ describe('PROP-PAYEE-013 (a request and its token, each its own lifetime)', () =
     ['payee-read-consumes-request', 'failed', ['PRF-CTL-1', 'DRV-SINGLE-1']],
     // Refused TOKEN_EXPIRED from the whole second its lifetime ends in: a live token refused.
     ['payee-token-expiry-whole-second', 'failed', ['TOK-GET-1']],
+    // A paid request fulfilled once more after its token was served: granted, where it stays consumed.
+    ['payee-retrieval-reopens-request', 'failed', ['PRF-CTL-1', 'DRV-SINGLE-1']],
+    // A case set back: its tokens refused TOKEN_EXPIRED at once.
+    ['payee-token-expiry-clock-never-back', 'failed', ['TOK-GET-1']],
   ])('against %s: %s', async (mutant, status, requirements) => {
     const target = await embeddedTarget(mutant === 'the reference' ? {} : { reference: { mutant } });
     try {
