@@ -71,11 +71,11 @@ export class TokenStore {
   }
 
   /** What a retrieval would get now, without consuming the token. */
-  peek(token: string, clockNow: number): TakeResult {
-    this.prune(clockNow);
+  peek(token: string, now: number): TakeResult {
+    this.prune(now);
     // Mutant payee-token-expiry-clock-never-back: expiry judged at the latest instant the store has seen, so that a clock set back brings no token back, nor lets a new one live.
     // Stryker disable next-line all: only the payee-token-expiry-clock-never-back fault keeps the latest instant
-    const now = this.faults.has('payee-token-expiry-clock-never-back') ? (this.latest = Math.max(this.latest, clockNow)) : clockNow;
+    if (this.faults.has('payee-token-expiry-clock-never-back')) now = this.latest = Math.max(this.latest, now);
     const entry = this.entries.get(this.key(token));
     // Mutant payee-token-store-plain-object: the store looked up as a plain object, which has constructor, __proto__, toString... of its own: such a name is served, an empty document.
     // Stryker disable next-line all: only the payee-token-store-plain-object fault finds a name no token has
