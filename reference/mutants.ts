@@ -813,8 +813,8 @@ const CATALOGUE = [
     name: 'op-chain-entries-freshness-checked',
     family: 'cashpack-errors',
     role: 'operator',
-    description: "the Operator holds every Renewal Entry of a presented pack to the freshness window as well as the message: a pack renewed more than request_window_seconds ago is refused STALE_REQUEST at its next renewal or redemption, where PROFILE.md §6 dates only the message's own created_at",
-    catches: ['CPP-RNW-1', 'CPP-RED-1'],
+    description: "the Operator holds every Renewal Entry of a presented pack to the freshness window as well as the message: a pack renewed more than request_window_seconds ago is refused STALE_REQUEST at its next renewal or redemption, where PROFILE.md §6 dates only the message's own created_at (PROP-OP-015, which judges PRF-STS-1, meets it between a renewal and the next)",
+    catches: ['CPP-RNW-1', 'CPP-RED-1', 'PRF-STS-1'],
   },
   {
     name: 'op-pack-id-from-request-id',
