@@ -43,9 +43,9 @@ type Kind = 'issue' | 'renew' | 'redeem';
 type Move =
   | { readonly within: number } // a fraction (of 2^16) of the way through twice the window, its last second included
   | { readonly edge: 'last-second' | 'end' | 'past' } // 2w - 1 s, 2w, 2w + 1 s
-  | { readonly beyond: number } // 2w plus up to a thousand windows
+  | { readonly beyond: number } // 2w plus up to a thousand windows (farthest)
   | { readonly back: number } // a fraction (of 2^16) of twice the window, at least a second, back
-  | { readonly farBack: number }; // more than twice the window back: up to a thousand windows more
+  | { readonly farBack: number }; // more than twice the window back: up to a thousand windows more (farthest)
 
 interface Case {
   readonly first: Kind;
@@ -69,13 +69,16 @@ const casesOf = (kinds: readonly Kind[]): fc.Arbitrary<Case> => fc.record({
   ),
 }).map(({ first, again, move }) => ({ first, again: again ?? first, move }));
 
+/** The farthest past twice the window a move goes: a thousand windows, at most a thousand days (the clock stays within years of now, whatever window a policy sets). */
+const farthest = (w: number): number => 1000 * Math.min(w, 86_400);
+
 /** The clock's offset from the recording, in whole seconds, for a window of `w` seconds. */
 function offsetOf(move: Move, w: number): number {
   const twice = 2 * w;
   if ('within' in move) return Math.floor(((twice - 1) * move.within) / 0xffff);
   if ('edge' in move) return twice + { 'last-second': -1, end: 0, past: 1 }[move.edge];
-  if ('beyond' in move) return twice + Math.floor((1000 * w * move.beyond) / 0xffff);
-  if ('farBack' in move) return -(twice + 1 + Math.floor((1000 * w * move.farBack) / 0xffff));
+  if ('beyond' in move) return twice + Math.floor((farthest(w) * move.beyond) / 0xffff);
+  if ('farBack' in move) return -(twice + 1 + Math.floor((farthest(w) * move.farBack) / 0xffff));
   return -Math.max(1, Math.floor((twice * move.back) / 0xffff));
 }
 
