@@ -25,7 +25,7 @@
 // the new message, at the same clock, so an expiry between changes nothing.
 import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
-import { buildLockRequest, buildRedemption, buildRenewal, createSigningKey, type CashPack, type SigningKey } from '../../profile/cashpack/index.ts';
+import { createSigningKey, type CashPack, type SigningKey } from '../../profile/cashpack/index.ts';
 import { newUuid } from '../../profile/uuid.ts';
 import { StepError, type HttpResult, type ScenarioContext } from '../scenarios/context.ts';
 import { jsonRequest, send } from '../scenarios/http.ts';
@@ -33,7 +33,7 @@ import type { Policy } from '../scenarios/actions/index.ts';
 import { define } from './support.ts';
 import type { PropertyFailure } from './types.ts';
 import { restoreClock, setClock } from './field-classes/clock.ts';
-import { answerOf, balanceOf, issuePack, lifetimeSeconds, operatorNow, operatorParties, policyOnItsClock, redeemRequest, statusRequest, type OperatorParties } from './field-classes/operator-setup.ts';
+import { answerOf, balanceOf, issuePack, lockRequest, operatorNow, operatorParties, policyOnItsClock, redeemRequest, redemption, renewal, statusRequest, type OperatorParties } from './field-classes/operator-setup.ts';
 
 const FILE = 'harness/properties/operator-replay.ts';
 
@@ -88,14 +88,12 @@ interface Held {
   readonly bearer: SigningKey;
 }
 
-/** The message of `kind` with id `id`, created at `at` (ms): on a fresh Lock Request, or on `held`'s pack. */
+/** The message of `kind` with id `id`, created at `at` (ms): a Lock Request of one unit, or a message on `held`'s pack. */
 function messageOf(kind: Kind, id: string, setup: OperatorParties, at: number, held: Held | undefined): { readonly path: string; readonly body: unknown } {
-  if (kind === 'issue') {
-    return { path: '/v1/cashpack/issue', body: buildLockRequest({ principal: setup.principal, request_id: id, amount: '1', asset: setup.asset as Parameters<typeof buildLockRequest>[0]['asset'], initialBearer: createSigningKey().jwk, requested_expiry: at + lifetimeSeconds(setup.policy) * 1000, created_at: at }) };
-  }
+  if (kind === 'issue') return { path: '/v1/cashpack/issue', body: lockRequest(setup, at, { request_id: id }) };
   const { pack, bearer } = held!;
-  if (kind === 'renew') return { path: '/v1/cashpack/renew', body: { cash_pack: pack, renewal: buildRenewal({ bearer, pack, new_bearer: createSigningKey().jwk, created_at: at, renewal_id: id }) } };
-  return { path: '/v1/cashpack/redeem', body: { cash_pack: pack, redemption: buildRedemption({ bearer, pack, redeemer_kid: setup.redeemer.jwk.kid, created_at: at, redemption_id: id }) } };
+  if (kind === 'renew') return { path: '/v1/cashpack/renew', body: { cash_pack: pack, renewal: renewal(pack, bearer, at, undefined, id) } };
+  return { path: '/v1/cashpack/redeem', body: { cash_pack: pack, redemption: redemption(pack, bearer, setup.redeemer, at, id) } };
 }
 
 async function sendMessage(ctx: ScenarioContext, setup: OperatorParties, message: { readonly path: string; readonly body: unknown }, at: number): Promise<HttpResult> {
@@ -147,10 +145,7 @@ async function judgeCase(ctx: ScenarioContext, policy: Policy, c: Case): Promise
   const id = newUuid();
   let firstPackId: string;
   if (c.first === 'issue') {
-    const message = messageOf('issue', id, setup, t0, undefined);
-    const issued = await send(ctx, 'operator', jsonRequest('POST', message.path, message.body));
-    if (issued.status !== 200) throw StepError.setupFailed('CPP-ISS-1', `setting up: the Operator did not issue a pack (HTTP ${issued.status}: ${issued.text.slice(0, 200)}); its own scenarios judge issue`);
-    firstPackId = (issued.body as CashPack).pack_id;
+    firstPackId = (await issuePack(ctx, setup, createSigningKey(), t0, { request_id: id })).pack_id;
   } else {
     const bearer = createSigningKey();
     const pack = await issuePack(ctx, setup, bearer, t0, { amount: '1' });

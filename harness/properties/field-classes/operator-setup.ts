@@ -93,10 +93,14 @@ export function lifetimeSeconds(policy: Policy): number {
   return Math.min(Math.max(3600, min + margin), max - margin);
 }
 
+/** What a Lock Request of a property may set otherwise than by default (a fresh request_id, one unit, a fresh bearer, the policy's default lifetime). */
+type LockOverrides = { request_id?: string; amount?: string; bearer?: SigningKey['jwk']; lifetime?: number; asset?: Policy['assets'][number] };
+
 /** A Lock Request by the setup's Principal, in its asset (the policy's first where it names none). */
-export function lockRequest(setup: Pick<OperatorSetup, 'principal' | 'policy'> & Partial<Pick<OperatorSetup, 'asset'>>, now: number, overrides: { amount?: string; bearer?: SigningKey['jwk']; lifetime?: number; asset?: Policy['assets'][number] } = {}): LockRequest {
+export function lockRequest(setup: Pick<OperatorSetup, 'principal' | 'policy'> & Partial<Pick<OperatorSetup, 'asset'>>, now: number, overrides: LockOverrides = {}): LockRequest {
   return buildLockRequest({
     principal: setup.principal,
+    ...(overrides.request_id !== undefined ? { request_id: overrides.request_id } : {}),
     amount: overrides.amount ?? '1',
     asset: (overrides.asset ?? setup.asset ?? setup.policy.assets[0]) as Parameters<typeof buildLockRequest>[0]['asset'],
     initialBearer: overrides.bearer ?? createSigningKey().jwk,
@@ -112,9 +116,11 @@ export function inMemberOrder(key: SigningKey, order: readonly (typeof JWK_MEMBE
   return { ...key, jwk: jwkInMemberOrder(key.jwk, order) };
 }
 
-export const renewal = (pack: CashPack, bearer: SigningKey, now: number, next: SigningKey = createSigningKey()): RenewalEntry => buildRenewal({ bearer, pack, new_bearer: next.jwk, created_at: now });
+export const renewal = (pack: CashPack, bearer: SigningKey, now: number, next: SigningKey = createSigningKey(), renewal_id?: string): RenewalEntry =>
+  buildRenewal({ bearer, pack, new_bearer: next.jwk, created_at: now, ...(renewal_id !== undefined ? { renewal_id } : {}) });
 
-export const redemption = (pack: CashPack, bearer: SigningKey, redeemer: SigningKey, now: number): RedemptionRequest => buildRedemption({ bearer, pack, redeemer_kid: redeemer.jwk.kid, created_at: now });
+export const redemption = (pack: CashPack, bearer: SigningKey, redeemer: SigningKey, now: number, redemption_id?: string): RedemptionRequest =>
+  buildRedemption({ bearer, pack, redeemer_kid: redeemer.jwk.kid, created_at: now, ...(redemption_id !== undefined ? { redemption_id } : {}) });
 
 /** POST /v1/cashpack/redeem with this body text, identified by the redeemer's HTTP Message Signature (PROFILE.md §2.4). */
 export function redeemRequest(ctx: ScenarioContext, text: string, redeemer: SigningKey, nowSeconds: number, headers: Record<string, string> = {}): WireRequest {
@@ -130,7 +136,7 @@ export function statusRequest(ctx: ScenarioContext, packId: string, signer: Sign
 }
 
 /** Issues a pack to `bearer` and returns it, or throws when the Operator will not (its own tests judge issue). */
-export async function issuePack(ctx: ScenarioContext, setup: Pick<OperatorSetup, 'principal' | 'policy'> & Partial<Pick<OperatorSetup, 'asset'>>, bearer: SigningKey, now: number, options: { lifetime?: number; amount?: string; asset?: Policy['assets'][number] } = {}): Promise<CashPack> {
+export async function issuePack(ctx: ScenarioContext, setup: Pick<OperatorSetup, 'principal' | 'policy'> & Partial<Pick<OperatorSetup, 'asset'>>, bearer: SigningKey, now: number, options: Omit<LockOverrides, 'bearer'> = {}): Promise<CashPack> {
   const answer = await send(ctx, 'operator', jsonRequest('POST', '/v1/cashpack/issue', lockRequest(setup, now, { ...options, bearer: bearer.jwk })));
   if (answer.status !== 200) throw StepError.setupFailed('CPP-ISS-1', `setting up: the Operator did not issue a pack (HTTP ${answer.status}: ${answer.text.slice(0, 200)}); its own scenarios judge issue`);
   return answer.body as CashPack;
