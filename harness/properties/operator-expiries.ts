@@ -128,11 +128,10 @@ async function judgeCase(ctx: ScenarioContext, policy: Policy, c: Case): Promise
   const packIds: string[] = [];
   for (const [i, p] of packs.entries()) {
     const answer = await send(ctx, 'operator', jsonRequest('POST', '/v1/cashpack/issue', lockRequest({ principal, policy }, issuedAt, { amount: p.amount.toString(), lifetime: p.lifetime })));
-    // Refused for want of funds the Principal has: the balance rule's fault, not an issue the property could not set up.
-    if (answerOf(answer) === 'INSUFFICIENT_BALANCE') return { expected: 200, actual: { status: answer.status, body: answer.body }, message: `pack ${i + 1} of ${packs.length}, of ${p.amount}, from ${funded} available (a balance of ${balance})`, requirements: ['CPP-BAL-1'] };
-    if (answer.status !== 200) throw StepError.setupFailed('CPP-ISS-1', `setting up: the Operator did not issue pack ${i + 1} of ${packs.length} (HTTP ${answer.status}: ${answer.text.slice(0, 200)}); its own scenarios judge issue`);
+    const packId = issuedPackId(answer, `pack ${i + 1} of ${packs.length}, of ${p.amount}, from ${funded} available (a balance of ${balance})`, `pack ${i + 1} of ${packs.length}`);
+    if (typeof packId !== 'string') return packId;
     funded -= p.amount;
-    packIds.push((answer.body as { pack_id: string }).pack_id);
+    packIds.push(packId);
   }
   // One pack cancelled at the same instant: CANCELLED, its amount held from then on, its expiry changing nothing (PROFILE.md §5.1).
   const cancelled = c.cancelled !== null && ctx.target.capabilities('operator').has('cancel') ? c.cancelled % packs.length : undefined;
@@ -230,6 +229,17 @@ function assetTaken(policy: Policy, again: Case['again'], held: bigint): boolean
 }
 
 /**
+ * The pack_id of a pack issued to the Principal. Refused for want of funds it
+ * has (`asked` says what it had), the balance rule's fault: a failure of
+ * CPP-BAL-1; any other refusal is an issue the property could not set up.
+ */
+function issuedPackId(answer: HttpResult, asked: string, what: string): string | PropertyFailure {
+  if (answerOf(answer) === 'INSUFFICIENT_BALANCE') return { expected: 200, actual: { status: answer.status, body: answer.body }, message: asked, requirements: ['CPP-BAL-1'] };
+  if (answer.status !== 200) throw StepError.setupFailed('CPP-ISS-1', `setting up: the Operator did not issue ${what} (HTTP ${answer.status}: ${answer.text.slice(0, 200)}); its own scenarios judge issue`);
+  return (answer.body as { pack_id: string }).pack_id;
+}
+
+/**
  * The Principal, now in the policy's other asset with nothing locked or held
  * and `available` to spend, locks one unit there and the pack is cancelled at
  * once (where the Operator offers cancel): the unit is held, nothing locked,
@@ -241,9 +251,8 @@ async function heldKeepsAsset(ctx: ScenarioContext, policy: Policy, principal: S
   if (available < 1n || !ctx.target.capabilities('operator').has('cancel')) return undefined;
   const answer = await send(ctx, 'operator', jsonRequest('POST', '/v1/cashpack/issue', lockRequest({ principal, policy }, at, { amount: '1', asset: policy.assets[1] })));
   const asked = `${story}; then a Lock Request for 1 in that asset`;
-  if (answerOf(answer) === 'INSUFFICIENT_BALANCE') return { expected: 200, actual: { status: answer.status, body: answer.body }, message: `${asked}, from ${available} available`, requirements: ['CPP-BAL-1'] };
-  if (answer.status !== 200) throw StepError.setupFailed('CPP-ISS-1', `setting up: the Operator did not issue a pack of 1 in the Principal's new asset (HTTP ${answer.status}: ${answer.text.slice(0, 200)}); its own scenarios judge issue`);
-  const packId = (answer.body as { pack_id: string }).pack_id;
+  const packId = issuedPackId(answer, `${asked}, from ${available} available`, "a pack of 1 in the Principal's new asset");
+  if (typeof packId !== 'string') return packId;
   const cancel = await send(ctx, 'operator', jsonRequest('POST', `/_control/operator/packs/${encodeURIComponent(packId)}/cancel`, {}));
   if (cancel.status !== 200) return { expected: 200, actual: { status: cancel.status, body: cancel.body }, message: `${asked}: that pack, ACTIVE, cancelled through test control`, requirements: ['PRF-CTL-1'] };
   return provisionedAgain(ctx, policy, principal, { available: available - 1n, locked: 0n, held: 1n }, { balance: available, otherAsset: true }, `${asked}, and that pack cancelled (1 held)`, 1);
