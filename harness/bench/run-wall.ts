@@ -42,22 +42,29 @@ const CLI = join(PROJECT_ROOT, 'bin', 'cpr-conformance.js');
 
 export async function measureRunWall(options: RunWallOptions): Promise<RunWallResult> {
   const dir = mkdtempSync(join(tmpdir(), 'cpr-bench-run-'));
-  const args = [CLI, 'run', '--report-dir', dir, '--seed', String(options.seed), ...(options.concurrency !== undefined ? ['--concurrency', String(options.concurrency)] : []), ...options.args];
+  // Each run writes into a folder of its own that does not exist yet, as a run
+  // without --report-dir does (reports/<run-id>/): a run into a folder used
+  // before first removes the earlier run's Allure results, hundreds of files.
+  const argsFor = (reportDir: string) => [CLI, 'run', '--report-dir', reportDir, '--seed', String(options.seed), ...(options.concurrency !== undefined ? ['--concurrency', String(options.concurrency)] : []), ...options.args];
+  const args = argsFor(dir);
   try {
     // Untimed first: the launcher brings its build of the sources up to date (bin/bundle.js), so the figure is a cold process's, not a first build's.
-    await cli(options.warmUp ? args : [CLI, '--version']);
+    let last = join(dir, 'warm-up');
+    await cli(options.warmUp ? argsFor(last) : [CLI, '--version']);
     const samples: number[] = [];
     for (let k = 0; k < (options.runs ?? 1); k++) {
+      rmSync(last, { recursive: true, force: true });
+      last = join(dir, `run-${k + 1}`);
       const started = performance.now();
-      const { code, stderr } = await cli(args);
+      const { code, stderr } = await cli(argsFor(last));
       samples.push((performance.now() - started) / 1000);
       // A full run is conformant (0); a selection (--quick) is at best incomplete (3).
       const expected = options.args.length === 0 ? [0] : [0, 3];
       if (code === null || !expected.includes(code)) {
-        throw new HarnessError('HARNESS_INTERNAL', `the timed conformance run exited with ${code}, not ${expected.join(' or ')}: ${stderr.trim().split('\n').slice(-3).join(' | ')}`, `run it alone: cpr-conformance ${args.slice(1).join(' ')}`);
+        throw new HarnessError('HARNESS_INTERNAL', `the timed conformance run exited with ${code}, not ${expected.join(' or ')}: ${stderr.trim().split('\n').slice(-3).join(' | ')}`, `run it alone: cpr-conformance ${argsFor(last).slice(1).join(' ')}`);
       }
     }
-    const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as { verdict: string; tests: { checks?: unknown[] }[] };
+    const report = JSON.parse(readFileSync(join(last, 'report.json'), 'utf8')) as { verdict: string; tests: { checks?: unknown[] }[] };
     const checks = report.tests.reduce((n, t) => n + (t.checks?.length ?? 0), 0);
     return { wallSeconds: median(samples), samples, tests: report.tests.length, checks, verdict: report.verdict, command: ['cpr-conformance', ...args.slice(1).map((a) => (a === dir ? '<tmp>' : a))] };
   } finally {
