@@ -84,6 +84,13 @@ const CATALOGUE = [
     catches: ['PRF-HTTP-1'],
   },
   {
+    name: 'op-route-suffix-match',
+    family: 'cashpack-endpoints',
+    role: 'operator',
+    description: "the Operator matches a route's pattern without its start anchor, so a path that ends as a resource's is answered as it: POST /v1/cashpack/v1/cashpack/issue issues a pack, where PROFILE.md §11 wants 404 for a path no resource has",
+    catches: ['PRF-HTTP-1'],
+  },
+  {
     name: 'op-route-trailing-slash-tolerated',
     family: 'cashpack-endpoints',
     role: 'operator',

@@ -72,7 +72,7 @@ export const FIELD_CLASSES = [
   { id: 'http.untrusted-headers', summary: "client headers that must not be trusted (X-Forwarded-*, Forwarded, a Host naming another host, or the target's own on another port or written another way): change nothing, or the request is refused" },
   { id: 'http.signed-get', summary: 'a public document fetched with an HTTP Message Signature: served as without one' },
   { id: 'http.method', summary: 'a method the resource does not take: 405 METHOD_NOT_ALLOWED with an Allow header naming the methods it takes' },
-  { id: 'http.path', summary: 'a path near the resource that names none (a segment more before or after, a longer last segment, another version): 404 NOT_FOUND' },
+  { id: 'http.path', summary: 'a path near the resource that names none (a segment more before or after, another of the profile\'s paths before it, a longer last segment, another version): 404 NOT_FOUND' },
   { id: 'http.problem', summary: 'every error: application/problem+json with type, title, status and code as PROFILE.md §11 gives them' },
   // what a paying application retrieves (PROFILE.md §8.3)
   { id: 'retrieval.status', summary: "any 4xx or 5xx (the payee's own refusals with their problem documents among them), any 3xx pointing anywhere (its host, another name, plaintext, itself, nowhere): RETRIEVAL_FAILED, the token sent once and never where a redirect points" },

@@ -75,7 +75,10 @@ export function route(ctx: OperatorContext, request: RefRequest, options: Router
   for (const candidate of routes()) {
     // Mutant op-route-prefix-match: a route's pattern is taken without its end anchor, so a longer path is answered as the resource.
     // Mutant op-route-parameter-spans-segments: a path parameter matches whatever lies between the fixed parts, slashes too.
+    // Mutant op-route-suffix-match: a route's pattern is taken without its start anchor, so a path that ends as a resource's is answered as it.
     const pattern = ctx.faults.has('op-route-prefix-match') ? new RegExp(candidate.path.source.replace(/\$$/, ''))
+      // Stryker disable next-line all: only the op-route-suffix-match fault drops the start anchor
+      : ctx.faults.has('op-route-suffix-match') ? new RegExp(candidate.path.source.replace(/^\^/, ''))
       // Stryker disable next-line all: only the op-route-parameter-spans-segments fault widens the parameter
       : ctx.faults.has('op-route-parameter-spans-segments') ? new RegExp(candidate.path.source.replaceAll(SEGMENT, '(.+)'))
       : candidate.path;

@@ -2,6 +2,7 @@
 // §15.5.5–6). Every resource of §4 answers a method it does not take with 405
 // METHOD_NOT_ALLOWED and an Allow header naming the methods it does take; and a
 // path near one of them that is none of them (a segment more before or after,
+// one of the profile's own paths before it,
 // an empty one after it among them: a trailing slash; one more between any two
 // of its segments; a separator between two of them percent-encoded, %2F; a
 // last segment written longer, another version or collection segment) with
@@ -31,7 +32,7 @@ const RESOURCES = [
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
 /** How a path is moved off a resource: each gives a path that names no resource of §4. */
-const NEAR = ['segment-after', 'longer-last-segment', 'segment-before', 'other-version', 'segment-inside', 'separator-encoded'] as const;
+const NEAR = ['segment-after', 'longer-last-segment', 'segment-before', 'own-path-before', 'other-version', 'segment-inside', 'separator-encoded'] as const;
 type Near = (typeof NEAR)[number];
 
 interface RouteCase {
@@ -47,8 +48,20 @@ const COVERS: Coverage[] = RESOURCES.flatMap(({ field }) => [
 const segment = matching(/^[a-z0-9._-]{1,12}$/).filter((s) => s !== '.' && s !== '..');
 /** A segment after the resource's path may also be empty, or two empty ones: a trailing slash, or two (a router that strips them answers the resource). */
 const segmentAfter = fc.oneof(segment, fc.constantFrom('', '/'));
+/**
+ * One of the profile's own paths, whole or its first two segments at least
+ * (/v1/cashpack, /v1/cashpack/renew, /.well-known/cashpack-pubkey.json): put
+ * before a resource's path, the path still begins as the Operator's do, so
+ * that a router that looks at a path's end alone (a pattern without its start
+ * anchor) answers it as the resource, even behind a server that hands on only
+ * the paths beginning as the Operator's.
+ */
+const ownPrefix = fc.tuple(fc.constantFrom(...RESOURCES.map(({ path }) => path().split('/').slice(1))), fc.uuid(), fc.nat()).map(([segments, packId, k]) => {
+  const named = segments.map((s, i) => (segments.length === 4 && i === 2 ? packId : s));
+  return named.slice(0, 2 + (k % (named.length - 1))).join('/');
+});
 const cases: fc.Arbitrary<RouteCase> = fc.record({
-  resources: fc.tuple(...RESOURCES.map(() => fc.record({ segments: fc.tuple(...NEAR.map((how) => (how === 'segment-after' ? segmentAfter : segment))) }))),
+  resources: fc.tuple(...RESOURCES.map(() => fc.record({ segments: fc.tuple(...NEAR.map((how) => (how === 'segment-after' ? segmentAfter : how === 'own-path-before' ? ownPrefix : segment))) }))),
 });
 
 /** The paths moved off `path` as `near` says: one, or with a segment inside, one at each place between two of its segments. */
@@ -60,6 +73,7 @@ function nearPaths(path: string, near: Near, segment: string): string[] {
     case 'longer-last-segment':
       return [`${path}${segment.replace(/^[./]+/, '') || 'x'}`];
     case 'segment-before':
+    case 'own-path-before':
       return [`/${segment}${path}`];
     case 'other-version':
       // /v1/… → /v2/…; /.well-known/cashpack-policy.json → /.well-known/xcashpack-policy.json.

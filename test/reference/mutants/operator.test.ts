@@ -74,6 +74,12 @@ const PROBES: Record<MutantOfRole<'operator'>, Probe> = {
     correct: 404,
     mutant: 200,
   },
+  'op-route-suffix-match': {
+    observes: 'a valid Lock Request POSTed to the issue path with the profile\'s /v1/cashpack before it',
+    observe: async (f) => answer(await f.send('POST', '/v1/cashpack/v1/cashpack/issue', { json: f.lockRequest() })),
+    correct: 'NOT_FOUND',
+    mutant: 200,
+  },
   'op-route-trailing-slash-tolerated': {
     observes: 'a valid Lock Request POSTed to the issue path with a trailing slash',
     observe: async (f) => answer(await f.send('POST', '/v1/cashpack/issue/', { json: f.lockRequest() })),
