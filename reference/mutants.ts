@@ -1888,6 +1888,13 @@ const CATALOGUE = [
     catches: ['CPR-PAYER-1', 'PRF-PAYER-1'],
   },
   {
+    name: 'payee-extensions-nesting-capped',
+    family: 'cpr-structure',
+    role: 'payee',
+    description: 'the payee refuses extensions nested past 20 levels of objects and arrays (a document store\'s limit), where I-JSON lets a CPR nest 32 (PROFILE.md §1): a request with extensions 21 to 31 levels deep is refused 400 instead of served',
+    catches: ['PRF-CTL-1'],
+  },
+  {
     name: 'payee-problem-type-about-blank',
     family: 'retrieval-token',
     role: 'payee',

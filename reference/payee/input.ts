@@ -64,6 +64,12 @@ function topLevelPayerProblem(value: unknown): string | undefined {
   return payer ? `must carry no payer data (PROFILE.md §7.5), found /${payer}` : undefined;
 }
 
+/** Mutant payee-extensions-nesting-capped: levels of objects and arrays in `value`, itself included. */
+function nesting(value: unknown): number {
+  if (typeof value !== 'object' || value === null) return 0;
+  return 1 + Math.max(0, ...Object.values(value).map(nesting));
+}
+
 export function checkRequestInput(value: unknown, faults: Faults = NO_FAULTS): InputCheck {
   if (!isObject(value)) return { ok: false, field: '(body)', detail: 'must be a JSON object' };
   for (const key of Object.keys(value)) {
@@ -77,7 +83,10 @@ export function checkRequestInput(value: unknown, faults: Faults = NO_FAULTS): I
     // Mutant payee-rail-hint-case-folded: a rail_hint checked in upper case, and served as given.
     // Stryker disable next-line all: only the payee-rail-hint-case-folded fault reads the hint folded
     const given = field === 'rail_hint' && faults.has('payee-rail-hint-case-folded') && typeof value[field] === 'string' ? value[field].toUpperCase() : value[field];
-    const problem = field === 'extensions' && faults.has('payee-payer-check-top-level') ? topLevelPayerProblem(value[field]) : rule.check(given);
+    // Mutant payee-extensions-nesting-capped: extensions refused past 20 levels of objects and arrays, a document store's limit, where I-JSON allows 32 for the whole CPR.
+    const problem = field === 'extensions' && faults.has('payee-payer-check-top-level') ? topLevelPayerProblem(value[field])
+      : field === 'extensions' && faults.has('payee-extensions-nesting-capped') && nesting(value[field]) > 20 ? 'must nest at most 20 levels of objects and arrays'
+      : rule.check(given);
     if (problem) return { ok: false, field, detail: problem };
   }
   // Mutant payee-rail-hint-bound-to-sub-interface: a hinted rail refused unless it is one the sub-interface's address is usually paid on.

@@ -2,7 +2,8 @@
 // `POST /_control/payee/requests`), every member in every class of its kind:
 // an input the profile allows is served exactly as asked (amounts beyond 2^53
 // digit for digit, text outside ASCII, in NFD or with white space at its ends
-// unchanged, extensions of any JSON member for member, strings that look like
+// unchanged, extensions of any JSON member for member, nested as deep as
+// I-JSON lets a CPR nest among them, strings that look like
 // date-times, numbers or other types' words in extensions, memo and
 // display_name served as written (class json.lookalike), 140 code points of
 // astral characters kept whole, a text of the least length, the empty memo
@@ -16,6 +17,7 @@
 // bound, its text in characters of one to four UTF-8 bytes.
 import fc from 'fast-check';
 import { payeeRequestAllowed } from '../../../profile/control.ts';
+import { MAX_DEPTH } from '../../../profile/ijson.ts';
 import { MAX_INLINE_URI_BYTES, parseDeliveryUri, RAIL_HINTS, SUB_INTERFACES } from '../../../profile/cpr/index.ts';
 import { cprRulesOf } from '../../cpr-charges.ts';
 import { amountVariant, jsonTextVariant, letterCaseVariant, lookalikeString, lookalikeValue, payerDataVariant, textVariant, type ClassValue, type FieldClassId } from '../../../generators/classes/index.ts';
@@ -45,7 +47,20 @@ interface Ask {
 /** Every (member, class) pair asked for; http.problem is judged on the refusals, which every case has (a duplicate member, a byte order mark). */
 const TARGETS = fieldsOf('control:payee-request').flatMap((f) => f.classes.filter((cls) => cls !== 'http.problem').map((cls) => ({ field: f, cls })));
 
-// Extensions (any JSON: arrays, nulls, nested objects) one request in three, besides the member the class varies.
+/**
+ * An extension nested as deep as I-JSON lets a CPR nest (PROFILE.md §1: 32
+ * levels, the CPR itself the first, its extensions the second), or less:
+ * objects and arrays in turn, `levels` of them below the extensions object,
+ * from one to the most, the most one time in three. A store or a check that
+ * keeps extensions shallower than the profile refuses or cuts them.
+ */
+const deepExtensions: fc.Arbitrary<Doc> = fc.oneof(fc.constant(MAX_DEPTH - 2), fc.integer({ min: 1, max: MAX_DEPTH - 2 })).map((levels) => {
+  let value: unknown = 'deepest';
+  for (let level = levels; level >= 1; level--) value = level % 2 === 0 ? [value] : { [`l${level}`]: value };
+  return { 'com.example.nested': value };
+});
+
+// Extensions (any JSON: arrays, nulls, nested objects, one time in four nested as deep as the profile allows) one request in three, besides the member the class varies.
 // A listed rail_hint one request in three, any the sub-interface takes: ON_CHAIN binds both ways, every other hint is
 // advisory (PROFILE.md §7.4), so a hint usual for another sub-interface is asked for as often as its own. The base
 // input stays one the profile allows: only the member a class varies may break a rule.
@@ -54,7 +69,7 @@ const base = fc.constantFrom(...SUB_INTERFACES).chain((sub_interface) =>
     {
       sub_interface: fc.constant(sub_interface),
       amount: fc.bigInt({ min: 1n, max: 10n ** 9n }).map(String),
-      extensions: fc.option(cprExtensions(2), { nil: undefined, freq: 2 }),
+      extensions: fc.option(fc.oneof({ weight: 3, arbitrary: cprExtensions(2) }, { weight: 1, arbitrary: deepExtensions }), { nil: undefined, freq: 2 }),
       rail_hint: fc.option(fc.constantFrom(...RAIL_HINTS.filter((hint) => (hint === 'ON_CHAIN') === (sub_interface === 'ON_CHAIN'))), { nil: undefined, freq: 2 }),
     },
     { requiredKeys: ['sub_interface', 'amount'] },

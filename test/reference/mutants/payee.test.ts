@@ -893,6 +893,21 @@ const PROBES: Record<MutantOfRole<'payee'>, Probe> = {
     correct: 'refused',
     mutant: ['/extensions/com.example.order/payer'],
   },
+  'payee-extensions-nesting-capped': {
+    observes: 'a request asked to carry extensions 21 levels of objects deep, the extensions object included',
+    async observe(payee) {
+      let nested: unknown = 'deepest';
+      for (let level = 0; level < 20; level++) nested = { [`l${level}`]: nested };
+      try {
+        return (await payee.createRequest({ sub_interface: 'IBAN', extensions: { 'com.example.nested': nested } })).cpr.extensions !== undefined ? 'served' : 'dropped';
+      } catch (error) {
+        if (error instanceof PayeeInputError) return 'refused';
+        throw error;
+      }
+    },
+    correct: 'served',
+    mutant: 'refused',
+  },
   'payee-control-bom-stripped': {
     observes: 'a test-control request body that starts with a byte order mark',
     observe: async (payee) =>
