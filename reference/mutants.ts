@@ -1063,6 +1063,13 @@ const CATALOGUE = [
     catches: ['CPP-EXP-2', 'PRF-LIFE-1', 'PRF-BOUND-1', 'CPP-ACT-1'],
   },
   {
+    name: 'op-expiry-clock-rounded',
+    family: 'cashpack-lifecycle',
+    role: 'operator',
+    description: "the Operator reads its clock to the nearest second when it applies expiry, so a pack is EXPIRED, and its funds back, from half a second before its expiry instant (PROFILE.md §5.1: at or before the clock)",
+    catches: ['CPP-EXP-2'],
+  },
+  {
     name: 'op-updated-at-stamped-before-checks',
     family: 'cashpack-lifecycle',
     role: 'operator',

@@ -10,7 +10,8 @@
 // cancel: its funds held from then on, its expiry changing nothing); the
 // clock then moves,
 // with nothing read on the way, to a second before, at or a second after one
-// of their expiry instants, or beyond them all; and the first request after
+// of their expiry instants, or a fraction of a second either side of it, or
+// beyond them all; and the first request after
 // the move is a balance read (then those two Lock Requests: held funds are
 // not available), a Lock Request one unit over what must be
 // available and one of exactly that (reads change nothing, §12: an expiry
@@ -59,8 +60,13 @@ interface Funds {
   readonly held: bigint;
 }
 
-/** Where the clock moves after the issues: to the `nth` expiry instant in time order, shifted by `offset` seconds, or past them all. */
-type Move = { readonly nth: number; readonly offset: -1 | 0 | 1 } | { readonly beyond: true };
+/**
+ * Where the clock moves after the issues: to the `nth` expiry instant in time
+ * order, shifted by `offsetMs` (a second before or after, or a fraction of a
+ * second either side: a clock read to the second, rounded, calls a pack
+ * expired up to half a second early), or past them all.
+ */
+type Move = { readonly nth: number; readonly offsetMs: number } | { readonly beyond: true };
 
 interface Case {
   readonly packs: readonly PackPlan[];
@@ -78,7 +84,7 @@ interface Case {
 const drawn = fc.record({
   packs: fc.array(fc.record({ lifetimeAt: fc.integer({ min: 0, max: 0xffff }), reach: fc.constantFrom('hour' as const, 'hour' as const, 'hour' as const, 'any' as const, 'top' as const, 'top' as const), large: fc.boolean(), amountAt: fc.integer({ min: 0, max: 0xffff }) }), { minLength: 2, maxLength: 6 }),
   move: fc.oneof(
-    { weight: 6, arbitrary: fc.record({ nth: fc.nat({ max: 5 }), offset: fc.constantFrom(-1 as const, 0 as const, 1 as const) }) },
+    { weight: 6, arbitrary: fc.record({ nth: fc.nat({ max: 5 }), offsetMs: fc.oneof({ weight: 2, arbitrary: fc.constantFrom(-1000, 0, 1000) }, { weight: 3, arbitrary: fc.tuple(fc.constantFrom(-1, 1), fc.integer({ min: 1, max: 999 })).map(([sign, ms]) => sign * ms) }) }) },
     { weight: 1, arbitrary: fc.constant({ beyond: true as const }) },
   ),
   probe: fc.constantFrom('balance' as const, 'lock' as const, 'provision' as const, 'provision' as const),
@@ -142,7 +148,7 @@ async function judgeCase(ctx: ScenarioContext, policy: Policy, c: Case): Promise
   const held = cancelled === undefined ? 0n : packs[cancelled]!.amount;
 
   const expiries = packs.map((p) => issuedAt + p.lifetime * 1000).sort((a, b) => a - b);
-  const to = 'beyond' in c.move ? expiries.at(-1)! + 1000 : expiries[c.move.nth % expiries.length]! + c.move.offset * 1000;
+  const to = 'beyond' in c.move ? expiries.at(-1)! + 1000 : expiries[c.move.nth % expiries.length]! + c.move.offsetMs;
   const now = Math.max(to, issuedAt);
   await setClock(ctx, 'operator', now);
   // PROFILE.md §5.1: a pack whose expiry is at or before the clock is EXPIRED, its amount available again.

@@ -9,7 +9,10 @@ export function applyExpiry(state: OperatorState, record: PackRecord, nowMs: num
   // Mutant op-expiry-one-second-late: the pack expires a second after its expiry instant.
   const expiryMs = state.faults.has('op-expiry-one-second-late') ? record.expiryMs + 1000 : record.expiryMs;
   // Mutant op-expired-stamped-when-applied: updated_at is the moment the lazy expiry is applied, not the expiry instant.
-  if (record.status === 'ACTIVE' && expiryMs <= nowMs) endPack(state, record, { status: 'EXPIRED' }, state.faults.has('op-expired-stamped-when-applied') ? nowMs : expiryMs);
+  // Mutant op-expiry-clock-rounded: the clock read to the nearest second, so a pack expires from half a second before its expiry.
+  // Stryker disable next-line all: only the op-expiry-clock-rounded fault rounds the clock
+  const clockMs = state.faults.has('op-expiry-clock-rounded') ? Math.round(nowMs / 1000) * 1000 : nowMs;
+  if (record.status === 'ACTIVE' && expiryMs <= clockMs) endPack(state, record, { status: 'EXPIRED' }, state.faults.has('op-expired-stamped-when-applied') ? nowMs : expiryMs);
 }
 
 /** Before a Principal's balance is read: every one of its packs that has expired. */

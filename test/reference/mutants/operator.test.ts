@@ -673,6 +673,18 @@ const PROBES: Record<MutantOfRole<'operator'>, Probe> = {
     correct: 'EXPIRED',
     mutant: 'ACTIVE',
   },
+  'op-expiry-clock-rounded': {
+    observes: "a pack's status 400 ms before its expiry instant",
+    async observe(f) {
+      const expiry = f.clock.now() + HOUR_MS;
+      const { pack } = await f.issuePack({ requested_expiry: expiry });
+      f.clock.set(Date.parse(pack.expiry) - 400);
+      const status = f.operator.packStatus(pack.pack_id);
+      return status.ok ? status.value.status : status.problem.code;
+    },
+    correct: 'ACTIVE',
+    mutant: 'EXPIRED',
+  },
   'op-renew-previous-key-refused': {
     observes: 'a renewal from A to B, then one from B back to A, and one from A to A',
     async observe(f) {
