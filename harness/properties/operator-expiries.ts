@@ -143,7 +143,7 @@ async function judgeCase(ctx: ScenarioContext, policy: Policy, c: Case): Promise
   const cancelled = c.cancelled !== null && ctx.target.capabilities('operator').has('cancel') ? c.cancelled % packs.length : undefined;
   if (cancelled !== undefined) {
     const answer = await send(ctx, 'operator', jsonRequest('POST', `/_control/operator/packs/${encodeURIComponent(packIds[cancelled]!)}/cancel`, {}));
-    if (answer.status !== 200) return { expected: 200, actual: { status: answer.status, body: answer.body }, message: `pack ${cancelled + 1} of ${packs.length}, ACTIVE, cancelled through test control`, requirements: ['PRF-CTL-1'] };
+    if (answer.status !== 200) return { expected: 200, actual: { status: answer.status, body: answer.body }, message: `pack ${cancelled + 1} of ${packs.length}, ACTIVE, cancelled through test control`, requirements: cancelRules(answer) };
   }
   const held = cancelled === undefined ? 0n : packs[cancelled]!.amount;
 
@@ -235,6 +235,16 @@ function assetTaken(policy: Policy, again: Case['again'], held: bigint): boolean
 }
 
 /**
+ * What a refused cancellation of a pack issued at the clock's instant, before
+ * its expiry, is charged to: INSTRUMENT_NOT_ACTIVE says the pack already
+ * ended, an expiry come early (PROFILE.md §5.1); anything else is test
+ * control's refusal (§12).
+ */
+function cancelRules(answer: HttpResult): string[] {
+  return answerOf(answer) === 'INSTRUMENT_NOT_ACTIVE' ? ['CPP-EXP-2'] : ['PRF-CTL-1'];
+}
+
+/**
  * The pack_id of a pack issued to the Principal. Refused for want of funds it
  * has (`asked` says what it had), the balance rule's fault: a failure of
  * CPP-BAL-1; any other refusal is an issue the property could not set up.
@@ -260,7 +270,7 @@ async function heldKeepsAsset(ctx: ScenarioContext, policy: Policy, principal: S
   const packId = issuedPackId(answer, `${asked}, from ${available} available`, "a pack of 1 in the Principal's new asset");
   if (typeof packId !== 'string') return packId;
   const cancel = await send(ctx, 'operator', jsonRequest('POST', `/_control/operator/packs/${encodeURIComponent(packId)}/cancel`, {}));
-  if (cancel.status !== 200) return { expected: 200, actual: { status: cancel.status, body: cancel.body }, message: `${asked}: that pack, ACTIVE, cancelled through test control`, requirements: ['PRF-CTL-1'] };
+  if (cancel.status !== 200) return { expected: 200, actual: { status: cancel.status, body: cancel.body }, message: `${asked}: that pack, ACTIVE, cancelled through test control`, requirements: cancelRules(cancel) };
   return provisionedAgain(ctx, policy, principal, { available: available - 1n, locked: 0n, held: 1n }, { balance: available, otherAsset: true }, `${asked}, and that pack cancelled (1 held)`, 1);
 }
 
