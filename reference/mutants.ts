@@ -839,6 +839,13 @@ const CATALOGUE = [
     configuration: { policy: { assets: [{ type: 'fiat', code: 'EUR' }, { type: 'fiat', code: 'USD' }] } },
   },
   {
+    name: 'op-confirmation-amount-redeemer-total',
+    family: 'cashpack-endpoints',
+    role: 'operator',
+    description: "the Redemption Confirmation's amount is what the redeemer holds in the pack's asset once credited, not the funds released (PROFILE.md §4.6): right at a redeemer's first redemption in an asset, the running total at every later one",
+    catches: ['CPP-RED-1'],
+  },
+  {
     name: 'op-max-amount-compared-as-doubles',
     family: 'cashpack-errors',
     role: 'operator',

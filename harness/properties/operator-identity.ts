@@ -7,7 +7,10 @@
 // or not; the last step always redeems. A redemption is granted exactly when
 // the level in force is at least the policy's required_identity_level, else
 // refused REDEEMER_NOT_IDENTIFIED; a refused pack stays ACTIVE (a failed
-// request changes nothing, §5) and is the one the next redemption presents.
+// request changes nothing, §5) and is the one the next redemption presents;
+// each granted redemption's Redemption Confirmation names that pack, its
+// amount and asset (§4.6: the funds released), however much the redeemer
+// was credited before.
 // Where the Operator offers balance reads, the redeemer's available balance is
 // then the sum of the packs it was granted, however often it was provisioned
 // since, in the packs' asset: the Principal holds, and its packs lock, any of
@@ -15,6 +18,7 @@
 // shows none of it. A level read only when raised, only at the first identification or
 // only from the first provisioning, and credits dropped or kept by a
 // provisioning, each show in some sequence.
+import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { createSigningKey, type CashPack, type SigningKey } from '../../profile/cashpack/index.ts';
 import { balancePath, IDENTITY_LEVELS } from '../../profile/control.ts';
@@ -117,6 +121,11 @@ async function judgeCase(ctx: ScenarioContext, policy: Policy, c: Case): Promise
       };
     }
     if (granted) {
+      // The Redemption Confirmation describes this redemption (PROFILE.md §4.6): the pack's own funds, not what the redeemer holds by now.
+      const confirmation = answer.body as Record<string, unknown> | undefined;
+      const released = { pack_id: pending.pack.pack_id, amount: pending.pack.amount, asset: pending.pack.asset };
+      const stated = { pack_id: confirmation?.['pack_id'], amount: confirmation?.['amount'], asset: confirmation?.['asset'] };
+      if (!isDeepStrictEqual(stated, released)) return { expected: released, actual: stated, message: `${story.join(', then ')}: the Redemption Confirmation's pack_id, amount and asset (the funds released)`, requirements: ['CPP-RED-1'] };
       credited += pending.amount;
       creditedSinceProvisioning = true;
       pending = undefined;

@@ -1,13 +1,13 @@
 // POST /v1/cashpack/redeem (spec §1.2, §4.2, §5.2, §7.1; PROFILE.md §2.4, §4.5, §4.6, §5 redeem).
 // The current bearer converts the pack into funds of an identified redeemer.
 // Steps run synchronously once the body is read (atomicity: see router.ts).
-import { formatTimestamp } from '../../profile/index.ts';
+import { formatTimestamp, toAmount } from '../../profile/index.ts';
 import type { RedemptionConfirmation, RedemptionRequest } from '../../profile/cashpack/index.ts';
 import { json, problemResponse } from '../http/respond.ts';
 import type { RefRequest, RefResponse } from '../http/types.ts';
 import { bearerSteps } from './bearer-steps.ts';
 import { failure, isCurrentBearer, success, verifyCaller, type Endpoint, type OperatorContext, type Attempt } from './context.ts';
-import type { PackRecord, RedeemerAccount } from './state.ts';
+import { assetKey, type PackRecord, type RedeemerAccount } from './state.ts';
 import { credit, endPack } from './transitions.ts';
 
 export const redeem: Endpoint = (ctx, request) => {
@@ -66,7 +66,11 @@ function checkRedemption(ctx: OperatorContext, request: RefRequest): { readonly 
 /** 10. Success: REDEEMED, funds released to the redeemer, signed confirmation. */
 function settle(ctx: OperatorContext, { record, redemption, redeemer, now }: CheckedRedemption): RefResponse {
   endPack(ctx.state, record, { status: 'REDEEMED', redeemer }, now);
-  return json(200, confirmation(ctx, record, redemption, now));
+  // Mutant op-confirmation-amount-redeemer-total: the confirmation's amount is what the redeemer now holds in the pack's asset, not the pack's.
+  // Stryker disable next-line all: only the op-confirmation-amount-redeemer-total fault reads the redeemer's total
+  const total = ctx.faults.has('op-confirmation-amount-redeemer-total') ? redeemer.credits.get(assetKey(record.pack.asset)) : undefined;
+  // Stryker disable next-line all: only the op-confirmation-amount-redeemer-total fault passes an amount
+  return json(200, confirmation(ctx, record, redemption, now, total === undefined ? undefined : toAmount(total.available)));
 }
 
 /**
@@ -94,13 +98,13 @@ function identifyRedeemer(ctx: OperatorContext, request: RefRequest, redemption:
   return success(redeemer);
 }
 
-/** PROFILE.md §4.6. */
-export function confirmation(ctx: OperatorContext, record: PackRecord, redemption: RedemptionRequest, now: number): RedemptionConfirmation {
+/** PROFILE.md §4.6; `released` stands in for the pack's amount in the op-confirmation-amount-redeemer-total fault only. */
+export function confirmation(ctx: OperatorContext, record: PackRecord, redemption: RedemptionRequest, now: number, released: string = record.pack.amount): RedemptionConfirmation {
   return ctx.keys.sign('redemption-confirmation', {
     pack_id: record.pack.pack_id,
     redemption_id: redemption.redemption_id,
     redeemer_kid: redemption.redeemer_kid,
-    amount: record.pack.amount,
+    amount: released,
     asset: record.pack.asset,
     chain_digest: record.pack.chain_digest,
     redeemed_at: formatTimestamp(now, 'cashpack'),

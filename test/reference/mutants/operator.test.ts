@@ -249,6 +249,18 @@ const PROBES: Record<MutantOfRole<'operator'>, Probe> = {
     correct: '7',
     mutant: '0',
   },
+  'op-confirmation-amount-redeemer-total': {
+    observes: "the amount of the confirmation of a redeemer's second redemption in one asset, a pack of 5 after one of 7",
+    async observe(f) {
+      const first = await f.issuePack({ amount: '7' });
+      expect(answer(await f.redeem(first.pack, f.redemption(first.pack, first.bearer)))).toBe(200);
+      const second = await f.issuePack({ amount: '5' });
+      const reply = await f.redeem(second.pack, f.redemption(second.pack, second.bearer));
+      return (reply.body as { amount?: unknown }).amount ?? answer(reply);
+    },
+    correct: '5',
+    mutant: '12',
+  },
   'op-max-amount-compared-as-doubles': {
     observes: 'a Lock Request for a unit more than a max_amount of 10^19, by a Principal funded for it',
     fixture: { policy: { max_amount: '10000000000000000000' }, balance: '20000000000000000000' },
