@@ -8,9 +8,9 @@
 // the level in force is at least the policy's required_identity_level, else
 // refused REDEEMER_NOT_IDENTIFIED; a refused pack stays ACTIVE (a failed
 // request changes nothing, §5) and is the one the next redemption presents;
-// each granted redemption's Redemption Confirmation names that pack, its
-// amount and asset (§4.6: the funds released), however much the redeemer
-// was credited before.
+// each granted redemption's Redemption Confirmation names that pack and that
+// request's redemption_id and redeemer_kid, and the pack's amount and asset
+// (§4.6: the funds released), however much the redeemer was credited before.
 // Where the Operator offers balance reads, the redeemer's available balance is
 // then the sum of the packs it was granted, however often it was provisioned
 // since, in the packs' asset: the Principal holds, and its packs lock, any of
@@ -104,7 +104,8 @@ async function judgeCase(ctx: ScenarioContext, policy: Policy, c: Case): Promise
       const amount = amountOf(issued++);
       pending = { pack: await issuePack(ctx, { principal, policy }, bearer, now, { amount: amount.toString(), asset }), bearer, amount, refused: false };
     }
-    const text = JSON.stringify({ cash_pack: pending.pack, redemption: redemption(pending.pack, pending.bearer, redeemer, now) });
+    const asked = redemption(pending.pack, pending.bearer, redeemer, now);
+    const text = JSON.stringify({ cash_pack: pending.pack, redemption: asked });
     const answer = await send(ctx, 'operator', redeemRequest(ctx, text, redeemer, Math.floor(now / 1000)));
     const granted = inForce >= required;
     const expected = granted ? 200 : 'REDEEMER_NOT_IDENTIFIED';
@@ -121,11 +122,12 @@ async function judgeCase(ctx: ScenarioContext, policy: Policy, c: Case): Promise
       };
     }
     if (granted) {
-      // The Redemption Confirmation describes this redemption (PROFILE.md §4.6): the pack's own funds, not what the redeemer holds by now.
+      // The Redemption Confirmation describes this redemption (PROFILE.md §4.6): its ids from this request, the pack's
+      // own funds, not what the redeemer was credited before.
       const confirmation = answer.body as Record<string, unknown> | undefined;
-      const released = { pack_id: pending.pack.pack_id, amount: pending.pack.amount, asset: pending.pack.asset };
-      const stated = { pack_id: confirmation?.['pack_id'], amount: confirmation?.['amount'], asset: confirmation?.['asset'] };
-      if (!isDeepStrictEqual(stated, released)) return { expected: released, actual: stated, message: `${story.join(', then ')}: the Redemption Confirmation's pack_id, amount and asset (the funds released)`, requirements: ['CPP-RED-1'] };
+      const released = { pack_id: pending.pack.pack_id, redemption_id: asked.redemption_id, redeemer_kid: asked.redeemer_kid, amount: pending.pack.amount, asset: pending.pack.asset };
+      const stated = Object.fromEntries(Object.keys(released).map((name) => [name, confirmation?.[name]]));
+      if (!isDeepStrictEqual(stated, released)) return { expected: released, actual: stated, message: `${story.join(', then ')}: the Redemption Confirmation's ids (from the request) and amount and asset (the funds released)`, requirements: ['CPP-RED-1'] };
       credited += pending.amount;
       creditedSinceProvisioning = true;
       pending = undefined;
