@@ -66,11 +66,10 @@ function checkRedemption(ctx: OperatorContext, request: RefRequest): { readonly 
 /** 10. Success: REDEEMED, funds released to the redeemer, signed confirmation. */
 function settle(ctx: OperatorContext, { record, redemption, redeemer, now }: CheckedRedemption): RefResponse {
   endPack(ctx.state, record, { status: 'REDEEMED', redeemer }, now);
-  // Mutant op-confirmation-amount-redeemer-total: the confirmation's amount is what the redeemer now holds in the pack's asset, not the pack's.
+  // Mutant op-confirmation-amount-redeemer-total: the confirmation's amount is what the redeemer now holds in the pack's asset (credited just now), not the pack's.
   // Stryker disable next-line all: only the op-confirmation-amount-redeemer-total fault reads the redeemer's total
-  const total = ctx.faults.has('op-confirmation-amount-redeemer-total') ? redeemer.credits.get(assetKey(record.pack.asset)) : undefined;
-  // Stryker disable next-line all: only the op-confirmation-amount-redeemer-total fault passes an amount
-  return json(200, confirmation(ctx, record, redemption, now, total === undefined ? undefined : toAmount(total.available)));
+  const released = ctx.faults.has('op-confirmation-amount-redeemer-total') ? toAmount(redeemer.credits.get(assetKey(record.pack.asset))!.available) : record.pack.amount;
+  return json(200, confirmation(ctx, record, redemption, now, released));
 }
 
 /**
