@@ -78,12 +78,21 @@ export async function executeProperty(def: PropertyDefinition, target: ScenarioT
   // failure found within SHRINK_ATTEMPTS candidates is the one reported.
   let shrinkAttempts = 0;
   const shrinkBudget = options.shrinkAttempts ?? SHRINK_ATTEMPTS;
+  // A shrink candidate fails for the same cause as the first failure or counts as
+  // holding: the target keeps what the failing case did to it (a pack redeemed
+  // that should have been refused, say), and a smaller case meeting that state
+  // can fail for another rule, which the fault did not break where it showed.
+  let cause: string | undefined;
   const property = fc.asyncProperty(arbitrary, async (value) => {
     if (last !== undefined) shrinkAttempts += 1;
     ctx.transcript.length = 0;
     try {
       const failure = await def.check(ctx, value);
-      if (failure) last = { failure, transcript: [...ctx.transcript] };
+      if (failure && cause !== undefined && causeOf(failure) !== cause) return true;
+      if (failure) {
+        cause ??= causeOf(failure);
+        last = { failure, transcript: [...ctx.transcript] };
+      }
       return failure === undefined;
     } catch (error) {
       harnessError = error as Error;
@@ -129,6 +138,11 @@ export async function executeProperty(def: PropertyDefinition, target: ScenarioT
   const claimed = propertyRequirements(def).filter((r) => !vacuous.has(r));
   const covered = vacuous.size > 0 ? { requirements: def.requirements.filter((r) => !vacuous.has(r)) } : {};
   return finish('passed', attributed({ requirements: claimed }, options, true, `${runs} generated cases hold`, `${ran} held${note}`, `${def.title}${note}`), [], { ...covered, ...(leftOut.length > 0 ? { left_out: leftOut } : {}) });
+}
+
+/** What a failure is charged to: a shrunk case must fail for the same requirements to stand for the first. */
+function causeOf(failure: PropertyFailure): string {
+  return failure.requirements === undefined ? '*' : [...failure.requirements].sort().join(' ');
 }
 
 /**

@@ -77,6 +77,24 @@ describe('executing a property', () => {
     expect(broke.checks.map((c) => [c.requirement, c.passed])).toEqual([['PRF-LEN-1', false]]);
   });
 
+  it('shrinks only to cases that fail for the same requirements: a state the first failure left behind charges nothing else', async () => {
+    // The first failing case (a number over 500) changes the target; after it every number over 50 fails for another rule, as a
+    // smaller case meeting a pack the failure redeemed would.
+    let changed = false;
+    const check = async (_ctx: unknown, n: unknown) => {
+      if ((n as number) > 500) {
+        changed = true;
+        return { expected: 'at most 500', actual: n, message: `${String(n)} over 500`, requirements: ['PRF-LEN-1'] };
+      }
+      return changed && (n as number) > 50 ? { expected: 'at most 50', actual: n, message: `${String(n)} met the changed state`, requirements: ['CPR-MEMO-1'] } : undefined;
+    };
+    const result = await executeProperty(property(() => true, { check }), target(), options);
+    expect(result.status).toBe('failed');
+    expect(result.checks.map((c) => [c.requirement, c.passed])).toEqual([['PRF-LEN-1', false]]);
+    expect(result.reason).toMatch(/: 501 over 500$/);
+    expect(result.checks[0]!.actual).toMatchObject({ counterexample: 501, seen: 501 });
+  });
+
   it('bounds shrinking by a count of candidates, and says where it stopped', async () => {
     // Only the first case fails: no candidate is smaller and failing, and a
     // list of 300 numbers has far more candidates than the budget.
