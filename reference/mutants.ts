@@ -1458,6 +1458,13 @@ const CATALOGUE = [
     catches: ['PRF-AUTH-1'],
   },
   {
+    name: 'op-keyid-case-insensitive',
+    family: 'cashpack-crypto',
+    role: 'operator',
+    description: "the Operator looks an HTTP Message Signature's keyid up among the registered kids without regard to letter case, as an account index with a case-insensitive collation does, and takes the caller to be the kid found: the Principal's key under its kid with letters in another case reads the pack's status, where a kid is its exact base64url text (PROFILE.md §2.1) and 401 UNAUTHENTICATED is due",
+    catches: ['PRF-AUTH-1'],
+  },
+  {
     name: 'op-issued-at-rounded',
     family: 'cashpack-endpoints',
     role: 'operator',
@@ -1906,6 +1913,13 @@ const CATALOGUE = [
     family: 'cpr-structure',
     role: 'payee',
     description: 'the payee refuses extensions nested past 20 levels of objects and arrays (a document store\'s limit), where I-JSON lets a CPR nest 32 (PROFILE.md §1): a request with extensions 21 to 31 levels deep is refused 400 instead of served',
+    catches: ['PRF-CTL-1'],
+  },
+  {
+    name: 'payee-blank-display-name-refused',
+    family: 'cpr-structure',
+    role: 'payee',
+    description: 'the payee checks display_name as a "not blank" form field, counting its code points after a trim: a name of space characters alone (a no-break or an ideographic space) is refused 400, where the profile asks for 1 to 140 code points (PROFILE.md §7.2, §12)',
     catches: ['PRF-CTL-1'],
   },
   {

@@ -43,7 +43,7 @@ export const FIELD_CLASSES = [
   // text
   { id: 'identifier.case', summary: 'a UUID in upper or mixed case: refused on input, never written' },
   { id: 'identifier.form', summary: 'braces, urn:uuid:, no hyphens, a digit short or over: refused' },
-  { id: 'text.non-ascii', summary: 'BMP, astral, combining and format characters, line breaks and other controls: carried exactly' },
+  { id: 'text.non-ascii', summary: 'BMP, astral, combining and format characters, line breaks and other controls, white space at either end or alone: carried exactly' },
   { id: 'text.length', summary: 'at the bound in code points with more UTF-16 units and UTF-8 bytes than the bound: accepted; one code point over: refused; the least length (the empty text where a field takes it): accepted; one under: refused' },
   { id: 'text.normalisation', summary: 'NFC and NFD spellings of one text: carried as written, never normalised' },
   { id: 'enum.case', summary: 'a listed value in another letter case: not that value' },

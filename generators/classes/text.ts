@@ -8,7 +8,8 @@
 // |                    | (LF, CR, CRLF, tab, VT, FF, NEL, U+2028, U+2029, NUL, DEL, one in four any       |
 // |                    | other C0 or C1 control) that a one-line field folds or a store drops;            |
 // |                    | one in four begins and ends with white space (a space, a no-break, an em or an   |
-// |                    | ideographic space) that a trim would take away                                   |
+// |                    | ideographic space) that a trim would take away; one text in eight is made of     |
+// |                    | space characters alone (Unicode Zs, one at least not ASCII), which a trim empties |
 // | text.length        | exactly max code points holding astral characters (more UTF-16 units and UTF-8   |
 // |                    | bytes than max; line breaks and controls among the others), max + 1 code points, |
 // |                    | exactly min (the empty text when min is 0), min − 1 code points                  |
@@ -53,6 +54,8 @@ const visible = (u: string): boolean => u.codePointAt(0)! > 0x7f && u.trim() !==
 /** White space a trim takes away (String.prototype.trim, most languages' strip). */
 const edgeSpace = fc.constantFrom(' ', '\u00a0', '\u2003', '\u3000');
 const astral = fc.constantFrom('😀', '𝄞', '𠜎', '💶', '🇪', '🀄');
+/** The space separators (Unicode Zs) but the ASCII space: white space that is not a control, which every trim takes away. */
+const WIDE_SPACES = ['\u00a0', '\u1680', '\u2000', '\u2001', '\u2002', '\u2003', '\u2004', '\u2005', '\u2006', '\u2007', '\u2008', '\u2009', '\u200a', '\u202f', '\u205f', '\u3000'];
 
 /** Words whose NFC and NFD spellings differ. */
 const COMPOSABLE = ['é', 'ñ', 'Å', 'ü', 'ç', 'ő', 'ǖ', 'ệ', '한', '가', 'Ḩ', 'ë', 'ș', 'ā'];
@@ -63,8 +66,8 @@ export function textVariant(constraints: TextVariantConstraints): fc.Arbitrary<T
   if (!Number.isInteger(max) || max < Math.max(min, 1)) throw new RangeError(`textVariant: constraints.max must be an integer ≥ max(min, 1), got ${String(max)}`);
   const label = (value: string, note: string): TextValue => ({ class: cls, value, note, codePoints: cp(value), withinBounds: cp(value) >= min && cp(value) <= max });
   switch (cls) {
-    case 'text.non-ascii':
-      return fc
+    case 'text.non-ascii': {
+      const written = fc
         .tuple(
           fc.array(fc.oneof({ weight: 3, arbitrary: nonAsciiUnit }, { weight: 1, arbitrary: asciiUnit }), { minLength: Math.max(min, 1), maxLength: Math.min(max, 40) }),
           fc.option(fc.tuple(edgeSpace, edgeSpace), { freq: 3 }),
@@ -86,6 +89,8 @@ export function textVariant(constraints: TextVariantConstraints): fc.Arbitrary<T
           const framed = [edges[0], ...middle, edges[1]];
           return label(framed.join(''), `${framed.length} code point(s), not ASCII${breaks(framed)}, beginning and ending with white space`);
         });
+      return fc.oneof({ weight: 7, arbitrary: written }, { weight: 1, arbitrary: blankText(constraints) });
+    }
     case 'text.length': {
       const atMax = fc.array(fc.oneof(astral, nonAsciiUnit, asciiUnit, lineBreakUnit.filter((u) => u !== '\r\n')), { minLength: max - 1, maxLength: max - 1 }).chain((rest) =>
         astral.map((a) => {
@@ -114,4 +119,23 @@ export function textVariant(constraints: TextVariantConstraints): fc.Arbitrary<T
     default:
       throw new RangeError(`textVariant: constraints.class must be text.non-ascii, text.length or text.normalisation, got ${String(cls)}`);
   }
+}
+
+/**
+ * The class text.non-ascii's member made of space characters alone (Unicode
+ * Zs, one at least not ASCII), within min..max code points (8 at most): a
+ * text a trim empties, which a field of that length carries as written.
+ */
+export function blankText(constraints: Omit<TextVariantConstraints, 'class'>): fc.Arbitrary<TextValue> {
+  const { min, max } = constraints;
+  if (!Number.isInteger(min) || min < 0) throw new RangeError(`blankText: constraints.min must be an integer ≥ 0, got ${String(min)}`);
+  if (!Number.isInteger(max) || max < Math.max(min, 1)) throw new RangeError(`blankText: constraints.max must be an integer ≥ max(min, 1), got ${String(max)}`);
+  return fc
+    .tuple(fc.constantFrom(...WIDE_SPACES), fc.array(fc.constantFrom(' ', ...WIDE_SPACES), { minLength: Math.max(min, 1) - 1, maxLength: Math.max(Math.min(max, 8), min) - 1 }), fc.nat())
+    .map(([wide, rest, at]) => {
+      const units = [...rest];
+      units.splice(at % (rest.length + 1), 0, wide);
+      const value = units.join('');
+      return { class: 'text.non-ascii', value, note: `${units.length} code point(s) of space characters alone (Unicode Zs), which a trim empties`, codePoints: units.length, withinBounds: units.length >= min && units.length <= max };
+    });
 }

@@ -9,7 +9,10 @@
 // a prev_chain_digest of the version before the last renewal, the current one
 // with letters in other case (base64url is case-sensitive), of random bytes
 // or of zero bytes; a pack at max_chain_depth; a redemption whose HTTP signature is by a
-// key no redeemer has, or by a stranger under the redeemer's keyid. Step 3 (an
+// key no redeemer has, by a stranger under the redeemer's keyid, or by the
+// redeemer's own key under its kid with letters in another case (a kid is its
+// exact base64url text, PROFILE.md §2.1), naming that spelling or the exact
+// kid as redeemer_kid. Step 3 (an
 // unknown pack_id) is never broken: a pack the Operator does not know cannot
 // carry its signature. Each step is the first broken one as often as any
 // other. The message is built on the pack as it stands or, two cases in
@@ -89,10 +92,16 @@ interface Case {
    */
   readonly copy: 'current' | 'stale';
   readonly digest: 'zero' | 'random' | 'recased';
-  /** Which letters of the current digest change case, when recased. */
+  /** Which letters of the current digest (or, for a recased identity, the redeemer's kid) change case. */
   readonly recase: number;
-  /** Redeem step 9's caller: a key no redeemer has, naming itself, or a stranger's signature under the registered redeemer's keyid. */
-  readonly identity: 'unregistered' | 'other-signer';
+  /**
+   * Redeem step 9's caller: a key no redeemer has, naming itself; a stranger's
+   * signature under the registered redeemer's keyid; or the redeemer's own
+   * key under its kid in other letters, naming that spelling or (namedExactly)
+   * the exact kid as redeemer_kid.
+   */
+  readonly identity: 'unregistered' | 'other-signer' | 'recased';
+  readonly namedExactly: boolean;
 }
 
 const stepsOf = (kind: Kind): Step[] => [...(Object.keys(STEPS).map(Number) as (keyof typeof STEPS)[]).filter((s) => (STEPS[s].kinds as readonly Kind[]).includes(kind)), ...(kind === 'redeem' ? (['identity'] as const) : [])];
@@ -106,7 +115,8 @@ const cases: fc.Arbitrary<Case> = fc.constantFrom<Kind>('renew', 'redeem').chain
     copy: fc.oneof({ weight: 1, arbitrary: fc.constant('current' as const) }, { weight: 2, arbitrary: fc.constant('stale' as const) }),
     digest: fc.constantFrom('zero' as const, 'random' as const, 'recased' as const),
     recase: fc.nat(),
-    identity: fc.constantFrom('unregistered' as const, 'other-signer' as const),
+    identity: fc.constantFrom('unregistered' as const, 'other-signer' as const, 'recased' as const),
+    namedExactly: fc.boolean(),
   }),
 );
 
@@ -183,6 +193,13 @@ async function deepOf(ctx: ScenarioContext, state: State, now: number): Promise<
 }
 
 /** Sends a renewal or redemption of `pack` (one the Operator's max_body_bytes would refuse ends the property, as any property's: properties/execute.ts). */
+/** How a case breaking redeem step 9 signs and names its caller. */
+function identityStory(drawn: Case, keyid: string, kid: string): string {
+  if (drawn.identity === 'unregistered') return 'by a key no redeemer has';
+  if (drawn.identity === 'other-signer') return "by a stranger under the redeemer's keyid";
+  return `by the redeemer's key under keyid ${keyid}, its kid ${kid} with letters in another case, naming ${drawn.namedExactly ? 'the exact kid' : 'that spelling'} as redeemer_kid`;
+}
+
 function send2(ctx: ScenarioContext, kind: Kind, pack: CashPack, message: Record<string, unknown>, signer: SigningKey, now: number): Promise<HttpResult> {
   if (kind === 'renew') return send(ctx, 'operator', jsonRequest('POST', '/v1/cashpack/renew', { cash_pack: pack, renewal: message }));
   return send(ctx, 'operator', redeemRequest(ctx, JSON.stringify({ cash_pack: pack, redemption: message }), signer, Math.floor(now / 1000)));
@@ -210,19 +227,20 @@ async function judgeCase(ctx: ScenarioContext, policy: Policy, drawn: Case): Pro
   const named = breaks(8) ? (stale?.bearer ?? createSigningKey()) : held.bearer;
   const signer = breaks(4) && drawn.signature === 'other-key' ? { jwk: named.jwk, secretKey: createSigningKey().secretKey } : named;
   const createdAt = breaks(5) ? staleAt! : now;
-  // Redeem step 9: the HTTP signature by a key no redeemer has, naming itself as redeemer_kid, or by a stranger under the redeemer's keyid.
-  const identifiedBy = !breaks('identity') ? redeemer : drawn.identity === 'unregistered' ? createSigningKey() : { ...redeemer, secretKey: createSigningKey().secretKey };
+  // Redeem step 9: the HTTP signature by a key no redeemer has, naming itself as redeemer_kid, by a stranger under the redeemer's keyid, or by the redeemer under its kid recased.
+  const identifiedBy = !breaks('identity') ? redeemer : drawn.identity === 'unregistered' ? createSigningKey() : drawn.identity === 'recased' ? { ...redeemer, jwk: { ...redeemer.jwk, kid: recased(redeemer.jwk.kid, drawn.recase) } } : { ...redeemer, secretKey: createSigningKey().secretKey };
+  const namedKid = breaks('identity') && drawn.identity === 'recased' && drawn.namedExactly ? redeemer.jwk.kid : identifiedBy.jwk.kid;
   const id = breaks(6) ? state.recorded[state.recorded.length - 1]! : undefined;
   const wrongDigest = stale?.pack.chain_digest ?? (drawn.digest === 'recased' ? recased(held.pack.chain_digest, drawn.recase) : encodeB64url(drawn.digest === 'random' ? randomBytes(32) : new Uint8Array(32)));
   const built =
     kind === 'renew'
       ? buildRenewal({ bearer: signer, pack: held.pack, new_bearer: createSigningKey().jwk, created_at: createdAt, ...(id !== undefined ? { renewal_id: id } : {}), ...(breaks(9) ? { prev_chain_digest: wrongDigest } : {}) })
-      : buildRedemption({ bearer: signer, pack: held.pack, redeemer_kid: identifiedBy.jwk.kid, created_at: createdAt, ...(id !== undefined ? { redemption_id: id } : {}) });
+      : buildRedemption({ bearer: signer, pack: held.pack, redeemer_kid: namedKid, created_at: createdAt, ...(id !== undefined ? { redemption_id: id } : {}) });
   const message = breaks(4) && drawn.signature === 'flipped' ? { ...built, signature: flipped(built.signature) } : built;
 
   const first = broken[0]!;
   const expected = infoOf(first).code;
-  const story = `a ${kind === 'renew' ? 'renewal' : 'redemption'} presenting ${version === held.pack ? 'the current version of' : 'the version before the last renewal of'} ${breaks(7) ? 'a redeemed' : breaks(10) ? 'a max_chain_depth deep' : 'an ACTIVE'} pack, breaking ${kind} step${broken.length > 1 ? 's' : ''} ${broken.map((s) => `${orderOf(s)} (${infoOf(s).code})`).join(', ')}${breaks(8) ? `, named and signed by ${named === held.older?.bearer ? 'the previous bearer' : 'a stranger'}` : ''}${breaks('identity') ? `, its HTTP signature ${drawn.identity === 'unregistered' ? 'by a key no redeemer has' : "by a stranger under the redeemer's keyid"}` : ''}${breaks(4) ? `, its signature ${drawn.signature === 'flipped' ? 'flipped' : "by another key than the bearer it names"}` : ''}${breaks(9) ? `, a prev_chain_digest of ${stale ? 'that version' : drawn.digest === 'random' ? 'random bytes' : drawn.digest === 'recased' ? 'the current digest with letters in other case' : 'zero bytes'}` : ''}`;
+  const story = `a ${kind === 'renew' ? 'renewal' : 'redemption'} presenting ${version === held.pack ? 'the current version of' : 'the version before the last renewal of'} ${breaks(7) ? 'a redeemed' : breaks(10) ? 'a max_chain_depth deep' : 'an ACTIVE'} pack, breaking ${kind} step${broken.length > 1 ? 's' : ''} ${broken.map((s) => `${orderOf(s)} (${infoOf(s).code})`).join(', ')}${breaks(8) ? `, named and signed by ${named === held.older?.bearer ? 'the previous bearer' : 'a stranger'}` : ''}${breaks('identity') ? `, its HTTP signature ${identityStory(drawn, identifiedBy.jwk.kid, redeemer.jwk.kid)}` : ''}${breaks(4) ? `, its signature ${drawn.signature === 'flipped' ? 'flipped' : "by another key than the bearer it names"}` : ''}${breaks(9) ? `, a prev_chain_digest of ${stale ? 'that version' : drawn.digest === 'random' ? 'random bytes' : drawn.digest === 'recased' ? 'the current digest with letters in other case' : 'zero bytes'}` : ''}`;
   const answer = await send2(ctx, kind, presented, message as unknown as Record<string, unknown>, identifiedBy, now);
   const seen = answerOf(answer);
   const wrong = misansweredRules(seen, answer.status, { code: expected, status: PROBLEM_STATUS[expected] }, broken, stepsOf(kind), RULES_OF_STEPS);

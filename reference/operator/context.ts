@@ -94,8 +94,20 @@ export function verifyCaller(ctx: OperatorContext, request: RefRequest, lookupKe
   // Mutant op-http-signature-verdict-cached: a Signature header that verified once is taken again, by its value, while its created is in the window and its key registered.
   // Stryker disable next-line all: only the op-http-signature-verdict-cached fault keeps verdicts
   if (ctx.faults.has('op-http-signature-verdict-cached')) return cachedVerdict(ctx, request.headers, clockSecond, (kid: string) => lookupKey(kid) !== undefined, () => verifyRequest(target, options));
+  // Mutant op-keyid-case-insensitive: the keyid looked up among the registered kids without regard to letter case, and the caller taken to be the kid found.
+  // Stryker disable next-line all: only the op-keyid-case-insensitive fault folds the keyid's case
+  if (ctx.faults.has('op-keyid-case-insensitive')) return caseFoldedCaller(ctx, target, options);
   return verifyRequest(target, options);
 }
+
+// Stryker disable all: only the op-keyid-case-insensitive fault runs this
+/** A keyid resolved as an account index with a case-insensitive collation would: to the registered kid it spells in any letter case. */
+function caseFoldedCaller(ctx: OperatorContext, target: Parameters<typeof verifyRequest>[0], options: Parameters<typeof verifyRequest>[1]): SignatureCheck {
+  const registered = (kid: string) => [...ctx.state.principals.keys(), ...ctx.state.staff.keys(), ...ctx.state.redeemers.keys()].find((known) => known.toLowerCase() === kid.toLowerCase()) ?? kid;
+  const checked = verifyRequest(target, { ...options, lookupKey: (kid) => options.lookupKey(registered(kid)) });
+  return checked.ok ? { ok: true, kid: registered(checked.kid) } : checked;
+}
+// Stryker restore all
 
 // Stryker disable all: only the op-http-signature-verdict-cached fault runs this
 /** Signatures that verified, by the value of their Signature header, for each Operator (the mutant op-http-signature-verdict-cached). */

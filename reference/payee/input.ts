@@ -88,6 +88,9 @@ export function checkRequestInput(value: unknown, faults: Faults = NO_FAULTS): I
       : field === 'extensions' && faults.has('payee-extensions-nesting-capped') && nesting(value[field]) > 20 ? 'must nest at most 20 levels of objects and arrays'
       : rule.check(given);
     if (problem) return { ok: false, field, detail: problem };
+    // Mutant payee-blank-display-name-refused: display_name checked as a "not blank" form field, its length counted after a trim.
+    // Stryker disable next-line all: only the payee-blank-display-name-refused fault trims the name
+    if (field === 'display_name' && faults.has('payee-blank-display-name-refused') && typeof given === 'string' && given.trim() === '') return { ok: false, field, detail: 'must not be blank' };
   }
   // Mutant payee-rail-hint-bound-to-sub-interface: a hinted rail refused unless it is one the sub-interface's address is usually paid on.
   // Stryker disable next-line all: only the payee-rail-hint-bound-to-sub-interface fault refuses it

@@ -13,11 +13,13 @@
 // signature made for the authority it names identifies nobody, while one made
 // for the Operator's own host on another port identifies its signer; a status read
 // with a query is signed over its path alone (RFC 9421 @path); the headers of a
-// read just answered, sent word for word for another path, identify nobody; and
+// read just answered, sent word for word for another path, identify nobody, nor
+// does the Principal's key under its kid with letters in another case; and
 // every refusal is a problem document.
 import fc from 'fast-check';
 import { buildLockRequest, createSigningKey, type CashPack, type SigningKey } from '../../../profile/cashpack/index.ts';
 import { signRequestAs } from '../../../profile/http-signature.ts';
+import { recased } from '../../../generators/cashpack/corruptions.ts';
 import { foreignHost, hostChoice, mediaTypeVariant, untrustedHeaders, type ClassValue, type HostChoice, type UntrustedHeaders } from '../../../generators/classes/index.ts';
 import type { WireRequest } from '../../adapters/types.ts';
 import type { HttpResult, ScenarioContext } from '../../scenarios/context.ts';
@@ -43,6 +45,8 @@ interface HttpCase {
   readonly host: HostChoice;
   /** A query string on the status read: RFC 9421 §2.2.6 leaves it out of @path (PROFILE.md §2.4). */
   readonly query: string;
+  /** Which letters of the Principal's kid a keyid spells in the other case (corruptions.ts recased). */
+  readonly recase: number;
 }
 
 const COVERS: Coverage[] = [
@@ -63,6 +67,7 @@ const cases: fc.Arbitrary<HttpCase> = fc.record({
   headers: untrustedHeaders(),
   host: hostChoice(),
   query: fc.constantFrom('?', '?fields=all', '?a=1&b=%20x', `?pack_id=${'0'.repeat(8)}-0000-4000-8000-${'0'.repeat(12)}`, '?%2Fv1=%3F'),
+  recase: fc.nat(),
 });
 
 const codeOf = (r: HttpResult): unknown => (r.body as { code?: unknown } | undefined)?.code;
@@ -176,6 +181,11 @@ async function statusAndDocuments(ctx: ScenarioContext, setup: OperatorSetup, c:
   if (queried) return queried;
   const unsigned = expectProblem(await send(ctx, 'operator', { method: 'GET', path }), 401, 'UNAUTHENTICATED', 'an unsigned status read', ['PRF-AUTH-1']);
   if (unsigned) return unsigned;
+  // The Principal's own key under its kid spelled with letters in another case: a kid is its exact base64url text (PROFILE.md §2.1), so the keyid names no registered key.
+  const recasedKid = recased(principal.jwk.kid, c.recase);
+  const recasedRead = await send(ctx, 'operator', { method: 'GET', path, headers: { ...signRequestAs({ method: 'GET', authority, path }, { secretKey: principal.secretKey, kid: recasedKid }, seconds, 'profile') } });
+  const refusedRecased = expectProblem(recasedRead, 401, 'UNAUTHENTICATED', `a status read signed by the issuing Principal's key under keyid ${recasedKid}: its kid ${principal.jwk.kid} with letters in another case, a key nobody registered (PROFILE.md §2.1, §2.4)`, ['PRF-AUTH-1']);
+  if (refusedRecased) return refusedRecased;
   const otherPath = `/v1/cashpack/${crypto.randomUUID()}/status`;
   const unknown = expectProblem(await send(ctx, 'operator', { method: 'GET', path: otherPath, headers: { ...signed(authority, otherPath) } }), 403, 'FORBIDDEN', 'a Principal reading a pack that does not exist', ['CPP-STS-1', 'PRF-AUTH-1']);
   if (unknown) return unknown;

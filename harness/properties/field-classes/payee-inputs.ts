@@ -7,7 +7,8 @@
 // date-times, numbers or other types' words in extensions, memo and
 // display_name served as written (class json.lookalike), 140 code points of
 // astral characters kept whole, a text of the least length, the empty memo
-// among them, kept too); any other input is refused, or at least never
+// among them, kept too, and a memo or display_name of space characters alone,
+// in every case); any other input is refused, or at least never
 // served as an invalid CPR or one carrying payer data, at whatever depth of
 // extensions (spec §4.7.1, §4.8; PROFILE.md §1, §7). The served CPR is judged
 // by the profile's validator, with the payee's own validity window, and the
@@ -20,7 +21,7 @@ import { payeeRequestAllowed } from '../../../profile/control.ts';
 import { MAX_DEPTH } from '../../../profile/ijson.ts';
 import { MAX_INLINE_URI_BYTES, parseDeliveryUri, RAIL_HINTS, SUB_INTERFACES } from '../../../profile/cpr/index.ts';
 import { cprRulesOf } from '../../cpr-charges.ts';
-import { amountVariant, jsonTextVariant, letterCaseVariant, lookalikeString, lookalikeValue, payerDataVariant, textVariant, type ClassValue, type FieldClassId } from '../../../generators/classes/index.ts';
+import { amountVariant, blankText, jsonTextVariant, letterCaseVariant, lookalikeString, lookalikeValue, payerDataVariant, textVariant, type ClassValue, type FieldClassId } from '../../../generators/classes/index.ts';
 import { cprExtensions } from '../../../generators/index.ts';
 import type { ScenarioContext } from '../../scenarios/context.ts';
 import { send } from '../../scenarios/http.ts';
@@ -135,6 +136,14 @@ const emptyMemo: fc.Arbitrary<Ask> = base.map((input) => ({
   note: `memo the empty text (0 code points, the least), a ${input.sub_interface} request${input.rail_hint !== undefined ? ` hinted ${input.rail_hint}` : ''}`,
 }));
 
+/** memo or display_name of space characters alone, in every case (a "not blank" check refuses it; the profile counts code points only), on a generated request. */
+const blankName: fc.Arbitrary<Ask> = fc.tuple(base, fc.constantFrom('memo', 'display_name'), blankText({ min: 1, max: 140 })).map(([input, member, text]) => ({
+  field: `control:payee-request/${member}`,
+  class: 'text.non-ascii',
+  input: { ...input, [member]: text.value },
+  note: `${member} ${text.note}, a ${input.sub_interface} request`,
+}));
+
 const asks: fc.Arbitrary<Ask[]> = fc.tuple(
   ...TARGETS.map(({ field, cls }) =>
     fc.tuple(base, field.pointer === '' ? fc.constant(undefined) : ask(field.pointer.slice(1), cls)).chain(([input, v]) => {
@@ -149,6 +158,7 @@ const asks: fc.Arbitrary<Ask[]> = fc.tuple(
   ),
   nearInlineBound,
   emptyMemo,
+  blankName,
 );
 
 async function judge(ctx: ScenarioContext, a: Ask, validity: number): Promise<PropertyFailure | undefined> {

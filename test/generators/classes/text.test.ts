@@ -27,6 +27,20 @@ describe('textVariant', () => {
     }
   });
 
+  it('text.non-ascii: some texts are space characters alone, one at least not ASCII, which a trim empties, within the bounds', () => {
+    for (const [min, max] of [[1, 140], [0, 1], [3, 5]] as const) {
+      const blank = fc.sample(textVariant({ class: 'text.non-ascii', min, max }), { seed: 4, numRuns: 400 }).filter((v) => v.value.trim() === '');
+      expect(blank.length).toBeGreaterThan(25);
+      for (const v of blank) {
+        expect(v.note).toContain('space characters alone');
+        expect(/^\p{Zs}+$/u.test(v.value)).toBe(true);
+        expect(/[^\x00-\x7f]/u.test(v.value)).toBe(true);
+        expect(v.codePoints).toBe(cp(v.value));
+        expect(v.withinBounds).toBe(true);
+      }
+    }
+  });
+
   it('text.non-ascii: many texts hold a line break or another control a one-line field folds, within the bounds (none of one code point, which is not ASCII)', () => {
     const breaks = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/u;
     for (const max of [1, 3, 140]) {

@@ -524,6 +524,17 @@ const PROBES: Record<MutantOfRole<'operator'>, Probe> = {
     correct: 'UNAUTHENTICATED',
     mutant: 200,
   },
+  'op-keyid-case-insensitive': {
+    observes: "a status read signed by the Principal's key under its kid with its first letter in the other case",
+    async observe(f) {
+      const { pack } = await f.issuePack();
+      const path = `/v1/cashpack/${pack.pack_id}/status`;
+      const kid = f.principal.jwk.kid.replace(/[A-Za-z]/, (ch) => (ch === ch.toUpperCase() ? ch.toLowerCase() : ch.toUpperCase()));
+      return answer(await f.send('GET', path, { headers: { ...signRequestAs({ method: 'GET', authority: AUTHORITY, path }, { secretKey: f.principal.secretKey, kid }, f.clock.nowSeconds(), 'profile') } }));
+    },
+    correct: 'UNAUTHENTICATED',
+    mutant: 200,
+  },
   'op-content-digest-unchecked': {
     observes: 'a redemption whose signed Content-Digest is of other bytes than the body',
     async observe(f) {

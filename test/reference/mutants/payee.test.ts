@@ -908,6 +908,19 @@ const PROBES: Record<MutantOfRole<'payee'>, Probe> = {
     correct: 'served',
     mutant: 'refused',
   },
+  'payee-blank-display-name-refused': {
+    observes: 'a request asked to carry the display_name of one ideographic space',
+    async observe(payee) {
+      try {
+        return (await payee.createRequest({ sub_interface: 'IBAN', display_name: '\u3000' })).cpr.payee.display_name === '\u3000' ? 'served' : 'changed';
+      } catch (error) {
+        if (error instanceof PayeeInputError) return 'refused';
+        throw error;
+      }
+    },
+    correct: 'served',
+    mutant: 'refused',
+  },
   'payee-control-bom-stripped': {
     observes: 'a test-control request body that starts with a byte order mark',
     observe: async (payee) =>
