@@ -846,6 +846,13 @@ const CATALOGUE = [
     catches: ['CPP-RED-1'],
   },
   {
+    name: 'op-confirmation-digest-per-redeemer',
+    family: 'cashpack-endpoints',
+    role: 'operator',
+    description: "the Redemption Confirmation's chain_digest is the one the redeemer's first confirmation carried, kept for every later redemption, not the redeemed pack's final digest (PROFILE.md §4.6): right at a redeemer's first redemption, another pack's digest at every later one",
+    catches: ['CPP-CHN-1'],
+  },
+  {
     name: 'op-max-amount-compared-as-doubles',
     family: 'cashpack-errors',
     role: 'operator',

@@ -10,7 +10,8 @@
 // request changes nothing, §5) and is the one the next redemption presents;
 // each granted redemption's Redemption Confirmation names that pack and that
 // request's redemption_id and redeemer_kid, and the pack's amount and asset
-// (§4.6: the funds released), however much the redeemer was credited before.
+// (§4.6: the funds released), however much the redeemer was credited before,
+// carries the pack's final digest and verifies under the Operator's key.
 // Where the Operator offers balance reads, the redeemer's available balance is
 // then the sum of the packs it was granted, however often it was provisioned
 // since, in the packs' asset: the Principal holds, and its packs lock, any of
@@ -20,11 +21,11 @@
 // provisioning, each show in some sequence.
 import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
-import { createSigningKey, type CashPack, type SigningKey } from '../../profile/cashpack/index.ts';
+import { createSigningKey, verifyConfirmation, type CashPack, type RedemptionConfirmation, type SigningKey } from '../../profile/cashpack/index.ts';
 import { balancePath, IDENTITY_LEVELS } from '../../profile/control.ts';
 import { canonicalJson } from '../../profile/jcs.ts';
 import { PROBLEM_STATUS } from '../../profile/problems.ts';
-import type { Policy } from '../scenarios/actions/index.ts';
+import { operatorKey, type Policy } from '../scenarios/actions/index.ts';
 import type { ScenarioContext } from '../scenarios/context.ts';
 import { jsonRequest, send } from '../scenarios/http.ts';
 import { define } from './support.ts';
@@ -128,6 +129,9 @@ async function judgeCase(ctx: ScenarioContext, policy: Policy, c: Case): Promise
       const released = { pack_id: pending.pack.pack_id, redemption_id: asked.redemption_id, redeemer_kid: asked.redeemer_kid, amount: pending.pack.amount, asset: pending.pack.asset };
       const stated = Object.fromEntries(Object.keys(released).map((name) => [name, confirmation?.[name]]));
       if (!isDeepStrictEqual(stated, released)) return { expected: released, actual: stated, message: `${story.join(', then ')}: the Redemption Confirmation's ids (from the request) and amount and asset (the funds released)`, requirements: ['CPP-RED-1'] };
+      // The pack was never renewed: its final digest is the one it was issued with.
+      if (confirmation?.['chain_digest'] !== pending.pack.chain_digest) return { expected: pending.pack.chain_digest, actual: confirmation?.['chain_digest'] ?? null, message: `${story.join(', then ')}: the Redemption Confirmation's chain_digest (the pack's final digest)`, requirements: ['CPP-CHN-1'] };
+      if (!verifyConfirmation(confirmation as unknown as RedemptionConfirmation, await operatorKey(ctx))) return { expected: "a signature valid under the Operator's well-known key", actual: 'does not verify', message: `${story.join(', then ')}: the Redemption Confirmation's signature`, requirements: ['CPP-RED-1'] };
       credited += pending.amount;
       creditedSinceProvisioning = true;
       pending = undefined;
@@ -151,7 +155,7 @@ async function judgeCase(ctx: ScenarioContext, policy: Policy, c: Case): Promise
 export const OPERATOR_IDENTITY = define<Case>({
   id: 'PROP-OP-018',
   title: "a redeemer's identity level decides each redemption as it stands, through any sequence of provisionings up, down and the same; a refused pack stays ACTIVE; the funds released to the redeemer stay",
-  requirements: ['PRF-IDN-1', 'CPP-IDN-1', 'PRF-CTL-1', 'PRF-ORDER-1', 'CPP-RED-1'],
+  requirements: ['PRF-IDN-1', 'CPP-IDN-1', 'PRF-CTL-1', 'PRF-ORDER-1', 'CPP-RED-1', 'CPP-CHN-1'],
   level: 'PROFILE',
   role: 'operator',
   sections: ['§5.2', '§7.1', 'PROFILE §5', 'PROFILE §12'],

@@ -105,8 +105,22 @@ export function confirmation(ctx: OperatorContext, record: PackRecord, redemptio
     redeemer_kid: redemption.redeemer_kid,
     amount: released,
     asset: record.pack.asset,
-    chain_digest: record.pack.chain_digest,
+    // Mutant op-confirmation-digest-per-redeemer: the chain_digest a redeemer's first confirmation carried, kept for every later one.
+    // Stryker disable next-line all: only the op-confirmation-digest-per-redeemer fault keeps a digest
+    chain_digest: ctx.faults.has('op-confirmation-digest-per-redeemer') ? firstDigest(ctx, redemption.redeemer_kid, record.pack.chain_digest) : record.pack.chain_digest,
     redeemed_at: formatTimestamp(now, 'cashpack'),
     operator_kid: ctx.keys.jwk.kid,
   });
 }
+
+// Stryker disable all: only the op-confirmation-digest-per-redeemer fault runs this
+/** Each redeemer's first confirmation digest, per Operator (the mutant op-confirmation-digest-per-redeemer). */
+const firstDigests = new WeakMap<OperatorContext, Map<string, string>>();
+
+function firstDigest(ctx: OperatorContext, redeemerKid: string, digest: string): string {
+  const kept = firstDigests.get(ctx) ?? new Map<string, string>();
+  firstDigests.set(ctx, kept);
+  if (!kept.has(redeemerKid)) kept.set(redeemerKid, digest);
+  return kept.get(redeemerKid)!;
+}
+// Stryker restore all

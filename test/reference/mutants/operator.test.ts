@@ -261,6 +261,19 @@ const PROBES: Record<MutantOfRole<'operator'>, Probe> = {
     correct: '5',
     mutant: '12',
   },
+  'op-confirmation-digest-per-redeemer': {
+    observes: "whether the confirmation of a redeemer's second redemption carries the second pack's digest",
+    async observe(f) {
+      const first = await f.issuePack();
+      expect(answer(await f.redeem(first.pack, f.redemption(first.pack, first.bearer)))).toBe(200);
+      const second = await f.issuePack();
+      const reply = await f.redeem(second.pack, f.redemption(second.pack, second.bearer));
+      const digest = (reply.body as { chain_digest?: unknown }).chain_digest;
+      return digest === second.pack.chain_digest ? 'the second pack' : digest === first.pack.chain_digest ? 'the first pack' : answer(reply);
+    },
+    correct: 'the second pack',
+    mutant: 'the first pack',
+  },
   'op-max-amount-compared-as-doubles': {
     observes: 'a Lock Request for a unit more than a max_amount of 10^19, by a Principal funded for it',
     fixture: { policy: { max_amount: '10000000000000000000' }, balance: '20000000000000000000' },
