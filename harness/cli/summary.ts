@@ -51,6 +51,8 @@ export function printSummary(report: Report, dir: string, terminal: Terminal, fi
   if (note !== undefined) terminal.line(note);
   for (const id of report.baseline_diff?.unexpected_passes ?? []) terminal.line(`  passed unexpectedly (listed as a known failure): ${id}`);
   for (const id of report.baseline_diff?.new_failures ?? []) terminal.line(`  new failure (not in the baseline): ${id}`);
+  const misplaced = misplacedOperatorHint(report);
+  if (misplaced !== undefined) terminal.line(misplaced);
   const exit = exitOf(report, report.run.allow_partial);
   terminal.line(`exit ${exit.code}: ${exit.because}`);
   terminal.line(`reports: ${dir}/ (${files.join(', ')})`);
@@ -62,3 +64,16 @@ function label(test: Report['tests'][number]): string {
   return shownOutcome(test) === 'warning' ? 'WARN' : 'FAIL';
 }
 
+/**
+ * A hint when both of the Operator's well-known documents answered 404 at its
+ * base URL: a target served under a base path and given by its origin looks
+ * so. The failures stand (nothing is served where the documents belong); the
+ * hint says where else they may be.
+ */
+export function misplacedOperatorHint(report: Report): string | undefined {
+  const facts = report.run.target.facts?.operator;
+  const base = report.run.target.roles?.['operator']?.base_url;
+  const notFound = (answer: unknown) => typeof answer === 'object' && answer !== null && (answer as { status?: unknown }).status === 404;
+  if (facts === undefined || base === undefined || !notFound(facts.policy) || !notFound(facts.key)) return undefined;
+  return `hint: ${base} answered 404 for both ${facts.policy.path} and ${facts.key.path}; an implementation served under a base path is given with it, e.g. --target ${base.replace(/\/+$/, '')}/your/base/path`;
+}

@@ -2,7 +2,7 @@
 // closing lines (cli/summary.ts). A test whose every failure is a warning is
 // shown as WARN and counted apart, never as FAIL.
 import { describe, expect, it } from 'vitest';
-import { printSummary } from '../../harness/cli/summary.ts';
+import { misplacedOperatorHint, printSummary } from '../../harness/cli/summary.ts';
 import { createTerminal, type Terminal } from '../../harness/runner/terminal.ts';
 import { shownOutcome, SHOWN_OUTCOMES, type ShownOutcome } from '../../harness/report/wording.ts';
 import { buildReport, WARNING_CASES } from './report/fixture.ts';
@@ -54,6 +54,20 @@ describe('the terminal', () => {
     const s = buildReport(options).summary;
     expect(lines).toContain(`tests: ${s.total} — ${s.passed} passed, ${s.failed} failed, ${s.warned} warnings, ${s.skipped} skipped, ${s.not_applicable} not applicable, ${s.error} errors`);
     expect(s.warned).toBe(buildReport(options).tests.filter((t) => t.warning).length);
+  });
+
+  it('hints at a base path when both well-known documents answered 404 at the Operator\'s base URL, and only then', () => {
+    const answered = (status: number, path: string) => ({ path, status });
+    const withFacts = (policy: number, key: number) => {
+      const report = buildReport({});
+      return { ...report, run: { ...report.run, target: { ...report.run.target, facts: { operator: { policy: answered(policy, '/.well-known/cashpack-policy.json'), key: answered(key, '/.well-known/cashpack-pubkey.json') } } } } };
+    };
+    expect(misplacedOperatorHint(withFacts(404, 404))).toBe(
+      'hint: https://operator.example.test answered 404 for both /.well-known/cashpack-policy.json and /.well-known/cashpack-pubkey.json; an implementation served under a base path is given with it, e.g. --target https://operator.example.test/your/base/path',
+    );
+    expect(misplacedOperatorHint(withFacts(404, 200))).toBeUndefined();
+    expect(misplacedOperatorHint(withFacts(200, 404))).toBeUndefined();
+    expect(misplacedOperatorHint(buildReport({}))).toBeUndefined();
   });
 
   it('names what a warning is beside the requirements that warned', () => {
