@@ -75,15 +75,19 @@ export interface SwitchReach {
   readonly by_test: Readonly<Record<string, readonly string[]>>;
 }
 
-export function mutantRow(spec: Pick<MutantRow, 'name' | 'role' | 'family' | 'description' | 'catches'> & { readonly catcher?: Catcher }, results: readonly TestResult[], durationMs: number): MutantRow {
+/**
+ * `baseline`: for a mutant run under a configuration other than the defaults,
+ * the same tests against the reference under that configuration. A check that
+ * failed there too (a SHOULD the configuration itself departs from, say) is
+ * the configuration's, not the mutant's: it neither kills nor names it.
+ */
+export function mutantRow(spec: Pick<MutantRow, 'name' | 'role' | 'family' | 'description' | 'catches'> & { readonly catcher?: Catcher }, results: readonly TestResult[], durationMs: number, baseline: readonly TestResult[] = []): MutantRow {
+  const failedThere = new Set(baseline.filter(observedFailure).flatMap((test) => failedRequirements(test).map((id) => `${test.id} ${id}`)));
+  const own = (test: TestResult) => failedRequirements(test).filter((id) => !failedThere.has(`${test.id} ${id}`));
   // A failed setup step is an observed failure too, of the setup's own requirement.
-  const failed = results.filter(observedFailure);
+  const failed = results.filter((test) => observedFailure(test) && own(test).length > 0);
   const caught = new Set<string>();
-  for (const test of failed) {
-    const failedChecks = test.checks.filter((c) => !c.passed);
-    if (failedChecks.length === 0) test.requirements.forEach((id) => caught.add(id));
-    for (const check of failedChecks) caught.add(check.requirement);
-  }
+  for (const test of failed) for (const id of own(test)) caught.add(id);
   const caughtBy = [...caught].sort();
   const errors = results.filter((r) => r.status === 'error' && !observedFailure(r)).map((r) => `${r.id}: ${reasonText(r) ?? ''}`.slice(0, 300));
   const killed = failed.length > 0;
@@ -124,4 +128,10 @@ export function fuzzerLine(matrix: KillMatrix): string | undefined {
 /** Exit 0 only when the reference is conformant and every mutant was killed by a check it declares. */
 export function selftestPassed(matrix: KillMatrix): boolean {
   return matrix.reference.conformant && matrix.mutants.every((m) => m.killed && m.flagged === null);
+}
+
+/** The requirements a failed test charges: its failed checks', or, with none, its own. */
+function failedRequirements(test: TestResult): readonly string[] {
+  const failedChecks = test.checks.filter((c) => !c.passed);
+  return failedChecks.length === 0 ? test.requirements : failedChecks.map((c) => c.requirement);
 }

@@ -112,11 +112,11 @@ export function suiteAgainst(mutant: string | undefined): Promise<{ results: Tes
 async function targetedAgainst(spec: MutantSpec): Promise<MutantRow> {
   const plan = selftestPlan(spec.catches);
   const first = await testsAgainst(spec.name, plan.filter((t) => t.kind === 'scenario'), { shrinkAttempts: 0 });
-  const row = mutantRow(spec, first.results, first.durationMs);
+  const row = mutantRow(spec, first.results, first.durationMs, first.baseline);
   const properties = plan.filter((t) => t.kind === 'property');
   if ((row.killed && row.flagged === null) || properties.length === 0) return row;
   const then = await testsAgainst(spec.name, properties, { shrinkAttempts: 0 });
-  return mutantRow(spec, [...first.results, ...then.results], first.durationMs + then.durationMs);
+  return mutantRow(spec, [...first.results, ...then.results], first.durationMs + then.durationMs, [...first.baseline, ...then.baseline]);
 }
 
 /**
@@ -124,11 +124,17 @@ async function targetedAgainst(spec: MutantSpec): Promise<MutantRow> {
  * requirements charged it, need a failure, not a small one (`run` against the
  * mutant, the command each row's tests name, shrinks).
  */
-async function testsAgainst(mutant: string | undefined, tests: readonly PlanTest[], { concurrency = DEFAULT_CONCURRENCY, shrinkAttempts }: { concurrency?: number; shrinkAttempts?: number } = {}): Promise<{ results: TestResult[]; durationMs: number }> {
+async function testsAgainst(mutant: string | undefined, tests: readonly PlanTest[], options: { concurrency?: number; shrinkAttempts?: number } = {}): Promise<{ results: TestResult[]; durationMs: number; baseline: TestResult[] }> {
+  // A mutant that shows only under a configuration other than the defaults runs under it (MutantSpec.configuration),
+  // and so does the reference, whose failures there are the configuration's (mutantRow's baseline).
+  const configuration = MUTANTS.find((m) => m.name === mutant)?.configuration;
+  const [run, baseline] = await Promise.all([testsUnder(mutant, configuration, tests, options), configuration !== undefined && mutant !== undefined ? testsUnder(undefined, configuration, tests, options) : undefined]);
+  return { ...run, baseline: baseline?.results ?? [] };
+}
+
+async function testsUnder(mutant: string | undefined, configuration: MutantSpec['configuration'], tests: readonly PlanTest[], { concurrency = DEFAULT_CONCURRENCY, shrinkAttempts }: { concurrency?: number; shrinkAttempts?: number }): Promise<{ results: TestResult[]; durationMs: number }> {
   const started = performance.now();
   if (tests.length === 0) return { results: [], durationMs: 0 };
-  // A mutant that shows only under a configuration other than the defaults runs under it (MutantSpec.configuration).
-  const configuration = MUTANTS.find((m) => m.name === mutant)?.configuration;
   // Held as every command that drives a target holds it: the reference is private, but the path is the same.
   const target = await holdLease(await embeddedTarget({ reference: { ...(mutant ? { mutant } : {}), ...configuration } }), { holder: leaseHolder('selftest') });
   try {
@@ -158,8 +164,8 @@ export async function workerMain(names: readonly string[], form: { readonly targ
 /** A full matrix's mutant: every test its switch reaches (reachingPlan). */
 async function reachedAgainst(spec: MutantSpec, reach: SwitchReach): Promise<MutantRow> {
   const plan = reachingPlan(spec, reach);
-  const { results, durationMs } = await testsAgainst(spec.name, plan, { shrinkAttempts: 0 });
-  return { ...mutantRow(spec, results, durationMs), unreached: selftestPlan().length - plan.length };
+  const { results, durationMs, baseline } = await testsAgainst(spec.name, plan, { shrinkAttempts: 0 });
+  return { ...mutantRow(spec, results, durationMs, baseline), unreached: selftestPlan().length - plan.length };
 }
 
 interface SelftestOptions {

@@ -26,6 +26,18 @@ describe('the kill matrix', () => {
     else expect(row.flagged).toMatch(flag);
   });
 
+  it('counts no check that failed against the reference under the same configuration: it is the configuration\'s', () => {
+    const baseline = [test('A', 'failed', ['TOK-EXP-2']), test('B', 'passed')];
+    // Only what the configuration shows by itself: not a kill.
+    const none = mutantRow(spec, [test('A', 'failed', ['TOK-EXP-2']), test('B', 'passed')], 1, baseline);
+    expect([none.killed, none.caught_by, none.flagged]).toEqual([false, [], 'survived: no check failed']);
+    // A check of its own beside it: a kill by that check alone.
+    const own = mutantRow(spec, [test('A', 'failed', ['TOK-EXP-2', 'CPP-LIM-1']), test('B', 'failed', ['PRF-ERR-1'])], 1, baseline);
+    expect([own.killed, own.caught_by, own.failed_tests, own.flagged]).toEqual([true, ['CPP-LIM-1', 'PRF-ERR-1'], ['A', 'B'], null]);
+    // The same requirement failing in another test is the mutant's.
+    expect(mutantRow(spec, [test('B', 'failed', ['TOK-EXP-2'])], 1, baseline).caught_by).toEqual(['TOK-EXP-2']);
+  });
+
   it('passes only when the reference is conformant and every mutant is killed by a declared check', () => {
     const killed = mutantRow(spec, [test('A', 'failed', ['CPP-LIM-1'])], 1);
     const flagged = mutantRow(spec, [test('A', 'failed', ['PRF-ERR-1'])], 1);
