@@ -510,6 +510,14 @@ const CATALOGUE = [
     configuration: { tokenLifetimeSeconds: 600, requestValiditySeconds: 300 },
   },
   {
+    name: 'payee-token-lifetime-capped-15-minutes',
+    family: 'delivery',
+    role: 'payee',
+    description: "the payee's token store ends every token 900 s after it was issued (spec §5.1.1's recommended most, taken for a cap), whatever lifetime it is configured with and reports in token_expires_at: under a lifetime of 1 200 s a first retrieval 900 to 1 199 s after creation is 410 TOKEN_EXPIRED instead of the CPR (observable only under a token lifetime over 15 minutes)",
+    catches: ['TOK-EXP-1'],
+    configuration: { tokenLifetimeSeconds: 1200 },
+  },
+  {
     name: 'payee-token-lifetime-fixed',
     family: 'retrieval-token',
     role: 'payee',

@@ -87,6 +87,9 @@ export class TokenStore {
     // Stryker disable next-line all: only the payee-used-token-forgotten-from-use fault forgets a used token a lifetime after its use
     if (this.faults.has('payee-used-token-forgotten-from-use') && this.forgottenSinceUse(token, now)) return { ok: false, code: 'TOKEN_UNKNOWN' };
     if (entry.consumed) return { ok: false, code: 'TOKEN_CONSUMED' };
+    // Mutant payee-token-lifetime-capped-15-minutes: a token lives at most 900 s (spec §5.1.1's recommended bound), whatever lifetime is configured and reported.
+    // Stryker disable next-line all: only the payee-token-lifetime-capped-15-minutes fault caps the lifetime
+    if (this.faults.has('payee-token-lifetime-capped-15-minutes') && now >= entry.expiresAt - this.lifetimeMs + 900_000) return { ok: false, code: 'TOKEN_EXPIRED' };
     // Mutant payee-token-capped-at-request-expiry: a token never outlives the request it delivers, refused TOKEN_EXPIRED once the request has expired.
     // Stryker disable next-line all: only the payee-token-capped-at-request-expiry fault ends a token with its request
     if (this.faults.has('payee-token-capped-at-request-expiry') && now >= Date.parse(entry.cpr.expires_at)) return { ok: false, code: 'TOKEN_EXPIRED' };

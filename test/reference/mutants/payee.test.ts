@@ -548,6 +548,13 @@ const PROBES: Record<MutantOfRole<'payee'>, Probe> = {
     correct: 200,
     mutant: 'TOKEN_EXPIRED',
   },
+  'payee-token-lifetime-capped-15-minutes': {
+    observes: 'a first retrieval 1 000 s after its request was made, under a token lifetime of 1 200 s',
+    fixture: { tokenLifetimeSeconds: 1200, requestValiditySeconds: 1800 },
+    observe: (payee, clock) => retrievalAfter(payee, clock, 1_000_000),
+    correct: 200,
+    mutant: 'TOKEN_EXPIRED',
+  },
   'payee-token-lifetime-fixed': {
     observes: 'a retrieval 400 s after its request was made, under a token lifetime of 600 s',
     fixture: { tokenLifetimeSeconds: 600 },
