@@ -1480,6 +1480,13 @@ const CATALOGUE = [
     catches: ['PRF-AUTH-1'],
   },
   {
+    name: 'op-redeemer-kid-bound-ignoring-case',
+    family: 'cashpack-crypto',
+    role: 'operator',
+    description: "redeem step 9 compares the HTTP Message Signature's keyid with the Redemption Request's redeemer_kid without regard to letter case: a redemption signed by a registered redeemer whose bearer-signed redeemer_kid spells its kid in other letters is granted, and its confirmation names a kid nobody registered, where a kid is its exact base64url text (PROFILE.md §2.1) and REDEEMER_NOT_IDENTIFIED is due",
+    catches: ['CPP-IDN-1'],
+  },
+  {
     name: 'op-issued-at-rounded',
     family: 'cashpack-endpoints',
     role: 'operator',
@@ -1928,6 +1935,13 @@ const CATALOGUE = [
     family: 'cpr-structure',
     role: 'payee',
     description: 'the payee refuses extensions nested past 20 levels of objects and arrays (a document store\'s limit), where I-JSON lets a CPR nest 32 (PROFILE.md §1): a request with extensions 21 to 31 levels deep is refused 400 instead of served',
+    catches: ['PRF-CTL-1'],
+  },
+  {
+    name: 'payee-input-amount-normalised',
+    family: 'cpr-structure',
+    role: 'payee',
+    description: 'the payee reads a string amount asked of test control as the integer it names (BigInt) before it checks it: "0250", " 5", "+5" and "0x10" are taken and served as 250, 5, 5 and 16, where PROFILE.md §1 allows ^[1-9][0-9]{0,77}$ only and §11 wants malformed input refused 4xx',
     catches: ['PRF-CTL-1'],
   },
   {

@@ -5,8 +5,10 @@
 // generated level 0 to 3, then, two to six times, provisioned again or not (at
 // a generated level: up, down, the same, twice in a row) and a redemption sent
 // or not; the last step always redeems. A redemption is granted exactly when
-// the level in force is at least the policy's required_identity_level, else
-// refused REDEEMER_NOT_IDENTIFIED; a refused pack stays ACTIVE (a failed
+// the level in force is at least the policy's required_identity_level and, as
+// one redemption in four does not, it names the redeemer's kid exactly (not
+// with letters in another case: PROFILE.md §2.1), else refused
+// REDEEMER_NOT_IDENTIFIED; a refused pack stays ACTIVE (a failed
 // request changes nothing, §5) and is the one the next redemption presents;
 // each granted redemption's Redemption Confirmation names that pack and that
 // request's redemption_id and redeemer_kid, and the pack's amount and asset
@@ -24,6 +26,7 @@ import fc from 'fast-check';
 import { createSigningKey, verifyConfirmation, type CashPack, type RedemptionConfirmation, type SigningKey } from '../../profile/cashpack/index.ts';
 import { balancePath, IDENTITY_LEVELS } from '../../profile/control.ts';
 import { canonicalJson } from '../../profile/jcs.ts';
+import { recased } from '../../generators/cashpack/corruptions.ts';
 import { PROBLEM_STATUS } from '../../profile/problems.ts';
 import { operatorKey, type Policy } from '../scenarios/actions/index.ts';
 import type { ScenarioContext } from '../scenarios/context.ts';
@@ -39,6 +42,8 @@ interface Step {
   /** The level the redeemer is provisioned again at before this step's redemption; none: not provisioned again. */
   readonly level: number | undefined;
   readonly redeem: boolean;
+  /** The redemption names the redeemer's kid with letters in another case (which, corruptions.ts recased): no redeemer, whatever the level. */
+  readonly recase: number | undefined;
 }
 
 interface Case {
@@ -55,7 +60,7 @@ const cases: fc.Arbitrary<Case> = fc.record({
   asset: fc.nat(),
   initial: level,
   steps: fc
-    .array(fc.record({ level: fc.option(level, { nil: undefined, freq: 3 }), redeem: fc.boolean() }), { minLength: 2, maxLength: 6 })
+    .array(fc.record({ level: fc.option(level, { nil: undefined, freq: 3 }), redeem: fc.boolean(), recase: fc.oneof({ weight: 3, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.nat() }) }), { minLength: 2, maxLength: 6 })
     // The last step always redeems: every sequence ends judged on the level it left.
     .map((steps) => steps.map((s, i) => (i === steps.length - 1 ? { ...s, redeem: true } : s))),
 });
@@ -105,13 +110,15 @@ async function judgeCase(ctx: ScenarioContext, policy: Policy, c: Case): Promise
       const amount = amountOf(issued++);
       pending = { pack: await issuePack(ctx, { principal, policy }, bearer, now, { amount: amount.toString(), asset }), bearer, amount, refused: false };
     }
-    const asked = redemption(pending.pack, pending.bearer, redeemer, now);
+    // Signed by the redeemer under its exact kid; the redeemer_kid the bearer signs is, sometimes, that kid in other letters.
+    const named = step.recase === undefined ? redeemer : { ...redeemer, jwk: { ...redeemer.jwk, kid: recased(redeemer.jwk.kid, step.recase) } };
+    const asked = redemption(pending.pack, pending.bearer, named, now);
     const text = JSON.stringify({ cash_pack: pending.pack, redemption: asked });
     const answer = await send(ctx, 'operator', redeemRequest(ctx, text, redeemer, Math.floor(now / 1000)));
-    const granted = inForce >= required;
+    const granted = inForce >= required && step.recase === undefined;
     const expected = granted ? 200 : 'REDEEMER_NOT_IDENTIFIED';
     const seen = answerOf(answer);
-    story.push(`a redemption of ${pending.refused ? 'the pack refused before' : `a fresh pack of ${pending.amount}`} at level ${inForce}`);
+    story.push(`a redemption of ${pending.refused ? 'the pack refused before' : `a fresh pack of ${pending.amount}`} at level ${inForce}${step.recase === undefined ? '' : `, naming as redeemer_kid ${named.jwk.kid}, the redeemer's kid ${redeemer.jwk.kid} with letters in another case (PROFILE.md §2.1, §5 redeem step 9)`}`);
     if (seen !== expected) {
       // A pack refused before and now not ACTIVE: the refusal changed it (PROFILE.md §5: a failed request changes nothing).
       const refusalChangedIt = pending.refused && seen === 'INSTRUMENT_NOT_ACTIVE';
@@ -119,7 +126,7 @@ async function judgeCase(ctx: ScenarioContext, policy: Policy, c: Case): Promise
         expected: granted ? 200 : { status: PROBLEM_STATUS.REDEEMER_NOT_IDENTIFIED, problem: 'REDEEMER_NOT_IDENTIFIED' },
         actual: { status: answer.status, body: answer.body },
         message: story.join(', then '),
-        requirements: refusalChangedIt ? ['PRF-ORDER-1'] : chargedFor(reprovisioned),
+        requirements: refusalChangedIt ? ['PRF-ORDER-1'] : step.recase !== undefined && inForce >= required ? ['CPP-IDN-1'] : chargedFor(reprovisioned),
       };
     }
     if (granted) {
@@ -148,7 +155,8 @@ async function judgeCase(ctx: ScenarioContext, policy: Policy, c: Case): Promise
     expected: { asset: inPackAsset ? asset : read?.['asset'], available: due },
     actual: read ?? null,
     message: `${story.join(', then ')}: the redeemer's balance`,
-    requirements: creditThenProvisioned ? ['PRF-CTL-1'] : ['CPP-RED-1'],
+    // Funds in another asset than the packs' were credited so by a redemption (a provisioning names no asset); a credit lost in the packs' own asset after a provisioning is test control's.
+    requirements: creditThenProvisioned && inPackAsset ? ['PRF-CTL-1'] : ['CPP-RED-1'],
   };
 }
 

@@ -10,9 +10,9 @@
 // with letters in other case (base64url is case-sensitive), of random bytes
 // or of zero bytes; a pack at max_chain_depth; a redemption whose HTTP signature is by a
 // key no redeemer has, by a stranger under the redeemer's keyid, or by the
-// redeemer's own key under its kid with letters in another case (a kid is its
-// exact base64url text, PROFILE.md §2.1), naming that spelling or the exact
-// kid as redeemer_kid. Step 3 (an
+// redeemer's own key with its kid spelled with letters in another case (a kid
+// is its exact base64url text, PROFILE.md §2.1) as the keyid, as the
+// redeemer_kid the bearer signed, or as both. Step 3 (an
 // unknown pack_id) is never broken: a pack the Operator does not know cannot
 // carry its signature. Each step is the first broken one as often as any
 // other. The message is built on the pack as it stands or, two cases in
@@ -97,11 +97,11 @@ interface Case {
   /**
    * Redeem step 9's caller: a key no redeemer has, naming itself; a stranger's
    * signature under the registered redeemer's keyid; or the redeemer's own
-   * key under its kid in other letters, naming that spelling or (namedExactly)
-   * the exact kid as redeemer_kid.
+   * key with its kid in other letters where `recasedIn` says: the keyid, the
+   * redeemer_kid, or both.
    */
   readonly identity: 'unregistered' | 'other-signer' | 'recased';
-  readonly namedExactly: boolean;
+  readonly recasedIn: 'keyid' | 'redeemer_kid' | 'both';
 }
 
 const stepsOf = (kind: Kind): Step[] => [...(Object.keys(STEPS).map(Number) as (keyof typeof STEPS)[]).filter((s) => (STEPS[s].kinds as readonly Kind[]).includes(kind)), ...(kind === 'redeem' ? (['identity'] as const) : [])];
@@ -116,7 +116,7 @@ const cases: fc.Arbitrary<Case> = fc.constantFrom<Kind>('renew', 'redeem').chain
     digest: fc.constantFrom('zero' as const, 'random' as const, 'recased' as const),
     recase: fc.nat(),
     identity: fc.constantFrom('unregistered' as const, 'other-signer' as const, 'recased' as const),
-    namedExactly: fc.boolean(),
+    recasedIn: fc.constantFrom('keyid' as const, 'redeemer_kid' as const, 'both' as const),
   }),
 );
 
@@ -194,10 +194,11 @@ async function deepOf(ctx: ScenarioContext, state: State, now: number): Promise<
 
 /** Sends a renewal or redemption of `pack` (one the Operator's max_body_bytes would refuse ends the property, as any property's: properties/execute.ts). */
 /** How a case breaking redeem step 9 signs and names its caller. */
-function identityStory(drawn: Case, keyid: string, kid: string): string {
+function identityStory(drawn: Case, recasedKid: string, kid: string): string {
   if (drawn.identity === 'unregistered') return 'by a key no redeemer has';
   if (drawn.identity === 'other-signer') return "by a stranger under the redeemer's keyid";
-  return `by the redeemer's key under keyid ${keyid}, its kid ${kid} with letters in another case, naming ${drawn.namedExactly ? 'the exact kid' : 'that spelling'} as redeemer_kid`;
+  const where = drawn.recasedIn === 'both' ? 'as its keyid and as the redeemer_kid' : drawn.recasedIn === 'keyid' ? 'as its keyid, the exact kid as the redeemer_kid' : 'as the redeemer_kid, under its exact kid';
+  return `by the redeemer's key, its kid ${kid} written ${recasedKid} ${where}`;
 }
 
 function send2(ctx: ScenarioContext, kind: Kind, pack: CashPack, message: Record<string, unknown>, signer: SigningKey, now: number): Promise<HttpResult> {
@@ -228,8 +229,10 @@ async function judgeCase(ctx: ScenarioContext, policy: Policy, drawn: Case): Pro
   const signer = breaks(4) && drawn.signature === 'other-key' ? { jwk: named.jwk, secretKey: createSigningKey().secretKey } : named;
   const createdAt = breaks(5) ? staleAt! : now;
   // Redeem step 9: the HTTP signature by a key no redeemer has, naming itself as redeemer_kid, by a stranger under the redeemer's keyid, or by the redeemer under its kid recased.
-  const identifiedBy = !breaks('identity') ? redeemer : drawn.identity === 'unregistered' ? createSigningKey() : drawn.identity === 'recased' ? { ...redeemer, jwk: { ...redeemer.jwk, kid: recased(redeemer.jwk.kid, drawn.recase) } } : { ...redeemer, secretKey: createSigningKey().secretKey };
-  const namedKid = breaks('identity') && drawn.identity === 'recased' && drawn.namedExactly ? redeemer.jwk.kid : identifiedBy.jwk.kid;
+  const recasedKid = recased(redeemer.jwk.kid, drawn.recase);
+  const recasedAs = (where: 'keyid' | 'redeemer_kid') => breaks('identity') && drawn.identity === 'recased' && drawn.recasedIn !== (where === 'keyid' ? 'redeemer_kid' : 'keyid');
+  const identifiedBy = !breaks('identity') ? redeemer : drawn.identity === 'unregistered' ? createSigningKey() : drawn.identity === 'recased' ? { ...redeemer, jwk: { ...redeemer.jwk, kid: recasedAs('keyid') ? recasedKid : redeemer.jwk.kid } } : { ...redeemer, secretKey: createSigningKey().secretKey };
+  const namedKid = recasedAs('redeemer_kid') ? recasedKid : identifiedBy.jwk.kid;
   const id = breaks(6) ? state.recorded[state.recorded.length - 1]! : undefined;
   const wrongDigest = stale?.pack.chain_digest ?? (drawn.digest === 'recased' ? recased(held.pack.chain_digest, drawn.recase) : encodeB64url(drawn.digest === 'random' ? randomBytes(32) : new Uint8Array(32)));
   const built =
@@ -240,7 +243,7 @@ async function judgeCase(ctx: ScenarioContext, policy: Policy, drawn: Case): Pro
 
   const first = broken[0]!;
   const expected = infoOf(first).code;
-  const story = `a ${kind === 'renew' ? 'renewal' : 'redemption'} presenting ${version === held.pack ? 'the current version of' : 'the version before the last renewal of'} ${breaks(7) ? 'a redeemed' : breaks(10) ? 'a max_chain_depth deep' : 'an ACTIVE'} pack, breaking ${kind} step${broken.length > 1 ? 's' : ''} ${broken.map((s) => `${orderOf(s)} (${infoOf(s).code})`).join(', ')}${breaks(8) ? `, named and signed by ${named === held.older?.bearer ? 'the previous bearer' : 'a stranger'}` : ''}${breaks('identity') ? `, its HTTP signature ${identityStory(drawn, identifiedBy.jwk.kid, redeemer.jwk.kid)}` : ''}${breaks(4) ? `, its signature ${drawn.signature === 'flipped' ? 'flipped' : "by another key than the bearer it names"}` : ''}${breaks(9) ? `, a prev_chain_digest of ${stale ? 'that version' : drawn.digest === 'random' ? 'random bytes' : drawn.digest === 'recased' ? 'the current digest with letters in other case' : 'zero bytes'}` : ''}`;
+  const story = `a ${kind === 'renew' ? 'renewal' : 'redemption'} presenting ${version === held.pack ? 'the current version of' : 'the version before the last renewal of'} ${breaks(7) ? 'a redeemed' : breaks(10) ? 'a max_chain_depth deep' : 'an ACTIVE'} pack, breaking ${kind} step${broken.length > 1 ? 's' : ''} ${broken.map((s) => `${orderOf(s)} (${infoOf(s).code})`).join(', ')}${breaks(8) ? `, named and signed by ${named === held.older?.bearer ? 'the previous bearer' : 'a stranger'}` : ''}${breaks('identity') ? `, its HTTP signature ${identityStory(drawn, recasedKid, redeemer.jwk.kid)}` : ''}${breaks(4) ? `, its signature ${drawn.signature === 'flipped' ? 'flipped' : "by another key than the bearer it names"}` : ''}${breaks(9) ? `, a prev_chain_digest of ${stale ? 'that version' : drawn.digest === 'random' ? 'random bytes' : drawn.digest === 'recased' ? 'the current digest with letters in other case' : 'zero bytes'}` : ''}`;
   const answer = await send2(ctx, kind, presented, message as unknown as Record<string, unknown>, identifiedBy, now);
   const seen = answerOf(answer);
   const wrong = misansweredRules(seen, answer.status, { code: expected, status: PROBLEM_STATUS[expected] }, broken, stepsOf(kind), RULES_OF_STEPS);

@@ -85,7 +85,10 @@ function identifyRedeemer(ctx: OperatorContext, request: RefRequest, redemption:
   }
   const signature = verifyCaller(ctx, request, (kid) => ctx.state.redeemers.get(kid)?.publicKey, now);
   if (!signature.ok) return failure('REDEEMER_NOT_IDENTIFIED', `redeemer not identified: ${signature.reason}`);
-  if (signature.kid !== redemption.redeemer_kid) return failure('REDEEMER_NOT_IDENTIFIED', 'the signing redeemer is not redeemer_kid');
+  // Mutant op-redeemer-kid-bound-ignoring-case: the keyid compared with redeemer_kid without regard to letter case.
+  // Stryker disable next-line all: only the op-redeemer-kid-bound-ignoring-case fault folds the case
+  const named = ctx.faults.has('op-redeemer-kid-bound-ignoring-case') && signature.kid.toLowerCase() === redemption.redeemer_kid.toLowerCase() ? signature.kid : redemption.redeemer_kid;
+  if (signature.kid !== named) return failure('REDEEMER_NOT_IDENTIFIED', 'the signing redeemer is not redeemer_kid');
   const redeemer = ctx.state.redeemers.get(signature.kid)!;
   const required = ctx.faults.has('op-identity-level-off-by-one') ? ctx.policy.required_identity_level - 1 : ctx.policy.required_identity_level; // mutant: one level short passes
   // Mutant op-identity-level-zero-unidentified: a redeemer of level 0 never identified, even where the policy asks for 0.

@@ -70,7 +70,9 @@ function nesting(value: unknown): number {
   return 1 + Math.max(0, ...Object.values(value).map(nesting));
 }
 
-export function checkRequestInput(value: unknown, faults: Faults = NO_FAULTS): InputCheck {
+export function checkRequestInput(input: unknown, faults: Faults = NO_FAULTS): InputCheck {
+  // Mutant payee-input-amount-normalised: a string amount read as the integer it names (BigInt) before it is checked: "0250", " 5", "+5" and "0x10" are taken as 250, 5, 5 and 16.
+  const value = faults.has('payee-input-amount-normalised') && isObject(input) && typeof input.amount === 'string' ? { ...input, amount: namedInteger(input.amount) } : input;
   if (!isObject(value)) return { ok: false, field: '(body)', detail: 'must be a JSON object' };
   for (const key of Object.keys(value)) {
     if (!Object.hasOwn(RULES, key)) return { ok: false, field: key, detail: `is not a member of a request input (${Object.keys(RULES).join(', ')})` };
@@ -96,6 +98,15 @@ export function checkRequestInput(value: unknown, faults: Faults = NO_FAULTS): I
   // Stryker disable next-line all: only the payee-rail-hint-bound-to-sub-interface fault refuses it
   if (faults.has('payee-rail-hint-bound-to-sub-interface') && USUAL_SUB_INTERFACE[value.rail_hint as string] !== undefined && USUAL_SUB_INTERFACE[value.rail_hint as string] !== value.sub_interface) return { ok: false, field: 'rail_hint', detail: `${String(value.rail_hint)} is paid to another sub-interface's address` };
   return { ok: true, input: value as unknown as CreateRequestInput };
+}
+
+/** Mutant payee-input-amount-normalised: the integer a text names to BigInt, written in decimal; the text itself when it names none. */
+function namedInteger(text: string): string {
+  try {
+    return BigInt(text).toString();
+  } catch {
+    return text;
+  }
 }
 
 /** Mutant payee-rail-hint-bound-to-sub-interface: the sub-interface each listed rail is usually paid to (OPEN none). */

@@ -548,6 +548,16 @@ const PROBES: Record<MutantOfRole<'operator'>, Probe> = {
     correct: 'UNAUTHENTICATED',
     mutant: 200,
   },
+  'op-redeemer-kid-bound-ignoring-case': {
+    observes: "a redemption signed by the redeemer under its kid, whose redeemer_kid is that kid with its first letter in the other case",
+    async observe(f) {
+      const { pack, bearer } = await f.issuePack();
+      const kid = f.redeemer.jwk.kid.replace(/[A-Za-z]/, (ch) => (ch === ch.toUpperCase() ? ch.toLowerCase() : ch.toUpperCase()));
+      return answer(await f.redeem(pack, f.redemption(pack, bearer, { redeemer_kid: kid })));
+    },
+    correct: 'REDEEMER_NOT_IDENTIFIED',
+    mutant: 200,
+  },
   'op-content-digest-unchecked': {
     observes: 'a redemption whose signed Content-Digest is of other bytes than the body',
     async observe(f) {

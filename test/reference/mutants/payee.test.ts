@@ -915,6 +915,19 @@ const PROBES: Record<MutantOfRole<'payee'>, Probe> = {
     correct: 'served',
     mutant: 'refused',
   },
+  'payee-input-amount-normalised': {
+    observes: 'a request asked for the amount "0250"',
+    async observe(payee) {
+      try {
+        return (await payee.createRequest({ sub_interface: 'IBAN', amount: '0250' })).cpr.value?.amount ?? 'served without an amount';
+      } catch (error) {
+        if (error instanceof PayeeInputError) return 'refused';
+        throw error;
+      }
+    },
+    correct: 'refused',
+    mutant: '250',
+  },
   'payee-blank-display-name-refused': {
     observes: 'a request asked to carry the display_name of one ideographic space',
     async observe(payee) {
