@@ -1546,6 +1546,13 @@ const CATALOGUE = [
     catches: ['DRV-INTENT-1'],
   },
   {
+    name: 'app-empty-condition-dropped',
+    family: 'derivation',
+    role: 'paying-app',
+    description: "the paying app copies a sub-interface's condition into intent.conditions only when its text is truthy: a present, empty remittance_info (0 code points, its least) is left out, where PROFILE.md §9 copies every non-address member present",
+    catches: ['DRV-INTENT-1'],
+  },
+  {
     name: 'payee-fulfil-at-expiry',
     family: 'cpr-structure',
     role: 'payee',

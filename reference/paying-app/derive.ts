@@ -178,6 +178,9 @@ function conditionsOf(cpr: Cpr, sub: SubInterface, faults: Faults): Conditions {
   const conditions: Record<string, string> = faults.has('app-acquirer-id-not-defaulted') ? {} : { ...CONDITION_DEFAULTS[sub] };
   for (const field of otherFields(sub)) {
     const value = cpr[field];
+    // Mutant app-empty-condition-dropped: a condition copied only when its text is truthy, so a present empty remittance_info is left out.
+    // Stryker disable next-line all: only the app-empty-condition-dropped fault drops the empty text
+    if (faults.has('app-empty-condition-dropped') && value === '') continue;
     if (value !== undefined) conditions[field] = value;
   }
   return { ...conditions, expires_at: cpr.expires_at };

@@ -1,7 +1,7 @@
 // PROP-APP-012: the derived Payment (PROFILE.md §9) copies what it must from
 // the CPR and the derivation context, unchanged, and adds or drops nothing:
 // every optional member of every sub-interface present, or any of them, memos and names in NFD
-// and outside ASCII, EVM addresses in every letter case, amounts beyond 2^53,
+// and outside ASCII, a memo or remittance_info present and empty, EVM addresses in every letter case, amounts beyond 2^53,
 // payer, rail and authorization of any shape. The oracle is the mapping of
 // spec §4.5 as PROFILE.md §9 writes it, and the Payment schema. Each request is
 // then derived again with a supported_rails of the context (none at all, or
@@ -58,6 +58,9 @@ const UNLISTED_HINT = fc
 
 const opaque = fc.dictionary(fc.string({ minLength: 1, maxLength: 8 }), fc.jsonValue({ maxDepth: 2 }), { minKeys: 1, maxKeys: 4 });
 
+/** The CPR's texts whose least length is the empty text (PROFILE.md §7.2, §7.3): carried present and empty, never dropped for it. */
+const EMPTY_TEXTS = ['memo', 'remittance_info'] as const;
+
 /**
  * One derivation per sub-interface, each with every optional member present or
  * any of them (a mapping may go wrong only when a member is absent, a name
@@ -75,8 +78,10 @@ const derivations: fc.Arbitrary<Derivation[]> = fc
     fc.tuple(...SUB_INTERFACES.map(() => fc.oneof({ weight: 1, arbitrary: fc.constant<string[]>([]) }, { weight: 2, arbitrary: fc.subarray([...RAIL_HINTS] as string[]) }))),
     // A rail_hint outside the eight one request in three (no preference: PROFILE.md §8.3), whatever rails are served.
     fc.tuple(...SUB_INTERFACES.map(() => fc.option(UNLISTED_HINT, { nil: undefined, freq: 2 }))),
+    // The texts whose least length is the empty text, present and empty: remittance_info one request in three, the memo one in four where no text class writes it.
+    fc.tuple(...SUB_INTERFACES.map(() => fc.record({ remittance_info: fc.nat(2).map((n) => n === 0), memo: fc.nat(3).map((n) => n === 0) }))),
   )
-  .map(([cprs, texts, turn, large, contexts, rails, unlisted]) =>
+  .map(([cprs, texts, turn, large, contexts, rails, unlisted, empties]) =>
     SUB_INTERFACES.map((sub, i) => {
       let cpr = structuredClone(cprs[i]!.cpr) as unknown as Doc;
       const notes: string[] = [cprs[i]!.optionalFields === 'all' ? 'every optional member' : 'optional members present or not'];
@@ -86,6 +91,11 @@ const derivations: fc.Arbitrary<Derivation[]> = fc
       if (pointer === '/memo') cpr.memo = text.value;
       else cpr = { ...cpr, payee: { ...(cpr.payee as Doc), display_name: text.value } };
       notes.push(`${pointer} ${text.note}`);
+      for (const member of EMPTY_TEXTS) {
+        if (!empties[i]![member] || (member === 'memo' && pointer === '/memo') || (member !== 'memo' && !otherFields(sub).includes(member))) continue;
+        cpr = { ...cpr, [member]: '' };
+        notes.push(`${member} the empty text (present, at its least)`);
+      }
       if (i === 0) {
         cpr = { ...cpr, value: { ...(cpr.value as Doc), amount: large.value } };
         notes.push(`amount ${large.note}`);

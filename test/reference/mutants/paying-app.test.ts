@@ -414,6 +414,15 @@ const PROBES: Record<MutantOfRole<'paying-app'>, Probe> = {
     correct: 'CPR_EXPIRED',
     mutant: 'accepted',
   },
+  'app-empty-condition-dropped': {
+    observes: "the intent's conditions of a request whose remittance_info is present and empty",
+    async observe(app) {
+      const derived = app.derive(iban({ remittance_info: '' }), CONTEXT);
+      return derived.ok ? String((derived.payment.intent.conditions as Record<string, unknown>).remittance_info) : derived.code;
+    },
+    correct: '',
+    mutant: 'undefined',
+  },
   'app-empty-memo-dropped': {
     observes: "the intent's reference of a request whose memo is empty",
     async observe(app) {
