@@ -2292,6 +2292,13 @@ const CATALOGUE = [
     catches: ['PRF-TOK-1'],
   },
   {
+    name: 'payee-plaintext-refusal-token-paths-only',
+    family: 'retrieval-token',
+    role: 'payee',
+    description: "the payee refuses TLS_REQUIRED in the clear only a path of one segment under /cpr/ (a token's); /cpr/ alone or a token with more segments after it goes on to routing and is 404, where PROFILE.md §10 refuses every /cpr/* path over plaintext",
+    catches: ['PRF-TOK-1'],
+  },
+  {
     name: 'payee-plaintext-unknown-token-denied',
     family: 'retrieval-token',
     role: 'payee',

@@ -68,8 +68,9 @@ export function createPayeeHandler(payee: PayeeCore): Handler {
     const secure = request.secure || (payee.faults.has('payee-tls-from-forwarded-proto') && request.headers['x-forwarded-proto'] === 'https');
     // Mutant payee-tls-refusal-live-tokens-only: only a live token is refused in the clear; any other gets its ordinary answer, there.
     // Mutant payee-plaintext-refusal-get-only: only a GET is refused in the clear; another method gets its ordinary answer (405), there.
-    // Stryker disable next-line all: only the payee-tls-refusal-live-tokens-only fault and the payee-plaintext-refusal-get-only fault make it false; without them every request is refused in the clear
-    const refusable = (!payee.faults.has('payee-tls-refusal-live-tokens-only') || payee.peek(request.path.slice('/cpr/'.length)).ok) && (!payee.faults.has('payee-plaintext-refusal-get-only') || request.method === 'GET');
+    // Mutant payee-plaintext-refusal-token-paths-only: only /cpr/<one segment> is refused in the clear; other /cpr paths go on to routing (404).
+    // Stryker disable next-line all: only the payee-tls-refusal-live-tokens-only, payee-plaintext-refusal-get-only and payee-plaintext-refusal-token-paths-only faults make it false; without them every request is refused in the clear
+    const refusable = (!payee.faults.has('payee-tls-refusal-live-tokens-only') || payee.peek(request.path.slice('/cpr/'.length)).ok) && (!payee.faults.has('payee-plaintext-refusal-get-only') || request.method === 'GET') && (!payee.faults.has('payee-plaintext-refusal-token-paths-only') || /^\/cpr\/[^/]+$/.test(request.path));
     if (retrieval && !secure && !payee.faults.has('payee-serves-plaintext') && refusable) {
       const token = request.path.slice('/cpr/'.length);
       // Mutant payee-plaintext-token-kept: refused, but the token stays valid.

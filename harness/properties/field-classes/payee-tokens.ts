@@ -7,7 +7,8 @@
 // works; nor does a request on the real token with another method than GET
 // (HEAD, OPTIONS, a write), which retrieves nothing. Over the payee's
 // plaintext listener the altered token and the used one are each 403
-// TLS_REQUIRED, as a live one is, and the altered one, never issued, is still
+// TLS_REQUIRED, as a live one is, and so is any other /cpr/ path (/cpr/ alone,
+// segments after the token), and the altered one, never issued, is still
 // unknown over TLS afterwards. Every refusal is a problem document. Forwarding headers a client
 // sends (X-Forwarded-Host and the like), and a Host naming another host or
 // the payee's own written another way, change neither the URIs the payee writes
@@ -56,6 +57,8 @@ interface TokenCase {
   readonly probes: readonly (typeof PROBES)[number][];
   /** The method of the requests sent over the payee's plaintext listener at the end: every one of them is 403 TLS_REQUIRED (PROFILE.md §10). */
   readonly plaintextMethod: string;
+  /** A /cpr/ path that names no token, sent over plaintext too: /cpr/ alone (null), or the used token with these segments after it. */
+  readonly strayPath: readonly string[] | null;
   /** The Accept header of every retrieval, or none: each accepts the application/json the payee serves. */
   readonly accept: string | null;
 }
@@ -94,6 +97,7 @@ const cases: fc.Arbitrary<TokenCase> = fc.record({
   channels: fc.shuffledSubarray([...CHANNELS], { minLength: 3, maxLength: 3 }),
   probes: fc.shuffledSubarray([...PROBES], { minLength: PROBES.length, maxLength: PROBES.length }),
   plaintextMethod: fc.constantFrom('GET', 'GET', ...PROBES.filter((m) => m !== 'HEAD')),
+  strayPath: fc.option(fc.array(fc.stringMatching(/^[a-z0-9]{0,8}$/), { minLength: 1, maxLength: 2 }), { freq: 4 }),
   accept: fc.option(fc.constantFrom(...ACCEPTS)),
 }).map(({ hint, ...c }) => {
   // A rail hint the sub-interface travels on, or none.
@@ -193,7 +197,9 @@ export const PAYEE_TOKENS = define<TokenCase>({
         if (spent) return spent;
       }
     }
-    const clear = await plaintextRefusals(ctx, [[altered.value, `the token ${altered.note}`], [body.token, 'the token, used']], c.plaintextMethod);
+    // Every /cpr/* path is refused over plaintext (PROFILE.md §10), not only a token's: /cpr/ alone, or segments after the token.
+    const stray = c.strayPath === null ? ['', '/cpr/ alone'] : [`${body.token}/${c.strayPath.join('/')}`, `the used token with ${c.strayPath.length} more segment(s) after it`];
+    const clear = await plaintextRefusals(ctx, [[altered.value, `the token ${altered.note}`], [body.token, 'the token, used'], stray as [string, string]], c.plaintextMethod);
     if (clear || http.plaintextBaseUrl === undefined) return clear;
     // Invalidating what travelled in the clear makes no token of a string the payee never issued: still unknown over TLS.
     const after = await send(ctx, 'payee', { method: 'GET', path: `/cpr/${altered.value}`, headers: hostile });

@@ -395,6 +395,15 @@ const PROBES: Record<MutantOfRole<'payee'>, Probe> = {
     correct: 'TLS_REQUIRED',
     mutant: 'METHOD_NOT_ALLOWED',
   },
+  'payee-plaintext-refusal-token-paths-only': {
+    observes: 'a live token with one more segment after it, retrieved over plaintext',
+    async observe(payee) {
+      const { token } = await ibanRequest(payee);
+      return answer(await get(payee, `/cpr/${token}/x`, false));
+    },
+    correct: 'TLS_REQUIRED',
+    mutant: 'NOT_FOUND',
+  },
   'payee-plaintext-unknown-token-denied': {
     observes: 'a token never issued, sent over plaintext, then retrieved over TLS',
     async observe(payee) {
