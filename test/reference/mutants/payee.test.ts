@@ -46,6 +46,16 @@ async function retrievalAfter(payee: Payee, clock: Clock, afterMs: number, madeA
   return answer(await get(payee, `/cpr/${token}`));
 }
 
+/** What `read` makes of the request created from `input`, or 'refused' when the payee's input check refuses it. */
+async function createdOrRefused(payee: Payee, input: Parameters<Payee['createRequest']>[0], read: (created: Awaited<ReturnType<Payee['createRequest']>>) => unknown): Promise<unknown> {
+  try {
+    return read(await payee.createRequest(input));
+  } catch (error) {
+    if (error instanceof PayeeInputError) return 'refused';
+    throw error;
+  }
+}
+
 /** An IBAN request's validity in seconds: its expires_at less its created_at. */
 async function validityOf(payee: Payee): Promise<number> {
   const { cpr } = await payee.createRequest({ sub_interface: 'IBAN' });
@@ -898,14 +908,7 @@ const PROBES: Record<MutantOfRole<'payee'>, Probe> = {
   },
   'payee-payer-check-top-level': {
     observes: 'the payer-named members of a request asked to carry extensions with a payer member one level down',
-    async observe(payee) {
-      try {
-        return findPayerMembers((await payee.createRequest({ sub_interface: 'IBAN', extensions: { 'com.example.order': { payer: { name: 'A. Payer' } } } })).cpr).map((v) => v.path);
-      } catch (error) {
-        if (error instanceof PayeeInputError) return 'refused';
-        throw error;
-      }
-    },
+    observe: (payee) => createdOrRefused(payee, { sub_interface: 'IBAN', extensions: { 'com.example.order': { payer: { name: 'A. Payer' } } } }, ({ cpr }) => findPayerMembers(cpr).map((v) => v.path)),
     correct: 'refused',
     mutant: ['/extensions/com.example.order/payer'],
   },
@@ -914,39 +917,20 @@ const PROBES: Record<MutantOfRole<'payee'>, Probe> = {
     async observe(payee) {
       let nested: unknown = 'deepest';
       for (let level = 0; level < 20; level++) nested = { [`l${level}`]: nested };
-      try {
-        return (await payee.createRequest({ sub_interface: 'IBAN', extensions: { 'com.example.nested': nested } })).cpr.extensions !== undefined ? 'served' : 'dropped';
-      } catch (error) {
-        if (error instanceof PayeeInputError) return 'refused';
-        throw error;
-      }
+      return createdOrRefused(payee, { sub_interface: 'IBAN', extensions: { 'com.example.nested': nested } }, ({ cpr }) => (cpr.extensions !== undefined ? 'served' : 'dropped'));
     },
     correct: 'served',
     mutant: 'refused',
   },
   'payee-input-amount-normalised': {
     observes: 'a request asked for the amount "0250"',
-    async observe(payee) {
-      try {
-        return (await payee.createRequest({ sub_interface: 'IBAN', amount: '0250' })).cpr.value?.amount ?? 'served without an amount';
-      } catch (error) {
-        if (error instanceof PayeeInputError) return 'refused';
-        throw error;
-      }
-    },
+    observe: (payee) => createdOrRefused(payee, { sub_interface: 'IBAN', amount: '0250' }, ({ cpr }) => cpr.value?.amount ?? 'served without an amount'),
     correct: 'refused',
     mutant: '250',
   },
   'payee-blank-display-name-refused': {
     observes: 'a request asked to carry the display_name of one ideographic space',
-    async observe(payee) {
-      try {
-        return (await payee.createRequest({ sub_interface: 'IBAN', display_name: '\u3000' })).cpr.payee.display_name === '\u3000' ? 'served' : 'changed';
-      } catch (error) {
-        if (error instanceof PayeeInputError) return 'refused';
-        throw error;
-      }
-    },
+    observe: (payee) => createdOrRefused(payee, { sub_interface: 'IBAN', display_name: '\u3000' }, ({ cpr }) => (cpr.payee.display_name === '\u3000' ? 'served' : 'changed')),
     correct: 'served',
     mutant: 'refused',
   },
