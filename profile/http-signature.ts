@@ -70,12 +70,16 @@ export function signRequest(target: SignatureTarget, key: { secretKey: Uint8Arra
  * A signature in the profile's form, or a named departure from it that is still
  * a valid RFC 9421 signature, to show that a verifier holds to the form
  * (PROFILE.md §2.4): fewer components, another component, an extra or a
- * reordered parameter, a Content-Digest of other bytes than the body sent.
+ * reordered parameter, a Content-Digest of other bytes than the body sent, a
+ * label other than `cpp` (`label`, by default `sig1`, the label RFC 9421's own
+ * examples use).
  */
-export type SignatureLayout = 'profile' | 'without-authority' | 'extra-component' | 'extra-parameter' | 'reordered-parameters' | 'digest-of-other-bytes';
-export const SIGNATURE_LAYOUTS: readonly SignatureLayout[] = ['profile', 'without-authority', 'extra-component', 'extra-parameter', 'reordered-parameters', 'digest-of-other-bytes'];
+export type SignatureLayout = 'profile' | 'without-authority' | 'extra-component' | 'extra-parameter' | 'reordered-parameters' | 'digest-of-other-bytes' | 'other-label';
+export const SIGNATURE_LAYOUTS: readonly SignatureLayout[] = ['profile', 'without-authority', 'extra-component', 'extra-parameter', 'reordered-parameters', 'digest-of-other-bytes', 'other-label'];
 
-export function signRequestAs(target: SignatureTarget, key: { secretKey: Uint8Array; kid: string }, createdSeconds: number, layout: SignatureLayout): SignedHeaders {
+export function signRequestAs(target: SignatureTarget, key: { secretKey: Uint8Array; kid: string }, createdSeconds: number, layout: SignatureLayout, label = 'sig1'): SignedHeaders {
+  if (layout === 'other-label' && label === SIGNATURE_LABEL) throw new RangeError(`signRequestAs: the other-label layout takes a label other than ${SIGNATURE_LABEL}`);
+  const labelled = layout === 'other-label' ? label : SIGNATURE_LABEL;
   const digested = target.body === undefined ? undefined : layout === 'digest-of-other-bytes' ? Buffer.concat([target.body, Buffer.from(' ')]) : target.body;
   const digest = digested === undefined ? undefined : contentDigest(digested);
   let covered = components(digest !== undefined);
@@ -88,7 +92,7 @@ export function signRequestAs(target: SignatureTarget, key: { secretKey: Uint8Ar
     : `${list};created=${createdSeconds};keyid="${key.kid}";alg="ed25519"`;
   const base = signatureBase(target, covered, { 'content-digest': digest }, params)!;
   const sig = signBytes(Buffer.from(base, 'utf8'), key.secretKey);
-  const headers = { 'signature-input': `${SIGNATURE_LABEL}=${params}`, signature: `${SIGNATURE_LABEL}=:${Buffer.from(sig).toString('base64')}:` };
+  const headers = { 'signature-input': `${labelled}=${params}`, signature: `${labelled}=:${Buffer.from(sig).toString('base64')}:` };
   return digest === undefined ? headers : { ...headers, 'content-digest': digest };
 }
 
@@ -141,15 +145,22 @@ export function verifyRequest(target: SignatureTarget, options: VerifyOptions): 
 /**
  * An RFC 9421 verifier looser than the profile, as implementations are written:
  * it reads the `cpp` signature's covered components and parameters as they come
- * and verifies over them. Each looseness is a named departure from PROFILE.md
+ * and verifies over them, or takes the one signature a request carries under
+ * whatever label it has. Each looseness is a named departure from PROFILE.md
  * §2.4; the reference switches one on only as a mutant (reference/mutants.ts).
  */
-export type Looseness = 'any-components' | 'any-parameters' | 'digest-unchecked';
+export type Looseness = 'any-components' | 'any-parameters' | 'digest-unchecked' | 'any-label';
 
 export function verifyRequestLoosely(target: SignatureTarget, options: VerifyOptions, loose: Looseness): SignatureCheck {
   const input = header(options.headers, 'signature-input');
   const signature = header(options.headers, 'signature');
   if (input === undefined || signature === undefined) return { ok: false, reason: 'no HTTP message signature' };
+  if (loose === 'any-label') {
+    // The label is not part of the signature base (RFC 9421 §2.5), so the signature verifies under any.
+    const label = /^([^=]+)=/.exec(input)?.[1];
+    if (label === undefined || !signature.startsWith(`${label}=`)) return { ok: false, reason: 'Signature-Input and Signature do not share a label' };
+    return verifyRequest(target, { ...options, headers: { ...options.headers, 'signature-input': `${SIGNATURE_LABEL}${input.slice(label.length)}`, signature: `${SIGNATURE_LABEL}${signature.slice(label.length)}` } });
+  }
   const m = /^cpp=\(([^)]*)\)((?:;[a-z]+=(?:"[^"]*"|\d+))+)$/.exec(input);
   const s = SIGNATURE.exec(signature);
   if (!m || !s) return { ok: false, reason: 'Signature-Input or Signature is not in the profile form' };

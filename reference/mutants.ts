@@ -1399,6 +1399,20 @@ const CATALOGUE = [
     catches: ['PRF-AUTH-1', 'PRF-IDN-1'],
   },
   {
+    name: 'op-status-role-first-match',
+    family: 'cashpack-endpoints',
+    role: 'operator',
+    description: "the Operator takes a status reader's role as the first account its kid names, Principal and redeemer before staff: a key registered as a Principal or a redeemer and then as staff reads as that party only (403 for another Principal's pack and for an unknown one), where a staff key acts as the Operator",
+    catches: ['CPP-STS-1', 'PRF-AUTH-1'],
+  },
+  {
+    name: 'op-signature-label-any',
+    family: 'cashpack-crypto',
+    role: 'operator',
+    description: 'the Operator reads the one HTTP Message Signature a request carries under whatever label it has (sig1, cpp2, CPP), where the profile names the label cpp: the label is not in the signature base, so it verifies',
+    catches: ['PRF-AUTH-1', 'PRF-IDN-1'],
+  },
+  {
     name: 'op-content-digest-unchecked',
     family: 'cashpack-crypto',
     role: 'operator',

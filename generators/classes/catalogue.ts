@@ -70,6 +70,7 @@ export const FIELD_CLASSES = [
   { id: 'http.media-type', summary: 'application/json in any letter case, with parameters and white space: accepted; other types: 415' },
   { id: 'http.chunked', summary: 'a body sent in pieces without Content-Length: read at max_body_bytes, 413 one byte over, as with a Content-Length' },
   { id: 'http.untrusted-headers', summary: "client headers that must not be trusted (X-Forwarded-*, Forwarded, a Host naming another host, or the target's own on another port or written another way): change nothing, or the request is refused" },
+  { id: 'http.signature-label', summary: "an HTTP Message Signature valid in every way but its label, which is not `cpp` (RFC 9421's sig1, cpp with letters before or after it, cut short, in capitals, any other key): identifies nobody" },
   { id: 'http.signed-get', summary: 'a public document fetched with an HTTP Message Signature: served as without one' },
   { id: 'http.method', summary: 'a method the resource does not take: 405 METHOD_NOT_ALLOWED with an Allow header naming the methods it takes' },
   { id: 'http.path', summary: 'a path near the resource that names none (a segment more before or after, another of the profile\'s paths before it, a longer last segment, another version): 404 NOT_FOUND' },
@@ -107,7 +108,7 @@ export const CLASSES_OF_KIND: Readonly<Record<FieldKind, readonly FieldClassId[]
   'request-body': ['json.escaped-name', 'json.duplicate', 'json.bom', 'http.media-type', 'http.chunked', 'http.problem'],
   token: ['token.altered', 'token.channel'],
   'public-get': ['http.signed-get', 'http.untrusted-headers'],
-  'authenticated-get': ['http.untrusted-headers', 'http.problem', 'signature.malleable'],
+  'authenticated-get': ['http.untrusted-headers', 'http.problem', 'signature.malleable', 'http.signature-label'],
   retrieval: ['retrieval.status', 'retrieval.media-type', 'retrieval.body'],
 };
 

@@ -11,6 +11,7 @@ export { letterCaseVariant, type LetterCaseVariantConstraints } from './letter-c
 export { lookalikeString, lookalikeValue } from './lookalike.ts';
 export { mediaTypeVariant, type MediaTypeVariantConstraints } from './media-type.ts';
 export { payerDataVariant, type PayerData, type PayerDataVariantConstraints } from './payer-data.ts';
+export { signatureLabel } from './signature-label.ts';
 export { signatureMalleation, type Malleation, type MalleationKind, type SignatureMalleationConstraints } from './signature.ts';
 export { blankText, textVariant, type TextValue, type TextVariantConstraints } from './text.ts';
 export { timestampVariant, type TimestampKind, type TimestampValue, type TimestampVariantConstraints } from './timestamp.ts';

@@ -12,7 +12,8 @@
 // key no redeemer has, by a stranger under the redeemer's keyid, or by the
 // redeemer's own key with its kid spelled with letters in another case (a kid
 // is its exact base64url text, PROFILE.md §2.1) as the keyid, as the
-// redeemer_kid the bearer signed, or as both. Step 3 (an
+// redeemer_kid the bearer signed, or as both, or by the redeemer's own key,
+// valid but labelled otherwise than cpp (PROFILE.md §2.4). Step 3 (an
 // unknown pack_id) is never broken: a pack the Operator does not know cannot
 // carry its signature. Each step is the first broken one as often as any
 // other. The message is built on the pack as it stands or, two cases in
@@ -29,6 +30,7 @@ import { buildRedemption, buildRenewal, createSigningKey, type CashPack, type Si
 import { encodeB64url } from '../../profile/b64url.ts';
 import { PROBLEM_STATUS } from '../../profile/problems.ts';
 import { flipped, recased } from '../../generators/cashpack/corruptions.ts';
+import { signatureLabel, type ClassValue } from '../../generators/classes/index.ts';
 import type { Policy } from '../scenarios/actions/index.ts';
 import { StepError, type HttpResult, type ScenarioContext } from '../scenarios/context.ts';
 import { jsonRequest, send } from '../scenarios/http.ts';
@@ -98,10 +100,12 @@ interface Case {
    * Redeem step 9's caller: a key no redeemer has, naming itself; a stranger's
    * signature under the registered redeemer's keyid; or the redeemer's own
    * key with its kid in other letters where `recasedIn` says: the keyid, the
-   * redeemer_kid, or both.
+   * redeemer_kid, or both; or the redeemer's own valid signature labelled
+   * otherwise than `cpp`.
    */
-  readonly identity: 'unregistered' | 'other-signer' | 'recased';
+  readonly identity: 'unregistered' | 'other-signer' | 'recased' | 'relabelled';
   readonly recasedIn: 'keyid' | 'redeemer_kid' | 'both';
+  readonly label: ClassValue<string>;
 }
 
 const stepsOf = (kind: Kind): Step[] => [...(Object.keys(STEPS).map(Number) as (keyof typeof STEPS)[]).filter((s) => (STEPS[s].kinds as readonly Kind[]).includes(kind)), ...(kind === 'redeem' ? (['identity'] as const) : [])];
@@ -115,8 +119,9 @@ const cases: fc.Arbitrary<Case> = fc.constantFrom<Kind>('renew', 'redeem').chain
     copy: fc.oneof({ weight: 1, arbitrary: fc.constant('current' as const) }, { weight: 2, arbitrary: fc.constant('stale' as const) }),
     digest: fc.constantFrom('zero' as const, 'random' as const, 'recased' as const),
     recase: fc.nat(),
-    identity: fc.constantFrom('unregistered' as const, 'other-signer' as const, 'recased' as const),
+    identity: fc.constantFrom('unregistered' as const, 'other-signer' as const, 'recased' as const, 'relabelled' as const),
     recasedIn: fc.constantFrom('keyid' as const, 'redeemer_kid' as const, 'both' as const),
+    label: signatureLabel(),
   }),
 );
 
@@ -197,13 +202,14 @@ async function deepOf(ctx: ScenarioContext, state: State, now: number): Promise<
 function identityStory(drawn: Case, recasedKid: string, kid: string): string {
   if (drawn.identity === 'unregistered') return 'by a key no redeemer has';
   if (drawn.identity === 'other-signer') return "by a stranger under the redeemer's keyid";
+  if (drawn.identity === 'relabelled') return `by the redeemer's key, valid but labelled ${JSON.stringify(drawn.label.value)}, ${drawn.label.note} (the label is cpp)`;
   const where = drawn.recasedIn === 'both' ? 'as its keyid and as the redeemer_kid' : drawn.recasedIn === 'keyid' ? 'as its keyid, the exact kid as the redeemer_kid' : 'as the redeemer_kid, under its exact kid';
   return `by the redeemer's key, its kid ${kid} written ${recasedKid} ${where}`;
 }
 
-function send2(ctx: ScenarioContext, kind: Kind, pack: CashPack, message: Record<string, unknown>, signer: SigningKey, now: number): Promise<HttpResult> {
+function send2(ctx: ScenarioContext, kind: Kind, pack: CashPack, message: Record<string, unknown>, signer: SigningKey, now: number, label?: string): Promise<HttpResult> {
   if (kind === 'renew') return send(ctx, 'operator', jsonRequest('POST', '/v1/cashpack/renew', { cash_pack: pack, renewal: message }));
-  return send(ctx, 'operator', redeemRequest(ctx, JSON.stringify({ cash_pack: pack, redemption: message }), signer, Math.floor(now / 1000)));
+  return send(ctx, 'operator', redeemRequest(ctx, JSON.stringify({ cash_pack: pack, redemption: message }), signer, Math.floor(now / 1000), {}, label));
 }
 
 async function judgeCase(ctx: ScenarioContext, policy: Policy, drawn: Case): Promise<PropertyFailure | undefined> {
@@ -228,10 +234,10 @@ async function judgeCase(ctx: ScenarioContext, policy: Policy, drawn: Case): Pro
   const named = breaks(8) ? (stale?.bearer ?? createSigningKey()) : held.bearer;
   const signer = breaks(4) && drawn.signature === 'other-key' ? { jwk: named.jwk, secretKey: createSigningKey().secretKey } : named;
   const createdAt = breaks(5) ? staleAt! : now;
-  // Redeem step 9: the HTTP signature by a key no redeemer has, naming itself as redeemer_kid, by a stranger under the redeemer's keyid, or by the redeemer under its kid recased.
+  // Redeem step 9: the HTTP signature by a key no redeemer has, naming itself as redeemer_kid, by a stranger under the redeemer's keyid, by the redeemer under its kid recased, or by the redeemer under another label (signed as the redeemer: identifiedBy stays the redeemer).
   const recasedKid = recased(redeemer.jwk.kid, drawn.recase);
   const recasedAs = (where: 'keyid' | 'redeemer_kid') => breaks('identity') && drawn.identity === 'recased' && drawn.recasedIn !== (where === 'keyid' ? 'redeemer_kid' : 'keyid');
-  const identifiedBy = !breaks('identity') ? redeemer : drawn.identity === 'unregistered' ? createSigningKey() : drawn.identity === 'recased' ? { ...redeemer, jwk: { ...redeemer.jwk, kid: recasedAs('keyid') ? recasedKid : redeemer.jwk.kid } } : { ...redeemer, secretKey: createSigningKey().secretKey };
+  const identifiedBy = !breaks('identity') || drawn.identity === 'relabelled' ? redeemer : drawn.identity === 'unregistered' ? createSigningKey() : drawn.identity === 'recased' ? { ...redeemer, jwk: { ...redeemer.jwk, kid: recasedAs('keyid') ? recasedKid : redeemer.jwk.kid } } : { ...redeemer, secretKey: createSigningKey().secretKey };
   const namedKid = recasedAs('redeemer_kid') ? recasedKid : identifiedBy.jwk.kid;
   const id = breaks(6) ? state.recorded[state.recorded.length - 1]! : undefined;
   const wrongDigest = stale?.pack.chain_digest ?? (drawn.digest === 'recased' ? recased(held.pack.chain_digest, drawn.recase) : encodeB64url(drawn.digest === 'random' ? randomBytes(32) : new Uint8Array(32)));
@@ -244,7 +250,7 @@ async function judgeCase(ctx: ScenarioContext, policy: Policy, drawn: Case): Pro
   const first = broken[0]!;
   const expected = infoOf(first).code;
   const story = `a ${kind === 'renew' ? 'renewal' : 'redemption'} presenting ${version === held.pack ? 'the current version of' : 'the version before the last renewal of'} ${breaks(7) ? 'a redeemed' : breaks(10) ? 'a max_chain_depth deep' : 'an ACTIVE'} pack, breaking ${kind} step${broken.length > 1 ? 's' : ''} ${broken.map((s) => `${orderOf(s)} (${infoOf(s).code})`).join(', ')}${breaks(8) ? `, named and signed by ${named === held.older?.bearer ? 'the previous bearer' : 'a stranger'}` : ''}${breaks('identity') ? `, its HTTP signature ${identityStory(drawn, recasedKid, redeemer.jwk.kid)}` : ''}${breaks(4) ? `, its signature ${drawn.signature === 'flipped' ? 'flipped' : "by another key than the bearer it names"}` : ''}${breaks(9) ? `, a prev_chain_digest of ${stale ? 'that version' : drawn.digest === 'random' ? 'random bytes' : drawn.digest === 'recased' ? 'the current digest with letters in other case' : 'zero bytes'}` : ''}`;
-  const answer = await send2(ctx, kind, presented, message as unknown as Record<string, unknown>, identifiedBy, now);
+  const answer = await send2(ctx, kind, presented, message as unknown as Record<string, unknown>, identifiedBy, now, breaks('identity') && drawn.identity === 'relabelled' ? drawn.label.value : undefined);
   const seen = answerOf(answer);
   const wrong = misansweredRules(seen, answer.status, { code: expected, status: PROBLEM_STATUS[expected] }, broken, stepsOf(kind), RULES_OF_STEPS);
   if (wrong.length > 0) return { expected: { status: PROBLEM_STATUS[expected], problem: expected }, actual: { status: answer.status, body: answer.body }, message: story, requirements: wrong };

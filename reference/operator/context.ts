@@ -71,8 +71,8 @@ export function verifies(ctx: OperatorContext, type: MessageType, message: Reado
 /**
  * An identified party's HTTP Message Signature (PROFILE.md §2.4), in exactly the
  * profile's form. The mutants op-http-signature-any-components,
- * op-http-signature-any-parameters and op-content-digest-unchecked verify as a
- * looser RFC 9421 implementation would.
+ * op-http-signature-any-parameters, op-content-digest-unchecked and
+ * op-signature-label-any verify as a looser RFC 9421 implementation would.
  */
 export function verifyCaller(ctx: OperatorContext, request: RefRequest, lookupKey: (kid: string) => Uint8Array | undefined, nowMs: number): SignatureCheck {
   // Mutant op-authority-from-forwarded-host: @authority taken from X-Forwarded-Host when the client sends one.
@@ -91,6 +91,9 @@ export function verifyCaller(ctx: OperatorContext, request: RefRequest, lookupKe
   if (ctx.faults.has('op-http-signature-any-components')) return verifyRequestLoosely(target, options, 'any-components');
   if (ctx.faults.has('op-http-signature-any-parameters')) return verifyRequestLoosely(target, options, 'any-parameters');
   if (ctx.faults.has('op-content-digest-unchecked')) return verifyRequestLoosely(target, options, 'digest-unchecked');
+  // Mutant op-signature-label-any: the one signature a request carries read under whatever label it has, not only `cpp`.
+  // Stryker disable next-line all: only the op-signature-label-any fault reads other labels
+  if (ctx.faults.has('op-signature-label-any')) return verifyRequestLoosely(target, options, 'any-label');
   // Mutant op-http-signature-verdict-cached: a Signature header that verified once is taken again, by its value, while its created is in the window and its key registered.
   // Stryker disable next-line all: only the op-http-signature-verdict-cached fault keeps verdicts
   if (ctx.faults.has('op-http-signature-verdict-cached')) return cachedVerdict(ctx, request.headers, clockSecond, (kid: string) => lookupKey(kid) !== undefined, () => verifyRequest(target, options));

@@ -21,7 +21,10 @@ export const status: Endpoint = (ctx, request, [packId]) => {
   // 403: neither the issuing Principal nor the Operator. A pack that does not exist
   // has no issuing Principal, so only the Operator goes on to learn that it is unknown.
   const record = ctx.state.packs.get(packId!);
-  if (!ctx.state.staff.has(caller.kid) && record?.principalKid !== caller.kid) {
+  // Mutant op-status-role-first-match: the caller's role is the first account its kid names, Principal and redeemer before staff.
+  // Stryker disable next-line all: only the op-status-role-first-match fault ranks the roles
+  const staff = ctx.faults.has('op-status-role-first-match') ? !ctx.state.principals.has(caller.kid) && !ctx.state.redeemers.has(caller.kid) && ctx.state.staff.has(caller.kid) : ctx.state.staff.has(caller.kid);
+  if (!staff && record?.principalKid !== caller.kid) {
     return problemResponse('FORBIDDEN', 'only the issuing Principal and the Operator may read this status');
   }
   // 404.

@@ -65,10 +65,12 @@ describe('the profile form is exact (PROFILE.md §2.4): valid RFC 9421 signature
     ['extra-parameter', get, 'any-parameters'],
     ['reordered-parameters', post, 'any-parameters'],
     ['digest-of-other-bytes', post, 'digest-unchecked'],
+    ['other-label', get, 'any-label'],
+    ['other-label', post, 'any-label'],
   ])('%s: refused by the profile, accepted only when %s', (layout, target, loose) => {
     const headers = sign(target, layout);
     expect(check(target, headers).ok).toBe(false);
-    for (const other of ['any-components', 'any-parameters', 'digest-unchecked'] as const) {
+    for (const other of ['any-components', 'any-parameters', 'digest-unchecked', 'any-label'] as const) {
       expect(loosely(target, headers, other).ok, other).toBe(other === loose);
     }
     // Every loose verifier still accepts the profile form, and still refuses a forged signature.
@@ -77,6 +79,13 @@ describe('the profile form is exact (PROFILE.md §2.4): valid RFC 9421 signature
   });
 
   it('names every layout', () => {
-    expect(SIGNATURE_LAYOUTS).toEqual(['profile', 'without-authority', 'extra-component', 'extra-parameter', 'reordered-parameters', 'digest-of-other-bytes']);
+    expect(SIGNATURE_LAYOUTS).toEqual(['profile', 'without-authority', 'extra-component', 'extra-parameter', 'reordered-parameters', 'digest-of-other-bytes', 'other-label']);
+  });
+
+  it('labels the other-label layout as asked, never cpp', () => {
+    expect(sign(get, 'other-label')['signature-input']).toMatch(/^sig1=\(/);
+    const relabelled = signRequestAs(get, { secretKey: key.secretKey, kid }, now, 'other-label', 'cpp2');
+    expect([relabelled['signature-input'].slice(0, 5), relabelled.signature.slice(0, 5)]).toEqual(['cpp2=', 'cpp2=']);
+    expect(() => signRequestAs(get, { secretKey: key.secretKey, kid }, now, 'other-label', 'cpp')).toThrow(RangeError);
   });
 });

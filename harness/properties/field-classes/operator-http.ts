@@ -14,13 +14,14 @@
 // for the Operator's own host on another port identifies its signer; a status read
 // with a query is signed over its path alone (RFC 9421 @path); the headers of a
 // read just answered, sent word for word for another path, identify nobody, nor
-// does the Principal's key under its kid with letters in another case; and
-// every refusal is a problem document.
+// does the Principal's key under its kid with letters in another case, nor its
+// valid signature under a label other than cpp; and every refusal is a problem
+// document.
 import fc from 'fast-check';
 import { buildLockRequest, createSigningKey, type CashPack, type SigningKey } from '../../../profile/cashpack/index.ts';
 import { signRequestAs } from '../../../profile/http-signature.ts';
 import { recased } from '../../../generators/cashpack/corruptions.ts';
-import { foreignHost, hostChoice, mediaTypeVariant, untrustedHeaders, type ClassValue, type HostChoice, type UntrustedHeaders } from '../../../generators/classes/index.ts';
+import { foreignHost, hostChoice, mediaTypeVariant, signatureLabel, untrustedHeaders, type ClassValue, type HostChoice, type UntrustedHeaders } from '../../../generators/classes/index.ts';
 import type { WireRequest } from '../../adapters/types.ts';
 import type { HttpResult, ScenarioContext } from '../../scenarios/context.ts';
 import { send } from '../../scenarios/http.ts';
@@ -47,6 +48,8 @@ interface HttpCase {
   readonly query: string;
   /** Which letters of the Principal's kid a keyid spells in the other case (corruptions.ts recased). */
   readonly recase: number;
+  /** A label other than `cpp` for the Principal's own signature. */
+  readonly label: ClassValue<string>;
 }
 
 const COVERS: Coverage[] = [
@@ -54,6 +57,7 @@ const COVERS: Coverage[] = [
   ...CONTROL.flatMap((message) => [...JSON_TEXT_CLASSES, 'http.problem' as const].map((cls) => ({ field: `control:${message}`, class: cls }))),
   { field: 'GET /v1/cashpack/{pack_id}/status', class: 'http.untrusted-headers' },
   { field: 'GET /v1/cashpack/{pack_id}/status', class: 'http.problem' },
+  { field: 'GET /v1/cashpack/{pack_id}/status', class: 'http.signature-label' },
   ...['GET /.well-known/cashpack-policy.json', 'GET /.well-known/cashpack-pubkey.json'].flatMap((field) => [
     { field, class: 'http.signed-get' as const },
     { field, class: 'http.untrusted-headers' as const },
@@ -68,6 +72,7 @@ const cases: fc.Arbitrary<HttpCase> = fc.record({
   host: hostChoice(),
   query: fc.constantFrom('?', '?fields=all', '?a=1&b=%20x', `?pack_id=${'0'.repeat(8)}-0000-4000-8000-${'0'.repeat(12)}`, '?%2Fv1=%3F'),
   recase: fc.nat(),
+  label: signatureLabel(),
 });
 
 const codeOf = (r: HttpResult): unknown => (r.body as { code?: unknown } | undefined)?.code;
@@ -186,6 +191,10 @@ async function statusAndDocuments(ctx: ScenarioContext, setup: OperatorSetup, c:
   const recasedRead = await send(ctx, 'operator', { method: 'GET', path, headers: { ...signRequestAs({ method: 'GET', authority, path }, { secretKey: principal.secretKey, kid: recasedKid }, seconds, 'profile') } });
   const refusedRecased = expectProblem(recasedRead, 401, 'UNAUTHENTICATED', `a status read signed by the issuing Principal's key under keyid ${recasedKid}: its kid ${principal.jwk.kid} with letters in another case, a key nobody registered (PROFILE.md §2.1, §2.4)`, ['PRF-AUTH-1']);
   if (refusedRecased) return refusedRecased;
+  // The Principal's own signature, valid in every way, under another label than `cpp`: the label is no part of the signature base, so only a verifier holding to it refuses.
+  const relabelled = await send(ctx, 'operator', { method: 'GET', path, headers: { ...signRequestAs({ method: 'GET', authority, path }, { secretKey: principal.secretKey, kid: principal.jwk.kid }, seconds, 'other-label', c.label.value) } });
+  const refusedRelabelled = expectProblem(relabelled, 401, 'UNAUTHENTICATED', `a status read by the issuing Principal, its valid signature labelled ${JSON.stringify(c.label.value)}, ${c.label.note} (PROFILE.md §2.4: the label is cpp)`, ['PRF-AUTH-1']);
+  if (refusedRelabelled) return refusedRelabelled;
   const otherPath = `/v1/cashpack/${crypto.randomUUID()}/status`;
   const unknown = expectProblem(await send(ctx, 'operator', { method: 'GET', path: otherPath, headers: { ...signed(authority, otherPath) } }), 403, 'FORBIDDEN', 'a Principal reading a pack that does not exist', ['CPP-STS-1', 'PRF-AUTH-1']);
   if (unknown) return unknown;

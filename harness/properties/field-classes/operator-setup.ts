@@ -122,10 +122,10 @@ export const renewal = (pack: CashPack, bearer: SigningKey, now: number, next: S
 export const redemption = (pack: CashPack, bearer: SigningKey, redeemer: SigningKey, now: number, redemption_id?: string): RedemptionRequest =>
   buildRedemption({ bearer, pack, redeemer_kid: redeemer.jwk.kid, created_at: now, ...(redemption_id !== undefined ? { redemption_id } : {}) });
 
-/** POST /v1/cashpack/redeem with this body text, identified by the redeemer's HTTP Message Signature (PROFILE.md §2.4). */
-export function redeemRequest(ctx: ScenarioContext, text: string, redeemer: SigningKey, nowSeconds: number, headers: Record<string, string> = {}): WireRequest {
+/** POST /v1/cashpack/redeem with this body text, identified by the redeemer's HTTP Message Signature (PROFILE.md §2.4), labelled `label` when one is given. */
+export function redeemRequest(ctx: ScenarioContext, text: string, redeemer: SigningKey, nowSeconds: number, headers: Record<string, string> = {}, label?: string): WireRequest {
   const body = new TextEncoder().encode(text);
-  const signature = signRequestAs({ method: 'POST', authority: ctx.http('operator').authority, path: '/v1/cashpack/redeem', body }, { secretKey: redeemer.secretKey, kid: redeemer.jwk.kid }, nowSeconds, 'profile');
+  const signature = signRequestAs({ method: 'POST', authority: ctx.http('operator').authority, path: '/v1/cashpack/redeem', body }, { secretKey: redeemer.secretKey, kid: redeemer.jwk.kid }, nowSeconds, label === undefined ? 'profile' : 'other-label', label);
   return { method: 'POST', path: '/v1/cashpack/redeem', headers: { 'content-type': 'application/json', ...signature, ...headers }, body: text };
 }
 

@@ -1,9 +1,10 @@
 // signatureMalleation and weakKey (applied by harness/crypto/ed25519-malleate.ts),
-// tokenAlteration, payerDataVariant, untrustedHeaders and boundaryOffset.
+// signatureLabel, tokenAlteration, payerDataVariant, untrustedHeaders and boundaryOffset.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { boundaryOffset } from '../../../generators/classes/boundary.ts';
 import { payerDataVariant } from '../../../generators/classes/payer-data.ts';
+import { signatureLabel } from '../../../generators/classes/signature-label.ts';
 import { signatureMalleation } from '../../../generators/classes/signature.ts';
 import { alterToken, tokenAlteration } from '../../../generators/classes/token.ts';
 import { foreignHost, hostChoice, untrustedHeaders } from '../../../generators/classes/untrusted-headers.ts';
@@ -31,6 +32,18 @@ describe('signatureMalleation', () => {
 
   it('without the key, S + k·L only', () => {
     expect(new Set(fc.sample(signatureMalleation({ withKey: false }), { seed: 18, numRuns: 40 }).map((m) => m.value.kind))).toEqual(new Set(['s-plus-l']));
+  });
+});
+
+describe('signatureLabel', () => {
+  it('draws labels other than cpp from every member, each a label a signature can carry', () => {
+    const drawn = fc.sample(signatureLabel(), { seed: 23, numRuns: 400 });
+    expect(drawn.every((l) => l.class === 'http.signature-label' && l.value !== 'cpp' && /^[A-Za-z*][A-Za-z0-9_.*-]*$/.test(l.value))).toBe(true);
+    expect(new Set(drawn.map((l) => l.note))).toEqual(new Set(["a label of RFC 9421's examples", 'cpp with characters after it', 'cpp with letters before it', 'cpp cut short, or a wildcard', 'cpp in other letter case', 'a dictionary key drawn at random']));
+    // cpp near misses: a verifier comparing by prefix, suffix or without case meets one.
+    expect(drawn.some((l) => l.value.startsWith('cpp'))).toBe(true);
+    expect(drawn.some((l) => l.value.endsWith('cpp'))).toBe(true);
+    expect(drawn.some((l) => l.value.toLowerCase() === 'cpp')).toBe(true);
   });
 });
 

@@ -10,7 +10,7 @@ import { createSigningKey, operatorKeyOf, recomputeChainDigest, verifyCashPack, 
 import { createRole } from '../../../reference/adapter.ts';
 import { createControlHandler } from '../../../reference/control.ts';
 import { MUTANTS, faultsFor, type MutantOfRole } from '../../../reference/mutants.ts';
-import { AUTHORITY, createFixture, EUR, type Fixture, type FixtureOptions, type Reply } from '../operator/fixture.ts';
+import { AUTHORITY, createFixture, EUR, provisionPrincipal, type Fixture, type FixtureOptions, type Reply } from '../operator/fixture.ts';
 import { withOwnAuthority } from '../../../reference/http/authority.ts';
 import { recased } from '../../../generators/cashpack/corruptions.ts';
 
@@ -521,6 +521,27 @@ const PROBES: Record<MutantOfRole<'operator'>, Probe> = {
     async observe(f) {
       const { pack } = await f.issuePack();
       return answer(await f.send('GET', `/v1/cashpack/${pack.pack_id}/status`, { signer: f.principal, layout: 'reordered-parameters' }));
+    },
+    correct: 'UNAUTHENTICATED',
+    mutant: 200,
+  },
+  'op-status-role-first-match': {
+    observes: "a status read of another Principal's pack by a Principal's key registered as staff too",
+    async observe(f) {
+      const other = provisionPrincipal(f, f.operator.policy.max_amount);
+      const { pack } = await f.issuePack({ principal: other });
+      const outcome = f.operator.provisionStaff({ public_key: f.principal.jwk });
+      if (!outcome.ok) throw new Error(`provisioning failed: ${outcome.problem?.detail}`);
+      return answer(await f.status(pack.pack_id, f.principal));
+    },
+    correct: 200,
+    mutant: 'FORBIDDEN',
+  },
+  'op-signature-label-any': {
+    observes: "a status read by the issuing Principal whose valid signature is labelled sig1, not cpp",
+    async observe(f) {
+      const { pack } = await f.issuePack();
+      return answer(await f.send('GET', `/v1/cashpack/${pack.pack_id}/status`, { signer: f.principal, layout: 'other-label' }));
     },
     correct: 'UNAUTHENTICATED',
     mutant: 200,
