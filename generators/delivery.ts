@@ -127,6 +127,17 @@ const endpointTail: fc.Arbitrary<string> = fc.oneof(
   matching(/^\/?#[A-Za-z0-9._~-]{0,8}$/),
 );
 
+/**
+ * White space around a whole delivery URI, which is then no URI of §8.1 (a
+ * scanner's trailing line break, a pasted text's padding): before it, after it
+ * or both, of the kinds String.prototype.trim removes (a byte order mark and
+ * the no-break spaces among them).
+ */
+const surroundingSpace: fc.Arbitrary<{ readonly before: string; readonly after: string }> = fc
+  .tuple(fc.constantFrom('', ' ', '\t', '\n', '\r\n', '\u00a0', '\u3000', '\ufeff'), fc.constantFrom('', ' ', '\t', '\n', '\r\n', '\u00a0', '\u2003', '  '))
+  .map(([before, after]) => (before === '' && after === '' ? { before, after: '\n' } : { before, after }));
+const spaced = (uri: string) => surroundingSpace.map(({ before, after }) => ({ uri: `${before}${uri}${after}`, description: `the URI with white space ${JSON.stringify(before)} before it and ${JSON.stringify(after)} after it` }));
+
 interface TokenDefect {
   readonly defect: string;
   readonly requirement: 'form' | 'PRF-URI-1';
@@ -162,6 +173,7 @@ const TOKEN_DEFECTS: readonly TokenDefect[] = [
         .map(([f, what]) => ({ uri: q(f(t), e), description: `token with ${what}` })),
   },
   { defect: 'uri-fragment', requirement: 'form', build: (t, e) => fixed(`${q(t, e)}#pay`, 'a fragment after the query') },
+  { defect: 'surrounding-space', requirement: 'form', build: (t, e) => spaced(q(t, e)) },
   {
     // The token is the whole authority and nothing follows it but the query (§8.1): a path after it (what a
     // hierarchical URI reader or a link handler may add or pass over), a port, or userinfo before it.
@@ -318,6 +330,7 @@ const INLINE_DEFECTS: readonly InlineDefect[] = [
     },
   },
   { defect: 'empty-payload', expected: INLINE_REQ, build: () => fixed(INLINE, 'an empty payload') },
+  { defect: 'surrounding-space', expected: INLINE_REQ, build: (_c, json) => spaced(inlineOf(encoder.encode(json))) },
   {
     defect: 'not-utf8',
     expected: INLINE_REQ,

@@ -1861,6 +1861,13 @@ const CATALOGUE = [
     catches: ['DLV-RESOLVE-1'],
   },
   {
+    name: 'app-uri-white-space-trimmed',
+    family: 'delivery',
+    role: 'paying-app',
+    description: "the paying application trims the white space around a delivery URI before it reads it, as a scanner's text is trimmed: a QR URI, deep link or inline URI with a line break or spaces around it is read, where no form of PROFILE.md §8.1 has them (URI_INVALID)",
+    catches: ['PRF-INLINE-1', 'PRF-B64-1', 'DLV-QR-1', 'DLV-DEEP-1'],
+  },
+  {
     name: 'app-object-input-not-ijson-checked',
     family: 'encoding',
     role: 'paying-app',

@@ -201,7 +201,7 @@ export const PROPERTIES: readonly PropertyDefinition[] = [
     sections: ['§4.4', 'PROFILE §8.1', 'PROFILE §8.3'],
     needs: [],
     defaultRuns: 50,
-    // Eight URIs a case, each with one defect of its own (eleven kinds), built on a loopback port where nothing
+    // Eight URIs a case, each with one defect of its own (ten kinds, in a QR URI or a deep link), built on a loopback port where nothing
     // answers: an application that retrieves one all the same answers at once, and otherwise than URI_INVALID.
     arbitrary: () => fc.array(fc.oneof(qrUri({ malformed: true, endpoints: NOWHERE }), deepLink({ malformed: true, endpoints: NOWHERE })), { minLength: 8, maxLength: 8 }),
     async check(ctx, deliveries) {

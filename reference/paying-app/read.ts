@@ -27,7 +27,9 @@ type Loader<K extends ReadInput['kind']> = (input: Extract<ReadInput, { kind: K 
 const LOADERS: { readonly [K in ReadInput['kind']]: Loader<K> } = {
   json: (input, settings) => parseJson(input.text, settings.faults),
   file: (input, settings) => loadFile(input.path, settings),
-  uri: (input, settings) => loadUri(input.uri, settings),
+  // Mutant app-uri-white-space-trimmed: a delivery URI read with the white space around it trimmed, as a scanner's text is.
+  // Stryker disable next-line all: only the app-uri-white-space-trimmed fault trims the URI
+  uri: (input, settings) => loadUri(settings.faults.has('app-uri-white-space-trimmed') && typeof input.uri === 'string' ? input.uri.trim() : input.uri, settings),
   // Round-trip through JSON so an in-memory value meets the same I-JSON rules as bytes
   // (no cycles, no undefined or BigInt, no lone surrogates, bounded depth).
   object: (input, settings) => {

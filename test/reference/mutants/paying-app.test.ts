@@ -163,6 +163,12 @@ const PROBES: Record<MutantOfRole<'paying-app'>, Probe> = {
     correct: 'URI_INVALID',
     mutant: 'RETRIEVAL_FAILED',
   },
+  'app-uri-white-space-trimmed': {
+    observes: 'a token URI pointing at a closed port, read with a line break after it',
+    observe: async (app) => outcome(await app.read({ kind: 'uri', uri: `std-cpr://${'a'.repeat(32)}?endpoint=${encodeURIComponent('https://127.0.0.1:9')}\n` })),
+    correct: 'URI_INVALID',
+    mutant: 'RETRIEVAL_FAILED',
+  },
   'app-endpoint-escapes-upper-hex-only': {
     observes: 'a token URI whose endpoint is written with lower-case hex escapes (https%3a%2f%2f127.0.0.1%3a9), read',
     observe: async (app) => outcome(await app.read({ kind: 'uri', uri: `std-cpr://${'a'.repeat(32)}?endpoint=https%3a%2f%2f127.0.0.1%3a9` })),
