@@ -731,6 +731,14 @@ const CATALOGUE = [
     catches: ['PRF-WK-1'],
   },
   {
+    name: 'op-policy-document-defaults',
+    family: 'cashpack-endpoints',
+    role: 'operator',
+    description: 'the Operator publishes the default policy whatever policy it is configured with and applies: under a max_amount of 7 and a required_identity_level of 3 its document says 1000000 and 2, so a client that takes the document at its word is refused (observable only under a policy other than the defaults)',
+    catches: ['CPP-EP-1', 'CPP-WK-2'],
+    configuration: { policy: { max_amount: '7', required_identity_level: 3 } },
+  },
+  {
     name: 'op-policy-document-missing',
     family: 'cashpack-endpoints',
     role: 'operator',

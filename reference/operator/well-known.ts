@@ -5,7 +5,7 @@ import { json, problemResponse } from '../http/respond.ts';
 import type { RefRequest, RefResponse } from '../http/types.ts';
 import { verifyCaller, type Endpoint, type OperatorContext } from './context.ts';
 import { createOperatorKeys, pubkeyDocument, type OperatorKeys } from './keys.ts';
-import { policyDocument } from './policy.ts';
+import { DEFAULT_POLICY, policyDocument } from './policy.ts';
 
 /** HEAD gets the same response; serializeResponse sends its headers without the body. */
 function document(make: (ctx: OperatorContext) => unknown): Endpoint {
@@ -31,7 +31,9 @@ export const policy: Endpoint = (ctx, request) => {
   if (refused) return refused;
   // Mutant op-policy-document-missing: the Operator publishes no policy (it still applies its own).
   if (ctx.faults.has('op-policy-document-missing')) return json(404, { type: 'about:blank', title: 'Not Found', status: 404 });
-  const published = policyDocument(ctx.policy, publishedKeys(ctx).jwk.kid);
+  // Mutant op-policy-document-defaults: the document written from the default policy, while the configured one is applied.
+  // Stryker disable next-line all: only the op-policy-document-defaults fault publishes the defaults
+  const published = policyDocument(ctx.faults.has('op-policy-document-defaults') ? DEFAULT_POLICY : ctx.policy, publishedKeys(ctx).jwk.kid);
   // Mutant op-policy-wrong-profile: names a profile this Operator does not implement.
   if (ctx.faults.has('op-policy-wrong-profile')) return json(200, { ...published, profile: 'CPP-PROFILE-0.9' });
   // Mutant op-policy-older-profile: names the first published version (PROFILE.md §14), older by every change since.

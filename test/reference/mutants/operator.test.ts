@@ -537,6 +537,16 @@ const PROBES: Record<MutantOfRole<'operator'>, Probe> = {
     correct: 200,
     mutant: 'FORBIDDEN',
   },
+  'op-policy-document-defaults': {
+    observes: 'the max_amount and required_identity_level the policy document publishes, under a policy of 7 and 3',
+    fixture: { policy: { max_amount: '7', required_identity_level: 3 } },
+    async observe(f) {
+      const document = (await f.send('GET', '/.well-known/cashpack-policy.json')).body as { max_amount?: unknown; required_identity_level?: unknown };
+      return [document.max_amount, document.required_identity_level];
+    },
+    correct: ['7', 3],
+    mutant: ['1000000', 2],
+  },
   'op-signature-label-any': {
     observes: "a status read by the issuing Principal whose valid signature is labelled sig1, not cpp",
     async observe(f) {
