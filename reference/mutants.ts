@@ -2079,6 +2079,13 @@ const CATALOGUE = [
     catches: ['PRF-JSON-1', 'PRF-CTL-1'],
   },
   {
+    name: 'payee-control-created-200',
+    family: 'test-control',
+    role: 'payee',
+    description: "the payee's test control answers a created request 200, a framework's default success, where PROFILE.md §12 gives 201; the request, its token and URIs are as they should be",
+    catches: ['PRF-CTL-1'],
+  },
+  {
     name: 'payee-control-error-plain-json',
     family: 'test-control',
     role: 'payee',

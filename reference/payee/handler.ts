@@ -173,7 +173,9 @@ async function createRequest(payee: PayeeCore, request: RefRequest): Promise<Ref
   const fromHost = payee.faults.has('payee-endpoint-from-host-header') && typeof request.headers['host'] === 'string' ? `https://${request.headers['host']}${new URL((payee.config as { base_url: string }).base_url).pathname.replace(/\/$/, '')}` : undefined;
   const forwarded = payee.faults.has('payee-endpoint-from-forwarded-host') ? forwardedBaseUrl(request, payee.config as { base_url: string }) : fromHost;
   try {
-    return json(201, await payee.createRequest(checked.input, forwarded));
+    // Mutant payee-control-created-200: a created request answered 200, as a framework's default success is.
+    // Stryker disable next-line all: only the payee-control-created-200 fault answers 200
+    return json(payee.faults.has('payee-control-created-200') ? 200 : 201, await payee.createRequest(checked.input, forwarded));
   } catch (error) {
     if (error instanceof PayeeInputError) return problemResponse('MALFORMED_REQUEST', error.message);
     throw error;

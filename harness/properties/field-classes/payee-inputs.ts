@@ -177,6 +177,8 @@ async function judge(ctx: ScenarioContext, a: Ask, validity: number): Promise<Pr
     return defects.length === 0 ? undefined : { expected: 'application/problem+json', actual: { status: created.status, defects }, message: `${where}: the refusal is not a problem document`, requirements: ['PRF-ERR-1'] };
   }
   if (!iJson) return { expected: 'a 4xx refusal: not I-JSON', actual: created.status, message: `${where}: a body that is not I-JSON was taken`, requirements: ['PRF-JSON-1'] };
+  // Created: 201 (PROFILE.md §12), as every test-control creation; the setup steps take any 2xx, and only this check holds to it.
+  if (ok && created.status !== 201) return { expected: 201, actual: { status: created.status, body: created.body }, message: `${where}: a request created, answered ${created.status} where PROFILE.md §12 gives 201`, requirements: ['PRF-CTL-1'] };
   const token = (created.body as { token?: unknown } | undefined)?.token;
   if (typeof token !== 'string') return { expected: 'a token', actual: created.body, message: `${where}: no token`, requirements: ['PRF-CTL-1'] };
   const served = await send(ctx, 'payee', { method: 'GET', path: `/cpr/${token}` });

@@ -961,6 +961,15 @@ const PROBES: Record<MutantOfRole<'payee'>, Probe> = {
     correct: [400, 'application/problem+json'],
     mutant: [400, 'application/json'],
   },
+  'payee-control-created-200': {
+    observes: 'the status of the answer to a request created through test control',
+    async observe(payee) {
+      const body = new TextEncoder().encode(JSON.stringify({ sub_interface: 'IBAN', amount: '100' }));
+      return (await payee.handler({ method: 'POST', path: '/_control/payee/requests', query: new URLSearchParams(), headers: { 'content-type': 'application/json' }, body, authority: 'payee.test', secure: true })).status;
+    },
+    correct: 201,
+    mutant: 200,
+  },
   'payee-problem-type-about-blank': {
     observes: 'the problem type of a retrieval with an unknown token',
     observe: async (payee) => ((await get(payee, `/cpr/${'0'.repeat(32)}`)).body as { type?: string }).type,
