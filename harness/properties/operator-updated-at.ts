@@ -27,6 +27,7 @@ import fc from 'fast-check';
 import { isDeepStrictEqual } from 'node:util';
 import { formatTimestamp } from '../../profile/time.ts';
 import { createSigningKey, type CashPack, type SigningKey } from '../../profile/cashpack/index.ts';
+import { validateMessage } from '../../profile/cashpack/schemas.ts';
 import { StepError, type HttpResult, type ScenarioContext } from '../scenarios/context.ts';
 import { jsonRequest, send } from '../scenarios/http.ts';
 import { buildCancel } from '../fuzz/messages.ts';
@@ -193,6 +194,9 @@ async function judgeCase(ctx: ScenarioContext, setup: OperatorSetup, { orders, a
     const answer = await send(ctx, 'operator', statusRequest(ctx, pack.pack_id, principal, Math.floor(now / 1000)));
     if (answer.status !== 200) return { expected: 200, actual: { status: answer.status, code: answerOf(answer) }, message: `${done.join(', ')}; then a status read by the issuing Principal`, requirements: ['CPP-STS-1'] };
     const body = answer.body as Record<string, unknown>;
+    // A closed object with exactly §4.7's members, at every depth and status the story reaches.
+    const shape = validateMessage('status', body);
+    if (!shape.ok) return { expected: 'a status response with exactly the members of PROFILE.md §4.7', actual: { errors: shape.errors.slice(0, 3), body }, message: `${done.join(', ')}; then a status read by the issuing Principal (the pack at depth ${state.depth}, ${state.status})`, requirements: ['PRF-MSG-1'] };
     if (body.status !== state.status) return { expected: state.status, actual: body.status ?? null, message: `${done.join(', ')}; then the status read's status`, requirements: ['CPP-STS-1'] };
     // The rest of §4.7, from the pack as the Operator last returned it.
     const members = { pack_id: pack.pack_id, amount: pack.amount, asset: pack.asset, expiry: pack.expiry, chain_depth: state.depth, chain_digest: pack.chain_digest };
@@ -305,7 +309,7 @@ export const OPERATOR_UPDATED_AT = define<Case>({
   id: 'PROP-OP-015',
   title: "a status read at any depth and in any status answers as predicted: updated_at the Operator's clock at the pack's last state change (the expiry instant for EXPIRED), and every other member of the status response, whatever reads, refusals and clock moves come between",
   // Only what every case judges: the pack's issue as asked, and its reads; the operations between them are judged by their own scenarios.
-  requirements: ['PRF-STS-1', 'CPP-STS-1', 'CPP-ISS-1'],
+  requirements: ['PRF-STS-1', 'CPP-STS-1', 'CPP-ISS-1', 'PRF-MSG-1'],
   level: 'PROFILE',
   role: 'operator',
   sections: ['PROFILE §4.7', 'PROFILE §5', 'PROFILE §5.1', '§3.2'],
