@@ -117,6 +117,7 @@ export function payeeRequestAllowed(input: unknown): boolean {
   if (r.memo !== undefined && !(typeof r.memo === 'string' && codePoints(r.memo) <= 140)) return false;
   if (r.display_name !== undefined && !(typeof r.display_name === 'string' && codePoints(r.display_name) >= 1 && codePoints(r.display_name) <= 140)) return false;
   if (r.rail_hint !== undefined && !(isRailHint(r.rail_hint) && (r.rail_hint === 'ON_CHAIN') === (sub === 'ON_CHAIN'))) return false;
-  if (r.extensions !== undefined && findPayerMembers(r.extensions).length > 0) return false;
+  // extensions is an object (PROFILE.md §7.1); null, an array or a scalar is none.
+  if (r.extensions !== undefined && (typeof r.extensions !== 'object' || r.extensions === null || Array.isArray(r.extensions) || findPayerMembers(r.extensions).length > 0)) return false;
   return true;
 }

@@ -3,7 +3,7 @@
 // says the same.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { CAPABILITIES, IDENTITY_LEVELS, isIdentityLevel } from '../../profile/control.ts';
+import { CAPABILITIES, IDENTITY_LEVELS, isIdentityLevel, payeeRequestAllowed } from '../../profile/control.ts';
 import { Clock } from '../../reference/clock.ts';
 import { createControlHandler } from '../../reference/control.ts';
 import policySchema from '../../profile/schemas/cashpack/policy.schema.json' with { type: 'json' };
@@ -42,5 +42,13 @@ describe('the test-control vocabulary', () => {
     expect([level.minimum, level.maximum]).toEqual([IDENTITY_LEVELS.min, IDENTITY_LEVELS.max]);
     expect(read('PROFILE.md')).toContain(`"identity_level": ${IDENTITY_LEVELS.min}..${IDENTITY_LEVELS.max}`);
     expect([-1, 0, 3, 4, 1.5, '2'].map(isIdentityLevel)).toEqual([false, true, true, false, false, false]);
+  });
+});
+
+describe('payeeRequestAllowed: what PROFILE.md §12 lets a payee be asked for', () => {
+  it('takes extensions as an object only, and an optional member left out but never sent as null', () => {
+    expect(payeeRequestAllowed({ sub_interface: 'IBAN', extensions: { 'com.example.a': 1 } })).toBe(true);
+    for (const extensions of [null, [], 'x', 5]) expect(payeeRequestAllowed({ sub_interface: 'IBAN', extensions }), JSON.stringify(extensions)).toBe(false);
+    for (const member of ['amount', 'memo', 'display_name', 'rail_hint', 'extensions']) expect(payeeRequestAllowed({ sub_interface: 'IBAN', [member]: null }), member).toBe(false);
   });
 });

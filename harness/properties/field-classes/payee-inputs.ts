@@ -9,7 +9,7 @@
 // astral characters kept whole, a text of the least length, the empty memo
 // among them, kept too, and a memo or display_name of space characters alone,
 // in every case); malformed input (an amount, a text or a hint the profile does
-// not allow) is refused with a problem document (PROFILE.md §11), and no input
+// not allow, an optional member sent as null, in every case) is refused with a problem document (PROFILE.md §11), and no input
 // is ever served as an invalid CPR or one carrying payer data, at whatever depth
 // of extensions (spec §4.7.1, §4.8; PROFILE.md §1, §7). The served CPR is judged
 // by the profile's validator, with the payee's own validity window, and the
@@ -39,7 +39,8 @@ type Doc = Record<string, unknown>;
 
 interface Ask {
   readonly field: string;
-  readonly class: FieldClassId;
+  /** The member's class, or json.null-member: an optional member sent as null, which is no value of its type (a reader taking it for one left out serves it). */
+  readonly class: FieldClassId | 'json.null-member';
   readonly input: Doc;
   readonly note: string;
   /** The body as sent, when it is not the input's JSON: escaped member names, a member twice, a byte order mark. */
@@ -145,6 +146,14 @@ const blankName: fc.Arbitrary<Ask> = fc.tuple(base, fc.constantFrom('memo', 'dis
   note: `${member} ${text.note}, a ${input.sub_interface} request`,
 }));
 
+/** An optional member sent as JSON null, in every case: no amount, text, hint or object, so malformed (PROFILE.md §11, §12), never read as a member left out. */
+const nullMember: fc.Arbitrary<Ask> = fc.tuple(base, fc.constantFrom('amount', 'memo', 'display_name', 'rail_hint', 'extensions')).map(([input, member]) => ({
+  field: `control:payee-request/${member}`,
+  class: 'json.null-member',
+  input: { ...input, [member]: null },
+  note: `${member} null, a ${input.sub_interface} request`,
+}));
+
 const asks: fc.Arbitrary<Ask[]> = fc.tuple(
   ...TARGETS.map(({ field, cls }) =>
     fc.tuple(base, field.pointer === '' ? fc.constant(undefined) : ask(field.pointer.slice(1), cls)).chain(([input, v]) => {
@@ -160,6 +169,7 @@ const asks: fc.Arbitrary<Ask[]> = fc.tuple(
   nearInlineBound,
   emptyMemo,
   blankName,
+  nullMember,
 );
 
 async function judge(ctx: ScenarioContext, a: Ask, validity: number): Promise<PropertyFailure | undefined> {
