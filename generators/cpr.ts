@@ -113,10 +113,18 @@ const defined = (fields: Fields): Record<string, string> =>
 
 // ------------------------------------------------------------- time (PROFILE.md §1)
 
-/** RFC 3339 UTC; a fraction, when present, sometimes written with fewer than 3 digits. */
-function timestamp(ms: number, trim: boolean): string {
-  const text = formatTimestamp(ms, 'cpr');
-  return trim ? text.replace(/(\.\d*?)0+Z$/, '$1Z') : text;
+/**
+ * RFC 3339 UTC with the instant's fraction written in `digits` digits where
+ * that many say it exactly (PROFILE.md §1: none, or 1 to 3): a whole second as
+ * `:05Z`, `:05.0Z`, `:05.00Z` or `:05.000Z`, half a second as `.5Z`, `.50Z` or
+ * `.500Z`; the fewest that do when `digits` is fewer.
+ */
+function timestamp(ms: number, digits: number): string {
+  const text = formatTimestamp(ms, 'cpr').replace(/\.\d+Z$/, 'Z');
+  const fraction = String(((ms % 1000) + 1000) % 1000).padStart(3, '0');
+  const least = fraction === '000' ? 0 : fraction.replace(/0+$/, '').length;
+  const n = Math.max(least, Math.min(3, digits));
+  return n === 0 ? text : text.replace(/Z$/, `.${fraction.slice(0, n)}Z`);
 }
 
 function times(now: number, validitySeconds: number): fc.Arbitrary<{ created_at: string; expires_at: string }> {
@@ -130,9 +138,15 @@ function times(now: number, validitySeconds: number): fc.Arbitrary<{ created_at:
   const millis = fc.integer({ min: 0, max: Math.floor(windowMs / 2) }).chain((back) =>
     fc.integer({ min: back + 1, max: windowMs }).map((life) => [now - back, now - back + life] as const),
   );
-  return fc.tuple(fc.oneof(wholeSeconds, millis), fc.boolean()).map(([[created, expires], trim]) => ({
-    created_at: timestamp(created, trim),
-    expires_at: timestamp(expires, trim),
+  // Instants at a tenth or a hundredth of a second too, so that fractions of one and two digits are written.
+  const rounded = fc.tuple(millis, fc.constantFrom(10, 100)).map(([[created, expires], unit]) => {
+    const up = (t: number) => Math.ceil(t / unit) * unit;
+    return [Math.min(up(created), now), Math.max(up(expires), Math.min(up(created), now) + unit)] as const;
+  }).filter(([created, expires]) => expires > now && expires - created <= windowMs);
+  const digits = fc.nat({ max: 3 });
+  return fc.tuple(fc.oneof(wholeSeconds, millis, rounded), digits, digits).map(([[created, expires], createdDigits, expiresDigits]) => ({
+    created_at: timestamp(created, createdDigits),
+    expires_at: timestamp(expires, expiresDigits),
   }));
 }
 

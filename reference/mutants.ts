@@ -1568,6 +1568,13 @@ const CATALOGUE = [
     catches: ['DRV-INTENT-1'],
   },
   {
+    name: 'app-condition-expiry-canonicalised',
+    family: 'derivation',
+    role: 'paying-app',
+    description: "the paying app writes intent.conditions.expires_at again in the canonical form (three fraction digits, none at a whole second): a request expiring at ...:31.5Z or ...:12.000Z derives ...:31.500Z or ...:12Z, where PROFILE.md §9 carries expires_at as the request has it",
+    catches: ['DRV-INTENT-1', 'PRF-PAY-1'],
+  },
+  {
     name: 'app-empty-condition-dropped',
     family: 'derivation',
     role: 'paying-app',

@@ -1,7 +1,7 @@
 // Derivation of a Payment from a CPR, spec §4.5 steps in order, with the rules of
 // §4.6 and the invariants of §4.7 (PROFILE.md §9). Steps 3 and 6 (payer,
 // authorization) are the application's own and arrive in the context.
-import { isAmount, newUuid } from '../../profile/index.ts';
+import { formatTimestamp, isAmount, newUuid, parseTimestamp } from '../../profile/index.ts';
 import {
   RAIL_HINT_NAMES,
   RAIL_HINT_SUB_INTERFACE,
@@ -183,5 +183,8 @@ function conditionsOf(cpr: Cpr, sub: SubInterface, faults: Faults): Conditions {
     if (faults.has('app-empty-condition-dropped') && value === '') continue;
     if (value !== undefined) conditions[field] = value;
   }
+  // Mutant app-condition-expiry-canonicalised: the deadline written again in the canonical form (milliseconds, none at a whole second), not as the request has it.
+  // Stryker disable next-line all: only the app-condition-expiry-canonicalised fault rewrites the deadline
+  if (faults.has('app-condition-expiry-canonicalised')) return { ...conditions, expires_at: formatTimestamp(parseTimestamp(cpr.expires_at, 'cpr')!, 'cpr') };
   return { ...conditions, expires_at: cpr.expires_at };
 }

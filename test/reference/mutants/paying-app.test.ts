@@ -420,6 +420,15 @@ const PROBES: Record<MutantOfRole<'paying-app'>, Probe> = {
     correct: 'CPR_EXPIRED',
     mutant: 'accepted',
   },
+  'app-condition-expiry-canonicalised': {
+    observes: "the intent's conditions.expires_at of a request expiring at 00:15:00.5Z",
+    async observe(app) {
+      const derived = app.derive(iban({ expires_at: '2030-01-01T00:15:00.5Z' }), CONTEXT);
+      return derived.ok ? (derived.payment.intent.conditions as Record<string, unknown>).expires_at : derived.code;
+    },
+    correct: '2030-01-01T00:15:00.5Z',
+    mutant: '2030-01-01T00:15:00.500Z',
+  },
   'app-empty-condition-dropped': {
     observes: "the intent's conditions of a request whose remittance_info is present and empty",
     async observe(app) {
