@@ -57,7 +57,9 @@ function changeClock(clock: Clock, request: RefRequest, faults: Faults): RefResp
   if (freeze !== undefined && typeof freeze !== 'boolean') return problemResponse('MALFORMED_REQUEST', 'freeze is a boolean');
   const at = set === undefined ? undefined : parseTimestamp(set);
   if (set !== undefined && at === undefined) return problemResponse('MALFORMED_REQUEST', 'set is an RFC 3339 UTC timestamp');
-  if (advance !== undefined && !(Number.isSafeInteger(advance) && (advance as number) >= 0)) {
+  // Mutant ctl-clock-advance-negative-taken: a negative advance_seconds taken as an offset that winds the clock back.
+  // Stryker disable next-line all: only the ctl-clock-advance-negative-taken fault takes a negative advance
+  if (advance !== undefined && !(Number.isSafeInteger(advance) && ((advance as number) >= 0 || faults.has('ctl-clock-advance-negative-taken')))) {
     return problemResponse('MALFORMED_REQUEST', 'advance_seconds is an integer >= 0');
   }
   // A frozen clock let run answers the instant it runs on from: read again
@@ -69,7 +71,7 @@ function changeClock(clock: Clock, request: RefRequest, faults: Faults): RefResp
   if (freeze === true) clock.freeze();
   if (freeze === false) clock.unfreeze();
   if (at !== undefined && !faults.has('ctl-clock-set-then-frozen')) clock.set(at);
-  if (advance !== undefined) clock.advance(advance as number);
+  if (advance !== undefined) (advance as number) < 0 ? clock.set(clock.now() + (advance as number) * 1000) : clock.advance(advance as number);
   return json(200, released === undefined ? clockView(clock) : { now: formatTimestamp(released), frozen: false });
 }
 

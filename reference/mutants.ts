@@ -1355,6 +1355,13 @@ const CATALOGUE = [
     catches: ['PRF-CTL-1'],
   },
   {
+    name: 'ctl-clock-advance-negative-taken',
+    family: 'test-control',
+    role: 'operator',
+    description: 'test control takes a negative advance_seconds as an offset and winds the clock back (200), where PROFILE.md §12 allows an integer of at least 0 and §11 refuses malformed input 400',
+    catches: ['PRF-CTL-1'],
+  },
+  {
     name: 'ctl-clock-set-then-frozen',
     family: 'test-control',
     role: 'operator',
@@ -1405,6 +1412,20 @@ const CATALOGUE = [
     role: 'operator',
     description: 'the Operator reads Signature-Input parameters in any order and ignores extra ones, instead of the profile form',
     catches: ['PRF-AUTH-1', 'PRF-IDN-1'],
+  },
+  {
+    name: 'op-status-current-bearer-member',
+    family: 'cashpack-endpoints',
+    role: 'operator',
+    description: "the Operator's status response for a renewed pack carries current_bearer_kid beside the members PROFILE.md §4.7 lists, where the status response is a closed object (PRF-MSG-1)",
+    catches: ['PRF-MSG-1'],
+  },
+  {
+    name: 'op-expiry-lifetime-from-receipt',
+    family: 'cashpack-lifecycle',
+    role: 'operator',
+    description: "the Operator keeps a pack for the lifetime its Principal signed (requested_expiry − created_at) counted from receipt, while the signed expiry is the requested_expiry: a Lock Request dated 100 s before receipt leaves its pack ACTIVE, its funds locked, 100 s past its expiry",
+    catches: ['CPP-EXP-2'],
   },
   {
     name: 'op-status-role-first-match',
@@ -2084,6 +2105,13 @@ const CATALOGUE = [
     role: 'operator',
     description: 'the Operator drops a byte order mark before a provisioning request body (principals, redeemers, staff), so a body that is not I-JSON is taken',
     catches: ['PRF-JSON-1', 'PRF-CTL-1'],
+  },
+  {
+    name: 'payee-null-input-read-as-absent',
+    family: 'test-control',
+    role: 'payee',
+    description: "the payee's test control reads an optional member sent as null as one left out: {\"sub_interface\": \"IBAN\", \"amount\": null} creates an open-amount request (201), where null is no amount, text, hint or object and PROFILE.md §11 refuses malformed input 400",
+    catches: ['PRF-CTL-1'],
   },
   {
     name: 'payee-control-created-200',

@@ -53,6 +53,13 @@ interface PackPlan {
   /** Its amount: of a million units at most, or beyond 2^53 (where max_amount allows), `amountAt` / 2^16 of the way up. */
   readonly large: boolean;
   readonly amountAt: number;
+  /**
+   * How far back its Lock Request's created_at is dated, a fraction of 2^16 of
+   * the freshness window (none one time in three): the expiry is the
+   * requested_expiry, wherever in the window the request was made (PROFILE.md
+   * §4.3), never its lifetime counted from receipt.
+   */
+  readonly datedAt: number | null;
 }
 
 /** What a Principal holds: available, locked by ACTIVE packs, held by cancelled ones. */
@@ -84,7 +91,7 @@ interface Case {
 }
 
 const drawn = fc.record({
-  packs: fc.array(fc.record({ lifetimeAt: fc.integer({ min: 0, max: 0xffff }), reach: fc.constantFrom('hour' as const, 'hour' as const, 'hour' as const, 'any' as const, 'top' as const, 'top' as const), large: fc.boolean(), amountAt: fc.integer({ min: 0, max: 0xffff }) }), { minLength: 2, maxLength: 6 }),
+  packs: fc.array(fc.record({ lifetimeAt: fc.integer({ min: 0, max: 0xffff }), reach: fc.constantFrom('hour' as const, 'hour' as const, 'hour' as const, 'any' as const, 'top' as const, 'top' as const), large: fc.boolean(), amountAt: fc.integer({ min: 0, max: 0xffff }), datedAt: fc.option(fc.integer({ min: 0, max: 0xffff }), { nil: null, freq: 3 }) }), { minLength: 2, maxLength: 6 }),
   move: fc.oneof(
     { weight: 6, arbitrary: fc.record({ nth: fc.nat({ max: 5 }), offsetMs: fc.oneof({ weight: 2, arbitrary: fc.constantFrom(-1000, 0, 1000) }, { weight: 3, arbitrary: fc.tuple(fc.constantFrom(-1, 1), fc.oneof(fc.constantFrom(1, 499, 500, 501, 999), fc.integer({ min: 1, max: 999 }))).map(([sign, ms]) => sign * ms) }) }) },
     { weight: 1, arbitrary: fc.constant({ beyond: true as const }) },
@@ -123,7 +130,9 @@ async function judgeCase(ctx: ScenarioContext, policy: Policy, c: Case): Promise
     if (p.reach === 'top') return policy.expiry_max_seconds - Math.floor((Math.floor(whole / 4) * p.lifetimeAt) / 0xffff);
     return min + Math.floor(((p.reach === 'any' ? whole : Math.min(whole, 3600)) * p.lifetimeAt) / 0xffff);
   };
-  const packs = c.packs.map((p) => ({ lifetime: lifetimeOf(p), amount: amountOf(p, BigInt(policy.max_amount)) }));
+  // Dated back up to a second short of the window: at the window itself, a clock at a fraction lets either answer conform (PROFILE.md §6).
+  const datedBackOf = (p: PackPlan) => (p.datedAt === null ? 0 : Math.floor((p.datedAt / 0x10000) * policy.request_window_seconds));
+  const packs = c.packs.map((p) => ({ lifetime: lifetimeOf(p), amount: amountOf(p, BigInt(policy.max_amount)), datedBack: datedBackOf(p) }));
   const locked = packs.reduce((sum, p) => sum + p.amount, 0n);
   const balance = locked + BigInt(c.spare);
 
@@ -135,7 +144,7 @@ async function judgeCase(ctx: ScenarioContext, policy: Policy, c: Case): Promise
   let funded = balance;
   const packIds: string[] = [];
   for (const [i, p] of packs.entries()) {
-    const answer = await send(ctx, 'operator', jsonRequest('POST', '/v1/cashpack/issue', lockRequest({ principal, policy }, issuedAt, { amount: p.amount.toString(), lifetime: p.lifetime })));
+    const answer = await send(ctx, 'operator', jsonRequest('POST', '/v1/cashpack/issue', lockRequest({ principal, policy }, issuedAt, { amount: p.amount.toString(), lifetime: p.lifetime, datedBack: p.datedBack })));
     const packId = issuedPackId(answer, `pack ${i + 1} of ${packs.length}, of ${p.amount}, from ${funded} available (a balance of ${balance})`, `pack ${i + 1} of ${packs.length}`);
     if (typeof packId !== 'string') return packId;
     funded -= p.amount;
@@ -157,7 +166,7 @@ async function judgeCase(ctx: ScenarioContext, policy: Policy, c: Case): Promise
   const running = packs.filter((p, i) => i !== cancelled && issuedAt + p.lifetime * 1000 > now);
   const stillLocked = running.reduce((sum, p) => sum + p.amount, 0n);
   const available = balance - stillLocked - held;
-  const story = `${packs.length} packs issued at one instant (lifetimes ${packs.map((p) => `${p.lifetime} s`).join(', ')}; amounts ${packs.map((p) => p.amount).join(', ')}) from a balance of ${balance}${cancelled === undefined ? '' : `, pack ${cancelled + 1} cancelled then (${held} held)`}, the clock then ${now - issuedAt} ms on with nothing read between: ${packs.length - running.length - (cancelled === undefined ? 0 : 1)} expired, ${running.length} running`;
+  const story = `${packs.length} packs issued at one instant (lifetimes ${packs.map((p) => `${p.lifetime} s${p.datedBack > 0 ? `, its Lock Request dated ${p.datedBack} s before` : ''}`).join('; ')}; amounts ${packs.map((p) => p.amount).join(', ')}) from a balance of ${balance}${cancelled === undefined ? '' : `, pack ${cancelled + 1} cancelled then (${held} held)`}, the clock then ${now - issuedAt} ms on with nothing read between: ${packs.length - running.length - (cancelled === undefined ? 0 : 1)} expired, ${running.length} running`;
 
   /**
    * One unit over what is available is refused; all of it is granted (within max_amount: else the balance alone

@@ -127,6 +127,9 @@ function checkIssue(ctx: OperatorContext, request: RefRequest): { readonly ok: t
   const short = ctx.faults.has('op-balance-off-by-one') ? available <= amount : available < amount; // mutant: the whole balance refused
   if (short) return refuse(insufficientBalance());
 
+  // Mutant op-expiry-lifetime-from-receipt: the pack kept for the lifetime the Principal signed (requested_expiry − created_at), counted from receipt; the signed expiry unchanged.
+  // Stryker disable next-line all: only the op-expiry-lifetime-from-receipt fault moves the stored expiry
+  if (ctx.faults.has('op-expiry-lifetime-from-receipt')) return { ok: true, value: { lock, principal, amount, expiryMs: now + expiryMs - parseTimestamp(lock.created_at, 'cashpack')!, now } };
   return { ok: true, value: { lock, principal, amount, expiryMs, now } };
 }
 

@@ -48,6 +48,9 @@ function statusOf(ctx: OperatorContext, record: PackRecord): PackStatus {
     chain_depth: pack.renewal_chain.length,
     chain_digest: pack.chain_digest,
     updated_at: formatTimestamp(record.updatedAtMs, 'cashpack'),
+    // Mutant op-status-current-bearer-member: a renewed pack's status says who holds it now, a member §4.7 does not list.
+    // Stryker disable next-line all: only the op-status-current-bearer-member fault adds the member
+    ...(ctx.faults.has('op-status-current-bearer-member') && pack.renewal_chain.length > 0 ? { current_bearer_kid: pack.current_bearer_pk.kid } : {}),
   };
 }
 

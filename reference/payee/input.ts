@@ -78,6 +78,11 @@ export function checkRequestInput(input: unknown, faults: Faults = NO_FAULTS): I
     if (!Object.hasOwn(RULES, key)) return { ok: false, field: key, detail: `is not a member of a request input (${Object.keys(RULES).join(', ')})` };
   }
   for (const [field, rule] of Object.entries(RULES)) {
+    // Mutant payee-null-input-read-as-absent: an optional member sent as null read as one left out.
+    if (faults.has('payee-null-input-read-as-absent') && !rule.required && value[field] === null) {
+      delete value[field];
+      continue;
+    }
     if (!Object.hasOwn(value, field)) {
       if (rule.required) return { ok: false, field, detail: 'is required' };
       continue;

@@ -525,6 +525,27 @@ const PROBES: Record<MutantOfRole<'operator'>, Probe> = {
     correct: 'UNAUTHENTICATED',
     mutant: 200,
   },
+  'op-status-current-bearer-member': {
+    observes: "the members of a renewed pack's status response",
+    async observe(f) {
+      const { pack, bearer } = await f.issuePack();
+      const renewed = await f.renewPack(pack, bearer);
+      return Object.keys((await f.status(renewed.pack.pack_id, f.principal)).body as object).sort();
+    },
+    correct: ['amount', 'asset', 'chain_depth', 'chain_digest', 'expiry', 'pack_id', 'status', 'updated_at'],
+    mutant: ['amount', 'asset', 'chain_depth', 'chain_digest', 'current_bearer_kid', 'expiry', 'pack_id', 'status', 'updated_at'],
+  },
+  'op-expiry-lifetime-from-receipt': {
+    observes: 'the status of a pack whose Lock Request was dated 100 s before receipt, read 1 s after its expiry',
+    async observe(f) {
+      const now = f.clock.now();
+      const { pack } = await f.issuePack({ created_at: now - 100_000, requested_expiry: now + 3_600_000 });
+      f.clock.set(now + 3_601_000);
+      return ((await f.status(pack.pack_id, f.principal)).body as { status?: unknown }).status;
+    },
+    correct: 'EXPIRED',
+    mutant: 'ACTIVE',
+  },
   'op-status-role-first-match': {
     observes: "a status read of another Principal's pack by a Principal's key registered as staff too",
     async observe(f) {
@@ -1079,6 +1100,12 @@ const PROBES: Record<MutantOfRole<'operator'>, Probe> = {
       return answer(await control(f, mutant, 'POST', `/_control/lease/${id.slice(0, 8)}`, { ttl_seconds: 60 }));
     },
     correct: 'CONTROL_BUSY',
+    mutant: 200,
+  },
+  'ctl-clock-advance-negative-taken': {
+    observes: 'the answer to {"advance_seconds": -60}',
+    observe: async (f, mutant) => (await control(f, mutant, 'POST', '/_control/clock', { advance_seconds: -60 })).status,
+    correct: 400,
     mutant: 200,
   },
   'ctl-clock-set-then-frozen': {

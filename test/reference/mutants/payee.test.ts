@@ -961,6 +961,15 @@ const PROBES: Record<MutantOfRole<'payee'>, Probe> = {
     correct: [400, 'application/problem+json'],
     mutant: [400, 'application/json'],
   },
+  'payee-null-input-read-as-absent': {
+    observes: 'the status of the answer to a request input with "amount": null',
+    async observe(payee) {
+      const body = new TextEncoder().encode(JSON.stringify({ sub_interface: 'IBAN', amount: null }));
+      return (await payee.handler({ method: 'POST', path: '/_control/payee/requests', query: new URLSearchParams(), headers: { 'content-type': 'application/json' }, body, authority: 'payee.test', secure: true })).status;
+    },
+    correct: 400,
+    mutant: 201,
+  },
   'payee-control-created-200': {
     observes: 'the status of the answer to a request created through test control',
     async observe(payee) {
