@@ -71,7 +71,9 @@ function changeClock(clock: Clock, request: RefRequest, faults: Faults): RefResp
   if (freeze === true) clock.freeze();
   if (freeze === false) clock.unfreeze();
   if (at !== undefined && !faults.has('ctl-clock-set-then-frozen')) clock.set(at);
-  if (advance !== undefined) (advance as number) < 0 ? clock.set(clock.now() + (advance as number) * 1000) : clock.advance(advance as number);
+  // Stryker disable next-line all: only the ctl-clock-advance-negative-taken fault lets a negative advance through
+  if (faults.has('ctl-clock-advance-negative-taken') && (advance as number) < 0) clock.set(clock.now() + (advance as number) * 1000);
+  else if (advance !== undefined) clock.advance(advance as number);
   return json(200, released === undefined ? clockView(clock) : { now: formatTimestamp(released), frozen: false });
 }
 
