@@ -12,7 +12,7 @@
 import fc from 'fast-check';
 import { isUuid } from '../../../profile/uuid.ts';
 import { otherFields, SUB_INTERFACES, validateCpr, ZERO_ACQUIRER_ID, type SubInterface } from '../../../profile/cpr/index.ts';
-import { isRailHint, RAIL_HINTS } from '../../../profile/cpr/fields.ts';
+import { isRailHint, RAIL_HINT_SUB_INTERFACE, RAIL_HINTS } from '../../../profile/cpr/fields.ts';
 import { validCpr } from '../../../generators/index.ts';
 import { amountVariant, textVariant, type ClassValue } from '../../../generators/classes/index.ts';
 import { payloadSchemaErrors } from '../../scenarios/checks.ts';
@@ -80,8 +80,10 @@ const derivations: fc.Arbitrary<Derivation[]> = fc
     fc.tuple(...SUB_INTERFACES.map(() => fc.option(UNLISTED_HINT, { nil: undefined, freq: 2 }))),
     // The texts whose least length is the empty text, present and empty: remittance_info one request in three, the memo one in four where no text class writes it.
     fc.tuple(...SUB_INTERFACES.map(() => fc.record({ remittance_info: fc.nat(2).map((n) => n === 0), memo: fc.nat(3).map((n) => n === 0) }))),
+    // Where no unlisted hint is written, a listed hint of another sub-interface's rail one request in two (advisory: the conditions are the address's sub-interface's, PROFILE.md §7.4, §9).
+    fc.tuple(...SUB_INTERFACES.map(() => fc.option(fc.constantFrom(...RAIL_HINTS), { nil: undefined, freq: 2 }))),
   )
-  .map(([cprs, texts, turn, large, contexts, rails, unlisted, empties]) =>
+  .map(([cprs, texts, turn, large, contexts, rails, unlisted, empties, foreign]) =>
     SUB_INTERFACES.map((sub, i) => {
       let cpr = structuredClone(cprs[i]!.cpr) as unknown as Doc;
       const notes: string[] = [cprs[i]!.optionalFields === 'all' ? 'every optional member' : 'optional members present or not'];
@@ -105,6 +107,9 @@ const derivations: fc.Arbitrary<Derivation[]> = fc
       if (hinted !== undefined && validateCpr(hinted).ok) {
         cpr = hinted;
         notes.push(`rail_hint ${JSON.stringify(unlisted[i])}, none of the listed values`);
+      } else if (foreign[i] !== undefined && RAIL_HINT_SUB_INTERFACE[foreign[i]!] !== undefined && RAIL_HINT_SUB_INTERFACE[foreign[i]!] !== sub && validateCpr({ ...cpr, rail_hint: foreign[i] }).ok) {
+        cpr = { ...cpr, rail_hint: foreign[i] };
+        notes.push(`rail_hint ${foreign[i]}, a rail of ${RAIL_HINT_SUB_INTERFACE[foreign[i]!]} requests`);
       }
       const { payer_amount, ...context } = contexts[i]!;
       const open = (cpr.value as Doc).amount === undefined;

@@ -78,6 +78,6 @@ describe('a fault is charged to the rule of the operation it is in', () => {
   }, 60_000);
 
   it('a paying application that processes a 141-character memo: DRV-VALID-1, never the inline channel', async () => {
-    expect(await caughtBy('app-memo-141-accepted', ['DLV-INLINE-004', 'PROP-APP-002'])).toEqual(['DRV-VALID-1']);
+    expect(await caughtBy('app-memo-141-accepted', ['DLV-INLINE-004', 'PROP-APP-010'])).toEqual(['DRV-VALID-1']);
   }, 60_000);
 });
