@@ -227,7 +227,12 @@ async function provisionedAgain(ctx: ScenarioContext, policy: Policy, principal:
   const answer = await send(ctx, 'operator', jsonRequest('POST', '/_control/operator/principals', { public_key: principal.jwk, asset, balance: String(again.balance) }));
   const status = answer.status !== null && answer.status >= 200 && answer.status < 300 ? '2xx' : answerOf(answer);
   const expected = refused ? 'MALFORMED_REQUEST' : '2xx';
-  if (status !== expected) return { expected: refused ? { status: 400, problem: 'MALFORMED_REQUEST' } : 'a 2xx answer', actual: { status: answer.status, body: answer.body }, message: `${asked}${refused ? `, while ${before.locked} is locked and ${before.held} held` : ', with nothing locked or held, or the asset kept'}`, requirements: ['PRF-CTL-1'] };
+  if (status !== expected) {
+    // Refused an asset change with nothing locked or held by the story: where the Operator still holds funds locked, the expiry that should have freed them is what failed.
+    const stillLocked = !refused && status === 'MALFORMED_REQUEST' ? await balanceOf(ctx, principal) : undefined;
+    const expiryMissed = stillLocked !== undefined && (stillLocked.locked !== before.locked.toString() || stillLocked.held !== before.held.toString());
+    return { expected: refused ? { status: 400, problem: 'MALFORMED_REQUEST' } : 'a 2xx answer', actual: { status: answer.status, body: answer.body, ...(expiryMissed ? { balance: stillLocked } : {}) }, message: `${asked}${refused ? `, while ${before.locked} is locked and ${before.held} held` : ', with nothing locked or held, or the asset kept'}${expiryMissed ? ` (the Principal's balance then shows ${stillLocked.locked} locked and ${stillLocked.held} held)` : ''}`, requirements: expiryMissed ? ['CPP-EXP-2'] : ['PRF-CTL-1'] };
+  }
   const read = await balanceOf(ctx, principal);
   const want = { available: (refused ? before.available : again.balance).toString(), locked: before.locked.toString(), held: before.held.toString() };
   if (read.locked !== want.locked) return { expected: want, actual: read, message: `${asked}: the Principal's balance`, requirements: ['CPP-EXP-2'] };
