@@ -92,7 +92,7 @@ export interface PropertyDefinition<T = unknown> {
    * `time-zone`: it sets the harness process's TZ, which a paying application
    * served in this process (the embedded reference's, a module adapter) reads.
    */
-  readonly shares?: SharedState | 'clock-if-tight-policy' | 'time-zone';
+  readonly shares?: SharedState | 'clock-if-tight-policy' | 'time-zone' | 'clock-and-time-zone';
   /** Puts back what the cases changed on the target (a clock set to other dates, say); runs once after the last case. */
   teardown?(ctx: ScenarioContext): Promise<void>;
   /** The file that defines it, for reports. @defaultValue PROPERTIES_FILE */

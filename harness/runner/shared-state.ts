@@ -46,6 +46,8 @@ export function aloneReason(test: PlanTest, facts: SharedStateFacts): { readonly
     const { shares } = test.property;
     if (shares === 'clock-if-tight-policy') return target(facts.tightPolicy ? "its setup freezes the Operator's clock under the target's tight policy" : undefined);
     if (shares === 'time-zone') return process("it sets the process's time zone, which an in-process paying application reads");
+    // Alone in the process, never on a twin: a twin's lane runs beside tests of every role, whose in-process paying application would judge in that zone.
+    if (shares === 'clock-and-time-zone') return process("it moves the target's clock and sets the process's time zone, which an in-process paying application reads");
     if (shares === 'credentials') return process("it moves the target's credentials");
     return target(shares && "it moves the target's clock");
   }

@@ -108,8 +108,9 @@ describe('runsAlone', () => {
     const scope = (tightPolicy: boolean) => new Map(plan.flatMap((t) => { const reason = aloneReason(t, { tightPolicy }); return reason ? [[testId(t), reason.scope] as const] : []; }));
     const loose = scope(false);
     expect(loose.get('PROP-APP-011')).toBe('process');
-    expect([...loose].filter(([, s]) => s === 'process').map(([id]) => id)).toEqual(['PROP-APP-011']);
-    for (const id of ['PROP-OP-012', 'PROP-CTL-001', 'PROP-CTL-002', 'PROP-PAYEE-013', 'TOK-EXP-001']) expect([id, loose.get(id)]).toEqual([id, 'target']);
+    // The properties that set the time zone, PROP-OP-012 and PROP-PAYEE-012 while they move the clock too: alone in the process, never on a twin beside an in-process paying application.
+    expect([...loose].filter(([, s]) => s === 'process').map(([id]) => id).sort()).toEqual(['PROP-APP-011', 'PROP-OP-012', 'PROP-PAYEE-012']);
+    for (const id of ['PROP-CTL-001', 'PROP-CTL-002', 'PROP-PAYEE-013', 'TOK-EXP-001']) expect([id, loose.get(id)]).toEqual([id, 'target']);
     // Frozen under a tight policy: the Operator's clock, the target's.
     expect(scope(true).get('PROP-OP-014')).toBe('target');
     for (const t of plan) expect(aloneReason(t, { tightPolicy: true })?.why).toBe(runsAlone(t, { tightPolicy: true }));

@@ -191,8 +191,8 @@ export const OPERATOR_TIME = define<OperatorTimeCase>({
   role: 'operator',
   sections: ['PROFILE §1', 'PROFILE §4.8', 'PROFILE §5', 'PROFILE §6', '§8'],
   needs: ['provision', 'clock'],
-  // It moves the clock through test control.
-  shares: 'clock',
+  // It moves the clock through test control and sets the process's time zone (inZone): alone in the process, so that no in-process paying application beside it judges in that zone.
+  shares: 'clock-and-time-zone',
   defaultRuns: 10,
   caseWeight: 2,
   file: FILE,

@@ -39,8 +39,8 @@ export const PAYEE_TIME = define<PayeeTimeCase>({
   role: 'payee',
   sections: ['§2.1', '§4.8', '§5.1.1', 'PROFILE §1', 'PROFILE §12'],
   needs: ['provision', 'clock'],
-  // It moves the clock through test control.
-  shares: 'clock',
+  // It moves the clock through test control and sets the process's time zone (inZone): alone in the process, so that no in-process paying application beside it judges in that zone.
+  shares: 'clock-and-time-zone',
   defaultRuns: 10,
   file: FILE,
   covers: COVERS,
