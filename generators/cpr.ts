@@ -141,7 +141,8 @@ function times(now: number, validitySeconds: number): fc.Arbitrary<{ created_at:
   // Instants at a tenth or a hundredth of a second too, so that fractions of one and two digits are written.
   const rounded = fc.tuple(millis, fc.constantFrom(10, 100)).map(([[created, expires], unit]) => {
     const up = (t: number) => Math.ceil(t / unit) * unit;
-    return [Math.min(up(created), now), Math.max(up(expires), Math.min(up(created), now) + unit)] as const;
+    const at = Math.min(up(created), now);
+    return [at, Math.max(up(expires), at + unit)] as const;
   }).filter(([created, expires]) => expires > now && expires - created <= windowMs);
   const digits = fc.nat({ max: 3 });
   return fc.tuple(fc.oneof(wholeSeconds, millis, rounded), digits, digits).map(([[created, expires], createdDigits, expiresDigits]) => ({

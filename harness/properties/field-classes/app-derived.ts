@@ -107,9 +107,13 @@ const derivations: fc.Arbitrary<Derivation[]> = fc
       if (hinted !== undefined && validateCpr(hinted).ok) {
         cpr = hinted;
         notes.push(`rail_hint ${JSON.stringify(unlisted[i])}, none of the listed values`);
-      } else if (foreign[i] !== undefined && RAIL_HINT_SUB_INTERFACE[foreign[i]!] !== undefined && RAIL_HINT_SUB_INTERFACE[foreign[i]!] !== sub && validateCpr({ ...cpr, rail_hint: foreign[i] }).ok) {
-        cpr = { ...cpr, rail_hint: foreign[i] };
-        notes.push(`rail_hint ${foreign[i]}, a rail of ${RAIL_HINT_SUB_INTERFACE[foreign[i]!]} requests`);
+      } else {
+        const hint = foreign[i];
+        const railOf = hint === undefined ? undefined : RAIL_HINT_SUB_INTERFACE[hint];
+        if (railOf !== undefined && railOf !== sub && validateCpr({ ...cpr, rail_hint: hint }).ok) {
+          cpr = { ...cpr, rail_hint: hint };
+          notes.push(`rail_hint ${hint}, a rail of ${railOf} requests`);
+        }
       }
       const { payer_amount, ...context } = contexts[i]!;
       const open = (cpr.value as Doc).amount === undefined;

@@ -13,7 +13,7 @@ import { CONTROL_INPUTS } from '../../../profile/control.ts';
 import type { ScenarioContext } from '../../scenarios/context.ts';
 import { define } from '../support.ts';
 import type { Coverage, PropertyFailure } from '../types.ts';
-import { send } from '../../scenarios/http.ts';
+import { jsonRequest, send } from '../../scenarios/http.ts';
 import { CONTROL_JUDGED, controlBodyInClasses } from './operator-http.ts';
 import { expectProblem } from './problem.ts';
 import { JSON_TEXT_CLASSES } from './variants.ts';
@@ -43,8 +43,7 @@ const cases: fc.Arbitrary<ClockBodyCase> = fc.record({ seed: fc.integer({ min: 0
 async function judgeCase(ctx: ScenarioContext, c: ClockBodyCase): Promise<PropertyFailure | undefined> {
   const inClasses = await controlBodyInClasses(ctx, PATH, BODY, c.seed, [200]);
   if (inClasses) return inClasses;
-  const body = JSON.stringify({ advance_seconds: c.advance.value });
-  return expectProblem(await send(ctx, 'operator', { method: 'POST', path: PATH, headers: { 'content-type': 'application/json' }, body }), 400, undefined, `test control ${PATH} with advance_seconds ${c.advance.note} (PROFILE.md §12: an integer of at least 0)`, ['PRF-CTL-1']);
+  return expectProblem(await send(ctx, 'operator', jsonRequest('POST', PATH, { advance_seconds: c.advance.value })), 400, undefined, `test control ${PATH} with advance_seconds ${c.advance.note} (PROFILE.md §12: an integer of at least 0)`, ['PRF-CTL-1']);
 }
 
 export const CONTROL_CLOCK = define<ClockBodyCase>({
