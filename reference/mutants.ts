@@ -2433,6 +2433,13 @@ const CATALOGUE = [
     catches: ['PRF-CTL-1'],
   },
   {
+    name: 'payee-display-name-html-escaped',
+    family: 'cpr-structure',
+    role: 'payee',
+    description: 'the display_name a payee is asked for is written with & < > " and \' escaped as HTML character references, where PROFILE.md §12 writes it as the request\'s payee.display_name',
+    catches: ['PRF-CTL-1'],
+  },
+  {
     name: 'payee-extension-proto-member-lost',
     family: 'cpr-structure',
     role: 'payee',

@@ -9,7 +9,8 @@
 // |                    | other C0 or C1 control) that a one-line field folds or a store drops;            |
 // |                    | one in four begins and ends with white space (a space, a no-break, an em or an   |
 // |                    | ideographic space) that a trim would take away; one text in eight is made of     |
-// |                    | space characters alone (Unicode Zs, one at least not ASCII), which a trim empties |
+// |                    | space characters alone (Unicode Zs, one at least not ASCII), which a trim empties; |
+// |                    | one unit in five is a character an escaper rewrites (& < > " ' \ / % +)        |
 // | text.length        | exactly max code points holding astral characters (more UTF-16 units and UTF-8   |
 // |                    | bytes than max; line breaks and controls among the others), max + 1 code points, |
 // |                    | exactly min (the empty text when min is 0), min − 1 code points                  |
@@ -40,6 +41,8 @@ const cp = (s: string): number => [...s].length;
 const NON_ASCII_UNITS = ['é', 'ß', 'Ω', 'Ж', 'ש', 'ع', '中', '한', '😀', '𝄞', '𠜎', '💶', '\u0301', '\u200d', '\u200f', '\u00a0', 'ǅ', 'ﬃ', 'İ', 'ı'];
 const nonAsciiUnit = fc.oneof(fc.constantFrom(...NON_ASCII_UNITS), fc.integer({ min: 0xa0, max: 0xd7ff }).map((c) => String.fromCodePoint(c)), fc.integer({ min: 0x10000, max: 0x10fff }).map((c) => String.fromCodePoint(c)));
 const asciiUnit = fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCodePoint(c));
+/** ASCII that an HTML, XML, JSON or URL escaper writes otherwise: carried as written, it says whether a field was escaped on its way. */
+const markupUnit = fc.constantFrom('&', '<', '>', '"', "'", '\\', '/', '%', '+');
 /** Line breaks and other controls that a field written on one line folds into a space or drops, and NUL and DEL, which a store of C strings or a text column drops (CRLF is two code points). */
 const LINE_BREAKS = ['\n', '\r', '\r\n', '\t', '\u000b', '\u000c', '\u0085', '\u2028', '\u2029', '\u0000', '\u007f'];
 /** A control code point (C0, DEL, C1) or a line or paragraph separator. */
@@ -69,7 +72,7 @@ export function textVariant(constraints: TextVariantConstraints): fc.Arbitrary<T
     case 'text.non-ascii': {
       const written = fc
         .tuple(
-          fc.array(fc.oneof({ weight: 3, arbitrary: nonAsciiUnit }, { weight: 1, arbitrary: asciiUnit }), { minLength: Math.max(min, 1), maxLength: Math.min(max, 40) }),
+          fc.array(fc.oneof({ weight: 3, arbitrary: nonAsciiUnit }, { weight: 1, arbitrary: asciiUnit }, { weight: 1, arbitrary: markupUnit }), { minLength: Math.max(min, 1), maxLength: Math.min(max, 40) }),
           fc.option(fc.tuple(edgeSpace, edgeSpace), { freq: 3 }),
           // Two texts in three hold a line break or control, anywhere.
           fc.option(fc.tuple(lineBreakUnit, fc.nat()), { freq: 3 }),

@@ -26,7 +26,9 @@ export function buildCpr(input: CreateRequestInput, times: CprTimes, faults: Fau
   const memo = faults.has('payee-memo-utf16-truncated') ? stored?.slice(0, 140) : stored;
   // Mutant payee-on-chain-hint-missing: every sub-interface gets the same default hint.
   const defaultHint = faults.has('payee-on-chain-hint-missing') ? 'OPEN' : SUB_INTERFACE_FIELDS[input.sub_interface].defaultRailHint;
-  const displayName = input.display_name ?? sample.displayName;
+  // Mutant payee-display-name-html-escaped: the name given escaped for HTML on its way into the store, as a web form's handler writes it.
+  // Stryker disable next-line all: only the payee-display-name-html-escaped fault escapes it
+  const displayName = faults.has('payee-display-name-html-escaped') ? htmlEscaped(input.display_name ?? sample.displayName) : (input.display_name ?? sample.displayName);
   const cpr: Cpr = {
     cpr_version: CPR_VERSION,
     request_id: times.request_id,
@@ -102,6 +104,12 @@ function assetOf(asset: AssetDescriptor, faults: Faults): AssetDescriptor {
 /** Mutant payee-asset-code-numeric: the ISO 4217 numeric codes of the samples' currencies. */
 // Stryker disable next-line ObjectLiteral,StringLiteral: only the payee-asset-code-numeric fault reads this table
 const ISO_4217_NUMERIC: Readonly<Record<string, string>> = { EUR: '978', USD: '840', BRL: '986' };
+
+// Stryker disable all: only the payee-display-name-html-escaped fault calls this function
+function htmlEscaped(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.codePointAt(0)!};`);
+}
+// Stryker restore all
 
 // Stryker disable all: only the payee-extension-proto-member-lost fault calls this function
 function assignedCopy(value: unknown): unknown {

@@ -504,6 +504,12 @@ const PROBES: Record<MutantOfRole<'payee'>, Probe> = {
     correct: 'Café Müller\u3000',
     mutant: 'Café Müller',
   },
+  'payee-display-name-html-escaped': {
+    observes: 'the display_name of a request asked for with an ampersand and angle brackets in it',
+    observe: async (payee) => (await payee.createRequest({ sub_interface: 'IBAN', amount: '1250', display_name: 'Müller & Söhne <GmbH>' })).cpr.payee.display_name,
+    correct: 'Müller & Söhne <GmbH>',
+    mutant: 'Müller &#38; Söhne &#60;GmbH&#62;',
+  },
   'payee-extension-arrays-copied-as-objects': {
     observes: 'the extensions of a request asked for with an array in one',
     observe: async (payee) => (await payee.createRequest({ sub_interface: 'IBAN', amount: '1250', extensions: { 'com.example.order': { tags: ['gift'] } } })).cpr.extensions,
