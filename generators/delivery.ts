@@ -13,6 +13,7 @@
 // PRF-JSON-1 (parseDeliveryUri accepts the URI; parseIJson rejects the text).
 import fc from 'fast-check';
 import { matching } from './parts/deferred.ts';
+import { notUtf8 } from './parts/utf8.ts';
 import { MAX_INLINE_URI_BYTES, buildInlineUri, buildQrUri, type Cpr } from '../profile/cpr/index.ts';
 import { encodeB64url } from '../profile/b64url.ts';
 import { validCpr, type ValidCprConstraints } from './cpr.ts';
@@ -335,11 +336,11 @@ const INLINE_DEFECTS: readonly InlineDefect[] = [
     defect: 'not-utf8',
     expected: INLINE_REQ,
     build: (_c, json) =>
-      fc.constantFrom([0xff], [0xc0, 0xaf], [0x80], [0xed, 0xa0, 0x80], [0xe2, 0x82]).map((bad) => {
+      notUtf8.map((bad) => {
         const bytes = encoder.encode(json);
         const at = bytes.length - 2; // inside the last member's value or just before the closing brace
-        const out = Uint8Array.from([...bytes.subarray(0, at), ...bad, ...bytes.subarray(at)]);
-        return { uri: inlineOf(out), description: `payload bytes are not UTF-8 (${bad.map((b) => b.toString(16)).join(' ')})` };
+        const out = Uint8Array.from([...bytes.subarray(0, at), ...bad.bytes, ...bytes.subarray(at)]);
+        return { uri: inlineOf(out), description: `payload bytes are not UTF-8 (${bad.note})` };
       }),
   },
   {

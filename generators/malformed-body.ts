@@ -20,6 +20,7 @@
 // maxBodyBytes expects 413 PAYLOAD_TOO_LARGE, so the bodies serve every limit a
 // policy may set, the smallest included.
 import fc from 'fast-check';
+import { notUtf8 } from './parts/utf8.ts';
 import { validLockRequest, validRedemption, validRenewal, type CashpackMessageKind } from './cashpack/index.ts';
 
 export type MalformedLayer = 'http' | 'json' | 'schema';
@@ -208,13 +209,13 @@ const MAKERS: Readonly<Record<MalformedKind, Maker>> = {
     fc
       .tuple(
         fc.constantFrom(...members(doc).filter(([, v]) => typeof v === 'string')),
-        fc.constantFrom([0xff], [0xfe], [0xc0, 0xaf], [0xe0, 0x80, 0xaf], [0xed, 0xa0, 0x80], [0x80], [0xc3, 0x28], [0xf4, 0x90, 0x80, 0x80], [0xf8, 0x88, 0x80, 0x80, 0x80]),
+        notUtf8,
       )
       .map(([[path], bad]) => {
         const [before, after] = withRaw(doc, path, '"\u0001"').split('\u0001') as [string, string];
         return {
-          bytes: Uint8Array.from([...utf8(before), ...bad, ...utf8(after)]),
-          description: `${path.join('.')} holds the bytes ${bad.map((b) => b.toString(16)).join(' ')}, which are not UTF-8`,
+          bytes: Uint8Array.from([...utf8(before), ...bad.bytes, ...utf8(after)]),
+          description: `${path.join('.')} holds the bytes ${bad.note}, which are not UTF-8`,
         };
       }),
   empty: () => fc.constantFrom({ bytes: new Uint8Array(0), description: 'an empty body' }, { bytes: utf8(' \r\n\t'), description: 'a body of white space only' }),

@@ -12,6 +12,7 @@
 // lease out (PROFILE.md §12): any client may then move the shared clock.
 // `settings.record_switches: true` switches no fault on but notes each switch
 // consulted in APP_SWITCHES (selftest learns which tests reach which mutant).
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { Agent, request } from '../profile/undici.ts';
 import { parseTimestamp, problem, PROBLEM_CONTENT_TYPE } from '../profile/index.ts';
 import { Clock, sharedClockReader } from './clock.ts';
@@ -175,21 +176,21 @@ function payingApp(world: World, settings: Readonly<Record<string, unknown>>, ca
   const shared = settings['clock_shared'];
   const local = shared === undefined ? undefined : sharedClockReader(shared as SharedArrayBuffer);
   const remote = local === undefined && typeof settings['clock_from'] === 'string' ? remoteClock(settings['clock_from'], settings['control_token'], ca) : undefined;
-  // One library instance per call, at that call's instant: concurrent calls never share a clock reading.
-  const appAt = async () => {
-    const now = local ? local() : remote ? await remote.now() : world.clock.now();
-    return createPayingApp({ ...base, clock: () => now });
-  };
+  // One library instance for the role's life, as an application runs (what one call leaves in it, the next meets);
+  // each call reads the clock once, at its start, so concurrent calls never share a clock reading.
+  const reading = new AsyncLocalStorage<number>();
+  const app = createPayingApp({ ...base, clock: () => reading.getStore() ?? world.clock.now() });
+  const atNow = async <T>(call: () => T | Promise<T>): Promise<T> => reading.run(local ? local() : remote ? await remote.now() : world.clock.now(), call);
   return {
     async read(input: ReadInput) {
-      const result = await (await appAt()).read(input);
+      const result = await atNow(() => app.read(input));
       return result.ok ? { ok: true, cpr: result.cpr, notices: result.notices } : result;
     },
-    async derive(cpr: unknown, context: Record<string, unknown>) {
+    derive(cpr: unknown, context: Record<string, unknown>) {
       // The harness speaks RFC 3339 (harness/adapters/types.ts); the library takes epoch milliseconds.
       const { now, ...rest } = context ?? {};
       const ms = typeof now === 'string' ? (parseTimestamp(now) ?? Date.parse(now)) : undefined;
-      return (await appAt()).derive(cpr, { ...(rest as { payer: unknown; rail: unknown; authorization: unknown }), ...(ms !== undefined ? { now: ms } : {}) });
+      return atNow(() => app.derive(cpr, { ...(rest as { payer: unknown; rail: unknown; authorization: unknown }), ...(ms !== undefined ? { now: ms } : {}) }));
     },
     close: () => remote?.close(),
   };

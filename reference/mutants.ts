@@ -1516,6 +1516,13 @@ const CATALOGUE = [
     catches: ['PRF-AUTH-1'],
   },
   {
+    name: 'op-pack-looked-up-before-signature',
+    family: 'cashpack-errors',
+    role: 'operator',
+    description: "renew and redeem look the presented pack up before they verify its signature (PROFILE.md §5 steps 2 and 3 swapped): a genuine pack's signature presented under a pack_id the Operator never issued is answered 404 NOT_FOUND, where the signature does not verify and INVALID_SIGNATURE comes first",
+    catches: ['CPP-SIG-1'],
+  },
+  {
     name: 'op-keyid-case-insensitive',
     family: 'cashpack-crypto',
     role: 'operator',
@@ -1593,6 +1600,27 @@ const CATALOGUE = [
     family: 'derivation',
     role: 'paying-app',
     description: "the paying app writes intent.conditions.expires_at again in the canonical form (three fraction digits, none at a whole second): a request expiring at ...:31.5Z or ...:12.000Z derives ...:31.500Z or ...:12Z, where PROFILE.md §9 carries expires_at as the request has it",
+    catches: ['DRV-INTENT-1', 'PRF-PAY-1'],
+  },
+  {
+    name: 'app-token-uri-remembered',
+    family: 'retrieval-token',
+    role: 'paying-app',
+    description: 'the paying app keeps the document each URI gave and answers a token URI read again from that memory, without a retrieval, where a token is single use and the payee refuses it the second time (spec §5.1, PROFILE.md §10)',
+    catches: ['DLV-RESOLVE-1'],
+  },
+  {
+    name: 'app-context-rails-kept',
+    family: 'derivation',
+    role: 'paying-app',
+    description: "the paying app writes a derivation context's supported_rails into its own settings, so a later derivation without them is refused RAIL_UNSUPPORTED for a rail the application serves, where the context's rails hold for that derivation only (PROFILE.md §9)",
+    catches: ['DRV-RAIL-1'],
+  },
+  {
+    name: 'app-condition-hex-lower-cased',
+    family: 'derivation',
+    role: 'paying-app',
+    description: "the paying app puts an ON_CHAIN request's domain_separator into intent.conditions in lower case, where PROFILE.md §9 carries the sub-interface's fields as the request has them (upper-case hex digits are the profile's form too, §7.4)",
     catches: ['DRV-INTENT-1', 'PRF-PAY-1'],
   },
   {
@@ -1726,6 +1754,13 @@ const CATALOGUE = [
     role: 'paying-app',
     description: "the paying app compares the payer's amount with the requested one as doubles and pays the payer's, so beyond 2^53 a different amount passes",
     catches: ['DRV-PARTIAL-1', 'DRV-VALUE-1'],
+  },
+  {
+    name: 'app-file-decoded-leniently',
+    family: 'encoding',
+    role: 'paying-app',
+    description: 'the paying app decodes a request file with a non-fatal UTF-8 decoder before parsing it, so bytes that are not UTF-8 in a string become U+FFFD and the file is read, where a file that is no I-JSON (PROFILE.md §1, §8.2) is refused',
+    catches: ['PRF-JSON-1', 'DLV-FILE-1'],
   },
   {
     name: 'app-file-bom-stripped',

@@ -88,10 +88,18 @@ export const caip2ChainId: fc.Arbitrary<string> = fc.oneof(
   fc.tuple(matching(/^[-a-z0-9]{3,8}$/), matching(/^[-_a-zA-Z0-9]{1,32}$/)).map(([ns, ref]) => `${ns}:${ref}`),
 );
 
-/** `0x` + 64 hex digits (an EIP-712 domain separator). */
+/**
+ * `0x` + 64 hex digits (an EIP-712 domain separator): its letters all in lower
+ * case, all in upper case, or each in a drawn case (PROFILE.md §7.4: upper-case
+ * hex digits are the profile's form too), so that a reader folding the case is seen.
+ */
 export const domainSeparator: fc.Arbitrary<string> = fc
-  .uint8Array({ minLength: 32, maxLength: 32 })
-  .map((b) => `0x${Buffer.from(b).toString('hex')}`);
+  .tuple(fc.uint8Array({ minLength: 32, maxLength: 32 }), fc.constantFrom<AddressCase | 'mixed'>('lower', 'upper', 'mixed'), fc.array(fc.boolean(), { minLength: 64, maxLength: 64 }))
+  .map(([b, form, upper]) => {
+    const hex = Buffer.from(b).toString('hex');
+    const written = form === 'lower' ? hex : form === 'upper' ? hex.toUpperCase() : [...hex].map((c, i) => (upper[i] ? c.toUpperCase() : c)).join('');
+    return `0x${written}`;
+  });
 
 // ---------------------------------------------------------------- codes
 

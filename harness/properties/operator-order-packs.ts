@@ -14,8 +14,12 @@
 // is its exact base64url text, PROFILE.md §2.1) as the keyid, as the
 // redeemer_kid the bearer signed, or as both, or by the redeemer's own key,
 // valid but labelled otherwise than cpp (PROFILE.md §2.4). Step 3 (an
-// unknown pack_id) is never broken: a pack the Operator does not know cannot
-// carry its signature. Each step is the first broken one as often as any
+// unknown pack_id) is never broken alone: a pack the Operator does not know
+// cannot carry its signature. One case in two that breaks step 2 presents the
+// pack, and names it in the message, under a pack_id the Operator never
+// issued, its genuine signature then over another pack's bytes: steps 2 and 3
+// broken, INVALID_SIGNATURE first (an Operator that looks the pack up before
+// it verifies the pack's signature answers NOT_FOUND). Each step is the first broken one as often as any
 // other. The message is built on the pack as it stands or, two cases in
 // three, on the copy its previous bearer holds, as it stood before its last
 // renewal (genuine too: the Operator's stored state decides, PROFILE.md §5),
@@ -24,7 +28,7 @@
 // when both signatures and freshness passed (§6): a valid message with the
 // same id on an ACTIVE pack next is DUPLICATE_ID exactly then, and granted
 // otherwise, which also shows that the refusal left that pack as it was.
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { buildRedemption, buildRenewal, createSigningKey, type CashPack, type SigningKey } from '../../profile/cashpack/index.ts';
 import { encodeB64url } from '../../profile/b64url.ts';
@@ -84,6 +88,8 @@ interface Case {
   /** Drawn from the kind's steps; sorted by the profile's order. */
   readonly broken: readonly Step[];
   readonly signature: 'flipped' | 'other-key';
+  /** Where step 2 is broken: the pack's signature flipped, or the pack under a pack_id the Operator never issued (step 3 broken too). */
+  readonly packSignature: 'flipped' | 'unknown-pack-id';
   readonly stale: Stale;
   /**
    * The copy of the pack the message is built on: the current one, or (where the
@@ -115,6 +121,7 @@ const cases: fc.Arbitrary<Case> = fc.constantFrom<Kind>('renew', 'redeem').chain
     kind: fc.constant(kind),
     broken: brokenSteps(stepsOf(kind), orderOf),
     signature: fc.constantFrom('flipped' as const, 'other-key' as const),
+    packSignature: fc.constantFrom('flipped' as const, 'unknown-pack-id' as const),
     stale,
     copy: fc.oneof({ weight: 1, arbitrary: fc.constant('current' as const) }, { weight: 2, arbitrary: fc.constant('stale' as const) }),
     digest: fc.constantFrom('zero' as const, 'random' as const, 'recased' as const),
@@ -229,7 +236,10 @@ async function judgeCase(ctx: ScenarioContext, policy: Policy, drawn: Case): Pro
   const held = breaks(7) ? state.redeemed : breaks(10) ? await deepOf(ctx, state, now) : await activeOf(ctx, state, now);
   const stale = drawn.copy === 'stale' ? held.older : undefined;
   const version = stale?.pack ?? held.pack;
-  const presented = breaks(2) ? { ...version, signature: flipped(version.signature) } : version;
+  // Step 2: the pack's signature flipped, or the genuine one presented for a pack_id the Operator never issued (step 3 broken too), which the message names.
+  const unknownId = breaks(2) && drawn.packSignature === 'unknown-pack-id' ? randomUUID() : undefined;
+  const presented = unknownId !== undefined ? { ...version, pack_id: unknownId } : breaks(2) ? { ...version, signature: flipped(version.signature) } : version;
+  const basis = unknownId !== undefined ? { ...held.pack, pack_id: unknownId } : held.pack;
   // The current bearer signs (the stored state decides, whatever version is presented); step 8's is another.
   const named = breaks(8) ? (stale?.bearer ?? createSigningKey()) : held.bearer;
   const signer = breaks(4) && drawn.signature === 'other-key' ? { jwk: named.jwk, secretKey: createSigningKey().secretKey } : named;
@@ -243,13 +253,13 @@ async function judgeCase(ctx: ScenarioContext, policy: Policy, drawn: Case): Pro
   const wrongDigest = stale?.pack.chain_digest ?? (drawn.digest === 'recased' ? recased(held.pack.chain_digest, drawn.recase) : encodeB64url(drawn.digest === 'random' ? randomBytes(32) : new Uint8Array(32)));
   const built =
     kind === 'renew'
-      ? buildRenewal({ bearer: signer, pack: held.pack, new_bearer: createSigningKey().jwk, created_at: createdAt, ...(id !== undefined ? { renewal_id: id } : {}), ...(breaks(9) ? { prev_chain_digest: wrongDigest } : {}) })
-      : buildRedemption({ bearer: signer, pack: held.pack, redeemer_kid: namedKid, created_at: createdAt, ...(id !== undefined ? { redemption_id: id } : {}) });
+      ? buildRenewal({ bearer: signer, pack: basis, new_bearer: createSigningKey().jwk, created_at: createdAt, ...(id !== undefined ? { renewal_id: id } : {}), ...(breaks(9) ? { prev_chain_digest: wrongDigest } : {}) })
+      : buildRedemption({ bearer: signer, pack: basis, redeemer_kid: namedKid, created_at: createdAt, ...(id !== undefined ? { redemption_id: id } : {}) });
   const message = breaks(4) && drawn.signature === 'flipped' ? { ...built, signature: flipped(built.signature) } : built;
 
   const first = broken[0]!;
   const expected = infoOf(first).code;
-  const story = `a ${kind === 'renew' ? 'renewal' : 'redemption'} presenting ${version === held.pack ? 'the current version of' : 'the version before the last renewal of'} ${breaks(7) ? 'a redeemed' : breaks(10) ? 'a max_chain_depth deep' : 'an ACTIVE'} pack, breaking ${kind} step${broken.length > 1 ? 's' : ''} ${broken.map((s) => `${orderOf(s)} (${infoOf(s).code})`).join(', ')}${breaks(8) ? `, named and signed by ${named === held.older?.bearer ? 'the previous bearer' : 'a stranger'}` : ''}${breaks('identity') ? `, its HTTP signature ${identityStory(drawn, recasedKid, redeemer.jwk.kid)}` : ''}${breaks(4) ? `, its signature ${drawn.signature === 'flipped' ? 'flipped' : "by another key than the bearer it names"}` : ''}${breaks(9) ? `, a prev_chain_digest of ${stale ? 'that version' : drawn.digest === 'random' ? 'random bytes' : drawn.digest === 'recased' ? 'the current digest with letters in other case' : 'zero bytes'}` : ''}`;
+  const story = `a ${kind === 'renew' ? 'renewal' : 'redemption'} presenting ${version === held.pack ? 'the current version of' : 'the version before the last renewal of'} ${breaks(7) ? 'a redeemed' : breaks(10) ? 'a max_chain_depth deep' : 'an ACTIVE'} pack, breaking ${kind} step${broken.length > 1 ? 's' : ''} ${broken.map((s) => `${orderOf(s)} (${infoOf(s).code})`).join(', ')}${unknownId !== undefined ? `, presented and named under a pack_id the Operator never issued (${unknownId}: step 3, NOT_FOUND, broken too), its genuine signature over the pack's own` : ''}${breaks(8) ? `, named and signed by ${named === held.older?.bearer ? 'the previous bearer' : 'a stranger'}` : ''}${breaks('identity') ? `, its HTTP signature ${identityStory(drawn, recasedKid, redeemer.jwk.kid)}` : ''}${breaks(4) ? `, its signature ${drawn.signature === 'flipped' ? 'flipped' : "by another key than the bearer it names"}` : ''}${breaks(9) ? `, a prev_chain_digest of ${stale ? 'that version' : drawn.digest === 'random' ? 'random bytes' : drawn.digest === 'recased' ? 'the current digest with letters in other case' : 'zero bytes'}` : ''}`;
   const answer = await send2(ctx, kind, presented, message as unknown as Record<string, unknown>, identifiedBy, now, breaks('identity') && drawn.identity === 'relabelled' ? drawn.label.value : undefined);
   const seen = answerOf(answer);
   const wrong = misansweredRules(seen, answer.status, { code: expected, status: PROBLEM_STATUS[expected] }, broken, stepsOf(kind), RULES_OF_STEPS);

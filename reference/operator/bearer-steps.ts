@@ -34,6 +34,9 @@ export function bearerSteps<E extends keyof typeof BEARER_MESSAGES>(ctx: Operato
   const message = (body.value as unknown as Record<string, BearerMessage[E]>)[spec.member]!;
   const now = ctx.clock.now();
 
+  // Mutant op-pack-looked-up-before-signature: steps 2 and 3 swapped (the cheap lookup first), so a pack the Operator never issued is NOT_FOUND before its signature is judged.
+  // Stryker disable next-line all: only the op-pack-looked-up-before-signature fault looks the pack up first
+  if (ctx.faults.has('op-pack-looked-up-before-signature') && !ctx.state.packs.has(pack.pack_id)) return reject('NOT_FOUND', 'unknown pack_id');
   // 2. The cash-pack is the Operator's (tag cash-pack).
   if (!verifyCashPack(pack, ctx.keys.publicKey)) return reject('INVALID_SIGNATURE', 'cash_pack signature does not verify under the operator key');
   // 3. The instrument exists.

@@ -57,6 +57,9 @@ export function derivePayment(doc: unknown, context: DerivationContext, settings
   // Mutant app-unknown-hint-read-as-usual-rail: a hint none of the listed values read as the rail the sub-interface is usually paid on, not as OPEN.
   // Stryker disable next-line all: only the app-unknown-hint-read-as-usual-rail fault reads it so
   const hint = faults.has('app-unknown-hint-read-as-usual-rail') && cpr.rail_hint !== undefined && !isRailHint(cpr.rail_hint) ? SUB_INTERFACE_FIELDS[subInterface].defaultRailHint : cpr.rail_hint;
+  // Mutant app-context-rails-kept: a context's supported_rails written into the application's settings, so they hold for every later derivation too.
+  // Stryker disable next-line all: only the app-context-rails-kept fault keeps them
+  if (faults.has('app-context-rails-kept') && given) (settings as { supportedRails: readonly string[] }).supportedRails = ctx.supported_rails!;
   const railProblem = checkRail(hint, given ? ctx.supported_rails! : settings.supportedRails);
   // Mutant app-amount-before-rail: the value built before the rail is selected, so a refused amount is answered first.
   const railFirst = !faults.has('app-amount-before-rail');
@@ -181,7 +184,10 @@ function conditionsOf(cpr: Cpr, sub: SubInterface, faults: Faults): Conditions {
     // Mutant app-empty-condition-dropped: a condition copied only when its text is truthy, so a present empty remittance_info is left out.
     // Stryker disable next-line all: only the app-empty-condition-dropped fault drops the empty text
     if (faults.has('app-empty-condition-dropped') && value === '') continue;
-    if (value !== undefined) conditions[field] = value;
+    // Mutant app-condition-hex-lower-cased: hex conditions put in one case (a signing library's), so a domain_separator with upper-case digits is carried otherwise than the request has it.
+    // Stryker disable next-line all: only the app-condition-hex-lower-cased fault folds the case
+    if (faults.has('app-condition-hex-lower-cased') && field === 'domain_separator' && value !== undefined) conditions[field] = value.toLowerCase();
+    else if (value !== undefined) conditions[field] = value;
   }
   // Mutant app-condition-expiry-canonicalised: the deadline written again in the canonical form (milliseconds, none at a whole second), not as the request has it.
   // Stryker disable next-line all: only the app-condition-expiry-canonicalised fault rewrites the deadline

@@ -29,7 +29,9 @@ const LOADERS: { readonly [K in ReadInput['kind']]: Loader<K> } = {
   file: (input, settings) => loadFile(input.path, settings),
   // Mutant app-uri-white-space-trimmed: a delivery URI read with the white space around it trimmed, as a scanner's text is.
   // Stryker disable next-line all: only the app-uri-white-space-trimmed fault trims the URI
-  uri: (input, settings) => loadUri(settings.faults.has('app-uri-white-space-trimmed') && typeof input.uri === 'string' ? input.uri.trim() : input.uri, settings),
+  // Mutant app-token-uri-remembered: the document a URI gave kept by the URI, so a token URI read again is answered from memory without a retrieval.
+  // Stryker disable next-line all: only the app-token-uri-remembered fault remembers them
+  uri: (input, settings) => (settings.faults.has('app-token-uri-remembered') ? remembered : loadUri)(settings.faults.has('app-uri-white-space-trimmed') && typeof input.uri === 'string' ? input.uri.trim() : input.uri, settings),
   // Round-trip through JSON so an in-memory value meets the same I-JSON rules as bytes
   // (no cycles, no undefined or BigInt, no lone surrogates, bounded depth).
   object: (input, settings) => {
@@ -45,6 +47,19 @@ const LOADERS: { readonly [K in ReadInput['kind']]: Loader<K> } = {
     }
   },
 };
+
+// Stryker disable all: only the app-token-uri-remembered fault calls this function
+const REMEMBERED = new WeakMap<ReadSettings, Map<string, Loaded>>();
+async function remembered(uri: string, settings: ReadSettings): Promise<Loaded> {
+  let seen = REMEMBERED.get(settings);
+  if (!seen) REMEMBERED.set(settings, (seen = new Map()));
+  const known = seen.get(uri);
+  if (known) return known;
+  const loaded = await loadUri(uri, settings);
+  if (loaded.ok) seen.set(uri, loaded);
+  return loaded;
+}
+// Stryker restore all
 
 export async function readCpr(input: ReadInput, settings: ReadSettings): Promise<Accepted | Rejection> {
   try {
@@ -95,7 +110,10 @@ async function loadFile(path: string, settings: ReadSettings): Promise<Loaded> {
     const bytes = new Uint8Array(await handle.readFile());
     // Mutant app-file-bom-stripped: a byte order mark at the start of a file is dropped, as many file readers do.
     const bom = settings.faults.has('app-file-bom-stripped') && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
-    return parseJson(bom ? bytes.subarray(3) : bytes, settings.faults);
+    const kept = bom ? bytes.subarray(3) : bytes;
+    // Mutant app-file-decoded-leniently: the file decoded with a default TextDecoder before it is parsed, so bytes that are not UTF-8 become U+FFFD and the file is read.
+    // Stryker disable next-line all: only the app-file-decoded-leniently fault decodes it so
+    return parseJson(settings.faults.has('app-file-decoded-leniently') ? new TextDecoder('utf-8', { ignoreBOM: true }).decode(kept) : kept, settings.faults);
   } catch (error) {
     return reject('RETRIEVAL_FAILED', `The payment request file could not be read: ${(error as Error).message}.`);
     // Stryker disable next-line BlockStatement: a file left open until the process ends changes no answer

@@ -8,7 +8,9 @@
 // any of the listed rails): refused RAIL_UNSUPPORTED exactly when its hinted
 // rail is a listed one other than OPEN that the list leaves out (spec §4.6.1);
 // a hint none of the listed values (one request in three) is no preference,
-// whatever the list holds (PROFILE.md §8.3).
+// whatever the list holds (PROFILE.md §8.3). Derived a third time without a
+// supported_rails, it is a Payment again: what one derivation's context says
+// is not kept for the next.
 import fc from 'fast-check';
 import { isUuid } from '../../../profile/uuid.ts';
 import { otherFields, SUB_INTERFACES, validateCpr, ZERO_ACQUIRER_ID, type SubInterface } from '../../../profile/cpr/index.ts';
@@ -157,9 +159,12 @@ async function withRails(ctx: Parameters<typeof derive>[0], d: Derivation): Prom
   const result = await derive(ctx, d.cpr, { ...d.context, supported_rails: d.rails } as never);
   const seen = crashed(result) ? { crashed: result.message } : result.ok ? 'a Payment' : { code: result.code };
   const where = `${d.sub} request with rail_hint ${JSON.stringify(hint ?? null)} (${d.notes.join('; ')}), derived with supported_rails ${JSON.stringify(d.rails)}`;
-  if (unsupported) return !crashed(result) && !result.ok && result.code === 'RAIL_UNSUPPORTED' ? undefined : { expected: { rejected: 'RAIL_UNSUPPORTED' }, actual: seen, message: `${where}: a rail the application does not serve`, requirements: ['DRV-RAIL-1'] };
-  if (!crashed(result) && result.ok) return undefined;
-  return { expected: 'a Payment', actual: seen, message: `${where}: a rail it serves, or none hinted`, requirements: crashed(result) || result.ok ? ['DRV-RAIL-1'] : await refusalOf(ctx, d.cpr, ['DRV-RAIL-1']) };
+  if (unsupported && (crashed(result) || result.ok || result.code !== 'RAIL_UNSUPPORTED')) return { expected: { rejected: 'RAIL_UNSUPPORTED' }, actual: seen, message: `${where}: a rail the application does not serve`, requirements: ['DRV-RAIL-1'] };
+  if (!unsupported && (crashed(result) || !result.ok)) return { expected: 'a Payment', actual: seen, message: `${where}: a rail it serves, or none hinted`, requirements: crashed(result) || result.ok ? ['DRV-RAIL-1'] : await refusalOf(ctx, d.cpr, ['DRV-RAIL-1']) };
+  // A context's supported_rails hold for its own derivation (PROFILE.md §9): without them the request is derived as it was at first.
+  const again = await derive(ctx, d.cpr, d.context as never);
+  if (!crashed(again) && again.ok) return undefined;
+  return { expected: 'a Payment, as before', actual: crashed(again) ? { crashed: again.message } : { code: again.code }, message: `${where}, then derived again without supported_rails: the application's own rails serve it, as they did before`, requirements: ['DRV-RAIL-1'] };
 }
 
 export const APP_DERIVED = define<readonly Derivation[]>({

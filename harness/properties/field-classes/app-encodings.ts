@@ -4,9 +4,14 @@
 // twice, at any depth, spelled plainly or with escapes, is refused; so is a
 // byte order mark. What an in-memory document can hold as well is judged on
 // the object path too: a string or a member name with an unpaired surrogate is
-// refused, and so is nesting one level past the bound of 32, which is taken.
+// refused, and so is nesting one level past the bound of 32, which is taken;
+// where bytes travel (a file, an inline URI), a string holding bytes that are
+// not UTF-8 (each kind: a byte UTF-8 never uses, an overlong form, a surrogate
+// as CESU-8, a continuation alone, a sequence cut short, past U+10FFFF) is
+// refused, never read with a replacement character.
 import fc from 'fast-check';
 import { validCpr } from '../../../generators/index.ts';
+import { notUtf8, withBytesAt } from '../../../generators/parts/utf8.ts';
 import { jsonTextVariant, type ClassValue } from '../../../generators/classes/index.ts';
 import { crashed, define, firstFailure, FUTURE } from '../support.ts';
 import type { Coverage, PropertyFailure } from '../types.ts';
@@ -25,31 +30,33 @@ interface Reading {
 
 const COVERS: Coverage[] = CLASSES.map((cls) => ({ field: 'cpr', class: cls }));
 
-/** A document that breaks I-JSON (or keeps to it) in what an object holds as well as a text: judged on every path, the object included. */
+/** A document that breaks I-JSON (or keeps to it) in what an object holds as well as a text: judged on every path, the object included; bytes on the paths that carry bytes. */
 interface Edge {
-  readonly text: string;
+  readonly text: string | Uint8Array;
   readonly note: string;
   readonly accept: boolean;
   readonly path: DeliveryPath;
 }
 
 const ALL_PATHS: readonly DeliveryPath[] = ['object', ...TEXT_PATHS];
+/** The paths that carry bytes, not a string. */
+const BYTE_PATHS: readonly DeliveryPath[] = ['file', 'inline'];
+/** Written where the bytes that are not UTF-8 go: ASCII, so that JSON writes it as it is, inside a string. */
+const MARKER = '@not-utf-8@';
 
-/** An unpaired surrogate (either half) somewhere in a string or a member name the CPR carries; JSON.stringify writes it escaped. */
-function withLoneSurrogate(cpr: Record<string, unknown>, where: number, unit: number, at: number): { doc: Record<string, unknown>; note: string } {
-  const lone = String.fromCharCode(unit);
-  const into = (text: string) => text.slice(0, at % (text.length + 1)) + lone + text.slice(at % (text.length + 1));
+/** `inserted` somewhere in a string or a member name the CPR carries: the memo, payee.display_name, an extension's value or member name. */
+function withInserted(cpr: Record<string, unknown>, where: number, inserted: string, at: number): { doc: Record<string, unknown>; place: string } {
+  const into = (text: string) => text.slice(0, at % (text.length + 1)) + inserted + text.slice(at % (text.length + 1));
   const extensions = (cpr.extensions ?? {}) as Record<string, unknown>;
-  const half = unit < 0xdc00 ? 'high' : 'low';
   switch (where % 4) {
     case 0:
-      return { doc: { ...cpr, memo: into(typeof cpr.memo === 'string' ? cpr.memo : 'memo') }, note: `memo holding a lone ${half} surrogate` };
+      return { doc: { ...cpr, memo: into(typeof cpr.memo === 'string' ? cpr.memo : 'memo') }, place: 'memo' };
     case 1:
-      return { doc: { ...cpr, payee: { ...(cpr.payee as object), display_name: into(String((cpr.payee as { display_name?: unknown }).display_name ?? 'Payee')) } }, note: `payee.display_name holding a lone ${half} surrogate` };
+      return { doc: { ...cpr, payee: { ...(cpr.payee as object), display_name: into(String((cpr.payee as { display_name?: unknown }).display_name ?? 'Payee')) } }, place: 'payee.display_name' };
     case 2:
-      return { doc: { ...cpr, extensions: { ...extensions, 'com.example.note': into('note') } }, note: `an extension's value holding a lone ${half} surrogate` };
+      return { doc: { ...cpr, extensions: { ...extensions, 'com.example.note': into('note') } }, place: "an extension's value" };
     default:
-      return { doc: { ...cpr, extensions: { ...extensions, [into('com.example.n')]: 1 } }, note: `an extension's member name holding a lone ${half} surrogate` };
+      return { doc: { ...cpr, extensions: { ...extensions, [into('com.example.n')]: 1 } }, place: "an extension's member name" };
   }
 }
 
@@ -66,17 +73,24 @@ const edges: fc.Arbitrary<Edge[]> = fc
     where: fc.nat(),
     unit: fc.oneof(fc.integer({ min: 0xd800, max: 0xdbff }), fc.integer({ min: 0xdc00, max: 0xdfff })),
     at: fc.nat(),
+    badWhere: fc.nat(),
+    bad: notUtf8,
     over: fc.boolean(),
     arrays: fc.boolean(),
   })
-  .map(({ cpr, where, unit, at, over, arrays }) => {
+  .map(({ cpr, where, unit, at, badWhere, bad, over, arrays }) => {
     const doc = cpr as unknown as Record<string, unknown>;
-    const lone = withLoneSurrogate(doc, where, unit, at);
+    // An unpaired surrogate (either half); JSON.stringify writes it escaped.
+    const lone = withInserted(doc, where, String.fromCharCode(unit), at);
+    const notUtf8At = withInserted(doc, badWhere, MARKER, at);
     const depth = over ? 33 : 32;
-    return ALL_PATHS.flatMap((path) => [
-      { text: JSON.stringify(lone.doc), note: lone.note, accept: false, path },
-      { text: JSON.stringify(nestedTo(doc, depth, arrays)), note: `nested ${depth} deep (${arrays ? 'arrays' : 'objects'} in an extension)`, accept: !over, path },
-    ]);
+    return [
+      ...ALL_PATHS.flatMap((path) => [
+        { text: JSON.stringify(lone.doc), note: `${lone.place} holding a lone ${unit < 0xdc00 ? 'high' : 'low'} surrogate`, accept: false, path },
+        { text: JSON.stringify(nestedTo(doc, depth, arrays)), note: `nested ${depth} deep (${arrays ? 'arrays' : 'objects'} in an extension)`, accept: !over, path },
+      ]),
+      ...BYTE_PATHS.map((path) => ({ text: withBytesAt(JSON.stringify(notUtf8At.doc), MARKER, bad.bytes), note: `${notUtf8At.place} holding the bytes ${bad.note}, which are not UTF-8`, accept: false, path })),
+    ];
   });
 
 const readings: fc.Arbitrary<Reading[]> = validCpr({ now: FUTURE, maxExtensionKeys: 2 }).chain((cpr) =>
@@ -90,7 +104,7 @@ const cases: fc.Arbitrary<(Reading | Edge)[]> = fc.tuple(readings, edges).map(([
 
 export const APP_ENCODINGS = define<readonly (Reading | Edge)[]>({
   id: 'PROP-APP-014',
-  title: 'escaped member names, duplicate members at any depth, a byte order mark, lone surrogates and nesting at the depth bound are judged alike on every path a paying application reads JSON from, the in-memory object included',
+  title: 'escaped member names, duplicate members at any depth, a byte order mark, lone surrogates and nesting at the depth bound are judged alike on every path a paying application reads JSON from, the in-memory object included; bytes that are not UTF-8 in a file or an inline URI are refused',
   requirements: ['PRF-JSON-1', 'DRV-VALID-1', 'DLV-FILE-1', 'DLV-INLINE-1'],
   level: 'PROFILE',
   role: 'paying-app',

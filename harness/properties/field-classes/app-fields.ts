@@ -3,7 +3,8 @@
 // of extensions, read through every delivery path: the paying application
 // accepts the CPR exactly when the
 // profile's own validator (profile/cpr/validate.ts) does. Each case generates
-// one member of every (field, class) pair the inventory gives the CPR.
+// one member of every (field, class) pair the inventory gives the CPR, and of
+// a length class two: one within the field's bounds and one outside them.
 import fc from 'fast-check';
 import { addressFields, otherFields, SUB_INTERFACES, validateCpr, type SubInterface } from '../../../profile/cpr/index.ts';
 import { validCpr } from '../../../generators/index.ts';
@@ -49,6 +50,8 @@ interface Target {
   readonly cls: AppClass;
   /** The value whose letters the variant changes, where one value decides more than the others. */
   readonly around?: string;
+  /** Of a length class: a member within the field's bounds, or one outside them (one over the most, one under the least). */
+  readonly bounds?: 'within' | 'outside';
 }
 
 // rail_hint's case matters for one value: an ON_CHAIN request must carry exactly
@@ -60,7 +63,12 @@ const RAIL_HINT_DECIDING = 'ON_CHAIN';
 const TARGETS: readonly Target[] = fieldsOf('cpr').flatMap((field) =>
   field.classes
     .filter((c): c is AppClass => isFormClass(c) || c === 'payer.depth')
-    .flatMap((cls): Target[] => [{ field, cls }, ...(field.pointer === '/rail_hint' && cls === 'enum.case' ? [{ field, cls, around: RAIL_HINT_DECIDING }] : [])]),
+    .flatMap((cls): Target[] =>
+      cls === 'text.length'
+        ? // Both sides of the bounds in every case: a case or two a run would otherwise miss the one just over them.
+          [{ field, cls, bounds: 'within' }, { field, cls, bounds: 'outside' }]
+        : [{ field, cls }, ...(field.pointer === '/rail_hint' && cls === 'enum.case' ? [{ field, cls, around: RAIL_HINT_DECIDING }] : [])],
+    ),
 );
 
 interface Item {
@@ -73,7 +81,7 @@ interface Item {
 
 const bases = fc.tuple(...SUB_INTERFACES.map((subInterface) => validCpr({ now: FUTURE, subInterface, amount: 'fixed', maxExtensionKeys: 1 }).map((cpr) => cpr as unknown as Record<string, unknown>)));
 
-function item({ field, cls, around }: Target, all: readonly Record<string, unknown>[]): fc.Arbitrary<Item> {
+function item({ field, cls, around, bounds }: Target, all: readonly Record<string, unknown>[]): fc.Arbitrary<Item> {
   const subs = subInterfacesOf(field);
   return fc.tuple(fc.constantFrom(...subs), deliveryPath).chain(([sub, path]) => {
     const base = all[SUB_INTERFACES.indexOf(sub)]!;
@@ -82,7 +90,7 @@ function item({ field, cls, around }: Target, all: readonly Record<string, unkno
         ? payerDataVariant().map((v): ClassValue => ({ class: cls, value: v.value.extensions, note: v.note }))
         : around !== undefined && cls === 'enum.case'
           ? letterCaseVariant({ class: cls, value: around })
-          : formVariant(field, cls, getAt(base, field.pointer));
+          : formVariant(field, cls, getAt(base, field.pointer)).filter((v) => bounds === undefined || (v as { withinBounds?: boolean }).withinBounds === (bounds === 'within'));
     return variant.map((v) => ({ field: field.id, class: cls, variant: v, path, doc: cprWith(base, field, v.value) }));
   });
 }
@@ -102,7 +110,7 @@ export const APP_FIELDS = define<{ readonly items: readonly Item[] }>({
   defaultRuns: 20,
   caseWeight: 10,
   file: FILE,
-  covers: TARGETS.filter((t) => t.around === undefined).map(({ field, cls }): Coverage => ({ field: field.id, class: cls })),
+  covers: TARGETS.filter((t) => t.around === undefined && t.bounds !== 'outside').map(({ field, cls }): Coverage => ({ field: field.id, class: cls })),
   arbitrary: () => bases.chain((all) => fc.tuple(...TARGETS.map((target) => item(target, all)))).map((items) => ({ items })),
   async check(ctx, { items }) {
     return firstFailure(ctx, items, 16, async (it) => {

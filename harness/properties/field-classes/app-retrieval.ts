@@ -18,7 +18,9 @@
 // (PROFILE.md §8.1; the fuzzer's stubHost, 127.0.0.1 in its place elsewhere). The
 // answers are the fuzzer's own classes (generators/classes/retrieval-answer.ts),
 // served by the harness's retrieval stub, and judged by the fuzzer's oracle;
-// what the stub saw is judged too.
+// what the stub saw is judged too. Each case also reads a token URI twice, its
+// token no longer served the second time: RETRIEVAL_FAILED, never a CPR from
+// the application's memory.
 import fc from 'fast-check';
 import { letterCaseVariant, retrievalClass, retrievalDelivery, retrievalErrorStatus, retrievalMediaType, retrievalRedirect, type RetrievalAnswer } from '../../../generators/classes/index.ts';
 import { legalBaseUrl, validCpr } from '../../../generators/index.ts';
@@ -196,6 +198,30 @@ async function retrieve(ctx: ScenarioContext, c: RetrievalCase, answer: Retrieva
   }
 }
 
+/**
+ * The case's token URI served as the CPR, read, then read again once the stub
+ * no longer serves its token (404 TOKEN_UNKNOWN, as a payee answers a token it
+ * no longer holds): each read resolves the URI by a retrieval (spec §4.4, §5.1:
+ * a token is single use), so the second is RETRIEVAL_FAILED, never the first's
+ * CPR from memory. A first read refused is judged by the case's other retrievals.
+ */
+async function readTwice(ctx: ScenarioContext, c: RetrievalCase): Promise<PropertyFailure | undefined> {
+  const stub = ctx.target.stub!;
+  const served = stub.serve(exhibitOf('ok', new TextEncoder().encode(encode(c.doc, 'plain'))), { basePath: c.basePath, host: c.host, tokenDigits: c.tokenDigits });
+  const uri = spelt(withParams(served.uri, c.extra), c.spelling);
+  const read = () => appCall(() => ctx.app().read({ kind: 'uri', uri }));
+  let first: Awaited<ReturnType<typeof read>>;
+  try {
+    first = await read();
+  } finally {
+    stub.forget(served.id);
+  }
+  if ('crashed' in first || !first.ok) return undefined;
+  const again = await read();
+  if (!('crashed' in again) && !again.ok && again.code === 'RETRIEVAL_FAILED') return undefined;
+  return { expected: 'rejected RETRIEVAL_FAILED', actual: shown(again), message: `a token URI ${uri} read, then read again once its token is no longer served (404 TOKEN_UNKNOWN): each read retrieves the CPR`, requirements: ['DLV-RESOLVE-1'] };
+}
+
 export const APP_RETRIEVAL = define<RetrievalCase>({
   id: 'PROP-APP-015',
   title: 'every class of retrieval answer: error statuses and redirects anywhere are RETRIEVAL_FAILED with the token sent once, never followed; JSON media types in any spelling read; bodies chunked at and over the bound, slow, cut off, empty or not I-JSON judged as they arrive',
@@ -213,7 +239,7 @@ export const APP_RETRIEVAL = define<RetrievalCase>({
   async check(ctx, c) {
     // The five retrievals are independent (each its own token, served and forgotten on its own), so they
     // run side by side: a slow body's pauses no longer add up. The first failure, in this order, is the case's.
-    const failures = await Promise.all([retrieve(ctx, c, c.status, 'plain'), retrieve(ctx, c, c.redirect, 'plain'), retrieve(ctx, c, c.mediaType, 'plain'), retrieve(ctx, c, c.delivery, c.size), retrieve(ctx, c, 'ok', c.text)]);
+    const failures = await Promise.all([retrieve(ctx, c, c.status, 'plain'), retrieve(ctx, c, c.redirect, 'plain'), retrieve(ctx, c, c.mediaType, 'plain'), retrieve(ctx, c, c.delivery, c.size), retrieve(ctx, c, 'ok', c.text), readTwice(ctx, c)]);
     return failures.find((failure) => failure !== undefined);
   },
 });

@@ -16,8 +16,17 @@ export type DeliveryPath = (typeof DELIVERY_PATHS)[number];
 
 export const deliveryPath = fc.constantFrom(...DELIVERY_PATHS);
 
-/** Reads JSON text (or, on the object path, the value it denotes) through a path; an inline URI over 2 048 bytes goes as direct JSON. */
-export async function readThrough(ctx: ScenarioContext, path: DeliveryPath, text: string): Promise<{ answer: Answer; path: DeliveryPath }> {
+/**
+ * Reads JSON text (or, on the object path, the value it denotes) through a
+ * path; an inline URI over 2 048 bytes goes as direct JSON. Bytes (that no
+ * string holds: not UTF-8, say) go only where bytes travel: a file, an inline URI.
+ */
+export async function readThrough(ctx: ScenarioContext, path: DeliveryPath, text: string | Uint8Array): Promise<{ answer: Answer; path: DeliveryPath }> {
+  if (typeof text !== 'string') {
+    if (path === 'file') return { answer: await readFile(ctx, text), path };
+    if (path === 'inline') return { answer: await read(ctx, { kind: 'uri', uri: `std-cpr://inline/${encodeB64url(text)}` }), path };
+    throw new RangeError(`readThrough: bytes go through a file or an inline URI, not the ${path} path`);
+  }
   switch (path) {
     case 'object':
       return { answer: await read(ctx, { kind: 'object', value: JSON.parse(text.replace(/^\ufeff/, '')) }), path };
@@ -28,14 +37,18 @@ export async function readThrough(ctx: ScenarioContext, path: DeliveryPath, text
       if (Buffer.byteLength(uri) > MAX_INLINE_URI_BYTES) return readThrough(ctx, 'json', text);
       return { answer: await read(ctx, { kind: 'uri', uri }), path };
     }
-    case 'file': {
-      const dir = mkdtempSync(join(tmpdir(), 'cpr-conformance-'));
-      try {
-        writeFileSync(join(dir, 'request.json'), text);
-        return { answer: await read(ctx, { kind: 'file', path: join(dir, 'request.json') }), path };
-      } finally {
-        rmSync(dir, { recursive: true, force: true });
-      }
-    }
+    case 'file':
+      return { answer: await readFile(ctx, text), path };
+  }
+}
+
+/** The paying application reads a file holding `content` (UTF-8 when it is text), in a folder of its own removed afterwards. */
+async function readFile(ctx: ScenarioContext, content: string | Uint8Array): Promise<Answer> {
+  const dir = mkdtempSync(join(tmpdir(), 'cpr-conformance-'));
+  try {
+    writeFileSync(join(dir, 'request.json'), content);
+    return await read(ctx, { kind: 'file', path: join(dir, 'request.json') });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -783,6 +783,16 @@ const PROBES: Record<MutantOfRole<'operator'>, Probe> = {
     correct: 'ACTIVE',
     mutant: 'EXPIRED',
   },
+  'op-pack-looked-up-before-signature': {
+    observes: "a renewal presenting a genuine pack under a pack_id the Operator never issued, the renewal naming that id",
+    async observe(f) {
+      const { pack, bearer } = await f.issuePack();
+      const forged = { ...pack, pack_id: randomUUID() };
+      return answer(await f.renew(forged, f.renewal(forged, bearer).entry));
+    },
+    correct: 'INVALID_SIGNATURE',
+    mutant: 'NOT_FOUND',
+  },
   'op-renew-previous-key-refused': {
     observes: 'a renewal from A to B, then one from B back to A, and one from A to A',
     async observe(f) {

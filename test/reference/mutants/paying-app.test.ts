@@ -72,6 +72,17 @@ function conversionOf(app: PayingApp, conversion: NonNullable<DerivationContext[
 }
 const read = (app: PayingApp, value: unknown) => app.read({ kind: 'object', value });
 
+/** 'accepted', or the rejection code, for a request file holding `content`. */
+async function readFileOf(app: PayingApp, content: string | Uint8Array): Promise<string> {
+  const dir = mkdtempSync(join(tmpdir(), 'cpr-file-'));
+  try {
+    writeFileSync(join(dir, 'r.json'), content);
+    return outcome(await app.read({ kind: 'file', path: join(dir, 'r.json') }));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 interface Probe {
   /** What the probe looks at. */
   readonly observes: string;
@@ -400,15 +411,9 @@ const PROBES: Record<MutantOfRole<'paying-app'>, Probe> = {
   },
   'app-file-limit-off-by-one': {
     observes: 'a request file of exactly 65 536 bytes',
-    async observe(app) {
-      const dir = mkdtempSync(join(tmpdir(), 'cpr-file-'));
-      try {
-        const json = JSON.stringify(IBAN_CPR);
-        writeFileSync(join(dir, 'r.json'), json + ' '.repeat(65_536 - json.length));
-        return outcome(await app.read({ kind: 'file', path: join(dir, 'r.json') }));
-      } finally {
-        rmSync(dir, { recursive: true, force: true });
-      }
+    observe: (app) => {
+      const json = JSON.stringify(IBAN_CPR);
+      return readFileOf(app, json + ' '.repeat(65_536 - json.length));
     },
     correct: 'accepted',
     mutant: 'RETRIEVAL_FAILED',
@@ -428,6 +433,24 @@ const PROBES: Record<MutantOfRole<'paying-app'>, Probe> = {
     },
     correct: '2030-01-01T00:15:00.5Z',
     mutant: '2030-01-01T00:15:00.500Z',
+  },
+  'app-context-rails-kept': {
+    observes: 'an IBAN request hinted SEPA_CT derived with a context whose supported_rails is ON_CHAIN alone, then by the same application without supported_rails',
+    async observe(app) {
+      const narrow = app.derive(IBAN_CPR, { ...CONTEXT, supported_rails: ['ON_CHAIN'] });
+      return [outcome(narrow), outcome(app.derive(IBAN_CPR, CONTEXT))];
+    },
+    correct: ['RAIL_UNSUPPORTED', 'accepted'],
+    mutant: ['RAIL_UNSUPPORTED', 'RAIL_UNSUPPORTED'],
+  },
+  'app-condition-hex-lower-cased': {
+    observes: "the intent's conditions.domain_separator of an ON_CHAIN request whose domain_separator has upper-case hex digits",
+    async observe(app) {
+      const derived = app.derive({ ...ON_CHAIN_CPR, domain_separator: `0x${'AB'.repeat(16)}${'cd'.repeat(16)}` }, CONTEXT);
+      return derived.ok ? (derived.payment.intent.conditions as Record<string, unknown>).domain_separator : derived.code;
+    },
+    correct: `0x${'AB'.repeat(16)}${'cd'.repeat(16)}`,
+    mutant: `0x${'ab'.repeat(16)}${'cd'.repeat(16)}`,
   },
   'app-empty-condition-dropped': {
     observes: "the intent's conditions of a request whose remittance_info is present and empty",
@@ -610,14 +633,15 @@ const PROBES: Record<MutantOfRole<'paying-app'>, Probe> = {
   },
   'app-file-bom-stripped': {
     observes: 'a request file that starts with a byte order mark',
-    async observe(app) {
-      const dir = mkdtempSync(join(tmpdir(), 'cpr-file-'));
-      try {
-        writeFileSync(join(dir, 'r.json'), `\ufeff${JSON.stringify(IBAN_CPR)}`);
-        return outcome(await app.read({ kind: 'file', path: join(dir, 'r.json') }));
-      } finally {
-        rmSync(dir, { recursive: true, force: true });
-      }
+    observe: (app) => readFileOf(app, `\ufeff${JSON.stringify(IBAN_CPR)}`),
+    correct: 'CPR_INVALID',
+    mutant: 'accepted',
+  },
+  'app-file-decoded-leniently': {
+    observes: 'a request file whose memo holds the byte ff, which is not UTF-8',
+    observe: (app) => {
+      const [before, after] = JSON.stringify({ ...IBAN_CPR, memo: 'Invoice @' }).split('@') as [string, string];
+      return readFileOf(app, Buffer.concat([Buffer.from(before), Buffer.from([0xff]), Buffer.from(after)]));
     },
     correct: 'CPR_INVALID',
     mutant: 'accepted',
@@ -708,6 +732,21 @@ const PROBES: Record<MutantOfRole<'paying-app'>, Probe> = {
     observe: (app) => resolved(app, {}, { scheme: 'HTTPS' }),
     correct: 'accepted/1/0',
     mutant: 'URI_INVALID/0/0',
+  },
+  'app-token-uri-remembered': {
+    observes: 'a token URI read, then read again once the payee no longer serves its token (404 TOKEN_UNKNOWN)',
+    async observe(app) {
+      const served = stub.serve({ headers: { 'content-type': 'application/json' }, body: new TextEncoder().encode(JSON.stringify(IBAN_CPR)) }, { basePath: '' });
+      let first: string;
+      try {
+        first = outcome(await app.read({ kind: 'uri', uri: served.uri }));
+      } finally {
+        stub.forget(served.id);
+      }
+      return [first, outcome(await app.read({ kind: 'uri', uri: served.uri }))];
+    },
+    correct: ['accepted', 'RETRIEVAL_FAILED'],
+    mutant: ['accepted', 'accepted'],
   },
   'app-retrieval-limit-off-by-one': {
     observes: 'a token URI whose payee serves a body of exactly 65 536 bytes, with its Content-Length',
