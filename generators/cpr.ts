@@ -25,6 +25,7 @@
 //   `now`, expires_at after `now` and at most `validitySeconds` after created_at.
 import fc from 'fast-check';
 import { deferred, matching } from './parts/deferred.ts';
+import { BUILT_IN_NAMES } from './parts/built-in-names.ts';
 import { lookalikeValue } from './classes/lookalike.ts';
 import {
   RAIL_HINTS,
@@ -294,14 +295,6 @@ function extensions(maxKeys: number, maybe: Maybe): fc.Arbitrary<Doc | undefined
   return maxKeys === 0 ? fc.constant(undefined) : maybe(cprExtensions(maxKeys));
 }
 
-/**
- * Member names every JavaScript object already has (Object.prototype's): a copy
- * made member by member by assignment loses `__proto__` (it sets the copy's
- * prototype instead), and a lookup by name finds the others where there is no
- * such member. JSON gives them no meaning: they are members like any other.
- */
-const BUILT_IN_NAMES = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf', 'prototype', '__defineGetter__'] as const;
-
 /** An object with one member named from `names` (an own member, as JSON.parse makes it), alone or in an array. */
 const namedMember = (names: fc.Arbitrary<string>): fc.Arbitrary<unknown> =>
   fc.tuple(names, fc.jsonValue({ maxDepth: 1, stringUnit: 'grapheme' }), fc.boolean()).map(([name, inner, listed]) => {
@@ -332,15 +325,18 @@ const payerNearName: fc.Arbitrary<string> = fc
 /** An object with one member of a name near a payer name, alone or in an array. */
 const payerNearNamed = namedMember(payerNearName);
 
+/** Values a filter by truthiness or by emptiness drops: carried as any other (spec §2.1, PROFILE.md §7.1). */
+const emptyValue = fc.constantFrom<unknown>(false, 0, '', null, [], {});
+
 /**
  * An `extensions` member as validCpr writes one: up to `maxKeys` (≥ 1) `std:` and
- * reverse-domain keys, any JSON values (one in six an object with a member of
- * a built-in name, one in six an object with a member named near a payer name,
- * one in six strings that look like dates, numbers or other types' words:
- * parts/lookalike.ts), none payer-named.
+ * reverse-domain keys, any JSON values (one in four an object with a member of
+ * a built-in name, one in eight an object with a member named near a payer name,
+ * one in eight strings that look like dates, numbers or other types' words:
+ * parts/lookalike.ts, one in eight false, 0, "", null, [] or {}), none payer-named.
  */
 export function cprExtensions(maxKeys: number): fc.Arbitrary<Doc> {
-  const value = fc.oneof({ weight: 3, arbitrary: fc.jsonValue({ maxDepth: 3, stringUnit: 'grapheme' }).map(scrub) }, { weight: 1, arbitrary: builtInNamed }, { weight: 1, arbitrary: payerNearNamed }, { weight: 1, arbitrary: lookalikeValue });
+  const value = fc.oneof({ weight: 3, arbitrary: fc.jsonValue({ maxDepth: 3, stringUnit: 'grapheme' }).map(scrub) }, { weight: 2, arbitrary: builtInNamed }, { weight: 1, arbitrary: payerNearNamed }, { weight: 1, arbitrary: lookalikeValue }, { weight: 1, arbitrary: emptyValue });
   return fc.dictionary(extensionKey, value, { maxKeys, noNullPrototype: true });
 }
 

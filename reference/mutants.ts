@@ -657,7 +657,7 @@ const CATALOGUE = [
     family: 'derivation',
     role: 'paying-app',
     description: "a rail_hint none of the listed values is read as the rail the request's sub-interface is usually paid on (SEPA_CT for an IBAN), not as OPEN: refused RAIL_UNSUPPORTED where that rail is not served, where PROFILE.md §8.3 treats it as no preference",
-    catches: ['DRV-RAIL-1'],
+    catches: ['DRV-RAIL-1', 'CPR-RAIL-1'],
   },
   {
     name: 'app-conditions-from-hinted-rail',
@@ -1610,6 +1610,13 @@ const CATALOGUE = [
     catches: ['DLV-RESOLVE-1'],
   },
   {
+    name: 'app-rail-hint-prototype-name-refused',
+    family: 'derivation',
+    role: 'paying-app',
+    description: "the paying app looks a rail_hint up with `in` on its table of rail names, so a hint that is a name every JavaScript object has (constructor, toString, __proto__) is taken for a listed rail it does not serve and refused RAIL_UNSUPPORTED, where a hint none of the listed values is no preference (spec §4.8, PROFILE.md §8.3)",
+    catches: ['CPR-RAIL-1'],
+  },
+  {
     name: 'app-context-rails-kept',
     family: 'derivation',
     role: 'paying-app',
@@ -2468,10 +2475,24 @@ const CATALOGUE = [
     catches: ['PRF-CTL-1'],
   },
   {
+    name: 'payee-fulfil-coalesced',
+    family: 'robustness',
+    role: 'payee',
+    description: 'fulfilments of one request that arrive while the first is in flight (a ledger round trip) share its answer, so several concurrent fulfilments are each answered 200, where PROFILE.md §12 answers every fulfilment after the first 409 REQUEST_CONSUMED (spec §3.1)',
+    catches: ['PRF-CTL-1'],
+  },
+  {
     name: 'payee-display-name-html-escaped',
     family: 'cpr-structure',
     role: 'payee',
     description: 'the display_name a payee is asked for is written with & < > " and \' escaped as HTML character references, where PROFILE.md §12 writes it as the request\'s payee.display_name',
+    catches: ['PRF-CTL-1'],
+  },
+  {
+    name: 'payee-extension-falsy-members-dropped',
+    family: 'cpr-structure',
+    role: 'payee',
+    description: 'the extensions a payee is asked for are copied member by member by their truthiness, so a top-level member whose value is false, 0, "" or null is left out, where PROFILE.md §12 writes them as the request\'s extensions',
     catches: ['PRF-CTL-1'],
   },
   {

@@ -7,6 +7,7 @@
 // alterToken once the payee has handed the token out.
 import fc from 'fast-check';
 import { matching } from '../parts/deferred.ts';
+import { BUILT_IN_NAMES } from '../parts/built-in-names.ts';
 import type { ClassValue } from './catalogue.ts';
 
 export type TokenAlteration =
@@ -15,8 +16,6 @@ export type TokenAlteration =
   | { readonly kind: 'twice' | 'upper-case' }
   | { readonly kind: 'object-name'; readonly text: string };
 
-/** Names an object (or its prototype) has of its own: a token store kept in a plain object finds them without a token. */
-const OBJECT_NAMES = ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf', 'prototype', 'isPrototypeOf'];
 
 const hex = matching(/^[0-9a-f]{1,8}$/);
 
@@ -25,7 +24,7 @@ export function tokenAlteration(): fc.Arbitrary<TokenAlteration> {
     fc.record({ kind: fc.constantFrom('cut-end' as const, 'cut-start' as const), n: fc.integer({ min: 1, max: 8 }) }),
     fc.record({ kind: fc.constantFrom('append' as const, 'prepend' as const), text: hex }),
     fc.record({ kind: fc.constantFrom('twice' as const, 'upper-case' as const) }),
-    fc.record({ kind: fc.constant('object-name' as const), text: fc.constantFrom(...OBJECT_NAMES) }),
+    fc.record({ kind: fc.constant('object-name' as const), text: fc.constantFrom(...BUILT_IN_NAMES) }),
   );
 }
 

@@ -37,7 +37,7 @@ import { define } from './support.ts';
 import type { PropertyFailure } from './types.ts';
 import { restoreClock, setClock } from './field-classes/clock.ts';
 import { policyOf, type Policy } from '../scenarios/actions/index.ts';
-import { answerOf, balanceOf, lockRequest, MOST_PER_PACK, operatorNow, provisionPrincipal } from './field-classes/operator-setup.ts';
+import { answerOf, balanceOf, lifetimeSeconds, lockRequest, MOST_PER_PACK, operatorNow, provisionPrincipal } from './field-classes/operator-setup.ts';
 
 const FILE = 'harness/properties/operator-expiries.ts';
 
@@ -175,7 +175,12 @@ async function judgeCase(ctx: ScenarioContext, policy: Policy, c: Case): Promise
    * of what is available, or a grant beyond it, is the balance rule's alone (held funds counted as available, say).
    */
   const lockProbe = async (after: string, charged: string[]): Promise<PropertyFailure | undefined> => {
-    const lock = (amount: bigint) => send(ctx, 'operator', jsonRequest('POST', '/v1/cashpack/issue', lockRequest({ principal, policy }, now, { amount: amount.toString() })));
+    // Between whole seconds, the least lifetime after the clock's second is the edge PROFILE.md §6 lets either way: a second
+    // more where the policy allows it; where it allows one lifetime only, no Lock Request is judged there, the balance alone.
+    const onEdge = now % 1000 !== 0 && lifetimeSeconds(policy) === policy.expiry_min_seconds;
+    if (onEdge && policy.expiry_max_seconds === policy.expiry_min_seconds) return balanceDefect(ctx, principal, { available, locked: stillLocked, held }, `${story}${after}`);
+    const lifetime = onEdge ? { lifetime: policy.expiry_min_seconds + 1 } : {};
+    const lock = (amount: bigint) => send(ctx, 'operator', jsonRequest('POST', '/v1/cashpack/issue', lockRequest({ principal, policy }, now, { amount: amount.toString(), ...lifetime })));
     for (const [amount, expected] of [[available + 1n, 'INSUFFICIENT_BALANCE'], [available, 200]] as const) {
       if (amount < 1n || amount > BigInt(policy.max_amount)) continue;
       const answer = await lock(amount);

@@ -47,6 +47,8 @@ export interface Exhibit {
   readonly redirect?: number;
   /** Where the redirect points (default same-host): see RedirectTarget (generators/classes/retrieval-answer.ts). */
   readonly redirectTo?: RedirectTarget;
+  /** What the token answers from its second retrieval on, as a payee answers a single-use token once spent (PROFILE.md §10); by default the same again. */
+  readonly spent?: Exhibit;
 }
 
 export { REDIRECT_TARGETS, type RedirectTarget };
@@ -222,7 +224,8 @@ export class RetrievalStub {
       res.writeHead(404, { 'content-type': 'application/problem+json', 'content-length': Buffer.byteLength(body), 'cache-control': 'no-store' }).end(body);
       return;
     }
-    const { exhibit } = entry;
+    const spent = entry.exhibit.spent !== undefined && entry.seen.filter((s) => s.where === 'retrieval').length > 1;
+    const exhibit = spent ? entry.exhibit.spent! : entry.exhibit;
     if (at === 'retrieval' && exhibit.redirect !== undefined) {
       const location = this.locationOf(entry, exhibit.redirectTo ?? 'same-host');
       res.writeHead(exhibit.redirect, { ...(location !== undefined ? { location } : {}), 'content-length': 0, 'cache-control': 'no-store' }).end();

@@ -46,7 +46,8 @@ export function buildCpr(input: CreateRequestInput, times: CprTimes, faults: Fau
     // Mutant payee-extension-proto-member-lost: a hand-written deep copy by assignment, which loses a member named __proto__.
     // Mutant payee-extension-date-times-revived: a copy through JSON with a date reviver, so date-time strings come back in UTC with milliseconds.
     // Mutant payee-extension-keys-unnamespaced-dropped: only std: and reverse-domain keys passed on, the SHOULD of PROFILE.md §7.1 read as a MUST.
-    ...(input.extensions !== undefined ? { extensions: faults.has('payee-extension-arrays-copied-as-objects') ? (plainCopy(input.extensions) as Record<string, unknown>) : faults.has('payee-extension-proto-member-lost') ? (assignedCopy(input.extensions) as Record<string, unknown>) : faults.has('payee-extension-date-times-revived') ? revivedCopy(input.extensions) : faults.has('payee-extension-keys-unnamespaced-dropped') ? namespacedOnly(input.extensions) : structuredClone(input.extensions) } : {}),
+    // Mutant payee-extension-falsy-members-dropped: the top-level members copied by their truthiness, so false, 0, "" and null are left out.
+    ...(input.extensions !== undefined ? { extensions: faults.has('payee-extension-arrays-copied-as-objects') ? (plainCopy(input.extensions) as Record<string, unknown>) : faults.has('payee-extension-proto-member-lost') ? (assignedCopy(input.extensions) as Record<string, unknown>) : faults.has('payee-extension-date-times-revived') ? revivedCopy(input.extensions) : faults.has('payee-extension-keys-unnamespaced-dropped') ? namespacedOnly(input.extensions) : faults.has('payee-extension-falsy-members-dropped') ? truthyOnly(input.extensions) : structuredClone(input.extensions) } : {}),
   };
   // Mutant payee-empty-memo-dropped: the memo copied by its truthiness, so the empty memo is dropped.
   if (faults.has('payee-empty-memo-dropped') && memo === '') delete (cpr as { memo?: string }).memo;
@@ -118,6 +119,12 @@ function assignedCopy(value: unknown): unknown {
   const copy: Record<string, unknown> = {};
   for (const [key, inner] of Object.entries(value)) copy[key] = assignedCopy(inner);
   return copy;
+}
+// Stryker restore all
+
+// Stryker disable all: only the payee-extension-falsy-members-dropped fault calls this function
+function truthyOnly(extensions: unknown): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(structuredClone(extensions as Record<string, unknown>)).filter(([, value]) => Boolean(value)));
 }
 // Stryker restore all
 

@@ -55,7 +55,8 @@ const ROUTES: readonly Route[] = [
   // Stryker disable next-line Regex: test control (PROFILE.md §12): the harness calls its routes only as the profile spells them
   { pattern: /^\/_control\/payee\/config$/, method: 'GET', run: (payee) => json(200, payee.config) },
   // Stryker disable next-line Regex,StringLiteral: test control (PROFILE.md §12): called only as the profile spells it, and the pattern always captures the id
-  { pattern: /^\/_control\/payee\/requests\/([^/]+)\/fulfil$/, method: 'POST', run: (payee, _request, match) => fulfil(payee, match[1] ?? '') },
+  // Mutant payee-fulfil-coalesced: fulfilments of one request in flight together share the first one's answer.
+  { pattern: /^\/_control\/payee\/requests\/([^/]+)\/fulfil$/, method: 'POST', run: (payee, _request, match) => (payee.faults.has('payee-fulfil-coalesced') ? fulfilCoalesced : fulfil)(payee, match[1] ?? '') },
 ];
 
 export function createPayeeHandler(payee: PayeeCore): Handler {
@@ -198,6 +199,21 @@ const FULFIL_RESPONSE: Readonly<Record<Exclude<FulfilOutcome, 'FULFILLED'>, stri
   // Stryker disable next-line StringLiteral: free text for a reader (a problem detail, RFC 9457 §3.1.4)
   NOT_FOUND: 'no such request',
 };
+
+// Stryker disable all: only the payee-fulfil-coalesced fault calls this function
+/** Fulfilments of one request in flight, by payee: a ledger write's round trip long, each later one answered with the first one's answer. */
+const fulfilling = new WeakMap<PayeeCore, Map<string, Promise<RefResponse>>>();
+function fulfilCoalesced(payee: PayeeCore, requestId: string): Promise<RefResponse> {
+  let pending = fulfilling.get(payee);
+  if (!pending) fulfilling.set(payee, (pending = new Map()));
+  const known = pending.get(requestId);
+  if (known) return known;
+  const answer = new Promise<RefResponse>((resolve) => setTimeout(() => resolve(fulfil(payee, requestId)), SESSION_STORE_ROUND_TRIP_MS));
+  pending.set(requestId, answer);
+  void answer.finally(() => pending.delete(requestId));
+  return answer;
+}
+// Stryker restore all
 
 /** PROFILE.md §12 fulfil; spec §3.1 single-use convention. */
 function fulfil(payee: PayeeCore, requestId: string): RefResponse {

@@ -60,7 +60,11 @@ export function derivePayment(doc: unknown, context: DerivationContext, settings
   // Mutant app-context-rails-kept: a context's supported_rails written into the application's settings, so they hold for every later derivation too.
   // Stryker disable next-line all: only the app-context-rails-kept fault keeps them
   if (faults.has('app-context-rails-kept') && given) (settings as { supportedRails: readonly string[] }).supportedRails = ctx.supported_rails!;
-  const railProblem = checkRail(hint, given ? ctx.supported_rails! : settings.supportedRails);
+  // Mutant app-rail-hint-prototype-name-refused: a listed hint looked up with `in` on the table of rail names, so a name every object has (constructor, toString) counts as a listed rail the application does not serve.
+  // Stryker disable next-line all: only the app-rail-hint-prototype-name-refused fault looks it up so
+  const protoNamed = faults.has('app-rail-hint-prototype-name-refused') && typeof hint === 'string' && !isRailHint(hint) && hint in RAIL_HINT_NAMES;
+  // Stryker disable next-line all: only the app-rail-hint-prototype-name-refused fault refuses it
+  const railProblem = protoNamed ? reject('RAIL_UNSUPPORTED', `This payment request asks to be paid by ${hint}, which this application does not support.`, { alternatives: [] }) : checkRail(hint, given ? ctx.supported_rails! : settings.supportedRails);
   // Mutant app-amount-before-rail: the value built before the rail is selected, so a refused amount is answered first.
   const railFirst = !faults.has('app-amount-before-rail');
   if (railProblem && railFirst && !faults.has('app-unsupported-rail-ignored')) return railProblem; // mutant: refused in silence

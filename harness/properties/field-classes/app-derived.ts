@@ -16,6 +16,7 @@ import { isUuid } from '../../../profile/uuid.ts';
 import { otherFields, SUB_INTERFACES, validateCpr, ZERO_ACQUIRER_ID, type SubInterface } from '../../../profile/cpr/index.ts';
 import { isRailHint, RAIL_HINT_SUB_INTERFACE, RAIL_HINTS } from '../../../profile/cpr/fields.ts';
 import { validCpr } from '../../../generators/index.ts';
+import { BUILT_IN_NAMES } from '../../../generators/parts/built-in-names.ts';
 import { amountVariant, textVariant, type ClassValue } from '../../../generators/classes/index.ts';
 import { payloadSchemaErrors } from '../../scenarios/checks.ts';
 import { fieldInventory } from '../fields.ts';
@@ -49,12 +50,16 @@ const COVERS: Coverage[] = [
   { field: 'cpr/value/amount', class: 'amount.large' },
 ];
 
-/** rail_hint values none of the eight (PROFILE.md §7.4): other rails, a listed one in other letters or words, any upper-case name. */
+/**
+ * rail_hint values none of the eight (PROFILE.md §7.4): other rails, a listed one in other letters or words, any
+ * upper-case name, a name every JavaScript object has (a lookup of the listed values in a plain object finds it).
+ */
 const UNLISTED_HINT = fc
   .oneof(
-    fc.constantFrom('FEDNOW', 'RTP', 'BACS', 'FASTER_PAYMENTS', 'ZELLE', 'CARD', 'SEPA', 'SEPA_INSTANT', 'PIX_QR'),
-    fc.constantFrom(...RAIL_HINTS).map((hint) => hint.toLowerCase()),
-    fc.stringMatching(/^[A-Z][A-Z0-9_]{1,14}$/),
+    { weight: 1, arbitrary: fc.constantFrom('FEDNOW', 'RTP', 'BACS', 'FASTER_PAYMENTS', 'ZELLE', 'CARD', 'SEPA', 'SEPA_INSTANT', 'PIX_QR') },
+    { weight: 1, arbitrary: fc.constantFrom(...RAIL_HINTS).map((hint) => hint.toLowerCase()) },
+    { weight: 1, arbitrary: fc.stringMatching(/^[A-Z][A-Z0-9_]{1,14}$/) },
+    { weight: 2, arbitrary: fc.constantFrom(...BUILT_IN_NAMES) },
   )
   .filter((hint) => !isRailHint(hint));
 
@@ -152,6 +157,9 @@ function judge(d: Derivation, payment: Doc): PropertyFailure | undefined {
   return { expected, actual, message: `${d.sub} request (${d.notes.join('; ')}): ${what}`, requirements };
 }
 
+/** A hint none of the listed values refused as a rail the application does not serve: no preference, handled as such (spec §4.8, PROFILE.md §8.3). */
+const unlistedRefused = (d: Derivation, code: string): boolean => typeof d.cpr.rail_hint === 'string' && !isRailHint(d.cpr.rail_hint) && code === 'RAIL_UNSUPPORTED';
+
 /** The same request derived with the context's supported_rails: RAIL_UNSUPPORTED exactly when its hinted rail (a listed one, not OPEN) is left out. */
 async function withRails(ctx: Parameters<typeof derive>[0], d: Derivation): Promise<PropertyFailure | undefined> {
   const hint = d.cpr.rail_hint;
@@ -160,7 +168,7 @@ async function withRails(ctx: Parameters<typeof derive>[0], d: Derivation): Prom
   const seen = crashed(result) ? { crashed: result.message } : result.ok ? 'a Payment' : { code: result.code };
   const where = `${d.sub} request with rail_hint ${JSON.stringify(hint ?? null)} (${d.notes.join('; ')}), derived with supported_rails ${JSON.stringify(d.rails)}`;
   if (unsupported && (crashed(result) || result.ok || result.code !== 'RAIL_UNSUPPORTED')) return { expected: { rejected: 'RAIL_UNSUPPORTED' }, actual: seen, message: `${where}: a rail the application does not serve`, requirements: ['DRV-RAIL-1'] };
-  if (!unsupported && (crashed(result) || !result.ok)) return { expected: 'a Payment', actual: seen, message: `${where}: a rail it serves, or none hinted`, requirements: crashed(result) || result.ok ? ['DRV-RAIL-1'] : await refusalOf(ctx, d.cpr, ['DRV-RAIL-1']) };
+  if (!unsupported && (crashed(result) || !result.ok)) return { expected: 'a Payment', actual: seen, message: `${where}: a rail it serves, or none hinted`, requirements: crashed(result) || result.ok ? ['DRV-RAIL-1'] : unlistedRefused(d, result.code) ? ['CPR-RAIL-1'] : await refusalOf(ctx, d.cpr, ['DRV-RAIL-1']) };
   // A context's supported_rails hold for its own derivation (PROFILE.md §9): without them the request is derived as it was at first.
   const again = await derive(ctx, d.cpr, d.context as never);
   if (!crashed(again) && again.ok) return undefined;
@@ -170,7 +178,7 @@ async function withRails(ctx: Parameters<typeof derive>[0], d: Derivation): Prom
 export const APP_DERIVED = define<readonly Derivation[]>({
   id: 'PROP-APP-012',
   title: 'the derived Payment copies the CPR and the context unchanged, adding, dropping and re-forming nothing, whatever the text, case and size of its members',
-  requirements: ['DRV-SHAPE-1', 'DRV-VALUE-1', 'DRV-OPEN-1', 'DRV-INTENT-1', 'DRV-PAYER-1', 'PRF-PAY-1', 'DRV-RAIL-1'],
+  requirements: ['DRV-SHAPE-1', 'DRV-VALUE-1', 'DRV-OPEN-1', 'DRV-INTENT-1', 'DRV-PAYER-1', 'PRF-PAY-1', 'DRV-RAIL-1', 'CPR-RAIL-1'],
   charges: () => REFUSAL_RULES,
   level: 'MUST',
   role: 'paying-app',
@@ -185,7 +193,7 @@ export const APP_DERIVED = define<readonly Derivation[]>({
     return firstFailure(ctx, all, 4, async (d) => {
       const result = await derive(ctx, d.cpr, d.context as never);
       if (crashed(result) || !result.ok || typeof result.payment !== 'object' || result.payment === null) {
-        const requirements = crashed(result) || result.ok ? ['DRV-SHAPE-1'] : await refusalOf(ctx, d.cpr, ['DRV-SHAPE-1']);
+        const requirements = crashed(result) || result.ok ? ['DRV-SHAPE-1'] : unlistedRefused(d, result.code) ? ['CPR-RAIL-1'] : await refusalOf(ctx, d.cpr, ['DRV-SHAPE-1']);
         return { expected: 'a Payment', actual: crashed(result) ? { crashed: result.message } : result.ok ? 'no Payment' : { code: result.code, message: result.message }, message: `${d.sub} request (${d.notes.join('; ')}) was not derived`, requirements };
       }
       return judge(d, result.payment as Doc) ?? (await withRails(ctx, d));

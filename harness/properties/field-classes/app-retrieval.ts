@@ -19,12 +19,13 @@
 // answers are the fuzzer's own classes (generators/classes/retrieval-answer.ts),
 // served by the harness's retrieval stub, and judged by the fuzzer's oracle;
 // what the stub saw is judged too. Each case also reads a token URI twice, its
-// token no longer served the second time: RETRIEVAL_FAILED, never a CPR from
-// the application's memory.
+// token spent the second time (410 TOKEN_CONSUMED or TOKEN_EXPIRED):
+// RETRIEVAL_FAILED, never a CPR from the application's memory.
 import fc from 'fast-check';
 import { letterCaseVariant, retrievalClass, retrievalDelivery, retrievalErrorStatus, retrievalMediaType, retrievalRedirect, type RetrievalAnswer } from '../../../generators/classes/index.ts';
 import { legalBaseUrl, validCpr } from '../../../generators/index.ts';
 import { MAX_INLINE_URI_BYTES } from '../../../profile/cpr/uri.ts';
+import { PROBLEM_STATUS } from '../../../profile/problems.ts';
 import type { AppResult } from '../../adapters/types.ts';
 import type { StubHost } from '../../stub/retrieval-stub.ts';
 import { StepError, type ScenarioContext } from '../../scenarios/context.ts';
@@ -75,6 +76,8 @@ interface RetrievalCase {
    * escapes' hex digits, does not matter (RFC 3986 §3.1, §3.2.2, §6.2.2.1; PROFILE.md §8.1).
    */
   readonly spelling: { readonly scheme: 'https' | 'HTTPS' | 'Https'; readonly host: 'as-is' | 'upper' | 'mixed'; readonly escapes: 'upper' | 'lower' | 'mixed' };
+  /** What the token of the case's read-twice answers once spent. */
+  readonly spent: 'TOKEN_CONSUMED' | 'TOKEN_EXPIRED';
 }
 
 const COVERS: Coverage[] = [
@@ -106,6 +109,7 @@ const cases = (ipv6: boolean): fc.Arbitrary<RetrievalCase> => fc.record({
   extra: fc.option(fc.record({ where: fc.constantFrom('before' as const, 'after' as const), params: fc.oneof(fc.constantFrom('lang=de', 'utm_source=mail&v=2', 'x=%26%3D', 'endpoint_hint=1'), otherEndpointName) })),
   length: fc.oneof({ weight: 2, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.constantFrom(MAX_INLINE_URI_BYTES, MAX_INLINE_URI_BYTES + 1, 2 * MAX_INLINE_URI_BYTES) }),
   spelling: fc.record({ scheme: fc.constantFrom('https' as const, 'HTTPS' as const, 'Https' as const), host: fc.constantFrom('as-is' as const, 'upper' as const, 'mixed' as const), escapes: fc.constantFrom('upper' as const, 'lower' as const, 'mixed' as const) }),
+  spent: fc.constantFrom('TOKEN_CONSUMED' as const, 'TOKEN_EXPIRED' as const),
 });
 
 /**
@@ -199,27 +203,29 @@ async function retrieve(ctx: ScenarioContext, c: RetrievalCase, answer: Retrieva
 }
 
 /**
- * The case's token URI served as the CPR, read, then read again once the stub
- * no longer serves its token (404 TOKEN_UNKNOWN, as a payee answers a token it
- * no longer holds): each read resolves the URI by a retrieval (spec §4.4, §5.1:
- * a token is single use), so the second is RETRIEVAL_FAILED, never the first's
- * CPR from memory. A first read refused is judged by the case's other retrievals.
+ * The case's token URI served as the CPR, read, then read again once its token
+ * is spent, answered as a payee answers a used token (410 TOKEN_CONSUMED, or
+ * TOKEN_EXPIRED once its lifetime is over too, PROFILE.md §10): each read
+ * resolves the URI by a retrieval (spec §4.4, §5.1: a token is single use), so
+ * the second is RETRIEVAL_FAILED, never the first's CPR from memory nor a
+ * reading of the payee's problem code. A first read refused is judged by the
+ * case's other retrievals.
  */
 async function readTwice(ctx: ScenarioContext, c: RetrievalCase): Promise<PropertyFailure | undefined> {
   const stub = ctx.target.stub!;
-  const served = stub.serve(exhibitOf('ok', new TextEncoder().encode(encode(c.doc, 'plain'))), { basePath: c.basePath, host: c.host, tokenDigits: c.tokenDigits });
+  const spent: RetrievalAnswer = { status: PROBLEM_STATUS[c.spent], problem: c.spent };
+  const served = stub.serve({ ...exhibitOf('ok', new TextEncoder().encode(encode(c.doc, 'plain'))), spent: exhibitOf(spent, new Uint8Array()) }, { basePath: c.basePath, host: c.host, tokenDigits: c.tokenDigits });
   const uri = spelt(withParams(served.uri, c.extra), c.spelling);
   const read = () => appCall(() => ctx.app().read({ kind: 'uri', uri }));
-  let first: Awaited<ReturnType<typeof read>>;
   try {
-    first = await read();
+    const first = await read();
+    if ('crashed' in first || !first.ok) return undefined;
+    const again = await read();
+    if (!('crashed' in again) && !again.ok && again.code === 'RETRIEVAL_FAILED') return undefined;
+    return { expected: 'rejected RETRIEVAL_FAILED', actual: shown(again), message: `a token URI ${uri} read, then read again once its token is spent (answered ${spent.status} ${c.spent}): each read retrieves the CPR`, requirements: again.ok ? ['DLV-RESOLVE-1'] : ['PRF-APP-1'] };
   } finally {
     stub.forget(served.id);
   }
-  if ('crashed' in first || !first.ok) return undefined;
-  const again = await read();
-  if (!('crashed' in again) && !again.ok && again.code === 'RETRIEVAL_FAILED') return undefined;
-  return { expected: 'rejected RETRIEVAL_FAILED', actual: shown(again), message: `a token URI ${uri} read, then read again once its token is no longer served (404 TOKEN_UNKNOWN): each read retrieves the CPR`, requirements: ['DLV-RESOLVE-1'] };
 }
 
 export const APP_RETRIEVAL = define<RetrievalCase>({

@@ -510,6 +510,12 @@ const PROBES: Record<MutantOfRole<'payee'>, Probe> = {
     correct: 'Müller & Söhne <GmbH>',
     mutant: 'Müller &#38; Söhne &#60;GmbH&#62;',
   },
+  'payee-extension-falsy-members-dropped': {
+    observes: 'the extensions of a request asked for with members whose values are false, 0, "" and null beside one of 1',
+    observe: async (payee) => (await payee.createRequest({ sub_interface: 'IBAN', extensions: { 'com.example.a': false, 'com.example.b': 0, 'com.example.c': '', 'com.example.d': null, 'com.example.e': 1 } })).cpr.extensions,
+    correct: { 'com.example.a': false, 'com.example.b': 0, 'com.example.c': '', 'com.example.d': null, 'com.example.e': 1 },
+    mutant: { 'com.example.e': 1 },
+  },
   'payee-extension-arrays-copied-as-objects': {
     observes: 'the extensions of a request asked for with an array in one',
     observe: async (payee) => (await payee.createRequest({ sub_interface: 'IBAN', amount: '1250', extensions: { 'com.example.order': { tags: ['gift'] } } })).cpr.extensions,
@@ -627,6 +633,17 @@ const PROBES: Record<MutantOfRole<'payee'>, Probe> = {
     },
     correct: ['TLS_REQUIRED', 'TOKEN_CONSUMED'],
     mutant: ['TLS_REQUIRED', 200],
+  },
+  'payee-fulfil-coalesced': {
+    observes: 'three concurrent fulfilments of one request through the test-control route',
+    async observe(payee) {
+      const { request_id } = await ibanRequest(payee);
+      const fulfilment = () => payee.handler({ method: 'POST', path: `/_control/payee/requests/${request_id}/fulfil`, query: new URLSearchParams(), headers: { 'content-type': 'application/json' }, body: new TextEncoder().encode('{}'), authority: 'payee.test', secure: true });
+      const answers = await Promise.all([1, 2, 3].map(fulfilment));
+      return answers.map(answer).sort();
+    },
+    correct: [200, 'REQUEST_CONSUMED', 'REQUEST_CONSUMED'],
+    mutant: [200, 200, 200],
   },
   'payee-token-race': {
     observes: 'three concurrent retrievals with one token',

@@ -434,6 +434,12 @@ const PROBES: Record<MutantOfRole<'paying-app'>, Probe> = {
     correct: '2030-01-01T00:15:00.5Z',
     mutant: '2030-01-01T00:15:00.500Z',
   },
+  'app-rail-hint-prototype-name-refused': {
+    observes: 'an IBAN request whose rail_hint is "constructor", derived',
+    observe: async (app) => outcome(app.derive({ ...IBAN_CPR, rail_hint: 'constructor' }, CONTEXT)),
+    correct: 'accepted',
+    mutant: 'RAIL_UNSUPPORTED',
+  },
   'app-context-rails-kept': {
     observes: 'an IBAN request hinted SEPA_CT derived with a context whose supported_rails is ON_CHAIN alone, then by the same application without supported_rails',
     async observe(app) {
