@@ -1516,6 +1516,13 @@ const CATALOGUE = [
     catches: ['PRF-AUTH-1'],
   },
   {
+    name: 'op-expiry-lifetime-floored',
+    family: 'cashpack-lifecycle',
+    role: 'operator',
+    description: "the Operator counts a requested lifetime in whole seconds before comparing it with the permitted range, so with its clock between seconds an expiry one second past expiry_max_seconds from the clock's second (more than the maximum however the fraction is read, PROFILE.md §5 step 8, §6) is granted",
+    catches: ['CPP-EXP-1'],
+  },
+  {
     name: 'op-pack-looked-up-before-signature',
     family: 'cashpack-errors',
     role: 'operator',
@@ -2480,6 +2487,13 @@ const CATALOGUE = [
     role: 'payee',
     description: 'fulfilments of one request that arrive while the first is in flight (a ledger round trip) share its answer, so several concurrent fulfilments are each answered 200, where PROFILE.md §12 answers every fulfilment after the first 409 REQUEST_CONSUMED (spec §3.1)',
     catches: ['PRF-CTL-1'],
+  },
+  {
+    name: 'payee-timestamp-zeros-trimmed',
+    family: 'cpr-structure',
+    role: 'payee',
+    description: 'the payee trims the trailing zeros of its timestamps\' fractions with a pattern that also eats those of a whole second, so a request created with the clock on a whole second ending in 0 carries created_at …:30Z written …:3Z, which is no timestamp (PROFILE.md §1), and is not made',
+    catches: ['PRF-CTL-1', 'CPR-TIME-1', 'PRF-TIME-1'],
   },
   {
     name: 'payee-display-name-html-escaped',

@@ -104,7 +104,10 @@ function checkIssue(ctx: OperatorContext, request: RefRequest): { readonly ok: t
   // 8. Spec §8 permitted expiry range, relative to the clock at receipt; both ends inclusive.
   const expiryMs = parseTimestamp(lock.requested_expiry, 'cashpack')!;
   // Mutant op-expiry-range-from-created-at: the lifetime measured from the message's created_at.
-  const lifetimeMs = expiryMs - (ctx.faults.has('op-expiry-range-from-created-at') ? parseTimestamp(lock.created_at, 'cashpack')! : now);
+  const measured = expiryMs - (ctx.faults.has('op-expiry-range-from-created-at') ? parseTimestamp(lock.created_at, 'cashpack')! : now);
+  // Mutant op-expiry-lifetime-floored: the lifetime counted in whole seconds, as the policy's range is, so at a clock between seconds an expiry a second past the maximum from the clock's second is granted.
+  // Stryker disable next-line all: only the op-expiry-lifetime-floored fault floors it
+  const lifetimeMs = ctx.faults.has('op-expiry-lifetime-floored') ? Math.floor(measured / 1000) * 1000 : measured;
   const minMs = ctx.policy.expiry_min_seconds * 1000;
   const maxMs = ctx.policy.expiry_max_seconds * 1000;
   const tooSoon = ctx.faults.has('op-expiry-min-off-by-one') ? lifetimeMs <= minMs : lifetimeMs < minMs; // mutant: the minimum itself refused

@@ -241,7 +241,9 @@ function uuidV7(now: number): string {
 function timestamp(faults: Faults, ms: number): string {
   // Mutant payee-timestamp-local-time: the same instant written in local time, two hours ahead.
   if (faults.has('payee-timestamp-local-time')) return formatTimestamp(ms + LOCAL_OFFSET_MS, 'cpr').replace(/Z$/, '+02:00');
-  const written = formatTimestamp(ms, 'cpr');
+  // Mutant payee-timestamp-zeros-trimmed: the fraction's trailing zeros trimmed by a pattern that eats a whole second's too (…:30Z written …:3Z).
+  // Stryker disable next-line all: only the payee-timestamp-zeros-trimmed fault trims it
+  const written = faults.has('payee-timestamp-zeros-trimmed') ? formatTimestamp(ms, 'cpr').replace(/0+Z$/, 'Z') : formatTimestamp(ms, 'cpr');
   return faults.has('payee-timestamp-offset') ? written.replace(/Z$/, '+00:00') : written; // mutant: an offset instead of Z
 }
 

@@ -15,7 +15,9 @@
 // either way is outside. (The clock's second minus the window is 1 s + the
 // fraction from the clock: whether that is inside, PROFILE.md §6 leaves open,
 // as it does a requested_expiry exactly expiry_min_seconds after the clock's
-// second.)
+// second.) A Lock Request there asks for an expiry at, or a second either side
+// of, an end of the permitted range from the clock's second, where both
+// readings agree: granted exactly inside it.
 import fc from 'fast-check';
 import { formatTimestamp, parseTimestamp } from '../../../profile/time.ts';
 import { buildLockRequest, createSigningKey, type CashPack } from '../../../profile/cashpack/index.ts';
@@ -46,6 +48,12 @@ interface OperatorTimeCase {
   readonly fraction: number;
   /** At that clock: the Lock Request's created_at and the redemption's HTTP Message Signature, at one of the places every reading agrees on. */
   readonly atFraction: { readonly lock: Unambiguous; readonly redeem: Unambiguous };
+}
+
+/** A requested expiry a whole number of seconds from the fractional clock's own second: an edge of the permitted range, a second either side. */
+interface ExpiryAtFraction {
+  readonly edge: 'min' | 'max';
+  readonly seconds: -1 | 0 | 1;
 }
 
 /** Seconds from the fractional clock's own second, in windows and seconds, and whether every reading of the window takes it as fresh. */
@@ -83,8 +91,24 @@ const cases: fc.Arbitrary<OperatorTimeCase> = fc.record({
   redeemCreated: dated([-1, 0, 1]),
   // Either side of the half second too (where rounding to the nearest second and rounding down part).
   fraction: fc.oneof(fc.constantFrom(1, 499, 500, 999), fc.integer({ min: 1, max: 999 })),
-  atFraction: fc.record({ lock: fc.constantFrom(...UNAMBIGUOUS), redeem: fc.constantFrom(...UNAMBIGUOUS) }),
+  atFraction: fc.record({
+    lock: fc.constantFrom(...UNAMBIGUOUS),
+    redeem: fc.constantFrom(...UNAMBIGUOUS),
+  }),
 });
+
+/** Every end of the permitted range and a second either side of it. */
+const EXPIRIES_AT_FRACTION: readonly ExpiryAtFraction[] = (['min', 'max'] as const).flatMap((edge) => ([-1, 0, 1] as const).map((seconds) => ({ edge, seconds })));
+
+/**
+ * Whether a requested expiry `e` from the clock's second is granted at a clock `fractionMs` past that second: the lifetime
+ * read from the clock and from its whole second (PROFILE.md §6 lets either stand) must agree, else undefined.
+ */
+function expiryGranted(e: ExpiryAtFraction, fractionMs: number, policy: OperatorSetup['policy']): boolean | undefined {
+  const whole = (e.edge === 'min' ? policy.expiry_min_seconds : policy.expiry_max_seconds) + e.seconds;
+  const inRange = (lifetime: number) => lifetime >= policy.expiry_min_seconds && lifetime <= policy.expiry_max_seconds;
+  return inRange(whole) === inRange(whole - fractionMs / 1000) ? inRange(whole) : undefined;
+}
 
 const stamp = (ms: number) => formatTimestamp(ms, 'cashpack');
 const code = (answer: HttpResult): unknown => (answer.status === 200 ? 200 : (answer.body as { code?: unknown } | undefined)?.code ?? answer.status);
@@ -170,6 +194,16 @@ async function judgeCase(ctx: ScenarioContext, setup: OperatorSetup, c: Operator
   const lateLock = buildLockRequest({ principal: setup.principal, amount: '1', asset: setup.asset as never, initialBearer: createSigningKey().jwk, requested_expiry: now + wholeLifetime * 1000, created_at: dated(lockAt) * 1000 });
   const issuedAtFraction = await send(ctx, 'operator', jsonRequest('POST', '/v1/cashpack/issue', lateLock));
   if (code(issuedAtFraction) !== (lockAt.fresh ? 200 : 'STALE_REQUEST')) return mismatch(lockAt.fresh ? 200 : 'STALE_REQUEST', issuedAtFraction, `${atWhere}: a Lock Request created ${unambiguousNote(lockAt, window)}`, ['PRF-FRESH-1', 'PRF-BOUND-1']);
+  // Requested expiries at and a second either side of each end of the range, from the clock's second, where both readings agree.
+  for (const expiryAt of EXPIRIES_AT_FRACTION) {
+    const grantedAt = expiryGranted(expiryAt, c.fraction, policy);
+    if (grantedAt === undefined) continue;
+    const lifetimeAt = (expiryAt.edge === 'min' ? policy.expiry_min_seconds : policy.expiry_max_seconds) + expiryAt.seconds;
+    const edgeLock = buildLockRequest({ principal: setup.principal, amount: '1', asset: setup.asset as never, initialBearer: createSigningKey().jwk, requested_expiry: now + lifetimeAt * 1000, created_at: now });
+    const edgeIssued = await send(ctx, 'operator', jsonRequest('POST', '/v1/cashpack/issue', edgeLock));
+    const dueAt = grantedAt ? 200 : 'EXPIRY_INVALID';
+    if (code(edgeIssued) !== dueAt) return mismatch(dueAt, edgeIssued, `${atWhere}: a Lock Request for an expiry ${lifetimeAt} s after the clock's second (the ${expiryAt.edge === 'min' ? 'minimum' : 'maximum'}${expiryAt.seconds === 0 ? '' : ` ${expiryAt.seconds > 0 ? '+' : '-'} 1 s`}; ${grantedAt ? 'inside' : 'outside'} the range however the fraction is read)`, ['CPP-EXP-1', 'PRF-BOUND-1']);
+  }
   const identity = c.atFraction.redeem;
   const lastBody = JSON.stringify({ cash_pack: last, redemption: redemption(last, lastBearer, setup.redeemer, now) });
   const redeemedAtFraction = await send(ctx, 'operator', redeemRequest(ctx, lastBody, setup.redeemer, dated(identity)));

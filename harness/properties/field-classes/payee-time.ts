@@ -1,7 +1,9 @@
 // PROP-PAYEE-012: a payee writes the instants of its requests from its own
 // clock, in UTC, whatever its process's time zone: with the clock set to an
 // instant inside daylight-saving time of a common zone, at a fraction of a
-// second (the harness's TZ set to that zone), created_at is that instant to
+// second (one with trailing zeros among them: .100, .120, .500) or at a whole
+// second, two times in seven at a whole ten seconds (…:30Z, whose digits a
+// trimmer of trailing zeros would eat), the harness's TZ set to that zone, created_at is that instant to
 // within the second and written as PROFILE.md §1 says, expires_at is after it
 // and within the payee's validity window, and the token lives as long as the
 // payee says (spec §4.8, §5.1.1; PROFILE.md §1, §12).
@@ -20,7 +22,8 @@ const FILE = 'harness/properties/field-classes/payee-time.ts';
 
 interface PayeeTimeCase {
   readonly instant: DstInstant;
-  readonly fraction: number;
+  /** Milliseconds past the instant's second (0: the whole second), or the instant taken down to its ten seconds. */
+  readonly fraction: number | 'ten-seconds';
   readonly sub: string;
 }
 
@@ -44,10 +47,19 @@ export const PAYEE_TIME = define<PayeeTimeCase>({
   defaultRuns: 10,
   file: FILE,
   covers: COVERS,
-  arbitrary: () => fc.record({ instant: dstInstant(), fraction: fc.integer({ min: 1, max: 999 }), sub: fc.constantFrom(...SUB_INTERFACES) }),
+  arbitrary: () =>
+    fc.record({
+      instant: dstInstant(),
+      fraction: fc.oneof(
+        { weight: 4, arbitrary: fc.oneof(fc.integer({ min: 1, max: 999 }), fc.constantFrom(1, 10, 100, 120, 500, 990, 999)) },
+        { weight: 1, arbitrary: fc.constant(0) },
+        { weight: 2, arbitrary: fc.constant('ten-seconds' as const) },
+      ),
+      sub: fc.constantFrom(...SUB_INTERFACES),
+    }),
   async check(ctx, c) {
     const { validitySeconds: validity, tokenLifetimeSeconds: lifetime } = await payeeConfig(ctx);
-    const at = c.instant.value + c.fraction;
+    const at = c.fraction === 'ten-seconds' ? c.instant.value - (c.instant.value % 10_000) : c.instant.value + c.fraction;
     return inZone(c.instant.zone, async (): Promise<PropertyFailure | undefined> => {
       await setClock(ctx, 'payee', at);
       const body = (await control(ctx, 'payee', 'POST', '/_control/payee/requests', { sub_interface: c.sub })) as { cpr?: { created_at?: unknown; expires_at?: unknown }; token_expires_at?: unknown };

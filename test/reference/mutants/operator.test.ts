@@ -698,6 +698,16 @@ const PROBES: Record<MutantOfRole<'operator'>, Probe> = {
     correct: 200,
     mutant: 'EXPIRY_INVALID',
   },
+  'op-expiry-lifetime-floored': {
+    observes: "a Lock Request, with the clock 700 ms into a second, for an expiry one second past the maximum from the clock's second",
+    async observe(f) {
+      const second = Math.floor(f.clock.now() / 1000) * 1000;
+      f.clock.set(second + 700);
+      return answer(await f.issue(f.lockRequest({ created_at: second, requested_expiry: second + (f.operator.policy.expiry_max_seconds + 1) * 1000 })));
+    },
+    correct: 'EXPIRY_INVALID',
+    mutant: 200,
+  },
   'op-issued-at-rounded': {
     observes: 'issued_at of a pack issued with the clock 700 ms into a second',
     async observe(f) {

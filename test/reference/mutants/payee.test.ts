@@ -853,6 +853,12 @@ const PROBES: Record<MutantOfRole<'payee'>, Probe> = {
     correct: ['EVP', 'EVP'],
     mutant: [undefined, undefined],
   },
+  'payee-timestamp-zeros-trimmed': {
+    observes: 'the created_at of a request made with the clock on a whole second (2026-01-01T00:00:00Z), or that it was not made',
+    observe: (payee) => ibanRequest(payee).then(({ cpr }) => cpr.created_at, () => 'not made'),
+    correct: '2026-01-01T00:00:00Z',
+    mutant: 'not made',
+  },
   'payee-timestamp-offset': {
     observes: 'whether created_at and expires_at are written with Z',
     async observe(payee) {
