@@ -1624,13 +1624,6 @@ const CATALOGUE = [
     catches: ['CPR-RAIL-1'],
   },
   {
-    name: 'app-context-rails-kept',
-    family: 'derivation',
-    role: 'paying-app',
-    description: "the paying app writes a derivation context's supported_rails into its own settings, so a later derivation without them is refused RAIL_UNSUPPORTED for a rail the application serves, where the context's rails hold for that derivation only (PROFILE.md §9)",
-    catches: ['DRV-RAIL-1'],
-  },
-  {
     name: 'app-condition-hex-lower-cased',
     family: 'derivation',
     role: 'paying-app',

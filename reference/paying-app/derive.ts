@@ -57,9 +57,6 @@ export function derivePayment(doc: unknown, context: DerivationContext, settings
   // Mutant app-unknown-hint-read-as-usual-rail: a hint none of the listed values read as the rail the sub-interface is usually paid on, not as OPEN.
   // Stryker disable next-line all: only the app-unknown-hint-read-as-usual-rail fault reads it so
   const hint = faults.has('app-unknown-hint-read-as-usual-rail') && cpr.rail_hint !== undefined && !isRailHint(cpr.rail_hint) ? SUB_INTERFACE_FIELDS[subInterface].defaultRailHint : cpr.rail_hint;
-  // Mutant app-context-rails-kept: a context's supported_rails written into the application's settings, so they hold for every later derivation too.
-  // Stryker disable next-line all: only the app-context-rails-kept fault keeps them
-  if (faults.has('app-context-rails-kept') && given) (settings as { supportedRails: readonly string[] }).supportedRails = ctx.supported_rails!;
   // Mutant app-rail-hint-prototype-name-refused: a listed hint looked up with `in` on the table of rail names, so a name every object has (constructor, toString) counts as a listed rail the application does not serve.
   // Stryker disable next-line all: only the app-rail-hint-prototype-name-refused fault looks it up so
   const protoNamed = faults.has('app-rail-hint-prototype-name-refused') && typeof hint === 'string' && !isRailHint(hint) && hint in RAIL_HINT_NAMES;

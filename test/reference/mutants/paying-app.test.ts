@@ -440,15 +440,6 @@ const PROBES: Record<MutantOfRole<'paying-app'>, Probe> = {
     correct: 'accepted',
     mutant: 'RAIL_UNSUPPORTED',
   },
-  'app-context-rails-kept': {
-    observes: 'an IBAN request hinted SEPA_CT derived with a context whose supported_rails is ON_CHAIN alone, then by the same application without supported_rails',
-    async observe(app) {
-      const narrow = app.derive(IBAN_CPR, { ...CONTEXT, supported_rails: ['ON_CHAIN'] });
-      return [outcome(narrow), outcome(app.derive(IBAN_CPR, CONTEXT))];
-    },
-    correct: ['RAIL_UNSUPPORTED', 'accepted'],
-    mutant: ['RAIL_UNSUPPORTED', 'RAIL_UNSUPPORTED'],
-  },
   'app-condition-hex-lower-cased': {
     observes: "the intent's conditions.domain_separator of an ON_CHAIN request whose domain_separator has upper-case hex digits",
     async observe(app) {
