@@ -20,7 +20,7 @@
 // maxBodyBytes expects 413 PAYLOAD_TOO_LARGE, so the bodies serve every limit a
 // policy may set, the smallest included.
 import fc from 'fast-check';
-import { notUtf8 } from './parts/utf8.ts';
+import { notUtf8, withBytesAt } from './parts/utf8.ts';
 import { validLockRequest, validRedemption, validRenewal, type CashpackMessageKind } from './cashpack/index.ts';
 
 export type MalformedLayer = 'http' | 'json' | 'schema';
@@ -211,13 +211,10 @@ const MAKERS: Readonly<Record<MalformedKind, Maker>> = {
         fc.constantFrom(...members(doc).filter(([, v]) => typeof v === 'string')),
         notUtf8,
       )
-      .map(([[path], bad]) => {
-        const [before, after] = withRaw(doc, path, '"\u0001"').split('\u0001') as [string, string];
-        return {
-          bytes: Uint8Array.from([...utf8(before), ...bad.bytes, ...utf8(after)]),
-          description: `${path.join('.')} holds the bytes ${bad.note}, which are not UTF-8`,
-        };
-      }),
+      .map(([[path], bad]) => ({
+        bytes: withBytesAt(withRaw(doc, path, '"\u0001"'), '\u0001', bad.bytes),
+        description: `${path.join('.')} holds the bytes ${bad.note}, which are not UTF-8`,
+      })),
   empty: () => fc.constantFrom({ bytes: new Uint8Array(0), description: 'an empty body' }, { bytes: utf8(' \r\n\t'), description: 'a body of white space only' }),
   'wrong-type': (doc) =>
     fc.constantFrom(...members(doc)).chain(([path, value]) =>

@@ -24,7 +24,7 @@ const NOT_UTF8: readonly NotUtf8[] = [
 
 export const notUtf8: fc.Arbitrary<NotUtf8> = fc.constantFrom(...NOT_UTF8);
 
-/** The UTF-8 bytes of `text` with the first occurrence of `marker` (ASCII, inside a JSON string) replaced by `bad`. */
+/** The UTF-8 bytes of `text` with the first occurrence of `marker` (inside a JSON string) replaced by `bad`. */
 export function withBytesAt(text: string, marker: string, bad: readonly number[]): Uint8Array {
   const at = text.indexOf(marker);
   if (at < 0) throw new RangeError(`withBytesAt: the marker ${JSON.stringify(marker)} is not in the text`);

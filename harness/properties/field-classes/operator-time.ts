@@ -100,15 +100,20 @@ const cases: fc.Arbitrary<OperatorTimeCase> = fc.record({
 /** Every end of the permitted range and a second either side of it. */
 const EXPIRIES_AT_FRACTION: readonly ExpiryAtFraction[] = (['min', 'max'] as const).flatMap((edge) => ([-1, 0, 1] as const).map((seconds) => ({ edge, seconds })));
 
+/** The lifetime, in whole seconds from the clock's second, of a requested expiry `e`. */
+const lifetimeAt = (e: ExpiryAtFraction, policy: OperatorSetup['policy']): number => (e.edge === 'min' ? policy.expiry_min_seconds : policy.expiry_max_seconds) + e.seconds;
+
 /**
- * Whether a requested expiry `e` from the clock's second is granted at a clock `fractionMs` past that second: the lifetime
+ * Whether an expiry `whole` seconds after the clock's second is granted at a clock `fractionMs` past that second: the lifetime
  * read from the clock and from its whole second (PROFILE.md §6 lets either stand) must agree, else undefined.
  */
-function expiryGranted(e: ExpiryAtFraction, fractionMs: number, policy: OperatorSetup['policy']): boolean | undefined {
-  const whole = (e.edge === 'min' ? policy.expiry_min_seconds : policy.expiry_max_seconds) + e.seconds;
-  const inRange = (lifetime: number) => lifetime >= policy.expiry_min_seconds && lifetime <= policy.expiry_max_seconds;
-  return inRange(whole) === inRange(whole - fractionMs / 1000) ? inRange(whole) : undefined;
+function expiryGranted(whole: number, fractionMs: number, policy: OperatorSetup['policy']): boolean | undefined {
+  const granted = inExpiryRange(whole, policy);
+  return granted === inExpiryRange(whole - fractionMs / 1000, policy) ? granted : undefined;
 }
+
+/** Spec §8, PROFILE.md §5 step 8: a lifetime in seconds within the permitted range, both ends inclusive. */
+const inExpiryRange = (lifetime: number, policy: OperatorSetup['policy']): boolean => lifetime >= policy.expiry_min_seconds && lifetime <= policy.expiry_max_seconds;
 
 const stamp = (ms: number) => formatTimestamp(ms, 'cashpack');
 const code = (answer: HttpResult): unknown => (answer.status === 200 ? 200 : (answer.body as { code?: unknown } | undefined)?.code ?? answer.status);
@@ -135,7 +140,7 @@ async function judgeCase(ctx: ScenarioContext, setup: OperatorSetup, c: Operator
   const edge = c.expiry.edge < 0 ? policy.expiry_min_seconds : policy.expiry_max_seconds;
   const expiryMs = now + edge * 1000 + c.expiry.offset.value;
   const lifetime = (expiryMs - now) / 1000;
-  const granted = lifetime >= policy.expiry_min_seconds && lifetime <= policy.expiry_max_seconds;
+  const granted = inExpiryRange(lifetime, policy);
   const lock = buildLockRequest({ principal: setup.principal, amount: '1', asset: setup.asset as never, initialBearer: createSigningKey().jwk, requested_expiry: expiryMs, created_at: created.ms });
   const issued = await send(ctx, 'operator', jsonRequest('POST', '/v1/cashpack/issue', lock));
   const expected = !created.fresh ? 'STALE_REQUEST' : !granted ? 'EXPIRY_INVALID' : 200;
@@ -196,13 +201,13 @@ async function judgeCase(ctx: ScenarioContext, setup: OperatorSetup, c: Operator
   if (code(issuedAtFraction) !== (lockAt.fresh ? 200 : 'STALE_REQUEST')) return mismatch(lockAt.fresh ? 200 : 'STALE_REQUEST', issuedAtFraction, `${atWhere}: a Lock Request created ${unambiguousNote(lockAt, window)}`, ['PRF-FRESH-1', 'PRF-BOUND-1']);
   // Requested expiries at and a second either side of each end of the range, from the clock's second, where both readings agree.
   for (const expiryAt of EXPIRIES_AT_FRACTION) {
-    const grantedAt = expiryGranted(expiryAt, c.fraction, policy);
+    const edgeLifetime = lifetimeAt(expiryAt, policy);
+    const grantedAt = expiryGranted(edgeLifetime, c.fraction, policy);
     if (grantedAt === undefined) continue;
-    const lifetimeAt = (expiryAt.edge === 'min' ? policy.expiry_min_seconds : policy.expiry_max_seconds) + expiryAt.seconds;
-    const edgeLock = buildLockRequest({ principal: setup.principal, amount: '1', asset: setup.asset as never, initialBearer: createSigningKey().jwk, requested_expiry: now + lifetimeAt * 1000, created_at: now });
+    const edgeLock = buildLockRequest({ principal: setup.principal, amount: '1', asset: setup.asset as never, initialBearer: createSigningKey().jwk, requested_expiry: now + edgeLifetime * 1000, created_at: now });
     const edgeIssued = await send(ctx, 'operator', jsonRequest('POST', '/v1/cashpack/issue', edgeLock));
     const dueAt = grantedAt ? 200 : 'EXPIRY_INVALID';
-    if (code(edgeIssued) !== dueAt) return mismatch(dueAt, edgeIssued, `${atWhere}: a Lock Request for an expiry ${lifetimeAt} s after the clock's second (the ${expiryAt.edge === 'min' ? 'minimum' : 'maximum'}${expiryAt.seconds === 0 ? '' : ` ${expiryAt.seconds > 0 ? '+' : '-'} 1 s`}; ${grantedAt ? 'inside' : 'outside'} the range however the fraction is read)`, ['CPP-EXP-1', 'PRF-BOUND-1']);
+    if (code(edgeIssued) !== dueAt) return mismatch(dueAt, edgeIssued, `${atWhere}: a Lock Request for an expiry ${edgeLifetime} s after the clock's second (the ${expiryAt.edge === 'min' ? 'minimum' : 'maximum'}${expiryAt.seconds === 0 ? '' : ` ${expiryAt.seconds > 0 ? '+' : '-'} 1 s`}; ${grantedAt ? 'inside' : 'outside'} the range however the fraction is read)`, ['CPP-EXP-1', 'PRF-BOUND-1']);
   }
   const identity = c.atFraction.redeem;
   const lastBody = JSON.stringify({ cash_pack: last, redemption: redemption(last, lastBearer, setup.redeemer, now) });
