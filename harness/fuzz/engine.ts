@@ -21,6 +21,7 @@
 // file and the regression scenario is the role's, after the loop.
 import fc from 'fast-check';
 import type { HarnessError } from '../errors.ts';
+import { interruptWhen } from '../interrupt-when.ts';
 import { causeKey, sameCause, type Cause } from './cause.ts';
 import { Mismatch, type MismatchDetail } from './mismatch.ts';
 
@@ -254,11 +255,6 @@ export async function runEngine<I, F extends Failing>(options: EngineOptions, ro
     if (timer) clearInterval(timer);
     state.phase = 'done';
   }
-}
-
-/** A fast-check plugin that interrupts the check, as its time limit would, once `stop` says so. */
-function interruptWhen<Ts>(stop: () => boolean): fc.Plugin<Ts> {
-  return () => ({ decorateRun: (nestedRun) => (value) => (stop() ? Promise.resolve(new fc.PreconditionFailure(true)) : nestedRun(value)) });
 }
 
 /**

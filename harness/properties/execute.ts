@@ -5,6 +5,7 @@ import fc from 'fast-check';
 import type { Level } from '../../profile/registry.ts';
 import type { CheckResult, Exchange, TestResult } from '../report/model.ts';
 import type { TestErrorCode } from '../errors.ts';
+import { interruptWhen } from '../interrupt-when.ts';
 import { ScenarioContext, StepError, stepErrorFields, type ScenarioTarget } from '../scenarios/context.ts';
 import { policyOf } from '../scenarios/actions/index.ts';
 import { rawBodyFits } from '../scenarios/actions/cashpack.ts';
@@ -100,10 +101,14 @@ export async function executeProperty(def: PropertyDefinition, target: ScenarioT
       throw error;
     }
   });
-  const details = await fc.check(
-    withShrinkBudget(property, () => shrinkAttempts < shrinkBudget),
-    { seed: options.seed, numRuns: runs, ...(options.timeLimitMs ? { interruptAfterTimeLimit: options.timeLimitMs, markInterruptAsFailure: false } : {}) },
-  );
+  // Past its time limit the property stops before its next case, never within one (interrupt-when.ts): a case
+  // left running would go on acting on the target, and on the process's time zone, beside the tests after it.
+  const limitAt = performance.now() + (options.timeLimitMs || Number.POSITIVE_INFINITY);
+  const details = await fc.check(withShrinkBudget(property, () => shrinkAttempts < shrinkBudget), {
+    seed: options.seed,
+    numRuns: runs,
+    plugins: [interruptWhen(() => performance.now() >= limitAt)],
+  });
   // What the cases changed on the target is put back whatever they found; a teardown that fails is the harness's own error.
   try {
     await def.teardown?.(ctx);

@@ -127,9 +127,25 @@ describe('executing a property', () => {
   it('skips, naming the capability, and never claims a pass it did not run', async () => {
     const skipped = await executeProperty(property(() => true, { needs: ['provision'] }), target(), options);
     expect(skipped).toMatchObject({ status: 'skipped', missing_capabilities: ['provision'], checks: [] });
-    const slow = property(() => true, { check: () => new Promise((r) => setTimeout(() => r(undefined), 200)) });
-    const interrupted = await executeProperty(slow, target(), { ...options, runs: 1000, timeLimitMs: 1 });
-    expect(interrupted.status).not.toBe('passed');
+    // Its first case generated only after the time limit: none runs, and that is no pass.
+    const busy = (ms: number) => fc.nat(1000).map((n) => { const until = performance.now() + ms; while (performance.now() < until); return n; }) as fc.Arbitrary<unknown>;
+    const interrupted = await executeProperty(property(() => true, { arbitrary: () => busy(5) }), target(), { ...options, runs: 1000, timeLimitMs: 1 });
+    expect(interrupted).toMatchObject({ status: 'error', reason: 'no generated case ran within the time limit' });
+  });
+
+  it('stops at its time limit between cases, never leaving one running', async () => {
+    let started = 0;
+    let ended = 0;
+    const slow = property(() => true, { check: async () => { started += 1; await new Promise((r) => setTimeout(r, 60)); ended += 1; return undefined; } });
+    const result = await executeProperty(slow, target(), { ...options, runs: 1000, timeLimitMs: 100 });
+    // The case in flight at the limit ended before the property did, and none started after it.
+    expect(ended).toBe(started);
+    await new Promise((r) => setTimeout(r, 150));
+    expect(started).toBe(ended);
+    expect(started).toBeGreaterThanOrEqual(2);
+    expect(started).toBeLessThan(1000);
+    expect(result).toMatchObject({ status: 'passed' });
+    expect(result.checks[0]!.actual).toBe(`${started} held (${started} of 1000 cases ran before the time limit)`);
   });
 
   it('reports an exception in a check as a harness error, not a conformance failure', async () => {
