@@ -127,8 +127,11 @@ async function targetedAgainst(spec: MutantSpec): Promise<MutantRow> {
 async function testsAgainst(mutant: string | undefined, tests: readonly PlanTest[], options: { concurrency?: number; shrinkAttempts?: number } = {}): Promise<{ results: TestResult[]; durationMs: number; baseline: TestResult[] }> {
   // A mutant that shows only under a configuration other than the defaults runs under it (MutantSpec.configuration),
   // and so does the reference, whose failures there are the configuration's (mutantRow's baseline).
+  // The two run one after the other: a test alone in the process (it sets the process's time zone, say) is alone
+  // only among its own run's tests, and a run beside it in this process would meet what it sets.
   const configuration = MUTANTS.find((m) => m.name === mutant)?.configuration;
-  const [run, baseline] = await Promise.all([testsUnder(mutant, configuration, tests, options), configuration !== undefined && mutant !== undefined ? testsUnder(undefined, configuration, tests, options) : undefined]);
+  const run = await testsUnder(mutant, configuration, tests, options);
+  const baseline = configuration !== undefined && mutant !== undefined ? await testsUnder(undefined, configuration, tests, options) : undefined;
   return { ...run, baseline: baseline?.results ?? [] };
 }
 
