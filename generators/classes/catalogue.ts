@@ -60,13 +60,15 @@ export const FIELD_CLASSES = [
   { id: 'timestamp.boundary', summary: 'at, and within one second either side of, the instant its rule compares with (sub-second included)' },
   // encodings
   { id: 'binary.non-canonical', summary: 'padding, the standard alphabet, non-zero unused bits, white space, a wrong length: refused' },
-  { id: 'signature.malleable', summary: 'S ≥ L, a non-canonical R, a small-order R under the right key: refused as INVALID_SIGNATURE' },
+  { id: 'signature.malleable', summary: 'S ≥ L, a non-canonical R, a small-order R under the right key, a mixed-order R only the cofactored equation accepts: refused as INVALID_SIGNATURE' },
   { id: 'key.weak', summary: 'a small-order or non-canonical A: its signatures refused; a kid that is not its thumbprint: malformed' },
+  { id: 'key.mixed-order', summary: 'A with a small-order component, signing so that both equations hold (speccheck case 3): accepted' },
   { id: 'signed.altered', summary: 'a signed member changed after signing: INVALID_SIGNATURE' },
   { id: 'json.escaped-name', summary: 'member names written with \\u escapes (and, with every character of the names, string values\' non-ASCII characters, a pair of escapes beyond the BMP), and each object\'s members in another order: the same members' },
   { id: 'json.duplicate', summary: 'a member twice, spelled plainly or with escapes, at any depth: refused' },
   { id: 'json.bom', summary: 'a UTF-8 byte order mark before the document: refused' },
   // HTTP
+  { id: 'path.segment', summary: 'an identifier in a path written as none: a percent sign without two hex digits, escapes of bytes that are not UTF-8, other escapes, long text: a 4xx problem, never a 5xx' },
   { id: 'http.media-type', summary: 'application/json in any letter case, with parameters and white space: accepted; other types: 415' },
   { id: 'http.chunked', summary: 'a body sent in pieces without Content-Length: read at max_body_bytes, 413 one byte over, as with a Content-Length' },
   { id: 'http.untrusted-headers', summary: "client headers that must not be trusted (X-Forwarded-*, Forwarded, a Host naming another host, or the target's own on another port or written another way): change nothing, or the request is refused" },
@@ -100,7 +102,7 @@ export const CLASSES_OF_KIND: Readonly<Record<FieldKind, readonly FieldClassId[]
   code: ['code.case'],
   binary: ['binary.non-canonical'],
   signature: ['signature.malleable', 'binary.non-canonical'],
-  'public-key': ['key.weak'],
+  'public-key': ['key.weak', 'key.mixed-order'],
   integer: [],
   list: [],
   opaque: ['derived.exact'],
@@ -108,7 +110,7 @@ export const CLASSES_OF_KIND: Readonly<Record<FieldKind, readonly FieldClassId[]
   'request-body': ['json.escaped-name', 'json.duplicate', 'json.bom', 'http.media-type', 'http.chunked', 'http.problem'],
   token: ['token.altered', 'token.channel'],
   'public-get': ['http.signed-get', 'http.untrusted-headers'],
-  'authenticated-get': ['http.untrusted-headers', 'http.problem', 'signature.malleable', 'http.signature-label'],
+  'authenticated-get': ['http.untrusted-headers', 'http.problem', 'signature.malleable', 'http.signature-label', 'path.segment'],
   retrieval: ['retrieval.status', 'retrieval.media-type', 'retrieval.body'],
 };
 

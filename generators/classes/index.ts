@@ -18,5 +18,6 @@ export { timestampVariant, type TimestampKind, type TimestampValue, type Timesta
 export { DST_ZONES, dstInstant, zoneOffsetMinutes, type DstInstant, type DstInstantConstraints, type DstZone } from './time-zone.ts';
 export { alterToken, tokenAlteration, type TokenAlteration } from './token.ts';
 export { foreignHost, hostChoice, untrustedHeaders, type ForeignHost, type HostChoice, type UntrustedHeaders } from './untrusted-headers.ts';
-export { weakKey, type WeakKey, type WeakKeyKind } from './weak-key.ts';
+export { pathSegment } from './path-segment.ts';
+export { mixedOrderKey, TORSION_POINTS, weakKey, type MixedOrderKey, type WeakKey, type WeakKeyKind } from './weak-key.ts';
 export { REDIRECT_TARGETS, retrievalAnswer, retrievalClass, retrievalDelivery, retrievalErrorStatus, retrievalMediaType, retrievalRedirect, retrievalStatus, type RedirectTarget, type RetrievalAnswer } from './retrieval-answer.ts';

@@ -2,16 +2,21 @@
 // short of PROFILE.md §2.3's strict rule accepts it (class signature.malleable).
 // The harness applies it (harness/crypto/ed25519-malleate.ts): S + k·L needs
 // only the signature, so it applies to the Operator's own; a small-order or
-// non-canonical R needs the signer's private key.
+// non-canonical R needs the signer's private key, and so does an R of mixed
+// order ([r]B plus a point of small order, S = r + k·a), which only the
+// cofactored equation RFC 8032 also allows accepts.
 import fc from 'fast-check';
 import type { ClassValue } from './catalogue.ts';
+import { TORSION_POINTS } from './weak-key.ts';
 
-export type MalleationKind = 's-plus-l' | 'r-small-order' | 'r-non-canonical';
+export type MalleationKind = 's-plus-l' | 'r-small-order' | 'r-non-canonical' | 'r-mixed-order';
 
 export interface Malleation {
   readonly kind: MalleationKind;
   /** For s-plus-l: S + multiple · L (1 to 14: S + 14 L still fits 32 bytes). */
   readonly multiple: number;
+  /** For r-mixed-order: the point of small order added to R (an index into TORSION_POINTS). */
+  readonly torsion: number;
 }
 
 export interface SignatureMalleationConstraints {
@@ -22,10 +27,17 @@ export interface SignatureMalleationConstraints {
 export function signatureMalleation(constraints: SignatureMalleationConstraints = {}): fc.Arbitrary<ClassValue<Malleation>> {
   const { withKey = true } = constraints;
   if (typeof withKey !== 'boolean') throw new RangeError(`signatureMalleation: constraints.withKey must be a boolean, got ${String(withKey)}`);
-  const kinds: MalleationKind[] = withKey ? ['s-plus-l', 'r-small-order', 'r-non-canonical'] : ['s-plus-l'];
-  return fc.tuple(fc.constantFrom(...kinds), fc.oneof(fc.constant(1), fc.integer({ min: 1, max: 14 }))).map(([kind, multiple]) => ({
+  const kinds: MalleationKind[] = withKey ? ['s-plus-l', 'r-small-order', 'r-non-canonical', 'r-mixed-order'] : ['s-plus-l'];
+  return fc.tuple(fc.constantFrom(...kinds), fc.oneof(fc.constant(1), fc.integer({ min: 1, max: 14 })), fc.nat(TORSION_POINTS.length - 1)).map(([kind, multiple, torsion]) => ({
     class: 'signature.malleable' as const,
-    value: { kind, multiple },
-    note: kind === 's-plus-l' ? `S + ${multiple}·L` : kind === 'r-small-order' ? 'R of small order, S = k·a' : 'R of small order written with y = p + 1',
+    value: { kind, multiple, torsion },
+    note:
+      kind === 's-plus-l'
+        ? `S + ${multiple}·L`
+        : kind === 'r-small-order'
+          ? 'R of small order, S = k·a'
+          : kind === 'r-non-canonical'
+            ? 'R of small order written with y = p + 1'
+            : `R = [r]B + ${TORSION_POINTS[torsion]!.what}, S = r + k·a: only the cofactored equation holds`,
   }));
 }

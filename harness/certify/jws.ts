@@ -7,7 +7,7 @@ import { publicJwk, readJwk } from '../../profile/jwk.ts';
 import { HarnessError } from '../errors.ts';
 import { utf8 } from './bytes.ts';
 import type { SigningKey } from './keys.ts';
-import { ed } from './noble.ts';
+import { ed } from '../crypto/noble.ts';
 
 /** RFC 7515 Appendix F: the compact serialization with the payload left out. */
 export function detachedJws(payload: Uint8Array, key: SigningKey): string {

@@ -3,7 +3,7 @@ import { decodeB64urlFixed, encodeB64url } from '../../profile/b64url.ts';
 import { generateKeyPair } from '../../profile/ed25519.ts';
 import { jwkThumbprint, publicJwk } from '../../profile/jwk.ts';
 import { HarnessError } from '../errors.ts';
-import { ed } from './noble.ts';
+import { ed } from '../crypto/noble.ts';
 
 export interface SigningKey {
   /** The 32-byte seed (the JWK's d). */

@@ -15,13 +15,15 @@
 // with a query is signed over its path alone (RFC 9421 @path); the headers of a
 // read just answered, sent word for word for another path, identify nobody, nor
 // does the Principal's key under its kid with letters in another case, nor its
-// valid signature under a label other than cpp; and every refusal is a problem
-// document.
+// valid signature under a label other than cpp; a status read by the Principal
+// whose pack_id segment is no identifier (a percent sign without two hex
+// digits, escapes of bytes that are not UTF-8, long text) is a 4xx problem,
+// never a 5xx; and every refusal is a problem document.
 import fc from 'fast-check';
 import { buildLockRequest, createSigningKey, type CashPack, type SigningKey } from '../../../profile/cashpack/index.ts';
 import { signRequestAs } from '../../../profile/http-signature.ts';
 import { recased } from '../../../generators/cashpack/corruptions.ts';
-import { foreignHost, hostChoice, mediaTypeVariant, signatureLabel, untrustedHeaders, type ClassValue, type HostChoice, type UntrustedHeaders } from '../../../generators/classes/index.ts';
+import { foreignHost, hostChoice, mediaTypeVariant, pathSegment, signatureLabel, untrustedHeaders, type ClassValue, type HostChoice, type UntrustedHeaders } from '../../../generators/classes/index.ts';
 import type { WireRequest } from '../../adapters/types.ts';
 import type { HttpResult, ScenarioContext } from '../../scenarios/context.ts';
 import { send } from '../../scenarios/http.ts';
@@ -29,7 +31,7 @@ import { define, sameJson } from '../support.ts';
 import type { Coverage, PropertyFailure } from '../types.ts';
 import { lifetimeSeconds, operatorNow, operatorSetup, redeemRequest, redemption, renewal, type OperatorSetup } from './operator-setup.ts';
 import { restoreClock } from './clock.ts';
-import { expectProblem } from './problem.ts';
+import { expectProblem, problemDefects } from './problem.ts';
 import { jsonTextOf, JSON_TEXT_CLASSES } from './variants.ts';
 
 const FILE = 'harness/properties/field-classes/operator-http.ts';
@@ -50,6 +52,8 @@ interface HttpCase {
   readonly recase: number;
   /** A label other than `cpp` for the Principal's own signature. */
   readonly label: ClassValue<string>;
+  /** A pack_id segment that is no identifier, for a status read by the Principal. */
+  readonly segment: ClassValue<string>;
 }
 
 const COVERS: Coverage[] = [
@@ -58,6 +62,7 @@ const COVERS: Coverage[] = [
   { field: 'GET /v1/cashpack/{pack_id}/status', class: 'http.untrusted-headers' },
   { field: 'GET /v1/cashpack/{pack_id}/status', class: 'http.problem' },
   { field: 'GET /v1/cashpack/{pack_id}/status', class: 'http.signature-label' },
+  { field: 'GET /v1/cashpack/{pack_id}/status', class: 'path.segment' },
   ...['GET /.well-known/cashpack-policy.json', 'GET /.well-known/cashpack-pubkey.json'].flatMap((field) => [
     { field, class: 'http.signed-get' as const },
     { field, class: 'http.untrusted-headers' as const },
@@ -73,6 +78,7 @@ const cases: fc.Arbitrary<HttpCase> = fc.record({
   query: fc.constantFrom('?', '?fields=all', '?a=1&b=%20x', `?pack_id=${'0'.repeat(8)}-0000-4000-8000-${'0'.repeat(12)}`, '?%2Fv1=%3F'),
   recase: fc.nat(),
   label: signatureLabel(),
+  segment: pathSegment(),
 });
 
 const codeOf = (r: HttpResult): unknown => (r.body as { code?: unknown } | undefined)?.code;
@@ -198,6 +204,13 @@ async function statusAndDocuments(ctx: ScenarioContext, setup: OperatorSetup, c:
   const otherPath = `/v1/cashpack/${crypto.randomUUID()}/status`;
   const unknown = expectProblem(await send(ctx, 'operator', { method: 'GET', path: otherPath, headers: { ...signed(authority, otherPath) } }), 403, 'FORBIDDEN', 'a Principal reading a pack that does not exist', ['CPP-STS-1', 'PRF-AUTH-1']);
   if (unknown) return unknown;
+  // A pack_id segment that names no pack and is no identifier: a 4xx problem whichever (the Principal's signature covers the path as sent, RFC 9421 §2.2.6), never a 5xx.
+  const oddPath = `/v1/cashpack/${c.segment.value}/status`;
+  const odd = await send(ctx, 'operator', { method: 'GET', path: oddPath, headers: { ...signed(authority, oddPath) } });
+  const oddWhat = `a status read by the Principal at ${oddPath.length > 120 ? `${oddPath.slice(0, 100)}…` : oddPath}, its pack_id segment ${c.segment.note}`;
+  if (!refusedAny(odd)) return { expected: 'a 4xx problem: no pack has that id, and malformed input is never a 5xx (PROFILE.md §11)', actual: { status: odd.status, code: codeOf(odd) ?? null }, message: oddWhat, requirements: ['CPP-ERR-1'] };
+  const oddForm = problemDefects(odd);
+  if (oddForm.length > 0) return { expected: { status: odd.status, content_type: 'application/problem+json' }, actual: { status: odd.status, defects: oddForm }, message: oddWhat, requirements: ['PRF-ERR-1', 'CPP-ERR-1'] };
   // The read just answered, its headers word for word, for that other path: its signature base holds the first path (RFC 9421 §2.5), so it identifies nobody here, however lately it verified.
   const replayed = expectProblem(await send(ctx, 'operator', { method: 'GET', path: otherPath, headers: honestHeaders }), 401, 'UNAUTHENTICATED', "the headers of the status read just answered, word for word, sent for another pack's path", ['PRF-AUTH-1']);
   if (replayed) return replayed;

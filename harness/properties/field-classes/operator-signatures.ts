@@ -5,14 +5,18 @@
 // identity written with y = p + 1), and every key a message names that is of
 // small order or not canonical, with a signature by nobody that a lax verifier
 // accepts: refused as INVALID_SIGNATURE (401 UNAUTHENTICATED for a status
-// read); a kid that is not its key's thumbprint is MALFORMED_REQUEST.
+// read); a kid that is not its key's thumbprint is MALFORMED_REQUEST. An R of
+// mixed order that only the cofactored equation accepts is among the bends;
+// and a bearer key of mixed order, signing so that both equations hold
+// (speccheck's case 3), is accepted: a pack issued or renewed to it, then
+// renewed or redeemed by it.
 import fc from 'fast-check';
 import { encodeB64url } from '../../../profile/b64url.ts';
 import { jwkThumbprint, type OkpJwk } from '../../../profile/jwk.ts';
 import { signingInput, signObject, type MessageType } from '../../../profile/signing.ts';
 import { createSigningKey, type CashPack, type SigningKey } from '../../../profile/cashpack/index.ts';
-import { signatureMalleation, weakKey, type ClassValue, type Malleation, type WeakKey } from '../../../generators/classes/index.ts';
-import { forgeUnderSmallOrderKey, malleate, withSPlusL } from '../../crypto/ed25519-malleate.ts';
+import { mixedOrderKey, signatureMalleation, weakKey, type ClassValue, type Malleation, type MixedOrderKey, type WeakKey } from '../../../generators/classes/index.ts';
+import { forgeUnderSmallOrderKey, malleate, mixedOrderSigner, withSPlusL } from '../../crypto/ed25519-malleate.ts';
 import type { HttpResult, ScenarioContext } from '../../scenarios/context.ts';
 import { jsonRequest, send } from '../../scenarios/http.ts';
 import { define, firstFailure } from '../support.ts';
@@ -30,16 +34,40 @@ const WEAK = ['lock-request/principal_pk', 'renew-request/renewal/bearer_pk', 'r
 /** Only S + k·L bends a signature without its signer's key: the Operator's own and an HTTP Message Signature (whose base the harness does not re-sign). */
 const WITHOUT_KEY = new Set<string>(['renew-request/cash_pack/signature', 'redeem-request/cash_pack/signature', 'GET /v1/cashpack/{pack_id}/status']);
 
+/**
+ * Where a key of mixed order stands, each case: a Principal's (provisioned, its
+ * Lock Request signed by it); a pack issued to one, renewed by it, then
+ * redeemed by the next bearer (redeemed by it where max_chain_depth is 0); a
+ * pack renewed to one, then redeemed by it (where a renewal is allowed).
+ */
+const MIXED = ['lock-request/principal_pk', 'lock-request/initial_bearer_pk', 'renew-request/renewal/new_bearer_pk'] as const;
+/** The fields those messages carry the key in. */
+const MIXED_FIELDS = [
+  ...MIXED,
+  'renew-request/renewal/bearer_pk',
+  'renew-request/cash_pack/initial_bearer_pk',
+  'renew-request/cash_pack/current_bearer_pk',
+  'redeem-request/cash_pack/initial_bearer_pk',
+  'redeem-request/cash_pack/current_bearer_pk',
+  'redeem-request/redemption/bearer_pk',
+] as const;
+
 interface SignatureCase {
   readonly malleations: readonly ClassValue<Malleation>[];
   readonly keys: readonly ClassValue<WeakKey>[];
+  readonly mixed: readonly ClassValue<MixedOrderKey>[];
 }
 
-const COVERS: Coverage[] = [...MALLEABLE.map((field) => ({ field, class: 'signature.malleable' as const })), ...WEAK.map((field) => ({ field, class: 'key.weak' as const }))];
+const COVERS: Coverage[] = [
+  ...MALLEABLE.map((field) => ({ field, class: 'signature.malleable' as const })),
+  ...WEAK.map((field) => ({ field, class: 'key.weak' as const })),
+  ...MIXED_FIELDS.map((field) => ({ field, class: 'key.mixed-order' as const })),
+];
 
 const cases: fc.Arbitrary<SignatureCase> = fc.record({
   malleations: fc.tuple(...MALLEABLE.map((field) => signatureMalleation({ withKey: !WITHOUT_KEY.has(field) }))),
   keys: fc.tuple(...WEAK.map(() => weakKey())),
+  mixed: fc.tuple(...MIXED.map(() => mixedOrderKey())),
 });
 
 /** `object` signed by `signer` under `type`, its signature bent. */
@@ -137,7 +165,81 @@ function items(ctx: ScenarioContext, setup: OperatorSetup, now: number, c: Signa
       return handedTo(nextK, (jwk) => send(ctx, 'operator', renewBody(pack, resigned('renewal-entry', renewal(pack, bearer, now) as unknown as Doc, { new_bearer_pk: jwk }, bearer))), 'a pack renewed to a weak key');
     },
   ];
-  return [...malleated, ...weakItems];
+  const [principalOf, issuedTo, renewedTo] = c.mixed as [ClassValue<MixedOrderKey>, ClassValue<MixedOrderKey>, ClassValue<MixedOrderKey>];
+  /** A granted answer, or the failure of a signature §2.3 accepts refused. */
+  const granted = (answer: HttpResult, what: string): PropertyFailure | undefined =>
+    answer.status === 200 ? undefined : { expected: { status: 200 }, actual: { status: answer.status, code: (answer.body as { code?: unknown } | undefined)?.code ?? null }, message: `${what}: PROFILE.md §2.3 accepts a key of mixed order and a signature meeting both equations (speccheck's case 3)`, requirements: ['PRF-SIG-2'] };
+  const fits = (body: Doc, what: string): boolean => {
+    if (Buffer.byteLength(JSON.stringify(body)) <= setup.policy.max_body_bytes) return true;
+    ctx.leftOut.add(`${what}, as it is over max_body_bytes (${setup.policy.max_body_bytes})`);
+    return false;
+  };
+  const mixedItems: Item[] = [
+    async () => {
+      const principal = mixedBearer(principalOf.value);
+      const what = `a Lock Request by a Principal whose key is ${principalOf.note}`;
+      const provisioned = await send(ctx, 'operator', jsonRequest('POST', '/_control/operator/principals', { public_key: principal.jwk, asset: setup.asset, balance: '1000' }));
+      if (provisioned.status !== 201) return { expected: { status: 201 }, actual: { status: provisioned.status, code: (provisioned.body as { code?: unknown } | undefined)?.code ?? null }, message: `provisioning a Principal whose key is ${principalOf.note} (PROFILE.md §2.1, §2.3: a valid key)`, requirements: ['PRF-CTL-1'] };
+      const lock = principal.signed('lock-request', { ...(lockRequest(setup, now) as unknown as Doc), principal_pk: principal.jwk });
+      return granted(await send(ctx, 'operator', jsonRequest('POST', '/v1/cashpack/issue', lock)), what);
+    },
+    async () => {
+      const bearer = mixedBearer(issuedTo.value);
+      const what = `a pack issued to ${issuedTo.note}`;
+      const issued = await send(ctx, 'operator', jsonRequest('POST', '/v1/cashpack/issue', lockRequest(setup, now, { bearer: bearer.jwk })));
+      const refusedIssue = granted(issued, what);
+      if (refusedIssue) return refusedIssue;
+      const pack = issued.body as CashPack;
+      // Where no renewal is allowed (max_chain_depth 0), the key of mixed order redeems the pack itself.
+      if (setup.policy.max_chain_depth === 0) {
+        const own = bearer.signed('redemption-request', { ...(redemption(pack, setup.bearer, setup.redeemer, now) as unknown as Doc), bearer_pk: bearer.jwk });
+        return fits({ cash_pack: pack, redemption: own }, `the redemption of ${what}`) ? granted(await send(ctx, 'operator', redeem(pack, own)), `${what}, then redeemed by it`) : undefined;
+      }
+      const next = createSigningKey();
+      const entry = bearer.signed('renewal-entry', { ...(renewal(pack, setup.bearer, now, next) as unknown as Doc), bearer_pk: bearer.jwk });
+      const body = { cash_pack: pack, renewal: entry };
+      if (!fits(body, `the renewal of ${what}`)) return undefined;
+      const renewed = await send(ctx, 'operator', jsonRequest('POST', '/v1/cashpack/renew', body));
+      const refusedRenewal = granted(renewed, `${what}, then renewed by it`);
+      if (refusedRenewal) return refusedRenewal;
+      // The pack still names the key of mixed order as its initial bearer: its redemption by the next bearer verifies nothing under it, and is granted.
+      const held = renewed.body as CashPack;
+      const r = redemption(held, next, setup.redeemer, now) as unknown as Doc;
+      return fits({ cash_pack: held, redemption: r }, `the redemption of ${what}`) ? granted(await send(ctx, 'operator', redeem(held, r)), `${what}, renewed by it, then redeemed by the next bearer`) : undefined;
+    },
+    async () => {
+      const bearer = mixedBearer(renewedTo.value);
+      const what = `a pack renewed to ${renewedTo.note}`;
+      if (setup.policy.max_chain_depth === 0) {
+        ctx.leftOut.add('a pack renewed to a key of mixed order, as max_chain_depth is 0');
+        return undefined;
+      }
+      const first = createSigningKey();
+      const issued = await issuePack(ctx, setup, first, now);
+      const renewed = await send(ctx, 'operator', renewBody(issued, resigned('renewal-entry', renewal(issued, first, now) as unknown as Doc, { new_bearer_pk: bearer.jwk }, first)));
+      const refusedRenewal = granted(renewed, what);
+      if (refusedRenewal) return refusedRenewal;
+      const pack = renewed.body as CashPack;
+      const r = bearer.signed('redemption-request', { ...(redemption(pack, first, setup.redeemer, now) as unknown as Doc), bearer_pk: bearer.jwk });
+      const body = { cash_pack: pack, redemption: r };
+      return fits(body, `the redemption of ${what}`) ? granted(await send(ctx, 'operator', redeem(pack, r)), `${what}, then redeemed by it`) : undefined;
+    },
+  ];
+  return [...malleated, ...weakItems, ...mixedItems];
+}
+
+/** A bearer key of class key.mixed-order as the JWK a message names, and how it signs a message. */
+function mixedBearer(key: MixedOrderKey): { jwk: OkpJwk; signed: (type: MessageType, message: Doc) => Doc } {
+  const signer = mixedOrderSigner(key);
+  const x = encodeB64url(signer.publicKey);
+  const jwk: OkpJwk = { kty: 'OKP', crv: 'Ed25519', x, kid: jwkThumbprint(x) };
+  return {
+    jwk,
+    signed: (type, message) => {
+      const { signature: _old, ...unsigned } = message;
+      return { ...unsigned, signature: encodeB64url(signer.sign(signingInput(type, unsigned))) };
+    },
+  };
 }
 
 /** A signed message with some members changed and signed again by its signer. */
@@ -148,7 +250,7 @@ function resigned(type: MessageType, message: Doc, changes: Doc, signer: Signing
 
 export const OPERATOR_SIGNATURES = define<SignatureCase>({
   id: 'PROP-OP-011',
-  title: 'every signature of every signed message kind, bent every way (S + k·L, small-order or non-canonical R), and every small-order or non-canonical key a message names, are refused',
+  title: 'every signature of every signed message kind, bent every way (S + k·L, small-order, non-canonical or mixed-order R), and every small-order or non-canonical key a message names, are refused; a mixed-order bearer key signing so that both equations hold is accepted',
   requirements: ['CPP-SIG-1', 'PRF-SIG-2', 'PRF-JWK-1', 'PRF-AUTH-1'],
   level: 'PROFILE',
   role: 'operator',

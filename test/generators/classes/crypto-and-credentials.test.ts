@@ -8,8 +8,8 @@ import { signatureLabel } from '../../../generators/classes/signature-label.ts';
 import { signatureMalleation } from '../../../generators/classes/signature.ts';
 import { alterToken, tokenAlteration } from '../../../generators/classes/token.ts';
 import { foreignHost, hostChoice, untrustedHeaders } from '../../../generators/classes/untrusted-headers.ts';
-import { weakKey } from '../../../generators/classes/weak-key.ts';
-import { forgeUnderSmallOrderKey, malleate } from '../../../harness/crypto/ed25519-malleate.ts';
+import { mixedOrderKey, weakKey } from '../../../generators/classes/weak-key.ts';
+import { forgeUnderSmallOrderKey, malleate, mixedOrderSigner } from '../../../harness/crypto/ed25519-malleate.ts';
 import { findPayerMembers } from '../../../profile/cpr/index.ts';
 import { generateKeyPair, isAcceptablePointEncoding, signBytes, verifyStrict } from '../../../profile/ed25519.ts';
 import * as ed from '@noble/ed25519';
@@ -27,6 +27,17 @@ describe('signatureMalleation', () => {
       const bent = malleate(good, m.value, message, key);
       expect(bent).toHaveLength(64);
       expect(verifyStrict(key.publicKey, message, bent), m.note).toBe(false);
+    }
+  });
+
+  it('an R of mixed order meets only the cofactored equation, which noble checks under ZIP 215', () => {
+    const mixed = fc.sample(signatureMalleation(), { seed: 21, numRuns: 200 }).filter((m) => m.value.kind === 'r-mixed-order');
+    expect(new Set(mixed.map((m) => m.value.torsion)).size).toBe(7);
+    for (const m of mixed) {
+      const bent = malleate(good, m.value, message, key);
+      expect(ed.Point.fromBytes(bent.subarray(0, 32)).isTorsionFree(), m.note).toBe(false);
+      expect(verifyStrict(key.publicKey, message, bent), m.note).toBe(false);
+      expect(ed.verify(bent, message, key.publicKey, { zip215: true }), m.note).toBe(true);
     }
   });
 
@@ -58,6 +69,23 @@ describe('weakKey', () => {
       expect(verifyStrict(k.value.encoding!, message, signature)).toBe(false);
       // noble's non-strict (cofactorless, small order allowed) verification accepts it.
       expect(ed.verify(signature, message, k.value.encoding!, { zip215: true }), k.note).toBe(true);
+    }
+  });
+});
+
+describe('mixedOrderKey', () => {
+  it('a key of mixed order whose signatures meet both equations: the strict rule accepts them, and refuses them under another message', () => {
+    const message = new TextEncoder().encode('signed under a mixed-order key');
+    const drawn = fc.sample(mixedOrderKey(), { seed: 22, numRuns: 40 });
+    expect(new Set(drawn.map((k) => k.value.torsion.order))).toEqual(new Set([2, 4, 8]));
+    for (const k of drawn) {
+      const signer = mixedOrderSigner(k.value);
+      expect(isAcceptablePointEncoding(signer.publicKey), k.note).toBe(true);
+      expect(ed.Point.fromBytes(signer.publicKey).isTorsionFree(), k.note).toBe(false);
+      const signature = signer.sign(message);
+      expect(verifyStrict(signer.publicKey, message, signature), k.note).toBe(true);
+      expect(ed.verify(signature, message, signer.publicKey, { zip215: true }), k.note).toBe(true);
+      expect(verifyStrict(signer.publicKey, new TextEncoder().encode('another message'), signature), k.note).toBe(false);
     }
   });
 });
