@@ -127,7 +127,7 @@ const MAX_JSON_BYTES = 65_536;
  */
 export function applicable(doc: unknown, encoding: Encoding): Encoding {
   const members = typeof doc === 'object' && doc !== null && !Array.isArray(doc) ? Object.keys(doc).length : 0;
-  if ((encoding === 'duplicate-member' || typeof encoding === 'object') && members === 0) return 'plain';
+  if ((encoding === 'duplicate-member' || (typeof encoding === 'object' && 'json' in encoding)) && members === 0) return 'plain';
   if ((encoding === 'at-limit' || encoding === 'over-limit') && Buffer.byteLength(JSON.stringify(doc) ?? 'null') > MAX_JSON_BYTES) return 'plain';
   return encoding;
 }
@@ -136,7 +136,7 @@ export function applicable(doc: unknown, encoding: Encoding): Encoding {
 export function encode(doc: unknown, encoding: Encoding): string {
   const json = JSON.stringify(doc) ?? 'null';
   const written = applicable(doc, encoding);
-  if (typeof written === 'object') return writeJsonText(doc as Record<string, unknown>, written.json).value;
+  if (typeof written === 'object') return 'trailing' in written ? `${json}${written.trailing}` : writeJsonText(doc as Record<string, unknown>, written.json).value;
   switch (written) {
     case 'plain':
       return json;

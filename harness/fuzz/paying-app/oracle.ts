@@ -83,17 +83,17 @@ export function documentOutcomes(doc: unknown, channel: Channel | 'derive', now:
 
 /** The bytes the channel carries hold I-JSON (PROFILE.md §1) or not. */
 function notJson(encoding: Encoding): boolean {
-  if (typeof encoding === 'object') return encoding.json.class === 'json.duplicate';
+  if (typeof encoding === 'object') return 'trailing' in encoding || encoding.json.class === 'json.duplicate';
   return encoding === 'duplicate-member' || noJsonText(encoding);
 }
 
 /**
- * The bytes hold no JSON text at all (a byte order mark before it, nothing, HTML):
- * the violation names the document, "" (PROFILE.md §8.3). A member written twice
+ * The bytes hold no JSON text at all (a byte order mark before it, nothing, HTML,
+ * a document with text after it): the violation names the document, "" (PROFILE.md §8.3). A member written twice
  * may be charged to that member, so its path is left open.
  */
 function noJsonText(encoding: Encoding): boolean {
-  return encoding === 'bom' || encoding === 'not-json' || encoding === 'empty';
+  return encoding === 'bom' || encoding === 'not-json' || encoding === 'empty' || (typeof encoding === 'object' && 'trailing' in encoding);
 }
 
 const JSON_RULE = 'PROFILE.md §1, §8.3: not I-JSON (a byte order mark, a member written twice, or no JSON at all, an empty body included)';

@@ -19,7 +19,18 @@ export const CHANNELS: readonly Channel[] = ['json', 'object', 'file', 'inline',
  * at any depth written twice, plainly or escaped, with the same or another
  * value; some member names at any depth written with escapes.
  */
-export type Encoding = 'plain' | 'bom' | 'duplicate-member' | 'escaped-names' | 'not-json' | 'at-limit' | 'over-limit' | 'empty' | { readonly json: Extract<JsonTextChoices, { class: 'json.duplicate' | 'json.escaped-name' }> };
+export type Encoding =
+  | 'plain'
+  | 'bom'
+  | 'duplicate-member'
+  | 'escaped-names'
+  | 'not-json'
+  | 'at-limit'
+  | 'over-limit'
+  | 'empty'
+  | { readonly json: Extract<JsonTextChoices, { class: 'json.duplicate' | 'json.escaped-name' }> }
+  /** The document followed by text that makes the whole no JSON text (generators/parts/json-trailer.ts). */
+  | { readonly trailing: string };
 
 /** What the stand-in payee answers a retrieval with (token URIs only): the classes of generators/classes/retrieval-answer.ts. */
 export type Serving = RetrievalAnswer;

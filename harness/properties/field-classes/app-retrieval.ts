@@ -7,7 +7,8 @@
 // UTF-8 (read, as UTF-8: the CPR read is the one served) and other media types
 // (read or refused), bodies chunked at and over the 65 536-byte bound, slow,
 // cut off or empty, and bodies that are not I-JSON (a byte order mark, a member
-// twice, HTML) or are the same JSON with escaped member names; the token URIs
+// twice, HTML, the CPR with text after it that is not JSON white space) or are
+// the same JSON with escaped member names; the token URIs
 // carry tokens of 32 to 128 hex digits and other query parameters before or after their endpoint (one named
 // endpoint in other letters among them; one that makes the URI 2 048 bytes long, one byte more, or twice that:
 // the inline form's bound is not theirs), or none, and
@@ -24,6 +25,7 @@
 import fc from 'fast-check';
 import { letterCaseVariant, retrievalClass, retrievalDelivery, retrievalErrorStatus, retrievalMediaType, retrievalRedirect, type RetrievalAnswer } from '../../../generators/classes/index.ts';
 import { legalBaseUrl, validCpr } from '../../../generators/index.ts';
+import { notJsonTrailer } from '../../../generators/parts/json-trailer.ts';
 import { MAX_INLINE_URI_BYTES } from '../../../profile/cpr/uri.ts';
 import { PROBLEM_STATUS } from '../../../profile/problems.ts';
 import type { AppResult } from '../../adapters/types.ts';
@@ -46,10 +48,11 @@ const FIELD = 'retrieved: GET <endpoint>/cpr/{token}';
  * How the body of the delivery's retrieval is sized (as the CPR, at the
  * 65 536-byte bound, one byte over, nothing), and how the fifth retrieval's,
  * answered 200 application/json, is written: not I-JSON (a byte order mark, a
- * member twice, no JSON at all) or the same JSON with escaped member names.
+ * member twice, no JSON at all, the CPR with text after it) or the same JSON
+ * with escaped member names.
  */
 type Size = Extract<Encoding, 'plain' | 'at-limit' | 'over-limit' | 'empty'>;
-type Text = Extract<Encoding, 'bom' | 'duplicate-member' | 'not-json' | 'escaped-names'>;
+type Text = Extract<Encoding, 'bom' | 'duplicate-member' | 'not-json' | 'escaped-names' | { readonly trailing: string }>;
 
 interface RetrievalCase {
   readonly doc: unknown;
@@ -98,7 +101,7 @@ const cases = (ipv6: boolean): fc.Arbitrary<RetrievalCase> => fc.record({
   mediaType: retrievalMediaType(),
   delivery: retrievalDelivery(),
   size: fc.constantFrom<Size>('plain', 'at-limit', 'over-limit', 'empty'),
-  text: fc.constantFrom<Text>('bom', 'duplicate-member', 'not-json', 'escaped-names'),
+  text: fc.oneof(fc.constantFrom<Text>('bom', 'duplicate-member', 'not-json', 'escaped-names'), notJsonTrailer.map((t): Text => ({ trailing: t.text }))),
   // The payee's base path: a few fixed ones, and any RFC 3986 allows (sub-delimiters, reserved characters percent-encoded, UTF-8 in either hex case).
   basePath: fc.oneof(
     { weight: 1, arbitrary: fc.constantFrom('', '/shop', '/shops/acme%20gmbh', '/pay/acme(eu)') },
@@ -166,7 +169,7 @@ async function retrieve(ctx: ScenarioContext, c: RetrievalCase, answer: Retrieva
   const text = encode(c.doc, encoding);
   const served = stub.serve(exhibitOf(answer, new TextEncoder().encode(text)), { basePath: c.basePath, host: c.host, tokenDigits: c.tokenDigits });
   const uri = lengthened(spelt(withParams(served.uri, c.extra), c.spelling), c.length);
-  const what = `a token URI ${uri.length > 300 ? `${uri.slice(0, 240)}… (${uri.length} bytes)` : uri}${c.extra === null ? '' : ` (with "${c.extra.params}" ${c.extra.where} its endpoint)`} answered ${member.note} (${member.class}), its body ${encoding === 'plain' ? 'the CPR' : encoding}`;
+  const what = `a token URI ${uri.length > 300 ? `${uri.slice(0, 240)}… (${uri.length} bytes)` : uri}${c.extra === null ? '' : ` (with "${c.extra.params}" ${c.extra.where} its endpoint)`} answered ${member.note} (${member.class}), its body ${encoding === 'plain' ? 'the CPR' : typeof encoding === 'object' && 'trailing' in encoding ? `the CPR followed by ${JSON.stringify(encoding.trailing)}` : typeof encoding === 'object' ? encoding.json.class : encoding}`;
   try {
     const expected: Expectation = expectRead({ doc: { valid: c.doc }, channel: 'qr', encoding, serving: answer }, c.doc, undefined, Date.now());
     const result = await appCall(() => ctx.app().read({ kind: 'uri', uri }));
