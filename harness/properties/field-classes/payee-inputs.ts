@@ -4,7 +4,8 @@
 // digit for digit, text outside ASCII, in NFD or with white space at its ends
 // unchanged, extensions of any JSON member for member, nested as deep as
 // I-JSON lets a CPR nest among them, strings that look like
-// date-times, numbers or other types' words in extensions, memo and
+// date-times, numbers or other types' words in extensions, values spelled as
+// payer names in extensions, memo and
 // display_name served as written (class json.lookalike), 140 code points of
 // astral characters kept whole, a text of the least length, the empty memo
 // among them, kept too, and a memo or display_name of space characters alone,
@@ -63,7 +64,19 @@ const deepExtensions: fc.Arbitrary<Doc> = fc.oneof(fc.constant(MAX_DEPTH - 2), f
   return { 'com.example.nested': value };
 });
 
-// Extensions (any JSON: arrays, nulls, nested objects, one time in four nested as deep as the profile allows) one request in three, besides the member the class varies.
+/**
+ * Extensions whose values, not names, are words PROFILE.md §7.5 keeps out of
+ * member names (payer, authorization, settlement, payer_…): a string alone, in
+ * an array, or the value of a member of another name. Only a member's name
+ * carries payer data; a check that searches the JSON text for those words
+ * refuses a valid request.
+ */
+const payerWordValues: fc.Arbitrary<Doc> = fc
+  .tuple(fc.constantFrom('payer', 'authorization', 'settlement', 'payer_ref', 'payer_name', 'Payer'), fc.constantFrom('alone', 'in-array', 'member-value'))
+  .map(([word, where]) => ({ 'com.example.kind': where === 'alone' ? word : where === 'in-array' ? ['merchant', word] : { role: word } }));
+
+// Extensions (any JSON: arrays, nulls, nested objects, one time in four nested as deep as the profile allows, one in five
+// with values spelled as payer names) one request in three, besides the member the class varies.
 // A listed rail_hint one request in three, any the sub-interface takes: ON_CHAIN binds both ways, every other hint is
 // advisory (PROFILE.md §7.4), so a hint usual for another sub-interface is asked for as often as its own. The base
 // input stays one the profile allows: only the member a class varies may break a rule.
@@ -72,7 +85,7 @@ const base = fc.constantFrom(...SUB_INTERFACES).chain((sub_interface) =>
     {
       sub_interface: fc.constant(sub_interface),
       amount: fc.bigInt({ min: 1n, max: 10n ** 9n }).map(String),
-      extensions: fc.option(fc.oneof({ weight: 3, arbitrary: cprExtensions(2) }, { weight: 1, arbitrary: deepExtensions }), { nil: undefined, freq: 2 }),
+      extensions: fc.option(fc.oneof({ weight: 3, arbitrary: cprExtensions(2) }, { weight: 1, arbitrary: deepExtensions }, { weight: 1, arbitrary: payerWordValues }), { nil: undefined, freq: 2 }),
       rail_hint: fc.option(fc.constantFrom(...RAIL_HINTS.filter((hint) => (hint === 'ON_CHAIN') === (sub_interface === 'ON_CHAIN'))), { nil: undefined, freq: 2 }),
     },
     { requiredKeys: ['sub_interface', 'amount'] },
@@ -154,6 +167,15 @@ const nullMember: fc.Arbitrary<Ask> = fc.tuple(base, fc.constantFrom('amount', '
   note: `${member} null, a ${input.sub_interface} request`,
 }));
 
+/**
+ * Three more malformed amounts a case, of class amount.non-canonical: its
+ * twelve forms are misread in different ways (a reader that takes the integer
+ * a text names takes "0250", "+5" and " 5"), and one a case meets each seldom.
+ */
+const moreAmounts: fc.Arbitrary<Ask[]> = fc.array(fc.tuple(base, amountVariant({ class: 'amount.non-canonical' })), { minLength: 3, maxLength: 3 }).map((drawn) =>
+  drawn.map(([input, v]): Ask => ({ field: 'control:payee-request/amount', class: 'amount.non-canonical', input: { ...input, amount: v.value }, note: `amount ${v.note}` })),
+);
+
 const asks: fc.Arbitrary<Ask[]> = fc.tuple(
   ...TARGETS.map(({ field, cls }) =>
     fc.tuple(base, field.pointer === '' ? fc.constant(undefined) : ask(field.pointer.slice(1), cls)).chain(([input, v]) => {
@@ -170,7 +192,8 @@ const asks: fc.Arbitrary<Ask[]> = fc.tuple(
   emptyMemo,
   blankName,
   nullMember,
-);
+  moreAmounts,
+).map((all) => all.flat());
 
 async function judge(ctx: ScenarioContext, a: Ask, validity: number): Promise<PropertyFailure | undefined> {
   const where = `asked ${a.note}`;
