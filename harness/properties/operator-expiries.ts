@@ -1,6 +1,7 @@
 // PROP-OP-017: each pack's funds come back at its own expiry instant (PROFILE.md
 // §5.1), whatever the order its Principal's packs were issued in and expire in.
-// A fresh Principal issues two to six packs at one instant, of generated amounts
+// A fresh Principal issues two to six packs at one instant (some renewed once or
+// twice then, which changes neither expiry nor funds), of generated amounts
 // (up to a million units, or beyond 2^53 where max_amount allows) and lifetimes
 // (half within the policy's first hour, the others anywhere up to
 // expiry_max_seconds or in the last quarter of its range;
@@ -30,14 +31,14 @@
 // What the Principal holds is predicted from the instants alone.
 import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
-import { createSigningKey, type SigningKey } from '../../profile/cashpack/index.ts';
+import { createSigningKey, type CashPack, type SigningKey } from '../../profile/cashpack/index.ts';
 import { StepError, type HttpResult, type ScenarioContext } from '../scenarios/context.ts';
 import { jsonRequest, send } from '../scenarios/http.ts';
 import { define } from './support.ts';
 import type { PropertyFailure } from './types.ts';
 import { restoreClock, setClock } from './field-classes/clock.ts';
 import { policyOf, type Policy } from '../scenarios/actions/index.ts';
-import { answerOf, balanceOf, lifetimeSeconds, lockRequest, MOST_PER_PACK, operatorNow, provisionPrincipal } from './field-classes/operator-setup.ts';
+import { answerOf, balanceOf, lifetimeSeconds, lockRequest, MOST_PER_PACK, operatorNow, provisionPrincipal, renewal } from './field-classes/operator-setup.ts';
 
 const FILE = 'harness/properties/operator-expiries.ts';
 
@@ -60,6 +61,12 @@ interface PackPlan {
    * §4.3), never its lifetime counted from receipt.
    */
   readonly datedAt: number | null;
+  /**
+   * How many times it is renewed right after the issues, at the same instant
+   * (up to max_chain_depth): a renewal changes neither its expiry nor its
+   * funds (PROFILE.md §5), so a renewed pack's come back at its expiry too.
+   */
+  readonly renewals: number;
 }
 
 /** What a Principal holds: available, locked by ACTIVE packs, held by cancelled ones. */
@@ -92,7 +99,7 @@ interface Case {
 }
 
 const drawn = fc.record({
-  packs: fc.array(fc.record({ lifetimeAt: fc.integer({ min: 0, max: 0xffff }), reach: fc.constantFrom('hour' as const, 'hour' as const, 'hour' as const, 'any' as const, 'top' as const, 'top' as const), large: fc.boolean(), amountAt: fc.integer({ min: 0, max: 0xffff }), datedAt: fc.option(fc.integer({ min: 0, max: 0xffff }), { nil: null, freq: 3 }) }), { minLength: 2, maxLength: 6 }),
+  packs: fc.array(fc.record({ lifetimeAt: fc.integer({ min: 0, max: 0xffff }), reach: fc.constantFrom('hour' as const, 'hour' as const, 'hour' as const, 'any' as const, 'top' as const, 'top' as const), large: fc.boolean(), amountAt: fc.integer({ min: 0, max: 0xffff }), datedAt: fc.option(fc.integer({ min: 0, max: 0xffff }), { nil: null, freq: 3 }), renewals: fc.constantFrom(0, 0, 1, 2) }), { minLength: 2, maxLength: 6 }),
   move: fc.oneof(
     { weight: 6, arbitrary: fc.record({ nth: fc.nat({ max: 5 }), offsetMs: fc.oneof({ weight: 2, arbitrary: fc.constantFrom(-1000, 0, 1000) }, { weight: 4, arbitrary: fc.tuple(fc.constantFrom(-1, -1, 1), fc.oneof({ weight: 2, arbitrary: fc.constantFrom(1, 250, 499, 500, 501, 999) }, { weight: 1, arbitrary: fc.integer({ min: 1, max: 999 }) })).map(([sign, ms]) => sign * ms) }) }) },
     { weight: 1, arbitrary: fc.constant({ beyond: true as const }) },
@@ -133,7 +140,7 @@ async function judgeCase(ctx: ScenarioContext, policy: Policy, c: Case): Promise
   };
   // Dated back up to a second short of the window: at the window itself, a clock at a fraction lets either answer conform (PROFILE.md §6).
   const datedBackOf = (p: PackPlan) => (p.datedAt === null ? 0 : Math.floor((p.datedAt / 0x10000) * policy.request_window_seconds));
-  const packs = c.packs.map((p) => ({ lifetime: lifetimeOf(p), amount: amountOf(p, BigInt(policy.max_amount)), datedBack: datedBackOf(p) }));
+  const packs = c.packs.map((p) => ({ lifetime: lifetimeOf(p), amount: amountOf(p, BigInt(policy.max_amount)), datedBack: datedBackOf(p), renewals: Math.min(p.renewals, policy.max_chain_depth) }));
   const locked = packs.reduce((sum, p) => sum + p.amount, 0n);
   const balance = locked + BigInt(c.spare);
 
@@ -144,12 +151,25 @@ async function judgeCase(ctx: ScenarioContext, policy: Policy, c: Case): Promise
   await setClock(ctx, 'operator', issuedAt);
   let funded = balance;
   const packIds: string[] = [];
+  const issued: { pack: CashPack; bearer: SigningKey }[] = [];
   for (const [i, p] of packs.entries()) {
-    const answer = await send(ctx, 'operator', jsonRequest('POST', '/v1/cashpack/issue', lockRequest({ principal, policy }, issuedAt, { amount: p.amount.toString(), lifetime: p.lifetime, datedBack: p.datedBack })));
+    const bearer = createSigningKey();
+    const answer = await send(ctx, 'operator', jsonRequest('POST', '/v1/cashpack/issue', lockRequest({ principal, policy }, issuedAt, { amount: p.amount.toString(), lifetime: p.lifetime, datedBack: p.datedBack, bearer: bearer.jwk })));
     const packId = issuedPackId(answer, `pack ${i + 1} of ${packs.length}, of ${p.amount}, from ${funded} available (a balance of ${balance})`, `pack ${i + 1} of ${packs.length}`);
     if (typeof packId !== 'string') return packId;
     funded -= p.amount;
     packIds.push(packId);
+    issued.push({ pack: answer.body as CashPack, bearer });
+  }
+  // Some renewed at the same instant, once or twice: their expiry and funds stay as issued.
+  for (const [i, p] of packs.entries()) {
+    let { pack, bearer } = issued[i]!;
+    for (let k = 0; k < p.renewals; k++) {
+      const next = createSigningKey();
+      const answer = await send(ctx, 'operator', jsonRequest('POST', '/v1/cashpack/renew', { cash_pack: pack, renewal: renewal(pack, bearer, issuedAt, next) }));
+      if (answer.status !== 200) throw StepError.setupFailed('CPP-RNW-1', `setting up: the Operator did not renew pack ${i + 1} of ${packs.length} at its issue instant (renewal ${k + 1}, HTTP ${answer.status}: ${answer.text.slice(0, 200)}); its own scenarios judge renewal`);
+      [pack, bearer] = [answer.body as CashPack, next];
+    }
   }
   // One pack cancelled at the same instant: CANCELLED, its amount held from then on, its expiry changing nothing (PROFILE.md §5.1).
   const cancelled = c.cancelled !== null && ctx.target.capabilities('operator').has('cancel') ? c.cancelled % packs.length : undefined;
@@ -167,7 +187,7 @@ async function judgeCase(ctx: ScenarioContext, policy: Policy, c: Case): Promise
   const running = packs.filter((p, i) => i !== cancelled && issuedAt + p.lifetime * 1000 > now);
   const stillLocked = running.reduce((sum, p) => sum + p.amount, 0n);
   const available = balance - stillLocked - held;
-  const story = `${packs.length} packs issued at one instant (lifetimes ${packs.map((p) => `${p.lifetime} s${p.datedBack > 0 ? `, its Lock Request dated ${p.datedBack} s before` : ''}`).join('; ')}; amounts ${packs.map((p) => p.amount).join(', ')}) from a balance of ${balance}${cancelled === undefined ? '' : `, pack ${cancelled + 1} cancelled then (${held} held)`}, the clock then ${now - issuedAt} ms on with nothing read between: ${packs.length - running.length - (cancelled === undefined ? 0 : 1)} expired, ${running.length} running`;
+  const story = `${packs.length} packs issued at one instant (lifetimes ${packs.map((p) => `${p.lifetime} s${p.datedBack > 0 ? `, its Lock Request dated ${p.datedBack} s before` : ''}${p.renewals > 0 ? `, renewed ${p.renewals === 1 ? 'once' : `${p.renewals} times`} then` : ''}`).join('; ')}; amounts ${packs.map((p) => p.amount).join(', ')}) from a balance of ${balance}${cancelled === undefined ? '' : `, pack ${cancelled + 1} cancelled then (${held} held)`}, the clock then ${now - issuedAt} ms on with nothing read between: ${packs.length - running.length - (cancelled === undefined ? 0 : 1)} expired, ${running.length} running`;
 
   /**
    * One unit over what is available is refused; all of it is granted (within max_amount: else the balance alone
