@@ -268,6 +268,8 @@ async function provisionedAgain(ctx: ScenarioContext, policy: Policy, principal:
   if (read.available !== want.available || !isDeepStrictEqual(read.asset, refused ? own : asset)) {
     return { expected: { ...want, asset: refused ? own : asset }, actual: read, message: `${asked}${refused ? ', refused' : ''}: the Principal's balance`, requirements: ['PRF-CTL-1'] };
   }
+  // Taken, with the status PROFILE.md §12 gives every provisioning, a key provisioned again among them.
+  if (!refused && answer.status !== 201) return { expected: 201, actual: { status: answer.status }, message: `${asked}: taken, answered ${answer.status} where PROFILE.md §12 gives 201 (provisioning again is a provisioning)`, requirements: ['PRF-CTL-1'] };
   // Refused, it is provisioned again in its own asset: granted, what is locked and held staying.
   return refused ? provisionedAgain(ctx, policy, principal, before, { ...again, otherAsset: false }, `${asked}, refused`, holds) : undefined;
 }
