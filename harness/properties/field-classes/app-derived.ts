@@ -63,7 +63,16 @@ const UNLISTED_HINT = fc
   )
   .filter((hint) => !isRailHint(hint));
 
-const opaque = fc.dictionary(fc.string({ minLength: 1, maxLength: 8 }), fc.jsonValue({ maxDepth: 2 }), { minKeys: 1, maxKeys: 4 });
+/**
+ * A payer, rail or authorization: spec §2.6 types them as the application's own
+ * (Participant, ExecutionContext, AuthorizationProof), so an object one time in
+ * two, and otherwise a value of another JSON type (a proof as a string, a rail as
+ * a number, an array): a copy made by spreading an object turns each into another.
+ */
+const opaque = fc.oneof(
+  fc.dictionary(fc.string({ minLength: 1, maxLength: 8 }), fc.jsonValue({ maxDepth: 2 }), { minKeys: 1, maxKeys: 4 }),
+  fc.oneof(fc.string({ minLength: 1, maxLength: 40 }), fc.integer(), fc.array(fc.jsonValue({ maxDepth: 1 }), { minLength: 1, maxLength: 3 })),
+);
 
 /** The CPR's texts whose least length is the empty text (PROFILE.md §7.2, §7.3): carried present and empty, never dropped for it. */
 const EMPTY_TEXTS = ['memo', 'remittance_info'] as const;
