@@ -12,7 +12,7 @@ export { lookalikeString, lookalikeValue } from './lookalike.ts';
 export { mediaTypeVariant, type MediaTypeVariantConstraints } from './media-type.ts';
 export { payerDataVariant, type PayerData, type PayerDataVariantConstraints } from './payer-data.ts';
 export { signatureLabel } from './signature-label.ts';
-export { signatureMalleation, type Malleation, type MalleationKind, type SignatureMalleationConstraints } from './signature.ts';
+export { MALLEATION_KINDS, malleationNote, signatureMalleation, type Malleation, type MalleationKind, type SignatureMalleationConstraints } from './signature.ts';
 export { blankText, textVariant, type TextValue, type TextVariantConstraints } from './text.ts';
 export { timestampVariant, type TimestampKind, type TimestampValue, type TimestampVariantConstraints } from './timestamp.ts';
 export { DST_ZONES, dstInstant, zoneOffsetMinutes, type DstInstant, type DstInstantConstraints, type DstZone } from './time-zone.ts';

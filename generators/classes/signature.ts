@@ -27,17 +27,20 @@ export interface SignatureMalleationConstraints {
 export function signatureMalleation(constraints: SignatureMalleationConstraints = {}): fc.Arbitrary<ClassValue<Malleation>> {
   const { withKey = true } = constraints;
   if (typeof withKey !== 'boolean') throw new RangeError(`signatureMalleation: constraints.withKey must be a boolean, got ${String(withKey)}`);
-  const kinds: MalleationKind[] = withKey ? ['s-plus-l', 'r-small-order', 'r-non-canonical', 'r-mixed-order'] : ['s-plus-l'];
-  return fc.tuple(fc.constantFrom(...kinds), fc.oneof(fc.constant(1), fc.integer({ min: 1, max: 14 })), fc.nat(TORSION_POINTS.length - 1)).map(([kind, multiple, torsion]) => ({
-    class: 'signature.malleable' as const,
-    value: { kind, multiple, torsion },
-    note:
-      kind === 's-plus-l'
-        ? `S + ${multiple}·L`
-        : kind === 'r-small-order'
-          ? 'R of small order, S = k·a'
-          : kind === 'r-non-canonical'
-            ? 'R of small order written with y = p + 1'
-            : `R = [r]B + ${TORSION_POINTS[torsion]!.what}, S = r + k·a: only the cofactored equation holds`,
-  }));
+  const kinds: readonly MalleationKind[] = withKey ? MALLEATION_KINDS : ['s-plus-l'];
+  return fc.tuple(fc.constantFrom(...kinds), fc.oneof(fc.constant(1), fc.integer({ min: 1, max: 14 })), fc.nat(TORSION_POINTS.length - 1)).map(([kind, multiple, torsion]) => {
+    const value = { kind, multiple, torsion };
+    return { class: 'signature.malleable' as const, value, note: malleationNote(value) };
+  });
+}
+
+/** Every kind of bend, the ones that need the signer's key among them. */
+export const MALLEATION_KINDS: readonly MalleationKind[] = ['s-plus-l', 'r-small-order', 'r-non-canonical', 'r-mixed-order'];
+
+/** What a bend does, for a reader. */
+export function malleationNote({ kind, multiple, torsion }: Malleation): string {
+  if (kind === 's-plus-l') return `S + ${multiple}·L`;
+  if (kind === 'r-small-order') return 'R of small order, S = k·a';
+  if (kind === 'r-non-canonical') return 'R of small order written with y = p + 1';
+  return `R = [r]B + ${TORSION_POINTS[torsion]!.what}, S = r + k·a: only the cofactored equation holds`;
 }

@@ -46,7 +46,7 @@ export function malleate(signature: Uint8Array, m: Malleation, message: Uint8Arr
  * [8]R + [8][k]A holds. RFC 8032 §5.1.7 lets a verifier check either; PROFILE.md
  * §2.3 requires the cofactorless one.
  */
-function withMixedOrderR(message: Uint8Array, signer: Signer, torsion: Uint8Array): Uint8Array {
+export function withMixedOrderR(message: Uint8Array, signer: Signer, torsion: Uint8Array): Uint8Array {
   const a = secretScalar(signer.secretKey) % L;
   const r = nonce(signer.secretKey, 'mixed-order R', message);
   const rBytes = ed.Point.BASE.multiply(r).add(ed.Point.fromBytes(torsion)).toBytes();

@@ -7,7 +7,7 @@ import type { RefRequest, RefResponse } from '../http/types.ts';
 import type { OperatorKeys } from './keys.ts';
 import type { Policy } from './policy.ts';
 import type { OperatorState } from './state.ts';
-import { verifyAllowingSmallOrderR, verifyReducingR, verifyReducingS } from './lax-verifiers.ts';
+import { verifyAllowingSmallOrderR, verifyCofactored, verifyPrimeOrder, verifyReducingR, verifyReducingS } from './lax-verifiers.ts';
 
 export interface OperatorContext {
   readonly clock: Clock;
@@ -63,6 +63,12 @@ export function verifies(ctx: OperatorContext, type: MessageType, message: Reado
   }
   if (ctx.faults.has('op-small-order-r-accepted')) return verifyObject(type, message, publicKey, verifyAllowingSmallOrderR);
   if (ctx.faults.has('op-non-canonical-r-accepted')) return verifyObject(type, message, publicKey, verifyReducingR);
+  // Mutant op-lock-request-cofactored-verify: Lock Requests checked with the cofactored equation.
+  // Stryker disable next-line all: only the op-lock-request-cofactored-verify fault takes this path
+  if (ctx.faults.has('op-lock-request-cofactored-verify') && type === 'lock-request') return verifyObject(type, message, publicKey, verifyCofactored);
+  // Mutant op-renewal-mixed-order-key-refused: a Renewal Entry's key and R held to the prime-order subgroup.
+  // Stryker disable next-line all: only the op-renewal-mixed-order-key-refused fault takes this path
+  if (ctx.faults.has('op-renewal-mixed-order-key-refused') && type === 'renewal-entry') return verifyObject(type, message, publicKey, verifyPrimeOrder);
   // Mutant op-redemption-s-unreduced: Redemption Requests go through a library that reduces S modulo L.
   if (ctx.faults.has('op-redemption-s-unreduced') && type === 'redemption-request') return verifyObject(type, message, publicKey, verifyReducingS);
   return verifyObject(type, message, publicKey);

@@ -74,18 +74,22 @@ function answer<T>(outcome: Attempt<T>, status: number) {
   return outcome.ok ? json(status, outcome.value) : problemResponse(outcome.problem.code, outcome.problem.detail);
 }
 
-function provisionRoute(operation: (ctx: OperatorContext, input: unknown) => Attempt<Provisioned>): Endpoint {
+function provisionRoute(operation: (ctx: OperatorContext, input: unknown) => Attempt<Provisioned>, registered: (ctx: OperatorContext, kid: string) => boolean): Endpoint {
   return (ctx, request) => {
     // Mutant op-control-bom-stripped: a byte order mark before a provisioning body is dropped, as many JSON body parsers do.
     const bom = ctx.faults.has('op-control-bom-stripped') && request.body[0] === 0xef && request.body[1] === 0xbb && request.body[2] === 0xbf;
     const body = readJson(ctx, bom ? { ...request, body: request.body.subarray(3) } : request);
-    return body.ok ? answer(operation(ctx, body.value), 201) : body.response;
+    if (!body.ok) return body.response;
+    // Mutant ctl-reprovision-answered-200: 201 when the account is created, 200 when a key already registered is provisioned again.
+    const kid = (body.value as { public_key?: { kid?: unknown } } | null)?.public_key?.kid;
+    const known = ctx.faults.has('ctl-reprovision-answered-200') && typeof kid === 'string' && registered(ctx, kid);
+    return answer(operation(ctx, body.value), known ? 200 : 201);
   };
 }
 
-export const principalsRoute = provisionRoute(provisionPrincipal);
-export const redeemersRoute = provisionRoute(provisionRedeemer);
-export const staffRoute = provisionRoute(provisionStaff);
+export const principalsRoute = provisionRoute(provisionPrincipal, (ctx, kid) => ctx.state.principals.has(kid));
+export const redeemersRoute = provisionRoute(provisionRedeemer, (ctx, kid) => ctx.state.redeemers.has(kid));
+export const staffRoute = provisionRoute(provisionStaff, (ctx, kid) => ctx.state.staff.has(kid));
 export const cancelRoute: Endpoint = (ctx, _request, [packId]) => answer(cancelPack(ctx, packId!), 200);
 export const principalBalanceRoute: Endpoint = (ctx, _request, [kid]) => answer(principalBalance(ctx, kid!), 200);
 export const redeemerBalanceRoute: Endpoint = (ctx, _request, [kid]) => answer(redeemerBalance(ctx, kid!), 200);

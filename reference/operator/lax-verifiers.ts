@@ -67,3 +67,41 @@ export function verifyReducingS(publicKey: Uint8Array, message: Uint8Array, sign
   for (let i = 0; i < 32; i++) reduced[32 + i] = Number((s >> BigInt(8 * i)) & 0xffn);
   return verifyStrict(publicKey, message, reduced);
 }
+
+/**
+ * Mutant op-lock-request-cofactored-verify: the cofactored equation
+ * [8][S]B = [8]R + [8][k]A, which RFC 8032 §5.1.7 allows and PROFILE.md §2.3
+ * does not (a mixed-order R passes it); encodings, small order and S checked
+ * as §2.3 has them.
+ */
+export function verifyCofactored(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array): boolean {
+  if (publicKey.length !== 32 || signature.length !== 64) return false;
+  const rBytes = signature.subarray(0, 32);
+  const s = le(signature.subarray(32));
+  if (s >= L || !isAcceptablePointEncoding(publicKey) || !isAcceptablePointEncoding(rBytes)) return false;
+  try {
+    const a = ed.Point.fromBytes(publicKey, false);
+    const r = ed.Point.fromBytes(rBytes, false);
+    const k = le(sha512(new Uint8Array([...rBytes, ...publicKey, ...message]))) % L;
+    const sb = s === 0n ? ed.Point.ZERO : ed.Point.BASE.multiply(s);
+    const ka = k === 0n ? ed.Point.ZERO : a.multiplyUnsafe(k);
+    return sb.subtract(ka).subtract(r).clearCofactor().is0();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Mutant op-renewal-mixed-order-key-refused: the strict rule after a subgroup
+ * check on A and R, so a key or R with a torsion component (mixed order) is
+ * refused where §2.3 accepts it (speccheck's case 3).
+ */
+export function verifyPrimeOrder(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array): boolean {
+  if (publicKey.length !== 32 || signature.length !== 64) return false;
+  try {
+    if (!ed.Point.fromBytes(publicKey, false).isTorsionFree() || !ed.Point.fromBytes(signature.subarray(0, 32), false).isTorsionFree()) return false;
+  } catch {
+    return false;
+  }
+  return verifyStrict(publicKey, message, signature);
+}

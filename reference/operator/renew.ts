@@ -40,6 +40,9 @@ export const renew: Endpoint = (ctx, request) => {
 
   // 11. Success: append, roll the digest, hand over to new_bearer_pk, re-sign.
   record.pack = deepFreeze(ctx.keys.sign('cash-pack', renewed(ctx, pack, renewal)));
+  // Mutant op-renewed-pack-out-of-expiry-sweep: the pack taken off its Principal's running packs, as if it had changed hands.
+  // Stryker disable next-line all: only the op-renewed-pack-out-of-expiry-sweep fault forgets the pack here
+  if (ctx.faults.has('op-renewed-pack-out-of-expiry-sweep')) ctx.state.principals.get(record.principalKid)?.activePacks.delete(pack.pack_id);
   // Mutant op-renewal-updated-at-from-created-at: the hand-over stamped when the bearer signed it, not when the Operator made it.
   // Stryker disable next-line all: only the op-renewal-updated-at-from-created-at fault reads the entry's created_at here
   record.updatedAtMs = ctx.faults.has('op-renewal-updated-at-from-created-at') ? (parseTimestamp(renewal.created_at, 'cashpack') ?? now) : now;

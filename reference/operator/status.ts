@@ -8,7 +8,10 @@ import { verifyCaller, type Endpoint, type OperatorContext } from './context.ts'
 import { applyExpiry } from './expiry.ts';
 import type { PackRecord } from './state.ts';
 
-export const status: Endpoint = (ctx, request, [packId]) => {
+export const status: Endpoint = (ctx, request, [rawPackId]) => {
+  // Mutant op-status-pack-id-decoded-unguarded: the path parameter's escapes undone by a decoder that throws on a malformed one.
+  // Stryker disable next-line all: only the op-status-pack-id-decoded-unguarded fault decodes the segment
+  const packId = ctx.faults.has('op-status-pack-id-decoded-unguarded') ? decodeURIComponent(rawPackId!) : rawPackId;
   const now = ctx.clock.now();
   // Mutant op-status-open: no caller authentication or authorization at all.
   if (ctx.faults.has('op-status-open')) {

@@ -57,6 +57,13 @@ function extensionsProblem(value: unknown): string | undefined {
   return payer ? `must carry no payer data (PROFILE.md §7.5), found ${payer.path}` : undefined;
 }
 
+/** Mutant payee-payer-check-over-json-text: payer words searched for in the extensions' JSON text, member values included. */
+function payerWordsProblem(value: unknown): string | undefined {
+  if (!isObject(value)) return 'must be an object';
+  const payer = /"(payer|authorization|settlement|payer_[^"]*)"/.exec(JSON.stringify(value));
+  return payer ? `must carry no payer data (PROFILE.md §7.5), found ${payer[1]}` : undefined;
+}
+
 /** Mutant payee-payer-check-top-level: payer-named members looked for among the keys of extensions only. */
 function topLevelPayerProblem(value: unknown): string | undefined {
   if (!isObject(value)) return 'must be an object';
@@ -92,6 +99,7 @@ export function checkRequestInput(input: unknown, faults: Faults = NO_FAULTS): I
     const given = field === 'rail_hint' && faults.has('payee-rail-hint-case-folded') && typeof value[field] === 'string' ? value[field].toUpperCase() : value[field];
     // Mutant payee-extensions-nesting-capped: extensions refused past 20 levels of objects and arrays, a document store's limit, where I-JSON allows 32 for the whole CPR.
     const problem = field === 'extensions' && faults.has('payee-payer-check-top-level') ? topLevelPayerProblem(value[field])
+      : field === 'extensions' && faults.has('payee-payer-check-over-json-text') ? payerWordsProblem(value[field])
       : field === 'extensions' && faults.has('payee-extensions-nesting-capped') && nesting(value[field]) > 20 ? 'must nest at most 20 levels of objects and arrays'
       : rule.check(given);
     if (problem) return { ok: false, field, detail: problem };

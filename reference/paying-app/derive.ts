@@ -97,15 +97,25 @@ export function derivePayment(doc: unknown, context: DerivationContext, settings
   const payment: Payment = {
     id: faults.has('app-payment-id-reused') ? cpr.request_id : newUuid(), // mutant: the request's id, not a new one
     state: 'CREATED',
-    payer: faults.has('app-payer-from-cpr') ? cpr.payee : ctx.payer, // mutant: payer and payee mixed up
+    payer: faults.has('app-payer-from-cpr') ? cpr.payee : copied(ctx.payer, faults), // mutant: payer and payee mixed up
     payee: faults.has('app-payee-address-lowercased') ? lowerCaseAddresses(cpr.payee) : faults.has('app-payee-named-from-beneficiary') ? namedFromBeneficiary(cpr) : structuredClone(cpr.payee), // mutants: EVM addresses re-formed; a display_name added
     // Mutant app-amount-converted: the converted amount replaces the requested value.
     value: conversion && faults.has('app-amount-converted') ? { amount: conversion.amount, asset: structuredClone(conversion.asset) } : { amount, asset: structuredClone(cpr.value.asset) },
     intent,
-    authorization: ctx.authorization,
-    context: { rail: ctx.rail, request_id: cpr.request_id, ...(conversion ? { conversion } : {}) },
+    authorization: copied(ctx.authorization, faults),
+    context: { rail: copied(ctx.rail, faults), request_id: cpr.request_id, ...(conversion ? { conversion } : {}) },
   };
   return { ok: true, payment, notices };
+}
+
+/**
+ * A context value as the Payment carries it: unchanged. Mutant
+ * app-context-values-spread: copied with an object spread, which turns a value
+ * of any other type than an object into another ("ab" into {"0":"a","1":"b"}).
+ */
+function copied(value: unknown, faults: Faults): unknown {
+  // Stryker disable next-line all: only the app-context-values-spread fault spreads the value
+  return faults.has('app-context-values-spread') && value !== undefined && value !== null ? { ...(value as object) } : value;
 }
 
 /** Mutant app-derive-skips-validation: the document taken for a CPR as it is. */

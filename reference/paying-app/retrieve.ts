@@ -111,8 +111,11 @@ export async function retrieveCpr(url: string, settings: RetrievalSettings): Pro
       // Mutant app-retrieval-charset-honoured: the body decoded in the charset Content-Type names, which JSON does not define (RFC 8259 §11).
       // Stryker disable next-line all: only the app-retrieval-charset-honoured fault reads a charset
       if (settings.faults?.has('app-retrieval-charset-honoured')) return { ok: true, doc: parseIJson(inDeclaredCharset(bytes, type)) };
+      // Mutant app-retrieved-body-cut-at-last-brace: the body cut after its last closing brace, as if what follows were padding.
+      // Stryker disable next-line all: only the app-retrieved-body-cut-at-last-brace fault cuts the body
+      const body = settings.faults?.has('app-retrieved-body-cut-at-last-brace') && bytes.lastIndexOf(0x7d) >= 0 ? bytes.subarray(0, bytes.lastIndexOf(0x7d) + 1) : bytes;
       // Mutant app-retrieval-decoded-leniently: the body through a default TextDecoder first, which drops a byte order mark and replaces bytes that are not UTF-8.
-      return { ok: true, doc: parseIJson(settings.faults?.has('app-retrieval-decoded-leniently') ? new TextDecoder().decode(bytes) : bytes) };
+      return { ok: true, doc: parseIJson(settings.faults?.has('app-retrieval-decoded-leniently') ? new TextDecoder().decode(body) : body) };
     } catch (error) {
       // Mutant app-retrieved-non-json-invalid: a body that is no JSON answered as an invalid CPR, not as a retrieval that failed.
       if (settings.faults?.has('app-retrieved-non-json-invalid')) return reject('CPR_INVALID', 'This payment request is not valid JSON.', { violations: [{ requirement: 'PRF-JSON-1', path: '', message: 'is not I-JSON' }] });

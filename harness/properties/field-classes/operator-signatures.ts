@@ -4,7 +4,8 @@
 // verifier short of PROFILE.md §2.3 accepts (S + k·L, a small-order R, the
 // identity written with y = p + 1), and every key a message names that is of
 // small order or not canonical, with a signature by nobody that a lax verifier
-// accepts: refused as INVALID_SIGNATURE (401 UNAUTHENTICATED for a status
+// accepts (each message its signer's key signs bent every way in each case,
+// the drawn way first): refused as INVALID_SIGNATURE (401 UNAUTHENTICATED for a status
 // read); a kid that is not its key's thumbprint is MALFORMED_REQUEST. An R of
 // mixed order that only the cofactored equation accepts is among the bends;
 // and a bearer key of mixed order, signing so that both equations hold
@@ -15,7 +16,7 @@ import { encodeB64url } from '../../../profile/b64url.ts';
 import { jwkThumbprint, type OkpJwk } from '../../../profile/jwk.ts';
 import { signingInput, signObject, type MessageType } from '../../../profile/signing.ts';
 import { createSigningKey, type CashPack, type SigningKey } from '../../../profile/cashpack/index.ts';
-import { mixedOrderKey, signatureMalleation, weakKey, type ClassValue, type Malleation, type MixedOrderKey, type WeakKey } from '../../../generators/classes/index.ts';
+import { MALLEATION_KINDS, malleationNote, mixedOrderKey, signatureMalleation, weakKey, type ClassValue, type Malleation, type MixedOrderKey, type WeakKey } from '../../../generators/classes/index.ts';
 import { forgeUnderSmallOrderKey, malleate, mixedOrderSigner, withSPlusL } from '../../crypto/ed25519-malleate.ts';
 import type { HttpResult, ScenarioContext } from '../../scenarios/context.ts';
 import { jsonRequest, send } from '../../scenarios/http.ts';
@@ -110,10 +111,10 @@ function items(ctx: ScenarioContext, setup: OperatorSetup, now: number, c: Signa
   const renewBody = (pack: CashPack, entry: Doc) => jsonRequest('POST', '/v1/cashpack/renew', { cash_pack: pack, renewal: entry });
   const redeem = (pack: CashPack, r: Doc) => redeemRequest(ctx, JSON.stringify({ cash_pack: pack, redemption: r }), setup.redeemer, seconds);
   const malleated: Item[] = [
-    async () => verdict(await send(ctx, 'operator', jsonRequest('POST', '/v1/cashpack/issue', bentSigned('lock-request', lockRequest(setup, now) as unknown as Doc, setup.principal, lockM.value))), 400, 'INVALID_SIGNATURE', `a Lock Request signed with ${lockM.note}`, sig),
-    async () => verdict(await send(ctx, 'operator', renewBody(setup.pack, bentSigned('renewal-entry', renewal(setup.pack, setup.bearer, now) as unknown as Doc, setup.bearer, renewM.value))), 400, 'INVALID_SIGNATURE', `a Renewal Entry signed with ${renewM.note}`, sig),
+    ...everyWay(lockM).map((m) => async () => verdict(await send(ctx, 'operator', jsonRequest('POST', '/v1/cashpack/issue', bentSigned('lock-request', lockRequest(setup, now) as unknown as Doc, setup.principal, m.value))), 400, 'INVALID_SIGNATURE', `a Lock Request signed with ${m.note}`, sig)),
+    ...everyWay(renewM).map((m) => async () => verdict(await send(ctx, 'operator', renewBody(setup.pack, bentSigned('renewal-entry', renewal(setup.pack, setup.bearer, now) as unknown as Doc, setup.bearer, m.value))), 400, 'INVALID_SIGNATURE', `a Renewal Entry signed with ${m.note}`, sig)),
     async () => verdict(await send(ctx, 'operator', renewBody(bentPack(setup.pack, packM.value), renewal(setup.pack, setup.bearer, now) as unknown as Doc)), 400, 'INVALID_SIGNATURE', `a renewal presenting the pack with ${packM.note}`, sig),
-    async () => verdict(await send(ctx, 'operator', redeem(setup.pack, bentSigned('redemption-request', redemption(setup.pack, setup.bearer, setup.redeemer, now) as unknown as Doc, setup.bearer, redeemM.value))), 400, 'INVALID_SIGNATURE', `a Redemption Request signed with ${redeemM.note}`, sig),
+    ...everyWay(redeemM).map((m) => async () => verdict(await send(ctx, 'operator', redeem(setup.pack, bentSigned('redemption-request', redemption(setup.pack, setup.bearer, setup.redeemer, now) as unknown as Doc, setup.bearer, m.value))), 400, 'INVALID_SIGNATURE', `a Redemption Request signed with ${m.note}`, sig)),
     async () => verdict(await send(ctx, 'operator', redeem(bentPack(setup.pack, packM2.value), redemption(setup.pack, setup.bearer, setup.redeemer, now) as unknown as Doc)), 400, 'INVALID_SIGNATURE', `a redemption presenting the pack with ${packM2.note}`, sig),
     async () => {
       const read = statusRequest(ctx, setup.pack.pack_id, setup.principal, seconds);
@@ -226,6 +227,16 @@ function items(ctx: ScenarioContext, setup: OperatorSetup, now: number, c: Signa
     },
   ];
   return [...malleated, ...weakItems, ...mixedItems];
+}
+
+/**
+ * A message its signer's key signs, bent every way (MALLEATION_KINDS) in each
+ * case, the drawn way first: a verifier lax in one way only is met every case.
+ * The drawn multiple of L and point of small order serve every way.
+ */
+function everyWay(drawn: ClassValue<Malleation>): ClassValue<Malleation>[] {
+  const others = MALLEATION_KINDS.filter((kind) => kind !== drawn.value.kind).map((kind) => ({ ...drawn.value, kind }));
+  return [drawn, ...others.map((value) => ({ ...drawn, value, note: malleationNote(value) }))];
 }
 
 /** A bearer key of class key.mixed-order as the JWK a message names, and how it signs a message. */

@@ -6,6 +6,10 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
 import { digestText, encodeB64url, formatTimestamp, PROFILE_ID, signingInput, signObject, signRequestAs } from '../../../profile/index.ts';
 import { forgeTorsionSignature, L, le32, leInt, type TorsionR } from '../../../harness/crypto/ed25519-forge.ts';
+import { mixedOrderSigner, withMixedOrderR } from '../../../harness/crypto/ed25519-malleate.ts';
+import { TORSION_POINTS } from '../../../generators/classes/weak-key.ts';
+import { jwkThumbprint } from '../../../profile/jwk.ts';
+import type { MessageType } from '../../../profile/signing.ts';
 import { createSigningKey, operatorKeyOf, recomputeChainDigest, verifyCashPack, type CashPack, type LockRequest } from '../../../profile/cashpack/index.ts';
 import { createRole } from '../../../reference/adapter.ts';
 import { createControlHandler } from '../../../reference/control.ts';
@@ -57,6 +61,26 @@ const HOUR_MS = 3_600_000;
 /** The Lock Request with a signature whose R is a torsion point (harness/crypto/ed25519-forge.ts). */
 function torsionSigned(lock: LockRequest, principal: { readonly secretKey: Uint8Array; readonly publicKey: Uint8Array }, r: TorsionR): LockRequest {
   return { ...lock, signature: encodeB64url(forgeTorsionSignature(principal.secretKey, principal.publicKey, signingInput('lock-request', lock), r)) };
+}
+
+/** A point of small order to add to R or A: one of order 8. */
+const TORSION = TORSION_POINTS.find((t) => t.order === 8)!;
+
+/** The Lock Request with a signature whose R is [r]B plus a point of small order (S = r + k·a): only the cofactored equation holds. */
+function mixedRSigned(lock: LockRequest, principal: { readonly secretKey: Uint8Array; readonly publicKey: Uint8Array }): LockRequest {
+  return { ...lock, signature: encodeB64url(withMixedOrderR(signingInput('lock-request', lock), principal, TORSION.encoding)) };
+}
+
+/** A bearer key of mixed order (A = [a]B + T), and a message signed by it so that both equations hold (speccheck's case 3). */
+function mixedBearer() {
+  const signer = mixedOrderSigner({ seed: new Uint8Array(32).fill(7), torsion: TORSION });
+  const x = encodeB64url(signer.publicKey);
+  const jwk = { kty: 'OKP' as const, crv: 'Ed25519' as const, x, kid: jwkThumbprint(x) };
+  const signed = <T extends object>(type: MessageType, message: T): T => {
+    const { signature: _old, ...unsigned } = message as T & { signature?: string };
+    return { ...unsigned, signature: encodeB64url(signer.sign(signingInput(type, unsigned))) } as T;
+  };
+  return { jwk, signed };
 }
 
 /** A status read signed for the authority other.example, which `header` names. */
@@ -1190,6 +1214,49 @@ const PROBES: Record<MutantOfRole<'operator'>, Probe> = {
     observes: 'a test-control clock body with advance_seconds written twice',
     observe: async (f, mutant) => answer(await control(f, mutant, 'POST', '/_control/clock', { raw: '{"advance_seconds":0,"advance_seconds":1}' })),
     correct: 'MALFORMED_REQUEST',
+    mutant: 200,
+  },
+  'op-lock-request-cofactored-verify': {
+    observes: "a Lock Request signed with the Principal's key, R = [r]B plus a point of order 8 and S = r + k·a",
+    observe: async (f) => answer(await f.issue(mixedRSigned(f.lockRequest(), f.principal))),
+    correct: 'INVALID_SIGNATURE',
+    mutant: 200,
+  },
+  'op-renewal-mixed-order-key-refused': {
+    observes: 'the renewal of a pack issued to a bearer key of mixed order, signed by it so that both equations hold',
+    async observe(f) {
+      const bearer = mixedBearer();
+      const issued = await f.issue(f.lockRequest({ initialBearer: bearer.jwk }));
+      expect(issued.status).toBe(200);
+      const pack = issued.body as CashPack;
+      const { entry } = f.renewal(pack, createSigningKey());
+      return answer(await f.renew(pack, bearer.signed('renewal-entry', { ...entry, bearer_pk: bearer.jwk })));
+    },
+    correct: 200,
+    mutant: 'INVALID_SIGNATURE',
+  },
+  'op-status-pack-id-decoded-unguarded': {
+    // The fixture calls the Operator in process: what its HTTP server answers 500 is the throw itself here.
+    observes: "the Principal's status read of /v1/cashpack/9f0c%ZZ/status (a throw is the server's 500)",
+    observe: (f) => f.status('9f0c%ZZ').then((reply) => reply.status, (error: unknown) => (error instanceof URIError ? 'URIError thrown' : error)),
+    correct: 403,
+    mutant: 'URIError thrown',
+  },
+  'op-renewed-pack-out-of-expiry-sweep': {
+    observes: "the Principal's locked funds once its pack of 7, renewed once, has expired unread",
+    async observe(f) {
+      const { pack, bearer } = await f.issuePack({ amount: '7' });
+      await f.renewPack(pack, bearer);
+      f.clock.set(Date.parse(pack.expiry) + 1000);
+      return f.balance().locked;
+    },
+    correct: '0',
+    mutant: '7',
+  },
+  'ctl-reprovision-answered-200': {
+    observes: "the fixture's Principal provisioned again",
+    observe: async (f) => (await f.send('POST', '/_control/operator/principals', { json: { public_key: f.principal.jwk, asset: EUR, balance: '500' } })).status,
+    correct: 201,
     mutant: 200,
   },
   'op-control-bom-stripped': {

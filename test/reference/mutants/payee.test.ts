@@ -941,6 +941,12 @@ const PROBES: Record<MutantOfRole<'payee'>, Probe> = {
     correct: 'refused',
     mutant: ['/extensions/com.example.order/payer'],
   },
+  'payee-payer-check-over-json-text': {
+    observes: 'a request asked to carry an extension whose value, not name, is "settlement"',
+    observe: (payee) => createdOrRefused(payee, { sub_interface: 'IBAN', extensions: { 'com.example.kind': 'settlement' } }, ({ cpr }) => (cpr as { extensions?: unknown }).extensions),
+    correct: { 'com.example.kind': 'settlement' },
+    mutant: 'refused',
+  },
   'payee-extensions-nesting-capped': {
     observes: 'a request asked to carry extensions 21 levels of objects deep, the extensions object included',
     async observe(payee) {

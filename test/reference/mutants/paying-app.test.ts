@@ -101,9 +101,9 @@ beforeAll(async () => {
 afterAll(() => stub.close());
 
 /** The outcome of resolving a URI of the stub serving IBAN_CPR, and what the stub saw: `outcome/retrievals/in the clear`. */
-async function resolved(app: PayingApp, exhibit: { readonly status?: number; readonly padTo?: number; readonly redirect?: number; readonly bom?: boolean; readonly html?: boolean; readonly contentType?: string; readonly problem?: ProblemCode }, placement: { readonly plaintext?: boolean; readonly basePath?: string; readonly paramsFirst?: string; readonly scheme?: string; readonly impostor?: Impostor; readonly host?: 'localhost' | '127.0.0.1' }): Promise<string> {
+async function resolved(app: PayingApp, exhibit: { readonly status?: number; readonly padTo?: number; readonly redirect?: number; readonly bom?: boolean; readonly html?: boolean; readonly contentType?: string; readonly problem?: ProblemCode; readonly trailing?: string }, placement: { readonly plaintext?: boolean; readonly basePath?: string; readonly paramsFirst?: string; readonly scheme?: string; readonly impostor?: Impostor; readonly host?: 'localhost' | '127.0.0.1' }): Promise<string> {
   const json = exhibit.html ? '<html><body>Payment request</body></html>' : exhibit.problem !== undefined ? JSON.stringify(problem(exhibit.problem, 'the retrieval token has expired')) : JSON.stringify(IBAN_CPR);
-  const body = new TextEncoder().encode(`${exhibit.bom ? '\uFEFF' : ''}${exhibit.padTo === undefined ? json : json.padEnd(exhibit.padTo, ' ')}`);
+  const body = new TextEncoder().encode(`${exhibit.bom ? '\uFEFF' : ''}${exhibit.padTo === undefined ? json : json.padEnd(exhibit.padTo, ' ')}${exhibit.trailing ?? ''}`);
   const served = stub.serve({ ...(exhibit.status !== undefined ? { status: exhibit.status } : {}), ...(exhibit.redirect !== undefined ? { redirect: exhibit.redirect } : {}), headers: { 'content-type': exhibit.contentType ?? 'application/json' }, body }, { basePath: '', ...placement });
   try {
     const withParams = placement.paramsFirst === undefined ? served.uri : served.uri.replace('?', `?${placement.paramsFirst}&`);
@@ -476,6 +476,15 @@ const PROBES: Record<MutantOfRole<'paying-app'>, Probe> = {
     correct: CONTEXT.payer,
     mutant: IBAN_CPR.payee,
   },
+  'app-context-values-spread': {
+    observes: "the Payment's authorization when the context's is a string",
+    async observe(app) {
+      const derived = app.derive(IBAN_CPR, { ...CONTEXT, authorization: 'proof-7f3a' });
+      return derived.ok ? derived.payment.authorization : derived.code;
+    },
+    correct: 'proof-7f3a',
+    mutant: { 0: 'p', 1: 'r', 2: 'o', 3: 'o', 4: 'f', 5: '-', 6: '7', 7: 'f', 8: '3', 9: 'a' },
+  },
   'app-conversion-at-par-undisclosed': {
     observes: "the Payment's context.conversion when the payer's money is converted into USDC at the rate 1.0 for a EUR request",
     observe: async (app) => conversionOf(app, { asset: { type: 'stablecoin', code: 'USDC', chain_id: '1' }, amount: '1250', rate: '1.0' }),
@@ -711,6 +720,12 @@ const PROBES: Record<MutantOfRole<'paying-app'>, Probe> = {
     observe: (app) => resolved(app, { html: true }, {}),
     correct: 'RETRIEVAL_FAILED/1/0',
     mutant: 'CPR_INVALID/1/0',
+  },
+  'app-retrieved-body-cut-at-last-brace': {
+    observes: 'a token URI whose payee serves the CPR followed by a NUL',
+    observe: (app) => resolved(app, { trailing: '\u0000' }, {}),
+    correct: 'RETRIEVAL_FAILED/1/0',
+    mutant: 'accepted/1/0',
   },
   'app-retrieval-charset-honoured': {
     observes: 'a token URI whose payee serves the CPR, UTF-8 as JSON is, as application/json; charset=utf-16',
