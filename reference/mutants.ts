@@ -1673,6 +1673,13 @@ const CATALOGUE = [
     catches: ['PRF-APP-1', 'DLV-RESOLVE-1'],
   },
   {
+    name: 'app-expiry-judged-on-payee-date',
+    family: 'retrieval-token',
+    role: 'paying-app',
+    description: "the paying app judges a retrieved CPR's expiry by the payee's Date header instead of its own clock, so a payee whose clock is ahead has a valid request refused CPR_EXPIRED, and one behind has an expired one accepted",
+    catches: ['DLV-RESOLVE-1', 'PRF-APP-1', 'DRV-EXP-1'],
+  },
+  {
     name: 'app-condition-hex-lower-cased',
     family: 'derivation',
     role: 'paying-app',

@@ -21,7 +21,8 @@ interface ReadSettings extends RetrievalSettings {
   readonly faults: Faults;
 }
 
-type Loaded = { readonly ok: true; readonly doc: unknown } | Rejection;
+/** `at`: only under the app-expiry-judged-on-payee-date fault, the instant expiry is judged at instead of the application's clock. */
+type Loaded = { readonly ok: true; readonly doc: unknown; readonly at?: number } | Rejection;
 type Loader<K extends ReadInput['kind']> = (input: Extract<ReadInput, { kind: K }>, settings: ReadSettings) => Loaded | Promise<Loaded>;
 
 const LOADERS: { readonly [K in ReadInput['kind']]: Loader<K> } = {
@@ -66,7 +67,8 @@ export async function readCpr(input: ReadInput, settings: ReadSettings): Promise
     const loader = LOADERS[input?.kind] as Loader<ReadInput['kind']> | undefined;
     if (!loader) return reject('CPR_INVALID', 'This input is not a payment request: expected json, file, uri or object.');
     const loaded = await loader(input, settings);
-    return loaded.ok ? accept(loaded.doc, settings.now(), settings.faults) : loaded;
+    // Stryker disable next-line all: only the app-expiry-judged-on-payee-date fault gives a loaded document an instant of its own
+    return loaded.ok ? accept(loaded.doc, loaded.at ?? settings.now(), settings.faults) : loaded;
   } catch (error) {
     // Never throw on bad input (PROFILE.md §8.3): anything unforeseen is still a rejection.
     return reject('CPR_INVALID', `This payment request could not be read: ${(error as Error)?.message ?? String(error)}.`);

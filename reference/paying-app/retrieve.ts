@@ -20,7 +20,8 @@ export interface RetrievalSettings {
   readonly faults?: Faults;
 }
 
-type Retrieved = { readonly ok: true; readonly doc: unknown } | Rejection;
+/** `at`: only under the app-expiry-judged-on-payee-date fault, the payee's Date header, which then judges expiry. */
+type Retrieved = { readonly ok: true; readonly doc: unknown; readonly at?: number } | Rejection;
 
 // Stryker disable next-line Regex: PROFILE.md §8.3 lets an application read or refuse a JSON body served under another media type (class retrieval.media-type); the body's JSON is what is judged
 const JSON_MEDIA_TYPE = /^application\/json\s*(;.*)?$/i;
@@ -115,7 +116,10 @@ export async function retrieveCpr(url: string, settings: RetrievalSettings): Pro
       // Stryker disable next-line all: only the app-retrieved-body-cut-at-last-brace fault cuts the body
       const body = settings.faults?.has('app-retrieved-body-cut-at-last-brace') && bytes.lastIndexOf(0x7d) >= 0 ? bytes.subarray(0, bytes.lastIndexOf(0x7d) + 1) : bytes;
       // Mutant app-retrieval-decoded-leniently: the body through a default TextDecoder first, which drops a byte order mark and replaces bytes that are not UTF-8.
-      return { ok: true, doc: parseIJson(settings.faults?.has('app-retrieval-decoded-leniently') ? new TextDecoder().decode(body) : body) };
+      // Mutant app-expiry-judged-on-payee-date: the payee's clock, its Date header, taken to judge the request's expiry.
+      // Stryker disable next-line all: only the app-expiry-judged-on-payee-date fault reads the Date header
+      const served = settings.faults?.has('app-expiry-judged-on-payee-date') ? Date.parse(String(response.headers.date)) : Number.NaN;
+      return { ok: true, doc: parseIJson(settings.faults?.has('app-retrieval-decoded-leniently') ? new TextDecoder().decode(body) : body), ...(Number.isFinite(served) ? { at: served } : {}) };
     } catch (error) {
       // Mutant app-retrieved-non-json-invalid: a body that is no JSON answered as an invalid CPR, not as a retrieval that failed.
       if (settings.faults?.has('app-retrieved-non-json-invalid')) return reject('CPR_INVALID', 'This payment request is not valid JSON.', { violations: [{ requirement: 'PRF-JSON-1', path: '', message: 'is not I-JSON' }] });

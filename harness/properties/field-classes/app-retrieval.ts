@@ -6,7 +6,8 @@
 // points), application/json spelled otherwise or with a charset that is not
 // UTF-8 (read, as UTF-8: the CPR read is the one served) and other media types
 // (read or refused), bodies chunked at and over the 65 536-byte bound, slow,
-// cut off or empty, and bodies that are not I-JSON (a byte order mark, a member
+// cut off or empty, under a Date header of any instant (the payee's clock is not
+// the application's), and bodies that are not I-JSON (a byte order mark, a member
 // twice, HTML, the CPR with text after it that is not JSON white space) or are
 // the same JSON with escaped member names; the token URIs
 // carry tokens of 32 to 128 hex digits and other query parameters before or after their endpoint (one named
@@ -29,7 +30,7 @@ import { notJsonTrailer } from '../../../generators/parts/json-trailer.ts';
 import { MAX_INLINE_URI_BYTES } from '../../../profile/cpr/uri.ts';
 import { PROBLEM_STATUS } from '../../../profile/problems.ts';
 import type { AppResult } from '../../adapters/types.ts';
-import type { StubHost } from '../../stub/retrieval-stub.ts';
+import type { Exhibit, StubHost } from '../../stub/retrieval-stub.ts';
 import { StepError, type ScenarioContext } from '../../scenarios/context.ts';
 import { appCall } from '../../scenarios/actions/index.ts';
 import { encode, exhibitOf, FAR_AHEAD } from '../../fuzz/paying-app/execute.ts';
@@ -81,6 +82,12 @@ interface RetrievalCase {
   readonly spelling: { readonly scheme: 'https' | 'HTTPS' | 'Https'; readonly host: 'as-is' | 'upper' | 'mixed'; readonly escapes: 'upper' | 'lower' | 'mixed' };
   /** What the token of the case's read-twice answers once spent. */
   readonly spent: 'TOKEN_CONSUMED' | 'TOKEN_EXPIRED';
+  /**
+   * The Date header of the stub's answers, the payee's clock (RFC 9110 §6.6.1):
+   * the machine's, or an instant from 1970 to 9999. It is not the application's
+   * clock, which alone judges a CPR's expiry (spec §4.7.2, PROFILE.md §8.3).
+   */
+  readonly date: number | null;
 }
 
 const COVERS: Coverage[] = [
@@ -113,6 +120,7 @@ const cases = (ipv6: boolean): fc.Arbitrary<RetrievalCase> => fc.record({
   length: fc.oneof({ weight: 2, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.constantFrom(MAX_INLINE_URI_BYTES, MAX_INLINE_URI_BYTES + 1, 2 * MAX_INLINE_URI_BYTES) }),
   spelling: fc.record({ scheme: fc.constantFrom('https' as const, 'HTTPS' as const, 'Https' as const), host: fc.constantFrom('as-is' as const, 'upper' as const, 'mixed' as const), escapes: fc.constantFrom('upper' as const, 'lower' as const, 'mixed' as const) }),
   spent: fc.constantFrom('TOKEN_CONSUMED' as const, 'TOKEN_EXPIRED' as const),
+  date: fc.oneof({ weight: 2, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.constantFrom(0, Date.UTC(9999, 11, 31, 23, 59, 59)) }, { weight: 1, arbitrary: fc.integer({ min: 0, max: Date.UTC(9999, 11, 31) / 1000 }).map((s) => s * 1000) }),
 });
 
 /**
@@ -167,9 +175,9 @@ async function retrieve(ctx: ScenarioContext, c: RetrievalCase, answer: Retrieva
   if (!stub) throw new StepError('skipped', "the paying application was not told to trust the harness's retrieval stub");
   const member = retrievalClass(answer);
   const text = encode(c.doc, encoding);
-  const served = stub.serve(exhibitOf(answer, new TextEncoder().encode(text)), { basePath: c.basePath, host: c.host, tokenDigits: c.tokenDigits });
+  const served = stub.serve(dated(exhibitOf(answer, new TextEncoder().encode(text)), c.date), { basePath: c.basePath, host: c.host, tokenDigits: c.tokenDigits });
   const uri = lengthened(spelt(withParams(served.uri, c.extra), c.spelling), c.length);
-  const what = `a token URI ${uri.length > 300 ? `${uri.slice(0, 240)}… (${uri.length} bytes)` : uri}${c.extra === null ? '' : ` (with "${c.extra.params}" ${c.extra.where} its endpoint)`} answered ${member.note} (${member.class}), its body ${encoding === 'plain' ? 'the CPR' : typeof encoding === 'object' && 'trailing' in encoding ? `the CPR followed by ${JSON.stringify(encoding.trailing)}` : typeof encoding === 'object' ? encoding.json.class : encoding}`;
+  const what = `a token URI ${uri.length > 300 ? `${uri.slice(0, 240)}… (${uri.length} bytes)` : uri}${c.extra === null ? '' : ` (with "${c.extra.params}" ${c.extra.where} its endpoint)`} answered ${member.note} (${member.class})${c.date === null ? '' : ` dated ${new Date(c.date).toUTCString()}`}, its body ${encoding === 'plain' ? 'the CPR' : typeof encoding === 'object' && 'trailing' in encoding ? `the CPR followed by ${JSON.stringify(encoding.trailing)}` : typeof encoding === 'object' ? encoding.json.class : encoding}`;
   try {
     const expected: Expectation = expectRead({ doc: { valid: c.doc }, channel: 'qr', encoding, serving: answer }, c.doc, undefined, Date.now());
     const result = await appCall(() => ctx.app().read({ kind: 'uri', uri }));
@@ -204,6 +212,9 @@ async function retrieve(ctx: ScenarioContext, c: RetrievalCase, answer: Retrieva
     stub.forget(served.id);
   }
 }
+
+/** The exhibit with the payee's Date header at `date` (null: the stub's own, the machine's clock). */
+const dated = (exhibit: Exhibit, date: number | null): Exhibit => (date === null ? exhibit : { ...exhibit, headers: { ...exhibit.headers, date: new Date(date).toUTCString() } });
 
 /**
  * The case's token URI served as the CPR, read, then read again once its token

@@ -101,10 +101,10 @@ beforeAll(async () => {
 afterAll(() => stub.close());
 
 /** The outcome of resolving a URI of the stub serving IBAN_CPR, and what the stub saw: `outcome/retrievals/in the clear`. */
-async function resolved(app: PayingApp, exhibit: { readonly status?: number; readonly padTo?: number; readonly redirect?: number; readonly bom?: boolean; readonly html?: boolean; readonly contentType?: string; readonly problem?: ProblemCode; readonly trailing?: string }, placement: { readonly plaintext?: boolean; readonly basePath?: string; readonly paramsFirst?: string; readonly scheme?: string; readonly impostor?: Impostor; readonly host?: 'localhost' | '127.0.0.1' }): Promise<string> {
+async function resolved(app: PayingApp, exhibit: { readonly status?: number; readonly padTo?: number; readonly redirect?: number; readonly bom?: boolean; readonly html?: boolean; readonly contentType?: string; readonly problem?: ProblemCode; readonly trailing?: string; readonly date?: string }, placement: { readonly plaintext?: boolean; readonly basePath?: string; readonly paramsFirst?: string; readonly scheme?: string; readonly impostor?: Impostor; readonly host?: 'localhost' | '127.0.0.1' }): Promise<string> {
   const json = exhibit.html ? '<html><body>Payment request</body></html>' : exhibit.problem !== undefined ? JSON.stringify(problem(exhibit.problem, 'the retrieval token has expired')) : JSON.stringify(IBAN_CPR);
   const body = new TextEncoder().encode(`${exhibit.bom ? '\uFEFF' : ''}${exhibit.padTo === undefined ? json : json.padEnd(exhibit.padTo, ' ')}${exhibit.trailing ?? ''}`);
-  const served = stub.serve({ ...(exhibit.status !== undefined ? { status: exhibit.status } : {}), ...(exhibit.redirect !== undefined ? { redirect: exhibit.redirect } : {}), headers: { 'content-type': exhibit.contentType ?? 'application/json' }, body }, { basePath: '', ...placement });
+  const served = stub.serve({ ...(exhibit.status !== undefined ? { status: exhibit.status } : {}), ...(exhibit.redirect !== undefined ? { redirect: exhibit.redirect } : {}), headers: { 'content-type': exhibit.contentType ?? 'application/json', ...(exhibit.date !== undefined ? { date: exhibit.date } : {}) }, body }, { basePath: '', ...placement });
   try {
     const withParams = placement.paramsFirst === undefined ? served.uri : served.uri.replace('?', `?${placement.paramsFirst}&`);
     const uri = placement.scheme === undefined ? withParams : withParams.replace('endpoint=https%3A', `endpoint=${placement.scheme}%3A`);
@@ -726,6 +726,12 @@ const PROBES: Record<MutantOfRole<'paying-app'>, Probe> = {
     observe: (app) => resolved(app, { trailing: '\u0000' }, {}),
     correct: 'RETRIEVAL_FAILED/1/0',
     mutant: 'accepted/1/0',
+  },
+  'app-expiry-judged-on-payee-date': {
+    observes: 'a token URI whose payee answers with the CPR, its Date header the last second of 9999',
+    observe: (app) => resolved(app, { date: 'Fri, 31 Dec 9999 23:59:59 GMT' }, {}),
+    correct: 'accepted/1/0',
+    mutant: 'CPR_EXPIRED/1/0',
   },
   'app-retrieval-charset-honoured': {
     observes: 'a token URI whose payee serves the CPR, UTF-8 as JSON is, as application/json; charset=utf-16',
