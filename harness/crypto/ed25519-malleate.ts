@@ -9,6 +9,9 @@
 // Test material only: nothing here signs for real.
 import { createHash } from 'node:crypto';
 import { generateKeyPair } from '../../profile/ed25519.ts';
+import { encodeB64url } from '../../profile/b64url.ts';
+import { publicJwk, type OkpJwk } from '../../profile/jwk.ts';
+import { signingInput, type MessageType } from '../../profile/signing.ts';
 import { ed } from './noble.ts';
 import { forgeTorsionSignature, L, le32, leInt, secretScalar } from './ed25519-forge.ts';
 import type { Malleation } from '../../generators/classes/signature.ts';
@@ -91,4 +94,16 @@ export function forgeUnderSmallOrderKey(encoding: Uint8Array, order: number, mes
     if (k % BigInt(order) === 0n) return new Uint8Array(Buffer.concat([r, le32(secretScalar(seed) % L)]));
   }
   throw new Error(`forgeUnderSmallOrderKey: no r found for order ${order}`);
+}
+
+/** A key of class key.mixed-order as the JWK a message names, and a message signed by it (its signature member replaced) so that both equations hold. */
+export function mixedOrderBearer(key: MixedOrderKey): { readonly jwk: OkpJwk; signed<T extends object>(type: MessageType, message: T): T } {
+  const signer = mixedOrderSigner(key);
+  return {
+    jwk: publicJwk(signer.publicKey),
+    signed<T extends object>(type: MessageType, message: T): T {
+      const { signature: _old, ...unsigned } = message as T & { signature?: unknown };
+      return { ...unsigned, signature: encodeB64url(signer.sign(signingInput(type, unsigned))) } as T;
+    },
+  };
 }

@@ -13,11 +13,11 @@
 // renewed or redeemed by it.
 import fc from 'fast-check';
 import { encodeB64url } from '../../../profile/b64url.ts';
-import { jwkThumbprint, type OkpJwk } from '../../../profile/jwk.ts';
+import { publicJwk, type OkpJwk } from '../../../profile/jwk.ts';
 import { signingInput, signObject, type MessageType } from '../../../profile/signing.ts';
 import { createSigningKey, type CashPack, type SigningKey } from '../../../profile/cashpack/index.ts';
 import { MALLEATION_KINDS, malleationNote, mixedOrderKey, signatureMalleation, weakKey, type ClassValue, type Malleation, type MixedOrderKey, type WeakKey } from '../../../generators/classes/index.ts';
-import { forgeUnderSmallOrderKey, malleate, mixedOrderSigner, withSPlusL } from '../../crypto/ed25519-malleate.ts';
+import { forgeUnderSmallOrderKey, malleate, mixedOrderBearer, withSPlusL } from '../../crypto/ed25519-malleate.ts';
 import type { HttpResult, ScenarioContext } from '../../scenarios/context.ts';
 import { jsonRequest, send } from '../../scenarios/http.ts';
 import { define, firstFailure } from '../support.ts';
@@ -89,8 +89,7 @@ function weakSigner(w: WeakKey): { jwk: OkpJwk; sign: (type: MessageType, unsign
     const jwk = { ...key.jwk, kid: createSigningKey().jwk.kid };
     return { jwk, sign: (type, unsigned) => signObject(type, { ...unsigned }, key.secretKey) };
   }
-  const x = encodeB64url(w.encoding!);
-  const jwk: OkpJwk = { kty: 'OKP', crv: 'Ed25519', x, kid: jwkThumbprint(x) };
+  const jwk = publicJwk(w.encoding!);
   // A point of order dividing 8: k ≡ 0 mod 8 makes [k]A the identity for every one of them.
   return { jwk, sign: (type, unsigned) => ({ ...unsigned, signature: encodeB64url(forgeUnderSmallOrderKey(w.encoding!, 8, signingInput(type, unsigned))) }) };
 }
@@ -125,6 +124,12 @@ function items(ctx: ScenarioContext, setup: OperatorSetup, now: number, c: Signa
       return verdict(await send(ctx, 'operator', { ...read, headers: { ...headers, signature: signature.replace(raw, bent) } }), 401, 'UNAUTHENTICATED', `a status read whose HTTP Message Signature has ${statusM.note}`, ['PRF-AUTH-1', 'PRF-SIG-2']);
     },
   ];
+  /** Whether a message body fits the target's max_body_bytes; one that does not is not sent, and the result says so. */
+  const fits = (body: Doc, what: string): boolean => {
+    if (Buffer.byteLength(JSON.stringify(body)) <= setup.policy.max_body_bytes) return true;
+    ctx.leftOut.add(`${what}, as it is over max_body_bytes (${setup.policy.max_body_bytes})`);
+    return false;
+  };
   const [principalK, renewerK, redeemerK, initialK, nextK] = c.keys as [ClassValue<WeakKey>, ClassValue<WeakKey>, ClassValue<WeakKey>, ClassValue<WeakKey>, ClassValue<WeakKey>];
   const weakCode = (k: ClassValue<WeakKey>) => (k.value.kind === 'kid-mismatch' ? 'MALFORMED_REQUEST' : 'INVALID_SIGNATURE');
   const weakRules = (k: ClassValue<WeakKey>) => (k.value.kind === 'kid-mismatch' ? ['PRF-JWK-1'] : sig);
@@ -137,10 +142,7 @@ function items(ctx: ScenarioContext, setup: OperatorSetup, now: number, c: Signa
     const pack = answer.body as CashPack;
     const r = weak.sign('redemption-request', { ...(redemption(pack, createSigningKey(), setup.redeemer, now) as unknown as Doc), bearer_pk: weak.jwk });
     // A redemption the target's body limit leaves no room for (a pack renewed once, under a small max_body_bytes): not sent, and the result says so.
-    if (Buffer.byteLength(JSON.stringify({ cash_pack: pack, redemption: r })) > setup.policy.max_body_bytes) {
-      ctx.leftOut.add(`the redemption of ${what}, as it is over max_body_bytes (${setup.policy.max_body_bytes})`);
-      return undefined;
-    }
+    if (!fits({ cash_pack: pack, redemption: r }, `the redemption of ${what}`)) return undefined;
     return verdict(await send(ctx, 'operator', redeem(pack, r)), 400, 'INVALID_SIGNATURE', `${what} (${k.note}), then redeemed with a signature by nobody under it`, sig);
   };
   const weakItems: Item[] = [
@@ -170,14 +172,9 @@ function items(ctx: ScenarioContext, setup: OperatorSetup, now: number, c: Signa
   /** A granted answer, or the failure of a signature §2.3 accepts refused. */
   const granted = (answer: HttpResult, what: string): PropertyFailure | undefined =>
     answer.status === 200 ? undefined : { expected: { status: 200 }, actual: { status: answer.status, code: (answer.body as { code?: unknown } | undefined)?.code ?? null }, message: `${what}: PROFILE.md §2.3 accepts a key of mixed order and a signature meeting both equations (speccheck's case 3)`, requirements: ['PRF-SIG-2'] };
-  const fits = (body: Doc, what: string): boolean => {
-    if (Buffer.byteLength(JSON.stringify(body)) <= setup.policy.max_body_bytes) return true;
-    ctx.leftOut.add(`${what}, as it is over max_body_bytes (${setup.policy.max_body_bytes})`);
-    return false;
-  };
   const mixedItems: Item[] = [
     async () => {
-      const principal = mixedBearer(principalOf.value);
+      const principal = mixedOrderBearer(principalOf.value);
       const what = `a Lock Request by a Principal whose key is ${principalOf.note}`;
       const provisioned = await send(ctx, 'operator', jsonRequest('POST', '/_control/operator/principals', { public_key: principal.jwk, asset: setup.asset, balance: '1000' }));
       if (provisioned.status !== 201) return { expected: { status: 201 }, actual: { status: provisioned.status, code: (provisioned.body as { code?: unknown } | undefined)?.code ?? null }, message: `provisioning a Principal whose key is ${principalOf.note} (PROFILE.md §2.1, §2.3: a valid key)`, requirements: ['PRF-CTL-1'] };
@@ -185,7 +182,7 @@ function items(ctx: ScenarioContext, setup: OperatorSetup, now: number, c: Signa
       return granted(await send(ctx, 'operator', jsonRequest('POST', '/v1/cashpack/issue', lock)), what);
     },
     async () => {
-      const bearer = mixedBearer(issuedTo.value);
+      const bearer = mixedOrderBearer(issuedTo.value);
       const what = `a pack issued to ${issuedTo.note}`;
       const issued = await send(ctx, 'operator', jsonRequest('POST', '/v1/cashpack/issue', lockRequest(setup, now, { bearer: bearer.jwk })));
       const refusedIssue = granted(issued, what);
@@ -209,7 +206,7 @@ function items(ctx: ScenarioContext, setup: OperatorSetup, now: number, c: Signa
       return fits({ cash_pack: held, redemption: r }, `the redemption of ${what}`) ? granted(await send(ctx, 'operator', redeem(held, r)), `${what}, renewed by it, then redeemed by the next bearer`) : undefined;
     },
     async () => {
-      const bearer = mixedBearer(renewedTo.value);
+      const bearer = mixedOrderBearer(renewedTo.value);
       const what = `a pack renewed to ${renewedTo.note}`;
       if (setup.policy.max_chain_depth === 0) {
         ctx.leftOut.add('a pack renewed to a key of mixed order, as max_chain_depth is 0');
@@ -237,20 +234,6 @@ function items(ctx: ScenarioContext, setup: OperatorSetup, now: number, c: Signa
 function everyWay(drawn: ClassValue<Malleation>): ClassValue<Malleation>[] {
   const others = MALLEATION_KINDS.filter((kind) => kind !== drawn.value.kind).map((kind) => ({ ...drawn.value, kind }));
   return [drawn, ...others.map((value) => ({ ...drawn, value, note: malleationNote(value) }))];
-}
-
-/** A bearer key of class key.mixed-order as the JWK a message names, and how it signs a message. */
-function mixedBearer(key: MixedOrderKey): { jwk: OkpJwk; signed: (type: MessageType, message: Doc) => Doc } {
-  const signer = mixedOrderSigner(key);
-  const x = encodeB64url(signer.publicKey);
-  const jwk: OkpJwk = { kty: 'OKP', crv: 'Ed25519', x, kid: jwkThumbprint(x) };
-  return {
-    jwk,
-    signed: (type, message) => {
-      const { signature: _old, ...unsigned } = message;
-      return { ...unsigned, signature: encodeB64url(signer.sign(signingInput(type, unsigned))) };
-    },
-  };
 }
 
 /** A signed message with some members changed and signed again by its signer. */

@@ -8,7 +8,7 @@ import { encodeB64url } from '../../../profile/b64url.ts';
 import { signBytes } from '../../../profile/ed25519.ts';
 import { canonicalJson } from '../../../profile/jcs.ts';
 import { SIGNING_TAGS, type MessageType } from '../../../profile/signing.ts';
-import { jwkThumbprint } from '../../../profile/jwk.ts';
+import { publicJwk } from '../../../profile/jwk.ts';
 import type { DraftCase, DraftFile, JsonObject } from '../model.ts';
 import { key, keyHeaderLines, type TestKey } from '../keys.ts';
 import { asJson, draftCase, hexOf } from './draft.ts';
@@ -75,8 +75,7 @@ function signatureCase(
 const sign = (bytes: Uint8Array, signer: TestKey) => signBytes(bytes, signer.seed);
 
 function jwkOf(raw: Uint8Array): JsonObject {
-  const x = encodeB64url(raw);
-  return { kty: 'OKP', crv: 'Ed25519', x, kid: jwkThumbprint(x) };
+  return asJson(publicJwk(raw));
 }
 
 const B64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';

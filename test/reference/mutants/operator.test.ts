@@ -6,10 +6,8 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
 import { digestText, encodeB64url, formatTimestamp, PROFILE_ID, signingInput, signObject, signRequestAs } from '../../../profile/index.ts';
 import { forgeTorsionSignature, L, le32, leInt, type TorsionR } from '../../../harness/crypto/ed25519-forge.ts';
-import { mixedOrderSigner, withMixedOrderR } from '../../../harness/crypto/ed25519-malleate.ts';
+import { mixedOrderBearer, withMixedOrderR } from '../../../harness/crypto/ed25519-malleate.ts';
 import { TORSION_POINTS } from '../../../generators/classes/weak-key.ts';
-import { jwkThumbprint } from '../../../profile/jwk.ts';
-import type { MessageType } from '../../../profile/signing.ts';
 import { createSigningKey, operatorKeyOf, recomputeChainDigest, verifyCashPack, type CashPack, type LockRequest } from '../../../profile/cashpack/index.ts';
 import { createRole } from '../../../reference/adapter.ts';
 import { createControlHandler } from '../../../reference/control.ts';
@@ -69,18 +67,6 @@ const TORSION = TORSION_POINTS.find((t) => t.order === 8)!;
 /** The Lock Request with a signature whose R is [r]B plus a point of small order (S = r + k·a): only the cofactored equation holds. */
 function mixedRSigned(lock: LockRequest, principal: { readonly secretKey: Uint8Array; readonly publicKey: Uint8Array }): LockRequest {
   return { ...lock, signature: encodeB64url(withMixedOrderR(signingInput('lock-request', lock), principal, TORSION.encoding)) };
-}
-
-/** A bearer key of mixed order (A = [a]B + T), and a message signed by it so that both equations hold (speccheck's case 3). */
-function mixedBearer() {
-  const signer = mixedOrderSigner({ seed: new Uint8Array(32).fill(7), torsion: TORSION });
-  const x = encodeB64url(signer.publicKey);
-  const jwk = { kty: 'OKP' as const, crv: 'Ed25519' as const, x, kid: jwkThumbprint(x) };
-  const signed = <T extends object>(type: MessageType, message: T): T => {
-    const { signature: _old, ...unsigned } = message as T & { signature?: string };
-    return { ...unsigned, signature: encodeB64url(signer.sign(signingInput(type, unsigned))) } as T;
-  };
-  return { jwk, signed };
 }
 
 /** A status read signed for the authority other.example, which `header` names. */
@@ -1225,7 +1211,8 @@ const PROBES: Record<MutantOfRole<'operator'>, Probe> = {
   'op-renewal-mixed-order-key-refused': {
     observes: 'the renewal of a pack issued to a bearer key of mixed order, signed by it so that both equations hold',
     async observe(f) {
-      const bearer = mixedBearer();
+      // A bearer key of mixed order (A = [a]B + T), signing so that both equations hold (speccheck's case 3).
+      const bearer = mixedOrderBearer({ seed: new Uint8Array(32).fill(7), torsion: TORSION });
       const issued = await f.issue(f.lockRequest({ initialBearer: bearer.jwk }));
       expect(issued.status).toBe(200);
       const pack = issued.body as CashPack;
