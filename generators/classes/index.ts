@@ -10,7 +10,7 @@ export { jsonTextChoices, jsonTextVariant, writeJsonText, type JsonTextChoices, 
 export { letterCaseVariant, type LetterCaseVariantConstraints } from './letter-case.ts';
 export { lookalikeString, lookalikeValue } from './lookalike.ts';
 export { mediaTypeVariant, type MediaTypeVariantConstraints } from './media-type.ts';
-export { payerDataVariant, type PayerData, type PayerDataVariantConstraints } from './payer-data.ts';
+export { payerDataVariant, payerMemberName, type PayerData, type PayerDataVariantConstraints } from './payer-data.ts';
 export { signatureLabel } from './signature-label.ts';
 export { MALLEATION_KINDS, malleationNote, signatureMalleation, type Malleation, type MalleationKind, type SignatureMalleationConstraints } from './signature.ts';
 export { blankText, textVariant, type TextValue, type TextVariantConstraints } from './text.ts';

@@ -18,7 +18,8 @@ export interface PayerData {
   readonly path: string;
 }
 
-const NAMES = fc.oneof(fc.constantFrom('payer', 'authorization', 'settlement'), matching(/^[a-z_]{1,12}$/).map((s) => `payer_${s}`));
+/** A name PROFILE.md §7.5 keeps out of a CPR: payer, authorization, settlement, or payer_ and more. */
+export const payerMemberName: fc.Arbitrary<string> = fc.oneof(fc.constantFrom('payer', 'authorization', 'settlement'), matching(/^[a-z_]{1,12}$/).map((s) => `payer_${s}`));
 const EXT_KEYS = fc.constantFrom('std:invoice', 'com.example.order', 'org.example.loyalty', 'net.example.meta');
 const CHILD_KEYS = fc.constantFrom('customer', 'lines', 'meta', 'ref', 'details', 'x');
 
@@ -33,7 +34,7 @@ export function payerDataVariant(constraints: PayerDataVariantConstraints = {}):
     maxDepth === 0 ? fc.array(step, { maxLength: 0 }) : fc.tuple(fc.array(step, { maxLength: maxDepth - 1 }), fc.nat()).map(([rest, at]) => [...rest.slice(0, at % (rest.length + 1)), inArray, ...rest.slice(at % (rest.length + 1))]),
   );
   return fc
-    .tuple(EXT_KEYS, steps, NAMES, fc.jsonValue({ maxDepth: 1 }), fc.boolean())
+    .tuple(EXT_KEYS, steps, payerMemberName, fc.jsonValue({ maxDepth: 1 }), fc.boolean())
     .map(([extKey, steps, name, payerValue, topLevel]) => {
       if (topLevel && steps.length === 0) {
         return { class: 'payer.depth' as const, value: { extensions: { [extKey]: 'ok', [name]: payerValue }, path: `/extensions/${name}` }, note: `extensions.${name}` };

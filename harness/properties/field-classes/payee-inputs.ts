@@ -23,7 +23,7 @@ import { payeeRequestAllowed } from '../../../profile/control.ts';
 import { MAX_DEPTH } from '../../../profile/ijson.ts';
 import { MAX_INLINE_URI_BYTES, parseDeliveryUri, RAIL_HINTS, SUB_INTERFACES } from '../../../profile/cpr/index.ts';
 import { cprRulesOf } from '../../cpr-charges.ts';
-import { amountVariant, blankText, jsonTextVariant, letterCaseVariant, lookalikeString, lookalikeValue, payerDataVariant, textVariant, type ClassValue, type FieldClassId } from '../../../generators/classes/index.ts';
+import { amountVariant, blankText, payerMemberName, jsonTextVariant, letterCaseVariant, lookalikeString, lookalikeValue, payerDataVariant, textVariant, type ClassValue, type FieldClassId } from '../../../generators/classes/index.ts';
 import { cprExtensions } from '../../../generators/index.ts';
 import type { ScenarioContext } from '../../scenarios/context.ts';
 import { send } from '../../scenarios/http.ts';
@@ -66,13 +66,14 @@ const deepExtensions: fc.Arbitrary<Doc> = fc.oneof(fc.constant(MAX_DEPTH - 2), f
 
 /**
  * Extensions whose values, not names, are words PROFILE.md §7.5 keeps out of
- * member names (payer, authorization, settlement, payer_…): a string alone, in
+ * member names (payer, authorization, settlement, payer_…, one in four with a
+ * capital first letter): a string alone, in
  * an array, or the value of a member of another name. Only a member's name
  * carries payer data; a check that searches the JSON text for those words
  * refuses a valid request.
  */
 const payerWordValues: fc.Arbitrary<Doc> = fc
-  .tuple(fc.constantFrom('payer', 'authorization', 'settlement', 'payer_ref', 'payer_name', 'Payer'), fc.constantFrom('alone', 'in-array', 'member-value'))
+  .tuple(fc.oneof({ weight: 3, arbitrary: payerMemberName }, { weight: 1, arbitrary: payerMemberName.map((name) => `${name[0]!.toUpperCase()}${name.slice(1)}`) }), fc.constantFrom('alone', 'in-array', 'member-value'))
   .map(([word, where]) => ({ 'com.example.kind': where === 'alone' ? word : where === 'in-array' ? ['merchant', word] : { role: word } }));
 
 // Extensions (any JSON: arrays, nulls, nested objects, one time in four nested as deep as the profile allows, one in five
