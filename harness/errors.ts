@@ -88,7 +88,7 @@ export const ERRORS = {
     summary: "a test run beside others sent a test-control request that moves state every test shares (the clock or its lease, PROFILE.md §12) without declaring it: the request was not sent and the test is not judged",
     hint: 'declare it where the action or property is defined (vocabulary.ts ACTIONS `shares`, PropertyDefinition `shares`); meanwhile run with --concurrency 1',
   },
-  HARNESS_DEADLINE_EXCEEDED: { scopes: ['test', 'run'], summary: "the run's time limit passed before the test started, or the test outran its own limit", hint: 'raise --time-limit, or run fewer tests (--only, --shard)' },
+  HARNESS_DEADLINE_EXCEEDED: { scopes: ['test', 'run'], summary: "the run's time limit passed before the test started, the test outran its own limit, or a test before it that outran its limit and moves state the tests share (the clock, the time zone) still ran", hint: 'raise --time-limit, or run fewer tests (--only, --shard)' },
   HARNESS_STEP_FAILED: {
     scopes: ['test'],
     summary: 'a step could not be carried out: test control (PROFILE.md §12) or a read the scenario depends on answered unusably',

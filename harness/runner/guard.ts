@@ -9,6 +9,13 @@
 //                    answer, an error status included, closes the count again.
 //   deadline         past the run's time limit no test starts; the rest are
 //                    errors with HARNESS_DEADLINE_EXCEEDED.
+//   left running     a test past its own time limit is reported and no longer
+//                    awaited, but it runs on. One that moves state other tests
+//                    share (the clock, the time zone, shared-state.ts) holds
+//                    back every test after it until it ends (quiet), for at
+//                    most a grace: what it does next would otherwise be
+//                    charged to them. Past the grace they are errors with
+//                    HARNESS_DEADLINE_EXCEEDED, not run.
 //
 // So a target that stops answering ends the run within N request timeouts, not
 // one timeout per test, and the other roles' tests keep going. The engine
@@ -24,6 +31,18 @@ interface GuardSettings {
   readonly unreachableAfter: number;
   /** Epoch milliseconds after which no test starts; none when absent. */
   readonly deadlineAt?: number;
+  /** How long a test left running past its time limit that moves shared state may hold back the tests after it; 0 when absent (held back at once). */
+  readonly leftRunningGraceMs?: number;
+}
+
+/** A test that outran its time limit, still running, that moves state other tests share. */
+interface LeftRunning {
+  readonly id: string;
+  /** What it moves (shared-state.ts aloneReason). */
+  readonly moves: string;
+  /** Epoch milliseconds past which the tests after it are held back rather than waited for. */
+  readonly graceEndsAt: number;
+  readonly ended: Promise<void>;
 }
 
 /** Why a test is not run (its result carries `not_run`, plan.ts heldBack). */
@@ -78,13 +97,20 @@ class Circuit {
 export interface TestBound {
   readonly ms: number;
   readonly reason: string;
-  /** Called when the bound passed with the test still running. */
-  expire(): void;
+  /** Called with the test when the bound passed with it still running. */
+  expire(test: Promise<unknown>): void;
+}
+
+/** The test a bound is for: its ID, and what it moves that other tests share (undefined: nothing). */
+interface BoundTest {
+  readonly id: string;
+  readonly moves: string | undefined;
 }
 
 export class RunGuard {
   private readonly circuits = new Map<string, Circuit>();
   private pastDeadline = false;
+  private readonly leftRunning = new Set<LeftRunning>();
 
   constructor(readonly settings: GuardSettings) {}
 
@@ -115,21 +141,66 @@ export class RunGuard {
    * How long a test may run: its own limit, or until the run's deadline when
    * that comes first. A test stopped at the deadline (`expire`) lets none start
    * after it, even when the timer fired a millisecond before the wall clock
-   * reached the deadline (timers run on another clock than Date.now()).
+   * reached the deadline (timers run on another clock than Date.now()). One
+   * that moves shared state and is left running holds back the tests after it
+   * (quiet).
    */
-  bound(ownMs: number, what: string): TestBound {
+  bound(ownMs: number, what: string, test: BoundTest): TestBound {
     const deadline = this.settings.deadlineAt;
     const left = deadline === undefined ? Number.POSITIVE_INFINITY : Math.max(0, deadline - Date.now());
-    return left < ownMs
-      ? { ms: left, reason: `stopped: the run's time limit passed at ${new Date(deadline!).toISOString()} while ${what} ran`, expire: () => void (this.pastDeadline = true) }
-      : { ms: ownMs, reason: `stopped: ${what} ran longer than ${ownMs} ms`, expire: () => undefined };
+    const atDeadline = left < ownMs;
+    return {
+      ms: atDeadline ? left : ownMs,
+      reason: atDeadline ? `stopped: the run's time limit passed at ${new Date(deadline!).toISOString()} while ${what} ran` : `stopped: ${what} ran longer than ${ownMs} ms`,
+      expire: (running) => {
+        if (atDeadline) this.pastDeadline = true;
+        if (test.moves !== undefined) this.leaveRunning({ id: test.id, moves: test.moves }, running);
+      },
+    };
+  }
+
+  private leaveRunning(test: { readonly id: string; readonly moves: string }, running: Promise<unknown>): void {
+    const entry: LeftRunning = {
+      ...test,
+      graceEndsAt: Date.now() + (this.settings.leftRunningGraceMs ?? 0),
+      ended: running.then(
+        () => void this.leftRunning.delete(entry),
+        () => void this.leftRunning.delete(entry),
+      ),
+    };
+    this.leftRunning.add(entry);
+  }
+
+  /**
+   * Waits until no test left running past its time limit moves shared state,
+   * each waited for until its grace ends; then why the next test must not
+   * start, when one still runs (its result says it is not run).
+   */
+  async quiet(): Promise<Blocked | undefined> {
+    for (const entry of [...this.leftRunning]) {
+      const wait = entry.graceEndsAt - Date.now();
+      if (wait <= 0) continue;
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([entry.ended, new Promise<void>((resolve) => (timer = setTimeout(resolve, wait)))]);
+      clearTimeout(timer);
+    }
+    const still = [...this.leftRunning][0];
+    return still && {
+      code: 'HARNESS_DEADLINE_EXCEEDED',
+      reason: `${still.id} outran its time limit and still ran ${this.settings.leftRunningGraceMs ?? 0} ms later; ${still.moves}, so no test starts while it may still do so`,
+    };
+  }
+
+  /** Whether the run's time limit has passed. */
+  deadlinePassed(): boolean {
+    const deadline = this.settings.deadlineAt;
+    return deadline !== undefined && (this.pastDeadline || Date.now() >= deadline);
   }
 
   /** Whether a test of `role` may start now; why not otherwise. */
   blocked(target: ScenarioTarget, role: Role): Blocked | undefined {
-    const deadline = this.settings.deadlineAt;
-    if (deadline !== undefined && (this.pastDeadline || Date.now() >= deadline)) {
-      return { code: 'HARNESS_DEADLINE_EXCEEDED', reason: `the run's time limit passed at ${new Date(deadline).toISOString()}` };
+    if (this.deadlinePassed()) {
+      return { code: 'HARNESS_DEADLINE_EXCEEDED', reason: `the run's time limit passed at ${new Date(this.settings.deadlineAt!).toISOString()}` };
     }
     const key = role === 'paying-app' ? (target.payingApp ? appKey(target.payingApp) : undefined) : httpKey(target.httpRole(role));
     const circuit = key === undefined ? undefined : this.circuits.get(key);

@@ -20,7 +20,9 @@
 //   deadline    past the run's time limit no test starts, and a test still
 //               running then is stopped
 //   time limit  a test still running after its limit is reported as an error
-//               and abandoned; a property stops generating cases at its own limit
+//               and abandoned; a property stops generating cases at its own limit.
+//               One abandoned that moves shared state holds back every test
+//               after it until it ends, within a grace (guard.ts quiet)
 //   interrupt   no test starts after the signal; each test in flight gets a short
 //               grace, and if it then ends failed or in error it is left out, not
 //               judged (the harness is stopping its own side under it)
@@ -55,9 +57,11 @@ interface RunLimits {
   readonly testTimeLimitMs: number;
   /** A property stops generating cases after this long (and says so); it is cut off 10 s later. */
   readonly propertyTimeLimitMs: number;
+  /** A test cut off at its limit that moves shared state holds back the tests after it until it ends, for at most this long (guard.ts). */
+  readonly leftRunningGraceMs: number;
 }
 
-export const LIMIT_DEFAULTS = { unreachableAfter: 5, testTimeLimitMs: 90_000, propertyTimeLimitMs: 60_000, interruptGraceMs: 2_000 } as const;
+export const LIMIT_DEFAULTS = { unreachableAfter: 5, testTimeLimitMs: 90_000, propertyTimeLimitMs: 60_000, leftRunningGraceMs: 15_000, interruptGraceMs: 2_000 } as const;
 
 /** The first signal of an interrupt (interrupt.ts). */
 interface InterruptSignal {
@@ -248,7 +252,7 @@ export const DEFAULT_CONCURRENCY = 8;
 
 export async function runPlan(plan: readonly PlanTest[], target: ScenarioTarget, options: PlanOptions): Promise<PlanOutcome> {
   const limits: RunLimits = { ...LIMIT_DEFAULTS, ...options.limits };
-  const guard = new RunGuard({ unreachableAfter: limits.unreachableAfter, ...(limits.deadlineAt !== undefined ? { deadlineAt: limits.deadlineAt } : {}) });
+  const guard = new RunGuard({ unreachableAfter: limits.unreachableAfter, leftRunningGraceMs: limits.leftRunningGraceMs, ...(limits.deadlineAt !== undefined ? { deadlineAt: limits.deadlineAt } : {}) });
   const guarded = guard.guard(target);
   const stop = options.interrupts?.signalled.then(() => 'interrupted' as const);
   const repeat = options.repeat ?? 1;
@@ -286,7 +290,7 @@ export async function runPlan(plan: readonly PlanTest[], target: ScenarioTarget,
   const stopped = () => options.interrupts?.fired === true || thrown !== undefined;
   /** Starts test `index` against `seen`; in flight until it ends. */
   const launch = (index: number, seen: ScenarioTarget): Promise<void> => {
-    const task: Promise<void> = runRepeats(plan[index]!, seen, guard, limits, options, repeat, stop)
+    const task: Promise<void> = runRepeats(plan[index]!, reasons[index]?.why, seen, guard, limits, options, repeat, stop)
       .then(
         (result) => void (ended[index] = result ?? null),
         (error: unknown) => void ((ended[index] = null), (thrown ??= { error })),
@@ -353,6 +357,9 @@ export async function runPlan(plan: readonly PlanTest[], target: ScenarioTarget,
   }
   await onLanes;
   await allEnded();
+  // A test left running past its limit that moves shared state is waited for (within its grace), so that
+  // it does not outlive the run into the next one in this process; not past the run's time limit or an interrupt.
+  if (!stopped() && !guard.deadlinePassed()) await guard.quiet();
   // Every test that started has ended: one still undefined never started (an interrupt, a throw).
   for (let index = handedOn; index < plan.length; index++) ended[index] ??= null;
   handOn();
@@ -361,11 +368,11 @@ export async function runPlan(plan: readonly PlanTest[], target: ScenarioTarget,
 }
 
 /** The runs of one test (`repeat`), as one result; undefined when an interrupt left it out. */
-async function runRepeats(test: PlanTest, target: ScenarioTarget, guard: RunGuard, limits: RunLimits, options: PlanOptions, repeat: number, stop: Promise<'interrupted'> | undefined): Promise<TestResult | undefined> {
+async function runRepeats(test: PlanTest, moves: string | undefined, target: ScenarioTarget, guard: RunGuard, limits: RunLimits, options: PlanOptions, repeat: number, stop: Promise<'interrupted'> | undefined): Promise<TestResult | undefined> {
   const runs: TestResult[] = [];
   for (let k = 0; k < repeat; k++) {
     if (k > 0 && options.interrupts?.fired) break;
-    const running = runOne(test, target, guard, limits, options, (options.seed + k) >>> 0);
+    const running = runOne(test, moves, target, guard, limits, options, (options.seed + k) >>> 0);
     const result = stop === undefined ? await running : await untilInterrupted(running, stop, options.interruptGraceMs ?? LIMIT_DEFAULTS.interruptGraceMs);
     if (result === undefined) break;
     // A test that did not run (skipped, not applicable, or held back by the guard) is not run
@@ -434,15 +441,18 @@ async function untilInterrupted(running: Promise<TestResult>, stop: Promise<'int
   return late !== undefined && (late.status === 'passed' || late.status === 'skipped' || late.status === 'not-applicable') ? late : undefined;
 }
 
-async function runOne(test: PlanTest, target: ScenarioTarget, guard: RunGuard, limits: RunLimits, options: PlanOptions, seed: number): Promise<TestResult> {
+/** One run of a test; `moves`: what it moves that other tests share (shared-state.ts), if anything. */
+async function runOne(test: PlanTest, moves: string | undefined, target: ScenarioTarget, guard: RunGuard, limits: RunLimits, options: PlanOptions, seed: number): Promise<TestResult> {
+  // A test left running past its limit that moves shared state holds this one back until it ends.
+  const stillRunning = await guard.quiet();
   if (test.kind === 'scenario') {
     const { scenario } = test;
     const rerun = `${options.rerunBase} --only ${scenario.id}`;
     const unrun = (code: TestErrorCode, reason: string, ms?: number) => unrunResult(scenario, code, reason, rerun, ms);
     // A test that would not apply, or be skipped, is reported so (it sends nothing); the rest may be blocked.
-    const blocked = applicability(scenario, target) ? undefined : guard.blocked(target, scenario.role);
+    const blocked = applicability(scenario, target) ? undefined : (stillRunning ?? guard.blocked(target, scenario.role));
     if (blocked) return heldBack(unrun(blocked.code, blocked.reason));
-    const bound = guard.bound(limits.testTimeLimitMs, 'the scenario');
+    const bound = guard.bound(limits.testTimeLimitMs, 'the scenario', { id: scenario.id, moves });
     return withinTimeLimit(
       executeScenario(scenario, target, { levelOf: (id) => findRequirement(id)?.level ?? scenario.level, rerun: () => rerun }),
       bound,
@@ -453,9 +463,9 @@ async function runOne(test: PlanTest, target: ScenarioTarget, guard: RunGuard, l
   const rerun = `${options.rerunBase} --only ${property.id} --seed ${seed}`;
   const unrun = (code: TestErrorCode, reason: string, ms = 0) => unrunProperty(property, code, reason, rerun, seed, ms);
   const inapplicable = target.adapterKind(property.role) === undefined || property.needs.some((c) => !target.capabilities(property.role).has(c));
-  const blocked = inapplicable ? undefined : guard.blocked(target, property.role);
+  const blocked = inapplicable ? undefined : (stillRunning ?? guard.blocked(target, property.role));
   if (blocked) return heldBack(unrun(blocked.code, blocked.reason));
-  const bound = guard.bound(limits.propertyTimeLimitMs + 10_000, 'the property');
+  const bound = guard.bound(limits.propertyTimeLimitMs + 10_000, 'the property', { id: property.id, moves });
   return withinTimeLimit(
     executeProperty(property, target, {
       seed,
@@ -475,7 +485,7 @@ async function withinTimeLimit<T>(test: Promise<T>, bound: TestBound, late: () =
   let timer: NodeJS.Timeout | undefined;
   const limit = new Promise<T>((resolve) => {
     timer = setTimeout(() => {
-      bound.expire();
+      bound.expire(test);
       resolve(late());
     }, bound.ms);
   });

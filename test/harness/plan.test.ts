@@ -289,6 +289,45 @@ describe('runPlan --concurrency', () => {
     expect(gate.log.filter((e) => e.startsWith('start '))).toEqual(['start /c/0', 'start /c/1', 'start /t/0', 'start /t/1']);
   });
 
+  it('holds back the tests after one left running past its limit that moves the clock, until it ends', async () => {
+    const gate = gated();
+    const withClock: ScenarioTarget = { ...target(gate.role), capabilities: () => new Set(['clock'] as const) };
+    const running = runPlan(planOf([...clockedScenarios(1), ...scenarios(1)], []), withClock, { ...options, concurrency: 2, limits: { testTimeLimitMs: 50, leftRunningGraceMs: 60_000 } });
+    await gate.held('/c/0');
+    // Well past its 50 ms: reported, and still sending; the next test waits.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect([...gate.waiting.keys()]).toEqual(['/c/0']);
+    gate.release('/c/0');
+    await gate.held('/t/0');
+    gate.release('/t/0');
+    const { results } = await running;
+    expect(results.map((r) => [r.id, r.status, r.error_code])).toEqual([
+      ['TOK-GET-950', 'error', 'HARNESS_DEADLINE_EXCEEDED'],
+      ['TOK-GET-900', 'passed', undefined],
+    ]);
+    expect(gate.log.filter((e) => /^(start|end) /.test(e))).toEqual(['start /c/0', 'end /c/0', 'start /t/0', 'end /t/0']);
+  });
+
+  it('past the grace, reports the tests after it as not run, naming it; one that moves nothing shared holds none back', async () => {
+    const gate = gated();
+    const withClock: ScenarioTarget = { ...target(gate.role), capabilities: () => new Set(['clock'] as const) };
+    const limits = { testTimeLimitMs: 50, leftRunningGraceMs: 100 };
+    const { results } = await runPlan(planOf([...clockedScenarios(1), ...scenarios(2)], []), withClock, { ...options, limits });
+    expect(results[0]).toMatchObject({ status: 'error', error_code: 'HARNESS_DEADLINE_EXCEEDED', reason: 'stopped: the scenario ran longer than 50 ms' });
+    expect(results[0]!.not_run).toBeUndefined();
+    for (const result of results.slice(1)) {
+      expect(result).toMatchObject({ status: 'error', error_code: 'HARNESS_DEADLINE_EXCEEDED', not_run: true });
+      expect(result.reason).toMatch(/^TOK-GET-950 outran its time limit and still ran 100 ms later; step .* \(clock\) moves the target's clock, so no test starts while it may still do so$/);
+    }
+    expect(gate.log.filter((e) => e.startsWith('start '))).toEqual(['start /c/0']);
+    // Left running without moving anything shared: the next test starts at once.
+    const other = gated();
+    const next = runPlan(planOf(scenarios(2), []), target(other.role), { ...options, limits });
+    await other.held('/t/1');
+    other.release('/t/1');
+    expect((await next).results.map((r) => r.status)).toEqual(['error', 'passed']);
+  });
+
   it('opens no twin one test at a time: every test runs alone on the target, in plan order', async () => {
     const role = payee(async (request) => (request.path === '/_control/clock' ? { ...(await ok()), body: new TextEncoder().encode(JSON.stringify({ now: new Date().toISOString(), frozen: false })) } : ok()));
     const withClock: ScenarioTarget = { ...target(role), capabilities: () => new Set(['clock'] as const) };
