@@ -83,6 +83,8 @@ export default defineConfig({
     // 2-core machine. Most test files wait on loopback servers and child
     // processes rather than compute, so two workers even there.
     maxWorkers: Math.max(2, availableParallelism()),
+    // Temporary files under one folder, removed at the end (test/support/temp-root.ts).
+    globalSetup: ['test/support/temp-root.ts'],
     sequence: { sequencer: SlowLongestFirst },
     testTimeout: 20_000,
     ...(selfAllure
