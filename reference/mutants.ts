@@ -1537,6 +1537,27 @@ const CATALOGUE = [
     catches: ['PRF-SIG-2'],
   },
   {
+    name: 'op-signing-tag-follows-profile',
+    family: 'cashpack-crypto',
+    role: 'operator',
+    description: "the Operator also takes a party's signature made under a domain tag named after the profile identifier it advertises (CPP-PROFILE-1.4/<type>), as if the tags moved with the profile; they keep CPP-PROFILE-1.0 (PROFILE.md §2.2, §13)",
+    catches: ['PRF-SIG-1'],
+  },
+  {
+    name: 'op-signature-clock-int32',
+    family: 'cashpack-crypto',
+    role: 'operator',
+    description: "the Operator compares an HTTP Message Signature's created with its clock's Unix second held in a signed 32-bit integer, so with the clock past 2038-01-19T03:14:07Z every signature is stale: status reads 401, redemptions REDEEMER_NOT_IDENTIFIED",
+    catches: ['PRF-AUTH-1', 'PRF-FRESH-1', 'PRF-IDN-1', 'PRF-BOUND-1'],
+  },
+  {
+    name: 'op-status-open-to-redeemer',
+    family: 'cashpack-errors',
+    role: 'operator',
+    description: "the Operator lets the redeemer a pack was released to read its status, as a party to it, where only the issuing Principal and the Operator may (403 FORBIDDEN)",
+    catches: ['CPP-STS-1', 'PRF-AUTH-1'],
+  },
+  {
     name: 'op-status-pack-id-decoded-unguarded',
     family: 'cashpack-errors',
     role: 'operator',

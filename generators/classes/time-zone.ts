@@ -82,6 +82,25 @@ function nextSwitch(zone: string, ms: number): number | undefined {
   return hi;
 }
 
+/**
+ * Where common integer writings of time run out, each the first second past
+ * it: Unix seconds in a signed 32-bit integer (2038-01-19T03:14:08Z), in an
+ * unsigned one (2106-02-07T06:28:16Z), nanoseconds in a signed 64-bit one
+ * (2262-04-11T23:47:17Z); and the year 9000, near the end of four-digit years.
+ * A clock may stand at any of them (PROFILE.md §12 sets it to any timestamp).
+ */
+export const CLOCK_ERAS: readonly { readonly from: number; readonly what: string }[] = [
+  { from: Date.UTC(2038, 0, 19, 3, 14, 8), what: 'Unix seconds past a signed 32-bit integer' },
+  { from: Date.UTC(2106, 1, 7, 6, 28, 16), what: 'Unix seconds past an unsigned 32-bit integer' },
+  { from: Date.UTC(2262, 3, 11, 23, 47, 17), what: 'nanoseconds past a signed 64-bit integer' },
+  { from: Date.UTC(9000, 0, 1), what: 'the year 9000' },
+];
+
+/** dstInstant within a year past one of CLOCK_ERAS (its note says which). */
+export function eraDstInstant(): fc.Arbitrary<DstInstant> {
+  return fc.constantFrom(...CLOCK_ERAS).chain((era) => dstInstant({ from: era.from, withinDays: 365 }).map((d) => ({ ...d, note: `${d.note}; ${era.what}` })));
+}
+
 export function dstInstant(constraints: DstInstantConstraints = {}): fc.Arbitrary<DstInstant> {
   const { from = Date.UTC(2026, 0, 1), withinDays = 730 } = constraints;
   if (!Number.isInteger(from) || from < 0 || from > Date.UTC(9000, 0, 1)) throw new RangeError(`dstInstant: constraints.from must be an instant from 1970 to 9000 in ms, got ${String(from)}`);

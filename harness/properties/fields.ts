@@ -204,8 +204,11 @@ function paymentSources(): string[] {
   return [...sameName, ...conditions, ...context, '/memo'];
 }
 
-/** Classes about what a value means, which a presented (Operator-signed) member does not have: altering it is `signed.altered`. */
-const MEANING_CLASSES: ReadonlySet<FieldClassId> = new Set(['timestamp.dst', 'timestamp.boundary', 'amount.large', 'amount.bound', 'key.weak']);
+/**
+ * Classes about what a value means, which a presented (Operator-signed) member does not have: altering it is `signed.altered`;
+ * and a signature over another signing input, which only its signer, the Operator, could make.
+ */
+const MEANING_CLASSES: ReadonlySet<FieldClassId> = new Set(['timestamp.dst', 'timestamp.boundary', 'amount.large', 'amount.bound', 'key.weak', 'signature.input']);
 
 /** Code definitions written without letters: no letter case to vary. */
 const CASELESS = new Set(['evmChainId']);

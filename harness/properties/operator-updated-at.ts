@@ -22,7 +22,13 @@
 // 2^53); it is issued at any second of the minute, and its expiry must be the
 // one asked for (CPP-ISS-1). Every key a message names is written with its
 // JWK's members in a generated order: the same key, whatever order it was
-// registered in (PROFILE.md §2.1).
+// registered in (PROFILE.md §2.1). Each read is made by a reader drawn among
+// everyone around the pack: its issuing Principal or an Operator (staff) key,
+// both judged whole; the redeemer the sequence's redemptions name (before and
+// after it redeems) or another Principal, 403 FORBIDDEN; a key that held the
+// pack, registered nowhere, 401 UNAUTHENTICATED (PROFILE.md §5 status); each
+// refused read is followed by the Principal's, and at the end each of them
+// reads, in a generated order.
 import fc from 'fast-check';
 import { isDeepStrictEqual } from 'node:util';
 import { formatTimestamp } from '../../profile/time.ts';
@@ -57,11 +63,16 @@ type Action =
  */
 type Move = { readonly by: number } | { readonly windows: 1 | 2 | 3; readonly plus: -1 | 0 | 1 } | { readonly toExpiry: number };
 
+/** Who reads the pack's status (PROFILE.md §5 status: the issuing Principal and staff only). */
+type Reader = 'principal' | 'staff' | 'redeemer' | 'other-principal' | 'holder';
+
 interface Step {
   readonly move: Move;
   readonly action: Action;
   /** A status read after the action. */
   readonly read: boolean;
+  /** Who makes it. */
+  readonly reader: Reader;
   /**
    * Where in the freshness window the action's messages are dated: created_at
    * this share (-1 to 1) of request_window_seconds less one second from the
@@ -94,6 +105,9 @@ const skew: fc.Arbitrary<number> = fc.oneof(
   { arbitrary: fc.integer({ min: -0x10000, max: 0x10000 }).map((n) => n / 0x10000), weight: 2 },
 );
 
+const READERS: readonly Reader[] = ['principal', 'staff', 'redeemer', 'other-principal', 'holder'];
+const reader = fc.constantFrom<Reader>('principal', 'principal', 'staff', 'redeemer', 'redeemer', 'other-principal', 'holder');
+
 const action: fc.Arbitrary<Action> = fc.oneof(
   { arbitrary: fc.constant('none' as const), weight: 2 },
   { arbitrary: fc.constant('renew' as const), weight: 3 },
@@ -120,6 +134,8 @@ interface Case {
   readonly steps: readonly Step[];
   /** The last step: a move and nothing, a redemption or a cancellation (the state changes that end a pack), then the last read. */
   readonly end: Step;
+  /** Who reads the pack at the end: every reader, in this order. */
+  readonly endReaders: readonly Reader[];
 }
 
 const cases: fc.Arbitrary<Case> = fc.record({
@@ -127,8 +143,9 @@ const cases: fc.Arbitrary<Case> = fc.record({
   amount: fc.constantFrom<AmountClass>('one', 'half', 'max', 'beyond-2^53', 'any', 'any-beyond-2^53'),
   at: fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }),
   second: fc.integer({ min: 0, max: 59 }),
-  steps: fc.array(fc.record({ move, action, read: fc.boolean(), skew, handTo }), { minLength: 1, maxLength: 8 }),
-  end: fc.record({ move, action: fc.constantFrom<Action>('none', 'redeem', 'cancel'), read: fc.constant(false), skew, handTo: fc.constant('fresh' as const) }),
+  steps: fc.array(fc.record({ move, action, read: fc.boolean(), reader, skew, handTo }), { minLength: 1, maxLength: 8 }),
+  end: fc.record({ move, action: fc.constantFrom<Action>('none', 'redeem', 'cancel'), read: fc.constant(false), reader, skew, handTo: fc.constant('fresh' as const) }),
+  endReaders: fc.shuffledSubarray([...READERS], { minLength: READERS.length, maxLength: READERS.length }),
 });
 
 /**
@@ -154,7 +171,7 @@ interface Predicted {
 
 const stamp = (ms: number) => formatTimestamp(ms, 'cashpack');
 
-async function judgeCase(ctx: ScenarioContext, setup: OperatorSetup, { orders, amount: amountClass, at, second, steps, end }: Case): Promise<PropertyFailure | undefined> {
+async function judgeCase(ctx: ScenarioContext, setup: OperatorSetup, { orders, amount: amountClass, at, second, steps, end, endReaders }: Case): Promise<PropertyFailure | undefined> {
   const ops = [...steps, end];
   const { policy, principal, redeemer } = setup;
   // The clock forward to the next instant at the case's second of the minute (never back: ids recorded stay in the past).
@@ -190,13 +207,36 @@ async function judgeCase(ctx: ScenarioContext, setup: OperatorSetup, { orders, a
     throw StepError.setupFailed(requirement, `${done.join(', ')}; then ${what} answered ${JSON.stringify({ status: answer.status, code: answerOf(answer) })} where ${JSON.stringify(expected)} was due (${requirement}), so updated_at cannot be predicted`);
   };
 
-  const read = async (): Promise<PropertyFailure | undefined> => {
-    const answer = await send(ctx, 'operator', statusRequest(ctx, pack.pack_id, principal, Math.floor(now / 1000)));
-    if (answer.status !== 200) return { expected: 200, actual: { status: answer.status, code: answerOf(answer) }, message: `${done.join(', ')}; then a status read by the issuing Principal`, requirements: ['CPP-STS-1'] };
+  // The readers besides the Principal and the redeemer, provisioned when first drawn.
+  const others: Partial<Record<'staff' | 'other-principal', SigningKey>> = {};
+  const keyOf = async (who: 'staff' | 'other-principal'): Promise<SigningKey> => {
+    const known = others[who];
+    if (known) return known;
+    const key = createSigningKey();
+    const answer = await send(ctx, 'operator', jsonRequest('POST', who === 'staff' ? '/_control/operator/staff' : '/_control/operator/principals', who === 'staff' ? { public_key: key.jwk } : { public_key: key.jwk, asset: setup.asset, balance: '0' }));
+    if (answer.status !== 201) throw StepError.setupFailed('PRF-CTL-1', `setting up: provisioning ${who === 'staff' ? 'an Operator (staff) key' : 'another Principal'} answered ${JSON.stringify({ status: answer.status, code: answerOf(answer) })}, not 201`);
+    others[who] = key;
+    return key;
+  };
+  const whoReads: Record<Reader, string> = { principal: 'the issuing Principal', staff: 'an Operator (staff) key', redeemer: 'the redeemer the redemptions name', 'other-principal': 'another Principal', holder: 'a key that held the pack, registered nowhere' };
+
+  /** A read by `who`: a refusal for those the status is not for (then the Principal's read), else judged whole. */
+  const read = async (who: Reader = 'principal'): Promise<PropertyFailure | undefined> => {
+    if (who === 'redeemer' || who === 'other-principal' || who === 'holder') {
+      const key = who === 'redeemer' ? redeemer : who === 'holder' ? holders[holders.length - 1]! : await keyOf('other-principal');
+      const refusal = await send(ctx, 'operator', statusRequest(ctx, pack.pack_id, key, Math.floor(now / 1000)));
+      const [status, code] = who === 'holder' ? [401, 'UNAUTHENTICATED'] : [403, 'FORBIDDEN'];
+      if (refusal.status !== status || answerOf(refusal) !== code) return { expected: { status, code }, actual: { status: refusal.status, code: answerOf(refusal) }, message: `${done.join(', ')}; then a status read by ${whoReads[who]} (PROFILE.md §5 status: the issuing Principal and the Operator's staff only)`, requirements: ['CPP-STS-1', 'PRF-AUTH-1'] };
+      done.push(`a read by ${whoReads[who]}: refused`);
+      return read('principal');
+    }
+    const signer = who === 'staff' ? await keyOf('staff') : principal;
+    const answer = await send(ctx, 'operator', statusRequest(ctx, pack.pack_id, signer, Math.floor(now / 1000)));
+    if (answer.status !== 200) return { expected: 200, actual: { status: answer.status, code: answerOf(answer) }, message: `${done.join(', ')}; then a status read by ${whoReads[who]}`, requirements: ['CPP-STS-1'] };
     const body = answer.body as Record<string, unknown>;
     // A closed object with exactly §4.7's members, at every depth and status the story reaches.
     const shape = validateMessage('status', body);
-    if (!shape.ok) return { expected: 'a status response with exactly the members of PROFILE.md §4.7', actual: { errors: shape.errors.slice(0, 3), body }, message: `${done.join(', ')}; then a status read by the issuing Principal (the pack at depth ${state.depth}, ${state.status})`, requirements: ['PRF-MSG-1'] };
+    if (!shape.ok) return { expected: 'a status response with exactly the members of PROFILE.md §4.7', actual: { errors: shape.errors.slice(0, 3), body }, message: `${done.join(', ')}; then a status read by ${whoReads[who]} (the pack at depth ${state.depth}, ${state.status})`, requirements: ['PRF-MSG-1'] };
     if (body.status !== state.status) return { expected: state.status, actual: body.status ?? null, message: `${done.join(', ')}; then the status read's status`, requirements: ['CPP-STS-1'] };
     // The rest of §4.7, from the pack as the Operator last returned it.
     const members = { pack_id: pack.pack_id, amount: pack.amount, asset: pack.asset, expiry: pack.expiry, chain_depth: state.depth, chain_digest: pack.chain_digest };
@@ -230,11 +270,16 @@ async function judgeCase(ctx: ScenarioContext, setup: OperatorSetup, { orders, a
     const failure = await act(step.action);
     if (failure) return failure;
     if (step.read) {
-      const seen = await read();
+      const seen = await read(step.reader);
       if (seen) return seen;
     }
   }
-  return read();
+  // At the end, everyone around the pack reads it, in the case's order.
+  for (const who of endReaders) {
+    const seen = await read(who);
+    if (seen) return seen;
+  }
+  return undefined;
 
   async function act(kind: Action): Promise<PropertyFailure | undefined> {
     switch (kind) {
@@ -309,7 +354,7 @@ export const OPERATOR_UPDATED_AT = define<Case>({
   id: 'PROP-OP-015',
   title: "a status read at any depth and in any status answers as predicted: updated_at the Operator's clock at the pack's last state change (the expiry instant for EXPIRED), and every other member of the status response, whatever reads, refusals and clock moves come between",
   // Only what every case judges: the pack's issue as asked, and its reads; the operations between them are judged by their own scenarios.
-  requirements: ['PRF-STS-1', 'CPP-STS-1', 'CPP-ISS-1', 'PRF-MSG-1'],
+  requirements: ['PRF-STS-1', 'CPP-STS-1', 'CPP-ISS-1', 'PRF-MSG-1', 'PRF-AUTH-1'],
   level: 'PROFILE',
   role: 'operator',
   sections: ['PROFILE §4.7', 'PROFILE §5', 'PROFILE §5.1', '§3.2'],

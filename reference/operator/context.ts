@@ -1,5 +1,5 @@
 // What every Operator endpoint works with, and the small rules they share.
-import { SIGNING_TAGS, decodeB64urlFixed, parseTimestamp, problem, verifyObject, verifyRequest, verifyRequestLoosely, type MessageType, type OkpJwk, type Problem, type ProblemCode, type SignatureCheck } from '../../profile/index.ts';
+import { PROFILE_ID, SIGNING_TAGS, canonicalJson, decodeB64urlFixed, verifyStrict, parseTimestamp, problem, verifyObject, verifyRequest, verifyRequestLoosely, type MessageType, type OkpJwk, type Problem, type ProblemCode, type SignatureCheck } from '../../profile/index.ts';
 import type { CashPack, LockRequest } from '../../profile/cashpack/index.ts';
 import type { Clock } from '../clock.ts';
 import type { Faults } from '../mutants.ts';
@@ -71,8 +71,24 @@ export function verifies(ctx: OperatorContext, type: MessageType, message: Reado
   if (ctx.faults.has('op-renewal-mixed-order-key-refused') && type === 'renewal-entry') return verifyObject(type, message, publicKey, verifyPrimeOrder);
   // Mutant op-redemption-s-unreduced: Redemption Requests go through a library that reduces S modulo L.
   if (ctx.faults.has('op-redemption-s-unreduced') && type === 'redemption-request') return verifyObject(type, message, publicKey, verifyReducingS);
+  // Mutant op-signing-tag-follows-profile: a message signed under a tag named after the profile identifier (PROFILE_ID/<type>) is taken too.
+  // Stryker disable next-line all: only the op-signing-tag-follows-profile fault takes this path
+  if (ctx.faults.has('op-signing-tag-follows-profile') && verifiesUnderProfileTag(type, message, publicKey)) return true;
   return verifyObject(type, message, publicKey);
 }
+
+/**
+ * The op-signing-tag-follows-profile fault: the signing input of PROFILE.md
+ * §2.2 under a tag named after the profile identifier, as if the tags moved
+ * with the profile (they keep CPP-PROFILE-1.0).
+ */
+// Stryker disable all: only the op-signing-tag-follows-profile fault calls this function
+function verifiesUnderProfileTag(type: MessageType, message: Readonly<Record<string, unknown>>, publicKey: Uint8Array): boolean {
+  const { signature, ...unsigned } = message;
+  const raw = decodeB64urlFixed(signature, 64);
+  return raw !== undefined && verifyStrict(publicKey, new TextEncoder().encode(`${PROFILE_ID}/${type}\n${canonicalJson(unsigned)}`), raw);
+}
+// Stryker restore all
 
 /**
  * An identified party's HTTP Message Signature (PROFILE.md §2.4), in exactly the
@@ -89,7 +105,9 @@ export function verifyCaller(ctx: OperatorContext, request: RefRequest, lookupKe
   // Mutant op-signature-path-with-query: @path written with the query, as the request line has it.
   const path = ctx.faults.has('op-signature-path-with-query') && query !== '' ? `${request.path}?${query}` : request.path;
   const target = { method: request.method, authority: forwarded ?? host ?? request.authority, path, query, body: request.body };
-  const clockSecond = Math.floor(nowMs / 1000);
+  // Mutant op-signature-clock-int32: the clock's Unix second truncated with `| 0`, a signed 32-bit integer (negative past 2038-01-19T03:14:07Z).
+  // Stryker disable next-line all: only the op-signature-clock-int32 fault truncates the clock to 32 bits
+  const clockSecond = ctx.faults.has('op-signature-clock-int32') ? (nowMs / 1000) | 0 : Math.floor(nowMs / 1000);
   // Mutant op-signature-created-clock-rounded: the clock read to the nearest second, not its own second, before `created` is compared with it.
   // Stryker disable next-line all: only the op-signature-created-clock-rounded fault rounds the clock
   const nowSeconds = ctx.faults.has('op-signature-created-clock-rounded') ? Math.round(nowMs / 1000) : clockSecond;

@@ -36,6 +36,8 @@ export interface PackRecord {
   readonly amount: bigint;
   readonly expiryMs: number;
   updatedAtMs: number;
+  /** Set only under the op-status-open-to-redeemer fault: the redeemer the pack was released to. */
+  redeemerKid?: string;
 }
 
 export class OperatorState {

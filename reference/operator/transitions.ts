@@ -45,6 +45,9 @@ export function endPack(state: OperatorState, record: PackRecord, ending: Ending
   (RELEASE_FUNDS[ending.status] as (p: PrincipalAccount, a: bigint, e: Ending, r: PackRecord, s: OperatorState) => void)(principal, record.amount, ending, record, state);
   record.status = ending.status;
   record.updatedAtMs = atMs;
+  // Mutant op-status-open-to-redeemer: the redeemer a pack was released to is remembered as a party to it (status.ts lets it read).
+  // Stryker disable next-line all: only the op-status-open-to-redeemer fault remembers the redeemer
+  if (state.faults.has('op-status-open-to-redeemer') && ending.status === 'REDEEMED') record.redeemerKid = ending.redeemer.kid;
 }
 
 /** Released funds reach the redeemer's account in that asset. */

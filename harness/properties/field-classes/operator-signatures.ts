@@ -10,14 +10,19 @@
 // mixed order that only the cofactored equation accepts is among the bends;
 // and a bearer key of mixed order, signing so that both equations hold
 // (speccheck's case 3), is accepted: a pack issued or renewed to it, then
-// renewed or redeemed by it.
+// renewed or redeemed by it. And each message a party signs, signed by the
+// right key over another signing input than §2.2's (class signature.input:
+// another type's tag, the tag named after a profile identifier, another
+// separator, the object not in JCS...): INVALID_SIGNATURE.
 import fc from 'fast-check';
 import { encodeB64url } from '../../../profile/b64url.ts';
 import { publicJwk, type OkpJwk } from '../../../profile/jwk.ts';
 import { signingInput, signObject, type MessageType } from '../../../profile/signing.ts';
 import { createSigningKey, type CashPack, type SigningKey } from '../../../profile/cashpack/index.ts';
-import { MALLEATION_KINDS, malleationNote, mixedOrderKey, signatureMalleation, weakKey, type ClassValue, type Malleation, type MixedOrderKey, type WeakKey } from '../../../generators/classes/index.ts';
+import { bentSigningInput, MALLEATION_KINDS, malleationNote, mixedOrderKey, signatureMalleation, signingInputBend, weakKey, type ClassValue, type Malleation, type MixedOrderKey, type SigningInputBend, type WeakKey } from '../../../generators/classes/index.ts';
+import { signBytes } from '../../../profile/ed25519.ts';
 import { forgeUnderSmallOrderKey, malleate, mixedOrderBearer, withSPlusL } from '../../crypto/ed25519-malleate.ts';
+import type { WireRequest } from '../../adapters/types.ts';
 import type { HttpResult, ScenarioContext } from '../../scenarios/context.ts';
 import { jsonRequest, send } from '../../scenarios/http.ts';
 import { define, firstFailure } from '../support.ts';
@@ -30,6 +35,12 @@ const FILE = 'harness/properties/field-classes/operator-signatures.ts';
 type Doc = Record<string, unknown>;
 
 const MALLEABLE = ['lock-request/signature', 'renew-request/renewal/signature', 'renew-request/cash_pack/signature', 'redeem-request/redemption/signature', 'redeem-request/cash_pack/signature', 'GET /v1/cashpack/{pack_id}/status'] as const;
+/** The messages a party signs: each is also signed over another signing input. */
+const PARTY_SIGNED = [
+  ['lock-request/signature', 'lock-request'],
+  ['renew-request/renewal/signature', 'renewal-entry'],
+  ['redeem-request/redemption/signature', 'redemption-request'],
+] as const;
 const WEAK = ['lock-request/principal_pk', 'renew-request/renewal/bearer_pk', 'redeem-request/redemption/bearer_pk', 'lock-request/initial_bearer_pk', 'renew-request/renewal/new_bearer_pk'] as const;
 
 /** Only S + k·L bends a signature without its signer's key: the Operator's own and an HTTP Message Signature (whose base the harness does not re-sign). */
@@ -57,19 +68,31 @@ interface SignatureCase {
   readonly malleations: readonly ClassValue<Malleation>[];
   readonly keys: readonly ClassValue<WeakKey>[];
   readonly mixed: readonly ClassValue<MixedOrderKey>[];
+  readonly inputs: readonly ClassValue<SigningInputBend>[];
 }
 
 const COVERS: Coverage[] = [
   ...MALLEABLE.map((field) => ({ field, class: 'signature.malleable' as const })),
   ...WEAK.map((field) => ({ field, class: 'key.weak' as const })),
   ...MIXED_FIELDS.map((field) => ({ field, class: 'key.mixed-order' as const })),
+  ...PARTY_SIGNED.map(([field]) => ({ field, class: 'signature.input' as const })),
 ];
 
-const cases: fc.Arbitrary<SignatureCase> = fc.record({
+/** The cases, the tags named after a profile identifier taking the one the target publishes half the time. */
+const cases = (policy: Readonly<Record<string, unknown>> | undefined): fc.Arbitrary<SignatureCase> => fc.record({
   malleations: fc.tuple(...MALLEABLE.map((field) => signatureMalleation({ withKey: !WITHOUT_KEY.has(field) }))),
   keys: fc.tuple(...WEAK.map(() => weakKey())),
   mixed: fc.tuple(...MIXED.map(() => mixedOrderKey())),
+  // Two bends of each message a party signs, each case.
+  inputs: fc.tuple(...PARTY_SIGNED.flatMap(() => [0, 1].map(() => signingInputBend(typeof policy?.['profile'] === 'string' ? { published: policy['profile'] } : {})))),
 });
+
+/** `object` signed by `signer` over the bytes `b` makes of its signing input as `type`; undefined where they are §2.2's own. */
+function signedOver(type: MessageType, object: Doc, signer: SigningKey, b: SigningInputBend): Doc | undefined {
+  const { signature: _old, ...unsigned } = object;
+  const input = bentSigningInput(type, unsigned, b);
+  return input && { ...unsigned, signature: encodeB64url(signBytes(input, signer.secretKey)) };
+}
 
 /** `object` signed by `signer` under `type`, its signature bent. */
 function bentSigned(type: MessageType, object: Doc, signer: SigningKey, m: Malleation): Doc {
@@ -223,7 +246,17 @@ function items(ctx: ScenarioContext, setup: OperatorSetup, now: number, c: Signa
       return fits(body, `the redemption of ${what}`) ? granted(await send(ctx, 'operator', redeem(pack, r)), `${what}, then redeemed by it`) : undefined;
     },
   ];
-  return [...malleated, ...weakItems, ...mixedItems];
+  const tagRules = ['CPP-SIG-1', 'PRF-SIG-1'];
+  /** A message signed over another input, sent; none when the bend makes §2.2's own bytes. */
+  const overInput = (message: Doc | undefined, request: (signed: Doc) => WireRequest, what: string): Item => async () => (message === undefined ? undefined : verdict(await send(ctx, 'operator', request(message)), 400, 'INVALID_SIGNATURE', what, tagRules));
+  const over = "over another signing input than PROFILE.md §2.2's";
+  const inputItems: Item[] = c.inputs.map((b, i) => {
+    const kind = PARTY_SIGNED[i >> 1]![1];
+    if (kind === 'lock-request') return overInput(signedOver(kind, lockRequest(setup, now) as unknown as Doc, setup.principal, b.value), (m) => jsonRequest('POST', '/v1/cashpack/issue', m), `a Lock Request signed by its Principal ${over}: ${b.note}`);
+    if (kind === 'renewal-entry') return overInput(signedOver(kind, renewal(setup.pack, setup.bearer, now) as unknown as Doc, setup.bearer, b.value), (m) => renewBody(setup.pack, m), `a Renewal Entry signed by its bearer ${over}: ${b.note}`);
+    return overInput(signedOver(kind, redemption(setup.pack, setup.bearer, setup.redeemer, now) as unknown as Doc, setup.bearer, b.value), (m) => redeem(setup.pack, m), `a Redemption Request signed by its bearer ${over}: ${b.note}`);
+  });
+  return [...malleated, ...weakItems, ...mixedItems, ...inputItems];
 }
 
 /**
@@ -244,8 +277,8 @@ function resigned(type: MessageType, message: Doc, changes: Doc, signer: Signing
 
 export const OPERATOR_SIGNATURES = define<SignatureCase>({
   id: 'PROP-OP-011',
-  title: 'every signature of every signed message kind, bent every way (S + k·L, small-order, non-canonical or mixed-order R), and every small-order or non-canonical key a message names, are refused; a mixed-order bearer key signing so that both equations hold is accepted',
-  requirements: ['CPP-SIG-1', 'PRF-SIG-2', 'PRF-JWK-1', 'PRF-AUTH-1'],
+  title: 'every signature of every signed message kind, bent every way (S + k·L, small-order, non-canonical or mixed-order R) or made over another signing input, and every small-order or non-canonical key a message names, are refused; a mixed-order bearer key signing so that both equations hold is accepted',
+  requirements: ['CPP-SIG-1', 'PRF-SIG-1', 'PRF-SIG-2', 'PRF-JWK-1', 'PRF-AUTH-1'],
   level: 'PROFILE',
   role: 'operator',
   sections: ['PROFILE §2.1', 'PROFILE §2.3', 'PROFILE §2.4', '§5.2', '§7.1'],
@@ -258,7 +291,7 @@ export const OPERATOR_SIGNATURES = define<SignatureCase>({
   // The clock, frozen by the setup under a tight policy, runs again.
   teardown: (ctx) => restoreClock(ctx, 'operator'),
   covers: COVERS,
-  arbitrary: () => cases,
+  arbitrary: (target) => cases(target.policy),
   async check(ctx, c) {
     const setup = await operatorSetup(ctx);
     const now = await operatorNow(ctx);

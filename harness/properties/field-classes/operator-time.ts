@@ -17,11 +17,14 @@
 // as it does a requested_expiry exactly expiry_min_seconds after the clock's
 // second.) A Lock Request there asks for an expiry at, or a second either side
 // of, an end of the permitted range from the clock's second, where both
-// readings agree: granted exactly inside it.
+// readings agree: granted exactly inside it. The instant is in this decade one
+// case in three, otherwise past where an integer writing of time runs out
+// (Unix seconds in 32 bits, signed or not; nanoseconds in 64) or in the year
+// 9000: a clock may stand anywhere (PROFILE.md §12).
 import fc from 'fast-check';
 import { formatTimestamp, parseTimestamp } from '../../../profile/time.ts';
 import { buildLockRequest, createSigningKey, type CashPack } from '../../../profile/cashpack/index.ts';
-import { boundaryOffset, dstInstant, type ClassValue, type DstInstant } from '../../../generators/classes/index.ts';
+import { boundaryOffset, dstInstant, eraDstInstant, type ClassValue, type DstInstant } from '../../../generators/classes/index.ts';
 import type { HttpResult, ScenarioContext } from '../../scenarios/context.ts';
 import { jsonRequest, send } from '../../scenarios/http.ts';
 import { define } from '../support.ts';
@@ -84,7 +87,8 @@ const COVERS: Coverage[] = [
 const dated = (edges: readonly (-1 | 0 | 1)[]): fc.Arbitrary<Dated> => fc.record({ edge: fc.constantFrom(...edges), offset: boundaryOffset({ tick: 's' }) });
 
 const cases: fc.Arbitrary<OperatorTimeCase> = fc.record({
-  instant: dstInstant(),
+  // In this decade one case in three; otherwise past where an integer writing of time runs out (2038, 2106, 2262) or in the year 9000.
+  instant: fc.oneof({ weight: 1, arbitrary: dstInstant() }, { weight: 2, arbitrary: eraDstInstant() }),
   lockCreated: dated([-1, 0, 1]),
   expiry: dated([-1, 1]),
   renewCreated: dated([-1, 0, 1]),

@@ -6,6 +6,9 @@ import { boundaryOffset } from '../../../generators/classes/boundary.ts';
 import { payerDataVariant } from '../../../generators/classes/payer-data.ts';
 import { signatureLabel } from '../../../generators/classes/signature-label.ts';
 import { signatureMalleation } from '../../../generators/classes/signature.ts';
+import { bentSigningInput, signingInputBend } from '../../../generators/classes/signing-input.ts';
+import { MESSAGE_TYPES, signObject, verifyObject } from '../../../profile/signing.ts';
+import { encodeB64url } from '../../../profile/b64url.ts';
 import { alterToken, tokenAlteration } from '../../../generators/classes/token.ts';
 import { foreignHost, hostChoice, untrustedHeaders } from '../../../generators/classes/untrusted-headers.ts';
 import { mixedOrderKey, weakKey } from '../../../generators/classes/weak-key.ts';
@@ -43,6 +46,33 @@ describe('signatureMalleation', () => {
 
   it('without the key, S + k·L only', () => {
     expect(new Set(fc.sample(signatureMalleation({ withKey: false }), { seed: 18, numRuns: 40 }).map((m) => m.value.kind))).toEqual(new Set(['s-plus-l']));
+  });
+});
+
+describe('signingInputBend', () => {
+  const key = generateKeyPair(new Uint8Array(32).fill(5));
+  const object = { request_id: '7c1e0f6a-2b4d-4e8f-9a1b-3c5d7e9f0a2b', amount: '10', memo: 'café' };
+
+  it('signs, by the right key, bytes that are never PROFILE.md §2.2\'s own: the strict verifier refuses each, for every message type', () => {
+    const bends = fc.sample(signingInputBend(), { seed: 23, numRuns: 300 });
+    for (const type of MESSAGE_TYPES) {
+      for (const b of bends) {
+        const input = bentSigningInput(type, object, b.value);
+        expect(input, b.note).toBeDefined();
+        const signed = { ...object, signature: encodeB64url(signBytes(input!, key.secretKey)) };
+        expect(verifyObject(type, signed, key.publicKey), `${type}: ${b.note}`).toBe(false);
+      }
+      // The signature over §2.2's own input verifies: the refusals above are the input's.
+      expect(verifyObject(type, signObject(type, object, key.secretKey), key.publicKey)).toBe(true);
+    }
+    // Each kind of bend is drawn: the tag (another type's, a profile identifier's, letter case...), the separator, the object.
+    const notes = new Set(bends.map((b) => b.note.replace(/ \(the \w+ other.*$| CPP-PROFILE-.*$/, '')));
+    expect([...notes].filter((n) => /another message type|profile identifier|capitals|no separator|reverse order|signature member/.test(n)).length).toBeGreaterThanOrEqual(6);
+  });
+
+  it('gives no bend where the bytes would be §2.2\'s own: the members of a one-member object reversed', () => {
+    const reversed = fc.sample(signingInputBend(), { seed: 29, numRuns: 300 }).find((b) => b.note.includes('reverse order'))!;
+    expect(bentSigningInput('lock-request', { a: 1 }, reversed.value)).toBeUndefined();
   });
 });
 

@@ -4,7 +4,7 @@
 // does not compile; its fuzzer mutants are probed in switches.test.ts).
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
-import { digestText, encodeB64url, formatTimestamp, PROFILE_ID, signingInput, signObject, signRequestAs } from '../../../profile/index.ts';
+import { canonicalJson, digestText, encodeB64url, formatTimestamp, PROFILE_ID, signBytes, signingInput, signObject, signRequestAs } from '../../../profile/index.ts';
 import { forgeTorsionSignature, L, le32, leInt, type TorsionR } from '../../../harness/crypto/ed25519-forge.ts';
 import { mixedOrderBearer, withMixedOrderR } from '../../../harness/crypto/ed25519-malleate.ts';
 import { TORSION_POINTS } from '../../../generators/classes/weak-key.ts';
@@ -1221,6 +1221,36 @@ const PROBES: Record<MutantOfRole<'operator'>, Probe> = {
     },
     correct: 200,
     mutant: 'INVALID_SIGNATURE',
+  },
+  'op-signing-tag-follows-profile': {
+    observes: `a Lock Request signed by its Principal under the tag ${PROFILE_ID}/lock-request`,
+    async observe(f) {
+      const { signature: _signature, ...unsigned } = f.lockRequest();
+      const input = new TextEncoder().encode(`${PROFILE_ID}/lock-request\n${canonicalJson(unsigned)}`);
+      return answer(await f.issue({ ...unsigned, signature: encodeB64url(signBytes(input, f.principal.secretKey)) } as LockRequest));
+    },
+    correct: 'INVALID_SIGNATURE',
+    mutant: 200,
+  },
+  'op-signature-clock-int32': {
+    observes: "the Principal's status read of its pack with the clock at 2038-01-19T03:14:08Z",
+    async observe(f) {
+      f.clock.set(Date.UTC(2038, 0, 19, 3, 14, 8));
+      const { pack } = await f.issuePack();
+      return (await f.status(pack.pack_id)).status;
+    },
+    correct: 200,
+    mutant: 401,
+  },
+  'op-status-open-to-redeemer': {
+    observes: 'a status read by the redeemer, after it redeemed the pack',
+    async observe(f) {
+      const { pack, bearer } = await f.issuePack();
+      expect((await f.redeem(pack, f.redemption(pack, bearer))).status).toBe(200);
+      return answer(await f.status(pack.pack_id, f.redeemer));
+    },
+    correct: 'FORBIDDEN',
+    mutant: 200,
   },
   'op-status-pack-id-decoded-unguarded': {
     // The fixture calls the Operator in process: what its HTTP server answers 500 is the throw itself here.
