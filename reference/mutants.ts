@@ -487,6 +487,20 @@ const CATALOGUE = [
     configuration: { tokenLifetimeSeconds: 900, requestValiditySeconds: 300 },
   },
   {
+    name: 'payee-request-id-per-sub-interface',
+    family: 'cpr-structure',
+    role: 'payee',
+    description: "the payee numbers each sub-interface's requests apart and makes the request_id a keyed hash of that number alone, so the n-th request of each sub-interface shares one id, where spec §4.7.3 wants every request_id globally unique",
+    catches: ['CPR-ID-1'],
+  },
+  {
+    name: 'payee-unknown-fulfil-recorded',
+    family: 'cpr-structure',
+    role: 'payee',
+    description: 'the payee records a fulfilment of a request id it never issued as a consumed request (an upsert) while answering 404 NOT_FOUND, so fulfilling that id again is 409 REQUEST_CONSUMED, where PROFILE.md §12 wants NOT_FOUND every time',
+    catches: ['PRF-CTL-1'],
+  },
+  {
     name: 'payee-unknown-request-answered-expired',
     family: 'cpr-structure',
     role: 'payee',
@@ -1558,6 +1572,13 @@ const CATALOGUE = [
     catches: ['CPP-STS-1', 'PRF-AUTH-1'],
   },
   {
+    name: 'op-replay-heap-pop-last-leaf',
+    family: 'cashpack-errors',
+    role: 'operator',
+    description: "the Operator's replay store takes the oldest entry off its heap but forgets the id of the last leaf instead, so an id recorded moments ago is forgotten whenever an older one is due, and its replay within twice the window is taken, not DUPLICATE_ID",
+    catches: ['PRF-RPL-1', 'CPP-RPL-1'],
+  },
+  {
     name: 'op-status-pack-id-decoded-unguarded',
     family: 'cashpack-errors',
     role: 'operator',
@@ -1692,6 +1713,13 @@ const CATALOGUE = [
     role: 'paying-app',
     description: 'the paying app cuts a retrieved body after its last closing brace before parsing it, so a CPR followed by other text (a letter, a NUL, a second document) is read where PROFILE.md §8.3 makes it RETRIEVAL_FAILED',
     catches: ['PRF-APP-1', 'DLV-RESOLVE-1'],
+  },
+  {
+    name: 'app-unopenable-file-cpr-invalid',
+    family: 'retrieval-token',
+    role: 'paying-app',
+    description: 'the paying app answers CPR_INVALID for a file delivery it cannot open (nothing there, a folder that is not there, a link to nothing), where PROFILE.md §8.3 wants RETRIEVAL_FAILED for an unreadable file',
+    catches: ['PRF-APP-1'],
   },
   {
     name: 'app-expiry-judged-on-payee-date',

@@ -21,7 +21,9 @@
 //
 // The forward moves fall anywhere within the window's double, at its last
 // second, at its end or past it (days past it too); the backward ones a second
-// to twice the window back, or further. The packs of the case are read before and after
+// to twice the window back, or further. Up to three ids are recorded first,
+// earlier, so that the Operator's store holds ids it may forget by the time
+// the case's id is used again beside the one it must keep. The packs of the case are read before and after
 // the new message, at the same clock, so an expiry between changes nothing.
 import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
@@ -51,6 +53,14 @@ interface Case {
   readonly first: Kind;
   readonly again: Kind;
   readonly move: Move;
+  /**
+   * Ids recorded before the case's own, each a fraction (of 2^16) of the way
+   * back from the last second of twice the window towards where the clock will
+   * stand: still remembered when the case's id is recorded, due to be forgotten
+   * by the time it is used again (a store then holds ids to forget beside one
+   * it must keep).
+   */
+  readonly older: readonly number[];
 }
 
 const KINDS = ['issue', 'renew', 'redeem'] as const;
@@ -67,7 +77,8 @@ const casesOf = (kinds: readonly Kind[]): fc.Arbitrary<Case> => fc.record({
     { weight: 2, arbitrary: fc.integer({ min: 0, max: 0xffff }).map((back): Move => ({ back })) },
     { weight: 1, arbitrary: fc.integer({ min: 0, max: 0xffff }).map((farBack): Move => ({ farBack })) },
   ),
-}).map(({ first, again, move }) => ({ first, again: again ?? first, move }));
+  older: fc.array(fc.integer({ min: 0, max: 0xffff }), { maxLength: 3 }),
+}).map(({ first, again, move, older }) => ({ first, again: again ?? first, move, older }));
 
 /** The farthest past twice the window a move goes: a thousand windows, at most a thousand days (the clock stays within years of now, whatever window a policy sets). */
 const farthest = (w: number): number => 1000 * Math.min(w, 86_400);
@@ -140,6 +151,13 @@ async function judgeCase(ctx: ScenarioContext, policy: Policy, c: Case): Promise
   const setup = await operatorParties(ctx);
   const w = policy.request_window_seconds;
   const t0 = Math.floor((await operatorNow(ctx)) / 1000) * 1000 + 1000;
+  const offset = offsetOf(c.move, w);
+  // The ids recorded before: d seconds before t0, d from 2w - 1 down to 2w - offset (forgettable when the id is used again, offset into the window).
+  for (const fraction of c.older) {
+    const d = 2 * w - 1 - Math.floor(((Math.min(Math.max(offset, 1), 2 * w) - 1) * fraction) / 0xffff);
+    await setClock(ctx, 'operator', t0 - d * 1000);
+    await issuePack(ctx, setup, createSigningKey(), t0 - d * 1000, { amount: '1' });
+  }
   await setClock(ctx, 'operator', t0);
   // The pack the id is first used for: issued with it, or renewed or redeemed with it.
   const id = newUuid();
@@ -155,7 +173,6 @@ async function judgeCase(ctx: ScenarioContext, policy: Policy, c: Case): Promise
     if (answer.status !== 200) throw StepError.setupFailed(RULE_OF[c.first], `setting up: the Operator did not grant a ${NAME_OF[c.first]} of a pack it had just issued (HTTP ${answer.status}: ${answer.text.slice(0, 200)}); its own scenarios judge it`);
     firstPackId = pack.pack_id;
   }
-  const offset = offsetOf(c.move, w);
   const at = t0 + offset * 1000;
   await setClock(ctx, 'operator', at);
   // The pack the new message presents, issued now with an id of its own.
@@ -172,7 +189,7 @@ async function judgeCase(ctx: ScenarioContext, policy: Policy, c: Case): Promise
   // Set back more than twice the window, the id was recorded "less than twice the window ago" by its sign and
   // more by its size: the profile does not say which (§6), and either answer stands.
   const mustRemember = offset < 2 * w && offset >= -2 * w;
-  const story = `${id} recorded as the ${ID_OF[c.first]} of a ${NAME_OF[c.first]}, the clock then moved ${offset} s${offset < 0 ? ' (set back)' : ''} under request_window_seconds ${w}, and a fresh ${NAME_OF[c.again]} sent with it as its ${ID_OF[c.again]}`;
+  const story = `${c.older.length > 0 ? `${c.older.length} other id(s) recorded up to twice the window before, then ` : ''}${id} recorded as the ${ID_OF[c.first]} of a ${NAME_OF[c.first]}, the clock then moved ${offset} s${offset < 0 ? ' (set back)' : ''} under request_window_seconds ${w}, and a fresh ${NAME_OF[c.again]} sent with it as its ${ID_OF[c.again]}`;
   if (seen !== 'DUPLICATE_ID' && (mustRemember || seen !== 200)) {
     const expected = mustRemember ? { problem: 'DUPLICATE_ID' } : { one_of: [200, { problem: 'DUPLICATE_ID' }] };
     return { expected, actual: { status: answer.status, body: answer.body }, message: `${story}: ${mustRemember ? 'an id the Operator must still remember (recorded less than twice the window ago)' : 'an id the Operator may have forgotten'}`, requirements: mustRemember || seen === 200 ? replayRules(c.first, c.again) : [RULE_OF[c.again]] };

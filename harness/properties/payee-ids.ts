@@ -5,9 +5,11 @@
 // of one to four requests, a batch's requests released together and the
 // batches one after another; each request either the same as a template
 // (sub-interface, amount, memo) or varied in any of them. No id and no token
-// may repeat within the property's cases: an id made from the instant and the
-// input, a counter read and written back around a store's round trip, a token
-// derived from the request, each repeats in some of these sequences.
+// may repeat within the property's cases, nor an id repeat one the payee gave
+// any other creation of the run (every test's, runner/guard.ts): an id made
+// from the instant and the input, a counter read and written back around a
+// store's round trip, a counter kept per sub-interface, a token derived from
+// the request, each repeats in some of these sequences.
 import fc from 'fast-check';
 import { SUB_INTERFACES } from '../../profile/cpr/fields.ts';
 import { control } from '../scenarios/actions/index.ts';
@@ -68,6 +70,9 @@ async function judgeCase(ctx: ScenarioContext, c: Case): Promise<PropertyFailure
       if (typeof id === 'string') {
         const before = given.ids.get(id);
         if (before !== undefined) return { expected: 'a request_id of its own', actual: { request_id: id, also_given_to: before }, message: `${story}: ${what}`, requirements: ['CPR-ID-1'] };
+        // Any creation of the run, by any test: globally unique (spec §4.7.3).
+        const inRun = ctx.target.createdRequests?.get(id);
+        if (inRun !== undefined && inRun.times > 1) return { expected: 'a request_id of its own', actual: { request_id: id, also_given_to: `a request created earlier in this run with ${inRun.first}` }, message: `${story}: ${what}`, requirements: ['CPR-ID-1'] };
         given.ids.set(id, what);
       }
       if (typeof answer.token === 'string') {

@@ -41,7 +41,8 @@
 // presented after the fulfilment, is known as long as any other (a fulfilment
 // invalidates nothing, §10), and the request, fulfilled again after that,
 // is refused REQUEST_CONSUMED (§12); an id the payee never issued (a fresh one, or the
-// second request's with its last digit changed) is NOT_FOUND at every moment. Over the
+// second request's with its last digit changed) is NOT_FOUND at every moment,
+// and again when fulfilled a second time right after. Over the
 // payee's plaintext listener the expired token is 403 TLS_REQUIRED (§10).
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
@@ -325,7 +326,10 @@ async function judgeVisit(ctx: ScenarioContext, v: VisitAt): Promise<PropertyFai
   const paidDefect = usedTokenDefect(paidToken, now, anchorsOf(v.at, lifetime, validity, v.fulfilled), `${story}; the second request's token`, v.readBeforePaid === false ? 'paid' : v.readBeforePaid);
   if (paidDefect) return paidDefect;
   const notFound = refusedWith(unknown, 'NOT_FOUND');
-  if (notFound !== undefined) return { expected: { status: 404, problem: 'NOT_FOUND' }, actual: notFound, message: `${story}: fulfilling ${neverIssued}, an id the payee never issued (${v.tokenFirst ? "the second request's with its last digit changed" : 'a fresh one'})`, requirements: ['PRF-CTL-1'] };
+  const unknownWhat = `${neverIssued}, an id the payee never issued (${v.tokenFirst ? "the second request's with its last digit changed" : 'a fresh one'})`;
+  if (notFound !== undefined) return { expected: { status: 404, problem: 'NOT_FOUND' }, actual: notFound, message: `${story}: fulfilling ${unknownWhat}`, requirements: ['PRF-CTL-1'] };
+  const notFoundAgain = refusedWith(await send(ctx, 'payee', jsonRequest('POST', `/_control/payee/requests/${neverIssued}/fulfil`, {})), 'NOT_FOUND');
+  if (notFoundAgain !== undefined) return { expected: { status: 404, problem: 'NOT_FOUND' }, actual: notFoundAgain, message: `${story}: fulfilling ${unknownWhat} a second time, right after it was refused NOT_FOUND`, requirements: ['PRF-CTL-1'] };
   // The other request: fulfilled before its own expires_at, refused REQUEST_EXPIRED at or after it (or, a validity
   // period after it, forgotten).
   const expiresAt = v.fulfilled.expiresAt!;

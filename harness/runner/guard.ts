@@ -24,7 +24,7 @@ import type { Role } from '../../profile/registry.ts';
 import { interceptSend } from '../adapters/intercept.ts';
 import { TransportError, type HttpRole, type PayingAppRole, type WireRequest } from '../adapters/types.ts';
 import type { TestErrorCode } from '../errors.ts';
-import { StepError, type ScenarioTarget } from '../scenarios/context.ts';
+import { StepError, type CreatedRequestRecord, type ScenarioTarget } from '../scenarios/context.ts';
 
 interface GuardSettings {
   /** Consecutive transport failures after which a role counts as unreachable; 0 never. */
@@ -111,6 +111,8 @@ export class RunGuard {
   private readonly circuits = new Map<string, Circuit>();
   private pastDeadline = false;
   private readonly leftRunning = new Set<LeftRunning>();
+  /** The request_ids the payee gave in this run (ScenarioTarget.createdRequests), on every target the guard wraps, twins included. */
+  private readonly createdRequests = new Map<string, CreatedRequestRecord>();
 
   constructor(readonly settings: GuardSettings) {}
 
@@ -134,6 +136,7 @@ export class RunGuard {
       ...(target.stub !== undefined ? { stub: target.stub } : {}),
       ...(target.controlLease !== undefined ? { controlLease: (role: 'payee' | 'operator') => target.controlLease!(role) } : {}),
       ...(target.facts !== undefined ? { facts: () => target.facts!() } : {}),
+      createdRequests: this.createdRequests,
     };
   }
 

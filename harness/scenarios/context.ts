@@ -26,6 +26,18 @@ export interface ScenarioTarget {
   controlLease?(role: 'payee' | 'operator'): string | undefined;
   /** What the target publishes about itself, read once for the whole run (target/facts.ts); read-only. */
   facts?(): Promise<TargetFacts>;
+  /**
+   * Every request_id the payee gave a test-control creation in this run, every
+   * test's and every twin's (runner/guard.ts keeps one per run): the first
+   * creation that got it, and how many did. Spec §4.7.3 wants each globally unique.
+   */
+  readonly createdRequests?: Map<string, CreatedRequestRecord>;
+}
+
+export interface CreatedRequestRecord {
+  /** The body of the first creation that got the id. */
+  readonly first: string;
+  times: number;
 }
 
 export interface NamedKey {

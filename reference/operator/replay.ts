@@ -7,13 +7,18 @@
 // than twice the window before the clock is forgotten, whatever order they
 // came in (an id recorded after the clock's reading is kept until the clock
 // is twice the window past it).
+import type { Faults } from '../mutants.ts';
+
 export class ReplayStore {
   /** id → instant it was recorded (ms). */
   private readonly seen = new Map<string, number>();
   /** The same entries, a min-heap on the instant: the next one to forget on top. */
   private readonly heap: Entry[] = [];
 
-  constructor(private readonly retentionMs: number) {}
+  constructor(
+    private readonly retentionMs: number,
+    private readonly faults?: Faults,
+  ) {}
 
   /** PROFILE.md §5 "seen before → DUPLICATE_ID; otherwise recorded": true when the id is a replay. */
   seenBefore(id: string, nowMs: number): boolean {
@@ -31,7 +36,10 @@ export class ReplayStore {
   // Stryker disable next-line BlockStatement: never pruning keeps ids longer, which PROFILE.md §6 allows (forgetting after twice the window is a MAY); only memory changes
   private prune(nowMs: number): void {
     // Stryker disable next-line ConditionalExpression,EqualityOperator: keeping an id for ever, or dropping it at exactly twice the window, is conformant (PROFILE.md §6: a MUST only for ids recorded less than twice the window ago)
-    while (this.heap.length > 0 && nowMs - this.heap[0]!.at > this.retentionMs) this.seen.delete(pop(this.heap).id);
+    // Mutant op-replay-heap-pop-last-leaf: the heap's pop swaps its top with the last leaf and returns what it then takes off the end, the last leaf: a young id is forgotten, the oldest kept.
+    // Stryker disable next-line all: only the op-replay-heap-pop-last-leaf fault pops so
+    const lastLeaf = this.faults?.has('op-replay-heap-pop-last-leaf') === true;
+    while (this.heap.length > 0 && nowMs - this.heap[0]!.at > this.retentionMs) this.seen.delete(pop(this.heap, lastLeaf).id);
   }
 }
 
@@ -53,7 +61,7 @@ function push(heap: Entry[], entry: Entry): void {
   }
 }
 
-function pop(heap: Entry[]): Entry {
+function pop(heap: Entry[], lastLeaf = false): Entry {
   const top = heap[0]!;
   const last = heap.pop()!;
   if (heap.length > 0) {
@@ -68,6 +76,7 @@ function pop(heap: Entry[]): Entry {
       i = least;
     }
   }
-  return top;
+  // The op-replay-heap-pop-last-leaf fault: the top is taken off, but the entry returned, whose id is forgotten, is the last leaf.
+  return lastLeaf ? last : top;
 }
 // Stryker restore all

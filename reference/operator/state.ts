@@ -54,7 +54,7 @@ export class OperatorState {
   constructor(requestWindowSeconds: number, readonly faults: Faults) {
     // PROFILE.md §6: ids are remembered for twice the freshness window.
     // Mutant op-replay-store-one-window: ids forgotten after one window, not two (PROFILE.md §6).
-    this.replay = new ReplayStore((faults.has('op-replay-store-one-window') ? 1 : 2) * requestWindowSeconds * 1000);
+    this.replay = new ReplayStore((faults.has('op-replay-store-one-window') ? 1 : 2) * requestWindowSeconds * 1000, faults);
   }
 
   /** Any registered account key, for caller authentication (PROFILE.md §2.4). */

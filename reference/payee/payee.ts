@@ -77,6 +77,8 @@ export function createPayee(options: PayeeOptions): Payee {
   const startupRequestId = newUuid();
   // Stryker disable next-line all: only the payee-request-id-counter-raced fault keeps a counter
   const raced = faults.has('payee-request-id-counter-raced') ? racedCounter() : undefined;
+  // Stryker disable next-line all: only the payee-request-id-per-sub-interface fault numbers requests per sub-interface
+  const perSubInterface = faults.has('payee-request-id-per-sub-interface') ? subInterfaceCounters() : undefined;
 
   const payee: Omit<Payee, 'handler'> = {
     config,
@@ -91,7 +93,7 @@ export function createPayee(options: PayeeOptions): Payee {
         input,
         {
           // Stryker disable next-line all: only the payee-request-id-counter-raced fault draws the id from its counter
-          request_id: raced ? await raced() : requestId(faults, startupRequestId, now, input),
+          request_id: raced ? await raced() : perSubInterface ? perSubInterface(input.sub_interface) : requestId(faults, startupRequestId, now, input),
           created_at: timestamp(faults, now),
           // Mutant payee-expiry-unbounded: a year instead of the configured window.
           expires_at: timestamp(faults, now + (faults.has('payee-expiry-unbounded') ? YEAR_MS : validityMs)),
@@ -223,6 +225,23 @@ function racedCounter(): () => Promise<string> {
     const n = counter;
     await new Promise((resolve) => setTimeout(resolve, 5));
     counter = n + 1;
+    return seededUuid(seed, `request-${n}`);
+  };
+}
+// Stryker restore all
+
+/**
+ * Mutant payee-request-id-per-sub-interface: each sub-interface's ledger numbers
+ * its own requests and the id is a keyed hash of that number alone, so the
+ * n-th request of each sub-interface shares one id.
+ */
+// Stryker disable all: only the payee-request-id-per-sub-interface fault calls this function
+function subInterfaceCounters(): (subInterface: string) => string {
+  const seed = new TextEncoder().encode(newUuid());
+  const counters = new Map<string, number>();
+  return (subInterface) => {
+    const n = (counters.get(subInterface) ?? 0) + 1;
+    counters.set(subInterface, n);
     return seededUuid(seed, `request-${n}`);
   };
 }

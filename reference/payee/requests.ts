@@ -34,6 +34,9 @@ export class RequestStore {
     // Mutant payee-unknown-request-answered-expired: an id the store does not hold taken for one it pruned after its expiry.
     // Stryker disable next-line all: only the payee-unknown-request-answered-expired fault answers so
     if (!entry && this.faults.has('payee-unknown-request-answered-expired')) return 'REQUEST_EXPIRED';
+    // Mutant payee-unknown-fulfil-recorded: a fulfilment of an id the store does not hold records it as consumed (an upsert), so a second one is REQUEST_CONSUMED.
+    // Stryker disable next-line all: only the payee-unknown-fulfil-recorded fault records the id
+    if (!entry && this.faults.has('payee-unknown-fulfil-recorded')) this.entries.set(requestId, { expiresAt: now, consumed: true });
     if (!entry) return 'NOT_FOUND';
     if (entry.consumed) return 'REQUEST_CONSUMED';
     // Mutant payee-fulfil-consumes-expired: the request is marked consumed before its expiry is checked.

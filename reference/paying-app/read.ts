@@ -117,6 +117,9 @@ async function loadFile(path: string, settings: ReadSettings): Promise<Loaded> {
     // Stryker disable next-line all: only the app-file-decoded-leniently fault decodes it so
     return parseJson(settings.faults.has('app-file-decoded-leniently') ? new TextDecoder('utf-8', { ignoreBOM: true }).decode(kept) : kept, settings.faults);
   } catch (error) {
+    // Mutant app-unopenable-file-cpr-invalid: a file that cannot be opened reaches the reader's catch-all, which answers CPR_INVALID.
+    // Stryker disable next-line all: only the app-unopenable-file-cpr-invalid fault answers so
+    if (settings.faults.has('app-unopenable-file-cpr-invalid') && handle === undefined) return reject('CPR_INVALID', `The payment request could not be read: ${(error as Error).message}.`);
     return reject('RETRIEVAL_FAILED', `The payment request file could not be read: ${(error as Error).message}.`);
     // Stryker disable next-line BlockStatement: a file left open until the process ends changes no answer
   } finally {

@@ -22,7 +22,12 @@
 // served by the harness's retrieval stub, and judged by the fuzzer's oracle;
 // what the stub saw is judged too. Each case also reads a token URI twice, its
 // token spent the second time (410 TOKEN_CONSUMED or TOKEN_EXPIRED):
-// RETRIEVAL_FAILED, never a CPR from the application's memory.
+// RETRIEVAL_FAILED, never a CPR from the application's memory. And a file
+// delivery it cannot read (nothing there, a folder, a link to nothing, a path
+// through a file) is RETRIEVAL_FAILED too (§8.3).
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { letterCaseVariant, retrievalClass, retrievalDelivery, retrievalErrorStatus, retrievalMediaType, retrievalRedirect, type RetrievalAnswer } from '../../../generators/classes/index.ts';
 import { legalBaseUrl, validCpr } from '../../../generators/index.ts';
@@ -88,7 +93,23 @@ interface RetrievalCase {
    * clock, which alone judges a CPR's expiry (spec §4.7.2, PROFILE.md §8.3).
    */
   readonly date: number | null;
+  /** A file delivery the application cannot read (PROFILE.md §8.3: an unreadable file is RETRIEVAL_FAILED). */
+  readonly unreadable: UnreadableFile;
 }
+
+/**
+ * A path no file can be read from: nothing there, under a folder that is not
+ * there, a folder, a link to nothing, a path through a file as if it were a
+ * folder.
+ */
+type UnreadableFile = 'missing' | 'missing-folder' | 'folder' | 'dangling-link' | 'through-a-file';
+const UNREADABLE: Readonly<Record<UnreadableFile, string>> = {
+  missing: 'a file that is not there',
+  'missing-folder': 'a file under a folder that is not there',
+  folder: 'a folder',
+  'dangling-link': 'a symbolic link to nothing',
+  'through-a-file': 'a path through a file, as if it were a folder',
+};
 
 const COVERS: Coverage[] = [
   { field: FIELD, class: 'retrieval.status' },
@@ -120,6 +141,7 @@ const cases = (ipv6: boolean): fc.Arbitrary<RetrievalCase> => fc.record({
   length: fc.oneof({ weight: 2, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.constantFrom(MAX_INLINE_URI_BYTES, MAX_INLINE_URI_BYTES + 1, 2 * MAX_INLINE_URI_BYTES) }),
   spelling: fc.record({ scheme: fc.constantFrom('https' as const, 'HTTPS' as const, 'Https' as const), host: fc.constantFrom('as-is' as const, 'upper' as const, 'mixed' as const), escapes: fc.constantFrom('upper' as const, 'lower' as const, 'mixed' as const) }),
   spent: fc.constantFrom('TOKEN_CONSUMED' as const, 'TOKEN_EXPIRED' as const),
+  unreadable: fc.constantFrom(...(Object.keys(UNREADABLE) as UnreadableFile[])),
   date: fc.oneof({ weight: 2, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.constantFrom(0, Date.UTC(9999, 11, 31, 23, 59, 59)) }, { weight: 1, arbitrary: fc.integer({ min: 0, max: Date.UTC(9999, 11, 31) / 1000 }).map((s) => s * 1000) }),
 });
 
@@ -242,6 +264,28 @@ async function readTwice(ctx: ScenarioContext, c: RetrievalCase): Promise<Proper
   }
 }
 
+/** A file delivery of the case's unreadable kind, in a folder of its own (the CPR beside it): rejected RETRIEVAL_FAILED. */
+async function readUnreadable(ctx: ScenarioContext, c: RetrievalCase): Promise<PropertyFailure | undefined> {
+  const dir = mkdtempSync(join(tmpdir(), 'cpr-unreadable-'));
+  try {
+    const beside = join(dir, 'request.json');
+    writeFileSync(beside, encode(c.doc, 'plain'));
+    const paths: Record<UnreadableFile, () => string> = {
+      missing: () => join(dir, 'missing.json'),
+      'missing-folder': () => join(dir, 'gone', 'request.json'),
+      folder: () => dir,
+      'dangling-link': () => (symlinkSync(join(dir, 'missing.json'), join(dir, 'link.json')), join(dir, 'link.json')),
+      'through-a-file': () => join(beside, 'request.json'),
+    };
+    const path = paths[c.unreadable]();
+    const answer = await appCall(() => ctx.app().read({ kind: 'file', path }));
+    if (!('crashed' in answer) && !answer.ok && answer.code === 'RETRIEVAL_FAILED') return undefined;
+    return { expected: 'rejected RETRIEVAL_FAILED', actual: shown(answer), message: `a file delivery of ${UNREADABLE[c.unreadable]} (${JSON.stringify(path)}): PROFILE.md §8.3, an unreadable file is RETRIEVAL_FAILED`, requirements: !('crashed' in answer) && answer.ok ? ['DLV-RESOLVE-1'] : ['PRF-APP-1'] };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 export const APP_RETRIEVAL = define<RetrievalCase>({
   id: 'PROP-APP-015',
   title: 'every class of retrieval answer: error statuses and redirects anywhere are RETRIEVAL_FAILED with the token sent once, never followed; JSON media types in any spelling read; bodies chunked at and over the bound, slow, cut off, empty or not I-JSON judged as they arrive',
@@ -259,7 +303,7 @@ export const APP_RETRIEVAL = define<RetrievalCase>({
   async check(ctx, c) {
     // The five retrievals are independent (each its own token, served and forgotten on its own), so they
     // run side by side: a slow body's pauses no longer add up. The first failure, in this order, is the case's.
-    const failures = await Promise.all([retrieve(ctx, c, c.status, 'plain'), retrieve(ctx, c, c.redirect, 'plain'), retrieve(ctx, c, c.mediaType, 'plain'), retrieve(ctx, c, c.delivery, c.size), retrieve(ctx, c, 'ok', c.text), readTwice(ctx, c)]);
+    const failures = await Promise.all([retrieve(ctx, c, c.status, 'plain'), retrieve(ctx, c, c.redirect, 'plain'), retrieve(ctx, c, c.mediaType, 'plain'), retrieve(ctx, c, c.delivery, c.size), retrieve(ctx, c, 'ok', c.text), readTwice(ctx, c), readUnreadable(ctx, c)]);
     return failures.find((failure) => failure !== undefined);
   },
 });

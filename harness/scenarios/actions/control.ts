@@ -29,7 +29,18 @@ export async function control(ctx: ScenarioContext, role: Role, method: string, 
   if (result.status === null) throw new StepError('error', `test control ${method} ${path} got no answer: ${result.error ?? ''}`);
   if (result.status < 200 || result.status > 299) throw failed(`test control ${method} ${path} answered ${result.status}: ${result.text.slice(0, 300)}`);
   if (result.body === undefined) throw failed(`test control ${method} ${path} did not answer JSON`);
+  if (method === 'POST' && path === CONTROL_INPUTS['payee-request'].path) noteCreated(ctx, result.body, json);
   return result.body;
+}
+
+/** A created request's id, into the run's record of the ids the payee gave (ScenarioTarget.createdRequests). */
+function noteCreated(ctx: ScenarioContext, body: unknown, asked: unknown): void {
+  const id = (body as { request_id?: unknown } | null)?.request_id;
+  const record = ctx.target.createdRequests;
+  if (typeof id !== 'string' || record === undefined) return;
+  const known = record.get(id);
+  if (known) known.times += 1;
+  else record.set(id, { first: JSON.stringify(asked ?? {}), times: 1 });
 }
 
 export function adoptClock(ctx: ScenarioContext, state: { now: string; frozen: boolean }): void {

@@ -130,3 +130,14 @@ describe('the run deadline', () => {
     expect(new RunGuard({ unreachableAfter: 3, deadlineAt: Date.now() + 60_000 }).blocked(target(role('http://127.0.0.1:8', ok)), 'operator')).toBeUndefined();
   });
 });
+
+describe("the run's record of created requests", () => {
+  it('is one for every target the guard wraps (a twin too), and none is shared between runs', () => {
+    const guard = new RunGuard({ unreachableAfter: 3 });
+    const first = guard.guard(target(role('http://127.0.0.1:1', ok)));
+    const twin = guard.guard(target(role('http://127.0.0.1:2', ok)));
+    expect(first.createdRequests).toBeInstanceOf(Map);
+    expect(twin.createdRequests).toBe(first.createdRequests);
+    expect(new RunGuard({ unreachableAfter: 3 }).guard(target(role('http://127.0.0.1:1', ok))).createdRequests).not.toBe(first.createdRequests);
+  });
+});

@@ -698,6 +698,20 @@ const PROBES: Record<MutantOfRole<'operator'>, Probe> = {
     correct: 'DUPLICATE_ID',
     mutant: 200,
   },
+  'op-replay-heap-pop-last-leaf': {
+    observes: 'a request_id recorded one window ago, reused when an id recorded a window before it is due to be forgotten',
+    async observe(f) {
+      const window = f.operator.policy.request_window_seconds;
+      expect((await f.issue(f.lockRequest())).status).toBe(200);
+      f.clock.advance(window);
+      const young = f.lockRequest();
+      expect((await f.issue(young)).status).toBe(200);
+      f.clock.advance(window + 1);
+      return answer(await f.issue(f.lockRequest({ request_id: young.request_id })));
+    },
+    correct: 'DUPLICATE_ID',
+    mutant: 200,
+  },
   'op-expiry-range-from-created-at': {
     observes: 'a Lock Request dated one window early asking for the longest permitted expiry from the clock',
     async observe(f) {

@@ -88,6 +88,16 @@ const PROBES: Record<MutantOfRole<'payee'>, Probe> = {
     correct: true,
     mutant: false,
   },
+  'payee-request-id-per-sub-interface': {
+    observes: 'how many request_ids the first request of each sub-interface has',
+    async observe(payee) {
+      const made = [];
+      for (const sub_interface of ['ON_CHAIN', 'IBAN', 'ACCOUNT', 'INSTANT_KEY'] as const) made.push(await payee.createRequest({ sub_interface }));
+      return new Set(made.map((m) => m.request_id)).size;
+    },
+    correct: 4,
+    mutant: 1,
+  },
   'payee-request-id-counter-raced': {
     observes: 'how many request_ids three requests created at once have',
     async observe(payee) {
@@ -673,6 +683,16 @@ const PROBES: Record<MutantOfRole<'payee'>, Probe> = {
     },
     correct: ['REQUEST_EXPIRED', 'REQUEST_EXPIRED'],
     mutant: ['REQUEST_EXPIRED', 'REQUEST_CONSUMED'],
+  },
+  'payee-unknown-fulfil-recorded': {
+    observes: 'a second fulfilment of a request id the payee never issued',
+    async observe(payee) {
+      const id = randomUUID();
+      expect(await payee.fulfil(id)).toBe('NOT_FOUND');
+      return payee.fulfil(id);
+    },
+    correct: 'NOT_FOUND',
+    mutant: 'REQUEST_CONSUMED',
   },
   'payee-unknown-request-answered-expired': {
     observes: 'a fulfilment of a request id the payee never issued',

@@ -727,6 +727,19 @@ const PROBES: Record<MutantOfRole<'paying-app'>, Probe> = {
     correct: 'RETRIEVAL_FAILED/1/0',
     mutant: 'accepted/1/0',
   },
+  'app-unopenable-file-cpr-invalid': {
+    observes: 'a file delivery naming a file that is not there',
+    async observe(app) {
+      const dir = mkdtempSync(join(tmpdir(), 'cpr-app-probe-'));
+      try {
+        return outcome(await app.read({ kind: 'file', path: join(dir, 'missing.json') }));
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+    correct: 'RETRIEVAL_FAILED',
+    mutant: 'CPR_INVALID',
+  },
   'app-expiry-judged-on-payee-date': {
     observes: 'a token URI whose payee answers with the CPR, its Date header the last second of 9999',
     observe: (app) => resolved(app, { date: 'Fri, 31 Dec 9999 23:59:59 GMT' }, {}),
