@@ -105,9 +105,10 @@ export function verifyCaller(ctx: OperatorContext, request: RefRequest, lookupKe
   // Mutant op-signature-path-with-query: @path written with the query, as the request line has it.
   const path = ctx.faults.has('op-signature-path-with-query') && query !== '' ? `${request.path}?${query}` : request.path;
   const target = { method: request.method, authority: forwarded ?? host ?? request.authority, path, query, body: request.body };
+  const wholeSecond = Math.floor(nowMs / 1000);
   // Mutant op-signature-clock-int32: the clock's Unix second truncated with `| 0`, a signed 32-bit integer (negative past 2038-01-19T03:14:07Z).
   // Stryker disable next-line all: only the op-signature-clock-int32 fault truncates the clock to 32 bits
-  const clockSecond = ctx.faults.has('op-signature-clock-int32') ? (nowMs / 1000) | 0 : Math.floor(nowMs / 1000);
+  const clockSecond = ctx.faults.has('op-signature-clock-int32') ? (nowMs / 1000) | 0 : wholeSecond;
   // Mutant op-signature-created-clock-rounded: the clock read to the nearest second, not its own second, before `created` is compared with it.
   // Stryker disable next-line all: only the op-signature-created-clock-rounded fault rounds the clock
   const nowSeconds = ctx.faults.has('op-signature-created-clock-rounded') ? Math.round(nowMs / 1000) : clockSecond;

@@ -25,10 +25,10 @@ export const status: Endpoint = (ctx, request, [rawPackId]) => {
   // has no issuing Principal, so only the Operator goes on to learn that it is unknown.
   const record = ctx.state.packs.get(packId!);
   // Mutant op-status-role-first-match: the caller's role is the first account its kid names, Principal and redeemer before staff.
-  // Stryker disable next-line all: only the op-status-role-first-match fault ranks the roles
-  const staff = ctx.faults.has('op-status-role-first-match') ? !ctx.state.principals.has(caller.kid) && !ctx.state.redeemers.has(caller.kid) && ctx.state.staff.has(caller.kid) : ctx.state.staff.has(caller.kid);
-  // Mutant op-status-open-to-redeemer: the redeemer the pack was released to reads it as a party to it (set only under the fault).
-  if (!staff && record?.principalKid !== caller.kid && record?.redeemerKid !== caller.kid) {
+  // Mutant op-status-open-to-redeemer: the redeemer the pack was released to let through as a party to it (redeemerKid is set only under that fault).
+  // Stryker disable next-line all: only the op-status-role-first-match fault ranks the roles, and only the op-status-open-to-redeemer fault sets redeemerKid
+  const staff = ctx.faults.has('op-status-role-first-match') ? !ctx.state.principals.has(caller.kid) && !ctx.state.redeemers.has(caller.kid) && ctx.state.staff.has(caller.kid) : ctx.state.staff.has(caller.kid) || (record?.redeemerKid !== undefined && record.redeemerKid === caller.kid);
+  if (!staff && record?.principalKid !== caller.kid) {
     return problemResponse('FORBIDDEN', 'only the issuing Principal and the Operator may read this status');
   }
   // 404.
