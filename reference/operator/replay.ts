@@ -35,10 +35,10 @@ export class ReplayStore {
 
   // Stryker disable next-line BlockStatement: never pruning keeps ids longer, which PROFILE.md §6 allows (forgetting after twice the window is a MAY); only memory changes
   private prune(nowMs: number): void {
-    // Stryker disable next-line ConditionalExpression,EqualityOperator: keeping an id for ever, or dropping it at exactly twice the window, is conformant (PROFILE.md §6: a MUST only for ids recorded less than twice the window ago)
     // Mutant op-replay-heap-pop-last-leaf: the heap's pop swaps its top with the last leaf and returns what it then takes off the end, the last leaf: a young id is forgotten, the oldest kept.
     // Stryker disable next-line all: only the op-replay-heap-pop-last-leaf fault pops so
     const lastLeaf = this.faults?.has('op-replay-heap-pop-last-leaf') === true;
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: keeping an id for ever, or dropping it at exactly twice the window, is conformant (PROFILE.md §6: a MUST only for ids recorded less than twice the window ago)
     while (this.heap.length > 0 && nowMs - this.heap[0]!.at > this.retentionMs) this.seen.delete(pop(this.heap, lastLeaf).id);
   }
 }
