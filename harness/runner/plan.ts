@@ -26,6 +26,8 @@
 //   interrupt   no test starts after the signal; each test in flight gets a short
 //               grace, and if it then ends failed or in error it is left out, not
 //               judged (the harness is stopping its own side under it)
+//   stop when   no test starts after a result `stopWhen` takes (a targeted
+//               selftest's first kill of its mutant); those in flight end
 //   repeat      with `repeat` N > 1 each test runs N times in a row and is labelled
 //               stable-pass, stable-fail or flaky (repeatedResult); a scenario runs
 //               as written each time, a property's k-th run (from 0) takes seed + k
@@ -95,6 +97,12 @@ interface PlanOptions {
   readonly timings?: ReadonlyMap<string, number>;
   /** Called with each result in plan order, as soon as it and every test before it have ended. */
   readonly onResult?: (result: TestResult) => void;
+  /**
+   * A result after which no more tests start, as it ends (those in flight end
+   * as they would; those never started have no result): a targeted
+   * selftest's first kill decides its mutant.
+   */
+  readonly stopWhen?: (result: TestResult) => boolean;
   /**
    * Opens a twin of the target (Target.twin): side by side, the tests alone
    * only for the target's own state run on it, one at a time, beside the others.
@@ -288,11 +296,17 @@ export async function runPlan(plan: readonly PlanTest[], target: ScenarioTarget,
   const besideInFlight = new Set<Promise<void>>();
   let thrown: { readonly error: unknown } | undefined;
   const stopped = () => options.interrupts?.fired === true || thrown !== undefined;
+  /** A result stopWhen took: no test starts after it. */
+  let decided = false;
+  const halted = () => stopped() || decided;
   /** Starts test `index` against `seen`; in flight until it ends. */
   const launch = (index: number, seen: ScenarioTarget): Promise<void> => {
     const task: Promise<void> = runRepeats(plan[index]!, reasons[index]?.why, seen, guard, limits, options, repeat, stop)
       .then(
-        (result) => void (ended[index] = result ?? null),
+        (result) => {
+          ended[index] = result ?? null;
+          if (result !== undefined && options.stopWhen?.(result) === true) decided = true;
+        },
         (error: unknown) => void ((ended[index] = null), (thrown ??= { error })),
       )
       .finally(() => {
@@ -309,7 +323,7 @@ export async function runPlan(plan: readonly PlanTest[], target: ScenarioTarget,
   /** Runs `indices` one at a time against `seen`, each once the one before it has ended. */
   const oneAtATime = async (indices: readonly number[], seen: ScenarioTarget) => {
     for (const index of indices) {
-      if (stopped()) break;
+      if (halted()) break;
       await launch(index, seen);
     }
   };
@@ -333,25 +347,25 @@ export async function runPlan(plan: readonly PlanTest[], target: ScenarioTarget,
   let lanesStarted = false;
   for (const index of order) {
     if (onTwin[index]) continue;
-    if (stopped()) break;
+    if (halted()) break;
     if (alone[index]) {
       // A test that runs alone waits for every test in flight, and holds back every later one until it ends.
       await allEnded();
-      if (!stopped()) await launch(index, guarded);
+      if (!halted()) await launch(index, guarded);
       continue;
     }
     // The tests alone first (startOrder), then the lanes, beside the others.
     if (!lanesStarted) {
       lanesStarted = true;
       await startLanes();
-      if (stopped()) break;
+      if (halted()) break;
     }
     while (besideInFlight.size >= concurrency - lanesRunning) await Promise.race(inFlight);
-    if (stopped()) break;
+    if (halted()) break;
     besideInFlight.add(launch(index, confine(guarded, testId(plan[index]!))));
   }
   // Every test ran alone: the lanes start after them.
-  if (!lanesStarted && !stopped()) {
+  if (!lanesStarted && !halted()) {
     await allEnded();
     await startLanes();
   }

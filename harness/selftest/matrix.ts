@@ -130,6 +130,11 @@ export function selftestPassed(matrix: KillMatrix): boolean {
   return matrix.reference.conformant && matrix.mutants.every((m) => m.killed && m.flagged === null);
 }
 
+/** Whether a result kills a mutant declaring `catches`: an observed failure charged to one of them. */
+export function killsByDeclared(catches: readonly string[], result: TestResult): boolean {
+  return observedFailure(result) && failedRequirements(result).some((id) => catches.includes(id));
+}
+
 /** The requirements a failed test charges: its failed checks', or, with none, its own. */
 function failedRequirements(test: TestResult): readonly string[] {
   const failedChecks = test.checks.filter((c) => !c.passed);

@@ -18,7 +18,7 @@ import { discoverFacts } from '../target/facts.ts';
 import { loadSuites, usesAction } from '../scenarios/load.ts';
 import type { Scenario } from '../scenarios/types.ts';
 import { embeddedTarget } from '../target/target.ts';
-import { mutantRow, type KillMatrix, type MutantRow, type SwitchReach } from './matrix.ts';
+import { killsByDeclared, mutantRow, type KillMatrix, type MutantRow, type SwitchReach } from './matrix.ts';
 import { hasIpv6Loopback } from '../stub/hosts.ts';
 import { DEFAULT_CONCURRENCY, planOf, planRequirements, runPlan, testId, type PlanTest } from '../runner/plan.ts';
 import { holdLease, leaseHolder } from '../runner/lease.ts';
@@ -107,15 +107,18 @@ export function suiteAgainst(mutant: string | undefined): Promise<{ results: Tes
  * A targeted selftest's mutant: its scenarios first, and its properties (each
  * the work of many scenarios) only when no scenario killed it by a requirement
  * it declares. The full selftest lists every test that kills a mutant; this
- * one stops at what decides it.
+ * one stops at what decides it: no test starts after the first that kills it
+ * by a requirement it declares (a configured mutant, whose failures are judged
+ * against its baseline afterwards, runs its tests whole).
  */
 async function targetedAgainst(spec: MutantSpec): Promise<MutantRow> {
   const plan = selftestPlan(spec.catches);
-  const first = await testsAgainst(spec.name, plan.filter((t) => t.kind === 'scenario'), { shrinkAttempts: 0 });
+  const stopWhen = spec.configuration === undefined ? (result: TestResult) => killsByDeclared(spec.catches, result) : undefined;
+  const first = await testsAgainst(spec.name, plan.filter((t) => t.kind === 'scenario'), { shrinkAttempts: 0, ...(stopWhen ? { stopWhen } : {}) });
   const row = mutantRow(spec, first.results, first.durationMs, first.baseline);
   const properties = plan.filter((t) => t.kind === 'property');
   if ((row.killed && row.flagged === null) || properties.length === 0) return row;
-  const then = await testsAgainst(spec.name, properties, { shrinkAttempts: 0 });
+  const then = await testsAgainst(spec.name, properties, { shrinkAttempts: 0, ...(stopWhen ? { stopWhen } : {}) });
   return mutantRow(spec, [...first.results, ...then.results], first.durationMs + then.durationMs, [...first.baseline, ...then.baseline]);
 }
 
@@ -124,7 +127,7 @@ async function targetedAgainst(spec: MutantSpec): Promise<MutantRow> {
  * requirements charged it, need a failure, not a small one (`run` against the
  * mutant, the command each row's tests name, shrinks).
  */
-async function testsAgainst(mutant: string | undefined, tests: readonly PlanTest[], options: { concurrency?: number; shrinkAttempts?: number } = {}): Promise<{ results: TestResult[]; durationMs: number; baseline: TestResult[] }> {
+async function testsAgainst(mutant: string | undefined, tests: readonly PlanTest[], options: TestsOptions = {}): Promise<{ results: TestResult[]; durationMs: number; baseline: TestResult[] }> {
   // A mutant that shows only under a configuration other than the defaults runs under it (MutantSpec.configuration),
   // and so does the reference, whose failures there are the configuration's (mutantRow's baseline).
   // The two run one after the other: a test alone in the process (it sets the process's time zone, say) is alone
@@ -135,7 +138,14 @@ async function testsAgainst(mutant: string | undefined, tests: readonly PlanTest
   return { ...run, baseline: baseline?.results ?? [] };
 }
 
-async function testsUnder(mutant: string | undefined, configuration: MutantSpec['configuration'], tests: readonly PlanTest[], { concurrency = DEFAULT_CONCURRENCY, shrinkAttempts }: { concurrency?: number; shrinkAttempts?: number }): Promise<{ results: TestResult[]; durationMs: number }> {
+interface TestsOptions {
+  readonly concurrency?: number;
+  readonly shrinkAttempts?: number;
+  /** A result after which no more tests start (PlanOptions.stopWhen). */
+  readonly stopWhen?: (result: TestResult) => boolean;
+}
+
+async function testsUnder(mutant: string | undefined, configuration: MutantSpec['configuration'], tests: readonly PlanTest[], { concurrency = DEFAULT_CONCURRENCY, shrinkAttempts, stopWhen }: TestsOptions): Promise<{ results: TestResult[]; durationMs: number }> {
   const started = performance.now();
   if (tests.length === 0) return { results: [], durationMs: 0 };
   // Held as every command that drives a target holds it: the reference is private, but the path is the same.
@@ -147,6 +157,7 @@ async function testsUnder(mutant: string | undefined, configuration: MutantSpec[
       propertyRuns: SELFTEST_PROPERTY_RUNS,
       concurrency,
       ...(shrinkAttempts !== undefined ? { shrinkAttempts } : {}),
+      ...(stopWhen !== undefined ? { stopWhen } : {}),
       rerunBase: `npx cpr-conformance run${mutant ? ` --target <serve --mutant ${mutant}${configuration ? `, configured ${JSON.stringify(configuration)}` : ''}>` : ''}`,
     });
     return { results, durationMs: Math.round(performance.now() - started) };

@@ -48,6 +48,19 @@ describe('runPlan', () => {
     ]);
   });
 
+  it('starts no test after a result stopWhen takes; the tests never started have no result', async () => {
+    const role = payee(async (request) => (request.path === '/t/1' ? { ...(await ok()), status: 500 } : ok()));
+    const started: string[] = [];
+    const counting: HttpRole = { ...role, send: (request) => (started.push(request.path), role.send(request)) };
+    const { results, interrupted } = await runPlan(planOf(scenarios(4), []), target(counting), { ...options, stopWhen: (r) => r.status === 'failed' });
+    expect(results.map((r) => [r.id, r.status])).toEqual([
+      ['TOK-GET-900', 'passed'],
+      ['TOK-GET-901', 'failed'],
+    ]);
+    expect(started).toEqual(['/t/0', '/t/1']);
+    expect(interrupted).toBe(false);
+  });
+
   it('cuts off a role after N consecutive transport failures: its later tests are reported, not run', async () => {
     let sent = 0;
     const role = payee(async () => {
