@@ -1593,6 +1593,13 @@ const CATALOGUE = [
     catches: ['CPP-EXP-2'],
   },
   {
+    name: 'ctl-redeemer-balance-unknown-before-credit',
+    family: 'test-control',
+    role: 'operator',
+    description: "test control answers a redeemer's balance read 404 NOT_FOUND until the redeemer is first credited in the asset, where PROFILE.md §12 answers { asset, available } with \"0\" allowed",
+    catches: ['PRF-CTL-1'],
+  },
+  {
     name: 'ctl-reprovision-answered-200',
     family: 'test-control',
     role: 'operator',

@@ -18,7 +18,8 @@
 // then the sum of the packs it was granted, however often it was provisioned
 // since, in the packs' asset: the Principal holds, and its packs lock, any of
 // the policy's assets, not only the first, and a read that names another asset
-// shows none of it. A level read only when raised, only at the first identification or
+// shows none of it; the read itself is test control's (PROFILE.md §12: 200 with
+// { asset, available }, "0" for a redeemer credited nothing). A level read only when raised, only at the first identification or
 // only from the first provisioning, and credits dropped or kept by a
 // provisioning, each show in some sequence.
 import { isDeepStrictEqual } from 'node:util';
@@ -146,7 +147,10 @@ async function judgeCase(ctx: ScenarioContext, policy: Policy, c: Case): Promise
   }
 
   if (!ctx.target.capabilities('operator').has('balance')) return undefined;
-  const read = (await control(ctx, { method: 'GET', path: balancePath('redeemer', redeemer.jwk.kid) })).body as Record<string, unknown> | undefined;
+  // A redeemer's balance is { asset, available }, "0" allowed (PROFILE.md §12): one never credited too, whatever its story.
+  const answer = await send(ctx, 'operator', { method: 'GET', path: balancePath('redeemer', redeemer.jwk.kid) });
+  if (answer.status !== 200) return { expected: { status: 200, available: credited.toString() }, actual: { status: answer.status, body: answer.body ?? answer.text.slice(0, 300) }, message: `${story.join(', then ')}: the redeemer's balance read (PROFILE.md §12: { asset, available }, "0" allowed)${credited === 0n ? ', a redeemer credited nothing yet' : ''}`, requirements: ['PRF-CTL-1'] };
+  const read = answer.body as Record<string, unknown> | undefined;
   // The read names one asset (PROFILE.md §12): the packs' own holds what was released, any other asset none of it.
   const inPackAsset = canonicalJson(read?.['asset'] ?? null) === canonicalJson(asset);
   const due = inPackAsset ? credited.toString() : '0';

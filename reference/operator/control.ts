@@ -65,6 +65,8 @@ export function principalBalance(ctx: OperatorContext, kid: string): Attempt<Pri
 export function redeemerBalance(ctx: OperatorContext, kid: string, asset: AssetDescriptor = ctx.policy.assets[0]!): Attempt<RedeemerBalance> {
   const redeemer = ctx.state.redeemers.get(kid);
   if (!redeemer) return failure('NOT_FOUND', 'unknown redeemer kid');
+  // Mutant ctl-redeemer-balance-unknown-before-credit: a redeemer never credited in the asset is answered 404, as if its account did not exist.
+  if (ctx.faults.has('ctl-redeemer-balance-unknown-before-credit') && !redeemer.credits.has(assetKey(asset))) return failure('NOT_FOUND', 'the redeemer holds no funds in that asset');
   return success({ asset, available: toAmount(redeemer.credits.get(assetKey(asset))?.available ?? 0n) });
 }
 

@@ -1284,6 +1284,12 @@ const PROBES: Record<MutantOfRole<'operator'>, Probe> = {
     correct: '0',
     mutant: '7',
   },
+  'ctl-redeemer-balance-unknown-before-credit': {
+    observes: "the balance read of the fixture's redeemer, never credited",
+    observe: async (f) => (await f.send('GET', `/_control/operator/redeemers/${f.redeemer.jwk.kid}/balance`)).status,
+    correct: 200,
+    mutant: 404,
+  },
   'ctl-reprovision-answered-200': {
     observes: "the fixture's Principal provisioned again",
     observe: async (f) => (await f.send('POST', '/_control/operator/principals', { json: { public_key: f.principal.jwk, asset: EUR, balance: '500' } })).status,
