@@ -16,8 +16,12 @@ export default function setup(): () => void {
   const previous = process.env['TMPDIR'];
   const root = mkdtempSync(join(tmpdir(), 'cpr-tests-'));
   const tsxCache = `tsx-${process.geteuid?.() ?? userInfo().username}`;
-  mkdirSync(join(tmpdir(), tsxCache), { recursive: true, mode: 0o700 });
-  symlinkSync(join(tmpdir(), tsxCache), join(root, tsxCache));
+  try {
+    mkdirSync(join(tmpdir(), tsxCache), { recursive: true, mode: 0o700 });
+    symlinkSync(join(tmpdir(), tsxCache), join(root, tsxCache), 'dir');
+  } catch {
+    // No link where the system allows none (Windows without the privilege): tsx then fills a cache of the run's own, more slowly.
+  }
   process.env['TMPDIR'] = root;
   process.env['CPR_TESTS_TMPDIR'] = root;
   return () => {
