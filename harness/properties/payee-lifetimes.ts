@@ -319,16 +319,17 @@ async function judgeVisit(ctx: ScenarioContext, v: VisitAt): Promise<PropertyFai
   // Beside it, an id the payee never issued, at the same moment: the second request's with its last hex digit changed,
   // or a fresh one. Unknown: 404 NOT_FOUND (PROFILE.md §12), never a known request's refusal.
   const neverIssued = v.tokenFirst ? `${v.fulfilled.requestId.slice(0, -1)}${v.fulfilled.requestId.endsWith('0') ? '1' : '0'}` : randomUUID();
+  const fulfilUnknown = () => send(ctx, 'payee', jsonRequest('POST', `/_control/payee/requests/${neverIssued}/fulfil`, {}));
   const [paidToken, unknown] = await Promise.all([
     send(ctx, 'payee', { method: 'GET', path: `/cpr/${v.fulfilled.token}` }),
-    send(ctx, 'payee', jsonRequest('POST', `/_control/payee/requests/${neverIssued}/fulfil`, {})),
+    fulfilUnknown(),
   ]);
   const paidDefect = usedTokenDefect(paidToken, now, anchorsOf(v.at, lifetime, validity, v.fulfilled), `${story}; the second request's token`, v.readBeforePaid === false ? 'paid' : v.readBeforePaid);
   if (paidDefect) return paidDefect;
   const notFound = refusedWith(unknown, 'NOT_FOUND');
   const unknownWhat = `${neverIssued}, an id the payee never issued (${v.tokenFirst ? "the second request's with its last digit changed" : 'a fresh one'})`;
   if (notFound !== undefined) return { expected: { status: 404, problem: 'NOT_FOUND' }, actual: notFound, message: `${story}: fulfilling ${unknownWhat}`, requirements: ['PRF-CTL-1'] };
-  const notFoundAgain = refusedWith(await send(ctx, 'payee', jsonRequest('POST', `/_control/payee/requests/${neverIssued}/fulfil`, {})), 'NOT_FOUND');
+  const notFoundAgain = refusedWith(await fulfilUnknown(), 'NOT_FOUND');
   if (notFoundAgain !== undefined) return { expected: { status: 404, problem: 'NOT_FOUND' }, actual: notFoundAgain, message: `${story}: fulfilling ${unknownWhat} a second time, right after it was refused NOT_FOUND`, requirements: ['PRF-CTL-1'] };
   // The other request: fulfilled before its own expires_at, refused REQUEST_EXPIRED at or after it (or, a validity
   // period after it, forgotten).

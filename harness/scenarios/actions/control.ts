@@ -24,12 +24,13 @@ export const CONTROL_RULE = 'PRF-CTL-1';
 export async function control(ctx: ScenarioContext, role: Role, method: string, path: string, json?: unknown): Promise<unknown> {
   const request: WireRequest = json === undefined ? { method, path } : jsonRequest(method, path, json);
   const result = await send(ctx, role, request);
-  const vouched = method === 'POST' && path === CONTROL_INPUTS['payee-request'].path && payeeRequestAllowed(json);
+  const creates = method === 'POST' && path === CONTROL_INPUTS['payee-request'].path;
+  const vouched = creates && payeeRequestAllowed(json);
   const failed = (said: string) => (vouched ? StepError.setupFailed(CONTROL_RULE, `${said} (a request the profile lets a payee serve)`) : new StepError('error', said));
   if (result.status === null) throw new StepError('error', `test control ${method} ${path} got no answer: ${result.error ?? ''}`);
   if (result.status < 200 || result.status > 299) throw failed(`test control ${method} ${path} answered ${result.status}: ${result.text.slice(0, 300)}`);
   if (result.body === undefined) throw failed(`test control ${method} ${path} did not answer JSON`);
-  if (method === 'POST' && path === CONTROL_INPUTS['payee-request'].path) noteCreated(ctx, result.body, json);
+  if (creates) noteCreated(ctx, result.body, json);
   return result.body;
 }
 
