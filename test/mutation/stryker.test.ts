@@ -46,11 +46,17 @@ function linesOf(file: string, from: string, to: string = from): string {
   return `${file}:${start + 1}-${end + 1}`;
 }
 
-/** The payee token store's peek (every check of a token, the fault switch of one mutant among them), and its refusal in the clear with a problem. */
-const PEEK = linesOf('reference/payee/tokens.ts', 'peek(token: string, now: number)', 'return { ok: true, cpr: entry.cpr }');
+/**
+ * Three checks of the payee token store's peek (a used token, an expired one
+ * beside a fault switch, and what is served), and the refusal of a token sent
+ * in the clear with a problem: about a dozen mutants, each costing a run of the
+ * tests that reach it (some six seconds), where the whole peek has twice as many.
+ */
+const CONSUMED = linesOf('reference/payee/tokens.ts', 'if (entry.consumed)');
+const EXPIRED = linesOf('reference/payee/tokens.ts', "if (now >= entry.expiresAt && !this.faults.has('payee-token-never-expires'))", 'return { ok: true, cpr: entry.cpr }');
 const TLS_REFUSAL = linesOf('reference/payee/handler.ts', "problemResponse('TLS_REQUIRED'");
 
-describe('a mutation run over the peek of the payee token store, and its refusal in the clear', () => {
+describe('a mutation run over checks of the payee token store, and its refusal in the clear', () => {
   it('completes, kills every mutant of the lines, and ignores the fault switches and the free text among them', async () => {
     // Only the retrieval-token scenarios run (CPR_MUTATION_ONLY reaches Stryker's test runner through the environment).
     process.env['CPR_MUTATION_ONLY'] = 'TOK-';
@@ -58,7 +64,7 @@ describe('a mutation run over the peek of the payee token store, and its refusal
     try {
       results = await new Stryker({
         configFile: `${ROOT}stryker.config.mjs`,
-        mutate: [PEEK, TLS_REFUSAL],
+        mutate: [CONSUMED, EXPIRED, TLS_REFUSAL],
         incremental: false,
         // The type check of every mutant costs more than the run; the campaign has it.
         checkers: [],

@@ -281,7 +281,7 @@ describe('the raw replay', () => {
     const recorder = createRecorder();
     recording = recorder.start();
     try {
-      const result = await runCampaign({ operator: role, seed: 7, lanes: 3, budget: { kind: 'runs', runs: 10 }, outDir: tmpdir(), targetName: 'test', tap: recorder.tap });
+      const result = await runCampaign({ operator: role, seed: 7, lanes: 3, budget: { kind: 'runs', runs: 2 }, outDir: tmpdir(), targetName: 'test', tap: recorder.tap });
       expect(result.failure).toBeUndefined();
     } finally {
       await role.close();
@@ -353,7 +353,7 @@ describe('the raw replay with the sources of non-determinism controlled', () => 
       else expect((await role.send(jsonRequest('POST', '/_control/clock', { freeze: true, set: formatTimestamp(Date.now() + 3_600_000) }))).status).toBe(200);
       const recorder = createRecorder();
       const groups = recorder.start();
-      const result = await runCampaign({ operator: role, seed: 11, lanes: 3, budget: { kind: 'runs', runs: 8 }, outDir: tmpdir(), targetName: 'test', tap: recorder.tap, races: 'off' });
+      const result = await runCampaign({ operator: role, seed: 11, lanes: 3, budget: { kind: 'runs', runs: 2 }, outDir: tmpdir(), targetName: 'test', tap: recorder.tap, races: 'off' });
       expect(result.failure).toBeUndefined();
       return { groups, loop: await replay({ baseUrl: second.url, groups, authority: new URL(first.url).host }, agent) };
     } finally {
