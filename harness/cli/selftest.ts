@@ -1,9 +1,11 @@
 // `cpr-conformance selftest`: proves the suite catches faulty implementations.
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
 import { MUTANTS } from '../../reference/mutants.ts';
 import { matrixHtml, matrixText } from '../selftest/render.ts';
-import { selftest, selftestSelection, workerMain } from '../selftest/selftest.ts';
+import { killersOf, writeKillers } from '../selftest/killers.ts';
+import { selftest, selftestPlan, selftestSelection, workerMain } from '../selftest/selftest.ts';
+import { loadTimings } from '../runner/timings.ts';
 import { selftestPassed, type SwitchReach } from '../selftest/matrix.ts';
 import { PROJECT_ROOT } from '../scenarios/load.ts';
 import { terminalOf } from '../runner/terminal.ts';
@@ -18,6 +20,7 @@ export const SELFTEST_OPTIONS = {
   targeted: { type: 'boolean', help: "each mutant runs only the tests that can judge a requirement it declares, its scenarios first and its properties only when no scenario killed it (npm test's quick form; the reference still runs the whole suite). Without it every mutant runs every test that reaches its switch (see above), and a kill by an undeclared requirement is flagged: the full matrix. Either way a property failing against a mutant is not shrunk" },
   workers: { type: 'string', value: 'N', help: 'worker processes (default: the number of cores)' },
   'report-dir': { type: 'string', value: 'DIR', help: 'where to write the matrix (default reports/selftest-<time>)' },
+  'write-killers': { type: 'string', value: 'FILE', help: "also write, for each mutant, the tests that killed it, cheapest first, for the targeted selftest to run before its other tests (the full matrix of every mutant only; the committed suites/killers.json is written so). An order, never a verdict" },
   worker: { type: 'string', value: 'NAMES', help: 'internal: a worker process runs those mutants (selftest starts them itself)' },
   reach: { type: 'string', value: 'FILE', help: "internal: a full matrix's worker reads there which tests reach each switch" },
 } as const satisfies Readonly<Record<string, Declared>>;
@@ -67,6 +70,13 @@ export async function selftestCommand(argv: string[], io: CommandIo = processIo(
     return 0;
   }
   const names = values.mutant ?? [];
+  const writeKillersTo = values['write-killers'];
+  if (writeKillersTo !== undefined && (values.targeted === true || names.length > 0)) {
+    throw new HarnessError('USAGE_ERROR', '--write-killers records the full matrix of every mutant: not with --targeted or --mutant', 'run: cpr-conformance selftest --write-killers suites/killers.json');
+  }
+  if (writeKillersTo !== undefined && !existsSync(dirname(resolve(writeKillersTo)))) {
+    throw new HarnessError('USAGE_ERROR', `--write-killers ${writeKillersTo}: the folder ${dirname(resolve(writeKillersTo))} does not exist`, 'give a file in a folder that exists, e.g. --write-killers suites/killers.json');
+  }
   const unknown = names.filter((n) => !MUTANTS.some((m) => m.name === n));
   if (unknown.length > 0) throw new HarnessError('USAGE_ERROR', `unknown mutant(s): ${unknown.join(', ')}`, 'list them with: cpr-conformance serve --list-mutants');
   // Checked before the mutants run: a folder that cannot be written is said now, not after minutes of work.
@@ -86,6 +96,10 @@ export async function selftestCommand(argv: string[], io: CommandIo = processIo(
   });
   writeFileSync(join(dir, 'kill-matrix.json'), `${JSON.stringify(matrix, null, 2)}\n`);
   writeFileSync(join(dir, 'kill-matrix.html'), matrixHtml(matrix));
+  if (writeKillersTo !== undefined) {
+    writeKillers(writeKillersTo, killersOf(matrix, selftestPlan, loadTimings().ms), ['cpr-conformance', 'selftest', '--write-killers', relative(PROJECT_ROOT, resolve(writeKillersTo)) || writeKillersTo]);
+    terminal.line(`killers: ${writeKillersTo}`);
+  }
   io.stdout.write(`\n${matrixText(matrix)}`);
   terminal.line(`matrix: ${join(dir, 'kill-matrix.json')}, ${join(dir, 'kill-matrix.html')}`);
   return selftestPassed(matrix) ? EXIT.conformant : EXIT.nonConformant;

@@ -18,6 +18,7 @@ import { discoverFacts } from '../target/facts.ts';
 import { loadSuites, usesAction } from '../scenarios/load.ts';
 import type { Scenario } from '../scenarios/types.ts';
 import { embeddedTarget } from '../target/target.ts';
+import { loadKillers, targetedStages } from './killers.ts';
 import { killsByDeclared, mutantRow, type KillMatrix, type MutantRow, type SwitchReach } from './matrix.ts';
 import { hasIpv6Loopback } from '../stub/hosts.ts';
 import { DEFAULT_CONCURRENCY, planOf, planRequirements, runPlan, testId, type PlanTest } from '../runner/plan.ts';
@@ -104,23 +105,34 @@ export function suiteAgainst(mutant: string | undefined): Promise<{ results: Tes
 }
 
 /**
- * A targeted selftest's mutant: its scenarios first, and its properties (each
- * the work of many scenarios) only when no scenario killed it by a requirement
- * it declares. The full selftest lists every test that kills a mutant; this
- * one stops at what decides it: no test starts after the first that kills it
- * by a requirement it declares (a configured mutant, whose failures are judged
- * against its baseline afterwards, runs its tests whole).
+ * A targeted selftest's mutant, in stages (killers.ts targetedStages): the tests
+ * that killed it in the last full matrix, then its scenarios, then its
+ * properties (each the work of many scenarios), each stage only when no test
+ * before it killed it by a requirement it declares. The full selftest lists
+ * every test that kills a mutant; this one stops at what decides it: no test
+ * starts after the first that kills it by a requirement it declares (a
+ * configured mutant, whose failures are judged against its baseline
+ * afterwards, runs each stage whole).
  */
 async function targetedAgainst(spec: MutantSpec): Promise<MutantRow> {
-  const plan = selftestPlan(spec.catches);
   const stopWhen = spec.configuration === undefined ? (result: TestResult) => killsByDeclared(spec.catches, result) : undefined;
-  const first = await testsAgainst(spec.name, plan.filter((t) => t.kind === 'scenario'), { shrinkAttempts: 0, ...(stopWhen ? { stopWhen } : {}) });
-  const row = mutantRow(spec, first.results, first.durationMs, first.baseline);
-  const properties = plan.filter((t) => t.kind === 'property');
-  if ((row.killed && row.flagged === null) || properties.length === 0) return row;
-  const then = await testsAgainst(spec.name, properties, { shrinkAttempts: 0, ...(stopWhen ? { stopWhen } : {}) });
-  return mutantRow(spec, [...first.results, ...then.results], first.durationMs + then.durationMs, [...first.baseline, ...then.baseline]);
+  const results: TestResult[] = [];
+  const baseline: TestResult[] = [];
+  let durationMs = 0;
+  let row: MutantRow | undefined;
+  for (const stage of targetedStages(selftestPlan(spec.catches), (killers ??= loadKillers()).get(spec.name))) {
+    const ran = await testsAgainst(spec.name, stage, { shrinkAttempts: 0, ...(stopWhen ? { stopWhen } : {}) });
+    results.push(...ran.results);
+    baseline.push(...ran.baseline);
+    durationMs += ran.durationMs;
+    row = mutantRow(spec, results, durationMs, baseline);
+    if (row.killed && row.flagged === null) break;
+  }
+  return row ?? mutantRow(spec, [], 0, []);
 }
+
+/** The last full matrix's killers (killers.ts), read once per process. */
+let killers: ReadonlyMap<string, readonly string[]> | undefined;
 
 /**
  * `shrinkAttempts`: against a mutant 0 in both selftests: a kill, and which
