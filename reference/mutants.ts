@@ -1593,6 +1593,20 @@ const CATALOGUE = [
     catches: ['CPP-EXP-2'],
   },
   {
+    name: 'ctl-principal-asset-held-to-policy',
+    family: 'test-control',
+    role: 'operator',
+    description: 'test control refuses to provision a Principal in an asset the policy does not list (400 MALFORMED_REQUEST), where PROFILE.md §12 takes any AssetDescriptor and a Principal simply holds none of an asset it is not provisioned in',
+    catches: ['PRF-CTL-1'],
+  },
+  {
+    name: 'op-status-asset-from-principal',
+    family: 'cashpack-lifecycle',
+    role: 'operator',
+    description: "a status response's asset is read from the issuing Principal's account as it stands, so a Principal provisioned again in another asset sees its earlier packs in that asset, where PROFILE.md §4.7 gives the asset as locked",
+    catches: ['CPP-STS-1', 'PRF-STS-1'],
+  },
+  {
     name: 'ctl-redeemer-balance-unknown-before-credit',
     family: 'test-control',
     role: 'operator',

@@ -10,6 +10,7 @@ import { brokenCpr, deepLink, inlineUri, malformedBody, MAX_BODY_BYTES, qrUri, v
 import { FIELD_PROPERTIES } from './field-classes/index.ts';
 import { OPERATOR_EXPIRIES } from './operator-expiries.ts';
 import { OPERATOR_REPLAY } from './operator-replay.ts';
+import { OPERATOR_ASSETS } from './operator-assets.ts';
 import { OPERATOR_IDENTITY } from './operator-identity.ts';
 import { OPERATOR_ORDER } from './operator-order.ts';
 import { OPERATOR_ORDER_PACKS } from './operator-order-packs.ts';
@@ -251,6 +252,7 @@ export const PROPERTIES: readonly PropertyDefinition[] = [
   OPERATOR_ORDER,
   OPERATOR_ORDER_PACKS,
   OPERATOR_REPLAY,
+  OPERATOR_ASSETS,
   PAYEE_LIFETIMES,
   PAYEE_IDS,
   // Every field, every class: generated across the field inventory (fields.ts), one property per path family.

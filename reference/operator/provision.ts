@@ -73,6 +73,8 @@ export function provisionPrincipal(ctx: OperatorContext, input: unknown): Attemp
   const read = readMembers<PrincipalProvision>(input, ['public_key', 'asset', 'balance']);
   if (!read.ok) return read;
   const { public_key, asset } = read.value;
+  // Mutant ctl-principal-asset-held-to-policy: a Principal provisioned only in an asset the policy lists, where PROFILE.md §12 takes any AssetDescriptor.
+  if (ctx.faults.has('ctl-principal-asset-held-to-policy') && !ctx.policy.assets.some((a) => assetKey(a) === assetKey(asset))) return failure('MALFORMED_REQUEST', 'the Operator offers no such asset');
   // Mutant op-balance-as-double: the balance read as a JavaScript number.
   const balance = ctx.faults.has('op-balance-as-double') ? BigInt(Number(read.value.balance)).toString() : read.value.balance;
   const known = ctx.state.principals.get(public_key.kid);

@@ -48,6 +48,9 @@ function statusOf(ctx: OperatorContext, record: PackRecord): PackStatus {
     status: ctx.faults.has('op-status-deep-pack-active') && pack.renewal_chain.length >= 3 ? 'ACTIVE' : record.status,
     amount: pack.amount,
     asset: pack.asset,
+    // Mutant op-status-asset-from-principal: the asset read from the issuing Principal's account as it stands now, not the pack's.
+    // Stryker disable next-line all: only the op-status-asset-from-principal fault reads the account's asset
+    ...(ctx.faults.has('op-status-asset-from-principal') ? { asset: ctx.state.principals.get(record.principalKid)?.asset ?? pack.asset } : {}),
     expiry: pack.expiry,
     chain_depth: pack.renewal_chain.length,
     chain_digest: pack.chain_digest,

@@ -545,6 +545,17 @@ const PROBES: Record<MutantOfRole<'operator'>, Probe> = {
     correct: ['amount', 'asset', 'chain_depth', 'chain_digest', 'expiry', 'pack_id', 'status', 'updated_at'],
     mutant: ['amount', 'asset', 'chain_depth', 'chain_digest', 'current_bearer_kid', 'expiry', 'pack_id', 'status', 'updated_at'],
   },
+  'op-status-asset-from-principal': {
+    observes: "the asset in the status of the fixture's Principal's redeemed pack, after the Principal was provisioned again in XTS",
+    async observe(f) {
+      const { pack, bearer } = await f.issuePack();
+      expect((await f.redeem(pack, f.redemption(pack, bearer))).status).toBe(200);
+      expect((await f.send('POST', '/_control/operator/principals', { json: { public_key: f.principal.jwk, asset: { type: 'fiat', code: 'XTS' }, balance: '5' } })).status).toBe(201);
+      return ((await f.status(pack.pack_id, f.principal)).body as { asset?: unknown }).asset;
+    },
+    correct: EUR,
+    mutant: { type: 'fiat', code: 'XTS' },
+  },
   'op-expiry-lifetime-from-receipt': {
     observes: 'the status of a pack whose Lock Request was dated 100 s before receipt, read 1 s after its expiry',
     async observe(f) {
@@ -1289,6 +1300,12 @@ const PROBES: Record<MutantOfRole<'operator'>, Probe> = {
     observe: async (f) => (await f.send('GET', `/_control/operator/redeemers/${f.redeemer.jwk.kid}/balance`)).status,
     correct: 200,
     mutant: 404,
+  },
+  'ctl-principal-asset-held-to-policy': {
+    observes: 'a new Principal provisioned in XTS, an asset the policy does not list',
+    observe: async (f) => answer(await f.send('POST', '/_control/operator/principals', { json: { public_key: createSigningKey().jwk, asset: { type: 'fiat', code: 'XTS' }, balance: '5' } })),
+    correct: 201,
+    mutant: 'MALFORMED_REQUEST',
   },
   'ctl-reprovision-answered-200': {
     observes: "the fixture's Principal provisioned again",
