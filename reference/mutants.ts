@@ -1551,6 +1551,13 @@ const CATALOGUE = [
     catches: ['PRF-SIG-2'],
   },
   {
+    name: 'op-lock-request-signed-by-initial-bearer',
+    family: 'cashpack-crypto',
+    role: 'operator',
+    description: 'a Lock Request whose signature does not verify under principal_pk is taken when it verifies under the initial_bearer_pk it names, so the device holding the pack\'s first key locks its Principal\'s funds, where PROFILE.md §5 issue step 2 wants the Principal\'s signature',
+    catches: ['CPP-SIG-1'],
+  },
+  {
     name: 'op-signing-tag-follows-profile',
     family: 'cashpack-crypto',
     role: 'operator',

@@ -64,7 +64,10 @@ function checkIssue(ctx: OperatorContext, request: RefRequest): { readonly ok: t
   const now = ctx.clock.now();
 
   // 2. The Principal's signature (tag lock-request, PROFILE.md §2.2).
-  if (!verifies(ctx, 'lock-request', lock, keyOf(lock.principal_pk))) {
+  // Mutant op-lock-request-signed-by-initial-bearer: a Lock Request that does not verify under principal_pk is taken when it verifies under initial_bearer_pk.
+  // Stryker disable next-line all: only the op-lock-request-signed-by-initial-bearer fault tries the second key
+  const byBearer = ctx.faults.has('op-lock-request-signed-by-initial-bearer') && verifies(ctx, 'lock-request', lock, keyOf(lock.initial_bearer_pk));
+  if (!verifies(ctx, 'lock-request', lock, keyOf(lock.principal_pk)) && !byBearer) {
     return refuse(problemResponse('INVALID_SIGNATURE', 'the Lock Request signature does not verify under principal_pk'));
   }
   // 3. Only an identified account holder obtains issuance (spec §1.2).

@@ -13,7 +13,10 @@
 // renewed or redeemed by it. And each message a party signs, signed by the
 // right key over another signing input than §2.2's (class signature.input:
 // another type's tag, the tag named after a profile identifier, another
-// separator, the object not in JCS...): INVALID_SIGNATURE.
+// separator, the object not in JCS...): INVALID_SIGNATURE; and signed, naming
+// its right signer, by every other party around it (its Initial Bearer or new
+// bearer, the pack's Principal, the redeemer, a key registered nowhere):
+// INVALID_SIGNATURE whoever signed.
 import fc from 'fast-check';
 import { encodeB64url } from '../../../profile/b64url.ts';
 import { publicJwk, type OkpJwk } from '../../../profile/jwk.ts';
@@ -256,7 +259,38 @@ function items(ctx: ScenarioContext, setup: OperatorSetup, now: number, c: Signa
     if (kind === 'renewal-entry') return overInput(signedOver(kind, renewal(setup.pack, setup.bearer, now) as unknown as Doc, setup.bearer, b.value), (m) => renewBody(setup.pack, m), `a Renewal Entry signed by its bearer ${over}: ${b.note}`);
     return overInput(signedOver(kind, redemption(setup.pack, setup.bearer, setup.redeemer, now) as unknown as Doc, setup.bearer, b.value), (m) => redeem(setup.pack, m), `a Redemption Request signed by its bearer ${over}: ${b.note}`);
   });
-  return [...malleated, ...weakItems, ...mixedItems, ...inputItems];
+  return [...malleated, ...weakItems, ...mixedItems, ...inputItems, ...signerItems(ctx, setup, now)];
+}
+
+/**
+ * Each message a party signs, naming its right signer, signed instead by every
+ * other party around it (the keys it names or hands the pack to, the pack's
+ * Principal, the redeemer) and by a key registered nowhere: refused
+ * INVALID_SIGNATURE whoever signed (PROFILE.md §5 issue step 2, renew and
+ * redeem: the signature under principal_pk or bearer_pk). A verifier that also
+ * tries another key the message carries takes one of them.
+ */
+function signerItems(ctx: ScenarioContext, setup: OperatorSetup, now: number): Item[] {
+  const seconds = Math.floor(now / 1000);
+  const refusedAs = (request: WireRequest, what: string, who: string): Item => async () => verdict(await send(ctx, 'operator', request), 400, 'INVALID_SIGNATURE', `${what}, signed by ${who}`, ['CPP-SIG-1']);
+  const locks = (['its Initial Bearer', 'the redeemer', 'the bearer of another pack', 'a key registered nowhere'] as const).map((who) => {
+    const initial = createSigningKey();
+    const signer = { 'its Initial Bearer': initial, 'the redeemer': setup.redeemer, 'the bearer of another pack': setup.bearer, 'a key registered nowhere': createSigningKey() }[who];
+    const lock = resigned('lock-request', lockRequest(setup, now, { bearer: initial.jwk }) as unknown as Doc, {}, signer);
+    return refusedAs(jsonRequest('POST', '/v1/cashpack/issue', lock), 'a Lock Request naming its Principal', who);
+  });
+  const renewals = (['its new bearer', "the pack's Principal", 'the redeemer', 'a key registered nowhere'] as const).map((who) => {
+    const next = createSigningKey();
+    const signer = { 'its new bearer': next, "the pack's Principal": setup.principal, 'the redeemer': setup.redeemer, 'a key registered nowhere': createSigningKey() }[who];
+    const entry = resigned('renewal-entry', renewal(setup.pack, setup.bearer, now, next) as unknown as Doc, {}, signer);
+    return refusedAs(jsonRequest('POST', '/v1/cashpack/renew', { cash_pack: setup.pack, renewal: entry }), 'a Renewal Entry naming the current bearer', who);
+  });
+  const redemptions = (['the redeemer it names', "the pack's Principal", 'a key registered nowhere'] as const).map((who) => {
+    const signer = { 'the redeemer it names': setup.redeemer, "the pack's Principal": setup.principal, 'a key registered nowhere': createSigningKey() }[who];
+    const r = resigned('redemption-request', redemption(setup.pack, setup.bearer, setup.redeemer, now) as unknown as Doc, {}, signer);
+    return refusedAs(redeemRequest(ctx, JSON.stringify({ cash_pack: setup.pack, redemption: r }), setup.redeemer, seconds), 'a Redemption Request naming the current bearer', who);
+  });
+  return [...locks, ...renewals, ...redemptions];
 }
 
 /**
@@ -277,7 +311,7 @@ function resigned(type: MessageType, message: Doc, changes: Doc, signer: Signing
 
 export const OPERATOR_SIGNATURES = define<SignatureCase>({
   id: 'PROP-OP-011',
-  title: 'every signature of every signed message kind, bent every way (S + k·L, small-order, non-canonical or mixed-order R) or made over another signing input, and every small-order or non-canonical key a message names, are refused; a mixed-order bearer key signing so that both equations hold is accepted',
+  title: 'every signature of every signed message kind, bent every way (S + k·L, small-order, non-canonical or mixed-order R), made over another signing input or by every other party around the message, and every small-order or non-canonical key a message names, are refused; a mixed-order bearer key signing so that both equations hold is accepted',
   requirements: ['CPP-SIG-1', 'PRF-SIG-1', 'PRF-SIG-2', 'PRF-JWK-1', 'PRF-AUTH-1'],
   level: 'PROFILE',
   role: 'operator',

@@ -1233,6 +1233,16 @@ const PROBES: Record<MutantOfRole<'operator'>, Probe> = {
     correct: 'INVALID_SIGNATURE',
     mutant: 200,
   },
+  'op-lock-request-signed-by-initial-bearer': {
+    observes: 'a Lock Request naming the Principal, signed by the Initial Bearer it names',
+    async observe(f) {
+      const initial = createSigningKey();
+      const { signature: _principals, ...unsigned } = f.lockRequest({ initialBearer: initial.jwk });
+      return answer(await f.issue(signObject('lock-request', unsigned, initial.secretKey) as LockRequest));
+    },
+    correct: 'INVALID_SIGNATURE',
+    mutant: 200,
+  },
   'op-renewal-mixed-order-key-refused': {
     observes: 'the renewal of a pack issued to a bearer key of mixed order, signed by it so that both equations hold',
     async observe(f) {
