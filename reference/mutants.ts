@@ -1551,6 +1551,13 @@ const CATALOGUE = [
     catches: ['PRF-SIG-2'],
   },
   {
+    name: 'op-depth-counted-by-distinct-keys',
+    family: 'cashpack-lifecycle',
+    role: 'operator',
+    description: 'the chain depth is counted as the number of distinct keys the pack was handed to, so a pack handed back and forth between two keys, or to its bearer itself, is renewed past max_chain_depth, where PROFILE.md §5 renew step 10 counts the renewal_chain\'s length',
+    catches: ['CPP-DEPTH-1'],
+  },
+  {
     name: 'op-lock-request-signed-by-initial-bearer',
     family: 'cashpack-crypto',
     role: 'operator',

@@ -7,7 +7,8 @@
 // windows, a second either side, among them) and to either side of the expiry
 // instant, renewals granted and refused (by a key that is not the bearer, past
 // max_chain_depth, of a pack that has ended), renewals in a row up to the
-// policy's max_chain_depth (at most 16 a step, and never one whose body
+// policy's max_chain_depth and one past it (at most 16 a step, every third
+// handed back to a key that held the pack before, and never one whose body
 // max_body_bytes would refuse), redemptions (none whose body it would refuse), cancellations, each step followed or
 // not by a read; then a last move and, two cases in three, a redemption or a
 // cancellation (whatever became of the pack before), and one read at the end;
@@ -50,7 +51,7 @@ type Action =
   | 'renew'
   /** A renewal signed by a key that is not the current bearer: refused whatever the pack's state. */
   | 'renew-foreign'
-  /** Renewals by the bearer towards max_chain_depth: at most MOST_IN_A_ROW, none whose body max_body_bytes would refuse. */
+  /** Renewals by the bearer up to max_chain_depth and one past it: at most MOST_IN_A_ROW, none whose body max_body_bytes would refuse. */
   | 'renew-to-limit'
   | 'redeem'
   | 'cancel';
@@ -286,9 +287,18 @@ async function judgeCase(ctx: ScenarioContext, setup: OperatorSetup, { orders, a
       case 'none':
         return undefined;
       case 'renew-to-limit': {
-        for (let more = Math.min(policy.max_chain_depth - state.depth, MOST_IN_A_ROW); more > 0 && state.status === 'ACTIVE' && !outgrown; more--) {
-          const failure = await act('renew');
-          if (failure) return failure;
+        // Up to max_chain_depth and one past it (refused CHAIN_DEPTH_EXCEEDED), the step's hand-over each time: a chain
+        // handed back and forth between two keys, or to its bearer itself, is as deep as its length (PROFILE.md §5 renew step 10).
+        // Every third renewal of the row hands the pack back to a key that held it before, whatever the step drew.
+        const drawn = handTo;
+        try {
+          for (let more = Math.min(policy.max_chain_depth - state.depth + 1, MOST_IN_A_ROW), n = 1; more > 0 && state.status === 'ACTIVE' && !outgrown; more--, n++) {
+            handTo = n % 3 === 0 ? 'earlier' : drawn;
+            const failure = await act('renew');
+            if (failure) return failure;
+          }
+        } finally {
+          handTo = drawn;
         }
         return undefined;
       }

@@ -50,7 +50,9 @@ export const renew: Endpoint = (ctx, request) => {
 };
 
 function chainFull(ctx: OperatorContext, pack: CashPack): boolean {
-  const depth = pack.renewal_chain.length;
+  // Mutant op-depth-counted-by-distinct-keys: the depth counted as the keys the pack was handed to, a key handed it twice counted once.
+  // Stryker disable next-line all: only the op-depth-counted-by-distinct-keys fault counts keys
+  const depth = ctx.faults.has('op-depth-counted-by-distinct-keys') ? new Set(pack.renewal_chain.map((entry) => entry.new_bearer_pk.x)).size : pack.renewal_chain.length;
   if (ctx.faults.has('op-depth-unchecked')) return false; // mutant: no limit at all
   // Mutant op-depth-zero-unlimited: a max_chain_depth of 0 read as no limit configured.
   // Stryker disable next-line all: only the op-depth-zero-unlimited fault reads 0 so

@@ -451,6 +451,22 @@ const PROBES: Record<MutantOfRole<'operator'>, Probe> = {
     correct: 'CHAIN_DEPTH_EXCEEDED',
     mutant: 200,
   },
+  'op-depth-counted-by-distinct-keys': {
+    observes: 'a renewal past max_chain_depth 2 of a pack handed to its bearer itself at each renewal',
+    fixture: { policy: { max_chain_depth: 2 } },
+    async observe(f) {
+      let { pack, bearer } = await f.issuePack();
+      const self = () => f.renewal(pack, bearer, { new_bearer: bearer.jwk }).entry;
+      for (let i = 0; i < 2; i++) {
+        const reply = await f.renew(pack, self());
+        expect(reply.status).toBe(200);
+        pack = reply.body as CashPack;
+      }
+      return answer(await f.renew(pack, self()));
+    },
+    correct: 'CHAIN_DEPTH_EXCEEDED',
+    mutant: 200,
+  },
   'op-body-limit-fixed': {
     observes: 'a valid Lock Request padded to 100 000 bytes under a max_body_bytes of 131 072',
     fixture: { policy: { max_body_bytes: 131_072 } },
