@@ -1551,6 +1551,13 @@ const CATALOGUE = [
     catches: ['PRF-SIG-2'],
   },
   {
+    name: 'op-redeemer-signature-dated-by-created-at',
+    family: 'cashpack-crypto',
+    role: 'operator',
+    description: "the redeemer's HTTP Message Signature created is judged against the Redemption Request's created_at, not the Operator's clock, so a stale signature on a message dated near it identifies the redeemer and a fresh one on a message dated the other side of the clock does not, where PROFILE.md §2.4 judges created against the Operator's clock (the knobbed Operator's op-identity-window-from-created-at, in the reference itself)",
+    catches: ['CPP-IDN-1', 'PRF-IDN-1'],
+  },
+  {
     name: 'op-depth-counted-by-distinct-keys',
     family: 'cashpack-lifecycle',
     role: 'operator',

@@ -83,7 +83,10 @@ function identifyRedeemer(ctx: OperatorContext, request: RefRequest, redemption:
     const named = ctx.state.redeemers.get(redemption.redeemer_kid);
     return named ? success(named) : failure('REDEEMER_NOT_IDENTIFIED', 'redeemer_kid is not a registered redeemer');
   }
-  const signature = verifyCaller(ctx, request, (kid) => ctx.state.redeemers.get(kid)?.publicKey, now);
+  // Mutant op-redeemer-signature-dated-by-created-at: the signature's created judged against the Redemption Request's created_at, not the Operator's clock.
+  // Stryker disable next-line all: only the op-redeemer-signature-dated-by-created-at fault reads created_at
+  const judgedAt = ctx.faults.has('op-redeemer-signature-dated-by-created-at') ? Date.parse(redemption.created_at) : now;
+  const signature = verifyCaller(ctx, request, (kid) => ctx.state.redeemers.get(kid)?.publicKey, judgedAt);
   if (!signature.ok) return failure('REDEEMER_NOT_IDENTIFIED', `redeemer not identified: ${signature.reason}`);
   // Mutant op-redeemer-kid-bound-ignoring-case: the keyid compared with redeemer_kid without regard to letter case.
   // Stryker disable next-line all: only the op-redeemer-kid-bound-ignoring-case fault folds the case

@@ -12,7 +12,10 @@
 // redemption) and a Lock Request are dated around the window where every
 // reading of "within the window of the clock" agrees: the clock's second plus
 // the window, or minus the window less one, is inside; a second further out
-// either way is outside. (The clock's second minus the window is 1 s + the
+// either way is outside; the redemption's own created_at a second inside the
+// window on the other side of the clock from a fresh signature, on the same
+// side as a stale one (created is judged against the clock, not the message).
+// (The clock's second minus the window is 1 s + the
 // fraction from the clock: whether that is inside, PROFILE.md §6 leaves open,
 // as it does a requested_expiry exactly expiry_min_seconds after the clock's
 // second.) A Lock Request there asks for an expiry at, or a second either side
@@ -214,10 +217,15 @@ async function judgeCase(ctx: ScenarioContext, setup: OperatorSetup, c: Operator
     if (code(edgeIssued) !== dueAt) return mismatch(dueAt, edgeIssued, `${atWhere}: a Lock Request for an expiry ${edgeLifetime} s after the clock's second (the ${expiryAt.edge === 'min' ? 'minimum' : 'maximum'}${expiryAt.seconds === 0 ? '' : ` ${expiryAt.seconds > 0 ? '+' : '-'} 1 s`}; ${grantedAt ? 'inside' : 'outside'} the range however the fraction is read)`, ['CPP-EXP-1', 'PRF-BOUND-1']);
   }
   const identity = c.atFraction.redeem;
-  const lastBody = JSON.stringify({ cash_pack: last, redemption: redemption(last, lastBearer, setup.redeemer, now) });
+  // The Redemption Request dated apart from the signature, fresh, a second inside the window from the clock's second: on
+  // the other side of the clock from a fresh signature, on the same side as a stale one. The two are then more than a
+  // window apart where the signature is fresh and less than one where it is stale: `created` judged against created_at,
+  // not the Operator's clock (PROFILE.md §2.4), decides the other way.
+  const bodyAt = now + (identity.fresh ? -identity.windows : identity.windows) * Math.max(window - 1, 0) * 1000;
+  const lastBody = JSON.stringify({ cash_pack: last, redemption: redemption(last, lastBearer, setup.redeemer, bodyAt) });
   const redeemedAtFraction = await send(ctx, 'operator', redeemRequest(ctx, lastBody, setup.redeemer, dated(identity)));
   const due = identity.fresh ? 200 : 'REDEEMER_NOT_IDENTIFIED';
-  if (code(redeemedAtFraction) !== due) return mismatch(due, redeemedAtFraction, `${atWhere}: a redemption whose redeemer's HTTP Message Signature is created ${unambiguousNote(identity, window)}`, ['PRF-IDN-1', 'CPP-IDN-1']);
+  if (code(redeemedAtFraction) !== due) return mismatch(due, redeemedAtFraction, `${atWhere}: a redemption whose redeemer's HTTP Message Signature is created ${unambiguousNote(identity, window)}, the Redemption Request's created_at ${(bodyAt - now) / 1000} s from the clock's second`, ['PRF-IDN-1', 'CPP-IDN-1']);
   return undefined;
 }
 

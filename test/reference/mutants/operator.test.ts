@@ -451,6 +451,19 @@ const PROBES: Record<MutantOfRole<'operator'>, Probe> = {
     correct: 'CHAIN_DEPTH_EXCEEDED',
     mutant: 200,
   },
+  'op-redeemer-signature-dated-by-created-at': {
+    observes: "a redemption whose Redemption Request is dated 250 s before the clock and whose redeemer's signature is created 100 s after it (a window of 300 s)",
+    async observe(f) {
+      const { pack, bearer } = await f.issuePack();
+      const now = f.clock.now();
+      const text = JSON.stringify({ cash_pack: pack, redemption: f.redemption(pack, bearer, { created_at: now - 250_000 }) });
+      const path = '/v1/cashpack/redeem';
+      const signature = signRequestAs({ method: 'POST', authority: AUTHORITY, path, body: new TextEncoder().encode(text) }, { secretKey: f.redeemer.secretKey, kid: f.redeemer.jwk.kid }, Math.floor(now / 1000) + 100, 'profile');
+      return answer(await f.send('POST', path, { raw: text, headers: { 'content-type': 'application/json', ...signature } }));
+    },
+    correct: 200,
+    mutant: 'REDEEMER_NOT_IDENTIFIED',
+  },
   'op-depth-counted-by-distinct-keys': {
     observes: 'a renewal past max_chain_depth 2 of a pack handed to its bearer itself at each renewal',
     fixture: { policy: { max_chain_depth: 2 } },
