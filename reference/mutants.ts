@@ -1551,6 +1551,13 @@ const CATALOGUE = [
     catches: ['PRF-SIG-2'],
   },
   {
+    name: 'op-replay-store-reset-on-clock-back',
+    family: 'cashpack-errors',
+    role: 'operator',
+    description: 'the replay store forgets every id whenever it is asked at an instant earlier than the latest it has seen, so after the clock is set back an id recorded a moment before is taken again, where PROFILE.md §6 wants DUPLICATE_ID for an id recorded less than twice request_window_seconds ago',
+    catches: ['CPP-RPL-1', 'PRF-RPL-1'],
+  },
+  {
     name: 'op-redeemer-signature-dated-by-created-at',
     family: 'cashpack-crypto',
     role: 'operator',

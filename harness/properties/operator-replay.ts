@@ -24,7 +24,8 @@
 // to twice the window back, or further. Up to three ids are recorded first,
 // earlier, so that the Operator's store holds ids it may forget by the time
 // the case's id is used again beside the one it must keep. The packs of the case are read before and after
-// the new message, at the same clock, so an expiry between changes nothing.
+// the new message, at the same clock, so an expiry between changes nothing. Every case ends with a Lock
+// Request recorded where the clock then stands and sent again with the clock set back a second: DUPLICATE_ID.
 import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { createSigningKey, type CashPack, type SigningKey } from '../../profile/cashpack/index.ts';
@@ -198,13 +199,29 @@ async function judgeCase(ctx: ScenarioContext, policy: Policy, c: Case): Promise
   if (seen === 'DUPLICATE_ID') {
     // Refused: nothing changed (PROFILE.md §6).
     if (!isDeepStrictEqual(after, before)) return { expected: before, actual: after, message: `${story}: refused DUPLICATE_ID, the packs' status documents and the Principal's balance read again`, requirements: ['PRF-RPL-1'] };
-    return undefined;
+    return setBack(ctx, setup, at, story);
   }
   // Taken as a message of its own: the pack the id was first used for is as it was, and a new pack's pack_id is its own.
   if (!isDeepStrictEqual(after.statuses[0], before.statuses[0])) return { expected: before.statuses[0], actual: after.statuses[0], message: `${story}: taken, the pack the id was first used for read again`, requirements: [RULE_OF[c.again]] };
   const newId = (answer.body as { pack_id?: unknown } | undefined)?.pack_id;
   if (c.again === 'issue' && packIds.includes(newId as string)) return { expected: `a pack_id no other pack has (not ${packIds.join(', ')})`, actual: newId, message: `${story}: taken, the pack it issued`, requirements: ['CPP-ISS-1'] };
-  return undefined;
+  return setBack(ctx, setup, at, story);
+}
+
+/**
+ * Every case's tail: a Lock Request recorded where the clock stands, the clock
+ * then set back a second and the same request_id sent again, as a fresh Lock
+ * Request of that instant: recorded a second "later" than now, less than twice
+ * the window ago by any reading, so DUPLICATE_ID (PROFILE.md §6). A store that
+ * starts afresh when the clock goes back forgets it.
+ */
+async function setBack(ctx: ScenarioContext, setup: OperatorParties, at: number, story: string): Promise<PropertyFailure | undefined> {
+  const id = newUuid();
+  await issuePack(ctx, setup, createSigningKey(), at, { request_id: id, amount: '1' });
+  await setClock(ctx, 'operator', at - 1000);
+  const answer = await send(ctx, 'operator', jsonRequest('POST', '/v1/cashpack/issue', lockRequest(setup, at - 1000, { request_id: id, amount: '1' })));
+  if (answerOf(answer) === 'DUPLICATE_ID') return undefined;
+  return { expected: { problem: 'DUPLICATE_ID' }, actual: { status: answer.status, body: answer.body }, message: `${story}; then ${id} recorded as the request_id of a Lock Request, the clock set back a second and a fresh Lock Request sent with it: recorded a second after the clock, less than twice the window ago`, requirements: replayRules('issue', 'issue') };
 }
 
 export const OPERATOR_REPLAY = define<Case>({

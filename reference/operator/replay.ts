@@ -14,6 +14,9 @@ export class ReplayStore {
   private readonly seen = new Map<string, number>();
   /** The same entries, a min-heap on the instant: the next one to forget on top. */
   private readonly heap: Entry[] = [];
+  /** The latest instant the store was asked at (only the op-replay-store-reset-on-clock-back fault reads it). */
+  // Stryker disable next-line all: only the op-replay-store-reset-on-clock-back fault reads it
+  private latestMs = -Infinity;
 
   constructor(
     private readonly retentionMs: number,
@@ -22,6 +25,11 @@ export class ReplayStore {
 
   /** PROFILE.md §5 "seen before → DUPLICATE_ID; otherwise recorded": true when the id is a replay. */
   seenBefore(id: string, nowMs: number): boolean {
+    // Mutant op-replay-store-reset-on-clock-back: a clock set back empties the store, as if every instant recorded had lost its meaning.
+    // Stryker disable next-line all: only the op-replay-store-reset-on-clock-back fault starts afresh
+    if (this.faults?.has('op-replay-store-reset-on-clock-back') === true && nowMs < this.latestMs) { this.seen.clear(); this.heap.length = 0; }
+    // Stryker disable next-line all: only the op-replay-store-reset-on-clock-back fault reads the latest instant
+    this.latestMs = Math.max(this.latestMs, nowMs);
     this.prune(nowMs);
     if (this.seen.has(id)) return true;
     this.seen.set(id, nowMs);

@@ -752,6 +752,17 @@ const PROBES: Record<MutantOfRole<'operator'>, Probe> = {
     correct: 'DUPLICATE_ID',
     mutant: 200,
   },
+  'op-replay-store-reset-on-clock-back': {
+    observes: 'a request_id recorded, the clock then set back a second and the id sent again in a fresh Lock Request',
+    async observe(f) {
+      const first = f.lockRequest();
+      expect((await f.issue(first)).status).toBe(200);
+      f.clock.set(f.clock.now() - 1000);
+      return answer(await f.issue(f.lockRequest({ request_id: first.request_id })));
+    },
+    correct: 'DUPLICATE_ID',
+    mutant: 200,
+  },
   'op-expiry-range-from-created-at': {
     observes: 'a Lock Request dated one window early asking for the longest permitted expiry from the clock',
     async observe(f) {
