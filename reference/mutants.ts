@@ -494,6 +494,13 @@ const CATALOGUE = [
     catches: ['CPR-ID-1'],
   },
   {
+    name: 'payee-qr-png-mime-wrapped',
+    family: 'delivery',
+    role: 'payee',
+    description: "test control's qr_png is base64 written the MIME way, in lines of 76 characters ended by CRLF, which a lenient decoder reads and a strict one refuses, where PROFILE.md §12 gives a base64 PNG and RFC 4648 §3.1 adds no line feeds",
+    catches: ['PRF-CTL-1'],
+  },
+  {
     name: 'payee-unknown-fulfil-recorded',
     family: 'cpr-structure',
     role: 'payee',

@@ -105,6 +105,17 @@ export function payloadSchemaErrors(schema: PayloadSchema, value: unknown): stri
 
 const judgement = (passed: boolean, expected: unknown, actual: unknown, message: string): Judgement => ({ passed, expected, actual, message });
 
+/** Base64 as RFC 4648 §4 writes it: the alphabet only (no line breaks, §3.1, §3.3), padded (§3.2), its pad bits zero (§3.5). */
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+/** Test control's qr_png (PROFILE.md §12 "base64 PNG") in the form RFC 4648 gives base64, which a strict decoder takes. */
+function base64Form(text: string): Judgement & { readonly check: string; readonly requirement: string } {
+  const strict = BASE64.test(text) && Buffer.from(text, 'base64').toString('base64') === text;
+  const where = /[^A-Za-z0-9+/=]/.exec(text);
+  const seen = strict ? 'base64' : where ? `a ${JSON.stringify(where[0])} at character ${where.index}` : 'padding or pad bits RFC 4648 §3.2, §3.5 do not write';
+  return { check: 'qr_png_base64', requirement: 'PRF-CTL-1', ...judgement(strict, 'base64 (RFC 4648 §4): the alphabet only, padded, pad bits zero', seen, 'PROFILE.md §12: qr_png is a base64 PNG') };
+}
+
 export function statusMatches(status: number | null, expected: unknown): boolean {
   if (status === null) return false;
   if (typeof expected === 'number') return status === expected;
@@ -362,7 +373,7 @@ export const CHECK_IMPLEMENTATIONS: Readonly<Record<CheckName, Check>> = {
     const a = Params.of('qr_decodes_to', arg);
     const [png, uri] = [a.text('png'), a.text('uri')];
     const decoded = decodeQrPng(Buffer.from(png, 'base64'));
-    return judgement(decoded === uri, uri, decoded ?? 'no QR code found', 'the QR image decodes to the URI (spec §4.4)');
+    return { ...judgement(decoded === uri, uri, decoded ?? 'no QR code found', 'the QR image decodes to the URI (spec §4.4)'), extra: [base64Form(png)] };
   },
 
   qr_format: (_ctx, arg) => {

@@ -306,7 +306,11 @@ export const CHECKS = {
     arg: object({ value: ANY, to: ANY, basis: { enum: ['spec', 'policy', 'harness'] }, reason: { type: 'string' } }, ['value', 'to', 'basis', 'reason']),
   },
   balance: { summary: 'a balance read through test control has these amounts', arg: object({ principal: KEY, redeemer: KEY, available: T, locked: T, held: T }) },
-  qr_decodes_to: { summary: 'a PNG decodes, with a real QR decoder, to exactly this string', arg: object({ png: T, uri: T }, ['png', 'uri']) },
+  qr_decodes_to: {
+    summary: 'a PNG decodes, with a real QR decoder, to exactly this string; `png`, test control\'s qr_png, is base64 as RFC 4648 §4 writes it (PRF-CTL-1)',
+    arg: object({ png: T, uri: T }, ['png', 'uri']),
+    charges: () => ['PRF-CTL-1'],
+  },
   qr_format: {
     summary: 'a QR PNG uses byte mode only, error correction M and a quiet zone of at least 4 modules (PROFILE.md §8.1)',
     arg: object({ png: T }, ['png']),

@@ -125,6 +125,9 @@ export function createPayee(options: PayeeOptions): Payee {
         ...(inlineUri !== undefined ? { inline_uri: inlineUri } : {}),
         // Stryker disable next-line ObjectLiteral: the drawing differs only with a fault switched on
         qr_png: renderQrPng(qrContent, { ...(faults.has('payee-qr-level-l') ? { level: 'L' } : {}), ...(faults.has('payee-qr-quiet-zone-narrow') ? { margin: 2 } : {}) }).toString('base64'),
+        // Mutant payee-qr-png-mime-wrapped: the image's base64 written the MIME way (RFC 2045 §6.8), in lines of 76 characters ended by CRLF.
+        // Stryker disable next-line all: only the payee-qr-png-mime-wrapped fault wraps the lines
+        ...(faults.has('payee-qr-png-mime-wrapped') ? { qr_png: (renderQrPng(qrContent).toString('base64').match(/.{1,76}/g) ?? []).join('\r\n') } : {}),
       };
     },
     retrieve: (token) => {

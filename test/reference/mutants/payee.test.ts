@@ -115,6 +115,12 @@ const PROBES: Record<MutantOfRole<'payee'>, Probe> = {
     correct: 'M',
     mutant: 'L',
   },
+  'payee-qr-png-mime-wrapped': {
+    observes: 'whether the QR image\'s base64 holds a line break',
+    observe: async (payee) => /[\r\n]/.test((await ibanRequest(payee)).qr_png),
+    correct: false,
+    mutant: true,
+  },
   'payee-qr-quiet-zone-narrow': {
     observes: "the QR image's narrowest quiet zone, in modules",
     async observe(payee) {
