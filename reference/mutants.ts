@@ -2135,6 +2135,13 @@ const CATALOGUE = [
     catches: ['DLV-RESOLVE-1'],
   },
   {
+    name: 'app-non-error-status-body-read',
+    family: 'delivery',
+    role: 'paying-app',
+    description: "the paying app counts a retrieval as failed only for a status of 400 or more, so the body of a redirect, when it is a CPR, is read as the CPR, where PROFILE.md §8.3 makes a redirect (never followed) RETRIEVAL_FAILED",
+    catches: ['PRF-APP-1'],
+  },
+  {
     name: 'app-redirect-followed',
     family: 'delivery',
     role: 'paying-app',

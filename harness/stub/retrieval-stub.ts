@@ -17,9 +17,9 @@
 // Each retrieval is an exhibit: a fresh token under a base path, and the answer
 // to `GET <base path>/cpr/<token>`: any status, headers and body, the body in
 // one piece or chunked (no Content-Length), slowly (pauses between chunks,
-// bounded), cut off halfway, or a redirect (to a second path that would serve
-// the same body, on this host, the other name or the plaintext listener; to
-// itself; or with no Location), recording whoever follows it. Every request that names an
+// bounded), cut off halfway, or a redirect carrying the same body (to a second
+// path that would serve it, on this host, the other name or the plaintext
+// listener; to itself; or with no Location), recording whoever follows it. Every request that names an
 // exhibit's token, in its path or a header, is recorded with where it went.
 import { randomBytes } from 'node:crypto';
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -228,7 +228,10 @@ export class RetrievalStub {
     const exhibit = spent ? entry.exhibit.spent! : entry.exhibit;
     if (at === 'retrieval' && exhibit.redirect !== undefined) {
       const location = this.locationOf(entry, exhibit.redirectTo ?? 'same-host');
-      res.writeHead(exhibit.redirect, { ...(location !== undefined ? { location } : {}), 'content-length': 0, 'cache-control': 'no-store' }).end();
+      // The redirect carries the CPR as an application/json body too (but a 304, which has none): an application that
+      // reads the body of any answer below 400 reads a valid CPR, where PROFILE.md §8.3 wants RETRIEVAL_FAILED.
+      const body = exhibit.redirect === 304 ? Buffer.alloc(0) : Buffer.from(exhibit.body);
+      res.writeHead(exhibit.redirect, { ...(location !== undefined ? { location } : {}), ...(body.length > 0 ? { 'content-type': 'application/json' } : {}), 'content-length': body.length, 'cache-control': 'no-store' }).end(body);
       return;
     }
     this.send(res, at === 'redirect-target' ? { status: 200, headers: { 'content-type': 'application/json' }, body: exhibit.body } : exhibit);

@@ -103,7 +103,10 @@ export async function retrieveCpr(url: string, settings: RetrievalSettings): Pro
     // Mutant app-token-expired-read-as-cpr-expired: a payee's 410 TOKEN_EXPIRED taken to say the request itself expired.
     // Stryker disable next-line all: only the app-token-expired-read-as-cpr-expired fault reads the refusal's code
     if (settings.faults?.has('app-token-expired-read-as-cpr-expired') && response.statusCode === 410 && problemCode(bytes) === ' (TOKEN_EXPIRED)') return reject('CPR_EXPIRED', 'This payment request has expired: the payee no longer serves it.');
-    if (response.statusCode !== 200) return failed(`the payee answered ${response.statusCode}${problemCode(bytes)}`);
+    // Mutant app-non-error-status-body-read: only a status of 400 or more is a failed retrieval; the body of a redirect is read as the CPR.
+    // Stryker disable next-line all: only the app-non-error-status-body-read fault reads a redirect's body
+    const failedStatus = settings.faults?.has('app-non-error-status-body-read') === true ? response.statusCode >= 400 : response.statusCode !== 200;
+    if (failedStatus) return failed(`the payee answered ${response.statusCode}${problemCode(bytes)}`);
     if (bytes === undefined) return failed(`the response is larger than ${settings.maxBodyBytes} bytes`);
     const type = response.headers['content-type'];
     // Stryker disable next-line ConditionalExpression: PROFILE.md §8.3 lets an application read or refuse a JSON body served under another media type (class retrieval.media-type); the body's JSON is what is judged

@@ -709,6 +709,12 @@ const PROBES: Record<MutantOfRole<'paying-app'>, Probe> = {
     correct: 'RETRIEVAL_FAILED/1/0/0',
     mutant: 'accepted/1/0/1',
   },
+  'app-non-error-status-body-read': {
+    observes: 'a token URI whose payee answers 301, the CPR its application/json body (retrievals/plaintext/followed)',
+    observe: (app) => resolved(app, { redirect: 301 }, {}),
+    correct: 'RETRIEVAL_FAILED/1/0/0',
+    mutant: 'accepted/1/0/0',
+  },
   'app-retrieval-decoded-leniently': {
     observes: 'a token URI whose payee serves the CPR after a UTF-8 byte order mark, as application/json',
     observe: (app) => resolved(app, { bom: true }, {}),
