@@ -2135,6 +2135,13 @@ const CATALOGUE = [
     catches: ['DLV-RESOLVE-1'],
   },
   {
+    name: 'app-direct-json-bounded',
+    family: 'delivery',
+    role: 'paying-app',
+    description: 'the paying app applies the 65 536-byte bound of a retrieved body to a CPR given as direct JSON text as well, refusing a valid one past it RETRIEVAL_FAILED, where PROFILE.md §8.3 bounds only what is retrieved (and nothing was retrieved)',
+    catches: ['DRV-VALID-1'],
+  },
+  {
     name: 'app-non-error-status-body-read',
     family: 'delivery',
     role: 'paying-app',

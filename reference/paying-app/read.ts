@@ -66,6 +66,9 @@ export async function readCpr(input: ReadInput, settings: ReadSettings): Promise
   try {
     const loader = LOADERS[input?.kind] as Loader<ReadInput['kind']> | undefined;
     if (!loader) return reject('CPR_INVALID', 'This input is not a payment request: expected json, file, uri or object.');
+    // Mutant app-direct-json-bounded: the bound of a retrieved body applied to direct JSON text too, refused RETRIEVAL_FAILED past it.
+    // Stryker disable next-line all: only the app-direct-json-bounded fault bounds direct text
+    if (settings.faults.has('app-direct-json-bounded') && input.kind === 'json' && Buffer.byteLength(String(input.text)) > settings.maxBodyBytes) return reject('RETRIEVAL_FAILED', `This payment request is larger than ${settings.maxBodyBytes} bytes.`);
     const loaded = await loader(input, settings);
     // Stryker disable next-line all: only the app-expiry-judged-on-payee-date fault gives a loaded document an instant of its own
     return loaded.ok ? accept(loaded.doc, loaded.at ?? settings.now(), settings.faults) : loaded;

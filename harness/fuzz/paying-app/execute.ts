@@ -118,7 +118,7 @@ export function expiredCopy(doc: unknown): unknown {
   return { ...d, created_at: formatTimestamp(created - shift, 'cpr'), expires_at: formatTimestamp(expires - shift, 'cpr') };
 }
 
-const MAX_JSON_BYTES = 65_536;
+export const MAX_JSON_BYTES = 65_536;
 
 /**
  * The encoding a document can be written in: a member written twice needs a

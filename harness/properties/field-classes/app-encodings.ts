@@ -8,7 +8,9 @@
 // where bytes travel (a file, an inline URI), a string holding bytes that are
 // not UTF-8 (each kind: a byte UTF-8 never uses, an overlong form, a surrogate
 // as CESU-8, a continuation alone, a sequence cut short, past U+10FFFF) is
-// refused, never read with a replacement character.
+// refused, never read with a replacement character. A CPR given as direct
+// JSON past the 65 536 bytes that bound a retrieved body and a file is read
+// (no bound is the direct text's, §8.3).
 import fc from 'fast-check';
 import { validCpr } from '../../../generators/index.ts';
 import { notUtf8, withBytesAt } from '../../../generators/parts/utf8.ts';
@@ -16,6 +18,7 @@ import { jsonTextVariant, type ClassValue } from '../../../generators/classes/in
 import { crashed, define, firstFailure, FUTURE } from '../support.ts';
 import type { Coverage, PropertyFailure } from '../types.ts';
 import { readThrough, type DeliveryPath } from './delivery-paths.ts';
+import { MAX_JSON_BYTES } from '../../fuzz/paying-app/execute.ts';
 
 const FILE = 'harness/properties/field-classes/app-encodings.ts';
 
@@ -67,6 +70,9 @@ function nestedTo(cpr: Record<string, unknown>, depth: number, arrays: boolean):
   return { ...cpr, extensions: { ...((cpr.extensions ?? {}) as object), 'com.example.deep': value } };
 }
 
+/** The CPR with an extension whose value alone is MAX_JSON_BYTES characters long. */
+const largerThanBound = (cpr: Record<string, unknown>): Record<string, unknown> => ({ ...cpr, extensions: { ...((cpr.extensions ?? {}) as object), 'com.example.attachment': 'x'.repeat(MAX_JSON_BYTES) } });
+
 const edges: fc.Arbitrary<Edge[]> = fc
   .record({
     cpr: validCpr({ now: FUTURE, maxExtensionKeys: 2 }),
@@ -90,6 +96,8 @@ const edges: fc.Arbitrary<Edge[]> = fc
         { text: JSON.stringify(nestedTo(doc, depth, arrays)), note: `nested ${depth} deep (${arrays ? 'arrays' : 'objects'} in an extension)`, accept: !over, path },
       ]),
       ...BYTE_PATHS.map((path) => ({ text: withBytesAt(JSON.stringify(notUtf8At.doc), MARKER, bad.bytes), note: `${notUtf8At.place} holding the bytes ${bad.note}, which are not UTF-8`, accept: false, path })),
+      // A CPR given as direct JSON past the 65 536 bytes that bound a retrieved body and a file (PROFILE.md §8.3): no bound is the direct text's.
+      { text: JSON.stringify(largerThanBound(doc)), note: `direct JSON of ${Buffer.byteLength(JSON.stringify(largerThanBound(doc)))} bytes (an extension of ${MAX_JSON_BYTES} characters), past the bound of a retrieved body or a file`, accept: true, path: 'json' as const },
     ];
   });
 

@@ -709,6 +709,15 @@ const PROBES: Record<MutantOfRole<'paying-app'>, Probe> = {
     correct: 'RETRIEVAL_FAILED/1/0/0',
     mutant: 'accepted/1/0/1',
   },
+  'app-direct-json-bounded': {
+    observes: 'a valid CPR given as direct JSON of more than 65 536 bytes (an extension of 70 000 characters)',
+    async observe(app) {
+      const result = await app.read({ kind: 'json', text: JSON.stringify({ ...IBAN_CPR, extensions: { 'com.example.attachment': 'x'.repeat(70_000) } }) });
+      return result.ok ? 'accepted' : result.code;
+    },
+    correct: 'accepted',
+    mutant: 'RETRIEVAL_FAILED',
+  },
   'app-non-error-status-body-read': {
     observes: 'a token URI whose payee answers 301, the CPR its application/json body (retrievals/plaintext/followed)',
     observe: (app) => resolved(app, { redirect: 301 }, {}),
