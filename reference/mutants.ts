@@ -2135,6 +2135,13 @@ const CATALOGUE = [
     catches: ['DLV-RESOLVE-1'],
   },
   {
+    name: 'app-missing-rail-filled-from-hint',
+    family: 'derivation',
+    role: 'paying-app',
+    description: "the paying app fills a Payment's context.rail with the request's listed rail_hint when the derivation context gives no rail, where PROFILE.md §9 copies context.rail unchanged and spec §4.7.4 makes the hint advisory",
+    catches: ['DRV-SHAPE-1', 'PRF-PAY-1'],
+  },
+  {
     name: 'app-direct-json-bounded',
     family: 'delivery',
     role: 'paying-app',

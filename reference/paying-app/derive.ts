@@ -104,6 +104,9 @@ export function derivePayment(doc: unknown, context: DerivationContext, settings
     intent,
     authorization: copied(ctx.authorization, faults),
     context: { rail: copied(ctx.rail, faults), request_id: cpr.request_id, ...(conversion ? { conversion } : {}) },
+    // Mutant app-missing-rail-filled-from-hint: a context with no rail takes the request's listed rail_hint, as if step 2 had selected it.
+    // Stryker disable next-line all: only the app-missing-rail-filled-from-hint fault fills the rail in
+    ...(faults.has('app-missing-rail-filled-from-hint') && (ctx.rail === null || ctx.rail === undefined) && isRailHint(cpr.rail_hint) && cpr.rail_hint !== 'OPEN' ? { context: { rail: cpr.rail_hint, request_id: cpr.request_id, ...(conversion ? { conversion } : {}) } } : {}),
   };
   return { ok: true, payment, notices };
 }

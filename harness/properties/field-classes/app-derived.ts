@@ -10,7 +10,9 @@
 // a hint none of the listed values (one request in three) is no preference,
 // whatever the list holds (PROFILE.md §8.3). Derived a third time without a
 // supported_rails, it is a Payment again: what one derivation's context says
-// is not kept for the next.
+// is not kept for the next. And derived with a context whose rail is null,
+// a Payment (where one comes of it) keeps context.rail null, never the
+// request's rail_hint filled in.
 import fc from 'fast-check';
 import { isUuid } from '../../../profile/uuid.ts';
 import { otherFields, SUB_INTERFACES, validateCpr, ZERO_ACQUIRER_ID, type SubInterface } from '../../../profile/cpr/index.ts';
@@ -184,6 +186,21 @@ async function withRails(ctx: Parameters<typeof derive>[0], d: Derivation): Prom
   return { expected: 'a Payment, as before', actual: crashed(again) ? { crashed: again.message } : { code: again.code }, message: `${where}, then derived again without supported_rails: the application's own rails serve it, as they did before`, requirements: ['DRV-RAIL-1'] };
 }
 
+/**
+ * The same request derived with a context whose rail is null (the application
+ * chose none): where a Payment comes of it, its context.rail is null or absent,
+ * never the request's rail_hint filled in (PROFILE.md §9 "<context.rail,
+ * unchanged>"; the hint is advisory, spec §4.7.4). A refusal is not judged:
+ * spec §2.6 has the application choose a rail.
+ */
+async function withoutRail(ctx: Parameters<typeof derive>[0], d: Derivation): Promise<PropertyFailure | undefined> {
+  const result = await derive(ctx, d.cpr, { ...d.context, rail: null } as never);
+  if (crashed(result) || !result.ok || typeof result.payment !== 'object' || result.payment === null) return undefined;
+  const rail = ((result.payment as Doc).context as Doc | undefined)?.rail;
+  if (same(rail, null)) return undefined;
+  return { expected: { context: { rail: null } }, actual: { context: { rail } }, message: `${d.sub} request with rail_hint ${JSON.stringify(d.cpr.rail_hint ?? null)} (${d.notes.join('; ')}), derived with a context whose rail is null: context.rail unchanged`, requirements: ['DRV-SHAPE-1', 'PRF-PAY-1'] };
+}
+
 export const APP_DERIVED = define<readonly Derivation[]>({
   id: 'PROP-APP-012',
   title: 'the derived Payment copies the CPR and the context unchanged, adding, dropping and re-forming nothing, whatever the text, case and size of its members',
@@ -205,7 +222,7 @@ export const APP_DERIVED = define<readonly Derivation[]>({
         const requirements = crashed(result) || result.ok ? ['DRV-SHAPE-1'] : unlistedRefused(d, result.code) ? ['CPR-RAIL-1'] : await refusalOf(ctx, d.cpr, ['DRV-SHAPE-1']);
         return { expected: 'a Payment', actual: crashed(result) ? { crashed: result.message } : result.ok ? 'no Payment' : { code: result.code, message: result.message }, message: `${d.sub} request (${d.notes.join('; ')}) was not derived`, requirements };
       }
-      return judge(d, result.payment as Doc) ?? (await withRails(ctx, d));
+      return judge(d, result.payment as Doc) ?? (await withRails(ctx, d)) ?? (await withoutRail(ctx, d));
     });
   },
 });

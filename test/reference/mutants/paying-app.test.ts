@@ -378,6 +378,15 @@ const PROBES: Record<MutantOfRole<'paying-app'>, Probe> = {
     correct: 'PARTIAL_PAYMENT_UNSUPPORTED',
     mutant: '1000',
   },
+  'app-missing-rail-filled-from-hint': {
+    observes: "context.rail of the Payment derived from an IBAN request hinting SEPA_CT, with a context whose rail is null",
+    async observe(app) {
+      const result = app.derive({ ...IBAN_CPR, rail_hint: 'SEPA_CT' }, { ...CONTEXT, rail: null } as never);
+      return result.ok ? ((result.payment as unknown as { context: { rail?: unknown } }).context.rail ?? null) : result.code;
+    },
+    correct: null,
+    mutant: 'SEPA_CT',
+  },
   'app-payment-id-reused': {
     observes: 'whether two derivations of one request get different Payment ids',
     async observe(app) {
