@@ -2135,6 +2135,13 @@ const CATALOGUE = [
     catches: ['DLV-RESOLVE-1'],
   },
   {
+    name: 'app-tls-validity-tolerated',
+    family: 'delivery',
+    role: 'paying-app',
+    description: "the paying app's connector lets through a payee certificate whose only fault is its validity period (expired or not yet valid), checking the chain and the names, so the token goes to a server whose certificate no client may accept, where PROFILE.md §8.3 makes a TLS failure RETRIEVAL_FAILED",
+    catches: ['TOK-TLS-2', 'PRF-APP-1'],
+  },
+  {
     name: 'app-missing-rail-filled-from-hint',
     family: 'derivation',
     role: 'paying-app',

@@ -24,8 +24,11 @@ export interface TlsMaterial {
 interface TlsAuthority {
   /** PEM of the CA certificate that clients should trust. */
   readonly ca: string;
-  /** A server certificate (PEM) and its private key (PEM, PKCS #8) for `hosts`: by default localhost, 127.0.0.1 and ::1. */
-  issue(hosts?: { dns?: string[]; ip?: string[] }): Promise<{ readonly cert: string; readonly key: string }>;
+  /**
+   * A server certificate (PEM) and its private key (PEM, PKCS #8) for `hosts`: by default localhost, 127.0.0.1 and ::1;
+   * valid from a day ago for 30 days, or over `validity` (the harness's stub makes certificates out of date on purpose).
+   */
+  issue(hosts?: { dns?: string[]; ip?: string[] }, validity?: { readonly notBefore: Date; readonly notAfter: Date }): Promise<{ readonly cert: string; readonly key: string }>;
 }
 
 export async function createCertificateAuthority(): Promise<TlsAuthority> {
@@ -47,7 +50,7 @@ export async function createCertificateAuthority(): Promise<TlsAuthority> {
   });
   return {
     ca: caCert.toString('pem'),
-    async issue(hosts = {}) {
+    async issue(hosts = {}, validity = { notBefore, notAfter }) {
       const leafKeys = (await subtle.generateKey(ALGORITHM, true, ['sign', 'verify'])) as KeyPair;
       const names = [
         ...(hosts.dns ?? ['localhost']).map((value) => ({ type: 'dns' as const, value })),
@@ -56,8 +59,8 @@ export async function createCertificateAuthority(): Promise<TlsAuthority> {
       const leaf = await x509.X509CertificateGenerator.create({
         subject: 'CN=localhost',
         issuer: caCert.subject,
-        notBefore,
-        notAfter,
+        notBefore: validity.notBefore,
+        notAfter: validity.notAfter,
         publicKey: leafKeys.publicKey,
         signingKey: caKeys.privateKey,
         signingAlgorithm: ALGORITHM,

@@ -4,10 +4,11 @@
 // asked. It listens on loopback over TLS, with a certificate from a CA of its
 // own that the application is told to trust (a real trust decision, never
 // skipped verification), and over plaintext, where no token must ever arrive.
-// Two more TLS listeners are impostors whose certificate an application that
+// Four more TLS listeners are impostors whose certificate an application that
 // verifies the server refuses: one from that same CA naming another host only,
-// one from a CA the application is never told to trust; a token that arrives
-// there was sent to a server whose identity was not checked.
+// one from a CA the application is never told to trust, two from that same CA
+// for the stub's host but out of date (expired, not yet valid); a token that
+// arrives there was sent to a server whose identity was not checked.
 //
 // Every listener has a twin on the IPv6 loopback ::1 (its own port) when the
 // machine has one, so that an endpoint may name the stub by an IPv6 literal in
@@ -56,10 +57,13 @@ export { REDIRECT_TARGETS, type RedirectTarget };
 /**
  * A certificate a paying application must refuse (RFC 9110 §4.3.4: an https
  * client verifies the server's identity): from the CA it trusts but naming
- * another host only (`other-name`), or naming the stub's host but from a CA it
- * was never told to trust (`untrusted-ca`).
+ * another host only (`other-name`), naming the stub's host but from a CA it
+ * was never told to trust (`untrusted-ca`), or from the CA it trusts, naming
+ * the stub's host, but out of date by the machine's clock: expired a day ago
+ * (`expired`), or valid only from tomorrow (`not-yet-valid`; RFC 5280 §6.1.3
+ * checks the validity period on every path).
  */
-export const IMPOSTORS = ['other-name', 'untrusted-ca'] as const;
+export const IMPOSTORS = ['other-name', 'untrusted-ca', 'expired', 'not-yet-valid'] as const;
 export type Impostor = (typeof IMPOSTORS)[number];
 
 /** Where an exhibit is served. */
@@ -126,12 +130,18 @@ export class RetrievalStub {
   /**
    * Starts the listeners on 127.0.0.1, and their twins on ::1 when the machine
    * has an IPv6 loopback: TLS with a certificate for localhost, 127.0.0.1 and
-   * ::1 from a CA made here, plaintext, and the two impostors.
+   * ::1 from a CA made here, plaintext, and the four impostors.
    */
   static async start(): Promise<RetrievalStub> {
     const names = { dns: ['localhost'], ip: ['127.0.0.1', '::1'] };
     const [authority, untrusted] = await Promise.all([createCertificateAuthority(), createTlsMaterial(names)]);
-    const [own, otherName] = await Promise.all([authority.issue(names), authority.issue({ dns: ['impostor.invalid'], ip: [] })]);
+    const day = 24 * 60 * 60 * 1000;
+    const [own, otherName, expired, notYetValid] = await Promise.all([
+      authority.issue(names),
+      authority.issue({ dns: ['impostor.invalid'], ip: [] }),
+      authority.issue(names, { notBefore: new Date(Date.now() - 31 * day), notAfter: new Date(Date.now() - day) }),
+      authority.issue(names, { notBefore: new Date(Date.now() + day), notAfter: new Date(Date.now() + 31 * day) }),
+    ]);
     let stub: RetrievalStub | undefined;
     const handler = (secure: boolean) => (req: IncomingMessage, res: ServerResponse) => stub!.answer(req, res, secure);
     const started: Listener[] = [];
@@ -142,13 +152,15 @@ export class RetrievalStub {
       return listener;
     };
     try {
-      const [tls, plain, other, stranger] = await Promise.all([
+      const [tls, plain, other, stranger, stale, early] = await Promise.all([
         listen(() => createHttpsServer({ key: own.key, cert: own.cert }, handler(true))),
         listen(() => createHttpServer(handler(false))),
         listen(() => createHttpsServer({ key: otherName.key, cert: otherName.cert }, handler(true))),
         listen(() => createHttpsServer({ key: untrusted.key, cert: untrusted.cert }, handler(true))),
+        listen(() => createHttpsServer({ key: expired.key, cert: expired.cert }, handler(true))),
+        listen(() => createHttpsServer({ key: notYetValid.key, cert: notYetValid.cert }, handler(true))),
       ]);
-      stub = new RetrievalStub(authority.ca, tls, plain, { 'other-name': other, 'untrusted-ca': stranger });
+      stub = new RetrievalStub(authority.ca, tls, plain, { 'other-name': other, 'untrusted-ca': stranger, expired: stale, 'not-yet-valid': early });
       return stub;
     } catch (error) {
       await Promise.all(started.map((listener) => listener.close()));

@@ -3,8 +3,9 @@
 // limit and a body cap, trusting the given CA (a real trust decision, never
 // skipped verification), never following a redirect.
 import { isIP } from 'node:net';
-import { createSecureContext, type SecureContext } from 'node:tls';
-import { Agent, request } from '../../profile/undici.ts';
+import { checkServerIdentity, createSecureContext, type SecureContext, type TLSSocket } from 'node:tls';
+import type { buildConnector as BuildConnector } from 'undici';
+import { Agent, buildConnector, request } from '../../profile/undici.ts';
 import { parseIJson } from '../../profile/index.ts';
 import { hostAllowed, hostOf, type HostPattern } from './hosts.ts';
 import { reject, type Rejection } from './rejection.ts';
@@ -54,6 +55,26 @@ function unverified(faults: Faults | undefined, target: URL): { rejectUnauthoriz
   if (faults?.has('app-tls-name-unchecked-for-address') && isIP(target.hostname.replace(/^\[|\]$/g, '')) !== 0) return { checkServerIdentity: () => undefined };
   return {};
 }
+
+/**
+ * Mutant app-tls-validity-tolerated: a connector that lets through a certificate
+ * whose only fault is its validity period (expired, or not yet valid), "for
+ * devices whose clock is wrong": the chain and the names are still checked.
+ */
+function validityTolerated(options: BuildConnector.BuildOptions): BuildConnector.connector {
+  const connect = buildConnector({ ...options, rejectUnauthorized: false });
+  return (opts, callback) =>
+    connect(opts, (error, socket) => {
+      if (error !== null || socket === null) return callback(error ?? new Error('no socket'), null);
+      const tls = socket as TLSSocket;
+      const reason = tls.authorized ? undefined : String(tls.authorizationError);
+      const clockOnly = reason === 'CERT_HAS_EXPIRED' || reason === 'CERT_NOT_YET_VALID';
+      const problem = reason === undefined ? undefined : clockOnly ? checkServerIdentity(opts.hostname.replace(/^\[|\]$/g, ''), tls.getPeerCertificate()) : new Error(reason);
+      if (problem === undefined) return callback(null, socket);
+      socket.destroy();
+      return callback(problem, null);
+    });
+}
 // Stryker restore all
 
 export async function retrieveCpr(url: string, settings: RetrievalSettings): Promise<Retrieved> {
@@ -68,7 +89,9 @@ export async function retrieveCpr(url: string, settings: RetrievalSettings): Pro
   }
   // One agent per retrieval: a token is single use, so there is no connection worth keeping.
   // Stryker disable next-line ConditionalExpression: no secure context is the system's CAs, as its absence is
-  const agent = new Agent({ connect: { ...(settings.ca !== undefined ? { secureContext: trusting(settings.ca) } : {}), timeout: settings.timeoutMs, ...unverified(settings.faults, target) } });
+  const connect = { ...(settings.ca !== undefined ? { secureContext: trusting(settings.ca) } : {}), timeout: settings.timeoutMs, ...unverified(settings.faults, target) };
+  // Stryker disable next-line all: only the app-tls-validity-tolerated fault builds a connector of its own
+  const agent = new Agent({ connect: settings.faults?.has('app-tls-validity-tolerated') ? validityTolerated(connect) : connect });
   try {
     const response = await request(url, {
       // Stryker disable next-line StringLiteral: undici's default method is GET

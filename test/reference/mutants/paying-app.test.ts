@@ -682,6 +682,12 @@ const PROBES: Record<MutantOfRole<'paying-app'>, Probe> = {
     correct: 'RETRIEVAL_FAILED/0/0',
     mutant: 'accepted/1/0',
   },
+  'app-tls-validity-tolerated': {
+    observes: 'token URIs served with certificates from the trusted CA for the host, expired and not yet valid, and one from a CA the application was not told to trust',
+    observe: async (app) => [await resolved(app, {}, { impostor: 'expired' }), await resolved(app, {}, { impostor: 'not-yet-valid', host: 'localhost' }), await resolved(app, {}, { impostor: 'untrusted-ca' })],
+    correct: ['RETRIEVAL_FAILED/0/0', 'RETRIEVAL_FAILED/0/0', 'RETRIEVAL_FAILED/0/0'],
+    mutant: ['accepted/1/0', 'accepted/1/0', 'RETRIEVAL_FAILED/0/0'],
+  },
   'app-tls-name-unchecked-for-address': {
     observes: "token URIs served with a certificate from the trusted CA that names another host, the endpoint named by address and by name",
     observe: async (app) => [await resolved(app, {}, { impostor: 'other-name', host: '127.0.0.1' }), await resolved(app, {}, { impostor: 'other-name', host: 'localhost' })],
