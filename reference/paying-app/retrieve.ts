@@ -4,7 +4,6 @@
 // skipped verification), never following a redirect.
 import { isIP } from 'node:net';
 import { checkServerIdentity, createSecureContext, type SecureContext, type TLSSocket } from 'node:tls';
-import type { buildConnector as BuildConnector } from 'undici';
 import { Agent, buildConnector, request } from '../../profile/undici.ts';
 import { parseIJson } from '../../profile/index.ts';
 import { hostAllowed, hostOf, type HostPattern } from './hosts.ts';
@@ -61,7 +60,7 @@ function unverified(faults: Faults | undefined, target: URL): { rejectUnauthoriz
  * whose only fault is its validity period (expired, or not yet valid), "for
  * devices whose clock is wrong": the chain and the names are still checked.
  */
-function validityTolerated(options: BuildConnector.BuildOptions): BuildConnector.connector {
+function validityTolerated(options: Parameters<typeof buildConnector>[0]): ReturnType<typeof buildConnector> {
   const connect = buildConnector({ ...options, rejectUnauthorized: false });
   return (opts, callback) =>
     connect(opts, (error, socket) => {
