@@ -144,7 +144,9 @@ describe('the launcher build', () => {
     // A short command keeps the code V8 compiled for it beside the build (bin/compiled.cjs).
     const dir = dirname((await build(fileURLToPath(new URL('../', import.meta.url))))!);
     expect(readdirSync(dir)).toContainEqual(expect.stringMatching(/^main\.cjs\.list-[0-9a-f]{12}\.code$/));
-  });
+    // Four commands in child processes, the first from sources tsx has not compiled yet (a clean clone's, or
+    // sources changed since) and the first from a build the launcher makes again: beyond 20 s on a loaded machine.
+  }, 90_000);
 
   it("builds the project's own sources; its command line runs from the build and keeps the suites it loaded there", async () => {
     const file = await build(fileURLToPath(new URL('../', import.meta.url)));
