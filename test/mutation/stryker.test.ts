@@ -47,16 +47,15 @@ function linesOf(file: string, from: string, to: string = from): string {
 }
 
 /**
- * Three checks of the payee token store's peek (a used token, an expired one
- * beside a fault switch, and what is served), and the refusal of a token sent
- * in the clear with a problem: about a dozen mutants, each costing a run of the
- * tests that reach it (some six seconds), where the whole peek has twice as many.
+ * The payee token store's expiry check (beside a fault switch), and the
+ * refusal of a token sent in the clear with a problem: ten mutants, each
+ * costing a run of the tests that reach it (some six seconds), where the whole
+ * peek has twenty-three.
  */
-const CONSUMED = linesOf('reference/payee/tokens.ts', 'if (entry.consumed)');
-const EXPIRED = linesOf('reference/payee/tokens.ts', "if (now >= entry.expiresAt && !this.faults.has('payee-token-never-expires'))", 'return { ok: true, cpr: entry.cpr }');
+const EXPIRED = linesOf('reference/payee/tokens.ts', "if (now >= entry.expiresAt && !this.faults.has('payee-token-never-expires'))");
 const TLS_REFUSAL = linesOf('reference/payee/handler.ts', "problemResponse('TLS_REQUIRED'");
 
-describe('a mutation run over checks of the payee token store, and its refusal in the clear', () => {
+describe('a mutation run over the payee token store\'s expiry check and its refusal in the clear', () => {
   it('completes, kills every mutant of the lines, and ignores the fault switches and the free text among them', async () => {
     // Only the retrieval-token scenarios run (CPR_MUTATION_ONLY reaches Stryker's test runner through the environment).
     process.env['CPR_MUTATION_ONLY'] = 'TOK-';
@@ -64,7 +63,7 @@ describe('a mutation run over checks of the payee token store, and its refusal i
     try {
       results = await new Stryker({
         configFile: `${ROOT}stryker.config.mjs`,
-        mutate: [CONSUMED, EXPIRED, TLS_REFUSAL],
+        mutate: [EXPIRED, TLS_REFUSAL],
         incremental: false,
         // The type check of every mutant costs more than the run; the campaign has it.
         checkers: [],
@@ -86,7 +85,7 @@ describe('a mutation run over checks of the payee token store, and its refusal i
     expect(refusal.filter((m) => m.replacement === '""' && m.status === 'Killed').length).toBeGreaterThan(0);
     for (const m of ignored) expect(m.statusReason, `line ${m.location.start.line}`).toMatch(/\w{3,}/);
     const others = results.filter((m) => m.status !== 'Ignored').map((m) => `${m.location.start.line}:${m.location.start.column} ${m.mutatorName} ${m.replacement ?? ''} ${m.status}`);
-    expect(others.length).toBeGreaterThan(10);
+    expect(others.length).toBeGreaterThanOrEqual(8);
     expect(others.filter((m) => !m.endsWith(' Killed'))).toEqual([]);
   }, 600_000);
 });
