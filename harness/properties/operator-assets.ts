@@ -79,10 +79,10 @@ async function judge(ctx: ScenarioContext, c: Case): Promise<PropertyFailure | u
   const balance = { asset: read.asset, available: read.available, locked: read.locked, held: read.held };
   if (!isDeepStrictEqual(balance, want)) return { expected: want, actual: read, message: `${story}: its balance`, requirements: ['PRF-CTL-1'] };
   for (const pack of packs) {
-    const read = await send(ctx, 'operator', statusRequest(ctx, pack.pack_id, principal, seconds));
-    const status = read.body as { asset?: unknown; status?: unknown; amount?: unknown } | undefined;
-    if (read.status !== 200 || !isDeepStrictEqual(status?.asset, pack.asset) || status?.status !== 'REDEEMED' || status.amount !== pack.amount) {
-      return { expected: { status: 200, body: { status: 'REDEEMED', amount: pack.amount, asset: pack.asset } }, actual: { status: read.status, body: read.body }, message: `${story}; then the status of its pack ${pack.pack_id} read by it: the asset it was locked in (PROFILE.md §4.7)`, requirements: ['CPP-STS-1', 'PRF-STS-1'] };
+    const answer = await send(ctx, 'operator', statusRequest(ctx, pack.pack_id, principal, seconds));
+    const status = answer.body as { asset?: unknown; status?: unknown; amount?: unknown } | undefined;
+    if (answer.status !== 200 || !isDeepStrictEqual(status?.asset, pack.asset) || status?.status !== 'REDEEMED' || status.amount !== pack.amount) {
+      return { expected: { status: 200, body: { status: 'REDEEMED', amount: pack.amount, asset: pack.asset } }, actual: { status: answer.status, body: answer.body }, message: `${story}; then the status of its pack ${pack.pack_id} read by it: the asset it was locked in (PROFILE.md §4.7)`, requirements: ['CPP-STS-1', 'PRF-STS-1'] };
     }
   }
   const lock = await send(ctx, 'operator', jsonRequest('POST', '/v1/cashpack/issue', lockRequest({ principal, policy, asset: own }, now, { amount: '1' })));
