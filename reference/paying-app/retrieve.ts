@@ -90,7 +90,8 @@ export async function retrieveCpr(url: string, settings: RetrievalSettings): Pro
   // Stryker disable next-line ConditionalExpression: no secure context is the system's CAs, as its absence is
   const connect = { ...(settings.ca !== undefined ? { secureContext: trusting(settings.ca) } : {}), timeout: settings.timeoutMs, ...unverified(settings.faults, target) };
   // Stryker disable next-line all: only the app-tls-validity-tolerated fault builds a connector of its own
-  const agent = new Agent({ connect: settings.faults?.has('app-tls-validity-tolerated') ? validityTolerated(connect) : connect });
+  const connector = settings.faults?.has('app-tls-validity-tolerated') ? validityTolerated(connect) : connect;
+  const agent = new Agent({ connect: connector });
   try {
     const response = await request(url, {
       // Stryker disable next-line StringLiteral: undici's default method is GET
@@ -127,8 +128,8 @@ export async function retrieveCpr(url: string, settings: RetrievalSettings): Pro
     if (settings.faults?.has('app-token-expired-read-as-cpr-expired') && response.statusCode === 410 && problemCode(bytes) === ' (TOKEN_EXPIRED)') return reject('CPR_EXPIRED', 'This payment request has expired: the payee no longer serves it.');
     // Mutant app-non-error-status-body-read: only a status of 400 or more is a failed retrieval; the body of a redirect is read as the CPR.
     // Stryker disable next-line all: only the app-non-error-status-body-read fault reads a redirect's body
-    const failedStatus = settings.faults?.has('app-non-error-status-body-read') === true ? response.statusCode >= 400 : response.statusCode !== 200;
-    if (failedStatus) return failed(`the payee answered ${response.statusCode}${problemCode(bytes)}`);
+    const readsBelow400 = settings.faults?.has('app-non-error-status-body-read') === true && response.statusCode < 400;
+    if (response.statusCode !== 200 && !readsBelow400) return failed(`the payee answered ${response.statusCode}${problemCode(bytes)}`);
     if (bytes === undefined) return failed(`the response is larger than ${settings.maxBodyBytes} bytes`);
     const type = response.headers['content-type'];
     // Stryker disable next-line ConditionalExpression: PROFILE.md §8.3 lets an application read or refuse a JSON body served under another media type (class retrieval.media-type); the body's JSON is what is judged
