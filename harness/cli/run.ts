@@ -1,13 +1,11 @@
 // `cpr-conformance run`: certify a target (the embedded reference when none).
-import { existsSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
 import { readBaseline } from '../runner/baseline.ts';
 import { conformanceRun, defaultReportDir } from '../runner/run.ts';
 import { terminalOf } from '../runner/terminal.ts';
 import { integerOption, optionLines, optionsHelp, parse, shardOption, type Declared } from './args.ts';
 import { MAX_CONCURRENCY, MAX_REPEAT } from '../runner/plan.ts';
 import { EXIT, HarnessError } from './errors.ts';
-import { allowHostsOf, CA_FLAG, leaseWaitOf, LIFECYCLE_HELP, rerunBase, serverOptionsOf, TARGET_FLAGS, targetChoice, withServer, writableDir } from './target-options.ts';
+import { allowHostsOf, CA_FLAG, fileInExistingFolder, leaseWaitOf, LIFECYCLE_HELP, rerunBase, serverOptionsOf, TARGET_FLAGS, targetChoice, withServer, writableDir } from './target-options.ts';
 import { rolesOf } from './list.ts';
 import { printSummary } from './summary.ts';
 import { REPORTER_FLAG, reportersOf, reportFiles } from './reporters.ts';
@@ -111,8 +109,7 @@ export async function run(argv: string[], io: CommandIo = processIo()): Promise<
   const repeat = integerOption('run', 'repeat', values.repeat, 1, MAX_REPEAT, 'e.g. --repeat 5 runs each test five times and says which are flaky; see: cpr-conformance run --help');
   const concurrency = integerOption('run', 'concurrency', values.concurrency, 1, MAX_CONCURRENCY, 'e.g. --concurrency 1 runs the tests one after another; see: cpr-conformance run --help');
   const writeTimings = values['write-timings'];
-  // Checked before the run, not after it: the folder must be there.
-  if (writeTimings !== undefined && !existsSync(dirname(resolve(writeTimings)))) throw new HarnessError('USAGE_ERROR', `--write-timings ${writeTimings}: the folder ${dirname(resolve(writeTimings))} does not exist`, 'give a file in a folder that exists, e.g. --write-timings suites/timings.json');
+  fileInExistingFolder(writeTimings, '--write-timings', 'suites/timings.json');
   const target = targetChoice(values, 'run', io.env);
   const reporters = reportersOf('run', values.reporter);
   // Checked before anything starts: a folder that cannot be written is a usage error now, not after the run.

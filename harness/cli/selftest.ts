@@ -1,6 +1,6 @@
 // `cpr-conformance selftest`: proves the suite catches faulty implementations.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
 import { MUTANTS } from '../../reference/mutants.ts';
 import { matrixHtml, matrixText } from '../selftest/render.ts';
 import { killersOf, writeKillers } from '../selftest/killers.ts';
@@ -12,7 +12,7 @@ import { terminalOf } from '../runner/terminal.ts';
 import { integerOption, optionsHelp, parse, type Declared } from './args.ts';
 import { EXIT, HarnessError } from './errors.ts';
 import { processIo, type CommandIo } from '../io.ts';
-import { writableDir } from './target-options.ts';
+import { fileInExistingFolder, writableDir } from './target-options.ts';
 
 /** selftest's options: they parse the command line and write its --help. */
 export const SELFTEST_OPTIONS = {
@@ -74,9 +74,7 @@ export async function selftestCommand(argv: string[], io: CommandIo = processIo(
   if (writeKillersTo !== undefined && (values.targeted === true || names.length > 0)) {
     throw new HarnessError('USAGE_ERROR', '--write-killers records the full matrix of every mutant: not with --targeted or --mutant', 'run: cpr-conformance selftest --write-killers suites/killers.json');
   }
-  if (writeKillersTo !== undefined && !existsSync(dirname(resolve(writeKillersTo)))) {
-    throw new HarnessError('USAGE_ERROR', `--write-killers ${writeKillersTo}: the folder ${dirname(resolve(writeKillersTo))} does not exist`, 'give a file in a folder that exists, e.g. --write-killers suites/killers.json');
-  }
+  fileInExistingFolder(writeKillersTo, '--write-killers', 'suites/killers.json');
   const unknown = names.filter((n) => !MUTANTS.some((m) => m.name === n));
   if (unknown.length > 0) throw new HarnessError('USAGE_ERROR', `unknown mutant(s): ${unknown.join(', ')}`, 'list them with: cpr-conformance serve --list-mutants');
   // Checked before the mutants run: a folder that cannot be written is said now, not after minutes of work.
