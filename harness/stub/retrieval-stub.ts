@@ -59,8 +59,9 @@ export { REDIRECT_TARGETS, type RedirectTarget };
  * client verifies the server's identity): from the CA it trusts but naming
  * another host only (`other-name`), naming the stub's host but from a CA it
  * was never told to trust (`untrusted-ca`), or from the CA it trusts, naming
- * the stub's host, but out of date by the machine's clock: expired a day ago
- * (`expired`), or valid only from tomorrow (`not-yet-valid`; RFC 5280 §6.1.3
+ * the stub's host, but out of date by the machine's clock: expired a second
+ * before the stub started, so that no tolerance of a wrong clock lets it
+ * through (`expired`), or valid only from tomorrow (`not-yet-valid`; RFC 5280 §6.1.3
  * checks the validity period on every path).
  */
 export const IMPOSTORS = ['other-name', 'untrusted-ca', 'expired', 'not-yet-valid'] as const;
@@ -139,7 +140,7 @@ export class RetrievalStub {
     const [own, otherName, expired, notYetValid] = await Promise.all([
       authority.issue(names),
       authority.issue({ dns: ['impostor.invalid'], ip: [] }),
-      authority.issue(names, { notBefore: new Date(Date.now() - 31 * day), notAfter: new Date(Date.now() - day) }),
+      authority.issue(names, { notBefore: new Date(Date.now() - 31 * day), notAfter: new Date(Date.now() - 1000) }),
       authority.issue(names, { notBefore: new Date(Date.now() + day), notAfter: new Date(Date.now() + 31 * day) }),
     ]);
     let stub: RetrievalStub | undefined;

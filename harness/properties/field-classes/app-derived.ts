@@ -11,8 +11,8 @@
 // whatever the list holds (PROFILE.md §8.3). Derived a third time without a
 // supported_rails, it is a Payment again: what one derivation's context says
 // is not kept for the next. And derived with a context whose rail is null,
-// a Payment (where one comes of it) keeps context.rail null, never the
-// request's rail_hint filled in.
+// and with one that has none, a Payment (where one comes of it) has
+// context.rail null or absent, never the request's rail_hint filled in.
 import fc from 'fast-check';
 import { isUuid } from '../../../profile/uuid.ts';
 import { otherFields, SUB_INTERFACES, validateCpr, ZERO_ACQUIRER_ID, type SubInterface } from '../../../profile/cpr/index.ts';
@@ -187,18 +187,22 @@ async function withRails(ctx: Parameters<typeof derive>[0], d: Derivation): Prom
 }
 
 /**
- * The same request derived with a context whose rail is null (the application
- * chose none): where a Payment comes of it, its context.rail is null or absent,
- * never the request's rail_hint filled in (PROFILE.md §9 "<context.rail,
- * unchanged>"; the hint is advisory, spec §4.7.4). A refusal is not judged:
- * spec §2.6 has the application choose a rail.
+ * The same request derived with a context whose rail is null, and with one that
+ * has none (the application chose none): where a Payment comes of it, its
+ * context.rail is null or absent, never the request's rail_hint filled in
+ * (PROFILE.md §9 "<context.rail, unchanged>"; the hint is advisory, spec
+ * §4.7.4). A refusal is not judged: spec §2.6 has the application choose a rail.
  */
 async function withoutRail(ctx: Parameters<typeof derive>[0], d: Derivation): Promise<PropertyFailure | undefined> {
-  const result = await derive(ctx, d.cpr, { ...d.context, rail: null } as never);
-  if (crashed(result) || !result.ok || typeof result.payment !== 'object' || result.payment === null) return undefined;
-  const rail = ((result.payment as Doc).context as Doc | undefined)?.rail;
-  if (same(rail, null)) return undefined;
-  return { expected: { context: { rail: null } }, actual: { context: { rail } }, message: `${d.sub} request with rail_hint ${JSON.stringify(d.cpr.rail_hint ?? null)} (${d.notes.join('; ')}), derived with a context whose rail is null: context.rail unchanged`, requirements: ['DRV-SHAPE-1', 'PRF-PAY-1'] };
+  const { rail: _drawn, ...railless } = d.context;
+  for (const [context, given] of [[{ ...railless, rail: null }, 'whose rail is null'], [railless, 'without a rail']] as const) {
+    const result = await derive(ctx, d.cpr, context as never);
+    if (crashed(result) || !result.ok || typeof result.payment !== 'object' || result.payment === null) continue;
+    const rail = ((result.payment as Doc).context as Doc | undefined)?.rail;
+    if (same(rail, null)) continue;
+    return { expected: { context: { rail: null } }, actual: { context: { rail } }, message: `${d.sub} request with rail_hint ${JSON.stringify(d.cpr.rail_hint ?? null)} (${d.notes.join('; ')}), derived with a context ${given}: context.rail unchanged`, requirements: ['DRV-SHAPE-1', 'PRF-PAY-1'] };
+  }
+  return undefined;
 }
 
 export const APP_DERIVED = define<readonly Derivation[]>({

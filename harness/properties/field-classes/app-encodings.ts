@@ -9,8 +9,8 @@
 // not UTF-8 (each kind: a byte UTF-8 never uses, an overlong form, a surrogate
 // as CESU-8, a continuation alone, a sequence cut short, past U+10FFFF) is
 // refused, never read with a replacement character. A CPR given as direct
-// JSON past the 65 536 bytes that bound a retrieved body and a file is read
-// (no bound is the direct text's, §8.3).
+// JSON past the 65 536 bytes that bound a retrieved body and a file, by one
+// byte and four times over, is read (no bound is the direct text's, §8.3).
 import fc from 'fast-check';
 import { validCpr } from '../../../generators/index.ts';
 import { notUtf8, withBytesAt } from '../../../generators/parts/utf8.ts';
@@ -70,8 +70,11 @@ function nestedTo(cpr: Record<string, unknown>, depth: number, arrays: boolean):
   return { ...cpr, extensions: { ...((cpr.extensions ?? {}) as object), 'com.example.deep': value } };
 }
 
-/** The CPR with an extension whose value alone is MAX_JSON_BYTES characters long. */
-const largerThanBound = (cpr: Record<string, unknown>): Record<string, unknown> => ({ ...cpr, extensions: { ...((cpr.extensions ?? {}) as object), 'com.example.attachment': 'x'.repeat(MAX_JSON_BYTES) } });
+/** The CPR with an extension of ASCII letters that makes its JSON text exactly `bytes` long. */
+function largerThanBound(cpr: Record<string, unknown>, bytes: number): Record<string, unknown> {
+  const withValue = (value: string) => ({ ...cpr, extensions: { ...((cpr.extensions ?? {}) as object), 'com.example.attachment': value } });
+  return withValue('x'.repeat(bytes - Buffer.byteLength(JSON.stringify(withValue('')))));
+}
 
 const edges: fc.Arbitrary<Edge[]> = fc
   .record({
@@ -96,8 +99,12 @@ const edges: fc.Arbitrary<Edge[]> = fc
         { text: JSON.stringify(nestedTo(doc, depth, arrays)), note: `nested ${depth} deep (${arrays ? 'arrays' : 'objects'} in an extension)`, accept: !over, path },
       ]),
       ...BYTE_PATHS.map((path) => ({ text: withBytesAt(JSON.stringify(notUtf8At.doc), MARKER, bad.bytes), note: `${notUtf8At.place} holding the bytes ${bad.note}, which are not UTF-8`, accept: false, path })),
-      // A CPR given as direct JSON past the 65 536 bytes that bound a retrieved body and a file (PROFILE.md §8.3): no bound is the direct text's.
-      { text: JSON.stringify(largerThanBound(doc)), note: `direct JSON of ${Buffer.byteLength(JSON.stringify(largerThanBound(doc)))} bytes (an extension of ${MAX_JSON_BYTES} characters), past the bound of a retrieved body or a file`, accept: true, path: 'json' as const },
+      // A CPR given as direct JSON past the 65 536 bytes that bound a retrieved body and a file (PROFILE.md §8.3), by
+      // one byte and four times over: no bound is the direct text's.
+      ...[MAX_JSON_BYTES + 1, 4 * MAX_JSON_BYTES].map((bytes) => {
+        const text = JSON.stringify(largerThanBound(doc, bytes));
+        return { text, note: `direct JSON of ${Buffer.byteLength(text)} bytes, past the ${MAX_JSON_BYTES} that bound a retrieved body or a file`, accept: true, path: 'json' as const };
+      }),
     ];
   });
 
