@@ -328,6 +328,35 @@ const payerNearNamed = namedMember(payerNearName);
 /** Values a filter by truthiness or by emptiness drops: carried as any other (spec §2.1, PROFILE.md §7.1). */
 const emptyValue = fc.constantFrom<unknown>(false, 0, '', null, [], {});
 
+const byJsonText = (a: unknown, b: unknown): number => {
+  const [x, y] = [JSON.stringify(a), JSON.stringify(b)];
+  return x < y ? -1 : x > y ? 1 : 0;
+};
+
+/**
+ * Values whose shape a copy can lose, carried as given all the same (spec
+ * §2.1, PROFILE.md §7.1): an empty object or array as the value of a member
+ * or an element of an array, with up to two objects and arrays around it (a
+ * copy that drops what holds nothing shows); an array of two to four distinct
+ * elements in the reverse of their JSON text's order (a copy that sorts them
+ * shows); an array holding one element twice (a copy through a set shows).
+ */
+const emptyDeepDown: fc.Arbitrary<unknown> = fc
+  .tuple(fc.constantFrom<unknown>([], {}), fc.boolean(), fc.array(fc.tuple(fc.boolean(), fc.stringMatching(/^[a-z]{1,4}$/)), { maxLength: 2 }))
+  .map(([empty, listed, around]) => around.reduceRight<unknown>((inner, [inArray, name]) => (inArray ? [inner] : Object.fromEntries([[name, inner]])), listed ? ['x', empty] : { x: empty }));
+const outOfOrder: fc.Arbitrary<unknown> = fc.uniqueArray(fc.jsonValue({ maxDepth: 1 }).map(scrub), { minLength: 2, maxLength: 4, selector: (v) => JSON.stringify(v) }).map((values) => [...values].sort(byJsonText).reverse());
+const repeated: fc.Arbitrary<unknown> = fc.jsonValue({ maxDepth: 1 }).map(scrub).map((v) => [v, structuredClone(v)]);
+
+/**
+ * Extensions of five keys, one value of each shape a copy can lose: an empty
+ * object or array deep down, an array out of order, an array with a repeat,
+ * an object with a member of a built-in name (`__proto__` half the time: a
+ * copy by assignment loses it) and one with a member named near a payer name.
+ */
+export const shapedExtensions: fc.Arbitrary<Doc> = fc
+  .tuple(fc.uniqueArray(extensionKey, { minLength: 5, maxLength: 5 }), emptyDeepDown, outOfOrder, repeated, builtInNamed, payerNearNamed)
+  .map(([keys, ...values]) => Object.fromEntries(keys.map((key, i) => [key, values[i]])));
+
 /**
  * An `extensions` member as validCpr writes one: up to `maxKeys` (≥ 1) `std:` and
  * reverse-domain keys, any JSON values (one in four an object with a member of

@@ -6,6 +6,7 @@ export {
   allowedRailHints,
   compatibleRailHints,
   cprExtensions,
+  shapedExtensions,
   resolveCprConstraints,
   validCpr,
   type AmountKind,

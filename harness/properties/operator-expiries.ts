@@ -1,6 +1,10 @@
 // PROP-OP-017: each pack's funds come back at its own expiry instant (PROFILE.md
 // §5.1), whatever the order its Principal's packs were issued in and expire in.
-// A fresh Principal issues two to six packs at one instant (some renewed once or
+// A fresh Principal issues two to six packs at one instant, a whole second or,
+// two times in three, a generated fraction past it (its first and last
+// millisecond and the half among them) while every requested_expiry stays on
+// a whole second, so that no lifetime is a whole number of seconds: the pack
+// runs to the instant it asked for, not to its lifetime rounded (some renewed once or
 // twice then, which changes neither expiry nor funds), of generated amounts
 // (up to a million units, or beyond 2^53 where max_amount allows) and lifetimes
 // (half within the policy's first hour, the others anywhere up to
@@ -80,10 +84,13 @@ interface Funds {
  * Where the clock moves after the issues: to the `nth` expiry instant in time
  * order, shifted by `offsetMs` (a second before or after, or a fraction of a
  * second either side, before it two times in three: a clock read to the
- * second, rounded, calls a pack expired up to half a second early), or past
+ * second, rounded, calls a pack expired up to half a second early), or to
+ * where a pack kept for its lifetime `rounded` to whole seconds from the issue
+ * instant would end (down: a second less the issue's fraction before the
+ * expiry; up: a millisecond short of the issue's fraction after it), or past
  * them all.
  */
-type Move = { readonly nth: number; readonly offsetMs: number } | { readonly beyond: true };
+type Move = { readonly nth: number; readonly offsetMs: number } | { readonly nth: number; readonly rounded: 'down' | 'up' } | { readonly beyond: true };
 
 interface Case {
   readonly packs: readonly PackPlan[];
@@ -96,12 +103,15 @@ interface Case {
   readonly spare: number;
   /** Which pack (modulo their count) is cancelled right after the issues, if any: its funds held from then on, whatever its expiry (PROFILE.md §5.1). */
   readonly cancelled: number | null;
+  /** Milliseconds past a whole second at which the packs are issued, their requested expiries on whole seconds (0: none). */
+  readonly issuedPastMs: number;
 }
 
 const drawn = fc.record({
   packs: fc.array(fc.record({ lifetimeAt: fc.integer({ min: 0, max: 0xffff }), reach: fc.constantFrom('hour' as const, 'hour' as const, 'hour' as const, 'any' as const, 'top' as const, 'top' as const), large: fc.boolean(), amountAt: fc.integer({ min: 0, max: 0xffff }), datedAt: fc.option(fc.integer({ min: 0, max: 0xffff }), { nil: null, freq: 3 }), renewals: fc.constantFrom(0, 0, 1, 2) }), { minLength: 2, maxLength: 6 }),
   move: fc.oneof(
     { weight: 6, arbitrary: fc.record({ nth: fc.nat({ max: 5 }), offsetMs: fc.oneof({ weight: 2, arbitrary: fc.constantFrom(-1000, 0, 1000) }, { weight: 4, arbitrary: fc.tuple(fc.constantFrom(-1, -1, 1), fc.oneof({ weight: 2, arbitrary: fc.constantFrom(1, 250, 499, 500, 501, 999) }, { weight: 1, arbitrary: fc.integer({ min: 1, max: 999 }) })).map(([sign, ms]) => sign * ms) }) }) },
+    { weight: 2, arbitrary: fc.record({ nth: fc.nat({ max: 5 }), rounded: fc.constantFrom('down' as const, 'up' as const) }) },
     { weight: 1, arbitrary: fc.constant({ beyond: true as const }) },
   ),
   probe: fc.constantFrom('balance' as const, 'lock' as const, 'provision' as const, 'provision' as const),
@@ -113,6 +123,7 @@ const drawn = fc.record({
   }),
   spare: fc.integer({ min: 0, max: 1000 }),
   cancelled: fc.option(fc.nat({ max: 5 }), { nil: null, freq: 3 }),
+  issuedPastMs: fc.oneof({ weight: 2, arbitrary: fc.constant(0) }, { weight: 3, arbitrary: fc.constantFrom(1, 500, 999) }, { weight: 1, arbitrary: fc.integer({ min: 1, max: 999 }) }),
   // A provisioning in the other asset can change it only where no pack is cancelled (held funds stay, §12): it keeps its cancelled pack one time in two.
   keepCancelled: fc.boolean(),
 });
@@ -140,21 +151,25 @@ async function judgeCase(ctx: ScenarioContext, policy: Policy, c: Case): Promise
   };
   // Dated back up to a second short of the window: at the window itself, a clock at a fraction lets either answer conform (PROFILE.md §6).
   const datedBackOf = (p: PackPlan) => (p.datedAt === null ? 0 : Math.floor((p.datedAt / 0x10000) * policy.request_window_seconds));
-  const packs = c.packs.map((p) => ({ lifetime: lifetimeOf(p), amount: amountOf(p, BigInt(policy.max_amount)), datedBack: datedBackOf(p), renewals: Math.min(p.renewals, policy.max_chain_depth) }));
+  // Issued past a whole second, each pack asks for a whole second at least expiry_min_seconds on (a policy of one lifetime only has none).
+  const past = policy.expiry_max_seconds > min ? c.issuedPastMs : 0;
+  const packs = c.packs.map((p) => ({ lifetime: Math.min(lifetimeOf(p) + (past > 0 && lifetimeOf(p) === min ? 1 : 0), policy.expiry_max_seconds), amount: amountOf(p, BigInt(policy.max_amount)), datedBack: datedBackOf(p), renewals: Math.min(p.renewals, policy.max_chain_depth) }));
   const locked = packs.reduce((sum, p) => sum + p.amount, 0n);
   const balance = locked + BigInt(c.spare);
 
   const principal: SigningKey = createSigningKey();
   await provisionPrincipal(ctx, principal, balance.toString(), policy);
-  // Every pack issued at one whole second, in the case's order.
-  const issuedAt = Math.floor((await operatorNow(ctx)) / 1000) * 1000 + 1000;
+  // Every pack issued at one instant, in the case's order: a whole second, or `past` ms after it; each expiry a whole second, `lifetime` after that second.
+  const second = Math.floor((await operatorNow(ctx)) / 1000) * 1000 + 1000;
+  const issuedAt = second + past;
+  const expiryOf = (p: { lifetime: number }) => second + p.lifetime * 1000;
   await setClock(ctx, 'operator', issuedAt);
   let funded = balance;
   const packIds: string[] = [];
   const issued: { pack: CashPack; bearer: SigningKey }[] = [];
   for (const [i, p] of packs.entries()) {
     const bearer = createSigningKey();
-    const answer = await send(ctx, 'operator', jsonRequest('POST', '/v1/cashpack/issue', lockRequest({ principal, policy }, issuedAt, { amount: p.amount.toString(), lifetime: p.lifetime, datedBack: p.datedBack, bearer: bearer.jwk })));
+    const answer = await send(ctx, 'operator', jsonRequest('POST', '/v1/cashpack/issue', lockRequest({ principal, policy }, issuedAt, { amount: p.amount.toString(), expiresAt: expiryOf(p), datedBack: p.datedBack, bearer: bearer.jwk })));
     const packId = issuedPackId(answer, `pack ${i + 1} of ${packs.length}, of ${p.amount}, from ${funded} available (a balance of ${balance})`, `pack ${i + 1} of ${packs.length}`);
     if (typeof packId !== 'string') return packId;
     funded -= p.amount;
@@ -179,15 +194,16 @@ async function judgeCase(ctx: ScenarioContext, policy: Policy, c: Case): Promise
   }
   const held = cancelled === undefined ? 0n : packs[cancelled]!.amount;
 
-  const expiries = packs.map((p) => issuedAt + p.lifetime * 1000).sort((a, b) => a - b);
-  const to = 'beyond' in c.move ? expiries.at(-1)! + 1000 : expiries[c.move.nth % expiries.length]! + c.move.offsetMs;
+  const expiries = packs.map(expiryOf).sort((a, b) => a - b);
+  const nthExpiry = (nth: number) => expiries[nth % expiries.length]!;
+  const to = 'beyond' in c.move ? expiries.at(-1)! + 1000 : 'rounded' in c.move ? nthExpiry(c.move.nth) + (c.move.rounded === 'down' ? past - 1000 : past - 1) : nthExpiry(c.move.nth) + c.move.offsetMs;
   const now = Math.max(to, issuedAt);
   await setClock(ctx, 'operator', now);
   // PROFILE.md §5.1: a pack whose expiry is at or before the clock is EXPIRED, its amount available again.
-  const running = packs.filter((p, i) => i !== cancelled && issuedAt + p.lifetime * 1000 > now);
+  const running = packs.filter((p, i) => i !== cancelled && expiryOf(p) > now);
   const stillLocked = running.reduce((sum, p) => sum + p.amount, 0n);
   const available = balance - stillLocked - held;
-  const story = `${packs.length} packs issued at one instant (lifetimes ${packs.map((p) => `${p.lifetime} s${p.datedBack > 0 ? `, its Lock Request dated ${p.datedBack} s before` : ''}${p.renewals > 0 ? `, renewed ${p.renewals === 1 ? 'once' : `${p.renewals} times`} then` : ''}`).join('; ')}; amounts ${packs.map((p) => p.amount).join(', ')}) from a balance of ${balance}${cancelled === undefined ? '' : `, pack ${cancelled + 1} cancelled then (${held} held)`}, the clock then ${now - issuedAt} ms on with nothing read between: ${packs.length - running.length - (cancelled === undefined ? 0 : 1)} expired, ${running.length} running`;
+  const story = `${packs.length} packs issued at one instant${past > 0 ? `, ${past} ms past a whole second, each asking for a whole second` : ''} (lifetimes ${packs.map((p) => `${p.lifetime} s${past > 0 ? ` from that second` : ''}${p.datedBack > 0 ? `, its Lock Request dated ${p.datedBack} s before` : ''}${p.renewals > 0 ? `, renewed ${p.renewals === 1 ? 'once' : `${p.renewals} times`} then` : ''}`).join('; ')}; amounts ${packs.map((p) => p.amount).join(', ')}) from a balance of ${balance}${cancelled === undefined ? '' : `, pack ${cancelled + 1} cancelled then (${held} held)`}, the clock then ${now - issuedAt} ms on with nothing read between: ${packs.length - running.length - (cancelled === undefined ? 0 : 1)} expired, ${running.length} running`;
 
   /**
    * One unit over what is available is refused; all of it is granted (within max_amount: else the balance alone

@@ -1,8 +1,12 @@
 // PROP-OP-018: a redeemer's identity level decides each redemption as it stands
 // when the redemption arrives (PROFILE.md §5 redeem step 9), through any
 // sequence of provisionings (§12 "Provisioning again": its level becomes the
-// new one; the funds released to it stay). A fresh redeemer is provisioned at a
-// generated level 0 to 3, then, two to six times, provisioned again or not (at
+// new one; the funds released to it stay), whoever else the redeemer's key is:
+// three keys are provisioned as redeemers alike, a fresh one, the issuing
+// Principal's own and the one every pack is issued to (its holder, redeeming
+// to itself), and each redemption is made by one of them, drawn (no role
+// besides a redeemer's lifts the level rule: PROFILE.md §5 step 9 names none). The
+// redeemers are provisioned at a generated level 0 to 3, then, two to six times, provisioned again or not (at
 // a generated level: up, down, the same, twice in a row) and a redemption sent
 // or not; the last step always redeems. A redemption is granted exactly when
 // the level in force is at least the policy's required_identity_level and, as
@@ -39,10 +43,16 @@ import { answerOf, control, issuePack, operatorNow, policyOnItsClock, provisionP
 
 const FILE = 'harness/properties/operator-identity.ts';
 
+/** Whose key redeems: a key only a redeemer's, the issuing Principal's, or the packs' holder's (the bearer redeeming to itself). */
+const REDEEMERS = ['fresh', 'principal', 'holder'] as const;
+type Redeemer = (typeof REDEEMERS)[number];
+
 interface Step {
-  /** The level the redeemer is provisioned again at before this step's redemption; none: not provisioned again. */
+  /** The level the redeemers are provisioned again at before this step's redemption; none: not provisioned again. */
   readonly level: number | undefined;
   readonly redeem: boolean;
+  /** Which of the three redeemers makes this step's redemption. */
+  readonly by: Redeemer;
   /** The redemption names the redeemer's kid with letters in another case (which, corruptions.ts recased): no redeemer, whatever the level. */
   readonly recase: number | undefined;
 }
@@ -61,7 +71,7 @@ const cases: fc.Arbitrary<Case> = fc.record({
   asset: fc.nat(),
   initial: level,
   steps: fc
-    .array(fc.record({ level: fc.option(level, { nil: undefined, freq: 3 }), redeem: fc.boolean(), recase: fc.oneof({ weight: 3, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.nat() }) }), { minLength: 2, maxLength: 6 })
+    .array(fc.record({ level: fc.option(level, { nil: undefined, freq: 3 }), redeem: fc.boolean(), by: fc.constantFrom(...REDEEMERS), recase: fc.oneof({ weight: 3, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.nat() }) }), { minLength: 2, maxLength: 6 })
     // The last step always redeems: every sequence ends judged on the level it left.
     .map((steps) => steps.map((s, i) => (i === steps.length - 1 ? { ...s, redeem: true } : s))),
 });
@@ -75,30 +85,34 @@ async function judgeCase(ctx: ScenarioContext, policy: Policy, c: Case): Promise
   // One pack per step at most, of 1, 2, 3... units (within max_amount): a credit shows which packs it counts.
   const amountOf = (i: number) => (BigInt(i + 1) < maxAmount ? BigInt(i + 1) : maxAmount);
   const principal = createSigningKey();
-  const funds = c.steps.reduce((sum, _, i) => sum + amountOf(i), 0n);
+  // A unit more than the steps' packs: a pack of 1 to tell apart, on a failure, a level judged by the key's other role.
+  const funds = c.steps.reduce((sum, _, i) => sum + amountOf(i), 1n);
   const asset = policy.assets[c.asset % policy.assets.length]!;
   await provisionPrincipal(ctx, principal, funds.toString(), policy, asset);
-  const redeemer = createSigningKey();
-  await control(ctx, jsonRequest('POST', '/_control/operator/redeemers', { public_key: redeemer.jwk, identity_level: c.initial }));
+  const holder = createSigningKey();
+  const keys: Record<Redeemer, SigningKey> = { fresh: createSigningKey(), principal, holder };
+  for (const who of REDEEMERS) await control(ctx, jsonRequest('POST', '/_control/operator/redeemers', { public_key: keys[who].jwk, identity_level: c.initial }));
   const now = await operatorNow(ctx);
 
-  const story = [`a redeemer provisioned at identity level ${c.initial} (required_identity_level ${required})`];
+  const story = [`three redeemers provisioned at identity level ${c.initial} (required_identity_level ${required}): a fresh key, the issuing Principal's and the key every pack is issued to`];
   let inForce = c.initial;
   let reprovisioned = false;
   let creditedSinceProvisioning = false;
   /** Reprovisioned after it was credited: a lost credit is then test control's rule ("the funds released to it stay"). */
   let creditThenProvisioned = false;
-  let credited = 0n;
+  const credited: Record<Redeemer, bigint> = { fresh: 0n, principal: 0n, holder: 0n };
   let issued = 0;
   /** The pack the next redemption presents: one that was refused stays ACTIVE and comes back. */
   let pending: { pack: CashPack; bearer: SigningKey; amount: bigint; refused: boolean } | undefined;
 
   for (const step of c.steps) {
     if (step.level !== undefined) {
-      const answer = await send(ctx, 'operator', jsonRequest('POST', '/_control/operator/redeemers', { public_key: redeemer.jwk, identity_level: step.level }));
-      story.push(`provisioned again at level ${step.level}`);
-      if (answer.status === null || answer.status < 200 || answer.status > 299) {
-        return { expected: 'a 2xx answer', actual: { status: answer.status, body: answer.body }, message: story.join(', then '), requirements: ['PRF-CTL-1'] };
+      story.push(`the three provisioned again at level ${step.level}`);
+      for (const who of REDEEMERS) {
+        const answer = await send(ctx, 'operator', jsonRequest('POST', '/_control/operator/redeemers', { public_key: keys[who].jwk, identity_level: step.level }));
+        if (answer.status === null || answer.status < 200 || answer.status > 299) {
+          return { expected: 'a 2xx answer', actual: { status: answer.status, body: answer.body }, message: `${story.join(', then ')} (the ${who} key's)`, requirements: ['PRF-CTL-1'] };
+        }
       }
       inForce = step.level;
       reprovisioned = true;
@@ -107,11 +121,12 @@ async function judgeCase(ctx: ScenarioContext, policy: Policy, c: Case): Promise
     }
     if (!step.redeem) continue;
     if (!pending) {
-      const bearer = createSigningKey();
+      const bearer = holder;
       const amount = amountOf(issued++);
       pending = { pack: await issuePack(ctx, { principal, policy }, bearer, now, { amount: amount.toString(), asset }), bearer, amount, refused: false };
     }
     // Signed by the redeemer under its exact kid; the redeemer_kid the bearer signs is, sometimes, that kid in other letters.
+    const redeemer = keys[step.by];
     const named = step.recase === undefined ? redeemer : { ...redeemer, jwk: { ...redeemer.jwk, kid: recased(redeemer.jwk.kid, step.recase) } };
     const asked = redemption(pending.pack, pending.bearer, named, now);
     const text = JSON.stringify({ cash_pack: pending.pack, redemption: asked });
@@ -119,15 +134,18 @@ async function judgeCase(ctx: ScenarioContext, policy: Policy, c: Case): Promise
     const granted = inForce >= required && step.recase === undefined;
     const expected = granted ? 200 : 'REDEEMER_NOT_IDENTIFIED';
     const seen = answerOf(answer);
-    story.push(`a redemption of ${pending.refused ? 'the pack refused before' : `a fresh pack of ${pending.amount}`} at level ${inForce}${step.recase === undefined ? '' : `, naming as redeemer_kid ${named.jwk.kid}, the redeemer's kid ${redeemer.jwk.kid} with letters in another case (PROFILE.md §2.1, §5 redeem step 9)`}`);
+    story.push(`a redemption by the ${step.by === 'fresh' ? 'fresh redeemer' : step.by === 'principal' ? "issuing Principal's key" : "packs' holder itself"} of ${pending.refused ? 'the pack refused before' : `a fresh pack of ${pending.amount}`} at level ${inForce}${step.recase === undefined ? '' : `, naming as redeemer_kid ${named.jwk.kid}, the redeemer's kid ${redeemer.jwk.kid} with letters in another case (PROFILE.md §2.1, §5 redeem step 9)`}`);
     if (seen !== expected) {
       // A pack refused before and now not ACTIVE: the refusal changed it (PROFILE.md §5: a failed request changes nothing).
       const refusalChangedIt = pending.refused && seen === 'INSTRUMENT_NOT_ACTIVE';
+      // A key that is also the Principal's or the holder's, judged otherwise than the fresh redeemer is at the same level: the level rule
+      // decided by another role, the identity rule's whatever provisioning set the level. Told apart by a pack of 1 the fresh key redeems now.
+      const byRole = !refusalChangedIt && step.by !== 'fresh' && step.recase === undefined && (await freshJudged(ctx, { principal, policy, asset, holder, fresh: keys.fresh, now })) === expected;
       return {
         expected: granted ? 200 : { status: PROBLEM_STATUS.REDEEMER_NOT_IDENTIFIED, problem: 'REDEEMER_NOT_IDENTIFIED' },
         actual: { status: answer.status, body: answer.body },
-        message: story.join(', then '),
-        requirements: refusalChangedIt ? ['PRF-ORDER-1'] : step.recase !== undefined && inForce >= required ? ['CPP-IDN-1'] : chargedFor(reprovisioned),
+        message: `${story.join(', then ')}${byRole ? ` (the fresh redeemer, at the same level, then redeemed a pack of 1 ${granted ? 'granted' : 'refused'}, as due)` : ''}`,
+        requirements: refusalChangedIt ? ['PRF-ORDER-1'] : byRole ? ['CPP-IDN-1', 'PRF-IDN-1'] : step.recase !== undefined && inForce >= required ? ['CPP-IDN-1'] : chargedFor(reprovisioned),
       };
     }
     if (granted) {
@@ -140,16 +158,33 @@ async function judgeCase(ctx: ScenarioContext, policy: Policy, c: Case): Promise
       // The pack was never renewed: its final digest is the one it was issued with.
       if (confirmation?.['chain_digest'] !== pending.pack.chain_digest) return { expected: pending.pack.chain_digest, actual: confirmation?.['chain_digest'] ?? null, message: `${story.join(', then ')}: the Redemption Confirmation's chain_digest (the pack's final digest)`, requirements: ['CPP-CHN-1'] };
       if (!verifyConfirmation(confirmation as unknown as RedemptionConfirmation, await operatorKey(ctx))) return { expected: "a signature valid under the Operator's well-known key", actual: 'does not verify', message: `${story.join(', then ')}: the Redemption Confirmation's signature`, requirements: ['CPP-RED-1'] };
-      credited += pending.amount;
+      credited[step.by] += pending.amount;
       creditedSinceProvisioning = true;
       pending = undefined;
     } else pending.refused = true;
   }
 
   if (!ctx.target.capabilities('operator').has('balance')) return undefined;
+  for (const who of REDEEMERS) {
+    const failure = await balanceDefect(ctx, keys[who], asset, credited[who], `${story.join(', then ')}: the ${who === 'fresh' ? 'fresh redeemer' : who === 'principal' ? "issuing Principal's key" : "packs' holder"}'s balance as a redeemer`, creditThenProvisioned);
+    if (failure) return failure;
+  }
+  return undefined;
+}
+
+/** How the Operator answers the fresh redeemer's redemption of a new pack of 1 issued to the holder: 200 or the problem's code. */
+async function freshJudged(ctx: ScenarioContext, parties: { principal: SigningKey; policy: Policy; asset: Policy['assets'][number]; holder: SigningKey; fresh: SigningKey; now: number }): Promise<unknown> {
+  const { principal, policy, asset, holder, fresh, now } = parties;
+  const pack = await issuePack(ctx, { principal, policy }, holder, now, { amount: '1', asset });
+  const text = JSON.stringify({ cash_pack: pack, redemption: redemption(pack, holder, fresh, now) });
+  return answerOf(await send(ctx, 'operator', redeemRequest(ctx, text, fresh, Math.floor(now / 1000))));
+}
+
+/** A redeemer's balance other than `credited` in the packs' `asset` (none in another), read through test control. */
+async function balanceDefect(ctx: ScenarioContext, redeemer: SigningKey, asset: unknown, credited: bigint, what: string, creditThenProvisioned: boolean): Promise<PropertyFailure | undefined> {
   // A redeemer's balance is { asset, available }, "0" allowed (PROFILE.md §12): one never credited too, whatever its story.
   const answer = await send(ctx, 'operator', { method: 'GET', path: balancePath('redeemer', redeemer.jwk.kid) });
-  if (answer.status !== 200) return { expected: { status: 200, available: credited.toString() }, actual: { status: answer.status, body: answer.body ?? answer.text.slice(0, 300) }, message: `${story.join(', then ')}: the redeemer's balance read (PROFILE.md §12: { asset, available }, "0" allowed)${credited === 0n ? ', a redeemer credited nothing yet' : ''}`, requirements: ['PRF-CTL-1'] };
+  if (answer.status !== 200) return { expected: { status: 200, available: credited.toString() }, actual: { status: answer.status, body: answer.body ?? answer.text.slice(0, 300) }, message: `${what} (PROFILE.md §12: { asset, available }, "0" allowed)${credited === 0n ? ', a redeemer credited nothing yet' : ''}`, requirements: ['PRF-CTL-1'] };
   const read = answer.body as Record<string, unknown> | undefined;
   // The read names one asset (PROFILE.md §12): the packs' own holds what was released, any other asset none of it.
   const inPackAsset = canonicalJson(read?.['asset'] ?? null) === canonicalJson(asset);
@@ -158,7 +193,7 @@ async function judgeCase(ctx: ScenarioContext, policy: Policy, c: Case): Promise
   return {
     expected: { asset: inPackAsset ? asset : read?.['asset'], available: due },
     actual: read ?? null,
-    message: `${story.join(', then ')}: the redeemer's balance`,
+    message: what,
     // Funds in another asset than the packs' were credited so by a redemption (a provisioning names no asset); a credit lost in the packs' own asset after a provisioning is test control's.
     requirements: creditThenProvisioned && inPackAsset ? ['PRF-CTL-1'] : ['CPP-RED-1'],
   };
@@ -166,7 +201,7 @@ async function judgeCase(ctx: ScenarioContext, policy: Policy, c: Case): Promise
 
 export const OPERATOR_IDENTITY = define<Case>({
   id: 'PROP-OP-018',
-  title: "a redeemer's identity level decides each redemption as it stands, through any sequence of provisionings up, down and the same; a refused pack stays ACTIVE; the funds released to the redeemer stay",
+  title: "a redeemer's identity level decides each redemption as it stands, through any sequence of provisionings up, down and the same, whether its key is also the issuing Principal's or the pack's holder's; a refused pack stays ACTIVE; the funds released to each redeemer stay",
   requirements: ['PRF-IDN-1', 'CPP-IDN-1', 'PRF-CTL-1', 'PRF-ORDER-1', 'CPP-RED-1', 'CPP-CHN-1'],
   level: 'PROFILE',
   role: 'operator',

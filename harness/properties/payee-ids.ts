@@ -1,15 +1,17 @@
 // PROP-PAYEE-014: every request a payee creates gets a request_id of its own
 // (spec §4.7.3, CPR-ID-1) and a token of its own (PROFILE.md §10: at least 128
-// random bits), however the creations come: with the payee's clock frozen at
-// one instant for the whole property, each case creates one to four batches
-// of one to four requests, a batch's requests released together and the
-// batches one after another; each request either the same as a template
+// random bits), however the creations come: with the payee's clock frozen,
+// each case creates one to four batches of one to four requests, a batch's
+// requests released together and the batches one after another, each batch
+// at one of three instants the property keeps (its first, a millisecond and a
+// second later), so that the clock stands still, moves on and comes back to
+// an instant it created requests at before; each request either the same as a template
 // (sub-interface, amount, memo) or varied in any of them. No id and no token
 // may repeat within the property's cases, nor an id repeat one the payee gave
 // any other creation of the run (every test's, runner/guard.ts): an id made
 // from the instant and the input, a counter read and written back around a
-// store's round trip, a counter kept per sub-interface, a token derived from
-// the request, each repeats in some of these sequences.
+// store's round trip, a counter kept per sub-interface or per instant, a
+// token derived from the request, each repeats in some of these sequences.
 import fc from 'fast-check';
 import { SUB_INTERFACES } from '../../profile/cpr/fields.ts';
 import { control } from '../scenarios/actions/index.ts';
@@ -27,7 +29,15 @@ interface Ask {
   readonly memo: string | null | undefined;
 }
 
-type Case = readonly (readonly Ask[])[];
+/** A batch: its requests, and the instant they are created at, milliseconds after the property's first. */
+interface Batch {
+  readonly asks: readonly Ask[];
+  readonly shiftMs: (typeof SHIFTS)[number];
+}
+
+type Case = readonly Batch[];
+
+const SHIFTS = [0, 1, 1000] as const;
 
 const TEMPLATE = { sub_interface: 'INSTANT_KEY', amount: '1250', memo: 'same instant' } as const;
 
@@ -41,7 +51,7 @@ const ask: fc.Arbitrary<Ask> = fc.oneof(
   }),
 );
 
-const cases: fc.Arbitrary<Case> = fc.array(fc.array(ask, { minLength: 1, maxLength: 4 }), { minLength: 1, maxLength: 4 });
+const cases: fc.Arbitrary<Case> = fc.array(fc.record({ asks: fc.array(ask, { minLength: 1, maxLength: 4 }), shiftMs: fc.constantFrom(...SHIFTS) }), { minLength: 1, maxLength: 4 });
 
 function bodyOf(a: Ask): Record<string, string> {
   const body: Record<string, string> = { sub_interface: a.sub ?? TEMPLATE.sub_interface };
@@ -57,12 +67,12 @@ const seen = new WeakMap<ScenarioContext, { ids: Map<string, string>; tokens: Ma
 
 async function judgeCase(ctx: ScenarioContext, c: Case): Promise<PropertyFailure | undefined> {
   const at = await clockBefore(ctx, 'payee');
-  await setClock(ctx, 'payee', at);
   let given = seen.get(ctx);
   if (!given) seen.set(ctx, (given = { ids: new Map(), tokens: new Map() }));
-  const story = `the clock frozen at ${new Date(at).toISOString()} for every case, ${given.ids.size} requests created before this case; this case's batches ${c.map((b) => b.length).join(', ')}`;
+  const story = `the clock frozen at ${new Date(at).toISOString()}, a millisecond or a second after it, ${given.ids.size} requests created before this case; this case's batches ${c.map((b) => `${b.asks.length} at +${b.shiftMs} ms`).join(', ')}`;
   for (const [b, batch] of c.entries()) {
-    const bodies = batch.map(bodyOf);
+    await setClock(ctx, 'payee', at + batch.shiftMs);
+    const bodies = batch.asks.map(bodyOf);
     const answers = (await Promise.all(bodies.map((body) => control(ctx, 'payee', 'POST', '/_control/payee/requests', body)))) as { request_id?: unknown; cpr?: { request_id?: unknown }; token?: unknown }[];
     for (const [i, answer] of answers.entries()) {
       const what = `request ${i + 1} of batch ${b + 1} (${JSON.stringify(bodies[i])})`;
@@ -87,7 +97,7 @@ async function judgeCase(ctx: ScenarioContext, c: Case): Promise<PropertyFailure
 
 export const PAYEE_IDS = define<Case>({
   id: 'PROP-PAYEE-014',
-  title: 'the payee gives every request its own request_id and token, created at one instant in generated batches released together, the same request or varied',
+  title: 'the payee gives every request its own request_id and token, created in generated batches released together at instants the clock leaves and comes back to, the same request or varied',
   requirements: ['CPR-ID-1', 'PRF-TOK-1', 'PRF-CTL-1'],
   level: 'MUST',
   role: 'payee',

@@ -136,7 +136,10 @@ function checkIssue(ctx: OperatorContext, request: RefRequest): { readonly ok: t
   // Mutant op-expiry-lifetime-from-receipt: the pack kept for the lifetime the Principal signed (requested_expiry − created_at), counted from receipt; the signed expiry unchanged.
   // Stryker disable next-line all: only the op-expiry-lifetime-from-receipt fault moves the stored expiry
   if (ctx.faults.has('op-expiry-lifetime-from-receipt')) return { ok: true, value: { lock, principal, amount, expiryMs: now + expiryMs - parseTimestamp(lock.created_at, 'cashpack')!, now } };
-  return { ok: true, value: { lock, principal, amount, expiryMs, now } };
+  // Mutant op-stored-expiry-lifetime-floored: the pack kept for its lifetime floored to whole seconds, counted from the clock; the signed expiry unchanged.
+  // Stryker disable next-line all: only the op-stored-expiry-lifetime-floored fault moves the stored expiry
+  const keptUntil = ctx.faults.has('op-stored-expiry-lifetime-floored') ? now + Math.floor((expiryMs - now) / 1000) * 1000 : expiryMs;
+  return { ok: true, value: { lock, principal, amount, expiryMs: keptUntil, now } };
 }
 
 /** Mutant op-unknown-principal-issued: an account opened for the key that signed the Lock Request, holding the amount it asks for. */

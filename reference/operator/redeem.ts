@@ -58,7 +58,7 @@ function checkRedemption(ctx: OperatorContext, request: RefRequest): { readonly 
     return { ok: false, response: problemResponse('BEARER_MISMATCH', 'bearer_pk is not the current bearer') };
   }
   // 9. Spec §5.2: the redeemer is verified to the required identity level.
-  const redeemer = identifyRedeemer(ctx, request, redemption, now);
+  const redeemer = identifyRedeemer(ctx, request, redemption, now, record.principalKid);
   if (!redeemer.ok) return { ok: false, response: problemResponse(redeemer.problem.code, redeemer.problem.detail) };
   return { ok: true, value: { record, redemption, redeemer: redeemer.value, now } };
 }
@@ -76,8 +76,9 @@ function settle(ctx: OperatorContext, { record, redemption, redeemer, now }: Che
  * PROFILE.md §5 redeem step 9: the HTTP Message Signature (§2.4, covering
  * content-digest) by a registered redeemer whose kid is redeemer_kid and whose
  * level is at least required_identity_level. Any failure is REDEEMER_NOT_IDENTIFIED.
+ * `issuingPrincipal` (the pack's Principal's kid) is read under a fault only.
  */
-function identifyRedeemer(ctx: OperatorContext, request: RefRequest, redemption: RedemptionRequest, now: number): Attempt<RedeemerAccount> {
+function identifyRedeemer(ctx: OperatorContext, request: RefRequest, redemption: RedemptionRequest, now: number, issuingPrincipal: string): Attempt<RedeemerAccount> {
   if (ctx.faults.has('op-redeemer-unidentified')) {
     // mutant: redeemer_kid is taken at its word, no HTTP Message Signature asked
     const named = ctx.state.redeemers.get(redemption.redeemer_kid);
@@ -97,6 +98,9 @@ function identifyRedeemer(ctx: OperatorContext, request: RefRequest, redemption:
   // Mutant op-identity-level-zero-unidentified: a redeemer of level 0 never identified, even where the policy asks for 0.
   // Stryker disable next-line all: only the op-identity-level-zero-unidentified fault reads the level so
   const unverified = ctx.faults.has('op-identity-level-zero-unidentified') && !redeemer.identity_level;
+  // Mutant op-issuing-principal-identified: the pack's own issuing Principal, also a redeemer, taken as identified whatever its level.
+  // Stryker disable next-line all: only the op-issuing-principal-identified fault looks at the pack's Principal
+  if (ctx.faults.has('op-issuing-principal-identified') && issuingPrincipal === signature.kid) return success(redeemer);
   if (unverified || redeemer.identity_level < required || (ctx.faults.has('op-identity-level-exclusive') && redeemer.identity_level === required)) {
     return failure('REDEEMER_NOT_IDENTIFIED', `identity level ${redeemer.identity_level} is below ${ctx.policy.required_identity_level}`);
   }

@@ -42,12 +42,7 @@ export function buildCpr(input: CreateRequestInput, times: CprTimes, faults: Fau
     rail_hint: input.rail_hint ?? defaultHint,
     ...sample.address,
     ...sample.other(reference, memo),
-    // Mutant payee-extension-arrays-copied-as-objects: a hand-written deep copy that takes arrays for objects.
-    // Mutant payee-extension-proto-member-lost: a hand-written deep copy by assignment, which loses a member named __proto__.
-    // Mutant payee-extension-date-times-revived: a copy through JSON with a date reviver, so date-time strings come back in UTC with milliseconds.
-    // Mutant payee-extension-keys-unnamespaced-dropped: only std: and reverse-domain keys passed on, the SHOULD of PROFILE.md §7.1 read as a MUST.
-    // Mutant payee-extension-falsy-members-dropped: the top-level members copied by their truthiness, so false, 0, "" and null are left out.
-    ...(input.extensions !== undefined ? { extensions: faults.has('payee-extension-arrays-copied-as-objects') ? (plainCopy(input.extensions) as Record<string, unknown>) : faults.has('payee-extension-proto-member-lost') ? (assignedCopy(input.extensions) as Record<string, unknown>) : faults.has('payee-extension-date-times-revived') ? revivedCopy(input.extensions) : faults.has('payee-extension-keys-unnamespaced-dropped') ? namespacedOnly(input.extensions) : faults.has('payee-extension-falsy-members-dropped') ? truthyOnly(input.extensions) : structuredClone(input.extensions) } : {}),
+    ...(input.extensions !== undefined ? { extensions: extensionsCopy(input.extensions, faults) } : {}),
   };
   // Mutant payee-empty-memo-dropped: the memo copied by its truthiness, so the empty memo is dropped.
   if (faults.has('payee-empty-memo-dropped') && memo === '') delete (cpr as { memo?: string }).memo;
@@ -105,6 +100,45 @@ function assetOf(asset: AssetDescriptor, faults: Faults): AssetDescriptor {
 /** Mutant payee-asset-code-numeric: the ISO 4217 numeric codes of the samples' currencies. */
 // Stryker disable next-line ObjectLiteral,StringLiteral: only the payee-asset-code-numeric fault reads this table
 const ISO_4217_NUMERIC: Readonly<Record<string, string>> = { EUR: '978', USD: '840', BRL: '986' };
+
+/** The extensions asked for, carried as given (spec §2.1, PROFILE.md §7.1): a deep copy. */
+function extensionsCopy(extensions: Record<string, unknown>, faults: Faults): Record<string, unknown> {
+  // Mutant payee-extension-arrays-copied-as-objects: a hand-written deep copy that takes arrays for objects.
+  if (faults.has('payee-extension-arrays-copied-as-objects')) return plainCopy(extensions) as Record<string, unknown>;
+  // Mutant payee-extension-proto-member-lost: a hand-written deep copy by assignment, which loses a member named __proto__.
+  if (faults.has('payee-extension-proto-member-lost')) return assignedCopy(extensions) as Record<string, unknown>;
+  // Mutant payee-extension-date-times-revived: a copy through JSON with a date reviver, so date-time strings come back in UTC with milliseconds.
+  if (faults.has('payee-extension-date-times-revived')) return revivedCopy(extensions);
+  // Mutant payee-extension-keys-unnamespaced-dropped: only std: and reverse-domain keys passed on, the SHOULD of PROFILE.md §7.1 read as a MUST.
+  if (faults.has('payee-extension-keys-unnamespaced-dropped')) return namespacedOnly(extensions);
+  // Mutant payee-extension-falsy-members-dropped: the top-level members copied by their truthiness, so false, 0, "" and null are left out.
+  if (faults.has('payee-extension-falsy-members-dropped')) return truthyOnly(extensions);
+  // Mutant payee-extension-empty-members-dropped: members holding an empty object or array left out, at any depth.
+  if (faults.has('payee-extension-empty-members-dropped')) return withoutEmptyMembers(extensions) as Record<string, unknown>;
+  // Mutant payee-extension-arrays-sorted: stored in a canonical form, arrays sorted by their elements' JSON text.
+  if (faults.has('payee-extension-arrays-sorted')) return arraysSorted(extensions) as Record<string, unknown>;
+  return structuredClone(extensions);
+}
+
+// Stryker disable all: only the payee-extension-empty-members-dropped fault calls this function
+function withoutEmptyMembers(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutEmptyMembers);
+  if (typeof value !== 'object' || value === null) return value;
+  const kept = Object.entries(value).filter(([, inner]) => typeof inner !== 'object' || inner === null || Object.keys(inner).length > 0);
+  return Object.fromEntries(kept.map(([key, inner]) => [key, withoutEmptyMembers(inner)]));
+}
+// Stryker restore all
+
+// Stryker disable all: only the payee-extension-arrays-sorted fault calls this function
+function arraysSorted(value: unknown): unknown {
+  if (Array.isArray(value)) {
+    const texts = value.map((element) => [JSON.stringify(element), arraysSorted(element)] as const);
+    return texts.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, element]) => element);
+  }
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, arraysSorted(inner)]));
+}
+// Stryker restore all
 
 // Stryker disable all: only the payee-display-name-html-escaped fault calls this function
 function htmlEscaped(text: string): string {

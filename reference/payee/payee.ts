@@ -79,6 +79,8 @@ export function createPayee(options: PayeeOptions): Payee {
   const raced = faults.has('payee-request-id-counter-raced') ? racedCounter() : undefined;
   // Stryker disable next-line all: only the payee-request-id-per-sub-interface fault numbers requests per sub-interface
   const perSubInterface = faults.has('payee-request-id-per-sub-interface') ? subInterfaceCounters() : undefined;
+  // Stryker disable next-line all: only the payee-request-id-per-instant fault numbers requests per instant
+  const perInstant = faults.has('payee-request-id-per-instant') ? instantSequence() : undefined;
 
   const payee: Omit<Payee, 'handler'> = {
     config,
@@ -93,7 +95,7 @@ export function createPayee(options: PayeeOptions): Payee {
         input,
         {
           // Stryker disable next-line all: only the payee-request-id-counter-raced fault draws the id from its counter
-          request_id: raced ? await raced() : perSubInterface ? perSubInterface(input.sub_interface) : requestId(faults, startupRequestId, now, input),
+          request_id: raced ? await raced() : perSubInterface ? perSubInterface(input.sub_interface) : perInstant ? perInstant(now) : requestId(faults, startupRequestId, now, input),
           created_at: timestamp(faults, now),
           // Mutant payee-expiry-unbounded: a year instead of the configured window.
           expires_at: timestamp(faults, now + (faults.has('payee-expiry-unbounded') ? YEAR_MS : validityMs)),
@@ -246,6 +248,24 @@ function subInterfaceCounters(): (subInterface: string) => string {
     const n = (counters.get(subInterface) ?? 0) + 1;
     counters.set(subInterface, n);
     return seededUuid(seed, `request-${n}`);
+  };
+}
+// Stryker restore all
+
+/**
+ * Mutant payee-request-id-per-instant: ids ordered by time, a keyed hash of the
+ * creation instant and a sequence number that starts again whenever the
+ * instant changes, so a clock that comes back to an instant it created
+ * requests at gives them again.
+ */
+// Stryker disable all: only the payee-request-id-per-instant fault calls this function
+function instantSequence(): (now: number) => string {
+  const seed = new TextEncoder().encode(newUuid());
+  let instant = Number.NaN;
+  let sequence = 0;
+  return (now) => {
+    if (now !== instant) [instant, sequence] = [now, 0];
+    return seededUuid(seed, `${now}.${sequence++}`);
   };
 }
 // Stryker restore all

@@ -94,8 +94,8 @@ export function lifetimeSeconds(policy: Policy): number {
 }
 
 /** What a Lock Request of a property may set otherwise than by default (a fresh request_id, one unit, a fresh bearer, the policy's default lifetime). */
-/** `datedBack`: created_at that many seconds before `now` (within the freshness window), the expiry still `lifetime` after `now`. */
-type LockOverrides = { request_id?: string; amount?: string; bearer?: SigningKey['jwk']; lifetime?: number; asset?: Policy['assets'][number]; datedBack?: number };
+/** `datedBack`: created_at that many seconds before `now` (within the freshness window), the expiry still `lifetime` after `now`; `expiresAt`: the requested_expiry itself (epoch ms), in place of `lifetime`. */
+type LockOverrides = { request_id?: string; amount?: string; bearer?: SigningKey['jwk']; lifetime?: number; expiresAt?: number; asset?: Policy['assets'][number]; datedBack?: number };
 
 /** A Lock Request by the setup's Principal, in its asset (the policy's first where it names none). */
 export function lockRequest(setup: Pick<OperatorSetup, 'principal' | 'policy'> & Partial<Pick<OperatorSetup, 'asset'>>, now: number, overrides: LockOverrides = {}): LockRequest {
@@ -105,7 +105,7 @@ export function lockRequest(setup: Pick<OperatorSetup, 'principal' | 'policy'> &
     amount: overrides.amount ?? '1',
     asset: (overrides.asset ?? setup.asset ?? setup.policy.assets[0]) as Parameters<typeof buildLockRequest>[0]['asset'],
     initialBearer: overrides.bearer ?? createSigningKey().jwk,
-    requested_expiry: now + (overrides.lifetime ?? lifetimeSeconds(setup.policy)) * 1000,
+    requested_expiry: overrides.expiresAt ?? now + (overrides.lifetime ?? lifetimeSeconds(setup.policy)) * 1000,
     created_at: now - (overrides.datedBack ?? 0) * 1000,
   });
 }

@@ -596,6 +596,28 @@ const PROBES: Record<MutantOfRole<'operator'>, Probe> = {
     correct: 'EXPIRED',
     mutant: 'ACTIVE',
   },
+  'op-stored-expiry-lifetime-floored': {
+    observes: 'the status of a pack issued 500 ms into a second for an expiry an hour after that second, read 1 ms before its expiry',
+    async observe(f) {
+      const second = Math.floor(f.clock.now() / 1000) * 1000;
+      f.clock.set(second + 500);
+      const { pack } = await f.issuePack({ created_at: second + 500, requested_expiry: second + HOUR_MS });
+      f.clock.set(second + HOUR_MS - 1);
+      return ((await f.status(pack.pack_id, f.principal)).body as { status?: unknown }).status;
+    },
+    correct: 'ACTIVE',
+    mutant: 'EXPIRED',
+  },
+  'op-issuing-principal-identified': {
+    observes: "a redemption signed by the pack's issuing Principal, registered as a redeemer of level 1 under a required_identity_level of 2",
+    async observe(f) {
+      const { pack, bearer } = await f.issuePack();
+      expect(f.operator.provisionRedeemer({ public_key: f.principal.jwk, identity_level: 1 }).ok).toBe(true);
+      return answer(await f.redeem(pack, f.redemption(pack, bearer, { redeemer_kid: f.principal.jwk.kid }), { signer: f.principal }));
+    },
+    correct: 'REDEEMER_NOT_IDENTIFIED',
+    mutant: 200,
+  },
   'op-status-role-first-match': {
     observes: "a status read of another Principal's pack by a Principal's key registered as staff too",
     async observe(f) {

@@ -98,6 +98,20 @@ const PROBES: Record<MutantOfRole<'payee'>, Probe> = {
     correct: 4,
     mutant: 1,
   },
+  'payee-request-id-per-instant': {
+    observes: 'how many request_ids three requests have, created at one instant, a second later and at the first instant again',
+    async observe(payee, clock) {
+      const start = clock.now();
+      const made = [];
+      for (const at of [start, start + 1000, start]) {
+        clock.set(at);
+        made.push(await ibanRequest(payee));
+      }
+      return new Set(made.map((m) => m.request_id)).size;
+    },
+    correct: 3,
+    mutant: 2,
+  },
   'payee-request-id-counter-raced': {
     observes: 'how many request_ids three requests created at once have',
     async observe(payee) {
@@ -531,6 +545,18 @@ const PROBES: Record<MutantOfRole<'payee'>, Probe> = {
     observe: async (payee) => (await payee.createRequest({ sub_interface: 'IBAN', extensions: { 'com.example.a': false, 'com.example.b': 0, 'com.example.c': '', 'com.example.d': null, 'com.example.e': 1 } })).cpr.extensions,
     correct: { 'com.example.a': false, 'com.example.b': 0, 'com.example.c': '', 'com.example.d': null, 'com.example.e': 1 },
     mutant: { 'com.example.e': 1 },
+  },
+  'payee-extension-empty-members-dropped': {
+    observes: 'the extensions of a request asked for with an empty object and an empty array, one a member deep down, beside a value',
+    observe: async (payee) => (await payee.createRequest({ sub_interface: 'IBAN', extensions: { 'com.example.a': {}, 'com.example.b': { tags: [], n: 1 } } })).cpr.extensions,
+    correct: { 'com.example.a': {}, 'com.example.b': { tags: [], n: 1 } },
+    mutant: { 'com.example.b': { n: 1 } },
+  },
+  'payee-extension-arrays-sorted': {
+    observes: 'the extensions of a request asked for with an array in the reverse of its elements\' JSON text order',
+    observe: async (payee) => (await payee.createRequest({ sub_interface: 'IBAN', extensions: { 'com.example.steps': ['b', 'a', 10, 9] } })).cpr.extensions,
+    correct: { 'com.example.steps': ['b', 'a', 10, 9] },
+    mutant: { 'com.example.steps': ['a', 'b', 10, 9] },
   },
   'payee-extension-arrays-copied-as-objects': {
     observes: 'the extensions of a request asked for with an array in one',
