@@ -346,15 +346,21 @@ const emptyDeepDown: fc.Arbitrary<unknown> = fc
   .map(([empty, listed, around]) => around.reduceRight<unknown>((inner, [inArray, name]) => (inArray ? [inner] : Object.fromEntries([[name, inner]])), listed ? ['x', empty] : { x: empty }));
 const outOfOrder: fc.Arbitrary<unknown> = fc.uniqueArray(fc.jsonValue({ maxDepth: 1 }).map(scrub), { minLength: 2, maxLength: 4, selector: (v) => JSON.stringify(v) }).map((values) => [...values].sort(byJsonText).reverse());
 const repeated: fc.Arbitrary<unknown> = fc.jsonValue({ maxDepth: 1 }).map(scrub).map((v) => [v, structuredClone(v)]);
+/** An integer past what 32 bits hold, up to 2^53 - 1 either sign (I-JSON's exact range): a copy through an INTEGER column wraps it. */
+const wideInteger: fc.Arbitrary<unknown> = fc.oneof(
+  fc.constantFrom(2 ** 31, -(2 ** 31) - 1, 2 ** 32, -(2 ** 32), Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER),
+  fc.maxSafeInteger().filter((n) => Math.abs(n) > 2 ** 31 - 1),
+);
 
 /**
- * Extensions of five keys, one value of each shape a copy can lose: an empty
+ * Extensions of six keys, one value of each shape a copy can lose: an empty
  * object or array deep down, an array out of order, an array with a repeat,
  * an object with a member of a built-in name (`__proto__` half the time: a
- * copy by assignment loses it) and one with a member named near a payer name.
+ * copy by assignment loses it), one with a member named near a payer name,
+ * and an integer past 32 bits.
  */
 export const shapedExtensions: fc.Arbitrary<Doc> = fc
-  .tuple(fc.uniqueArray(extensionKey, { minLength: 5, maxLength: 5 }), emptyDeepDown, outOfOrder, repeated, builtInNamed, payerNearNamed)
+  .tuple(fc.uniqueArray(extensionKey, { minLength: 6, maxLength: 6 }), emptyDeepDown, outOfOrder, repeated, builtInNamed, payerNearNamed, wideInteger)
   .map(([keys, ...values]) => Object.fromEntries(keys.map((key, i) => [key, values[i]])));
 
 /**

@@ -32,7 +32,10 @@
 // packs still running come back at their expiries after it. A Principal that
 // took its other asset with nothing held then locks a unit there and cancels
 // that pack: it is refused its first asset back while the unit is held.
-// What the Principal holds is predicted from the instants alone.
+// What the Principal holds is predicted from the instants alone. Each case
+// ends with every pack read where the clock stands, then the clock set back
+// to the issue instant: a pack that ended stays as it ended, and no funds
+// move (PROFILE.md §5.1: terminal states).
 import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { createSigningKey, type CashPack, type SigningKey } from '../../profile/cashpack/index.ts';
@@ -42,7 +45,7 @@ import { define } from './support.ts';
 import type { PropertyFailure } from './types.ts';
 import { restoreClock, setClock } from './field-classes/clock.ts';
 import { policyOf, type Policy } from '../scenarios/actions/index.ts';
-import { answerOf, balanceOf, lifetimeSeconds, lockRequest, MOST_PER_PACK, operatorNow, provisionPrincipal, renewal } from './field-classes/operator-setup.ts';
+import { answerOf, balanceOf, lifetimeSeconds, lockRequest, MOST_PER_PACK, operatorNow, provisionPrincipal, renewal, statusRequest } from './field-classes/operator-setup.ts';
 
 const FILE = 'harness/properties/operator-expiries.ts';
 
@@ -230,24 +233,56 @@ async function judgeCase(ctx: ScenarioContext, policy: Policy, c: Case): Promise
     // Nothing to grant (none available, or more than max_amount): the balance alone.
     return balanceDefect(ctx, principal, { available, locked: stillLocked, held }, `${story}${after}`);
   };
-  if (c.probe === 'lock') return lockProbe('', ['CPP-BAL-1', 'CPP-EXP-2']);
-  if (c.probe === 'provision') {
-    const first = await provisionedAgain(ctx, policy, principal, { available, locked: stillLocked, held }, c.again, story);
-    const took = `${story}; then provisioned again with ${c.again.balance} in its other asset`;
-    if (first !== undefined || stillLocked === 0n) return first ?? (assetTaken(policy, c.again, held) ? heldKeepsAsset(ctx, policy, principal, now, c.again.balance, took) : undefined);
-    // Its packs stay through the provisioning (§12), so the funds of those still running come back at their
-    // expiries after it: the clock past every one of them. With a pack cancelled, once only its funds are
-    // held, the other asset is refused still ("while nothing is locked or held", §12); with none, the other
-    // asset is taken now, nothing read since the move: the funds of the packs that expired are back first.
-    await setClock(ctx, 'operator', expiries.at(-1)! + 1000);
-    const then = `${story}; then provisioned again with ${c.again.balance}${c.again.otherAsset && policy.assets.length > 1 ? ' (refused in its other asset first)' : ''}, and the clock moved past every expiry (${stillLocked} back${held > 0n ? `, ${held} still held` : ''}) with nothing read between`;
-    const after = { available: c.again.balance + stillLocked, locked: 0n, held };
-    if (!(c.again.otherAsset && policy.assets.length > 1)) return balanceDefect(ctx, principal, after, then);
-    const second = await provisionedAgain(ctx, policy, principal, after, c.again, then);
-    return second ?? (held === 0n ? heldKeepsAsset(ctx, policy, principal, expiries.at(-1)! + 1000, c.again.balance, `${then}; then provisioned again with ${c.again.balance} in its other asset`) : undefined);
-  }
-  // The balance read first, then the same two Lock Requests: what is held (a cancelled pack's) is no more available than what is locked.
-  return (await balanceDefect(ctx, principal, { available, locked: stillLocked, held }, story)) ?? lockProbe('; then the balance read', ['CPP-BAL-1']);
+  const probed = async (): Promise<PropertyFailure | undefined> => {
+    if (c.probe === 'lock') return lockProbe('', ['CPP-BAL-1', 'CPP-EXP-2']);
+    if (c.probe === 'provision') {
+      const first = await provisionedAgain(ctx, policy, principal, { available, locked: stillLocked, held }, c.again, story);
+      const took = `${story}; then provisioned again with ${c.again.balance} in its other asset`;
+      if (first !== undefined || stillLocked === 0n) return first ?? (assetTaken(policy, c.again, held) ? heldKeepsAsset(ctx, policy, principal, now, c.again.balance, took) : undefined);
+      // Its packs stay through the provisioning (§12), so the funds of those still running come back at their
+      // expiries after it: the clock past every one of them. With a pack cancelled, once only its funds are
+      // held, the other asset is refused still ("while nothing is locked or held", §12); with none, the other
+      // asset is taken now, nothing read since the move: the funds of the packs that expired are back first.
+      await setClock(ctx, 'operator', expiries.at(-1)! + 1000);
+      const then = `${story}; then provisioned again with ${c.again.balance}${c.again.otherAsset && policy.assets.length > 1 ? ' (refused in its other asset first)' : ''}, and the clock moved past every expiry (${stillLocked} back${held > 0n ? `, ${held} still held` : ''}) with nothing read between`;
+      const after = { available: c.again.balance + stillLocked, locked: 0n, held };
+      if (!(c.again.otherAsset && policy.assets.length > 1)) return balanceDefect(ctx, principal, after, then);
+      const second = await provisionedAgain(ctx, policy, principal, after, c.again, then);
+      return second ?? (held === 0n ? heldKeepsAsset(ctx, policy, principal, expiries.at(-1)! + 1000, c.again.balance, `${then}; then provisioned again with ${c.again.balance} in its other asset`) : undefined);
+    }
+    // The balance read first, then the same two Lock Requests: what is held (a cancelled pack's) is no more available than what is locked.
+    return (await balanceDefect(ctx, principal, { available, locked: stillLocked, held }, story)) ?? lockProbe('; then the balance read', ['CPP-BAL-1']);
+
+  };
+  return (await probed()) ?? terminalAfterSetBack(ctx, principal, packIds, issuedAt, story);
+}
+
+/**
+ * Once the case is judged, each pack's status is read where the clock now
+ * stands (every expiry up to it applied), then the clock is set back to the
+ * packs' issue instant and each is read again: an EXPIRED, CANCELLED or
+ * REDEEMED pack stays so (PROFILE.md §5.1: terminal, no request changes it
+ * again; a clock set back is no exception), and the Principal's balance is
+ * what it was before the clock went back (no funds locked again).
+ */
+async function terminalAfterSetBack(ctx: ScenarioContext, principal: SigningKey, packIds: readonly string[], issuedAt: number, story: string): Promise<PropertyFailure | undefined> {
+  const statuses = async (at: number) => {
+    const read: unknown[] = [];
+    for (const id of packIds) read.push(((await send(ctx, 'operator', statusRequest(ctx, id, principal, Math.floor(at / 1000)))).body as { status?: unknown } | undefined)?.status ?? null);
+    return read;
+  };
+  const before = await operatorNow(ctx);
+  const ended = await statuses(before);
+  const funds = ctx.target.capabilities('operator').has('balance') ? await balanceOf(ctx, principal) : {};
+  await setClock(ctx, 'operator', issuedAt);
+  const after = await statuses(issuedAt);
+  const changed = packIds.findIndex((_, i) => ended[i] !== 'ACTIVE' && after[i] !== ended[i]);
+  const what = `${story}; then, every pack read at ${before - issuedAt} ms after the issues, the clock set back to the issue instant`;
+  if (changed >= 0) return { expected: { status: ended[changed] }, actual: { status: after[changed] }, message: `${what}: pack ${changed + 1} of ${packIds.length}, ${String(ended[changed])}, read again (PROFILE.md §5.1: a terminal state never changes)`, requirements: ['CPP-ACT-1'] };
+  if (!ctx.target.capabilities('operator').has('balance')) return undefined;
+  const again = await balanceOf(ctx, principal);
+  const moved = (['available', 'locked', 'held'] as const).some((k) => again[k] !== funds[k]);
+  return moved ? { expected: funds, actual: again, message: `${what}: the Principal's balance (no pack that ended locks its funds again)`, requirements: ['CPP-ACT-1'] } : undefined;
 }
 
 /**
@@ -366,7 +401,7 @@ async function balanceDefect(ctx: ScenarioContext, principal: SigningKey, expect
 export const OPERATOR_EXPIRIES = define<Case>({
   id: 'PROP-OP-017',
   title: "each pack's funds come back at its own expiry instant, whatever order its Principal's packs were issued and expire in, with nothing read between the clock's move and the next request, a Lock Request or the Principal provisioned again",
-  requirements: ['CPP-EXP-2', 'CPP-FND-1', 'CPP-BAL-1', 'PRF-CTL-1', 'CPP-CAN-1'],
+  requirements: ['CPP-EXP-2', 'CPP-FND-1', 'CPP-BAL-1', 'PRF-CTL-1', 'CPP-CAN-1', 'CPP-ACT-1'],
   level: 'MUST',
   role: 'operator',
   sections: ['§3.2', 'PROFILE §5.1', 'PROFILE §12'],

@@ -23,7 +23,9 @@
 // second, at its end or past it (days past it too); the backward ones a second
 // to twice the window back, or further. Up to three ids are recorded first,
 // earlier, so that the Operator's store holds ids it may forget by the time
-// the case's id is used again beside the one it must keep. The packs of the case are read before and after
+// the case's id is used again beside the one it must keep. Two cases in five play out with the clock set days to
+// ten years back of where it stood, one in five as far ahead: a store that forgets by the machine's clock, not
+// the Operator's, shows there. The packs of the case are read before and after
 // the new message, at the same clock, so an expiry between changes nothing. Every case ends with a Lock
 // Request recorded where the clock then stands and sent again with the clock set back a second: DUPLICATE_ID.
 import { isDeepStrictEqual } from 'node:util';
@@ -35,7 +37,7 @@ import { jsonRequest, send } from '../scenarios/http.ts';
 import type { Policy } from '../scenarios/actions/index.ts';
 import { define } from './support.ts';
 import type { PropertyFailure } from './types.ts';
-import { restoreClock, setClock } from './field-classes/clock.ts';
+import { clockBefore, restoreClock, setClock } from './field-classes/clock.ts';
 import { answerOf, balanceOf, issuePack, lockRequest, operatorNow, operatorParties, policyOnItsClock, redeemRequest, redemption, renewal, statusRequest, type OperatorParties } from './field-classes/operator-setup.ts';
 
 const FILE = 'harness/properties/operator-replay.ts';
@@ -62,6 +64,8 @@ interface Case {
    * it must keep).
    */
   readonly older: readonly number[];
+  /** Days the case's clock stands from where it stood before the property (0: on from the last case): a clock set days to years back or ahead of the machine's keeps its ids as surely. */
+  readonly eraDays: number;
 }
 
 const KINDS = ['issue', 'renew', 'redeem'] as const;
@@ -79,7 +83,8 @@ const casesOf = (kinds: readonly Kind[]): fc.Arbitrary<Case> => fc.record({
     { weight: 1, arbitrary: fc.integer({ min: 0, max: 0xffff }).map((farBack): Move => ({ farBack })) },
   ),
   older: fc.array(fc.integer({ min: 0, max: 0xffff }), { maxLength: 3 }),
-}).map(({ first, again, move, older }) => ({ first, again: again ?? first, move, older }));
+  eraDays: fc.oneof({ weight: 2, arbitrary: fc.constant(0) }, { weight: 2, arbitrary: fc.integer({ min: 1, max: 3650 }).map((d) => -d) }, { weight: 1, arbitrary: fc.integer({ min: 1, max: 3650 }) }),
+}).map(({ first, again, move, older, eraDays }) => ({ first, again: again ?? first, move, older, eraDays }));
 
 /** The farthest past twice the window a move goes: a thousand windows, at most a thousand days (the clock stays within years of now, whatever window a policy sets). */
 const farthest = (w: number): number => 1000 * Math.min(w, 86_400);
@@ -151,7 +156,8 @@ const RULE_OF: Record<Kind, string> = { issue: 'CPP-ISS-1', renew: 'CPP-RNW-1', 
 async function judgeCase(ctx: ScenarioContext, policy: Policy, c: Case): Promise<PropertyFailure | undefined> {
   const setup = await operatorParties(ctx);
   const w = policy.request_window_seconds;
-  const t0 = Math.floor((await operatorNow(ctx)) / 1000) * 1000 + 1000;
+  // On from where the last case left the clock; or days to years from where it stood before the first case (not from the last case's era: eras do not add up).
+  const t0 = c.eraDays === 0 ? Math.floor((await operatorNow(ctx)) / 1000) * 1000 + 1000 : Math.floor((await clockBefore(ctx, 'operator')) / 1000) * 1000 + c.eraDays * 86_400_000;
   const offset = offsetOf(c.move, w);
   // The ids recorded before: d seconds before t0, d from 2w - 1 down to 2w - offset (forgettable when the id is used again, offset into the window).
   for (const fraction of c.older) {
@@ -190,7 +196,7 @@ async function judgeCase(ctx: ScenarioContext, policy: Policy, c: Case): Promise
   // Set back more than twice the window, the id was recorded "less than twice the window ago" by its sign and
   // more by its size: the profile does not say which (§6), and either answer stands.
   const mustRemember = offset < 2 * w && offset >= -2 * w;
-  const story = `${c.older.length > 0 ? `${c.older.length} other id(s) recorded up to twice the window before, then ` : ''}${id} recorded as the ${ID_OF[c.first]} of a ${NAME_OF[c.first]}, the clock then moved ${offset} s${offset < 0 ? ' (set back)' : ''} under request_window_seconds ${w}, and a fresh ${NAME_OF[c.again]} sent with it as its ${ID_OF[c.again]}`;
+  const story = `${c.eraDays === 0 ? '' : `the clock set ${Math.abs(c.eraDays)} day(s) ${c.eraDays < 0 ? 'back' : 'ahead'}, `}${c.older.length > 0 ? `${c.older.length} other id(s) recorded up to twice the window before, then ` : ''}${id} recorded as the ${ID_OF[c.first]} of a ${NAME_OF[c.first]}, the clock then moved ${offset} s${offset < 0 ? ' (set back)' : ''} under request_window_seconds ${w}, and a fresh ${NAME_OF[c.again]} sent with it as its ${ID_OF[c.again]}`;
   if (seen !== 'DUPLICATE_ID' && (mustRemember || seen !== 200)) {
     const expected = mustRemember ? { problem: 'DUPLICATE_ID' } : { one_of: [200, { problem: 'DUPLICATE_ID' }] };
     return { expected, actual: { status: answer.status, body: answer.body }, message: `${story}: ${mustRemember ? 'an id the Operator must still remember (recorded less than twice the window ago)' : 'an id the Operator may have forgotten'}`, requirements: mustRemember || seen === 200 ? replayRules(c.first, c.again) : [RULE_OF[c.again]] };

@@ -44,6 +44,9 @@
 // second request's with its last digit changed) is NOT_FOUND at every moment,
 // and again when fulfilled a second time right after. Over the
 // payee's plaintext listener the expired token is 403 TLS_REQUIRED (§10).
+// Each case ends with a request made where its last pair left the clock,
+// fulfilled with the clock set back a millisecond to a day before it was made:
+// 200 (only expires_at bounds a fulfilment, §12).
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { SUB_INTERFACES, type SubInterface } from '../../profile/cpr/fields.ts';
@@ -115,6 +118,8 @@ interface Case {
   readonly back: boolean;
   /** Judged in the order of their moments, the clock only moving forward. */
   readonly visits: readonly Visit[];
+  /** How far before its creation the clock is set back for the case's last request's fulfilment (ms). */
+  readonly setBackMs: number;
 }
 
 /** Within the whole second `anchors` fall in: its start, a millisecond either side of it, or any millisecond of it. */
@@ -144,6 +149,8 @@ const cases: fc.Arbitrary<Case> = fc.record({
   visits: fc
     .tuple(visit(secondOf(['lifetime', 'reported', 'expires_at']), fc.constant<UsedEarly>(false)), fc.array(visit(moment, fc.constantFrom<UsedEarly>(false, 'tls', 'plaintext')), { maxLength: 3 }))
     .map(([first, others]) => [first, ...others]),
+  // A millisecond, a second, or anything up to a day before the last request's creation.
+  setBackMs: fc.oneof(fc.constantFrom(1, 1000), fc.integer({ min: 1, max: 86_400_000 })),
 });
 
 function momentAt(m: Moment, anchors: Readonly<Record<Anchor, number>>): number {
@@ -401,7 +408,14 @@ export const PAYEE_LIFETIMES = define<Case>({
       const failure = await judgeVisit(ctx, { lifetime, validity, at, now, story, tokenFirst: visit.tokenFirst, usedEarly: visit.usedEarly, readBeforePaid: visit.readBeforePaid, retrieved, fulfilled });
       if (failure) return failure;
     }
-    return undefined;
+    // A request made where the last pair left the clock, fulfilled with the clock set back before its creation:
+    // only its expires_at bounds a fulfilment (PROFILE.md §12), no creation instant.
+    const last = pairs.at(-1)!.now;
+    const made = await create(ctx, c.visits[0]!.subs[1]);
+    await setClock(ctx, 'payee', last - c.setBackMs);
+    const paid = await send(ctx, 'payee', jsonRequest('POST', `/_control/payee/requests/${encodeURIComponent(made.requestId)}/fulfil`, {}));
+    if (paid.status === 200) return undefined;
+    return { expected: 200, actual: { status: paid.status, body: paid.body }, message: `${created}; then a request made at ${formatTimestamp(last, 'cpr')} and fulfilled with the clock set back ${c.setBackMs} ms before its creation (PROFILE.md §12: only expires_at bounds a fulfilment)`, requirements: ['PRF-CTL-1'] };
   },
   teardown: (ctx) => restoreClock(ctx, 'payee'),
 });

@@ -13,7 +13,22 @@ export function applyExpiry(state: OperatorState, record: PackRecord, nowMs: num
   // Stryker disable next-line all: only the op-expiry-clock-rounded fault rounds the clock
   const clockMs = state.faults.has('op-expiry-clock-rounded') ? Math.round(nowMs / 1000) * 1000 : nowMs;
   if (record.status === 'ACTIVE' && expiryMs <= clockMs) endPack(state, record, { status: 'EXPIRED' }, state.faults.has('op-expired-stamped-when-applied') ? nowMs : expiryMs);
+  // Mutant op-expired-pack-reopened-on-clock-back: expiry taken as a function of the clock, so a clock set back before the expiry undoes it while the funds are still there.
+  // Stryker disable next-line all: only the op-expired-pack-reopened-on-clock-back fault undoes an expiry
+  else if (state.faults.has('op-expired-pack-reopened-on-clock-back') && record.status === 'EXPIRED' && expiryMs > clockMs) reopenPack(state, record);
 }
+
+/** Mutant op-expired-pack-reopened-on-clock-back: the amount back from available to locked, the pack ACTIVE again. */
+// Stryker disable all: only the op-expired-pack-reopened-on-clock-back fault calls this function
+function reopenPack(state: OperatorState, record: PackRecord): void {
+  const principal = state.principals.get(record.principalKid)!;
+  if (principal.available < record.amount) return;
+  principal.available -= record.amount;
+  principal.locked += record.amount;
+  principal.activePacks.add(record.pack.pack_id);
+  record.status = 'ACTIVE';
+}
+// Stryker restore all
 
 /** Before a Principal's balance is read: every one of its packs that has expired. */
 export function applyPrincipalExpiries(state: OperatorState, principal: PrincipalAccount, nowMs: number): void {

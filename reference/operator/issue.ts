@@ -6,7 +6,7 @@ import type { AssetDescriptor, CashPack, LockRequest } from '../../profile/cashp
 import { json, problemResponse } from '../http/respond.ts';
 import type { RefRequest, RefResponse } from '../http/types.ts';
 import { readMessage } from './body.ts';
-import { deepFreeze, isFresh, isReplay, keyOf, verifies, type Endpoint, type OperatorContext } from './context.ts';
+import { deepFreeze, isFresh, isReplay, keyOf, sameKey, verifies, type Endpoint, type OperatorContext } from './context.ts';
 import { assetKey, type PackRecord, type PrincipalAccount } from './state.ts';
 import { openPack } from './transitions.ts';
 import { applyPrincipalExpiries, scheduleExpiry } from './expiry.ts';
@@ -70,6 +70,9 @@ function checkIssue(ctx: OperatorContext, request: RefRequest): { readonly ok: t
   if (!verifies(ctx, 'lock-request', lock, keyOf(lock.principal_pk)) && !byBearer) {
     return refuse(problemResponse('INVALID_SIGNATURE', 'the Lock Request signature does not verify under principal_pk'));
   }
+  // Mutant op-initial-bearer-principal-refused: an Initial Bearer holding the Principal's own key refused as malformed ("a disposable key, never the account key").
+  // Stryker disable next-line all: only the op-initial-bearer-principal-refused fault compares the two keys
+  if (ctx.faults.has('op-initial-bearer-principal-refused') && sameKey(lock.initial_bearer_pk, lock.principal_pk)) return refuse(problemResponse('MALFORMED_REQUEST', 'initial_bearer_pk must not be the account key principal_pk'));
   // 3. Only an identified account holder obtains issuance (spec §1.2).
   // Mutant op-unknown-principal-issued: any key that signs a Lock Request gets an account, funded with what it asks for.
   const principal = ctx.state.principals.get(lock.principal_pk.kid) ?? (ctx.faults.has('op-unknown-principal-issued') ? walkIn(ctx, lock) : undefined);

@@ -30,7 +30,10 @@ export class ReplayStore {
     if (this.faults?.has('op-replay-store-reset-on-clock-back') === true && nowMs < this.latestMs) { this.seen.clear(); this.heap.length = 0; }
     // Stryker disable next-line all: only the op-replay-store-reset-on-clock-back fault reads the latest instant
     this.latestMs = Math.max(this.latestMs, nowMs);
-    this.prune(nowMs);
+    // Mutant op-replay-pruned-on-machine-clock: the ids recorded at the Operator's clock pruned against the machine's.
+    // Stryker disable next-line all: only the op-replay-pruned-on-machine-clock fault reads the machine's clock
+    const prunedAt = this.faults?.has('op-replay-pruned-on-machine-clock') === true ? Date.now() : nowMs;
+    this.prune(prunedAt);
     if (this.seen.has(id)) return true;
     this.seen.set(id, nowMs);
     push(this.heap, { at: nowMs, id });

@@ -81,6 +81,9 @@ export function route(ctx: OperatorContext, request: RefRequest, options: Router
       : ctx.faults.has('op-route-suffix-match') ? new RegExp(candidate.path.source.replace(/^\^/, ''))
       // Stryker disable next-line all: only the op-route-parameter-spans-segments fault widens the parameter
       : ctx.faults.has('op-route-parameter-spans-segments') ? new RegExp(candidate.path.source.replaceAll(SEGMENT, '(.+)'))
+      // Mutant op-route-dots-unescaped: the patterns written from template strings, their dots left unescaped, so a dot matches any character.
+      // Stryker disable next-line all: only the op-route-dots-unescaped fault unescapes the dots
+      : ctx.faults.has('op-route-dots-unescaped') ? new RegExp(candidate.path.source.replaceAll('\\.', '.'))
       : candidate.path;
     const match = pattern.exec(path);
     if (!match) continue;

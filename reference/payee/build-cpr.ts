@@ -21,7 +21,10 @@ export function buildCpr(input: CreateRequestInput, times: CprTimes, faults: Fau
   const asked = faults.has('payee-memo-line-breaks-folded') ? input.memo?.replace(/\r\n|[\r\n\u2028\u2029]/g, ' ') : input.memo;
   // Mutant payee-memo-nul-dropped: the memo stored without U+0000, as a text column that cannot hold it keeps it.
   // Stryker disable next-line all: only the payee-memo-nul-dropped fault drops it
-  const stored = faults.has('payee-memo-nul-dropped') ? asked?.replaceAll('\u0000', '') : asked;
+  const dropped = faults.has('payee-memo-nul-dropped') ? asked?.replaceAll('\u0000', '') : asked;
+  // Mutant payee-memo-formula-guarded: a memo that opens like a spreadsheet formula (=, +, -, @) kept with a leading apostrophe, as a CSV export's guard writes it.
+  // Stryker disable next-line all: only the payee-memo-formula-guarded fault prefixes it
+  const stored = faults.has('payee-memo-formula-guarded') && dropped !== undefined && /^[=+\-@]/.test(dropped) ? `'${dropped}` : dropped;
   // Mutant payee-memo-utf16-truncated: 140 JavaScript string units, not 140 code points.
   const memo = faults.has('payee-memo-utf16-truncated') ? stored?.slice(0, 140) : stored;
   // Mutant payee-on-chain-hint-missing: every sub-interface gets the same default hint.
@@ -117,6 +120,9 @@ function extensionsCopy(extensions: Record<string, unknown>, faults: Faults): Re
   if (faults.has('payee-extension-empty-members-dropped')) return withoutEmptyMembers(extensions) as Record<string, unknown>;
   // Mutant payee-extension-arrays-sorted: stored in a canonical form, arrays sorted by their elements' JSON text.
   if (faults.has('payee-extension-arrays-sorted')) return arraysSorted(extensions) as Record<string, unknown>;
+  // Mutant payee-extension-integers-int32: the top-level whole numbers kept in a 32-bit INTEGER column, so one past 2^31 - 1 wraps.
+  // Stryker disable next-line all: only the payee-extension-integers-int32 fault wraps them
+  if (faults.has('payee-extension-integers-int32')) return Object.fromEntries(Object.entries(structuredClone(extensions)).map(([key, value]) => [key, typeof value === 'number' && Number.isInteger(value) ? value | 0 : value]));
   return structuredClone(extensions);
 }
 

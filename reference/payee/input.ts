@@ -101,6 +101,9 @@ export function checkRequestInput(input: unknown, faults: Faults = NO_FAULTS): I
     const problem = field === 'extensions' && faults.has('payee-payer-check-top-level') ? topLevelPayerProblem(value[field])
       : field === 'extensions' && faults.has('payee-payer-check-over-json-text') ? payerWordsProblem(value[field])
       : field === 'extensions' && faults.has('payee-extensions-nesting-capped') && nesting(value[field]) > 20 ? 'must nest at most 20 levels of objects and arrays'
+      // Mutant payee-extensions-capped-8kib: extensions refused past 8 192 bytes of JSON, a ledger column's size, where only the body's 65 536 bound the profile.
+      // Stryker disable next-line all: only the payee-extensions-capped-8kib fault measures them
+      : field === 'extensions' && faults.has('payee-extensions-capped-8kib') && Buffer.byteLength(JSON.stringify(value[field])) > 8192 ? 'must be at most 8192 bytes of JSON'
       : rule.check(given);
     if (problem) return { ok: false, field, detail: problem };
     // Mutant payee-blank-display-name-refused: display_name checked as a "not blank" form field, its length counted after a trim.

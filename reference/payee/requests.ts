@@ -6,6 +6,8 @@ import type { Faults } from '../mutants.ts';
 export type FulfilOutcome = 'FULFILLED' | 'REQUEST_CONSUMED' | 'REQUEST_EXPIRED' | 'NOT_FOUND';
 
 interface Entry {
+  /** The instant the request was made (read under the payee-fulfil-before-creation-refused fault only). */
+  readonly createdAt: number;
   readonly expiresAt: number;
   consumed: boolean;
 }
@@ -24,7 +26,7 @@ export class RequestStore {
 
   register(requestId: string, expiresAt: number, now: number): void {
     this.prune(now);
-    this.entries.set(requestId, { expiresAt, consumed: false });
+    this.entries.set(requestId, { createdAt: now, expiresAt, consumed: false });
   }
 
   /** Spec §2.1: after expires_at the request MUST NOT be fulfilled; the instant itself counts as expired (PROFILE.md §8.3). */
@@ -36,11 +38,14 @@ export class RequestStore {
     if (!entry && this.faults.has('payee-unknown-request-answered-expired')) return 'REQUEST_EXPIRED';
     // Mutant payee-unknown-fulfil-recorded: a fulfilment of an id the store does not hold records it as consumed (an upsert), so a second one is REQUEST_CONSUMED.
     // Stryker disable next-line all: only the payee-unknown-fulfil-recorded fault records the id
-    if (!entry && this.faults.has('payee-unknown-fulfil-recorded')) this.entries.set(requestId, { expiresAt: now, consumed: true });
+    if (!entry && this.faults.has('payee-unknown-fulfil-recorded')) this.entries.set(requestId, { createdAt: now, expiresAt: now, consumed: true });
     if (!entry) return 'NOT_FOUND';
     if (entry.consumed) return 'REQUEST_CONSUMED';
     // Mutant payee-fulfil-consumes-expired: the request is marked consumed before its expiry is checked.
     if (this.faults.has('payee-fulfil-consumes-expired')) entry.consumed = true;
+    // Mutant payee-fulfil-before-creation-refused: a request fulfillable only within [created_at, expires_at), so one fulfilled with the clock set back before its creation is REQUEST_EXPIRED.
+    // Stryker disable next-line all: only the payee-fulfil-before-creation-refused fault reads the creation instant
+    if (this.faults.has('payee-fulfil-before-creation-refused') && now < entry.createdAt) return 'REQUEST_EXPIRED';
     if (this.faults.has('payee-fulfil-at-expiry') ? now > entry.expiresAt : now >= entry.expiresAt) return 'REQUEST_EXPIRED'; // mutant: the instant itself still fulfils
     if (!this.faults.has('payee-fulfil-repeatable')) entry.consumed = true; // mutant: never marked consumed
     return 'FULFILLED';

@@ -94,6 +94,9 @@ export function derivePayment(doc: unknown, context: DerivationContext, settings
   const conversion = ctx.conversion && !sameCode && !atPar ? { asset: ctx.conversion.asset, amount: ctx.conversion.amount, rate: disclosedRate(ctx.conversion.rate, faults), disclosed: true as const } : undefined;
   // Stryker disable next-line OptionalChaining,StringLiteral: free text for a reader (a notice, PROFILE.md §8.3; the disclosure itself is context.conversion.disclosed)
   if (conversion) notices.push(`conversion disclosed to the payer: pays ${conversion.amount} ${conversion.asset?.code} at rate ${conversion.rate}; the requested value is unchanged`);
+  // Mutant app-missing-authorization-defaulted: a context with no authorization gives an empty proof, {}.
+  // Stryker disable next-line all: only the app-missing-authorization-defaulted fault fills it in
+  const authorization = faults.has('app-missing-authorization-defaulted') ? (ctx.authorization ?? {}) : ctx.authorization;
   const payment: Payment = {
     id: faults.has('app-payment-id-reused') ? cpr.request_id : newUuid(), // mutant: the request's id, not a new one
     state: 'CREATED',
@@ -102,7 +105,7 @@ export function derivePayment(doc: unknown, context: DerivationContext, settings
     // Mutant app-amount-converted: the converted amount replaces the requested value.
     value: conversion && faults.has('app-amount-converted') ? { amount: conversion.amount, asset: structuredClone(conversion.asset) } : { amount, asset: structuredClone(cpr.value.asset) },
     intent,
-    authorization: copied(ctx.authorization, faults),
+    authorization: copied(authorization, faults),
     context: { rail: copied(ctx.rail, faults), request_id: cpr.request_id, ...(conversion ? { conversion } : {}) },
     // Mutant app-missing-rail-filled-from-hint: a context with no rail takes the request's listed rail_hint, as if step 2 had selected it.
     // Stryker disable next-line all: only the app-missing-rail-filled-from-hint fault fills the rail in

@@ -25,8 +25,12 @@ interface ReadSettings extends RetrievalSettings {
 type Loaded = { readonly ok: true; readonly doc: unknown; readonly at?: number } | Rejection;
 type Loader<K extends ReadInput['kind']> = (input: Extract<ReadInput, { kind: K }>, settings: ReadSettings) => Loaded | Promise<Loaded>;
 
+/** Direct JSON as given; under the app-direct-json-read-as-utf8-bytes fault, encoded to UTF-8 first (a lone surrogate becomes U+FFFD) and read as a file's bytes. */
+// Stryker disable next-line all: only the app-direct-json-read-as-utf8-bytes fault encodes the text
+const directText = <T>(text: T, faults: ReadSettings['faults']): T | Uint8Array => (faults.has('app-direct-json-read-as-utf8-bytes') && typeof text === 'string' ? new Uint8Array(Buffer.from(text, 'utf8')) : text);
+
 const LOADERS: { readonly [K in ReadInput['kind']]: Loader<K> } = {
-  json: (input, settings) => parseJson(input.text, settings.faults),
+  json: (input, settings) => parseJson(directText(input.text, settings.faults), settings.faults),
   file: (input, settings) => loadFile(input.path, settings),
   // Mutant app-uri-white-space-trimmed: a delivery URI read with the white space around it trimmed, as a scanner's text is.
   // Stryker disable next-line all: only the app-uri-white-space-trimmed fault trims the URI

@@ -10,9 +10,10 @@
 // a hint none of the listed values (one request in three) is no preference,
 // whatever the list holds (PROFILE.md §8.3). Derived a third time without a
 // supported_rails, it is a Payment again: what one derivation's context says
-// is not kept for the next. And derived with a context whose rail is null,
-// and with one that has none, a Payment (where one comes of it) has
-// context.rail null or absent, never the request's rail_hint filled in.
+// is not kept for the next. And derived with a context whose rail, payer or
+// authorization is null, and with one that has none, a Payment (where one
+// comes of it) has that member null or absent, never filled in (the request's
+// rail_hint for a rail, an empty proof for an authorization).
 import fc from 'fast-check';
 import { isUuid } from '../../../profile/uuid.ts';
 import { otherFields, SUB_INTERFACES, validateCpr, ZERO_ACQUIRER_ID, type SubInterface } from '../../../profile/cpr/index.ts';
@@ -186,21 +187,33 @@ async function withRails(ctx: Parameters<typeof derive>[0], d: Derivation): Prom
   return { expected: 'a Payment, as before', actual: crashed(again) ? { crashed: again.message } : { code: again.code }, message: `${where}, then derived again without supported_rails: the application's own rails serve it, as they did before`, requirements: ['DRV-RAIL-1'] };
 }
 
+/** The context members the Payment copies unchanged (PROFILE.md §9), and where it writes each. */
+const COPIED = [
+  ['rail', (payment: Doc) => (payment.context as Doc | undefined)?.rail, 'context.rail'],
+  ['payer', (payment: Doc) => payment.payer, 'payer'],
+  ['authorization', (payment: Doc) => payment.authorization, 'authorization'],
+] as const;
+
 /**
- * The same request derived with a context whose rail is null, and with one that
- * has none (the application chose none): where a Payment comes of it, its
- * context.rail is null or absent, never the request's rail_hint filled in
- * (PROFILE.md §9 "<context.rail, unchanged>"; the hint is advisory, spec
- * §4.7.4). A refusal is not judged: spec §2.6 has the application choose a rail.
+ * The same request derived with a context whose rail, payer or authorization
+ * is null, and with one that has none (the application chose no rail, the
+ * payer gave nothing): where a Payment comes of it, that member is null or
+ * absent, never filled in (the request's rail_hint for a rail, an empty proof
+ * for an authorization: PROFILE.md §9 "<context.rail, unchanged>",
+ * "<context.authorization, unchanged>"; the hint is advisory, spec §4.7.4). A
+ * refusal is not judged: spec §2.6 has the application choose a rail and
+ * obtain the payer's authorization.
  */
-async function withoutRail(ctx: Parameters<typeof derive>[0], d: Derivation): Promise<PropertyFailure | undefined> {
-  const { rail: _drawn, ...railless } = d.context;
-  for (const [context, given] of [[{ ...railless, rail: null }, 'whose rail is null'], [railless, 'without a rail']] as const) {
-    const result = await derive(ctx, d.cpr, context as never);
-    if (crashed(result) || !result.ok || typeof result.payment !== 'object' || result.payment === null) continue;
-    const rail = ((result.payment as Doc).context as Doc | undefined)?.rail;
-    if (same(rail, null)) continue;
-    return { expected: { context: { rail: null } }, actual: { context: { rail } }, message: `${d.sub} request with rail_hint ${JSON.stringify(d.cpr.rail_hint ?? null)} (${d.notes.join('; ')}), derived with a context ${given}: context.rail unchanged`, requirements: ['DRV-SHAPE-1', 'PRF-PAY-1'] };
+async function withoutContextValue(ctx: Parameters<typeof derive>[0], d: Derivation): Promise<PropertyFailure | undefined> {
+  for (const [member, written, where] of COPIED) {
+    const { [member]: _drawn, ...without } = d.context;
+    for (const [context, given] of [[{ ...without, [member]: null }, `whose ${member} is null`], [without, `without a ${member}`]] as const) {
+      const result = await derive(ctx, d.cpr, context as never);
+      if (crashed(result) || !result.ok || typeof result.payment !== 'object' || result.payment === null) continue;
+      const value = written(result.payment as Doc);
+      if (same(value, null)) continue;
+      return { expected: { [where]: null }, actual: { [where]: value }, message: `${d.sub} request with rail_hint ${JSON.stringify(d.cpr.rail_hint ?? null)} (${d.notes.join('; ')}), derived with a context ${given}: ${where} unchanged`, requirements: ['DRV-SHAPE-1', 'PRF-PAY-1'] };
+    }
   }
   return undefined;
 }
@@ -226,7 +239,7 @@ export const APP_DERIVED = define<readonly Derivation[]>({
         const requirements = crashed(result) || result.ok ? ['DRV-SHAPE-1'] : unlistedRefused(d, result.code) ? ['CPR-RAIL-1'] : await refusalOf(ctx, d.cpr, ['DRV-SHAPE-1']);
         return { expected: 'a Payment', actual: crashed(result) ? { crashed: result.message } : result.ok ? 'no Payment' : { code: result.code, message: result.message }, message: `${d.sub} request (${d.notes.join('; ')}) was not derived`, requirements };
       }
-      return judge(d, result.payment as Doc) ?? (await withRails(ctx, d)) ?? (await withoutRail(ctx, d));
+      return judge(d, result.payment as Doc) ?? (await withRails(ctx, d)) ?? (await withoutContextValue(ctx, d));
     });
   },
 });

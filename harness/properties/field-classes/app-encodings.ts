@@ -98,6 +98,8 @@ const edges: fc.Arbitrary<Edge[]> = fc
         { text: JSON.stringify(lone.doc), note: `${lone.place} holding a lone ${unit < 0xdc00 ? 'high' : 'low'} surrogate`, accept: false, path },
         { text: JSON.stringify(nestedTo(doc, depth, arrays)), note: `nested ${depth} deep (${arrays ? 'arrays' : 'objects'} in an extension)`, accept: !over, path },
       ]),
+      // The same surrogate written raw in the direct text (a JavaScript string holds it; no UTF-8 can): refused as the escaped one is.
+      { text: JSON.stringify(lone.doc).replace(`\\u${unit.toString(16)}`, String.fromCharCode(unit)), note: `${lone.place} holding a lone ${unit < 0xdc00 ? 'high' : 'low'} surrogate written raw in the direct text, not escaped`, accept: false, path: 'json' as const },
       ...BYTE_PATHS.map((path) => ({ text: withBytesAt(JSON.stringify(notUtf8At.doc), MARKER, bad.bytes), note: `${notUtf8At.place} holding the bytes ${bad.note}, which are not UTF-8`, accept: false, path })),
       // A CPR given as direct JSON past the 65 536 bytes that bound a retrieved body and a file (PROFILE.md §8.3), by
       // one byte and four times over: no bound is the direct text's.

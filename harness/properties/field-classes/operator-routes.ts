@@ -5,12 +5,15 @@
 // one of the profile's own paths before it,
 // an empty one after it among them: a trailing slash; one more between any two
 // of its segments; a separator between two of them percent-encoded, %2F; a
-// last segment written longer, another version or collection segment) with
+// last segment written longer, another version or collection segment; each
+// dot or hyphen of a fixed segment, and the last segment's first character,
+// replaced by another) with
 // 404 NOT_FOUND, never as the resource it resembles. Letter case is left alone:
 // a server that routes paths without regard to case is not judged here.
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { matching } from '../../../generators/parts/deferred.ts';
+import { isUuid } from '../../../profile/uuid.ts';
 import { send } from '../../scenarios/http.ts';
 import { define, firstFailure } from '../support.ts';
 import type { Coverage, PropertyFailure } from '../types.ts';
@@ -32,7 +35,7 @@ const RESOURCES = [
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
 /** How a path is moved off a resource: each gives a path that names no resource of §4. */
-const NEAR = ['segment-after', 'longer-last-segment', 'segment-before', 'own-path-before', 'other-version', 'segment-inside', 'separator-encoded'] as const;
+const NEAR = ['segment-after', 'longer-last-segment', 'segment-before', 'own-path-before', 'other-version', 'segment-inside', 'separator-encoded', 'character-replaced'] as const;
 type Near = (typeof NEAR)[number];
 
 interface RouteCase {
@@ -64,6 +67,9 @@ const cases: fc.Arbitrary<RouteCase> = fc.record({
   resources: fc.tuple(...RESOURCES.map(() => fc.record({ segments: fc.tuple(...NEAR.map((how) => (how === 'segment-after' ? segmentAfter : how === 'own-path-before' ? ownPrefix : segment))) }))),
 });
 
+/** Whether a segment of a resource's path is its pack_id (a UUID), which no way of moving the path changes. */
+const isPackId = (segment: string): boolean => isUuid(segment);
+
 /** The paths moved off `path` as `near` says: one, or with a segment inside, one at each place between two of its segments. */
 function nearPaths(path: string, near: Near, segment: string): string[] {
   const segments = path.split('/').slice(1);
@@ -81,6 +87,18 @@ function nearPaths(path: string, near: Near, segment: string): string[] {
     case 'segment-inside':
       // /v1/x/cashpack/issue, /v1/cashpack/x/{pack_id}/status, /v1/cashpack/{pack_id}/x/status: a parameter matched across segments answers some of them.
       return segments.slice(1).map((_, gap) => `/${[...segments.slice(0, gap + 1), segment, ...segments.slice(gap + 1)].join('/')}`);
+    case 'character-replaced': {
+      // Each character of a fixed segment that is no letter or digit (the dots and hyphens of
+      // /.well-known/cashpack-policy.json), and the first of the last segment, replaced by another (from the drawn
+      // segment, never the same): a pattern whose dot matches any character answers some of them. A pack_id is left whole.
+      const drawn = segment.replace(/[^a-z0-9_]/g, '')[0] ?? 'x';
+      const by = (ch: string) => (drawn !== ch ? drawn : ch === 'x' ? 'y' : 'x');
+      return segments.flatMap((seg, i) =>
+        isPackId(seg)
+          ? []
+          : [...seg].flatMap((ch, j) => (/[a-z0-9]/.test(ch) && !(i === segments.length - 1 && j === 0) ? [] : [`/${segments.map((other, k) => (k === i ? `${seg.slice(0, j)}${by(ch)}${seg.slice(j + 1)}` : other)).join('/')}`])),
+      );
+    }
     case 'separator-encoded': {
       // /v1/cashpack/{pack_id}%2Fstatus: a reserved character and its percent-encoding differ (RFC 3986 §2.2, PROFILE.md §8.1),
       // so the path has a segment fewer; a router that decodes before it matches answers the resource. Hex digits in the drawn case.

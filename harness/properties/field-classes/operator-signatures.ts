@@ -16,7 +16,8 @@
 // separator, the object not in JCS...): INVALID_SIGNATURE; and signed, naming
 // its right signer, by every other party around it (its Initial Bearer or new
 // bearer, the pack's Principal, the redeemer, a key registered nowhere):
-// INVALID_SIGNATURE whoever signed.
+// INVALID_SIGNATURE whoever signed. A pack issued to its own Principal's key,
+// or renewed to the redeemer's, is granted and redeemed by it.
 import fc from 'fast-check';
 import { encodeB64url } from '../../../profile/b64url.ts';
 import { publicJwk, type OkpJwk } from '../../../profile/jwk.ts';
@@ -259,7 +260,7 @@ function items(ctx: ScenarioContext, setup: OperatorSetup, now: number, c: Signa
     if (kind === 'renewal-entry') return overInput(signedOver(kind, renewal(setup.pack, setup.bearer, now) as unknown as Doc, setup.bearer, b.value), (m) => renewBody(setup.pack, m), `a Renewal Entry signed by its bearer ${over}: ${b.note}`);
     return overInput(signedOver(kind, redemption(setup.pack, setup.bearer, setup.redeemer, now) as unknown as Doc, setup.bearer, b.value), (m) => redeem(setup.pack, m), `a Redemption Request signed by its bearer ${over}: ${b.note}`);
   });
-  return [...malleated, ...weakItems, ...mixedItems, ...inputItems, ...signerItems(ctx, setup, now)];
+  return [...malleated, ...weakItems, ...mixedItems, ...inputItems, ...signerItems(ctx, setup, now), ...aliasItems(ctx, setup, now)];
 }
 
 /**
@@ -294,6 +295,37 @@ function signerItems(ctx: ScenarioContext, setup: OperatorSetup, now: number): I
 }
 
 /**
+ * A pack handed to a key that holds another role around it, as no rule
+ * forbids (PROFILE.md §5 lists every refusal; spec §1.2): issued to its own
+ * Principal's key, then redeemed by that key as its bearer; renewed to the
+ * redeemer's key, then redeemed by it as bearer and redeemer at once. Each
+ * step granted.
+ */
+function aliasItems(ctx: ScenarioContext, setup: OperatorSetup, now: number): Item[] {
+  const seconds = Math.floor(now / 1000);
+  const granted = (answer: HttpResult, what: string, requirements: string[]): PropertyFailure | undefined =>
+    answer.status === 200 ? undefined : { expected: { status: 200 }, actual: { status: answer.status, code: (answer.body as { code?: unknown } | undefined)?.code ?? null }, message: `${what}: no rule of PROFILE.md §5 refuses a key for holding another role`, requirements };
+  const redeemedBy = async (pack: CashPack, bearer: SigningKey, what: string): Promise<PropertyFailure | undefined> => {
+    const r = redemption(pack, bearer, setup.redeemer, now);
+    return granted(await send(ctx, 'operator', redeemRequest(ctx, JSON.stringify({ cash_pack: pack, redemption: r }), setup.redeemer, seconds)), `${what}, then redeemed by it as its bearer`, ['CPP-RED-1']);
+  };
+  const toPrincipal: Item = async () => {
+    const what = "a pack issued to its own Principal's key (initial_bearer_pk = principal_pk)";
+    const issued = await send(ctx, 'operator', jsonRequest('POST', '/v1/cashpack/issue', lockRequest(setup, now, { bearer: setup.principal.jwk })));
+    return granted(issued, what, ['CPP-ISS-1']) ?? (await redeemedBy(issued.body as CashPack, setup.principal, what));
+  };
+  const toRedeemer: Item = async () => {
+    if (setup.policy.max_chain_depth === 0) return undefined;
+    const what = "a pack renewed to the redeemer's key";
+    const first = createSigningKey();
+    const pack = await issuePack(ctx, setup, first, now);
+    const renewed = await send(ctx, 'operator', jsonRequest('POST', '/v1/cashpack/renew', { cash_pack: pack, renewal: renewal(pack, first, now, setup.redeemer) }));
+    return granted(renewed, what, ['CPP-RNW-1']) ?? (await redeemedBy(renewed.body as CashPack, setup.redeemer, what));
+  };
+  return [toPrincipal, toRedeemer];
+}
+
+/**
  * A message its signer's key signs, bent every way (MALLEATION_KINDS) in each
  * case, the drawn way first: a verifier lax in one way only is met every case.
  * The drawn multiple of L and point of small order serve every way.
@@ -311,8 +343,8 @@ function resigned(type: MessageType, message: Doc, changes: Doc, signer: Signing
 
 export const OPERATOR_SIGNATURES = define<SignatureCase>({
   id: 'PROP-OP-011',
-  title: 'every signature of every signed message kind, bent every way (S + k·L, small-order, non-canonical or mixed-order R), made over another signing input or by every other party around the message, and every small-order or non-canonical key a message names, are refused; a mixed-order bearer key signing so that both equations hold is accepted',
-  requirements: ['CPP-SIG-1', 'PRF-SIG-1', 'PRF-SIG-2', 'PRF-JWK-1', 'PRF-AUTH-1'],
+  title: 'every signature of every signed message kind, bent every way (S + k·L, small-order, non-canonical or mixed-order R), made over another signing input or by every other party around the message, and every small-order or non-canonical key a message names, are refused; a mixed-order bearer key signing so that both equations hold, and a bearer key that is its Principal\'s or the redeemer\'s, are accepted',
+  requirements: ['CPP-SIG-1', 'PRF-SIG-1', 'PRF-SIG-2', 'PRF-JWK-1', 'PRF-AUTH-1', 'CPP-ISS-1', 'CPP-RNW-1', 'CPP-RED-1'],
   level: 'PROFILE',
   role: 'operator',
   sections: ['PROFILE §2.1', 'PROFILE §2.3', 'PROFILE §2.4', '§5.2', '§7.1'],

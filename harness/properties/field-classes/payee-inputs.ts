@@ -8,8 +8,9 @@
 // payer names in extensions, memo and
 // display_name served as written (class json.lookalike), 140 code points of
 // astral characters kept whole, a text of the least length, the empty memo
-// among them, kept too, and a memo or display_name of space characters alone,
-// in every case); malformed input (an amount, a text or a hint the profile does
+// among them, kept too, a memo or display_name of space characters alone, and
+// one opening with a sign a spreadsheet reads as a formula, in every case;
+// extensions from 2 KiB to 40 KiB, in every case); malformed input (an amount, a text or a hint the profile does
 // not allow, an optional member sent as null, in every case) is refused with a problem document (PROFILE.md §11), and no input
 // is ever served as an invalid CPR or one carrying payer data, at whatever depth
 // of extensions (spec §4.7.1, §4.8; PROFILE.md §1, §7). The served CPR is judged
@@ -78,8 +79,8 @@ const payerWordValues: fc.Arbitrary<Doc> = fc
 
 // Extensions (any JSON: arrays, nulls, nested objects, one time in seven nested as deep as the profile allows, one in seven
 // with values spelled as payer names, two in seven one of each shape a copy can lose: empties deep down, arrays out of
-// order or with a repeat, members of built-in names and names near a payer's) one request in two, besides the member the
-// class varies.
+// order or with a repeat, members of built-in names and names near a payer's, an integer past 32 bits) one request in
+// two, besides the member the class varies.
 // A listed rail_hint one request in three, any the sub-interface takes: ON_CHAIN binds both ways, every other hint is
 // advisory (PROFILE.md §7.4), so a hint usual for another sub-interface is asked for as often as its own. The base
 // input stays one the profile allows: only the member a class varies may break a rule.
@@ -162,6 +163,32 @@ const blankName: fc.Arbitrary<Ask> = fc.tuple(base, fc.constantFrom('memo', 'dis
   note: `${member} ${text.note}, a ${input.sub_interface} request`,
 }));
 
+/**
+ * memo or display_name opening with a sign a spreadsheet reads as a formula
+ * (=, +, - or @: an export's guard prefixes an apostrophe), up to 140 code
+ * points and at 140 one time in three, in every case: served as written.
+ */
+const formulaLead: fc.Arbitrary<Ask> = fc
+  .tuple(base, fc.constantFrom('memo', 'display_name'), fc.constantFrom('=', '+', '-', '@'), fc.oneof(fc.constant(140), fc.integer({ min: 1, max: 140 }), fc.integer({ min: 1, max: 140 })), fc.stringMatching(/^[A-Za-z0-9 %(),.:;]{139}$/))
+  .map(([input, member, sign, length, rest]) => ({
+    field: `control:payee-request/${member}`,
+    class: 'json.lookalike',
+    input: { ...input, [member]: `${sign}${rest}`.slice(0, length) },
+    note: `${member} of ${length} code point(s) opening with ${JSON.stringify(sign)}, which a spreadsheet reads as a formula`,
+  }));
+
+/**
+ * Extensions of a generated size, from 2 KiB to 40 KiB of text in one member
+ * (PROFILE.md §1 bounds the request body at 65 536 bytes, and nothing else),
+ * in every case: taken and served as written, by token (no inline URI holds it).
+ */
+const largeExtensions: fc.Arbitrary<Ask> = fc.tuple(base, fc.integer({ min: 2048, max: 40_960 }), fc.constantFrom('x', 'é', '€')).map(([input, bytes, unit]) => ({
+  field: 'control:payee-request/extensions',
+  class: 'json.lookalike',
+  input: { ...input, extensions: { 'com.example.large': unit.repeat(Math.floor(bytes / Buffer.byteLength(unit))) } },
+  note: `extensions of about ${bytes} bytes (one member of ${JSON.stringify(unit)} repeated)`,
+}));
+
 /** An optional member sent as JSON null, in every case: no amount, text, hint or object, so malformed (PROFILE.md §11, §12), never read as a member left out. */
 const nullMember: fc.Arbitrary<Ask> = fc.tuple(base, fc.constantFrom('amount', 'memo', 'display_name', 'rail_hint', 'extensions')).map(([input, member]) => ({
   field: `control:payee-request/${member}`,
@@ -194,6 +221,8 @@ const asks: fc.Arbitrary<Ask[]> = fc.tuple(
   nearInlineBound,
   emptyMemo,
   blankName,
+  formulaLead,
+  largeExtensions,
   nullMember,
   moreAmounts,
 ).map((all) => all.flat());

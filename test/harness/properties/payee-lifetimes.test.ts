@@ -49,8 +49,8 @@ describe('PROP-PAYEE-013 (a request and its token, each its own lifetime)', () =
   // The early forgetting shows only at a moment between a token lifetime and a validity period after a request's
   // expires_at, and only once the reference's prune (in the order it made its requests, stopping at the first it
   // keeps) has reached the request: each case starts after the one before, as a clock in service runs, so that a
-  // request made earlier with the clock set later does not hold the prune back. Seeds 5 and 8 reach such a moment too.
-  it.each([5, 8])('a payee that forgets a request a token lifetime after it expired is caught with seed %i', async (seed) => {
+  // request made earlier with the clock set later does not hold the prune back. Seeds 5 and 9 reach such a moment too.
+  it.each([5, 9])('a payee that forgets a request a token lifetime after it expired is caught with seed %i', async (seed) => {
     const target = await embeddedTarget({ reference: { mutant: 'payee-request-retention-token-lifetime' } });
     try {
       const result = await executeProperty(PAYEE_LIFETIMES, scenarioTarget(target), { ...options, seed });

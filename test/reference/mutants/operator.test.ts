@@ -618,6 +618,42 @@ const PROBES: Record<MutantOfRole<'operator'>, Probe> = {
     correct: 'REDEEMER_NOT_IDENTIFIED',
     mutant: 200,
   },
+  'op-route-dots-unescaped': {
+    observes: 'GET /.well-known/cashpack-policy_json and /xwell-known/cashpack-pubkey.json, each a character off a document\'s path',
+    observe: async (f) => [(await f.send('GET', '/.well-known/cashpack-policy_json')).status, (await f.send('GET', '/xwell-known/cashpack-pubkey.json')).status],
+    correct: [404, 404],
+    mutant: [200, 200],
+  },
+  'op-expired-pack-reopened-on-clock-back': {
+    observes: 'the status of a pack read EXPIRED a second after its expiry, read again with the clock set back to its issue',
+    async observe(f) {
+      const now = f.clock.now();
+      const { pack } = await f.issuePack({ requested_expiry: now + HOUR_MS });
+      f.clock.set(now + HOUR_MS + 1000);
+      expect(((await f.status(pack.pack_id, f.principal)).body as { status?: unknown }).status).toBe('EXPIRED');
+      f.clock.set(now);
+      return ((await f.status(pack.pack_id, f.principal)).body as { status?: unknown }).status;
+    },
+    correct: 'EXPIRED',
+    mutant: 'ACTIVE',
+  },
+  'op-initial-bearer-principal-refused': {
+    observes: "a Lock Request naming the Principal's own key as its Initial Bearer",
+    observe: async (f) => answer(await f.issue(f.lockRequest({ initialBearer: f.principal.jwk }))),
+    correct: 200,
+    mutant: 'MALFORMED_REQUEST',
+  },
+  'op-replay-pruned-on-machine-clock': {
+    observes: "a Lock Request's request_id sent again at once, with the Operator's clock a day behind the machine's",
+    async observe(f) {
+      f.clock.set(Date.now() - 24 * HOUR_MS);
+      const first = f.lockRequest();
+      expect((await f.issue(first)).status).toBe(200);
+      return answer(await f.issue(f.lockRequest({ request_id: first.request_id })));
+    },
+    correct: 'DUPLICATE_ID',
+    mutant: 200,
+  },
   'op-status-role-first-match': {
     observes: "a status read of another Principal's pack by a Principal's key registered as staff too",
     async observe(f) {

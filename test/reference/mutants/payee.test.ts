@@ -552,6 +552,40 @@ const PROBES: Record<MutantOfRole<'payee'>, Probe> = {
     correct: { 'com.example.a': {}, 'com.example.b': { tags: [], n: 1 } },
     mutant: { 'com.example.b': { n: 1 } },
   },
+  'payee-extension-integers-int32': {
+    observes: 'the extensions of a request asked for with whole numbers past 32 bits',
+    observe: async (payee) => (await payee.createRequest({ sub_interface: 'IBAN', extensions: { 'com.example.a': 3_000_000_000, 'com.example.b': 2 ** 32, 'com.example.c': 7 } })).cpr.extensions,
+    correct: { 'com.example.a': 3_000_000_000, 'com.example.b': 2 ** 32, 'com.example.c': 7 },
+    mutant: { 'com.example.a': -1_294_967_296, 'com.example.b': 0, 'com.example.c': 7 },
+  },
+  'payee-memo-formula-guarded': {
+    observes: 'the memo of a request asked for with a memo opening with "-"',
+    observe: async (payee) => (await payee.createRequest({ sub_interface: 'IBAN', memo: '-5% off' })).cpr.memo,
+    correct: '-5% off',
+    mutant: "'-5% off",
+  },
+  'payee-extensions-capped-8kib': {
+    observes: 'whether a request asked for with extensions of about 10 000 bytes is created',
+    observe: async (payee) => {
+      try {
+        return typeof (await payee.createRequest({ sub_interface: 'IBAN', extensions: { 'com.example.large': 'x'.repeat(10_000) } })).request_id;
+      } catch (error) {
+        return (error as { code?: unknown }).code;
+      }
+    },
+    correct: 'string',
+    mutant: 'MALFORMED_REQUEST',
+  },
+  'payee-fulfil-before-creation-refused': {
+    observes: 'a request fulfilled with the clock set back a second before it was made',
+    async observe(payee, clock) {
+      const { request_id } = await ibanRequest(payee);
+      clock.set(clock.now() - 1000);
+      return payee.fulfil(request_id);
+    },
+    correct: 'FULFILLED',
+    mutant: 'REQUEST_EXPIRED',
+  },
   'payee-extension-arrays-sorted': {
     observes: 'the extensions of a request asked for with an array in the reverse of its elements\' JSON text order',
     observe: async (payee) => (await payee.createRequest({ sub_interface: 'IBAN', extensions: { 'com.example.steps': ['b', 'a', 10, 9] } })).cpr.extensions,

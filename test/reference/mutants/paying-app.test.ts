@@ -724,6 +724,24 @@ const PROBES: Record<MutantOfRole<'paying-app'>, Probe> = {
     correct: 'RETRIEVAL_FAILED/1/0/0',
     mutant: 'accepted/1/0/1',
   },
+  'app-direct-json-read-as-utf8-bytes': {
+    observes: 'a CPR given as direct JSON whose extension text holds a lone surrogate written raw, not escaped',
+    async observe(app) {
+      const result = await app.read({ kind: 'json', text: JSON.stringify({ ...IBAN_CPR, extensions: { 'com.example.note': 'lone' } }).replace('lone', 'lone\ud800') });
+      return result.ok ? 'accepted' : result.code;
+    },
+    correct: 'CPR_INVALID',
+    mutant: 'accepted',
+  },
+  'app-missing-authorization-defaulted': {
+    observes: 'the authorization of the Payment derived with a context whose authorization is null',
+    async observe(app) {
+      const result = app.derive(IBAN_CPR, { ...CONTEXT, authorization: null } as never);
+      return result.ok ? ((result.payment as unknown as { authorization?: unknown }).authorization ?? null) : result.code;
+    },
+    correct: null,
+    mutant: {},
+  },
   'app-direct-json-bounded': {
     observes: 'a valid CPR given as direct JSON of more than 65 536 bytes (an extension of 70 000 characters)',
     async observe(app) {
