@@ -260,7 +260,7 @@ function items(ctx: ScenarioContext, setup: OperatorSetup, now: number, c: Signa
     if (kind === 'renewal-entry') return overInput(signedOver(kind, renewal(setup.pack, setup.bearer, now) as unknown as Doc, setup.bearer, b.value), (m) => renewBody(setup.pack, m), `a Renewal Entry signed by its bearer ${over}: ${b.note}`);
     return overInput(signedOver(kind, redemption(setup.pack, setup.bearer, setup.redeemer, now) as unknown as Doc, setup.bearer, b.value), (m) => redeem(setup.pack, m), `a Redemption Request signed by its bearer ${over}: ${b.note}`);
   });
-  return [...malleated, ...weakItems, ...mixedItems, ...inputItems, ...signerItems(ctx, setup, now), ...aliasItems(ctx, setup, now)];
+  return [...malleated, ...weakItems, ...mixedItems, ...inputItems, ...signerItems(ctx, setup, now), ...aliasItems(ctx, setup, now, fits)];
 }
 
 /**
@@ -301,12 +301,14 @@ function signerItems(ctx: ScenarioContext, setup: OperatorSetup, now: number): I
  * redeemer's key, then redeemed by it as bearer and redeemer at once. Each
  * step granted.
  */
-function aliasItems(ctx: ScenarioContext, setup: OperatorSetup, now: number): Item[] {
+function aliasItems(ctx: ScenarioContext, setup: OperatorSetup, now: number, fits: (body: Doc, what: string) => boolean): Item[] {
   const seconds = Math.floor(now / 1000);
   const granted = (answer: HttpResult, what: string, requirements: string[]): PropertyFailure | undefined =>
     answer.status === 200 ? undefined : { expected: { status: 200 }, actual: { status: answer.status, code: (answer.body as { code?: unknown } | undefined)?.code ?? null }, message: `${what}: no rule of PROFILE.md §5 refuses a key for holding another role`, requirements };
   const redeemedBy = async (pack: CashPack, bearer: SigningKey, what: string): Promise<PropertyFailure | undefined> => {
     const r = redemption(pack, bearer, setup.redeemer, now);
+    // A redemption the target's body limit leaves no room for (a pack renewed once, under a small max_body_bytes): not sent, and the result says so.
+    if (!fits({ cash_pack: pack, redemption: r as unknown as Doc }, `the redemption of ${what}`)) return undefined;
     return granted(await send(ctx, 'operator', redeemRequest(ctx, JSON.stringify({ cash_pack: pack, redemption: r }), setup.redeemer, seconds)), `${what}, then redeemed by it as its bearer`, ['CPP-RED-1']);
   };
   const toPrincipal: Item = async () => {
@@ -319,7 +321,9 @@ function aliasItems(ctx: ScenarioContext, setup: OperatorSetup, now: number): It
     const what = "a pack renewed to the redeemer's key";
     const first = createSigningKey();
     const pack = await issuePack(ctx, setup, first, now);
-    const renewed = await send(ctx, 'operator', jsonRequest('POST', '/v1/cashpack/renew', { cash_pack: pack, renewal: renewal(pack, first, now, setup.redeemer) }));
+    const body = { cash_pack: pack, renewal: renewal(pack, first, now, setup.redeemer) };
+    if (!fits(body as unknown as Doc, `the renewal of ${what}`)) return undefined;
+    const renewed = await send(ctx, 'operator', jsonRequest('POST', '/v1/cashpack/renew', body));
     return granted(renewed, what, ['CPP-RNW-1']) ?? (await redeemedBy(renewed.body as CashPack, setup.redeemer, what));
   };
   return [toPrincipal, toRedeemer];
@@ -357,6 +361,8 @@ export const OPERATOR_SIGNATURES = define<SignatureCase>({
   // The clock, frozen by the setup under a tight policy, runs again.
   teardown: (ctx) => restoreClock(ctx, 'operator'),
   covers: COVERS,
+  // Where no renewal is allowed, none is sent expecting a grant: its pass claims nothing of the renewal rule.
+  vacuousUnder: ({ policy }) => (policy?.max_chain_depth === 0 ? ['CPP-RNW-1'] : []),
   arbitrary: (target) => cases(target.policy),
   async check(ctx, c) {
     const setup = await operatorSetup(ctx);
