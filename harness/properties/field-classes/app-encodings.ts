@@ -39,6 +39,14 @@ interface Edge {
   readonly note: string;
   readonly accept: boolean;
   readonly path: DeliveryPath;
+  /**
+   * Only for an application in this process (the module adapter): a string
+   * that holds a lone surrogate raw reaches a child process through the
+   * adapter protocol's JSON, which a child in a language of UTF-8 strings
+   * cannot decode as sent (it reads U+FFFD): what it then read is no longer
+   * what the harness gave.
+   */
+  readonly inProcessOnly?: true;
 }
 
 const ALL_PATHS: readonly DeliveryPath[] = ['object', ...TEXT_PATHS];
@@ -95,11 +103,12 @@ const edges: fc.Arbitrary<Edge[]> = fc
     const depth = over ? 33 : 32;
     return [
       ...ALL_PATHS.flatMap((path) => [
-        { text: JSON.stringify(lone.doc), note: `${lone.place} holding a lone ${unit < 0xdc00 ? 'high' : 'low'} surrogate`, accept: false, path },
+        // The object itself holds the surrogate raw: only an application in this process receives it as given.
+        { text: JSON.stringify(lone.doc), note: `${lone.place} holding a lone ${unit < 0xdc00 ? 'high' : 'low'} surrogate`, accept: false, path, ...(path === 'object' ? { inProcessOnly: true as const } : {}) },
         { text: JSON.stringify(nestedTo(doc, depth, arrays)), note: `nested ${depth} deep (${arrays ? 'arrays' : 'objects'} in an extension)`, accept: !over, path },
       ]),
       // The same surrogate written raw in the direct text (a JavaScript string holds it; no UTF-8 can): refused as the escaped one is.
-      { text: JSON.stringify(lone.doc).replace(`\\u${unit.toString(16)}`, String.fromCharCode(unit)), note: `${lone.place} holding a lone ${unit < 0xdc00 ? 'high' : 'low'} surrogate written raw in the direct text, not escaped`, accept: false, path: 'json' as const },
+      { text: JSON.stringify(lone.doc).replace(`\\u${unit.toString(16)}`, String.fromCharCode(unit)), note: `${lone.place} holding a lone ${unit < 0xdc00 ? 'high' : 'low'} surrogate written raw in the direct text, not escaped`, accept: false, path: 'json' as const, inProcessOnly: true as const },
       ...BYTE_PATHS.map((path) => ({ text: withBytesAt(JSON.stringify(notUtf8At.doc), MARKER, bad.bytes), note: `${notUtf8At.place} holding the bytes ${bad.note}, which are not UTF-8`, accept: false, path })),
       // A CPR given as direct JSON past the 65 536 bytes that bound a retrieved body and a file (PROFILE.md §8.3), by
       // one byte and four times over: no bound is the direct text's.
@@ -134,6 +143,10 @@ export const APP_ENCODINGS = define<readonly (Reading | Edge)[]>({
   arbitrary: () => cases,
   async check(ctx, all) {
     return firstFailure(ctx, all, 9, async (r): Promise<PropertyFailure | undefined> => {
+      if ('inProcessOnly' in r && ctx.app().kind !== 'module') {
+        ctx.leftOut.add('a lone surrogate written raw in direct JSON text or held by the object given, as only an application in this process receives such a string as it was given');
+        return undefined;
+      }
       const [text, note, accept] = 'class' in r ? [r.text.value, r.text.note, r.class === 'json.escaped-name'] : [r.text, r.note, r.accept];
       const { answer, path } = await readThrough(ctx, r.path, text);
       if (!crashed(answer) && answer.ok === accept) return undefined;
