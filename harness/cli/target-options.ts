@@ -153,18 +153,18 @@ export async function serverUp(options: ServerCommand | undefined, terminal: Ter
   };
 }
 
-/**
- * The report folder, checked before anything runs: made if missing and
- * written to once, so that a folder that cannot be written is a usage error
- * in a second, not after the run. The kernel's pseudo-filesystems are refused
- * outright: a file written there is no report and may be an action.
- */
 /** A file an option will write after the work: its folder must exist now, not be found missing after minutes of work. */
 export function fileInExistingFolder(file: string | undefined, flag: string, example: string): void {
   if (file === undefined || existsSync(dirname(resolve(file)))) return;
   throw new HarnessError('USAGE_ERROR', `${flag} ${file}: the folder ${dirname(resolve(file))} does not exist`, `give a file in a folder that exists, e.g. ${flag} ${example}`);
 }
 
+/**
+ * The report folder, checked before anything runs: made if missing and
+ * written to once, so that a folder that cannot be written is a usage error
+ * in a second, not after the run. The kernel's pseudo-filesystems are refused
+ * outright: a file written there is no report and may be an action.
+ */
 export function writableDir(dir: string, flag: string): string {
   const absolute = resolve(dir);
   const real = realPrefix(absolute);
