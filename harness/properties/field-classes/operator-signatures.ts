@@ -16,8 +16,8 @@
 // separator, the object not in JCS...): INVALID_SIGNATURE; and signed, naming
 // its right signer, by every other party around it (its Initial Bearer or new
 // bearer, the pack's Principal, the redeemer, a key registered nowhere):
-// INVALID_SIGNATURE whoever signed. A pack issued to its own Principal's key,
-// or renewed to the redeemer's, is granted and redeemed by it.
+// INVALID_SIGNATURE whoever signed. A pack issued or renewed to its own
+// Principal's key or the redeemer's is granted and redeemed by it.
 import fc from 'fast-check';
 import { encodeB64url } from '../../../profile/b64url.ts';
 import { publicJwk, type OkpJwk } from '../../../profile/jwk.ts';
@@ -297,9 +297,9 @@ function signerItems(ctx: ScenarioContext, setup: OperatorSetup, now: number): I
 /**
  * A pack handed to a key that holds another role around it, as no rule
  * forbids (PROFILE.md §5 lists every refusal; spec §1.2): issued to its own
- * Principal's key, then redeemed by that key as its bearer; renewed to the
- * redeemer's key, then redeemed by it as bearer and redeemer at once. Each
- * step granted.
+ * Principal's key and to the redeemer's, and renewed to each, then redeemed
+ * by that key as its bearer (the redeemer's as bearer and redeemer at once).
+ * Each step granted.
  */
 function aliasItems(ctx: ScenarioContext, setup: OperatorSetup, now: number, fits: (body: Doc, what: string) => boolean): Item[] {
   const seconds = Math.floor(now / 1000);
@@ -311,22 +311,26 @@ function aliasItems(ctx: ScenarioContext, setup: OperatorSetup, now: number, fit
     if (!fits({ cash_pack: pack, redemption: r as unknown as Doc }, `the redemption of ${what}`)) return undefined;
     return granted(await send(ctx, 'operator', redeemRequest(ctx, JSON.stringify({ cash_pack: pack, redemption: r }), setup.redeemer, seconds)), `${what}, then redeemed by it as its bearer`, ['CPP-RED-1']);
   };
-  const toPrincipal: Item = async () => {
-    const what = "a pack issued to its own Principal's key (initial_bearer_pk = principal_pk)";
-    const issued = await send(ctx, 'operator', jsonRequest('POST', '/v1/cashpack/issue', lockRequest(setup, now, { bearer: setup.principal.jwk })));
-    return granted(issued, what, ['CPP-ISS-1']) ?? (await redeemedBy(issued.body as CashPack, setup.principal, what));
-  };
-  const toRedeemer: Item = async () => {
+  const holders = [
+    ["its Principal's", setup.principal],
+    ["the redeemer's", setup.redeemer],
+  ] as const;
+  const issuedTo = holders.map(([whose, key]): Item => async () => {
+    const what = `a pack issued to ${whose} key`;
+    const issued = await send(ctx, 'operator', jsonRequest('POST', '/v1/cashpack/issue', lockRequest(setup, now, { bearer: key.jwk })));
+    return granted(issued, what, ['CPP-ISS-1']) ?? (await redeemedBy(issued.body as CashPack, key, what));
+  });
+  const renewedTo = holders.map(([whose, key]): Item => async () => {
     if (setup.policy.max_chain_depth === 0) return undefined;
-    const what = "a pack renewed to the redeemer's key";
+    const what = `a pack renewed to ${whose} key`;
     const first = createSigningKey();
     const pack = await issuePack(ctx, setup, first, now);
-    const body = { cash_pack: pack, renewal: renewal(pack, first, now, setup.redeemer) };
+    const body = { cash_pack: pack, renewal: renewal(pack, first, now, key) };
     if (!fits(body as unknown as Doc, `the renewal of ${what}`)) return undefined;
     const renewed = await send(ctx, 'operator', jsonRequest('POST', '/v1/cashpack/renew', body));
-    return granted(renewed, what, ['CPP-RNW-1']) ?? (await redeemedBy(renewed.body as CashPack, setup.redeemer, what));
-  };
-  return [toPrincipal, toRedeemer];
+    return granted(renewed, what, ['CPP-RNW-1']) ?? (await redeemedBy(renewed.body as CashPack, key, what));
+  });
+  return [...issuedTo, ...renewedTo];
 }
 
 /**
